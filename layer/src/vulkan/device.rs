@@ -1,0 +1,329 @@
+//! The logical device: one per physical device, shared by every OpenCL
+//! context on it. Owns the compute queue (behind a lock, since several
+//! streams submit to it), the pipeline cache and the memory allocator.
+
+use std::mem::ManuallyDrop;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+
+use ash::vk;
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use gpu_allocator::{AllocationSizes, AllocatorDebugSettings};
+
+use super::error::VkError;
+use super::instance::{Instance, PhysicalDeviceInfo};
+use super::memory::{Buffer, Placement};
+use super::pipeline::ComputePipeline;
+use super::stream::Stream;
+
+/// A `VkDevice` with one compute queue. Buffers, pipelines, streams and
+/// timelines hold an `Arc<Device>`, so it is destroyed after all of them.
+pub struct Device {
+    instance: &'static Instance,
+    info: &'static PhysicalDeviceInfo,
+    physical_index: usize,
+    raw: ash::Device,
+    queue_family: u32,
+    /// vkQueueSubmit needs the queue externally synchronised.
+    queue: Mutex<vk::Queue>,
+    push_descriptor: Option<ash::khr::push_descriptor::Device>,
+    pipeline_cache: vk::PipelineCache,
+    /// ManuallyDrop because its memory blocks must be freed before the
+    /// device is destroyed, which `Drop for Device` orders by hand.
+    allocator: ManuallyDrop<Mutex<Allocator>>,
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Device")
+            .field("name", &self.info().name)
+            .field("physical_index", &self.physical_index)
+            .field("queue_family", &self.queue_family)
+            .field("push_descriptor", &self.push_descriptor.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Device {
+    /// The logical device of `instance.physical_devices()[physical_index]`.
+    /// While one is alive, every call returns that same device.
+    pub fn new(instance: &'static Instance, physical_index: usize) -> Result<Arc<Device>, VkError> {
+        let devices = instance.physical_devices();
+        let info = devices.get(physical_index).ok_or(VkError::NoSuchDevice {
+            index: physical_index,
+            count: devices.len(),
+        })?;
+        if let Some(reason) = &info.unusable_reason {
+            return Err(VkError::DeviceUnusable {
+                name: info.name.clone(),
+                reason: reason.clone(),
+            });
+        }
+        // Held across creation so two contexts never create two devices.
+        let mut shared = instance
+            .logical_devices()
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(existing) = shared.get(physical_index).and_then(Weak::upgrade) {
+            return Ok(existing);
+        }
+        let device = Arc::new(Device::create(instance, physical_index, info)?);
+        if let Some(slot) = shared.get_mut(physical_index) {
+            *slot = Arc::downgrade(&device);
+        }
+        Ok(device)
+    }
+
+    fn create(
+        instance: &'static Instance,
+        physical_index: usize,
+        info: &'static PhysicalDeviceInfo,
+    ) -> Result<Device, VkError> {
+        let queue_family = info
+            .compute_queue_family
+            .ok_or_else(|| VkError::DeviceUnusable {
+                name: info.name.clone(),
+                reason: "has no compute queue family".to_owned(),
+            })?;
+        let raw_instance = instance.raw();
+        let features = &info.features;
+
+        // SAFETY: `info.handle` was enumerated from this live instance.
+        let extensions = unsafe { raw_instance.enumerate_device_extension_properties(info.handle) }
+            .map_err(VkError::call("vkEnumerateDeviceExtensionProperties"))?;
+        let has_extension = |name: &std::ffi::CStr| {
+            extensions
+                .iter()
+                .any(|extension| extension.extension_name_as_c_str() == Ok(name))
+        };
+        let mut enabled_extensions = Vec::new();
+        if features.push_descriptor {
+            enabled_extensions.push(ash::khr::push_descriptor::NAME.as_ptr());
+        }
+        // The spec requires enabling it wherever it is offered (MoltenVK).
+        if has_extension(ash::khr::portability_subset::NAME) {
+            enabled_extensions.push(ash::khr::portability_subset::NAME.as_ptr());
+        }
+
+        let core_features = vk::PhysicalDeviceFeatures::default()
+            .shader_int64(features.shader_int64)
+            .shader_int16(features.shader_int16)
+            .shader_float64(features.shader_float64);
+        let mut features11 = vk::PhysicalDeviceVulkan11Features::default()
+            .storage_buffer16_bit_access(features.storage_buffer_16bit);
+        let mut features12 = vk::PhysicalDeviceVulkan12Features::default()
+            .shader_int8(features.shader_int8)
+            .shader_float16(features.shader_float16)
+            .storage_buffer8_bit_access(features.storage_buffer_8bit)
+            .scalar_block_layout(features.scalar_block_layout)
+            .timeline_semaphore(features.timeline_semaphore)
+            .vulkan_memory_model(features.vulkan_memory_model)
+            .shader_buffer_int64_atomics(features.shader_buffer_int64_atomics);
+        let mut features2 = vk::PhysicalDeviceFeatures2::default()
+            .features(core_features)
+            .push_next(&mut features11)
+            .push_next(&mut features12);
+
+        let priorities = [1.0_f32];
+        let queue_infos = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(queue_family)
+            .queue_priorities(&priorities)];
+        let create_info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_infos)
+            .enabled_extension_names(&enabled_extensions)
+            .push_next(&mut features2);
+
+        // SAFETY: every feature requested was reported by this physical
+        // device, every extension is in its extension list, the queue family
+        // index exists, and all pointers in `create_info` outlive the call.
+        let raw = unsafe { raw_instance.create_device(info.handle, &create_info, None) }
+            .map_err(VkError::call("vkCreateDevice"))?;
+
+        // SAFETY: queue 0 of `queue_family` was requested in `create_info`.
+        let queue = unsafe { raw.get_device_queue(queue_family, 0) };
+
+        let cache_info = vk::PipelineCacheCreateInfo::default();
+        // SAFETY: `raw` is a live device; an empty cache needs no initial data.
+        let pipeline_cache = match unsafe { raw.create_pipeline_cache(&cache_info, None) } {
+            Ok(cache) => cache,
+            Err(result) => {
+                // SAFETY: nothing else was created from `raw`.
+                unsafe { raw.destroy_device(None) };
+                return Err(VkError::Call {
+                    call: "vkCreatePipelineCache",
+                    result,
+                });
+            }
+        };
+
+        let allocator = Allocator::new(&AllocatorCreateDesc {
+            instance: raw_instance.clone(),
+            device: raw.clone(),
+            physical_device: info.handle,
+            debug_settings: AllocatorDebugSettings::default(),
+            buffer_device_address: false,
+            allocation_sizes: AllocationSizes::default(),
+        });
+        let allocator = match allocator {
+            Ok(allocator) => allocator,
+            Err(error) => {
+                // SAFETY: the cache is the only child of `raw` and is unused.
+                unsafe {
+                    raw.destroy_pipeline_cache(pipeline_cache, None);
+                    raw.destroy_device(None);
+                }
+                return Err(VkError::Allocation(error));
+            }
+        };
+
+        let push_descriptor = features
+            .push_descriptor
+            .then(|| ash::khr::push_descriptor::Device::new(raw_instance, &raw));
+
+        Ok(Device {
+            instance,
+            info,
+            physical_index,
+            raw,
+            queue_family,
+            queue: Mutex::new(queue),
+            push_descriptor,
+            pipeline_cache,
+            allocator: ManuallyDrop::new(Mutex::new(allocator)),
+        })
+    }
+
+    pub fn info(&self) -> &'static PhysicalDeviceInfo {
+        self.info
+    }
+
+    pub fn instance(&self) -> &'static Instance {
+        self.instance
+    }
+
+    /// Index of this device in `instance().physical_devices()`.
+    pub fn physical_index(&self) -> usize {
+        self.physical_index
+    }
+
+    pub fn queue_family(&self) -> u32 {
+        self.queue_family
+    }
+
+    /// A buffer of `size` bytes (a zero size is allowed and reported as zero).
+    pub fn create_buffer(
+        self: &Arc<Self>,
+        size: u64,
+        placement: Placement,
+    ) -> Result<Arc<Buffer>, VkError> {
+        Buffer::create(self, size, placement).map(Arc::new)
+    }
+
+    /// A compute pipeline whose descriptor set 0 has `storage_buffers`
+    /// storage-buffer bindings (0, 1, ...) and whose push-constant block is
+    /// `push_constant_size` bytes.
+    pub fn create_compute_pipeline(
+        self: &Arc<Self>,
+        spirv: &[u32],
+        entry_point: &str,
+        storage_buffers: u32,
+        push_constant_size: u32,
+    ) -> Result<Arc<ComputePipeline>, VkError> {
+        ComputePipeline::create(
+            self,
+            spirv,
+            entry_point,
+            storage_buffers,
+            push_constant_size,
+            true,
+        )
+        .map(Arc::new)
+    }
+
+    /// A command stream for one OpenCL command queue.
+    pub fn create_stream(self: &Arc<Self>) -> Result<Stream, VkError> {
+        Stream::create(self)
+    }
+
+    pub(crate) fn raw(&self) -> &ash::Device {
+        &self.raw
+    }
+
+    pub(crate) fn push_descriptor(&self) -> Option<&ash::khr::push_descriptor::Device> {
+        self.push_descriptor.as_ref()
+    }
+
+    pub(crate) fn pipeline_cache(&self) -> vk::PipelineCache {
+        self.pipeline_cache
+    }
+
+    /// The queue, locked for the duration of one submission.
+    pub(crate) fn queue(&self) -> MutexGuard<'_, vk::Queue> {
+        // A panic while submitting leaves the queue handle itself intact.
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn allocator(&self) -> MutexGuard<'_, Allocator> {
+        // gpu-allocator keeps its bookkeeping consistent between calls, so a
+        // panic elsewhere while the lock was held does not corrupt it.
+        self.allocator
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        // SAFETY: every object that records or submits work holds an
+        // Arc<Device>, so none is left; waiting here is a last guard against
+        // destroying a device with work in flight, and the queue lock makes
+        // the external synchronisation of all queues hold.
+        let _ = unsafe {
+            let _queue = self.queue();
+            self.raw.device_wait_idle()
+        };
+        // SAFETY: pipelines created through the cache hold Arc<Device> and are gone.
+        unsafe { self.raw.destroy_pipeline_cache(self.pipeline_cache, None) };
+        // SAFETY: every Buffer (holding an Arc<Device>) has returned its
+        // allocation; the allocator frees its blocks while the device still
+        // exists, and it is not touched again.
+        unsafe { ManuallyDrop::drop(&mut self.allocator) };
+        // SAFETY: all child objects of the device were destroyed above or by
+        // their owners, which could not outlive this Device.
+        unsafe { self.raw.destroy_device(None) };
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::vulkan::instance::instance;
+
+    /// The lavapipe device every test shares.
+    pub(crate) fn lavapipe() -> Arc<Device> {
+        let instance = instance().expect("Vulkan instance");
+        let index = instance
+            .physical_devices()
+            .iter()
+            .position(|device| device.name.starts_with("llvmpipe"))
+            .expect("lavapipe is installed on the test machine");
+        Device::new(instance, index).expect("lavapipe device")
+    }
+
+    #[test]
+    fn devices_are_shared_per_physical_device() {
+        let first = lavapipe();
+        let second = lavapipe();
+        assert!(Arc::ptr_eq(&first, &second));
+        assert!(first.info().name.starts_with("llvmpipe"));
+    }
+
+    #[test]
+    fn bad_index_is_an_error() {
+        let instance = instance().expect("Vulkan instance");
+        let count = instance.physical_devices().len();
+        assert!(matches!(
+            Device::new(instance, count),
+            Err(VkError::NoSuchDevice { .. })
+        ));
+    }
+}

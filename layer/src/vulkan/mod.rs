@@ -1,0 +1,29 @@
+//! The Vulkan layer under the OpenCL objects: a small safe wrapper over ash
+//! and gpu-allocator (see docs/layer-design.md, "vulkan/ API"). All of the
+//! crate's Vulkan `unsafe` lives in this module, each block with its
+//! safety argument.
+
+// The rest of the crate may deny `unsafe_code`; this module is where it lives.
+#![allow(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+mod device;
+mod error;
+mod instance;
+mod memory;
+mod pipeline;
+mod stream;
+mod timeline;
+
+#[cfg(test)]
+mod test_shaders;
+
+pub use ash::vk;
+
+pub use device::Device;
+pub use error::VkError;
+pub use instance::{instance, DeviceFeatures, Instance, PhysicalDeviceInfo, ValidationMode};
+pub use memory::{Buffer, Placement};
+pub use pipeline::ComputePipeline;
+pub use stream::{BufferBinding, Stream};
+pub use timeline::Timeline;

@@ -1,0 +1,1096 @@
+//! Streams: the Vulkan side of one OpenCL command queue. Records commands
+//! into an open command buffer, submits it on demand with a timeline signal,
+//! and recycles command buffers, descriptor pools and the objects the
+//! commands use once the timeline says they are finished.
+
+use std::any::Any;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ash::vk;
+
+use super::device::Device;
+use super::error::VkError;
+use super::memory::Buffer;
+use super::pipeline::ComputePipeline;
+use super::timeline::Timeline;
+
+/// Descriptor sets per pool on the non-push-descriptor path; a pool is
+/// reused as a whole once its recording has completed.
+const SETS_PER_POOL: u32 = 256;
+const STORAGE_BUFFERS_PER_POOL: u32 = SETS_PER_POOL * 8;
+
+/// Where the writes of earlier commands become visible to later ones:
+/// every command in a stream is ordered after everything before it.
+const COMMAND_STAGES: vk::PipelineStageFlags = vk::PipelineStageFlags::from_raw(
+    vk::PipelineStageFlags::COMPUTE_SHADER.as_raw() | vk::PipelineStageFlags::TRANSFER.as_raw(),
+);
+const WRITE_ACCESS: vk::AccessFlags = vk::AccessFlags::from_raw(
+    vk::AccessFlags::SHADER_WRITE.as_raw() | vk::AccessFlags::TRANSFER_WRITE.as_raw(),
+);
+const ANY_ACCESS: vk::AccessFlags = vk::AccessFlags::from_raw(
+    vk::AccessFlags::SHADER_READ.as_raw()
+        | vk::AccessFlags::SHADER_WRITE.as_raw()
+        | vk::AccessFlags::TRANSFER_READ.as_raw()
+        | vk::AccessFlags::TRANSFER_WRITE.as_raw(),
+);
+
+/// One storage-buffer argument of a dispatch. `range` 0 binds the rest of
+/// the buffer from `offset` (clamped to maxStorageBufferRange).
+#[derive(Clone, Copy, Debug)]
+pub struct BufferBinding<'a> {
+    pub buffer: &'a Arc<Buffer>,
+    pub offset: u64,
+    pub range: u64,
+}
+
+/// Objects the device may still use; dropped when their recording completes.
+#[derive(Default)]
+struct Retained {
+    buffers: Vec<Arc<Buffer>>,
+    pipelines: Vec<Arc<ComputePipeline>>,
+    waited_timelines: Vec<Arc<Timeline>>,
+    objects: Vec<Arc<dyn Any + Send + Sync>>,
+}
+
+impl Retained {
+    fn append(&mut self, other: &mut Retained) {
+        self.buffers.append(&mut other.buffers);
+        self.pipelines.append(&mut other.pipelines);
+        self.waited_timelines.append(&mut other.waited_timelines);
+        self.objects.append(&mut other.objects);
+    }
+
+    fn keep_pipeline(&mut self, pipeline: &Arc<ComputePipeline>) {
+        // Thousands of dispatches of one kernel need one reference, not thousands.
+        if !self
+            .pipelines
+            .last()
+            .is_some_and(|last| Arc::ptr_eq(last, pipeline))
+        {
+            self.pipelines.push(Arc::clone(pipeline));
+        }
+    }
+}
+
+struct DescriptorPool {
+    raw: vk::DescriptorPool,
+    set_capacity: u32,
+    buffer_capacity: u32,
+    sets_left: u32,
+    buffers_left: u32,
+}
+
+/// What one submission (or the one being recorded) owns.
+#[derive(Default)]
+struct Recording {
+    /// Begun lazily by the first command.
+    command_buffer: Option<vk::CommandBuffer>,
+    /// The pipeline bound last in this command buffer, to skip rebinding.
+    bound_pipeline: vk::Pipeline,
+    /// Pools this recording allocated sets from; the last one is current.
+    descriptor_pools: Vec<DescriptorPool>,
+    retained: Retained,
+}
+
+/// Records and submits the commands of one OpenCL queue.
+pub struct Stream {
+    device: Arc<Device>,
+    command_pool: vk::CommandPool,
+    timeline: Arc<Timeline>,
+    open: Recording,
+    /// Submitted recordings with the timeline value that marks them complete,
+    /// oldest first (values increase).
+    in_flight: VecDeque<(u64, Recording)>,
+    spare_command_buffers: Vec<vk::CommandBuffer>,
+    spare_descriptor_pools: Vec<DescriptorPool>,
+    /// The value the newest submission signals; 0 before the first.
+    last_submitted: u64,
+    /// Reused per dispatch to avoid allocating.
+    buffer_infos: Vec<vk::DescriptorBufferInfo>,
+    push_constant_bytes: Vec<u8>,
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stream")
+            .field("last_submitted", &self.last_submitted)
+            .field("in_flight", &self.in_flight.len())
+            .field("has_pending_commands", &self.has_pending_commands())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Stream {
+    pub(crate) fn create(device: &Arc<Device>) -> Result<Stream, VkError> {
+        let timeline = Arc::new(Timeline::create(device)?);
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER)
+            .queue_family_index(device.queue_family());
+        // SAFETY: the queue family is the one the device's queue comes from;
+        // resetting individual buffers (implicitly, by begin) needs the flag set here.
+        let command_pool = unsafe { device.raw().create_command_pool(&pool_info, None) }
+            .map_err(VkError::call("vkCreateCommandPool"))?;
+        Ok(Stream {
+            device: Arc::clone(device),
+            command_pool,
+            timeline,
+            open: Recording::default(),
+            in_flight: VecDeque::new(),
+            spare_command_buffers: Vec::new(),
+            spare_descriptor_pools: Vec::new(),
+            last_submitted: 0,
+            buffer_infos: Vec::new(),
+            push_constant_bytes: Vec::new(),
+        })
+    }
+
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    /// Records a dispatch of `pipeline` with `buffers` bound to bindings
+    /// 0..n of set 0 and `push_constants` (zero-padded to the pipeline's size).
+    pub fn dispatch(
+        &mut self,
+        pipeline: &Arc<ComputePipeline>,
+        buffers: &[BufferBinding<'_>],
+        push_constants: &[u8],
+        group_count: [u32; 3],
+    ) -> Result<(), VkError> {
+        self.check_same_device(pipeline.device(), "the pipeline")?;
+        if usize::try_from(pipeline.storage_buffers()).ok() != Some(buffers.len()) {
+            return Err(VkError::InvalidArgument(format!(
+                "dispatch got {} buffers for a pipeline with {}",
+                buffers.len(),
+                pipeline.storage_buffers()
+            )));
+        }
+        let push_constant_size = pipeline.push_constant_size() as usize;
+        if push_constants.len() > push_constant_size {
+            return Err(VkError::InvalidArgument(format!(
+                "{} bytes of push constants for a pipeline with {push_constant_size}",
+                push_constants.len()
+            )));
+        }
+        let limits = self.device.info().limits;
+        if group_count
+            .iter()
+            .zip(limits.max_compute_work_group_count)
+            .any(|(&count, max)| count > max)
+        {
+            return Err(VkError::InvalidArgument(format!(
+                "group count {group_count:?} exceeds the device's {:?}",
+                limits.max_compute_work_group_count
+            )));
+        }
+        self.buffer_infos.clear();
+        for (binding, argument) in buffers.iter().enumerate() {
+            let info = self.buffer_info(binding, argument)?;
+            self.buffer_infos.push(info);
+        }
+        self.push_constant_bytes.clear();
+        self.push_constant_bytes.extend_from_slice(push_constants);
+        self.push_constant_bytes.resize(push_constant_size, 0);
+
+        let descriptor_set = if pipeline.storage_buffers() > 0 && !pipeline.uses_push_descriptors()
+        {
+            Some(self.allocate_descriptor_set(pipeline)?)
+        } else {
+            None
+        };
+        let command_buffer = self.begin_command()?;
+        let raw_device = self.device.raw();
+
+        if self.open.bound_pipeline != pipeline.raw() {
+            // SAFETY: the command buffer is recording; the pipeline is a live
+            // compute pipeline of this device, retained below until completion.
+            unsafe {
+                raw_device.cmd_bind_pipeline(
+                    command_buffer,
+                    vk::PipelineBindPoint::COMPUTE,
+                    pipeline.raw(),
+                )
+            };
+            self.open.bound_pipeline = pipeline.raw();
+        }
+        if pipeline.storage_buffers() > 0 {
+            let write = vk::WriteDescriptorSet::default()
+                .dst_binding(0)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(&self.buffer_infos);
+            match (descriptor_set, self.device.push_descriptor()) {
+                (Some(set), _) => {
+                    let writes = [write.dst_set(set)];
+                    // SAFETY: the set was allocated from a pool of this stream
+                    // for the pipeline's set layout and no submitted command
+                    // uses it yet; one write covers bindings 0..n, which all
+                    // share type and stages; the buffers are live and in range.
+                    unsafe {
+                        raw_device.update_descriptor_sets(&writes, &[]);
+                        raw_device.cmd_bind_descriptor_sets(
+                            command_buffer,
+                            vk::PipelineBindPoint::COMPUTE,
+                            pipeline.layout(),
+                            0,
+                            &[set],
+                            &[],
+                        );
+                    }
+                }
+                (None, Some(push_descriptor)) => {
+                    // SAFETY: the pipeline's set 0 was created with the push
+                    // descriptor flag (`uses_push_descriptors`), the extension
+                    // is enabled, and the buffers are live and in range.
+                    unsafe {
+                        push_descriptor.cmd_push_descriptor_set(
+                            command_buffer,
+                            vk::PipelineBindPoint::COMPUTE,
+                            pipeline.layout(),
+                            0,
+                            &[write],
+                        )
+                    };
+                }
+                (None, None) => {
+                    return Err(VkError::InvalidArgument(
+                        "pipeline uses push descriptors on a device without them".to_owned(),
+                    ))
+                }
+            }
+        }
+        if push_constant_size > 0 {
+            // SAFETY: the bytes cover exactly the pipeline's one push-constant
+            // range [0, size), a non-zero multiple of 4.
+            unsafe {
+                raw_device.cmd_push_constants(
+                    command_buffer,
+                    pipeline.layout(),
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    &self.push_constant_bytes,
+                )
+            };
+        }
+        let [x, y, z] = group_count;
+        // SAFETY: pipeline, descriptors and push constants are bound above and
+        // the counts are within maxComputeWorkGroupCount.
+        unsafe { raw_device.cmd_dispatch(command_buffer, x, y, z) };
+
+        self.open.retained.keep_pipeline(pipeline);
+        self.open
+            .retained
+            .buffers
+            .extend(buffers.iter().map(|binding| Arc::clone(binding.buffer)));
+        Ok(())
+    }
+
+    /// Records a copy of `size` bytes; a zero size records nothing.
+    pub fn copy_buffer(
+        &mut self,
+        src: &Arc<Buffer>,
+        src_offset: u64,
+        dst: &Arc<Buffer>,
+        dst_offset: u64,
+        size: u64,
+    ) -> Result<(), VkError> {
+        self.check_same_device(src.device(), "the source buffer")?;
+        self.check_same_device(dst.device(), "the destination buffer")?;
+        check_range("copy source", src, src_offset, size)?;
+        check_range("copy destination", dst, dst_offset, size)?;
+        if Arc::ptr_eq(src, dst) && src_offset < dst_offset + size && dst_offset < src_offset + size
+        {
+            return Err(VkError::InvalidArgument(
+                "copy source and destination overlap".to_owned(),
+            ));
+        }
+        if size == 0 {
+            return Ok(());
+        }
+        let command_buffer = self.begin_command()?;
+        let region = [vk::BufferCopy::default()
+            .src_offset(src_offset)
+            .dst_offset(dst_offset)
+            .size(size)];
+        // SAFETY: both buffers are live, have TRANSFER usage, the regions are
+        // in bounds and do not overlap (checked above); both are retained.
+        unsafe {
+            self.device
+                .raw()
+                .cmd_copy_buffer(command_buffer, src.raw(), dst.raw(), &region)
+        };
+        self.open.retained.buffers.push(Arc::clone(src));
+        self.open.retained.buffers.push(Arc::clone(dst));
+        Ok(())
+    }
+
+    /// Records filling `size` bytes at `offset` with the 32-bit `word`;
+    /// both must be multiples of 4. A zero size records nothing.
+    pub fn fill_buffer(
+        &mut self,
+        dst: &Arc<Buffer>,
+        offset: u64,
+        size: u64,
+        word: u32,
+    ) -> Result<(), VkError> {
+        self.check_same_device(dst.device(), "the buffer")?;
+        check_range("fill", dst, offset, size)?;
+        if !offset.is_multiple_of(4) || !size.is_multiple_of(4) {
+            return Err(VkError::InvalidArgument(format!(
+                "fill of {size} bytes at offset {offset} is not in whole words"
+            )));
+        }
+        if size == 0 {
+            return Ok(());
+        }
+        let command_buffer = self.begin_command()?;
+        // SAFETY: the buffer is live with TRANSFER_DST usage, the word-aligned
+        // range is in bounds (checked above), and the buffer is retained.
+        unsafe {
+            self.device
+                .raw()
+                .cmd_fill_buffer(command_buffer, dst.raw(), offset, size, word)
+        };
+        self.open.retained.buffers.push(Arc::clone(dst));
+        Ok(())
+    }
+
+    /// Holds `object` until the work recorded so far has completed.
+    pub fn keep_alive(&mut self, object: Arc<dyn Any + Send + Sync>) {
+        self.open.retained.objects.push(object);
+    }
+
+    /// True when commands were recorded since the last submission.
+    pub fn has_pending_commands(&self) -> bool {
+        self.open.command_buffer.is_some()
+    }
+
+    /// Submits what is recorded (if anything) after waiting on `waits`;
+    /// returns the timeline value that will signal when all work so far on
+    /// this stream is done. With nothing recorded and nothing to wait for it
+    /// submits nothing and returns the last value.
+    pub fn submit(&mut self, waits: &[(Arc<Timeline>, u64)]) -> Result<u64, VkError> {
+        self.retire_completed();
+        let mut wait_semaphores = Vec::new();
+        let mut wait_values = Vec::new();
+        for (timeline, value) in waits {
+            self.check_same_device(timeline.device(), "a waited timeline")?;
+            // Our own earlier submissions are already ordered by the queue
+            // and the barrier before every command; finished ones need no wait.
+            let own = Arc::ptr_eq(timeline, &self.timeline);
+            let finished = timeline
+                .completed_value()
+                .is_ok_and(|completed| completed >= *value);
+            if !own && !finished {
+                wait_semaphores.push(timeline.raw());
+                wait_values.push(*value);
+                self.open
+                    .retained
+                    .waited_timelines
+                    .push(Arc::clone(timeline));
+            }
+        }
+
+        if self.open.command_buffer.is_none() && wait_semaphores.is_empty() {
+            let mut leftover = std::mem::take(&mut self.open);
+            if let Some((_, newest)) = self.in_flight.back_mut() {
+                // Objects kept with no new command live as long as the work before them.
+                newest.retained.append(&mut leftover.retained);
+            }
+            self.recycle(leftover);
+            return Ok(self.last_submitted);
+        }
+
+        // Even a submission that only waits gets a command buffer, so that
+        // the signal is ordered after the wait through its barrier.
+        let command_buffer = self.begin_command_buffer()?;
+        let to_host = [vk::MemoryBarrier::default()
+            .src_access_mask(WRITE_ACCESS)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        let raw_device = self.device.raw();
+        // SAFETY: the command buffer is recording; the barrier makes every
+        // earlier write visible to host reads after the timeline signals.
+        unsafe {
+            raw_device.cmd_pipeline_barrier(
+                command_buffer,
+                COMMAND_STAGES,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &to_host,
+                &[],
+                &[],
+            )
+        };
+        let recording = std::mem::take(&mut self.open);
+        // SAFETY: the command buffer is recording and nothing else records into it.
+        if let Err(result) = unsafe { raw_device.end_command_buffer(command_buffer) } {
+            self.recycle(recording);
+            return Err(VkError::Call {
+                call: "vkEndCommandBuffer",
+                result,
+            });
+        }
+
+        let signal_value = self.last_submitted + 1;
+        let signal_values = [signal_value];
+        let signal_semaphores = [self.timeline.raw()];
+        // The waits need to hold back only what the barriers in this
+        // command buffer start from: compute and transfer work.
+        let wait_stages = vec![COMMAND_STAGES; wait_semaphores.len()];
+        let command_buffers = [command_buffer];
+        let mut timeline_info = vk::TimelineSemaphoreSubmitInfo::default()
+            .wait_semaphore_values(&wait_values)
+            .signal_semaphore_values(&signal_values);
+        let mut submit_info = vk::SubmitInfo::default()
+            .command_buffers(&command_buffers)
+            .signal_semaphores(&signal_semaphores);
+        if !wait_semaphores.is_empty() {
+            // Left null when empty: a dangling pointer with count 0 is legal
+            // but draws a best-practices warning.
+            submit_info = submit_info
+                .wait_semaphores(&wait_semaphores)
+                .wait_dst_stage_mask(&wait_stages);
+        }
+        let submit_info = [submit_info.push_next(&mut timeline_info)];
+        let submitted = {
+            let queue = self.device.queue();
+            // SAFETY: the queue is locked; the command buffer is executable and
+            // was allocated from a pool of the queue's family; the semaphores
+            // are live timeline semaphores of this device (checked above) and
+            // are retained until completion; the signal value is greater than
+            // every value signalled or pending on this stream's timeline.
+            unsafe { raw_device.queue_submit(*queue, &submit_info, vk::Fence::null()) }
+        };
+        if let Err(result) = submitted {
+            self.recycle(recording);
+            return Err(VkError::Call {
+                call: "vkQueueSubmit",
+                result,
+            });
+        }
+        self.in_flight.push_back((signal_value, recording));
+        self.last_submitted = signal_value;
+        Ok(signal_value)
+    }
+
+    /// The timeline this stream's submissions signal.
+    pub fn timeline(&self) -> &Arc<Timeline> {
+        &self.timeline
+    }
+
+    /// The value the newest submission signals (0 before any).
+    pub fn last_submitted(&self) -> u64 {
+        self.last_submitted
+    }
+
+    /// Recycles command buffers and descriptor pools of finished submissions
+    /// and drops the objects they kept alive.
+    pub fn retire_completed(&mut self) {
+        if self.in_flight.is_empty() {
+            return;
+        }
+        // An error here (device lost) surfaces from the next submit or wait.
+        let Ok(completed) = self.timeline.completed_value() else {
+            return;
+        };
+        while self
+            .in_flight
+            .front()
+            .is_some_and(|(value, _)| *value <= completed)
+        {
+            if let Some((_, recording)) = self.in_flight.pop_front() {
+                self.recycle(recording);
+            }
+        }
+    }
+
+    /// Returns a finished (or never submitted) recording's resources for reuse.
+    fn recycle(&mut self, recording: Recording) {
+        let Recording {
+            command_buffer,
+            descriptor_pools,
+            retained,
+            ..
+        } = recording;
+        // The next vkBeginCommandBuffer resets it (the pool allows that).
+        self.spare_command_buffers.extend(command_buffer);
+        for mut pool in descriptor_pools {
+            // SAFETY: the pool's sets were only used by this recording, which
+            // has completed or was never submitted.
+            let reset = unsafe {
+                self.device
+                    .raw()
+                    .reset_descriptor_pool(pool.raw, vk::DescriptorPoolResetFlags::empty())
+            };
+            if reset.is_ok() {
+                pool.sets_left = pool.set_capacity;
+                pool.buffers_left = pool.buffer_capacity;
+                self.spare_descriptor_pools.push(pool);
+            } else {
+                // SAFETY: as above, no pending work uses the pool's sets.
+                unsafe { self.device.raw().destroy_descriptor_pool(pool.raw, None) };
+            }
+        }
+        drop(retained);
+    }
+
+    fn check_same_device(&self, device: &Arc<Device>, what: &str) -> Result<(), VkError> {
+        if Arc::ptr_eq(device, &self.device) {
+            Ok(())
+        } else {
+            Err(VkError::InvalidArgument(format!(
+                "{what} belongs to another device than the stream"
+            )))
+        }
+    }
+
+    fn buffer_info(
+        &self,
+        binding: usize,
+        argument: &BufferBinding<'_>,
+    ) -> Result<vk::DescriptorBufferInfo, VkError> {
+        let buffer = argument.buffer;
+        self.check_same_device(buffer.device(), "a bound buffer")?;
+        let limits = &self.device.info().limits;
+        let alignment = limits.min_storage_buffer_offset_alignment.max(1);
+        let max_range = u64::from(limits.max_storage_buffer_range);
+        let available = buffer.vulkan_size().saturating_sub(argument.offset);
+        let range = if argument.range == 0 {
+            available.min(max_range)
+        } else {
+            argument.range
+        };
+        if !argument.offset.is_multiple_of(alignment) {
+            return Err(VkError::InvalidArgument(format!(
+                "binding {binding}: offset {} is not a multiple of minStorageBufferOffsetAlignment {alignment}",
+                argument.offset
+            )));
+        }
+        if range == 0 || range > available || range > max_range {
+            return Err(VkError::InvalidArgument(format!(
+                "binding {binding}: {} bytes at offset {} do not fit the buffer's {} bytes \
+                 or maxStorageBufferRange {max_range}",
+                argument.range,
+                argument.offset,
+                buffer.vulkan_size()
+            )));
+        }
+        Ok(vk::DescriptorBufferInfo::default()
+            .buffer(buffer.raw())
+            .offset(argument.offset)
+            .range(range))
+    }
+
+    fn allocate_descriptor_set(
+        &mut self,
+        pipeline: &ComputePipeline,
+    ) -> Result<vk::DescriptorSet, VkError> {
+        let needed = pipeline.storage_buffers();
+        let fits = |pool: &DescriptorPool| pool.sets_left > 0 && pool.buffers_left >= needed;
+        if !self.open.descriptor_pools.last().is_some_and(fits) {
+            let pool = match self.spare_descriptor_pools.iter().position(fits) {
+                Some(index) => self.spare_descriptor_pools.swap_remove(index),
+                None => self.create_descriptor_pool(needed)?,
+            };
+            self.open.descriptor_pools.push(pool);
+        }
+        let Some(pool) = self.open.descriptor_pools.last_mut() else {
+            return Err(VkError::InvalidArgument("no descriptor pool".to_owned()));
+        };
+        let set_layouts = [pipeline.set_layout()];
+        let allocate_info = vk::DescriptorSetAllocateInfo::default()
+            .descriptor_pool(pool.raw)
+            .set_layouts(&set_layouts);
+        // SAFETY: the pool belongs to this stream and has room for one more set
+        // of `needed` storage buffers (tracked in sets_left/buffers_left); the
+        // set layout is a live non-push layout.
+        let sets = unsafe { self.device.raw().allocate_descriptor_sets(&allocate_info) }
+            .map_err(VkError::call("vkAllocateDescriptorSets"))?;
+        pool.sets_left -= 1;
+        pool.buffers_left -= needed;
+        sets.first().copied().ok_or(VkError::Call {
+            call: "vkAllocateDescriptorSets",
+            result: vk::Result::ERROR_UNKNOWN,
+        })
+    }
+
+    fn create_descriptor_pool(&self, needed_buffers: u32) -> Result<DescriptorPool, VkError> {
+        let buffer_capacity = STORAGE_BUFFERS_PER_POOL.max(needed_buffers);
+        let sizes = [vk::DescriptorPoolSize::default()
+            .ty(vk::DescriptorType::STORAGE_BUFFER)
+            .descriptor_count(buffer_capacity)];
+        let pool_info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(SETS_PER_POOL)
+            .pool_sizes(&sizes);
+        // SAFETY: non-zero set count and pool size on a live device.
+        let raw = unsafe { self.device.raw().create_descriptor_pool(&pool_info, None) }
+            .map_err(VkError::call("vkCreateDescriptorPool"))?;
+        Ok(DescriptorPool {
+            raw,
+            set_capacity: SETS_PER_POOL,
+            buffer_capacity,
+            sets_left: SETS_PER_POOL,
+            buffers_left: buffer_capacity,
+        })
+    }
+
+    /// The open command buffer with the barrier that orders the next
+    /// command after everything recorded or submitted before it.
+    fn begin_command(&mut self) -> Result<vk::CommandBuffer, VkError> {
+        let command_buffer = self.begin_command_buffer()?;
+        let barrier = [vk::MemoryBarrier::default()
+            .src_access_mask(WRITE_ACCESS)
+            .dst_access_mask(ANY_ACCESS)];
+        // SAFETY: the command buffer is recording; a global memory barrier
+        // between compute and transfer stages is valid on a compute queue.
+        unsafe {
+            self.device.raw().cmd_pipeline_barrier(
+                command_buffer,
+                COMMAND_STAGES,
+                COMMAND_STAGES,
+                vk::DependencyFlags::empty(),
+                &barrier,
+                &[],
+                &[],
+            )
+        };
+        Ok(command_buffer)
+    }
+
+    /// The open command buffer, begun now if this is the first command.
+    fn begin_command_buffer(&mut self) -> Result<vk::CommandBuffer, VkError> {
+        if let Some(command_buffer) = self.open.command_buffer {
+            return Ok(command_buffer);
+        }
+        let command_buffer = match self.spare_command_buffers.pop() {
+            Some(command_buffer) => command_buffer,
+            None => {
+                let allocate_info = vk::CommandBufferAllocateInfo::default()
+                    .command_pool(self.command_pool)
+                    .level(vk::CommandBufferLevel::PRIMARY)
+                    .command_buffer_count(1);
+                // SAFETY: the pool is this stream's, used only through &mut self.
+                let buffers = unsafe { self.device.raw().allocate_command_buffers(&allocate_info) }
+                    .map_err(VkError::call("vkAllocateCommandBuffers"))?;
+                buffers.first().copied().ok_or(VkError::Call {
+                    call: "vkAllocateCommandBuffers",
+                    result: vk::Result::ERROR_UNKNOWN,
+                })?
+            }
+        };
+        let begin_info = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: the command buffer is new or recycled from a completed
+        // submission (so not pending), and its pool allows the implicit reset.
+        if let Err(result) = unsafe {
+            self.device
+                .raw()
+                .begin_command_buffer(command_buffer, &begin_info)
+        } {
+            self.spare_command_buffers.push(command_buffer);
+            return Err(VkError::Call {
+                call: "vkBeginCommandBuffer",
+                result,
+            });
+        }
+        self.open.command_buffer = Some(command_buffer);
+        self.open.bound_pipeline = vk::Pipeline::null();
+        Ok(command_buffer)
+    }
+}
+
+fn check_range(what: &str, buffer: &Buffer, offset: u64, size: u64) -> Result<(), VkError> {
+    if offset
+        .checked_add(size)
+        .is_some_and(|end| end <= buffer.vulkan_size())
+    {
+        Ok(())
+    } else {
+        Err(VkError::InvalidArgument(format!(
+            "{what}: {size} bytes at offset {offset} exceed the buffer's {} bytes",
+            buffer.vulkan_size()
+        )))
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        let waited = self.last_submitted == 0
+            || matches!(
+                self.timeline.wait(self.last_submitted, Duration::MAX),
+                Ok(true)
+            );
+        if !waited {
+            // The timeline could not be waited on (device lost): the queue
+            // wait is the only other way to know nothing is pending. Its
+            // failure leaves nothing else to try.
+            let queue = self.device.queue();
+            // SAFETY: the queue is locked for the call.
+            let _ = unsafe { self.device.raw().queue_wait_idle(*queue) };
+        }
+        let open = std::mem::take(&mut self.open);
+        self.recycle(open);
+        while let Some((_, recording)) = self.in_flight.pop_front() {
+            self.recycle(recording);
+        }
+        let raw_device = self.device.raw();
+        for pool in self.spare_descriptor_pools.drain(..) {
+            // SAFETY: every submission of this stream has completed (or the
+            // device is lost, when destroying is allowed), so no set is in use.
+            unsafe { raw_device.destroy_descriptor_pool(pool.raw, None) };
+        }
+        // SAFETY: as above, none of the pool's command buffers is pending;
+        // destroying the pool frees them.
+        unsafe { raw_device.destroy_command_pool(self.command_pool, None) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vulkan::device::tests::lavapipe;
+    use crate::vulkan::memory::Placement;
+    use crate::vulkan::test_shaders::MULTIPLY_ADD;
+
+    const WAIT: Duration = Duration::from_secs(30);
+
+    fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|word| word.to_le_bytes()).collect()
+    }
+
+    fn bytes_to_words(bytes: &[u8]) -> Vec<u32> {
+        bytes
+            .chunks_exact(4)
+            .map(|chunk| u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]))
+            .collect()
+    }
+
+    fn read_all(buffer: &Buffer) -> Vec<u8> {
+        let mut bytes = vec![0; buffer.size() as usize];
+        buffer.read(0, &mut bytes).expect("read");
+        bytes
+    }
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn objects_can_cross_threads() {
+        assert_send_sync::<Stream>();
+        assert_send_sync::<Buffer>();
+        assert_send_sync::<ComputePipeline>();
+        assert_send_sync::<Device>();
+        assert_send_sync::<crate::vulkan::Instance>();
+    }
+
+    #[test]
+    fn copies_and_fills_round_trip() {
+        let device = lavapipe();
+        let mut stream = device.create_stream().expect("stream");
+        let upload = device
+            .create_buffer(256, Placement::Upload)
+            .expect("upload");
+        let on_device = device
+            .create_buffer(256, Placement::DeviceLocal)
+            .expect("device buffer");
+        let readback = device
+            .create_buffer(256, Placement::Readback)
+            .expect("readback");
+        let data: Vec<u8> = (0..=255).collect();
+        upload.write(0, &data).expect("write");
+
+        assert!(!stream.has_pending_commands());
+        stream
+            .copy_buffer(&upload, 0, &on_device, 0, 256)
+            .expect("copy up");
+        assert!(stream.has_pending_commands());
+        stream
+            .fill_buffer(&on_device, 64, 32, 0xdead_beef)
+            .expect("fill");
+        stream
+            .copy_buffer(&on_device, 0, &readback, 0, 256)
+            .expect("copy down");
+        let value = stream.submit(&[]).expect("submit");
+        assert_eq!(value, 1);
+        assert!(!stream.has_pending_commands());
+        assert!(stream.timeline().wait(value, WAIT).expect("wait"));
+
+        let mut expected = data.clone();
+        for chunk in expected[64..96].chunks_exact_mut(4) {
+            chunk.copy_from_slice(&0xdead_beef_u32.to_le_bytes());
+        }
+        assert_eq!(read_all(&readback), expected);
+
+        // Nothing recorded: no new submission, same value.
+        assert_eq!(stream.submit(&[]).expect("empty submit"), value);
+        stream.retire_completed();
+        assert!(stream.in_flight.is_empty());
+        assert_eq!(stream.spare_command_buffers.len(), 1);
+
+        // The recycled command buffer serves the next recording.
+        stream.fill_buffer(&readback, 0, 8, 7).expect("fill");
+        let second = stream.submit(&[]).expect("submit");
+        assert_eq!(second, 2);
+        assert!(stream.timeline().wait(second, WAIT).expect("wait"));
+        assert_eq!(bytes_to_words(&read_all(&readback)[..8]), [7, 7]);
+    }
+
+    #[test]
+    fn bad_ranges_are_rejected() {
+        let device = lavapipe();
+        let mut stream = device.create_stream().expect("stream");
+        let buffer = device
+            .create_buffer(64, Placement::DeviceLocal)
+            .expect("buffer");
+        let other = device
+            .create_buffer(64, Placement::DeviceLocal)
+            .expect("buffer");
+        let invalid =
+            |result: Result<(), VkError>| matches!(result, Err(VkError::InvalidArgument(_)));
+        assert!(invalid(stream.copy_buffer(&buffer, 0, &buffer, 16, 32)));
+        assert!(invalid(stream.copy_buffer(&buffer, 60, &other, 0, 8)));
+        assert!(invalid(stream.copy_buffer(&buffer, u64::MAX, &other, 0, 8)));
+        assert!(invalid(stream.fill_buffer(&buffer, 2, 8, 0)));
+        assert!(invalid(stream.fill_buffer(&buffer, 0, 6, 0)));
+        assert!(invalid(stream.fill_buffer(&buffer, 0, 68, 0)));
+        assert!(!stream.has_pending_commands());
+        // Zero sizes and disjoint ranges of one buffer are fine.
+        stream
+            .copy_buffer(&buffer, 0, &other, 0, 0)
+            .expect("empty copy");
+        assert!(!stream.has_pending_commands());
+        stream
+            .copy_buffer(&buffer, 0, &buffer, 32, 32)
+            .expect("disjoint copy");
+        let value = stream.submit(&[]).expect("submit");
+        assert!(stream.timeline().wait(value, WAIT).expect("wait"));
+    }
+
+    /// Runs `dispatches` dispatches of MULTIPLY_ADD over 64 words, each
+    /// reading the previous result, and checks the outcome.
+    fn run_multiply_add(pipeline: &Arc<ComputePipeline>, dispatches: u32) {
+        let device = pipeline.device();
+        let mut stream = device.create_stream().expect("stream");
+        let alignment = device
+            .info()
+            .limits
+            .min_storage_buffer_offset_alignment
+            .max(4);
+        let words: Vec<u32> = (0..64).collect();
+        let input = device
+            .create_buffer(alignment + 256, Placement::Upload)
+            .expect("input");
+        input
+            .write(alignment, &words_to_bytes(&words))
+            .expect("write");
+        let ping = device
+            .create_buffer(256, Placement::DeviceLocal)
+            .expect("ping");
+        let pong = device
+            .create_buffer(256, Placement::DeviceLocal)
+            .expect("pong");
+        let readback = device
+            .create_buffer(256, Placement::Readback)
+            .expect("readback");
+
+        let input_at_offset = BufferBinding {
+            buffer: &input,
+            offset: alignment,
+            range: 256,
+        };
+        let whole = |buffer| BufferBinding {
+            buffer,
+            offset: 0,
+            range: 0,
+        };
+        // First pass: ping = input * 3 + 1 (the addend given explicitly).
+        let params = words_to_bytes(&[3, 1]);
+        stream
+            .dispatch(
+                pipeline,
+                &[input_at_offset, whole(&ping)],
+                &params,
+                [16, 1, 1],
+            )
+            .expect("dispatch");
+        // Later passes alternate ping/pong with only the factor given: the
+        // missing addend is padded with zero.
+        let mut expected: Vec<u32> = words.iter().map(|word| word * 3 + 1).collect();
+        let mut current = &ping;
+        for pass in 1..dispatches {
+            let next = if pass % 2 == 1 { &pong } else { &ping };
+            stream
+                .dispatch(
+                    pipeline,
+                    &[whole(current), whole(next)],
+                    &2u32.to_le_bytes(),
+                    [16, 1, 1],
+                )
+                .expect("dispatch");
+            expected
+                .iter_mut()
+                .for_each(|word| *word = word.wrapping_mul(2));
+            current = next;
+            // Submitting midway exercises recycling of pools and buffers.
+            if pass % 100 == 0 {
+                stream.submit(&[]).expect("submit");
+            }
+        }
+        stream
+            .copy_buffer(current, 0, &readback, 0, 256)
+            .expect("copy");
+        let value = stream.submit(&[]).expect("submit");
+        assert!(stream.timeline().wait(value, WAIT).expect("wait"));
+        assert_eq!(bytes_to_words(&read_all(&readback)), expected);
+
+        stream.retire_completed();
+        assert!(stream.in_flight.is_empty());
+        if !pipeline.uses_push_descriptors() && dispatches > SETS_PER_POOL {
+            assert!(stream.spare_descriptor_pools.len() > 1);
+        }
+    }
+
+    #[test]
+    fn dispatch_with_push_descriptors() {
+        let device = lavapipe();
+        let pipeline = device
+            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, 8)
+            .expect("pipeline");
+        run_multiply_add(&pipeline, 3);
+    }
+
+    #[test]
+    fn dispatch_with_descriptor_pools() {
+        let device = lavapipe();
+        let pipeline = Arc::new(
+            ComputePipeline::create(&device, MULTIPLY_ADD, "main", 2, 8, false).expect("pipeline"),
+        );
+        // More sets than one pool holds, across several submissions.
+        run_multiply_add(&pipeline, 2 * SETS_PER_POOL + 10);
+    }
+
+    #[test]
+    fn dispatch_arguments_are_checked() {
+        let device = lavapipe();
+        let pipeline = device
+            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, 8)
+            .expect("pipeline");
+        let mut stream = device.create_stream().expect("stream");
+        let buffer = device
+            .create_buffer(64, Placement::DeviceLocal)
+            .expect("buffer");
+        let bind = |offset, range| BufferBinding {
+            buffer: &buffer,
+            offset,
+            range,
+        };
+        let invalid =
+            |result: Result<(), VkError>| matches!(result, Err(VkError::InvalidArgument(_)));
+        assert!(invalid(stream.dispatch(
+            &pipeline,
+            &[bind(0, 0)],
+            &[],
+            [1, 1, 1]
+        )));
+        assert!(invalid(stream.dispatch(
+            &pipeline,
+            &[bind(0, 0), bind(0, 128)],
+            &[],
+            [1, 1, 1]
+        )));
+        assert!(invalid(stream.dispatch(
+            &pipeline,
+            &[bind(0, 0), bind(64, 0)],
+            &[],
+            [1, 1, 1]
+        )));
+        assert!(invalid(stream.dispatch(
+            &pipeline,
+            &[bind(0, 0), bind(0, 0)],
+            &[0; 12],
+            [1, 1, 1]
+        )));
+        assert!(invalid(stream.dispatch(
+            &pipeline,
+            &[bind(0, 0), bind(0, 0)],
+            &[],
+            [u32::MAX, 1, 1]
+        )));
+        assert!(!stream.has_pending_commands());
+    }
+
+    #[test]
+    fn streams_wait_on_each_other() {
+        let device = lavapipe();
+        let mut producer = device.create_stream().expect("stream");
+        let mut consumer = device.create_stream().expect("stream");
+        let shared = device
+            .create_buffer(64, Placement::DeviceLocal)
+            .expect("buffer");
+        let readback = device
+            .create_buffer(64, Placement::Readback)
+            .expect("readback");
+
+        producer.fill_buffer(&shared, 0, 64, 42).expect("fill");
+        let produced = producer.submit(&[]).expect("submit");
+        consumer
+            .copy_buffer(&shared, 0, &readback, 0, 64)
+            .expect("copy");
+        let consumed = consumer
+            .submit(&[(Arc::clone(producer.timeline()), produced)])
+            .expect("submit");
+        assert!(consumer.timeline().wait(consumed, WAIT).expect("wait"));
+        assert!(producer.timeline().completed_value().expect("value") >= produced);
+        assert_eq!(bytes_to_words(&read_all(&readback)), [42; 16]);
+
+        // A wait alone (nothing recorded) still produces a submission.
+        producer.fill_buffer(&shared, 0, 4, 1).expect("fill");
+        let produced = producer.submit(&[]).expect("submit");
+        let waited = consumer
+            .submit(&[(Arc::clone(producer.timeline()), produced)])
+            .expect("submit");
+        assert!(consumer.timeline().wait(waited, WAIT).expect("wait"));
+        assert!(producer.timeline().completed_value().expect("value") >= produced);
+    }
+
+    #[test]
+    fn kept_objects_live_until_completion() {
+        let device = lavapipe();
+        let mut stream = device.create_stream().expect("stream");
+        let buffer = device
+            .create_buffer(64, Placement::DeviceLocal)
+            .expect("buffer");
+        let token: Arc<dyn Any + Send + Sync> = Arc::new(5_u32);
+        stream.fill_buffer(&buffer, 0, 64, 0).expect("fill");
+        stream.keep_alive(Arc::clone(&token));
+        assert_eq!(Arc::strong_count(&token), 2);
+        let value = stream.submit(&[]).expect("submit");
+        assert!(stream.timeline().wait(value, WAIT).expect("wait"));
+        stream.retire_completed();
+        assert_eq!(Arc::strong_count(&token), 1);
+        assert_eq!(Arc::strong_count(&buffer), 1);
+
+        // Kept with nothing recorded: released once earlier work is done.
+        stream.keep_alive(Arc::clone(&token));
+        assert_eq!(stream.submit(&[]).expect("submit"), value);
+        assert_eq!(Arc::strong_count(&token), 1);
+    }
+
+    #[test]
+    fn dropping_a_stream_waits_for_its_work() {
+        let device = lavapipe();
+        let buffer = device
+            .create_buffer(1 << 20, Placement::DeviceLocal)
+            .expect("buffer");
+        let timeline = {
+            let mut stream = device.create_stream().expect("stream");
+            for _ in 0..16 {
+                stream.fill_buffer(&buffer, 0, 1 << 20, 9).expect("fill");
+            }
+            let value = stream.submit(&[]).expect("submit");
+            (Arc::clone(stream.timeline()), value)
+        };
+        assert!(timeline.0.completed_value().expect("value") >= timeline.1);
+        assert_eq!(Arc::strong_count(&buffer), 1);
+    }
+}

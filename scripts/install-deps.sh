@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what clvulkan's main job and tests need on a fresh Debian/Ubuntu
+# machine: the Vulkan loader, Mesa's lavapipe (the CPU Vulkan driver used when
+# there is no GPU), the validation layers, the ocl-icd OpenCL loader with the
+# Khronos headers, clinfo, spirv-tools, PoCL (the differential reference) and
+# a C compiler. Only installs what is missing; needs root or sudo.
+set -euo pipefail
+
+packages=(
+    libvulkan1 mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+    ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo
+    spirv-tools pocl-opencl-icd gcc libc6-dev pkg-config
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "installing: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "cargo not found: install Rust (https://rustup.rs) first" >&2
+    exit 1
+fi

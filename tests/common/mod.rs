@@ -1,0 +1,99 @@
+//! Shared set-up for the end-to-end tests: where the ICD library is, and an
+//! environment that makes the OpenCL loader see clvulkan alone with the
+//! Vulkan validation layers on and fatal.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The target directory's profile folder (`target/debug`), found from the
+/// test executable (`target/debug/deps/test-hash`).
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// `libclvulkan.so`, built once if it is not there yet (cargo does not build
+/// a dependency's cdylib for tests).
+pub fn icd_library() -> &'static Path {
+    static LIB: OnceLock<PathBuf> = OnceLock::new();
+    LIB.get_or_init(|| {
+        if let Some(p) = std::env::var_os("CLVULKAN_LIBRARY") {
+            return PathBuf::from(p);
+        }
+        let dir = profile_dir();
+        let lib = dir.join("libclvulkan.so");
+        let release = dir.file_name().is_some_and(|n| n == "release");
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo.args(["build", "-q", "-p", "clvulkan-layer", "--lib"]);
+        if release {
+            cargo.arg("--release");
+        }
+        // Cheap when up to date; makes a stale library impossible.
+        let status = cargo
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("run cargo");
+        assert!(status.success(), "building libclvulkan.so failed");
+        assert!(lib.exists(), "{} missing after build", lib.display());
+        lib
+    })
+}
+
+/// Environment for a child process (or this one) that loads OpenCL: only
+/// clvulkan, validation fatal.
+pub fn opencl_env() -> Vec<(&'static str, String)> {
+    let lib = icd_library().display().to_string();
+    vec![
+        ("OCL_ICD_VENDORS", lib.clone()),
+        ("OCL_ICD_FILENAMES", lib),
+        ("CLVULKAN_VALIDATION", "fatal".to_string()),
+    ]
+}
+
+/// Runs `cmd` with [`opencl_env`] and checks that it succeeded and that the
+/// validation layers said nothing.
+pub fn run_checked(cmd: &mut Command) -> Output {
+    for (k, v) in opencl_env() {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("spawn");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    assert!(
+        !stderr.contains("vulkan validation"),
+        "validation messages:\n{stderr}"
+    );
+    out
+}
+
+/// Compiles a C host program against the Khronos headers and ocl-icd.
+pub fn compile_c(source: &Path, name: &str) -> PathBuf {
+    let out = std::env::temp_dir().join(format!("clvulkan-{name}-{}", std::process::id()));
+    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .arg("-O1")
+        .arg("-Wall")
+        .arg("-Werror")
+        .arg(source)
+        .arg("-o")
+        .arg(&out)
+        .args(["-lOpenCL", "-lm"])
+        .status()
+        .expect("a C compiler (cc) must be installed");
+    assert!(status.success(), "compiling {} failed", source.display());
+    out
+}
+
+pub fn repo_path(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}

@@ -1,0 +1,2 @@
+// The smallest kernel: what an enqueue-to-finish round trip costs.
+__kernel void empty(void) {}

@@ -1,0 +1,152 @@
+//! The same slice through the `opencl3` crate, in this process, via the
+//! ICD loader: the path a Rust application takes.
+
+mod common;
+
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
+use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::memory::{Buffer, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
+use opencl3::platform::get_platforms;
+use opencl3::program::Program;
+use opencl3::types::{cl_float, CL_BLOCKING};
+use std::ptr;
+
+const N: usize = 1 << 20;
+
+fn setup() -> (Context, CommandQueue) {
+    // The loader reads these on its first call; every test sets the same.
+    for (k, v) in common::opencl_env() {
+        // SAFETY: tests in this binary only ever set these same values.
+        unsafe { std::env::set_var(k, v) };
+    }
+    let platforms = get_platforms().expect("platforms");
+    assert_eq!(platforms.len(), 1, "only clvulkan should be visible");
+    assert_eq!(platforms[0].name().expect("name"), "clvulkan");
+    let ids = platforms[0]
+        .get_devices(CL_DEVICE_TYPE_ALL)
+        .expect("devices");
+    let device = Device::new(ids[0]);
+    let context = Context::from_device(&device).expect("context");
+    #[allow(deprecated)]
+    let queue = CommandQueue::create_default(&context, 0).expect("queue");
+    (context, queue)
+}
+
+fn build(context: &Context, file: &str) -> Program {
+    let source = std::fs::read_to_string(common::repo_path(file)).expect("kernel source");
+    Program::create_and_build_from_source(context, &source, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"))
+}
+
+#[test]
+fn vecadd_via_opencl3() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/vecadd.cl");
+    let kernel = Kernel::create(&program, "vecadd").expect("kernel");
+    let a: Vec<cl_float> = (0..N).map(|i| i as f32).collect();
+    let b: Vec<cl_float> = (0..N).map(|i| (N - i) as f32 * 0.5).collect();
+    // SAFETY: null host pointers with no USE/COPY_HOST_PTR flag.
+    let mut da = unsafe { Buffer::<cl_float>::create(&context, CL_MEM_READ_ONLY, N, ptr::null_mut()) }.expect("a");
+    let mut db = unsafe { Buffer::<cl_float>::create(&context, CL_MEM_READ_ONLY, N, ptr::null_mut()) }.expect("b");
+    let dc = unsafe { Buffer::<cl_float>::create(&context, CL_MEM_WRITE_ONLY, N, ptr::null_mut()) }.expect("c");
+    // SAFETY: blocking writes from live slices of N floats.
+    unsafe {
+        queue.enqueue_write_buffer(&mut da, CL_BLOCKING, 0, &a, &[]).expect("write a");
+        queue.enqueue_write_buffer(&mut db, CL_BLOCKING, 0, &b, &[]).expect("write b");
+    }
+    let n = N as u32;
+    // SAFETY: argument types match the kernel's signature.
+    let event = unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&da)
+            .set_arg(&db)
+            .set_arg(&dc)
+            .set_arg(&n)
+            .set_global_work_size(N)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    event.wait().expect("wait");
+    let mut c = vec![0.0f32; N];
+    // SAFETY: blocking read into a live slice of N floats.
+    unsafe { queue.enqueue_read_buffer(&dc, CL_BLOCKING, 0, &mut c, &[]) }.expect("read");
+    let wrong = (0..N).filter(|&i| c[i] != a[i] + b[i]).count();
+    assert_eq!(wrong, 0, "first: c[0]={} expected {}", c[0], a[0] + b[0]);
+}
+
+#[test]
+fn control_flow_kernel_matches_host() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/control_flow.cl");
+    let kernel = Kernel::create(&program, "control_flow").expect("kernel");
+    const M: usize = 4096;
+    let out = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }.expect("out");
+    let flags = unsafe { Buffer::<u32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }.expect("flags");
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&out)
+            .set_arg(&flags)
+            .set_global_work_size(M)
+            .set_local_work_size(64)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    queue.finish().expect("finish");
+    let mut got_out = vec![0i32; M];
+    let mut got_flags = vec![0u32; M];
+    // SAFETY: blocking reads into live slices of M elements.
+    unsafe {
+        queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got_out, &[]).expect("read");
+        queue.enqueue_read_buffer(&flags, CL_BLOCKING, 0, &mut got_flags, &[]).expect("read");
+    }
+    for gid in 0..M as u32 {
+        let mut acc: i32 = (0..(gid % 8) as i32).map(|k| gid as i32 + k).sum();
+        if gid & 1 == 1 {
+            acc = -acc;
+        } else if gid == M as u32 - 1 {
+            acc = 12345;
+        }
+        let count = (2..=20).step_by(2).filter(|d| gid % d == 0).count() as u32;
+        assert_eq!(got_out[gid as usize], acc, "out[{gid}]");
+        assert_eq!(got_flags[gid as usize], count, "flags[{gid}]");
+    }
+}
+
+#[test]
+fn helpers_with_pointer_arguments_and_2d_offset() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/helpers.cl");
+    let kernel = Kernel::create(&program, "helpers").expect("kernel");
+    let (w, h, width) = (16usize, 8usize, 20usize);
+    let input: Vec<f32> = (0..width * h).map(|i| (i % 13) as f32 * 0.5).collect();
+    let mut din = unsafe { Buffer::<f32>::create(&context, CL_MEM_READ_ONLY, input.len(), ptr::null_mut()) }.expect("in");
+    let dout = unsafe { Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, w * h, ptr::null_mut()) }.expect("out");
+    // SAFETY: blocking write from a live slice.
+    unsafe { queue.enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[]) }.expect("write");
+    let width_arg = width as i32;
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&din)
+            .set_arg(&dout)
+            .set_arg(&width_arg)
+            .set_global_work_offsets(&[3, 5])
+            .set_global_work_sizes(&[w, h])
+            .set_local_work_sizes(&[4, 2])
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![0f32; w * h];
+    // SAFETY: blocking read into a live slice.
+    unsafe { queue.enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    for row in 0..h {
+        for col in 0..w {
+            let a = input[row * width + col];
+            let b = input[row * width + col + 1];
+            assert_eq!(got[row * w + col], a * a + b * b, "({col}, {row})");
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! The syntax tree of an OpenCL C translation unit, as written.
+//!
+//! It keeps the source's shape (declaration specifiers, declarators,
+//! attributes) and every location; meaning is assigned by `check`. C++ for
+//! OpenCL will add node kinds here (references, classes, templates) rather
+//! than a second tree.
+
+use crate::diagnostic::Location;
+use std::rc::Rc;
+
+pub type Name = Rc<str>;
+
+#[derive(Debug, Default)]
+pub struct TranslationUnit {
+    pub items: Vec<ExternalDecl>,
+}
+
+#[derive(Debug)]
+pub enum ExternalDecl {
+    Function(FunctionDef),
+    Declaration(Declaration),
+}
+
+#[derive(Debug)]
+pub struct FunctionDef {
+    pub specs: DeclSpecs,
+    pub declarator: Declarator,
+    pub body: Block,
+}
+
+/// `specs declarator [= init], ...;`
+#[derive(Debug)]
+pub struct Declaration {
+    pub specs: DeclSpecs,
+    pub declarators: Vec<InitDeclarator>,
+    pub location: Location,
+}
+
+#[derive(Debug)]
+pub struct InitDeclarator {
+    pub declarator: Declarator,
+    pub init: Option<Initializer>,
+}
+
+#[derive(Debug)]
+pub enum Initializer {
+    Expr(Expr),
+    /// `{ [designator =] init, ... }`
+    List(Vec<(Vec<Designator>, Initializer)>, Location),
+}
+
+#[derive(Debug)]
+pub enum Designator {
+    Index(Expr),
+    Field(Name, Location),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StorageClass {
+    Typedef,
+    Extern,
+    Static,
+    Auto,
+    Register,
+}
+
+/// The OpenCL address spaces as written (`__global` and `global` alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddressSpace {
+    Private,
+    Global,
+    Constant,
+    Local,
+    Generic,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Qualifiers {
+    pub is_const: bool,
+    pub is_volatile: bool,
+    pub is_restrict: bool,
+    pub address_space: Option<AddressSpace>,
+}
+
+/// The keyword spelling of a scalar type, counted the C way
+/// (`unsigned long int` and `ulong` name the same type).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScalarWords {
+    pub void: bool,
+    pub bool_: bool,
+    pub char_: bool,
+    pub short: bool,
+    pub int: bool,
+    pub long: u8,
+    pub signed: bool,
+    pub unsigned: bool,
+    pub half: bool,
+    pub float: bool,
+    pub double: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum TypeSpec {
+    /// Only qualifiers were given, as in `const x;`: an error in OpenCL C.
+    None,
+    Scalar(ScalarWords),
+    /// A built-in type name that is not a keyword: `float4`, `size_t`,
+    /// `uchar`, `image2d_t`, ... (see `types::builtin_type_name`).
+    Builtin(Name),
+    /// A typedef name declared in the program.
+    Typedef(Name),
+    Record(Rc<RecordSpec>),
+    Enum(Rc<EnumSpec>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    Struct,
+    Union,
+}
+
+#[derive(Debug)]
+pub struct RecordSpec {
+    pub kind: RecordKind,
+    pub tag: Option<Name>,
+    /// `None` for a reference to a tag (`struct S x;`).
+    pub fields: Option<Vec<FieldDecl>>,
+    /// Attributes between the keyword and the body: they bind to the type.
+    pub attributes: Vec<Attribute>,
+    pub location: Location,
+}
+
+#[derive(Debug)]
+pub struct FieldDecl {
+    pub specs: DeclSpecs,
+    pub declarators: Vec<(Declarator, Option<Expr>)>,
+    pub location: Location,
+}
+
+#[derive(Debug)]
+pub struct EnumSpec {
+    pub tag: Option<Name>,
+    pub enumerators: Option<Vec<(Name, Option<Expr>, Location)>>,
+    pub location: Location,
+}
+
+/// `__attribute__((name(args)))`; args kept as expressions.
+#[derive(Debug, Clone)]
+pub struct Attribute {
+    pub name: Name,
+    pub args: Vec<Rc<Expr>>,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeclSpecs {
+    pub storage: Option<StorageClass>,
+    pub ty: TypeSpec,
+    pub qualifiers: Qualifiers,
+    pub is_kernel: bool,
+    pub is_inline: bool,
+    pub attributes: Vec<Attribute>,
+    pub location: Location,
+}
+
+/// A declarator: the name and the type derivations around it, listed from
+/// the name outwards (`*a[3]` is [Array(3), Pointer]: an array of pointers).
+#[derive(Debug, Default)]
+pub struct Declarator {
+    pub name: Option<(Name, Location)>,
+    pub derived: Vec<Derived>,
+    pub attributes: Vec<Attribute>,
+}
+
+#[derive(Debug)]
+pub enum Derived {
+    Pointer(Qualifiers),
+    Array(Option<Expr>),
+    Function { params: Vec<ParamDecl>, variadic: bool },
+}
+
+#[derive(Debug)]
+pub struct ParamDecl {
+    pub specs: DeclSpecs,
+    pub declarator: Declarator,
+    pub location: Location,
+}
+
+/// A type as written in a cast, `sizeof` or a vector literal.
+#[derive(Debug)]
+pub struct TypeName {
+    pub specs: DeclSpecs,
+    pub declarator: Declarator,
+}
+
+#[derive(Debug)]
+pub struct Block {
+    pub items: Vec<Stmt>,
+    pub location: Location,
+}
+
+#[derive(Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub location: Location,
+}
+
+#[derive(Debug)]
+pub enum StmtKind {
+    Compound(Block),
+    Declaration(Declaration),
+    Expr(Option<Expr>),
+    If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    While(Expr, Box<Stmt>),
+    DoWhile(Box<Stmt>, Expr),
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
+    Switch(Expr, Box<Stmt>),
+    Case(Expr, Box<Stmt>),
+    Default(Box<Stmt>),
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Goto(Name),
+    Labeled(Name, Box<Stmt>),
+    /// A `#pragma` between statements, e.g. `unroll 4` before a loop.
+    Pragma(Rc<str>),
+}
+
+#[derive(Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub location: Location,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Plus,
+    Minus,
+    Not,
+    BitNot,
+    Deref,
+    AddressOf,
+    PreInc,
+    PreDec,
+    PostInc,
+    PostDec,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    LogicalAnd,
+    LogicalOr,
+}
+
+impl BinaryOp {
+    pub fn is_comparison(self) -> bool {
+        use BinaryOp::*;
+        matches!(self, Lt | Gt | Le | Ge | Eq | Ne)
+    }
+
+    pub fn spelling(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Add => "+",
+            Sub => "-",
+            Shl => "<<",
+            Shr => ">>",
+            Lt => "<",
+            Gt => ">",
+            Le => "<=",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            BitAnd => "&",
+            BitXor => "^",
+            BitOr => "|",
+            LogicalAnd => "&&",
+            LogicalOr => "||",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum ExprKind {
+    Ident(Name),
+    IntLiteral(Name),
+    FloatLiteral(Name),
+    CharLiteral(Name),
+    StringLiteral(Name),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `a = b` (`None`) or `a op= b`.
+    Assign(Option<BinaryOp>, Box<Expr>, Box<Expr>),
+    Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+    Call(Box<Expr>, Vec<Expr>),
+    Index(Box<Expr>, Box<Expr>),
+    /// `a.b` or, with `arrow`, `a->b`.
+    Member {
+        base: Box<Expr>,
+        name: Name,
+        arrow: bool,
+    },
+    Cast(Box<TypeName>, Box<Expr>),
+    /// `(float4)(a, b.xy, c)`: a cast to a vector type of a parenthesised list.
+    VectorLiteral(Box<TypeName>, Vec<Expr>),
+    /// `(T){...}`
+    CompoundLiteral(Box<TypeName>, Box<Initializer>),
+    SizeofExpr(Box<Expr>),
+    SizeofType(Box<TypeName>),
+    AlignofType(Box<TypeName>),
+    VecStepExpr(Box<Expr>),
+    VecStepType(Box<TypeName>),
+}

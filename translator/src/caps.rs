@@ -1,0 +1,72 @@
+//! What the target device can do, as far as the language is concerned, and
+//! the OpenCL C extensions and feature macros that follow from it.
+//!
+//! The runtime fills [`DeviceCaps`] from the Vulkan device; the extension and
+//! feature lists here are the single source for both the `__opencl_c_*` /
+//! `cl_khr_*` macros the compiler predefines and what the runtime reports in
+//! `CL_DEVICE_EXTENSIONS` and `CL_DEVICE_OPENCL_C_FEATURES`, so the two can
+//! never disagree.
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DeviceCaps {
+    /// Width of `size_t`, `ptrdiff_t` and pointers: 64 needs `shaderInt64`.
+    pub address_bits: u32,
+    /// `long`/`ulong` (Vulkan `shaderInt64`). OpenCL C requires them on full
+    /// profile; devices without are embedded-profile.
+    pub int64: bool,
+    /// Native 16-bit integers in shaders (`shaderInt16`).
+    pub int16: bool,
+    /// `double` (`shaderFloat64`).
+    pub float64: bool,
+    /// `half` arithmetic (`shaderFloat16` plus 16-bit storage).
+    pub float16: bool,
+    pub image_support: bool,
+}
+
+impl DeviceCaps {
+    /// A device with everything the translator can use: what lavapipe and
+    /// desktop GPUs offer. Used by the offline compiler by default.
+    pub fn full() -> Self {
+        DeviceCaps {
+            address_bits: 64,
+            int64: true,
+            int16: true,
+            float64: false,
+            float16: false,
+            image_support: false,
+        }
+    }
+
+    /// `cl_khr_*` extensions the translator implements on this device.
+    pub fn extensions(&self) -> Vec<&'static str> {
+        let mut list = vec![
+            "cl_khr_byte_addressable_store",
+            "cl_khr_global_int32_base_atomics",
+            "cl_khr_global_int32_extended_atomics",
+            "cl_khr_local_int32_base_atomics",
+            "cl_khr_local_int32_extended_atomics",
+        ];
+        if self.float64 {
+            list.push("cl_khr_fp64");
+        }
+        if self.float16 {
+            list.push("cl_khr_fp16");
+        }
+        list
+    }
+
+    /// OpenCL C 3.0 optional features (`__opencl_c_*`) this device supports.
+    pub fn features(&self) -> Vec<&'static str> {
+        let mut list = Vec::new();
+        if self.int64 {
+            list.push("__opencl_c_int64");
+        }
+        if self.float64 {
+            list.push("__opencl_c_fp64");
+        }
+        if self.image_support {
+            list.push("__opencl_c_images");
+        }
+        list
+    }
+}

@@ -1,0 +1,1675 @@
+//! Semantic checking: resolves names and types, applies C's and OpenCL's
+//! conversion rules, enforces the kernel and address-space rules, and
+//! produces the [`hir::Program`].
+//!
+//! Errors are reported and checking goes on with an error-typed placeholder,
+//! so a build lists every problem it can find.
+
+use crate::ast::{self, AddressSpace, BinaryOp, ExprKind as A, StmtKind as S};
+use crate::builtins::{self, common_scalar, promote};
+use crate::caps::DeviceCaps;
+use crate::diagnostic::{Diagnostics, Location};
+use crate::hir::{self, Expr, ExprKind as H, FunctionId, LocalId, Stmt};
+use crate::literal;
+use crate::options::BuildOptions;
+use crate::reflect::AddressQualifier;
+use crate::types::{self, BuiltinName, Pointee, Scalar, Type};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Checks `unit`; the result is only meaningful when `diags` has no errors.
+pub fn check(
+    unit: &ast::TranslationUnit,
+    options: &BuildOptions,
+    caps: &DeviceCaps,
+    diags: &mut Diagnostics,
+) -> hir::Program {
+    let mut checker = Checker {
+        diags,
+        caps,
+        cl_std: options.effective_cl_std().version(),
+        program: hir::Program::default(),
+        scopes: vec![HashMap::new()],
+        current: None,
+        loop_depth: 0,
+    };
+    for item in &unit.items {
+        match item {
+            ast::ExternalDecl::Function(f) => checker.function_definition(f),
+            ast::ExternalDecl::Declaration(d) => checker.global_declaration(d),
+        }
+    }
+    checker.program
+}
+
+#[derive(Clone, Debug)]
+enum Symbol {
+    Local(LocalId),
+    Function(FunctionId),
+    Typedef(Type, ast::Qualifiers),
+    EnumConstant(i64),
+}
+
+/// The function being checked: its locals and return type.
+struct FunctionState {
+    locals: Vec<hir::Local>,
+    ret: Type,
+}
+
+struct Checker<'a> {
+    diags: &'a mut Diagnostics,
+    caps: &'a DeviceCaps,
+    cl_std: (u32, u32),
+    program: hir::Program,
+    scopes: Vec<HashMap<Rc<str>, Symbol>>,
+    current: Option<FunctionState>,
+    loop_depth: u32,
+}
+
+/// Placeholder type after an error: accepted everywhere, reported nowhere.
+fn error_type() -> Type {
+    Type::Unsupported("<error>".into())
+}
+
+fn is_error(t: &Type) -> bool {
+    matches!(t, Type::Unsupported(n) if &**n == "<error>")
+}
+
+impl<'a> Checker<'a> {
+    fn size_type(&self, signed: bool) -> Scalar {
+        match (self.caps.address_bits, signed) {
+            (64, false) => Scalar::ULong,
+            (64, true) => Scalar::Long,
+            (_, false) => Scalar::UInt,
+            (_, true) => Scalar::Int,
+        }
+    }
+
+    fn error(&mut self, location: Location, message: impl Into<String>) {
+        self.diags.error(location, message);
+    }
+
+    // ---- scopes ----
+
+    fn lookup(&self, name: &str) -> Option<&Symbol> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn declare(&mut self, name: Rc<str>, symbol: Symbol) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name, symbol);
+        }
+    }
+
+    fn add_local(&mut self, name: Rc<str>, ty: Type, space: AddressSpace, location: Location) -> LocalId {
+        let state = self.current.as_mut().expect("inside a function");
+        state.locals.push(hir::Local {
+            name: name.clone(),
+            ty,
+            space,
+            location,
+        });
+        let id = state.locals.len() - 1;
+        self.declare(name, Symbol::Local(id));
+        id
+    }
+
+    // ---- types ----
+
+    fn base_type(&mut self, specs: &ast::DeclSpecs) -> (Type, ast::Qualifiers) {
+        let mut quals = specs.qualifiers;
+        let ty = match &specs.ty {
+            ast::TypeSpec::None => {
+                self.error(specs.location, "type specifier missing");
+                error_type()
+            }
+            ast::TypeSpec::Scalar(words) => self.scalar_from_words(words, specs.location),
+            ast::TypeSpec::Builtin(name) => match types::lookup_builtin_type_name(name) {
+                Some(BuiltinName::Scalar(s)) => Type::Scalar(s),
+                Some(BuiltinName::SizeType { signed }) => Type::Scalar(self.size_type(signed)),
+                Some(BuiltinName::Vector(s, n)) => Type::Vector(s, n),
+                _ => Type::Unsupported(name.clone()),
+            },
+            ast::TypeSpec::Typedef(name) => match self.lookup(name) {
+                Some(Symbol::Typedef(t, q)) => {
+                    let (t, q) = (t.clone(), *q);
+                    quals.is_const |= q.is_const;
+                    quals.is_volatile |= q.is_volatile;
+                    quals.address_space = quals.address_space.or(q.address_space);
+                    t
+                }
+                _ => {
+                    self.error(specs.location, format!("unknown type name '{name}'"));
+                    error_type()
+                }
+            },
+            ast::TypeSpec::Record(r) => {
+                self.error(
+                    r.location,
+                    "structs and unions are not supported yet by this translator",
+                );
+                error_type()
+            }
+            ast::TypeSpec::Enum(e) => {
+                self.enum_spec(e);
+                Type::INT
+            }
+        };
+        self.check_type_supported(&ty, specs.location);
+        (ty, quals)
+    }
+
+    fn check_type_supported(&mut self, ty: &Type, location: Location) {
+        let elem = ty.element();
+        if let Some(s) = elem {
+            let ok = match s {
+                Scalar::Long | Scalar::ULong => self.caps.int64,
+                Scalar::Double => self.caps.float64,
+                Scalar::Half => false,
+                _ => true,
+            };
+            if !ok {
+                self.error(
+                    location,
+                    format!("type '{}' is not supported on this device", s.name()),
+                );
+            }
+        }
+    }
+
+    fn scalar_from_words(&mut self, w: &ast::ScalarWords, location: Location) -> Type {
+        let base_count = [w.void, w.bool_, w.char_, w.half, w.float, w.double]
+            .iter()
+            .filter(|&&b| b)
+            .count();
+        let invalid = base_count > 1
+            || (base_count == 1 && (w.int || w.short || w.long > 0) && !w.char_ && !w.double)
+            || (w.signed && w.unsigned)
+            || w.long > 1
+            || (w.short && w.long > 0);
+        if invalid {
+            self.error(location, "invalid combination of type specifiers");
+            return error_type();
+        }
+        if w.void {
+            return Type::Void;
+        }
+        if w.bool_ {
+            return Type::BOOL;
+        }
+        if w.half {
+            return Type::Scalar(Scalar::Half);
+        }
+        if w.float {
+            return Type::FLOAT;
+        }
+        if w.double {
+            return Type::Scalar(Scalar::Double);
+        }
+        let signed = match (w.char_, w.short, w.long) {
+            (true, _, _) => Scalar::Char,
+            (_, true, _) => Scalar::Short,
+            (_, _, 1) => Scalar::Long,
+            _ => Scalar::Int,
+        };
+        if w.unsigned {
+            Type::Scalar(signed.to_unsigned())
+        } else {
+            Type::Scalar(signed)
+        }
+    }
+
+    fn enum_spec(&mut self, e: &ast::EnumSpec) {
+        let Some(list) = &e.enumerators else { return };
+        let mut next = 0i64;
+        for (name, value, location) in list {
+            if let Some(v) = value {
+                match self.const_int(v) {
+                    Some(v) => next = v as i64,
+                    None => self.error(*location, "enumerator value is not an integer constant"),
+                }
+            }
+            self.declare(name.clone(), Symbol::EnumConstant(next));
+            next = next.wrapping_add(1);
+        }
+    }
+
+    /// The default address space of an unqualified pointee (OpenCL C 6.7):
+    /// private before 2.0, generic from 2.0 on.
+    fn default_pointee_space(&self) -> AddressSpace {
+        if self.cl_std >= (2, 0) {
+            AddressSpace::Generic
+        } else {
+            AddressSpace::Private
+        }
+    }
+
+    /// Applies a declarator's derivations to a base type. Returns the type
+    /// and, for functions, the parameter list.
+    fn declarator_type(
+        &mut self,
+        base: Type,
+        quals: ast::Qualifiers,
+        declarator: &ast::Declarator,
+        location: Location,
+    ) -> Type {
+        let mut ty = base;
+        let mut space = quals
+            .address_space
+            .unwrap_or_else(|| self.default_pointee_space());
+        let mut is_const = quals.is_const;
+        let mut is_volatile = quals.is_volatile;
+        for d in declarator.derived.iter().rev() {
+            ty = match d {
+                ast::Derived::Pointer(q) => {
+                    let t = Type::Pointer(Rc::new(Pointee {
+                        ty,
+                        is_const,
+                        is_volatile,
+                        space,
+                    }));
+                    space = q
+                        .address_space
+                        .unwrap_or_else(|| self.default_pointee_space());
+                    is_const = q.is_const;
+                    is_volatile = q.is_volatile;
+                    t
+                }
+                ast::Derived::Array(size) => {
+                    let n = match size {
+                        Some(e) => match self.const_int(e) {
+                            Some(n) if n > 0 => n as u64,
+                            _ => {
+                                self.error(e.location, "array size must be a positive integer constant");
+                                1
+                            }
+                        },
+                        None => 0,
+                    };
+                    Type::Array(Rc::new(ty), n)
+                }
+                ast::Derived::Function { .. } => {
+                    self.error(location, "function types are only allowed in function declarations");
+                    error_type()
+                }
+            };
+        }
+        ty
+    }
+
+    // ---- constant expressions ----
+
+    /// Evaluates an integer constant expression (array sizes, case labels,
+    /// enumerators, attribute arguments).
+    fn const_int(&mut self, e: &ast::Expr) -> Option<i128> {
+        Some(match &e.kind {
+            A::IntLiteral(text) => literal::parse_int(text).ok()?.0 as i128,
+            A::CharLiteral(text) => literal::parse_char(text).ok()? as i128,
+            A::Ident(name) => match self.lookup(name)? {
+                Symbol::EnumConstant(v) => *v as i128,
+                _ => return None,
+            },
+            A::Unary(op, x) => {
+                let v = self.const_int(x)?;
+                match op {
+                    ast::UnaryOp::Plus => v,
+                    ast::UnaryOp::Minus => -v,
+                    ast::UnaryOp::BitNot => !v,
+                    ast::UnaryOp::Not => (v == 0) as i128,
+                    _ => return None,
+                }
+            }
+            A::Binary(op, a, b) => {
+                let (a, b) = (self.const_int(a)?, self.const_int(b)?);
+                use BinaryOp::*;
+                match op {
+                    Mul => a.checked_mul(b)?,
+                    Div => a.checked_div(b)?,
+                    Rem => a.checked_rem(b)?,
+                    Add => a.checked_add(b)?,
+                    Sub => a.checked_sub(b)?,
+                    Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+                    Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+                    Lt => (a < b) as i128,
+                    Gt => (a > b) as i128,
+                    Le => (a <= b) as i128,
+                    Ge => (a >= b) as i128,
+                    Eq => (a == b) as i128,
+                    Ne => (a != b) as i128,
+                    BitAnd => a & b,
+                    BitXor => a ^ b,
+                    BitOr => a | b,
+                    LogicalAnd => (a != 0 && b != 0) as i128,
+                    LogicalOr => (a != 0 || b != 0) as i128,
+                }
+            }
+            A::Conditional(c, a, b) => {
+                if self.const_int(c)? != 0 {
+                    self.const_int(a)?
+                } else {
+                    self.const_int(b)?
+                }
+            }
+            A::Cast(_, x) => self.const_int(x)?,
+            A::SizeofType(t) => {
+                let ty = self.type_name(t);
+                ty.size(self.caps.address_bits)? as i128
+            }
+            _ => return None,
+        })
+    }
+
+    fn type_name(&mut self, t: &ast::TypeName) -> Type {
+        let (base, quals) = self.base_type(&t.specs);
+        self.declarator_type(base, quals, &t.declarator, t.specs.location)
+    }
+
+    // ---- declarations ----
+
+    fn global_declaration(&mut self, d: &ast::Declaration) {
+        if let ast::TypeSpec::Enum(e) = &d.specs.ty {
+            self.enum_spec(e);
+        }
+        for init in &d.declarators {
+            let Some((name, location)) = &init.declarator.name else {
+                continue;
+            };
+            if let Some(ast::Derived::Function { params, .. }) = init.declarator.derived.first() {
+                self.function_prototype(&d.specs, &init.declarator, params, *location, false);
+                continue;
+            }
+            if d.specs.storage == Some(ast::StorageClass::Typedef) {
+                let (base, quals) = self.base_type(&d.specs);
+                let ty = self.declarator_type(base, quals, &init.declarator, *location);
+                let mut q = quals;
+                // The address space inside the typedef belongs to pointees.
+                if !init.declarator.derived.is_empty() {
+                    q.address_space = None;
+                }
+                self.declare(name.clone(), Symbol::Typedef(ty, q));
+                continue;
+            }
+            self.error(
+                *location,
+                "program-scope variables are not supported yet by this translator",
+            );
+        }
+    }
+
+    /// Declares a function (prototype or definition) and returns its id.
+    fn function_prototype(
+        &mut self,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        params: &[ast::ParamDecl],
+        location: Location,
+        defining: bool,
+    ) -> FunctionId {
+        let (name, _) = declarator.name.clone().expect("named function");
+        let (base, quals) = self.base_type(specs);
+        let ret_decl = ast::Declarator {
+            name: None,
+            derived: Vec::new(),
+            attributes: Vec::new(),
+        };
+        // Derivations after the parameter list belong to the return type.
+        let mut ret = base;
+        if declarator.derived.len() > 1 {
+            ret = self.error_unsupported(location, "functions returning pointers or arrays");
+        } else {
+            ret = self.declarator_type(ret, quals, &ret_decl, location);
+        }
+        if let Some(Symbol::Function(id)) = self.lookup(&name).cloned() {
+            let f = &self.program.functions[id];
+            if defining && f.defined {
+                self.error(location, format!("redefinition of '{name}'"));
+            }
+            return id;
+        }
+        let _ = params;
+        self.program.functions.push(hir::Function {
+            name: name.clone(),
+            params: Vec::new(),
+            locals: Vec::new(),
+            ret,
+            body: Vec::new(),
+            kernel: None,
+            defined: false,
+            location,
+        });
+        let id = self.program.functions.len() - 1;
+        self.declare(name, Symbol::Function(id));
+        id
+    }
+
+    fn error_unsupported(&mut self, location: Location, what: &str) -> Type {
+        self.error(location, format!("{what} are not supported yet by this translator"));
+        error_type()
+    }
+
+    fn function_definition(&mut self, f: &ast::FunctionDef) {
+        let Some(ast::Derived::Function { params, variadic }) = f.declarator.derived.first() else {
+            return;
+        };
+        let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
+        let id = self.function_prototype(&f.specs, &f.declarator, params, location, true);
+        let is_kernel = f.specs.is_kernel;
+        if *variadic {
+            self.error(location, "variadic functions are not allowed in OpenCL C");
+        }
+        let ret = self.program.functions[id].ret.clone();
+        if is_kernel && ret != Type::Void {
+            self.error(location, "kernel functions must have void return type");
+        }
+        self.current = Some(FunctionState {
+            locals: Vec::new(),
+            ret: ret.clone(),
+        });
+        self.scopes.push(HashMap::new());
+        let mut kernel_info = hir::KernelInfo::default();
+        let mut param_ids = Vec::new();
+        for p in params {
+            let ploc = p.declarator.name.as_ref().map_or(p.location, |n| n.1);
+            let (base, quals) = self.base_type(&p.specs);
+            let mut ty = self.declarator_type(base, quals, &p.declarator, ploc);
+            // Array parameters are pointers (C99 6.7.5.3).
+            if let Type::Array(elem, _) = &ty {
+                ty = Type::Pointer(Rc::new(Pointee {
+                    ty: (**elem).clone(),
+                    is_const: quals.is_const,
+                    is_volatile: quals.is_volatile,
+                    space: quals
+                        .address_space
+                        .unwrap_or_else(|| self.default_pointee_space()),
+                }));
+            }
+            if is_kernel {
+                kernel_info.args.push(self.kernel_arg(p, &ty, ploc));
+            } else if !p.declarator.derived.is_empty() || quals.address_space.is_some() {
+                if quals.address_space.is_some() && p.declarator.derived.is_empty() {
+                    self.error(ploc, "parameters can only be declared in the private address space");
+                }
+            }
+            let name = p
+                .declarator
+                .name
+                .as_ref()
+                .map_or_else(|| Rc::from(""), |n| n.0.clone());
+            param_ids.push(self.add_local(name, ty, AddressSpace::Private, ploc));
+        }
+        if is_kernel {
+            self.kernel_attributes(&f.specs.attributes, &mut kernel_info);
+        }
+        let body = self.block_items(&f.body.items);
+        self.scopes.pop();
+        let state = self.current.take().expect("function state");
+        let func = &mut self.program.functions[id];
+        func.params = param_ids;
+        func.locals = state.locals;
+        func.body = body;
+        func.defined = true;
+        func.location = location;
+        if is_kernel {
+            func.kernel = Some(kernel_info);
+        }
+    }
+
+    /// Checks a kernel parameter against OpenCL C 6.9 and describes it.
+    fn kernel_arg(&mut self, p: &ast::ParamDecl, ty: &Type, location: Location) -> hir::KernelArgInfo {
+        let written = type_as_written(p);
+        match ty {
+            Type::Pointer(pointee) => {
+                let address = match pointee.space {
+                    AddressSpace::Global => AddressQualifier::Global,
+                    AddressSpace::Constant => AddressQualifier::Constant,
+                    AddressSpace::Local => {
+                        self.error(location, "__local pointer arguments are not supported yet by this translator");
+                        AddressQualifier::Local
+                    }
+                    _ => {
+                        self.error(
+                            location,
+                            "kernel pointer arguments must point to __global, __constant or __local memory",
+                        );
+                        AddressQualifier::Private
+                    }
+                };
+                if matches!(pointee.ty, Type::Pointer(_)) {
+                    self.error(location, "kernel arguments cannot be pointers to pointers");
+                }
+                let restrict = matches!(p.declarator.derived.last(), Some(ast::Derived::Pointer(q)) if q.is_restrict)
+                    || p.declarator.derived.iter().any(|d| matches!(d, ast::Derived::Pointer(q) if q.is_restrict));
+                hir::KernelArgInfo {
+                    type_name: written,
+                    address,
+                    is_const: pointee.is_const || pointee.space == AddressSpace::Constant,
+                    is_restrict: restrict,
+                    is_volatile: pointee.is_volatile,
+                }
+            }
+            Type::Scalar(Scalar::Bool) => {
+                self.error(location, "bool cannot be used as the type of a kernel argument");
+                self.plain_arg(written)
+            }
+            Type::Scalar(_) | Type::Vector(..) => self.plain_arg(written),
+            t if is_error(t) => self.plain_arg(written),
+            t => {
+                self.error(
+                    location,
+                    format!("kernel arguments of type '{}' are not supported yet by this translator", t.display()),
+                );
+                self.plain_arg(written)
+            }
+        }
+    }
+
+    fn plain_arg(&self, type_name: String) -> hir::KernelArgInfo {
+        hir::KernelArgInfo {
+            type_name,
+            address: AddressQualifier::Private,
+            is_const: false,
+            is_restrict: false,
+            is_volatile: false,
+        }
+    }
+
+    fn kernel_attributes(&mut self, attrs: &[ast::Attribute], info: &mut hir::KernelInfo) {
+        let mut written = Vec::new();
+        for a in attrs {
+            let args: Vec<Option<i128>> = a.args.iter().map(|e| self.const_int(e)).collect();
+            match &*a.name {
+                "reqd_work_group_size" => {
+                    let dims: Option<Vec<u32>> = args
+                        .iter()
+                        .map(|v| v.and_then(|v| u32::try_from(v).ok()).filter(|&v| v > 0))
+                        .collect();
+                    match dims {
+                        Some(d) if d.len() == 3 => {
+                            info.required_work_group_size = Some([d[0], d[1], d[2]]);
+                            written.push(format!("reqd_work_group_size({},{},{})", d[0], d[1], d[2]));
+                        }
+                        _ => self.error(
+                            a.location,
+                            "'reqd_work_group_size' takes three positive integer constants",
+                        ),
+                    }
+                }
+                "work_group_size_hint" => {
+                    let vals: Vec<String> = args.iter().map(|v| v.unwrap_or(0).to_string()).collect();
+                    written.push(format!("work_group_size_hint({})", vals.join(",")));
+                }
+                "vec_type_hint" => {}
+                other => self.diags.warning(a.location, format!("unknown attribute '{other}' ignored")),
+            }
+        }
+        info.attributes = written.join(" ");
+    }
+
+    // ---- statements ----
+
+    fn block_items(&mut self, items: &[ast::Stmt]) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for s in items {
+            self.statement(s, &mut out);
+        }
+        out
+    }
+
+    fn scoped_statement(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
+        self.scopes.push(HashMap::new());
+        let mut out = Vec::new();
+        self.statement(s, &mut out);
+        self.scopes.pop();
+        out
+    }
+
+    fn statement(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+        match &s.kind {
+            S::Compound(b) => {
+                self.scopes.push(HashMap::new());
+                let items = self.block_items(&b.items);
+                self.scopes.pop();
+                out.push(Stmt::Block(items));
+            }
+            S::Declaration(d) => self.local_declaration(d, out),
+            S::Expr(Some(e)) => {
+                let e = self.expr(e);
+                out.push(Stmt::Expr(e));
+            }
+            S::Expr(None) | S::Pragma(_) => {}
+            S::If(c, then, otherwise) => {
+                let c = self.condition(c);
+                let then = self.scoped_statement(then);
+                let otherwise = otherwise
+                    .as_ref()
+                    .map(|o| self.scoped_statement(o))
+                    .unwrap_or_default();
+                out.push(Stmt::If(c, then, otherwise));
+            }
+            S::While(c, body) => {
+                let cond = Some(self.condition(c));
+                let body = self.loop_body(body);
+                out.push(Stmt::Loop {
+                    cond,
+                    body,
+                    step: None,
+                    test_first: true,
+                });
+            }
+            S::DoWhile(body, c) => {
+                let body = self.loop_body(body);
+                let cond = Some(self.condition(c));
+                out.push(Stmt::Loop {
+                    cond,
+                    body,
+                    step: None,
+                    test_first: false,
+                });
+            }
+            S::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.scopes.push(HashMap::new());
+                let mut block = Vec::new();
+                if let Some(init) = init {
+                    self.statement(init, &mut block);
+                }
+                let cond = cond.as_ref().map(|c| self.condition(c));
+                let step = step.as_ref().map(|e| self.expr(e));
+                let body = self.loop_body(body);
+                self.scopes.pop();
+                block.push(Stmt::Loop {
+                    cond,
+                    body,
+                    step,
+                    test_first: true,
+                });
+                out.push(Stmt::Block(block));
+            }
+            S::Break | S::Continue if self.loop_depth == 0 => {
+                self.error(s.location, "'break'/'continue' statement not in loop statement");
+            }
+            S::Break => out.push(Stmt::Break),
+            S::Continue => out.push(Stmt::Continue),
+            S::Return(value) => {
+                let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret.clone());
+                let value = match (value, &ret) {
+                    (None, Type::Void) => None,
+                    (None, _) => {
+                        self.error(s.location, "non-void function should return a value");
+                        None
+                    }
+                    (Some(v), Type::Void) => {
+                        self.error(v.location, "void function should not return a value");
+                        None
+                    }
+                    (Some(v), ret) => {
+                        let v = self.expr(v);
+                        Some(self.convert_for_assignment(v, ret))
+                    }
+                };
+                out.push(Stmt::Return(value, s.location));
+            }
+            S::Switch(..) | S::Case(..) | S::Default(..) => {
+                self.error(s.location, "switch statements are not supported yet by this translator");
+            }
+            S::Goto(_) | S::Labeled(..) => {
+                self.error(s.location, "goto and labels are not supported in OpenCL C kernels by this translator");
+            }
+        }
+    }
+
+    fn loop_body(&mut self, body: &ast::Stmt) -> Vec<Stmt> {
+        self.loop_depth += 1;
+        let b = self.scoped_statement(body);
+        self.loop_depth -= 1;
+        b
+    }
+
+    fn local_declaration(&mut self, d: &ast::Declaration, out: &mut Vec<Stmt>) {
+        if let ast::TypeSpec::Enum(e) = &d.specs.ty {
+            self.enum_spec(e);
+        }
+        if d.specs.storage == Some(ast::StorageClass::Typedef) {
+            for init in &d.declarators {
+                if let Some((name, location)) = &init.declarator.name {
+                    let (base, quals) = self.base_type(&d.specs);
+                    let ty = self.declarator_type(base, quals, &init.declarator, *location);
+                    self.declare(name.clone(), Symbol::Typedef(ty, quals));
+                }
+            }
+            return;
+        }
+        for init in &d.declarators {
+            let Some((name, location)) = &init.declarator.name else {
+                continue;
+            };
+            let (base, quals) = self.base_type(&d.specs);
+            let ty = self.declarator_type(base, quals, &init.declarator, *location);
+            if matches!(init.declarator.derived.first(), Some(ast::Derived::Function { .. })) {
+                self.error(*location, "function declarations inside functions are not supported");
+                continue;
+            }
+            if ty == Type::Void {
+                self.error(*location, format!("variable has incomplete type 'void'"));
+            }
+            // A pointee's address space is not the variable's.
+            let space = if init.declarator.derived.is_empty() {
+                quals.address_space.unwrap_or(AddressSpace::Private)
+            } else {
+                AddressSpace::Private
+            };
+            match space {
+                AddressSpace::Private => {}
+                AddressSpace::Local => {
+                    self.error(*location, "__local variables are not supported yet by this translator");
+                }
+                _ => self.error(
+                    *location,
+                    "variables inside functions must be in the private or local address space",
+                ),
+            }
+            if matches!(ty, Type::Array(_, 0)) {
+                self.error(*location, "arrays inside functions need a size");
+            }
+            let value = match &init.init {
+                Some(ast::Initializer::Expr(e)) => {
+                    if matches!(ty, Type::Array(..)) {
+                        self.error(e.location, "array initializer must be an initializer list");
+                        None
+                    } else {
+                        let v = self.expr(e);
+                        Some(self.convert_for_assignment(v, &ty))
+                    }
+                }
+                Some(ast::Initializer::List(_, loc)) => {
+                    self.error(*loc, "initializer lists are not supported yet by this translator");
+                    None
+                }
+                None => None,
+            };
+            let id = self.add_local(name.clone(), ty, space, *location);
+            if let Some(v) = value {
+                out.push(Stmt::Init(id, v));
+            }
+        }
+    }
+
+    // ---- expressions ----
+
+    fn int_const(&self, value: u64, ty: Type, location: Location) -> Expr {
+        Expr::new(H::Int(value), ty, location)
+    }
+
+    /// A condition: any scalar or pointer (compared with zero when lowered).
+    fn condition(&mut self, e: &ast::Expr) -> Expr {
+        let e = self.rvalue(e);
+        if !matches!(e.ty, Type::Scalar(_) | Type::Pointer(_)) && !is_error(&e.ty) {
+            self.error(
+                e.location,
+                format!("statement requires expression of scalar type ('{}' invalid)", e.ty.display()),
+            );
+        }
+        e
+    }
+
+    /// An expression as a value: arrays decay to pointers.
+    fn rvalue(&mut self, e: &ast::Expr) -> Expr {
+        let v = self.expr(e);
+        self.decay(v)
+    }
+
+    fn decay(&mut self, v: Expr) -> Expr {
+        if let Type::Array(elem, _) = &v.ty {
+            let space = match &v.kind {
+                H::Local(id) => self.current.as_ref().map_or(AddressSpace::Private, |f| f.locals[*id].space),
+                _ => AddressSpace::Private,
+            };
+            let ty = Type::Pointer(Rc::new(Pointee {
+                ty: (**elem).clone(),
+                is_const: false,
+                is_volatile: false,
+                space,
+            }));
+            let location = v.location;
+            return Expr::new(H::Decay(Box::new(v)), ty, location);
+        }
+        v
+    }
+
+    /// Converts `v` to `to` as assignment does (C99 6.5.16.1), reporting
+    /// what is not allowed.
+    fn convert_for_assignment(&mut self, v: Expr, to: &Type) -> Expr {
+        let v = self.decay(v);
+        if v.ty == *to || is_error(&v.ty) || is_error(to) {
+            return v;
+        }
+        match (&v.ty, to) {
+            (Type::Scalar(_), Type::Scalar(_)) => self.convert(v, to.clone()),
+            (Type::Scalar(_), Type::Vector(s, _)) => {
+                let v = self.convert(v, Type::Scalar(*s));
+                let location = v.location;
+                Expr::new(H::Splat(Box::new(v)), to.clone(), location)
+            }
+            (Type::Pointer(a), Type::Pointer(b)) => {
+                if a.space != b.space && b.space != AddressSpace::Generic {
+                    self.error(
+                        v.location,
+                        format!(
+                            "assigning '{}' to '{}' changes address space of pointer",
+                            v.ty.display(),
+                            to.display()
+                        ),
+                    );
+                } else if a.ty != b.ty && b.ty != Type::Void && a.ty != Type::Void {
+                    self.diags.warning(
+                        v.location,
+                        format!("incompatible pointer types assigning '{}' to '{}'", v.ty.display(), to.display()),
+                    );
+                }
+                let location = v.location;
+                Expr::new(v.kind, to.clone(), location)
+            }
+            _ => {
+                self.error(
+                    v.location,
+                    format!("assigning to '{}' from incompatible type '{}'", to.display(), v.ty.display()),
+                );
+                v
+            }
+        }
+    }
+
+    fn convert(&mut self, v: Expr, to: Type) -> Expr {
+        if v.ty == to || is_error(&v.ty) {
+            return v;
+        }
+        let location = v.location;
+        // Fold constants so literals keep their precise value.
+        match (&v.kind, &to) {
+            (H::Int(bits), Type::Scalar(s)) if s.is_integer() => {
+                let value = literal::sign_extend(*bits, v.ty.scalar().unwrap_or(Scalar::Long));
+                return self.int_const(literal::wrap(value, *s), to, location);
+            }
+            (H::Int(bits), Type::Scalar(s)) if s.is_float() => {
+                let from = v.ty.scalar().unwrap_or(Scalar::Long);
+                let value = if from.is_signed() {
+                    literal::sign_extend(*bits, from) as f64
+                } else {
+                    *bits as f64
+                };
+                return Expr::new(H::Float(value), to, location);
+            }
+            (H::Float(f), Type::Scalar(s)) if s.is_float() => {
+                let value = if *s == Scalar::Float { *f as f32 as f64 } else { *f };
+                return Expr::new(H::Float(value), to, location);
+            }
+            _ => {}
+        }
+        Expr::new(H::Convert(Box::new(v)), to, location)
+    }
+
+    /// Converts two operands to their common type (scalars: usual arithmetic
+    /// conversions; a scalar with a vector: widened to it).
+    fn arithmetic_operands(&mut self, a: Expr, b: Expr, op_location: Location, op: &str) -> (Expr, Expr, Type) {
+        let common = match (&a.ty, &b.ty) {
+            (Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(common_scalar(*x, *y)),
+            (Type::Vector(..), Type::Scalar(_)) => a.ty.clone(),
+            (Type::Scalar(_), Type::Vector(..)) => b.ty.clone(),
+            (Type::Vector(..), Type::Vector(..)) if a.ty == b.ty => a.ty.clone(),
+            (x, y) if is_error(x) || is_error(y) => return (a, b, error_type()),
+            _ => {
+                self.error(
+                    op_location,
+                    format!(
+                        "invalid operands to binary expression ('{}' {op} '{}')",
+                        a.ty.display(),
+                        b.ty.display()
+                    ),
+                );
+                return (a, b, error_type());
+            }
+        };
+        let a = self.widen(a, &common);
+        let b = self.widen(b, &common);
+        (a, b, common)
+    }
+
+    fn widen(&mut self, v: Expr, to: &Type) -> Expr {
+        match (&v.ty, to) {
+            (Type::Scalar(_), Type::Vector(s, _)) => {
+                let v = self.convert(v, Type::Scalar(*s));
+                let location = v.location;
+                Expr::new(H::Splat(Box::new(v)), to.clone(), location)
+            }
+            _ => self.convert(v, to.clone()),
+        }
+    }
+
+    fn comparison_type(ty: &Type) -> Type {
+        match ty {
+            Type::Vector(s, n) => Type::Vector(s.to_signed_int(), *n),
+            _ => Type::INT,
+        }
+    }
+
+    fn expr(&mut self, e: &ast::Expr) -> Expr {
+        let location = e.location;
+        match &e.kind {
+            A::IntLiteral(text) => match literal::parse_int(text) {
+                Ok((value, s)) => self.int_const(value, Type::Scalar(s), location),
+                Err(msg) => {
+                    self.error(location, msg);
+                    self.int_const(0, Type::INT, location)
+                }
+            },
+            A::FloatLiteral(text) => match literal::parse_float(text, self.caps.float64) {
+                Ok((value, s)) => {
+                    if s == Scalar::Half {
+                        self.error(location, "half literals need cl_khr_fp16, which this device does not support");
+                    }
+                    Expr::new(H::Float(value), Type::Scalar(s), location)
+                }
+                Err(msg) => {
+                    self.error(location, msg);
+                    Expr::new(H::Float(0.0), Type::FLOAT, location)
+                }
+            },
+            A::CharLiteral(text) => match literal::parse_char(text) {
+                Ok(v) => self.int_const(v as u32 as u64, Type::INT, location),
+                Err(msg) => {
+                    self.error(location, msg);
+                    self.int_const(0, Type::INT, location)
+                }
+            },
+            A::StringLiteral(_) => {
+                self.error(location, "string literals are not supported yet by this translator");
+                Expr::new(H::Int(0), error_type(), location)
+            }
+            A::Ident(name) => match self.lookup(name).cloned() {
+                Some(Symbol::Local(id)) => {
+                    let ty = self.current.as_ref().map_or(error_type(), |f| f.locals[id].ty.clone());
+                    Expr::new(H::Local(id), ty, location)
+                }
+                Some(Symbol::EnumConstant(v)) => self.int_const(v as u32 as u64, Type::INT, location),
+                Some(Symbol::Function(_)) => {
+                    self.error(location, "function designators are only allowed in calls");
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+                Some(Symbol::Typedef(..)) => {
+                    self.error(location, format!("unexpected type name '{name}': expected expression"));
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+                None => {
+                    self.error(location, format!("use of undeclared identifier '{name}'"));
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+            },
+            A::Unary(op, x) => self.unary(*op, x, location),
+            A::Binary(op, a, b) => {
+                let a = self.rvalue(a);
+                let b = self.rvalue(b);
+                self.binary(*op, a, b, location)
+            }
+            A::Assign(op, target, value) => {
+                let target = self.expr(target);
+                self.require_modifiable(&target, location);
+                let value = self.rvalue(value);
+                match op {
+                    None => {
+                        let ty = target.ty.clone();
+                        let value = self.convert_for_assignment(value, &ty);
+                        Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, location)
+                    }
+                    Some(op) => self.compound_assign(*op, target, value, location),
+                }
+            }
+            A::Conditional(c, a, b) => {
+                let c = self.condition(c);
+                let a = self.rvalue(a);
+                let b = self.rvalue(b);
+                let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
+                    self.arithmetic_operands(a, b, location, ":")
+                } else if a.ty == b.ty || is_error(&a.ty) {
+                    let ty = b.ty.clone();
+                    (a, b, ty)
+                } else {
+                    self.error(
+                        location,
+                        format!("incompatible operand types ('{}' and '{}')", a.ty.display(), b.ty.display()),
+                    );
+                    (a, b, error_type())
+                };
+                Expr::new(H::Conditional(Box::new(c), Box::new(a), Box::new(b)), ty, location)
+            }
+            A::Comma(a, b) => {
+                let a = self.expr(a);
+                let b = self.rvalue(b);
+                let ty = b.ty.clone();
+                Expr::new(H::Comma(Box::new(a), Box::new(b)), ty, location)
+            }
+            A::Call(callee, args) => self.call(callee, args, location),
+            A::Index(base, index) => {
+                let base = self.expr(base);
+                let index = self.rvalue(index);
+                self.index(base, index, location)
+            }
+            A::Member { base, name, arrow } => {
+                let base = if *arrow {
+                    let p = self.rvalue(base);
+                    self.deref(p, location)
+                } else {
+                    self.expr(base)
+                };
+                self.member(base, name, location)
+            }
+            A::Cast(t, x) => {
+                let to = self.type_name(t);
+                let v = self.rvalue(x);
+                self.cast(v, to, location)
+            }
+            A::VectorLiteral(t, parts) => {
+                let to = self.type_name(t);
+                self.vector_literal(to, parts, location)
+            }
+            A::CompoundLiteral(..) => {
+                self.error(location, "compound literals are not supported yet by this translator");
+                Expr::new(H::Int(0), error_type(), location)
+            }
+            A::SizeofExpr(x) => {
+                let v = self.expr(x);
+                self.size_of(&v.ty, location)
+            }
+            A::SizeofType(t) => {
+                let ty = self.type_name(t);
+                self.size_of(&ty, location)
+            }
+            A::AlignofType(t) => {
+                let ty = self.type_name(t);
+                let a = ty.align(self.caps.address_bits).unwrap_or(1);
+                self.int_const(a, Type::Scalar(self.size_type(false)), location)
+            }
+            A::VecStepExpr(x) => {
+                let v = self.expr(x);
+                self.vec_step(&v.ty, location)
+            }
+            A::VecStepType(t) => {
+                let ty = self.type_name(t);
+                self.vec_step(&ty, location)
+            }
+        }
+    }
+
+    fn size_of(&mut self, ty: &Type, location: Location) -> Expr {
+        let size = match ty.size(self.caps.address_bits) {
+            Some(s) => s,
+            None => {
+                if !is_error(ty) {
+                    self.error(location, format!("invalid application of 'sizeof' to type '{}'", ty.display()));
+                }
+                1
+            }
+        };
+        self.int_const(size, Type::Scalar(self.size_type(false)), location)
+    }
+
+    fn vec_step(&mut self, ty: &Type, location: Location) -> Expr {
+        let n = match ty {
+            Type::Scalar(_) => 1,
+            Type::Vector(_, n) => u64::from(types::storage_lanes(*n)),
+            _ => {
+                self.error(location, "vec_step requires a scalar or vector type");
+                1
+            }
+        };
+        self.int_const(n, Type::INT, location)
+    }
+
+    fn require_modifiable(&mut self, target: &Expr, location: Location) {
+        if is_error(&target.ty) {
+            return;
+        }
+        let ok = match &target.kind {
+            H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..) => true,
+            H::Swizzle(base, lanes) => {
+                let mut seen = 0u32;
+                let unique = lanes.iter().all(|&l| {
+                    let fresh = seen & (1 << l) == 0;
+                    seen |= 1 << l;
+                    fresh
+                });
+                unique && matches!(base.kind, H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..))
+            }
+            _ => false,
+        };
+        if !ok {
+            self.error(location, "expression is not assignable");
+            return;
+        }
+        if matches!(target.ty, Type::Array(..)) {
+            self.error(location, "array type is not assignable");
+        }
+        if let Some(p) = self.pointee_of_place(target) {
+            if p.is_const || p.space == AddressSpace::Constant {
+                self.error(location, "cannot assign to a read-only location");
+            }
+        }
+    }
+
+    /// The pointer through which a place is reached, if any (for constness).
+    fn pointee_of_place<'e>(&self, place: &'e Expr) -> Option<&'e Pointee> {
+        match &place.kind {
+            H::Index(base, _) | H::Deref(base) => base.ty.pointee(),
+            H::Member(base, _) | H::Swizzle(base, _) => self.pointee_of_place(base),
+            _ => None,
+        }
+    }
+
+    fn unary(&mut self, op: ast::UnaryOp, x: &ast::Expr, location: Location) -> Expr {
+        use ast::UnaryOp as U;
+        match op {
+            U::PreInc | U::PreDec | U::PostInc | U::PostDec => {
+                let target = self.expr(x);
+                self.require_modifiable(&target, location);
+                if !target.ty.is_arithmetic() && !matches!(target.ty, Type::Pointer(_)) && !is_error(&target.ty) {
+                    self.error(location, format!("cannot increment value of type '{}'", target.ty.display()));
+                }
+                let ty = target.ty.clone();
+                Expr::new(
+                    H::IncDec {
+                        target: Box::new(target),
+                        increment: matches!(op, U::PreInc | U::PostInc),
+                        prefix: matches!(op, U::PreInc | U::PreDec),
+                    },
+                    ty,
+                    location,
+                )
+            }
+            U::Deref => {
+                let p = self.rvalue(x);
+                self.deref(p, location)
+            }
+            U::AddressOf => {
+                let v = self.expr(x);
+                if !matches!(v.kind, H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..)) {
+                    self.error(location, "cannot take the address of an rvalue");
+                }
+                let space = match &v.kind {
+                    H::Local(id) => self.current.as_ref().map_or(AddressSpace::Private, |f| f.locals[*id].space),
+                    _ => self.pointee_of_place(&v).map_or(AddressSpace::Private, |p| p.space),
+                };
+                let ty = Type::Pointer(Rc::new(Pointee {
+                    ty: v.ty.clone(),
+                    is_const: false,
+                    is_volatile: false,
+                    space,
+                }));
+                Expr::new(H::AddressOf(Box::new(v)), ty, location)
+            }
+            U::Plus | U::Minus | U::BitNot => {
+                let v = self.rvalue(x);
+                let ok = match op {
+                    U::BitNot => v.ty.is_integer(),
+                    _ => v.ty.is_arithmetic(),
+                };
+                if !ok {
+                    if !is_error(&v.ty) {
+                        self.error(location, format!("invalid argument type '{}' to unary expression", v.ty.display()));
+                    }
+                    return v;
+                }
+                let ty = match &v.ty {
+                    Type::Scalar(s) => Type::Scalar(promote(*s)),
+                    t => t.clone(),
+                };
+                let v = self.convert(v, ty.clone());
+                match op {
+                    U::Plus => v,
+                    U::Minus => self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(v)), ty, location),
+                    _ => self.fold_or(H::Unary(hir::UnaryOp::BitNot, Box::new(v)), ty, location),
+                }
+            }
+            U::Not => {
+                let v = self.rvalue(x);
+                if !matches!(v.ty, Type::Scalar(_) | Type::Vector(..) | Type::Pointer(_)) && !is_error(&v.ty) {
+                    self.error(location, format!("invalid argument type '{}' to unary expression", v.ty.display()));
+                }
+                let ty = Self::comparison_type(&v.ty);
+                Expr::new(H::Unary(hir::UnaryOp::LogicalNot, Box::new(v)), ty, location)
+            }
+        }
+    }
+
+    /// Folds negation and complement of integer constants (so `-1` is a
+    /// literal); otherwise builds the node.
+    fn fold_or(&mut self, kind: H, ty: Type, location: Location) -> Expr {
+        if let H::Unary(op, v) = &kind {
+            if let (H::Int(bits), Some(s)) = (&v.kind, ty.scalar()) {
+                let value = literal::sign_extend(*bits, s);
+                let folded = match op {
+                    hir::UnaryOp::Negate => value.wrapping_neg(),
+                    _ => !value,
+                };
+                return self.int_const(literal::wrap(folded, s), ty, location);
+            }
+            if let (H::Float(f), hir::UnaryOp::Negate) = (&v.kind, op) {
+                return Expr::new(H::Float(-f), ty, location);
+            }
+        }
+        Expr::new(kind, ty, location)
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: Expr, b: Expr, location: Location) -> Expr {
+        use BinaryOp::*;
+        if is_error(&a.ty) || is_error(&b.ty) {
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        match op {
+            LogicalAnd | LogicalOr => {
+                for v in [&a, &b] {
+                    if !matches!(v.ty, Type::Scalar(_) | Type::Pointer(_)) {
+                        self.error(v.location, "vector operands of '&&' and '||' are not supported yet by this translator");
+                    }
+                }
+                return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), Type::INT, location);
+            }
+            Add | Sub if matches!(a.ty, Type::Pointer(_)) && b.ty.is_integer() => {
+                let b = if op == Sub {
+                    let ty = b.ty.clone();
+                    self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(b)), ty, location)
+                } else {
+                    b
+                };
+                let ty = a.ty.clone();
+                return Expr::new(H::PointerOffset(Box::new(a), Box::new(b)), ty, location);
+            }
+            Add if a.ty.is_integer() && matches!(b.ty, Type::Pointer(_)) => {
+                let ty = b.ty.clone();
+                return Expr::new(H::PointerOffset(Box::new(b), Box::new(a)), ty, location);
+            }
+            _ => {}
+        }
+        if matches!(a.ty, Type::Pointer(_)) || matches!(b.ty, Type::Pointer(_)) {
+            self.error(
+                location,
+                format!(
+                    "operator '{}' on pointers ('{}' and '{}') is not supported yet by this translator",
+                    op.spelling(),
+                    a.ty.display(),
+                    b.ty.display()
+                ),
+            );
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        if matches!(op, Shl | Shr) {
+            // The result has the promoted left operand's type; the right
+            // operand is converted to it (OpenCL C 6.3.j).
+            if !a.ty.is_integer() || !b.ty.is_integer() {
+                self.error(location, format!("invalid operands to binary expression ('{}' {} '{}')", a.ty.display(), op.spelling(), b.ty.display()));
+                return Expr::new(H::Int(0), error_type(), location);
+            }
+            let ty = match &a.ty {
+                Type::Scalar(s) => Type::Scalar(promote(*s)),
+                t => t.clone(),
+            };
+            let a = self.convert(a, ty.clone());
+            let b = match (&ty, &b.ty) {
+                (Type::Vector(s, _), Type::Scalar(_)) => self.widen(b, &Type::Scalar(*s)),
+                _ => b,
+            };
+            let b = self.widen(b, &ty);
+            return Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, location);
+        }
+        if matches!(op, Rem | BitAnd | BitOr | BitXor) && !(a.ty.is_integer() && b.ty.is_integer()) {
+            self.error(
+                location,
+                format!("invalid operands to binary expression ('{}' {} '{}')", a.ty.display(), op.spelling(), b.ty.display()),
+            );
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        let (a, b, ty) = self.arithmetic_operands(a, b, location, op.spelling());
+        if is_error(&ty) {
+            return Expr::new(H::Int(0), ty, location);
+        }
+        let result = if op.is_comparison() {
+            Self::comparison_type(&ty)
+        } else {
+            ty
+        };
+        Expr::new(H::Binary(op, Box::new(a), Box::new(b)), result, location)
+    }
+
+    fn compound_assign(&mut self, op: BinaryOp, target: Expr, value: Expr, location: Location) -> Expr {
+        let ty = target.ty.clone();
+        if matches!(ty, Type::Pointer(_)) && matches!(op, BinaryOp::Add | BinaryOp::Sub) && value.ty.is_integer() {
+            // p += n is p = p + n.
+            let read = target.clone();
+            let sum = self.binary(op, read, value, location);
+            return Expr::new(H::Assign(Box::new(target), Box::new(sum)), ty, location);
+        }
+        // Type-check `target op value` to find the operation type.
+        let probe = self.binary(op, target.clone(), value, location);
+        if is_error(&probe.ty) {
+            return probe;
+        }
+        let H::Binary(_, _, value) = probe.kind else {
+            return probe;
+        };
+        let op_ty = probe.ty.clone();
+        Expr::new(
+            H::CompoundAssign {
+                op,
+                target: Box::new(target),
+                value,
+                op_ty,
+            },
+            ty,
+            location,
+        )
+    }
+
+    fn deref(&mut self, p: Expr, location: Location) -> Expr {
+        match &p.ty {
+            Type::Pointer(pointee) => {
+                if pointee.ty == Type::Void {
+                    self.error(location, "dereferencing a 'void *' pointer");
+                }
+                let ty = pointee.ty.clone();
+                Expr::new(H::Deref(Box::new(p)), ty, location)
+            }
+            t if is_error(t) => p,
+            t => {
+                self.error(location, format!("indirection requires pointer operand ('{}' invalid)", t.display()));
+                Expr::new(H::Int(0), error_type(), location)
+            }
+        }
+    }
+
+    fn index(&mut self, base: Expr, index: Expr, location: Location) -> Expr {
+        if !index.ty.is_integer() || !matches!(index.ty, Type::Scalar(_)) {
+            if !is_error(&index.ty) {
+                self.error(index.location, "array subscript is not an integer");
+            }
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        let elem = match &base.ty {
+            Type::Array(elem, _) => (**elem).clone(),
+            Type::Pointer(p) => p.ty.clone(),
+            Type::Vector(..) => {
+                self.error(location, "subscripting a vector is not supported yet by this translator");
+                return Expr::new(H::Int(0), error_type(), location);
+            }
+            t if is_error(t) => return base,
+            t => {
+                self.error(location, format!("subscripted value is not an array or pointer ('{}')", t.display()));
+                return Expr::new(H::Int(0), error_type(), location);
+            }
+        };
+        Expr::new(H::Index(Box::new(base), Box::new(index)), elem, location)
+    }
+
+    fn member(&mut self, base: Expr, name: &str, location: Location) -> Expr {
+        match &base.ty {
+            Type::Vector(s, n) => match parse_swizzle(name, *n, self.cl_std) {
+                Ok(lanes) => {
+                    let ty = if lanes.len() == 1 {
+                        Type::Scalar(*s)
+                    } else {
+                        Type::Vector(*s, lanes.len() as u8)
+                    };
+                    Expr::new(H::Swizzle(Box::new(base), lanes), ty, location)
+                }
+                Err(msg) => {
+                    self.error(location, msg);
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+            },
+            Type::Record(r) => match r.fields.iter().position(|f| &*f.name == name) {
+                Some(i) => {
+                    let ty = r.fields[i].ty.clone();
+                    Expr::new(H::Member(Box::new(base), i), ty, location)
+                }
+                None => {
+                    self.error(location, format!("no member named '{name}' in '{}'", base.ty.display()));
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+            },
+            t if is_error(t) => base,
+            t => {
+                self.error(location, format!("member reference base type '{}' is not a structure or union", t.display()));
+                Expr::new(H::Int(0), error_type(), location)
+            }
+        }
+    }
+
+    fn cast(&mut self, v: Expr, to: Type, location: Location) -> Expr {
+        if is_error(&v.ty) || is_error(&to) {
+            return v;
+        }
+        match (&v.ty, &to) {
+            (_, Type::Void) => Expr::new(v.kind, Type::Void, location),
+            (Type::Scalar(_), Type::Scalar(_)) => {
+                let mut e = self.convert(v, to);
+                e.location = location;
+                e
+            }
+            (Type::Scalar(_), Type::Vector(..)) => self.widen(v, &to),
+            (Type::Vector(..), Type::Vector(..)) if v.ty == to => v,
+            (Type::Vector(..), Type::Vector(..)) => {
+                self.error(location, "explicit casts between vector types are not allowed; use convert_<type>()");
+                Expr::new(H::Int(0), error_type(), location)
+            }
+            (Type::Pointer(_), Type::Pointer(_)) => {
+                let same_elem = v.ty.pointee().map(|p| &p.ty) == to.pointee().map(|p| &p.ty);
+                if !same_elem {
+                    self.error(location, "pointer casts between element types are not supported yet by this translator");
+                }
+                Expr::new(v.kind, to, location)
+            }
+            _ => {
+                self.error(location, format!("cannot cast from '{}' to '{}'", v.ty.display(), to.display()));
+                Expr::new(H::Int(0), error_type(), location)
+            }
+        }
+    }
+
+    fn vector_literal(&mut self, to: Type, parts: &[ast::Expr], location: Location) -> Expr {
+        let Type::Vector(elem, n) = to else {
+            // `(T)(a, b)` for a non-vector typedef is a cast of a comma
+            // expression.
+            let mut value = self.rvalue(&parts[0]);
+            for p in &parts[1..] {
+                let next = self.rvalue(p);
+                let ty = next.ty.clone();
+                value = Expr::new(H::Comma(Box::new(value), Box::new(next)), ty, location);
+            }
+            return self.cast(value, to, location);
+        };
+        let mut lanes = 0u32;
+        let mut out = Vec::new();
+        for p in parts {
+            let v = self.rvalue(p);
+            match v.ty.clone() {
+                Type::Scalar(_) => {
+                    lanes += 1;
+                    out.push(self.convert(v, Type::Scalar(elem)));
+                }
+                Type::Vector(s, m) if s == elem => {
+                    lanes += u32::from(m);
+                    out.push(v);
+                }
+                t if is_error(&t) => return v,
+                t => {
+                    self.error(v.location, format!("invalid operand of type '{}' in a vector literal of '{}'", t.display(), to.display()));
+                    return Expr::new(H::Int(0), error_type(), location);
+                }
+            }
+        }
+        if out.len() == 1 && lanes == 1 {
+            let v = out.pop().expect("one part");
+            return Expr::new(H::Splat(Box::new(v)), to, location);
+        }
+        if lanes != u32::from(n) {
+            self.error(location, format!("vector literal of '{}' has {lanes} components, expected {n}", to.display()));
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        Expr::new(H::VectorLiteral(out), to, location)
+    }
+
+    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], location: Location) -> Expr {
+        let A::Ident(name) = &callee.kind else {
+            self.error(callee.location, "called object is not a function");
+            return Expr::new(H::Int(0), error_type(), location);
+        };
+        let args: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
+        if args.iter().any(|a| is_error(&a.ty)) {
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        match self.lookup(name).cloned() {
+            Some(Symbol::Function(id)) => {
+                let f = &self.program.functions[id];
+                let param_types: Vec<Type> = f.params.iter().map(|&p| f.locals[p].ty.clone()).collect();
+                let ret = f.ret.clone();
+                let (is_kernel, undefined) = (f.kernel.is_some(), f.params.is_empty() && !f.defined);
+                if is_kernel {
+                    self.error(location, "calling a kernel from a kernel is not supported yet by this translator");
+                }
+                if undefined {
+                    self.error(location, format!("function '{name}' is declared but never defined before this call"));
+                    return Expr::new(H::Int(0), error_type(), location);
+                }
+                if param_types.len() != args.len() {
+                    self.error(
+                        location,
+                        format!("function '{name}' takes {} arguments, {} given", param_types.len(), args.len()),
+                    );
+                    return Expr::new(H::Int(0), error_type(), location);
+                }
+                let args = args
+                    .into_iter()
+                    .zip(&param_types)
+                    .map(|(a, t)| self.convert_for_assignment(a, t))
+                    .collect();
+                Expr::new(H::Call(id, args), ret, location)
+            }
+            Some(_) => {
+                self.error(callee.location, "called object is not a function");
+                Expr::new(H::Int(0), error_type(), location)
+            }
+            None => {
+                let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
+                match builtins::resolve(name, &types, self.size_type(false)) {
+                    Ok(r) => {
+                        let args = args
+                            .into_iter()
+                            .zip(&r.params)
+                            .map(|(a, t)| self.widen(a, t))
+                            .collect();
+                        Expr::new(H::Builtin(r.builtin, args), r.result, location)
+                    }
+                    Err(msg) => {
+                        self.error(callee.location, msg);
+                        Expr::new(H::Int(0), error_type(), location)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The type of a parameter as written, for `CL_KERNEL_ARG_TYPE_NAME`:
+/// the type specifier plus `*` per pointer level (qualifiers excluded).
+fn type_as_written(p: &ast::ParamDecl) -> String {
+    let base: String = match &p.specs.ty {
+        ast::TypeSpec::Scalar(w) => {
+            let mut parts = Vec::new();
+            if w.unsigned {
+                parts.push("u");
+            }
+            let name = if w.char_ {
+                "char"
+            } else if w.short {
+                "short"
+            } else if w.long > 0 {
+                "long"
+            } else if w.float {
+                "float"
+            } else if w.double {
+                "double"
+            } else if w.half {
+                "half"
+            } else if w.bool_ {
+                "bool"
+            } else if w.void {
+                "void"
+            } else {
+                "int"
+            };
+            parts.push(name);
+            parts.concat()
+        }
+        ast::TypeSpec::Builtin(n) | ast::TypeSpec::Typedef(n) => n.to_string(),
+        ast::TypeSpec::Record(r) => r.tag.as_deref().unwrap_or("").to_string(),
+        ast::TypeSpec::Enum(e) => e.tag.as_deref().unwrap_or("").to_string(),
+        ast::TypeSpec::None => String::new(),
+    };
+    let stars = p
+        .declarator
+        .derived
+        .iter()
+        .filter(|d| matches!(d, ast::Derived::Pointer(_) | ast::Derived::Array(_)))
+        .count();
+    format!("{base}{}", "*".repeat(stars))
+}
+
+/// Lane indices of a swizzle (OpenCL C 6.3.7): `xyzw` (and `rgba` from 3.0),
+/// `s0`..`sF`, `lo`/`hi`/`even`/`odd`.
+fn parse_swizzle(name: &str, n: u8, cl_std: (u32, u32)) -> Result<Vec<u8>, String> {
+    let bad = || format!("illegal vector component name '{name}'");
+    let out_of_range = || format!("vector component access exceeds type '{n}'-component vector");
+    let half = |start: u8, step: u8| -> Vec<u8> {
+        let len = types::storage_lanes(n) / 2;
+        (0..len).map(|i| start + i * step).collect()
+    };
+    let lanes: Vec<u8> = match name {
+        "lo" => half(0, 1),
+        "hi" => half(types::storage_lanes(n) / 2, 1),
+        "even" => half(0, 2),
+        "odd" => half(1, 2),
+        _ if name.starts_with(['s', 'S']) && name.len() > 1 => name[1..]
+            .chars()
+            .map(|c| c.to_digit(16).map(|d| d as u8))
+            .collect::<Option<Vec<u8>>>()
+            .ok_or_else(bad)?,
+        _ => {
+            let xyzw = name.chars().all(|c| "xyzw".contains(c));
+            let rgba = name.chars().all(|c| "rgba".contains(c));
+            if rgba && cl_std < (3, 0) {
+                return Err(format!("vector component name '{name}' needs OpenCL C 3.0"));
+            }
+            if !xyzw && !rgba {
+                return Err(bad());
+            }
+            name.chars()
+                .map(|c| match c {
+                    'x' | 'r' => 0,
+                    'y' | 'g' => 1,
+                    'z' | 'b' => 2,
+                    _ => 3,
+                })
+                .collect()
+        }
+    };
+    if lanes.is_empty() || !matches!(lanes.len(), 1 | 2 | 3 | 4 | 8 | 16) {
+        return Err(bad());
+    }
+    // `.hi` of a 3-vector reads the undefined fourth lane: allowed.
+    let limit = if matches!(name, "hi" | "odd") { types::storage_lanes(n) } else { n };
+    if lanes.iter().any(|&l| l >= limit) {
+        return Err(out_of_range());
+    }
+    Ok(lanes)
+}

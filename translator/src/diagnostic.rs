@@ -1,0 +1,293 @@
+//! Source files, locations and clang-style diagnostics.
+//!
+//! Every stage reports into one [`Diagnostics`] list instead of stopping at
+//! the first problem, so a build log shows all errors at once. Locations are
+//! physical byte offsets; `#line` directives are recorded per file and applied
+//! only when a location is rendered.
+
+use std::fmt::Write as _;
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// A physical position: a file and a byte offset into its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Location {
+    pub file: u32,
+    pub offset: u32,
+}
+
+impl Location {
+    pub fn new(file: FileId, offset: usize) -> Self {
+        Location {
+            file: file.0,
+            offset: offset as u32,
+        }
+    }
+}
+
+/// A `#line` directive: from `physical_line` on (1-based, the line after the
+/// directive), lines are numbered from `presumed_line` and named `name`.
+#[derive(Clone, Debug)]
+pub struct LineDirective {
+    pub physical_line: u32,
+    pub presumed_line: u32,
+    pub name: Option<String>,
+}
+
+/// One source text: the program source, a `-I` header or an embedded header.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+    line_starts: Vec<u32>,
+    pub line_directives: Vec<LineDirective>,
+}
+
+impl SourceFile {
+    fn new(name: String, text: String) -> Self {
+        let line_starts = std::iter::once(0)
+            .chain(
+                text.bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            )
+            .collect();
+        SourceFile {
+            name,
+            text,
+            line_starts,
+            line_directives: Vec::new(),
+        }
+    }
+
+    /// 1-based physical line and column (in bytes) of `offset`.
+    pub fn line_col(&self, offset: u32) -> (u32, u32) {
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        (line as u32 + 1, offset - self.line_starts[line] + 1)
+    }
+
+    /// The text of 1-based physical line `line`, without its newline.
+    pub fn line_text(&self, line: u32) -> &str {
+        let start = self.line_starts[line as usize - 1] as usize;
+        let end = self
+            .line_starts
+            .get(line as usize)
+            .map_or(self.text.len(), |&e| e as usize);
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+/// All source texts of one build.
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+/// A location as a reader sees it, after `#line` directives.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PresumedLocation<'a> {
+    pub name: &'a str,
+    pub line: u32,
+    pub column: u32,
+    pub line_text: &'a str,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.files.push(SourceFile::new(name.into(), text.into()));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn file_mut(&mut self, id: FileId) -> &mut SourceFile {
+        &mut self.files[id.0 as usize]
+    }
+
+    pub fn presumed(&self, loc: Location) -> PresumedLocation<'_> {
+        let file = &self.files[loc.file as usize];
+        let (line, column) = file.line_col(loc.offset);
+        let line_text = file.line_text(line);
+        let directive = file
+            .line_directives
+            .iter()
+            .rev()
+            .find(|d| d.physical_line <= line);
+        let (name, line) = match directive {
+            Some(d) => (
+                d.name.as_deref().unwrap_or(&file.name),
+                d.presumed_line + (line - d.physical_line),
+            ),
+            None => (file.name.as_str(), line),
+        };
+        PresumedLocation {
+            name,
+            line,
+            column,
+            line_text,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+impl Severity {
+    fn label(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// `None` for problems with no place in the source (build options).
+    pub location: Option<Location>,
+    pub message: String,
+}
+
+/// The diagnostics of one build, in the order they were found.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    list: Vec<Diagnostic>,
+    /// `-w`: drop warnings.
+    pub suppress_warnings: bool,
+    /// `-Werror`: report warnings as errors.
+    pub warnings_are_errors: bool,
+}
+
+impl Diagnostics {
+    pub fn error(&mut self, location: Location, message: impl Into<String>) {
+        self.push(Severity::Error, Some(location), message.into());
+    }
+
+    pub fn warning(&mut self, location: Location, message: impl Into<String>) {
+        self.push(Severity::Warning, Some(location), message.into());
+    }
+
+    pub fn note(&mut self, location: Location, message: impl Into<String>) {
+        self.push(Severity::Note, Some(location), message.into());
+    }
+
+    pub fn push(&mut self, severity: Severity, location: Option<Location>, message: String) {
+        let severity = match severity {
+            Severity::Warning if self.suppress_warnings => return,
+            Severity::Warning if self.warnings_are_errors => Severity::Error,
+            s => s,
+        };
+        self.list.push(Diagnostic {
+            severity,
+            location,
+            message,
+        });
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.list.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.list.iter()
+    }
+
+    /// Renders every diagnostic clang-style:
+    /// `file:line:col: error: message`, the source line, and a caret.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        let mut out = String::new();
+        for d in &self.list {
+            match d.location {
+                Some(loc) => {
+                    let p = sources.presumed(loc);
+                    let _ = writeln!(
+                        out,
+                        "{}:{}:{}: {}: {}",
+                        p.name,
+                        p.line,
+                        p.column,
+                        d.severity.label(),
+                        d.message
+                    );
+                    let _ = writeln!(out, "{}", p.line_text);
+                    // Keep tabs so the caret lines up under the same column.
+                    let pad: String = p
+                        .line_text
+                        .bytes()
+                        .take(p.column as usize - 1)
+                        .map(|b| if b == b'\t' { '\t' } else { ' ' })
+                        .collect();
+                    let _ = writeln!(out, "{pad}^");
+                }
+                None => {
+                    let _ = writeln!(out, "{}: {}", d.severity.label(), d.message);
+                }
+            }
+        }
+        let errors = self
+            .list
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        let warnings = self
+            .list
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        match (warnings, errors) {
+            (0, 0) => {}
+            (w, 0) => {
+                let _ = writeln!(out, "{w} warning{} generated.", plural(w));
+            }
+            (0, e) => {
+                let _ = writeln!(out, "{e} error{} generated.", plural(e));
+            }
+            (w, e) => {
+                let _ = writeln!(
+                    out,
+                    "{w} warning{} and {e} error{} generated.",
+                    plural(w),
+                    plural(e)
+                );
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_clang_style_with_caret_and_line_directive() {
+        let mut map = SourceMap::default();
+        let id = map.add("k.cl", "int a;\n  int b = ;\n#line 40 \"x.h\"\nc;\n");
+        map.file_mut(id).line_directives.push(LineDirective {
+            physical_line: 4,
+            presumed_line: 40,
+            name: Some("x.h".into()),
+        });
+        let mut d = Diagnostics::default();
+        d.error(Location::new(id, 17), "expected expression");
+        d.warning(Location::new(id, 34), "odd");
+        let text = d.render(&map);
+        assert_eq!(
+            text,
+            "k.cl:2:11: error: expected expression\n  int b = ;\n          ^\n\
+             x.h:40:1: warning: odd\nc;\n^\n1 warning and 1 error generated.\n"
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! The checked program: every name resolved, every expression typed, every
+//! implicit conversion explicit. `check` builds it from the AST and `lower`
+//! turns it into naga IR, so the lowering never has to reason about C's
+//! conversion rules.
+
+use crate::ast::{AddressSpace, BinaryOp};
+use crate::builtins::Builtin;
+use crate::diagnostic::Location;
+use crate::reflect::AddressQualifier;
+use crate::types::Type;
+use std::rc::Rc;
+
+pub type LocalId = usize;
+pub type FunctionId = usize;
+
+#[derive(Debug, Default)]
+pub struct Program {
+    pub functions: Vec<Function>,
+}
+
+#[derive(Debug)]
+pub struct Function {
+    pub name: Rc<str>,
+    /// The first `params.len()` locals are the parameters.
+    pub params: Vec<LocalId>,
+    pub locals: Vec<Local>,
+    pub ret: Type,
+    pub body: Vec<Stmt>,
+    /// Set for `__kernel` functions.
+    pub kernel: Option<KernelInfo>,
+    /// False for a prototype never defined.
+    pub defined: bool,
+    pub location: Location,
+}
+
+#[derive(Debug)]
+pub struct Local {
+    pub name: Rc<str>,
+    pub ty: Type,
+    /// `Private`, or `Local` for a `__local` variable in a kernel.
+    pub space: AddressSpace,
+    pub location: Location,
+}
+
+/// What `-cl-kernel-arg-info` and reflection report about a kernel.
+#[derive(Debug, Default)]
+pub struct KernelInfo {
+    pub args: Vec<KernelArgInfo>,
+    pub required_work_group_size: Option<[u32; 3]>,
+    pub attributes: String,
+}
+
+#[derive(Debug)]
+pub struct KernelArgInfo {
+    pub type_name: String,
+    pub address: AddressQualifier,
+    pub is_const: bool,
+    pub is_restrict: bool,
+    pub is_volatile: bool,
+}
+
+#[derive(Debug)]
+pub enum Stmt {
+    Expr(Expr),
+    /// A declaration with an initialiser already converted to the local's
+    /// type.
+    Init(LocalId, Expr),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    /// Every C loop: `while` and `for` test first, `do` tests after the body;
+    /// `step` runs after the body and after `continue`.
+    Loop {
+        cond: Option<Expr>,
+        body: Vec<Stmt>,
+        step: Option<Expr>,
+        test_first: bool,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>, Location),
+    Block(Vec<Stmt>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    /// The value's type (array lvalues keep their array type; `Decay`
+    /// makes them pointers).
+    pub ty: Type,
+    pub location: Location,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Negate,
+    BitNot,
+    /// `!x`: an `int` 0/1 for scalars, -1/0 per lane for vectors.
+    LogicalNot,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// An integer constant of `ty`, as its two's-complement bits.
+    Int(u64),
+    Float(f64),
+    Local(LocalId),
+    /// Converts the operand to `ty` (C conversion, including to/from bool).
+    Convert(Box<Expr>),
+    /// A scalar widened to the vector type `ty`.
+    Splat(Box<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    /// Both operands already have the operation type; comparisons have type
+    /// `int` (scalars) or the signed integer vector (vectors). For shifts the
+    /// right operand has the left's type.
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `&&` / `||` on two operands that are compared with zero.
+    Logical(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`, evaluating only the chosen side.
+    Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `target = value`; the value has the target's type.
+    Assign(Box<Expr>, Box<Expr>),
+    /// `target op= value`: the target is read, converted to `op_ty`,
+    /// combined with `value` (already `op_ty`), converted back and stored.
+    CompoundAssign {
+        op: BinaryOp,
+        target: Box<Expr>,
+        value: Box<Expr>,
+        op_ty: Type,
+    },
+    /// `++`/`--`, prefix or postfix, on an arithmetic or pointer lvalue.
+    IncDec {
+        target: Box<Expr>,
+        increment: bool,
+        prefix: bool,
+    },
+    /// `base[index]` where base is a pointer or an array lvalue; an lvalue.
+    Index(Box<Expr>, Box<Expr>),
+    /// `*pointer`; an lvalue.
+    Deref(Box<Expr>),
+    /// `&lvalue`.
+    AddressOf(Box<Expr>),
+    /// Pointer plus a signed element count (`p + n`, `p - n`).
+    PointerOffset(Box<Expr>, Box<Expr>),
+    /// An array lvalue used as a value: a pointer to its first element.
+    Decay(Box<Expr>),
+    Call(FunctionId, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+    /// Lanes of a vector, by index; an lvalue when the base is one and no
+    /// lane repeats.
+    Swizzle(Box<Expr>, Vec<u8>),
+    /// Field `index` of a record; an lvalue when the base is one.
+    Member(Box<Expr>, usize),
+    /// `(float4)(a, b.xy, c)`: parts are scalars or vectors of the element
+    /// type whose lanes add up to the vector's.
+    VectorLiteral(Vec<Expr>),
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, ty: Type, location: Location) -> Self {
+        Expr { kind, ty, location }
+    }
+}

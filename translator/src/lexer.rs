@@ -1,0 +1,914 @@
+//! Turns one source text into preprocessing tokens (C99 translation phases 1
+//! to 3): line splicing, comments, pp-numbers, character and string
+//! literals, punctuators (digraphs folded), identifiers, plus the line-start
+//! and leading-whitespace facts the preprocessor needs.
+//!
+//! Problems are returned as [`LexError`]s beside the tokens rather than
+//! reported at once: the preprocessor lexes whole files up front, and a
+//! stray `'` inside an `#if 0` block must not be an error.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
+
+use crate::diagnostic::{Diagnostics, FileId, Location, Severity};
+use crate::token::{Punct, Token, TokenKind};
+
+/// A token plus whether it is the first on its (logical) line, which is what
+/// makes a `#` start a directive.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LexedToken {
+    pub token: Token,
+    pub at_line_start: bool,
+}
+
+/// What went wrong while lexing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LexErrorKind {
+    /// A `'` with no closing `'` on its line; the token runs to the line end.
+    UnterminatedChar,
+    /// A `"` with no closing `"` on its line; the token runs to the line end.
+    UnterminatedString,
+    /// A `/*` with no `*/`.
+    UnterminatedComment,
+    /// A character that starts no token (`@`, `$`, a lone `\`, non-ASCII).
+    StrayCharacter(char),
+    /// `\` and the newline it splices are separated by spaces (a warning).
+    BackslashSpaceNewline,
+}
+
+/// A lexing problem at a physical location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LexError {
+    pub kind: LexErrorKind,
+    pub location: Location,
+}
+
+impl LexError {
+    pub fn severity(&self) -> Severity {
+        match self.kind {
+            LexErrorKind::BackslashSpaceNewline => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+
+    pub fn message(&self) -> String {
+        match self.kind {
+            LexErrorKind::UnterminatedChar => "missing terminating ' character".into(),
+            LexErrorKind::UnterminatedString => "missing terminating '\"' character".into(),
+            LexErrorKind::UnterminatedComment => "unterminated /* comment".into(),
+            LexErrorKind::StrayCharacter(c) if c.is_ascii_graphic() => {
+                format!("stray '{c}' in program")
+            }
+            LexErrorKind::StrayCharacter(c) => {
+                format!("stray '\\u{{{:04x}}}' in program", c as u32)
+            }
+            LexErrorKind::BackslashSpaceNewline => {
+                "backslash and newline separated by space".into()
+            }
+        }
+    }
+
+    /// Hands the problem to `diags`.
+    pub fn report(&self, diags: &mut Diagnostics) {
+        diags.push(self.severity(), Some(self.location), self.message());
+    }
+}
+
+/// The tokens of one text and the problems found, both in source order.
+#[derive(Clone, Debug, Default)]
+pub struct Lexed {
+    pub tokens: Vec<LexedToken>,
+    pub errors: Vec<LexError>,
+}
+
+/// FxHash (rustc's hasher): identifiers are short, and SipHash's DoS
+/// resistance buys nothing in a compiler.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
+
+/// Shares one allocation among all tokens with the same spelling, so that a
+/// kernel's thousands of `int`, `i` and `0` tokens cost one `Rc` each.
+#[derive(Default, Debug)]
+pub struct Interner {
+    set: HashSet<Rc<str>, FxBuildHasher>,
+    puncts: Vec<Option<Rc<str>>>,
+}
+
+impl Interner {
+    pub fn intern(&mut self, s: &str) -> Rc<str> {
+        if let Some(r) = self.set.get(s) {
+            return r.clone();
+        }
+        let r: Rc<str> = Rc::from(s);
+        self.set.insert(r.clone());
+        r
+    }
+
+    pub fn punct(&mut self, p: Punct) -> Rc<str> {
+        let i = p as usize;
+        if self.puncts.len() <= i {
+            self.puncts.resize(i + 1, None);
+        }
+        self.puncts[i]
+            .get_or_insert_with(|| Rc::from(p.spelling()))
+            .clone()
+    }
+}
+
+/// Lexes `text`, which is file `file` of the source map.
+pub fn lex(text: &str, file: FileId) -> Lexed {
+    lex_with(text, file, &mut Interner::default())
+}
+
+/// [`lex`], reporting every problem straight into `diags`: for callers that
+/// are not the preprocessor and have no skipped regions.
+pub fn lex_reporting(text: &str, file: FileId, diags: &mut Diagnostics) -> Vec<LexedToken> {
+    let lexed = lex(text, file);
+    for e in &lexed.errors {
+        e.report(diags);
+    }
+    lexed.tokens
+}
+
+/// [`lex`] with a caller-owned interner shared across files.
+pub fn lex_with(text: &str, file: FileId, interner: &mut Interner) -> Lexed {
+    let mut errors = Vec::new();
+    let spliced = splice(text, file, &mut errors);
+    let mut lexer = Lexer {
+        src: spliced.text.as_bytes(),
+        text: &spliced.text,
+        pos: 0,
+        file,
+        splices: &spliced.splices,
+        splice_cursor: 0,
+        interner,
+        out: Lexed {
+            tokens: Vec::with_capacity(text.len() / 4),
+            errors: Vec::new(),
+        },
+    };
+    lexer.run();
+    let mut out = lexer.out;
+    if !errors.is_empty() {
+        // Splice warnings were found in a separate pass; keep source order.
+        errors.append(&mut out.errors);
+        errors.sort_by_key(|e| e.location.offset);
+        out.errors = errors;
+    }
+    out
+}
+
+/// Phase 2 output: the text with backslash-newlines removed, and where they
+/// were, to map logical offsets back to physical ones.
+struct Spliced<'a> {
+    text: std::borrow::Cow<'a, str>,
+    /// `(logical offset, bytes removed before it in total)`, ascending.
+    splices: Vec<(u32, u32)>,
+}
+
+fn splice<'a>(text: &'a str, file: FileId, errors: &mut Vec<LexError>) -> Spliced<'a> {
+    let bytes = text.as_bytes();
+    // Most sources have no splices at all: keep the borrowed text.
+    let has_splice = bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'\\' && {
+            let rest = &bytes[i + 1..];
+            let ws = rest
+                .iter()
+                .take_while(|&&c| c == b' ' || c == b'\t')
+                .count();
+            matches!(rest.get(ws), Some(b'\n') | Some(b'\r'))
+        }
+    });
+    if !has_splice {
+        return Spliced {
+            text: std::borrow::Cow::Borrowed(text),
+            splices: Vec::new(),
+        };
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut splices = Vec::new();
+    let mut removed = 0u32;
+    let mut copied_from = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' {
+            let mut j = i + 1;
+            while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'\t') {
+                j += 1;
+            }
+            let newline_len = match (bytes.get(j), bytes.get(j + 1)) {
+                (Some(b'\n'), _) => 1,
+                (Some(b'\r'), Some(b'\n')) => 2,
+                _ => 0,
+            };
+            if newline_len > 0 {
+                if j > i + 1 {
+                    errors.push(LexError {
+                        kind: LexErrorKind::BackslashSpaceNewline,
+                        location: Location::new(file, i),
+                    });
+                }
+                out.push_str(&text[copied_from..i]);
+                let end = j + newline_len;
+                removed += (end - i) as u32;
+                splices.push((out.len() as u32, removed));
+                copied_from = end;
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out.push_str(&text[copied_from..]);
+    Spliced {
+        text: std::borrow::Cow::Owned(out),
+        splices,
+    }
+}
+
+struct Lexer<'s, 'i> {
+    src: &'s [u8],
+    text: &'s str,
+    pos: usize,
+    file: FileId,
+    splices: &'s [(u32, u32)],
+    splice_cursor: usize,
+    interner: &'i mut Interner,
+    out: Lexed,
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+fn is_ident_continue(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+impl Lexer<'_, '_> {
+    fn peek(&self, ahead: usize) -> u8 {
+        self.src.get(self.pos + ahead).copied().unwrap_or(0)
+    }
+
+    /// Physical offset of logical offset `logical`. Only ever asked for
+    /// ascending offsets, so a cursor beats a binary search.
+    fn physical(&mut self, logical: usize) -> Location {
+        let logical32 = logical as u32;
+        while self
+            .splices
+            .get(self.splice_cursor)
+            .is_some_and(|&(at, _)| at <= logical32)
+        {
+            self.splice_cursor += 1;
+        }
+        let removed = match self.splice_cursor {
+            0 => 0,
+            n => self.splices[n - 1].1,
+        };
+        Location::new(self.file, logical + removed as usize)
+    }
+
+    fn error(&mut self, kind: LexErrorKind, logical: usize) {
+        let location = self.physical(logical);
+        self.out.errors.push(LexError { kind, location });
+    }
+
+    fn push(&mut self, kind: TokenKind, text: Rc<str>, start: usize, space: bool, line: bool) {
+        let location = self.physical(start);
+        self.out.tokens.push(LexedToken {
+            token: Token {
+                kind,
+                text,
+                location,
+                leading_space: space,
+            },
+            at_line_start: line,
+        });
+    }
+
+    /// Whether the tokens so far on this line are `#` `include`, so that a
+    /// `<` starts a header name.
+    fn expecting_header_name(&self) -> bool {
+        let t = &self.out.tokens;
+        let n = t.len();
+        n >= 2
+            && t[n - 2].at_line_start
+            && t[n - 2].token.is_punct(Punct::Hash)
+            && !t[n - 1].at_line_start
+            && t[n - 1].token.is_ident("include")
+    }
+
+    fn run(&mut self) {
+        let mut at_line_start = true;
+        let mut space = false;
+        loop {
+            // Whitespace and comments.
+            let Some(&b) = self.src.get(self.pos) else {
+                break;
+            };
+            match b {
+                b'\n' => {
+                    at_line_start = true;
+                    space = true;
+                    self.pos += 1;
+                    continue;
+                }
+                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {
+                    space = true;
+                    self.pos += 1;
+                    continue;
+                }
+                b'/' if self.peek(1) == b'/' => {
+                    space = true;
+                    let rest = &self.src[self.pos..];
+                    self.pos += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+                    continue;
+                }
+                b'/' if self.peek(1) == b'*' => {
+                    space = true;
+                    let start = self.pos;
+                    let body = &self.src[self.pos + 2..];
+                    match body.windows(2).position(|w| w == b"*/") {
+                        Some(end) => self.pos += 2 + end + 2,
+                        None => {
+                            self.error(LexErrorKind::UnterminatedComment, start);
+                            self.pos = self.src.len();
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let start = self.pos;
+            // A skipped stray byte leaves the line state alone, so a `#`
+            // after it still starts a directive.
+            if self.lex_token(b, start, space, at_line_start) {
+                at_line_start = false;
+                space = false;
+            }
+        }
+    }
+
+    /// Lexes the token starting with byte `b` at `start`; false when `b`
+    /// starts none and was skipped.
+    fn lex_token(&mut self, b: u8, start: usize, space: bool, line: bool) -> bool {
+        if is_ident_start(b) {
+            // Encoding prefixes of character and string literals.
+            let quote_at = match (b, self.peek(1), self.peek(2)) {
+                (b'u', b'8', b'"') => Some(2),
+                (b'L' | b'u' | b'U', b'\'' | b'"', _) => Some(1),
+                _ => None,
+            };
+            if let Some(q) = quote_at {
+                self.pos += q;
+                let quote = self.src[self.pos];
+                self.lex_quoted(quote, start, space, line);
+                return true;
+            }
+            let len = self.src[start..]
+                .iter()
+                .position(|&c| !is_ident_continue(c))
+                .unwrap_or(self.src.len() - start);
+            self.pos = start + len;
+            let text = self.interner.intern(&self.text[start..self.pos]);
+            self.push(TokenKind::Identifier, text, start, space, line);
+            return true;
+        }
+        if b.is_ascii_digit() || (b == b'.' && self.peek(1).is_ascii_digit()) {
+            self.lex_number(start, space, line);
+            return true;
+        }
+        match b {
+            b'\'' | b'"' => {
+                self.lex_quoted(b, start, space, line);
+                return true;
+            }
+            b'<' if self.expecting_header_name() => {
+                let rest = &self.src[start + 1..];
+                let line_len = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+                if let Some(close) = rest[..line_len].iter().position(|&c| c == b'>') {
+                    self.pos = start + 1 + close + 1;
+                    let text: Rc<str> = Rc::from(self.text.get(start..self.pos).unwrap_or("<>"));
+                    self.push(TokenKind::StringLiteral, text, start, space, line);
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        if let Some((p, len)) = punct_at(&self.src[start..]) {
+            self.pos = start + len;
+            let text = self.interner.punct(p);
+            self.push(TokenKind::Punct(p), text, start, space, line);
+            return true;
+        }
+        // Nothing starts here: report the whole character and skip it.
+        let c = self
+            .text
+            .get(start..)
+            .and_then(|s| s.chars().next())
+            .unwrap_or('\u{fffd}');
+        self.pos = start + c.len_utf8();
+        self.error(LexErrorKind::StrayCharacter(c), start);
+        false
+    }
+
+    /// C99 6.4.8: `.`? digit, then digits, identifier characters, `.`, and
+    /// `e+ e- E+ E- p+ p- P+ P-`.
+    fn lex_number(&mut self, start: usize, space: bool, line: bool) {
+        let src = self.src;
+        let mut i = start + 1;
+        let mut has_dot = src[start] == b'.';
+        let mut has_exp = false;
+        let hex = src[start] == b'0' && matches!(src.get(start + 1), Some(b'x' | b'X'));
+        while let Some(&c) = src.get(i) {
+            if matches!(c, b'+' | b'-') && matches!(src[i - 1], b'e' | b'E' | b'p' | b'P') {
+                i += 1;
+            } else if is_ident_continue(c) {
+                if hex {
+                    has_exp |= matches!(c, b'p' | b'P');
+                } else {
+                    has_exp |= matches!(c, b'e' | b'E');
+                }
+                i += 1;
+            } else if c == b'.' {
+                has_dot = true;
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        self.pos = i;
+        let kind = if has_dot || has_exp {
+            TokenKind::FloatLiteral
+        } else {
+            TokenKind::IntLiteral
+        };
+        let text = self.interner.intern(&self.text[start..i]);
+        self.push(kind, text, start, space, line);
+    }
+
+    /// A character or string literal whose opening quote is at `self.pos`
+    /// (any encoding prefix starts at `start`). An unterminated one runs to
+    /// the end of the line and is reported.
+    fn lex_quoted(&mut self, quote: u8, start: usize, space: bool, line: bool) {
+        let mut i = self.pos + 1;
+        let terminated = loop {
+            match self.src.get(i) {
+                None | Some(b'\n') => break false,
+                Some(&c) if c == quote => {
+                    i += 1;
+                    break true;
+                }
+                Some(b'\\') => {
+                    // The escaped byte may start a multi-byte character;
+                    // only the quote and backslash matter here, which are
+                    // ASCII, so skipping one byte is enough.
+                    i += if matches!(self.src.get(i + 1), None | Some(b'\n')) {
+                        1
+                    } else {
+                        2
+                    };
+                }
+                Some(_) => i += 1,
+            }
+        };
+        let mut end = i;
+        if !terminated {
+            while end > self.pos + 1 && self.src[end - 1] == b'\r' {
+                end -= 1;
+            }
+            let kind = if quote == b'\'' {
+                LexErrorKind::UnterminatedChar
+            } else {
+                LexErrorKind::UnterminatedString
+            };
+            self.error(kind, start);
+        }
+        // `i` only ever stops at ASCII bytes or the end, so this slice is on
+        // character boundaries.
+        self.pos = i;
+        let kind = if quote == b'\'' {
+            TokenKind::CharLiteral
+        } else {
+            TokenKind::StringLiteral
+        };
+        let text: Rc<str> = match self.text.get(start..end) {
+            Some(s) => Rc::from(s),
+            None => Rc::from(String::from_utf8_lossy(&self.src[start..end]).as_ref()),
+        };
+        self.push(kind, text, start, space, line);
+    }
+}
+
+/// The longest punctuator at the start of `s`, and its length in bytes.
+pub fn punct_at(s: &[u8]) -> Option<(Punct, usize)> {
+    use Punct::*;
+    let at = |i: usize| s.get(i).copied().unwrap_or(0);
+    let (a, b, c) = (at(0), at(1), at(2));
+    let three = match (a, b, c) {
+        (b'.', b'.', b'.') => Some(Ellipsis),
+        (b'<', b'<', b'=') => Some(ShlAssign),
+        (b'>', b'>', b'=') => Some(ShrAssign),
+        (b'%', b':', b'%') if at(3) == b':' => return Some((HashHash, 4)),
+        _ => None,
+    };
+    if let Some(p) = three {
+        return Some((p, 3));
+    }
+    let two = match (a, b) {
+        (b'-', b'>') => Some(Arrow),
+        (b'+', b'+') => Some(PlusPlus),
+        (b'-', b'-') => Some(MinusMinus),
+        (b'<', b'<') => Some(Shl),
+        (b'>', b'>') => Some(Shr),
+        (b'<', b'=') => Some(Le),
+        (b'>', b'=') => Some(Ge),
+        (b'=', b'=') => Some(EqEq),
+        (b'!', b'=') => Some(NotEq),
+        (b'&', b'&') => Some(AmpAmp),
+        (b'|', b'|') => Some(PipePipe),
+        (b'*', b'=') => Some(StarAssign),
+        (b'/', b'=') => Some(SlashAssign),
+        (b'%', b'=') => Some(PercentAssign),
+        (b'+', b'=') => Some(PlusAssign),
+        (b'-', b'=') => Some(MinusAssign),
+        (b'&', b'=') => Some(AmpAssign),
+        (b'^', b'=') => Some(CaretAssign),
+        (b'|', b'=') => Some(PipeAssign),
+        (b'#', b'#') => Some(HashHash),
+        (b'<', b':') => Some(LBracket),
+        (b':', b'>') => Some(RBracket),
+        (b'<', b'%') => Some(LBrace),
+        (b'%', b'>') => Some(RBrace),
+        (b'%', b':') => Some(Hash),
+        _ => None,
+    };
+    if let Some(p) = two {
+        return Some((p, 2));
+    }
+    let one = match a {
+        b'[' => LBracket,
+        b']' => RBracket,
+        b'(' => LParen,
+        b')' => RParen,
+        b'{' => LBrace,
+        b'}' => RBrace,
+        b'.' => Dot,
+        b'&' => Amp,
+        b'*' => Star,
+        b'+' => Plus,
+        b'-' => Minus,
+        b'~' => Tilde,
+        b'!' => Bang,
+        b'/' => Slash,
+        b'%' => Percent,
+        b'<' => Lt,
+        b'>' => Gt,
+        b'^' => Caret,
+        b'|' => Pipe,
+        b'?' => Question,
+        b':' => Colon,
+        b';' => Semicolon,
+        b'=' => Assign,
+        b',' => Comma,
+        b'#' => Hash,
+        _ => return None,
+    };
+    Some((one, 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(src: &str) -> Vec<(TokenKind, String)> {
+        let l = lex(src, FileId(0));
+        assert!(l.errors.is_empty(), "{:?}", l.errors);
+        l.tokens
+            .into_iter()
+            .map(|t| (t.token.kind, t.token.text.to_string()))
+            .collect()
+    }
+
+    fn texts(src: &str) -> Vec<String> {
+        lex(src, FileId(0))
+            .tokens
+            .into_iter()
+            .map(|t| t.token.text.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn identifiers_and_punctuators() {
+        use TokenKind::Punct as P;
+        assert_eq!(
+            toks("a+=b->c...d<<=e"),
+            vec![
+                (TokenKind::Identifier, "a".into()),
+                (P(Punct::PlusAssign), "+=".into()),
+                (TokenKind::Identifier, "b".into()),
+                (P(Punct::Arrow), "->".into()),
+                (TokenKind::Identifier, "c".into()),
+                (P(Punct::Ellipsis), "...".into()),
+                (TokenKind::Identifier, "d".into()),
+                (P(Punct::ShlAssign), "<<=".into()),
+                (TokenKind::Identifier, "e".into()),
+            ]
+        );
+        assert_eq!(texts("x+++++y"), ["x", "++", "++", "+", "y"]);
+        assert_eq!(texts(".. ..."), [".", ".", "..."]);
+        assert_eq!(texts("a##b#c"), ["a", "##", "b", "#", "c"]);
+    }
+
+    #[test]
+    fn every_punctuator_round_trips() {
+        use Punct::*;
+        let all = [
+            LBracket, RBracket, LParen, RParen, LBrace, RBrace, Dot, Arrow, PlusPlus,
+            MinusMinus, Amp, Star, Plus, Minus, Tilde, Bang, Slash, Percent, Shl, Shr, Lt, Gt,
+            Le, Ge, EqEq, NotEq, Caret, Pipe, AmpAmp, PipePipe, Question, Colon, Semicolon,
+            Ellipsis, Assign, StarAssign, SlashAssign, PercentAssign, PlusAssign, MinusAssign,
+            ShlAssign, ShrAssign, AmpAssign, CaretAssign, PipeAssign, Comma, Hash, HashHash,
+        ];
+        for p in all {
+            assert_eq!(
+                punct_at(p.spelling().as_bytes()),
+                Some((p, p.spelling().len())),
+                "{p:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn digraphs() {
+        use TokenKind::Punct as P;
+        let kinds: Vec<_> = lex("<: :> <% %> %: %:%:", FileId(0))
+            .tokens
+            .into_iter()
+            .map(|t| (t.token.kind, t.token.text.to_string()))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (P(Punct::LBracket), "[".into()),
+                (P(Punct::RBracket), "]".into()),
+                (P(Punct::LBrace), "{".into()),
+                (P(Punct::RBrace), "}".into()),
+                (P(Punct::Hash), "#".into()),
+                (P(Punct::HashHash), "##".into()),
+            ]
+        );
+        // `%:%` is `#` then `%`.
+        assert_eq!(texts("%:%"), ["#", "%"]);
+    }
+
+    #[test]
+    fn numbers() {
+        let kind = |s: &str| {
+            let t = toks(s);
+            assert_eq!(t.len(), 1, "{s}: {t:?}");
+            assert_eq!(t[0].1, s);
+            t[0].0
+        };
+        for s in ["0", "42", "0x1f", "0x1fu", "3l", "017", "0xe", "0x1e5", "1f", "12ul"] {
+            assert_eq!(kind(s), TokenKind::IntLiteral, "{s}");
+        }
+        for s in [
+            "1.0", "1.0f", "0x1p-3", "1e+5", "1E-5", ".5", "1.5h", "1.", "2e3", "0x1.8p1f", "1e5f",
+            "1.2.3",
+        ] {
+            assert_eq!(kind(s), TokenKind::FloatLiteral, "{s}");
+        }
+        // A sign only continues a pp-number after an exponent letter.
+        assert_eq!(texts("1+2"), ["1", "+", "2"]);
+        assert_eq!(texts("0x1e+5"), ["0x1e+5"]);
+        assert_eq!(texts("a.5"), ["a", ".5"]);
+        assert_eq!(texts("1..2"), ["1..2"]);
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(
+            toks(r#"'a' '\'' "x\"y" L'b' u8"s" "\\" 'é'"#),
+            vec![
+                (TokenKind::CharLiteral, "'a'".into()),
+                (TokenKind::CharLiteral, r"'\''".into()),
+                (TokenKind::StringLiteral, r#""x\"y""#.into()),
+                (TokenKind::CharLiteral, "L'b'".into()),
+                (TokenKind::StringLiteral, "u8\"s\"".into()),
+                (TokenKind::StringLiteral, r#""\\""#.into()),
+                (TokenKind::CharLiteral, "'é'".into()),
+            ]
+        );
+        // Not prefixes.
+        assert_eq!(texts("Lx u 'c'"), ["Lx", "u", "'c'"]);
+    }
+
+    #[test]
+    fn unterminated_literals_are_errors_not_panics() {
+        let l = lex("a = 'b;\nc = \"d\ne", FileId(3));
+        let kinds: Vec<_> = l.errors.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [LexErrorKind::UnterminatedChar, LexErrorKind::UnterminatedString]
+        );
+        assert_eq!(l.errors[0].location, Location::new(FileId(3), 4));
+        assert_eq!(l.errors[1].location, Location::new(FileId(3), 12));
+        let t: Vec<_> = l.tokens.iter().map(|t| &*t.token.text).collect();
+        assert_eq!(t, ["a", "=", "'b;", "c", "=", "\"d", "e"]);
+        assert!(l.tokens[3].at_line_start);
+        assert!(l.tokens[6].at_line_start);
+        // At end of input, and a trailing backslash inside.
+        assert_eq!(lex("'", FileId(0)).errors.len(), 1);
+        assert_eq!(lex("\"abc\\", FileId(0)).errors.len(), 1);
+    }
+
+    #[test]
+    fn comments() {
+        assert_eq!(texts("a // x */ y\nb /* c\n d */ e"), ["a", "b", "e"]);
+        let l = lex("a /* b\n */ c\n d", FileId(0));
+        // A comment spanning lines is one space: `c` does not start a line.
+        assert!(!l.tokens[1].at_line_start);
+        assert!(l.tokens[1].token.leading_space);
+        assert!(l.tokens[2].at_line_start);
+        assert_eq!(texts("a/**/b"), ["a", "b"]);
+        assert!(lex("a/**/b", FileId(0)).tokens[1].token.leading_space);
+        let l = lex("x /* never closed", FileId(0));
+        assert_eq!(l.errors.len(), 1);
+        assert_eq!(l.errors[0].kind, LexErrorKind::UnterminatedComment);
+        assert_eq!(l.errors[0].location.offset, 2);
+        // `//` inside a string is not a comment; `/*` in a `//` comment is.
+        assert_eq!(texts("\"//x\" // /*\ny"), ["\"//x\"", "y"]);
+    }
+
+    #[test]
+    fn line_splicing_anywhere() {
+        let src = "in\\\nt x = 1\\\n0; /\\\n/ comment \\\n still comment\ny";
+        let l = lex(src, FileId(0));
+        assert!(l.errors.is_empty());
+        let t: Vec<_> = l.tokens.iter().map(|t| &*t.token.text).collect();
+        assert_eq!(t, ["int", "x", "=", "10", ";", "y"]);
+        // Locations stay physical: `x` is after the splice.
+        assert_eq!(l.tokens[1].token.location.offset, 6);
+        assert_eq!(l.tokens[3].token.location.offset, 10);
+        assert_eq!(l.tokens[5].token.location.offset as usize, src.len() - 1);
+        assert!(l.tokens[5].at_line_start);
+        // CRLF, and spaces before the newline (a warning).
+        let l = lex("a\\\r\nb c\\  \nd", FileId(0));
+        let t: Vec<_> = l.tokens.iter().map(|t| &*t.token.text).collect();
+        assert_eq!(t, ["ab", "cd"]);
+        assert_eq!(l.errors.len(), 1);
+        assert_eq!(l.errors[0].kind, LexErrorKind::BackslashSpaceNewline);
+        assert_eq!(l.errors[0].severity(), Severity::Warning);
+        // A splice joining a directive line.
+        let l = lex("#define X \\\n 1\nY", FileId(0));
+        let starts: Vec<_> = l.tokens.iter().map(|t| t.at_line_start).collect();
+        assert_eq!(starts, [true, false, false, false, true]);
+    }
+
+    #[test]
+    fn line_start_and_leading_space() {
+        let l = lex("#a b\n  c\td", FileId(0));
+        let f: Vec<_> = l
+            .tokens
+            .iter()
+            .map(|t| (t.at_line_start, t.token.leading_space))
+            .collect();
+        assert_eq!(
+            f,
+            [(true, false), (false, false), (false, true), (true, true), (false, true)]
+        );
+    }
+
+    #[test]
+    fn header_names_after_include() {
+        let l = lex("#include <a/b.h>\n# include<c>\nx < y >\n#include <oops\n", FileId(0));
+        let t: Vec<_> = l
+            .tokens
+            .iter()
+            .map(|t| (t.token.kind, t.token.text.to_string()))
+            .collect();
+        assert_eq!(t[2], (TokenKind::StringLiteral, "<a/b.h>".into()));
+        assert_eq!(t[5], (TokenKind::StringLiteral, "<c>".into()));
+        assert_eq!(t[7].1, "<");
+        // No closing `>`: ordinary tokens, for the preprocessor to reject.
+        assert_eq!(t[12].1, "<");
+    }
+
+    #[test]
+    fn stray_characters() {
+        let l = lex("a @ $b ` \\ c é ë\n#x", FileId(0));
+        let t: Vec<_> = l.tokens.iter().map(|t| &*t.token.text).collect();
+        assert_eq!(t, ["a", "b", "c", "#", "x"]);
+        let kinds: Vec<_> = l.errors.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                LexErrorKind::StrayCharacter('@'),
+                LexErrorKind::StrayCharacter('$'),
+                LexErrorKind::StrayCharacter('`'),
+                LexErrorKind::StrayCharacter('\\'),
+                LexErrorKind::StrayCharacter('é'),
+                LexErrorKind::StrayCharacter('ë'),
+            ]
+        );
+        assert_eq!(l.errors[4].location.offset, 13);
+        assert_eq!(l.errors[0].message(), "stray '@' in program");
+        assert_eq!(l.errors[4].message(), "stray '\\u{00e9}' in program");
+        // Non-ASCII in comments and strings is fine.
+        assert!(lex("// é\n/* ü */ \"ß\"", FileId(0)).errors.is_empty());
+        // A `#` after a stray byte at line start still starts the line.
+        let l = lex("@#define", FileId(0));
+        assert!(l.tokens[0].at_line_start);
+    }
+
+    #[test]
+    fn reporting_variant() {
+        let mut d = Diagnostics::default();
+        let t = lex_reporting("a @", FileId(0), &mut d);
+        assert_eq!(t.len(), 1);
+        assert!(d.has_errors());
+    }
+
+    #[test]
+    fn interned_spellings_share_allocations() {
+        let l = lex("int int", FileId(0));
+        assert!(Rc::ptr_eq(&l.tokens[0].token.text, &l.tokens[1].token.text));
+    }
+
+    #[test]
+    fn no_panic_on_odd_input() {
+        let inputs = [
+            "", "\\", "\\\n", "'", "\"", "/*", "/", "0x", ".", "..", "%:%", "u8", "u8'", "L\"",
+            "\u{0}", "\r", "\r\n", "#include <", "#include", "\u{feff}x", "1e", "1e+", "0x1p",
+            "\\ \n", "a\\\r", "\"\\\u{e9}\"", "'\\",
+        ];
+        for s in inputs {
+            let _ = lex(s, FileId(0));
+        }
+        // Every byte value alone and after a backslash.
+        for b in 0u8..128 {
+            let s = String::from(b as char);
+            let _ = lex(&s, FileId(0));
+            let _ = lex(&format!("\\{s}x"), FileId(0));
+            let _ = lex(&format!("'{s}"), FileId(0));
+        }
+    }
+}

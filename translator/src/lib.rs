@@ -1,0 +1,127 @@
+//! clvulkan's OpenCL C compiler.
+//!
+//! The pipeline, one module per stage:
+//! source -> [`preprocess`] (with [`lexer`]) -> [`parse`] into the [`ast`] ->
+//! [`check`] (types, layout, address spaces) -> [`lower`] to a naga module per
+//! kernel -> [`spirv`] (validation, SPIR-V writing) + [`reflect`] (what the
+//! runtime needs to know to launch each kernel).
+//!
+//! Every stage reports into one [`diagnostic::Diagnostics`] so that a failed
+//! build logs all of its errors, clang-style.
+
+pub mod ast;
+pub mod builtins;
+pub mod caps;
+pub mod check;
+pub mod diagnostic;
+pub mod hir;
+pub mod lexer;
+pub mod literal;
+pub mod lower;
+pub mod options;
+pub mod parse;
+pub mod preprocess;
+pub mod reflect;
+pub mod spirv;
+pub mod token;
+pub mod types;
+
+pub use caps::DeviceCaps;
+pub use options::{BuildOptions, OptionError};
+pub use reflect::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
+pub use spirv::Kernel;
+
+/// The name the main source is given in diagnostics, as clang does for
+/// in-memory sources.
+pub const MAIN_FILE_NAME: &str = "<source>";
+
+/// A successfully compiled program: its kernels and the build log, which
+/// holds any warnings.
+#[derive(Debug)]
+pub struct Program {
+    pub kernels: Vec<Kernel>,
+    pub log: String,
+}
+
+impl Program {
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.reflection.name == name)
+    }
+}
+
+/// Why a build failed.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The option string is malformed (`CL_INVALID_BUILD_OPTIONS`).
+    InvalidOptions(OptionError),
+    /// The source has errors (`CL_BUILD_PROGRAM_FAILURE`); `log` lists all.
+    Compile { log: String },
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::InvalidOptions(e) => write!(f, "invalid build options: {e}"),
+            BuildError::Compile { log } => f.write_str(log),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Compiles OpenCL C `source` with the command-line `options` for a device
+/// with `caps`.
+pub fn build(source: &str, options: &str, caps: &DeviceCaps) -> Result<Program, BuildError> {
+    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+    build_with(source, &options, caps)
+}
+
+/// [`build`] with options already parsed.
+pub fn build_with(
+    source: &str,
+    options: &BuildOptions,
+    caps: &DeviceCaps,
+) -> Result<Program, BuildError> {
+    let mut sources = diagnostic::SourceMap::default();
+    let main = sources.add(MAIN_FILE_NAME, source);
+    let mut diags = diagnostic::Diagnostics::default();
+    diags.suppress_warnings = options.suppress_warnings;
+    diags.warnings_are_errors = options.warnings_are_errors;
+    let input = preprocess::PreprocessInput {
+        options,
+        caps,
+        embedded_headers: &[],
+    };
+    let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
+    let unit = parse::parse(&tokens, &mut diags);
+    let checked = check::check(&unit, options, caps, &mut diags);
+    let kernels = if diags.has_errors() {
+        Vec::new()
+    } else {
+        lower::lower(&checked, options, caps, &mut diags)
+    };
+    let log = diags.render(&sources);
+    if diags.has_errors() {
+        return Err(BuildError::Compile { log });
+    }
+    Ok(Program { kernels, log })
+}
+
+/// Runs only the preprocessor (`clvulkan compile -E`): the token stream as
+/// text, and the diagnostics log.
+pub fn preprocess_to_string(
+    source: &str,
+    options: &BuildOptions,
+    caps: &DeviceCaps,
+) -> (String, String) {
+    let mut sources = diagnostic::SourceMap::default();
+    let main = sources.add(MAIN_FILE_NAME, source);
+    let mut diags = diagnostic::Diagnostics::default();
+    let input = preprocess::PreprocessInput {
+        options,
+        caps,
+        embedded_headers: &[],
+    };
+    let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
+    (preprocess::tokens_to_string(&tokens), diags.render(&sources))
+}

@@ -1,0 +1,98 @@
+//! What the runtime needs to know to launch a kernel: its arguments, where
+//! each one goes (a storage-buffer binding or bytes in the push constants),
+//! and the fixed push-constant header through which the runtime passes the
+//! NDRange to the kernel.
+
+/// The push-constant header that precedes POD arguments. Every kernel has it,
+/// so the runtime writes it without looking at the kernel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct PushConstantHeader {
+    pub global_offset: [u32; 3],
+    pub work_dim: u32,
+    pub global_size: [u32; 3],
+    pub reserved: u32,
+}
+
+impl PushConstantHeader {
+    pub const SIZE: u32 = 32;
+    /// Byte offsets of the fields, for the lowering of work-item functions.
+    pub const GLOBAL_OFFSET: u32 = 0;
+    pub const WORK_DIM: u32 = 12;
+    pub const GLOBAL_SIZE: u32 = 16;
+
+    pub fn to_bytes(&self) -> [u8; 32] {
+        let words = [
+            self.global_offset[0],
+            self.global_offset[1],
+            self.global_offset[2],
+            self.work_dim,
+            self.global_size[0],
+            self.global_size[1],
+            self.global_size[2],
+            self.reserved,
+        ];
+        let mut out = [0u8; 32];
+        for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+}
+
+/// The address space of a pointer argument (`CL_KERNEL_ARG_ADDRESS_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressQualifier {
+    Global,
+    Constant,
+    Local,
+    Private,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A `__global` or `__constant` pointer: a storage buffer at `binding` of
+    /// descriptor set 0. `clSetKernelArg` takes a `cl_mem` (or NULL).
+    Buffer { binding: u32 },
+    /// A by-value argument copied into the push constants at `offset`.
+    Pod { offset: u32, size: u32 },
+}
+
+/// One kernel argument, with the `-cl-kernel-arg-info` facts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelArg {
+    pub name: String,
+    /// The type as written, e.g. `float*` or `uint`.
+    pub type_name: String,
+    pub address: AddressQualifier,
+    /// `CL_KERNEL_ARG_TYPE_CONST`, `_RESTRICT`, `_VOLATILE` bits.
+    pub is_const: bool,
+    pub is_restrict: bool,
+    pub is_volatile: bool,
+    pub kind: ArgKind,
+}
+
+impl KernelArg {
+    /// The size `clSetKernelArg` must be given for this argument: a host
+    /// `cl_mem` handle for buffers.
+    pub fn expected_size(&self) -> usize {
+        match self.kind {
+            ArgKind::Buffer { .. } => std::mem::size_of::<*const ()>(),
+            ArgKind::Pod { size, .. } => size as usize,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelReflection {
+    pub name: String,
+    pub args: Vec<KernelArg>,
+    /// Total push-constant bytes: the header plus POD arguments.
+    pub push_constant_size: u32,
+    /// Number of storage-buffer bindings (0..n) in descriptor set 0.
+    pub storage_buffers: u32,
+    /// `__attribute__((reqd_work_group_size(x, y, z)))`.
+    pub required_work_group_size: Option<[u32; 3]>,
+    /// The kernel's attributes as written, for `CL_KERNEL_ATTRIBUTES`.
+    pub attributes: String,
+}

@@ -1,0 +1,58 @@
+//! Wrong kernels give clang-style diagnostics at the right line and column,
+//! all of them in one build log.
+
+use translator::{BuildError, DeviceCaps};
+
+fn log_of(source: &str) -> String {
+    match translator::build(source, "", &DeviceCaps::full()) {
+        Err(BuildError::Compile { log }) => log,
+        Err(e) => panic!("unexpected error: {e}"),
+        Ok(_) => panic!("expected a build failure for:\n{source}"),
+    }
+}
+
+#[test]
+fn every_error_is_reported_with_line_column_source_and_caret() {
+    let log = log_of(
+        "__kernel void k(__global float *a)\n\
+         {\n\
+         \x20   int i = get_global_id(0)\n\
+         \x20   a[i] = 1.0f;\n\
+         \x20   a[0] = nothing;\n\
+         \x20   return 1;\n\
+         }\n",
+    );
+    let expected = "<source>:3:29: error: expected ';', found 'a'\n\
+                    \x20   int i = get_global_id(0)\n\
+                    \x20                           ^\n";
+    assert!(log.starts_with(expected), "{log}");
+    assert!(log.contains("<source>:5:12: error: use of undeclared identifier 'nothing'"), "{log}");
+    assert!(log.contains("<source>:6:12: error: void function should not return a value"), "{log}");
+    assert!(log.ends_with("3 errors generated.\n"), "{log}");
+}
+
+#[test]
+fn kernel_rules() {
+    let cases: &[(&str, &str)] = &[
+        ("__kernel int k(void) { return 0; }", "1:14: error: kernel functions must have void return type"),
+        ("__kernel void k(float *p) {}", "1:24: error: kernel pointer arguments must point to __global, __constant or __local memory"),
+        ("__kernel void k(bool b) {}", "1:22: error: bool cannot be used as the type of a kernel argument"),
+        ("__kernel void k(__constant float *p) { p[0] = 1.0f; }", "1:45: error: cannot assign to a read-only location"),
+        ("__kernel void k(__global int *p) { p[0] = 1 % 2.0f; }", "1:45: error: invalid operands to binary expression ('int' % 'float')"),
+        ("__kernel void k(__global int *p) { p[0] = sqrt(1, 2); }", "1:43: error: too many arguments to function call 'sqrt', expected 1, have 2"),
+        ("__kernel void k(__global float4 *p) { p[0].xq = 1; }", "1:43: error: illegal vector component name 'xq'"),
+        ("__kernel void k(__global int *p) { break; }", "1:36: error: 'break'/'continue' statement not in loop statement"),
+    ];
+    for (source, expected) in cases {
+        let log = log_of(source);
+        assert!(log.contains(expected), "for {source}\nexpected {expected}\ngot:\n{log}");
+    }
+}
+
+#[test]
+fn invalid_options_are_typed() {
+    match translator::build("__kernel void k(void) {}", "-cl-std=CL9.9", &DeviceCaps::full()) {
+        Err(BuildError::InvalidOptions(_)) => {}
+        other => panic!("expected InvalidOptions, got {other:?}"),
+    }
+}
