@@ -485,10 +485,11 @@ impl<'a> Checker<'a> {
             }
             if is_kernel {
                 kernel_info.args.push(self.kernel_arg(p, &ty, ploc));
-            } else if !p.declarator.derived.is_empty() || quals.address_space.is_some() {
-                if quals.address_space.is_some() && p.declarator.derived.is_empty() {
-                    self.error(ploc, "parameters can only be declared in the private address space");
-                }
+            } else if quals.address_space.is_some() && p.declarator.derived.is_empty() {
+                self.error(
+                    ploc,
+                    "parameters can only be declared in the private address space",
+                );
             }
             let name = p
                 .declarator
@@ -754,7 +755,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             if ty == Type::Void {
-                self.error(*location, format!("variable has incomplete type 'void'"));
+                self.error(*location, "variable has incomplete type 'void'");
             }
             // A pointee's address space is not the variable's.
             let space = if init.declarator.derived.is_empty() {

@@ -358,11 +358,8 @@ impl Lexer<'_, '_> {
     fn run(&mut self) {
         let mut at_line_start = true;
         let mut space = false;
-        loop {
-            // Whitespace and comments.
-            let Some(&b) = self.src.get(self.pos) else {
-                break;
-            };
+        // Whitespace and comments first, then one token.
+        while let Some(&b) = self.src.get(self.pos) {
             match b {
                 b'\n' => {
                     at_line_start = true;

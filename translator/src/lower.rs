@@ -45,7 +45,8 @@ pub fn lower(
         let Some((reflection, module)) = builder.kernel(id, info) else {
             continue;
         };
-        match Kernel::new(reflection, module) {
+        let local_size = builder.builtins.as_ref().expect("kernel builtins").local_size;
+        match Kernel::new(reflection, module, local_size) {
             Ok(k) => kernels.push(k),
             Err(e) => diags.error(f.location, e.0),
         }
@@ -99,7 +100,10 @@ struct BuiltinVars {
     global_id: Handle<naga::GlobalVariable>,
     local_id: Handle<naga::GlobalVariable>,
     group_id: Handle<naga::GlobalVariable>,
-    num_groups: Handle<naga::GlobalVariable>,
+    /// The work-group size, as constants that `Kernel::spirv` sets per
+    /// launch: launches may be split into several dispatches (more groups
+    /// than one dispatch allows), so `NumWorkGroups` is not the NDRange's.
+    local_size: [Handle<naga::Constant>; 3],
 }
 
 /// Reported already; lowering of this kernel stops.
@@ -274,11 +278,26 @@ impl<'a> ModuleBuilder<'a> {
     fn kernel(&mut self, id: FunctionId, info: &hir::KernelInfo) -> Option<(KernelReflection, naga::Module)> {
         let f = &self.program.functions[id];
         let uvec3 = self.uvec3_type();
+        let u32_ty = self.u32_type();
+        let local_size = ["local_size_x", "local_size_y", "local_size_z"].map(|name| {
+            let init = self
+                .module
+                .global_expressions
+                .append(naga::Expression::Literal(naga::Literal::U32(1)), Span::UNDEFINED);
+            self.module.constants.append(
+                naga::Constant {
+                    name: Some(name.into()),
+                    ty: u32_ty,
+                    init,
+                },
+                Span::UNDEFINED,
+            )
+        });
         self.builtins = Some(BuiltinVars {
             global_id: self.private_global("global_id", uvec3),
             local_id: self.private_global("local_id", uvec3),
             group_id: self.private_global("group_id", uvec3),
-            num_groups: self.private_global("num_groups", uvec3),
+            local_size,
         });
 
         // Arguments: buffers become storage globals, everything else goes
@@ -292,7 +311,9 @@ impl<'a> ModuleBuilder<'a> {
             "global_size_x",
             "global_size_y",
             "global_size_z",
-            "reserved",
+            "group_offset_x",
+            "group_offset_y",
+            "group_offset_z",
         ];
         let mut members: Vec<naga::StructMember> = header_names
             .iter()
@@ -431,7 +452,6 @@ impl<'a> ModuleBuilder<'a> {
             naga::BuiltIn::GlobalInvocationId,
             naga::BuiltIn::LocalInvocationId,
             naga::BuiltIn::WorkGroupId,
-            naga::BuiltIn::NumWorkGroups,
         ];
         for b in builtins {
             fb.function.arguments.push(naga::FunctionArgument {
@@ -441,7 +461,7 @@ impl<'a> ModuleBuilder<'a> {
             });
         }
         let vars = self.builtins.as_ref().expect("kernel builtins");
-        let targets = [vars.global_id, vars.local_id, vars.group_id, vars.num_groups];
+        let targets = [vars.global_id, vars.local_id, vars.group_id];
         for (i, target) in targets.into_iter().enumerate() {
             let value = fb.add(naga::Expression::FunctionArgument(i as u32));
             let pointer = fb.add(naga::Expression::GlobalVariable(target));
@@ -1277,7 +1297,7 @@ impl<'a> ModuleBuilder<'a> {
             let pointer = fb.add(naga::Expression::GlobalVariable(g));
             fb.add(naga::Expression::Load { pointer })
         };
-        let (global_id, local_id, group_id, num_groups) = (vars.global_id, vars.local_id, vars.group_id, vars.num_groups);
+        let (global_id, local_id, group_id, local_size) = (vars.global_id, vars.local_id, vars.group_id, vars.local_size);
         if b == Builtin::WorkDim {
             let base = fb.add(naga::Expression::GlobalVariable(pc));
             let pointer = fb.add(naga::Expression::AccessIndex { base, index: PushConstantHeader::WORK_DIM / 4 });
@@ -1295,20 +1315,36 @@ impl<'a> ModuleBuilder<'a> {
         };
         let (vector, out_of_range) = match b {
             Builtin::GlobalId => {
+                // (group_offset + WorkGroupId) * local + LocalInvocationId
+                // + global_offset, with GlobalInvocationId covering the
+                // dispatch-relative part.
                 let id = load_global(fb, global_id);
+                let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
+                let components = local_size.map(|c| fb.add(naga::Expression::Constant(c))).to_vec();
+                let local = fb.add(naga::Expression::Compose { ty: uvec3, components });
+                let first = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Multiply, left: groups, right: local });
                 let offset = header_vector(fb, PushConstantHeader::GLOBAL_OFFSET);
-                (fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: id, right: offset }), 0)
+                let base = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: first, right: offset });
+                (fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: id, right: base }), 0)
             }
             Builtin::LocalId => (load_global(fb, local_id), 0),
-            Builtin::GroupId => (load_global(fb, group_id), 0),
-            Builtin::NumGroups => (load_global(fb, num_groups), 1),
+            Builtin::GroupId => {
+                let id = load_global(fb, group_id);
+                let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
+                (fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: id, right: groups }), 0)
+            }
             Builtin::GlobalSize => (header_vector(fb, PushConstantHeader::GLOBAL_SIZE), 1),
             Builtin::GlobalOffset => (header_vector(fb, PushConstantHeader::GLOBAL_OFFSET), 0),
             Builtin::LocalSize => {
+                let components = local_size.map(|c| fb.add(naga::Expression::Constant(c))).to_vec();
+                (fb.add(naga::Expression::Compose { ty: uvec3, components }), 1)
+            }
+            Builtin::NumGroups => {
                 // Work-groups are uniform, so the global size divides evenly.
                 let size = header_vector(fb, PushConstantHeader::GLOBAL_SIZE);
-                let groups = load_global(fb, num_groups);
-                (fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Divide, left: size, right: groups }), 1)
+                let components = local_size.map(|c| fb.add(naga::Expression::Constant(c))).to_vec();
+                let local = fb.add(naga::Expression::Compose { ty: uvec3, components });
+                (fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Divide, left: size, right: local }), 1)
             }
             _ => return Err(self.error(location, "internal error: unhandled built-in")),
         };

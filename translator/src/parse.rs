@@ -44,7 +44,10 @@ struct Reported;
 
 type PResult<T> = Result<T, Reported>;
 
-const KEYWORD_QUALIFIERS: &[(&str, fn(&mut Qualifiers))] = &[
+/// Sets one qualifier; the table maps each spelling to its setter.
+type QualifierSetter = fn(&mut Qualifiers);
+
+const KEYWORD_QUALIFIERS: &[(&str, QualifierSetter)] = &[
     ("const", |q| q.is_const = true),
     ("__const", |q| q.is_const = true),
     ("volatile", |q| q.is_volatile = true),
@@ -63,7 +66,7 @@ const KEYWORD_QUALIFIERS: &[(&str, fn(&mut Qualifiers))] = &[
     ("generic", |q| q.address_space = Some(AddressSpace::Generic)),
 ];
 
-fn qualifier_setter(word: &str) -> Option<fn(&mut Qualifiers)> {
+fn qualifier_setter(word: &str) -> Option<QualifierSetter> {
     KEYWORD_QUALIFIERS
         .iter()
         .find(|(w, _)| *w == word)
@@ -1060,10 +1063,7 @@ impl<'a> Parser<'a> {
     /// Precedence climbing over C's binary operators.
     fn binary_expr(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.cast_expr()?;
-        loop {
-            let Some((op, prec)) = self.binary_op() else {
-                break;
-            };
+        while let Some((op, prec)) = self.binary_op() {
             if prec < min_prec {
                 break;
             }

@@ -5,34 +5,36 @@
 
 /// The push-constant header that precedes POD arguments. Every kernel has it,
 /// so the runtime writes it without looking at the kernel.
+///
+/// `group_offset` is the id of this dispatch's first work-group: a launch
+/// with more groups than one Vulkan dispatch allows
+/// (`maxComputeWorkGroupCount`) runs as several dispatches, each one told
+/// where it starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct PushConstantHeader {
     pub global_offset: [u32; 3],
     pub work_dim: u32,
     pub global_size: [u32; 3],
-    pub reserved: u32,
+    pub group_offset: [u32; 3],
 }
 
 impl PushConstantHeader {
-    pub const SIZE: u32 = 32;
+    pub const SIZE: u32 = 40;
     /// Byte offsets of the fields, for the lowering of work-item functions.
     pub const GLOBAL_OFFSET: u32 = 0;
     pub const WORK_DIM: u32 = 12;
     pub const GLOBAL_SIZE: u32 = 16;
+    pub const GROUP_OFFSET: u32 = 28;
 
-    pub fn to_bytes(&self) -> [u8; 32] {
-        let words = [
-            self.global_offset[0],
-            self.global_offset[1],
-            self.global_offset[2],
-            self.work_dim,
-            self.global_size[0],
-            self.global_size[1],
-            self.global_size[2],
-            self.reserved,
-        ];
-        let mut out = [0u8; 32];
+    pub fn to_bytes(&self) -> [u8; Self::SIZE as usize] {
+        let words = self
+            .global_offset
+            .iter()
+            .chain(std::iter::once(&self.work_dim))
+            .chain(&self.global_size)
+            .chain(&self.group_offset);
+        let mut out = [0u8; Self::SIZE as usize];
         for (chunk, w) in out.chunks_exact_mut(4).zip(words) {
             chunk.copy_from_slice(&w.to_le_bytes());
         }

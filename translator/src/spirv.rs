@@ -12,6 +12,9 @@ pub struct Kernel {
     pub reflection: KernelReflection,
     module: naga::Module,
     info: ModuleInfo,
+    /// The `u32` constants that hold the work-group size in the IR
+    /// (`get_local_size`, `get_num_groups`), rewritten per launch size.
+    local_size_constants: [naga::Handle<naga::Constant>; 3],
 }
 
 /// naga rejected a module we produced: always a translator bug, reported as
@@ -40,7 +43,11 @@ fn capabilities() -> Capabilities {
 impl Kernel {
     /// Validates `module` (one compute entry point) and wraps it with its
     /// reflection.
-    pub fn new(reflection: KernelReflection, module: naga::Module) -> Result<Self, SpirvError> {
+    pub fn new(
+        reflection: KernelReflection,
+        module: naga::Module,
+        local_size_constants: [naga::Handle<naga::Constant>; 3],
+    ) -> Result<Self, SpirvError> {
         // Offsets come from our C layout engine, not WGSL's rules, so
         // STRUCT_LAYOUTS stays off (scalar block layout).
         let flags = ValidationFlags::all() - ValidationFlags::STRUCT_LAYOUTS;
@@ -57,6 +64,7 @@ impl Kernel {
             reflection,
             module,
             info,
+            local_size_constants,
         })
     }
 
@@ -79,6 +87,10 @@ impl Kernel {
         let mut module = self.module.clone();
         for ep in module.entry_points.iter_mut() {
             ep.workgroup_size = local_size;
+        }
+        for (constant, size) in self.local_size_constants.iter().zip(local_size) {
+            let init = module.constants[*constant].init;
+            module.global_expressions[init] = naga::Expression::Literal(naga::Literal::U32(size));
         }
         let mut words = Vec::new();
         let mut writer = spv::Writer::new(&options).map_err(|e| SpirvError(e.to_string()))?;

@@ -62,7 +62,7 @@ fn reflection_of_saxpy() {
     use translator::ArgKind;
     let args = &k.reflection.args;
     assert_eq!(args.len(), 3);
-    assert_eq!(args[0].kind, ArgKind::Pod { offset: 32, size: 4 });
+    assert_eq!(args[0].kind, ArgKind::Pod { offset: 40, size: 4 });
     assert_eq!(args[0].type_name, "float");
     assert_eq!(args[1].kind, ArgKind::Buffer { binding: 0 });
     assert_eq!(args[1].address, AddressQualifier::Global);
@@ -70,6 +70,6 @@ fn reflection_of_saxpy() {
     assert_eq!(args[1].type_name, "float*");
     assert_eq!(args[2].kind, ArgKind::Buffer { binding: 1 });
     assert!(!args[2].is_const);
-    assert_eq!(k.reflection.push_constant_size, 36);
+    assert_eq!(k.reflection.push_constant_size, 44);
     assert_eq!(k.reflection.storage_buffers, 2);
 }

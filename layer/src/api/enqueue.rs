@@ -1,0 +1,419 @@
+//! The `clEnqueue*` entry points for buffers, kernels, markers and
+//! barriers: the C-side argument checks, wait lists and returned events.
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use opencl_sys::{
+    cl_bool, cl_command_queue, cl_event, cl_int, cl_kernel, cl_mem, cl_mem_migration_flags,
+    cl_uint, CL_COMMAND_BARRIER, CL_COMMAND_MARKER, CL_COMMAND_MIGRATE_MEM_OBJECTS,
+    CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_FALSE, CL_INVALID_CONTEXT, CL_INVALID_EVENT,
+    CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_GLOBAL_WORK_SIZE, CL_INVALID_MEM_OBJECT,
+    CL_INVALID_VALUE, CL_INVALID_WORK_DIMENSION, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
+    CL_MIGRATE_MEM_OBJECT_HOST,
+};
+
+use crate::api::call;
+use crate::api::handle;
+use crate::api::host::HostSlice;
+use crate::core::enqueue::{self, CopyRegion};
+use crate::core::event::Event;
+use crate::core::kernel::Kernel;
+use crate::core::memory::Mem;
+use crate::core::ndrange::NdRange;
+use crate::core::object::Object;
+use crate::core::queue::Queue;
+use crate::core::CLResult;
+
+type Events = Vec<Arc<Object<Event>>>;
+
+/// The wait list: "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and
+/// num_events_in_wait_list > 0, or event_wait_list is not NULL and
+/// num_events_in_wait_list is 0, or if event objects in event_wait_list are
+/// not valid events."
+///
+/// # Safety
+/// `list` is NULL or holds `count` handles.
+unsafe fn wait_list(count: cl_uint, list: *const cl_event) -> CLResult<Events> {
+    if (count == 0) != list.is_null() {
+        return Err(CL_INVALID_EVENT_WAIT_LIST);
+    }
+    // SAFETY: the caller's contract.
+    unsafe { handle::arcs::<Event>(list.cast(), count as usize, CL_INVALID_EVENT_WAIT_LIST) }
+}
+
+/// Gives the command's event to the application if it asked for one;
+/// otherwise the queue's internal reference is all that remains.
+///
+/// # Safety
+/// `out` is NULL or valid for writing a `cl_event`.
+unsafe fn hand_out(out: *mut cl_event, event: Arc<Object<Event>>) {
+    // SAFETY: the caller's contract.
+    unsafe { call::write_if_not_null(out, handle::into_handle(event)) };
+}
+
+/// # Safety
+/// A handle from the application.
+unsafe fn queue(queue: cl_command_queue) -> CLResult<Arc<Object<Queue>>> {
+    // SAFETY: the caller's contract; checked before use.
+    unsafe { handle::arc::<Queue>(queue) }
+}
+
+/// # Safety
+/// A handle from the application.
+unsafe fn mem(mem: cl_mem) -> CLResult<Arc<Object<Mem>>> {
+    // SAFETY: the caller's contract; checked before use.
+    unsafe { handle::arc::<Mem>(mem) }
+}
+
+pub(crate) unsafe extern "C" fn enqueue_read_buffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the application's arguments, per the clEnqueueReadBuffer
+        // contract: handles are checked, ptr holds size writable bytes until
+        // the read completes, and the event pointers are as the spec says.
+        unsafe {
+            let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            if ptr.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let destination = Box::new(HostSlice::new(ptr, size));
+            let blocking = blocking_read != CL_FALSE;
+            let done =
+                enqueue::read_buffer(&queue, &buffer, blocking, offset, destination, &waits)?;
+            hand_out(event, done);
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn enqueue_write_buffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the application's arguments, per the clEnqueueWriteBuffer
+        // contract: handles are checked, ptr holds size readable bytes (it
+        // is copied before this call returns), event pointers as specified.
+        unsafe {
+            let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            if ptr.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let source = call::slice(ptr.cast::<u8>(), size);
+            let blocking = blocking_write != CL_FALSE;
+            let done = enqueue::write_buffer(&queue, &buffer, blocking, offset, source, &waits)?;
+            hand_out(event, done);
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn enqueue_copy_buffer(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_offset: usize,
+    dst_offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: handles checked before use; wait list and event pointers
+        // as the spec says.
+        unsafe {
+            let queue = queue(command_queue)?;
+            let (src, dst) = (mem(src_buffer)?, mem(dst_buffer)?);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let region = CopyRegion {
+                src_offset,
+                dst_offset,
+                size,
+            };
+            hand_out(
+                event,
+                enqueue::copy_buffer(&queue, &src, &dst, region, &waits)?,
+            );
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn enqueue_fill_buffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    pattern: *const c_void,
+    pattern_size: usize,
+    offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: handles checked before use; pattern holds pattern_size
+        // bytes (copied before returning); wait list and event as specified.
+        unsafe {
+            let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            if pattern.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let pattern = call::slice(pattern.cast::<u8>(), pattern_size);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            hand_out(
+                event,
+                enqueue::fill_buffer(&queue, &buffer, pattern, offset, size, &waits)?,
+            );
+        }
+        Ok(())
+    })
+}
+
+/// Enqueues a kernel over `range`.
+fn launch(
+    queue: &Arc<Object<Queue>>,
+    kernel: &Object<Kernel>,
+    range: &NdRange,
+    waits: &[Arc<Object<Event>>],
+    command_type: opencl_sys::cl_command_type,
+) -> CLResult<Arc<Object<Event>>> {
+    let recipe = kernel.launch_recipe(queue.device(), range)?;
+    queue.enqueue(command_type, waits, recipe, None)
+}
+
+/// # Safety
+/// `values` is NULL or holds `work_dim` elements.
+unsafe fn dimensions(values: *const usize, work_dim: usize, unused: usize) -> Option<[usize; 3]> {
+    if values.is_null() {
+        return None;
+    }
+    let mut out = [unused; 3];
+    // SAFETY: the caller's contract.
+    out[..work_dim].copy_from_slice(unsafe { call::slice(values, work_dim) });
+    Some(out)
+}
+
+pub(crate) unsafe extern "C" fn enqueue_nd_range_kernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    local_work_size: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: handles checked before use; the size arrays hold work_dim
+        // elements; wait list and event as specified.
+        unsafe {
+            let queue = queue(command_queue)?;
+            let kernel = handle::object::<Kernel>(kernel)?;
+            if !kernel.program().context().is(queue.context()) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            if !(1..=3).contains(&work_dim) {
+                return Err(CL_INVALID_WORK_DIMENSION);
+            }
+            let work_dim = work_dim as usize;
+            let global_size =
+                dimensions(global_work_size, work_dim, 1).ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+            let range = NdRange {
+                work_dim,
+                global_offset: dimensions(global_work_offset, work_dim, 0).unwrap_or([0; 3]),
+                global_size,
+                local_size: dimensions(local_work_size, work_dim, 1),
+            };
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            hand_out(
+                event,
+                launch(&queue, kernel, &range, &waits, CL_COMMAND_NDRANGE_KERNEL)?,
+            );
+        }
+        Ok(())
+    })
+}
+
+/// One work-item in one work-group.
+pub(crate) unsafe extern "C" fn enqueue_task(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: handles checked before use; wait list and event as
+        // specified.
+        unsafe {
+            let queue = queue(command_queue)?;
+            let kernel = handle::object::<Kernel>(kernel)?;
+            if !kernel.program().context().is(queue.context()) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            let range = NdRange {
+                work_dim: 1,
+                global_offset: [0; 3],
+                global_size: [1; 3],
+                local_size: Some([1; 3]),
+            };
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            hand_out(
+                event,
+                launch(&queue, kernel, &range, &waits, CL_COMMAND_TASK)?,
+            );
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn enqueue_marker_with_wait_list(
+    command_queue: cl_command_queue,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the handle is checked; wait list and event as specified.
+        unsafe {
+            let queue = queue(command_queue)?;
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            hand_out(event, enqueue::marker(&queue, CL_COMMAND_MARKER, &waits)?);
+        }
+        Ok(())
+    })
+}
+
+/// On an in-order queue a barrier is a marker.
+pub(crate) unsafe extern "C" fn enqueue_barrier_with_wait_list(
+    command_queue: cl_command_queue,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the handle is checked; wait list and event as specified.
+        unsafe {
+            let queue = queue(command_queue)?;
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            hand_out(event, enqueue::marker(&queue, CL_COMMAND_BARRIER, &waits)?);
+        }
+        Ok(())
+    })
+}
+
+/// OpenCL 1.1: a marker after all previous commands, whose event is required.
+pub(crate) unsafe extern "C" fn enqueue_marker(
+    command_queue: cl_command_queue,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the handle is checked; event as specified.
+        unsafe {
+            let queue = queue(command_queue)?;
+            if event.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            hand_out(event, enqueue::marker(&queue, CL_COMMAND_MARKER, &[])?);
+        }
+        Ok(())
+    })
+}
+
+/// OpenCL 1.1: a barrier with no event.
+pub(crate) unsafe extern "C" fn enqueue_barrier(command_queue: cl_command_queue) -> cl_int {
+    call::status(|| {
+        // SAFETY: a handle from the application, checked before use.
+        let queue = unsafe { queue(command_queue)? };
+        enqueue::marker(&queue, CL_COMMAND_BARRIER, &[]).map(drop)
+    })
+}
+
+/// OpenCL 1.1: later commands wait for `event_list`.
+pub(crate) unsafe extern "C" fn enqueue_wait_for_events(
+    command_queue: cl_command_queue,
+    num_events: cl_uint,
+    event_list: *const cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the handle is checked; event_list holds num_events handles.
+        unsafe {
+            let queue = queue(command_queue)?;
+            if num_events == 0 || event_list.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let waits =
+                handle::arcs::<Event>(event_list.cast(), num_events as usize, CL_INVALID_EVENT)?;
+            enqueue::marker(&queue, CL_COMMAND_BARRIER, &waits).map(drop)
+        }
+    })
+}
+
+/// Memory objects live on one device (see [`crate::core::memory`]);
+/// migrating to the queue's device places one that is not yet allocated
+/// there, migrating to the host does nothing. Either way the command
+/// orders like a marker.
+pub(crate) unsafe extern "C" fn enqueue_migrate_mem_objects(
+    command_queue: cl_command_queue,
+    num_mem_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    flags: cl_mem_migration_flags,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: handles checked before use; mem_objects holds
+        // num_mem_objects handles; wait list and event as specified.
+        unsafe {
+            let queue = queue(command_queue)?;
+            if num_mem_objects == 0 || mem_objects.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let mems = handle::arcs::<Mem>(
+                mem_objects.cast(),
+                num_mem_objects as usize,
+                CL_INVALID_MEM_OBJECT,
+            )?;
+            if mems.iter().any(|m| !m.context().is(queue.context())) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            if flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0
+            {
+                return Err(CL_INVALID_VALUE);
+            }
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            if flags & CL_MIGRATE_MEM_OBJECT_HOST == 0 {
+                for mem in &mems {
+                    mem.buffer_on(queue.device())?;
+                }
+            }
+            hand_out(
+                event,
+                enqueue::marker(&queue, CL_COMMAND_MIGRATE_MEM_OBJECTS, &waits)?,
+            );
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,205 @@
+//! Memory-object entry points: buffer creation (with and without a
+//! property list), retain/release, `clGetMemObjectInfo`, destructor
+//! callbacks, and `clGetSupportedImageFormats` (none: no image support).
+
+use std::ffi::c_void;
+
+use opencl_sys::{
+    cl_context, cl_image_format, cl_int, cl_mem, cl_mem_flags, cl_mem_info, cl_mem_object_type,
+    cl_mem_properties, cl_uint, CL_INVALID_HOST_PTR, CL_INVALID_PROPERTY, CL_INVALID_VALUE,
+    CL_MEM_ALLOC_HOST_PTR, CL_MEM_ASSOCIATED_MEMOBJECT, CL_MEM_CONTEXT, CL_MEM_COPY_HOST_PTR,
+    CL_MEM_FLAGS, CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_PTR, CL_MEM_HOST_READ_ONLY,
+    CL_MEM_HOST_WRITE_ONLY, CL_MEM_KERNEL_READ_AND_WRITE, CL_MEM_MAP_COUNT, CL_MEM_OBJECT_BUFFER,
+    CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE1D_BUFFER,
+    CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D, CL_MEM_OFFSET,
+    CL_MEM_PROPERTIES, CL_MEM_READ_ONLY, CL_MEM_READ_WRITE, CL_MEM_REFERENCE_COUNT, CL_MEM_SIZE,
+    CL_MEM_TYPE, CL_MEM_USES_SVM_POINTER, CL_MEM_USE_HOST_PTR, CL_MEM_WRITE_ONLY,
+};
+
+use crate::api::call::{self, write_if_not_null};
+use crate::api::context::read_property_list;
+use crate::api::handle;
+use crate::api::host::{self, MemDestructorNotify};
+use crate::api::info::{write_info, InfoValue};
+use crate::core::context::Context;
+use crate::core::memory::{self, BufferDescription, Mem};
+use crate::core::object::Object;
+use crate::core::CLResult;
+
+/// # Safety
+/// `context` is a handle and `properties` NULL or a zero-terminated list
+/// from the application; `host_ptr` is NULL or valid for reading `size`
+/// bytes when the flags ask for its contents.
+unsafe fn buffer(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> CLResult<cl_mem> {
+    // SAFETY: the caller's contract; the handle is checked before use.
+    let context = unsafe { handle::arc::<Context>(context)? };
+    // SAFETY: the caller's contract for the property list.
+    let properties = unsafe { read_property_list(properties) };
+    // OpenCL 3.0 defines no buffer properties; extensions add them.
+    if properties.len() > 1 {
+        return Err(CL_INVALID_PROPERTY);
+    }
+    memory::validate_buffer_flags(flags)?;
+    memory::validate_buffer_size(&context, size)?;
+    // "CL_INVALID_HOST_PTR if host_ptr is NULL and CL_MEM_USE_HOST_PTR or
+    // CL_MEM_COPY_HOST_PTR are set in flags or if host_ptr is not NULL but
+    // CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags."
+    let wants_contents = memory::takes_host_contents(flags);
+    if wants_contents == host_ptr.is_null() {
+        return Err(CL_INVALID_HOST_PTR);
+    }
+    let contents = if wants_contents {
+        // SAFETY: the caller's contract: size readable bytes at host_ptr.
+        Some(unsafe { std::slice::from_raw_parts(host_ptr.cast::<u8>().cast_const(), size) })
+    } else {
+        None
+    };
+    let use_host_ptr = flags & CL_MEM_USE_HOST_PTR != 0;
+    let mem = Mem::new_buffer(
+        &context,
+        BufferDescription {
+            flags,
+            size,
+            contents,
+            host_ptr: if use_host_ptr { host_ptr as usize } else { 0 },
+            properties,
+        },
+    )?;
+    Ok(handle::into_handle(mem))
+}
+
+pub(crate) unsafe extern "C" fn create_buffer(
+    context: cl_context,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    // SAFETY: the application's arguments, per the clCreateBuffer contract.
+    let created =
+        call::create(|| unsafe { buffer(context, std::ptr::null(), flags, size, host_ptr) });
+    // SAFETY: errcode_ret is the application's, NULL or a cl_int.
+    unsafe { created.report(errcode_ret) }
+}
+
+pub(crate) unsafe extern "C" fn create_buffer_with_properties(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    // SAFETY: the application's arguments, per the
+    // clCreateBufferWithProperties contract.
+    let created = call::create(|| unsafe { buffer(context, properties, flags, size, host_ptr) });
+    // SAFETY: errcode_ret is the application's, NULL or a cl_int.
+    unsafe { created.report(errcode_ret) }
+}
+
+pub(crate) unsafe extern "C" fn retain_mem_object(mem: cl_mem) -> cl_int {
+    // SAFETY: a handle from the application, checked before use.
+    call::status(|| unsafe { handle::retain::<Mem>(mem) })
+}
+
+pub(crate) unsafe extern "C" fn release_mem_object(mem: cl_mem) -> cl_int {
+    // SAFETY: a handle from the application, checked before use.
+    call::status(|| unsafe { handle::release::<Mem>(mem) })
+}
+
+fn mem_info(mem: &Object<Mem>, param_name: cl_mem_info) -> CLResult<InfoValue> {
+    Ok(match param_name {
+        CL_MEM_TYPE => InfoValue::scalar::<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER),
+        CL_MEM_FLAGS => InfoValue::scalar(mem.flags()),
+        CL_MEM_SIZE => InfoValue::scalar(mem.size()),
+        CL_MEM_HOST_PTR => InfoValue::scalar(mem.host_ptr()),
+        CL_MEM_MAP_COUNT => InfoValue::scalar::<cl_uint>(0),
+        CL_MEM_REFERENCE_COUNT => InfoValue::scalar::<cl_uint>(mem.api_reference_count()),
+        CL_MEM_CONTEXT => InfoValue::handle(Some(&**mem.context())),
+        // Sub-buffers are not implemented, so there is no parent.
+        CL_MEM_ASSOCIATED_MEMOBJECT => InfoValue::handle::<Mem>(None),
+        CL_MEM_OFFSET => InfoValue::scalar::<usize>(0),
+        CL_MEM_USES_SVM_POINTER => InfoValue::bool(false),
+        CL_MEM_PROPERTIES => InfoValue::array(mem.properties()),
+        _ => return Err(CL_INVALID_VALUE),
+    })
+}
+
+pub(crate) unsafe extern "C" fn get_mem_object_info(
+    mem: cl_mem,
+    param_name: cl_mem_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: a handle from the application, checked before use.
+        let mem = unsafe { handle::object::<Mem>(mem)? };
+        let value = mem_info(mem, param_name)?;
+        // SAFETY: the application's buffers, per the clGetMemObjectInfo
+        // contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
+}
+
+pub(crate) unsafe extern "C" fn set_mem_object_destructor_callback(
+    mem: cl_mem,
+    pfn_notify: Option<MemDestructorNotify>,
+    user_data: *mut c_void,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: a handle from the application, checked before use.
+        let object = unsafe { handle::object::<Mem>(mem)? };
+        let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+        object.add_destructor_callback(host::mem_destructor(notify, mem, user_data));
+        Ok(())
+    })
+}
+
+/// No device supports images, so every valid query lists no formats.
+pub(crate) unsafe extern "C" fn get_supported_image_formats(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_type: cl_mem_object_type,
+    num_entries: cl_uint,
+    image_formats: *mut cl_image_format,
+    num_image_formats: *mut cl_uint,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: a handle from the application, checked before use.
+        unsafe { handle::object::<Context>(context)? };
+        let known_flags = CL_MEM_READ_WRITE
+            | CL_MEM_WRITE_ONLY
+            | CL_MEM_READ_ONLY
+            | CL_MEM_KERNEL_READ_AND_WRITE
+            | CL_MEM_USE_HOST_PTR
+            | CL_MEM_ALLOC_HOST_PTR
+            | CL_MEM_COPY_HOST_PTR
+            | CL_MEM_HOST_WRITE_ONLY
+            | CL_MEM_HOST_READ_ONLY
+            | CL_MEM_HOST_NO_ACCESS;
+        let image_types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        if flags & !known_flags != 0
+            || !image_types.contains(&image_type)
+            || (num_entries == 0 && !image_formats.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: NULL or a cl_uint, per the spec.
+        unsafe { write_if_not_null(num_image_formats, 0) };
+        Ok(())
+    })
+}

@@ -1,0 +1,849 @@
+//! Every entry point of the dispatch table that is not built yet, in one
+//! place. Each returns `CL_INVALID_OPERATION` (through `errcode_ret` for
+//! those that create objects), which for many is also what the spec
+//! prescribes when no device supports the feature. When one is implemented,
+//! it moves to its family's module and its slot in [`crate::api::icd`]
+//! points there.
+//!
+//! The dispatch table's slots are typed, so each stub has its function's
+//! exact signature; the macros only supply the bodies.
+
+#![allow(clippy::too_many_arguments)]
+
+use std::ffi::{c_char, c_uchar, c_void};
+
+use opencl_sys::cl_icd::*;
+use opencl_sys::{cl_int, cl_uint, cl_ulong, CL_INVALID_OPERATION};
+
+use crate::api::call::write_if_not_null;
+
+/// Stubs that return their status.
+macro_rules! returns_status {
+    ($($(#[$meta:meta])* fn $name:ident($($arg:ident: $type:ty),* $(,)?);)*) => {$(
+        $(#[$meta])*
+        pub(crate) unsafe extern "C" fn $name($($arg: $type),*) -> cl_int {
+            $(let _ = $arg;)*
+            CL_INVALID_OPERATION
+        }
+    )*};
+}
+
+/// Stubs that create an object (or map memory): NULL, with the status in
+/// `errcode_ret`.
+macro_rules! returns_object {
+    ($($(#[$meta:meta])* fn $name:ident($($arg:ident: $type:ty),* $(,)?) -> $returned:ty;)*) => {$(
+        $(#[$meta])*
+        pub(crate) unsafe extern "C" fn $name($($arg: $type,)* errcode_ret: *mut cl_int) -> $returned {
+            $(let _ = $arg;)*
+            // SAFETY: errcode_ret is NULL or points to a cl_int, per the spec.
+            unsafe { write_if_not_null(errcode_ret, CL_INVALID_OPERATION) };
+            std::ptr::null_mut()
+        }
+    )*};
+}
+
+/// `clSVMAlloc`: not implemented; no device supports SVM, so there is no
+/// allocation to return.
+pub(crate) unsafe extern "C" fn svm_alloc(
+    _context: cl_context,
+    _flags: cl_svm_mem_flags,
+    _size: usize,
+    _alignment: cl_uint,
+) -> *mut c_void {
+    std::ptr::null_mut()
+}
+
+/// `clSVMFree`: not implemented; nothing was allocated, so nothing to free.
+pub(crate) unsafe extern "C" fn svm_free(_context: cl_context, _svm_pointer: *mut c_void) {}
+
+// Images and samplers: no device supports images (`CL_DEVICE_IMAGE_SUPPORT` is
+// false), and for most of these `CL_INVALID_OPERATION` is the spec's own
+// answer in that case.
+
+returns_status! {
+    /// `clGetImageInfo`: not implemented.
+    fn get_image_info(
+        image: cl_mem,
+        param_name: cl_image_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    );
+    /// `clRetainSampler`: not implemented.
+    fn retain_sampler(
+        sampler: cl_sampler,
+    );
+    /// `clReleaseSampler`: not implemented.
+    fn release_sampler(
+        sampler: cl_sampler,
+    );
+    /// `clGetSamplerInfo`: not implemented.
+    fn get_sampler_info(
+        sampler: cl_sampler,
+        param_name: cl_sampler_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    );
+    /// `clEnqueueReadImage`: not implemented.
+    fn enqueue_read_image(
+        command_queue: cl_command_queue,
+        image: cl_mem,
+        blocking_read: cl_bool,
+        origin: *const usize,
+        region: *const usize,
+        row_pitch: usize,
+        slice_pitch: usize,
+        ptr: *mut c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueWriteImage`: not implemented.
+    fn enqueue_write_image(
+        command_queue: cl_command_queue,
+        image: cl_mem,
+        blocking_write: cl_bool,
+        origin: *const usize,
+        region: *const usize,
+        input_row_pitch: usize,
+        input_slice_pitch: usize,
+        ptr: *const c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueCopyImage`: not implemented.
+    fn enqueue_copy_image(
+        command_queue: cl_command_queue,
+        src_image: cl_mem,
+        dst_image: cl_mem,
+        src_origin: *const usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueCopyImageToBuffer`: not implemented.
+    fn enqueue_copy_image_to_buffer(
+        command_queue: cl_command_queue,
+        src_image: cl_mem,
+        dst_buffer: cl_mem,
+        src_origin: *const usize,
+        region: *const usize,
+        dst_offset: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueCopyBufferToImage`: not implemented.
+    fn enqueue_copy_buffer_to_image(
+        command_queue: cl_command_queue,
+        src_buffer: cl_mem,
+        dst_image: cl_mem,
+        src_offset: usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueFillImage`: not implemented.
+    fn enqueue_fill_image(
+        command_queue: cl_command_queue,
+        image: cl_mem,
+        fill_color: *const c_void,
+        origin: *const usize,
+        region: *const usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+}
+
+returns_object! {
+    /// `clCreateImage2D`: not implemented.
+    fn create_image_2d(
+        context: cl_context,
+        flags: cl_mem_flags,
+        image_format: *const cl_image_format,
+        image_width: usize,
+        image_height: usize,
+        image_row_pitch: usize,
+        host_ptr: *mut c_void,
+    ) -> cl_mem;
+    /// `clCreateImage3D`: not implemented.
+    fn create_image_3d(
+        context: cl_context,
+        flags: cl_mem_flags,
+        image_format: *const cl_image_format,
+        image_width: usize,
+        image_height: usize,
+        image_depth: usize,
+        image_row_pitch: usize,
+        image_slice_pitch: usize,
+        host_ptr: *mut c_void,
+    ) -> cl_mem;
+    /// `clCreateImage`: not implemented.
+    fn create_image(
+        context: cl_context,
+        flags: cl_mem_flags,
+        image_format: *const cl_image_format,
+        image_desc: *const cl_image_desc,
+        host_ptr: *mut c_void,
+    ) -> cl_mem;
+    /// `clCreateImageWithProperties`: not implemented.
+    fn create_image_with_properties(
+        context: cl_context,
+        properties: *const cl_mem_properties,
+        flags: cl_mem_flags,
+        image_format: *const cl_image_format,
+        image_desc: *const cl_image_desc,
+        host_ptr: *mut c_void,
+    ) -> cl_mem;
+    /// `clCreateSampler`: not implemented.
+    fn create_sampler(
+        context: cl_context,
+        normalized_coords: cl_bool,
+        addressing_mode: cl_addressing_mode,
+        filter_mode: cl_filter_mode,
+    ) -> cl_sampler;
+    /// `clCreateSamplerWithProperties`: not implemented.
+    fn create_sampler_with_properties(
+        context: cl_context,
+        sampler_properties: *const cl_sampler_properties,
+    ) -> cl_sampler;
+    /// `clEnqueueMapImage`: not implemented.
+    fn enqueue_map_image(
+        command_queue: cl_command_queue,
+        image: cl_mem,
+        blocking_map: cl_bool,
+        map_flags: cl_map_flags,
+        origin: *const usize,
+        region: *const usize,
+        image_row_pitch: *mut usize,
+        image_slice_pitch: *mut usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> *mut c_void;
+}
+
+// Buffer operations not built yet.
+
+returns_status! {
+    /// `clEnqueueReadBufferRect`: not implemented.
+    fn enqueue_read_buffer_rect(
+        command_queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking_read: cl_bool,
+        buffer_origin: *const usize,
+        host_origin: *const usize,
+        region: *const usize,
+        buffer_row_pitch: usize,
+        buffer_slice_pitch: usize,
+        host_row_pitch: usize,
+        host_slice_pitch: usize,
+        ptr: *mut c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueWriteBufferRect`: not implemented.
+    fn enqueue_write_buffer_rect(
+        command_queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking_write: cl_bool,
+        buffer_origin: *const usize,
+        host_origin: *const usize,
+        region: *const usize,
+        buffer_row_pitch: usize,
+        buffer_slice_pitch: usize,
+        host_row_pitch: usize,
+        host_slice_pitch: usize,
+        ptr: *const c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueCopyBufferRect`: not implemented.
+    fn enqueue_copy_buffer_rect(
+        command_queue: cl_command_queue,
+        src_buffer: cl_mem,
+        dst_buffer: cl_mem,
+        src_origin: *const usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        src_row_pitch: usize,
+        src_slice_pitch: usize,
+        dst_row_pitch: usize,
+        dst_slice_pitch: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueUnmapMemObject`: not implemented.
+    fn enqueue_unmap_mem_object(
+        command_queue: cl_command_queue,
+        memobj: cl_mem,
+        mapped_ptr: *mut c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+}
+
+returns_object! {
+    /// `clCreateSubBuffer`: not implemented.
+    fn create_sub_buffer(
+        buffer: cl_mem,
+        flags: cl_mem_flags,
+        buffer_create_type: cl_buffer_create_type,
+        buffer_create_info: *const c_void,
+    ) -> cl_mem;
+    /// `clEnqueueMapBuffer`: not implemented.
+    fn enqueue_map_buffer(
+        command_queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking_map: cl_bool,
+        map_flags: cl_map_flags,
+        offset: usize,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> *mut c_void;
+}
+
+// Program creation from binaries, IL or built-in kernels, separate compilation
+// and linking: not built yet (no device reports an IL or built-in kernels;
+// `CL_DEVICE_LINKER_AVAILABLE` is false).
+
+returns_status! {
+    /// `clCompileProgram`: not implemented.
+    fn compile_program(
+        program: cl_program,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        options: *const c_char,
+        num_input_headers: cl_uint,
+        input_headers: *const cl_program,
+        header_include_names: *mut *const c_char,
+        pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+        user_data: *mut c_void,
+    );
+    /// `clSetProgramSpecializationConstant`: not implemented.
+    fn set_program_specialization_constant(
+        program: cl_program,
+        spec_id: cl_uint,
+        spec_size: usize,
+        spec_value: *const c_void,
+    );
+}
+
+returns_object! {
+    /// `clCreateProgramWithBinary`: not implemented.
+    fn create_program_with_binary(
+        context: cl_context,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        lengths: *const usize,
+        binaries: *mut *const c_uchar,
+        binary_status: *mut cl_int,
+    ) -> cl_program;
+    /// `clCreateProgramWithIL`: not implemented.
+    fn create_program_with_il(
+        context: cl_context,
+        il: *const c_void,
+        length: usize,
+    ) -> cl_program;
+    /// `clCreateProgramWithBuiltInKernels`: not implemented.
+    fn create_program_with_built_in_kernels(
+        context: cl_context,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        kernel_names: *const c_char,
+    ) -> cl_program;
+    /// `clLinkProgram`: not implemented.
+    fn link_program(
+        context: cl_context,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        options: *const c_char,
+        num_input_programs: cl_uint,
+        input_programs: *const cl_program,
+        pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+        user_data: *mut c_void,
+    ) -> cl_program;
+}
+
+// Program release callbacks are deprecated; the spec's answer when no device
+// supports them is `CL_INVALID_OPERATION`.
+
+returns_status! {
+    /// `clSetProgramReleaseCallback`: not implemented.
+    fn set_program_release_callback(
+        program: cl_program,
+        pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+        user_data: *mut c_void,
+    );
+}
+
+// Kernel operations not built yet; sub-group queries have no devices to answer
+// for (`CL_DEVICE_MAX_NUM_SUB_GROUPS` is 0).
+
+returns_status! {
+    /// `clGetKernelSubGroupInfo`: not implemented.
+    fn get_kernel_sub_group_info(
+        kernel: cl_kernel,
+        device: cl_device_id,
+        param_name: cl_kernel_sub_group_info,
+        input_value_size: usize,
+        input_value: *const c_void,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    );
+    /// `clGetKernelSubGroupInfoKHR`: not implemented.
+    fn get_kernel_sub_group_info_khr(
+        in_kernel: cl_kernel,
+        in_device: cl_device_id,
+        param_name: cl_kernel_sub_group_info,
+        input_value_size: usize,
+        input_value: *const c_void,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    );
+}
+
+returns_object! {
+    /// `clCloneKernel`: not implemented.
+    fn clone_kernel(
+        source_kernel: cl_kernel,
+    ) -> cl_kernel;
+}
+
+// Queue features not supported: changing properties after creation (deprecated
+// since 1.1), native kernels (`CL_EXEC_NATIVE_KERNEL` is not reported), on-
+// device queues.
+
+returns_status! {
+    /// `clSetCommandQueueProperty`: not implemented.
+    fn set_command_queue_property(
+        command_queue: cl_command_queue,
+        properties: cl_command_queue_properties,
+        enable: cl_bool,
+        old_properties: *mut cl_command_queue_properties,
+    );
+    /// `clEnqueueNativeKernel`: not implemented.
+    fn enqueue_native_kernel(
+        command_queue: cl_command_queue,
+        user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>,
+        args: *mut c_void,
+        cb_args: usize,
+        num_mem_objects: cl_uint,
+        mem_list: *const cl_mem,
+        args_mem_loc: *mut *const c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clSetDefaultDeviceCommandQueue`: not implemented.
+    fn set_default_device_command_queue(
+        context: cl_context,
+        device: cl_device_id,
+        command_queue: cl_command_queue,
+    );
+}
+
+// Device and host timer synchronisation: `CL_PLATFORM_HOST_TIMER_RESOLUTION`
+// is 0, for which the spec's answer is `CL_INVALID_OPERATION`.
+
+returns_status! {
+    /// `clGetDeviceAndHostTimer`: not implemented.
+    fn get_device_and_host_timer(
+        device: cl_device_id,
+        device_timestamp: *mut cl_ulong,
+        host_timestamp: *mut cl_ulong,
+    );
+    /// `clGetHostTimer`: not implemented.
+    fn get_host_timer(
+        device: cl_device_id,
+        host_timestamp: *mut cl_ulong,
+    );
+}
+
+// Shared virtual memory and pipes: no device reports them, for which the
+// spec's answer is `CL_INVALID_OPERATION` (`clSVMAlloc` returns NULL,
+// `clSVMFree` does nothing).
+
+returns_status! {
+    /// `clEnqueueSVMFree`: not implemented.
+    fn enqueue_svm_free(
+        command_queue: cl_command_queue,
+        num_svm_pointers: cl_uint,
+        svm_pointers: *mut *mut c_void,
+        pfn_free_func: Option< unsafe extern "C" fn( queue: cl_command_queue, num_svm_pointers: cl_uint, svm_pointers: *mut *mut c_void, user_data: *mut c_void, ), >,
+        user_data: *mut c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueSVMMemcpy`: not implemented.
+    fn enqueue_svm_memcpy(
+        command_queue: cl_command_queue,
+        blocking_copy: cl_bool,
+        dst_ptr: *mut c_void,
+        src_ptr: *const c_void,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueSVMMemFill`: not implemented.
+    fn enqueue_svm_mem_fill(
+        command_queue: cl_command_queue,
+        svm_ptr: *mut c_void,
+        pattern: *const c_void,
+        pattern_size: usize,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueSVMMap`: not implemented.
+    fn enqueue_svm_map(
+        command_queue: cl_command_queue,
+        blocking_map: cl_bool,
+        flags: cl_map_flags,
+        svm_ptr: *mut c_void,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueSVMUnmap`: not implemented.
+    fn enqueue_svm_unmap(
+        command_queue: cl_command_queue,
+        svm_ptr: *mut c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueSVMMigrateMem`: not implemented.
+    fn enqueue_svm_migrate_mem(
+        command_queue: cl_command_queue,
+        num_svm_pointers: cl_uint,
+        svm_pointers: *mut *const c_void,
+        sizes: *const usize,
+        flags: cl_mem_migration_flags,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clSetKernelArgSVMPointer`: not implemented.
+    fn set_kernel_arg_svm_pointer(
+        kernel: cl_kernel,
+        arg_index: cl_uint,
+        arg_value: *const c_void,
+    );
+    /// `clSetKernelExecInfo`: not implemented.
+    fn set_kernel_exec_info(
+        kernel: cl_kernel,
+        param_name: cl_kernel_exec_info,
+        param_value_size: usize,
+        param_value: *const c_void,
+    );
+    /// `clGetPipeInfo`: not implemented.
+    fn get_pipe_info(
+        pipe: cl_mem,
+        param_name: cl_pipe_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    );
+}
+
+returns_object! {
+    /// `clCreatePipe`: not implemented.
+    fn create_pipe(
+        context: cl_context,
+        flags: cl_mem_flags,
+        pipe_packet_size: cl_uint,
+        pipe_max_packets: cl_uint,
+        properties: *const cl_pipe_properties,
+    ) -> cl_mem;
+}
+
+// Extensions this ICD does not report (`cl_ext_device_fission`, OpenGL,
+// Direct3D, DX9 media and EGL sharing): applications should not call these.
+
+returns_status! {
+    /// `clCreateSubDevicesEXT`: not implemented.
+    fn create_sub_devices_ext(
+        in_device: cl_device_id,
+        properties: *const cl_device_partition_property_ext,
+        num_entries: cl_uint,
+        out_devices: *mut cl_device_id,
+        num_devices: *mut cl_uint,
+    );
+    /// `clRetainDeviceEXT`: not implemented.
+    fn retain_device_ext(
+        device: cl_device_id,
+    );
+    /// `clReleaseDeviceEXT`: not implemented.
+    fn release_device_ext(
+        device: cl_device_id,
+    );
+    /// `clGetGLObjectInfo`: not implemented.
+    fn get_gl_object_info(
+        memobj: cl_mem,
+        gl_object_type: *mut cl_gl_object_type,
+        gl_object_name: *mut cl_GLuint,
+    );
+    /// `clGetGLTextureInfo`: not implemented.
+    fn get_gl_texture_info(
+        memobj: cl_mem,
+        param_name: cl_gl_texture_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    );
+    /// `clEnqueueAcquireGLObjects`: not implemented.
+    fn enqueue_acquire_gl_objects(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueReleaseGLObjects`: not implemented.
+    fn enqueue_release_gl_objects(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clGetGLContextInfoKHR`: not implemented.
+    fn get_gl_context_info_khr(
+        properties: *const cl_context_properties,
+        param_name: cl_gl_context_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    );
+    /// `clGetDeviceIDsFromD3D10KHR`: not implemented.
+    fn get_device_ids_from_d3d10_khr(
+        platform: cl_platform_id,
+        d3d_device_source: cl_d3d10_device_source_khr,
+        d3d_object: *mut c_void,
+        d3d_device_set: cl_d3d10_device_set_khr,
+        num_entries: cl_uint,
+        devices: *mut cl_device_id,
+        num_devices: *mut cl_uint,
+    );
+    /// `clEnqueueAcquireD3D10ObjectsKHR`: not implemented.
+    fn enqueue_acquire_d3d10_objects_khr(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueReleaseD3D10ObjectsKHR`: not implemented.
+    fn enqueue_release_d3d10_objects_khr(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clGetDeviceIDsFromD3D11KHR`: not implemented.
+    fn get_device_ids_from_d3d11_khr(
+        platform: cl_platform_id,
+        d3d_device_source: cl_d3d11_device_source_khr,
+        d3d_object: *mut c_void,
+        d3d_device_set: cl_d3d11_device_set_khr,
+        num_entries: cl_uint,
+        devices: *mut cl_device_id,
+        num_devices: *mut cl_uint,
+    );
+    /// `clEnqueueAcquireD3D11ObjectsKHR`: not implemented.
+    fn enqueue_acquire_d3d11_objects_khr(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueReleaseD3D11ObjectsKHR`: not implemented.
+    fn enqueue_release_d3d11_objects_khr(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clGetDeviceIDsFromDX9MediaAdapterKHR`: not implemented.
+    fn get_device_ids_from_dx9_media_adapter_khr(
+        platform: cl_platform_id,
+        num_media_adapters: cl_uint,
+        media_adapter_type: *mut cl_dx9_media_adapter_type_khr,
+        media_adapters: *mut c_void,
+        media_adapter_set: cl_dx9_media_adapter_set_khr,
+        num_entries: cl_uint,
+        devices: *mut cl_device_id,
+        num_devices: *mut cl_uint,
+    );
+    /// `clEnqueueAcquireDX9MediaSurfacesKHR`: not implemented.
+    fn enqueue_acquire_dx9_media_surfaces_khr(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueReleaseDX9MediaSurfacesKHR`: not implemented.
+    fn enqueue_release_dx9_media_surfaces_khr(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueAcquireEGLObjectsKHR`: not implemented.
+    fn enqueue_acquire_egl_objects_khr(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+    /// `clEnqueueReleaseEGLObjectsKHR`: not implemented.
+    fn enqueue_release_egl_objects_khr(
+        command_queue: cl_command_queue,
+        num_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    );
+}
+
+returns_object! {
+    /// `clCreateFromGLBuffer`: not implemented.
+    fn create_from_gl_buffer(
+        context: cl_context,
+        flags: cl_mem_flags,
+        bufobj: cl_GLuint,
+    ) -> cl_mem;
+    /// `clCreateFromGLTexture`: not implemented.
+    fn create_from_gl_texture(
+        context: cl_context,
+        flags: cl_mem_flags,
+        target: cl_GLenum,
+        miplevel: cl_GLint,
+        texture: cl_GLuint,
+    ) -> cl_mem;
+    /// `clCreateFromGLTexture2D`: not implemented.
+    fn create_from_gl_texture_2d(
+        context: cl_context,
+        flags: cl_mem_flags,
+        target: cl_GLenum,
+        miplevel: cl_GLint,
+        texture: cl_GLuint,
+    ) -> cl_mem;
+    /// `clCreateFromGLTexture3D`: not implemented.
+    fn create_from_gl_texture_3d(
+        context: cl_context,
+        flags: cl_mem_flags,
+        target: cl_GLenum,
+        miplevel: cl_GLint,
+        texture: cl_GLuint,
+    ) -> cl_mem;
+    /// `clCreateFromGLRenderbuffer`: not implemented.
+    fn create_from_gl_renderbuffer(
+        context: cl_context,
+        flags: cl_mem_flags,
+        renderbuffer: cl_GLuint,
+    ) -> cl_mem;
+    /// `clCreateEventFromGLsyncKHR`: not implemented.
+    fn create_event_from_gl_sync_khr(
+        context: cl_context,
+        sync: cl_GLsync,
+    ) -> cl_event;
+    /// `clCreateFromD3D10BufferKHR`: not implemented.
+    fn create_from_d3d10_buffer_khr(
+        context: cl_context,
+        flags: cl_mem_flags,
+        resource: ID3D10Buffer_ptr,
+    ) -> cl_mem;
+    /// `clCreateFromD3D10Texture2DKHR`: not implemented.
+    fn create_from_d3d10_texture_2d_khr(
+        context: cl_context,
+        flags: cl_mem_flags,
+        resource: ID3D10Texture2D_ptr,
+        subresource: cl_uint,
+    ) -> cl_mem;
+    /// `clCreateFromD3D10Texture3DKHR`: not implemented.
+    fn create_from_d3d10_texture_3d_khr(
+        context: cl_context,
+        flags: cl_mem_flags,
+        resource: ID3D10Texture3D_ptr,
+        subresource: cl_uint,
+    ) -> cl_mem;
+    /// `clCreateFromD3D11BufferKHR`: not implemented.
+    fn create_from_d3d11_buffer_khr(
+        context: cl_context,
+        flags: cl_mem_flags,
+        resource: ID3D11Buffer_ptr,
+    ) -> cl_mem;
+    /// `clCreateFromD3D11Texture2DKHR`: not implemented.
+    fn create_from_d3d11_texture_2d_khr(
+        context: cl_context,
+        flags: cl_mem_flags,
+        resource: ID3D11Texture2D_ptr,
+        subresource: cl_uint,
+    ) -> cl_mem;
+    /// `clCreateFromD3D11Texture3DKHR`: not implemented.
+    fn create_from_d3d11_texture_3d_khr(
+        context: cl_context,
+        flags: cl_mem_flags,
+        resource: ID3D11Texture3D_ptr,
+        subresource: cl_uint,
+    ) -> cl_mem;
+    /// `clCreateFromDX9MediaSurfaceKHR`: not implemented.
+    fn create_from_dx9_media_surface_khr(
+        context: cl_context,
+        flags: cl_mem_flags,
+        adapter_type: cl_dx9_media_adapter_type_khr,
+        surface_info: *mut c_void,
+        plane: cl_uint,
+    ) -> cl_mem;
+    /// `clCreateFromEGLImageKHR`: not implemented.
+    fn create_from_egl_image_khr(
+        context: cl_context,
+        egldisplay: CLeglDisplayKHR,
+        eglimage: CLeglImageKHR,
+        flags: cl_mem_flags,
+        properties: *const cl_egl_image_properties_khr,
+    ) -> cl_mem;
+    /// `clCreateEventFromEGLSyncKHR`: not implemented.
+    fn create_event_from_egl_sync_khr(
+        context: cl_context,
+        sync: CLeglSyncKHR,
+        display: CLeglDisplayKHR,
+    ) -> cl_event;
+}

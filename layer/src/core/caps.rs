@@ -1,0 +1,23 @@
+//! The one place that decides what the OpenCL C compiler may assume about a
+//! device. The translator derives both its predefined macros and the
+//! extension/feature lists the runtime reports from [`DeviceCaps`], so
+//! filling it here keeps `CL_DEVICE_EXTENSIONS` and the compiler in step.
+
+use translator::DeviceCaps;
+
+use crate::vulkan::PhysicalDeviceInfo;
+
+pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
+    let features = &info.features;
+    DeviceCaps {
+        // size_t and pointers are 64-bit only when the shader can do 64-bit
+        // integer arithmetic on them.
+        address_bits: if features.shader_int64 { 64 } else { 32 },
+        int64: features.shader_int64,
+        int16: features.shader_int16,
+        float64: features.shader_float64,
+        // `half` values live in buffers, so arithmetic alone is not enough.
+        float16: features.shader_float16 && features.storage_buffer_16bit,
+        image_support: false,
+    }
+}

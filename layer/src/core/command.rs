@@ -1,0 +1,111 @@
+//! What one OpenCL command records into a Vulkan stream, prepared at
+//! enqueue time so that a command held back behind a user event can be
+//! recorded later from any thread without touching the application's
+//! memory again.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use crate::core::error::VkResultExt;
+use crate::core::CLResult;
+use crate::vulkan::{Buffer, BufferBinding, ComputePipeline, Stream};
+
+pub enum Step {
+    Copy {
+        src: Arc<Buffer>,
+        src_offset: u64,
+        dst: Arc<Buffer>,
+        dst_offset: u64,
+        size: u64,
+    },
+    Fill {
+        dst: Arc<Buffer>,
+        offset: u64,
+        size: u64,
+        word: u32,
+    },
+    Dispatch {
+        pipeline: Arc<ComputePipeline>,
+        /// `(buffer, offset, range)` per binding, in binding order.
+        buffers: Vec<(Arc<Buffer>, u64, u64)>,
+        push_constants: Vec<u8>,
+        group_count: [u32; 3],
+    },
+}
+
+/// The steps of one command and the objects they must keep alive until
+/// the GPU is done with them (memory objects, staging buffers).
+#[derive(Default)]
+pub struct Recipe {
+    steps: Vec<Step>,
+    keep_alive: Vec<Arc<dyn Any + Send + Sync>>,
+}
+
+impl Recipe {
+    pub fn push(&mut self, step: Step) {
+        self.steps.push(step);
+    }
+
+    pub fn keep_alive(&mut self, object: Arc<dyn Any + Send + Sync>) {
+        self.keep_alive.push(object);
+    }
+
+    /// Records the steps. Everything they reference is handed to the
+    /// stream's keep-alive list as it is recorded, so a failure half-way
+    /// leaves nothing recorded that could outlive its buffers.
+    pub fn record(self, stream: &mut Stream) -> CLResult<()> {
+        for object in self.keep_alive {
+            stream.keep_alive(object);
+        }
+        for step in self.steps {
+            match &step {
+                Step::Copy {
+                    src,
+                    src_offset,
+                    dst,
+                    dst_offset,
+                    size,
+                } => stream.copy_buffer(src, *src_offset, dst, *dst_offset, *size),
+                Step::Fill {
+                    dst,
+                    offset,
+                    size,
+                    word,
+                } => stream.fill_buffer(dst, *offset, *size, *word),
+                Step::Dispatch {
+                    pipeline,
+                    buffers,
+                    push_constants,
+                    group_count,
+                } => {
+                    let bindings: Vec<BufferBinding> = buffers
+                        .iter()
+                        .map(|(buffer, offset, range)| BufferBinding {
+                            buffer,
+                            offset: *offset,
+                            range: *range,
+                        })
+                        .collect();
+                    stream.dispatch(pipeline, &bindings, push_constants, *group_count)
+                }
+            }
+            .or_out_of_resources()?;
+            match step {
+                Step::Copy { src, dst, .. } => {
+                    stream.keep_alive(src);
+                    stream.keep_alive(dst);
+                }
+                Step::Fill { dst, .. } => stream.keep_alive(dst),
+                Step::Dispatch {
+                    pipeline, buffers, ..
+                } => {
+                    stream.keep_alive(pipeline);
+                    for (buffer, _, _) in buffers {
+                        stream.keep_alive(buffer);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,86 @@
+//! An OpenCL context: the devices it spans, the properties it was created
+//! with, and the application's notification and destructor callbacks.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use opencl_sys::{cl_context_properties, CL_INVALID_CONTEXT};
+
+use crate::core::device::Device;
+use crate::core::host::{ContextNotify, DestructorCallback};
+use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::CLResult;
+
+pub struct Context {
+    devices: Vec<Arc<Object<Device>>>,
+    /// The property list as given, terminator included; empty when the
+    /// application passed NULL (`CL_CONTEXT_PROPERTIES` returns it as is).
+    properties: Vec<cl_context_properties>,
+    notify: Option<ContextNotify>,
+    destructor_callbacks: Mutex<Vec<DestructorCallback>>,
+}
+
+impl ClObject for Context {
+    const KIND: ObjectKind = ObjectKind::Context;
+    const INVALID: opencl_sys::cl_int = CL_INVALID_CONTEXT;
+}
+
+impl Context {
+    /// Creates the devices' Vulkan logical devices now, so that a device
+    /// that cannot be opened fails context creation rather than a later call.
+    pub fn new(
+        devices: Vec<Arc<Object<Device>>>,
+        properties: Vec<cl_context_properties>,
+        notify: Option<ContextNotify>,
+    ) -> CLResult<Arc<Object<Context>>> {
+        for device in &devices {
+            device.vk()?;
+        }
+        Ok(Object::new(Context {
+            devices,
+            properties,
+            notify,
+            destructor_callbacks: Mutex::new(Vec::new()),
+        }))
+    }
+
+    pub fn devices(&self) -> &[Arc<Object<Device>>] {
+        &self.devices
+    }
+
+    pub fn has_device(&self, device: &Object<Device>) -> bool {
+        self.devices.iter().any(|d| d.is(device))
+    }
+
+    pub fn properties(&self) -> &[cl_context_properties] {
+        &self.properties
+    }
+
+    /// Reports an error that has no API call left to return it from.
+    pub fn notify(&self, message: &str) {
+        if let Some(notify) = &self.notify {
+            notify(message);
+        }
+    }
+
+    pub fn add_destructor_callback(&self, callback: DestructorCallback) {
+        self.destructor_callbacks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(callback);
+    }
+}
+
+impl Drop for Context {
+    /// The spec calls destructor callbacks in the reverse order of their
+    /// registration.
+    fn drop(&mut self) {
+        let callbacks = std::mem::take(
+            self.destructor_callbacks
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        for callback in callbacks.into_iter().rev() {
+            callback();
+        }
+    }
+}

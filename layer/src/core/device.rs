@@ -1,0 +1,307 @@
+//! An OpenCL device: one Vulkan physical device, the values `clGetDeviceInfo`
+//! derives from its limits and features, and the per-device resources shared
+//! by every context that uses it (the logical device, a transfer stream for
+//! initial buffer contents, the dummy buffer bound for NULL buffer
+//! arguments, and the completion thread).
+
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use ash::vk;
+use opencl_sys::{
+    cl_device_type, cl_version, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU,
+    CL_INVALID_DEVICE, CL_OUT_OF_RESOURCES,
+};
+use translator::DeviceCaps;
+
+use crate::core::caps::device_caps;
+use crate::core::completion::CompletionThread;
+use crate::core::error::VkResultExt;
+use crate::core::fence::Fence;
+use crate::core::object::{ClObject, ObjectKind};
+use crate::core::platform;
+use crate::core::CLResult;
+use crate::vulkan::{self, Instance, PhysicalDeviceInfo, Placement};
+
+/// The largest OpenCL C type (`long16`, `double16`) is 128 bytes; buffers
+/// are aligned to at least that so any kernel argument type is aligned.
+const LARGEST_TYPE_BYTES: u64 = 128;
+
+/// The spec's floor for `CL_DEVICE_MAX_MEM_ALLOC_SIZE` on a full-profile
+/// device that is not a custom device.
+const MIN_MAX_ALLOC_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Bytes of the dummy buffer bound where a kernel gets a NULL buffer
+/// argument: the descriptor needs something real, the kernel must not touch it.
+const NULL_BUFFER_BYTES: u64 = 64;
+
+pub struct Device {
+    instance: &'static Instance,
+    physical_index: usize,
+    info: &'static PhysicalDeviceInfo,
+    caps: DeviceCaps,
+    /// Serialises the lazy creation of the fields below.
+    init: Mutex<()>,
+    logical: OnceLock<Arc<vulkan::Device>>,
+    null_buffer: OnceLock<Arc<vulkan::Buffer>>,
+    completion: OnceLock<CompletionThread>,
+    /// Used only for the initial contents of memory objects, which are
+    /// uploaded synchronously so that every queue sees them.
+    transfer: Mutex<Option<vulkan::Stream>>,
+}
+
+impl ClObject for Device {
+    const KIND: ObjectKind = ObjectKind::Device;
+    const INVALID: opencl_sys::cl_int = CL_INVALID_DEVICE;
+}
+
+impl Device {
+    pub fn new(instance: &'static Instance, physical_index: usize) -> Self {
+        let info = &instance.physical_devices()[physical_index];
+        Device {
+            instance,
+            physical_index,
+            info,
+            caps: device_caps(info),
+            init: Mutex::new(()),
+            logical: OnceLock::new(),
+            null_buffer: OnceLock::new(),
+            completion: OnceLock::new(),
+            transfer: Mutex::new(None),
+        }
+    }
+
+    pub fn info(&self) -> &'static PhysicalDeviceInfo {
+        self.info
+    }
+
+    pub fn caps(&self) -> &DeviceCaps {
+        &self.caps
+    }
+
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// The logical device, created on first use and shared by all contexts.
+    pub fn vk(&self) -> CLResult<&Arc<vulkan::Device>> {
+        if let Some(device) = self.logical.get() {
+            return Ok(device);
+        }
+        let _guard = self.init.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(device) = self.logical.get() {
+            return Ok(device);
+        }
+        let device =
+            vulkan::Device::new(self.instance, self.physical_index).or_out_of_resources()?;
+        Ok(self.logical.get_or_init(|| device))
+    }
+
+    /// The thread that completes this device's events.
+    pub fn completion(&self) -> CLResult<&CompletionThread> {
+        if let Some(thread) = self.completion.get() {
+            return Ok(thread);
+        }
+        let _guard = self.init.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(thread) = self.completion.get() {
+            return Ok(thread);
+        }
+        let thread = CompletionThread::spawn(self.name())?;
+        Ok(self.completion.get_or_init(|| thread))
+    }
+
+    /// What a NULL buffer kernel argument is bound to.
+    pub fn null_buffer(&self) -> CLResult<&Arc<vulkan::Buffer>> {
+        if let Some(buffer) = self.null_buffer.get() {
+            return Ok(buffer);
+        }
+        let vk = self.vk()?;
+        let _guard = self.init.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(buffer) = self.null_buffer.get() {
+            return Ok(buffer);
+        }
+        let buffer = vk
+            .create_buffer(NULL_BUFFER_BYTES, Placement::DeviceLocal)
+            .or_allocation_failure()?;
+        Ok(self.null_buffer.get_or_init(|| buffer))
+    }
+
+    /// Copies `bytes` into the start of `destination` and waits until the
+    /// copy is done, so the contents are there for any queue afterwards.
+    pub fn upload_and_wait(&self, destination: &Arc<vulkan::Buffer>, bytes: &[u8]) -> CLResult<()> {
+        let vk = self.vk()?;
+        let staging = vk
+            .create_buffer(bytes.len() as u64, Placement::Upload)
+            .or_allocation_failure()?;
+        staging.write(0, bytes).or_out_of_resources()?;
+        let fence = {
+            let mut transfer = self.transfer.lock().unwrap_or_else(PoisonError::into_inner);
+            let stream = match transfer.as_mut() {
+                Some(stream) => stream,
+                None => transfer.insert(vk.create_stream().or_out_of_resources()?),
+            };
+            stream.retire_completed();
+            stream
+                .copy_buffer(&staging, 0, destination, 0, bytes.len() as u64)
+                .or_out_of_resources()?;
+            stream.keep_alive(staging);
+            let value = stream.submit(&[]).or_out_of_resources()?;
+            Fence {
+                timeline: stream.timeline().clone(),
+                value,
+            }
+        };
+        fence.wait()
+    }
+
+    pub fn device_type(&self) -> cl_device_type {
+        match self.info.device_type {
+            vk::PhysicalDeviceType::CPU => CL_DEVICE_TYPE_CPU,
+            vk::PhysicalDeviceType::DISCRETE_GPU
+            | vk::PhysicalDeviceType::INTEGRATED_GPU
+            | vk::PhysicalDeviceType::VIRTUAL_GPU => CL_DEVICE_TYPE_GPU,
+            _ => CL_DEVICE_TYPE_ACCELERATOR,
+        }
+    }
+
+    /// Vulkan has no portable count of compute units (SMs, CUs, EUs). CPU
+    /// drivers such as lavapipe spread work groups over host threads, so the
+    /// host's parallelism is the true figure there. For GPUs the count is a
+    /// sizing hint that applications multiply into grid sizes: too low
+    /// leaves most of a large GPU idle, too high only oversubscribes it, so
+    /// the estimates err high (current discrete GPUs have 20 to 150 SMs/CUs).
+    pub fn max_compute_units(&self) -> u32 {
+        match self.info.device_type {
+            vk::PhysicalDeviceType::CPU => std::thread::available_parallelism()
+                .map(|n| n.get() as u32)
+                .unwrap_or(1),
+            vk::PhysicalDeviceType::DISCRETE_GPU => 128,
+            vk::PhysicalDeviceType::INTEGRATED_GPU => 32,
+            _ => 16,
+        }
+    }
+
+    pub fn max_work_group_size(&self) -> usize {
+        self.info.limits.max_compute_work_group_invocations as usize
+    }
+
+    pub fn max_work_item_sizes(&self) -> [usize; 3] {
+        self.info
+            .limits
+            .max_compute_work_group_size
+            .map(|n| n as usize)
+    }
+
+    pub fn max_work_group_count(&self) -> [u32; 3] {
+        self.info.limits.max_compute_work_group_count
+    }
+
+    /// One storage buffer must cover a whole allocation (kernels bind whole
+    /// buffers), Vulkan caps single allocations, and a quarter of the heap
+    /// leaves room for several buffers, as the spec's floor assumes.
+    pub fn max_mem_alloc_size(&self) -> u64 {
+        let quarter_heap = (self.info.device_local_heap_size / 4).max(MIN_MAX_ALLOC_BYTES);
+        quarter_heap
+            .min(u64::from(self.info.limits.max_storage_buffer_range))
+            .min(self.info.max_memory_allocation_size)
+    }
+
+    pub fn global_mem_size(&self) -> u64 {
+        self.info.device_local_heap_size
+    }
+
+    pub fn local_mem_size(&self) -> u64 {
+        u64::from(self.info.limits.max_compute_shared_memory_size)
+    }
+
+    /// `CL_DEVICE_MEM_BASE_ADDR_ALIGN`, in bits.
+    pub fn mem_base_addr_align_bits(&self) -> u32 {
+        let bytes = self
+            .info
+            .limits
+            .min_storage_buffer_offset_alignment
+            .max(LARGEST_TYPE_BYTES);
+        (bytes * 8) as u32
+    }
+
+    pub fn address_bits(&self) -> u32 {
+        self.caps.address_bits
+    }
+
+    /// Push-constant bytes a kernel may use (header plus by-value arguments).
+    pub fn max_push_constants_size(&self) -> u32 {
+        self.info.limits.max_push_constants_size
+    }
+
+    /// By-value arguments travel in push constants after the 32-byte header.
+    pub fn max_parameter_size(&self) -> usize {
+        self.max_push_constants_size()
+            .saturating_sub(translator::PushConstantHeader::SIZE) as usize
+    }
+
+    /// Every buffer argument, `__constant` included, is a storage buffer.
+    pub fn max_storage_buffers(&self) -> u32 {
+        self.info.limits.max_per_stage_descriptor_storage_buffers
+    }
+
+    pub fn subgroup_size(&self) -> u32 {
+        self.info.subgroup_size.max(1)
+    }
+
+    /// OpenCL C requires 64-bit integers on full-profile devices.
+    pub fn profile(&self) -> &'static str {
+        if self.caps.int64 {
+            "FULL_PROFILE"
+        } else {
+            "EMBEDDED_PROFILE"
+        }
+    }
+
+    /// CPUs and integrated GPUs share memory with the host.
+    pub fn host_unified_memory(&self) -> bool {
+        matches!(
+            self.info.device_type,
+            vk::PhysicalDeviceType::CPU | vk::PhysicalDeviceType::INTEGRATED_GPU
+        )
+    }
+
+    /// `CL_DEVICE_VENDOR` from the PCI (or Khronos) vendor ID.
+    pub fn vendor_name(&self) -> &str {
+        match self.info.vendor_id {
+            0x1002 => "Advanced Micro Devices, Inc.",
+            0x1010 => "Imagination Technologies",
+            0x106b => "Apple Inc.",
+            0x10de => "NVIDIA Corporation",
+            0x13b5 => "ARM",
+            0x14e4 => "Broadcom",
+            0x1ae0 => "Google",
+            0x5143 => "Qualcomm",
+            0x8086 => "Intel(R) Corporation",
+            0x10005 => "Mesa",
+            _ => &self.info.driver_name,
+        }
+    }
+
+    /// The device's extensions with their versions: the runtime's own
+    /// (those the platform lists) and the translator's for this device.
+    pub fn extensions(&self) -> Vec<(&'static str, cl_version)> {
+        let compiler = self
+            .caps
+            .extensions()
+            .into_iter()
+            .map(|name| (name, platform::make_version(1, 0, 0)));
+        platform::EXTENSIONS
+            .iter()
+            .copied()
+            .chain(compiler)
+            .collect()
+    }
+
+    /// Fails with `CL_OUT_OF_RESOURCES` when a kernel's push constants do not
+    /// fit this device.
+    pub fn check_push_constants(&self, bytes: u32) -> CLResult<()> {
+        if bytes > self.max_push_constants_size() {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,262 @@
+//! The buffer, marker and barrier commands: argument checks that need the
+//! objects, and the recipe each one records. Kernel launches are prepared
+//! by [`crate::core::kernel`].
+//!
+//! Reads copy into a readback staging buffer and reach the application's
+//! memory when the command completes; writes copy the application's data
+//! into an upload staging buffer at enqueue time, so the application may
+//! reuse its memory as soon as the call returns.
+
+use std::sync::Arc;
+
+use opencl_sys::{
+    cl_command_type, cl_int, CL_COMMAND_COPY_BUFFER, CL_COMMAND_FILL_BUFFER,
+    CL_COMMAND_READ_BUFFER, CL_COMMAND_WRITE_BUFFER, CL_COMPLETE, CL_INVALID_CONTEXT,
+    CL_INVALID_VALUE, CL_MEM_COPY_OVERLAP,
+};
+
+use crate::core::command::{Recipe, Step};
+use crate::core::error::VkResultExt;
+use crate::core::event::{Event, HostCompletion};
+use crate::core::host::HostMemory;
+use crate::core::memory::Mem;
+use crate::core::object::Object;
+use crate::core::queue::Queue;
+use crate::core::CLResult;
+use crate::vulkan::Placement;
+
+/// Fill patterns larger than a word, or not word-aligned, are expanded on
+/// the host into a staging tile of at most this many bytes, then doubled on
+/// the device by buffer-to-buffer copies.
+const FILL_TILE_BYTES: usize = 1 << 20;
+
+type Waits<'a> = &'a [Arc<Object<Event>>];
+
+fn check_same_context(queue: &Queue, mem: &Mem) -> CLResult<()> {
+    if mem.context().is(queue.context()) {
+        Ok(())
+    } else {
+        Err(CL_INVALID_CONTEXT)
+    }
+}
+
+/// For blocking commands: waits, and turns a failed command into the error
+/// the call returns.
+fn wait_if_blocking(event: &Arc<Object<Event>>, blocking: bool) -> CLResult<()> {
+    if blocking {
+        let status: cl_int = event.wait()?;
+        if status != CL_COMPLETE {
+            return Err(status);
+        }
+    }
+    Ok(())
+}
+
+pub fn read_buffer(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    blocking: bool,
+    offset: usize,
+    mut destination: Box<dyn HostMemory>,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    check_same_context(queue, mem)?;
+    let size = destination.bytes_mut().len();
+    mem.check_range(offset, size)?;
+    mem.check_host_can_read()?;
+    let buffer = mem.buffer_on(queue.device())?;
+    let mut recipe = Recipe::default();
+    let mut host_completion = None;
+    if size > 0 {
+        let staging = queue
+            .device()
+            .vk()?
+            .create_buffer(size as u64, Placement::Readback)
+            .or_out_of_resources()?;
+        recipe.push(Step::Copy {
+            src: buffer,
+            src_offset: offset as u64,
+            dst: staging.clone(),
+            dst_offset: 0,
+            size: size as u64,
+        });
+        recipe.keep_alive(mem.clone());
+        let copy_out: HostCompletion = Box::new(move || {
+            staging
+                .read(0, destination.bytes_mut())
+                .or_out_of_resources()
+        });
+        host_completion = Some(copy_out);
+    }
+    let event = queue.enqueue(CL_COMMAND_READ_BUFFER, waits, recipe, host_completion)?;
+    wait_if_blocking(&event, blocking)?;
+    Ok(event)
+}
+
+pub fn write_buffer(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    blocking: bool,
+    offset: usize,
+    source: &[u8],
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    check_same_context(queue, mem)?;
+    mem.check_range(offset, source.len())?;
+    mem.check_host_can_write()?;
+    let buffer = mem.buffer_on(queue.device())?;
+    // The data is taken now, so earlier commands that will still write
+    // this host memory (non-blocking reads) must have done so. A read held
+    // back behind a user event makes this wait for that event, which blocks
+    // if the same thread means to set it afterwards.
+    for earlier in queue.pending_host_writes(waits) {
+        earlier.wait()?;
+    }
+    let mut recipe = Recipe::default();
+    if !source.is_empty() {
+        let staging = queue
+            .device()
+            .vk()?
+            .create_buffer(source.len() as u64, Placement::Upload)
+            .or_out_of_resources()?;
+        staging.write(0, source).or_out_of_resources()?;
+        recipe.push(Step::Copy {
+            src: staging,
+            src_offset: 0,
+            dst: buffer,
+            dst_offset: offset as u64,
+            size: source.len() as u64,
+        });
+        recipe.keep_alive(mem.clone());
+    }
+    let event = queue.enqueue(CL_COMMAND_WRITE_BUFFER, waits, recipe, None)?;
+    wait_if_blocking(&event, blocking)?;
+    Ok(event)
+}
+
+pub struct CopyRegion {
+    pub src_offset: usize,
+    pub dst_offset: usize,
+    pub size: usize,
+}
+
+pub fn copy_buffer(
+    queue: &Arc<Object<Queue>>,
+    src: &Arc<Object<Mem>>,
+    dst: &Arc<Object<Mem>>,
+    region: CopyRegion,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    check_same_context(queue, src)?;
+    check_same_context(queue, dst)?;
+    src.check_range(region.src_offset, region.size)?;
+    dst.check_range(region.dst_offset, region.size)?;
+    let overlaps = region.src_offset < region.dst_offset + region.size
+        && region.dst_offset < region.src_offset + region.size;
+    if src.is(dst) && overlaps {
+        return Err(CL_MEM_COPY_OVERLAP);
+    }
+    let mut recipe = Recipe::default();
+    if region.size > 0 {
+        recipe.push(Step::Copy {
+            src: src.buffer_on(queue.device())?,
+            src_offset: region.src_offset as u64,
+            dst: dst.buffer_on(queue.device())?,
+            dst_offset: region.dst_offset as u64,
+            size: region.size as u64,
+        });
+        recipe.keep_alive(src.clone());
+        recipe.keep_alive(dst.clone());
+    }
+    queue.enqueue(CL_COMMAND_COPY_BUFFER, waits, recipe, None)
+}
+
+pub fn fill_buffer(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    pattern: &[u8],
+    offset: usize,
+    size: usize,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    check_same_context(queue, mem)?;
+    let pattern_size = pattern.len();
+    // The spec allows the sizes of the OpenCL C scalar and vector types.
+    if !pattern_size.is_power_of_two() || pattern_size > 128 {
+        return Err(CL_INVALID_VALUE);
+    }
+    if !offset.is_multiple_of(pattern_size) || !size.is_multiple_of(pattern_size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    mem.check_range(offset, size)?;
+    let buffer = mem.buffer_on(queue.device())?;
+    let mut recipe = Recipe::default();
+    if size > 0 {
+        if pattern_size <= 4 && offset.is_multiple_of(4) && size.is_multiple_of(4) {
+            let word = pattern.iter().cycle().take(4).copied().collect::<Vec<u8>>();
+            recipe.push(Step::Fill {
+                dst: buffer,
+                offset: offset as u64,
+                size: size as u64,
+                word: u32::from_le_bytes([word[0], word[1], word[2], word[3]]),
+            });
+        } else {
+            tiled_fill(queue, &mut recipe, buffer, pattern, offset, size)?;
+        }
+        recipe.keep_alive(mem.clone());
+    }
+    queue.enqueue(CL_COMMAND_FILL_BUFFER, waits, recipe, None)
+}
+
+/// Copies one host-made tile of the pattern, then doubles the filled region
+/// with device copies until it covers `size` bytes (each step is a separate
+/// command, so the stream's barriers order them).
+fn tiled_fill(
+    queue: &Queue,
+    recipe: &mut Recipe,
+    buffer: Arc<crate::vulkan::Buffer>,
+    pattern: &[u8],
+    offset: usize,
+    size: usize,
+) -> CLResult<()> {
+    let tile_len = size.min(FILL_TILE_BYTES / pattern.len() * pattern.len());
+    let tile: Vec<u8> = pattern.iter().cycle().take(tile_len).copied().collect();
+    let staging = queue
+        .device()
+        .vk()?
+        .create_buffer(tile_len as u64, Placement::Upload)
+        .or_out_of_resources()?;
+    staging.write(0, &tile).or_out_of_resources()?;
+    recipe.push(Step::Copy {
+        src: staging,
+        src_offset: 0,
+        dst: buffer.clone(),
+        dst_offset: offset as u64,
+        size: tile_len as u64,
+    });
+    let mut filled = tile_len;
+    while filled < size {
+        let chunk = filled.min(size - filled);
+        recipe.push(Step::Copy {
+            src: buffer.clone(),
+            src_offset: offset as u64,
+            dst: buffer.clone(),
+            dst_offset: (offset + filled) as u64,
+            size: chunk as u64,
+        });
+        filled += chunk;
+    }
+    Ok(())
+}
+
+/// `clEnqueueMarkerWithWaitList` (`CL_COMMAND_MARKER`) and
+/// `clEnqueueBarrierWithWaitList` (`CL_COMMAND_BARRIER`): the same thing on
+/// an in-order queue, a command that completes after its wait list and
+/// everything enqueued before it.
+pub fn marker(
+    queue: &Arc<Object<Queue>>,
+    command_type: cl_command_type,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    queue.enqueue(command_type, waits, Recipe::default(), None)
+}

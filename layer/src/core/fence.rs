@@ -1,0 +1,40 @@
+//! A point on a Vulkan timeline: the unit of GPU completion that events wait
+//! for and that cross-queue dependencies are expressed in.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::core::error::VkResultExt;
+use crate::core::CLResult;
+use crate::vulkan::Timeline;
+
+/// How long one blocking wait lasts before checking again; waiting is
+/// unbounded overall, this only keeps each Vulkan call short.
+const WAIT_SLICE: Duration = Duration::from_secs(1);
+
+#[derive(Clone)]
+pub struct Fence {
+    pub timeline: Arc<Timeline>,
+    pub value: u64,
+}
+
+impl Fence {
+    pub fn is_reached(&self) -> CLResult<bool> {
+        Ok(self.timeline.completed_value().or_out_of_resources()? >= self.value)
+    }
+
+    /// Blocks until the GPU has reached this point.
+    pub fn wait(&self) -> CLResult<()> {
+        while !self
+            .timeline
+            .wait(self.value, WAIT_SLICE)
+            .or_out_of_resources()?
+        {}
+        Ok(())
+    }
+
+    /// The `(timeline, value)` pair a submission waits on.
+    pub fn as_wait(&self) -> (Arc<Timeline>, u64) {
+        (self.timeline.clone(), self.value)
+    }
+}

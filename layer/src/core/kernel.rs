@@ -1,0 +1,229 @@
+//! Kernel objects: one kernel of a built program, its argument values, and
+//! the recipe for launching it (pipeline, buffer bindings, push constants).
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use opencl_sys::{
+    CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_CONTEXT, CL_INVALID_KERNEL,
+    CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_DEFINITION, CL_INVALID_KERNEL_NAME,
+    CL_INVALID_PROGRAM_EXECUTABLE,
+};
+use translator::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
+
+use crate::core::command::{Recipe, Step};
+use crate::core::device::Device;
+use crate::core::memory::Mem;
+use crate::core::ndrange::{self, LaunchLimits, NdRange};
+use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::program::{Executable, Program};
+use crate::core::CLResult;
+
+/// A value given to `clSetKernelArg`.
+#[derive(Clone)]
+pub enum ArgValue {
+    /// A buffer argument; `None` for a NULL `cl_mem`.
+    Buffer(Option<Arc<Object<Mem>>>),
+    /// The bytes of a by-value argument.
+    Bytes(Vec<u8>),
+}
+
+pub struct Kernel {
+    program: Arc<Object<Program>>,
+    name: String,
+    /// For each device the program was built for: its executable and this
+    /// kernel's index in it.
+    variants: Vec<(Arc<Executable>, usize)>,
+    args: Mutex<Vec<Option<ArgValue>>>,
+}
+
+impl ClObject for Kernel {
+    const KIND: ObjectKind = ObjectKind::Kernel;
+    const INVALID: opencl_sys::cl_int = CL_INVALID_KERNEL;
+}
+
+/// Kernels built for several devices must take the same arguments.
+fn same_signature(a: &[KernelArg], b: &[KernelArg]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.type_name == y.type_name
+                && x.address == y.address
+                && std::mem::discriminant(&x.kind) == std::mem::discriminant(&y.kind)
+        })
+}
+
+impl Kernel {
+    pub fn new(program: &Arc<Object<Program>>, name: &str) -> CLResult<Arc<Object<Kernel>>> {
+        let executables = program.executables();
+        if executables.is_empty() {
+            return Err(CL_INVALID_PROGRAM_EXECUTABLE);
+        }
+        let found: Vec<Option<usize>> = executables.iter().map(|e| e.kernel_index(name)).collect();
+        if found.iter().all(Option::is_none) {
+            return Err(CL_INVALID_KERNEL_NAME);
+        }
+        let mut variants = Vec::with_capacity(executables.len());
+        for (executable, index) in executables.into_iter().zip(found) {
+            variants.push((executable, index.ok_or(CL_INVALID_KERNEL_DEFINITION)?));
+        }
+        let first = &variants[0].0.kernels()[variants[0].1].reflection.args;
+        if !variants
+            .iter()
+            .all(|(e, i)| same_signature(first, &e.kernels()[*i].reflection.args))
+        {
+            return Err(CL_INVALID_KERNEL_DEFINITION);
+        }
+        let arg_count = first.len();
+        program.attach_kernel();
+        Ok(Object::new(Kernel {
+            program: program.clone(),
+            name: name.to_owned(),
+            variants,
+            args: Mutex::new(vec![None; arg_count]),
+        }))
+    }
+
+    pub fn program(&self) -> &Arc<Object<Program>> {
+        &self.program
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The reflection of the first device's build; the argument list is
+    /// the same on every device.
+    pub fn reflection(&self) -> &KernelReflection {
+        let (executable, index) = &self.variants[0];
+        &executable.kernels()[*index].reflection
+    }
+
+    /// Whether the program was built with `-cl-kernel-arg-info`.
+    pub fn has_arg_info(&self) -> bool {
+        self.variants[0].0.has_kernel_arg_info()
+    }
+
+    pub fn arg(&self, index: usize) -> CLResult<&KernelArg> {
+        self.reflection()
+            .args
+            .get(index)
+            .ok_or(CL_INVALID_ARG_INDEX)
+    }
+
+    fn args(&self) -> MutexGuard<'_, Vec<Option<ArgValue>>> {
+        self.args.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `clSetKernelArg`, after the C layer has read the value according to
+    /// [`Kernel::arg`]'s kind.
+    pub fn set_arg(&self, index: usize, value: ArgValue) -> CLResult<()> {
+        let arg = self.arg(index)?;
+        match (&arg.kind, &value) {
+            (ArgKind::Buffer { .. }, ArgValue::Buffer(Some(mem))) => {
+                if !mem.context().is(self.program.context()) {
+                    return Err(CL_INVALID_CONTEXT);
+                }
+            }
+            (ArgKind::Buffer { .. }, ArgValue::Buffer(None)) => {}
+            (ArgKind::Pod { size, .. }, ArgValue::Bytes(bytes))
+                if bytes.len() == *size as usize => {}
+            _ => return Err(CL_INVALID_ARG_SIZE),
+        }
+        self.args()[index] = Some(value);
+        Ok(())
+    }
+
+    fn variant_for(&self, device: &Object<Device>) -> CLResult<&(Arc<Executable>, usize)> {
+        self.variants
+            .iter()
+            .find(|(executable, _)| executable.device().is(device))
+            .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)
+    }
+
+    /// `CL_KERNEL_WORK_GROUP_SIZE`: nothing about the kernel lowers the
+    /// device's limit yet, except a required work-group size.
+    pub fn max_work_group_size(&self, device: &Device) -> usize {
+        match self.reflection().required_work_group_size {
+            Some(required) => required.iter().map(|&n| n as usize).product(),
+            None => device.max_work_group_size(),
+        }
+    }
+
+    /// Prepares a launch on `device`: checks the arguments and the range,
+    /// finds or creates the pipeline for the work-group size, and lays out
+    /// the bindings and push constants.
+    pub fn launch_recipe(&self, device: &Arc<Object<Device>>, range: &NdRange) -> CLResult<Recipe> {
+        let (executable, index) = self.variant_for(device)?;
+        let reflection = &executable.kernels()[*index].reflection;
+        let args = self.args().clone();
+        if args.iter().any(Option::is_none) {
+            return Err(CL_INVALID_KERNEL_ARGS);
+        }
+        let limits = LaunchLimits {
+            max_work_group_size: self.max_work_group_size(device),
+            max_work_item_sizes: device.max_work_item_sizes(),
+            max_work_group_count: device.max_work_group_count(),
+        };
+        let plan = ndrange::plan(range, &limits, reflection.required_work_group_size)?;
+        let mut recipe = Recipe::default();
+        if plan.is_empty() {
+            return Ok(recipe);
+        }
+        device.check_push_constants(reflection.push_constant_size)?;
+        let pipeline = executable.pipeline(*index, plan.local_size)?;
+
+        let header_size = PushConstantHeader::SIZE as usize;
+        let mut push_constants =
+            vec![0u8; (reflection.push_constant_size as usize).max(header_size)];
+        push_constants[..header_size].copy_from_slice(&plan.header.to_bytes());
+        // Range 0 binds each buffer whole (clamped to the device's storage
+        // buffer range, which no allocation exceeds).
+        let mut buffers =
+            vec![(device.null_buffer()?.clone(), 0, 0); reflection.storage_buffers as usize];
+        for (arg, value) in reflection.args.iter().zip(args) {
+            match (&arg.kind, value) {
+                (ArgKind::Buffer { binding }, Some(ArgValue::Buffer(mem))) => {
+                    let slot = buffers
+                        .get_mut(*binding as usize)
+                        .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                    if let Some(mem) = mem {
+                        *slot = (mem.buffer_on(device)?, 0, 0);
+                        recipe.keep_alive(mem);
+                    }
+                }
+                (ArgKind::Pod { offset, size }, Some(ArgValue::Bytes(bytes))) => {
+                    let start = *offset as usize;
+                    let destination = push_constants
+                        .get_mut(start..start + *size as usize)
+                        .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                    // Another device's build may lay out a size_t differently.
+                    if destination.len() != bytes.len() {
+                        return Err(CL_INVALID_KERNEL_ARGS);
+                    }
+                    destination.copy_from_slice(&bytes);
+                }
+                _ => return Err(CL_INVALID_KERNEL_ARGS),
+            }
+        }
+        for (first_group, group_count) in plan.dispatches() {
+            let header = PushConstantHeader {
+                group_offset: first_group,
+                ..plan.header
+            };
+            let mut push_constants = push_constants.clone();
+            push_constants[..header_size].copy_from_slice(&header.to_bytes());
+            recipe.push(Step::Dispatch {
+                pipeline: pipeline.clone(),
+                buffers: buffers.clone(),
+                push_constants,
+                group_count,
+            });
+        }
+        Ok(recipe)
+    }
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.detach_kernel();
+    }
+}

@@ -1,0 +1,284 @@
+//! Memory objects (buffers only, for now) and where their storage lives.
+//!
+//! A buffer's storage is one device-local Vulkan buffer on one device. In a
+//! one-device context it is allocated, and filled with any initial contents,
+//! at creation. In a multi-device context the device is the first one that
+//! uses the buffer; initial contents wait in host memory until then. Moving a
+//! buffer between devices is not implemented: using it on a second device
+//! fails with `CL_INVALID_OPERATION`.
+//!
+//! `CL_MEM_USE_HOST_PTR` is accepted and the host memory is copied in at
+//! creation, which the spec allows (implementations may cache the host
+//! memory on the device). The matching write-back belongs to
+//! `clEnqueueMapBuffer`, which is not implemented yet; until it is, the
+//! application sees results through `clEnqueueReadBuffer`, not through its
+//! host pointer. `CL_MEM_ALLOC_HOST_PTR` is a hint and storage stays
+//! device-local.
+
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use opencl_sys::{
+    cl_mem_flags, cl_mem_properties, CL_INVALID_BUFFER_SIZE, CL_INVALID_MEM_OBJECT,
+    CL_INVALID_OPERATION, CL_INVALID_VALUE, CL_MEM_ALLOC_HOST_PTR, CL_MEM_COPY_HOST_PTR,
+    CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY, CL_MEM_READ_ONLY,
+    CL_MEM_READ_WRITE, CL_MEM_USE_HOST_PTR, CL_MEM_WRITE_ONLY,
+};
+
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::error::VkResultExt;
+use crate::core::host::DestructorCallback;
+use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::CLResult;
+use crate::vulkan::{self, Placement};
+
+const DEVICE_ACCESS_FLAGS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+const HOST_ACCESS_FLAGS: cl_mem_flags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+const HOST_POINTER_FLAGS: cl_mem_flags =
+    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+const BUFFER_FLAGS: cl_mem_flags = DEVICE_ACCESS_FLAGS | HOST_ACCESS_FLAGS | HOST_POINTER_FLAGS;
+
+/// The `CL_INVALID_VALUE` rules of `clCreateBuffer` for `flags`.
+pub fn validate_buffer_flags(flags: cl_mem_flags) -> CLResult<()> {
+    let at_most_one = |group: cl_mem_flags| (flags & group).count_ones() <= 1;
+    let valid = flags & !BUFFER_FLAGS == 0
+        && at_most_one(DEVICE_ACCESS_FLAGS)
+        && at_most_one(HOST_ACCESS_FLAGS)
+        && at_most_one(CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)
+        && at_most_one(CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+    if valid {
+        Ok(())
+    } else {
+        Err(CL_INVALID_VALUE)
+    }
+}
+
+/// `CL_INVALID_BUFFER_SIZE` for 0 or more than every device of `context`
+/// can allocate.
+pub fn validate_buffer_size(context: &Context, size: usize) -> CLResult<()> {
+    let fits_a_device = context
+        .devices()
+        .iter()
+        .any(|d| size as u64 <= d.max_mem_alloc_size());
+    if size == 0 || !fits_a_device {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
+    Ok(())
+}
+
+/// Whether `flags` asks for the contents at `host_ptr` (copy or use).
+pub fn takes_host_contents(flags: cl_mem_flags) -> bool {
+    flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0
+}
+
+struct Storage {
+    device: Arc<Object<Device>>,
+    buffer: Arc<vulkan::Buffer>,
+}
+
+pub struct Mem {
+    context: Arc<Object<Context>>,
+    flags: cl_mem_flags,
+    size: usize,
+    /// The `CL_MEM_USE_HOST_PTR` address, reported by `CL_MEM_HOST_PTR`.
+    host_ptr: usize,
+    properties: Vec<cl_mem_properties>,
+    storage: OnceLock<Storage>,
+    /// Initial contents not yet on a device; also serialises allocation.
+    pending_contents: Mutex<Option<Vec<u8>>>,
+    destructor_callbacks: Mutex<Vec<DestructorCallback>>,
+}
+
+impl ClObject for Mem {
+    const KIND: ObjectKind = ObjectKind::Mem;
+    const INVALID: opencl_sys::cl_int = CL_INVALID_MEM_OBJECT;
+}
+
+/// What a new buffer is made from.
+pub struct BufferDescription<'a> {
+    pub flags: cl_mem_flags,
+    pub size: usize,
+    /// The bytes at `host_ptr` when the flags ask for them.
+    pub contents: Option<&'a [u8]>,
+    pub host_ptr: usize,
+    pub properties: Vec<cl_mem_properties>,
+}
+
+impl Mem {
+    /// Allocates now when the context has one device, else on first use.
+    pub fn new_buffer(
+        context: &Arc<Object<Context>>,
+        description: BufferDescription,
+    ) -> CLResult<Arc<Object<Mem>>> {
+        validate_buffer_flags(description.flags)?;
+        validate_buffer_size(context, description.size)?;
+        let mem = Object::new(Mem {
+            context: context.clone(),
+            flags: description.flags,
+            size: description.size,
+            host_ptr: description.host_ptr,
+            properties: description.properties,
+            storage: OnceLock::new(),
+            pending_contents: Mutex::new(description.contents.map(<[u8]>::to_vec)),
+            destructor_callbacks: Mutex::new(Vec::new()),
+        });
+        if let [device] = context.devices() {
+            mem.buffer_on(device)?;
+        }
+        Ok(mem)
+    }
+
+    pub fn context(&self) -> &Arc<Object<Context>> {
+        &self.context
+    }
+
+    pub fn flags(&self) -> cl_mem_flags {
+        self.flags
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn host_ptr(&self) -> usize {
+        self.host_ptr
+    }
+
+    pub fn properties(&self) -> &[cl_mem_properties] {
+        &self.properties
+    }
+
+    /// The Vulkan buffer on `device`, allocated (and given its initial
+    /// contents) on first use.
+    pub fn buffer_on(&self, device: &Arc<Object<Device>>) -> CLResult<Arc<vulkan::Buffer>> {
+        if let Some(storage) = self.storage.get() {
+            return Self::storage_for(storage, device);
+        }
+        let mut pending = self
+            .pending_contents
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(storage) = self.storage.get() {
+            return Self::storage_for(storage, device);
+        }
+        let buffer = device
+            .vk()?
+            .create_buffer(self.size as u64, Placement::DeviceLocal)
+            .or_allocation_failure()?;
+        if let Some(contents) = pending.as_deref() {
+            device.upload_and_wait(&buffer, contents)?;
+        }
+        *pending = None;
+        let storage = self.storage.get_or_init(|| Storage {
+            device: device.clone(),
+            buffer,
+        });
+        Self::storage_for(storage, device)
+    }
+
+    fn storage_for(storage: &Storage, device: &Object<Device>) -> CLResult<Arc<vulkan::Buffer>> {
+        if storage.device.is(device) {
+            Ok(storage.buffer.clone())
+        } else {
+            Err(CL_INVALID_OPERATION)
+        }
+    }
+
+    /// `clEnqueueReadBuffer` (and mapping for reading) is refused for
+    /// buffers created with `CL_MEM_HOST_WRITE_ONLY` or `_NO_ACCESS`.
+    pub fn check_host_can_read(&self) -> CLResult<()> {
+        if self.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        Ok(())
+    }
+
+    /// `clEnqueueWriteBuffer` is refused for `CL_MEM_HOST_READ_ONLY` or
+    /// `_NO_ACCESS` buffers.
+    pub fn check_host_can_write(&self) -> CLResult<()> {
+        if self.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        Ok(())
+    }
+
+    /// `CL_INVALID_VALUE` when `offset..offset + size` leaves the buffer.
+    pub fn check_range(&self, offset: usize, size: usize) -> CLResult<()> {
+        match offset.checked_add(size) {
+            Some(end) if end <= self.size => Ok(()),
+            _ => Err(CL_INVALID_VALUE),
+        }
+    }
+
+    pub fn add_destructor_callback(&self, callback: DestructorCallback) {
+        self.destructor_callbacks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(callback);
+    }
+}
+
+impl Drop for Mem {
+    /// Runs once no command uses the buffer any more (commands keep it alive),
+    /// in the reverse order of registration as the spec requires.
+    fn drop(&mut self) {
+        let callbacks = std::mem::take(
+            self.destructor_callbacks
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        for callback in callbacks.into_iter().rev() {
+            callback();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffer_flags_follow_the_spec() {
+        assert_eq!(validate_buffer_flags(0), Ok(()));
+        assert_eq!(
+            validate_buffer_flags(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR),
+            Ok(())
+        );
+        assert_eq!(
+            validate_buffer_flags(CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR),
+            Ok(())
+        );
+        assert_eq!(
+            validate_buffer_flags(CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY),
+            Err(CL_INVALID_VALUE)
+        );
+        assert_eq!(
+            validate_buffer_flags(CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR),
+            Err(CL_INVALID_VALUE)
+        );
+        assert_eq!(
+            validate_buffer_flags(CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR),
+            Err(CL_INVALID_VALUE)
+        );
+        assert_eq!(
+            validate_buffer_flags(CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS),
+            Err(CL_INVALID_VALUE)
+        );
+        assert_eq!(validate_buffer_flags(1 << 40), Err(CL_INVALID_VALUE));
+    }
+
+    #[test]
+    fn buffers_larger_than_every_device_are_refused() {
+        let context = Context::new(Vec::new(), Vec::new(), None).unwrap();
+        assert_eq!(
+            validate_buffer_size(&context, 0),
+            Err(CL_INVALID_BUFFER_SIZE)
+        );
+        // No device can allocate anything.
+        assert_eq!(
+            validate_buffer_size(&context, 16),
+            Err(CL_INVALID_BUFFER_SIZE)
+        );
+    }
+}

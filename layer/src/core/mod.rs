@@ -1,0 +1,31 @@
+//! The OpenCL objects as Rust types: platform, devices, contexts, command
+//! queues, memory objects, programs, kernels and events, plus the machinery
+//! that moves commands onto Vulkan streams and completes their events.
+//!
+//! Everything here is safe Rust. Raw pointers from the application are turned
+//! into slices, closures or validated objects by [`crate::api`] before they
+//! reach this module; Vulkan is reached only through [`crate::vulkan`].
+
+#![forbid(unsafe_code)]
+
+pub mod caps;
+pub mod command;
+pub mod completion;
+pub mod context;
+pub mod device;
+pub mod enqueue;
+pub mod error;
+pub mod event;
+pub mod fence;
+pub mod host;
+pub mod kernel;
+pub mod memory;
+pub mod ndrange;
+pub mod object;
+pub mod platform;
+pub mod program;
+pub mod queue;
+
+/// The result of every fallible OpenCL operation: the error is the `CL_*`
+/// code the entry point returns.
+pub type CLResult<T> = Result<T, opencl_sys::cl_int>;

@@ -1,0 +1,301 @@
+//! The geometry of a kernel launch: checking an NDRange against the device
+//! and the kernel, choosing a work-group size when the application leaves
+//! it to us, and the push-constant header that tells the kernel its range.
+//!
+//! For now global ids are 32-bit in the kernel (the header holds `u32`s), so
+//! each dimension's offset plus size must fit in 32 bits; non-uniform work
+//! groups are not supported (`CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT` is
+//! false), and a launch needing more groups than
+//! `maxComputeWorkGroupCount` is refused rather than split.
+
+use opencl_sys::{
+    CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE, CL_INVALID_WORK_GROUP_SIZE,
+    CL_INVALID_WORK_ITEM_SIZE,
+};
+use translator::PushConstantHeader;
+
+use crate::core::CLResult;
+
+/// The work-group size budget when the application passes no local size:
+/// large enough to fill SIMD lanes, small enough to leave registers and
+/// many groups for the scheduler.
+const DEFAULT_GROUP_INVOCATIONS: usize = 256;
+/// Dimension 0's share of the budget for 2D and 3D ranges, so the other
+/// dimensions get some too.
+const DEFAULT_MULTI_DIM_X: usize = 64;
+
+/// An NDRange as the application gave it; dimensions past `work_dim` are 1
+/// (size) and 0 (offset).
+#[derive(Clone, Copy, Debug)]
+pub struct NdRange {
+    pub work_dim: usize,
+    pub global_offset: [usize; 3],
+    pub global_size: [usize; 3],
+    pub local_size: Option<[usize; 3]>,
+}
+
+/// What the device needs to know about itself to check a launch.
+#[derive(Clone, Copy, Debug)]
+pub struct LaunchLimits {
+    pub max_work_group_size: usize,
+    pub max_work_item_sizes: [usize; 3],
+    pub max_work_group_count: [u32; 3],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchPlan {
+    pub local_size: [u32; 3],
+    /// Work-groups of the whole NDRange, per dimension.
+    pub group_count: [u32; 3],
+    /// The most groups one Vulkan dispatch may have, per dimension.
+    pub max_dispatch: [u32; 3],
+    pub header: PushConstantHeader,
+}
+
+impl LaunchPlan {
+    /// A range with a zero-sized dimension runs nothing (allowed since
+    /// OpenCL 2.1); its event still completes in order.
+    pub fn is_empty(&self) -> bool {
+        self.group_count.contains(&0)
+    }
+
+    /// The dispatches that cover the NDRange: `(first group, group count)`
+    /// per dispatch. One, unless a dimension has more groups than a Vulkan
+    /// dispatch allows; the kernel adds the first group to its ids.
+    pub fn dispatches(&self) -> Vec<([u32; 3], [u32; 3])> {
+        let chunks = |d: usize| -> Vec<(u32, u32)> {
+            let (total, max) = (self.group_count[d], self.max_dispatch[d].max(1));
+            (0..total.div_ceil(max))
+                .map(|i| (i * max, max.min(total - i * max)))
+                .collect()
+        };
+        let (xs, ys, zs) = (chunks(0), chunks(1), chunks(2));
+        let mut out = Vec::with_capacity(xs.len() * ys.len() * zs.len());
+        for &(z0, zn) in &zs {
+            for &(y0, yn) in &ys {
+                for &(x0, xn) in &xs {
+                    out.push(([x0, y0, z0], [xn, yn, zn]));
+                }
+            }
+        }
+        out
+    }
+}
+
+pub fn plan(
+    range: &NdRange,
+    limits: &LaunchLimits,
+    required: Option<[u32; 3]>,
+) -> CLResult<LaunchPlan> {
+    let dims = 0..range.work_dim;
+    let id_limit = 1u64 << 32;
+    for d in dims.clone() {
+        if range.global_size[d] as u64 > u64::from(u32::MAX) {
+            return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+        }
+        if range.global_offset[d] as u64 + range.global_size[d] as u64 > id_limit {
+            return Err(CL_INVALID_GLOBAL_OFFSET);
+        }
+    }
+    let required = required.map(|r| r.map(|n| n as usize));
+    let local = match (range.local_size, required) {
+        (Some(local), Some(required)) if local != required => {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        (Some(local), _) => local,
+        (None, Some(required)) => required,
+        (None, None) => default_local_size(range, limits),
+    };
+    for d in dims.clone() {
+        if local[d] == 0 {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        if local[d] > limits.max_work_item_sizes[d] {
+            return Err(CL_INVALID_WORK_ITEM_SIZE);
+        }
+    }
+    let invocations: usize = local[..range.work_dim].iter().product();
+    if invocations > limits.max_work_group_size {
+        return Err(CL_INVALID_WORK_GROUP_SIZE);
+    }
+    let mut plan = LaunchPlan {
+        local_size: [1; 3],
+        group_count: [1; 3],
+        max_dispatch: limits.max_work_group_count,
+        header: PushConstantHeader {
+            work_dim: range.work_dim as u32,
+            global_size: [1; 3],
+            ..PushConstantHeader::default()
+        },
+    };
+    for d in dims {
+        // Without non-uniform work groups the size must divide evenly.
+        if !range.global_size[d].is_multiple_of(local[d]) {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        let groups = range.global_size[d] / local[d];
+        // All fit in u32: checked against the 32-bit id limit above.
+        plan.local_size[d] = local[d] as u32;
+        plan.group_count[d] = groups as u32;
+        plan.header.global_size[d] = range.global_size[d] as u32;
+        plan.header.global_offset[d] = range.global_offset[d] as u32;
+    }
+    Ok(plan)
+}
+
+/// A local size that divides the global size in each dimension, within
+/// the device limits and `DEFAULT_GROUP_INVOCATIONS`, preferring a
+/// multiple of 64 or 32 in dimension 0 so that whole subgroups are used.
+pub fn default_local_size(range: &NdRange, limits: &LaunchLimits) -> [usize; 3] {
+    let mut local = [1; 3];
+    let mut budget = DEFAULT_GROUP_INVOCATIONS
+        .min(limits.max_work_group_size)
+        .max(1);
+    let dimensions = local
+        .iter_mut()
+        .zip(range.global_size)
+        .zip(limits.max_work_item_sizes);
+    for (d, ((local, global), max_items)) in dimensions.take(range.work_dim).enumerate() {
+        let mut limit = budget.min(max_items);
+        if d == 0 && range.work_dim > 1 {
+            limit = limit.min(DEFAULT_MULTI_DIM_X);
+        }
+        *local = if d == 0 {
+            largest_divisor(global, limit, 64)
+                .or_else(|| largest_divisor(global, limit, 32))
+                .or_else(|| largest_divisor(global, limit, 1))
+                .unwrap_or(1)
+        } else {
+            largest_divisor(global, limit, 1).unwrap_or(1)
+        };
+        budget /= *local;
+    }
+    local
+}
+
+/// The largest multiple of `step` that divides `n` and is at most `limit`.
+fn largest_divisor(n: usize, limit: usize, step: usize) -> Option<usize> {
+    if n == 0 {
+        return None;
+    }
+    let top = limit.min(n) / step * step;
+    (1..=top / step)
+        .rev()
+        .map(|k| k * step)
+        .find(|&candidate| n.is_multiple_of(candidate))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: LaunchLimits = LaunchLimits {
+        max_work_group_size: 1024,
+        max_work_item_sizes: [1024, 1024, 64],
+        max_work_group_count: [65535, 65535, 65535],
+    };
+
+    fn range(work_dim: usize, global: [usize; 3], local: Option<[usize; 3]>) -> NdRange {
+        NdRange {
+            work_dim,
+            global_offset: [0; 3],
+            global_size: global,
+            local_size: local,
+        }
+    }
+
+    #[test]
+    fn default_local_size_prefers_multiples_of_64_then_32() {
+        assert_eq!(
+            default_local_size(&range(1, [1 << 20, 1, 1], None), &LIMITS),
+            [256, 1, 1]
+        );
+        assert_eq!(
+            default_local_size(&range(1, [96 * 7, 1, 1], None), &LIMITS),
+            [224, 1, 1]
+        );
+        assert_eq!(
+            default_local_size(&range(1, [1000, 1, 1], None), &LIMITS),
+            [250, 1, 1]
+        );
+        assert_eq!(
+            default_local_size(&range(1, [1009, 1, 1], None), &LIMITS),
+            [1, 1, 1]
+        );
+    }
+
+    #[test]
+    fn default_local_size_shares_the_budget_between_dimensions() {
+        let local = default_local_size(&range(2, [1024, 1024, 1], None), &LIMITS);
+        assert_eq!(local, [64, 4, 1]);
+    }
+
+    #[test]
+    fn plan_checks_sizes_against_the_device() {
+        assert_eq!(
+            plan(&range(1, [100, 1, 1], Some([30, 1, 1])), &LIMITS, None),
+            Err(CL_INVALID_WORK_GROUP_SIZE)
+        );
+        assert_eq!(
+            plan(&range(3, [128, 1, 128], Some([1, 1, 128])), &LIMITS, None),
+            Err(CL_INVALID_WORK_ITEM_SIZE)
+        );
+        assert_eq!(
+            plan(
+                &range(1, [64, 1, 1], Some([64, 1, 1])),
+                &LIMITS,
+                Some([32, 1, 1])
+            ),
+            Err(CL_INVALID_WORK_GROUP_SIZE)
+        );
+        let many_groups = LaunchLimits {
+            max_work_group_count: [u32::MAX; 3],
+            ..LIMITS
+        };
+        let mut offset = range(1, [1 << 31, 1, 1], None);
+        offset.global_offset[0] = 1 << 31;
+        assert!(plan(&offset, &many_groups, None).is_ok());
+        offset.global_offset[0] += 1;
+        assert_eq!(
+            plan(&offset, &many_groups, None),
+            Err(CL_INVALID_GLOBAL_OFFSET)
+        );
+    }
+
+    #[test]
+    fn launches_beyond_the_dispatch_limit_are_split() {
+        // A prime global size forces a local size of 1: 1000003 groups.
+        let p = plan(&range(1, [1_000_003, 1, 1], None), &LIMITS, None).unwrap();
+        assert_eq!(p.local_size, [1, 1, 1]);
+        let dispatches = p.dispatches();
+        assert_eq!(dispatches.len(), 16);
+        assert_eq!(dispatches[0], ([0, 0, 0], [65535, 1, 1]));
+        assert_eq!(dispatches[15], ([15 * 65535, 0, 0], [1_000_003 - 15 * 65535, 1, 1]));
+        let covered: u32 = dispatches.iter().map(|(_, n)| n[0]).sum();
+        assert_eq!(covered, 1_000_003);
+        let two_d = plan(&range(2, [4, 70000, 1], Some([4, 1, 1])), &LIMITS, None).unwrap();
+        assert_eq!(
+            two_d.dispatches(),
+            vec![([0, 0, 0], [1, 65535, 1]), ([0, 65535, 0], [1, 4465, 1])]
+        );
+    }
+
+    #[test]
+    fn plan_fills_the_header() {
+        let mut r = range(2, [64, 8, 1], Some([16, 2, 1]));
+        r.global_offset = [5, 6, 0];
+        let plan = plan(&r, &LIMITS, None).unwrap();
+        assert_eq!(plan.group_count, [4, 4, 1]);
+        assert_eq!(plan.local_size, [16, 2, 1]);
+        assert_eq!(plan.header.global_size, [64, 8, 1]);
+        assert_eq!(plan.header.global_offset, [5, 6, 0]);
+        assert_eq!(plan.header.work_dim, 2);
+        assert!(!plan.is_empty());
+    }
+
+    #[test]
+    fn zero_global_size_runs_nothing() {
+        let plan = plan(&range(1, [0, 1, 1], None), &LIMITS, None).unwrap();
+        assert!(plan.is_empty());
+    }
+}

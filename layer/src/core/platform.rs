@@ -1,0 +1,68 @@
+//! The one OpenCL platform of this ICD: a process-wide singleton whose
+//! devices are the usable Vulkan physical devices, plus the fixed facts
+//! `clGetPlatformInfo` reports.
+
+use std::sync::{Arc, OnceLock};
+
+use opencl_sys::{cl_version, CL_INVALID_PLATFORM};
+
+use crate::core::device::Device;
+use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::vulkan;
+
+pub const NAME: &str = "clvulkan";
+pub const VENDOR: &str = "clvulkan";
+pub const PROFILE: &str = "FULL_PROFILE";
+pub const VERSION: &str = concat!("OpenCL 3.0 clvulkan ", env!("CARGO_PKG_VERSION"));
+/// What `clGetPlatformInfo(CL_PLATFORM_ICD_SUFFIX_KHR)` reports: the suffix
+/// for this ICD's extension function names.
+pub const ICD_SUFFIX: &str = "VK";
+/// `CL_PLATFORM_NUMERIC_VERSION`: OpenCL 3.0.
+pub const NUMERIC_VERSION: cl_version = make_version(3, 0, 0);
+/// The platform's extensions: those every device has, with their versions.
+pub const EXTENSIONS: &[(&str, cl_version)] = &[("cl_khr_icd", make_version(1, 0, 0))];
+
+/// `CL_MAKE_VERSION`: 10 bits major, 10 bits minor, 12 bits patch.
+pub const fn make_version(major: u32, minor: u32, patch: u32) -> cl_version {
+    (major << 22) | (minor << 12) | patch
+}
+
+pub struct Platform {
+    devices: OnceLock<Vec<Arc<Object<Device>>>>,
+}
+
+impl ClObject for Platform {
+    const KIND: ObjectKind = ObjectKind::Platform;
+    const INVALID: opencl_sys::cl_int = CL_INVALID_PLATFORM;
+}
+
+static PLATFORM: OnceLock<Arc<Object<Platform>>> = OnceLock::new();
+
+impl Platform {
+    /// The platform. Creating it does not touch Vulkan, so the ICD loader's
+    /// probing at application start stays cheap.
+    pub fn get() -> &'static Arc<Object<Platform>> {
+        PLATFORM.get_or_init(|| {
+            Object::new(Platform {
+                devices: OnceLock::new(),
+            })
+        })
+    }
+
+    /// The usable Vulkan devices, GPUs first; the first one is the default
+    /// device. Without a Vulkan loader or driver the list is empty.
+    pub fn devices(&self) -> &[Arc<Object<Device>>] {
+        self.devices.get_or_init(|| {
+            let Ok(instance) = vulkan::instance() else {
+                return Vec::new();
+            };
+            instance
+                .physical_devices()
+                .iter()
+                .enumerate()
+                .filter(|(_, info)| info.is_usable())
+                .map(|(index, _)| Object::new(Device::new(instance, index)))
+                .collect()
+        })
+    }
+}

@@ -1,0 +1,400 @@
+//! Command queues: in-order, on one device, each with its own Vulkan stream.
+//!
+//! Commands are recorded into the stream as they are enqueued and submitted
+//! on `clFlush`, `clFinish`, blocking calls, waits on their events, status
+//! queries, and every [`AUTO_SUBMIT_COMMANDS`] commands. A command whose wait
+//! list holds an event only the host can see complete (a user event, a
+//! command on another device or held back in another queue) is held back,
+//! and with it every later command of this in-order queue, until that event
+//! completes; then the held-back commands are recorded and submitted from
+//! whichever thread completed it.
+//!
+//! Lock order: a queue's state, then an event's state. A queue never holds
+//! its lock while flushing another queue or running callbacks.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
+
+use opencl_sys::{
+    cl_command_queue_properties, cl_command_type, cl_int, cl_queue_properties, CL_COMPLETE,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT,
+    CL_QUEUE_PROFILING_ENABLE,
+};
+
+use crate::core::command::Recipe;
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::error::VkResultExt;
+use crate::core::event::{
+    fail_all, host_timestamp, Dependency, Event, HostCompletion, Notifications,
+};
+use crate::core::fence::Fence;
+use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::CLResult;
+use crate::vulkan;
+
+/// Recorded commands that trigger a submission by themselves, so that an
+/// application that never flushes still bounds what is held on the host
+/// and lets the GPU start.
+pub const AUTO_SUBMIT_COMMANDS: usize = 1024;
+
+struct HeldBack {
+    event: Arc<Object<Event>>,
+    waits: Vec<Arc<Object<Event>>>,
+    recipe: Recipe,
+}
+
+struct State {
+    stream: vulkan::Stream,
+    /// Recorded into the stream, not yet submitted.
+    recorded: Vec<Arc<Object<Event>>>,
+    /// Submitted, possibly not yet complete; what `clFinish` waits for.
+    /// Weak, because events hold their queue: the completion thread holds
+    /// each until it is complete, and afterwards nothing needs to wait.
+    in_flight: Vec<Weak<Object<Event>>>,
+    /// The newest submission, which completes after all earlier ones.
+    last_submission: Option<Fence>,
+    /// Fences of other queues that the next submission must wait on.
+    gpu_waits: Vec<Fence>,
+    held_back: VecDeque<HeldBack>,
+}
+
+pub struct Queue {
+    context: Arc<Object<Context>>,
+    device: Arc<Object<Device>>,
+    properties: cl_command_queue_properties,
+    /// As given to `clCreateCommandQueueWithProperties`, terminator
+    /// included; empty for `clCreateCommandQueue` or a NULL list.
+    properties_array: Vec<cl_queue_properties>,
+    state: Mutex<State>,
+    /// Signalled when the held-back list empties.
+    caught_up: Condvar,
+}
+
+impl ClObject for Queue {
+    const KIND: ObjectKind = ObjectKind::Queue;
+    const INVALID: cl_int = CL_INVALID_COMMAND_QUEUE;
+
+    /// Releasing a queue implies a flush. Waiting for what was submitted
+    /// as well means an application that releases its objects and exits
+    /// does not unload the driver under running commands. Held-back
+    /// commands are not waited for: their user event may be set after this.
+    fn last_api_reference_released(queue: &Arc<Object<Self>>) {
+        if queue.flush().is_ok() {
+            let _ = queue.wait_for_submitted();
+        }
+    }
+}
+
+impl Queue {
+    /// `properties` were checked by the caller: in-order, optionally with
+    /// profiling.
+    pub fn new(
+        context: &Arc<Object<Context>>,
+        device: &Arc<Object<Device>>,
+        properties: cl_command_queue_properties,
+        properties_array: Vec<cl_queue_properties>,
+    ) -> CLResult<Arc<Object<Queue>>> {
+        device.completion()?;
+        let stream = device.vk()?.create_stream().or_out_of_resources()?;
+        Ok(Object::new(Queue {
+            context: context.clone(),
+            device: device.clone(),
+            properties,
+            properties_array,
+            state: Mutex::new(State {
+                stream,
+                recorded: Vec::new(),
+                in_flight: Vec::new(),
+                last_submission: None,
+                gpu_waits: Vec::new(),
+                held_back: VecDeque::new(),
+            }),
+            caught_up: Condvar::new(),
+        }))
+    }
+
+    pub fn context(&self) -> &Arc<Object<Context>> {
+        &self.context
+    }
+
+    pub fn device(&self) -> &Arc<Object<Device>> {
+        &self.device
+    }
+
+    pub fn properties(&self) -> cl_command_queue_properties {
+        self.properties
+    }
+
+    pub fn properties_array(&self) -> &[cl_queue_properties] {
+        &self.properties_array
+    }
+
+    pub fn profiling_enabled(&self) -> bool {
+        self.properties & CL_QUEUE_PROFILING_ENABLE != 0
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Submits what is recorded. The events it submits go to the
+    /// completion thread. Returns the callbacks this made due (to run after
+    /// unlocking) and whether Vulkan accepted the submission; if it did not,
+    /// the recorded commands' events fail with `CL_OUT_OF_RESOURCES`.
+    fn submit_locked(&self, state: &mut State) -> (Notifications, CLResult<()>) {
+        if state.recorded.is_empty() && !state.stream.has_pending_commands() {
+            return (Notifications::default(), Ok(()));
+        }
+        let waits: Vec<_> = state.gpu_waits.iter().map(Fence::as_wait).collect();
+        let submitted = state.stream.submit(&waits).or_out_of_resources();
+        let value = match submitted {
+            Ok(value) => value,
+            Err(error) => return (fail_all(&std::mem::take(&mut state.recorded)), Err(error)),
+        };
+        state.gpu_waits.clear();
+        let fence = Fence {
+            timeline: state.stream.timeline().clone(),
+            value,
+        };
+        state.last_submission = Some(fence.clone());
+        let now = host_timestamp();
+        let completion = self.device.completion().ok();
+        let mut due = Notifications::default();
+        for event in state.recorded.drain(..) {
+            due.extend(event.mark_submitted(fence.clone(), now));
+            if let Some(completion) = completion {
+                completion.track(event.clone());
+            }
+            state.in_flight.push(Arc::downgrade(&event));
+        }
+        state.stream.retire_completed();
+        state.in_flight.retain(is_pending);
+        (due, Ok(()))
+    }
+}
+
+/// Whether a submitted event may still need waiting for.
+fn is_pending(event: &Weak<Object<Event>>) -> bool {
+    event.upgrade().is_some_and(|event| !event.is_done())
+}
+
+impl Object<Queue> {
+    /// `clFlush`.
+    pub fn flush(&self) -> CLResult<()> {
+        let (due, result) = self.submit_locked(&mut self.lock());
+        due.run();
+        result
+    }
+
+    /// `clFinish`: submits, waits for held-back commands to be released,
+    /// then waits for everything submitted.
+    pub fn finish(&self) -> CLResult<()> {
+        self.flush()?;
+        {
+            let mut state = self.lock();
+            while !state.held_back.is_empty() {
+                state = self
+                    .caught_up
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+        }
+        self.wait_for_submitted()
+    }
+
+    /// Waits for every submitted command, host part included.
+    fn wait_for_submitted(&self) -> CLResult<()> {
+        let (last_submission, in_flight) = {
+            let state = self.lock();
+            let in_flight: Vec<_> = state.in_flight.iter().filter_map(Weak::upgrade).collect();
+            (state.last_submission.clone(), in_flight)
+        };
+        // After the newest submission the GPU work of every command is done;
+        // the events then only need their host part completed.
+        if let Some(fence) = last_submission {
+            fence.wait()?;
+        }
+        for event in &in_flight {
+            event.wait()?;
+        }
+        // Let go of what the finished work kept alive now, so destructor
+        // callbacks of released memory objects run by the time this returns.
+        let mut state = self.lock();
+        state.stream.retire_completed();
+        state.in_flight.retain(is_pending);
+        Ok(())
+    }
+
+    /// Enqueues one command: `recipe` is recorded now, or held back until
+    /// the host-side dependencies in `waits` complete. Returns its event.
+    pub fn enqueue(
+        self: &Arc<Self>,
+        command_type: cl_command_type,
+        waits: &[Arc<Object<Event>>],
+        recipe: Recipe,
+        host_completion: Option<HostCompletion>,
+    ) -> CLResult<Arc<Object<Event>>> {
+        if waits.iter().any(|e| !e.context().is(&self.context)) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        self.flush_queues_of(waits)?;
+        let event = Event::new_command(self, command_type, host_completion);
+        let mut due = Notifications::default();
+        let held_back_on = {
+            let mut state = self.lock();
+            let blocked_on = if state.held_back.is_empty() {
+                self.host_dependencies(waits)
+            } else {
+                // In order: behind a held-back command, this one waits too;
+                // the hooks of the earlier one release both.
+                Some(Vec::new())
+            };
+            match blocked_on {
+                Some(host_waits) => {
+                    state.held_back.push_back(HeldBack {
+                        event: event.clone(),
+                        waits: waits.to_vec(),
+                        recipe,
+                    });
+                    host_waits
+                }
+                None => {
+                    due.extend(self.record_locked(&mut state, &event, waits, recipe)?);
+                    if state.recorded.len() >= AUTO_SUBMIT_COMMANDS {
+                        // A failed submission fails the events, which is
+                        // where this command's outcome is reported.
+                        due.extend(self.submit_locked(&mut state).0);
+                    }
+                    Vec::new()
+                }
+            }
+        };
+        due.run();
+        self.release_when_done(&held_back_on);
+        Ok(event)
+    }
+
+    /// Flushes other queues holding unsubmitted commands that `waits`
+    /// names, so they can be depended on with fences. Done before taking
+    /// this queue's lock: two queues flushing each other under their own
+    /// locks would deadlock.
+    fn flush_queues_of(&self, waits: &[Arc<Object<Event>>]) -> CLResult<()> {
+        for event in waits {
+            if let Some(other) = event.needs_flush_of_other_queue(self) {
+                other.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `Some(events)` when the command must be held back, listing the wait
+    /// events only the host can see complete.
+    fn host_dependencies(&self, waits: &[Arc<Object<Event>>]) -> Option<Vec<Arc<Object<Event>>>> {
+        let host: Vec<_> = waits
+            .iter()
+            .filter(|e| matches!(e.dependency_for(self), Dependency::Host))
+            .cloned()
+            .collect();
+        (!host.is_empty()).then_some(host)
+    }
+
+    /// Records a command whose dependencies are all GPU-visible or done.
+    fn record_locked(
+        &self,
+        state: &mut State,
+        event: &Arc<Object<Event>>,
+        waits: &[Arc<Object<Event>>],
+        recipe: Recipe,
+    ) -> CLResult<Notifications> {
+        let mut fences = Vec::new();
+        for wait in waits {
+            match wait.dependency_for(self) {
+                Dependency::Satisfied => {}
+                Dependency::Gpu(more) => fences.extend(more),
+                Dependency::Failed | Dependency::Host => {
+                    return Ok(event.finish_with(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST));
+                }
+            }
+        }
+        event.add_dependency_fences(&fences);
+        state.gpu_waits.extend(fences);
+        if let Err(error) = recipe.record(&mut state.stream) {
+            // Report through the event as well: it was created already.
+            let _ = event.finish_with(error);
+            return Err(error);
+        }
+        state.recorded.push(event.clone());
+        Ok(Notifications::default())
+    }
+
+    /// Arranges for held-back commands to be reconsidered when each of
+    /// `events` completes (at once if it already has).
+    fn release_when_done(self: &Arc<Self>, events: &[Arc<Object<Event>>]) {
+        for event in events {
+            let queue = self.clone();
+            event.add_callback(CL_COMPLETE, Box::new(move |_| queue.release_held_back()));
+        }
+    }
+
+    /// Records the held-back commands whose dependencies have completed,
+    /// in order, stopping at the first that must still wait.
+    fn release_held_back(self: &Arc<Self>) {
+        let waits_of_front: Vec<Arc<Object<Event>>> = self
+            .lock()
+            .held_back
+            .front()
+            .map(|held| held.waits.clone())
+            .unwrap_or_default();
+        // Another queue may hold the front's dependency unsubmitted.
+        let _ = self.flush_queues_of(&waits_of_front);
+
+        let mut due = Notifications::default();
+        let still_blocked_on = {
+            let mut state = self.lock();
+            let blocked_on = loop {
+                let Some(front) = state.held_back.front() else {
+                    break Vec::new();
+                };
+                if let Some(host_waits) = self.host_dependencies(&front.waits) {
+                    break host_waits;
+                }
+                let Some(held) = state.held_back.pop_front() else {
+                    break Vec::new();
+                };
+                // On failure the event carries the error; later commands go on.
+                if let Ok(more) =
+                    self.record_locked(&mut state, &held.event, &held.waits, held.recipe)
+                {
+                    due.extend(more);
+                }
+            };
+            // Failures are reported through the submitted events.
+            due.extend(self.submit_locked(&mut state).0);
+            if state.held_back.is_empty() {
+                self.caught_up.notify_all();
+            }
+            blocked_on
+        };
+        due.run();
+        self.release_when_done(&still_blocked_on);
+    }
+
+    /// The events of this queue that will still write host memory (pending
+    /// non-blocking reads), plus those in `waits`: a command that reads
+    /// host memory at enqueue time must wait for them first.
+    pub fn pending_host_writes(&self, waits: &[Arc<Object<Event>>]) -> Vec<Arc<Object<Event>>> {
+        let state = self.lock();
+        let held_back = state.held_back.iter().map(|held| held.event.clone());
+        let in_flight = state.in_flight.iter().filter_map(Weak::upgrade);
+        state
+            .recorded
+            .iter()
+            .cloned()
+            .chain(in_flight)
+            .chain(held_back)
+            .chain(waits.iter().cloned())
+            .filter(|event| event.writes_host_memory_later())
+            .collect()
+    }
+}

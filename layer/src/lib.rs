@@ -1,0 +1,11 @@
+//! clvulkan's OpenCL ICD (`libclvulkan.so`): OpenCL 3.0 on Vulkan, loaded by
+//! applications through the OpenCL ICD loader.
+//!
+//! Calls go one way: [`api`] is the C ABI (argument checks, handles, the ICD
+//! dispatch table), [`core`] holds the OpenCL objects as safe Rust types, and
+//! [`vulkan`] is the small wrapper that owns every Vulkan call.
+//! `docs/layer-design.md` describes how OpenCL maps onto Vulkan.
+
+pub mod api;
+pub mod core;
+pub mod vulkan;

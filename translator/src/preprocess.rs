@@ -1,0 +1,3564 @@
+//! The C99 preprocessor (translation phase 4) for OpenCL C.
+//!
+//! This module owns everything between the lexer's tokens and the parser's
+//! token stream: directives, conditional inclusion and its constant
+//! expressions, `#include` (embedded headers, then `-I` directories), macro
+//! definition and expansion, `#line`, the pragmas that survive as
+//! [`TokenKind::Pragma`] tokens, the OpenCL C predefined macros and the
+//! `-D`/`-U` build options. It also decides when lexer errors are reported:
+//! the lexer runs over whole files, and problems inside skipped groups must
+//! stay silent.
+//!
+//! Expansion works on a stack of token contexts rather than by splicing token
+//! vectors: a macro's replacement is pushed as a context, and the macro stays
+//! disabled until that context has been read past. An identifier read while
+//! its macro is disabled is painted blue and never expands again, which is
+//! exactly the C99 6.10.3.4 rule. Arguments are pre-expanded in isolation
+//! behind a barrier context, so they cannot reach the rest of the file.
+
+use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::caps::DeviceCaps;
+use crate::diagnostic::{Diagnostics, FileId, LineDirective, Location, SourceMap};
+use crate::lexer::{self, FxBuildHasher, Interner, LexError, LexedToken};
+use crate::options::{BuildOptions, ClStd, MacroOption};
+use crate::token::{Punct, Token, TokenKind};
+
+/// What the preprocessor needs besides the sources.
+pub struct PreprocessInput<'a> {
+    pub options: &'a BuildOptions,
+    pub caps: &'a DeviceCaps,
+    /// `(name, text)` of headers that `#include` finds before any `-I`
+    /// directory.
+    pub embedded_headers: &'a [(&'a str, &'a str)],
+}
+
+/// Deepest `#include` nesting, as in clang.
+const MAX_INCLUDE_DEPTH: usize = 200;
+/// Deepest nesting of macro invocations inside macro arguments; each level
+/// is a recursion of the expander, so this bounds the native stack.
+const MAX_ARG_NESTING: u32 = 200;
+/// Live expansion contexts. Each macro can be live once, so this only
+/// guards against absurd chains of distinct macros.
+const MAX_CONTEXTS: usize = 10_000;
+/// Tokens all expansions may produce together (intermediate ones count).
+/// `#define` chains can double the output per line, and a build must fail
+/// instead of eating all memory; real kernels stay far below a million.
+const MAX_EXPANDED_TOKENS: usize = 1 << 20;
+/// Parenthesis / `?:` nesting in `#if` expressions (recursion bound).
+const MAX_EXPR_DEPTH: u32 = 256;
+
+/// OpenCL C 3.0 section 6.13 (and C99 6.10.8) macros with fixed values.
+/// `FP_FAST_FMA`/`FP_FAST_FMAF` are deliberately absent: the device does not
+/// promise a fast fma yet.
+const PREDEFINED: &[(&str, &str)] = &[
+    ("__STDC__", "1"),
+    ("__STDC_HOSTED__", "0"),
+    // OpenCL C is based on C99; clang reports this in OpenCL mode too.
+    ("__STDC_VERSION__", "199901L"),
+    ("__OPENCL_VERSION__", "300"),
+    ("CL_VERSION_1_0", "100"),
+    ("CL_VERSION_1_1", "110"),
+    ("CL_VERSION_1_2", "120"),
+    ("CL_VERSION_2_0", "200"),
+    ("CL_VERSION_3_0", "300"),
+    ("__ENDIAN_LITTLE__", "1"),
+    (
+        "__kernel_exec(X, typen)",
+        "__kernel __attribute__((work_group_size_hint(X, 1, 1))) \
+         __attribute__((vec_type_hint(typen)))",
+    ),
+    (
+        "kernel_exec(X, typen)",
+        "__kernel __attribute__((work_group_size_hint(X, 1, 1))) \
+         __attribute__((vec_type_hint(typen)))",
+    ),
+];
+
+/// Preprocesses file `main` of `sources`: the result always ends with
+/// exactly one [`TokenKind::Eof`] token. Included files are added to
+/// `sources` so diagnostics can show them.
+pub fn preprocess(
+    sources: &mut SourceMap,
+    main: FileId,
+    input: &PreprocessInput,
+    diags: &mut Diagnostics,
+) -> Vec<Token> {
+    let predefined = predefined_source(input.options, input.caps);
+    let command_line = command_line_source(input.options);
+    let main_len = sources.file(main).text.len();
+    let mut pp = Preprocessor::new(sources, input, diags);
+    pp.define_builtins();
+    // A stack: the predefines run first, then the command line, then main.
+    pp.push_file(main, None);
+    if let Some(text) = command_line {
+        let id = pp.sources.add("<command line>", text);
+        pp.push_file(id, None);
+    }
+    let id = pp.sources.add("<built-in>", predefined);
+    pp.push_file(id, None);
+    let mut out = Vec::with_capacity(main_len / 3 + 16);
+    pp.run(&mut out);
+    out.push(Token {
+        kind: TokenKind::Eof,
+        text: pp.empty.clone(),
+        location: Location::new(main, main_len),
+        leading_space: false,
+    });
+    out
+}
+
+/// The tokens as text: spellings joined, a space where the source had one
+/// (or where two tokens would otherwise lex as one). Pragmas are written as
+/// `#pragma` lines so that `-E` output can be compiled again.
+pub fn tokens_to_string(tokens: &[Token]) -> String {
+    let mut out = String::with_capacity(tokens.len() * 4);
+    let mut prev: Option<&Token> = None;
+    for t in tokens {
+        match t.kind {
+            TokenKind::Eof => continue,
+            TokenKind::Pragma => {
+                if !out.is_empty() && !out.ends_with('\n') {
+                    out.push('\n');
+                }
+                out.push_str("#pragma ");
+                out.push_str(&t.text);
+                out.push('\n');
+                prev = None;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(p) = prev {
+            if t.leading_space || would_merge(p, t) {
+                out.push(' ');
+            }
+        }
+        out.push_str(&t.text);
+        prev = Some(t);
+    }
+    out
+}
+
+/// Whether writing `b` right after `a` would lex differently; only tokens
+/// glued together by macro expansion can hit this.
+fn would_merge(a: &Token, b: &Token) -> bool {
+    let (Some(&x), Some(&y)) = (a.text.as_bytes().last(), b.text.as_bytes().first()) else {
+        return false;
+    };
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let number = matches!(a.kind, TokenKind::IntLiteral | TokenKind::FloatLiteral);
+    if word(x) && word(y) {
+        return true;
+    }
+    if number && (y == b'.' || (matches!(y, b'+' | b'-') && matches!(x, b'e' | b'E' | b'p' | b'P')))
+    {
+        return true;
+    }
+    if x == b'.' && y.is_ascii_digit() {
+        return true;
+    }
+    if a.kind == TokenKind::Identifier
+        && matches!(b.kind, TokenKind::StringLiteral | TokenKind::CharLiteral)
+        && matches!(&*a.text, "L" | "u" | "U" | "u8")
+    {
+        return true;
+    }
+    if let TokenKind::Punct(_) = a.kind {
+        let mut joined = Vec::with_capacity(a.text.len() + 2);
+        joined.extend_from_slice(a.text.as_bytes());
+        joined.extend(b.text.bytes().take(2));
+        if a.text.len() == 1 && x == b'/' && matches!(y, b'/' | b'*') {
+            return true;
+        }
+        if let Some((_, len)) = lexer::punct_at(&joined) {
+            return len > a.text.len();
+        }
+    }
+    false
+}
+
+/// `#define` lines for the predefined macros, run as a `<built-in>` file.
+fn predefined_source(options: &BuildOptions, caps: &DeviceCaps) -> String {
+    let mut s = String::with_capacity(2048);
+    let mut define = |name: &str, value: &str| {
+        s.push_str("#define ");
+        s.push_str(name);
+        s.push(' ');
+        s.push_str(value);
+        s.push('\n');
+    };
+    for (name, value) in PREDEFINED {
+        define(name, value);
+    }
+    let std = options.effective_cl_std();
+    define("__OPENCL_C_VERSION__", &std.macro_value().to_string());
+    if caps.image_support {
+        define("__IMAGE_SUPPORT__", "1");
+    }
+    if options.fast_relaxed_math {
+        define("__FAST_RELAXED_MATH__", "1");
+    }
+    // DeviceCaps documents devices without 64-bit integers as embedded
+    // profile, which section 6.13 makes visible through this macro.
+    if !caps.int64 {
+        define("__EMBEDDED_PROFILE__", "1");
+    }
+    for ext in caps.extensions() {
+        define(ext, "1");
+    }
+    // Feature macros are an OpenCL C 3.0 concept; earlier versions must not
+    // see them (their kernels would take 3.0-only code paths).
+    if std == ClStd::Cl3_0 {
+        for feature in caps.features() {
+            define(feature, "1");
+        }
+    }
+    s
+}
+
+/// `-D`/`-U` as directives, in command-line order, run as `<command line>`.
+fn command_line_source(options: &BuildOptions) -> Option<String> {
+    if options.macros.is_empty() {
+        return None;
+    }
+    let mut s = String::new();
+    for m in &options.macros {
+        match m {
+            MacroOption::Define { name, value } => {
+                // A newline would end the directive and leak the rest into
+                // the program.
+                let value = value.replace(['\n', '\r'], " ");
+                s.push_str(&format!("#define {name} {value}\n"));
+            }
+            MacroOption::Undefine(name) => s.push_str(&format!("#undef {name}\n")),
+        }
+    }
+    Some(s)
+}
+
+/// A token on its way through the preprocessor.
+#[derive(Clone, Debug)]
+struct PpTok {
+    tok: Token,
+    flags: u8,
+}
+
+/// Painted blue: named a disabled macro when read, so never expands.
+const BLUE: u8 = 1;
+/// A C99 placemarker (an empty `##` operand); never leaves `substitute`.
+const PLACEMARKER: u8 = 2;
+
+impl PpTok {
+    fn new(tok: Token) -> Self {
+        PpTok { tok, flags: 0 }
+    }
+
+    fn is_blue(&self) -> bool {
+        self.flags & BLUE != 0
+    }
+
+    fn is_placemarker(&self) -> bool {
+        self.flags & PLACEMARKER != 0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Builtin {
+    File,
+    Line,
+    Date,
+    Time,
+    Counter,
+}
+
+#[derive(Debug, PartialEq)]
+enum MacroKind {
+    Object,
+    /// `params` ends with the variadic one (`__VA_ARGS__` or a GNU name)
+    /// when `variadic`.
+    Function {
+        params: Vec<Rc<str>>,
+        variadic: bool,
+    },
+    Builtin(Builtin),
+}
+
+const NOT_PARAM: u32 = u32::MAX;
+
+#[derive(Debug)]
+struct Macro {
+    name: Rc<str>,
+    kind: MacroKind,
+    body: Vec<Token>,
+    /// Per body token: the index of the parameter it names, or `NOT_PARAM`.
+    param_of: Vec<u32>,
+    /// The body has `#` or `##` operators: substitution takes the slow path.
+    has_ops: bool,
+    location: Location,
+    /// Set while an expansion of this macro is live on the context stack.
+    disabled: Cell<bool>,
+}
+
+impl Macro {
+    fn params(&self) -> (usize, bool) {
+        match &self.kind {
+            MacroKind::Function { params, variadic } => (params.len(), *variadic),
+            _ => (0, false),
+        }
+    }
+
+    /// C99 6.10.3p2: same parameters, same tokens, same whitespace
+    /// separation.
+    fn same_definition(&self, other: &Macro) -> bool {
+        self.kind == other.kind
+            && self.body.len() == other.body.len()
+            && self
+                .body
+                .iter()
+                .zip(&other.body)
+                .enumerate()
+                .all(|(i, (a, b))| {
+                    a.kind == b.kind
+                        && a.text == b.text
+                        && (i == 0 || a.leading_space == b.leading_space)
+                })
+    }
+}
+
+struct Context {
+    toks: std::vec::IntoIter<PpTok>,
+    /// The macro this is the replacement of; disabled until popped.
+    mac: Option<Rc<Macro>>,
+    /// An argument or directive line expanded on its own: reading stops here
+    /// instead of falling through to what lies below.
+    barrier: bool,
+}
+
+/// The arguments of one invocation, unexpanded, in one flat vector so that
+/// an invocation costs two allocations however many arguments it has.
+#[derive(Default)]
+struct Args {
+    toks: Vec<PpTok>,
+    /// `toks[ends[k - 1]..ends[k]]` is argument `k`.
+    ends: Vec<usize>,
+    /// The variadic argument was left out entirely (not just empty), which
+    /// is when GNU `, ## __VA_ARGS__` drops the comma.
+    va_omitted: bool,
+}
+
+impl Args {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn get(&self, k: usize) -> Option<&[PpTok]> {
+        let end = *self.ends.get(k)?;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        self.toks.get(start..end)
+    }
+}
+
+/// What `substitute` knows about an argument's pre-expansion.
+#[derive(Clone)]
+enum PreExpanded {
+    Unknown,
+    /// Expansion would not change it: use the argument as it is.
+    Same,
+    Done(Vec<PpTok>),
+}
+
+struct Cond {
+    /// The `#` of the opening `#if`, for the unterminated diagnostic.
+    location: Location,
+    /// Some group of this conditional has been taken.
+    taken: bool,
+    seen_else: bool,
+}
+
+struct FileState {
+    id: FileId,
+    toks: std::vec::IntoIter<LexedToken>,
+    errors: Vec<LexError>,
+    /// Lexer errors before this index have been reported or dropped.
+    err_pos: usize,
+    conds: Vec<Cond>,
+    /// Directory for `#include "..."` relative to this file (disk files).
+    dir: Option<PathBuf>,
+}
+
+impl FileState {
+    fn peek(&self) -> Option<&LexedToken> {
+        self.toks.as_slice().first()
+    }
+
+    /// Reports (or, in skipped groups, drops) the lexer errors up to
+    /// `offset`, so that they appear in source order with the rest.
+    fn flush(&mut self, offset: u32, report: bool, diags: &mut Diagnostics) {
+        while let Some(e) = self.errors.get(self.err_pos) {
+            if e.location.offset > offset {
+                break;
+            }
+            if report {
+                e.report(diags);
+            }
+            self.err_pos += 1;
+        }
+    }
+
+    #[inline]
+    fn next(&mut self, report: bool, diags: &mut Diagnostics) -> Option<LexedToken> {
+        let t = self.toks.next()?;
+        self.flush(t.token.location.offset, report, diags);
+        Some(t)
+    }
+
+    fn next_in_line(&mut self, report: bool, diags: &mut Diagnostics) -> Option<LexedToken> {
+        if self.peek()?.at_line_start {
+            return None;
+        }
+        self.next(report, diags)
+    }
+
+    fn skip_line(&mut self, report: bool, diags: &mut Diagnostics) {
+        while self.next_in_line(report, diags).is_some() {}
+    }
+}
+
+/// Where a token is being read for. Only the outermost reader may leave a
+/// file at its end; macro arguments must close within their file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Top,
+    Args,
+}
+
+struct Preprocessor<'p> {
+    sources: &'p mut SourceMap,
+    diags: &'p mut Diagnostics,
+    options: &'p BuildOptions,
+    embedded: &'p [(&'p str, &'p str)],
+    interner: Interner,
+    macros: HashMap<Rc<str>, Rc<Macro>, FxBuildHasher>,
+    files: Vec<FileState>,
+    ctxs: Vec<Context>,
+    include_cache: HashMap<String, FileId>,
+    once: HashSet<FileId>,
+    /// Recursion depth of argument / directive-line expansion.
+    nesting: u32,
+    nesting_reported: bool,
+    /// Barrier contexts on the stack; `_Pragma` waits until there are none.
+    barriers: u32,
+    /// Macros currently disabled; zero means no identifier needs painting.
+    live_macros: u32,
+    expanded: usize,
+    /// Expansion stopped after a limit was hit (reported once).
+    halted: bool,
+    counter: u64,
+    date_time: Option<(Rc<str>, Rc<str>)>,
+    one: Rc<str>,
+    zero: Rc<str>,
+    empty: Rc<str>,
+}
+
+impl<'p> Preprocessor<'p> {
+    fn new(
+        sources: &'p mut SourceMap,
+        input: &'p PreprocessInput<'p>,
+        diags: &'p mut Diagnostics,
+    ) -> Self {
+        let mut interner = Interner::default();
+        let one = interner.intern("1");
+        let zero = interner.intern("0");
+        let empty = interner.intern("");
+        Preprocessor {
+            sources,
+            diags,
+            options: input.options,
+            embedded: input.embedded_headers,
+            interner,
+            macros: HashMap::default(),
+            files: Vec::new(),
+            ctxs: Vec::new(),
+            include_cache: HashMap::new(),
+            once: HashSet::new(),
+            nesting: 0,
+            nesting_reported: false,
+            barriers: 0,
+            live_macros: 0,
+            expanded: 0,
+            halted: false,
+            counter: 0,
+            date_time: None,
+            one,
+            zero,
+            empty,
+        }
+    }
+
+    fn define_builtins(&mut self) {
+        for (name, b) in [
+            ("__FILE__", Builtin::File),
+            ("__LINE__", Builtin::Line),
+            ("__DATE__", Builtin::Date),
+            ("__TIME__", Builtin::Time),
+            ("__COUNTER__", Builtin::Counter),
+        ] {
+            let name = self.interner.intern(name);
+            let m = Macro {
+                name: name.clone(),
+                kind: MacroKind::Builtin(b),
+                body: Vec::new(),
+                param_of: Vec::new(),
+                has_ops: false,
+                location: Location::default(),
+                disabled: Cell::new(false),
+            };
+            self.macros.insert(name, Rc::new(m));
+        }
+    }
+
+    fn push_file(&mut self, id: FileId, dir: Option<PathBuf>) {
+        let lexed = lexer::lex_with(&self.sources.file(id).text, id, &mut self.interner);
+        self.files.push(FileState {
+            id,
+            toks: lexed.tokens.into_iter(),
+            errors: lexed.errors,
+            err_pos: 0,
+            conds: Vec::new(),
+            dir,
+        });
+    }
+
+    fn end_of_file(&mut self) {
+        let Some(mut f) = self.files.pop() else {
+            return;
+        };
+        f.flush(u32::MAX, true, self.diags);
+        for c in f.conds.iter().rev() {
+            self.diags
+                .error(c.location, "unterminated conditional directive");
+        }
+    }
+
+    /// Stops all further expansion after a resource limit, reporting once.
+    fn halt(&mut self, at: Location, message: &str) {
+        if !self.halted {
+            self.halted = true;
+            self.diags.error(at, message);
+        }
+    }
+
+    fn int_token(&self, value: bool, location: Location) -> PpTok {
+        PpTok::new(Token {
+            kind: TokenKind::IntLiteral,
+            text: if value {
+                self.one.clone()
+            } else {
+                self.zero.clone()
+            },
+            location,
+            leading_space: true,
+        })
+    }
+
+    // ---- reading tokens ----
+
+    /// The whole token stream into `out`.
+    fn run(&mut self, out: &mut Vec<Token>) {
+        loop {
+            match self.ctxs.last_mut() {
+                None => self.copy_plain_tokens(out),
+                Some(ctx) => {
+                    // Only identifiers can start an expansion; the rest of a
+                    // replacement list needs no lookups.
+                    while ctx
+                        .toks
+                        .as_slice()
+                        .first()
+                        .is_some_and(|t| t.tok.kind != TokenKind::Identifier || t.is_blue())
+                    {
+                        if let Some(t) = ctx.toks.next() {
+                            out.push(t.tok);
+                        }
+                    }
+                }
+            }
+            match self.next_expanded(Mode::Top) {
+                Some(t) => out.push(t.tok),
+                None => return,
+            }
+        }
+    }
+
+    /// Moves tokens that need no work (no directive, no macro name) straight
+    /// from the current file to `out`: most of a kernel is such tokens, and
+    /// the general path costs several copies per token.
+    fn copy_plain_tokens(&mut self, out: &mut Vec<Token>) {
+        let Some(f) = self.files.last_mut() else {
+            return;
+        };
+        while let Some(t) = f.peek() {
+            let plain = match t.token.kind {
+                TokenKind::Identifier => {
+                    !self.macros.contains_key(&*t.token.text) && &*t.token.text != "_Pragma"
+                }
+                TokenKind::Punct(Punct::Hash) => !t.at_line_start,
+                _ => true,
+            };
+            if !plain {
+                return;
+            }
+            if let Some(t) = f.next(true, self.diags) {
+                out.push(t.token);
+            }
+        }
+    }
+
+    /// The next token with no macro expansion: from the innermost live
+    /// context, else from the current file (running directives on the way).
+    /// `None` at a barrier, or at the end of input (`Mode::Top`) or of the
+    /// current file (`Mode::Args`).
+    #[inline]
+    fn next_unexpanded(&mut self, mode: Mode) -> Option<PpTok> {
+        while let Some(ctx) = self.ctxs.last_mut() {
+            if let Some(t) = ctx.toks.next() {
+                return Some(t);
+            }
+            if ctx.barrier {
+                return None;
+            }
+            self.pop_context();
+        }
+        self.next_file_token(mode)
+    }
+
+    fn next_file_token(&mut self, mode: Mode) -> Option<PpTok> {
+        loop {
+            let f = self.files.last_mut()?;
+            let Some(t) = f.next(true, self.diags) else {
+                if mode == Mode::Args {
+                    return None;
+                }
+                self.end_of_file();
+                continue;
+            };
+            if t.at_line_start && t.token.is_punct(Punct::Hash) {
+                if let Some(p) = self.directive(t.token, mode) {
+                    return Some(p);
+                }
+                continue;
+            }
+            return Some(PpTok::new(t.token));
+        }
+    }
+
+    fn pop_context(&mut self) {
+        if let Some(c) = self.ctxs.pop() {
+            if let Some(m) = c.mac {
+                m.disabled.set(false);
+                self.live_macros = self.live_macros.saturating_sub(1);
+            }
+        }
+    }
+
+    fn push_macro_context(&mut self, m: Rc<Macro>, toks: Vec<PpTok>, at: Location) {
+        if self.ctxs.len() >= MAX_CONTEXTS {
+            self.halt(at, "macro expansion nested too deeply");
+            return;
+        }
+        m.disabled.set(true);
+        self.live_macros += 1;
+        self.ctxs.push(Context {
+            toks: toks.into_iter(),
+            mac: Some(m),
+            barrier: false,
+        });
+    }
+
+    /// Whether the next token is `(`, for a function-like macro name. Spent
+    /// contexts are popped on the way (as clang does); barriers, directives
+    /// and the end of the file all mean no.
+    fn peek_lparen(&mut self) -> bool {
+        while let Some(ctx) = self.ctxs.last() {
+            if let Some(t) = ctx.toks.as_slice().first() {
+                return t.tok.is_punct(Punct::LParen);
+            }
+            if ctx.barrier {
+                return false;
+            }
+            self.pop_context();
+        }
+        self.files
+            .last()
+            .and_then(FileState::peek)
+            .is_some_and(|t| t.token.is_punct(Punct::LParen))
+    }
+
+    /// The next fully macro-expanded token.
+    fn next_expanded(&mut self, mode: Mode) -> Option<PpTok> {
+        loop {
+            let mut t = self.next_unexpanded(mode)?;
+            if t.tok.kind != TokenKind::Identifier || t.is_blue() {
+                return Some(t);
+            }
+            let Some(m) = self.macros.get(&*t.tok.text) else {
+                if self.barriers == 0 && &*t.tok.text == "_Pragma" {
+                    match self.pragma_operator(&t, mode) {
+                        Some(p) => return Some(p),
+                        None => continue,
+                    }
+                }
+                return Some(t);
+            };
+            if m.disabled.get() {
+                t.flags |= BLUE;
+                return Some(t);
+            }
+            if self.halted {
+                return Some(t);
+            }
+            let m = Rc::clone(m);
+            match m.kind {
+                MacroKind::Builtin(b) => return Some(self.builtin_token(b, &t)),
+                MacroKind::Object => {
+                    let body = self.substitute(&m, &Args::default(), &t);
+                    self.push_macro_context(m, body, t.tok.location);
+                }
+                MacroKind::Function { .. } => {
+                    if !self.peek_lparen() {
+                        return Some(t);
+                    }
+                    let _lparen = self.next_unexpanded(mode);
+                    if let Some(args) = self.collect_args(&m, &t) {
+                        let body = self.substitute(&m, &args, &t);
+                        self.push_macro_context(m, body, t.tok.location);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads a function-like macro's arguments after its `(`, unexpanded.
+    /// `None` (reported) when the list is unterminated or the count is
+    /// wrong.
+    fn collect_args(&mut self, m: &Macro, name: &PpTok) -> Option<Args> {
+        let (nparams, variadic) = m.params();
+        let mut args = Args::default();
+        let mut depth = 0u32;
+        loop {
+            let Some(mut t) = self.next_unexpanded(Mode::Args) else {
+                self.diags.error(
+                    name.tok.location,
+                    "unterminated function-like macro invocation",
+                );
+                self.note_defined_here(m);
+                return None;
+            };
+            match t.tok.kind {
+                TokenKind::Punct(Punct::LParen) => depth += 1,
+                TokenKind::Punct(Punct::RParen) => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                }
+                TokenKind::Punct(Punct::Comma)
+                    if depth == 0 && !(variadic && args.len() + 1 == nparams) =>
+                {
+                    args.ends.push(args.toks.len());
+                    continue;
+                }
+                TokenKind::Identifier
+                    if self.live_macros > 0
+                        && !t.is_blue()
+                        && self
+                            .macros
+                            .get(&*t.tok.text)
+                            .is_some_and(|m| m.disabled.get()) =>
+                {
+                    t.flags |= BLUE;
+                }
+                _ => {}
+            }
+            args.toks.push(t);
+        }
+        args.ends.push(args.toks.len());
+        if nparams == 0 {
+            if args.len() == 1 && args.toks.is_empty() {
+                return Some(Args::default());
+            }
+            self.diags.error(
+                name.tok.location,
+                "too many arguments provided to function-like macro invocation",
+            );
+            self.note_defined_here(m);
+            return None;
+        }
+        // As in C2x and GNU C, the variadic argument may be left out.
+        if variadic && args.len() + 1 == nparams {
+            args.ends.push(args.toks.len());
+            args.va_omitted = true;
+        }
+        if args.len() != nparams {
+            let message = if args.len() < nparams {
+                "too few arguments provided to function-like macro invocation"
+            } else {
+                "too many arguments provided to function-like macro invocation"
+            };
+            self.diags.error(name.tok.location, message);
+            self.note_defined_here(m);
+            return None;
+        }
+        Some(args)
+    }
+
+    fn note_defined_here(&mut self, m: &Macro) {
+        if !matches!(m.kind, MacroKind::Builtin(_)) {
+            self.diags
+                .note(m.location, format!("macro '{}' defined here", m.name));
+        }
+    }
+
+    /// Whether expanding `toks` on their own could change them.
+    fn needs_expansion(&self, toks: &[PpTok]) -> bool {
+        toks.iter().any(|t| {
+            t.tok.kind == TokenKind::Identifier
+                && !t.is_blue()
+                && self.macros.contains_key(&*t.tok.text)
+        })
+    }
+
+    /// Fully expands `toks` as if they were the rest of the input (macro
+    /// arguments, `#include`/`#line`/`#if` lines). In `if_mode`, `defined`
+    /// is evaluated; `None` when that went wrong (reported).
+    fn expand_tokens(&mut self, toks: Vec<PpTok>, if_mode: bool) -> Option<Vec<PpTok>> {
+        if !if_mode && !self.needs_expansion(&toks) {
+            return Some(toks);
+        }
+        self.expand_isolated(toks, if_mode)
+    }
+
+    /// [`Self::expand_tokens`] without the check for work to do.
+    fn expand_isolated(&mut self, toks: Vec<PpTok>, if_mode: bool) -> Option<Vec<PpTok>> {
+        if self.nesting >= MAX_ARG_NESTING {
+            if !self.nesting_reported {
+                self.nesting_reported = true;
+                let at = toks.first().map_or(Location::default(), |t| t.tok.location);
+                self.diags.error(at, "macro invocations nested too deeply");
+            }
+            return if if_mode { None } else { Some(toks) };
+        }
+        let base = self.ctxs.len();
+        self.nesting += 1;
+        self.barriers += 1;
+        self.ctxs.push(Context {
+            toks: toks.into_iter(),
+            mac: None,
+            barrier: true,
+        });
+        let mut out = Vec::with_capacity(self.ctxs.last().map_or(0, |c| c.toks.len()));
+        let mut ok = true;
+        while let Some(t) = self.next_expanded(Mode::Top) {
+            if if_mode && t.tok.kind == TokenKind::Identifier && &*t.tok.text == "defined" {
+                match self.defined_operator(&t) {
+                    Some(v) => out.push(v),
+                    None => ok = false,
+                }
+            } else {
+                out.push(t);
+            }
+        }
+        // Everything above our barrier is spent, and the barrier with it.
+        while self.ctxs.len() > base {
+            self.pop_context();
+        }
+        self.nesting -= 1;
+        self.barriers -= 1;
+        ok.then_some(out)
+    }
+
+    /// `defined X` / `defined ( X )` in an `#if` line.
+    fn defined_operator(&mut self, at: &PpTok) -> Option<PpTok> {
+        let mut t = self.next_unexpanded(Mode::Args);
+        let paren = t.as_ref().is_some_and(|t| t.tok.is_punct(Punct::LParen));
+        if paren {
+            t = self.next_unexpanded(Mode::Args);
+        }
+        let name = match t {
+            Some(n) if n.tok.kind == TokenKind::Identifier => n,
+            Some(n) => {
+                self.diags
+                    .error(n.tok.location, "macro name must be an identifier");
+                return None;
+            }
+            None => {
+                self.diags.error(at.tok.location, "macro name missing");
+                return None;
+            }
+        };
+        if paren {
+            match self.next_unexpanded(Mode::Args) {
+                Some(t) if t.tok.is_punct(Punct::RParen) => {}
+                _ => {
+                    self.diags
+                        .error(name.tok.location, "missing ')' after 'defined'");
+                    return None;
+                }
+            }
+        }
+        let value = self.macros.contains_key(&*name.tok.text);
+        Some(self.int_token(value, at.tok.location))
+    }
+
+    // ---- substitution ----
+
+    /// The replacement list of `m` for one invocation, arguments substituted
+    /// and `#`/`##` applied, ready to be rescanned.
+    fn substitute(&mut self, m: &Macro, args: &Args, name: &PpTok) -> Vec<PpTok> {
+        let site = name.tok.location;
+        let mut out: Vec<PpTok> = Vec::with_capacity(m.body.len() + args.toks.len());
+        let function = matches!(m.kind, MacroKind::Function { .. });
+        if !function && !m.has_ops {
+            out.extend(m.body.iter().map(|t| {
+                PpTok::new(Token {
+                    location: site,
+                    ..t.clone()
+                })
+            }));
+        } else {
+            // Allocated on the first parameter use that needs it.
+            let mut pre: Vec<PreExpanded> = Vec::new();
+            let mut i = 0;
+            while i < m.body.len() {
+                let t = &m.body[i];
+                if function && t.is_punct(Punct::Hash) {
+                    if let Some(arg) = m.param_of.get(i + 1).and_then(|&p| args.get(p as usize)) {
+                        out.push(self.stringize(arg, site, t.leading_space));
+                        i += 2;
+                        continue;
+                    }
+                }
+                if t.is_punct(Punct::HashHash) {
+                    i = self.paste_operand(m, args, i + 1, &mut out, site);
+                    continue;
+                }
+                let p = m.param_of[i];
+                if let Some(arg) = args.get(p as usize) {
+                    let start = out.len();
+                    let pasting = m
+                        .body
+                        .get(i + 1)
+                        .is_some_and(|n| n.is_punct(Punct::HashHash));
+                    if pasting {
+                        if arg.is_empty() {
+                            out.push(self.placemarker(site));
+                        } else {
+                            out.extend(arg.iter().cloned());
+                        }
+                    } else {
+                        if pre.is_empty() {
+                            pre.resize(args.len(), PreExpanded::Unknown);
+                        }
+                        let k = p as usize;
+                        if matches!(pre[k], PreExpanded::Unknown) {
+                            pre[k] = if self.needs_expansion(arg) {
+                                match self.expand_isolated(arg.to_vec(), false) {
+                                    Some(v) => PreExpanded::Done(v),
+                                    None => PreExpanded::Same,
+                                }
+                            } else {
+                                PreExpanded::Same
+                            };
+                        }
+                        match &pre[k] {
+                            PreExpanded::Done(v) => out.extend(v.iter().cloned()),
+                            _ => out.extend(arg.iter().cloned()),
+                        }
+                    }
+                    if let Some(first) = out.get_mut(start) {
+                        first.tok.leading_space = t.leading_space;
+                    }
+                    i += 1;
+                    continue;
+                }
+                out.push(PpTok::new(Token {
+                    location: site,
+                    ..t.clone()
+                }));
+                i += 1;
+            }
+            out.retain(|t| !t.is_placemarker());
+        }
+        if let Some(first) = out.first_mut() {
+            first.tok.leading_space = name.tok.leading_space;
+        }
+        self.expanded += out.len();
+        if self.expanded > MAX_EXPANDED_TOKENS {
+            self.halt(site, "macro expansion produced too many tokens");
+        }
+        out
+    }
+
+    fn placemarker(&self, site: Location) -> PpTok {
+        PpTok {
+            tok: Token {
+                kind: TokenKind::Identifier,
+                text: self.empty.clone(),
+                location: site,
+                leading_space: false,
+            },
+            flags: PLACEMARKER,
+        }
+    }
+
+    /// Applies the `##` before body index `j` to the last output token and
+    /// the operand at `j`; returns the body index after the operand.
+    fn paste_operand(
+        &mut self,
+        m: &Macro,
+        args: &Args,
+        j: usize,
+        out: &mut Vec<PpTok>,
+        site: Location,
+    ) -> usize {
+        let Some(rt) = m.body.get(j) else {
+            return j;
+        };
+        let lhs = out.pop().unwrap_or_else(|| self.placemarker(site));
+        let function = matches!(m.kind, MacroKind::Function { .. });
+        let (rhs, next): (Vec<PpTok>, usize) = if function
+            && rt.is_punct(Punct::Hash)
+            && m.param_of.get(j + 1).is_some_and(|&p| p != NOT_PARAM)
+        {
+            let p = m.param_of[j + 1] as usize;
+            let arg = args.get(p).unwrap_or_default();
+            (vec![self.stringize(arg, site, rt.leading_space)], j + 2)
+        } else if let Some(arg) = args.get(m.param_of[j] as usize) {
+            let (nparams, variadic) = m.params();
+            // GNU `, ## __VA_ARGS__`: the comma goes when the variadic
+            // argument is left out (as in gcc and clang), and is never
+            // pasted onto it.
+            if variadic && m.param_of[j] as usize + 1 == nparams && lhs.tok.is_punct(Punct::Comma) {
+                if args.va_omitted {
+                    out.push(self.placemarker(site));
+                } else {
+                    out.push(lhs);
+                    out.extend(arg.iter().cloned());
+                }
+                return j + 1;
+            }
+            (arg.to_vec(), j + 1)
+        } else {
+            let t = PpTok::new(Token {
+                location: site,
+                ..rt.clone()
+            });
+            (vec![t], j + 1)
+        };
+        let mut rhs = rhs.into_iter();
+        match rhs.next() {
+            None => out.push(lhs),
+            Some(first) => self.paste(lhs, first, site, out),
+        }
+        out.extend(rhs);
+        next
+    }
+
+    /// `lhs ## rhs`: the spellings joined must lex as one token.
+    fn paste(&mut self, lhs: PpTok, rhs: PpTok, site: Location, out: &mut Vec<PpTok>) {
+        if lhs.is_placemarker() {
+            out.push(rhs);
+            return;
+        }
+        if rhs.is_placemarker() {
+            out.push(lhs);
+            return;
+        }
+        let mut text = String::with_capacity(lhs.tok.text.len() + rhs.tok.text.len());
+        text.push_str(&lhs.tok.text);
+        text.push_str(&rhs.tok.text);
+        let lexed = lexer::lex_with(&text, FileId(site.file), &mut self.interner);
+        if lexed.errors.is_empty() && lexed.tokens.len() == 1 {
+            if let Some(t) = lexed.tokens.into_iter().next() {
+                out.push(PpTok::new(Token {
+                    kind: t.token.kind,
+                    text: t.token.text,
+                    location: site,
+                    leading_space: lhs.tok.leading_space,
+                }));
+                return;
+            }
+        }
+        self.diags.error(
+            site,
+            format!("pasting formed '{text}', an invalid preprocessing token"),
+        );
+        out.push(lhs);
+        out.push(rhs);
+    }
+
+    /// `# param`: the argument's spelling as a string literal.
+    fn stringize(&self, arg: &[PpTok], site: Location, leading_space: bool) -> PpTok {
+        let mut s = String::with_capacity(2 + arg.len() * 4);
+        s.push('"');
+        for (i, t) in arg.iter().enumerate() {
+            if i > 0 && t.tok.leading_space {
+                s.push(' ');
+            }
+            match t.tok.kind {
+                TokenKind::StringLiteral | TokenKind::CharLiteral => {
+                    for c in t.tok.text.chars() {
+                        if c == '"' || c == '\\' {
+                            s.push('\\');
+                        }
+                        s.push(c);
+                    }
+                }
+                _ => s.push_str(&t.tok.text),
+            }
+        }
+        s.push('"');
+        PpTok::new(Token {
+            kind: TokenKind::StringLiteral,
+            text: Rc::from(s),
+            location: site,
+            leading_space,
+        })
+    }
+
+    fn builtin_token(&mut self, b: Builtin, name: &PpTok) -> PpTok {
+        let location = name.tok.location;
+        let (kind, text): (TokenKind, Rc<str>) = match b {
+            Builtin::File => {
+                let p = self.sources.presumed(location);
+                (TokenKind::StringLiteral, Rc::from(quote(p.name)))
+            }
+            Builtin::Line => {
+                let line = self.sources.presumed(location).line;
+                (
+                    TokenKind::IntLiteral,
+                    self.interner.intern(&line.to_string()),
+                )
+            }
+            Builtin::Counter => {
+                let n = self.counter;
+                self.counter += 1;
+                (TokenKind::IntLiteral, self.interner.intern(&n.to_string()))
+            }
+            Builtin::Date | Builtin::Time => {
+                let (date, time) = self.date_time.get_or_insert_with(|| {
+                    let (d, t) = date_time_now();
+                    (Rc::from(d), Rc::from(t))
+                });
+                let text = if b == Builtin::Date { date } else { time };
+                (TokenKind::StringLiteral, text.clone())
+            }
+        };
+        PpTok::new(Token {
+            kind,
+            text,
+            location,
+            leading_space: name.tok.leading_space,
+        })
+    }
+
+    // ---- directives ----
+
+    fn read_line(&mut self, report: bool) -> Vec<PpTok> {
+        let mut line = Vec::new();
+        if let Some(f) = self.files.last_mut() {
+            while let Some(t) = f.next_in_line(report, self.diags) {
+                line.push(PpTok::new(t.token));
+            }
+        }
+        line
+    }
+
+    fn skip_line(&mut self) {
+        if let Some(f) = self.files.last_mut() {
+            f.skip_line(true, self.diags);
+        }
+    }
+
+    fn next_line_token(&mut self) -> Option<Token> {
+        let f = self.files.last_mut()?;
+        f.next_in_line(true, self.diags).map(|t| t.token)
+    }
+
+    fn extra_tokens(&mut self, directive: &str) {
+        if let Some(t) = self.next_line_token() {
+            self.diags.warning(
+                t.location,
+                format!("extra tokens at end of #{directive} directive"),
+            );
+            self.skip_line();
+        }
+    }
+
+    /// Runs the directive whose `#` is `hash`; a surviving pragma comes back
+    /// as a token.
+    fn directive(&mut self, hash: Token, mode: Mode) -> Option<PpTok> {
+        let name = self.next_line_token()?;
+        match name.kind {
+            TokenKind::Identifier => {}
+            // GNU line marker (`# 33 "file"`), as written by `-E`.
+            TokenKind::IntLiteral => {
+                self.line_directive(&name, Some(name.clone()));
+                return None;
+            }
+            _ => {
+                self.diags
+                    .error(name.location, "invalid preprocessing directive");
+                self.skip_line();
+                return None;
+            }
+        }
+        match &*name.text {
+            "define" => {
+                let line = self.read_line(true);
+                self.define(&line, name.location);
+            }
+            "undef" => self.undef(&name),
+            "include" => self.include_directive(&name, mode),
+            "if" => {
+                let taken = self.eval_condition(&name);
+                self.enter_conditional(hash.location, taken);
+            }
+            "ifdef" | "ifndef" => {
+                let taken = match self.next_line_token() {
+                    None => {
+                        self.diags.error(name.location, "macro name missing");
+                        false
+                    }
+                    Some(t) if t.kind == TokenKind::Identifier => {
+                        self.extra_tokens(&name.text);
+                        self.macros.contains_key(&*t.text) == (&*name.text == "ifdef")
+                    }
+                    Some(t) => {
+                        self.diags
+                            .error(t.location, "macro name must be an identifier");
+                        self.skip_line();
+                        false
+                    }
+                };
+                self.enter_conditional(hash.location, taken);
+            }
+            "elif" => {
+                self.skip_line();
+                match self.current_cond().map(|c| c.seen_else) {
+                    None => self.diags.error(name.location, "#elif without #if"),
+                    Some(seen_else) => {
+                        if seen_else {
+                            self.diags.error(name.location, "#elif after #else");
+                        }
+                        self.skip_group();
+                    }
+                }
+            }
+            "else" => match self.current_cond() {
+                None => {
+                    self.skip_line();
+                    self.diags.error(name.location, "#else without #if");
+                }
+                Some(c) => {
+                    let again = c.seen_else;
+                    c.seen_else = true;
+                    if again {
+                        self.diags.error(name.location, "#else after #else");
+                    }
+                    self.extra_tokens("else");
+                    self.skip_group();
+                }
+            },
+            "endif" => {
+                if self.files.last_mut().and_then(|f| f.conds.pop()).is_none() {
+                    self.diags.error(name.location, "#endif without #if");
+                }
+                self.extra_tokens("endif");
+            }
+            "line" => self.line_directive(&name, None),
+            "error" | "warning" => {
+                // The message is free text: a lone `'` in it is no error.
+                let line = self.read_line(false);
+                let mut message = String::new();
+                for (i, t) in line.iter().enumerate() {
+                    if i > 0 && t.tok.leading_space {
+                        message.push(' ');
+                    }
+                    message.push_str(&t.tok.text);
+                }
+                if message.is_empty() {
+                    message = format!("#{}", name.text);
+                }
+                if &*name.text == "error" {
+                    self.diags.error(name.location, message);
+                } else {
+                    self.diags.warning(name.location, message);
+                }
+            }
+            "pragma" => {
+                let body = self.read_line(true);
+                return self.pragma(body, hash.location);
+            }
+            _ => {
+                self.diags
+                    .error(name.location, "invalid preprocessing directive");
+                self.skip_line();
+            }
+        }
+        None
+    }
+
+    fn current_cond(&mut self) -> Option<&mut Cond> {
+        self.files.last_mut().and_then(|f| f.conds.last_mut())
+    }
+
+    fn enter_conditional(&mut self, location: Location, taken: bool) {
+        if let Some(f) = self.files.last_mut() {
+            f.conds.push(Cond {
+                location,
+                taken,
+                seen_else: false,
+            });
+        }
+        if !taken {
+            self.skip_group();
+        }
+    }
+
+    /// Skips to the next group of the current conditional that is taken, or
+    /// past its `#endif`. Only conditional directives are looked at here;
+    /// everything else, however malformed, is ignored.
+    fn skip_group(&mut self) {
+        let mut depth = 0u32;
+        loop {
+            let Some(f) = self.files.last_mut() else {
+                return;
+            };
+            let Some(t) = f.next(false, self.diags) else {
+                return;
+            };
+            if !(t.at_line_start && t.token.is_punct(Punct::Hash)) {
+                continue;
+            }
+            let Some(name) = f.next_in_line(false, self.diags) else {
+                continue;
+            };
+            let name = name.token;
+            let word = if name.kind == TokenKind::Identifier {
+                &*name.text
+            } else {
+                ""
+            };
+            match word {
+                "if" | "ifdef" | "ifndef" => {
+                    depth += 1;
+                    f.skip_line(false, self.diags);
+                }
+                "endif" if depth > 0 => {
+                    depth -= 1;
+                    f.skip_line(false, self.diags);
+                }
+                "endif" => {
+                    f.conds.pop();
+                    self.extra_tokens("endif");
+                    return;
+                }
+                "elif" if depth == 0 => {
+                    let (seen_else, taken) = f
+                        .conds
+                        .last()
+                        .map_or((false, true), |c| (c.seen_else, c.taken));
+                    if seen_else || taken {
+                        f.skip_line(false, self.diags);
+                        if seen_else {
+                            self.diags.error(name.location, "#elif after #else");
+                        }
+                        continue;
+                    }
+                    if self.eval_condition(&name) {
+                        if let Some(c) = self.current_cond() {
+                            c.taken = true;
+                        }
+                        return;
+                    }
+                }
+                "else" if depth == 0 => {
+                    let Some(c) = f.conds.last_mut() else {
+                        f.skip_line(false, self.diags);
+                        continue;
+                    };
+                    let again = c.seen_else;
+                    c.seen_else = true;
+                    if again {
+                        f.skip_line(false, self.diags);
+                        self.diags.error(name.location, "#else after #else");
+                        continue;
+                    }
+                    if !c.taken {
+                        c.taken = true;
+                        self.extra_tokens("else");
+                        return;
+                    }
+                    f.skip_line(false, self.diags);
+                }
+                _ => f.skip_line(false, self.diags),
+            }
+        }
+    }
+
+    /// Evaluates the rest of an `#if`/`#elif` line; errors count as false.
+    fn eval_condition(&mut self, directive: &Token) -> bool {
+        let line = self.read_line(true);
+        let Some(last) = line.last().map(|t| t.tok.location) else {
+            self.diags.error(
+                directive.location,
+                format!("#{} with no expression", directive.text),
+            );
+            return false;
+        };
+        let Some(toks) = self.expand_tokens(line, true) else {
+            return false;
+        };
+        let mut e = Eval {
+            toks: &toks,
+            pos: 0,
+            depth: 0,
+            end: last,
+            diags: &mut *self.diags,
+        };
+        let Ok(v) = e.expr(true) else {
+            return false;
+        };
+        if let Some(t) = toks.get(e.pos) {
+            let message = if t.tok.is_punct(Punct::RParen) {
+                "unexpected ')' in preprocessor expression"
+            } else if t.tok.is_punct(Punct::Colon) {
+                "unexpected ':' in preprocessor expression"
+            } else {
+                "token is not a valid binary operator in a preprocessor subexpression"
+            };
+            self.diags.error(t.tok.location, message);
+            return false;
+        }
+        v.bits != 0
+    }
+
+    /// Checks the name of a `#define`/`#undef`.
+    fn macro_name_ok(&mut self, t: Option<&PpTok>, directive_at: Location) -> bool {
+        match t {
+            None => {
+                self.diags.error(directive_at, "macro name missing");
+                false
+            }
+            Some(t) if t.tok.kind != TokenKind::Identifier => {
+                self.diags
+                    .error(t.tok.location, "macro name must be an identifier");
+                false
+            }
+            Some(t) if &*t.tok.text == "defined" => {
+                self.diags
+                    .error(t.tok.location, "'defined' cannot be used as a macro name");
+                false
+            }
+            Some(_) => true,
+        }
+    }
+
+    /// `#define` with the directive's tokens after `define`.
+    fn define(&mut self, line: &[PpTok], directive_at: Location) {
+        if !self.macro_name_ok(line.first(), directive_at) {
+            return;
+        }
+        let name = &line[0].tok;
+        let mut i = 1;
+        let mut kind = MacroKind::Object;
+        // Only a `(` glued to the name starts a parameter list.
+        if line
+            .get(1)
+            .is_some_and(|t| t.tok.is_punct(Punct::LParen) && !t.tok.leading_space)
+        {
+            i = 2;
+            let mut params: Vec<Rc<str>> = Vec::new();
+            let mut variadic = false;
+            let missing_paren = |this: &mut Self, at: Location| {
+                this.diags.error(at, "missing ')' in macro parameter list");
+            };
+            loop {
+                let Some(t) = line.get(i) else {
+                    missing_paren(self, line[i - 1].tok.location);
+                    return;
+                };
+                i += 1;
+                if t.tok.is_punct(Punct::RParen) && params.is_empty() {
+                    break;
+                }
+                if t.tok.is_punct(Punct::Ellipsis) {
+                    variadic = true;
+                    params.push(self.interner.intern("__VA_ARGS__"));
+                } else if t.tok.kind == TokenKind::Identifier {
+                    if &*t.tok.text == "__VA_ARGS__" {
+                        self.diags.error(
+                            t.tok.location,
+                            "__VA_ARGS__ can only appear in the expansion of a C99 variadic macro",
+                        );
+                        return;
+                    }
+                    if params.contains(&t.tok.text) {
+                        self.diags.error(
+                            t.tok.location,
+                            format!("duplicate macro parameter name '{}'", t.tok.text),
+                        );
+                        return;
+                    }
+                    params.push(t.tok.text.clone());
+                    // GNU named variadic parameter: `args...`.
+                    if line.get(i).is_some_and(|n| n.tok.is_punct(Punct::Ellipsis)) {
+                        variadic = true;
+                        i += 1;
+                    }
+                } else {
+                    self.diags
+                        .error(t.tok.location, "invalid token in macro parameter list");
+                    return;
+                }
+                let Some(t) = line.get(i) else {
+                    missing_paren(self, line[i - 1].tok.location);
+                    return;
+                };
+                i += 1;
+                if t.tok.is_punct(Punct::RParen) {
+                    break;
+                }
+                if !t.tok.is_punct(Punct::Comma) || variadic {
+                    if variadic {
+                        missing_paren(self, t.tok.location);
+                    } else {
+                        self.diags
+                            .error(t.tok.location, "expected comma in macro parameter list");
+                    }
+                    return;
+                }
+            }
+            kind = MacroKind::Function { params, variadic };
+        }
+        let body_toks = &line[i.min(line.len())..];
+        let mut body: Vec<Token> = body_toks.iter().map(|t| t.tok.clone()).collect();
+        if let Some(first) = body.first_mut() {
+            first.leading_space = false;
+        }
+        for t in [body.first(), body.last()].into_iter().flatten() {
+            if t.is_punct(Punct::HashHash) {
+                self.diags.error(
+                    t.location,
+                    "'##' cannot appear at either end of a macro expansion",
+                );
+                return;
+            }
+        }
+        let mut param_of = vec![NOT_PARAM; body.len()];
+        let mut has_ops = false;
+        if let MacroKind::Function { params, .. } = &kind {
+            for (k, t) in body.iter().enumerate() {
+                if t.kind != TokenKind::Identifier {
+                    continue;
+                }
+                if let Some(p) = params.iter().position(|p| *p == t.text) {
+                    param_of[k] = p as u32;
+                } else if &*t.text == "__VA_ARGS__" {
+                    self.diags.warning(
+                        t.location,
+                        "__VA_ARGS__ can only appear in the expansion of a C99 variadic macro",
+                    );
+                }
+            }
+            for (k, t) in body.iter().enumerate() {
+                if t.is_punct(Punct::Hash) {
+                    has_ops = true;
+                    if param_of.get(k + 1).is_none_or(|&p| p == NOT_PARAM) {
+                        self.diags
+                            .error(t.location, "'#' is not followed by a macro parameter");
+                        return;
+                    }
+                }
+            }
+        } else if let Some(t) = body.iter().find(|t| t.is_ident("__VA_ARGS__")) {
+            self.diags.warning(
+                t.location,
+                "__VA_ARGS__ can only appear in the expansion of a C99 variadic macro",
+            );
+        }
+        has_ops |= body.iter().any(|t| t.is_punct(Punct::HashHash));
+        let m = Macro {
+            name: name.text.clone(),
+            kind,
+            body,
+            param_of,
+            has_ops,
+            location: name.location,
+            disabled: Cell::new(false),
+        };
+        if let Some(old) = self.macros.get(&*name.text) {
+            if matches!(old.kind, MacroKind::Builtin(_)) {
+                self.diags
+                    .warning(name.location, "redefining builtin macro");
+            } else if !old.same_definition(&m) {
+                let old_at = old.location;
+                self.diags
+                    .warning(name.location, format!("'{}' macro redefined", name.text));
+                self.diags.note(old_at, "previous definition is here");
+            }
+        }
+        self.macros.insert(name.text.clone(), Rc::new(m));
+    }
+
+    fn undef(&mut self, directive: &Token) {
+        let t = self.next_line_token().map(PpTok::new);
+        if !self.macro_name_ok(t.as_ref(), directive.location) {
+            self.skip_line();
+            return;
+        }
+        let Some(t) = t else {
+            return;
+        };
+        self.extra_tokens("undef");
+        if let Some(old) = self.macros.remove(&*t.tok.text) {
+            if matches!(old.kind, MacroKind::Builtin(_)) {
+                self.diags
+                    .warning(t.tok.location, "undefining builtin macro");
+            }
+        }
+    }
+
+    fn include_directive(&mut self, directive: &Token, mode: Mode) {
+        let line = self.read_line(true);
+        if mode == Mode::Args {
+            self.diags.error(
+                directive.location,
+                "#include directive within macro arguments is not supported",
+            );
+            return;
+        }
+        let Some(first) = line.first() else {
+            self.diags
+                .error(directive.location, "expected \"FILENAME\" or <FILENAME>");
+            return;
+        };
+        let at = first.tok.location;
+        let (name, angled) = if first.tok.kind == TokenKind::StringLiteral {
+            if line.len() > 1 {
+                self.diags.warning(
+                    line[1].tok.location,
+                    "extra tokens at end of #include directive",
+                );
+            }
+            match header_name(&first.tok.text) {
+                Some(h) => h,
+                None => {
+                    self.diags.error(at, "expected \"FILENAME\" or <FILENAME>");
+                    return;
+                }
+            }
+        } else {
+            let Some(toks) = self.expand_tokens(line, false) else {
+                return;
+            };
+            match expanded_header_name(&toks) {
+                Some(h) => h,
+                None => {
+                    self.diags.error(at, "expected \"FILENAME\" or <FILENAME>");
+                    return;
+                }
+            }
+        };
+        if name.is_empty() {
+            self.diags.error(at, "empty filename");
+            return;
+        }
+        if self.files.len() > MAX_INCLUDE_DEPTH {
+            self.diags.error(at, "#include nested too deeply");
+            return;
+        }
+        let Some((id, dir)) = self.open_header(&name, angled, at) else {
+            return;
+        };
+        if self.once.contains(&id) {
+            return;
+        }
+        self.push_file(id, dir);
+    }
+
+    /// Finds `name`: embedded headers, then (for `"..."`) the including
+    /// file's directory, then the `-I` directories in order.
+    fn open_header(
+        &mut self,
+        name: &str,
+        angled: bool,
+        at: Location,
+    ) -> Option<(FileId, Option<PathBuf>)> {
+        let embedded = self.embedded;
+        if let Some(&(hname, text)) = embedded.iter().find(|(n, _)| *n == name) {
+            let key = format!("embedded:{hname}");
+            let id = match self.include_cache.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let id = self.sources.add(hname, text);
+                    self.include_cache.insert(key, id);
+                    id
+                }
+            };
+            return Some((id, None));
+        }
+        let options = self.options;
+        let own_dir = if angled {
+            None
+        } else {
+            self.files.last().and_then(|f| f.dir.clone())
+        };
+        for dir in own_dir.iter().chain(&options.include_dirs) {
+            let path = dir.join(name);
+            if !path.is_file() {
+                continue;
+            }
+            let parent = path.parent().map(Path::to_path_buf);
+            let key = std::fs::canonicalize(&path)
+                .unwrap_or_else(|_| path.clone())
+                .to_string_lossy()
+                .into_owned();
+            if let Some(&id) = self.include_cache.get(&key) {
+                return Some((id, parent));
+            }
+            return match std::fs::read_to_string(&path) {
+                Ok(text) => {
+                    let id = self.sources.add(path.display().to_string(), text);
+                    self.include_cache.insert(key, id);
+                    Some((id, parent))
+                }
+                Err(e) => {
+                    self.diags
+                        .error(at, format!("cannot read '{}': {e}", path.display()));
+                    None
+                }
+            };
+        }
+        self.diags.error(at, format!("'{name}' file not found"));
+        None
+    }
+
+    /// `#line N ["name"]`, or a GNU line marker when `gnu_number` is given.
+    fn line_directive(&mut self, directive: &Token, gnu_number: Option<Token>) {
+        let raw = self.read_line(true);
+        let last = raw.last().map_or(directive.location, |t| t.tok.location);
+        let gnu = gnu_number.is_some();
+        let toks = match gnu_number {
+            Some(n) => std::iter::once(PpTok::new(n)).chain(raw).collect(),
+            None => match self.expand_tokens(raw, false) {
+                Some(t) => t,
+                None => return,
+            },
+        };
+        let number = toks.first().and_then(|t| {
+            let digits = t.tok.kind == TokenKind::IntLiteral
+                && t.tok.text.bytes().all(|b| b.is_ascii_digit());
+            digits.then(|| t.tok.text.parse::<u64>().unwrap_or(u64::MAX))
+        });
+        let Some(number) = number else {
+            let at = toks.first().map_or(directive.location, |t| t.tok.location);
+            self.diags
+                .error(at, "#line directive requires a simple digit sequence");
+            return;
+        };
+        if number > 2_147_483_647 {
+            self.diags
+                .error(toks[0].tok.location, "line number out of range");
+            return;
+        }
+        let mut name = None;
+        if let Some(t) = toks.get(1) {
+            if t.tok.kind == TokenKind::StringLiteral && t.tok.text.starts_with('"') {
+                name = Some(unescape_string(&t.tok.text));
+            } else {
+                self.diags
+                    .error(t.tok.location, "invalid filename for #line directive");
+                return;
+            }
+            if let (Some(extra), false) = (toks.get(2), gnu) {
+                self.diags
+                    .warning(extra.tok.location, "extra tokens at end of #line directive");
+            }
+        }
+        let Some(id) = self.files.last().map(|f| f.id) else {
+            return;
+        };
+        let file = self.sources.file_mut(id);
+        let physical_line = file.line_col(last.offset).0 + 1;
+        // Without a name the presumed name stays what it was.
+        let name = name.or_else(|| file.line_directives.last().and_then(|d| d.name.clone()));
+        file.line_directives.push(LineDirective {
+            physical_line,
+            presumed_line: number as u32,
+            name,
+        });
+    }
+
+    // ---- pragmas ----
+
+    /// A pragma body (the tokens after `pragma`): `once` is honoured, the
+    /// ones later stages need become a Pragma token, the rest vanish.
+    fn pragma(&mut self, body: Vec<PpTok>, location: Location) -> Option<PpTok> {
+        let first = body.first()?;
+        if first.tok.kind != TokenKind::Identifier {
+            return None;
+        }
+        let keep = match &*first.tok.text {
+            "once" => {
+                if let Some(f) = self.files.last() {
+                    self.once.insert(f.id);
+                }
+                return None;
+            }
+            "OPENCL" => body
+                .get(1)
+                .is_some_and(|t| t.tok.is_ident("EXTENSION") || t.tok.is_ident("FP_CONTRACT")),
+            "unroll" | "nounroll" => true,
+            _ => false,
+        };
+        if !keep {
+            return None;
+        }
+        let mut body = body.into_iter();
+        let mut text = String::new();
+        // `OPENCL EXTENSION cl_khr_fp64` must keep the extension's name,
+        // which is itself a macro; an unroll count may be a macro.
+        let toks: Vec<PpTok> = if first_is(&body, "OPENCL") {
+            body.collect()
+        } else {
+            let word = body.next();
+            let rest = self
+                .expand_tokens(body.collect(), false)
+                .unwrap_or_default();
+            word.into_iter().chain(rest).collect()
+        };
+        for (i, t) in toks.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(&t.tok.text);
+        }
+        Some(PpTok::new(Token {
+            kind: TokenKind::Pragma,
+            text: Rc::from(text),
+            location,
+            leading_space: true,
+        }))
+    }
+
+    /// C99 6.10.9 `_Pragma ( string-literal )`.
+    fn pragma_operator(&mut self, at: &PpTok, mode: Mode) -> Option<PpTok> {
+        let location = at.tok.location;
+        let lparen = self.next_expanded(mode);
+        let string = match lparen {
+            Some(t) if t.tok.is_punct(Punct::LParen) => self.next_expanded(mode),
+            _ => None,
+        };
+        let rparen = match &string {
+            Some(s) if s.tok.kind == TokenKind::StringLiteral => self.next_expanded(mode),
+            _ => None,
+        };
+        let (Some(string), Some(rparen)) = (string, rparen) else {
+            self.diags
+                .error(location, "_Pragma takes a parenthesized string literal");
+            return None;
+        };
+        if !rparen.tok.is_punct(Punct::RParen) || !string.tok.text.ends_with('"') {
+            self.diags
+                .error(location, "_Pragma takes a parenthesized string literal");
+            return None;
+        }
+        let text = unescape_string(&string.tok.text);
+        let lexed = lexer::lex_with(&text, FileId(location.file), &mut self.interner);
+        for e in &lexed.errors {
+            self.diags.push(e.severity(), Some(location), e.message());
+        }
+        let body = lexed
+            .tokens
+            .into_iter()
+            .map(|t| {
+                PpTok::new(Token {
+                    location,
+                    ..t.token
+                })
+            })
+            .collect();
+        self.pragma(body, location)
+    }
+}
+
+fn first_is(it: &std::vec::IntoIter<PpTok>, word: &str) -> bool {
+    it.as_slice().first().is_some_and(|t| t.tok.is_ident(word))
+}
+
+/// `"name"` or `<name>` as lexed after `#include`.
+fn header_name(text: &str) -> Option<(String, bool)> {
+    if let Some(inner) = text.strip_prefix('<').and_then(|s| s.strip_suffix('>')) {
+        return Some((inner.to_owned(), true));
+    }
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    Some((inner.to_owned(), false))
+}
+
+/// The header name of a macro-expanded `#include` line.
+fn expanded_header_name(toks: &[PpTok]) -> Option<(String, bool)> {
+    let first = toks.first()?;
+    if first.tok.kind == TokenKind::StringLiteral {
+        return header_name(&first.tok.text);
+    }
+    if !first.tok.is_punct(Punct::Lt) {
+        return None;
+    }
+    let mut name = String::new();
+    for (i, t) in toks.iter().enumerate().skip(1) {
+        if t.tok.is_punct(Punct::Gt) {
+            return Some((name, true));
+        }
+        if i > 1 && t.tok.leading_space {
+            name.push(' ');
+        }
+        name.push_str(&t.tok.text);
+    }
+    None
+}
+
+/// A string literal's contents with `\"` and `\\` undone (C99 6.10.9, and
+/// the file name of `#line`); any prefix is dropped.
+fn unescape_string(text: &str) -> String {
+    let start = text.find('"').map_or(text.len(), |i| i + 1);
+    let inner = text[start..].strip_suffix('"').unwrap_or(&text[start..]);
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some(e @ ('"' | '\\')) => out.push(e),
+                Some(e) => {
+                    out.push('\\');
+                    out.push(e);
+                }
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `s` as a C string literal.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// `__DATE__` and `__TIME__` as string literals, in UTC: there is no time
+/// zone database to consult without a dependency.
+fn date_time_now() -> (String, String) {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // Howard Hinnant's civil_from_days.
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let name = MONTHS.get(month as usize - 1).copied().unwrap_or("Jan");
+    let rem = secs % 86_400;
+    (
+        format!("\"{name} {day:>2} {year}\""),
+        format!("\"{:02}:{:02}:{:02}\"", rem / 3600, rem / 60 % 60, rem % 60),
+    )
+}
+
+// ---- #if expressions ----
+
+/// An `intmax_t` or `uintmax_t` value (C99 6.10.1p4).
+#[derive(Clone, Copy, Debug)]
+struct Value {
+    bits: u64,
+    unsigned: bool,
+}
+
+impl Value {
+    fn signed(v: i64) -> Self {
+        Value {
+            bits: v as u64,
+            unsigned: false,
+        }
+    }
+
+    fn from_bool(b: bool) -> Self {
+        Value::signed(i64::from(b))
+    }
+
+    fn truth(self) -> bool {
+        self.bits != 0
+    }
+}
+
+struct Eval<'t, 'd> {
+    toks: &'t [PpTok],
+    pos: usize,
+    depth: u32,
+    /// Where "expected value" points when the line runs out.
+    end: Location,
+    diags: &'d mut Diagnostics,
+}
+
+impl Eval<'_, '_> {
+    fn fail<T>(&mut self, at: Location, message: impl Into<String>) -> Result<T, ()> {
+        self.diags.error(at, message);
+        Err(())
+    }
+
+    fn peek_punct(&self) -> Option<(Punct, Location)> {
+        let t = self.toks.get(self.pos)?;
+        match t.tok.kind {
+            TokenKind::Punct(p) => Some((p, t.tok.location)),
+            _ => None,
+        }
+    }
+
+    fn eat(&mut self, p: Punct) -> bool {
+        if self.peek_punct().is_some_and(|(q, _)| q == p) {
+            self.pos += 1;
+            return true;
+        }
+        false
+    }
+
+    fn enter(&mut self) -> Result<(), ()> {
+        self.depth += 1;
+        if self.depth > MAX_EXPR_DEPTH {
+            let at = self.toks.get(self.pos).map_or(self.end, |t| t.tok.location);
+            return self.fail(at, "preprocessor expression nested too deeply");
+        }
+        Ok(())
+    }
+
+    /// `live` is false in operands that short-circuiting skips: they are
+    /// parsed and typed, but cannot fail or warn.
+    fn expr(&mut self, live: bool) -> Result<Value, ()> {
+        self.enter()?;
+        let mut v = self.conditional(live)?;
+        while self.eat(Punct::Comma) {
+            v = self.conditional(live)?;
+        }
+        self.depth -= 1;
+        Ok(v)
+    }
+
+    fn conditional(&mut self, live: bool) -> Result<Value, ()> {
+        let c = self.binary(1, live)?;
+        if !self.eat(Punct::Question) {
+            return Ok(c);
+        }
+        let a = self.expr(live && c.truth())?;
+        if !self.eat(Punct::Colon) {
+            let at = self.toks.get(self.pos).map_or(self.end, |t| t.tok.location);
+            return self.fail(at, "expected ':' in preprocessor expression");
+        }
+        self.enter()?;
+        let b = self.conditional(live && !c.truth())?;
+        self.depth -= 1;
+        let v = if c.truth() { a } else { b };
+        Ok(Value {
+            bits: v.bits,
+            unsigned: a.unsigned || b.unsigned,
+        })
+    }
+
+    fn binary(&mut self, min_prec: u8, live: bool) -> Result<Value, ()> {
+        let mut lhs = self.unary(live)?;
+        while let Some((op, at)) = self.peek_punct() {
+            let Some(prec) = precedence(op) else {
+                break;
+            };
+            if prec < min_prec {
+                break;
+            }
+            self.pos += 1;
+            let rhs_live = match op {
+                Punct::AmpAmp => live && lhs.truth(),
+                Punct::PipePipe => live && !lhs.truth(),
+                _ => live,
+            };
+            let rhs = self.binary(prec + 1, rhs_live)?;
+            lhs = self.apply(op, lhs, rhs, live, at)?;
+        }
+        Ok(lhs)
+    }
+
+    fn overflow(&mut self, live: bool, at: Location) {
+        if live {
+            self.diags
+                .warning(at, "integer overflow in preprocessor expression");
+        }
+    }
+
+    fn apply(
+        &mut self,
+        op: Punct,
+        l: Value,
+        r: Value,
+        live: bool,
+        at: Location,
+    ) -> Result<Value, ()> {
+        use Punct::*;
+        let unsigned = l.unsigned || r.unsigned;
+        let (a, b) = (l.bits, r.bits);
+        let (sa, sb) = (a as i64, b as i64);
+        let value = |bits: u64| Value { bits, unsigned };
+        Ok(match op {
+            AmpAmp => Value::from_bool(l.truth() && r.truth()),
+            PipePipe => Value::from_bool(l.truth() || r.truth()),
+            EqEq => Value::from_bool(a == b),
+            NotEq => Value::from_bool(a != b),
+            Lt | Gt | Le | Ge => {
+                let ord = if unsigned { a.cmp(&b) } else { sa.cmp(&sb) };
+                Value::from_bool(match op {
+                    Lt => ord.is_lt(),
+                    Gt => ord.is_gt(),
+                    Le => ord.is_le(),
+                    _ => ord.is_ge(),
+                })
+            }
+            Pipe => value(a | b),
+            Caret => value(a ^ b),
+            Amp => value(a & b),
+            Plus | Minus | Star if unsigned => value(match op {
+                Plus => a.wrapping_add(b),
+                Minus => a.wrapping_sub(b),
+                _ => a.wrapping_mul(b),
+            }),
+            Plus | Minus | Star => {
+                let r = match op {
+                    Plus => sa.checked_add(sb),
+                    Minus => sa.checked_sub(sb),
+                    _ => sa.checked_mul(sb),
+                };
+                match r {
+                    Some(v) => Value::signed(v),
+                    None => {
+                        self.overflow(live, at);
+                        Value::signed(match op {
+                            Plus => sa.wrapping_add(sb),
+                            Minus => sa.wrapping_sub(sb),
+                            _ => sa.wrapping_mul(sb),
+                        })
+                    }
+                }
+            }
+            Slash | Percent => {
+                if b == 0 {
+                    if !live {
+                        return Ok(value(0));
+                    }
+                    let what = if op == Slash { "division" } else { "remainder" };
+                    return self.fail(at, format!("{what} by zero in preprocessor expression"));
+                }
+                if unsigned {
+                    value(if op == Slash { a / b } else { a % b })
+                } else {
+                    if sa == i64::MIN && sb == -1 {
+                        self.overflow(live, at);
+                    }
+                    Value::signed(if op == Slash {
+                        sa.wrapping_div(sb)
+                    } else {
+                        sa.wrapping_rem(sb)
+                    })
+                }
+            }
+            Shl | Shr => {
+                // The result has the left operand's type; an out-of-range
+                // count is undefined in C, and gives 0 (or -1) here.
+                let count = if r.unsigned || sb >= 0 { b } else { u64::MAX };
+                let bits = if count >= 64 {
+                    if op == Shr && !l.unsigned && sa < 0 {
+                        u64::MAX
+                    } else {
+                        0
+                    }
+                } else if op == Shl {
+                    a << count
+                } else if l.unsigned {
+                    a >> count
+                } else {
+                    (sa >> count) as u64
+                };
+                Value {
+                    bits,
+                    unsigned: l.unsigned,
+                }
+            }
+            _ => Value::signed(0),
+        })
+    }
+
+    fn unary(&mut self, live: bool) -> Result<Value, ()> {
+        // Prefix operators are applied iteratively: `- - - ... 1` must not
+        // recurse once per operator.
+        let mut ops = Vec::new();
+        while let Some((p, at)) = self.peek_punct() {
+            if !matches!(p, Punct::Plus | Punct::Minus | Punct::Tilde | Punct::Bang) {
+                break;
+            }
+            ops.push((p, at));
+            self.pos += 1;
+        }
+        let mut v = self.primary(live)?;
+        for (op, at) in ops.into_iter().rev() {
+            v = match op {
+                Punct::Minus => {
+                    if !v.unsigned && v.bits == i64::MIN as u64 {
+                        self.overflow(live, at);
+                    }
+                    Value {
+                        bits: v.bits.wrapping_neg(),
+                        unsigned: v.unsigned,
+                    }
+                }
+                Punct::Tilde => Value {
+                    bits: !v.bits,
+                    unsigned: v.unsigned,
+                },
+                Punct::Bang => Value::from_bool(!v.truth()),
+                _ => v,
+            };
+        }
+        Ok(v)
+    }
+
+    fn primary(&mut self, live: bool) -> Result<Value, ()> {
+        let Some(t) = self.toks.get(self.pos) else {
+            return self.fail(self.end, "expected value in expression");
+        };
+        let at = t.tok.location;
+        self.pos += 1;
+        match t.tok.kind {
+            TokenKind::IntLiteral => match parse_int(&t.tok.text) {
+                Ok((v, too_big)) => {
+                    if too_big && live {
+                        self.diags.warning(
+                            at,
+                            "integer literal is too large to be represented in a signed \
+                             integer type, interpreting as unsigned",
+                        );
+                    }
+                    Ok(v)
+                }
+                Err(message) => self.fail(at, message),
+            },
+            TokenKind::CharLiteral => match parse_char(&t.tok.text) {
+                Ok(v) => Ok(Value::signed(v)),
+                Err(message) => self.fail(at, message),
+            },
+            TokenKind::FloatLiteral => {
+                self.fail(at, "floating point literal in preprocessor expression")
+            }
+            // Identifiers left after expansion (keywords included) are 0.
+            TokenKind::Identifier => Ok(Value::signed(0)),
+            TokenKind::Punct(Punct::LParen) => {
+                let v = self.expr(live)?;
+                if !self.eat(Punct::RParen) {
+                    let at = self.toks.get(self.pos).map_or(self.end, |t| t.tok.location);
+                    return self.fail(at, "expected ')' in preprocessor expression");
+                }
+                Ok(v)
+            }
+            _ => self.fail(at, "invalid token at start of a preprocessor expression"),
+        }
+    }
+}
+
+fn precedence(p: Punct) -> Option<u8> {
+    use Punct::*;
+    Some(match p {
+        PipePipe => 1,
+        AmpAmp => 2,
+        Pipe => 3,
+        Caret => 4,
+        Amp => 5,
+        EqEq | NotEq => 6,
+        Lt | Gt | Le | Ge => 7,
+        Shl | Shr => 8,
+        Plus | Minus => 9,
+        Star | Slash | Percent => 10,
+        _ => return None,
+    })
+}
+
+/// An integer literal's value, and whether a decimal literal without `u`
+/// only fits as unsigned (worth a warning).
+fn parse_int(text: &str) -> Result<(Value, bool), String> {
+    let b = text.as_bytes();
+    let (radix, start) = match b {
+        [b'0', b'x' | b'X', ..] => (16u64, 2),
+        [b'0', b'b' | b'B', ..] => (2, 2),
+        [b'0', ..] => (8, 1),
+        _ => (10, 0),
+    };
+    let digits_len = b[start..]
+        .iter()
+        .take_while(|c| {
+            if radix == 16 {
+                c.is_ascii_hexdigit()
+            } else {
+                c.is_ascii_digit()
+            }
+        })
+        .count();
+    let digits = &text[start..start + digits_len];
+    let suffix = &text[start + digits_len..];
+    if start == 2 && digits.is_empty() {
+        return Err(format!(
+            "invalid suffix '{}' on integer constant",
+            &text[1..]
+        ));
+    }
+    let mut v: u64 = 0;
+    for c in digits.chars() {
+        let d = u64::from(c.to_digit(16).unwrap_or(0));
+        if d >= radix {
+            let kind = if radix == 8 { "octal" } else { "binary" };
+            return Err(format!("invalid digit '{c}' in {kind} constant"));
+        }
+        v = v
+            .checked_mul(radix)
+            .and_then(|v| v.checked_add(d))
+            .ok_or("integer literal is too large to be represented in any integer type")?;
+    }
+    let (u, rest) = if let Some(r) = suffix.strip_prefix(['u', 'U']) {
+        (true, r)
+    } else if let Some(r) = suffix.strip_suffix(['u', 'U']) {
+        (true, r)
+    } else {
+        (false, suffix)
+    };
+    if !matches!(rest, "" | "l" | "L" | "ll" | "LL") {
+        return Err(format!("invalid suffix '{suffix}' on integer constant"));
+    }
+    let too_big = v > i64::MAX as u64;
+    Ok((
+        Value {
+            bits: v,
+            unsigned: u || too_big,
+        },
+        too_big && !u && radix == 10,
+    ))
+}
+
+/// A character constant's value: `char` is signed, multi-character
+/// constants pack bytes big-end first into an `int` (as clang does).
+fn parse_char(text: &str) -> Result<i64, String> {
+    let (prefix, rest) = if let Some(r) = text.strip_prefix("u8") {
+        ("u8", r)
+    } else if let Some(r) = text.strip_prefix(['L', 'u', 'U']) {
+        (&text[..1], r)
+    } else {
+        ("", text)
+    };
+    // An unterminated constant was already reported by the lexer.
+    let Some(body) = rest.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')) else {
+        return Ok(0);
+    };
+    let wide = matches!(prefix, "L" | "u" | "U");
+    let mut units: Vec<u32> = Vec::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            if wide {
+                units.push(c as u32);
+            } else {
+                let mut buf = [0u8; 4];
+                units.extend(c.encode_utf8(&mut buf).bytes().map(u32::from));
+            }
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            break;
+        };
+        let v = match e {
+            'n' => 10,
+            't' => 9,
+            'v' => 11,
+            'b' => 8,
+            'r' => 13,
+            'f' => 12,
+            'a' => 7,
+            'x' => {
+                let mut v: u32 = 0;
+                let mut any = false;
+                while let Some(d) = chars.peek().and_then(|c| c.to_digit(16)) {
+                    v = v.wrapping_mul(16).wrapping_add(d);
+                    any = true;
+                    chars.next();
+                }
+                if !any {
+                    return Err("\\x used with no following hex digits".into());
+                }
+                v
+            }
+            'u' | 'U' => {
+                let n = if e == 'u' { 4 } else { 8 };
+                let mut v: u32 = 0;
+                for _ in 0..n {
+                    match chars.peek().and_then(|c| c.to_digit(16)) {
+                        Some(d) => {
+                            v = v.wrapping_mul(16).wrapping_add(d);
+                            chars.next();
+                        }
+                        None => return Err("incomplete universal character name".into()),
+                    }
+                }
+                v
+            }
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                v
+            }
+            other => other as u32,
+        };
+        units.push(v);
+    }
+    let Some(&last) = units.last() else {
+        return Err("empty character constant".into());
+    };
+    Ok(match prefix {
+        "L" => i64::from(last as i32),
+        "u" => i64::from(last as u16),
+        "U" => i64::from(last),
+        "u8" => i64::from(last as u8),
+        _ if units.len() == 1 => i64::from(last as u8 as i8),
+        _ => {
+            let packed = units.iter().fold(0u32, |acc, &u| (acc << 8) | (u & 0xff));
+            i64::from(packed as i32)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Severity;
+
+    struct Out {
+        text: String,
+        log: String,
+        tokens: Vec<Token>,
+        diags: Diagnostics,
+    }
+
+    fn run_with(
+        src: &str,
+        options: &BuildOptions,
+        caps: &DeviceCaps,
+        headers: &[(&str, &str)],
+    ) -> Out {
+        let mut sources = SourceMap::default();
+        let main = sources.add("<source>", src);
+        let mut diags = Diagnostics::default();
+        let input = PreprocessInput {
+            options,
+            caps,
+            embedded_headers: headers,
+        };
+        let tokens = preprocess(&mut sources, main, &input, &mut diags);
+        let eofs = tokens.iter().filter(|t| t.kind == TokenKind::Eof).count();
+        assert_eq!(eofs, 1, "exactly one Eof");
+        assert_eq!(tokens.last().map(|t| t.kind), Some(TokenKind::Eof));
+        Out {
+            text: tokens_to_string(&tokens),
+            log: diags.render(&sources),
+            tokens,
+            diags,
+        }
+    }
+
+    fn run(src: &str) -> Out {
+        run_with(src, &BuildOptions::default(), &DeviceCaps::full(), &[])
+    }
+
+    fn run_opts(src: &str, options: &str) -> Out {
+        let o = BuildOptions::parse(options).expect("options");
+        run_with(src, &o, &DeviceCaps::full(), &[])
+    }
+
+    /// Token spellings separated by single spaces: whitespace-insensitive,
+    /// but string contents still count.
+    fn norm(s: &str) -> String {
+        let lexed = lexer::lex(s, FileId(0));
+        let texts: Vec<&str> = lexed.tokens.iter().map(|t| &*t.token.text).collect();
+        texts.join(" ")
+    }
+
+    #[track_caller]
+    fn expands_to(src: &str, expected: &str) {
+        let o = run(src);
+        assert_eq!(o.log, "", "unexpected diagnostics for {src:?}");
+        assert_eq!(norm(&o.text), norm(expected), "source: {src:?}");
+    }
+
+    fn errors(o: &Out) -> Vec<String> {
+        o.diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn object_and_function_macros() {
+        expands_to("#define N 4\nint a[N];", "int a[4];");
+        expands_to(
+            "#define MAX(a, b) ((a) > (b) ? (a) : (b))\nMAX(x, y+1)",
+            "((x) > (y+1) ? (x) : (y+1))",
+        );
+        expands_to("#define F() 1\nF() F ( ) F", "1 1 F");
+        expands_to("#define F(x) [x]\nF() F(()) F((a,b))", "[] [()] [(a,b)]");
+        // A `(` on a later line still invokes.
+        expands_to("#define F(x) <x>\nF\n\n(1)", "<1>");
+        // A name not followed by `(` is left alone.
+        expands_to("#define F(x) x\nint F;", "int F;");
+        // Space before `(` in the definition makes it object-like.
+        expands_to("#define G (x) x\nG", "(x) x");
+        expands_to("#define E\na E b", "a b");
+    }
+
+    #[test]
+    fn c99_example_3() {
+        let src = "#define x 3
+#define f(a) f(x * (a))
+#undef x
+#define x 2
+#define g f
+#define z z[0]
+#define h g(~
+#define m(a) a(w)
+#define w 0,1
+#define t(a) a
+#define p() int
+#define q(x) x
+#define r(x,y) x ## y
+#define str(x) # x
+f(y+1) + f(f(z)) % t(t(g)(0) + t)(1);
+g(x+(3,4)-w) | h 5) & m
+(f)^m(m);
+p() i[q()] = { q(1), r(2,3), r(4,), r(,5), r(,) };
+char c[2][6] = { str(hello), str() };
+";
+        expands_to(
+            src,
+            "f(2 * (y+1)) + f(2 * (f(2 * (z[0])))) % f(2 * (0)) + t(1);
+f(2 * (2+(3,4)-0,1)) | f(2 * (~ 5)) & f(2 * (0,1))^m(0,1);
+int i[] = { 1, 23, 4, 5, };
+char c[2][6] = { \"hello\", \"\" };",
+        );
+    }
+
+    #[test]
+    fn c99_example_4() {
+        let src = r#"#define str(s) # s
+#define xstr(s) str(s)
+#define debug(s, t) printf("x" # s "= %d, x" # t "= %s", \
+ x ## s, x ## t)
+#define INCFILE(n) vers ## n
+#define glue(a, b) a ## b
+#define xglue(a, b) glue(a, b)
+#define HIGHLOW "hello"
+#define LOW LOW ", world"
+debug(1, 2);
+fputs(str(strncmp("abc\0d", "abc", '\4') // this goes away
+ == 0), s);
+#include xstr(INCFILE(2).h)
+glue(HIGH, LOW);
+xglue(HIGH, LOW)
+"#;
+        let headers = [("vers2.h", "int from_vers2;\n")];
+        let o = run_with(src, &BuildOptions::default(), &DeviceCaps::full(), &headers);
+        assert_eq!(o.log, "");
+        let expected = r#"printf("x" "1" "= %d, x" "2" "= %s", x1, x2);
+fputs("strncmp(\"abc\\0d\", \"abc\", '\\4') == 0", s);
+int from_vers2;
+"hello";
+"hello" ", world""#;
+        assert_eq!(norm(&o.text), norm(expected));
+    }
+
+    #[test]
+    fn c99_example_5_placemarkers() {
+        expands_to(
+            "#define t(x,y,z) x ## y ## z
+int j[] = { t(1,2,3), t(,4,5), t(6,,7), t(8,9,),
+ t(10,,), t(,11,), t(,,12), t(,,) };",
+            "int j[] = { 123, 45, 67, 89, 10, 11, 12, };",
+        );
+    }
+
+    #[test]
+    fn c99_example_7_variadic() {
+        let src = r#"#define debug(...) fprintf(stderr, __VA_ARGS__)
+#define showlist(...) puts(#__VA_ARGS__)
+#define report(test, ...) ((test)?puts(#test):\
+ printf(__VA_ARGS__))
+debug("Flag");
+debug("X = %d\n", x);
+showlist(The first, second, and third items.);
+report(x>y, "x is %d but y is %d", x, y);
+"#;
+        expands_to(
+            src,
+            r#"fprintf(stderr, "Flag" );
+fprintf(stderr, "X = %d\n", x );
+puts( "The first, second, and third items." );
+((x>y)?puts("x>y"): printf("x is %d but y is %d", x, y));"#,
+        );
+    }
+
+    #[test]
+    fn c99_hash_hash_example() {
+        // 6.10.3.3 EXAMPLE: a `##` made by pasting is not an operator.
+        expands_to(
+            "#define hash_hash # ## #
+#define mkstr(a) # a
+#define in_between(a) mkstr(a)
+#define join(c, d) in_between(c hash_hash d)
+char p[] = join(x, y);",
+            r#"char p[] = "x ## y";"#,
+        );
+    }
+
+    #[test]
+    fn stringizing_spacing_and_escapes() {
+        expands_to(
+            "#define S(x) #x\nS(  a   +\n b  ) S(\"q\\n\") S('\"') S(a\t(b))",
+            r#""a + b" "\"q\\n\"" "'\"'" "a (b)""#,
+        );
+    }
+
+    #[test]
+    fn pasting() {
+        expands_to(
+            "#define C(a,b) a##b\nC(x,1) C(-,>) C(.,5) C(L,'a') C(1,e)",
+            "x1 -> .5 L'a' 1e",
+        );
+        // The pasted identifier is rescanned.
+        expands_to("#define AB done\n#define C(a,b) a##b\nC(A,B)", "done");
+        // GNU `, ## __VA_ARGS__`.
+        expands_to(
+            "#define P(fmt, ...) printf(fmt, ## __VA_ARGS__)\nP(\"a\") P(\"b\", 1, 2) P(\"c\",)",
+            r#"printf("a") printf("b", 1, 2) printf("c",)"#,
+        );
+        // Named variadic parameter.
+        expands_to("#define V(args...) f(args)\nV(1, 2)", "f(1, 2)");
+        let o = run("#define C(a,b) a##b\nC(+,/) C(\"a\",\"b\")");
+        assert_eq!(
+            errors(&o),
+            [
+                "pasting formed '+/', an invalid preprocessing token",
+                "pasting formed '\"a\"\"b\"', an invalid preprocessing token"
+            ]
+        );
+        // Invalid pastes keep both tokens.
+        assert_eq!(norm(&o.text), norm("+ / \"a\" \"b\""));
+    }
+
+    #[test]
+    fn recursion_stops() {
+        expands_to("#define foo foo\nfoo", "foo");
+        expands_to("#define a b\n#define b a\na b", "a b");
+        expands_to("#define f(x) x+f(x)\nf(1)", "1+f(1)");
+        expands_to(
+            "#define f(x) g(x)\n#define g(x) f(x)\nf(1) g(2)",
+            "f(1) g(2)",
+        );
+        // 6.10.3.4p4: the standard's own ambiguous case, as gcc and clang do.
+        expands_to("#define f(a) a*g\n#define g(a) f(a)\nf(2)(9)", "2*9*g");
+        // A name painted blue stays unexpandable after leaving its macro.
+        expands_to("#define f(x) x f\nf(1)(2)", "1 f(2)");
+        expands_to("#define h g(h)\n#define g(x) x\nh", "h");
+        expands_to(
+            "#define AA BB\n#define BB AA\n#define id(x) x\nid(AA)",
+            "AA",
+        );
+        // The invoked macro itself may appear expanded in its arguments.
+        expands_to("#define f(x) (x)\nf(f(f(1)))", "(((1)))");
+    }
+
+    #[test]
+    fn expansion_locations_point_to_the_use() {
+        let src = "#define ONE 1\n#define ID(x) x\n  ONE ID(y)";
+        let o = run(src);
+        let at = |t: &Token| t.location.offset as usize;
+        let use_one = src.rfind("ONE").unwrap_or(0);
+        let use_y = src.rfind('y').unwrap_or(0);
+        assert_eq!(&*o.tokens[0].text, "1");
+        assert_eq!(at(&o.tokens[0]), use_one);
+        // Argument tokens keep their own place in the user's code.
+        assert_eq!(&*o.tokens[1].text, "y");
+        assert_eq!(at(&o.tokens[1]), use_y);
+        // Nested expansions report the outermost use.
+        let src = "#define A B\n#define B 7\nA";
+        let o = run(src);
+        assert_eq!(at(&o.tokens[0]), src.len() - 1);
+    }
+
+    #[test]
+    fn redefinition() {
+        let o = run("#define X 1\n#define X 1\n#define X  1 \n#define Y(a) a\n#define Y(a) a\nX");
+        assert_eq!(o.log, "");
+        let o = run("#define X 1\n#define X 2\nX");
+        assert_eq!(
+            o.log,
+            "<source>:2:9: warning: 'X' macro redefined\n#define X 2\n        ^\n\
+             <source>:1:9: note: previous definition is here\n#define X 1\n        ^\n\
+             1 warning generated.\n"
+        );
+        assert_eq!(norm(&o.text), "2");
+        assert!(run("#define F(a) a\n#define F(b) b\n")
+            .log
+            .contains("macro redefined"));
+        assert!(run("#define F(a) a+a\n#define F(a) a + a\n")
+            .log
+            .contains("macro redefined"));
+        assert!(run("#define __LINE__ 3\n")
+            .log
+            .contains("redefining builtin macro"));
+    }
+
+    #[test]
+    fn define_errors() {
+        let cases = [
+            ("#define\n", "macro name missing"),
+            ("#define 3 x\n", "macro name must be an identifier"),
+            (
+                "#define defined\n",
+                "'defined' cannot be used as a macro name",
+            ),
+            ("#define F(a,a) a\n", "duplicate macro parameter name 'a'"),
+            (
+                "#define F(a b) a\n",
+                "expected comma in macro parameter list",
+            ),
+            ("#define F(a,\n", "missing ')' in macro parameter list"),
+            ("#define F(1) a\n", "invalid token in macro parameter list"),
+            (
+                "#define F(...,a) a\n",
+                "missing ')' in macro parameter list",
+            ),
+            (
+                "#define F(a) #b\n",
+                "'#' is not followed by a macro parameter",
+            ),
+            (
+                "#define F(a) ## a\n",
+                "'##' cannot appear at either end of a macro expansion",
+            ),
+            (
+                "#define F a ##\n",
+                "'##' cannot appear at either end of a macro expansion",
+            ),
+            ("#undef\n", "macro name missing"),
+        ];
+        for (src, message) in cases {
+            assert_eq!(errors(&run(src)), [message], "{src:?}");
+        }
+        // A rejected definition defines nothing.
+        expands_to_with_errors("#define F(a,a) a\nF(1)", "F(1)");
+        // `#` in an object-like macro is just a token.
+        expands_to("#define H # x\nH", "# x");
+    }
+
+    #[track_caller]
+    fn expands_to_with_errors(src: &str, expected: &str) {
+        let o = run(src);
+        assert!(o.diags.has_errors());
+        assert_eq!(norm(&o.text), norm(expected));
+    }
+
+    #[test]
+    fn argument_count_errors() {
+        let o = run("#define F(a, b) a b\n#define G() 1\nF(1) F(1,2,3) G(1) G(,) F(1,2)");
+        assert_eq!(
+            errors(&o),
+            [
+                "too few arguments provided to function-like macro invocation",
+                "too many arguments provided to function-like macro invocation",
+                "too many arguments provided to function-like macro invocation",
+                "too many arguments provided to function-like macro invocation",
+            ]
+        );
+        assert!(o.log.contains("note: macro 'F' defined here"));
+        assert_eq!(norm(&o.text), "1 2");
+        // The variadic argument may be left out entirely.
+        expands_to("#define V(a, ...) a __VA_ARGS__\nV(1)", "1");
+    }
+
+    #[test]
+    fn unterminated_invocation() {
+        let o = run("#define F(x) x\nF(1, \n2");
+        assert!(
+            o.log
+                .contains("<source>:2:1: error: unterminated function-like macro invocation"),
+            "{}",
+            o.log
+        );
+        // Arguments do not run past the end of an included file.
+        let headers = [("h.h", "#define F(x) x\nF(1\n")];
+        let o = run_with(
+            "#include \"h.h\"\n)",
+            &BuildOptions::default(),
+            &DeviceCaps::full(),
+            &headers,
+        );
+        assert_eq!(errors(&o), ["unterminated function-like macro invocation"]);
+        assert!(o.log.starts_with("h.h:2:1:"), "{}", o.log);
+    }
+
+    #[test]
+    fn directives_inside_macro_arguments() {
+        expands_to(
+            "#define F(x) [x]\nF(a\n#define B 2\n#if 1\nB\n#else\nc\n#endif\n)",
+            "[a 2]",
+        );
+        let o = run("#define F(x) x\nF(\n#include \"x.h\"\n)");
+        assert_eq!(
+            errors(&o),
+            ["#include directive within macro arguments is not supported"]
+        );
+    }
+
+    fn cond(expr: &str) -> (bool, Out) {
+        let o = run(&format!("#if {expr}\nyes\n#else\nno\n#endif\n"));
+        let v = match o.text.trim() {
+            "yes" => true,
+            "no" => false,
+            other => panic!("#if {expr}: {other:?}"),
+        };
+        (v, o)
+    }
+
+    #[track_caller]
+    fn is_true(expr: &str) {
+        let (v, o) = cond(expr);
+        assert_eq!(o.log, "", "#if {expr}");
+        assert!(v, "#if {expr} should be true");
+    }
+
+    #[track_caller]
+    fn is_false(expr: &str) {
+        let (v, o) = cond(expr);
+        assert_eq!(o.log, "", "#if {expr}");
+        assert!(!v, "#if {expr} should be false");
+    }
+
+    #[test]
+    fn if_arithmetic() {
+        is_true("1");
+        is_false("0");
+        is_true("1 + 2 * 3 == 7");
+        is_true("(1 + 2) * 3 == 9");
+        is_true("10 % 3 == 1 && -7 / 2 == -3 && -7 % 2 == -1");
+        is_true("1 << 4 == 16 && 256 >> 4 == 16 && -16 >> 2 == -4");
+        is_true("(1 << 63) < 0");
+        is_true("-9223372036854775807 - 1 < 0");
+        is_true("0x7fffffffffffffff > 0 && 0x10 == 16 && 017 == 15 && 0b101 == 5");
+        is_true("~0 == -1 && !0 == 1 && !5 == 0 && -(-3) == +3");
+        is_true("(5 & 3) == 1 && (5 | 3) == 7 && (5 ^ 3) == 6");
+        is_true("1 < 2 && 2 <= 2 && 3 > 2 && 3 >= 3 && 1 != 2");
+        is_true("(1, 2) == 2");
+        is_true("0 ? 1 : 0 ? 2 : 3");
+        is_true("(1 ? 2 : 3) == 2 && (0 ? 2 : 3) == 3");
+        is_true("10L == 10 && 10ul == 10u && 3LL == 3");
+        // Unknown identifiers, keywords and uninvoked function-like macros
+        // are 0.
+        is_false("UNKNOWN");
+        is_true("UNKNOWN == 0 && int == 0");
+    }
+
+    #[test]
+    fn if_unsigned_semantics() {
+        is_true("-1 > 0u");
+        is_false("-1 > 0");
+        is_true("~0u == 18446744073709551615u");
+        is_true("0u - 1 > 0");
+        // `?:` takes the unsigned type of either branch.
+        is_true("(1 ? -1 : 0u) > 0");
+        is_true("-1 / 2u == 9223372036854775807");
+        is_true("(-1u >> 63) == 1 && (-1 >> 63) == -1");
+        is_true("18446744073709551615u == -1");
+        // Too big for intmax_t: unsigned, with clang's warning.
+        let (v, o) = cond("18446744073709551615 == -1");
+        assert!(v);
+        assert!(
+            o.log.contains("warning: integer literal is too large"),
+            "{}",
+            o.log
+        );
+        assert!(!o.diags.has_errors());
+        let (_, o) = cond("9223372036854775807 + 1");
+        assert!(o
+            .log
+            .contains("warning: integer overflow in preprocessor expression"));
+    }
+
+    #[test]
+    fn if_char_constants() {
+        is_true("'a' == 97 && '\\n' == 10 && '\\0' == 0 && '\\x41' == 65 && '\\101' == 65");
+        is_true("'\\377' < 0 && '\\xff' == -1");
+        is_true("L'\\xff' == 255 && u'x' == 120 && U'\\U0001F600' == 0x1F600");
+        is_true("'ab' == 0x6162 && '\\'' == 39 && '\"' == 34");
+        let (_, o) = cond("''");
+        assert_eq!(errors(&o), ["empty character constant"]);
+    }
+
+    #[test]
+    fn if_short_circuit_and_division_by_zero() {
+        is_false("0 && 1 / 0");
+        is_true("1 || 1 / 0");
+        is_true("1 ? 2 : 1 / 0");
+        is_true("0 ? 1 % 0 : 3");
+        let (v, o) = cond("1 / 0");
+        assert!(!v);
+        assert_eq!(errors(&o), ["division by zero in preprocessor expression"]);
+        assert!(o.log.starts_with("<source>:1:7: error:"), "{}", o.log);
+        let (_, o) = cond("1 % (2 - 2)");
+        assert_eq!(errors(&o), ["remainder by zero in preprocessor expression"]);
+    }
+
+    #[test]
+    fn if_defined() {
+        let src = "#define X\n#define F(a) a\n\
+                   #if defined X && defined(F) && !defined Y && !defined ( Z )\nok\n#endif\n\
+                   #define D defined(X)\n#if D\nok2\n#endif\n\
+                   #if defined __FILE__ && defined __LINE__\nok3\n#endif";
+        expands_to(src, "ok ok2 ok3");
+        let o = run("#if defined\n#endif\n#if defined(X\n#endif\n#if defined 3\n#endif\n");
+        assert_eq!(
+            errors(&o),
+            [
+                "macro name missing",
+                "missing ')' after 'defined'",
+                "macro name must be an identifier"
+            ]
+        );
+    }
+
+    #[test]
+    fn if_errors() {
+        let cases = [
+            ("", "#if with no expression"),
+            ("1 +", "expected value in expression"),
+            ("(1", "expected ')' in preprocessor expression"),
+            ("1.0", "floating point literal in preprocessor expression"),
+            (
+                "\"s\"",
+                "invalid token at start of a preprocessor expression",
+            ),
+            ("08", "invalid digit '8' in octal constant"),
+            (
+                "1 2",
+                "token is not a valid binary operator in a preprocessor subexpression",
+            ),
+            ("1 ? 2", "expected ':' in preprocessor expression"),
+            ("1)", "unexpected ')' in preprocessor expression"),
+            (
+                "1 = 1",
+                "token is not a valid binary operator in a preprocessor subexpression",
+            ),
+            ("1x", "invalid suffix 'x' on integer constant"),
+            ("0x", "invalid suffix 'x' on integer constant"),
+            (
+                "99999999999999999999",
+                "integer literal is too large to be represented in any integer type",
+            ),
+        ];
+        for (expr, message) in cases {
+            let (v, o) = cond(expr);
+            assert!(!v, "#if {expr}");
+            assert_eq!(errors(&o), [message], "#if {expr}");
+        }
+        let o = run("#define E\n#if E\n#endif\n");
+        assert_eq!(errors(&o), ["expected value in expression"]);
+    }
+
+    #[test]
+    fn conditionals() {
+        expands_to(
+            "#define A 2\n#if A == 1\none\n#elif A == 2\ntwo\n#elif A == 2\nagain\n#else\nother\n#endif",
+            "two",
+        );
+        expands_to(
+            "#ifdef A\na\n#else\nnot_a\n#endif\n#ifndef A\nyes\n#endif",
+            "not_a yes",
+        );
+        expands_to("#if 0\n#if 1\nx\n#else\ny\n#endif\n#elif 1\nz\n#endif", "z");
+        // Skipped groups: no expansion, bad directives and lexer errors
+        // ignored, only nesting tracked.
+        expands_to(
+            "#if 0\n#bogus\n#define X 1 ##\n#include <nope>\n'unterminated\n@ $\n#if garbage (\n#endif\n#else\nkept\n#endif",
+            "kept",
+        );
+        // `#elif` after a taken group is not evaluated.
+        expands_to("#if 1\na\n#elif 1/0\nb\n#endif", "a");
+        expands_to("#if 0\n#elif 1\nb\n#else\nc\n#endif", "b");
+    }
+
+    #[test]
+    fn conditional_errors() {
+        let o = run("#else\n#endif\n#elif 1\n#if 1\n#else\n#else\n#endif\n#if 0\n#else\n#elif 1\n#endif\n#if 1\n#ifdef X\n");
+        assert_eq!(
+            errors(&o),
+            [
+                "#else without #if",
+                "#endif without #if",
+                "#elif without #if",
+                "#else after #else",
+                "#elif after #else",
+                "unterminated conditional directive",
+                "unterminated conditional directive",
+            ]
+        );
+        assert!(o
+            .log
+            .contains("<source>:13:1: error: unterminated conditional directive"));
+        assert!(o
+            .log
+            .contains("<source>:12:1: error: unterminated conditional directive"));
+        let o = run("#ifdef\n#endif\n#ifdef 3\n#endif\n#ifdef X junk\n#endif junk\n");
+        assert_eq!(
+            errors(&o),
+            ["macro name missing", "macro name must be an identifier"]
+        );
+        assert!(o
+            .log
+            .contains("warning: extra tokens at end of #ifdef directive"));
+        assert!(o
+            .log
+            .contains("warning: extra tokens at end of #endif directive"));
+    }
+
+    #[test]
+    fn line_directive() {
+        let src = "a\n#line 100 \"foo.cl\"\nint x = __LINE__;\nconst char *f = __FILE__;\n#error here\n\
+                   #line 7\n#warning there\n__LINE__ __FILE__\n# 40 \"gnu.cl\" 2\n__LINE__ __FILE__";
+        let o = run(src);
+        assert_eq!(
+            norm(&o.text),
+            norm(r#"a int x = 100; const char *f = "foo.cl"; 8 "foo.cl" 40 "gnu.cl""#)
+        );
+        assert_eq!(
+            o.log,
+            "foo.cl:102:2: error: here\n#error here\n ^\n\
+             foo.cl:7:2: warning: there\n#warning there\n ^\n\
+             1 warning and 1 error generated.\n"
+        );
+        // A macro-expanded #line, and errors.
+        expands_to(
+            "#define L 5 \"m.cl\"\n#line L\n__LINE__ __FILE__",
+            "5 \"m.cl\"",
+        );
+        let o = run("#line x\n#line 1 x\n#line 99999999999\n#line 3 \"a\" b\n");
+        assert_eq!(
+            errors(&o),
+            [
+                "#line directive requires a simple digit sequence",
+                "invalid filename for #line directive",
+                "line number out of range",
+            ]
+        );
+        assert!(o
+            .log
+            .contains("warning: extra tokens at end of #line directive"));
+    }
+
+    #[test]
+    fn error_and_warning_directives() {
+        let o = run("#warning don't   do  this\n#error\n");
+        assert_eq!(errors(&o), ["#error"]);
+        // The message is the line's text; the apostrophe is no error here.
+        assert!(
+            o.log.contains("<source>:1:2: warning: don't   do  this"),
+            "{}",
+            o.log
+        );
+    }
+
+    #[test]
+    fn include_embedded_headers() {
+        let headers = [
+            ("a.h", "#pragma once\nint a;\n"),
+            (
+                "b.h",
+                "#ifndef B_H\n#define B_H\nint b;\n#include \"a.h\"\n#endif\n",
+            ),
+            ("c.h", "int c = __LINE__; const char *n = __FILE__;\n"),
+        ];
+        let src = "#include \"a.h\"\n#include <b.h>\n#include \"b.h\"\n#include \"a.h\"\n\
+                   #define HDR <c.h>\n#include HDR\n#define Q \"c.h\"\n#include Q\nend";
+        let o = run_with(src, &BuildOptions::default(), &DeviceCaps::full(), &headers);
+        assert_eq!(o.log, "");
+        assert_eq!(
+            norm(&o.text),
+            norm(
+                r#"int a; int b; int c = 1; const char *n = "c.h"; int c = 1; const char *n = "c.h"; end"#
+            )
+        );
+        let o = run_with(
+            "x\n  #include \"missing.h\"\ny\n#include\n#include foo\n",
+            &BuildOptions::default(),
+            &DeviceCaps::full(),
+            &headers,
+        );
+        assert_eq!(
+            errors(&o),
+            [
+                "'missing.h' file not found",
+                "expected \"FILENAME\" or <FILENAME>",
+                "expected \"FILENAME\" or <FILENAME>",
+            ]
+        );
+        assert!(
+            o.log
+                .starts_with("<source>:2:12: error: 'missing.h' file not found"),
+            "{}",
+            o.log
+        );
+        assert_eq!(norm(&o.text), "x y");
+    }
+
+    #[test]
+    fn include_depth_is_limited() {
+        let headers = [("self.h", "#include \"self.h\"\nx\n")];
+        let o = run_with(
+            "#include \"self.h\"\n",
+            &BuildOptions::default(),
+            &DeviceCaps::full(),
+            &headers,
+        );
+        assert_eq!(errors(&o), ["#include nested too deeply"]);
+        assert_eq!(o.text.split_whitespace().count(), MAX_INCLUDE_DEPTH);
+    }
+
+    #[test]
+    fn include_from_directories() {
+        let root = std::env::temp_dir().join(format!("clvulkan-pp-{}", std::process::id()));
+        let inc = root.join("inc");
+        let sub = inc.join("sub");
+        std::fs::create_dir_all(&sub).expect("temp dir");
+        std::fs::write(inc.join("top.h"), "int top;\n#include \"sub/inner.h\"\n").expect("write");
+        std::fs::write(sub.join("inner.h"), "int inner;\n#include \"sibling.h\"\n").expect("write");
+        std::fs::write(sub.join("sibling.h"), "#pragma once\nint sibling;\n").expect("write");
+        std::fs::write(root.join("other.h"), "int other;\n").expect("write");
+        std::fs::write(inc.join("bad.h"), "#error from disk\n").expect("write");
+        let options = BuildOptions {
+            include_dirs: vec![inc.clone(), root.clone()],
+            ..BuildOptions::default()
+        };
+        let headers = [("top.h", "int embedded_wins;\n")];
+        let o = run_with(
+            "#include <top.h>\n#include \"sub/inner.h\"\n#include <other.h>\n#include \"bad.h\"\n",
+            &options,
+            &DeviceCaps::full(),
+            &[],
+        );
+        assert_eq!(errors(&o), ["from disk"]);
+        let bad = inc.join("bad.h").display().to_string();
+        assert!(
+            o.log.starts_with(&format!("{bad}:1:2: error: from disk")),
+            "{}",
+            o.log
+        );
+        assert_eq!(
+            norm(&o.text),
+            "int top ; int inner ; int sibling ; int inner ; int other ;"
+        );
+        // Embedded headers are searched first.
+        let o = run_with(
+            "#include <top.h>\n",
+            &options,
+            &DeviceCaps::full(),
+            &headers,
+        );
+        assert_eq!(norm(&o.text), "int embedded_wins ;");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    fn pragmas(o: &Out) -> Vec<String> {
+        o.tokens
+            .iter()
+            .filter(|t| t.kind == TokenKind::Pragma)
+            .map(|t| t.text.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn pragma_tokens() {
+        let src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+                   #pragma   OPENCL  FP_CONTRACT   ON\n\
+                   #define N 4\n#pragma unroll N\n#pragma unroll\n#pragma nounroll\n\
+                   #pragma STDC FENV_ACCESS ON\n#pragma weird stuff\n#pragma\n#pragma OPENCL SELECT_ROUNDING_MODE rte\n\
+                   _Pragma(\"OPENCL EXTENSION all : disable\")\n\
+                   #define LOOP _Pragma(\"unroll 2\") for\nLOOP (;;);\n";
+        let o = run(src);
+        assert_eq!(o.log, "");
+        assert_eq!(
+            pragmas(&o),
+            [
+                "OPENCL EXTENSION cl_khr_fp64 : enable",
+                "OPENCL FP_CONTRACT ON",
+                "unroll 4",
+                "unroll",
+                "nounroll",
+                "OPENCL EXTENSION all : disable",
+                "unroll 2",
+            ]
+        );
+        assert_eq!(o.tokens.len(), 7 + 6 + 1);
+        assert_eq!(o.tokens[0].location.offset, 0);
+        let text = o.text;
+        assert!(
+            text.starts_with("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("#pragma unroll 2\nfor (;;);"), "{text}");
+        let o = run("_Pragma(1)\n_Pragma\n");
+        assert_eq!(
+            errors(&o),
+            [
+                "_Pragma takes a parenthesized string literal",
+                "_Pragma takes a parenthesized string literal"
+            ]
+        );
+    }
+
+    #[test]
+    fn predefined_macros() {
+        let probe = "__OPENCL_VERSION__ __OPENCL_C_VERSION__ CL_VERSION_1_0 CL_VERSION_1_1 \
+                     CL_VERSION_1_2 CL_VERSION_2_0 CL_VERSION_3_0 __ENDIAN_LITTLE__ __STDC__ \
+                     __STDC_HOSTED__ __IMAGE_SUPPORT__ __FAST_RELAXED_MATH__ FP_FAST_FMA \
+                     FP_FAST_FMAF __opencl_c_int64 __opencl_c_images cl_khr_fp64 \
+                     cl_khr_byte_addressable_store __EMBEDDED_PROFILE__";
+        let o = run(probe);
+        assert_eq!(o.log, "");
+        assert_eq!(
+            o.text,
+            "300 120 100 110 120 200 300 1 1 0 __IMAGE_SUPPORT__ __FAST_RELAXED_MATH__ \
+             FP_FAST_FMA FP_FAST_FMAF __opencl_c_int64 __opencl_c_images cl_khr_fp64 1 \
+             __EMBEDDED_PROFILE__"
+        );
+        // Feature macros only for OpenCL C 3.0.
+        let caps = DeviceCaps {
+            image_support: true,
+            float64: true,
+            int64: false,
+            ..DeviceCaps::full()
+        };
+        let o3 = BuildOptions::parse("-cl-std=CL3.0 -cl-fast-relaxed-math").expect("options");
+        let o = run_with(probe, &o3, &caps, &[]);
+        assert_eq!(
+            o.text,
+            "300 300 100 110 120 200 300 1 1 0 1 1 FP_FAST_FMA FP_FAST_FMAF \
+             __opencl_c_int64 1 1 1 1"
+        );
+        let o2 = BuildOptions::parse("-cl-std=CL2.0").expect("options");
+        let o = run_with(
+            "__OPENCL_C_VERSION__ __opencl_c_fp64 cl_khr_fp64",
+            &o2,
+            &caps,
+            &[],
+        );
+        assert_eq!(o.text, "200 __opencl_c_fp64 1");
+        expands_to(
+            "__kernel_exec(64, float4) void k() {}",
+            "__kernel __attribute__((work_group_size_hint(64, 1, 1))) \
+             __attribute__((vec_type_hint(float4))) void k() {}",
+        );
+        expands_to("kernel_exec(8, int) void k() {}", "__kernel __attribute__((work_group_size_hint(8, 1, 1))) __attribute__((vec_type_hint(int))) void k() {}");
+    }
+
+    #[test]
+    fn dynamic_macros() {
+        let o = run("__LINE__\n\n__LINE__ __FILE__ __COUNTER__ __COUNTER__\n__DATE__ __TIME__");
+        let t: Vec<&str> = o.tokens.iter().map(|t| &*t.text).collect();
+        assert_eq!(&t[..5], ["1", "3", "\"<source>\"", "0", "1"]);
+        assert_eq!(t[5].len(), 13, "{}", t[5]);
+        assert_eq!(t[6].len(), 10, "{}", t[6]);
+        assert_eq!(o.tokens[6].kind, TokenKind::StringLiteral);
+        // `__LINE__` in a macro body is the line of the use.
+        expands_to("#define L __LINE__\n\nL", "3");
+    }
+
+    #[test]
+    fn command_line_macros_in_order() {
+        let o = run_opts(
+            "X Y Z F(3) __OPENCL_VERSION__ W",
+            "-DX=2 -DY -UX -D'F(a)=a*2' -DZ= -U__OPENCL_VERSION__ -DW='\"s t\"'",
+        );
+        assert_eq!(o.log, "");
+        assert_eq!(norm(&o.text), norm("X 1 3*2 __OPENCL_VERSION__ \"s t\""));
+        // Redefining a predefined macro warns, like clang.
+        let o = run_opts("CL_VERSION_1_0", "-DCL_VERSION_1_0=7");
+        assert_eq!(o.text, "7");
+        assert!(
+            o.log
+                .contains("<command line>:1:9: warning: 'CL_VERSION_1_0' macro redefined"),
+            "{}",
+            o.log
+        );
+        let o = run_opts("", "-D'F(=1'");
+        assert_eq!(errors(&o), ["invalid token in macro parameter list"]);
+    }
+
+    #[test]
+    fn lexer_errors_are_reported_in_order() {
+        let o = run("a @\n#if 0\n@ 'x\n#endif\nb $\n'c");
+        assert_eq!(
+            errors(&o),
+            [
+                "stray '@' in program",
+                "stray '$' in program",
+                "missing terminating ' character"
+            ]
+        );
+        assert!(o.log.contains("<source>:1:3: error: stray '@'"));
+        assert!(o.log.contains("<source>:5:3: error: stray '$'"));
+        assert!(o.log.contains("<source>:6:1: error: missing terminating"));
+    }
+
+    #[test]
+    fn error_recovery_reports_everything() {
+        let src = "#define F(a, b) a b\n\
+                   int x = F(1);\n\
+                   #bogus directive\n\
+                   #define C(a, b) a ## b\n\
+                   C(+, -)\n\
+                   #error first\n\
+                   #if 1 / 0\n\
+                   #endif\n\
+                   #endif\n\
+                   #include <none.h>\n\
+                   int y = F(1, 2);\n\
+                   #error second\n\
+                   F(1,\n";
+        let o = run(src);
+        let lines: Vec<&str> = o.log.lines().filter(|l| l.contains("error:")).collect();
+        assert_eq!(
+            lines,
+            [
+                "<source>:2:9: error: too few arguments provided to function-like macro invocation",
+                "<source>:3:2: error: invalid preprocessing directive",
+                "<source>:5:1: error: pasting formed '+-', an invalid preprocessing token",
+                "<source>:6:2: error: first",
+                "<source>:7:7: error: division by zero in preprocessor expression",
+                "<source>:9:2: error: #endif without #if",
+                "<source>:10:10: error: 'none.h' file not found",
+                "<source>:12:2: error: second",
+                "<source>:13:1: error: unterminated function-like macro invocation",
+            ],
+            "{}",
+            o.log
+        );
+        assert!(o.text.contains("int y = 1 2;"));
+    }
+
+    #[test]
+    fn tokens_to_string_keeps_tokens_apart() {
+        let o = run("#define P +\n#define E\nP+ -E- a/E/b x P\n#define CAT(a,b) a b\nCAT(1,x)");
+        assert_eq!(o.text, "+ + - - a/ /b x + 1 x");
+        assert_eq!(norm(&o.text).split(' ').count(), o.tokens.len() - 1);
+    }
+
+    #[test]
+    fn limits_are_reported_not_overflowed() {
+        // Deeply nested invocations.
+        let src = format!("#define f(x) x\n{}1{}", "f(".repeat(1000), ")".repeat(1000));
+        let o = run(&src);
+        assert_eq!(errors(&o), ["macro invocations nested too deeply"]);
+        let n = 5000;
+        // Deeply nested #if parentheses and long operator chains.
+        let src = format!("#if {}1{}\n#endif\n", "(".repeat(n), ")".repeat(n));
+        assert_eq!(
+            errors(&run(&src)),
+            ["preprocessor expression nested too deeply"]
+        );
+        let src = format!(
+            "#if {}1\n#endif\n#if {}1\n#endif\n",
+            "- ".repeat(n),
+            "0?0:".repeat(n)
+        );
+        assert_eq!(
+            errors(&run(&src)),
+            ["preprocessor expression nested too deeply"]
+        );
+        // Exponential growth stops at the token limit.
+        let mut src = String::from("#define X0 a\n");
+        for i in 1..40 {
+            src.push_str(&format!("#define X{i} X{} X{}\n", i - 1, i - 1));
+        }
+        src.push_str("X39\n");
+        let o = run(&src);
+        assert_eq!(errors(&o), ["macro expansion produced too many tokens"]);
+    }
+
+    #[test]
+    fn no_panic_on_garbage() {
+        const PIECES: &[&str] = &[
+            "#",
+            "##",
+            "#define",
+            "#undef",
+            "#if",
+            "#ifdef",
+            "#elif",
+            "#else",
+            "#endif",
+            "#include",
+            "#line",
+            "#pragma",
+            "#error",
+            "_Pragma",
+            "defined",
+            "__VA_ARGS__",
+            "F",
+            "G",
+            "x",
+            "(",
+            ")",
+            ",",
+            "...",
+            "\n",
+            " ",
+            "\\\n",
+            "'",
+            "\"",
+            "/*",
+            "*/",
+            "//",
+            "0x",
+            "1",
+            "0",
+            "9999999999999999999999",
+            "<",
+            ">",
+            "+",
+            "-",
+            "/",
+            "%",
+            "?",
+            ":",
+            "!",
+            "~",
+            "&&",
+            "||",
+            "@",
+            "é",
+            "\"h\"",
+            "<h>",
+            "'\\x'",
+            "__LINE__",
+            "__FILE__",
+            "once",
+            "OPENCL",
+            "unroll",
+            "\t",
+            "\r\n",
+            ".",
+            "e+",
+            "L",
+        ];
+        let headers = [("h", "#include \"h\"\nF(\n"), ("<h>", "")];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..300 {
+            let mut src = String::new();
+            let len = next() % 120;
+            for _ in 0..len {
+                src.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+                if next() % 3 == 0 {
+                    src.push(' ');
+                }
+            }
+            let _ = run_with(
+                &src,
+                &BuildOptions::default(),
+                &DeviceCaps::full(),
+                &headers,
+            );
+        }
+    }
+
+    /// `cargo test --release -- --ignored --nocapture perf` to measure.
+    #[test]
+    #[ignore]
+    fn perf_thousand_lines() {
+        let mut src = String::from(
+            "#define IDX(x, y) ((y) * width + (x))\n#define SQ(v) ((v) * (v))\n#define N 16\n",
+        );
+        while src.lines().count() < 1000 {
+            src.push_str(
+                "    float acc = SQ(in[IDX(i, j)]) + 1.0f; // comment\n\
+                 #if N > 8\n    out[IDX(i + 1, j)] = acc * N;\n#endif\n\
+                 __kernel void k(__global float *in, __global float *out, int width) {\n\
+                 int i = get_global_id(0); int j = get_global_id(1);\n}\n",
+            );
+        }
+        let o = BuildOptions::default();
+        let caps = DeviceCaps::full();
+        let runs = 200;
+        let start = std::time::Instant::now();
+        for _ in 0..runs {
+            let r = run_with(&src, &o, &caps, &[]);
+            assert!(r.log.is_empty());
+        }
+        let per = start.elapsed() / runs;
+        eprintln!(
+            "{} lines: {:?} per preprocess (incl. rendering)",
+            src.lines().count(),
+            per
+        );
+    }
+}
