@@ -21,7 +21,11 @@ fn select_icd() {
         .and_then(|d| d.parent())
         .expect("target/<profile>")
         .join("libclvulkan.so");
-    assert!(lib.exists(), "{} missing: cargo build --release -p clvulkan-layer", lib.display());
+    assert!(
+        lib.exists(),
+        "{} missing: cargo build --release -p clvulkan-layer",
+        lib.display()
+    );
     // SAFETY: set before any thread that reads the environment starts.
     unsafe {
         std::env::set_var("OCL_ICD_VENDORS", &lib);
@@ -36,11 +40,9 @@ fn roundtrip(c: &mut Criterion) {
     let context = Context::from_device(&device).expect("context");
     #[allow(deprecated)]
     let queue = CommandQueue::create_default(&context, 0).expect("queue");
-    let source = std::fs::read_to_string(format!(
-        "{}/tests/kernels/empty.cl",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .expect("empty.cl");
+    let repo = std::env::var("CLVULKAN_REPO").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into());
+    let source =
+        std::fs::read_to_string(format!("{repo}/tests/kernels/empty.cl")).expect("empty.cl");
     let program = Program::create_and_build_from_source(&context, &source, "").expect("build");
     let kernel = Kernel::create(&program, "empty").expect("kernel");
     let name = platform.name().unwrap_or_default();

@@ -118,8 +118,8 @@ fn compile(args: &[String]) -> Result<(), String> {
         }
     }
     let input = input.ok_or_else(|| format!("no input file\n{USAGE}"))?;
-    let source = std::fs::read_to_string(&input)
-        .map_err(|e| format!("{}: {e}", input.display()))?;
+    let source =
+        std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
     let caps = translator::DeviceCaps::full();
     let options = translator::BuildOptions::parse(&build_options.join(" "))
         .map_err(|e| format!("invalid build options: {e}"))?;
@@ -131,10 +131,15 @@ fn compile(args: &[String]) -> Result<(), String> {
     }
     let program = translator::build_with(&source, &options, &caps).map_err(|e| e.to_string())?;
     eprint!("{}", program.log);
-    let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("kernel");
+    let stem = input
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("kernel");
     for kernel in &program.kernels {
         let r = &kernel.reflection;
-        let size = local_size.or(r.required_work_group_size).unwrap_or([1, 1, 1]);
+        let size = local_size
+            .or(r.required_work_group_size)
+            .unwrap_or([1, 1, 1]);
         let words = kernel.spirv(size).map_err(|e| e.to_string())?;
         let path = match (&output, program.kernels.len()) {
             (Some(p), 1) => p.clone(),
@@ -143,7 +148,11 @@ fn compile(args: &[String]) -> Result<(), String> {
         };
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("kernel {} -> {} (local size {size:?})", r.name, path.display());
+        println!(
+            "kernel {} -> {} (local size {size:?})",
+            r.name,
+            path.display()
+        );
         println!(
             "  push constants {} bytes, storage buffers {}",
             r.push_constant_size, r.storage_buffers

@@ -13,8 +13,14 @@ fn vecadd_and_saxpy_through_the_loader() {
     let out = common::run_checked(Command::new(&exe).arg("1048576"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("platform: clvulkan"), "{stdout}");
-    assert!(stdout.contains("vecadd: 1048576/1048576 correct"), "{stdout}");
-    assert!(stdout.contains("saxpy: 1048576/1048576 correct"), "{stdout}");
+    assert!(
+        stdout.contains("vecadd: 1048576/1048576 correct"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("saxpy: 1048576/1048576 correct"),
+        "{stdout}"
+    );
     assert!(stdout.trim_end().ends_with("PASS"), "{stdout}");
 }
 
@@ -25,8 +31,14 @@ fn odd_sizes_pick_a_work_group_size_that_divides() {
     let exe = common::compile_c(&common::repo_path("examples/vecadd_saxpy.c"), "vecadd-odd");
     let out = common::run_checked(Command::new(&exe).arg("1000003"));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("vecadd: 1000003/1000003 correct"), "{stdout}");
-    assert!(stdout.contains("saxpy: 1000003/1000003 correct"), "{stdout}");
+    assert!(
+        stdout.contains("vecadd: 1000003/1000003 correct"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("saxpy: 1000003/1000003 correct"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -9,7 +9,10 @@ use std::process::Command;
 fn clinfo_lists_platform_and_device() {
     let out = common::run_checked(&mut Command::new("clinfo"));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Number of platforms                               1"), "{text}");
+    assert!(
+        text.contains("Number of platforms                               1"),
+        "{text}"
+    );
     assert!(text.contains("clvulkan"), "{text}");
     let devices = text
         .lines()

@@ -48,13 +48,22 @@ fn vecadd_via_opencl3() {
     let a: Vec<cl_float> = (0..N).map(|i| i as f32).collect();
     let b: Vec<cl_float> = (0..N).map(|i| (N - i) as f32 * 0.5).collect();
     // SAFETY: null host pointers with no USE/COPY_HOST_PTR flag.
-    let mut da = unsafe { Buffer::<cl_float>::create(&context, CL_MEM_READ_ONLY, N, ptr::null_mut()) }.expect("a");
-    let mut db = unsafe { Buffer::<cl_float>::create(&context, CL_MEM_READ_ONLY, N, ptr::null_mut()) }.expect("b");
-    let dc = unsafe { Buffer::<cl_float>::create(&context, CL_MEM_WRITE_ONLY, N, ptr::null_mut()) }.expect("c");
+    let mut da =
+        unsafe { Buffer::<cl_float>::create(&context, CL_MEM_READ_ONLY, N, ptr::null_mut()) }
+            .expect("a");
+    let mut db =
+        unsafe { Buffer::<cl_float>::create(&context, CL_MEM_READ_ONLY, N, ptr::null_mut()) }
+            .expect("b");
+    let dc = unsafe { Buffer::<cl_float>::create(&context, CL_MEM_WRITE_ONLY, N, ptr::null_mut()) }
+        .expect("c");
     // SAFETY: blocking writes from live slices of N floats.
     unsafe {
-        queue.enqueue_write_buffer(&mut da, CL_BLOCKING, 0, &a, &[]).expect("write a");
-        queue.enqueue_write_buffer(&mut db, CL_BLOCKING, 0, &b, &[]).expect("write b");
+        queue
+            .enqueue_write_buffer(&mut da, CL_BLOCKING, 0, &a, &[])
+            .expect("write a");
+        queue
+            .enqueue_write_buffer(&mut db, CL_BLOCKING, 0, &b, &[])
+            .expect("write b");
     }
     let n = N as u32;
     // SAFETY: argument types match the kernel's signature.
@@ -82,8 +91,10 @@ fn control_flow_kernel_matches_host() {
     let program = build(&context, "tests/kernels/control_flow.cl");
     let kernel = Kernel::create(&program, "control_flow").expect("kernel");
     const M: usize = 4096;
-    let out = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }.expect("out");
-    let flags = unsafe { Buffer::<u32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }.expect("flags");
+    let out = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
+        .expect("out");
+    let flags = unsafe { Buffer::<u32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
+        .expect("flags");
     // SAFETY: argument types match the kernel's signature.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -99,8 +110,12 @@ fn control_flow_kernel_matches_host() {
     let mut got_flags = vec![0u32; M];
     // SAFETY: blocking reads into live slices of M elements.
     unsafe {
-        queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got_out, &[]).expect("read");
-        queue.enqueue_read_buffer(&flags, CL_BLOCKING, 0, &mut got_flags, &[]).expect("read");
+        queue
+            .enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got_out, &[])
+            .expect("read");
+        queue
+            .enqueue_read_buffer(&flags, CL_BLOCKING, 0, &mut got_flags, &[])
+            .expect("read");
     }
     for gid in 0..M as u32 {
         let mut acc: i32 = (0..(gid % 8) as i32).map(|k| gid as i32 + k).sum();
@@ -122,8 +137,12 @@ fn helpers_with_pointer_arguments_and_2d_offset() {
     let kernel = Kernel::create(&program, "helpers").expect("kernel");
     let (w, h, width) = (16usize, 8usize, 20usize);
     let input: Vec<f32> = (0..width * h).map(|i| (i % 13) as f32 * 0.5).collect();
-    let mut din = unsafe { Buffer::<f32>::create(&context, CL_MEM_READ_ONLY, input.len(), ptr::null_mut()) }.expect("in");
-    let dout = unsafe { Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, w * h, ptr::null_mut()) }.expect("out");
+    let mut din =
+        unsafe { Buffer::<f32>::create(&context, CL_MEM_READ_ONLY, input.len(), ptr::null_mut()) }
+            .expect("in");
+    let dout =
+        unsafe { Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, w * h, ptr::null_mut()) }
+            .expect("out");
     // SAFETY: blocking write from a live slice.
     unsafe { queue.enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[]) }.expect("write");
     let width_arg = width as i32;
@@ -148,5 +167,58 @@ fn helpers_with_pointer_arguments_and_2d_offset() {
             let b = input[row * width + col + 1];
             assert_eq!(got[row * w + col], a * a + b * b, "({col}, {row})");
         }
+    }
+}
+
+#[test]
+fn doubles_and_longs_when_the_device_reports_fp64() {
+    let (context, queue) = setup();
+    let device = Device::new(context.devices()[0]);
+    let extensions = device.extensions().expect("extensions");
+    if !extensions.contains("cl_khr_fp64") {
+        // Nothing to check on a device without doubles, and nothing claimed.
+        return;
+    }
+    let program = build(&context, "tests/kernels/double_scale.cl");
+    let kernel = Kernel::create(&program, "double_scale").expect("kernel");
+    const M: usize = 1000;
+    let x: Vec<f64> = (0..M).map(|i| i as f64 / 7.0).collect();
+    let mut dx = unsafe { Buffer::<f64>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
+        .expect("x");
+    let didx = unsafe { Buffer::<i64>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
+        .expect("idx");
+    // SAFETY: blocking write from a live slice.
+    unsafe { queue.enqueue_write_buffer(&mut dx, CL_BLOCKING, 0, &x, &[]) }.expect("write");
+    let a = 1.0f64 / 3.0;
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&dx)
+            .set_arg(&a)
+            .set_arg(&didx)
+            .set_global_work_size(M)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![0f64; M];
+    let mut idx = vec![0i64; M];
+    // SAFETY: blocking reads into live slices.
+    unsafe {
+        queue
+            .enqueue_read_buffer(&dx, CL_BLOCKING, 0, &mut got, &[])
+            .expect("read");
+        queue
+            .enqueue_read_buffer(&didx, CL_BLOCKING, 0, &mut idx, &[])
+            .expect("read");
+    }
+    for i in 0..M {
+        // Exact unless the device fuses the multiply-add (allowed).
+        let expected = x[i] * a + 0.5;
+        assert!(
+            (got[i] - expected).abs() <= 1e-15 * expected.abs(),
+            "x[{i}] = {}",
+            got[i]
+        );
+        assert_eq!(idx[i], i as i64 * 3 - 1, "idx[{i}]");
     }
 }

@@ -52,7 +52,11 @@ pub fn opencl_env() -> Vec<(&'static str, String)> {
     vec![
         ("OCL_ICD_VENDORS", lib.clone()),
         ("OCL_ICD_FILENAMES", lib),
-        ("CLVULKAN_VALIDATION", "fatal".to_string()),
+        // Fatal unless the caller chose (a GPU machine without the layers).
+        (
+            "CLVULKAN_VALIDATION",
+            std::env::var("CLVULKAN_VALIDATION").unwrap_or_else(|_| "fatal".into()),
+        ),
     ]
 }
 
@@ -94,6 +98,10 @@ pub fn compile_c(source: &Path, name: &str) -> PathBuf {
     out
 }
 
+/// A file of the repository; `CLVULKAN_REPO` overrides the checkout the
+/// test was built in (for test binaries carried to another machine).
 pub fn repo_path(relative: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+    std::env::var_os("CLVULKAN_REPO")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+        .join(relative)
 }

@@ -176,7 +176,10 @@ pub struct Declarator {
 pub enum Derived {
     Pointer(Qualifiers),
     Array(Option<Expr>),
-    Function { params: Vec<ParamDecl>, variadic: bool },
+    Function {
+        params: Vec<ParamDecl>,
+        variadic: bool,
+    },
 }
 
 #[derive(Debug)]

@@ -50,7 +50,11 @@ const TABLE: &[(&str, Builtin, Shape)] = &[
     ("get_global_size", Builtin::GlobalSize, Shape::WorkItemQuery),
     ("get_local_size", Builtin::LocalSize, Shape::WorkItemQuery),
     ("get_num_groups", Builtin::NumGroups, Shape::WorkItemQuery),
-    ("get_global_offset", Builtin::GlobalOffset, Shape::WorkItemQuery),
+    (
+        "get_global_offset",
+        Builtin::GlobalOffset,
+        Shape::WorkItemQuery,
+    ),
     ("get_work_dim", Builtin::WorkDim, Shape::WorkDim),
     ("min", Builtin::Min, Shape::AnyBinary),
     ("max", Builtin::Max, Shape::AnyBinary),
@@ -99,7 +103,10 @@ pub fn resolve(name: &str, args: &[Type], size_type: Scalar) -> Result<Resolved,
     }
     let no_match = || {
         let list: Vec<String> = args.iter().map(Type::display).collect();
-        format!("no matching function for call to '{name}({})'", list.join(", "))
+        format!(
+            "no matching function for call to '{name}({})'",
+            list.join(", ")
+        )
     };
     match shape {
         Shape::WorkDim => Ok(Resolved {
@@ -231,8 +238,12 @@ mod tests {
         assert_eq!(r.result, Type::Scalar(Scalar::ULong));
         let r = resolve("sqrt", &[Type::INT], Scalar::ULong).unwrap();
         assert_eq!(r.result, Type::FLOAT);
-        let r = resolve("min", &[Type::Vector(Scalar::Float, 4), Type::FLOAT], Scalar::ULong)
-            .unwrap();
+        let r = resolve(
+            "min",
+            &[Type::Vector(Scalar::Float, 4), Type::FLOAT],
+            Scalar::ULong,
+        )
+        .unwrap();
         assert_eq!(r.params[1], Type::Vector(Scalar::Float, 4));
         assert!(resolve("fmin", &[Type::INT, Type::INT], Scalar::ULong).is_err());
         assert!(resolve("get_work_dim", &[Type::INT], Scalar::ULong).is_err());

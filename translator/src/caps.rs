@@ -18,7 +18,9 @@ pub struct DeviceCaps {
     pub int16: bool,
     /// `double` (`shaderFloat64`).
     pub float64: bool,
-    /// `half` arithmetic (`shaderFloat16` plus 16-bit storage).
+    /// `half` arithmetic (`shaderFloat16` plus 16-bit storage) in the
+    /// hardware. The translator does not lower `half` yet, so this does not
+    /// enable `cl_khr_fp16`.
     pub float16: bool,
     pub image_support: bool,
 }
@@ -31,7 +33,7 @@ impl DeviceCaps {
             address_bits: 64,
             int64: true,
             int16: true,
-            float64: false,
+            float64: true,
             float16: false,
             image_support: false,
         }
@@ -48,9 +50,6 @@ impl DeviceCaps {
         ];
         if self.float64 {
             list.push("cl_khr_fp64");
-        }
-        if self.float16 {
-            list.push("cl_khr_fp16");
         }
         list
     }

@@ -101,7 +101,13 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn add_local(&mut self, name: Rc<str>, ty: Type, space: AddressSpace, location: Location) -> LocalId {
+    fn add_local(
+        &mut self,
+        name: Rc<str>,
+        ty: Type,
+        space: AddressSpace,
+        location: Location,
+    ) -> LocalId {
         let state = self.current.as_mut().expect("inside a function");
         state.locals.push(hir::Local {
             name: name.clone(),
@@ -162,10 +168,16 @@ impl<'a> Checker<'a> {
     fn check_type_supported(&mut self, ty: &Type, location: Location) {
         let elem = ty.element();
         if let Some(s) = elem {
+            if s == Scalar::Half {
+                self.error(
+                    location,
+                    "type 'half' is not supported yet by this translator",
+                );
+                return;
+            }
             let ok = match s {
                 Scalar::Long | Scalar::ULong => self.caps.int64,
                 Scalar::Double => self.caps.float64,
-                Scalar::Half => false,
                 _ => true,
             };
             if !ok {
@@ -280,7 +292,10 @@ impl<'a> Checker<'a> {
                         Some(e) => match self.const_int(e) {
                             Some(n) if n > 0 => n as u64,
                             _ => {
-                                self.error(e.location, "array size must be a positive integer constant");
+                                self.error(
+                                    e.location,
+                                    "array size must be a positive integer constant",
+                                );
                                 1
                             }
                         },
@@ -289,7 +304,10 @@ impl<'a> Checker<'a> {
                     Type::Array(Rc::new(ty), n)
                 }
                 ast::Derived::Function { .. } => {
-                    self.error(location, "function types are only allowed in function declarations");
+                    self.error(
+                        location,
+                        "function types are only allowed in function declarations",
+                    );
                     error_type()
                 }
             };
@@ -443,7 +461,10 @@ impl<'a> Checker<'a> {
     }
 
     fn error_unsupported(&mut self, location: Location, what: &str) -> Type {
-        self.error(location, format!("{what} are not supported yet by this translator"));
+        self.error(
+            location,
+            format!("{what} are not supported yet by this translator"),
+        );
         error_type()
     }
 
@@ -516,7 +537,12 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks a kernel parameter against OpenCL C 6.9 and describes it.
-    fn kernel_arg(&mut self, p: &ast::ParamDecl, ty: &Type, location: Location) -> hir::KernelArgInfo {
+    fn kernel_arg(
+        &mut self,
+        p: &ast::ParamDecl,
+        ty: &Type,
+        location: Location,
+    ) -> hir::KernelArgInfo {
         let written = type_as_written(p);
         match ty {
             Type::Pointer(pointee) => {
@@ -524,7 +550,10 @@ impl<'a> Checker<'a> {
                     AddressSpace::Global => AddressQualifier::Global,
                     AddressSpace::Constant => AddressQualifier::Constant,
                     AddressSpace::Local => {
-                        self.error(location, "__local pointer arguments are not supported yet by this translator");
+                        self.error(
+                            location,
+                            "__local pointer arguments are not supported yet by this translator",
+                        );
                         AddressQualifier::Local
                     }
                     _ => {
@@ -539,7 +568,10 @@ impl<'a> Checker<'a> {
                     self.error(location, "kernel arguments cannot be pointers to pointers");
                 }
                 let restrict = matches!(p.declarator.derived.last(), Some(ast::Derived::Pointer(q)) if q.is_restrict)
-                    || p.declarator.derived.iter().any(|d| matches!(d, ast::Derived::Pointer(q) if q.is_restrict));
+                    || p.declarator
+                        .derived
+                        .iter()
+                        .any(|d| matches!(d, ast::Derived::Pointer(q) if q.is_restrict));
                 hir::KernelArgInfo {
                     type_name: written,
                     address,
@@ -549,7 +581,10 @@ impl<'a> Checker<'a> {
                 }
             }
             Type::Scalar(Scalar::Bool) => {
-                self.error(location, "bool cannot be used as the type of a kernel argument");
+                self.error(
+                    location,
+                    "bool cannot be used as the type of a kernel argument",
+                );
                 self.plain_arg(written)
             }
             Type::Scalar(_) | Type::Vector(..) => self.plain_arg(written),
@@ -557,7 +592,10 @@ impl<'a> Checker<'a> {
             t => {
                 self.error(
                     location,
-                    format!("kernel arguments of type '{}' are not supported yet by this translator", t.display()),
+                    format!(
+                        "kernel arguments of type '{}' are not supported yet by this translator",
+                        t.display()
+                    ),
                 );
                 self.plain_arg(written)
             }
@@ -587,7 +625,8 @@ impl<'a> Checker<'a> {
                     match dims {
                         Some(d) if d.len() == 3 => {
                             info.required_work_group_size = Some([d[0], d[1], d[2]]);
-                            written.push(format!("reqd_work_group_size({},{},{})", d[0], d[1], d[2]));
+                            written
+                                .push(format!("reqd_work_group_size({},{},{})", d[0], d[1], d[2]));
                         }
                         _ => self.error(
                             a.location,
@@ -596,11 +635,14 @@ impl<'a> Checker<'a> {
                     }
                 }
                 "work_group_size_hint" => {
-                    let vals: Vec<String> = args.iter().map(|v| v.unwrap_or(0).to_string()).collect();
+                    let vals: Vec<String> =
+                        args.iter().map(|v| v.unwrap_or(0).to_string()).collect();
                     written.push(format!("work_group_size_hint({})", vals.join(",")));
                 }
                 "vec_type_hint" => {}
-                other => self.diags.warning(a.location, format!("unknown attribute '{other}' ignored")),
+                other => self
+                    .diags
+                    .warning(a.location, format!("unknown attribute '{other}' ignored")),
             }
         }
         info.attributes = written.join(" ");
@@ -691,7 +733,10 @@ impl<'a> Checker<'a> {
                 out.push(Stmt::Block(block));
             }
             S::Break | S::Continue if self.loop_depth == 0 => {
-                self.error(s.location, "'break'/'continue' statement not in loop statement");
+                self.error(
+                    s.location,
+                    "'break'/'continue' statement not in loop statement",
+                );
             }
             S::Break => out.push(Stmt::Break),
             S::Continue => out.push(Stmt::Continue),
@@ -715,10 +760,16 @@ impl<'a> Checker<'a> {
                 out.push(Stmt::Return(value, s.location));
             }
             S::Switch(..) | S::Case(..) | S::Default(..) => {
-                self.error(s.location, "switch statements are not supported yet by this translator");
+                self.error(
+                    s.location,
+                    "switch statements are not supported yet by this translator",
+                );
             }
             S::Goto(_) | S::Labeled(..) => {
-                self.error(s.location, "goto and labels are not supported in OpenCL C kernels by this translator");
+                self.error(
+                    s.location,
+                    "goto and labels are not supported in OpenCL C kernels by this translator",
+                );
             }
         }
     }
@@ -750,8 +801,14 @@ impl<'a> Checker<'a> {
             };
             let (base, quals) = self.base_type(&d.specs);
             let ty = self.declarator_type(base, quals, &init.declarator, *location);
-            if matches!(init.declarator.derived.first(), Some(ast::Derived::Function { .. })) {
-                self.error(*location, "function declarations inside functions are not supported");
+            if matches!(
+                init.declarator.derived.first(),
+                Some(ast::Derived::Function { .. })
+            ) {
+                self.error(
+                    *location,
+                    "function declarations inside functions are not supported",
+                );
                 continue;
             }
             if ty == Type::Void {
@@ -766,7 +823,10 @@ impl<'a> Checker<'a> {
             match space {
                 AddressSpace::Private => {}
                 AddressSpace::Local => {
-                    self.error(*location, "__local variables are not supported yet by this translator");
+                    self.error(
+                        *location,
+                        "__local variables are not supported yet by this translator",
+                    );
                 }
                 _ => self.error(
                     *location,
@@ -787,7 +847,10 @@ impl<'a> Checker<'a> {
                     }
                 }
                 Some(ast::Initializer::List(_, loc)) => {
-                    self.error(*loc, "initializer lists are not supported yet by this translator");
+                    self.error(
+                        *loc,
+                        "initializer lists are not supported yet by this translator",
+                    );
                     None
                 }
                 None => None,
@@ -811,7 +874,10 @@ impl<'a> Checker<'a> {
         if !matches!(e.ty, Type::Scalar(_) | Type::Pointer(_)) && !is_error(&e.ty) {
             self.error(
                 e.location,
-                format!("statement requires expression of scalar type ('{}' invalid)", e.ty.display()),
+                format!(
+                    "statement requires expression of scalar type ('{}' invalid)",
+                    e.ty.display()
+                ),
             );
         }
         e
@@ -826,7 +892,10 @@ impl<'a> Checker<'a> {
     fn decay(&mut self, v: Expr) -> Expr {
         if let Type::Array(elem, _) = &v.ty {
             let space = match &v.kind {
-                H::Local(id) => self.current.as_ref().map_or(AddressSpace::Private, |f| f.locals[*id].space),
+                H::Local(id) => self
+                    .current
+                    .as_ref()
+                    .map_or(AddressSpace::Private, |f| f.locals[*id].space),
                 _ => AddressSpace::Private,
             };
             let ty = Type::Pointer(Rc::new(Pointee {
@@ -868,7 +937,11 @@ impl<'a> Checker<'a> {
                 } else if a.ty != b.ty && b.ty != Type::Void && a.ty != Type::Void {
                     self.diags.warning(
                         v.location,
-                        format!("incompatible pointer types assigning '{}' to '{}'", v.ty.display(), to.display()),
+                        format!(
+                            "incompatible pointer types assigning '{}' to '{}'",
+                            v.ty.display(),
+                            to.display()
+                        ),
                     );
                 }
                 let location = v.location;
@@ -877,7 +950,11 @@ impl<'a> Checker<'a> {
             _ => {
                 self.error(
                     v.location,
-                    format!("assigning to '{}' from incompatible type '{}'", to.display(), v.ty.display()),
+                    format!(
+                        "assigning to '{}' from incompatible type '{}'",
+                        to.display(),
+                        v.ty.display()
+                    ),
                 );
                 v
             }
@@ -905,7 +982,11 @@ impl<'a> Checker<'a> {
                 return Expr::new(H::Float(value), to, location);
             }
             (H::Float(f), Type::Scalar(s)) if s.is_float() => {
-                let value = if *s == Scalar::Float { *f as f32 as f64 } else { *f };
+                let value = if *s == Scalar::Float {
+                    *f as f32 as f64
+                } else {
+                    *f
+                };
                 return Expr::new(H::Float(value), to, location);
             }
             _ => {}
@@ -915,7 +996,13 @@ impl<'a> Checker<'a> {
 
     /// Converts two operands to their common type (scalars: usual arithmetic
     /// conversions; a scalar with a vector: widened to it).
-    fn arithmetic_operands(&mut self, a: Expr, b: Expr, op_location: Location, op: &str) -> (Expr, Expr, Type) {
+    fn arithmetic_operands(
+        &mut self,
+        a: Expr,
+        b: Expr,
+        op_location: Location,
+        op: &str,
+    ) -> (Expr, Expr, Type) {
         let common = match (&a.ty, &b.ty) {
             (Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(common_scalar(*x, *y)),
             (Type::Vector(..), Type::Scalar(_)) => a.ty.clone(),
@@ -967,18 +1054,20 @@ impl<'a> Checker<'a> {
                     self.int_const(0, Type::INT, location)
                 }
             },
-            A::FloatLiteral(text) => match literal::parse_float(text, self.caps.float64) {
-                Ok((value, s)) => {
-                    if s == Scalar::Half {
-                        self.error(location, "half literals need cl_khr_fp16, which this device does not support");
+            A::FloatLiteral(text) => {
+                match literal::parse_float(text, self.caps.float64) {
+                    Ok((value, s)) => {
+                        if s == Scalar::Half {
+                            self.error(location, "half literals need cl_khr_fp16, which this device does not support");
+                        }
+                        Expr::new(H::Float(value), Type::Scalar(s), location)
                     }
-                    Expr::new(H::Float(value), Type::Scalar(s), location)
+                    Err(msg) => {
+                        self.error(location, msg);
+                        Expr::new(H::Float(0.0), Type::FLOAT, location)
+                    }
                 }
-                Err(msg) => {
-                    self.error(location, msg);
-                    Expr::new(H::Float(0.0), Type::FLOAT, location)
-                }
-            },
+            }
             A::CharLiteral(text) => match literal::parse_char(text) {
                 Ok(v) => self.int_const(v as u32 as u64, Type::INT, location),
                 Err(msg) => {
@@ -987,21 +1076,32 @@ impl<'a> Checker<'a> {
                 }
             },
             A::StringLiteral(_) => {
-                self.error(location, "string literals are not supported yet by this translator");
+                self.error(
+                    location,
+                    "string literals are not supported yet by this translator",
+                );
                 Expr::new(H::Int(0), error_type(), location)
             }
             A::Ident(name) => match self.lookup(name).cloned() {
                 Some(Symbol::Local(id)) => {
-                    let ty = self.current.as_ref().map_or(error_type(), |f| f.locals[id].ty.clone());
+                    let ty = self
+                        .current
+                        .as_ref()
+                        .map_or(error_type(), |f| f.locals[id].ty.clone());
                     Expr::new(H::Local(id), ty, location)
                 }
-                Some(Symbol::EnumConstant(v)) => self.int_const(v as u32 as u64, Type::INT, location),
+                Some(Symbol::EnumConstant(v)) => {
+                    self.int_const(v as u32 as u64, Type::INT, location)
+                }
                 Some(Symbol::Function(_)) => {
                     self.error(location, "function designators are only allowed in calls");
                     Expr::new(H::Int(0), error_type(), location)
                 }
                 Some(Symbol::Typedef(..)) => {
-                    self.error(location, format!("unexpected type name '{name}': expected expression"));
+                    self.error(
+                        location,
+                        format!("unexpected type name '{name}': expected expression"),
+                    );
                     Expr::new(H::Int(0), error_type(), location)
                 }
                 None => {
@@ -1040,11 +1140,19 @@ impl<'a> Checker<'a> {
                 } else {
                     self.error(
                         location,
-                        format!("incompatible operand types ('{}' and '{}')", a.ty.display(), b.ty.display()),
+                        format!(
+                            "incompatible operand types ('{}' and '{}')",
+                            a.ty.display(),
+                            b.ty.display()
+                        ),
                     );
                     (a, b, error_type())
                 };
-                Expr::new(H::Conditional(Box::new(c), Box::new(a), Box::new(b)), ty, location)
+                Expr::new(
+                    H::Conditional(Box::new(c), Box::new(a), Box::new(b)),
+                    ty,
+                    location,
+                )
             }
             A::Comma(a, b) => {
                 let a = self.expr(a);
@@ -1077,7 +1185,10 @@ impl<'a> Checker<'a> {
                 self.vector_literal(to, parts, location)
             }
             A::CompoundLiteral(..) => {
-                self.error(location, "compound literals are not supported yet by this translator");
+                self.error(
+                    location,
+                    "compound literals are not supported yet by this translator",
+                );
                 Expr::new(H::Int(0), error_type(), location)
             }
             A::SizeofExpr(x) => {
@@ -1109,7 +1220,10 @@ impl<'a> Checker<'a> {
             Some(s) => s,
             None => {
                 if !is_error(ty) {
-                    self.error(location, format!("invalid application of 'sizeof' to type '{}'", ty.display()));
+                    self.error(
+                        location,
+                        format!("invalid application of 'sizeof' to type '{}'", ty.display()),
+                    );
                 }
                 1
             }
@@ -1142,7 +1256,11 @@ impl<'a> Checker<'a> {
                     seen |= 1 << l;
                     fresh
                 });
-                unique && matches!(base.kind, H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..))
+                unique
+                    && matches!(
+                        base.kind,
+                        H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..)
+                    )
             }
             _ => false,
         };
@@ -1175,8 +1293,14 @@ impl<'a> Checker<'a> {
             U::PreInc | U::PreDec | U::PostInc | U::PostDec => {
                 let target = self.expr(x);
                 self.require_modifiable(&target, location);
-                if !target.ty.is_arithmetic() && !matches!(target.ty, Type::Pointer(_)) && !is_error(&target.ty) {
-                    self.error(location, format!("cannot increment value of type '{}'", target.ty.display()));
+                if !target.ty.is_arithmetic()
+                    && !matches!(target.ty, Type::Pointer(_))
+                    && !is_error(&target.ty)
+                {
+                    self.error(
+                        location,
+                        format!("cannot increment value of type '{}'", target.ty.display()),
+                    );
                 }
                 let ty = target.ty.clone();
                 Expr::new(
@@ -1195,12 +1319,20 @@ impl<'a> Checker<'a> {
             }
             U::AddressOf => {
                 let v = self.expr(x);
-                if !matches!(v.kind, H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..)) {
+                if !matches!(
+                    v.kind,
+                    H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..)
+                ) {
                     self.error(location, "cannot take the address of an rvalue");
                 }
                 let space = match &v.kind {
-                    H::Local(id) => self.current.as_ref().map_or(AddressSpace::Private, |f| f.locals[*id].space),
-                    _ => self.pointee_of_place(&v).map_or(AddressSpace::Private, |p| p.space),
+                    H::Local(id) => self
+                        .current
+                        .as_ref()
+                        .map_or(AddressSpace::Private, |f| f.locals[*id].space),
+                    _ => self
+                        .pointee_of_place(&v)
+                        .map_or(AddressSpace::Private, |p| p.space),
                 };
                 let ty = Type::Pointer(Rc::new(Pointee {
                     ty: v.ty.clone(),
@@ -1218,7 +1350,13 @@ impl<'a> Checker<'a> {
                 };
                 if !ok {
                     if !is_error(&v.ty) {
-                        self.error(location, format!("invalid argument type '{}' to unary expression", v.ty.display()));
+                        self.error(
+                            location,
+                            format!(
+                                "invalid argument type '{}' to unary expression",
+                                v.ty.display()
+                            ),
+                        );
                     }
                     return v;
                 }
@@ -1229,17 +1367,31 @@ impl<'a> Checker<'a> {
                 let v = self.convert(v, ty.clone());
                 match op {
                     U::Plus => v,
-                    U::Minus => self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(v)), ty, location),
+                    U::Minus => {
+                        self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(v)), ty, location)
+                    }
                     _ => self.fold_or(H::Unary(hir::UnaryOp::BitNot, Box::new(v)), ty, location),
                 }
             }
             U::Not => {
                 let v = self.rvalue(x);
-                if !matches!(v.ty, Type::Scalar(_) | Type::Vector(..) | Type::Pointer(_)) && !is_error(&v.ty) {
-                    self.error(location, format!("invalid argument type '{}' to unary expression", v.ty.display()));
+                if !matches!(v.ty, Type::Scalar(_) | Type::Vector(..) | Type::Pointer(_))
+                    && !is_error(&v.ty)
+                {
+                    self.error(
+                        location,
+                        format!(
+                            "invalid argument type '{}' to unary expression",
+                            v.ty.display()
+                        ),
+                    );
                 }
                 let ty = Self::comparison_type(&v.ty);
-                Expr::new(H::Unary(hir::UnaryOp::LogicalNot, Box::new(v)), ty, location)
+                Expr::new(
+                    H::Unary(hir::UnaryOp::LogicalNot, Box::new(v)),
+                    ty,
+                    location,
+                )
             }
         }
     }
@@ -1275,7 +1427,11 @@ impl<'a> Checker<'a> {
                         self.error(v.location, "vector operands of '&&' and '||' are not supported yet by this translator");
                     }
                 }
-                return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), Type::INT, location);
+                return Expr::new(
+                    H::Logical(op, Box::new(a), Box::new(b)),
+                    Type::INT,
+                    location,
+                );
             }
             Add | Sub if matches!(a.ty, Type::Pointer(_)) && b.ty.is_integer() => {
                 let b = if op == Sub {
@@ -1309,7 +1465,15 @@ impl<'a> Checker<'a> {
             // The result has the promoted left operand's type; the right
             // operand is converted to it (OpenCL C 6.3.j).
             if !a.ty.is_integer() || !b.ty.is_integer() {
-                self.error(location, format!("invalid operands to binary expression ('{}' {} '{}')", a.ty.display(), op.spelling(), b.ty.display()));
+                self.error(
+                    location,
+                    format!(
+                        "invalid operands to binary expression ('{}' {} '{}')",
+                        a.ty.display(),
+                        op.spelling(),
+                        b.ty.display()
+                    ),
+                );
                 return Expr::new(H::Int(0), error_type(), location);
             }
             let ty = match &a.ty {
@@ -1324,10 +1488,16 @@ impl<'a> Checker<'a> {
             let b = self.widen(b, &ty);
             return Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, location);
         }
-        if matches!(op, Rem | BitAnd | BitOr | BitXor) && !(a.ty.is_integer() && b.ty.is_integer()) {
+        if matches!(op, Rem | BitAnd | BitOr | BitXor) && !(a.ty.is_integer() && b.ty.is_integer())
+        {
             self.error(
                 location,
-                format!("invalid operands to binary expression ('{}' {} '{}')", a.ty.display(), op.spelling(), b.ty.display()),
+                format!(
+                    "invalid operands to binary expression ('{}' {} '{}')",
+                    a.ty.display(),
+                    op.spelling(),
+                    b.ty.display()
+                ),
             );
             return Expr::new(H::Int(0), error_type(), location);
         }
@@ -1343,9 +1513,18 @@ impl<'a> Checker<'a> {
         Expr::new(H::Binary(op, Box::new(a), Box::new(b)), result, location)
     }
 
-    fn compound_assign(&mut self, op: BinaryOp, target: Expr, value: Expr, location: Location) -> Expr {
+    fn compound_assign(
+        &mut self,
+        op: BinaryOp,
+        target: Expr,
+        value: Expr,
+        location: Location,
+    ) -> Expr {
         let ty = target.ty.clone();
-        if matches!(ty, Type::Pointer(_)) && matches!(op, BinaryOp::Add | BinaryOp::Sub) && value.ty.is_integer() {
+        if matches!(ty, Type::Pointer(_))
+            && matches!(op, BinaryOp::Add | BinaryOp::Sub)
+            && value.ty.is_integer()
+        {
             // p += n is p = p + n.
             let read = target.clone();
             let sum = self.binary(op, read, value, location);
@@ -1383,7 +1562,13 @@ impl<'a> Checker<'a> {
             }
             t if is_error(t) => p,
             t => {
-                self.error(location, format!("indirection requires pointer operand ('{}' invalid)", t.display()));
+                self.error(
+                    location,
+                    format!(
+                        "indirection requires pointer operand ('{}' invalid)",
+                        t.display()
+                    ),
+                );
                 Expr::new(H::Int(0), error_type(), location)
             }
         }
@@ -1400,12 +1585,21 @@ impl<'a> Checker<'a> {
             Type::Array(elem, _) => (**elem).clone(),
             Type::Pointer(p) => p.ty.clone(),
             Type::Vector(..) => {
-                self.error(location, "subscripting a vector is not supported yet by this translator");
+                self.error(
+                    location,
+                    "subscripting a vector is not supported yet by this translator",
+                );
                 return Expr::new(H::Int(0), error_type(), location);
             }
             t if is_error(t) => return base,
             t => {
-                self.error(location, format!("subscripted value is not an array or pointer ('{}')", t.display()));
+                self.error(
+                    location,
+                    format!(
+                        "subscripted value is not an array or pointer ('{}')",
+                        t.display()
+                    ),
+                );
                 return Expr::new(H::Int(0), error_type(), location);
             }
         };
@@ -1434,13 +1628,22 @@ impl<'a> Checker<'a> {
                     Expr::new(H::Member(Box::new(base), i), ty, location)
                 }
                 None => {
-                    self.error(location, format!("no member named '{name}' in '{}'", base.ty.display()));
+                    self.error(
+                        location,
+                        format!("no member named '{name}' in '{}'", base.ty.display()),
+                    );
                     Expr::new(H::Int(0), error_type(), location)
                 }
             },
             t if is_error(t) => base,
             t => {
-                self.error(location, format!("member reference base type '{}' is not a structure or union", t.display()));
+                self.error(
+                    location,
+                    format!(
+                        "member reference base type '{}' is not a structure or union",
+                        t.display()
+                    ),
+                );
                 Expr::new(H::Int(0), error_type(), location)
             }
         }
@@ -1460,7 +1663,10 @@ impl<'a> Checker<'a> {
             (Type::Scalar(_), Type::Vector(..)) => self.widen(v, &to),
             (Type::Vector(..), Type::Vector(..)) if v.ty == to => v,
             (Type::Vector(..), Type::Vector(..)) => {
-                self.error(location, "explicit casts between vector types are not allowed; use convert_<type>()");
+                self.error(
+                    location,
+                    "explicit casts between vector types are not allowed; use convert_<type>()",
+                );
                 Expr::new(H::Int(0), error_type(), location)
             }
             (Type::Pointer(_), Type::Pointer(_)) => {
@@ -1471,7 +1677,14 @@ impl<'a> Checker<'a> {
                 Expr::new(v.kind, to, location)
             }
             _ => {
-                self.error(location, format!("cannot cast from '{}' to '{}'", v.ty.display(), to.display()));
+                self.error(
+                    location,
+                    format!(
+                        "cannot cast from '{}' to '{}'",
+                        v.ty.display(),
+                        to.display()
+                    ),
+                );
                 Expr::new(H::Int(0), error_type(), location)
             }
         }
@@ -1504,7 +1717,14 @@ impl<'a> Checker<'a> {
                 }
                 t if is_error(&t) => return v,
                 t => {
-                    self.error(v.location, format!("invalid operand of type '{}' in a vector literal of '{}'", t.display(), to.display()));
+                    self.error(
+                        v.location,
+                        format!(
+                            "invalid operand of type '{}' in a vector literal of '{}'",
+                            t.display(),
+                            to.display()
+                        ),
+                    );
                     return Expr::new(H::Int(0), error_type(), location);
                 }
             }
@@ -1514,7 +1734,13 @@ impl<'a> Checker<'a> {
             return Expr::new(H::Splat(Box::new(v)), to, location);
         }
         if lanes != u32::from(n) {
-            self.error(location, format!("vector literal of '{}' has {lanes} components, expected {n}", to.display()));
+            self.error(
+                location,
+                format!(
+                    "vector literal of '{}' has {lanes} components, expected {n}",
+                    to.display()
+                ),
+            );
             return Expr::new(H::Int(0), error_type(), location);
         }
         Expr::new(H::VectorLiteral(out), to, location)
@@ -1532,20 +1758,32 @@ impl<'a> Checker<'a> {
         match self.lookup(name).cloned() {
             Some(Symbol::Function(id)) => {
                 let f = &self.program.functions[id];
-                let param_types: Vec<Type> = f.params.iter().map(|&p| f.locals[p].ty.clone()).collect();
+                let param_types: Vec<Type> =
+                    f.params.iter().map(|&p| f.locals[p].ty.clone()).collect();
                 let ret = f.ret.clone();
-                let (is_kernel, undefined) = (f.kernel.is_some(), f.params.is_empty() && !f.defined);
+                let (is_kernel, undefined) =
+                    (f.kernel.is_some(), f.params.is_empty() && !f.defined);
                 if is_kernel {
-                    self.error(location, "calling a kernel from a kernel is not supported yet by this translator");
+                    self.error(
+                        location,
+                        "calling a kernel from a kernel is not supported yet by this translator",
+                    );
                 }
                 if undefined {
-                    self.error(location, format!("function '{name}' is declared but never defined before this call"));
+                    self.error(
+                        location,
+                        format!("function '{name}' is declared but never defined before this call"),
+                    );
                     return Expr::new(H::Int(0), error_type(), location);
                 }
                 if param_types.len() != args.len() {
                     self.error(
                         location,
-                        format!("function '{name}' takes {} arguments, {} given", param_types.len(), args.len()),
+                        format!(
+                            "function '{name}' takes {} arguments, {} given",
+                            param_types.len(),
+                            args.len()
+                        ),
                     );
                     return Expr::new(H::Int(0), error_type(), location);
                 }
@@ -1668,7 +1906,11 @@ fn parse_swizzle(name: &str, n: u8, cl_std: (u32, u32)) -> Result<Vec<u8>, Strin
         return Err(bad());
     }
     // `.hi` of a 3-vector reads the undefined fourth lane: allowed.
-    let limit = if matches!(name, "hi" | "odd") { types::storage_lanes(n) } else { n };
+    let limit = if matches!(name, "hi" | "odd") {
+        types::storage_lanes(n)
+    } else {
+        n
+    };
     if lanes.iter().any(|&l| l >= limit) {
         return Err(out_of_range());
     }

@@ -678,11 +678,54 @@ mod tests {
     fn every_punctuator_round_trips() {
         use Punct::*;
         let all = [
-            LBracket, RBracket, LParen, RParen, LBrace, RBrace, Dot, Arrow, PlusPlus,
-            MinusMinus, Amp, Star, Plus, Minus, Tilde, Bang, Slash, Percent, Shl, Shr, Lt, Gt,
-            Le, Ge, EqEq, NotEq, Caret, Pipe, AmpAmp, PipePipe, Question, Colon, Semicolon,
-            Ellipsis, Assign, StarAssign, SlashAssign, PercentAssign, PlusAssign, MinusAssign,
-            ShlAssign, ShrAssign, AmpAssign, CaretAssign, PipeAssign, Comma, Hash, HashHash,
+            LBracket,
+            RBracket,
+            LParen,
+            RParen,
+            LBrace,
+            RBrace,
+            Dot,
+            Arrow,
+            PlusPlus,
+            MinusMinus,
+            Amp,
+            Star,
+            Plus,
+            Minus,
+            Tilde,
+            Bang,
+            Slash,
+            Percent,
+            Shl,
+            Shr,
+            Lt,
+            Gt,
+            Le,
+            Ge,
+            EqEq,
+            NotEq,
+            Caret,
+            Pipe,
+            AmpAmp,
+            PipePipe,
+            Question,
+            Colon,
+            Semicolon,
+            Ellipsis,
+            Assign,
+            StarAssign,
+            SlashAssign,
+            PercentAssign,
+            PlusAssign,
+            MinusAssign,
+            ShlAssign,
+            ShrAssign,
+            AmpAssign,
+            CaretAssign,
+            PipeAssign,
+            Comma,
+            Hash,
+            HashHash,
         ];
         for p in all {
             assert_eq!(
@@ -724,7 +767,9 @@ mod tests {
             assert_eq!(t[0].1, s);
             t[0].0
         };
-        for s in ["0", "42", "0x1f", "0x1fu", "3l", "017", "0xe", "0x1e5", "1f", "12ul"] {
+        for s in [
+            "0", "42", "0x1f", "0x1fu", "3l", "017", "0xe", "0x1e5", "1f", "12ul",
+        ] {
             assert_eq!(kind(s), TokenKind::IntLiteral, "{s}");
         }
         for s in [
@@ -764,7 +809,10 @@ mod tests {
         let kinds: Vec<_> = l.errors.iter().map(|e| e.kind).collect();
         assert_eq!(
             kinds,
-            [LexErrorKind::UnterminatedChar, LexErrorKind::UnterminatedString]
+            [
+                LexErrorKind::UnterminatedChar,
+                LexErrorKind::UnterminatedString
+            ]
         );
         assert_eq!(l.errors[0].location, Location::new(FileId(3), 4));
         assert_eq!(l.errors[1].location, Location::new(FileId(3), 12));
@@ -830,13 +878,22 @@ mod tests {
             .collect();
         assert_eq!(
             f,
-            [(true, false), (false, false), (false, true), (true, true), (false, true)]
+            [
+                (true, false),
+                (false, false),
+                (false, true),
+                (true, true),
+                (false, true)
+            ]
         );
     }
 
     #[test]
     fn header_names_after_include() {
-        let l = lex("#include <a/b.h>\n# include<c>\nx < y >\n#include <oops\n", FileId(0));
+        let l = lex(
+            "#include <a/b.h>\n# include<c>\nx < y >\n#include <oops\n",
+            FileId(0),
+        );
         let t: Vec<_> = l
             .tokens
             .iter()
@@ -893,9 +950,33 @@ mod tests {
     #[test]
     fn no_panic_on_odd_input() {
         let inputs = [
-            "", "\\", "\\\n", "'", "\"", "/*", "/", "0x", ".", "..", "%:%", "u8", "u8'", "L\"",
-            "\u{0}", "\r", "\r\n", "#include <", "#include", "\u{feff}x", "1e", "1e+", "0x1p",
-            "\\ \n", "a\\\r", "\"\\\u{e9}\"", "'\\",
+            "",
+            "\\",
+            "\\\n",
+            "'",
+            "\"",
+            "/*",
+            "/",
+            "0x",
+            ".",
+            "..",
+            "%:%",
+            "u8",
+            "u8'",
+            "L\"",
+            "\u{0}",
+            "\r",
+            "\r\n",
+            "#include <",
+            "#include",
+            "\u{feff}x",
+            "1e",
+            "1e+",
+            "0x1p",
+            "\\ \n",
+            "a\\\r",
+            "\"\\\u{e9}\"",
+            "'\\",
         ];
         for s in inputs {
             let _ = lex(s, FileId(0));

@@ -123,5 +123,8 @@ pub fn preprocess_to_string(
         embedded_headers: &[],
     };
     let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
-    (preprocess::tokens_to_string(&tokens), diags.render(&sources))
+    (
+        preprocess::tokens_to_string(&tokens),
+        diags.render(&sources),
+    )
 }

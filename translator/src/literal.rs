@@ -13,7 +13,10 @@ pub fn parse_int(text: &str) -> Result<(u64, Scalar), String> {
     let unsigned = suffix.contains('u');
     let long = suffix.contains('l');
     if suffix.len() > 3 || suffix.matches('u').count() > 1 {
-        return Err(format!("invalid suffix '{}' on integer constant", &text[digits_end..]));
+        return Err(format!(
+            "invalid suffix '{}' on integer constant",
+            &text[digits_end..]
+        ));
     }
     let (radix, body) = if let Some(hex) = digits.strip_prefix("0x") {
         (16, hex)
@@ -43,7 +46,11 @@ pub fn parse_int(text: &str) -> Result<(u64, Scalar), String> {
         (false, true, false) => &[Scalar::Long, Scalar::ULong],
         (true, true, _) => &[Scalar::ULong],
     };
-    let ty = candidates.iter().copied().find(|&s| fits(s)).unwrap_or(Scalar::ULong);
+    let ty = candidates
+        .iter()
+        .copied()
+        .find(|&s| fits(s))
+        .unwrap_or(Scalar::ULong);
     Ok((value, ty))
 }
 
@@ -52,14 +59,31 @@ pub fn parse_int(text: &str) -> Result<(u64, Scalar), String> {
 pub fn parse_float(text: &str, has_double: bool) -> Result<(f64, Scalar), String> {
     let lower = text.to_ascii_lowercase();
     let is_hex = lower.starts_with("0x");
-    let (body, ty) = if let Some(b) = lower.strip_suffix('f').filter(|_| !is_hex || lower.contains('p')) {
+    let (body, ty) = if let Some(b) = lower
+        .strip_suffix('f')
+        .filter(|_| !is_hex || lower.contains('p'))
+    {
         (b, Scalar::Float)
     } else if let Some(b) = lower.strip_suffix('h') {
         (b, Scalar::Half)
     } else if let Some(b) = lower.strip_suffix('l') {
-        (b, if has_double { Scalar::Double } else { Scalar::Float })
+        (
+            b,
+            if has_double {
+                Scalar::Double
+            } else {
+                Scalar::Float
+            },
+        )
     } else {
-        (lower.as_str(), if has_double { Scalar::Double } else { Scalar::Float })
+        (
+            lower.as_str(),
+            if has_double {
+                Scalar::Double
+            } else {
+                Scalar::Float
+            },
+        )
     };
     let value = if is_hex {
         parse_hex_float(&body[2..])
@@ -116,12 +140,17 @@ pub fn parse_char(text: &str) -> Result<i32, String> {
                 "?" => 63,
                 r if r.starts_with('x') => u32::from_str_radix(&r[1..], 16)
                     .map_err(|_| format!("invalid escape in {text}"))?,
-                r => u32::from_str_radix(r, 8).map_err(|_| format!("unknown escape sequence in {text}"))?,
+                r => u32::from_str_radix(r, 8)
+                    .map_err(|_| format!("unknown escape sequence in {text}"))?,
             };
             return Ok(v as u8 as i8 as i32);
         }
         Some(c) if chars.next().is_none() && c.is_ascii() => c as u32,
-        _ => return Err(format!("character constant {text} must be one ASCII character")),
+        _ => {
+            return Err(format!(
+                "character constant {text} must be one ASCII character"
+            ))
+        }
     };
     Ok(value as u8 as i8 as i32)
 }

@@ -45,7 +45,11 @@ pub fn lower(
         let Some((reflection, module)) = builder.kernel(id, info) else {
             continue;
         };
-        let local_size = builder.builtins.as_ref().expect("kernel builtins").local_size;
+        let local_size = builder
+            .builtins
+            .as_ref()
+            .expect("kernel builtins")
+            .local_size;
         match Kernel::new(reflection, module, local_size) {
             Ok(k) => kernels.push(k),
             Err(e) => diags.error(f.location, e.0),
@@ -218,7 +222,10 @@ impl<'a> ModuleBuilder<'a> {
             t => {
                 return Err(self.error(
                     location,
-                    format!("values of type '{}' are not supported yet by this translator", t.display()),
+                    format!(
+                        "values of type '{}' are not supported yet by this translator",
+                        t.display()
+                    ),
                 ))
             }
         };
@@ -234,7 +241,11 @@ impl<'a> ModuleBuilder<'a> {
     /// The element type of a buffer argument: only types whose memory layout
     /// naga can express directly (32/64-bit scalars and 2/3/4-vectors of
     /// them) for now; narrower types need the word view.
-    fn buffer_element_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
+    fn buffer_element_type(
+        &mut self,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Type>> {
         let ok = match ty {
             Type::Scalar(s) | Type::Vector(s, 2..=4) => s.size() >= 4 && *s != Scalar::Bool,
             _ => false,
@@ -242,7 +253,10 @@ impl<'a> ModuleBuilder<'a> {
         if !ok {
             return Err(self.error(
                 location,
-                format!("buffers of '{}' are not supported yet by this translator", ty.display()),
+                format!(
+                    "buffers of '{}' are not supported yet by this translator",
+                    ty.display()
+                ),
             ));
         }
         self.value_type(ty, location)
@@ -259,7 +273,11 @@ impl<'a> ModuleBuilder<'a> {
         })
     }
 
-    fn private_global(&mut self, name: &str, ty: Handle<naga::Type>) -> Handle<naga::GlobalVariable> {
+    fn private_global(
+        &mut self,
+        name: &str,
+        ty: Handle<naga::Type>,
+    ) -> Handle<naga::GlobalVariable> {
         self.module.global_variables.append(
             naga::GlobalVariable {
                 name: Some(name.into()),
@@ -275,15 +293,19 @@ impl<'a> ModuleBuilder<'a> {
 
     // ---- kernels ----
 
-    fn kernel(&mut self, id: FunctionId, info: &hir::KernelInfo) -> Option<(KernelReflection, naga::Module)> {
+    fn kernel(
+        &mut self,
+        id: FunctionId,
+        info: &hir::KernelInfo,
+    ) -> Option<(KernelReflection, naga::Module)> {
         let f = &self.program.functions[id];
         let uvec3 = self.uvec3_type();
         let u32_ty = self.u32_type();
         let local_size = ["local_size_x", "local_size_y", "local_size_z"].map(|name| {
-            let init = self
-                .module
-                .global_expressions
-                .append(naga::Expression::Literal(naga::Literal::U32(1)), Span::UNDEFINED);
+            let init = self.module.global_expressions.append(
+                naga::Expression::Literal(naga::Literal::U32(1)),
+                Span::UNDEFINED,
+            );
             self.module.constants.append(
                 naga::Constant {
                     name: Some(name.into()),
@@ -363,7 +385,9 @@ impl<'a> ModuleBuilder<'a> {
                     );
                     arg_sources.push(ArgSource::Buffer(global));
                     binding += 1;
-                    ArgKind::Buffer { binding: binding - 1 }
+                    ArgKind::Buffer {
+                        binding: binding - 1,
+                    }
                 }
                 ty => {
                     let Ok(naga_ty) = self.value_type(ty, local.location) else {
@@ -473,13 +497,26 @@ impl<'a> ModuleBuilder<'a> {
             match *source {
                 ArgSource::Buffer(global) => {
                     let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                    self.store_pointer_var(&mut fb, param, PointerValue { root: Root::Buffer(global), index: zero }, f.location)?;
+                    self.store_pointer_var(
+                        &mut fb,
+                        param,
+                        PointerValue {
+                            root: Root::Buffer(global),
+                            index: zero,
+                        },
+                        f.location,
+                    )?;
                 }
                 ArgSource::PushConstant(member) => {
                     let base = fb.add(naga::Expression::GlobalVariable(pc));
-                    let pointer = fb.add(naga::Expression::AccessIndex { base, index: member });
+                    let pointer = fb.add(naga::Expression::AccessIndex {
+                        base,
+                        index: member,
+                    });
                     let value = fb.add(naga::Expression::Load { pointer });
-                    let Slot::Variable(var) = fb.slots[&param] else { unreachable_slot() };
+                    let Slot::Variable(var) = fb.slots[&param] else {
+                        unreachable_slot()
+                    };
                     let pointer = fb.add(naga::Expression::LocalVariable(var));
                     fb.push(naga::Statement::Store { pointer, value });
                 }
@@ -525,7 +562,12 @@ impl<'a> ModuleBuilder<'a> {
     }
 
     /// A helper function specialised for the roots of its pointer arguments.
-    fn helper(&mut self, id: FunctionId, roots: Vec<Option<Root>>, location: Location) -> LResult<Handle<naga::Function>> {
+    fn helper(
+        &mut self,
+        id: FunctionId,
+        roots: Vec<Option<Root>>,
+        location: Location,
+    ) -> LResult<Handle<naga::Function>> {
         if let Some(&h) = self.specialisations.get(&(id, roots.clone())) {
             return Ok(h);
         }
@@ -562,7 +604,9 @@ impl<'a> ModuleBuilder<'a> {
         for (i, &param) in f.params.iter().enumerate() {
             let value = fb.add(naga::Expression::FunctionArgument(i as u32));
             let pointer = match fb.slots[&param] {
-                Slot::Variable(v) | Slot::Pointer { index: v, .. } => fb.add(naga::Expression::LocalVariable(v)),
+                Slot::Variable(v) | Slot::Pointer { index: v, .. } => {
+                    fb.add(naga::Expression::LocalVariable(v))
+                }
             };
             fb.push(naga::Statement::Store { pointer, value });
         }
@@ -572,8 +616,13 @@ impl<'a> ModuleBuilder<'a> {
             // C lets control reach the end of a non-void function; give
             // naga a return on that path.
             if !matches!(function.body.last(), Some(naga::Statement::Return { .. })) {
-                let zero = function.expressions.append(naga::Expression::ZeroValue(result.ty), Span::UNDEFINED);
-                function.body.push(naga::Statement::Return { value: Some(zero) }, Span::UNDEFINED);
+                let zero = function
+                    .expressions
+                    .append(naga::Expression::ZeroValue(result.ty), Span::UNDEFINED);
+                function.body.push(
+                    naga::Statement::Return { value: Some(zero) },
+                    Span::UNDEFINED,
+                );
             }
         }
         self.in_progress.pop();
@@ -612,16 +661,32 @@ impl<'a> ModuleBuilder<'a> {
                 let condition = self.condition(fb, cond)?;
                 let accept = self.nested(fb, then)?;
                 let reject = self.nested(fb, otherwise)?;
-                fb.push(naga::Statement::If { condition, accept, reject });
+                fb.push(naga::Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                });
             }
-            Stmt::Loop { cond, body, step, test_first } => {
+            Stmt::Loop {
+                cond,
+                body,
+                step,
+                test_first,
+            } => {
                 fb.blocks.push(naga::Block::new());
                 if let (Some(c), true) = (cond, test_first) {
                     let c = self.condition(fb, c)?;
-                    let not = fb.add(naga::Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr: c });
+                    let not = fb.add(naga::Expression::Unary {
+                        op: naga::UnaryOperator::LogicalNot,
+                        expr: c,
+                    });
                     let mut exit = naga::Block::new();
                     exit.push(naga::Statement::Break, Span::UNDEFINED);
-                    fb.push(naga::Statement::If { condition: not, accept: exit, reject: naga::Block::new() });
+                    fb.push(naga::Statement::If {
+                        condition: not,
+                        accept: exit,
+                        reject: naga::Block::new(),
+                    });
                 }
                 let r = self.statements(fb, body);
                 let body_block = fb.blocks.pop().expect("loop body");
@@ -634,13 +699,20 @@ impl<'a> ModuleBuilder<'a> {
                     }
                     if let (Some(c), false) = (cond, test_first) {
                         let c = self.condition(fb, c)?;
-                        break_if = Some(fb.add(naga::Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr: c }));
+                        break_if = Some(fb.add(naga::Expression::Unary {
+                            op: naga::UnaryOperator::LogicalNot,
+                            expr: c,
+                        }));
                     }
                     Ok(())
                 })();
                 let continuing = fb.blocks.pop().expect("continuing");
                 r?;
-                fb.push(naga::Statement::Loop { body: body_block, continuing, break_if });
+                fb.push(naga::Statement::Loop {
+                    body: body_block,
+                    continuing,
+                    break_if,
+                });
             }
             Stmt::Break => fb.push(naga::Statement::Break),
             Stmt::Continue => fb.push(naga::Statement::Continue),
@@ -648,7 +720,12 @@ impl<'a> ModuleBuilder<'a> {
                 let value = match value {
                     Some(v) => match self.expr(fb, v)? {
                         Value::Plain(h) => Some(h),
-                        _ => return Err(self.error(*location, "returning pointers is not supported yet by this translator")),
+                        _ => {
+                            return Err(self.error(
+                                *location,
+                                "returning pointers is not supported yet by this translator",
+                            ))
+                        }
                     },
                     None => None,
                 };
@@ -676,11 +753,23 @@ impl<'a> ModuleBuilder<'a> {
                     let Place::Memory(array) = self.place(fb, base)? else {
                         return Err(self.error(e.location, "unsupported array access"));
                     };
-                    return Ok(Place::Memory(fb.add(naga::Expression::Access { base: array, index })));
+                    return Ok(Place::Memory(
+                        fb.add(naga::Expression::Access { base: array, index }),
+                    ));
                 }
                 let p = self.pointer(fb, base)?;
-                let index = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: p.index, right: index });
-                Ok(Place::Memory(self.element_pointer(fb, PointerValue { root: p.root, index })))
+                let index = fb.add(naga::Expression::Binary {
+                    op: naga::BinaryOperator::Add,
+                    left: p.index,
+                    right: index,
+                });
+                Ok(Place::Memory(self.element_pointer(
+                    fb,
+                    PointerValue {
+                        root: p.root,
+                        index,
+                    },
+                )))
             }
             H::Deref(p) => {
                 let p = self.pointer(fb, p)?;
@@ -688,10 +777,16 @@ impl<'a> ModuleBuilder<'a> {
             }
             H::Swizzle(base, lanes) => match self.place(fb, base)? {
                 Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.clone())),
-                Place::Lanes(ptr, outer) => Ok(Place::Lanes(ptr, lanes.iter().map(|&l| outer[l as usize]).collect())),
+                Place::Lanes(ptr, outer) => Ok(Place::Lanes(
+                    ptr,
+                    lanes.iter().map(|&l| outer[l as usize]).collect(),
+                )),
                 Place::PointerVar(_) => Err(self.error(e.location, "invalid swizzle target")),
             },
-            _ => Err(self.error(e.location, "expression is not a place the translator can write to")),
+            _ => Err(self.error(
+                e.location,
+                "expression is not a place the translator can write to",
+            )),
         }
     }
 
@@ -700,12 +795,18 @@ impl<'a> ModuleBuilder<'a> {
         match p.root {
             Root::Buffer(g) => {
                 let base = fb.add(naga::Expression::GlobalVariable(g));
-                fb.add(naga::Expression::Access { base, index: p.index })
+                fb.add(naga::Expression::Access {
+                    base,
+                    index: p.index,
+                })
             }
             Root::Private(v, is_array) => {
                 let base = fb.add(naga::Expression::LocalVariable(v));
                 if is_array {
-                    fb.add(naga::Expression::Access { base, index: p.index })
+                    fb.add(naga::Expression::Access {
+                        base,
+                        index: p.index,
+                    })
                 } else {
                     // `&x` of a scalar: only index 0 is valid C; others are
                     // out of bounds and read x too, as naga cannot fault.
@@ -726,18 +827,36 @@ impl<'a> ModuleBuilder<'a> {
         })
     }
 
-    fn load_pointer_var(&mut self, fb: &mut FnBuilder, id: LocalId, location: Location) -> LResult<PointerValue> {
-        let Slot::Pointer { root, index } = fb.slots[&id] else { unreachable_slot() };
+    fn load_pointer_var(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: LocalId,
+        location: Location,
+    ) -> LResult<PointerValue> {
+        let Slot::Pointer { root, index } = fb.slots[&id] else {
+            unreachable_slot()
+        };
         let Some(root) = root else {
-            return Err(self.error(location, "pointer variable is used before it is given a value"));
+            return Err(self.error(
+                location,
+                "pointer variable is used before it is given a value",
+            ));
         };
         let pointer = fb.add(naga::Expression::LocalVariable(index));
         let index = fb.add(naga::Expression::Load { pointer });
         Ok(PointerValue { root, index })
     }
 
-    fn store_pointer_var(&mut self, fb: &mut FnBuilder, id: LocalId, value: PointerValue, location: Location) -> LResult<()> {
-        let Slot::Pointer { root, index } = fb.slots[&id] else { unreachable_slot() };
+    fn store_pointer_var(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: LocalId,
+        value: PointerValue,
+        location: Location,
+    ) -> LResult<()> {
+        let Slot::Pointer { root, index } = fb.slots[&id] else {
+            unreachable_slot()
+        };
         match root {
             Some(r) if r != value.root => {
                 return Err(self.error(
@@ -747,14 +866,30 @@ impl<'a> ModuleBuilder<'a> {
             }
             _ => {}
         }
-        fb.slots.insert(id, Slot::Pointer { root: Some(value.root), index });
+        fb.slots.insert(
+            id,
+            Slot::Pointer {
+                root: Some(value.root),
+                index,
+            },
+        );
         let pointer = fb.add(naga::Expression::LocalVariable(index));
-        fb.push(naga::Statement::Store { pointer, value: value.index });
+        fb.push(naga::Statement::Store {
+            pointer,
+            value: value.index,
+        });
         Ok(())
     }
 
     /// Stores `value` to `place`; `init` names the local for initialisers.
-    fn store(&mut self, fb: &mut FnBuilder, place: Place, value: Value, location: Location, init: Option<LocalId>) -> LResult<()> {
+    fn store(
+        &mut self,
+        fb: &mut FnBuilder,
+        place: Place,
+        value: Value,
+        location: Location,
+        init: Option<LocalId>,
+    ) -> LResult<()> {
         let place = match (place, init) {
             (Place::PointerVar(_), Some(id)) => match fb.slots[&id] {
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
@@ -763,20 +898,39 @@ impl<'a> ModuleBuilder<'a> {
             (p, _) => p,
         };
         match (place, value) {
-            (Place::Memory(pointer), Value::Plain(value)) => fb.push(naga::Statement::Store { pointer, value }),
+            (Place::Memory(pointer), Value::Plain(value)) => {
+                fb.push(naga::Statement::Store { pointer, value })
+            }
             (Place::Lanes(pointer, lanes), Value::Plain(value)) => {
                 if lanes.len() == 1 {
-                    let lane = fb.add(naga::Expression::AccessIndex { base: pointer, index: lanes[0] as u32 });
-                    fb.push(naga::Statement::Store { pointer: lane, value });
+                    let lane = fb.add(naga::Expression::AccessIndex {
+                        base: pointer,
+                        index: lanes[0] as u32,
+                    });
+                    fb.push(naga::Statement::Store {
+                        pointer: lane,
+                        value,
+                    });
                 } else {
                     for (i, &l) in lanes.iter().enumerate() {
-                        let lane = fb.add(naga::Expression::AccessIndex { base: pointer, index: l as u32 });
-                        let part = fb.add(naga::Expression::AccessIndex { base: value, index: i as u32 });
-                        fb.push(naga::Statement::Store { pointer: lane, value: part });
+                        let lane = fb.add(naga::Expression::AccessIndex {
+                            base: pointer,
+                            index: l as u32,
+                        });
+                        let part = fb.add(naga::Expression::AccessIndex {
+                            base: value,
+                            index: i as u32,
+                        });
+                        fb.push(naga::Statement::Store {
+                            pointer: lane,
+                            value: part,
+                        });
                     }
                 }
             }
-            (Place::PointerVar(id), Value::Pointer(p)) => self.store_pointer_var(fb, id, p, location)?,
+            (Place::PointerVar(id), Value::Pointer(p)) => {
+                self.store_pointer_var(fb, id, p, location)?
+            }
             _ => return Err(self.error(location, "mismatched assignment of a pointer and a value")),
         }
         Ok(())
@@ -787,14 +941,20 @@ impl<'a> ModuleBuilder<'a> {
     fn plain(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Handle<naga::Expression>> {
         match self.expr(fb, e)? {
             Value::Plain(h) => Ok(h),
-            _ => Err(self.error(e.location, format!("expected a value of type '{}'", e.ty.display()))),
+            _ => Err(self.error(
+                e.location,
+                format!("expected a value of type '{}'", e.ty.display()),
+            )),
         }
     }
 
     fn pointer(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<PointerValue> {
         match self.expr(fb, e)? {
             Value::Pointer(p) => Ok(p),
-            _ => Err(self.error(e.location, "this pointer cannot be resolved to a buffer or array at compile time")),
+            _ => Err(self.error(
+                e.location,
+                "this pointer cannot be resolved to a buffer or array at compile time",
+            )),
         }
     }
 
@@ -803,8 +963,16 @@ impl<'a> ModuleBuilder<'a> {
         let v = self.plain(fb, e)?;
         let s = e.ty.scalar().unwrap_or(Scalar::Int);
         Ok(match s.size() {
-            8 => fb.add(naga::Expression::As { expr: v, kind: naga::ScalarKind::Uint, convert: Some(4) }),
-            _ if s.is_signed() => fb.add(naga::Expression::As { expr: v, kind: naga::ScalarKind::Uint, convert: None }),
+            8 => fb.add(naga::Expression::As {
+                expr: v,
+                kind: naga::ScalarKind::Uint,
+                convert: Some(4),
+            }),
+            _ if s.is_signed() => fb.add(naga::Expression::As {
+                expr: v,
+                kind: naga::ScalarKind::Uint,
+                convert: None,
+            }),
             _ => v,
         })
     }
@@ -818,7 +986,10 @@ impl<'a> ModuleBuilder<'a> {
             H::Logical(op, a, b) => return self.logical(fb, *op, a, b),
             H::Unary(hir::UnaryOp::LogicalNot, x) if matches!(x.ty, Type::Scalar(_)) => {
                 let c = self.condition(fb, x)?;
-                return Ok(fb.add(naga::Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr: c }));
+                return Ok(fb.add(naga::Expression::Unary {
+                    op: naga::UnaryOperator::LogicalNot,
+                    expr: c,
+                }));
             }
             _ => {}
         }
@@ -834,32 +1005,66 @@ impl<'a> ModuleBuilder<'a> {
         }
         let zero = self.zero(fb, &e.ty, e.location)?;
         // `!= 0` is true for NaN, as C wants: emit !(x == 0).
-        let eq = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Equal, left: v, right: zero });
-        Ok(fb.add(naga::Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr: eq }))
+        let eq = fb.add(naga::Expression::Binary {
+            op: naga::BinaryOperator::Equal,
+            left: v,
+            right: zero,
+        });
+        Ok(fb.add(naga::Expression::Unary {
+            op: naga::UnaryOperator::LogicalNot,
+            expr: eq,
+        }))
     }
 
-    fn zero(&mut self, fb: &mut FnBuilder, ty: &Type, location: Location) -> LResult<Handle<naga::Expression>> {
+    fn zero(
+        &mut self,
+        fb: &mut FnBuilder,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
         let t = self.value_type(ty, location)?;
         Ok(fb.add(naga::Expression::ZeroValue(t)))
     }
 
-    fn constant(&mut self, fb: &mut FnBuilder, ty: &Type, bits: u64, location: Location) -> LResult<Handle<naga::Expression>> {
+    fn constant(
+        &mut self,
+        fb: &mut FnBuilder,
+        ty: &Type,
+        bits: u64,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
         let s = ty.element().unwrap_or(Scalar::Int);
         let lit = fb.add(naga::Expression::Literal(literal(s, bits)));
         self.splat_to(fb, lit, ty, location)
     }
 
-    fn splat_to(&mut self, fb: &mut FnBuilder, scalar: Handle<naga::Expression>, ty: &Type, location: Location) -> LResult<Handle<naga::Expression>> {
+    fn splat_to(
+        &mut self,
+        fb: &mut FnBuilder,
+        scalar: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
         Ok(match ty {
             Type::Vector(_, n) => {
-                let size = vector_size(*n).ok_or_else(|| self.error(location, "unsupported vector width"))?;
-                fb.add(naga::Expression::Splat { size, value: scalar })
+                let size = vector_size(*n)
+                    .ok_or_else(|| self.error(location, "unsupported vector width"))?;
+                fb.add(naga::Expression::Splat {
+                    size,
+                    value: scalar,
+                })
             }
             _ => scalar,
         })
     }
 
-    fn comparison(&mut self, fb: &mut FnBuilder, op: BinaryOp, a: &Expr, b: &Expr) -> LResult<Handle<naga::Expression>> {
+    fn comparison(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+    ) -> LResult<Handle<naga::Expression>> {
         let left = self.plain(fb, a)?;
         let right = self.plain(fb, b)?;
         let (naga_op, negate) = match op {
@@ -871,47 +1076,94 @@ impl<'a> ModuleBuilder<'a> {
             // Ordered != is false for NaN; C's != is true: use !(a == b).
             _ => (naga::BinaryOperator::Equal, true),
         };
-        let r = fb.add(naga::Expression::Binary { op: naga_op, left, right });
+        let r = fb.add(naga::Expression::Binary {
+            op: naga_op,
+            left,
+            right,
+        });
         Ok(if negate {
-            fb.add(naga::Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr: r })
+            fb.add(naga::Expression::Unary {
+                op: naga::UnaryOperator::LogicalNot,
+                expr: r,
+            })
         } else {
             r
         })
     }
 
     /// `&&`/`||` with short-circuit evaluation through a bool local.
-    fn logical(&mut self, fb: &mut FnBuilder, op: BinaryOp, a: &Expr, b: &Expr) -> LResult<Handle<naga::Expression>> {
+    fn logical(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+    ) -> LResult<Handle<naga::Expression>> {
         let bool_ty = self.add_type(naga::TypeInner::Scalar(naga::Scalar::BOOL));
         let var = fb.function.local_variables.append(
-            naga::LocalVariable { name: None, ty: bool_ty, init: None },
+            naga::LocalVariable {
+                name: None,
+                ty: bool_ty,
+                init: None,
+            },
             Span::UNDEFINED,
         );
         let first = self.condition(fb, a)?;
         let pointer = fb.add(naga::Expression::LocalVariable(var));
-        fb.push(naga::Statement::Store { pointer, value: first });
+        fb.push(naga::Statement::Store {
+            pointer,
+            value: first,
+        });
         fb.blocks.push(naga::Block::new());
         let r = self.condition(fb, b);
         let second_block = fb.blocks.pop().expect("rhs block");
         let second = r?;
         let mut block = second_block;
-        let pointer2 = fb.function.expressions.append(naga::Expression::LocalVariable(var), Span::UNDEFINED);
-        block.push(naga::Statement::Store { pointer: pointer2, value: second }, Span::UNDEFINED);
+        let pointer2 = fb
+            .function
+            .expressions
+            .append(naga::Expression::LocalVariable(var), Span::UNDEFINED);
+        block.push(
+            naga::Statement::Store {
+                pointer: pointer2,
+                value: second,
+            },
+            Span::UNDEFINED,
+        );
         let (accept, reject) = if op == BinaryOp::LogicalAnd {
             (block, naga::Block::new())
         } else {
             (naga::Block::new(), block)
         };
-        fb.push(naga::Statement::If { condition: first, accept, reject });
+        fb.push(naga::Statement::If {
+            condition: first,
+            accept,
+            reject,
+        });
         Ok(fb.add(naga::Expression::Load { pointer }))
     }
 
     /// A naga bool (vector) as the OpenCL integer result: 1/0 for scalars,
     /// -1/0 per lane for vectors.
-    fn bool_to_int(&mut self, fb: &mut FnBuilder, b: Handle<naga::Expression>, ty: &Type, location: Location) -> LResult<Handle<naga::Expression>> {
-        let true_bits = if matches!(ty, Type::Vector(..)) { u64::MAX } else { 1 };
+    fn bool_to_int(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let true_bits = if matches!(ty, Type::Vector(..)) {
+            u64::MAX
+        } else {
+            1
+        };
         let accept = self.constant(fb, ty, true_bits, location)?;
         let reject = self.constant(fb, ty, 0, location)?;
-        Ok(fb.add(naga::Expression::Select { condition: b, accept, reject }))
+        Ok(fb.add(naga::Expression::Select {
+            condition: b,
+            accept,
+            reject,
+        }))
     }
 
     fn expr(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Value> {
@@ -942,20 +1194,33 @@ impl<'a> ModuleBuilder<'a> {
             H::Unary(op, x) => match op {
                 hir::UnaryOp::Negate => {
                     let v = self.plain(fb, x)?;
-                    fb.add(naga::Expression::Unary { op: naga::UnaryOperator::Negate, expr: v })
+                    fb.add(naga::Expression::Unary {
+                        op: naga::UnaryOperator::Negate,
+                        expr: v,
+                    })
                 }
                 hir::UnaryOp::BitNot => {
                     let v = self.plain(fb, x)?;
-                    fb.add(naga::Expression::Unary { op: naga::UnaryOperator::BitwiseNot, expr: v })
+                    fb.add(naga::Expression::Unary {
+                        op: naga::UnaryOperator::BitwiseNot,
+                        expr: v,
+                    })
                 }
                 hir::UnaryOp::LogicalNot => {
                     let b = if matches!(x.ty, Type::Vector(..)) {
                         let v = self.plain(fb, x)?;
                         let zero = self.zero(fb, &x.ty, location)?;
-                        fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Equal, left: v, right: zero })
+                        fb.add(naga::Expression::Binary {
+                            op: naga::BinaryOperator::Equal,
+                            left: v,
+                            right: zero,
+                        })
                     } else {
                         let c = self.condition(fb, x)?;
-                        fb.add(naga::Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr: c })
+                        fb.add(naga::Expression::Unary {
+                            op: naga::UnaryOperator::LogicalNot,
+                            expr: c,
+                        })
                     };
                     self.bool_to_int(fb, b, &e.ty, location)?
                 }
@@ -991,7 +1256,12 @@ impl<'a> ModuleBuilder<'a> {
                 self.store(fb, place, copy, location, None)?;
                 return Ok(result);
             }
-            H::CompoundAssign { op, target, value, op_ty } => {
+            H::CompoundAssign {
+                op,
+                target,
+                value,
+                op_ty,
+            } => {
                 let current = self.plain(fb, target)?;
                 let current = self.convert(fb, current, &target.ty, op_ty, location)?;
                 let v = self.plain(fb, value)?;
@@ -1001,20 +1271,39 @@ impl<'a> ModuleBuilder<'a> {
                 self.store(fb, place, Value::Plain(result), location, None)?;
                 result
             }
-            H::IncDec { target, increment, prefix } => return self.inc_dec(fb, target, *increment, *prefix, location),
+            H::IncDec {
+                target,
+                increment,
+                prefix,
+            } => return self.inc_dec(fb, target, *increment, *prefix, location),
             H::PointerOffset(p, n) => {
                 let p = self.pointer(fb, p)?;
                 let n = self.index_value(fb, n)?;
-                let index = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: p.index, right: n });
-                return Ok(Value::Pointer(PointerValue { root: p.root, index }));
+                let index = fb.add(naga::Expression::Binary {
+                    op: naga::BinaryOperator::Add,
+                    left: p.index,
+                    right: n,
+                });
+                return Ok(Value::Pointer(PointerValue {
+                    root: p.root,
+                    index,
+                }));
             }
             H::Decay(array) => {
                 let H::Local(id) = array.kind else {
-                    return Err(self.error(location, "only arrays in variables can be used as pointers for now"));
+                    return Err(self.error(
+                        location,
+                        "only arrays in variables can be used as pointers for now",
+                    ));
                 };
-                let Slot::Variable(v) = fb.slots[&id] else { unreachable_slot() };
+                let Slot::Variable(v) = fb.slots[&id] else {
+                    unreachable_slot()
+                };
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                return Ok(Value::Pointer(PointerValue { root: Root::Private(v, true), index }));
+                return Ok(Value::Pointer(PointerValue {
+                    root: Root::Private(v, true),
+                    index,
+                }));
             }
             H::AddressOf(x) => return self.address_of(fb, x, location),
             H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
@@ -1035,11 +1324,25 @@ impl<'a> ModuleBuilder<'a> {
         Ok(Value::Plain(h))
     }
 
-    fn swizzle(&mut self, fb: &mut FnBuilder, vector: Handle<naga::Expression>, lanes: &[u8], location: Location) -> LResult<Handle<naga::Expression>> {
+    fn swizzle(
+        &mut self,
+        fb: &mut FnBuilder,
+        vector: Handle<naga::Expression>,
+        lanes: &[u8],
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
         if lanes.len() == 1 {
-            return Ok(fb.add(naga::Expression::AccessIndex { base: vector, index: lanes[0] as u32 }));
+            return Ok(fb.add(naga::Expression::AccessIndex {
+                base: vector,
+                index: lanes[0] as u32,
+            }));
         }
-        let size = vector_size(lanes.len() as u8).ok_or_else(|| self.error(location, "swizzles wider than 4 lanes are not supported yet by this translator"))?;
+        let size = vector_size(lanes.len() as u8).ok_or_else(|| {
+            self.error(
+                location,
+                "swizzles wider than 4 lanes are not supported yet by this translator",
+            )
+        })?;
         let mut pattern = [naga::SwizzleComponent::X; 4];
         for (slot, &l) in pattern.iter_mut().zip(lanes) {
             *slot = match l {
@@ -1049,7 +1352,11 @@ impl<'a> ModuleBuilder<'a> {
                 _ => naga::SwizzleComponent::W,
             };
         }
-        Ok(fb.add(naga::Expression::Swizzle { size, vector, pattern }))
+        Ok(fb.add(naga::Expression::Swizzle {
+            size,
+            vector,
+            pattern,
+        }))
     }
 
     fn arithmetic(
@@ -1084,29 +1391,55 @@ impl<'a> ModuleBuilder<'a> {
                 _ => Type::Scalar(s.to_unsigned()),
             };
             let count = if s.is_signed() {
-                fb.add(naga::Expression::As { expr: right, kind: naga::ScalarKind::Uint, convert: None })
+                fb.add(naga::Expression::As {
+                    expr: right,
+                    kind: naga::ScalarKind::Uint,
+                    convert: None,
+                })
             } else {
                 right
             };
-            let mask = self.constant(fb, &unsigned_ty, u64::from(naga_scalar(s).width) * 8 - 1, location)?;
-            let masked = fb.add(naga::Expression::Binary { op: N::And, left: count, right: mask });
+            let mask = self.constant(
+                fb,
+                &unsigned_ty,
+                u64::from(naga_scalar(s).width) * 8 - 1,
+                location,
+            )?;
+            let masked = fb.add(naga::Expression::Binary {
+                op: N::And,
+                left: count,
+                right: mask,
+            });
             // naga wants a 32-bit count for 64-bit shifts.
             if naga_scalar(s).width == 8 {
-                fb.add(naga::Expression::As { expr: masked, kind: naga::ScalarKind::Uint, convert: Some(4) })
+                fb.add(naga::Expression::As {
+                    expr: masked,
+                    kind: naga::ScalarKind::Uint,
+                    convert: Some(4),
+                })
             } else {
                 masked
             }
         } else {
             right
         };
-        let result = fb.add(naga::Expression::Binary { op: naga_op, left, right });
+        let result = fb.add(naga::Expression::Binary {
+            op: naga_op,
+            left,
+            right,
+        });
         // Results of types narrower than 32 bits live in 32-bit registers and
         // wrap like the C type.
         self.wrap_narrow(fb, result, ty)
     }
 
     /// Re-wraps a `char`/`short` value held in 32 bits to its type's range.
-    fn wrap_narrow(&mut self, fb: &mut FnBuilder, v: Handle<naga::Expression>, ty: &Type) -> LResult<Handle<naga::Expression>> {
+    fn wrap_narrow(
+        &mut self,
+        fb: &mut FnBuilder,
+        v: Handle<naga::Expression>,
+        ty: &Type,
+    ) -> LResult<Handle<naga::Expression>> {
         let Some(s) = ty.element() else { return Ok(v) };
         let bits = s.size() * 8;
         if bits >= 32 || s == Scalar::Bool {
@@ -1117,72 +1450,149 @@ impl<'a> ModuleBuilder<'a> {
             _ => Type::UINT,
         };
         let shift = self.constant(fb, &shift_ty, u64::from(32 - bits), Location::default())?;
-        let up = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::ShiftLeft, left: v, right: shift });
-        Ok(fb.add(naga::Expression::Binary { op: naga::BinaryOperator::ShiftRight, left: up, right: shift }))
+        let up = fb.add(naga::Expression::Binary {
+            op: naga::BinaryOperator::ShiftLeft,
+            left: v,
+            right: shift,
+        });
+        Ok(fb.add(naga::Expression::Binary {
+            op: naga::BinaryOperator::ShiftRight,
+            left: up,
+            right: shift,
+        }))
     }
 
     /// C conversion of a register value from `from` to `to`.
-    fn convert(&mut self, fb: &mut FnBuilder, v: Handle<naga::Expression>, from: &Type, to: &Type, location: Location) -> LResult<Handle<naga::Expression>> {
+    fn convert(
+        &mut self,
+        fb: &mut FnBuilder,
+        v: Handle<naga::Expression>,
+        from: &Type,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
         if from == to {
             return Ok(v);
         }
         let (Some(fs), Some(ts)) = (from.element(), to.element()) else {
-            return Err(self.error(location, format!("cannot convert '{}' to '{}'", from.display(), to.display())));
+            return Err(self.error(
+                location,
+                format!("cannot convert '{}' to '{}'", from.display(), to.display()),
+            ));
         };
         if ts == Scalar::Bool {
             let zero = self.zero(fb, from, location)?;
-            let eq = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Equal, left: v, right: zero });
-            return Ok(fb.add(naga::Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr: eq }));
+            let eq = fb.add(naga::Expression::Binary {
+                op: naga::BinaryOperator::Equal,
+                left: v,
+                right: zero,
+            });
+            return Ok(fb.add(naga::Expression::Unary {
+                op: naga::UnaryOperator::LogicalNot,
+                expr: eq,
+            }));
         }
         if fs == Scalar::Bool {
             let one = self.constant(fb, to, 1, location)?;
             let zero = self.constant(fb, to, 0, location)?;
-            return Ok(fb.add(naga::Expression::Select { condition: v, accept: one, reject: zero }));
+            return Ok(fb.add(naga::Expression::Select {
+                condition: v,
+                accept: one,
+                reject: zero,
+            }));
         }
         let (fn_, tn) = (naga_scalar(fs), naga_scalar(ts));
         let converted = if fn_ == tn {
             v
         } else if fn_.width == tn.width && fs.is_integer() && ts.is_integer() {
-            fb.add(naga::Expression::As { expr: v, kind: tn.kind, convert: None })
+            fb.add(naga::Expression::As {
+                expr: v,
+                kind: tn.kind,
+                convert: None,
+            })
         } else {
-            fb.add(naga::Expression::As { expr: v, kind: tn.kind, convert: Some(tn.width) })
+            fb.add(naga::Expression::As {
+                expr: v,
+                kind: tn.kind,
+                convert: Some(tn.width),
+            })
         };
         self.wrap_narrow(fb, converted, to)
     }
 
-    fn conditional(&mut self, fb: &mut FnBuilder, e: &Expr, c: &Expr, a: &Expr, b: &Expr) -> LResult<Value> {
+    fn conditional(
+        &mut self,
+        fb: &mut FnBuilder,
+        e: &Expr,
+        c: &Expr,
+        a: &Expr,
+        b: &Expr,
+    ) -> LResult<Value> {
         if matches!(e.ty, Type::Pointer(_)) {
-            return Err(self.error(e.location, "choosing a pointer at run time is not supported yet by this translator"));
+            return Err(self.error(
+                e.location,
+                "choosing a pointer at run time is not supported yet by this translator",
+            ));
         }
         let condition = self.condition(fb, c)?;
         let ty = self.value_type(&e.ty, e.location)?;
-        let var = fb.function.local_variables.append(naga::LocalVariable { name: None, ty, init: None }, Span::UNDEFINED);
+        let var = fb.function.local_variables.append(
+            naga::LocalVariable {
+                name: None,
+                ty,
+                init: None,
+            },
+            Span::UNDEFINED,
+        );
         let mut branches = Vec::new();
         for side in [a, b] {
             fb.blocks.push(naga::Block::new());
             let r = self.plain(fb, side);
             let mut block = fb.blocks.pop().expect("branch");
             let value = r?;
-            let pointer = fb.function.expressions.append(naga::Expression::LocalVariable(var), Span::UNDEFINED);
+            let pointer = fb
+                .function
+                .expressions
+                .append(naga::Expression::LocalVariable(var), Span::UNDEFINED);
             block.push(naga::Statement::Store { pointer, value }, Span::UNDEFINED);
             branches.push(block);
         }
         let reject = branches.pop().expect("reject");
         let accept = branches.pop().expect("accept");
-        fb.push(naga::Statement::If { condition, accept, reject });
+        fb.push(naga::Statement::If {
+            condition,
+            accept,
+            reject,
+        });
         let pointer = fb.add(naga::Expression::LocalVariable(var));
         Ok(Value::Plain(fb.add(naga::Expression::Load { pointer })))
     }
 
-    fn inc_dec(&mut self, fb: &mut FnBuilder, target: &Expr, increment: bool, prefix: bool, location: Location) -> LResult<Value> {
+    fn inc_dec(
+        &mut self,
+        fb: &mut FnBuilder,
+        target: &Expr,
+        increment: bool,
+        prefix: bool,
+        location: Location,
+    ) -> LResult<Value> {
         if let Type::Pointer(_) = target.ty {
             let place = self.place(fb, target)?;
             let Value::Pointer(old) = self.load(fb, place, location)? else {
                 return Err(self.error(location, "expected a pointer"));
             };
-            let step = fb.add(naga::Expression::Literal(naga::Literal::U32(if increment { 1 } else { u32::MAX })));
-            let index = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: old.index, right: step });
-            let new = PointerValue { root: old.root, index };
+            let step = fb.add(naga::Expression::Literal(naga::Literal::U32(
+                if increment { 1 } else { u32::MAX },
+            )));
+            let index = fb.add(naga::Expression::Binary {
+                op: naga::BinaryOperator::Add,
+                left: old.index,
+                right: step,
+            });
+            let new = PointerValue {
+                root: old.root,
+                index,
+            };
             let place = self.place(fb, target)?;
             self.store(fb, place, Value::Pointer(new), location, None)?;
             return Ok(Value::Pointer(if prefix { new } else { old }));
@@ -1194,12 +1604,19 @@ impl<'a> ModuleBuilder<'a> {
         };
         let widened = self.convert(fb, old, &target.ty, &op_ty, location)?;
         let one = if op_ty.element().is_some_and(Scalar::is_float) {
-            let lit = fb.add(naga::Expression::Literal(float_literal(op_ty.element().unwrap_or(Scalar::Float), 1.0)));
+            let lit = fb.add(naga::Expression::Literal(float_literal(
+                op_ty.element().unwrap_or(Scalar::Float),
+                1.0,
+            )));
             self.splat_to(fb, lit, &op_ty, location)?
         } else {
             self.constant(fb, &op_ty, 1, location)?
         };
-        let op = if increment { BinaryOp::Add } else { BinaryOp::Sub };
+        let op = if increment {
+            BinaryOp::Add
+        } else {
+            BinaryOp::Sub
+        };
         let combined = self.arithmetic(fb, op, widened, one, &op_ty, location)?;
         let new = self.convert(fb, combined, &op_ty, &target.ty, location)?;
         let place = self.place(fb, target)?;
@@ -1212,31 +1629,62 @@ impl<'a> ModuleBuilder<'a> {
             H::Index(base, index) if matches!(base.ty, Type::Pointer(_)) => {
                 let p = self.pointer(fb, base)?;
                 let i = self.index_value(fb, index)?;
-                let index = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: p.index, right: i });
-                Ok(Value::Pointer(PointerValue { root: p.root, index }))
+                let index = fb.add(naga::Expression::Binary {
+                    op: naga::BinaryOperator::Add,
+                    left: p.index,
+                    right: i,
+                });
+                Ok(Value::Pointer(PointerValue {
+                    root: p.root,
+                    index,
+                }))
             }
             H::Index(base, index) => {
                 let H::Local(id) = base.kind else {
-                    return Err(self.error(location, "taking this address is not supported yet by this translator"));
+                    return Err(self.error(
+                        location,
+                        "taking this address is not supported yet by this translator",
+                    ));
                 };
-                let Slot::Variable(v) = fb.slots[&id] else { unreachable_slot() };
+                let Slot::Variable(v) = fb.slots[&id] else {
+                    unreachable_slot()
+                };
                 let index = self.index_value(fb, index)?;
-                Ok(Value::Pointer(PointerValue { root: Root::Private(v, true), index }))
+                Ok(Value::Pointer(PointerValue {
+                    root: Root::Private(v, true),
+                    index,
+                }))
             }
             H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
             H::Local(id) => {
                 let Slot::Variable(v) = fb.slots[id] else {
-                    return Err(self.error(location, "pointers to pointers are not supported yet by this translator"));
+                    return Err(self.error(
+                        location,
+                        "pointers to pointers are not supported yet by this translator",
+                    ));
                 };
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 let is_array = matches!(x.ty, Type::Array(..));
-                Ok(Value::Pointer(PointerValue { root: Root::Private(v, is_array), index }))
+                Ok(Value::Pointer(PointerValue {
+                    root: Root::Private(v, is_array),
+                    index,
+                }))
             }
-            _ => Err(self.error(location, "taking this address is not supported yet by this translator")),
+            _ => Err(self.error(
+                location,
+                "taking this address is not supported yet by this translator",
+            )),
         }
     }
 
-    fn call(&mut self, fb: &mut FnBuilder, id: FunctionId, args: &[Expr], ret: &Type, location: Location) -> LResult<Value> {
+    fn call(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: FunctionId,
+        args: &[Expr],
+        ret: &Type,
+        location: Location,
+    ) -> LResult<Value> {
         let mut roots = Vec::new();
         let mut arguments = Vec::new();
         for a in args {
@@ -1256,16 +1704,31 @@ impl<'a> ModuleBuilder<'a> {
         let result = if *ret == Type::Void {
             None
         } else {
-            Some(fb.function.expressions.append(naga::Expression::CallResult(function), Span::UNDEFINED))
+            Some(
+                fb.function
+                    .expressions
+                    .append(naga::Expression::CallResult(function), Span::UNDEFINED),
+            )
         };
-        fb.push(naga::Statement::Call { function, arguments, result });
+        fb.push(naga::Statement::Call {
+            function,
+            arguments,
+            result,
+        });
         Ok(match result {
             Some(h) => Value::Plain(h),
             None => Value::Void,
         })
     }
 
-    fn builtin(&mut self, fb: &mut FnBuilder, b: Builtin, args: &[Expr], ty: &Type, location: Location) -> LResult<Handle<naga::Expression>> {
+    fn builtin(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
         let math = |f: naga::MathFunction| Some(f);
         let function = match b {
             Builtin::Min => math(naga::MathFunction::Min),
@@ -1297,10 +1760,18 @@ impl<'a> ModuleBuilder<'a> {
             let pointer = fb.add(naga::Expression::GlobalVariable(g));
             fb.add(naga::Expression::Load { pointer })
         };
-        let (global_id, local_id, group_id, local_size) = (vars.global_id, vars.local_id, vars.group_id, vars.local_size);
+        let (global_id, local_id, group_id, local_size) = (
+            vars.global_id,
+            vars.local_id,
+            vars.group_id,
+            vars.local_size,
+        );
         if b == Builtin::WorkDim {
             let base = fb.add(naga::Expression::GlobalVariable(pc));
-            let pointer = fb.add(naga::Expression::AccessIndex { base, index: PushConstantHeader::WORK_DIM / 4 });
+            let pointer = fb.add(naga::Expression::AccessIndex {
+                base,
+                index: PushConstantHeader::WORK_DIM / 4,
+            });
             return Ok(fb.add(naga::Expression::Load { pointer }));
         }
         let uvec3 = self.uvec3_type();
@@ -1308,10 +1779,16 @@ impl<'a> ModuleBuilder<'a> {
             let mut components = Vec::new();
             for i in 0..3 {
                 let base = fb.add(naga::Expression::GlobalVariable(pc));
-                let pointer = fb.add(naga::Expression::AccessIndex { base, index: byte_offset / 4 + i });
+                let pointer = fb.add(naga::Expression::AccessIndex {
+                    base,
+                    index: byte_offset / 4 + i,
+                });
                 components.push(fb.add(naga::Expression::Load { pointer }));
             }
-            fb.add(naga::Expression::Compose { ty: uvec3, components })
+            fb.add(naga::Expression::Compose {
+                ty: uvec3,
+                components,
+            })
         };
         let (vector, out_of_range) = match b {
             Builtin::GlobalId => {
@@ -1320,31 +1797,78 @@ impl<'a> ModuleBuilder<'a> {
                 // dispatch-relative part.
                 let id = load_global(fb, global_id);
                 let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
-                let components = local_size.map(|c| fb.add(naga::Expression::Constant(c))).to_vec();
-                let local = fb.add(naga::Expression::Compose { ty: uvec3, components });
-                let first = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Multiply, left: groups, right: local });
+                let components = local_size
+                    .map(|c| fb.add(naga::Expression::Constant(c)))
+                    .to_vec();
+                let local = fb.add(naga::Expression::Compose {
+                    ty: uvec3,
+                    components,
+                });
+                let first = fb.add(naga::Expression::Binary {
+                    op: naga::BinaryOperator::Multiply,
+                    left: groups,
+                    right: local,
+                });
                 let offset = header_vector(fb, PushConstantHeader::GLOBAL_OFFSET);
-                let base = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: first, right: offset });
-                (fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: id, right: base }), 0)
+                let base = fb.add(naga::Expression::Binary {
+                    op: naga::BinaryOperator::Add,
+                    left: first,
+                    right: offset,
+                });
+                (
+                    fb.add(naga::Expression::Binary {
+                        op: naga::BinaryOperator::Add,
+                        left: id,
+                        right: base,
+                    }),
+                    0,
+                )
             }
             Builtin::LocalId => (load_global(fb, local_id), 0),
             Builtin::GroupId => {
                 let id = load_global(fb, group_id);
                 let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
-                (fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Add, left: id, right: groups }), 0)
+                (
+                    fb.add(naga::Expression::Binary {
+                        op: naga::BinaryOperator::Add,
+                        left: id,
+                        right: groups,
+                    }),
+                    0,
+                )
             }
             Builtin::GlobalSize => (header_vector(fb, PushConstantHeader::GLOBAL_SIZE), 1),
             Builtin::GlobalOffset => (header_vector(fb, PushConstantHeader::GLOBAL_OFFSET), 0),
             Builtin::LocalSize => {
-                let components = local_size.map(|c| fb.add(naga::Expression::Constant(c))).to_vec();
-                (fb.add(naga::Expression::Compose { ty: uvec3, components }), 1)
+                let components = local_size
+                    .map(|c| fb.add(naga::Expression::Constant(c)))
+                    .to_vec();
+                (
+                    fb.add(naga::Expression::Compose {
+                        ty: uvec3,
+                        components,
+                    }),
+                    1,
+                )
             }
             Builtin::NumGroups => {
                 // Work-groups are uniform, so the global size divides evenly.
                 let size = header_vector(fb, PushConstantHeader::GLOBAL_SIZE);
-                let components = local_size.map(|c| fb.add(naga::Expression::Constant(c))).to_vec();
-                let local = fb.add(naga::Expression::Compose { ty: uvec3, components });
-                (fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Divide, left: size, right: local }), 1)
+                let components = local_size
+                    .map(|c| fb.add(naga::Expression::Constant(c)))
+                    .to_vec();
+                let local = fb.add(naga::Expression::Compose {
+                    ty: uvec3,
+                    components,
+                });
+                (
+                    fb.add(naga::Expression::Binary {
+                        op: naga::BinaryOperator::Divide,
+                        left: size,
+                        right: local,
+                    }),
+                    1,
+                )
             }
             _ => return Err(self.error(location, "internal error: unhandled built-in")),
         };
@@ -1354,22 +1878,48 @@ impl<'a> ModuleBuilder<'a> {
 
     /// Component `dim` of a `uvec3`, or `default` for a dimension >= 3
     /// (OpenCL C 6.15.1).
-    fn dimension(&mut self, fb: &mut FnBuilder, vector: Handle<naga::Expression>, dim: &Expr, default: u32) -> LResult<Handle<naga::Expression>> {
+    fn dimension(
+        &mut self,
+        fb: &mut FnBuilder,
+        vector: Handle<naga::Expression>,
+        dim: &Expr,
+        default: u32,
+    ) -> LResult<Handle<naga::Expression>> {
         if let H::Int(d) = dim.kind {
             return Ok(if d < 3 {
-                fb.add(naga::Expression::AccessIndex { base: vector, index: d as u32 })
+                fb.add(naga::Expression::AccessIndex {
+                    base: vector,
+                    index: d as u32,
+                })
             } else {
                 fb.add(naga::Expression::Literal(naga::Literal::U32(default)))
             });
         }
         let d = self.plain(fb, dim)?;
         let two = fb.add(naga::Expression::Literal(naga::Literal::U32(2)));
-        let clamped = fb.add(naga::Expression::Math { fun: naga::MathFunction::Min, arg: d, arg1: Some(two), arg2: None, arg3: None });
-        let value = fb.add(naga::Expression::Access { base: vector, index: clamped });
+        let clamped = fb.add(naga::Expression::Math {
+            fun: naga::MathFunction::Min,
+            arg: d,
+            arg1: Some(two),
+            arg2: None,
+            arg3: None,
+        });
+        let value = fb.add(naga::Expression::Access {
+            base: vector,
+            index: clamped,
+        });
         let three = fb.add(naga::Expression::Literal(naga::Literal::U32(3)));
-        let in_range = fb.add(naga::Expression::Binary { op: naga::BinaryOperator::Less, left: d, right: three });
+        let in_range = fb.add(naga::Expression::Binary {
+            op: naga::BinaryOperator::Less,
+            left: d,
+            right: three,
+        });
         let fallback = fb.add(naga::Expression::Literal(naga::Literal::U32(default)));
-        Ok(fb.add(naga::Expression::Select { condition: in_range, accept: value, reject: fallback }))
+        Ok(fb.add(naga::Expression::Select {
+            condition: in_range,
+            accept: value,
+            reject: fallback,
+        }))
     }
 }
 
@@ -1409,7 +1959,10 @@ impl FnBuilder {
     }
 
     fn push(&mut self, s: naga::Statement) {
-        self.blocks.last_mut().expect("open block").push(s, Span::UNDEFINED);
+        self.blocks
+            .last_mut()
+            .expect("open block")
+            .push(s, Span::UNDEFINED);
     }
 
     fn finish(mut self) -> naga::Function {
@@ -1417,4 +1970,3 @@ impl FnBuilder {
         self.function
     }
 }
-

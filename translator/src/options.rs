@@ -58,7 +58,10 @@ impl ClStd {
 pub enum MacroOption {
     /// `-D name` (value `1`) or `-D name=value`. `name` may carry a parameter
     /// list (`-D 'F(x)=x*2'`), which the preprocessor checks.
-    Define { name: String, value: String },
+    Define {
+        name: String,
+        value: String,
+    },
     Undefine(String),
 }
 
@@ -96,10 +99,7 @@ pub enum OptionErrorKind {
     /// An option that takes an argument (`-D`, `-I`, `-cl-std=`) had none.
     MissingArgument,
     /// The argument is not acceptable; `reason` says why.
-    InvalidValue {
-        value: String,
-        reason: &'static str,
-    },
+    InvalidValue { value: String, reason: &'static str },
     /// A `'` or `"` is never closed.
     UnterminatedQuote,
 }
@@ -401,8 +401,8 @@ mod tests {
 
     #[test]
     fn quoting() {
-        let o = BuildOptions::parse(r#"-D "MSG=hello world" -DQ='"x y"' -I "/a b" -I/c\ d"#)
-            .unwrap();
+        let o =
+            BuildOptions::parse(r#"-D "MSG=hello world" -DQ='"x y"' -I "/a b" -I/c\ d"#).unwrap();
         assert_eq!(
             o.macros,
             vec![define("MSG", "hello world"), define("Q", "\"x y\"")]
@@ -526,10 +526,7 @@ mod tests {
             kind("-D X-Y").kind,
             OptionErrorKind::InvalidValue { .. }
         ));
-        assert_eq!(
-            kind("-D 'X=1").kind,
-            OptionErrorKind::UnterminatedQuote
-        );
+        assert_eq!(kind("-D 'X=1").kind, OptionErrorKind::UnterminatedQuote);
         assert_eq!(kind("-D \"X").kind, OptionErrorKind::UnterminatedQuote);
         assert_eq!(kind("-I ''").option, "-I");
         // A lone word that is not an option.

@@ -58,11 +58,19 @@ const KEYWORD_QUALIFIERS: &[(&str, QualifierSetter)] = &[
     ("global", |q| q.address_space = Some(AddressSpace::Global)),
     ("__local", |q| q.address_space = Some(AddressSpace::Local)),
     ("local", |q| q.address_space = Some(AddressSpace::Local)),
-    ("__constant", |q| q.address_space = Some(AddressSpace::Constant)),
-    ("constant", |q| q.address_space = Some(AddressSpace::Constant)),
-    ("__private", |q| q.address_space = Some(AddressSpace::Private)),
+    ("__constant", |q| {
+        q.address_space = Some(AddressSpace::Constant)
+    }),
+    ("constant", |q| {
+        q.address_space = Some(AddressSpace::Constant)
+    }),
+    ("__private", |q| {
+        q.address_space = Some(AddressSpace::Private)
+    }),
     ("private", |q| q.address_space = Some(AddressSpace::Private)),
-    ("__generic", |q| q.address_space = Some(AddressSpace::Generic)),
+    ("__generic", |q| {
+        q.address_space = Some(AddressSpace::Generic)
+    }),
     ("generic", |q| q.address_space = Some(AddressSpace::Generic)),
 ];
 
@@ -360,11 +368,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After the first declarator: initialisers, more declarators, `;`.
-    fn rest_of_declaration(
-        &mut self,
-        specs: DeclSpecs,
-        first: Declarator,
-    ) -> PResult<Declaration> {
+    fn rest_of_declaration(&mut self, specs: DeclSpecs, first: Declarator) -> PResult<Declaration> {
         let is_typedef = specs.storage == Some(StorageClass::Typedef);
         let location = specs.location;
         let mut declarators = Vec::new();

@@ -991,7 +991,9 @@ impl<'p> Preprocessor<'p> {
                 }));
                 i += 1;
             }
-            out.retain(|t| !t.is_placemarker());
+            if m.has_ops {
+                out.retain(|t| !t.is_placemarker());
+            }
         }
         if let Some(first) = out.first_mut() {
             first.tok.leading_space = name.tok.leading_space;
@@ -3282,7 +3284,7 @@ char p[] = join(x, y);",
         assert_eq!(
             o.text,
             "300 120 100 110 120 200 300 1 1 0 __IMAGE_SUPPORT__ __FAST_RELAXED_MATH__ \
-             FP_FAST_FMA FP_FAST_FMAF __opencl_c_int64 __opencl_c_images cl_khr_fp64 1 \
+             FP_FAST_FMA FP_FAST_FMAF __opencl_c_int64 __opencl_c_images 1 1 \
              __EMBEDDED_PROFILE__"
         );
         // Feature macros only for OpenCL C 3.0.

@@ -146,7 +146,9 @@ const OPAQUE_TYPES: &[&str] = &[
 pub enum BuiltinName {
     Scalar(Scalar),
     /// `size_t` and friends: their width depends on the device.
-    SizeType { signed: bool },
+    SizeType {
+        signed: bool,
+    },
     Vector(Scalar, u8),
     Opaque,
 }
@@ -187,7 +189,10 @@ pub fn is_vector_type_name(ty: &ast::TypeName) -> bool {
     }
     match &ty.specs.ty {
         ast::TypeSpec::Builtin(name) => {
-            matches!(lookup_builtin_type_name(name), Some(BuiltinName::Vector(..)))
+            matches!(
+                lookup_builtin_type_name(name),
+                Some(BuiltinName::Vector(..))
+            )
         }
         ast::TypeSpec::Typedef(_) => true,
         _ => false,

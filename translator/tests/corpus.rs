@@ -25,11 +25,16 @@ fn corpus_compiles_to_valid_spirv() {
         let source = std::fs::read_to_string(&path).expect("read kernel");
         let program = translator::build(&source, "", &DeviceCaps::full())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert!(!program.kernels.is_empty(), "{}: no kernels", path.display());
+        assert!(
+            !program.kernels.is_empty(),
+            "{}: no kernels",
+            path.display()
+        );
         for kernel in &program.kernels {
             for local_size in [[1, 1, 1], [64, 1, 1], [8, 8, 1]] {
                 let words = kernel.spirv(local_size).expect("spirv");
-                let file = out_dir.join(format!("{}-{}.spv", kernel.reflection.name, local_size[0]));
+                let file =
+                    out_dir.join(format!("{}-{}.spv", kernel.reflection.name, local_size[0]));
                 let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                 std::fs::write(&file, bytes).expect("write spv");
                 let status = Command::new("spirv-val")
@@ -62,7 +67,13 @@ fn reflection_of_saxpy() {
     use translator::ArgKind;
     let args = &k.reflection.args;
     assert_eq!(args.len(), 3);
-    assert_eq!(args[0].kind, ArgKind::Pod { offset: 40, size: 4 });
+    assert_eq!(
+        args[0].kind,
+        ArgKind::Pod {
+            offset: 40,
+            size: 4
+        }
+    );
     assert_eq!(args[0].type_name, "float");
     assert_eq!(args[1].kind, ArgKind::Buffer { binding: 0 });
     assert_eq!(args[1].address, AddressQualifier::Global);

@@ -26,8 +26,14 @@ fn every_error_is_reported_with_line_column_source_and_caret() {
                     \x20   int i = get_global_id(0)\n\
                     \x20                           ^\n";
     assert!(log.starts_with(expected), "{log}");
-    assert!(log.contains("<source>:5:12: error: use of undeclared identifier 'nothing'"), "{log}");
-    assert!(log.contains("<source>:6:12: error: void function should not return a value"), "{log}");
+    assert!(
+        log.contains("<source>:5:12: error: use of undeclared identifier 'nothing'"),
+        "{log}"
+    );
+    assert!(
+        log.contains("<source>:6:12: error: void function should not return a value"),
+        "{log}"
+    );
     assert!(log.ends_with("3 errors generated.\n"), "{log}");
 }
 
@@ -45,13 +51,20 @@ fn kernel_rules() {
     ];
     for (source, expected) in cases {
         let log = log_of(source);
-        assert!(log.contains(expected), "for {source}\nexpected {expected}\ngot:\n{log}");
+        assert!(
+            log.contains(expected),
+            "for {source}\nexpected {expected}\ngot:\n{log}"
+        );
     }
 }
 
 #[test]
 fn invalid_options_are_typed() {
-    match translator::build("__kernel void k(void) {}", "-cl-std=CL9.9", &DeviceCaps::full()) {
+    match translator::build(
+        "__kernel void k(void) {}",
+        "-cl-std=CL9.9",
+        &DeviceCaps::full(),
+    ) {
         Err(BuildError::InvalidOptions(_)) => {}
         other => panic!("expected InvalidOptions, got {other:?}"),
     }

@@ -270,7 +270,10 @@ mod tests {
         let dispatches = p.dispatches();
         assert_eq!(dispatches.len(), 16);
         assert_eq!(dispatches[0], ([0, 0, 0], [65535, 1, 1]));
-        assert_eq!(dispatches[15], ([15 * 65535, 0, 0], [1_000_003 - 15 * 65535, 1, 1]));
+        assert_eq!(
+            dispatches[15],
+            ([15 * 65535, 0, 0], [1_000_003 - 15 * 65535, 1, 1])
+        );
         let covered: u32 = dispatches.iter().map(|(_, n)| n[0]).sum();
         assert_eq!(covered, 1_000_003);
         let two_d = plan(&range(2, [4, 70000, 1], Some([4, 1, 1])), &LIMITS, None).unwrap();
