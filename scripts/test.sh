@@ -16,4 +16,10 @@ fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -q -- -D warnings
 cargo build --workspace -q
-CLVULKAN_VALIDATION=fatal cargo test --workspace -q 2>&1
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+CLVULKAN_VALIDATION=fatal cargo test --workspace 2>&1 | tee "$log"
+# One closing line for the whole run (cargo's last block is the doc tests,
+# which are empty).
+awk '/^test result:/ { passed += $4; failed += $6 }
+     END { printf "summary: %d passed, %d failed\n", passed, failed }' "$log"

@@ -1952,6 +1952,17 @@ impl FnBuilder {
         let start = self.function.expressions.len();
         let h = self.function.expressions.append(e, Span::UNDEFINED);
         if needs_emit {
+            let block = self.blocks.last_mut().expect("open block");
+            // Extend the block's last `Emit` when it ends right here, so a
+            // run of expressions costs one statement, not one each.
+            if let Some(naga::Statement::Emit(range)) = block.last_mut() {
+                if let Some((first, last)) = range.first_and_last() {
+                    if last.index() + 1 == h.index() {
+                        *range = naga::Range::new_from_bounds(first, h);
+                        return h;
+                    }
+                }
+            }
             let range = self.function.expressions.range_from(start);
             self.push(naga::Statement::Emit(range));
         }
