@@ -392,8 +392,8 @@ impl<'a> Checker<'a> {
             let Some((name, location)) = &init.declarator.name else {
                 continue;
             };
-            if let Some(ast::Derived::Function { params, .. }) = init.declarator.derived.first() {
-                self.function_prototype(&d.specs, &init.declarator, params, *location, false);
+            if let Some(ast::Derived::Function { .. }) = init.declarator.derived.first() {
+                self.function_prototype(&d.specs, &init.declarator, *location, false);
                 continue;
             }
             if d.specs.storage == Some(ast::StorageClass::Typedef) {
@@ -419,24 +419,21 @@ impl<'a> Checker<'a> {
         &mut self,
         specs: &ast::DeclSpecs,
         declarator: &ast::Declarator,
-        params: &[ast::ParamDecl],
         location: Location,
         defining: bool,
     ) -> FunctionId {
-        let (name, _) = declarator.name.clone().expect("named function");
-        let (base, quals) = self.base_type(specs);
-        let ret_decl = ast::Declarator {
-            name: None,
-            derived: Vec::new(),
-            attributes: Vec::new(),
-        };
-        // Derivations after the parameter list belong to the return type.
-        let mut ret = base;
-        if declarator.derived.len() > 1 {
-            ret = self.error_unsupported(location, "functions returning pointers or arrays");
+        let name = declarator
+            .name
+            .as_ref()
+            .map_or_else(|| Rc::from(""), |n| n.0.clone());
+        let (base, _) = self.base_type(specs);
+        // `derived[0]` is the parameter list; anything after it belongs to
+        // the return type.
+        let ret = if declarator.derived.len() > 1 {
+            self.error_unsupported(location, "functions returning pointers or arrays")
         } else {
-            ret = self.declarator_type(ret, quals, &ret_decl, location);
-        }
+            base
+        };
         if let Some(Symbol::Function(id)) = self.lookup(&name).cloned() {
             let f = &self.program.functions[id];
             if defining && f.defined {
@@ -444,7 +441,6 @@ impl<'a> Checker<'a> {
             }
             return id;
         }
-        let _ = params;
         self.program.functions.push(hir::Function {
             name: name.clone(),
             params: Vec::new(),
@@ -473,7 +469,7 @@ impl<'a> Checker<'a> {
             return;
         };
         let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
-        let id = self.function_prototype(&f.specs, &f.declarator, params, location, true);
+        let id = self.function_prototype(&f.specs, &f.declarator, location, true);
         let is_kernel = f.specs.is_kernel;
         if *variadic {
             self.error(location, "variadic functions are not allowed in OpenCL C");
@@ -567,11 +563,11 @@ impl<'a> Checker<'a> {
                 if matches!(pointee.ty, Type::Pointer(_)) {
                     self.error(location, "kernel arguments cannot be pointers to pointers");
                 }
-                let restrict = matches!(p.declarator.derived.last(), Some(ast::Derived::Pointer(q)) if q.is_restrict)
-                    || p.declarator
-                        .derived
-                        .iter()
-                        .any(|d| matches!(d, ast::Derived::Pointer(q) if q.is_restrict));
+                let restrict = p
+                    .declarator
+                    .derived
+                    .iter()
+                    .any(|d| matches!(d, ast::Derived::Pointer(q) if q.is_restrict));
                 hir::KernelArgInfo {
                     type_name: written,
                     address,

@@ -514,9 +514,7 @@ impl<'a> ModuleBuilder<'a> {
                         index: member,
                     });
                     let value = fb.add(naga::Expression::Load { pointer });
-                    let Slot::Variable(var) = fb.slots[&param] else {
-                        unreachable_slot()
-                    };
+                    let var = self.variable_slot(&fb, param)?;
                     let pointer = fb.add(naga::Expression::LocalVariable(var));
                     fb.push(naga::Statement::Store { pointer, value });
                 }
@@ -827,15 +825,48 @@ impl<'a> ModuleBuilder<'a> {
         })
     }
 
+    /// The naga variable of a non-pointer local. Slots are made from the
+    /// HIR types, which `check` made consistent with every use, so a
+    /// mismatch is a translator bug, reported rather than panicking.
+    fn variable_slot(
+        &mut self,
+        fb: &FnBuilder,
+        id: LocalId,
+    ) -> LResult<Handle<naga::LocalVariable>> {
+        match fb.slots.get(&id) {
+            Some(Slot::Variable(v)) => Ok(*v),
+            _ => Err(self.internal_error(fb, id)),
+        }
+    }
+
+    /// The root and index variable of a pointer local.
+    fn pointer_slot(
+        &mut self,
+        fb: &FnBuilder,
+        id: LocalId,
+    ) -> LResult<(Option<Root>, Handle<naga::LocalVariable>)> {
+        match fb.slots.get(&id) {
+            Some(Slot::Pointer { root, index }) => Ok((*root, *index)),
+            _ => Err(self.internal_error(fb, id)),
+        }
+    }
+
+    fn internal_error(&mut self, fb: &FnBuilder, id: LocalId) -> Failed {
+        let local = &self.program.functions[fb.hir].locals[id];
+        let (name, location) = (local.name.clone(), local.location);
+        self.error(
+            location,
+            format!("internal compiler error: variable '{name}' has no storage of its type"),
+        )
+    }
+
     fn load_pointer_var(
         &mut self,
         fb: &mut FnBuilder,
         id: LocalId,
         location: Location,
     ) -> LResult<PointerValue> {
-        let Slot::Pointer { root, index } = fb.slots[&id] else {
-            unreachable_slot()
-        };
+        let (root, index) = self.pointer_slot(fb, id)?;
         let Some(root) = root else {
             return Err(self.error(
                 location,
@@ -854,9 +885,7 @@ impl<'a> ModuleBuilder<'a> {
         value: PointerValue,
         location: Location,
     ) -> LResult<()> {
-        let Slot::Pointer { root, index } = fb.slots[&id] else {
-            unreachable_slot()
-        };
+        let (root, index) = self.pointer_slot(fb, id)?;
         match root {
             Some(r) if r != value.root => {
                 return Err(self.error(
@@ -1296,9 +1325,7 @@ impl<'a> ModuleBuilder<'a> {
                         "only arrays in variables can be used as pointers for now",
                     ));
                 };
-                let Slot::Variable(v) = fb.slots[&id] else {
-                    unreachable_slot()
-                };
+                let v = self.variable_slot(fb, id)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 return Ok(Value::Pointer(PointerValue {
                     root: Root::Private(v, true),
@@ -1646,9 +1673,7 @@ impl<'a> ModuleBuilder<'a> {
                         "taking this address is not supported yet by this translator",
                     ));
                 };
-                let Slot::Variable(v) = fb.slots[&id] else {
-                    unreachable_slot()
-                };
+                let v = self.variable_slot(fb, id)?;
                 let index = self.index_value(fb, index)?;
                 Ok(Value::Pointer(PointerValue {
                     root: Root::Private(v, true),
@@ -1926,12 +1951,6 @@ impl<'a> ModuleBuilder<'a> {
 enum ArgSource {
     Buffer(Handle<naga::GlobalVariable>),
     PushConstant(u32),
-}
-
-/// Slots are made by `declare_locals` from the HIR types, which `check`
-/// made consistent with every use; a mismatch is a translator bug.
-fn unreachable_slot() -> ! {
-    unreachable!("local slot kind does not match its HIR type")
 }
 
 impl FnBuilder {
