@@ -1006,14 +1006,7 @@ impl<'a> Checker<'a> {
             (Type::Vector(..), Type::Vector(..)) if a.ty == b.ty => a.ty.clone(),
             (x, y) if is_error(x) || is_error(y) => return (a, b, error_type()),
             _ => {
-                self.error(
-                    op_location,
-                    format!(
-                        "invalid operands to binary expression ('{}' {op} '{}')",
-                        a.ty.display(),
-                        b.ty.display()
-                    ),
-                );
+                self.invalid_operands(op_location, &a.ty, op, &b.ty);
                 return (a, b, error_type());
             }
         };
@@ -1461,16 +1454,7 @@ impl<'a> Checker<'a> {
             // The result has the promoted left operand's type; the right
             // operand is converted to it (OpenCL C 6.3.j).
             if !a.ty.is_integer() || !b.ty.is_integer() {
-                self.error(
-                    location,
-                    format!(
-                        "invalid operands to binary expression ('{}' {} '{}')",
-                        a.ty.display(),
-                        op.spelling(),
-                        b.ty.display()
-                    ),
-                );
-                return Expr::new(H::Int(0), error_type(), location);
+                return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
             }
             let ty = match &a.ty {
                 Type::Scalar(s) => Type::Scalar(promote(*s)),
@@ -1486,16 +1470,7 @@ impl<'a> Checker<'a> {
         }
         if matches!(op, Rem | BitAnd | BitOr | BitXor) && !(a.ty.is_integer() && b.ty.is_integer())
         {
-            self.error(
-                location,
-                format!(
-                    "invalid operands to binary expression ('{}' {} '{}')",
-                    a.ty.display(),
-                    op.spelling(),
-                    b.ty.display()
-                ),
-            );
-            return Expr::new(H::Int(0), error_type(), location);
+            return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
         }
         let (a, b, ty) = self.arithmetic_operands(a, b, location, op.spelling());
         if is_error(&ty) {
@@ -1507,6 +1482,20 @@ impl<'a> Checker<'a> {
             ty
         };
         Expr::new(H::Binary(op, Box::new(a), Box::new(b)), result, location)
+    }
+
+    /// Reports operands an operator does not take; the result is an
+    /// error placeholder.
+    fn invalid_operands(&mut self, location: Location, a: &Type, op: &str, b: &Type) -> Expr {
+        self.error(
+            location,
+            format!(
+                "invalid operands to binary expression ('{}' {op} '{}')",
+                a.display(),
+                b.display()
+            ),
+        );
+        Expr::new(H::Int(0), error_type(), location)
     }
 
     fn compound_assign(

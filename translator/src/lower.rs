@@ -674,10 +674,7 @@ impl<'a> ModuleBuilder<'a> {
                 fb.blocks.push(naga::Block::new());
                 if let (Some(c), true) = (cond, test_first) {
                     let c = self.condition(fb, c)?;
-                    let not = fb.add(naga::Expression::Unary {
-                        op: naga::UnaryOperator::LogicalNot,
-                        expr: c,
-                    });
+                    let not = fb.unary(naga::UnaryOperator::LogicalNot, c);
                     let mut exit = naga::Block::new();
                     exit.push(naga::Statement::Break, Span::UNDEFINED);
                     fb.push(naga::Statement::If {
@@ -697,10 +694,7 @@ impl<'a> ModuleBuilder<'a> {
                     }
                     if let (Some(c), false) = (cond, test_first) {
                         let c = self.condition(fb, c)?;
-                        break_if = Some(fb.add(naga::Expression::Unary {
-                            op: naga::UnaryOperator::LogicalNot,
-                            expr: c,
-                        }));
+                        break_if = Some(fb.unary(naga::UnaryOperator::LogicalNot, c));
                     }
                     Ok(())
                 })();
@@ -756,11 +750,7 @@ impl<'a> ModuleBuilder<'a> {
                     ));
                 }
                 let p = self.pointer(fb, base)?;
-                let index = fb.add(naga::Expression::Binary {
-                    op: naga::BinaryOperator::Add,
-                    left: p.index,
-                    right: index,
-                });
+                let index = fb.binary(naga::BinaryOperator::Add, p.index, index);
                 Ok(Place::Memory(self.element_pointer(
                     fb,
                     PointerValue {
@@ -1015,10 +1005,7 @@ impl<'a> ModuleBuilder<'a> {
             H::Logical(op, a, b) => return self.logical(fb, *op, a, b),
             H::Unary(hir::UnaryOp::LogicalNot, x) if matches!(x.ty, Type::Scalar(_)) => {
                 let c = self.condition(fb, x)?;
-                return Ok(fb.add(naga::Expression::Unary {
-                    op: naga::UnaryOperator::LogicalNot,
-                    expr: c,
-                }));
+                return Ok(fb.unary(naga::UnaryOperator::LogicalNot, c));
             }
             _ => {}
         }
@@ -1034,15 +1021,8 @@ impl<'a> ModuleBuilder<'a> {
         }
         let zero = self.zero(fb, &e.ty, e.location)?;
         // `!= 0` is true for NaN, as C wants: emit !(x == 0).
-        let eq = fb.add(naga::Expression::Binary {
-            op: naga::BinaryOperator::Equal,
-            left: v,
-            right: zero,
-        });
-        Ok(fb.add(naga::Expression::Unary {
-            op: naga::UnaryOperator::LogicalNot,
-            expr: eq,
-        }))
+        let eq = fb.binary(naga::BinaryOperator::Equal, v, zero);
+        Ok(fb.unary(naga::UnaryOperator::LogicalNot, eq))
     }
 
     fn zero(
@@ -1105,16 +1085,9 @@ impl<'a> ModuleBuilder<'a> {
             // Ordered != is false for NaN; C's != is true: use !(a == b).
             _ => (naga::BinaryOperator::Equal, true),
         };
-        let r = fb.add(naga::Expression::Binary {
-            op: naga_op,
-            left,
-            right,
-        });
+        let r = fb.binary(naga_op, left, right);
         Ok(if negate {
-            fb.add(naga::Expression::Unary {
-                op: naga::UnaryOperator::LogicalNot,
-                expr: r,
-            })
+            fb.unary(naga::UnaryOperator::LogicalNot, r)
         } else {
             r
         })
@@ -1223,33 +1196,20 @@ impl<'a> ModuleBuilder<'a> {
             H::Unary(op, x) => match op {
                 hir::UnaryOp::Negate => {
                     let v = self.plain(fb, x)?;
-                    fb.add(naga::Expression::Unary {
-                        op: naga::UnaryOperator::Negate,
-                        expr: v,
-                    })
+                    fb.unary(naga::UnaryOperator::Negate, v)
                 }
                 hir::UnaryOp::BitNot => {
                     let v = self.plain(fb, x)?;
-                    fb.add(naga::Expression::Unary {
-                        op: naga::UnaryOperator::BitwiseNot,
-                        expr: v,
-                    })
+                    fb.unary(naga::UnaryOperator::BitwiseNot, v)
                 }
                 hir::UnaryOp::LogicalNot => {
                     let b = if matches!(x.ty, Type::Vector(..)) {
                         let v = self.plain(fb, x)?;
                         let zero = self.zero(fb, &x.ty, location)?;
-                        fb.add(naga::Expression::Binary {
-                            op: naga::BinaryOperator::Equal,
-                            left: v,
-                            right: zero,
-                        })
+                        fb.binary(naga::BinaryOperator::Equal, v, zero)
                     } else {
                         let c = self.condition(fb, x)?;
-                        fb.add(naga::Expression::Unary {
-                            op: naga::UnaryOperator::LogicalNot,
-                            expr: c,
-                        })
+                        fb.unary(naga::UnaryOperator::LogicalNot, c)
                     };
                     self.bool_to_int(fb, b, &e.ty, location)?
                 }
@@ -1308,11 +1268,7 @@ impl<'a> ModuleBuilder<'a> {
             H::PointerOffset(p, n) => {
                 let p = self.pointer(fb, p)?;
                 let n = self.index_value(fb, n)?;
-                let index = fb.add(naga::Expression::Binary {
-                    op: naga::BinaryOperator::Add,
-                    left: p.index,
-                    right: n,
-                });
+                let index = fb.binary(naga::BinaryOperator::Add, p.index, n);
                 return Ok(Value::Pointer(PointerValue {
                     root: p.root,
                     index,
@@ -1432,11 +1388,7 @@ impl<'a> ModuleBuilder<'a> {
                 u64::from(naga_scalar(s).width) * 8 - 1,
                 location,
             )?;
-            let masked = fb.add(naga::Expression::Binary {
-                op: N::And,
-                left: count,
-                right: mask,
-            });
+            let masked = fb.binary(N::And, count, mask);
             // naga wants a 32-bit count for 64-bit shifts.
             if naga_scalar(s).width == 8 {
                 fb.add(naga::Expression::As {
@@ -1450,11 +1402,7 @@ impl<'a> ModuleBuilder<'a> {
         } else {
             right
         };
-        let result = fb.add(naga::Expression::Binary {
-            op: naga_op,
-            left,
-            right,
-        });
+        let result = fb.binary(naga_op, left, right);
         // Results of types narrower than 32 bits live in 32-bit registers and
         // wrap like the C type.
         self.wrap_narrow(fb, result, ty)
@@ -1477,16 +1425,8 @@ impl<'a> ModuleBuilder<'a> {
             _ => Type::UINT,
         };
         let shift = self.constant(fb, &shift_ty, u64::from(32 - bits), Location::default())?;
-        let up = fb.add(naga::Expression::Binary {
-            op: naga::BinaryOperator::ShiftLeft,
-            left: v,
-            right: shift,
-        });
-        Ok(fb.add(naga::Expression::Binary {
-            op: naga::BinaryOperator::ShiftRight,
-            left: up,
-            right: shift,
-        }))
+        let up = fb.binary(naga::BinaryOperator::ShiftLeft, v, shift);
+        Ok(fb.binary(naga::BinaryOperator::ShiftRight, up, shift))
     }
 
     /// C conversion of a register value from `from` to `to`.
@@ -1509,15 +1449,8 @@ impl<'a> ModuleBuilder<'a> {
         };
         if ts == Scalar::Bool {
             let zero = self.zero(fb, from, location)?;
-            let eq = fb.add(naga::Expression::Binary {
-                op: naga::BinaryOperator::Equal,
-                left: v,
-                right: zero,
-            });
-            return Ok(fb.add(naga::Expression::Unary {
-                op: naga::UnaryOperator::LogicalNot,
-                expr: eq,
-            }));
+            let eq = fb.binary(naga::BinaryOperator::Equal, v, zero);
+            return Ok(fb.unary(naga::UnaryOperator::LogicalNot, eq));
         }
         if fs == Scalar::Bool {
             let one = self.constant(fb, to, 1, location)?;
@@ -1611,11 +1544,7 @@ impl<'a> ModuleBuilder<'a> {
             let step = fb.add(naga::Expression::Literal(naga::Literal::U32(
                 if increment { 1 } else { u32::MAX },
             )));
-            let index = fb.add(naga::Expression::Binary {
-                op: naga::BinaryOperator::Add,
-                left: old.index,
-                right: step,
-            });
+            let index = fb.binary(naga::BinaryOperator::Add, old.index, step);
             let new = PointerValue {
                 root: old.root,
                 index,
@@ -1656,11 +1585,7 @@ impl<'a> ModuleBuilder<'a> {
             H::Index(base, index) if matches!(base.ty, Type::Pointer(_)) => {
                 let p = self.pointer(fb, base)?;
                 let i = self.index_value(fb, index)?;
-                let index = fb.add(naga::Expression::Binary {
-                    op: naga::BinaryOperator::Add,
-                    left: p.index,
-                    right: i,
-                });
+                let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
                 Ok(Value::Pointer(PointerValue {
                     root: p.root,
                     index,
@@ -1829,38 +1754,16 @@ impl<'a> ModuleBuilder<'a> {
                     ty: uvec3,
                     components,
                 });
-                let first = fb.add(naga::Expression::Binary {
-                    op: naga::BinaryOperator::Multiply,
-                    left: groups,
-                    right: local,
-                });
+                let first = fb.binary(naga::BinaryOperator::Multiply, groups, local);
                 let offset = header_vector(fb, PushConstantHeader::GLOBAL_OFFSET);
-                let base = fb.add(naga::Expression::Binary {
-                    op: naga::BinaryOperator::Add,
-                    left: first,
-                    right: offset,
-                });
-                (
-                    fb.add(naga::Expression::Binary {
-                        op: naga::BinaryOperator::Add,
-                        left: id,
-                        right: base,
-                    }),
-                    0,
-                )
+                let base = fb.binary(naga::BinaryOperator::Add, first, offset);
+                (fb.binary(naga::BinaryOperator::Add, id, base), 0)
             }
             Builtin::LocalId => (load_global(fb, local_id), 0),
             Builtin::GroupId => {
                 let id = load_global(fb, group_id);
                 let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
-                (
-                    fb.add(naga::Expression::Binary {
-                        op: naga::BinaryOperator::Add,
-                        left: id,
-                        right: groups,
-                    }),
-                    0,
-                )
+                (fb.binary(naga::BinaryOperator::Add, id, groups), 0)
             }
             Builtin::GlobalSize => (header_vector(fb, PushConstantHeader::GLOBAL_SIZE), 1),
             Builtin::GlobalOffset => (header_vector(fb, PushConstantHeader::GLOBAL_OFFSET), 0),
@@ -1886,14 +1789,7 @@ impl<'a> ModuleBuilder<'a> {
                     ty: uvec3,
                     components,
                 });
-                (
-                    fb.add(naga::Expression::Binary {
-                        op: naga::BinaryOperator::Divide,
-                        left: size,
-                        right: local,
-                    }),
-                    1,
-                )
+                (fb.binary(naga::BinaryOperator::Divide, size, local), 1)
             }
             _ => return Err(self.error(location, "internal error: unhandled built-in")),
         };
@@ -1934,11 +1830,7 @@ impl<'a> ModuleBuilder<'a> {
             index: clamped,
         });
         let three = fb.add(naga::Expression::Literal(naga::Literal::U32(3)));
-        let in_range = fb.add(naga::Expression::Binary {
-            op: naga::BinaryOperator::Less,
-            left: d,
-            right: three,
-        });
+        let in_range = fb.binary(naga::BinaryOperator::Less, d, three);
         let fallback = fb.add(naga::Expression::Literal(naga::Literal::U32(default)));
         Ok(fb.add(naga::Expression::Select {
             condition: in_range,
@@ -1986,6 +1878,23 @@ impl FnBuilder {
             self.push(naga::Statement::Emit(range));
         }
         h
+    }
+
+    fn binary(
+        &mut self,
+        op: naga::BinaryOperator,
+        left: Handle<naga::Expression>,
+        right: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        self.add(naga::Expression::Binary { op, left, right })
+    }
+
+    fn unary(
+        &mut self,
+        op: naga::UnaryOperator,
+        expr: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        self.add(naga::Expression::Unary { op, expr })
     }
 
     fn push(&mut self, s: naga::Statement) {

@@ -1,12 +1,12 @@
 //! An OpenCL context: the devices it spans, the properties it was created
 //! with, and the application's notification and destructor callbacks.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use opencl_sys::{cl_context_properties, CL_INVALID_CONTEXT};
 
 use crate::core::device::Device;
-use crate::core::host::{ContextNotify, DestructorCallback};
+use crate::core::host::{ContextNotify, DestructorCallback, DestructorCallbacks};
 use crate::core::object::{ClObject, Object, ObjectKind};
 use crate::core::CLResult;
 
@@ -16,7 +16,8 @@ pub struct Context {
     /// application passed NULL (`CL_CONTEXT_PROPERTIES` returns it as is).
     properties: Vec<cl_context_properties>,
     notify: Option<ContextNotify>,
-    destructor_callbacks: Mutex<Vec<DestructorCallback>>,
+    /// Last, so the callbacks run after everything else is released.
+    destructor_callbacks: DestructorCallbacks,
 }
 
 impl ClObject for Context {
@@ -39,7 +40,7 @@ impl Context {
             devices,
             properties,
             notify,
-            destructor_callbacks: Mutex::new(Vec::new()),
+            destructor_callbacks: DestructorCallbacks::default(),
         }))
     }
 
@@ -63,24 +64,6 @@ impl Context {
     }
 
     pub fn add_destructor_callback(&self, callback: DestructorCallback) {
-        self.destructor_callbacks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(callback);
-    }
-}
-
-impl Drop for Context {
-    /// The spec calls destructor callbacks in the reverse order of their
-    /// registration.
-    fn drop(&mut self) {
-        let callbacks = std::mem::take(
-            self.destructor_callbacks
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        for callback in callbacks.into_iter().rev() {
-            callback();
-        }
+        self.destructor_callbacks.add(callback);
     }
 }

@@ -3,6 +3,8 @@
 //! callbacks. [`crate::api`] builds these from raw pointers and C function
 //! pointers, carrying the safety argument; core only stores and calls them.
 
+use std::sync::{Mutex, PoisonError};
+
 use opencl_sys::cl_int;
 
 /// Application memory that a command writes after the enqueue call has
@@ -17,6 +19,30 @@ pub type EventCallback = Box<dyn FnOnce(cl_int) + Send>;
 
 /// A destructor callback (memory object, context); runs once.
 pub type DestructorCallback = Box<dyn FnOnce() + Send>;
+
+/// The destructor callbacks of one context or memory object. They run when
+/// this is dropped, newest first as the spec requires; the owner keeps it
+/// as its last field so that its resources are freed before.
+#[derive(Default)]
+pub struct DestructorCallbacks(Mutex<Vec<DestructorCallback>>);
+
+impl DestructorCallbacks {
+    pub fn add(&self, callback: DestructorCallback) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(callback);
+    }
+}
+
+impl Drop for DestructorCallbacks {
+    fn drop(&mut self) {
+        let callbacks = std::mem::take(self.0.get_mut().unwrap_or_else(PoisonError::into_inner));
+        for callback in callbacks.into_iter().rev() {
+            callback();
+        }
+    }
+}
 
 /// The `pfn_notify` of `clCreateContext`: reports errors that happen after
 /// the call that caused them has returned.

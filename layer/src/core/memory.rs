@@ -27,7 +27,7 @@ use opencl_sys::{
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
-use crate::core::host::DestructorCallback;
+use crate::core::host::{DestructorCallback, DestructorCallbacks};
 use crate::core::object::{ClObject, Object, ObjectKind};
 use crate::core::CLResult;
 use crate::vulkan::{self, Placement};
@@ -87,7 +87,8 @@ pub struct Mem {
     storage: OnceLock<Storage>,
     /// Initial contents not yet on a device; also serialises allocation.
     pending_contents: Mutex<Option<Vec<u8>>>,
-    destructor_callbacks: Mutex<Vec<DestructorCallback>>,
+    /// Last, so the callbacks run after everything else is released.
+    destructor_callbacks: DestructorCallbacks,
 }
 
 impl ClObject for Mem {
@@ -121,7 +122,7 @@ impl Mem {
             properties: description.properties,
             storage: OnceLock::new(),
             pending_contents: Mutex::new(description.contents.map(<[u8]>::to_vec)),
-            destructor_callbacks: Mutex::new(Vec::new()),
+            destructor_callbacks: DestructorCallbacks::default(),
         });
         if let [device] = context.devices() {
             mem.buffer_on(device)?;
@@ -212,25 +213,7 @@ impl Mem {
     }
 
     pub fn add_destructor_callback(&self, callback: DestructorCallback) {
-        self.destructor_callbacks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(callback);
-    }
-}
-
-impl Drop for Mem {
-    /// Runs once no command uses the buffer any more (commands keep it alive),
-    /// in the reverse order of registration as the spec requires.
-    fn drop(&mut self) {
-        let callbacks = std::mem::take(
-            self.destructor_callbacks
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        for callback in callbacks.into_iter().rev() {
-            callback();
-        }
+        self.destructor_callbacks.add(callback);
     }
 }
 
