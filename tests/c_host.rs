@@ -1,7 +1,8 @@
 //! A real C host program, compiled with the system C compiler against the
 //! Khronos headers and linked to ocl-icd, runs vecadd and saxpy on 1M
 //! elements through the ICD loader and checks every element. The same
-//! program on PoCL, where installed, is the differential reference.
+//! program on PoCL is the differential reference. A second program checks
+//! the error codes of bad calls.
 
 mod common;
 
@@ -64,4 +65,12 @@ fn same_program_agrees_with_pocl() {
     };
     assert!(reference.status.success(), "PoCL run failed");
     assert_eq!(summary(&ours.stdout), summary(&reference.stdout));
+}
+
+#[test]
+fn negative_paths_return_the_spec_error_codes() {
+    let exe = common::compile_c(&common::repo_path("tests/c/errors.c"), "errors");
+    let out = common::run_checked(&mut Command::new(&exe));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.trim_end().ends_with("0 failures"), "{stdout}");
 }

@@ -1,0 +1,119 @@
+/* Negative paths through the real loader: bad handles, sizes, options and
+ * sources give the spec's error codes, build errors reach the build log in
+ * clang style, and entry points not built yet fail cleanly. Prints one line
+ * per check and exits non-zero if any fails. */
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+
+static void expect(const char *what, cl_int got, cl_int want)
+{
+    printf("%s: %s (%d)\n", what, got == want ? "ok" : "WRONG", got);
+    if (got != want)
+        failures++;
+}
+
+int main(void)
+{
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_int err;
+    char log[8192];
+
+    expect("clGetPlatformIDs(0, NULL, NULL)", clGetPlatformIDs(0, NULL, NULL), CL_INVALID_VALUE);
+    expect("clGetPlatformIDs", clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
+    expect("clGetDeviceIDs", clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL), CL_SUCCESS);
+    cl_uint value;
+    expect("clGetDeviceInfo(bogus param)",
+           clGetDeviceInfo(device, 0x7fff, sizeof value, &value, NULL), CL_INVALID_VALUE);
+    expect("clGetDeviceInfo(too small)",
+           clGetDeviceInfo(device, CL_DEVICE_NAME, 1, log, NULL), CL_INVALID_VALUE);
+
+    clCreateBuffer(NULL, CL_MEM_READ_WRITE, 16, NULL, &err);
+    expect("clCreateBuffer(NULL context)", err, CL_INVALID_CONTEXT);
+    cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    expect("clCreateContext", err, CL_SUCCESS);
+    clCreateBuffer(ctx, CL_MEM_READ_WRITE, 0, NULL, &err);
+    expect("clCreateBuffer(size 0)", err, CL_INVALID_BUFFER_SIZE);
+    clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY, 16, NULL, &err);
+    expect("clCreateBuffer(conflicting flags)", err, CL_INVALID_VALUE);
+    clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, 16, NULL, &err);
+    expect("clCreateBuffer(COPY_HOST_PTR, NULL)", err, CL_INVALID_HOST_PTR);
+    expect("clReleaseMemObject(NULL)", clReleaseMemObject(NULL), CL_INVALID_MEM_OBJECT);
+
+    cl_command_queue queue = clCreateCommandQueue(ctx, device, 0, &err);
+    expect("clCreateCommandQueue", err, CL_SUCCESS);
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    expect("clCreateBuffer", err, CL_SUCCESS);
+    expect("clEnqueueReadBuffer(past the end)",
+           clEnqueueReadBuffer(queue, buf, CL_TRUE, 32, 64, log, 0, NULL, NULL), CL_INVALID_VALUE);
+
+    const char *bad = "__kernel void k(__global int *p)\n{\n    p[0] = x;\n    p[1] = y\n}\n";
+    cl_program program = clCreateProgramWithSource(ctx, 1, &bad, NULL, &err);
+    expect("clCreateProgramWithSource", err, CL_SUCCESS);
+    expect("clBuildProgram(bad source)", clBuildProgram(program, 1, &device, "", NULL, NULL),
+           CL_BUILD_PROGRAM_FAILURE);
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    int logged = strstr(log, "<source>:3:12: error: use of undeclared identifier 'x'") != NULL &&
+                 strstr(log, "<source>:4:13: error: expected ';'") != NULL;
+    expect("build log lists both errors", logged ? CL_SUCCESS : -1, CL_SUCCESS);
+    if (!logged)
+        printf("%s\n", log);
+    cl_build_status status;
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL);
+    expect("CL_PROGRAM_BUILD_STATUS", status, CL_BUILD_ERROR);
+    expect("clBuildProgram(bad option)",
+           clBuildProgram(program, 1, &device, "-cl-no-such-option", NULL, NULL),
+           CL_INVALID_BUILD_OPTIONS);
+    clReleaseProgram(program);
+
+    const char *good = "__kernel void k(__global int *p, int v) { p[get_global_id(0)] = v; }\n";
+    program = clCreateProgramWithSource(ctx, 1, &good, NULL, &err);
+    expect("clBuildProgram", clBuildProgram(program, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+    clCreateKernel(program, "nope", &err);
+    expect("clCreateKernel(wrong name)", err, CL_INVALID_KERNEL_NAME);
+    cl_kernel kernel = clCreateKernel(program, "k", &err);
+    expect("clCreateKernel", err, CL_SUCCESS);
+    size_t global = 16;
+    expect("clEnqueueNDRangeKernel(args unset)",
+           clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+           CL_INVALID_KERNEL_ARGS);
+    cl_int v = 7;
+    expect("clSetKernelArg(bad index)", clSetKernelArg(kernel, 2, sizeof v, &v), CL_INVALID_ARG_INDEX);
+    expect("clSetKernelArg(bad size)", clSetKernelArg(kernel, 1, 2, &v), CL_INVALID_ARG_SIZE);
+    expect("clSetKernelArg(not a buffer)", clSetKernelArg(kernel, 0, sizeof v, &v), CL_INVALID_ARG_SIZE);
+    expect("clSetKernelArg(buffer)", clSetKernelArg(kernel, 0, sizeof buf, &buf), CL_SUCCESS);
+    expect("clSetKernelArg(int)", clSetKernelArg(kernel, 1, sizeof v, &v), CL_SUCCESS);
+    size_t local = 5;
+    expect("clEnqueueNDRangeKernel(local does not divide)",
+           clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL),
+           CL_INVALID_WORK_GROUP_SIZE);
+    expect("clEnqueueNDRangeKernel(work_dim 4)",
+           clEnqueueNDRangeKernel(queue, kernel, 4, NULL, &global, NULL, 0, NULL, NULL),
+           CL_INVALID_WORK_DIMENSION);
+    expect("clEnqueueNDRangeKernel", clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+           CL_SUCCESS);
+    cl_int out[16];
+    expect("clEnqueueReadBuffer", clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+           CL_SUCCESS);
+    expect("kernel wrote 7", out[15] == 7 ? CL_SUCCESS : -1, CL_SUCCESS);
+
+    /* Not built yet: a clean error, never a crash. */
+    cl_buffer_region region = {0, 16};
+    clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    expect("clCreateSubBuffer (not implemented)", err, CL_INVALID_OPERATION);
+    void *mapped = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ, 0, 16, 0, NULL, NULL, &err);
+    expect("clEnqueueMapBuffer (not implemented)", mapped == NULL ? err : -1, CL_INVALID_OPERATION);
+
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    clReleaseMemObject(buf);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(ctx);
+    printf("%d failures\n", failures);
+    return failures != 0;
+}
