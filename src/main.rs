@@ -129,7 +129,9 @@ fn compile(args: &[String]) -> Result<(), String> {
         print!("{text}");
         return Ok(());
     }
-    let program = translator::build_with(&source, &options, &caps).map_err(|e| e.to_string())?;
+    let name = input.display().to_string();
+    let program =
+        translator::build_named(&name, &source, &options, &caps).map_err(|e| e.to_string())?;
     eprint!("{}", program.log);
     let stem = input
         .file_stem()

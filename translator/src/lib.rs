@@ -82,8 +82,19 @@ pub fn build_with(
     options: &BuildOptions,
     caps: &DeviceCaps,
 ) -> Result<Program, BuildError> {
+    build_named(MAIN_FILE_NAME, source, options, caps)
+}
+
+/// [`build_with`] for a source with a file name (the offline compiler), so
+/// diagnostics and `__FILE__` name it.
+pub fn build_named(
+    file_name: &str,
+    source: &str,
+    options: &BuildOptions,
+    caps: &DeviceCaps,
+) -> Result<Program, BuildError> {
     let mut sources = diagnostic::SourceMap::default();
-    let main = sources.add(MAIN_FILE_NAME, source);
+    let main = sources.add(file_name, source);
     let mut diags = diagnostic::Diagnostics::default();
     diags.suppress_warnings = options.suppress_warnings;
     diags.warnings_are_errors = options.warnings_are_errors;
