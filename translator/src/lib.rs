@@ -93,29 +93,62 @@ pub fn build_named(
     options: &BuildOptions,
     caps: &DeviceCaps,
 ) -> Result<Program, BuildError> {
-    let mut sources = diagnostic::SourceMap::default();
-    let main = sources.add(file_name, source);
-    let mut diags = diagnostic::Diagnostics::default();
-    diags.suppress_warnings = options.suppress_warnings;
-    diags.warnings_are_errors = options.warnings_are_errors;
-    let input = preprocess::PreprocessInput {
-        options,
-        caps,
-        embedded_headers: &[],
-    };
-    let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
-    let unit = parse::parse(&tokens, &mut diags);
-    let checked = check::check(&unit, options, caps, &mut diags);
-    let kernels = if diags.has_errors() {
+    let mut front = FrontEnd::run(file_name, source, options, caps);
+    let kernels = if front.diags.has_errors() {
         Vec::new()
     } else {
-        lower::lower(&checked, options, caps, &mut diags)
+        lower::lower(&front.program, options, caps, &mut front.diags)
     };
-    let log = diags.render(&sources);
-    if diags.has_errors() {
-        return Err(BuildError::Compile { log });
-    }
+    let log = front.log()?;
     Ok(Program { kernels, log })
+}
+
+/// Runs the front end only (preprocess, parse, check) and returns the
+/// diagnostics log; `Err` when it has errors. For front-end tests, fuzzing
+/// and benchmarks of what precedes lowering.
+pub fn check_source(source: &str, options: &str, caps: &DeviceCaps) -> Result<String, BuildError> {
+    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+    FrontEnd::run(MAIN_FILE_NAME, source, &options, caps).log()
+}
+
+/// The result of preprocessing, parsing and checking one source.
+struct FrontEnd {
+    sources: diagnostic::SourceMap,
+    diags: diagnostic::Diagnostics,
+    program: hir::Program,
+}
+
+impl FrontEnd {
+    fn run(file_name: &str, source: &str, options: &BuildOptions, caps: &DeviceCaps) -> Self {
+        let mut sources = diagnostic::SourceMap::default();
+        let main = sources.add(file_name, source);
+        let mut diags = diagnostic::Diagnostics::default();
+        diags.suppress_warnings = options.suppress_warnings;
+        diags.warnings_are_errors = options.warnings_are_errors;
+        let input = preprocess::PreprocessInput {
+            options,
+            caps,
+            embedded_headers: &[],
+        };
+        let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
+        let unit = parse::parse(&tokens, &mut diags);
+        let program = check::check(&unit, options, caps, &mut diags);
+        FrontEnd {
+            sources,
+            diags,
+            program,
+        }
+    }
+
+    /// The rendered log, or the build error when there are errors.
+    fn log(&self) -> Result<String, BuildError> {
+        let log = self.diags.render(&self.sources);
+        if self.diags.has_errors() {
+            Err(BuildError::Compile { log })
+        } else {
+            Ok(log)
+        }
+    }
 }
 
 /// Runs only the preprocessor (`clvulkan compile -E`): the token stream as
