@@ -3,7 +3,7 @@
 //! - `clvulkan info` lists the Vulkan devices, what they offer OpenCL, and
 //!   why any of them cannot be used;
 //! - `clvulkan compile FILE.cl [-o OUT.spv] [--local-size X,Y,Z] [-E]
-//!   [build options]` is the offline compiler: diagnostics on stderr, SPIR-V
+//!   [-fsyntax-only] [build options]` is the offline compiler: diagnostics on stderr, SPIR-V
 //!   per kernel, reflection on stdout;
 //! - `clvulkan run -- APP ARGS...` runs an OpenCL application with the ICD
 //!   loader pointed at clvulkan alone.
@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   clvulkan info
-  clvulkan compile FILE.cl [-o OUT.spv] [--local-size X,Y,Z] [-E] [build options...]
+  clvulkan compile FILE.cl [-o OUT.spv] [--local-size X,Y,Z] [-E | -fsyntax-only] [build options...]
   clvulkan run -- APP [ARGS...]";
 
 fn main() -> ExitCode {
@@ -103,6 +103,7 @@ fn compile(args: &[String]) -> Result<(), String> {
     let mut output = None;
     let mut local_size = None;
     let mut preprocess_only = false;
+    let mut check_only = false;
     let mut build_options = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -113,6 +114,7 @@ fn compile(args: &[String]) -> Result<(), String> {
                 local_size = Some(parse_local_size(spec)?);
             }
             "-E" => preprocess_only = true,
+            "-fsyntax-only" => check_only = true,
             a if input.is_none() && a.ends_with(".cl") => input = Some(PathBuf::from(a)),
             a => build_options.push(a.to_string()),
         }
@@ -123,6 +125,12 @@ fn compile(args: &[String]) -> Result<(), String> {
     let caps = translator::DeviceCaps::full();
     let options = translator::BuildOptions::parse(&build_options.join(" "))
         .map_err(|e| format!("invalid build options: {e}"))?;
+    if check_only {
+        let log = translator::check_source(&source, &build_options.join(" "), &caps)
+            .map_err(|e| e.to_string())?;
+        eprint!("{log}");
+        return Ok(());
+    }
     if preprocess_only {
         let (text, log) = translator::preprocess_to_string(&source, &options, &caps);
         eprint!("{log}");

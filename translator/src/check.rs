@@ -5,7 +5,12 @@
 //! Errors are reported and checking goes on with an error-typed placeholder,
 //! so a build lists every problem it can find.
 
-use crate::ast::{self, AddressSpace, BinaryOp, ExprKind as A, StmtKind as S};
+mod attributes;
+mod init;
+mod records;
+mod statements;
+
+use crate::ast::{self, AddressSpace, BinaryOp, ExprKind as A};
 use crate::builtins::{self, common_scalar, promote};
 use crate::caps::DeviceCaps;
 use crate::diagnostic::{Diagnostics, Location};
@@ -30,15 +35,25 @@ pub fn check(
         cl_std: options.effective_cl_std().version(),
         program: hir::Program::default(),
         scopes: vec![HashMap::new()],
+        records: Vec::new(),
         current: None,
         loop_depth: 0,
+        break_depth: 0,
     };
+    for &(name, _, value) in builtins::PREDEFINED_CONSTANTS {
+        // The memory-model enums and image fences arrived with OpenCL C 2.0.
+        let since_2_0 = name.starts_with("memory_") || name == "CLK_IMAGE_MEM_FENCE";
+        if !since_2_0 || checker.cl_std >= (2, 0) {
+            checker.declare(name.into(), Symbol::EnumConstant(value));
+        }
+    }
     for item in &unit.items {
         match item {
             ast::ExternalDecl::Function(f) => checker.function_definition(f),
             ast::ExternalDecl::Declaration(d) => checker.global_declaration(d),
         }
     }
+    checker.program.records = checker.records;
     checker.program
 }
 
@@ -46,14 +61,22 @@ pub fn check(
 enum Symbol {
     Local(LocalId),
     Function(FunctionId),
-    Typedef(Type, ast::Qualifiers),
+    /// The type, its qualifiers, and an alignment set on the typedef.
+    Typedef(Type, ast::Qualifiers, Option<u64>),
     EnumConstant(i64),
+    /// A struct or union tag: an index into `Checker::records`.
+    Tag(u32),
+    Global(hir::GlobalId),
 }
 
 /// The function being checked: its locals and return type.
 struct FunctionState {
     locals: Vec<hir::Local>,
     ret: Type,
+    is_kernel: bool,
+    /// `scopes.len()` inside the body's outermost block, where `__local`
+    /// and `__constant` variables may be declared.
+    body_depth: usize,
 }
 
 struct Checker<'a> {
@@ -62,8 +85,13 @@ struct Checker<'a> {
     cl_std: (u32, u32),
     program: hir::Program,
     scopes: Vec<HashMap<Rc<str>, Symbol>>,
+    /// Every struct and union type, by id; the latest version of each.
+    records: Vec<Rc<types::Record>>,
     current: Option<FunctionState>,
+    /// Enclosing loops, for `continue`.
     loop_depth: u32,
+    /// Enclosing loops and switches, for `break`.
+    break_depth: u32,
 }
 
 /// Placeholder type after an error: accepted everywhere, reported nowhere.
@@ -101,20 +129,10 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn add_local(
-        &mut self,
-        name: Rc<str>,
-        ty: Type,
-        space: AddressSpace,
-        location: Location,
-    ) -> LocalId {
+    fn add_local(&mut self, local: hir::Local) -> LocalId {
+        let name = local.name.clone();
         let state = self.current.as_mut().expect("inside a function");
-        state.locals.push(hir::Local {
-            name: name.clone(),
-            ty,
-            space,
-            location,
-        });
+        state.locals.push(local);
         let id = state.locals.len() - 1;
         self.declare(name, Symbol::Local(id));
         id
@@ -137,7 +155,7 @@ impl<'a> Checker<'a> {
                 _ => Type::Unsupported(name.clone()),
             },
             ast::TypeSpec::Typedef(name) => match self.lookup(name) {
-                Some(Symbol::Typedef(t, q)) => {
+                Some(Symbol::Typedef(t, q, _)) => {
                     let (t, q) = (t.clone(), *q);
                     quals.is_const |= q.is_const;
                     quals.is_volatile |= q.is_volatile;
@@ -149,13 +167,7 @@ impl<'a> Checker<'a> {
                     error_type()
                 }
             },
-            ast::TypeSpec::Record(r) => {
-                self.error(
-                    r.location,
-                    "structs and unions are not supported yet by this translator",
-                );
-                error_type()
-            }
+            ast::TypeSpec::Record(r) => self.record_type(r),
             ast::TypeSpec::Enum(e) => {
                 self.enum_spec(e);
                 Type::INT
@@ -279,6 +291,7 @@ impl<'a> Checker<'a> {
                         is_const,
                         is_volatile,
                         space,
+                        endian_host: false,
                     }));
                     space = q
                         .address_space
@@ -385,33 +398,157 @@ impl<'a> Checker<'a> {
     // ---- declarations ----
 
     fn global_declaration(&mut self, d: &ast::Declaration) {
-        if let ast::TypeSpec::Enum(e) = &d.specs.ty {
-            self.enum_spec(e);
-        }
+        let is_function = |i: &ast::InitDeclarator| {
+            matches!(
+                i.declarator.derived.first(),
+                Some(ast::Derived::Function { .. })
+            )
+        };
+        // Prototypes resolve their own specifiers; anything else resolves
+        // them once here (which also defines a struct, union or enum).
+        let base = if d.declarators.iter().all(is_function) && !d.declarators.is_empty() {
+            None
+        } else {
+            Some(self.base_type(&d.specs))
+        };
         for init in &d.declarators {
             let Some((name, location)) = &init.declarator.name else {
                 continue;
             };
-            if let Some(ast::Derived::Function { .. }) = init.declarator.derived.first() {
+            if is_function(init) {
                 self.function_prototype(&d.specs, &init.declarator, *location, false);
                 continue;
             }
+            let Some((base, quals)) = base.clone() else {
+                continue;
+            };
             if d.specs.storage == Some(ast::StorageClass::Typedef) {
-                let (base, quals) = self.base_type(&d.specs);
-                let ty = self.declarator_type(base, quals, &init.declarator, *location);
-                let mut q = quals;
-                // The address space inside the typedef belongs to pointees.
-                if !init.declarator.derived.is_empty() {
-                    q.address_space = None;
-                }
-                self.declare(name.clone(), Symbol::Typedef(ty, q));
+                let (ty, align) =
+                    self.typedef_type(base, quals, &d.specs, &init.declarator, *location);
+                self.program
+                    .typedefs
+                    .push((name.clone(), ty.clone(), align));
+                self.declare(
+                    name.clone(),
+                    Symbol::Typedef(ty, quals_of_typedef(quals, &init.declarator), align),
+                );
                 continue;
             }
-            self.error(
-                *location,
-                "program-scope variables are not supported yet by this translator",
+            self.program_scope_variable(d, init, base, quals);
+        }
+    }
+
+    /// The type a typedef names and the alignment an attribute gives it
+    /// (which, unlike on a struct, may also decrease it).
+    fn typedef_type(
+        &mut self,
+        base: Type,
+        quals: ast::Qualifiers,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        location: Location,
+    ) -> (Type, Option<u64>) {
+        let ty = self.declarator_type(base, quals, declarator, location);
+        let placement = self.placement(&[&specs.attributes, &declarator.attributes]);
+        if placement.packed {
+            self.diags.warning(
+                location,
+                "'packed' attribute ignored when used on a typedef",
             );
         }
+        let ty = self.apply_endian(ty, &placement, location);
+        let inherited = if declarator.derived.is_empty() {
+            self.typedef_alignment(specs)
+        } else {
+            None
+        };
+        (ty, placement.aligned.or(inherited))
+    }
+
+    /// A variable at program scope: `__constant` (any version) or
+    /// `__global` (OpenCL C 2.0 on, the default there).
+    fn program_scope_variable(
+        &mut self,
+        d: &ast::Declaration,
+        init: &ast::InitDeclarator,
+        base: Type,
+        quals: ast::Qualifiers,
+    ) {
+        let Some((name, location)) = &init.declarator.name else {
+            return;
+        };
+        let location = *location;
+        let ty = self.declarator_type(base, quals, &init.declarator, location);
+        let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
+        let ty = self.apply_endian(ty, &placement, location);
+        let generic_std = self.cl_std >= (2, 0);
+        let space = match quals.address_space {
+            Some(AddressSpace::Constant) => AddressSpace::Constant,
+            Some(AddressSpace::Global) if generic_std => AddressSpace::Global,
+            None if generic_std => AddressSpace::Global,
+            _ => {
+                let message = if generic_std {
+                    "program scope variable must reside in global or constant address space"
+                } else {
+                    "program scope variable must reside in constant address space"
+                };
+                self.error(location, message);
+                return;
+            }
+        };
+        let is_extern = d.specs.storage == Some(ast::StorageClass::Extern);
+        let (init_expr, ty) = match &init.init {
+            Some(i) => {
+                let (e, ty) = self.initializer(i, &ty);
+                (Some(e), ty)
+            }
+            None => {
+                if space == AddressSpace::Constant && !is_extern {
+                    self.error(
+                        location,
+                        "variable in constant address space must be initialized",
+                    );
+                }
+                (None, ty)
+            }
+        };
+        if ty.size(self.caps.address_bits).is_none() && !is_error(&ty) {
+            self.error(
+                location,
+                format!("variable has incomplete type '{}'", ty.display()),
+            );
+        }
+        self.program.globals.push(hir::Global {
+            name: name.clone(),
+            ty,
+            space,
+            init: init_expr,
+            location,
+        });
+        let id = self.program.globals.len() - 1;
+        self.declare(name.clone(), Symbol::Global(id));
+    }
+
+    /// A parameter's type: attributes applied, arrays adjusted to pointers
+    /// (C99 6.7.5.3).
+    fn param_type(&mut self, p: &ast::ParamDecl, location: Location) -> (Type, ast::Qualifiers) {
+        let (base, quals) = self.base_type(&p.specs);
+        let ty = self.declarator_type(base, quals, &p.declarator, location);
+        let placement = self.placement(&[&p.specs.attributes, &p.declarator.attributes]);
+        let ty = self.apply_endian(ty, &placement, location);
+        let ty = match &ty {
+            Type::Array(elem, _) => Type::Pointer(Rc::new(Pointee {
+                ty: (**elem).clone(),
+                is_const: quals.is_const,
+                is_volatile: quals.is_volatile,
+                space: quals
+                    .address_space
+                    .unwrap_or_else(|| self.default_pointee_space()),
+                endian_host: false,
+            })),
+            _ => ty,
+        };
+        (ty, quals)
     }
 
     /// Declares a function (prototype or definition) and returns its id.
@@ -441,8 +578,28 @@ impl<'a> Checker<'a> {
             }
             return id;
         }
+        let signature = match declarator.derived.first() {
+            Some(ast::Derived::Function { params, .. }) => {
+                // Parameter names are not in scope here; only types matter.
+                // A definition checks its parameters again, so report
+                // their problems once, from there.
+                let mark = self.diags.len();
+                self.scopes.push(HashMap::new());
+                let types = params
+                    .iter()
+                    .map(|p| self.param_type(p, p.location).0)
+                    .collect();
+                self.scopes.pop();
+                if defining {
+                    self.diags.truncate(mark);
+                }
+                types
+            }
+            _ => Vec::new(),
+        };
         self.program.functions.push(hir::Function {
             name: name.clone(),
+            signature,
             params: Vec::new(),
             locals: Vec::new(),
             ret,
@@ -481,25 +638,15 @@ impl<'a> Checker<'a> {
         self.current = Some(FunctionState {
             locals: Vec::new(),
             ret: ret.clone(),
+            is_kernel,
+            body_depth: self.scopes.len() + 1,
         });
         self.scopes.push(HashMap::new());
         let mut kernel_info = hir::KernelInfo::default();
         let mut param_ids = Vec::new();
         for p in params {
             let ploc = p.declarator.name.as_ref().map_or(p.location, |n| n.1);
-            let (base, quals) = self.base_type(&p.specs);
-            let mut ty = self.declarator_type(base, quals, &p.declarator, ploc);
-            // Array parameters are pointers (C99 6.7.5.3).
-            if let Type::Array(elem, _) = &ty {
-                ty = Type::Pointer(Rc::new(Pointee {
-                    ty: (**elem).clone(),
-                    is_const: quals.is_const,
-                    is_volatile: quals.is_volatile,
-                    space: quals
-                        .address_space
-                        .unwrap_or_else(|| self.default_pointee_space()),
-                }));
-            }
+            let (ty, quals) = self.param_type(p, ploc);
             if is_kernel {
                 kernel_info.args.push(self.kernel_arg(p, &ty, ploc));
             } else if quals.address_space.is_some() && p.declarator.derived.is_empty() {
@@ -513,7 +660,15 @@ impl<'a> Checker<'a> {
                 .name
                 .as_ref()
                 .map_or_else(|| Rc::from(""), |n| n.0.clone());
-            param_ids.push(self.add_local(name, ty, AddressSpace::Private, ploc));
+            // `const` on the parameter itself, not on what it points to.
+            let is_const = quals.is_const && p.declarator.derived.is_empty();
+            param_ids.push(self.add_local(hir::Local {
+                name,
+                ty,
+                space: AddressSpace::Private,
+                is_const,
+                location: ploc,
+            }));
         }
         if is_kernel {
             self.kernel_attributes(&f.specs.attributes, &mut kernel_info);
@@ -545,13 +700,7 @@ impl<'a> Checker<'a> {
                 let address = match pointee.space {
                     AddressSpace::Global => AddressQualifier::Global,
                     AddressSpace::Constant => AddressQualifier::Constant,
-                    AddressSpace::Local => {
-                        self.error(
-                            location,
-                            "__local pointer arguments are not supported yet by this translator",
-                        );
-                        AddressQualifier::Local
-                    }
+                    AddressSpace::Local => AddressQualifier::Local,
                     _ => {
                         self.error(
                             location,
@@ -583,7 +732,7 @@ impl<'a> Checker<'a> {
                 );
                 self.plain_arg(written)
             }
-            Type::Scalar(_) | Type::Vector(..) => self.plain_arg(written),
+            Type::Scalar(_) | Type::Vector(..) | Type::Record(_) => self.plain_arg(written),
             t if is_error(t) => self.plain_arg(written),
             t => {
                 self.error(
@@ -644,214 +793,115 @@ impl<'a> Checker<'a> {
         info.attributes = written.join(" ");
     }
 
-    // ---- statements ----
-
-    fn block_items(&mut self, items: &[ast::Stmt]) -> Vec<Stmt> {
-        let mut out = Vec::new();
-        for s in items {
-            self.statement(s, &mut out);
-        }
-        out
-    }
-
-    fn scoped_statement(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
-        self.scopes.push(HashMap::new());
-        let mut out = Vec::new();
-        self.statement(s, &mut out);
-        self.scopes.pop();
-        out
-    }
-
-    fn statement(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
-        match &s.kind {
-            S::Compound(b) => {
-                self.scopes.push(HashMap::new());
-                let items = self.block_items(&b.items);
-                self.scopes.pop();
-                out.push(Stmt::Block(items));
-            }
-            S::Declaration(d) => self.local_declaration(d, out),
-            S::Expr(Some(e)) => {
-                let e = self.expr(e);
-                out.push(Stmt::Expr(e));
-            }
-            S::Expr(None) | S::Pragma(_) => {}
-            S::If(c, then, otherwise) => {
-                let c = self.condition(c);
-                let then = self.scoped_statement(then);
-                let otherwise = otherwise
-                    .as_ref()
-                    .map(|o| self.scoped_statement(o))
-                    .unwrap_or_default();
-                out.push(Stmt::If(c, then, otherwise));
-            }
-            S::While(c, body) => {
-                let cond = Some(self.condition(c));
-                let body = self.loop_body(body);
-                out.push(Stmt::Loop {
-                    cond,
-                    body,
-                    step: None,
-                    test_first: true,
-                });
-            }
-            S::DoWhile(body, c) => {
-                let body = self.loop_body(body);
-                let cond = Some(self.condition(c));
-                out.push(Stmt::Loop {
-                    cond,
-                    body,
-                    step: None,
-                    test_first: false,
-                });
-            }
-            S::For {
-                init,
-                cond,
-                step,
-                body,
-            } => {
-                self.scopes.push(HashMap::new());
-                let mut block = Vec::new();
-                if let Some(init) = init {
-                    self.statement(init, &mut block);
-                }
-                let cond = cond.as_ref().map(|c| self.condition(c));
-                let step = step.as_ref().map(|e| self.expr(e));
-                let body = self.loop_body(body);
-                self.scopes.pop();
-                block.push(Stmt::Loop {
-                    cond,
-                    body,
-                    step,
-                    test_first: true,
-                });
-                out.push(Stmt::Block(block));
-            }
-            S::Break | S::Continue if self.loop_depth == 0 => {
-                self.error(
-                    s.location,
-                    "'break'/'continue' statement not in loop statement",
-                );
-            }
-            S::Break => out.push(Stmt::Break),
-            S::Continue => out.push(Stmt::Continue),
-            S::Return(value) => {
-                let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret.clone());
-                let value = match (value, &ret) {
-                    (None, Type::Void) => None,
-                    (None, _) => {
-                        self.error(s.location, "non-void function should return a value");
-                        None
-                    }
-                    (Some(v), Type::Void) => {
-                        self.error(v.location, "void function should not return a value");
-                        None
-                    }
-                    (Some(v), ret) => {
-                        let v = self.expr(v);
-                        Some(self.convert_for_assignment(v, ret))
-                    }
-                };
-                out.push(Stmt::Return(value, s.location));
-            }
-            S::Switch(..) | S::Case(..) | S::Default(..) => {
-                self.error(
-                    s.location,
-                    "switch statements are not supported yet by this translator",
-                );
-            }
-            S::Goto(_) | S::Labeled(..) => {
-                self.error(
-                    s.location,
-                    "goto and labels are not supported in OpenCL C kernels by this translator",
-                );
-            }
-        }
-    }
-
-    fn loop_body(&mut self, body: &ast::Stmt) -> Vec<Stmt> {
-        self.loop_depth += 1;
-        let b = self.scoped_statement(body);
-        self.loop_depth -= 1;
-        b
-    }
-
     fn local_declaration(&mut self, d: &ast::Declaration, out: &mut Vec<Stmt>) {
-        if let ast::TypeSpec::Enum(e) = &d.specs.ty {
-            self.enum_spec(e);
-        }
-        if d.specs.storage == Some(ast::StorageClass::Typedef) {
-            for init in &d.declarators {
-                if let Some((name, location)) = &init.declarator.name {
-                    let (base, quals) = self.base_type(&d.specs);
-                    let ty = self.declarator_type(base, quals, &init.declarator, *location);
-                    self.declare(name.clone(), Symbol::Typedef(ty, quals));
-                }
-            }
-            return;
-        }
+        let (base, quals) = self.base_type(&d.specs);
         for init in &d.declarators {
             let Some((name, location)) = &init.declarator.name else {
                 continue;
             };
-            let (base, quals) = self.base_type(&d.specs);
-            let ty = self.declarator_type(base, quals, &init.declarator, *location);
+            let location = *location;
+            if d.specs.storage == Some(ast::StorageClass::Typedef) {
+                let (ty, align) =
+                    self.typedef_type(base.clone(), quals, &d.specs, &init.declarator, location);
+                self.declare(
+                    name.clone(),
+                    Symbol::Typedef(ty, quals_of_typedef(quals, &init.declarator), align),
+                );
+                continue;
+            }
             if matches!(
                 init.declarator.derived.first(),
                 Some(ast::Derived::Function { .. })
             ) {
                 self.error(
-                    *location,
+                    location,
                     "function declarations inside functions are not supported",
                 );
                 continue;
             }
-            if ty == Type::Void {
-                self.error(*location, "variable has incomplete type 'void'");
-            }
+            let ty = self.declarator_type(base.clone(), quals, &init.declarator, location);
+            let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
+            let ty = self.apply_endian(ty, &placement, location);
             // A pointee's address space is not the variable's.
-            let space = if init.declarator.derived.is_empty() {
+            let space = if init.declarator.derived.is_empty()
+                || matches!(
+                    init.declarator.derived.first(),
+                    Some(ast::Derived::Array(_))
+                ) {
                 quals.address_space.unwrap_or(AddressSpace::Private)
             } else {
                 AddressSpace::Private
             };
+            let (in_kernel, at_body) = self.current.as_ref().map_or((false, false), |f| {
+                (f.is_kernel, self.scopes.len() == f.body_depth)
+            });
             match space {
                 AddressSpace::Private => {}
-                AddressSpace::Local => {
+                AddressSpace::Local | AddressSpace::Constant if !in_kernel => {
                     self.error(
-                        *location,
-                        "__local variables are not supported yet by this translator",
+                        location,
+                        format!(
+                            "non-kernel function variable cannot be declared in {} address space",
+                            if space == AddressSpace::Local {
+                                "local"
+                            } else {
+                                "constant"
+                            }
+                        ),
                     );
                 }
-                _ => self.error(
-                    *location,
-                    "variables inside functions must be in the private or local address space",
-                ),
-            }
-            if matches!(ty, Type::Array(_, 0)) {
-                self.error(*location, "arrays inside functions need a size");
-            }
-            let value = match &init.init {
-                Some(ast::Initializer::Expr(e)) => {
-                    if matches!(ty, Type::Array(..)) {
-                        self.error(e.location, "array initializer must be an initializer list");
-                        None
-                    } else {
-                        let v = self.expr(e);
-                        Some(self.convert_for_assignment(v, &ty))
+                AddressSpace::Local | AddressSpace::Constant if !at_body => {
+                    self.error(
+                        location,
+                        "variables in the local or constant address space can only be declared in the outermost scope of a kernel function",
+                    );
+                }
+                AddressSpace::Local => {
+                    if init.init.is_some() {
+                        self.error(location, "'__local' variable cannot have an initializer");
                     }
                 }
-                Some(ast::Initializer::List(_, loc)) => {
-                    self.error(
-                        *loc,
-                        "initializer lists are not supported yet by this translator",
-                    );
-                    None
+                AddressSpace::Constant => {
+                    if init.init.is_none() {
+                        self.error(
+                            location,
+                            "variable in constant address space must be initialized",
+                        );
+                    }
                 }
-                None => None,
+                _ => self.error(
+                    location,
+                    "function scope variable cannot be declared in global address space",
+                ),
+            }
+            if ty == Type::Void {
+                self.error(location, "variable has incomplete type 'void'");
+            }
+            let (value, ty) = match (&init.init, space) {
+                (Some(i), AddressSpace::Private | AddressSpace::Constant) => {
+                    let (e, ty) = self.initializer(i, &ty);
+                    (Some(e), ty)
+                }
+                _ => (None, ty),
             };
-            let id = self.add_local(name.clone(), ty, space, *location);
+            if ty.size(self.caps.address_bits).is_none() && !is_error(&ty) && ty != Type::Void {
+                self.error(
+                    location,
+                    format!("variable has incomplete type '{}'", ty.display()),
+                );
+            }
+            let is_const = match init.declarator.derived.first() {
+                None | Some(ast::Derived::Array(_)) => quals.is_const,
+                Some(ast::Derived::Pointer(q)) => q.is_const,
+                Some(ast::Derived::Function { .. }) => false,
+            };
+            let id = self.add_local(hir::Local {
+                name: name.clone(),
+                ty,
+                space,
+                is_const,
+                location,
+            });
             if let Some(v) = value {
                 out.push(Stmt::Init(id, v));
             }
@@ -899,6 +949,7 @@ impl<'a> Checker<'a> {
                 is_const: false,
                 is_volatile: false,
                 space,
+                endian_host: false,
             }));
             let location = v.location;
             return Expr::new(H::Decay(Box::new(v)), ty, location);
@@ -920,8 +971,20 @@ impl<'a> Checker<'a> {
                 let location = v.location;
                 Expr::new(H::Splat(Box::new(v)), to.clone(), location)
             }
+            (Type::Scalar(s), Type::Pointer(_))
+                if s.is_integer() && matches!(v.kind, H::Int(0)) =>
+            {
+                // A null pointer constant.
+                let location = v.location;
+                Expr::new(H::Int(0), to.clone(), location)
+            }
             (Type::Pointer(a), Type::Pointer(b)) => {
-                if a.space != b.space && b.space != AddressSpace::Generic {
+                if a.endian_host != b.endian_host {
+                    self.error(
+                        v.location,
+                        "assigning between pointers with different endian attributes",
+                    );
+                } else if a.space != b.space && b.space != AddressSpace::Generic {
                     self.error(
                         v.location,
                         format!(
@@ -1082,6 +1145,10 @@ impl<'a> Checker<'a> {
                 Some(Symbol::EnumConstant(v)) => {
                     self.int_const(v as u32 as u64, Type::INT, location)
                 }
+                Some(Symbol::Global(id)) => {
+                    let ty = self.program.globals[id].ty.clone();
+                    Expr::new(H::Global(id), ty, location)
+                }
                 Some(Symbol::Function(_)) => {
                     self.error(location, "function designators are only allowed in calls");
                     Expr::new(H::Int(0), error_type(), location)
@@ -1093,7 +1160,8 @@ impl<'a> Checker<'a> {
                     );
                     Expr::new(H::Int(0), error_type(), location)
                 }
-                None => {
+                // Tags live under keys no identifier spells.
+                None | Some(Symbol::Tag(_)) => {
                     self.error(location, format!("use of undeclared identifier '{name}'"));
                     Expr::new(H::Int(0), error_type(), location)
                 }
@@ -1237,7 +1305,7 @@ impl<'a> Checker<'a> {
             return;
         }
         let ok = match &target.kind {
-            H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..) => true,
+            H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..) => true,
             H::Swizzle(base, lanes) => {
                 let mut seen = 0u32;
                 let unique = lanes.iter().all(|&l| {
@@ -1248,7 +1316,7 @@ impl<'a> Checker<'a> {
                 unique
                     && matches!(
                         base.kind,
-                        H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..)
+                        H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..)
                     )
             }
             _ => false,
@@ -1260,10 +1328,27 @@ impl<'a> Checker<'a> {
         if matches!(target.ty, Type::Array(..)) {
             self.error(location, "array type is not assignable");
         }
-        if let Some(p) = self.pointee_of_place(target) {
-            if p.is_const || p.space == AddressSpace::Constant {
-                self.error(location, "cannot assign to a read-only location");
-            }
+        if self.is_read_only(target) {
+            self.error(location, "cannot assign to a read-only location");
+        }
+    }
+
+    /// Is a place `const` or in the constant address space, through any of
+    /// the variables, members, elements and pointers it is reached by?
+    fn is_read_only(&self, place: &Expr) -> bool {
+        match &place.kind {
+            H::Local(id) => self.current.as_ref().is_some_and(|f| {
+                let l = &f.locals[*id];
+                l.is_const || l.space == AddressSpace::Constant
+            }),
+            H::Global(id) => self.program.globals[*id].space == AddressSpace::Constant,
+            H::Index(base, _) if matches!(base.ty, Type::Array(..)) => self.is_read_only(base),
+            H::Index(base, _) | H::Deref(base) => base
+                .ty
+                .pointee()
+                .is_some_and(|p| p.is_const || p.space == AddressSpace::Constant),
+            H::Member(base, _) | H::Swizzle(base, _) => self.is_read_only(base),
+            _ => false,
         }
     }
 
@@ -1328,6 +1413,7 @@ impl<'a> Checker<'a> {
                     is_const: false,
                     is_volatile: false,
                     space,
+                    endian_host: false,
                 }));
                 Expr::new(H::AddressOf(Box::new(v)), ty, location)
             }
@@ -1439,16 +1525,7 @@ impl<'a> Checker<'a> {
             _ => {}
         }
         if matches!(a.ty, Type::Pointer(_)) || matches!(b.ty, Type::Pointer(_)) {
-            self.error(
-                location,
-                format!(
-                    "operator '{}' on pointers ('{}' and '{}') is not supported yet by this translator",
-                    op.spelling(),
-                    a.ty.display(),
-                    b.ty.display()
-                ),
-            );
-            return Expr::new(H::Int(0), error_type(), location);
+            return self.pointer_binary(op, a, b, location);
         }
         if matches!(op, Shl | Shr) {
             // The result has the promoted left operand's type; the right
@@ -1482,6 +1559,40 @@ impl<'a> Checker<'a> {
             ty
         };
         Expr::new(H::Binary(op, Box::new(a), Box::new(b)), result, location)
+    }
+
+    /// Comparisons and differences of pointers (C99 6.5.6, 6.5.8, 6.5.9):
+    /// both into the same address space, or a pointer and a null constant.
+    fn pointer_binary(&mut self, op: BinaryOp, a: Expr, b: Expr, location: Location) -> Expr {
+        let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
+        let (pa, pb) = (a.ty.pointee().cloned(), b.ty.pointee().cloned());
+        let compatible = match (&pa, &pb) {
+            _ if is_null(&a) || is_null(&b) => true,
+            (Some(x), Some(y)) => {
+                x.space == y.space
+                    || x.space == AddressSpace::Generic
+                    || y.space == AddressSpace::Generic
+            }
+            (Some(_), None) => is_null(&b),
+            (None, Some(_)) => is_null(&a),
+            (None, None) => false,
+        };
+        let ty = match op {
+            _ if !compatible => None,
+            _ if op.is_comparison() => Some(Type::INT),
+            BinaryOp::Sub if pa.is_some() && pb.is_some() => {
+                if pa.as_ref().map(|p| &p.ty) != pb.as_ref().map(|p| &p.ty) {
+                    None
+                } else {
+                    Some(Type::Scalar(self.size_type(true)))
+                }
+            }
+            _ => None,
+        };
+        match ty {
+            Some(ty) => Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, location),
+            None => self.invalid_operands(location, &a.ty, op.spelling(), &b.ty),
+        }
     }
 
     /// Reports operands an operator does not take; the result is an
@@ -1607,9 +1718,14 @@ impl<'a> Checker<'a> {
                     Expr::new(H::Int(0), error_type(), location)
                 }
             },
-            Type::Record(r) => match r.fields.iter().position(|f| &*f.name == name) {
+            Type::Record(r) => match self
+                .complete_record(r)
+                .fields
+                .iter()
+                .position(|f| &*f.name == name)
+            {
                 Some(i) => {
-                    let ty = r.fields[i].ty.clone();
+                    let ty = self.complete_record(r).fields[i].ty.clone();
                     Expr::new(H::Member(Box::new(base), i), ty, location)
                 }
                 None => {
@@ -1654,12 +1770,37 @@ impl<'a> Checker<'a> {
                 );
                 Expr::new(H::Int(0), error_type(), location)
             }
-            (Type::Pointer(_), Type::Pointer(_)) => {
-                let same_elem = v.ty.pointee().map(|p| &p.ty) == to.pointee().map(|p| &p.ty);
-                if !same_elem {
-                    self.error(location, "pointer casts between element types are not supported yet by this translator");
+            (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
+                if matches!(v.kind, H::Int(0)) {
+                    Expr::new(H::Int(0), to, location)
+                } else {
+                    Expr::new(H::Convert(Box::new(v)), to, location)
                 }
-                Expr::new(v.kind, to, location)
+            }
+            (Type::Pointer(_), Type::Scalar(s)) if s.is_integer() => {
+                Expr::new(H::Convert(Box::new(v)), to, location)
+            }
+            (Type::Pointer(from), Type::Pointer(target)) => {
+                // Named address spaces are disjoint; only generic converts
+                // to and from them (OpenCL C 6.7.9).
+                let spaces_ok = from.space == target.space
+                    || from.space == AddressSpace::Generic
+                    || target.space == AddressSpace::Generic;
+                if !spaces_ok {
+                    self.error(
+                        location,
+                        format!(
+                            "casting '{}' to type '{}' changes address space of pointer",
+                            v.ty.display(),
+                            to.display()
+                        ),
+                    );
+                }
+                if from.ty == target.ty {
+                    Expr::new(v.kind, to, location)
+                } else {
+                    Expr::new(H::PointerCast(Box::new(v)), to, location)
+                }
             }
             _ => {
                 self.error(
@@ -1743,23 +1884,13 @@ impl<'a> Checker<'a> {
         match self.lookup(name).cloned() {
             Some(Symbol::Function(id)) => {
                 let f = &self.program.functions[id];
-                let param_types: Vec<Type> =
-                    f.params.iter().map(|&p| f.locals[p].ty.clone()).collect();
+                let param_types = f.signature.clone();
                 let ret = f.ret.clone();
-                let (is_kernel, undefined) =
-                    (f.kernel.is_some(), f.params.is_empty() && !f.defined);
-                if is_kernel {
+                if f.kernel.is_some() {
                     self.error(
                         location,
                         "calling a kernel from a kernel is not supported yet by this translator",
                     );
-                }
-                if undefined {
-                    self.error(
-                        location,
-                        format!("function '{name}' is declared but never defined before this call"),
-                    );
-                    return Expr::new(H::Int(0), error_type(), location);
                 }
                 if param_types.len() != args.len() {
                     self.error(
@@ -1785,7 +1916,14 @@ impl<'a> Checker<'a> {
             }
             None => {
                 let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
-                match builtins::resolve(name, &types, self.size_type(false)) {
+                let context = builtins::BuiltinContext {
+                    size_type: self.size_type(false),
+                    float64: self.caps.float64,
+                    // The translator does not lower `half` yet.
+                    float16: false,
+                    cl_std: self.cl_std,
+                };
+                match builtins::resolve(name, &types, &context) {
                     Ok(r) => {
                         let args = args
                             .into_iter()
@@ -1802,6 +1940,16 @@ impl<'a> Checker<'a> {
             }
         }
     }
+}
+
+/// The qualifiers a typedef name carries: an address space written with a
+/// pointer typedef belongs to the pointee, not to variables of the type.
+fn quals_of_typedef(quals: ast::Qualifiers, declarator: &ast::Declarator) -> ast::Qualifiers {
+    let mut q = quals;
+    if !declarator.derived.is_empty() {
+        q.address_space = None;
+    }
+    q
 }
 
 /// The type of a parameter as written, for `CL_KERNEL_ARG_TYPE_NAME`:

@@ -195,6 +195,21 @@ impl Diagnostics {
         });
     }
 
+    /// How many diagnostics there are, for [`Diagnostics::truncate`].
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Drops what was reported after `len`: for a tentative check whose
+    /// result is discarded.
+    pub fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
+    }
+
     pub fn has_errors(&self) -> bool {
         self.list.iter().any(|d| d.severity == Severity::Error)
     }

@@ -7,20 +7,41 @@ use crate::ast::{AddressSpace, BinaryOp};
 use crate::builtins::Builtin;
 use crate::diagnostic::Location;
 use crate::reflect::AddressQualifier;
-use crate::types::Type;
+use crate::types::{Record, Type};
 use std::rc::Rc;
 
 pub type LocalId = usize;
 pub type FunctionId = usize;
+pub type GlobalId = usize;
 
 #[derive(Debug, Default)]
 pub struct Program {
     pub functions: Vec<Function>,
+    /// Program-scope variables (`__constant` tables; `__global` from 2.0).
+    pub globals: Vec<Global>,
+    /// Every struct and union type, by id.
+    pub records: Vec<Rc<Record>>,
+    /// Program-scope typedefs in declaration order, with the alignment an
+    /// attribute set on them (for layout queries).
+    pub typedefs: Vec<(Rc<str>, Type, Option<u64>)>,
+}
+
+#[derive(Debug)]
+pub struct Global {
+    pub name: Rc<str>,
+    pub ty: Type,
+    /// `Constant` or `Global`.
+    pub space: AddressSpace,
+    pub init: Option<Expr>,
+    pub location: Location,
 }
 
 #[derive(Debug)]
 pub struct Function {
     pub name: Rc<str>,
+    /// Parameter types, known from the first declaration on, so calls can
+    /// precede the definition.
+    pub signature: Vec<Type>,
     /// The first `params.len()` locals are the parameters.
     pub params: Vec<LocalId>,
     pub locals: Vec<Local>,
@@ -37,8 +58,10 @@ pub struct Function {
 pub struct Local {
     pub name: Rc<str>,
     pub ty: Type,
-    /// `Private`, or `Local` for a `__local` variable in a kernel.
+    /// `Private`, or `Local`/`Constant` for such variables of a kernel.
     pub space: AddressSpace,
+    /// Declared `const` (the variable itself, not a pointee).
+    pub is_const: bool,
     pub location: Location,
 }
 
@@ -74,10 +97,22 @@ pub enum Stmt {
         step: Option<Expr>,
         test_first: bool,
     },
+    /// `switch`: the body split at its top-level `case`/`default` labels;
+    /// control falls from one case into the next unless it breaks.
+    Switch(Expr, Vec<SwitchCase>),
     Break,
     Continue,
     Return(Option<Expr>, Location),
     Block(Vec<Stmt>),
+}
+
+#[derive(Debug)]
+pub struct SwitchCase {
+    /// The labels before this group: values (already converted to the
+    /// controlling type's bits) and whether `default` is among them.
+    pub values: Vec<u64>,
+    pub is_default: bool,
+    pub body: Vec<Stmt>,
 }
 
 #[derive(Debug, Clone)]
@@ -103,6 +138,12 @@ pub enum ExprKind {
     Int(u64),
     Float(f64),
     Local(LocalId),
+    /// A program-scope variable; an lvalue.
+    Global(GlobalId),
+    /// `{ ... }` for an aggregate, vector or scalar of `ty`: each value with
+    /// the path of member/element indices it initialises; what is not
+    /// listed is zero.
+    InitList(Vec<(Vec<u64>, Expr)>),
     /// Converts the operand to `ty` (C conversion, including to/from bool).
     Convert(Box<Expr>),
     /// A scalar widened to the vector type `ty`.
@@ -140,6 +181,8 @@ pub enum ExprKind {
     AddressOf(Box<Expr>),
     /// Pointer plus a signed element count (`p + n`, `p - n`).
     PointerOffset(Box<Expr>, Box<Expr>),
+    /// A pointer reinterpreted as pointing to another type (`(uint *)p`).
+    PointerCast(Box<Expr>),
     /// An array lvalue used as a value: a pointer to its first element.
     Decay(Box<Expr>),
     Call(FunctionId, Vec<Expr>),

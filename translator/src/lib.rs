@@ -15,6 +15,7 @@ pub mod caps;
 pub mod check;
 pub mod diagnostic;
 pub mod hir;
+pub mod layout;
 pub mod lexer;
 pub mod literal;
 pub mod lower;
@@ -109,6 +110,70 @@ pub fn build_named(
 pub fn check_source(source: &str, options: &str, caps: &DeviceCaps) -> Result<String, BuildError> {
     let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
     FrontEnd::run(MAIN_FILE_NAME, source, &options, caps).log()
+}
+
+/// The size, alignment and member offsets of a type, as the layout engine
+/// computed them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeLayout {
+    /// `struct S`, `union U`, or a typedef name.
+    pub name: String,
+    pub size: u64,
+    pub align: u64,
+    /// Named members and their byte offsets, in declaration order.
+    pub fields: Vec<(String, u64)>,
+}
+
+/// The layout of every named struct, union and typedef that `source`
+/// declares at program scope (for tests that compare with the host
+/// compiler, and for tools).
+pub fn type_layouts(
+    source: &str,
+    options: &str,
+    caps: &DeviceCaps,
+) -> Result<Vec<TypeLayout>, BuildError> {
+    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+    let front = FrontEnd::run(MAIN_FILE_NAME, source, &options, caps);
+    front.log()?;
+    let fields_of = |ty: &types::Type| match ty {
+        types::Type::Record(r) => {
+            let r = &front.program.records[r.id as usize];
+            r.fields
+                .iter()
+                .filter(|f| !f.name.is_empty())
+                .map(|f| (f.name.to_string(), f.offset))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let bits = caps.address_bits;
+    let mut out: Vec<TypeLayout> = front
+        .program
+        .records
+        .iter()
+        .filter(|r| r.complete && !r.name.is_empty())
+        .map(|r| {
+            let ty = types::Type::Record(r.clone());
+            TypeLayout {
+                name: ty.display(),
+                size: r.size,
+                align: r.align,
+                fields: fields_of(&ty),
+            }
+        })
+        .collect();
+    for (name, ty, align) in &front.program.typedefs {
+        let (Some(size), Some(natural)) = (ty.size(bits), ty.align(bits)) else {
+            continue;
+        };
+        out.push(TypeLayout {
+            name: name.to_string(),
+            size,
+            align: align.unwrap_or(natural),
+            fields: fields_of(ty),
+        });
+    }
+    Ok(out)
 }
 
 /// The result of preprocessing, parsing and checking one source.

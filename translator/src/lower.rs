@@ -356,6 +356,14 @@ impl<'a> ModuleBuilder<'a> {
             let local = &f.locals[param];
             let arg = &info.args[i];
             let kind = match &local.ty {
+                Type::Pointer(p) if p.space == AddressSpace::Local => {
+                    self.error(
+                        local.location,
+                        "__local pointer arguments are not supported yet by this translator",
+                    );
+                    failed = true;
+                    continue;
+                }
                 Type::Pointer(p) => {
                     let Ok(elem) = self.buffer_element_type(&p.ty, local.location) else {
                         failed = true;
@@ -569,6 +577,13 @@ impl<'a> ModuleBuilder<'a> {
         if let Some(&h) = self.specialisations.get(&(id, roots.clone())) {
             return Ok(h);
         }
+        if !self.program.functions[id].defined {
+            let name = self.program.functions[id].name.clone();
+            return Err(self.error(
+                location,
+                format!("function '{name}' is declared but never defined"),
+            ));
+        }
         if self.in_progress.contains(&id) {
             return Err(self.error(location, "recursion is not allowed in OpenCL C"));
         }
@@ -722,6 +737,12 @@ impl<'a> ModuleBuilder<'a> {
                     None => None,
                 };
                 fb.push(naga::Statement::Return { value });
+            }
+            Stmt::Switch(value, _) => {
+                return Err(self.error(
+                    value.location,
+                    "switch statements are not supported yet by this translator",
+                ))
             }
             Stmt::Block(stmts) => {
                 let block = self.nested(fb, stmts)?;
@@ -1170,140 +1191,157 @@ impl<'a> ModuleBuilder<'a> {
 
     fn expr(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Value> {
         let location = e.location;
-        let h = match &e.kind {
-            H::Int(bits) => self.constant(fb, &e.ty, *bits, location)?,
-            H::Float(v) => {
-                let s = e.ty.element().unwrap_or(Scalar::Float);
-                let lit = fb.add(naga::Expression::Literal(float_literal(s, *v)));
-                self.splat_to(fb, lit, &e.ty, location)?
-            }
-            H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..) => {
-                let place = self.place(fb, e)?;
-                return self.load(fb, place, location);
-            }
-            H::Swizzle(base, lanes) => {
-                let v = self.plain(fb, base)?;
-                self.swizzle(fb, v, lanes, location)?
-            }
-            H::Convert(x) => {
-                let v = self.plain(fb, x)?;
-                self.convert(fb, v, &x.ty, &e.ty, location)?
-            }
-            H::Splat(x) => {
-                let v = self.plain(fb, x)?;
-                self.splat_to(fb, v, &e.ty, location)?
-            }
-            H::Unary(op, x) => match op {
-                hir::UnaryOp::Negate => {
-                    let v = self.plain(fb, x)?;
-                    fb.unary(naga::UnaryOperator::Negate, v)
+        let h =
+            match &e.kind {
+                H::Int(bits) => self.constant(fb, &e.ty, *bits, location)?,
+                H::Float(v) => {
+                    let s = e.ty.element().unwrap_or(Scalar::Float);
+                    let lit = fb.add(naga::Expression::Literal(float_literal(s, *v)));
+                    self.splat_to(fb, lit, &e.ty, location)?
                 }
-                hir::UnaryOp::BitNot => {
-                    let v = self.plain(fb, x)?;
-                    fb.unary(naga::UnaryOperator::BitwiseNot, v)
+                H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..) => {
+                    let place = self.place(fb, e)?;
+                    return self.load(fb, place, location);
                 }
-                hir::UnaryOp::LogicalNot => {
-                    let b = if matches!(x.ty, Type::Vector(..)) {
+                H::Swizzle(base, lanes) => {
+                    let v = self.plain(fb, base)?;
+                    self.swizzle(fb, v, lanes, location)?
+                }
+                H::Convert(x) => {
+                    let v = self.plain(fb, x)?;
+                    self.convert(fb, v, &x.ty, &e.ty, location)?
+                }
+                H::Splat(x) => {
+                    let v = self.plain(fb, x)?;
+                    self.splat_to(fb, v, &e.ty, location)?
+                }
+                H::Unary(op, x) => match op {
+                    hir::UnaryOp::Negate => {
                         let v = self.plain(fb, x)?;
-                        let zero = self.zero(fb, &x.ty, location)?;
-                        fb.binary(naga::BinaryOperator::Equal, v, zero)
+                        fb.unary(naga::UnaryOperator::Negate, v)
+                    }
+                    hir::UnaryOp::BitNot => {
+                        let v = self.plain(fb, x)?;
+                        fb.unary(naga::UnaryOperator::BitwiseNot, v)
+                    }
+                    hir::UnaryOp::LogicalNot => {
+                        let b = if matches!(x.ty, Type::Vector(..)) {
+                            let v = self.plain(fb, x)?;
+                            let zero = self.zero(fb, &x.ty, location)?;
+                            fb.binary(naga::BinaryOperator::Equal, v, zero)
+                        } else {
+                            let c = self.condition(fb, x)?;
+                            fb.unary(naga::UnaryOperator::LogicalNot, c)
+                        };
+                        self.bool_to_int(fb, b, &e.ty, location)?
+                    }
+                },
+                H::Binary(op, a, b) => {
+                    if op.is_comparison() {
+                        let c = self.comparison(fb, *op, a, b)?;
+                        self.bool_to_int(fb, c, &e.ty, location)?
                     } else {
-                        let c = self.condition(fb, x)?;
-                        fb.unary(naga::UnaryOperator::LogicalNot, c)
-                    };
-                    self.bool_to_int(fb, b, &e.ty, location)?
+                        let left = self.plain(fb, a)?;
+                        let right = self.plain(fb, b)?;
+                        self.arithmetic(fb, *op, left, right, &e.ty, location)?
+                    }
                 }
-            },
-            H::Binary(op, a, b) => {
-                if op.is_comparison() {
-                    let c = self.comparison(fb, *op, a, b)?;
+                H::Logical(op, a, b) => {
+                    let c = self.logical(fb, *op, a, b)?;
                     self.bool_to_int(fb, c, &e.ty, location)?
-                } else {
-                    let left = self.plain(fb, a)?;
-                    let right = self.plain(fb, b)?;
-                    self.arithmetic(fb, *op, left, right, &e.ty, location)?
                 }
-            }
-            H::Logical(op, a, b) => {
-                let c = self.logical(fb, *op, a, b)?;
-                self.bool_to_int(fb, c, &e.ty, location)?
-            }
-            H::Conditional(c, a, b) => return self.conditional(fb, e, c, a, b),
-            H::Assign(target, value) => {
-                let v = self.expr(fb, value)?;
-                let result = match v {
-                    Value::Plain(h) => Value::Plain(h),
-                    Value::Pointer(p) => Value::Pointer(p),
-                    Value::Void => return Err(self.error(location, "assigning a void value")),
-                };
-                let place = self.place(fb, target)?;
-                let copy = match &result {
-                    Value::Plain(h) => Value::Plain(*h),
-                    Value::Pointer(p) => Value::Pointer(*p),
-                    Value::Void => Value::Void,
-                };
-                self.store(fb, place, copy, location, None)?;
-                return Ok(result);
-            }
-            H::CompoundAssign {
-                op,
-                target,
-                value,
-                op_ty,
-            } => {
-                let current = self.plain(fb, target)?;
-                let current = self.convert(fb, current, &target.ty, op_ty, location)?;
-                let v = self.plain(fb, value)?;
-                let combined = self.arithmetic(fb, *op, current, v, op_ty, location)?;
-                let result = self.convert(fb, combined, op_ty, &target.ty, location)?;
-                let place = self.place(fb, target)?;
-                self.store(fb, place, Value::Plain(result), location, None)?;
-                result
-            }
-            H::IncDec {
-                target,
-                increment,
-                prefix,
-            } => return self.inc_dec(fb, target, *increment, *prefix, location),
-            H::PointerOffset(p, n) => {
-                let p = self.pointer(fb, p)?;
-                let n = self.index_value(fb, n)?;
-                let index = fb.binary(naga::BinaryOperator::Add, p.index, n);
-                return Ok(Value::Pointer(PointerValue {
-                    root: p.root,
-                    index,
-                }));
-            }
-            H::Decay(array) => {
-                let H::Local(id) = array.kind else {
+                H::Conditional(c, a, b) => return self.conditional(fb, e, c, a, b),
+                H::Assign(target, value) => {
+                    let v = self.expr(fb, value)?;
+                    let result = match v {
+                        Value::Plain(h) => Value::Plain(h),
+                        Value::Pointer(p) => Value::Pointer(p),
+                        Value::Void => return Err(self.error(location, "assigning a void value")),
+                    };
+                    let place = self.place(fb, target)?;
+                    let copy = match &result {
+                        Value::Plain(h) => Value::Plain(*h),
+                        Value::Pointer(p) => Value::Pointer(*p),
+                        Value::Void => Value::Void,
+                    };
+                    self.store(fb, place, copy, location, None)?;
+                    return Ok(result);
+                }
+                H::CompoundAssign {
+                    op,
+                    target,
+                    value,
+                    op_ty,
+                } => {
+                    let current = self.plain(fb, target)?;
+                    let current = self.convert(fb, current, &target.ty, op_ty, location)?;
+                    let v = self.plain(fb, value)?;
+                    let combined = self.arithmetic(fb, *op, current, v, op_ty, location)?;
+                    let result = self.convert(fb, combined, op_ty, &target.ty, location)?;
+                    let place = self.place(fb, target)?;
+                    self.store(fb, place, Value::Plain(result), location, None)?;
+                    result
+                }
+                H::IncDec {
+                    target,
+                    increment,
+                    prefix,
+                } => return self.inc_dec(fb, target, *increment, *prefix, location),
+                H::PointerOffset(p, n) => {
+                    let p = self.pointer(fb, p)?;
+                    let n = self.index_value(fb, n)?;
+                    let index = fb.binary(naga::BinaryOperator::Add, p.index, n);
+                    return Ok(Value::Pointer(PointerValue {
+                        root: p.root,
+                        index,
+                    }));
+                }
+                H::Decay(array) => {
+                    let H::Local(id) = array.kind else {
+                        return Err(self.error(
+                            location,
+                            "only arrays in variables can be used as pointers for now",
+                        ));
+                    };
+                    let v = self.variable_slot(fb, id)?;
+                    let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                    return Ok(Value::Pointer(PointerValue {
+                        root: Root::Private(v, true),
+                        index,
+                    }));
+                }
+                H::AddressOf(x) => return self.address_of(fb, x, location),
+                H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
+                H::Builtin(b, args) => self.builtin(fb, *b, args, &e.ty, location)?,
+                H::Comma(a, b) => {
+                    self.expr(fb, a)?;
+                    return self.expr(fb, b);
+                }
+                H::PointerCast(_) => return Err(self.error(
+                    location,
+                    "pointer casts between element types are not supported yet by this translator",
+                )),
+                H::Global(_) => {
                     return Err(self.error(
                         location,
-                        "only arrays in variables can be used as pointers for now",
-                    ));
-                };
-                let v = self.variable_slot(fb, id)?;
-                let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                return Ok(Value::Pointer(PointerValue {
-                    root: Root::Private(v, true),
-                    index,
-                }));
-            }
-            H::AddressOf(x) => return self.address_of(fb, x, location),
-            H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
-            H::Builtin(b, args) => self.builtin(fb, *b, args, &e.ty, location)?,
-            H::Comma(a, b) => {
-                self.expr(fb, a)?;
-                return self.expr(fb, b);
-            }
-            H::VectorLiteral(parts) => {
-                let ty = self.value_type(&e.ty, location)?;
-                let mut components = Vec::new();
-                for p in parts {
-                    components.push(self.plain(fb, p)?);
+                        "program-scope variables are not supported yet by this translator",
+                    ))
                 }
-                fb.add(naga::Expression::Compose { ty, components })
-            }
-        };
+                H::InitList(_) => {
+                    return Err(self.error(
+                        location,
+                        "initializer lists are not supported yet by this translator",
+                    ))
+                }
+                H::VectorLiteral(parts) => {
+                    let ty = self.value_type(&e.ty, location)?;
+                    let mut components = Vec::new();
+                    for p in parts {
+                        components.push(self.plain(fb, p)?);
+                    }
+                    fb.add(naga::Expression::Compose { ty, components })
+                }
+            };
         Ok(Value::Plain(h))
     }
 
@@ -1681,15 +1719,28 @@ impl<'a> ModuleBuilder<'a> {
     ) -> LResult<Handle<naga::Expression>> {
         let math = |f: naga::MathFunction| Some(f);
         let function = match b {
-            Builtin::Min => math(naga::MathFunction::Min),
-            Builtin::Max => math(naga::MathFunction::Max),
+            Builtin::Min | Builtin::Fmin => math(naga::MathFunction::Min),
+            Builtin::Max | Builtin::Fmax => math(naga::MathFunction::Max),
             Builtin::Fabs => math(naga::MathFunction::Abs),
             Builtin::Floor => math(naga::MathFunction::Floor),
             Builtin::Ceil => math(naga::MathFunction::Ceil),
             Builtin::Trunc => math(naga::MathFunction::Trunc),
             Builtin::Sqrt => math(naga::MathFunction::Sqrt),
             Builtin::Fma | Builtin::Mad => math(naga::MathFunction::Fma),
-            _ => None,
+            Builtin::WorkDim
+            | Builtin::GlobalId
+            | Builtin::LocalId
+            | Builtin::GroupId
+            | Builtin::GlobalSize
+            | Builtin::LocalSize
+            | Builtin::NumGroups
+            | Builtin::GlobalOffset => None,
+            _ => {
+                return Err(self.error(
+                    location,
+                    format!("built-in function '{b}' is not supported yet by this translator"),
+                ))
+            }
         };
         if let Some(fun) = function {
             let mut values = Vec::new();

@@ -161,6 +161,9 @@ pub fn lookup_builtin_type_name(name: &str) -> Option<BuiltinName> {
         "ulong" => return Some(BuiltinName::Scalar(Scalar::ULong)),
         "size_t" | "uintptr_t" => return Some(BuiltinName::SizeType { signed: false }),
         "ptrdiff_t" | "intptr_t" => return Some(BuiltinName::SizeType { signed: true }),
+        // Enum and flag types of the synchronisation built-ins.
+        "cl_mem_fence_flags" => return Some(BuiltinName::Scalar(Scalar::UInt)),
+        "memory_order" | "memory_scope" => return Some(BuiltinName::Scalar(Scalar::Int)),
         _ => {}
     }
     if OPAQUE_TYPES.contains(&name) {
@@ -219,6 +222,9 @@ pub struct Pointee {
     pub is_const: bool,
     pub is_volatile: bool,
     pub space: AddressSpace,
+    /// `__attribute__((endian(host)))` on the pointer: the data is in the
+    /// host's byte order (the same as the device's on every target so far).
+    pub endian_host: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -228,13 +234,24 @@ pub struct Field {
     pub offset: u64,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// A struct or union type. Two records are the same type when they have
+/// the same `id` (one per definition or forward declaration of a tag).
+#[derive(Clone, Debug)]
 pub struct Record {
     pub kind: ast::RecordKind,
     pub name: Rc<str>,
+    pub id: u32,
+    /// False for a declared but not (yet) defined tag.
+    pub complete: bool,
     pub fields: Vec<Field>,
     pub size: u64,
     pub align: u64,
+}
+
+impl PartialEq for Record {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
 }
 
 impl Type {
@@ -281,6 +298,7 @@ impl Type {
             Type::Vector(s, n) => s.size() as u64 * storage_lanes(*n) as u64,
             Type::Pointer(_) => address_bits as u64 / 8,
             Type::Array(t, n) => t.size(address_bits)? * n,
+            Type::Record(r) if !r.complete => return None,
             Type::Record(r) => r.size,
         })
     }
@@ -311,14 +329,17 @@ impl Type {
                 format!("{space}{c}{}*", p.ty.display())
             }
             Type::Array(t, n) => format!("{}[{n}]", t.display()),
-            Type::Record(r) => format!(
-                "{} {}",
-                match r.kind {
+            Type::Record(r) => {
+                let keyword = match r.kind {
                     ast::RecordKind::Struct => "struct",
                     ast::RecordKind::Union => "union",
-                },
-                r.name
-            ),
+                };
+                if r.name.is_empty() {
+                    format!("{keyword} (anonymous)")
+                } else {
+                    format!("{keyword} {}", r.name)
+                }
+            }
             Type::Unsupported(n) => n.to_string(),
         }
     }

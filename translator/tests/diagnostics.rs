@@ -47,7 +47,7 @@ fn kernel_rules() {
         ("__kernel void k(__global int *p) { p[0] = 1 % 2.0f; }", "1:45: error: invalid operands to binary expression ('int' % 'float')"),
         ("__kernel void k(__global int *p) { p[0] = sqrt(1, 2); }", "1:43: error: too many arguments to function call 'sqrt', expected 1, have 2"),
         ("__kernel void k(__global float4 *p) { p[0].xq = 1; }", "1:43: error: illegal vector component name 'xq'"),
-        ("__kernel void k(__global int *p) { break; }", "1:36: error: 'break'/'continue' statement not in loop statement"),
+        ("__kernel void k(__global int *p) { break; }", "1:36: error: 'break' statement not in loop or switch statement"),
     ];
     for (source, expected) in cases {
         let log = log_of(source);

@@ -1,0 +1,221 @@
+//! Initializers: `= expr` and `= { ... }` lists with designators and brace
+//! elision (C99 6.7.8), flattened into (member/element path, value) pairs.
+
+use super::{is_error, Checker};
+use crate::ast::{self, Designator};
+use crate::diagnostic::Location;
+use crate::hir::{Expr, ExprKind as H};
+use crate::types::Type;
+
+/// The sub-objects of an aggregate, as a list initializer walks them.
+enum Shape {
+    /// Elements of one type; `None` count for an array of unknown size.
+    Elements(Type, Option<u64>),
+    /// Struct members in order (or the first union member).
+    Members(Vec<Type>, Vec<std::rc::Rc<str>>, bool),
+    Scalar,
+}
+
+impl Checker<'_> {
+    fn shape(&self, ty: &Type) -> Shape {
+        match ty {
+            Type::Array(elem, 0) => Shape::Elements((**elem).clone(), None),
+            Type::Array(elem, n) => Shape::Elements((**elem).clone(), Some(*n)),
+            Type::Vector(s, n) => Shape::Elements(Type::Scalar(*s), Some(u64::from(*n))),
+            Type::Record(r) => {
+                let r = self.complete_record(r);
+                let is_union = r.kind == ast::RecordKind::Union;
+                Shape::Members(
+                    r.fields.iter().map(|f| f.ty.clone()).collect(),
+                    r.fields.iter().map(|f| f.name.clone()).collect(),
+                    is_union,
+                )
+            }
+            _ => Shape::Scalar,
+        }
+    }
+
+    /// Checks the initializer of an object of type `ty`. An array of unknown
+    /// size takes its size from the list; the returned type says which.
+    pub(super) fn initializer(&mut self, init: &ast::Initializer, ty: &Type) -> (Expr, Type) {
+        match init {
+            ast::Initializer::Expr(e) => {
+                if let Type::Array(..) = ty {
+                    self.error(e.location, "array initializer must be an initializer list");
+                }
+                let v = self.expr(e);
+                (self.convert_for_assignment(v, ty), ty.clone())
+            }
+            ast::Initializer::List(items, location) => {
+                let mut out = Vec::new();
+                let mut pos = 0;
+                let count = self.fill(ty, &[], items, &mut pos, &mut out, true, *location);
+                let ty = match ty {
+                    Type::Array(elem, 0) => Type::Array(elem.clone(), count.max(1)),
+                    t => t.clone(),
+                };
+                (Expr::new(H::InitList(out), ty.clone(), *location), ty)
+            }
+        }
+    }
+
+    /// Initialises the sub-objects of `ty` (at `path`) from `items[*pos..]`.
+    /// `braced` is true for the list's own level; false when brace elision
+    /// lets a sub-aggregate take plain values. Returns how many elements
+    /// were reached (the size of an array of unknown size).
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        &mut self,
+        ty: &Type,
+        path: &[u64],
+        items: &[(Vec<Designator>, ast::Initializer)],
+        pos: &mut usize,
+        out: &mut Vec<(Vec<u64>, Expr)>,
+        braced: bool,
+        location: Location,
+    ) -> u64 {
+        let shape = self.shape(ty);
+        if let Shape::Scalar = shape {
+            // `int x = { 5 };`
+            if let Some((_, ast::Initializer::Expr(e))) = items.get(*pos) {
+                let v = self.expr(e);
+                let v = self.convert_for_assignment(v, ty);
+                out.push((path.to_vec(), v));
+                *pos += 1;
+            }
+            if braced && *pos < items.len() {
+                self.error(location, "excess elements in scalar initializer");
+                *pos = items.len();
+            }
+            return 1;
+        }
+        let mut current = 0u64;
+        let mut reached = 0u64;
+        while *pos < items.len() {
+            let (designators, init) = &items[*pos];
+            if let Some(first) = designators.first() {
+                if !braced {
+                    break;
+                }
+                if designators.len() > 1 {
+                    self.error(
+                        location,
+                        "nested designators are not supported yet by this translator",
+                    );
+                    *pos += 1;
+                    continue;
+                }
+                match (first, &shape) {
+                    (Designator::Index(e), Shape::Elements(_, count)) => match self.const_int(e) {
+                        Some(i) if i >= 0 && count.is_none_or(|n| (i as u64) < n) => {
+                            current = i as u64
+                        }
+                        _ => {
+                            self.error(
+                                e.location,
+                                "array designator index out of range or not constant",
+                            );
+                            *pos += 1;
+                            continue;
+                        }
+                    },
+                    (Designator::Field(name, loc), Shape::Members(_, names, _)) => {
+                        match names.iter().position(|n| n == name) {
+                            Some(i) => current = i as u64,
+                            None => {
+                                self.error(*loc, format!("field designator '{name}' does not refer to any field in type '{}'", ty.display()));
+                                *pos += 1;
+                                continue;
+                            }
+                        }
+                    }
+                    (Designator::Index(e), _) => {
+                        self.error(
+                            e.location,
+                            format!(
+                                "array designator cannot initialize non-array type '{}'",
+                                ty.display()
+                            ),
+                        );
+                        *pos += 1;
+                        continue;
+                    }
+                    (Designator::Field(_, loc), _) => {
+                        self.error(*loc, format!("field designator cannot initialize a non-struct, non-union type '{}'", ty.display()));
+                        *pos += 1;
+                        continue;
+                    }
+                }
+            }
+            let sub_ty = match &shape {
+                Shape::Elements(elem, count) => {
+                    if count.is_some_and(|n| current >= n) {
+                        None
+                    } else {
+                        Some(elem.clone())
+                    }
+                }
+                Shape::Members(types, _, is_union) => {
+                    if *is_union && current > 0 && designators.is_empty() {
+                        None
+                    } else {
+                        types.get(current as usize).cloned()
+                    }
+                }
+                Shape::Scalar => None,
+            };
+            let Some(sub_ty) = sub_ty else {
+                if braced {
+                    let what = match ty {
+                        Type::Array(..) => "array",
+                        Type::Vector(..) => "vector",
+                        _ => "struct",
+                    };
+                    let at = match init {
+                        ast::Initializer::Expr(e) => e.location,
+                        ast::Initializer::List(_, l) => *l,
+                    };
+                    self.error(at, format!("excess elements in {what} initializer"));
+                    *pos = items.len();
+                }
+                break;
+            };
+            let mut sub_path = path.to_vec();
+            sub_path.push(current);
+            let is_aggregate = !matches!(self.shape(&sub_ty), Shape::Scalar);
+            match init {
+                ast::Initializer::List(sub_items, l) => {
+                    let mut sub_pos = 0;
+                    self.fill(&sub_ty, &sub_path, sub_items, &mut sub_pos, out, true, *l);
+                    *pos += 1;
+                }
+                ast::Initializer::Expr(e) if is_aggregate => {
+                    // A value of the sub-aggregate's own type initialises it
+                    // whole; anything else starts brace elision, which
+                    // checks the expression again, so this first look
+                    // leaves no diagnostics behind.
+                    let mark = self.diags.len();
+                    let v = self.rvalue(e);
+                    if v.ty == sub_ty {
+                        out.push((sub_path, v));
+                        *pos += 1;
+                    } else {
+                        self.diags.truncate(mark);
+                        self.fill(&sub_ty, &sub_path, items, pos, out, false, location);
+                    }
+                }
+                ast::Initializer::Expr(e) => {
+                    let v = self.expr(e);
+                    if !is_error(&v.ty) {
+                        let v = self.convert_for_assignment(v, &sub_ty);
+                        out.push((sub_path, v));
+                    }
+                    *pos += 1;
+                }
+            }
+            current += 1;
+            reached = reached.max(current);
+        }
+        reached
+    }
+}

@@ -1,0 +1,236 @@
+//! Statements: blocks and scopes, loops, `switch`, and jumps.
+
+use super::{is_error, Checker};
+use crate::ast::{self, StmtKind as S};
+use crate::hir::{Stmt, SwitchCase};
+use crate::literal;
+use crate::types::Type;
+use std::collections::HashMap;
+
+impl Checker<'_> {
+    pub(super) fn block_items(&mut self, items: &[ast::Stmt]) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for s in items {
+            self.statement(s, &mut out);
+        }
+        out
+    }
+
+    fn scoped_statement(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
+        self.scopes.push(HashMap::new());
+        let mut out = Vec::new();
+        self.statement(s, &mut out);
+        self.scopes.pop();
+        out
+    }
+
+    fn statement(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+        match &s.kind {
+            S::Compound(b) => {
+                self.scopes.push(HashMap::new());
+                let items = self.block_items(&b.items);
+                self.scopes.pop();
+                out.push(Stmt::Block(items));
+            }
+            S::Declaration(d) => self.local_declaration(d, out),
+            S::Expr(Some(e)) => {
+                let e = self.expr(e);
+                out.push(Stmt::Expr(e));
+            }
+            S::Expr(None) | S::Pragma(_) => {}
+            S::If(c, then, otherwise) => {
+                let c = self.condition(c);
+                let then = self.scoped_statement(then);
+                let otherwise = otherwise
+                    .as_ref()
+                    .map(|o| self.scoped_statement(o))
+                    .unwrap_or_default();
+                out.push(Stmt::If(c, then, otherwise));
+            }
+            S::While(c, body) => {
+                let cond = Some(self.condition(c));
+                let body = self.loop_body(body);
+                out.push(Stmt::Loop {
+                    cond,
+                    body,
+                    step: None,
+                    test_first: true,
+                });
+            }
+            S::DoWhile(body, c) => {
+                let body = self.loop_body(body);
+                let cond = Some(self.condition(c));
+                out.push(Stmt::Loop {
+                    cond,
+                    body,
+                    step: None,
+                    test_first: false,
+                });
+            }
+            S::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.scopes.push(HashMap::new());
+                let mut block = Vec::new();
+                if let Some(init) = init {
+                    self.statement(init, &mut block);
+                }
+                let cond = cond.as_ref().map(|c| self.condition(c));
+                let step = step.as_ref().map(|e| self.expr(e));
+                let body = self.loop_body(body);
+                self.scopes.pop();
+                block.push(Stmt::Loop {
+                    cond,
+                    body,
+                    step,
+                    test_first: true,
+                });
+                out.push(Stmt::Block(block));
+            }
+            S::Break if self.break_depth == 0 => {
+                self.error(
+                    s.location,
+                    "'break' statement not in loop or switch statement",
+                );
+            }
+            S::Continue if self.loop_depth == 0 => {
+                self.error(s.location, "'continue' statement not in loop statement");
+            }
+            S::Break => out.push(Stmt::Break),
+            S::Continue => out.push(Stmt::Continue),
+            S::Return(value) => {
+                let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret.clone());
+                let value = match (value, &ret) {
+                    (None, Type::Void) => None,
+                    (None, _) => {
+                        self.error(s.location, "non-void function should return a value");
+                        None
+                    }
+                    (Some(v), Type::Void) => {
+                        self.error(v.location, "void function should not return a value");
+                        None
+                    }
+                    (Some(v), ret) => {
+                        let v = self.expr(v);
+                        Some(self.convert_for_assignment(v, ret))
+                    }
+                };
+                out.push(Stmt::Return(value, s.location));
+            }
+            S::Switch(value, inner) => out.push(self.switch(value, inner)),
+            S::Case(value, _) => {
+                self.error(value.location, "'case' statement not in switch statement");
+            }
+            S::Default(_) => {
+                self.error(s.location, "'default' statement not in switch statement");
+            }
+            S::Goto(_) | S::Labeled(..) => {
+                self.error(
+                    s.location,
+                    "goto and labels are not supported in OpenCL C kernels by this translator",
+                );
+            }
+        }
+    }
+
+    fn loop_body(&mut self, body: &ast::Stmt) -> Vec<Stmt> {
+        self.loop_depth += 1;
+        self.break_depth += 1;
+        let b = self.scoped_statement(body);
+        self.loop_depth -= 1;
+        self.break_depth -= 1;
+        b
+    }
+
+    /// `switch`: the controlling value is promoted; the body's top-level
+    /// `case`/`default` labels split it into groups (labels nested deeper,
+    /// as in Duff's device, are not supported).
+    fn switch(&mut self, value: &ast::Expr, body: &ast::Stmt) -> Stmt {
+        let v = self.rvalue(value);
+        let ty = match v.ty {
+            Type::Scalar(s) if s.is_integer() => Type::Scalar(crate::builtins::promote(s)),
+            ref t if is_error(t) => Type::INT,
+            ref t => {
+                self.error(
+                    value.location,
+                    format!(
+                        "statement requires expression of integer type ('{}' invalid)",
+                        t.display()
+                    ),
+                );
+                Type::INT
+            }
+        };
+        let scalar = ty.scalar().unwrap_or(crate::types::Scalar::Int);
+        let v = self.convert(v, ty);
+        let items: &[ast::Stmt] = match &body.kind {
+            S::Compound(b) => &b.items,
+            _ => std::slice::from_ref(body),
+        };
+        self.break_depth += 1;
+        self.scopes.push(HashMap::new());
+        let mut cases: Vec<SwitchCase> = Vec::new();
+        let mut seen: Vec<u64> = Vec::new();
+        let mut has_default = false;
+        for item in items {
+            // Peel the labels off this statement.
+            let mut stmt = item;
+            let mut labels = Vec::new();
+            let mut is_default = false;
+            loop {
+                match &stmt.kind {
+                    S::Case(e, inner) => {
+                        match self.const_int(e) {
+                            Some(n) => {
+                                let bits = literal::wrap(n as i64, scalar);
+                                if seen.contains(&bits) {
+                                    self.error(e.location, format!("duplicate case value '{n}'"));
+                                }
+                                seen.push(bits);
+                                labels.push(bits);
+                            }
+                            None => self.error(
+                                e.location,
+                                "expression is not an integer constant expression",
+                            ),
+                        }
+                        stmt = inner;
+                    }
+                    S::Default(inner) => {
+                        if has_default {
+                            self.error(stmt.location, "multiple default labels in one switch");
+                        }
+                        has_default = true;
+                        is_default = true;
+                        stmt = inner;
+                    }
+                    _ => break,
+                }
+            }
+            if !labels.is_empty() || is_default || cases.is_empty() {
+                if cases.is_empty() && labels.is_empty() && !is_default {
+                    // Statements before the first label never run, but
+                    // their declarations are in scope (C99 6.8.4.2).
+                    self.diags
+                        .warning(stmt.location, "statement will never be executed");
+                }
+                cases.push(SwitchCase {
+                    values: labels,
+                    is_default,
+                    body: Vec::new(),
+                });
+            }
+            let mut body = Vec::new();
+            self.statement(stmt, &mut body);
+            if let Some(last) = cases.last_mut() {
+                last.body.extend(body);
+            }
+        }
+        self.scopes.pop();
+        self.break_depth -= 1;
+        Stmt::Switch(v, cases)
+    }
+}
