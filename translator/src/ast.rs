@@ -123,6 +123,8 @@ pub enum RecordKind {
 pub struct RecordSpec {
     pub kind: RecordKind,
     pub tag: Option<Name>,
+    /// Where the tag is written (the keyword's location when there is none).
+    pub tag_location: Location,
     /// `None` for a reference to a tag (`struct S x;`).
     pub fields: Option<Vec<FieldDecl>>,
     /// Attributes between the keyword and the body: they bind to the type.
@@ -156,6 +158,8 @@ pub struct Attribute {
 pub struct DeclSpecs {
     pub storage: Option<StorageClass>,
     pub ty: TypeSpec,
+    /// Where the type specifier is written.
+    pub type_location: Location,
     pub qualifiers: Qualifiers,
     pub is_kernel: bool,
     pub is_inline: bool,
@@ -232,6 +236,8 @@ pub enum StmtKind {
     Labeled(Name, Box<Stmt>),
     /// A `#pragma` between statements, e.g. `unroll 4` before a loop.
     Pragma(Rc<str>),
+    /// A statement with attributes (`opencl_unroll_hint` on a loop).
+    Attributed(Vec<Attribute>, Box<Stmt>),
 }
 
 #[derive(Debug)]
@@ -274,6 +280,24 @@ pub enum BinaryOp {
     BitOr,
     LogicalAnd,
     LogicalOr,
+}
+
+impl Expr {
+    /// Where the expression's text starts (its leftmost token), where clang
+    /// puts the caret for errors about a whole expression.
+    pub fn begin(&self) -> Location {
+        match &self.kind {
+            ExprKind::Binary(_, a, _)
+            | ExprKind::Assign(_, a, _)
+            | ExprKind::Conditional(a, _, _)
+            | ExprKind::Comma(a, _)
+            | ExprKind::Call(a, _, _)
+            | ExprKind::Index(a, _)
+            | ExprKind::Member { base: a, .. } => a.begin(),
+            ExprKind::Unary(UnaryOp::PostInc | UnaryOp::PostDec, a) => a.begin(),
+            _ => self.location,
+        }
+    }
 }
 
 impl BinaryOp {
@@ -320,17 +344,23 @@ pub enum ExprKind {
     Assign(Option<BinaryOp>, Box<Expr>, Box<Expr>),
     Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
     Comma(Box<Expr>, Box<Expr>),
-    Call(Box<Expr>, Vec<Expr>),
+    /// A call; the location is the closing `)`, where clang reports
+    /// missing arguments.
+    Call(Box<Expr>, Vec<Expr>, Location),
     Index(Box<Expr>, Box<Expr>),
     /// `a.b` or, with `arrow`, `a->b`.
     Member {
         base: Box<Expr>,
         name: Name,
+        /// Where the member name is (the expression's location is the `.`
+        /// or `->`).
+        name_location: Location,
         arrow: bool,
     },
     Cast(Box<TypeName>, Box<Expr>),
     /// `(float4)(a, b.xy, c)`: a cast to a vector type of a parenthesised list.
-    VectorLiteral(Box<TypeName>, Vec<Expr>),
+    /// The location is the `(` of the component list.
+    VectorLiteral(Box<TypeName>, Vec<Expr>, Location),
     /// `(T){...}`
     CompoundLiteral(Box<TypeName>, Box<Initializer>),
     SizeofExpr(Box<Expr>),

@@ -10,22 +10,26 @@
 //! what the call returns, so the checker can make every conversion explicit.
 //!
 //! Covered: work-item functions, math (with `half_` and `native_`), integer,
-//! common, geometric and relational functions, vector data loads and stores,
-//! barriers and fences, async copies and prefetch, the OpenCL 1.x atomics
-//! (`atom_*` from the `cl_khr_*_atomics` extensions and the 1.1 `atomic_*`),
-//! and the conversion operators `convert_<type>[_sat][_<rounding>]` and
-//! `as_<type>` (OpenCL C 6.4), which are parsed from the name instead of
-//! being listed.
+//! common, geometric and relational functions, `shuffle`/`shuffle2`, vector
+//! data loads and stores, barriers and fences, the address space qualifier
+//! functions (`to_global`, `to_local`, `to_private`, `get_fence`), async
+//! copies and prefetch, the OpenCL 1.x atomics (`atom_*` from the
+//! `cl_khr_*_atomics` extensions and the 1.1 `atomic_*`), the OpenCL 2.0
+//! atomics on the atomic types (which the checker maps to plain scalars:
+//! `atomic_int` is `int`, `atomic_flag` is `int`, ...), the work-group
+//! collectives, and the conversion operators
+//! `convert_<type>[_sat][_<rounding>]` and `as_<type>` (OpenCL C 6.4),
+//! which are parsed from the name instead of being listed.
 //!
-//! Not covered yet, with a "not supported yet" error rather than "undeclared"
-//! (see [`NOT_SUPPORTED`]): `printf` (variadic), image and sampler functions,
-//! the OpenCL 2.0 atomics on `atomic_int` and friends (the translator has no
-//! atomic types yet), work-group and sub-group collectives, pipes, device-side
-//! enqueue, the address space qualifier functions and `shuffle`/`shuffle2`.
+//! Not covered, with a "not supported yet" error rather than "undeclared"
+//! (see [`NOT_SUPPORTED`]): image and sampler functions (there are no image
+//! types yet), sub-group functions, pipes and device-side enqueue. `printf`
+//! (variadic) is the checker's own business.
 
 use crate::ast::AddressSpace;
-use crate::types::{storage_lanes, Scalar, Type, VECTOR_WIDTHS};
+use crate::types::{storage_lanes, Pointee, Scalar, Type, VECTOR_WIDTHS};
 use std::fmt;
+use std::rc::Rc;
 
 /// What overload resolution needs to know about the program and the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +58,10 @@ macro_rules! builtins {
             /// The OpenCL 1.x atomics: `atom_<op>` (`legacy`, from the
             /// `cl_khr_*_atomics` extensions) and `atomic_<op>` (1.1).
             Atomic { op: AtomicOp, legacy: bool },
+            /// The OpenCL 2.0 atomics on the atomic types (OpenCL C
+            /// 6.15.12): `atomic_<op>` and, with `explicit`,
+            /// `atomic_<op>_explicit`.
+            C11Atomic { op: C11AtomicOp, explicit: bool },
             /// `vload<n>`.
             Vload(u8),
             /// `vstore<n>`.
@@ -267,6 +275,27 @@ builtins! {
     ReadMemFence = "read_mem_fence",
     WriteMemFence = "write_mem_fence",
     AtomicWorkItemFence = "atomic_work_item_fence",
+    // Address space qualifier functions.
+    ToGlobal = "to_global",
+    ToLocal = "to_local",
+    ToPrivate = "to_private",
+    GetFence = "get_fence",
+    // Miscellaneous vector functions.
+    Shuffle = "shuffle",
+    Shuffle2 = "shuffle2",
+    // Work-group collective functions.
+    WorkGroupAll = "work_group_all",
+    WorkGroupAny = "work_group_any",
+    WorkGroupBroadcast = "work_group_broadcast",
+    WorkGroupReduceAdd = "work_group_reduce_add",
+    WorkGroupReduceMin = "work_group_reduce_min",
+    WorkGroupReduceMax = "work_group_reduce_max",
+    WorkGroupScanExclusiveAdd = "work_group_scan_exclusive_add",
+    WorkGroupScanExclusiveMin = "work_group_scan_exclusive_min",
+    WorkGroupScanExclusiveMax = "work_group_scan_exclusive_max",
+    WorkGroupScanInclusiveAdd = "work_group_scan_inclusive_add",
+    WorkGroupScanInclusiveMin = "work_group_scan_inclusive_min",
+    WorkGroupScanInclusiveMax = "work_group_scan_inclusive_max",
     // Async copies and prefetch.
     AsyncWorkGroupCopy = "async_work_group_copy",
     AsyncWorkGroupStridedCopy = "async_work_group_strided_copy",
@@ -310,6 +339,41 @@ impl AtomicOp {
             .iter()
             .find(|(_, op)| *op == self)
             .map_or("?", |(n, _)| n)
+    }
+}
+
+/// The operation of an OpenCL 2.0 atomic function (OpenCL C 6.15.12); the
+/// names and overloads are in the table `C11_ATOMICS`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum C11AtomicOp {
+    Init,
+    Store,
+    Load,
+    Exchange,
+    CompareExchangeStrong,
+    CompareExchangeWeak,
+    FetchAdd,
+    FetchSub,
+    FetchOr,
+    FetchXor,
+    FetchAnd,
+    FetchMin,
+    FetchMax,
+    FlagTestAndSet,
+    FlagClear,
+}
+
+impl C11AtomicOp {
+    fn row(self) -> &'static C11AtomicRow {
+        C11_ATOMICS
+            .iter()
+            .find(|r| r.op == self)
+            .expect("every OpenCL 2.0 atomic has a row")
+    }
+
+    /// The name after `atomic_` and before `_explicit`.
+    pub fn name(self) -> &'static str {
+        self.row().name
     }
 }
 
@@ -387,6 +451,12 @@ impl fmt::Display for Builtin {
                 let prefix = if legacy { "atom" } else { "atomic" };
                 write!(f, "{prefix}_{}", op.name())
             }
+            Builtin::C11Atomic { op, explicit } => write!(
+                f,
+                "atomic_{}{}",
+                op.name(),
+                if explicit { "_explicit" } else { "" }
+            ),
             Builtin::Vload(n) => write!(f, "vload{n}"),
             Builtin::Vstore(n) => write!(f, "vstore{n}"),
             Builtin::VloadHalf(n) => write!(f, "vload_half{}", width(n)),
@@ -422,8 +492,25 @@ fn parse_atomic(name: &str) -> Option<Builtin> {
         Some(rest) => (rest, false),
         None => (name.strip_prefix("atom_")?, true),
     };
-    let op = ATOMIC_OPS.iter().find(|(n, _)| *n == rest)?.1;
-    Some(Builtin::Atomic { op, legacy })
+    if let Some(&(_, op)) = ATOMIC_OPS.iter().find(|(n, _)| *n == rest) {
+        return Some(Builtin::Atomic { op, legacy });
+    }
+    if legacy {
+        return None;
+    }
+    let (rest, explicit) = match rest.strip_suffix("_explicit") {
+        Some(rest) => (rest, true),
+        None => (rest, false),
+    };
+    let row = C11_ATOMICS.iter().find(|r| r.name == rest)?;
+    // `atomic_init` has no `_explicit` form.
+    if explicit && row.explicit.is_empty() {
+        return None;
+    }
+    Some(Builtin::C11Atomic {
+        op: row.op,
+        explicit,
+    })
 }
 
 /// A vector width written as a suffix: `2`, `3`, `4`, `8` or `16`.
@@ -516,21 +603,8 @@ fn parse_as(name: &str) -> Option<Builtin> {
 /// calls to them say so instead of "undeclared": each entry covers its name
 /// and its `_`-suffixed forms; one ending in `_` covers every name it starts.
 pub const NOT_SUPPORTED: &[&str] = &[
+    // The checker handles `printf` before it gets here.
     "printf",
-    "shuffle",
-    "shuffle2",
-    "to_global",
-    "to_local",
-    "to_private",
-    "get_fence",
-    // OpenCL 2.0 atomics on the atomic types.
-    "atomic_init",
-    "atomic_load",
-    "atomic_store",
-    "atomic_exchange",
-    "atomic_compare_exchange_",
-    "atomic_fetch_",
-    "atomic_flag_",
     // Images and samplers.
     "read_imagef",
     "read_imagei",
@@ -541,8 +615,9 @@ pub const NOT_SUPPORTED: &[&str] = &[
     "write_imageui",
     "write_imageh",
     "get_image_",
-    // Collectives, sub-groups, pipes, device-side enqueue.
-    "work_group_",
+    // Sub-groups, pipes, device-side enqueue.
+    "work_group_reserve_",
+    "work_group_commit_",
     "sub_group_",
     "get_sub_group_",
     "get_max_sub_group_size",
@@ -658,6 +733,14 @@ const UPSAMPLE: Elems = Elems::of(&[
 /// Every element type but `bool`.
 const ARITHMETIC: Elems = INTEGERS.or(FLOATS);
 const ATOMIC64: Elems = INT32.or(Elems::of(&[Scalar::Long, Scalar::ULong]));
+/// The value types of the OpenCL 2.0 atomic types: `atomic_int`,
+/// `atomic_uint`, `atomic_long`, `atomic_ulong`, `atomic_float`,
+/// `atomic_double`, and the pointer-sized ones (`size_t`'s types).
+const ATOMIC_VALUES: Elems = ATOMIC64.or(Elems::of(&[Scalar::Float, Scalar::Double]));
+/// `atomic_flag`, which the checker maps to `int`.
+const ATOMIC_FLAG: Elems = Elems::of(&[Scalar::Int]);
+/// The types the work-group collectives reduce, scan and broadcast.
+const COLLECTIVE: Elems = ATOMIC64.or(FLOATS);
 const ATOMIC_XCHG: Elems = INT32.or(FLOAT_ONLY);
 /// `vstore_half` stores `float` and, with fp64, `double`.
 const STORE_HALF: Elems = Elems::of(&[Scalar::Float, Scalar::Double]);
@@ -695,6 +778,8 @@ const ALL_WIDTHS: Widths = Widths::of(&[1, 2, 3, 4, 8, 16]);
 const GEOMETRIC: Widths = Widths::of(&[1, 2, 3, 4]);
 const CROSS: Widths = Widths::of(&[3, 4]);
 const SCALAR: Widths = Widths::of(&[1]);
+/// `shuffle` and `shuffle2` take and return 2, 4, 8 and 16 lanes.
+const SHUFFLE: Widths = Widths::of(&[2, 4, 8, 16]);
 
 /// A set of address spaces a pointer argument may point into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -721,6 +806,8 @@ const LOCAL: Spaces = Spaces(8);
 const GLOBAL_OR_LOCAL: Spaces = Spaces(2 | 8);
 /// Where a built-in may write: everything but `__constant`.
 const WRITABLE: Spaces = Spaces(1 | 2 | 8 | 16);
+/// What converts to a generic pointer: everything but `__constant`.
+const GENERIC: Spaces = WRITABLE;
 const ANY_SPACE: Spaces = Spaces(1 | 2 | 4 | 8 | 16);
 
 /// What a pointer parameter points to, in terms of the gentype `T`.
@@ -770,6 +857,12 @@ enum P {
     /// type alone cannot tell from other integers.
     Event,
     Ptr(Ptr),
+    /// A pointer to anything in one of these spaces, taken as it is (the
+    /// address space qualifier functions).
+    AnyPtr(Spaces),
+    /// `shuffle`'s mask: a vector of the unsigned integer of `T`'s element
+    /// size, with the result's width (2, 4, 8 or 16).
+    ShuffleMask,
 }
 
 const G: P = P::Gen;
@@ -782,6 +875,16 @@ const fn ptr(to: Target, spaces: Spaces, writes: bool) -> P {
 const OUT_GEN: P = ptr(Target::Gen, WRITABLE, true);
 const OUT_INTN: P = ptr(Target::IntN, WRITABLE, true);
 const ATOMIC_PTR: P = ptr(Target::Gen, GLOBAL_OR_LOCAL, true);
+/// An OpenCL 2.0 atomic object, `volatile A *object`: `__global`, `__local`
+/// or generic (so private too, which type-checks through the generic space
+/// though the spec leaves it undefined), never `__constant`; `T` is `A`'s
+/// value type `C`.
+const ATOMIC_OBJ: P = ptr(Target::Gen, GENERIC, true);
+/// `atomic_compare_exchange_*`'s `C *expected`, which it writes.
+const ATOMIC_EXPECTED: P = ptr(Target::Gen, GENERIC, true);
+/// `memory_order` and `memory_scope`, enums (so `int`) as in clang.
+const ORDER: P = P::Int;
+const SCOPE: P = P::Int;
 
 /// A result's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -802,6 +905,13 @@ enum R {
     Uint,
     Size,
     Event,
+    /// `bool` (the atomic flag and compare-exchange functions).
+    Bool,
+    /// `T`'s element with the width of the [`P::ShuffleMask`] argument.
+    Shuffle,
+    /// The [`P::AnyPtr`] argument, pointing into this space instead (same
+    /// pointee type and qualifiers).
+    Cast(AddressSpace),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -1190,6 +1300,23 @@ const GROUPS: &[Group] = &[
         since: CL1_0,
         sigs: &[sig(&[G, G, P::Mask], R::Gen, ARITHMETIC, ALL_WIDTHS)],
     },
+    // ---- Miscellaneous vector functions ----
+    // `gentypen shuffle(gentypem x, ugentypen mask)`: `T` is `x`'s type.
+    Group {
+        functions: &[B::Shuffle],
+        since: CL1_0,
+        sigs: &[sig(&[G, P::ShuffleMask], R::Shuffle, ARITHMETIC, SHUFFLE)],
+    },
+    Group {
+        functions: &[B::Shuffle2],
+        since: CL1_0,
+        sigs: &[sig(
+            &[G, G, P::ShuffleMask],
+            R::Shuffle,
+            ARITHMETIC,
+            SHUFFLE,
+        )],
+    },
     // ---- Synchronization and fences ----
     Group {
         functions: &[B::Barrier, B::MemFence, B::ReadMemFence, B::WriteMemFence],
@@ -1207,7 +1334,75 @@ const GROUPS: &[Group] = &[
     Group {
         functions: &[B::AtomicWorkItemFence],
         since: CL2_0,
-        sigs: &[sig(&[P::Uint, P::Int, P::Int], R::Void, NO_GENTYPE, SCALAR)],
+        sigs: &[sig(&[P::Uint, ORDER, SCOPE], R::Void, NO_GENTYPE, SCALAR)],
+    },
+    // ---- Address space qualifier functions ----
+    // Any pointer that converts to a generic one (clang rejects
+    // `__constant` with "expecting a generic pointer argument").
+    Group {
+        functions: &[B::ToGlobal],
+        since: CL2_0,
+        sigs: &[sig(
+            &[P::AnyPtr(GENERIC)],
+            R::Cast(AddressSpace::Global),
+            NO_GENTYPE,
+            SCALAR,
+        )],
+    },
+    Group {
+        functions: &[B::ToLocal],
+        since: CL2_0,
+        sigs: &[sig(
+            &[P::AnyPtr(GENERIC)],
+            R::Cast(AddressSpace::Local),
+            NO_GENTYPE,
+            SCALAR,
+        )],
+    },
+    Group {
+        functions: &[B::ToPrivate],
+        since: CL2_0,
+        sigs: &[sig(
+            &[P::AnyPtr(GENERIC)],
+            R::Cast(AddressSpace::Private),
+            NO_GENTYPE,
+            SCALAR,
+        )],
+    },
+    Group {
+        functions: &[B::GetFence],
+        since: CL2_0,
+        sigs: &[sig(&[P::AnyPtr(GENERIC)], R::Uint, NO_GENTYPE, SCALAR)],
+    },
+    // ---- Work-group collective functions ----
+    Group {
+        functions: &[B::WorkGroupAll, B::WorkGroupAny],
+        since: CL2_0,
+        sigs: &[sig(&[P::Int], R::Int, NO_GENTYPE, SCALAR)],
+    },
+    Group {
+        functions: &[B::WorkGroupBroadcast],
+        since: CL2_0,
+        sigs: &[
+            sig(&[G, P::Size], R::Gen, COLLECTIVE, SCALAR),
+            sig(&[G, P::Size, P::Size], R::Gen, COLLECTIVE, SCALAR),
+            sig(&[G, P::Size, P::Size, P::Size], R::Gen, COLLECTIVE, SCALAR),
+        ],
+    },
+    Group {
+        functions: &[
+            B::WorkGroupReduceAdd,
+            B::WorkGroupReduceMin,
+            B::WorkGroupReduceMax,
+            B::WorkGroupScanExclusiveAdd,
+            B::WorkGroupScanExclusiveMin,
+            B::WorkGroupScanExclusiveMax,
+            B::WorkGroupScanInclusiveAdd,
+            B::WorkGroupScanInclusiveMin,
+            B::WorkGroupScanInclusiveMax,
+        ],
+        since: CL2_0,
+        sigs: &[sig(&[G], R::Gen, COLLECTIVE, SCALAR)],
     },
     // ---- Async copies and prefetch ----
     Group {
@@ -1290,6 +1485,138 @@ const GROUPS: &[Group] = &[
     },
 ];
 
+/// One OpenCL 2.0 atomic function (OpenCL C 6.15.12), `atomic_<name>`:
+/// its parameters without `_explicit` and its overloads with it (none: no
+/// `_explicit` form), which add a `memory_order` (two for
+/// compare-exchange: success and failure) and optionally a `memory_scope`.
+/// `T` is the atomic type's value type `C`; the operand is `C` too (the
+/// spec's `M`, which differs only for `atomic_(u)intptr_t`, converts to it).
+struct C11AtomicRow {
+    name: &'static str,
+    op: C11AtomicOp,
+    plain: &'static [P],
+    explicit: &'static [&'static [P]],
+    result: R,
+    elems: Elems,
+}
+
+const ATOMIC_OBJECT: &[P] = &[ATOMIC_OBJ];
+const ATOMIC_OBJECT_EXPLICIT: &[&[P]] = &[&[ATOMIC_OBJ, ORDER], &[ATOMIC_OBJ, ORDER, SCOPE]];
+const ATOMIC_OBJECT_VALUE: &[P] = &[ATOMIC_OBJ, G];
+const ATOMIC_OBJECT_VALUE_EXPLICIT: &[&[P]] =
+    &[&[ATOMIC_OBJ, G, ORDER], &[ATOMIC_OBJ, G, ORDER, SCOPE]];
+const ATOMIC_CMPXCHG: &[P] = &[ATOMIC_OBJ, ATOMIC_EXPECTED, G];
+const ATOMIC_CMPXCHG_EXPLICIT: &[&[P]] = &[
+    &[ATOMIC_OBJ, ATOMIC_EXPECTED, G, ORDER, ORDER],
+    &[ATOMIC_OBJ, ATOMIC_EXPECTED, G, ORDER, ORDER, SCOPE],
+];
+
+const fn c11_atomic(
+    name: &'static str,
+    op: C11AtomicOp,
+    plain: &'static [P],
+    explicit: &'static [&'static [P]],
+    result: R,
+    elems: Elems,
+) -> C11AtomicRow {
+    C11AtomicRow {
+        name,
+        op,
+        plain,
+        explicit,
+        result,
+        elems,
+    }
+}
+
+/// `atomic_fetch_<key>`: integer atomic types only.
+const fn fetch(name: &'static str, op: C11AtomicOp) -> C11AtomicRow {
+    c11_atomic(
+        name,
+        op,
+        ATOMIC_OBJECT_VALUE,
+        ATOMIC_OBJECT_VALUE_EXPLICIT,
+        R::Gen,
+        ATOMIC64,
+    )
+}
+
+/// The OpenCL 2.0 atomics. The fetch-and-modify functions exist for the
+/// integer atomic types only, the flag functions for `atomic_flag`.
+const C11_ATOMICS: &[C11AtomicRow] = &[
+    c11_atomic(
+        "init",
+        C11AtomicOp::Init,
+        ATOMIC_OBJECT_VALUE,
+        &[],
+        R::Void,
+        ATOMIC_VALUES,
+    ),
+    c11_atomic(
+        "store",
+        C11AtomicOp::Store,
+        ATOMIC_OBJECT_VALUE,
+        ATOMIC_OBJECT_VALUE_EXPLICIT,
+        R::Void,
+        ATOMIC_VALUES,
+    ),
+    c11_atomic(
+        "load",
+        C11AtomicOp::Load,
+        ATOMIC_OBJECT,
+        ATOMIC_OBJECT_EXPLICIT,
+        R::Gen,
+        ATOMIC_VALUES,
+    ),
+    c11_atomic(
+        "exchange",
+        C11AtomicOp::Exchange,
+        ATOMIC_OBJECT_VALUE,
+        ATOMIC_OBJECT_VALUE_EXPLICIT,
+        R::Gen,
+        ATOMIC_VALUES,
+    ),
+    c11_atomic(
+        "compare_exchange_strong",
+        C11AtomicOp::CompareExchangeStrong,
+        ATOMIC_CMPXCHG,
+        ATOMIC_CMPXCHG_EXPLICIT,
+        R::Bool,
+        ATOMIC_VALUES,
+    ),
+    c11_atomic(
+        "compare_exchange_weak",
+        C11AtomicOp::CompareExchangeWeak,
+        ATOMIC_CMPXCHG,
+        ATOMIC_CMPXCHG_EXPLICIT,
+        R::Bool,
+        ATOMIC_VALUES,
+    ),
+    fetch("fetch_add", C11AtomicOp::FetchAdd),
+    fetch("fetch_sub", C11AtomicOp::FetchSub),
+    fetch("fetch_or", C11AtomicOp::FetchOr),
+    fetch("fetch_xor", C11AtomicOp::FetchXor),
+    fetch("fetch_and", C11AtomicOp::FetchAnd),
+    fetch("fetch_min", C11AtomicOp::FetchMin),
+    fetch("fetch_max", C11AtomicOp::FetchMax),
+    c11_atomic(
+        "flag_test_and_set",
+        C11AtomicOp::FlagTestAndSet,
+        ATOMIC_OBJECT,
+        ATOMIC_OBJECT_EXPLICIT,
+        R::Bool,
+        ATOMIC_FLAG,
+    ),
+    c11_atomic(
+        "flag_clear",
+        C11AtomicOp::FlagClear,
+        ATOMIC_OBJECT,
+        ATOMIC_OBJECT_EXPLICIT,
+        R::Void,
+        ATOMIC_FLAG,
+    ),
+];
+
 // Vector data loads and stores: loads read any address space, stores
 // write any but `__constant`.
 const VLOAD: &[P] = &[P::Size, ptr(Target::Elem, ANY_SPACE, false)];
@@ -1318,6 +1645,19 @@ fn overloads(b: Builtin) -> ((u32, u32), Vec<Sig>) {
             };
             let since = if legacy { CL1_0 } else { CL1_1 };
             (since, vec![sig(params, R::Gen, elems, SCALAR)])
+        }
+        Builtin::C11Atomic { op, explicit } => {
+            let row = op.row();
+            let forms = if explicit {
+                row.explicit
+            } else {
+                std::slice::from_ref(&row.plain)
+            };
+            let sigs = forms
+                .iter()
+                .map(|params| sig(params, row.result, row.elems, SCALAR))
+                .collect();
+            (CL2_0, sigs)
         }
         // The width of a load or store comes from its name.
         Builtin::Vload(n) => (CL1_0, vec![sig(VLOAD, R::Gen, ARITHMETIC, only(n))]),
@@ -1367,7 +1707,7 @@ pub fn resolve(name: &str, args: &[Type], ctx: &BuiltinContext) -> Result<Resolv
     let no_match = || {
         let list: Vec<String> = args.iter().map(Type::display).collect();
         format!(
-            "no matching function for call to '{name}({})'",
+            "no matching function for call to '{name}' with arguments ({})",
             list.join(", ")
         )
     };
@@ -1379,7 +1719,7 @@ pub fn resolve(name: &str, args: &[Type], ctx: &BuiltinContext) -> Result<Resolv
     let (since, sigs) = overloads(builtin);
     if ctx.cl_std < since {
         return Err(format!(
-            "built-in function '{name}' needs OpenCL C {}.{} or newer",
+            "use of undeclared identifier '{name}' (it needs OpenCL C {}.{} or newer)",
             since.0, since.1
         ));
     }
@@ -1498,6 +1838,10 @@ impl Gentype {
 
     fn with(self, elem: Scalar) -> Type {
         gentype(elem, self.width)
+    }
+
+    fn with_width(self, width: u8) -> Type {
+        gentype(self.elem, width)
     }
 }
 
@@ -1631,7 +1975,7 @@ fn try_signature(sig: &Sig, args: &[Type], ctx: &BuiltinContext) -> Option<(Vec<
         .zip(args)
         .map(|(p, a)| parameter(*p, a, t, ctx))
         .collect::<Option<Vec<Type>>>()?;
-    Some((params, result(sig.result, t, ctx)))
+    Some((params, result(sig, args, t, ctx)?))
 }
 
 /// The type argument `arg` converts to for parameter `p` of the overload
@@ -1675,6 +2019,18 @@ fn parameter(p: P, arg: &Type, t: Gentype, ctx: &BuiltinContext) -> Option<Type>
             Type::Scalar(s) if s.is_integer() => Some(event_t()),
             _ => None,
         },
+        P::ShuffleMask => match arg {
+            Type::Vector(s, n)
+                if *s == int_of_size(t.elem.size(), false) && SHUFFLE.contains(*n) =>
+            {
+                Some(arg.clone())
+            }
+            _ => None,
+        },
+        P::AnyPtr(spaces) => arg
+            .pointee()
+            .filter(|p| spaces.contains(p.space))
+            .map(|_| arg.clone()),
         P::Ptr(ptr) => {
             let pointee = arg.pointee()?;
             let want = match ptr.to {
@@ -1700,8 +2056,17 @@ fn event_t() -> Type {
     Type::Unsupported("event_t".into())
 }
 
-fn result(r: R, t: Gentype, ctx: &BuiltinContext) -> Type {
-    match r {
+/// The result type of the overload `sig` with gentype `t` for arguments
+/// `args` (which have been checked against it).
+fn result(sig: &Sig, args: &[Type], t: Gentype, ctx: &BuiltinContext) -> Option<Type> {
+    // The argument of the first parameter `is` picks.
+    let arg_for = |is: fn(&P) -> bool| {
+        sig.params
+            .iter()
+            .zip(args)
+            .find_map(|(p, a)| is(p).then_some(a))
+    };
+    Some(match sig.result {
         R::Void => Type::Void,
         R::Gen => t.ty(),
         R::Elem => Type::Scalar(t.elem),
@@ -1714,7 +2079,19 @@ fn result(r: R, t: Gentype, ctx: &BuiltinContext) -> Type {
         R::Uint => Type::UINT,
         R::Size => Type::Scalar(ctx.size_type),
         R::Event => event_t(),
-    }
+        R::Bool => Type::BOOL,
+        R::Shuffle => match arg_for(|p| matches!(p, P::ShuffleMask))? {
+            Type::Vector(_, n) => t.with_width(*n),
+            _ => return None,
+        },
+        R::Cast(space) => {
+            let pointee = arg_for(|p| matches!(p, P::AnyPtr(_)))?.pointee()?;
+            Type::Pointer(Rc::new(Pointee {
+                space,
+                ..pointee.clone()
+            }))
+        }
+    })
 }
 
 /// The usual arithmetic conversions for two scalars (C99 6.3.1.8), after
@@ -1752,8 +2129,6 @@ pub fn promote(s: Scalar) -> Scalar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Pointee;
-    use std::rc::Rc;
 
     const CTX: BuiltinContext = BuiltinContext {
         size_type: Scalar::ULong,
@@ -1840,6 +2215,14 @@ mod tests {
             "convert_uchar4_sat_rte",
             "convert_float16_rtp",
             "as_uint3",
+            "atomic_init",
+            "atomic_load",
+            "atomic_store_explicit",
+            "atomic_compare_exchange_weak_explicit",
+            "atomic_fetch_max",
+            "atomic_fetch_xor_explicit",
+            "atomic_flag_test_and_set",
+            "atomic_flag_clear_explicit",
         ] {
             let b = Builtin::from_name(name).unwrap_or_else(|| panic!("{name}"));
             assert_eq!(b.to_string(), name);
@@ -1857,8 +2240,34 @@ mod tests {
             "convert_int_rte_sat",
             "as_bool",
             "atomic_nand",
+            "atomic_init_explicit",
+            "atomic_fetch_nand",
+            "atom_load",
+            "atom_fetch_add",
+            "atomic_load_explicit_explicit",
         ] {
             assert_eq!(Builtin::from_name(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn every_c11_atomic_round_trips() {
+        for row in C11_ATOMICS {
+            let rows = C11_ATOMICS.iter().filter(|r| r.op == row.op).count();
+            assert_eq!(rows, 1, "{}", row.name);
+            for explicit in [false, true] {
+                let b = Builtin::C11Atomic {
+                    op: row.op,
+                    explicit,
+                };
+                let name = b.to_string();
+                if explicit && row.explicit.is_empty() {
+                    assert_eq!(Builtin::from_name(&name), None, "{name}");
+                    continue;
+                }
+                assert_eq!(Builtin::from_name(&name), Some(b), "{name}");
+                assert!(!overloads(b).1.is_empty(), "{name} has no overloads");
+            }
         }
     }
 
@@ -1886,7 +2295,7 @@ mod tests {
         };
         assert_eq!(
             err_in("get_enqueued_local_size", &[Type::UINT], &cl12),
-            "built-in function 'get_enqueued_local_size' needs OpenCL C 2.0 or newer"
+            "use of undeclared identifier 'get_enqueued_local_size' (it needs OpenCL C 2.0 or newer)"
         );
     }
 
@@ -1918,10 +2327,20 @@ mod tests {
         );
         assert_eq!(
             err("atomic_fetch_add", &[]),
-            "built-in function 'atomic_fetch_add' is not supported yet by this translator"
+            "too few arguments to function call 'atomic_fetch_add', expected 2, have 0"
         );
-        assert!(err("atomic_load_explicit", &[]).contains("not supported yet"));
+        assert_eq!(
+            err("atomic_load_explicit", &[]),
+            "too few arguments to function call 'atomic_load_explicit', expected 2, have 0"
+        );
         assert!(err("read_imagef", &[]).contains("not supported yet"));
+        assert!(err("get_image_width", &[]).contains("not supported yet"));
+        assert!(err("sub_group_reduce_add", &[]).contains("not supported yet"));
+        assert!(err("work_group_reserve_read_pipe", &[]).contains("not supported yet"));
+        assert_eq!(
+            err("work_group_reduce_mul", &[Type::INT]),
+            "use of undeclared identifier 'work_group_reduce_mul'"
+        );
         assert_eq!(
             err("atomic_foo", &[]),
             "use of undeclared identifier 'atomic_foo'"
@@ -1948,7 +2367,10 @@ mod tests {
         );
         // No implicit conversions between vector types.
         let e = err("pow", &[f4.clone(), v(Scalar::Float, 2)]);
-        assert_eq!(e, "no matching function for call to 'pow(float4, float2)'");
+        assert_eq!(
+            e,
+            "no matching function for call to 'pow' with arguments (float4, float2)"
+        );
         assert!(resolve("sin", &[v(Scalar::Int, 4)], &CTX).is_err());
         // fmin/fmax take a scalar second argument, widened.
         let r = ok("fmin", &[f4.clone(), Type::FLOAT]);
@@ -2053,7 +2475,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            "no matching function for call to 'sincos(float4, __constant float4*)'"
+            "no matching function for call to 'sincos' with arguments (float4, __constant float4*)"
         );
         assert!(resolve(
             "modf",
@@ -2267,7 +2689,7 @@ mod tests {
         let e = err("vstore4", &[v(Float, 4), Type::INT, constant]);
         assert_eq!(
             e,
-            "no matching function for call to 'vstore4(float4, int, __constant const float*)'"
+            "no matching function for call to 'vstore4' with arguments (float4, int, __constant const float*)"
         );
         assert!(resolve(
             "vstore4",
@@ -2363,6 +2785,452 @@ mod tests {
     }
 
     #[test]
+    fn shuffles() {
+        use Scalar::*;
+        // The mask's width is the result's; its element is the unsigned
+        // integer of the element's size.
+        let r = ok("shuffle", &[v(Float, 4), v(UInt, 8)]);
+        assert_eq!(
+            (r.builtin, r.params, r.result),
+            (Builtin::Shuffle, vec![v(Float, 4), v(UInt, 8)], v(Float, 8))
+        );
+        for m in [2, 4, 8, 16] {
+            for n in [2, 4, 8, 16] {
+                for (x, mask) in [
+                    (Char, UChar),
+                    (UChar, UChar),
+                    (Short, UShort),
+                    (UShort, UShort),
+                    (Int, UInt),
+                    (UInt, UInt),
+                    (Long, ULong),
+                    (ULong, ULong),
+                    (Float, UInt),
+                    (Double, ULong),
+                ] {
+                    assert_eq!(ok("shuffle", &[v(x, m), v(mask, n)]).result, v(x, n));
+                    assert_eq!(
+                        ok("shuffle2", &[v(x, m), v(x, m), v(mask, n)]).result,
+                        v(x, n)
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            ok("shuffle2", &[v(Double, 2), v(Double, 2), v(ULong, 16)]).result,
+            v(Double, 16)
+        );
+        // Wrong mask types: signed, another size, scalar, 3 lanes.
+        assert_eq!(
+            err("shuffle", &[v(Float, 4), v(Int, 4)]),
+            "no matching function for call to 'shuffle' with arguments (float4, int4)"
+        );
+        assert!(resolve("shuffle", &[v(Float, 4), v(UShort, 4)], &CTX).is_err());
+        assert!(resolve("shuffle", &[v(Char, 4), v(UInt, 4)], &CTX).is_err());
+        assert!(resolve("shuffle", &[v(Float, 4), Type::UINT], &CTX).is_err());
+        assert!(resolve("shuffle", &[v(Float, 4), v(UInt, 3)], &CTX).is_err());
+        assert!(resolve("shuffle", &[v(Float, 4), v(Float, 4)], &CTX).is_err());
+        // x is a 2-, 4-, 8- or 16-vector; shuffle2's x and y agree.
+        assert!(resolve("shuffle", &[v(Float, 3), v(UInt, 4)], &CTX).is_err());
+        assert!(resolve("shuffle", &[Type::FLOAT, v(UInt, 4)], &CTX).is_err());
+        assert!(resolve("shuffle2", &[v(Float, 4), v(Float, 8), v(UInt, 4)], &CTX).is_err());
+        assert!(resolve("shuffle2", &[v(Float, 4), v(Int, 4), v(UInt, 4)], &CTX).is_err());
+        assert!(err("shuffle2", &[v(Float, 4), v(UInt, 4)]).starts_with("too few arguments"));
+        // half needs fp16, double fp64; shuffle is OpenCL C 1.0.
+        assert!(resolve("shuffle", &[v(Half, 4), v(UShort, 4)], &CTX).is_err());
+        let fp16 = BuiltinContext {
+            float16: true,
+            ..CTX
+        };
+        assert_eq!(
+            ok_in("shuffle", &[v(Half, 4), v(UShort, 2)], &fp16).result,
+            v(Half, 2)
+        );
+        let no_fp64 = BuiltinContext {
+            float64: false,
+            ..CTX
+        };
+        assert!(resolve("shuffle", &[v(Double, 4), v(ULong, 4)], &no_fp64).is_err());
+        let cl10 = BuiltinContext {
+            cl_std: (1, 0),
+            ..CTX
+        };
+        assert_eq!(
+            ok_in("shuffle", &[v(Int, 16), v(UInt, 4)], &cl10).result,
+            v(Int, 4)
+        );
+    }
+
+    #[test]
+    fn address_space_qualifier_functions() {
+        use Scalar::*;
+        let generic = ptr_to(v(Float, 4), AddressSpace::Generic, false);
+        let r = ok("to_global", std::slice::from_ref(&generic));
+        assert_eq!(
+            (r.builtin, r.params, r.result),
+            (
+                Builtin::ToGlobal,
+                vec![generic.clone()],
+                ptr_to(v(Float, 4), AddressSpace::Global, false)
+            )
+        );
+        // Any pointee, qualifiers kept, from any space but __constant.
+        let const_global = ptr_to(Type::INT, AddressSpace::Global, true);
+        assert_eq!(
+            ok("to_local", std::slice::from_ref(&const_global)).result,
+            ptr_to(Type::INT, AddressSpace::Local, true)
+        );
+        let void_local = ptr_to(Type::Void, AddressSpace::Local, false);
+        assert_eq!(
+            ok("to_private", std::slice::from_ref(&void_local)).result,
+            ptr_to(Type::Void, AddressSpace::Private, false)
+        );
+        let private = ptr_to(sc(Char), AddressSpace::Private, false);
+        assert_eq!(
+            ok("to_global", std::slice::from_ref(&private)).result,
+            ptr_to(sc(Char), AddressSpace::Global, false)
+        );
+        for p in [&generic, &const_global, &void_local, &private] {
+            let r = ok("get_fence", std::slice::from_ref(p));
+            assert_eq!((r.builtin, r.result), (Builtin::GetFence, Type::UINT));
+        }
+        let constant = ptr_to(Type::FLOAT, AddressSpace::Constant, true);
+        for name in ["to_global", "to_local", "to_private", "get_fence"] {
+            assert_eq!(
+                err(name, std::slice::from_ref(&constant)),
+                format!("no matching function for call to '{name}' with arguments (__constant const float*)")
+            );
+            assert!(resolve(name, &[Type::INT], &CTX).is_err());
+            assert!(err(name, &[]).starts_with("too few arguments"));
+            let cl12 = BuiltinContext {
+                cl_std: (1, 2),
+                ..CTX
+            };
+            assert_eq!(
+                err_in(name, std::slice::from_ref(&generic), &cl12),
+                format!("use of undeclared identifier '{name}' (it needs OpenCL C 2.0 or newer)")
+            );
+        }
+    }
+
+    #[test]
+    fn work_group_collectives() {
+        use Scalar::*;
+        for name in ["work_group_all", "work_group_any"] {
+            let r = ok(name, &[sc(Char)]);
+            assert_eq!((r.params, r.result), (vec![Type::INT], Type::INT));
+            assert!(resolve(name, &[v(Int, 4)], &CTX).is_err());
+        }
+        let fp16 = BuiltinContext {
+            float16: true,
+            ..CTX
+        };
+        let ops = [
+            "work_group_reduce_add",
+            "work_group_reduce_min",
+            "work_group_reduce_max",
+            "work_group_scan_exclusive_add",
+            "work_group_scan_exclusive_min",
+            "work_group_scan_exclusive_max",
+            "work_group_scan_inclusive_add",
+            "work_group_scan_inclusive_min",
+            "work_group_scan_inclusive_max",
+        ];
+        for name in ops {
+            for s in [Int, UInt, Long, ULong, Float, Double] {
+                let r = ok(name, &[sc(s)]);
+                assert_eq!((r.params, r.result), (vec![sc(s)], sc(s)), "{name}");
+            }
+            // Smaller integers promote to int; no vectors.
+            assert_eq!(ok(name, &[sc(UShort)]).result, Type::INT);
+            // (Without fp16 a half argument converts to float, as for the
+            // math functions; the checker has no half values then.)
+            assert_eq!(ok(name, &[sc(Half)]).result, Type::FLOAT);
+            assert_eq!(ok_in(name, &[sc(Half)], &fp16).result, sc(Half));
+            assert!(resolve(name, &[v(Float, 4)], &CTX).is_err());
+            assert!(resolve(name, &[v(Int, 2)], &CTX).is_err());
+        }
+        // Broadcast: a 1-, 2- or 3-dimensional local id of size_t.
+        let r = ok("work_group_broadcast", &[Type::FLOAT, Type::INT]);
+        assert_eq!(
+            (r.builtin, r.params, r.result),
+            (
+                Builtin::WorkGroupBroadcast,
+                vec![Type::FLOAT, sc(ULong)],
+                Type::FLOAT
+            )
+        );
+        let r = ok(
+            "work_group_broadcast",
+            &[sc(Long), Type::UINT, Type::UINT, Type::UINT],
+        );
+        assert_eq!(r.params, vec![sc(Long), sc(ULong), sc(ULong), sc(ULong)]);
+        assert_eq!(
+            ok("work_group_broadcast", &[sc(Double), Type::INT, Type::INT]).result,
+            sc(Double)
+        );
+        assert_eq!(
+            ok_in("work_group_broadcast", &[sc(Half), Type::INT], &fp16).result,
+            sc(Half)
+        );
+        assert!(resolve("work_group_broadcast", &[v(UInt, 2), Type::INT], &CTX).is_err());
+        assert!(resolve("work_group_broadcast", &[Type::INT, Type::FLOAT], &CTX).is_err());
+        assert_eq!(
+            err(
+                "work_group_broadcast",
+                &[Type::INT, Type::INT, Type::INT, Type::INT, Type::INT]
+            ),
+            "too many arguments to function call 'work_group_broadcast', expected 4, have 5"
+        );
+        assert!(err("work_group_broadcast", &[Type::INT]).starts_with("too few arguments"));
+        let cl12 = BuiltinContext {
+            cl_std: (1, 2),
+            ..CTX
+        };
+        for name in ops
+            .iter()
+            .chain(&["work_group_all", "work_group_broadcast"])
+        {
+            assert_eq!(
+                err_in(name, &[Type::INT, Type::INT], &cl12),
+                format!("use of undeclared identifier '{name}' (it needs OpenCL C 2.0 or newer)")
+            );
+        }
+    }
+
+    #[test]
+    fn c11_atomics() {
+        use AddressSpace::*;
+        use Scalar::*;
+        let c11 = |op, explicit| Builtin::C11Atomic { op, explicit };
+        let gi = ptr_to(Type::INT, Global, false);
+        // atomic_init and atomic_store take the value type.
+        let r = ok("atomic_init", &[gi.clone(), Type::UINT]);
+        assert_eq!(
+            (r.builtin, r.params, r.result),
+            (
+                c11(C11AtomicOp::Init, false),
+                vec![gi.clone(), Type::INT],
+                Type::Void
+            )
+        );
+        let gf = ptr_to(Type::FLOAT, Generic, false);
+        assert_eq!(
+            ok("atomic_store", &[gf.clone(), Type::INT]).params,
+            vec![gf.clone(), Type::FLOAT]
+        );
+        let lu = ptr_to(Type::UINT, Local, false);
+        let r = ok(
+            "atomic_store_explicit",
+            &[lu.clone(), Type::INT, Type::INT, Type::INT],
+        );
+        assert_eq!(
+            (r.builtin, r.params, r.result),
+            (
+                c11(C11AtomicOp::Store, true),
+                vec![lu.clone(), Type::UINT, Type::INT, Type::INT],
+                Type::Void
+            )
+        );
+        assert_eq!(
+            ok("atomic_store_explicit", &[lu.clone(), Type::INT, Type::INT]).result,
+            Type::Void
+        );
+        assert_eq!(
+            err("atomic_store_explicit", &[lu.clone(), Type::INT]),
+            "too few arguments to function call 'atomic_store_explicit', expected 3, have 2"
+        );
+        assert_eq!(
+            err("atomic_store", &[lu.clone(), Type::INT, Type::INT]),
+            "too many arguments to function call 'atomic_store', expected 2, have 3"
+        );
+        // Every value type: int, uint, long, ulong, float, double (and the
+        // pointer-sized ones, which are among these).
+        for s in [Int, UInt, Long, ULong, Float, Double] {
+            for space in [Global, Local, Generic, Private] {
+                let p = ptr_to(sc(s), space, false);
+                assert_eq!(ok("atomic_load", std::slice::from_ref(&p)).result, sc(s));
+                assert_eq!(
+                    ok("atomic_load_explicit", &[p.clone(), Type::INT]).result,
+                    sc(s)
+                );
+                assert_eq!(
+                    ok("atomic_load_explicit", &[p.clone(), Type::INT, Type::INT]).result,
+                    sc(s)
+                );
+                assert_eq!(ok("atomic_exchange", &[p.clone(), Type::INT]).result, sc(s));
+                assert_eq!(
+                    ok(
+                        "atomic_exchange_explicit",
+                        &[p.clone(), Type::INT, Type::INT, Type::INT]
+                    )
+                    .result,
+                    sc(s)
+                );
+                let expected = ptr_to(sc(s), Private, false);
+                for name in [
+                    "atomic_compare_exchange_strong",
+                    "atomic_compare_exchange_weak",
+                ] {
+                    let r = ok(name, &[p.clone(), expected.clone(), Type::INT]);
+                    assert_eq!(
+                        (r.params[2].clone(), r.result),
+                        (sc(s), Type::BOOL),
+                        "{name}"
+                    );
+                    let explicit = format!("{name}_explicit");
+                    let mut args =
+                        vec![p.clone(), expected.clone(), Type::INT, Type::INT, Type::INT];
+                    assert_eq!(ok(&explicit, &args).result, Type::BOOL);
+                    args.push(Type::INT);
+                    assert_eq!(ok(&explicit, &args).result, Type::BOOL);
+                    assert!(err(&explicit, &args[..4]).starts_with("too few arguments"));
+                }
+            }
+        }
+        // Other element types and vectors have no atomic type.
+        for t in [sc(Short), sc(UChar), v(Int, 2)] {
+            let p = ptr_to(t, Global, false);
+            assert!(resolve("atomic_load", std::slice::from_ref(&p), &CTX).is_err());
+        }
+        // double needs fp64.
+        let no_fp64 = BuiltinContext {
+            float64: false,
+            ..CTX
+        };
+        let gd = ptr_to(sc(Double), Global, false);
+        assert!(resolve("atomic_load", std::slice::from_ref(&gd), &no_fp64).is_err());
+        // compare-exchange: `expected` points to the value type, anywhere
+        // but __constant, and is written.
+        for space in [Global, Local, Generic] {
+            let e = ptr_to(Type::INT, space, false);
+            assert!(resolve(
+                "atomic_compare_exchange_strong",
+                &[gi.clone(), e, Type::INT],
+                &CTX
+            )
+            .is_ok());
+        }
+        for e in [
+            ptr_to(Type::INT, Constant, true),
+            ptr_to(Type::INT, Private, true),
+            ptr_to(Type::UINT, Private, false),
+            Type::INT,
+        ] {
+            assert!(resolve(
+                "atomic_compare_exchange_weak",
+                &[gi.clone(), e, Type::INT],
+                &CTX
+            )
+            .is_err());
+        }
+        // Fetch-and-modify: integers only; a pointer-sized unsigned object
+        // takes a ptrdiff_t operand, converted.
+        for key in ["add", "sub", "or", "xor", "and", "min", "max"] {
+            let name = format!("atomic_fetch_{key}");
+            let explicit = format!("{name}_explicit");
+            for s in [Int, UInt, Long, ULong] {
+                let p = ptr_to(sc(s), Local, false);
+                let r = ok(&name, &[p.clone(), sc(Long)]);
+                assert_eq!((r.params[1].clone(), r.result), (sc(s), sc(s)), "{name}");
+                assert_eq!(
+                    ok(&explicit, &[p.clone(), Type::INT, Type::INT]).result,
+                    sc(s)
+                );
+                assert_eq!(
+                    ok(&explicit, &[p.clone(), Type::INT, Type::INT, Type::INT]).result,
+                    sc(s)
+                );
+            }
+            for s in [Float, Double] {
+                let p = ptr_to(sc(s), Global, false);
+                assert!(resolve(&name, &[p, sc(s)], &CTX).is_err(), "{name}");
+            }
+        }
+        // atomic_flag is int.
+        let flag = ptr_to(Type::INT, Global, false);
+        let r = ok("atomic_flag_test_and_set", std::slice::from_ref(&flag));
+        assert_eq!(
+            (r.builtin, r.result),
+            (c11(C11AtomicOp::FlagTestAndSet, false), Type::BOOL)
+        );
+        assert_eq!(
+            ok(
+                "atomic_flag_test_and_set_explicit",
+                &[flag.clone(), Type::INT, Type::INT]
+            )
+            .result,
+            Type::BOOL
+        );
+        assert_eq!(
+            ok("atomic_flag_clear", std::slice::from_ref(&flag)).result,
+            Type::Void
+        );
+        assert_eq!(
+            ok("atomic_flag_clear_explicit", &[flag.clone(), Type::INT]).result,
+            Type::Void
+        );
+        assert!(resolve("atomic_flag_clear", std::slice::from_ref(&lu), &CTX).is_err());
+        assert!(resolve("atomic_flag_test_and_set", std::slice::from_ref(&gf), &CTX).is_err());
+        // No atomic object in __constant or behind const, whatever the
+        // function.
+        let constant = ptr_to(Type::INT, Constant, false);
+        let const_global = ptr_to(Type::INT, Global, true);
+        for obj in [constant, const_global] {
+            let e = ptr_to(Type::INT, Private, false);
+            for (name, rest) in [
+                ("atomic_init", vec![Type::INT]),
+                ("atomic_store", vec![Type::INT]),
+                ("atomic_load", vec![]),
+                ("atomic_load_explicit", vec![Type::INT]),
+                ("atomic_exchange", vec![Type::INT]),
+                ("atomic_compare_exchange_strong", vec![e, Type::INT]),
+                ("atomic_fetch_add", vec![Type::INT]),
+                ("atomic_fetch_max_explicit", vec![Type::INT, Type::INT]),
+                ("atomic_flag_test_and_set", vec![]),
+                ("atomic_flag_clear", vec![]),
+            ] {
+                let mut args = vec![obj.clone()];
+                args.extend(rest);
+                assert!(
+                    err(name, &args).starts_with("no matching function"),
+                    "{name}"
+                );
+            }
+        }
+        assert_eq!(
+            err("atomic_load", &[ptr_to(Type::INT, Constant, false)]),
+            "no matching function for call to 'atomic_load' with arguments (__constant int*)"
+        );
+        // OpenCL C 2.0 and newer.
+        let cl12 = BuiltinContext {
+            cl_std: (1, 2),
+            ..CTX
+        };
+        for name in [
+            "atomic_init",
+            "atomic_load_explicit",
+            "atomic_fetch_add",
+            "atomic_compare_exchange_weak_explicit",
+            "atomic_flag_clear",
+        ] {
+            assert_eq!(
+                err_in(name, std::slice::from_ref(&gi), &cl12),
+                format!("use of undeclared identifier '{name}' (it needs OpenCL C 2.0 or newer)")
+            );
+        }
+        // The 1.1 atomics keep their names.
+        let r = ok_in("atomic_add", &[gi.clone(), Type::INT], &cl12);
+        assert_eq!(
+            r.builtin,
+            Builtin::Atomic {
+                op: AtomicOp::Add,
+                legacy: false
+            }
+        );
+    }
+
+    #[test]
     fn async_copies() {
         use Scalar::*;
         let local = ptr_to(v(Float, 4), AddressSpace::Local, false);
@@ -2431,7 +3299,7 @@ mod tests {
         );
         assert_eq!(
             err("convert_int4", &[v(Float, 2)]),
-            "no matching function for call to 'convert_int4(float2)'"
+            "no matching function for call to 'convert_int4' with arguments (float2)"
         );
         assert!(resolve("convert_int4", &[Type::FLOAT], &CTX).is_err());
         assert!(resolve("convert_int", &[v(Float, 4)], &CTX).is_err());
@@ -2458,7 +3326,7 @@ mod tests {
         assert_eq!(ok("as_char4", &[v(Char, 3)]).result, v(Char, 4));
         assert_eq!(
             err("as_int", &[sc(Short)]),
-            "no matching function for call to 'as_int(short)'"
+            "no matching function for call to 'as_int' with arguments (short)"
         );
         assert!(resolve("as_float2", &[v(Float, 4)], &CTX).is_err());
         assert!(resolve("as_int", &[Type::BOOL], &CTX).is_err());

@@ -54,7 +54,36 @@ pub fn check(
         }
     }
     checker.program.records = checker.records;
+    reject_recursion(&checker.program, checker.diags);
     checker.program
+}
+
+/// OpenCL C has no recursion (6.9.m): reports each call that closes a cycle
+/// of calls, at the call.
+fn reject_recursion(program: &hir::Program, diags: &mut Diagnostics) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        OnPath,
+        Done,
+    }
+    fn visit(id: FunctionId, program: &hir::Program, marks: &mut [Mark], diags: &mut Diagnostics) {
+        marks[id] = Mark::OnPath;
+        for (callee, location) in hir::calls(&program.functions[id].body) {
+            match marks[callee] {
+                Mark::OnPath => diags.error(location, "recursion is not supported in OpenCL"),
+                Mark::New => visit(callee, program, marks, diags),
+                Mark::Done => {}
+            }
+        }
+        marks[id] = Mark::Done;
+    }
+    let mut marks = vec![Mark::New; program.functions.len()];
+    for id in 0..program.functions.len() {
+        if marks[id] == Mark::New {
+            visit(id, program, &mut marks, diags);
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -148,6 +177,10 @@ impl<'a> Checker<'a> {
                 error_type()
             }
             ast::TypeSpec::Scalar(words) => self.scalar_from_words(words, specs.location),
+            ast::TypeSpec::Builtin(name) if name.starts_with("atomic_") && self.cl_std < (2, 0) => {
+                self.error(specs.type_location, format!("unknown type name '{name}'"));
+                error_type()
+            }
             ast::TypeSpec::Builtin(name) => match types::lookup_builtin_type_name(name) {
                 Some(BuiltinName::Scalar(s)) => Type::Scalar(s),
                 Some(BuiltinName::SizeType { signed }) => Type::Scalar(self.size_type(signed)),
@@ -163,7 +196,7 @@ impl<'a> Checker<'a> {
                     t
                 }
                 _ => {
-                    self.error(specs.location, format!("unknown type name '{name}'"));
+                    self.error(specs.type_location, format!("unknown type name '{name}'"));
                     error_type()
                 }
             },
@@ -174,22 +207,25 @@ impl<'a> Checker<'a> {
             }
         };
         self.check_type_supported(&ty, specs.location);
+        if quals.is_restrict && !matches!(ty, Type::Pointer(_)) && !is_error(&ty) {
+            self.error(
+                specs.location,
+                format!(
+                    "restrict requires a pointer or reference ('{}' is invalid)",
+                    ty.display()
+                ),
+            );
+        }
         (ty, quals)
     }
 
     fn check_type_supported(&mut self, ty: &Type, location: Location) {
         let elem = ty.element();
         if let Some(s) = elem {
-            if s == Scalar::Half {
-                self.error(
-                    location,
-                    "type 'half' is not supported yet by this translator",
-                );
-                return;
-            }
             let ok = match s {
                 Scalar::Long | Scalar::ULong => self.caps.int64,
                 Scalar::Double => self.caps.float64,
+                // Checked on the declared type: pointers to half are fine.
                 _ => true,
             };
             if !ok {
@@ -214,6 +250,19 @@ impl<'a> Checker<'a> {
         if invalid {
             self.error(location, "invalid combination of type specifiers");
             return error_type();
+        }
+        if w.signed || w.unsigned {
+            let not_integer = [
+                (w.void, "void"),
+                (w.bool_, "bool"),
+                (w.half, "half"),
+                (w.float, "float"),
+                (w.double, "double"),
+            ];
+            if let Some((_, name)) = not_integer.iter().find(|(set, _)| *set) {
+                self.error(location, format!("'{name}' cannot be signed or unsigned"));
+                return error_type();
+            }
         }
         if w.void {
             return Type::Void;
@@ -253,6 +302,9 @@ impl<'a> Checker<'a> {
                     None => self.error(*location, "enumerator value is not an integer constant"),
                 }
             }
+            if self.scopes.last().is_some_and(|s| s.contains_key(name)) {
+                self.error(*location, format!("redefinition of enumerator '{name}'"));
+            }
             self.declare(name.clone(), Symbol::EnumConstant(next));
             next = next.wrapping_add(1);
         }
@@ -277,13 +329,24 @@ impl<'a> Checker<'a> {
         declarator: &ast::Declarator,
         location: Location,
     ) -> Type {
+        self.derived_type(base, quals, &declarator.derived, location)
+    }
+
+    /// Applies derivations, listed from the name outwards, to a base type.
+    fn derived_type(
+        &mut self,
+        base: Type,
+        quals: ast::Qualifiers,
+        derived: &[ast::Derived],
+        location: Location,
+    ) -> Type {
         let mut ty = base;
         let mut space = quals
             .address_space
             .unwrap_or_else(|| self.default_pointee_space());
         let mut is_const = quals.is_const;
         let mut is_volatile = quals.is_volatile;
-        for d in declarator.derived.iter().rev() {
+        for d in derived.iter().rev() {
             ty = match d {
                 ast::Derived::Pointer(q) => {
                     let t = Type::Pointer(Rc::new(Pointee {
@@ -304,10 +367,21 @@ impl<'a> Checker<'a> {
                     let n = match size {
                         Some(e) => match self.const_int(e) {
                             Some(n) if n > 0 => n as u64,
-                            _ => {
+                            Some(0) => {
+                                self.error(e.location, "zero size arrays are not allowed");
+                                1
+                            }
+                            Some(_) => {
                                 self.error(
                                     e.location,
-                                    "array size must be a positive integer constant",
+                                    "variable declared as an array with a negative size",
+                                );
+                                1
+                            }
+                            None => {
+                                self.error(
+                                    e.location,
+                                    "variable length arrays are not supported in OpenCL",
                                 );
                                 1
                             }
@@ -315,6 +389,14 @@ impl<'a> Checker<'a> {
                         None => 0,
                     };
                     Type::Array(Rc::new(ty), n)
+                }
+                ast::Derived::Function { .. }
+                    if derived
+                        .iter()
+                        .any(|d| matches!(d, ast::Derived::Pointer(_))) =>
+                {
+                    // A function pointer: the parser has reported it.
+                    error_type()
                 }
                 ast::Derived::Function { .. } => {
                     self.error(
@@ -324,6 +406,16 @@ impl<'a> Checker<'a> {
                     error_type()
                 }
             };
+        }
+        // Without cl_khr_fp16, `half` exists only behind pointers, for
+        // vload_half and vstore_half (OpenCL C 6.1.1.1).
+        let mut value = &ty;
+        while let Type::Array(elem, _) = value {
+            value = elem;
+        }
+        if value.element() == Some(Scalar::Half) && !self.caps.float16 {
+            self.error(location, "declaring variable of type 'half' is not allowed");
+            return error_type();
         }
         ty
     }
@@ -386,6 +478,24 @@ impl<'a> Checker<'a> {
                 let ty = self.type_name(t);
                 ty.size(self.caps.address_bits)? as i128
             }
+            A::SizeofExpr(x) => {
+                let v = self.expr(x);
+                v.ty.size(self.caps.address_bits)? as i128
+            }
+            A::AlignofType(t) => {
+                let ty = self.type_name(t);
+                ty.align(self.caps.address_bits)? as i128
+            }
+            A::VecStepType(t) => match self.type_name(t) {
+                Type::Scalar(_) => 1,
+                Type::Vector(_, n) => i128::from(types::storage_lanes(n)),
+                _ => return None,
+            },
+            A::VecStepExpr(x) => match self.expr(x).ty {
+                Type::Scalar(_) => 1,
+                Type::Vector(_, n) => i128::from(types::storage_lanes(n)),
+                _ => return None,
+            },
             _ => return None,
         })
     }
@@ -425,6 +535,20 @@ impl<'a> Checker<'a> {
             if d.specs.storage == Some(ast::StorageClass::Typedef) {
                 let (ty, align) =
                     self.typedef_type(base, quals, &d.specs, &init.declarator, *location);
+                if let Some(Symbol::Typedef(old, _, _)) =
+                    self.scopes.last().and_then(|s| s.get(name))
+                {
+                    if *old != ty {
+                        let old = old.display();
+                        self.error(
+                            *location,
+                            format!(
+                                "typedef redefinition with different types ('{}' vs '{old}')",
+                                ty.display()
+                            ),
+                        );
+                    }
+                }
                 self.program
                     .typedefs
                     .push((name.clone(), ty.clone(), align));
@@ -486,6 +610,13 @@ impl<'a> Checker<'a> {
             Some(AddressSpace::Constant) => AddressSpace::Constant,
             Some(AddressSpace::Global) if generic_std => AddressSpace::Global,
             None if generic_std => AddressSpace::Global,
+            _ if d.specs.storage == Some(ast::StorageClass::Extern) && !generic_std => {
+                self.error(
+                    location,
+                    "extern variable must reside in constant address space",
+                );
+                return;
+            }
             _ => {
                 let message = if generic_std {
                     "program scope variable must reside in global or constant address space"
@@ -499,7 +630,7 @@ impl<'a> Checker<'a> {
         let is_extern = d.specs.storage == Some(ast::StorageClass::Extern);
         let (init_expr, ty) = match &init.init {
             Some(i) => {
-                let (e, ty) = self.initializer(i, &ty);
+                let (e, ty) = self.initializer(i, &ty, location);
                 (Some(e), ty)
             }
             None => {
@@ -566,37 +697,40 @@ impl<'a> Checker<'a> {
         let (base, _) = self.base_type(specs);
         // `derived[0]` is the parameter list; anything after it belongs to
         // the return type.
-        let ret = if declarator.derived.len() > 1 {
-            self.error_unsupported(location, "functions returning pointers or arrays")
-        } else {
-            base
+        let (base, quals) = (base, specs.qualifiers);
+        let ret = self.derived_type(base, quals, &declarator.derived[1..], location);
+        if let Type::Array(..) = ret {
+            self.error(location, "function cannot return array type");
+        }
+        let (params, variadic) = match declarator.derived.first() {
+            Some(ast::Derived::Function { params, variadic }) => (&params[..], *variadic),
+            _ => (&[][..], false),
         };
+        if variadic {
+            self.error(location, "variadic arguments are not allowed in OpenCL");
+        }
+        // Parameter names are not in scope here; only types matter. A
+        // definition checks its parameters again, so their problems are
+        // reported once, from there.
+        let mark = self.diags.len();
+        self.scopes.push(HashMap::new());
+        let signature: Vec<Type> = params
+            .iter()
+            .map(|p| self.param_type(p, p.location).0)
+            .collect();
+        self.scopes.pop();
+        if defining {
+            self.diags.truncate(mark);
+        }
         if let Some(Symbol::Function(id)) = self.lookup(&name).cloned() {
             let f = &self.program.functions[id];
-            if defining && f.defined {
+            if f.signature != signature || f.ret != ret {
+                self.error(location, format!("conflicting types for '{name}'"));
+            } else if defining && f.defined {
                 self.error(location, format!("redefinition of '{name}'"));
             }
             return id;
         }
-        let signature = match declarator.derived.first() {
-            Some(ast::Derived::Function { params, .. }) => {
-                // Parameter names are not in scope here; only types matter.
-                // A definition checks its parameters again, so report
-                // their problems once, from there.
-                let mark = self.diags.len();
-                self.scopes.push(HashMap::new());
-                let types = params
-                    .iter()
-                    .map(|p| self.param_type(p, p.location).0)
-                    .collect();
-                self.scopes.pop();
-                if defining {
-                    self.diags.truncate(mark);
-                }
-                types
-            }
-            _ => Vec::new(),
-        };
         self.program.functions.push(hir::Function {
             name: name.clone(),
             signature,
@@ -613,14 +747,6 @@ impl<'a> Checker<'a> {
         id
     }
 
-    fn error_unsupported(&mut self, location: Location, what: &str) -> Type {
-        self.error(
-            location,
-            format!("{what} are not supported yet by this translator"),
-        );
-        error_type()
-    }
-
     fn function_definition(&mut self, f: &ast::FunctionDef) {
         let Some(ast::Derived::Function { params, variadic }) = f.declarator.derived.first() else {
             return;
@@ -628,12 +754,13 @@ impl<'a> Checker<'a> {
         let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
         let id = self.function_prototype(&f.specs, &f.declarator, location, true);
         let is_kernel = f.specs.is_kernel;
-        if *variadic {
-            self.error(location, "variadic functions are not allowed in OpenCL C");
+        let _ = variadic;
+        if is_kernel && f.specs.storage == Some(ast::StorageClass::Static) {
+            self.error(location, "kernel functions cannot be declared static");
         }
         let ret = self.program.functions[id].ret.clone();
         if is_kernel && ret != Type::Void {
-            self.error(location, "kernel functions must have void return type");
+            self.error(location, "kernel must have void return type");
         }
         self.current = Some(FunctionState {
             locals: Vec::new(),
@@ -647,13 +774,17 @@ impl<'a> Checker<'a> {
         for p in params {
             let ploc = p.declarator.name.as_ref().map_or(p.location, |n| n.1);
             let (ty, quals) = self.param_type(p, ploc);
+            let name = p.declarator.name.as_ref().map(|n| n.0.clone());
+            if let Some(name) = &name {
+                if self.scopes.last().is_some_and(|s| s.contains_key(name)) {
+                    self.error(ploc, format!("redefinition of parameter '{name}'"));
+                }
+            }
             if is_kernel {
                 kernel_info.args.push(self.kernel_arg(p, &ty, ploc));
-            } else if quals.address_space.is_some() && p.declarator.derived.is_empty() {
-                self.error(
-                    ploc,
-                    "parameters can only be declared in the private address space",
-                );
+            }
+            if quals.address_space.is_some() && p.declarator.derived.is_empty() {
+                self.error(ploc, "parameter may not be qualified with an address space");
             }
             let name = p
                 .declarator
@@ -695,6 +826,29 @@ impl<'a> Checker<'a> {
         location: Location,
     ) -> hir::KernelArgInfo {
         let written = type_as_written(p);
+        // Types whose size or meaning differs between host and device
+        // (OpenCL C 6.9.k) cannot cross into a kernel by value.
+        if p.declarator.derived.is_empty() {
+            if let ast::TypeSpec::Builtin(name) = &p.specs.ty {
+                let forbidden = ["size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t"];
+                if forbidden.contains(&&**name) {
+                    self.error(
+                        location,
+                        format!("'{name}' cannot be used as the type of a kernel parameter"),
+                    );
+                    return self.plain_arg(written);
+                }
+            }
+        }
+        if let Type::Record(r) = ty {
+            if self.record_has_pointer(r) {
+                self.error(
+                    location,
+                    "struct kernel parameters may not contain pointers",
+                );
+                return self.plain_arg(written);
+            }
+        }
         match ty {
             Type::Pointer(pointee) => {
                 let address = match pointee.space {
@@ -704,13 +858,16 @@ impl<'a> Checker<'a> {
                     _ => {
                         self.error(
                             location,
-                            "kernel pointer arguments must point to __global, __constant or __local memory",
+                            "pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space",
                         );
                         AddressQualifier::Private
                     }
                 };
                 if matches!(pointee.ty, Type::Pointer(_)) {
-                    self.error(location, "kernel arguments cannot be pointers to pointers");
+                    self.error(
+                        location,
+                        "kernel parameter cannot be declared as a pointer to a pointer",
+                    );
                 }
                 let restrict = p
                     .declarator
@@ -728,7 +885,7 @@ impl<'a> Checker<'a> {
             Type::Scalar(Scalar::Bool) => {
                 self.error(
                     location,
-                    "bool cannot be used as the type of a kernel argument",
+                    "'bool' cannot be used as the type of a kernel parameter",
                 );
                 self.plain_arg(written)
             }
@@ -745,6 +902,21 @@ impl<'a> Checker<'a> {
                 self.plain_arg(written)
             }
         }
+    }
+
+    fn record_has_pointer(&self, r: &Rc<types::Record>) -> bool {
+        fn has_pointer(checker: &Checker, ty: &Type) -> bool {
+            match ty {
+                Type::Pointer(_) => true,
+                Type::Array(elem, _) => has_pointer(checker, elem),
+                Type::Record(r) => checker.record_has_pointer(r),
+                _ => false,
+            }
+        }
+        self.complete_record(r)
+            .fields
+            .iter()
+            .any(|f| has_pointer(self, &f.ty))
     }
 
     fn plain_arg(&self, type_name: String) -> hir::KernelArgInfo {
@@ -765,17 +937,25 @@ impl<'a> Checker<'a> {
                 "reqd_work_group_size" => {
                     let dims: Option<Vec<u32>> = args
                         .iter()
-                        .map(|v| v.and_then(|v| u32::try_from(v).ok()).filter(|&v| v > 0))
+                        .map(|v| v.and_then(|v| u32::try_from(v).ok()))
                         .collect();
                     match dims {
-                        Some(d) if d.len() == 3 => {
+                        _ if args.len() != 3 => self.error(
+                            a.location,
+                            "'reqd_work_group_size' attribute requires exactly 3 arguments",
+                        ),
+                        Some(d) if d.contains(&0) => self.error(
+                            a.location,
+                            "'reqd_work_group_size' attribute must be greater than 0",
+                        ),
+                        Some(d) => {
                             info.required_work_group_size = Some([d[0], d[1], d[2]]);
                             written
                                 .push(format!("reqd_work_group_size({},{},{})", d[0], d[1], d[2]));
                         }
-                        _ => self.error(
+                        None => self.error(
                             a.location,
-                            "'reqd_work_group_size' takes three positive integer constants",
+                            "'reqd_work_group_size' attribute requires an integer constant",
                         ),
                     }
                 }
@@ -819,6 +999,19 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
+            if self
+                .scopes
+                .last()
+                .is_some_and(|s| matches!(s.get(name), Some(Symbol::Local(_))))
+            {
+                self.error(location, format!("redefinition of '{name}'"));
+            }
+            if d.specs.storage == Some(ast::StorageClass::Static) && self.cl_std < (2, 0) {
+                self.error(
+                    location,
+                    "variables in function scope cannot be declared static",
+                );
+            }
             let ty = self.declarator_type(base.clone(), quals, &init.declarator, location);
             let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
             let ty = self.apply_endian(ty, &placement, location);
@@ -851,9 +1044,14 @@ impl<'a> Checker<'a> {
                     );
                 }
                 AddressSpace::Local | AddressSpace::Constant if !at_body => {
+                    let which = if space == AddressSpace::Local {
+                        "local"
+                    } else {
+                        "constant"
+                    };
                     self.error(
                         location,
-                        "variables in the local or constant address space can only be declared in the outermost scope of a kernel function",
+                        format!("variables in the {which} address space can only be declared in the outermost scope of a kernel function"),
                     );
                 }
                 AddressSpace::Local => {
@@ -879,12 +1077,14 @@ impl<'a> Checker<'a> {
             }
             let (value, ty) = match (&init.init, space) {
                 (Some(i), AddressSpace::Private | AddressSpace::Constant) => {
-                    let (e, ty) = self.initializer(i, &ty);
+                    let (e, ty) = self.initializer(i, &ty, location);
                     (Some(e), ty)
                 }
                 _ => (None, ty),
             };
-            if ty.size(self.caps.address_bits).is_none() && !is_error(&ty) && ty != Type::Void {
+            // Opaque types (event_t, sampler_t) have no size but are values.
+            let opaque = matches!(ty, Type::Unsupported(_));
+            if ty.size(self.caps.address_bits).is_none() && !opaque && ty != Type::Void {
                 self.error(
                     location,
                     format!("variable has incomplete type '{}'", ty.display()),
@@ -915,11 +1115,13 @@ impl<'a> Checker<'a> {
     }
 
     /// A condition: any scalar or pointer (compared with zero when lowered).
-    fn condition(&mut self, e: &ast::Expr) -> Expr {
+    /// A condition of the statement at `at`: any scalar or pointer
+    /// (compared with zero when lowered).
+    fn condition(&mut self, e: &ast::Expr, at: Location) -> Expr {
         let e = self.rvalue(e);
         if !matches!(e.ty, Type::Scalar(_) | Type::Pointer(_)) && !is_error(&e.ty) {
             self.error(
-                e.location,
+                at,
                 format!(
                     "statement requires expression of scalar type ('{}' invalid)",
                     e.ty.display()
@@ -937,16 +1139,11 @@ impl<'a> Checker<'a> {
 
     fn decay(&mut self, v: Expr) -> Expr {
         if let Type::Array(elem, _) = &v.ty {
-            let space = match &v.kind {
-                H::Local(id) => self
-                    .current
-                    .as_ref()
-                    .map_or(AddressSpace::Private, |f| f.locals[*id].space),
-                _ => AddressSpace::Private,
-            };
+            let space = self.place_space(&v);
+            let is_const = self.is_read_only(&v);
             let ty = Type::Pointer(Rc::new(Pointee {
                 ty: (**elem).clone(),
-                is_const: false,
+                is_const,
                 is_volatile: false,
                 space,
                 endian_host: false,
@@ -958,12 +1155,13 @@ impl<'a> Checker<'a> {
     }
 
     /// Converts `v` to `to` as assignment does (C99 6.5.16.1), reporting
-    /// what is not allowed.
-    fn convert_for_assignment(&mut self, v: Expr, to: &Type) -> Expr {
+    /// what is not allowed in the words and at the place `how` says.
+    fn convert_for_assignment(&mut self, v: Expr, to: &Type, how: Conversion) -> Expr {
         let v = self.decay(v);
         if v.ty == *to || is_error(&v.ty) || is_error(to) {
             return v;
         }
+        let (from_text, to_text) = (v.ty.display(), to.display());
         match (&v.ty, to) {
             (Type::Scalar(_), Type::Scalar(_)) => self.convert(v, to.clone()),
             (Type::Scalar(_), Type::Vector(s, _)) => {
@@ -981,40 +1179,28 @@ impl<'a> Checker<'a> {
             (Type::Pointer(a), Type::Pointer(b)) => {
                 if a.endian_host != b.endian_host {
                     self.error(
-                        v.location,
+                        how.location(),
                         "assigning between pointers with different endian attributes",
                     );
                 } else if a.space != b.space && b.space != AddressSpace::Generic {
+                    let what = how.describe(&from_text, &to_text, "of type");
                     self.error(
-                        v.location,
-                        format!(
-                            "assigning '{}' to '{}' changes address space of pointer",
-                            v.ty.display(),
-                            to.display()
-                        ),
+                        how.location(),
+                        format!("{what} changes address space of pointer"),
                     );
                 } else if a.ty != b.ty && b.ty != Type::Void && a.ty != Type::Void {
+                    let what = how.describe(&from_text, &to_text, "of type");
                     self.diags.warning(
-                        v.location,
-                        format!(
-                            "incompatible pointer types assigning '{}' to '{}'",
-                            v.ty.display(),
-                            to.display()
-                        ),
+                        how.location(),
+                        format!("incompatible pointer types {}", lowercase_first(&what)),
                     );
                 }
                 let location = v.location;
                 Expr::new(v.kind, to.clone(), location)
             }
             _ => {
-                self.error(
-                    v.location,
-                    format!(
-                        "assigning to '{}' from incompatible type '{}'",
-                        to.display(),
-                        v.ty.display()
-                    ),
-                );
+                let what = how.describe(&from_text, &to_text, "of incompatible type");
+                self.error(how.location(), what);
                 v
             }
         }
@@ -1067,6 +1253,17 @@ impl<'a> Checker<'a> {
             (Type::Vector(..), Type::Scalar(_)) => a.ty.clone(),
             (Type::Scalar(_), Type::Vector(..)) => b.ty.clone(),
             (Type::Vector(..), Type::Vector(..)) if a.ty == b.ty => a.ty.clone(),
+            (Type::Vector(..), Type::Vector(..)) => {
+                self.error(
+                    op_location,
+                    format!(
+                        "implicit conversions between vector types ('{}' and '{}') are not permitted",
+                        a.ty.display(),
+                        b.ty.display()
+                    ),
+                );
+                return (a, b, error_type());
+            }
             (x, y) if is_error(x) || is_error(y) => return (a, b, error_type()),
             _ => {
                 self.invalid_operands(op_location, &a.ty, op, &b.ty);
@@ -1102,7 +1299,7 @@ impl<'a> Checker<'a> {
             A::IntLiteral(text) => match literal::parse_int(text) {
                 Ok((value, s)) => self.int_const(value, Type::Scalar(s), location),
                 Err(msg) => {
-                    self.error(location, msg);
+                    self.literal_error(location, msg);
                     self.int_const(0, Type::INT, location)
                 }
             },
@@ -1115,7 +1312,7 @@ impl<'a> Checker<'a> {
                         Expr::new(H::Float(value), Type::Scalar(s), location)
                     }
                     Err(msg) => {
-                        self.error(location, msg);
+                        self.literal_error(location, msg);
                         Expr::new(H::Float(0.0), Type::FLOAT, location)
                     }
                 }
@@ -1123,17 +1320,21 @@ impl<'a> Checker<'a> {
             A::CharLiteral(text) => match literal::parse_char(text) {
                 Ok(v) => self.int_const(v as u32 as u64, Type::INT, location),
                 Err(msg) => {
-                    self.error(location, msg);
+                    self.literal_error(location, msg);
                     self.int_const(0, Type::INT, location)
                 }
             },
-            A::StringLiteral(_) => {
-                self.error(
-                    location,
-                    "string literals are not supported yet by this translator",
-                );
-                Expr::new(H::Int(0), error_type(), location)
-            }
+            A::StringLiteral(text) => match literal::parse_string(text) {
+                Ok(bytes) => {
+                    let ty =
+                        Type::Array(Rc::new(Type::Scalar(Scalar::Char)), bytes.len() as u64 + 1);
+                    Expr::new(H::Str(bytes), ty, location)
+                }
+                Err(msg) => {
+                    self.literal_error(location, msg);
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+            },
             A::Ident(name) => match self.lookup(name).cloned() {
                 Some(Symbol::Local(id)) => {
                     let ty = self
@@ -1179,14 +1380,15 @@ impl<'a> Checker<'a> {
                 match op {
                     None => {
                         let ty = target.ty.clone();
-                        let value = self.convert_for_assignment(value, &ty);
+                        let value =
+                            self.convert_for_assignment(value, &ty, Conversion::Assign(location));
                         Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, location)
                     }
                     Some(op) => self.compound_assign(*op, target, value, location),
                 }
             }
             A::Conditional(c, a, b) => {
-                let c = self.condition(c);
+                let c = self.condition(c, location);
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
                 let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
@@ -1217,29 +1419,34 @@ impl<'a> Checker<'a> {
                 let ty = b.ty.clone();
                 Expr::new(H::Comma(Box::new(a), Box::new(b)), ty, location)
             }
-            A::Call(callee, args) => self.call(callee, args, location),
+            A::Call(callee, args, rparen) => self.call(callee, args, location, *rparen),
             A::Index(base, index) => {
                 let base = self.expr(base);
                 let index = self.rvalue(index);
                 self.index(base, index, location)
             }
-            A::Member { base, name, arrow } => {
+            A::Member {
+                base,
+                name,
+                name_location,
+                arrow,
+            } => {
                 let base = if *arrow {
                     let p = self.rvalue(base);
                     self.deref(p, location)
                 } else {
                     self.expr(base)
                 };
-                self.member(base, name, location)
+                self.member(base, name, location, *name_location)
             }
             A::Cast(t, x) => {
                 let to = self.type_name(t);
                 let v = self.rvalue(x);
                 self.cast(v, to, location)
             }
-            A::VectorLiteral(t, parts) => {
+            A::VectorLiteral(t, parts, parts_location) => {
                 let to = self.type_name(t);
-                self.vector_literal(to, parts, location)
+                self.vector_literal(to, parts, location, *parts_location)
             }
             A::CompoundLiteral(..) => {
                 self.error(
@@ -1272,6 +1479,13 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Reports a malformed literal at the offending character.
+    fn literal_error(&mut self, location: Location, e: literal::LiteralError) {
+        let mut at = location;
+        at.offset += e.offset;
+        self.error(at, e.message);
+    }
+
     fn size_of(&mut self, ty: &Type, location: Location) -> Expr {
         let size = match ty.size(self.caps.address_bits) {
             Some(s) => s,
@@ -1279,7 +1493,10 @@ impl<'a> Checker<'a> {
                 if !is_error(ty) {
                     self.error(
                         location,
-                        format!("invalid application of 'sizeof' to type '{}'", ty.display()),
+                        format!(
+                            "invalid application of 'sizeof' to an incomplete type '{}'",
+                            ty.display()
+                        ),
                     );
                 }
                 1
@@ -1304,8 +1521,13 @@ impl<'a> Checker<'a> {
         if is_error(&target.ty) {
             return;
         }
+        let is_place = |e: &Expr| {
+            matches!(
+                e.kind,
+                H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..)
+            )
+        };
         let ok = match &target.kind {
-            H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..) => true,
             H::Swizzle(base, lanes) => {
                 let mut seen = 0u32;
                 let unique = lanes.iter().all(|&l| {
@@ -1313,23 +1535,67 @@ impl<'a> Checker<'a> {
                     seen |= 1 << l;
                     fresh
                 });
-                unique
-                    && matches!(
-                        base.kind,
-                        H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..)
-                    )
+                if !unique {
+                    self.error(
+                        location,
+                        "vector is not assignable (contains duplicate components)",
+                    );
+                    return;
+                }
+                is_place(base)
             }
-            _ => false,
+            _ => is_place(target),
         };
         if !ok {
             self.error(location, "expression is not assignable");
             return;
         }
-        if matches!(target.ty, Type::Array(..)) {
-            self.error(location, "array type is not assignable");
+        if let Type::Array(..) = target.ty {
+            self.error(
+                location,
+                format!("array type '{}' is not assignable", target.ty.display()),
+            );
+            return;
         }
-        if self.is_read_only(target) {
-            self.error(location, "cannot assign to a read-only location");
+        // A const variable is named; anything reached through a pointer or
+        // in the constant space is "read-only" (clang's wording).
+        let const_variable = match &target.kind {
+            H::Local(id) => self
+                .current
+                .as_ref()
+                .map(|f| &f.locals[*id])
+                .filter(|l| l.is_const && l.space != AddressSpace::Constant)
+                .map(|l| (l.name.clone(), l.ty.display())),
+            _ => None,
+        };
+        if let Some((name, ty)) = const_variable {
+            self.error(
+                location,
+                format!(
+                    "cannot assign to variable '{name}' with const-qualified type 'const {ty}'"
+                ),
+            );
+        } else if self.is_read_only(target) {
+            self.error(location, "read-only variable is not assignable");
+        }
+    }
+
+    /// The address space a place is in: where `&place` points.
+    fn place_space(&self, place: &Expr) -> AddressSpace {
+        match &place.kind {
+            H::Local(id) => self
+                .current
+                .as_ref()
+                .map_or(AddressSpace::Private, |f| f.locals[*id].space),
+            H::Global(id) => self.program.globals[*id].space,
+            H::Index(base, _) if matches!(base.ty, Type::Array(..)) => self.place_space(base),
+            H::Index(base, _) | H::Deref(base) => {
+                base.ty.pointee().map_or(AddressSpace::Private, |p| p.space)
+            }
+            H::Member(base, _) | H::Swizzle(base, _) => self.place_space(base),
+            // A string literal is a `__constant char` array.
+            H::Str(_) => AddressSpace::Constant,
+            _ => AddressSpace::Private,
         }
     }
 
@@ -1342,6 +1608,7 @@ impl<'a> Checker<'a> {
                 l.is_const || l.space == AddressSpace::Constant
             }),
             H::Global(id) => self.program.globals[*id].space == AddressSpace::Constant,
+            H::Str(_) => true,
             H::Index(base, _) if matches!(base.ty, Type::Array(..)) => self.is_read_only(base),
             H::Index(base, _) | H::Deref(base) => base
                 .ty
@@ -1349,15 +1616,6 @@ impl<'a> Checker<'a> {
                 .is_some_and(|p| p.is_const || p.space == AddressSpace::Constant),
             H::Member(base, _) | H::Swizzle(base, _) => self.is_read_only(base),
             _ => false,
-        }
-    }
-
-    /// The pointer through which a place is reached, if any (for constness).
-    fn pointee_of_place<'e>(&self, place: &'e Expr) -> Option<&'e Pointee> {
-        match &place.kind {
-            H::Index(base, _) | H::Deref(base) => base.ty.pointee(),
-            H::Member(base, _) | H::Swizzle(base, _) => self.pointee_of_place(base),
-            _ => None,
         }
     }
 
@@ -1393,24 +1651,19 @@ impl<'a> Checker<'a> {
             }
             U::AddressOf => {
                 let v = self.expr(x);
-                if !matches!(
+                if let H::Swizzle(..) = v.kind {
+                    self.error(location, "address of vector element requested");
+                } else if !matches!(
                     v.kind,
-                    H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..)
+                    H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..)
                 ) {
                     self.error(location, "cannot take the address of an rvalue");
                 }
-                let space = match &v.kind {
-                    H::Local(id) => self
-                        .current
-                        .as_ref()
-                        .map_or(AddressSpace::Private, |f| f.locals[*id].space),
-                    _ => self
-                        .pointee_of_place(&v)
-                        .map_or(AddressSpace::Private, |p| p.space),
-                };
+                let space = self.place_space(&v);
+                let is_const = self.is_read_only(&v);
                 let ty = Type::Pointer(Rc::new(Pointee {
                     ty: v.ty.clone(),
-                    is_const: false,
+                    is_const,
                     is_volatile: false,
                     space,
                     endian_host: false,
@@ -1692,7 +1945,7 @@ impl<'a> Checker<'a> {
                 self.error(
                     location,
                     format!(
-                        "subscripted value is not an array or pointer ('{}')",
+                        "subscripted value is not an array, pointer, or vector ('{}')",
                         t.display()
                     ),
                 );
@@ -1702,9 +1955,15 @@ impl<'a> Checker<'a> {
         Expr::new(H::Index(Box::new(base), Box::new(index)), elem, location)
     }
 
-    fn member(&mut self, base: Expr, name: &str, location: Location) -> Expr {
+    fn member(
+        &mut self,
+        base: Expr,
+        name: &str,
+        location: Location,
+        name_location: Location,
+    ) -> Expr {
         match &base.ty {
-            Type::Vector(s, n) => match parse_swizzle(name, *n, self.cl_std) {
+            Type::Vector(s, n) => match parse_swizzle(name, *s, *n, self.cl_std) {
                 Ok(lanes) => {
                     let ty = if lanes.len() == 1 {
                         Type::Scalar(*s)
@@ -1730,7 +1989,7 @@ impl<'a> Checker<'a> {
                 }
                 None => {
                     self.error(
-                        location,
+                        name_location,
                         format!("no member named '{name}' in '{}'", base.ty.display()),
                     );
                     Expr::new(H::Int(0), error_type(), location)
@@ -1766,7 +2025,11 @@ impl<'a> Checker<'a> {
             (Type::Vector(..), Type::Vector(..)) => {
                 self.error(
                     location,
-                    "explicit casts between vector types are not allowed; use convert_<type>()",
+                    format!(
+                        "invalid conversion between ext-vector type '{}' and '{}'",
+                        v.ty.display(),
+                        to.display()
+                    ),
                 );
                 Expr::new(H::Int(0), error_type(), location)
             }
@@ -1816,7 +2079,13 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn vector_literal(&mut self, to: Type, parts: &[ast::Expr], location: Location) -> Expr {
+    fn vector_literal(
+        &mut self,
+        to: Type,
+        parts: &[ast::Expr],
+        location: Location,
+        parts_location: Location,
+    ) -> Expr {
         let Type::Vector(elem, n) = to else {
             // `(T)(a, b)` for a non-vector typedef is a cast of a comma
             // expression.
@@ -1860,23 +2129,28 @@ impl<'a> Checker<'a> {
             return Expr::new(H::Splat(Box::new(v)), to, location);
         }
         if lanes != u32::from(n) {
+            let which = if lanes < u32::from(n) { "few" } else { "many" };
             self.error(
-                location,
-                format!(
-                    "vector literal of '{}' has {lanes} components, expected {n}",
-                    to.display()
-                ),
+                parts_location,
+                format!("too {which} elements in vector initialization (expected {n} elements, have {lanes})"),
             );
             return Expr::new(H::Int(0), error_type(), location);
         }
         Expr::new(H::VectorLiteral(out), to, location)
     }
 
-    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], location: Location) -> Expr {
+    fn call(
+        &mut self,
+        callee: &ast::Expr,
+        args: &[ast::Expr],
+        location: Location,
+        rparen: Location,
+    ) -> Expr {
         let A::Ident(name) = &callee.kind else {
             self.error(callee.location, "called object is not a function");
             return Expr::new(H::Int(0), error_type(), location);
         };
+        let written = args;
         let args: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
         if args.iter().any(|a| is_error(&a.ty)) {
             return Expr::new(H::Int(0), error_type(), location);
@@ -1886,17 +2160,19 @@ impl<'a> Checker<'a> {
                 let f = &self.program.functions[id];
                 let param_types = f.signature.clone();
                 let ret = f.ret.clone();
-                if f.kernel.is_some() {
-                    self.error(
-                        location,
-                        "calling a kernel from a kernel is not supported yet by this translator",
-                    );
-                }
+
                 if param_types.len() != args.len() {
+                    // Like clang: missing arguments at the `)`, extra ones at
+                    // the first argument too many.
+                    let (which, at) = if args.len() < param_types.len() {
+                        ("few", rparen)
+                    } else {
+                        ("many", written[param_types.len()].begin())
+                    };
                     self.error(
-                        location,
+                        at,
                         format!(
-                            "function '{name}' takes {} arguments, {} given",
+                            "too {which} arguments to function call, expected {}, have {}",
                             param_types.len(),
                             args.len()
                         ),
@@ -1906,14 +2182,24 @@ impl<'a> Checker<'a> {
                 let args = args
                     .into_iter()
                     .zip(&param_types)
-                    .map(|(a, t)| self.convert_for_assignment(a, t))
+                    .map(|(a, t)| {
+                        let at = a.location;
+                        self.convert_for_assignment(a, t, Conversion::Argument(at))
+                    })
                     .collect();
-                Expr::new(H::Call(id, args), ret, location)
+                // Errors about the call as a whole (recursion) point at the
+                // function's name.
+                Expr::new(H::Call(id, args), ret, callee.location)
             }
             Some(_) => {
-                self.error(callee.location, "called object is not a function");
+                let ty = self.expr(callee).ty.display();
+                self.error(
+                    location,
+                    format!("called object type '{ty}' is not a function or function pointer"),
+                );
                 Expr::new(H::Int(0), error_type(), location)
             }
+            None if &**name == "printf" => self.printf(args, location),
             None => {
                 let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
                 let context = builtins::BuiltinContext {
@@ -1933,13 +2219,99 @@ impl<'a> Checker<'a> {
                         Expr::new(H::Builtin(r.builtin, args), r.result, location)
                     }
                     Err(msg) => {
-                        self.error(callee.location, msg);
+                        // Missing arguments are reported at the `)`.
+                        let at = if msg.starts_with("too few arguments") {
+                            rparen
+                        } else {
+                            callee.location
+                        };
+                        self.error(at, msg);
                         Expr::new(H::Int(0), error_type(), location)
                     }
                 }
             }
         }
     }
+}
+
+impl Checker<'_> {
+    /// `int printf(constant char *restrict format, ...)` (OpenCL C 6.15.14):
+    /// the only variadic function, so it has no row in the built-in table.
+    fn printf(&mut self, args: Vec<Expr>, location: Location) -> Expr {
+        let format_ok = args.first().is_some_and(|f| {
+            matches!(f.ty.pointee(), Some(p) if p.space == AddressSpace::Constant
+                && matches!(p.ty, Type::Scalar(Scalar::Char)))
+        });
+        if !format_ok {
+            self.error(
+                location,
+                "printf needs a string literal or a __constant char pointer as its format",
+            );
+        }
+        if let Some(bad) = args
+            .iter()
+            .skip(1)
+            .find(|a| !(a.ty.is_arithmetic() || matches!(a.ty, Type::Pointer(_))))
+        {
+            let (ty, at) = (bad.ty.display(), bad.location);
+            self.error(at, format!("cannot pass a value of type '{ty}' to printf"));
+        }
+        Expr::new(H::Printf(args), Type::INT, location)
+    }
+}
+
+/// Where an implicit conversion happens, which decides clang's wording
+/// and where the caret goes.
+#[derive(Clone, Copy, Debug)]
+enum Conversion {
+    /// `a = b`, at the `=`.
+    Assign(Location),
+    /// `T x = e`, at the declared name.
+    Init(Location),
+    /// `return e`, at `return`.
+    Return(Location),
+    /// A function argument, at the argument.
+    Argument(Location),
+}
+
+impl Conversion {
+    fn location(self) -> Location {
+        match self {
+            Conversion::Assign(l)
+            | Conversion::Init(l)
+            | Conversion::Return(l)
+            | Conversion::Argument(l) => l,
+        }
+    }
+
+    /// "assigning to 'T' from incompatible type 'F'" and its siblings;
+    /// `relation` is "of incompatible type" or "of type".
+    fn describe(self, from: &str, to: &str, relation: &str) -> String {
+        match self {
+            Conversion::Assign(_) => format!(
+                "assigning to '{to}' from {} '{from}'",
+                relation.trim_start_matches("of ")
+            ),
+            Conversion::Init(_) => {
+                format!("initializing '{to}' with an expression {relation} '{from}'")
+            }
+            Conversion::Return(_) => format!(
+                "returning '{from}' from a function with {} result type '{to}'",
+                if relation.contains("incompatible") {
+                    "incompatible"
+                } else {
+                    "a"
+                }
+            ),
+            Conversion::Argument(_) => format!("passing '{from}' to parameter {relation} '{to}'"),
+        }
+    }
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_lowercase().chain(c).collect())
 }
 
 /// The qualifiers a typedef name carries: an address space written with a
@@ -1999,9 +2371,10 @@ fn type_as_written(p: &ast::ParamDecl) -> String {
 
 /// Lane indices of a swizzle (OpenCL C 6.3.7): `xyzw` (and `rgba` from 3.0),
 /// `s0`..`sF`, `lo`/`hi`/`even`/`odd`.
-fn parse_swizzle(name: &str, n: u8, cl_std: (u32, u32)) -> Result<Vec<u8>, String> {
+fn parse_swizzle(name: &str, s: Scalar, n: u8, cl_std: (u32, u32)) -> Result<Vec<u8>, String> {
+    let vector = Type::Vector(s, n).display();
     let bad = || format!("illegal vector component name '{name}'");
-    let out_of_range = || format!("vector component access exceeds type '{n}'-component vector");
+    let out_of_range = || format!("vector component access exceeds type '{vector}'");
     let half = |start: u8, step: u8| -> Vec<u8> {
         let len = types::storage_lanes(n) / 2;
         (0..len).map(|i| start + i * step).collect()

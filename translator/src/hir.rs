@@ -140,6 +140,9 @@ pub enum ExprKind {
     Local(LocalId),
     /// A program-scope variable; an lvalue.
     Global(GlobalId),
+    /// A string literal: a `__constant char` array holding these bytes and
+    /// a terminating zero.
+    Str(Vec<u8>),
     /// `{ ... }` for an aggregate, vector or scalar of `ty`: each value with
     /// the path of member/element indices it initialises; what is not
     /// listed is zero.
@@ -187,6 +190,8 @@ pub enum ExprKind {
     Decay(Box<Expr>),
     Call(FunctionId, Vec<Expr>),
     Builtin(Builtin, Vec<Expr>),
+    /// `printf(format, ...)`.
+    Printf(Vec<Expr>),
     Comma(Box<Expr>, Box<Expr>),
     /// Lanes of a vector, by index; an lvalue when the base is one and no
     /// lane repeats.
@@ -202,4 +207,104 @@ impl Expr {
     pub fn new(kind: ExprKind, ty: Type, location: Location) -> Self {
         Expr { kind, ty, location }
     }
+}
+
+impl Expr {
+    /// Calls `f` on each direct sub-expression.
+    pub fn for_each_child<'s>(&'s self, f: &mut dyn FnMut(&'s Expr)) {
+        match &self.kind {
+            ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::Str(_) => {}
+            ExprKind::Convert(e)
+            | ExprKind::Splat(e)
+            | ExprKind::Unary(_, e)
+            | ExprKind::Deref(e)
+            | ExprKind::AddressOf(e)
+            | ExprKind::Decay(e)
+            | ExprKind::PointerCast(e)
+            | ExprKind::Swizzle(e, _)
+            | ExprKind::Member(e, _)
+            | ExprKind::IncDec { target: e, .. } => f(e),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Logical(_, a, b)
+            | ExprKind::Assign(a, b)
+            | ExprKind::Index(a, b)
+            | ExprKind::PointerOffset(a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::CompoundAssign {
+                target: a,
+                value: b,
+                ..
+            } => {
+                f(a);
+                f(b);
+            }
+            ExprKind::Conditional(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            ExprKind::Call(_, args)
+            | ExprKind::Builtin(_, args)
+            | ExprKind::Printf(args)
+            | ExprKind::VectorLiteral(args) => args.iter().for_each(f),
+            ExprKind::InitList(items) => items.iter().for_each(|(_, e)| f(e)),
+        }
+    }
+}
+
+impl Stmt {
+    /// Calls `on_expr` on each expression directly in this statement and
+    /// `on_stmt` on each directly nested statement.
+    pub fn for_each_child<'s>(
+        &'s self,
+        on_expr: &mut dyn FnMut(&'s Expr),
+        on_stmt: &mut dyn FnMut(&'s Stmt),
+    ) {
+        match self {
+            Stmt::Expr(e) | Stmt::Init(_, e) => on_expr(e),
+            Stmt::If(c, a, b) => {
+                on_expr(c);
+                a.iter().chain(b).for_each(on_stmt);
+            }
+            Stmt::Loop {
+                cond, body, step, ..
+            } => {
+                cond.iter().chain(step).for_each(&mut *on_expr);
+                body.iter().for_each(on_stmt);
+            }
+            Stmt::Switch(v, cases) => {
+                on_expr(v);
+                cases.iter().flat_map(|c| &c.body).for_each(on_stmt);
+            }
+            Stmt::Return(v, _) => v.iter().for_each(on_expr),
+            Stmt::Block(stmts) => stmts.iter().for_each(on_stmt),
+            Stmt::Break | Stmt::Continue => {}
+        }
+    }
+}
+
+/// Every call of a user function in `stmts`, with its location.
+pub fn calls(stmts: &[Stmt]) -> Vec<(FunctionId, Location)> {
+    fn in_expr(e: &Expr, out: &mut Vec<(FunctionId, Location)>) {
+        if let ExprKind::Call(id, _) = e.kind {
+            out.push((id, e.location));
+        }
+        e.for_each_child(&mut |c| in_expr(c, out));
+    }
+    fn in_stmt(s: &Stmt, out: &mut Vec<(FunctionId, Location)>) {
+        let mut nested = Vec::new();
+        s.for_each_child(&mut |e| in_expr(e, out), &mut |c| nested.push(c));
+        for c in nested {
+            in_stmt(c, out);
+        }
+    }
+    let mut out = Vec::new();
+    for s in stmts {
+        in_stmt(s, &mut out);
+    }
+    out
 }

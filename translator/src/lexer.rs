@@ -7,7 +7,6 @@
 //! reported at once: the preprocessor lexes whole files up front, and a
 //! stray `'` inside an `#if 0` block must not be an error.
 
-use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
@@ -143,30 +142,90 @@ impl Hasher for FxHasher {
 
 pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
 
+/// FxHash of a spelling: whole little-endian words, then the length.
+#[inline]
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(bytes);
+    h.add(bytes.len() as u64);
+    h.hash
+}
+
+/// Number of [`Punct`] variants (`HashHash` is the last).
+const PUNCT_COUNT: usize = Punct::HashHash as usize + 1;
+
 /// Shares one allocation among all tokens with the same spelling, so that a
 /// kernel's thousands of `int`, `i` and `0` tokens cost one `Rc` each.
-#[derive(Default, Debug)]
+///
+/// Every identifier and number is interned, so this is on the hottest path
+/// of the front end: a small open-addressing table (linear probing, at most
+/// half full) that keeps each entry's hash beside it does a lookup in a
+/// fraction of what a general `HashSet<Rc<str>>` costs.
+#[derive(Debug)]
 pub struct Interner {
-    set: HashSet<Rc<str>, FxBuildHasher>,
-    puncts: Vec<Option<Rc<str>>>,
+    /// `(hash, spelling)`; the length is a power of two.
+    slots: Vec<Option<(u64, Rc<str>)>>,
+    /// `64 - log2(slots.len())`: the table index is the hash's top bits,
+    /// which FxHash mixes best.
+    shift: u32,
+    len: usize,
+    puncts: [Option<Rc<str>>; PUNCT_COUNT],
+}
+
+impl Default for Interner {
+    fn default() -> Self {
+        const INITIAL: usize = 512;
+        let mut slots = Vec::new();
+        slots.resize_with(INITIAL, || None);
+        Interner {
+            slots,
+            shift: 64 - INITIAL.trailing_zeros(),
+            len: 0,
+            puncts: [const { None }; PUNCT_COUNT],
+        }
+    }
 }
 
 impl Interner {
     pub fn intern(&mut self, s: &str) -> Rc<str> {
-        if let Some(r) = self.set.get(s) {
-            return r.clone();
+        let hash = hash_bytes(s.as_bytes());
+        let mask = self.slots.len() - 1;
+        let mut i = (hash >> self.shift) as usize;
+        loop {
+            match &self.slots[i] {
+                Some((h, r)) if *h == hash && **r == *s => return r.clone(),
+                Some(_) => i = (i + 1) & mask,
+                None => break,
+            }
         }
         let r: Rc<str> = Rc::from(s);
-        self.set.insert(r.clone());
+        self.slots[i] = Some((hash, r.clone()));
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            self.grow();
+        }
         r
     }
 
-    pub fn punct(&mut self, p: Punct) -> Rc<str> {
-        let i = p as usize;
-        if self.puncts.len() <= i {
-            self.puncts.resize(i + 1, None);
+    /// Doubles the table.
+    fn grow(&mut self) {
+        let new_len = self.slots.len() * 2;
+        let mut slots = Vec::new();
+        slots.resize_with(new_len, || None);
+        let old = std::mem::replace(&mut self.slots, slots);
+        self.shift = 64 - new_len.trailing_zeros();
+        let mask = new_len - 1;
+        for (hash, r) in old.into_iter().flatten() {
+            let mut i = (hash >> self.shift) as usize;
+            while self.slots[i].is_some() {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = Some((hash, r));
         }
-        self.puncts[i]
+    }
+
+    pub fn punct(&mut self, p: Punct) -> Rc<str> {
+        self.puncts[p as usize]
             .get_or_insert_with(|| Rc::from(p.spelling()))
             .clone()
     }
@@ -200,7 +259,7 @@ pub fn lex_with(text: &str, file: FileId, interner: &mut Interner) -> Lexed {
         splice_cursor: 0,
         interner,
         out: Lexed {
-            tokens: Vec::with_capacity(text.len() / 4),
+            tokens: Vec::with_capacity(text.len() / 3 + 8),
             errors: Vec::new(),
         },
     };
@@ -225,61 +284,54 @@ struct Spliced<'a> {
 
 fn splice<'a>(text: &'a str, file: FileId, errors: &mut Vec<LexError>) -> Spliced<'a> {
     let bytes = text.as_bytes();
-    // Most sources have no splices at all: keep the borrowed text.
-    let has_splice = bytes.iter().enumerate().any(|(i, &b)| {
-        b == b'\\' && {
-            let rest = &bytes[i + 1..];
-            let ws = rest
-                .iter()
-                .take_while(|&&c| c == b' ' || c == b'\t')
-                .count();
-            matches!(rest.get(ws), Some(b'\n') | Some(b'\r'))
-        }
-    });
-    if !has_splice {
-        return Spliced {
-            text: std::borrow::Cow::Borrowed(text),
-            splices: Vec::new(),
-        };
-    }
-    let mut out = String::with_capacity(text.len());
+    // Built at the first splice: most sources have none and keep the
+    // borrowed text.
+    let mut out: Option<String> = None;
     let mut splices = Vec::new();
     let mut removed = 0u32;
     let mut copied_from = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\\' {
-            let mut j = i + 1;
-            while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'\t') {
-                j += 1;
-            }
-            let newline_len = match (bytes.get(j), bytes.get(j + 1)) {
-                (Some(b'\n'), _) => 1,
-                (Some(b'\r'), Some(b'\n')) => 2,
-                _ => 0,
-            };
-            if newline_len > 0 {
-                if j > i + 1 {
-                    errors.push(LexError {
-                        kind: LexErrorKind::BackslashSpaceNewline,
-                        location: Location::new(file, i),
-                    });
-                }
-                out.push_str(&text[copied_from..i]);
-                let end = j + newline_len;
-                removed += (end - i) as u32;
-                splices.push((out.len() as u32, removed));
-                copied_from = end;
-                i = end;
-                continue;
+    while let Some(k) = find_byte(&bytes[i..], b'\\') {
+        i += k;
+        let mut j = i + 1;
+        while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'\t') {
+            j += 1;
+        }
+        let newline_len = match (bytes.get(j), bytes.get(j + 1)) {
+            (Some(b'\n'), _) => 1,
+            (Some(b'\r'), Some(b'\n')) => 2,
+            _ => 0,
+        };
+        if newline_len == 0 {
+            i += 1;
+            continue;
+        }
+        if j > i + 1 {
+            errors.push(LexError {
+                kind: LexErrorKind::BackslashSpaceNewline,
+                location: Location::new(file, i),
+            });
+        }
+        let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
+        o.push_str(&text[copied_from..i]);
+        let end = j + newline_len;
+        removed += (end - i) as u32;
+        splices.push((o.len() as u32, removed));
+        copied_from = end;
+        i = end;
+    }
+    match out {
+        None => Spliced {
+            text: std::borrow::Cow::Borrowed(text),
+            splices,
+        },
+        Some(mut o) => {
+            o.push_str(&text[copied_from..]);
+            Spliced {
+                text: std::borrow::Cow::Owned(o),
+                splices,
             }
         }
-        i += 1;
-    }
-    out.push_str(&text[copied_from..]);
-    Spliced {
-        text: std::borrow::Cow::Owned(out),
-        splices,
     }
 }
 
@@ -294,12 +346,58 @@ struct Lexer<'s, 'i> {
     out: Lexed,
 }
 
+/// Byte classes, one table lookup per byte on the hot loops.
+const IDENT_START: u8 = 1;
+const IDENT_CONTINUE: u8 = 2;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            t[b] = IDENT_START | IDENT_CONTINUE;
+        } else if c.is_ascii_digit() {
+            t[b] = IDENT_CONTINUE;
+        }
+        b += 1;
+    }
+    t
+};
+
+#[inline]
 fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
+    CLASS[b as usize] & IDENT_START != 0
 }
 
+#[inline]
 fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    CLASS[b as usize] & IDENT_CONTINUE != 0
+}
+
+/// The first index of `needle` in `hay`: `memchr`, a machine word at a time
+/// (comment and splice scans cross most of a source).
+fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let pattern = LO.wrapping_mul(needle as u64);
+    let mut chunks = hay.chunks_exact(8);
+    let mut base = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w) ^ pattern;
+        // Nonzero iff some byte of `x` is zero (the exact form of the test).
+        if (x.wrapping_sub(LO) & !x & HI) != 0 {
+            return c.iter().position(|&b| b == needle).map(|i| base + i);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == needle)
+        .map(|i| base + i)
 }
 
 impl Lexer<'_, '_> {
@@ -309,7 +407,11 @@ impl Lexer<'_, '_> {
 
     /// Physical offset of logical offset `logical`. Only ever asked for
     /// ascending offsets, so a cursor beats a binary search.
+    #[inline]
     fn physical(&mut self, logical: usize) -> Location {
+        if self.splices.is_empty() {
+            return Location::new(self.file, logical);
+        }
         let logical32 = logical as u32;
         while self
             .splices
@@ -330,6 +432,7 @@ impl Lexer<'_, '_> {
         self.out.errors.push(LexError { kind, location });
     }
 
+    #[inline]
     fn push(&mut self, kind: TokenKind, text: Rc<str>, start: usize, space: bool, line: bool) {
         let location = self.physical(start);
         self.out.tokens.push(LexedToken {
@@ -375,14 +478,13 @@ impl Lexer<'_, '_> {
                 b'/' if self.peek(1) == b'/' => {
                     space = true;
                     let rest = &self.src[self.pos..];
-                    self.pos += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+                    self.pos += find_byte(rest, b'\n').unwrap_or(rest.len());
                     continue;
                 }
                 b'/' if self.peek(1) == b'*' => {
                     space = true;
                     let start = self.pos;
-                    let body = &self.src[self.pos + 2..];
-                    match body.windows(2).position(|w| w == b"*/") {
+                    match find_comment_end(&self.src[self.pos + 2..]) {
                         Some(end) => self.pos += 2 + end + 2,
                         None => {
                             self.error(LexErrorKind::UnterminatedComment, start);
@@ -552,6 +654,19 @@ impl Lexer<'_, '_> {
         };
         self.push(kind, text, start, space, line);
     }
+}
+
+/// Where the `*/` closing a comment with body `body` starts.
+fn find_comment_end(body: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(k) = find_byte(&body[i..], b'*') {
+        i += k;
+        if body.get(i + 1) == Some(&b'/') {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The longest punctuator at the start of `s`, and its length in bytes.

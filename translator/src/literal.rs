@@ -4,34 +4,88 @@
 
 use crate::types::Scalar;
 
+/// A malformed literal: what is wrong and where, as a byte offset into the
+/// literal's spelling (clang points at the offending suffix or digit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiteralError {
+    pub offset: u32,
+    pub message: String,
+}
+
+impl LiteralError {
+    fn at(offset: usize, message: String) -> Self {
+        LiteralError {
+            offset: offset as u32,
+            message,
+        }
+    }
+}
+
 /// An integer literal's value and type: the first of the C99 6.4.4.1 list
 /// that can represent it (decimal: signed types only, unless suffixed `u`).
-pub fn parse_int(text: &str) -> Result<(u64, Scalar), String> {
+pub fn parse_int(text: &str) -> Result<(u64, Scalar), LiteralError> {
     let lower = text.to_ascii_lowercase();
-    let digits_end = lower.trim_end_matches(['u', 'l']).len();
-    let (digits, suffix) = lower.split_at(digits_end);
-    let unsigned = suffix.contains('u');
-    let long = suffix.contains('l');
-    if suffix.len() > 3 || suffix.matches('u').count() > 1 {
-        return Err(format!(
-            "invalid suffix '{}' on integer constant",
-            &text[digits_end..]
+    let (radix, prefix) = if lower.starts_with("0x") {
+        (16, 2)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (8, 1)
+    } else {
+        (10, 0)
+    };
+    // Digits run to the first character no radix-16 number could use, so
+    // that `09` is a bad octal digit rather than a suffix.
+    let digits_end = prefix
+        + lower[prefix..]
+            .bytes()
+            .take_while(|b| {
+                if radix == 16 {
+                    b.is_ascii_hexdigit()
+                } else {
+                    b.is_ascii_digit()
+                }
+            })
+            .count();
+    let (digits, suffix) = (&lower[prefix..digits_end], &lower[digits_end..]);
+    if !matches!(suffix, "" | "u" | "l" | "ul" | "lu" | "ll" | "ull" | "llu") {
+        return Err(LiteralError::at(
+            digits_end,
+            format!(
+                "invalid suffix '{}' on integer constant",
+                &text[digits_end..]
+            ),
         ));
     }
-    let (radix, body) = if let Some(hex) = digits.strip_prefix("0x") {
-        (16, hex)
-    } else if digits.len() > 1 && digits.starts_with('0') {
-        (8, &digits[1..])
-    } else {
-        (10, digits)
-    };
-    let value = u64::from_str_radix(body, radix).map_err(|_| {
-        if body.is_empty() || body.chars().any(|c| !c.is_digit(radix)) {
-            format!("invalid digit in integer constant '{text}'")
-        } else {
-            format!("integer literal '{text}' is too large to be represented in any integer type")
+    let unsigned = suffix.contains('u');
+    let long = suffix.contains('l');
+    if radix == 8 {
+        if let Some(bad) = digits.bytes().position(|b| b > b'7') {
+            return Err(LiteralError::at(
+                prefix + bad,
+                format!(
+                    "invalid digit '{}' in octal constant",
+                    digits.as_bytes()[bad] as char
+                ),
+            ));
         }
-    })?;
+    }
+    if digits.is_empty() && radix == 16 {
+        return Err(LiteralError::at(
+            0,
+            format!("invalid integer constant '{text}'"),
+        ));
+    }
+    let value = if digits.is_empty() {
+        0
+    } else {
+        u64::from_str_radix(digits, radix).map_err(|_| {
+            LiteralError::at(
+                0,
+                format!(
+                    "integer literal '{text}' is too large to be represented in any integer type"
+                ),
+            )
+        })?
+    };
     let fits = |s: Scalar| match s {
         Scalar::Int => value <= i32::MAX as u64,
         Scalar::UInt => value <= u32::MAX as u64,
@@ -42,8 +96,7 @@ pub fn parse_int(text: &str) -> Result<(u64, Scalar), String> {
         (false, false, true) => &[Scalar::Int, Scalar::Long, Scalar::ULong],
         (false, false, false) => &[Scalar::Int, Scalar::UInt, Scalar::Long, Scalar::ULong],
         (true, false, _) => &[Scalar::UInt, Scalar::ULong],
-        (false, true, true) => &[Scalar::Long, Scalar::ULong],
-        (false, true, false) => &[Scalar::Long, Scalar::ULong],
+        (false, true, _) => &[Scalar::Long, Scalar::ULong],
         (true, true, _) => &[Scalar::ULong],
     };
     let ty = candidates
@@ -56,41 +109,54 @@ pub fn parse_int(text: &str) -> Result<(u64, Scalar), String> {
 
 /// A floating literal's value and type: `f` float, `h` half, no suffix
 /// double, or float when the device has no doubles (OpenCL C 6.1.1.1).
-pub fn parse_float(text: &str, has_double: bool) -> Result<(f64, Scalar), String> {
+pub fn parse_float(text: &str, has_double: bool) -> Result<(f64, Scalar), LiteralError> {
     let lower = text.to_ascii_lowercase();
     let is_hex = lower.starts_with("0x");
-    let (body, ty) = if let Some(b) = lower
-        .strip_suffix('f')
-        .filter(|_| !is_hex || lower.contains('p'))
+    // The numeric part: mantissa digits and '.', then an exponent.
+    let b = lower.as_bytes();
+    let mut end = if is_hex { 2 } else { 0 };
+    while end < b.len()
+        && (b[end] == b'.'
+            || if is_hex {
+                b[end].is_ascii_hexdigit()
+            } else {
+                b[end].is_ascii_digit()
+            })
     {
-        (b, Scalar::Float)
-    } else if let Some(b) = lower.strip_suffix('h') {
-        (b, Scalar::Half)
-    } else if let Some(b) = lower.strip_suffix('l') {
-        (
-            b,
-            if has_double {
-                Scalar::Double
-            } else {
-                Scalar::Float
-            },
-        )
+        end += 1;
+    }
+    if end < b.len() && b[end] == if is_hex { b'p' } else { b'e' } {
+        end += 1;
+        if end < b.len() && (b[end] == b'+' || b[end] == b'-') {
+            end += 1;
+        }
+        while end < b.len() && b[end].is_ascii_digit() {
+            end += 1;
+        }
+    }
+    let default = if has_double {
+        Scalar::Double
     } else {
-        (
-            lower.as_str(),
-            if has_double {
-                Scalar::Double
-            } else {
-                Scalar::Float
-            },
-        )
+        Scalar::Float
     };
+    let ty = match &lower[end..] {
+        "" | "l" => default,
+        "f" => Scalar::Float,
+        "h" => Scalar::Half,
+        _ => {
+            return Err(LiteralError::at(
+                end,
+                format!("invalid suffix '{}' on floating constant", &text[end..]),
+            ))
+        }
+    };
+    let body = &lower[..end];
     let value = if is_hex {
         parse_hex_float(&body[2..])
     } else {
         body.parse::<f64>().ok()
     }
-    .ok_or_else(|| format!("invalid floating constant '{text}'"))?;
+    .ok_or_else(|| LiteralError::at(0, format!("invalid floating constant '{text}'")))?;
     Ok((value, ty))
 }
 
@@ -114,45 +180,94 @@ fn parse_hex_float(body: &str) -> Option<f64> {
     Some(value * 2f64.powi(exponent))
 }
 
+/// The bytes of a character or string literal's body, escapes resolved
+/// (C99 6.4.4.4): simple escapes, octal (up to three digits) and hex.
+fn unescape(body: &str, literal: &str) -> Result<Vec<u8>, LiteralError> {
+    let bytes = body.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let Some(&e) = bytes.get(i + 1) else {
+            return Err(LiteralError::at(
+                0,
+                format!("unterminated escape sequence in {literal}"),
+            ));
+        };
+        i += 2;
+        let simple = match e {
+            b'n' => Some(b'\n'),
+            b't' => Some(b'\t'),
+            b'r' => Some(b'\r'),
+            b'a' => Some(7),
+            b'b' => Some(8),
+            b'f' => Some(12),
+            b'v' => Some(11),
+            b'\\' | b'\'' | b'"' | b'?' => Some(e),
+            _ => None,
+        };
+        if let Some(b) = simple {
+            out.push(b);
+        } else if e == b'x' {
+            let digits = bytes[i..]
+                .iter()
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
+            let text = std::str::from_utf8(&bytes[i..i + digits]).unwrap_or("");
+            let v = u32::from_str_radix(text, 16).map_err(|_| {
+                LiteralError::at(
+                    0,
+                    format!("\\x used with no following hex digits in {literal}"),
+                )
+            })?;
+            out.push(v as u8);
+            i += digits;
+        } else if (b'0'..=b'7').contains(&e) {
+            let mut v = u32::from(e - b'0');
+            let mut n = 1;
+            while n < 3 && i < bytes.len() && (b'0'..=b'7').contains(&bytes[i]) {
+                v = v * 8 + u32::from(bytes[i] - b'0');
+                i += 1;
+                n += 1;
+            }
+            out.push(v as u8);
+        } else {
+            return Err(LiteralError::at(
+                0,
+                format!("unknown escape sequence '\\{}' in {literal}", e as char),
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// A character constant's value (`'a'`, `'\n'`, `'\x41'`, `'\101'`), as
 /// an `int` holding a signed `char`.
-pub fn parse_char(text: &str) -> Result<i32, String> {
+pub fn parse_char(text: &str) -> Result<i32, LiteralError> {
     let inner = text
         .strip_prefix('\'')
         .and_then(|t| t.strip_suffix('\''))
-        .ok_or_else(|| format!("invalid character constant {text}"))?;
-    let mut chars = inner.chars();
-    let value = match chars.next() {
-        Some('\\') => {
-            let rest: String = chars.collect();
-            let v = match rest.as_str() {
-                "n" => 10,
-                "t" => 9,
-                "r" => 13,
-                "0" => 0,
-                "a" => 7,
-                "b" => 8,
-                "f" => 12,
-                "v" => 11,
-                "\\" => 92,
-                "'" => 39,
-                "\"" => 34,
-                "?" => 63,
-                r if r.starts_with('x') => u32::from_str_radix(&r[1..], 16)
-                    .map_err(|_| format!("invalid escape in {text}"))?,
-                r => u32::from_str_radix(r, 8)
-                    .map_err(|_| format!("unknown escape sequence in {text}"))?,
-            };
-            return Ok(v as u8 as i8 as i32);
-        }
-        Some(c) if chars.next().is_none() && c.is_ascii() => c as u32,
-        _ => {
-            return Err(format!(
-                "character constant {text} must be one ASCII character"
-            ))
-        }
-    };
-    Ok(value as u8 as i8 as i32)
+        .ok_or_else(|| LiteralError::at(0, format!("invalid character constant {text}")))?;
+    match unescape(inner, text)?.as_slice() {
+        [b] if b.is_ascii() || inner.starts_with('\\') => Ok(*b as i8 as i32),
+        _ => Err(LiteralError::at(
+            0,
+            format!("character constant {text} must be one ASCII character"),
+        )),
+    }
+}
+
+/// A string literal's bytes, without quotes or the terminating zero.
+pub fn parse_string(text: &str) -> Result<Vec<u8>, LiteralError> {
+    let inner = text
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .ok_or_else(|| LiteralError::at(0, format!("invalid string literal {text}")))?;
+    unescape(inner, text)
 }
 
 /// The value of `bits` read as type `s` (two's complement, sign-extended).
@@ -195,7 +310,20 @@ mod tests {
         assert_eq!(parse_int("010"), Ok((8, Scalar::Int)));
         assert_eq!(parse_int("1UL"), Ok((1, Scalar::ULong)));
         assert!(parse_int("0x").is_err());
-        assert!(parse_int("08").is_err());
+        assert_eq!(
+            parse_int("08").unwrap_err().message,
+            "invalid digit '8' in octal constant"
+        );
+        let e = parse_int("10uu").unwrap_err();
+        assert_eq!(
+            (e.offset, e.message.as_str()),
+            (2, "invalid suffix 'uu' on integer constant")
+        );
+        let e = parse_float("1.5fl", true).unwrap_err();
+        assert_eq!(
+            (e.offset, e.message.as_str()),
+            (3, "invalid suffix 'fl' on floating constant")
+        );
     }
 
     #[test]
@@ -212,6 +340,8 @@ mod tests {
         assert_eq!(parse_char("'a'"), Ok(97));
         assert_eq!(parse_char("'\\n'"), Ok(10));
         assert_eq!(parse_char("'\\xff'"), Ok(-1));
+        assert_eq!(parse_char("'\\101'"), Ok(65));
+        assert_eq!(parse_string("\"a\\tb\\0\\x41\""), Ok(b"a\tb\0A".to_vec()));
         assert_eq!(sign_extend(0xFFFF_FFFF, Scalar::Int), -1);
         assert_eq!(wrap(-1, Scalar::UChar), 255);
     }

@@ -1191,157 +1191,167 @@ impl<'a> ModuleBuilder<'a> {
 
     fn expr(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Value> {
         let location = e.location;
-        let h =
-            match &e.kind {
-                H::Int(bits) => self.constant(fb, &e.ty, *bits, location)?,
-                H::Float(v) => {
-                    let s = e.ty.element().unwrap_or(Scalar::Float);
-                    let lit = fb.add(naga::Expression::Literal(float_literal(s, *v)));
-                    self.splat_to(fb, lit, &e.ty, location)?
-                }
-                H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..) => {
-                    let place = self.place(fb, e)?;
-                    return self.load(fb, place, location);
-                }
-                H::Swizzle(base, lanes) => {
-                    let v = self.plain(fb, base)?;
-                    self.swizzle(fb, v, lanes, location)?
-                }
-                H::Convert(x) => {
+        let h = match &e.kind {
+            H::Int(bits) => self.constant(fb, &e.ty, *bits, location)?,
+            H::Float(v) => {
+                let s = e.ty.element().unwrap_or(Scalar::Float);
+                let lit = fb.add(naga::Expression::Literal(float_literal(s, *v)));
+                self.splat_to(fb, lit, &e.ty, location)?
+            }
+            H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..) => {
+                let place = self.place(fb, e)?;
+                return self.load(fb, place, location);
+            }
+            H::Swizzle(base, lanes) => {
+                let v = self.plain(fb, base)?;
+                self.swizzle(fb, v, lanes, location)?
+            }
+            H::Convert(x) => {
+                let v = self.plain(fb, x)?;
+                self.convert(fb, v, &x.ty, &e.ty, location)?
+            }
+            H::Splat(x) => {
+                let v = self.plain(fb, x)?;
+                self.splat_to(fb, v, &e.ty, location)?
+            }
+            H::Unary(op, x) => match op {
+                hir::UnaryOp::Negate => {
                     let v = self.plain(fb, x)?;
-                    self.convert(fb, v, &x.ty, &e.ty, location)?
+                    fb.unary(naga::UnaryOperator::Negate, v)
                 }
-                H::Splat(x) => {
+                hir::UnaryOp::BitNot => {
                     let v = self.plain(fb, x)?;
-                    self.splat_to(fb, v, &e.ty, location)?
+                    fb.unary(naga::UnaryOperator::BitwiseNot, v)
                 }
-                H::Unary(op, x) => match op {
-                    hir::UnaryOp::Negate => {
+                hir::UnaryOp::LogicalNot => {
+                    let b = if matches!(x.ty, Type::Vector(..)) {
                         let v = self.plain(fb, x)?;
-                        fb.unary(naga::UnaryOperator::Negate, v)
-                    }
-                    hir::UnaryOp::BitNot => {
-                        let v = self.plain(fb, x)?;
-                        fb.unary(naga::UnaryOperator::BitwiseNot, v)
-                    }
-                    hir::UnaryOp::LogicalNot => {
-                        let b = if matches!(x.ty, Type::Vector(..)) {
-                            let v = self.plain(fb, x)?;
-                            let zero = self.zero(fb, &x.ty, location)?;
-                            fb.binary(naga::BinaryOperator::Equal, v, zero)
-                        } else {
-                            let c = self.condition(fb, x)?;
-                            fb.unary(naga::UnaryOperator::LogicalNot, c)
-                        };
-                        self.bool_to_int(fb, b, &e.ty, location)?
-                    }
-                },
-                H::Binary(op, a, b) => {
-                    if op.is_comparison() {
-                        let c = self.comparison(fb, *op, a, b)?;
-                        self.bool_to_int(fb, c, &e.ty, location)?
+                        let zero = self.zero(fb, &x.ty, location)?;
+                        fb.binary(naga::BinaryOperator::Equal, v, zero)
                     } else {
-                        let left = self.plain(fb, a)?;
-                        let right = self.plain(fb, b)?;
-                        self.arithmetic(fb, *op, left, right, &e.ty, location)?
-                    }
+                        let c = self.condition(fb, x)?;
+                        fb.unary(naga::UnaryOperator::LogicalNot, c)
+                    };
+                    self.bool_to_int(fb, b, &e.ty, location)?
                 }
-                H::Logical(op, a, b) => {
-                    let c = self.logical(fb, *op, a, b)?;
+            },
+            H::Binary(op, a, b) => {
+                if op.is_comparison() {
+                    let c = self.comparison(fb, *op, a, b)?;
                     self.bool_to_int(fb, c, &e.ty, location)?
+                } else {
+                    let left = self.plain(fb, a)?;
+                    let right = self.plain(fb, b)?;
+                    self.arithmetic(fb, *op, left, right, &e.ty, location)?
                 }
-                H::Conditional(c, a, b) => return self.conditional(fb, e, c, a, b),
-                H::Assign(target, value) => {
-                    let v = self.expr(fb, value)?;
-                    let result = match v {
-                        Value::Plain(h) => Value::Plain(h),
-                        Value::Pointer(p) => Value::Pointer(p),
-                        Value::Void => return Err(self.error(location, "assigning a void value")),
-                    };
-                    let place = self.place(fb, target)?;
-                    let copy = match &result {
-                        Value::Plain(h) => Value::Plain(*h),
-                        Value::Pointer(p) => Value::Pointer(*p),
-                        Value::Void => Value::Void,
-                    };
-                    self.store(fb, place, copy, location, None)?;
-                    return Ok(result);
-                }
-                H::CompoundAssign {
-                    op,
-                    target,
-                    value,
-                    op_ty,
-                } => {
-                    let current = self.plain(fb, target)?;
-                    let current = self.convert(fb, current, &target.ty, op_ty, location)?;
-                    let v = self.plain(fb, value)?;
-                    let combined = self.arithmetic(fb, *op, current, v, op_ty, location)?;
-                    let result = self.convert(fb, combined, op_ty, &target.ty, location)?;
-                    let place = self.place(fb, target)?;
-                    self.store(fb, place, Value::Plain(result), location, None)?;
-                    result
-                }
-                H::IncDec {
-                    target,
-                    increment,
-                    prefix,
-                } => return self.inc_dec(fb, target, *increment, *prefix, location),
-                H::PointerOffset(p, n) => {
-                    let p = self.pointer(fb, p)?;
-                    let n = self.index_value(fb, n)?;
-                    let index = fb.binary(naga::BinaryOperator::Add, p.index, n);
-                    return Ok(Value::Pointer(PointerValue {
-                        root: p.root,
-                        index,
-                    }));
-                }
-                H::Decay(array) => {
-                    let H::Local(id) = array.kind else {
-                        return Err(self.error(
-                            location,
-                            "only arrays in variables can be used as pointers for now",
-                        ));
-                    };
-                    let v = self.variable_slot(fb, id)?;
-                    let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                    return Ok(Value::Pointer(PointerValue {
-                        root: Root::Private(v, true),
-                        index,
-                    }));
-                }
-                H::AddressOf(x) => return self.address_of(fb, x, location),
-                H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
-                H::Builtin(b, args) => self.builtin(fb, *b, args, &e.ty, location)?,
-                H::Comma(a, b) => {
-                    self.expr(fb, a)?;
-                    return self.expr(fb, b);
-                }
-                H::PointerCast(_) => return Err(self.error(
+            }
+            H::Logical(op, a, b) => {
+                let c = self.logical(fb, *op, a, b)?;
+                self.bool_to_int(fb, c, &e.ty, location)?
+            }
+            H::Conditional(c, a, b) => return self.conditional(fb, e, c, a, b),
+            H::Assign(target, value) => {
+                let v = self.expr(fb, value)?;
+                let result = match v {
+                    Value::Plain(h) => Value::Plain(h),
+                    Value::Pointer(p) => Value::Pointer(p),
+                    Value::Void => return Err(self.error(location, "assigning a void value")),
+                };
+                let place = self.place(fb, target)?;
+                let copy = match &result {
+                    Value::Plain(h) => Value::Plain(*h),
+                    Value::Pointer(p) => Value::Pointer(*p),
+                    Value::Void => Value::Void,
+                };
+                self.store(fb, place, copy, location, None)?;
+                return Ok(result);
+            }
+            H::CompoundAssign {
+                op,
+                target,
+                value,
+                op_ty,
+            } => {
+                let current = self.plain(fb, target)?;
+                let current = self.convert(fb, current, &target.ty, op_ty, location)?;
+                let v = self.plain(fb, value)?;
+                let combined = self.arithmetic(fb, *op, current, v, op_ty, location)?;
+                let result = self.convert(fb, combined, op_ty, &target.ty, location)?;
+                let place = self.place(fb, target)?;
+                self.store(fb, place, Value::Plain(result), location, None)?;
+                result
+            }
+            H::IncDec {
+                target,
+                increment,
+                prefix,
+            } => return self.inc_dec(fb, target, *increment, *prefix, location),
+            H::PointerOffset(p, n) => {
+                let p = self.pointer(fb, p)?;
+                let n = self.index_value(fb, n)?;
+                let index = fb.binary(naga::BinaryOperator::Add, p.index, n);
+                return Ok(Value::Pointer(PointerValue {
+                    root: p.root,
+                    index,
+                }));
+            }
+            H::Decay(array) => {
+                let H::Local(id) = array.kind else {
+                    return Err(self.error(
+                        location,
+                        "only arrays in variables can be used as pointers for now",
+                    ));
+                };
+                let v = self.variable_slot(fb, id)?;
+                let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                return Ok(Value::Pointer(PointerValue {
+                    root: Root::Private(v, true),
+                    index,
+                }));
+            }
+            H::AddressOf(x) => return self.address_of(fb, x, location),
+            H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
+            H::Builtin(b, args) => self.builtin(fb, *b, args, &e.ty, location)?,
+            H::Comma(a, b) => {
+                self.expr(fb, a)?;
+                return self.expr(fb, b);
+            }
+            H::PointerCast(_) => {
+                return Err(self.error(
                     location,
                     "pointer casts between element types are not supported yet by this translator",
-                )),
-                H::Global(_) => {
-                    return Err(self.error(
-                        location,
-                        "program-scope variables are not supported yet by this translator",
-                    ))
+                ))
+            }
+            H::Printf(_) => {
+                return Err(self.error(location, "printf is not supported yet by this translator"))
+            }
+            H::Str(_) => {
+                return Err(self.error(
+                    location,
+                    "string literals are not supported yet by this translator",
+                ))
+            }
+            H::Global(_) => {
+                return Err(self.error(
+                    location,
+                    "program-scope variables are not supported yet by this translator",
+                ))
+            }
+            H::InitList(_) => {
+                return Err(self.error(
+                    location,
+                    "initializer lists are not supported yet by this translator",
+                ))
+            }
+            H::VectorLiteral(parts) => {
+                let ty = self.value_type(&e.ty, location)?;
+                let mut components = Vec::new();
+                for p in parts {
+                    components.push(self.plain(fb, p)?);
                 }
-                H::InitList(_) => {
-                    return Err(self.error(
-                        location,
-                        "initializer lists are not supported yet by this translator",
-                    ))
-                }
-                H::VectorLiteral(parts) => {
-                    let ty = self.value_type(&e.ty, location)?;
-                    let mut components = Vec::new();
-                    for p in parts {
-                        components.push(self.plain(fb, p)?);
-                    }
-                    fb.add(naga::Expression::Compose { ty, components })
-                }
-            };
+                fb.add(naga::Expression::Compose { ty, components })
+            }
+        };
         Ok(Value::Plain(h))
     }
 

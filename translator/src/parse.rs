@@ -22,6 +22,7 @@ pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> TranslationUnit {
         diags,
         typedef_scopes: vec![HashMap::new()],
         depth: 0,
+        assumed_semicolon: false,
     };
     parser.translation_unit()
 }
@@ -37,6 +38,9 @@ struct Parser<'a> {
     /// typedef: an ordinary declaration in an inner scope hides a typedef.
     typedef_scopes: Vec<HashMap<Rc<str>, bool>>,
     depth: u32,
+    /// A `;` that was missing after a struct body and has been reported:
+    /// the next `;` the parser looks for is taken as found.
+    assumed_semicolon: bool,
 }
 
 /// The error has been reported; the caller recovers.
@@ -103,6 +107,14 @@ fn is_scalar_keyword(word: &str) -> bool {
     scalar_word(&mut ScalarWords::default(), word)
 }
 
+/// The GNU attribute keyword (`__attribute__` or `__attribute`). Exact
+/// spellings only: an identifier that merely starts like one (`__attributes`)
+/// is an ordinary name, and treating it as an attribute would make the
+/// specifier loops spin without consuming it.
+fn is_attribute_keyword(word: &str) -> bool {
+    matches!(word, "__attribute__" | "__attribute")
+}
+
 /// Access qualifiers for images and pipes; kept for later, ignored now.
 fn is_access_qualifier(word: &str) -> bool {
     matches!(
@@ -140,6 +152,10 @@ impl<'a> Parser<'a> {
     }
 
     fn eat(&mut self, p: Punct) -> bool {
+        if p == Punct::Semicolon && self.assumed_semicolon {
+            self.assumed_semicolon = false;
+            return true;
+        }
         if self.at(p) {
             self.pos += 1;
             true
@@ -161,17 +177,9 @@ impl<'a> Parser<'a> {
         self.peek().location
     }
 
-    fn describe(t: &Token) -> String {
-        match t.kind {
-            TokenKind::Eof => "end of file".to_string(),
-            _ => format!("'{}'", t.text),
-        }
-    }
-
     fn error_here(&mut self, what: &str) -> Reported {
         let t = self.peek();
-        let msg = format!("expected {what}, found {}", Self::describe(t));
-        self.diags.error(t.location, msg);
+        self.diags.error(t.location, format!("expected {what}"));
         Reported
     }
 
@@ -179,17 +187,31 @@ impl<'a> Parser<'a> {
         if self.eat(p) {
             return Ok(());
         }
-        if p == Punct::Semicolon && self.pos > 0 {
-            // Like clang, point just after the token the ';' should follow:
-            // the next token is often on another line.
-            let prev = &self.tokens[self.pos - 1];
-            let mut location = prev.location;
-            location.offset += prev.text.len() as u32;
-            let msg = format!("expected ';', found {}", Self::describe(self.peek()));
-            self.diags.error(location, msg);
-            return Err(Reported);
-        }
         Err(self.error_here(&format!("'{}'", p.spelling())))
+    }
+
+    /// Just after the previous token: where clang reports a missing `;`,
+    /// since the next token is often on another line.
+    fn after_previous(&self) -> Location {
+        match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
+            Some(prev) => {
+                let mut location = prev.location;
+                location.offset += prev.text.len() as u32;
+                location
+            }
+            None => self.loc(),
+        }
+    }
+
+    /// `;` ending a construct: "expected ';' after expression" and so on.
+    fn expect_semicolon(&mut self, context: &str) -> PResult<()> {
+        if self.eat(Punct::Semicolon) {
+            return Ok(());
+        }
+        let location = self.after_previous();
+        self.diags
+            .error(location, format!("expected ';' {context}"));
+        Err(Reported)
     }
 
     fn enter(&mut self) -> PResult<()> {
@@ -268,10 +290,30 @@ impl<'a> Parser<'a> {
         let w = &*t.text;
         is_scalar_keyword(w)
             || qualifier_setter(w).is_some()
-            || matches!(w, "struct" | "union" | "enum" | "__attribute__")
+            || matches!(w, "struct" | "union" | "enum")
+            || is_attribute_keyword(w)
             || is_access_qualifier(w)
             || types::is_builtin_type_name(w)
             || self.is_typedef_name(w)
+    }
+
+    /// Does the next token begin a declaration that cannot continue the
+    /// current one (after a struct body, a missing `;`)?
+    fn starts_new_declaration(&self) -> bool {
+        let t = self.peek();
+        t.kind == TokenKind::Identifier
+            && (matches!(
+                &*t.text,
+                "typedef"
+                    | "__kernel"
+                    | "kernel"
+                    | "struct"
+                    | "union"
+                    | "enum"
+                    | "extern"
+                    | "static"
+            ) || is_scalar_keyword(&t.text)
+                || types::is_builtin_type_name(&t.text))
     }
 
     fn starts_declaration(&self) -> bool {
@@ -294,8 +336,9 @@ impl<'a> Parser<'a> {
         ) {
             return true;
         }
-        // `T * x` with T a typedef is a declaration; `x * y` is not.
-        self.starts_type(0)
+        // `T * x` with T a typedef is a declaration; `x * y` is not. Two
+        // names in a row can only be a declaration with an unknown type.
+        self.starts_type(0) || self.peek_at(1).kind == TokenKind::Identifier
     }
 
     // ---- top level ----
@@ -308,6 +351,12 @@ impl<'a> Parser<'a> {
                 continue;
             }
             if self.eat(Punct::Semicolon) {
+                continue;
+            }
+            if self.at(Punct::RBrace) {
+                self.diags
+                    .error(self.loc(), "extraneous closing brace ('}')");
+                self.pos += 1;
                 continue;
             }
             let start = self.pos;
@@ -388,7 +437,7 @@ impl<'a> Parser<'a> {
             }
             declarator = self.declarator()?;
         }
-        self.expect(Punct::Semicolon)?;
+        self.expect_semicolon("at end of declaration")?;
         Ok(Declaration {
             specs,
             declarators,
@@ -399,7 +448,7 @@ impl<'a> Parser<'a> {
     // ---- declarations ----
 
     fn attributes(&mut self, out: &mut Vec<Attribute>) -> PResult<()> {
-        while self.at_ident("__attribute__") || self.at_ident("__attribute") {
+        while self.peek().kind == TokenKind::Identifier && is_attribute_keyword(&self.peek().text) {
             self.pos += 1;
             self.expect(Punct::LParen)?;
             self.expect(Punct::LParen)?;
@@ -445,6 +494,7 @@ impl<'a> Parser<'a> {
             is_inline: false,
             attributes: Vec::new(),
             location,
+            type_location: location,
         };
         let mut words = ScalarWords::default();
         let mut has_words = false;
@@ -470,7 +520,12 @@ impl<'a> Parser<'a> {
                 specs.storage = Some(s);
                 self.pos += 1;
             } else if let Some(set) = qualifier_setter(w) {
+                let before = specs.qualifiers.address_space;
                 set(&mut specs.qualifiers);
+                if before.is_some() && before != specs.qualifiers.address_space {
+                    self.diags
+                        .error(t.location, "multiple address spaces specified for type");
+                }
                 self.pos += 1;
             } else if matches!(w, "__kernel" | "kernel") {
                 specs.is_kernel = true;
@@ -480,20 +535,45 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
             } else if is_access_qualifier(w) {
                 self.pos += 1;
-            } else if w.starts_with("__attribute") {
+            } else if is_attribute_keyword(w) {
                 self.attributes(&mut specs.attributes)?;
             } else if scalar_word(&mut words, w) {
+                if !has_words {
+                    specs.type_location = t.location;
+                }
                 has_words = true;
                 self.pos += 1;
             } else if matches!(w, "struct" | "union") && matches!(specs.ty, TypeSpec::None) {
-                specs.ty = TypeSpec::Record(Rc::new(self.record_spec()?));
+                specs.type_location = t.location;
+                let record = self.record_spec()?;
+                let has_body = record.fields.is_some();
+                specs.ty = TypeSpec::Record(Rc::new(record));
+                if has_body && self.starts_new_declaration() {
+                    // `struct S { ... }` then another declaration: the
+                    // `;` is missing. Report it and carry on as if found.
+                    let location = self.after_previous();
+                    let keyword = if w == "union" { "union" } else { "struct" };
+                    self.diags
+                        .error(location, format!("expected ';' after {keyword}"));
+                    self.assumed_semicolon = true;
+                    break;
+                }
             } else if w == "enum" && matches!(specs.ty, TypeSpec::None) {
+                specs.type_location = t.location;
                 specs.ty = TypeSpec::Enum(Rc::new(self.enum_spec()?));
             } else if !has_words && matches!(specs.ty, TypeSpec::None) {
+                specs.type_location = t.location;
                 if types::is_builtin_type_name(w) {
                     specs.ty = TypeSpec::Builtin(t.text.clone());
                     self.pos += 1;
                 } else if self.is_typedef_name(w) {
+                    specs.ty = TypeSpec::Typedef(t.text.clone());
+                    self.pos += 1;
+                } else if self.peek_at(1).kind == TokenKind::Identifier
+                    || self.peek_at(1).is_punct(Punct::Star)
+                {
+                    // An unknown name where a type must be (`flaot *p`,
+                    // `float5 v`): the checker reports the unknown type.
                     specs.ty = TypeSpec::Typedef(t.text.clone());
                     self.pos += 1;
                 } else {
@@ -529,7 +609,10 @@ impl<'a> Parser<'a> {
         };
         let mut attributes = Vec::new();
         self.attributes(&mut attributes)?;
-        let tag = if self.peek().kind == TokenKind::Identifier && !self.at_ident("__attribute__") {
+        let tag_location = self.loc();
+        let tag = if self.peek().kind == TokenKind::Identifier
+            && !is_attribute_keyword(&self.peek().text)
+        {
             Some(self.bump().text.clone())
         } else {
             None
@@ -554,6 +637,11 @@ impl<'a> Parser<'a> {
         };
         Ok(RecordSpec {
             kind,
+            tag_location: if tag.is_some() {
+                tag_location
+            } else {
+                kw.location
+            },
             tag,
             fields,
             attributes,
@@ -583,7 +671,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.expect(Punct::Semicolon)?;
+        self.expect_semicolon("at end of declaration list")?;
         Ok(FieldDecl {
             specs,
             declarators,
@@ -641,7 +729,7 @@ impl<'a> Parser<'a> {
             if let Some(set) = qualifier_setter(&t.text) {
                 set(&mut q);
                 self.pos += 1;
-            } else if t.text.starts_with("__attribute") {
+            } else if is_attribute_keyword(&t.text) {
                 self.attributes(attrs)?;
             } else {
                 break;
@@ -666,12 +754,21 @@ impl<'a> Parser<'a> {
         }
         let mut inner = Declarator::default();
         let t = self.peek();
-        if t.kind == TokenKind::Identifier && !t.text.starts_with("__attribute") {
+        if t.kind == TokenKind::Identifier && !is_attribute_keyword(&t.text) {
             self.pos += 1;
             inner.name = Some((t.text.clone(), t.location));
         } else if self.at(Punct::LParen) && self.is_nested_declarator() {
+            let star = self.peek_at(1);
+            let star = star.is_punct(Punct::Star).then_some(star.location);
             self.pos += 1;
             inner = self.declarator()?;
+            // `(*f)(...)`: OpenCL C has no function pointers (6.9.a).
+            if let Some(star) = star {
+                if self.at(Punct::RParen) && self.peek_at(1).is_punct(Punct::LParen) {
+                    self.diags
+                        .error(star, "pointers to functions are not allowed");
+                }
+            }
             self.expect(Punct::RParen)?;
         }
         let mut suffixes = Vec::new();
@@ -825,6 +922,25 @@ impl<'a> Parser<'a> {
 
     fn statement_inner(&mut self) -> PResult<Stmt> {
         let location = self.loc();
+        if is_attribute_keyword(&self.peek().text) && self.peek().kind == TokenKind::Identifier {
+            // Statement attributes (`__attribute__((opencl_unroll_hint(4)))
+            // for ...`) come before loops; anything else after attributes
+            // is a declaration.
+            let start = self.pos;
+            let mut attributes = Vec::new();
+            self.attributes(&mut attributes)?;
+            let next = self.peek();
+            if next.kind == TokenKind::Identifier
+                && matches!(&*next.text, "for" | "while" | "do" | "if" | "switch")
+            {
+                let inner = self.statement()?;
+                return Ok(Stmt {
+                    kind: StmtKind::Attributed(attributes, Box::new(inner)),
+                    location,
+                });
+            }
+            self.pos = start;
+        }
         let t = self.peek();
         let kind = match t.kind {
             TokenKind::Pragma => {
@@ -866,7 +982,7 @@ impl<'a> Parser<'a> {
                     self.expect(Punct::LParen)?;
                     let cond = self.expr()?;
                     self.expect(Punct::RParen)?;
-                    self.expect(Punct::Semicolon)?;
+                    self.expect_semicolon("after do/while statement")?;
                     StmtKind::DoWhile(body, cond)
                 }
                 "for" => {
@@ -895,12 +1011,12 @@ impl<'a> Parser<'a> {
                 }
                 "break" => {
                     self.pos += 1;
-                    self.expect(Punct::Semicolon)?;
+                    self.expect_semicolon("after break statement")?;
                     StmtKind::Break
                 }
                 "continue" => {
                     self.pos += 1;
-                    self.expect(Punct::Semicolon)?;
+                    self.expect_semicolon("after continue statement")?;
                     StmtKind::Continue
                 }
                 "return" => {
@@ -910,7 +1026,7 @@ impl<'a> Parser<'a> {
                     } else {
                         Some(self.expr()?)
                     };
-                    self.expect(Punct::Semicolon)?;
+                    self.expect_semicolon("after return statement")?;
                     StmtKind::Return(value)
                 }
                 "goto" => {
@@ -920,7 +1036,7 @@ impl<'a> Parser<'a> {
                         self.pos -= 1;
                         return Err(self.error_here("a label"));
                     }
-                    self.expect(Punct::Semicolon)?;
+                    self.expect_semicolon("after goto statement")?;
                     StmtKind::Goto(label.text.clone())
                 }
                 _ if self.peek_at(1).is_punct(Punct::Colon) && !self.starts_declaration() => {
@@ -937,7 +1053,7 @@ impl<'a> Parser<'a> {
 
     fn expression_statement(&mut self) -> PResult<StmtKind> {
         let e = self.expr()?;
-        self.expect(Punct::Semicolon)?;
+        self.expect_semicolon("after expression")?;
         Ok(StmtKind::Expr(Some(e)))
     }
 
@@ -975,7 +1091,7 @@ impl<'a> Parser<'a> {
         } else {
             Some(self.expr()?)
         };
-        self.expect(Punct::Semicolon)?;
+        self.expect_semicolon("in 'for' statement specifier")?;
         let step = if self.at(Punct::RParen) {
             None
         } else {
@@ -1128,6 +1244,7 @@ impl<'a> Parser<'a> {
             if self.at(Punct::LParen) && types::is_vector_type_name(&ty) {
                 // `(float4)(a, b)`: a vector literal, not a cast of a comma
                 // expression (OpenCL C 6.1.6).
+                let parts_location = self.loc();
                 self.pos += 1;
                 let mut parts = Vec::new();
                 loop {
@@ -1138,7 +1255,7 @@ impl<'a> Parser<'a> {
                 }
                 self.expect(Punct::RParen)?;
                 let e = Expr {
-                    kind: ExprKind::VectorLiteral(ty, parts),
+                    kind: ExprKind::VectorLiteral(ty, parts, parts_location),
                     location,
                 };
                 return self.postfix_tail(e);
@@ -1256,7 +1373,7 @@ impl<'a> Parser<'a> {
                 self.expect(Punct::RParen)?;
                 return Ok(inner);
             }
-            _ => return Err(self.error_here("an expression")),
+            _ => return Err(self.error_here("expression")),
         };
         self.pos += 1;
         Ok(Expr { kind, location })
@@ -1277,8 +1394,9 @@ impl<'a> Parser<'a> {
                         break;
                     }
                 }
+                let rparen = self.loc();
                 self.expect(Punct::RParen)?;
-                ExprKind::Call(Box::new(e), args)
+                ExprKind::Call(Box::new(e), args, rparen)
             } else if self.at(Punct::Dot) || self.at(Punct::Arrow) {
                 let arrow = self.at(Punct::Arrow);
                 self.pos += 1;
@@ -1291,6 +1409,7 @@ impl<'a> Parser<'a> {
                 ExprKind::Member {
                     base: Box::new(e),
                     name: name.text.clone(),
+                    name_location: name.location,
                     arrow,
                 }
             } else if self.eat(Punct::PlusPlus) {

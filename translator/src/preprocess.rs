@@ -16,7 +16,7 @@
 //! exactly the C99 6.10.3.4 rule. Arguments are pre-expanded in isolation
 //! behind a barrier context, so they cannot reach the rest of the file.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -91,17 +91,32 @@ pub fn preprocess(
     let command_line = command_line_source(input.options);
     let main_len = sources.file(main).text.len();
     let mut pp = Preprocessor::new(sources, input, diags);
-    pp.define_builtins();
-    // A stack: the predefines run first, then the command line, then main.
+    // The predefines run first, then the command line, then main. The
+    // predefines only define macros, and the same ones every time for the
+    // same options and device: their macro table is kept per thread and
+    // cloned, instead of lexing and running a few hundred `#define`s per
+    // build.
+    let builtin = pp.sources.add("<built-in>", predefined);
+    if !pp.restore_prelude(builtin) {
+        pp.define_builtins();
+        pp.push_file(builtin, None);
+        pp.run(&mut Vec::new());
+        pp.save_prelude(builtin);
+    }
+    // A stack: the command line runs before main.
     pp.push_file(main, None);
     if let Some(text) = command_line {
         let id = pp.sources.add("<command line>", text);
         pp.push_file(id, None);
     }
-    let id = pp.sources.add("<built-in>", predefined);
-    pp.push_file(id, None);
-    let mut out = Vec::with_capacity(main_len / 3 + 16);
+    // Expansion usually grows a kernel's token count: reserve for that, so
+    // the (large) output is not copied while it grows.
+    let mut out = Vec::with_capacity(main_len / 2 + 16);
     pp.run(&mut out);
+    // Leave no macro disabled: the prelude's are shared with later builds.
+    while !pp.ctxs.is_empty() {
+        pp.pop_context();
+    }
     out.push(Token {
         kind: TokenKind::Eof,
         text: pp.empty.clone(),
@@ -182,6 +197,79 @@ fn would_merge(a: &Token, b: &Token) -> bool {
 }
 
 /// `#define` lines for the predefined macros, run as a `<built-in>` file.
+/// The constants OpenCL C defines as macros (6.15.2.3 math constants, and
+/// the `<limits.h>`/`<float.h>` values of 6.1.1), spelled so that each has
+/// the type the spec gives it. Infinity and NaN have no literal, so they
+/// are constant divisions.
+const LANGUAGE_CONSTANTS: &[(&str, &str)] = &[
+    ("NULL", "((void*)0)"),
+    ("CHAR_BIT", "8"),
+    ("SCHAR_MAX", "127"),
+    ("SCHAR_MIN", "(-127-1)"),
+    ("CHAR_MAX", "SCHAR_MAX"),
+    ("CHAR_MIN", "SCHAR_MIN"),
+    ("UCHAR_MAX", "255"),
+    ("SHRT_MAX", "32767"),
+    ("SHRT_MIN", "(-32767-1)"),
+    ("USHRT_MAX", "65535"),
+    ("INT_MAX", "2147483647"),
+    ("INT_MIN", "(-2147483647-1)"),
+    ("UINT_MAX", "0xffffffffU"),
+    ("LONG_MAX", "0x7fffffffffffffffL"),
+    ("LONG_MIN", "(-0x7fffffffffffffffL-1)"),
+    ("ULONG_MAX", "0xffffffffffffffffUL"),
+    ("FLT_DIG", "6"),
+    ("FLT_MANT_DIG", "24"),
+    ("FLT_MAX_10_EXP", "+38"),
+    ("FLT_MAX_EXP", "+128"),
+    ("FLT_MIN_10_EXP", "-37"),
+    ("FLT_MIN_EXP", "-125"),
+    ("FLT_RADIX", "2"),
+    ("FLT_MAX", "0x1.fffffep127f"),
+    ("FLT_MIN", "0x1.0p-126f"),
+    ("FLT_EPSILON", "0x1.0p-23f"),
+    ("DBL_DIG", "15"),
+    ("DBL_MANT_DIG", "53"),
+    ("DBL_MAX_10_EXP", "+308"),
+    ("DBL_MAX_EXP", "+1024"),
+    ("DBL_MIN_10_EXP", "-307"),
+    ("DBL_MIN_EXP", "-1021"),
+    ("DBL_MAX", "0x1.fffffffffffffp1023"),
+    ("DBL_MIN", "0x1.0p-1022"),
+    ("DBL_EPSILON", "0x1.0p-52"),
+    ("MAXFLOAT", "0x1.fffffep127f"),
+    ("HUGE_VALF", "(1.0f / 0.0f)"),
+    ("INFINITY", "(1.0f / 0.0f)"),
+    ("NAN", "(0.0f / 0.0f)"),
+    ("HUGE_VAL", "(1.0 / 0.0)"),
+    ("M_E_F", "2.71828174591064f"),
+    ("M_LOG2E_F", "1.44269502162933f"),
+    ("M_LOG10E_F", "0.43429449200630f"),
+    ("M_LN2_F", "0.69314718246460f"),
+    ("M_LN10_F", "2.30258512496948f"),
+    ("M_PI_F", "3.14159274101257f"),
+    ("M_PI_2_F", "1.57079637050629f"),
+    ("M_PI_4_F", "0.78539818525314f"),
+    ("M_1_PI_F", "0.31830987334251f"),
+    ("M_2_PI_F", "0.63661974668503f"),
+    ("M_2_SQRTPI_F", "1.12837922573090f"),
+    ("M_SQRT2_F", "1.41421353816986f"),
+    ("M_SQRT1_2_F", "0.70710676908493f"),
+    ("M_E", "2.718281828459045090796"),
+    ("M_LOG2E", "1.442695040888963387005"),
+    ("M_LOG10E", "0.434294481903251816668"),
+    ("M_LN2", "0.693147180559945286227"),
+    ("M_LN10", "2.302585092994045901094"),
+    ("M_PI", "3.141592653589793115998"),
+    ("M_PI_2", "1.570796326794896557999"),
+    ("M_PI_4", "0.785398163397448278999"),
+    ("M_1_PI", "0.318309886183790691216"),
+    ("M_2_PI", "0.636619772367581382433"),
+    ("M_2_SQRTPI", "1.128379167095512558561"),
+    ("M_SQRT2", "1.414213562373095145475"),
+    ("M_SQRT1_2", "0.707106781186547572737"),
+];
+
 fn predefined_source(options: &BuildOptions, caps: &DeviceCaps) -> String {
     let mut s = String::with_capacity(2048);
     let mut define = |name: &str, value: &str| {
@@ -191,7 +279,7 @@ fn predefined_source(options: &BuildOptions, caps: &DeviceCaps) -> String {
         s.push_str(value);
         s.push('\n');
     };
-    for (name, value) in PREDEFINED {
+    for (name, value) in PREDEFINED.iter().chain(LANGUAGE_CONSTANTS) {
         define(name, value);
     }
     let std = options.effective_cl_std();
@@ -238,6 +326,55 @@ fn command_line_source(options: &BuildOptions) -> Option<String> {
         }
     }
     Some(s)
+}
+
+/// A set of names that may be macros: a 4096-bit filter on a name's length
+/// and first and last bytes. Most identifiers are not macros, and the test
+/// is far cheaper than hashing the name for the table; a hit still looks
+/// the name up. Bits are never cleared (`#undef` leaves a false positive).
+#[derive(Clone)]
+struct MacroFilter(Box<[u64; 64]>);
+
+impl Default for MacroFilter {
+    fn default() -> Self {
+        MacroFilter(Box::new([0; 64]))
+    }
+}
+
+impl MacroFilter {
+    #[inline]
+    fn bit(name: &str) -> usize {
+        let b = name.as_bytes();
+        let (first, last) = match (b.first(), b.last()) {
+            (Some(&f), Some(&l)) => (f as usize, l as usize),
+            _ => (0, 0),
+        };
+        (b.len().wrapping_mul(0x9e5) ^ first.wrapping_mul(0x3b) ^ last.wrapping_mul(0x1c9)) & 4095
+    }
+
+    fn insert(&mut self, name: &str) {
+        let i = Self::bit(name);
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    #[inline]
+    fn may_contain(&self, name: &str) -> bool {
+        let i = Self::bit(name);
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// The macro table after the predefines, for one predefined source.
+struct PreludeCache {
+    source: String,
+    /// The `<built-in>` file the macros' locations point into.
+    file: FileId,
+    macros: HashMap<Rc<str>, Rc<Macro>, FxBuildHasher>,
+    filter: MacroFilter,
+}
+
+thread_local! {
+    static PRELUDE: RefCell<Option<PreludeCache>> = const { RefCell::new(None) };
 }
 
 /// A token on its way through the preprocessor.
@@ -330,7 +467,9 @@ impl Macro {
 }
 
 struct Context {
-    toks: std::vec::IntoIter<PpTok>,
+    /// The tokens still to read, last first: reading pops, and the spent
+    /// vector goes back to the pool.
+    toks: Vec<PpTok>,
     /// The macro this is the replacement of; disabled until popped.
     mac: Option<Rc<Macro>>,
     /// An argument or directive line expanded on its own: reading stops here
@@ -372,7 +511,8 @@ enum PreExpanded {
 }
 
 struct Cond {
-    /// The `#` of the opening `#if`, for the unterminated diagnostic.
+    /// The directive name of the opening `#if` (where clang reports an
+    /// unterminated conditional).
     location: Location,
     /// Some group of this conditional has been taken.
     taken: bool,
@@ -443,6 +583,12 @@ struct Preprocessor<'p> {
     embedded: &'p [(&'p str, &'p str)],
     interner: Interner,
     macros: HashMap<Rc<str>, Rc<Macro>, FxBuildHasher>,
+    /// Which names may be macros (see [`MacroFilter`]).
+    filter: MacroFilter,
+    /// Spent token vectors, reused for replacement lists and expansions.
+    tok_pool: Vec<Vec<PpTok>>,
+    /// Spent argument lists, reused by `collect_args`.
+    args_pool: Vec<Args>,
     files: Vec<FileState>,
     ctxs: Vec<Context>,
     include_cache: HashMap<String, FileId>,
@@ -481,6 +627,9 @@ impl<'p> Preprocessor<'p> {
             embedded: input.embedded_headers,
             interner,
             macros: HashMap::default(),
+            filter: MacroFilter::default(),
+            tok_pool: Vec::new(),
+            args_pool: Vec::new(),
             files: Vec::new(),
             ctxs: Vec::new(),
             include_cache: HashMap::new(),
@@ -517,7 +666,82 @@ impl<'p> Preprocessor<'p> {
                 location: Location::default(),
                 disabled: Cell::new(false),
             };
-            self.macros.insert(name, Rc::new(m));
+            self.insert_macro(name, Rc::new(m));
+        }
+        // Not a macro, but `_Pragma` needs the same attention.
+        self.filter.insert("_Pragma");
+    }
+
+    fn insert_macro(&mut self, name: Rc<str>, m: Rc<Macro>) {
+        self.filter.insert(&name);
+        self.macros.insert(name, m);
+    }
+
+    /// Whether `name` is a macro.
+    #[inline]
+    fn macro_named(&self, name: &str) -> Option<&Rc<Macro>> {
+        if !self.filter.may_contain(name) {
+            return None;
+        }
+        self.macros.get(name)
+    }
+
+    /// Takes the macro table the predefines of file `builtin` leave from
+    /// this thread's cache; false when it holds another one.
+    fn restore_prelude(&mut self, builtin: FileId) -> bool {
+        let text = &self.sources.file(builtin).text;
+        PRELUDE.with(|cache| {
+            let cache = cache.borrow();
+            let Some(c) = cache
+                .as_ref()
+                .filter(|c| c.file == builtin && c.source == *text)
+            else {
+                return false;
+            };
+            for m in c.macros.values() {
+                m.disabled.set(false);
+            }
+            self.macros = c.macros.clone();
+            self.filter = c.filter.clone();
+            true
+        })
+    }
+
+    /// Caches the macro table after the predefines of file `builtin`.
+    fn save_prelude(&self, builtin: FileId) {
+        // Only a clean run is worth keeping (the predefines never fail, but
+        // a build that hit a resource limit must not leave it behind).
+        if self.halted || !self.ctxs.is_empty() {
+            return;
+        }
+        let entry = PreludeCache {
+            source: self.sources.file(builtin).text.clone(),
+            file: builtin,
+            macros: self.macros.clone(),
+            filter: self.filter.clone(),
+        };
+        PRELUDE.with(|cache| *cache.borrow_mut() = Some(entry));
+    }
+
+    fn take_vec(&mut self, capacity: usize) -> Vec<PpTok> {
+        let mut v = self.tok_pool.pop().unwrap_or_default();
+        v.reserve(capacity);
+        v
+    }
+
+    fn recycle(&mut self, mut v: Vec<PpTok>) {
+        if self.tok_pool.len() < 64 && v.capacity() <= 4096 {
+            v.clear();
+            self.tok_pool.push(v);
+        }
+    }
+
+    fn recycle_args(&mut self, mut args: Args) {
+        if self.args_pool.len() < 64 && args.toks.capacity() <= 4096 {
+            args.toks.clear();
+            args.ends.clear();
+            args.va_omitted = false;
+            self.args_pool.push(args);
         }
     }
 
@@ -577,11 +801,10 @@ impl<'p> Preprocessor<'p> {
                     // replacement list needs no lookups.
                     while ctx
                         .toks
-                        .as_slice()
-                        .first()
+                        .last()
                         .is_some_and(|t| t.tok.kind != TokenKind::Identifier || t.is_blue())
                     {
-                        if let Some(t) = ctx.toks.next() {
+                        if let Some(t) = ctx.toks.pop() {
                             out.push(t.tok);
                         }
                     }
@@ -604,7 +827,9 @@ impl<'p> Preprocessor<'p> {
         while let Some(t) = f.peek() {
             let plain = match t.token.kind {
                 TokenKind::Identifier => {
-                    !self.macros.contains_key(&*t.token.text) && &*t.token.text != "_Pragma"
+                    let name = &*t.token.text;
+                    !self.filter.may_contain(name)
+                        || (!self.macros.contains_key(name) && name != "_Pragma")
                 }
                 TokenKind::Punct(Punct::Hash) => !t.at_line_start,
                 _ => true,
@@ -625,7 +850,7 @@ impl<'p> Preprocessor<'p> {
     #[inline]
     fn next_unexpanded(&mut self, mode: Mode) -> Option<PpTok> {
         while let Some(ctx) = self.ctxs.last_mut() {
-            if let Some(t) = ctx.toks.next() {
+            if let Some(t) = ctx.toks.pop() {
                 return Some(t);
             }
             if ctx.barrier {
@@ -662,18 +887,20 @@ impl<'p> Preprocessor<'p> {
                 m.disabled.set(false);
                 self.live_macros = self.live_macros.saturating_sub(1);
             }
+            self.recycle(c.toks);
         }
     }
 
-    fn push_macro_context(&mut self, m: Rc<Macro>, toks: Vec<PpTok>, at: Location) {
+    fn push_macro_context(&mut self, m: Rc<Macro>, mut toks: Vec<PpTok>, at: Location) {
         if self.ctxs.len() >= MAX_CONTEXTS {
             self.halt(at, "macro expansion nested too deeply");
             return;
         }
         m.disabled.set(true);
         self.live_macros += 1;
+        toks.reverse();
         self.ctxs.push(Context {
-            toks: toks.into_iter(),
+            toks,
             mac: Some(m),
             barrier: false,
         });
@@ -684,7 +911,7 @@ impl<'p> Preprocessor<'p> {
     /// and the end of the file all mean no.
     fn peek_lparen(&mut self) -> bool {
         while let Some(ctx) = self.ctxs.last() {
-            if let Some(t) = ctx.toks.as_slice().first() {
+            if let Some(t) = ctx.toks.last() {
                 return t.tok.is_punct(Punct::LParen);
             }
             if ctx.barrier {
@@ -705,7 +932,7 @@ impl<'p> Preprocessor<'p> {
             if t.tok.kind != TokenKind::Identifier || t.is_blue() {
                 return Some(t);
             }
-            let Some(m) = self.macros.get(&*t.tok.text) else {
+            let Some(m) = self.macro_named(&t.tok.text) else {
                 if self.barriers == 0 && &*t.tok.text == "_Pragma" {
                     match self.pragma_operator(&t, mode) {
                         Some(p) => return Some(p),
@@ -735,6 +962,7 @@ impl<'p> Preprocessor<'p> {
                     let _lparen = self.next_unexpanded(mode);
                     if let Some(args) = self.collect_args(&m, &t) {
                         let body = self.substitute(&m, &args, &t);
+                        self.recycle_args(args);
                         self.push_macro_context(m, body, t.tok.location);
                     }
                 }
@@ -747,7 +975,7 @@ impl<'p> Preprocessor<'p> {
     /// wrong.
     fn collect_args(&mut self, m: &Macro, name: &PpTok) -> Option<Args> {
         let (nparams, variadic) = m.params();
-        let mut args = Args::default();
+        let mut args = self.args_pool.pop().unwrap_or_default();
         let mut depth = 0u32;
         loop {
             let Some(mut t) = self.next_unexpanded(Mode::Args) else {
@@ -776,8 +1004,7 @@ impl<'p> Preprocessor<'p> {
                     if self.live_macros > 0
                         && !t.is_blue()
                         && self
-                            .macros
-                            .get(&*t.tok.text)
+                            .macro_named(&t.tok.text)
                             .is_some_and(|m| m.disabled.get()) =>
                 {
                     t.flags |= BLUE;
@@ -828,7 +1055,7 @@ impl<'p> Preprocessor<'p> {
         toks.iter().any(|t| {
             t.tok.kind == TokenKind::Identifier
                 && !t.is_blue()
-                && self.macros.contains_key(&*t.tok.text)
+                && self.macro_named(&t.tok.text).is_some()
         })
     }
 
@@ -843,7 +1070,7 @@ impl<'p> Preprocessor<'p> {
     }
 
     /// [`Self::expand_tokens`] without the check for work to do.
-    fn expand_isolated(&mut self, toks: Vec<PpTok>, if_mode: bool) -> Option<Vec<PpTok>> {
+    fn expand_isolated(&mut self, mut toks: Vec<PpTok>, if_mode: bool) -> Option<Vec<PpTok>> {
         if self.nesting >= MAX_ARG_NESTING {
             if !self.nesting_reported {
                 self.nesting_reported = true;
@@ -855,12 +1082,13 @@ impl<'p> Preprocessor<'p> {
         let base = self.ctxs.len();
         self.nesting += 1;
         self.barriers += 1;
+        let mut out = self.take_vec(toks.len());
+        toks.reverse();
         self.ctxs.push(Context {
-            toks: toks.into_iter(),
+            toks,
             mac: None,
             barrier: true,
         });
-        let mut out = Vec::with_capacity(self.ctxs.last().map_or(0, |c| c.toks.len()));
         let mut ok = true;
         while let Some(t) = self.next_expanded(Mode::Top) {
             if if_mode && t.tok.kind == TokenKind::Identifier && &*t.tok.text == "defined" {
@@ -920,7 +1148,7 @@ impl<'p> Preprocessor<'p> {
     /// and `#`/`##` applied, ready to be rescanned.
     fn substitute(&mut self, m: &Macro, args: &Args, name: &PpTok) -> Vec<PpTok> {
         let site = name.tok.location;
-        let mut out: Vec<PpTok> = Vec::with_capacity(m.body.len() + args.toks.len());
+        let mut out = self.take_vec(m.body.len() + args.toks.len());
         let function = matches!(m.kind, MacroKind::Function { .. });
         if !function && !m.has_ops {
             out.extend(m.body.iter().map(|t| {
@@ -966,7 +1194,9 @@ impl<'p> Preprocessor<'p> {
                         let k = p as usize;
                         if matches!(pre[k], PreExpanded::Unknown) {
                             pre[k] = if self.needs_expansion(arg) {
-                                match self.expand_isolated(arg.to_vec(), false) {
+                                let mut copy = self.take_vec(arg.len());
+                                copy.extend_from_slice(arg);
+                                match self.expand_isolated(copy, false) {
                                     Some(v) => PreExpanded::Done(v),
                                     None => PreExpanded::Same,
                                 }
@@ -993,6 +1223,11 @@ impl<'p> Preprocessor<'p> {
             }
             if m.has_ops {
                 out.retain(|t| !t.is_placemarker());
+            }
+            for p in pre {
+                if let PreExpanded::Done(v) = p {
+                    self.recycle(v);
+                }
             }
         }
         if let Some(first) = out.first_mut() {
@@ -1228,7 +1463,7 @@ impl<'p> Preprocessor<'p> {
             "include" => self.include_directive(&name, mode),
             "if" => {
                 let taken = self.eval_condition(&name);
-                self.enter_conditional(hash.location, taken);
+                self.enter_conditional(name.location, taken);
             }
             "ifdef" | "ifndef" => {
                 let taken = match self.next_line_token() {
@@ -1247,7 +1482,7 @@ impl<'p> Preprocessor<'p> {
                         false
                     }
                 };
-                self.enter_conditional(hash.location, taken);
+                self.enter_conditional(name.location, taken);
             }
             "elif" => {
                 self.skip_line();
@@ -1615,7 +1850,7 @@ impl<'p> Preprocessor<'p> {
                 self.diags.note(old_at, "previous definition is here");
             }
         }
-        self.macros.insert(name.text.clone(), Rc::new(m));
+        self.insert_macro(name.text.clone(), Rc::new(m));
     }
 
     fn undef(&mut self, directive: &Token) {
@@ -3061,10 +3296,10 @@ char p[] = join(x, y);",
         );
         assert!(o
             .log
-            .contains("<source>:13:1: error: unterminated conditional directive"));
+            .contains("<source>:13:2: error: unterminated conditional directive"));
         assert!(o
             .log
-            .contains("<source>:12:1: error: unterminated conditional directive"));
+            .contains("<source>:12:2: error: unterminated conditional directive"));
         let o = run("#ifdef\n#endif\n#ifdef 3\n#endif\n#ifdef X junk\n#endif junk\n");
         assert_eq!(
             errors(&o),

@@ -164,6 +164,20 @@ pub fn lookup_builtin_type_name(name: &str) -> Option<BuiltinName> {
         // Enum and flag types of the synchronisation built-ins.
         "cl_mem_fence_flags" => return Some(BuiltinName::Scalar(Scalar::UInt)),
         "memory_order" | "memory_scope" => return Some(BuiltinName::Scalar(Scalar::Int)),
+        // OpenCL C 2.0 atomic types, checked as their value types; the
+        // checker rejects them before 2.0.
+        "atomic_int" | "atomic_flag" => return Some(BuiltinName::Scalar(Scalar::Int)),
+        "atomic_uint" => return Some(BuiltinName::Scalar(Scalar::UInt)),
+        "atomic_long" => return Some(BuiltinName::Scalar(Scalar::Long)),
+        "atomic_ulong" => return Some(BuiltinName::Scalar(Scalar::ULong)),
+        "atomic_float" => return Some(BuiltinName::Scalar(Scalar::Float)),
+        "atomic_double" => return Some(BuiltinName::Scalar(Scalar::Double)),
+        "atomic_size_t" | "atomic_uintptr_t" => {
+            return Some(BuiltinName::SizeType { signed: false })
+        }
+        "atomic_ptrdiff_t" | "atomic_intptr_t" => {
+            return Some(BuiltinName::SizeType { signed: true })
+        }
         _ => {}
     }
     if OPAQUE_TYPES.contains(&name) {

@@ -22,7 +22,7 @@ fn every_error_is_reported_with_line_column_source_and_caret() {
          \x20   return 1;\n\
          }\n",
     );
-    let expected = "<source>:3:29: error: expected ';', found 'a'\n\
+    let expected = "<source>:3:29: error: expected ';' at end of declaration\n\
                     \x20   int i = get_global_id(0)\n\
                     \x20                           ^\n";
     assert!(log.starts_with(expected), "{log}");
@@ -31,7 +31,7 @@ fn every_error_is_reported_with_line_column_source_and_caret() {
         "{log}"
     );
     assert!(
-        log.contains("<source>:6:12: error: void function should not return a value"),
+        log.contains("<source>:6:5: error: void function should not return a value"),
         "{log}"
     );
     assert!(log.ends_with("3 errors generated.\n"), "{log}");
@@ -40,10 +40,10 @@ fn every_error_is_reported_with_line_column_source_and_caret() {
 #[test]
 fn kernel_rules() {
     let cases: &[(&str, &str)] = &[
-        ("__kernel int k(void) { return 0; }", "1:14: error: kernel functions must have void return type"),
-        ("__kernel void k(float *p) {}", "1:24: error: kernel pointer arguments must point to __global, __constant or __local memory"),
-        ("__kernel void k(bool b) {}", "1:22: error: bool cannot be used as the type of a kernel argument"),
-        ("__kernel void k(__constant float *p) { p[0] = 1.0f; }", "1:45: error: cannot assign to a read-only location"),
+        ("__kernel int k(void) { return 0; }", "1:14: error: kernel must have void return type"),
+        ("__kernel void k(float *p) {}", "1:24: error: pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space"),
+        ("__kernel void k(bool b) {}", "1:22: error: 'bool' cannot be used as the type of a kernel parameter"),
+        ("__kernel void k(__constant float *p) { p[0] = 1.0f; }", "1:45: error: read-only variable is not assignable"),
         ("__kernel void k(__global int *p) { p[0] = 1 % 2.0f; }", "1:45: error: invalid operands to binary expression ('int' % 'float')"),
         ("__kernel void k(__global int *p) { p[0] = sqrt(1, 2); }", "1:43: error: too many arguments to function call 'sqrt', expected 1, have 2"),
         ("__kernel void k(__global float4 *p) { p[0].xq = 1; }", "1:43: error: illegal vector component name 'xq'"),

@@ -15,6 +15,8 @@ pub(super) struct Placement {
     pub packed: bool,
     /// `Some(true)` for `endian(host)`, `Some(false)` for `endian(device)`.
     pub endian_host: Option<bool>,
+    /// Where the `endian` attribute was written, for its errors.
+    pub endian_location: Option<crate::diagnostic::Location>,
 }
 
 /// Attributes that belong to kernels and are checked there.
@@ -50,7 +52,7 @@ impl Checker<'_> {
                         Some(e) => match self.const_int(e) {
                             Some(n) if n > 0 && (n as u128).is_power_of_two() => Some(n as u64),
                             Some(_) => {
-                                self.error(e.location, "requested alignment is not a power of 2");
+                                self.error(a.location, "requested alignment is not a power of 2");
                                 None
                             }
                             None => {
@@ -72,7 +74,10 @@ impl Checker<'_> {
                         _ => None,
                     };
                     match value {
-                        Some(v) => p.endian_host = Some(v),
+                        Some(v) => {
+                            p.endian_host = Some(v);
+                            p.endian_location = Some(a.location);
+                        }
                         None => {
                             self.error(a.location, "'endian' attribute takes 'host' or 'device'")
                         }
@@ -110,7 +115,7 @@ impl Checker<'_> {
             }
             _ => {
                 self.error(
-                    location,
+                    placement.endian_location.unwrap_or(location),
                     "'endian' attribute only applies to pointers to global or constant memory",
                 );
                 ty

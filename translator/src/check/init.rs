@@ -1,7 +1,7 @@
 //! Initializers: `= expr` and `= { ... }` lists with designators and brace
 //! elision (C99 6.7.8), flattened into (member/element path, value) pairs.
 
-use super::{is_error, Checker};
+use super::{is_error, Checker, Conversion};
 use crate::ast::{self, Designator};
 use crate::diagnostic::Location;
 use crate::hir::{Expr, ExprKind as H};
@@ -37,14 +37,20 @@ impl Checker<'_> {
 
     /// Checks the initializer of an object of type `ty`. An array of unknown
     /// size takes its size from the list; the returned type says which.
-    pub(super) fn initializer(&mut self, init: &ast::Initializer, ty: &Type) -> (Expr, Type) {
+    pub(super) fn initializer(
+        &mut self,
+        init: &ast::Initializer,
+        ty: &Type,
+        name_location: Location,
+    ) -> (Expr, Type) {
         match init {
             ast::Initializer::Expr(e) => {
                 if let Type::Array(..) = ty {
                     self.error(e.location, "array initializer must be an initializer list");
                 }
                 let v = self.expr(e);
-                (self.convert_for_assignment(v, ty), ty.clone())
+                let v = self.convert_for_assignment(v, ty, Conversion::Init(name_location));
+                (v, ty.clone())
             }
             ast::Initializer::List(items, location) => {
                 let mut out = Vec::new();
@@ -79,7 +85,7 @@ impl Checker<'_> {
             // `int x = { 5 };`
             if let Some((_, ast::Initializer::Expr(e))) = items.get(*pos) {
                 let v = self.expr(e);
-                let v = self.convert_for_assignment(v, ty);
+                let v = self.convert_for_assignment(v, ty, Conversion::Init(e.location));
                 out.push((path.to_vec(), v));
                 *pos += 1;
             }
@@ -207,7 +213,8 @@ impl Checker<'_> {
                 ast::Initializer::Expr(e) => {
                     let v = self.expr(e);
                     if !is_error(&v.ty) {
-                        let v = self.convert_for_assignment(v, &sub_ty);
+                        let v =
+                            self.convert_for_assignment(v, &sub_ty, Conversion::Init(e.location));
                         out.push((sub_path, v));
                     }
                     *pos += 1;

@@ -64,7 +64,7 @@ impl Checker<'_> {
         });
         if let Some(id) = forward {
             if self.records[id as usize].complete {
-                self.error(spec.location, format!("redefinition of '{name}'"));
+                self.error(spec.tag_location, format!("redefinition of '{name}'"));
             }
         }
         let placeholder = Record {

@@ -1,6 +1,6 @@
 //! Statements: blocks and scopes, loops, `switch`, and jumps.
 
-use super::{is_error, Checker};
+use super::{is_error, Checker, Conversion};
 use crate::ast::{self, StmtKind as S};
 use crate::hir::{Stmt, SwitchCase};
 use crate::literal;
@@ -38,8 +38,10 @@ impl Checker<'_> {
                 out.push(Stmt::Expr(e));
             }
             S::Expr(None) | S::Pragma(_) => {}
+            // Loop hints change nothing the checker looks at.
+            S::Attributed(_, inner) => self.statement(inner, out),
             S::If(c, then, otherwise) => {
-                let c = self.condition(c);
+                let c = self.condition(c, s.location);
                 let then = self.scoped_statement(then);
                 let otherwise = otherwise
                     .as_ref()
@@ -48,7 +50,7 @@ impl Checker<'_> {
                 out.push(Stmt::If(c, then, otherwise));
             }
             S::While(c, body) => {
-                let cond = Some(self.condition(c));
+                let cond = Some(self.condition(c, s.location));
                 let body = self.loop_body(body);
                 out.push(Stmt::Loop {
                     cond,
@@ -59,7 +61,7 @@ impl Checker<'_> {
             }
             S::DoWhile(body, c) => {
                 let body = self.loop_body(body);
-                let cond = Some(self.condition(c));
+                let cond = Some(self.condition(c, s.location));
                 out.push(Stmt::Loop {
                     cond,
                     body,
@@ -78,7 +80,7 @@ impl Checker<'_> {
                 if let Some(init) = init {
                     self.statement(init, &mut block);
                 }
-                let cond = cond.as_ref().map(|c| self.condition(c));
+                let cond = cond.as_ref().map(|c| self.condition(c, s.location));
                 let step = step.as_ref().map(|e| self.expr(e));
                 let body = self.loop_body(body);
                 self.scopes.pop();
@@ -109,20 +111,21 @@ impl Checker<'_> {
                         self.error(s.location, "non-void function should return a value");
                         None
                     }
-                    (Some(v), Type::Void) => {
-                        self.error(v.location, "void function should not return a value");
+                    (Some(_), Type::Void) => {
+                        self.error(s.location, "void function should not return a value");
                         None
                     }
                     (Some(v), ret) => {
+                        let begin = v.begin();
                         let v = self.expr(v);
-                        Some(self.convert_for_assignment(v, ret))
+                        Some(self.convert_for_assignment(v, ret, Conversion::Return(begin)))
                     }
                 };
                 out.push(Stmt::Return(value, s.location));
             }
             S::Switch(value, inner) => out.push(self.switch(value, inner)),
-            S::Case(value, _) => {
-                self.error(value.location, "'case' statement not in switch statement");
+            S::Case(_, _) => {
+                self.error(s.location, "'case' statement not in switch statement");
             }
             S::Default(_) => {
                 self.error(s.location, "'default' statement not in switch statement");
