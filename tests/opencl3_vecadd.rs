@@ -222,3 +222,50 @@ fn doubles_and_longs_when_the_device_reports_fp64() {
         assert_eq!(idx[i], i as i64 * 3 - 1, "idx[{i}]");
     }
 }
+
+/// Runs a kernel whose only argument is an `int` output buffer of `n`
+/// elements, and returns the buffer.
+fn run_int_kernel(file: &str, name: &str, n: usize, local: usize) -> Vec<i32> {
+    let (context, queue) = setup();
+    let program = build(&context, file);
+    let kernel = Kernel::create(&program, name).expect("kernel");
+    let out = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, n, ptr::null_mut()) }
+        .expect("out");
+    // SAFETY: the kernel takes one int buffer.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&out)
+            .set_global_work_size(n)
+            .set_local_work_size(local)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![0i32; n];
+    // SAFETY: blocking read into a live slice.
+    unsafe { queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    got
+}
+
+#[test]
+fn switch_with_fallthrough_and_continue() {
+    let got = run_int_kernel(
+        "tests/kernels/switch_fallthrough.cl",
+        "switch_fallthrough",
+        256,
+        64,
+    );
+    for (i, &value) in got.iter().enumerate() {
+        let mut acc = 0i32;
+        for k in 0..4 {
+            match (i + k) % 7 {
+                0 | 1 => acc += 11,
+                2 => acc += 10,
+                3 | 4 => acc += 1100,
+                5 => acc += 1000,
+                _ => continue,
+            }
+            acc *= 2;
+        }
+        assert_eq!(value, acc, "out[{i}]");
+    }
+}
