@@ -269,3 +269,51 @@ fn switch_with_fallthrough_and_continue() {
         assert_eq!(value, acc, "out[{i}]");
     }
 }
+
+#[test]
+fn local_memory_reduction_with_barriers() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/local_reduce.cl");
+    let kernel = Kernel::create(&program, "local_reduce").expect("kernel");
+    const M: usize = 64 * 64;
+    let input: Vec<i32> = (0..M as i32).map(|i| (i * 7919) % 1000 - 300).collect();
+    let mut din = unsafe { Buffer::<i32>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
+        .expect("in");
+    let sums =
+        unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M / 64, ptr::null_mut()) }
+            .expect("sums");
+    let maxes = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
+        .expect("maxes");
+    // SAFETY: blocking write from a live slice.
+    unsafe { queue.enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[]) }.expect("write");
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&din)
+            .set_arg(&sums)
+            .set_arg(&maxes)
+            .set_global_work_size(M)
+            .set_local_work_size(64)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got_sums = vec![0i32; M / 64];
+    let mut got_maxes = vec![0i32; M];
+    // SAFETY: blocking reads into live slices.
+    unsafe {
+        queue
+            .enqueue_read_buffer(&sums, CL_BLOCKING, 0, &mut got_sums, &[])
+            .expect("read");
+        queue
+            .enqueue_read_buffer(&maxes, CL_BLOCKING, 0, &mut got_maxes, &[])
+            .expect("read");
+    }
+    for (g, chunk) in input.chunks(64).enumerate() {
+        assert_eq!(got_sums[g], chunk.iter().sum::<i32>(), "sum of group {g}");
+        let peak = *chunk.iter().max().expect("non-empty");
+        assert!(
+            got_maxes[g * 64..(g + 1) * 64].iter().all(|&m| m == peak),
+            "max of group {g}"
+        );
+    }
+}

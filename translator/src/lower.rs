@@ -61,8 +61,9 @@ pub fn lower(
 /// Where a pointer points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Root {
-    /// A buffer argument: a global `array<T>` in storage space.
-    Buffer(Handle<naga::GlobalVariable>),
+    /// A global variable holding an array: a buffer argument (`array<T>`
+    /// in storage space) or a `__local` array (workgroup space).
+    Global(Handle<naga::GlobalVariable>),
     /// A private array or scalar variable of the current function.
     Private(Handle<naga::LocalVariable>, bool),
 }
@@ -85,6 +86,8 @@ enum Value {
 #[derive(Clone, Copy, Debug)]
 enum Slot {
     Variable(Handle<naga::LocalVariable>),
+    /// A `__local` variable of a kernel: a workgroup-space global.
+    Workgroup(Handle<naga::GlobalVariable>),
     /// A pointer variable: fixed root (set by its first assignment) and
     /// an index variable.
     Pointer {
@@ -509,7 +512,7 @@ impl<'a> ModuleBuilder<'a> {
                         &mut fb,
                         param,
                         PointerValue {
-                            root: Root::Buffer(global),
+                            root: Root::Global(global),
                             index: zero,
                         },
                         f.location,
@@ -538,30 +541,49 @@ impl<'a> ModuleBuilder<'a> {
         let f = &self.program.functions[fb.hir];
         let u32_ty = self.u32_type();
         for (id, local) in f.locals.iter().enumerate() {
-            let slot = match &local.ty {
-                Type::Pointer(_) => Slot::Pointer {
-                    root: fb.param_roots.get(&id).copied(),
-                    index: fb.function.local_variables.append(
-                        naga::LocalVariable {
-                            name: Some(format!("{}_index", local.name)),
-                            ty: u32_ty,
-                            init: None,
-                        },
-                        Span::UNDEFINED,
-                    ),
-                },
-                ty => {
-                    let naga_ty = self.value_type(ty, local.location)?;
-                    Slot::Variable(fb.function.local_variables.append(
-                        naga::LocalVariable {
-                            name: Some(local.name.to_string()),
-                            ty: naga_ty,
-                            init: None,
-                        },
-                        Span::UNDEFINED,
-                    ))
-                }
-            };
+            let slot =
+                match &local.ty {
+                    Type::Pointer(_) => Slot::Pointer {
+                        root: fb.param_roots.get(&id).copied(),
+                        index: fb.function.local_variables.append(
+                            naga::LocalVariable {
+                                name: Some(format!("{}_index", local.name)),
+                                ty: u32_ty,
+                                init: None,
+                            },
+                            Span::UNDEFINED,
+                        ),
+                    },
+                    ty if local.space == AddressSpace::Local => {
+                        let naga_ty = self.value_type(ty, local.location)?;
+                        Slot::Workgroup(self.module.global_variables.append(
+                            naga::GlobalVariable {
+                                name: Some(local.name.to_string()),
+                                space: naga::AddressSpace::WorkGroup,
+                                binding: None,
+                                ty: naga_ty,
+                                init: None,
+                                memory_decorations: naga::MemoryDecorations::empty(),
+                            },
+                            Span::UNDEFINED,
+                        ))
+                    }
+                    _ if local.space == AddressSpace::Constant => return Err(self.error(
+                        local.location,
+                        "__constant variables in kernels are not supported yet by this translator",
+                    )),
+                    ty => {
+                        let naga_ty = self.value_type(ty, local.location)?;
+                        Slot::Variable(fb.function.local_variables.append(
+                            naga::LocalVariable {
+                                name: Some(local.name.to_string()),
+                                ty: naga_ty,
+                                init: None,
+                            },
+                            Span::UNDEFINED,
+                        ))
+                    }
+                };
             fb.slots.insert(id, slot);
         }
         Ok(())
@@ -620,6 +642,7 @@ impl<'a> ModuleBuilder<'a> {
                 Slot::Variable(v) | Slot::Pointer { index: v, .. } => {
                     fb.add(naga::Expression::LocalVariable(v))
                 }
+                Slot::Workgroup(g) => fb.add(naga::Expression::GlobalVariable(g)),
             };
             fb.push(naga::Statement::Store { pointer, value });
         }
@@ -812,10 +835,10 @@ impl<'a> ModuleBuilder<'a> {
             let mut naga_cases = Vec::new();
             for (value, body_index) in map_cases {
                 let mut block = naga::Block::new();
-                let pointer = fb.function.expressions.append(
-                    naga::Expression::LocalVariable(index_var),
-                    Span::UNDEFINED,
-                );
+                let pointer = fb
+                    .function
+                    .expressions
+                    .append(naga::Expression::LocalVariable(index_var), Span::UNDEFINED);
                 let index = fb.function.expressions.append(
                     naga::Expression::Literal(naga::Literal::U32(body_index)),
                     Span::UNDEFINED,
@@ -887,6 +910,7 @@ impl<'a> ModuleBuilder<'a> {
         match &e.kind {
             H::Local(id) => Ok(match fb.slots[id] {
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
+                Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
                 Slot::Pointer { .. } => Place::PointerVar(*id),
             }),
             H::Index(base, index) => {
@@ -931,7 +955,7 @@ impl<'a> ModuleBuilder<'a> {
     /// A naga pointer to the element `p` designates.
     fn element_pointer(&mut self, fb: &mut FnBuilder, p: PointerValue) -> Handle<naga::Expression> {
         match p.root {
-            Root::Buffer(g) => {
+            Root::Global(g) => {
                 let base = fb.add(naga::Expression::GlobalVariable(g));
                 fb.add(naga::Expression::Access {
                     base,
@@ -975,6 +999,15 @@ impl<'a> ModuleBuilder<'a> {
     ) -> LResult<Handle<naga::LocalVariable>> {
         match fb.slots.get(&id) {
             Some(Slot::Variable(v)) => Ok(*v),
+            _ => Err(self.internal_error(fb, id)),
+        }
+    }
+
+    /// Where an array variable lives, as a pointer root.
+    fn array_root(&mut self, fb: &FnBuilder, id: LocalId) -> LResult<Root> {
+        match fb.slots.get(&id) {
+            Some(Slot::Variable(v)) => Ok(Root::Private(*v, true)),
+            Some(Slot::Workgroup(g)) => Ok(Root::Global(*g)),
             _ => Err(self.internal_error(fb, id)),
         }
     }
@@ -1062,6 +1095,7 @@ impl<'a> ModuleBuilder<'a> {
         let place = match (place, init) {
             (Place::PointerVar(_), Some(id)) => match fb.slots[&id] {
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
+                Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
                 Slot::Pointer { .. } => Place::PointerVar(id),
             },
             (p, _) => p,
@@ -1431,15 +1465,16 @@ impl<'a> ModuleBuilder<'a> {
                         "only arrays in variables can be used as pointers for now",
                     ));
                 };
-                let v = self.variable_slot(fb, id)?;
+                let root = self.array_root(fb, id)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                return Ok(Value::Pointer(PointerValue {
-                    root: Root::Private(v, true),
-                    index,
-                }));
+                return Ok(Value::Pointer(PointerValue { root, index }));
             }
             H::AddressOf(x) => return self.address_of(fb, x, location),
             H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
+            H::Builtin(b, args) if is_barrier(*b) => {
+                self.barrier(fb, *b, args);
+                return Ok(Value::Void);
+            }
             H::Builtin(b, args) => self.builtin(fb, *b, args, &e.ty, location)?,
             H::Comma(a, b) => {
                 self.expr(fb, a)?;
@@ -1775,19 +1810,21 @@ impl<'a> ModuleBuilder<'a> {
                         "taking this address is not supported yet by this translator",
                     ));
                 };
-                let v = self.variable_slot(fb, id)?;
+                let root = self.array_root(fb, id)?;
                 let index = self.index_value(fb, index)?;
-                Ok(Value::Pointer(PointerValue {
-                    root: Root::Private(v, true),
-                    index,
-                }))
+                Ok(Value::Pointer(PointerValue { root, index }))
             }
             H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
+            H::Local(id) if matches!(x.ty, Type::Array(..)) => {
+                let root = self.array_root(fb, *id)?;
+                let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                Ok(Value::Pointer(PointerValue { root, index }))
+            }
             H::Local(id) => {
                 let Slot::Variable(v) = fb.slots[id] else {
                     return Err(self.error(
                         location,
-                        "pointers to pointers are not supported yet by this translator",
+                        "taking this address is not supported yet by this translator",
                     ));
                 };
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
@@ -1987,6 +2024,30 @@ impl<'a> ModuleBuilder<'a> {
         self.convert(fb, component, &Type::UINT, ty, location)
     }
 
+    /// `barrier(flags)` and the fences. The flags are CLK_LOCAL_MEM_FENCE
+    /// (workgroup memory) and CLK_GLOBAL_MEM_FENCE (buffers); flags that are
+    /// not a constant order both.
+    fn barrier(&mut self, fb: &mut FnBuilder, b: Builtin, args: &[Expr]) {
+        let flags = match args.first().map(|a| &a.kind) {
+            Some(H::Int(bits)) => *bits,
+            _ => 3,
+        };
+        let mut barrier = naga::Barrier::empty();
+        if flags & 1 != 0 {
+            barrier |= naga::Barrier::WORK_GROUP;
+        }
+        if flags & 2 != 0 {
+            barrier |= naga::Barrier::STORAGE;
+        }
+        let statement = match b {
+            Builtin::Barrier | Builtin::WorkGroupBarrier => {
+                naga::Statement::ControlBarrier(barrier)
+            }
+            _ => naga::Statement::MemoryBarrier(barrier),
+        };
+        fb.push(statement);
+    }
+
     /// Component `dim` of a `uvec3`, or `default` for a dimension >= 3
     /// (OpenCL C 6.15.1).
     fn dimension(
@@ -2028,6 +2089,17 @@ impl<'a> ModuleBuilder<'a> {
             reject: fallback,
         }))
     }
+}
+
+fn is_barrier(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::Barrier
+            | Builtin::WorkGroupBarrier
+            | Builtin::MemFence
+            | Builtin::ReadMemFence
+            | Builtin::WriteMemFence
+    )
 }
 
 enum ArgSource {
