@@ -7,7 +7,7 @@ use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::{Buffer, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
+use opencl3::memory::{Buffer, CL_MEM_READ_ONLY, CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY};
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::{cl_float, CL_BLOCKING};
@@ -316,4 +316,63 @@ fn local_memory_reduction_with_barriers() {
             "max of group {g}"
         );
     }
+}
+
+#[test]
+fn histogram_with_local_and_global_atomics() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/histogram_atomics.cl");
+    let kernel = Kernel::create(&program, "histogram_atomics").expect("kernel");
+    const M: usize = 64 * 32;
+    let data: Vec<u32> = (0..M as u32).map(|i| i.wrapping_mul(2_654_435_761) >> 20).collect();
+    let mut ddata =
+        unsafe { Buffer::<u32>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
+            .expect("data");
+    let mut bins =
+        unsafe { Buffer::<u32>::create(&context, CL_MEM_READ_WRITE, 16, ptr::null_mut()) }
+            .expect("bins");
+    let mut stats =
+        unsafe { Buffer::<i32>::create(&context, CL_MEM_READ_WRITE, 2, ptr::null_mut()) }
+            .expect("stats");
+    // SAFETY: blocking writes from live slices.
+    unsafe {
+        queue
+            .enqueue_write_buffer(&mut ddata, CL_BLOCKING, 0, &data, &[])
+            .expect("write");
+        queue
+            .enqueue_write_buffer(&mut bins, CL_BLOCKING, 0, &[0u32; 16], &[])
+            .expect("write");
+        queue
+            .enqueue_write_buffer(&mut stats, CL_BLOCKING, 0, &[i32::MIN, 0], &[])
+            .expect("write");
+    }
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&ddata)
+            .set_arg(&bins)
+            .set_arg(&stats)
+            .set_global_work_size(M)
+            .set_local_work_size(64)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got_bins = vec![0u32; 16];
+    let mut got_stats = vec![0i32; 2];
+    // SAFETY: blocking reads into live slices.
+    unsafe {
+        queue
+            .enqueue_read_buffer(&bins, CL_BLOCKING, 0, &mut got_bins, &[])
+            .expect("read");
+        queue
+            .enqueue_read_buffer(&stats, CL_BLOCKING, 0, &mut got_stats, &[])
+            .expect("read");
+    }
+    let mut expected = [0u32; 16];
+    for &v in &data {
+        expected[(v % 16) as usize] += 1;
+    }
+    assert_eq!(got_bins, expected);
+    assert_eq!(got_stats[0], *data.iter().max().expect("data") as i32);
+    assert_eq!(got_stats[1], M as i32);
 }

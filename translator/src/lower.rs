@@ -1471,6 +1471,9 @@ impl<'a> ModuleBuilder<'a> {
             }
             H::AddressOf(x) => return self.address_of(fb, x, location),
             H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
+            H::Builtin(Builtin::Atomic { op, .. }, args) => {
+                return self.atomic(fb, *op, args, &e.ty, location)
+            }
             H::Builtin(b, args) if is_barrier(*b) => {
                 self.barrier(fb, *b, args);
                 return Ok(Value::Void);
@@ -2022,6 +2025,139 @@ impl<'a> ModuleBuilder<'a> {
         };
         let component = self.dimension(fb, vector, &args[0], out_of_range)?;
         self.convert(fb, component, &Type::UINT, ty, location)
+    }
+
+    /// The OpenCL 1.x `atomic_*`/`atom_*` functions on 32-bit integers in
+    /// buffers and `__local` arrays. The array they touch is retyped to
+    /// hold `atomic<T>`: plain loads and stores of it stay valid (naga and
+    /// SPIR-V allow them on atomics), and every access to one location
+    /// agrees on being atomic.
+    fn atomic(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: crate::builtins::AtomicOp,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        use crate::builtins::AtomicOp as Op;
+        let p = self.pointer(fb, &args[0])?;
+        let Root::Global(global) = p.root else {
+            return Err(self.error(
+                location,
+                "atomic operations on private memory are not supported by this translator",
+            ));
+        };
+        let scalar = match ty.scalar() {
+            Some(s @ (Scalar::Int | Scalar::UInt)) => naga_scalar(s),
+            _ => {
+                return Err(self.error(
+                    location,
+                    format!(
+                        "atomic operations on '{}' are not supported yet by this translator",
+                        ty.display()
+                    ),
+                ))
+            }
+        };
+        self.make_atomic(global, scalar, location)?;
+        let base = fb.add(naga::Expression::GlobalVariable(global));
+        let pointer = fb.add(naga::Expression::Access {
+            base,
+            index: p.index,
+        });
+        let operand = |this: &mut Self, fb: &mut FnBuilder, i: usize| this.plain(fb, &args[i]);
+        let one = |fb: &mut FnBuilder| {
+            fb.add(naga::Expression::Literal(if scalar == naga::Scalar::I32 {
+                naga::Literal::I32(1)
+            } else {
+                naga::Literal::U32(1)
+            }))
+        };
+        let (fun, value) = match op {
+            Op::Add => (naga::AtomicFunction::Add, operand(self, fb, 1)?),
+            Op::Sub => (naga::AtomicFunction::Subtract, operand(self, fb, 1)?),
+            Op::Inc => (naga::AtomicFunction::Add, one(fb)),
+            Op::Dec => (naga::AtomicFunction::Subtract, one(fb)),
+            Op::Min => (naga::AtomicFunction::Min, operand(self, fb, 1)?),
+            Op::Max => (naga::AtomicFunction::Max, operand(self, fb, 1)?),
+            Op::And => (naga::AtomicFunction::And, operand(self, fb, 1)?),
+            Op::Or => (naga::AtomicFunction::InclusiveOr, operand(self, fb, 1)?),
+            Op::Xor => (naga::AtomicFunction::ExclusiveOr, operand(self, fb, 1)?),
+            Op::Xchg => (
+                naga::AtomicFunction::Exchange { compare: None },
+                operand(self, fb, 1)?,
+            ),
+            Op::Cmpxchg => {
+                let compare = operand(self, fb, 1)?;
+                (
+                    naga::AtomicFunction::Exchange {
+                        compare: Some(compare),
+                    },
+                    operand(self, fb, 2)?,
+                )
+            }
+        };
+        let comparison = matches!(op, Op::Cmpxchg);
+        let result_ty = if comparison {
+            self.module.generate_predeclared_type(
+                naga::PredeclaredType::AtomicCompareExchangeWeakResult(scalar),
+            )
+        } else {
+            self.add_type(naga::TypeInner::Scalar(scalar))
+        };
+        // Results of atomics belong to their statement, never to an Emit.
+        let result = fb.function.expressions.append(
+            naga::Expression::AtomicResult {
+                ty: result_ty,
+                comparison,
+            },
+            Span::UNDEFINED,
+        );
+        fb.push(naga::Statement::Atomic {
+            pointer,
+            fun,
+            value,
+            result: Some(result),
+        });
+        if comparison {
+            // atomic_cmpxchg returns the old value.
+            return Ok(Value::Plain(fb.add(naga::Expression::AccessIndex {
+                base: result,
+                index: 0,
+            })));
+        }
+        Ok(Value::Plain(result))
+    }
+
+    /// Retypes an array global's elements as `atomic<scalar>`.
+    fn make_atomic(
+        &mut self,
+        global: Handle<naga::GlobalVariable>,
+        scalar: naga::Scalar,
+        location: Location,
+    ) -> LResult<()> {
+        let ty = self.module.global_variables[global].ty;
+        let naga::TypeInner::Array { base, size, stride } = self.module.types[ty].inner else {
+            return Err(self.error(location, "atomic operations need an array of int or uint"));
+        };
+        match self.module.types[base].inner {
+            naga::TypeInner::Atomic(s) if s == scalar => Ok(()),
+            naga::TypeInner::Scalar(s) if s == scalar => {
+                let atomic = self.add_type(naga::TypeInner::Atomic(scalar));
+                let array = self.add_type(naga::TypeInner::Array {
+                    base: atomic,
+                    size,
+                    stride,
+                });
+                self.module.global_variables[global].ty = array;
+                Ok(())
+            }
+            _ => Err(self.error(
+                location,
+                "atomic operations on memory of another type are not supported yet by this translator",
+            )),
+        }
     }
 
     /// `barrier(flags)` and the fences. The flags are CLK_LOCAL_MEM_FENCE

@@ -116,7 +116,10 @@ impl Device {
             .storage_buffer8_bit_access(features.storage_buffer_8bit)
             .scalar_block_layout(features.scalar_block_layout)
             .timeline_semaphore(features.timeline_semaphore)
-            .vulkan_memory_model(features.vulkan_memory_model)
+            // vulkanMemoryModel stays off: naga writes the GLSL450 memory
+            // model, and with the feature on, Device-scope atomics would also
+            // need vulkanMemoryModelDeviceScope (VUID-RuntimeSpirv-
+            // vulkanMemoryModel-06265).
             .shader_buffer_int64_atomics(features.shader_buffer_int64_atomics);
         let mut features2 = vk::PhysicalDeviceFeatures2::default()
             .features(core_features)
