@@ -324,7 +324,9 @@ fn histogram_with_local_and_global_atomics() {
     let program = build(&context, "tests/kernels/histogram_atomics.cl");
     let kernel = Kernel::create(&program, "histogram_atomics").expect("kernel");
     const M: usize = 64 * 32;
-    let data: Vec<u32> = (0..M as u32).map(|i| i.wrapping_mul(2_654_435_761) >> 20).collect();
+    let data: Vec<u32> = (0..M as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 20)
+        .collect();
     let mut ddata =
         unsafe { Buffer::<u32>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
             .expect("data");
@@ -375,4 +377,69 @@ fn histogram_with_local_and_global_atomics() {
     assert_eq!(got_bins, expected);
     assert_eq!(got_stats[0], *data.iter().max().expect("data") as i32);
     assert_eq!(got_stats[1], M as i32);
+}
+
+#[test]
+fn byte_stores_from_neighbouring_work_items_are_not_lost() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/bytes.cl");
+    let kernel = Kernel::create(&program, "bytes").expect("kernel");
+    // 1M work-items, each writing its own byte: four share every word.
+    const M: usize = 1 << 20;
+    let input: Vec<u8> = (0..M).map(|i| (i * 31 % 251) as u8).collect();
+    let signed: Vec<i8> = (0..M).map(|i| (i % 256) as u8 as i8).collect();
+    let mut din = unsafe { Buffer::<u8>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
+        .expect("in");
+    let dout = unsafe { Buffer::<u8>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
+        .expect("out");
+    let mut dsigned =
+        unsafe { Buffer::<i8>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
+            .expect("signed");
+    let dwide = unsafe { Buffer::<i16>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
+        .expect("wide");
+    // SAFETY: blocking writes from live slices.
+    unsafe {
+        queue
+            .enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[])
+            .expect("write");
+        queue
+            .enqueue_write_buffer(&mut dsigned, CL_BLOCKING, 0, &signed, &[])
+            .expect("write");
+    }
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&din)
+            .set_arg(&dout)
+            .set_arg(&dsigned)
+            .set_arg(&dwide)
+            .set_global_work_size(M)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut out = vec![0u8; M];
+    let mut wide = vec![0i16; M];
+    // SAFETY: blocking reads into live slices.
+    unsafe {
+        queue
+            .enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut out, &[])
+            .expect("read");
+        queue
+            .enqueue_read_buffer(&dwide, CL_BLOCKING, 0, &mut wide, &[])
+            .expect("read");
+    }
+    let wrong = (0..M)
+        .filter(|&i| out[i] != input[i].wrapping_mul(3).wrapping_add(1))
+        .count();
+    assert_eq!(wrong, 0, "bytes lost or wrong");
+    let wrong = (0..M)
+        .filter(|&i| wide[i] != (signed[i] as i16).wrapping_mul(100))
+        .count();
+    assert_eq!(
+        wrong,
+        0,
+        "shorts wrong (first: {} vs {})",
+        wide[0],
+        signed[0] as i16 * 100
+    );
 }

@@ -38,6 +38,7 @@ pub fn lower(
             diags,
             module: naga::Module::default(),
             specialisations: HashMap::new(),
+            narrow_buffers: HashMap::new(),
             builtins: None,
             push_constants: None,
             in_progress: Vec::new(),
@@ -99,6 +100,12 @@ enum Slot {
 /// A place that can be loaded from or stored to.
 enum Place {
     Memory(Handle<naga::Expression>),
+    /// Element `index` of a word-viewed buffer of `char`/`short`.
+    Narrow {
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        scalar: Scalar,
+    },
     Lanes(Handle<naga::Expression>, Vec<u8>),
     PointerVar(LocalId),
 }
@@ -128,6 +135,9 @@ struct ModuleBuilder<'a> {
     push_constants: Option<Handle<naga::GlobalVariable>>,
     /// Functions being lowered, to reject recursion (OpenCL C 6.9.m).
     in_progress: Vec<FunctionId>,
+    /// Buffers of `char`/`short` elements, seen through a `u32` word view
+    /// (naga has no 8-bit types), with their C element type.
+    narrow_buffers: HashMap<Handle<naga::GlobalVariable>, Scalar>,
 }
 
 /// The state of one naga function under construction.
@@ -249,6 +259,12 @@ impl<'a> ModuleBuilder<'a> {
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
+        if let Type::Scalar(s) = ty {
+            if s.size() < 4 && s.is_integer() && *s != Scalar::Bool {
+                // The word view: each u32 holds 4 chars or 2 shorts.
+                return Ok(self.u32_type());
+            }
+        }
         let ok = match ty {
             Type::Scalar(s) | Type::Vector(s, 2..=4) => s.size() >= 4 && *s != Scalar::Bool,
             _ => false,
@@ -372,10 +388,15 @@ impl<'a> ModuleBuilder<'a> {
                         failed = true;
                         continue;
                     };
+                    let narrow = p.ty.scalar().filter(|s| s.size() < 4);
+                    let stride = match narrow {
+                        Some(_) => 4,
+                        None => p.ty.size(self.caps.address_bits).unwrap_or(4) as u32,
+                    };
                     let array = self.add_type(naga::TypeInner::Array {
                         base: elem,
                         size: naga::ArraySize::Dynamic,
-                        stride: p.ty.size(self.caps.address_bits).unwrap_or(4) as u32,
+                        stride,
                     });
                     let writable = !(p.is_const || p.space == AddressSpace::Constant);
                     let access = if writable {
@@ -394,6 +415,9 @@ impl<'a> ModuleBuilder<'a> {
                         },
                         Span::UNDEFINED,
                     );
+                    if let Some(s) = narrow {
+                        self.narrow_buffers.insert(global, s);
+                    }
                     arg_sources.push(ArgSource::Buffer(global));
                     binding += 1;
                     ArgKind::Buffer {
@@ -925,17 +949,17 @@ impl<'a> ModuleBuilder<'a> {
                 }
                 let p = self.pointer(fb, base)?;
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, index);
-                Ok(Place::Memory(self.element_pointer(
+                Ok(self.element_place(
                     fb,
                     PointerValue {
                         root: p.root,
                         index,
                     },
-                )))
+                ))
             }
             H::Deref(p) => {
                 let p = self.pointer(fb, p)?;
-                Ok(Place::Memory(self.element_pointer(fb, p)))
+                Ok(self.element_place(fb, p))
             }
             H::Swizzle(base, lanes) => match self.place(fb, base)? {
                 Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.clone())),
@@ -943,13 +967,128 @@ impl<'a> ModuleBuilder<'a> {
                     ptr,
                     lanes.iter().map(|&l| outer[l as usize]).collect(),
                 )),
-                Place::PointerVar(_) => Err(self.error(e.location, "invalid swizzle target")),
+                Place::PointerVar(_) | Place::Narrow { .. } => {
+                    Err(self.error(e.location, "invalid swizzle target"))
+                }
             },
             _ => Err(self.error(
                 e.location,
                 "expression is not a place the translator can write to",
             )),
         }
+    }
+
+    /// The place a pointer designates: memory, or an element of a
+    /// word-viewed buffer.
+    fn element_place(&mut self, fb: &mut FnBuilder, p: PointerValue) -> Place {
+        if let Root::Global(global) = p.root {
+            if let Some(&scalar) = self.narrow_buffers.get(&global) {
+                return Place::Narrow {
+                    global,
+                    index: p.index,
+                    scalar,
+                };
+            }
+        }
+        Place::Memory(self.element_pointer(fb, p))
+    }
+
+    /// For element `index` of a word-viewed buffer: a pointer to its word,
+    /// the bit position within the word, and the element's mask.
+    fn narrow_word(
+        &mut self,
+        fb: &mut FnBuilder,
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        scalar: Scalar,
+    ) -> (Handle<naga::Expression>, Handle<naga::Expression>, u32) {
+        let bits = scalar.size() * 8;
+        let per_word = 32 / bits;
+        let u32_lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        let shift = u32_lit(fb, per_word.trailing_zeros());
+        let word_index = fb.binary(naga::BinaryOperator::ShiftRight, index, shift);
+        let base = fb.add(naga::Expression::GlobalVariable(global));
+        let pointer = fb.add(naga::Expression::Access {
+            base,
+            index: word_index,
+        });
+        let lane_mask = u32_lit(fb, per_word - 1);
+        let lane = fb.binary(naga::BinaryOperator::And, index, lane_mask);
+        let width = u32_lit(fb, bits);
+        let bit = fb.binary(naga::BinaryOperator::Multiply, lane, width);
+        (pointer, bit, (1u32 << bits) - 1)
+    }
+
+    fn load_narrow(
+        &mut self,
+        fb: &mut FnBuilder,
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        scalar: Scalar,
+    ) -> Handle<naga::Expression> {
+        let (pointer, bit, mask) = self.narrow_word(fb, global, index, scalar);
+        let word = fb.add(naga::Expression::Load { pointer });
+        let shifted = fb.binary(naga::BinaryOperator::ShiftRight, word, bit);
+        let mask = fb.add(naga::Expression::Literal(naga::Literal::U32(mask)));
+        let value = fb.binary(naga::BinaryOperator::And, shifted, mask);
+        if scalar.is_signed() {
+            // Sign-extend from the element's width.
+            let as_int = fb.add(naga::Expression::As {
+                expr: value,
+                kind: naga::ScalarKind::Sint,
+                convert: None,
+            });
+            let up = fb.add(naga::Expression::Literal(naga::Literal::U32(
+                32 - scalar.size() * 8,
+            )));
+            let high = fb.binary(naga::BinaryOperator::ShiftLeft, as_int, up);
+            fb.binary(naga::BinaryOperator::ShiftRight, high, up)
+        } else {
+            value
+        }
+    }
+
+    /// Stores into a word-viewed buffer by clearing and setting the
+    /// element's bits with two atomics, so that work-items writing the
+    /// other bytes of the same word never lose their writes.
+    fn store_narrow(
+        &mut self,
+        fb: &mut FnBuilder,
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        scalar: Scalar,
+        value: Handle<naga::Expression>,
+        location: Location,
+    ) -> LResult<()> {
+        self.make_atomic(global, naga::Scalar::U32, location)?;
+        let (pointer, bit, mask) = self.narrow_word(fb, global, index, scalar);
+        let bits = if scalar.is_signed() {
+            fb.add(naga::Expression::As {
+                expr: value,
+                kind: naga::ScalarKind::Uint,
+                convert: None,
+            })
+        } else {
+            value
+        };
+        let mask = fb.add(naga::Expression::Literal(naga::Literal::U32(mask)));
+        let field = fb.binary(naga::BinaryOperator::And, bits, mask);
+        let set = fb.binary(naga::BinaryOperator::ShiftLeft, field, bit);
+        let hole = fb.binary(naga::BinaryOperator::ShiftLeft, mask, bit);
+        let clear = fb.unary(naga::UnaryOperator::BitwiseNot, hole);
+        for (fun, value) in [
+            (naga::AtomicFunction::And, clear),
+            (naga::AtomicFunction::InclusiveOr, set),
+        ] {
+            fb.push(naga::Statement::Atomic {
+                pointer,
+                fun,
+                value,
+                result: None,
+            });
+        }
+        Ok(())
     }
 
     /// A naga pointer to the element `p` designates.
@@ -986,6 +1125,11 @@ impl<'a> ModuleBuilder<'a> {
                 Value::Plain(self.swizzle(fb, vector, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
+            Place::Narrow {
+                global,
+                index,
+                scalar,
+            } => Value::Plain(self.load_narrow(fb, global, index, scalar)),
         })
     }
 
@@ -1134,6 +1278,14 @@ impl<'a> ModuleBuilder<'a> {
             (Place::PointerVar(id), Value::Pointer(p)) => {
                 self.store_pointer_var(fb, id, p, location)?
             }
+            (
+                Place::Narrow {
+                    global,
+                    index,
+                    scalar,
+                },
+                Value::Plain(value),
+            ) => self.store_narrow(fb, global, index, scalar, value, location)?,
             _ => return Err(self.error(location, "mismatched assignment of a pointer and a value")),
         }
         Ok(())
