@@ -34,9 +34,17 @@ fn setup() -> (Context, CommandQueue) {
     (context, queue)
 }
 
+/// Builds a kernel file; a first line `// options: ...` gives the options.
 fn build(context: &Context, file: &str) -> Program {
     let source = std::fs::read_to_string(common::repo_path(file)).expect("kernel source");
-    Program::create_and_build_from_source(context, &source, "")
+    let options = source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// options:"))
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    Program::create_and_build_from_source(context, &source, &options)
         .unwrap_or_else(|log| panic!("build failed:\n{log}"))
 }
 
@@ -442,4 +450,87 @@ fn byte_stores_from_neighbouring_work_items_are_not_lost() {
         wide[0],
         signed[0] as i16 * 100
     );
+}
+
+#[test]
+fn vload_vstore_at_element_alignment_and_linear_ids() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/vload_linear.cl");
+    let kernel = Kernel::create(&program, "vload_linear").expect("kernel");
+    const N: usize = 32;
+    let input: Vec<f32> = (0..3 * N + 4).map(|i| i as f32 * 0.5).collect();
+    let bytes: Vec<u8> = (0..4 * N + 1).map(|i| (i * 7) as u8).collect();
+    let mut din =
+        unsafe { Buffer::<f32>::create(&context, CL_MEM_READ_ONLY, input.len(), ptr::null_mut()) }
+            .expect("in");
+    let dout =
+        unsafe { Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, 3 * N, ptr::null_mut()) }
+            .expect("out");
+    let mut dbytes =
+        unsafe { Buffer::<u8>::create(&context, CL_MEM_READ_ONLY, bytes.len(), ptr::null_mut()) }
+            .expect("bytes");
+    let dbytes_out =
+        unsafe { Buffer::<u8>::create(&context, CL_MEM_WRITE_ONLY, 4 * N, ptr::null_mut()) }
+            .expect("bytes out");
+    let dids =
+        unsafe { Buffer::<u32>::create(&context, CL_MEM_WRITE_ONLY, 2 * N, ptr::null_mut()) }
+            .expect("ids");
+    // SAFETY: blocking writes from live slices.
+    unsafe {
+        queue
+            .enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[])
+            .expect("write");
+        queue
+            .enqueue_write_buffer(&mut dbytes, CL_BLOCKING, 0, &bytes, &[])
+            .expect("write");
+    }
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&din)
+            .set_arg(&dout)
+            .set_arg(&dbytes)
+            .set_arg(&dbytes_out)
+            .set_arg(&dids)
+            .set_global_work_sizes(&[8, 4])
+            .set_local_work_sizes(&[4, 2])
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut out = vec![0f32; 3 * N];
+    let mut bytes_out = vec![0u8; 4 * N];
+    let mut ids = vec![0u32; 2 * N];
+    // SAFETY: blocking reads into live slices.
+    unsafe {
+        queue
+            .enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut out, &[])
+            .expect("read");
+        queue
+            .enqueue_read_buffer(&dbytes_out, CL_BLOCKING, 0, &mut bytes_out, &[])
+            .expect("read");
+        queue
+            .enqueue_read_buffer(&dids, CL_BLOCKING, 0, &mut ids, &[])
+            .expect("read");
+    }
+    for (i, k) in (0..N).flat_map(|i| (0..3).map(move |k| (i, k))) {
+        assert_eq!(
+            out[3 * i + k],
+            2.0 * input[1 + 3 * i + k],
+            "out[{}]",
+            3 * i + k
+        );
+    }
+    for (i, k) in (0..N).flat_map(|i| (0..4).map(move |k| (i, k))) {
+        let expected = bytes[1 + 4 * i + k].wrapping_add(k as u8 + 1);
+        assert_eq!(bytes_out[4 * i + k], expected, "bytes_out[{}]", 4 * i + k);
+    }
+    for i in 0..N {
+        let (x, y) = (i % 8, i / 8);
+        assert_eq!(
+            ids[2 * i],
+            (x % 4 + 4 * (y % 2)) as u32,
+            "local linear id of {i}"
+        );
+        assert_eq!(ids[2 * i + 1], 1, "vload2 agrees with a plain load at {i}");
+    }
 }

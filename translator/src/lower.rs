@@ -1626,6 +1626,13 @@ impl<'a> ModuleBuilder<'a> {
             H::Builtin(Builtin::Atomic { op, .. }, args) => {
                 return self.atomic(fb, *op, args, &e.ty, location)
             }
+            H::Builtin(Builtin::Vload(n), args) => {
+                return self.vload(fb, *n, args, &e.ty, location)
+            }
+            H::Builtin(Builtin::Vstore(n), args) => {
+                self.vstore(fb, *n, args, location)?;
+                return Ok(Value::Void);
+            }
             H::Builtin(b, args) if is_barrier(*b) => {
                 self.barrier(fb, *b, args);
                 return Ok(Value::Void);
@@ -2065,7 +2072,10 @@ impl<'a> ModuleBuilder<'a> {
             | Builtin::GlobalSize
             | Builtin::LocalSize
             | Builtin::NumGroups
-            | Builtin::GlobalOffset => None,
+            | Builtin::GlobalOffset
+            | Builtin::EnqueuedLocalSize
+            | Builtin::GlobalLinearId
+            | Builtin::LocalLinearId => None,
             _ => {
                 return Err(self.error(
                     location,
@@ -2122,6 +2132,36 @@ impl<'a> ModuleBuilder<'a> {
                 components,
             })
         };
+        if matches!(b, Builtin::GlobalLinearId | Builtin::LocalLinearId) {
+            let components = local_size
+                .map(|c| fb.add(naga::Expression::Constant(c)))
+                .to_vec();
+            let local = fb.add(naga::Expression::Compose {
+                ty: uvec3,
+                components,
+            });
+            let (id, size) = if b == Builtin::LocalLinearId {
+                (load_global(fb, local_id), local)
+            } else {
+                // The id within the NDRange, without the global offset.
+                let id = load_global(fb, global_id);
+                let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
+                let first = fb.binary(naga::BinaryOperator::Multiply, groups, local);
+                let id = fb.binary(naga::BinaryOperator::Add, id, first);
+                (id, header_vector(fb, PushConstantHeader::GLOBAL_SIZE))
+            };
+            let part = |fb: &mut FnBuilder, v, i| {
+                fb.add(naga::Expression::AccessIndex { base: v, index: i })
+            };
+            let (x, y, z) = (part(fb, id, 0), part(fb, id, 1), part(fb, id, 2));
+            let (sx, sy) = (part(fb, size, 0), part(fb, size, 1));
+            // x + sx * (y + sy * z)
+            let zy = fb.binary(naga::BinaryOperator::Multiply, sy, z);
+            let yz = fb.binary(naga::BinaryOperator::Add, y, zy);
+            let row = fb.binary(naga::BinaryOperator::Multiply, sx, yz);
+            let linear = fb.binary(naga::BinaryOperator::Add, x, row);
+            return self.convert(fb, linear, &Type::UINT, ty, location);
+        }
         let (vector, out_of_range) = match b {
             Builtin::GlobalId => {
                 // (group_offset + WorkGroupId) * local + LocalInvocationId
@@ -2149,7 +2189,8 @@ impl<'a> ModuleBuilder<'a> {
             }
             Builtin::GlobalSize => (header_vector(fb, PushConstantHeader::GLOBAL_SIZE), 1),
             Builtin::GlobalOffset => (header_vector(fb, PushConstantHeader::GLOBAL_OFFSET), 0),
-            Builtin::LocalSize => {
+            // Work-groups are uniform, so the enqueued size is the size.
+            Builtin::LocalSize | Builtin::EnqueuedLocalSize => {
                 let components = local_size
                     .map(|c| fb.add(naga::Expression::Constant(c)))
                     .to_vec();
@@ -2310,6 +2351,77 @@ impl<'a> ModuleBuilder<'a> {
                 "atomic operations on memory of another type are not supported yet by this translator",
             )),
         }
+    }
+
+    /// The element places `vloadn`/`vstoren` touch: `n` consecutive elements
+    /// from `p + offset * n`, aligned to the element only (OpenCL C 6.15.10;
+    /// `vload3` reads exactly three).
+    fn vector_places(
+        &mut self,
+        fb: &mut FnBuilder,
+        n: u8,
+        offset: &Expr,
+        pointer: &Expr,
+    ) -> LResult<Vec<Place>> {
+        let p = self.pointer(fb, pointer)?;
+        let offset = self.index_value(fb, offset)?;
+        let width = fb.add(naga::Expression::Literal(naga::Literal::U32(u32::from(n))));
+        let scaled = fb.binary(naga::BinaryOperator::Multiply, offset, width);
+        let first = fb.binary(naga::BinaryOperator::Add, p.index, scaled);
+        let mut places = Vec::with_capacity(usize::from(n));
+        for k in 0..u32::from(n) {
+            let k = fb.add(naga::Expression::Literal(naga::Literal::U32(k)));
+            let index = fb.binary(naga::BinaryOperator::Add, first, k);
+            places.push(self.element_place(
+                fb,
+                PointerValue {
+                    root: p.root,
+                    index,
+                },
+            ));
+        }
+        Ok(places)
+    }
+
+    fn vload(
+        &mut self,
+        fb: &mut FnBuilder,
+        n: u8,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        let vector = self.value_type(ty, location)?;
+        let mut components = Vec::new();
+        for place in self.vector_places(fb, n, &args[0], &args[1])? {
+            match self.load(fb, place, location)? {
+                Value::Plain(h) => components.push(h),
+                _ => return Err(self.error(location, "vload of pointers")),
+            }
+        }
+        Ok(Value::Plain(fb.add(naga::Expression::Compose {
+            ty: vector,
+            components,
+        })))
+    }
+
+    fn vstore(
+        &mut self,
+        fb: &mut FnBuilder,
+        n: u8,
+        args: &[Expr],
+        location: Location,
+    ) -> LResult<()> {
+        let data = self.plain(fb, &args[0])?;
+        let places = self.vector_places(fb, n, &args[1], &args[2])?;
+        for (k, place) in places.into_iter().enumerate() {
+            let lane = fb.add(naga::Expression::AccessIndex {
+                base: data,
+                index: k as u32,
+            });
+            self.store(fb, place, Value::Plain(lane), location, None)?;
+        }
+        Ok(())
     }
 
     /// `barrier(flags)` and the fences. The flags are CLK_LOCAL_MEM_FENCE

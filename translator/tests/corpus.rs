@@ -23,7 +23,14 @@ fn corpus_compiles_to_valid_spirv() {
     std::fs::create_dir_all(&out_dir).expect("temp dir");
     for path in corpus() {
         let source = std::fs::read_to_string(&path).expect("read kernel");
-        let program = translator::build(&source, "", &DeviceCaps::full())
+        // A first line `// options: ...` gives the build options.
+        let options = source
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// options:"))
+            .unwrap_or("")
+            .trim();
+        let program = translator::build(&source, options, &DeviceCaps::full())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(
             !program.kernels.is_empty(),
