@@ -40,6 +40,44 @@ fn capabilities() -> Capabilities {
         | Capabilities::SHADER_FLOAT16
 }
 
+/// SPIR-V opcodes and decorations the patch below needs.
+const OP_DECORATE: u32 = 71;
+const DECORATION_BINDING: u32 = 33;
+const DECORATION_ALIASED: u32 = 20;
+const HEADER_WORDS: usize = 5;
+
+/// Adds `OpDecorate %var Aliased` to the variables at `bindings`. OpenCL
+/// pointer arguments may point into the same buffer, and a driver may
+/// assume undecorated storage variables do not overlap; naga never writes
+/// this decoration, so it is patched in after the variable's `Binding`.
+fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
+    if bindings.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(words.len() + 3 * bindings.len());
+    out.extend_from_slice(&words[..HEADER_WORDS.min(words.len())]);
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            // Malformed: leave the rest as it is rather than loop.
+            out.extend_from_slice(&words[at..]);
+            break;
+        }
+        let instruction = &words[at..at + count];
+        out.extend_from_slice(instruction);
+        let is_binding = instruction[0] & 0xffff == OP_DECORATE
+            && count == 4
+            && instruction[2] == DECORATION_BINDING
+            && bindings.contains(&instruction[3]);
+        if is_binding {
+            out.extend_from_slice(&[(3 << 16) | OP_DECORATE, instruction[1], DECORATION_ALIASED]);
+        }
+        at += count;
+    }
+    *words = out;
+}
+
 impl Kernel {
     /// Validates `module` (one compute entry point) and wraps it with its
     /// reflection.
@@ -97,6 +135,27 @@ impl Kernel {
         writer
             .write(&module, &self.info, None, &None, &mut words)
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
+        decorate_aliased(&mut words, &self.aliased_bindings());
         Ok(words)
+    }
+
+    /// Bindings of the buffer arguments that may alias each other: every
+    /// pointer argument not marked `restrict`, when there are two or more.
+    fn aliased_bindings(&self) -> Vec<u32> {
+        let bindings: Vec<u32> = self
+            .reflection
+            .args
+            .iter()
+            .filter(|a| !a.is_restrict)
+            .filter_map(|a| match a.kind {
+                crate::reflect::ArgKind::Buffer { binding } => Some(binding),
+                _ => None,
+            })
+            .collect();
+        if bindings.len() >= 2 {
+            bindings
+        } else {
+            Vec::new()
+        }
     }
 }

@@ -91,3 +91,31 @@ fn reflection_of_saxpy() {
     assert_eq!(k.reflection.push_constant_size, 44);
     assert_eq!(k.reflection.storage_buffers, 2);
 }
+
+/// Words of `OpDecorate %x Aliased` in a module.
+fn aliased_count(words: &[u32]) -> usize {
+    let mut at = 5;
+    let mut count = 0;
+    while at < words.len() {
+        let n = (words[at] >> 16) as usize;
+        if words[at] & 0xffff == 71 && n == 3 && words[at + 2] == 20 {
+            count += 1;
+        }
+        at += n.max(1);
+    }
+    count
+}
+
+#[test]
+fn pointer_arguments_that_may_alias_are_decorated_aliased() {
+    let caps = DeviceCaps::full();
+    let plain = "kernel void k(global float *a, global const float *b) { a[0] = b[0]; }";
+    let restricted =
+        "kernel void k(global float *restrict a, global const float *restrict b) { a[0] = b[0]; }";
+    let words = |source: &str| {
+        let program = translator::build(source, "", &caps).expect("build");
+        program.kernels[0].spirv([1, 1, 1]).expect("spirv")
+    };
+    assert_eq!(aliased_count(&words(plain)), 2);
+    assert_eq!(aliased_count(&words(restricted)), 0);
+}
