@@ -18,7 +18,7 @@ fn translate(c: &mut Criterion) {
             b.iter(|| {
                 let program = translator::build(black_box(&source), "", &caps).expect("build");
                 for k in &program.kernels {
-                    black_box(k.spirv([64, 1, 1]).expect("spirv"));
+                    black_box(k.spirv([64, 1, 1], &[]).expect("spirv"));
                 }
             })
         });

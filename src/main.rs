@@ -150,7 +150,10 @@ fn compile(args: &[String]) -> Result<(), String> {
         let size = local_size
             .or(r.required_work_group_size)
             .unwrap_or([1, 1, 1]);
-        let words = kernel.spirv(size).map_err(|e| e.to_string())?;
+        let local_lengths = vec![16; local_arg_count(r)];
+        let words = kernel
+            .spirv(size, &local_lengths)
+            .map_err(|e| e.to_string())?;
         let path = match (&output, program.kernels.len()) {
             (Some(p), 1) => p.clone(),
             (Some(p), _) => sibling(p, &format!("{}.spv", r.name)),
@@ -245,4 +248,13 @@ fn run(args: &[String]) -> Result<(), String> {
         Some(code) => Err(format!("{app} exited with status {code}")),
         None => Err(format!("{app} was killed by a signal")),
     }
+}
+
+/// How many `__local` pointer arguments a kernel has (the offline compiler
+/// gives each a nominal length, since real ones are set at enqueue).
+fn local_arg_count(r: &translator::KernelReflection) -> usize {
+    r.args
+        .iter()
+        .filter(|a| matches!(a.kind, translator::ArgKind::Local { .. }))
+        .count()
 }

@@ -534,3 +534,46 @@ fn vload_vstore_at_element_alignment_and_linear_ids() {
         assert_eq!(ids[2 * i + 1], 1, "vload2 agrees with a plain load at {i}");
     }
 }
+
+#[test]
+fn local_pointer_arguments_sized_at_enqueue() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/local_args.cl");
+    let kernel = Kernel::create(&program, "local_args").expect("kernel");
+    const M: usize = 1024;
+    let input: Vec<f32> = (0..M).map(|i| (i % 17) as f32).collect();
+    let mut din = unsafe { Buffer::<f32>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
+        .expect("in");
+    // SAFETY: blocking write from a live slice.
+    unsafe { queue.enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[]) }.expect("write");
+    // Two launches with different group sizes: each gets its own lengths.
+    for local in [32usize, 128] {
+        let dout = unsafe {
+            Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, M / local, ptr::null_mut())
+        }
+        .expect("out");
+        // SAFETY: argument types match; __local arguments take a size only.
+        unsafe {
+            ExecuteKernel::new(&kernel)
+                .set_arg(&din)
+                .set_arg(&dout)
+                .set_arg_local_buffer(local * std::mem::size_of::<f32>())
+                .set_arg_local_buffer(local * std::mem::size_of::<i32>())
+                .set_global_work_size(M)
+                .set_local_work_size(local)
+                .enqueue_nd_range(&queue)
+        }
+        .expect("enqueue");
+        let mut got = vec![0f32; M / local];
+        // SAFETY: blocking read into a live slice.
+        unsafe { queue.enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+        for (g, chunk) in input.chunks(local).enumerate() {
+            let mean = chunk.iter().sum::<f32>() / local as f32;
+            assert!(
+                (got[g] - mean).abs() < 1e-4,
+                "group {g} of {local}: {} vs {mean}",
+                got[g]
+            );
+        }
+    }
+}

@@ -39,6 +39,7 @@ pub fn lower(
             module: naga::Module::default(),
             specialisations: HashMap::new(),
             narrow_buffers: HashMap::new(),
+            local_args: Vec::new(),
             builtins: None,
             push_constants: None,
             in_progress: Vec::new(),
@@ -51,7 +52,7 @@ pub fn lower(
             .as_ref()
             .expect("kernel builtins")
             .local_size;
-        match Kernel::new(reflection, module, local_size) {
+        match Kernel::new(reflection, module, local_size, builder.local_args) {
             Ok(k) => kernels.push(k),
             Err(e) => diags.error(f.location, e.0),
         }
@@ -138,6 +139,8 @@ struct ModuleBuilder<'a> {
     /// Buffers of `char`/`short` elements, seen through a `u32` word view
     /// (naga has no 8-bit types), with their C element type.
     narrow_buffers: HashMap<Handle<naga::GlobalVariable>, Scalar>,
+    /// The workgroup arrays of `__local` pointer arguments, in order.
+    local_args: Vec<Handle<naga::GlobalVariable>>,
 }
 
 /// The state of one naga function under construction.
@@ -223,7 +226,7 @@ impl<'a> ModuleBuilder<'a> {
             },
             Type::Array(elem, n) => {
                 let base = self.value_type(elem, location)?;
-                let stride = self.memory_size(elem, location)?;
+                let stride = self.storage_stride(elem, location)?;
                 let size = std::num::NonZeroU32::new(*n as u32)
                     .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
                 naga::TypeInner::Array {
@@ -245,10 +248,20 @@ impl<'a> ModuleBuilder<'a> {
         Ok(self.add_type(inner))
     }
 
-    fn memory_size(&mut self, ty: &Type, location: Location) -> LResult<u32> {
-        ty.size(self.caps.address_bits)
-            .map(|s| s as u32)
-            .ok_or_else(|| self.error(location, format!("type '{}' has no size", ty.display())))
+    /// The stride of `ty` in private or workgroup arrays, which no host
+    /// sees: `char`/`short` values live in 32-bit lanes there.
+    fn storage_stride(&mut self, ty: &Type, location: Location) -> LResult<u32> {
+        let widened = |s: Scalar| u32::from(naga_scalar(s).width);
+        match ty {
+            Type::Scalar(s) => Ok(widened(*s)),
+            Type::Vector(s, n) => Ok(widened(*s) * u32::from(crate::types::storage_lanes(*n))),
+            _ => ty
+                .size(self.caps.address_bits)
+                .map(|s| s as u32)
+                .ok_or_else(|| {
+                    self.error(location, format!("type '{}' has no size", ty.display()))
+                }),
+        }
     }
 
     /// The element type of a buffer argument: only types whose memory layout
@@ -376,12 +389,37 @@ impl<'a> ModuleBuilder<'a> {
             let arg = &info.args[i];
             let kind = match &local.ty {
                 Type::Pointer(p) if p.space == AddressSpace::Local => {
-                    self.error(
-                        local.location,
-                        "__local pointer arguments are not supported yet by this translator",
+                    // Workgroup memory whose length is set per launch: a
+                    // one-element array here, resized by `Kernel::spirv`.
+                    let Ok(elem) = self.value_type(&p.ty, local.location) else {
+                        failed = true;
+                        continue;
+                    };
+                    let index = self.local_args.len() as u32;
+                    let stride = self.storage_stride(&p.ty, local.location).unwrap_or(4);
+                    let array = self.add_type(naga::TypeInner::Array {
+                        base: elem,
+                        size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
+                        stride,
+                    });
+                    let global = self.module.global_variables.append(
+                        naga::GlobalVariable {
+                            name: Some(local.name.to_string()),
+                            space: naga::AddressSpace::WorkGroup,
+                            binding: None,
+                            ty: array,
+                            init: None,
+                            memory_decorations: naga::MemoryDecorations::empty(),
+                        },
+                        Span::UNDEFINED,
                     );
-                    failed = true;
-                    continue;
+                    self.local_args.push(global);
+                    arg_sources.push(ArgSource::Buffer(global));
+                    ArgKind::Local {
+                        index,
+                        element_size: p.ty.size(self.caps.address_bits).unwrap_or(4) as u32,
+                        stride,
+                    }
                 }
                 Type::Pointer(p) => {
                     let Ok(elem) = self.buffer_element_type(&p.ty, local.location) else {

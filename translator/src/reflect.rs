@@ -58,6 +58,15 @@ pub enum ArgKind {
     Buffer { binding: u32 },
     /// A by-value argument copied into the push constants at `offset`.
     Pod { offset: u32, size: u32 },
+    /// A `__local` pointer: `clSetKernelArg` gives a size in bytes and no
+    /// value. The memory is an array of `size / element_size` elements of
+    /// `stride` bytes each in workgroup memory; it is the `index`-th such
+    /// argument (see `Kernel::spirv`).
+    Local {
+        index: u32,
+        element_size: u32,
+        stride: u32,
+    },
 }
 
 /// One kernel argument, with the `-cl-kernel-arg-info` facts.
@@ -81,6 +90,8 @@ impl KernelArg {
         match self.kind {
             ArgKind::Buffer { .. } => std::mem::size_of::<*const ()>(),
             ArgKind::Pod { size, .. } => size as usize,
+            // Any non-zero size: it is the amount of memory wanted.
+            ArgKind::Local { .. } => 0,
         }
     }
 }

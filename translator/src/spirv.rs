@@ -15,6 +15,9 @@ pub struct Kernel {
     /// The `u32` constants that hold the work-group size in the IR
     /// (`get_local_size`, `get_num_groups`), rewritten per launch size.
     local_size_constants: [naga::Handle<naga::Constant>; 3],
+    /// The workgroup arrays of `__local` pointer arguments, resized per
+    /// launch.
+    local_args: Vec<naga::Handle<naga::GlobalVariable>>,
 }
 
 /// naga rejected a module we produced: always a translator bug, reported as
@@ -78,6 +81,21 @@ fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
     *words = out;
 }
 
+/// Validates a module we produced; an error is a translator bug.
+fn validate(module: &naga::Module, kernel: &str) -> Result<ModuleInfo, SpirvError> {
+    // Offsets come from our C layout engine, not WGSL's rules, so
+    // STRUCT_LAYOUTS stays off (scalar block layout).
+    let flags = ValidationFlags::all() - ValidationFlags::STRUCT_LAYOUTS;
+    Validator::new(flags, capabilities())
+        .validate(module)
+        .map_err(|e| {
+            SpirvError(format!(
+                "internal compiler error: invalid IR for kernel '{kernel}': {}",
+                e.emit_to_string("")
+            ))
+        })
+}
+
 impl Kernel {
     /// Validates `module` (one compute entry point) and wraps it with its
     /// reflection.
@@ -85,24 +103,15 @@ impl Kernel {
         reflection: KernelReflection,
         module: naga::Module,
         local_size_constants: [naga::Handle<naga::Constant>; 3],
+        local_args: Vec<naga::Handle<naga::GlobalVariable>>,
     ) -> Result<Self, SpirvError> {
-        // Offsets come from our C layout engine, not WGSL's rules, so
-        // STRUCT_LAYOUTS stays off (scalar block layout).
-        let flags = ValidationFlags::all() - ValidationFlags::STRUCT_LAYOUTS;
-        let info = Validator::new(flags, capabilities())
-            .validate(&module)
-            .map_err(|e| {
-                SpirvError(format!(
-                    "internal compiler error: invalid IR for kernel '{}': {}",
-                    reflection.name,
-                    e.emit_to_string("")
-                ))
-            })?;
+        let info = validate(&module, &reflection.name)?;
         Ok(Kernel {
             reflection,
             module,
             info,
             local_size_constants,
+            local_args,
         })
     }
 
@@ -110,8 +119,13 @@ impl Kernel {
         &self.module
     }
 
-    /// SPIR-V 1.5 for a launch with work-group size `local_size`.
-    pub fn spirv(&self, local_size: [u32; 3]) -> Result<Vec<u32>, SpirvError> {
+    /// SPIR-V 1.5 for a launch with work-group size `local_size` and, for
+    /// each `__local` pointer argument in order, its array length.
+    pub fn spirv(
+        &self,
+        local_size: [u32; 3],
+        local_lengths: &[u32],
+    ) -> Result<Vec<u32>, SpirvError> {
         let options = spv::Options {
             lang_version: (1, 5),
             flags: spv::WriterFlags::empty(),
@@ -132,8 +146,29 @@ impl Kernel {
         }
         let mut words = Vec::new();
         let mut writer = spv::Writer::new(&options).map_err(|e| SpirvError(e.to_string()))?;
+        // `__local` argument arrays get their launch's lengths; expression
+        // types change with them, so that module is validated anew.
+        let resized;
+        let info = if self.local_args.is_empty() {
+            &self.info
+        } else {
+            for (&global, &length) in self.local_args.iter().zip(local_lengths) {
+                let ty = module.global_variables[global].ty;
+                if let naga::TypeInner::Array { base, stride, .. } = module.types[ty].inner {
+                    let size = naga::ArraySize::Constant(
+                        std::num::NonZeroU32::new(length).unwrap_or(std::num::NonZeroU32::MIN),
+                    );
+                    let inner = naga::TypeInner::Array { base, size, stride };
+                    module.global_variables[global].ty = module
+                        .types
+                        .insert(naga::Type { name: None, inner }, naga::Span::UNDEFINED);
+                }
+            }
+            resized = validate(&module, &self.reflection.name)?;
+            &resized
+        };
         writer
-            .write(&module, &self.info, None, &None, &mut words)
+            .write(&module, info, None, &None, &mut words)
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
         decorate_aliased(&mut words, &self.aliased_bindings());
         Ok(words)

@@ -39,7 +39,7 @@ fn corpus_compiles_to_valid_spirv() {
         );
         for kernel in &program.kernels {
             for local_size in [[1, 1, 1], [64, 1, 1], [8, 8, 1]] {
-                let words = kernel.spirv(local_size).expect("spirv");
+                let words = kernel.spirv(local_size, &[16, 16, 16]).expect("spirv");
                 let file =
                     out_dir.join(format!("{}-{}.spv", kernel.reflection.name, local_size[0]));
                 let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -114,7 +114,7 @@ fn pointer_arguments_that_may_alias_are_decorated_aliased() {
         "kernel void k(global float *restrict a, global const float *restrict b) { a[0] = b[0]; }";
     let words = |source: &str| {
         let program = translator::build(source, "", &caps).expect("build");
-        program.kernels[0].spirv([1, 1, 1]).expect("spirv")
+        program.kernels[0].spirv([1, 1, 1], &[]).expect("spirv")
     };
     assert_eq!(aliased_count(&words(plain)), 2);
     assert_eq!(aliased_count(&words(restricted)), 0);

@@ -127,6 +127,18 @@ pub(crate) unsafe extern "C" fn set_kernel_arg(
                     ArgValue::Buffer(Some(mem))
                 }
             }
+            ArgKind::Local { .. } => {
+                // "For arguments declared with the local qualifier, the size
+                // specified will be the size in bytes of the buffer ... and
+                // arg_value must be NULL."
+                if !arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                if arg_size == 0 {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                ArgValue::Local(arg_size)
+            }
             ArgKind::Pod { size, .. } => {
                 if arg_value.is_null() {
                     return Err(CL_INVALID_ARG_VALUE);

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use opencl_sys::{
     CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_CONTEXT, CL_INVALID_KERNEL,
     CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_DEFINITION, CL_INVALID_KERNEL_NAME,
-    CL_INVALID_PROGRAM_EXECUTABLE,
+    CL_INVALID_PROGRAM_EXECUTABLE, CL_OUT_OF_RESOURCES,
 };
 use translator::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
 
@@ -25,6 +25,8 @@ pub enum ArgValue {
     Buffer(Option<Arc<Object<Mem>>>),
     /// The bytes of a by-value argument.
     Bytes(Vec<u8>),
+    /// The size in bytes of a `__local` pointer argument's memory.
+    Local(usize),
 }
 
 pub struct Kernel {
@@ -126,6 +128,7 @@ impl Kernel {
             (ArgKind::Buffer { .. }, ArgValue::Buffer(None)) => {}
             (ArgKind::Pod { size, .. }, ArgValue::Bytes(bytes))
                 if bytes.len() == *size as usize => {}
+            (ArgKind::Local { .. }, ArgValue::Local(size)) if *size > 0 => {}
             _ => return Err(CL_INVALID_ARG_SIZE),
         }
         self.args()[index] = Some(value);
@@ -169,7 +172,8 @@ impl Kernel {
             return Ok(recipe);
         }
         device.check_push_constants(reflection.push_constant_size)?;
-        let pipeline = executable.pipeline(*index, plan.local_size)?;
+        let local_lengths = local_lengths(reflection, &args, device.local_mem_size())?;
+        let pipeline = executable.pipeline(*index, plan.local_size, &local_lengths)?;
 
         let header_size = PushConstantHeader::SIZE as usize;
         let mut push_constants =
@@ -201,6 +205,8 @@ impl Kernel {
                     }
                     destination.copy_from_slice(&bytes);
                 }
+                // Sized into the pipeline by `local_lengths`.
+                (ArgKind::Local { .. }, Some(ArgValue::Local(_))) => {}
                 _ => return Err(CL_INVALID_KERNEL_ARGS),
             }
         }
@@ -220,6 +226,37 @@ impl Kernel {
         }
         Ok(recipe)
     }
+}
+
+/// The array length of each `__local` pointer argument, in order, from the
+/// sizes given to `clSetKernelArg`; more than the device's local memory in
+/// all is `CL_OUT_OF_RESOURCES` (`clEnqueueNDRangeKernel`'s error for it).
+fn local_lengths(
+    reflection: &translator::KernelReflection,
+    args: &[Option<ArgValue>],
+    limit: u64,
+) -> CLResult<Vec<u32>> {
+    let mut lengths = Vec::new();
+    let mut total = 0u64;
+    for (arg, value) in reflection.args.iter().zip(args) {
+        if let (
+            ArgKind::Local {
+                element_size,
+                stride,
+                ..
+            },
+            Some(ArgValue::Local(size)),
+        ) = (&arg.kind, value)
+        {
+            let length = (*size as u64).div_ceil(u64::from((*element_size).max(1)));
+            total += length * u64::from(*stride);
+            lengths.push(u32::try_from(length).map_err(|_| CL_OUT_OF_RESOURCES)?);
+        }
+    }
+    if total > limit {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
+    Ok(lengths)
 }
 
 impl Drop for Kernel {

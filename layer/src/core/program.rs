@@ -29,7 +29,9 @@ use crate::vulkan::ComputePipeline;
 const KERNEL_ARG_INFO_OPTION: &str = "-cl-kernel-arg-info";
 
 /// Pipelines by kernel index and work-group size.
-type PipelineCache = HashMap<(usize, [u32; 3]), Arc<ComputePipeline>>;
+/// Pipelines by kernel index, work-group size and `__local` argument
+/// lengths: each combination is its own SPIR-V.
+type PipelineCache = HashMap<(usize, [u32; 3], Vec<u32>), Arc<ComputePipeline>>;
 
 /// A program built for one device.
 pub struct Executable {
@@ -59,15 +61,22 @@ impl Executable {
         self.kernel_arg_info
     }
 
-    /// The pipeline for kernel `index` with work-group size `local_size`,
-    /// created on first use. Creation happens under the cache lock so that
-    /// concurrent first launches do not compile the same pipeline twice.
-    pub fn pipeline(&self, index: usize, local_size: [u32; 3]) -> CLResult<Arc<ComputePipeline>> {
+    /// The pipeline for kernel `index` with work-group size `local_size`
+    /// and `__local` argument array lengths `local_lengths`, created on
+    /// first use. Creation happens under the cache lock so that concurrent
+    /// first launches do not compile the same pipeline twice.
+    pub fn pipeline(
+        &self,
+        index: usize,
+        local_size: [u32; 3],
+        local_lengths: &[u32],
+    ) -> CLResult<Arc<ComputePipeline>> {
         let mut pipelines = self
             .pipelines
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(pipeline) = pipelines.get(&(index, local_size)) {
+        let key = (index, local_size, local_lengths.to_vec());
+        if let Some(pipeline) = pipelines.get(&key) {
             return Ok(pipeline.clone());
         }
         let kernel = self
@@ -76,7 +85,9 @@ impl Executable {
             .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
         // A SPIR-V writer error is a compiler bug; the device cannot run
         // the kernel, which OpenCL can only call a lack of resources.
-        let spirv = kernel.spirv(local_size).map_err(|_| CL_OUT_OF_RESOURCES)?;
+        let spirv = kernel
+            .spirv(local_size, local_lengths)
+            .map_err(|_| CL_OUT_OF_RESOURCES)?;
         let reflection = &kernel.reflection;
         let pipeline = self
             .device
@@ -88,7 +99,7 @@ impl Executable {
                 reflection.push_constant_size,
             )
             .or_out_of_resources()?;
-        pipelines.insert((index, local_size), pipeline.clone());
+        pipelines.insert(key, pipeline.clone());
         Ok(pipeline)
     }
 }
