@@ -577,3 +577,73 @@ fn local_pointer_arguments_sized_at_enqueue() {
         }
     }
 }
+
+/// The host side of `Particle` in tests/kernels/structs.cl, laid out as the
+/// C compiler (and so the translator) does: 48 bytes, 16-aligned.
+#[repr(C, align(16))]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Particle {
+    pos: [f32; 4],
+    vel: [f32; 4],
+    mass: f32,
+    id: i32,
+}
+
+#[repr(C)]
+struct Params {
+    dt: f32,
+    damping: f32,
+    steps: i32,
+}
+
+#[test]
+fn structs_in_buffers_and_by_value() {
+    assert_eq!(std::mem::size_of::<Particle>(), 48);
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/structs.cl");
+    let kernel = Kernel::create(&program, "structs").expect("kernel");
+    const M: usize = 256;
+    let start: Vec<Particle> = (0..M)
+        .map(|i| Particle {
+            pos: [i as f32, 1.0, 2.0, 0.0],
+            vel: [0.5, -1.0, 0.25, 0.0],
+            mass: i as f32 * 0.1,
+            id: i as i32,
+        })
+        .collect();
+    let mut buffer =
+        unsafe { Buffer::<Particle>::create(&context, CL_MEM_READ_WRITE, M, ptr::null_mut()) }
+            .expect("particles");
+    // SAFETY: blocking write from a live slice.
+    unsafe { queue.enqueue_write_buffer(&mut buffer, CL_BLOCKING, 0, &start, &[]) }.expect("write");
+    let params = Params {
+        dt: 0.5,
+        damping: 0.5,
+        steps: 3,
+    };
+    // SAFETY: argument types match the kernel's signature (Params by value).
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&buffer)
+            .set_arg(&params)
+            .set_global_work_size(M)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![Particle::default(); M];
+    // SAFETY: blocking read into a live slice.
+    unsafe { queue.enqueue_read_buffer(&buffer, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    for (i, (p, q)) in start.iter().zip(&got).enumerate() {
+        let mut expected = *p;
+        for _ in 0..params.steps {
+            for k in 0..4 {
+                expected.pos[k] += expected.vel[k] * params.dt;
+                expected.vel[k] *= params.damping;
+            }
+        }
+        expected.mass *= 2.0;
+        expected.id = -expected.id;
+        expected.vel[3] = params.steps as f32;
+        assert_eq!(*q, expected, "particle {i}");
+    }
+}

@@ -235,6 +235,7 @@ impl<'a> ModuleBuilder<'a> {
                     stride,
                 }
             }
+            Type::Record(r) => return self.record_type(r, location),
             t => {
                 return Err(self.error(
                     location,
@@ -246,6 +247,65 @@ impl<'a> ModuleBuilder<'a> {
             }
         };
         Ok(self.add_type(inner))
+    }
+
+    /// A struct or union as a naga struct with the host's member offsets
+    /// (from the layout engine), so it can live in buffers shared with the
+    /// host. Members narrower than 32 bits would need the word view.
+    fn record_type(
+        &mut self,
+        r: &crate::types::Record,
+        location: Location,
+    ) -> LResult<Handle<naga::Type>> {
+        let r = self
+            .program
+            .records
+            .get(r.id as usize)
+            .cloned()
+            .unwrap_or_else(|| std::rc::Rc::new(r.clone()));
+        if r.kind == crate::ast::RecordKind::Union {
+            return Err(self.error(location, "unions are not supported yet by this translator"));
+        }
+        let mut members = Vec::with_capacity(r.fields.len());
+        for field in &r.fields {
+            let ty = self.memory_type(&field.ty, location)?;
+            members.push(naga::StructMember {
+                name: (!field.name.is_empty()).then(|| field.name.to_string()),
+                ty,
+                binding: None,
+                offset: field.offset as u32,
+            });
+        }
+        Ok(self.add_type(naga::TypeInner::Struct {
+            members,
+            span: r.size as u32,
+        }))
+    }
+
+    /// The naga type of `ty` where its bytes are the host's (struct
+    /// members, buffer elements): no 32-bit lanes for narrow types.
+    fn memory_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
+        match ty {
+            Type::Scalar(s) | Type::Vector(s, _) if s.size() < 4 => Err(self.error(
+                location,
+                format!(
+                    "struct members of type '{}' are not supported yet by this translator",
+                    ty.display()
+                ),
+            )),
+            Type::Array(elem, n) => {
+                let base = self.memory_type(elem, location)?;
+                let stride = elem.size(self.caps.address_bits).unwrap_or(4) as u32;
+                let size = std::num::NonZeroU32::new(*n as u32)
+                    .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
+                Ok(self.add_type(naga::TypeInner::Array {
+                    base,
+                    size: naga::ArraySize::Constant(size),
+                    stride,
+                }))
+            }
+            _ => self.value_type(ty, location),
+        }
     }
 
     /// The stride of `ty` in private or workgroup arrays, which no host
@@ -277,6 +337,9 @@ impl<'a> ModuleBuilder<'a> {
                 // The word view: each u32 holds 4 chars or 2 shorts.
                 return Ok(self.u32_type());
             }
+        }
+        if let Type::Record(_) = ty {
+            return self.memory_type(ty, location);
         }
         let ok = match ty {
             Type::Scalar(s) | Type::Vector(s, 2..=4) => s.size() >= 4 && *s != Scalar::Bool,
@@ -999,6 +1062,18 @@ impl<'a> ModuleBuilder<'a> {
                 let p = self.pointer(fb, p)?;
                 Ok(self.element_place(fb, p))
             }
+            H::Member(base, field) => match self.place(fb, base)? {
+                Place::Memory(pointer) => {
+                    Ok(Place::Memory(fb.add(naga::Expression::AccessIndex {
+                        base: pointer,
+                        index: *field as u32,
+                    })))
+                }
+                _ => Err(self.error(
+                    e.location,
+                    "this struct member cannot be reached yet by this translator",
+                )),
+            },
             H::Swizzle(base, lanes) => match self.place(fb, base)? {
                 Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.clone())),
                 Place::Lanes(ptr, outer) => Ok(Place::Lanes(
