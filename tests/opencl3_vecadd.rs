@@ -647,3 +647,34 @@ fn structs_in_buffers_and_by_value() {
         assert_eq!(*q, expected, "particle {i}");
     }
 }
+
+#[test]
+fn char_and_short_kernel_arguments() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/narrow_args.cl");
+    let kernel = Kernel::create(&program, "narrow_args").expect("kernel");
+    const M: usize = 64;
+    let out = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
+        .expect("out");
+    let (a, b, c, scale, d) = (200u8, -3i8, -1234i16, 0.5f32, 65000u16);
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&out)
+            .set_arg(&a)
+            .set_arg(&b)
+            .set_arg(&c)
+            .set_arg(&scale)
+            .set_arg(&d)
+            .set_global_work_size(M)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![0i32; M];
+    // SAFETY: blocking read into a live slice.
+    unsafe { queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    let base = ((a as i32 + b as i32 * c as i32 + d as i32) as f32 * scale) as i32;
+    for (i, &v) in got.iter().enumerate() {
+        assert_eq!(v, base + i as i32, "out[{i}]");
+    }
+}

@@ -530,14 +530,50 @@ impl<'a> ModuleBuilder<'a> {
                         failed = true;
                         continue;
                     };
+                    let size = ty.size(self.caps.address_bits).unwrap_or(4) as u32;
+                    let align = ty.align(self.caps.address_bits).unwrap_or(4) as u32;
+                    offset = offset.next_multiple_of(align);
+                    if let Type::Scalar(s) = ty {
+                        if s.size() < 4 {
+                            // Push constants hold no 8/16-bit members: the
+                            // argument is read from the u32 word holding it.
+                            let word_offset = offset & !3;
+                            let word = match members.iter().position(|m| m.offset == word_offset) {
+                                Some(i) => i as u32,
+                                None => {
+                                    members.push(naga::StructMember {
+                                        name: Some(format!("word_{word_offset}")),
+                                        ty: u32_ty,
+                                        binding: None,
+                                        offset: word_offset,
+                                    });
+                                    members.len() as u32 - 1
+                                }
+                            };
+                            arg_sources.push(ArgSource::NarrowPushConstant {
+                                word,
+                                bit: (offset & 3) * 8,
+                                scalar: *s,
+                            });
+                            let kind = ArgKind::Pod { offset, size };
+                            offset += size;
+                            args.push(KernelArg {
+                                name: local.name.to_string(),
+                                type_name: arg.type_name.clone(),
+                                address: arg.address,
+                                is_const: arg.is_const,
+                                is_restrict: arg.is_restrict,
+                                is_volatile: arg.is_volatile,
+                                kind,
+                            });
+                            continue;
+                        }
+                    }
                     if ty.element().is_some_and(|s| s.size() < 4) {
                         self.error(local.location, format!("kernel arguments of type '{}' are not supported yet by this translator", ty.display()));
                         failed = true;
                         continue;
                     }
-                    let size = ty.size(self.caps.address_bits).unwrap_or(4) as u32;
-                    let align = ty.align(self.caps.address_bits).unwrap_or(4) as u32;
-                    offset = offset.next_multiple_of(align);
                     members.push(naga::StructMember {
                         name: Some(local.name.to_string()),
                         ty: naga_ty,
@@ -650,6 +686,16 @@ impl<'a> ModuleBuilder<'a> {
                         index: member,
                     });
                     let value = fb.add(naga::Expression::Load { pointer });
+                    let var = self.variable_slot(&fb, param)?;
+                    let pointer = fb.add(naga::Expression::LocalVariable(var));
+                    fb.push(naga::Statement::Store { pointer, value });
+                }
+                ArgSource::NarrowPushConstant { word, bit, scalar } => {
+                    let base = fb.add(naga::Expression::GlobalVariable(pc));
+                    let pointer = fb.add(naga::Expression::AccessIndex { base, index: word });
+                    let word = fb.add(naga::Expression::Load { pointer });
+                    let bit = fb.add(naga::Expression::Literal(naga::Literal::U32(bit)));
+                    let value = extract_narrow(&mut fb, word, bit, scalar);
                     let var = self.variable_slot(&fb, param)?;
                     let pointer = fb.add(naga::Expression::LocalVariable(var));
                     fb.push(naga::Statement::Store { pointer, value });
@@ -1140,26 +1186,9 @@ impl<'a> ModuleBuilder<'a> {
         index: Handle<naga::Expression>,
         scalar: Scalar,
     ) -> Handle<naga::Expression> {
-        let (pointer, bit, mask) = self.narrow_word(fb, global, index, scalar);
+        let (pointer, bit, _) = self.narrow_word(fb, global, index, scalar);
         let word = fb.add(naga::Expression::Load { pointer });
-        let shifted = fb.binary(naga::BinaryOperator::ShiftRight, word, bit);
-        let mask = fb.add(naga::Expression::Literal(naga::Literal::U32(mask)));
-        let value = fb.binary(naga::BinaryOperator::And, shifted, mask);
-        if scalar.is_signed() {
-            // Sign-extend from the element's width.
-            let as_int = fb.add(naga::Expression::As {
-                expr: value,
-                kind: naga::ScalarKind::Sint,
-                convert: None,
-            });
-            let up = fb.add(naga::Expression::Literal(naga::Literal::U32(
-                32 - scalar.size() * 8,
-            )));
-            let high = fb.binary(naga::BinaryOperator::ShiftLeft, as_int, up);
-            fb.binary(naga::BinaryOperator::ShiftRight, high, up)
-        } else {
-            value
-        }
+        extract_narrow(fb, word, bit, scalar)
     }
 
     /// Stores into a word-viewed buffer by clearing and setting the
@@ -2604,6 +2633,34 @@ impl<'a> ModuleBuilder<'a> {
     }
 }
 
+/// The `char`/`short` at bit `bit` of a u32 `word`, as its register value
+/// (sign-extended for signed types).
+fn extract_narrow(
+    fb: &mut FnBuilder,
+    word: Handle<naga::Expression>,
+    bit: Handle<naga::Expression>,
+    scalar: Scalar,
+) -> Handle<naga::Expression> {
+    let shifted = fb.binary(naga::BinaryOperator::ShiftRight, word, bit);
+    let mask = fb.add(naga::Expression::Literal(naga::Literal::U32(
+        (1u32 << (scalar.size() * 8)) - 1,
+    )));
+    let value = fb.binary(naga::BinaryOperator::And, shifted, mask);
+    if !scalar.is_signed() {
+        return value;
+    }
+    let as_int = fb.add(naga::Expression::As {
+        expr: value,
+        kind: naga::ScalarKind::Sint,
+        convert: None,
+    });
+    let up = fb.add(naga::Expression::Literal(naga::Literal::U32(
+        32 - scalar.size() * 8,
+    )));
+    let high = fb.binary(naga::BinaryOperator::ShiftLeft, as_int, up);
+    fb.binary(naga::BinaryOperator::ShiftRight, high, up)
+}
+
 fn is_barrier(b: Builtin) -> bool {
     matches!(
         b,
@@ -2618,6 +2675,13 @@ fn is_barrier(b: Builtin) -> bool {
 enum ArgSource {
     Buffer(Handle<naga::GlobalVariable>),
     PushConstant(u32),
+    /// A `char`/`short` argument: `bit` bits into push-constant member
+    /// `word` (a u32).
+    NarrowPushConstant {
+        word: u32,
+        bit: u32,
+        scalar: Scalar,
+    },
 }
 
 impl FnBuilder {
