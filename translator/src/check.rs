@@ -748,13 +748,13 @@ impl<'a> Checker<'a> {
     }
 
     fn function_definition(&mut self, f: &ast::FunctionDef) {
-        let Some(ast::Derived::Function { params, variadic }) = f.declarator.derived.first() else {
+        // Variadic definitions are reported by `function_prototype`.
+        let Some(ast::Derived::Function { params, .. }) = f.declarator.derived.first() else {
             return;
         };
         let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
         let id = self.function_prototype(&f.specs, &f.declarator, location, true);
         let is_kernel = f.specs.is_kernel;
-        let _ = variadic;
         if is_kernel && f.specs.storage == Some(ast::StorageClass::Static) {
             self.error(location, "kernel functions cannot be declared static");
         }

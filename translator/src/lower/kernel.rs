@@ -1,0 +1,462 @@
+//! The kernel interface: arguments as buffer bindings, workgroup
+//! arrays and push-constant members; the entry point that copies the
+//! work-item built-ins and arguments into place; locals; and helper
+//! functions specialised per pointer-argument roots.
+
+use super::*;
+
+impl ModuleBuilder<'_> {
+    pub(super) fn kernel(
+        &mut self,
+        id: FunctionId,
+        info: &hir::KernelInfo,
+    ) -> Option<(KernelReflection, naga::Module)> {
+        let f = &self.program.functions[id];
+        let uvec3 = self.uvec3_type();
+        let u32_ty = self.u32_type();
+        let local_size = ["local_size_x", "local_size_y", "local_size_z"].map(|name| {
+            let init = self.module.global_expressions.append(
+                naga::Expression::Literal(naga::Literal::U32(1)),
+                Span::UNDEFINED,
+            );
+            self.module.constants.append(
+                naga::Constant {
+                    name: Some(name.into()),
+                    ty: u32_ty,
+                    init,
+                },
+                Span::UNDEFINED,
+            )
+        });
+        self.builtins = Some(BuiltinVars {
+            global_id: self.private_global("global_id", uvec3),
+            local_id: self.private_global("local_id", uvec3),
+            group_id: self.private_global("group_id", uvec3),
+            local_size,
+        });
+
+        // Arguments: buffers become storage globals, everything else goes
+        // into the push constants after the header.
+        let u32_ty = self.u32_type();
+        let header_names = [
+            "global_offset_x",
+            "global_offset_y",
+            "global_offset_z",
+            "work_dim",
+            "global_size_x",
+            "global_size_y",
+            "global_size_z",
+            "group_offset_x",
+            "group_offset_y",
+            "group_offset_z",
+        ];
+        let mut members: Vec<naga::StructMember> = header_names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| naga::StructMember {
+                name: Some((*name).into()),
+                ty: u32_ty,
+                binding: None,
+                offset: i as u32 * 4,
+            })
+            .collect();
+        let mut offset = PushConstantHeader::SIZE;
+        let mut args = Vec::new();
+        let mut arg_sources = Vec::new();
+        let mut binding = 0u32;
+        let mut failed = false;
+        for (i, &param) in f.params.iter().enumerate() {
+            let local = &f.locals[param];
+            let arg = &info.args[i];
+            let kind = match &local.ty {
+                Type::Pointer(p) if p.space == AddressSpace::Local => {
+                    // Workgroup memory whose length is set per launch: a
+                    // one-element array here, resized by `Kernel::spirv`.
+                    let Ok(elem) = self.value_type(&p.ty, local.location) else {
+                        failed = true;
+                        continue;
+                    };
+                    let index = self.local_args.len() as u32;
+                    let stride = self.storage_stride(&p.ty, local.location).unwrap_or(4);
+                    let array = self.add_type(naga::TypeInner::Array {
+                        base: elem,
+                        size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
+                        stride,
+                    });
+                    let global = self.module.global_variables.append(
+                        naga::GlobalVariable {
+                            name: Some(local.name.to_string()),
+                            space: naga::AddressSpace::WorkGroup,
+                            binding: None,
+                            ty: array,
+                            init: None,
+                            memory_decorations: naga::MemoryDecorations::empty(),
+                        },
+                        Span::UNDEFINED,
+                    );
+                    self.local_args.push(global);
+                    arg_sources.push(ArgSource::Buffer(global));
+                    ArgKind::Local {
+                        index,
+                        element_size: p.ty.size(self.caps.address_bits).unwrap_or(4) as u32,
+                        stride,
+                    }
+                }
+                Type::Pointer(p) => {
+                    let Ok(elem) = self.buffer_element_type(&p.ty, local.location) else {
+                        failed = true;
+                        continue;
+                    };
+                    let narrow = p.ty.scalar().filter(|s| s.size() < 4);
+                    let stride = match narrow {
+                        Some(_) => 4,
+                        None => p.ty.size(self.caps.address_bits).unwrap_or(4) as u32,
+                    };
+                    let array = self.add_type(naga::TypeInner::Array {
+                        base: elem,
+                        size: naga::ArraySize::Dynamic,
+                        stride,
+                    });
+                    let writable = !(p.is_const || p.space == AddressSpace::Constant);
+                    let access = if writable {
+                        naga::StorageAccess::LOAD | naga::StorageAccess::STORE
+                    } else {
+                        naga::StorageAccess::LOAD
+                    };
+                    let global = self.module.global_variables.append(
+                        naga::GlobalVariable {
+                            name: Some(local.name.to_string()),
+                            space: naga::AddressSpace::Storage { access },
+                            binding: Some(naga::ResourceBinding { group: 0, binding }),
+                            ty: array,
+                            init: None,
+                            memory_decorations: naga::MemoryDecorations::empty(),
+                        },
+                        Span::UNDEFINED,
+                    );
+                    if let Some(s) = narrow {
+                        self.narrow_buffers.insert(global, s);
+                    }
+                    arg_sources.push(ArgSource::Buffer(global));
+                    binding += 1;
+                    ArgKind::Buffer {
+                        binding: binding - 1,
+                    }
+                }
+                ty => {
+                    let Ok(naga_ty) = self.value_type(ty, local.location) else {
+                        failed = true;
+                        continue;
+                    };
+                    let size = ty.size(self.caps.address_bits).unwrap_or(4) as u32;
+                    let align = ty.align(self.caps.address_bits).unwrap_or(4) as u32;
+                    offset = offset.next_multiple_of(align);
+                    if let Type::Scalar(s) = ty {
+                        if s.size() < 4 {
+                            // Push constants hold no 8/16-bit members: the
+                            // argument is read from the u32 word holding it.
+                            let word_offset = offset & !3;
+                            let word = match members.iter().position(|m| m.offset == word_offset) {
+                                Some(i) => i as u32,
+                                None => {
+                                    members.push(naga::StructMember {
+                                        name: Some(format!("word_{word_offset}")),
+                                        ty: u32_ty,
+                                        binding: None,
+                                        offset: word_offset,
+                                    });
+                                    members.len() as u32 - 1
+                                }
+                            };
+                            arg_sources.push(ArgSource::NarrowPushConstant {
+                                word,
+                                bit: (offset & 3) * 8,
+                                scalar: *s,
+                            });
+                            let kind = ArgKind::Pod { offset, size };
+                            offset += size;
+                            args.push(KernelArg {
+                                name: local.name.to_string(),
+                                type_name: arg.type_name.clone(),
+                                address: arg.address,
+                                is_const: arg.is_const,
+                                is_restrict: arg.is_restrict,
+                                is_volatile: arg.is_volatile,
+                                kind,
+                            });
+                            continue;
+                        }
+                    }
+                    if ty.element().is_some_and(|s| s.size() < 4) {
+                        self.error(local.location, format!("kernel arguments of type '{}' are not supported yet by this translator", ty.display()));
+                        failed = true;
+                        continue;
+                    }
+                    members.push(naga::StructMember {
+                        name: Some(local.name.to_string()),
+                        ty: naga_ty,
+                        binding: None,
+                        offset,
+                    });
+                    arg_sources.push(ArgSource::PushConstant(members.len() as u32 - 1));
+                    let kind = ArgKind::Pod { offset, size };
+                    offset += size;
+                    kind
+                }
+            };
+            args.push(KernelArg {
+                name: local.name.to_string(),
+                type_name: arg.type_name.clone(),
+                address: arg.address,
+                is_const: arg.is_const,
+                is_restrict: arg.is_restrict,
+                is_volatile: arg.is_volatile,
+                kind,
+            });
+        }
+        if failed {
+            return None;
+        }
+        let push_constant_size = offset.next_multiple_of(4);
+        let block = self.add_type(naga::TypeInner::Struct {
+            members,
+            span: push_constant_size,
+        });
+        let pc = self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some("launch".into()),
+                space: naga::AddressSpace::Immediate,
+                binding: None,
+                ty: block,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            Span::UNDEFINED,
+        );
+        self.push_constants = Some(pc);
+
+        let function = self.entry_function(id, &arg_sources).ok()?;
+        self.module.entry_points.push(naga::EntryPoint {
+            name: f.name.to_string(),
+            stage: naga::ShaderStage::Compute,
+            early_depth_test: None,
+            workgroup_size: [1, 1, 1],
+            workgroup_size_overrides: None,
+            function,
+            mesh_info: None,
+            task_payload: None,
+            incoming_ray_payload: None,
+        });
+        let reflection = KernelReflection {
+            name: f.name.to_string(),
+            args,
+            push_constant_size,
+            storage_buffers: binding,
+            required_work_group_size: info.required_work_group_size,
+            attributes: info.attributes.clone(),
+        };
+        Some((reflection, std::mem::take(&mut self.module)))
+    }
+
+    pub(super) fn entry_function(
+        &mut self,
+        id: FunctionId,
+        sources: &[ArgSource],
+    ) -> LResult<naga::Function> {
+        let f = &self.program.functions[id];
+        let uvec3 = self.uvec3_type();
+        let mut fb = FnBuilder::new(id);
+        let builtins = [
+            naga::BuiltIn::GlobalInvocationId,
+            naga::BuiltIn::LocalInvocationId,
+            naga::BuiltIn::WorkGroupId,
+        ];
+        for b in builtins {
+            fb.function.arguments.push(naga::FunctionArgument {
+                name: None,
+                ty: uvec3,
+                binding: Some(naga::Binding::BuiltIn(b)),
+            });
+        }
+        let vars = self.builtins.as_ref().expect("kernel builtins");
+        let targets = [vars.global_id, vars.local_id, vars.group_id];
+        for (i, target) in targets.into_iter().enumerate() {
+            let value = fb.add(naga::Expression::FunctionArgument(i as u32));
+            let pointer = fb.add(naga::Expression::GlobalVariable(target));
+            fb.push(naga::Statement::Store { pointer, value });
+        }
+        self.declare_locals(&mut fb)?;
+        let pc = self.push_constants.expect("push constants");
+        for (&param, source) in f.params.iter().zip(sources) {
+            match *source {
+                ArgSource::Buffer(global) => {
+                    let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                    self.store_pointer_var(
+                        &mut fb,
+                        param,
+                        PointerValue {
+                            root: Root::Global(global),
+                            index: zero,
+                        },
+                        f.location,
+                    )?;
+                }
+                ArgSource::PushConstant(member) => {
+                    let base = fb.add(naga::Expression::GlobalVariable(pc));
+                    let pointer = fb.add(naga::Expression::AccessIndex {
+                        base,
+                        index: member,
+                    });
+                    let value = fb.add(naga::Expression::Load { pointer });
+                    let var = self.variable_slot(&fb, param)?;
+                    let pointer = fb.add(naga::Expression::LocalVariable(var));
+                    fb.push(naga::Statement::Store { pointer, value });
+                }
+                ArgSource::NarrowPushConstant { word, bit, scalar } => {
+                    let base = fb.add(naga::Expression::GlobalVariable(pc));
+                    let pointer = fb.add(naga::Expression::AccessIndex { base, index: word });
+                    let word = fb.add(naga::Expression::Load { pointer });
+                    let bit = fb.add(naga::Expression::Literal(naga::Literal::U32(bit)));
+                    let value = extract_narrow(&mut fb, word, bit, scalar);
+                    let var = self.variable_slot(&fb, param)?;
+                    let pointer = fb.add(naga::Expression::LocalVariable(var));
+                    fb.push(naga::Statement::Store { pointer, value });
+                }
+            }
+        }
+        self.statements(&mut fb, &f.body)?;
+        Ok(fb.finish())
+    }
+
+    /// Creates a naga local for every HIR local that is not a parameter
+    /// specialised to a root.
+    pub(super) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
+        let f = &self.program.functions[fb.hir];
+        let u32_ty = self.u32_type();
+        for (id, local) in f.locals.iter().enumerate() {
+            let slot =
+                match &local.ty {
+                    Type::Pointer(_) => Slot::Pointer {
+                        root: fb.param_roots.get(&id).copied(),
+                        index: fb.function.local_variables.append(
+                            naga::LocalVariable {
+                                name: Some(format!("{}_index", local.name)),
+                                ty: u32_ty,
+                                init: None,
+                            },
+                            Span::UNDEFINED,
+                        ),
+                    },
+                    ty if local.space == AddressSpace::Local => {
+                        let naga_ty = self.value_type(ty, local.location)?;
+                        Slot::Workgroup(self.module.global_variables.append(
+                            naga::GlobalVariable {
+                                name: Some(local.name.to_string()),
+                                space: naga::AddressSpace::WorkGroup,
+                                binding: None,
+                                ty: naga_ty,
+                                init: None,
+                                memory_decorations: naga::MemoryDecorations::empty(),
+                            },
+                            Span::UNDEFINED,
+                        ))
+                    }
+                    _ if local.space == AddressSpace::Constant => return Err(self.error(
+                        local.location,
+                        "__constant variables in kernels are not supported yet by this translator",
+                    )),
+                    ty => {
+                        let naga_ty = self.value_type(ty, local.location)?;
+                        Slot::Variable(fb.function.local_variables.append(
+                            naga::LocalVariable {
+                                name: Some(local.name.to_string()),
+                                ty: naga_ty,
+                                init: None,
+                            },
+                            Span::UNDEFINED,
+                        ))
+                    }
+                };
+            fb.slots.insert(id, slot);
+        }
+        Ok(())
+    }
+
+    /// A helper function specialised for the roots of its pointer arguments.
+    pub(super) fn helper(
+        &mut self,
+        id: FunctionId,
+        roots: Vec<Option<Root>>,
+        location: Location,
+    ) -> LResult<Handle<naga::Function>> {
+        if let Some(&h) = self.specialisations.get(&(id, roots.clone())) {
+            return Ok(h);
+        }
+        if !self.program.functions[id].defined {
+            let name = self.program.functions[id].name.clone();
+            return Err(self.error(
+                location,
+                format!("function '{name}' is declared but never defined"),
+            ));
+        }
+        if self.in_progress.contains(&id) {
+            return Err(self.error(location, "recursion is not allowed in OpenCL C"));
+        }
+        if roots.iter().any(|r| matches!(r, Some(Root::Private(..)))) {
+            return Err(self.error(location, "passing pointers to private variables to functions is not supported yet by this translator"));
+        }
+        self.in_progress.push(id);
+        let f = &self.program.functions[id];
+        let mut fb = FnBuilder::new(id);
+        fb.function.name = Some(f.name.to_string());
+        let u32_ty = self.u32_type();
+        for (&param, root) in f.params.iter().zip(&roots) {
+            if let Some(root) = root {
+                fb.param_roots.insert(param, *root);
+            }
+            let ty = match root {
+                Some(_) => u32_ty,
+                None => self.value_type(&f.locals[param].ty, f.locals[param].location)?,
+            };
+            fb.function.arguments.push(naga::FunctionArgument {
+                name: Some(f.locals[param].name.to_string()),
+                ty,
+                binding: None,
+            });
+        }
+        if f.ret != Type::Void {
+            let ty = self.value_type(&f.ret, f.location)?;
+            fb.function.result = Some(naga::FunctionResult { ty, binding: None });
+        }
+        self.declare_locals(&mut fb)?;
+        for (i, &param) in f.params.iter().enumerate() {
+            let value = fb.add(naga::Expression::FunctionArgument(i as u32));
+            let pointer = match fb.slots[&param] {
+                Slot::Variable(v) | Slot::Pointer { index: v, .. } => {
+                    fb.add(naga::Expression::LocalVariable(v))
+                }
+                Slot::Workgroup(g) => fb.add(naga::Expression::GlobalVariable(g)),
+            };
+            fb.push(naga::Statement::Store { pointer, value });
+        }
+        self.statements(&mut fb, &f.body)?;
+        let mut function = fb.finish();
+        if let Some(result) = &function.result {
+            // C lets control reach the end of a non-void function; give
+            // naga a return on that path.
+            if !matches!(function.body.last(), Some(naga::Statement::Return { .. })) {
+                let zero = function
+                    .expressions
+                    .append(naga::Expression::ZeroValue(result.ty), Span::UNDEFINED);
+                function.body.push(
+                    naga::Statement::Return { value: Some(zero) },
+                    Span::UNDEFINED,
+                );
+            }
+        }
+        self.in_progress.pop();
+        let h = self.module.functions.append(function, Span::UNDEFINED);
+        self.specialisations.insert((id, roots), h);
+        Ok(h)
+    }
+}

@@ -1,0 +1,663 @@
+//! Places and memory: the pointer model's roots and indices, loads and
+//! stores (through the word view for `char`/`short` buffers), atomics,
+//! and `vloadn`/`vstoren`.
+
+use super::*;
+
+impl ModuleBuilder<'_> {
+    pub(super) fn place(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Place> {
+        match &e.kind {
+            H::Local(id) => Ok(match fb.slots[id] {
+                Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
+                Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
+                Slot::Pointer { .. } => Place::PointerVar(*id),
+            }),
+            H::Index(base, index) => {
+                let index = self.index_value(fb, index)?;
+                if let Type::Array(..) = base.ty {
+                    let Place::Memory(array) = self.place(fb, base)? else {
+                        return Err(self.error(e.location, "unsupported array access"));
+                    };
+                    return Ok(Place::Memory(
+                        fb.add(naga::Expression::Access { base: array, index }),
+                    ));
+                }
+                let p = self.pointer(fb, base)?;
+                let index = fb.binary(naga::BinaryOperator::Add, p.index, index);
+                Ok(self.element_place(
+                    fb,
+                    PointerValue {
+                        root: p.root,
+                        index,
+                    },
+                ))
+            }
+            H::Deref(p) => {
+                let p = self.pointer(fb, p)?;
+                Ok(self.element_place(fb, p))
+            }
+            H::Member(base, field) => match self.place(fb, base)? {
+                Place::Memory(pointer) => {
+                    Ok(Place::Memory(fb.add(naga::Expression::AccessIndex {
+                        base: pointer,
+                        index: *field as u32,
+                    })))
+                }
+                _ => Err(self.error(
+                    e.location,
+                    "this struct member cannot be reached yet by this translator",
+                )),
+            },
+            H::Swizzle(base, lanes) => match self.place(fb, base)? {
+                Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.clone())),
+                Place::Lanes(ptr, outer) => Ok(Place::Lanes(
+                    ptr,
+                    lanes.iter().map(|&l| outer[l as usize]).collect(),
+                )),
+                Place::PointerVar(_) | Place::Narrow { .. } => {
+                    Err(self.error(e.location, "invalid swizzle target"))
+                }
+            },
+            _ => Err(self.error(
+                e.location,
+                "expression is not a place the translator can write to",
+            )),
+        }
+    }
+
+    /// The place a pointer designates: memory, or an element of a
+    /// word-viewed buffer.
+    pub(super) fn element_place(&mut self, fb: &mut FnBuilder, p: PointerValue) -> Place {
+        if let Root::Global(global) = p.root {
+            if let Some(&scalar) = self.narrow_buffers.get(&global) {
+                return Place::Narrow {
+                    global,
+                    index: p.index,
+                    scalar,
+                };
+            }
+        }
+        Place::Memory(self.element_pointer(fb, p))
+    }
+
+    /// For element `index` of a word-viewed buffer: a pointer to its word,
+    /// the bit position within the word, and the element's mask.
+    pub(super) fn narrow_word(
+        &mut self,
+        fb: &mut FnBuilder,
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        scalar: Scalar,
+    ) -> (Handle<naga::Expression>, Handle<naga::Expression>, u32) {
+        let bits = scalar.size() * 8;
+        let per_word = 32 / bits;
+        let u32_lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        let shift = u32_lit(fb, per_word.trailing_zeros());
+        let word_index = fb.binary(naga::BinaryOperator::ShiftRight, index, shift);
+        let base = fb.add(naga::Expression::GlobalVariable(global));
+        let pointer = fb.add(naga::Expression::Access {
+            base,
+            index: word_index,
+        });
+        let lane_mask = u32_lit(fb, per_word - 1);
+        let lane = fb.binary(naga::BinaryOperator::And, index, lane_mask);
+        let width = u32_lit(fb, bits);
+        let bit = fb.binary(naga::BinaryOperator::Multiply, lane, width);
+        (pointer, bit, (1u32 << bits) - 1)
+    }
+
+    pub(super) fn load_narrow(
+        &mut self,
+        fb: &mut FnBuilder,
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        scalar: Scalar,
+    ) -> Handle<naga::Expression> {
+        let (pointer, bit, _) = self.narrow_word(fb, global, index, scalar);
+        let word = fb.add(naga::Expression::Load { pointer });
+        extract_narrow(fb, word, bit, scalar)
+    }
+
+    /// Stores into a word-viewed buffer by clearing and setting the
+    /// element's bits with two atomics, so that work-items writing the
+    /// other bytes of the same word never lose their writes.
+    pub(super) fn store_narrow(
+        &mut self,
+        fb: &mut FnBuilder,
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        scalar: Scalar,
+        value: Handle<naga::Expression>,
+        location: Location,
+    ) -> LResult<()> {
+        self.make_atomic(global, naga::Scalar::U32, location)?;
+        let (pointer, bit, mask) = self.narrow_word(fb, global, index, scalar);
+        let bits = if scalar.is_signed() {
+            fb.add(naga::Expression::As {
+                expr: value,
+                kind: naga::ScalarKind::Uint,
+                convert: None,
+            })
+        } else {
+            value
+        };
+        let mask = fb.add(naga::Expression::Literal(naga::Literal::U32(mask)));
+        let field = fb.binary(naga::BinaryOperator::And, bits, mask);
+        let set = fb.binary(naga::BinaryOperator::ShiftLeft, field, bit);
+        let hole = fb.binary(naga::BinaryOperator::ShiftLeft, mask, bit);
+        let clear = fb.unary(naga::UnaryOperator::BitwiseNot, hole);
+        for (fun, value) in [
+            (naga::AtomicFunction::And, clear),
+            (naga::AtomicFunction::InclusiveOr, set),
+        ] {
+            fb.push(naga::Statement::Atomic {
+                pointer,
+                fun,
+                value,
+                result: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// A naga pointer to the element `p` designates.
+    pub(super) fn element_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: PointerValue,
+    ) -> Handle<naga::Expression> {
+        match p.root {
+            Root::Global(g) => {
+                let base = fb.add(naga::Expression::GlobalVariable(g));
+                fb.add(naga::Expression::Access {
+                    base,
+                    index: p.index,
+                })
+            }
+            Root::Private(v, is_array) => {
+                let base = fb.add(naga::Expression::LocalVariable(v));
+                if is_array {
+                    fb.add(naga::Expression::Access {
+                        base,
+                        index: p.index,
+                    })
+                } else {
+                    // `&x` of a scalar: only index 0 is valid C; others are
+                    // out of bounds and read x too, as naga cannot fault.
+                    base
+                }
+            }
+        }
+    }
+
+    pub(super) fn load(
+        &mut self,
+        fb: &mut FnBuilder,
+        place: Place,
+        location: Location,
+    ) -> LResult<Value> {
+        Ok(match place {
+            Place::Memory(pointer) => Value::Plain(fb.add(naga::Expression::Load { pointer })),
+            Place::Lanes(pointer, lanes) => {
+                let vector = fb.add(naga::Expression::Load { pointer });
+                Value::Plain(self.swizzle(fb, vector, &lanes, location)?)
+            }
+            Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
+            Place::Narrow {
+                global,
+                index,
+                scalar,
+            } => Value::Plain(self.load_narrow(fb, global, index, scalar)),
+        })
+    }
+
+    /// The naga variable of a non-pointer local. Slots are made from the
+    /// HIR types, which `check` made consistent with every use, so a
+    /// mismatch is a translator bug, reported rather than panicking.
+    pub(super) fn variable_slot(
+        &mut self,
+        fb: &FnBuilder,
+        id: LocalId,
+    ) -> LResult<Handle<naga::LocalVariable>> {
+        match fb.slots.get(&id) {
+            Some(Slot::Variable(v)) => Ok(*v),
+            _ => Err(self.internal_error(fb, id)),
+        }
+    }
+
+    /// Where an array variable lives, as a pointer root.
+    pub(super) fn array_root(&mut self, fb: &FnBuilder, id: LocalId) -> LResult<Root> {
+        match fb.slots.get(&id) {
+            Some(Slot::Variable(v)) => Ok(Root::Private(*v, true)),
+            Some(Slot::Workgroup(g)) => Ok(Root::Global(*g)),
+            _ => Err(self.internal_error(fb, id)),
+        }
+    }
+
+    /// The root and index variable of a pointer local.
+    pub(super) fn pointer_slot(
+        &mut self,
+        fb: &FnBuilder,
+        id: LocalId,
+    ) -> LResult<(Option<Root>, Handle<naga::LocalVariable>)> {
+        match fb.slots.get(&id) {
+            Some(Slot::Pointer { root, index }) => Ok((*root, *index)),
+            _ => Err(self.internal_error(fb, id)),
+        }
+    }
+
+    pub(super) fn internal_error(&mut self, fb: &FnBuilder, id: LocalId) -> Failed {
+        let local = &self.program.functions[fb.hir].locals[id];
+        let (name, location) = (local.name.clone(), local.location);
+        self.error(
+            location,
+            format!("internal compiler error: variable '{name}' has no storage of its type"),
+        )
+    }
+
+    pub(super) fn load_pointer_var(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: LocalId,
+        location: Location,
+    ) -> LResult<PointerValue> {
+        let (root, index) = self.pointer_slot(fb, id)?;
+        let Some(root) = root else {
+            return Err(self.error(
+                location,
+                "pointer variable is used before it is given a value",
+            ));
+        };
+        let pointer = fb.add(naga::Expression::LocalVariable(index));
+        let index = fb.add(naga::Expression::Load { pointer });
+        Ok(PointerValue { root, index })
+    }
+
+    pub(super) fn store_pointer_var(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: LocalId,
+        value: PointerValue,
+        location: Location,
+    ) -> LResult<()> {
+        let (root, index) = self.pointer_slot(fb, id)?;
+        match root {
+            Some(r) if r != value.root => {
+                return Err(self.error(
+                    location,
+                    "a pointer variable that points into different buffers or arrays at run time is not supported yet by this translator",
+                ))
+            }
+            _ => {}
+        }
+        fb.slots.insert(
+            id,
+            Slot::Pointer {
+                root: Some(value.root),
+                index,
+            },
+        );
+        let pointer = fb.add(naga::Expression::LocalVariable(index));
+        fb.push(naga::Statement::Store {
+            pointer,
+            value: value.index,
+        });
+        Ok(())
+    }
+
+    /// Stores `value` to `place`; `init` names the local for initialisers.
+    pub(super) fn store(
+        &mut self,
+        fb: &mut FnBuilder,
+        place: Place,
+        value: Value,
+        location: Location,
+        init: Option<LocalId>,
+    ) -> LResult<()> {
+        let place = match (place, init) {
+            (Place::PointerVar(_), Some(id)) => match fb.slots[&id] {
+                Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
+                Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
+                Slot::Pointer { .. } => Place::PointerVar(id),
+            },
+            (p, _) => p,
+        };
+        match (place, value) {
+            (Place::Memory(pointer), Value::Plain(value)) => {
+                fb.push(naga::Statement::Store { pointer, value })
+            }
+            (Place::Lanes(pointer, lanes), Value::Plain(value)) => {
+                if lanes.len() == 1 {
+                    let lane = fb.add(naga::Expression::AccessIndex {
+                        base: pointer,
+                        index: lanes[0] as u32,
+                    });
+                    fb.push(naga::Statement::Store {
+                        pointer: lane,
+                        value,
+                    });
+                } else {
+                    for (i, &l) in lanes.iter().enumerate() {
+                        let lane = fb.add(naga::Expression::AccessIndex {
+                            base: pointer,
+                            index: l as u32,
+                        });
+                        let part = fb.add(naga::Expression::AccessIndex {
+                            base: value,
+                            index: i as u32,
+                        });
+                        fb.push(naga::Statement::Store {
+                            pointer: lane,
+                            value: part,
+                        });
+                    }
+                }
+            }
+            (Place::PointerVar(id), Value::Pointer(p)) => {
+                self.store_pointer_var(fb, id, p, location)?
+            }
+            (
+                Place::Narrow {
+                    global,
+                    index,
+                    scalar,
+                },
+                Value::Plain(value),
+            ) => self.store_narrow(fb, global, index, scalar, value, location)?,
+            _ => return Err(self.error(location, "mismatched assignment of a pointer and a value")),
+        }
+        Ok(())
+    }
+
+    pub(super) fn pointer(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<PointerValue> {
+        match self.expr(fb, e)? {
+            Value::Pointer(p) => Ok(p),
+            _ => Err(self.error(
+                e.location,
+                "this pointer cannot be resolved to a buffer or array at compile time",
+            )),
+        }
+    }
+
+    /// An integer index as a wrapping `u32`.
+    pub(super) fn index_value(
+        &mut self,
+        fb: &mut FnBuilder,
+        e: &Expr,
+    ) -> LResult<Handle<naga::Expression>> {
+        let v = self.plain(fb, e)?;
+        let s = e.ty.scalar().unwrap_or(Scalar::Int);
+        Ok(match s.size() {
+            8 => fb.add(naga::Expression::As {
+                expr: v,
+                kind: naga::ScalarKind::Uint,
+                convert: Some(4),
+            }),
+            _ if s.is_signed() => fb.add(naga::Expression::As {
+                expr: v,
+                kind: naga::ScalarKind::Uint,
+                convert: None,
+            }),
+            _ => v,
+        })
+    }
+
+    pub(super) fn address_of(
+        &mut self,
+        fb: &mut FnBuilder,
+        x: &Expr,
+        location: Location,
+    ) -> LResult<Value> {
+        match &x.kind {
+            H::Index(base, index) if matches!(base.ty, Type::Pointer(_)) => {
+                let p = self.pointer(fb, base)?;
+                let i = self.index_value(fb, index)?;
+                let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
+                Ok(Value::Pointer(PointerValue {
+                    root: p.root,
+                    index,
+                }))
+            }
+            H::Index(base, index) => {
+                let H::Local(id) = base.kind else {
+                    return Err(self.error(
+                        location,
+                        "taking this address is not supported yet by this translator",
+                    ));
+                };
+                let root = self.array_root(fb, id)?;
+                let index = self.index_value(fb, index)?;
+                Ok(Value::Pointer(PointerValue { root, index }))
+            }
+            H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
+            H::Local(id) if matches!(x.ty, Type::Array(..)) => {
+                let root = self.array_root(fb, *id)?;
+                let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                Ok(Value::Pointer(PointerValue { root, index }))
+            }
+            H::Local(id) => {
+                let Slot::Variable(v) = fb.slots[id] else {
+                    return Err(self.error(
+                        location,
+                        "taking this address is not supported yet by this translator",
+                    ));
+                };
+                let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                let is_array = matches!(x.ty, Type::Array(..));
+                Ok(Value::Pointer(PointerValue {
+                    root: Root::Private(v, is_array),
+                    index,
+                }))
+            }
+            _ => Err(self.error(
+                location,
+                "taking this address is not supported yet by this translator",
+            )),
+        }
+    }
+
+    /// The OpenCL 1.x `atomic_*`/`atom_*` functions on 32-bit integers in
+    /// buffers and `__local` arrays. The array they touch is retyped to
+    /// hold `atomic<T>`: plain loads and stores of it stay valid (naga and
+    /// SPIR-V allow them on atomics), and every access to one location
+    /// agrees on being atomic.
+    pub(super) fn atomic(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: crate::builtins::AtomicOp,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        use crate::builtins::AtomicOp as Op;
+        let p = self.pointer(fb, &args[0])?;
+        let Root::Global(global) = p.root else {
+            return Err(self.error(
+                location,
+                "atomic operations on private memory are not supported by this translator",
+            ));
+        };
+        let scalar = match ty.scalar() {
+            Some(s @ (Scalar::Int | Scalar::UInt)) => naga_scalar(s),
+            _ => {
+                return Err(self.error(
+                    location,
+                    format!(
+                        "atomic operations on '{}' are not supported yet by this translator",
+                        ty.display()
+                    ),
+                ))
+            }
+        };
+        self.make_atomic(global, scalar, location)?;
+        let base = fb.add(naga::Expression::GlobalVariable(global));
+        let pointer = fb.add(naga::Expression::Access {
+            base,
+            index: p.index,
+        });
+        let operand = |this: &mut Self, fb: &mut FnBuilder, i: usize| this.plain(fb, &args[i]);
+        let one = |fb: &mut FnBuilder| {
+            fb.add(naga::Expression::Literal(if scalar == naga::Scalar::I32 {
+                naga::Literal::I32(1)
+            } else {
+                naga::Literal::U32(1)
+            }))
+        };
+        let (fun, value) = match op {
+            Op::Add => (naga::AtomicFunction::Add, operand(self, fb, 1)?),
+            Op::Sub => (naga::AtomicFunction::Subtract, operand(self, fb, 1)?),
+            Op::Inc => (naga::AtomicFunction::Add, one(fb)),
+            Op::Dec => (naga::AtomicFunction::Subtract, one(fb)),
+            Op::Min => (naga::AtomicFunction::Min, operand(self, fb, 1)?),
+            Op::Max => (naga::AtomicFunction::Max, operand(self, fb, 1)?),
+            Op::And => (naga::AtomicFunction::And, operand(self, fb, 1)?),
+            Op::Or => (naga::AtomicFunction::InclusiveOr, operand(self, fb, 1)?),
+            Op::Xor => (naga::AtomicFunction::ExclusiveOr, operand(self, fb, 1)?),
+            Op::Xchg => (
+                naga::AtomicFunction::Exchange { compare: None },
+                operand(self, fb, 1)?,
+            ),
+            Op::Cmpxchg => {
+                let compare = operand(self, fb, 1)?;
+                (
+                    naga::AtomicFunction::Exchange {
+                        compare: Some(compare),
+                    },
+                    operand(self, fb, 2)?,
+                )
+            }
+        };
+        let comparison = matches!(op, Op::Cmpxchg);
+        let result_ty = if comparison {
+            self.module.generate_predeclared_type(
+                naga::PredeclaredType::AtomicCompareExchangeWeakResult(scalar),
+            )
+        } else {
+            self.add_type(naga::TypeInner::Scalar(scalar))
+        };
+        // Results of atomics belong to their statement, never to an Emit.
+        let result = fb.function.expressions.append(
+            naga::Expression::AtomicResult {
+                ty: result_ty,
+                comparison,
+            },
+            Span::UNDEFINED,
+        );
+        fb.push(naga::Statement::Atomic {
+            pointer,
+            fun,
+            value,
+            result: Some(result),
+        });
+        if comparison {
+            // atomic_cmpxchg returns the old value.
+            return Ok(Value::Plain(fb.add(naga::Expression::AccessIndex {
+                base: result,
+                index: 0,
+            })));
+        }
+        Ok(Value::Plain(result))
+    }
+
+    /// Retypes an array global's elements as `atomic<scalar>`.
+    pub(super) fn make_atomic(
+        &mut self,
+        global: Handle<naga::GlobalVariable>,
+        scalar: naga::Scalar,
+        location: Location,
+    ) -> LResult<()> {
+        let ty = self.module.global_variables[global].ty;
+        let naga::TypeInner::Array { base, size, stride } = self.module.types[ty].inner else {
+            return Err(self.error(location, "atomic operations need an array of int or uint"));
+        };
+        match self.module.types[base].inner {
+            naga::TypeInner::Atomic(s) if s == scalar => Ok(()),
+            naga::TypeInner::Scalar(s) if s == scalar => {
+                let atomic = self.add_type(naga::TypeInner::Atomic(scalar));
+                let array = self.add_type(naga::TypeInner::Array {
+                    base: atomic,
+                    size,
+                    stride,
+                });
+                self.module.global_variables[global].ty = array;
+                Ok(())
+            }
+            _ => Err(self.error(
+                location,
+                "atomic operations on memory of another type are not supported yet by this translator",
+            )),
+        }
+    }
+
+    /// The element places `vloadn`/`vstoren` touch: `n` consecutive elements
+    /// from `p + offset * n`, aligned to the element only (OpenCL C 6.15.10;
+    /// `vload3` reads exactly three).
+    pub(super) fn vector_places(
+        &mut self,
+        fb: &mut FnBuilder,
+        n: u8,
+        offset: &Expr,
+        pointer: &Expr,
+    ) -> LResult<Vec<Place>> {
+        let p = self.pointer(fb, pointer)?;
+        let offset = self.index_value(fb, offset)?;
+        let width = fb.add(naga::Expression::Literal(naga::Literal::U32(u32::from(n))));
+        let scaled = fb.binary(naga::BinaryOperator::Multiply, offset, width);
+        let first = fb.binary(naga::BinaryOperator::Add, p.index, scaled);
+        let mut places = Vec::with_capacity(usize::from(n));
+        for k in 0..u32::from(n) {
+            let k = fb.add(naga::Expression::Literal(naga::Literal::U32(k)));
+            let index = fb.binary(naga::BinaryOperator::Add, first, k);
+            places.push(self.element_place(
+                fb,
+                PointerValue {
+                    root: p.root,
+                    index,
+                },
+            ));
+        }
+        Ok(places)
+    }
+
+    pub(super) fn vload(
+        &mut self,
+        fb: &mut FnBuilder,
+        n: u8,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        let vector = self.value_type(ty, location)?;
+        let mut components = Vec::new();
+        for place in self.vector_places(fb, n, &args[0], &args[1])? {
+            match self.load(fb, place, location)? {
+                Value::Plain(h) => components.push(h),
+                _ => return Err(self.error(location, "vload of pointers")),
+            }
+        }
+        Ok(Value::Plain(fb.add(naga::Expression::Compose {
+            ty: vector,
+            components,
+        })))
+    }
+
+    pub(super) fn vstore(
+        &mut self,
+        fb: &mut FnBuilder,
+        n: u8,
+        args: &[Expr],
+        location: Location,
+    ) -> LResult<()> {
+        let data = self.plain(fb, &args[0])?;
+        let places = self.vector_places(fb, n, &args[1], &args[2])?;
+        for (k, place) in places.into_iter().enumerate() {
+            let lane = fb.add(naga::Expression::AccessIndex {
+                base: data,
+                index: k as u32,
+            });
+            self.store(fb, place, Value::Plain(lane), location, None)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,245 @@
+//! Work-item functions, synchronisation and the math built-ins the
+//! lowering maps to naga directly.
+
+use super::*;
+
+impl ModuleBuilder<'_> {
+    pub(super) fn builtin(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let math = |f: naga::MathFunction| Some(f);
+        let function = match b {
+            Builtin::Min | Builtin::Fmin => math(naga::MathFunction::Min),
+            Builtin::Max | Builtin::Fmax => math(naga::MathFunction::Max),
+            Builtin::Fabs => math(naga::MathFunction::Abs),
+            Builtin::Floor => math(naga::MathFunction::Floor),
+            Builtin::Ceil => math(naga::MathFunction::Ceil),
+            Builtin::Trunc => math(naga::MathFunction::Trunc),
+            Builtin::Sqrt => math(naga::MathFunction::Sqrt),
+            Builtin::Fma | Builtin::Mad => math(naga::MathFunction::Fma),
+            Builtin::WorkDim
+            | Builtin::GlobalId
+            | Builtin::LocalId
+            | Builtin::GroupId
+            | Builtin::GlobalSize
+            | Builtin::LocalSize
+            | Builtin::NumGroups
+            | Builtin::GlobalOffset
+            | Builtin::EnqueuedLocalSize
+            | Builtin::GlobalLinearId
+            | Builtin::LocalLinearId => None,
+            _ => {
+                return Err(self.error(
+                    location,
+                    format!("built-in function '{b}' is not supported yet by this translator"),
+                ))
+            }
+        };
+        if let Some(fun) = function {
+            let mut values = Vec::new();
+            for a in args {
+                values.push(self.plain(fb, a)?);
+            }
+            return Ok(fb.add(naga::Expression::Math {
+                fun,
+                arg: values[0],
+                arg1: values.get(1).copied(),
+                arg2: values.get(2).copied(),
+                arg3: None,
+            }));
+        }
+        let pc = self.push_constants.expect("push constants");
+        let vars = self.builtins.as_ref().expect("builtins");
+        let load_global = |fb: &mut FnBuilder, g: Handle<naga::GlobalVariable>| {
+            let pointer = fb.add(naga::Expression::GlobalVariable(g));
+            fb.add(naga::Expression::Load { pointer })
+        };
+        let (global_id, local_id, group_id, local_size) = (
+            vars.global_id,
+            vars.local_id,
+            vars.group_id,
+            vars.local_size,
+        );
+        if b == Builtin::WorkDim {
+            let base = fb.add(naga::Expression::GlobalVariable(pc));
+            let pointer = fb.add(naga::Expression::AccessIndex {
+                base,
+                index: PushConstantHeader::WORK_DIM / 4,
+            });
+            return Ok(fb.add(naga::Expression::Load { pointer }));
+        }
+        let uvec3 = self.uvec3_type();
+        let header_vector = |fb: &mut FnBuilder, byte_offset: u32| {
+            let mut components = Vec::new();
+            for i in 0..3 {
+                let base = fb.add(naga::Expression::GlobalVariable(pc));
+                let pointer = fb.add(naga::Expression::AccessIndex {
+                    base,
+                    index: byte_offset / 4 + i,
+                });
+                components.push(fb.add(naga::Expression::Load { pointer }));
+            }
+            fb.add(naga::Expression::Compose {
+                ty: uvec3,
+                components,
+            })
+        };
+        if matches!(b, Builtin::GlobalLinearId | Builtin::LocalLinearId) {
+            let components = local_size
+                .map(|c| fb.add(naga::Expression::Constant(c)))
+                .to_vec();
+            let local = fb.add(naga::Expression::Compose {
+                ty: uvec3,
+                components,
+            });
+            let (id, size) = if b == Builtin::LocalLinearId {
+                (load_global(fb, local_id), local)
+            } else {
+                // The id within the NDRange, without the global offset.
+                let id = load_global(fb, global_id);
+                let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
+                let first = fb.binary(naga::BinaryOperator::Multiply, groups, local);
+                let id = fb.binary(naga::BinaryOperator::Add, id, first);
+                (id, header_vector(fb, PushConstantHeader::GLOBAL_SIZE))
+            };
+            let part = |fb: &mut FnBuilder, v, i| {
+                fb.add(naga::Expression::AccessIndex { base: v, index: i })
+            };
+            let (x, y, z) = (part(fb, id, 0), part(fb, id, 1), part(fb, id, 2));
+            let (sx, sy) = (part(fb, size, 0), part(fb, size, 1));
+            // x + sx * (y + sy * z)
+            let zy = fb.binary(naga::BinaryOperator::Multiply, sy, z);
+            let yz = fb.binary(naga::BinaryOperator::Add, y, zy);
+            let row = fb.binary(naga::BinaryOperator::Multiply, sx, yz);
+            let linear = fb.binary(naga::BinaryOperator::Add, x, row);
+            return self.convert(fb, linear, &Type::UINT, ty, location);
+        }
+        let (vector, out_of_range) = match b {
+            Builtin::GlobalId => {
+                // (group_offset + WorkGroupId) * local + LocalInvocationId
+                // + global_offset, with GlobalInvocationId covering the
+                // dispatch-relative part.
+                let id = load_global(fb, global_id);
+                let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
+                let components = local_size
+                    .map(|c| fb.add(naga::Expression::Constant(c)))
+                    .to_vec();
+                let local = fb.add(naga::Expression::Compose {
+                    ty: uvec3,
+                    components,
+                });
+                let first = fb.binary(naga::BinaryOperator::Multiply, groups, local);
+                let offset = header_vector(fb, PushConstantHeader::GLOBAL_OFFSET);
+                let base = fb.binary(naga::BinaryOperator::Add, first, offset);
+                (fb.binary(naga::BinaryOperator::Add, id, base), 0)
+            }
+            Builtin::LocalId => (load_global(fb, local_id), 0),
+            Builtin::GroupId => {
+                let id = load_global(fb, group_id);
+                let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
+                (fb.binary(naga::BinaryOperator::Add, id, groups), 0)
+            }
+            Builtin::GlobalSize => (header_vector(fb, PushConstantHeader::GLOBAL_SIZE), 1),
+            Builtin::GlobalOffset => (header_vector(fb, PushConstantHeader::GLOBAL_OFFSET), 0),
+            // Work-groups are uniform, so the enqueued size is the size.
+            Builtin::LocalSize | Builtin::EnqueuedLocalSize => {
+                let components = local_size
+                    .map(|c| fb.add(naga::Expression::Constant(c)))
+                    .to_vec();
+                (
+                    fb.add(naga::Expression::Compose {
+                        ty: uvec3,
+                        components,
+                    }),
+                    1,
+                )
+            }
+            Builtin::NumGroups => {
+                // Work-groups are uniform, so the global size divides evenly.
+                let size = header_vector(fb, PushConstantHeader::GLOBAL_SIZE);
+                let components = local_size
+                    .map(|c| fb.add(naga::Expression::Constant(c)))
+                    .to_vec();
+                let local = fb.add(naga::Expression::Compose {
+                    ty: uvec3,
+                    components,
+                });
+                (fb.binary(naga::BinaryOperator::Divide, size, local), 1)
+            }
+            _ => return Err(self.error(location, "internal error: unhandled built-in")),
+        };
+        let component = self.dimension(fb, vector, &args[0], out_of_range)?;
+        self.convert(fb, component, &Type::UINT, ty, location)
+    }
+
+    /// `barrier(flags)` and the fences. The flags are CLK_LOCAL_MEM_FENCE
+    /// (workgroup memory) and CLK_GLOBAL_MEM_FENCE (buffers); flags that are
+    /// not a constant order both.
+    pub(super) fn barrier(&mut self, fb: &mut FnBuilder, b: Builtin, args: &[Expr]) {
+        let flags = match args.first().map(|a| &a.kind) {
+            Some(H::Int(bits)) => *bits,
+            _ => 3,
+        };
+        let mut barrier = naga::Barrier::empty();
+        if flags & 1 != 0 {
+            barrier |= naga::Barrier::WORK_GROUP;
+        }
+        if flags & 2 != 0 {
+            barrier |= naga::Barrier::STORAGE;
+        }
+        let statement = match b {
+            Builtin::Barrier | Builtin::WorkGroupBarrier => {
+                naga::Statement::ControlBarrier(barrier)
+            }
+            _ => naga::Statement::MemoryBarrier(barrier),
+        };
+        fb.push(statement);
+    }
+
+    /// Component `dim` of a `uvec3`, or `default` for a dimension >= 3
+    /// (OpenCL C 6.15.1).
+    pub(super) fn dimension(
+        &mut self,
+        fb: &mut FnBuilder,
+        vector: Handle<naga::Expression>,
+        dim: &Expr,
+        default: u32,
+    ) -> LResult<Handle<naga::Expression>> {
+        if let H::Int(d) = dim.kind {
+            return Ok(if d < 3 {
+                fb.add(naga::Expression::AccessIndex {
+                    base: vector,
+                    index: d as u32,
+                })
+            } else {
+                fb.add(naga::Expression::Literal(naga::Literal::U32(default)))
+            });
+        }
+        let d = self.plain(fb, dim)?;
+        let two = fb.add(naga::Expression::Literal(naga::Literal::U32(2)));
+        let clamped = fb.add(naga::Expression::Math {
+            fun: naga::MathFunction::Min,
+            arg: d,
+            arg1: Some(two),
+            arg2: None,
+            arg3: None,
+        });
+        let value = fb.add(naga::Expression::Access {
+            base: vector,
+            index: clamped,
+        });
+        let three = fb.add(naga::Expression::Literal(naga::Literal::U32(3)));
+        let in_range = fb.binary(naga::BinaryOperator::Less, d, three);
+        let fallback = fb.add(naga::Expression::Literal(naga::Literal::U32(default)));
+        Ok(fb.add(naga::Expression::Select {
+            condition: in_range,
+            accept: value,
+            reject: fallback,
+        }))
+    }
+}
