@@ -1,0 +1,616 @@
+//! Declarations: program-scope variables and typedefs, functions and
+//! their prototypes, kernel parameters and attributes, and local
+//! variables.
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn global_declaration(&mut self, d: &ast::Declaration) {
+        let is_function = |i: &ast::InitDeclarator| {
+            matches!(
+                i.declarator.derived.first(),
+                Some(ast::Derived::Function { .. })
+            )
+        };
+        // Prototypes resolve their own specifiers; anything else resolves
+        // them once here (which also defines a struct, union or enum).
+        let base = if d.declarators.iter().all(is_function) && !d.declarators.is_empty() {
+            None
+        } else {
+            Some(self.base_type(&d.specs))
+        };
+        for init in &d.declarators {
+            let Some((name, location)) = &init.declarator.name else {
+                continue;
+            };
+            if is_function(init) {
+                self.function_prototype(&d.specs, &init.declarator, *location, false);
+                continue;
+            }
+            let Some((base, quals)) = base.clone() else {
+                continue;
+            };
+            if d.specs.storage == Some(ast::StorageClass::Typedef) {
+                let (ty, align) =
+                    self.typedef_type(base, quals, &d.specs, &init.declarator, *location);
+                if let Some(Symbol::Typedef(old, _, _)) =
+                    self.scopes.last().and_then(|s| s.get(name))
+                {
+                    if *old != ty {
+                        let old = old.display();
+                        self.error(
+                            *location,
+                            format!(
+                                "typedef redefinition with different types ('{}' vs '{old}')",
+                                ty.display()
+                            ),
+                        );
+                    }
+                }
+                self.program
+                    .typedefs
+                    .push((name.clone(), ty.clone(), align));
+                self.declare(
+                    name.clone(),
+                    Symbol::Typedef(ty, quals_of_typedef(quals, &init.declarator), align),
+                );
+                continue;
+            }
+            self.program_scope_variable(d, init, base, quals);
+        }
+    }
+
+    /// The type a typedef names and the alignment an attribute gives it
+    /// (which, unlike on a struct, may also decrease it).
+    pub(super) fn typedef_type(
+        &mut self,
+        base: Type,
+        quals: ast::Qualifiers,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        location: Location,
+    ) -> (Type, Option<u64>) {
+        let ty = self.declarator_type(base, quals, declarator, location);
+        let placement = self.placement(&[&specs.attributes, &declarator.attributes]);
+        if placement.packed {
+            self.diags.warning(
+                location,
+                "'packed' attribute ignored when used on a typedef",
+            );
+        }
+        let ty = self.apply_endian(ty, &placement, location);
+        let inherited = if declarator.derived.is_empty() {
+            self.typedef_alignment(specs)
+        } else {
+            None
+        };
+        (ty, placement.aligned.or(inherited))
+    }
+
+    /// A variable at program scope: `__constant` (any version) or
+    /// `__global` (OpenCL C 2.0 on, the default there).
+    pub(super) fn program_scope_variable(
+        &mut self,
+        d: &ast::Declaration,
+        init: &ast::InitDeclarator,
+        base: Type,
+        quals: ast::Qualifiers,
+    ) {
+        let Some((name, location)) = &init.declarator.name else {
+            return;
+        };
+        let location = *location;
+        let ty = self.declarator_type(base, quals, &init.declarator, location);
+        let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
+        let ty = self.apply_endian(ty, &placement, location);
+        let generic_std = self.cl_std >= (2, 0);
+        let space = match quals.address_space {
+            Some(AddressSpace::Constant) => AddressSpace::Constant,
+            Some(AddressSpace::Global) if generic_std => AddressSpace::Global,
+            None if generic_std => AddressSpace::Global,
+            _ if d.specs.storage == Some(ast::StorageClass::Extern) && !generic_std => {
+                self.error(
+                    location,
+                    "extern variable must reside in constant address space",
+                );
+                return;
+            }
+            _ => {
+                let message = if generic_std {
+                    "program scope variable must reside in global or constant address space"
+                } else {
+                    "program scope variable must reside in constant address space"
+                };
+                self.error(location, message);
+                return;
+            }
+        };
+        let is_extern = d.specs.storage == Some(ast::StorageClass::Extern);
+        let (init_expr, ty) = match &init.init {
+            Some(i) => {
+                let (e, ty) = self.initializer(i, &ty, location);
+                (Some(e), ty)
+            }
+            None => {
+                if space == AddressSpace::Constant && !is_extern {
+                    self.error(
+                        location,
+                        "variable in constant address space must be initialized",
+                    );
+                }
+                (None, ty)
+            }
+        };
+        if ty.size(self.caps.address_bits).is_none() && !is_error(&ty) {
+            self.error(
+                location,
+                format!("variable has incomplete type '{}'", ty.display()),
+            );
+        }
+        self.program.globals.push(hir::Global {
+            name: name.clone(),
+            ty,
+            space,
+            init: init_expr,
+            location,
+        });
+        let id = self.program.globals.len() - 1;
+        self.declare(name.clone(), Symbol::Global(id));
+    }
+
+    /// A parameter's type: attributes applied, arrays adjusted to pointers
+    /// (C99 6.7.5.3).
+    pub(super) fn param_type(
+        &mut self,
+        p: &ast::ParamDecl,
+        location: Location,
+    ) -> (Type, ast::Qualifiers) {
+        let (base, quals) = self.base_type(&p.specs);
+        let ty = self.declarator_type(base, quals, &p.declarator, location);
+        let placement = self.placement(&[&p.specs.attributes, &p.declarator.attributes]);
+        let ty = self.apply_endian(ty, &placement, location);
+        let ty = match &ty {
+            Type::Array(elem, _) => Type::Pointer(Rc::new(Pointee {
+                ty: (**elem).clone(),
+                is_const: quals.is_const,
+                is_volatile: quals.is_volatile,
+                space: quals
+                    .address_space
+                    .unwrap_or_else(|| self.default_pointee_space()),
+                endian_host: false,
+            })),
+            _ => ty,
+        };
+        (ty, quals)
+    }
+
+    /// Declares a function (prototype or definition) and returns its id.
+    pub(super) fn function_prototype(
+        &mut self,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        location: Location,
+        defining: bool,
+    ) -> FunctionId {
+        let name = declarator
+            .name
+            .as_ref()
+            .map_or_else(|| Rc::from(""), |n| n.0.clone());
+        let (base, _) = self.base_type(specs);
+        // `derived[0]` is the parameter list; anything after it belongs to
+        // the return type.
+        let (base, quals) = (base, specs.qualifiers);
+        let ret = self.derived_type(base, quals, &declarator.derived[1..], location);
+        if let Type::Array(..) = ret {
+            self.error(location, "function cannot return array type");
+        }
+        let (params, variadic) = match declarator.derived.first() {
+            Some(ast::Derived::Function { params, variadic }) => (&params[..], *variadic),
+            _ => (&[][..], false),
+        };
+        if variadic {
+            self.error(location, "variadic arguments are not allowed in OpenCL");
+        }
+        // Parameter names are not in scope here; only types matter. A
+        // definition checks its parameters again, so their problems are
+        // reported once, from there.
+        let mark = self.diags.len();
+        self.scopes.push(HashMap::new());
+        let signature: Vec<Type> = params
+            .iter()
+            .map(|p| self.param_type(p, p.location).0)
+            .collect();
+        self.scopes.pop();
+        if defining {
+            self.diags.truncate(mark);
+        }
+        if let Some(Symbol::Function(id)) = self.lookup(&name).cloned() {
+            let f = &self.program.functions[id];
+            if f.signature != signature || f.ret != ret {
+                self.error(location, format!("conflicting types for '{name}'"));
+            } else if defining && f.defined {
+                self.error(location, format!("redefinition of '{name}'"));
+            }
+            return id;
+        }
+        self.program.functions.push(hir::Function {
+            name: name.clone(),
+            signature,
+            params: Vec::new(),
+            locals: Vec::new(),
+            ret,
+            body: Vec::new(),
+            kernel: None,
+            defined: false,
+            location,
+        });
+        let id = self.program.functions.len() - 1;
+        self.declare(name, Symbol::Function(id));
+        id
+    }
+
+    pub(super) fn function_definition(&mut self, f: &ast::FunctionDef) {
+        // Variadic definitions are reported by `function_prototype`.
+        let Some(ast::Derived::Function { params, .. }) = f.declarator.derived.first() else {
+            return;
+        };
+        let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
+        let id = self.function_prototype(&f.specs, &f.declarator, location, true);
+        let is_kernel = f.specs.is_kernel;
+        if is_kernel && f.specs.storage == Some(ast::StorageClass::Static) {
+            self.error(location, "kernel functions cannot be declared static");
+        }
+        let ret = self.program.functions[id].ret.clone();
+        if is_kernel && ret != Type::Void {
+            self.error(location, "kernel must have void return type");
+        }
+        self.current = Some(FunctionState {
+            locals: Vec::new(),
+            ret: ret.clone(),
+            is_kernel,
+            body_depth: self.scopes.len() + 1,
+        });
+        self.scopes.push(HashMap::new());
+        let mut kernel_info = hir::KernelInfo::default();
+        let mut param_ids = Vec::new();
+        for p in params {
+            let ploc = p.declarator.name.as_ref().map_or(p.location, |n| n.1);
+            let (ty, quals) = self.param_type(p, ploc);
+            let name = p.declarator.name.as_ref().map(|n| n.0.clone());
+            if let Some(name) = &name {
+                if self.scopes.last().is_some_and(|s| s.contains_key(name)) {
+                    self.error(ploc, format!("redefinition of parameter '{name}'"));
+                }
+            }
+            if is_kernel {
+                kernel_info.args.push(self.kernel_arg(p, &ty, ploc));
+            }
+            if quals.address_space.is_some() && p.declarator.derived.is_empty() {
+                self.error(ploc, "parameter may not be qualified with an address space");
+            }
+            let name = p
+                .declarator
+                .name
+                .as_ref()
+                .map_or_else(|| Rc::from(""), |n| n.0.clone());
+            // `const` on the parameter itself, not on what it points to.
+            let is_const = quals.is_const && p.declarator.derived.is_empty();
+            param_ids.push(self.add_local(hir::Local {
+                name,
+                ty,
+                space: AddressSpace::Private,
+                is_const,
+                location: ploc,
+            }));
+        }
+        if is_kernel {
+            self.kernel_attributes(&f.specs.attributes, &mut kernel_info);
+        }
+        let body = self.block_items(&f.body.items);
+        self.scopes.pop();
+        let state = self.current.take().expect("function state");
+        let func = &mut self.program.functions[id];
+        func.params = param_ids;
+        func.locals = state.locals;
+        func.body = body;
+        func.defined = true;
+        func.location = location;
+        if is_kernel {
+            func.kernel = Some(kernel_info);
+        }
+    }
+
+    /// Checks a kernel parameter against OpenCL C 6.9 and describes it.
+    pub(super) fn kernel_arg(
+        &mut self,
+        p: &ast::ParamDecl,
+        ty: &Type,
+        location: Location,
+    ) -> hir::KernelArgInfo {
+        let written = type_as_written(p);
+        // Types whose size or meaning differs between host and device
+        // (OpenCL C 6.9.k) cannot cross into a kernel by value.
+        if p.declarator.derived.is_empty() {
+            if let ast::TypeSpec::Builtin(name) = &p.specs.ty {
+                let forbidden = ["size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t"];
+                if forbidden.contains(&&**name) {
+                    self.error(
+                        location,
+                        format!("'{name}' cannot be used as the type of a kernel parameter"),
+                    );
+                    return self.plain_arg(written);
+                }
+            }
+        }
+        if let Type::Record(r) = ty {
+            if self.record_has_pointer(r) {
+                self.error(
+                    location,
+                    "struct kernel parameters may not contain pointers",
+                );
+                return self.plain_arg(written);
+            }
+        }
+        match ty {
+            Type::Pointer(pointee) => {
+                let address = match pointee.space {
+                    AddressSpace::Global => AddressQualifier::Global,
+                    AddressSpace::Constant => AddressQualifier::Constant,
+                    AddressSpace::Local => AddressQualifier::Local,
+                    _ => {
+                        self.error(
+                            location,
+                            "pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space",
+                        );
+                        AddressQualifier::Private
+                    }
+                };
+                if matches!(pointee.ty, Type::Pointer(_)) {
+                    self.error(
+                        location,
+                        "kernel parameter cannot be declared as a pointer to a pointer",
+                    );
+                }
+                let restrict = p
+                    .declarator
+                    .derived
+                    .iter()
+                    .any(|d| matches!(d, ast::Derived::Pointer(q) if q.is_restrict));
+                hir::KernelArgInfo {
+                    type_name: written,
+                    address,
+                    is_const: pointee.is_const || pointee.space == AddressSpace::Constant,
+                    is_restrict: restrict,
+                    is_volatile: pointee.is_volatile,
+                }
+            }
+            Type::Scalar(Scalar::Bool) => {
+                self.error(
+                    location,
+                    "'bool' cannot be used as the type of a kernel parameter",
+                );
+                self.plain_arg(written)
+            }
+            Type::Scalar(_) | Type::Vector(..) | Type::Record(_) => self.plain_arg(written),
+            t if is_error(t) => self.plain_arg(written),
+            t => {
+                self.error(
+                    location,
+                    format!(
+                        "kernel arguments of type '{}' are not supported yet by this translator",
+                        t.display()
+                    ),
+                );
+                self.plain_arg(written)
+            }
+        }
+    }
+
+    pub(super) fn record_has_pointer(&self, r: &Rc<types::Record>) -> bool {
+        fn has_pointer(checker: &Checker, ty: &Type) -> bool {
+            match ty {
+                Type::Pointer(_) => true,
+                Type::Array(elem, _) => has_pointer(checker, elem),
+                Type::Record(r) => checker.record_has_pointer(r),
+                _ => false,
+            }
+        }
+        self.complete_record(r)
+            .fields
+            .iter()
+            .any(|f| has_pointer(self, &f.ty))
+    }
+
+    pub(super) fn plain_arg(&self, type_name: String) -> hir::KernelArgInfo {
+        hir::KernelArgInfo {
+            type_name,
+            address: AddressQualifier::Private,
+            is_const: false,
+            is_restrict: false,
+            is_volatile: false,
+        }
+    }
+
+    pub(super) fn kernel_attributes(
+        &mut self,
+        attrs: &[ast::Attribute],
+        info: &mut hir::KernelInfo,
+    ) {
+        let mut written = Vec::new();
+        for a in attrs {
+            let args: Vec<Option<i128>> = a.args.iter().map(|e| self.const_int(e)).collect();
+            match &*a.name {
+                "reqd_work_group_size" => {
+                    let dims: Option<Vec<u32>> = args
+                        .iter()
+                        .map(|v| v.and_then(|v| u32::try_from(v).ok()))
+                        .collect();
+                    match dims {
+                        _ if args.len() != 3 => self.error(
+                            a.location,
+                            "'reqd_work_group_size' attribute requires exactly 3 arguments",
+                        ),
+                        Some(d) if d.contains(&0) => self.error(
+                            a.location,
+                            "'reqd_work_group_size' attribute must be greater than 0",
+                        ),
+                        Some(d) => {
+                            info.required_work_group_size = Some([d[0], d[1], d[2]]);
+                            written
+                                .push(format!("reqd_work_group_size({},{},{})", d[0], d[1], d[2]));
+                        }
+                        None => self.error(
+                            a.location,
+                            "'reqd_work_group_size' attribute requires an integer constant",
+                        ),
+                    }
+                }
+                "work_group_size_hint" => {
+                    let vals: Vec<String> =
+                        args.iter().map(|v| v.unwrap_or(0).to_string()).collect();
+                    written.push(format!("work_group_size_hint({})", vals.join(",")));
+                }
+                "vec_type_hint" => {}
+                other => self
+                    .diags
+                    .warning(a.location, format!("unknown attribute '{other}' ignored")),
+            }
+        }
+        info.attributes = written.join(" ");
+    }
+
+    pub(super) fn local_declaration(&mut self, d: &ast::Declaration, out: &mut Vec<Stmt>) {
+        let (base, quals) = self.base_type(&d.specs);
+        for init in &d.declarators {
+            let Some((name, location)) = &init.declarator.name else {
+                continue;
+            };
+            let location = *location;
+            if d.specs.storage == Some(ast::StorageClass::Typedef) {
+                let (ty, align) =
+                    self.typedef_type(base.clone(), quals, &d.specs, &init.declarator, location);
+                self.declare(
+                    name.clone(),
+                    Symbol::Typedef(ty, quals_of_typedef(quals, &init.declarator), align),
+                );
+                continue;
+            }
+            if matches!(
+                init.declarator.derived.first(),
+                Some(ast::Derived::Function { .. })
+            ) {
+                self.error(
+                    location,
+                    "function declarations inside functions are not supported",
+                );
+                continue;
+            }
+            if self
+                .scopes
+                .last()
+                .is_some_and(|s| matches!(s.get(name), Some(Symbol::Local(_))))
+            {
+                self.error(location, format!("redefinition of '{name}'"));
+            }
+            if d.specs.storage == Some(ast::StorageClass::Static) && self.cl_std < (2, 0) {
+                self.error(
+                    location,
+                    "variables in function scope cannot be declared static",
+                );
+            }
+            let ty = self.declarator_type(base.clone(), quals, &init.declarator, location);
+            let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
+            let ty = self.apply_endian(ty, &placement, location);
+            // A pointee's address space is not the variable's.
+            let space = if init.declarator.derived.is_empty()
+                || matches!(
+                    init.declarator.derived.first(),
+                    Some(ast::Derived::Array(_))
+                ) {
+                quals.address_space.unwrap_or(AddressSpace::Private)
+            } else {
+                AddressSpace::Private
+            };
+            let (in_kernel, at_body) = self.current.as_ref().map_or((false, false), |f| {
+                (f.is_kernel, self.scopes.len() == f.body_depth)
+            });
+            match space {
+                AddressSpace::Private => {}
+                AddressSpace::Local | AddressSpace::Constant if !in_kernel => {
+                    self.error(
+                        location,
+                        format!(
+                            "non-kernel function variable cannot be declared in {} address space",
+                            if space == AddressSpace::Local {
+                                "local"
+                            } else {
+                                "constant"
+                            }
+                        ),
+                    );
+                }
+                AddressSpace::Local | AddressSpace::Constant if !at_body => {
+                    let which = if space == AddressSpace::Local {
+                        "local"
+                    } else {
+                        "constant"
+                    };
+                    self.error(
+                        location,
+                        format!("variables in the {which} address space can only be declared in the outermost scope of a kernel function"),
+                    );
+                }
+                AddressSpace::Local => {
+                    if init.init.is_some() {
+                        self.error(location, "'__local' variable cannot have an initializer");
+                    }
+                }
+                AddressSpace::Constant => {
+                    if init.init.is_none() {
+                        self.error(
+                            location,
+                            "variable in constant address space must be initialized",
+                        );
+                    }
+                }
+                _ => self.error(
+                    location,
+                    "function scope variable cannot be declared in global address space",
+                ),
+            }
+            if ty == Type::Void {
+                self.error(location, "variable has incomplete type 'void'");
+            }
+            let (value, ty) = match (&init.init, space) {
+                (Some(i), AddressSpace::Private | AddressSpace::Constant) => {
+                    let (e, ty) = self.initializer(i, &ty, location);
+                    (Some(e), ty)
+                }
+                _ => (None, ty),
+            };
+            // Opaque types (event_t, sampler_t) have no size but are values.
+            let opaque = matches!(ty, Type::Unsupported(_));
+            if ty.size(self.caps.address_bits).is_none() && !opaque && ty != Type::Void {
+                self.error(
+                    location,
+                    format!("variable has incomplete type '{}'", ty.display()),
+                );
+            }
+            let is_const = match init.declarator.derived.first() {
+                None | Some(ast::Derived::Array(_)) => quals.is_const,
+                Some(ast::Derived::Pointer(q)) => q.is_const,
+                Some(ast::Derived::Function { .. }) => false,
+            };
+            let id = self.add_local(hir::Local {
+                name: name.clone(),
+                ty,
+                space,
+                is_const,
+                location,
+            });
+            if let Some(v) = value {
+                out.push(Stmt::Init(id, v));
+            }
+        }
+    }
+}

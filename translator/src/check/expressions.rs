@@ -1,0 +1,1141 @@
+//! Expressions: typing every operator, C's implicit conversions made
+//! explicit, lvalue and constness rules, and calls.
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn int_const(&self, value: u64, ty: Type, location: Location) -> Expr {
+        Expr::new(H::Int(value), ty, location)
+    }
+
+    /// A condition: any scalar or pointer (compared with zero when lowered).
+    /// A condition of the statement at `at`: any scalar or pointer
+    /// (compared with zero when lowered).
+    pub(super) fn condition(&mut self, e: &ast::Expr, at: Location) -> Expr {
+        let e = self.rvalue(e);
+        if !matches!(e.ty, Type::Scalar(_) | Type::Pointer(_)) && !is_error(&e.ty) {
+            self.error(
+                at,
+                format!(
+                    "statement requires expression of scalar type ('{}' invalid)",
+                    e.ty.display()
+                ),
+            );
+        }
+        e
+    }
+
+    /// An expression as a value: arrays decay to pointers.
+    pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Expr {
+        let v = self.expr(e);
+        self.decay(v)
+    }
+
+    pub(super) fn decay(&mut self, v: Expr) -> Expr {
+        if let Type::Array(elem, _) = &v.ty {
+            let space = self.place_space(&v);
+            let is_const = self.is_read_only(&v);
+            let ty = Type::Pointer(Rc::new(Pointee {
+                ty: (**elem).clone(),
+                is_const,
+                is_volatile: false,
+                space,
+                endian_host: false,
+            }));
+            let location = v.location;
+            return Expr::new(H::Decay(Box::new(v)), ty, location);
+        }
+        v
+    }
+
+    /// Converts `v` to `to` as assignment does (C99 6.5.16.1), reporting
+    /// what is not allowed in the words and at the place `how` says.
+    pub(super) fn convert_for_assignment(&mut self, v: Expr, to: &Type, how: Conversion) -> Expr {
+        let v = self.decay(v);
+        if v.ty == *to || is_error(&v.ty) || is_error(to) {
+            return v;
+        }
+        let (from_text, to_text) = (v.ty.display(), to.display());
+        match (&v.ty, to) {
+            (Type::Scalar(_), Type::Scalar(_)) => self.convert(v, to.clone()),
+            (Type::Scalar(_), Type::Vector(s, _)) => {
+                let v = self.convert(v, Type::Scalar(*s));
+                let location = v.location;
+                Expr::new(H::Splat(Box::new(v)), to.clone(), location)
+            }
+            (Type::Scalar(s), Type::Pointer(_))
+                if s.is_integer() && matches!(v.kind, H::Int(0)) =>
+            {
+                // A null pointer constant.
+                let location = v.location;
+                Expr::new(H::Int(0), to.clone(), location)
+            }
+            (Type::Pointer(a), Type::Pointer(b)) => {
+                if a.endian_host != b.endian_host {
+                    self.error(
+                        how.location(),
+                        "assigning between pointers with different endian attributes",
+                    );
+                } else if a.space != b.space && b.space != AddressSpace::Generic {
+                    let what = how.describe(&from_text, &to_text, "of type");
+                    self.error(
+                        how.location(),
+                        format!("{what} changes address space of pointer"),
+                    );
+                } else if a.ty != b.ty && b.ty != Type::Void && a.ty != Type::Void {
+                    let what = how.describe(&from_text, &to_text, "of type");
+                    self.diags.warning(
+                        how.location(),
+                        format!("incompatible pointer types {}", lowercase_first(&what)),
+                    );
+                }
+                let location = v.location;
+                Expr::new(v.kind, to.clone(), location)
+            }
+            _ => {
+                let what = how.describe(&from_text, &to_text, "of incompatible type");
+                self.error(how.location(), what);
+                v
+            }
+        }
+    }
+
+    pub(super) fn convert(&mut self, v: Expr, to: Type) -> Expr {
+        if v.ty == to || is_error(&v.ty) {
+            return v;
+        }
+        let location = v.location;
+        // Fold constants so literals keep their precise value.
+        match (&v.kind, &to) {
+            (H::Int(bits), Type::Scalar(s)) if s.is_integer() => {
+                let value = literal::sign_extend(*bits, v.ty.scalar().unwrap_or(Scalar::Long));
+                return self.int_const(literal::wrap(value, *s), to, location);
+            }
+            (H::Int(bits), Type::Scalar(s)) if s.is_float() => {
+                let from = v.ty.scalar().unwrap_or(Scalar::Long);
+                let value = if from.is_signed() {
+                    literal::sign_extend(*bits, from) as f64
+                } else {
+                    *bits as f64
+                };
+                return Expr::new(H::Float(value), to, location);
+            }
+            (H::Float(f), Type::Scalar(s)) if s.is_float() => {
+                let value = if *s == Scalar::Float {
+                    *f as f32 as f64
+                } else {
+                    *f
+                };
+                return Expr::new(H::Float(value), to, location);
+            }
+            _ => {}
+        }
+        Expr::new(H::Convert(Box::new(v)), to, location)
+    }
+
+    /// Converts two operands to their common type (scalars: usual arithmetic
+    /// conversions; a scalar with a vector: widened to it).
+    pub(super) fn arithmetic_operands(
+        &mut self,
+        a: Expr,
+        b: Expr,
+        op_location: Location,
+        op: &str,
+    ) -> (Expr, Expr, Type) {
+        let common = match (&a.ty, &b.ty) {
+            (Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(common_scalar(*x, *y)),
+            (Type::Vector(..), Type::Scalar(_)) => a.ty.clone(),
+            (Type::Scalar(_), Type::Vector(..)) => b.ty.clone(),
+            (Type::Vector(..), Type::Vector(..)) if a.ty == b.ty => a.ty.clone(),
+            (Type::Vector(..), Type::Vector(..)) => {
+                self.error(
+                    op_location,
+                    format!(
+                        "implicit conversions between vector types ('{}' and '{}') are not permitted",
+                        a.ty.display(),
+                        b.ty.display()
+                    ),
+                );
+                return (a, b, error_type());
+            }
+            (x, y) if is_error(x) || is_error(y) => return (a, b, error_type()),
+            _ => {
+                self.invalid_operands(op_location, &a.ty, op, &b.ty);
+                return (a, b, error_type());
+            }
+        };
+        let a = self.widen(a, &common);
+        let b = self.widen(b, &common);
+        (a, b, common)
+    }
+
+    pub(super) fn widen(&mut self, v: Expr, to: &Type) -> Expr {
+        match (&v.ty, to) {
+            (Type::Scalar(_), Type::Vector(s, _)) => {
+                let v = self.convert(v, Type::Scalar(*s));
+                let location = v.location;
+                Expr::new(H::Splat(Box::new(v)), to.clone(), location)
+            }
+            _ => self.convert(v, to.clone()),
+        }
+    }
+
+    pub(super) fn comparison_type(ty: &Type) -> Type {
+        match ty {
+            Type::Vector(s, n) => Type::Vector(s.to_signed_int(), *n),
+            _ => Type::INT,
+        }
+    }
+
+    pub(super) fn expr(&mut self, e: &ast::Expr) -> Expr {
+        let location = e.location;
+        match &e.kind {
+            A::IntLiteral(text) => match literal::parse_int(text) {
+                Ok((value, s)) => self.int_const(value, Type::Scalar(s), location),
+                Err(msg) => {
+                    self.literal_error(location, msg);
+                    self.int_const(0, Type::INT, location)
+                }
+            },
+            A::FloatLiteral(text) => {
+                match literal::parse_float(text, self.caps.float64) {
+                    Ok((value, s)) => {
+                        if s == Scalar::Half {
+                            self.error(location, "half literals need cl_khr_fp16, which this device does not support");
+                        }
+                        Expr::new(H::Float(value), Type::Scalar(s), location)
+                    }
+                    Err(msg) => {
+                        self.literal_error(location, msg);
+                        Expr::new(H::Float(0.0), Type::FLOAT, location)
+                    }
+                }
+            }
+            A::CharLiteral(text) => match literal::parse_char(text) {
+                Ok(v) => self.int_const(v as u32 as u64, Type::INT, location),
+                Err(msg) => {
+                    self.literal_error(location, msg);
+                    self.int_const(0, Type::INT, location)
+                }
+            },
+            A::StringLiteral(text) => match literal::parse_string(text) {
+                Ok(bytes) => {
+                    let ty =
+                        Type::Array(Rc::new(Type::Scalar(Scalar::Char)), bytes.len() as u64 + 1);
+                    Expr::new(H::Str(bytes), ty, location)
+                }
+                Err(msg) => {
+                    self.literal_error(location, msg);
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+            },
+            A::Ident(name) => match self.lookup(name).cloned() {
+                Some(Symbol::Local(id)) => {
+                    let ty = self
+                        .current
+                        .as_ref()
+                        .map_or(error_type(), |f| f.locals[id].ty.clone());
+                    Expr::new(H::Local(id), ty, location)
+                }
+                Some(Symbol::EnumConstant(v)) => {
+                    self.int_const(v as u32 as u64, Type::INT, location)
+                }
+                Some(Symbol::Global(id)) => {
+                    let ty = self.program.globals[id].ty.clone();
+                    Expr::new(H::Global(id), ty, location)
+                }
+                Some(Symbol::Function(_)) => {
+                    self.error(location, "function designators are only allowed in calls");
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+                Some(Symbol::Typedef(..)) => {
+                    self.error(
+                        location,
+                        format!("unexpected type name '{name}': expected expression"),
+                    );
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+                // Tags live under keys no identifier spells.
+                None | Some(Symbol::Tag(_)) => {
+                    self.error(location, format!("use of undeclared identifier '{name}'"));
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+            },
+            A::Unary(op, x) => self.unary(*op, x, location),
+            A::Binary(op, a, b) => {
+                let a = self.rvalue(a);
+                let b = self.rvalue(b);
+                self.binary(*op, a, b, location)
+            }
+            A::Assign(op, target, value) => {
+                let target = self.expr(target);
+                self.require_modifiable(&target, location);
+                let value = self.rvalue(value);
+                match op {
+                    None => {
+                        let ty = target.ty.clone();
+                        let value =
+                            self.convert_for_assignment(value, &ty, Conversion::Assign(location));
+                        Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, location)
+                    }
+                    Some(op) => self.compound_assign(*op, target, value, location),
+                }
+            }
+            A::Conditional(c, a, b) => {
+                let c = self.condition(c, location);
+                let a = self.rvalue(a);
+                let b = self.rvalue(b);
+                let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
+                    self.arithmetic_operands(a, b, location, ":")
+                } else if a.ty == b.ty || is_error(&a.ty) {
+                    let ty = b.ty.clone();
+                    (a, b, ty)
+                } else {
+                    self.error(
+                        location,
+                        format!(
+                            "incompatible operand types ('{}' and '{}')",
+                            a.ty.display(),
+                            b.ty.display()
+                        ),
+                    );
+                    (a, b, error_type())
+                };
+                Expr::new(
+                    H::Conditional(Box::new(c), Box::new(a), Box::new(b)),
+                    ty,
+                    location,
+                )
+            }
+            A::Comma(a, b) => {
+                let a = self.expr(a);
+                let b = self.rvalue(b);
+                let ty = b.ty.clone();
+                Expr::new(H::Comma(Box::new(a), Box::new(b)), ty, location)
+            }
+            A::Call(callee, args, rparen) => self.call(callee, args, location, *rparen),
+            A::Index(base, index) => {
+                let base = self.expr(base);
+                let index = self.rvalue(index);
+                self.index(base, index, location)
+            }
+            A::Member {
+                base,
+                name,
+                name_location,
+                arrow,
+            } => {
+                let base = if *arrow {
+                    let p = self.rvalue(base);
+                    self.deref(p, location)
+                } else {
+                    self.expr(base)
+                };
+                self.member(base, name, location, *name_location)
+            }
+            A::Cast(t, x) => {
+                let to = self.type_name(t);
+                let v = self.rvalue(x);
+                self.cast(v, to, location)
+            }
+            A::VectorLiteral(t, parts, parts_location) => {
+                let to = self.type_name(t);
+                self.vector_literal(to, parts, location, *parts_location)
+            }
+            A::CompoundLiteral(..) => {
+                self.error(
+                    location,
+                    "compound literals are not supported yet by this translator",
+                );
+                Expr::new(H::Int(0), error_type(), location)
+            }
+            A::SizeofExpr(x) => {
+                let v = self.expr(x);
+                self.size_of(&v.ty, location)
+            }
+            A::SizeofType(t) => {
+                let ty = self.type_name(t);
+                self.size_of(&ty, location)
+            }
+            A::AlignofType(t) => {
+                let ty = self.type_name(t);
+                let a = ty.align(self.caps.address_bits).unwrap_or(1);
+                self.int_const(a, Type::Scalar(self.size_type(false)), location)
+            }
+            A::VecStepExpr(x) => {
+                let v = self.expr(x);
+                self.vec_step(&v.ty, location)
+            }
+            A::VecStepType(t) => {
+                let ty = self.type_name(t);
+                self.vec_step(&ty, location)
+            }
+        }
+    }
+
+    /// Reports a malformed literal at the offending character.
+    pub(super) fn literal_error(&mut self, location: Location, e: literal::LiteralError) {
+        let mut at = location;
+        at.offset += e.offset;
+        self.error(at, e.message);
+    }
+
+    pub(super) fn size_of(&mut self, ty: &Type, location: Location) -> Expr {
+        let size = match ty.size(self.caps.address_bits) {
+            Some(s) => s,
+            None => {
+                if !is_error(ty) {
+                    self.error(
+                        location,
+                        format!(
+                            "invalid application of 'sizeof' to an incomplete type '{}'",
+                            ty.display()
+                        ),
+                    );
+                }
+                1
+            }
+        };
+        self.int_const(size, Type::Scalar(self.size_type(false)), location)
+    }
+
+    pub(super) fn vec_step(&mut self, ty: &Type, location: Location) -> Expr {
+        let n = match ty {
+            Type::Scalar(_) => 1,
+            Type::Vector(_, n) => u64::from(types::storage_lanes(*n)),
+            _ => {
+                self.error(location, "vec_step requires a scalar or vector type");
+                1
+            }
+        };
+        self.int_const(n, Type::INT, location)
+    }
+
+    pub(super) fn require_modifiable(&mut self, target: &Expr, location: Location) {
+        if is_error(&target.ty) {
+            return;
+        }
+        let is_place = |e: &Expr| {
+            matches!(
+                e.kind,
+                H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..)
+            )
+        };
+        let ok = match &target.kind {
+            H::Swizzle(base, lanes) => {
+                let mut seen = 0u32;
+                let unique = lanes.iter().all(|&l| {
+                    let fresh = seen & (1 << l) == 0;
+                    seen |= 1 << l;
+                    fresh
+                });
+                if !unique {
+                    self.error(
+                        location,
+                        "vector is not assignable (contains duplicate components)",
+                    );
+                    return;
+                }
+                is_place(base)
+            }
+            _ => is_place(target),
+        };
+        if !ok {
+            self.error(location, "expression is not assignable");
+            return;
+        }
+        if let Type::Array(..) = target.ty {
+            self.error(
+                location,
+                format!("array type '{}' is not assignable", target.ty.display()),
+            );
+            return;
+        }
+        // A const variable is named; anything reached through a pointer or
+        // in the constant space is "read-only" (clang's wording).
+        let const_variable = match &target.kind {
+            H::Local(id) => self
+                .current
+                .as_ref()
+                .map(|f| &f.locals[*id])
+                .filter(|l| l.is_const && l.space != AddressSpace::Constant)
+                .map(|l| (l.name.clone(), l.ty.display())),
+            _ => None,
+        };
+        if let Some((name, ty)) = const_variable {
+            self.error(
+                location,
+                format!(
+                    "cannot assign to variable '{name}' with const-qualified type 'const {ty}'"
+                ),
+            );
+        } else if self.is_read_only(target) {
+            self.error(location, "read-only variable is not assignable");
+        }
+    }
+
+    /// The address space a place is in: where `&place` points.
+    pub(super) fn place_space(&self, place: &Expr) -> AddressSpace {
+        match &place.kind {
+            H::Local(id) => self
+                .current
+                .as_ref()
+                .map_or(AddressSpace::Private, |f| f.locals[*id].space),
+            H::Global(id) => self.program.globals[*id].space,
+            H::Index(base, _) if matches!(base.ty, Type::Array(..)) => self.place_space(base),
+            H::Index(base, _) | H::Deref(base) => {
+                base.ty.pointee().map_or(AddressSpace::Private, |p| p.space)
+            }
+            H::Member(base, _) | H::Swizzle(base, _) => self.place_space(base),
+            // A string literal is a `__constant char` array.
+            H::Str(_) => AddressSpace::Constant,
+            _ => AddressSpace::Private,
+        }
+    }
+
+    /// Is a place `const` or in the constant address space, through any of
+    /// the variables, members, elements and pointers it is reached by?
+    pub(super) fn is_read_only(&self, place: &Expr) -> bool {
+        match &place.kind {
+            H::Local(id) => self.current.as_ref().is_some_and(|f| {
+                let l = &f.locals[*id];
+                l.is_const || l.space == AddressSpace::Constant
+            }),
+            H::Global(id) => self.program.globals[*id].space == AddressSpace::Constant,
+            H::Str(_) => true,
+            H::Index(base, _) if matches!(base.ty, Type::Array(..)) => self.is_read_only(base),
+            H::Index(base, _) | H::Deref(base) => base
+                .ty
+                .pointee()
+                .is_some_and(|p| p.is_const || p.space == AddressSpace::Constant),
+            H::Member(base, _) | H::Swizzle(base, _) => self.is_read_only(base),
+            _ => false,
+        }
+    }
+
+    pub(super) fn unary(&mut self, op: ast::UnaryOp, x: &ast::Expr, location: Location) -> Expr {
+        use ast::UnaryOp as U;
+        match op {
+            U::PreInc | U::PreDec | U::PostInc | U::PostDec => {
+                let target = self.expr(x);
+                self.require_modifiable(&target, location);
+                if !target.ty.is_arithmetic()
+                    && !matches!(target.ty, Type::Pointer(_))
+                    && !is_error(&target.ty)
+                {
+                    self.error(
+                        location,
+                        format!("cannot increment value of type '{}'", target.ty.display()),
+                    );
+                }
+                let ty = target.ty.clone();
+                Expr::new(
+                    H::IncDec {
+                        target: Box::new(target),
+                        increment: matches!(op, U::PreInc | U::PostInc),
+                        prefix: matches!(op, U::PreInc | U::PreDec),
+                    },
+                    ty,
+                    location,
+                )
+            }
+            U::Deref => {
+                let p = self.rvalue(x);
+                self.deref(p, location)
+            }
+            U::AddressOf => {
+                let v = self.expr(x);
+                if let H::Swizzle(..) = v.kind {
+                    self.error(location, "address of vector element requested");
+                } else if !matches!(
+                    v.kind,
+                    H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..)
+                ) {
+                    self.error(location, "cannot take the address of an rvalue");
+                }
+                let space = self.place_space(&v);
+                let is_const = self.is_read_only(&v);
+                let ty = Type::Pointer(Rc::new(Pointee {
+                    ty: v.ty.clone(),
+                    is_const,
+                    is_volatile: false,
+                    space,
+                    endian_host: false,
+                }));
+                Expr::new(H::AddressOf(Box::new(v)), ty, location)
+            }
+            U::Plus | U::Minus | U::BitNot => {
+                let v = self.rvalue(x);
+                let ok = match op {
+                    U::BitNot => v.ty.is_integer(),
+                    _ => v.ty.is_arithmetic(),
+                };
+                if !ok {
+                    if !is_error(&v.ty) {
+                        self.error(
+                            location,
+                            format!(
+                                "invalid argument type '{}' to unary expression",
+                                v.ty.display()
+                            ),
+                        );
+                    }
+                    return v;
+                }
+                let ty = match &v.ty {
+                    Type::Scalar(s) => Type::Scalar(promote(*s)),
+                    t => t.clone(),
+                };
+                let v = self.convert(v, ty.clone());
+                match op {
+                    U::Plus => v,
+                    U::Minus => {
+                        self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(v)), ty, location)
+                    }
+                    _ => self.fold_or(H::Unary(hir::UnaryOp::BitNot, Box::new(v)), ty, location),
+                }
+            }
+            U::Not => {
+                let v = self.rvalue(x);
+                if !matches!(v.ty, Type::Scalar(_) | Type::Vector(..) | Type::Pointer(_))
+                    && !is_error(&v.ty)
+                {
+                    self.error(
+                        location,
+                        format!(
+                            "invalid argument type '{}' to unary expression",
+                            v.ty.display()
+                        ),
+                    );
+                }
+                let ty = Self::comparison_type(&v.ty);
+                Expr::new(
+                    H::Unary(hir::UnaryOp::LogicalNot, Box::new(v)),
+                    ty,
+                    location,
+                )
+            }
+        }
+    }
+
+    /// Folds negation and complement of integer constants (so `-1` is a
+    /// literal); otherwise builds the node.
+    pub(super) fn fold_or(&mut self, kind: H, ty: Type, location: Location) -> Expr {
+        if let H::Unary(op, v) = &kind {
+            if let (H::Int(bits), Some(s)) = (&v.kind, ty.scalar()) {
+                let value = literal::sign_extend(*bits, s);
+                let folded = match op {
+                    hir::UnaryOp::Negate => value.wrapping_neg(),
+                    _ => !value,
+                };
+                return self.int_const(literal::wrap(folded, s), ty, location);
+            }
+            if let (H::Float(f), hir::UnaryOp::Negate) = (&v.kind, op) {
+                return Expr::new(H::Float(-f), ty, location);
+            }
+        }
+        Expr::new(kind, ty, location)
+    }
+
+    pub(super) fn binary(&mut self, op: BinaryOp, a: Expr, b: Expr, location: Location) -> Expr {
+        use BinaryOp::*;
+        if is_error(&a.ty) || is_error(&b.ty) {
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        match op {
+            LogicalAnd | LogicalOr => {
+                for v in [&a, &b] {
+                    if !matches!(v.ty, Type::Scalar(_) | Type::Pointer(_)) {
+                        self.error(v.location, "vector operands of '&&' and '||' are not supported yet by this translator");
+                    }
+                }
+                return Expr::new(
+                    H::Logical(op, Box::new(a), Box::new(b)),
+                    Type::INT,
+                    location,
+                );
+            }
+            Add | Sub if matches!(a.ty, Type::Pointer(_)) && b.ty.is_integer() => {
+                let b = if op == Sub {
+                    let ty = b.ty.clone();
+                    self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(b)), ty, location)
+                } else {
+                    b
+                };
+                let ty = a.ty.clone();
+                return Expr::new(H::PointerOffset(Box::new(a), Box::new(b)), ty, location);
+            }
+            Add if a.ty.is_integer() && matches!(b.ty, Type::Pointer(_)) => {
+                let ty = b.ty.clone();
+                return Expr::new(H::PointerOffset(Box::new(b), Box::new(a)), ty, location);
+            }
+            _ => {}
+        }
+        if matches!(a.ty, Type::Pointer(_)) || matches!(b.ty, Type::Pointer(_)) {
+            return self.pointer_binary(op, a, b, location);
+        }
+        if matches!(op, Shl | Shr) {
+            // The result has the promoted left operand's type; the right
+            // operand is converted to it (OpenCL C 6.3.j).
+            if !a.ty.is_integer() || !b.ty.is_integer() {
+                return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
+            }
+            let ty = match &a.ty {
+                Type::Scalar(s) => Type::Scalar(promote(*s)),
+                t => t.clone(),
+            };
+            let a = self.convert(a, ty.clone());
+            let b = match (&ty, &b.ty) {
+                (Type::Vector(s, _), Type::Scalar(_)) => self.widen(b, &Type::Scalar(*s)),
+                _ => b,
+            };
+            let b = self.widen(b, &ty);
+            return Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, location);
+        }
+        if matches!(op, Rem | BitAnd | BitOr | BitXor) && !(a.ty.is_integer() && b.ty.is_integer())
+        {
+            return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
+        }
+        let (a, b, ty) = self.arithmetic_operands(a, b, location, op.spelling());
+        if is_error(&ty) {
+            return Expr::new(H::Int(0), ty, location);
+        }
+        let result = if op.is_comparison() {
+            Self::comparison_type(&ty)
+        } else {
+            ty
+        };
+        Expr::new(H::Binary(op, Box::new(a), Box::new(b)), result, location)
+    }
+
+    /// Comparisons and differences of pointers (C99 6.5.6, 6.5.8, 6.5.9):
+    /// both into the same address space, or a pointer and a null constant.
+    pub(super) fn pointer_binary(
+        &mut self,
+        op: BinaryOp,
+        a: Expr,
+        b: Expr,
+        location: Location,
+    ) -> Expr {
+        let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
+        let (pa, pb) = (a.ty.pointee().cloned(), b.ty.pointee().cloned());
+        let compatible = match (&pa, &pb) {
+            _ if is_null(&a) || is_null(&b) => true,
+            (Some(x), Some(y)) => {
+                x.space == y.space
+                    || x.space == AddressSpace::Generic
+                    || y.space == AddressSpace::Generic
+            }
+            (Some(_), None) => is_null(&b),
+            (None, Some(_)) => is_null(&a),
+            (None, None) => false,
+        };
+        let ty = match op {
+            _ if !compatible => None,
+            _ if op.is_comparison() => Some(Type::INT),
+            BinaryOp::Sub if pa.is_some() && pb.is_some() => {
+                if pa.as_ref().map(|p| &p.ty) != pb.as_ref().map(|p| &p.ty) {
+                    None
+                } else {
+                    Some(Type::Scalar(self.size_type(true)))
+                }
+            }
+            _ => None,
+        };
+        match ty {
+            Some(ty) => Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, location),
+            None => self.invalid_operands(location, &a.ty, op.spelling(), &b.ty),
+        }
+    }
+
+    /// Reports operands an operator does not take; the result is an
+    /// error placeholder.
+    pub(super) fn invalid_operands(
+        &mut self,
+        location: Location,
+        a: &Type,
+        op: &str,
+        b: &Type,
+    ) -> Expr {
+        self.error(
+            location,
+            format!(
+                "invalid operands to binary expression ('{}' {op} '{}')",
+                a.display(),
+                b.display()
+            ),
+        );
+        Expr::new(H::Int(0), error_type(), location)
+    }
+
+    pub(super) fn compound_assign(
+        &mut self,
+        op: BinaryOp,
+        target: Expr,
+        value: Expr,
+        location: Location,
+    ) -> Expr {
+        let ty = target.ty.clone();
+        if matches!(ty, Type::Pointer(_))
+            && matches!(op, BinaryOp::Add | BinaryOp::Sub)
+            && value.ty.is_integer()
+        {
+            // p += n is p = p + n.
+            let read = target.clone();
+            let sum = self.binary(op, read, value, location);
+            return Expr::new(H::Assign(Box::new(target), Box::new(sum)), ty, location);
+        }
+        // Type-check `target op value` to find the operation type.
+        let probe = self.binary(op, target.clone(), value, location);
+        if is_error(&probe.ty) {
+            return probe;
+        }
+        let H::Binary(_, _, value) = probe.kind else {
+            return probe;
+        };
+        let op_ty = probe.ty.clone();
+        Expr::new(
+            H::CompoundAssign {
+                op,
+                target: Box::new(target),
+                value,
+                op_ty,
+            },
+            ty,
+            location,
+        )
+    }
+
+    pub(super) fn deref(&mut self, p: Expr, location: Location) -> Expr {
+        match &p.ty {
+            Type::Pointer(pointee) => {
+                if pointee.ty == Type::Void {
+                    self.error(location, "dereferencing a 'void *' pointer");
+                }
+                let ty = pointee.ty.clone();
+                Expr::new(H::Deref(Box::new(p)), ty, location)
+            }
+            t if is_error(t) => p,
+            t => {
+                self.error(
+                    location,
+                    format!(
+                        "indirection requires pointer operand ('{}' invalid)",
+                        t.display()
+                    ),
+                );
+                Expr::new(H::Int(0), error_type(), location)
+            }
+        }
+    }
+
+    pub(super) fn index(&mut self, base: Expr, index: Expr, location: Location) -> Expr {
+        if !index.ty.is_integer() || !matches!(index.ty, Type::Scalar(_)) {
+            if !is_error(&index.ty) {
+                self.error(index.location, "array subscript is not an integer");
+            }
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        let elem = match &base.ty {
+            Type::Array(elem, _) => (**elem).clone(),
+            Type::Pointer(p) => p.ty.clone(),
+            Type::Vector(..) => {
+                self.error(
+                    location,
+                    "subscripting a vector is not supported yet by this translator",
+                );
+                return Expr::new(H::Int(0), error_type(), location);
+            }
+            t if is_error(t) => return base,
+            t => {
+                self.error(
+                    location,
+                    format!(
+                        "subscripted value is not an array, pointer, or vector ('{}')",
+                        t.display()
+                    ),
+                );
+                return Expr::new(H::Int(0), error_type(), location);
+            }
+        };
+        Expr::new(H::Index(Box::new(base), Box::new(index)), elem, location)
+    }
+
+    pub(super) fn member(
+        &mut self,
+        base: Expr,
+        name: &str,
+        location: Location,
+        name_location: Location,
+    ) -> Expr {
+        match &base.ty {
+            Type::Vector(s, n) => match parse_swizzle(name, *s, *n, self.cl_std) {
+                Ok(lanes) => {
+                    let ty = if lanes.len() == 1 {
+                        Type::Scalar(*s)
+                    } else {
+                        Type::Vector(*s, lanes.len() as u8)
+                    };
+                    Expr::new(H::Swizzle(Box::new(base), lanes), ty, location)
+                }
+                Err(msg) => {
+                    self.error(location, msg);
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+            },
+            Type::Record(r) => match self
+                .complete_record(r)
+                .fields
+                .iter()
+                .position(|f| &*f.name == name)
+            {
+                Some(i) => {
+                    let ty = self.complete_record(r).fields[i].ty.clone();
+                    Expr::new(H::Member(Box::new(base), i), ty, location)
+                }
+                None => {
+                    self.error(
+                        name_location,
+                        format!("no member named '{name}' in '{}'", base.ty.display()),
+                    );
+                    Expr::new(H::Int(0), error_type(), location)
+                }
+            },
+            t if is_error(t) => base,
+            t => {
+                self.error(
+                    location,
+                    format!(
+                        "member reference base type '{}' is not a structure or union",
+                        t.display()
+                    ),
+                );
+                Expr::new(H::Int(0), error_type(), location)
+            }
+        }
+    }
+
+    pub(super) fn cast(&mut self, v: Expr, to: Type, location: Location) -> Expr {
+        if is_error(&v.ty) || is_error(&to) {
+            return v;
+        }
+        match (&v.ty, &to) {
+            (_, Type::Void) => Expr::new(v.kind, Type::Void, location),
+            (Type::Scalar(_), Type::Scalar(_)) => {
+                let mut e = self.convert(v, to);
+                e.location = location;
+                e
+            }
+            (Type::Scalar(_), Type::Vector(..)) => self.widen(v, &to),
+            (Type::Vector(..), Type::Vector(..)) if v.ty == to => v,
+            (Type::Vector(..), Type::Vector(..)) => {
+                self.error(
+                    location,
+                    format!(
+                        "invalid conversion between ext-vector type '{}' and '{}'",
+                        v.ty.display(),
+                        to.display()
+                    ),
+                );
+                Expr::new(H::Int(0), error_type(), location)
+            }
+            (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
+                if matches!(v.kind, H::Int(0)) {
+                    Expr::new(H::Int(0), to, location)
+                } else {
+                    Expr::new(H::Convert(Box::new(v)), to, location)
+                }
+            }
+            (Type::Pointer(_), Type::Scalar(s)) if s.is_integer() => {
+                Expr::new(H::Convert(Box::new(v)), to, location)
+            }
+            (Type::Pointer(from), Type::Pointer(target)) => {
+                // Named address spaces are disjoint; only generic converts
+                // to and from them (OpenCL C 6.7.9).
+                let spaces_ok = from.space == target.space
+                    || from.space == AddressSpace::Generic
+                    || target.space == AddressSpace::Generic;
+                if !spaces_ok {
+                    self.error(
+                        location,
+                        format!(
+                            "casting '{}' to type '{}' changes address space of pointer",
+                            v.ty.display(),
+                            to.display()
+                        ),
+                    );
+                }
+                if from.ty == target.ty {
+                    Expr::new(v.kind, to, location)
+                } else {
+                    Expr::new(H::PointerCast(Box::new(v)), to, location)
+                }
+            }
+            _ => {
+                self.error(
+                    location,
+                    format!(
+                        "cannot cast from '{}' to '{}'",
+                        v.ty.display(),
+                        to.display()
+                    ),
+                );
+                Expr::new(H::Int(0), error_type(), location)
+            }
+        }
+    }
+
+    pub(super) fn vector_literal(
+        &mut self,
+        to: Type,
+        parts: &[ast::Expr],
+        location: Location,
+        parts_location: Location,
+    ) -> Expr {
+        let Type::Vector(elem, n) = to else {
+            // `(T)(a, b)` for a non-vector typedef is a cast of a comma
+            // expression.
+            let mut value = self.rvalue(&parts[0]);
+            for p in &parts[1..] {
+                let next = self.rvalue(p);
+                let ty = next.ty.clone();
+                value = Expr::new(H::Comma(Box::new(value), Box::new(next)), ty, location);
+            }
+            return self.cast(value, to, location);
+        };
+        let mut lanes = 0u32;
+        let mut out = Vec::new();
+        for p in parts {
+            let v = self.rvalue(p);
+            match v.ty.clone() {
+                Type::Scalar(_) => {
+                    lanes += 1;
+                    out.push(self.convert(v, Type::Scalar(elem)));
+                }
+                Type::Vector(s, m) if s == elem => {
+                    lanes += u32::from(m);
+                    out.push(v);
+                }
+                t if is_error(&t) => return v,
+                t => {
+                    self.error(
+                        v.location,
+                        format!(
+                            "invalid operand of type '{}' in a vector literal of '{}'",
+                            t.display(),
+                            to.display()
+                        ),
+                    );
+                    return Expr::new(H::Int(0), error_type(), location);
+                }
+            }
+        }
+        if out.len() == 1 && lanes == 1 {
+            let v = out.pop().expect("one part");
+            return Expr::new(H::Splat(Box::new(v)), to, location);
+        }
+        if lanes != u32::from(n) {
+            let which = if lanes < u32::from(n) { "few" } else { "many" };
+            self.error(
+                parts_location,
+                format!("too {which} elements in vector initialization (expected {n} elements, have {lanes})"),
+            );
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        Expr::new(H::VectorLiteral(out), to, location)
+    }
+
+    pub(super) fn call(
+        &mut self,
+        callee: &ast::Expr,
+        args: &[ast::Expr],
+        location: Location,
+        rparen: Location,
+    ) -> Expr {
+        let A::Ident(name) = &callee.kind else {
+            self.error(callee.location, "called object is not a function");
+            return Expr::new(H::Int(0), error_type(), location);
+        };
+        let written = args;
+        let args: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
+        if args.iter().any(|a| is_error(&a.ty)) {
+            return Expr::new(H::Int(0), error_type(), location);
+        }
+        match self.lookup(name).cloned() {
+            Some(Symbol::Function(id)) => {
+                let f = &self.program.functions[id];
+                let param_types = f.signature.clone();
+                let ret = f.ret.clone();
+
+                if param_types.len() != args.len() {
+                    // Like clang: missing arguments at the `)`, extra ones at
+                    // the first argument too many.
+                    let (which, at) = if args.len() < param_types.len() {
+                        ("few", rparen)
+                    } else {
+                        ("many", written[param_types.len()].begin())
+                    };
+                    self.error(
+                        at,
+                        format!(
+                            "too {which} arguments to function call, expected {}, have {}",
+                            param_types.len(),
+                            args.len()
+                        ),
+                    );
+                    return Expr::new(H::Int(0), error_type(), location);
+                }
+                let args = args
+                    .into_iter()
+                    .zip(&param_types)
+                    .map(|(a, t)| {
+                        let at = a.location;
+                        self.convert_for_assignment(a, t, Conversion::Argument(at))
+                    })
+                    .collect();
+                // Errors about the call as a whole (recursion) point at the
+                // function's name.
+                Expr::new(H::Call(id, args), ret, callee.location)
+            }
+            Some(_) => {
+                let ty = self.expr(callee).ty.display();
+                self.error(
+                    location,
+                    format!("called object type '{ty}' is not a function or function pointer"),
+                );
+                Expr::new(H::Int(0), error_type(), location)
+            }
+            None if &**name == "printf" => self.printf(args, location),
+            None => {
+                let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
+                let context = builtins::BuiltinContext {
+                    size_type: self.size_type(false),
+                    float64: self.caps.float64,
+                    // The translator does not lower `half` yet.
+                    float16: false,
+                    cl_std: self.cl_std,
+                };
+                match builtins::resolve(name, &types, &context) {
+                    Ok(r) => {
+                        let args = args
+                            .into_iter()
+                            .zip(&r.params)
+                            .map(|(a, t)| self.widen(a, t))
+                            .collect();
+                        Expr::new(H::Builtin(r.builtin, args), r.result, location)
+                    }
+                    Err(msg) => {
+                        // Missing arguments are reported at the `)`.
+                        let at = if msg.starts_with("too few arguments") {
+                            rparen
+                        } else {
+                            callee.location
+                        };
+                        self.error(at, msg);
+                        Expr::new(H::Int(0), error_type(), location)
+                    }
+                }
+            }
+        }
+    }
+}

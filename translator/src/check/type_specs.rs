@@ -1,0 +1,341 @@
+//! Types as written: declaration specifiers and declarators to
+//! [`Type`]s, enums, and integer constant expressions (array sizes, case
+//! labels, attribute arguments).
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn base_type(&mut self, specs: &ast::DeclSpecs) -> (Type, ast::Qualifiers) {
+        let mut quals = specs.qualifiers;
+        let ty = match &specs.ty {
+            ast::TypeSpec::None => {
+                self.error(specs.location, "type specifier missing");
+                error_type()
+            }
+            ast::TypeSpec::Scalar(words) => self.scalar_from_words(words, specs.location),
+            ast::TypeSpec::Builtin(name) if name.starts_with("atomic_") && self.cl_std < (2, 0) => {
+                self.error(specs.type_location, format!("unknown type name '{name}'"));
+                error_type()
+            }
+            ast::TypeSpec::Builtin(name) => match types::lookup_builtin_type_name(name) {
+                Some(BuiltinName::Scalar(s)) => Type::Scalar(s),
+                Some(BuiltinName::SizeType { signed }) => Type::Scalar(self.size_type(signed)),
+                Some(BuiltinName::Vector(s, n)) => Type::Vector(s, n),
+                _ => Type::Unsupported(name.clone()),
+            },
+            ast::TypeSpec::Typedef(name) => match self.lookup(name) {
+                Some(Symbol::Typedef(t, q, _)) => {
+                    let (t, q) = (t.clone(), *q);
+                    quals.is_const |= q.is_const;
+                    quals.is_volatile |= q.is_volatile;
+                    quals.address_space = quals.address_space.or(q.address_space);
+                    t
+                }
+                _ => {
+                    self.error(specs.type_location, format!("unknown type name '{name}'"));
+                    error_type()
+                }
+            },
+            ast::TypeSpec::Record(r) => self.record_type(r),
+            ast::TypeSpec::Enum(e) => {
+                self.enum_spec(e);
+                Type::INT
+            }
+        };
+        self.check_type_supported(&ty, specs.location);
+        if quals.is_restrict && !matches!(ty, Type::Pointer(_)) && !is_error(&ty) {
+            self.error(
+                specs.location,
+                format!(
+                    "restrict requires a pointer or reference ('{}' is invalid)",
+                    ty.display()
+                ),
+            );
+        }
+        (ty, quals)
+    }
+
+    pub(super) fn check_type_supported(&mut self, ty: &Type, location: Location) {
+        let elem = ty.element();
+        if let Some(s) = elem {
+            let ok = match s {
+                Scalar::Long | Scalar::ULong => self.caps.int64,
+                Scalar::Double => self.caps.float64,
+                // Checked on the declared type: pointers to half are fine.
+                _ => true,
+            };
+            if !ok {
+                self.error(
+                    location,
+                    format!("type '{}' is not supported on this device", s.name()),
+                );
+            }
+        }
+    }
+
+    pub(super) fn scalar_from_words(&mut self, w: &ast::ScalarWords, location: Location) -> Type {
+        let base_count = [w.void, w.bool_, w.char_, w.half, w.float, w.double]
+            .iter()
+            .filter(|&&b| b)
+            .count();
+        let invalid = base_count > 1
+            || (base_count == 1 && (w.int || w.short || w.long > 0) && !w.char_ && !w.double)
+            || (w.signed && w.unsigned)
+            || w.long > 1
+            || (w.short && w.long > 0);
+        if invalid {
+            self.error(location, "invalid combination of type specifiers");
+            return error_type();
+        }
+        if w.signed || w.unsigned {
+            let not_integer = [
+                (w.void, "void"),
+                (w.bool_, "bool"),
+                (w.half, "half"),
+                (w.float, "float"),
+                (w.double, "double"),
+            ];
+            if let Some((_, name)) = not_integer.iter().find(|(set, _)| *set) {
+                self.error(location, format!("'{name}' cannot be signed or unsigned"));
+                return error_type();
+            }
+        }
+        if w.void {
+            return Type::Void;
+        }
+        if w.bool_ {
+            return Type::BOOL;
+        }
+        if w.half {
+            return Type::Scalar(Scalar::Half);
+        }
+        if w.float {
+            return Type::FLOAT;
+        }
+        if w.double {
+            return Type::Scalar(Scalar::Double);
+        }
+        let signed = match (w.char_, w.short, w.long) {
+            (true, _, _) => Scalar::Char,
+            (_, true, _) => Scalar::Short,
+            (_, _, 1) => Scalar::Long,
+            _ => Scalar::Int,
+        };
+        if w.unsigned {
+            Type::Scalar(signed.to_unsigned())
+        } else {
+            Type::Scalar(signed)
+        }
+    }
+
+    pub(super) fn enum_spec(&mut self, e: &ast::EnumSpec) {
+        let Some(list) = &e.enumerators else { return };
+        let mut next = 0i64;
+        for (name, value, location) in list {
+            if let Some(v) = value {
+                match self.const_int(v) {
+                    Some(v) => next = v as i64,
+                    None => self.error(*location, "enumerator value is not an integer constant"),
+                }
+            }
+            if self.scopes.last().is_some_and(|s| s.contains_key(name)) {
+                self.error(*location, format!("redefinition of enumerator '{name}'"));
+            }
+            self.declare(name.clone(), Symbol::EnumConstant(next));
+            next = next.wrapping_add(1);
+        }
+    }
+
+    /// The default address space of an unqualified pointee (OpenCL C 6.7):
+    /// private before 2.0, generic from 2.0 on.
+    pub(super) fn default_pointee_space(&self) -> AddressSpace {
+        if self.cl_std >= (2, 0) {
+            AddressSpace::Generic
+        } else {
+            AddressSpace::Private
+        }
+    }
+
+    /// Applies a declarator's derivations to a base type. Returns the type
+    /// and, for functions, the parameter list.
+    pub(super) fn declarator_type(
+        &mut self,
+        base: Type,
+        quals: ast::Qualifiers,
+        declarator: &ast::Declarator,
+        location: Location,
+    ) -> Type {
+        self.derived_type(base, quals, &declarator.derived, location)
+    }
+
+    /// Applies derivations, listed from the name outwards, to a base type.
+    pub(super) fn derived_type(
+        &mut self,
+        base: Type,
+        quals: ast::Qualifiers,
+        derived: &[ast::Derived],
+        location: Location,
+    ) -> Type {
+        let mut ty = base;
+        let mut space = quals
+            .address_space
+            .unwrap_or_else(|| self.default_pointee_space());
+        let mut is_const = quals.is_const;
+        let mut is_volatile = quals.is_volatile;
+        for d in derived.iter().rev() {
+            ty = match d {
+                ast::Derived::Pointer(q) => {
+                    let t = Type::Pointer(Rc::new(Pointee {
+                        ty,
+                        is_const,
+                        is_volatile,
+                        space,
+                        endian_host: false,
+                    }));
+                    space = q
+                        .address_space
+                        .unwrap_or_else(|| self.default_pointee_space());
+                    is_const = q.is_const;
+                    is_volatile = q.is_volatile;
+                    t
+                }
+                ast::Derived::Array(size) => {
+                    let n = match size {
+                        Some(e) => match self.const_int(e) {
+                            Some(n) if n > 0 => n as u64,
+                            Some(0) => {
+                                self.error(e.location, "zero size arrays are not allowed");
+                                1
+                            }
+                            Some(_) => {
+                                self.error(
+                                    e.location,
+                                    "variable declared as an array with a negative size",
+                                );
+                                1
+                            }
+                            None => {
+                                self.error(
+                                    e.location,
+                                    "variable length arrays are not supported in OpenCL",
+                                );
+                                1
+                            }
+                        },
+                        None => 0,
+                    };
+                    Type::Array(Rc::new(ty), n)
+                }
+                ast::Derived::Function { .. }
+                    if derived
+                        .iter()
+                        .any(|d| matches!(d, ast::Derived::Pointer(_))) =>
+                {
+                    // A function pointer: the parser has reported it.
+                    error_type()
+                }
+                ast::Derived::Function { .. } => {
+                    self.error(
+                        location,
+                        "function types are only allowed in function declarations",
+                    );
+                    error_type()
+                }
+            };
+        }
+        // Without cl_khr_fp16, `half` exists only behind pointers, for
+        // vload_half and vstore_half (OpenCL C 6.1.1.1).
+        let mut value = &ty;
+        while let Type::Array(elem, _) = value {
+            value = elem;
+        }
+        if value.element() == Some(Scalar::Half) && !self.caps.float16 {
+            self.error(location, "declaring variable of type 'half' is not allowed");
+            return error_type();
+        }
+        ty
+    }
+
+    /// Evaluates an integer constant expression (array sizes, case labels,
+    /// enumerators, attribute arguments).
+    pub(super) fn const_int(&mut self, e: &ast::Expr) -> Option<i128> {
+        Some(match &e.kind {
+            A::IntLiteral(text) => literal::parse_int(text).ok()?.0 as i128,
+            A::CharLiteral(text) => literal::parse_char(text).ok()? as i128,
+            A::Ident(name) => match self.lookup(name)? {
+                Symbol::EnumConstant(v) => *v as i128,
+                _ => return None,
+            },
+            A::Unary(op, x) => {
+                let v = self.const_int(x)?;
+                match op {
+                    ast::UnaryOp::Plus => v,
+                    ast::UnaryOp::Minus => -v,
+                    ast::UnaryOp::BitNot => !v,
+                    ast::UnaryOp::Not => (v == 0) as i128,
+                    _ => return None,
+                }
+            }
+            A::Binary(op, a, b) => {
+                let (a, b) = (self.const_int(a)?, self.const_int(b)?);
+                use BinaryOp::*;
+                match op {
+                    Mul => a.checked_mul(b)?,
+                    Div => a.checked_div(b)?,
+                    Rem => a.checked_rem(b)?,
+                    Add => a.checked_add(b)?,
+                    Sub => a.checked_sub(b)?,
+                    Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+                    Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+                    Lt => (a < b) as i128,
+                    Gt => (a > b) as i128,
+                    Le => (a <= b) as i128,
+                    Ge => (a >= b) as i128,
+                    Eq => (a == b) as i128,
+                    Ne => (a != b) as i128,
+                    BitAnd => a & b,
+                    BitXor => a ^ b,
+                    BitOr => a | b,
+                    LogicalAnd => (a != 0 && b != 0) as i128,
+                    LogicalOr => (a != 0 || b != 0) as i128,
+                }
+            }
+            A::Conditional(c, a, b) => {
+                if self.const_int(c)? != 0 {
+                    self.const_int(a)?
+                } else {
+                    self.const_int(b)?
+                }
+            }
+            A::Cast(_, x) => self.const_int(x)?,
+            A::SizeofType(t) => {
+                let ty = self.type_name(t);
+                ty.size(self.caps.address_bits)? as i128
+            }
+            A::SizeofExpr(x) => {
+                let v = self.expr(x);
+                v.ty.size(self.caps.address_bits)? as i128
+            }
+            A::AlignofType(t) => {
+                let ty = self.type_name(t);
+                ty.align(self.caps.address_bits)? as i128
+            }
+            A::VecStepType(t) => match self.type_name(t) {
+                Type::Scalar(_) => 1,
+                Type::Vector(_, n) => i128::from(types::storage_lanes(n)),
+                _ => return None,
+            },
+            A::VecStepExpr(x) => match self.expr(x).ty {
+                Type::Scalar(_) => 1,
+                Type::Vector(_, n) => i128::from(types::storage_lanes(n)),
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    pub(super) fn type_name(&mut self, t: &ast::TypeName) -> Type {
+        let (base, quals) = self.base_type(&t.specs);
+        self.declarator_type(base, quals, &t.declarator, t.specs.location)
+    }
+}
