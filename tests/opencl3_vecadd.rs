@@ -678,3 +678,59 @@ fn char_and_short_kernel_arguments() {
         assert_eq!(v, base + i as i32, "out[{i}]");
     }
 }
+
+/// IEEE half bits of `x`, for values a half represents exactly (normal
+/// numbers and zero): all the test needs.
+fn half_bits(x: f32) -> u16 {
+    if x == 0.0 {
+        return 0;
+    }
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exponent = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    assert!((1..31).contains(&exponent), "{x} is not a normal half");
+    assert_eq!(b & 0x1fff, 0, "{x} is not exact in half");
+    sign | ((exponent as u16) << 10) | ((b >> 13) & 0x3ff) as u16
+}
+
+#[test]
+fn vload_half_and_vstore_half_without_fp16() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/halfs.cl");
+    let kernel = Kernel::create(&program, "halfs").expect("kernel");
+    const M: usize = 256;
+    let values: Vec<f32> = (0..M).map(|i| (i as f32 - 100.0) * 0.25).collect();
+    let bits: Vec<u16> = values.iter().map(|&v| half_bits(v)).collect();
+    let mut din = unsafe { Buffer::<u16>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
+        .expect("in");
+    let dout = unsafe { Buffer::<u16>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
+        .expect("out");
+    let dwide = unsafe { Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
+        .expect("widened");
+    // SAFETY: blocking write from a live slice.
+    unsafe { queue.enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &bits, &[]) }.expect("write");
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&din)
+            .set_arg(&dout)
+            .set_arg(&dwide)
+            .set_global_work_size(M)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut out = vec![0u16; M];
+    let mut wide = vec![0f32; M];
+    // SAFETY: blocking reads into live slices.
+    unsafe {
+        queue
+            .enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut out, &[])
+            .expect("read");
+        queue
+            .enqueue_read_buffer(&dwide, CL_BLOCKING, 0, &mut wide, &[])
+            .expect("read");
+    }
+    assert_eq!(wide, values);
+    let expected: Vec<u16> = values.iter().map(|&v| half_bits(v * 3.0)).collect();
+    assert_eq!(out, expected);
+}

@@ -338,8 +338,8 @@ impl<'a> ModuleBuilder<'a> {
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
         if let Type::Scalar(s) = ty {
-            if s.size() < 4 && s.is_integer() && *s != Scalar::Bool {
-                // The word view: each u32 holds 4 chars or 2 shorts.
+            if s.size() < 4 && *s != Scalar::Bool {
+                // The word view: each u32 holds 4 chars or 2 shorts/halfs.
                 return Ok(self.u32_type());
             }
         }
@@ -705,6 +705,25 @@ impl<'a> ModuleBuilder<'a> {
             }
             H::Builtin(Builtin::Vload(n), args) => {
                 return self.vload(fb, *n, args, &e.ty, location)
+            }
+            H::Builtin(Builtin::VloadHalf(n), args) => {
+                return self.vload_half(fb, *n, *n, args, &e.ty, location)
+            }
+            // vloada_half3 reads from p + offset * 4 (OpenCL C 6.15.10).
+            H::Builtin(Builtin::VloadaHalf(n), args) => {
+                let stride = if *n == 3 { 4 } else { *n };
+                return self.vload_half(fb, *n, stride, args, &e.ty, location);
+            }
+            H::Builtin(
+                Builtin::VstoreHalf(n, rounding) | Builtin::VstoreaHalf(n, rounding),
+                args,
+            ) => {
+                let stride = match e.kind {
+                    H::Builtin(Builtin::VstoreaHalf(3, _), _) => 4,
+                    _ => *n,
+                };
+                self.vstore_half(fb, *n, stride, *rounding, args, location)?;
+                return Ok(Value::Void);
             }
             H::Builtin(Builtin::Vstore(n), args) => {
                 self.vstore(fb, *n, args, location)?;

@@ -41,6 +41,7 @@ fn capabilities() -> Capabilities {
         | Capabilities::SHADER_INT16
         | Capabilities::FLOAT64
         | Capabilities::SHADER_FLOAT16
+        | Capabilities::SHADER_FLOAT16_IN_FLOAT32
 }
 
 /// SPIR-V opcodes and decorations the patch below needs.

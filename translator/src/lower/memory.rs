@@ -597,12 +597,15 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         n: u8,
+        stride: u8,
         offset: &Expr,
         pointer: &Expr,
     ) -> LResult<Vec<Place>> {
         let p = self.pointer(fb, pointer)?;
         let offset = self.index_value(fb, offset)?;
-        let width = fb.add(naga::Expression::Literal(naga::Literal::U32(u32::from(n))));
+        let width = fb.add(naga::Expression::Literal(naga::Literal::U32(u32::from(
+            stride,
+        ))));
         let scaled = fb.binary(naga::BinaryOperator::Multiply, offset, width);
         let first = fb.binary(naga::BinaryOperator::Add, p.index, scaled);
         let mut places = Vec::with_capacity(usize::from(n));
@@ -630,7 +633,7 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Value> {
         let vector = self.value_type(ty, location)?;
         let mut components = Vec::new();
-        for place in self.vector_places(fb, n, &args[0], &args[1])? {
+        for place in self.vector_places(fb, n, n, &args[0], &args[1])? {
             match self.load(fb, place, location)? {
                 Value::Plain(h) => components.push(h),
                 _ => return Err(self.error(location, "vload of pointers")),
@@ -650,13 +653,130 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<()> {
         let data = self.plain(fb, &args[0])?;
-        let places = self.vector_places(fb, n, &args[1], &args[2])?;
+        let places = self.vector_places(fb, n, n, &args[1], &args[2])?;
         for (k, place) in places.into_iter().enumerate() {
             let lane = fb.add(naga::Expression::AccessIndex {
                 base: data,
                 index: k as u32,
             });
             self.store(fb, place, Value::Plain(lane), location, None)?;
+        }
+        Ok(())
+    }
+
+    /// The 16 bits of each `half` that `vload_half`/`vstore_half` touch:
+    /// they live in word-viewed buffers (there are no `half` values
+    /// without cl_khr_fp16).
+    fn half_places(
+        &mut self,
+        fb: &mut FnBuilder,
+        n: u8,
+        stride: u8,
+        offset: &Expr,
+        pointer: &Expr,
+        location: Location,
+    ) -> LResult<Vec<(Handle<naga::GlobalVariable>, Handle<naga::Expression>)>> {
+        self.vector_places(fb, n, stride, offset, pointer)?
+            .into_iter()
+            .map(|place| match place {
+                Place::Narrow { global, index, .. } => Ok((global, index)),
+                _ => Err(self.error(
+                    location,
+                    "vload_half/vstore_half on this memory are not supported yet by this translator",
+                )),
+            })
+            .collect()
+    }
+
+    /// `vload_halfn`: halfs widened to floats, exactly (every half is a
+    /// float).
+    pub(super) fn vload_half(
+        &mut self,
+        fb: &mut FnBuilder,
+        n: u8,
+        stride: u8,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        let mut lanes = Vec::new();
+        for (global, index) in self.half_places(fb, n, stride, &args[0], &args[1], location)? {
+            let (pointer, bit, _) = self.narrow_word(fb, global, index, Scalar::UShort);
+            let word = fb.add(naga::Expression::Load { pointer });
+            let bits = extract_narrow(fb, word, bit, Scalar::UShort);
+            let pair = fb.add(naga::Expression::Math {
+                fun: naga::MathFunction::Unpack2x16float,
+                arg: bits,
+                arg1: None,
+                arg2: None,
+                arg3: None,
+            });
+            lanes.push(fb.add(naga::Expression::AccessIndex {
+                base: pair,
+                index: 0,
+            }));
+        }
+        if n == 1 {
+            return Ok(Value::Plain(lanes[0]));
+        }
+        let vector = self.value_type(ty, location)?;
+        Ok(Value::Plain(fb.add(naga::Expression::Compose {
+            ty: vector,
+            components: lanes,
+        })))
+    }
+
+    /// `vstore_halfn`: floats narrowed to halfs, rounding to nearest even;
+    /// the directed roundings are not built yet.
+    pub(super) fn vstore_half(
+        &mut self,
+        fb: &mut FnBuilder,
+        n: u8,
+        stride: u8,
+        rounding: crate::builtins::Rounding,
+        args: &[Expr],
+        location: Location,
+    ) -> LResult<()> {
+        use crate::builtins::Rounding;
+        if !matches!(rounding, Rounding::Default | Rounding::Rte) {
+            return Err(self.error(
+                location,
+                "vstore_half with directed rounding is not supported yet by this translator",
+            ));
+        }
+        let data = self.plain(fb, &args[0])?;
+        let float_ty = match &args[0].ty {
+            Type::Vector(_, m) => Type::Vector(Scalar::Float, *m),
+            _ => Type::FLOAT,
+        };
+        let data = self.convert(fb, data, &args[0].ty, &float_ty, location)?;
+        let vec2 = self.add_type(naga::TypeInner::Vector {
+            size: naga::VectorSize::Bi,
+            scalar: naga::Scalar::F32,
+        });
+        let places = self.half_places(fb, n, stride, &args[1], &args[2], location)?;
+        for (k, (global, index)) in places.into_iter().enumerate() {
+            let lane = if n == 1 {
+                data
+            } else {
+                fb.add(naga::Expression::AccessIndex {
+                    base: data,
+                    index: k as u32,
+                })
+            };
+            let zero = fb.add(naga::Expression::Literal(naga::Literal::F32(0.0)));
+            let pair = fb.add(naga::Expression::Compose {
+                ty: vec2,
+                components: vec![lane, zero],
+            });
+            let bits = fb.add(naga::Expression::Math {
+                fun: naga::MathFunction::Pack2x16float,
+                arg: pair,
+                arg1: None,
+                arg2: None,
+                arg3: None,
+            });
+            self.store_narrow(fb, global, index, Scalar::UShort, bits, location)?;
         }
         Ok(())
     }
