@@ -145,9 +145,37 @@ pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
 /// FxHash of a spelling: whole little-endian words, then the length.
 #[inline]
 fn hash_bytes(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
     let mut h = FxHasher::default();
-    h.write(bytes);
-    h.add(bytes.len() as u64);
+    h.add(n as u64);
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let half = |at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&bytes[at..at + 4]);
+        u32::from_le_bytes(w) as u64
+    };
+    // Fixed-size loads only (a variable-length copy is a `memcpy` call):
+    // the tail is covered by a load that overlaps the previous one.
+    match n {
+        0 => {}
+        1..=3 => {
+            let (a, b, c) = (bytes[0], bytes[n / 2], bytes[n - 1]);
+            h.add((a as u64) | (b as u64) << 8 | (c as u64) << 16);
+        }
+        4..=8 => h.add(half(0) | half(n - 4) << 32),
+        _ => {
+            let mut i = 0;
+            while i + 8 < n {
+                h.add(word(i));
+                i += 8;
+            }
+            h.add(word(n - 8));
+        }
+    }
     h.hash
 }
 
@@ -174,7 +202,7 @@ pub struct Interner {
 
 impl Default for Interner {
     fn default() -> Self {
-        const INITIAL: usize = 512;
+        const INITIAL: usize = 1024;
         let mut slots = Vec::new();
         slots.resize_with(INITIAL, || None);
         Interner {
@@ -187,6 +215,7 @@ impl Default for Interner {
 }
 
 impl Interner {
+    #[inline]
     pub fn intern(&mut self, s: &str) -> Rc<str> {
         let hash = hash_bytes(s.as_bytes());
         let mask = self.slots.len() - 1;
@@ -473,6 +502,10 @@ impl Lexer<'_, '_> {
                 b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {
                     space = true;
                     self.pos += 1;
+                    // Indentation comes in runs.
+                    while matches!(self.src.get(self.pos), Some(b' ' | b'\t')) {
+                        self.pos += 1;
+                    }
                     continue;
                 }
                 b'/' if self.peek(1) == b'/' => {
@@ -1060,6 +1093,44 @@ mod tests {
     fn interned_spellings_share_allocations() {
         let l = lex("int int", FileId(0));
         assert!(Rc::ptr_eq(&l.tokens[0].token.text, &l.tokens[1].token.text));
+    }
+
+    #[test]
+    fn find_byte_matches_a_plain_search() {
+        let hay: Vec<u8> = (0..200u32).map(|i| (i * 37 % 251) as u8).collect();
+        for start in 0..20 {
+            for len in 0..hay.len() - start {
+                let h = &hay[start..start + len];
+                for needle in [0u8, 1, b'\\', b'*', b'\n', 37, 74, 250] {
+                    assert_eq!(
+                        find_byte(h, needle),
+                        h.iter().position(|&b| b == needle),
+                        "{start} {len} {needle}"
+                    );
+                }
+            }
+        }
+        assert_eq!(find_comment_end(b"a * b */ c"), Some(6));
+        assert_eq!(find_comment_end(b"**/"), Some(1));
+        assert_eq!(find_comment_end(b"*"), None);
+    }
+
+    #[test]
+    fn interner_grows_and_keeps_sharing() {
+        let mut interner = Interner::default();
+        let names: Vec<String> = (0..5000).map(|i| format!("name_{i}")).collect();
+        let first: Vec<Rc<str>> = names.iter().map(|n| interner.intern(n)).collect();
+        // Short and empty spellings hash without reading past the end.
+        for s in ["", "a", "ab", "abc", "abcd", "abcdefgh", "abcdefghi"] {
+            let a = interner.intern(s);
+            assert_eq!(&*a, s);
+            assert!(Rc::ptr_eq(&a, &interner.intern(s)));
+        }
+        for (n, r) in names.iter().zip(&first) {
+            let again = interner.intern(n);
+            assert_eq!(&*again, n.as_str());
+            assert!(Rc::ptr_eq(&again, r));
+        }
     }
 
     #[test]

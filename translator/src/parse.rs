@@ -9,6 +9,7 @@
 
 use crate::ast::*;
 use crate::diagnostic::{Diagnostics, Location};
+use crate::lexer::FxBuildHasher;
 use crate::token::{Punct, Token, TokenKind};
 use crate::types;
 use std::collections::HashMap;
@@ -20,7 +21,9 @@ pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> TranslationUnit {
         tokens,
         pos: 0,
         diags,
-        typedef_scopes: vec![HashMap::new()],
+        names: HashMap::default(),
+        shadowed: Vec::new(),
+        scope_starts: Vec::new(),
         depth: 0,
         assumed_semicolon: false,
     };
@@ -36,7 +39,14 @@ struct Parser<'a> {
     diags: &'a mut Diagnostics,
     /// Names declared in each scope, innermost last, and whether each is a
     /// typedef: an ordinary declaration in an inner scope hides a typedef.
-    typedef_scopes: Vec<HashMap<Rc<str>, bool>>,
+    ///
+    /// One map for all scopes, so a lookup is one probe: `names` holds the
+    /// innermost declaration of each name, `shadowed` what each declaration
+    /// replaced (to restore at the end of its scope), and `scope_starts`
+    /// where each open scope's declarations begin in `shadowed`.
+    names: HashMap<Rc<str>, bool, FxBuildHasher>,
+    shadowed: Vec<(Rc<str>, Option<bool>)>,
+    scope_starts: Vec<usize>,
     depth: u32,
     /// A `;` that was missing after a struct body and has been reported:
     /// the next `;` the parser looks for is taken as found.
@@ -260,25 +270,38 @@ impl<'a> Parser<'a> {
     // ---- typedef scopes ----
 
     fn is_typedef_name(&self, name: &str) -> bool {
-        self.typedef_scopes
-            .iter()
-            .rev()
-            .find_map(|scope| scope.get(name).copied())
-            .unwrap_or(false)
+        self.names.get(name).copied().unwrap_or(false)
     }
 
     fn declare_name(&mut self, name: &Rc<str>, is_typedef: bool) {
-        if let Some(scope) = self.typedef_scopes.last_mut() {
-            scope.insert(name.clone(), is_typedef);
+        let previous = self.names.insert(name.clone(), is_typedef);
+        // At file scope nothing is ever restored.
+        if !self.scope_starts.is_empty() {
+            self.shadowed.push((name.clone(), previous));
         }
     }
 
     fn push_scope(&mut self) {
-        self.typedef_scopes.push(HashMap::new());
+        self.scope_starts.push(self.shadowed.len());
     }
 
     fn pop_scope(&mut self) {
-        self.typedef_scopes.pop();
+        let Some(start) = self.scope_starts.pop() else {
+            return;
+        };
+        while self.shadowed.len() > start {
+            let Some((name, previous)) = self.shadowed.pop() else {
+                break;
+            };
+            match previous {
+                Some(was_typedef) => {
+                    self.names.insert(name, was_typedef);
+                }
+                None => {
+                    self.names.remove(&name);
+                }
+            }
+        }
     }
 
     /// Does the token at `n` start a type name (in a cast or sizeof)?
@@ -1421,5 +1444,70 @@ impl<'a> Parser<'a> {
             };
             e = Expr { kind, location };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::FileId;
+
+    fn parse_source(src: &str) -> (TranslationUnit, Diagnostics) {
+        let mut tokens: Vec<Token> = crate::lexer::lex(src, FileId(0))
+            .tokens
+            .into_iter()
+            .map(|t| t.token)
+            .collect();
+        tokens.push(Token {
+            kind: TokenKind::Eof,
+            text: Rc::from(""),
+            location: Location::new(FileId(0), src.len()),
+            leading_space: false,
+        });
+        let mut diags = Diagnostics::default();
+        let unit = parse(&tokens, &mut diags);
+        (unit, diags)
+    }
+
+    /// Whether each statement of the body of function `index` is a
+    /// declaration.
+    fn declarations(unit: &TranslationUnit, index: usize) -> Vec<bool> {
+        let Some(ExternalDecl::Function(f)) = unit.items.get(index) else {
+            panic!("item {index} is not a function");
+        };
+        f.body
+            .items
+            .iter()
+            .map(|s| matches!(s.kind, StmtKind::Declaration(_)))
+            .collect()
+    }
+
+    #[test]
+    fn typedef_names_follow_scopes() {
+        // `T * x;` declares a pointer where T is a typedef and multiplies
+        // where an inner declaration hides it; leaving the scope brings the
+        // typedef back, and an inner typedef ends with its block.
+        let (unit, diags) = parse_source(
+            "typedef int T;\n\
+             void f(void) { T * a; { int T; T * b; } T * c; }\n\
+             void g(void) { int T; T * d; { typedef float T; T * e; } T * h; }\n\
+             void k(void) { T * m; }\n",
+        );
+        assert!(!diags.has_errors());
+        assert_eq!(declarations(&unit, 1), [true, false, true]);
+        assert_eq!(declarations(&unit, 2), [true, false, false, false]);
+        let Some(ExternalDecl::Function(g)) = unit.items.get(2) else {
+            panic!("g");
+        };
+        let StmtKind::Compound(inner) = &g.body.items[2].kind else {
+            panic!("block");
+        };
+        let inner: Vec<bool> = inner
+            .items
+            .iter()
+            .map(|s| matches!(s.kind, StmtKind::Declaration(_)))
+            .collect();
+        assert_eq!(inner, [true, true]);
+        assert_eq!(declarations(&unit, 3), [true]);
     }
 }

@@ -589,6 +589,8 @@ struct Preprocessor<'p> {
     tok_pool: Vec<Vec<PpTok>>,
     /// Spent argument lists, reused by `collect_args`.
     args_pool: Vec<Args>,
+    /// Spent `substitute` scratch lists.
+    pre_pool: Vec<Vec<PreExpanded>>,
     files: Vec<FileState>,
     ctxs: Vec<Context>,
     include_cache: HashMap<String, FileId>,
@@ -630,6 +632,7 @@ impl<'p> Preprocessor<'p> {
             filter: MacroFilter::default(),
             tok_pool: Vec::new(),
             args_pool: Vec::new(),
+            pre_pool: Vec::new(),
             files: Vec::new(),
             ctxs: Vec::new(),
             include_cache: HashMap::new(),
@@ -1159,7 +1162,7 @@ impl<'p> Preprocessor<'p> {
             }));
         } else {
             // Allocated on the first parameter use that needs it.
-            let mut pre: Vec<PreExpanded> = Vec::new();
+            let mut pre = self.pre_pool.pop().unwrap_or_default();
             let mut i = 0;
             while i < m.body.len() {
                 let t = &m.body[i];
@@ -1189,7 +1192,7 @@ impl<'p> Preprocessor<'p> {
                         }
                     } else {
                         if pre.is_empty() {
-                            pre.resize(args.len(), PreExpanded::Unknown);
+                            pre.resize_with(args.len(), || PreExpanded::Unknown);
                         }
                         let k = p as usize;
                         if matches!(pre[k], PreExpanded::Unknown) {
@@ -1224,10 +1227,13 @@ impl<'p> Preprocessor<'p> {
             if m.has_ops {
                 out.retain(|t| !t.is_placemarker());
             }
-            for p in pre {
+            for p in pre.drain(..) {
                 if let PreExpanded::Done(v) = p {
                     self.recycle(v);
                 }
+            }
+            if self.pre_pool.len() < 64 {
+                self.pre_pool.push(pre);
             }
         }
         if let Some(first) = out.first_mut() {
@@ -3674,6 +3680,56 @@ char p[] = join(x, y);",
         src.push_str("X39\n");
         let o = run(&src);
         assert_eq!(errors(&o), ["macro expansion produced too many tokens"]);
+    }
+
+    #[test]
+    fn cached_predefines_do_not_leak_between_builds() {
+        // The second of each pair reuses the first's cached macro table.
+        for _ in 0..2 {
+            expands_to("__OPENCL_VERSION__ CL_VERSION_1_2", "300 120");
+        }
+        // `#undef` and `-D` change this build's copy only.
+        let o = run("#undef __OPENCL_VERSION__\n__OPENCL_VERSION__");
+        assert_eq!(norm(&o.text), "__OPENCL_VERSION__");
+        let o = run_opts("__ENDIAN_LITTLE__", "-D __ENDIAN_LITTLE__=7 -w");
+        assert_eq!(norm(&o.text), "7");
+        expands_to("__OPENCL_VERSION__ __ENDIAN_LITTLE__", "300 1");
+        // Other options, other predefines, in alternation.
+        for _ in 0..2 {
+            let o = run_opts("__OPENCL_C_VERSION__", "-cl-std=CL3.0");
+            assert_eq!(norm(&o.text), "300");
+            let o = run_opts("__OPENCL_C_VERSION__", "-cl-std=CL2.0");
+            assert_eq!(norm(&o.text), "200");
+        }
+        // A build that stopped in the middle of an expansion leaves no
+        // predefined macro disabled for the next.
+        let o = run("#define F(x) __OPENCL_VERSION__ x\nF(");
+        assert!(!errors(&o).is_empty());
+        expands_to("__OPENCL_VERSION__", "300");
+        // The notes of redefinitions still point into `<built-in>`.
+        let o = run("#define __ENDIAN_LITTLE__ 2\n");
+        assert!(o.log.contains("<built-in>:"), "{}", o.log);
+    }
+
+    #[test]
+    fn many_macros_and_names() {
+        // Enough distinct names to grow the interner and fill the name
+        // filter; every macro must still be found and no other name taken
+        // for one.
+        let mut src = String::new();
+        for i in 0..3000 {
+            src.push_str(&format!("#define M{i} v{i}\n"));
+        }
+        for i in 0..3000 {
+            src.push_str(&format!("M{i} N{i} "));
+        }
+        let o = run(&src);
+        assert!(o.log.is_empty(), "{}", o.log);
+        let words: Vec<&str> = o.text.split_whitespace().collect();
+        assert_eq!(words.len(), 6000);
+        for (i, pair) in words.chunks(2).enumerate() {
+            assert_eq!(pair, [format!("v{i}"), format!("N{i}")]);
+        }
     }
 
     #[test]

@@ -1,0 +1,58 @@
+//! Front-end time: preprocess + parse + check of a realistic 1,000-line
+//! OpenCL C source (`benches/data/kernels_1000.cl`: macro-heavy BLAS-style
+//! code, helpers, float4 vector code, stencils), source to checked program.
+//! This is what every `clBuildProgram` pays before lowering.
+//!
+//! `frontend/check_source` is the figure the target applies to; the other
+//! two split it by stage (preprocess alone, preprocess + parse), so a
+//! regression can be pinned on its stage.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+use translator::diagnostic::{Diagnostics, SourceMap};
+use translator::{preprocess, BuildOptions, DeviceCaps};
+
+fn source() -> String {
+    let path = format!(
+        "{}/benches/data/kernels_1000.cl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn frontend(c: &mut Criterion) {
+    let source = source();
+    let caps = DeviceCaps::full();
+    if let Err(e) = translator::check_source(&source, "", &caps) {
+        panic!("kernels_1000.cl must check without errors:\n{e}");
+    }
+    let options = BuildOptions::default();
+    let preprocessed = |source: &str| {
+        let mut sources = SourceMap::default();
+        let main = sources.add(translator::MAIN_FILE_NAME, source);
+        let mut diags = Diagnostics::default();
+        let input = preprocess::PreprocessInput {
+            options: &options,
+            caps: &caps,
+            embedded_headers: &[],
+        };
+        let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
+        (tokens, diags)
+    };
+
+    c.bench_function("frontend/check_source", |b| {
+        b.iter(|| translator::check_source(black_box(&source), "", &caps))
+    });
+    c.bench_function("frontend/preprocess", |b| {
+        b.iter(|| preprocessed(black_box(&source)))
+    });
+    c.bench_function("frontend/preprocess_parse", |b| {
+        b.iter(|| {
+            let (tokens, mut diags) = preprocessed(black_box(&source));
+            translator::parse::parse(&tokens, &mut diags)
+        })
+    });
+}
+
+criterion_group!(benches, frontend);
+criterion_main!(benches);
