@@ -37,7 +37,7 @@ pub fn check(
         caps,
         cl_std: options.effective_cl_std().version(),
         program: hir::Program::default(),
-        scopes: vec![HashMap::new()],
+        scopes: vec![Scope::default()],
         records: Vec::new(),
         current: None,
         loop_depth: 0,
@@ -89,6 +89,10 @@ fn reject_recursion(program: &hir::Program, diags: &mut Diagnostics) {
     }
 }
 
+/// The names declared in one scope. FxHash: the keys are short
+/// identifiers, and SipHash was a sixth of the checker's time.
+type Scope = HashMap<Rc<str>, Symbol, crate::lexer::FxBuildHasher>;
+
 #[derive(Clone, Debug)]
 enum Symbol {
     Local(LocalId),
@@ -116,7 +120,7 @@ struct Checker<'a> {
     caps: &'a DeviceCaps,
     cl_std: (u32, u32),
     program: hir::Program,
-    scopes: Vec<HashMap<Rc<str>, Symbol>>,
+    scopes: Vec<Scope>,
     /// Every struct and union type, by id; the latest version of each.
     records: Vec<Rc<types::Record>>,
     current: Option<FunctionState>,

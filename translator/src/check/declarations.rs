@@ -215,7 +215,7 @@ impl Checker<'_> {
         // definition checks its parameters again, so their problems are
         // reported once, from there.
         let mark = self.diags.len();
-        self.scopes.push(HashMap::new());
+        self.scopes.push(Scope::default());
         let signature: Vec<Type> = params
             .iter()
             .map(|p| self.param_type(p, p.location).0)
@@ -270,7 +270,7 @@ impl Checker<'_> {
             is_kernel,
             body_depth: self.scopes.len() + 1,
         });
-        self.scopes.push(HashMap::new());
+        self.scopes.push(Scope::default());
         let mut kernel_info = hir::KernelInfo::default();
         let mut param_ids = Vec::new();
         for p in params {
