@@ -89,14 +89,18 @@ impl ModuleBuilder<'_> {
                 components,
             })
         };
-        if matches!(b, Builtin::GlobalLinearId | Builtin::LocalLinearId) {
+        // The work-group size, from the constants `Kernel::spirv` sets.
+        let local_vector = |fb: &mut FnBuilder| {
             let components = local_size
                 .map(|c| fb.add(naga::Expression::Constant(c)))
                 .to_vec();
-            let local = fb.add(naga::Expression::Compose {
+            fb.add(naga::Expression::Compose {
                 ty: uvec3,
                 components,
-            });
+            })
+        };
+        if matches!(b, Builtin::GlobalLinearId | Builtin::LocalLinearId) {
+            let local = local_vector(fb);
             let (id, size) = if b == Builtin::LocalLinearId {
                 (load_global(fb, local_id), local)
             } else {
@@ -126,13 +130,7 @@ impl ModuleBuilder<'_> {
                 // dispatch-relative part.
                 let id = load_global(fb, global_id);
                 let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
-                let components = local_size
-                    .map(|c| fb.add(naga::Expression::Constant(c)))
-                    .to_vec();
-                let local = fb.add(naga::Expression::Compose {
-                    ty: uvec3,
-                    components,
-                });
+                let local = local_vector(fb);
                 let first = fb.binary(naga::BinaryOperator::Multiply, groups, local);
                 let offset = header_vector(fb, PushConstantHeader::GLOBAL_OFFSET);
                 let base = fb.binary(naga::BinaryOperator::Add, first, offset);
@@ -147,28 +145,11 @@ impl ModuleBuilder<'_> {
             Builtin::GlobalSize => (header_vector(fb, PushConstantHeader::GLOBAL_SIZE), 1),
             Builtin::GlobalOffset => (header_vector(fb, PushConstantHeader::GLOBAL_OFFSET), 0),
             // Work-groups are uniform, so the enqueued size is the size.
-            Builtin::LocalSize | Builtin::EnqueuedLocalSize => {
-                let components = local_size
-                    .map(|c| fb.add(naga::Expression::Constant(c)))
-                    .to_vec();
-                (
-                    fb.add(naga::Expression::Compose {
-                        ty: uvec3,
-                        components,
-                    }),
-                    1,
-                )
-            }
+            Builtin::LocalSize | Builtin::EnqueuedLocalSize => (local_vector(fb), 1),
             Builtin::NumGroups => {
                 // Work-groups are uniform, so the global size divides evenly.
                 let size = header_vector(fb, PushConstantHeader::GLOBAL_SIZE);
-                let components = local_size
-                    .map(|c| fb.add(naga::Expression::Constant(c)))
-                    .to_vec();
-                let local = fb.add(naga::Expression::Compose {
-                    ty: uvec3,
-                    components,
-                });
+                let local = local_vector(fb);
                 (fb.binary(naga::BinaryOperator::Divide, size, local), 1)
             }
             _ => return Err(self.error(location, "internal error: unhandled built-in")),
