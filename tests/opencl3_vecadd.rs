@@ -34,6 +34,24 @@ fn setup() -> (Context, CommandQueue) {
     (context, queue)
 }
 
+/// A buffer of `n` elements, with no host pointer.
+fn new_buffer<T>(context: &Context, flags: opencl3::types::cl_mem_flags, n: usize) -> Buffer<T> {
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    unsafe { Buffer::<T>::create(context, flags, n, ptr::null_mut()) }.expect("create buffer")
+}
+
+/// A blocking write of all of `data` at the start of `buffer`.
+fn write_buffer<T>(queue: &CommandQueue, buffer: &mut Buffer<T>, data: &[T]) {
+    // SAFETY: blocking, so `data` outlives the transfer.
+    unsafe { queue.enqueue_write_buffer(buffer, CL_BLOCKING, 0, data, &[]) }.expect("write buffer");
+}
+
+/// A blocking read filling `out` from the start of `buffer`.
+fn read_buffer<T>(queue: &CommandQueue, buffer: &Buffer<T>, out: &mut [T]) {
+    // SAFETY: blocking, so `out` outlives the transfer.
+    unsafe { queue.enqueue_read_buffer(buffer, CL_BLOCKING, 0, out, &[]) }.expect("read buffer");
+}
+
 /// Builds a kernel file; a first line `// options: ...` gives the options.
 fn build(context: &Context, file: &str) -> Program {
     let source = std::fs::read_to_string(common::repo_path(file)).expect("kernel source");
@@ -56,23 +74,11 @@ fn vecadd_via_opencl3() {
     let a: Vec<cl_float> = (0..N).map(|i| i as f32).collect();
     let b: Vec<cl_float> = (0..N).map(|i| (N - i) as f32 * 0.5).collect();
     // SAFETY: null host pointers with no USE/COPY_HOST_PTR flag.
-    let mut da =
-        unsafe { Buffer::<cl_float>::create(&context, CL_MEM_READ_ONLY, N, ptr::null_mut()) }
-            .expect("a");
-    let mut db =
-        unsafe { Buffer::<cl_float>::create(&context, CL_MEM_READ_ONLY, N, ptr::null_mut()) }
-            .expect("b");
-    let dc = unsafe { Buffer::<cl_float>::create(&context, CL_MEM_WRITE_ONLY, N, ptr::null_mut()) }
-        .expect("c");
-    // SAFETY: blocking writes from live slices of N floats.
-    unsafe {
-        queue
-            .enqueue_write_buffer(&mut da, CL_BLOCKING, 0, &a, &[])
-            .expect("write a");
-        queue
-            .enqueue_write_buffer(&mut db, CL_BLOCKING, 0, &b, &[])
-            .expect("write b");
-    }
+    let mut da = new_buffer::<cl_float>(&context, CL_MEM_READ_ONLY, N);
+    let mut db = new_buffer::<cl_float>(&context, CL_MEM_READ_ONLY, N);
+    let dc = new_buffer::<cl_float>(&context, CL_MEM_WRITE_ONLY, N);
+    write_buffer(&queue, &mut da, &a);
+    write_buffer(&queue, &mut db, &b);
     let n = N as u32;
     // SAFETY: argument types match the kernel's signature.
     let event = unsafe {
@@ -87,8 +93,7 @@ fn vecadd_via_opencl3() {
     .expect("enqueue");
     event.wait().expect("wait");
     let mut c = vec![0.0f32; N];
-    // SAFETY: blocking read into a live slice of N floats.
-    unsafe { queue.enqueue_read_buffer(&dc, CL_BLOCKING, 0, &mut c, &[]) }.expect("read");
+    read_buffer(&queue, &dc, &mut c);
     let wrong = (0..N).filter(|&i| c[i] != a[i] + b[i]).count();
     assert_eq!(wrong, 0, "first: c[0]={} expected {}", c[0], a[0] + b[0]);
 }
@@ -99,10 +104,8 @@ fn control_flow_kernel_matches_host() {
     let program = build(&context, "tests/kernels/control_flow.cl");
     let kernel = Kernel::create(&program, "control_flow").expect("kernel");
     const M: usize = 4096;
-    let out = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
-        .expect("out");
-    let flags = unsafe { Buffer::<u32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
-        .expect("flags");
+    let out = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, M);
+    let flags = new_buffer::<u32>(&context, CL_MEM_WRITE_ONLY, M);
     // SAFETY: argument types match the kernel's signature.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -116,15 +119,8 @@ fn control_flow_kernel_matches_host() {
     queue.finish().expect("finish");
     let mut got_out = vec![0i32; M];
     let mut got_flags = vec![0u32; M];
-    // SAFETY: blocking reads into live slices of M elements.
-    unsafe {
-        queue
-            .enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got_out, &[])
-            .expect("read");
-        queue
-            .enqueue_read_buffer(&flags, CL_BLOCKING, 0, &mut got_flags, &[])
-            .expect("read");
-    }
+    read_buffer(&queue, &out, &mut got_out);
+    read_buffer(&queue, &flags, &mut got_flags);
     for gid in 0..M as u32 {
         let mut acc: i32 = (0..(gid % 8) as i32).map(|k| gid as i32 + k).sum();
         if gid & 1 == 1 {
@@ -145,14 +141,9 @@ fn helpers_with_pointer_arguments_and_2d_offset() {
     let kernel = Kernel::create(&program, "helpers").expect("kernel");
     let (w, h, width) = (16usize, 8usize, 20usize);
     let input: Vec<f32> = (0..width * h).map(|i| (i % 13) as f32 * 0.5).collect();
-    let mut din =
-        unsafe { Buffer::<f32>::create(&context, CL_MEM_READ_ONLY, input.len(), ptr::null_mut()) }
-            .expect("in");
-    let dout =
-        unsafe { Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, w * h, ptr::null_mut()) }
-            .expect("out");
-    // SAFETY: blocking write from a live slice.
-    unsafe { queue.enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[]) }.expect("write");
+    let mut din = new_buffer::<f32>(&context, CL_MEM_READ_ONLY, input.len());
+    let dout = new_buffer::<f32>(&context, CL_MEM_WRITE_ONLY, w * h);
+    write_buffer(&queue, &mut din, &input);
     let width_arg = width as i32;
     // SAFETY: argument types match the kernel's signature.
     unsafe {
@@ -167,8 +158,7 @@ fn helpers_with_pointer_arguments_and_2d_offset() {
     }
     .expect("enqueue");
     let mut got = vec![0f32; w * h];
-    // SAFETY: blocking read into a live slice.
-    unsafe { queue.enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    read_buffer(&queue, &dout, &mut got);
     for row in 0..h {
         for col in 0..w {
             let a = input[row * width + col];
@@ -191,12 +181,9 @@ fn doubles_and_longs_when_the_device_reports_fp64() {
     let kernel = Kernel::create(&program, "double_scale").expect("kernel");
     const M: usize = 1000;
     let x: Vec<f64> = (0..M).map(|i| i as f64 / 7.0).collect();
-    let mut dx = unsafe { Buffer::<f64>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
-        .expect("x");
-    let didx = unsafe { Buffer::<i64>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
-        .expect("idx");
-    // SAFETY: blocking write from a live slice.
-    unsafe { queue.enqueue_write_buffer(&mut dx, CL_BLOCKING, 0, &x, &[]) }.expect("write");
+    let mut dx = new_buffer::<f64>(&context, CL_MEM_READ_ONLY, M);
+    let didx = new_buffer::<i64>(&context, CL_MEM_WRITE_ONLY, M);
+    write_buffer(&queue, &mut dx, &x);
     let a = 1.0f64 / 3.0;
     // SAFETY: argument types match the kernel's signature.
     unsafe {
@@ -210,15 +197,8 @@ fn doubles_and_longs_when_the_device_reports_fp64() {
     .expect("enqueue");
     let mut got = vec![0f64; M];
     let mut idx = vec![0i64; M];
-    // SAFETY: blocking reads into live slices.
-    unsafe {
-        queue
-            .enqueue_read_buffer(&dx, CL_BLOCKING, 0, &mut got, &[])
-            .expect("read");
-        queue
-            .enqueue_read_buffer(&didx, CL_BLOCKING, 0, &mut idx, &[])
-            .expect("read");
-    }
+    read_buffer(&queue, &dx, &mut got);
+    read_buffer(&queue, &didx, &mut idx);
     for i in 0..M {
         // Exact unless the device fuses the multiply-add (allowed).
         let expected = x[i] * a + 0.5;
@@ -237,8 +217,7 @@ fn run_int_kernel(file: &str, name: &str, n: usize, local: usize) -> Vec<i32> {
     let (context, queue) = setup();
     let program = build(&context, file);
     let kernel = Kernel::create(&program, name).expect("kernel");
-    let out = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, n, ptr::null_mut()) }
-        .expect("out");
+    let out = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, n);
     // SAFETY: the kernel takes one int buffer.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -249,8 +228,7 @@ fn run_int_kernel(file: &str, name: &str, n: usize, local: usize) -> Vec<i32> {
     }
     .expect("enqueue");
     let mut got = vec![0i32; n];
-    // SAFETY: blocking read into a live slice.
-    unsafe { queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    read_buffer(&queue, &out, &mut got);
     got
 }
 
@@ -285,15 +263,10 @@ fn local_memory_reduction_with_barriers() {
     let kernel = Kernel::create(&program, "local_reduce").expect("kernel");
     const M: usize = 64 * 64;
     let input: Vec<i32> = (0..M as i32).map(|i| (i * 7919) % 1000 - 300).collect();
-    let mut din = unsafe { Buffer::<i32>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
-        .expect("in");
-    let sums =
-        unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M / 64, ptr::null_mut()) }
-            .expect("sums");
-    let maxes = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
-        .expect("maxes");
-    // SAFETY: blocking write from a live slice.
-    unsafe { queue.enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[]) }.expect("write");
+    let mut din = new_buffer::<i32>(&context, CL_MEM_READ_ONLY, M);
+    let sums = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, M / 64);
+    let maxes = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, M);
+    write_buffer(&queue, &mut din, &input);
     // SAFETY: argument types match the kernel's signature.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -307,15 +280,8 @@ fn local_memory_reduction_with_barriers() {
     .expect("enqueue");
     let mut got_sums = vec![0i32; M / 64];
     let mut got_maxes = vec![0i32; M];
-    // SAFETY: blocking reads into live slices.
-    unsafe {
-        queue
-            .enqueue_read_buffer(&sums, CL_BLOCKING, 0, &mut got_sums, &[])
-            .expect("read");
-        queue
-            .enqueue_read_buffer(&maxes, CL_BLOCKING, 0, &mut got_maxes, &[])
-            .expect("read");
-    }
+    read_buffer(&queue, &sums, &mut got_sums);
+    read_buffer(&queue, &maxes, &mut got_maxes);
     for (g, chunk) in input.chunks(64).enumerate() {
         assert_eq!(got_sums[g], chunk.iter().sum::<i32>(), "sum of group {g}");
         let peak = *chunk.iter().max().expect("non-empty");
@@ -335,27 +301,12 @@ fn histogram_with_local_and_global_atomics() {
     let data: Vec<u32> = (0..M as u32)
         .map(|i| i.wrapping_mul(2_654_435_761) >> 20)
         .collect();
-    let mut ddata =
-        unsafe { Buffer::<u32>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
-            .expect("data");
-    let mut bins =
-        unsafe { Buffer::<u32>::create(&context, CL_MEM_READ_WRITE, 16, ptr::null_mut()) }
-            .expect("bins");
-    let mut stats =
-        unsafe { Buffer::<i32>::create(&context, CL_MEM_READ_WRITE, 2, ptr::null_mut()) }
-            .expect("stats");
-    // SAFETY: blocking writes from live slices.
-    unsafe {
-        queue
-            .enqueue_write_buffer(&mut ddata, CL_BLOCKING, 0, &data, &[])
-            .expect("write");
-        queue
-            .enqueue_write_buffer(&mut bins, CL_BLOCKING, 0, &[0u32; 16], &[])
-            .expect("write");
-        queue
-            .enqueue_write_buffer(&mut stats, CL_BLOCKING, 0, &[i32::MIN, 0], &[])
-            .expect("write");
-    }
+    let mut ddata = new_buffer::<u32>(&context, CL_MEM_READ_ONLY, M);
+    let mut bins = new_buffer::<u32>(&context, CL_MEM_READ_WRITE, 16);
+    let mut stats = new_buffer::<i32>(&context, CL_MEM_READ_WRITE, 2);
+    write_buffer(&queue, &mut ddata, &data);
+    write_buffer(&queue, &mut bins, &[0u32; 16]);
+    write_buffer(&queue, &mut stats, &[i32::MIN, 0]);
     // SAFETY: argument types match the kernel's signature.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -369,15 +320,8 @@ fn histogram_with_local_and_global_atomics() {
     .expect("enqueue");
     let mut got_bins = vec![0u32; 16];
     let mut got_stats = vec![0i32; 2];
-    // SAFETY: blocking reads into live slices.
-    unsafe {
-        queue
-            .enqueue_read_buffer(&bins, CL_BLOCKING, 0, &mut got_bins, &[])
-            .expect("read");
-        queue
-            .enqueue_read_buffer(&stats, CL_BLOCKING, 0, &mut got_stats, &[])
-            .expect("read");
-    }
+    read_buffer(&queue, &bins, &mut got_bins);
+    read_buffer(&queue, &stats, &mut got_stats);
     let mut expected = [0u32; 16];
     for &v in &data {
         expected[(v % 16) as usize] += 1;
@@ -396,24 +340,12 @@ fn byte_stores_from_neighbouring_work_items_are_not_lost() {
     const M: usize = 1 << 20;
     let input: Vec<u8> = (0..M).map(|i| (i * 31 % 251) as u8).collect();
     let signed: Vec<i8> = (0..M).map(|i| (i % 256) as u8 as i8).collect();
-    let mut din = unsafe { Buffer::<u8>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
-        .expect("in");
-    let dout = unsafe { Buffer::<u8>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
-        .expect("out");
-    let mut dsigned =
-        unsafe { Buffer::<i8>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
-            .expect("signed");
-    let dwide = unsafe { Buffer::<i16>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
-        .expect("wide");
-    // SAFETY: blocking writes from live slices.
-    unsafe {
-        queue
-            .enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[])
-            .expect("write");
-        queue
-            .enqueue_write_buffer(&mut dsigned, CL_BLOCKING, 0, &signed, &[])
-            .expect("write");
-    }
+    let mut din = new_buffer::<u8>(&context, CL_MEM_READ_ONLY, M);
+    let dout = new_buffer::<u8>(&context, CL_MEM_WRITE_ONLY, M);
+    let mut dsigned = new_buffer::<i8>(&context, CL_MEM_READ_ONLY, M);
+    let dwide = new_buffer::<i16>(&context, CL_MEM_WRITE_ONLY, M);
+    write_buffer(&queue, &mut din, &input);
+    write_buffer(&queue, &mut dsigned, &signed);
     // SAFETY: argument types match the kernel's signature.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -427,15 +359,8 @@ fn byte_stores_from_neighbouring_work_items_are_not_lost() {
     .expect("enqueue");
     let mut out = vec![0u8; M];
     let mut wide = vec![0i16; M];
-    // SAFETY: blocking reads into live slices.
-    unsafe {
-        queue
-            .enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut out, &[])
-            .expect("read");
-        queue
-            .enqueue_read_buffer(&dwide, CL_BLOCKING, 0, &mut wide, &[])
-            .expect("read");
-    }
+    read_buffer(&queue, &dout, &mut out);
+    read_buffer(&queue, &dwide, &mut wide);
     let wrong = (0..M)
         .filter(|&i| out[i] != input[i].wrapping_mul(3).wrapping_add(1))
         .count();
@@ -460,30 +385,13 @@ fn vload_vstore_at_element_alignment_and_linear_ids() {
     const N: usize = 32;
     let input: Vec<f32> = (0..3 * N + 4).map(|i| i as f32 * 0.5).collect();
     let bytes: Vec<u8> = (0..4 * N + 1).map(|i| (i * 7) as u8).collect();
-    let mut din =
-        unsafe { Buffer::<f32>::create(&context, CL_MEM_READ_ONLY, input.len(), ptr::null_mut()) }
-            .expect("in");
-    let dout =
-        unsafe { Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, 3 * N, ptr::null_mut()) }
-            .expect("out");
-    let mut dbytes =
-        unsafe { Buffer::<u8>::create(&context, CL_MEM_READ_ONLY, bytes.len(), ptr::null_mut()) }
-            .expect("bytes");
-    let dbytes_out =
-        unsafe { Buffer::<u8>::create(&context, CL_MEM_WRITE_ONLY, 4 * N, ptr::null_mut()) }
-            .expect("bytes out");
-    let dids =
-        unsafe { Buffer::<u32>::create(&context, CL_MEM_WRITE_ONLY, 2 * N, ptr::null_mut()) }
-            .expect("ids");
-    // SAFETY: blocking writes from live slices.
-    unsafe {
-        queue
-            .enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[])
-            .expect("write");
-        queue
-            .enqueue_write_buffer(&mut dbytes, CL_BLOCKING, 0, &bytes, &[])
-            .expect("write");
-    }
+    let mut din = new_buffer::<f32>(&context, CL_MEM_READ_ONLY, input.len());
+    let dout = new_buffer::<f32>(&context, CL_MEM_WRITE_ONLY, 3 * N);
+    let mut dbytes = new_buffer::<u8>(&context, CL_MEM_READ_ONLY, bytes.len());
+    let dbytes_out = new_buffer::<u8>(&context, CL_MEM_WRITE_ONLY, 4 * N);
+    let dids = new_buffer::<u32>(&context, CL_MEM_WRITE_ONLY, 2 * N);
+    write_buffer(&queue, &mut din, &input);
+    write_buffer(&queue, &mut dbytes, &bytes);
     // SAFETY: argument types match the kernel's signature.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -500,18 +408,9 @@ fn vload_vstore_at_element_alignment_and_linear_ids() {
     let mut out = vec![0f32; 3 * N];
     let mut bytes_out = vec![0u8; 4 * N];
     let mut ids = vec![0u32; 2 * N];
-    // SAFETY: blocking reads into live slices.
-    unsafe {
-        queue
-            .enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut out, &[])
-            .expect("read");
-        queue
-            .enqueue_read_buffer(&dbytes_out, CL_BLOCKING, 0, &mut bytes_out, &[])
-            .expect("read");
-        queue
-            .enqueue_read_buffer(&dids, CL_BLOCKING, 0, &mut ids, &[])
-            .expect("read");
-    }
+    read_buffer(&queue, &dout, &mut out);
+    read_buffer(&queue, &dbytes_out, &mut bytes_out);
+    read_buffer(&queue, &dids, &mut ids);
     for (i, k) in (0..N).flat_map(|i| (0..3).map(move |k| (i, k))) {
         assert_eq!(
             out[3 * i + k],
@@ -542,16 +441,11 @@ fn local_pointer_arguments_sized_at_enqueue() {
     let kernel = Kernel::create(&program, "local_args").expect("kernel");
     const M: usize = 1024;
     let input: Vec<f32> = (0..M).map(|i| (i % 17) as f32).collect();
-    let mut din = unsafe { Buffer::<f32>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
-        .expect("in");
-    // SAFETY: blocking write from a live slice.
-    unsafe { queue.enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &input, &[]) }.expect("write");
+    let mut din = new_buffer::<f32>(&context, CL_MEM_READ_ONLY, M);
+    write_buffer(&queue, &mut din, &input);
     // Two launches with different group sizes: each gets its own lengths.
     for local in [32usize, 128] {
-        let dout = unsafe {
-            Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, M / local, ptr::null_mut())
-        }
-        .expect("out");
+        let dout = new_buffer::<f32>(&context, CL_MEM_WRITE_ONLY, M / local);
         // SAFETY: argument types match; __local arguments take a size only.
         unsafe {
             ExecuteKernel::new(&kernel)
@@ -565,8 +459,7 @@ fn local_pointer_arguments_sized_at_enqueue() {
         }
         .expect("enqueue");
         let mut got = vec![0f32; M / local];
-        // SAFETY: blocking read into a live slice.
-        unsafe { queue.enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+        read_buffer(&queue, &dout, &mut got);
         for (g, chunk) in input.chunks(local).enumerate() {
             let mean = chunk.iter().sum::<f32>() / local as f32;
             assert!(
@@ -611,11 +504,8 @@ fn structs_in_buffers_and_by_value() {
             id: i as i32,
         })
         .collect();
-    let mut buffer =
-        unsafe { Buffer::<Particle>::create(&context, CL_MEM_READ_WRITE, M, ptr::null_mut()) }
-            .expect("particles");
-    // SAFETY: blocking write from a live slice.
-    unsafe { queue.enqueue_write_buffer(&mut buffer, CL_BLOCKING, 0, &start, &[]) }.expect("write");
+    let mut buffer = new_buffer::<Particle>(&context, CL_MEM_READ_WRITE, M);
+    write_buffer(&queue, &mut buffer, &start);
     let params = Params {
         dt: 0.5,
         damping: 0.5,
@@ -631,8 +521,7 @@ fn structs_in_buffers_and_by_value() {
     }
     .expect("enqueue");
     let mut got = vec![Particle::default(); M];
-    // SAFETY: blocking read into a live slice.
-    unsafe { queue.enqueue_read_buffer(&buffer, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    read_buffer(&queue, &buffer, &mut got);
     for (i, (p, q)) in start.iter().zip(&got).enumerate() {
         let mut expected = *p;
         for _ in 0..params.steps {
@@ -654,8 +543,7 @@ fn char_and_short_kernel_arguments() {
     let program = build(&context, "tests/kernels/narrow_args.cl");
     let kernel = Kernel::create(&program, "narrow_args").expect("kernel");
     const M: usize = 64;
-    let out = unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
-        .expect("out");
+    let out = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, M);
     let (a, b, c, scale, d) = (200u8, -3i8, -1234i16, 0.5f32, 65000u16);
     // SAFETY: argument types match the kernel's signature.
     unsafe {
@@ -671,8 +559,7 @@ fn char_and_short_kernel_arguments() {
     }
     .expect("enqueue");
     let mut got = vec![0i32; M];
-    // SAFETY: blocking read into a live slice.
-    unsafe { queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    read_buffer(&queue, &out, &mut got);
     let base = ((a as i32 + b as i32 * c as i32 + d as i32) as f32 * scale) as i32;
     for (i, &v) in got.iter().enumerate() {
         assert_eq!(v, base + i as i32, "out[{i}]");
@@ -701,14 +588,10 @@ fn vload_half_and_vstore_half_without_fp16() {
     const M: usize = 256;
     let values: Vec<f32> = (0..M).map(|i| (i as f32 - 100.0) * 0.25).collect();
     let bits: Vec<u16> = values.iter().map(|&v| half_bits(v)).collect();
-    let mut din = unsafe { Buffer::<u16>::create(&context, CL_MEM_READ_ONLY, M, ptr::null_mut()) }
-        .expect("in");
-    let dout = unsafe { Buffer::<u16>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
-        .expect("out");
-    let dwide = unsafe { Buffer::<f32>::create(&context, CL_MEM_WRITE_ONLY, M, ptr::null_mut()) }
-        .expect("widened");
-    // SAFETY: blocking write from a live slice.
-    unsafe { queue.enqueue_write_buffer(&mut din, CL_BLOCKING, 0, &bits, &[]) }.expect("write");
+    let mut din = new_buffer::<u16>(&context, CL_MEM_READ_ONLY, M);
+    let dout = new_buffer::<u16>(&context, CL_MEM_WRITE_ONLY, M);
+    let dwide = new_buffer::<f32>(&context, CL_MEM_WRITE_ONLY, M);
+    write_buffer(&queue, &mut din, &bits);
     // SAFETY: argument types match the kernel's signature.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -721,15 +604,8 @@ fn vload_half_and_vstore_half_without_fp16() {
     .expect("enqueue");
     let mut out = vec![0u16; M];
     let mut wide = vec![0f32; M];
-    // SAFETY: blocking reads into live slices.
-    unsafe {
-        queue
-            .enqueue_read_buffer(&dout, CL_BLOCKING, 0, &mut out, &[])
-            .expect("read");
-        queue
-            .enqueue_read_buffer(&dwide, CL_BLOCKING, 0, &mut wide, &[])
-            .expect("read");
-    }
+    read_buffer(&queue, &dout, &mut out);
+    read_buffer(&queue, &dwide, &mut wide);
     assert_eq!(wide, values);
     let expected: Vec<u16> = values.iter().map(|&v| half_bits(v * 3.0)).collect();
     assert_eq!(out, expected);

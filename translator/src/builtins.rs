@@ -642,10 +642,6 @@ pub const NOT_SUPPORTED: &[&str] = &[
     "capture_event_profiling_info",
 ];
 
-pub fn is_builtin_function(name: &str) -> bool {
-    Builtin::from_name(name).is_some()
-}
-
 /// Enum and integer constants the spec defines for use with these
 /// built-ins, with their type and value. The fence flags are macros in
 /// clang's `opencl-c-base.h` and `cl_mem_fence_flags` (uint) here;

@@ -116,10 +116,6 @@ impl Kernel {
         })
     }
 
-    pub fn module(&self) -> &naga::Module {
-        &self.module
-    }
-
     /// SPIR-V 1.5 for a launch with work-group size `local_size` and, for
     /// each `__local` pointer argument in order, its array length.
     pub fn spirv(

@@ -78,6 +78,58 @@ pub enum Punct {
 }
 
 impl Punct {
+    /// Every punctuator, for tests and tables.
+    pub const ALL: [Punct; 48] = [
+        Punct::LBracket,
+        Punct::RBracket,
+        Punct::LParen,
+        Punct::RParen,
+        Punct::LBrace,
+        Punct::RBrace,
+        Punct::Dot,
+        Punct::Arrow,
+        Punct::PlusPlus,
+        Punct::MinusMinus,
+        Punct::Amp,
+        Punct::Star,
+        Punct::Plus,
+        Punct::Minus,
+        Punct::Tilde,
+        Punct::Bang,
+        Punct::Slash,
+        Punct::Percent,
+        Punct::Shl,
+        Punct::Shr,
+        Punct::Lt,
+        Punct::Gt,
+        Punct::Le,
+        Punct::Ge,
+        Punct::EqEq,
+        Punct::NotEq,
+        Punct::Caret,
+        Punct::Pipe,
+        Punct::AmpAmp,
+        Punct::PipePipe,
+        Punct::Question,
+        Punct::Colon,
+        Punct::Semicolon,
+        Punct::Ellipsis,
+        Punct::Assign,
+        Punct::StarAssign,
+        Punct::SlashAssign,
+        Punct::PercentAssign,
+        Punct::PlusAssign,
+        Punct::MinusAssign,
+        Punct::ShlAssign,
+        Punct::ShrAssign,
+        Punct::AmpAssign,
+        Punct::CaretAssign,
+        Punct::PipeAssign,
+        Punct::Comma,
+        Punct::Hash,
+        Punct::HashHash,
+    ];
+
     pub fn spelling(self) -> &'static str {
         use Punct::*;
         match self {
