@@ -7,7 +7,10 @@
 //! two split it by stage (preprocess alone, preprocess + parse), so a
 //! regression can be pinned on its stage.
 
+// Links libclvulkan's global allocator (mimalloc), so the figures are what
+// clBuildProgram pays inside the ICD.
 use criterion::{criterion_group, criterion_main, Criterion};
+use layer as _;
 use std::hint::black_box;
 use translator::diagnostic::{Diagnostics, SourceMap};
 use translator::{preprocess, BuildOptions, DeviceCaps};

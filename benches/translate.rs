@@ -1,7 +1,10 @@
 //! Translation time, source to SPIR-V, of the slice kernels: the part of
 //! clBuildProgram that is ours.
 
+// Links libclvulkan's global allocator (mimalloc), so the figures are what
+// clBuildProgram pays inside the ICD.
 use criterion::{criterion_group, criterion_main, Criterion};
+use layer as _;
 use std::hint::black_box;
 use translator::DeviceCaps;
 
