@@ -40,6 +40,8 @@ pub fn check(
         scopes: vec![Scope::default()],
         records: Vec::new(),
         current: None,
+        calls: Vec::new(),
+        builtin_cache: HashMap::default(),
         loop_depth: 0,
         break_depth: 0,
     };
@@ -57,34 +59,39 @@ pub fn check(
         }
     }
     checker.program.records = checker.records;
-    reject_recursion(&checker.program, checker.diags);
+    reject_recursion(&checker.calls, checker.diags);
     checker.program
 }
 
 /// OpenCL C has no recursion (6.9.m): reports each call that closes a cycle
 /// of calls, at the call.
-fn reject_recursion(program: &hir::Program, diags: &mut Diagnostics) {
+fn reject_recursion(calls: &[Vec<(FunctionId, Location)>], diags: &mut Diagnostics) {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
         OnPath,
         Done,
     }
-    fn visit(id: FunctionId, program: &hir::Program, marks: &mut [Mark], diags: &mut Diagnostics) {
+    fn visit(
+        id: FunctionId,
+        calls: &[Vec<(FunctionId, Location)>],
+        marks: &mut [Mark],
+        diags: &mut Diagnostics,
+    ) {
         marks[id] = Mark::OnPath;
-        for (callee, location) in hir::calls(&program.functions[id].body) {
+        for &(callee, location) in calls.get(id).map_or(&[][..], Vec::as_slice) {
             match marks[callee] {
                 Mark::OnPath => diags.error(location, "recursion is not supported in OpenCL"),
-                Mark::New => visit(callee, program, marks, diags),
+                Mark::New => visit(callee, calls, marks, diags),
                 Mark::Done => {}
             }
         }
         marks[id] = Mark::Done;
     }
-    let mut marks = vec![Mark::New; program.functions.len()];
-    for id in 0..program.functions.len() {
+    let mut marks = vec![Mark::New; calls.len()];
+    for id in 0..calls.len() {
         if marks[id] == Mark::New {
-            visit(id, program, &mut marks, diags);
+            visit(id, calls, &mut marks, diags);
         }
     }
 }
@@ -113,6 +120,8 @@ struct FunctionState {
     /// `scopes.len()` inside the body's outermost block, where `__local`
     /// and `__constant` variables may be declared.
     body_depth: usize,
+    /// User functions called so far, in checking order.
+    calls: Vec<(FunctionId, Location)>,
 }
 
 struct Checker<'a> {
@@ -124,10 +133,47 @@ struct Checker<'a> {
     /// Every struct and union type, by id; the latest version of each.
     records: Vec<Rc<types::Record>>,
     current: Option<FunctionState>,
+    /// The user functions each defined function calls, with the call's
+    /// location, indexed by function id: the call graph that
+    /// [`reject_recursion`] walks, gathered while checking rather than by a
+    /// second walk over the HIR.
+    calls: Vec<Vec<(FunctionId, Location)>>,
+    /// Built-in overload resolutions by name and scalar/vector argument
+    /// types: kernels call the same few built-ins with the same types over
+    /// and over, and a table search per call was a tenth of checking.
+    builtin_cache: HashMap<BuiltinCallKey, Rc<builtins::Resolved>, crate::lexer::FxBuildHasher>,
     /// Enclosing loops, for `continue`.
     loop_depth: u32,
     /// Enclosing loops and switches, for `break`.
     break_depth: u32,
+}
+
+/// A built-in's name and up to four scalar or vector argument types (as
+/// element and width): what overload resolution depends on within one
+/// build. Calls with other argument types are resolved every time.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct BuiltinCallKey {
+    name: Rc<str>,
+    args: [(Scalar, u8); 4],
+    arity: u8,
+}
+
+impl BuiltinCallKey {
+    fn new(name: &Rc<str>, args: &[Expr]) -> Option<Self> {
+        let mut key = BuiltinCallKey {
+            name: name.clone(),
+            args: [(Scalar::Bool, 0); 4],
+            arity: u8::try_from(args.len()).ok().filter(|&n| n <= 4)?,
+        };
+        for (slot, a) in key.args.iter_mut().zip(args) {
+            *slot = match a.ty {
+                Type::Scalar(s) => (s, 1),
+                Type::Vector(s, n) => (s, n),
+                _ => return None,
+            };
+        }
+        Some(key)
+    }
 }
 
 /// Placeholder type after an error: accepted everywhere, reported nowhere.
@@ -321,9 +367,11 @@ fn type_as_written(p: &ast::ParamDecl) -> String {
 /// Lane indices of a swizzle (OpenCL C 6.3.7): `xyzw` (and `rgba` from 3.0),
 /// `s0`..`sF`, `lo`/`hi`/`even`/`odd`.
 fn parse_swizzle(name: &str, s: Scalar, n: u8, cl_std: (u32, u32)) -> Result<Vec<u8>, String> {
-    let vector = Type::Vector(s, n).display();
     let bad = || format!("illegal vector component name '{name}'");
-    let out_of_range = || format!("vector component access exceeds type '{vector}'");
+    let out_of_range = || {
+        let vector = Type::Vector(s, n).display();
+        format!("vector component access exceeds type '{vector}'")
+    };
     let half = |start: u8, step: u8| -> Vec<u8> {
         let len = types::storage_lanes(n) / 2;
         (0..len).map(|i| start + i * step).collect()

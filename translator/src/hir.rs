@@ -286,25 +286,3 @@ impl Stmt {
         }
     }
 }
-
-/// Every call of a user function in `stmts`, with its location.
-pub fn calls(stmts: &[Stmt]) -> Vec<(FunctionId, Location)> {
-    fn in_expr(e: &Expr, out: &mut Vec<(FunctionId, Location)>) {
-        if let ExprKind::Call(id, _) = e.kind {
-            out.push((id, e.location));
-        }
-        e.for_each_child(&mut |c| in_expr(c, out));
-    }
-    fn in_stmt(s: &Stmt, out: &mut Vec<(FunctionId, Location)>) {
-        let mut nested = Vec::new();
-        s.for_each_child(&mut |e| in_expr(e, out), &mut |c| nested.push(c));
-        for c in nested {
-            in_stmt(c, out);
-        }
-    }
-    let mut out = Vec::new();
-    for s in stmts {
-        in_stmt(s, &mut out);
-    }
-    out
-}

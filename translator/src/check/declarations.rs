@@ -269,6 +269,7 @@ impl Checker<'_> {
             ret: ret.clone(),
             is_kernel,
             body_depth: self.scopes.len() + 1,
+            calls: Vec::new(),
         });
         self.scopes.push(Scope::default());
         let mut kernel_info = hir::KernelInfo::default();
@@ -309,6 +310,10 @@ impl Checker<'_> {
         let body = self.block_items(&f.body.items);
         self.scopes.pop();
         let state = self.current.take().expect("function state");
+        if self.calls.len() <= id {
+            self.calls.resize_with(id + 1, Vec::new);
+        }
+        self.calls[id] = state.calls;
         let func = &mut self.program.functions[id];
         func.params = param_ids;
         func.locals = state.locals;

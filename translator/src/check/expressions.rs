@@ -55,7 +55,8 @@ impl Checker<'_> {
         if v.ty == *to || is_error(&v.ty) || is_error(to) {
             return v;
         }
-        let (from_text, to_text) = (v.ty.display(), to.display());
+        // Only diagnostics need the spellings, so they are made on demand.
+        let describe = |relation| how.describe(&v.ty.display(), &to.display(), relation);
         match (&v.ty, to) {
             (Type::Scalar(_), Type::Scalar(_)) => self.convert(v, to.clone()),
             (Type::Scalar(_), Type::Vector(s, _)) => {
@@ -77,13 +78,13 @@ impl Checker<'_> {
                         "assigning between pointers with different endian attributes",
                     );
                 } else if a.space != b.space && b.space != AddressSpace::Generic {
-                    let what = how.describe(&from_text, &to_text, "of type");
+                    let what = describe("of type");
                     self.error(
                         how.location(),
                         format!("{what} changes address space of pointer"),
                     );
                 } else if a.ty != b.ty && b.ty != Type::Void && a.ty != Type::Void {
-                    let what = how.describe(&from_text, &to_text, "of type");
+                    let what = describe("of type");
                     self.diags.warning(
                         how.location(),
                         format!("incompatible pointer types {}", lowercase_first(&what)),
@@ -93,7 +94,7 @@ impl Checker<'_> {
                 Expr::new(v.kind, to.clone(), location)
             }
             _ => {
-                let what = how.describe(&from_text, &to_text, "of incompatible type");
+                let what = describe("of incompatible type");
                 self.error(how.location(), what);
                 v
             }
@@ -234,7 +235,7 @@ impl Checker<'_> {
                     let ty = self
                         .current
                         .as_ref()
-                        .map_or(error_type(), |f| f.locals[id].ty.clone());
+                        .map_or_else(error_type, |f| f.locals[id].ty.clone());
                     Expr::new(H::Local(id), ty, location)
                 }
                 Some(Symbol::EnumConstant(v)) => {
@@ -1095,6 +1096,9 @@ impl Checker<'_> {
                     .collect();
                 // Errors about the call as a whole (recursion) point at the
                 // function's name.
+                if let Some(state) = self.current.as_mut() {
+                    state.calls.push((id, callee.location));
+                }
                 Expr::new(H::Call(id, args), ret, callee.location)
             }
             Some(_) => {
@@ -1107,22 +1111,35 @@ impl Checker<'_> {
             }
             None if &**name == "printf" => self.printf(args, location),
             None => {
-                let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
-                let context = builtins::BuiltinContext {
-                    size_type: self.size_type(false),
-                    float64: self.caps.float64,
-                    // The translator does not lower `half` yet.
-                    float16: false,
-                    cl_std: self.cl_std,
-                };
-                match builtins::resolve(name, &types, &context) {
+                let key = BuiltinCallKey::new(name, &args);
+                let cached = key
+                    .as_ref()
+                    .and_then(|k| self.builtin_cache.get(k))
+                    .cloned();
+                let resolved: Result<Rc<builtins::Resolved>, String> =
+                    cached.map(Ok).unwrap_or_else(|| {
+                        let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
+                        let context = builtins::BuiltinContext {
+                            size_type: self.size_type(false),
+                            float64: self.caps.float64,
+                            // The translator does not lower `half` yet.
+                            float16: false,
+                            cl_std: self.cl_std,
+                        };
+                        let r = Rc::new(builtins::resolve(name, &types, &context)?);
+                        if let Some(key) = key {
+                            self.builtin_cache.insert(key, r.clone());
+                        }
+                        Ok(r)
+                    });
+                match resolved {
                     Ok(r) => {
                         let args = args
                             .into_iter()
                             .zip(&r.params)
                             .map(|(a, t)| self.widen(a, t))
                             .collect();
-                        Expr::new(H::Builtin(r.builtin, args), r.result, location)
+                        Expr::new(H::Builtin(r.builtin, args), r.result.clone(), location)
                     }
                     Err(msg) => {
                         // Missing arguments are reported at the `)`.
