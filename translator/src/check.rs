@@ -10,6 +10,7 @@ mod declarations;
 mod expressions;
 mod init;
 mod records;
+mod scopes;
 mod statements;
 mod type_specs;
 
@@ -37,7 +38,7 @@ pub fn check(
         caps,
         cl_std: options.effective_cl_std().version(),
         program: hir::Program::default(),
-        scopes: vec![Scope::default()],
+        scopes: scopes::Scopes::new(),
         records: Vec::new(),
         current: None,
         calls: Vec::new(),
@@ -96,10 +97,6 @@ fn reject_recursion(calls: &[Vec<(FunctionId, Location)>], diags: &mut Diagnosti
     }
 }
 
-/// The names declared in one scope. FxHash: the keys are short
-/// identifiers, and SipHash was a sixth of the checker's time.
-type Scope = HashMap<Rc<str>, Symbol, crate::lexer::FxBuildHasher>;
-
 #[derive(Clone, Debug)]
 enum Symbol {
     Local(LocalId),
@@ -117,7 +114,7 @@ struct FunctionState {
     locals: Vec<hir::Local>,
     ret: Type,
     is_kernel: bool,
-    /// `scopes.len()` inside the body's outermost block, where `__local`
+    /// `scopes.depth()` inside the body's outermost block, where `__local`
     /// and `__constant` variables may be declared.
     body_depth: usize,
     /// User functions called so far, in checking order.
@@ -129,7 +126,7 @@ struct Checker<'a> {
     caps: &'a DeviceCaps,
     cl_std: (u32, u32),
     program: hir::Program,
-    scopes: Vec<Scope>,
+    scopes: scopes::Scopes,
     /// Every struct and union type, by id; the latest version of each.
     records: Vec<Rc<types::Record>>,
     current: Option<FunctionState>,
@@ -202,13 +199,11 @@ impl<'a> Checker<'a> {
     // ---- scopes ----
 
     fn lookup(&self, name: &str) -> Option<&Symbol> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+        self.scopes.lookup(name)
     }
 
     fn declare(&mut self, name: Rc<str>, symbol: Symbol) {
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.insert(name, symbol);
-        }
+        self.scopes.declare(name, symbol);
     }
 
     fn add_local(&mut self, local: hir::Local) -> LocalId {

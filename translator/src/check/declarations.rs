@@ -33,9 +33,7 @@ impl Checker<'_> {
             if d.specs.storage == Some(ast::StorageClass::Typedef) {
                 let (ty, align) =
                     self.typedef_type(base, quals, &d.specs, &init.declarator, *location);
-                if let Some(Symbol::Typedef(old, _, _)) =
-                    self.scopes.last().and_then(|s| s.get(name))
-                {
+                if let Some(Symbol::Typedef(old, _, _)) = self.scopes.in_innermost(name) {
                     if *old != ty {
                         let old = old.display();
                         self.error(
@@ -215,7 +213,7 @@ impl Checker<'_> {
         // definition checks its parameters again, so their problems are
         // reported once, from there.
         let mark = self.diags.len();
-        self.scopes.push(Scope::default());
+        self.scopes.push();
         let signature: Vec<Type> = params
             .iter()
             .map(|p| self.param_type(p, p.location).0)
@@ -268,10 +266,10 @@ impl Checker<'_> {
             locals: Vec::new(),
             ret: ret.clone(),
             is_kernel,
-            body_depth: self.scopes.len() + 1,
+            body_depth: self.scopes.depth() + 1,
             calls: Vec::new(),
         });
-        self.scopes.push(Scope::default());
+        self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
         let mut param_ids = Vec::new();
         for p in params {
@@ -279,7 +277,7 @@ impl Checker<'_> {
             let (ty, quals) = self.param_type(p, ploc);
             let name = p.declarator.name.as_ref().map(|n| n.0.clone());
             if let Some(name) = &name {
-                if self.scopes.last().is_some_and(|s| s.contains_key(name)) {
+                if self.scopes.in_innermost(name).is_some() {
                     self.error(ploc, format!("redefinition of parameter '{name}'"));
                 }
             }
@@ -512,8 +510,8 @@ impl Checker<'_> {
             }
             if self
                 .scopes
-                .last()
-                .is_some_and(|s| matches!(s.get(name), Some(Symbol::Local(_))))
+                .in_innermost(name)
+                .is_some_and(|s| matches!(s, Symbol::Local(_)))
             {
                 self.error(location, format!("redefinition of '{name}'"));
             }
@@ -537,7 +535,7 @@ impl Checker<'_> {
                 AddressSpace::Private
             };
             let (in_kernel, at_body) = self.current.as_ref().map_or((false, false), |f| {
-                (f.is_kernel, self.scopes.len() == f.body_depth)
+                (f.is_kernel, self.scopes.depth() == f.body_depth)
             });
             match space {
                 AddressSpace::Private => {}

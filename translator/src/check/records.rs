@@ -58,10 +58,12 @@ impl Checker<'_> {
         };
         // A definition completes a tag declared in this same scope, or
         // starts a new type that hides any outer one.
-        let forward = key.as_ref().and_then(|k| match self.scopes.last()?.get(k) {
-            Some(Symbol::Tag(id)) => Some(*id),
-            _ => None,
-        });
+        let forward = key
+            .as_ref()
+            .and_then(|k| match self.scopes.in_innermost(k) {
+                Some(Symbol::Tag(id)) => Some(*id),
+                _ => None,
+            });
         if let Some(id) = forward {
             if self.records[id as usize].complete {
                 self.error(spec.tag_location, format!("redefinition of '{name}'"));

@@ -1,6 +1,6 @@
 //! Statements: blocks and scopes, loops, `switch`, and jumps.
 
-use super::{is_error, Checker, Conversion, Scope};
+use super::{is_error, Checker, Conversion};
 use crate::ast::{self, StmtKind as S};
 use crate::hir::{Stmt, SwitchCase};
 use crate::literal;
@@ -16,7 +16,7 @@ impl Checker<'_> {
     }
 
     fn scoped_statement(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
-        self.scopes.push(Scope::default());
+        self.scopes.push();
         let mut out = Vec::new();
         self.statement(s, &mut out);
         self.scopes.pop();
@@ -26,7 +26,7 @@ impl Checker<'_> {
     fn statement(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
         match &s.kind {
             S::Compound(b) => {
-                self.scopes.push(Scope::default());
+                self.scopes.push();
                 let items = self.block_items(&b.items);
                 self.scopes.pop();
                 out.push(Stmt::Block(items));
@@ -74,7 +74,7 @@ impl Checker<'_> {
                 step,
                 body,
             } => {
-                self.scopes.push(Scope::default());
+                self.scopes.push();
                 let mut block = Vec::new();
                 if let Some(init) = init {
                     self.statement(init, &mut block);
@@ -173,7 +173,7 @@ impl Checker<'_> {
             _ => std::slice::from_ref(body),
         };
         self.break_depth += 1;
-        self.scopes.push(Scope::default());
+        self.scopes.push();
         let mut cases: Vec<SwitchCase> = Vec::new();
         let mut seen: Vec<u64> = Vec::new();
         let mut has_default = false;

@@ -138,7 +138,7 @@ impl Checker<'_> {
                     None => self.error(*location, "enumerator value is not an integer constant"),
                 }
             }
-            if self.scopes.last().is_some_and(|s| s.contains_key(name)) {
+            if self.scopes.in_innermost(name).is_some() {
                 self.error(*location, format!("redefinition of enumerator '{name}'"));
             }
             self.declare(name.clone(), Symbol::EnumConstant(next));
