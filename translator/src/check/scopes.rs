@@ -22,9 +22,11 @@ pub(super) struct Scopes {
 impl Scopes {
     /// The program scope, open.
     pub(super) fn new() -> Self {
+        // Sized for a typical program's live names, so the map does not
+        // rehash its way up while the first functions are checked.
         Scopes {
-            innermost: HashMap::default(),
-            shadowed: Vec::new(),
+            innermost: HashMap::with_capacity_and_hasher(256, FxBuildHasher::default()),
+            shadowed: Vec::with_capacity(256),
             scope_starts: vec![0],
         }
     }
