@@ -257,6 +257,30 @@ fn switch_with_fallthrough_and_continue() {
 }
 
 #[test]
+fn constant_tables_and_initializer_lists() {
+    let got = run_int_kernel(
+        "tests/kernels/constant_tables.cl",
+        "constant_tables",
+        256,
+        64,
+    );
+    let primes = [2, 3, 5, 7, 11, 13, 17, 19];
+    let weight_sums = [10.0f32, 2.0, 0.0];
+    let steps = [(3, 1.0f32), (-1, 2.0)];
+    let mut sparse = [0; 10];
+    (sparse[2], sparse[7], sparse[8]) = (20, 70, 80);
+    for (i, &value) in got.iter().enumerate() {
+        let i32_ = i as i32;
+        let mut acc = primes[i & 7] + [0, 1, 4, 9, 16][i % 5] + primes[1 + i % 7];
+        acc += steps[i & 1].0 * steps[i & 1].1 as i32;
+        acc += sparse[i % 10] + [1000, 2000, 3000, 4000][i & 3];
+        acc += weight_sums[i % 3] as i32 + 2 * i32_ - 3 * i32_;
+        acc += i32_ % 3 + 1;
+        assert_eq!(value, acc & 0xff, "out[{i}]");
+    }
+}
+
+#[test]
 fn local_memory_reduction_with_barriers() {
     let (context, queue) = setup();
     let program = build(&context, "tests/kernels/local_reduce.cl");

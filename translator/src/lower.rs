@@ -9,6 +9,7 @@
 //! private globals at entry so helpers can read them; sizes and offsets come
 //! from the push-constant header (see [`PushConstantHeader`]).
 
+mod init;
 mod kernel;
 mod memory;
 mod statements;
@@ -44,6 +45,7 @@ pub fn lower(
             module: naga::Module::default(),
             specialisations: HashMap::new(),
             narrow_buffers: HashMap::new(),
+            program_globals: HashMap::new(),
             local_args: Vec::new(),
             builtins: None,
             push_constants: None,
@@ -144,6 +146,8 @@ struct ModuleBuilder<'a> {
     /// Buffers of `char`/`short` elements, seen through a `u32` word view
     /// (naga has no 8-bit types), with their C element type.
     narrow_buffers: HashMap<Handle<naga::GlobalVariable>, Scalar>,
+    /// Program-scope `__constant` variables used by this kernel.
+    program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
     local_args: Vec<Handle<naga::GlobalVariable>>,
 }
@@ -590,7 +594,7 @@ impl<'a> ModuleBuilder<'a> {
                 let lit = fb.add(naga::Expression::Literal(float_literal(s, *v)));
                 self.splat_to(fb, lit, &e.ty, location)?
             }
-            H::Local(_) | H::Index(..) | H::Deref(_) | H::Member(..) => {
+            H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..) => {
                 let place = self.place(fb, e)?;
                 return self.load(fb, place, location);
             }
@@ -688,13 +692,7 @@ impl<'a> ModuleBuilder<'a> {
                 }));
             }
             H::Decay(array) => {
-                let H::Local(id) = array.kind else {
-                    return Err(self.error(
-                        location,
-                        "only arrays in variables can be used as pointers for now",
-                    ));
-                };
-                let root = self.array_root(fb, id)?;
+                let root = self.array_root(fb, array)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 return Ok(Value::Pointer(PointerValue { root, index }));
             }
@@ -753,17 +751,8 @@ impl<'a> ModuleBuilder<'a> {
                     "string literals are not supported yet by this translator",
                 ))
             }
-            H::Global(_) => {
-                return Err(self.error(
-                    location,
-                    "program-scope variables are not supported yet by this translator",
-                ))
-            }
-            H::InitList(_) => {
-                return Err(self.error(
-                    location,
-                    "initializer lists are not supported yet by this translator",
-                ))
+            H::InitList(items) => {
+                self.init_list(&mut init::Arena::Function(fb), &e.ty, items, location)?
             }
             H::VectorLiteral(parts) => {
                 let ty = self.value_type(&e.ty, location)?;

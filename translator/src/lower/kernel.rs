@@ -334,49 +334,47 @@ impl ModuleBuilder<'_> {
         let f = &self.program.functions[fb.hir];
         let u32_ty = self.u32_type();
         for (id, local) in f.locals.iter().enumerate() {
-            let slot =
-                match &local.ty {
-                    Type::Pointer(_) => Slot::Pointer {
-                        root: fb.param_roots.get(&id).copied(),
-                        index: fb.function.local_variables.append(
-                            naga::LocalVariable {
-                                name: Some(format!("{}_index", local.name)),
-                                ty: u32_ty,
-                                init: None,
-                            },
-                            Span::UNDEFINED,
-                        ),
-                    },
-                    ty if local.space == AddressSpace::Local => {
-                        let naga_ty = self.value_type(ty, local.location)?;
-                        Slot::Workgroup(self.module.global_variables.append(
-                            naga::GlobalVariable {
-                                name: Some(local.name.to_string()),
-                                space: naga::AddressSpace::WorkGroup,
-                                binding: None,
-                                ty: naga_ty,
-                                init: None,
-                                memory_decorations: naga::MemoryDecorations::empty(),
-                            },
-                            Span::UNDEFINED,
-                        ))
-                    }
-                    _ if local.space == AddressSpace::Constant => return Err(self.error(
-                        local.location,
-                        "__constant variables in kernels are not supported yet by this translator",
-                    )),
-                    ty => {
-                        let naga_ty = self.value_type(ty, local.location)?;
-                        Slot::Variable(fb.function.local_variables.append(
-                            naga::LocalVariable {
-                                name: Some(local.name.to_string()),
-                                ty: naga_ty,
-                                init: None,
-                            },
-                            Span::UNDEFINED,
-                        ))
-                    }
-                };
+            let slot = match &local.ty {
+                Type::Pointer(_) => Slot::Pointer {
+                    root: fb.param_roots.get(&id).copied(),
+                    index: fb.function.local_variables.append(
+                        naga::LocalVariable {
+                            name: Some(format!("{}_index", local.name)),
+                            ty: u32_ty,
+                            init: None,
+                        },
+                        Span::UNDEFINED,
+                    ),
+                },
+                ty if local.space == AddressSpace::Local => {
+                    let naga_ty = self.value_type(ty, local.location)?;
+                    Slot::Workgroup(self.module.global_variables.append(
+                        naga::GlobalVariable {
+                            name: Some(local.name.to_string()),
+                            space: naga::AddressSpace::WorkGroup,
+                            binding: None,
+                            ty: naga_ty,
+                            init: None,
+                            memory_decorations: naga::MemoryDecorations::empty(),
+                        },
+                        Span::UNDEFINED,
+                    ))
+                }
+                // A kernel's `__constant` variable is read-only and
+                // initialised, so a private copy per work-item, set by
+                // its `Init` statement, behaves the same.
+                ty => {
+                    let naga_ty = self.value_type(ty, local.location)?;
+                    Slot::Variable(fb.function.local_variables.append(
+                        naga::LocalVariable {
+                            name: Some(local.name.to_string()),
+                            ty: naga_ty,
+                            init: None,
+                        },
+                        Span::UNDEFINED,
+                    ))
+                }
+            };
             fb.slots.insert(id, slot);
         }
         Ok(())

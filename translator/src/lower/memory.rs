@@ -12,6 +12,10 @@ impl ModuleBuilder<'_> {
                 Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
                 Slot::Pointer { .. } => Place::PointerVar(*id),
             }),
+            H::Global(id) => {
+                let g = self.program_global(*id, e.location)?;
+                Ok(Place::Memory(fb.add(naga::Expression::GlobalVariable(g))))
+            }
             H::Index(base, index) => {
                 let index = self.index_value(fb, index)?;
                 if let Type::Array(..) = base.ty {
@@ -226,12 +230,19 @@ impl ModuleBuilder<'_> {
         }
     }
 
-    /// Where an array variable lives, as a pointer root.
-    pub(super) fn array_root(&mut self, fb: &FnBuilder, id: LocalId) -> LResult<Root> {
-        match fb.slots.get(&id) {
-            Some(Slot::Variable(v)) => Ok(Root::Private(*v, true)),
-            Some(Slot::Workgroup(g)) => Ok(Root::Global(*g)),
-            _ => Err(self.internal_error(fb, id)),
+    /// Where the array `array` (a variable) lives, as a pointer root.
+    pub(super) fn array_root(&mut self, fb: &FnBuilder, array: &Expr) -> LResult<Root> {
+        match array.kind {
+            H::Local(id) => match fb.slots.get(&id) {
+                Some(Slot::Variable(v)) => Ok(Root::Private(*v, true)),
+                Some(Slot::Workgroup(g)) => Ok(Root::Global(*g)),
+                _ => Err(self.internal_error(fb, id)),
+            },
+            H::Global(id) => Ok(Root::Global(self.program_global(id, array.location)?)),
+            _ => Err(self.error(
+                array.location,
+                "only arrays in variables can be used as pointers for now",
+            )),
         }
     }
 
@@ -420,19 +431,13 @@ impl ModuleBuilder<'_> {
                 }))
             }
             H::Index(base, index) => {
-                let H::Local(id) = base.kind else {
-                    return Err(self.error(
-                        location,
-                        "taking this address is not supported yet by this translator",
-                    ));
-                };
-                let root = self.array_root(fb, id)?;
+                let root = self.array_root(fb, base)?;
                 let index = self.index_value(fb, index)?;
                 Ok(Value::Pointer(PointerValue { root, index }))
             }
             H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
-            H::Local(id) if matches!(x.ty, Type::Array(..)) => {
-                let root = self.array_root(fb, *id)?;
+            H::Local(_) | H::Global(_) if matches!(x.ty, Type::Array(..)) => {
+                let root = self.array_root(fb, x)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 Ok(Value::Pointer(PointerValue { root, index }))
             }

@@ -1,0 +1,226 @@
+//! Aggregate values: initializer lists (`{1, 2, [5] = x}`) as naga
+//! `Compose` trees, and program-scope `__constant` variables, whose
+//! initializers become constant expressions of the module.
+//!
+//! The checker flattens a list into (path of member/element indices, value)
+//! pairs and leaves out what is zero; here the pairs are regrouped into a
+//! tree along the type, and every sub-object no pair reaches is a
+//! `ZeroValue`. The same tree is emitted into the module's constant
+//! expressions (program data) or into a function's expressions (a run-time
+//! list such as `float a[3] = {x, y, 0}`).
+
+use super::{float_literal, literal, vector_size, FnBuilder, LResult, ModuleBuilder};
+use crate::ast::AddressSpace;
+use crate::diagnostic::Location;
+use crate::hir::{self, Expr, ExprKind as H};
+use crate::types::Type;
+use naga::{Handle, Span};
+
+/// Where the expressions of a value go.
+pub(super) enum Arena<'f> {
+    /// The module's constant expressions (global variable initializers).
+    Constant,
+    /// A function under construction; leaves are evaluated at run time.
+    Function(&'f mut FnBuilder),
+}
+
+/// One sub-object of a list initializer: given whole by `value`, or by
+/// parts in `children` (index, sub-tree), or, with neither, zero.
+#[derive(Default)]
+struct InitTree<'e> {
+    value: Option<&'e Expr>,
+    children: Vec<(u64, InitTree<'e>)>,
+}
+
+impl<'e> InitTree<'e> {
+    fn from_items(items: &'e [(Vec<u64>, Expr)]) -> Self {
+        let mut root = InitTree::default();
+        for (path, value) in items {
+            let mut node = &mut root;
+            for &i in path {
+                let at = match node.children.iter().position(|(j, _)| *j == i) {
+                    Some(at) => at,
+                    None => {
+                        node.children.push((i, InitTree::default()));
+                        node.children.len() - 1
+                    }
+                };
+                node = &mut node.children[at].1;
+            }
+            // A later designator overrides an earlier one (C99 6.7.8p19).
+            *node = InitTree {
+                value: Some(value),
+                children: Vec::new(),
+            };
+        }
+        root
+    }
+
+    fn child(&self, i: u64) -> Option<&InitTree<'e>> {
+        self.children
+            .iter()
+            .find(|(j, _)| *j == i)
+            .map(|(_, tree)| tree)
+    }
+}
+
+impl ModuleBuilder<'_> {
+    fn append(&mut self, arena: &mut Arena, e: naga::Expression) -> Handle<naga::Expression> {
+        match arena {
+            Arena::Constant => self.module.global_expressions.append(e, Span::UNDEFINED),
+            Arena::Function(fb) => fb.add(e),
+        }
+    }
+
+    /// The value of the list initializer `items` for an object of `ty`.
+    pub(super) fn init_list(
+        &mut self,
+        arena: &mut Arena,
+        ty: &Type,
+        items: &[(Vec<u64>, Expr)],
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let tree = InitTree::from_items(items);
+        self.init_tree(arena, ty, &tree, location)
+    }
+
+    fn init_tree(
+        &mut self,
+        arena: &mut Arena,
+        ty: &Type,
+        tree: &InitTree,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let naga_ty = self.value_type(ty, location)?;
+        if let Some(value) = tree.value {
+            return self.init_leaf(arena, value);
+        }
+        if tree.children.is_empty() {
+            return Ok(self.append(arena, naga::Expression::ZeroValue(naga_ty)));
+        }
+        let parts: Vec<Type> = match ty {
+            Type::Array(elem, n) => vec![(**elem).clone(); *n as usize],
+            Type::Vector(s, n) => vec![Type::Scalar(*s); usize::from(*n)],
+            Type::Record(r) => {
+                let complete = self.program.records.get(r.id as usize).unwrap_or(r);
+                complete.fields.iter().map(|f| f.ty.clone()).collect()
+            }
+            // `int x = { 5 };`: the one value is the scalar's.
+            _ => {
+                return match tree.child(0) {
+                    Some(sub) => self.init_tree(arena, ty, sub, location),
+                    None => Ok(self.append(arena, naga::Expression::ZeroValue(naga_ty))),
+                }
+            }
+        };
+        let mut components = Vec::with_capacity(parts.len());
+        for (i, part) in parts.iter().enumerate() {
+            components.push(match tree.child(i as u64) {
+                Some(sub) => self.init_tree(arena, part, sub, location)?,
+                None => {
+                    let zero_ty = self.value_type(part, location)?;
+                    self.append(arena, naga::Expression::ZeroValue(zero_ty))
+                }
+            });
+        }
+        Ok(self.append(
+            arena,
+            naga::Expression::Compose {
+                ty: naga_ty,
+                components,
+            },
+        ))
+    }
+
+    fn init_leaf(&mut self, arena: &mut Arena, value: &Expr) -> LResult<Handle<naga::Expression>> {
+        match arena {
+            Arena::Function(fb) => self.plain(fb, value),
+            Arena::Constant => self.constant_expr(value),
+        }
+    }
+
+    /// `e` as a constant expression of the module. The checker has folded
+    /// arithmetic on constants, so what remains are literals and the
+    /// aggregates built of them.
+    fn constant_expr(&mut self, e: &Expr) -> LResult<Handle<naga::Expression>> {
+        let location = e.location;
+        let expr = match (&e.kind, &e.ty) {
+            (H::Int(bits), Type::Scalar(s)) => naga::Expression::Literal(literal(*s, *bits)),
+            (H::Float(v), Type::Scalar(s)) => naga::Expression::Literal(float_literal(*s, *v)),
+            (H::Int(_) | H::Float(_), Type::Vector(s, n)) => {
+                let scalar = Expr::new(e.kind.clone(), Type::Scalar(*s), location);
+                let value = self.constant_expr(&scalar)?;
+                let size = vector_size(*n).ok_or_else(|| {
+                    self.error(location, "this vector width is not supported yet by this translator")
+                })?;
+                naga::Expression::Splat { size, value }
+            }
+            (H::Splat(x), Type::Vector(_, n)) => {
+                let value = self.constant_expr(x)?;
+                let size = vector_size(*n).ok_or_else(|| {
+                    self.error(location, "this vector width is not supported yet by this translator")
+                })?;
+                naga::Expression::Splat { size, value }
+            }
+            (H::VectorLiteral(parts), _) => {
+                let ty = self.value_type(&e.ty, location)?;
+                let mut components = Vec::with_capacity(parts.len());
+                for p in parts {
+                    components.push(self.constant_expr(p)?);
+                }
+                naga::Expression::Compose { ty, components }
+            }
+            (H::InitList(items), ty) => return self.init_list(&mut Arena::Constant, ty, items, location),
+            _ => {
+                return Err(self.error(
+                    location,
+                    "this initializer of a program-scope variable is not a constant the translator can evaluate yet",
+                ))
+            }
+        };
+        Ok(self.module.global_expressions.append(expr, Span::UNDEFINED))
+    }
+
+    /// The naga variable of the program-scope variable `id`, made on first
+    /// use in this kernel's module. `__constant` data becomes a private
+    /// variable with a constant initializer: read-only, so every work-item
+    /// seeing its own copy is indistinguishable from sharing one.
+    pub(super) fn program_global(
+        &mut self,
+        id: hir::GlobalId,
+        location: Location,
+    ) -> LResult<Handle<naga::GlobalVariable>> {
+        if let Some(&g) = self.program_globals.get(&id) {
+            return Ok(g);
+        }
+        let global = &self.program.globals[id];
+        if global.space != AddressSpace::Constant {
+            return Err(self.error(
+                location,
+                "program-scope variables in the global address space are not supported yet by this translator",
+            ));
+        }
+        let (name, declared_at) = (global.name.to_string(), global.location);
+        let ty = self.value_type(&global.ty, declared_at)?;
+        let init = match &global.init {
+            Some(e) => self.constant_expr(e)?,
+            None => self
+                .module
+                .global_expressions
+                .append(naga::Expression::ZeroValue(ty), Span::UNDEFINED),
+        };
+        let handle = self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some(name),
+                space: naga::AddressSpace::Private,
+                binding: None,
+                ty,
+                init: Some(init),
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            Span::UNDEFINED,
+        );
+        self.program_globals.insert(id, handle);
+        Ok(handle)
+    }
+}
