@@ -13,9 +13,12 @@ use crate::lexer::FxBuildHasher;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// A declaration and the depth of the scope it belongs to.
+type Declared = (Symbol, usize);
+
 pub(super) struct Scopes {
-    innermost: HashMap<Rc<str>, (Symbol, usize), FxBuildHasher>,
-    shadowed: Vec<(Rc<str>, Option<(Symbol, usize)>)>,
+    innermost: HashMap<Rc<str>, Declared, FxBuildHasher>,
+    shadowed: Vec<(Rc<str>, Option<Declared>)>,
     scope_starts: Vec<usize>,
 }
 
