@@ -562,6 +562,57 @@ fn structs_in_buffers_and_by_value() {
 }
 
 #[test]
+fn char_and_short_vectors_in_buffers() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/narrow_vectors.cl");
+    let kernel = Kernel::create(&program, "narrow_vectors").expect("kernel");
+    // Odd sizes, so neighbouring work-items share the words of `pairs`.
+    const M: usize = 1001;
+    let pixels: Vec<[u8; 4]> = (0..M)
+        .map(|i| [(i * 7) as u8, (i * 13 + 5) as u8, (i * 29) as u8, (255 - i as i64) as u8])
+        .collect();
+    let mut input = new_buffer::<[u8; 4]>(&context, CL_MEM_READ_ONLY, M);
+    write_buffer(&queue, &mut input, &pixels);
+    let brighter = new_buffer::<[u8; 4]>(&context, CL_MEM_WRITE_ONLY, M);
+    let wide = new_buffer::<[i16; 4]>(&context, CL_MEM_WRITE_ONLY, M);
+    let mut rgb = new_buffer::<[u8; 4]>(&context, CL_MEM_READ_WRITE, M);
+    // The padding byte of each uchar3 starts non-zero: the kernel may only
+    // write it as part of its own element.
+    write_buffer(&queue, &mut rgb, &vec![[9u8; 4]; M]);
+    let pairs = new_buffer::<[i8; 2]>(&context, CL_MEM_WRITE_ONLY, M);
+    // SAFETY: five buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&brighter)
+            .set_arg(&wide)
+            .set_arg(&rgb)
+            .set_arg(&pairs)
+            .set_global_work_size(M)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got_brighter = vec![[0u8; 4]; M];
+    let mut got_wide = vec![[0i16; 4]; M];
+    let mut got_rgb = vec![[0u8; 4]; M];
+    let mut got_pairs = vec![[0i8; 2]; M];
+    read_buffer(&queue, &brighter, &mut got_brighter);
+    read_buffer(&queue, &wide, &mut got_wide);
+    read_buffer(&queue, &rgb, &mut got_rgb);
+    read_buffer(&queue, &pairs, &mut got_pairs);
+    for (i, p) in pixels.iter().enumerate() {
+        let b = p.map(|x| (f32::from(x) * 1.5).min(255.0) as u8);
+        assert_eq!(got_brighter[i], b, "brighter[{i}]");
+        let w = p.map(|x| (i16::from(x) - 128).wrapping_mul(300));
+        assert_eq!(got_wide[i], w, "wide[{i}]");
+        let c = [p[2], p[1], p[0]].map(|x| x.wrapping_add(i as u8));
+        assert_eq!(&got_rgb[i][..3], &c, "rgb[{i}]");
+        let pair = [p[0] as i8, p[1].wrapping_add(p[3]) as i8];
+        assert_eq!(got_pairs[i], pair, "pairs[{i}]");
+    }
+}
+
+#[test]
 fn char_and_short_kernel_arguments() {
     let (context, queue) = setup();
     let program = build(&context, "tests/kernels/narrow_args.cl");

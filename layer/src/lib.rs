@@ -10,7 +10,10 @@
 /// thousands of small AST, HIR and token nodes; mimalloc's per-thread free
 /// lists make that about a quarter cheaper than glibc malloc, whose heap
 /// trimming also page-faults the same memory back in on every build. The
-/// host application's own `malloc` is untouched.
+/// host application's own `malloc` is untouched. The mature v2 line is
+/// used, with local-dynamic TLS because the loader `dlopen`s the ICD (the
+/// initial-exec model can run out of static TLS there; v3 crashed in the
+/// test suite).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -108,14 +108,36 @@ enum Slot {
 /// A place that can be loaded from or stored to.
 enum Place {
     Memory(Handle<naga::Expression>),
-    /// Element `index` of a word-viewed buffer of `char`/`short`.
+    /// Element `index` of a word-viewed buffer of `char`/`short` values or
+    /// vectors.
     Narrow {
         global: Handle<naga::GlobalVariable>,
         index: Handle<naga::Expression>,
-        scalar: Scalar,
+        element: NarrowElement,
     },
     Lanes(Handle<naga::Expression>, Vec<u8>),
     PointerVar(LocalId),
+}
+
+/// The C element type of a word-viewed buffer: a `char`/`short` scalar
+/// (`width` 1) or vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NarrowElement {
+    scalar: Scalar,
+    width: u8,
+}
+
+impl NarrowElement {
+    /// Scalars per element in memory (a 3-vector occupies 4).
+    fn lanes(self) -> u32 {
+        u32::from(crate::types::storage_lanes(self.width))
+    }
+
+    /// Whether each element fills whole 32-bit words, so it can be stored
+    /// with plain word stores that touch no neighbour's bytes.
+    fn fills_words(self) -> bool {
+        (self.scalar.size() * self.lanes()) % 4 == 0
+    }
 }
 
 struct BuiltinVars {
@@ -143,9 +165,9 @@ struct ModuleBuilder<'a> {
     push_constants: Option<Handle<naga::GlobalVariable>>,
     /// Functions being lowered, to reject recursion (OpenCL C 6.9.m).
     in_progress: Vec<FunctionId>,
-    /// Buffers of `char`/`short` elements, seen through a `u32` word view
-    /// (naga has no 8-bit types), with their C element type.
-    narrow_buffers: HashMap<Handle<naga::GlobalVariable>, Scalar>,
+    /// Buffers of `char`/`short` elements or vectors, seen through a `u32`
+    /// word view (naga has no 8-bit types), with their C element type.
+    narrow_buffers: HashMap<Handle<naga::GlobalVariable>, NarrowElement>,
     /// Program-scope `__constant` variables used by this kernel.
     program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
@@ -341,7 +363,7 @@ impl<'a> ModuleBuilder<'a> {
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
-        if let Type::Scalar(s) = ty {
+        if let Type::Scalar(s) | Type::Vector(s, 2..=4) = ty {
             if s.size() < 4 && *s != Scalar::Bool {
                 // The word view: each u32 holds 4 chars or 2 shorts/halfs.
                 return Ok(self.u32_type());
@@ -731,6 +753,10 @@ impl<'a> ModuleBuilder<'a> {
                 self.barrier(fb, *b, args);
                 return Ok(Value::Void);
             }
+            H::Builtin(Builtin::Convert(c), args) if is_plain_conversion(c, &args[0].ty) => {
+                let v = self.plain(fb, &args[0])?;
+                self.convert(fb, v, &args[0].ty, &e.ty, location)?
+            }
             H::Builtin(b, args) => self.builtin(fb, *b, args, &e.ty, location)?,
             H::Comma(a, b) => {
                 self.expr(fb, a)?;
@@ -1110,6 +1136,22 @@ fn extract_narrow(
     )));
     let high = fb.binary(naga::BinaryOperator::ShiftLeft, as_int, up);
     fb.binary(naga::BinaryOperator::ShiftRight, high, up)
+}
+
+/// A `convert_*` that is the C conversion: no saturation, and the
+/// rounding the hardware conversion uses (to zero into integers, to
+/// nearest even into floating point, none needed between integers).
+fn is_plain_conversion(c: &crate::builtins::Conversion, from: &Type) -> bool {
+    use crate::builtins::Rounding;
+    let from_float = from.element().is_some_and(|s| s.is_float());
+    let to_float = c.to.is_float();
+    !c.saturate
+        && match c.rounding {
+            Rounding::Default => true,
+            Rounding::Rtz => from_float && !to_float,
+            Rounding::Rte => to_float || !from_float,
+            Rounding::Rtp | Rounding::Rtn => !from_float && !to_float,
+        }
 }
 
 fn is_barrier(b: Builtin) -> bool {

@@ -107,7 +107,12 @@ impl ModuleBuilder<'_> {
                         failed = true;
                         continue;
                     };
-                    let narrow = p.ty.scalar().filter(|s| s.size() < 4);
+                    let narrow = match p.ty {
+                        Type::Scalar(scalar) => Some(NarrowElement { scalar, width: 1 }),
+                        Type::Vector(scalar, width) => Some(NarrowElement { scalar, width }),
+                        _ => None,
+                    }
+                    .filter(|e| e.scalar.size() < 4 && e.scalar != Scalar::Bool);
                     let stride = match narrow {
                         Some(_) => 4,
                         None => p.ty.size(self.caps.address_bits).unwrap_or(4) as u32,

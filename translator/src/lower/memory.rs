@@ -73,11 +73,11 @@ impl ModuleBuilder<'_> {
     /// word-viewed buffer.
     pub(super) fn element_place(&mut self, fb: &mut FnBuilder, p: PointerValue) -> Place {
         if let Root::Global(global) = p.root {
-            if let Some(&scalar) = self.narrow_buffers.get(&global) {
+            if let Some(&element) = self.narrow_buffers.get(&global) {
                 return Place::Narrow {
                     global,
                     index: p.index,
-                    scalar,
+                    element,
                 };
             }
         }
@@ -121,6 +121,113 @@ impl ModuleBuilder<'_> {
         let (pointer, bit, _) = self.narrow_word(fb, global, index, scalar);
         let word = fb.add(naga::Expression::Load { pointer });
         extract_narrow(fb, word, bit, scalar)
+    }
+
+    /// The index, in scalars, of the first lane of element `index`.
+    fn first_lane(
+        fb: &mut FnBuilder,
+        index: Handle<naga::Expression>,
+        element: NarrowElement,
+    ) -> Handle<naga::Expression> {
+        let lanes = fb.add(naga::Expression::Literal(naga::Literal::U32(element.lanes())));
+        fb.binary(naga::BinaryOperator::Multiply, index, lanes)
+    }
+
+    /// Element `index` of a word-viewed buffer: a scalar, or a vector
+    /// gathered lane by lane.
+    fn load_narrow_element(
+        &mut self,
+        fb: &mut FnBuilder,
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        element: NarrowElement,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        if element.width == 1 {
+            return Ok(self.load_narrow(fb, global, index, element.scalar));
+        }
+        let first = Self::first_lane(fb, index, element);
+        let mut components = Vec::with_capacity(usize::from(element.width));
+        for lane in 0..u32::from(element.width) {
+            let lane = fb.add(naga::Expression::Literal(naga::Literal::U32(lane)));
+            let at = fb.binary(naga::BinaryOperator::Add, first, lane);
+            components.push(self.load_narrow(fb, global, at, element.scalar));
+        }
+        let ty = self.value_type(&Type::Vector(element.scalar, element.width), location)?;
+        Ok(fb.add(naga::Expression::Compose { ty, components }))
+    }
+
+    /// Stores element `index` of a word-viewed buffer. A vector that fills
+    /// whole words (`uchar4`, `short2`, `ushort4`, ...) is packed and
+    /// stored a word at a time, with no atomics: no other element shares
+    /// those words. Narrower vectors store lane by lane, atomically.
+    fn store_narrow_element(
+        &mut self,
+        fb: &mut FnBuilder,
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        element: NarrowElement,
+        value: Handle<naga::Expression>,
+        location: Location,
+    ) -> LResult<()> {
+        let scalar = element.scalar;
+        if element.width == 1 {
+            return self.store_narrow(fb, global, index, scalar, value, location);
+        }
+        let first = Self::first_lane(fb, index, element);
+        let u32_lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        if !element.fills_words() {
+            for lane in 0..u32::from(element.width) {
+                let part = fb.add(naga::Expression::AccessIndex { base: value, index: lane });
+                let offset = u32_lit(fb, lane);
+                let at = fb.binary(naga::BinaryOperator::Add, first, offset);
+                self.store_narrow(fb, global, at, scalar, part, location)?;
+            }
+            return Ok(());
+        }
+        let bits = scalar.size() * 8;
+        let per_word = 32 / bits;
+        let words = scalar.size() * element.lanes() / 4;
+        let shift = u32_lit(fb, per_word.trailing_zeros());
+        let first_word = fb.binary(naga::BinaryOperator::ShiftRight, first, shift);
+        let mask = u32_lit(fb, (1u32 << bits) - 1);
+        for w in 0..words {
+            let mut word = None;
+            // A 3-vector's fourth lane is padding and is stored as zero.
+            for k in (0..per_word).filter(|k| w * per_word + k < u32::from(element.width)) {
+                let mut part = fb.add(naga::Expression::AccessIndex {
+                    base: value,
+                    index: w * per_word + k,
+                });
+                if scalar.is_signed() {
+                    part = fb.add(naga::Expression::As {
+                        expr: part,
+                        kind: naga::ScalarKind::Uint,
+                        convert: None,
+                    });
+                }
+                let mut field = fb.binary(naga::BinaryOperator::And, part, mask);
+                if k > 0 {
+                    let at = u32_lit(fb, k * bits);
+                    field = fb.binary(naga::BinaryOperator::ShiftLeft, field, at);
+                }
+                word = Some(match word {
+                    Some(acc) => fb.binary(naga::BinaryOperator::InclusiveOr, acc, field),
+                    None => field,
+                });
+            }
+            let value = word.unwrap_or_else(|| u32_lit(fb, 0));
+            let offset = u32_lit(fb, w);
+            let word_index = fb.binary(naga::BinaryOperator::Add, first_word, offset);
+            let base = fb.add(naga::Expression::GlobalVariable(global));
+            let pointer = fb.add(naga::Expression::Access {
+                base,
+                index: word_index,
+            });
+            fb.push(naga::Statement::Store { pointer, value });
+        }
+        Ok(())
     }
 
     /// Stores into a word-viewed buffer by clearing and setting the
@@ -211,8 +318,8 @@ impl ModuleBuilder<'_> {
             Place::Narrow {
                 global,
                 index,
-                scalar,
-            } => Value::Plain(self.load_narrow(fb, global, index, scalar)),
+                element,
+            } => Value::Plain(self.load_narrow_element(fb, global, index, element, location)?),
         })
     }
 
@@ -372,10 +479,10 @@ impl ModuleBuilder<'_> {
                 Place::Narrow {
                     global,
                     index,
-                    scalar,
+                    element,
                 },
                 Value::Plain(value),
-            ) => self.store_narrow(fb, global, index, scalar, value, location)?,
+            ) => self.store_narrow_element(fb, global, index, element, value, location)?,
             _ => return Err(self.error(location, "mismatched assignment of a pointer and a value")),
         }
         Ok(())
