@@ -800,13 +800,15 @@ impl<'p> Preprocessor<'p> {
             match self.ctxs.last_mut() {
                 None => self.copy_plain_tokens(out),
                 Some(ctx) => {
-                    // Only identifiers can start an expansion; the rest of a
-                    // replacement list needs no lookups.
-                    while ctx
-                        .toks
-                        .last()
-                        .is_some_and(|t| t.tok.kind != TokenKind::Identifier || t.is_blue())
-                    {
+                    // Only identifiers that may name a macro (or `_Pragma`,
+                    // which the filter holds too) can start an expansion;
+                    // the rest of a replacement list needs no lookups.
+                    let filter = &self.filter;
+                    while ctx.toks.last().is_some_and(|t| {
+                        t.tok.kind != TokenKind::Identifier
+                            || t.is_blue()
+                            || !filter.may_contain(&t.tok.text)
+                    }) {
                         if let Some(t) = ctx.toks.pop() {
                             out.push(t.tok);
                         }
