@@ -47,14 +47,16 @@ pub struct SourceFile {
 
 impl SourceFile {
     fn new(name: String, text: String) -> Self {
-        let line_starts = std::iter::once(0)
-            .chain(
-                text.bytes()
-                    .enumerate()
-                    .filter(|&(_, b)| b == b'\n')
-                    .map(|(i, _)| i as u32 + 1),
-            )
-            .collect();
+        // Every build adds its sources, so this scan is on the front end's
+        // path: a byte search rather than a per-byte filter.
+        let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
+        line_starts.push(0);
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while let Some(k) = crate::lexer::find_byte(&bytes[at..], b'\n') {
+            at += k + 1;
+            line_starts.push(at as u32);
+        }
         SourceFile {
             name,
             text,

@@ -179,6 +179,27 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
     h.hash
 }
 
+/// `a == b`, without a `memcmp` call for the short spellings that are
+/// nearly all of them (a hash match is almost always a real match).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let half = |s: &[u8], at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&s[at..at + 4]);
+        u32::from_le_bytes(w)
+    };
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=8 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        _ => a == b,
+    }
+}
+
 /// Number of [`Punct`] variants (`HashHash` is the last).
 const PUNCT_COUNT: usize = Punct::HashHash as usize + 1;
 
@@ -197,7 +218,9 @@ pub struct Interner {
     /// which FxHash mixes best.
     shift: u32,
     len: usize,
-    puncts: [Option<Rc<str>>; PUNCT_COUNT],
+    /// Every punctuator's spelling, made up front: a punctuator token then
+    /// costs one reference count increment.
+    puncts: [Rc<str>; PUNCT_COUNT],
 }
 
 impl Default for Interner {
@@ -209,7 +232,7 @@ impl Default for Interner {
             slots,
             shift: 64 - INITIAL.trailing_zeros(),
             len: 0,
-            puncts: [const { None }; PUNCT_COUNT],
+            puncts: Punct::ALL.map(|p| Rc::from(p.spelling())),
         }
     }
 }
@@ -222,7 +245,9 @@ impl Interner {
         let mut i = (hash >> self.shift) as usize;
         loop {
             match &self.slots[i] {
-                Some((h, r)) if *h == hash && **r == *s => return r.clone(),
+                Some((h, r)) if *h == hash && same_bytes(r.as_bytes(), s.as_bytes()) => {
+                    return r.clone()
+                }
                 Some(_) => i = (i + 1) & mask,
                 None => break,
             }
@@ -253,10 +278,9 @@ impl Interner {
         }
     }
 
-    pub fn punct(&mut self, p: Punct) -> Rc<str> {
-        self.puncts[p as usize]
-            .get_or_insert_with(|| Rc::from(p.spelling()))
-            .clone()
+    #[inline]
+    pub fn punct(&self, p: Punct) -> Rc<str> {
+        self.puncts[p as usize].clone()
     }
 }
 
@@ -286,6 +310,8 @@ pub fn lex_with(text: &str, file: FileId, interner: &mut Interner) -> Lexed {
         file,
         splices: &spliced.splices,
         splice_cursor: 0,
+        next_splice: spliced.splices.first().map_or(u32::MAX, |s| s.0),
+        removed: 0,
         interner,
         out: Lexed {
             tokens: Vec::with_capacity(text.len() / 3 + 8),
@@ -370,7 +396,13 @@ struct Lexer<'s, 'i> {
     pos: usize,
     file: FileId,
     splices: &'s [(u32, u32)],
+    /// The next entry of `splices` to pass.
     splice_cursor: usize,
+    /// Its logical offset (`u32::MAX` past the last), and the bytes removed
+    /// before it: the common case of a token between two splices is then
+    /// one comparison.
+    next_splice: u32,
+    removed: u32,
     interner: &'i mut Interner,
     out: Lexed,
 }
@@ -406,7 +438,7 @@ fn is_ident_continue(b: u8) -> bool {
 
 /// The first index of `needle` in `hay`: `memchr`, a machine word at a time
 /// (comment and splice scans cross most of a source).
-fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
+pub(crate) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let pattern = LO.wrapping_mul(needle as u64);
@@ -438,22 +470,25 @@ impl Lexer<'_, '_> {
     /// ascending offsets, so a cursor beats a binary search.
     #[inline]
     fn physical(&mut self, logical: usize) -> Location {
-        if self.splices.is_empty() {
-            return Location::new(self.file, logical);
+        if logical as u32 >= self.next_splice {
+            self.pass_splices(logical as u32);
         }
-        let logical32 = logical as u32;
-        while self
-            .splices
-            .get(self.splice_cursor)
-            .is_some_and(|&(at, _)| at <= logical32)
-        {
+        Location::new(self.file, logical + self.removed as usize)
+    }
+
+    #[cold]
+    fn pass_splices(&mut self, logical: u32) {
+        while let Some(&(at, removed)) = self.splices.get(self.splice_cursor) {
+            if at > logical {
+                break;
+            }
+            self.removed = removed;
             self.splice_cursor += 1;
         }
-        let removed = match self.splice_cursor {
-            0 => 0,
-            n => self.splices[n - 1].1,
-        };
-        Location::new(self.file, logical + removed as usize)
+        self.next_splice = self
+            .splices
+            .get(self.splice_cursor)
+            .map_or(u32::MAX, |s| s.0);
     }
 
     fn error(&mut self, kind: LexErrorKind, logical: usize) {
@@ -543,9 +578,12 @@ impl Lexer<'_, '_> {
     fn lex_token(&mut self, b: u8, start: usize, space: bool, line: bool) -> bool {
         if is_ident_start(b) {
             // Encoding prefixes of character and string literals.
-            let quote_at = match (b, self.peek(1), self.peek(2)) {
-                (b'u', b'8', b'"') => Some(2),
-                (b'L' | b'u' | b'U', b'\'' | b'"', _) => Some(1),
+            let quote_at = match b {
+                b'L' | b'u' | b'U' => match (b, self.peek(1), self.peek(2)) {
+                    (b'u', b'8', b'"') => Some(2),
+                    (_, b'\'' | b'"', _) => Some(1),
+                    _ => None,
+                },
                 _ => None,
             };
             if let Some(q) = quote_at {
@@ -703,80 +741,89 @@ fn find_comment_end(body: &[u8]) -> Option<usize> {
 }
 
 /// The longest punctuator at the start of `s`, and its length in bytes.
+/// Dispatches on the first byte: this runs for every punctuator of a source.
 pub fn punct_at(s: &[u8]) -> Option<(Punct, usize)> {
     use Punct::*;
     let at = |i: usize| s.get(i).copied().unwrap_or(0);
-    let (a, b, c) = (at(0), at(1), at(2));
-    let three = match (a, b, c) {
-        (b'.', b'.', b'.') => Some(Ellipsis),
-        (b'<', b'<', b'=') => Some(ShlAssign),
-        (b'>', b'>', b'=') => Some(ShrAssign),
-        (b'%', b':', b'%') if at(3) == b':' => return Some((HashHash, 4)),
-        _ => None,
+    let (a, b) = (at(0), at(1));
+    // `x` or, followed by `=`, `x=`.
+    let or_assign = |one: Punct, assign: Punct| {
+        if b == b'=' {
+            (assign, 2)
+        } else {
+            (one, 1)
+        }
     };
-    if let Some(p) = three {
-        return Some((p, 3));
-    }
-    let two = match (a, b) {
-        (b'-', b'>') => Some(Arrow),
-        (b'+', b'+') => Some(PlusPlus),
-        (b'-', b'-') => Some(MinusMinus),
-        (b'<', b'<') => Some(Shl),
-        (b'>', b'>') => Some(Shr),
-        (b'<', b'=') => Some(Le),
-        (b'>', b'=') => Some(Ge),
-        (b'=', b'=') => Some(EqEq),
-        (b'!', b'=') => Some(NotEq),
-        (b'&', b'&') => Some(AmpAmp),
-        (b'|', b'|') => Some(PipePipe),
-        (b'*', b'=') => Some(StarAssign),
-        (b'/', b'=') => Some(SlashAssign),
-        (b'%', b'=') => Some(PercentAssign),
-        (b'+', b'=') => Some(PlusAssign),
-        (b'-', b'=') => Some(MinusAssign),
-        (b'&', b'=') => Some(AmpAssign),
-        (b'^', b'=') => Some(CaretAssign),
-        (b'|', b'=') => Some(PipeAssign),
-        (b'#', b'#') => Some(HashHash),
-        (b'<', b':') => Some(LBracket),
-        (b':', b'>') => Some(RBracket),
-        (b'<', b'%') => Some(LBrace),
-        (b'%', b'>') => Some(RBrace),
-        (b'%', b':') => Some(Hash),
-        _ => None,
-    };
-    if let Some(p) = two {
-        return Some((p, 2));
-    }
-    let one = match a {
-        b'[' => LBracket,
-        b']' => RBracket,
-        b'(' => LParen,
-        b')' => RParen,
-        b'{' => LBrace,
-        b'}' => RBrace,
-        b'.' => Dot,
-        b'&' => Amp,
-        b'*' => Star,
-        b'+' => Plus,
-        b'-' => Minus,
-        b'~' => Tilde,
-        b'!' => Bang,
-        b'/' => Slash,
-        b'%' => Percent,
-        b'<' => Lt,
-        b'>' => Gt,
-        b'^' => Caret,
-        b'|' => Pipe,
-        b'?' => Question,
-        b':' => Colon,
-        b';' => Semicolon,
-        b'=' => Assign,
-        b',' => Comma,
-        b'#' => Hash,
+    Some(match a {
+        b'(' => (LParen, 1),
+        b')' => (RParen, 1),
+        b',' => (Comma, 1),
+        b';' => (Semicolon, 1),
+        b'[' => (LBracket, 1),
+        b']' => (RBracket, 1),
+        b'{' => (LBrace, 1),
+        b'}' => (RBrace, 1),
+        b'~' => (Tilde, 1),
+        b'?' => (Question, 1),
+        b'.' => {
+            if b == b'.' && at(2) == b'.' {
+                (Ellipsis, 3)
+            } else {
+                (Dot, 1)
+            }
+        }
+        b'=' => or_assign(Assign, EqEq),
+        b'!' => or_assign(Bang, NotEq),
+        b'*' => or_assign(Star, StarAssign),
+        b'/' => or_assign(Slash, SlashAssign),
+        b'^' => or_assign(Caret, CaretAssign),
+        b'+' => match b {
+            b'+' => (PlusPlus, 2),
+            _ => or_assign(Plus, PlusAssign),
+        },
+        b'-' => match b {
+            b'-' => (MinusMinus, 2),
+            b'>' => (Arrow, 2),
+            _ => or_assign(Minus, MinusAssign),
+        },
+        b'&' => match b {
+            b'&' => (AmpAmp, 2),
+            _ => or_assign(Amp, AmpAssign),
+        },
+        b'|' => match b {
+            b'|' => (PipePipe, 2),
+            _ => or_assign(Pipe, PipeAssign),
+        },
+        b'<' => match b {
+            b'<' if at(2) == b'=' => (ShlAssign, 3),
+            b'<' => (Shl, 2),
+            b'=' => (Le, 2),
+            b':' => (LBracket, 2),
+            b'%' => (LBrace, 2),
+            _ => (Lt, 1),
+        },
+        b'>' => match b {
+            b'>' if at(2) == b'=' => (ShrAssign, 3),
+            b'>' => (Shr, 2),
+            b'=' => (Ge, 2),
+            _ => (Gt, 1),
+        },
+        b'#' => match b {
+            b'#' => (HashHash, 2),
+            _ => (Hash, 1),
+        },
+        b':' => match b {
+            b'>' => (RBracket, 2),
+            _ => (Colon, 1),
+        },
+        b'%' => match b {
+            b':' if at(2) == b'%' && at(3) == b':' => (HashHash, 4),
+            b':' => (Hash, 2),
+            b'>' => (RBrace, 2),
+            _ => or_assign(Percent, PercentAssign),
+        },
         _ => return None,
-    };
-    Some((one, 1))
+    })
 }
 
 #[cfg(test)]

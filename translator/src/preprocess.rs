@@ -800,13 +800,15 @@ impl<'p> Preprocessor<'p> {
             match self.ctxs.last_mut() {
                 None => self.copy_plain_tokens(out),
                 Some(ctx) => {
-                    // Only identifiers can start an expansion; the rest of a
-                    // replacement list needs no lookups.
-                    while ctx
-                        .toks
-                        .last()
-                        .is_some_and(|t| t.tok.kind != TokenKind::Identifier || t.is_blue())
-                    {
+                    // Only identifiers that may name a macro (or `_Pragma`,
+                    // which the filter holds too) can start an expansion;
+                    // the rest of a replacement list needs no lookups.
+                    let filter = &self.filter;
+                    while ctx.toks.last().is_some_and(|t| {
+                        t.tok.kind != TokenKind::Identifier
+                            || t.is_blue()
+                            || !filter.may_contain(&t.tok.text)
+                    }) {
                         if let Some(t) = ctx.toks.pop() {
                             out.push(t.tok);
                         }
@@ -894,14 +896,14 @@ impl<'p> Preprocessor<'p> {
         }
     }
 
-    fn push_macro_context(&mut self, m: Rc<Macro>, mut toks: Vec<PpTok>, at: Location) {
+    /// Pushes the replacement `toks` (last token first) of `m`.
+    fn push_macro_context(&mut self, m: Rc<Macro>, toks: Vec<PpTok>, at: Location) {
         if self.ctxs.len() >= MAX_CONTEXTS {
             self.halt(at, "macro expansion nested too deeply");
             return;
         }
         m.disabled.set(true);
         self.live_macros += 1;
-        toks.reverse();
         self.ctxs.push(Context {
             toks,
             mac: Some(m),
@@ -1148,18 +1150,50 @@ impl<'p> Preprocessor<'p> {
     // ---- substitution ----
 
     /// The replacement list of `m` for one invocation, arguments substituted
-    /// and `#`/`##` applied, ready to be rescanned.
+    /// and `#`/`##` applied, ready to be rescanned: last token first, the
+    /// order a context reads in.
     fn substitute(&mut self, m: &Macro, args: &Args, name: &PpTok) -> Vec<PpTok> {
         let site = name.tok.location;
         let mut out = self.take_vec(m.body.len() + args.toks.len());
         let function = matches!(m.kind, MacroKind::Function { .. });
-        if !function && !m.has_ops {
-            out.extend(m.body.iter().map(|t| {
-                PpTok::new(Token {
-                    location: site,
-                    ..t.clone()
-                })
-            }));
+        if !m.has_ops {
+            // Arguments are pre-expanded in body order (so diagnostics and
+            // `__COUNTER__` see them in source order), then the list is
+            // written backwards, which saves reversing it afterwards.
+            let mut pre = self.pre_pool.pop().unwrap_or_default();
+            if function {
+                for &p in &m.param_of {
+                    let Some(arg) = args.get(p as usize) else {
+                        continue;
+                    };
+                    if pre.is_empty() {
+                        pre.resize_with(args.len(), || PreExpanded::Unknown);
+                    }
+                    let k = p as usize;
+                    if matches!(pre[k], PreExpanded::Unknown) {
+                        pre[k] = self.pre_expand(arg);
+                    }
+                }
+            }
+            for (t, &p) in m.body.iter().zip(&m.param_of).rev() {
+                match args.get(p as usize) {
+                    Some(arg) => {
+                        let toks = match &pre[p as usize] {
+                            PreExpanded::Done(v) => v.as_slice(),
+                            _ => arg,
+                        };
+                        out.extend(toks.iter().rev().cloned());
+                        if let (Some(first), false) = (out.last_mut(), toks.is_empty()) {
+                            first.tok.leading_space = t.leading_space;
+                        }
+                    }
+                    None => out.push(PpTok::new(Token {
+                        location: site,
+                        ..t.clone()
+                    })),
+                }
+            }
+            self.recycle_pre(pre);
         } else {
             // Allocated on the first parameter use that needs it.
             let mut pre = self.pre_pool.pop().unwrap_or_default();
@@ -1196,16 +1230,7 @@ impl<'p> Preprocessor<'p> {
                         }
                         let k = p as usize;
                         if matches!(pre[k], PreExpanded::Unknown) {
-                            pre[k] = if self.needs_expansion(arg) {
-                                let mut copy = self.take_vec(arg.len());
-                                copy.extend_from_slice(arg);
-                                match self.expand_isolated(copy, false) {
-                                    Some(v) => PreExpanded::Done(v),
-                                    None => PreExpanded::Same,
-                                }
-                            } else {
-                                PreExpanded::Same
-                            };
+                            pre[k] = self.pre_expand(arg);
                         }
                         match &pre[k] {
                             PreExpanded::Done(v) => out.extend(v.iter().cloned()),
@@ -1224,19 +1249,11 @@ impl<'p> Preprocessor<'p> {
                 }));
                 i += 1;
             }
-            if m.has_ops {
-                out.retain(|t| !t.is_placemarker());
-            }
-            for p in pre.drain(..) {
-                if let PreExpanded::Done(v) = p {
-                    self.recycle(v);
-                }
-            }
-            if self.pre_pool.len() < 64 {
-                self.pre_pool.push(pre);
-            }
+            out.retain(|t| !t.is_placemarker());
+            self.recycle_pre(pre);
+            out.reverse();
         }
-        if let Some(first) = out.first_mut() {
+        if let Some(first) = out.last_mut() {
             first.tok.leading_space = name.tok.leading_space;
         }
         self.expanded += out.len();
@@ -1244,6 +1261,30 @@ impl<'p> Preprocessor<'p> {
             self.halt(site, "macro expansion produced too many tokens");
         }
         out
+    }
+
+    /// An argument, fully macro-expanded on its own (C99 6.10.3.1).
+    fn pre_expand(&mut self, arg: &[PpTok]) -> PreExpanded {
+        if !self.needs_expansion(arg) {
+            return PreExpanded::Same;
+        }
+        let mut copy = self.take_vec(arg.len());
+        copy.extend_from_slice(arg);
+        match self.expand_isolated(copy, false) {
+            Some(v) => PreExpanded::Done(v),
+            None => PreExpanded::Same,
+        }
+    }
+
+    fn recycle_pre(&mut self, mut pre: Vec<PreExpanded>) {
+        for p in pre.drain(..) {
+            if let PreExpanded::Done(v) = p {
+                self.recycle(v);
+            }
+        }
+        if self.pre_pool.len() < 64 {
+            self.pre_pool.push(pre);
+        }
     }
 
     fn placemarker(&self, site: Location) -> PpTok {
