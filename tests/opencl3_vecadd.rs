@@ -569,7 +569,14 @@ fn char_and_short_vectors_in_buffers() {
     // Odd sizes, so neighbouring work-items share the words of `pairs`.
     const M: usize = 1001;
     let pixels: Vec<[u8; 4]> = (0..M)
-        .map(|i| [(i * 7) as u8, (i * 13 + 5) as u8, (i * 29) as u8, (255 - i as i64) as u8])
+        .map(|i| {
+            [
+                (i * 7) as u8,
+                (i * 13 + 5) as u8,
+                (i * 29) as u8,
+                (255 - i as i64) as u8,
+            ]
+        })
         .collect();
     let mut input = new_buffer::<[u8; 4]>(&context, CL_MEM_READ_ONLY, M);
     write_buffer(&queue, &mut input, &pixels);
@@ -609,6 +616,51 @@ fn char_and_short_vectors_in_buffers() {
         assert_eq!(&got_rgb[i][..3], &c, "rgb[{i}]");
         let pair = [p[0] as i8, p[1].wrapping_add(p[3]) as i8];
         assert_eq!(got_pairs[i], pair, "pairs[{i}]");
+    }
+}
+
+#[test]
+fn pointer_casts_between_pointee_types() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/pointer_casts.cl");
+    let kernel = Kernel::create(&program, "pointer_casts").expect("kernel");
+    const M: usize = 777;
+    let floats: Vec<f32> = (0..4 * M).map(|i| (i % 97) as f32 * 0.25).collect();
+    let words: Vec<u32> = (0..M as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    let mut input = new_buffer::<f32>(&context, CL_MEM_READ_ONLY, 4 * M);
+    write_buffer(&queue, &mut input, &floats);
+    let sums = new_buffer::<f32>(&context, CL_MEM_WRITE_ONLY, M);
+    let mut word_buffer = new_buffer::<u32>(&context, CL_MEM_READ_WRITE, M);
+    write_buffer(&queue, &mut word_buffer, &words);
+    let bytes_out = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, M);
+    // SAFETY: four buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&sums)
+            .set_arg(&word_buffer)
+            .set_arg(&bytes_out)
+            .set_global_work_size(M)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got_sums = vec![0f32; M];
+    let mut got_words = vec![0u32; M];
+    let mut got_bytes = vec![0i32; M];
+    read_buffer(&queue, &sums, &mut got_sums);
+    read_buffer(&queue, &word_buffer, &mut got_words);
+    read_buffer(&queue, &bytes_out, &mut got_bytes);
+    for i in 0..M {
+        let v = &floats[4 * i..4 * i + 4];
+        let expected = v[0] + v[1] + v[2] + v[3] + v[1];
+        assert_eq!(got_sums[i], expected, "sums[{i}]");
+        let b = words[i].to_le_bytes();
+        assert_eq!(
+            got_bytes[i],
+            i32::from(b[0]) + i32::from(b[3]),
+            "bytes_out[{i}]"
+        );
+        assert_eq!(got_words[i], words[i].swap_bytes(), "words[{i}]");
     }
 }
 

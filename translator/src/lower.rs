@@ -13,6 +13,7 @@ mod init;
 mod kernel;
 mod memory;
 mod statements;
+mod views;
 mod workitem;
 
 use crate::ast::{AddressSpace, BinaryOp};
@@ -46,6 +47,7 @@ pub fn lower(
             specialisations: HashMap::new(),
             narrow_buffers: HashMap::new(),
             program_globals: HashMap::new(),
+            views: Vec::new(),
             local_args: Vec::new(),
             builtins: None,
             push_constants: None,
@@ -168,6 +170,13 @@ struct ModuleBuilder<'a> {
     /// Buffers of `char`/`short` elements or vectors, seen through a `u32`
     /// word view (naga has no 8-bit types), with their C element type.
     narrow_buffers: HashMap<Handle<naga::GlobalVariable>, NarrowElement>,
+    /// Every buffer view: (variable, pointee type, the binding's first
+    /// view), see `views.rs`.
+    views: Vec<(
+        Handle<naga::GlobalVariable>,
+        Type,
+        Handle<naga::GlobalVariable>,
+    )>,
     /// Program-scope `__constant` variables used by this kernel.
     program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
@@ -762,11 +771,15 @@ impl<'a> ModuleBuilder<'a> {
                 self.expr(fb, a)?;
                 return self.expr(fb, b);
             }
-            H::PointerCast(_) => {
-                return Err(self.error(
-                    location,
-                    "pointer casts between element types are not supported yet by this translator",
-                ))
+            H::PointerCast(inner) => {
+                let p = self.pointer(fb, inner)?;
+                let (Some(from), Some(to)) = (inner.ty.pointee(), e.ty.pointee()) else {
+                    return Err(self.error(location, "pointer cast of a non-pointer"));
+                };
+                let (from, to) = (from.ty.clone(), to.ty.clone());
+                return Ok(Value::Pointer(
+                    self.cast_pointer(fb, p, &from, &to, location)?,
+                ));
             }
             H::Printf(_) => {
                 return Err(self.error(location, "printf is not supported yet by this translator"))

@@ -85,8 +85,11 @@ fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
 /// Validates a module we produced; an error is a translator bug.
 fn validate(module: &naga::Module, kernel: &str) -> Result<ModuleInfo, SpirvError> {
     // Offsets come from our C layout engine, not WGSL's rules, so
-    // STRUCT_LAYOUTS stays off (scalar block layout).
-    let flags = ValidationFlags::all() - ValidationFlags::STRUCT_LAYOUTS;
+    // STRUCT_LAYOUTS stays off (scalar block layout). A buffer cast to
+    // another pointee type has several views at one binding, which Vulkan
+    // allows, so BINDINGS (no shared bindings) is off too.
+    let flags =
+        ValidationFlags::all() - ValidationFlags::STRUCT_LAYOUTS - ValidationFlags::BINDINGS;
     Validator::new(flags, capabilities())
         .validate(module)
         .map_err(|e| {
@@ -171,10 +174,12 @@ impl Kernel {
         Ok(words)
     }
 
-    /// Bindings of the buffer arguments that may alias each other: every
-    /// pointer argument not marked `restrict`, when there are two or more.
+    /// Bindings whose variables may alias each other: every pointer
+    /// argument not marked `restrict`, when there are two or more, and every
+    /// buffer seen through several typed views (pointer casts), whose views
+    /// overlap whatever `restrict` says.
     fn aliased_bindings(&self) -> Vec<u32> {
-        let bindings: Vec<u32> = self
+        let mut bindings: Vec<u32> = self
             .reflection
             .args
             .iter()
@@ -184,10 +189,18 @@ impl Kernel {
                 _ => None,
             })
             .collect();
-        if bindings.len() >= 2 {
-            bindings
-        } else {
-            Vec::new()
+        if bindings.len() < 2 {
+            bindings.clear();
         }
+        let mut seen = Vec::new();
+        for (_, var) in self.module.global_variables.iter() {
+            if let Some(b) = &var.binding {
+                if seen.contains(&b.binding) && !bindings.contains(&b.binding) {
+                    bindings.push(b.binding);
+                }
+                seen.push(b.binding);
+            }
+        }
+        bindings
     }
 }

@@ -103,45 +103,18 @@ impl ModuleBuilder<'_> {
                     }
                 }
                 Type::Pointer(p) => {
-                    let Ok(elem) = self.buffer_element_type(&p.ty, local.location) else {
-                        failed = true;
-                        continue;
-                    };
-                    let narrow = match p.ty {
-                        Type::Scalar(scalar) => Some(NarrowElement { scalar, width: 1 }),
-                        Type::Vector(scalar, width) => Some(NarrowElement { scalar, width }),
-                        _ => None,
-                    }
-                    .filter(|e| e.scalar.size() < 4 && e.scalar != Scalar::Bool);
-                    let stride = match narrow {
-                        Some(_) => 4,
-                        None => p.ty.size(self.caps.address_bits).unwrap_or(4) as u32,
-                    };
-                    let array = self.add_type(naga::TypeInner::Array {
-                        base: elem,
-                        size: naga::ArraySize::Dynamic,
-                        stride,
-                    });
                     let writable = !(p.is_const || p.space == AddressSpace::Constant);
                     let access = if writable {
                         naga::StorageAccess::LOAD | naga::StorageAccess::STORE
                     } else {
                         naga::StorageAccess::LOAD
                     };
-                    let global = self.module.global_variables.append(
-                        naga::GlobalVariable {
-                            name: Some(local.name.to_string()),
-                            space: naga::AddressSpace::Storage { access },
-                            binding: Some(naga::ResourceBinding { group: 0, binding }),
-                            ty: array,
-                            init: None,
-                            memory_decorations: naga::MemoryDecorations::empty(),
-                        },
-                        Span::UNDEFINED,
-                    );
-                    if let Some(s) = narrow {
-                        self.narrow_buffers.insert(global, s);
-                    }
+                    let Ok(global) =
+                        self.buffer_view(&local.name, binding, access, &p.ty, local.location)
+                    else {
+                        failed = true;
+                        continue;
+                    };
                     arg_sources.push(ArgSource::Buffer(global));
                     binding += 1;
                     ArgKind::Buffer {

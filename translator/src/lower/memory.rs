@@ -129,7 +129,9 @@ impl ModuleBuilder<'_> {
         index: Handle<naga::Expression>,
         element: NarrowElement,
     ) -> Handle<naga::Expression> {
-        let lanes = fb.add(naga::Expression::Literal(naga::Literal::U32(element.lanes())));
+        let lanes = fb.add(naga::Expression::Literal(naga::Literal::U32(
+            element.lanes(),
+        )));
         fb.binary(naga::BinaryOperator::Multiply, index, lanes)
     }
 
@@ -179,7 +181,10 @@ impl ModuleBuilder<'_> {
             |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         if !element.fills_words() {
             for lane in 0..u32::from(element.width) {
-                let part = fb.add(naga::Expression::AccessIndex { base: value, index: lane });
+                let part = fb.add(naga::Expression::AccessIndex {
+                    base: value,
+                    index: lane,
+                });
                 let offset = u32_lit(fb, lane);
                 let at = fb.binary(naga::BinaryOperator::Add, first, offset);
                 self.store_narrow(fb, global, at, scalar, part, location)?;

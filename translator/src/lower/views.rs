@@ -1,0 +1,148 @@
+//! Typed views of a buffer argument. naga has one element type per storage
+//! variable, while OpenCL C may cast a buffer pointer to another pointee
+//! type (`float *` to `float4 *`, `uchar *` to `uint *`). Each pointee type
+//! a buffer is used as gets its own variable at the same binding; Vulkan
+//! allows such aliasing descriptors, and `spirv` marks every variable of a
+//! binding with several views `Aliased`.
+//!
+//! A pointer's index counts elements of its static pointee type, so a cast
+//! rescales it through the byte offset. `void *` keeps the buffer's view
+//! and counts bytes.
+
+use super::*;
+
+impl ModuleBuilder<'_> {
+    /// A storage variable at `binding` whose elements are `pointee`: the
+    /// word view (`u32`) for `char`/`short` values and vectors, the type
+    /// itself otherwise.
+    pub(super) fn buffer_view(
+        &mut self,
+        name: &str,
+        binding: u32,
+        access: naga::StorageAccess,
+        pointee: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::GlobalVariable>> {
+        let elem = self.buffer_element_type(pointee, location)?;
+        let narrow = match *pointee {
+            Type::Scalar(scalar) => Some(NarrowElement { scalar, width: 1 }),
+            Type::Vector(scalar, width) => Some(NarrowElement { scalar, width }),
+            _ => None,
+        }
+        .filter(|e| e.scalar.size() < 4 && e.scalar != Scalar::Bool);
+        let stride = match narrow {
+            Some(_) => 4,
+            None => pointee.size(self.caps.address_bits).unwrap_or(4) as u32,
+        };
+        let array = self.add_type(naga::TypeInner::Array {
+            base: elem,
+            size: naga::ArraySize::Dynamic,
+            stride,
+        });
+        let global = self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some(name.to_string()),
+                space: naga::AddressSpace::Storage { access },
+                binding: Some(naga::ResourceBinding { group: 0, binding }),
+                ty: array,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            Span::UNDEFINED,
+        );
+        if let Some(element) = narrow {
+            self.narrow_buffers.insert(global, element);
+        }
+        self.views.push((global, pointee.clone(), global));
+        Ok(global)
+    }
+
+    /// `(T *)p` for a pointer `p` to `from`: the same bytes seen as `to`.
+    pub(super) fn cast_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: PointerValue,
+        from: &Type,
+        to: &Type,
+        location: Location,
+    ) -> LResult<PointerValue> {
+        let Root::Global(global) = p.root else {
+            return Err(self.error(
+                location,
+                "pointer casts into private variables are not supported yet by this translator",
+            ));
+        };
+        let Some(base) = self.views.iter().find(|v| v.0 == global).map(|v| v.2) else {
+            return Err(self.error(
+                location,
+                "pointer casts into __local or __constant arrays are not supported yet by this translator",
+            ));
+        };
+        let bits = self.caps.address_bits;
+        // `void` counts bytes.
+        let size_of = |t: &Type| {
+            if *t == Type::Void {
+                Some(1)
+            } else {
+                t.size(bits)
+            }
+        };
+        let (Some(from_size), Some(to_size)) = (size_of(from), size_of(to)) else {
+            return Err(self.error(location, "pointer cast between types without a size"));
+        };
+        let root = if *to == Type::Void {
+            global
+        } else {
+            match self.views.iter().find(|v| v.2 == base && v.1 == *to) {
+                Some(v) => v.0,
+                None => {
+                    let g = &self.module.global_variables[base];
+                    let (name, binding) = (
+                        g.name.clone().unwrap_or_default(),
+                        g.binding.as_ref().map_or(0, |b| b.binding),
+                    );
+                    let naga::AddressSpace::Storage { access } = g.space else {
+                        return Err(self.error(location, "pointer cast of a non-buffer"));
+                    };
+                    let view = self.buffer_view(&name, binding, access, to, location)?;
+                    // The new view belongs to the same buffer.
+                    if let Some(entry) = self.views.last_mut() {
+                        entry.2 = base;
+                    }
+                    view
+                }
+            }
+        };
+        let index = rescale(fb, p.index, from_size as u32, to_size as u32);
+        Ok(PointerValue {
+            root: Root::Global(root),
+            index,
+        })
+    }
+}
+
+/// `index` elements of `from` bytes as a count of `to`-byte elements
+/// (truncating: a cast pointer is aligned to its type in valid OpenCL C).
+fn rescale(
+    fb: &mut FnBuilder,
+    index: Handle<naga::Expression>,
+    from: u32,
+    to: u32,
+) -> Handle<naga::Expression> {
+    if from == to {
+        return index;
+    }
+    let mut lit = |v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+    let (op, factor) = if from > to && from % to == 0 {
+        (naga::BinaryOperator::Multiply, from / to)
+    } else if to > from && to % from == 0 {
+        (naga::BinaryOperator::Divide, to / from)
+    } else {
+        let bytes_per = lit(from);
+        let per = lit(to);
+        let bytes = fb.binary(naga::BinaryOperator::Multiply, index, bytes_per);
+        return fb.binary(naga::BinaryOperator::Divide, bytes, per);
+    };
+    let factor = lit(factor);
+    fb.binary(op, index, factor)
+}
