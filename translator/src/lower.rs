@@ -138,7 +138,7 @@ impl NarrowElement {
     /// Whether each element fills whole 32-bit words, so it can be stored
     /// with plain word stores that touch no neighbour's bytes.
     fn fills_words(self) -> bool {
-        (self.scalar.size() * self.lanes()) % 4 == 0
+        (self.scalar.size() * self.lanes()).is_multiple_of(4)
     }
 }
 

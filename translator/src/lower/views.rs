@@ -133,9 +133,9 @@ fn rescale(
         return index;
     }
     let mut lit = |v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
-    let (op, factor) = if from > to && from % to == 0 {
+    let (op, factor) = if from > to && from.is_multiple_of(to) {
         (naga::BinaryOperator::Multiply, from / to)
-    } else if to > from && to % from == 0 {
+    } else if to > from && to.is_multiple_of(from) {
         (naga::BinaryOperator::Divide, to / from)
     } else {
         let bytes_per = lit(from);
