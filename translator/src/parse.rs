@@ -282,8 +282,9 @@ impl Spellings {
     fn new() -> Self {
         Spellings {
             recent: vec![(0, 0); RECENT_SLOTS],
-            by_text: HashMap::default(),
-            kws: Vec::new(),
+            // A translation unit has a few hundred distinct names.
+            by_text: HashMap::with_capacity_and_hasher(512, FxBuildHasher::default()),
+            kws: Vec::with_capacity(512),
         }
     }
 
@@ -1507,6 +1508,8 @@ impl<'a> Parser<'a> {
         })
     }
 
+    // Out of line, so that the short path above stays small.
+    #[inline(never)]
     fn general_cast_expr(&mut self) -> PResult<Expr> {
         if self.at(Punct::LParen) && self.starts_type(1) {
             let location = self.loc();
@@ -1752,6 +1755,17 @@ mod tests {
             .iter()
             .map(|s| matches!(s.kind, StmtKind::Declaration(_)))
             .collect()
+    }
+
+    #[test]
+    fn keyword_classes() {
+        for &(word, kw) in KEYWORDS {
+            assert_eq!(keyword(word), kw, "{word}");
+        }
+        assert_eq!(keyword("__attributes"), Kw::Name);
+        assert_eq!(keyword("float4"), Kw::BuiltinType);
+        assert_eq!(keyword("size_t"), Kw::BuiltinType);
+        assert_eq!(keyword("gid"), Kw::Name);
     }
 
     #[test]
