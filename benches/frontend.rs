@@ -3,9 +3,10 @@
 //! code, helpers, float4 vector code, stencils), source to checked program.
 //! This is what every `clBuildProgram` pays before lowering.
 //!
-//! `frontend/check_source` is the figure the target applies to; the other
-//! two split it by stage (preprocess alone, preprocess + parse), so a
-//! regression can be pinned on its stage.
+//! `frontend/check_source` is the figure the target applies to; the others
+//! split it by stage (preprocess alone, preprocess + parse, and the parser
+//! alone on tokens preprocessed once), so a regression can be pinned on its
+//! stage.
 
 // Links libclvulkan's global allocator (mimalloc), so the figures are what
 // clBuildProgram pays inside the ICD.
@@ -53,6 +54,15 @@ fn frontend(c: &mut Criterion) {
         b.iter(|| {
             let (tokens, mut diags) = preprocessed(black_box(&source));
             translator::parse::parse(&tokens, &mut diags)
+        })
+    });
+    // The parser alone (dropping its tree included): the tokens are made once.
+    let (tokens, diags) = preprocessed(&source);
+    assert!(!diags.has_errors());
+    c.bench_function("frontend/parse", |b| {
+        b.iter(|| {
+            let mut diags = Diagnostics::default();
+            translator::parse::parse(black_box(&tokens), &mut diags)
         })
     });
 }

@@ -6,6 +6,12 @@
 //! in scopes because C cannot be parsed without knowing them. On an error it
 //! reports, skips to a likely statement or declaration boundary and goes on,
 //! so one build logs every error.
+//!
+//! Keywords are identifiers to the lexer. Before parsing, every identifier
+//! is mapped to a spelling id and its [`Kw`] (one probe per token, one table
+//! lookup per distinct spelling), so the parser tests keywords and typedef
+//! names by comparing bytes and indexing arrays, never by comparing or
+//! hashing strings.
 
 use crate::ast::*;
 use crate::diagnostic::{Diagnostics, Location};
@@ -14,14 +20,36 @@ use crate::token::{Punct, Token, TokenKind};
 use crate::types;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 /// Parses a whole translation unit; errors go to `diags`.
 pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> TranslationUnit {
+    let mut spellings = Spellings::new();
+    let words = tokens
+        .iter()
+        .map(|t| {
+            if t.kind == TokenKind::Identifier {
+                let id = spellings.id(&t.text);
+                Word {
+                    kw: spellings.kws[id as usize],
+                    id,
+                }
+            } else {
+                Word {
+                    kw: Kw::NotIdent,
+                    id: 0,
+                }
+            }
+        })
+        .collect();
     let mut parser = Parser {
         tokens,
+        words,
+        last: tokens.len() - 1,
         pos: 0,
         diags,
-        names: HashMap::default(),
+        names: vec![None; spellings.kws.len()],
+        spellings,
         shadowed: Vec::new(),
         scope_starts: Vec::new(),
         depth: 0,
@@ -33,19 +61,276 @@ pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> TranslationUnit {
 /// Nesting deeper than this is reported instead of overflowing the stack.
 const MAX_DEPTH: u32 = 256;
 
+/// What an identifier means to the parser, decided by its spelling alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kw {
+    /// The token is not an identifier.
+    NotIdent,
+    /// An ordinary name, possibly a typedef name.
+    Name,
+    /// A built-in type name that is not a keyword (`float4`, `size_t`, ...).
+    BuiltinType,
+    Storage(StorageClass),
+    Const,
+    Volatile,
+    Restrict,
+    AddressSpace(AddressSpace),
+    Kernel,
+    /// `inline`, `__inline`.
+    Inline,
+    /// `__inline__`: a specifier like `inline`, but not one that announces a
+    /// declaration at the start of a statement.
+    GnuInline,
+    /// Image and pipe access qualifiers; kept for later, ignored now.
+    Access,
+    /// The GNU attribute keyword (`__attribute__` or `__attribute`). Exact
+    /// spellings only: an identifier that merely starts like one
+    /// (`__attributes`) is an ordinary name, and treating it as an attribute
+    /// would make the specifier loops spin without consuming it.
+    Attribute,
+    Scalar(ScalarWord),
+    Struct,
+    Union,
+    Enum,
+    If,
+    Else,
+    While,
+    Do,
+    For,
+    Switch,
+    Case,
+    Default,
+    Break,
+    Continue,
+    Return,
+    Goto,
+    Sizeof,
+    VecStep,
+    Alignof,
+}
+
+/// A keyword that spells (part of) a scalar type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ScalarWord {
+    Void,
+    Bool,
+    Char,
+    Short,
+    Int,
+    Long,
+    Signed,
+    Unsigned,
+    Half,
+    Float,
+    Double,
+}
+
+const KEYWORDS: &[(&str, Kw)] = &[
+    ("typedef", Kw::Storage(StorageClass::Typedef)),
+    ("extern", Kw::Storage(StorageClass::Extern)),
+    ("static", Kw::Storage(StorageClass::Static)),
+    ("auto", Kw::Storage(StorageClass::Auto)),
+    ("register", Kw::Storage(StorageClass::Register)),
+    ("const", Kw::Const),
+    ("__const", Kw::Const),
+    ("volatile", Kw::Volatile),
+    ("__volatile", Kw::Volatile),
+    ("restrict", Kw::Restrict),
+    ("__restrict", Kw::Restrict),
+    ("__global", Kw::AddressSpace(AddressSpace::Global)),
+    ("global", Kw::AddressSpace(AddressSpace::Global)),
+    ("__local", Kw::AddressSpace(AddressSpace::Local)),
+    ("local", Kw::AddressSpace(AddressSpace::Local)),
+    ("__constant", Kw::AddressSpace(AddressSpace::Constant)),
+    ("constant", Kw::AddressSpace(AddressSpace::Constant)),
+    ("__private", Kw::AddressSpace(AddressSpace::Private)),
+    ("private", Kw::AddressSpace(AddressSpace::Private)),
+    ("__generic", Kw::AddressSpace(AddressSpace::Generic)),
+    ("generic", Kw::AddressSpace(AddressSpace::Generic)),
+    ("__kernel", Kw::Kernel),
+    ("kernel", Kw::Kernel),
+    ("inline", Kw::Inline),
+    ("__inline", Kw::Inline),
+    ("__inline__", Kw::GnuInline),
+    ("__read_only", Kw::Access),
+    ("read_only", Kw::Access),
+    ("__write_only", Kw::Access),
+    ("write_only", Kw::Access),
+    ("__read_write", Kw::Access),
+    ("read_write", Kw::Access),
+    ("__attribute__", Kw::Attribute),
+    ("__attribute", Kw::Attribute),
+    ("void", Kw::Scalar(ScalarWord::Void)),
+    ("bool", Kw::Scalar(ScalarWord::Bool)),
+    ("_Bool", Kw::Scalar(ScalarWord::Bool)),
+    ("char", Kw::Scalar(ScalarWord::Char)),
+    ("short", Kw::Scalar(ScalarWord::Short)),
+    ("int", Kw::Scalar(ScalarWord::Int)),
+    ("long", Kw::Scalar(ScalarWord::Long)),
+    ("signed", Kw::Scalar(ScalarWord::Signed)),
+    ("__signed", Kw::Scalar(ScalarWord::Signed)),
+    ("__signed__", Kw::Scalar(ScalarWord::Signed)),
+    ("unsigned", Kw::Scalar(ScalarWord::Unsigned)),
+    ("half", Kw::Scalar(ScalarWord::Half)),
+    ("float", Kw::Scalar(ScalarWord::Float)),
+    ("double", Kw::Scalar(ScalarWord::Double)),
+    ("struct", Kw::Struct),
+    ("union", Kw::Union),
+    ("enum", Kw::Enum),
+    ("if", Kw::If),
+    ("else", Kw::Else),
+    ("while", Kw::While),
+    ("do", Kw::Do),
+    ("for", Kw::For),
+    ("switch", Kw::Switch),
+    ("case", Kw::Case),
+    ("default", Kw::Default),
+    ("break", Kw::Break),
+    ("continue", Kw::Continue),
+    ("return", Kw::Return),
+    ("goto", Kw::Goto),
+    ("sizeof", Kw::Sizeof),
+    ("vec_step", Kw::VecStep),
+    ("_Alignof", Kw::Alignof),
+    ("__alignof__", Kw::Alignof),
+    ("__alignof", Kw::Alignof),
+];
+
+fn keyword(word: &str) -> Kw {
+    static MAP: OnceLock<HashMap<&'static str, Kw, FxBuildHasher>> = OnceLock::new();
+    let map = MAP.get_or_init(|| KEYWORDS.iter().copied().collect());
+    match map.get(word) {
+        Some(&kw) => kw,
+        None if types::is_builtin_type_name(word) => Kw::BuiltinType,
+        None => Kw::Name,
+    }
+}
+
+impl Kw {
+    /// Can this word start a type name (in a cast or `sizeof`)? Typedef
+    /// names can too; the parser checks those separately.
+    fn starts_type(self) -> bool {
+        matches!(
+            self,
+            Kw::BuiltinType
+                | Kw::Const
+                | Kw::Volatile
+                | Kw::Restrict
+                | Kw::AddressSpace(_)
+                | Kw::Access
+                | Kw::Attribute
+                | Kw::Scalar(_)
+                | Kw::Struct
+                | Kw::Union
+                | Kw::Enum
+        )
+    }
+}
+
+fn add_scalar_word(words: &mut ScalarWords, word: ScalarWord) {
+    match word {
+        ScalarWord::Void => words.void = true,
+        ScalarWord::Bool => words.bool_ = true,
+        ScalarWord::Char => words.char_ = true,
+        ScalarWord::Short => words.short = true,
+        ScalarWord::Int => words.int = true,
+        ScalarWord::Long => words.long += 1,
+        ScalarWord::Signed => words.signed = true,
+        ScalarWord::Unsigned => words.unsigned = true,
+        ScalarWord::Half => words.half = true,
+        ScalarWord::Float => words.float = true,
+        ScalarWord::Double => words.double = true,
+    }
+}
+
+/// Sets the qualifier `kw` names; false when it names none.
+fn add_qualifier(q: &mut Qualifiers, kw: Kw) -> bool {
+    match kw {
+        Kw::Const => q.is_const = true,
+        Kw::Volatile => q.is_volatile = true,
+        Kw::Restrict => q.is_restrict = true,
+        Kw::AddressSpace(space) => q.address_space = Some(space),
+        _ => return false,
+    }
+    true
+}
+
+/// One token's classification: `id` numbers its spelling (for typedef
+/// scopes) and is meaningless unless `kw` is an identifier's.
+#[derive(Clone, Copy)]
+struct Word {
+    kw: Kw,
+    id: u32,
+}
+
+/// Slots in [`Spellings::recent`]; a power of two.
+const RECENT_SLOTS: usize = 1024;
+
+/// Numbers the distinct identifier spellings of a translation unit.
+struct Spellings {
+    /// Keyed by the spelling's address: the lexer interns spellings, so
+    /// nearly every lookup ends here without hashing the text. A miss (a
+    /// collision, or an equal spelling in another allocation) falls back to
+    /// `by_text`, so correctness does not depend on interning.
+    recent: Vec<(usize, u32)>,
+    by_text: HashMap<Rc<str>, u32, FxBuildHasher>,
+    /// Each spelling's meaning, indexed by id.
+    kws: Vec<Kw>,
+}
+
+impl Spellings {
+    fn new() -> Self {
+        Spellings {
+            recent: vec![(0, 0); RECENT_SLOTS],
+            // A translation unit has a few hundred distinct names.
+            by_text: HashMap::with_capacity_and_hasher(512, FxBuildHasher::default()),
+            kws: Vec::with_capacity(512),
+        }
+    }
+
+    #[inline]
+    fn id(&mut self, text: &Rc<str>) -> u32 {
+        let address = Rc::as_ptr(text) as *const u8 as usize;
+        let slot = (address >> 4) & (RECENT_SLOTS - 1);
+        let (known, id) = self.recent[slot];
+        if known == address {
+            return id;
+        }
+        let id = self.id_by_text(text);
+        self.recent[slot] = (address, id);
+        id
+    }
+
+    #[inline(never)]
+    fn id_by_text(&mut self, text: &Rc<str>) -> u32 {
+        if let Some(&id) = self.by_text.get(text) {
+            return id;
+        }
+        let id = self.kws.len() as u32;
+        self.kws.push(keyword(text));
+        self.by_text.insert(text.clone(), id);
+        id
+    }
+}
+
 struct Parser<'a> {
     tokens: &'a [Token],
+    /// Parallel to `tokens`.
+    words: Vec<Word>,
+    /// The index of the final Eof token.
+    last: usize,
     pos: usize,
     diags: &'a mut Diagnostics,
+    spellings: Spellings,
     /// Names declared in each scope, innermost last, and whether each is a
     /// typedef: an ordinary declaration in an inner scope hides a typedef.
     ///
-    /// One map for all scopes, so a lookup is one probe: `names` holds the
-    /// innermost declaration of each name, `shadowed` what each declaration
-    /// replaced (to restore at the end of its scope), and `scope_starts`
-    /// where each open scope's declarations begin in `shadowed`.
-    names: HashMap<Rc<str>, bool, FxBuildHasher>,
-    shadowed: Vec<(Rc<str>, Option<bool>)>,
+    /// `names` holds the innermost declaration of each spelling (indexed by
+    /// id), `shadowed` what each declaration replaced (to restore at the
+    /// end of its scope), and `scope_starts` where each open scope's
+    /// declarations begin in `shadowed`.
+    names: Vec<Option<bool>>,
+    shadowed: Vec<(u32, Option<bool>)>,
     scope_starts: Vec<usize>,
     depth: u32,
     /// A `;` that was missing after a struct body and has been reported:
@@ -58,93 +343,37 @@ struct Reported;
 
 type PResult<T> = Result<T, Reported>;
 
-/// Sets one qualifier; the table maps each spelling to its setter.
-type QualifierSetter = fn(&mut Qualifiers);
-
-const KEYWORD_QUALIFIERS: &[(&str, QualifierSetter)] = &[
-    ("const", |q| q.is_const = true),
-    ("__const", |q| q.is_const = true),
-    ("volatile", |q| q.is_volatile = true),
-    ("__volatile", |q| q.is_volatile = true),
-    ("restrict", |q| q.is_restrict = true),
-    ("__restrict", |q| q.is_restrict = true),
-    ("__global", |q| q.address_space = Some(AddressSpace::Global)),
-    ("global", |q| q.address_space = Some(AddressSpace::Global)),
-    ("__local", |q| q.address_space = Some(AddressSpace::Local)),
-    ("local", |q| q.address_space = Some(AddressSpace::Local)),
-    ("__constant", |q| {
-        q.address_space = Some(AddressSpace::Constant)
-    }),
-    ("constant", |q| {
-        q.address_space = Some(AddressSpace::Constant)
-    }),
-    ("__private", |q| {
-        q.address_space = Some(AddressSpace::Private)
-    }),
-    ("private", |q| q.address_space = Some(AddressSpace::Private)),
-    ("__generic", |q| {
-        q.address_space = Some(AddressSpace::Generic)
-    }),
-    ("generic", |q| q.address_space = Some(AddressSpace::Generic)),
-];
-
-fn qualifier_setter(word: &str) -> Option<QualifierSetter> {
-    KEYWORD_QUALIFIERS
-        .iter()
-        .find(|(w, _)| *w == word)
-        .map(|&(_, f)| f)
-}
-
-fn scalar_word(words: &mut ScalarWords, word: &str) -> bool {
-    match word {
-        "void" => words.void = true,
-        "bool" | "_Bool" => words.bool_ = true,
-        "char" => words.char_ = true,
-        "short" => words.short = true,
-        "int" => words.int = true,
-        "long" => words.long += 1,
-        "signed" | "__signed" | "__signed__" => words.signed = true,
-        "unsigned" => words.unsigned = true,
-        "half" => words.half = true,
-        "float" => words.float = true,
-        "double" => words.double = true,
-        _ => return false,
-    }
-    true
-}
-
-fn is_scalar_keyword(word: &str) -> bool {
-    scalar_word(&mut ScalarWords::default(), word)
-}
-
-/// The GNU attribute keyword (`__attribute__` or `__attribute`). Exact
-/// spellings only: an identifier that merely starts like one (`__attributes`)
-/// is an ordinary name, and treating it as an attribute would make the
-/// specifier loops spin without consuming it.
-fn is_attribute_keyword(word: &str) -> bool {
-    matches!(word, "__attribute__" | "__attribute")
-}
-
-/// Access qualifiers for images and pipes; kept for later, ignored now.
-fn is_access_qualifier(word: &str) -> bool {
-    matches!(
-        word,
-        "__read_only" | "read_only" | "__write_only" | "write_only" | "__read_write" | "read_write"
-    )
-}
-
 impl<'a> Parser<'a> {
     // ---- token helpers ----
 
-    fn peek(&self) -> &'a Token {
+    #[inline]
+    fn index(&self, n: usize) -> usize {
         // The preprocessor always ends the stream with Eof.
-        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+        (self.pos + n).min(self.last)
     }
 
+    #[inline]
+    fn peek(&self) -> &'a Token {
+        &self.tokens[self.index(0)]
+    }
+
+    #[inline]
     fn peek_at(&self, n: usize) -> &'a Token {
-        &self.tokens[(self.pos + n).min(self.tokens.len() - 1)]
+        &self.tokens[self.index(n)]
     }
 
+    /// The keyword class of the token at `n`.
+    #[inline]
+    fn kw_at(&self, n: usize) -> Kw {
+        self.words[self.index(n)].kw
+    }
+
+    #[inline]
+    fn kw(&self) -> Kw {
+        self.kw_at(0)
+    }
+
+    #[inline]
     fn bump(&mut self) -> &'a Token {
         let t = self.peek();
         if t.kind != TokenKind::Eof {
@@ -153,14 +382,12 @@ impl<'a> Parser<'a> {
         t
     }
 
+    #[inline]
     fn at(&self, p: Punct) -> bool {
         self.peek().is_punct(p)
     }
 
-    fn at_ident(&self, name: &str) -> bool {
-        self.peek().is_ident(name)
-    }
-
+    #[inline]
     fn eat(&mut self, p: Punct) -> bool {
         if p == Punct::Semicolon && self.assumed_semicolon {
             self.assumed_semicolon = false;
@@ -174,8 +401,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn eat_ident(&mut self, name: &str) -> bool {
-        if self.at_ident(name) {
+    #[inline]
+    fn eat_kw(&mut self, kw: Kw) -> bool {
+        if self.kw() == kw {
             self.pos += 1;
             true
         } else {
@@ -183,21 +411,31 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline]
     fn loc(&self) -> Location {
         self.peek().location
     }
 
+    #[cold]
+    #[inline(never)]
     fn error_here(&mut self, what: &str) -> Reported {
         let t = self.peek();
         self.diags.error(t.location, format!("expected {what}"));
         Reported
     }
 
+    #[inline]
     fn expect(&mut self, p: Punct) -> PResult<()> {
         if self.eat(p) {
             return Ok(());
         }
-        Err(self.error_here(&format!("'{}'", p.spelling())))
+        Err(self.expected_punct(p))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn expected_punct(&mut self, p: Punct) -> Reported {
+        self.error_here(&format!("'{}'", p.spelling()))
     }
 
     /// Just after the previous token: where clang reports a missing `;`,
@@ -214,25 +452,40 @@ impl<'a> Parser<'a> {
     }
 
     /// `;` ending a construct: "expected ';' after expression" and so on.
+    #[inline]
     fn expect_semicolon(&mut self, context: &str) -> PResult<()> {
         if self.eat(Punct::Semicolon) {
             return Ok(());
         }
+        Err(self.missing_semicolon(context))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn missing_semicolon(&mut self, context: &str) -> Reported {
         let location = self.after_previous();
         self.diags
             .error(location, format!("expected ';' {context}"));
-        Err(Reported)
+        Reported
     }
 
+    #[inline]
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            self.diags.error(self.loc(), "nesting too deep");
-            return Err(Reported);
+            return Err(self.too_deep());
         }
         Ok(())
     }
 
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&mut self) -> Reported {
+        self.diags.error(self.loc(), "nesting too deep");
+        Reported
+    }
+
+    #[inline]
     fn leave(&mut self) {
         self.depth -= 1;
     }
@@ -269,15 +522,22 @@ impl<'a> Parser<'a> {
 
     // ---- typedef scopes ----
 
-    fn is_typedef_name(&self, name: &str) -> bool {
-        self.names.get(name).copied().unwrap_or(false)
+    /// Is the token at `n` a typedef name in the current scope?
+    #[inline]
+    fn is_typedef_at(&self, n: usize) -> bool {
+        let word = self.words[self.index(n)];
+        word.kw != Kw::NotIdent && self.names[word.id as usize] == Some(true)
     }
 
     fn declare_name(&mut self, name: &Rc<str>, is_typedef: bool) {
-        let previous = self.names.insert(name.clone(), is_typedef);
+        let id = self.spellings.id(name);
+        if id as usize >= self.names.len() {
+            self.names.resize(id as usize + 1, None);
+        }
+        let previous = self.names[id as usize].replace(is_typedef);
         // At file scope nothing is ever restored.
         if !self.scope_starts.is_empty() {
-            self.shadowed.push((name.clone(), previous));
+            self.shadowed.push((id, previous));
         }
     }
 
@@ -289,79 +549,44 @@ impl<'a> Parser<'a> {
         let Some(start) = self.scope_starts.pop() else {
             return;
         };
-        while self.shadowed.len() > start {
-            let Some((name, previous)) = self.shadowed.pop() else {
-                break;
-            };
-            match previous {
-                Some(was_typedef) => {
-                    self.names.insert(name, was_typedef);
-                }
-                None => {
-                    self.names.remove(&name);
-                }
-            }
+        for &(id, previous) in self.shadowed[start..].iter().rev() {
+            self.names[id as usize] = previous;
         }
+        self.shadowed.truncate(start);
     }
 
     /// Does the token at `n` start a type name (in a cast or sizeof)?
+    #[inline]
     fn starts_type(&self, n: usize) -> bool {
-        let t = self.peek_at(n);
-        if t.kind != TokenKind::Identifier {
-            return false;
+        match self.kw_at(n) {
+            Kw::NotIdent => false,
+            kw => kw.starts_type() || self.is_typedef_at(n),
         }
-        let w = &*t.text;
-        is_scalar_keyword(w)
-            || qualifier_setter(w).is_some()
-            || matches!(w, "struct" | "union" | "enum")
-            || is_attribute_keyword(w)
-            || is_access_qualifier(w)
-            || types::is_builtin_type_name(w)
-            || self.is_typedef_name(w)
     }
 
     /// Does the next token begin a declaration that cannot continue the
     /// current one (after a struct body, a missing `;`)?
     fn starts_new_declaration(&self) -> bool {
-        let t = self.peek();
-        t.kind == TokenKind::Identifier
-            && (matches!(
-                &*t.text,
-                "typedef"
-                    | "__kernel"
-                    | "kernel"
-                    | "struct"
-                    | "union"
-                    | "enum"
-                    | "extern"
-                    | "static"
-            ) || is_scalar_keyword(&t.text)
-                || types::is_builtin_type_name(&t.text))
+        matches!(
+            self.kw(),
+            Kw::Storage(StorageClass::Typedef | StorageClass::Extern | StorageClass::Static)
+                | Kw::Kernel
+                | Kw::Struct
+                | Kw::Union
+                | Kw::Enum
+                | Kw::Scalar(_)
+                | Kw::BuiltinType
+        )
     }
 
     fn starts_declaration(&self) -> bool {
-        let t = self.peek();
-        if t.kind != TokenKind::Identifier {
-            return false;
+        match self.kw() {
+            Kw::NotIdent => false,
+            Kw::Storage(_) | Kw::Inline | Kw::Kernel => true,
+            // `T * x` with T a typedef is a declaration; `x * y` is not. Two
+            // names in a row can only be a declaration with an unknown type.
+            _ => self.starts_type(0) || self.peek_at(1).kind == TokenKind::Identifier,
         }
-        let w = &*t.text;
-        if matches!(
-            w,
-            "typedef"
-                | "extern"
-                | "static"
-                | "auto"
-                | "register"
-                | "inline"
-                | "__inline"
-                | "__kernel"
-                | "kernel"
-        ) {
-            return true;
-        }
-        // `T * x` with T a typedef is a declaration; `x * y` is not. Two
-        // names in a row can only be a declaration with an unknown type.
-        self.starts_type(0) || self.peek_at(1).kind == TokenKind::Identifier
     }
 
     // ---- top level ----
@@ -471,7 +696,7 @@ impl<'a> Parser<'a> {
     // ---- declarations ----
 
     fn attributes(&mut self, out: &mut Vec<Attribute>) -> PResult<()> {
-        while self.peek().kind == TokenKind::Identifier && is_attribute_keyword(&self.peek().text) {
+        while self.kw() == Kw::Attribute {
             self.pos += 1;
             self.expect(Punct::LParen)?;
             self.expect(Punct::LParen)?;
@@ -523,87 +748,88 @@ impl<'a> Parser<'a> {
         let mut has_words = false;
         loop {
             let t = self.peek();
-            if t.kind != TokenKind::Identifier {
-                break;
-            }
-            let w = &*t.text;
-            let storage = match w {
-                "typedef" => Some(StorageClass::Typedef),
-                "extern" => Some(StorageClass::Extern),
-                "static" => Some(StorageClass::Static),
-                "auto" => Some(StorageClass::Auto),
-                "register" => Some(StorageClass::Register),
-                _ => None,
-            };
-            if let Some(s) = storage {
-                if specs.storage.is_some() {
-                    self.diags
-                        .error(t.location, "cannot combine with previous storage class");
+            let kw = self.kw();
+            match kw {
+                Kw::NotIdent => break,
+                Kw::Storage(s) => {
+                    if specs.storage.is_some() {
+                        self.diags
+                            .error(t.location, "cannot combine with previous storage class");
+                    }
+                    specs.storage = Some(s);
+                    self.pos += 1;
                 }
-                specs.storage = Some(s);
-                self.pos += 1;
-            } else if let Some(set) = qualifier_setter(w) {
-                let before = specs.qualifiers.address_space;
-                set(&mut specs.qualifiers);
-                if before.is_some() && before != specs.qualifiers.address_space {
-                    self.diags
-                        .error(t.location, "multiple address spaces specified for type");
+                Kw::Const | Kw::Volatile | Kw::Restrict => {
+                    add_qualifier(&mut specs.qualifiers, kw);
+                    self.pos += 1;
                 }
-                self.pos += 1;
-            } else if matches!(w, "__kernel" | "kernel") {
-                specs.is_kernel = true;
-                self.pos += 1;
-            } else if matches!(w, "inline" | "__inline" | "__inline__") {
-                specs.is_inline = true;
-                self.pos += 1;
-            } else if is_access_qualifier(w) {
-                self.pos += 1;
-            } else if is_attribute_keyword(w) {
-                self.attributes(&mut specs.attributes)?;
-            } else if scalar_word(&mut words, w) {
-                if !has_words {
+                Kw::AddressSpace(space) => {
+                    let before = specs.qualifiers.address_space;
+                    if before.is_some() && before != Some(space) {
+                        self.diags
+                            .error(t.location, "multiple address spaces specified for type");
+                    }
+                    specs.qualifiers.address_space = Some(space);
+                    self.pos += 1;
+                }
+                Kw::Kernel => {
+                    specs.is_kernel = true;
+                    self.pos += 1;
+                }
+                Kw::Inline | Kw::GnuInline => {
+                    specs.is_inline = true;
+                    self.pos += 1;
+                }
+                Kw::Access => self.pos += 1,
+                Kw::Attribute => self.attributes(&mut specs.attributes)?,
+                Kw::Scalar(word) => {
+                    add_scalar_word(&mut words, word);
+                    if !has_words {
+                        specs.type_location = t.location;
+                    }
+                    has_words = true;
+                    self.pos += 1;
+                }
+                Kw::Struct | Kw::Union if matches!(specs.ty, TypeSpec::None) => {
                     specs.type_location = t.location;
+                    let record = self.record_spec()?;
+                    let has_body = record.fields.is_some();
+                    specs.ty = TypeSpec::Record(Rc::new(record));
+                    if has_body && self.starts_new_declaration() {
+                        // `struct S { ... }` then another declaration: the
+                        // `;` is missing. Report it and carry on as if found.
+                        let location = self.after_previous();
+                        let keyword = if kw == Kw::Union { "union" } else { "struct" };
+                        self.diags
+                            .error(location, format!("expected ';' after {keyword}"));
+                        self.assumed_semicolon = true;
+                        break;
+                    }
                 }
-                has_words = true;
-                self.pos += 1;
-            } else if matches!(w, "struct" | "union") && matches!(specs.ty, TypeSpec::None) {
-                specs.type_location = t.location;
-                let record = self.record_spec()?;
-                let has_body = record.fields.is_some();
-                specs.ty = TypeSpec::Record(Rc::new(record));
-                if has_body && self.starts_new_declaration() {
-                    // `struct S { ... }` then another declaration: the
-                    // `;` is missing. Report it and carry on as if found.
-                    let location = self.after_previous();
-                    let keyword = if w == "union" { "union" } else { "struct" };
-                    self.diags
-                        .error(location, format!("expected ';' after {keyword}"));
-                    self.assumed_semicolon = true;
-                    break;
+                Kw::Enum if matches!(specs.ty, TypeSpec::None) => {
+                    specs.type_location = t.location;
+                    specs.ty = TypeSpec::Enum(Rc::new(self.enum_spec()?));
                 }
-            } else if w == "enum" && matches!(specs.ty, TypeSpec::None) {
-                specs.type_location = t.location;
-                specs.ty = TypeSpec::Enum(Rc::new(self.enum_spec()?));
-            } else if !has_words && matches!(specs.ty, TypeSpec::None) {
-                specs.type_location = t.location;
-                if types::is_builtin_type_name(w) {
-                    specs.ty = TypeSpec::Builtin(t.text.clone());
-                    self.pos += 1;
-                } else if self.is_typedef_name(w) {
-                    specs.ty = TypeSpec::Typedef(t.text.clone());
-                    self.pos += 1;
-                } else if self.peek_at(1).kind == TokenKind::Identifier
-                    || self.peek_at(1).is_punct(Punct::Star)
-                {
-                    // An unknown name where a type must be (`flaot *p`,
-                    // `float5 v`): the checker reports the unknown type.
-                    specs.ty = TypeSpec::Typedef(t.text.clone());
-                    self.pos += 1;
-                } else {
-                    break;
+                _ if !has_words && matches!(specs.ty, TypeSpec::None) => {
+                    specs.type_location = t.location;
+                    if kw == Kw::BuiltinType {
+                        specs.ty = TypeSpec::Builtin(t.text.clone());
+                        self.pos += 1;
+                    } else if self.is_typedef_at(0) {
+                        specs.ty = TypeSpec::Typedef(t.text.clone());
+                        self.pos += 1;
+                    } else if self.peek_at(1).kind == TokenKind::Identifier
+                        || self.peek_at(1).is_punct(Punct::Star)
+                    {
+                        // An unknown name where a type must be (`flaot *p`,
+                        // `float5 v`): the checker reports the unknown type.
+                        specs.ty = TypeSpec::Typedef(t.text.clone());
+                        self.pos += 1;
+                    } else {
+                        break;
+                    }
                 }
-            } else {
-                break;
+                _ => break,
             }
         }
         if has_words {
@@ -624,18 +850,16 @@ impl<'a> Parser<'a> {
     }
 
     fn record_spec(&mut self) -> PResult<RecordSpec> {
-        let kw = self.bump();
-        let kind = if &*kw.text == "struct" {
+        let kind = if self.kw() == Kw::Struct {
             RecordKind::Struct
         } else {
             RecordKind::Union
         };
+        let kw = self.bump();
         let mut attributes = Vec::new();
         self.attributes(&mut attributes)?;
         let tag_location = self.loc();
-        let tag = if self.peek().kind == TokenKind::Identifier
-            && !is_attribute_keyword(&self.peek().text)
-        {
+        let tag = if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
             Some(self.bump().text.clone())
         } else {
             None
@@ -745,14 +969,10 @@ impl<'a> Parser<'a> {
     fn pointer_qualifiers(&mut self, attrs: &mut Vec<Attribute>) -> PResult<Qualifiers> {
         let mut q = Qualifiers::default();
         loop {
-            let t = self.peek();
-            if t.kind != TokenKind::Identifier {
-                break;
-            }
-            if let Some(set) = qualifier_setter(&t.text) {
-                set(&mut q);
+            let kw = self.kw();
+            if add_qualifier(&mut q, kw) {
                 self.pos += 1;
-            } else if is_attribute_keyword(&t.text) {
+            } else if kw == Kw::Attribute {
                 self.attributes(attrs)?;
             } else {
                 break;
@@ -777,7 +997,7 @@ impl<'a> Parser<'a> {
         }
         let mut inner = Declarator::default();
         let t = self.peek();
-        if t.kind == TokenKind::Identifier && !is_attribute_keyword(&t.text) {
+        if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
             self.pos += 1;
             inner.name = Some((t.text.clone(), t.location));
         } else if self.at(Punct::LParen) && self.is_nested_declarator() {
@@ -812,9 +1032,24 @@ impl<'a> Parser<'a> {
             }
         }
         self.attributes(&mut attributes)?;
-        inner.derived.extend(suffixes);
-        inner.derived.extend(pointers.into_iter().rev());
-        inner.attributes.extend(attributes);
+        // Most declarators have one of these lists at most: move it in
+        // rather than copy it.
+        if inner.derived.is_empty() {
+            inner.derived = suffixes;
+        } else {
+            inner.derived.extend(suffixes);
+        }
+        if inner.derived.is_empty() {
+            pointers.reverse();
+            inner.derived = pointers;
+        } else {
+            inner.derived.extend(pointers.into_iter().rev());
+        }
+        if inner.attributes.is_empty() {
+            inner.attributes = attributes;
+        } else {
+            inner.attributes.extend(attributes);
+        }
         Ok(inner)
     }
 
@@ -831,7 +1066,7 @@ impl<'a> Parser<'a> {
         let mut params = Vec::new();
         let mut variadic = false;
         // `(void)` declares no parameters.
-        if self.at_ident("void") && self.peek_at(1).is_punct(Punct::RParen) {
+        if self.kw() == Kw::Scalar(ScalarWord::Void) && self.peek_at(1).is_punct(Punct::RParen) {
             self.pos += 2;
             return Ok(Derived::Function { params, variadic });
         }
@@ -945,17 +1180,17 @@ impl<'a> Parser<'a> {
 
     fn statement_inner(&mut self) -> PResult<Stmt> {
         let location = self.loc();
-        if is_attribute_keyword(&self.peek().text) && self.peek().kind == TokenKind::Identifier {
+        if self.kw() == Kw::Attribute {
             // Statement attributes (`__attribute__((opencl_unroll_hint(4)))
             // for ...`) come before loops; anything else after attributes
             // is a declaration.
             let start = self.pos;
             let mut attributes = Vec::new();
             self.attributes(&mut attributes)?;
-            let next = self.peek();
-            if next.kind == TokenKind::Identifier
-                && matches!(&*next.text, "for" | "while" | "do" | "if" | "switch")
-            {
+            if matches!(
+                self.kw(),
+                Kw::For | Kw::While | Kw::Do | Kw::If | Kw::Switch
+            ) {
                 let inner = self.statement()?;
                 return Ok(Stmt {
                     kind: StmtKind::Attributed(attributes, Box::new(inner)),
@@ -975,31 +1210,31 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 StmtKind::Expr(None)
             }
-            TokenKind::Identifier => match &*t.text {
-                "if" => {
+            TokenKind::Identifier => match self.kw() {
+                Kw::If => {
                     self.pos += 1;
                     self.expect(Punct::LParen)?;
                     let cond = self.expr()?;
                     self.expect(Punct::RParen)?;
                     let then = self.sub_statement()?;
-                    let otherwise = if self.eat_ident("else") {
+                    let otherwise = if self.eat_kw(Kw::Else) {
                         Some(self.sub_statement()?)
                     } else {
                         None
                     };
                     StmtKind::If(cond, then, otherwise)
                 }
-                "while" => {
+                Kw::While => {
                     self.pos += 1;
                     self.expect(Punct::LParen)?;
                     let cond = self.expr()?;
                     self.expect(Punct::RParen)?;
                     StmtKind::While(cond, self.sub_statement()?)
                 }
-                "do" => {
+                Kw::Do => {
                     self.pos += 1;
                     let body = self.sub_statement()?;
-                    if !self.eat_ident("while") {
+                    if !self.eat_kw(Kw::While) {
                         return Err(self.error_here("'while'"));
                     }
                     self.expect(Punct::LParen)?;
@@ -1008,41 +1243,41 @@ impl<'a> Parser<'a> {
                     self.expect_semicolon("after do/while statement")?;
                     StmtKind::DoWhile(body, cond)
                 }
-                "for" => {
+                Kw::For => {
                     self.pos += 1;
                     self.push_scope();
                     let result = self.for_statement();
                     self.pop_scope();
                     result?
                 }
-                "switch" => {
+                Kw::Switch => {
                     self.pos += 1;
                     self.expect(Punct::LParen)?;
                     let value = self.expr()?;
                     self.expect(Punct::RParen)?;
                     StmtKind::Switch(value, self.sub_statement()?)
                 }
-                "case" => {
+                Kw::Case => {
                     self.pos += 1;
                     let value = self.conditional_expr()?;
                     self.expect(Punct::Colon)?;
                     StmtKind::Case(value, Box::new(self.statement()?))
                 }
-                "default" if self.peek_at(1).is_punct(Punct::Colon) => {
+                Kw::Default if self.peek_at(1).is_punct(Punct::Colon) => {
                     self.pos += 2;
                     StmtKind::Default(Box::new(self.statement()?))
                 }
-                "break" => {
+                Kw::Break => {
                     self.pos += 1;
                     self.expect_semicolon("after break statement")?;
                     StmtKind::Break
                 }
-                "continue" => {
+                Kw::Continue => {
                     self.pos += 1;
                     self.expect_semicolon("after continue statement")?;
                     StmtKind::Continue
                 }
-                "return" => {
+                Kw::Return => {
                     self.pos += 1;
                     let value = if self.at(Punct::Semicolon) {
                         None
@@ -1052,7 +1287,7 @@ impl<'a> Parser<'a> {
                     self.expect_semicolon("after return statement")?;
                     StmtKind::Return(value)
                 }
-                "goto" => {
+                Kw::Goto => {
                     self.pos += 1;
                     let label = self.bump();
                     if label.kind != TokenKind::Identifier {
@@ -1182,11 +1417,16 @@ impl<'a> Parser<'a> {
         })
     }
 
+    #[inline]
     fn conditional_expr(&mut self) -> PResult<Expr> {
         let cond = self.binary_expr(0)?;
         if !self.at(Punct::Question) {
             return Ok(cond);
         }
+        self.conditional_tail(cond)
+    }
+
+    fn conditional_tail(&mut self, cond: Expr) -> PResult<Expr> {
         let location = self.loc();
         self.pos += 1;
         self.enter()?;
@@ -1250,7 +1490,27 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// The operand of a binary operator. Most are a name or a number,
+    /// perhaps with postfix operators: those take the short way here.
+    #[inline]
     fn cast_expr(&mut self) -> PResult<Expr> {
+        let t = self.peek();
+        let kind = match t.kind {
+            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(t.text.clone()),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(t.text.clone()),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(t.text.clone()),
+            _ => return self.general_cast_expr(),
+        };
+        self.pos += 1;
+        self.postfix_tail(Expr {
+            kind,
+            location: t.location,
+        })
+    }
+
+    // Out of line, so that the short path above stays small.
+    #[inline(never)]
+    fn general_cast_expr(&mut self) -> PResult<Expr> {
         if self.at(Punct::LParen) && self.starts_type(1) {
             let location = self.loc();
             self.pos += 1;
@@ -1322,14 +1582,14 @@ impl<'a> Parser<'a> {
                 location,
             });
         }
-        if t.kind == TokenKind::Identifier {
-            let word = &*t.text;
-            let type_op = match word {
-                "sizeof" => Some((
+        let kw = self.kw();
+        if kw != Kw::Name {
+            let type_op = match kw {
+                Kw::Sizeof => Some((
                     ExprKind::SizeofType as fn(Box<TypeName>) -> ExprKind,
                     ExprKind::SizeofExpr as fn(Box<Expr>) -> ExprKind,
                 )),
-                "vec_step" => Some((
+                Kw::VecStep => Some((
                     ExprKind::VecStepType as fn(Box<TypeName>) -> ExprKind,
                     ExprKind::VecStepExpr as fn(Box<Expr>) -> ExprKind,
                 )),
@@ -1354,7 +1614,7 @@ impl<'a> Parser<'a> {
                     location,
                 });
             }
-            if matches!(word, "_Alignof" | "__alignof__" | "__alignof") {
+            if kw == Kw::Alignof {
                 self.pos += 1;
                 self.expect(Punct::LParen)?;
                 let ty = self.type_name()?;
@@ -1402,7 +1662,22 @@ impl<'a> Parser<'a> {
         Ok(Expr { kind, location })
     }
 
-    fn postfix_tail(&mut self, mut e: Expr) -> PResult<Expr> {
+    #[inline]
+    fn postfix_tail(&mut self, e: Expr) -> PResult<Expr> {
+        match self.peek().kind {
+            TokenKind::Punct(
+                Punct::LBracket
+                | Punct::LParen
+                | Punct::Dot
+                | Punct::Arrow
+                | Punct::PlusPlus
+                | Punct::MinusMinus,
+            ) => self.postfix_ops(e),
+            _ => Ok(e),
+        }
+    }
+
+    fn postfix_ops(&mut self, mut e: Expr) -> PResult<Expr> {
         loop {
             let location = self.loc();
             let kind = if self.eat(Punct::LBracket) {
@@ -1480,6 +1755,17 @@ mod tests {
             .iter()
             .map(|s| matches!(s.kind, StmtKind::Declaration(_)))
             .collect()
+    }
+
+    #[test]
+    fn keyword_classes() {
+        for &(word, kw) in KEYWORDS {
+            assert_eq!(keyword(word), kw, "{word}");
+        }
+        assert_eq!(keyword("__attributes"), Kw::Name);
+        assert_eq!(keyword("float4"), Kw::BuiltinType);
+        assert_eq!(keyword("size_t"), Kw::BuiltinType);
+        assert_eq!(keyword("gid"), Kw::Name);
     }
 
     #[test]
