@@ -76,7 +76,7 @@ fn first_result_only(args: &Args) -> ExitCode {
     let side = match Side::open(a) {
         Ok(s) => s,
         Err(e) => {
-            println!("first-result failed: {e}");
+            println!("failed: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -87,8 +87,16 @@ fn first_result_only(args: &Args) -> ExitCode {
             println!("{FRESH_TAG}{value}");
             ExitCode::SUCCESS
         }
-        other => {
-            println!("first-result {other:?}");
+        Outcome::Wrong(why) => {
+            println!("WRONG: {why}");
+            ExitCode::FAILURE
+        }
+        Outcome::Unsupported(why) => {
+            println!("unsupported: {why}");
+            ExitCode::FAILURE
+        }
+        Outcome::Failed(why) => {
+            println!("failed: {why}");
             ExitCode::FAILURE
         }
     }
@@ -125,7 +133,14 @@ fn fresh_first_result(platform: &str, runs: usize, quick: bool) -> Outcome {
             } else {
                 said
             };
-            return Outcome::Failed(format!("fresh process ({}): {said}", out.status));
+            // The child's own verdict where it gave one.
+            return if let Some(why) = said.strip_prefix("unsupported: ") {
+                Outcome::Unsupported(why.into())
+            } else if let Some(why) = said.strip_prefix("WRONG: ") {
+                Outcome::Wrong(why.into())
+            } else {
+                Outcome::Failed(format!("fresh process ({}): {said}", out.status))
+            };
         };
         values.push(value);
     }
