@@ -1,0 +1,271 @@
+//! The measurement protocol every workload shares: what a prepared workload
+//! must offer ([`Prepared`]), how it is timed (warm-up, then the median of
+//! repeated runs by the host clock), and what a measurement can end as
+//! ([`Outcome`]).
+//!
+//! Timing is host wall-clock around enqueue + `clFinish` rather than event
+//! profiling: clvulkan's profiling timestamps are host-side, so device
+//! timestamps would not compare like with like.
+
+use std::time::{Duration, Instant};
+
+/// Why a workload produced no figure before verification could even run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// The platform lacks something the workload needs (a build error, an
+    /// entry point returning `CL_INVALID_OPERATION`, too small a work-group).
+    Unsupported(String),
+    /// Anything else that went wrong.
+    Error(String),
+}
+
+impl Failure {
+    /// A failed OpenCL call: `CL_INVALID_OPERATION` is how clvulkan marks
+    /// what it has not built yet, so it reads as unsupported.
+    pub fn cl(what: &str, e: opencl3::error_codes::ClError) -> Self {
+        let code = e.0;
+        let name: &str = e.into();
+        if code == opencl3::error_codes::CL_INVALID_OPERATION {
+            Failure::Unsupported(format!("{what}: {name}"))
+        } else {
+            Failure::Error(format!("{what}: {name} ({code})"))
+        }
+    }
+}
+
+/// Shorthand for results of OpenCL calls inside workloads.
+pub type Step<T> = Result<T, Failure>;
+
+/// Adds what was being done to an OpenCL error.
+pub trait During<T> {
+    fn during(self, what: &str) -> Step<T>;
+}
+
+impl<T> During<T> for opencl3::Result<T> {
+    fn during(self, what: &str) -> Step<T> {
+        self.map_err(|e| Failure::cl(what, e))
+    }
+}
+
+/// Which direction of a figure is the good one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Better {
+    Higher,
+    Lower,
+}
+
+/// How one run's duration becomes the reported figure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Metric {
+    /// `amount * scale / seconds` (bytes to GB/s, flops to GFLOP/s, ...).
+    Rate {
+        amount: f64,
+        scale: f64,
+        unit: &'static str,
+    },
+    /// `seconds * scale / count`: the cost of one of `count` operations.
+    Cost {
+        count: f64,
+        scale: f64,
+        unit: &'static str,
+    },
+}
+
+impl Metric {
+    pub fn gbps(bytes: f64) -> Self {
+        Metric::Rate {
+            amount: bytes,
+            scale: 1e-9,
+            unit: "GB/s",
+        }
+    }
+
+    pub fn micros_each(count: f64) -> Self {
+        Metric::Cost {
+            count,
+            scale: 1e6,
+            unit: "us",
+        }
+    }
+
+    pub fn millis_each(count: f64) -> Self {
+        Metric::Cost {
+            count,
+            scale: 1e3,
+            unit: "ms",
+        }
+    }
+
+    pub fn value(&self, seconds: f64) -> f64 {
+        match *self {
+            Metric::Rate { amount, scale, .. } => amount * scale / seconds,
+            Metric::Cost { count, scale, .. } => seconds * scale / count,
+        }
+    }
+
+    pub fn unit(&self) -> &'static str {
+        match *self {
+            Metric::Rate { unit, .. } | Metric::Cost { unit, .. } => unit,
+        }
+    }
+
+    pub fn better(&self) -> Better {
+        match self {
+            Metric::Rate { .. } => Better::Higher,
+            Metric::Cost { .. } => Better::Lower,
+        }
+    }
+}
+
+/// A workload with its buffers, program and kernels made, ready to run.
+pub trait Prepared {
+    /// One timed iteration: enqueue the work and wait for it (`clFinish`).
+    fn run(&mut self) -> Step<()>;
+    /// Compares the device's output against the host reference after the
+    /// runs so far; `Err` says what differs.
+    fn verify(&mut self) -> Result<(), String>;
+    /// What one run's duration means.
+    fn metric(&self) -> Metric;
+    /// Warm-up and timed repetitions; `None` takes the configured defaults.
+    fn repetitions(&self) -> Option<(usize, usize)> {
+        None
+    }
+}
+
+/// What one workload on one platform ended as.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// A figure whose result verified correct.
+    Measured {
+        value: f64,
+        unit: &'static str,
+        better: Better,
+        runs: usize,
+    },
+    /// The result did not match the host reference: never a figure.
+    Wrong(String),
+    Unsupported(String),
+    Failed(String),
+}
+
+impl From<Failure> for Outcome {
+    fn from(f: Failure) -> Self {
+        match f {
+            Failure::Unsupported(s) => Outcome::Unsupported(s),
+            Failure::Error(s) => Outcome::Failed(s),
+        }
+    }
+}
+
+/// The median of `samples` (the upper middle one for an even count, so the
+/// figure is always one that was measured).
+pub fn median(samples: &mut [Duration]) -> Option<Duration> {
+    if samples.is_empty() {
+        return None;
+    }
+    samples.sort_unstable();
+    Some(samples[samples.len() / 2])
+}
+
+/// Times `run` `reps` times after `warmup` untimed runs.
+pub fn time_runs(
+    warmup: usize,
+    reps: usize,
+    mut run: impl FnMut() -> Step<()>,
+) -> Step<Vec<Duration>> {
+    for _ in 0..warmup {
+        run()?;
+    }
+    let mut samples = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let start = Instant::now();
+        run()?;
+        samples.push(start.elapsed());
+    }
+    Ok(samples)
+}
+
+/// The whole protocol for one prepared workload: warm-up, timed runs, then
+/// verification; a wrong result yields no figure.
+pub fn measure(prepared: &mut dyn Prepared, default_reps: (usize, usize)) -> Outcome {
+    let (warmup, reps) = prepared.repetitions().unwrap_or(default_reps);
+    let mut samples = match time_runs(warmup, reps.max(1), || prepared.run()) {
+        Ok(s) => s,
+        Err(f) => return f.into(),
+    };
+    if let Err(why) = prepared.verify() {
+        return Outcome::Wrong(why);
+    }
+    let metric = prepared.metric();
+    let mid = median(&mut samples).expect("at least one sample");
+    Outcome::Measured {
+        value: metric.value(mid.as_secs_f64()),
+        unit: metric.unit(),
+        better: metric.better(),
+        runs: samples.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_is_a_measured_sample() {
+        let ms = Duration::from_millis;
+        assert_eq!(median(&mut [ms(5), ms(1), ms(3)]), Some(ms(3)));
+        assert_eq!(median(&mut [ms(4), ms(1), ms(3), ms(2)]), Some(ms(3)));
+        assert_eq!(median(&mut []), None);
+    }
+
+    #[test]
+    fn metrics_orient_rates_and_costs() {
+        let rate = Metric::gbps(2e9);
+        assert!((rate.value(0.5) - 4.0).abs() < 1e-12);
+        assert_eq!(rate.better(), Better::Higher);
+        let cost = Metric::micros_each(1000.0);
+        assert!((cost.value(0.01) - 10.0).abs() < 1e-9);
+        assert_eq!(cost.better(), Better::Lower);
+    }
+
+    struct Fake {
+        runs: usize,
+        correct: bool,
+    }
+
+    impl Prepared for Fake {
+        fn run(&mut self) -> Step<()> {
+            self.runs += 1;
+            Ok(())
+        }
+        fn verify(&mut self) -> Result<(), String> {
+            if self.correct {
+                Ok(())
+            } else {
+                Err("element 3: 1 != 2".into())
+            }
+        }
+        fn metric(&self) -> Metric {
+            Metric::gbps(1.0)
+        }
+    }
+
+    #[test]
+    fn wrong_results_give_no_figure() {
+        let mut fake = Fake {
+            runs: 0,
+            correct: false,
+        };
+        let outcome = measure(&mut fake, (2, 3));
+        assert_eq!(fake.runs, 5);
+        assert_eq!(outcome, Outcome::Wrong("element 3: 1 != 2".into()));
+        let mut fake = Fake {
+            runs: 0,
+            correct: true,
+        };
+        assert!(matches!(
+            measure(&mut fake, (0, 1)),
+            Outcome::Measured { runs: 1, .. }
+        ));
+    }
+}

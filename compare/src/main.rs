@@ -1,0 +1,272 @@
+//! `clcompare`: runs every workload on two OpenCL platforms, chosen by a
+//! substring of their names, and prints one row per workload.
+
+use clvulkan_compare::harness::{Better, Outcome};
+use clvulkan_compare::report::{now_utc, Report, Row};
+use clvulkan_compare::side::{platform_names, Side};
+use clvulkan_compare::{all, by_name, run_workload, Config};
+use std::process::{Command, ExitCode};
+
+const USAGE: &str = "usage: clcompare --a <platform> --b <platform> [--quick] [--only name,...] \
+[--markdown] [--fresh N]
+       clcompare --first-result-only --a <platform> [--quick]
+       clcompare --list
+
+Platforms are chosen by a case-insensitive substring of their names.
+  --quick              small sizes, few repetitions (CPU devices, smoke tests)
+  --only a,b           run only these workloads (see --list)
+  --markdown           print the table as Markdown
+  --fresh N            also measure time to first result in N fresh processes
+                       per side and report the median (default 3, 0: off)
+  --first-result-only  measure time to first result once on --a and exit";
+
+#[derive(Default)]
+struct Args {
+    a: Option<String>,
+    b: Option<String>,
+    quick: bool,
+    only: Option<Vec<String>>,
+    markdown: bool,
+    fresh: usize,
+    first_result_only: bool,
+    list: bool,
+}
+
+fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut args = Args {
+        fresh: 3,
+        ..Args::default()
+    };
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--a" => args.a = Some(value()?),
+            "--b" => args.b = Some(value()?),
+            "--quick" => args.quick = true,
+            "--markdown" => args.markdown = true,
+            "--only" => {
+                let names: Vec<String> = value()?.split(',').map(str::to_string).collect();
+                if let Some(bad) = names.iter().find(|n| by_name(n).is_none()) {
+                    return Err(format!("no workload '{bad}' (see --list)"));
+                }
+                args.only = Some(names);
+            }
+            "--fresh" => {
+                args.fresh = value()?
+                    .parse()
+                    .map_err(|_| "--fresh needs a count".to_string())?
+            }
+            "--first-result-only" => args.first_result_only = true,
+            "--list" => args.list = true,
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
+        }
+    }
+    Ok(args)
+}
+
+/// The machine-readable line a `--first-result-only` child prints.
+const FRESH_TAG: &str = "first-result-ms ";
+
+fn first_result_only(args: &Args) -> ExitCode {
+    let Some(a) = &args.a else {
+        eprintln!("--first-result-only needs --a");
+        return ExitCode::FAILURE;
+    };
+    let side = match Side::open(a) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("failed: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let cfg = Config::for_sides(args.quick, &[&side]);
+    let workload = by_name("first-result").expect("registered");
+    match run_workload(&workload, &side, &cfg) {
+        Outcome::Measured { value, .. } => {
+            println!("{FRESH_TAG}{value}");
+            ExitCode::SUCCESS
+        }
+        Outcome::Wrong(why) => {
+            println!("WRONG: {why}");
+            ExitCode::FAILURE
+        }
+        Outcome::Unsupported(why) => {
+            println!("unsupported: {why}");
+            ExitCode::FAILURE
+        }
+        Outcome::Failed(why) => {
+            println!("failed: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The median time to first result over `runs` fresh processes of this
+/// binary on `platform`.
+fn fresh_first_result(platform: &str, runs: usize, quick: bool) -> Outcome {
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => return Outcome::Failed(format!("own path: {e}")),
+    };
+    let mut values = Vec::new();
+    for _ in 0..runs {
+        let mut cmd = Command::new(&exe);
+        cmd.args(["--first-result-only", "--a", platform]);
+        if quick {
+            cmd.arg("--quick");
+        }
+        let out = match cmd.output() {
+            Ok(o) => o,
+            Err(e) => return Outcome::Failed(format!("spawn: {e}")),
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let Some(value) = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(FRESH_TAG))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+        else {
+            let said = stdout.lines().last().unwrap_or("").to_string();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let said = if said.is_empty() {
+                stderr.lines().last().unwrap_or("no output").to_string()
+            } else {
+                said
+            };
+            // The child's own verdict where it gave one.
+            return if let Some(why) = said.strip_prefix("unsupported: ") {
+                Outcome::Unsupported(why.into())
+            } else if let Some(why) = said.strip_prefix("WRONG: ") {
+                Outcome::Wrong(why.into())
+            } else {
+                Outcome::Failed(format!("fresh process ({}): {said}", out.status))
+            };
+        };
+        values.push(value);
+    }
+    values.sort_by(f64::total_cmp);
+    match values.get(values.len() / 2) {
+        Some(&value) => Outcome::Measured {
+            value,
+            unit: "ms",
+            better: Better::Lower,
+            runs: values.len(),
+        },
+        None => Outcome::Failed("no runs".into()),
+    }
+}
+
+fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.list {
+        for w in all() {
+            println!("{:<14}{:?}: {}", w.name, w.group, w.what);
+        }
+        println!("platforms: {}", platform_names().join(", "));
+        return ExitCode::SUCCESS;
+    }
+    if args.first_result_only {
+        return first_result_only(&args);
+    }
+    let (Some(a_name), Some(b_name)) = (&args.a, &args.b) else {
+        eprintln!("{USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let selected: Vec<_> = all()
+        .into_iter()
+        .filter(|w| {
+            args.only
+                .as_ref()
+                .is_none_or(|only| only.iter().any(|n| n == w.name))
+        })
+        .collect();
+    // Before this process loads either implementation's state.
+    let fresh = if args.fresh > 0 && selected.iter().any(|w| w.name == "first-result") {
+        eprintln!(
+            "first-result in {} fresh processes per side ...",
+            args.fresh
+        );
+        Some((
+            fresh_first_result(a_name, args.fresh, args.quick),
+            fresh_first_result(b_name, args.fresh, args.quick),
+        ))
+    } else {
+        None
+    };
+    let open = |name: &str| {
+        Side::open(name).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(1);
+        })
+    };
+    let a = open(a_name);
+    let b = open(b_name);
+    let cfg = Config::for_sides(args.quick, &[&a, &b]);
+    let mut rows = Vec::new();
+    for w in &selected {
+        eprintln!("{} ...", w.name);
+        let oa = run_workload(w, &a, &cfg);
+        let ob = run_workload(w, &b, &cfg);
+        rows.push(Row {
+            name: w.name.into(),
+            what: w.what.into(),
+            a: oa,
+            b: ob,
+        });
+        if w.name == "first-result" {
+            if let Some((fa, fb)) = fresh.clone() {
+                rows.push(Row {
+                    name: "first-result-fresh".into(),
+                    what: format!(
+                        "the same in a fresh process each time, median of {}",
+                        args.fresh
+                    ),
+                    a: fa,
+                    b: fb,
+                });
+            }
+        }
+    }
+    let report = Report {
+        date: now_utc(),
+        a: a.identity(),
+        b: b.identity(),
+        sizes: format!(
+            "{}copy {} MiB, sgemm n={}, reduce {} Mi floats, nbody n={}, histogram {} MiB, {} launches",
+            if cfg.quick { "--quick: " } else { "" },
+            cfg.copy_bytes >> 20,
+            cfg.sgemm_n,
+            cfg.reduce_n >> 20,
+            cfg.nbody_n,
+            cfg.histogram_bytes >> 20,
+            cfg.launches
+        ),
+        rows,
+        notes: vec![
+            "figures are medians of host-clock timings around enqueue + clFinish, after warm-up".into(),
+            "first-result in-process runs before any other workload, but after both platforms were opened; first-result-fresh is the honest figure".into(),
+            "each timed build gets a unique CLCOMPARE_NONCE that changes its code, so no compiler cache answers it".into(),
+            "build is clBuildProgram alone: clvulkan creates Vulkan pipelines at first launch and PoCL generates work-group code at first launch; first-result includes that work".into(),
+        ],
+    };
+    if args.markdown {
+        print!("{}", report.markdown());
+    } else {
+        print!("{}", report.text());
+    }
+    let all_ok = report
+        .rows
+        .iter()
+        .all(|r| !matches!(r.a, Outcome::Wrong(_)) && !matches!(r.b, Outcome::Wrong(_)));
+    if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

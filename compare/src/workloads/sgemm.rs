@@ -1,0 +1,170 @@
+//! Compute throughput on dense linear algebra: the tiled SGEMM of
+//! `kernels/sgemm.cl` (64 x 64 tile per work-group, 8 outputs per
+//! work-item) in GFLOP/s (2 n^3 flops per run). Checked against a host
+//! product in f64: every element for small n, a fixed sample otherwise.
+
+use crate::config::Config;
+use crate::harness::{During, Metric, Prepared, Step};
+use crate::side::Side;
+use crate::verify::{close, sum_bound, Rng};
+use opencl3::kernel::Kernel;
+use opencl3::memory::{Buffer, ClMem};
+
+pub const SOURCE: &str = include_str!("../../kernels/sgemm.cl");
+
+/// Work-group shape the kernel is written for.
+pub const LOCAL: [usize; 2] = [64, 8];
+
+/// Above this order, verification samples elements instead of all of them.
+const FULL_CHECK_MAX: usize = 512;
+const SAMPLES: usize = 1024;
+
+struct Sgemm<'a> {
+    side: &'a Side,
+    n: usize,
+    a: Vec<f32>,
+    b: Vec<f32>,
+    c: Buffer<f32>,
+    kernel: Kernel,
+    _inputs: [Buffer<f32>; 2],
+}
+
+pub fn prepare<'a>(side: &'a Side, cfg: &Config) -> Step<Box<dyn Prepared + 'a>> {
+    let n = cfg.sgemm_n;
+    let mut rng = Rng::new(21);
+    let a = rng.floats(n * n, -1.0, 1.0);
+    let b = rng.floats(n * n, -1.0, 1.0);
+    let da = side.buffer_from(&a)?;
+    let db = side.buffer_from(&b)?;
+    let c = side.buffer_from(&vec![0.0f32; n * n])?;
+    let program = side.build(SOURCE, "")?;
+    let kernel = side.kernel(&program, "sgemm")?;
+    side.check_group_size(&kernel, LOCAL[0] * LOCAL[1])?;
+    let order = n as i32;
+    // SAFETY: sgemm(int, global const float *, global const float *,
+    // global float *); each buffer holds n * n floats.
+    unsafe {
+        kernel.set_arg(0, &order).during("clSetKernelArg")?;
+        kernel.set_arg(1, &da.get()).during("clSetKernelArg")?;
+        kernel.set_arg(2, &db.get()).during("clSetKernelArg")?;
+        kernel.set_arg(3, &c.get()).during("clSetKernelArg")?;
+    }
+    side.finish()?;
+    Ok(Box::new(Sgemm {
+        side,
+        n,
+        a,
+        b,
+        c,
+        kernel,
+        _inputs: [da, db],
+    }))
+}
+
+impl Prepared for Sgemm<'_> {
+    fn run(&mut self) -> Step<()> {
+        // One work-item per column and per 8 rows of each 64 x 64 tile.
+        let global = [self.n, self.n / 8];
+        // SAFETY: all four arguments were set in `prepare`; the range
+        // covers the n x n matrix exactly.
+        unsafe { self.side.launch(&self.kernel, &global, Some(&LOCAL)) }?;
+        self.side.finish()
+    }
+
+    fn verify(&mut self) -> Result<(), String> {
+        let n = self.n;
+        let c = self
+            .side
+            .read_vec(&self.c, n * n)
+            .map_err(|f| format!("{f:?}"))?;
+        let check = |i: usize, j: usize| {
+            let (want, magnitude) = reference_element(&self.a, &self.b, n, i, j);
+            close(
+                &format!("C[{i}][{j}]"),
+                c[i * n + j],
+                want,
+                sum_bound(n, magnitude),
+            )
+        };
+        if n <= FULL_CHECK_MAX {
+            (0..n * n).try_for_each(|e| check(e / n, e % n))
+        } else {
+            let mut rng = Rng::new(99);
+            // Corners of the matrix plus random elements in every tile row.
+            [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)]
+                .into_iter()
+                .chain((0..SAMPLES).map(|_| {
+                    let i = rng.next_u32() as usize % n;
+                    let j = rng.next_u32() as usize % n;
+                    (i, j)
+                }))
+                .try_for_each(|(i, j)| check(i, j))
+        }
+    }
+
+    fn metric(&self) -> Metric {
+        let n = self.n as f64;
+        Metric::Rate {
+            amount: 2.0 * n * n * n,
+            scale: 1e-9,
+            unit: "GFLOP/s",
+        }
+    }
+}
+
+/// Element (i, j) of A * B in f64, with the sum of the absolute values of
+/// its products (the scale of its rounding error in f32).
+pub fn reference_element(a: &[f32], b: &[f32], n: usize, i: usize, j: usize) -> (f64, f64) {
+    (0..n).fold((0.0, 0.0), |(sum, mag), k| {
+        let p = a[i * n + k] as f64 * b[k * n + j] as f64;
+        (sum + p, mag + p.abs())
+    })
+}
+
+/// The whole host product (row-major), for tests and small orders.
+pub fn reference(a: &[f32], b: &[f32], n: usize) -> Vec<f64> {
+    (0..n * n)
+        .map(|e| reference_element(a, b, n, e / n, e % n).0)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_multiplies_row_major() {
+        // [1 2; 3 4] * [5 6; 7 8] = [19 22; 43 50]
+        let c = reference(&[1.0, 2.0, 3.0, 4.0], &[5.0, 6.0, 7.0, 8.0], 2);
+        assert_eq!(c, vec![19.0, 22.0, 43.0, 50.0]);
+        let (_, magnitude) =
+            reference_element(&[1.0, -2.0, 0.0, 0.0], &[3.0, 0.0, 4.0, 0.0], 2, 0, 0);
+        assert_eq!(magnitude, 3.0 + 8.0);
+    }
+
+    #[test]
+    fn tiled_f32_product_passes_and_a_dropped_tile_fails() {
+        // An f32 product accumulated k-tile by k-tile, as the kernel does,
+        // is within the bound; dropping one 16-deep k-tile is not.
+        let n = 64;
+        let mut rng = Rng::new(1);
+        let a = rng.floats(n * n, -1.0, 1.0);
+        let b = rng.floats(n * n, -1.0, 1.0);
+        let f32_element = |i: usize, j: usize, skip: Option<usize>| {
+            let mut acc = 0.0f32;
+            for k in 0..n {
+                if skip == Some(k / 16) {
+                    continue;
+                }
+                acc = a[i * n + k].mul_add(b[k * n + j], acc);
+            }
+            acc
+        };
+        for (i, j) in [(0, 0), (5, 63), (63, 17)] {
+            let (want, magnitude) = reference_element(&a, &b, n, i, j);
+            let bound = sum_bound(n, magnitude);
+            assert!(close("c", f32_element(i, j, None), want, bound).is_ok());
+            assert!(close("c", f32_element(i, j, Some(2)), want, bound).is_err());
+        }
+    }
+}
