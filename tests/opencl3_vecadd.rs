@@ -665,6 +665,73 @@ fn pointer_casts_between_pointee_types() {
 }
 
 #[test]
+fn rsqrt_and_native_math() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/native_math.cl");
+    let kernel = Kernel::create(&program, "native_math").expect("kernel");
+    const M: usize = 256;
+    let x: Vec<f32> = (0..4 * M).map(|i| 0.5 + i as f32 * 0.037).collect();
+    let mut input = new_buffer::<f32>(&context, CL_MEM_READ_ONLY, 4 * M);
+    write_buffer(&queue, &mut input, &x);
+    let out = new_buffer::<f32>(&context, CL_MEM_WRITE_ONLY, 32 * M);
+    // SAFETY: two buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&out)
+            .set_global_work_size(M)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![0f32; 32 * M];
+    read_buffer(&queue, &out, &mut got);
+    let check = |got: f32, want: f64, tolerance: f64, what: &str| {
+        let error = (f64::from(got) - want).abs() / want.abs().max(1.0);
+        assert!(error <= tolerance, "{what}: {got} vs {want}");
+    };
+    for i in 0..M {
+        for lane in 0..4 {
+            let v = f64::from(x[4 * i + lane]);
+            let at = |k: usize| got[32 * i + 4 * k + lane];
+            let ulp2 = 2.0 * f64::from(f32::EPSILON);
+            let rs = 1.0 / v.sqrt();
+            assert!(
+                (f64::from(at(0)) - rs).abs() <= ulp2 * rs,
+                "rsqrt({v}) = {}",
+                at(0)
+            );
+            // native_*: implementation-defined accuracy; within 1e-3.
+            check(at(1), v.sqrt() + rs, 1e-3, "sqrt + rsqrt");
+            check(
+                at(2),
+                (v * 0.1).exp() + (v * 0.1).exp2(),
+                1e-3,
+                "exp + exp2",
+            );
+            check(at(3), v.ln() + v.log2(), 1e-3, "log + log2");
+            check(at(4), v.sin() + v.cos(), 1e-3, "sin + cos");
+            check(at(5), 1.0 / v + v / 3.0, 1e-3, "recip + divide");
+            check(
+                at(6),
+                10f64.powf(v * 0.1) + v.log10(),
+                1e-3,
+                "exp10 + log10",
+            );
+        }
+        let v: Vec<f64> = (0..4).map(|l| f64::from(x[4 * i + l])).collect();
+        let last = [
+            v[0].sqrt(),
+            (v[1] * 0.1).tan(),
+            1.0 / v[2].sqrt(),
+            v[3].sqrt(),
+        ];
+        for (lane, want) in last.iter().enumerate() {
+            check(got[32 * i + 28 + lane], *want, 1e-3, "powr/tan/rsqrt/sqrt");
+        }
+    }
+}
+
+#[test]
 fn char_and_short_kernel_arguments() {
     let (context, queue) = setup();
     let program = build(&context, "tests/kernels/narrow_args.cl");

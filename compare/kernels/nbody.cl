@@ -1,7 +1,6 @@
 // One N-body step (all pairs, softened gravity). Positions are float4 with
 // the mass in w. Each work-group stages 256 bodies at a time in __local
-// memory. 1.0f / sqrt() rather than rsqrt(): clvulkan's translator does not
-// lower rsqrt yet, and both sides must run the same source.
+// memory.
 #define TILE 256
 
 __kernel void nbody_step(__global const float4 *pos, __global const float4 *vel,
@@ -24,7 +23,7 @@ __kernel void nbody_step(__global const float4 *pos, __global const float4 *vel,
             const float dy = q.y - p.y;
             const float dz = q.z - p.z;
             const float dist2 = dx * dx + dy * dy + dz * dz + soft2;
-            const float inv = 1.0f / sqrt(dist2);
+            const float inv = rsqrt(dist2);
             const float s = q.w * inv * inv * inv;
             ax += dx * s;
             ay += dy * s;

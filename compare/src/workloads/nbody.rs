@@ -157,9 +157,8 @@ pub fn reference_step(pos: &[[f32; 4]], vel: &[[f32; 4]], i: usize) -> Reference
         }
     }
     let dt = DT as f64;
-    // Each term carries some ten roundings (difference, squares, sqrt,
-    // division, three products; sqrt and division may be a few ulp on
-    // Vulkan), and the running sum adds one per body.
+    // Each term carries some ten roundings (difference, squares, rsqrt
+    // (2 ulp), products), and the running sum adds one per body.
     let terms = pos.len() as f64 + 16.0;
     let mut out = ReferenceStep {
         vel: [0.0; 3],

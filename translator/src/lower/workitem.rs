@@ -4,6 +4,55 @@
 use super::*;
 
 impl ModuleBuilder<'_> {
+    /// The `native_*` functions that are arithmetic around a hardware one.
+    fn native_composite(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        let scaled = |this: &mut Self, fb: &mut FnBuilder, v, factor: f64| {
+            let lit = fb.add(naga::Expression::Literal(naga::Literal::F32(factor as f32)));
+            let factor = this.splat_to(fb, lit, ty, location)?;
+            Ok::<_, Failed>(fb.binary(naga::BinaryOperator::Multiply, v, factor))
+        };
+        let math = |fb: &mut FnBuilder, fun, arg| {
+            fb.add(naga::Expression::Math {
+                fun,
+                arg,
+                arg1: None,
+                arg2: None,
+                arg3: None,
+            })
+        };
+        Ok(Some(match b {
+            Builtin::NativeRecip => {
+                let x = self.plain(fb, &args[0])?;
+                let lit = fb.add(naga::Expression::Literal(naga::Literal::F32(1.0)));
+                let one = self.splat_to(fb, lit, ty, location)?;
+                fb.binary(naga::BinaryOperator::Divide, one, x)
+            }
+            Builtin::NativeDivide => {
+                let x = self.plain(fb, &args[0])?;
+                let y = self.plain(fb, &args[1])?;
+                fb.binary(naga::BinaryOperator::Divide, x, y)
+            }
+            Builtin::NativeExp10 => {
+                let x = self.plain(fb, &args[0])?;
+                let x = scaled(self, fb, x, std::f64::consts::LOG2_10)?;
+                math(fb, naga::MathFunction::Exp2, x)
+            }
+            Builtin::NativeLog10 => {
+                let x = self.plain(fb, &args[0])?;
+                let log2 = math(fb, naga::MathFunction::Log2, x);
+                scaled(self, fb, log2, std::f64::consts::LOG10_2)?
+            }
+            _ => return Ok(None),
+        }))
+    }
+
     pub(super) fn builtin(
         &mut self,
         fb: &mut FnBuilder,
@@ -12,8 +61,24 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
+        if let Some(h) = self.native_composite(fb, b, args, ty, location)? {
+            return Ok(h);
+        }
         let math = |f: naga::MathFunction| Some(f);
         let function = match b {
+            // `rsqrt` is within OpenCL's 2 ulp on Vulkan's InverseSqrt (also
+            // 2 ulp); the `native_*` functions have implementation-defined
+            // accuracy, which is exactly what the hardware functions give.
+            Builtin::Rsqrt | Builtin::NativeRsqrt => math(naga::MathFunction::InverseSqrt),
+            Builtin::NativeSqrt => math(naga::MathFunction::Sqrt),
+            Builtin::NativeSin => math(naga::MathFunction::Sin),
+            Builtin::NativeCos => math(naga::MathFunction::Cos),
+            Builtin::NativeTan => math(naga::MathFunction::Tan),
+            Builtin::NativeExp => math(naga::MathFunction::Exp),
+            Builtin::NativeExp2 => math(naga::MathFunction::Exp2),
+            Builtin::NativeLog => math(naga::MathFunction::Log),
+            Builtin::NativeLog2 => math(naga::MathFunction::Log2),
+            Builtin::NativePowr => math(naga::MathFunction::Pow),
             Builtin::Min | Builtin::Fmin => math(naga::MathFunction::Min),
             Builtin::Max | Builtin::Fmax => math(naga::MathFunction::Max),
             Builtin::Fabs => math(naga::MathFunction::Abs),
