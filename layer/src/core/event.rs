@@ -33,6 +33,7 @@ use crate::core::host::EventCallback;
 use crate::core::object::{ClObject, Object, ObjectKind};
 use crate::core::queue::Queue;
 use crate::core::CLResult;
+use crate::vulkan::Waiter;
 
 /// The host part of a command, run once its GPU part is done.
 pub type HostCompletion = Box<dyn FnOnce() -> CLResult<()> + Send>;
@@ -342,7 +343,10 @@ impl Event {
         let Some(fences) = Self::pending_fences(&self.lock()) else {
             return;
         };
-        match fences.iter().try_for_each(Fence::wait) {
+        match fences
+            .iter()
+            .try_for_each(|f| f.wait_as(Waiter::Background))
+        {
             Ok(()) => self.complete(),
             Err(error) => self.fail_if_submitted(error),
         }

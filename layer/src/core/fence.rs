@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::core::error::VkResultExt;
 use crate::core::CLResult;
-use crate::vulkan::Timeline;
+use crate::vulkan::{Timeline, Waiter};
 
 /// How long one blocking wait lasts before checking again; waiting is
 /// unbounded overall, this only keeps each Vulkan call short.
@@ -23,11 +23,17 @@ impl Fence {
         Ok(self.timeline.completed_value().or_out_of_resources()? >= self.value)
     }
 
-    /// Blocks until the GPU has reached this point.
+    /// Blocks an application thread until the GPU has reached this point.
     pub fn wait(&self) -> CLResult<()> {
+        self.wait_as(Waiter::Application)
+    }
+
+    /// Blocks until the GPU has reached this point; `waiter` says who waits
+    /// (see [`Waiter`]).
+    pub fn wait_as(&self, waiter: Waiter) -> CLResult<()> {
         while !self
             .timeline
-            .wait(self.value, WAIT_SLICE)
+            .wait_as(waiter, self.value, WAIT_SLICE)
             .or_out_of_resources()?
         {}
         Ok(())

@@ -26,4 +26,4 @@ pub use instance::{instance, DeviceFeatures, Instance, PhysicalDeviceInfo, Valid
 pub use memory::{Buffer, Placement};
 pub use pipeline::ComputePipeline;
 pub use stream::{BufferBinding, Stream};
-pub use timeline::Timeline;
+pub use timeline::{Timeline, Waiter};
