@@ -158,13 +158,30 @@ pub fn copy_buffer(
     }
     let mut recipe = Recipe::default();
     if region.size > 0 {
-        recipe.push(Step::Copy {
-            src: src.buffer_on(queue.device())?,
-            src_offset: region.src_offset as u64,
-            dst: dst.buffer_on(queue.device())?,
-            dst_offset: region.dst_offset as u64,
-            size: region.size as u64,
-        });
+        let device = queue.device();
+        let (src_buffer, dst_buffer) = (src.buffer_on(device)?, dst.buffer_on(device)?);
+        let (src_offset, dst_offset, size) = (
+            region.src_offset as u64,
+            region.dst_offset as u64,
+            region.size as u64,
+        );
+        let dispatch = if device.prefers_compute_copies() {
+            device.builtin_kernels()?.copy(
+                device,
+                (&src_buffer, src_offset),
+                (&dst_buffer, dst_offset),
+                size,
+            )
+        } else {
+            None
+        };
+        recipe.push(dispatch.unwrap_or(Step::Copy {
+            src: src_buffer,
+            src_offset,
+            dst: dst_buffer,
+            dst_offset,
+            size,
+        }));
         recipe.keep_alive(src.clone());
         recipe.keep_alive(dst.clone());
     }

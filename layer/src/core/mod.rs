@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod builtin_kernels;
 pub mod caps;
 pub mod command;
 pub mod completion;
