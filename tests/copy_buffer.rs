@@ -19,7 +19,7 @@ use std::ptr;
 fn copies_by_kernel_and_by_transfer_agree_with_the_host() {
     for (k, v) in common::opencl_env()
         .into_iter()
-        .chain([("CLVULKAN_COPY".into(), "compute".into())])
+        .chain([("CLVULKAN_COPY", "compute".into())])
     {
         // SAFETY: set before the loader or any other thread reads them.
         unsafe { std::env::set_var(k, v) };

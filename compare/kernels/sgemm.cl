@@ -1,11 +1,13 @@
 // Tiled SGEMM, C = A * B, row-major n x n matrices, n a multiple of 64.
-// Each work-group computes a 64 x 64 tile of C with 64 x 8 work-items; each
-// work-item owns one column of the tile and 8 of its rows (every 8th), so
-// it reuses one B value from local memory for 8 multiply-adds. A and B are
-// staged through __local tiles 16 deep in k.
+// Each work-group computes a 64 x 64 tile of C with 64 x 4 work-items; each
+// work-item owns one column of the tile and 16 of its rows (every 4th), so
+// it reuses one B value from local memory for 16 multiply-adds. A and B are
+// staged through __local tiles 16 deep in k. 256 work-items per group:
+// NVIDIA's OpenCL allows no more for this kernel (512, with 8 rows per
+// work-item, was refused).
 #define TS 64
 #define TK 16
-#define WPT 8
+#define WPT 16
 #define RTS (TS / WPT)
 #define THREADS (TS * RTS)
 
@@ -27,9 +29,17 @@ __kernel void sgemm(const int n, __global const float *a, __global const float *
     float acc5 = 0.0f;
     float acc6 = 0.0f;
     float acc7 = 0.0f;
+    float acc8 = 0.0f;
+    float acc9 = 0.0f;
+    float acc10 = 0.0f;
+    float acc11 = 0.0f;
+    float acc12 = 0.0f;
+    float acc13 = 0.0f;
+    float acc14 = 0.0f;
+    float acc15 = 0.0f;
     for (int k0 = 0; k0 < n; k0 += TK) {
-        // 512 work-items stage 1024 elements of each tile, two apiece.
-        for (int l = 0; l < 2; l++) {
+        // 256 work-items stage 1024 elements of each tile, four apiece.
+        for (int l = 0; l < TS * TK / THREADS; l++) {
             const int idx = lin + l * THREADS;
             const int ar = idx / TK;
             const int ak = idx % TK;
@@ -49,6 +59,14 @@ __kernel void sgemm(const int n, __global const float *a, __global const float *
             acc5 = mad(as[(ty + 5 * RTS) * TK + k], bv, acc5);
             acc6 = mad(as[(ty + 6 * RTS) * TK + k], bv, acc6);
             acc7 = mad(as[(ty + 7 * RTS) * TK + k], bv, acc7);
+            acc8 = mad(as[(ty + 8 * RTS) * TK + k], bv, acc8);
+            acc9 = mad(as[(ty + 9 * RTS) * TK + k], bv, acc9);
+            acc10 = mad(as[(ty + 10 * RTS) * TK + k], bv, acc10);
+            acc11 = mad(as[(ty + 11 * RTS) * TK + k], bv, acc11);
+            acc12 = mad(as[(ty + 12 * RTS) * TK + k], bv, acc12);
+            acc13 = mad(as[(ty + 13 * RTS) * TK + k], bv, acc13);
+            acc14 = mad(as[(ty + 14 * RTS) * TK + k], bv, acc14);
+            acc15 = mad(as[(ty + 15 * RTS) * TK + k], bv, acc15);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -62,4 +80,12 @@ __kernel void sgemm(const int n, __global const float *a, __global const float *
     c[(row + 5 * RTS) * n + col] = acc5;
     c[(row + 6 * RTS) * n + col] = acc6;
     c[(row + 7 * RTS) * n + col] = acc7;
+    c[(row + 8 * RTS) * n + col] = acc8;
+    c[(row + 9 * RTS) * n + col] = acc9;
+    c[(row + 10 * RTS) * n + col] = acc10;
+    c[(row + 11 * RTS) * n + col] = acc11;
+    c[(row + 12 * RTS) * n + col] = acc12;
+    c[(row + 13 * RTS) * n + col] = acc13;
+    c[(row + 14 * RTS) * n + col] = acc14;
+    c[(row + 15 * RTS) * n + col] = acc15;
 }

@@ -104,7 +104,7 @@ pub fn all() -> Vec<Workload> {
         w(
             "sgemm",
             Group::Compute,
-            "tiled SGEMM, 64x64 tiles, 8 outputs per work-item",
+            "tiled SGEMM, 64x64 tiles, 16 outputs per work-item",
             sgemm::prepare,
         ),
         w(
@@ -116,7 +116,7 @@ pub fn all() -> Vec<Workload> {
         w(
             "nbody",
             Group::Compute,
-            "all-pairs N-body step, float4, 1/sqrt, softening",
+            "all-pairs N-body step, float4, rsqrt, softening",
             nbody::prepare,
         ),
         w(

@@ -1,5 +1,5 @@
 //! Compute throughput on dense linear algebra: the tiled SGEMM of
-//! `kernels/sgemm.cl` (64 x 64 tile per work-group, 8 outputs per
+//! `kernels/sgemm.cl` (64 x 64 tile per work-group, 16 outputs per
 //! work-item) in GFLOP/s (2 n^3 flops per run). Checked against a host
 //! product in f64: every element for small n, a fixed sample otherwise.
 
@@ -13,7 +13,7 @@ use opencl3::memory::{Buffer, ClMem};
 pub const SOURCE: &str = include_str!("../../kernels/sgemm.cl");
 
 /// Work-group shape the kernel is written for.
-pub const LOCAL: [usize; 2] = [64, 8];
+pub const LOCAL: [usize; 2] = [64, 4];
 
 /// Above this order, verification samples elements instead of all of them.
 const FULL_CHECK_MAX: usize = 512;
@@ -63,8 +63,8 @@ pub fn prepare<'a>(side: &'a Side, cfg: &Config) -> Step<Box<dyn Prepared + 'a>>
 
 impl Prepared for Sgemm<'_> {
     fn run(&mut self) -> Step<()> {
-        // One work-item per column and per 8 rows of each 64 x 64 tile.
-        let global = [self.n, self.n / 8];
+        // One work-item per column and per 16 rows of each 64 x 64 tile.
+        let global = [self.n, self.n / 16];
         // SAFETY: all four arguments were set in `prepare`; the range
         // covers the n x n matrix exactly.
         unsafe { self.side.launch(&self.kernel, &global, Some(&LOCAL)) }?;
