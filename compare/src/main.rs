@@ -103,18 +103,22 @@ fn first_result_only(args: &Args) -> ExitCode {
 }
 
 /// The median time to first result over `runs` fresh processes of this
-/// binary on `platform`.
-fn fresh_first_result(platform: &str, runs: usize, quick: bool) -> Outcome {
+/// binary on `platform`. `warm`: every process builds the same source, and
+/// one unmeasured process runs first to fill the on-disk caches.
+fn fresh_first_result(platform: &str, runs: usize, quick: bool, warm: bool) -> Outcome {
     let exe = match std::env::current_exe() {
         Ok(e) => e,
         Err(e) => return Outcome::Failed(format!("own path: {e}")),
     };
     let mut values = Vec::new();
-    for _ in 0..runs {
+    for run in 0..runs + usize::from(warm) {
         let mut cmd = Command::new(&exe);
         cmd.args(["--first-result-only", "--a", platform]);
         if quick {
             cmd.arg("--quick");
+        }
+        if warm {
+            cmd.env("CLCOMPARE_WARM", "1");
         }
         let out = match cmd.output() {
             Ok(o) => o,
@@ -142,7 +146,9 @@ fn fresh_first_result(platform: &str, runs: usize, quick: bool) -> Outcome {
                 Outcome::Failed(format!("fresh process ({}): {said}", out.status))
             };
         };
-        values.push(value);
+        if !(warm && run == 0) {
+            values.push(value);
+        }
     }
     values.sort_by(f64::total_cmp);
     match values.get(values.len() / 2) {
@@ -192,10 +198,12 @@ fn main() -> ExitCode {
             "first-result in {} fresh processes per side ...",
             args.fresh
         );
-        Some((
-            fresh_first_result(a_name, args.fresh, args.quick),
-            fresh_first_result(b_name, args.fresh, args.quick),
-        ))
+        Some([false, true].map(|warm| {
+            (
+                fresh_first_result(a_name, args.fresh, args.quick, warm),
+                fresh_first_result(b_name, args.fresh, args.quick, warm),
+            )
+        }))
     } else {
         None
     };
@@ -220,7 +228,7 @@ fn main() -> ExitCode {
             b: ob,
         });
         if w.name == "first-result" {
-            if let Some((fa, fb)) = fresh.clone() {
+            if let Some([(fa, fb), (wa, wb)]) = fresh.clone() {
                 rows.push(Row {
                     name: "first-result-fresh".into(),
                     what: format!(
@@ -229,6 +237,15 @@ fn main() -> ExitCode {
                     ),
                     a: fa,
                     b: fb,
+                });
+                rows.push(Row {
+                    name: "first-result-warm".into(),
+                    what: format!(
+                        "fresh processes building a source built before (on-disk caches warm), median of {}",
+                        args.fresh
+                    ),
+                    a: wa,
+                    b: wb,
                 });
             }
         }

@@ -3,6 +3,7 @@
 //! streams submit to it), the pipeline cache and the memory allocator.
 
 use std::mem::ManuallyDrop;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use ash::vk;
@@ -13,6 +14,7 @@ use super::error::VkError;
 use super::instance::{Instance, PhysicalDeviceInfo};
 use super::memory::{Buffer, Placement};
 use super::pipeline::ComputePipeline;
+use super::pipeline_cache;
 use super::stream::Stream;
 
 /// A `VkDevice` with one compute queue. Buffers, pipelines, streams and
@@ -27,6 +29,10 @@ pub struct Device {
     queue: Mutex<vk::Queue>,
     push_descriptor: Option<ash::khr::push_descriptor::Device>,
     pipeline_cache: vk::PipelineCache,
+    /// New pipelines since the cache was last written, and whether a
+    /// thread is writing it.
+    cache_dirty: AtomicBool,
+    cache_saving: AtomicBool,
     /// ManuallyDrop because its memory blocks must be freed before the
     /// device is destroyed, which `Drop for Device` orders by hand.
     allocator: ManuallyDrop<Mutex<Allocator>>,
@@ -144,8 +150,10 @@ impl Device {
         // SAFETY: queue 0 of `queue_family` was requested in `create_info`.
         let queue = unsafe { raw.get_device_queue(queue_family, 0) };
 
-        let cache_info = vk::PipelineCacheCreateInfo::default();
-        // SAFETY: `raw` is a live device; an empty cache needs no initial data.
+        let saved = pipeline_cache::load(info);
+        let cache_info = vk::PipelineCacheCreateInfo::default().initial_data(&saved);
+        // SAFETY: `raw` is a live device; `saved` outlives the call, and the
+        // driver checks the data's header and ignores data it cannot use.
         let pipeline_cache = match unsafe { raw.create_pipeline_cache(&cache_info, None) } {
             Ok(cache) => cache,
             Err(result) => {
@@ -191,6 +199,8 @@ impl Device {
             queue: Mutex::new(queue),
             push_descriptor,
             pipeline_cache,
+            cache_dirty: AtomicBool::new(false),
+            cache_saving: AtomicBool::new(false),
             allocator: ManuallyDrop::new(Mutex::new(allocator)),
         })
     }
@@ -231,15 +241,56 @@ impl Device {
         storage_buffers: u32,
         push_constant_size: u32,
     ) -> Result<Arc<ComputePipeline>, VkError> {
-        ComputePipeline::create(
+        let pipeline = ComputePipeline::create(
             self,
             spirv,
             entry_point,
             storage_buffers,
             push_constant_size,
             true,
-        )
-        .map(Arc::new)
+        )?;
+        self.save_pipeline_cache();
+        Ok(Arc::new(pipeline))
+    }
+
+    /// Writes the pipeline cache to disk, on a thread of its own so that
+    /// the launch that compiled a new pipeline does not wait for the file.
+    /// Saves are serialised; a save that finds another one running leaves
+    /// it to write the newer data too.
+    pub(crate) fn save_pipeline_cache(self: &Arc<Self>) {
+        if pipeline_cache::path(self.info).is_none() {
+            return;
+        }
+        self.cache_dirty.store(true, Ordering::Release);
+        if self.cache_saving.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let device = Arc::clone(self);
+        let spawned = std::thread::Builder::new()
+            .name("clvulkan pipeline cache".into())
+            .spawn(move || loop {
+                while device.cache_dirty.swap(false, Ordering::AcqRel) {
+                    // SAFETY: the cache is a live child of this device (the
+                    // thread holds an Arc<Device>) and is internally
+                    // synchronised, so reading it while pipelines are
+                    // created is allowed.
+                    let data = unsafe { device.raw.get_pipeline_cache_data(device.pipeline_cache) };
+                    if let Ok(data) = data {
+                        pipeline_cache::store(device.info, &data);
+                    }
+                }
+                device.cache_saving.store(false, Ordering::Release);
+                // A save asked for after the last check saw this thread
+                // still running and left the work to it.
+                if !device.cache_dirty.load(Ordering::Acquire)
+                    || device.cache_saving.swap(true, Ordering::AcqRel)
+                {
+                    break;
+                }
+            });
+        if spawned.is_err() {
+            self.cache_saving.store(false, Ordering::Release);
+        }
     }
 
     /// A command stream for one OpenCL command queue.

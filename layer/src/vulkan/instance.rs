@@ -84,6 +84,9 @@ pub struct PhysicalDeviceInfo {
     pub driver_name: String,
     pub driver_info: String,
     pub device_uuid: [u8; 16],
+    /// Changes whenever the driver's pipeline compiler does: the key of
+    /// the on-disk pipeline cache.
+    pub pipeline_cache_uuid: [u8; 16],
     pub limits: vk::PhysicalDeviceLimits,
     pub features: DeviceFeatures,
     pub subgroup_size: u32,
@@ -461,7 +464,8 @@ fn query_physical_device(
         driver_version: properties.driver_version,
         driver_name: String::new(),
         driver_info: String::new(),
-        device_uuid: properties.pipeline_cache_uuid,
+        device_uuid: [0; 16],
+        pipeline_cache_uuid: properties.pipeline_cache_uuid,
         limits: properties.limits,
         features: DeviceFeatures {
             shader_int64: features.shader_int64 == vk::TRUE,

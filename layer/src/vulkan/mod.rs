@@ -12,6 +12,7 @@ mod error;
 mod instance;
 mod memory;
 mod pipeline;
+mod pipeline_cache;
 mod stream;
 mod timeline;
 
