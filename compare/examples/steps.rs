@@ -1,0 +1,81 @@
+//! Where the time of a first result and of a round trip goes, step by step,
+//! on one platform (`cargo run --release -p clvulkan-compare --example steps
+//! -- <platform-substring>`): each OpenCL call of a fresh process's first
+//! launch timed on its own, then the enqueue and the clFinish of round
+//! trips split apart. A diagnostic for docs/performance.md, not a benchmark.
+
+use clvulkan_compare::side::{uncached, Side};
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::program::Program;
+use std::time::Instant;
+
+const FIRST: &str = include_str!("../kernels/first_result.cl");
+const COUNTER: &str = include_str!("../kernels/counter.cl");
+
+fn main() {
+    let name = std::env::args().nth(1).unwrap_or_else(|| "clvulkan".into());
+    let t = Instant::now();
+    let side = Side::open(&name).expect("platform");
+    let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
+    println!("open platform, context, queue: {:.2} ms", ms(t));
+    let x = side.buffer_from(&vec![1.0f32; 4096]).expect("buffer");
+    let y = side.buffer_from(&vec![0.0f32; 4096]).expect("buffer");
+    side.finish().expect("finish");
+
+    let t = Instant::now();
+    let mut program =
+        Program::create_from_source(&side.context, &uncached(FIRST)).expect("program");
+    println!("clCreateProgramWithSource: {:.3} ms", ms(t));
+    let t = Instant::now();
+    program.build(&[side.device.id()], "").expect("build");
+    println!("clBuildProgram: {:.3} ms", ms(t));
+    let t = Instant::now();
+    let kernel = Kernel::create(&program, "scale_add").expect("kernel");
+    println!("clCreateKernel: {:.3} ms", ms(t));
+    let t = Instant::now();
+    // SAFETY: the arguments match scale_add's signature; 4096 items.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&x)
+            .set_arg(&y)
+            .set_arg(&1.5f32)
+            .set_global_work_size(4096)
+            .enqueue_nd_range(&side.queue)
+    }
+    .expect("enqueue");
+    println!("first clEnqueueNDRangeKernel: {:.3} ms", ms(t));
+    let t = Instant::now();
+    side.finish().expect("finish");
+    println!("first clFinish: {:.3} ms", ms(t));
+
+    let mut counter_program =
+        Program::create_from_source(&side.context, COUNTER).expect("program");
+    counter_program.build(&[side.device.id()], "").expect("build");
+    let bump = Kernel::create(&counter_program, "bump").expect("kernel");
+    let counter = side.buffer_from(&[0u32]).expect("buffer");
+    let (mut enqueue, mut finish) = (Vec::new(), Vec::new());
+    for _ in 0..2000 {
+        let t = Instant::now();
+        // SAFETY: bump takes one uint buffer.
+        unsafe {
+            ExecuteKernel::new(&bump)
+                .set_arg(&counter)
+                .set_global_work_size(1)
+                .enqueue_nd_range(&side.queue)
+        }
+        .expect("enqueue");
+        let t2 = Instant::now();
+        side.finish().expect("finish");
+        enqueue.push((t2 - t).as_secs_f64() * 1e6);
+        finish.push(t2.elapsed().as_secs_f64() * 1e6);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "round trip, median of 2000: enqueue {:.1} us + clFinish {:.1} us",
+        median(&mut enqueue),
+        median(&mut finish)
+    );
+}
