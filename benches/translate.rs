@@ -1,5 +1,7 @@
-//! Translation time, source to SPIR-V, of the slice kernels: the part of
-//! clBuildProgram that is ours.
+//! Translation time, source to SPIR-V, of small kernels (the test
+//! corpus's `vecadd`, `saxpy`, `control_flow`, `helpers`), a medium
+//! ~500-line and a large ~2,000-line macro-heavy source: the part of
+//! clBuildProgram that is ours, plus the per-launch SPIR-V writing.
 
 // Links libclvulkan's global allocator (mimalloc), so the figures are what
 // clBuildProgram pays inside the ICD.
@@ -13,10 +15,21 @@ fn kernel_source(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// The medium (~500 lines, 51 kernels) and large (~2,000 lines,
+/// macro-heavy, 172 kernels) inputs; `benches/data/make_sources.py` makes
+/// them from `kernels_1000.cl`.
+fn bench_data(name: &str) -> String {
+    let path = format!("{}/benches/data/{name}.cl", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
 fn translate(c: &mut Criterion) {
     let caps = DeviceCaps::full();
-    for name in ["vecadd", "saxpy", "control_flow", "helpers"] {
-        let source = kernel_source(name);
+    let sources = ["vecadd", "saxpy", "control_flow", "helpers"]
+        .map(|name| (name, kernel_source(name)))
+        .into_iter()
+        .chain(["kernels_500", "kernels_2000"].map(|name| (name, bench_data(name))));
+    for (name, source) in sources {
         c.bench_function(&format!("translate/{name}"), |b| {
             b.iter(|| {
                 let program = translator::build(black_box(&source), "", &caps).expect("build");

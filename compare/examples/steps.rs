@@ -48,9 +48,10 @@ fn main() {
     side.finish().expect("finish");
     println!("first clFinish: {:.3} ms", ms(t));
 
-    let mut counter_program =
-        Program::create_from_source(&side.context, COUNTER).expect("program");
-    counter_program.build(&[side.device.id()], "").expect("build");
+    let mut counter_program = Program::create_from_source(&side.context, COUNTER).expect("program");
+    counter_program
+        .build(&[side.device.id()], "")
+        .expect("build");
     let bump = Kernel::create(&counter_program, "bump").expect("kernel");
     let counter = side.buffer_from(&[0u32]).expect("buffer");
     let (mut enqueue, mut finish) = (Vec::new(), Vec::new());
