@@ -732,6 +732,59 @@ fn rsqrt_and_native_math() {
 }
 
 #[test]
+fn async_work_group_copies() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/async_copy.cl");
+    let kernel = Kernel::create(&program, "async_copy").expect("kernel");
+    const TILE: usize = 64;
+    const GROUPS: usize = 8;
+    let n = TILE * GROUPS;
+    let ints: Vec<i32> = (0..n as i32).map(|i| i * 7 - 100).collect();
+    let vecs: Vec<[f32; 4]> = (0..4 * n)
+        .map(|i| [i as f32, 0.5, -(i as f32), 2.0])
+        .collect();
+    let mut input = new_buffer::<i32>(&context, CL_MEM_READ_ONLY, n);
+    write_buffer(&queue, &mut input, &ints);
+    let output = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, n);
+    let mut input4 = new_buffer::<[f32; 4]>(&context, CL_MEM_READ_ONLY, 4 * n);
+    write_buffer(&queue, &mut input4, &vecs);
+    let mut output4 = new_buffer::<[f32; 4]>(&context, CL_MEM_READ_WRITE, 2 * n);
+    // The strided copy out must leave the elements between its own alone.
+    write_buffer(&queue, &mut output4, &vec![[-1.0f32; 4]; 2 * n]);
+    // SAFETY: four buffers, as the kernel declares; whole tiles per group.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&output)
+            .set_arg(&input4)
+            .set_arg(&output4)
+            .set_global_work_size(n)
+            .set_local_work_size(TILE)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![0i32; n];
+    let mut got4 = vec![[0f32; 4]; 2 * n];
+    read_buffer(&queue, &output, &mut got);
+    read_buffer(&queue, &output4, &mut got4);
+    for g in 0..GROUPS {
+        for l in 0..TILE {
+            let i = g * TILE + l;
+            assert_eq!(got[i], ints[g * TILE + TILE - 1 - l] * 2, "out[{i}]");
+            let mut v = vecs[g * TILE * 4 + l * 4];
+            v[1] += 1.0;
+            assert_eq!(
+                got4[g * TILE * 2 + l * 2],
+                v,
+                "out4[{}]",
+                g * TILE * 2 + l * 2
+            );
+            assert_eq!(got4[g * TILE * 2 + l * 2 + 1], [-1.0; 4], "out4 gap");
+        }
+    }
+}
+
+#[test]
 fn char_and_short_kernel_arguments() {
     let (context, queue) = setup();
     let program = build(&context, "tests/kernels/narrow_args.cl");

@@ -9,6 +9,7 @@
 //! private globals at entry so helpers can read them; sizes and offsets come
 //! from the push-constant header (see [`PushConstantHeader`]).
 
+mod async_copy;
 mod init;
 mod kernel;
 mod memory;
@@ -276,6 +277,10 @@ impl<'a> ModuleBuilder<'a> {
                 }
             }
             Type::Record(r) => return self.record_type(r, location),
+            // Events of the work-group copies, which complete at once.
+            Type::Unsupported(name) if &**name == "event_t" => {
+                naga::TypeInner::Scalar(naga::Scalar::U32)
+            }
             t => {
                 return Err(self.error(
                     location,
@@ -762,6 +767,15 @@ impl<'a> ModuleBuilder<'a> {
                 self.barrier(fb, *b, args);
                 return Ok(Value::Void);
             }
+            H::Builtin(
+                b @ (Builtin::AsyncWorkGroupCopy | Builtin::AsyncWorkGroupStridedCopy),
+                args,
+            ) => return self.async_copy(fb, *b, args, location),
+            H::Builtin(Builtin::WaitGroupEvents, _) => {
+                self.wait_group_events(fb);
+                return Ok(Value::Void);
+            }
+            H::Builtin(Builtin::Prefetch, _) => return Ok(Value::Void),
             H::Builtin(Builtin::Convert(c), args) if is_plain_conversion(c, &args[0].ty) => {
                 let v = self.plain(fb, &args[0])?;
                 self.convert(fb, v, &args[0].ty, &e.ty, location)?

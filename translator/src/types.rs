@@ -307,6 +307,9 @@ impl Type {
     /// `sizeof`, with 3-vectors the size of 4-vectors (OpenCL C 6.1.5).
     pub fn size(&self, address_bits: u32) -> Option<u64> {
         Some(match self {
+            // An opaque handle that only lives in private memory (arrays of
+            // events are common); the lowering holds it as a `uint`.
+            Type::Unsupported(name) if &**name == "event_t" => 4,
             Type::Void | Type::Unsupported(_) => return None,
             Type::Scalar(s) => s.size() as u64,
             Type::Vector(s, n) => s.size() as u64 * storage_lanes(*n) as u64,

@@ -172,6 +172,14 @@ impl Checker<'_> {
 
     pub(super) fn widen(&mut self, v: Expr, to: &Type) -> Expr {
         match (&v.ty, to) {
+            // An integer where a built-in takes an `event_t` (the usual
+            // `0` for "no event to join"): overload resolution allowed it.
+            (Type::Scalar(s), Type::Unsupported(name))
+                if s.is_integer() && &**name == "event_t" =>
+            {
+                let location = v.location;
+                Expr::new(H::Int(0), to.clone(), location)
+            }
             (Type::Scalar(_), Type::Vector(s, _)) => {
                 let v = self.convert(v, Type::Scalar(*s));
                 let location = v.location;
