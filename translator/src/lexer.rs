@@ -269,20 +269,25 @@ const EMPTY_SLOT: u32 = u32::MAX;
 
 impl Default for Interner {
     fn default() -> Self {
-        const INITIAL: usize = 1024;
+        Interner::with_capacity(512)
+    }
+}
+
+impl Interner {
+    /// An interner with room for `symbols` symbols before it grows.
+    pub fn with_capacity(symbols: usize) -> Self {
+        let slots = (symbols * 2).next_power_of_two().max(128);
         let mut interner = Interner {
-            slots: vec![(0, EMPTY_SLOT); INITIAL],
-            shift: 64 - INITIAL.trailing_zeros(),
-            syms: Vec::with_capacity(INITIAL / 2),
+            slots: vec![(0, EMPTY_SLOT); slots],
+            shift: 64 - slots.trailing_zeros(),
+            syms: Vec::with_capacity(slots / 2),
         };
         for p in Punct::ALL {
             interner.sym(p.spelling());
         }
         interner
     }
-}
 
-impl Interner {
     #[inline]
     pub fn intern(&mut self, s: &str) -> Rc<str> {
         let sym = self.sym(s);

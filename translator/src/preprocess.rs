@@ -96,14 +96,19 @@ pub fn preprocess(
     let predefined = predefined_source(input.options, input.caps);
     let command_line = command_line_source(input.options);
     let main_len = sources.file(main).text.len();
-    let mut pp = Preprocessor::new(sources, input, diags);
     // The predefines run first, then the command line, then main. The
     // predefines only define macros, and the same ones every time for the
-    // same options and device: their macro table is kept per thread and
-    // cloned, instead of lexing and running a few hundred `#define`s per
-    // build.
-    let builtin = pp.sources.add("<built-in>", predefined);
-    if !pp.restore_prelude(builtin) {
+    // same options and device: their macro table (and the interner it
+    // refers to) is kept per thread and cloned, instead of lexing and
+    // running a few hundred `#define`s per build.
+    let builtin = sources.add("<built-in>", predefined);
+    let cached = cached_prelude(&sources.file(builtin).text, builtin);
+    let restored = cached.is_some();
+    // Room for a large kernel's spellings besides the predefines', so that
+    // the interner does not grow while main is lexed.
+    let (interner, macros) = cached.unwrap_or_else(|| (Interner::with_capacity(2048), Vec::new()));
+    let mut pp = Preprocessor::new(sources, input, diags, interner, macros);
+    if !restored {
         pp.define_builtins();
         pp.push_file(builtin, None);
         pp.run(&mut Vec::new());
@@ -348,6 +353,22 @@ thread_local! {
     static PRELUDE: RefCell<Option<PreludeCache>> = const { RefCell::new(None) };
 }
 
+/// The macro table (and the interner it refers to) the predefines `text`
+/// of file `builtin` leave, from this thread's cache; `None` when it holds
+/// another one.
+fn cached_prelude(text: &str, builtin: FileId) -> Option<(Interner, Vec<Option<Rc<Macro>>>)> {
+    PRELUDE.with(|cache| {
+        let cache = cache.borrow();
+        let c = cache
+            .as_ref()
+            .filter(|c| c.file == builtin && c.source == text)?;
+        for m in c.macros.iter().flatten() {
+            m.disabled.set(false);
+        }
+        Some((c.interner.clone(), c.macros.clone()))
+    })
+}
+
 /// A token on its way through the preprocessor: `Copy`, its spelling a
 /// symbol of the preprocessor's interner. It becomes a [`Token`] only when
 /// it is output.
@@ -560,6 +581,18 @@ impl FileState {
         Some(t)
     }
 
+    /// The next token when reading it needs no work: it starts no
+    /// directive and no lexer error is due before it.
+    #[inline]
+    fn next_plain(&mut self) -> Option<PpTok> {
+        let t = *self.toks.get(self.pos)?;
+        if (t.line_start() && t.is_punct(Punct::Hash)) || t.location.offset >= self.next_err {
+            return None;
+        }
+        self.pos += 1;
+        Some(t)
+    }
+
     fn next_in_line(&mut self, report: bool, diags: &mut Diagnostics) -> Option<PpTok> {
         if self.peek()?.line_start() {
             return None;
@@ -620,8 +653,9 @@ impl<'p> Preprocessor<'p> {
         sources: &'p mut SourceMap,
         input: &'p PreprocessInput<'p>,
         diags: &'p mut Diagnostics,
+        mut interner: Interner,
+        macros: Vec<Option<Rc<Macro>>>,
     ) -> Self {
-        let mut interner = Interner::default();
         let names = Names::new(&mut interner);
         Preprocessor {
             sources,
@@ -630,7 +664,7 @@ impl<'p> Preprocessor<'p> {
             embedded: input.embedded_headers,
             interner,
             names,
-            macros: Vec::new(),
+            macros,
             tok_pool: Vec::new(),
             args_pool: Vec::new(),
             pre_pool: Vec::new(),
@@ -692,29 +726,6 @@ impl<'p> Preprocessor<'p> {
 
     fn is_ident(&self, t: &PpTok, word: &str) -> bool {
         t.kind == TokenKind::Identifier && &**self.interner.get(t.sym) == word
-    }
-
-    /// Takes the macro table (and the interner it refers to) the predefines
-    /// of file `builtin` leave from this thread's cache; false when it holds
-    /// another one.
-    fn restore_prelude(&mut self, builtin: FileId) -> bool {
-        let text = &self.sources.file(builtin).text;
-        PRELUDE.with(|cache| {
-            let cache = cache.borrow();
-            let Some(c) = cache
-                .as_ref()
-                .filter(|c| c.file == builtin && c.source == *text)
-            else {
-                return false;
-            };
-            for m in c.macros.iter().flatten() {
-                m.disabled.set(false);
-            }
-            self.interner = c.interner.clone();
-            self.macros = c.macros.clone();
-            self.names = Names::new(&mut self.interner);
-            true
-        })
     }
 
     /// Caches the macro table after the predefines of file `builtin`.
@@ -994,7 +1005,13 @@ impl<'p> Preprocessor<'p> {
         let mut args = self.args_pool.pop().unwrap_or_default();
         let mut depth = 0u32;
         loop {
-            let Some(mut t) = self.next_unexpanded(Mode::Args) else {
+            // Arguments are long runs of tokens straight from a context or
+            // the file: take those without the general reader's calls.
+            let quick = match self.ctxs.last_mut() {
+                Some(ctx) => ctx.toks.pop(),
+                None => self.files.last_mut().and_then(FileState::next_plain),
+            };
+            let Some(mut t) = quick.or_else(|| self.next_unexpanded(Mode::Args)) else {
                 self.diags
                     .error(name.location, "unterminated function-like macro invocation");
                 self.note_defined_here(m);
