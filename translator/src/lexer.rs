@@ -6,6 +6,11 @@
 //! Problems are returned as [`LexError`]s beside the tokens rather than
 //! reported at once: the preprocessor lexes whole files up front, and a
 //! stray `'` inside an `#if 0` block must not be an error.
+//!
+//! Internally every token is a `CompactToken`: a symbol of the
+//! [`Interner`] instead of its spelling, so that it is `Copy` and 16 bytes.
+//! The preprocessor works on those throughout; [`lex`] turns them into
+//! public [`Token`]s for everyone else.
 
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -71,6 +76,45 @@ impl LexError {
     /// Hands the problem to `diags`.
     pub fn report(&self, diags: &mut Diagnostics) {
         diags.push(self.severity(), Some(self.location), self.message());
+    }
+}
+
+/// A token as the lexer and preprocessor pass it around: the spelling is
+/// symbol `sym` of the [`Interner`], so copying one touches no reference
+/// count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CompactToken {
+    pub location: Location,
+    pub sym: u32,
+    pub kind: TokenKind,
+    /// [`SPACE`], [`LINE_START`], and the preprocessor's own bits.
+    pub flags: u8,
+}
+
+/// Whitespace came before the token.
+pub(crate) const SPACE: u8 = 1;
+/// The first token of its (logical) line.
+pub(crate) const LINE_START: u8 = 2;
+
+impl CompactToken {
+    #[inline]
+    pub fn space(&self) -> bool {
+        self.flags & SPACE != 0
+    }
+
+    #[inline]
+    pub fn set_space(&mut self, space: bool) {
+        self.flags = (self.flags & !SPACE) | u8::from(space);
+    }
+
+    #[inline]
+    pub fn line_start(&self) -> bool {
+        self.flags & LINE_START != 0
+    }
+
+    #[inline]
+    pub fn is_punct(&self, p: Punct) -> bool {
+        self.kind == TokenKind::Punct(p)
     }
 }
 
@@ -200,87 +244,128 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// Number of [`Punct`] variants (`HashHash` is the last).
-const PUNCT_COUNT: usize = Punct::HashHash as usize + 1;
-
-/// Shares one allocation among all tokens with the same spelling, so that a
-/// kernel's thousands of `int`, `i` and `0` tokens cost one `Rc` each.
+/// Numbers spellings: each distinct one gets a symbol (its index here),
+/// and one shared allocation that every [`Token`] with that spelling
+/// points to, so that a kernel's thousands of `int`, `i` and `0` tokens
+/// cost one `Rc` each. Symbol `p as u32` is punctuator `p`'s spelling.
 ///
 /// Every identifier and number is interned, so this is on the hottest path
 /// of the front end: a small open-addressing table (linear probing, at most
 /// half full) that keeps each entry's hash beside it does a lookup in a
 /// fraction of what a general `HashSet<Rc<str>>` costs.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Interner {
-    /// `(hash, spelling)`; the length is a power of two.
-    slots: Vec<Option<(u64, Rc<str>)>>,
+    /// `(hash, symbol)`, `EMPTY_SLOT` for none; the length is a power of
+    /// two.
+    slots: Vec<(u64, u32)>,
     /// `64 - log2(slots.len())`: the table index is the hash's top bits,
     /// which FxHash mixes best.
     shift: u32,
-    len: usize,
-    /// Every punctuator's spelling, made up front: a punctuator token then
-    /// costs one reference count increment.
-    puncts: [Rc<str>; PUNCT_COUNT],
+    /// The spelling of each symbol.
+    syms: Vec<Rc<str>>,
 }
+
+const EMPTY_SLOT: u32 = u32::MAX;
 
 impl Default for Interner {
     fn default() -> Self {
-        const INITIAL: usize = 1024;
-        let mut slots = Vec::new();
-        slots.resize_with(INITIAL, || None);
-        Interner {
-            slots,
-            shift: 64 - INITIAL.trailing_zeros(),
-            len: 0,
-            puncts: Punct::ALL.map(|p| Rc::from(p.spelling())),
-        }
+        Interner::with_capacity(512)
     }
 }
 
 impl Interner {
+    /// An interner with room for `symbols` symbols before it grows.
+    pub fn with_capacity(symbols: usize) -> Self {
+        let slots = (symbols * 2).next_power_of_two().max(128);
+        let mut interner = Interner {
+            slots: vec![(0, EMPTY_SLOT); slots],
+            shift: 64 - slots.trailing_zeros(),
+            syms: Vec::with_capacity(slots / 2),
+        };
+        for p in Punct::ALL {
+            interner.sym(p.spelling());
+        }
+        interner
+    }
+
     #[inline]
     pub fn intern(&mut self, s: &str) -> Rc<str> {
+        let sym = self.sym(s);
+        self.syms[sym as usize].clone()
+    }
+
+    /// The symbol of spelling `s`.
+    #[inline]
+    pub fn sym(&mut self, s: &str) -> u32 {
         let hash = hash_bytes(s.as_bytes());
         let mask = self.slots.len() - 1;
         let mut i = (hash >> self.shift) as usize;
         loop {
-            match &self.slots[i] {
-                Some((h, r)) if *h == hash && same_bytes(r.as_bytes(), s.as_bytes()) => {
-                    return r.clone()
-                }
-                Some(_) => i = (i + 1) & mask,
-                None => break,
+            let (h, sym) = self.slots[i];
+            if sym == EMPTY_SLOT {
+                break;
             }
+            if h == hash && same_bytes(self.syms[sym as usize].as_bytes(), s.as_bytes()) {
+                return sym;
+            }
+            i = (i + 1) & mask;
         }
-        let r: Rc<str> = Rc::from(s);
-        self.slots[i] = Some((hash, r.clone()));
-        self.len += 1;
-        if self.len * 2 > self.slots.len() {
+        let sym = self.syms.len() as u32;
+        self.syms.push(Rc::from(s));
+        self.slots[i] = (hash, sym);
+        if self.syms.len() * 2 > self.slots.len() {
             self.grow();
         }
-        r
+        sym
+    }
+
+    /// The shared spelling of symbol `sym`.
+    #[inline]
+    pub fn get(&self, sym: u32) -> &Rc<str> {
+        &self.syms[sym as usize]
+    }
+
+    /// How many symbols there are (each is below this).
+    pub fn len(&self) -> usize {
+        self.syms.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.syms.is_empty()
     }
 
     /// Doubles the table.
     fn grow(&mut self) {
         let new_len = self.slots.len() * 2;
-        let mut slots = Vec::new();
-        slots.resize_with(new_len, || None);
-        let old = std::mem::replace(&mut self.slots, slots);
+        let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY_SLOT); new_len]);
         self.shift = 64 - new_len.trailing_zeros();
         let mask = new_len - 1;
-        for (hash, r) in old.into_iter().flatten() {
+        for (hash, sym) in old {
+            if sym == EMPTY_SLOT {
+                continue;
+            }
             let mut i = (hash >> self.shift) as usize;
-            while self.slots[i].is_some() {
+            while self.slots[i].1 != EMPTY_SLOT {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = Some((hash, r));
+            self.slots[i] = (hash, sym);
         }
     }
 
     #[inline]
     pub fn punct(&self, p: Punct) -> Rc<str> {
-        self.puncts[p as usize].clone()
+        self.syms[p as usize].clone()
+    }
+
+    /// `t` as a public token.
+    #[inline]
+    pub(crate) fn token(&self, t: &CompactToken) -> Token {
+        Token {
+            kind: t.kind,
+            text: self.syms[t.sym as usize].clone(),
+            location: t.location,
+            leading_space: t.space(),
+        }
     }
 }
 
@@ -301,6 +386,25 @@ pub fn lex_reporting(text: &str, file: FileId, diags: &mut Diagnostics) -> Vec<L
 
 /// [`lex`] with a caller-owned interner shared across files.
 pub fn lex_with(text: &str, file: FileId, interner: &mut Interner) -> Lexed {
+    let (tokens, errors) = lex_compact(text, file, interner);
+    Lexed {
+        tokens: tokens
+            .iter()
+            .map(|t| LexedToken {
+                token: interner.token(t),
+                at_line_start: t.line_start(),
+            })
+            .collect(),
+        errors,
+    }
+}
+
+/// The tokens of `text` as `CompactToken`s, and the problems found.
+pub(crate) fn lex_compact(
+    text: &str,
+    file: FileId,
+    interner: &mut Interner,
+) -> (Vec<CompactToken>, Vec<LexError>) {
     let mut errors = Vec::new();
     let spliced = splice(text, file, &mut errors);
     let mut lexer = Lexer {
@@ -313,20 +417,19 @@ pub fn lex_with(text: &str, file: FileId, interner: &mut Interner) -> Lexed {
         next_splice: spliced.splices.first().map_or(u32::MAX, |s| s.0),
         removed: 0,
         interner,
-        out: Lexed {
-            tokens: Vec::with_capacity(text.len() / 3 + 8),
-            errors: Vec::new(),
-        },
+        tokens: Vec::with_capacity(text.len() / 3 + 8),
+        errors: Vec::new(),
     };
     lexer.run();
-    let mut out = lexer.out;
+    let tokens = lexer.tokens;
+    let mut lex_errors = lexer.errors;
     if !errors.is_empty() {
         // Splice warnings were found in a separate pass; keep source order.
-        errors.append(&mut out.errors);
+        errors.append(&mut lex_errors);
         errors.sort_by_key(|e| e.location.offset);
-        out.errors = errors;
+        lex_errors = errors;
     }
-    out
+    (tokens, lex_errors)
 }
 
 /// Phase 2 output: the text with backslash-newlines removed, and where they
@@ -404,7 +507,8 @@ struct Lexer<'s, 'i> {
     next_splice: u32,
     removed: u32,
     interner: &'i mut Interner,
-    out: Lexed,
+    tokens: Vec<CompactToken>,
+    errors: Vec<LexError>,
 }
 
 /// Byte classes, one table lookup per byte on the hot loops.
@@ -493,33 +597,31 @@ impl Lexer<'_, '_> {
 
     fn error(&mut self, kind: LexErrorKind, logical: usize) {
         let location = self.physical(logical);
-        self.out.errors.push(LexError { kind, location });
+        self.errors.push(LexError { kind, location });
     }
 
     #[inline]
-    fn push(&mut self, kind: TokenKind, text: Rc<str>, start: usize, space: bool, line: bool) {
+    fn push(&mut self, kind: TokenKind, sym: u32, start: usize, space: bool, line: bool) {
         let location = self.physical(start);
-        self.out.tokens.push(LexedToken {
-            token: Token {
-                kind,
-                text,
-                location,
-                leading_space: space,
-            },
-            at_line_start: line,
+        self.tokens.push(CompactToken {
+            location,
+            sym,
+            kind,
+            flags: u8::from(space) | if line { LINE_START } else { 0 },
         });
     }
 
     /// Whether the tokens so far on this line are `#` `include`, so that a
     /// `<` starts a header name.
     fn expecting_header_name(&self) -> bool {
-        let t = &self.out.tokens;
+        let t = &self.tokens;
         let n = t.len();
         n >= 2
-            && t[n - 2].at_line_start
-            && t[n - 2].token.is_punct(Punct::Hash)
-            && !t[n - 1].at_line_start
-            && t[n - 1].token.is_ident("include")
+            && t[n - 2].line_start()
+            && t[n - 2].is_punct(Punct::Hash)
+            && !t[n - 1].line_start()
+            && t[n - 1].kind == TokenKind::Identifier
+            && &**self.interner.get(t[n - 1].sym) == "include"
     }
 
     fn run(&mut self) {
@@ -597,8 +699,8 @@ impl Lexer<'_, '_> {
                 .position(|&c| !is_ident_continue(c))
                 .unwrap_or(self.src.len() - start);
             self.pos = start + len;
-            let text = self.interner.intern(&self.text[start..self.pos]);
-            self.push(TokenKind::Identifier, text, start, space, line);
+            let sym = self.interner.sym(&self.text[start..self.pos]);
+            self.push(TokenKind::Identifier, sym, start, space, line);
             return true;
         }
         if b.is_ascii_digit() || (b == b'.' && self.peek(1).is_ascii_digit()) {
@@ -615,8 +717,10 @@ impl Lexer<'_, '_> {
                 let line_len = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
                 if let Some(close) = rest[..line_len].iter().position(|&c| c == b'>') {
                     self.pos = start + 1 + close + 1;
-                    let text: Rc<str> = Rc::from(self.text.get(start..self.pos).unwrap_or("<>"));
-                    self.push(TokenKind::StringLiteral, text, start, space, line);
+                    let sym = self
+                        .interner
+                        .sym(self.text.get(start..self.pos).unwrap_or("<>"));
+                    self.push(TokenKind::StringLiteral, sym, start, space, line);
                     return true;
                 }
             }
@@ -624,8 +728,7 @@ impl Lexer<'_, '_> {
         }
         if let Some((p, len)) = punct_at(&self.src[start..]) {
             self.pos = start + len;
-            let text = self.interner.punct(p);
-            self.push(TokenKind::Punct(p), text, start, space, line);
+            self.push(TokenKind::Punct(p), p as u32, start, space, line);
             return true;
         }
         // Nothing starts here: report the whole character and skip it.
@@ -670,8 +773,8 @@ impl Lexer<'_, '_> {
         } else {
             TokenKind::IntLiteral
         };
-        let text = self.interner.intern(&self.text[start..i]);
-        self.push(kind, text, start, space, line);
+        let sym = self.interner.sym(&self.text[start..i]);
+        self.push(kind, sym, start, space, line);
     }
 
     /// A character or string literal whose opening quote is at `self.pos`
@@ -719,11 +822,13 @@ impl Lexer<'_, '_> {
         } else {
             TokenKind::StringLiteral
         };
-        let text: Rc<str> = match self.text.get(start..end) {
-            Some(s) => Rc::from(s),
-            None => Rc::from(String::from_utf8_lossy(&self.src[start..end]).as_ref()),
+        let sym = match self.text.get(start..end) {
+            Some(s) => self.interner.sym(s),
+            None => self
+                .interner
+                .sym(String::from_utf8_lossy(&self.src[start..end]).as_ref()),
         };
-        self.push(kind, text, start, space, line);
+        self.push(kind, sym, start, space, line);
     }
 }
 

@@ -15,6 +15,12 @@
 //! its macro is disabled is painted blue and never expands again, which is
 //! exactly the C99 6.10.3.4 rule. Arguments are pre-expanded in isolation
 //! behind a barrier context, so they cannot reach the rest of the file.
+//!
+//! Internally tokens are the lexer's `CompactToken`s: `Copy`, with the
+//! spelling as a symbol of one interner per build, so that copying tokens
+//! through arguments and contexts touches no reference counts, and the macro
+//! table is a vector indexed by symbol. They become public [`Token`]s only
+//! on the way out.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
@@ -23,7 +29,7 @@ use std::rc::Rc;
 
 use crate::caps::DeviceCaps;
 use crate::diagnostic::{Diagnostics, FileId, LineDirective, Location, SourceMap};
-use crate::lexer::{self, FxBuildHasher, Interner, LexError, LexedToken};
+use crate::lexer::{self, CompactToken, Interner, LexError, SPACE};
 use crate::options::{BuildOptions, ClStd, MacroOption};
 use crate::token::{Punct, Token, TokenKind};
 
@@ -90,14 +96,19 @@ pub fn preprocess(
     let predefined = predefined_source(input.options, input.caps);
     let command_line = command_line_source(input.options);
     let main_len = sources.file(main).text.len();
-    let mut pp = Preprocessor::new(sources, input, diags);
     // The predefines run first, then the command line, then main. The
     // predefines only define macros, and the same ones every time for the
-    // same options and device: their macro table is kept per thread and
-    // cloned, instead of lexing and running a few hundred `#define`s per
-    // build.
-    let builtin = pp.sources.add("<built-in>", predefined);
-    if !pp.restore_prelude(builtin) {
+    // same options and device: their macro table (and the interner it
+    // refers to) is kept per thread and cloned, instead of lexing and
+    // running a few hundred `#define`s per build.
+    let builtin = sources.add("<built-in>", predefined);
+    let cached = cached_prelude(&sources.file(builtin).text, builtin);
+    let restored = cached.is_some();
+    // Room for a large kernel's spellings besides the predefines', so that
+    // the interner does not grow while main is lexed.
+    let (interner, macros) = cached.unwrap_or_else(|| (Interner::with_capacity(2048), Vec::new()));
+    let mut pp = Preprocessor::new(sources, input, diags, interner, macros);
+    if !restored {
         pp.define_builtins();
         pp.push_file(builtin, None);
         pp.run(&mut Vec::new());
@@ -119,7 +130,7 @@ pub fn preprocess(
     }
     out.push(Token {
         kind: TokenKind::Eof,
-        text: pp.empty.clone(),
+        text: pp.interner.get(pp.names.empty).clone(),
         location: Location::new(main, main_len),
         leading_space: false,
     });
@@ -328,78 +339,79 @@ fn command_line_source(options: &BuildOptions) -> Option<String> {
     Some(s)
 }
 
-/// A set of names that may be macros: a 4096-bit filter on a name's length
-/// and first and last bytes. Most identifiers are not macros, and the test
-/// is far cheaper than hashing the name for the table; a hit still looks
-/// the name up. Bits are never cleared (`#undef` leaves a false positive).
-#[derive(Clone)]
-struct MacroFilter(Box<[u64; 64]>);
-
-impl Default for MacroFilter {
-    fn default() -> Self {
-        MacroFilter(Box::new([0; 64]))
-    }
-}
-
-impl MacroFilter {
-    #[inline]
-    fn bit(name: &str) -> usize {
-        let b = name.as_bytes();
-        let (first, last) = match (b.first(), b.last()) {
-            (Some(&f), Some(&l)) => (f as usize, l as usize),
-            _ => (0, 0),
-        };
-        (b.len().wrapping_mul(0x9e5) ^ first.wrapping_mul(0x3b) ^ last.wrapping_mul(0x1c9)) & 4095
-    }
-
-    fn insert(&mut self, name: &str) {
-        let i = Self::bit(name);
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-
-    #[inline]
-    fn may_contain(&self, name: &str) -> bool {
-        let i = Self::bit(name);
-        self.0[i / 64] & (1 << (i % 64)) != 0
-    }
-}
-
 /// The macro table after the predefines, for one predefined source.
 struct PreludeCache {
     source: String,
     /// The `<built-in>` file the macros' locations point into.
     file: FileId,
-    macros: HashMap<Rc<str>, Rc<Macro>, FxBuildHasher>,
-    filter: MacroFilter,
+    /// The symbols the table's indices and the macros' tokens refer to.
+    interner: Interner,
+    macros: Vec<Option<Rc<Macro>>>,
 }
 
 thread_local! {
     static PRELUDE: RefCell<Option<PreludeCache>> = const { RefCell::new(None) };
 }
 
-/// A token on its way through the preprocessor.
-#[derive(Clone, Debug)]
-struct PpTok {
-    tok: Token,
-    flags: u8,
+/// The macro table (and the interner it refers to) the predefines `text`
+/// of file `builtin` leave, from this thread's cache; `None` when it holds
+/// another one.
+fn cached_prelude(text: &str, builtin: FileId) -> Option<(Interner, Vec<Option<Rc<Macro>>>)> {
+    PRELUDE.with(|cache| {
+        let cache = cache.borrow();
+        let c = cache
+            .as_ref()
+            .filter(|c| c.file == builtin && c.source == text)?;
+        for m in c.macros.iter().flatten() {
+            m.disabled.set(false);
+        }
+        Some((c.interner.clone(), c.macros.clone()))
+    })
 }
 
+/// A token on its way through the preprocessor: `Copy`, its spelling a
+/// symbol of the preprocessor's interner. It becomes a [`Token`] only when
+/// it is output.
+type PpTok = CompactToken;
+
 /// Painted blue: named a disabled macro when read, so never expands.
-const BLUE: u8 = 1;
+const BLUE: u8 = 4;
 /// A C99 placemarker (an empty `##` operand); never leaves `substitute`.
-const PLACEMARKER: u8 = 2;
+const PLACEMARKER: u8 = 8;
 
 impl PpTok {
-    fn new(tok: Token) -> Self {
-        PpTok { tok, flags: 0 }
-    }
-
     fn is_blue(&self) -> bool {
         self.flags & BLUE != 0
     }
 
     fn is_placemarker(&self) -> bool {
         self.flags & PLACEMARKER != 0
+    }
+}
+
+/// Symbols the preprocessor compares against. They are interned first, in
+/// this order, so every interner (the prelude's cached one included) gives
+/// them the same numbers.
+#[derive(Clone, Copy)]
+struct Names {
+    empty: u32,
+    one: u32,
+    zero: u32,
+    defined: u32,
+    va_args: u32,
+    pragma_operator: u32,
+}
+
+impl Names {
+    fn new(interner: &mut Interner) -> Self {
+        Names {
+            empty: interner.sym(""),
+            one: interner.sym("1"),
+            zero: interner.sym("0"),
+            defined: interner.sym("defined"),
+            va_args: interner.sym("__VA_ARGS__"),
+            pragma_operator: interner.sym("_Pragma"),
+        }
     }
 }
 
@@ -415,10 +427,10 @@ enum Builtin {
 #[derive(Debug, PartialEq)]
 enum MacroKind {
     Object,
-    /// `params` ends with the variadic one (`__VA_ARGS__` or a GNU name)
-    /// when `variadic`.
+    /// `params` (symbols) ends with the variadic one (`__VA_ARGS__` or a GNU
+    /// name) when `variadic`.
     Function {
-        params: Vec<Rc<str>>,
+        params: Vec<u32>,
         variadic: bool,
     },
     Builtin(Builtin),
@@ -428,9 +440,10 @@ const NOT_PARAM: u32 = u32::MAX;
 
 #[derive(Debug)]
 struct Macro {
-    name: Rc<str>,
+    name: u32,
     kind: MacroKind,
-    body: Vec<Token>,
+    /// The replacement list; of the flags only [`SPACE`] is set.
+    body: Vec<PpTok>,
     /// Per body token: the index of the parameter it names, or `NOT_PARAM`.
     param_of: Vec<u32>,
     /// The body has `#` or `##` operators: substitution takes the slow path.
@@ -459,9 +472,7 @@ impl Macro {
                 .zip(&other.body)
                 .enumerate()
                 .all(|(i, (a, b))| {
-                    a.kind == b.kind
-                        && a.text == b.text
-                        && (i == 0 || a.leading_space == b.leading_space)
+                    a.kind == b.kind && a.sym == b.sym && (i == 0 || a.space() == b.space())
                 })
     }
 }
@@ -521,22 +532,29 @@ struct Cond {
 
 struct FileState {
     id: FileId,
-    toks: std::vec::IntoIter<LexedToken>,
+    toks: Vec<PpTok>,
+    /// The next token to read.
+    pos: usize,
     errors: Vec<LexError>,
     /// Lexer errors before this index have been reported or dropped.
     err_pos: usize,
+    /// The offset of `errors[err_pos]` (`u32::MAX` when none is left), so
+    /// that reading a token costs one comparison for them.
+    next_err: u32,
     conds: Vec<Cond>,
     /// Directory for `#include "..."` relative to this file (disk files).
     dir: Option<PathBuf>,
 }
 
 impl FileState {
-    fn peek(&self) -> Option<&LexedToken> {
-        self.toks.as_slice().first()
+    #[inline]
+    fn peek(&self) -> Option<PpTok> {
+        self.toks.get(self.pos).copied()
     }
 
     /// Reports (or, in skipped groups, drops) the lexer errors up to
     /// `offset`, so that they appear in source order with the rest.
+    #[cold]
     fn flush(&mut self, offset: u32, report: bool, diags: &mut Diagnostics) {
         while let Some(e) = self.errors.get(self.err_pos) {
             if e.location.offset > offset {
@@ -547,17 +565,36 @@ impl FileState {
             }
             self.err_pos += 1;
         }
+        self.next_err = self
+            .errors
+            .get(self.err_pos)
+            .map_or(u32::MAX, |e| e.location.offset);
     }
 
     #[inline]
-    fn next(&mut self, report: bool, diags: &mut Diagnostics) -> Option<LexedToken> {
-        let t = self.toks.next()?;
-        self.flush(t.token.location.offset, report, diags);
+    fn next(&mut self, report: bool, diags: &mut Diagnostics) -> Option<PpTok> {
+        let t = *self.toks.get(self.pos)?;
+        self.pos += 1;
+        if t.location.offset >= self.next_err {
+            self.flush(t.location.offset, report, diags);
+        }
         Some(t)
     }
 
-    fn next_in_line(&mut self, report: bool, diags: &mut Diagnostics) -> Option<LexedToken> {
-        if self.peek()?.at_line_start {
+    /// The next token when reading it needs no work: it starts no
+    /// directive and no lexer error is due before it.
+    #[inline]
+    fn next_plain(&mut self) -> Option<PpTok> {
+        let t = *self.toks.get(self.pos)?;
+        if (t.line_start() && t.is_punct(Punct::Hash)) || t.location.offset >= self.next_err {
+            return None;
+        }
+        self.pos += 1;
+        Some(t)
+    }
+
+    fn next_in_line(&mut self, report: bool, diags: &mut Diagnostics) -> Option<PpTok> {
+        if self.peek()?.line_start() {
             return None;
         }
         self.next(report, diags)
@@ -582,9 +619,10 @@ struct Preprocessor<'p> {
     options: &'p BuildOptions,
     embedded: &'p [(&'p str, &'p str)],
     interner: Interner,
-    macros: HashMap<Rc<str>, Rc<Macro>, FxBuildHasher>,
-    /// Which names may be macros (see [`MacroFilter`]).
-    filter: MacroFilter,
+    names: Names,
+    /// Indexed by symbol: the macro that name is, if any. Most identifiers
+    /// are not macros, and this answers for them with one load.
+    macros: Vec<Option<Rc<Macro>>>,
     /// Spent token vectors, reused for replacement lists and expansions.
     tok_pool: Vec<Vec<PpTok>>,
     /// Spent argument lists, reused by `collect_args`.
@@ -606,10 +644,8 @@ struct Preprocessor<'p> {
     /// Expansion stopped after a limit was hit (reported once).
     halted: bool,
     counter: u64,
-    date_time: Option<(Rc<str>, Rc<str>)>,
-    one: Rc<str>,
-    zero: Rc<str>,
-    empty: Rc<str>,
+    /// Symbols of `__DATE__` and `__TIME__`, made at first use.
+    date_time: Option<(u32, u32)>,
 }
 
 impl<'p> Preprocessor<'p> {
@@ -617,19 +653,18 @@ impl<'p> Preprocessor<'p> {
         sources: &'p mut SourceMap,
         input: &'p PreprocessInput<'p>,
         diags: &'p mut Diagnostics,
+        mut interner: Interner,
+        macros: Vec<Option<Rc<Macro>>>,
     ) -> Self {
-        let mut interner = Interner::default();
-        let one = interner.intern("1");
-        let zero = interner.intern("0");
-        let empty = interner.intern("");
+        let names = Names::new(&mut interner);
         Preprocessor {
             sources,
             diags,
             options: input.options,
             embedded: input.embedded_headers,
             interner,
-            macros: HashMap::default(),
-            filter: MacroFilter::default(),
+            names,
+            macros,
             tok_pool: Vec::new(),
             args_pool: Vec::new(),
             pre_pool: Vec::new(),
@@ -645,9 +680,6 @@ impl<'p> Preprocessor<'p> {
             halted: false,
             counter: 0,
             date_time: None,
-            one,
-            zero,
-            empty,
         }
     }
 
@@ -659,9 +691,9 @@ impl<'p> Preprocessor<'p> {
             ("__TIME__", Builtin::Time),
             ("__COUNTER__", Builtin::Counter),
         ] {
-            let name = self.interner.intern(name);
+            let name = self.interner.sym(name);
             let m = Macro {
-                name: name.clone(),
+                name,
                 kind: MacroKind::Builtin(b),
                 body: Vec::new(),
                 param_of: Vec::new(),
@@ -671,43 +703,29 @@ impl<'p> Preprocessor<'p> {
             };
             self.insert_macro(name, Rc::new(m));
         }
-        // Not a macro, but `_Pragma` needs the same attention.
-        self.filter.insert("_Pragma");
     }
 
-    fn insert_macro(&mut self, name: Rc<str>, m: Rc<Macro>) {
-        self.filter.insert(&name);
-        self.macros.insert(name, m);
-    }
-
-    /// Whether `name` is a macro.
-    #[inline]
-    fn macro_named(&self, name: &str) -> Option<&Rc<Macro>> {
-        if !self.filter.may_contain(name) {
-            return None;
+    fn insert_macro(&mut self, name: u32, m: Rc<Macro>) {
+        let i = name as usize;
+        if i >= self.macros.len() {
+            self.macros.resize(i + 1, None);
         }
-        self.macros.get(name)
+        self.macros[i] = Some(m);
     }
 
-    /// Takes the macro table the predefines of file `builtin` leave from
-    /// this thread's cache; false when it holds another one.
-    fn restore_prelude(&mut self, builtin: FileId) -> bool {
-        let text = &self.sources.file(builtin).text;
-        PRELUDE.with(|cache| {
-            let cache = cache.borrow();
-            let Some(c) = cache
-                .as_ref()
-                .filter(|c| c.file == builtin && c.source == *text)
-            else {
-                return false;
-            };
-            for m in c.macros.values() {
-                m.disabled.set(false);
-            }
-            self.macros = c.macros.clone();
-            self.filter = c.filter.clone();
-            true
-        })
+    /// The macro named by symbol `name`, if any.
+    #[inline]
+    fn macro_of(&self, name: u32) -> Option<&Rc<Macro>> {
+        self.macros.get(name as usize)?.as_ref()
+    }
+
+    /// The spelling of `t`.
+    fn text(&self, t: &PpTok) -> Rc<str> {
+        self.interner.get(t.sym).clone()
+    }
+
+    fn is_ident(&self, t: &PpTok, word: &str) -> bool {
+        t.kind == TokenKind::Identifier && &**self.interner.get(t.sym) == word
     }
 
     /// Caches the macro table after the predefines of file `builtin`.
@@ -720,8 +738,8 @@ impl<'p> Preprocessor<'p> {
         let entry = PreludeCache {
             source: self.sources.file(builtin).text.clone(),
             file: builtin,
+            interner: self.interner.clone(),
             macros: self.macros.clone(),
-            filter: self.filter.clone(),
         };
         PRELUDE.with(|cache| *cache.borrow_mut() = Some(entry));
     }
@@ -749,12 +767,16 @@ impl<'p> Preprocessor<'p> {
     }
 
     fn push_file(&mut self, id: FileId, dir: Option<PathBuf>) {
-        let lexed = lexer::lex_with(&self.sources.file(id).text, id, &mut self.interner);
+        let (toks, errors) =
+            lexer::lex_compact(&self.sources.file(id).text, id, &mut self.interner);
+        let next_err = errors.first().map_or(u32::MAX, |e| e.location.offset);
         self.files.push(FileState {
             id,
-            toks: lexed.tokens.into_iter(),
-            errors: lexed.errors,
+            toks,
+            pos: 0,
+            errors,
             err_pos: 0,
+            next_err,
             conds: Vec::new(),
             dir,
         });
@@ -780,16 +802,16 @@ impl<'p> Preprocessor<'p> {
     }
 
     fn int_token(&self, value: bool, location: Location) -> PpTok {
-        PpTok::new(Token {
-            kind: TokenKind::IntLiteral,
-            text: if value {
-                self.one.clone()
-            } else {
-                self.zero.clone()
-            },
+        PpTok {
             location,
-            leading_space: true,
-        })
+            sym: if value {
+                self.names.one
+            } else {
+                self.names.zero
+            },
+            kind: TokenKind::IntLiteral,
+            flags: SPACE,
+        }
     }
 
     // ---- reading tokens ----
@@ -800,23 +822,25 @@ impl<'p> Preprocessor<'p> {
             match self.ctxs.last_mut() {
                 None => self.copy_plain_tokens(out),
                 Some(ctx) => {
-                    // Only identifiers that may name a macro (or `_Pragma`,
-                    // which the filter holds too) can start an expansion;
-                    // the rest of a replacement list needs no lookups.
-                    let filter = &self.filter;
-                    while ctx.toks.last().is_some_and(|t| {
-                        t.tok.kind != TokenKind::Identifier
-                            || t.is_blue()
-                            || !filter.may_contain(&t.tok.text)
-                    }) {
-                        if let Some(t) = ctx.toks.pop() {
-                            out.push(t.tok);
+                    // Only macro names (and `_Pragma`) can start an
+                    // expansion; the rest of a replacement list goes
+                    // straight out.
+                    let (macros, pragma) = (&self.macros, self.names.pragma_operator);
+                    while let Some(&t) = ctx.toks.last() {
+                        if t.kind == TokenKind::Identifier
+                            && !t.is_blue()
+                            && (macros.get(t.sym as usize).is_some_and(Option::is_some)
+                                || t.sym == pragma)
+                        {
+                            break;
                         }
+                        ctx.toks.pop();
+                        out.push(self.interner.token(&t));
                     }
                 }
             }
             match self.next_expanded(Mode::Top) {
-                Some(t) => out.push(t.tok),
+                Some(t) => out.push(self.interner.token(&t)),
                 None => return,
             }
         }
@@ -829,22 +853,20 @@ impl<'p> Preprocessor<'p> {
         let Some(f) = self.files.last_mut() else {
             return;
         };
+        let (macros, pragma) = (&self.macros, self.names.pragma_operator);
         while let Some(t) = f.peek() {
-            let plain = match t.token.kind {
+            let plain = match t.kind {
                 TokenKind::Identifier => {
-                    let name = &*t.token.text;
-                    !self.filter.may_contain(name)
-                        || (!self.macros.contains_key(name) && name != "_Pragma")
+                    macros.get(t.sym as usize).is_none_or(Option::is_none) && t.sym != pragma
                 }
-                TokenKind::Punct(Punct::Hash) => !t.at_line_start,
+                TokenKind::Punct(Punct::Hash) => !t.line_start(),
                 _ => true,
             };
             if !plain {
                 return;
             }
-            if let Some(t) = f.next(true, self.diags) {
-                out.push(t.token);
-            }
+            f.next(true, self.diags);
+            out.push(self.interner.token(&t));
         }
     }
 
@@ -876,13 +898,13 @@ impl<'p> Preprocessor<'p> {
                 self.end_of_file();
                 continue;
             };
-            if t.at_line_start && t.token.is_punct(Punct::Hash) {
-                if let Some(p) = self.directive(t.token, mode) {
+            if t.line_start() && t.is_punct(Punct::Hash) {
+                if let Some(p) = self.directive(t, mode) {
                     return Some(p);
                 }
                 continue;
             }
-            return Some(PpTok::new(t.token));
+            return Some(t);
         }
     }
 
@@ -917,7 +939,7 @@ impl<'p> Preprocessor<'p> {
     fn peek_lparen(&mut self) -> bool {
         while let Some(ctx) = self.ctxs.last() {
             if let Some(t) = ctx.toks.last() {
-                return t.tok.is_punct(Punct::LParen);
+                return t.is_punct(Punct::LParen);
             }
             if ctx.barrier {
                 return false;
@@ -927,18 +949,18 @@ impl<'p> Preprocessor<'p> {
         self.files
             .last()
             .and_then(FileState::peek)
-            .is_some_and(|t| t.token.is_punct(Punct::LParen))
+            .is_some_and(|t| t.is_punct(Punct::LParen))
     }
 
     /// The next fully macro-expanded token.
     fn next_expanded(&mut self, mode: Mode) -> Option<PpTok> {
         loop {
             let mut t = self.next_unexpanded(mode)?;
-            if t.tok.kind != TokenKind::Identifier || t.is_blue() {
+            if t.kind != TokenKind::Identifier || t.is_blue() {
                 return Some(t);
             }
-            let Some(m) = self.macro_named(&t.tok.text) else {
-                if self.barriers == 0 && &*t.tok.text == "_Pragma" {
+            let Some(m) = self.macro_of(t.sym) else {
+                if self.barriers == 0 && t.sym == self.names.pragma_operator {
                     match self.pragma_operator(&t, mode) {
                         Some(p) => return Some(p),
                         None => continue,
@@ -958,7 +980,7 @@ impl<'p> Preprocessor<'p> {
                 MacroKind::Builtin(b) => return Some(self.builtin_token(b, &t)),
                 MacroKind::Object => {
                     let body = self.substitute(&m, &Args::default(), &t);
-                    self.push_macro_context(m, body, t.tok.location);
+                    self.push_macro_context(m, body, t.location);
                 }
                 MacroKind::Function { .. } => {
                     if !self.peek_lparen() {
@@ -968,7 +990,7 @@ impl<'p> Preprocessor<'p> {
                     if let Some(args) = self.collect_args(&m, &t) {
                         let body = self.substitute(&m, &args, &t);
                         self.recycle_args(args);
-                        self.push_macro_context(m, body, t.tok.location);
+                        self.push_macro_context(m, body, t.location);
                     }
                 }
             }
@@ -983,15 +1005,19 @@ impl<'p> Preprocessor<'p> {
         let mut args = self.args_pool.pop().unwrap_or_default();
         let mut depth = 0u32;
         loop {
-            let Some(mut t) = self.next_unexpanded(Mode::Args) else {
-                self.diags.error(
-                    name.tok.location,
-                    "unterminated function-like macro invocation",
-                );
+            // Arguments are long runs of tokens straight from a context or
+            // the file: take those without the general reader's calls.
+            let quick = match self.ctxs.last_mut() {
+                Some(ctx) => ctx.toks.pop(),
+                None => self.files.last_mut().and_then(FileState::next_plain),
+            };
+            let Some(mut t) = quick.or_else(|| self.next_unexpanded(Mode::Args)) else {
+                self.diags
+                    .error(name.location, "unterminated function-like macro invocation");
                 self.note_defined_here(m);
                 return None;
             };
-            match t.tok.kind {
+            match t.kind {
                 TokenKind::Punct(Punct::LParen) => depth += 1,
                 TokenKind::Punct(Punct::RParen) => {
                     if depth == 0 {
@@ -1008,9 +1034,7 @@ impl<'p> Preprocessor<'p> {
                 TokenKind::Identifier
                     if self.live_macros > 0
                         && !t.is_blue()
-                        && self
-                            .macro_named(&t.tok.text)
-                            .is_some_and(|m| m.disabled.get()) =>
+                        && self.macro_of(t.sym).is_some_and(|m| m.disabled.get()) =>
                 {
                     t.flags |= BLUE;
                 }
@@ -1024,7 +1048,7 @@ impl<'p> Preprocessor<'p> {
                 return Some(Args::default());
             }
             self.diags.error(
-                name.tok.location,
+                name.location,
                 "too many arguments provided to function-like macro invocation",
             );
             self.note_defined_here(m);
@@ -1041,7 +1065,7 @@ impl<'p> Preprocessor<'p> {
             } else {
                 "too many arguments provided to function-like macro invocation"
             };
-            self.diags.error(name.tok.location, message);
+            self.diags.error(name.location, message);
             self.note_defined_here(m);
             return None;
         }
@@ -1050,17 +1074,16 @@ impl<'p> Preprocessor<'p> {
 
     fn note_defined_here(&mut self, m: &Macro) {
         if !matches!(m.kind, MacroKind::Builtin(_)) {
+            let name = self.interner.get(m.name);
             self.diags
-                .note(m.location, format!("macro '{}' defined here", m.name));
+                .note(m.location, format!("macro '{name}' defined here"));
         }
     }
 
     /// Whether expanding `toks` on their own could change them.
     fn needs_expansion(&self, toks: &[PpTok]) -> bool {
         toks.iter().any(|t| {
-            t.tok.kind == TokenKind::Identifier
-                && !t.is_blue()
-                && self.macro_named(&t.tok.text).is_some()
+            t.kind == TokenKind::Identifier && !t.is_blue() && self.macro_of(t.sym).is_some()
         })
     }
 
@@ -1079,7 +1102,7 @@ impl<'p> Preprocessor<'p> {
         if self.nesting >= MAX_ARG_NESTING {
             if !self.nesting_reported {
                 self.nesting_reported = true;
-                let at = toks.first().map_or(Location::default(), |t| t.tok.location);
+                let at = toks.first().map_or(Location::default(), |t| t.location);
                 self.diags.error(at, "macro invocations nested too deeply");
             }
             return if if_mode { None } else { Some(toks) };
@@ -1096,7 +1119,7 @@ impl<'p> Preprocessor<'p> {
         });
         let mut ok = true;
         while let Some(t) = self.next_expanded(Mode::Top) {
-            if if_mode && t.tok.kind == TokenKind::Identifier && &*t.tok.text == "defined" {
+            if if_mode && t.kind == TokenKind::Identifier && t.sym == self.names.defined {
                 match self.defined_operator(&t) {
                     Some(v) => out.push(v),
                     None => ok = false,
@@ -1117,34 +1140,34 @@ impl<'p> Preprocessor<'p> {
     /// `defined X` / `defined ( X )` in an `#if` line.
     fn defined_operator(&mut self, at: &PpTok) -> Option<PpTok> {
         let mut t = self.next_unexpanded(Mode::Args);
-        let paren = t.as_ref().is_some_and(|t| t.tok.is_punct(Punct::LParen));
+        let paren = t.as_ref().is_some_and(|t| t.is_punct(Punct::LParen));
         if paren {
             t = self.next_unexpanded(Mode::Args);
         }
         let name = match t {
-            Some(n) if n.tok.kind == TokenKind::Identifier => n,
+            Some(n) if n.kind == TokenKind::Identifier => n,
             Some(n) => {
                 self.diags
-                    .error(n.tok.location, "macro name must be an identifier");
+                    .error(n.location, "macro name must be an identifier");
                 return None;
             }
             None => {
-                self.diags.error(at.tok.location, "macro name missing");
+                self.diags.error(at.location, "macro name missing");
                 return None;
             }
         };
         if paren {
             match self.next_unexpanded(Mode::Args) {
-                Some(t) if t.tok.is_punct(Punct::RParen) => {}
+                Some(t) if t.is_punct(Punct::RParen) => {}
                 _ => {
                     self.diags
-                        .error(name.tok.location, "missing ')' after 'defined'");
+                        .error(name.location, "missing ')' after 'defined'");
                     return None;
                 }
             }
         }
-        let value = self.macros.contains_key(&*name.tok.text);
-        Some(self.int_token(value, at.tok.location))
+        let value = self.macro_of(name.sym).is_some();
+        Some(self.int_token(value, at.location))
     }
 
     // ---- substitution ----
@@ -1153,7 +1176,7 @@ impl<'p> Preprocessor<'p> {
     /// and `#`/`##` applied, ready to be rescanned: last token first, the
     /// order a context reads in.
     fn substitute(&mut self, m: &Macro, args: &Args, name: &PpTok) -> Vec<PpTok> {
-        let site = name.tok.location;
+        let site = name.location;
         let mut out = self.take_vec(m.body.len() + args.toks.len());
         let function = matches!(m.kind, MacroKind::Function { .. });
         if !m.has_ops {
@@ -1182,15 +1205,15 @@ impl<'p> Preprocessor<'p> {
                             PreExpanded::Done(v) => v.as_slice(),
                             _ => arg,
                         };
-                        out.extend(toks.iter().rev().cloned());
+                        out.extend(toks.iter().rev());
                         if let (Some(first), false) = (out.last_mut(), toks.is_empty()) {
-                            first.tok.leading_space = t.leading_space;
+                            first.set_space(t.space());
                         }
                     }
-                    None => out.push(PpTok::new(Token {
+                    None => out.push(PpTok {
                         location: site,
-                        ..t.clone()
-                    })),
+                        ..*t
+                    }),
                 }
             }
             self.recycle_pre(pre);
@@ -1202,7 +1225,7 @@ impl<'p> Preprocessor<'p> {
                 let t = &m.body[i];
                 if function && t.is_punct(Punct::Hash) {
                     if let Some(arg) = m.param_of.get(i + 1).and_then(|&p| args.get(p as usize)) {
-                        out.push(self.stringize(arg, site, t.leading_space));
+                        out.push(self.stringize(arg, site, t.space()));
                         i += 2;
                         continue;
                     }
@@ -1222,7 +1245,7 @@ impl<'p> Preprocessor<'p> {
                         if arg.is_empty() {
                             out.push(self.placemarker(site));
                         } else {
-                            out.extend(arg.iter().cloned());
+                            out.extend_from_slice(arg);
                         }
                     } else {
                         if pre.is_empty() {
@@ -1233,20 +1256,20 @@ impl<'p> Preprocessor<'p> {
                             pre[k] = self.pre_expand(arg);
                         }
                         match &pre[k] {
-                            PreExpanded::Done(v) => out.extend(v.iter().cloned()),
-                            _ => out.extend(arg.iter().cloned()),
+                            PreExpanded::Done(v) => out.extend_from_slice(v),
+                            _ => out.extend_from_slice(arg),
                         }
                     }
                     if let Some(first) = out.get_mut(start) {
-                        first.tok.leading_space = t.leading_space;
+                        first.set_space(t.space());
                     }
                     i += 1;
                     continue;
                 }
-                out.push(PpTok::new(Token {
+                out.push(PpTok {
                     location: site,
-                    ..t.clone()
-                }));
+                    ..*t
+                });
                 i += 1;
             }
             out.retain(|t| !t.is_placemarker());
@@ -1254,7 +1277,7 @@ impl<'p> Preprocessor<'p> {
             out.reverse();
         }
         if let Some(first) = out.last_mut() {
-            first.tok.leading_space = name.tok.leading_space;
+            first.set_space(name.space());
         }
         self.expanded += out.len();
         if self.expanded > MAX_EXPANDED_TOKENS {
@@ -1289,12 +1312,9 @@ impl<'p> Preprocessor<'p> {
 
     fn placemarker(&self, site: Location) -> PpTok {
         PpTok {
-            tok: Token {
-                kind: TokenKind::Identifier,
-                text: self.empty.clone(),
-                location: site,
-                leading_space: false,
-            },
+            location: site,
+            sym: self.names.empty,
+            kind: TokenKind::Identifier,
             flags: PLACEMARKER,
         }
     }
@@ -1320,27 +1340,27 @@ impl<'p> Preprocessor<'p> {
         {
             let p = m.param_of[j + 1] as usize;
             let arg = args.get(p).unwrap_or_default();
-            (vec![self.stringize(arg, site, rt.leading_space)], j + 2)
+            (vec![self.stringize(arg, site, rt.space())], j + 2)
         } else if let Some(arg) = args.get(m.param_of[j] as usize) {
             let (nparams, variadic) = m.params();
             // GNU `, ## __VA_ARGS__`: the comma goes when the variadic
             // argument is left out (as in gcc and clang), and is never
             // pasted onto it.
-            if variadic && m.param_of[j] as usize + 1 == nparams && lhs.tok.is_punct(Punct::Comma) {
+            if variadic && m.param_of[j] as usize + 1 == nparams && lhs.is_punct(Punct::Comma) {
                 if args.va_omitted {
                     out.push(self.placemarker(site));
                 } else {
                     out.push(lhs);
-                    out.extend(arg.iter().cloned());
+                    out.extend_from_slice(arg);
                 }
                 return j + 1;
             }
             (arg.to_vec(), j + 1)
         } else {
-            let t = PpTok::new(Token {
+            let t = PpTok {
                 location: site,
-                ..rt.clone()
-            });
+                ..*rt
+            };
             (vec![t], j + 1)
         };
         let mut rhs = rhs.into_iter();
@@ -1362,20 +1382,19 @@ impl<'p> Preprocessor<'p> {
             out.push(lhs);
             return;
         }
-        let mut text = String::with_capacity(lhs.tok.text.len() + rhs.tok.text.len());
-        text.push_str(&lhs.tok.text);
-        text.push_str(&rhs.tok.text);
-        let lexed = lexer::lex_with(&text, FileId(site.file), &mut self.interner);
-        if lexed.errors.is_empty() && lexed.tokens.len() == 1 {
-            if let Some(t) = lexed.tokens.into_iter().next() {
-                out.push(PpTok::new(Token {
-                    kind: t.token.kind,
-                    text: t.token.text,
-                    location: site,
-                    leading_space: lhs.tok.leading_space,
-                }));
-                return;
-            }
+        let (l, r) = (self.interner.get(lhs.sym), self.interner.get(rhs.sym));
+        let mut text = String::with_capacity(l.len() + r.len());
+        text.push_str(l);
+        text.push_str(r);
+        let (toks, errors) = lexer::lex_compact(&text, FileId(site.file), &mut self.interner);
+        if let ([t], true) = (toks.as_slice(), errors.is_empty()) {
+            out.push(PpTok {
+                location: site,
+                sym: t.sym,
+                kind: t.kind,
+                flags: lhs.flags & SPACE,
+            });
+            return;
         }
         self.diags.error(
             site,
@@ -1386,68 +1405,70 @@ impl<'p> Preprocessor<'p> {
     }
 
     /// `# param`: the argument's spelling as a string literal.
-    fn stringize(&self, arg: &[PpTok], site: Location, leading_space: bool) -> PpTok {
+    fn stringize(&mut self, arg: &[PpTok], site: Location, leading_space: bool) -> PpTok {
         let mut s = String::with_capacity(2 + arg.len() * 4);
         s.push('"');
         for (i, t) in arg.iter().enumerate() {
-            if i > 0 && t.tok.leading_space {
+            if i > 0 && t.space() {
                 s.push(' ');
             }
-            match t.tok.kind {
+            let text = self.interner.get(t.sym);
+            match t.kind {
                 TokenKind::StringLiteral | TokenKind::CharLiteral => {
-                    for c in t.tok.text.chars() {
+                    for c in text.chars() {
                         if c == '"' || c == '\\' {
                             s.push('\\');
                         }
                         s.push(c);
                     }
                 }
-                _ => s.push_str(&t.tok.text),
+                _ => s.push_str(text),
             }
         }
         s.push('"');
-        PpTok::new(Token {
-            kind: TokenKind::StringLiteral,
-            text: Rc::from(s),
+        PpTok {
             location: site,
-            leading_space,
-        })
+            sym: self.interner.sym(&s),
+            kind: TokenKind::StringLiteral,
+            flags: u8::from(leading_space),
+        }
     }
 
     fn builtin_token(&mut self, b: Builtin, name: &PpTok) -> PpTok {
-        let location = name.tok.location;
-        let (kind, text): (TokenKind, Rc<str>) = match b {
+        let location = name.location;
+        let (kind, sym) = match b {
             Builtin::File => {
                 let p = self.sources.presumed(location);
-                (TokenKind::StringLiteral, Rc::from(quote(p.name)))
+                (TokenKind::StringLiteral, self.interner.sym(&quote(p.name)))
             }
             Builtin::Line => {
                 let line = self.sources.presumed(location).line;
-                (
-                    TokenKind::IntLiteral,
-                    self.interner.intern(&line.to_string()),
-                )
+                (TokenKind::IntLiteral, self.interner.sym(&line.to_string()))
             }
             Builtin::Counter => {
                 let n = self.counter;
                 self.counter += 1;
-                (TokenKind::IntLiteral, self.interner.intern(&n.to_string()))
+                (TokenKind::IntLiteral, self.interner.sym(&n.to_string()))
             }
             Builtin::Date | Builtin::Time => {
-                let (date, time) = self.date_time.get_or_insert_with(|| {
-                    let (d, t) = date_time_now();
-                    (Rc::from(d), Rc::from(t))
-                });
-                let text = if b == Builtin::Date { date } else { time };
-                (TokenKind::StringLiteral, text.clone())
+                let (date, time) = match self.date_time {
+                    Some(dt) => dt,
+                    None => {
+                        let (d, t) = date_time_now();
+                        let dt = (self.interner.sym(&d), self.interner.sym(&t));
+                        *self.date_time.insert(dt)
+                    }
+                };
+                let sym = if b == Builtin::Date { date } else { time };
+                (TokenKind::StringLiteral, sym)
             }
         };
-        PpTok::new(Token {
-            kind,
-            text,
+        PpTok {
             location,
-            leading_space: name.tok.leading_space,
-        })
+            sym,
+            kind,
+            flags: name.flags & SPACE,
+        }
     }
 
     // ---- directives ----
@@ -1456,7 +1477,7 @@ impl<'p> Preprocessor<'p> {
         let mut line = Vec::new();
         if let Some(f) = self.files.last_mut() {
             while let Some(t) = f.next_in_line(report, self.diags) {
-                line.push(PpTok::new(t.token));
+                line.push(t);
             }
         }
         line
@@ -1468,9 +1489,9 @@ impl<'p> Preprocessor<'p> {
         }
     }
 
-    fn next_line_token(&mut self) -> Option<Token> {
+    fn next_line_token(&mut self) -> Option<PpTok> {
         let f = self.files.last_mut()?;
-        f.next_in_line(true, self.diags).map(|t| t.token)
+        f.next_in_line(true, self.diags)
     }
 
     fn extra_tokens(&mut self, directive: &str) {
@@ -1485,13 +1506,13 @@ impl<'p> Preprocessor<'p> {
 
     /// Runs the directive whose `#` is `hash`; a surviving pragma comes back
     /// as a token.
-    fn directive(&mut self, hash: Token, mode: Mode) -> Option<PpTok> {
+    fn directive(&mut self, hash: PpTok, mode: Mode) -> Option<PpTok> {
         let name = self.next_line_token()?;
         match name.kind {
             TokenKind::Identifier => {}
             // GNU line marker (`# 33 "file"`), as written by `-E`.
             TokenKind::IntLiteral => {
-                self.line_directive(&name, Some(name.clone()));
+                self.line_directive(&name, Some(name));
                 return None;
             }
             _ => {
@@ -1501,7 +1522,8 @@ impl<'p> Preprocessor<'p> {
                 return None;
             }
         }
-        match &*name.text {
+        let word = self.text(&name);
+        match &*word {
             "define" => {
                 let line = self.read_line(true);
                 self.define(&line, name.location);
@@ -1519,8 +1541,8 @@ impl<'p> Preprocessor<'p> {
                         false
                     }
                     Some(t) if t.kind == TokenKind::Identifier => {
-                        self.extra_tokens(&name.text);
-                        self.macros.contains_key(&*t.text) == (&*name.text == "ifdef")
+                        self.extra_tokens(&word);
+                        self.macro_of(t.sym).is_some() == (&*word == "ifdef")
                     }
                     Some(t) => {
                         self.diags
@@ -1570,15 +1592,15 @@ impl<'p> Preprocessor<'p> {
                 let line = self.read_line(false);
                 let mut message = String::new();
                 for (i, t) in line.iter().enumerate() {
-                    if i > 0 && t.tok.leading_space {
+                    if i > 0 && t.space() {
                         message.push(' ');
                     }
-                    message.push_str(&t.tok.text);
+                    message.push_str(self.interner.get(t.sym));
                 }
                 if message.is_empty() {
-                    message = format!("#{}", name.text);
+                    message = format!("#{word}");
                 }
-                if &*name.text == "error" {
+                if &*word == "error" {
                     self.diags.error(name.location, message);
                 } else {
                     self.diags.warning(name.location, message);
@@ -1626,19 +1648,18 @@ impl<'p> Preprocessor<'p> {
             let Some(t) = f.next(false, self.diags) else {
                 return;
             };
-            if !(t.at_line_start && t.token.is_punct(Punct::Hash)) {
+            if !(t.line_start() && t.is_punct(Punct::Hash)) {
                 continue;
             }
             let Some(name) = f.next_in_line(false, self.diags) else {
                 continue;
             };
-            let name = name.token;
             let word = if name.kind == TokenKind::Identifier {
-                &*name.text
+                self.interner.get(name.sym).clone()
             } else {
-                ""
+                self.interner.get(self.names.empty).clone()
             };
-            match word {
+            match &*word {
                 "if" | "ifdef" | "ifndef" => {
                     depth += 1;
                     f.skip_line(false, self.diags);
@@ -1696,13 +1717,12 @@ impl<'p> Preprocessor<'p> {
     }
 
     /// Evaluates the rest of an `#if`/`#elif` line; errors count as false.
-    fn eval_condition(&mut self, directive: &Token) -> bool {
+    fn eval_condition(&mut self, directive: &PpTok) -> bool {
         let line = self.read_line(true);
-        let Some(last) = line.last().map(|t| t.tok.location) else {
-            self.diags.error(
-                directive.location,
-                format!("#{} with no expression", directive.text),
-            );
+        let Some(last) = line.last().map(|t| t.location) else {
+            let word = self.text(directive);
+            self.diags
+                .error(directive.location, format!("#{word} with no expression"));
             return false;
         };
         let Some(toks) = self.expand_tokens(line, true) else {
@@ -1714,19 +1734,20 @@ impl<'p> Preprocessor<'p> {
             depth: 0,
             end: last,
             diags: &mut *self.diags,
+            interner: &self.interner,
         };
         let Ok(v) = e.expr(true) else {
             return false;
         };
         if let Some(t) = toks.get(e.pos) {
-            let message = if t.tok.is_punct(Punct::RParen) {
+            let message = if t.is_punct(Punct::RParen) {
                 "unexpected ')' in preprocessor expression"
-            } else if t.tok.is_punct(Punct::Colon) {
+            } else if t.is_punct(Punct::Colon) {
                 "unexpected ':' in preprocessor expression"
             } else {
                 "token is not a valid binary operator in a preprocessor subexpression"
             };
-            self.diags.error(t.tok.location, message);
+            self.diags.error(t.location, message);
             return false;
         }
         v.bits != 0
@@ -1739,14 +1760,14 @@ impl<'p> Preprocessor<'p> {
                 self.diags.error(directive_at, "macro name missing");
                 false
             }
-            Some(t) if t.tok.kind != TokenKind::Identifier => {
+            Some(t) if t.kind != TokenKind::Identifier => {
                 self.diags
-                    .error(t.tok.location, "macro name must be an identifier");
+                    .error(t.location, "macro name must be an identifier");
                 false
             }
-            Some(t) if &*t.tok.text == "defined" => {
+            Some(t) if t.sym == self.names.defined => {
                 self.diags
-                    .error(t.tok.location, "'defined' cannot be used as a macro name");
+                    .error(t.location, "'defined' cannot be used as a macro name");
                 false
             }
             Some(_) => true,
@@ -1758,72 +1779,74 @@ impl<'p> Preprocessor<'p> {
         if !self.macro_name_ok(line.first(), directive_at) {
             return;
         }
-        let name = &line[0].tok;
+        let name = line[0];
+        let va_args = self.names.va_args;
         let mut i = 1;
         let mut kind = MacroKind::Object;
         // Only a `(` glued to the name starts a parameter list.
         if line
             .get(1)
-            .is_some_and(|t| t.tok.is_punct(Punct::LParen) && !t.tok.leading_space)
+            .is_some_and(|t| t.is_punct(Punct::LParen) && !t.space())
         {
             i = 2;
-            let mut params: Vec<Rc<str>> = Vec::new();
+            let mut params: Vec<u32> = Vec::new();
             let mut variadic = false;
             let missing_paren = |this: &mut Self, at: Location| {
                 this.diags.error(at, "missing ')' in macro parameter list");
             };
             loop {
                 let Some(t) = line.get(i) else {
-                    missing_paren(self, line[i - 1].tok.location);
+                    missing_paren(self, line[i - 1].location);
                     return;
                 };
                 i += 1;
-                if t.tok.is_punct(Punct::RParen) && params.is_empty() {
+                if t.is_punct(Punct::RParen) && params.is_empty() {
                     break;
                 }
-                if t.tok.is_punct(Punct::Ellipsis) {
+                if t.is_punct(Punct::Ellipsis) {
                     variadic = true;
-                    params.push(self.interner.intern("__VA_ARGS__"));
-                } else if t.tok.kind == TokenKind::Identifier {
-                    if &*t.tok.text == "__VA_ARGS__" {
+                    params.push(va_args);
+                } else if t.kind == TokenKind::Identifier {
+                    if t.sym == va_args {
                         self.diags.error(
-                            t.tok.location,
+                            t.location,
                             "__VA_ARGS__ can only appear in the expansion of a C99 variadic macro",
                         );
                         return;
                     }
-                    if params.contains(&t.tok.text) {
+                    if params.contains(&t.sym) {
+                        let text = self.text(t);
                         self.diags.error(
-                            t.tok.location,
-                            format!("duplicate macro parameter name '{}'", t.tok.text),
+                            t.location,
+                            format!("duplicate macro parameter name '{text}'"),
                         );
                         return;
                     }
-                    params.push(t.tok.text.clone());
+                    params.push(t.sym);
                     // GNU named variadic parameter: `args...`.
-                    if line.get(i).is_some_and(|n| n.tok.is_punct(Punct::Ellipsis)) {
+                    if line.get(i).is_some_and(|n| n.is_punct(Punct::Ellipsis)) {
                         variadic = true;
                         i += 1;
                     }
                 } else {
                     self.diags
-                        .error(t.tok.location, "invalid token in macro parameter list");
+                        .error(t.location, "invalid token in macro parameter list");
                     return;
                 }
                 let Some(t) = line.get(i) else {
-                    missing_paren(self, line[i - 1].tok.location);
+                    missing_paren(self, line[i - 1].location);
                     return;
                 };
                 i += 1;
-                if t.tok.is_punct(Punct::RParen) {
+                if t.is_punct(Punct::RParen) {
                     break;
                 }
-                if !t.tok.is_punct(Punct::Comma) || variadic {
+                if !t.is_punct(Punct::Comma) || variadic {
                     if variadic {
-                        missing_paren(self, t.tok.location);
+                        missing_paren(self, t.location);
                     } else {
                         self.diags
-                            .error(t.tok.location, "expected comma in macro parameter list");
+                            .error(t.location, "expected comma in macro parameter list");
                     }
                     return;
                 }
@@ -1831,9 +1854,15 @@ impl<'p> Preprocessor<'p> {
             kind = MacroKind::Function { params, variadic };
         }
         let body_toks = &line[i.min(line.len())..];
-        let mut body: Vec<Token> = body_toks.iter().map(|t| t.tok.clone()).collect();
+        let mut body: Vec<PpTok> = body_toks
+            .iter()
+            .map(|t| PpTok {
+                flags: t.flags & SPACE,
+                ..*t
+            })
+            .collect();
         if let Some(first) = body.first_mut() {
-            first.leading_space = false;
+            first.set_space(false);
         }
         for t in [body.first(), body.last()].into_iter().flatten() {
             if t.is_punct(Punct::HashHash) {
@@ -1851,9 +1880,9 @@ impl<'p> Preprocessor<'p> {
                 if t.kind != TokenKind::Identifier {
                     continue;
                 }
-                if let Some(p) = params.iter().position(|p| *p == t.text) {
+                if let Some(p) = params.iter().position(|&p| p == t.sym) {
                     param_of[k] = p as u32;
-                } else if &*t.text == "__VA_ARGS__" {
+                } else if t.sym == va_args {
                     self.diags.warning(
                         t.location,
                         "__VA_ARGS__ can only appear in the expansion of a C99 variadic macro",
@@ -1870,7 +1899,10 @@ impl<'p> Preprocessor<'p> {
                     }
                 }
             }
-        } else if let Some(t) = body.iter().find(|t| t.is_ident("__VA_ARGS__")) {
+        } else if let Some(t) = body
+            .iter()
+            .find(|t| t.kind == TokenKind::Identifier && t.sym == va_args)
+        {
             self.diags.warning(
                 t.location,
                 "__VA_ARGS__ can only appear in the expansion of a C99 variadic macro",
@@ -1878,7 +1910,7 @@ impl<'p> Preprocessor<'p> {
         }
         has_ops |= body.iter().any(|t| t.is_punct(Punct::HashHash));
         let m = Macro {
-            name: name.text.clone(),
+            name: name.sym,
             kind,
             body,
             param_of,
@@ -1886,22 +1918,23 @@ impl<'p> Preprocessor<'p> {
             location: name.location,
             disabled: Cell::new(false),
         };
-        if let Some(old) = self.macros.get(&*name.text) {
+        if let Some(old) = self.macro_of(name.sym) {
             if matches!(old.kind, MacroKind::Builtin(_)) {
                 self.diags
                     .warning(name.location, "redefining builtin macro");
             } else if !old.same_definition(&m) {
                 let old_at = old.location;
+                let text = self.text(&name);
                 self.diags
-                    .warning(name.location, format!("'{}' macro redefined", name.text));
+                    .warning(name.location, format!("'{text}' macro redefined"));
                 self.diags.note(old_at, "previous definition is here");
             }
         }
-        self.insert_macro(name.text.clone(), Rc::new(m));
+        self.insert_macro(name.sym, Rc::new(m));
     }
 
-    fn undef(&mut self, directive: &Token) {
-        let t = self.next_line_token().map(PpTok::new);
+    fn undef(&mut self, directive: &PpTok) {
+        let t = self.next_line_token();
         if !self.macro_name_ok(t.as_ref(), directive.location) {
             self.skip_line();
             return;
@@ -1910,15 +1943,15 @@ impl<'p> Preprocessor<'p> {
             return;
         };
         self.extra_tokens("undef");
-        if let Some(old) = self.macros.remove(&*t.tok.text) {
+        let old = self.macros.get_mut(t.sym as usize).and_then(Option::take);
+        if let Some(old) = old {
             if matches!(old.kind, MacroKind::Builtin(_)) {
-                self.diags
-                    .warning(t.tok.location, "undefining builtin macro");
+                self.diags.warning(t.location, "undefining builtin macro");
             }
         }
     }
 
-    fn include_directive(&mut self, directive: &Token, mode: Mode) {
+    fn include_directive(&mut self, directive: &PpTok, mode: Mode) {
         let line = self.read_line(true);
         if mode == Mode::Args {
             self.diags.error(
@@ -1932,15 +1965,15 @@ impl<'p> Preprocessor<'p> {
                 .error(directive.location, "expected \"FILENAME\" or <FILENAME>");
             return;
         };
-        let at = first.tok.location;
-        let (name, angled) = if first.tok.kind == TokenKind::StringLiteral {
+        let at = first.location;
+        let (name, angled) = if first.kind == TokenKind::StringLiteral {
             if line.len() > 1 {
                 self.diags.warning(
-                    line[1].tok.location,
+                    line[1].location,
                     "extra tokens at end of #include directive",
                 );
             }
-            match header_name(&first.tok.text) {
+            match header_name(self.interner.get(first.sym)) {
                 Some(h) => h,
                 None => {
                     self.diags.error(at, "expected \"FILENAME\" or <FILENAME>");
@@ -1951,7 +1984,7 @@ impl<'p> Preprocessor<'p> {
             let Some(toks) = self.expand_tokens(line, false) else {
                 return;
             };
-            match expanded_header_name(&toks) {
+            match expanded_header_name(&toks, &self.interner) {
                 Some(h) => h,
                 None => {
                     self.diags.error(at, "expected \"FILENAME\" or <FILENAME>");
@@ -2034,45 +2067,47 @@ impl<'p> Preprocessor<'p> {
     }
 
     /// `#line N ["name"]`, or a GNU line marker when `gnu_number` is given.
-    fn line_directive(&mut self, directive: &Token, gnu_number: Option<Token>) {
+    fn line_directive(&mut self, directive: &PpTok, gnu_number: Option<PpTok>) {
         let raw = self.read_line(true);
-        let last = raw.last().map_or(directive.location, |t| t.tok.location);
+        let last = raw.last().map_or(directive.location, |t| t.location);
         let gnu = gnu_number.is_some();
         let toks = match gnu_number {
-            Some(n) => std::iter::once(PpTok::new(n)).chain(raw).collect(),
+            Some(n) => std::iter::once(n).chain(raw).collect(),
             None => match self.expand_tokens(raw, false) {
                 Some(t) => t,
                 None => return,
             },
         };
         let number = toks.first().and_then(|t| {
-            let digits = t.tok.kind == TokenKind::IntLiteral
-                && t.tok.text.bytes().all(|b| b.is_ascii_digit());
-            digits.then(|| t.tok.text.parse::<u64>().unwrap_or(u64::MAX))
+            let text = self.interner.get(t.sym);
+            let digits =
+                t.kind == TokenKind::IntLiteral && text.bytes().all(|b| b.is_ascii_digit());
+            digits.then(|| text.parse::<u64>().unwrap_or(u64::MAX))
         });
         let Some(number) = number else {
-            let at = toks.first().map_or(directive.location, |t| t.tok.location);
+            let at = toks.first().map_or(directive.location, |t| t.location);
             self.diags
                 .error(at, "#line directive requires a simple digit sequence");
             return;
         };
         if number > 2_147_483_647 {
             self.diags
-                .error(toks[0].tok.location, "line number out of range");
+                .error(toks[0].location, "line number out of range");
             return;
         }
         let mut name = None;
         if let Some(t) = toks.get(1) {
-            if t.tok.kind == TokenKind::StringLiteral && t.tok.text.starts_with('"') {
-                name = Some(unescape_string(&t.tok.text));
+            let text = self.interner.get(t.sym);
+            if t.kind == TokenKind::StringLiteral && text.starts_with('"') {
+                name = Some(unescape_string(text));
             } else {
                 self.diags
-                    .error(t.tok.location, "invalid filename for #line directive");
+                    .error(t.location, "invalid filename for #line directive");
                 return;
             }
             if let (Some(extra), false) = (toks.get(2), gnu) {
                 self.diags
-                    .warning(extra.tok.location, "extra tokens at end of #line directive");
+                    .warning(extra.location, "extra tokens at end of #line directive");
             }
         }
         let Some(id) = self.files.last().map(|f| f.id) else {
@@ -2095,10 +2130,11 @@ impl<'p> Preprocessor<'p> {
     /// ones later stages need become a Pragma token, the rest vanish.
     fn pragma(&mut self, body: Vec<PpTok>, location: Location) -> Option<PpTok> {
         let first = body.first()?;
-        if first.tok.kind != TokenKind::Identifier {
+        if first.kind != TokenKind::Identifier {
             return None;
         }
-        let keep = match &*first.tok.text {
+        let word = self.text(first);
+        let keep = match &*word {
             "once" => {
                 if let Some(f) = self.files.last() {
                     self.once.insert(f.id);
@@ -2107,7 +2143,7 @@ impl<'p> Preprocessor<'p> {
             }
             "OPENCL" => body
                 .get(1)
-                .is_some_and(|t| t.tok.is_ident("EXTENSION") || t.tok.is_ident("FP_CONTRACT")),
+                .is_some_and(|t| self.is_ident(t, "EXTENSION") || self.is_ident(t, "FP_CONTRACT")),
             "unroll" | "nounroll" => true,
             _ => false,
         };
@@ -2118,7 +2154,7 @@ impl<'p> Preprocessor<'p> {
         let mut text = String::new();
         // `OPENCL EXTENSION cl_khr_fp64` must keep the extension's name,
         // which is itself a macro; an unroll count may be a macro.
-        let toks: Vec<PpTok> = if first_is(&body, "OPENCL") {
+        let toks: Vec<PpTok> = if &*word == "OPENCL" {
             body.collect()
         } else {
             let word = body.next();
@@ -2131,26 +2167,26 @@ impl<'p> Preprocessor<'p> {
             if i > 0 {
                 text.push(' ');
             }
-            text.push_str(&t.tok.text);
+            text.push_str(self.interner.get(t.sym));
         }
-        Some(PpTok::new(Token {
-            kind: TokenKind::Pragma,
-            text: Rc::from(text),
+        Some(PpTok {
             location,
-            leading_space: true,
-        }))
+            sym: self.interner.sym(&text),
+            kind: TokenKind::Pragma,
+            flags: SPACE,
+        })
     }
 
     /// C99 6.10.9 `_Pragma ( string-literal )`.
     fn pragma_operator(&mut self, at: &PpTok, mode: Mode) -> Option<PpTok> {
-        let location = at.tok.location;
+        let location = at.location;
         let lparen = self.next_expanded(mode);
         let string = match lparen {
-            Some(t) if t.tok.is_punct(Punct::LParen) => self.next_expanded(mode),
+            Some(t) if t.is_punct(Punct::LParen) => self.next_expanded(mode),
             _ => None,
         };
         let rparen = match &string {
-            Some(s) if s.tok.kind == TokenKind::StringLiteral => self.next_expanded(mode),
+            Some(s) if s.kind == TokenKind::StringLiteral => self.next_expanded(mode),
             _ => None,
         };
         let (Some(string), Some(rparen)) = (string, rparen) else {
@@ -2158,32 +2194,20 @@ impl<'p> Preprocessor<'p> {
                 .error(location, "_Pragma takes a parenthesized string literal");
             return None;
         };
-        if !rparen.tok.is_punct(Punct::RParen) || !string.tok.text.ends_with('"') {
+        let string = self.text(&string);
+        if !rparen.is_punct(Punct::RParen) || !string.ends_with('"') {
             self.diags
                 .error(location, "_Pragma takes a parenthesized string literal");
             return None;
         }
-        let text = unescape_string(&string.tok.text);
-        let lexed = lexer::lex_with(&text, FileId(location.file), &mut self.interner);
-        for e in &lexed.errors {
+        let text = unescape_string(&string);
+        let (toks, errors) = lexer::lex_compact(&text, FileId(location.file), &mut self.interner);
+        for e in &errors {
             self.diags.push(e.severity(), Some(location), e.message());
         }
-        let body = lexed
-            .tokens
-            .into_iter()
-            .map(|t| {
-                PpTok::new(Token {
-                    location,
-                    ..t.token
-                })
-            })
-            .collect();
+        let body = toks.into_iter().map(|t| PpTok { location, ..t }).collect();
         self.pragma(body, location)
     }
-}
-
-fn first_is(it: &std::vec::IntoIter<PpTok>, word: &str) -> bool {
-    it.as_slice().first().is_some_and(|t| t.tok.is_ident(word))
 }
 
 /// `"name"` or `<name>` as lexed after `#include`.
@@ -2196,23 +2220,23 @@ fn header_name(text: &str) -> Option<(String, bool)> {
 }
 
 /// The header name of a macro-expanded `#include` line.
-fn expanded_header_name(toks: &[PpTok]) -> Option<(String, bool)> {
+fn expanded_header_name(toks: &[PpTok], interner: &Interner) -> Option<(String, bool)> {
     let first = toks.first()?;
-    if first.tok.kind == TokenKind::StringLiteral {
-        return header_name(&first.tok.text);
+    if first.kind == TokenKind::StringLiteral {
+        return header_name(interner.get(first.sym));
     }
-    if !first.tok.is_punct(Punct::Lt) {
+    if !first.is_punct(Punct::Lt) {
         return None;
     }
     let mut name = String::new();
     for (i, t) in toks.iter().enumerate().skip(1) {
-        if t.tok.is_punct(Punct::Gt) {
+        if t.is_punct(Punct::Gt) {
             return Some((name, true));
         }
-        if i > 1 && t.tok.leading_space {
+        if i > 1 && t.space() {
             name.push(' ');
         }
-        name.push_str(&t.tok.text);
+        name.push_str(interner.get(t.sym));
     }
     None
 }
@@ -2315,6 +2339,7 @@ struct Eval<'t, 'd> {
     /// Where "expected value" points when the line runs out.
     end: Location,
     diags: &'d mut Diagnostics,
+    interner: &'d Interner,
 }
 
 impl Eval<'_, '_> {
@@ -2325,8 +2350,8 @@ impl Eval<'_, '_> {
 
     fn peek_punct(&self) -> Option<(Punct, Location)> {
         let t = self.toks.get(self.pos)?;
-        match t.tok.kind {
-            TokenKind::Punct(p) => Some((p, t.tok.location)),
+        match t.kind {
+            TokenKind::Punct(p) => Some((p, t.location)),
             _ => None,
         }
     }
@@ -2342,7 +2367,7 @@ impl Eval<'_, '_> {
     fn enter(&mut self) -> Result<(), ()> {
         self.depth += 1;
         if self.depth > MAX_EXPR_DEPTH {
-            let at = self.toks.get(self.pos).map_or(self.end, |t| t.tok.location);
+            let at = self.toks.get(self.pos).map_or(self.end, |t| t.location);
             return self.fail(at, "preprocessor expression nested too deeply");
         }
         Ok(())
@@ -2367,7 +2392,7 @@ impl Eval<'_, '_> {
         }
         let a = self.expr(live && c.truth())?;
         if !self.eat(Punct::Colon) {
-            let at = self.toks.get(self.pos).map_or(self.end, |t| t.tok.location);
+            let at = self.toks.get(self.pos).map_or(self.end, |t| t.location);
             return self.fail(at, "expected ':' in preprocessor expression");
         }
         self.enter()?;
@@ -2546,10 +2571,10 @@ impl Eval<'_, '_> {
         let Some(t) = self.toks.get(self.pos) else {
             return self.fail(self.end, "expected value in expression");
         };
-        let at = t.tok.location;
+        let at = t.location;
         self.pos += 1;
-        match t.tok.kind {
-            TokenKind::IntLiteral => match parse_int(&t.tok.text) {
+        match t.kind {
+            TokenKind::IntLiteral => match parse_int(self.interner.get(t.sym)) {
                 Ok((v, too_big)) => {
                     if too_big && live {
                         self.diags.warning(
@@ -2562,7 +2587,7 @@ impl Eval<'_, '_> {
                 }
                 Err(message) => self.fail(at, message),
             },
-            TokenKind::CharLiteral => match parse_char(&t.tok.text) {
+            TokenKind::CharLiteral => match parse_char(self.interner.get(t.sym)) {
                 Ok(v) => Ok(Value::signed(v)),
                 Err(message) => self.fail(at, message),
             },
@@ -2574,7 +2599,7 @@ impl Eval<'_, '_> {
             TokenKind::Punct(Punct::LParen) => {
                 let v = self.expr(live)?;
                 if !self.eat(Punct::RParen) {
-                    let at = self.toks.get(self.pos).map_or(self.end, |t| t.tok.location);
+                    let at = self.toks.get(self.pos).map_or(self.end, |t| t.location);
                     return self.fail(at, "expected ')' in preprocessor expression");
                 }
                 Ok(v)
