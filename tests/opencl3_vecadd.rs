@@ -785,6 +785,44 @@ fn async_work_group_copies() {
 }
 
 #[test]
+fn atomics_on_64_bits_in_buffers_and_local_memory() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/atomics64.cl");
+    let kernel = Kernel::create(&program, "atomics64").expect("kernel");
+    const M: usize = 4096;
+    let mut sums = new_buffer::<u64>(&context, CL_MEM_READ_WRITE, 4);
+    write_buffer(&queue, &mut sums, &[0u64; 4]);
+    let mut extremes = new_buffer::<i64>(&context, CL_MEM_READ_WRITE, 2);
+    write_buffer(&queue, &mut extremes, &[i64::MAX, i64::MIN]);
+    let mut ticket = new_buffer::<u64>(&context, CL_MEM_READ_WRITE, 1);
+    write_buffer(&queue, &mut ticket, &[0u64]);
+    // SAFETY: three buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&sums)
+            .set_arg(&extremes)
+            .set_arg(&ticket)
+            .set_global_work_size(M)
+            .set_local_work_size(64)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let (mut got_sums, mut got_extremes, mut got_ticket) = ([0u64; 4], [0i64; 2], [0u64]);
+    read_buffer(&queue, &sums, &mut got_sums);
+    read_buffer(&queue, &extremes, &mut got_extremes);
+    read_buffer(&queue, &ticket, &mut got_ticket);
+    let ids = 0..M as u64;
+    let xor = ids
+        .clone()
+        .fold(0u64, |x, i| x ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let total: u64 = ids.clone().map(|i| i << 20).sum();
+    assert_eq!(got_sums, [total, (M as u64) << 32, M as u64, xor]);
+    let last = M as i64 - 1;
+    assert_eq!(got_extremes, [last * -3_000_000_000, last * 3_000_000_000]);
+    assert_eq!(got_ticket[0], ids.sum::<u64>());
+}
+
+#[test]
 fn char_and_short_kernel_arguments() {
     let (context, queue) = setup();
     let program = build(&context, "tests/kernels/narrow_args.cl");

@@ -18,6 +18,9 @@ pub struct DeviceCaps {
     pub int16: bool,
     /// `double` (`shaderFloat64`).
     pub float64: bool,
+    /// 64-bit atomics on buffers and workgroup memory
+    /// (`shaderBufferInt64Atomics` and `shaderSharedInt64Atomics`).
+    pub int64_atomics: bool,
     /// `half` arithmetic (`shaderFloat16` plus 16-bit storage) in the
     /// hardware. The translator does not lower `half` yet, so this does not
     /// enable `cl_khr_fp16`.
@@ -34,6 +37,7 @@ impl DeviceCaps {
             int64: true,
             int16: true,
             float64: true,
+            int64_atomics: true,
             float16: false,
             image_support: false,
         }
@@ -50,6 +54,10 @@ impl DeviceCaps {
         ];
         if self.float64 {
             list.push("cl_khr_fp64");
+        }
+        if self.int64_atomics {
+            list.push("cl_khr_int64_base_atomics");
+            list.push("cl_khr_int64_extended_atomics");
         }
         list
     }

@@ -42,6 +42,8 @@ fn capabilities() -> Capabilities {
         | Capabilities::FLOAT64
         | Capabilities::SHADER_FLOAT16
         | Capabilities::SHADER_FLOAT16_IN_FLOAT32
+        | Capabilities::SHADER_INT64_ATOMIC_MIN_MAX
+        | Capabilities::SHADER_INT64_ATOMIC_ALL_OPS
 }
 
 /// SPIR-V opcodes and decorations the patch below needs.

@@ -37,6 +37,7 @@ fn small_device() -> DeviceCaps {
         address_bits: 32,
         int64: false,
         float64: false,
+        int64_atomics: false,
         ..DeviceCaps::full()
     }
 }

@@ -16,6 +16,10 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         int64: features.shader_int64,
         int16: features.shader_int16,
         float64: features.shader_float64,
+        // cl_khr_int64_{base,extended}_atomics cover global and local memory.
+        int64_atomics: features.shader_int64
+            && features.shader_buffer_int64_atomics
+            && features.shader_shared_int64_atomics,
         // `half` values live in buffers, so arithmetic alone is not enough.
         float16: features.shader_float16 && features.storage_buffer_16bit,
         image_support: false,

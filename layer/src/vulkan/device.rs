@@ -126,7 +126,8 @@ impl Device {
             // model, and with the feature on, Device-scope atomics would also
             // need vulkanMemoryModelDeviceScope (VUID-RuntimeSpirv-
             // vulkanMemoryModel-06265).
-            .shader_buffer_int64_atomics(features.shader_buffer_int64_atomics);
+            .shader_buffer_int64_atomics(features.shader_buffer_int64_atomics)
+            .shader_shared_int64_atomics(features.shader_shared_int64_atomics);
         let mut features2 = vk::PhysicalDeviceFeatures2::default()
             .features(core_features)
             .push_next(&mut features11)

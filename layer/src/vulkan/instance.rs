@@ -67,6 +67,7 @@ pub struct DeviceFeatures {
     pub timeline_semaphore: bool,
     pub vulkan_memory_model: bool,
     pub shader_buffer_int64_atomics: bool,
+    pub shader_shared_int64_atomics: bool,
     /// `VK_KHR_push_descriptor` is present (an extension, not a feature bit).
     pub push_descriptor: bool,
 }
@@ -533,6 +534,7 @@ fn query_physical_device(
     info.features.timeline_semaphore = features12.timeline_semaphore == vk::TRUE;
     info.features.vulkan_memory_model = features12.vulkan_memory_model == vk::TRUE;
     info.features.shader_buffer_int64_atomics = features12.shader_buffer_int64_atomics == vk::TRUE;
+    info.features.shader_shared_int64_atomics = features12.shader_shared_int64_atomics == vk::TRUE;
 
     info.unusable_reason = if info.compute_queue_family.is_none() {
         Some("has no compute queue family".to_owned())

@@ -286,10 +286,16 @@ impl ModuleBuilder<'_> {
         match p.root {
             Root::Global(g) => {
                 let base = fb.add(naga::Expression::GlobalVariable(g));
-                fb.add(naga::Expression::Access {
-                    base,
-                    index: p.index,
-                })
+                let ty = self.module.global_variables[g].ty;
+                if matches!(self.module.types[ty].inner, naga::TypeInner::Array { .. }) {
+                    fb.add(naga::Expression::Access {
+                        base,
+                        index: p.index,
+                    })
+                } else {
+                    // `&x` of a `__local` scalar: as for a private scalar.
+                    base
+                }
             }
             Root::Private(v, is_array) => {
                 let base = fb.add(naga::Expression::LocalVariable(v));
@@ -554,11 +560,21 @@ impl ModuleBuilder<'_> {
                 Ok(Value::Pointer(PointerValue { root, index }))
             }
             H::Local(id) => {
-                let Slot::Variable(v) = fb.slots[id] else {
-                    return Err(self.error(
-                        location,
-                        "taking this address is not supported yet by this translator",
-                    ));
+                let v = match fb.slots[id] {
+                    Slot::Variable(v) => v,
+                    Slot::Workgroup(g) => {
+                        let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                        return Ok(Value::Pointer(PointerValue {
+                            root: Root::Global(g),
+                            index,
+                        }));
+                    }
+                    Slot::Pointer { .. } => {
+                        return Err(self.error(
+                            location,
+                            "taking this address is not supported yet by this translator",
+                        ))
+                    }
                 };
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 let is_array = matches!(x.ty, Type::Array(..));
@@ -597,6 +613,8 @@ impl ModuleBuilder<'_> {
         };
         let scalar = match ty.scalar() {
             Some(s @ (Scalar::Int | Scalar::UInt)) => naga_scalar(s),
+            // cl_khr_int64_{base,extended}_atomics (`atom_*` on 64 bits).
+            Some(s @ (Scalar::Long | Scalar::ULong)) if self.caps.int64_atomics => naga_scalar(s),
             _ => {
                 return Err(self.error(
                     location,
@@ -608,17 +626,14 @@ impl ModuleBuilder<'_> {
             }
         };
         self.make_atomic(global, scalar, location)?;
-        let base = fb.add(naga::Expression::GlobalVariable(global));
-        let pointer = fb.add(naga::Expression::Access {
-            base,
-            index: p.index,
-        });
+        let pointer = self.element_pointer(fb, p);
         let operand = |this: &mut Self, fb: &mut FnBuilder, i: usize| this.plain(fb, &args[i]);
         let one = |fb: &mut FnBuilder| {
-            fb.add(naga::Expression::Literal(if scalar == naga::Scalar::I32 {
-                naga::Literal::I32(1)
-            } else {
-                naga::Literal::U32(1)
+            fb.add(naga::Expression::Literal(match scalar {
+                naga::Scalar::I32 => naga::Literal::I32(1),
+                naga::Scalar::I64 => naga::Literal::I64(1),
+                naga::Scalar::U64 => naga::Literal::U64(1),
+                _ => naga::Literal::U32(1),
             }))
         };
         let (fun, value) = match op {
@@ -686,7 +701,16 @@ impl ModuleBuilder<'_> {
     ) -> LResult<()> {
         let ty = self.module.global_variables[global].ty;
         let naga::TypeInner::Array { base, size, stride } = self.module.types[ty].inner else {
-            return Err(self.error(location, "atomic operations need an array of int or uint"));
+            // A `__local` scalar.
+            return match self.module.types[ty].inner {
+                naga::TypeInner::Atomic(s) if s == scalar => Ok(()),
+                naga::TypeInner::Scalar(s) if s == scalar => {
+                    self.module.global_variables[global].ty =
+                        self.add_type(naga::TypeInner::Atomic(scalar));
+                    Ok(())
+                }
+                _ => Err(self.error(location, "atomic operations need an int or uint")),
+            };
         };
         match self.module.types[base].inner {
             naga::TypeInner::Atomic(s) if s == scalar => Ok(()),
