@@ -823,6 +823,79 @@ fn atomics_on_64_bits_in_buffers_and_local_memory() {
 }
 
 #[test]
+fn opencl_2_0_atomics_with_orders_and_scopes() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/c11_atomics.cl");
+    let kernel = Kernel::create(&program, "c11_atomics").expect("kernel");
+    const M: usize = 1024;
+    const LOCAL: usize = 64;
+    const GROUPS: usize = M / LOCAL;
+    let zeroed_u32 = |n: usize| {
+        let mut b = new_buffer::<u32>(&context, CL_MEM_READ_WRITE, n);
+        write_buffer(&queue, &mut b, &vec![0u32; n]);
+        b
+    };
+    let (counter, max_value, winner, flags) = (
+        zeroed_u32(1),
+        zeroed_u32(1),
+        zeroed_u32(1),
+        zeroed_u32(GROUPS),
+    );
+    let mut big = new_buffer::<i64>(&context, CL_MEM_READ_WRITE, 1);
+    write_buffer(&queue, &mut big, &[0i64]);
+    let out = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, M);
+    // SAFETY: six buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&counter)
+            .set_arg(&max_value)
+            .set_arg(&winner)
+            .set_arg(&flags)
+            .set_arg(&big)
+            .set_arg(&out)
+            .set_global_work_size(M)
+            .set_local_work_size(LOCAL)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let read_u32 = |b: &Buffer<u32>| {
+        let mut v = [0u32];
+        read_buffer(&queue, b, &mut v);
+        v[0]
+    };
+    assert_eq!(read_u32(&counter), 2 * M as u32);
+    assert_eq!(read_u32(&max_value), 3 * (M as u32 - 1));
+    let winner_id = read_u32(&winner);
+    assert!((1..=M as u32).contains(&winner_id), "winner {winner_id}");
+    let mut got_big = [0i64];
+    read_buffer(&queue, &big, &mut got_big);
+    assert_eq!(got_big[0], (M as i64) << 33);
+    let mut got = vec![0i32; M];
+    read_buffer(&queue, &out, &mut got);
+    let winners: Vec<usize> = (0..M).filter(|&i| got[i] & 1 != 0).collect();
+    assert_eq!(
+        winners,
+        [winner_id as usize - 1],
+        "exactly the recorded winner won"
+    );
+    for g in 0..GROUPS {
+        let first = (g * LOCAL..(g + 1) * LOCAL)
+            .filter(|&i| got[i] & 2 != 0)
+            .count();
+        assert_eq!(first, 1, "group {g}: one work-item found its flag clear");
+    }
+    for (i, &v) in got.iter().enumerate() {
+        assert_eq!(
+            (v >> 2) & 0x3ffff,
+            LOCAL as i32,
+            "out[{i}]: the work-group count"
+        );
+        // Losers saw the winner's value in `expected`.
+        assert_eq!(v >> 20, i32::from(v & 1 == 0), "out[{i}]: expected updated");
+    }
+}
+
+#[test]
 fn char_and_short_kernel_arguments() {
     let (context, queue) = setup();
     let program = build(&context, "tests/kernels/narrow_args.cl");

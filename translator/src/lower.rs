@@ -10,6 +10,7 @@
 //! from the push-constant header (see [`PushConstantHeader`]).
 
 mod async_copy;
+mod atomics;
 mod init;
 mod kernel;
 mod memory;
@@ -109,6 +110,7 @@ enum Slot {
 }
 
 /// A place that can be loaded from or stored to.
+#[derive(Clone)]
 enum Place {
     Memory(Handle<naga::Expression>),
     /// Element `index` of a word-viewed buffer of `char`/`short` values or
@@ -736,6 +738,9 @@ impl<'a> ModuleBuilder<'a> {
             H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
             H::Builtin(Builtin::Atomic { op, .. }, args) => {
                 return self.atomic(fb, *op, args, &e.ty, location)
+            }
+            H::Builtin(Builtin::C11Atomic { op, explicit }, args) => {
+                return self.c11_atomic(fb, *op, *explicit, args, location)
             }
             H::Builtin(Builtin::Vload(n), args) => {
                 return self.vload(fb, *n, args, &e.ty, location)

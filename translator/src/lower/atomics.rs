@@ -1,0 +1,307 @@
+//! Atomics: the OpenCL 1.x `atomic_*`/`atom_*` functions (32-bit, and
+//! 64-bit with cl_khr_int64_*_atomics) and the OpenCL 2.0 `atomic_*` /
+//! `atomic_*_explicit` functions on `atomic_int`, `atomic_uint`,
+//! `atomic_long`, `atomic_ulong` and `atomic_flag`.
+//!
+//! The memory a location lives in (a buffer view, a `__local` array or
+//! scalar) is retyped to hold `atomic<T>` the first time an atomic touches
+//! it; plain loads and stores of it stay valid. Memory orders are mapped as
+//! strongly as Vulkan without its memory model allows: the atomic itself is
+//! relaxed, and a memory barrier over the memory it lives in goes before a
+//! release and after an acquire (both for `acq_rel` and `seq_cst`).
+
+use super::*;
+use crate::builtins::C11AtomicOp;
+
+impl ModuleBuilder<'_> {
+    /// The OpenCL 1.x `atomic_*`/`atom_*` functions.
+    pub(super) fn atomic(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: crate::builtins::AtomicOp,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        use crate::builtins::AtomicOp as Op;
+        let (pointer, scalar) = self.atomic_target(fb, &args[0], ty, location)?;
+        let operand = |this: &mut Self, fb: &mut FnBuilder, i: usize| this.plain(fb, &args[i]);
+        let (fun, value) = match op {
+            Op::Add => (naga::AtomicFunction::Add, operand(self, fb, 1)?),
+            Op::Sub => (naga::AtomicFunction::Subtract, operand(self, fb, 1)?),
+            Op::Inc => (naga::AtomicFunction::Add, one(fb, scalar)),
+            Op::Dec => (naga::AtomicFunction::Subtract, one(fb, scalar)),
+            Op::Min => (naga::AtomicFunction::Min, operand(self, fb, 1)?),
+            Op::Max => (naga::AtomicFunction::Max, operand(self, fb, 1)?),
+            Op::And => (naga::AtomicFunction::And, operand(self, fb, 1)?),
+            Op::Or => (naga::AtomicFunction::InclusiveOr, operand(self, fb, 1)?),
+            Op::Xor => (naga::AtomicFunction::ExclusiveOr, operand(self, fb, 1)?),
+            Op::Xchg => (
+                naga::AtomicFunction::Exchange { compare: None },
+                operand(self, fb, 1)?,
+            ),
+            Op::Cmpxchg => {
+                let compare = operand(self, fb, 1)?;
+                let value = operand(self, fb, 2)?;
+                let result = self.atomic_statement(
+                    fb,
+                    pointer,
+                    scalar,
+                    naga::AtomicFunction::Exchange {
+                        compare: Some(compare),
+                    },
+                    value,
+                );
+                // atomic_cmpxchg returns the old value.
+                return Ok(Value::Plain(fb.add(naga::Expression::AccessIndex {
+                    base: result,
+                    index: 0,
+                })));
+            }
+        };
+        Ok(Value::Plain(
+            self.atomic_statement(fb, pointer, scalar, fun, value),
+        ))
+    }
+
+    /// The OpenCL 2.0 atomics on `atomic_*` objects, with the memory order
+    /// and scope of the `_explicit` forms (sequentially consistent and
+    /// device scope otherwise).
+    pub(super) fn c11_atomic(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: C11AtomicOp,
+        explicit: bool,
+        args: &[Expr],
+        location: Location,
+    ) -> LResult<Value> {
+        use C11AtomicOp as Op;
+        let object_ty = args[0]
+            .ty
+            .pointee()
+            .map(|p| p.ty.clone())
+            .unwrap_or(Type::INT);
+        let (pointer, scalar) = self.atomic_target(fb, &args[0], &object_ty, location)?;
+        // Where the order argument of the `_explicit` form is.
+        let order_at = match op {
+            Op::Init => None,
+            Op::Load | Op::FlagTestAndSet | Op::FlagClear => Some(1),
+            Op::CompareExchangeStrong | Op::CompareExchangeWeak => Some(3),
+            _ => Some(2),
+        };
+        let order = match order_at.filter(|_| explicit).map(|i| &args[i].kind) {
+            Some(H::Int(order)) => *order,
+            // Not a constant (or no `_explicit`): the strongest.
+            _ => MEMORY_ORDER_SEQ_CST,
+        };
+        let memory = self.atomic_memory(&args[0]);
+        let (release, acquire) = match (op, order) {
+            (Op::Init, _) | (_, MEMORY_ORDER_RELAXED) => (false, false),
+            (_, MEMORY_ORDER_ACQUIRE) => (false, true),
+            (_, MEMORY_ORDER_RELEASE) => (true, false),
+            _ => (true, true),
+        };
+        if release {
+            fb.push(naga::Statement::MemoryBarrier(memory));
+        }
+        let result = match op {
+            Op::Init | Op::Store | Op::FlagClear => {
+                let value = match op {
+                    Op::FlagClear => zero(fb, scalar),
+                    _ => self.plain(fb, &args[1])?,
+                };
+                fb.push(naga::Statement::Store { pointer, value });
+                Value::Void
+            }
+            Op::Load => Value::Plain(fb.add(naga::Expression::Load { pointer })),
+            Op::FlagTestAndSet => {
+                let set = one(fb, scalar);
+                let exchange = naga::AtomicFunction::Exchange { compare: None };
+                let old = self.atomic_statement(fb, pointer, scalar, exchange, set);
+                let clear = zero(fb, scalar);
+                Value::Plain(fb.binary(naga::BinaryOperator::NotEqual, old, clear))
+            }
+            Op::CompareExchangeStrong | Op::CompareExchangeWeak => {
+                // `*expected` receives the value found, which is what it
+                // already holds when the exchange happened.
+                let expected = self.pointer(fb, &args[1])?;
+                let expected = self.element_place(fb, expected);
+                let Value::Plain(compare) = self.load(fb, expected.clone(), location)? else {
+                    return Err(self.error(location, "atomic_compare_exchange of a pointer"));
+                };
+                let desired = self.plain(fb, &args[2])?;
+                let exchange = naga::AtomicFunction::Exchange {
+                    compare: Some(compare),
+                };
+                let result = self.atomic_statement(fb, pointer, scalar, exchange, desired);
+                let old = fb.add(naga::Expression::AccessIndex {
+                    base: result,
+                    index: 0,
+                });
+                self.store(fb, expected, Value::Plain(old), location, None)?;
+                Value::Plain(fb.add(naga::Expression::AccessIndex {
+                    base: result,
+                    index: 1,
+                }))
+            }
+            _ => {
+                let fun = match op {
+                    Op::Exchange => naga::AtomicFunction::Exchange { compare: None },
+                    Op::FetchAdd => naga::AtomicFunction::Add,
+                    Op::FetchSub => naga::AtomicFunction::Subtract,
+                    Op::FetchOr => naga::AtomicFunction::InclusiveOr,
+                    Op::FetchXor => naga::AtomicFunction::ExclusiveOr,
+                    Op::FetchAnd => naga::AtomicFunction::And,
+                    Op::FetchMin => naga::AtomicFunction::Min,
+                    _ => naga::AtomicFunction::Max,
+                };
+                let value = self.plain(fb, &args[1])?;
+                Value::Plain(self.atomic_statement(fb, pointer, scalar, fun, value))
+            }
+        };
+        if acquire {
+            fb.push(naga::Statement::MemoryBarrier(memory));
+        }
+        Ok(result)
+    }
+
+    /// The naga pointer and scalar of the atomic object `object` (a pointer
+    /// to `value_ty`), with its memory retyped to hold atomics.
+    fn atomic_target(
+        &mut self,
+        fb: &mut FnBuilder,
+        object: &Expr,
+        value_ty: &Type,
+        location: Location,
+    ) -> LResult<(Handle<naga::Expression>, naga::Scalar)> {
+        let p = self.pointer(fb, object)?;
+        let Root::Global(global) = p.root else {
+            return Err(self.error(
+                location,
+                "atomic operations on private memory are not supported by this translator",
+            ));
+        };
+        let scalar = match value_ty.scalar() {
+            Some(s @ (Scalar::Int | Scalar::UInt)) => naga_scalar(s),
+            // cl_khr_int64_{base,extended}_atomics, and atomic_long/ulong.
+            Some(s @ (Scalar::Long | Scalar::ULong)) if self.caps.int64_atomics => naga_scalar(s),
+            _ => {
+                return Err(self.error(
+                    location,
+                    format!(
+                        "atomic operations on '{}' are not supported yet by this translator",
+                        value_ty.display()
+                    ),
+                ))
+            }
+        };
+        self.make_atomic(global, scalar, location)?;
+        Ok((self.element_pointer(fb, p), scalar))
+    }
+
+    /// The memory a barrier around an atomic on `object` must order.
+    fn atomic_memory(&self, object: &Expr) -> naga::Barrier {
+        match object.ty.pointee().map(|p| p.space) {
+            Some(AddressSpace::Local) => naga::Barrier::WORK_GROUP,
+            Some(AddressSpace::Global) => naga::Barrier::STORAGE,
+            // A generic pointer may point into either.
+            _ => naga::Barrier::WORK_GROUP | naga::Barrier::STORAGE,
+        }
+    }
+
+    /// An atomic read-modify-write; its result (for a compare-exchange,
+    /// the `{old_value, exchanged}` pair).
+    fn atomic_statement(
+        &mut self,
+        fb: &mut FnBuilder,
+        pointer: Handle<naga::Expression>,
+        scalar: naga::Scalar,
+        fun: naga::AtomicFunction,
+        value: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        let comparison = matches!(fun, naga::AtomicFunction::Exchange { compare: Some(_) });
+        let result_ty = if comparison {
+            self.module.generate_predeclared_type(
+                naga::PredeclaredType::AtomicCompareExchangeWeakResult(scalar),
+            )
+        } else {
+            self.add_type(naga::TypeInner::Scalar(scalar))
+        };
+        // Results of atomics belong to their statement, never to an Emit.
+        let result = fb.function.expressions.append(
+            naga::Expression::AtomicResult {
+                ty: result_ty,
+                comparison,
+            },
+            Span::UNDEFINED,
+        );
+        fb.push(naga::Statement::Atomic {
+            pointer,
+            fun,
+            value,
+            result: Some(result),
+        });
+        result
+    }
+
+    /// Retypes an array global's elements as `atomic<scalar>`.
+    pub(super) fn make_atomic(
+        &mut self,
+        global: Handle<naga::GlobalVariable>,
+        scalar: naga::Scalar,
+        location: Location,
+    ) -> LResult<()> {
+        let ty = self.module.global_variables[global].ty;
+        let naga::TypeInner::Array { base, size, stride } = self.module.types[ty].inner else {
+            // A `__local` scalar.
+            return match self.module.types[ty].inner {
+                naga::TypeInner::Atomic(s) if s == scalar => Ok(()),
+                naga::TypeInner::Scalar(s) if s == scalar => {
+                    self.module.global_variables[global].ty =
+                        self.add_type(naga::TypeInner::Atomic(scalar));
+                    Ok(())
+                }
+                _ => Err(self.error(location, "atomic operations need an int or uint")),
+            };
+        };
+        match self.module.types[base].inner {
+            naga::TypeInner::Atomic(s) if s == scalar => Ok(()),
+            naga::TypeInner::Scalar(s) if s == scalar => {
+                let atomic = self.add_type(naga::TypeInner::Atomic(scalar));
+                let array = self.add_type(naga::TypeInner::Array {
+                    base: atomic,
+                    size,
+                    stride,
+                });
+                self.module.global_variables[global].ty = array;
+                Ok(())
+            }
+            _ => Err(self.error(
+                location,
+                "atomic operations on memory of another type are not supported yet by this translator",
+            )),
+        }
+    }
+}
+
+const MEMORY_ORDER_RELAXED: u64 = 0;
+const MEMORY_ORDER_ACQUIRE: u64 = 2;
+const MEMORY_ORDER_RELEASE: u64 = 3;
+const MEMORY_ORDER_SEQ_CST: u64 = 5;
+
+fn literal_of(scalar: naga::Scalar, v: u8) -> naga::Literal {
+    match scalar {
+        naga::Scalar::I32 => naga::Literal::I32(v.into()),
+        naga::Scalar::I64 => naga::Literal::I64(v.into()),
+        naga::Scalar::U64 => naga::Literal::U64(v.into()),
+        _ => naga::Literal::U32(v.into()),
+    }
+}
+
+fn one(fb: &mut FnBuilder, scalar: naga::Scalar) -> Handle<naga::Expression> {
+    fb.add(naga::Expression::Literal(literal_of(scalar, 1)))
+}
+
+fn zero(fb: &mut FnBuilder, scalar: naga::Scalar) -> Handle<naga::Expression> {
+    fb.add(naga::Expression::Literal(literal_of(scalar, 0)))
+}
