@@ -895,6 +895,121 @@ fn opencl_2_0_atomics_with_orders_and_scopes() {
     }
 }
 
+/// The exact value of the half with bits `h` (infinities included).
+fn half_value(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let (exponent, mantissa) = (i32::from((h >> 10) & 0x1f), f64::from(h & 0x3ff));
+    sign * match exponent {
+        0 => mantissa * 2f64.powi(-24),
+        31 => f64::INFINITY,
+        e => (1024.0 + mantissa) * 2f64.powi(e - 25),
+    }
+}
+
+/// `x` as a half under each rounding mode (rte, rtz, rtp, rtn), found by
+/// searching every half rather than by bit tricks.
+fn half_reference(x: f32) -> [u16; 4] {
+    let x = f64::from(x);
+    let negative = x.is_sign_negative();
+    let ordered: Vec<u16> = (0..=0xffffu16)
+        .filter(|h| (h & 0x7c00) != 0x7c00 || h & 0x3ff == 0)
+        .collect();
+    let zero_of_sign = if negative { 0x8000 } else { 0 };
+    let pick = |h: u16| {
+        if half_value(h) == 0.0 {
+            zero_of_sign
+        } else {
+            h
+        }
+    };
+    let below = ordered
+        .iter()
+        .copied()
+        .filter(|&h| half_value(h) <= x)
+        .max_by(|&a, &b| half_value(a).total_cmp(&half_value(b)))
+        .map(pick);
+    let above = ordered
+        .iter()
+        .copied()
+        .filter(|&h| half_value(h) >= x)
+        .min_by(|&a, &b| half_value(a).total_cmp(&half_value(b)))
+        .map(pick);
+    let (down, up) = (below.expect("below"), above.expect("above"));
+    let toward_zero = if negative { up } else { down };
+    // Nearest, ties to even; beyond the largest half by half an ulp
+    // (65520) it is infinity.
+    let nearest = if x.abs() >= 65520.0 {
+        if negative {
+            0xfc00
+        } else {
+            0x7c00
+        }
+    } else {
+        let (d, u) = (x - half_value(down), half_value(up) - x);
+        if d < u || (d == u && down & 1 == 0) {
+            down
+        } else {
+            up
+        }
+    };
+    [nearest, toward_zero, up, down]
+}
+
+#[test]
+fn vstore_half_in_every_rounding_mode() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/half_rounding.cl");
+    let kernel = Kernel::create(&program, "half_rounding").expect("kernel");
+    let mut values = vec![
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        1.0 / 3.0,
+        -1.0 / 3.0,
+        65504.0,
+        65519.0,
+        65520.0,
+        70000.0,
+        -70000.0,
+        1e-8,
+        -1e-8,
+        5.96e-8,
+        6.1e-5,
+        -6.1e-5,
+        2049.0,
+        2051.0,
+        -2049.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+    ];
+    values.extend((0..200).map(|i| ((i as f32) * 0.37).sin() * 10f32.powi(i % 9 - 4)));
+    let n = values.len();
+    let mut input = new_buffer::<f32>(&context, CL_MEM_READ_ONLY, n);
+    write_buffer(&queue, &mut input, &values);
+    let out = new_buffer::<u16>(&context, CL_MEM_WRITE_ONLY, 4 * n);
+    // SAFETY: a float input and a half output of 4 per value.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&out)
+            .set_global_work_size(n)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![0u16; 4 * n];
+    read_buffer(&queue, &out, &mut got);
+    for (i, &x) in values.iter().enumerate() {
+        assert_eq!(
+            got[4 * i..4 * i + 4],
+            half_reference(x),
+            "{x:e}: rte, rtz, rtp, rtn"
+        );
+    }
+}
+
 #[test]
 fn char_and_short_kernel_arguments() {
     let (context, queue) = setup();

@@ -737,13 +737,6 @@ impl ModuleBuilder<'_> {
         args: &[Expr],
         location: Location,
     ) -> LResult<()> {
-        use crate::builtins::Rounding;
-        if !matches!(rounding, Rounding::Default | Rounding::Rte) {
-            return Err(self.error(
-                location,
-                "vstore_half with directed rounding is not supported yet by this translator",
-            ));
-        }
         let data = self.plain(fb, &args[0])?;
         let float_ty = match &args[0].ty {
             Type::Vector(_, m) => Type::Vector(Scalar::Float, *m),
@@ -776,8 +769,83 @@ impl ModuleBuilder<'_> {
                 arg2: None,
                 arg3: None,
             });
+            let bits = directed_half(fb, lane, bits, rounding);
             self.store_narrow(fb, global, index, Scalar::UShort, bits, location)?;
         }
         Ok(())
     }
+}
+
+/// The half bits of `value` under `rounding`, from `nearest`, its bits
+/// rounded to nearest even (what the hardware conversion does). A directed
+/// mode moves one step when the nearest half lies on the wrong side of the
+/// value: halves are sign and magnitude, so adding or subtracting one in
+/// the integer bits steps the magnitude, through subnormals, and from the
+/// largest finite half to infinity (and back). NaN compares false and
+/// stays as it is.
+fn directed_half(
+    fb: &mut FnBuilder,
+    value: Handle<naga::Expression>,
+    nearest: Handle<naga::Expression>,
+    rounding: crate::builtins::Rounding,
+) -> Handle<naga::Expression> {
+    use crate::builtins::Rounding;
+    use naga::BinaryOperator as B;
+    if matches!(rounding, Rounding::Default | Rounding::Rte) {
+        return nearest;
+    }
+    let unpacked = fb.add(naga::Expression::Math {
+        fun: naga::MathFunction::Unpack2x16float,
+        arg: nearest,
+        arg1: None,
+        arg2: None,
+        arg3: None,
+    });
+    let back = fb.add(naga::Expression::AccessIndex {
+        base: unpacked,
+        index: 0,
+    });
+    let abs = |fb: &mut FnBuilder, arg| {
+        fb.add(naga::Expression::Math {
+            fun: naga::MathFunction::Abs,
+            arg,
+            arg1: None,
+            arg2: None,
+            arg3: None,
+        })
+    };
+    let lit = |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+    let sign = lit(fb, 0x8000);
+    let sign = fb.binary(B::And, nearest, sign);
+    let zero = lit(fb, 0);
+    let negative = fb.binary(B::NotEqual, sign, zero);
+    let (up, down) = (lit(fb, 1), lit(fb, u32::MAX));
+    let (wrong_side, step) = match rounding {
+        Rounding::Rtz => {
+            let (a, b) = (abs(fb, back), abs(fb, value));
+            (fb.binary(B::Greater, a, b), down)
+        }
+        Rounding::Rtp => {
+            let step = fb.add(naga::Expression::Select {
+                condition: negative,
+                accept: down,
+                reject: up,
+            });
+            (fb.binary(B::Less, back, value), step)
+        }
+        _ => {
+            let step = fb.add(naga::Expression::Select {
+                condition: negative,
+                accept: up,
+                reject: down,
+            });
+            (fb.binary(B::Greater, back, value), step)
+        }
+    };
+    let stepped = fb.binary(B::Add, nearest, step);
+    fb.add(naga::Expression::Select {
+        condition: wrong_side,
+        accept: stepped,
+        reject: nearest,
+    })
 }
