@@ -173,13 +173,8 @@ struct ModuleBuilder<'a> {
     /// Buffers of `char`/`short` elements or vectors, seen through a `u32`
     /// word view (naga has no 8-bit types), with their C element type.
     narrow_buffers: HashMap<Handle<naga::GlobalVariable>, NarrowElement>,
-    /// Every buffer view: (variable, pointee type, the binding's first
-    /// view), see `views.rs`.
-    views: Vec<(
-        Handle<naga::GlobalVariable>,
-        Type,
-        Handle<naga::GlobalVariable>,
-    )>,
+    /// Every buffer view (see `views.rs`).
+    views: Vec<views::BufferView>,
     /// Program-scope `__constant` variables used by this kernel.
     program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
     /// The workgroup arrays of `__local` pointer arguments, in order.

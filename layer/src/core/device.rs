@@ -112,7 +112,6 @@ impl Device {
         Ok(self.completion.get_or_init(|| thread))
     }
 
-    /// What a NULL buffer kernel argument is bound to.
     /// The runtime's own kernels, compiled on first use.
     pub fn builtin_kernels(&self) -> CLResult<&BuiltinKernels> {
         if let Some(kernels) = self.builtin_kernels.get() {
@@ -142,6 +141,7 @@ impl Device {
         }
     }
 
+    /// What a NULL buffer kernel argument is bound to.
     pub fn null_buffer(&self) -> CLResult<&Arc<vulkan::Buffer>> {
         if let Some(buffer) = self.null_buffer.get() {
             return Ok(buffer);

@@ -1054,6 +1054,32 @@ impl Checker<'_> {
         Expr::new(H::VectorLiteral(out), to, location)
     }
 
+    /// The overload of built-in `name` for `args`, memoised per argument
+    /// types (see `Checker::builtin_cache`).
+    fn resolve_builtin(
+        &mut self,
+        name: &Rc<str>,
+        args: &[Expr],
+    ) -> Result<Rc<builtins::Resolved>, String> {
+        let key = BuiltinCallKey::new(name, args);
+        if let Some(r) = key.as_ref().and_then(|k| self.builtin_cache.get(k)) {
+            return Ok(r.clone());
+        }
+        let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
+        let context = builtins::BuiltinContext {
+            size_type: self.size_type(false),
+            float64: self.caps.float64,
+            // The translator does not lower `half` yet.
+            float16: false,
+            cl_std: self.cl_std,
+        };
+        let r = Rc::new(builtins::resolve(name, &types, &context)?);
+        if let Some(key) = key {
+            self.builtin_cache.insert(key, r.clone());
+        }
+        Ok(r)
+    }
+
     pub(super) fn call(
         &mut self,
         callee: &ast::Expr,
@@ -1119,28 +1145,7 @@ impl Checker<'_> {
             }
             None if &**name == "printf" => self.printf(args, location),
             None => {
-                let key = BuiltinCallKey::new(name, &args);
-                let cached = key
-                    .as_ref()
-                    .and_then(|k| self.builtin_cache.get(k))
-                    .cloned();
-                let resolved: Result<Rc<builtins::Resolved>, String> =
-                    cached.map(Ok).unwrap_or_else(|| {
-                        let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
-                        let context = builtins::BuiltinContext {
-                            size_type: self.size_type(false),
-                            float64: self.caps.float64,
-                            // The translator does not lower `half` yet.
-                            float16: false,
-                            cl_std: self.cl_std,
-                        };
-                        let r = Rc::new(builtins::resolve(name, &types, &context)?);
-                        if let Some(key) = key {
-                            self.builtin_cache.insert(key, r.clone());
-                        }
-                        Ok(r)
-                    });
-                match resolved {
+                match self.resolve_builtin(name, &args) {
                     Ok(r) => {
                         let args = args
                             .into_iter()

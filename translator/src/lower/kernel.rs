@@ -110,7 +110,7 @@ impl ModuleBuilder<'_> {
                         naga::StorageAccess::LOAD
                     };
                     let Ok(global) =
-                        self.buffer_view(&local.name, binding, access, &p.ty, local.location)
+                        self.buffer_view(&local.name, binding, access, &p.ty, None, local.location)
                     else {
                         failed = true;
                         continue;

@@ -11,16 +11,26 @@
 
 use super::*;
 
+/// A storage variable of a buffer argument, seen as `pointee`.
+pub(super) struct BufferView {
+    pub(super) view: Handle<naga::GlobalVariable>,
+    pub(super) pointee: Type,
+    /// The binding's first view, which identifies the buffer.
+    pub(super) first: Handle<naga::GlobalVariable>,
+}
+
 impl ModuleBuilder<'_> {
     /// A storage variable at `binding` whose elements are `pointee`: the
     /// word view (`u32`) for `char`/`short` values and vectors, the type
-    /// itself otherwise.
+    /// itself otherwise. `first` is the binding's first view (`None`: this
+    /// is it).
     pub(super) fn buffer_view(
         &mut self,
         name: &str,
         binding: u32,
         access: naga::StorageAccess,
         pointee: &Type,
+        first: Option<Handle<naga::GlobalVariable>>,
         location: Location,
     ) -> LResult<Handle<naga::GlobalVariable>> {
         let elem = self.buffer_element_type(pointee, location)?;
@@ -53,7 +63,11 @@ impl ModuleBuilder<'_> {
         if let Some(element) = narrow {
             self.narrow_buffers.insert(global, element);
         }
-        self.views.push((global, pointee.clone(), global));
+        self.views.push(BufferView {
+            view: global,
+            pointee: pointee.clone(),
+            first: first.unwrap_or(global),
+        });
         Ok(global)
     }
 
@@ -72,7 +86,12 @@ impl ModuleBuilder<'_> {
                 "pointer casts into private variables are not supported yet by this translator",
             ));
         };
-        let Some(base) = self.views.iter().find(|v| v.0 == global).map(|v| v.2) else {
+        let Some(first) = self
+            .views
+            .iter()
+            .find(|v| v.view == global)
+            .map(|v| v.first)
+        else {
             return Err(self.error(
                 location,
                 "pointer casts into __local or __constant arrays are not supported yet by this translator",
@@ -93,10 +112,14 @@ impl ModuleBuilder<'_> {
         let root = if *to == Type::Void {
             global
         } else {
-            match self.views.iter().find(|v| v.2 == base && v.1 == *to) {
-                Some(v) => v.0,
+            match self
+                .views
+                .iter()
+                .find(|v| v.first == first && v.pointee == *to)
+            {
+                Some(v) => v.view,
                 None => {
-                    let g = &self.module.global_variables[base];
+                    let g = &self.module.global_variables[first];
                     let (name, binding) = (
                         g.name.clone().unwrap_or_default(),
                         g.binding.as_ref().map_or(0, |b| b.binding),
@@ -104,12 +127,7 @@ impl ModuleBuilder<'_> {
                     let naga::AddressSpace::Storage { access } = g.space else {
                         return Err(self.error(location, "pointer cast of a non-buffer"));
                     };
-                    let view = self.buffer_view(&name, binding, access, to, location)?;
-                    // The new view belongs to the same buffer.
-                    if let Some(entry) = self.views.last_mut() {
-                        entry.2 = base;
-                    }
-                    view
+                    self.buffer_view(&name, binding, access, to, Some(first), location)?
                 }
             }
         };
