@@ -1011,6 +1011,86 @@ fn vstore_half_in_every_rounding_mode() {
 }
 
 #[test]
+fn map_and_unmap_of_use_host_ptr_and_device_buffers() {
+    use opencl3::memory::{ClMem, CL_MAP_READ, CL_MAP_WRITE, CL_MEM_USE_HOST_PTR};
+    use opencl3::types::{cl_mem, CL_NON_BLOCKING};
+    let (context, queue) = setup();
+    // USE_HOST_PTR: the map must hand back host_ptr + offset.
+    let mut host: Vec<u32> = (0..64).collect();
+    // SAFETY: `host` outlives the buffer and is only touched through maps.
+    let with_host = unsafe {
+        Buffer::<u32>::create(
+            &context,
+            CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE,
+            64,
+            host.as_mut_ptr().cast(),
+        )
+    }
+    .expect("USE_HOST_PTR buffer");
+    let mut mapped: cl_mem = ptr::null_mut();
+    // SAFETY: a non-blocking map of bytes 16..80, waited for before use.
+    let event = unsafe {
+        queue.enqueue_map_buffer(
+            &with_host,
+            CL_NON_BLOCKING,
+            CL_MAP_READ | CL_MAP_WRITE,
+            16,
+            64,
+            &mut mapped,
+            &[],
+        )
+    }
+    .expect("map");
+    event.wait().expect("map event");
+    assert_eq!(
+        mapped as usize,
+        host.as_ptr() as usize + 16,
+        "host_ptr + offset"
+    );
+    // SAFETY: the mapped region is 16 u32s, ours until the unmap.
+    let region = unsafe { std::slice::from_raw_parts_mut(mapped.cast::<u32>(), 16) };
+    assert_eq!(region[0], 4);
+    region[1] = 5000;
+    // SAFETY: unmapping the pointer the map returned.
+    unsafe { queue.enqueue_unmap_mem_object(with_host.get(), mapped.cast(), &[]) }.expect("unmap");
+    let mut back = vec![0u32; 64];
+    read_buffer(&queue, &with_host, &mut back);
+    assert_eq!(back[5], 5000);
+    assert_eq!(back[6], 6);
+
+    // A device buffer: two overlapping read maps, then unmapped in turn.
+    let mut plain = new_buffer::<u32>(&context, CL_MEM_READ_WRITE, 1024);
+    write_buffer(
+        &queue,
+        &mut plain,
+        &(0..1024).map(|i| i * 3).collect::<Vec<u32>>(),
+    );
+    let (mut a, mut b): (cl_mem, cl_mem) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: blocking maps inside the buffer.
+    unsafe {
+        queue
+            .enqueue_map_buffer(&plain, CL_BLOCKING, CL_MAP_READ, 0, 4096, &mut a, &[])
+            .expect("map a");
+        queue
+            .enqueue_map_buffer(&plain, CL_BLOCKING, CL_MAP_READ, 400, 400, &mut b, &[])
+            .expect("map b");
+    }
+    assert_eq!(a as usize % 128, 0, "mapped memory is aligned for any type");
+    // SAFETY: both regions are mapped and hold u32s.
+    unsafe {
+        assert_eq!(*a.cast::<u32>().add(1023), 3069);
+        assert_eq!(*b.cast::<u32>(), 300);
+        queue
+            .enqueue_unmap_mem_object(plain.get(), a.cast(), &[])
+            .expect("unmap a");
+        queue
+            .enqueue_unmap_mem_object(plain.get(), b.cast(), &[])
+            .expect("unmap b");
+    }
+    queue.finish().expect("finish");
+}
+
+#[test]
 fn char_and_short_kernel_arguments() {
     let (context, queue) = setup();
     let program = build(&context, "tests/kernels/narrow_args.cl");

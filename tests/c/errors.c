@@ -106,8 +106,42 @@ int main(void)
     cl_buffer_region region = {0, 16};
     clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     expect("clCreateSubBuffer (not implemented)", err, CL_INVALID_OPERATION);
-    void *mapped = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ, 0, 16, 0, NULL, NULL, &err);
-    expect("clEnqueueMapBuffer (not implemented)", mapped == NULL ? err : -1, CL_INVALID_OPERATION);
+
+    /* Mapping: the kernel's output read through a map, written through
+       another, and the error codes of bad maps and unmaps. */
+    cl_int *mapped = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                        sizeof out, 0, NULL, NULL, &err);
+    expect("clEnqueueMapBuffer", err, CL_SUCCESS);
+    expect("mapped data", mapped != NULL && mapped[15] == 7 ? CL_SUCCESS : -1, CL_SUCCESS);
+    cl_uint map_count = 0;
+    clGetMemObjectInfo(buf, CL_MEM_MAP_COUNT, sizeof map_count, &map_count, NULL);
+    expect("CL_MEM_MAP_COUNT", map_count == 1 ? CL_SUCCESS : -1, CL_SUCCESS);
+    if (mapped != NULL)
+        mapped[3] = 1234;
+    expect("clEnqueueUnmapMemObject", clEnqueueUnmapMemObject(queue, buf, mapped, 0, NULL, NULL),
+           CL_SUCCESS);
+    expect("clEnqueueUnmapMemObject(twice)", clEnqueueUnmapMemObject(queue, buf, mapped, 0, NULL, NULL),
+           CL_INVALID_VALUE);
+    cl_int *invalidated = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
+                                             8 * sizeof(cl_int), 4 * sizeof(cl_int), 0, NULL, NULL, &err);
+    expect("clEnqueueMapBuffer(WRITE_INVALIDATE_REGION)", err, CL_SUCCESS);
+    for (int i = 0; invalidated != NULL && i < 4; i++)
+        invalidated[i] = -i;
+    expect("clEnqueueUnmapMemObject(invalidated)",
+           clEnqueueUnmapMemObject(queue, buf, invalidated, 0, NULL, NULL), CL_SUCCESS);
+    expect("clEnqueueReadBuffer(after unmap)",
+           clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    expect("written through maps", out[3] == 1234 && out[9] == -1 && out[15] == 7 ? CL_SUCCESS : -1,
+           CL_SUCCESS);
+    void *refused = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0,
+                                       16, 0, NULL, NULL, &err);
+    expect("clEnqueueMapBuffer(READ|WRITE_INVALIDATE_REGION)", refused == NULL ? err : -1, CL_INVALID_VALUE);
+    refused = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ, 0, 0, 0, NULL, NULL, &err);
+    expect("clEnqueueMapBuffer(size 0)", refused == NULL ? err : -1, CL_INVALID_VALUE);
+    refused = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ, 8, sizeof out, 0, NULL, NULL, &err);
+    expect("clEnqueueMapBuffer(past the end)", refused == NULL ? err : -1, CL_INVALID_VALUE);
+    expect("clEnqueueUnmapMemObject(foreign pointer)", clEnqueueUnmapMemObject(queue, buf, out, 0, NULL, NULL),
+           CL_INVALID_VALUE);
 
     clReleaseKernel(kernel);
     clReleaseProgram(program);

@@ -5,12 +5,12 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use opencl_sys::{
-    cl_bool, cl_command_queue, cl_event, cl_int, cl_kernel, cl_mem, cl_mem_migration_flags,
-    cl_uint, CL_COMMAND_BARRIER, CL_COMMAND_MARKER, CL_COMMAND_MIGRATE_MEM_OBJECTS,
-    CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_FALSE, CL_INVALID_CONTEXT, CL_INVALID_EVENT,
-    CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_GLOBAL_WORK_SIZE, CL_INVALID_MEM_OBJECT,
-    CL_INVALID_VALUE, CL_INVALID_WORK_DIMENSION, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
-    CL_MIGRATE_MEM_OBJECT_HOST,
+    cl_bool, cl_command_queue, cl_event, cl_int, cl_kernel, cl_map_flags, cl_mem,
+    cl_mem_migration_flags, cl_uint, CL_COMMAND_BARRIER, CL_COMMAND_MARKER,
+    CL_COMMAND_MIGRATE_MEM_OBJECTS, CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_FALSE,
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_GLOBAL_WORK_SIZE,
+    CL_INVALID_MEM_OBJECT, CL_INVALID_VALUE, CL_INVALID_WORK_DIMENSION, CL_MEM_USE_HOST_PTR,
+    CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
 };
 
 use crate::api::call;
@@ -19,6 +19,7 @@ use crate::api::host::HostSlice;
 use crate::core::enqueue::{self, CopyRegion};
 use crate::core::event::Event;
 use crate::core::kernel::Kernel;
+use crate::core::map::{self, MapMemory};
 use crate::core::memory::Mem;
 use crate::core::ndrange::NdRange;
 use crate::core::object::Object;
@@ -91,6 +92,67 @@ pub(crate) unsafe extern "C" fn enqueue_read_buffer(
             let blocking = blocking_read != CL_FALSE;
             let done =
                 enqueue::read_buffer(&queue, &buffer, blocking, offset, destination, &waits)?;
+            hand_out(event, done);
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn enqueue_map_buffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_map: cl_bool,
+    map_flags: cl_map_flags,
+    offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut c_void {
+    let mapped = call::create(|| {
+        // SAFETY: the application's arguments, per the clEnqueueMapBuffer
+        // contract: handles are checked, the event pointers are as the spec
+        // says, and a USE_HOST_PTR buffer's host_ptr stays valid for its
+        // size while the buffer lives.
+        unsafe {
+            let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let memory = if buffer.flags() & CL_MEM_USE_HOST_PTR != 0 {
+                buffer.check_range(offset, size)?;
+                let region = (buffer.host_ptr() as *mut u8).wrapping_add(offset);
+                MapMemory::host(Box::new(HostSlice::new(region.cast(), size)))
+            } else {
+                MapMemory::owned(size)
+            };
+            let blocking = blocking_map != CL_FALSE;
+            let (address, done) = map::map_buffer(
+                &queue, &buffer, blocking, map_flags, offset, size, memory, &waits,
+            )?;
+            hand_out(event, done);
+            Ok(address as *mut c_void)
+        }
+    });
+    // SAFETY: errcode_ret is the application's, NULL or a cl_int.
+    unsafe { mapped.report(errcode_ret) }
+}
+
+pub(crate) unsafe extern "C" fn enqueue_unmap_mem_object(
+    command_queue: cl_command_queue,
+    memobj: cl_mem,
+    mapped_ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the application's arguments, per the
+        // clEnqueueUnmapMemObject contract: handles are checked; mapped_ptr
+        // is only compared with the addresses of the buffer's mappings.
+        unsafe {
+            let (queue, buffer) = (queue(command_queue)?, mem(memobj)?);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let done = map::unmap(&queue, &buffer, mapped_ptr as usize, &waits)?;
             hand_out(event, done);
         }
         Ok(())

@@ -119,7 +119,7 @@ fn mem_info(mem: &Object<Mem>, param_name: cl_mem_info) -> CLResult<InfoValue> {
         CL_MEM_FLAGS => InfoValue::scalar(mem.flags()),
         CL_MEM_SIZE => InfoValue::scalar(mem.size()),
         CL_MEM_HOST_PTR => InfoValue::scalar(mem.host_ptr()),
-        CL_MEM_MAP_COUNT => InfoValue::scalar::<cl_uint>(0),
+        CL_MEM_MAP_COUNT => InfoValue::scalar::<cl_uint>(mem.map_count() as cl_uint),
         CL_MEM_REFERENCE_COUNT => InfoValue::scalar::<cl_uint>(mem.api_reference_count()),
         CL_MEM_CONTEXT => InfoValue::handle(Some(&**mem.context())),
         // Sub-buffers are not implemented, so there is no parent.

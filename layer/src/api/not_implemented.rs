@@ -283,15 +283,6 @@ returns_status! {
         event_wait_list: *const cl_event,
         event: *mut cl_event,
     );
-    /// `clEnqueueUnmapMemObject`: not implemented.
-    fn enqueue_unmap_mem_object(
-        command_queue: cl_command_queue,
-        memobj: cl_mem,
-        mapped_ptr: *mut c_void,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    );
 }
 
 returns_object! {
@@ -302,18 +293,6 @@ returns_object! {
         buffer_create_type: cl_buffer_create_type,
         buffer_create_info: *const c_void,
     ) -> cl_mem;
-    /// `clEnqueueMapBuffer`: not implemented.
-    fn enqueue_map_buffer(
-        command_queue: cl_command_queue,
-        buffer: cl_mem,
-        blocking_map: cl_bool,
-        map_flags: cl_map_flags,
-        offset: usize,
-        size: usize,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    ) -> *mut c_void;
 }
 
 // Program creation from binaries, IL or built-in kernels, separate compilation

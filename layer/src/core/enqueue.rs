@@ -30,7 +30,7 @@ use crate::vulkan::Placement;
 /// the device by buffer-to-buffer copies.
 const FILL_TILE_BYTES: usize = 1 << 20;
 
-type Waits<'a> = &'a [Arc<Object<Event>>];
+pub type Waits<'a> = &'a [Arc<Object<Event>>];
 
 fn check_same_context(queue: &Queue, mem: &Mem) -> CLResult<()> {
     if mem.context().is(queue.context()) {
@@ -42,7 +42,7 @@ fn check_same_context(queue: &Queue, mem: &Mem) -> CLResult<()> {
 
 /// For blocking commands: waits, and turns a failed command into the error
 /// the call returns.
-fn wait_if_blocking(event: &Arc<Object<Event>>, blocking: bool) -> CLResult<()> {
+pub fn wait_if_blocking(event: &Arc<Object<Event>>, blocking: bool) -> CLResult<()> {
     if blocking {
         let status: cl_int = event.wait()?;
         if status != CL_COMPLETE {
@@ -53,6 +53,28 @@ fn wait_if_blocking(event: &Arc<Object<Event>>, blocking: bool) -> CLResult<()> 
 }
 
 pub fn read_buffer(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    blocking: bool,
+    offset: usize,
+    destination: Box<dyn HostMemory>,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    read_buffer_as(
+        CL_COMMAND_READ_BUFFER,
+        queue,
+        mem,
+        blocking,
+        offset,
+        destination,
+        waits,
+    )
+}
+
+/// A read from the buffer into host memory, as the command `command` (a
+/// read, or a map).
+pub fn read_buffer_as(
+    command: cl_command_type,
     queue: &Arc<Object<Queue>>,
     mem: &Arc<Object<Mem>>,
     blocking: bool,
@@ -88,12 +110,34 @@ pub fn read_buffer(
         });
         host_completion = Some(copy_out);
     }
-    let event = queue.enqueue(CL_COMMAND_READ_BUFFER, waits, recipe, host_completion)?;
+    let event = queue.enqueue(command, waits, recipe, host_completion)?;
     wait_if_blocking(&event, blocking)?;
     Ok(event)
 }
 
 pub fn write_buffer(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    blocking: bool,
+    offset: usize,
+    source: &[u8],
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    write_buffer_as(
+        CL_COMMAND_WRITE_BUFFER,
+        queue,
+        mem,
+        blocking,
+        offset,
+        source,
+        waits,
+    )
+}
+
+/// A write of host memory into the buffer, as the command `command` (a
+/// write, or an unmap).
+pub fn write_buffer_as(
+    command: cl_command_type,
     queue: &Arc<Object<Queue>>,
     mem: &Arc<Object<Mem>>,
     blocking: bool,
@@ -129,7 +173,7 @@ pub fn write_buffer(
         });
         recipe.keep_alive(mem.clone());
     }
-    let event = queue.enqueue(CL_COMMAND_WRITE_BUFFER, waits, recipe, None)?;
+    let event = queue.enqueue(command, waits, recipe, None)?;
     wait_if_blocking(&event, blocking)?;
     Ok(event)
 }

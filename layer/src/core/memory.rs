@@ -28,6 +28,7 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::host::{DestructorCallback, DestructorCallbacks};
+use crate::core::map::Mapping;
 use crate::core::object::{ClObject, Object, ObjectKind};
 use crate::core::CLResult;
 use crate::vulkan::{self, Placement};
@@ -87,6 +88,8 @@ pub struct Mem {
     storage: OnceLock<Storage>,
     /// Initial contents not yet on a device; also serialises allocation.
     pending_contents: Mutex<Option<Vec<u8>>>,
+    /// Regions mapped with clEnqueueMapBuffer and not yet unmapped.
+    mappings: Mutex<Vec<Mapping>>,
     /// Last, so the callbacks run after everything else is released.
     destructor_callbacks: DestructorCallbacks,
 }
@@ -122,6 +125,7 @@ impl Mem {
             properties: description.properties,
             storage: OnceLock::new(),
             pending_contents: Mutex::new(description.contents.map(<[u8]>::to_vec)),
+            mappings: Mutex::new(Vec::new()),
             destructor_callbacks: DestructorCallbacks::default(),
         });
         if let [device] = context.devices() {
@@ -132,6 +136,29 @@ impl Mem {
 
     pub fn context(&self) -> &Arc<Object<Context>> {
         &self.context
+    }
+
+    pub fn add_mapping(&self, mapping: Mapping) {
+        self.mappings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(mapping);
+    }
+
+    /// Removes the most recent mapping at `address` (a region may be mapped
+    /// more than once).
+    pub fn take_mapping(&self, address: usize) -> Option<Mapping> {
+        let mut mappings = self.mappings.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = mappings.iter().rposition(|m| m.address == address)?;
+        Some(mappings.remove(at))
+    }
+
+    /// `CL_MEM_MAP_COUNT`.
+    pub fn map_count(&self) -> usize {
+        self.mappings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 
     pub fn flags(&self) -> cl_mem_flags {

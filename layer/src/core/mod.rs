@@ -20,6 +20,7 @@ pub mod event;
 pub mod fence;
 pub mod host;
 pub mod kernel;
+pub mod map;
 pub mod memory;
 pub mod ndrange;
 pub mod object;

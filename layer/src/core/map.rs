@@ -1,0 +1,199 @@
+//! Mapped buffer regions: `clEnqueueMapBuffer` and
+//! `clEnqueueUnmapMemObject`.
+//!
+//! Buffers live in device memory, so a mapping is host memory the runtime
+//! fills from the buffer (a read) and, when mapped for writing, copies back
+//! at unmap (a write). The region is the application's own memory for a
+//! `CL_MEM_USE_HOST_PTR` buffer (the spec returns `host_ptr + offset`),
+//! else an allocation aligned for any OpenCL type. While the map's read is
+//! in flight the memory belongs to that command; the command hands it back
+//! to the mapping when it is done with it, so no memory is shared between
+//! threads by pointer.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use bytemuck::{Pod, Zeroable};
+use opencl_sys::{
+    cl_map_flags, CL_COMMAND_MAP_BUFFER, CL_COMMAND_UNMAP_MEM_OBJECT, CL_INVALID_VALUE,
+    CL_MAP_READ, CL_MAP_WRITE, CL_MAP_WRITE_INVALIDATE_REGION,
+};
+
+use crate::core::command::Recipe;
+use crate::core::enqueue::{read_buffer_as, wait_if_blocking, write_buffer_as, Waits};
+use crate::core::event::Event;
+use crate::core::host::HostMemory;
+use crate::core::memory::Mem;
+use crate::core::object::Object;
+use crate::core::queue::Queue;
+use crate::core::CLResult;
+
+/// The unit of a mapping's own allocation: its alignment is the largest of
+/// any OpenCL C type (`long16`, `double16`: 128 bytes).
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C, align(128))]
+struct Chunk([u8; 128]);
+
+/// The host memory of one mapping.
+pub struct MapMemory(Region);
+
+enum Region {
+    Owned {
+        chunks: Vec<Chunk>,
+        size: usize,
+    },
+    /// `host_ptr + offset` of a `CL_MEM_USE_HOST_PTR` buffer.
+    Host(Box<dyn HostMemory>),
+}
+
+impl MapMemory {
+    /// A new allocation of `size` bytes.
+    pub fn owned(size: usize) -> Self {
+        MapMemory(Region::Owned {
+            chunks: vec![Chunk::zeroed(); size.div_ceil(128)],
+            size,
+        })
+    }
+
+    /// The application's own memory.
+    pub fn host(memory: Box<dyn HostMemory>) -> Self {
+        MapMemory(Region::Host(memory))
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        match &mut self.0 {
+            Region::Owned { chunks, size } => &mut bytemuck::cast_slice_mut(chunks)[..*size],
+            Region::Host(host) => host.bytes_mut(),
+        }
+    }
+}
+
+/// Where a mapping's memory is when the runtime does not hold it.
+type Home = Arc<Mutex<Option<MapMemory>>>;
+
+/// One active mapping of a buffer.
+pub struct Mapping {
+    /// The address handed to the application.
+    pub address: usize,
+    offset: usize,
+    writes: bool,
+    /// The map command, which owns the memory until it completes.
+    mapped: Arc<Object<Event>>,
+    home: Home,
+}
+
+/// The map's read target: the mapping's memory, returned to its home when
+/// the command is done with it (completed, or dropped unrun).
+struct ReadTarget {
+    memory: Option<MapMemory>,
+    home: Home,
+}
+
+impl HostMemory for ReadTarget {
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        match &mut self.memory {
+            Some(memory) => memory.bytes_mut(),
+            None => &mut [],
+        }
+    }
+}
+
+impl Drop for ReadTarget {
+    fn drop(&mut self) {
+        *self.home.lock().unwrap_or_else(PoisonError::into_inner) = self.memory.take();
+    }
+}
+
+/// `clEnqueueMapBuffer`: the address of the mapped region and the map
+/// command's event. `memory` is where the region lives (see [`MapMemory`]).
+#[allow(clippy::too_many_arguments)]
+pub fn map_buffer(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    blocking: bool,
+    flags: cl_map_flags,
+    offset: usize,
+    size: usize,
+    mut memory: MapMemory,
+    waits: Waits,
+) -> CLResult<(usize, Arc<Object<Event>>)> {
+    let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    let invalidate = flags & CL_MAP_WRITE_INVALIDATE_REGION != 0;
+    if flags & !known != 0 || (invalidate && flags & (CL_MAP_READ | CL_MAP_WRITE) != 0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    if size == 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    mem.check_range(offset, size)?;
+    if flags & CL_MAP_READ != 0 {
+        mem.check_host_can_read()?;
+    }
+    if flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0 {
+        mem.check_host_can_write()?;
+    }
+    let address = memory.bytes_mut().as_mut_ptr() as usize;
+    let home: Home = Arc::new(Mutex::new(None));
+    // Mapping to write keeps what the region holds, unless invalidated.
+    let event = if invalidate {
+        *home.lock().unwrap_or_else(PoisonError::into_inner) = Some(memory);
+        let event = queue.enqueue(CL_COMMAND_MAP_BUFFER, waits, Recipe::default(), None)?;
+        wait_if_blocking(&event, blocking)?;
+        event
+    } else {
+        let target = Box::new(ReadTarget {
+            memory: Some(memory),
+            home: home.clone(),
+        });
+        read_buffer_as(
+            CL_COMMAND_MAP_BUFFER,
+            queue,
+            mem,
+            blocking,
+            offset,
+            target,
+            waits,
+        )?
+    };
+    mem.add_mapping(Mapping {
+        address,
+        offset,
+        writes: flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0,
+        mapped: event.clone(),
+        home,
+    });
+    Ok((address, event))
+}
+
+/// `clEnqueueUnmapMemObject`: writes a region mapped for writing back.
+pub fn unmap(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    address: usize,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    let mapping = mem.take_mapping(address).ok_or(CL_INVALID_VALUE)?;
+    if !mapping.writes {
+        return queue.enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, waits, Recipe::default(), None);
+    }
+    // The application has been handed the memory only once the map
+    // completed; an unmap enqueued before that waits for it.
+    mapping.mapped.wait()?;
+    let taken = mapping
+        .home
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    let Some(mut memory) = taken else {
+        return Err(CL_INVALID_VALUE);
+    };
+    // The data is copied out before this returns, so the memory can go.
+    write_buffer_as(
+        CL_COMMAND_UNMAP_MEM_OBJECT,
+        queue,
+        mem,
+        false,
+        mapping.offset,
+        memory.bytes_mut(),
+        waits,
+    )
+}
