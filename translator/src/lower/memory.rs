@@ -776,6 +776,74 @@ impl ModuleBuilder<'_> {
     }
 }
 
+/// The exact float value of the half whose bits are the low 16 of `bits`,
+/// computed with integer operations. Unpacking the half instead lets a
+/// driver fold `unpack(pack(x))` back to `x` (NVIDIA does), which hides
+/// the rounding this is meant to observe.
+fn half_bits_to_float(
+    fb: &mut FnBuilder,
+    bits: Handle<naga::Expression>,
+) -> Handle<naga::Expression> {
+    use naga::BinaryOperator as B;
+    let lit = |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+    let (ten, mask5, mask10, sign_bit) =
+        (lit(fb, 10), lit(fb, 0x1f), lit(fb, 0x3ff), lit(fb, 0x8000));
+    let shifted = fb.binary(B::ShiftRight, bits, ten);
+    let exponent = fb.binary(B::And, shifted, mask5);
+    let mantissa = fb.binary(B::And, bits, mask10);
+    let sign = fb.binary(B::And, bits, sign_bit);
+    let sixteen = lit(fb, 16);
+    let sign32 = fb.binary(B::ShiftLeft, sign, sixteen);
+    // Normal: rebias the exponent (15 -> 127) and widen the mantissa.
+    let rebias = lit(fb, 112);
+    let biased = fb.binary(B::Add, exponent, rebias);
+    let at23 = lit(fb, 23);
+    let exponent32 = fb.binary(B::ShiftLeft, biased, at23);
+    let at13 = lit(fb, 13);
+    let mantissa32 = fb.binary(B::ShiftLeft, mantissa, at13);
+    let normal = fb.binary(B::InclusiveOr, sign32, exponent32);
+    let normal = fb.binary(B::InclusiveOr, normal, mantissa32);
+    // Infinity and NaN: an infinity is enough, as NaN compares false.
+    let infinity = lit(fb, 0x7f80_0000);
+    let infinity = fb.binary(B::InclusiveOr, sign32, infinity);
+    let all_ones = lit(fb, 0x1f);
+    let is_special = fb.binary(B::Equal, exponent, all_ones);
+    let float_bits = fb.add(naga::Expression::Select {
+        condition: is_special,
+        accept: infinity,
+        reject: normal,
+    });
+    let wide = fb.add(naga::Expression::As {
+        expr: float_bits,
+        kind: naga::ScalarKind::Float,
+        convert: None,
+    });
+    // Subnormal (and zero): mantissa * 2^-24, exactly.
+    let m = fb.add(naga::Expression::As {
+        expr: mantissa,
+        kind: naga::ScalarKind::Float,
+        convert: Some(4),
+    });
+    let scale = fb.add(naga::Expression::Literal(naga::Literal::F32(
+        5.960_464_5e-8,
+    )));
+    let small = fb.binary(B::Multiply, m, scale);
+    let negated = fb.unary(naga::UnaryOperator::Negate, small);
+    let zero = lit(fb, 0);
+    let negative = fb.binary(B::NotEqual, sign, zero);
+    let small = fb.add(naga::Expression::Select {
+        condition: negative,
+        accept: negated,
+        reject: small,
+    });
+    let is_small = fb.binary(B::Equal, exponent, zero);
+    fb.add(naga::Expression::Select {
+        condition: is_small,
+        accept: small,
+        reject: wide,
+    })
+}
+
 /// The half bits of `value` under `rounding`, from `nearest`, its bits
 /// rounded to nearest even (what the hardware conversion does). A directed
 /// mode moves one step when the nearest half lies on the wrong side of the
@@ -794,17 +862,7 @@ fn directed_half(
     if matches!(rounding, Rounding::Default | Rounding::Rte) {
         return nearest;
     }
-    let unpacked = fb.add(naga::Expression::Math {
-        fun: naga::MathFunction::Unpack2x16float,
-        arg: nearest,
-        arg1: None,
-        arg2: None,
-        arg3: None,
-    });
-    let back = fb.add(naga::Expression::AccessIndex {
-        base: unpacked,
-        index: 0,
-    });
+    let back = half_bits_to_float(fb, nearest);
     let abs = |fb: &mut FnBuilder, arg| {
         fb.add(naga::Expression::Math {
             fun: naga::MathFunction::Abs,
