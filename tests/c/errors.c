@@ -102,10 +102,66 @@ int main(void)
            CL_SUCCESS);
     expect("kernel wrote 7", out[15] == 7 ? CL_SUCCESS : -1, CL_SUCCESS);
 
-    /* Not built yet: a clean error, never a crash. */
-    cl_buffer_region region = {0, 16};
-    clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-    expect("clCreateSubBuffer (not implemented)", err, CL_INVALID_OPERATION);
+    /* Sub-buffers: a region at the device's base-address alignment, seen
+       by reads, writes, kernels and copies; and the creation errors. */
+    cl_uint align_bits = 0;
+    clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    size_t align = align_bits / 8, whole = 4 * align + 256;
+    cl_mem parent = clCreateBuffer(ctx, CL_MEM_READ_WRITE, whole, NULL, &err);
+    cl_int zeros[1024] = {0};
+    clEnqueueWriteBuffer(queue, parent, CL_TRUE, 0, whole < sizeof zeros ? whole : sizeof zeros, zeros, 0,
+                         NULL, NULL);
+    cl_buffer_region region = {align, 64};
+    cl_mem sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    expect("clCreateSubBuffer", err, CL_SUCCESS);
+    size_t sub_offset = 0;
+    clGetMemObjectInfo(sub, CL_MEM_OFFSET, sizeof sub_offset, &sub_offset, NULL);
+    expect("CL_MEM_OFFSET", sub_offset == align ? CL_SUCCESS : -1, CL_SUCCESS);
+    expect("clSetKernelArg(sub-buffer)", clSetKernelArg(kernel, 0, sizeof sub, &sub), CL_SUCCESS);
+    expect("clEnqueueNDRangeKernel(sub-buffer)",
+           clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    cl_int through_parent[16];
+    expect("clEnqueueReadBuffer(parent)",
+           clEnqueueReadBuffer(queue, parent, CL_TRUE, align, sizeof through_parent, through_parent, 0, NULL,
+                               NULL),
+           CL_SUCCESS);
+    expect("kernel wrote the sub-buffer's region",
+           through_parent[0] == 7 && through_parent[15] == 7 ? CL_SUCCESS : -1, CL_SUCCESS);
+    cl_int before = -1;
+    clEnqueueReadBuffer(queue, parent, CL_TRUE, align - 4, 4, &before, 0, NULL, NULL);
+    expect("nothing before the region", before == 0 ? CL_SUCCESS : -1, CL_SUCCESS);
+    cl_int nine = 9;
+    clEnqueueWriteBuffer(queue, sub, CL_TRUE, 8, 4, &nine, 0, NULL, NULL);
+    clEnqueueReadBuffer(queue, parent, CL_TRUE, align + 8, 4, &before, 0, NULL, NULL);
+    expect("write through the sub-buffer", before == 9 ? CL_SUCCESS : -1, CL_SUCCESS);
+    expect("clEnqueueCopyBuffer(sub-buffer onto its parent, overlapping)",
+           clEnqueueCopyBuffer(queue, sub, parent, 0, align + 16, 32, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
+    expect("clEnqueueCopyBuffer(sub-buffer to parent)",
+           clEnqueueCopyBuffer(queue, sub, parent, 0, 0, 64, 0, NULL, NULL), CL_SUCCESS);
+    clEnqueueReadBuffer(queue, parent, CL_TRUE, 8, 4, &before, 0, NULL, NULL);
+    expect("copied from the sub-buffer", before == 9 ? CL_SUCCESS : -1, CL_SUCCESS);
+    clSetKernelArg(kernel, 0, sizeof buf, &buf);
+    cl_buffer_region misaligned = {align / 2, 16};
+    clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &misaligned, &err);
+    expect("clCreateSubBuffer(misaligned)", align > 1 ? err : CL_MISALIGNED_SUB_BUFFER_OFFSET,
+           CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    cl_buffer_region outside = {0, whole + 4};
+    clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &outside, &err);
+    expect("clCreateSubBuffer(outside)", err, CL_INVALID_VALUE);
+    cl_buffer_region empty = {0, 0};
+    clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &empty, &err);
+    expect("clCreateSubBuffer(size 0)", err, CL_INVALID_BUFFER_SIZE);
+    cl_buffer_region first = {0, 16};
+    clCreateSubBuffer(sub, 0, CL_BUFFER_CREATE_TYPE_REGION, &first, &err);
+    expect("clCreateSubBuffer(of a sub-buffer)", err, CL_INVALID_MEM_OBJECT);
+    clCreateSubBuffer(parent, 0, 0x1221, &first, &err);
+    expect("clCreateSubBuffer(unknown type)", err, CL_INVALID_VALUE);
+    cl_mem read_only = clCreateBuffer(ctx, CL_MEM_READ_ONLY, 64, NULL, &err);
+    clCreateSubBuffer(read_only, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &first, &err);
+    expect("clCreateSubBuffer(wider access)", err, CL_INVALID_VALUE);
+    clReleaseMemObject(read_only);
+    clReleaseMemObject(sub);
+    clReleaseMemObject(parent);
 
     /* Mapping: the kernel's output read through a map, written through
        another, and the error codes of bad maps and unmaps. */

@@ -106,7 +106,7 @@ pub(crate) static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
     clEnqueueAcquireD3D10ObjectsKHR: Some(not_implemented::enqueue_acquire_d3d10_objects_khr),
     clEnqueueReleaseD3D10ObjectsKHR: Some(not_implemented::enqueue_release_d3d10_objects_khr),
     clSetEventCallback: Some(event::set_event_callback),
-    clCreateSubBuffer: Some(not_implemented::create_sub_buffer),
+    clCreateSubBuffer: Some(memory::create_sub_buffer),
     clSetMemObjectDestructorCallback: Some(memory::set_mem_object_destructor_callback),
     clCreateUserEvent: Some(event::create_user_event),
     clSetUserEventStatus: Some(event::set_user_event_status),

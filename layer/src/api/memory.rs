@@ -5,8 +5,9 @@
 use std::ffi::c_void;
 
 use opencl_sys::{
-    cl_context, cl_image_format, cl_int, cl_mem, cl_mem_flags, cl_mem_info, cl_mem_object_type,
-    cl_mem_properties, cl_uint, CL_INVALID_HOST_PTR, CL_INVALID_PROPERTY, CL_INVALID_VALUE,
+    cl_buffer_create_type, cl_buffer_region, cl_context, cl_image_format, cl_int, cl_mem,
+    cl_mem_flags, cl_mem_info, cl_mem_object_type, cl_mem_properties, cl_uint,
+    CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_HOST_PTR, CL_INVALID_PROPERTY, CL_INVALID_VALUE,
     CL_MEM_ALLOC_HOST_PTR, CL_MEM_ASSOCIATED_MEMOBJECT, CL_MEM_CONTEXT, CL_MEM_COPY_HOST_PTR,
     CL_MEM_FLAGS, CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_PTR, CL_MEM_HOST_READ_ONLY,
     CL_MEM_HOST_WRITE_ONLY, CL_MEM_KERNEL_READ_AND_WRITE, CL_MEM_MAP_COUNT, CL_MEM_OBJECT_BUFFER,
@@ -103,6 +104,33 @@ pub(crate) unsafe extern "C" fn create_buffer_with_properties(
     unsafe { created.report(errcode_ret) }
 }
 
+pub(crate) unsafe extern "C" fn create_sub_buffer(
+    buffer: cl_mem,
+    flags: cl_mem_flags,
+    buffer_create_type: cl_buffer_create_type,
+    buffer_create_info: *const c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    let created = call::create(|| {
+        // SAFETY: a handle from the application, checked before use.
+        let parent = unsafe { handle::arc::<Mem>(buffer)? };
+        if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: for CL_BUFFER_CREATE_TYPE_REGION, buffer_create_info
+        // points to a cl_buffer_region (the clCreateSubBuffer contract).
+        let region = unsafe {
+            buffer_create_info
+                .cast::<cl_buffer_region>()
+                .read_unaligned()
+        };
+        let sub = Mem::new_sub_buffer(&parent, flags, region.origin, region.size)?;
+        Ok(handle::into_handle(sub))
+    });
+    // SAFETY: errcode_ret is the application's, NULL or a cl_int.
+    unsafe { created.report(errcode_ret) }
+}
+
 pub(crate) unsafe extern "C" fn retain_mem_object(mem: cl_mem) -> cl_int {
     // SAFETY: a handle from the application, checked before use.
     call::status(|| unsafe { handle::retain::<Mem>(mem) })
@@ -122,9 +150,8 @@ fn mem_info(mem: &Object<Mem>, param_name: cl_mem_info) -> CLResult<InfoValue> {
         CL_MEM_MAP_COUNT => InfoValue::scalar::<cl_uint>(mem.map_count() as cl_uint),
         CL_MEM_REFERENCE_COUNT => InfoValue::scalar::<cl_uint>(mem.api_reference_count()),
         CL_MEM_CONTEXT => InfoValue::handle(Some(&**mem.context())),
-        // Sub-buffers are not implemented, so there is no parent.
-        CL_MEM_ASSOCIATED_MEMOBJECT => InfoValue::handle::<Mem>(None),
-        CL_MEM_OFFSET => InfoValue::scalar::<usize>(0),
+        CL_MEM_ASSOCIATED_MEMOBJECT => InfoValue::handle(mem.parent().map(|p| &**p)),
+        CL_MEM_OFFSET => InfoValue::scalar::<usize>(mem.origin()),
         CL_MEM_USES_SVM_POINTER => InfoValue::bool(false),
         CL_MEM_PROPERTIES => InfoValue::array(mem.properties()),
         _ => return Err(CL_INVALID_VALUE),

@@ -285,16 +285,6 @@ returns_status! {
     );
 }
 
-returns_object! {
-    /// `clCreateSubBuffer`: not implemented.
-    fn create_sub_buffer(
-        buffer: cl_mem,
-        flags: cl_mem_flags,
-        buffer_create_type: cl_buffer_create_type,
-        buffer_create_info: *const c_void,
-    ) -> cl_mem;
-}
-
 // Program creation from binaries, IL or built-in kernels, separate compilation
 // and linking: not built yet (no device reports an IL or built-in kernels;
 // `CL_DEVICE_LINKER_AVAILABLE` is false).

@@ -97,7 +97,7 @@ pub fn read_buffer_as(
             .or_out_of_resources()?;
         recipe.push(Step::Copy {
             src: buffer,
-            src_offset: offset as u64,
+            src_offset: (mem.origin() + offset) as u64,
             dst: staging.clone(),
             dst_offset: 0,
             size: size as u64,
@@ -168,7 +168,7 @@ pub fn write_buffer_as(
             src: staging,
             src_offset: 0,
             dst: buffer,
-            dst_offset: offset as u64,
+            dst_offset: (mem.origin() + offset) as u64,
             size: source.len() as u64,
         });
         recipe.keep_alive(mem.clone());
@@ -195,9 +195,14 @@ pub fn copy_buffer(
     check_same_context(queue, dst)?;
     src.check_range(region.src_offset, region.size)?;
     dst.check_range(region.dst_offset, region.size)?;
-    let overlaps = region.src_offset < region.dst_offset + region.size
-        && region.dst_offset < region.src_offset + region.size;
-    if src.is(dst) && overlaps {
+    // In the storage both share when one is a sub-buffer of the other or
+    // both are of one buffer.
+    let (src_start, dst_start) = (
+        src.origin() + region.src_offset,
+        dst.origin() + region.dst_offset,
+    );
+    let overlaps = src_start < dst_start + region.size && dst_start < src_start + region.size;
+    if src.same_storage(dst) && overlaps {
         return Err(CL_MEM_COPY_OVERLAP);
     }
     let mut recipe = Recipe::default();
@@ -205,8 +210,8 @@ pub fn copy_buffer(
         let device = queue.device();
         let (src_buffer, dst_buffer) = (src.buffer_on(device)?, dst.buffer_on(device)?);
         let (src_offset, dst_offset, size) = (
-            region.src_offset as u64,
-            region.dst_offset as u64,
+            (src.origin() + region.src_offset) as u64,
+            (dst.origin() + region.dst_offset) as u64,
             region.size as u64,
         );
         let dispatch = if device.prefers_compute_copies() {
@@ -251,6 +256,9 @@ pub fn fill_buffer(
     }
     mem.check_range(offset, size)?;
     let buffer = mem.buffer_on(queue.device())?;
+    // Where the range starts in the storage (a sub-buffer's origin is
+    // aligned, so word alignment is unchanged).
+    let offset = mem.origin() + offset;
     let mut recipe = Recipe::default();
     if size > 0 {
         if pattern_size <= 4 && offset.is_multiple_of(4) && size.is_multiple_of(4) {

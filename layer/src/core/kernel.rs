@@ -190,7 +190,13 @@ impl Kernel {
                         .get_mut(*binding as usize)
                         .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
                     if let Some(mem) = mem {
-                        *slot = (mem.buffer_on(device)?, 0, 0);
+                        // A sub-buffer binds its own region.
+                        let range = if mem.parent().is_some() {
+                            mem.size() as u64
+                        } else {
+                            0
+                        };
+                        *slot = (mem.buffer_on(device)?, mem.origin() as u64, range);
                         recipe.keep_alive(mem);
                     }
                 }

@@ -21,7 +21,7 @@ use opencl_sys::{
     cl_mem_flags, cl_mem_properties, CL_INVALID_BUFFER_SIZE, CL_INVALID_MEM_OBJECT,
     CL_INVALID_OPERATION, CL_INVALID_VALUE, CL_MEM_ALLOC_HOST_PTR, CL_MEM_COPY_HOST_PTR,
     CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY, CL_MEM_READ_ONLY,
-    CL_MEM_READ_WRITE, CL_MEM_USE_HOST_PTR, CL_MEM_WRITE_ONLY,
+    CL_MEM_READ_WRITE, CL_MEM_USE_HOST_PTR, CL_MEM_WRITE_ONLY, CL_MISALIGNED_SUB_BUFFER_OFFSET,
 };
 
 use crate::core::context::Context;
@@ -85,6 +85,8 @@ pub struct Mem {
     /// The `CL_MEM_USE_HOST_PTR` address, reported by `CL_MEM_HOST_PTR`.
     host_ptr: usize,
     properties: Vec<cl_mem_properties>,
+    /// For a sub-buffer: the buffer it is a region of, and where.
+    parent: Option<(Arc<Object<Mem>>, usize)>,
     storage: OnceLock<Storage>,
     /// Initial contents not yet on a device; also serialises allocation.
     pending_contents: Mutex<Option<Vec<u8>>>,
@@ -123,6 +125,7 @@ impl Mem {
             size: description.size,
             host_ptr: description.host_ptr,
             properties: description.properties,
+            parent: None,
             storage: OnceLock::new(),
             pending_contents: Mutex::new(description.contents.map(<[u8]>::to_vec)),
             mappings: Mutex::new(Vec::new()),
@@ -132,6 +135,98 @@ impl Mem {
             mem.buffer_on(device)?;
         }
         Ok(mem)
+    }
+
+    /// `clCreateSubBuffer` with `CL_BUFFER_CREATE_TYPE_REGION`: `size`
+    /// bytes of `parent` from `origin`, sharing its storage. Flags not given
+    /// are inherited; given ones may not widen the parent's access.
+    pub fn new_sub_buffer(
+        parent: &Arc<Object<Mem>>,
+        flags: cl_mem_flags,
+        origin: usize,
+        size: usize,
+    ) -> CLResult<Arc<Object<Mem>>> {
+        if parent.parent.is_some() {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+        validate_buffer_flags(flags)?;
+        // The clCreateSubBuffer rules: no widening of the parent's access.
+        let device_conflict = match parent.flags & DEVICE_ACCESS_FLAGS {
+            CL_MEM_WRITE_ONLY => flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0,
+            CL_MEM_READ_ONLY => flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0,
+            _ => false,
+        };
+        let host_conflict = match parent.flags & HOST_ACCESS_FLAGS {
+            CL_MEM_HOST_WRITE_ONLY => flags & CL_MEM_HOST_READ_ONLY != 0,
+            CL_MEM_HOST_READ_ONLY => flags & CL_MEM_HOST_WRITE_ONLY != 0,
+            CL_MEM_HOST_NO_ACCESS => flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY) != 0,
+            _ => false,
+        };
+        if flags & HOST_POINTER_FLAGS != 0 || device_conflict || host_conflict {
+            return Err(CL_INVALID_VALUE);
+        }
+        if size == 0 {
+            return Err(CL_INVALID_BUFFER_SIZE);
+        }
+        parent.check_range(origin, size)?;
+        let aligned = parent
+            .context
+            .devices()
+            .iter()
+            .all(|d| origin.is_multiple_of(d.mem_base_addr_align_bits() as usize / 8));
+        if !aligned {
+            return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+        }
+        let inherit = |group: cl_mem_flags| {
+            if flags & group == 0 {
+                parent.flags & group
+            } else {
+                flags & group
+            }
+        };
+        let flags = inherit(DEVICE_ACCESS_FLAGS)
+            | inherit(HOST_ACCESS_FLAGS)
+            | parent.flags & HOST_POINTER_FLAGS;
+        let host_ptr = if parent.host_ptr == 0 {
+            0
+        } else {
+            parent.host_ptr + origin
+        };
+        Ok(Object::new(Mem {
+            context: parent.context.clone(),
+            flags,
+            size,
+            host_ptr,
+            properties: Vec::new(),
+            parent: Some((parent.clone(), origin)),
+            storage: OnceLock::new(),
+            pending_contents: Mutex::new(None),
+            mappings: Mutex::new(Vec::new()),
+            destructor_callbacks: DestructorCallbacks::default(),
+        }))
+    }
+
+    /// The buffer a sub-buffer is a region of (`CL_MEM_ASSOCIATED_MEMOBJECT`).
+    pub fn parent(&self) -> Option<&Arc<Object<Mem>>> {
+        self.parent.as_ref().map(|(parent, _)| parent)
+    }
+
+    /// Whether `self` and `other` are regions of one allocation (the same
+    /// buffer, or sub-buffers of it).
+    pub fn same_storage(&self, other: &Mem) -> bool {
+        let root = |m: &Mem| -> *const Mem {
+            match &m.parent {
+                Some((parent, _)) => &***parent,
+                None => m,
+            }
+        };
+        std::ptr::eq(root(self), root(other))
+    }
+
+    /// Where this memory object starts in its storage: a sub-buffer's
+    /// origin (`CL_MEM_OFFSET`), 0 for a buffer. Every command adds it.
+    pub fn origin(&self) -> usize {
+        self.parent.as_ref().map_or(0, |&(_, origin)| origin)
     }
 
     pub fn context(&self) -> &Arc<Object<Context>> {
@@ -180,6 +275,9 @@ impl Mem {
     /// The Vulkan buffer on `device`, allocated (and given its initial
     /// contents) on first use.
     pub fn buffer_on(&self, device: &Arc<Object<Device>>) -> CLResult<Arc<vulkan::Buffer>> {
+        if let Some((parent, _)) = &self.parent {
+            return parent.buffer_on(device);
+        }
         if let Some(storage) = self.storage.get() {
             return Self::storage_for(storage, device);
         }
