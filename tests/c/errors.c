@@ -163,6 +163,67 @@ int main(void)
     clReleaseMemObject(sub);
     clReleaseMemObject(parent);
 
+    /* Rectangles: an 8x8 int matrix in a buffer; a 3x4 block written from
+       one host layout, read back into another, and copied within the
+       buffer; then the error codes. */
+    cl_mem matrix = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), NULL, &err);
+    cl_int host_matrix[64], block_out[5 * 6], whole_out[64];
+    for (int i = 0; i < 64; i++)
+        host_matrix[i] = 1000 + i;
+    clEnqueueWriteBuffer(queue, matrix, CL_TRUE, 0, sizeof zeros[0] * 64, zeros, 0, NULL, NULL);
+    size_t row = 8 * sizeof(cl_int);
+    size_t buffer_origin[3] = {2 * sizeof(cl_int), 3, 0}, host_origin[3] = {1 * sizeof(cl_int), 2, 0};
+    size_t block[3] = {3 * sizeof(cl_int), 4, 1};
+    expect("clEnqueueWriteBufferRect",
+           clEnqueueWriteBufferRect(queue, matrix, CL_TRUE, buffer_origin, host_origin, block, row, 0, row, 0,
+                                    host_matrix, 0, NULL, NULL),
+           CL_SUCCESS);
+    clEnqueueReadBuffer(queue, matrix, CL_TRUE, 0, sizeof whole_out, whole_out, 0, NULL, NULL);
+    int rect_ok = 1;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            int inside = x >= 2 && x < 5 && y >= 3 && y < 7;
+            int want = inside ? 1000 + (y - 3 + 2) * 8 + (x - 2 + 1) : 0;
+            rect_ok &= whole_out[y * 8 + x] == want;
+        }
+    expect("rect written where it belongs", rect_ok ? CL_SUCCESS : -1, CL_SUCCESS);
+    size_t out_origin[3] = {2 * sizeof(cl_int), 1, 0};
+    for (int i = 0; i < 30; i++)
+        block_out[i] = -1;
+    expect("clEnqueueReadBufferRect",
+           clEnqueueReadBufferRect(queue, matrix, CL_TRUE, buffer_origin, out_origin, block, row, 0,
+                                   6 * sizeof(cl_int), 0, block_out, 0, NULL, NULL),
+           CL_SUCCESS);
+    expect("rect read into a 6-wide layout",
+           block_out[1 * 6 + 2] == 1000 + 2 * 8 + 1 && block_out[4 * 6 + 4] == 1000 + 5 * 8 + 3 &&
+                   block_out[0] == -1 && block_out[1 * 6 + 5] == -1
+               ? CL_SUCCESS
+               : -1,
+           CL_SUCCESS);
+    size_t left[3] = {2 * sizeof(cl_int), 3, 0}, right[3] = {5 * sizeof(cl_int), 3, 0};
+    expect("clEnqueueCopyBufferRect(side by side)",
+           clEnqueueCopyBufferRect(queue, matrix, matrix, left, right, block, row, 0, row, 0, 0, NULL, NULL),
+           CL_SUCCESS);
+    clEnqueueReadBuffer(queue, matrix, CL_TRUE, 0, sizeof whole_out, whole_out, 0, NULL, NULL);
+    expect("rect copied", whole_out[3 * 8 + 5] == whole_out[3 * 8 + 2] && whole_out[6 * 8 + 7] == whole_out[6 * 8 + 4]
+                              ? CL_SUCCESS
+                              : -1,
+           CL_SUCCESS);
+    size_t shifted[3] = {3 * sizeof(cl_int), 4, 0};
+    expect("clEnqueueCopyBufferRect(overlapping)",
+           clEnqueueCopyBufferRect(queue, matrix, matrix, left, shifted, block, row, 0, row, 0, 0, NULL, NULL),
+           CL_MEM_COPY_OVERLAP);
+    expect("clEnqueueReadBufferRect(row pitch too small)",
+           clEnqueueReadBufferRect(queue, matrix, CL_TRUE, buffer_origin, host_origin, block, 2, 0, row, 0,
+                                   block_out, 0, NULL, NULL),
+           CL_INVALID_VALUE);
+    size_t too_far[3] = {0, 6, 0};
+    expect("clEnqueueWriteBufferRect(outside)",
+           clEnqueueWriteBufferRect(queue, matrix, CL_TRUE, too_far, host_origin, block, row, 0, row, 0,
+                                    host_matrix, 0, NULL, NULL),
+           CL_INVALID_VALUE);
+    clReleaseMemObject(matrix);
+
     /* Mapping: the kernel's output read through a map, written through
        another, and the error codes of bad maps and unmaps. */
     cl_int *mapped = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,

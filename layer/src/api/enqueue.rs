@@ -24,6 +24,7 @@ use crate::core::memory::Mem;
 use crate::core::ndrange::NdRange;
 use crate::core::object::Object;
 use crate::core::queue::Queue;
+use crate::core::rect::{self, RectSide};
 use crate::core::CLResult;
 
 type Events = Vec<Arc<Object<Event>>>;
@@ -153,6 +154,185 @@ pub(crate) unsafe extern "C" fn enqueue_unmap_mem_object(
             let (queue, buffer) = (queue(command_queue)?, mem(memobj)?);
             let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
             let done = map::unmap(&queue, &buffer, mapped_ptr as usize, &waits)?;
+            hand_out(event, done);
+        }
+        Ok(())
+    })
+}
+
+/// The three `usize`s at `p` (an origin or region of a rect transfer).
+///
+/// # Safety
+/// `p` is NULL or points to three `usize`s.
+unsafe fn triple(p: *const usize) -> CLResult<[usize; 3]> {
+    if p.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: the caller's contract.
+    Ok(unsafe { p.cast::<[usize; 3]>().read_unaligned() })
+}
+
+/// The host bytes a rect transfer touches: from the host side's first
+/// byte to its last.
+fn host_span(host: &RectSide, region: [usize; 3]) -> CLResult<(usize, usize)> {
+    let end = host.end(region).ok_or(CL_INVALID_VALUE)?;
+    Ok((host.start(), end - host.start()))
+}
+
+pub(crate) unsafe extern "C" fn enqueue_read_buffer_rect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the application's arguments, per the
+        // clEnqueueReadBufferRect contract: handles are checked, the three
+        // arrays hold three values, ptr is writable over the host
+        // rectangle until the read completes, event pointers as specified.
+        unsafe {
+            let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            let region = triple(region)?;
+            let on_buffer = RectSide {
+                origin: triple(buffer_origin)?,
+                row_pitch: buffer_row_pitch,
+                slice_pitch: buffer_slice_pitch,
+            }
+            .resolve(region)?;
+            let on_host = RectSide {
+                origin: triple(host_origin)?,
+                row_pitch: host_row_pitch,
+                slice_pitch: host_slice_pitch,
+            }
+            .resolve(region)?;
+            if ptr.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let (start, length) = host_span(&on_host, region)?;
+            let destination = Box::new(HostSlice::new(ptr.cast::<u8>().add(start).cast(), length));
+            let done = rect::read_buffer_rect(
+                &queue,
+                &buffer,
+                blocking_read != CL_FALSE,
+                on_buffer,
+                on_host,
+                region,
+                destination,
+                &waits,
+            )?;
+            hand_out(event, done);
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn enqueue_write_buffer_rect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the application's arguments, per the
+        // clEnqueueWriteBufferRect contract: handles are checked, the three
+        // arrays hold three values, ptr is readable over the host rectangle
+        // (copied before this returns), event pointers as specified.
+        unsafe {
+            let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            let region = triple(region)?;
+            let on_buffer = RectSide {
+                origin: triple(buffer_origin)?,
+                row_pitch: buffer_row_pitch,
+                slice_pitch: buffer_slice_pitch,
+            }
+            .resolve(region)?;
+            let on_host = RectSide {
+                origin: triple(host_origin)?,
+                row_pitch: host_row_pitch,
+                slice_pitch: host_slice_pitch,
+            }
+            .resolve(region)?;
+            if ptr.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let (start, length) = host_span(&on_host, region)?;
+            let source = call::slice(ptr.cast::<u8>().add(start), length);
+            let done = rect::write_buffer_rect(
+                &queue,
+                &buffer,
+                blocking_write != CL_FALSE,
+                on_buffer,
+                on_host,
+                region,
+                source,
+                &waits,
+            )?;
+            hand_out(event, done);
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn enqueue_copy_buffer_rect(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    src_row_pitch: usize,
+    src_slice_pitch: usize,
+    dst_row_pitch: usize,
+    dst_slice_pitch: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: the application's arguments, per the
+        // clEnqueueCopyBufferRect contract: handles are checked, the three
+        // arrays hold three values, event pointers as specified.
+        unsafe {
+            let queue = queue(command_queue)?;
+            let (src, dst) = (mem(src_buffer)?, mem(dst_buffer)?);
+            let region = triple(region)?;
+            let src_side = RectSide {
+                origin: triple(src_origin)?,
+                row_pitch: src_row_pitch,
+                slice_pitch: src_slice_pitch,
+            }
+            .resolve(region)?;
+            let dst_side = RectSide {
+                origin: triple(dst_origin)?,
+                row_pitch: dst_row_pitch,
+                slice_pitch: dst_slice_pitch,
+            }
+            .resolve(region)?;
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let done =
+                rect::copy_buffer_rect(&queue, (&src, src_side), (&dst, dst_side), region, &waits)?;
             hand_out(event, done);
         }
         Ok(())

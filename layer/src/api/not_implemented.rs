@@ -232,59 +232,6 @@ returns_object! {
 
 // Buffer operations not built yet.
 
-returns_status! {
-    /// `clEnqueueReadBufferRect`: not implemented.
-    fn enqueue_read_buffer_rect(
-        command_queue: cl_command_queue,
-        buffer: cl_mem,
-        blocking_read: cl_bool,
-        buffer_origin: *const usize,
-        host_origin: *const usize,
-        region: *const usize,
-        buffer_row_pitch: usize,
-        buffer_slice_pitch: usize,
-        host_row_pitch: usize,
-        host_slice_pitch: usize,
-        ptr: *mut c_void,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    );
-    /// `clEnqueueWriteBufferRect`: not implemented.
-    fn enqueue_write_buffer_rect(
-        command_queue: cl_command_queue,
-        buffer: cl_mem,
-        blocking_write: cl_bool,
-        buffer_origin: *const usize,
-        host_origin: *const usize,
-        region: *const usize,
-        buffer_row_pitch: usize,
-        buffer_slice_pitch: usize,
-        host_row_pitch: usize,
-        host_slice_pitch: usize,
-        ptr: *const c_void,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    );
-    /// `clEnqueueCopyBufferRect`: not implemented.
-    fn enqueue_copy_buffer_rect(
-        command_queue: cl_command_queue,
-        src_buffer: cl_mem,
-        dst_buffer: cl_mem,
-        src_origin: *const usize,
-        dst_origin: *const usize,
-        region: *const usize,
-        src_row_pitch: usize,
-        src_slice_pitch: usize,
-        dst_row_pitch: usize,
-        dst_slice_pitch: usize,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    );
-}
-
 // Program creation from binaries, IL or built-in kernels, separate compilation
 // and linking: not built yet (no device reports an IL or built-in kernels;
 // `CL_DEVICE_LINKER_AVAILABLE` is false).

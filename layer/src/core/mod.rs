@@ -27,6 +27,7 @@ pub mod object;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod rect;
 
 /// The result of every fallible OpenCL operation: the error is the `CL_*`
 /// code the entry point returns.

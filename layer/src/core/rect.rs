@@ -1,0 +1,299 @@
+//! Rectangular transfers: `clEnqueueReadBufferRect`,
+//! `clEnqueueWriteBufferRect` and `clEnqueueCopyBufferRect`.
+//!
+//! A rectangle is `region[1] * region[2]` rows of `region[0]` bytes, placed
+//! on each side by an origin and row and slice pitches. Device rows are
+//! copied one by one (a `vkCmdCopyBuffer` region each); host rows go
+//! through one packed staging buffer, gathered at enqueue for a write and
+//! scattered at completion for a read, as the plain transfers do.
+
+use std::sync::Arc;
+
+use opencl_sys::{
+    CL_COMMAND_COPY_BUFFER_RECT, CL_COMMAND_READ_BUFFER_RECT, CL_COMMAND_WRITE_BUFFER_RECT,
+    CL_INVALID_VALUE, CL_MEM_COPY_OVERLAP,
+};
+
+use crate::core::command::{Recipe, Step};
+use crate::core::enqueue::{wait_if_blocking, Waits};
+use crate::core::error::VkResultExt;
+use crate::core::event::{Event, HostCompletion};
+use crate::core::host::HostMemory;
+use crate::core::memory::Mem;
+use crate::core::object::Object;
+use crate::core::queue::Queue;
+use crate::core::CLResult;
+use crate::vulkan::Placement;
+
+/// Where a rectangle lies on one side: the origin in bytes, rows and
+/// slices, and the pitches (0: packed, as the spec defaults them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RectSide {
+    pub origin: [usize; 3],
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
+}
+
+impl RectSide {
+    /// The side with its default pitches filled in, or `CL_INVALID_VALUE`
+    /// for pitches too small for the region or a slice pitch that is not a
+    /// whole number of rows.
+    pub fn resolve(self, region: [usize; 3]) -> CLResult<RectSide> {
+        if region.contains(&0) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let row_pitch = if self.row_pitch == 0 {
+            region[0]
+        } else {
+            self.row_pitch
+        };
+        let rows = region[1].checked_mul(row_pitch).ok_or(CL_INVALID_VALUE)?;
+        let slice_pitch = if self.slice_pitch == 0 {
+            rows
+        } else {
+            self.slice_pitch
+        };
+        if row_pitch < region[0] || slice_pitch < rows || !slice_pitch.is_multiple_of(row_pitch) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let side = RectSide {
+            origin: self.origin,
+            row_pitch,
+            slice_pitch,
+        };
+        side.end(region).ok_or(CL_INVALID_VALUE)?;
+        Ok(side)
+    }
+
+    /// The byte offset of row `y` of slice `z`.
+    fn row(&self, y: usize, z: usize) -> usize {
+        (self.origin[2] + z) * self.slice_pitch
+            + (self.origin[1] + y) * self.row_pitch
+            + self.origin[0]
+    }
+
+    /// The first byte the rectangle touches.
+    pub fn start(&self) -> usize {
+        self.row(0, 0)
+    }
+
+    /// One past the last byte the rectangle touches (`None` on overflow).
+    pub fn end(&self, region: [usize; 3]) -> Option<usize> {
+        let z = self.origin[2].checked_add(region[2] - 1)?;
+        let y = self.origin[1].checked_add(region[1] - 1)?;
+        z.checked_mul(self.slice_pitch)?
+            .checked_add(y.checked_mul(self.row_pitch)?)?
+            .checked_add(self.origin[0])?
+            .checked_add(region[0])
+    }
+
+    /// The start of every row, in order.
+    fn rows(self, region: [usize; 3]) -> impl Iterator<Item = usize> {
+        (0..region[2]).flat_map(move |z| (0..region[1]).map(move |y| self.row(y, z)))
+    }
+}
+
+/// Checks that the rectangle lies inside `mem`.
+fn check_inside(mem: &Mem, side: &RectSide, region: [usize; 3]) -> CLResult<()> {
+    let end = side.end(region).ok_or(CL_INVALID_VALUE)?;
+    mem.check_range(side.start(), end - side.start())
+}
+
+/// `clEnqueueReadBufferRect`; `destination` is the host memory from the
+/// host side's first byte to its last.
+#[allow(clippy::too_many_arguments)]
+pub fn read_buffer_rect(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    blocking: bool,
+    buffer: RectSide,
+    host: RectSide,
+    region: [usize; 3],
+    mut destination: Box<dyn HostMemory>,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    check_inside(mem, &buffer, region)?;
+    mem.check_host_can_read()?;
+    let device_buffer = mem.buffer_on(queue.device())?;
+    let packed = region[0] * region[1] * region[2];
+    let staging = queue
+        .device()
+        .vk()?
+        .create_buffer(packed as u64, Placement::Readback)
+        .or_out_of_resources()?;
+    let mut recipe = Recipe::default();
+    for (i, row) in buffer.rows(region).enumerate() {
+        recipe.push(Step::Copy {
+            src: device_buffer.clone(),
+            src_offset: (mem.origin() + row) as u64,
+            dst: staging.clone(),
+            dst_offset: (i * region[0]) as u64,
+            size: region[0] as u64,
+        });
+    }
+    recipe.keep_alive(mem.clone());
+    let host_start = host.start();
+    let scatter: HostCompletion = Box::new(move || {
+        let bytes = destination.bytes_mut();
+        for (i, row) in host.rows(region).enumerate() {
+            let at = row - host_start;
+            staging
+                .read((i * region[0]) as u64, &mut bytes[at..at + region[0]])
+                .or_out_of_resources()?;
+        }
+        Ok(())
+    });
+    let event = queue.enqueue(CL_COMMAND_READ_BUFFER_RECT, waits, recipe, Some(scatter))?;
+    wait_if_blocking(&event, blocking)?;
+    Ok(event)
+}
+
+/// `clEnqueueWriteBufferRect`; `source` is the host memory from the host
+/// side's first byte to its last, taken before this returns.
+#[allow(clippy::too_many_arguments)]
+pub fn write_buffer_rect(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    blocking: bool,
+    buffer: RectSide,
+    host: RectSide,
+    region: [usize; 3],
+    source: &[u8],
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    check_inside(mem, &buffer, region)?;
+    mem.check_host_can_write()?;
+    // As for a plain write: earlier reads into this memory must be done.
+    for earlier in queue.pending_host_writes(waits) {
+        earlier.wait()?;
+    }
+    let device_buffer = mem.buffer_on(queue.device())?;
+    let host_start = host.start();
+    let mut packed = Vec::with_capacity(region[0] * region[1] * region[2]);
+    for row in host.rows(region) {
+        let at = row - host_start;
+        packed.extend_from_slice(&source[at..at + region[0]]);
+    }
+    let staging = queue
+        .device()
+        .vk()?
+        .create_buffer(packed.len() as u64, Placement::Upload)
+        .or_out_of_resources()?;
+    staging.write(0, &packed).or_out_of_resources()?;
+    let mut recipe = Recipe::default();
+    for (i, row) in buffer.rows(region).enumerate() {
+        recipe.push(Step::Copy {
+            src: staging.clone(),
+            src_offset: (i * region[0]) as u64,
+            dst: device_buffer.clone(),
+            dst_offset: (mem.origin() + row) as u64,
+            size: region[0] as u64,
+        });
+    }
+    recipe.keep_alive(mem.clone());
+    let event = queue.enqueue(CL_COMMAND_WRITE_BUFFER_RECT, waits, recipe, None)?;
+    wait_if_blocking(&event, blocking)?;
+    Ok(event)
+}
+
+/// `clEnqueueCopyBufferRect`.
+pub fn copy_buffer_rect(
+    queue: &Arc<Object<Queue>>,
+    (src, src_side): (&Arc<Object<Mem>>, RectSide),
+    (dst, dst_side): (&Arc<Object<Mem>>, RectSide),
+    region: [usize; 3],
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    check_inside(src, &src_side, region)?;
+    check_inside(dst, &dst_side, region)?;
+    if src.same_storage(dst) {
+        let (src_origin, dst_origin) = (src.origin(), dst.origin());
+        let src_rows = src_side.rows(region).map(|row| src_origin + row);
+        let dst_rows = dst_side.rows(region).map(|row| dst_origin + row);
+        if rows_overlap(src_rows, dst_rows, region[0]) {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
+    }
+    let (from, to) = (
+        src.buffer_on(queue.device())?,
+        dst.buffer_on(queue.device())?,
+    );
+    let mut recipe = Recipe::default();
+    for (s, d) in src_side.rows(region).zip(dst_side.rows(region)) {
+        recipe.push(Step::Copy {
+            src: from.clone(),
+            src_offset: (src.origin() + s) as u64,
+            dst: to.clone(),
+            dst_offset: (dst.origin() + d) as u64,
+            size: region[0] as u64,
+        });
+    }
+    recipe.keep_alive(src.clone());
+    recipe.keep_alive(dst.clone());
+    queue.enqueue(CL_COMMAND_COPY_BUFFER_RECT, waits, recipe, None)
+}
+
+/// Whether any row of `a` overlaps any row of `b` (rows of `width` bytes,
+/// each list in increasing order): one merge over both lists.
+fn rows_overlap(
+    a: impl Iterator<Item = usize>,
+    b: impl Iterator<Item = usize>,
+    width: usize,
+) -> bool {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    while let (Some(&x), Some(&y)) = (a.peek(), b.peek()) {
+        if x < y + width && y < x + width {
+            return true;
+        }
+        if x < y {
+            a.next();
+        } else {
+            b.next();
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pitches_default_and_are_checked() {
+        let side = |origin, row_pitch, slice_pitch| RectSide {
+            origin,
+            row_pitch,
+            slice_pitch,
+        };
+        let packed = side([0; 3], 0, 0).resolve([4, 3, 2]).expect("packed");
+        assert_eq!((packed.row_pitch, packed.slice_pitch), (4, 12));
+        assert_eq!(packed.end([4, 3, 2]), Some(24));
+        assert_eq!(side([0; 3], 3, 0).resolve([4, 1, 1]), Err(CL_INVALID_VALUE));
+        assert_eq!(
+            side([0; 3], 4, 10).resolve([4, 3, 1]),
+            Err(CL_INVALID_VALUE)
+        );
+        assert_eq!(
+            side([0; 3], 4, 14).resolve([4, 3, 1]),
+            Err(CL_INVALID_VALUE)
+        );
+        assert_eq!(side([0; 3], 0, 0).resolve([0, 1, 1]), Err(CL_INVALID_VALUE));
+        let placed = side([2, 1, 1], 10, 40).resolve([3, 2, 2]).expect("placed");
+        let rows: Vec<usize> = placed.rows([3, 2, 2]).collect();
+        assert_eq!(rows, [52, 62, 92, 102]);
+        assert_eq!(placed.end([3, 2, 2]), Some(105));
+    }
+
+    #[test]
+    fn overlap_is_found_between_rows_only() {
+        // Interleaved columns of one buffer do not overlap...
+        assert!(!rows_overlap(
+            [0, 10, 20].into_iter(),
+            [4, 14, 24].into_iter(),
+            4
+        ));
+        // ...touching rows of different lists do.
+        assert!(rows_overlap([0, 10, 20].into_iter(), [13].into_iter(), 4));
+        assert!(rows_overlap([8].into_iter(), [0, 5].into_iter(), 4));
+    }
+}
