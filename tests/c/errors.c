@@ -224,6 +224,7 @@ int main(void)
            CL_INVALID_VALUE);
     clReleaseMemObject(matrix);
 
+
     /* Mapping: the kernel's output read through a map, written through
        another, and the error codes of bad maps and unmaps. */
     cl_int *mapped = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
@@ -259,6 +260,27 @@ int main(void)
     expect("clEnqueueMapBuffer(past the end)", refused == NULL ? err : -1, CL_INVALID_VALUE);
     expect("clEnqueueUnmapMemObject(foreign pointer)", clEnqueueUnmapMemObject(queue, buf, out, 0, NULL, NULL),
            CL_INVALID_VALUE);
+
+    /* An out-of-order queue: accepted; commands ordered by their events. */
+    cl_queue_properties ooo_props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_command_queue ooo = clCreateCommandQueueWithProperties(ctx, device, ooo_props, &err);
+    expect("clCreateCommandQueueWithProperties(OUT_OF_ORDER)", err, CL_SUCCESS);
+    cl_event wrote, ran;
+    cl_int forty[16];
+    for (int i = 0; i < 16; i++)
+        forty[i] = 40;
+    clEnqueueWriteBuffer(ooo, buf, CL_FALSE, 0, sizeof forty, forty, 0, NULL, &wrote);
+    cl_int three = 3;
+    clSetKernelArg(kernel, 1, sizeof three, &three);
+    size_t eight = 8;
+    expect("clEnqueueNDRangeKernel(out-of-order, after the write)",
+           clEnqueueNDRangeKernel(ooo, kernel, 1, NULL, &eight, NULL, 1, &wrote, &ran), CL_SUCCESS);
+    expect("clEnqueueReadBuffer(out-of-order, after the kernel)",
+           clEnqueueReadBuffer(ooo, buf, CL_TRUE, 0, sizeof out, out, 1, &ran, NULL), CL_SUCCESS);
+    expect("out-of-order result", out[7] == 3 && out[8] == 40 ? CL_SUCCESS : -1, CL_SUCCESS);
+    clReleaseEvent(wrote);
+    clReleaseEvent(ran);
+    clReleaseCommandQueue(ooo);
 
     clReleaseKernel(kernel);
     clReleaseProgram(program);

@@ -199,7 +199,9 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_LINKER_AVAILABLE => InfoValue::bool(false),
         CL_DEVICE_EXECUTION_CAPABILITIES => bitfield(CL_EXEC_KERNEL),
         // In order, with profiling.
-        CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => bitfield(CL_QUEUE_PROFILING_ENABLE),
+        CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {
+            bitfield(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        }
         CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => bitfield(0),
         CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
         | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE

@@ -24,12 +24,16 @@ use crate::core::object::Object;
 use crate::core::queue::Queue;
 use crate::core::CLResult;
 
-/// The properties this implementation supports: in-order, with or without
-/// profiling.
-const SUPPORTED_PROPERTIES: cl_command_queue_properties = CL_QUEUE_PROFILING_ENABLE;
+/// The properties this implementation supports: profiling, and
+/// out-of-order execution. Out-of-order queues are accepted and run their commands in submission
+/// order, which an out-of-order queue is allowed to do (commands without
+/// dependencies may run in any order, this one included); overlapping
+/// independent commands is the open part (README).
+const SUPPORTED_PROPERTIES: cl_command_queue_properties =
+    CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
 
 /// Checks `properties` bits: unknown or inconsistent ones are
-/// `CL_INVALID_VALUE`, valid but unsupported ones (out-of-order, on-device)
+/// `CL_INVALID_VALUE`, valid but unsupported ones (on-device)
 /// `CL_INVALID_QUEUE_PROPERTIES`.
 fn check_properties(
     properties: cl_command_queue_properties,
