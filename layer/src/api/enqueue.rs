@@ -172,6 +172,39 @@ unsafe fn triple(p: *const usize) -> CLResult<[usize; 3]> {
     Ok(unsafe { p.cast::<[usize; 3]>().read_unaligned() })
 }
 
+/// The region and both sides of a rect transfer, pitches defaulted and
+/// checked.
+///
+/// # Safety
+/// Each pointer is NULL or points to three `usize`s.
+unsafe fn rect_sides(
+    (first_origin, first_row_pitch, first_slice_pitch): (*const usize, usize, usize),
+    (second_origin, second_row_pitch, second_slice_pitch): (*const usize, usize, usize),
+    region: *const usize,
+) -> CLResult<(RectSide, RectSide, [usize; 3])> {
+    // SAFETY: the caller's contract.
+    let (region, first_origin, second_origin) = unsafe {
+        (
+            triple(region)?,
+            triple(first_origin)?,
+            triple(second_origin)?,
+        )
+    };
+    let first = RectSide {
+        origin: first_origin,
+        row_pitch: first_row_pitch,
+        slice_pitch: first_slice_pitch,
+    }
+    .resolve(region)?;
+    let second = RectSide {
+        origin: second_origin,
+        row_pitch: second_row_pitch,
+        slice_pitch: second_slice_pitch,
+    }
+    .resolve(region)?;
+    Ok((first, second, region))
+}
+
 /// The host bytes a rect transfer touches: from the host side's first
 /// byte to its last.
 fn host_span(host: &RectSide, region: [usize; 3]) -> CLResult<(usize, usize)> {
@@ -202,19 +235,11 @@ pub(crate) unsafe extern "C" fn enqueue_read_buffer_rect(
         // rectangle until the read completes, event pointers as specified.
         unsafe {
             let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
-            let region = triple(region)?;
-            let on_buffer = RectSide {
-                origin: triple(buffer_origin)?,
-                row_pitch: buffer_row_pitch,
-                slice_pitch: buffer_slice_pitch,
-            }
-            .resolve(region)?;
-            let on_host = RectSide {
-                origin: triple(host_origin)?,
-                row_pitch: host_row_pitch,
-                slice_pitch: host_slice_pitch,
-            }
-            .resolve(region)?;
+            let (on_buffer, on_host, region) = rect_sides(
+                (buffer_origin, buffer_row_pitch, buffer_slice_pitch),
+                (host_origin, host_row_pitch, host_slice_pitch),
+                region,
+            )?;
             if ptr.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
@@ -260,19 +285,11 @@ pub(crate) unsafe extern "C" fn enqueue_write_buffer_rect(
         // (copied before this returns), event pointers as specified.
         unsafe {
             let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
-            let region = triple(region)?;
-            let on_buffer = RectSide {
-                origin: triple(buffer_origin)?,
-                row_pitch: buffer_row_pitch,
-                slice_pitch: buffer_slice_pitch,
-            }
-            .resolve(region)?;
-            let on_host = RectSide {
-                origin: triple(host_origin)?,
-                row_pitch: host_row_pitch,
-                slice_pitch: host_slice_pitch,
-            }
-            .resolve(region)?;
+            let (on_buffer, on_host, region) = rect_sides(
+                (buffer_origin, buffer_row_pitch, buffer_slice_pitch),
+                (host_origin, host_row_pitch, host_slice_pitch),
+                region,
+            )?;
             if ptr.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
@@ -317,19 +334,11 @@ pub(crate) unsafe extern "C" fn enqueue_copy_buffer_rect(
         unsafe {
             let queue = queue(command_queue)?;
             let (src, dst) = (mem(src_buffer)?, mem(dst_buffer)?);
-            let region = triple(region)?;
-            let src_side = RectSide {
-                origin: triple(src_origin)?,
-                row_pitch: src_row_pitch,
-                slice_pitch: src_slice_pitch,
-            }
-            .resolve(region)?;
-            let dst_side = RectSide {
-                origin: triple(dst_origin)?,
-                row_pitch: dst_row_pitch,
-                slice_pitch: dst_slice_pitch,
-            }
-            .resolve(region)?;
+            let (src_side, dst_side, region) = rect_sides(
+                (src_origin, src_row_pitch, src_slice_pitch),
+                (dst_origin, dst_row_pitch, dst_slice_pitch),
+                region,
+            )?;
             let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
             let done =
                 rect::copy_buffer_rect(&queue, (&src, src_side), (&dst, dst_side), region, &waits)?;
