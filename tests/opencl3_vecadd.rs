@@ -1090,6 +1090,255 @@ fn map_and_unmap_of_use_host_ptr_and_device_buffers() {
     queue.finish().expect("finish");
 }
 
+/// What `int_library` in tests/kernels/library.cl computes for (x, y).
+fn int_library_reference(x: i32, y: i32) -> [i32; 16] {
+    let (ux, uy) = (x as u32, y as u32);
+    let (cx, cy, ucx, ucy) = (x as i8, y as i8, x as u8, y as u8);
+    let (x64, y64) = (i64::from(x), i64::from(y));
+    [
+        x.clamp(-1000, 1000),
+        x.unsigned_abs() as i32,
+        (x64 - y64).unsigned_abs() as u32 as i32,
+        ((x64 + y64) >> 1) as i32,
+        ((x64 + y64 + 1) >> 1) as i32,
+        x.saturating_add(y),
+        x.saturating_sub(y),
+        ux.saturating_add(uy) as i32,
+        ux.saturating_sub(uy) as i32,
+        ((x64 * y64) >> 32) as i32,
+        ((u64::from(ux) * u64::from(uy)) >> 32) as u32 as i32,
+        ux.rotate_left(uy % 32) as i32,
+        (x.leading_zeros() + 100 * x.trailing_zeros() + 10000 * x.count_ones()) as i32,
+        i32::from(cx.saturating_add(cy)) + 1000 * i32::from(ucx.saturating_sub(ucy)),
+        (ucx.leading_zeros() + 100 * cy.trailing_zeros() + 10000 * cx.count_ones()) as i32,
+        i32::from(ucx.rotate_left(u32::from(y as u8) % 8))
+            + 1000 * i32::from(cx.unsigned_abs())
+            + 1_000_000 * ((i32::from(cx) * i32::from(cy)) >> 8),
+    ]
+}
+
+#[test]
+fn integer_common_geometric_and_relational_builtins() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/library.cl");
+    // Integers: edge values and a spread of others.
+    let edges = [
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        127,
+        -128,
+        255,
+        256,
+        i32::MAX,
+        i32::MIN,
+        i32::MAX - 1,
+        0x1234_5678,
+    ];
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for &x in &edges {
+        for &y in &edges {
+            xs.push(x);
+            ys.push(y);
+        }
+    }
+    for i in 0..200i32 {
+        xs.push(i.wrapping_mul(0x9e37_79b9u32 as i32));
+        ys.push(i.wrapping_mul(0x7f4a_7c15).rotate_left(7));
+    }
+    let n = xs.len();
+    let kernel = Kernel::create(&program, "int_library").expect("kernel");
+    let (mut a, mut b) = (
+        new_buffer::<i32>(&context, CL_MEM_READ_ONLY, n),
+        new_buffer::<i32>(&context, CL_MEM_READ_ONLY, n),
+    );
+    write_buffer(&queue, &mut a, &xs);
+    write_buffer(&queue, &mut b, &ys);
+    let out = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, 16 * n);
+    // SAFETY: three int buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&a)
+            .set_arg(&b)
+            .set_arg(&out)
+            .set_global_work_size(n)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![0i32; 16 * n];
+    read_buffer(&queue, &out, &mut got);
+    for i in 0..n {
+        assert_eq!(
+            got[16 * i..16 * i + 16],
+            int_library_reference(xs[i], ys[i]),
+            "x = {}, y = {}",
+            xs[i],
+            ys[i]
+        );
+    }
+
+    // Floats: signed zeros, infinities, NaN, subnormals and ordinary values.
+    let specials = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.5,
+        0.25,
+        3.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1e-40,
+        -7.0,
+        0.5,
+    ];
+    let m = specials.len();
+    let xv: Vec<[f32; 4]> = (0..m)
+        .map(|i| [0, 1, 2, 3].map(|k| specials[(i + k) % m]))
+        .collect();
+    let yv: Vec<[f32; 4]> = (0..m)
+        .map(|i| [0, 1, 2, 3].map(|k| specials[(i * 5 + k * 7 + 3) % m]))
+        .collect();
+    let kernel = Kernel::create(&program, "float_library").expect("kernel");
+    let (mut fa, mut fb) = (
+        new_buffer::<[f32; 4]>(&context, CL_MEM_READ_ONLY, m),
+        new_buffer::<[f32; 4]>(&context, CL_MEM_READ_ONLY, m),
+    );
+    write_buffer(&queue, &mut fa, &xv);
+    write_buffer(&queue, &mut fb, &yv);
+    let f = new_buffer::<[f32; 4]>(&context, CL_MEM_WRITE_ONLY, 6 * m);
+    let r = new_buffer::<[i32; 4]>(&context, CL_MEM_WRITE_ONLY, 4 * m);
+    // SAFETY: four buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&fa)
+            .set_arg(&fb)
+            .set_arg(&f)
+            .set_arg(&r)
+            .set_global_work_size(m)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got_f = vec![[0f32; 4]; 6 * m];
+    let mut got_r = vec![[0i32; 4]; 4 * m];
+    read_buffer(&queue, &f, &mut got_f);
+    read_buffer(&queue, &r, &mut got_r);
+    // Equal, or both NaN, or within rounding (a driver may fuse a * b + c).
+    let close = |got: f32, want: f32| {
+        got == want
+            || (got.is_nan() && want.is_nan())
+            || (got - want).abs() <= 1e-6 * want.abs().max(1.0)
+    };
+    let lanes = |k: usize, f: &dyn Fn(f32, f32) -> f32, i: usize| {
+        for lane in 0..4 {
+            // smoothstep of NaN is undefined (OpenCL C 6.15.4).
+            if k == 2 && yv[i][lane].is_nan() {
+                continue;
+            }
+            let want = f(xv[i][lane], yv[i][lane]);
+            let got = got_f[6 * i + k][lane];
+            assert!(
+                close(got, want),
+                "f[{}] lane {lane}: {got} vs {want} (x {:?}, y {:?})",
+                6 * i + k,
+                xv[i],
+                yv[i]
+            );
+        }
+    };
+    let smooth = |y: f32| {
+        let t = ((y + 1.0) / 2.0).clamp(0.0, 1.0);
+        if t.is_nan() {
+            f32::NAN
+        } else {
+            t * t * (3.0 - 2.0 * t)
+        }
+    };
+    for i in 0..m {
+        // fmin(fmax(x, -1), 1): a NaN x gives -1, unlike f32::clamp.
+        lanes(0, &|x, _| if x >= -1.0 { x.min(1.0) } else { -1.0 }, i);
+        lanes(1, &|x, y| x + (y - x) * 0.25, i);
+        lanes(2, &|x, y| if x < 0.5 { 0.0 } else { 1.0 } + smooth(y), i);
+        lanes(
+            3,
+            &|x, _| {
+                if x > 0.0 {
+                    1.0
+                } else if x < 0.0 {
+                    -1.0
+                } else if x.is_nan() {
+                    0.0
+                } else {
+                    x
+                }
+            },
+            i,
+        );
+        let (x, y) = (xv[i], yv[i]);
+        let cross = [
+            x[1] * y[2] - x[2] * y[1],
+            x[2] * y[0] - x[0] * y[2],
+            x[0] * y[1] - x[1] * y[0],
+            0.0,
+        ];
+        for lane in 0..3 {
+            assert!(
+                close(got_f[6 * i + 5][lane], cross[lane]),
+                "cross {i} lane {lane}"
+            );
+        }
+        assert_eq!(got_f[6 * i + 5][3], 0.0);
+        let rel = |lane: usize| {
+            let (a, b) = (x[lane], y[lane]);
+            let t = |c: bool| if c { -1 } else { 0 };
+            // islessgreater is false for NaN, unlike !=.
+            let ordered_unequal = matches!(
+                a.partial_cmp(&b),
+                Some(std::cmp::Ordering::Less | std::cmp::Ordering::Greater)
+            );
+            t(a == b) + 2 * t(a != b) + 4 * t(a > b) + 8 * t(ordered_unequal)
+        };
+        let class = |lane: usize| {
+            let a = x[lane];
+            let t = |c: bool| if c { -1 } else { 0 };
+            t(a.is_nan())
+                + 2 * t(a.is_infinite())
+                + 4 * t(a.is_finite())
+                + 8 * t(a.is_normal())
+                + 16 * t(a.is_sign_negative())
+        };
+        assert_eq!(
+            got_r[4 * i],
+            [0, 1, 2, 3].map(rel),
+            "relations {i}: {x:?} {y:?}"
+        );
+        assert_eq!(
+            got_r[4 * i + 1],
+            [0, 1, 2, 3].map(class),
+            "classes {i}: {x:?}"
+        );
+        let less: Vec<bool> = (0..4).map(|l| x[l] < y[l]).collect();
+        let expect2 = [
+            i32::from(less.iter().any(|&c| c)),
+            i32::from(less.iter().all(|&c| c)),
+            if i & 1 != 0 { 9 } else { 7 },
+            (0x0f0f & !0x00ff) | (0x7070 & 0x00ff),
+        ];
+        assert_eq!(got_r[4 * i + 2], expect2, "any/all/select/bitselect {i}");
+        let expect3 = [0, 1, 2, 3].map(|l| {
+            if x[l] > y[l] {
+                l as i32 + 5
+            } else {
+                l as i32 + 1
+            }
+        });
+        assert_eq!(got_r[4 * i + 3], expect3, "vector select {i}");
+    }
+}
+
 #[test]
 fn char_and_short_kernel_arguments() {
     let (context, queue) = setup();

@@ -13,6 +13,7 @@ mod async_copy;
 mod atomics;
 mod init;
 mod kernel;
+mod library;
 mod memory;
 mod statements;
 mod views;

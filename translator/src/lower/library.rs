@@ -1,0 +1,664 @@
+//! The exact parts of the built-in library: integer functions (`clz`,
+//! `popcount`, `add_sat`, `hadd`, `mul_hi`, `rotate`, ...), the common
+//! functions whose definition is a formula (`clamp`, `mix`, `step`,
+//! `smoothstep`, `sign`, `degrees`, `radians`), `dot` and `cross`, and the
+//! relational functions (`isequal` .. `isnormal`, `signbit`, `any`, `all`,
+//! `select`, `bitselect`).
+//!
+//! Each follows the OpenCL C definition rather than the GLSL instruction of
+//! a similar name where the two differ (GLSL's `mix` rounds differently,
+//! its `sign` and `clamp` leave NaN undefined). `char`/`short` values live
+//! in 32-bit registers, so their results are computed there exactly and
+//! wrapped or clamped back to the type.
+
+use super::*;
+use naga::BinaryOperator as B;
+
+impl ModuleBuilder<'_> {
+    /// `b` applied to `args` with result type `ty`, or `None` when `b` is
+    /// not one of this module's functions.
+    pub(super) fn library_builtin(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        let arg_ty = args.first().map_or(Type::INT, |a| a.ty.clone());
+        let elem = arg_ty.element().unwrap_or(Scalar::Int);
+        let h = match b {
+            Builtin::Clamp if elem.is_float() => {
+                // fmin(fmax(x, lo), hi) as OpenCL defines them: a NaN x
+                // gives lo (GLSL's FMax/FMin leave NaN undefined).
+                let [x, lo, hi] = self.values::<3>(fb, args)?;
+                let above = fb.binary(B::GreaterEqual, x, lo);
+                let low = select(fb, above, x, lo);
+                let below = fb.binary(B::LessEqual, low, hi);
+                select(fb, below, low, hi)
+            }
+            Builtin::Clamp => {
+                let [x, lo, hi] = self.values::<3>(fb, args)?;
+                let low = math2(fb, naga::MathFunction::Max, x, lo);
+                math2(fb, naga::MathFunction::Min, low, hi)
+            }
+            Builtin::Mix => {
+                let [x, y, a] = self.values::<3>(fb, args)?;
+                let d = fb.binary(B::Subtract, y, x);
+                let scaled = fb.binary(B::Multiply, d, a);
+                fb.binary(B::Add, x, scaled)
+            }
+            Builtin::Step => {
+                let [edge, x] = self.values::<2>(fb, args)?;
+                let below = fb.binary(B::Less, x, edge);
+                let (zero, one) = (
+                    self.float(fb, ty, 0.0, location)?,
+                    self.float(fb, ty, 1.0, location)?,
+                );
+                select(fb, below, zero, one)
+            }
+            Builtin::Smoothstep => {
+                let [e0, e1, x] = self.values::<3>(fb, args)?;
+                let (zero, one) = (
+                    self.float(fb, ty, 0.0, location)?,
+                    self.float(fb, ty, 1.0, location)?,
+                );
+                let num = fb.binary(B::Subtract, x, e0);
+                let den = fb.binary(B::Subtract, e1, e0);
+                let t = fb.binary(B::Divide, num, den);
+                let t = math2(fb, naga::MathFunction::Max, t, zero);
+                let t = math2(fb, naga::MathFunction::Min, t, one);
+                let (two, three) = (
+                    self.float(fb, ty, 2.0, location)?,
+                    self.float(fb, ty, 3.0, location)?,
+                );
+                let twice = fb.binary(B::Multiply, two, t);
+                let shape = fb.binary(B::Subtract, three, twice);
+                let tt = fb.binary(B::Multiply, t, t);
+                fb.binary(B::Multiply, tt, shape)
+            }
+            Builtin::Sign => {
+                // 1 or -1, and x itself for +-0 and NaN -> 0.
+                let [x] = self.values::<1>(fb, args)?;
+                let (zero, one, minus) = (
+                    self.float(fb, ty, 0.0, location)?,
+                    self.float(fb, ty, 1.0, location)?,
+                    self.float(fb, ty, -1.0, location)?,
+                );
+                let is_nan = fb.add(naga::Expression::Relational {
+                    fun: naga::RelationalFunction::IsNan,
+                    argument: x,
+                });
+                let zero_or_x = select(fb, is_nan, zero, x);
+                let negative = fb.binary(B::Less, x, zero);
+                let rest = select(fb, negative, minus, zero_or_x);
+                let positive = fb.binary(B::Greater, x, zero);
+                select(fb, positive, one, rest)
+            }
+            Builtin::Degrees | Builtin::Radians => {
+                let [x] = self.values::<1>(fb, args)?;
+                let factor = if b == Builtin::Degrees {
+                    180.0 / std::f64::consts::PI
+                } else {
+                    std::f64::consts::PI / 180.0
+                };
+                let factor = self.float(fb, ty, factor, location)?;
+                fb.binary(B::Multiply, x, factor)
+            }
+            Builtin::Dot => {
+                let [x, y] = self.values::<2>(fb, args)?;
+                match arg_ty {
+                    Type::Vector(..) => math2(fb, naga::MathFunction::Dot, x, y),
+                    _ => fb.binary(B::Multiply, x, y),
+                }
+            }
+            Builtin::Cross => self.cross(fb, args, &arg_ty, location)?,
+            Builtin::Clz | Builtin::Ctz | Builtin::Popcount => {
+                let [x] = self.values::<1>(fb, args)?;
+                self.bit_count(fb, b, x, &arg_ty, location)?
+            }
+            Builtin::Abs | Builtin::AbsDiff => {
+                let x = match b {
+                    Builtin::Abs => self.values::<1>(fb, args)?[0],
+                    _ => {
+                        let [x, y] = self.values::<2>(fb, args)?;
+                        // |x - y| by the larger minus the smaller, which the
+                        // unsigned result holds exactly even where x - y
+                        // overflows the signed type.
+                        let greater = fb.binary(B::Greater, x, y);
+                        let (d1, d2) = (fb.binary(B::Subtract, x, y), fb.binary(B::Subtract, y, x));
+                        let difference = select(fb, greater, d1, d2);
+                        return Ok(Some(
+                            self.reinterpret(fb, difference, &arg_ty, ty, location)?,
+                        ));
+                    }
+                };
+                if elem.is_signed() {
+                    let zero = self.constant(fb, &arg_ty, 0, location)?;
+                    let negative = fb.binary(B::Less, x, zero);
+                    let negated = fb.binary(B::Subtract, zero, x);
+                    let magnitude = select(fb, negative, negated, x);
+                    self.reinterpret(fb, magnitude, &arg_ty, ty, location)?
+                } else {
+                    x
+                }
+            }
+            Builtin::Hadd | Builtin::Rhadd => {
+                let [x, y] = self.values::<2>(fb, args)?;
+                // (x >> 1) + (y >> 1) + the carry of the low bits: never
+                // overflows, and shifts arithmetically for signed types.
+                let one = self.constant(fb, &arg_ty, 1, location)?;
+                let shift = self.shift_amount(fb, &arg_ty, 1, location)?;
+                let (hx, hy) = (
+                    fb.binary(B::ShiftRight, x, shift),
+                    fb.binary(B::ShiftRight, y, shift),
+                );
+                let low = if b == Builtin::Hadd {
+                    fb.binary(B::And, x, y)
+                } else {
+                    fb.binary(B::InclusiveOr, x, y)
+                };
+                let carry = fb.binary(B::And, low, one);
+                let sum = fb.binary(B::Add, hx, hy);
+                fb.binary(B::Add, sum, carry)
+            }
+            Builtin::AddSat | Builtin::SubSat => {
+                let [x, y] = self.values::<2>(fb, args)?;
+                self.saturating(fb, b == Builtin::AddSat, x, y, &arg_ty, location)?
+            }
+            Builtin::MulHi | Builtin::MadHi => {
+                let [x, y] = self.values::<2>(fb, [&args[0], &args[1]])?;
+                let hi = self.mul_hi(fb, x, y, &arg_ty, location)?;
+                match b {
+                    Builtin::MadHi => {
+                        let z = self.plain(fb, &args[2])?;
+                        let sum = fb.binary(B::Add, hi, z);
+                        self.wrap_narrow(fb, sum, ty)?
+                    }
+                    _ => hi,
+                }
+            }
+            Builtin::Mul24 | Builtin::Mad24 => {
+                let [x, y] = self.values::<2>(fb, [&args[0], &args[1]])?;
+                let product = fb.binary(B::Multiply, x, y);
+                match b {
+                    Builtin::Mad24 => {
+                        let z = self.plain(fb, &args[2])?;
+                        fb.binary(B::Add, product, z)
+                    }
+                    _ => product,
+                }
+            }
+            Builtin::Rotate => {
+                let [x, n] = self.values::<2>(fb, args)?;
+                self.rotate(fb, x, n, &arg_ty, location)?
+            }
+            Builtin::Isequal
+            | Builtin::Isnotequal
+            | Builtin::Isgreater
+            | Builtin::Isgreaterequal
+            | Builtin::Isless
+            | Builtin::Islessequal => {
+                let op = match b {
+                    Builtin::Isequal => BinaryOp::Eq,
+                    Builtin::Isnotequal => BinaryOp::Ne,
+                    Builtin::Isgreater => BinaryOp::Gt,
+                    Builtin::Isgreaterequal => BinaryOp::Ge,
+                    Builtin::Isless => BinaryOp::Lt,
+                    _ => BinaryOp::Le,
+                };
+                let c = self.comparison(fb, op, &args[0], &args[1])?;
+                self.bool_to_int(fb, c, ty, location)?
+            }
+            Builtin::Islessgreater => {
+                let [x, y] = self.values::<2>(fb, args)?;
+                let (lt, gt) = (fb.binary(B::Less, x, y), fb.binary(B::Greater, x, y));
+                let c = fb.binary(B::InclusiveOr, lt, gt);
+                self.bool_to_int(fb, c, ty, location)?
+            }
+            Builtin::Isnan | Builtin::Isinf | Builtin::Isfinite | Builtin::Isnormal => {
+                let [x] = self.values::<1>(fb, args)?;
+                let relational = |fb: &mut FnBuilder, fun| {
+                    fb.add(naga::Expression::Relational { fun, argument: x })
+                };
+                let c = match b {
+                    Builtin::Isnan => relational(fb, naga::RelationalFunction::IsNan),
+                    Builtin::Isinf => relational(fb, naga::RelationalFunction::IsInf),
+                    _ => {
+                        let nan = relational(fb, naga::RelationalFunction::IsNan);
+                        let inf = relational(fb, naga::RelationalFunction::IsInf);
+                        let either = fb.binary(B::InclusiveOr, nan, inf);
+                        let finite = fb.unary(naga::UnaryOperator::LogicalNot, either);
+                        if b == Builtin::Isfinite {
+                            finite
+                        } else {
+                            let smallest = match elem {
+                                Scalar::Double => f64::MIN_POSITIVE,
+                                _ => f64::from(f32::MIN_POSITIVE),
+                            };
+                            let smallest = self.float(fb, &arg_ty, smallest, location)?;
+                            let magnitude = math1(fb, naga::MathFunction::Abs, x);
+                            let big = fb.binary(B::GreaterEqual, magnitude, smallest);
+                            fb.binary(B::And, finite, big)
+                        }
+                    }
+                };
+                self.bool_to_int(fb, c, ty, location)?
+            }
+            Builtin::Signbit => {
+                let [x] = self.values::<1>(fb, args)?;
+                let signed = match elem {
+                    Scalar::Double => Type::Scalar(Scalar::Long),
+                    _ => Type::INT,
+                };
+                let signed = match arg_ty {
+                    Type::Vector(_, n) => Type::Vector(signed.element().unwrap_or(Scalar::Int), n),
+                    _ => signed,
+                };
+                let bits = self.bitcast(fb, x, &signed, location)?;
+                let zero = self.constant(fb, &signed, 0, location)?;
+                let c = fb.binary(B::Less, bits, zero);
+                self.bool_to_int(fb, c, ty, location)?
+            }
+            Builtin::Any | Builtin::All => {
+                // The most significant bit of each lane decides.
+                let [x] = self.values::<1>(fb, args)?;
+                let zero = self.constant(fb, &arg_ty, 0, location)?;
+                let set = fb.binary(B::Less, x, zero);
+                let c = match arg_ty {
+                    Type::Vector(..) => fb.add(naga::Expression::Relational {
+                        fun: if b == Builtin::Any {
+                            naga::RelationalFunction::Any
+                        } else {
+                            naga::RelationalFunction::All
+                        },
+                        argument: set,
+                    }),
+                    _ => set,
+                };
+                self.bool_to_int(fb, c, ty, location)?
+            }
+            Builtin::Select => {
+                let [a, bv, c] = self.values::<3>(fb, args)?;
+                let c_ty = &args[2].ty;
+                let zero = self.constant(fb, c_ty, 0, location)?;
+                // Scalars select on non-zero, vectors on each lane's MSB.
+                let chosen = match c_ty {
+                    Type::Vector(..) => fb.binary(B::Less, c, zero),
+                    _ => fb.binary(B::NotEqual, c, zero),
+                };
+                select(fb, chosen, bv, a)
+            }
+            Builtin::Bitselect if !elem.is_float() => {
+                let [a, bv, c] = self.values::<3>(fb, args)?;
+                let keep = fb.unary(naga::UnaryOperator::BitwiseNot, c);
+                let from_a = fb.binary(B::And, a, keep);
+                let from_b = fb.binary(B::And, bv, c);
+                fb.binary(B::InclusiveOr, from_a, from_b)
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(h))
+    }
+
+    /// The first `N` arguments as values.
+    fn values<'e, const N: usize>(
+        &mut self,
+        fb: &mut FnBuilder,
+        args: impl IntoIterator<Item = &'e Expr>,
+    ) -> LResult<[Handle<naga::Expression>; N]> {
+        let mut out = Vec::with_capacity(N);
+        for a in args.into_iter().take(N) {
+            out.push(self.plain(fb, a)?);
+        }
+        out.try_into().map_err(|_| Failed)
+    }
+
+    /// The float constant `v` of the element type of `ty`, splat to it.
+    fn float(
+        &mut self,
+        fb: &mut FnBuilder,
+        ty: &Type,
+        v: f64,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let s = ty.element().unwrap_or(Scalar::Float);
+        let lit = fb.add(naga::Expression::Literal(float_literal(s, v)));
+        self.splat_to(fb, lit, ty, location)
+    }
+
+    /// The register bits `v` in every lane of `ty` (for a `char`, a 32-bit
+    /// pattern, where [`ModuleBuilder::constant`] would make a `char` value).
+    fn register_constant(
+        &mut self,
+        fb: &mut FnBuilder,
+        ty: &Type,
+        v: u64,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let s = naga_scalar(ty.element().unwrap_or(Scalar::Int));
+        let literal = match s {
+            naga::Scalar::I32 => naga::Literal::I32(v as i32),
+            naga::Scalar::I64 => naga::Literal::I64(v as i64),
+            naga::Scalar::U64 => naga::Literal::U64(v),
+            _ => naga::Literal::U32(v as u32),
+        };
+        let lit = fb.add(naga::Expression::Literal(literal));
+        self.splat_to(fb, lit, ty, location)
+    }
+
+    /// A shift amount of `n` for values of `ty` (naga shifts by unsigned
+    /// amounts of the same shape).
+    fn shift_amount(
+        &mut self,
+        fb: &mut FnBuilder,
+        ty: &Type,
+        n: u64,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let shape = match ty {
+            Type::Vector(_, k) => Type::Vector(Scalar::UInt, *k),
+            _ => Type::UINT,
+        };
+        self.constant(fb, &shape, n, location)
+    }
+
+    /// `v`'s bits as `to` (same lane width in registers).
+    fn bitcast(
+        &mut self,
+        fb: &mut FnBuilder,
+        v: Handle<naga::Expression>,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let s = to
+            .element()
+            .ok_or_else(|| self.error(location, "bitcast to a non-arithmetic type"))?;
+        Ok(fb.add(naga::Expression::As {
+            expr: v,
+            kind: naga_scalar(s).kind,
+            convert: None,
+        }))
+    }
+
+    /// A non-negative `v` of type `from` as the unsigned type `to`.
+    fn reinterpret(
+        &mut self,
+        fb: &mut FnBuilder,
+        v: Handle<naga::Expression>,
+        from: &Type,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        if from == to {
+            return Ok(v);
+        }
+        let bits = self.bitcast(fb, v, to, location)?;
+        // Narrow results keep only their own bits (|CHAR_MIN| is 128).
+        self.wrap_narrow(fb, bits, to)
+    }
+
+    fn cross(
+        &mut self,
+        fb: &mut FnBuilder,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let [x, y] = self.values::<2>(fb, args)?;
+        let Type::Vector(s, n) = *ty else {
+            return Err(self.error(location, "cross of a non-vector"));
+        };
+        if n == 3 {
+            return Ok(math2(fb, naga::MathFunction::Cross, x, y));
+        }
+        // float4: the cross product of the xyz parts, w = 0.
+        let xyz = |fb: &mut FnBuilder, v| {
+            fb.add(naga::Expression::Swizzle {
+                size: naga::VectorSize::Tri,
+                vector: v,
+                pattern: [
+                    naga::SwizzleComponent::X,
+                    naga::SwizzleComponent::Y,
+                    naga::SwizzleComponent::Z,
+                    naga::SwizzleComponent::W,
+                ],
+            })
+        };
+        let (a, b) = (xyz(fb, x), xyz(fb, y));
+        let c = math2(fb, naga::MathFunction::Cross, a, b);
+        let zero = fb.add(naga::Expression::Literal(float_literal(s, 0.0)));
+        let ty = self.value_type(&Type::Vector(s, n), location)?;
+        Ok(fb.add(naga::Expression::Compose {
+            ty,
+            components: vec![c, zero],
+        }))
+    }
+
+    /// `clz`, `ctz` and `popcount` on 8- to 32-bit lanes.
+    fn bit_count(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        x: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let s = ty.element().unwrap_or(Scalar::Int);
+        let bits = s.size() * 8;
+        if bits > 32 {
+            return Err(self.error(
+                location,
+                format!("built-in function '{b}' on 64-bit integers is not supported yet by this translator"),
+            ));
+        }
+        // Masks are register bit patterns, not values of the (narrow) type.
+        let mask = self.register_constant(fb, ty, (1u64 << bits) - 1, location)?;
+        let own = fb.binary(B::And, x, mask);
+        Ok(match b {
+            Builtin::Popcount => math1(fb, naga::MathFunction::CountOneBits, own),
+            Builtin::Clz => {
+                let count = math1(fb, naga::MathFunction::CountLeadingZeros, own);
+                let extra = self.constant(fb, ty, u64::from(32 - bits), location)?;
+                fb.binary(B::Subtract, count, extra)
+            }
+            _ => {
+                // A zero lane has `bits` trailing zeros, not 32.
+                let stop = self.register_constant(fb, ty, 1u64 << (bits % 32), location)?;
+                let guarded = if bits < 32 {
+                    fb.binary(B::InclusiveOr, own, stop)
+                } else {
+                    own
+                };
+                math1(fb, naga::MathFunction::CountTrailingZeros, guarded)
+            }
+        })
+    }
+
+    /// `add_sat`/`sub_sat`: narrow types are exact in 32 bits and clamped;
+    /// 32/64-bit types detect the wrap.
+    fn saturating(
+        &mut self,
+        fb: &mut FnBuilder,
+        add: bool,
+        x: Handle<naga::Expression>,
+        y: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let s = ty.element().unwrap_or(Scalar::Int);
+        let op = if add { B::Add } else { B::Subtract };
+        let r = fb.binary(op, x, y);
+        let bits = s.size() * 8;
+        let (min, max) = if s.is_signed() {
+            let max = (1u64 << (bits - 1)) - 1;
+            (max.wrapping_add(1).wrapping_neg(), max)
+        } else {
+            (0, u64::MAX >> (64 - bits))
+        };
+        let (lo, hi) = (
+            self.constant(fb, ty, min, location)?,
+            self.constant(fb, ty, max, location)?,
+        );
+        if bits < 32 {
+            // Exact in 32 bits, except an unsigned difference below zero,
+            // which wraps there.
+            if !s.is_signed() && !add {
+                let below = fb.binary(B::Less, x, y);
+                return Ok(select(fb, below, lo, r));
+            }
+            let low = math2(fb, naga::MathFunction::Max, r, lo);
+            return Ok(math2(fb, naga::MathFunction::Min, low, hi));
+        }
+        Ok(if !s.is_signed() {
+            // Unsigned: the sum is below x, or the difference above it.
+            let wrapped = if add {
+                fb.binary(B::Less, r, x)
+            } else {
+                fb.binary(B::Greater, r, x)
+            };
+            select(fb, wrapped, if add { hi } else { lo }, r)
+        } else {
+            // Signed: overflow when the result's sign is wrong for the
+            // operands'; it then saturates toward x's sign.
+            let zero = self.constant(fb, ty, 0, location)?;
+            let xr = fb.binary(B::ExclusiveOr, x, r);
+            let other = if add {
+                fb.binary(B::ExclusiveOr, y, r)
+            } else {
+                fb.binary(B::ExclusiveOr, x, y)
+            };
+            let both = fb.binary(B::And, xr, other);
+            let overflow = fb.binary(B::Less, both, zero);
+            let negative = fb.binary(B::Less, x, zero);
+            let bound = select(fb, negative, lo, hi);
+            select(fb, overflow, bound, r)
+        })
+    }
+
+    /// The high half of `x * y`: narrow types multiply exactly in 32 bits,
+    /// 32-bit types in 64 (when the device has them).
+    fn mul_hi(
+        &mut self,
+        fb: &mut FnBuilder,
+        x: Handle<naga::Expression>,
+        y: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let s = ty.element().unwrap_or(Scalar::Int);
+        let bits = s.size() * 8;
+        if bits < 32 {
+            let product = fb.binary(B::Multiply, x, y);
+            let shift = self.shift_amount(fb, ty, u64::from(bits), location)?;
+            let hi = fb.binary(B::ShiftRight, product, shift);
+            return self.wrap_narrow(fb, hi, ty);
+        }
+        if bits > 32 || !self.caps.int64 {
+            return Err(self.error(
+                location,
+                "mul_hi on 64-bit integers (or without 64-bit support) is not supported yet by this translator",
+            ));
+        }
+        let wide_elem = if s.is_signed() {
+            Scalar::Long
+        } else {
+            Scalar::ULong
+        };
+        let wide = match ty {
+            Type::Vector(_, n) => Type::Vector(wide_elem, *n),
+            _ => Type::Scalar(wide_elem),
+        };
+        let (wx, wy) = (
+            self.convert(fb, x, ty, &wide, location)?,
+            self.convert(fb, y, ty, &wide, location)?,
+        );
+        let product = fb.binary(B::Multiply, wx, wy);
+        let shift = self.shift_amount(fb, ty, 32, location)?;
+        let hi = fb.binary(B::ShiftRight, product, shift);
+        self.convert(fb, hi, &wide, ty, location)
+    }
+
+    /// `rotate(x, n)`: left by `n` modulo the width.
+    fn rotate(
+        &mut self,
+        fb: &mut FnBuilder,
+        x: Handle<naga::Expression>,
+        n: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let s = ty.element().unwrap_or(Scalar::Int);
+        let bits = s.size() * 8;
+        if bits > 32 {
+            return Err(self.error(
+                location,
+                "rotate on 64-bit integers is not supported yet by this translator",
+            ));
+        }
+        let unsigned = match ty {
+            Type::Vector(_, k) => Type::Vector(Scalar::UInt, *k),
+            _ => Type::UINT,
+        };
+        let ux = self.bitcast(fb, x, &unsigned, location)?;
+        let un = self.bitcast(fb, n, &unsigned, location)?;
+        let mask = self.constant(fb, &unsigned, (1u64 << bits) - 1, location)?;
+        let ux = fb.binary(B::And, ux, mask);
+        let width_mask = self.constant(fb, &unsigned, u64::from(bits - 1), location)?;
+        let left = fb.binary(B::And, un, width_mask);
+        let width = self.constant(fb, &unsigned, u64::from(bits), location)?;
+        let right = fb.binary(B::Subtract, width, left);
+        // Shifting a 32-bit lane by 32 is undefined: mask it to 0 (the
+        // right part is then the whole value, ORed with itself).
+        let all = self.constant(fb, &unsigned, 31, location)?;
+        let right = fb.binary(B::And, right, all);
+        let high = fb.binary(B::ShiftLeft, ux, left);
+        let low = fb.binary(B::ShiftRight, ux, right);
+        let rotated = fb.binary(B::InclusiveOr, high, low);
+        let rotated = fb.binary(B::And, rotated, mask);
+        let back = self.bitcast(fb, rotated, ty, location)?;
+        self.wrap_narrow(fb, back, ty)
+    }
+}
+
+fn math1(
+    fb: &mut FnBuilder,
+    fun: naga::MathFunction,
+    arg: Handle<naga::Expression>,
+) -> Handle<naga::Expression> {
+    fb.add(naga::Expression::Math {
+        fun,
+        arg,
+        arg1: None,
+        arg2: None,
+        arg3: None,
+    })
+}
+
+fn math2(
+    fb: &mut FnBuilder,
+    fun: naga::MathFunction,
+    arg: Handle<naga::Expression>,
+    arg1: Handle<naga::Expression>,
+) -> Handle<naga::Expression> {
+    fb.add(naga::Expression::Math {
+        fun,
+        arg,
+        arg1: Some(arg1),
+        arg2: None,
+        arg3: None,
+    })
+}
+
+fn select(
+    fb: &mut FnBuilder,
+    condition: Handle<naga::Expression>,
+    accept: Handle<naga::Expression>,
+    reject: Handle<naga::Expression>,
+) -> Handle<naga::Expression> {
+    fb.add(naga::Expression::Select {
+        condition,
+        accept,
+        reject,
+    })
+}
