@@ -1180,7 +1180,9 @@ fn integer_common_geometric_and_relational_builtins() {
         );
     }
 
-    // Floats: signed zeros, infinities, NaN, subnormals and ordinary values.
+    // Floats: signed zeros, infinities, NaN and ordinary values. No
+    // subnormals: the device does not report CL_FP_DENORM, so it may flush
+    // them (the H100 does, in comparisons).
     let specials = [
         0.0f32,
         -0.0,
@@ -1191,7 +1193,7 @@ fn integer_common_geometric_and_relational_builtins() {
         f32::INFINITY,
         f32::NEG_INFINITY,
         f32::NAN,
-        1e-40,
+        1e-30,
         -7.0,
         0.5,
     ];
