@@ -1342,6 +1342,111 @@ fn integer_common_geometric_and_relational_builtins() {
 }
 
 #[test]
+fn saturating_and_rounding_conversions() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/conversions.cl");
+    let kernel = Kernel::create(&program, "conversions").expect("kernel");
+    let mut xs = vec![
+        0.0f32,
+        -0.0,
+        0.5,
+        1.5,
+        2.5,
+        -0.5,
+        -1.5,
+        -2.5,
+        127.5,
+        128.0,
+        255.4,
+        255.5,
+        256.0,
+        -129.0,
+        3.7,
+        -3.7,
+        1e9,
+        -1e9,
+        2.1e9,
+        -2.2e9,
+        4.3e9,
+        1e20,
+        -1e20,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        2147483520.0,
+        -2147483648.0,
+    ];
+    xs.extend((0..100).map(|i| ((i as f32) * 0.731).sin() * 10f32.powi(i % 12 - 2)));
+    let ns: Vec<i32> = (0..xs.len() as i32)
+        .map(|i| {
+            [
+                -70000,
+                -32769,
+                -200,
+                -1,
+                0,
+                1,
+                200,
+                300,
+                32768,
+                70000,
+                i32::MIN,
+                i32::MAX,
+            ][i as usize % 12]
+                .wrapping_add(i)
+        })
+        .collect();
+    let n = xs.len();
+    let (mut f, mut ints) = (
+        new_buffer::<f32>(&context, CL_MEM_READ_ONLY, n),
+        new_buffer::<i32>(&context, CL_MEM_READ_ONLY, n),
+    );
+    write_buffer(&queue, &mut f, &xs);
+    write_buffer(&queue, &mut ints, &ns);
+    let out = new_buffer::<i32>(&context, CL_MEM_WRITE_ONLY, 12 * n);
+    let pixels = new_buffer::<[u8; 4]>(&context, CL_MEM_WRITE_ONLY, n);
+    // SAFETY: four buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&f)
+            .set_arg(&ints)
+            .set_arg(&out)
+            .set_arg(&pixels)
+            .set_global_work_size(n)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let mut got = vec![0i32; 12 * n];
+    let mut got_pixels = vec![[0u8; 4]; n];
+    read_buffer(&queue, &out, &mut got);
+    read_buffer(&queue, &pixels, &mut got_pixels);
+    for (i, (&x, &m)) in xs.iter().zip(&ns).enumerate() {
+        let in_range = !x.is_nan() && x.abs() <= 1e8;
+        let want = [
+            x as i32,
+            x.round_ties_even() as i32,
+            x.ceil() as i32,
+            x.floor() as i32,
+            i32::from(x as u8),
+            i32::from(x.round_ties_even() as u8),
+            i32::from(x as i8),
+            x as u32 as i32,
+            m.clamp(-32768, 32767),
+            m.clamp(0, 255),
+            m.max(0) as u32 as i32,
+            if in_range {
+                x.floor() as i32 + 3 * x.round_ties_even() as i32
+            } else {
+                0
+            },
+        ];
+        assert_eq!(got[12 * i..12 * i + 12], want, "x = {x:e}, n = {m}");
+        let lanes = [x, x * 2.0, -x, x + 0.5].map(|v| v.round_ties_even() as u8);
+        assert_eq!(got_pixels[i], lanes, "pixels for {x:e}");
+    }
+}
+
+#[test]
 fn char_and_short_kernel_arguments() {
     let (context, queue) = setup();
     let program = build(&context, "tests/kernels/narrow_args.cl");

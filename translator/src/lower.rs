@@ -11,6 +11,7 @@
 
 mod async_copy;
 mod atomics;
+mod convert;
 mod init;
 mod kernel;
 mod library;
@@ -780,6 +781,11 @@ impl<'a> ModuleBuilder<'a> {
             H::Builtin(Builtin::Convert(c), args) if is_plain_conversion(c, &args[0].ty) => {
                 let v = self.plain(fb, &args[0])?;
                 self.convert(fb, v, &args[0].ty, &e.ty, location)?
+            }
+            H::Builtin(Builtin::Convert(c), args)
+                if convert::converts_to_integer(c, &args[0].ty) =>
+            {
+                self.convert_integer(fb, c, &args[0], &e.ty, location)?
             }
             H::Builtin(b, args) => self.builtin(fb, *b, args, &e.ty, location)?,
             H::Comma(a, b) => {
