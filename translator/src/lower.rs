@@ -229,6 +229,17 @@ fn literal(s: Scalar, bits: u64) -> naga::Literal {
     }
 }
 
+/// The literal of register type `scalar` with bits `v` (truncated to its
+/// width): a bit pattern, where [`literal`] makes a value of a C type.
+fn register_literal(scalar: naga::Scalar, v: u64) -> naga::Literal {
+    match scalar {
+        naga::Scalar::I32 => naga::Literal::I32(v as i32),
+        naga::Scalar::I64 => naga::Literal::I64(v as i64),
+        naga::Scalar::U64 => naga::Literal::U64(v),
+        _ => naga::Literal::U32(v as u32),
+    }
+}
+
 fn float_literal(s: Scalar, v: f64) -> naga::Literal {
     match s {
         Scalar::Double => naga::Literal::F64(v),
@@ -499,6 +510,19 @@ impl<'a> ModuleBuilder<'a> {
         self.splat_to(fb, lit, ty, location)
     }
 
+    /// The float constant `v` of the element type of `ty`, splat to it.
+    fn float_constant(
+        &mut self,
+        fb: &mut FnBuilder,
+        ty: &Type,
+        v: f64,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let s = ty.element().unwrap_or(Scalar::Float);
+        let lit = fb.add(naga::Expression::Literal(float_literal(s, v)));
+        self.splat_to(fb, lit, ty, location)
+    }
+
     fn splat_to(
         &mut self,
         fb: &mut FnBuilder,
@@ -624,11 +648,7 @@ impl<'a> ModuleBuilder<'a> {
         let location = e.location;
         let h = match &e.kind {
             H::Int(bits) => self.constant(fb, &e.ty, *bits, location)?,
-            H::Float(v) => {
-                let s = e.ty.element().unwrap_or(Scalar::Float);
-                let lit = fb.add(naga::Expression::Literal(float_literal(s, *v)));
-                self.splat_to(fb, lit, &e.ty, location)?
-            }
+            H::Float(v) => self.float_constant(fb, &e.ty, *v, location)?,
             H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..) => {
                 let place = self.place(fb, e)?;
                 return self.load(fb, place, location);
@@ -1253,6 +1273,35 @@ impl FnBuilder {
         right: Handle<naga::Expression>,
     ) -> Handle<naga::Expression> {
         self.add(naga::Expression::Binary { op, left, right })
+    }
+
+    fn select(
+        &mut self,
+        condition: Handle<naga::Expression>,
+        accept: Handle<naga::Expression>,
+        reject: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        self.add(naga::Expression::Select {
+            condition,
+            accept,
+            reject,
+        })
+    }
+
+    /// A one- or two-argument math function.
+    fn math(
+        &mut self,
+        fun: naga::MathFunction,
+        arg: Handle<naga::Expression>,
+        arg1: Option<Handle<naga::Expression>>,
+    ) -> Handle<naga::Expression> {
+        self.add(naga::Expression::Math {
+            fun,
+            arg,
+            arg1,
+            arg2: None,
+            arg3: None,
+        })
     }
 
     fn unary(

@@ -46,6 +46,8 @@ pub struct Device {
     null_buffer: OnceLock<Arc<vulkan::Buffer>>,
     completion: OnceLock<CompletionThread>,
     builtin_kernels: OnceLock<BuiltinKernels>,
+    /// See [`Device::prefers_compute_copies`]; read once, not per copy.
+    compute_copies: bool,
     /// Used only for the initial contents of memory objects, which are
     /// uploaded synchronously so that every queue sees them.
     transfer: Mutex<Option<vulkan::Stream>>,
@@ -68,6 +70,11 @@ impl Device {
             logical: OnceLock::new(),
             null_buffer: OnceLock::new(),
             builtin_kernels: OnceLock::new(),
+            compute_copies: match std::env::var("CLVULKAN_COPY").as_deref() {
+                Ok("compute") => true,
+                Ok("transfer") => false,
+                _ => info.device_type == vk::PhysicalDeviceType::DISCRETE_GPU,
+            },
             completion: OnceLock::new(),
             transfer: Mutex::new(None),
         }
@@ -134,11 +141,7 @@ impl Device {
     /// command is the faster one. `CLVULKAN_COPY=compute|transfer`
     /// overrides, for tests and measurements.
     pub fn prefers_compute_copies(&self) -> bool {
-        match std::env::var("CLVULKAN_COPY").as_deref() {
-            Ok("compute") => true,
-            Ok("transfer") => false,
-            _ => self.info.device_type == vk::PhysicalDeviceType::DISCRETE_GPU,
-        }
+        self.compute_copies
     }
 
     /// What a NULL buffer kernel argument is bound to.

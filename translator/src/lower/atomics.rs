@@ -289,19 +289,10 @@ const MEMORY_ORDER_ACQUIRE: u64 = 2;
 const MEMORY_ORDER_RELEASE: u64 = 3;
 const MEMORY_ORDER_SEQ_CST: u64 = 5;
 
-fn literal_of(scalar: naga::Scalar, v: u8) -> naga::Literal {
-    match scalar {
-        naga::Scalar::I32 => naga::Literal::I32(v.into()),
-        naga::Scalar::I64 => naga::Literal::I64(v.into()),
-        naga::Scalar::U64 => naga::Literal::U64(v.into()),
-        _ => naga::Literal::U32(v.into()),
-    }
-}
-
 fn one(fb: &mut FnBuilder, scalar: naga::Scalar) -> Handle<naga::Expression> {
-    fb.add(naga::Expression::Literal(literal_of(scalar, 1)))
+    fb.add(naga::Expression::Literal(register_literal(scalar, 1)))
 }
 
 fn zero(fb: &mut FnBuilder, scalar: naga::Scalar) -> Handle<naga::Expression> {
-    fb.add(naga::Expression::Literal(literal_of(scalar, 0)))
+    fb.add(naga::Expression::Literal(register_literal(scalar, 0)))
 }

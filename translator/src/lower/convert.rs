@@ -43,13 +43,7 @@ impl ModuleBuilder<'_> {
                 Rounding::Rtz | Rounding::Default => None,
             };
             let rounded = match fun {
-                Some(fun) => fb.add(naga::Expression::Math {
-                    fun,
-                    arg: v,
-                    arg1: None,
-                    arg2: None,
-                    arg3: None,
-                }),
+                Some(fun) => fb.math(fun, v, None),
                 None => v,
             };
             let converted = self.convert(fb, rounded, from, to, location)?;
@@ -58,14 +52,8 @@ impl ModuleBuilder<'_> {
             }
             // Bounds as floats: `lo` is a power of two or 0, and one past
             // `hi` is a power of two, so both are exact.
-            let float = |this: &mut Self, fb: &mut FnBuilder, v: f64| {
-                let lit = fb.add(naga::Expression::Literal(float_literal(from_elem, v)));
-                this.splat_to(fb, lit, from, location)
-            };
-            let (lower, past) = (
-                float(self, fb, lo as f64)?,
-                float(self, fb, (hi + 1) as f64)?,
-            );
+            let lower = self.float_constant(fb, from, lo as f64, location)?;
+            let past = self.float_constant(fb, from, (hi + 1) as f64, location)?;
             let (lo_c, hi_c, zero) = (
                 self.constant(fb, to, as_u64(lo), location)?,
                 self.constant(fb, to, as_u64(hi), location)?,
@@ -77,9 +65,9 @@ impl ModuleBuilder<'_> {
                 fun: naga::RelationalFunction::IsNan,
                 argument: rounded,
             });
-            let r = select(fb, nan, zero, converted);
-            let r = select(fb, too_small, lo_c, r);
-            return Ok(select(fb, too_big, hi_c, r));
+            let r = fb.select(nan, zero, converted);
+            let r = fb.select(too_small, lo_c, r);
+            return Ok(fb.select(too_big, hi_c, r));
         }
         if !c.saturate {
             return self.convert(fb, v, from, to, location);
@@ -99,26 +87,13 @@ impl ModuleBuilder<'_> {
         if lo > source_lo {
             let bound = self.constant(fb, from, as_u64(lo), location)?;
             let below = fb.binary(B::Less, clamped, bound);
-            clamped = select(fb, below, bound, clamped);
+            clamped = fb.select(below, bound, clamped);
         }
         if hi < source_hi {
             let bound = self.constant(fb, from, as_u64(hi), location)?;
             let above = fb.binary(B::Greater, clamped, bound);
-            clamped = select(fb, above, bound, clamped);
+            clamped = fb.select(above, bound, clamped);
         }
         self.convert(fb, clamped, from, to, location)
     }
-}
-
-fn select(
-    fb: &mut FnBuilder,
-    condition: Handle<naga::Expression>,
-    accept: Handle<naga::Expression>,
-    reject: Handle<naga::Expression>,
-) -> Handle<naga::Expression> {
-    fb.add(naga::Expression::Select {
-        condition,
-        accept,
-        reject,
-    })
 }

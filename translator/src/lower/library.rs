@@ -31,46 +31,46 @@ impl ModuleBuilder<'_> {
             Builtin::Clamp if elem.is_float() => {
                 // fmin(fmax(x, lo), hi) as OpenCL defines them: a NaN x
                 // gives lo (GLSL's FMax/FMin leave NaN undefined).
-                let [x, lo, hi] = self.values::<3>(fb, args)?;
+                let [x, lo, hi] = self.values::<3>(fb, args, location)?;
                 let above = fb.binary(B::GreaterEqual, x, lo);
-                let low = select(fb, above, x, lo);
+                let low = fb.select(above, x, lo);
                 let below = fb.binary(B::LessEqual, low, hi);
-                select(fb, below, low, hi)
+                fb.select(below, low, hi)
             }
             Builtin::Clamp => {
-                let [x, lo, hi] = self.values::<3>(fb, args)?;
-                let low = math2(fb, naga::MathFunction::Max, x, lo);
-                math2(fb, naga::MathFunction::Min, low, hi)
+                let [x, lo, hi] = self.values::<3>(fb, args, location)?;
+                let low = fb.math(naga::MathFunction::Max, x, Some(lo));
+                fb.math(naga::MathFunction::Min, low, Some(hi))
             }
             Builtin::Mix => {
-                let [x, y, a] = self.values::<3>(fb, args)?;
+                let [x, y, a] = self.values::<3>(fb, args, location)?;
                 let d = fb.binary(B::Subtract, y, x);
                 let scaled = fb.binary(B::Multiply, d, a);
                 fb.binary(B::Add, x, scaled)
             }
             Builtin::Step => {
-                let [edge, x] = self.values::<2>(fb, args)?;
+                let [edge, x] = self.values::<2>(fb, args, location)?;
                 let below = fb.binary(B::Less, x, edge);
                 let (zero, one) = (
-                    self.float(fb, ty, 0.0, location)?,
-                    self.float(fb, ty, 1.0, location)?,
+                    self.float_constant(fb, ty, 0.0, location)?,
+                    self.float_constant(fb, ty, 1.0, location)?,
                 );
-                select(fb, below, zero, one)
+                fb.select(below, zero, one)
             }
             Builtin::Smoothstep => {
-                let [e0, e1, x] = self.values::<3>(fb, args)?;
+                let [e0, e1, x] = self.values::<3>(fb, args, location)?;
                 let (zero, one) = (
-                    self.float(fb, ty, 0.0, location)?,
-                    self.float(fb, ty, 1.0, location)?,
+                    self.float_constant(fb, ty, 0.0, location)?,
+                    self.float_constant(fb, ty, 1.0, location)?,
                 );
                 let num = fb.binary(B::Subtract, x, e0);
                 let den = fb.binary(B::Subtract, e1, e0);
                 let t = fb.binary(B::Divide, num, den);
-                let t = math2(fb, naga::MathFunction::Max, t, zero);
-                let t = math2(fb, naga::MathFunction::Min, t, one);
+                let t = fb.math(naga::MathFunction::Max, t, Some(zero));
+                let t = fb.math(naga::MathFunction::Min, t, Some(one));
                 let (two, three) = (
-                    self.float(fb, ty, 2.0, location)?,
-                    self.float(fb, ty, 3.0, location)?,
+                    self.float_constant(fb, ty, 2.0, location)?,
+                    self.float_constant(fb, ty, 3.0, location)?,
                 );
                 let twice = fb.binary(B::Multiply, two, t);
                 let shape = fb.binary(B::Subtract, three, twice);
@@ -79,55 +79,55 @@ impl ModuleBuilder<'_> {
             }
             Builtin::Sign => {
                 // 1 or -1, and x itself for +-0 and NaN -> 0.
-                let [x] = self.values::<1>(fb, args)?;
+                let [x] = self.values::<1>(fb, args, location)?;
                 let (zero, one, minus) = (
-                    self.float(fb, ty, 0.0, location)?,
-                    self.float(fb, ty, 1.0, location)?,
-                    self.float(fb, ty, -1.0, location)?,
+                    self.float_constant(fb, ty, 0.0, location)?,
+                    self.float_constant(fb, ty, 1.0, location)?,
+                    self.float_constant(fb, ty, -1.0, location)?,
                 );
                 let is_nan = fb.add(naga::Expression::Relational {
                     fun: naga::RelationalFunction::IsNan,
                     argument: x,
                 });
-                let zero_or_x = select(fb, is_nan, zero, x);
+                let zero_or_x = fb.select(is_nan, zero, x);
                 let negative = fb.binary(B::Less, x, zero);
-                let rest = select(fb, negative, minus, zero_or_x);
+                let rest = fb.select(negative, minus, zero_or_x);
                 let positive = fb.binary(B::Greater, x, zero);
-                select(fb, positive, one, rest)
+                fb.select(positive, one, rest)
             }
             Builtin::Degrees | Builtin::Radians => {
-                let [x] = self.values::<1>(fb, args)?;
+                let [x] = self.values::<1>(fb, args, location)?;
                 let factor = if b == Builtin::Degrees {
                     180.0 / std::f64::consts::PI
                 } else {
                     std::f64::consts::PI / 180.0
                 };
-                let factor = self.float(fb, ty, factor, location)?;
+                let factor = self.float_constant(fb, ty, factor, location)?;
                 fb.binary(B::Multiply, x, factor)
             }
             Builtin::Dot => {
-                let [x, y] = self.values::<2>(fb, args)?;
+                let [x, y] = self.values::<2>(fb, args, location)?;
                 match arg_ty {
-                    Type::Vector(..) => math2(fb, naga::MathFunction::Dot, x, y),
+                    Type::Vector(..) => fb.math(naga::MathFunction::Dot, x, Some(y)),
                     _ => fb.binary(B::Multiply, x, y),
                 }
             }
             Builtin::Cross => self.cross(fb, args, &arg_ty, location)?,
             Builtin::Clz | Builtin::Ctz | Builtin::Popcount => {
-                let [x] = self.values::<1>(fb, args)?;
+                let [x] = self.values::<1>(fb, args, location)?;
                 self.bit_count(fb, b, x, &arg_ty, location)?
             }
             Builtin::Abs | Builtin::AbsDiff => {
                 let x = match b {
-                    Builtin::Abs => self.values::<1>(fb, args)?[0],
+                    Builtin::Abs => self.values::<1>(fb, args, location)?[0],
                     _ => {
-                        let [x, y] = self.values::<2>(fb, args)?;
+                        let [x, y] = self.values::<2>(fb, args, location)?;
                         // |x - y| by the larger minus the smaller, which the
                         // unsigned result holds exactly even where x - y
                         // overflows the signed type.
                         let greater = fb.binary(B::Greater, x, y);
                         let (d1, d2) = (fb.binary(B::Subtract, x, y), fb.binary(B::Subtract, y, x));
-                        let difference = select(fb, greater, d1, d2);
+                        let difference = fb.select(greater, d1, d2);
                         return Ok(Some(
                             self.reinterpret(fb, difference, &arg_ty, ty, location)?,
                         ));
@@ -137,14 +137,14 @@ impl ModuleBuilder<'_> {
                     let zero = self.constant(fb, &arg_ty, 0, location)?;
                     let negative = fb.binary(B::Less, x, zero);
                     let negated = fb.binary(B::Subtract, zero, x);
-                    let magnitude = select(fb, negative, negated, x);
+                    let magnitude = fb.select(negative, negated, x);
                     self.reinterpret(fb, magnitude, &arg_ty, ty, location)?
                 } else {
                     x
                 }
             }
             Builtin::Hadd | Builtin::Rhadd => {
-                let [x, y] = self.values::<2>(fb, args)?;
+                let [x, y] = self.values::<2>(fb, args, location)?;
                 // (x >> 1) + (y >> 1) + the carry of the low bits: never
                 // overflows, and shifts arithmetically for signed types.
                 let one = self.constant(fb, &arg_ty, 1, location)?;
@@ -163,11 +163,11 @@ impl ModuleBuilder<'_> {
                 fb.binary(B::Add, sum, carry)
             }
             Builtin::AddSat | Builtin::SubSat => {
-                let [x, y] = self.values::<2>(fb, args)?;
+                let [x, y] = self.values::<2>(fb, args, location)?;
                 self.saturating(fb, b == Builtin::AddSat, x, y, &arg_ty, location)?
             }
             Builtin::MulHi | Builtin::MadHi => {
-                let [x, y] = self.values::<2>(fb, [&args[0], &args[1]])?;
+                let [x, y] = self.values::<2>(fb, [&args[0], &args[1]], location)?;
                 let hi = self.mul_hi(fb, x, y, &arg_ty, location)?;
                 match b {
                     Builtin::MadHi => {
@@ -179,7 +179,7 @@ impl ModuleBuilder<'_> {
                 }
             }
             Builtin::Mul24 | Builtin::Mad24 => {
-                let [x, y] = self.values::<2>(fb, [&args[0], &args[1]])?;
+                let [x, y] = self.values::<2>(fb, [&args[0], &args[1]], location)?;
                 let product = fb.binary(B::Multiply, x, y);
                 match b {
                     Builtin::Mad24 => {
@@ -190,7 +190,7 @@ impl ModuleBuilder<'_> {
                 }
             }
             Builtin::Rotate => {
-                let [x, n] = self.values::<2>(fb, args)?;
+                let [x, n] = self.values::<2>(fb, args, location)?;
                 self.rotate(fb, x, n, &arg_ty, location)?
             }
             Builtin::Isequal
@@ -211,13 +211,13 @@ impl ModuleBuilder<'_> {
                 self.bool_to_int(fb, c, ty, location)?
             }
             Builtin::Islessgreater => {
-                let [x, y] = self.values::<2>(fb, args)?;
+                let [x, y] = self.values::<2>(fb, args, location)?;
                 let (lt, gt) = (fb.binary(B::Less, x, y), fb.binary(B::Greater, x, y));
                 let c = fb.binary(B::InclusiveOr, lt, gt);
                 self.bool_to_int(fb, c, ty, location)?
             }
             Builtin::Isnan | Builtin::Isinf | Builtin::Isfinite | Builtin::Isnormal => {
-                let [x] = self.values::<1>(fb, args)?;
+                let [x] = self.values::<1>(fb, args, location)?;
                 let relational = |fb: &mut FnBuilder, fun| {
                     fb.add(naga::Expression::Relational { fun, argument: x })
                 };
@@ -236,8 +236,8 @@ impl ModuleBuilder<'_> {
                                 Scalar::Double => f64::MIN_POSITIVE,
                                 _ => f64::from(f32::MIN_POSITIVE),
                             };
-                            let smallest = self.float(fb, &arg_ty, smallest, location)?;
-                            let magnitude = math1(fb, naga::MathFunction::Abs, x);
+                            let smallest = self.float_constant(fb, &arg_ty, smallest, location)?;
+                            let magnitude = fb.math(naga::MathFunction::Abs, x, None);
                             let big = fb.binary(B::GreaterEqual, magnitude, smallest);
                             fb.binary(B::And, finite, big)
                         }
@@ -246,7 +246,7 @@ impl ModuleBuilder<'_> {
                 self.bool_to_int(fb, c, ty, location)?
             }
             Builtin::Signbit => {
-                let [x] = self.values::<1>(fb, args)?;
+                let [x] = self.values::<1>(fb, args, location)?;
                 let signed = match elem {
                     Scalar::Double => Type::Scalar(Scalar::Long),
                     _ => Type::INT,
@@ -262,7 +262,7 @@ impl ModuleBuilder<'_> {
             }
             Builtin::Any | Builtin::All => {
                 // The most significant bit of each lane decides.
-                let [x] = self.values::<1>(fb, args)?;
+                let [x] = self.values::<1>(fb, args, location)?;
                 let zero = self.constant(fb, &arg_ty, 0, location)?;
                 let set = fb.binary(B::Less, x, zero);
                 let c = match arg_ty {
@@ -279,7 +279,7 @@ impl ModuleBuilder<'_> {
                 self.bool_to_int(fb, c, ty, location)?
             }
             Builtin::Select => {
-                let [a, bv, c] = self.values::<3>(fb, args)?;
+                let [a, bv, c] = self.values::<3>(fb, args, location)?;
                 let c_ty = &args[2].ty;
                 let zero = self.constant(fb, c_ty, 0, location)?;
                 // Scalars select on non-zero, vectors on each lane's MSB.
@@ -287,10 +287,10 @@ impl ModuleBuilder<'_> {
                     Type::Vector(..) => fb.binary(B::Less, c, zero),
                     _ => fb.binary(B::NotEqual, c, zero),
                 };
-                select(fb, chosen, bv, a)
+                fb.select(chosen, bv, a)
             }
             Builtin::Bitselect if !elem.is_float() => {
-                let [a, bv, c] = self.values::<3>(fb, args)?;
+                let [a, bv, c] = self.values::<3>(fb, args, location)?;
                 let keep = fb.unary(naga::UnaryOperator::BitwiseNot, c);
                 let from_a = fb.binary(B::And, a, keep);
                 let from_b = fb.binary(B::And, bv, c);
@@ -306,25 +306,19 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         args: impl IntoIterator<Item = &'e Expr>,
+        location: Location,
     ) -> LResult<[Handle<naga::Expression>; N]> {
         let mut out = Vec::with_capacity(N);
         for a in args.into_iter().take(N) {
             out.push(self.plain(fb, a)?);
         }
-        out.try_into().map_err(|_| Failed)
-    }
-
-    /// The float constant `v` of the element type of `ty`, splat to it.
-    fn float(
-        &mut self,
-        fb: &mut FnBuilder,
-        ty: &Type,
-        v: f64,
-        location: Location,
-    ) -> LResult<Handle<naga::Expression>> {
-        let s = ty.element().unwrap_or(Scalar::Float);
-        let lit = fb.add(naga::Expression::Literal(float_literal(s, v)));
-        self.splat_to(fb, lit, ty, location)
+        // The checker matched the call to a signature with N arguments.
+        out.try_into().map_err(|_| {
+            self.error(
+                location,
+                "internal compiler error: built-in called with too few arguments",
+            )
+        })
     }
 
     /// The register bits `v` in every lane of `ty` (for a `char`, a 32-bit
@@ -337,13 +331,7 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let s = naga_scalar(ty.element().unwrap_or(Scalar::Int));
-        let literal = match s {
-            naga::Scalar::I32 => naga::Literal::I32(v as i32),
-            naga::Scalar::I64 => naga::Literal::I64(v as i64),
-            naga::Scalar::U64 => naga::Literal::U64(v),
-            _ => naga::Literal::U32(v as u32),
-        };
-        let lit = fb.add(naga::Expression::Literal(literal));
+        let lit = fb.add(naga::Expression::Literal(register_literal(s, v)));
         self.splat_to(fb, lit, ty, location)
     }
 
@@ -405,12 +393,12 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let [x, y] = self.values::<2>(fb, args)?;
+        let [x, y] = self.values::<2>(fb, args, location)?;
         let Type::Vector(s, n) = *ty else {
             return Err(self.error(location, "cross of a non-vector"));
         };
         if n == 3 {
-            return Ok(math2(fb, naga::MathFunction::Cross, x, y));
+            return Ok(fb.math(naga::MathFunction::Cross, x, Some(y)));
         }
         // float4: the cross product of the xyz parts, w = 0.
         let xyz = |fb: &mut FnBuilder, v| {
@@ -426,7 +414,7 @@ impl ModuleBuilder<'_> {
             })
         };
         let (a, b) = (xyz(fb, x), xyz(fb, y));
-        let c = math2(fb, naga::MathFunction::Cross, a, b);
+        let c = fb.math(naga::MathFunction::Cross, a, Some(b));
         let zero = fb.add(naga::Expression::Literal(float_literal(s, 0.0)));
         let ty = self.value_type(&Type::Vector(s, n), location)?;
         Ok(fb.add(naga::Expression::Compose {
@@ -456,9 +444,9 @@ impl ModuleBuilder<'_> {
         let mask = self.register_constant(fb, ty, (1u64 << bits) - 1, location)?;
         let own = fb.binary(B::And, x, mask);
         Ok(match b {
-            Builtin::Popcount => math1(fb, naga::MathFunction::CountOneBits, own),
+            Builtin::Popcount => fb.math(naga::MathFunction::CountOneBits, own, None),
             Builtin::Clz => {
-                let count = math1(fb, naga::MathFunction::CountLeadingZeros, own);
+                let count = fb.math(naga::MathFunction::CountLeadingZeros, own, None);
                 let extra = self.constant(fb, ty, u64::from(32 - bits), location)?;
                 fb.binary(B::Subtract, count, extra)
             }
@@ -470,7 +458,7 @@ impl ModuleBuilder<'_> {
                 } else {
                     own
                 };
-                math1(fb, naga::MathFunction::CountTrailingZeros, guarded)
+                fb.math(naga::MathFunction::CountTrailingZeros, guarded, None)
             }
         })
     }
@@ -505,10 +493,10 @@ impl ModuleBuilder<'_> {
             // which wraps there.
             if !s.is_signed() && !add {
                 let below = fb.binary(B::Less, x, y);
-                return Ok(select(fb, below, lo, r));
+                return Ok(fb.select(below, lo, r));
             }
-            let low = math2(fb, naga::MathFunction::Max, r, lo);
-            return Ok(math2(fb, naga::MathFunction::Min, low, hi));
+            let low = fb.math(naga::MathFunction::Max, r, Some(lo));
+            return Ok(fb.math(naga::MathFunction::Min, low, Some(hi)));
         }
         Ok(if !s.is_signed() {
             // Unsigned: the sum is below x, or the difference above it.
@@ -517,7 +505,7 @@ impl ModuleBuilder<'_> {
             } else {
                 fb.binary(B::Greater, r, x)
             };
-            select(fb, wrapped, if add { hi } else { lo }, r)
+            fb.select(wrapped, if add { hi } else { lo }, r)
         } else {
             // Signed: overflow when the result's sign is wrong for the
             // operands'; it then saturates toward x's sign.
@@ -531,8 +519,8 @@ impl ModuleBuilder<'_> {
             let both = fb.binary(B::And, xr, other);
             let overflow = fb.binary(B::Less, both, zero);
             let negative = fb.binary(B::Less, x, zero);
-            let bound = select(fb, negative, lo, hi);
-            select(fb, overflow, bound, r)
+            let bound = fb.select(negative, lo, hi);
+            fb.select(overflow, bound, r)
         })
     }
 
@@ -619,46 +607,4 @@ impl ModuleBuilder<'_> {
         let back = self.bitcast(fb, rotated, ty, location)?;
         self.wrap_narrow(fb, back, ty)
     }
-}
-
-fn math1(
-    fb: &mut FnBuilder,
-    fun: naga::MathFunction,
-    arg: Handle<naga::Expression>,
-) -> Handle<naga::Expression> {
-    fb.add(naga::Expression::Math {
-        fun,
-        arg,
-        arg1: None,
-        arg2: None,
-        arg3: None,
-    })
-}
-
-fn math2(
-    fb: &mut FnBuilder,
-    fun: naga::MathFunction,
-    arg: Handle<naga::Expression>,
-    arg1: Handle<naga::Expression>,
-) -> Handle<naga::Expression> {
-    fb.add(naga::Expression::Math {
-        fun,
-        arg,
-        arg1: Some(arg1),
-        arg2: None,
-        arg3: None,
-    })
-}
-
-fn select(
-    fb: &mut FnBuilder,
-    condition: Handle<naga::Expression>,
-    accept: Handle<naga::Expression>,
-    reject: Handle<naga::Expression>,
-) -> Handle<naga::Expression> {
-    fb.add(naga::Expression::Select {
-        condition,
-        accept,
-        reject,
-    })
 }

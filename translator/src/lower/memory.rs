@@ -808,11 +808,7 @@ fn half_bits_to_float(
     let infinity = fb.binary(B::InclusiveOr, sign32, infinity);
     let all_ones = lit(fb, 0x1f);
     let is_special = fb.binary(B::Equal, exponent, all_ones);
-    let float_bits = fb.add(naga::Expression::Select {
-        condition: is_special,
-        accept: infinity,
-        reject: normal,
-    });
+    let float_bits = fb.select(is_special, infinity, normal);
     let wide = fb.add(naga::Expression::As {
         expr: float_bits,
         kind: naga::ScalarKind::Float,
@@ -831,17 +827,9 @@ fn half_bits_to_float(
     let negated = fb.unary(naga::UnaryOperator::Negate, small);
     let zero = lit(fb, 0);
     let negative = fb.binary(B::NotEqual, sign, zero);
-    let small = fb.add(naga::Expression::Select {
-        condition: negative,
-        accept: negated,
-        reject: small,
-    });
+    let small = fb.select(negative, negated, small);
     let is_small = fb.binary(B::Equal, exponent, zero);
-    fb.add(naga::Expression::Select {
-        condition: is_small,
-        accept: small,
-        reject: wide,
-    })
+    fb.select(is_small, small, wide)
 }
 
 /// The half bits of `value` under `rounding`, from `nearest`, its bits
@@ -863,15 +851,7 @@ fn directed_half(
         return nearest;
     }
     let back = half_bits_to_float(fb, nearest);
-    let abs = |fb: &mut FnBuilder, arg| {
-        fb.add(naga::Expression::Math {
-            fun: naga::MathFunction::Abs,
-            arg,
-            arg1: None,
-            arg2: None,
-            arg3: None,
-        })
-    };
+    let abs = |fb: &mut FnBuilder, arg| fb.math(naga::MathFunction::Abs, arg, None);
     let lit = |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
     let sign = lit(fb, 0x8000);
     let sign = fb.binary(B::And, nearest, sign);
@@ -884,26 +864,14 @@ fn directed_half(
             (fb.binary(B::Greater, a, b), down)
         }
         Rounding::Rtp => {
-            let step = fb.add(naga::Expression::Select {
-                condition: negative,
-                accept: down,
-                reject: up,
-            });
+            let step = fb.select(negative, down, up);
             (fb.binary(B::Less, back, value), step)
         }
         _ => {
-            let step = fb.add(naga::Expression::Select {
-                condition: negative,
-                accept: up,
-                reject: down,
-            });
+            let step = fb.select(negative, up, down);
             (fb.binary(B::Greater, back, value), step)
         }
     };
     let stepped = fb.binary(B::Add, nearest, step);
-    fb.add(naga::Expression::Select {
-        condition: wrong_side,
-        accept: stepped,
-        reject: nearest,
-    })
+    fb.select(wrong_side, stepped, nearest)
 }

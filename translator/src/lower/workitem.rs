@@ -14,24 +14,13 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
         let scaled = |this: &mut Self, fb: &mut FnBuilder, v, factor: f64| {
-            let lit = fb.add(naga::Expression::Literal(naga::Literal::F32(factor as f32)));
-            let factor = this.splat_to(fb, lit, ty, location)?;
+            let factor = this.float_constant(fb, ty, factor, location)?;
             Ok::<_, Failed>(fb.binary(naga::BinaryOperator::Multiply, v, factor))
-        };
-        let math = |fb: &mut FnBuilder, fun, arg| {
-            fb.add(naga::Expression::Math {
-                fun,
-                arg,
-                arg1: None,
-                arg2: None,
-                arg3: None,
-            })
         };
         Ok(Some(match b {
             Builtin::NativeRecip => {
                 let x = self.plain(fb, &args[0])?;
-                let lit = fb.add(naga::Expression::Literal(naga::Literal::F32(1.0)));
-                let one = self.splat_to(fb, lit, ty, location)?;
+                let one = self.float_constant(fb, ty, 1.0, location)?;
                 fb.binary(naga::BinaryOperator::Divide, one, x)
             }
             Builtin::NativeDivide => {
@@ -42,11 +31,11 @@ impl ModuleBuilder<'_> {
             Builtin::NativeExp10 => {
                 let x = self.plain(fb, &args[0])?;
                 let x = scaled(self, fb, x, std::f64::consts::LOG2_10)?;
-                math(fb, naga::MathFunction::Exp2, x)
+                fb.math(naga::MathFunction::Exp2, x, None)
             }
             Builtin::NativeLog10 => {
                 let x = self.plain(fb, &args[0])?;
-                let log2 = math(fb, naga::MathFunction::Log2, x);
+                let log2 = fb.math(naga::MathFunction::Log2, x, None);
                 scaled(self, fb, log2, std::f64::consts::LOG10_2)?
             }
             _ => return Ok(None),
