@@ -356,7 +356,9 @@ fn type_as_written(p: &ast::ParamDecl) -> String {
         .iter()
         .filter(|d| matches!(d, ast::Derived::Pointer(_) | ast::Derived::Array(_)))
         .count();
-    format!("{base}{}", "*".repeat(stars))
+    let mut written = base;
+    written.extend(std::iter::repeat_n('*', stars));
+    written
 }
 
 /// Lane indices of a swizzle (OpenCL C 6.3.7): `xyzw` (and `rgba` from 3.0),
