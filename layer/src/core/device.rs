@@ -20,6 +20,7 @@ use crate::core::error::VkResultExt;
 use crate::core::fence::Fence;
 use crate::core::object::{ClObject, ObjectKind};
 use crate::core::platform;
+use crate::core::transfer::StagingPool;
 use crate::core::CLResult;
 use crate::vulkan::{self, Instance, PhysicalDeviceInfo, Placement};
 
@@ -51,6 +52,7 @@ pub struct Device {
     /// Used only for the initial contents of memory objects, which are
     /// uploaded synchronously so that every queue sees them.
     transfer: Mutex<Option<vulkan::Stream>>,
+    staging: StagingPool,
 }
 
 impl ClObject for Device {
@@ -77,6 +79,7 @@ impl Device {
             },
             completion: OnceLock::new(),
             transfer: Mutex::new(None),
+            staging: StagingPool::default(),
         }
     }
 
@@ -93,6 +96,11 @@ impl Device {
     }
 
     /// The logical device, created on first use and shared by all contexts.
+    /// The staging buffers that large transfers stream through.
+    pub fn staging(&self) -> &StagingPool {
+        &self.staging
+    }
+
     pub fn vk(&self) -> CLResult<&Arc<vulkan::Device>> {
         if let Some(device) = self.logical.get() {
             return Ok(device);

@@ -22,6 +22,7 @@ use crate::core::host::HostMemory;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::queue::Queue;
+use crate::core::transfer;
 use crate::core::CLResult;
 use crate::vulkan::Placement;
 
@@ -86,6 +87,15 @@ pub fn read_buffer_as(
     let size = destination.bytes_mut().len();
     mem.check_range(offset, size)?;
     mem.check_host_can_read()?;
+    if blocking && size >= transfer::STREAM_THRESHOLD {
+        let buffer_offset = (mem.origin() + offset) as u64;
+        let bytes = destination.bytes_mut();
+        if let Some(event) =
+            transfer::read_streamed(command, queue, mem, buffer_offset, bytes, waits)?
+        {
+            return Ok(event);
+        }
+    }
     let buffer = mem.buffer_on(queue.device())?;
     let mut recipe = Recipe::default();
     let mut host_completion = None;
@@ -155,6 +165,14 @@ pub fn write_buffer_as(
     // if the same thread means to set it afterwards.
     for earlier in queue.pending_host_writes(waits) {
         earlier.wait()?;
+    }
+    if blocking && source.len() >= transfer::STREAM_THRESHOLD {
+        let buffer_offset = (mem.origin() + offset) as u64;
+        if let Some(event) =
+            transfer::write_streamed(command, queue, mem, buffer_offset, source, waits)?
+        {
+            return Ok(event);
+        }
     }
     let mut recipe = Recipe::default();
     if !source.is_empty() {

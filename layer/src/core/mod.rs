@@ -28,6 +28,7 @@ pub mod platform;
 pub mod program;
 pub mod queue;
 pub mod rect;
+pub mod transfer;
 
 /// The result of every fallible OpenCL operation: the error is the `CL_*`
 /// code the entry point returns.

@@ -18,7 +18,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use opencl_sys::{
     cl_command_queue_properties, cl_command_type, cl_int, cl_queue_properties, CL_COMPLETE,
     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT,
-    CL_QUEUE_PROFILING_ENABLE,
+    CL_OUT_OF_RESOURCES, CL_QUEUE_PROFILING_ENABLE,
 };
 
 use crate::core::command::Recipe;
@@ -380,6 +380,31 @@ impl Object<Queue> {
         self.release_when_done(&still_blocked_on);
     }
 
+    /// The queue to one caller for a command streamed in parts, or `None`
+    /// when `waits` holds a dependency only the host can see complete or
+    /// an earlier command is held back (the caller then enqueues the
+    /// command whole). While the [`Sequence`] lives no other command can
+    /// enter this queue, so its parts stay one command in queue order.
+    pub fn sequence(
+        self: &Arc<Self>,
+        waits: &[Arc<Object<Event>>],
+    ) -> CLResult<Option<Sequence<'_>>> {
+        if waits.iter().any(|e| !e.context().is(&self.context)) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        self.flush_queues_of(waits)?;
+        let state = self.lock();
+        if !state.held_back.is_empty() || self.host_dependencies(waits).is_some() {
+            return Ok(None);
+        }
+        Ok(Some(Sequence {
+            queue: self,
+            state: Some(state),
+            waits: waits.to_vec(),
+            due: Notifications::default(),
+        }))
+    }
+
     /// The events of this queue that will still write host memory (pending
     /// non-blocking reads), plus those in `waits`: a command that reads
     /// host memory at enqueue time must wait for them first.
@@ -396,5 +421,39 @@ impl Object<Queue> {
             .chain(waits.iter().cloned())
             .filter(|event| event.writes_host_memory_later())
             .collect()
+    }
+}
+
+/// One command enqueued in parts, each submitted at once so the GPU works
+/// on one part while the host prepares the next; see [`Object::sequence`].
+pub struct Sequence<'q> {
+    queue: &'q Arc<Object<Queue>>,
+    /// Always Some until dropped: the queue is unlocked before the
+    /// callbacks the parts made due run.
+    state: Option<MutexGuard<'q, State>>,
+    /// The command's wait list, which the first part takes.
+    waits: Vec<Arc<Object<Event>>>,
+    due: Notifications,
+}
+
+impl Sequence<'_> {
+    /// Records and submits one part as `event`'s command; returns the
+    /// fence it completes at.
+    pub fn submit(&mut self, event: &Arc<Object<Event>>, recipe: Recipe) -> CLResult<Fence> {
+        let waits = std::mem::take(&mut self.waits);
+        let state = self.state.as_mut().ok_or(CL_OUT_OF_RESOURCES)?;
+        let recorded = self.queue.record_locked(state, event, &waits, recipe);
+        let (due, submitted) = self.queue.submit_locked(state);
+        self.due.extend(due);
+        self.due.extend(recorded?);
+        submitted?;
+        state.last_submission.clone().ok_or(CL_OUT_OF_RESOURCES)
+    }
+}
+
+impl Drop for Sequence<'_> {
+    fn drop(&mut self) {
+        self.state = None;
+        std::mem::take(&mut self.due).run();
     }
 }
