@@ -26,6 +26,10 @@ pub struct DeviceCaps {
     /// enable `cl_khr_fp16`.
     pub float16: bool,
     pub image_support: bool,
+    /// Push-constant bytes a pipeline may use (`maxPushConstantsSize`). A
+    /// kernel whose launch block (header plus by-value arguments) is larger
+    /// reads it from a storage buffer instead.
+    pub max_push_constant_size: u32,
 }
 
 impl DeviceCaps {
@@ -40,6 +44,8 @@ impl DeviceCaps {
             int64_atomics: true,
             float16: false,
             image_support: false,
+            // What Vulkan guarantees every device.
+            max_push_constant_size: 128,
         }
     }
 

@@ -83,6 +83,16 @@ pub struct KernelArg {
     pub kind: ArgKind,
 }
 
+impl KernelReflection {
+    /// The push-constant bytes the kernel's pipeline declares.
+    pub fn pipeline_push_constant_size(&self) -> u32 {
+        match self.launch_block_binding {
+            Some(_) => 0,
+            None => self.push_constant_size,
+        }
+    }
+}
+
 impl KernelArg {
     /// The size `clSetKernelArg` must be given for this argument: a host
     /// `cl_mem` handle for buffers.
@@ -100,8 +110,13 @@ impl KernelArg {
 pub struct KernelReflection {
     pub name: String,
     pub args: Vec<KernelArg>,
-    /// Total push-constant bytes: the header plus POD arguments.
+    /// Size of the launch block: the header plus POD arguments.
     pub push_constant_size: u32,
+    /// Where the launch block lives when it does not fit the device's push
+    /// constants: this read-only storage-buffer binding, whose contents are
+    /// laid out exactly as the push constants would be. `None`: push
+    /// constants.
+    pub launch_block_binding: Option<u32>,
     /// Number of storage-buffer bindings (0..n) in descriptor set 0.
     pub storage_buffers: u32,
     /// `__attribute__((reqd_work_group_size(x, y, z)))`.

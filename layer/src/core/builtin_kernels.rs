@@ -52,7 +52,7 @@ impl BuiltinKernels {
                     &spirv,
                     &reflection.name,
                     reflection.storage_buffers,
-                    reflection.push_constant_size,
+                    reflection.pipeline_push_constant_size(),
                 )
                 .or_out_of_resources()?;
             Ok(BuiltinKernel {

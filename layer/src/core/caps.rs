@@ -23,5 +23,6 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         // `half` values live in buffers, so arithmetic alone is not enough.
         float16: features.shader_float16 && features.storage_buffer_16bit,
         image_support: false,
+        max_push_constant_size: info.limits.max_push_constants_size,
     }
 }

@@ -275,10 +275,14 @@ impl Device {
         self.info.limits.max_push_constants_size
     }
 
-    /// By-value arguments travel in push constants after the 32-byte header.
+    /// By-value arguments travel in push constants after the header, or in
+    /// a storage buffer when they do not fit there, so any size works; this
+    /// is the full profile's minimum, or the push-constant room if larger.
     pub fn max_parameter_size(&self) -> usize {
-        self.max_push_constants_size()
-            .saturating_sub(translator::PushConstantHeader::SIZE) as usize
+        let push_constant_room =
+            self.max_push_constants_size()
+                .saturating_sub(translator::PushConstantHeader::SIZE) as usize;
+        push_constant_room.max(1024)
     }
 
     /// Every buffer argument, `__constant` included, is a storage buffer.

@@ -12,11 +12,13 @@ use translator::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
 
 use crate::core::command::{Recipe, Step};
 use crate::core::device::Device;
+use crate::core::error::VkResultExt;
 use crate::core::memory::Mem;
 use crate::core::ndrange::{self, LaunchLimits, NdRange};
 use crate::core::object::{ClObject, Object, ObjectKind};
 use crate::core::program::{Executable, Program};
 use crate::core::CLResult;
+use crate::vulkan::Placement;
 
 /// A value given to `clSetKernelArg`.
 #[derive(Clone)]
@@ -171,7 +173,9 @@ impl Kernel {
         if plan.is_empty() {
             return Ok(recipe);
         }
-        device.check_push_constants(reflection.push_constant_size)?;
+        if reflection.launch_block_binding.is_none() {
+            device.check_push_constants(reflection.push_constant_size)?;
+        }
         let local_lengths = local_lengths(reflection, &args, device.local_mem_size())?;
         let pipeline = executable.pipeline(*index, plan.local_size, &local_lengths)?;
 
@@ -221,11 +225,28 @@ impl Kernel {
                 group_offset: first_group,
                 ..plan.header
             };
-            let mut push_constants = push_constants.clone();
-            push_constants[..header_size].copy_from_slice(&header.to_bytes());
+            let mut block = push_constants.clone();
+            block[..header_size].copy_from_slice(&header.to_bytes());
+            let mut buffers = buffers.clone();
+            let push_constants = match reflection.launch_block_binding {
+                // Filled now: each launch gets its own copy of the block.
+                Some(binding) => {
+                    let slot = buffers
+                        .get_mut(binding as usize)
+                        .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                    let storage = device
+                        .vk()?
+                        .create_buffer(block.len() as u64, Placement::Upload)
+                        .or_out_of_resources()?;
+                    storage.write(0, &block).or_out_of_resources()?;
+                    *slot = (storage, 0, 0);
+                    Vec::new()
+                }
+                None => block,
+            };
             recipe.push(Step::Dispatch {
                 pipeline: pipeline.clone(),
-                buffers: buffers.clone(),
+                buffers,
                 push_constants,
                 group_count,
             });

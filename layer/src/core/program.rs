@@ -96,7 +96,7 @@ impl Executable {
                 &spirv,
                 &reflection.name,
                 reflection.storage_buffers,
-                reflection.push_constant_size,
+                reflection.pipeline_push_constant_size(),
             )
             .or_out_of_resources()?;
         pipelines.insert(key, pipeline.clone());

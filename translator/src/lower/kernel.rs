@@ -200,11 +200,28 @@ impl ModuleBuilder<'_> {
             members,
             span: push_constant_size,
         });
+        // Beyond the push-constant budget (Vulkan guarantees only 128
+        // bytes, and OpenCL promises 1 KiB of arguments) the same block is
+        // read from a storage buffer the runtime fills per launch.
+        let launch_block_binding =
+            (push_constant_size > self.caps.max_push_constant_size).then(|| {
+                binding += 1;
+                binding - 1
+            });
+        let (space, resource) = match launch_block_binding {
+            Some(binding) => (
+                naga::AddressSpace::Storage {
+                    access: naga::StorageAccess::LOAD,
+                },
+                Some(naga::ResourceBinding { group: 0, binding }),
+            ),
+            None => (naga::AddressSpace::Immediate, None),
+        };
         let pc = self.module.global_variables.append(
             naga::GlobalVariable {
                 name: Some("launch".into()),
-                space: naga::AddressSpace::Immediate,
-                binding: None,
+                space,
+                binding: resource,
                 ty: block,
                 init: None,
                 memory_decorations: naga::MemoryDecorations::empty(),
@@ -229,6 +246,7 @@ impl ModuleBuilder<'_> {
             name: f.name.to_string(),
             args,
             push_constant_size,
+            launch_block_binding,
             storage_buffers: binding,
             required_work_group_size: info.required_work_group_size,
             attributes: info.attributes.clone(),
