@@ -22,6 +22,7 @@ pub mod lower;
 pub mod options;
 pub mod parse;
 pub mod preprocess;
+pub mod printf;
 pub mod reflect;
 pub mod spirv;
 pub mod token;

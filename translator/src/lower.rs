@@ -16,6 +16,7 @@ mod init;
 mod kernel;
 mod library;
 mod memory;
+mod printf;
 mod statements;
 mod views;
 mod workitem;
@@ -26,7 +27,7 @@ use crate::caps::DeviceCaps;
 use crate::diagnostic::{Diagnostics, Location};
 use crate::hir::{self, Expr, ExprKind as H, FunctionId, LocalId, Stmt};
 use crate::options::BuildOptions;
-use crate::reflect::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
+use crate::reflect::{ArgKind, KernelArg, KernelReflection, PrintfReflection, PushConstantHeader};
 use crate::spirv::Kernel;
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
@@ -53,6 +54,8 @@ pub fn lower(
             program_globals: HashMap::new(),
             views: Vec::new(),
             local_args: Vec::new(),
+            next_binding: 0,
+            printf: None,
             builtins: None,
             push_constants: None,
             in_progress: Vec::new(),
@@ -181,6 +184,10 @@ struct ModuleBuilder<'a> {
     program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
     local_args: Vec<Handle<naga::GlobalVariable>>,
+    /// The first storage-buffer binding the kernel's arguments left free.
+    next_binding: u32,
+    /// Made by the kernel's first `printf`.
+    printf: Option<printf::PrintfBuffer>,
 }
 
 /// The state of one naga function under construction.
@@ -822,9 +829,7 @@ impl<'a> ModuleBuilder<'a> {
                     self.cast_pointer(fb, p, &from, &to, location)?,
                 ));
             }
-            H::Printf(_) => {
-                return Err(self.error(location, "printf is not supported yet by this translator"))
-            }
+            H::Printf(args) => return Ok(Value::Plain(self.printf(fb, args, location)?)),
             H::Str(_) => {
                 return Err(self.error(
                     location,

@@ -83,6 +83,15 @@ pub struct KernelArg {
     pub kind: ArgKind,
 }
 
+/// Where a kernel's `printf` records go and how to format them: a storage
+/// buffer at `binding` whose first `u32` counts the words after it that
+/// records claimed (see [`crate::printf`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrintfReflection {
+    pub binding: u32,
+    pub formats: Vec<crate::printf::PrintfFormat>,
+}
+
 impl KernelReflection {
     /// The push-constant bytes the kernel's pipeline declares.
     pub fn pipeline_push_constant_size(&self) -> u32 {
@@ -117,6 +126,9 @@ pub struct KernelReflection {
     /// laid out exactly as the push constants would be. `None`: push
     /// constants.
     pub launch_block_binding: Option<u32>,
+    /// The printf buffer and the formats of the kernel's `printf` calls,
+    /// when it has any.
+    pub printf: Option<PrintfReflection>,
     /// Number of storage-buffer bindings (0..n) in descriptor set 0.
     pub storage_buffers: u32,
     /// `__attribute__((reqd_work_group_size(x, y, z)))`.

@@ -232,7 +232,7 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         }
         CL_DEVICE_EXTENSIONS_WITH_VERSION => InfoValue::name_versions(device.extensions()),
         // printf is not supported.
-        CL_DEVICE_PRINTF_BUFFER_SIZE => size(0),
+        CL_DEVICE_PRINTF_BUFFER_SIZE => size(crate::core::printf::PRINTF_BUFFER_BYTES),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => InfoValue::bool(true),
         CL_DEVICE_PARENT_DEVICE => InfoValue::handle::<Device>(None),
         CL_DEVICE_PARTITION_MAX_SUB_DEVICES => uint(0),

@@ -448,8 +448,8 @@ fn launch(
     waits: &[Arc<Object<Event>>],
     command_type: opencl_sys::cl_command_type,
 ) -> CLResult<Arc<Object<Event>>> {
-    let recipe = kernel.launch_recipe(queue.device(), range)?;
-    queue.enqueue(command_type, waits, recipe, None)
+    let (recipe, print) = kernel.launch_recipe(queue.device(), range)?;
+    queue.enqueue(command_type, waits, recipe, print)
 }
 
 /// # Safety

@@ -13,9 +13,11 @@ use translator::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
 use crate::core::command::{Recipe, Step};
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
+use crate::core::event::HostCompletion;
 use crate::core::memory::Mem;
 use crate::core::ndrange::{self, LaunchLimits, NdRange};
 use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::printf::printf_buffer;
 use crate::core::program::{Executable, Program};
 use crate::core::CLResult;
 use crate::vulkan::Placement;
@@ -155,8 +157,13 @@ impl Kernel {
 
     /// Prepares a launch on `device`: checks the arguments and the range,
     /// finds or creates the pipeline for the work-group size, and lays out
-    /// the bindings and push constants.
-    pub fn launch_recipe(&self, device: &Arc<Object<Device>>, range: &NdRange) -> CLResult<Recipe> {
+    /// the bindings and push constants. The completion, when there is one,
+    /// prints the kernel's `printf` output.
+    pub fn launch_recipe(
+        &self,
+        device: &Arc<Object<Device>>,
+        range: &NdRange,
+    ) -> CLResult<(Recipe, Option<HostCompletion>)> {
         let (executable, index) = self.variant_for(device)?;
         let reflection = &executable.kernels()[*index].reflection;
         let args = self.args().clone();
@@ -171,7 +178,7 @@ impl Kernel {
         let plan = ndrange::plan(range, &limits, reflection.required_work_group_size)?;
         let mut recipe = Recipe::default();
         if plan.is_empty() {
-            return Ok(recipe);
+            return Ok((recipe, None));
         }
         if reflection.launch_block_binding.is_none() {
             device.check_push_constants(reflection.push_constant_size)?;
@@ -220,6 +227,15 @@ impl Kernel {
                 _ => return Err(CL_INVALID_KERNEL_ARGS),
             }
         }
+        let mut print = None;
+        if let Some(printf) = &reflection.printf {
+            let (buffer, completion) = printf_buffer(device.vk()?, printf.formats.clone())?;
+            let slot = buffers
+                .get_mut(printf.binding as usize)
+                .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+            *slot = (buffer, 0, 0);
+            print = Some(completion);
+        }
         for (first_group, group_count) in plan.dispatches() {
             let header = PushConstantHeader {
                 group_offset: first_group,
@@ -251,7 +267,7 @@ impl Kernel {
                 group_count,
             });
         }
-        Ok(recipe)
+        Ok((recipe, print))
     }
 }
 

@@ -25,6 +25,7 @@ pub mod memory;
 pub mod ndrange;
 pub mod object;
 pub mod platform;
+pub mod printf;
 pub mod program;
 pub mod queue;
 pub mod rect;

@@ -211,7 +211,7 @@ impl ModuleBuilder<'_> {
 
     /// An atomic read-modify-write; its result (for a compare-exchange,
     /// the `{old_value, exchanged}` pair).
-    fn atomic_statement(
+    pub(super) fn atomic_statement(
         &mut self,
         fb: &mut FnBuilder,
         pointer: Handle<naga::Expression>,

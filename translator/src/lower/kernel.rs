@@ -230,7 +230,15 @@ impl ModuleBuilder<'_> {
         );
         self.push_constants = Some(pc);
 
+        self.next_binding = binding;
         let function = self.entry_function(id, &arg_sources).ok()?;
+        let printf = self.printf.take().map(|p| PrintfReflection {
+            binding: p.binding,
+            formats: p.formats,
+        });
+        if printf.is_some() {
+            binding += 1;
+        }
         self.module.entry_points.push(naga::EntryPoint {
             name: f.name.to_string(),
             stage: naga::ShaderStage::Compute,
@@ -248,6 +256,7 @@ impl ModuleBuilder<'_> {
             push_constant_size,
             launch_block_binding,
             storage_buffers: binding,
+            printf,
             required_work_group_size: info.required_work_group_size,
             attributes: info.attributes.clone(),
         };

@@ -1,0 +1,108 @@
+//! `printf` in kernels, through the loader: the output of every work-item
+//! reaches the process's stdout by the time `clFinish` returns, formatted
+//! as C formats it. The launch runs in a child process (this test binary
+//! again) so that its stdout can be read.
+
+mod common;
+
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
+use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::memory::{Buffer, CL_MEM_WRITE_ONLY};
+use opencl3::platform::get_platforms;
+use opencl3::program::Program;
+use opencl3::types::CL_BLOCKING;
+use std::process::Command;
+use std::ptr;
+
+const SOURCE: &str = r#"
+void report(int i, float f) {
+    printf("K: i=%d f=%.2f v=%v4hld s=%-5s| c=%c x=%#x e=%e l=%ld h=%hhd\n",
+           i, f * i, (int4)(1, -2, 3, i), "ab", 'A' + i, 255 + i, 1.5f,
+           (long)i * 3000000000L, 250 + i);
+}
+__kernel void k(__global int *status, float f) {
+    int i = get_global_id(0);
+    report(i, f);
+    if (i == 0)
+        status[0] = printf("K: done %u %5.1f%%\n", 7u, 99.5f);
+}
+"#;
+
+const WORK_ITEMS: usize = 64;
+const CHILD: &str = "CLVULKAN_PRINTF_TEST_CHILD";
+
+/// The launch, when this process is the child.
+#[test]
+fn printf_child() {
+    if std::env::var_os(CHILD).is_none() {
+        return;
+    }
+    let platform = get_platforms().expect("platforms").remove(0);
+    let ids = platform.get_devices(CL_DEVICE_TYPE_ALL).expect("devices");
+    let context = Context::from_device(&Device::new(ids[0])).expect("context");
+    #[allow(deprecated)]
+    let queue = CommandQueue::create_default(&context, 0).expect("queue");
+    let program = Program::create_and_build_from_source(&context, SOURCE, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let kernel = Kernel::create(&program, "k").expect("kernel");
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    let status = unsafe {
+        Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, 1, ptr::null_mut()).expect("buffer")
+    };
+    // SAFETY: the arguments match the kernel's parameters.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&status)
+            .set_arg(&0.5f32)
+            .set_global_work_size(WORK_ITEMS)
+            .set_local_work_size(16)
+            .enqueue_nd_range(&queue)
+            .expect("launch");
+    }
+    queue.finish().expect("finish");
+    let mut result = [1i32];
+    // SAFETY: one int, the buffer's size.
+    unsafe { queue.enqueue_read_buffer(&status, CL_BLOCKING, 0, &mut result, &[]) }.expect("read");
+    println!("K: status {}", result[0]);
+}
+
+#[test]
+fn printf_output_reaches_stdout_formatted_as_c() {
+    let mut child = Command::new(std::env::current_exe().expect("test executable"));
+    child
+        .args(["--exact", "printf_child", "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1");
+    for (k, v) in common::opencl_env() {
+        child.env(k, v);
+    }
+    let output = child.output().expect("child runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "child failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // libtest's "test printf_child ... " may precede the first line.
+    let mut got: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.find("K: ").map(|at| &l[at..]))
+        .collect();
+    got.sort_unstable();
+    let mut expected: Vec<String> = (0..WORK_ITEMS as i64)
+        .map(|i| {
+            format!(
+                "K: i={i} f={:.2} v=1,-2,3,{i} s=ab   | c={} x={:#x} e=1.500000e+00 l={} h={}",
+                0.5f32 * i as f32,
+                char::from(b'A' + i as u8),
+                255 + i,
+                i * 3_000_000_000,
+                (250 + i) as i8
+            )
+        })
+        .chain(["K: done 7  99.5%".to_owned(), "K: status 0".to_owned()])
+        .collect();
+    expected.sort_unstable();
+    assert_eq!(got, expected);
+}

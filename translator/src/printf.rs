@@ -1,0 +1,256 @@
+//! `printf` formats (OpenCL C 6.15.14): the format string parsed into
+//! literal text and conversion specifications, and how each argument
+//! travels from the kernel to the host.
+//!
+//! A kernel appends one record per `printf` call to a buffer: the call's
+//! format index, then each argument as 32-bit words laid out by its
+//! [`PrintfValue`]. The runtime formats the records on the host when the
+//! launch completes, with the same [`FormatPiece`]s, so the kernel never
+//! formats text and the two sides cannot disagree about the layout.
+
+use std::fmt;
+
+/// One part of a format string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormatPiece {
+    /// Text printed as is (`%%` already turned into `%`).
+    Text(String),
+    Conversion(Conversion),
+}
+
+/// `%[flags][width][.precision][vn][length]conversion`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Conversion {
+    /// Any of `-+ #0`, as written.
+    pub flags: String,
+    pub width: Option<u32>,
+    pub precision: Option<u32>,
+    /// `vn`: the argument is an n-element vector, printed comma-separated.
+    pub vector: Option<u8>,
+    pub length: Length,
+    /// One of `diouxXfFeEgGaAcsp`.
+    pub conversion: char,
+}
+
+/// The length modifier: the size of the integer (or, for vectors, of
+/// each element) the conversion reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Length {
+    #[default]
+    Default,
+    /// `hh`: char.
+    Char,
+    /// `h`: short (or half, for vectors).
+    Short,
+    /// `hl`: int or float, only with a vector specifier.
+    Int,
+    /// `l`: long or double.
+    Long,
+}
+
+/// How one scalar (or vector element) argument is carried: its kind
+/// decides the number of 32-bit words (1, or 2 for 64-bit values, low word
+/// first) and how the host reads them back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrintfScalar {
+    /// Sign-extended to 32 bits (char, short, int).
+    Int32,
+    /// Zero-extended to 32 bits (uchar, ushort, uint, bool).
+    UInt32,
+    Int64,
+    UInt64,
+    Float32,
+    Float64,
+}
+
+impl PrintfScalar {
+    pub fn words(self) -> usize {
+        match self {
+            PrintfScalar::Int64 | PrintfScalar::UInt64 | PrintfScalar::Float64 => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// One argument: its element kind and its number of elements (1 for a
+/// scalar).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrintfValue {
+    pub scalar: PrintfScalar,
+    pub lanes: u8,
+}
+
+impl PrintfValue {
+    pub fn words(self) -> usize {
+        self.scalar.words() * usize::from(self.lanes)
+    }
+}
+
+/// One `printf` call site of a program: its parsed format (with `%s` of
+/// string literals already spliced in) and what each remaining argument
+/// is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrintfFormat {
+    pub pieces: Vec<FormatPiece>,
+    pub args: Vec<PrintfValue>,
+}
+
+impl PrintfFormat {
+    /// 32-bit words of one record: the format index, then the arguments.
+    pub fn record_words(&self) -> usize {
+        1 + self.args.iter().map(|a| a.words()).sum::<usize>()
+    }
+}
+
+/// Why a format string is invalid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError(pub String);
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+const CONVERSIONS: &str = "diouxXfFeEgGaAcsp";
+
+/// Parses a format string per OpenCL C 6.15.14.2.
+pub fn parse_format(format: &str) -> Result<Vec<FormatPiece>, FormatError> {
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            text.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            text.push('%');
+            continue;
+        }
+        let mut spec = Conversion::default();
+        while let Some(&f) = chars.peek() {
+            if !"-+ #0".contains(f) {
+                break;
+            }
+            spec.flags.push(f);
+            chars.next();
+        }
+        spec.width = number(&mut chars);
+        if chars.peek() == Some(&'.') {
+            chars.next();
+            spec.precision = Some(number(&mut chars).unwrap_or(0));
+        }
+        if chars.peek() == Some(&'v') {
+            chars.next();
+            let n = number(&mut chars);
+            match n {
+                Some(n @ (2 | 3 | 4 | 8 | 16)) => spec.vector = Some(n as u8),
+                _ => {
+                    return Err(FormatError(
+                        "invalid vector size in printf format: 2, 3, 4, 8 or 16".into(),
+                    ))
+                }
+            }
+        }
+        spec.length = match chars.peek() {
+            Some('h') => {
+                chars.next();
+                match chars.peek() {
+                    Some('h') => {
+                        chars.next();
+                        Length::Char
+                    }
+                    Some('l') => {
+                        chars.next();
+                        Length::Int
+                    }
+                    _ => Length::Short,
+                }
+            }
+            Some('l') => {
+                chars.next();
+                Length::Long
+            }
+            _ => Length::Default,
+        };
+        if spec.length == Length::Int && spec.vector.is_none() {
+            return Err(FormatError(
+                "the 'hl' length modifier in printf is only valid with a vector specifier".into(),
+            ));
+        }
+        spec.conversion = match chars.next() {
+            Some(c) if CONVERSIONS.contains(c) => c,
+            Some(c) => {
+                return Err(FormatError(format!(
+                    "invalid conversion specifier '{c}' in printf format"
+                )))
+            }
+            None => return Err(FormatError("incomplete conversion in printf format".into())),
+        };
+        if spec.vector.is_some() && "csp".contains(spec.conversion) {
+            return Err(FormatError(format!(
+                "'%{}' cannot print a vector",
+                spec.conversion
+            )));
+        }
+        if !text.is_empty() {
+            pieces.push(FormatPiece::Text(std::mem::take(&mut text)));
+        }
+        pieces.push(FormatPiece::Conversion(spec));
+    }
+    if !text.is_empty() {
+        pieces.push(FormatPiece::Text(text));
+    }
+    Ok(pieces)
+}
+
+fn number(chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<u32> {
+    let mut value: Option<u32> = None;
+    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+        chars.next();
+        value = Some(value.unwrap_or(0).saturating_mul(10).saturating_add(d));
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conversion(p: &FormatPiece) -> &Conversion {
+        match p {
+            FormatPiece::Conversion(c) => c,
+            FormatPiece::Text(t) => panic!("text {t:?}"),
+        }
+    }
+
+    #[test]
+    fn pieces_flags_width_precision_vectors_lengths() {
+        let pieces = parse_format("a %% b%-08.3f|%v4hlf|%lu%hhx%#5.0e%s").expect("valid");
+        assert_eq!(pieces[0], FormatPiece::Text("a % b".into()));
+        let f = conversion(&pieces[1]);
+        assert_eq!(
+            (f.flags.as_str(), f.width, f.precision, f.conversion),
+            ("-0", Some(8), Some(3), 'f')
+        );
+        let v = conversion(&pieces[3]);
+        assert_eq!(
+            (v.vector, v.length, v.conversion),
+            (Some(4), Length::Int, 'f')
+        );
+        assert_eq!(conversion(&pieces[5]).length, Length::Long);
+        assert_eq!(conversion(&pieces[6]).length, Length::Char);
+        let e = conversion(&pieces[7]);
+        assert_eq!((e.flags.as_str(), e.precision), ("#", Some(0)));
+        assert_eq!(conversion(&pieces[8]).conversion, 's');
+    }
+
+    #[test]
+    fn invalid_formats_are_errors() {
+        for bad in ["%", "%y", "%v5f", "%hlf", "%v4s", "%5.2"] {
+            assert!(parse_format(bad).is_err(), "{bad}");
+        }
+    }
+}
