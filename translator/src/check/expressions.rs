@@ -431,21 +431,27 @@ impl Checker<'_> {
             )
         };
         let ok = match &target.kind {
-            H::Swizzle(base, lanes) => {
-                let mut seen = 0u32;
-                let unique = lanes.iter().all(|&l| {
-                    let fresh = seen & (1 << l) == 0;
-                    seen |= 1 << l;
-                    fresh
-                });
-                if !unique {
-                    self.error(
-                        location,
-                        "vector is not assignable (contains duplicate components)",
-                    );
-                    return;
+            H::Swizzle(..) => {
+                // Swizzles of swizzles (`v.hi.lo`) reach lanes of the
+                // innermost vector; every level must name distinct lanes.
+                let mut e = target;
+                while let H::Swizzle(base, lanes) = &e.kind {
+                    let mut seen = 0u32;
+                    let unique = lanes.iter().all(|&l| {
+                        let fresh = seen & (1 << l) == 0;
+                        seen |= 1 << l;
+                        fresh
+                    });
+                    if !unique {
+                        self.error(
+                            location,
+                            "vector is not assignable (contains duplicate components)",
+                        );
+                        return;
+                    }
+                    e = base;
                 }
-                is_place(base)
+                is_place(e)
             }
             _ => is_place(target),
         };

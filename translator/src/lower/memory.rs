@@ -53,10 +53,11 @@ impl ModuleBuilder<'_> {
                 )),
             },
             H::Swizzle(base, lanes) => match self.place(fb, base)? {
-                Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.clone())),
-                Place::Lanes(ptr, outer) => Ok(Place::Lanes(
+                Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.clone(), base.ty.clone())),
+                Place::Lanes(ptr, outer, ty) => Ok(Place::Lanes(
                     ptr,
                     lanes.iter().map(|&l| outer[l as usize]).collect(),
+                    ty,
                 )),
                 Place::PointerVar(_) | Place::Narrow { .. } => {
                     Err(self.error(e.location, "invalid swizzle target"))
@@ -149,14 +150,18 @@ impl ModuleBuilder<'_> {
             return Ok(self.load_narrow(fb, global, index, element.scalar));
         }
         let first = Self::first_lane(fb, index, element);
-        let mut components = Vec::with_capacity(usize::from(element.width));
+        let mut lanes = Vec::with_capacity(usize::from(element.width));
         for lane in 0..u32::from(element.width) {
             let lane = fb.add(naga::Expression::Literal(naga::Literal::U32(lane)));
             let at = fb.binary(naga::BinaryOperator::Add, first, lane);
-            components.push(self.load_narrow(fb, global, at, element.scalar));
+            let value = self.load_narrow(fb, global, at, element.scalar);
+            lanes.push(wide::LaneRef {
+                value,
+                width: 1,
+                lane: 0,
+            });
         }
-        let ty = self.value_type(&Type::Vector(element.scalar, element.width), location)?;
-        Ok(fb.add(naga::Expression::Compose { ty, components }))
+        self.gather(fb, element.scalar, &lanes, location)
     }
 
     /// Stores element `index` of a word-viewed buffer. A vector that fills
@@ -181,10 +186,7 @@ impl ModuleBuilder<'_> {
             |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         if !element.fills_words() {
             for lane in 0..u32::from(element.width) {
-                let part = fb.add(naga::Expression::AccessIndex {
-                    base: value,
-                    index: lane,
-                });
+                let part = fb.lane(value, element.width, lane as u8);
                 let offset = u32_lit(fb, lane);
                 let at = fb.binary(naga::BinaryOperator::Add, first, offset);
                 self.store_narrow(fb, global, at, scalar, part, location)?;
@@ -201,10 +203,7 @@ impl ModuleBuilder<'_> {
             let mut word = None;
             // A 3-vector's fourth lane is padding and is stored as zero.
             for k in (0..per_word).filter(|k| w * per_word + k < u32::from(element.width)) {
-                let mut part = fb.add(naga::Expression::AccessIndex {
-                    base: value,
-                    index: w * per_word + k,
-                });
+                let mut part = fb.lane(value, element.width, (w * per_word + k) as u8);
                 if scalar.is_signed() {
                     part = fb.add(naga::Expression::As {
                         expr: part,
@@ -321,9 +320,9 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Value> {
         Ok(match place {
             Place::Memory(pointer) => Value::Plain(fb.add(naga::Expression::Load { pointer })),
-            Place::Lanes(pointer, lanes) => {
+            Place::Lanes(pointer, lanes, ty) => {
                 let vector = fb.add(naga::Expression::Load { pointer });
-                Value::Plain(self.swizzle(fb, vector, &lanes, location)?)
+                Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
             Place::Narrow {
@@ -456,31 +455,16 @@ impl ModuleBuilder<'_> {
             (Place::Memory(pointer), Value::Plain(value)) => {
                 fb.push(naga::Statement::Store { pointer, value })
             }
-            (Place::Lanes(pointer, lanes), Value::Plain(value)) => {
-                if lanes.len() == 1 {
-                    let lane = fb.add(naga::Expression::AccessIndex {
-                        base: pointer,
-                        index: lanes[0] as u32,
-                    });
+            (Place::Lanes(pointer, lanes, ty), Value::Plain(value)) => {
+                let width = wide::width_of(&ty);
+                let value_width = lanes.len() as u8;
+                for (i, &l) in lanes.iter().enumerate() {
+                    let lane = fb.lane_pointer(pointer, width, l);
+                    let part = fb.lane(value, value_width, i as u8);
                     fb.push(naga::Statement::Store {
                         pointer: lane,
-                        value,
+                        value: part,
                     });
-                } else {
-                    for (i, &l) in lanes.iter().enumerate() {
-                        let lane = fb.add(naga::Expression::AccessIndex {
-                            base: pointer,
-                            index: l as u32,
-                        });
-                        let part = fb.add(naga::Expression::AccessIndex {
-                            base: value,
-                            index: i as u32,
-                        });
-                        fb.push(naga::Statement::Store {
-                            pointer: lane,
-                            value: part,
-                        });
-                    }
                 }
             }
             (Place::PointerVar(id), Value::Pointer(p)) => {
@@ -631,18 +615,19 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
-        let vector = self.value_type(ty, location)?;
-        let mut components = Vec::new();
+        let mut lanes = Vec::new();
         for place in self.vector_places(fb, n, n, &args[0], &args[1])? {
             match self.load(fb, place, location)? {
-                Value::Plain(h) => components.push(h),
+                Value::Plain(value) => lanes.push(wide::LaneRef {
+                    value,
+                    width: 1,
+                    lane: 0,
+                }),
                 _ => return Err(self.error(location, "vload of pointers")),
             }
         }
-        Ok(Value::Plain(fb.add(naga::Expression::Compose {
-            ty: vector,
-            components,
-        })))
+        let s = ty.element().unwrap_or(Scalar::Float);
+        Ok(Value::Plain(self.gather(fb, s, &lanes, location)?))
     }
 
     pub(super) fn vstore(
@@ -655,10 +640,7 @@ impl ModuleBuilder<'_> {
         let data = self.plain(fb, &args[0])?;
         let places = self.vector_places(fb, n, n, &args[1], &args[2])?;
         for (k, place) in places.into_iter().enumerate() {
-            let lane = fb.add(naga::Expression::AccessIndex {
-                base: data,
-                index: k as u32,
-            });
+            let lane = fb.lane(data, n, k as u8);
             self.store(fb, place, Value::Plain(lane), location, None)?;
         }
         Ok(())
@@ -716,14 +698,16 @@ impl ModuleBuilder<'_> {
                 index: 0,
             }));
         }
-        if n == 1 {
-            return Ok(Value::Plain(lanes[0]));
-        }
-        let vector = self.value_type(ty, location)?;
-        Ok(Value::Plain(fb.add(naga::Expression::Compose {
-            ty: vector,
-            components: lanes,
-        })))
+        let lanes: Vec<_> = lanes
+            .into_iter()
+            .map(|value| wide::LaneRef {
+                value,
+                width: 1,
+                lane: 0,
+            })
+            .collect();
+        let s = ty.element().unwrap_or(Scalar::Float);
+        Ok(Value::Plain(self.gather(fb, s, &lanes, location)?))
     }
 
     /// `vstore_halfn`: floats narrowed to halfs, rounding to nearest even;
@@ -749,14 +733,7 @@ impl ModuleBuilder<'_> {
         });
         let places = self.half_places(fb, n, stride, &args[1], &args[2], location)?;
         for (k, (global, index)) in places.into_iter().enumerate() {
-            let lane = if n == 1 {
-                data
-            } else {
-                fb.add(naga::Expression::AccessIndex {
-                    base: data,
-                    index: k as u32,
-                })
-            };
+            let lane = fb.lane(data, n, k as u8);
             let zero = fb.add(naga::Expression::Literal(naga::Literal::F32(0.0)));
             let pair = fb.add(naga::Expression::Compose {
                 ty: vec2,
