@@ -693,8 +693,9 @@ impl<'a> ModuleBuilder<'a> {
                 let v = self.plain(fb, x)?;
                 self.per_part(fb, &e.ty, &[(v, &x.ty)], location, |this, fb, v, part_ty| {
                     Ok(match op {
-                        hir::UnaryOp::Negate => fb.unary(naga::UnaryOperator::Negate, v[0]),
-                        hir::UnaryOp::BitNot => fb.unary(naga::UnaryOperator::BitwiseNot, v[0]),
+                        hir::UnaryOp::Negate | hir::UnaryOp::BitNot => {
+                            this.negate_or_invert(fb, *op, v[0], part_ty, location)?
+                        }
                         hir::UnaryOp::LogicalNot => {
                             let zero = fb.add(naga::Expression::ZeroValue(
                                 this.value_type(&wide::part_type(&x.ty), location)?,
@@ -706,13 +707,9 @@ impl<'a> ModuleBuilder<'a> {
                 })?
             }
             H::Unary(op, x) => match op {
-                hir::UnaryOp::Negate => {
+                hir::UnaryOp::Negate | hir::UnaryOp::BitNot => {
                     let v = self.plain(fb, x)?;
-                    fb.unary(naga::UnaryOperator::Negate, v)
-                }
-                hir::UnaryOp::BitNot => {
-                    let v = self.plain(fb, x)?;
-                    fb.unary(naga::UnaryOperator::BitwiseNot, v)
+                    self.negate_or_invert(fb, *op, v, &e.ty, location)?
                 }
                 hir::UnaryOp::LogicalNot => {
                     let b = if matches!(x.ty, Type::Vector(..)) {
@@ -1005,6 +1002,29 @@ impl<'a> ModuleBuilder<'a> {
         self.wrap_narrow(fb, result, ty)
     }
 
+    /// `-v` or `~v` for a value of `ty`: unsigned negation as `0 - v`
+    /// (naga negates signed values only), and `char`/`short` results
+    /// wrapped back to their type.
+    fn negate_or_invert(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: hir::UnaryOp,
+        v: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let unsigned = ty.element().is_some_and(|s| !s.is_signed());
+        let r = match op {
+            hir::UnaryOp::Negate if unsigned => {
+                let zero = self.zero(fb, ty, location)?;
+                fb.binary(naga::BinaryOperator::Subtract, zero, v)
+            }
+            hir::UnaryOp::Negate => fb.unary(naga::UnaryOperator::Negate, v),
+            _ => fb.unary(naga::UnaryOperator::BitwiseNot, v),
+        };
+        self.wrap_narrow(fb, r, ty)
+    }
+
     /// Re-wraps a `char`/`short` value held in 32 bits to its type's range.
     fn wrap_narrow(
         &mut self,
@@ -1291,11 +1311,10 @@ fn is_barrier(b: Builtin) -> bool {
 enum ArgSource {
     Buffer(Handle<naga::GlobalVariable>),
     PushConstant(u32),
-    /// A `char`/`short` argument: `bit` bits into push-constant member
-    /// `word` (a u32).
+    /// A `char`/`short` scalar or vector argument: each lane `bit` bits
+    /// into push-constant member `word` (a u32), as `(word, bit)`.
     NarrowPushConstant {
-        word: u32,
-        bit: u32,
+        lanes: Vec<(u32, u32)>,
         scalar: Scalar,
     },
 }
