@@ -7,14 +7,18 @@
 // compound assignment, lane writes through swizzles (incl. nested), pre/post
 // increment, vector literals of halves and even/odd lanes, built-ins split
 // into 4-lane parts, saturating conversions, comparisons, any/all, and a
-// kernel argument by value.
+// kernel argument by value (8 lanes, so that a ulong16 kernel's arguments
+// still fit the 128 bytes of push constants Vulkan guarantees).
+#define WIDEN_8(T, v) (v)
+#define WIDEN_16(T, v) (T##16)(v, v)
 #define INT_OPS(T, N)                                                          \
 __kernel void int_ops_##T##N(__global const T##N *a, __global const T##N *b,   \
                              __global T##N *out, __global int##N *cmp,         \
-                             T##N k)                                           \
+                             T##8 k8)                                          \
 {                                                                              \
     size_t g = get_global_id(0);                                               \
     T##N x = a[g], y = b[g];                                                   \
+    T##N k = WIDEN_##N(T, k8);                                                 \
     __global T##N *o = out + g * 12;                                           \
     T##N d = (y & (T)0x3f) | (T##N)(1);                                        \
     o[0] = x + y * k;                                                          \

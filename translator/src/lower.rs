@@ -960,7 +960,8 @@ impl<'a> ModuleBuilder<'a> {
             _ => return Err(self.error(location, "internal error: not an arithmetic operator")),
         };
         let right = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-            // OpenCL masks the shift count to the width (6.3.j); naga's
+            // OpenCL masks the shift count to the C type's width (6.3.j,
+            // 8 for a char held in 32 bits); naga's
             // shifts need an unsigned count.
             let s = ty.element().unwrap_or(Scalar::Int);
             let unsigned_ty = match ty {
@@ -979,7 +980,7 @@ impl<'a> ModuleBuilder<'a> {
             let mask = self.constant(
                 fb,
                 &unsigned_ty,
-                u64::from(naga_scalar(s).width) * 8 - 1,
+                u64::from(s.size()) * 8 - 1,
                 location,
             )?;
             let masked = fb.binary(N::And, count, mask);
