@@ -10,7 +10,7 @@ use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::{Buffer, CL_MEM_READ_ONLY, CL_MEM_READ_WRITE};
+use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
@@ -39,10 +39,9 @@ fn setup() -> (Context, CommandQueue) {
 /// A read-write buffer holding `data`.
 fn buffer_with<T>(context: &Context, queue: &CommandQueue, data: &[T]) -> Buffer<T> {
     // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
-    let mut b = unsafe {
-        Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut())
-    }
-    .expect("create buffer");
+    let mut b =
+        unsafe { Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut()) }
+            .expect("create buffer");
     // SAFETY: blocking, so `data` outlives the transfer.
     unsafe { queue.enqueue_write_buffer(&mut b, CL_BLOCKING, 0, data, &[]) }.expect("write");
     b
@@ -139,7 +138,9 @@ fn int_reference<T: IntLane>(x: &[T], y: &[T], k: &[T], g: usize) -> (Vec<Vec<T>
         let (q, r) = (v.wide() / d[j].wide(), v.wide() % d[j].wide());
         w(q - r)
     }));
-    o.push(lanes(x, |j, v| from_u((bits(v) & bits(y[j])) ^ (!bits(v) | bits(y[j])))));
+    o.push(lanes(x, |j, v| {
+        from_u((bits(v) & bits(y[j])) ^ (!bits(v) | bits(y[j])))
+    }));
     o.push(lanes(x, |j, v| {
         w(shl(v, y[j]).wide() + shr(v, 3).wide() + shr(y[j], 1).wide())
     }));
@@ -183,7 +184,9 @@ fn int_reference<T: IntLane>(x: &[T], y: &[T], k: &[T], g: usize) -> (Vec<Vec<T>
     let all = x.iter().zip(y).all(|(a, b)| a != b);
     let c = vec![
         (0..n).map(|j| t(x[j] < y[j])).collect(),
-        (0..n).map(|j| t(x[j] == y[j]) + t(x[j] >= y[j]) * 2).collect(),
+        (0..n)
+            .map(|j| t(x[j] == y[j]) + t(x[j] >= y[j]) * 2)
+            .collect(),
         (0..n)
             .map(|j| t(x[j] == T::default()) + t(x[j] != y[j]) * 4)
             .collect(),
@@ -210,12 +213,7 @@ fn int_inputs<T: IntLane>(n: usize, seed: u64) -> (Vec<T>, Vec<T>) {
     (a, b)
 }
 
-fn check_int_ops<T: IntLane>(
-    context: &Context,
-    queue: &CommandQueue,
-    program: &Program,
-    n: usize,
-) {
+fn check_int_ops<T: IntLane>(context: &Context, queue: &CommandQueue, program: &Program, n: usize) {
     let name = format!("int_ops_{}{n}", T::NAME);
     let kernel = Kernel::create(program, &name).expect("kernel");
     let (a, b) = int_inputs::<T>(n, n as u64 * 77 + u64::from(T::BITS));
@@ -247,11 +245,19 @@ fn check_int_ops<T: IntLane>(
         let (o, c) = int_reference(x, y, &k, g);
         for (i, expected) in o.iter().enumerate() {
             let at = (g * 12 + i) * n;
-            assert_eq!(&got[at..at + n], &expected[..], "{name}: out {i} of work-item {g}");
+            assert_eq!(
+                &got[at..at + n],
+                &expected[..],
+                "{name}: out {i} of work-item {g}"
+            );
         }
         for (i, expected) in c.iter().enumerate() {
             let at = (g * 4 + i) * n;
-            assert_eq!(&got_cmp[at..at + n], &expected[..], "{name}: cmp {i} of work-item {g}");
+            assert_eq!(
+                &got_cmp[at..at + n],
+                &expected[..],
+                "{name}: cmp {i} of work-item {g}"
+            );
         }
     }
 }
@@ -281,7 +287,9 @@ fn float_reference(x: &[f32], y: &[f32], k: &[f32]) -> (Vec<Vec<f32>>, Vec<Vec<i
     let mut o = Vec::new();
     o.push(map(&|j| x[j] + y[j] * k[j]));
     o.push(map(&|j| -x[j] - y[j] * 0.5 + 1.0));
-    o.push(map(&|j| x[j].max(y[j]) + x[j].min(2.0) + x[j].floor() + y[j].abs()));
+    o.push(map(&|j| {
+        x[j].max(y[j]) + x[j].min(2.0) + x[j].floor() + y[j].abs()
+    }));
     o.push(map(&|j| {
         x[j].clamp(-1.0, 1.0) + if x[j] > y[j] { y[j] } else { x[j] }
     }));
@@ -361,11 +369,19 @@ fn check_float_ops<const N: usize>(context: &Context, queue: &CommandQueue, prog
             let (o, c) = float_reference(x, y, &k);
             for (i, expected) in o.iter().enumerate() {
                 let at = (g * 8 + i) * n;
-                assert_eq!(&got[at..at + n], &expected[..], "{name}: out {i} of work-item {g}");
+                assert_eq!(
+                    &got[at..at + n],
+                    &expected[..],
+                    "{name}: out {i} of work-item {g}"
+                );
             }
             for (i, expected) in c.iter().enumerate() {
                 let at = (g * 4 + i) * n;
-                assert_eq!(&got_bits[at..at + n], &expected[..], "{name}: int {i} of work-item {g}");
+                assert_eq!(
+                    &got_bits[at..at + n],
+                    &expected[..],
+                    "{name}: int {i} of work-item {g}"
+                );
             }
         }
     }
@@ -401,9 +417,17 @@ impl MemoryLane for f32 {
     }
 }
 
-fn check_memory<T: MemoryLane>(context: &Context, queue: &CommandQueue, program: &Program, name: &str, n: usize) {
+fn check_memory<T: MemoryLane>(
+    context: &Context,
+    queue: &CommandQueue,
+    program: &Program,
+    name: &str,
+    n: usize,
+) {
     let kernel = Kernel::create(program, name).expect("kernel");
-    let src: Vec<T> = (0..G * n).map(|i| T::from_bits(mix(i as u64 * 3))).collect();
+    let src: Vec<T> = (0..G * n)
+        .map(|i| T::from_bits(mix(i as u64 * 3)))
+        .collect();
     let odd: Vec<T> = (0..G * n + 1)
         .map(|i| T::from_bits(mix(i as u64 * 5 + 1)))
         .collect();
@@ -429,7 +453,11 @@ fn check_memory<T: MemoryLane>(context: &Context, queue: &CommandQueue, program:
         let partner = g - g % 4 + (g % 4 + 1) % 4;
         for j in 0..n {
             let expected = src[partner * n + j].add(odd[1 + partner * n + j]);
-            assert_eq!(got[1 + g * n + j], expected, "{name}: work-item {g} lane {j}");
+            assert_eq!(
+                got[1 + g * n + j],
+                expected,
+                "{name}: work-item {g} lane {j}"
+            );
         }
     }
 }
@@ -485,7 +513,7 @@ fn wide_vectors_in_structs_local_and_private_arrays_and_arguments() {
     let drecords = buffer_with(&context, &queue, &records);
     let dbytes = buffer_with(&context, &queue, &bytes);
     let dshorts = buffer_with(&context, &queue, &shorts);
-    let dreinterpreted = buffer_with(&context, &queue, &vec![[0i8; 16]; G]);
+    let dreinterpreted = buffer_with(&context, &queue, &[[0i8; 16]; G]);
     // SAFETY: four buffers, a uchar8 and a short16 by value.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -547,7 +575,11 @@ fn wide_vectors_in_structs_local_and_private_arrays_and_arguments() {
 fn double_vectors_when_the_device_reports_fp64() {
     let (context, queue) = setup();
     let device = Device::new(context.devices()[0]);
-    if !device.extensions().expect("extensions").contains("cl_khr_fp64") {
+    if !device
+        .extensions()
+        .expect("extensions")
+        .contains("cl_khr_fp64")
+    {
         // Nothing to check on a device without doubles.
         return;
     }
@@ -606,6 +638,99 @@ fn double_vectors_when_the_device_reports_fp64() {
             assert!(
                 got.to_bits() == e.to_bits() || (got.is_nan() && e.is_nan()),
                 "halves {g} lane {jj}: {got} != {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn constant_tables_initializers_helpers_and_logical_operators() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/wide_vectors_misc.cl");
+    let kernel = Kernel::create(&program, "misc").expect("kernel");
+    let floats = buffer_with(&context, &queue, &[[0f32; 8]; G]);
+    let ints = buffer_with(&context, &queue, &[[0i32; 16]; G]);
+    let logic = buffer_with(&context, &queue, &[[0i32; 8]; 2 * G]);
+    // SAFETY: three buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&floats)
+            .set_arg(&ints)
+            .set_arg(&logic)
+            .set_global_work_size(G)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let got_floats = read(&queue, &floats, G);
+    let got_ints = read(&queue, &ints, G);
+    let got_logic = read(&queue, &logic, 2 * G);
+    let table = [[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [0.5; 8]];
+    let pieces = [1, 2, 3, 4, 4, 4, 4, 5];
+    let b = [1, 0, 2, 0, 3, 0, 4, 0];
+    let t = |c: bool| -i32::from(c);
+    for g in 0..G {
+        let a = g as i32 - 3;
+        let and: [i32; 8] = std::array::from_fn(|j| t(a != 0 && b[j] != 0));
+        let or: [i32; 8] = std::array::from_fn(|j| t(a != 0 || b[j] != 0) + t(a != 0));
+        assert_eq!(got_logic[2 * g], and, "a && b of work-item {g}");
+        assert_eq!(got_logic[2 * g + 1], or, "a || b of work-item {g}");
+        let init = [1.0f32, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let v: [f32; 8] = std::array::from_fn(|j| table[g & 1][j] + 2.0 * g as f32 + init[j]);
+        let ints: [i32; 16] = std::array::from_fn(|j| if j < 8 { v[j] } else { v[15 - j] } as i32);
+        assert_eq!(got_ints[g], ints, "ints {g}");
+        let f: [f32; 8] = std::array::from_fn(|j| v[j] * 2.0 + (a + 3 + pieces[j]) as f32);
+        assert_eq!(got_floats[g], f, "floats {g}");
+    }
+}
+
+/// The bits of `x`, a half-precision value (normal or zero) held in an f32.
+fn half_bits(x: f32) -> u16 {
+    if x == 0.0 {
+        return 0;
+    }
+    let b = x.to_bits();
+    let sign = (b >> 16) & 0x8000;
+    let exponent = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    (sign | ((exponent as u32) << 10) | ((b >> 13) & 0x3ff)) as u16
+}
+
+#[test]
+fn vload_half_and_vstore_half_of_8_and_16() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/wide_vectors_misc.cl");
+    let kernel = Kernel::create(&program, "halfs16").expect("kernel");
+    // Multiples of 1/8 below 256 in magnitude: exact in half, and doubled
+    // exactly.
+    let value = |i: u64| ((mix(i) % 4000) as f32 - 2000.0) / 8.0;
+    let h16: Vec<f32> = (0..G * 16).map(|i| value(i as u64)).collect();
+    let h8: Vec<f32> = (0..G * 8 + 1).map(|i| value(i as u64 + 7777)).collect();
+    let h16_bits: Vec<u16> = h16.iter().map(|&v| half_bits(v)).collect();
+    let h8_bits: Vec<u16> = h8.iter().map(|&v| half_bits(v)).collect();
+    let d16 = buffer_with(&context, &queue, &h16_bits);
+    let d8 = buffer_with(&context, &queue, &h8_bits);
+    let widened = buffer_with(&context, &queue, &vec![0f32; G * 16]);
+    // SAFETY: three buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&d16)
+            .set_arg(&d8)
+            .set_arg(&widened)
+            .set_global_work_size(G)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    assert_eq!(read(&queue, &widened, G * 16), h16, "vload_half16");
+    let doubled: Vec<u16> = h16.iter().map(|&v| half_bits(v * 2.0)).collect();
+    assert_eq!(read(&queue, &d16, G * 16), doubled, "vstore_half16");
+    let got8 = read(&queue, &d8, G * 8 + 1);
+    assert_eq!(got8[0], h8_bits[0], "the half before the first vector");
+    let order = [1, 3, 5, 7, 0, 2, 4, 6];
+    for g in 0..G {
+        for (j, &from) in order.iter().enumerate() {
+            assert_eq!(
+                got8[1 + g * 8 + j],
+                h8_bits[1 + g * 8 + from],
+                "vstore_half8 work-item {g} lane {j}"
             );
         }
     }

@@ -691,20 +691,26 @@ impl<'a> ModuleBuilder<'a> {
             }
             H::Unary(op, x) if wide::is_wide(&x.ty) => {
                 let v = self.plain(fb, x)?;
-                self.per_part(fb, &e.ty, &[(v, &x.ty)], location, |this, fb, v, part_ty| {
-                    Ok(match op {
-                        hir::UnaryOp::Negate | hir::UnaryOp::BitNot => {
-                            this.negate_or_invert(fb, *op, v[0], part_ty, location)?
-                        }
-                        hir::UnaryOp::LogicalNot => {
-                            let zero = fb.add(naga::Expression::ZeroValue(
-                                this.value_type(&wide::part_type(&x.ty), location)?,
-                            ));
-                            let b = fb.binary(naga::BinaryOperator::Equal, v[0], zero);
-                            this.bool_to_int(fb, b, part_ty, location)?
-                        }
-                    })
-                })?
+                self.per_part(
+                    fb,
+                    &e.ty,
+                    &[(v, &x.ty)],
+                    location,
+                    |this, fb, v, part_ty| {
+                        Ok(match op {
+                            hir::UnaryOp::Negate | hir::UnaryOp::BitNot => {
+                                this.negate_or_invert(fb, *op, v[0], part_ty, location)?
+                            }
+                            hir::UnaryOp::LogicalNot => {
+                                let zero = fb.add(naga::Expression::ZeroValue(
+                                    this.value_type(&wide::part_type(&x.ty), location)?,
+                                ));
+                                let b = fb.binary(naga::BinaryOperator::Equal, v[0], zero);
+                                this.bool_to_int(fb, b, part_ty, location)?
+                            }
+                        })
+                    },
+                )?
             }
             H::Unary(op, x) => match op {
                 hir::UnaryOp::Negate | hir::UnaryOp::BitNot => {
@@ -741,6 +747,27 @@ impl<'a> ModuleBuilder<'a> {
                     let right = self.plain(fb, b)?;
                     self.arithmetic(fb, *op, left, right, &e.ty, location)?
                 }
+            }
+            H::Logical(op, a, b) if matches!(e.ty, Type::Vector(..)) => {
+                let left = self.plain(fb, a)?;
+                let right = self.plain(fb, b)?;
+                let combine = if *op == BinaryOp::LogicalAnd {
+                    naga::BinaryOperator::And
+                } else {
+                    naga::BinaryOperator::InclusiveOr
+                };
+                let operands = [(left, &a.ty), (right, &b.ty)];
+                self.per_part(fb, &e.ty, &operands, location, |this, fb, v, part_ty| {
+                    let zero_ty = this.value_type(&wide::part_type(&a.ty), location)?;
+                    let mut set = Vec::new();
+                    for &x in v {
+                        let zero = fb.add(naga::Expression::ZeroValue(zero_ty));
+                        let eq = fb.binary(naga::BinaryOperator::Equal, x, zero);
+                        set.push(fb.unary(naga::UnaryOperator::LogicalNot, eq));
+                    }
+                    let c = fb.binary(combine, set[0], set[1]);
+                    this.bool_to_int(fb, c, part_ty, location)
+                })?
             }
             H::Logical(op, a, b) => {
                 let c = self.logical(fb, *op, a, b)?;
@@ -977,12 +1004,7 @@ impl<'a> ModuleBuilder<'a> {
             } else {
                 right
             };
-            let mask = self.constant(
-                fb,
-                &unsigned_ty,
-                u64::from(s.size()) * 8 - 1,
-                location,
-            )?;
+            let mask = self.constant(fb, &unsigned_ty, u64::from(s.size()) * 8 - 1, location)?;
             let masked = fb.binary(N::And, count, mask);
             // naga wants a 32-bit count for 64-bit shifts.
             if naga_scalar(s).width == 8 {

@@ -658,10 +658,26 @@ impl Checker<'_> {
             return Expr::new(H::Int(0), error_type(), location);
         }
         match op {
+            LogicalAnd | LogicalOr
+                if matches!(a.ty, Type::Vector(..)) || matches!(b.ty, Type::Vector(..)) =>
+            {
+                // Vectors: lane by lane, both operands evaluated (OpenCL C
+                // 6.3.h), -1/0 in the signed integer vector of the lanes'
+                // size.
+                let (a, b, ty) = self.arithmetic_operands(a, b, location, op.spelling());
+                if is_error(&ty) {
+                    return Expr::new(H::Int(0), ty, location);
+                }
+                let result = Self::comparison_type(&ty);
+                return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), result, location);
+            }
             LogicalAnd | LogicalOr => {
                 for v in [&a, &b] {
                     if !matches!(v.ty, Type::Scalar(_) | Type::Pointer(_)) {
-                        self.error(v.location, "vector operands of '&&' and '||' are not supported yet by this translator");
+                        self.error(
+                            v.location,
+                            "operands of '&&' and '||' must be scalars, pointers or vectors",
+                        );
                     }
                 }
                 return Expr::new(

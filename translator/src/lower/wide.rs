@@ -138,10 +138,7 @@ impl ModuleBuilder<'_> {
         let part_ty = part_type(result);
         let mut parts = Vec::new();
         for p in 0..part_count(result) {
-            let args: Vec<_> = operands
-                .iter()
-                .map(|(h, ty)| fb.part(*h, ty, p))
-                .collect();
+            let args: Vec<_> = operands.iter().map(|(h, ty)| fb.part(*h, ty, p)).collect();
             parts.push(f(self, fb, &args, &part_ty)?);
         }
         self.join(fb, result, parts, location)

@@ -1,0 +1,43 @@
+// 8- and 16-element vectors in the remaining places: program-scope
+// __constant tables, initializer lists, helper functions taking, returning
+// and writing them through pointers, lane-wise && and ||, and
+// vload_half8/16 with vstore_half8/16. The host recomputes every lane.
+__constant float8 table[2] = {(float8)(1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f),
+                              (float8)(0.5f)};
+__constant int16 splat = (int16)(3);
+__constant uint8 pieces = (uint8)((uint2)(1, 2), 3, (uint4)(4), 5);
+
+typedef struct {
+    int a;
+    float8 v;
+} Pair;
+
+float8 twice(float8 v, __global int16 *out)
+{
+    *out = convert_int16((float16)(v, v.s76543210));
+    return v * 2.0f;
+}
+
+__kernel void misc(__global float8 *floats, __global int16 *ints,
+                   __global int8 *logic)
+{
+    int g = get_global_id(0);
+    int8 a = (int8)(g) - 3;
+    int8 b = (int8)(1, 0, 2, 0, 3, 0, 4, 0);
+    logic[2 * g] = a && b;
+    logic[2 * g + 1] = (a || b) + (a && 1);
+    int8 arr[2] = {(int8)(1), a};
+    Pair p = {g, (float8)(2.0f)};
+    float8 init = {1.0f, 2.0f};
+    floats[g] = twice(table[g & 1] + p.v * (float)p.a + init, ints + g)
+              + convert_float8(arr[1] + splat.lo + as_int8(pieces));
+}
+
+__kernel void halfs16(__global half *h16, __global half *h8, __global float16 *widened)
+{
+    size_t g = get_global_id(0);
+    float16 v = vload_half16(g, h16);
+    widened[g] = v;
+    vstore_half16(v * 2.0f, g, h16);
+    vstore_half8(vload_half8(0, h8 + 1 + g * 8).s13570246, 0, h8 + 1 + g * 8);
+}
