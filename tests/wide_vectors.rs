@@ -552,12 +552,15 @@ fn wide_vectors_in_structs_local_and_private_arrays_and_arguments() {
             b[j] = b[j].wrapping_mul(scale[j]);
         }
         b[9] = g as u8;
+        b[12] = b[12].wrapping_add(1);
+        b[10] = b[10].wrapping_add(2);
         assert_eq!(got_bytes[g], b, "bytes {g}");
-        let s: [i16; 8] = std::array::from_fn(|j| {
+        let mut s: [i16; 8] = std::array::from_fn(|j| {
             shorts[g][j]
                 .wrapping_add(offset[2 * j])
                 .wrapping_sub(offset[8 + j])
         });
+        s[5] = g as i16;
         assert_eq!(got_shorts[g], s, "shorts {g}");
         let float_bytes: Vec<u8> = expected.f[..4]
             .iter()

@@ -156,10 +156,12 @@ __kernel void aggregates(__global Record *records, __global uchar16 *bytes,
     records[g] = r;
     uchar16 b = bytes[g];
     b.lo = b.lo * scale;
-    b.s9 = (uchar)g;
     bytes[g] = b;
+    bytes[g].s9 = (uchar)g;
+    bytes[g].sCA += (uchar2)(1, 2);
     short8 s = shorts[g];
     shorts[g] = s + offset.even - offset.hi;
+    shorts[g].hi.s1 = (short)g;
     char16 rr = as_char16(as_int4(r.f.lo)) + as_char16(s);
     rr.sF = as_char16(r.l.s01).s1;
     reinterpreted[g] = rr;

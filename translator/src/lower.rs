@@ -124,6 +124,14 @@ enum Place {
         index: Handle<naga::Expression>,
         element: NarrowElement,
     },
+    /// Lanes of an element of a word-viewed buffer of `char`/`short`
+    /// vectors: `first` is the scalar index of the element's lane 0.
+    NarrowLanes {
+        global: Handle<naga::GlobalVariable>,
+        first: Handle<naga::Expression>,
+        lanes: Vec<u8>,
+        scalar: Scalar,
+    },
     /// Lanes of the vector of the given type at a pointer.
     Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),

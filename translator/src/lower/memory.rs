@@ -59,9 +59,31 @@ impl ModuleBuilder<'_> {
                     lanes.iter().map(|&l| outer[l as usize]).collect(),
                     ty,
                 )),
-                Place::PointerVar(_) | Place::Narrow { .. } => {
-                    Err(self.error(e.location, "invalid swizzle target"))
+                Place::Narrow {
+                    global,
+                    index,
+                    element,
+                } => {
+                    let first = Self::first_lane(fb, index, element);
+                    Ok(Place::NarrowLanes {
+                        global,
+                        first,
+                        lanes: lanes.clone(),
+                        scalar: element.scalar,
+                    })
                 }
+                Place::NarrowLanes {
+                    global,
+                    first,
+                    lanes: outer,
+                    scalar,
+                } => Ok(Place::NarrowLanes {
+                    global,
+                    first,
+                    lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
+                    scalar,
+                }),
+                Place::PointerVar(_) => Err(self.error(e.location, "invalid swizzle target")),
             },
             _ => Err(self.error(
                 e.location,
@@ -134,6 +156,19 @@ impl ModuleBuilder<'_> {
             element.lanes(),
         )));
         fb.binary(naga::BinaryOperator::Multiply, index, lanes)
+    }
+
+    /// The scalar index of lane `lane` of the element whose lane 0 is at
+    /// `first`.
+    fn lane_index(
+        fb: &mut FnBuilder,
+        first: Handle<naga::Expression>,
+        lane: u8,
+    ) -> Handle<naga::Expression> {
+        let lane = fb.add(naga::Expression::Literal(naga::Literal::U32(u32::from(
+            lane,
+        ))));
+        fb.binary(naga::BinaryOperator::Add, first, lane)
     }
 
     /// Element `index` of a word-viewed buffer: a scalar, or a vector
@@ -330,6 +365,23 @@ impl ModuleBuilder<'_> {
                 index,
                 element,
             } => Value::Plain(self.load_narrow_element(fb, global, index, element, location)?),
+            Place::NarrowLanes {
+                global,
+                first,
+                lanes,
+                scalar,
+            } => {
+                let mut values = Vec::with_capacity(lanes.len());
+                for l in lanes {
+                    let at = Self::lane_index(fb, first, l);
+                    values.push(wide::LaneRef {
+                        value: self.load_narrow(fb, global, at, scalar),
+                        width: 1,
+                        lane: 0,
+                    });
+                }
+                Value::Plain(self.gather(fb, scalar, &values, location)?)
+            }
         })
     }
 
@@ -478,6 +530,24 @@ impl ModuleBuilder<'_> {
                 },
                 Value::Plain(value),
             ) => self.store_narrow_element(fb, global, index, element, value, location)?,
+            // Lane by lane and atomically: the element's other lanes share
+            // the words.
+            (
+                Place::NarrowLanes {
+                    global,
+                    first,
+                    lanes,
+                    scalar,
+                },
+                Value::Plain(value),
+            ) => {
+                let width = lanes.len() as u8;
+                for (i, &l) in lanes.iter().enumerate() {
+                    let at = Self::lane_index(fb, first, l);
+                    let part = fb.lane(value, width, i as u8);
+                    self.store_narrow(fb, global, at, scalar, part, location)?;
+                }
+            }
             _ => return Err(self.error(location, "mismatched assignment of a pointer and a value")),
         }
         Ok(())
