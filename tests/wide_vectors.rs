@@ -654,12 +654,17 @@ fn constant_tables_initializers_helpers_and_logical_operators() {
     let floats = buffer_with(&context, &queue, &[[0f32; 8]; G]);
     let ints = buffer_with(&context, &queue, &[[0i32; 16]; G]);
     let logic = buffer_with(&context, &queue, &[[0i32; 8]; 2 * G]);
-    // SAFETY: three buffers, as the kernel declares.
+    let constants: Vec<[i32; 16]> = (0..G)
+        .map(|g| std::array::from_fn(|j| (mix((g * 16 + j) as u64) % 100) as i32 - 50))
+        .collect();
+    let dconstants = buffer_with(&context, &queue, &constants);
+    // SAFETY: four buffers, as the kernel declares.
     unsafe {
         ExecuteKernel::new(&kernel)
             .set_arg(&floats)
             .set_arg(&ints)
             .set_arg(&logic)
+            .set_arg(&dconstants)
             .set_global_work_size(G)
             .enqueue_nd_range(&queue)
     }
@@ -678,10 +683,12 @@ fn constant_tables_initializers_helpers_and_logical_operators() {
         assert_eq!(got_logic[2 * g], and, "a && b of work-item {g}");
         assert_eq!(got_logic[2 * g + 1], or, "a || b of work-item {g}");
         let init = [1.0f32, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
-        let v: [f32; 8] = std::array::from_fn(|j| table[g & 1][j] + 2.0 * g as f32 + init[j]);
+        let chosen = if g & 1 == 1 { [2.0; 8] } else { init };
+        let v: [f32; 8] = std::array::from_fn(|j| table[g & 1][j] + 2.0 * g as f32 + chosen[j]);
         let ints: [i32; 16] = std::array::from_fn(|j| if j < 8 { v[j] } else { v[15 - j] } as i32);
         assert_eq!(got_ints[g], ints, "ints {g}");
-        let f: [f32; 8] = std::array::from_fn(|j| v[j] * 2.0 + (a + 3 + pieces[j]) as f32);
+        let f: [f32; 8] =
+            std::array::from_fn(|j| v[j] * 2.0 + (a + 3 + pieces[j] + constants[g][8 + j]) as f32);
         assert_eq!(got_floats[g], f, "floats {g}");
     }
 }

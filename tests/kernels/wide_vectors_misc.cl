@@ -19,7 +19,7 @@ float8 twice(float8 v, __global int16 *out)
 }
 
 __kernel void misc(__global float8 *floats, __global int16 *ints,
-                   __global int8 *logic)
+                   __global int8 *logic, __constant int16 *constants)
 {
     int g = get_global_id(0);
     int8 a = (int8)(g) - 3;
@@ -29,8 +29,9 @@ __kernel void misc(__global float8 *floats, __global int16 *ints,
     int8 arr[2] = {(int8)(1), a};
     Pair p = {g, (float8)(2.0f)};
     float8 init = {1.0f, 2.0f};
-    floats[g] = twice(table[g & 1] + p.v * (float)p.a + init, ints + g)
-              + convert_float8(arr[1] + splat.lo + as_int8(pieces));
+    float8 chosen = (g & 1) ? p.v : init;
+    floats[g] = twice(table[g & 1] + p.v * (float)p.a + chosen, ints + g)
+              + convert_float8(arr[1] + splat.lo + as_int8(pieces) + constants[g].hi);
 }
 
 __kernel void halfs16(__global half *h16, __global half *h8, __global float16 *widened)

@@ -338,11 +338,15 @@ impl ModuleBuilder<'_> {
 
 /// Whether a built-in call is lowered by [`ModuleBuilder::wide_builtin`]:
 /// a wide argument or result, for a built-in whose 4-lane lowering is
-/// element-wise (the loads and stores have their own lane-by-lane paths).
+/// element-wise. The loads, stores and `as_type` have their own
+/// lane-by-lane paths; `shuffle` moves lanes across parts, so splitting
+/// it would be wrong.
 pub(super) fn splits_builtin(b: Builtin, args: &[Expr], ty: &Type) -> bool {
     let own_path = matches!(
         b,
-        Builtin::Vload(_)
+        Builtin::Shuffle
+            | Builtin::Shuffle2
+            | Builtin::Vload(_)
             | Builtin::Vstore(_)
             | Builtin::VloadHalf(_)
             | Builtin::VloadaHalf(_)
