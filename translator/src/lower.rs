@@ -995,9 +995,9 @@ impl<'a> ModuleBuilder<'a> {
             _ => return Err(self.error(location, "internal error: not an arithmetic operator")),
         };
         let right = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-            // OpenCL masks the shift count to the C type's width (6.3.j,
-            // 8 for a char held in 32 bits); naga's
-            // shifts need an unsigned count.
+            // OpenCL masks the shift count to the C type's width (6.3.j),
+            // not the register's: a char in 32 bits shifts by at most 7.
+            // naga's shifts need an unsigned count.
             let s = ty.element().unwrap_or(Scalar::Int);
             let unsigned_ty = match ty {
                 Type::Vector(_, n) => Type::Vector(s.to_unsigned(), *n),
