@@ -745,3 +745,76 @@ fn vload_half_and_vstore_half_of_8_and_16() {
         }
     }
 }
+
+#[test]
+fn shuffles_with_constant_and_run_time_masks() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/wide_vectors_misc.cl");
+    let kernel = Kernel::create(&program, "shuffles").expect("kernel");
+    let x: Vec<[f32; 8]> = (0..G)
+        .map(|g| std::array::from_fn(|j| quarter(mix((g * 8 + j) as u64 + 300))))
+        .collect();
+    let masks: Vec<[u32; 8]> = (0..G)
+        .map(|g| std::array::from_fn(|j| mix((g * 8 + j) as u64 + 400) as u32))
+        .collect();
+    let s: Vec<[i16; 16]> = (0..G)
+        .map(|g| std::array::from_fn(|j| mix((g * 16 + j) as u64 + 500) as i16))
+        .collect();
+    let l: Vec<[u64; 2]> = (0..G)
+        .map(|g| std::array::from_fn(|j| mix((g * 2 + j) as u64 + 600)))
+        .collect();
+    let dx = buffer_with(&context, &queue, &x);
+    let dmasks = buffer_with(&context, &queue, &masks);
+    let out = buffer_with(&context, &queue, &vec![[0f32; 8]; 3 * G]);
+    let ds = buffer_with(&context, &queue, &s);
+    let sout = buffer_with(&context, &queue, &[[0i16; 16]; G]);
+    let dl = buffer_with(&context, &queue, &l);
+    let lout = buffer_with(&context, &queue, &[[0u64; 4]; G]);
+    // SAFETY: seven buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&dx)
+            .set_arg(&dmasks)
+            .set_arg(&out)
+            .set_arg(&ds)
+            .set_arg(&sout)
+            .set_arg(&dl)
+            .set_arg(&lout)
+            .set_global_work_size(G)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let got = read(&queue, &out, 3 * G);
+    let got_s = read(&queue, &sout, G);
+    let got_l = read(&queue, &lout, G);
+    let y = [1.0f32, 2.0, 3.0, 4.0];
+    for g in 0..G {
+        let a = x[g];
+        let m = masks[g];
+        let both: Vec<f32> = a.iter().chain(a.map(|v| v * 2.0).iter()).copied().collect();
+        let expected: [[f32; 8]; 3] = [
+            std::array::from_fn(|i| a[(m[i] & 7) as usize]),
+            std::array::from_fn(|i| both[((m[i] >> 1) & 15) as usize]),
+            std::array::from_fn(|i| {
+                y[[3, 2, 1, 0, 0, 1, 2, 3][i]] + a[[7, 6, 5, 4, 3, 2, 1, 0][i]]
+            }),
+        ];
+        for (k, e) in expected.iter().enumerate() {
+            assert_eq!(got[3 * g + k], *e, "shuffle {k} of work-item {g}");
+        }
+        let s_both: Vec<i16> = s[g]
+            .iter()
+            .chain(s[g].map(|v| v.wrapping_add(1)).iter())
+            .copied()
+            .collect();
+        let es: [i16; 16] = std::array::from_fn(|i| s_both[(s[g][i] as u16 & 31) as usize]);
+        assert_eq!(got_s[g], es, "shuffle2 of short16, work-item {g}");
+        let lv = l[g];
+        let l_both = [lv[0], lv[1], lv[0] << 1, lv[1] << 1];
+        let mask2 = [lv[0], 2, 3, 0];
+        let el: [u64; 4] = std::array::from_fn(|i| {
+            lv[[1, 0, 1, 1][i]].wrapping_add(l_both[(mask2[i] & 3) as usize])
+        });
+        assert_eq!(got_l[g], el, "shuffles of ulong2, work-item {g}");
+    }
+}

@@ -42,3 +42,21 @@ __kernel void halfs16(__global half *h16, __global half *h8, __global float16 *w
     vstore_half16(v * 2.0f, g, h16);
     vstore_half8(vload_half8(0, h8 + 1 + g * 8).s13570246, 0, h8 + 1 + g * 8);
 }
+
+// shuffle/shuffle2 with constant masks (a gather of known lanes) and masks
+// known only at run time (only the low bits that index the inputs count).
+__kernel void shuffles(__global const float8 *x, __global const uint8 *masks,
+                       __global float8 *out, __global const short16 *s,
+                       __global short16 *sout, __global const ulong2 *l,
+                       __global ulong4 *lout)
+{
+    size_t g = get_global_id(0);
+    float8 a = x[g];
+    out[3 * g] = shuffle(a, masks[g]);
+    out[3 * g + 1] = shuffle2(a, a * 2.0f, masks[g] >> 1);
+    out[3 * g + 2] = shuffle((float4)(1.0f, 2.0f, 3.0f, 4.0f), (uint8)(3, 2, 1, 0, 0, 1, 2, 3))
+                   + shuffle(a, (uint8)(7, 6, 5, 4, 11, 2, 1, 0));
+    sout[g] = shuffle2(s[g], s[g] + (short)1, convert_ushort16(s[g]));
+    lout[g] = shuffle(l[g], (ulong4)(1, 0, 1, 1))
+            + shuffle2(l[g], l[g] << 1, (ulong4)(l[g].s0, 2, 3, 0));
+}

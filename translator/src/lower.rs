@@ -17,6 +17,7 @@ mod kernel;
 mod library;
 mod memory;
 mod reinterpret;
+mod shuffle;
 mod statements;
 mod views;
 mod wide;
@@ -887,6 +888,9 @@ impl<'a> ModuleBuilder<'a> {
                     Type::Vector(*s, *n)
                 };
                 self.reinterpret_bits(fb, v, &args[0].ty, &to, location)?
+            }
+            H::Builtin(Builtin::Shuffle | Builtin::Shuffle2, args) => {
+                self.shuffle(fb, args, &e.ty, location)?
             }
             H::Builtin(b, args) if wide::splits_builtin(*b, args, &e.ty) => {
                 return self.wide_builtin(fb, *b, args, &e.ty, location)
