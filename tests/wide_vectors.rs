@@ -818,3 +818,49 @@ fn shuffles_with_constant_and_run_time_masks() {
         assert_eq!(got_l[g], el, "shuffles of ulong2, work-item {g}");
     }
 }
+
+#[test]
+fn subscripts_with_run_time_indices() {
+    let (context, queue) = setup();
+    let program = build(&context, "tests/kernels/wide_vectors_misc.cl");
+    let kernel = Kernel::create(&program, "subscripts").expect("kernel");
+    let v: Vec<[i32; 16]> = (0..G)
+        .map(|g| std::array::from_fn(|j| (mix((g * 16 + j) as u64 + 800) % 1000) as i32))
+        .collect();
+    let idx: Vec<i32> = (0..G).map(|g| (mix(g as u64 + 900) % 16) as i32).collect();
+    let bytes: Vec<[u8; 8]> = (0..G)
+        .map(|g| std::array::from_fn(|j| mix((g * 8 + j) as u64 + 950) as u8))
+        .collect();
+    let dv = buffer_with(&context, &queue, &v);
+    let didx = buffer_with(&context, &queue, &idx);
+    let dbytes = buffer_with(&context, &queue, &bytes);
+    let out = buffer_with(&context, &queue, &[0i32; G]);
+    // SAFETY: four buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&dv)
+            .set_arg(&didx)
+            .set_arg(&dbytes)
+            .set_arg(&out)
+            .set_global_work_size(G)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let got_v = read(&queue, &dv, G);
+    let got_bytes = read(&queue, &dbytes, G);
+    let got_out = read(&queue, &out, G);
+    for g in 0..G {
+        let i = idx[g] as usize;
+        let mut x = v[g];
+        x[i] = 100 + g as i32;
+        x[8 + (i & 7)] += 1;
+        let mut stored = x;
+        stored[i ^ 3] = -1;
+        assert_eq!(got_v[g], stored, "v[{g}]");
+        let mut b = bytes[g];
+        b[i & 7] = i as u8;
+        assert_eq!(got_bytes[g], b, "bytes[{g}]");
+        let expected = x[i] * 2 + i32::from(b[2 * (i & 3) + 1]);
+        assert_eq!(got_out[g], expected, "out[{g}]");
+    }
+}

@@ -60,3 +60,19 @@ __kernel void shuffles(__global const float8 *x, __global const uint8 *masks,
     lout[g] = shuffle(l[g], (ulong4)(1, 0, 1, 1))
             + shuffle2(l[g], l[g] << 1, (ulong4)(l[g].s0, 2, 3, 0));
 }
+
+// v[i] with a run-time index: lanes of private vectors, through a swizzle,
+// of buffer elements (32-bit and word-viewed) as targets, and of values.
+__kernel void subscripts(__global int16 *v, __global const int *idx,
+                         __global uchar8 *bytes, __global int *out)
+{
+    size_t g = get_global_id(0);
+    int i = idx[g];
+    int16 x = v[g];
+    x[i] = 100 + (int)g;
+    x.hi[i & 7] += 1;
+    v[g] = x;
+    v[g][i ^ 3] = -1;
+    bytes[g][i & 7] = (uchar)i;
+    out[g] = (x * 2)[i] + bytes[g].odd[i & 3];
+}

@@ -870,13 +870,8 @@ impl Checker<'_> {
         let elem = match &base.ty {
             Type::Array(elem, _) => (**elem).clone(),
             Type::Pointer(p) => p.ty.clone(),
-            Type::Vector(..) => {
-                self.error(
-                    location,
-                    "subscripting a vector is not supported yet by this translator",
-                );
-                return Expr::new(H::Int(0), error_type(), location);
-            }
+            // A lane chosen at run time; an lvalue when the vector is one.
+            Type::Vector(s, _) => Type::Scalar(*s),
             t if is_error(t) => return base,
             t => {
                 self.error(

@@ -16,6 +16,9 @@ impl ModuleBuilder<'_> {
                 let g = self.program_global(*id, e.location)?;
                 Ok(Place::Memory(fb.add(naga::Expression::GlobalVariable(g))))
             }
+            H::Index(base, index) if matches!(base.ty, Type::Vector(..)) => {
+                self.vector_lane_place(fb, base, index, e.location)
+            }
             H::Index(base, index) => {
                 let index = self.index_value(fb, index)?;
                 if let Type::Array(..) = base.ty {
@@ -90,6 +93,106 @@ impl ModuleBuilder<'_> {
                 "expression is not a place the translator can write to",
             )),
         }
+    }
+
+    /// `v[i]`: the lane of vector `base` that a run-time index selects.
+    /// The index is kept inside the vector (C leaves other indices
+    /// undefined; they must not reach other memory). A vector that is not
+    /// in memory is copied to a temporary first.
+    fn vector_lane_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        base: &Expr,
+        index: &Expr,
+        location: Location,
+    ) -> LResult<Place> {
+        let Type::Vector(s, n) = base.ty else {
+            return Err(self.error(location, "subscript of a non-vector"));
+        };
+        let is_place = matches!(
+            base.kind,
+            H::Local(_)
+                | H::Global(_)
+                | H::Index(..)
+                | H::Deref(_)
+                | H::Member(..)
+                | H::Swizzle(..)
+        );
+        let place = if is_place {
+            self.place(fb, base)?
+        } else {
+            let value = self.plain(fb, base)?;
+            let ty = self.value_type(&base.ty, location)?;
+            let var = fb.function.local_variables.append(
+                naga::LocalVariable {
+                    name: None,
+                    ty,
+                    init: None,
+                },
+                Span::UNDEFINED,
+            );
+            let pointer = fb.add(naga::Expression::LocalVariable(var));
+            fb.push(naga::Statement::Store { pointer, value });
+            Place::Memory(pointer)
+        };
+        let i = self.index_value(fb, index)?;
+        let u32_lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        let last = u32_lit(fb, u32::from(n) - 1);
+        let i = if n.is_power_of_two() {
+            fb.binary(naga::BinaryOperator::And, i, last)
+        } else {
+            fb.math(naga::MathFunction::Min, i, Some(last))
+        };
+        // Through a swizzle, the index picks one of the swizzle's lanes.
+        let select_lane = |fb: &mut FnBuilder, lanes: &[u8]| {
+            let mut lane = u32_lit(fb, u32::from(lanes[0]));
+            for (k, &l) in lanes.iter().enumerate().skip(1) {
+                let k = u32_lit(fb, k as u32);
+                let is_k = fb.binary(naga::BinaryOperator::Equal, i, k);
+                let l = u32_lit(fb, u32::from(l));
+                lane = fb.select(is_k, l, lane);
+            }
+            lane
+        };
+        Ok(match place {
+            Place::Memory(pointer) => Place::Memory(dynamic_lane_pointer(fb, pointer, n, i)),
+            Place::Lanes(pointer, lanes, ty) => {
+                let lane = select_lane(fb, &lanes);
+                Place::Memory(dynamic_lane_pointer(fb, pointer, wide::width_of(&ty), lane))
+            }
+            Place::Narrow {
+                global,
+                index,
+                element,
+            } => {
+                let first = Self::first_lane(fb, index, element);
+                Place::Narrow {
+                    global,
+                    index: fb.binary(naga::BinaryOperator::Add, first, i),
+                    element: NarrowElement {
+                        scalar: s,
+                        width: 1,
+                    },
+                }
+            }
+            Place::NarrowLanes {
+                global,
+                first,
+                lanes,
+                scalar,
+            } => {
+                let lane = select_lane(fb, &lanes);
+                Place::Narrow {
+                    global,
+                    index: fb.binary(naga::BinaryOperator::Add, first, lane),
+                    element: NarrowElement { scalar, width: 1 },
+                }
+            }
+            Place::PointerVar(_) => {
+                return Err(self.error(location, "subscript of a pointer variable's vector"))
+            }
+        })
     }
 
     /// The place a pointer designates: memory, or an element of a
@@ -921,4 +1024,32 @@ fn directed_half(
     };
     let stepped = fb.binary(B::Add, nearest, step);
     fb.select(wrong_side, stepped, nearest)
+}
+
+/// A pointer to lane `lane` (a run-time u32 below `width`) of the vector of
+/// `width` lanes at `pointer`.
+pub(super) fn dynamic_lane_pointer(
+    fb: &mut FnBuilder,
+    pointer: Handle<naga::Expression>,
+    width: u8,
+    lane: Handle<naga::Expression>,
+) -> Handle<naga::Expression> {
+    if width <= wide::PART_LANES {
+        return fb.add(naga::Expression::Access {
+            base: pointer,
+            index: lane,
+        });
+    }
+    let two = fb.add(naga::Expression::Literal(naga::Literal::U32(2)));
+    let part_index = fb.binary(naga::BinaryOperator::ShiftRight, lane, two);
+    let part = fb.add(naga::Expression::Access {
+        base: pointer,
+        index: part_index,
+    });
+    let three = fb.add(naga::Expression::Literal(naga::Literal::U32(3)));
+    let within = fb.binary(naga::BinaryOperator::And, lane, three);
+    fb.add(naga::Expression::Access {
+        base: part,
+        index: within,
+    })
 }

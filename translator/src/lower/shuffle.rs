@@ -74,7 +74,9 @@ impl ModuleBuilder<'_> {
             let lane = fb.binary(B::And, index, within);
             let mut picked = None;
             for (k, &var) in variables.iter().enumerate() {
-                let value = self.dynamic_lane(fb, var, width, lane);
+                let base = fb.add(naga::Expression::LocalVariable(var));
+                let pointer = memory::dynamic_lane_pointer(fb, base, width, lane);
+                let value = fb.add(naga::Expression::Load { pointer });
                 picked = Some(match picked {
                     None => value,
                     Some(from_x) => {
@@ -94,34 +96,6 @@ impl ModuleBuilder<'_> {
             });
         }
         self.gather(fb, s, &lanes, location)
-    }
-
-    /// Lane `lane` (a run-time u32 below `width`) of the vector in `var`.
-    fn dynamic_lane(
-        &mut self,
-        fb: &mut FnBuilder,
-        var: Handle<naga::LocalVariable>,
-        width: u8,
-        lane: Handle<naga::Expression>,
-    ) -> Handle<naga::Expression> {
-        let base = fb.add(naga::Expression::LocalVariable(var));
-        let pointer = if width > wide::PART_LANES {
-            let two = fb.add(naga::Expression::Literal(naga::Literal::U32(2)));
-            let part_index = fb.binary(B::ShiftRight, lane, two);
-            let part = fb.add(naga::Expression::Access {
-                base,
-                index: part_index,
-            });
-            let three = fb.add(naga::Expression::Literal(naga::Literal::U32(3)));
-            let within = fb.binary(B::And, lane, three);
-            fb.add(naga::Expression::Access {
-                base: part,
-                index: within,
-            })
-        } else {
-            fb.add(naga::Expression::Access { base, index: lane })
-        };
-        fb.add(naga::Expression::Load { pointer })
     }
 }
 
