@@ -614,7 +614,7 @@ impl ModuleBuilder<'_> {
                 let width = wide::width_of(&ty);
                 let value_width = lanes.len() as u8;
                 for (i, &l) in lanes.iter().enumerate() {
-                    let lane = fb.lane_pointer(pointer, width, l);
+                    let lane = fb.lane(pointer, width, l);
                     let part = fb.lane(value, value_width, i as u8);
                     fb.push(naga::Statement::Store {
                         pointer: lane,

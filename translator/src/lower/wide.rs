@@ -56,7 +56,8 @@ pub(super) struct LaneRef {
 }
 
 impl FnBuilder {
-    /// Lane `k` of `v`, a value of `width` lanes (1: a scalar).
+    /// Lane `k` of `v`, a value of `width` lanes (1: a scalar); given a
+    /// pointer to such a value, a pointer to the lane.
     pub(super) fn lane(
         &mut self,
         v: Handle<naga::Expression>,
@@ -80,16 +81,6 @@ impl FnBuilder {
                 index: u32::from(k),
             }),
         }
-    }
-
-    /// A pointer to lane `k` of the vector of `width` lanes at `pointer`.
-    pub(super) fn lane_pointer(
-        &mut self,
-        pointer: Handle<naga::Expression>,
-        width: u8,
-        k: u8,
-    ) -> Handle<naga::Expression> {
-        self.lane(pointer, width, k)
     }
 
     /// Part `p` of a value of `ty` (the value itself when it is not wide).
@@ -120,8 +111,9 @@ impl ModuleBuilder<'_> {
     }
 
     /// `f` applied part by part to `operands` (each with its type), joined
-    /// into a value of `result`. `f` receives the part operands and the
-    /// part type of `result`.
+    /// into a value of `result`, which has as many lanes as the widest
+    /// operand. `f` receives the part operands and the part type of
+    /// `result`.
     pub(super) fn per_part(
         &mut self,
         fb: &mut FnBuilder,
