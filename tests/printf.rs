@@ -25,8 +25,11 @@ void report(int i, float f) {
 __kernel void k(__global int *status, float f) {
     int i = get_global_id(0);
     report(i, f);
-    if (i == 0)
+    if (i == 0) {
+        printf("K: wide %v8hhd %v16hx\n", (char8)(1, -2, 3, -4, 5, -6, 7, -8),
+               (ushort16)(0xa, 0xb, 0xc, 0xd, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xfff, 0xffff));
         status[0] = printf("K: done %u %5.1f%%\n", 7u, 99.5f);
+    }
 }
 "#;
 
@@ -101,7 +104,11 @@ fn printf_output_reaches_stdout_formatted_as_c() {
                 (250 + i) as i8
             )
         })
-        .chain(["K: done 7  99.5%".to_owned(), "K: status 0".to_owned()])
+        .chain([
+            "K: done 7  99.5%".to_owned(),
+            "K: status 0".to_owned(),
+            "K: wide 1,-2,3,-4,5,-6,7,-8 a,b,c,d,0,1,2,3,4,5,6,7,8,9,fff,ffff".to_owned(),
+        ])
         .collect();
     expected.sort_unstable();
     assert_eq!(got, expected);

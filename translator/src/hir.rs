@@ -156,7 +156,9 @@ pub enum ExprKind {
     /// `int` (scalars) or the signed integer vector (vectors). For shifts the
     /// right operand has the left's type.
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    /// `&&` / `||` on two operands that are compared with zero.
+    /// `&&` / `||` on two operands that are compared with zero: scalars
+    /// with short-circuit evaluation (type `int`), or vectors of one type
+    /// lane by lane, both evaluated (the signed integer vector result).
     Logical(BinaryOp, Box<Expr>, Box<Expr>),
     /// `c ? a : b`, evaluating only the chosen side.
     Conditional(Box<Expr>, Box<Expr>, Box<Expr>),

@@ -17,8 +17,11 @@ mod kernel;
 mod library;
 mod memory;
 mod printf;
+mod reinterpret;
+mod shuffle;
 mod statements;
 mod views;
+mod wide;
 mod workitem;
 
 use crate::ast::{AddressSpace, BinaryOp};
@@ -125,7 +128,16 @@ enum Place {
         index: Handle<naga::Expression>,
         element: NarrowElement,
     },
-    Lanes(Handle<naga::Expression>, Vec<u8>),
+    /// Lanes of an element of a word-viewed buffer of `char`/`short`
+    /// vectors: `first` is the scalar index of the element's lane 0.
+    NarrowLanes {
+        global: Handle<naga::GlobalVariable>,
+        first: Handle<naga::Expression>,
+        lanes: Vec<u8>,
+        scalar: Scalar,
+    },
+    /// Lanes of the vector of the given type at a pointer.
+    Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),
 }
 
@@ -275,6 +287,7 @@ impl<'a> ModuleBuilder<'a> {
                     size,
                     scalar: naga_scalar(*s),
                 },
+                None if wide::is_wide(ty) => return Ok(self.wide_type(*s, *n)),
                 None => {
                     return Err(self.error(
                         location,
@@ -394,7 +407,7 @@ impl<'a> ModuleBuilder<'a> {
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
-        if let Type::Scalar(s) | Type::Vector(s, 2..=4) = ty {
+        if let Type::Scalar(s) | Type::Vector(s, _) = ty {
             if s.size() < 4 && *s != Scalar::Bool {
                 // The word view: each u32 holds 4 chars or 2 shorts/halfs.
                 return Ok(self.u32_type());
@@ -404,7 +417,7 @@ impl<'a> ModuleBuilder<'a> {
             return self.memory_type(ty, location);
         }
         let ok = match ty {
-            Type::Scalar(s) | Type::Vector(s, 2..=4) => s.size() >= 4 && *s != Scalar::Bool,
+            Type::Scalar(s) | Type::Vector(s, _) => s.size() >= 4 && *s != Scalar::Bool,
             _ => false,
         };
         if !ok {
@@ -538,6 +551,15 @@ impl<'a> ModuleBuilder<'a> {
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         Ok(match ty {
+            Type::Vector(s, n) if wide::is_wide(ty) => {
+                let part = fb.add(naga::Expression::Splat {
+                    size: naga::VectorSize::Quad,
+                    value: scalar,
+                });
+                let ty = self.wide_type(*s, *n);
+                let components = vec![part; usize::from(*n / wide::PART_LANES)];
+                fb.add(naga::Expression::Compose { ty, components })
+            }
             Type::Vector(_, n) => {
                 let size = vector_size(*n)
                     .ok_or_else(|| self.error(location, "unsupported vector width"))?;
@@ -559,6 +581,17 @@ impl<'a> ModuleBuilder<'a> {
     ) -> LResult<Handle<naga::Expression>> {
         let left = self.plain(fb, a)?;
         let right = self.plain(fb, b)?;
+        Ok(self.compare(fb, op, left, right))
+    }
+
+    /// `left op right` for a comparison operator, as a naga bool (vector).
+    fn compare(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: BinaryOp,
+        left: Handle<naga::Expression>,
+        right: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
         let (naga_op, negate) = match op {
             BinaryOp::Lt => (naga::BinaryOperator::Less, false),
             BinaryOp::Gt => (naga::BinaryOperator::Greater, false),
@@ -569,11 +602,11 @@ impl<'a> ModuleBuilder<'a> {
             _ => (naga::BinaryOperator::Equal, true),
         };
         let r = fb.binary(naga_op, left, right);
-        Ok(if negate {
+        if negate {
             fb.unary(naga::UnaryOperator::LogicalNot, r)
         } else {
             r
-        })
+        }
     }
 
     /// `&&`/`||` with short-circuit evaluation through a bool local.
@@ -662,7 +695,7 @@ impl<'a> ModuleBuilder<'a> {
             }
             H::Swizzle(base, lanes) => {
                 let v = self.plain(fb, base)?;
-                self.swizzle(fb, v, lanes, location)?
+                self.swizzle(fb, v, &base.ty, lanes, location)?
             }
             H::Convert(x) => {
                 let v = self.plain(fb, x)?;
@@ -672,14 +705,33 @@ impl<'a> ModuleBuilder<'a> {
                 let v = self.plain(fb, x)?;
                 self.splat_to(fb, v, &e.ty, location)?
             }
+            H::Unary(op, x) if wide::is_wide(&x.ty) => {
+                let v = self.plain(fb, x)?;
+                self.per_part(
+                    fb,
+                    &e.ty,
+                    &[(v, &x.ty)],
+                    location,
+                    |this, fb, v, part_ty| {
+                        Ok(match op {
+                            hir::UnaryOp::Negate | hir::UnaryOp::BitNot => {
+                                this.negate_or_invert(fb, *op, v[0], part_ty, location)?
+                            }
+                            hir::UnaryOp::LogicalNot => {
+                                let zero = fb.add(naga::Expression::ZeroValue(
+                                    this.value_type(&wide::part_type(&x.ty), location)?,
+                                ));
+                                let b = fb.binary(naga::BinaryOperator::Equal, v[0], zero);
+                                this.bool_to_int(fb, b, part_ty, location)?
+                            }
+                        })
+                    },
+                )?
+            }
             H::Unary(op, x) => match op {
-                hir::UnaryOp::Negate => {
+                hir::UnaryOp::Negate | hir::UnaryOp::BitNot => {
                     let v = self.plain(fb, x)?;
-                    fb.unary(naga::UnaryOperator::Negate, v)
-                }
-                hir::UnaryOp::BitNot => {
-                    let v = self.plain(fb, x)?;
-                    fb.unary(naga::UnaryOperator::BitwiseNot, v)
+                    self.negate_or_invert(fb, *op, v, &e.ty, location)?
                 }
                 hir::UnaryOp::LogicalNot => {
                     let b = if matches!(x.ty, Type::Vector(..)) {
@@ -693,6 +745,15 @@ impl<'a> ModuleBuilder<'a> {
                     self.bool_to_int(fb, b, &e.ty, location)?
                 }
             },
+            H::Binary(op, a, b) if op.is_comparison() && wide::is_wide(&a.ty) => {
+                let left = self.plain(fb, a)?;
+                let right = self.plain(fb, b)?;
+                let operands = [(left, &a.ty), (right, &b.ty)];
+                self.per_part(fb, &e.ty, &operands, location, |this, fb, v, part_ty| {
+                    let c = this.compare(fb, *op, v[0], v[1]);
+                    this.bool_to_int(fb, c, part_ty, location)
+                })?
+            }
             H::Binary(op, a, b) => {
                 if op.is_comparison() {
                     let c = self.comparison(fb, *op, a, b)?;
@@ -702,6 +763,27 @@ impl<'a> ModuleBuilder<'a> {
                     let right = self.plain(fb, b)?;
                     self.arithmetic(fb, *op, left, right, &e.ty, location)?
                 }
+            }
+            H::Logical(op, a, b) if matches!(e.ty, Type::Vector(..)) => {
+                let left = self.plain(fb, a)?;
+                let right = self.plain(fb, b)?;
+                let combine = if *op == BinaryOp::LogicalAnd {
+                    naga::BinaryOperator::And
+                } else {
+                    naga::BinaryOperator::InclusiveOr
+                };
+                let operands = [(left, &a.ty), (right, &b.ty)];
+                self.per_part(fb, &e.ty, &operands, location, |this, fb, v, part_ty| {
+                    let zero_ty = this.value_type(&wide::part_type(&a.ty), location)?;
+                    let mut set = Vec::new();
+                    for &x in v {
+                        let zero = fb.add(naga::Expression::ZeroValue(zero_ty));
+                        let eq = fb.binary(naga::BinaryOperator::Equal, x, zero);
+                        set.push(fb.unary(naga::UnaryOperator::LogicalNot, eq));
+                    }
+                    let c = fb.binary(combine, set[0], set[1]);
+                    this.bool_to_int(fb, c, part_ty, location)
+                })?
             }
             H::Logical(op, a, b) => {
                 let c = self.logical(fb, *op, a, b)?;
@@ -805,6 +887,21 @@ impl<'a> ModuleBuilder<'a> {
                 return Ok(Value::Void);
             }
             H::Builtin(Builtin::Prefetch, _) => return Ok(Value::Void),
+            H::Builtin(Builtin::As(s, n), args) => {
+                let v = self.plain(fb, &args[0])?;
+                let to = if *n == 1 {
+                    Type::Scalar(*s)
+                } else {
+                    Type::Vector(*s, *n)
+                };
+                self.reinterpret_bits(fb, v, &args[0].ty, &to, location)?
+            }
+            H::Builtin(Builtin::Shuffle | Builtin::Shuffle2, args) => {
+                self.shuffle(fb, args, &e.ty, location)?
+            }
+            H::Builtin(b, args) if wide::splits_builtin(*b, args, &e.ty) => {
+                return self.wide_builtin(fb, *b, args, &e.ty, location)
+            }
             H::Builtin(Builtin::Convert(c), args) if is_plain_conversion(c, &args[0].ty) => {
                 let v = self.plain(fb, &args[0])?;
                 self.convert(fb, v, &args[0].ty, &e.ty, location)?
@@ -840,50 +937,38 @@ impl<'a> ModuleBuilder<'a> {
                 self.init_list(&mut init::Arena::Function(fb), &e.ty, items, location)?
             }
             H::VectorLiteral(parts) => {
-                let ty = self.value_type(&e.ty, location)?;
-                let mut components = Vec::new();
+                let mut lanes = Vec::new();
                 for p in parts {
-                    components.push(self.plain(fb, p)?);
+                    let v = self.plain(fb, p)?;
+                    lanes.extend(Self::lanes_of(v, &p.ty));
                 }
-                fb.add(naga::Expression::Compose { ty, components })
+                let s = e.ty.element().unwrap_or(Scalar::Float);
+                self.gather(fb, s, &lanes, location)?
             }
         };
         Ok(Value::Plain(h))
     }
 
+    /// Lanes `lanes` of `vector`, a value of `ty`.
     fn swizzle(
         &mut self,
         fb: &mut FnBuilder,
         vector: Handle<naga::Expression>,
+        ty: &Type,
         lanes: &[u8],
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        if lanes.len() == 1 {
-            return Ok(fb.add(naga::Expression::AccessIndex {
-                base: vector,
-                index: lanes[0] as u32,
-            }));
-        }
-        let size = vector_size(lanes.len() as u8).ok_or_else(|| {
-            self.error(
-                location,
-                "swizzles wider than 4 lanes are not supported yet by this translator",
-            )
-        })?;
-        let mut pattern = [naga::SwizzleComponent::X; 4];
-        for (slot, &l) in pattern.iter_mut().zip(lanes) {
-            *slot = match l {
-                0 => naga::SwizzleComponent::X,
-                1 => naga::SwizzleComponent::Y,
-                2 => naga::SwizzleComponent::Z,
-                _ => naga::SwizzleComponent::W,
-            };
-        }
-        Ok(fb.add(naga::Expression::Swizzle {
-            size,
-            vector,
-            pattern,
-        }))
+        let width = wide::width_of(ty);
+        let refs: Vec<_> = lanes
+            .iter()
+            .map(|&lane| wide::LaneRef {
+                value: vector,
+                width,
+                lane,
+            })
+            .collect();
+        let s = ty.element().unwrap_or(Scalar::Float);
+        self.gather(fb, s, &refs, location)
     }
 
     fn arithmetic(
@@ -896,6 +981,15 @@ impl<'a> ModuleBuilder<'a> {
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         use naga::BinaryOperator as N;
+        if wide::is_wide(ty) {
+            return self.per_part(
+                fb,
+                ty,
+                &[(left, ty), (right, ty)],
+                location,
+                |this, fb, v, part_ty| this.arithmetic(fb, op, v[0], v[1], part_ty, location),
+            );
+        }
         let naga_op = match op {
             BinaryOp::Add => N::Add,
             BinaryOp::Sub => N::Subtract,
@@ -910,8 +1004,9 @@ impl<'a> ModuleBuilder<'a> {
             _ => return Err(self.error(location, "internal error: not an arithmetic operator")),
         };
         let right = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-            // OpenCL masks the shift count to the width (6.3.j); naga's
-            // shifts need an unsigned count.
+            // OpenCL masks the shift count to the C type's width (6.3.j),
+            // not the register's: a char in 32 bits shifts by at most 7.
+            // naga's shifts need an unsigned count.
             let s = ty.element().unwrap_or(Scalar::Int);
             let unsigned_ty = match ty {
                 Type::Vector(_, n) => Type::Vector(s.to_unsigned(), *n),
@@ -926,12 +1021,7 @@ impl<'a> ModuleBuilder<'a> {
             } else {
                 right
             };
-            let mask = self.constant(
-                fb,
-                &unsigned_ty,
-                u64::from(naga_scalar(s).width) * 8 - 1,
-                location,
-            )?;
+            let mask = self.constant(fb, &unsigned_ty, u64::from(s.size()) * 8 - 1, location)?;
             let masked = fb.binary(N::And, count, mask);
             // naga wants a 32-bit count for 64-bit shifts.
             if naga_scalar(s).width == 8 {
@@ -952,6 +1042,29 @@ impl<'a> ModuleBuilder<'a> {
         self.wrap_narrow(fb, result, ty)
     }
 
+    /// `-v` or `~v` for a value of `ty`: unsigned negation as `0 - v`
+    /// (naga negates signed values only), and `char`/`short` results
+    /// wrapped back to their type.
+    fn negate_or_invert(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: hir::UnaryOp,
+        v: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let unsigned = ty.element().is_some_and(|s| !s.is_signed());
+        let r = match op {
+            hir::UnaryOp::Negate if unsigned => {
+                let zero = self.zero(fb, ty, location)?;
+                fb.binary(naga::BinaryOperator::Subtract, zero, v)
+            }
+            hir::UnaryOp::Negate => fb.unary(naga::UnaryOperator::Negate, v),
+            _ => fb.unary(naga::UnaryOperator::BitwiseNot, v),
+        };
+        self.wrap_narrow(fb, r, ty)
+    }
+
     /// Re-wraps a `char`/`short` value held in 32 bits to its type's range.
     fn wrap_narrow(
         &mut self,
@@ -963,6 +1076,11 @@ impl<'a> ModuleBuilder<'a> {
         let bits = s.size() * 8;
         if bits >= 32 || s == Scalar::Bool {
             return Ok(v);
+        }
+        if wide::is_wide(ty) {
+            return self.per_part(fb, ty, &[(v, ty)], Location::default(), |this, fb, v, t| {
+                this.wrap_narrow(fb, v[0], t)
+            });
         }
         let shift_ty = match ty {
             Type::Vector(_, n) => Type::Vector(Scalar::UInt, *n),
@@ -984,6 +1102,12 @@ impl<'a> ModuleBuilder<'a> {
     ) -> LResult<Handle<naga::Expression>> {
         if from == to {
             return Ok(v);
+        }
+        if wide::is_wide(to) {
+            return self.per_part(fb, to, &[(v, from)], location, |this, fb, v, part_to| {
+                let part_from = wide::part_type(from);
+                this.convert(fb, v[0], &part_from, part_to, location)
+            });
         }
         let (Some(fs), Some(ts)) = (from.element(), to.element()) else {
             return Err(self.error(
@@ -1227,11 +1351,10 @@ fn is_barrier(b: Builtin) -> bool {
 enum ArgSource {
     Buffer(Handle<naga::GlobalVariable>),
     PushConstant(u32),
-    /// A `char`/`short` argument: `bit` bits into push-constant member
-    /// `word` (a u32).
+    /// A `char`/`short` scalar or vector argument: each lane `bit` bits
+    /// into push-constant member `word` (a u32), as `(word, bit)`.
     NarrowPushConstant {
-        word: u32,
-        bit: u32,
+        lanes: Vec<(u32, u32)>,
         scalar: Scalar,
     },
 }

@@ -431,21 +431,27 @@ impl Checker<'_> {
             )
         };
         let ok = match &target.kind {
-            H::Swizzle(base, lanes) => {
-                let mut seen = 0u32;
-                let unique = lanes.iter().all(|&l| {
-                    let fresh = seen & (1 << l) == 0;
-                    seen |= 1 << l;
-                    fresh
-                });
-                if !unique {
-                    self.error(
-                        location,
-                        "vector is not assignable (contains duplicate components)",
-                    );
-                    return;
+            H::Swizzle(..) => {
+                // Swizzles of swizzles (`v.hi.lo`) reach lanes of the
+                // innermost vector; every level must name distinct lanes.
+                let mut e = target;
+                while let H::Swizzle(base, lanes) = &e.kind {
+                    let mut seen = 0u32;
+                    let unique = lanes.iter().all(|&l| {
+                        let fresh = seen & (1 << l) == 0;
+                        seen |= 1 << l;
+                        fresh
+                    });
+                    if !unique {
+                        self.error(
+                            location,
+                            "vector is not assignable (contains duplicate components)",
+                        );
+                        return;
+                    }
+                    e = base;
                 }
-                is_place(base)
+                is_place(e)
             }
             _ => is_place(target),
         };
@@ -652,10 +658,26 @@ impl Checker<'_> {
             return Expr::new(H::Int(0), error_type(), location);
         }
         match op {
+            LogicalAnd | LogicalOr
+                if matches!(a.ty, Type::Vector(..)) || matches!(b.ty, Type::Vector(..)) =>
+            {
+                // Vectors: lane by lane, both operands evaluated (OpenCL C
+                // 6.3.h), -1/0 in the signed integer vector of the lanes'
+                // size.
+                let (a, b, ty) = self.arithmetic_operands(a, b, location, op.spelling());
+                if is_error(&ty) {
+                    return Expr::new(H::Int(0), ty, location);
+                }
+                let result = Self::comparison_type(&ty);
+                return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), result, location);
+            }
             LogicalAnd | LogicalOr => {
                 for v in [&a, &b] {
                     if !matches!(v.ty, Type::Scalar(_) | Type::Pointer(_)) {
-                        self.error(v.location, "vector operands of '&&' and '||' are not supported yet by this translator");
+                        self.error(
+                            v.location,
+                            "operands of '&&' and '||' must be scalars, pointers or vectors",
+                        );
                     }
                 }
                 return Expr::new(
@@ -848,13 +870,8 @@ impl Checker<'_> {
         let elem = match &base.ty {
             Type::Array(elem, _) => (**elem).clone(),
             Type::Pointer(p) => p.ty.clone(),
-            Type::Vector(..) => {
-                self.error(
-                    location,
-                    "subscripting a vector is not supported yet by this translator",
-                );
-                return Expr::new(H::Int(0), error_type(), location);
-            }
+            // A lane chosen at run time; an lvalue when the vector is one.
+            Type::Vector(s, _) => Type::Scalar(*s),
             t if is_error(t) => return base,
             t => {
                 self.error(

@@ -9,11 +9,13 @@
 //! expressions (program data) or into a function's expressions (a run-time
 //! list such as `float a[3] = {x, y, 0}`).
 
-use super::{float_literal, literal, vector_size, FnBuilder, LResult, ModuleBuilder};
+use super::{
+    float_literal, literal, naga_scalar, vector_size, wide, FnBuilder, LResult, ModuleBuilder,
+};
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
 use crate::hir::{self, Expr, ExprKind as H};
-use crate::types::Type;
+use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 
 /// Where the expressions of a value go.
@@ -123,6 +125,11 @@ impl ModuleBuilder<'_> {
                 }
             });
         }
+        if let Type::Vector(s, n) = *ty {
+            if wide::is_wide(ty) {
+                return self.wide_from_scalars(arena, s, n, components);
+            }
+        }
         Ok(self.append(
             arena,
             naga::Expression::Compose {
@@ -147,6 +154,21 @@ impl ModuleBuilder<'_> {
         let expr = match (&e.kind, &e.ty) {
             (H::Int(bits), Type::Scalar(s)) => naga::Expression::Literal(literal(*s, *bits)),
             (H::Float(v), Type::Scalar(s)) => naga::Expression::Literal(float_literal(*s, *v)),
+            (H::Int(_) | H::Float(_) | H::Splat(_) | H::VectorLiteral(_), Type::Vector(s, n))
+                if wide::is_wide(&e.ty) =>
+            {
+                let Some(lanes) = constant_lanes(e) else {
+                    return Err(self.error(
+                        location,
+                        "this initializer of a program-scope variable is not a constant the translator can evaluate yet",
+                    ));
+                };
+                let mut scalars = Vec::with_capacity(lanes.len());
+                for lane in &lanes {
+                    scalars.push(self.constant_expr(lane)?);
+                }
+                return self.wide_from_scalars(&mut Arena::Constant, *s, *n, scalars);
+            }
             (H::Int(_) | H::Float(_), Type::Vector(s, n)) => {
                 let scalar = Expr::new(e.kind.clone(), Type::Scalar(*s), location);
                 let value = self.constant_expr(&scalar)?;
@@ -179,6 +201,36 @@ impl ModuleBuilder<'_> {
             }
         };
         Ok(self.module.global_expressions.append(expr, Span::UNDEFINED))
+    }
+
+    /// A wide vector from its `n` scalar lanes, in `arena`.
+    fn wide_from_scalars(
+        &mut self,
+        arena: &mut Arena,
+        s: Scalar,
+        n: u8,
+        scalars: Vec<Handle<naga::Expression>>,
+    ) -> LResult<Handle<naga::Expression>> {
+        let part_ty = self.add_type(naga::TypeInner::Vector {
+            size: naga::VectorSize::Quad,
+            scalar: naga_scalar(s),
+        });
+        let mut parts = Vec::new();
+        for group in scalars.chunks(usize::from(wide::PART_LANES)) {
+            let compose = naga::Expression::Compose {
+                ty: part_ty,
+                components: group.to_vec(),
+            };
+            parts.push(self.append(arena, compose));
+        }
+        let ty = self.wide_type(s, n);
+        Ok(self.append(
+            arena,
+            naga::Expression::Compose {
+                ty,
+                components: parts,
+            },
+        ))
     }
 
     /// The naga variable of the program-scope variable `id`, made on first
@@ -222,5 +274,29 @@ impl ModuleBuilder<'_> {
         );
         self.program_globals.insert(id, handle);
         Ok(handle)
+    }
+}
+
+/// The scalar lanes of a constant vector expression (a literal splat, a
+/// splat or a vector literal of constants), or `None` when it is another
+/// kind of expression.
+fn constant_lanes(e: &Expr) -> Option<Vec<Expr>> {
+    let n = usize::from(wide::width_of(&e.ty));
+    let scalar_ty = Type::Scalar(e.ty.element()?);
+    match &e.kind {
+        H::Int(_) | H::Float(_) if n == 1 => Some(vec![e.clone()]),
+        H::Int(_) | H::Float(_) => {
+            let lane = Expr::new(e.kind.clone(), scalar_ty, e.location);
+            Some(vec![lane; n])
+        }
+        H::Splat(x) => Some(vec![(**x).clone(); n]),
+        H::VectorLiteral(parts) => {
+            let mut lanes = Vec::with_capacity(n);
+            for p in parts {
+                lanes.extend(constant_lanes(p)?);
+            }
+            Some(lanes)
+        }
+        _ => None,
     }
 }

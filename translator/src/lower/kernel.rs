@@ -129,11 +129,18 @@ impl ModuleBuilder<'_> {
                     let size = ty.size(self.caps.address_bits).unwrap_or(4) as u32;
                     let align = ty.align(self.caps.address_bits).unwrap_or(4) as u32;
                     offset = offset.next_multiple_of(align);
-                    if let Type::Scalar(s) = ty {
-                        if s.size() < 4 {
-                            // Push constants hold no 8/16-bit members: the
-                            // argument is read from the u32 word holding it.
-                            let word_offset = offset & !3;
+                    if let Some(s) = ty.element().filter(|s| s.size() < 4) {
+                        if !s.is_integer() {
+                            self.error(local.location, format!("kernel arguments of type '{}' are not supported yet by this translator", ty.display()));
+                            failed = true;
+                            continue;
+                        }
+                        // Push constants hold no 8/16-bit members: each lane
+                        // is read from the u32 word holding it.
+                        let mut lanes = Vec::new();
+                        for lane in 0..u32::from(wide::width_of(ty)) {
+                            let at = offset + lane * s.size();
+                            let word_offset = at & !3;
                             let word = match members.iter().position(|m| m.offset == word_offset) {
                                 Some(i) => i as u32,
                                 None => {
@@ -146,28 +153,20 @@ impl ModuleBuilder<'_> {
                                     members.len() as u32 - 1
                                 }
                             };
-                            arg_sources.push(ArgSource::NarrowPushConstant {
-                                word,
-                                bit: (offset & 3) * 8,
-                                scalar: *s,
-                            });
-                            let kind = ArgKind::Pod { offset, size };
-                            offset += size;
-                            args.push(KernelArg {
-                                name: local.name.to_string(),
-                                type_name: arg.type_name.clone(),
-                                address: arg.address,
-                                is_const: arg.is_const,
-                                is_restrict: arg.is_restrict,
-                                is_volatile: arg.is_volatile,
-                                kind,
-                            });
-                            continue;
+                            lanes.push((word, (at & 3) * 8));
                         }
-                    }
-                    if ty.element().is_some_and(|s| s.size() < 4) {
-                        self.error(local.location, format!("kernel arguments of type '{}' are not supported yet by this translator", ty.display()));
-                        failed = true;
+                        arg_sources.push(ArgSource::NarrowPushConstant { lanes, scalar: s });
+                        let kind = ArgKind::Pod { offset, size };
+                        offset += size;
+                        args.push(KernelArg {
+                            name: local.name.to_string(),
+                            type_name: arg.type_name.clone(),
+                            address: arg.address,
+                            is_const: arg.is_const,
+                            is_restrict: arg.is_restrict,
+                            is_volatile: arg.is_volatile,
+                            kind,
+                        });
                         continue;
                     }
                     members.push(naga::StructMember {
@@ -293,8 +292,8 @@ impl ModuleBuilder<'_> {
         self.declare_locals(&mut fb)?;
         let pc = self.push_constants.expect("push constants");
         for (&param, source) in f.params.iter().zip(sources) {
-            match *source {
-                ArgSource::Buffer(global) => {
+            match source {
+                &ArgSource::Buffer(global) => {
                     let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                     self.store_pointer_var(
                         &mut fb,
@@ -306,7 +305,7 @@ impl ModuleBuilder<'_> {
                         f.location,
                     )?;
                 }
-                ArgSource::PushConstant(member) => {
+                &ArgSource::PushConstant(member) => {
                     let base = fb.add(naga::Expression::GlobalVariable(pc));
                     let pointer = fb.add(naga::Expression::AccessIndex {
                         base,
@@ -317,12 +316,22 @@ impl ModuleBuilder<'_> {
                     let pointer = fb.add(naga::Expression::LocalVariable(var));
                     fb.push(naga::Statement::Store { pointer, value });
                 }
-                ArgSource::NarrowPushConstant { word, bit, scalar } => {
-                    let base = fb.add(naga::Expression::GlobalVariable(pc));
-                    let pointer = fb.add(naga::Expression::AccessIndex { base, index: word });
-                    let word = fb.add(naga::Expression::Load { pointer });
-                    let bit = fb.add(naga::Expression::Literal(naga::Literal::U32(bit)));
-                    let value = extract_narrow(&mut fb, word, bit, scalar);
+                ArgSource::NarrowPushConstant { lanes, scalar } => {
+                    let scalar = *scalar;
+                    let mut values = Vec::with_capacity(lanes.len());
+                    for &(word, bit) in lanes {
+                        let base = fb.add(naga::Expression::GlobalVariable(pc));
+                        let pointer = fb.add(naga::Expression::AccessIndex { base, index: word });
+                        let word = fb.add(naga::Expression::Load { pointer });
+                        let bit = fb.add(naga::Expression::Literal(naga::Literal::U32(bit)));
+                        values.push(wide::LaneRef {
+                            value: extract_narrow(&mut fb, word, bit, scalar),
+                            width: 1,
+                            lane: 0,
+                        });
+                    }
+                    let location = f.locals[param].location;
+                    let value = self.gather(&mut fb, scalar, &values, location)?;
                     let var = self.variable_slot(&fb, param)?;
                     let pointer = fb.add(naga::Expression::LocalVariable(var));
                     fb.push(naga::Statement::Store { pointer, value });

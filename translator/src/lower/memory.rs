@@ -16,6 +16,9 @@ impl ModuleBuilder<'_> {
                 let g = self.program_global(*id, e.location)?;
                 Ok(Place::Memory(fb.add(naga::Expression::GlobalVariable(g))))
             }
+            H::Index(base, index) if matches!(base.ty, Type::Vector(..)) => {
+                self.vector_lane_place(fb, base, index, e.location)
+            }
             H::Index(base, index) => {
                 let index = self.index_value(fb, index)?;
                 if let Type::Array(..) = base.ty {
@@ -53,20 +56,143 @@ impl ModuleBuilder<'_> {
                 )),
             },
             H::Swizzle(base, lanes) => match self.place(fb, base)? {
-                Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.clone())),
-                Place::Lanes(ptr, outer) => Ok(Place::Lanes(
+                Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.clone(), base.ty.clone())),
+                Place::Lanes(ptr, outer, ty) => Ok(Place::Lanes(
                     ptr,
                     lanes.iter().map(|&l| outer[l as usize]).collect(),
+                    ty,
                 )),
-                Place::PointerVar(_) | Place::Narrow { .. } => {
-                    Err(self.error(e.location, "invalid swizzle target"))
+                Place::Narrow {
+                    global,
+                    index,
+                    element,
+                } => {
+                    let first = Self::first_lane(fb, index, element);
+                    Ok(Place::NarrowLanes {
+                        global,
+                        first,
+                        lanes: lanes.clone(),
+                        scalar: element.scalar,
+                    })
                 }
+                Place::NarrowLanes {
+                    global,
+                    first,
+                    lanes: outer,
+                    scalar,
+                } => Ok(Place::NarrowLanes {
+                    global,
+                    first,
+                    lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
+                    scalar,
+                }),
+                Place::PointerVar(_) => Err(self.error(e.location, "invalid swizzle target")),
             },
             _ => Err(self.error(
                 e.location,
                 "expression is not a place the translator can write to",
             )),
         }
+    }
+
+    /// `v[i]`: the lane of vector `base` that a run-time index selects.
+    /// The index is kept inside the vector (C leaves other indices
+    /// undefined; they must not reach other memory). A vector that is not
+    /// in memory is copied to a temporary first.
+    fn vector_lane_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        base: &Expr,
+        index: &Expr,
+        location: Location,
+    ) -> LResult<Place> {
+        let Type::Vector(s, n) = base.ty else {
+            return Err(self.error(location, "subscript of a non-vector"));
+        };
+        let is_place = matches!(
+            base.kind,
+            H::Local(_)
+                | H::Global(_)
+                | H::Index(..)
+                | H::Deref(_)
+                | H::Member(..)
+                | H::Swizzle(..)
+        );
+        let place = if is_place {
+            self.place(fb, base)?
+        } else {
+            let value = self.plain(fb, base)?;
+            let ty = self.value_type(&base.ty, location)?;
+            let var = fb.function.local_variables.append(
+                naga::LocalVariable {
+                    name: None,
+                    ty,
+                    init: None,
+                },
+                Span::UNDEFINED,
+            );
+            let pointer = fb.add(naga::Expression::LocalVariable(var));
+            fb.push(naga::Statement::Store { pointer, value });
+            Place::Memory(pointer)
+        };
+        let i = self.index_value(fb, index)?;
+        let u32_lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        let last = u32_lit(fb, u32::from(n) - 1);
+        let i = if n.is_power_of_two() {
+            fb.binary(naga::BinaryOperator::And, i, last)
+        } else {
+            fb.math(naga::MathFunction::Min, i, Some(last))
+        };
+        // Through a swizzle, the index picks one of the swizzle's lanes.
+        let select_lane = |fb: &mut FnBuilder, lanes: &[u8]| {
+            let mut lane = u32_lit(fb, u32::from(lanes[0]));
+            for (k, &l) in lanes.iter().enumerate().skip(1) {
+                let k = u32_lit(fb, k as u32);
+                let is_k = fb.binary(naga::BinaryOperator::Equal, i, k);
+                let l = u32_lit(fb, u32::from(l));
+                lane = fb.select(is_k, l, lane);
+            }
+            lane
+        };
+        Ok(match place {
+            Place::Memory(pointer) => Place::Memory(dynamic_lane_pointer(fb, pointer, n, i)),
+            Place::Lanes(pointer, lanes, ty) => {
+                let lane = select_lane(fb, &lanes);
+                Place::Memory(dynamic_lane_pointer(fb, pointer, wide::width_of(&ty), lane))
+            }
+            Place::Narrow {
+                global,
+                index,
+                element,
+            } => {
+                let first = Self::first_lane(fb, index, element);
+                Place::Narrow {
+                    global,
+                    index: fb.binary(naga::BinaryOperator::Add, first, i),
+                    element: NarrowElement {
+                        scalar: s,
+                        width: 1,
+                    },
+                }
+            }
+            Place::NarrowLanes {
+                global,
+                first,
+                lanes,
+                scalar,
+            } => {
+                let lane = select_lane(fb, &lanes);
+                Place::Narrow {
+                    global,
+                    index: fb.binary(naga::BinaryOperator::Add, first, lane),
+                    element: NarrowElement { scalar, width: 1 },
+                }
+            }
+            Place::PointerVar(_) => {
+                return Err(self.error(location, "subscript of a pointer variable's vector"))
+            }
+        })
     }
 
     /// The place a pointer designates: memory, or an element of a
@@ -135,6 +261,19 @@ impl ModuleBuilder<'_> {
         fb.binary(naga::BinaryOperator::Multiply, index, lanes)
     }
 
+    /// The scalar index of lane `lane` of the element whose lane 0 is at
+    /// `first`.
+    fn lane_index(
+        fb: &mut FnBuilder,
+        first: Handle<naga::Expression>,
+        lane: u8,
+    ) -> Handle<naga::Expression> {
+        let lane = fb.add(naga::Expression::Literal(naga::Literal::U32(u32::from(
+            lane,
+        ))));
+        fb.binary(naga::BinaryOperator::Add, first, lane)
+    }
+
     /// Element `index` of a word-viewed buffer: a scalar, or a vector
     /// gathered lane by lane.
     fn load_narrow_element(
@@ -149,14 +288,18 @@ impl ModuleBuilder<'_> {
             return Ok(self.load_narrow(fb, global, index, element.scalar));
         }
         let first = Self::first_lane(fb, index, element);
-        let mut components = Vec::with_capacity(usize::from(element.width));
+        let mut lanes = Vec::with_capacity(usize::from(element.width));
         for lane in 0..u32::from(element.width) {
             let lane = fb.add(naga::Expression::Literal(naga::Literal::U32(lane)));
             let at = fb.binary(naga::BinaryOperator::Add, first, lane);
-            components.push(self.load_narrow(fb, global, at, element.scalar));
+            let value = self.load_narrow(fb, global, at, element.scalar);
+            lanes.push(wide::LaneRef {
+                value,
+                width: 1,
+                lane: 0,
+            });
         }
-        let ty = self.value_type(&Type::Vector(element.scalar, element.width), location)?;
-        Ok(fb.add(naga::Expression::Compose { ty, components }))
+        self.gather(fb, element.scalar, &lanes, location)
     }
 
     /// Stores element `index` of a word-viewed buffer. A vector that fills
@@ -181,10 +324,7 @@ impl ModuleBuilder<'_> {
             |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         if !element.fills_words() {
             for lane in 0..u32::from(element.width) {
-                let part = fb.add(naga::Expression::AccessIndex {
-                    base: value,
-                    index: lane,
-                });
+                let part = fb.lane(value, element.width, lane as u8);
                 let offset = u32_lit(fb, lane);
                 let at = fb.binary(naga::BinaryOperator::Add, first, offset);
                 self.store_narrow(fb, global, at, scalar, part, location)?;
@@ -201,10 +341,7 @@ impl ModuleBuilder<'_> {
             let mut word = None;
             // A 3-vector's fourth lane is padding and is stored as zero.
             for k in (0..per_word).filter(|k| w * per_word + k < u32::from(element.width)) {
-                let mut part = fb.add(naga::Expression::AccessIndex {
-                    base: value,
-                    index: w * per_word + k,
-                });
+                let mut part = fb.lane(value, element.width, (w * per_word + k) as u8);
                 if scalar.is_signed() {
                     part = fb.add(naga::Expression::As {
                         expr: part,
@@ -321,9 +458,9 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Value> {
         Ok(match place {
             Place::Memory(pointer) => Value::Plain(fb.add(naga::Expression::Load { pointer })),
-            Place::Lanes(pointer, lanes) => {
+            Place::Lanes(pointer, lanes, ty) => {
                 let vector = fb.add(naga::Expression::Load { pointer });
-                Value::Plain(self.swizzle(fb, vector, &lanes, location)?)
+                Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
             Place::Narrow {
@@ -331,6 +468,23 @@ impl ModuleBuilder<'_> {
                 index,
                 element,
             } => Value::Plain(self.load_narrow_element(fb, global, index, element, location)?),
+            Place::NarrowLanes {
+                global,
+                first,
+                lanes,
+                scalar,
+            } => {
+                let mut values = Vec::with_capacity(lanes.len());
+                for l in lanes {
+                    let at = Self::lane_index(fb, first, l);
+                    values.push(wide::LaneRef {
+                        value: self.load_narrow(fb, global, at, scalar),
+                        width: 1,
+                        lane: 0,
+                    });
+                }
+                Value::Plain(self.gather(fb, scalar, &values, location)?)
+            }
         })
     }
 
@@ -456,31 +610,16 @@ impl ModuleBuilder<'_> {
             (Place::Memory(pointer), Value::Plain(value)) => {
                 fb.push(naga::Statement::Store { pointer, value })
             }
-            (Place::Lanes(pointer, lanes), Value::Plain(value)) => {
-                if lanes.len() == 1 {
-                    let lane = fb.add(naga::Expression::AccessIndex {
-                        base: pointer,
-                        index: lanes[0] as u32,
-                    });
+            (Place::Lanes(pointer, lanes, ty), Value::Plain(value)) => {
+                let width = wide::width_of(&ty);
+                let value_width = lanes.len() as u8;
+                for (i, &l) in lanes.iter().enumerate() {
+                    let lane = fb.lane(pointer, width, l);
+                    let part = fb.lane(value, value_width, i as u8);
                     fb.push(naga::Statement::Store {
                         pointer: lane,
-                        value,
+                        value: part,
                     });
-                } else {
-                    for (i, &l) in lanes.iter().enumerate() {
-                        let lane = fb.add(naga::Expression::AccessIndex {
-                            base: pointer,
-                            index: l as u32,
-                        });
-                        let part = fb.add(naga::Expression::AccessIndex {
-                            base: value,
-                            index: i as u32,
-                        });
-                        fb.push(naga::Statement::Store {
-                            pointer: lane,
-                            value: part,
-                        });
-                    }
                 }
             }
             (Place::PointerVar(id), Value::Pointer(p)) => {
@@ -494,6 +633,24 @@ impl ModuleBuilder<'_> {
                 },
                 Value::Plain(value),
             ) => self.store_narrow_element(fb, global, index, element, value, location)?,
+            // Lane by lane and atomically: the element's other lanes share
+            // the words.
+            (
+                Place::NarrowLanes {
+                    global,
+                    first,
+                    lanes,
+                    scalar,
+                },
+                Value::Plain(value),
+            ) => {
+                let width = lanes.len() as u8;
+                for (i, &l) in lanes.iter().enumerate() {
+                    let at = Self::lane_index(fb, first, l);
+                    let part = fb.lane(value, width, i as u8);
+                    self.store_narrow(fb, global, at, scalar, part, location)?;
+                }
+            }
             _ => return Err(self.error(location, "mismatched assignment of a pointer and a value")),
         }
         Ok(())
@@ -631,18 +788,19 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
-        let vector = self.value_type(ty, location)?;
-        let mut components = Vec::new();
+        let mut lanes = Vec::new();
         for place in self.vector_places(fb, n, n, &args[0], &args[1])? {
             match self.load(fb, place, location)? {
-                Value::Plain(h) => components.push(h),
+                Value::Plain(value) => lanes.push(wide::LaneRef {
+                    value,
+                    width: 1,
+                    lane: 0,
+                }),
                 _ => return Err(self.error(location, "vload of pointers")),
             }
         }
-        Ok(Value::Plain(fb.add(naga::Expression::Compose {
-            ty: vector,
-            components,
-        })))
+        let s = ty.element().unwrap_or(Scalar::Float);
+        Ok(Value::Plain(self.gather(fb, s, &lanes, location)?))
     }
 
     pub(super) fn vstore(
@@ -655,10 +813,7 @@ impl ModuleBuilder<'_> {
         let data = self.plain(fb, &args[0])?;
         let places = self.vector_places(fb, n, n, &args[1], &args[2])?;
         for (k, place) in places.into_iter().enumerate() {
-            let lane = fb.add(naga::Expression::AccessIndex {
-                base: data,
-                index: k as u32,
-            });
+            let lane = fb.lane(data, n, k as u8);
             self.store(fb, place, Value::Plain(lane), location, None)?;
         }
         Ok(())
@@ -716,14 +871,16 @@ impl ModuleBuilder<'_> {
                 index: 0,
             }));
         }
-        if n == 1 {
-            return Ok(Value::Plain(lanes[0]));
-        }
-        let vector = self.value_type(ty, location)?;
-        Ok(Value::Plain(fb.add(naga::Expression::Compose {
-            ty: vector,
-            components: lanes,
-        })))
+        let lanes: Vec<_> = lanes
+            .into_iter()
+            .map(|value| wide::LaneRef {
+                value,
+                width: 1,
+                lane: 0,
+            })
+            .collect();
+        let s = ty.element().unwrap_or(Scalar::Float);
+        Ok(Value::Plain(self.gather(fb, s, &lanes, location)?))
     }
 
     /// `vstore_halfn`: floats narrowed to halfs, rounding to nearest even;
@@ -749,14 +906,7 @@ impl ModuleBuilder<'_> {
         });
         let places = self.half_places(fb, n, stride, &args[1], &args[2], location)?;
         for (k, (global, index)) in places.into_iter().enumerate() {
-            let lane = if n == 1 {
-                data
-            } else {
-                fb.add(naga::Expression::AccessIndex {
-                    base: data,
-                    index: k as u32,
-                })
-            };
+            let lane = fb.lane(data, n, k as u8);
             let zero = fb.add(naga::Expression::Literal(naga::Literal::F32(0.0)));
             let pair = fb.add(naga::Expression::Compose {
                 ty: vec2,
@@ -874,4 +1024,32 @@ fn directed_half(
     };
     let stepped = fb.binary(B::Add, nearest, step);
     fb.select(wrong_side, stepped, nearest)
+}
+
+/// A pointer to lane `lane` (a run-time u32 below `width`) of the vector of
+/// `width` lanes at `pointer`.
+pub(super) fn dynamic_lane_pointer(
+    fb: &mut FnBuilder,
+    pointer: Handle<naga::Expression>,
+    width: u8,
+    lane: Handle<naga::Expression>,
+) -> Handle<naga::Expression> {
+    if width <= wide::PART_LANES {
+        return fb.add(naga::Expression::Access {
+            base: pointer,
+            index: lane,
+        });
+    }
+    let two = fb.add(naga::Expression::Literal(naga::Literal::U32(2)));
+    let part_index = fb.binary(naga::BinaryOperator::ShiftRight, lane, two);
+    let part = fb.add(naga::Expression::Access {
+        base: pointer,
+        index: part_index,
+    });
+    let three = fb.add(naga::Expression::Literal(naga::Literal::U32(3)));
+    let within = fb.binary(naga::BinaryOperator::And, lane, three);
+    fb.add(naga::Expression::Access {
+        base: part,
+        index: within,
+    })
 }

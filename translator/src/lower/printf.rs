@@ -136,7 +136,7 @@ impl ModuleBuilder<'_> {
     ) -> LResult<PrintfValue> {
         let (scalar, lanes) = match ty {
             Type::Scalar(s) => (*s, 1),
-            Type::Vector(s, n) if *n <= 4 => (*s, *n),
+            Type::Vector(s, n) => (*s, *n),
             Type::Pointer(_) => {
                 return Err(self.error(
                     location,
@@ -168,14 +168,7 @@ impl ModuleBuilder<'_> {
             }
         };
         for lane in 0..lanes {
-            let element = if lanes == 1 {
-                value
-            } else {
-                fb.add(naga::Expression::AccessIndex {
-                    base: value,
-                    index: u32::from(lane),
-                })
-            };
+            let element = fb.lane(value, lanes, lane);
             let bits = match kind {
                 PrintfScalar::UInt32 if scalar == Scalar::Bool => {
                     let (one, zero) = (
