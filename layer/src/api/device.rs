@@ -194,9 +194,9 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_HOST_UNIFIED_MEMORY => InfoValue::bool(device.host_unified_memory()),
         CL_DEVICE_PROFILING_TIMER_RESOLUTION => size(PROFILING_TIMER_RESOLUTION_NS),
         CL_DEVICE_ENDIAN_LITTLE => InfoValue::bool(cfg!(target_endian = "little")),
-        CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE => InfoValue::bool(true),
-        // clLinkProgram is not implemented.
-        CL_DEVICE_LINKER_AVAILABLE => InfoValue::bool(false),
+        CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
+            InfoValue::bool(true)
+        }
         CL_DEVICE_EXECUTION_CAPABILITIES => bitfield(CL_EXEC_KERNEL),
         // In order, with profiling.
         CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {

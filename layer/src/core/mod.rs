@@ -26,6 +26,8 @@ pub mod ndrange;
 pub mod object;
 pub mod platform;
 pub mod program;
+pub mod program_binary;
+pub mod program_link;
 pub mod queue;
 pub mod rect;
 
