@@ -25,6 +25,7 @@ pub mod memory;
 pub mod ndrange;
 pub mod object;
 pub mod platform;
+pub mod profiling;
 pub mod program;
 pub mod program_binary;
 pub mod program_link;
