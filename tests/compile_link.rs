@@ -1,7 +1,7 @@
 //! Separate compilation through the loader: `clCompileProgram` with
 //! embedded headers and options, `clLinkProgram` of several objects and of
 //! a library into an executable whose kernels call functions defined in
-//! other inputs, errors in the compile and link logs with line and column,
+//! other inputs (with a struct type from a header they share), errors in the compile and link logs with line and column,
 //! callbacks fired once, and compiled objects and libraries round-tripping
 //! through program binaries.
 
@@ -171,6 +171,16 @@ fn link(
     .map(Owned)
 }
 
+/// `program`'s binary loaded as a new program.
+fn reload(context: &Context, device: cl_device_id, program: &Owned) -> Owned {
+    let binaries: Vec<Vec<u8>> = get_program_info(program.0, opencl3::program::CL_PROGRAM_BINARIES)
+        .expect("binaries")
+        .into();
+    let slices: Vec<&[u8]> = binaries.iter().map(Vec::as_slice).collect();
+    // SAFETY: the device belongs to the context.
+    Owned(unsafe { create_program_with_binary(context.get(), &[device], &slices) }.expect("load"))
+}
+
 /// Runs `kernel(global int *out)` over `n` items and returns `out`.
 fn run(context: &Context, queue: &CommandQueue, program: cl_program, kernel: &str) -> Vec<i32> {
     const N: usize = 64;
@@ -194,18 +204,22 @@ fn run(context: &Context, queue: &CommandQueue, program: cl_program, kernel: &st
     host
 }
 
-const MATH_H: &str = "#ifndef MATH_H\n#define MATH_H\nint triple(int x);\nint add_bias(int x);\n#define BIAS 100\n#endif\n";
+const MATH_H: &str = "#ifndef MATH_H\n#define MATH_H\n\
+typedef struct { int scale; int bias; } affine;\n\
+int triple(int x);\nint add_bias(int x);\nint apply(affine a, int x);\n#define BIAS 100\n#endif\n";
 
 const USER: &str = "#include \"math.h\"\n#include \"sub/extra.h\"\n\
 kernel void use_both(global int *out) {\n\
     int i = (int)get_global_id(0);\n\
-    out[i] = add_bias(triple(i)) + EXTRA + SCALE;\n\
+    affine twice = { 2, 1 };\n\
+    out[i] = add_bias(triple(i)) + EXTRA + SCALE + apply(twice, i);\n\
 }\n";
 
 const EXTRA_H: &str = "#define EXTRA 1000\n";
 
 const DEFS: &str = "#include \"math.h\"\n\
 int triple(int x) { return 3 * x; }\n\
+int apply(affine a, int x) { return a.scale * x + a.bias; }\n\
 int add_bias(int x) { return x + BIAS; }\n\
 kernel void only_defs(global int *out) { out[get_global_id(0)] = triple(2); }\n";
 
@@ -244,11 +258,18 @@ fn two_objects_with_headers_link_into_one_executable() {
     assert_eq!(names, ["only_defs", "use_both"]);
     let out = run(&context, &queue, linked.0, "use_both");
     for (i, &value) in out.iter().enumerate() {
-        assert_eq!(value, 3 * i as i32 + 100 + 1000 + 5, "item {i}");
+        let i = i as i32;
+        assert_eq!(value, 3 * i + 100 + 1000 + 5 + 2 * i + 1, "item {i}");
     }
     assert!(run(&context, &queue, linked.0, "only_defs")
         .iter()
         .all(|&v| v == 6));
+    // The linked executable round-trips through a binary.
+    let again = reload(&context, device, &linked);
+    let options = CString::new("").expect("options");
+    opencl3::program::build_program(again.0, &[device], &options, None, ptr::null_mut())
+        .expect("build from binary");
+    assert_eq!(run(&context, &queue, again.0, "use_both"), out);
 }
 
 #[test]
@@ -270,17 +291,7 @@ fn library_links_with_an_object_and_binaries_round_trip() {
     compile(&user, device, "", &headers).expect("compile user");
 
     // The object and the library go through binaries before the link.
-    let reload = |program: &Owned| -> Owned {
-        let binaries: Vec<Vec<u8>> =
-            opencl3::program::get_program_info(program.0, opencl3::program::CL_PROGRAM_BINARIES)
-                .expect("binaries")
-                .into();
-        let slices: Vec<&[u8]> = binaries.iter().map(Vec::as_slice).collect();
-        // SAFETY: the device belongs to the context.
-        Owned(
-            unsafe { create_program_with_binary(context.get(), &[device], &slices) }.expect("load"),
-        )
-    };
+    let reload = |program: &Owned| reload(&context, device, program);
     let library_again = reload(&library);
     let user_again = reload(&user);
     assert_eq!(

@@ -12,7 +12,7 @@
 use crate::diagnostic::SourceMap;
 use crate::preprocess::would_merge;
 use crate::token::{Token, TokenKind};
-use crate::{BuildError, BuildOptions, DeviceCaps, FrontEnd, MAIN_FILE_NAME};
+use crate::{build_with, BuildError, BuildOptions, DeviceCaps, FrontEnd, Program, MAIN_FILE_NAME};
 
 /// A compiled object: checked, preprocessed text ready to be linked, and
 /// the compile log (warnings).
@@ -47,6 +47,37 @@ pub fn compile_unit(
     );
     let log = front.log()?;
     Ok(CompiledUnit { text, log })
+}
+
+/// Links `units` into an executable: their concatenation built with
+/// `options`, where struct, union and enum definitions that several units
+/// repeat identically (a header they share) are one definition. A function
+/// called but defined in no unit, or defined in two, is an error at the
+/// line and column of the call or the second definition.
+pub fn link(units: &[&str], options: &str, caps: &DeviceCaps) -> Result<Program, BuildError> {
+    let options = linking_options(options)?;
+    build_with(&units.concat(), &options, caps)
+}
+
+/// Links `units` into a library: checked together as [`link`] does, but
+/// calls may stay unresolved until the final link. The library's text is
+/// the units' concatenation.
+pub fn link_library(
+    units: &[&str],
+    options: &str,
+    caps: &DeviceCaps,
+) -> Result<CompiledUnit, BuildError> {
+    let options = linking_options(options)?;
+    let text = units.concat();
+    let front = FrontEnd::run(MAIN_FILE_NAME, &text, &options, caps);
+    let log = front.log()?;
+    Ok(CompiledUnit { text, log })
+}
+
+fn linking_options(options: &str) -> Result<BuildOptions, BuildError> {
+    let mut options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+    options.linking = true;
+    Ok(options)
 }
 
 /// Where the writer is: the presumed file and line, and the next column.
@@ -168,8 +199,7 @@ mod tests {
         // error at the definition's own line and column.
         let other = compile_unit("int twice(int x) {\n  return x * 2;\n}\n", "", &caps(), &[])
             .expect("compiles");
-        let linked = format!("{}{}", unit.text, other.text);
-        crate::build(&linked, "", &caps()).expect("links");
+        link(&[&unit.text, &other.text], "", &caps()).expect("links");
         let broken = "\nint twice(int x) {\n  return x * y;\n}\n";
         let broken = compile_unit(broken, "", &caps(), &[]);
         match broken {
@@ -187,7 +217,7 @@ mod tests {
             &[],
         )
         .expect("compiles");
-        match crate::build(&user.text, "", &caps()) {
+        match link(&[&user.text], "", &caps()) {
             Err(BuildError::Compile { log }) => {
                 assert!(log.contains("<source>:3:10"), "{log}");
                 assert!(log.contains("never defined"), "{log}");
@@ -195,12 +225,49 @@ mod tests {
             other => panic!("expected an error: {other:?}"),
         }
         let def = compile_unit("int f(int x) { return x; }\n", "", &caps(), &[]).expect("ok");
-        let twice = format!("{}{}{}", user.text, def.text, def.text);
-        match crate::build(&twice, "", &caps()) {
+        match link(&[&user.text, &def.text, &def.text], "", &caps()) {
             Err(BuildError::Compile { log }) => {
                 assert!(log.contains("redefinition of 'f'"), "{log}")
             }
             other => panic!("expected an error: {other:?}"),
         }
+    }
+
+    #[test]
+    fn shared_header_types_are_one_definition_when_linked() {
+        let header = "typedef struct { int a; float b; } pair;\nstruct node { int v; struct { int x; } inner; };\nenum colour { RED, GREEN = 4, BLUE };\nint sum(pair p);\n";
+        let headers = [("shared.h", header)];
+        let user = compile_unit(
+            "#include \"shared.h\"\nkernel void k(global int *out) {\n  pair p = { 1, 2.0f };\n  struct node n; n.v = BLUE;\n  out[0] = sum(p) + n.v;\n}\n",
+            "",
+            &caps(),
+            &headers,
+        )
+        .expect("compiles");
+        let defs = compile_unit(
+            "#include \"shared.h\"\nint sum(pair p) { return p.a + (int)p.b + GREEN; }\n",
+            "",
+            &caps(),
+            &headers,
+        )
+        .expect("compiles");
+        link(&[&user.text, &defs.text], "", &caps()).expect("links");
+        link_library(&[&user.text, &defs.text], "", &caps()).expect("library");
+        // Without linking rules, the same text is a redefinition.
+        assert!(crate::build(&format!("{}{}", user.text, defs.text), "", &caps()).is_err());
+        // Different members under one tag stay an error.
+        let other = compile_unit("struct node { float v; };\n", "", &caps(), &[]).expect("ok");
+        match link(&[&user.text, &defs.text, &other.text], "", &caps()) {
+            Err(BuildError::Compile { log }) => {
+                assert!(
+                    log.contains("redefinition of 'node' with different members"),
+                    "{log}"
+                )
+            }
+            other => panic!("expected an error: {other:?}"),
+        }
+        // So does an enumerator with another value.
+        let other = compile_unit("enum hue { RED = 9 };\n", "", &caps(), &[]).expect("ok");
+        assert!(link(&[&user.text, &defs.text, &other.text], "", &caps()).is_err());
     }
 }

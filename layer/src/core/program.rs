@@ -385,8 +385,12 @@ impl Program {
         let failure = self.run_builds(&targets, options, |index, device| {
             match (&self.origin, &loaded[index]) {
                 (Origin::Binary, Some(binary)) => {
-                    let (mut build, failed) =
-                        build_executable(device, &binary.unit, &binary.options);
+                    // A binary's unit may be several linked ones: it is
+                    // built under the linking rules.
+                    let linked = catch_unwind(AssertUnwindSafe(|| {
+                        translator::unit::link(&[&binary.unit], &binary.options, device.caps())
+                    }));
+                    let (mut build, failed) = executable_from(device, &binary.options, linked);
                     let translated = build
                         .executable
                         .as_ref()
@@ -485,7 +489,7 @@ struct LoadedBinary {
 
 /// Translates `source` into an executable for `device`. Panics in the
 /// translator become a build error, not a crash across the C ABI.
-pub(crate) fn build_executable(
+fn build_executable(
     device: &Arc<Object<Device>>,
     source: &str,
     options: &str,
@@ -493,6 +497,15 @@ pub(crate) fn build_executable(
     let compiled = catch_unwind(AssertUnwindSafe(|| {
         translator::build(source, options, device.caps())
     }));
+    executable_from(device, options, compiled)
+}
+
+/// The device build for what the translator returned (or its panic).
+pub(crate) fn executable_from(
+    device: &Arc<Object<Device>>,
+    options: &str,
+    compiled: std::thread::Result<Result<translator::Program, BuildError>>,
+) -> (DeviceBuild, Option<BuildFailure>) {
     match compiled {
         Ok(Ok(translated)) => {
             let log = translated.log.clone();

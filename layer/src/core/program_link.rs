@@ -4,11 +4,13 @@
 //! and libraries into a library or an executable.
 //!
 //! The translator inlines every function into its kernel, so linking is
-//! translating the concatenation of the inputs' units: a kernel may call a
-//! function that another input defines, declared by a prototype. Units keep
-//! their original lines (with `#line` markers), so a link error, such as a
-//! function called but defined nowhere or defined twice, is reported in the
-//! link log at the line and column where it was written.
+//! translating the inputs' units together ([`translator::unit::link`]): a
+//! kernel may call a function that another input defines, declared by a
+//! prototype, and types that a shared header defines in several inputs are
+//! one type. Units keep their original lines (with `#line` markers), so a
+//! link error, such as a function called but defined nowhere or defined
+//! twice, is reported in the link log at the line and column where it was
+//! written.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -22,7 +24,7 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::Object;
 use crate::core::program::{
-    build_executable, crashed, translator_failure, BuildFailure, DeviceBuild, Origin, Program,
+    crashed, executable_from, translator_failure, BuildFailure, DeviceBuild, Origin, Program,
 };
 use crate::core::program_binary::BinaryKind;
 use crate::core::CLResult;
@@ -170,20 +172,19 @@ fn link_for(
         }
         _ => link.translator.clone(),
     };
-    let linked: String = units.iter().map(|(unit, _)| &**unit).collect();
+    let units: Vec<&str> = units.iter().map(|(unit, _)| &**unit).collect();
     if link.create_library {
-        // The inputs are checked together (a function defined twice is an
-        // error), but calls may stay unresolved until the final link.
+        // Calls may stay unresolved until the final link.
         let checked = catch_unwind(AssertUnwindSafe(|| {
-            translator::compile_unit(&linked, &options, device.caps(), &[])
+            translator::unit::link_library(&units, &options, device.caps())
         }));
         return match checked {
-            Ok(Ok(unit)) => (
+            Ok(Ok(library)) => (
                 DeviceBuild {
                     status: CL_BUILD_SUCCESS,
-                    log: unit.log,
+                    log: library.log,
                     kind: Some(BinaryKind::Library),
-                    unit: Some(linked.into()),
+                    unit: Some(library.text.into()),
                     ..DeviceBuild::in_progress(&options)
                 },
                 None,
@@ -192,9 +193,12 @@ fn link_for(
             Err(_) => crashed(&options),
         };
     }
-    let (mut build, failed) = build_executable(device, &linked, &options);
+    let linked = catch_unwind(AssertUnwindSafe(|| {
+        translator::unit::link(&units, &options, device.caps())
+    }));
+    let (mut build, failed) = executable_from(device, &options, linked);
     if failed.is_none() {
-        build.unit = Some(linked.into());
+        build.unit = Some(units.concat().into());
     }
     (build, failed)
 }
