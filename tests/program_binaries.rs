@@ -2,7 +2,8 @@
 //! program, loaded again with `clCreateProgramWithBinary`, built without
 //! source and run; binaries that are cut short, corrupted, stale (another
 //! translator version) or not ours are rejected with `CL_INVALID_BINARY`,
-//! zero lengths with `CL_INVALID_VALUE`; the program queries report the
+//! zero lengths and NULL entries with `CL_INVALID_VALUE`, each also in
+//! `binary_status`; the program queries report the
 //! binary type, an empty source, and the kernels.
 
 mod common;
@@ -222,4 +223,97 @@ fn stale_and_foreign_binaries_are_rejected() {
     ] {
         assert_eq!(load_status(&context, device, foreign), CL_INVALID_BINARY);
     }
+}
+
+// The loader's own export: cl3 hides `binary_status` and cannot pass NULL
+// entries. cl3 loads the same libOpenCL.so.1, so both reach one loader.
+#[link(name = "OpenCL")]
+extern "C" {
+    fn clCreateProgramWithBinary(
+        context: *mut std::ffi::c_void,
+        num_devices: u32,
+        device_list: *const cl_device_id,
+        lengths: *const usize,
+        binaries: *const *const u8,
+        binary_status: *mut cl_int,
+        errcode_ret: *mut cl_int,
+    ) -> *mut std::ffi::c_void;
+}
+
+/// `clCreateProgramWithBinary` through the C ABI: the error code and the
+/// per-device status (-1000 where it was not written).
+fn raw_load(
+    context: &Context,
+    device: cl_device_id,
+    lengths: Option<&[usize]>,
+    binaries: Option<&[*const u8]>,
+) -> (cl_int, cl_int) {
+    let mut status = -1000;
+    let mut error = -1000;
+    // SAFETY: a live context and device; the arrays hold one entry each
+    // (or are NULL), and each binary pointer covers its length.
+    let program = unsafe {
+        clCreateProgramWithBinary(
+            context.get(),
+            1,
+            &device,
+            lengths.map_or(ptr::null(), <[usize]>::as_ptr),
+            binaries.map_or(ptr::null(), <[*const u8]>::as_ptr),
+            &mut status,
+            &mut error,
+        )
+    };
+    if !program.is_null() {
+        // SAFETY: the program just created, released once.
+        unsafe { release_program(program) }.expect("release");
+    }
+    assert_eq!(
+        program.is_null(),
+        error != 0,
+        "a program exactly on success"
+    );
+    (error, status)
+}
+
+#[test]
+fn binary_status_is_reported_per_device() {
+    let (context, _queue, device) = setup();
+    let binary = binary_of(&build_from_source(&context));
+    let ok = (0, 0);
+    assert_eq!(
+        raw_load(
+            &context,
+            device,
+            Some(&[binary.len()]),
+            Some(&[binary.as_ptr()])
+        ),
+        ok
+    );
+    let short = binary.len() - 1;
+    assert_eq!(
+        raw_load(&context, device, Some(&[short]), Some(&[binary.as_ptr()])),
+        (CL_INVALID_BINARY, CL_INVALID_BINARY)
+    );
+    assert_eq!(
+        raw_load(&context, device, Some(&[0]), Some(&[binary.as_ptr()])),
+        (CL_INVALID_VALUE, CL_INVALID_VALUE)
+    );
+    assert_eq!(
+        raw_load(
+            &context,
+            device,
+            Some(&[binary.len()]),
+            Some(&[ptr::null()])
+        ),
+        (CL_INVALID_VALUE, CL_INVALID_VALUE)
+    );
+    // NULL arrays: the call is rejected before any device is looked at.
+    assert_eq!(
+        raw_load(&context, device, None, Some(&[binary.as_ptr()])).0,
+        CL_INVALID_VALUE
+    );
+    assert_eq!(
+        raw_load(&context, device, Some(&[binary.len()]), None).0,
+        CL_INVALID_VALUE
+    );
 }
