@@ -30,6 +30,8 @@ const CL_BUILD_ERROR: cl_int = -2;
 const CL_COMPILE_PROGRAM_FAILURE: cl_int = -15;
 const CL_LINK_PROGRAM_FAILURE: cl_int = -17;
 const CL_INVALID_OPERATION: cl_int = -59;
+const CL_INVALID_COMPILER_OPTIONS: cl_int = -66;
+const CL_INVALID_LINKER_OPTIONS: cl_int = -67;
 const CL_INVALID_PROGRAM_EXECUTABLE: cl_int = -45;
 
 fn setup() -> (Context, CommandQueue, cl_device_id) {
@@ -321,6 +323,10 @@ fn compile_errors_are_logged_with_line_and_column() {
         &context,
         "#include \"helper.h\"\nkernel void k(global int *out) {\n  out[0] = undeclared;\n}\n",
     );
+    assert_eq!(
+        compile(&broken, device, "-no-such-option", &[]).err(),
+        Some(CL_INVALID_COMPILER_OPTIONS)
+    );
     let result = compile(&broken, device, "", &[(c"helper.h", &header)]);
     assert_eq!(result.err(), Some(CL_COMPILE_PROGRAM_FAILURE));
     assert_eq!(build_status(broken.0, device), CL_BUILD_ERROR);
@@ -340,6 +346,11 @@ fn link_errors_are_logged_with_line_and_column() {
     compile(&user, device, "", &[]).expect("compile");
     compile(&defs, device, "", &[]).expect("compile");
 
+    // Options the linker cannot take: no link, no program.
+    assert_eq!(
+        link(&context, device, "-no-such-option", &[&user, &defs]).err(),
+        Some(CL_INVALID_LINKER_OPTIONS)
+    );
     // Nothing defines f.
     let mut status = 0;
     let undefined = raw_link(&context, device, &[user.0], &mut status);

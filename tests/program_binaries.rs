@@ -127,6 +127,8 @@ fn binary_round_trips_and_runs_without_source() {
     );
     assert_eq!(loaded.get_source().expect("source"), "");
     loaded.build(&[device], "").expect("build from binary");
+    // Built again (no kernels attached yet): the binary is still there.
+    loaded.build(&[device], "").expect("build again");
     assert_eq!(loaded.get_num_kernels().expect("num kernels"), 2);
     let names = loaded.get_kernel_names().expect("kernel names");
     let mut names: Vec<&str> = names.split(';').collect();

@@ -372,6 +372,7 @@ impl Program {
                 .iter()
                 .map(|b| {
                     Some(LoadedBinary {
+                        kind: b.kind?,
                         unit: b.unit.clone()?,
                         options: b.options.clone(),
                         kernels: b.binary_kernels.clone()?,
@@ -390,7 +391,7 @@ impl Program {
                     let linked = catch_unwind(AssertUnwindSafe(|| {
                         translator::unit::link(&[&binary.unit], &binary.options, device.caps())
                     }));
-                    let (mut build, failed) = executable_from(device, &binary.options, linked);
+                    let (mut build, mut failed) = executable_from(device, &binary.options, linked);
                     let translated = build
                         .executable
                         .as_ref()
@@ -404,9 +405,13 @@ impl Program {
                             &binary.options,
                             "error: the binary's kernels do not match its translation\n".to_owned(),
                         );
-                        return (build, Some(BuildFailure::Compile));
+                        failed = Some(BuildFailure::Compile);
                     }
+                    // What was loaded stays: for the binary queries, and for
+                    // building again.
                     build.unit = Some(binary.unit.clone());
+                    build.binary_kernels = Some(binary.kernels.clone());
+                    build.kind = build.kind.or(Some(binary.kind));
                     (build, failed)
                 }
                 _ => build_executable(device, &self.source, options),
@@ -482,6 +487,7 @@ fn kernel_entries(kernels: &[translator::Kernel]) -> Vec<KernelEntry> {
 
 /// What `clBuildProgram` builds a binary program from.
 struct LoadedBinary {
+    kind: BinaryKind,
     unit: Arc<str>,
     options: String,
     kernels: Vec<KernelEntry>,

@@ -80,8 +80,9 @@ impl Program {
 
     /// `clLinkProgram`: a new program for `devices` (the context's when
     /// `None`) from `inputs`, each compiled or a library for every one of
-    /// those devices. The program comes back also when the link failed, with
-    /// the error, so that its log can be read.
+    /// those devices. Once the link can begin (valid options and inputs),
+    /// the program comes back also when the link failed, with the error, so
+    /// that its log can be read.
     pub fn link(
         context: &Arc<Object<Context>>,
         devices: Option<Vec<Arc<Object<Device>>>>,
@@ -90,6 +91,10 @@ impl Program {
     ) -> CLResult<(Arc<Object<Program>>, CLResult<()>)> {
         let devices = devices.unwrap_or_else(|| context.devices().to_vec());
         let link = LinkOptions::parse(options);
+        // With options it cannot take, the link cannot begin: no program.
+        if translator::BuildOptions::parse(&link.translator).is_err() {
+            return Err(CL_INVALID_LINKER_OPTIONS);
+        }
         // Each device's inputs, in input order: (unit, compile options).
         let mut per_device = Vec::with_capacity(devices.len());
         for device in &devices {
@@ -159,13 +164,6 @@ fn link_for(
     units: &[(Arc<str>, String)],
     link: &LinkOptions,
 ) -> (DeviceBuild, Option<BuildFailure>) {
-    // Invalid link options are the linker's error, not the compiler's.
-    if let Err(error) = translator::BuildOptions::parse(&link.translator) {
-        return (
-            DeviceBuild::failed(&link.translator, format!("invalid link options: {error}\n")),
-            Some(BuildFailure::Options),
-        );
-    }
     let options = match units.first() {
         Some((_, compile_options)) if !compile_options.is_empty() => {
             format!("{compile_options} {}", link.translator)
