@@ -62,6 +62,8 @@ struct Times {
     ended: u64,
     /// Device ticks at the command's start and end, read at completion.
     gpu_ticks: Option<(u64, u64)>,
+    /// START and END on the host clock, converted on first query.
+    start_end: Option<(u64, u64)>,
 }
 
 struct State {
@@ -416,22 +418,15 @@ impl Event {
             }
             state.times
         };
-        // The conversion may sample the device clock: not under the lock.
-        let device_span = || {
-            let (start, end) = times.gpu_ticks?;
-            let device = queue.device();
-            let vk = device.vk().ok()?;
-            let clock = device.clock();
-            Some((clock.to_host(vk, start)?, clock.to_host(vk, end)?))
-        };
-        let (start, end) = match param {
-            CL_PROFILING_COMMAND_START | CL_PROFILING_COMMAND_END => match device_span() {
-                Some((start, end)) => {
-                    let start = start.clamp(times.submitted, times.ended);
-                    (start, end.clamp(start, times.ended))
-                }
-                None => (times.submitted, times.ended),
-            },
+        let (start, end) = match (param, times.start_end) {
+            (CL_PROFILING_COMMAND_START | CL_PROFILING_COMMAND_END, None) => {
+                // The conversion may sample the device clock: not under the
+                // lock. The first one is kept, so that every query of this
+                // event reports the same, ordered times.
+                let span = start_end(queue, &times);
+                *self.lock().times.start_end.get_or_insert(span)
+            }
+            (_, Some(span)) => span,
             _ => (times.submitted, times.ended),
         };
         match param {
@@ -442,6 +437,23 @@ impl Event {
             CL_PROFILING_COMMAND_COMPLETE => Ok(times.ended),
             _ => Err(CL_INVALID_VALUE),
         }
+    }
+}
+
+/// START and END of a completed command: its device times on the host
+/// clock, clamped into [SUBMIT, COMPLETE]; without them, SUBMIT and
+/// COMPLETE.
+fn start_end(queue: &Object<Queue>, times: &Times) -> (u64, u64) {
+    let device = queue.device();
+    let converted = times
+        .gpu_ticks
+        .and_then(|(start, end)| device.clock().to_host_span(device.vk().ok()?, start, end));
+    match converted {
+        Some((start, end)) => {
+            let start = start.clamp(times.submitted, times.ended);
+            (start, end.clamp(start, times.ended))
+        }
+        None => (times.submitted, times.ended),
     }
 }
 

@@ -65,10 +65,17 @@ impl DeviceClock {
         (self.period_ns.ceil() as usize).max(1)
     }
 
-    /// `ticks` on the host clock, or `None` when no sample can be taken.
-    pub fn to_host(&self, device: &Arc<vulkan::Device>, ticks: u64) -> Option<u64> {
+    /// `start` and `end` ticks on the host clock, converted with one
+    /// sample; `None` when no sample can be taken.
+    pub fn to_host_span(
+        &self,
+        device: &Arc<vulkan::Device>,
+        start: u64,
+        end: u64,
+    ) -> Option<(u64, u64)> {
         let sample = self.sample(device)?;
-        Some(convert(sample, ticks, self.period_ns, self.valid_bits))
+        let host = |ticks| convert(sample, ticks, self.period_ns, self.valid_bits);
+        Some((host(start), host(end)))
     }
 
     fn sample(&self, device: &Arc<vulkan::Device>) -> Option<ClockSample> {
