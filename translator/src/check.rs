@@ -37,6 +37,7 @@ pub fn check(
         diags,
         caps,
         cl_std: options.effective_cl_std().version(),
+        linking: options.linking,
         program: hir::Program::default(),
         scopes: scopes::Scopes::new(),
         records: Vec::new(),
@@ -125,6 +126,8 @@ struct Checker<'a> {
     diags: &'a mut Diagnostics,
     caps: &'a DeviceCaps,
     cl_std: (u32, u32),
+    /// See [`BuildOptions::linking`].
+    linking: bool,
     program: hir::Program,
     scopes: scopes::Scopes,
     /// Every struct and union type, by id; the latest version of each.

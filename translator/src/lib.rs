@@ -27,11 +27,17 @@ pub mod reflect;
 pub mod spirv;
 pub mod token;
 pub mod types;
+pub mod unit;
 
 pub use caps::DeviceCaps;
 pub use options::{BuildOptions, OptionError};
 pub use reflect::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
 pub use spirv::Kernel;
+pub use unit::{compile_unit, CompiledUnit};
+
+/// The translator's version; program binaries record it so that one built
+/// by another version is rejected as stale.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The name the main source is given in diagnostics, as clang does for
 /// in-memory sources.
@@ -186,6 +192,19 @@ struct FrontEnd {
 
 impl FrontEnd {
     fn run(file_name: &str, source: &str, options: &BuildOptions, caps: &DeviceCaps) -> Self {
+        Self::run_with_headers(file_name, source, options, caps, &[], |_, _| {})
+    }
+
+    /// [`FrontEnd::run`] with embedded headers, showing the preprocessed
+    /// tokens to `see_tokens` before they are parsed.
+    fn run_with_headers(
+        file_name: &str,
+        source: &str,
+        options: &BuildOptions,
+        caps: &DeviceCaps,
+        embedded_headers: &[(&str, &str)],
+        see_tokens: impl FnOnce(&[token::Token], &diagnostic::SourceMap),
+    ) -> Self {
         let mut sources = diagnostic::SourceMap::default();
         let main = sources.add(file_name, source);
         let mut diags = diagnostic::Diagnostics::default();
@@ -194,9 +213,10 @@ impl FrontEnd {
         let input = preprocess::PreprocessInput {
             options,
             caps,
-            embedded_headers: &[],
+            embedded_headers,
         };
         let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
+        see_tokens(&tokens, &sources);
         let unit = parse::parse(&tokens, &mut diags);
         let program = check::check(&unit, options, caps, &mut diags);
         FrontEnd {

@@ -89,6 +89,10 @@ pub struct BuildOptions {
     pub suppress_warnings: bool,
     /// `-Werror`.
     pub warnings_are_errors: bool,
+    /// Set by [`crate::unit::link`], never by an option string: the source
+    /// is several linked units, whose identical struct, union and enum
+    /// definitions (from a header they share) are one definition.
+    pub linking: bool,
 }
 
 /// Why an option string was rejected.

@@ -171,7 +171,7 @@ pub fn tokens_to_string(tokens: &[Token]) -> String {
 
 /// Whether writing `b` right after `a` would lex differently; only tokens
 /// glued together by macro expansion can hit this.
-fn would_merge(a: &Token, b: &Token) -> bool {
+pub(crate) fn would_merge(a: &Token, b: &Token) -> bool {
     let (Some(&x), Some(&y)) = (a.text.as_bytes().last(), b.text.as_bytes().first()) else {
         return false;
     };

@@ -104,8 +104,6 @@ const ATOMIC_MEMORY_CAPABILITIES: cl_device_atomic_capabilities =
 const ATOMIC_FENCE_CAPABILITIES: cl_device_atomic_capabilities = CL_DEVICE_ATOMIC_ORDER_RELAXED
     | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
     | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
-/// Profiling uses the host's monotonic clock, in nanoseconds.
-const PROFILING_TIMER_RESOLUTION_NS: usize = 1;
 /// The OpenCL C versions the compiler accepts for `-cl-std`.
 const OPENCL_C_VERSIONS: [(&str, cl_version); 4] = [
     ("OpenCL C", make_version(1, 0, 0)),
@@ -192,11 +190,13 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_LOCAL_MEM_SIZE => ulong(device.local_mem_size()),
         CL_DEVICE_ERROR_CORRECTION_SUPPORT => InfoValue::bool(false),
         CL_DEVICE_HOST_UNIFIED_MEMORY => InfoValue::bool(device.host_unified_memory()),
-        CL_DEVICE_PROFILING_TIMER_RESOLUTION => size(PROFILING_TIMER_RESOLUTION_NS),
+        // GPU timestamps tick every timestampPeriod ns; without them,
+        // profiling uses the host clock, in nanoseconds.
+        CL_DEVICE_PROFILING_TIMER_RESOLUTION => size(device.clock().resolution_ns()),
         CL_DEVICE_ENDIAN_LITTLE => InfoValue::bool(cfg!(target_endian = "little")),
-        CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE => InfoValue::bool(true),
-        // clLinkProgram is not implemented.
-        CL_DEVICE_LINKER_AVAILABLE => InfoValue::bool(false),
+        CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
+            InfoValue::bool(true)
+        }
         CL_DEVICE_EXECUTION_CAPABILITIES => bitfield(CL_EXEC_KERNEL),
         // In order, with profiling.
         CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {

@@ -10,7 +10,7 @@
 
 #![allow(clippy::too_many_arguments)]
 
-use std::ffi::{c_char, c_uchar, c_void};
+use std::ffi::{c_char, c_void};
 
 use opencl_sys::cl_icd::*;
 use opencl_sys::{cl_int, cl_uint, cl_ulong, CL_INVALID_OPERATION};
@@ -232,23 +232,10 @@ returns_object! {
 
 // Buffer operations not built yet.
 
-// Program creation from binaries, IL or built-in kernels, separate compilation
-// and linking: not built yet (no device reports an IL or built-in kernels;
-// `CL_DEVICE_LINKER_AVAILABLE` is false).
+// Program creation from IL or built-in kernels, specialization constants:
+// not built yet (no device reports an IL or built-in kernels).
 
 returns_status! {
-    /// `clCompileProgram`: not implemented.
-    fn compile_program(
-        program: cl_program,
-        num_devices: cl_uint,
-        device_list: *const cl_device_id,
-        options: *const c_char,
-        num_input_headers: cl_uint,
-        input_headers: *const cl_program,
-        header_include_names: *mut *const c_char,
-        pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-        user_data: *mut c_void,
-    );
     /// `clSetProgramSpecializationConstant`: not implemented.
     fn set_program_specialization_constant(
         program: cl_program,
@@ -259,15 +246,6 @@ returns_status! {
 }
 
 returns_object! {
-    /// `clCreateProgramWithBinary`: not implemented.
-    fn create_program_with_binary(
-        context: cl_context,
-        num_devices: cl_uint,
-        device_list: *const cl_device_id,
-        lengths: *const usize,
-        binaries: *mut *const c_uchar,
-        binary_status: *mut cl_int,
-    ) -> cl_program;
     /// `clCreateProgramWithIL`: not implemented.
     fn create_program_with_il(
         context: cl_context,
@@ -280,17 +258,6 @@ returns_object! {
         num_devices: cl_uint,
         device_list: *const cl_device_id,
         kernel_names: *const c_char,
-    ) -> cl_program;
-    /// `clLinkProgram`: not implemented.
-    fn link_program(
-        context: cl_context,
-        num_devices: cl_uint,
-        device_list: *const cl_device_id,
-        options: *const c_char,
-        num_input_programs: cl_uint,
-        input_programs: *const cl_program,
-        pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-        user_data: *mut c_void,
     ) -> cl_program;
 }
 

@@ -1,18 +1,19 @@
-//! Program entry points: creation from OpenCL C source, `clBuildProgram`,
-//! the program and build info queries, retain/release.
+//! Program entry points: creation from OpenCL C source or binaries,
+//! `clBuildProgram`, `clCompileProgram`, `clLinkProgram`, the program and
+//! build info queries, retain/release.
 
-use std::ffi::{c_char, c_void};
+use std::ffi::{c_char, c_uchar, c_void};
+use std::sync::Arc;
 
 use opencl_sys::{
     cl_build_status, cl_context, cl_device_id, cl_int, cl_program, cl_program_binary_type,
-    cl_program_build_info, cl_program_info, cl_uint, CL_BUILD_SUCCESS, CL_INVALID_DEVICE,
-    CL_INVALID_VALUE, CL_PROGRAM_BINARIES, CL_PROGRAM_BINARY_SIZES, CL_PROGRAM_BINARY_TYPE,
-    CL_PROGRAM_BINARY_TYPE_EXECUTABLE, CL_PROGRAM_BINARY_TYPE_NONE,
-    CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE, CL_PROGRAM_BUILD_LOG, CL_PROGRAM_BUILD_OPTIONS,
-    CL_PROGRAM_BUILD_STATUS, CL_PROGRAM_CONTEXT, CL_PROGRAM_DEVICES, CL_PROGRAM_IL,
-    CL_PROGRAM_KERNEL_NAMES, CL_PROGRAM_NUM_DEVICES, CL_PROGRAM_NUM_KERNELS,
+    cl_program_build_info, cl_program_info, cl_uint, CL_INVALID_DEVICE, CL_INVALID_OPERATION,
+    CL_INVALID_PROGRAM, CL_INVALID_VALUE, CL_PROGRAM_BINARIES, CL_PROGRAM_BINARY_SIZES,
+    CL_PROGRAM_BINARY_TYPE, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE, CL_PROGRAM_BUILD_LOG,
+    CL_PROGRAM_BUILD_OPTIONS, CL_PROGRAM_BUILD_STATUS, CL_PROGRAM_CONTEXT, CL_PROGRAM_DEVICES,
+    CL_PROGRAM_IL, CL_PROGRAM_KERNEL_NAMES, CL_PROGRAM_NUM_DEVICES, CL_PROGRAM_NUM_KERNELS,
     CL_PROGRAM_REFERENCE_COUNT, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT,
-    CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT, CL_PROGRAM_SOURCE,
+    CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT, CL_PROGRAM_SOURCE, CL_SUCCESS,
 };
 
 use crate::api::call::{self, write_if_not_null};
@@ -21,7 +22,7 @@ use crate::api::info::{write_info, InfoValue};
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::Object;
-use crate::core::program::Program;
+use crate::core::program::{Origin, Program};
 use crate::core::CLResult;
 
 type BuildNotify = unsafe extern "C" fn(cl_program, *mut c_void);
@@ -72,6 +73,107 @@ pub(crate) unsafe extern "C" fn create_program_with_source(
     unsafe { created.report(errcode_ret) }
 }
 
+/// `device_list` as device objects of `context`: `None` for NULL (all of
+/// them). `CL_INVALID_VALUE` when the pointer and the count disagree.
+///
+/// # Safety
+/// `device_list` is NULL or valid for `num_devices` handles.
+unsafe fn device_list_of(
+    devices_of: &[Arc<Object<Device>>],
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+) -> CLResult<Option<Vec<Arc<Object<Device>>>>> {
+    if device_list.is_null() != (num_devices == 0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    if device_list.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: num_devices handles, per the caller's contract.
+    let devices = unsafe {
+        handle::arcs::<Device>(device_list.cast(), num_devices as usize, CL_INVALID_DEVICE)?
+    };
+    if devices.iter().any(|d| !devices_of.iter().any(|o| o.is(d))) {
+        return Err(CL_INVALID_DEVICE);
+    }
+    Ok(Some(devices))
+}
+
+/// Calls the application's completion callback, once.
+///
+/// # Safety
+/// `program` is a live program handle.
+unsafe fn notify(pfn_notify: Option<BuildNotify>, program: cl_program, user_data: *mut c_void) {
+    if let Some(notify) = pfn_notify {
+        // SAFETY: the application's callback with this signature; the
+        // program is alive (the application holds it, or it was just made).
+        unsafe { notify(program, user_data) };
+    }
+}
+
+pub(crate) unsafe extern "C" fn create_program_with_binary(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    lengths: *const usize,
+    binaries: *mut *const c_uchar,
+    binary_status: *mut cl_int,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    let created = call::create(|| {
+        // SAFETY: a handle from the application, checked before use.
+        let context = unsafe { handle::arc::<Context>(context)? };
+        if num_devices == 0 || device_list.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_devices handles, per the spec.
+        let devices = unsafe { device_list_of(context.devices(), num_devices, device_list)? }
+            .unwrap_or_default();
+        let count = num_devices as usize;
+        if lengths.is_null() || binaries.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_devices entries each, per the spec.
+        let (lengths, pointers) = unsafe {
+            (
+                call::slice(lengths, count),
+                call::slice(binaries.cast_const(), count),
+            )
+        };
+        // "CL_INVALID_VALUE if ... any entry in lengths[i] is zero or
+        // binaries[i] is NULL", reported per device in binary_status too.
+        let mut missing = vec![CL_SUCCESS; count];
+        let mut slices: Vec<&[u8]> = Vec::with_capacity(count);
+        for (index, (&length, &pointer)) in lengths.iter().zip(pointers).enumerate() {
+            if length == 0 || pointer.is_null() {
+                missing[index] = CL_INVALID_VALUE;
+                slices.push(&[]);
+            } else {
+                // SAFETY: the application says `length` bytes are there.
+                slices.push(unsafe { std::slice::from_raw_parts(pointer, length) });
+            }
+        }
+        let write_statuses = |statuses: &[cl_int]| {
+            if !binary_status.is_null() {
+                for (index, &status) in statuses.iter().enumerate() {
+                    // SAFETY: the application's array of num_devices
+                    // cl_int, per the spec.
+                    unsafe { binary_status.add(index).write_unaligned(status) };
+                }
+            }
+        };
+        if missing.iter().any(|&s| s != CL_SUCCESS) {
+            write_statuses(&missing);
+            return Err(CL_INVALID_VALUE);
+        }
+        let (statuses, program) = Program::from_binaries(&context, devices, &slices);
+        write_statuses(&statuses);
+        Ok(handle::into_handle(program?))
+    });
+    // SAFETY: errcode_ret is the application's, NULL or a cl_int.
+    unsafe { created.report(errcode_ret) }
+}
+
 pub(crate) unsafe extern "C" fn build_program(
     program: cl_program,
     num_devices: cl_uint,
@@ -83,29 +185,126 @@ pub(crate) unsafe extern "C" fn build_program(
     call::status(|| {
         // SAFETY: a handle from the application, checked before use.
         let object = unsafe { handle::object::<Program>(program)? };
-        if device_list.is_null() != (num_devices == 0)
-            || (pfn_notify.is_none() && !user_data.is_null())
-        {
+        if pfn_notify.is_none() && !user_data.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        let devices = if device_list.is_null() {
-            None
-        } else {
-            // SAFETY: num_devices handles, per the spec.
-            Some(unsafe {
-                handle::arcs::<Device>(device_list.cast(), num_devices as usize, CL_INVALID_DEVICE)?
-            })
-        };
+        // SAFETY: num_devices handles or NULL, per the spec.
+        let devices = unsafe { device_list_of(object.devices(), num_devices, device_list)? };
         // SAFETY: NULL or a NUL-terminated string, per the spec.
         let options = unsafe { call::c_string(options) }.unwrap_or_default();
         let result = object.build(devices.as_deref(), &options);
-        if let Some(notify) = pfn_notify {
-            // SAFETY: the application's callback with this signature; the
-            // program is alive (the application holds it for this call).
-            unsafe { notify(program, user_data) };
-        }
+        // SAFETY: the application's live program.
+        unsafe { notify(pfn_notify, program, user_data) };
         result
     })
+}
+
+#[allow(clippy::too_many_arguments)] // the C signature
+pub(crate) unsafe extern "C" fn compile_program(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_headers: cl_uint,
+    input_headers: *const cl_program,
+    header_include_names: *mut *const c_char,
+    pfn_notify: Option<BuildNotify>,
+    user_data: *mut c_void,
+) -> cl_int {
+    call::status(|| {
+        // SAFETY: a handle from the application, checked before use.
+        let object = unsafe { handle::object::<Program>(program)? };
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if num_input_headers is zero and
+        // header_include_names or input_headers are not NULL or if
+        // num_input_headers is not zero and header_include_names or
+        // input_headers are NULL."
+        let count = num_input_headers as usize;
+        if (count == 0) != input_headers.is_null() || (count == 0) != header_include_names.is_null()
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_devices handles or NULL, per the spec.
+        let devices = unsafe { device_list_of(object.devices(), num_devices, device_list)? };
+        // SAFETY: count program handles, per the spec.
+        let header_programs =
+            unsafe { handle::arcs::<Program>(input_headers.cast(), count, CL_INVALID_PROGRAM)? };
+        // SAFETY: count string pointers, per the spec.
+        let names = unsafe { call::slice(header_include_names.cast_const(), count) };
+        let mut headers = Vec::with_capacity(count);
+        for (header, &name) in header_programs.iter().zip(names) {
+            // SAFETY: NULL or a NUL-terminated string, per the spec.
+            let name = unsafe { call::c_string(name) }.ok_or(CL_INVALID_VALUE)?;
+            if header.origin() != Origin::Source {
+                return Err(CL_INVALID_OPERATION);
+            }
+            headers.push((name, header.source().to_owned()));
+        }
+        // SAFETY: NULL or a NUL-terminated string, per the spec.
+        let options = unsafe { call::c_string(options) }.unwrap_or_default();
+        let result = object.compile(devices.as_deref(), &options, &headers);
+        // SAFETY: the application's live program.
+        unsafe { notify(pfn_notify, program, user_data) };
+        result
+    })
+}
+
+#[allow(clippy::too_many_arguments)] // the C signature
+pub(crate) unsafe extern "C" fn link_program(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_programs: cl_uint,
+    input_programs: *const cl_program,
+    pfn_notify: Option<BuildNotify>,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    // The link's own outcome; the program comes back also when the link
+    // failed, so that the application can read the log.
+    let mut link_status = CL_SUCCESS;
+    let created = call::create(|| {
+        // SAFETY: a handle from the application, checked before use.
+        let context = unsafe { handle::arc::<Context>(context)? };
+        if (pfn_notify.is_none() && !user_data.is_null())
+            || num_input_programs == 0
+            || input_programs.is_null()
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_devices handles or NULL, per the spec.
+        let devices = unsafe { device_list_of(context.devices(), num_devices, device_list)? };
+        // SAFETY: num_input_programs handles, per the spec.
+        let inputs = unsafe {
+            handle::arcs::<Program>(
+                input_programs.cast(),
+                num_input_programs as usize,
+                CL_INVALID_PROGRAM,
+            )?
+        };
+        if inputs.iter().any(|p| !p.context().is(&context)) {
+            return Err(CL_INVALID_PROGRAM);
+        }
+        // SAFETY: NULL or a NUL-terminated string, per the spec.
+        let options = unsafe { call::c_string(options) }.unwrap_or_default();
+        let (program, result) = Program::link(&context, devices, &options, &inputs)?;
+        if let Err(error) = result {
+            link_status = error;
+        }
+        Ok(handle::into_handle(program))
+    });
+    // SAFETY: errcode_ret is the application's, NULL or a cl_int.
+    let program: cl_program = unsafe { created.report(errcode_ret) };
+    if !program.is_null() {
+        // SAFETY: as above.
+        unsafe { write_if_not_null(errcode_ret, link_status) };
+        // SAFETY: the program just made, alive (the application owns it).
+        unsafe { notify(pfn_notify, program, user_data) };
+    }
+    program
 }
 
 pub(crate) unsafe extern "C" fn retain_program(program: cl_program) -> cl_int {
@@ -128,8 +327,12 @@ fn program_info(program: &Object<Program>, param_name: cl_program_info) -> CLRes
         CL_PROGRAM_SOURCE => InfoValue::string(program.source()),
         // Not created from IL.
         CL_PROGRAM_IL => InfoValue::empty(),
-        // Programs have no binary form yet.
-        CL_PROGRAM_BINARY_SIZES => InfoValue::array(&vec![0usize; device_count]),
+        CL_PROGRAM_BINARY_SIZES => {
+            let sizes: Vec<usize> = (0..device_count)
+                .map(|index| program.binary(index).len())
+                .collect();
+            InfoValue::array(&sizes)
+        }
         CL_PROGRAM_NUM_KERNELS => {
             InfoValue::scalar::<usize>(program.any_executable()?.kernels().len())
         }
@@ -160,12 +363,31 @@ pub(crate) unsafe extern "C" fn get_program_info(
         // SAFETY: a handle from the application, checked before use.
         let program = unsafe { handle::object::<Program>(program)? };
         if param_name == CL_PROGRAM_BINARIES {
-            // The value is the application's array of one pointer per
-            // device, each to be filled with that device's binary. All
-            // binaries are empty, so the array is checked and left alone.
             let size = program.devices().len() * size_of::<*mut u8>();
-            if !param_value.is_null() && param_value_size < size {
-                return Err(CL_INVALID_VALUE);
+            if !param_value.is_null() {
+                if param_value_size < size {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: the application's array of one pointer per device,
+                // each NULL (skip that device) or to CL_PROGRAM_BINARY_SIZES
+                // bytes, per the spec.
+                let destinations = unsafe {
+                    call::slice(
+                        param_value.cast::<*mut u8>().cast_const(),
+                        program.devices().len(),
+                    )
+                };
+                for (index, &destination) in destinations.iter().enumerate() {
+                    if destination.is_null() {
+                        continue;
+                    }
+                    let binary = program.binary(index);
+                    // SAFETY: the application sized this buffer from
+                    // CL_PROGRAM_BINARY_SIZES, per the spec.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(binary.as_ptr(), destination, binary.len())
+                    };
+                }
             }
             // SAFETY: NULL or a size_t, per the spec.
             unsafe { write_if_not_null(param_value_size_ret, size) };
@@ -198,11 +420,7 @@ pub(crate) unsafe extern "C" fn get_program_build_info(
             CL_PROGRAM_BUILD_OPTIONS => Ok(InfoValue::string(&build.options)),
             CL_PROGRAM_BUILD_LOG => Ok(InfoValue::string(&build.log)),
             CL_PROGRAM_BINARY_TYPE => Ok(InfoValue::scalar::<cl_program_binary_type>(
-                if build.status == CL_BUILD_SUCCESS {
-                    CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                } else {
-                    CL_PROGRAM_BINARY_TYPE_NONE
-                },
+                build.binary_type(),
             )),
             // No program-scope global variables.
             CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Ok(InfoValue::scalar::<usize>(0)),

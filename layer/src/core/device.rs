@@ -20,6 +20,7 @@ use crate::core::error::VkResultExt;
 use crate::core::fence::Fence;
 use crate::core::object::{ClObject, ObjectKind};
 use crate::core::platform;
+use crate::core::profiling::DeviceClock;
 use crate::core::transfer::StagingPool;
 use crate::core::CLResult;
 use crate::vulkan::{self, Instance, PhysicalDeviceInfo, Placement};
@@ -41,6 +42,7 @@ pub struct Device {
     physical_index: usize,
     info: &'static PhysicalDeviceInfo,
     caps: DeviceCaps,
+    clock: DeviceClock,
     /// Serialises the lazy creation of the fields below.
     init: Mutex<()>,
     logical: OnceLock<Arc<vulkan::Device>>,
@@ -68,6 +70,7 @@ impl Device {
             physical_index,
             info,
             caps: device_caps(info),
+            clock: DeviceClock::new(info),
             init: Mutex::new(()),
             logical: OnceLock::new(),
             null_buffer: OnceLock::new(),
@@ -89,6 +92,11 @@ impl Device {
 
     pub fn caps(&self) -> &DeviceCaps {
         &self.caps
+    }
+
+    /// Converts GPU timestamps to host time for profiling.
+    pub fn clock(&self) -> &DeviceClock {
+        &self.clock
     }
 
     pub fn name(&self) -> &str {

@@ -11,10 +11,12 @@
 //! Callbacks never run under a lock: state changes hand back
 //! [`Notifications`] that the caller runs once it has let go of its locks.
 //!
-//! Profiling uses host timestamps: QUEUED at enqueue, SUBMIT and START at
-//! submission to Vulkan, END and COMPLETE when the host observes
-//! completion. END can therefore be late by the completion thread's wake-up
-//! time; GPU timestamp queries are left for later.
+//! Profiling: QUEUED at enqueue, SUBMIT at submission to Vulkan and
+//! COMPLETE when the host observes completion, all on the host clock
+//! ([`host_timestamp`]). START and END come from GPU timestamps written
+//! around the command ([`crate::core::profiling`]), converted to the host
+//! clock and clamped into [SUBMIT, COMPLETE] so the order always holds;
+//! without timestamps they are SUBMIT and COMPLETE.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Instant;
@@ -31,6 +33,7 @@ use crate::core::context::Context;
 use crate::core::fence::Fence;
 use crate::core::host::EventCallback;
 use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::profiling::GpuSpan;
 use crate::core::queue::Queue;
 use crate::core::CLResult;
 use crate::vulkan::Waiter;
@@ -57,6 +60,10 @@ struct Times {
     queued: u64,
     submitted: u64,
     ended: u64,
+    /// Device ticks at the command's start and end, read at completion.
+    gpu_ticks: Option<(u64, u64)>,
+    /// START and END on the host clock, converted on first query.
+    start_end: Option<(u64, u64)>,
 }
 
 struct State {
@@ -68,6 +75,8 @@ struct State {
     host_completion: Option<HostCompletion>,
     callbacks: Vec<(cl_int, EventCallback)>,
     times: Times,
+    /// The timestamps around the command, until read at completion.
+    gpu_span: Option<GpuSpan>,
 }
 
 pub struct Event {
@@ -139,6 +148,7 @@ impl Event {
                     queued: host_timestamp(),
                     ..Times::default()
                 },
+                gpu_span: None,
             }),
             changed: Condvar::new(),
         })
@@ -236,6 +246,11 @@ impl Event {
         self.lock().dependency_fences.extend(fences.iter().cloned());
     }
 
+    /// The timestamps recorded around this command (profiling queues).
+    pub fn set_gpu_span(&self, span: GpuSpan) {
+        self.lock().gpu_span = Some(span);
+    }
+
     /// Called by the queue, under its lock, when the stream holding this
     /// command is submitted.
     pub fn mark_submitted(&self, fence: Fence, time: u64) -> Notifications {
@@ -266,6 +281,11 @@ impl Event {
         state.times.ended = host_timestamp();
         if state.times.submitted == 0 {
             state.times.submitted = state.times.ended;
+        }
+        // Read now, so the query pool can be reused without waiting for
+        // the application to release the event.
+        if let Some(span) = state.gpu_span.take() {
+            state.times.gpu_ticks = span.read();
         }
         let due = take_callbacks(state, |_| true, status);
         self.changed.notify_all();
@@ -388,19 +408,52 @@ impl Event {
 
     /// `clGetEventProfilingInfo`, for events of a queue with profiling on.
     pub fn profiling_time(&self, param: cl_profiling_info) -> CLResult<u64> {
-        let profiled = self.queue.as_ref().is_some_and(|q| q.profiling_enabled());
-        let state = self.lock();
-        if !profiled || !matches!(state.progress, Progress::Done(CL_COMPLETE)) {
+        let Some(queue) = self.queue.as_ref().filter(|q| q.profiling_enabled()) else {
             return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
-        }
-        let times = state.times;
+        };
+        let times = {
+            let state = self.lock();
+            if !matches!(state.progress, Progress::Done(CL_COMPLETE)) {
+                return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
+            }
+            state.times
+        };
+        let (start, end) = match (param, times.start_end) {
+            (CL_PROFILING_COMMAND_START | CL_PROFILING_COMMAND_END, None) => {
+                // The conversion may sample the device clock: not under the
+                // lock. The first one is kept, so that every query of this
+                // event reports the same, ordered times.
+                let span = start_end(queue, &times);
+                *self.lock().times.start_end.get_or_insert(span)
+            }
+            (_, Some(span)) => span,
+            _ => (times.submitted, times.ended),
+        };
         match param {
             CL_PROFILING_COMMAND_QUEUED => Ok(times.queued),
-            // Submission to Vulkan is the best host-side start time there is.
-            CL_PROFILING_COMMAND_SUBMIT | CL_PROFILING_COMMAND_START => Ok(times.submitted),
-            CL_PROFILING_COMMAND_END | CL_PROFILING_COMMAND_COMPLETE => Ok(times.ended),
+            CL_PROFILING_COMMAND_SUBMIT => Ok(times.submitted),
+            CL_PROFILING_COMMAND_START => Ok(start),
+            CL_PROFILING_COMMAND_END => Ok(end),
+            CL_PROFILING_COMMAND_COMPLETE => Ok(times.ended),
             _ => Err(CL_INVALID_VALUE),
         }
+    }
+}
+
+/// START and END of a completed command: its device times on the host
+/// clock, clamped into [SUBMIT, COMPLETE]; without them, SUBMIT and
+/// COMPLETE.
+fn start_end(queue: &Object<Queue>, times: &Times) -> (u64, u64) {
+    let device = queue.device();
+    let converted = times
+        .gpu_ticks
+        .and_then(|(start, end)| device.clock().to_host_span(device.vk().ok()?, start, end));
+    match converted {
+        Some((start, end)) => {
+            let start = start.clamp(times.submitted, times.ended);
+            (start, end.clamp(start, times.ended))
+        }
+        None => (times.submitted, times.ended),
     }
 }
 

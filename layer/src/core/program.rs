@@ -1,9 +1,11 @@
-//! Programs: OpenCL C source, its build for each device (status, options,
-//! log), and the built kernels with their compute pipelines, cached per
-//! kernel and work-group size because the work-group size is compiled into
-//! the SPIR-V.
+//! Programs: where they came from (OpenCL C source, binaries, a link), the
+//! state of each device's build (status, options, log, binary type, the
+//! translation unit behind it), and the built kernels with their compute
+//! pipelines, cached per kernel and work-group size because the work-group
+//! size is compiled into the SPIR-V.
 //!
-//! Builds run synchronously inside `clBuildProgram`, also when the
+//! Builds run synchronously inside `clBuildProgram` (and `clCompileProgram`,
+//! `clLinkProgram`, see [`crate::core::program_link`]), also when the
 //! application passes a callback (the spec allows either).
 
 use std::collections::HashMap;
@@ -12,9 +14,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use opencl_sys::{
-    cl_build_status, CL_BUILD_ERROR, CL_BUILD_IN_PROGRESS, CL_BUILD_NONE, CL_BUILD_PROGRAM_FAILURE,
-    CL_BUILD_SUCCESS, CL_INVALID_BUILD_OPTIONS, CL_INVALID_DEVICE, CL_INVALID_OPERATION,
-    CL_INVALID_PROGRAM, CL_INVALID_PROGRAM_EXECUTABLE, CL_OUT_OF_RESOURCES,
+    cl_build_status, cl_int, cl_program_binary_type, CL_BUILD_ERROR, CL_BUILD_IN_PROGRESS,
+    CL_BUILD_NONE, CL_BUILD_PROGRAM_FAILURE, CL_BUILD_SUCCESS, CL_INVALID_BINARY,
+    CL_INVALID_BUILD_OPTIONS, CL_INVALID_DEVICE, CL_INVALID_OPERATION, CL_INVALID_PROGRAM,
+    CL_INVALID_PROGRAM_EXECUTABLE, CL_OUT_OF_RESOURCES, CL_PROGRAM_BINARY_TYPE_NONE, CL_SUCCESS,
 };
 use translator::BuildError;
 
@@ -22,13 +25,13 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::program_binary::{BinaryKind, DeviceIdentity, KernelEntry, ProgramBinary};
 use crate::core::CLResult;
 use crate::vulkan::ComputePipeline;
 
 /// The option that makes `clGetKernelArgInfo` available.
 const KERNEL_ARG_INFO_OPTION: &str = "-cl-kernel-arg-info";
 
-/// Pipelines by kernel index and work-group size.
 /// Pipelines by kernel index, work-group size and `__local` argument
 /// lengths: each combination is its own SPIR-V.
 type PipelineCache = HashMap<(usize, [u32; 3], Vec<u32>), Arc<ComputePipeline>>;
@@ -109,6 +112,14 @@ pub struct DeviceBuild {
     pub status: cl_build_status,
     pub options: String,
     pub log: String,
+    /// What the device's binary holds; `None` is `CL_PROGRAM_BINARY_TYPE_NONE`.
+    pub kind: Option<BinaryKind>,
+    /// The translation unit the build came from: kept for compiled objects,
+    /// libraries, links and loaded binaries; made on demand for
+    /// `CL_PROGRAM_BINARIES` of an executable built from source.
+    pub unit: Option<Arc<str>>,
+    /// A loaded binary's kernel table, which its translation must match.
+    pub binary_kernels: Option<Vec<KernelEntry>>,
     pub executable: Option<Arc<Executable>>,
 }
 
@@ -118,14 +129,50 @@ impl DeviceBuild {
             status: CL_BUILD_NONE,
             options: String::new(),
             log: String::new(),
+            kind: None,
+            unit: None,
+            binary_kernels: None,
             executable: None,
         }
     }
+
+    pub(crate) fn in_progress(options: &str) -> Self {
+        DeviceBuild {
+            status: CL_BUILD_IN_PROGRESS,
+            options: options.to_owned(),
+            ..DeviceBuild::none()
+        }
+    }
+
+    pub(crate) fn failed(options: &str, log: String) -> Self {
+        DeviceBuild {
+            status: CL_BUILD_ERROR,
+            options: options.to_owned(),
+            log,
+            ..DeviceBuild::none()
+        }
+    }
+
+    pub fn binary_type(&self) -> cl_program_binary_type {
+        self.kind
+            .map_or(CL_PROGRAM_BINARY_TYPE_NONE, BinaryKind::cl_value)
+    }
+}
+
+/// How a program was created; it decides what `clBuildProgram` and
+/// `clCompileProgram` accept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Source,
+    Binary,
+    Link,
 }
 
 pub struct Program {
     context: Arc<Object<Context>>,
     devices: Vec<Arc<Object<Device>>>,
+    origin: Origin,
+    /// Empty unless created from source.
     source: String,
     /// Parallel to `devices`.
     builds: Mutex<Vec<DeviceBuild>>,
@@ -138,8 +185,10 @@ impl ClObject for Program {
     const INVALID: opencl_sys::cl_int = CL_INVALID_PROGRAM;
 }
 
-/// Why one device's build failed, in `clBuildProgram`'s terms.
-enum BuildFailure {
+/// Why one device's build failed; each entry point maps it to its own
+/// error code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BuildFailure {
     Options,
     Compile,
 }
@@ -148,13 +197,57 @@ impl Program {
     pub fn from_source(context: &Arc<Object<Context>>, source: String) -> Arc<Object<Program>> {
         let devices = context.devices().to_vec();
         let builds = devices.iter().map(|_| DeviceBuild::none()).collect();
+        Self::new(context, devices, Origin::Source, source, builds)
+    }
+
+    pub(crate) fn new(
+        context: &Arc<Object<Context>>,
+        devices: Vec<Arc<Object<Device>>>,
+        origin: Origin,
+        source: String,
+        builds: Vec<DeviceBuild>,
+    ) -> Arc<Object<Program>> {
         Object::new(Program {
             context: context.clone(),
             devices,
+            origin,
             source,
             builds: Mutex::new(builds),
             attached_kernels: AtomicUsize::new(0),
         })
+    }
+
+    /// `clCreateProgramWithBinary`: one binary per device. The status of
+    /// each comes back in device order; the program exists only when all
+    /// are `CL_SUCCESS`.
+    pub fn from_binaries(
+        context: &Arc<Object<Context>>,
+        devices: Vec<Arc<Object<Device>>>,
+        binaries: &[&[u8]],
+    ) -> (Vec<cl_int>, CLResult<Arc<Object<Program>>>) {
+        let mut statuses = Vec::with_capacity(devices.len());
+        let mut builds = Vec::with_capacity(devices.len());
+        for (device, bytes) in devices.iter().zip(binaries) {
+            let identity = DeviceIdentity::of(device.info());
+            match ProgramBinary::decode(bytes, &identity) {
+                Ok(binary) => {
+                    statuses.push(CL_SUCCESS);
+                    builds.push(DeviceBuild {
+                        options: binary.options,
+                        kind: Some(binary.kind),
+                        unit: Some(binary.unit.into()),
+                        binary_kernels: Some(binary.kernels),
+                        ..DeviceBuild::none()
+                    });
+                }
+                Err(_) => statuses.push(CL_INVALID_BINARY),
+            }
+        }
+        if statuses.iter().any(|&s| s != CL_SUCCESS) {
+            return (statuses, Err(CL_INVALID_BINARY));
+        }
+        let program = Self::new(context, devices, Origin::Binary, String::new(), builds);
+        (statuses, Ok(program))
     }
 
     pub fn context(&self) -> &Arc<Object<Context>> {
@@ -169,11 +262,15 @@ impl Program {
         &self.source
     }
 
-    fn builds(&self) -> MutexGuard<'_, Vec<DeviceBuild>> {
+    pub fn origin(&self) -> Origin {
+        self.origin
+    }
+
+    pub(crate) fn builds(&self) -> MutexGuard<'_, Vec<DeviceBuild>> {
         self.builds.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn device_index(&self, device: &Object<Device>) -> CLResult<usize> {
+    pub(crate) fn device_index(&self, device: &Object<Device>) -> CLResult<usize> {
         self.devices
             .iter()
             .position(|d| d.is(device))
@@ -214,15 +311,26 @@ impl Program {
         self.attached_kernels.fetch_sub(1, Ordering::AcqRel);
     }
 
-    /// `clBuildProgram` for `devices` (all of the program's when `None`).
-    pub fn build(&self, devices: Option<&[Arc<Object<Device>>]>, options: &str) -> CLResult<()> {
-        let targets: Vec<usize> = match devices {
-            Some(list) => list
-                .iter()
-                .map(|d| self.device_index(d))
-                .collect::<CLResult<_>>()?,
-            None => (0..self.devices.len()).collect(),
-        };
+    /// Indices of `devices` (all of the program's when `None`).
+    pub(crate) fn target_indices(
+        &self,
+        devices: Option<&[Arc<Object<Device>>]>,
+    ) -> CLResult<Vec<usize>> {
+        match devices {
+            Some(list) => list.iter().map(|d| self.device_index(d)).collect(),
+            None => Ok((0..self.devices.len()).collect()),
+        }
+    }
+
+    /// Runs `run` for each device in `targets` and stores what it returns,
+    /// after checking that no kernel is attached and no build is running.
+    /// Returns the first failure.
+    pub(crate) fn run_builds(
+        &self,
+        targets: &[usize],
+        options: &str,
+        run: impl Fn(usize, &Arc<Object<Device>>) -> (DeviceBuild, Option<BuildFailure>),
+    ) -> CLResult<Option<BuildFailure>> {
         {
             let mut builds = self.builds();
             if self.attached_kernels.load(Ordering::Acquire) > 0
@@ -230,24 +338,85 @@ impl Program {
             {
                 return Err(CL_INVALID_OPERATION);
             }
-            for &index in &targets {
+            for &index in targets {
+                let previous = std::mem::replace(&mut builds[index], DeviceBuild::none());
                 builds[index] = DeviceBuild {
-                    status: CL_BUILD_IN_PROGRESS,
-                    options: options.to_owned(),
-                    log: String::new(),
-                    executable: None,
+                    // A binary's unit stays: clBuildProgram builds from it.
+                    unit: previous.unit,
+                    binary_kernels: previous.binary_kernels,
+                    ..DeviceBuild::in_progress(options)
                 };
             }
         }
         // Compiling can take long; the lock is not held so that status
         // queries from other threads see CL_BUILD_IN_PROGRESS.
         let mut failure = None;
-        for &index in &targets {
-            let device = &self.devices[index];
-            let (build, failed) = self.build_for(device, options);
+        for &index in targets {
+            let (build, failed) = run(index, &self.devices[index]);
             failure = failure.or(failed);
             self.builds()[index] = build;
         }
+        Ok(failure)
+    }
+
+    /// `clBuildProgram` for `devices` (all of the program's when `None`).
+    pub fn build(&self, devices: Option<&[Arc<Object<Device>>]>, options: &str) -> CLResult<()> {
+        let targets = self.target_indices(devices)?;
+        if self.origin == Origin::Link {
+            return Err(CL_INVALID_OPERATION);
+        }
+        // A binary's unit and options, read before the builds start.
+        let loaded: Vec<Option<LoadedBinary>> = {
+            let builds = self.builds();
+            builds
+                .iter()
+                .map(|b| {
+                    Some(LoadedBinary {
+                        kind: b.kind?,
+                        unit: b.unit.clone()?,
+                        options: b.options.clone(),
+                        kernels: b.binary_kernels.clone()?,
+                    })
+                })
+                .collect()
+        };
+        if self.origin == Origin::Binary && targets.iter().any(|&i| loaded[i].is_none()) {
+            return Err(CL_INVALID_BINARY);
+        }
+        let failure = self.run_builds(&targets, options, |index, device| {
+            match (&self.origin, &loaded[index]) {
+                (Origin::Binary, Some(binary)) => {
+                    // A binary's unit may be several linked ones: it is
+                    // built under the linking rules.
+                    let linked = catch_unwind(AssertUnwindSafe(|| {
+                        translator::unit::link(&[&binary.unit], &binary.options, device.caps())
+                    }));
+                    let (mut build, mut failed) = executable_from(device, &binary.options, linked);
+                    let translated = build
+                        .executable
+                        .as_ref()
+                        .map(|e| kernel_entries(e.kernels()));
+                    // A compiled object or library has no kernel table to
+                    // compare with.
+                    let matches =
+                        binary.kernels.is_empty() || translated.as_ref() == Some(&binary.kernels);
+                    if failed.is_none() && !matches {
+                        build = DeviceBuild::failed(
+                            &binary.options,
+                            "error: the binary's kernels do not match its translation\n".to_owned(),
+                        );
+                        failed = Some(BuildFailure::Compile);
+                    }
+                    // What was loaded stays: for the binary queries, and for
+                    // building again.
+                    build.unit = Some(binary.unit.clone());
+                    build.binary_kernels = Some(binary.kernels.clone());
+                    build.kind = build.kind.or(Some(binary.kind));
+                    (build, failed)
+                }
+                _ => build_executable(device, &self.source, options),
+            }
+        })?;
         match failure {
             None => Ok(()),
             Some(BuildFailure::Options) => Err(CL_INVALID_BUILD_OPTIONS),
@@ -255,52 +424,146 @@ impl Program {
         }
     }
 
-    fn build_for(
-        &self,
-        device: &Arc<Object<Device>>,
-        options: &str,
-    ) -> (DeviceBuild, Option<BuildFailure>) {
-        let compiled = catch_unwind(AssertUnwindSafe(|| {
-            translator::build(&self.source, options, device.caps())
-        }));
-        let failed = |log: String, failure| {
+    /// The binary of device `index` in the format of
+    /// [`crate::core::program_binary`]; empty when that device has nothing
+    /// built. An executable built from source gets its unit made here, once.
+    pub fn binary(&self, index: usize) -> Vec<u8> {
+        let (kind, options, unit, executable) = {
+            let builds = self.builds();
+            let Some(build) = builds.get(index) else {
+                return Vec::new();
+            };
+            let Some(kind) = build.kind else {
+                return Vec::new();
+            };
+            (
+                kind,
+                build.options.clone(),
+                build.unit.clone(),
+                build.executable.clone(),
+            )
+        };
+        let device = &self.devices[index];
+        let unit = match unit {
+            Some(unit) => unit,
+            None => {
+                let compiled = catch_unwind(AssertUnwindSafe(|| {
+                    translator::compile_unit(&self.source, &options, device.caps(), &[])
+                }));
+                // The source built with these options, so it compiles
+                // again; if it somehow does not, there is no binary.
+                let Ok(Ok(compiled)) = compiled else {
+                    return Vec::new();
+                };
+                let unit: Arc<str> = compiled.text.into();
+                if let Some(build) = self.builds().get_mut(index) {
+                    build.unit = Some(unit.clone());
+                }
+                unit
+            }
+        };
+        let kernels = executable.map_or_else(Vec::new, |e| kernel_entries(e.kernels()));
+        ProgramBinary {
+            device: DeviceIdentity::of(device.info()),
+            kind,
+            options,
+            unit: unit.to_string(),
+            kernels,
+        }
+        .encode()
+    }
+}
+
+/// The kernel table a binary records.
+fn kernel_entries(kernels: &[translator::Kernel]) -> Vec<KernelEntry> {
+    kernels
+        .iter()
+        .map(|k| KernelEntry {
+            name: k.reflection.name.clone(),
+            arg_count: k.reflection.args.len() as u32,
+        })
+        .collect()
+}
+
+/// What `clBuildProgram` builds a binary program from.
+struct LoadedBinary {
+    kind: BinaryKind,
+    unit: Arc<str>,
+    options: String,
+    kernels: Vec<KernelEntry>,
+}
+
+/// Translates `source` into an executable for `device`. Panics in the
+/// translator become a build error, not a crash across the C ABI.
+fn build_executable(
+    device: &Arc<Object<Device>>,
+    source: &str,
+    options: &str,
+) -> (DeviceBuild, Option<BuildFailure>) {
+    let compiled = catch_unwind(AssertUnwindSafe(|| {
+        translator::build(source, options, device.caps())
+    }));
+    executable_from(device, options, compiled)
+}
+
+/// The device build for what the translator returned (or its panic).
+pub(crate) fn executable_from(
+    device: &Arc<Object<Device>>,
+    options: &str,
+    compiled: std::thread::Result<Result<translator::Program, BuildError>>,
+) -> (DeviceBuild, Option<BuildFailure>) {
+    match compiled {
+        Ok(Ok(translated)) => {
+            let log = translated.log.clone();
+            let executable = Executable {
+                device: device.clone(),
+                translated,
+                kernel_arg_info: options
+                    .split_whitespace()
+                    .any(|option| option == KERNEL_ARG_INFO_OPTION),
+                pipelines: Mutex::new(HashMap::new()),
+            };
             let build = DeviceBuild {
-                status: CL_BUILD_ERROR,
+                status: CL_BUILD_SUCCESS,
                 options: options.to_owned(),
                 log,
-                executable: None,
+                kind: Some(BinaryKind::Executable),
+                unit: None,
+                binary_kernels: None,
+                executable: Some(Arc::new(executable)),
             };
-            (build, Some(failure))
-        };
-        match compiled {
-            Ok(Ok(translated)) => {
-                let log = translated.log.clone();
-                let executable = Executable {
-                    device: device.clone(),
-                    translated,
-                    kernel_arg_info: options
-                        .split_whitespace()
-                        .any(|option| option == KERNEL_ARG_INFO_OPTION),
-                    pipelines: Mutex::new(HashMap::new()),
-                };
-                let build = DeviceBuild {
-                    status: CL_BUILD_SUCCESS,
-                    options: options.to_owned(),
-                    log,
-                    executable: Some(Arc::new(executable)),
-                };
-                (build, None)
-            }
-            Ok(Err(BuildError::InvalidOptions(error))) => failed(
-                format!("invalid build options: {error}\n"),
-                BuildFailure::Options,
-            ),
-            Ok(Err(BuildError::Compile { log })) => failed(log, BuildFailure::Compile),
-            Err(_) => failed(
-                "internal compiler error: the compiler crashed; please report this program\n"
-                    .to_owned(),
-                BuildFailure::Compile,
-            ),
+            (build, None)
         }
+        Ok(Err(error)) => translator_failure(options, error),
+        Err(_) => crashed(options),
     }
+}
+
+/// The failed build for a translator error.
+pub(crate) fn translator_failure(
+    options: &str,
+    error: BuildError,
+) -> (DeviceBuild, Option<BuildFailure>) {
+    match error {
+        BuildError::InvalidOptions(error) => (
+            DeviceBuild::failed(options, format!("invalid build options: {error}\n")),
+            Some(BuildFailure::Options),
+        ),
+        BuildError::Compile { log } => (
+            DeviceBuild::failed(options, log),
+            Some(BuildFailure::Compile),
+        ),
+    }
+}
+
+/// The failed build when the translator panicked.
+pub(crate) fn crashed(options: &str) -> (DeviceBuild, Option<BuildFailure>) {
+    (
+        DeviceBuild::failed(
+            options,
+            "internal compiler error: the compiler crashed; please report this program\n"
+                .to_owned(),
+        ),
+        Some(BuildFailure::Compile),
+    )
 }

@@ -30,6 +30,7 @@ use crate::core::event::{
 };
 use crate::core::fence::Fence;
 use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::profiling::GpuSpan;
 use crate::core::CLResult;
 use crate::vulkan;
 
@@ -63,6 +64,9 @@ pub struct Queue {
     context: Arc<Object<Context>>,
     device: Arc<Object<Device>>,
     properties: cl_command_queue_properties,
+    /// Profiling is on and the device writes timestamps: commands are
+    /// bracketed by timestamp queries.
+    gpu_timestamps: bool,
     /// As given to `clCreateCommandQueueWithProperties`, terminator
     /// included; empty for `clCreateCommandQueue` or a NULL list.
     properties_array: Vec<cl_queue_properties>,
@@ -101,6 +105,8 @@ impl Queue {
             context: context.clone(),
             device: device.clone(),
             properties,
+            gpu_timestamps: properties & CL_QUEUE_PROFILING_ENABLE != 0
+                && device.clock().available(),
             properties_array,
             state: Mutex::new(State {
                 stream,
@@ -319,10 +325,22 @@ impl Object<Queue> {
         }
         event.add_dependency_fences(&fences);
         state.gpu_waits.extend(fences);
+        // Without timestamps (a failed query pool too) the event reports
+        // host times.
+        let start = if self.gpu_timestamps {
+            state.stream.write_timestamp().ok()
+        } else {
+            None
+        };
         if let Err(error) = recipe.record(&mut state.stream) {
             // Report through the event as well: it was created already.
             let _ = event.finish_with(error);
             return Err(error);
+        }
+        if let Some(start) = start {
+            if let Ok(end) = state.stream.write_timestamp() {
+                event.set_gpu_span(GpuSpan { start, end });
+            }
         }
         state.recorded.push(event.clone());
         Ok(Notifications::default())

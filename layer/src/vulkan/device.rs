@@ -16,6 +16,7 @@ use super::memory::{Buffer, Placement};
 use super::pipeline::ComputePipeline;
 use super::pipeline_cache;
 use super::stream::Stream;
+use super::timestamps::{Calibrator, ClockSample};
 
 /// A `VkDevice` with one compute queue. Buffers, pipelines, streams and
 /// timelines hold an `Arc<Device>`, so it is destroyed after all of them.
@@ -28,6 +29,8 @@ pub struct Device {
     /// vkQueueSubmit needs the queue externally synchronised.
     queue: Mutex<vk::Queue>,
     push_descriptor: Option<ash::khr::push_descriptor::Device>,
+    /// Reads device and host clocks together, for profiling.
+    calibrator: Option<Calibrator>,
     pipeline_cache: vk::PipelineCache,
     /// New pipelines since the cache was last written, and whether a
     /// thread is writing it.
@@ -104,6 +107,10 @@ impl Device {
         let mut enabled_extensions = Vec::new();
         if features.push_descriptor {
             enabled_extensions.push(ash::khr::push_descriptor::NAME.as_ptr());
+        }
+        let calibration = calibration_extension(instance, info, &has_extension);
+        if let Some(name) = calibration {
+            enabled_extensions.push(name.as_ptr());
         }
         // The spec requires enabling it wherever it is offered (MoltenVK).
         if has_extension(ash::khr::portability_subset::NAME) {
@@ -190,6 +197,19 @@ impl Device {
         let push_descriptor = features
             .push_descriptor
             .then(|| ash::khr::push_descriptor::Device::new(raw_instance, &raw));
+        let calibrator = calibration.map(|name| {
+            if name == ash::khr::calibrated_timestamps::NAME {
+                Calibrator::Khr(ash::khr::calibrated_timestamps::Device::new(
+                    raw_instance,
+                    &raw,
+                ))
+            } else {
+                Calibrator::Ext(ash::ext::calibrated_timestamps::Device::new(
+                    raw_instance,
+                    &raw,
+                ))
+            }
+        });
 
         Ok(Device {
             instance,
@@ -199,6 +219,7 @@ impl Device {
             queue_family,
             queue: Mutex::new(queue),
             push_descriptor,
+            calibrator,
             pipeline_cache,
             cache_dirty: AtomicBool::new(false),
             cache_saving: AtomicBool::new(false),
@@ -221,6 +242,24 @@ impl Device {
 
     pub fn queue_family(&self) -> u32 {
         self.queue_family
+    }
+
+    /// Whether streams of this device can write timestamps.
+    pub fn has_timestamps(&self) -> bool {
+        self.info.timestamp_valid_bits > 0
+    }
+
+    /// The device's tick count now with the matching `host_clock` time,
+    /// when the device has calibrated timestamps; `None` otherwise (the
+    /// caller then samples with a submission, see `Stream::write_timestamp`).
+    pub fn sample_clocks(
+        &self,
+        host_clock: &dyn Fn() -> u64,
+    ) -> Result<Option<ClockSample>, VkError> {
+        self.calibrator
+            .as_ref()
+            .map(|calibrator| calibrator.sample(self, host_clock))
+            .transpose()
     }
 
     /// A buffer of `size` bytes (a zero size is allowed and reported as zero).
@@ -323,6 +362,39 @@ impl Device {
         self.allocator
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The calibrated-timestamps extension to enable (KHR preferred), if the
+/// device has one and can calibrate its own time domain with it.
+fn calibration_extension(
+    instance: &Instance,
+    info: &PhysicalDeviceInfo,
+    has_extension: &dyn Fn(&std::ffi::CStr) -> bool,
+) -> Option<&'static std::ffi::CStr> {
+    if info.timestamp_valid_bits == 0 {
+        return None;
+    }
+    let (entry, raw) = (instance.entry(), instance.raw());
+    let domains = if has_extension(ash::khr::calibrated_timestamps::NAME) {
+        let functions = ash::khr::calibrated_timestamps::Instance::new(entry, raw);
+        // SAFETY: the physical device was enumerated from this instance and
+        // supports the extension, which makes the query available.
+        let domains =
+            unsafe { functions.get_physical_device_calibrateable_time_domains(info.handle) };
+        domains.map(|d| (ash::khr::calibrated_timestamps::NAME, d))
+    } else if has_extension(ash::ext::calibrated_timestamps::NAME) {
+        let functions = ash::ext::calibrated_timestamps::Instance::new(entry, raw);
+        // SAFETY: as above.
+        let domains =
+            unsafe { functions.get_physical_device_calibrateable_time_domains(info.handle) };
+        domains.map(|d| (ash::ext::calibrated_timestamps::NAME, d))
+    } else {
+        return None;
+    };
+    match domains {
+        Ok((name, domains)) if domains.contains(&vk::TimeDomainKHR::DEVICE) => Some(name),
+        _ => None,
     }
 }
 

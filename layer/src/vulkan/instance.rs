@@ -115,7 +115,7 @@ impl PhysicalDeviceInfo {
 /// destructor races with the loader's own teardown.
 pub struct Instance {
     /// Owns the loaded loader library behind every function pointer below.
-    _entry: ash::Entry,
+    entry: ash::Entry,
     raw: ash::Instance,
     validation: ValidationMode,
     physical_devices: Vec<PhysicalDeviceInfo>,
@@ -164,6 +164,10 @@ impl Instance {
 
     pub fn validation(&self) -> ValidationMode {
         self.validation
+    }
+
+    pub(crate) fn entry(&self) -> &ash::Entry {
+        &self.entry
     }
 
     pub(crate) fn raw(&self) -> &ash::Instance {
@@ -295,7 +299,7 @@ impl Instance {
         let logical_devices = Mutex::new(physical_devices.iter().map(|_| Weak::new()).collect());
 
         Ok(Instance {
-            _entry: entry,
+            entry,
             raw,
             validation,
             physical_devices,

@@ -15,6 +15,7 @@ mod pipeline;
 mod pipeline_cache;
 mod stream;
 mod timeline;
+mod timestamps;
 
 #[cfg(test)]
 mod test_shaders;
@@ -28,3 +29,4 @@ pub use memory::{Buffer, Placement};
 pub use pipeline::ComputePipeline;
 pub use stream::{BufferBinding, Stream};
 pub use timeline::{Timeline, Waiter};
+pub use timestamps::{ClockSample, TimestampQuery};

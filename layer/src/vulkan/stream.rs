@@ -1,7 +1,7 @@
 //! Streams: the Vulkan side of one OpenCL command queue. Records commands
 //! into an open command buffer, submits it on demand with a timeline signal,
-//! and recycles command buffers, descriptor pools and the objects the
-//! commands use once the timeline says they are finished.
+//! and recycles command buffers, descriptor pools, timestamp query pools and
+//! the objects the commands use once the timeline says they are finished.
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -15,6 +15,7 @@ use super::error::VkError;
 use super::memory::Buffer;
 use super::pipeline::ComputePipeline;
 use super::timeline::Timeline;
+use super::timestamps::{QueryChunk, TimestampQuery, QUERIES_PER_CHUNK};
 
 /// Descriptor sets per pool on the non-push-descriptor path; a pool is
 /// reused as a whole once its recording has completed.
@@ -91,6 +92,10 @@ struct Recording {
     bound_pipeline: vk::Pipeline,
     /// Pools this recording allocated sets from; the last one is current.
     descriptor_pools: Vec<DescriptorPool>,
+    /// Timestamp pools reset in this recording; the last one is current.
+    query_chunks: Vec<Arc<QueryChunk>>,
+    /// The next free query of the current chunk.
+    next_query: u32,
     retained: Retained,
 }
 
@@ -105,6 +110,8 @@ pub struct Stream {
     in_flight: VecDeque<(u64, Recording)>,
     spare_command_buffers: Vec<vk::CommandBuffer>,
     spare_descriptor_pools: Vec<DescriptorPool>,
+    /// Chunks of completed recordings; reused once no query refers to them.
+    spare_query_chunks: Vec<Arc<QueryChunk>>,
     /// The value the newest submission signals; 0 before the first.
     last_submitted: u64,
     /// Reused per dispatch to avoid allocating.
@@ -140,6 +147,7 @@ impl Stream {
             in_flight: VecDeque::new(),
             spare_command_buffers: Vec::new(),
             spare_descriptor_pools: Vec::new(),
+            spare_query_chunks: Vec::new(),
             last_submitted: 0,
             buffer_infos: Vec::new(),
             push_constant_bytes: Vec::new(),
@@ -356,6 +364,60 @@ impl Stream {
         Ok(())
     }
 
+    /// Records a timestamp written once every command recorded before it
+    /// has completed (profiling brackets a command with two). Read it after
+    /// this recording's submission has completed.
+    pub fn write_timestamp(&mut self) -> Result<TimestampQuery, VkError> {
+        if !self.device.has_timestamps() {
+            return Err(VkError::InvalidArgument(
+                "the compute queue family writes no timestamps".to_owned(),
+            ));
+        }
+        let command_buffer = self.begin_command_buffer()?;
+        if self.open.query_chunks.is_empty() || self.open.next_query >= QUERIES_PER_CHUNK {
+            let spare = self
+                .spare_query_chunks
+                .iter()
+                .position(|chunk| Arc::strong_count(chunk) == 1);
+            let chunk = match spare {
+                Some(index) => self.spare_query_chunks.swap_remove(index),
+                None => QueryChunk::create(&self.device)?,
+            };
+            // SAFETY: the command buffer is recording; no pending work uses
+            // the pool (its last recording completed, or it is new) and no
+            // query handle refers to it (strong count 1).
+            unsafe {
+                self.device.raw().cmd_reset_query_pool(
+                    command_buffer,
+                    chunk.raw(),
+                    0,
+                    QUERIES_PER_CHUNK,
+                )
+            };
+            self.open.query_chunks.push(chunk);
+            self.open.next_query = 0;
+        }
+        let (Some(chunk), index) = (self.open.query_chunks.last(), self.open.next_query) else {
+            return Err(VkError::InvalidArgument("no query pool".to_owned()));
+        };
+        // SAFETY: the command buffer is recording; the query was reset
+        // earlier in it and is written once; the queue family has
+        // timestampValidBits > 0 (checked above).
+        unsafe {
+            self.device.raw().cmd_write_timestamp(
+                command_buffer,
+                vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                chunk.raw(),
+                index,
+            )
+        };
+        self.open.next_query += 1;
+        Ok(TimestampQuery {
+            chunk: Arc::clone(chunk),
+            index,
+        })
+    }
+
     /// Holds `object` until the work recorded so far has completed.
     pub fn keep_alive(&mut self, object: Arc<dyn Any + Send + Sync>) {
         self.open.retained.objects.push(object);
@@ -510,9 +572,11 @@ impl Stream {
         let Recording {
             command_buffer,
             descriptor_pools,
+            query_chunks,
             retained,
             ..
         } = recording;
+        self.spare_query_chunks.extend(query_chunks);
         // The next vkBeginCommandBuffer resets it (the pool allows that).
         self.spare_command_buffers.extend(command_buffer);
         for mut pool in descriptor_pools {
@@ -1092,5 +1156,76 @@ mod tests {
         };
         assert!(timeline.0.completed_value().expect("value") >= timeline.1);
         assert_eq!(Arc::strong_count(&buffer), 1);
+    }
+
+    #[test]
+    fn timestamps_are_written_in_order_and_pools_recycled() {
+        let device = lavapipe();
+        assert!(device.has_timestamps());
+        let mut stream = device.create_stream().expect("stream");
+        let buffer = device
+            .create_buffer(1 << 16, Placement::DeviceLocal)
+            .expect("buffer");
+        // More queries than one chunk holds, around real commands.
+        let mut queries = Vec::new();
+        for _ in 0..QUERIES_PER_CHUNK + 10 {
+            queries.push(stream.write_timestamp().expect("timestamp"));
+            stream.fill_buffer(&buffer, 0, 1 << 16, 3).expect("fill");
+        }
+        queries.push(stream.write_timestamp().expect("timestamp"));
+        let value = stream.submit(&[]).expect("submit");
+        assert!(stream.timeline().wait(value, WAIT).expect("wait"));
+        let ticks: Vec<u64> = queries
+            .iter()
+            .map(|q| q.ticks().expect("read").expect("written"))
+            .collect();
+        assert!(ticks.windows(2).all(|w| w[0] <= w[1]), "{ticks:?}");
+        assert!(ticks.last() > ticks.first());
+
+        stream.retire_completed();
+        assert_eq!(stream.spare_query_chunks.len(), 2);
+        // Chunks that queries still refer to are not reset for new work.
+        let held = stream.write_timestamp().expect("timestamp");
+        assert!(queries.iter().all(|q| !Arc::ptr_eq(&q.chunk, &held.chunk)));
+        let value = stream.submit(&[]).expect("submit");
+        assert!(stream.timeline().wait(value, WAIT).expect("wait"));
+        stream.retire_completed();
+        let spare_before = stream.spare_query_chunks.len();
+        drop(queries);
+        drop(held);
+        // Released: the next recording reuses a spare instead of a new pool.
+        stream.write_timestamp().expect("timestamp");
+        assert_eq!(stream.spare_query_chunks.len(), spare_before - 1);
+        let value = stream.submit(&[]).expect("submit");
+        assert!(stream.timeline().wait(value, WAIT).expect("wait"));
+    }
+
+    #[test]
+    fn calibrated_samples_match_host_time() {
+        let device = lavapipe();
+        let epoch = std::time::Instant::now();
+        let host = || epoch.elapsed().as_nanos() as u64;
+        // lavapipe has VK_EXT_calibrated_timestamps.
+        let sample = device
+            .sample_clocks(&host)
+            .expect("sample")
+            .expect("calibrated timestamps");
+        std::thread::sleep(Duration::from_millis(5));
+        let mut stream = device.create_stream().expect("stream");
+        let query = stream.write_timestamp().expect("timestamp");
+        let before = host();
+        let value = stream.submit(&[]).expect("submit");
+        assert!(stream.timeline().wait(value, WAIT).expect("wait"));
+        let after = host();
+        let ticks = query.ticks().expect("read").expect("written");
+        let period = f64::from(device.info().limits.timestamp_period);
+        let converted = sample.host_ns as f64 + (ticks as f64 - sample.ticks as f64) * period;
+        // Written between submission and completion, give or take the
+        // sample's own uncertainty.
+        let slack = 1e6;
+        assert!(
+            converted >= before as f64 - slack && converted <= after as f64 + slack,
+            "{converted} not in [{before}, {after}]"
+        );
     }
 }

@@ -65,7 +65,11 @@ impl Checker<'_> {
                 _ => None,
             });
         if let Some(id) = forward {
-            if self.records[id as usize].complete {
+            let previous = self.records[id as usize].clone();
+            if previous.complete {
+                if self.linking {
+                    return self.merge_linked_record(spec, previous);
+                }
                 self.error(spec.tag_location, format!("redefinition of '{name}'"));
             }
         }
@@ -110,9 +114,53 @@ impl Checker<'_> {
                 return error_type();
             }
         };
+        if self.linking && spec.tag.is_none() {
+            // An anonymous type repeated by linked units (a shared header)
+            // has no tag to match: the same members make it the same type.
+            let repeated = self.records.iter().find(|r| {
+                r.complete
+                    && r.name.is_empty()
+                    && r.kind == record.kind
+                    && r.fields == record.fields
+                    && (r.size, r.align) == (record.size, record.align)
+            });
+            if let Some(previous) = repeated {
+                return Type::Record(previous.clone());
+            }
+        }
         let record = Rc::new(record);
         self.records[id as usize] = record.clone();
         Type::Record(record)
+    }
+
+    /// A definition of a tag that linked units repeat: the same type when
+    /// the members and layout are the same, else a redefinition error.
+    fn merge_linked_record(&mut self, spec: &ast::RecordSpec, previous: Rc<Record>) -> Type {
+        let Some(members) = &spec.fields else {
+            return Type::Record(previous);
+        };
+        let members = self.member_specs(members);
+        let attributes = {
+            let p = self.placement(&[&spec.attributes]);
+            RecordAttributes {
+                aligned: p.aligned,
+                packed: p.packed,
+            }
+        };
+        let layout = layout::layout_record(spec.kind, &members, attributes, self.caps.address_bits);
+        let same = layout.is_ok_and(|l| {
+            spec.kind == previous.kind
+                && l.fields == previous.fields
+                && l.size == previous.size
+                && l.align == previous.align
+        });
+        if !same {
+            self.error(
+                spec.tag_location,
+                format!("redefinition of '{}' with different members", previous.name),
+            );
+        }
+        Type::Record(previous)
     }
 
     fn member_specs(&mut self, decls: &[ast::FieldDecl]) -> Vec<FieldSpec> {

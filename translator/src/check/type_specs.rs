@@ -138,8 +138,11 @@ impl Checker<'_> {
                     None => self.error(*location, "enumerator value is not an integer constant"),
                 }
             }
-            if self.scopes.in_innermost(name).is_some() {
-                self.error(*location, format!("redefinition of enumerator '{name}'"));
+            match self.scopes.in_innermost(name) {
+                // Linked units repeat the enums of a header they share.
+                Some(Symbol::EnumConstant(value)) if self.linking && *value == next => {}
+                Some(_) => self.error(*location, format!("redefinition of enumerator '{name}'")),
+                None => {}
             }
             self.declare(name.clone(), Symbol::EnumConstant(next));
             next = next.wrapping_add(1);

@@ -1,0 +1,202 @@
+//! Separate compilation: `clCompileProgram` turns a source program into a
+//! compiled object per device (a translation unit, see
+//! [`translator::compile_unit`]), and `clLinkProgram` joins compiled objects
+//! and libraries into a library or an executable.
+//!
+//! The translator inlines every function into its kernel, so linking is
+//! translating the inputs' units together ([`translator::unit::link`]): a
+//! kernel may call a function that another input defines, declared by a
+//! prototype, and types that a shared header defines in several inputs are
+//! one type. Units keep their original lines (with `#line` markers), so a
+//! link error, such as a function called but defined nowhere or defined
+//! twice, is reported in the link log at the line and column where it was
+//! written.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use opencl_sys::{
+    CL_BUILD_SUCCESS, CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS,
+    CL_INVALID_LINKER_OPTIONS, CL_INVALID_OPERATION, CL_LINK_PROGRAM_FAILURE,
+};
+
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::object::Object;
+use crate::core::program::{
+    crashed, executable_from, translator_failure, BuildFailure, DeviceBuild, Origin, Program,
+};
+use crate::core::program_binary::BinaryKind;
+use crate::core::CLResult;
+
+/// The link option that makes a library instead of an executable.
+const CREATE_LIBRARY_OPTION: &str = "-create-library";
+/// Allows the link options of a library's inputs to be given again; the
+/// translator takes its options at link time anyway, so it changes nothing.
+const ENABLE_LINK_OPTIONS_OPTION: &str = "-enable-link-options";
+
+impl Program {
+    /// `clCompileProgram` for `devices` (all of the program's when `None`):
+    /// `headers` are `(include name, source)` that `#include` finds first.
+    pub fn compile(
+        &self,
+        devices: Option<&[Arc<Object<Device>>]>,
+        options: &str,
+        headers: &[(String, String)],
+    ) -> CLResult<()> {
+        if self.origin() != Origin::Source {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let targets = self.target_indices(devices)?;
+        let headers: Vec<(&str, &str)> = headers
+            .iter()
+            .map(|(name, text)| (name.as_str(), text.as_str()))
+            .collect();
+        let failure = self.run_builds(&targets, options, |_, device| {
+            let compiled = catch_unwind(AssertUnwindSafe(|| {
+                translator::compile_unit(self.source(), options, device.caps(), &headers)
+            }));
+            match compiled {
+                Ok(Ok(unit)) => (
+                    DeviceBuild {
+                        status: CL_BUILD_SUCCESS,
+                        log: unit.log,
+                        kind: Some(BinaryKind::CompiledObject),
+                        unit: Some(unit.text.into()),
+                        ..DeviceBuild::in_progress(options)
+                    },
+                    None,
+                ),
+                Ok(Err(error)) => translator_failure(options, error),
+                Err(_) => crashed(options),
+            }
+        })?;
+        match failure {
+            None => Ok(()),
+            Some(BuildFailure::Options) => Err(CL_INVALID_COMPILER_OPTIONS),
+            Some(BuildFailure::Compile) => Err(CL_COMPILE_PROGRAM_FAILURE),
+        }
+    }
+
+    /// `clLinkProgram`: a new program for `devices` (the context's when
+    /// `None`) from `inputs`, each compiled or a library for every one of
+    /// those devices. Once the link can begin (valid options and inputs),
+    /// the program comes back also when the link failed, with the error, so
+    /// that its log can be read.
+    pub fn link(
+        context: &Arc<Object<Context>>,
+        devices: Option<Vec<Arc<Object<Device>>>>,
+        options: &str,
+        inputs: &[Arc<Object<Program>>],
+    ) -> CLResult<(Arc<Object<Program>>, CLResult<()>)> {
+        let devices = devices.unwrap_or_else(|| context.devices().to_vec());
+        let link = LinkOptions::parse(options);
+        // With options it cannot take, the link cannot begin: no program.
+        if translator::BuildOptions::parse(&link.translator).is_err() {
+            return Err(CL_INVALID_LINKER_OPTIONS);
+        }
+        // Each device's inputs, in input order: (unit, compile options).
+        let mut per_device = Vec::with_capacity(devices.len());
+        for device in &devices {
+            let mut units = Vec::with_capacity(inputs.len());
+            for input in inputs {
+                let index = input.device_index(device)?;
+                let builds = input.builds();
+                let build = &builds[index];
+                let linkable = matches!(
+                    build.kind,
+                    Some(BinaryKind::CompiledObject | BinaryKind::Library)
+                );
+                match (&build.unit, linkable) {
+                    (Some(unit), true) => units.push((unit.clone(), build.options.clone())),
+                    _ => return Err(CL_INVALID_OPERATION),
+                }
+            }
+            per_device.push(units);
+        }
+        let mut failure = None;
+        let mut builds = Vec::with_capacity(devices.len());
+        for (device, units) in devices.iter().zip(&per_device) {
+            let (build, failed) = link_for(device, units, &link);
+            failure = failure.or(failed);
+            builds.push(build);
+        }
+        let program = Program::new(context, devices, Origin::Link, String::new(), builds);
+        let result = match failure {
+            None => Ok(()),
+            Some(BuildFailure::Options) => Err(CL_INVALID_LINKER_OPTIONS),
+            Some(BuildFailure::Compile) => Err(CL_LINK_PROGRAM_FAILURE),
+        };
+        Ok((program, result))
+    }
+}
+
+/// Link options split into what the linker itself acts on and what goes to
+/// the translator.
+struct LinkOptions {
+    create_library: bool,
+    translator: String,
+}
+
+impl LinkOptions {
+    fn parse(options: &str) -> Self {
+        let mut create_library = false;
+        let mut translator = Vec::new();
+        for option in options.split_whitespace() {
+            match option {
+                CREATE_LIBRARY_OPTION => create_library = true,
+                ENABLE_LINK_OPTIONS_OPTION => {}
+                other => translator.push(other),
+            }
+        }
+        LinkOptions {
+            create_library,
+            translator: translator.join(" "),
+        }
+    }
+}
+
+/// Links one device's units. The first input's compile options come before
+/// the link options, so that language options such as `-cl-std` and
+/// `-cl-kernel-arg-info` given at compile time still apply.
+fn link_for(
+    device: &Arc<Object<Device>>,
+    units: &[(Arc<str>, String)],
+    link: &LinkOptions,
+) -> (DeviceBuild, Option<BuildFailure>) {
+    let options = match units.first() {
+        Some((_, compile_options)) if !compile_options.is_empty() => {
+            format!("{compile_options} {}", link.translator)
+        }
+        _ => link.translator.clone(),
+    };
+    let units: Vec<&str> = units.iter().map(|(unit, _)| &**unit).collect();
+    if link.create_library {
+        // Calls may stay unresolved until the final link.
+        let checked = catch_unwind(AssertUnwindSafe(|| {
+            translator::unit::link_library(&units, &options, device.caps())
+        }));
+        return match checked {
+            Ok(Ok(library)) => (
+                DeviceBuild {
+                    status: CL_BUILD_SUCCESS,
+                    log: library.log,
+                    kind: Some(BinaryKind::Library),
+                    unit: Some(library.text.into()),
+                    ..DeviceBuild::in_progress(&options)
+                },
+                None,
+            ),
+            Ok(Err(error)) => translator_failure(&options, error),
+            Err(_) => crashed(&options),
+        };
+    }
+    let linked = catch_unwind(AssertUnwindSafe(|| {
+        translator::unit::link(&units, &options, device.caps())
+    }));
+    let (mut build, failed) = executable_from(device, &options, linked);
+    if failed.is_none() {
+        build.unit = Some(units.concat().into());
+    }
+    (build, failed)
+}
