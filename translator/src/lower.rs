@@ -12,6 +12,7 @@
 mod async_copy;
 mod atomics;
 mod convert;
+mod divide64;
 mod init;
 mod kernel;
 mod library;
@@ -57,6 +58,7 @@ pub fn lower(
             program_globals: HashMap::new(),
             views: Vec::new(),
             local_args: Vec::new(),
+            helpers: HashMap::new(),
             next_binding: 0,
             printf: None,
             builtins: None,
@@ -196,6 +198,8 @@ struct ModuleBuilder<'a> {
     program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
     local_args: Vec<Handle<naga::GlobalVariable>>,
+    /// Helper functions made once per module (see `divide64.rs`).
+    helpers: HashMap<&'static str, Handle<naga::Function>>,
     /// The first storage-buffer binding the kernel's arguments left free.
     next_binding: u32,
     /// Made by the kernel's first `printf`.
@@ -989,6 +993,13 @@ impl<'a> ModuleBuilder<'a> {
                 location,
                 |this, fb, v, part_ty| this.arithmetic(fb, op, v[0], v[1], part_ty, location),
             );
+        }
+        let element = ty.element().unwrap_or(Scalar::Int);
+        if matches!(op, BinaryOp::Div | BinaryOp::Rem)
+            && element.is_integer()
+            && element.size() == 8
+        {
+            return Ok(self.divide64(fb, op == BinaryOp::Rem, left, right, ty));
         }
         let naga_op = match op {
             BinaryOp::Add => N::Add,
