@@ -41,7 +41,7 @@ use std::collections::HashMap;
 /// construct the pointer model cannot express) are reported as errors.
 pub fn lower(
     program: &hir::Program,
-    _options: &BuildOptions,
+    options: &BuildOptions,
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
 ) -> Vec<Kernel> {
@@ -65,15 +65,18 @@ pub fn lower(
             push_constants: None,
             in_progress: Vec::new(),
         };
-        let Some((reflection, module)) = builder.kernel(id, info) else {
+        let Some((mut reflection, module)) = builder.kernel(id, info) else {
             continue;
         };
-        let local_size = builder
-            .builtins
-            .as_ref()
-            .expect("kernel builtins")
-            .local_size;
-        match Kernel::new(reflection, module, local_size, builder.local_args) {
+        reflection.non_uniform_work_groups = options.effective_cl_std()
+            >= crate::options::ClStd::Cl2_0
+            && !options.uniform_work_group_size;
+        let vars = builder.builtins.as_ref().expect("kernel builtins");
+        let sizes = crate::spirv::SizeConstants {
+            local: vars.local_size,
+            enqueued: vars.enqueued_size,
+        };
+        match Kernel::new(reflection, module, sizes, builder.local_args) {
             Ok(k) => kernels.push(k),
             Err(e) => diags.error(f.location, e.0),
         }
@@ -172,6 +175,9 @@ struct BuiltinVars {
     /// launch: launches may be split into several dispatches (more groups
     /// than one dispatch allows), so `NumWorkGroups` is not the NDRange's.
     local_size: [Handle<naga::Constant>; 3],
+    /// The enqueued work-group size, likewise: larger than `local_size` in
+    /// the last groups of a non-uniform NDRange.
+    enqueued_size: [Handle<naga::Constant>; 3],
 }
 
 /// Reported already; lowering of this kernel stops.

@@ -131,6 +131,9 @@ pub struct KernelReflection {
     pub printf: Option<PrintfReflection>,
     /// Number of storage-buffer bindings (0..n) in descriptor set 0.
     pub storage_buffers: u32,
+    /// Whether an NDRange may end in smaller work-groups (OpenCL C 2.0 and
+    /// later, unless built with `-cl-uniform-work-group-size`).
+    pub non_uniform_work_groups: bool,
     /// `__attribute__((reqd_work_group_size(x, y, z)))`.
     pub required_work_group_size: Option<[u32; 3]>,
     /// The kernel's attributes as written, for `CL_KERNEL_ATTRIBUTES`.

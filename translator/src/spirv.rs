@@ -13,8 +13,12 @@ pub struct Kernel {
     module: naga::Module,
     info: ModuleInfo,
     /// The `u32` constants that hold the work-group size in the IR
-    /// (`get_local_size`, `get_num_groups`), rewritten per launch size.
+    /// (`get_local_size`), rewritten per launch size.
     local_size_constants: [naga::Handle<naga::Constant>; 3],
+    /// Likewise the enqueued work-group size (`get_enqueued_local_size`,
+    /// ids, `get_num_groups`): the same as the size except in the last,
+    /// smaller groups of a non-uniform NDRange.
+    enqueued_size_constants: [naga::Handle<naga::Constant>; 3],
     /// The workgroup arrays of `__local` pointer arguments, resized per
     /// launch.
     local_args: Vec<naga::Handle<naga::GlobalVariable>>,
@@ -102,13 +106,20 @@ fn validate(module: &naga::Module, kernel: &str) -> Result<ModuleInfo, SpirvErro
         })
 }
 
+/// The constants a kernel's work-group sizes live in (see [`Kernel`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SizeConstants {
+    pub local: [naga::Handle<naga::Constant>; 3],
+    pub enqueued: [naga::Handle<naga::Constant>; 3],
+}
+
 impl Kernel {
     /// Validates `module` (one compute entry point) and wraps it with its
     /// reflection.
     pub fn new(
         reflection: KernelReflection,
         module: naga::Module,
-        local_size_constants: [naga::Handle<naga::Constant>; 3],
+        size_constants: SizeConstants,
         local_args: Vec<naga::Handle<naga::GlobalVariable>>,
     ) -> Result<Self, SpirvError> {
         let info = validate(&module, &reflection.name)?;
@@ -116,7 +127,8 @@ impl Kernel {
             reflection,
             module,
             info,
-            local_size_constants,
+            local_size_constants: size_constants.local,
+            enqueued_size_constants: size_constants.enqueued,
             local_args,
         })
     }
@@ -126,6 +138,17 @@ impl Kernel {
     pub fn spirv(
         &self,
         local_size: [u32; 3],
+        local_lengths: &[u32],
+    ) -> Result<Vec<u32>, SpirvError> {
+        self.spirv_for_group(local_size, local_size, local_lengths)
+    }
+
+    /// [`Kernel::spirv`] for the groups of a non-uniform NDRange whose size
+    /// (`local_size`) is smaller than the `enqueued` one.
+    pub fn spirv_for_group(
+        &self,
+        local_size: [u32; 3],
+        enqueued: [u32; 3],
         local_lengths: &[u32],
     ) -> Result<Vec<u32>, SpirvError> {
         let options = spv::Options {
@@ -142,7 +165,9 @@ impl Kernel {
         for ep in module.entry_points.iter_mut() {
             ep.workgroup_size = local_size;
         }
-        for (constant, size) in self.local_size_constants.iter().zip(local_size) {
+        let sizes = self.local_size_constants.iter().zip(local_size);
+        let enqueued = self.enqueued_size_constants.iter().zip(enqueued);
+        for (constant, size) in sizes.chain(enqueued) {
             let init = module.constants[*constant].init;
             module.global_expressions[init] = naga::Expression::Literal(naga::Literal::U32(size));
         }

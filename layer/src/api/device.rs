@@ -252,8 +252,9 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE => uint(0),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => uint(0),
+        // The last, smaller groups run as dispatches of their own.
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => InfoValue::bool(true),
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS
-        | CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT
         | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
         | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT
         | CL_DEVICE_PIPE_SUPPORT => InfoValue::bool(false),

@@ -175,7 +175,12 @@ impl Kernel {
             max_work_item_sizes: device.max_work_item_sizes(),
             max_work_group_count: device.max_work_group_count(),
         };
-        let plan = ndrange::plan(range, &limits, reflection.required_work_group_size)?;
+        let plan = ndrange::plan(
+            range,
+            &limits,
+            reflection.required_work_group_size,
+            reflection.non_uniform_work_groups,
+        )?;
         let mut recipe = Recipe::default();
         if plan.is_empty() {
             return Ok((recipe, None));
@@ -184,7 +189,6 @@ impl Kernel {
             device.check_push_constants(reflection.push_constant_size)?;
         }
         let local_lengths = local_lengths(reflection, &args, device.local_mem_size())?;
-        let pipeline = executable.pipeline(*index, plan.local_size, &local_lengths)?;
 
         let header_size = PushConstantHeader::SIZE as usize;
         let mut push_constants =
@@ -236,9 +240,15 @@ impl Kernel {
             *slot = (buffer, 0, 0);
             print = Some(completion);
         }
-        for (first_group, group_count) in plan.dispatches() {
+        for dispatch in plan.dispatches() {
+            let pipeline = executable.pipeline(
+                *index,
+                dispatch.local_size,
+                plan.local_size,
+                &local_lengths,
+            )?;
             let header = PushConstantHeader {
-                group_offset: first_group,
+                group_offset: dispatch.first_group,
                 ..plan.header
             };
             let mut block = push_constants.clone();
@@ -261,10 +271,10 @@ impl Kernel {
                 None => block,
             };
             recipe.push(Step::Dispatch {
-                pipeline: pipeline.clone(),
+                pipeline,
                 buffers,
                 push_constants,
-                group_count,
+                group_count: dispatch.group_count,
             });
         }
         Ok((recipe, print))

@@ -3,10 +3,11 @@
 //! it to us, and the push-constant header that tells the kernel its range.
 //!
 //! For now global ids are 32-bit in the kernel (the header holds `u32`s), so
-//! each dimension's offset plus size must fit in 32 bits; non-uniform work
-//! groups are not supported (`CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT` is
-//! false), and a launch needing more groups than
-//! `maxComputeWorkGroupCount` is refused rather than split.
+//! each dimension's offset plus size must fit in 32 bits. A launch needing
+//! more groups than `maxComputeWorkGroupCount` is split into several
+//! dispatches, and so is a non-uniform NDRange (OpenCL C 2.0 and later):
+//! its last, smaller group in a dimension runs as a dispatch of its own
+//! with a pipeline made for that size.
 
 use opencl_sys::{
     CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE, CL_INVALID_WORK_GROUP_SIZE,
@@ -44,7 +45,11 @@ pub struct LaunchLimits {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaunchPlan {
+    /// The enqueued work-group size.
     pub local_size: [u32; 3],
+    /// The size of the last group in each dimension: `local_size` unless
+    /// the NDRange is non-uniform there.
+    pub last_group_size: [u32; 3],
     /// Work-groups of the whole NDRange, per dimension.
     pub group_count: [u32; 3],
     /// The most groups one Vulkan dispatch may have, per dimension.
@@ -59,22 +64,33 @@ impl LaunchPlan {
         self.group_count.contains(&0)
     }
 
-    /// The dispatches that cover the NDRange: `(first group, group count)`
-    /// per dispatch. One, unless a dimension has more groups than a Vulkan
-    /// dispatch allows; the kernel adds the first group to its ids.
-    pub fn dispatches(&self) -> Vec<([u32; 3], [u32; 3])> {
-        let chunks = |d: usize| -> Vec<(u32, u32)> {
-            let (total, max) = (self.group_count[d], self.max_dispatch[d].max(1));
-            (0..total.div_ceil(max))
-                .map(|i| (i * max, max.min(total - i * max)))
-                .collect()
+    /// The dispatches that cover the NDRange. One, unless a dimension has
+    /// more groups than a Vulkan dispatch allows or ends in a smaller
+    /// group; the kernel adds the first group to its ids.
+    pub fn dispatches(&self) -> Vec<Dispatch> {
+        // Per dimension: (first group, group count, group size).
+        let chunks = |d: usize| -> Vec<(u32, u32, u32)> {
+            let smaller_last = self.last_group_size[d] != self.local_size[d];
+            let full = self.group_count[d] - u32::from(smaller_last);
+            let max = self.max_dispatch[d].max(1);
+            let mut out: Vec<_> = (0..full.div_ceil(max))
+                .map(|i| (i * max, max.min(full - i * max), self.local_size[d]))
+                .collect();
+            if smaller_last {
+                out.push((full, 1, self.last_group_size[d]));
+            }
+            out
         };
         let (xs, ys, zs) = (chunks(0), chunks(1), chunks(2));
         let mut out = Vec::with_capacity(xs.len() * ys.len() * zs.len());
-        for &(z0, zn) in &zs {
-            for &(y0, yn) in &ys {
-                for &(x0, xn) in &xs {
-                    out.push(([x0, y0, z0], [xn, yn, zn]));
+        for &(z0, zn, zl) in &zs {
+            for &(y0, yn, yl) in &ys {
+                for &(x0, xn, xl) in &xs {
+                    out.push(Dispatch {
+                        first_group: [x0, y0, z0],
+                        group_count: [xn, yn, zn],
+                        local_size: [xl, yl, zl],
+                    });
                 }
             }
         }
@@ -82,10 +98,22 @@ impl LaunchPlan {
     }
 }
 
+/// One Vulkan dispatch of a launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dispatch {
+    pub first_group: [u32; 3],
+    pub group_count: [u32; 3],
+    /// The size of its groups, which its pipeline is made for.
+    pub local_size: [u32; 3],
+}
+
+/// Checks `range` and lays out its work-groups. `non_uniform`: the kernel
+/// allows a global size that is not a multiple of the local size.
 pub fn plan(
     range: &NdRange,
     limits: &LaunchLimits,
     required: Option<[u32; 3]>,
+    non_uniform: bool,
 ) -> CLResult<LaunchPlan> {
     let dims = 0..range.work_dim;
     let id_limit = 1u64 << 32;
@@ -120,6 +148,7 @@ pub fn plan(
     }
     let mut plan = LaunchPlan {
         local_size: [1; 3],
+        last_group_size: [1; 3],
         group_count: [1; 3],
         max_dispatch: limits.max_work_group_count,
         header: PushConstantHeader {
@@ -130,12 +159,14 @@ pub fn plan(
     };
     for d in dims {
         // Without non-uniform work groups the size must divide evenly.
-        if !range.global_size[d].is_multiple_of(local[d]) {
+        let remainder = range.global_size[d] % local[d];
+        if remainder != 0 && !non_uniform {
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
-        let groups = range.global_size[d] / local[d];
+        let groups = range.global_size[d].div_ceil(local[d]);
         // All fit in u32: checked against the 32-bit id limit above.
         plan.local_size[d] = local[d] as u32;
+        plan.last_group_size[d] = if remainder == 0 { local[d] } else { remainder } as u32;
         plan.group_count[d] = groups as u32;
         plan.header.global_size[d] = range.global_size[d] as u32;
         plan.header.global_offset[d] = range.global_offset[d] as u32;
@@ -233,18 +264,29 @@ mod tests {
     #[test]
     fn plan_checks_sizes_against_the_device() {
         assert_eq!(
-            plan(&range(1, [100, 1, 1], Some([30, 1, 1])), &LIMITS, None),
+            plan(
+                &range(1, [100, 1, 1], Some([30, 1, 1])),
+                &LIMITS,
+                None,
+                false
+            ),
             Err(CL_INVALID_WORK_GROUP_SIZE)
         );
         assert_eq!(
-            plan(&range(3, [128, 1, 128], Some([1, 1, 128])), &LIMITS, None),
+            plan(
+                &range(3, [128, 1, 128], Some([1, 1, 128])),
+                &LIMITS,
+                None,
+                false
+            ),
             Err(CL_INVALID_WORK_ITEM_SIZE)
         );
         assert_eq!(
             plan(
                 &range(1, [64, 1, 1], Some([64, 1, 1])),
                 &LIMITS,
-                Some([32, 1, 1])
+                Some([32, 1, 1]),
+                false
             ),
             Err(CL_INVALID_WORK_GROUP_SIZE)
         );
@@ -254,10 +296,10 @@ mod tests {
         };
         let mut offset = range(1, [1 << 31, 1, 1], None);
         offset.global_offset[0] = 1 << 31;
-        assert!(plan(&offset, &many_groups, None).is_ok());
+        assert!(plan(&offset, &many_groups, None, false).is_ok());
         offset.global_offset[0] += 1;
         assert_eq!(
-            plan(&offset, &many_groups, None),
+            plan(&offset, &many_groups, None, false),
             Err(CL_INVALID_GLOBAL_OFFSET)
         );
     }
@@ -265,9 +307,13 @@ mod tests {
     #[test]
     fn launches_beyond_the_dispatch_limit_are_split() {
         // A prime global size forces a local size of 1: 1000003 groups.
-        let p = plan(&range(1, [1_000_003, 1, 1], None), &LIMITS, None).unwrap();
+        let p = plan(&range(1, [1_000_003, 1, 1], None), &LIMITS, None, false).unwrap();
         assert_eq!(p.local_size, [1, 1, 1]);
-        let dispatches = p.dispatches();
+        let dispatches: Vec<_> = p
+            .dispatches()
+            .iter()
+            .map(|d| (d.first_group, d.group_count))
+            .collect();
         assert_eq!(dispatches.len(), 16);
         assert_eq!(dispatches[0], ([0, 0, 0], [65535, 1, 1]));
         assert_eq!(
@@ -276,18 +322,53 @@ mod tests {
         );
         let covered: u32 = dispatches.iter().map(|(_, n)| n[0]).sum();
         assert_eq!(covered, 1_000_003);
-        let two_d = plan(&range(2, [4, 70000, 1], Some([4, 1, 1])), &LIMITS, None).unwrap();
+        let two_d = plan(
+            &range(2, [4, 70000, 1], Some([4, 1, 1])),
+            &LIMITS,
+            None,
+            false,
+        )
+        .unwrap();
+        let two_d: Vec<_> = two_d
+            .dispatches()
+            .iter()
+            .map(|d| (d.first_group, d.group_count))
+            .collect();
         assert_eq!(
-            two_d.dispatches(),
+            two_d,
             vec![([0, 0, 0], [1, 65535, 1]), ([0, 65535, 0], [1, 4465, 1])]
         );
+    }
+
+    #[test]
+    fn a_non_uniform_range_ends_in_smaller_groups() {
+        let r = range(2, [100, 10, 1], Some([32, 4, 1]));
+        assert_eq!(
+            plan(&r, &LIMITS, None, false),
+            Err(CL_INVALID_WORK_GROUP_SIZE)
+        );
+        let p = plan(&r, &LIMITS, None, true).unwrap();
+        assert_eq!(p.group_count, [4, 3, 1]);
+        assert_eq!(p.last_group_size, [4, 2, 1]);
+        let dispatches = p.dispatches();
+        let expected = [
+            ([0, 0, 0], [3, 2, 1], [32, 4, 1]),
+            ([3, 0, 0], [1, 2, 1], [4, 4, 1]),
+            ([0, 2, 0], [3, 1, 1], [32, 2, 1]),
+            ([3, 2, 0], [1, 1, 1], [4, 2, 1]),
+        ];
+        let got: Vec<_> = dispatches
+            .iter()
+            .map(|d| (d.first_group, d.group_count, d.local_size))
+            .collect();
+        assert_eq!(got, expected);
     }
 
     #[test]
     fn plan_fills_the_header() {
         let mut r = range(2, [64, 8, 1], Some([16, 2, 1]));
         r.global_offset = [5, 6, 0];
-        let plan = plan(&r, &LIMITS, None).unwrap();
+        let plan = plan(&r, &LIMITS, None, false).unwrap();
         assert_eq!(plan.group_count, [4, 4, 1]);
         assert_eq!(plan.local_size, [16, 2, 1]);
         assert_eq!(plan.header.global_size, [64, 8, 1]);
@@ -298,7 +379,7 @@ mod tests {
 
     #[test]
     fn zero_global_size_runs_nothing() {
-        let plan = plan(&range(1, [0, 1, 1], None), &LIMITS, None).unwrap();
+        let plan = plan(&range(1, [0, 1, 1], None), &LIMITS, None, false).unwrap();
         assert!(plan.is_empty());
     }
 }

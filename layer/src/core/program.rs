@@ -32,9 +32,9 @@ use crate::vulkan::ComputePipeline;
 /// The option that makes `clGetKernelArgInfo` available.
 const KERNEL_ARG_INFO_OPTION: &str = "-cl-kernel-arg-info";
 
-/// Pipelines by kernel index, work-group size and `__local` argument
-/// lengths: each combination is its own SPIR-V.
-type PipelineCache = HashMap<(usize, [u32; 3], Vec<u32>), Arc<ComputePipeline>>;
+/// Pipelines by kernel index, work-group size, enqueued work-group size and
+/// `__local` argument lengths: each combination is its own SPIR-V.
+type PipelineCache = HashMap<(usize, [u32; 3], [u32; 3], Vec<u32>), Arc<ComputePipeline>>;
 
 /// A program built for one device.
 pub struct Executable {
@@ -68,17 +68,21 @@ impl Executable {
     /// and `__local` argument array lengths `local_lengths`, created on
     /// first use. Creation happens under the cache lock so that concurrent
     /// first launches do not compile the same pipeline twice.
+    /// The pipeline of kernel `index` for groups of `local_size` in a launch
+    /// enqueued with groups of `enqueued` (larger only in the last groups of
+    /// a non-uniform NDRange).
     pub fn pipeline(
         &self,
         index: usize,
         local_size: [u32; 3],
+        enqueued: [u32; 3],
         local_lengths: &[u32],
     ) -> CLResult<Arc<ComputePipeline>> {
         let mut pipelines = self
             .pipelines
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let key = (index, local_size, local_lengths.to_vec());
+        let key = (index, local_size, enqueued, local_lengths.to_vec());
         if let Some(pipeline) = pipelines.get(&key) {
             return Ok(pipeline.clone());
         }
@@ -89,7 +93,7 @@ impl Executable {
         // A SPIR-V writer error is a compiler bug; the device cannot run
         // the kernel, which OpenCL can only call a lack of resources.
         let spirv = kernel
-            .spirv(local_size, local_lengths)
+            .spirv_for_group(local_size, enqueued, local_lengths)
             .map_err(|_| CL_OUT_OF_RESOURCES)?;
         let reflection = &kernel.reflection;
         let pipeline = self

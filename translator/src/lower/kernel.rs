@@ -14,25 +14,31 @@ impl ModuleBuilder<'_> {
         let f = &self.program.functions[id];
         let uvec3 = self.uvec3_type();
         let u32_ty = self.u32_type();
-        let local_size = ["local_size_x", "local_size_y", "local_size_z"].map(|name| {
-            let init = self.module.global_expressions.append(
-                naga::Expression::Literal(naga::Literal::U32(1)),
-                Span::UNDEFINED,
-            );
-            self.module.constants.append(
-                naga::Constant {
-                    name: Some(name.into()),
-                    ty: u32_ty,
-                    init,
-                },
-                Span::UNDEFINED,
-            )
-        });
+        let mut size_constants = |names: [&str; 3]| {
+            names.map(|name| {
+                let init = self.module.global_expressions.append(
+                    naga::Expression::Literal(naga::Literal::U32(1)),
+                    Span::UNDEFINED,
+                );
+                self.module.constants.append(
+                    naga::Constant {
+                        name: Some(name.into()),
+                        ty: u32_ty,
+                        init,
+                    },
+                    Span::UNDEFINED,
+                )
+            })
+        };
+        let local_size = size_constants(["local_size_x", "local_size_y", "local_size_z"]);
+        let enqueued_size =
+            size_constants(["enqueued_size_x", "enqueued_size_y", "enqueued_size_z"]);
         self.builtins = Some(BuiltinVars {
             global_id: self.private_global("global_id", uvec3),
             local_id: self.private_global("local_id", uvec3),
             group_id: self.private_global("group_id", uvec3),
             local_size,
+            enqueued_size,
         });
 
         // Arguments: buffers become storage globals, everything else goes
@@ -256,6 +262,8 @@ impl ModuleBuilder<'_> {
             launch_block_binding,
             storage_buffers: binding,
             printf,
+            // Set by `lower`, which has the build options.
+            non_uniform_work_groups: false,
             required_work_group_size: info.required_work_group_size,
             attributes: info.attributes.clone(),
         };

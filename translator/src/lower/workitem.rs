@@ -116,6 +116,7 @@ impl ModuleBuilder<'_> {
             let pointer = fb.add(naga::Expression::GlobalVariable(g));
             fb.add(naga::Expression::Load { pointer })
         };
+        let enqueued_size = vars.enqueued_size;
         let (global_id, local_id, group_id, local_size) = (
             vars.global_id,
             vars.local_id,
@@ -146,9 +147,12 @@ impl ModuleBuilder<'_> {
                 components,
             })
         };
-        // The work-group size, from the constants `Kernel::spirv` sets.
-        let local_vector = |fb: &mut FnBuilder| {
-            let components = local_size
+        // The work-group sizes, from the constants `Kernel::spirv` sets:
+        // this group's, and the enqueued one that ids and group counts are
+        // measured in (they differ in the last groups of a non-uniform
+        // NDRange).
+        let size_vector = |fb: &mut FnBuilder, constants: [Handle<naga::Constant>; 3]| {
+            let components = constants
                 .map(|c| fb.add(naga::Expression::Constant(c)))
                 .to_vec();
             fb.add(naga::Expression::Compose {
@@ -156,15 +160,17 @@ impl ModuleBuilder<'_> {
                 components,
             })
         };
+        let local_vector = |fb: &mut FnBuilder| size_vector(fb, local_size);
+        let enqueued_vector = |fb: &mut FnBuilder| size_vector(fb, enqueued_size);
         if matches!(b, Builtin::GlobalLinearId | Builtin::LocalLinearId) {
-            let local = local_vector(fb);
             let (id, size) = if b == Builtin::LocalLinearId {
-                (load_global(fb, local_id), local)
+                (load_global(fb, local_id), local_vector(fb))
             } else {
                 // The id within the NDRange, without the global offset.
                 let id = load_global(fb, global_id);
                 let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
-                let first = fb.binary(naga::BinaryOperator::Multiply, groups, local);
+                let enqueued = enqueued_vector(fb);
+                let first = fb.binary(naga::BinaryOperator::Multiply, groups, enqueued);
                 let id = fb.binary(naga::BinaryOperator::Add, id, first);
                 (id, header_vector(fb, PushConstantHeader::GLOBAL_SIZE))
             };
@@ -182,13 +188,14 @@ impl ModuleBuilder<'_> {
         }
         let (vector, out_of_range) = match b {
             Builtin::GlobalId => {
-                // (group_offset + WorkGroupId) * local + LocalInvocationId
+                // (group_offset + WorkGroupId) * enqueued + LocalInvocationId
                 // + global_offset, with GlobalInvocationId covering the
-                // dispatch-relative part.
+                // dispatch-relative part (a dispatch of smaller groups has
+                // one group in that dimension, so it is LocalInvocationId).
                 let id = load_global(fb, global_id);
                 let groups = header_vector(fb, PushConstantHeader::GROUP_OFFSET);
-                let local = local_vector(fb);
-                let first = fb.binary(naga::BinaryOperator::Multiply, groups, local);
+                let enqueued = enqueued_vector(fb);
+                let first = fb.binary(naga::BinaryOperator::Multiply, groups, enqueued);
                 let offset = header_vector(fb, PushConstantHeader::GLOBAL_OFFSET);
                 let base = fb.binary(naga::BinaryOperator::Add, first, offset);
                 (fb.binary(naga::BinaryOperator::Add, id, base), 0)
@@ -201,13 +208,23 @@ impl ModuleBuilder<'_> {
             }
             Builtin::GlobalSize => (header_vector(fb, PushConstantHeader::GLOBAL_SIZE), 1),
             Builtin::GlobalOffset => (header_vector(fb, PushConstantHeader::GLOBAL_OFFSET), 0),
-            // Work-groups are uniform, so the enqueued size is the size.
-            Builtin::LocalSize | Builtin::EnqueuedLocalSize => (local_vector(fb), 1),
+            Builtin::LocalSize => (local_vector(fb), 1),
+            Builtin::EnqueuedLocalSize => (enqueued_vector(fb), 1),
             Builtin::NumGroups => {
-                // Work-groups are uniform, so the global size divides evenly.
+                // Rounded up: a non-uniform NDRange ends in a smaller group.
                 let size = header_vector(fb, PushConstantHeader::GLOBAL_SIZE);
-                let local = local_vector(fb);
-                (fb.binary(naga::BinaryOperator::Divide, size, local), 1)
+                let enqueued = enqueued_vector(fb);
+                let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
+                let ones = fb.add(naga::Expression::Splat {
+                    size: naga::VectorSize::Tri,
+                    value: one,
+                });
+                let less_one = fb.binary(naga::BinaryOperator::Subtract, enqueued, ones);
+                let rounded = fb.binary(naga::BinaryOperator::Add, size, less_one);
+                (
+                    fb.binary(naga::BinaryOperator::Divide, rounded, enqueued),
+                    1,
+                )
             }
             _ => return Err(self.error(location, "internal error: unhandled built-in")),
         };
