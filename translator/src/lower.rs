@@ -15,6 +15,7 @@ mod convert;
 mod init;
 mod kernel;
 mod library;
+mod math_trig;
 mod memory;
 mod printf;
 mod reinterpret;
@@ -40,7 +41,7 @@ use std::collections::HashMap;
 /// construct the pointer model cannot express) are reported as errors.
 pub fn lower(
     program: &hir::Program,
-    _options: &BuildOptions,
+    options: &BuildOptions,
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
 ) -> Vec<Kernel> {
@@ -62,6 +63,7 @@ pub fn lower(
             builtins: None,
             push_constants: None,
             in_progress: Vec::new(),
+            fast_relaxed_math: options.fast_relaxed_math,
         };
         let Some((reflection, module)) = builder.kernel(id, info) else {
             continue;
@@ -200,6 +202,9 @@ struct ModuleBuilder<'a> {
     next_binding: u32,
     /// Made by the kernel's first `printf`.
     printf: Option<printf::PrintfBuffer>,
+    /// `-cl-fast-relaxed-math`: math built-ins may use the hardware's
+    /// functions instead of the full-profile software ones.
+    fast_relaxed_math: bool,
 }
 
 /// The state of one naga function under construction.

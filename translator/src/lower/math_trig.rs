@@ -1,0 +1,1109 @@
+//! The single-precision trigonometric built-ins (`sin` .. `atan2pi`,
+//! `sincos`, the `*pi` variants and `half_sin/cos/tan`) at OpenCL
+//! full-profile accuracy, computed in software: GLSL.std.450's `Sin`/`Cos`
+//! only promise about 2^-11 absolute error, where OpenCL asks for 4 ulp
+//! over the whole float range.
+//!
+//! Arguments of `sin`/`cos`/`tan` are reduced modulo pi/2 by a three-part
+//! Cody-Waite subtraction below [`CODY_WAITE_LIMIT`] and by a Payne-Hanek
+//! multiplication with a table of the bits of 2/pi above it (32-bit integer
+//! arithmetic only: devices may lack 64-bit integers). The reduced argument
+//! is a pair `hi + lo` so the polynomials see more than 24 bits where the
+//! argument was close to a multiple of pi/2. The `*pi` functions reduce
+//! exactly in floating point. The inverse functions reduce to small
+//! arguments by the usual identities and keep the result as a `hi + lo`
+//! pair until the last rounding, so the `*pi` versions divide by pi
+//! accurately. Every function is element-wise, so one lowering serves
+//! `float` and every vector width.
+//!
+//! The polynomials are the Taylor series truncated where the next term is
+//! below 2^-30 of the result on the reduced interval, evaluated with fma.
+//! `-cl-fast-relaxed-math` and `half_*` map to the GLSL functions.
+
+use super::*;
+use naga::BinaryOperator as B;
+
+/// A naga value being built.
+type V = Handle<naga::Expression>;
+
+/// Above this magnitude `sin`/`cos`/`tan` reduce by Payne-Hanek: below it
+/// the quotient fits 15 bits, so `x - k * P1` is exact and the three parts
+/// of pi/2 leave an error near 2^-58, far below the smallest remainder a
+/// float that size can have.
+const CODY_WAITE_LIMIT: f32 = 32768.0;
+
+/// pi/2 as three floats whose sum carries about 72 bits.
+const PIO2: [f32; 3] = [1.570_796_4, -4.371_138_8e-8, -1.715_124_5e-15];
+const PI: [f32; 2] = [std::f32::consts::PI, -8.742_278e-8];
+const PIO4: [f32; 2] = [std::f32::consts::FRAC_PI_4, -2.185_569_4e-8];
+const INV_PI: [f32; 2] = [std::f32::consts::FRAC_1_PI, 1.284_127_6e-8];
+
+/// The bits of 2/pi after the binary point, big-endian, after one zero
+/// word so that windows starting before the binary point read zeros.
+const TWO_OVER_PI_BITS: [u32; 10] = [
+    0x0000_0000,
+    0xa2f9_836e,
+    0x4e44_1529,
+    0xfc27_57d1,
+    0xf534_ddc0,
+    0xdb62_9599,
+    0x3c43_9041,
+    0xfe51_63ab,
+    0xdebb_c561,
+    0xb724_6e3a,
+];
+
+/// sin(x) = x + x^3 * S(x^2): Taylor coefficients of S.
+const SIN_POLY: [f32; 5] = [
+    -1.0 / 6.0,
+    1.0 / 120.0,
+    -1.0 / 5040.0,
+    1.0 / 362_880.0,
+    -1.0 / 39_916_800.0,
+];
+/// cos(x) = 1 - x^2/2 + x^4 * C(x^2).
+const COS_POLY: [f32; 5] = [
+    1.0 / 24.0,
+    -1.0 / 720.0,
+    1.0 / 40_320.0,
+    -1.0 / 3_628_800.0,
+    1.0 / 479_001_600.0,
+];
+/// atan(t) = t + t^3 * A(t^2), for |t| <= tan(pi/8).
+const ATAN_POLY: [f32; 10] = [
+    -1.0 / 3.0,
+    1.0 / 5.0,
+    -1.0 / 7.0,
+    1.0 / 9.0,
+    -1.0 / 11.0,
+    1.0 / 13.0,
+    -1.0 / 15.0,
+    1.0 / 17.0,
+    -1.0 / 19.0,
+    1.0 / 21.0,
+];
+/// asin(s) = s + s^3 * A(s^2), for |s| <= 1/2: (2k)! / (4^k k!^2 (2k+1)).
+const ASIN_POLY: [f32; 11] = [
+    1.0 / 6.0,
+    3.0 / 40.0,
+    15.0 / 336.0,
+    105.0 / 3456.0,
+    945.0 / 42_240.0,
+    10_395.0 / 599_040.0,
+    135_135.0 / 9_676_800.0,
+    2_027_025.0 / 175_472_640.0,
+    34_459_425.0 / 3_530_096_640.0,
+    654_729_075.0 / 78_033_715_200.0,
+    13_749_310_575.0 / 1_887_425_822_720.0,
+];
+
+/// A value as an unevaluated sum `hi + lo` with |lo| far below ulp(hi).
+#[derive(Clone, Copy)]
+struct Pair {
+    hi: V,
+    lo: V,
+}
+
+/// Builds float and integer arithmetic over values of one width (a scalar
+/// or a 2..4-vector); every constant is splat to that width.
+struct Ops<'f> {
+    fb: &'f mut FnBuilder,
+    size: Option<naga::VectorSize>,
+    /// The naga type of a `u32` value of this width, for table lookups.
+    uint_ty: Handle<naga::Type>,
+    table_ty: Handle<naga::Type>,
+}
+
+impl Ops<'_> {
+    fn splat(&mut self, scalar: V) -> V {
+        match self.size {
+            Some(size) => self.fb.add(naga::Expression::Splat {
+                size,
+                value: scalar,
+            }),
+            None => scalar,
+        }
+    }
+    fn f(&mut self, v: f32) -> V {
+        let l = self.fb.add(naga::Expression::Literal(naga::Literal::F32(v)));
+        self.splat(l)
+    }
+    fn u(&mut self, v: u32) -> V {
+        let l = self.fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        self.splat(l)
+    }
+    fn i(&mut self, v: i32) -> V {
+        let l = self.fb.add(naga::Expression::Literal(naga::Literal::I32(v)));
+        self.splat(l)
+    }
+    /// A quiet NaN (naga has no NaN literals).
+    fn nan(&mut self) -> V {
+        let bits = self.u(0x7fc0_0000);
+        self.as_float(bits)
+    }
+    fn inf(&mut self) -> V {
+        let bits = self.u(0x7f80_0000);
+        self.as_float(bits)
+    }
+
+    fn bin(&mut self, op: B, a: V, b: V) -> V {
+        self.fb.binary(op, a, b)
+    }
+    fn add(&mut self, a: V, b: V) -> V {
+        self.bin(B::Add, a, b)
+    }
+    fn sub(&mut self, a: V, b: V) -> V {
+        self.bin(B::Subtract, a, b)
+    }
+    fn mul(&mut self, a: V, b: V) -> V {
+        self.bin(B::Multiply, a, b)
+    }
+    fn neg(&mut self, a: V) -> V {
+        self.fb.unary(naga::UnaryOperator::Negate, a)
+    }
+    fn fma(&mut self, a: V, b: V, c: V) -> V {
+        self.fb.add(naga::Expression::Math {
+            fun: naga::MathFunction::Fma,
+            arg: a,
+            arg1: Some(b),
+            arg2: Some(c),
+            arg3: None,
+        })
+    }
+    fn math(&mut self, fun: naga::MathFunction, a: V) -> V {
+        self.fb.math(fun, a, None)
+    }
+    fn select(&mut self, condition: V, accept: V, reject: V) -> V {
+        self.fb.select(condition, accept, reject)
+    }
+    fn select_pair(&mut self, condition: V, accept: Pair, reject: Pair) -> Pair {
+        Pair {
+            hi: self.select(condition, accept.hi, reject.hi),
+            lo: self.select(condition, accept.lo, reject.lo),
+        }
+    }
+
+    fn cast(&mut self, expr: V, kind: naga::ScalarKind, convert: Option<u8>) -> V {
+        self.fb.add(naga::Expression::As {
+            expr,
+            kind,
+            convert,
+        })
+    }
+    fn bits(&mut self, x: V) -> V {
+        self.cast(x, naga::ScalarKind::Uint, None)
+    }
+    fn as_float(&mut self, bits: V) -> V {
+        self.cast(bits, naga::ScalarKind::Float, None)
+    }
+    fn to_float(&mut self, n: V) -> V {
+        self.cast(n, naga::ScalarKind::Float, Some(4))
+    }
+    fn to_uint(&mut self, n: V) -> V {
+        self.cast(n, naga::ScalarKind::Uint, Some(4))
+    }
+    fn to_sint(&mut self, n: V) -> V {
+        self.cast(n, naga::ScalarKind::Sint, Some(4))
+    }
+
+    /// `x` with its sign bit flipped where `sign` (a `u32` holding only
+    /// the sign bit, or 0) has it set.
+    fn flip_sign(&mut self, x: V, sign: V) -> V {
+        let bits = self.bits(x);
+        let flipped = self.bin(B::ExclusiveOr, bits, sign);
+        self.as_float(flipped)
+    }
+    /// The sign bit of `x`, in place, as a `u32`.
+    fn sign_bit(&mut self, x: V) -> V {
+        let bits = self.bits(x);
+        let mask = self.u(0x8000_0000);
+        self.bin(B::And, bits, mask)
+    }
+    /// NaN where `x` is infinite or NaN, `value` elsewhere.
+    fn nan_unless_finite(&mut self, x: V, value: V) -> V {
+        let a = self.math(naga::MathFunction::Abs, x);
+        let inf = self.inf();
+        let finite = self.bin(B::Less, a, inf);
+        let nan = self.nan();
+        self.select(finite, value, nan)
+    }
+    fn is_nan(&mut self, x: V) -> V {
+        self.fb.add(naga::Expression::Relational {
+            fun: naga::RelationalFunction::IsNan,
+            argument: x,
+        })
+    }
+
+    /// c[0] + z * (c[1] + z * (...)).
+    fn horner(&mut self, z: V, coefficients: &[f32]) -> V {
+        let (last, rest) = coefficients.split_last().expect("coefficients");
+        let mut acc = self.f(*last);
+        for &c in rest.iter().rev() {
+            let c = self.f(c);
+            acc = self.fma(acc, z, c);
+        }
+        acc
+    }
+
+    /// n / d to within about half an ulp whatever the hardware's division
+    /// (Vulkan allows 2.5 ulp): one residual correction.
+    fn div(&mut self, n: V, d: V) -> V {
+        let q = self.bin(B::Divide, n, d);
+        let nq = self.neg(q);
+        let residual = self.fma(nq, d, n);
+        let correction = self.bin(B::Divide, residual, d);
+        let refined = self.add(q, correction);
+        // Infinite or zero operands make the residual NaN; q is exact there.
+        let ordinary = self.bin(B::Equal, residual, residual);
+        self.select(ordinary, refined, q)
+    }
+
+    /// hi + lo renormalised, for |a| >= |b| (Fast2Sum).
+    fn fast_two_sum(&mut self, a: V, b: V) -> Pair {
+        let hi = self.add(a, b);
+        let taken = self.sub(hi, a);
+        let lo = self.sub(b, taken);
+        Pair { hi, lo }
+    }
+    /// The exact a + b as a pair, for any magnitudes (2Sum).
+    fn two_sum(&mut self, a: V, b: V) -> Pair {
+        let hi = self.add(a, b);
+        let b_part = self.sub(hi, a);
+        let a_part = self.sub(hi, b_part);
+        let a_err = self.sub(a, a_part);
+        let b_err = self.sub(b, b_part);
+        let lo = self.add(a_err, b_err);
+        Pair { hi, lo }
+    }
+    /// `c - p` for a constant `c` given as a pair and |p| <= |c.hi|.
+    fn constant_minus(&mut self, c: [f32; 2], p: Pair) -> Pair {
+        let c_hi = self.f(c[0]);
+        let c_lo = self.f(c[1]);
+        let minus_hi = self.neg(p.hi);
+        let head = self.fast_two_sum(c_hi, minus_hi);
+        let tail = self.sub(c_lo, p.lo);
+        let lo = self.add(head.lo, tail);
+        self.fast_two_sum(head.hi, lo)
+    }
+    /// `v * (c.hi + c.lo)` rounded once more at the end.
+    fn times_constant(&mut self, v: Pair, c: [f32; 2]) -> V {
+        let c_hi = self.f(c[0]);
+        let c_lo = self.f(c[1]);
+        let hi = self.mul(v.hi, c_hi);
+        let nhi = self.neg(hi);
+        let err = self.fma(v.hi, c_hi, nhi);
+        let cross = self.mul(v.hi, c_lo);
+        let tail = self.fma(v.lo, c_hi, cross);
+        let lo = self.add(err, tail);
+        self.add(hi, lo)
+    }
+    fn times_constant_pair(&mut self, v: Pair, c: [f32; 2]) -> Pair {
+        let c_hi = self.f(c[0]);
+        let c_lo = self.f(c[1]);
+        let hi = self.mul(v.hi, c_hi);
+        let nhi = self.neg(hi);
+        let err = self.fma(v.hi, c_hi, nhi);
+        let cross = self.mul(v.hi, c_lo);
+        let tail = self.fma(v.lo, c_hi, cross);
+        let lo = self.add(err, tail);
+        self.fast_two_sum(hi, lo)
+    }
+    fn sum(&mut self, p: Pair) -> V {
+        self.add(p.hi, p.lo)
+    }
+
+    // ---- sine and cosine of a reduced argument ----
+
+    /// sin(r) for r = hi + lo, |r| <= about pi/4.
+    fn sin_reduced(&mut self, r: Pair) -> V {
+        let z = self.mul(r.hi, r.hi);
+        let cube = self.mul(r.hi, z);
+        let s = self.horner(z, &SIN_POLY);
+        // sin(hi + lo) = sin(hi) + lo * cos(hi); cos(hi) - 1 is below the
+        // rounding of the result there.
+        let tail = self.fma(cube, s, r.lo);
+        self.add(r.hi, tail)
+    }
+    /// cos(r) for r = hi + lo, |r| <= about pi/4.
+    fn cos_reduced(&mut self, r: Pair) -> V {
+        let z = self.mul(r.hi, r.hi);
+        let half = self.f(0.5);
+        let w = self.mul(z, half);
+        let one = self.f(1.0);
+        // 1 - w rounds; recover what it lost, then add z^2 C(z) - hi * lo.
+        let head = self.sub(one, w);
+        let lost = self.sub(one, head);
+        let lost = self.sub(lost, w);
+        let c = self.horner(z, &COS_POLY);
+        let zz = self.mul(z, z);
+        let hl = self.mul(r.hi, r.lo);
+        let nhl = self.neg(hl);
+        let tail = self.fma(zz, c, nhl);
+        let tail = self.add(lost, tail);
+        self.add(head, tail)
+    }
+
+    /// sin(r + q pi/2) (`cosine` false) or cos(r + q pi/2) = sin(r + (q + 1)
+    /// pi/2) from sin r and cos r, for a quadrant `q` (a `u32`): odd
+    /// quadrants swap sine and cosine, quadrants 2 and 3 negate.
+    fn by_quadrant(&mut self, q: V, sin: V, cos: V, cosine: bool) -> V {
+        let q = if cosine {
+            let one = self.u(1);
+            self.add(q, one)
+        } else {
+            q
+        };
+        let one = self.u(1);
+        let odd = self.bin(B::And, q, one);
+        let zero = self.u(0);
+        let swap = self.bin(B::NotEqual, odd, zero);
+        let v = self.select(swap, cos, sin);
+        let two = self.u(2);
+        let half_turn = self.bin(B::And, q, two);
+        let thirty = self.u(30);
+        let sign = self.bin(B::ShiftLeft, half_turn, thirty);
+        self.flip_sign(v, sign)
+    }
+
+    // ---- argument reduction modulo pi/2 ----
+
+    /// a = q pi/2 + r for finite a >= 0, with q modulo 4 as a `u32`.
+    fn reduce_half_pi(&mut self, a: V) -> (Pair, V) {
+        let (cw, cw_q) = self.cody_waite(a);
+        let (ph, ph_q) = self.payne_hanek(a);
+        let limit = self.f(CODY_WAITE_LIMIT);
+        let large = self.bin(B::GreaterEqual, a, limit);
+        let r = self.select_pair(large, ph, cw);
+        let q = self.select(large, ph_q, cw_q);
+        (r, q)
+    }
+
+    /// r = a - k (P1 + P2 + P3) with k = round(a 2/pi) < 2^15: k P1 is
+    /// subtracted exactly by fma and the rest in pair arithmetic.
+    fn cody_waite(&mut self, a: V) -> (Pair, V) {
+        let two_over_pi = self.f(std::f32::consts::FRAC_2_PI);
+        let scaled = self.mul(a, two_over_pi);
+        let k = self.math(naga::MathFunction::Round, scaled);
+        let nk = self.neg(k);
+        let [p1, p2, p3] = PIO2.map(|p| self.f(p));
+        let r1 = self.fma(nk, p1, a);
+        let kp2 = self.mul(k, p2);
+        let nkp2 = self.neg(kp2);
+        let kp2_err = self.fma(k, p2, nkp2);
+        let s = self.two_sum(r1, nkp2);
+        let lo = self.sub(s.lo, kp2_err);
+        let lo = self.fma(nk, p3, lo);
+        let r = self.fast_two_sum(s.hi, lo);
+        let q = self.to_uint(k);
+        (r, q)
+    }
+
+    /// The 32 bits of the 2/pi table starting at bit `position` (bit 0 is
+    /// the most significant of word 0), lane by lane.
+    fn table_window(&mut self, table: V, word: V, shift: V, offset: u32) -> V {
+        let offset_u = self.u(offset);
+        let first = self.add(word, offset_u);
+        let one = self.u(1);
+        let second = self.add(first, one);
+        let w0 = self.lookup(table, first);
+        let w1 = self.lookup(table, second);
+        let high = self.bin(B::ShiftLeft, w0, shift);
+        // (w1 >> 1) >> (31 - shift): a shift of 32 when shift is 0.
+        let w1 = self.bin(B::ShiftRight, w1, one);
+        let thirty_one = self.u(31);
+        let rest = self.sub(thirty_one, shift);
+        let low = self.bin(B::ShiftRight, w1, rest);
+        self.bin(B::InclusiveOr, high, low)
+    }
+
+    /// table[index], per lane.
+    fn lookup(&mut self, table: V, index: V) -> V {
+        let load = |fb: &mut FnBuilder, i: V| {
+            let pointer = fb.add(naga::Expression::Access { base: table, index: i });
+            fb.add(naga::Expression::Load { pointer })
+        };
+        match self.size {
+            None => load(self.fb, index),
+            Some(size) => {
+                let lanes = (0..size as u32)
+                    .map(|k| {
+                        let i = self.fb.add(naga::Expression::AccessIndex {
+                            base: index,
+                            index: k,
+                        });
+                        load(self.fb, i)
+                    })
+                    .collect();
+                self.fb.add(naga::Expression::Compose {
+                    ty: self.uint_ty,
+                    components: lanes,
+                })
+            }
+        }
+    }
+
+    /// (high, low) words of the 64-bit product of `m` < 2^24 and `w`.
+    fn wide_multiply(&mut self, m: V, w: V) -> (V, V) {
+        let mask = self.u(0xffff);
+        let sixteen = self.u(16);
+        let (mh, ml) = (
+            self.bin(B::ShiftRight, m, sixteen),
+            self.bin(B::And, m, mask),
+        );
+        let (wh, wl) = (
+            self.bin(B::ShiftRight, w, sixteen),
+            self.bin(B::And, w, mask),
+        );
+        let low_low = self.mul(ml, wl);
+        let high_low = self.mul(mh, wl);
+        let low_high = self.mul(ml, wh);
+        let high_high = self.mul(mh, wh);
+        let carry_in = self.bin(B::ShiftRight, low_low, sixteen);
+        let a = self.bin(B::And, high_low, mask);
+        let b = self.bin(B::And, low_high, mask);
+        let middle = self.add(carry_in, a);
+        let middle = self.add(middle, b);
+        let middle_carry = self.bin(B::ShiftRight, middle, sixteen);
+        let a = self.bin(B::ShiftRight, high_low, sixteen);
+        let b = self.bin(B::ShiftRight, low_high, sixteen);
+        let high = self.add(high_high, a);
+        let high = self.add(high, b);
+        let high = self.add(high, middle_carry);
+        let low = self.mul(m, w);
+        (high, low)
+    }
+
+    /// Payne-Hanek: a = m 2^e with a 24-bit integer m; a 2/pi modulo 4 is
+    /// m times the 96 bits of 2/pi from bit e - 1 on (the earlier bits
+    /// only add multiples of 4). The 120-bit product's top two integer
+    /// bits are the quadrant and its next 94 bits the fraction.
+    fn payne_hanek(&mut self, a: V) -> (Pair, V) {
+        let table = self.table();
+        let bits = self.bits(a);
+        let c23 = self.u(23);
+        let mantissa_mask = self.u(0x7f_ffff);
+        let hidden = self.u(0x80_0000);
+        let biased = self.bin(B::ShiftRight, bits, c23);
+        let m = self.bin(B::And, bits, mantissa_mask);
+        let m = self.bin(B::InclusiveOr, m, hidden);
+        // Bit e - 1 of 2/pi is table bit e + 31 = biased exponent - 120;
+        // small arguments (which take the Cody-Waite result) clamp to 0.
+        let biased = self.to_sint(biased);
+        let bias = self.i(120);
+        let position = self.sub(biased, bias);
+        let zero_i = self.i(0);
+        let position = self.fb.math(naga::MathFunction::Max, position, Some(zero_i));
+        let position = self.to_uint(position);
+        let five = self.u(5);
+        let word = self.bin(B::ShiftRight, position, five);
+        let low_five = self.u(31);
+        let shift = self.bin(B::And, position, low_five);
+        let w0 = self.table_window(table, word, shift, 0);
+        let w1 = self.table_window(table, word, shift, 1);
+        let w2 = self.table_window(table, word, shift, 2);
+        let (h0, l0) = self.wide_multiply(m, w0);
+        let _ = h0;
+        let (h1, l1) = self.wide_multiply(m, w1);
+        let (h2, l2) = self.wide_multiply(m, w2);
+        // Words of the product, least significant first; bits above 95 are
+        // multiples of 4 and dropped.
+        let r0 = l2;
+        let r1 = self.add(l1, h2);
+        let carry = self.bin(B::Less, r1, l1);
+        let (one, zero) = (self.u(1), self.u(0));
+        let carry = self.select(carry, one, zero);
+        let r2 = self.add(l0, h1);
+        let r2 = self.add(r2, carry);
+        let thirty = self.u(30);
+        let quadrant = self.bin(B::ShiftRight, r2, thirty);
+        let fraction_mask = self.u(0x3fff_ffff);
+        let top = self.bin(B::And, r2, fraction_mask);
+        // A fraction of a half or more rounds the quadrant up and leaves
+        // the negative fraction 1 - F, negated as a 94-bit integer.
+        let half_bit = self.u(0x2000_0000);
+        let upper = self.bin(B::And, top, half_bit);
+        let negative = self.bin(B::NotEqual, upper, zero);
+        let (n2, n1, n0) = {
+            let not0 = self.fb.unary(naga::UnaryOperator::BitwiseNot, r0);
+            let not1 = self.fb.unary(naga::UnaryOperator::BitwiseNot, r1);
+            let not2 = self.fb.unary(naga::UnaryOperator::BitwiseNot, top);
+            let n0 = self.add(not0, one);
+            let c0 = self.bin(B::Equal, r0, zero);
+            let c0u = self.select(c0, one, zero);
+            let n1 = self.add(not1, c0u);
+            let r1_zero = self.bin(B::Equal, r1, zero);
+            let c1u = self.select(r1_zero, c0u, zero);
+            let n2 = self.add(not2, c1u);
+            let n2 = self.bin(B::And, n2, fraction_mask);
+            (n2, n1, n0)
+        };
+        let f2 = self.select(negative, n2, top);
+        let f1 = self.select(negative, n1, r1);
+        let f0 = self.select(negative, n0, r0);
+        let up = self.select(negative, one, zero);
+        let q = self.add(quadrant, up);
+        let three = self.u(3);
+        let q = self.bin(B::And, q, three);
+        // The fraction f2:f1:f0 (30 + 32 + 32 bits) as 96 bits aligned to
+        // the binary point: value = (g2 + g1 2^-32 + g0 2^-64) 2^-32.
+        let two = self.u(2);
+        let g2 = self.bin(B::ShiftLeft, f2, two);
+        let t = self.bin(B::ShiftRight, f1, thirty);
+        let g2 = self.bin(B::InclusiveOr, g2, t);
+        let g1 = self.bin(B::ShiftLeft, f1, two);
+        let t = self.bin(B::ShiftRight, f0, thirty);
+        let g1 = self.bin(B::InclusiveOr, g1, t);
+        let g0 = self.bin(B::ShiftLeft, f0, two);
+        // Normalise: a whole word first when the top one is zero (an
+        // argument very close to a multiple of pi/2), then by its leading
+        // zeros.
+        let empty = self.bin(B::Equal, g2, zero);
+        let top_word = self.select(empty, g1, g2);
+        let next_word = self.select(empty, g0, g1);
+        let lz = self.math(naga::MathFunction::CountLeadingZeros, top_word);
+        let thirty_one = self.u(31);
+        let lz = self.fb.math(naga::MathFunction::Min, lz, Some(thirty_one));
+        let high = self.bin(B::ShiftLeft, top_word, lz);
+        let carried = self.bin(B::ShiftRight, next_word, one);
+        let rest = self.sub(thirty_one, lz);
+        let carried = self.bin(B::ShiftRight, carried, rest);
+        let high = self.bin(B::InclusiveOr, high, carried);
+        let low = self.bin(B::ShiftLeft, next_word, lz);
+        // high's top 24 bits convert exactly; the rest joins the low part.
+        let head_mask = self.u(0xffff_ff00);
+        let byte_mask = self.u(0xff);
+        let head = self.bin(B::And, high, head_mask);
+        let head = self.to_float(head);
+        let byte = self.bin(B::And, high, byte_mask);
+        let byte = self.to_float(byte);
+        let low = self.to_float(low);
+        let two_m32 = self.f(1.0 / 4_294_967_296.0);
+        let tail = self.fma(low, two_m32, byte);
+        // Scale by 2^-(32 + lz + 32 * empty), built as exponent bits.
+        let thirty_two = self.u(32);
+        let skipped = self.select(empty, thirty_two, zero);
+        let exponent = self.u(127 - 32);
+        let exponent = self.sub(exponent, lz);
+        let exponent = self.sub(exponent, skipped);
+        let exponent = self.bin(B::ShiftLeft, exponent, c23);
+        let scale = self.as_float(exponent);
+        let f_hi = self.mul(head, scale);
+        let f_lo = self.mul(tail, scale);
+        let f = self.fast_two_sum(f_hi, f_lo);
+        let r = self.times_constant_pair(f, [PIO2[0], PIO2[1]]);
+        let minus = self.u(0x8000_0000);
+        let sign = self.select(negative, minus, zero);
+        let r = Pair {
+            hi: self.flip_sign(r.hi, sign),
+            lo: self.flip_sign(r.lo, sign),
+        };
+        (r, q)
+    }
+
+    /// A function-local copy of the 2/pi table, for indexing.
+    fn table(&mut self) -> V {
+        let words = TWO_OVER_PI_BITS
+            .iter()
+            .map(|&w| {
+                self.fb
+                    .add(naga::Expression::Literal(naga::Literal::U32(w)))
+            })
+            .collect();
+        let value = self.fb.add(naga::Expression::Compose {
+            ty: self.table_ty,
+            components: words,
+        });
+        let var = self.fb.function.local_variables.append(
+            naga::LocalVariable {
+                name: Some("two_over_pi_bits".into()),
+                ty: self.table_ty,
+                init: None,
+            },
+            Span::UNDEFINED,
+        );
+        let pointer = self.fb.add(naga::Expression::LocalVariable(var));
+        self.fb.push(naga::Statement::Store { pointer, value });
+        pointer
+    }
+
+    // ---- the functions ----
+
+    /// (sin x, cos x) as needed: `Option`s so unused halves cost nothing.
+    fn sin_cos(&mut self, x: V, want_sin: bool, want_cos: bool) -> (Option<V>, Option<V>) {
+        let a = self.math(naga::MathFunction::Abs, x);
+        let (r, q) = self.reduce_half_pi(a);
+        let s = self.sin_reduced(r);
+        let c = self.cos_reduced(r);
+        let sin = want_sin.then(|| {
+            let v = self.by_quadrant(q, s, c, false);
+            let sign = self.sign_bit(x);
+            let v = self.flip_sign(v, sign);
+            self.nan_unless_finite(x, v)
+        });
+        let cos = want_cos.then(|| {
+            let v = self.by_quadrant(q, s, c, true);
+            self.nan_unless_finite(x, v)
+        });
+        (sin, cos)
+    }
+
+    fn tan(&mut self, x: V) -> V {
+        let a = self.math(naga::MathFunction::Abs, x);
+        let (r, q) = self.reduce_half_pi(a);
+        let v = self.tan_reduced(r, q);
+        let sign = self.sign_bit(x);
+        let v = self.flip_sign(v, sign);
+        self.nan_unless_finite(x, v)
+    }
+
+    /// tan(r + q pi/2): sin/cos, or -cos/sin in odd quadrants.
+    fn tan_reduced(&mut self, r: Pair, q: V) -> V {
+        let s = self.sin_reduced(r);
+        let c = self.cos_reduced(r);
+        let one = self.u(1);
+        let odd = self.bin(B::And, q, one);
+        let zero = self.u(0);
+        let odd = self.bin(B::NotEqual, odd, zero);
+        let even_value = self.div(s, c);
+        let nc = self.neg(c);
+        let odd_value = self.div(nc, s);
+        self.select(odd, odd_value, even_value)
+    }
+
+    /// |x| = n + t with t in [0, 2) reduced exactly to quadrant q (0..4) and
+    /// pi r for r = t - q/2 in [-1/4, 1/4], as a pair.
+    fn reduce_pi_units(&mut self, a: V) -> (Pair, V, V) {
+        let half = self.f(0.5);
+        let two = self.f(2.0);
+        let halved = self.mul(a, half);
+        let whole = self.math(naga::MathFunction::Floor, halved);
+        let even = self.mul(whole, two);
+        let t = self.sub(a, even);
+        let doubled = self.mul(t, two);
+        let q = self.math(naga::MathFunction::Round, doubled);
+        let step = self.mul(q, half);
+        let r = self.sub(t, step);
+        let pi_hi = self.f(PI[0]);
+        let pi_lo = self.f(PI[1]);
+        let hi = self.mul(r, pi_hi);
+        let nhi = self.neg(hi);
+        let err = self.fma(r, pi_hi, nhi);
+        let lo = self.fma(r, pi_lo, err);
+        let pr = self.fast_two_sum(hi, lo);
+        let q = self.to_uint(q);
+        (pr, q, t)
+    }
+
+    /// +0 where `v` is a zero of either sign.
+    fn positive_zero(&mut self, v: V) -> V {
+        let zero = self.f(0.0);
+        let is_zero = self.bin(B::Equal, v, zero);
+        self.select(is_zero, zero, v)
+    }
+
+    fn sinpi(&mut self, x: V) -> V {
+        let a = self.math(naga::MathFunction::Abs, x);
+        let (r, q, _) = self.reduce_pi_units(a);
+        let s = self.sin_reduced(r);
+        let c = self.cos_reduced(r);
+        let v = self.by_quadrant(q, s, c, false);
+        // sinpi(+n) = +0 and sinpi(-n) = -0 (OpenCL C 7.5.1).
+        let v = self.positive_zero(v);
+        let sign = self.sign_bit(x);
+        let v = self.flip_sign(v, sign);
+        self.nan_unless_finite(x, v)
+    }
+
+    fn cospi(&mut self, x: V) -> V {
+        let a = self.math(naga::MathFunction::Abs, x);
+        let (r, q, _) = self.reduce_pi_units(a);
+        let s = self.sin_reduced(r);
+        let c = self.cos_reduced(r);
+        let v = self.by_quadrant(q, s, c, true);
+        // cospi(n + 0.5) = +0.
+        let v = self.positive_zero(v);
+        self.nan_unless_finite(x, v)
+    }
+
+    fn tanpi(&mut self, x: V) -> V {
+        let a = self.math(naga::MathFunction::Abs, x);
+        let (r, q, t) = self.reduce_pi_units(a);
+        let v = self.tan_reduced(r, q);
+        // Exact zeros and poles: tanpi(n) = copysign(0, n) for even n and
+        // copysign(0, -n) for odd n; tanpi(n + 1/2) = +inf for even n and
+        // -inf for odd n. For a = |x| the parity of n is whether t >= 1.
+        let zero = self.f(0.0);
+        let exact = self.bin(B::Equal, r.hi, zero);
+        let one_u = self.u(1);
+        let odd_q = self.bin(B::And, q, one_u);
+        let zero_u = self.u(0);
+        let pole = self.bin(B::NotEqual, odd_q, zero_u);
+        let inf = self.inf();
+        let special = self.select(pole, inf, zero);
+        let one = self.f(1.0);
+        let odd_n = self.bin(B::GreaterEqual, t, one);
+        let minus = self.u(0x8000_0000);
+        let n_sign = self.select(odd_n, minus, zero_u);
+        let special = self.flip_sign(special, n_sign);
+        let v = self.select(exact, special, v);
+        let sign = self.sign_bit(x);
+        let v = self.flip_sign(v, sign);
+        self.nan_unless_finite(x, v)
+    }
+
+    /// atan(a) for a >= 0 (or NaN) as a pair, by the ranges
+    /// [0, tan pi/8]: the series; (.., tan 3pi/8]: pi/4 + atan((a-1)/(a+1));
+    /// above: pi/2 + atan(-1/a).
+    fn atan_positive(&mut self, a: V) -> Pair {
+        let one = self.f(1.0);
+        let zero = self.f(0.0);
+        // (a - 1) / (a + 1) with the rounding of a + 1 corrected.
+        let n = self.sub(a, one);
+        let d = self.two_sum(a, one);
+        let t_mid = self.bin(B::Divide, n, d.hi);
+        let nt = self.neg(t_mid);
+        let residual = self.fma(nt, d.hi, n);
+        let residual = self.fma(nt, d.lo, residual);
+        let correction = self.bin(B::Divide, residual, d.hi);
+        let t_mid = self.add(t_mid, correction);
+        let minus_one = self.f(-1.0);
+        let t_big = self.div(minus_one, a);
+        let mid_start = self.f(0.414_213_57);
+        let big_start = self.f(2.414_213_5);
+        let is_mid = self.bin(B::Greater, a, mid_start);
+        let is_big = self.bin(B::Greater, a, big_start);
+        let t = self.select(is_mid, t_mid, a);
+        let t = self.select(is_big, t_big, t);
+        let base_hi = {
+            let pio4 = self.f(PIO4[0]);
+            let pio2 = self.f(PIO2[0]);
+            let b = self.select(is_mid, pio4, zero);
+            self.select(is_big, pio2, b)
+        };
+        let base_lo = {
+            let pio4 = self.f(PIO4[1]);
+            let pio2 = self.f(PIO2[1]);
+            let b = self.select(is_mid, pio4, zero);
+            self.select(is_big, pio2, b)
+        };
+        let z = self.mul(t, t);
+        let cube = self.mul(t, z);
+        let p = self.horner(z, &ATAN_POLY);
+        let series_tail = self.mul(cube, p);
+        // base + t + series_tail, with |t| <= base or base = 0.
+        let head = self.two_sum(base_hi, t);
+        let lo = self.add(base_lo, series_tail);
+        let lo = self.add(head.lo, lo);
+        self.fast_two_sum(head.hi, lo)
+    }
+
+    fn atan(&mut self, x: V) -> Pair {
+        let a = self.math(naga::MathFunction::Abs, x);
+        let v = self.atan_positive(a);
+        let sign = self.sign_bit(x);
+        Pair {
+            hi: self.flip_sign(v.hi, sign),
+            lo: self.flip_sign(v.lo, sign),
+        }
+    }
+
+    fn atan2(&mut self, y: V, x: V) -> Pair {
+        let ay = self.math(naga::MathFunction::Abs, y);
+        let ax = self.math(naga::MathFunction::Abs, x);
+        let steep = self.bin(B::Greater, ay, ax);
+        let small = self.select(steep, ax, ay);
+        let large = self.select(steep, ay, ax);
+        let t = self.div(small, large);
+        // Equal magnitudes (both infinite included) are 45 degrees.
+        let equal = self.bin(B::Equal, ay, ax);
+        let one = self.f(1.0);
+        let t = self.select(equal, one, t);
+        let base = self.atan_positive(t);
+        let turned = self.constant_minus([PIO2[0], PIO2[1]], base);
+        let angle = self.select_pair(steep, turned, base);
+        // y = 0 is angle 0 (before reflecting for a negative x), whatever x.
+        let zero = self.f(0.0);
+        let flat = self.bin(B::Equal, ay, zero);
+        let nothing = Pair { hi: zero, lo: zero };
+        let angle = self.select_pair(flat, nothing, angle);
+        let reflected = self.constant_minus(PI, angle);
+        let x_sign = self.sign_bit(x);
+        let zero_u = self.u(0);
+        let left = self.bin(B::NotEqual, x_sign, zero_u);
+        let angle = self.select_pair(left, reflected, angle);
+        let y_sign = self.sign_bit(y);
+        let hi = self.flip_sign(angle.hi, y_sign);
+        let lo = self.flip_sign(angle.lo, y_sign);
+        let nan = self.nan();
+        let x_nan = self.is_nan(x);
+        let y_nan = self.is_nan(y);
+        let hi = self.select(x_nan, nan, hi);
+        Pair {
+            hi: self.select(y_nan, nan, hi),
+            lo,
+        }
+    }
+
+    /// asin(a) for 0 <= a <= 1 as a pair: the series up to 1/2, above it
+    /// pi/2 - 2 asin(sqrt((1 - a)/2)). Also gives the pieces acos needs:
+    /// (series value for a <= 1/2 as `x + tail`, 2 asin(s) as a pair).
+    fn asin_parts(&mut self, a: V) -> (V, Pair) {
+        let one = self.f(1.0);
+        let half = self.f(0.5);
+        // Near 0: a + a^3 P(a^2); the tail only.
+        let z = self.mul(a, a);
+        let cube = self.mul(a, z);
+        let p = self.horner(z, &ASIN_POLY);
+        let small_tail = self.mul(cube, p);
+        // Near 1: s = sqrt(z) with z = (1 - a)/2 exact; s_lo corrects the
+        // rounding of the square root (Vulkan's may be off by ulps).
+        let gap = self.sub(one, a);
+        let z = self.mul(gap, half);
+        let s = self.math(naga::MathFunction::Sqrt, z);
+        let ns = self.neg(s);
+        let residual = self.fma(ns, s, z);
+        let twice = self.add(s, s);
+        let s_lo = self.bin(B::Divide, residual, twice);
+        let zero = self.f(0.0);
+        let positive = self.bin(B::Greater, s, zero);
+        let s_lo = self.select(positive, s_lo, zero);
+        let s_cube = self.mul(s, z);
+        let p = self.horner(z, &ASIN_POLY);
+        let w = self.fma(s_cube, p, s_lo);
+        let two = self.f(2.0);
+        let double_asin = Pair {
+            hi: self.mul(s, two),
+            lo: self.mul(w, two),
+        };
+        (small_tail, double_asin)
+    }
+
+    fn asin(&mut self, x: V) -> Pair {
+        let a = self.math(naga::MathFunction::Abs, x);
+        let (small_tail, double_asin) = self.asin_parts(a);
+        let near_zero = Pair {
+            hi: a,
+            lo: small_tail,
+        };
+        let near_one = self.constant_minus([PIO2[0], PIO2[1]], double_asin);
+        let half = self.f(0.5);
+        let small = self.bin(B::LessEqual, a, half);
+        let v = self.select_pair(small, near_zero, near_one);
+        let sign = self.sign_bit(x);
+        let v = Pair {
+            hi: self.flip_sign(v.hi, sign),
+            lo: self.flip_sign(v.lo, sign),
+        };
+        self.nan_beyond_one(a, v)
+    }
+
+    fn acos(&mut self, x: V) -> Pair {
+        let a = self.math(naga::MathFunction::Abs, x);
+        let (small_tail, double_asin) = self.asin_parts(a);
+        // |x| <= 1/2: pi/2 - asin(x).
+        let sign = self.sign_bit(x);
+        let signed_tail = self.flip_sign(small_tail, sign);
+        let asin = Pair {
+            hi: x,
+            lo: signed_tail,
+        };
+        let middle = self.constant_minus([PIO2[0], PIO2[1]], asin);
+        // x > 1/2: 2 asin(sqrt((1 - x)/2)); x < -1/2: pi minus that.
+        let right = self.fast_two_sum(double_asin.hi, double_asin.lo);
+        let left = self.constant_minus(PI, double_asin);
+        let zero_u = self.u(0);
+        let negative = self.bin(B::NotEqual, sign, zero_u);
+        let outer = self.select_pair(negative, left, right);
+        let half = self.f(0.5);
+        let small = self.bin(B::LessEqual, a, half);
+        let v = self.select_pair(small, middle, outer);
+        self.nan_beyond_one(a, v)
+    }
+
+    fn nan_beyond_one(&mut self, a: V, v: Pair) -> Pair {
+        let one = self.f(1.0);
+        let beyond = self.bin(B::Greater, a, one);
+        let nan = self.nan();
+        Pair {
+            hi: self.select(beyond, nan, v.hi),
+            lo: self.select(beyond, nan, v.lo),
+        }
+    }
+
+    /// v / pi, rounded once at the end.
+    fn over_pi(&mut self, v: Pair) -> V {
+        self.times_constant(v, INV_PI)
+    }
+}
+
+impl ModuleBuilder<'_> {
+    /// `b` applied to `args` with result type `ty`, or `None` when `b` is
+    /// not one of this module's functions (or has a `double`/`half`
+    /// argument, which this module does not implement).
+    pub(super) fn trig_builtin(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        use naga::MathFunction as M;
+        let is_float = args
+            .first()
+            .is_some_and(|a| a.ty.element() == Some(Scalar::Float));
+        if !is_float {
+            return Ok(None);
+        }
+        let hardware = match b {
+            Builtin::HalfSin => Some(M::Sin),
+            Builtin::HalfCos => Some(M::Cos),
+            Builtin::HalfTan => Some(M::Tan),
+            _ if self.fast_relaxed_math => match b {
+                Builtin::Sin => Some(M::Sin),
+                Builtin::Cos => Some(M::Cos),
+                Builtin::Tan => Some(M::Tan),
+                Builtin::Asin => Some(M::Asin),
+                Builtin::Acos => Some(M::Acos),
+                Builtin::Atan => Some(M::Atan),
+                Builtin::Atan2 => Some(M::Atan2),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(fun) = hardware {
+            let x = self.plain(fb, &args[0])?;
+            let y = match args.get(1) {
+                Some(a) => Some(self.plain(fb, a)?),
+                None => None,
+            };
+            return Ok(Some(fb.math(fun, x, y)));
+        }
+        if !matches!(
+            b,
+            Builtin::Sin
+                | Builtin::Cos
+                | Builtin::Tan
+                | Builtin::Sincos
+                | Builtin::Sinpi
+                | Builtin::Cospi
+                | Builtin::Tanpi
+                | Builtin::Asin
+                | Builtin::Acos
+                | Builtin::Atan
+                | Builtin::Atan2
+                | Builtin::Asinpi
+                | Builtin::Acospi
+                | Builtin::Atanpi
+                | Builtin::Atan2pi
+        ) {
+            return Ok(None);
+        }
+        let x = self.plain(fb, &args[0])?;
+        let y = match (b, args.get(1)) {
+            (Builtin::Atan2 | Builtin::Atan2pi, Some(a)) => Some(self.plain(fb, a)?),
+            _ => None,
+        };
+        let size = match ty {
+            Type::Vector(_, n) => vector_size(*n),
+            _ => None,
+        };
+        let uint_ty = match size {
+            Some(size) => self.add_type(naga::TypeInner::Vector {
+                size,
+                scalar: naga::Scalar::U32,
+            }),
+            None => self.u32_type(),
+        };
+        let word = self.u32_type();
+        let table_ty = self.add_type(naga::TypeInner::Array {
+            base: word,
+            size: naga::ArraySize::Constant(
+                std::num::NonZeroU32::new(TWO_OVER_PI_BITS.len() as u32).expect("table"),
+            ),
+            stride: 4,
+        });
+        let mut ops = Ops {
+            fb: &mut *fb,
+            size,
+            uint_ty,
+            table_ty,
+        };
+        let value = match b {
+            Builtin::Sin => ops.sin_cos(x, true, false).0,
+            Builtin::Cos => ops.sin_cos(x, false, true).1,
+            Builtin::Sincos => {
+                let (sin, cos) = ops.sin_cos(x, true, true);
+                if let (Some(sin), Some(cos)) = (sin, cos) {
+                    self.store_through(fb, &args[1], cos, location)?;
+                    return Ok(Some(sin));
+                }
+                None
+            }
+            Builtin::Tan => Some(ops.tan(x)),
+            Builtin::Sinpi => Some(ops.sinpi(x)),
+            Builtin::Cospi => Some(ops.cospi(x)),
+            Builtin::Tanpi => Some(ops.tanpi(x)),
+            Builtin::Asin => {
+                let v = ops.asin(x);
+                Some(ops.sum(v))
+            }
+            Builtin::Acos => {
+                let v = ops.acos(x);
+                Some(ops.sum(v))
+            }
+            Builtin::Atan => {
+                let v = ops.atan(x);
+                Some(ops.sum(v))
+            }
+            Builtin::Asinpi => {
+                let v = ops.asin(x);
+                Some(ops.over_pi(v))
+            }
+            Builtin::Acospi => {
+                let v = ops.acos(x);
+                Some(ops.over_pi(v))
+            }
+            Builtin::Atanpi => {
+                let v = ops.atan(x);
+                Some(ops.over_pi(v))
+            }
+            Builtin::Atan2 | Builtin::Atan2pi => y.map(|x_arg| {
+                // atan2(y, x): the first argument is y.
+                let v = ops.atan2(x, x_arg);
+                if b == Builtin::Atan2 {
+                    ops.sum(v)
+                } else {
+                    ops.over_pi(v)
+                }
+            }),
+            _ => None,
+        };
+        value.map(Some).ok_or_else(|| {
+            self.error(
+                location,
+                "internal compiler error: trigonometric built-in without a value",
+            )
+        })
+    }
+
+    /// `*pointer = value` for an output-pointer argument.
+    fn store_through(
+        &mut self,
+        fb: &mut FnBuilder,
+        pointer: &Expr,
+        value: Handle<naga::Expression>,
+        location: Location,
+    ) -> LResult<()> {
+        let Some(pointee) = pointer.ty.pointee() else {
+            return Err(self.error(location, "internal compiler error: not a pointer"));
+        };
+        let target = Expr::new(
+            H::Deref(Box::new(pointer.clone())),
+            pointee.ty.clone(),
+            location,
+        );
+        let place = self.place(fb, &target)?;
+        self.store(fb, place, Value::Plain(value), location, None)
+    }
+}
