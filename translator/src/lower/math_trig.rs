@@ -18,6 +18,8 @@
 //!
 //! The polynomials are the Taylor series truncated where the next term is
 //! below 2^-30 of the result on the reduced interval, evaluated with fma.
+//! Vulkan lets `Fma` round twice, so no exact step relies on it: exact
+//! products are Dekker products of masked 12-bit halves.
 //! `-cl-fast-relaxed-math` and `half_*` map to the GLSL functions.
 
 use super::*;
@@ -125,15 +127,21 @@ impl Ops<'_> {
         }
     }
     fn f(&mut self, v: f32) -> V {
-        let l = self.fb.add(naga::Expression::Literal(naga::Literal::F32(v)));
+        let l = self
+            .fb
+            .add(naga::Expression::Literal(naga::Literal::F32(v)));
         self.splat(l)
     }
     fn u(&mut self, v: u32) -> V {
-        let l = self.fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        let l = self
+            .fb
+            .add(naga::Expression::Literal(naga::Literal::U32(v)));
         self.splat(l)
     }
     fn i(&mut self, v: i32) -> V {
-        let l = self.fb.add(naga::Expression::Literal(naga::Literal::I32(v)));
+        let l = self
+            .fb
+            .add(naga::Expression::Literal(naga::Literal::I32(v)));
         self.splat(l)
     }
     /// A quiet NaN (naga has no NaN literals).
@@ -172,6 +180,9 @@ impl Ops<'_> {
     }
     fn math(&mut self, fun: naga::MathFunction, a: V) -> V {
         self.fb.math(fun, a, None)
+    }
+    fn math2(&mut self, fun: naga::MathFunction, a: V, b: V) -> V {
+        self.fb.math(fun, a, Some(b))
     }
     fn select(&mut self, condition: V, accept: V, reject: V) -> V {
         self.fb.select(condition, accept, reject)
@@ -246,15 +257,19 @@ impl Ops<'_> {
     }
 
     /// n / d to within about half an ulp whatever the hardware's division
-    /// (Vulkan allows 2.5 ulp): one residual correction.
+    /// (Vulkan allows 2.5 ulp): one residual correction, where the
+    /// residual's partial products stay clear of the subnormal range.
     fn div(&mut self, n: V, d: V) -> V {
         let q = self.bin(B::Divide, n, d);
-        let nq = self.neg(q);
-        let residual = self.fma(nq, d, n);
+        let residual = self.residual(n, q, d);
         let correction = self.bin(B::Divide, residual, d);
         let refined = self.add(q, correction);
         // Infinite or zero operands make the residual NaN; q is exact there.
         let ordinary = self.bin(B::Equal, residual, residual);
+        let magnitude = self.math(naga::MathFunction::Abs, n);
+        let floor = self.f(2f32.powi(-90));
+        let representable = self.bin(B::GreaterEqual, magnitude, floor);
+        let refined = self.select(representable, refined, q);
         self.select(ordinary, refined, q)
     }
 
@@ -265,6 +280,42 @@ impl Ops<'_> {
         let lo = self.sub(b, taken);
         Pair { hi, lo }
     }
+    /// The exact a * b as a pair (Dekker's product). Vulkan's `Fma` may
+    /// round twice ("inherited from OpFMul followed by OpFAdd"), so the
+    /// error term cannot come from an fma: each factor is split by masking
+    /// into two 12-bit halves, whose products are exact however the
+    /// driver contracts them.
+    fn two_prod(&mut self, a: V, b: V) -> Pair {
+        let (ah, al) = self.split(a);
+        let (bh, bl) = self.split(b);
+        let hi = self.mul(a, b);
+        let high = self.mul(ah, bh);
+        let err = self.sub(high, hi);
+        let cross = self.mul(ah, bl);
+        let err = self.add(err, cross);
+        let cross = self.mul(al, bh);
+        let err = self.add(err, cross);
+        let low = self.mul(al, bl);
+        let lo = self.add(err, low);
+        Pair { hi, lo }
+    }
+    /// `x` as its top 12 significant bits plus the (exact) rest.
+    fn split(&mut self, x: V) -> (V, V) {
+        let bits = self.bits(x);
+        let mask = self.u(0xffff_f000);
+        let top = self.bin(B::And, bits, mask);
+        let top = self.as_float(top);
+        let rest = self.sub(x, top);
+        (top, rest)
+    }
+    /// n - q d for q close to n / d, exactly up to the last rounding.
+    fn residual(&mut self, n: V, q: V, d: V) -> V {
+        let p = self.two_prod(q, d);
+        // n - p.hi is exact (Sterbenz): p.hi is within a factor 2 of n.
+        let r = self.sub(n, p.hi);
+        self.sub(r, p.lo)
+    }
+
     /// The exact a + b as a pair, for any magnitudes (2Sum).
     fn two_sum(&mut self, a: V, b: V) -> Pair {
         let hi = self.add(a, b);
@@ -289,23 +340,21 @@ impl Ops<'_> {
     fn times_constant(&mut self, v: Pair, c: [f32; 2]) -> V {
         let c_hi = self.f(c[0]);
         let c_lo = self.f(c[1]);
-        let hi = self.mul(v.hi, c_hi);
-        let nhi = self.neg(hi);
-        let err = self.fma(v.hi, c_hi, nhi);
+        let head = self.two_prod(v.hi, c_hi);
         let cross = self.mul(v.hi, c_lo);
         let tail = self.fma(v.lo, c_hi, cross);
-        let lo = self.add(err, tail);
+        let lo = self.add(head.lo, tail);
+        let hi = head.hi;
         self.add(hi, lo)
     }
     fn times_constant_pair(&mut self, v: Pair, c: [f32; 2]) -> Pair {
         let c_hi = self.f(c[0]);
         let c_lo = self.f(c[1]);
-        let hi = self.mul(v.hi, c_hi);
-        let nhi = self.neg(hi);
-        let err = self.fma(v.hi, c_hi, nhi);
+        let head = self.two_prod(v.hi, c_hi);
         let cross = self.mul(v.hi, c_lo);
         let tail = self.fma(v.lo, c_hi, cross);
-        let lo = self.add(err, tail);
+        let lo = self.add(head.lo, tail);
+        let hi = head.hi;
         self.fast_two_sum(hi, lo)
     }
     fn sum(&mut self, p: Pair) -> V {
@@ -378,22 +427,27 @@ impl Ops<'_> {
         (r, q)
     }
 
-    /// r = a - k (P1 + P2 + P3) with k = round(a 2/pi) < 2^15: k P1 is
-    /// subtracted exactly by fma and the rest in pair arithmetic.
+    /// r = a - k (P1 + P2 + P3) with k = round(a 2/pi) < 2^15: k P1 and
+    /// k P2 are subtracted exactly in pair arithmetic, k P3 rounded.
     fn cody_waite(&mut self, a: V) -> (Pair, V) {
         let two_over_pi = self.f(std::f32::consts::FRAC_2_PI);
         let scaled = self.mul(a, two_over_pi);
         let k = self.math(naga::MathFunction::Round, scaled);
         let nk = self.neg(k);
         let [p1, p2, p3] = PIO2.map(|p| self.f(p));
-        let r1 = self.fma(nk, p1, a);
-        let kp2 = self.mul(k, p2);
-        let nkp2 = self.neg(kp2);
-        let kp2_err = self.fma(k, p2, nkp2);
-        let s = self.two_sum(r1, nkp2);
-        let lo = self.sub(s.lo, kp2_err);
+        // a - k P1: the product exactly, then a difference that Sterbenz
+        // makes exact (k P1 is within a factor 2 of a, or 0).
+        let kp1 = self.two_prod(k, p1);
+        let r1 = self.sub(a, kp1.hi);
+        let first = self.neg(kp1.lo);
+        let s = self.two_sum(r1, first);
+        let kp2 = self.two_prod(k, p2);
+        let second = self.neg(kp2.hi);
+        let t = self.two_sum(s.hi, second);
+        let lo = self.add(s.lo, t.lo);
+        let lo = self.sub(lo, kp2.lo);
         let lo = self.fma(nk, p3, lo);
-        let r = self.fast_two_sum(s.hi, lo);
+        let r = self.fast_two_sum(t.hi, lo);
         let q = self.to_uint(k);
         (r, q)
     }
@@ -419,7 +473,10 @@ impl Ops<'_> {
     /// table[index], per lane.
     fn lookup(&mut self, table: V, index: V) -> V {
         let load = |fb: &mut FnBuilder, i: V| {
-            let pointer = fb.add(naga::Expression::Access { base: table, index: i });
+            let pointer = fb.add(naga::Expression::Access {
+                base: table,
+                index: i,
+            });
             fb.add(naga::Expression::Load { pointer })
         };
         match self.size {
@@ -492,7 +549,9 @@ impl Ops<'_> {
         let bias = self.i(120);
         let position = self.sub(biased, bias);
         let zero_i = self.i(0);
-        let position = self.fb.math(naga::MathFunction::Max, position, Some(zero_i));
+        let position = self
+            .fb
+            .math(naga::MathFunction::Max, position, Some(zero_i));
         let position = self.to_uint(position);
         let five = self.u(5);
         let word = self.bin(B::ShiftRight, position, five);
@@ -685,11 +744,9 @@ impl Ops<'_> {
         let r = self.sub(t, step);
         let pi_hi = self.f(PI[0]);
         let pi_lo = self.f(PI[1]);
-        let hi = self.mul(r, pi_hi);
-        let nhi = self.neg(hi);
-        let err = self.fma(r, pi_hi, nhi);
-        let lo = self.fma(r, pi_lo, err);
-        let pr = self.fast_two_sum(hi, lo);
+        let head = self.two_prod(r, pi_hi);
+        let lo = self.fma(r, pi_lo, head.lo);
+        let pr = self.fast_two_sum(head.hi, lo);
         let q = self.to_uint(q);
         (pr, q, t)
     }
@@ -761,8 +818,8 @@ impl Ops<'_> {
         let n = self.sub(a, one);
         let d = self.two_sum(a, one);
         let t_mid = self.bin(B::Divide, n, d.hi);
+        let residual = self.residual(n, t_mid, d.hi);
         let nt = self.neg(t_mid);
-        let residual = self.fma(nt, d.hi, n);
         let residual = self.fma(nt, d.lo, residual);
         let correction = self.bin(B::Divide, residual, d.hi);
         let t_mid = self.add(t_mid, correction);
@@ -810,13 +867,27 @@ impl Ops<'_> {
     fn atan2(&mut self, y: V, x: V) -> Pair {
         let ay = self.math(naga::MathFunction::Abs, y);
         let ax = self.math(naga::MathFunction::Abs, x);
+        // Only the ratio matters: bring tiny or huge pairs to the middle of
+        // the range (by powers of 2, exactly) so the division's correction
+        // works with normal numbers.
+        let larger = self.math2(naga::MathFunction::Max, ay, ax);
+        let tiny = self.f(2f32.powi(-60));
+        let huge = self.f(2f32.powi(64));
+        let is_tiny = self.bin(B::Less, larger, tiny);
+        let is_huge = self.bin(B::Greater, larger, huge);
+        let one = self.f(1.0);
+        let up = self.f(2f32.powi(64));
+        let down = self.f(2f32.powi(-64));
+        let scale = self.select(is_tiny, up, one);
+        let scale = self.select(is_huge, down, scale);
+        let ay = self.mul(ay, scale);
+        let ax = self.mul(ax, scale);
         let steep = self.bin(B::Greater, ay, ax);
         let small = self.select(steep, ax, ay);
         let large = self.select(steep, ay, ax);
         let t = self.div(small, large);
         // Equal magnitudes (both infinite included) are 45 degrees.
         let equal = self.bin(B::Equal, ay, ax);
-        let one = self.f(1.0);
         let t = self.select(equal, one, t);
         let base = self.atan_positive(t);
         let turned = self.constant_minus([PIO2[0], PIO2[1]], base);
@@ -860,8 +931,7 @@ impl Ops<'_> {
         let gap = self.sub(one, a);
         let z = self.mul(gap, half);
         let s = self.math(naga::MathFunction::Sqrt, z);
-        let ns = self.neg(s);
-        let residual = self.fma(ns, s, z);
+        let residual = self.residual(z, s, s);
         let twice = self.add(s, s);
         let s_lo = self.bin(B::Divide, residual, twice);
         let zero = self.f(0.0);
@@ -930,9 +1000,12 @@ impl Ops<'_> {
         }
     }
 
-    /// v / pi, rounded once at the end.
+    /// v / pi, rounded once at the end; a zero keeps its sign.
     fn over_pi(&mut self, v: Pair) -> V {
-        self.times_constant(v, INV_PI)
+        let scaled = self.times_constant(v, INV_PI);
+        let zero = self.f(0.0);
+        let is_zero = self.bin(B::Equal, v.hi, zero);
+        self.select(is_zero, v.hi, scaled)
     }
 }
 
