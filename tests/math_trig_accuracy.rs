@@ -398,7 +398,7 @@ const TWO_OVER_PI: [u32; 9] = [
 fn scaled_two_over_pi(s: i32) -> u64 {
     let bit = |k: i64| -> u64 {
         // bit k >= 1 of 2/pi (k = 1 is the first after the point).
-        if k < 1 || k > 288 {
+        if !(1..=288).contains(&k) {
             return 0;
         }
         let k = (k - 1) as usize;
@@ -515,9 +515,8 @@ fn atan_inputs() -> Vec<f32> {
     for edge in [0.414_213_57f32, 2.414_213_5, 1.0] {
         let b = edge.to_bits();
         for k in 0..200u32 {
-            for x in [f32::from_bits(b - 100 + k)] {
-                v.extend([x, -x]);
-            }
+            let x = f32::from_bits(b - 100 + k);
+            v.extend([x, -x]);
         }
     }
     v.extend(SPECIALS);
@@ -826,4 +825,20 @@ fn relaxed_and_half_trig_builtins() {
             }
         }
     }
+}
+
+/// The continued-fraction search finds the hard cases: the nearest to a
+/// multiple of pi/2 among its floats is 16367173 * 2^72, about 2^-29.2
+/// away, the known binary32 worst case for argument reduction.
+#[test]
+fn hard_reduction_cases_are_found() {
+    let (distance, x) = near_multiples_of_half_pi()
+        .into_iter()
+        .map(|x| {
+            let v = f64::from(x);
+            (v.sin().abs().min(v.cos().abs()), x)
+        })
+        .fold((1.0, 0.0), |best, c| if c.0 < best.0 { c } else { best });
+    assert_eq!(x.abs(), 16_367_173.0 * 2f32.powi(72), "at {distance:e}");
+    assert!(distance < 2f64.powi(-29), "{distance:e}");
 }

@@ -35,7 +35,7 @@ type V = Handle<naga::Expression>;
 const CODY_WAITE_LIMIT: f32 = 32768.0;
 
 /// pi/2 as three floats whose sum carries about 72 bits.
-const PIO2: [f32; 3] = [1.570_796_4, -4.371_138_8e-8, -1.715_124_5e-15];
+const PIO2: [f32; 3] = [1.570_796_4, -4.371_139e-8, -1.715_124_5e-15];
 const PI: [f32; 2] = [std::f32::consts::PI, -8.742_278e-8];
 const PIO4: [f32; 2] = [std::f32::consts::FRAC_PI_4, -2.185_569_4e-8];
 const INV_PI: [f32; 2] = [std::f32::consts::FRAC_1_PI, 1.284_127_6e-8];
@@ -207,13 +207,13 @@ impl Ops<'_> {
     fn as_float(&mut self, bits: V) -> V {
         self.cast(bits, naga::ScalarKind::Float, None)
     }
-    fn to_float(&mut self, n: V) -> V {
+    fn convert_to_float(&mut self, n: V) -> V {
         self.cast(n, naga::ScalarKind::Float, Some(4))
     }
-    fn to_uint(&mut self, n: V) -> V {
+    fn convert_to_uint(&mut self, n: V) -> V {
         self.cast(n, naga::ScalarKind::Uint, Some(4))
     }
-    fn to_sint(&mut self, n: V) -> V {
+    fn convert_to_sint(&mut self, n: V) -> V {
         self.cast(n, naga::ScalarKind::Sint, Some(4))
     }
 
@@ -448,7 +448,7 @@ impl Ops<'_> {
         let lo = self.sub(lo, kp2.lo);
         let lo = self.fma(nk, p3, lo);
         let r = self.fast_two_sum(t.hi, lo);
-        let q = self.to_uint(k);
+        let q = self.convert_to_uint(k);
         (r, q)
     }
 
@@ -545,14 +545,14 @@ impl Ops<'_> {
         let m = self.bin(B::InclusiveOr, m, hidden);
         // Bit e - 1 of 2/pi is table bit e + 31 = biased exponent - 120;
         // small arguments (which take the Cody-Waite result) clamp to 0.
-        let biased = self.to_sint(biased);
+        let biased = self.convert_to_sint(biased);
         let bias = self.i(120);
         let position = self.sub(biased, bias);
         let zero_i = self.i(0);
         let position = self
             .fb
             .math(naga::MathFunction::Max, position, Some(zero_i));
-        let position = self.to_uint(position);
+        let position = self.convert_to_uint(position);
         let five = self.u(5);
         let word = self.bin(B::ShiftRight, position, five);
         let low_five = self.u(31);
@@ -560,8 +560,8 @@ impl Ops<'_> {
         let w0 = self.table_window(table, word, shift, 0);
         let w1 = self.table_window(table, word, shift, 1);
         let w2 = self.table_window(table, word, shift, 2);
-        let (h0, l0) = self.wide_multiply(m, w0);
-        let _ = h0;
+        // Only the low word of m * w0 lands below bit 96.
+        let l0 = self.mul(m, w0);
         let (h1, l1) = self.wide_multiply(m, w1);
         let (h2, l2) = self.wide_multiply(m, w2);
         // Words of the product, least significant first; bits above 95 are
@@ -632,10 +632,10 @@ impl Ops<'_> {
         let head_mask = self.u(0xffff_ff00);
         let byte_mask = self.u(0xff);
         let head = self.bin(B::And, high, head_mask);
-        let head = self.to_float(head);
+        let head = self.convert_to_float(head);
         let byte = self.bin(B::And, high, byte_mask);
-        let byte = self.to_float(byte);
-        let low = self.to_float(low);
+        let byte = self.convert_to_float(byte);
+        let low = self.convert_to_float(low);
         let two_m32 = self.f(1.0 / 4_294_967_296.0);
         let tail = self.fma(low, two_m32, byte);
         // Scale by 2^-(32 + lz + 32 * empty), built as exponent bits.
@@ -747,7 +747,7 @@ impl Ops<'_> {
         let head = self.two_prod(r, pi_hi);
         let lo = self.fma(r, pi_lo, head.lo);
         let pr = self.fast_two_sum(head.hi, lo);
-        let q = self.to_uint(q);
+        let q = self.convert_to_uint(q);
         (pr, q, t)
     }
 
