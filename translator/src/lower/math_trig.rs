@@ -113,6 +113,7 @@ struct Ops<'f> {
     size: Option<naga::VectorSize>,
     /// The naga type of a `u32` value of this width, for table lookups.
     uint_ty: Handle<naga::Type>,
+    /// `array<u32, N>` holding [`TWO_OVER_PI_BITS`].
     table_ty: Handle<naga::Type>,
 }
 
@@ -336,17 +337,7 @@ impl Ops<'_> {
         let lo = self.add(head.lo, tail);
         self.fast_two_sum(head.hi, lo)
     }
-    /// `v * (c.hi + c.lo)` rounded once more at the end.
-    fn times_constant(&mut self, v: Pair, c: [f32; 2]) -> V {
-        let c_hi = self.f(c[0]);
-        let c_lo = self.f(c[1]);
-        let head = self.two_prod(v.hi, c_hi);
-        let cross = self.mul(v.hi, c_lo);
-        let tail = self.fma(v.lo, c_hi, cross);
-        let lo = self.add(head.lo, tail);
-        let hi = head.hi;
-        self.add(hi, lo)
-    }
+    /// `v * (c.hi + c.lo)` as a pair.
     fn times_constant_pair(&mut self, v: Pair, c: [f32; 2]) -> Pair {
         let c_hi = self.f(c[0]);
         let c_lo = self.f(c[1]);
@@ -452,8 +443,8 @@ impl Ops<'_> {
         (r, q)
     }
 
-    /// The 32 bits of the 2/pi table starting at bit `position` (bit 0 is
-    /// the most significant of word 0), lane by lane.
+    /// The 32 bits of the 2/pi table starting at bit `shift` of word
+    /// `word + offset` (bit 0 the most significant), lane by lane.
     fn table_window(&mut self, table: V, word: V, shift: V, offset: u32) -> V {
         let offset_u = self.u(offset);
         let first = self.add(word, offset_u);
@@ -532,9 +523,37 @@ impl Ops<'_> {
 
     /// Payne-Hanek: a = m 2^e with a 24-bit integer m; a 2/pi modulo 4 is
     /// m times the 96 bits of 2/pi from bit e - 1 on (the earlier bits
-    /// only add multiples of 4). The 120-bit product's top two integer
-    /// bits are the quadrant and its next 94 bits the fraction.
+    /// only add multiples of 4). The product's top two integer bits are the
+    /// quadrant and its next 94 bits the fraction of a quarter turn.
     fn payne_hanek(&mut self, a: V) -> (Pair, V) {
+        let (m, window) = self.mantissa_and_window(a);
+        let (quadrant, fraction) = self.product_modulo_4(m, window);
+        // A fraction of a half or more rounds the quadrant up and leaves
+        // the negative fraction F - 1.
+        let (zero, one) = (self.u(0), self.u(1));
+        let half_bit = self.u(0x2000_0000);
+        let upper = self.bin(B::And, fraction[0], half_bit);
+        let negative = self.bin(B::NotEqual, upper, zero);
+        let complement = self.negate_fraction(fraction);
+        let magnitude = [0, 1, 2].map(|i| self.select(negative, complement[i], fraction[i]));
+        let up = self.select(negative, one, zero);
+        let q = self.add(quadrant, up);
+        let three = self.u(3);
+        let q = self.bin(B::And, q, three);
+        let turns = self.fraction_value(magnitude);
+        let r = self.times_constant_pair(turns, [PIO2[0], PIO2[1]]);
+        let minus = self.u(0x8000_0000);
+        let sign = self.select(negative, minus, zero);
+        let r = Pair {
+            hi: self.flip_sign(r.hi, sign),
+            lo: self.flip_sign(r.lo, sign),
+        };
+        (r, q)
+    }
+
+    /// The 24-bit integer mantissa of `a` and the 96 bits of 2/pi that
+    /// multiply it, most significant word first.
+    fn mantissa_and_window(&mut self, a: V) -> (V, [V; 3]) {
         let table = self.table();
         let bits = self.bits(a);
         let c23 = self.u(23);
@@ -548,24 +567,25 @@ impl Ops<'_> {
         let biased = self.convert_to_sint(biased);
         let bias = self.i(120);
         let position = self.sub(biased, bias);
-        let zero_i = self.i(0);
-        let position = self
-            .fb
-            .math(naga::MathFunction::Max, position, Some(zero_i));
+        let zero = self.i(0);
+        let position = self.math2(naga::MathFunction::Max, position, zero);
         let position = self.convert_to_uint(position);
         let five = self.u(5);
         let word = self.bin(B::ShiftRight, position, five);
         let low_five = self.u(31);
         let shift = self.bin(B::And, position, low_five);
-        let w0 = self.table_window(table, word, shift, 0);
-        let w1 = self.table_window(table, word, shift, 1);
-        let w2 = self.table_window(table, word, shift, 2);
+        let window = [0, 1, 2].map(|i| self.table_window(table, word, shift, i));
+        (m, window)
+    }
+
+    /// m * w modulo 4 (the binary point after the 94th bit of the 120-bit
+    /// product): the quadrant and the fraction as a 30-bit word and two
+    /// full words, most significant first.
+    fn product_modulo_4(&mut self, m: V, w: [V; 3]) -> (V, [V; 3]) {
         // Only the low word of m * w0 lands below bit 96.
-        let l0 = self.mul(m, w0);
-        let (h1, l1) = self.wide_multiply(m, w1);
-        let (h2, l2) = self.wide_multiply(m, w2);
-        // Words of the product, least significant first; bits above 95 are
-        // multiples of 4 and dropped.
+        let l0 = self.mul(m, w[0]);
+        let (h1, l1) = self.wide_multiply(m, w[1]);
+        let (h2, l2) = self.wide_multiply(m, w[2]);
         let r0 = l2;
         let r1 = self.add(l1, h2);
         let carry = self.bin(B::Less, r1, l1);
@@ -577,51 +597,47 @@ impl Ops<'_> {
         let quadrant = self.bin(B::ShiftRight, r2, thirty);
         let fraction_mask = self.u(0x3fff_ffff);
         let top = self.bin(B::And, r2, fraction_mask);
-        // A fraction of a half or more rounds the quadrant up and leaves
-        // the negative fraction 1 - F, negated as a 94-bit integer.
-        let half_bit = self.u(0x2000_0000);
-        let upper = self.bin(B::And, top, half_bit);
-        let negative = self.bin(B::NotEqual, upper, zero);
-        let (n2, n1, n0) = {
-            let not0 = self.fb.unary(naga::UnaryOperator::BitwiseNot, r0);
-            let not1 = self.fb.unary(naga::UnaryOperator::BitwiseNot, r1);
-            let not2 = self.fb.unary(naga::UnaryOperator::BitwiseNot, top);
-            let n0 = self.add(not0, one);
-            let c0 = self.bin(B::Equal, r0, zero);
-            let c0u = self.select(c0, one, zero);
-            let n1 = self.add(not1, c0u);
-            let r1_zero = self.bin(B::Equal, r1, zero);
-            let c1u = self.select(r1_zero, c0u, zero);
-            let n2 = self.add(not2, c1u);
-            let n2 = self.bin(B::And, n2, fraction_mask);
-            (n2, n1, n0)
-        };
-        let f2 = self.select(negative, n2, top);
-        let f1 = self.select(negative, n1, r1);
-        let f0 = self.select(negative, n0, r0);
-        let up = self.select(negative, one, zero);
-        let q = self.add(quadrant, up);
-        let three = self.u(3);
-        let q = self.bin(B::And, q, three);
-        // The fraction f2:f1:f0 (30 + 32 + 32 bits) as 96 bits aligned to
-        // the binary point: value = (g2 + g1 2^-32 + g0 2^-64) 2^-32.
-        let two = self.u(2);
-        let g2 = self.bin(B::ShiftLeft, f2, two);
-        let t = self.bin(B::ShiftRight, f1, thirty);
+        (quadrant, [top, r1, r0])
+    }
+
+    /// 2^94 - F for a 94-bit fraction F (30 + 32 + 32 bits): !F + 1.
+    fn negate_fraction(&mut self, f: [V; 3]) -> [V; 3] {
+        let (one, zero) = (self.u(1), self.u(0));
+        let not = f.map(|w| self.fb.unary(naga::UnaryOperator::BitwiseNot, w));
+        let n0 = self.add(not[2], one);
+        let carry0 = self.bin(B::Equal, f[2], zero);
+        let carry0 = self.select(carry0, one, zero);
+        let n1 = self.add(not[1], carry0);
+        let low_zero = self.bin(B::Equal, f[1], zero);
+        let carry1 = self.select(low_zero, carry0, zero);
+        let n2 = self.add(not[0], carry1);
+        let fraction_mask = self.u(0x3fff_ffff);
+        let n2 = self.bin(B::And, n2, fraction_mask);
+        [n2, n1, n0]
+    }
+
+    /// The value of a 94-bit fraction below 1/2 as a float pair, normalised
+    /// first so that arguments very close to a multiple of pi/2 keep all
+    /// their significant bits: a whole word when the top one is zero, then
+    /// by the leading zeros.
+    fn fraction_value(&mut self, f: [V; 3]) -> Pair {
+        let (one, two, zero) = (self.u(1), self.u(2), self.u(0));
+        let thirty = self.u(30);
+        // The fraction as 96 bits aligned to the binary point:
+        // (g2 + g1 2^-32 + g0 2^-64) 2^-32.
+        let g2 = self.bin(B::ShiftLeft, f[0], two);
+        let t = self.bin(B::ShiftRight, f[1], thirty);
         let g2 = self.bin(B::InclusiveOr, g2, t);
-        let g1 = self.bin(B::ShiftLeft, f1, two);
-        let t = self.bin(B::ShiftRight, f0, thirty);
+        let g1 = self.bin(B::ShiftLeft, f[1], two);
+        let t = self.bin(B::ShiftRight, f[2], thirty);
         let g1 = self.bin(B::InclusiveOr, g1, t);
-        let g0 = self.bin(B::ShiftLeft, f0, two);
-        // Normalise: a whole word first when the top one is zero (an
-        // argument very close to a multiple of pi/2), then by its leading
-        // zeros.
+        let g0 = self.bin(B::ShiftLeft, f[2], two);
         let empty = self.bin(B::Equal, g2, zero);
         let top_word = self.select(empty, g1, g2);
         let next_word = self.select(empty, g0, g1);
         let lz = self.math(naga::MathFunction::CountLeadingZeros, top_word);
         let thirty_one = self.u(31);
-        let lz = self.fb.math(naga::MathFunction::Min, lz, Some(thirty_one));
+        let lz = self.math2(naga::MathFunction::Min, lz, thirty_one);
         let high = self.bin(B::ShiftLeft, top_word, lz);
         let carried = self.bin(B::ShiftRight, next_word, one);
         let rest = self.sub(thirty_one, lz);
@@ -644,19 +660,12 @@ impl Ops<'_> {
         let exponent = self.u(127 - 32);
         let exponent = self.sub(exponent, lz);
         let exponent = self.sub(exponent, skipped);
+        let c23 = self.u(23);
         let exponent = self.bin(B::ShiftLeft, exponent, c23);
         let scale = self.as_float(exponent);
         let f_hi = self.mul(head, scale);
         let f_lo = self.mul(tail, scale);
-        let f = self.fast_two_sum(f_hi, f_lo);
-        let r = self.times_constant_pair(f, [PIO2[0], PIO2[1]]);
-        let minus = self.u(0x8000_0000);
-        let sign = self.select(negative, minus, zero);
-        let r = Pair {
-            hi: self.flip_sign(r.hi, sign),
-            lo: self.flip_sign(r.lo, sign),
-        };
-        (r, q)
+        self.fast_two_sum(f_hi, f_lo)
     }
 
     /// A function-local copy of the 2/pi table, for indexing.
@@ -1002,7 +1011,7 @@ impl Ops<'_> {
 
     /// v / pi, rounded once at the end; a zero keeps its sign.
     fn over_pi(&mut self, v: Pair) -> V {
-        let scaled = self.times_constant(v, INV_PI);
+        let scaled = self.times_constant_pair(v, INV_PI).hi;
         let zero = self.f(0.0);
         let is_zero = self.bin(B::Equal, v.hi, zero);
         self.select(is_zero, v.hi, scaled)
