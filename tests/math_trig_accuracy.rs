@@ -786,11 +786,22 @@ fn trig_builtins_on_vectors_match_scalars() {
         }
         assert!(worst.failures.is_empty(), "{name}: {:?}", worst.failures);
     }
-    let want = gpu.run(&scalar, "k_sincos", &[&xs[..4 * G]], 2, 4 * G, 4 * G);
-    let got = gpu.run(&vector, "v_sincos", &[&xs[..4 * G]], 2, 4 * G, G);
-    for k in 0..2 {
-        for i in 0..4 * G {
-            assert!(same(got[k][i], want[k][i]), "sincos output {k} lane {i}");
+    // sincos on 4 lanes, and on 8 and 16 lanes (split in parts by the
+    // trigonometry module itself, as it stores through a pointer).
+    for (kernel, lanes) in [("v_sincos", 4), ("v_sincos_wide", 24)] {
+        let n = lanes * G;
+        let want = gpu.run(&scalar, "k_sincos", &[&xs[..n]], 2, n, n);
+        let got = gpu.run(&vector, kernel, &[&xs[..n]], 2, n, G);
+        for k in 0..2 {
+            for i in 0..n {
+                assert!(
+                    same(got[k][i], want[k][i]),
+                    "{kernel} output {k} lane {i}: x = {:e} vector {:e} scalar {:e}",
+                    xs[i],
+                    got[k][i],
+                    want[k][i]
+                );
+            }
         }
     }
 }

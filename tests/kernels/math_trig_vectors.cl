@@ -40,3 +40,15 @@ __kernel void v_sincos(__global const float *x, __global float *s,
     vstore4(sincos(vload4(i, x), &cv), i, s);
     vstore4(cv, i, c);
 }
+
+// sincos on 8- and 16-element vectors, into private and buffer memory.
+__kernel void v_sincos_wide(__global const float *x, __global float *s,
+                            __global float *c) {
+    size_t i = get_global_id(0);
+    float8 c8;
+    vstore8(sincos(vload8(i, x), &c8), i, s);
+    vstore8(c8, i, c);
+    size_t second = 8 * get_global_size(0);
+    __global float16 *c16 = (__global float16 *)(c + second);
+    vstore16(sincos(vload16(i, x + second), c16 + i), i, s + second);
+}

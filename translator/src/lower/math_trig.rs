@@ -99,6 +99,28 @@ const ASIN_POLY: [f32; 11] = [
     13_749_310_575.0 / 1_887_425_822_720.0,
 ];
 
+/// The built-ins this module lowers (for `float` arguments).
+const TRIG_BUILTINS: [Builtin; 18] = [
+    Builtin::Sin,
+    Builtin::Cos,
+    Builtin::Tan,
+    Builtin::Sincos,
+    Builtin::Sinpi,
+    Builtin::Cospi,
+    Builtin::Tanpi,
+    Builtin::Asin,
+    Builtin::Acos,
+    Builtin::Atan,
+    Builtin::Atan2,
+    Builtin::Asinpi,
+    Builtin::Acospi,
+    Builtin::Atanpi,
+    Builtin::Atan2pi,
+    Builtin::HalfSin,
+    Builtin::HalfCos,
+    Builtin::HalfTan,
+];
+
 /// A value as an unevaluated sum `hi + lo` with |lo| far below ulp(hi).
 #[derive(Clone, Copy)]
 struct Pair {
@@ -696,23 +718,66 @@ impl Ops<'_> {
 
     // ---- the functions ----
 
-    /// (sin x, cos x) as needed: `Option`s so unused halves cost nothing.
-    fn sin_cos(&mut self, x: V, want_sin: bool, want_cos: bool) -> (Option<V>, Option<V>) {
+    /// (sin x, cos x), sharing the reduction.
+    fn sin_cos(&mut self, x: V) -> (V, V) {
         let a = self.math(naga::MathFunction::Abs, x);
         let (r, q) = self.reduce_half_pi(a);
         let s = self.sin_reduced(r);
         let c = self.cos_reduced(r);
-        let sin = want_sin.then(|| {
-            let v = self.by_quadrant(q, s, c, false);
-            let sign = self.sign_bit(x);
-            let v = self.flip_sign(v, sign);
-            self.nan_unless_finite(x, v)
-        });
-        let cos = want_cos.then(|| {
-            let v = self.by_quadrant(q, s, c, true);
-            self.nan_unless_finite(x, v)
-        });
+        let sin = self.by_quadrant(q, s, c, false);
+        let sign = self.sign_bit(x);
+        let sin = self.flip_sign(sin, sign);
+        let sin = self.nan_unless_finite(x, sin);
+        let cos = self.by_quadrant(q, s, c, true);
+        let cos = self.nan_unless_finite(x, cos);
         (sin, cos)
+    }
+
+    /// The element-wise function `b` of `x` (and `y`, the second argument
+    /// of `atan2`/`atan2pi`), or `None` for a built-in not computed here.
+    fn function(&mut self, b: Builtin, x: V, y: Option<V>) -> Option<V> {
+        Some(match b {
+            Builtin::Sin => self.sin_cos(x).0,
+            Builtin::Cos => self.sin_cos(x).1,
+            Builtin::Tan => self.tan(x),
+            Builtin::Sinpi => self.sinpi(x),
+            Builtin::Cospi => self.cospi(x),
+            Builtin::Tanpi => self.tanpi(x),
+            Builtin::Asin => {
+                let v = self.asin(x);
+                self.sum(v)
+            }
+            Builtin::Acos => {
+                let v = self.acos(x);
+                self.sum(v)
+            }
+            Builtin::Atan => {
+                let v = self.atan(x);
+                self.sum(v)
+            }
+            Builtin::Asinpi => {
+                let v = self.asin(x);
+                self.over_pi(v)
+            }
+            Builtin::Acospi => {
+                let v = self.acos(x);
+                self.over_pi(v)
+            }
+            Builtin::Atanpi => {
+                let v = self.atan(x);
+                self.over_pi(v)
+            }
+            // atan2(y, x): the call's first argument is y.
+            Builtin::Atan2 => {
+                let v = self.atan2(x, y?);
+                self.sum(v)
+            }
+            Builtin::Atan2pi => {
+                let v = self.atan2(x, y?);
+                self.over_pi(v)
+            }
+            _ => return None,
+        })
     }
 
     fn tan(&mut self, x: V) -> V {
@@ -1034,7 +1099,7 @@ impl ModuleBuilder<'_> {
         let is_float = args
             .first()
             .is_some_and(|a| a.ty.element() == Some(Scalar::Float));
-        if !is_float {
+        if !is_float || !TRIG_BUILTINS.contains(&b) {
             return Ok(None);
         }
         let hardware = match b {
@@ -1061,27 +1126,10 @@ impl ModuleBuilder<'_> {
             };
             return Ok(Some(fb.math(fun, x, y)));
         }
-        if !matches!(
-            b,
-            Builtin::Sin
-                | Builtin::Cos
-                | Builtin::Tan
-                | Builtin::Sincos
-                | Builtin::Sinpi
-                | Builtin::Cospi
-                | Builtin::Tanpi
-                | Builtin::Asin
-                | Builtin::Acos
-                | Builtin::Atan
-                | Builtin::Atan2
-                | Builtin::Asinpi
-                | Builtin::Acospi
-                | Builtin::Atanpi
-                | Builtin::Atan2pi
-        ) {
-            return Ok(None);
-        }
         let x = self.plain(fb, &args[0])?;
+        if b == Builtin::Sincos {
+            return self.sincos(fb, x, ty, &args[1], location).map(Some);
+        }
         let y = match (b, args.get(1)) {
             (Builtin::Atan2 | Builtin::Atan2pi, Some(a)) => Some(self.plain(fb, a)?),
             _ => None,
@@ -1090,6 +1138,11 @@ impl ModuleBuilder<'_> {
             Type::Vector(_, n) => vector_size(*n),
             _ => None,
         };
+        Ok(self.ops(fb, size).function(b, x, y))
+    }
+
+    /// Builds arithmetic on `fb` over values of `size` lanes.
+    fn ops<'f>(&mut self, fb: &'f mut FnBuilder, size: Option<naga::VectorSize>) -> Ops<'f> {
         let uint_ty = match size {
             Some(size) => self.add_type(naga::TypeInner::Vector {
                 size,
@@ -1105,68 +1158,48 @@ impl ModuleBuilder<'_> {
             ),
             stride: 4,
         });
-        let mut ops = Ops {
-            fb: &mut *fb,
+        Ops {
+            fb,
             size,
             uint_ty,
             table_ty,
-        };
-        let value = match b {
-            Builtin::Sin => ops.sin_cos(x, true, false).0,
-            Builtin::Cos => ops.sin_cos(x, false, true).1,
-            Builtin::Sincos => {
-                let (sin, cos) = ops.sin_cos(x, true, true);
-                if let (Some(sin), Some(cos)) = (sin, cos) {
-                    self.store_through(fb, &args[1], cos, location)?;
-                    return Ok(Some(sin));
+        }
+    }
+
+    /// `sincos(x, cosval)`: returns sin x and stores cos x. It has a
+    /// pointer argument, so 8/16-element vectors reach it whole (see
+    /// `wide::splits_builtin`) and are computed here part by part.
+    fn sincos(
+        &mut self,
+        fb: &mut FnBuilder,
+        x: Handle<naga::Expression>,
+        ty: &Type,
+        cosval: &Expr,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let (sin, cos) = match ty {
+            Type::Vector(_, n) if wide::is_wide(ty) => {
+                let (mut sines, mut cosines) = (Vec::new(), Vec::new());
+                for p in 0..u32::from(*n / wide::PART_LANES) {
+                    let part = fb.add(naga::Expression::AccessIndex { base: x, index: p });
+                    let (s, c) = self.ops(fb, Some(naga::VectorSize::Quad)).sin_cos(part);
+                    sines.push(s);
+                    cosines.push(c);
                 }
-                None
+                let wide_ty = self.value_type(ty, location)?;
+                let mut join = |components| {
+                    fb.add(naga::Expression::Compose {
+                        ty: wide_ty,
+                        components,
+                    })
+                };
+                (join(sines), join(cosines))
             }
-            Builtin::Tan => Some(ops.tan(x)),
-            Builtin::Sinpi => Some(ops.sinpi(x)),
-            Builtin::Cospi => Some(ops.cospi(x)),
-            Builtin::Tanpi => Some(ops.tanpi(x)),
-            Builtin::Asin => {
-                let v = ops.asin(x);
-                Some(ops.sum(v))
-            }
-            Builtin::Acos => {
-                let v = ops.acos(x);
-                Some(ops.sum(v))
-            }
-            Builtin::Atan => {
-                let v = ops.atan(x);
-                Some(ops.sum(v))
-            }
-            Builtin::Asinpi => {
-                let v = ops.asin(x);
-                Some(ops.over_pi(v))
-            }
-            Builtin::Acospi => {
-                let v = ops.acos(x);
-                Some(ops.over_pi(v))
-            }
-            Builtin::Atanpi => {
-                let v = ops.atan(x);
-                Some(ops.over_pi(v))
-            }
-            Builtin::Atan2 | Builtin::Atan2pi => y.map(|x_arg| {
-                // atan2(y, x): the first argument is y.
-                let v = ops.atan2(x, x_arg);
-                if b == Builtin::Atan2 {
-                    ops.sum(v)
-                } else {
-                    ops.over_pi(v)
-                }
-            }),
-            _ => None,
+            Type::Vector(_, n) => self.ops(fb, vector_size(*n)).sin_cos(x),
+            _ => self.ops(fb, None).sin_cos(x),
         };
-        value.map(Some).ok_or_else(|| {
-            self.error(
-                location,
-                "internal compiler error: trigonometric built-in without a value",
-            )
-        })
+        self.store_through(fb, cosval, cos, location)?;
+        Ok(sin)
     }
 
     /// `*pointer = value` for an output-pointer argument.
