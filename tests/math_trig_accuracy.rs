@@ -808,15 +808,16 @@ fn trig_builtins_on_vectors_match_scalars() {
 
 /// `-cl-fast-relaxed-math` and the `half_*` functions use the hardware
 /// functions: sin and cos within the relaxed 2^-11 absolute error on
-/// [-pi, pi], half_* within 8192 ulp there (away from the zeros, where
-/// Vulkan only bounds the absolute error).
+/// [-pi, pi], the inverse functions within their relaxed ulp bounds,
+/// half_* within 8192 ulp (away from the zeros, where Vulkan only bounds
+/// the absolute error of its sin and cos).
 #[test]
 fn relaxed_and_half_trig_builtins() {
     let gpu = Gpu::new();
     let program = gpu.build("tests/kernels/math_trig_fast.cl");
     let xs: Vec<f32> = linear(-PI, PI, 20_001).collect();
     let n = xs.len();
-    let got = gpu.run(&program, "fast", &[&xs], 1, 6 * n, n);
+    let got = gpu.run(&program, "fast", &[&xs], 1, 10 * n, n);
     let y = &got[0];
     for (i, &x) in xs.iter().enumerate() {
         let (s, c, t) = (sin_ref(x), cos_ref(x), tan_ref(x));
@@ -833,6 +834,18 @@ fn relaxed_and_half_trig_builtins() {
                 (f64::from(y[2 * n + i]) - t).abs() <= 2f64.powi(-10) * t.abs().max(1.0),
                 "fast tan({x})"
             );
+        }
+        // The relaxed bounds of the inverse functions (OpenCL SPIR-V
+        // environment, "ULP values ... with fast relaxed math").
+        let quarter = x * 0.25;
+        for (k, want, bound) in [
+            (6, asin_ref(quarter), 4096.0),
+            (7, acos_ref(quarter), 4096.0),
+            (8, atan_ref(x), 4096.0),
+            (9, atan2_ref(x, 1.5), 8192.0),
+        ] {
+            let e = ulp_error(y[k * n + i], want);
+            assert!(e <= bound, "relaxed inverse function {k} at {x}: {e} ulp");
         }
         for (k, want) in [(3, s), (4, c), (5, t)] {
             if want.abs() > 1.0 / 16.0 && want.abs() < 1e3 {

@@ -12,4 +12,8 @@ __kernel void fast(__global const float *x, __global float *y) {
     y[3 * n + i] = half_sin(v);
     y[4 * n + i] = half_cos(v);
     y[5 * n + i] = half_tan(v);
+    y[6 * n + i] = asin(v * 0.25f);
+    y[7 * n + i] = acos(v * 0.25f);
+    y[8 * n + i] = atan(v);
+    y[9 * n + i] = atan2(v, 1.5f);
 }
