@@ -7,7 +7,8 @@
 //! Arguments of `sin`/`cos`/`tan` are reduced modulo pi/2 by a three-part
 //! Cody-Waite subtraction below [`CODY_WAITE_LIMIT`] and by a Payne-Hanek
 //! multiplication with a table of the bits of 2/pi above it (32-bit integer
-//! arithmetic only: devices may lack 64-bit integers). The reduced argument
+//! arithmetic only: devices may lack 64-bit integers; skipped by a branch
+//! unless some lane needs it). The reduced argument
 //! is a pair `hi + lo` so the polynomials see more than 24 bits where the
 //! argument was close to a multiple of pi/2. The `*pi` functions reduce
 //! exactly in floating point. The inverse functions reduce to small
@@ -133,7 +134,8 @@ struct Pair {
 struct Ops<'f> {
     fb: &'f mut FnBuilder,
     size: Option<naga::VectorSize>,
-    /// The naga type of a `u32` value of this width, for table lookups.
+    /// The naga types of `f32` and `u32` values of this width.
+    float_ty: Handle<naga::Type>,
     uint_ty: Handle<naga::Type>,
     /// `array<u32, N>` holding [`TWO_OVER_PI_BITS`].
     table_ty: Handle<naga::Type>,
@@ -432,12 +434,51 @@ impl Ops<'_> {
     /// a = q pi/2 + r for finite a >= 0, with q modulo 4 as a `u32`.
     fn reduce_half_pi(&mut self, a: V) -> (Pair, V) {
         let (cw, cw_q) = self.cody_waite(a);
-        let (ph, ph_q) = self.payne_hanek(a);
         let limit = self.f(CODY_WAITE_LIMIT);
         let large = self.bin(B::GreaterEqual, a, limit);
-        let r = self.select_pair(large, ph, cw);
-        let q = self.select(large, ph_q, cw_q);
-        (r, q)
+        // Payne-Hanek costs several times Cody-Waite: run it only when a
+        // lane needs it, passing the results out through variables.
+        let any_large = match self.size {
+            Some(_) => self.fb.add(naga::Expression::Relational {
+                fun: naga::RelationalFunction::Any,
+                argument: large,
+            }),
+            None => large,
+        };
+        let hi = self.variable(self.float_ty, cw.hi);
+        let lo = self.variable(self.float_ty, cw.lo);
+        let q = self.variable(self.uint_ty, cw_q);
+        self.fb.blocks.push(naga::Block::new());
+        let (ph, ph_q) = self.payne_hanek(a);
+        for (pointer, accept, reject) in [(hi, ph.hi, cw.hi), (lo, ph.lo, cw.lo), (q, ph_q, cw_q)] {
+            let value = self.select(large, accept, reject);
+            self.fb.push(naga::Statement::Store { pointer, value });
+        }
+        let accept = self.fb.blocks.pop().expect("Payne-Hanek block");
+        self.fb.push(naga::Statement::If {
+            condition: any_large,
+            accept,
+            reject: naga::Block::new(),
+        });
+        let [hi, lo, q] =
+            [hi, lo, q].map(|pointer| self.fb.add(naga::Expression::Load { pointer }));
+        (Pair { hi, lo }, q)
+    }
+
+    /// A new function-local variable of type `ty` holding `value`; returns
+    /// its pointer.
+    fn variable(&mut self, ty: Handle<naga::Type>, value: V) -> V {
+        let var = self.fb.function.local_variables.append(
+            naga::LocalVariable {
+                name: None,
+                ty,
+                init: None,
+            },
+            Span::UNDEFINED,
+        );
+        let pointer = self.fb.add(naga::Expression::LocalVariable(var));
+        self.fb.push(naga::Statement::Store { pointer, value });
+        pointer
     }
 
     /// r = a - k (P1 + P2 + P3) with k = round(a 2/pi) < 2^15: k P1 and
@@ -703,17 +744,7 @@ impl Ops<'_> {
             ty: self.table_ty,
             components: words,
         });
-        let var = self.fb.function.local_variables.append(
-            naga::LocalVariable {
-                name: Some("two_over_pi_bits".into()),
-                ty: self.table_ty,
-                init: None,
-            },
-            Span::UNDEFINED,
-        );
-        let pointer = self.fb.add(naga::Expression::LocalVariable(var));
-        self.fb.push(naga::Statement::Store { pointer, value });
-        pointer
+        self.variable(self.table_ty, value)
     }
 
     // ---- the functions ----
@@ -1143,13 +1174,14 @@ impl ModuleBuilder<'_> {
 
     /// Builds arithmetic on `fb` over values of `size` lanes.
     fn ops<'f>(&mut self, fb: &'f mut FnBuilder, size: Option<naga::VectorSize>) -> Ops<'f> {
-        let uint_ty = match size {
-            Some(size) => self.add_type(naga::TypeInner::Vector {
-                size,
-                scalar: naga::Scalar::U32,
-            }),
-            None => self.u32_type(),
+        let mut of_width = |scalar| {
+            self.add_type(match size {
+                Some(size) => naga::TypeInner::Vector { size, scalar },
+                None => naga::TypeInner::Scalar(scalar),
+            })
         };
+        let float_ty = of_width(naga::Scalar::F32);
+        let uint_ty = of_width(naga::Scalar::U32);
         let word = self.u32_type();
         let table_ty = self.add_type(naga::TypeInner::Array {
             base: word,
@@ -1161,6 +1193,7 @@ impl ModuleBuilder<'_> {
         Ops {
             fb,
             size,
+            float_ty,
             uint_ty,
             table_ty,
         }
