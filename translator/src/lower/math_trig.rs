@@ -29,10 +29,11 @@ use naga::BinaryOperator as B;
 /// A naga value being built.
 type V = Handle<naga::Expression>;
 
-/// Above this magnitude `sin`/`cos`/`tan` reduce by Payne-Hanek: below it
-/// the quotient fits 15 bits, so `x - k * P1` is exact and the three parts
-/// of pi/2 leave an error near 2^-58, far below the smallest remainder a
-/// float that size can have.
+/// Above this magnitude `sin`/`cos`/`tan` reduce by Payne-Hanek. Below it
+/// the quotient k has at most 15 bits: k P1 and k P2 are subtracted
+/// exactly and the rounding of k P3 leaves an error near 2^-58, far below
+/// the remainders floats of that size leave (the tests include the floats
+/// closest to multiples of pi/2).
 const CODY_WAITE_LIMIT: f32 = 32768.0;
 
 /// pi/2 as three floats whose sum carries about 72 bits.
