@@ -16,6 +16,7 @@ mod divide64;
 mod init;
 mod kernel;
 mod library;
+mod math_trig;
 mod memory;
 mod printf;
 mod reinterpret;
@@ -64,6 +65,7 @@ pub fn lower(
             builtins: None,
             push_constants: None,
             in_progress: Vec::new(),
+            fast_relaxed_math: options.fast_relaxed_math,
         };
         let Some((mut reflection, module)) = builder.kernel(id, info) else {
             continue;
@@ -210,6 +212,9 @@ struct ModuleBuilder<'a> {
     next_binding: u32,
     /// Made by the kernel's first `printf`.
     printf: Option<printf::PrintfBuffer>,
+    /// `-cl-fast-relaxed-math`: math built-ins may use the hardware's
+    /// functions instead of the full-profile software ones.
+    fast_relaxed_math: bool,
 }
 
 /// The state of one naga function under construction.

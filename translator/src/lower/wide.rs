@@ -345,6 +345,8 @@ pub(super) fn splits_builtin(b: Builtin, args: &[Expr], ty: &Type) -> bool {
             | Builtin::VstoreHalf(..)
             | Builtin::VstoreaHalf(..)
             | Builtin::As(..)
+            // Stores through its pointer argument: split in math_trig.rs.
+            | Builtin::Sincos
     );
     !own_path && (is_wide(ty) || args.iter().any(|a| is_wide(&a.ty)))
 }

@@ -56,6 +56,9 @@ impl ModuleBuilder<'_> {
         if let Some(h) = self.library_builtin(fb, b, args, ty, location)? {
             return Ok(h);
         }
+        if let Some(h) = self.trig_builtin(fb, b, args, ty, location)? {
+            return Ok(h);
+        }
         let math = |f: naga::MathFunction| Some(f);
         let function = match b {
             // `rsqrt` is within OpenCL's 2 ulp on Vulkan's InverseSqrt (also
