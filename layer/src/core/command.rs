@@ -11,6 +11,8 @@ use crate::core::CLResult;
 use crate::vulkan::{Buffer, BufferBinding, ComputePipeline, Stream};
 
 pub enum Step {
+    /// Orders every later command after every earlier one.
+    Barrier,
     Copy {
         src: Arc<Buffer>,
         src_offset: u64,
@@ -52,13 +54,19 @@ impl Recipe {
 
     /// Records the steps. Everything they reference is handed to the
     /// stream's keep-alive list as it is recorded, so a failure half-way
-    /// leaves nothing recorded that could outlive its buffers.
-    pub fn record(self, stream: &mut Stream) -> CLResult<()> {
+    /// leaves nothing recorded that could outlive its buffers. `overlap`:
+    /// the command's first step may run alongside earlier commands (its
+    /// later steps are ordered after its earlier ones).
+    pub fn record(self, stream: &mut Stream, overlap: bool) -> CLResult<()> {
+        if overlap && !self.steps.is_empty() {
+            stream.let_next_command_overlap();
+        }
         for object in self.keep_alive {
             stream.keep_alive(object);
         }
         for step in self.steps {
             match &step {
+                Step::Barrier => stream.order_all(),
                 Step::Copy {
                     src,
                     src_offset,
@@ -91,6 +99,7 @@ impl Recipe {
             }
             .or_out_of_resources()?;
             match step {
+                Step::Barrier => {}
                 Step::Copy { src, dst, .. } => {
                     stream.keep_alive(src);
                     stream.keep_alive(dst);

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use opencl_sys::{
-    cl_command_type, cl_int, CL_COMMAND_COPY_BUFFER, CL_COMMAND_FILL_BUFFER,
+    cl_command_type, cl_int, CL_COMMAND_BARRIER, CL_COMMAND_COPY_BUFFER, CL_COMMAND_FILL_BUFFER,
     CL_COMMAND_READ_BUFFER, CL_COMMAND_WRITE_BUFFER, CL_COMPLETE, CL_INVALID_CONTEXT,
     CL_INVALID_VALUE, CL_MEM_COPY_OVERLAP,
 };
@@ -337,13 +337,18 @@ fn tiled_fill(
 }
 
 /// `clEnqueueMarkerWithWaitList` (`CL_COMMAND_MARKER`) and
-/// `clEnqueueBarrierWithWaitList` (`CL_COMMAND_BARRIER`): the same thing on
-/// an in-order queue, a command that completes after its wait list and
-/// everything enqueued before it.
+/// `clEnqueueBarrierWithWaitList` (`CL_COMMAND_BARRIER`): a command that
+/// completes after its wait list and everything enqueued before it. On an
+/// out-of-order queue a barrier also orders every later command after
+/// everything before it.
 pub fn marker(
     queue: &Arc<Object<Queue>>,
     command_type: cl_command_type,
     waits: Waits,
 ) -> CLResult<Arc<Object<Event>>> {
-    queue.enqueue(command_type, waits, Recipe::default(), None)
+    let mut recipe = Recipe::default();
+    if command_type == CL_COMMAND_BARRIER && queue.out_of_order() {
+        recipe.push(Step::Barrier);
+    }
+    queue.enqueue(command_type, waits, recipe, None)
 }

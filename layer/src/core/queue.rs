@@ -18,7 +18,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use opencl_sys::{
     cl_command_queue_properties, cl_command_type, cl_int, cl_queue_properties, CL_COMPLETE,
     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT,
-    CL_OUT_OF_RESOURCES, CL_QUEUE_PROFILING_ENABLE,
+    CL_OUT_OF_RESOURCES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, CL_QUEUE_PROFILING_ENABLE,
 };
 
 use crate::core::command::Recipe;
@@ -134,6 +134,10 @@ impl Queue {
 
     pub fn properties_array(&self) -> &[cl_queue_properties] {
         &self.properties_array
+    }
+
+    pub fn out_of_order(&self) -> bool {
+        self.properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0
     }
 
     pub fn profiling_enabled(&self) -> bool {
@@ -332,7 +336,13 @@ impl Object<Queue> {
         } else {
             None
         };
-        if let Err(error) = recipe.record(&mut state.stream) {
+        // Out of order, a command that waits for nothing still running in
+        // this queue needs no barrier before it.
+        let overlap = self.out_of_order()
+            && !waits
+                .iter()
+                .any(|w| w.queue().is_some_and(|q| std::ptr::eq(&**q, self)) && !w.is_done());
+        if let Err(error) = recipe.record(&mut state.stream, overlap) {
             // Report through the event as well: it was created already.
             let _ = event.finish_with(error);
             return Err(error);

@@ -117,6 +117,9 @@ pub struct Stream {
     /// Reused per dispatch to avoid allocating.
     buffer_infos: Vec<vk::DescriptorBufferInfo>,
     push_constant_bytes: Vec<u8>,
+    /// The next command needs no barrier before it (see
+    /// [`Stream::let_next_command_overlap`]).
+    next_may_overlap: bool,
 }
 
 impl std::fmt::Debug for Stream {
@@ -151,7 +154,24 @@ impl Stream {
             last_submitted: 0,
             buffer_infos: Vec::new(),
             push_constant_bytes: Vec::new(),
+            next_may_overlap: false,
         })
+    }
+
+    /// Records the next command without the barrier that orders it after
+    /// everything before it, so the GPU may run it alongside them (an
+    /// out-of-order queue's command that waits for nothing of its queue).
+    /// Commands after it are ordered as usual.
+    pub fn let_next_command_overlap(&mut self) {
+        self.next_may_overlap = true;
+    }
+
+    /// A barrier alone: every command recorded after it runs after every
+    /// command before it (`clEnqueueBarrierWithWaitList` on an
+    /// out-of-order queue).
+    pub fn order_all(&mut self) -> Result<(), VkError> {
+        self.next_may_overlap = false;
+        self.begin_command().map(drop)
     }
 
     pub fn device(&self) -> &Arc<Device> {
@@ -703,6 +723,9 @@ impl Stream {
     /// command after everything recorded or submitted before it.
     fn begin_command(&mut self) -> Result<vk::CommandBuffer, VkError> {
         let command_buffer = self.begin_command_buffer()?;
+        if std::mem::take(&mut self.next_may_overlap) {
+            return Ok(command_buffer);
+        }
         let barrier = [vk::MemoryBarrier::default()
             .src_access_mask(WRITE_ACCESS)
             .dst_access_mask(ANY_ACCESS)];
