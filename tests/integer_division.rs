@@ -4,12 +4,8 @@
 
 mod common;
 
-use opencl3::command_queue::CommandQueue;
-use opencl3::context::Context;
-use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
-use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
 use std::ptr;
@@ -45,15 +41,7 @@ fn operands() -> (Vec<u64>, Vec<u64>) {
 
 #[test]
 fn sixty_four_bit_division_matches_the_host() {
-    for (k, v) in common::opencl_env() {
-        // SAFETY: set before the loader or any other thread reads them.
-        unsafe { std::env::set_var(k, v) };
-    }
-    let platform = get_platforms().expect("platforms").remove(0);
-    let ids = platform.get_devices(CL_DEVICE_TYPE_ALL).expect("devices");
-    let context = Context::from_device(&Device::new(ids[0])).expect("context");
-    #[allow(deprecated)]
-    let queue = CommandQueue::create_default(&context, 0).expect("queue");
+    let (context, queue) = common::context_and_queue();
     let source = std::fs::read_to_string(common::repo_path("tests/kernels/divide64.cl"))
         .expect("kernel source");
     let program = Program::create_and_build_from_source(&context, &source, "")

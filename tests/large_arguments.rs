@@ -7,12 +7,9 @@
 
 mod common;
 
-use opencl3::command_queue::CommandQueue;
-use opencl3::context::Context;
-use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::device::Device;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_WRITE_ONLY};
-use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
 use std::ptr;
@@ -51,20 +48,12 @@ fn source() -> String {
 
 #[test]
 fn arguments_beyond_the_push_constant_budget_arrive() {
-    for (k, v) in common::opencl_env() {
-        // SAFETY: set before the loader or any other thread reads them.
-        unsafe { std::env::set_var(k, v) };
-    }
-    let platform = get_platforms().expect("platforms").remove(0);
-    let ids = platform.get_devices(CL_DEVICE_TYPE_ALL).expect("devices");
-    let device = Device::new(ids[0]);
+    let (context, queue) = common::context_and_queue();
+    let device = Device::new(context.default_device());
     assert!(
         device.max_parameter_size().expect("max parameter size") >= 1024,
         "the full profile's minimum"
     );
-    let context = Context::from_device(&device).expect("context");
-    #[allow(deprecated)]
-    let queue = CommandQueue::create_default(&context, 0).expect("queue");
     let program = Program::create_and_build_from_source(&context, &source(), "")
         .unwrap_or_else(|log| panic!("build failed:\n{log}"));
     let many = Kernel::create(&program, "many").expect("many");

@@ -5,13 +5,9 @@
 
 mod common;
 
-use opencl3::command_queue::CommandQueue;
-use opencl3::context::Context;
-use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
 use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
-use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::{CL_BLOCKING, CL_NON_BLOCKING};
 use std::ptr;
@@ -38,15 +34,7 @@ fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
 
 #[test]
 fn streamed_reads_and_writes_keep_every_byte_and_the_queue_order() {
-    for (k, v) in common::opencl_env() {
-        // SAFETY: set before the loader or any other thread reads them.
-        unsafe { std::env::set_var(k, v) };
-    }
-    let platform = get_platforms().expect("platforms").remove(0);
-    let ids = platform.get_devices(CL_DEVICE_TYPE_ALL).expect("devices");
-    let context = Context::from_device(&Device::new(ids[0])).expect("context");
-    #[allow(deprecated)]
-    let queue = CommandQueue::create_default(&context, 0).expect("queue");
+    let (context, queue) = common::context_and_queue();
     let program = Program::create_and_build_from_source(&context, ADD_ONE, "").expect("build");
     let kernel = Kernel::create(&program, "add_one").expect("kernel");
     // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.

@@ -105,3 +105,27 @@ pub fn repo_path(relative: &str) -> PathBuf {
         .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
         .join(relative)
 }
+
+/// Points this process's OpenCL loader at clvulkan ([`opencl_env`]), then
+/// opens the first device: its context and an in-order queue.
+pub fn context_and_queue() -> (
+    opencl3::context::Context,
+    opencl3::command_queue::CommandQueue,
+) {
+    for (k, v) in opencl_env() {
+        // SAFETY: tests that call this set the environment before the
+        // loader or any other thread reads it.
+        unsafe { std::env::set_var(k, v) };
+    }
+    let platform = opencl3::platform::get_platforms()
+        .expect("platforms")
+        .remove(0);
+    let ids = platform
+        .get_devices(opencl3::device::CL_DEVICE_TYPE_ALL)
+        .expect("devices");
+    let device = opencl3::device::Device::new(ids[0]);
+    let context = opencl3::context::Context::from_device(&device).expect("context");
+    #[allow(deprecated)]
+    let queue = opencl3::command_queue::CommandQueue::create_default(&context, 0).expect("queue");
+    (context, queue)
+}
