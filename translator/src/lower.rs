@@ -773,6 +773,8 @@ impl<'a> ModuleBuilder<'a> {
                 if op.is_comparison() {
                     let c = self.comparison(fb, *op, a, b)?;
                     self.bool_to_int(fb, c, &e.ty, location)?
+                } else if let Some(fused) = self.contracted(fb, *op, a, b, &e.ty, location)? {
+                    fused
                 } else {
                     let left = self.plain(fb, a)?;
                     let right = self.plain(fb, b)?;
@@ -984,6 +986,58 @@ impl<'a> ModuleBuilder<'a> {
             .collect();
         let s = ty.element().unwrap_or(Scalar::Float);
         self.gather(fb, s, &refs, location)
+    }
+
+    /// `x * y + z`, `z + x * y`, `x * y - z` or `z - x * y` in floating
+    /// point as one fused multiply-add: OpenCL C contracts within an
+    /// expression by default (`FP_CONTRACT ON`, as clang does), and doing it
+    /// here makes it the same on every driver rather than the driver's
+    /// choice. `None` for any other expression.
+    fn contracted<'e>(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: BinaryOp,
+        a: &'e Expr,
+        b: &'e Expr,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        let float = matches!(ty.element(), Some(Scalar::Float | Scalar::Double));
+        if !float || !matches!(op, BinaryOp::Add | BinaryOp::Sub) {
+            return Ok(None);
+        }
+        let product = |e: &'e Expr| match &e.kind {
+            H::Binary(BinaryOp::Mul, x, y) if e.ty == *ty => Some((&**x, &**y)),
+            _ => None,
+        };
+        let (x, y, z, negate_product) = match (product(a), product(b)) {
+            (Some((x, y)), _) => (x, y, b, false),
+            (None, Some((x, y))) => (x, y, a, op == BinaryOp::Sub),
+            (None, None) => return Ok(None),
+        };
+        let negate_addend = op == BinaryOp::Sub && !negate_product;
+        let (x, y, z) = (self.plain(fb, x)?, self.plain(fb, y)?, self.plain(fb, z)?);
+        let operands = [(x, ty), (y, ty), (z, ty)];
+        self.per_part(fb, ty, &operands, location, |_, fb, v, _| {
+            let x = if negate_product {
+                fb.unary(naga::UnaryOperator::Negate, v[0])
+            } else {
+                v[0]
+            };
+            let z = if negate_addend {
+                fb.unary(naga::UnaryOperator::Negate, v[2])
+            } else {
+                v[2]
+            };
+            Ok(fb.add(naga::Expression::Math {
+                fun: naga::MathFunction::Fma,
+                arg: x,
+                arg1: Some(v[1]),
+                arg2: Some(z),
+                arg3: None,
+            }))
+        })
+        .map(Some)
     }
 
     fn arithmetic(
