@@ -56,7 +56,10 @@ fn products_added_in_one_expression_are_fused() {
     assert_eq!(a.mul_add(a, c), error, "the host's own fma");
     let expected = [error, error, error, -error, 0.0, error];
     for (i, (&g, &fused)) in got.iter().zip(&expected).enumerate() {
-        assert!(g == fused || g == 0.0, "out[{i}] = {g:e}: neither {fused:e} nor 0");
+        assert!(
+            g == fused || g == 0.0,
+            "out[{i}] = {g:e}: neither {fused:e} nor 0"
+        );
     }
     println!("contracted results: {got:?} (fused: {})", got[0] == error);
 }

@@ -13,6 +13,7 @@ mod async_copy;
 mod atomics;
 mod convert;
 mod divide64;
+mod geometric;
 mod init;
 mod kernel;
 mod library;

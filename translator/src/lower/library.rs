@@ -25,6 +25,9 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
+        if let Some(h) = self.geometric_builtin(fb, b, args, location)? {
+            return Ok(Some(h));
+        }
         let arg_ty = args.first().map_or(Type::INT, |a| a.ty.clone());
         let elem = arg_ty.element().unwrap_or(Scalar::Int);
         let h = match b {

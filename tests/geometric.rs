@@ -1,0 +1,159 @@
+//! `length`, `distance`, `normalize` and their `fast_` forms on 1-4 lane
+//! floats through the ICD, against f64 host references: ordinary vectors,
+//! vectors whose sum of squares overflows or underflows float (which must
+//! not show in the result), zero vectors and infinite components.
+
+mod common;
+
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
+use opencl3::program::Program;
+use opencl3::types::CL_BLOCKING;
+use std::ptr;
+
+/// Work-items per lane count: each reads p (4 floats) and q (4 floats).
+const POINTS: usize = 4096;
+
+fn inputs() -> Vec<f32> {
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    let mut uniform = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut v = Vec::with_capacity(POINTS * 8);
+    for i in 0..POINTS {
+        for lane in 0..8 {
+            let x = uniform() * 2.0 - 1.0;
+            let value = match i % 8 {
+                // Huge: squares overflow float.
+                1 => x * 3e37,
+                // Tiny: squares underflow float.
+                2 => x * 1e-30,
+                // A zero vector (p only).
+                3 if lane < 4 => 0.0,
+                // One infinite component (lane 1 of p).
+                4 if lane == 1 => f64::INFINITY * x.signum(),
+                // Mixed magnitudes.
+                5 => x * 10f64.powi((lane - 4) * 8),
+                _ => x * 100.0,
+            };
+            v.push(value as f32);
+        }
+    }
+    v
+}
+
+fn ulps(got: f32, want: f64) -> f64 {
+    if got as f64 == want || (got.is_nan() && want.is_nan()) {
+        return 0.0;
+    }
+    let ulp = f64::from(f32::EPSILON) * 2f64.powi((want.abs().log2().floor()) as i32);
+    ((got as f64 - want) / ulp.max(f64::from(f32::MIN_POSITIVE) * f64::from(f32::EPSILON))).abs()
+}
+
+fn length(p: &[f64]) -> f64 {
+    p.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+#[test]
+fn geometric_functions_against_f64() {
+    let (context, queue) = common::context_and_queue();
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/geometric.cl"))
+        .expect("kernel source");
+    let program = Program::create_and_build_from_source(&context, &source, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let data = inputs();
+    let mut worst = [0f64; 3];
+    for (n, name) in [(1, "float"), (2, "float2"), (3, "float3"), (4, "float4")] {
+        let kernel = Kernel::create(&program, &format!("geometric_{name}")).expect("kernel");
+        let mut got = vec![0f32; POINTS * 16];
+        // SAFETY: null host pointers; blocking transfers of vectors of the
+        // buffers' sizes; the kernel takes two buffers.
+        unsafe {
+            let mut input =
+                Buffer::<f32>::create(&context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut())
+                    .expect("input");
+            let output =
+                Buffer::<f32>::create(&context, CL_MEM_READ_WRITE, got.len(), ptr::null_mut())
+                    .expect("output");
+            queue
+                .enqueue_write_buffer(&mut input, CL_BLOCKING, 0, &data, &[])
+                .expect("write");
+            ExecuteKernel::new(&kernel)
+                .set_arg(&input)
+                .set_arg(&output)
+                .set_global_work_size(POINTS)
+                .enqueue_nd_range(&queue)
+                .expect("launch");
+            queue
+                .enqueue_read_buffer(&output, CL_BLOCKING, 0, &mut got, &[])
+                .expect("read");
+        }
+        for i in 0..POINTS {
+            let p32 = &data[8 * i..8 * i + n];
+            let q32 = &data[8 * i + 4..8 * i + 4 + n];
+            let p: Vec<f64> = p32.iter().map(|&x| f64::from(x)).collect();
+            // The device subtracts in float before measuring.
+            let d: Vec<f64> = p32.iter().zip(q32).map(|(a, b)| f64::from(a - b)).collect();
+            let o = &got[16 * i..16 * i + 16];
+            let context = || format!("{name} work-item {i}: p = {p32:?}, q = {q32:?}, out = {o:?}");
+            let infinite = p.iter().any(|x| x.is_infinite());
+            let zero = p.iter().all(|&x| x == 0.0);
+
+            // length and distance: within 4 ulp, +inf for an infinite
+            // component, never spuriously 0 or inf.
+            let want_length = if infinite { f64::INFINITY } else { length(&p) };
+            let e = ulps(o[0], want_length);
+            assert!(e <= 4.0, "length off by {e} ulp: {}", context());
+            worst[0] = worst[0].max(e);
+            if !d.iter().any(|x| x.is_infinite() || x.is_nan()) {
+                let e = ulps(o[1], length(&d));
+                assert!(e <= 4.0, "distance off by {e} ulp: {}", context());
+                worst[1] = worst[1].max(e);
+            }
+
+            // normalize: p for a zero vector, the infinite components'
+            // directions, else p / |p| within 4 ulp of 1.
+            let want: Vec<f64> = if zero {
+                p.clone()
+            } else if infinite {
+                p.iter()
+                    .map(|x| if x.is_infinite() { x.signum() } else { 0.0 })
+                    .collect()
+            } else {
+                let l = length(&p);
+                p.iter().map(|x| x / l).collect()
+            };
+            for (lane, &w) in want.iter().enumerate() {
+                let g = f64::from(o[4 + lane]);
+                let e = (g - w).abs() / f64::from(f32::EPSILON) * 2.0;
+                assert!(
+                    e <= 4.0,
+                    "normalize lane {lane} off by {e} ulp of 1: {}",
+                    context()
+                );
+                worst[2] = worst[2].max(e);
+            }
+
+            // fast_*: 8192 ulp where the sum of squares is a normal float.
+            let sum: f64 = p.iter().map(|x| x * x).sum();
+            if !infinite && sum > f64::from(f32::MIN_POSITIVE) && sum < f64::from(f32::MAX) {
+                let l = sum.sqrt();
+                assert!(ulps(o[2], l) <= 8192.0, "fast_length: {}", context());
+                for (lane, x) in p.iter().enumerate() {
+                    let e = (f64::from(o[8 + lane]) - x / l).abs() / f64::from(f32::EPSILON);
+                    assert!(e <= 8192.0, "fast_normalize lane {lane}: {}", context());
+                }
+            }
+            if zero {
+                assert_eq!(&o[8..8 + n], p32, "fast_normalize of zero: {}", context());
+            }
+        }
+    }
+    println!(
+        "worst: length {:.2} ulp, distance {:.2} ulp, normalize {:.2} ulp of 1",
+        worst[0], worst[1], worst[2]
+    );
+}
