@@ -15,6 +15,7 @@ mod convert;
 mod divide64;
 mod geometric;
 mod init;
+mod int64;
 mod kernel;
 mod library;
 mod math_trig;
@@ -1215,6 +1216,25 @@ impl<'a> ModuleBuilder<'a> {
                 kind: tn.kind,
                 convert: None,
             })
+        } else if fs.is_integer() && ts.is_integer() {
+            // C extends by the source's signedness: a `uint` becomes a
+            // `long` by zero extension. naga's As to another kind and width
+            // extends by the target's, so change the width first, within
+            // the source's kind, then reinterpret.
+            let resized = fb.add(naga::Expression::As {
+                expr: v,
+                kind: fn_.kind,
+                convert: Some(tn.width),
+            });
+            if fn_.kind == tn.kind {
+                resized
+            } else {
+                fb.add(naga::Expression::As {
+                    expr: resized,
+                    kind: tn.kind,
+                    convert: None,
+                })
+            }
         } else {
             fb.add(naga::Expression::As {
                 expr: v,

@@ -192,6 +192,15 @@ impl ModuleBuilder<'_> {
                     _ => product,
                 }
             }
+            Builtin::MadSat => {
+                let v = self.values::<3>(fb, args, location)?;
+                self.mad_sat(fb, v, &arg_ty, location)?
+            }
+            Builtin::Upsample => {
+                let v = self.values::<2>(fb, args, location)?;
+                let lo_ty = args[1].ty.clone();
+                self.upsample(fb, v, &arg_ty, &lo_ty, ty, location)?
+            }
             Builtin::Rotate => {
                 let [x, n] = self.values::<2>(fb, args, location)?;
                 self.rotate(fb, x, n, &arg_ty, location)?
@@ -340,7 +349,7 @@ impl ModuleBuilder<'_> {
 
     /// A shift amount of `n` for values of `ty` (naga shifts by unsigned
     /// amounts of the same shape).
-    fn shift_amount(
+    pub(super) fn shift_amount(
         &mut self,
         fb: &mut FnBuilder,
         ty: &Type,
@@ -355,7 +364,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `v`'s bits as `to` (same lane width in registers).
-    fn bitcast(
+    pub(super) fn bitcast(
         &mut self,
         fb: &mut FnBuilder,
         v: Handle<naga::Expression>,
@@ -438,10 +447,7 @@ impl ModuleBuilder<'_> {
         let s = ty.element().unwrap_or(Scalar::Int);
         let bits = s.size() * 8;
         if bits > 32 {
-            return Err(self.error(
-                location,
-                format!("built-in function '{b}' on 64-bit integers is not supported yet by this translator"),
-            ));
+            return self.bit_count64(fb, b, x, ty, location);
         }
         // Masks are register bit patterns, not values of the (narrow) type.
         let mask = self.register_constant(fb, ty, (1u64 << bits) - 1, location)?;
@@ -545,10 +551,13 @@ impl ModuleBuilder<'_> {
             let hi = fb.binary(B::ShiftRight, product, shift);
             return self.wrap_narrow(fb, hi, ty);
         }
-        if bits > 32 || !self.caps.int64 {
+        if bits > 32 {
+            return self.mul_hi64(fb, x, y, ty, location);
+        }
+        if !self.caps.int64 {
             return Err(self.error(
                 location,
-                "mul_hi on 64-bit integers (or without 64-bit support) is not supported yet by this translator",
+                "mul_hi on 32-bit integers needs 64-bit integer support",
             ));
         }
         let wide_elem = if s.is_signed() {
@@ -582,10 +591,7 @@ impl ModuleBuilder<'_> {
         let s = ty.element().unwrap_or(Scalar::Int);
         let bits = s.size() * 8;
         if bits > 32 {
-            return Err(self.error(
-                location,
-                "rotate on 64-bit integers is not supported yet by this translator",
-            ));
+            return self.rotate64(fb, x, n, ty, location);
         }
         let unsigned = match ty {
             Type::Vector(_, k) => Type::Vector(Scalar::UInt, *k),
