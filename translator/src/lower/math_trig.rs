@@ -21,6 +21,12 @@
 //! below 2^-30 of the result on the reduced interval, evaluated with fma.
 //! Vulkan lets `Fma` round twice, so no exact step relies on it: exact
 //! products are Dekker products of masked 12-bit halves.
+//! Devices may flush subnormal results to zero and may divide through a
+//! reciprocal (NVIDIA does both), so no error term is allowed to become
+//! subnormal where it matters (tiny arguments are scaled by 2^64 first,
+//! and division works on significands), and no infinity or NaN goes through
+//! the arithmetic to produce a special value: those are chosen by selects
+//! on bit tests, which a compiler assuming finite floats cannot fold.
 //! `-cl-fast-relaxed-math` and `half_*` map to the GLSL functions.
 
 use super::*;
