@@ -354,6 +354,33 @@ const SPECIALS: [f32; 12] = [
     1.0,
 ];
 
+/// Tiny normal magnitudes where a device that flushes subnormals loses
+/// the low part of a split product (`x * pi_hi + x * pi_lo` and the like)
+/// unless the implementation rescales: the inputs that failed on such a
+/// device, and the binades around the rescaling limit 2^-60 and FLT_MIN,
+/// both signs.
+fn tiny_edges() -> Vec<f32> {
+    let mut v = vec![
+        2.583_732_6e-35,
+        1.461_719_9e-35,
+        1.794_970_5e-35,
+        2.256_893e-35,
+        2.141_688e-35,
+        1.0e-35,
+        3.0e-38,
+    ];
+    for e in [
+        -126, -125, -120, -110, -100, -90, -80, -70, -61, -60, -59, -50,
+    ] {
+        for m in [1.0f32, 1.000_000_1, 1.333_333_4, 1.5, 1.999_999_9] {
+            v.extend(with_neighbours(m * 2f32.powi(e)));
+        }
+    }
+    let negated: Vec<f32> = v.iter().map(|x| -x).collect();
+    v.extend(negated);
+    v
+}
+
 fn linear(lo: f64, hi: f64, n: usize) -> impl Iterator<Item = f32> {
     (0..n).map(move |i| (lo + (hi - lo) * i as f64 / (n - 1) as f64) as f32)
 }
@@ -472,6 +499,7 @@ fn trig_inputs() -> Vec<f32> {
         k *= 1.05;
     }
     v.extend(near_multiples_of_half_pi());
+    v.extend(tiny_edges());
     v.extend(SPECIALS);
     v
 }
@@ -491,6 +519,7 @@ fn pi_inputs() -> Vec<f32> {
             v.extend([x, -x]);
         }
     }
+    v.extend(tiny_edges());
     v.extend(SPECIALS);
     v
 }
@@ -505,6 +534,7 @@ fn asin_inputs() -> Vec<f32> {
         v.extend([half, -half]);
     }
     v.extend([1.000_000_1, -1.000_000_1, 2.0, -2.0]);
+    v.extend(tiny_edges());
     v.extend(SPECIALS);
     v
 }
@@ -519,6 +549,13 @@ fn atan_inputs() -> Vec<f32> {
             v.extend([x, -x]);
         }
     }
+    // Huge arguments, where -1/x is tiny, and the infinities on their own
+    // (atan(+-inf) = +-pi/2 must not come from inf/inf or inf * 0).
+    for e in [64, 100, 120, 126, 127] {
+        v.extend(with_neighbours(2f32.powi(e)));
+    }
+    v.extend(tiny_edges());
+    v.extend([f32::INFINITY, f32::NEG_INFINITY]);
     v.extend(SPECIALS);
     v
 }
@@ -535,6 +572,38 @@ fn atan2_inputs() -> (Vec<f32>, Vec<f32>) {
         for &x in &values {
             ys.push(y);
             xs.push(x);
+        }
+    }
+    // Ratios whose angle is tiny but normal (the failing pairs of a
+    // device that flushes subnormals among them), with both signs of
+    // each, and finite values against the infinities.
+    let mut tiny_ratio = Vec::new();
+    for &y in &[9.546_681e-28f32, 1.0e-30, 2f32.powi(-100), 3.0e-20, 1.0e-35] {
+        for &x in &[
+            5.316_388_5e6f32,
+            1.433_119_4e7,
+            1.637_125_8e7,
+            2.441_029_6e7,
+            1.971_088e7,
+            6.393_564_4e7,
+            6.228_262_4e7,
+            1.163_477e8,
+            1.0e3,
+            7.0e10,
+        ] {
+            tiny_ratio.push((y, x));
+        }
+    }
+    for &y in &values {
+        if y.is_finite() {
+            tiny_ratio.push((y, f32::INFINITY));
+            tiny_ratio.push((f32::INFINITY, y));
+        }
+    }
+    for (y, x) in tiny_ratio {
+        for (sy, sx) in [(1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)] {
+            ys.push(sy * y);
+            xs.push(sx * x);
         }
     }
     let mut rng = Lcg(7);

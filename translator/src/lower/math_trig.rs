@@ -21,6 +21,12 @@
 //! below 2^-30 of the result on the reduced interval, evaluated with fma.
 //! Vulkan lets `Fma` round twice, so no exact step relies on it: exact
 //! products are Dekker products of masked 12-bit halves.
+//! Devices may flush subnormal results to zero and may divide through a
+//! reciprocal (NVIDIA does both), so no error term is allowed to become
+//! subnormal where it matters (tiny arguments are scaled by 2^64 first,
+//! and division works on significands), and no infinity or NaN goes through
+//! the arithmetic to produce a special value: those are chosen by selects
+//! on bit tests, which a compiler assuming finite floats cannot fold.
 //! `-cl-fast-relaxed-math` and `half_*` map to the GLSL functions.
 
 use super::*;
@@ -38,6 +44,11 @@ const CODY_WAITE_LIMIT: f32 = 32768.0;
 
 /// pi/2 as three floats whose sum carries about 72 bits.
 const PIO2: [f32; 3] = [1.570_796_4, -4.371_139e-8, -1.715_124_5e-15];
+/// Below this magnitude the error terms of a product with a constant
+/// near 1 can be subnormal, which some devices flush to zero: such values
+/// are multiplied by [`TINY_SCALE`] first and the result scaled back.
+const TINY: f32 = 8.673_617e-19; // 2^-60
+const TINY_SCALE: f32 = 18_446_744_073_709_551_616.0; // 2^64
 const PI: [f32; 2] = [std::f32::consts::PI, -8.742_278e-8];
 const PIO4: [f32; 2] = [std::f32::consts::FRAC_PI_4, -2.185_569_4e-8];
 const INV_PI: [f32; 2] = [std::f32::consts::FRAC_1_PI, 1.284_127_6e-8];
@@ -128,6 +139,20 @@ const TRIG_BUILTINS: [Builtin; 18] = [
 struct Pair {
     hi: V,
     lo: V,
+}
+
+/// `|x|` reduced in units of pi (see `Ops::reduce_pi_units`).
+struct PiReduction {
+    /// pi r, r = t - quadrant/2 in [-1/4, 1/4].
+    r: Pair,
+    /// The quarter turn, 0..4, as a `u32`.
+    quadrant: V,
+    /// |x| modulo 2.
+    t: V,
+    /// Whether |x| is below [`TINY`], where `tiny_value` is the result of
+    /// sinpi and tanpi.
+    tiny: V,
+    tiny_value: V,
 }
 
 /// Builds float and integer arithmetic over values of one width (a scalar
@@ -256,19 +281,55 @@ impl Ops<'_> {
         let mask = self.u(0x8000_0000);
         self.bin(B::And, bits, mask)
     }
+    /// `x` without its sign bit, as a `u32`: the integer tests below
+    /// classify by bits because a driver may assume floats are finite and
+    /// fold float comparisons with NaN or infinity.
+    fn magnitude_bits(&mut self, x: V) -> V {
+        let bits = self.bits(x);
+        let mask = self.u(0x7fff_ffff);
+        self.bin(B::And, bits, mask)
+    }
+    fn is_nan(&mut self, x: V) -> V {
+        let m = self.magnitude_bits(x);
+        let inf = self.u(0x7f80_0000);
+        self.bin(B::Greater, m, inf)
+    }
+    fn is_infinite(&mut self, x: V) -> V {
+        let m = self.magnitude_bits(x);
+        let inf = self.u(0x7f80_0000);
+        self.bin(B::Equal, m, inf)
+    }
+    /// Zero or subnormal: what a device that flushes subnormals reads as
+    /// zero, so every device takes the same path.
+    fn is_zero_or_subnormal(&mut self, x: V) -> V {
+        let m = self.magnitude_bits(x);
+        let smallest_normal = self.u(0x0080_0000);
+        self.bin(B::Less, m, smallest_normal)
+    }
     /// NaN where `x` is infinite or NaN, `value` elsewhere.
     fn nan_unless_finite(&mut self, x: V, value: V) -> V {
-        let a = self.math(naga::MathFunction::Abs, x);
-        let inf = self.inf();
-        let finite = self.bin(B::Less, a, inf);
+        let m = self.magnitude_bits(x);
+        let inf = self.u(0x7f80_0000);
+        let finite = self.bin(B::Less, m, inf);
         let nan = self.nan();
         self.select(finite, value, nan)
     }
-    fn is_nan(&mut self, x: V) -> V {
-        self.fb.add(naga::Expression::Relational {
-            fun: naga::RelationalFunction::IsNan,
-            argument: x,
-        })
+    /// Lane-wise `a || b` on booleans (naga's logical operators take
+    /// scalars only; the bitwise ones take boolean vectors too).
+    fn or(&mut self, a: V, b: V) -> V {
+        self.bin(B::InclusiveOr, a, b)
+    }
+    fn and(&mut self, a: V, b: V) -> V {
+        self.bin(B::And, a, b)
+    }
+    /// 2^k for an `i32` k in [-126, 127], built from its exponent bits.
+    fn power_of_two(&mut self, k: V) -> V {
+        let bias = self.i(127);
+        let biased = self.add(k, bias);
+        let biased = self.cast(biased, naga::ScalarKind::Uint, None);
+        let c23 = self.u(23);
+        let bits = self.bin(B::ShiftLeft, biased, c23);
+        self.as_float(bits)
     }
 
     /// c[0] + z * (c[1] + z * (...)).
@@ -283,20 +344,71 @@ impl Ops<'_> {
     }
 
     /// n / d to within about half an ulp whatever the hardware's division
-    /// (Vulkan allows 2.5 ulp): one residual correction, where the
-    /// residual's partial products stay clear of the subnormal range.
+    /// (Vulkan allows 2.5 ulp). The significands are divided (both in
+    /// [1, 2), so every intermediate of the residual correction is a normal
+    /// float on any device) and the exponent difference applied after, in
+    /// two steps so that only the last multiplication can round (where the
+    /// quotient is subnormal). Zeros, infinities and NaNs are chosen by
+    /// bit tests, never left to the hardware: a device that divides through
+    /// a reciprocal makes NaN of finite / inf. Subnormal operands count as
+    /// zeros, as on devices that flush them.
     fn div(&mut self, n: V, d: V) -> V {
-        let q = self.bin(B::Divide, n, d);
-        let residual = self.residual(n, q, d);
-        let correction = self.bin(B::Divide, residual, d);
-        let refined = self.add(q, correction);
-        // Infinite or zero operands make the residual NaN; q is exact there.
-        let ordinary = self.bin(B::Equal, residual, residual);
-        let magnitude = self.math(naga::MathFunction::Abs, n);
-        let floor = self.f(2f32.powi(-90));
-        let representable = self.bin(B::GreaterEqual, magnitude, floor);
-        let refined = self.select(representable, refined, q);
-        self.select(ordinary, refined, q)
+        let (n_bits, d_bits) = (self.bits(n), self.bits(d));
+        let sign_mask = self.u(0x8000_0000);
+        let signs = self.bin(B::ExclusiveOr, n_bits, d_bits);
+        let sign = self.bin(B::And, signs, sign_mask);
+        let (nm, n_exponent) = self.significand_and_exponent(n_bits);
+        let (dm, d_exponent) = self.significand_and_exponent(d_bits);
+        let q = self.bin(B::Divide, nm, dm);
+        let residual = self.residual(nm, q, dm);
+        let correction = self.bin(B::Divide, residual, dm);
+        let q = self.add(q, correction);
+        // Beyond +-200 the result over- or underflows anyway.
+        let k = self.sub(n_exponent, d_exponent);
+        let (low, high) = (self.i(-200), self.i(200));
+        let k = self.math2(naga::MathFunction::Max, k, low);
+        let k = self.math2(naga::MathFunction::Min, k, high);
+        // Arithmetic shift (k is signed; the amount must be unsigned).
+        let one = self.u(1);
+        let k1 = self.bin(B::ShiftRight, k, one);
+        let k2 = self.sub(k, k1);
+        let s1 = self.power_of_two(k1);
+        let s2 = self.power_of_two(k2);
+        let q = self.mul(q, s1);
+        let q = self.mul(q, s2);
+        let (n_zero, d_zero) = (self.is_zero_or_subnormal(n), self.is_zero_or_subnormal(d));
+        let (n_inf, d_inf) = (self.is_infinite(n), self.is_infinite(d));
+        let zero_result = self.or(n_zero, d_inf);
+        let signed_zero = self.as_float(sign);
+        let q = self.select(zero_result, signed_zero, q);
+        let infinite_result = self.or(n_inf, d_zero);
+        let inf_bits = self.u(0x7f80_0000);
+        let signed_inf = self.bin(B::InclusiveOr, sign, inf_bits);
+        let signed_inf = self.as_float(signed_inf);
+        let q = self.select(infinite_result, signed_inf, q);
+        let (n_nan, d_nan) = (self.is_nan(n), self.is_nan(d));
+        let nan = self.or(n_nan, d_nan);
+        let zeros = self.and(n_zero, d_zero);
+        let nan = self.or(nan, zeros);
+        let infinities = self.and(n_inf, d_inf);
+        let nan = self.or(nan, infinities);
+        let nan_value = self.nan();
+        self.select(nan, nan_value, q)
+    }
+    /// A float's bits as its significand with the sign (in [1, 2) in
+    /// magnitude) and its biased exponent (an `i32`).
+    fn significand_and_exponent(&mut self, bits: V) -> (V, V) {
+        let keep = self.u(0x807f_ffff);
+        let one = self.u(0x3f80_0000);
+        let m = self.bin(B::And, bits, keep);
+        let m = self.bin(B::InclusiveOr, m, one);
+        let m = self.as_float(m);
+        let c23 = self.u(23);
+        let byte = self.u(0xff);
+        let e = self.bin(B::ShiftRight, bits, c23);
+        let e = self.bin(B::And, e, byte);
+        let e = self.cast(e, naga::ScalarKind::Sint, None);
+        (m, e)
     }
 
     /// hi + lo renormalised, for |a| >= |b| (Fast2Sum).
@@ -837,7 +949,7 @@ impl Ops<'_> {
 
     /// |x| = n + t with t in [0, 2) reduced exactly to quadrant q (0..4) and
     /// pi r for r = t - q/2 in [-1/4, 1/4], as a pair.
-    fn reduce_pi_units(&mut self, a: V) -> (Pair, V, V) {
+    fn reduce_pi_units(&mut self, a: V) -> PiReduction {
         let half = self.f(0.5);
         let two = self.f(2.0);
         let halved = self.mul(a, half);
@@ -848,13 +960,37 @@ impl Ops<'_> {
         let q = self.math(naga::MathFunction::Round, doubled);
         let step = self.mul(q, half);
         let r = self.sub(t, step);
+        // For a tiny |x| (then r = |x|, quadrant 0) r is scaled up so that
+        // the low part of pi r stays normal on devices that flush
+        // subnormals. Elsewhere r is 0 or above 2^-25.
+        let limit = self.f(TINY);
+        let tiny = self.bin(B::Less, a, limit);
+        let one = self.f(1.0);
+        let up = self.f(TINY_SCALE);
+        let down = self.f(1.0 / TINY_SCALE);
+        let up = self.select(tiny, up, one);
+        let down = self.select(tiny, down, one);
+        let r = self.mul(r, up);
         let pi_hi = self.f(PI[0]);
         let pi_lo = self.f(PI[1]);
         let head = self.two_prod(r, pi_hi);
         let lo = self.fma(r, pi_lo, head.lo);
         let pr = self.fast_two_sum(head.hi, lo);
-        let q = self.convert_to_uint(q);
-        (pr, q, t)
+        // sin(pi r) = tan(pi r) = pi r to far below an ulp there, rounded
+        // once (by the scaling, if the result is subnormal).
+        let tiny_value = self.mul(pr.hi, down);
+        let pr = Pair {
+            hi: tiny_value,
+            lo: self.mul(pr.lo, down),
+        };
+        let quadrant = self.convert_to_uint(q);
+        PiReduction {
+            r: pr,
+            quadrant,
+            t,
+            tiny,
+            tiny_value,
+        }
     }
 
     /// +0 where `v` is a zero of either sign.
@@ -866,10 +1002,12 @@ impl Ops<'_> {
 
     fn sinpi(&mut self, x: V) -> V {
         let a = self.math(naga::MathFunction::Abs, x);
-        let (r, q, _) = self.reduce_pi_units(a);
+        let reduction = self.reduce_pi_units(a);
+        let (r, q) = (reduction.r, reduction.quadrant);
         let s = self.sin_reduced(r);
         let c = self.cos_reduced(r);
         let v = self.by_quadrant(q, s, c, false);
+        let v = self.select(reduction.tiny, reduction.tiny_value, v);
         // sinpi(+n) = +0 and sinpi(-n) = -0 (OpenCL C 7.5.1).
         let v = self.positive_zero(v);
         let sign = self.sign_bit(x);
@@ -879,7 +1017,8 @@ impl Ops<'_> {
 
     fn cospi(&mut self, x: V) -> V {
         let a = self.math(naga::MathFunction::Abs, x);
-        let (r, q, _) = self.reduce_pi_units(a);
+        let reduction = self.reduce_pi_units(a);
+        let (r, q) = (reduction.r, reduction.quadrant);
         let s = self.sin_reduced(r);
         let c = self.cos_reduced(r);
         let v = self.by_quadrant(q, s, c, true);
@@ -890,8 +1029,10 @@ impl Ops<'_> {
 
     fn tanpi(&mut self, x: V) -> V {
         let a = self.math(naga::MathFunction::Abs, x);
-        let (r, q, t) = self.reduce_pi_units(a);
+        let reduction = self.reduce_pi_units(a);
+        let (r, q, t) = (reduction.r, reduction.quadrant, reduction.t);
         let v = self.tan_reduced(r, q);
+        let v = self.select(reduction.tiny, reduction.tiny_value, v);
         // Exact zeros and poles: tanpi(n) = copysign(0, n) for even n and
         // copysign(0, -n) for odd n; tanpi(n + 1/2) = +inf for even n and
         // -inf for odd n. For a = |x| the parity of n is whether t >= 1.
@@ -962,44 +1103,67 @@ impl Ops<'_> {
 
     fn atan(&mut self, x: V) -> Pair {
         let a = self.math(naga::MathFunction::Abs, x);
+        // Infinities and NaN never enter the algorithm (-1/a would meet an
+        // infinity): atan(+-inf) = +-pi/2 exactly as a pair.
+        let infinite = self.is_infinite(x);
+        let nan = self.is_nan(x);
+        let special = self.or(infinite, nan);
+        let one = self.f(1.0);
+        let a = self.select(special, one, a);
         let v = self.atan_positive(a);
+        let half_pi = Pair {
+            hi: self.f(PIO2[0]),
+            lo: self.f(PIO2[1]),
+        };
+        let v = self.select_pair(infinite, half_pi, v);
         let sign = self.sign_bit(x);
-        Pair {
+        let v = Pair {
             hi: self.flip_sign(v.hi, sign),
             lo: self.flip_sign(v.lo, sign),
+        };
+        self.nan_where(nan, v)
+    }
+
+    /// NaN (both parts) where `condition` holds.
+    fn nan_where(&mut self, condition: V, v: Pair) -> Pair {
+        let nan = self.nan();
+        Pair {
+            hi: self.select(condition, nan, v.hi),
+            lo: self.select(condition, nan, v.lo),
         }
     }
 
     fn atan2(&mut self, y: V, x: V) -> Pair {
         let ay = self.math(naga::MathFunction::Abs, y);
         let ax = self.math(naga::MathFunction::Abs, x);
-        // Only the ratio matters: bring tiny or huge pairs to the middle of
-        // the range (by powers of 2, exactly) so the division's correction
-        // works with normal numbers.
-        let larger = self.math2(naga::MathFunction::Max, ay, ax);
-        let tiny = self.f(2f32.powi(-60));
-        let huge = self.f(2f32.powi(64));
-        let is_tiny = self.bin(B::Less, larger, tiny);
-        let is_huge = self.bin(B::Greater, larger, huge);
+        // The special cases of OpenCL C 7.5.1 come from finite stand-ins
+        // chosen by bit tests, so no infinity reaches the arithmetic:
+        // an infinite y against a finite x is 1 against 0 (pi/2), a finite
+        // y against an infinite x is 0 against 1 (0 or pi), two infinities
+        // are 1 against 1 (pi/4 or 3pi/4). Subnormals count as zeros, as
+        // on devices that flush them. (The division normalises exponents
+        // itself, so no other scaling is needed.)
+        let zero = self.f(0.0);
         let one = self.f(1.0);
-        let up = self.f(2f32.powi(64));
-        let down = self.f(2f32.powi(-64));
-        let scale = self.select(is_tiny, up, one);
-        let scale = self.select(is_huge, down, scale);
-        let ay = self.mul(ay, scale);
-        let ax = self.mul(ax, scale);
+        let (y_inf, x_inf) = (self.is_infinite(y), self.is_infinite(x));
+        let (y_zero, x_zero) = (self.is_zero_or_subnormal(y), self.is_zero_or_subnormal(x));
+        let ay = self.select(y_zero, zero, ay);
+        let ay = self.select(x_inf, zero, ay);
+        let ay = self.select(y_inf, one, ay);
+        let ax = self.select(x_zero, zero, ax);
+        let ax = self.select(y_inf, zero, ax);
+        let ax = self.select(x_inf, one, ax);
         let steep = self.bin(B::Greater, ay, ax);
         let small = self.select(steep, ax, ay);
         let large = self.select(steep, ay, ax);
         let t = self.div(small, large);
-        // Equal magnitudes (both infinite included) are 45 degrees.
+        // Equal magnitudes are 45 degrees (two zeros are caught below).
         let equal = self.bin(B::Equal, ay, ax);
         let t = self.select(equal, one, t);
         let base = self.atan_positive(t);
         let turned = self.constant_minus([PIO2[0], PIO2[1]], base);
         let angle = self.select_pair(steep, turned, base);
         // y = 0 is angle 0 (before reflecting for a negative x), whatever x.
-        let zero = self.f(0.0);
         let flat = self.bin(B::Equal, ay, zero);
         let nothing = Pair { hi: zero, lo: zero };
         let angle = self.select_pair(flat, nothing, angle);
@@ -1009,16 +1173,14 @@ impl Ops<'_> {
         let left = self.bin(B::NotEqual, x_sign, zero_u);
         let angle = self.select_pair(left, reflected, angle);
         let y_sign = self.sign_bit(y);
-        let hi = self.flip_sign(angle.hi, y_sign);
-        let lo = self.flip_sign(angle.lo, y_sign);
-        let nan = self.nan();
+        let angle = Pair {
+            hi: self.flip_sign(angle.hi, y_sign),
+            lo: self.flip_sign(angle.lo, y_sign),
+        };
         let x_nan = self.is_nan(x);
         let y_nan = self.is_nan(y);
-        let hi = self.select(x_nan, nan, hi);
-        Pair {
-            hi: self.select(y_nan, nan, hi),
-            lo,
-        }
+        let nan = self.or(x_nan, y_nan);
+        self.nan_where(nan, angle)
     }
 
     /// asin(a) for 0 <= a <= 1 as a pair: the series up to 1/2, above it
@@ -1096,22 +1258,41 @@ impl Ops<'_> {
         self.nan_beyond_one(a, v)
     }
 
+    /// NaN where |x| > 1, infinite or NaN (`a` = |x|), by the bits.
     fn nan_beyond_one(&mut self, a: V, v: Pair) -> Pair {
-        let one = self.f(1.0);
-        let beyond = self.bin(B::Greater, a, one);
-        let nan = self.nan();
-        Pair {
-            hi: self.select(beyond, nan, v.hi),
-            lo: self.select(beyond, nan, v.lo),
-        }
+        let m = self.magnitude_bits(a);
+        let one = self.u(0x3f80_0000);
+        let beyond = self.bin(B::Greater, m, one);
+        self.nan_where(beyond, v)
     }
 
-    /// v / pi, rounded once at the end; a zero keeps its sign.
+    /// v / pi, rounded once at the end. Tiny values are scaled by 2^64
+    /// first so that the error terms of the product stay normal on devices
+    /// that flush subnormals, and scaled back by the last multiplication.
+    /// A zero (or a value such a device reads as zero) gives a zero of its
+    /// sign, never `v` itself.
     fn over_pi(&mut self, v: Pair) -> V {
-        let scaled = self.times_constant_pair(v, INV_PI).hi;
-        let zero = self.f(0.0);
-        let is_zero = self.bin(B::Equal, v.hi, zero);
-        self.select(is_zero, v.hi, scaled)
+        let magnitude = self.math(naga::MathFunction::Abs, v.hi);
+        let limit = self.f(TINY);
+        let tiny = self.bin(B::Less, magnitude, limit);
+        let one = self.f(1.0);
+        let up = self.f(TINY_SCALE);
+        let down = self.f(1.0 / TINY_SCALE);
+        let up = self.select(tiny, up, one);
+        let down = self.select(tiny, down, one);
+        let scaled = Pair {
+            hi: self.mul(v.hi, up),
+            lo: self.mul(v.lo, up),
+        };
+        let q = self.times_constant_pair(scaled, INV_PI).hi;
+        let q = self.mul(q, down);
+        let is_zero = self.is_zero_or_subnormal(v.hi);
+        let sign = self.sign_bit(v.hi);
+        let signed_zero = self.as_float(sign);
+        let q = self.select(is_zero, signed_zero, q);
+        let nan = self.is_nan(v.hi);
+        let nan_value = self.nan();
+        self.select(nan, nan_value, q)
     }
 }
 
