@@ -255,10 +255,11 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 /// fraction of what a general `HashSet<Rc<str>>` costs.
 #[derive(Clone, Debug)]
 pub struct Interner {
-    /// `(hash, symbol)`, `EMPTY_SLOT` for none; the length is a power of
-    /// two.
-    slots: Vec<(u64, u32)>,
-    /// `64 - log2(slots.len())`: the table index is the hash's top bits,
+    /// `(top half of the hash, symbol)`, `EMPTY_SLOT` for none; the length
+    /// is a power of two. Eight bytes a slot, so that the prelude's table
+    /// is cheap to copy for every build.
+    slots: Vec<(u32, u32)>,
+    /// `32 - log2(slots.len())`: the table index is the hash's top bits,
     /// which FxHash mixes best.
     shift: u32,
     /// The spelling of each symbol.
@@ -279,7 +280,7 @@ impl Interner {
         let slots = (symbols * 2).next_power_of_two().max(128);
         let mut interner = Interner {
             slots: vec![(0, EMPTY_SLOT); slots],
-            shift: 64 - slots.trailing_zeros(),
+            shift: 32 - slots.trailing_zeros(),
             syms: Vec::with_capacity(slots / 2),
         };
         for p in Punct::ALL {
@@ -297,7 +298,7 @@ impl Interner {
     /// The symbol of spelling `s`.
     #[inline]
     pub fn sym(&mut self, s: &str) -> u32 {
-        let hash = hash_bytes(s.as_bytes());
+        let hash = (hash_bytes(s.as_bytes()) >> 32) as u32;
         let mask = self.slots.len() - 1;
         let mut i = (hash >> self.shift) as usize;
         loop {
@@ -338,7 +339,7 @@ impl Interner {
     fn grow(&mut self) {
         let new_len = self.slots.len() * 2;
         let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY_SLOT); new_len]);
-        self.shift = 64 - new_len.trailing_zeros();
+        self.shift = 32 - new_len.trailing_zeros();
         let mask = new_len - 1;
         for (hash, sym) in old {
             if sym == EMPTY_SLOT {

@@ -1145,7 +1145,8 @@ impl<'a> Parser<'a> {
         let location = self.loc();
         self.expect(Punct::LBrace)?;
         self.push_scope();
-        let mut items = Vec::new();
+        // Room for a typical block without regrowing.
+        let mut items = Vec::with_capacity(8);
         while !self.at(Punct::RBrace) && self.peek().kind != TokenKind::Eof {
             let start = self.pos;
             match self.statement() {
