@@ -320,6 +320,23 @@ impl Interner {
         sym
     }
 
+    /// The symbol of spelling `s` if it has one, without adding it.
+    pub fn find(&self, s: &str) -> Option<u32> {
+        let hash = (hash_bytes(s.as_bytes()) >> 32) as u32;
+        let mask = self.slots.len() - 1;
+        let mut i = (hash >> self.shift) as usize;
+        loop {
+            let (h, sym) = self.slots[i];
+            if sym == EMPTY_SLOT {
+                return None;
+            }
+            if h == hash && same_bytes(self.syms[sym as usize].as_bytes(), s.as_bytes()) {
+                return Some(sym);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// The shared spelling of symbol `sym`.
     #[inline]
     pub fn get(&self, sym: u32) -> &Rc<str> {

@@ -195,8 +195,9 @@ impl FrontEnd {
             caps,
             embedded_headers: &[],
         };
-        let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
-        let unit = parse::parse(&tokens, &mut diags);
+        let (tokens, interner) =
+            preprocess::preprocess_compact(&mut sources, main, &input, &mut diags);
+        let unit = parse::parse_compact(&tokens, &interner, &mut diags);
         let program = check::check(&unit, options, caps, &mut diags);
         FrontEnd {
             sources,
