@@ -311,9 +311,16 @@ impl Interner {
             }
             i = (i + 1) & mask;
         }
+        self.insert(s, hash, i)
+    }
+
+    /// Adds `s` (hash `hash`) at empty slot `slot`. Out of line, so that
+    /// the lookup above stays small enough to inline into the lexer.
+    #[inline(never)]
+    fn insert(&mut self, s: &str, hash: u32, slot: usize) -> u32 {
         let sym = self.syms.len() as u32;
         self.syms.push(Rc::from(s));
-        self.slots[i] = (hash, sym);
+        self.slots[slot] = (hash, sym);
         if self.syms.len() * 2 > self.slots.len() {
             self.grow();
         }
@@ -865,6 +872,7 @@ fn find_comment_end(body: &[u8]) -> Option<usize> {
 
 /// The longest punctuator at the start of `s`, and its length in bytes.
 /// Dispatches on the first byte: this runs for every punctuator of a source.
+#[inline]
 pub fn punct_at(s: &[u8]) -> Option<(Punct, usize)> {
     use Punct::*;
     let at = |i: usize| s.get(i).copied().unwrap_or(0);
