@@ -432,6 +432,10 @@ pub(crate) fn lex_compact(
 ) -> (Vec<CompactToken>, Vec<LexError>) {
     let mut errors = Vec::new();
     let spliced = splice(text, file, &mut errors);
+    // Sized to the text: macro pasting lexes many tiny ones.
+    let short_slots = (text.len() / 32)
+        .clamp(8, MAX_SHORT_SLOTS)
+        .next_power_of_two();
     let mut lexer = Lexer {
         src: spliced.text.as_bytes(),
         text: &spliced.text,
@@ -443,6 +447,8 @@ pub(crate) fn lex_compact(
         removed: 0,
         interner,
         tokens: Vec::with_capacity(text.len() / 3 + 8),
+        short_syms: vec![(0, 0); short_slots],
+        short_shift: 64 - short_slots.trailing_zeros(),
         errors: Vec::new(),
     };
     lexer.run();
@@ -532,9 +538,21 @@ struct Lexer<'s, 'i> {
     next_splice: u32,
     removed: u32,
     interner: &'i mut Interner,
+    /// `(word, symbol)` for identifiers and numbers of at most 8 bytes,
+    /// keyed by their bytes as a zero-padded little-endian word (such
+    /// spellings never contain a zero byte, so the word is the spelling):
+    /// a direct-mapped cache in front of the interner, which most of a
+    /// source's short names and numbers hit without hashing or comparing
+    /// text.
+    short_syms: Vec<(u64, u32)>,
+    /// `64 - log2(short_syms.len())`.
+    short_shift: u32,
     tokens: Vec<CompactToken>,
     errors: Vec<LexError>,
 }
+
+/// The most slots [`Lexer::short_syms`] has; a power of two.
+const MAX_SHORT_SLOTS: usize = 1024;
 
 /// Byte classes, one table lookup per byte on the hot loops.
 const IDENT_START: u8 = 1;
@@ -636,6 +654,36 @@ impl Lexer<'_, '_> {
         });
     }
 
+    /// The symbol of the identifier or number at `start..end`.
+    #[inline]
+    fn word_sym(&mut self, start: usize, end: usize) -> u32 {
+        let len = end - start;
+        if let (1..=8, Some(bytes)) = (len, self.src.get(start..start + 8)) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(bytes);
+            let word = u64::from_le_bytes(w) & (u64::MAX >> (64 - 8 * len));
+            let slot = (word.wrapping_mul(FX_SEED) >> self.short_shift) as usize;
+            let (known, sym) = self.short_syms[slot];
+            if known == word {
+                return sym;
+            }
+            return self.word_sym_miss(start, end, Some((slot, word)));
+        }
+        self.word_sym_miss(start, end, None)
+    }
+
+    /// [`Self::word_sym`] from the interner, entering the result at `slot`
+    /// of the cache under `word` if given. Out of line, so that the cache
+    /// hit stays small enough to inline.
+    #[inline(never)]
+    fn word_sym_miss(&mut self, start: usize, end: usize, entry: Option<(usize, u64)>) -> u32 {
+        let sym = self.interner.sym(&self.text[start..end]);
+        if let Some((slot, word)) = entry {
+            self.short_syms[slot] = (word, sym);
+        }
+        sym
+    }
+
     /// Whether the tokens so far on this line are `#` `include`, so that a
     /// `<` starts a header name.
     fn expecting_header_name(&self) -> bool {
@@ -724,7 +772,7 @@ impl Lexer<'_, '_> {
                 .position(|&c| !is_ident_continue(c))
                 .unwrap_or(self.src.len() - start);
             self.pos = start + len;
-            let sym = self.interner.sym(&self.text[start..self.pos]);
+            let sym = self.word_sym(start, self.pos);
             self.push(TokenKind::Identifier, sym, start, space, line);
             return true;
         }
@@ -798,7 +846,7 @@ impl Lexer<'_, '_> {
         } else {
             TokenKind::IntLiteral
         };
-        let sym = self.interner.sym(&self.text[start..i]);
+        let sym = self.word_sym(start, i);
         self.push(kind, sym, start, space, line);
     }
 
@@ -1220,6 +1268,44 @@ mod tests {
     fn interned_spellings_share_allocations() {
         let l = lex("int int", FileId(0));
         assert!(Rc::ptr_eq(&l.tokens[0].token.text, &l.tokens[1].token.text));
+    }
+
+    #[test]
+    fn short_spelling_cache_keeps_spellings_apart() {
+        // Prefixes of each other, the 8-byte boundary, numbers, repeats, and
+        // the last tokens of the text (no 8-byte window after them).
+        let words = [
+            "a",
+            "ab",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefg",
+            "x1",
+            "1",
+            "12",
+            "0x1f",
+            "1.5f",
+            "a",
+            "abcdefgh",
+            "1",
+            "_",
+            "__",
+            "ab",
+        ];
+        let src = words.join(" ");
+        let mut interner = Interner::default();
+        let (tokens, _) = lex_compact(&src, FileId(0), &mut interner);
+        assert_eq!(tokens.len(), words.len());
+        for (t, w) in tokens.iter().zip(words) {
+            assert_eq!(&**interner.get(t.sym), w);
+        }
+        // Many distinct short names: collisions in the cache must not mix
+        // them up.
+        let src: String = (0..3000).map(|i| format!("v{i} ")).collect();
+        let (tokens, _) = lex_compact(&src, FileId(0), &mut interner);
+        for (i, t) in tokens.iter().enumerate() {
+            assert_eq!(&**interner.get(t.sym), format!("v{i}"));
+        }
     }
 
     #[test]

@@ -1487,11 +1487,23 @@ impl<'p> Preprocessor<'p> {
 
     // ---- directives ----
 
+    /// The rest of the current line, as one copy of the file's tokens.
     fn read_line(&mut self, report: bool) -> Vec<PpTok> {
-        let mut line = Vec::new();
-        if let Some(f) = self.files.last_mut() {
-            while let Some(t) = f.next_in_line(report, self.diags) {
-                line.push(t);
+        let Some(f) = self.files.last_mut() else {
+            return Vec::new();
+        };
+        let start = f.pos.min(f.toks.len());
+        let len = f.toks[start..]
+            .iter()
+            .position(CompactToken::line_start)
+            .unwrap_or(f.toks.len() - start);
+        let line = f.toks[start..start + len].to_vec();
+        f.pos = start + len;
+        // The lexer errors up to the line's last token, as reading it token
+        // by token would report them.
+        if let Some(last) = line.last() {
+            if last.location.offset >= f.next_err {
+                f.flush(last.location.offset, report, self.diags);
             }
         }
         line

@@ -155,3 +155,54 @@ impl Spellings {
         id
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(s: Option<&Symbol>) -> Option<i64> {
+        match s {
+            Some(Symbol::EnumConstant(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn equal_spellings_in_other_allocations_are_one_name() {
+        let mut scopes = Scopes::new();
+        let first: Rc<str> = Rc::from("x");
+        scopes.declare(first.clone(), Symbol::EnumConstant(1));
+        // Another allocation of the same text, and a slice of a longer one.
+        let other: Rc<str> = Rc::from("x");
+        let longer: Rc<str> = Rc::from("xy");
+        assert_eq!(value(scopes.lookup(&other)), Some(1));
+        assert_eq!(value(scopes.lookup(&longer[..1])), Some(1));
+        assert_eq!(value(scopes.lookup(&longer)), None);
+        assert_eq!(value(scopes.lookup(&first[..0])), None);
+
+        scopes.push();
+        scopes.declare(other.clone(), Symbol::EnumConstant(2));
+        assert_eq!(value(scopes.lookup(&first)), Some(2));
+        assert_eq!(value(scopes.in_innermost(&first)), Some(2));
+        scopes.push();
+        assert_eq!(value(scopes.in_innermost("x")), None);
+        assert_eq!(value(scopes.lookup("x")), Some(2));
+        scopes.pop();
+        scopes.pop();
+        assert_eq!(value(scopes.lookup("x")), Some(1));
+        assert_eq!(value(scopes.in_innermost("x")), Some(1));
+    }
+
+    #[test]
+    fn many_names_survive_cache_collisions() {
+        let mut scopes = Scopes::new();
+        let names: Vec<Rc<str>> = (0..5000).map(|i| Rc::from(format!("n{i}"))).collect();
+        for (i, n) in names.iter().enumerate() {
+            scopes.declare(n.clone(), Symbol::EnumConstant(i as i64));
+        }
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(value(scopes.lookup(n)), Some(i as i64));
+            assert_eq!(value(scopes.lookup(&format!("n{i}"))), Some(i as i64));
+        }
+    }
+}
