@@ -41,41 +41,49 @@ pub struct LineDirective {
 pub struct SourceFile {
     pub name: String,
     pub text: String,
-    line_starts: Vec<u32>,
+    /// Built on the first line/column query: only diagnostics and `__LINE__`
+    /// need it, and most builds have none of either.
+    line_starts: std::cell::OnceCell<Vec<u32>>,
     pub line_directives: Vec<LineDirective>,
 }
 
 impl SourceFile {
     fn new(name: String, text: String) -> Self {
-        // Every build adds its sources, so this scan is on the front end's
-        // path: a byte search rather than a per-byte filter.
-        let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
-        line_starts.push(0);
-        let bytes = text.as_bytes();
-        let mut at = 0;
-        while let Some(k) = crate::lexer::find_byte(&bytes[at..], b'\n') {
-            at += k + 1;
-            line_starts.push(at as u32);
-        }
         SourceFile {
             name,
             text,
-            line_starts,
+            line_starts: std::cell::OnceCell::new(),
             line_directives: Vec::new(),
         }
     }
 
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            // A byte search rather than a per-byte filter.
+            let mut line_starts = Vec::with_capacity(self.text.len() / 32 + 1);
+            line_starts.push(0);
+            let bytes = self.text.as_bytes();
+            let mut at = 0;
+            while let Some(k) = crate::lexer::find_byte(&bytes[at..], b'\n') {
+                at += k + 1;
+                line_starts.push(at as u32);
+            }
+            line_starts
+        })
+    }
+
     /// 1-based physical line and column (in bytes) of `offset`.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        (line as u32 + 1, offset - self.line_starts[line] + 1)
+        let line_starts = self.line_starts();
+        let line = line_starts.partition_point(|&s| s <= offset) - 1;
+        (line as u32 + 1, offset - line_starts[line] + 1)
     }
 
     /// The text of 1-based physical line `line`, without its newline.
     pub fn line_text(&self, line: u32) -> &str {
-        let start = self.line_starts[line as usize - 1] as usize;
-        let end = self
-            .line_starts
+        let line_starts = self.line_starts();
+        let start = line_starts[line as usize - 1] as usize;
+        let end = line_starts
             .get(line as usize)
             .map_or(self.text.len(), |&e| e as usize);
         self.text[start..end].trim_end_matches(['\n', '\r'])

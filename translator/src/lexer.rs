@@ -255,10 +255,11 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 /// fraction of what a general `HashSet<Rc<str>>` costs.
 #[derive(Clone, Debug)]
 pub struct Interner {
-    /// `(hash, symbol)`, `EMPTY_SLOT` for none; the length is a power of
-    /// two.
-    slots: Vec<(u64, u32)>,
-    /// `64 - log2(slots.len())`: the table index is the hash's top bits,
+    /// `(top half of the hash, symbol)`, `EMPTY_SLOT` for none; the length
+    /// is a power of two. Eight bytes a slot, so that the prelude's table
+    /// is cheap to copy for every build.
+    slots: Vec<(u32, u32)>,
+    /// `32 - log2(slots.len())`: the table index is the hash's top bits,
     /// which FxHash mixes best.
     shift: u32,
     /// The spelling of each symbol.
@@ -279,7 +280,7 @@ impl Interner {
         let slots = (symbols * 2).next_power_of_two().max(128);
         let mut interner = Interner {
             slots: vec![(0, EMPTY_SLOT); slots],
-            shift: 64 - slots.trailing_zeros(),
+            shift: 32 - slots.trailing_zeros(),
             syms: Vec::with_capacity(slots / 2),
         };
         for p in Punct::ALL {
@@ -297,7 +298,7 @@ impl Interner {
     /// The symbol of spelling `s`.
     #[inline]
     pub fn sym(&mut self, s: &str) -> u32 {
-        let hash = hash_bytes(s.as_bytes());
+        let hash = (hash_bytes(s.as_bytes()) >> 32) as u32;
         let mask = self.slots.len() - 1;
         let mut i = (hash >> self.shift) as usize;
         loop {
@@ -310,13 +311,37 @@ impl Interner {
             }
             i = (i + 1) & mask;
         }
+        self.insert(s, hash, i)
+    }
+
+    /// Adds `s` (hash `hash`) at empty slot `slot`. Out of line, so that
+    /// the lookup above stays small enough to inline into the lexer.
+    #[inline(never)]
+    fn insert(&mut self, s: &str, hash: u32, slot: usize) -> u32 {
         let sym = self.syms.len() as u32;
         self.syms.push(Rc::from(s));
-        self.slots[i] = (hash, sym);
+        self.slots[slot] = (hash, sym);
         if self.syms.len() * 2 > self.slots.len() {
             self.grow();
         }
         sym
+    }
+
+    /// The symbol of spelling `s` if it has one, without adding it.
+    pub fn find(&self, s: &str) -> Option<u32> {
+        let hash = (hash_bytes(s.as_bytes()) >> 32) as u32;
+        let mask = self.slots.len() - 1;
+        let mut i = (hash >> self.shift) as usize;
+        loop {
+            let (h, sym) = self.slots[i];
+            if sym == EMPTY_SLOT {
+                return None;
+            }
+            if h == hash && same_bytes(self.syms[sym as usize].as_bytes(), s.as_bytes()) {
+                return Some(sym);
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// The shared spelling of symbol `sym`.
@@ -338,7 +363,7 @@ impl Interner {
     fn grow(&mut self) {
         let new_len = self.slots.len() * 2;
         let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY_SLOT); new_len]);
-        self.shift = 64 - new_len.trailing_zeros();
+        self.shift = 32 - new_len.trailing_zeros();
         let mask = new_len - 1;
         for (hash, sym) in old {
             if sym == EMPTY_SLOT {
@@ -407,6 +432,10 @@ pub(crate) fn lex_compact(
 ) -> (Vec<CompactToken>, Vec<LexError>) {
     let mut errors = Vec::new();
     let spliced = splice(text, file, &mut errors);
+    // Sized to the text: macro pasting lexes many tiny ones.
+    let short_slots = (text.len() / 32)
+        .clamp(8, MAX_SHORT_SLOTS)
+        .next_power_of_two();
     let mut lexer = Lexer {
         src: spliced.text.as_bytes(),
         text: &spliced.text,
@@ -418,6 +447,8 @@ pub(crate) fn lex_compact(
         removed: 0,
         interner,
         tokens: Vec::with_capacity(text.len() / 3 + 8),
+        short_syms: vec![(0, 0); short_slots],
+        short_shift: 64 - short_slots.trailing_zeros(),
         errors: Vec::new(),
     };
     lexer.run();
@@ -507,9 +538,21 @@ struct Lexer<'s, 'i> {
     next_splice: u32,
     removed: u32,
     interner: &'i mut Interner,
+    /// `(word, symbol)` for identifiers and numbers of at most 8 bytes,
+    /// keyed by their bytes as a zero-padded little-endian word (such
+    /// spellings never contain a zero byte, so the word is the spelling):
+    /// a direct-mapped cache in front of the interner, which most of a
+    /// source's short names and numbers hit without hashing or comparing
+    /// text.
+    short_syms: Vec<(u64, u32)>,
+    /// `64 - log2(short_syms.len())`.
+    short_shift: u32,
     tokens: Vec<CompactToken>,
     errors: Vec<LexError>,
 }
+
+/// The most slots [`Lexer::short_syms`] has; a power of two.
+const MAX_SHORT_SLOTS: usize = 1024;
 
 /// Byte classes, one table lookup per byte on the hot loops.
 const IDENT_START: u8 = 1;
@@ -611,6 +654,36 @@ impl Lexer<'_, '_> {
         });
     }
 
+    /// The symbol of the identifier or number at `start..end`.
+    #[inline]
+    fn word_sym(&mut self, start: usize, end: usize) -> u32 {
+        let len = end - start;
+        if let (1..=8, Some(bytes)) = (len, self.src.get(start..start + 8)) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(bytes);
+            let word = u64::from_le_bytes(w) & (u64::MAX >> (64 - 8 * len));
+            let slot = (word.wrapping_mul(FX_SEED) >> self.short_shift) as usize;
+            let (known, sym) = self.short_syms[slot];
+            if known == word {
+                return sym;
+            }
+            return self.word_sym_miss(start, end, Some((slot, word)));
+        }
+        self.word_sym_miss(start, end, None)
+    }
+
+    /// [`Self::word_sym`] from the interner, entering the result at `slot`
+    /// of the cache under `word` if given. Out of line, so that the cache
+    /// hit stays small enough to inline.
+    #[inline(never)]
+    fn word_sym_miss(&mut self, start: usize, end: usize, entry: Option<(usize, u64)>) -> u32 {
+        let sym = self.interner.sym(&self.text[start..end]);
+        if let Some((slot, word)) = entry {
+            self.short_syms[slot] = (word, sym);
+        }
+        sym
+    }
+
     /// Whether the tokens so far on this line are `#` `include`, so that a
     /// `<` starts a header name.
     fn expecting_header_name(&self) -> bool {
@@ -699,7 +772,7 @@ impl Lexer<'_, '_> {
                 .position(|&c| !is_ident_continue(c))
                 .unwrap_or(self.src.len() - start);
             self.pos = start + len;
-            let sym = self.interner.sym(&self.text[start..self.pos]);
+            let sym = self.word_sym(start, self.pos);
             self.push(TokenKind::Identifier, sym, start, space, line);
             return true;
         }
@@ -773,7 +846,7 @@ impl Lexer<'_, '_> {
         } else {
             TokenKind::IntLiteral
         };
-        let sym = self.interner.sym(&self.text[start..i]);
+        let sym = self.word_sym(start, i);
         self.push(kind, sym, start, space, line);
     }
 
@@ -847,6 +920,7 @@ fn find_comment_end(body: &[u8]) -> Option<usize> {
 
 /// The longest punctuator at the start of `s`, and its length in bytes.
 /// Dispatches on the first byte: this runs for every punctuator of a source.
+#[inline]
 pub fn punct_at(s: &[u8]) -> Option<(Punct, usize)> {
     use Punct::*;
     let at = |i: usize| s.get(i).copied().unwrap_or(0);
@@ -1194,6 +1268,44 @@ mod tests {
     fn interned_spellings_share_allocations() {
         let l = lex("int int", FileId(0));
         assert!(Rc::ptr_eq(&l.tokens[0].token.text, &l.tokens[1].token.text));
+    }
+
+    #[test]
+    fn short_spelling_cache_keeps_spellings_apart() {
+        // Prefixes of each other, the 8-byte boundary, numbers, repeats, and
+        // the last tokens of the text (no 8-byte window after them).
+        let words = [
+            "a",
+            "ab",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefg",
+            "x1",
+            "1",
+            "12",
+            "0x1f",
+            "1.5f",
+            "a",
+            "abcdefgh",
+            "1",
+            "_",
+            "__",
+            "ab",
+        ];
+        let src = words.join(" ");
+        let mut interner = Interner::default();
+        let (tokens, _) = lex_compact(&src, FileId(0), &mut interner);
+        assert_eq!(tokens.len(), words.len());
+        for (t, w) in tokens.iter().zip(words) {
+            assert_eq!(&**interner.get(t.sym), w);
+        }
+        // Many distinct short names: collisions in the cache must not mix
+        // them up.
+        let src: String = (0..3000).map(|i| format!("v{i} ")).collect();
+        let (tokens, _) = lex_compact(&src, FileId(0), &mut interner);
+        for (i, t) in tokens.iter().enumerate() {
+            assert_eq!(&**interner.get(t.sym), format!("v{i}"));
+        }
     }
 
     #[test]

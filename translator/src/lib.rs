@@ -192,7 +192,7 @@ struct FrontEnd {
 
 impl FrontEnd {
     fn run(file_name: &str, source: &str, options: &BuildOptions, caps: &DeviceCaps) -> Self {
-        Self::run_with_headers(file_name, source, options, caps, &[], |_, _| {})
+        Self::run_with_headers(file_name, source, options, caps, &[], |_, _, _| {})
     }
 
     /// [`FrontEnd::run`] with embedded headers, showing the preprocessed
@@ -203,7 +203,7 @@ impl FrontEnd {
         options: &BuildOptions,
         caps: &DeviceCaps,
         embedded_headers: &[(&str, &str)],
-        see_tokens: impl FnOnce(&[token::Token], &diagnostic::SourceMap),
+        see_tokens: impl FnOnce(&[lexer::CompactToken], &lexer::Interner, &diagnostic::SourceMap),
     ) -> Self {
         let mut sources = diagnostic::SourceMap::default();
         let main = sources.add(file_name, source);
@@ -215,9 +215,10 @@ impl FrontEnd {
             caps,
             embedded_headers,
         };
-        let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
-        see_tokens(&tokens, &sources);
-        let unit = parse::parse(&tokens, &mut diags);
+        let (tokens, interner) =
+            preprocess::preprocess_compact(&mut sources, main, &input, &mut diags);
+        see_tokens(&tokens, &interner, &sources);
+        let unit = parse::parse_compact(&tokens, &interner, &mut diags);
         let program = check::check(&unit, options, caps, &mut diags);
         FrontEnd {
             sources,

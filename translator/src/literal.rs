@@ -24,6 +24,9 @@ impl LiteralError {
 /// An integer literal's value and type: the first of the C99 6.4.4.1 list
 /// that can represent it (decimal: signed types only, unless suffixed `u`).
 pub fn parse_int(text: &str) -> Result<(u64, Scalar), LiteralError> {
+    if let Some(value) = small_decimal(text) {
+        return Ok((value, Scalar::Int));
+    }
     let lower = text.to_ascii_lowercase();
     let (radix, prefix) = if lower.starts_with("0x") {
         (16, 2)
@@ -105,6 +108,19 @@ pub fn parse_int(text: &str) -> Result<(u64, Scalar), LiteralError> {
         .find(|&s| fits(s))
         .unwrap_or(Scalar::ULong);
     Ok((value, ty))
+}
+
+/// The value of a plain decimal literal of at most 9 digits (no leading
+/// zero, no suffix): nearly every literal of a kernel, always an `int`, and
+/// worth a path that allocates nothing.
+fn small_decimal(text: &str) -> Option<u64> {
+    let b = text.as_bytes();
+    if b.is_empty() || b.len() > 9 || (b[0] == b'0' && b.len() > 1) {
+        return None;
+    }
+    b.iter().try_fold(0u64, |v, &c| {
+        c.is_ascii_digit().then(|| v * 10 + u64::from(c - b'0'))
+    })
 }
 
 /// A floating literal's value and type: `f` float, `h` half, no suffix

@@ -7,15 +7,16 @@
 //! reports, skips to a likely statement or declaration boundary and goes on,
 //! so one build logs every error.
 //!
-//! Keywords are identifiers to the lexer. Before parsing, every identifier
-//! is mapped to a spelling id and its [`Kw`] (one probe per token, one table
-//! lookup per distinct spelling), so the parser tests keywords and typedef
-//! names by comparing bytes and indexing arrays, never by comparing or
+//! Keywords are identifiers to the lexer. The parser reads the
+//! preprocessor's tokens, whose spellings are already interned symbols:
+//! before parsing, every identifier gets its [`Kw`] (one table lookup per
+//! distinct spelling), so the parser tests keywords and typedef names by
+//! comparing bytes and indexing arrays by symbol, never by comparing or
 //! hashing strings.
 
 use crate::ast::*;
 use crate::diagnostic::{Diagnostics, Location};
-use crate::lexer::FxBuildHasher;
+use crate::lexer::{CompactToken, FxBuildHasher, Interner};
 use crate::token::{Punct, Token, TokenKind};
 use crate::types;
 use std::collections::HashMap;
@@ -24,38 +25,76 @@ use std::sync::OnceLock;
 
 /// Parses a whole translation unit; errors go to `diags`.
 pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> TranslationUnit {
-    let mut spellings = Spellings::new();
+    let (tokens, interner) = intern_tokens(tokens);
+    parse_compact(&tokens, &interner, diags)
+}
+
+/// [`parse`] on the preprocessor's own form of its output: each token's
+/// spelling symbol `sym` of `interner` (the stream ends with Eof).
+pub(crate) fn parse_compact(
+    tokens: &[CompactToken],
+    interner: &Interner,
+    diags: &mut Diagnostics,
+) -> TranslationUnit {
+    // Each distinct spelling is classified once, on its first use.
+    let mut kw_of_sym: Vec<Option<Kw>> = vec![None; interner.len()];
     let words = tokens
         .iter()
         .map(|t| {
             if t.kind == TokenKind::Identifier {
-                let id = spellings.id(&t.text);
-                Word {
-                    kw: spellings.kws[id as usize],
-                    id,
-                }
+                *kw_of_sym[t.sym as usize].get_or_insert_with(|| keyword(interner.get(t.sym)))
             } else {
-                Word {
-                    kw: Kw::NotIdent,
-                    id: 0,
-                }
+                Kw::NotIdent
             }
         })
         .collect();
     let mut parser = Parser {
         tokens,
+        interner,
         words,
         last: tokens.len() - 1,
         pos: 0,
         diags,
-        names: vec![None; spellings.kws.len()],
-        spellings,
+        names: vec![None; interner.len()],
         shadowed: Vec::new(),
         scope_starts: Vec::new(),
         depth: 0,
         assumed_semicolon: false,
     };
     parser.translation_unit()
+}
+
+/// Public tokens in the preprocessor's form. Tokens from one lexer or
+/// preprocessor share one allocation per spelling, so a spelling is found
+/// by its address and hashed only on its first sight.
+fn intern_tokens(tokens: &[Token]) -> (Vec<CompactToken>, Interner) {
+    const SLOTS: usize = 1024;
+    let mut interner = Interner::default();
+    let mut recent: Vec<(usize, u32)> = vec![(0, 0); SLOTS];
+    let compact = tokens
+        .iter()
+        .map(|t| {
+            let address = t.text.as_ptr() as usize;
+            let slot = (address >> 4) & (SLOTS - 1);
+            let (known, sym) = recent[slot];
+            // The same address and length is the same text while `tokens`
+            // is borrowed.
+            let sym = if known == address && interner.get(sym).len() == t.text.len() {
+                sym
+            } else {
+                let sym = interner.sym(&t.text);
+                recent[slot] = (address, sym);
+                sym
+            };
+            CompactToken {
+                location: t.location,
+                sym,
+                kind: t.kind,
+                flags: u8::from(t.leading_space),
+            }
+        })
+        .collect();
+    (compact, interner)
 }
 
 /// Nesting deeper than this is reported instead of overflowing the stack.
@@ -255,78 +294,21 @@ fn add_qualifier(q: &mut Qualifiers, kw: Kw) -> bool {
     true
 }
 
-/// One token's classification: `id` numbers its spelling (for typedef
-/// scopes) and is meaningless unless `kw` is an identifier's.
-#[derive(Clone, Copy)]
-struct Word {
-    kw: Kw,
-    id: u32,
-}
-
-/// Slots in [`Spellings::recent`]; a power of two.
-const RECENT_SLOTS: usize = 1024;
-
-/// Numbers the distinct identifier spellings of a translation unit.
-struct Spellings {
-    /// Keyed by the spelling's address: the lexer interns spellings, so
-    /// nearly every lookup ends here without hashing the text. A miss (a
-    /// collision, or an equal spelling in another allocation) falls back to
-    /// `by_text`, so correctness does not depend on interning.
-    recent: Vec<(usize, u32)>,
-    by_text: HashMap<Rc<str>, u32, FxBuildHasher>,
-    /// Each spelling's meaning, indexed by id.
-    kws: Vec<Kw>,
-}
-
-impl Spellings {
-    fn new() -> Self {
-        Spellings {
-            recent: vec![(0, 0); RECENT_SLOTS],
-            // A translation unit has a few hundred distinct names.
-            by_text: HashMap::with_capacity_and_hasher(512, FxBuildHasher::default()),
-            kws: Vec::with_capacity(512),
-        }
-    }
-
-    #[inline]
-    fn id(&mut self, text: &Rc<str>) -> u32 {
-        let address = Rc::as_ptr(text) as *const u8 as usize;
-        let slot = (address >> 4) & (RECENT_SLOTS - 1);
-        let (known, id) = self.recent[slot];
-        if known == address {
-            return id;
-        }
-        let id = self.id_by_text(text);
-        self.recent[slot] = (address, id);
-        id
-    }
-
-    #[inline(never)]
-    fn id_by_text(&mut self, text: &Rc<str>) -> u32 {
-        if let Some(&id) = self.by_text.get(text) {
-            return id;
-        }
-        let id = self.kws.len() as u32;
-        self.kws.push(keyword(text));
-        self.by_text.insert(text.clone(), id);
-        id
-    }
-}
-
 struct Parser<'a> {
-    tokens: &'a [Token],
-    /// Parallel to `tokens`.
-    words: Vec<Word>,
+    tokens: &'a [CompactToken],
+    /// The tokens' spellings.
+    interner: &'a Interner,
+    /// Each token's keyword class, parallel to `tokens`.
+    words: Vec<Kw>,
     /// The index of the final Eof token.
     last: usize,
     pos: usize,
     diags: &'a mut Diagnostics,
-    spellings: Spellings,
     /// Names declared in each scope, innermost last, and whether each is a
     /// typedef: an ordinary declaration in an inner scope hides a typedef.
     ///
     /// `names` holds the innermost declaration of each spelling (indexed by
-    /// id), `shadowed` what each declaration replaced (to restore at the
+    /// symbol), `shadowed` what each declaration replaced (to restore at the
     /// end of its scope), and `scope_starts` where each open scope's
     /// declarations begin in `shadowed`.
     names: Vec<Option<bool>>,
@@ -353,19 +335,25 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn peek(&self) -> &'a Token {
+    fn peek(&self) -> &'a CompactToken {
         &self.tokens[self.index(0)]
     }
 
     #[inline]
-    fn peek_at(&self, n: usize) -> &'a Token {
+    fn peek_at(&self, n: usize) -> &'a CompactToken {
         &self.tokens[self.index(n)]
     }
 
     /// The keyword class of the token at `n`.
     #[inline]
     fn kw_at(&self, n: usize) -> Kw {
-        self.words[self.index(n)].kw
+        self.words[self.index(n)]
+    }
+
+    /// The spelling of `t`, one of this parser's tokens.
+    #[inline]
+    fn text(&self, t: &CompactToken) -> &'a Rc<str> {
+        self.interner.get(t.sym)
     }
 
     #[inline]
@@ -374,7 +362,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn bump(&mut self) -> &'a Token {
+    fn bump(&mut self) -> &'a CompactToken {
         let t = self.peek();
         if t.kind != TokenKind::Eof {
             self.pos += 1;
@@ -444,7 +432,7 @@ impl<'a> Parser<'a> {
         match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
             Some(prev) => {
                 let mut location = prev.location;
-                location.offset += prev.text.len() as u32;
+                location.offset += self.text(prev).len() as u32;
                 location
             }
             None => self.loc(),
@@ -525,15 +513,15 @@ impl<'a> Parser<'a> {
     /// Is the token at `n` a typedef name in the current scope?
     #[inline]
     fn is_typedef_at(&self, n: usize) -> bool {
-        let word = self.words[self.index(n)];
-        word.kw != Kw::NotIdent && self.names[word.id as usize] == Some(true)
+        let i = self.index(n);
+        self.words[i] != Kw::NotIdent && self.names[self.tokens[i].sym as usize] == Some(true)
     }
 
-    fn declare_name(&mut self, name: &Rc<str>, is_typedef: bool) {
-        let id = self.spellings.id(name);
-        if id as usize >= self.names.len() {
-            self.names.resize(id as usize + 1, None);
-        }
+    fn declare_name(&mut self, name: &str, is_typedef: bool) {
+        // Declared names are spelled by tokens, so they have symbols.
+        let Some(id) = self.interner.find(name) else {
+            return;
+        };
         let previous = self.names[id as usize].replace(is_typedef);
         // At file scope nothing is ever restored.
         if !self.scope_starts.is_empty() {
@@ -706,7 +694,7 @@ impl<'a> Parser<'a> {
                     self.pos -= 1;
                     return Err(self.error_here("attribute name"));
                 }
-                let name: Name = t.text.trim_matches('_').into();
+                let name: Name = self.text(t).trim_matches('_').into();
                 let mut args = Vec::new();
                 if self.eat(Punct::LParen) {
                     while !self.at(Punct::RParen) {
@@ -813,17 +801,17 @@ impl<'a> Parser<'a> {
                 _ if !has_words && matches!(specs.ty, TypeSpec::None) => {
                     specs.type_location = t.location;
                     if kw == Kw::BuiltinType {
-                        specs.ty = TypeSpec::Builtin(t.text.clone());
+                        specs.ty = TypeSpec::Builtin(self.text(t).clone());
                         self.pos += 1;
                     } else if self.is_typedef_at(0) {
-                        specs.ty = TypeSpec::Typedef(t.text.clone());
+                        specs.ty = TypeSpec::Typedef(self.text(t).clone());
                         self.pos += 1;
                     } else if self.peek_at(1).kind == TokenKind::Identifier
                         || self.peek_at(1).is_punct(Punct::Star)
                     {
                         // An unknown name where a type must be (`flaot *p`,
                         // `float5 v`): the checker reports the unknown type.
-                        specs.ty = TypeSpec::Typedef(t.text.clone());
+                        specs.ty = TypeSpec::Typedef(self.text(t).clone());
                         self.pos += 1;
                     } else {
                         break;
@@ -860,7 +848,8 @@ impl<'a> Parser<'a> {
         self.attributes(&mut attributes)?;
         let tag_location = self.loc();
         let tag = if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
-            Some(self.bump().text.clone())
+            let t = self.bump();
+            Some(self.text(t).clone())
         } else {
             None
         };
@@ -931,7 +920,8 @@ impl<'a> Parser<'a> {
         let mut ignored = Vec::new();
         self.attributes(&mut ignored)?;
         let tag = if self.peek().kind == TokenKind::Identifier {
-            Some(self.bump().text.clone())
+            let t = self.bump();
+            Some(self.text(t).clone())
         } else {
             None
         };
@@ -943,13 +933,13 @@ impl<'a> Parser<'a> {
                     self.pos -= 1;
                     return Err(self.error_here("enumerator name"));
                 }
-                self.declare_name(&t.text, false);
+                self.declare_name(self.text(t), false);
                 let value = if self.eat(Punct::Assign) {
                     Some(self.conditional_expr()?)
                 } else {
                     None
                 };
-                list.push((t.text.clone(), value, t.location));
+                list.push((self.text(t).clone(), value, t.location));
                 if !self.eat(Punct::Comma) {
                     break;
                 }
@@ -999,7 +989,7 @@ impl<'a> Parser<'a> {
         let t = self.peek();
         if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
             self.pos += 1;
-            inner.name = Some((t.text.clone(), t.location));
+            inner.name = Some((self.text(t).clone(), t.location));
         } else if self.at(Punct::LParen) && self.is_nested_declarator() {
             let star = self.peek_at(1);
             let star = star.is_punct(Punct::Star).then_some(star.location);
@@ -1121,7 +1111,7 @@ impl<'a> Parser<'a> {
                         self.pos -= 1;
                         return Err(self.error_here("a field name"));
                     }
-                    designators.push(Designator::Field(t.text.clone(), t.location));
+                    designators.push(Designator::Field(self.text(t).clone(), t.location));
                 } else {
                     break;
                 }
@@ -1145,7 +1135,8 @@ impl<'a> Parser<'a> {
         let location = self.loc();
         self.expect(Punct::LBrace)?;
         self.push_scope();
-        let mut items = Vec::new();
+        // Room for a typical block without regrowing.
+        let mut items = Vec::with_capacity(8);
         while !self.at(Punct::RBrace) && self.peek().kind != TokenKind::Eof {
             let start = self.pos;
             match self.statement() {
@@ -1203,7 +1194,7 @@ impl<'a> Parser<'a> {
         let kind = match t.kind {
             TokenKind::Pragma => {
                 self.pos += 1;
-                StmtKind::Pragma(t.text.clone())
+                StmtKind::Pragma(self.text(t).clone())
             }
             TokenKind::Punct(Punct::LBrace) => StmtKind::Compound(self.block()?),
             TokenKind::Punct(Punct::Semicolon) => {
@@ -1295,11 +1286,11 @@ impl<'a> Parser<'a> {
                         return Err(self.error_here("a label"));
                     }
                     self.expect_semicolon("after goto statement")?;
-                    StmtKind::Goto(label.text.clone())
+                    StmtKind::Goto(self.text(label).clone())
                 }
                 _ if self.peek_at(1).is_punct(Punct::Colon) && !self.starts_declaration() => {
                     self.pos += 2;
-                    StmtKind::Labeled(t.text.clone(), Box::new(self.statement()?))
+                    StmtKind::Labeled(self.text(t).clone(), Box::new(self.statement()?))
                 }
                 _ if self.starts_declaration() => StmtKind::Declaration(self.declaration()?),
                 _ => self.expression_statement()?,
@@ -1496,9 +1487,9 @@ impl<'a> Parser<'a> {
     fn cast_expr(&mut self) -> PResult<Expr> {
         let t = self.peek();
         let kind = match t.kind {
-            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(t.text.clone()),
-            TokenKind::IntLiteral => ExprKind::IntLiteral(t.text.clone()),
-            TokenKind::FloatLiteral => ExprKind::FloatLiteral(t.text.clone()),
+            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(self.text(t).clone()),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(self.text(t).clone()),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(self.text(t).clone()),
             _ => return self.general_cast_expr(),
         };
         self.pos += 1;
@@ -1633,17 +1624,17 @@ impl<'a> Parser<'a> {
         let t = self.peek();
         let location = t.location;
         let kind = match t.kind {
-            TokenKind::Identifier => ExprKind::Ident(t.text.clone()),
-            TokenKind::IntLiteral => ExprKind::IntLiteral(t.text.clone()),
-            TokenKind::FloatLiteral => ExprKind::FloatLiteral(t.text.clone()),
-            TokenKind::CharLiteral => ExprKind::CharLiteral(t.text.clone()),
+            TokenKind::Identifier => ExprKind::Ident(self.text(t).clone()),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(self.text(t).clone()),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(self.text(t).clone()),
+            TokenKind::CharLiteral => ExprKind::CharLiteral(self.text(t).clone()),
             TokenKind::StringLiteral => {
                 // Adjacent string literals concatenate.
-                let mut text = String::from(&*t.text);
+                let mut text = String::from(&**self.text(t));
                 while self.peek_at(1).kind == TokenKind::StringLiteral {
                     self.pos += 1;
                     text.pop();
-                    text.push_str(&self.peek().text[1..]);
+                    text.push_str(&self.text(self.peek())[1..]);
                 }
                 ExprKind::StringLiteral(text.into())
             }
@@ -1706,7 +1697,7 @@ impl<'a> Parser<'a> {
                 }
                 ExprKind::Member {
                     base: Box::new(e),
-                    name: name.text.clone(),
+                    name: self.text(name).clone(),
                     name_location: name.location,
                     arrow,
                 }

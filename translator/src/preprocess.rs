@@ -93,6 +93,19 @@ pub fn preprocess(
     input: &PreprocessInput,
     diags: &mut Diagnostics,
 ) -> Vec<Token> {
+    let (tokens, interner) = preprocess_compact(sources, main, input, diags);
+    tokens.iter().map(|t| interner.token(t)).collect()
+}
+
+/// [`preprocess`] as the preprocessor holds its output: each token's
+/// spelling a symbol of the returned interner. The parser reads this form
+/// directly, so a build never makes a [`Token`] (an `Rc` per token).
+pub(crate) fn preprocess_compact(
+    sources: &mut SourceMap,
+    main: FileId,
+    input: &PreprocessInput,
+    diags: &mut Diagnostics,
+) -> (Vec<CompactToken>, Interner) {
     let predefined = predefined_source(input.options, input.caps);
     let command_line = command_line_source(input.options);
     let main_len = sources.file(main).text.len();
@@ -128,13 +141,14 @@ pub fn preprocess(
     while !pp.ctxs.is_empty() {
         pp.pop_context();
     }
-    out.push(Token {
-        kind: TokenKind::Eof,
-        text: pp.interner.get(pp.names.empty).clone(),
+    out.push(CompactToken {
         location: Location::new(main, main_len),
-        leading_space: false,
+        sym: pp.names.empty,
+        kind: TokenKind::Eof,
+        flags: 0,
     });
-    out
+    let Preprocessor { interner, .. } = pp;
+    (out, interner)
 }
 
 /// The tokens as text: spellings joined, a space where the source had one
@@ -817,7 +831,7 @@ impl<'p> Preprocessor<'p> {
     // ---- reading tokens ----
 
     /// The whole token stream into `out`.
-    fn run(&mut self, out: &mut Vec<Token>) {
+    fn run(&mut self, out: &mut Vec<PpTok>) {
         loop {
             match self.ctxs.last_mut() {
                 None => self.copy_plain_tokens(out),
@@ -835,12 +849,12 @@ impl<'p> Preprocessor<'p> {
                             break;
                         }
                         ctx.toks.pop();
-                        out.push(self.interner.token(&t));
+                        out.push(t);
                     }
                 }
             }
             match self.next_expanded(Mode::Top) {
-                Some(t) => out.push(self.interner.token(&t)),
+                Some(t) => out.push(t),
                 None => return,
             }
         }
@@ -849,7 +863,7 @@ impl<'p> Preprocessor<'p> {
     /// Moves tokens that need no work (no directive, no macro name) straight
     /// from the current file to `out`: most of a kernel is such tokens, and
     /// the general path costs several copies per token.
-    fn copy_plain_tokens(&mut self, out: &mut Vec<Token>) {
+    fn copy_plain_tokens(&mut self, out: &mut Vec<PpTok>) {
         let Some(f) = self.files.last_mut() else {
             return;
         };
@@ -866,7 +880,7 @@ impl<'p> Preprocessor<'p> {
                 return;
             }
             f.next(true, self.diags);
-            out.push(self.interner.token(&t));
+            out.push(t);
         }
     }
 
@@ -1473,11 +1487,23 @@ impl<'p> Preprocessor<'p> {
 
     // ---- directives ----
 
+    /// The rest of the current line, as one copy of the file's tokens.
     fn read_line(&mut self, report: bool) -> Vec<PpTok> {
-        let mut line = Vec::new();
-        if let Some(f) = self.files.last_mut() {
-            while let Some(t) = f.next_in_line(report, self.diags) {
-                line.push(t);
+        let Some(f) = self.files.last_mut() else {
+            return Vec::new();
+        };
+        let start = f.pos.min(f.toks.len());
+        let len = f.toks[start..]
+            .iter()
+            .position(CompactToken::line_start)
+            .unwrap_or(f.toks.len() - start);
+        let line = f.toks[start..start + len].to_vec();
+        f.pos = start + len;
+        // The lexer errors up to the line's last token, as reading it token
+        // by token would report them.
+        if let Some(last) = line.last() {
+            if last.location.offset >= f.next_err {
+                f.flush(last.location.offset, report, self.diags);
             }
         }
         line

@@ -154,6 +154,11 @@ pub enum BuiltinName {
 }
 
 pub fn lookup_builtin_type_name(name: &str) -> Option<BuiltinName> {
+    // Only vector names end in a digit, and they are most of the built-in
+    // type names a kernel writes: straight to them.
+    if name.ends_with(|c: char| c.is_ascii_digit()) {
+        return vector_type_name(name);
+    }
     match name {
         "uchar" => return Some(BuiltinName::Scalar(Scalar::UChar)),
         "ushort" => return Some(BuiltinName::Scalar(Scalar::UShort)),
@@ -183,6 +188,11 @@ pub fn lookup_builtin_type_name(name: &str) -> Option<BuiltinName> {
     if OPAQUE_TYPES.contains(&name) {
         return Some(BuiltinName::Opaque);
     }
+    None
+}
+
+/// `float4`, `uchar16`, ...: an element type name and a vector width.
+fn vector_type_name(name: &str) -> Option<BuiltinName> {
     let digits = name.trim_end_matches(|c: char| c.is_ascii_digit());
     let width: u8 = name[digits.len()..].parse().ok()?;
     if !VECTOR_WIDTHS.contains(&width) {

@@ -43,7 +43,10 @@ pub fn compile_unit(
         &options,
         caps,
         headers,
-        |tokens, sources| text = unit_text(tokens, sources),
+        |tokens, interner, sources| {
+            let tokens: Vec<_> = tokens.iter().map(|t| interner.token(t)).collect();
+            text = unit_text(&tokens, sources);
+        },
     );
     let log = front.log()?;
     Ok(CompiledUnit { text, log })

@@ -31,7 +31,17 @@ impl Checker<'_> {
         self.decay(v)
     }
 
+    /// Inline, so that the common case (no array) moves nothing.
+    #[inline]
     pub(super) fn decay(&mut self, v: Expr) -> Expr {
+        if matches!(v.ty, Type::Array(..)) {
+            self.decay_array(v)
+        } else {
+            v
+        }
+    }
+
+    fn decay_array(&mut self, v: Expr) -> Expr {
         if let Type::Array(elem, _) = &v.ty {
             let space = self.place_space(&v);
             let is_const = self.is_read_only(&v);
@@ -101,10 +111,16 @@ impl Checker<'_> {
         }
     }
 
+    #[inline]
     pub(super) fn convert(&mut self, v: Expr, to: Type) -> Expr {
         if v.ty == to || is_error(&v.ty) {
             return v;
         }
+        self.convert_value(v, to)
+    }
+
+    /// [`Self::convert`] when the types differ.
+    fn convert_value(&mut self, v: Expr, to: Type) -> Expr {
         let location = v.location;
         // Fold constants so literals keep their precise value.
         match (&v.kind, &to) {
@@ -170,7 +186,15 @@ impl Checker<'_> {
         (a, b, common)
     }
 
+    #[inline]
     pub(super) fn widen(&mut self, v: Expr, to: &Type) -> Expr {
+        if v.ty == *to {
+            return v;
+        }
+        self.widen_value(v, to)
+    }
+
+    fn widen_value(&mut self, v: Expr, to: &Type) -> Expr {
         match (&v.ty, to) {
             // An integer where a built-in takes an `event_t` (the usual
             // `0` for "no event to join"): overload resolution allowed it.

@@ -8,7 +8,8 @@ use crate::types::Type;
 
 impl Checker<'_> {
     pub(super) fn block_items(&mut self, items: &[ast::Stmt]) -> Vec<Stmt> {
-        let mut out = Vec::new();
+        // About one checked statement per statement written.
+        let mut out = Vec::with_capacity(items.len());
         for s in items {
             self.statement(s, &mut out);
         }
