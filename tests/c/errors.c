@@ -282,6 +282,29 @@ int main(void)
     clReleaseEvent(ran);
     clReleaseCommandQueue(ooo);
 
+    /* clCloneKernel copies the arguments set so far; a later change to the
+     * original does not reach the clone. */
+    clCloneKernel(NULL, &err);
+    expect("clCloneKernel(NULL)", err, CL_INVALID_KERNEL);
+    cl_kernel twin = clCloneKernel(kernel, &err);
+    expect("clCloneKernel", err, CL_SUCCESS);
+    cl_int five = 5;
+    clSetKernelArg(kernel, 1, sizeof five, &five);
+    expect("clEnqueueNDRangeKernel(clone)",
+           clEnqueueNDRangeKernel(queue, twin, 1, NULL, &eight, NULL, 0, NULL, NULL), CL_SUCCESS);
+    clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+    expect("the clone keeps its arguments", out[0] == 3 ? CL_SUCCESS : -1, CL_SUCCESS);
+    clReleaseKernel(twin);
+
+    cl_ulong host_before, host_after, device_now;
+    expect("clGetHostTimer(NULL)", clGetHostTimer(device, NULL), CL_INVALID_VALUE);
+    expect("clGetHostTimer(NULL device)", clGetHostTimer(NULL, &host_before), CL_INVALID_DEVICE);
+    expect("clGetHostTimer", clGetHostTimer(device, &host_before), CL_SUCCESS);
+    expect("clGetDeviceAndHostTimer", clGetDeviceAndHostTimer(device, &device_now, &host_after),
+           CL_SUCCESS);
+    expect("the timers advance", host_after >= host_before && device_now >= host_before ? CL_SUCCESS : -1,
+           CL_SUCCESS);
+
     clReleaseKernel(kernel);
     clReleaseProgram(program);
     clReleaseMemObject(buf);

@@ -15,7 +15,7 @@ use opencl_sys::{cl_int, cl_platform_id, cl_platform_info, cl_uint};
 
 use crate::api::{
     context, device, enqueue, event, handle, kernel, memory, not_implemented, platform, program,
-    queue,
+    queue, timer,
 };
 use crate::core::platform::Platform;
 
@@ -167,11 +167,11 @@ pub(crate) static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
     clSetKernelArgSVMPointer: Some(not_implemented::set_kernel_arg_svm_pointer),
     clSetKernelExecInfo: Some(not_implemented::set_kernel_exec_info),
     clGetKernelSubGroupInfoKHR: Some(not_implemented::get_kernel_sub_group_info_khr),
-    clCloneKernel: Some(not_implemented::clone_kernel),
+    clCloneKernel: Some(kernel::clone_kernel),
     clCreateProgramWithIL: Some(not_implemented::create_program_with_il),
     clEnqueueSVMMigrateMem: Some(not_implemented::enqueue_svm_migrate_mem),
-    clGetDeviceAndHostTimer: Some(not_implemented::get_device_and_host_timer),
-    clGetHostTimer: Some(not_implemented::get_host_timer),
+    clGetDeviceAndHostTimer: Some(timer::get_device_and_host_timer),
+    clGetHostTimer: Some(timer::get_host_timer),
     clGetKernelSubGroupInfo: Some(not_implemented::get_kernel_sub_group_info),
     clSetDefaultDeviceCommandQueue: Some(not_implemented::set_default_device_command_queue),
     clSetProgramReleaseCallback: Some(not_implemented::set_program_release_callback),

@@ -49,6 +49,20 @@ pub(crate) unsafe extern "C" fn create_kernel(
     unsafe { created.report(errcode_ret) }
 }
 
+/// `clCloneKernel`.
+pub(crate) unsafe extern "C" fn clone_kernel(
+    source_kernel: cl_kernel,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
+    let created = call::create(|| {
+        // SAFETY: a handle from the application, checked before use.
+        let kernel = unsafe { handle::arc::<Kernel>(source_kernel)? };
+        Ok(handle::into_handle(kernel.duplicate()))
+    });
+    // SAFETY: errcode_ret is the application's, NULL or a cl_int.
+    unsafe { created.report(errcode_ret) }
+}
+
 pub(crate) unsafe extern "C" fn create_kernels_in_program(
     program: cl_program,
     num_kernels: cl_uint,

@@ -25,3 +25,4 @@ pub mod not_implemented;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod timer;

@@ -13,7 +13,7 @@
 use std::ffi::{c_char, c_void};
 
 use opencl_sys::cl_icd::*;
-use opencl_sys::{cl_int, cl_uint, cl_ulong, CL_INVALID_OPERATION};
+use opencl_sys::{cl_int, cl_uint, CL_INVALID_OPERATION};
 
 use crate::api::call::write_if_not_null;
 
@@ -301,13 +301,6 @@ returns_status! {
     );
 }
 
-returns_object! {
-    /// `clCloneKernel`: not implemented.
-    fn clone_kernel(
-        source_kernel: cl_kernel,
-    ) -> cl_kernel;
-}
-
 // Queue features not supported: changing properties after creation (deprecated
 // since 1.1), native kernels (`CL_EXEC_NATIVE_KERNEL` is not reported), on-
 // device queues.
@@ -338,23 +331,6 @@ returns_status! {
         context: cl_context,
         device: cl_device_id,
         command_queue: cl_command_queue,
-    );
-}
-
-// Device and host timer synchronisation: `CL_PLATFORM_HOST_TIMER_RESOLUTION`
-// is 0, for which the spec's answer is `CL_INVALID_OPERATION`.
-
-returns_status! {
-    /// `clGetDeviceAndHostTimer`: not implemented.
-    fn get_device_and_host_timer(
-        device: cl_device_id,
-        device_timestamp: *mut cl_ulong,
-        host_timestamp: *mut cl_ulong,
-    );
-    /// `clGetHostTimer`: not implemented.
-    fn get_host_timer(
-        device: cl_device_id,
-        host_timestamp: *mut cl_ulong,
     );
 }
 

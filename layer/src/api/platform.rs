@@ -12,8 +12,8 @@ use opencl_sys::{
 };
 
 use crate::api::call::{self, write_if_not_null};
-use crate::api::handle;
 use crate::api::info::{write_info, InfoValue};
+use crate::api::{handle, timer};
 use crate::core::platform::{self, Platform};
 use crate::core::CLResult;
 
@@ -55,8 +55,7 @@ fn platform_info(param_name: cl_platform_info) -> CLResult<InfoValue> {
         CL_PLATFORM_EXTENSIONS_WITH_VERSION => {
             InfoValue::name_versions(platform::EXTENSIONS.iter().copied())
         }
-        // 0: no clGetDeviceAndHostTimer / clGetHostTimer support.
-        CL_PLATFORM_HOST_TIMER_RESOLUTION => InfoValue::scalar::<cl_ulong>(0),
+        CL_PLATFORM_HOST_TIMER_RESOLUTION => InfoValue::scalar::<cl_ulong>(timer::RESOLUTION_NS),
         CL_PLATFORM_ICD_SUFFIX_KHR => InfoValue::string(platform::ICD_SUFFIX),
         _ => return Err(CL_INVALID_VALUE),
     })

@@ -88,6 +88,18 @@ impl Kernel {
         }))
     }
 
+    /// `clCloneKernel`: the same kernel with a copy of the arguments set so
+    /// far; later changes to either do not reach the other.
+    pub fn duplicate(&self) -> Arc<Object<Kernel>> {
+        self.program.attach_kernel();
+        Object::new(Kernel {
+            program: self.program.clone(),
+            name: self.name.clone(),
+            variants: self.variants.clone(),
+            args: Mutex::new(self.args().clone()),
+        })
+    }
+
     pub fn program(&self) -> &Arc<Object<Program>> {
         &self.program
     }
