@@ -1,6 +1,7 @@
 //! Floating-point contraction as OpenCL C's default `FP_CONTRACT ON` (and
 //! clang) has it: `a * b + c` within one expression becomes one fused
-//! multiply-add (`Fma`), in each of its four forms with the right signs.
+//! multiply-add (`Fma`), in each of its four forms and as `+=`/`-=`, with
+//! the right signs.
 //! Vulkan lets `Fma` round twice (lavapipe does; NVIDIA fuses), so each
 //! result may be the fused one or the unfused one, and nothing else. With
 //! a = b = 1 + 2^-12 and c = -(1 + 2^-11), the fused result is the
@@ -23,6 +24,12 @@ __kernel void contract(__global float *out, float a, float b, float c) {
     float product = a * b;
     out[4] = product + c;
     out[5] = (float2)(a * b + c).y;
+    float sum = c;
+    sum += a * b;
+    out[6] = sum;
+    float difference = -c;
+    difference -= a * b;
+    out[7] = difference;
 }
 "#;
 
@@ -34,7 +41,7 @@ fn products_added_in_one_expression_are_fused() {
     let kernel = Kernel::create(&program, "contract").expect("kernel");
     // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
     let out = unsafe {
-        Buffer::<f32>::create(&context, CL_MEM_READ_WRITE, 6, ptr::null_mut()).expect("buffer")
+        Buffer::<f32>::create(&context, CL_MEM_READ_WRITE, 8, ptr::null_mut()).expect("buffer")
     };
     let a = 1.0 + f32::powi(2.0, -12);
     let c = -(1.0 + f32::powi(2.0, -11));
@@ -49,12 +56,12 @@ fn products_added_in_one_expression_are_fused() {
             .enqueue_nd_range(&queue)
             .expect("launch");
     }
-    let mut got = [0f32; 6];
-    // SAFETY: six floats, the buffer's size.
+    let mut got = [0f32; 8];
+    // SAFETY: eight floats, the buffer's size.
     unsafe { queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
     let error = f32::powi(2.0, -24);
     assert_eq!(a.mul_add(a, c), error, "the host's own fma");
-    let expected = [error, error, error, -error, 0.0, error];
+    let expected = [error, error, error, -error, 0.0, error, error, -error];
     for (i, (&g, &fused)) in got.iter().zip(&expected).enumerate() {
         assert!(
             g == fused || g == 0.0,

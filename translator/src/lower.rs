@@ -833,8 +833,14 @@ impl<'a> ModuleBuilder<'a> {
             } => {
                 let current = self.plain(fb, target)?;
                 let current = self.convert(fb, current, &target.ty, op_ty, location)?;
-                let v = self.plain(fb, value)?;
-                let combined = self.arithmetic(fb, *op, current, v, op_ty, location)?;
+                let combined =
+                    match self.contracted_update(fb, *op, current, value, op_ty, location)? {
+                        Some(fused) => fused,
+                        None => {
+                            let v = self.plain(fb, value)?;
+                            self.arithmetic(fb, *op, current, v, op_ty, location)?
+                        }
+                    };
                 let result = self.convert(fb, combined, op_ty, &target.ty, location)?;
                 let place = self.place(fb, target)?;
                 self.store(fb, place, Value::Plain(result), location, None)?;
@@ -1019,6 +1025,43 @@ impl<'a> ModuleBuilder<'a> {
         };
         let negate_addend = op == BinaryOp::Sub && !negate_product;
         let (x, y, z) = (self.plain(fb, x)?, self.plain(fb, y)?, self.plain(fb, z)?);
+        self.fused(fb, [x, y, z], negate_product, negate_addend, ty, location)
+            .map(Some)
+    }
+
+    /// `target += x * y` or `target -= x * y` as one fused multiply-add,
+    /// as [`ModuleBuilder::contracted`] does for the spelled-out forms.
+    fn contracted_update(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: BinaryOp,
+        current: Handle<naga::Expression>,
+        value: &Expr,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        let float = matches!(ty.element(), Some(Scalar::Float | Scalar::Double));
+        let (true, BinaryOp::Add | BinaryOp::Sub, H::Binary(BinaryOp::Mul, x, y)) =
+            (float && value.ty == *ty, op, &value.kind)
+        else {
+            return Ok(None);
+        };
+        let (x, y) = (self.plain(fb, x)?, self.plain(fb, y)?);
+        let negate_product = op == BinaryOp::Sub;
+        self.fused(fb, [x, y, current], negate_product, false, ty, location)
+            .map(Some)
+    }
+
+    /// `(±x) * y + (±z)` as `Fma`, part by part for wide vectors.
+    fn fused(
+        &mut self,
+        fb: &mut FnBuilder,
+        [x, y, z]: [Handle<naga::Expression>; 3],
+        negate_product: bool,
+        negate_addend: bool,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
         let operands = [(x, ty), (y, ty), (z, ty)];
         self.per_part(fb, ty, &operands, location, |_, fb, v, _| {
             let x = if negate_product {
@@ -1039,7 +1082,6 @@ impl<'a> ModuleBuilder<'a> {
                 arg3: None,
             }))
         })
-        .map(Some)
     }
 
     fn arithmetic(
