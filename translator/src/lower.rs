@@ -15,6 +15,7 @@ mod convert;
 mod init;
 mod kernel;
 mod library;
+mod math;
 mod memory;
 mod printf;
 mod reinterpret;

@@ -1,0 +1,173 @@
+//! The single-precision math library in software: exponentials,
+//! logarithms, powers, hyperbolic functions, `hypot`, and the exact
+//! functions whose GLSL counterparts differ from OpenCL, written in naga IR
+//! to OpenCL's full-profile ULP bounds (GLSL.std.450's are far looser).
+//!
+//! Each function is element-wise over a scalar or 2/3/4-lane vector (wider
+//! vectors are split by `wide.rs` first). The `half_*` variants use the
+//! same code: it is well within their 8192 ulp.
+
+mod exact;
+mod exp_log;
+mod hyperbolic;
+mod ops;
+
+use super::*;
+use ops::{Ops, V};
+
+/// The functions this module computes, and how.
+#[derive(Clone, Copy)]
+enum Kind {
+    Unary(fn(&mut Ops, V) -> V),
+    Binary(fn(&mut Ops, V, V) -> V),
+    /// A value and a second result stored through the last argument.
+    WithOutput(fn(&mut Ops, V) -> (V, V)),
+    /// Integer long division (needs loop variables).
+    Fmod,
+    Remainder,
+    Remquo,
+}
+
+fn kind(b: Builtin) -> Option<Kind> {
+    use hyperbolic as h;
+    use Kind::*;
+    use exact as x;
+    use exp_log as e;
+    Some(match b {
+        Builtin::Exp | Builtin::HalfExp => Unary(e::exp),
+        Builtin::Exp2 | Builtin::HalfExp2 => Unary(e::exp2),
+        Builtin::Exp10 | Builtin::HalfExp10 => Unary(e::exp10),
+        Builtin::Expm1 => Unary(e::expm1),
+        Builtin::Log | Builtin::HalfLog => Unary(e::log),
+        Builtin::Log2 | Builtin::HalfLog2 => Unary(e::log2),
+        Builtin::Log10 | Builtin::HalfLog10 => Unary(e::log10),
+        Builtin::Log1p => Unary(e::log1p),
+        Builtin::Cbrt => Unary(e::cbrt),
+        Builtin::Pow => Binary(e::pow),
+        Builtin::Powr | Builtin::HalfPowr => Binary(e::powr),
+        Builtin::Pown => Binary(e::pown),
+        Builtin::Rootn => Binary(e::rootn),
+        Builtin::Sinh => Unary(h::sinh),
+        Builtin::Cosh => Unary(h::cosh),
+        Builtin::Tanh => Unary(h::tanh),
+        Builtin::Asinh => Unary(h::asinh),
+        Builtin::Acosh => Unary(h::acosh),
+        Builtin::Atanh => Unary(h::atanh),
+        Builtin::Hypot => Binary(h::hypot),
+        Builtin::Fmin | Builtin::Min => Binary(x::fmin),
+        Builtin::Fmax | Builtin::Max => Binary(x::fmax),
+        Builtin::Round => Unary(x::round),
+        Builtin::Rint => Unary(|o, v| o.rint(v)),
+        Builtin::Ldexp => Binary(x::ldexp),
+        Builtin::Ilogb => Unary(x::ilogb),
+        Builtin::Logb => Unary(x::logb),
+        Builtin::Nextafter => Binary(x::nextafter),
+        Builtin::Nan => Unary(x::nan),
+        Builtin::Copysign => Binary(|o, a, b| o.copysign(a, b)),
+        Builtin::Fdim => Binary(x::fdim),
+        Builtin::Maxmag => Binary(|o, a, b| x::by_magnitude(o, a, b, true)),
+        Builtin::Minmag => Binary(|o, a, b| x::by_magnitude(o, a, b, false)),
+        Builtin::Fract => WithOutput(x::fract),
+        Builtin::Modf => WithOutput(x::modf),
+        Builtin::Frexp => WithOutput(x::frexp),
+        Builtin::Fmod => Fmod,
+        Builtin::Remainder => Remainder,
+        Builtin::Remquo => Remquo,
+        Builtin::HalfRecip => Unary(|o, v| {
+            let one = o.f(1.0);
+            o.div(one, v)
+        }),
+        Builtin::HalfDivide => Binary(|o, a, b| o.div(a, b)),
+        Builtin::HalfSqrt => Unary(|o, v| o.math(naga::MathFunction::Sqrt, v)),
+        Builtin::HalfRsqrt => Unary(|o, v| o.math(naga::MathFunction::InverseSqrt, v)),
+        _ => return None,
+    })
+}
+
+impl ModuleBuilder<'_> {
+    /// `b` applied to `args`, or `None` when `b` is not computed here
+    /// (including `min`/`max` on integers).
+    pub(super) fn math_builtin(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        let Some(kind) = kind(b) else {
+            return Ok(None);
+        };
+        // The shape comes from the first argument (`nan` takes integers;
+        // `ilogb` returns them).
+        let shape = &args[0].ty;
+        let element = match b {
+            Builtin::Nan => ty.element(),
+            _ => shape.element(),
+        };
+        match element {
+            Some(Scalar::Float) => {}
+            _ if matches!(b, Builtin::Min | Builtin::Max) => return Ok(None),
+            _ => {
+                return Err(self.error(
+                    location,
+                    format!("built-in function '{b}' is only supported on float (not double or half) by this translator"),
+                ))
+            }
+        }
+        let width = match shape {
+            Type::Vector(_, n) => *n,
+            _ => 1,
+        };
+        let size = vector_size(width);
+        // Scalar operands of vector calls (`fmin(v, s)`, `ldexp(v, k)`)
+        // are splat to the vector.
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            if matches!(a.ty, Type::Pointer(_)) {
+                continue;
+            }
+            let v = self.plain(fb, a)?;
+            let v = match (&a.ty, size) {
+                (Type::Scalar(_), Some(size)) => fb.add(naga::Expression::Splat { size, value: v }),
+                _ => v,
+            };
+            values.push(v);
+        }
+        let types = match kind {
+            Kind::Fmod | Kind::Remainder | Kind::Remquo => {
+                let (u, i) = match width {
+                    1 => (Type::UINT, Type::INT),
+                    n => (Type::Vector(Scalar::UInt, n), Type::Vector(Scalar::Int, n)),
+                };
+                Some(exact::Types {
+                    uint: self.value_type(&u, location)?,
+                    int: self.value_type(&i, location)?,
+                })
+            }
+            _ => None,
+        };
+        let mut o = Ops { fb, size };
+        let (value, output) = match kind {
+            Kind::Unary(f) => (f(&mut o, values[0]), None),
+            Kind::Binary(f) => (f(&mut o, values[0], values[1]), None),
+            Kind::WithOutput(f) => {
+                let (v, out) = f(&mut o, values[0]);
+                (v, Some(out))
+            }
+            Kind::Fmod => (exact::fmod(&mut o, values[0], values[1], types.expect("types")), None),
+            Kind::Remainder => (exact::remquo(&mut o, values[0], values[1], types.expect("types")).0, None),
+            Kind::Remquo => {
+                let (r, q) = exact::remquo(&mut o, values[0], values[1], types.expect("types"));
+                (r, Some(q))
+            }
+        };
+        if let Some(out) = output {
+            let pointer = args.last().expect("output pointer argument");
+            let p = self.pointer(fb, pointer)?;
+            let place = self.element_place(fb, p);
+            self.store(fb, place, Value::Plain(out), location, None)?;
+        }
+        Ok(Some(value))
+    }
+}
