@@ -105,3 +105,5 @@ pub fn repo_path(relative: &str) -> PathBuf {
         .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
         .join(relative)
 }
+
+pub mod ulp;

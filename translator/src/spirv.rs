@@ -84,6 +84,44 @@ fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
     *words = out;
 }
 
+const DECORATION_NO_CONTRACTION: u32 = 42;
+/// OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod.
+const FLOAT_ARITHMETIC: [u32; 7] = [127, 129, 131, 133, 136, 140, 141];
+
+/// Adds `OpDecorate %r NoContraction` to every float arithmetic result.
+/// Without it a driver may treat the arithmetic as inexact and reassociate
+/// or fuse it (Mesa's NIR does), which OpenCL C only allows under
+/// `-cl-fast-relaxed-math` and which breaks the error-free transformations
+/// the software math library relies on (`(a + b) - a` is not `b`).
+fn decorate_no_contraction(words: &mut Vec<u32>) {
+    let mut results = Vec::new();
+    let mut first_annotation = None;
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return;
+        }
+        let opcode = words[at] & 0xffff;
+        // The annotation section comes before the types (OpTypeVoid .. ).
+        let starts_annotations = opcode == OP_DECORATE || (19..=39).contains(&opcode);
+        if first_annotation.is_none() && starts_annotations {
+            first_annotation = Some(at);
+        }
+        if FLOAT_ARITHMETIC.contains(&opcode) && count >= 4 {
+            results.push(words[at + 2]);
+        }
+        at += count;
+    }
+    let Some(insert_at) = first_annotation else {
+        return;
+    };
+    let decorations = results
+        .iter()
+        .flat_map(|&id| [(3 << 16) | OP_DECORATE, id, DECORATION_NO_CONTRACTION]);
+    words.splice(insert_at..insert_at, decorations);
+}
+
 /// Validates a module we produced; an error is a translator bug.
 fn validate(module: &naga::Module, kernel: &str) -> Result<ModuleInfo, SpirvError> {
     // Offsets come from our C layout engine, not WGSL's rules, so
@@ -173,6 +211,7 @@ impl Kernel {
             .write(&module, info, None, &None, &mut words)
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
         decorate_aliased(&mut words, &self.aliased_bindings());
+        decorate_no_contraction(&mut words);
         Ok(words)
     }
 

@@ -29,10 +29,10 @@ enum Kind {
 }
 
 fn kind(b: Builtin) -> Option<Kind> {
-    use hyperbolic as h;
-    use Kind::*;
     use exact as x;
     use exp_log as e;
+    use hyperbolic as h;
+    use Kind::*;
     Some(match b {
         Builtin::Exp | Builtin::HalfExp => Unary(e::exp),
         Builtin::Exp2 | Builtin::HalfExp2 => Unary(e::exp2),
@@ -155,8 +155,14 @@ impl ModuleBuilder<'_> {
                 let (v, out) = f(&mut o, values[0]);
                 (v, Some(out))
             }
-            Kind::Fmod => (exact::fmod(&mut o, values[0], values[1], types.expect("types")), None),
-            Kind::Remainder => (exact::remquo(&mut o, values[0], values[1], types.expect("types")).0, None),
+            Kind::Fmod => (
+                exact::fmod(&mut o, values[0], values[1], types.expect("types")),
+                None,
+            ),
+            Kind::Remainder => (
+                exact::remquo(&mut o, values[0], values[1], types.expect("types")).0,
+                None,
+            ),
             Kind::Remquo => {
                 let (r, q) = exact::remquo(&mut o, values[0], values[1], types.expect("types"));
                 (r, Some(q))

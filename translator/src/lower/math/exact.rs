@@ -86,22 +86,50 @@ pub(super) fn frexp(o: &mut Ops, x: V) -> (V, V) {
     (o.sel(special, x, m), o.sel(special, none, e))
 }
 
-/// `x * 2^k` rounding once: `k` is clamped to where the result is 0 or
-/// infinite anyway and applied in three steps of at most 127.
+/// `x * 2^k`, exact or rounded once: the exponent field is rewritten
+/// directly; a subnormal result is formed 64 binades up and scaled down in
+/// one multiplication.
 pub(super) fn ldexp(o: &mut Ops, x: V, k: V) -> V {
-    let (lo, hi) = (o.i(-381), o.i(381));
+    let (lo, hi) = (o.i(-400), o.i(400));
     let k = o.max(k, lo);
     let k = o.min(k, hi);
-    let three = o.i(3);
-    let a = o.div(k, three);
-    let rest = o.sub(k, a);
-    let two = o.i(2);
-    let b = o.div(rest, two);
-    let c = o.sub(rest, b);
-    let (pa, pb, pc) = (o.pow2(a), o.pow2(b), o.pow2(c));
-    let r = o.mul(x, pa);
-    let r = o.mul(r, pb);
-    o.mul(r, pc)
+    let ax = o.abs(x);
+    let tiny = o.ltc(ax, f64::from(f32::MIN_POSITIVE));
+    let scaled = o.mulc(x, 16_777_216.0);
+    let x_normal = o.sel(tiny, scaled, x);
+    let (shift, none) = (o.i(24), o.i(0));
+    let shift = o.sel(tiny, shift, none);
+    let k = o.sub(k, shift);
+    let bits = o.bits(x_normal);
+    let field = o.shr(bits, 23);
+    let byte = o.i(0xff);
+    let field = o.and(field, byte);
+    let e = o.add(field, k);
+    let one = o.i(1);
+    let low = o.lt(e, one);
+    let floor = o.i(-30);
+    let raised = o.max(e, floor);
+    let up = o.i(64);
+    let raised = o.add(raised, up);
+    let e_set = o.sel(low, raised, e);
+    let keep = o.i(0x807f_ffff_u32 as i32);
+    let rest = o.and(bits, keep);
+    let field = o.shl(e_set, 23);
+    let v = o.or(rest, field);
+    let v = o.as_float(v);
+    let down = o.mulc(v, 2f64.powi(-64));
+    let v = o.sel(low, down, v);
+    let max = o.i(254);
+    let over = o.gt(e, max);
+    let inf = o.inf();
+    let inf = o.copysign(inf, x);
+    let v = o.sel(over, inf, v);
+    let zero = o.eqc(x, 0.0);
+    let nonfinite = o.is_inf(x);
+    let nan = o.is_nan(x);
+    let special = o.or(zero, nonfinite);
+    let special = o.or(special, nan);
+    o.sel(special, x, v)
 }
 
 /// The unbiased exponent of a finite non-zero `x` (subnormals normalised).

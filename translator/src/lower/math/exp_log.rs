@@ -71,7 +71,14 @@ pub(super) fn clamp(o: &mut Ops, x: V, lo: f64, hi: f64) -> V {
 
 /// `b^x * 2^extra` for base `b` (see [`reduce`]); `limits` bound `x`
 /// beyond which the result is 0 or infinite anyway.
-pub(super) fn exp_base(o: &mut Ops, x: V, log_b2: f64, ln_b: f64, limits: (f64, f64), extra: i32) -> V {
+pub(super) fn exp_base(
+    o: &mut Ops,
+    x: V,
+    log_b2: f64,
+    ln_b: f64,
+    limits: (f64, f64),
+    extra: i32,
+) -> V {
     let x = clamp(o, x, limits.0, limits.1);
     let (k, t) = reduce(o, x, log_b2, ln_b);
     let p = expm1_reduced(o, t);
@@ -280,6 +287,10 @@ pub(super) fn log2_df(o: &mut Ops, ax: V) -> Df {
 /// `|x|^y` for finite non-zero `|x|` and finite `y` (`y_extra` is added
 /// to `y`: pown splits its integer into two exact floats).
 fn pow_magnitude(o: &mut Ops, ax: V, y: V, y_extra: Option<V>) -> V {
+    // Beyond 2^40 every |y log2|x|| (|x| != 1) over- or underflows anyway;
+    // clamping keeps the exact products finite.
+    let bound = 2f64.powi(40);
+    let y = clamp(o, y, -bound, bound);
     let l = log2_df(o, ax);
     let mut z = o.df_mul(l, y);
     if let Some(y2) = y_extra {

@@ -48,7 +48,9 @@ impl Ops<'_> {
 
     /// The f32 constant nearest `v`.
     pub fn f(&mut self, v: f64) -> V {
-        let lit = self.fb.add(Expression::Literal(naga::Literal::F32(v as f32)));
+        let lit = self
+            .fb
+            .add(Expression::Literal(naga::Literal::F32(v as f32)));
         self.splat(lit)
     }
 

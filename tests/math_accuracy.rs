@@ -1,0 +1,508 @@
+//! Accuracy of the single-precision math built-ins through the ICD:
+//! every function over dense sweeps (random bit patterns, log-spaced and
+//! linear ranges) and edge values, against f64 references, within the
+//! OpenCL C full-profile ULP bounds (0 for the exact functions), with
+//! every special value checked. Prints the worst error per function.
+
+mod common;
+
+use common::ulp::{edges, linear, log_spaced, report, Bits, Runner, Worst};
+
+const KERNELS: &str = "tests/kernels/math_functions.cl";
+/// Random inputs per function in the sweeps.
+const RANDOM: usize = 1 << 17;
+
+/// Inputs for a unary function: random bit patterns, log-spaced values
+/// over the whole range, a linear sweep of the interesting range, edges.
+fn unary_inputs(seed: u64, range: (f64, f64)) -> Vec<f32> {
+    let mut bits = Bits::new(seed);
+    let mut x: Vec<f32> = (0..RANDOM).map(|_| bits.normal()).collect();
+    x.extend(log_spaced(-126.0, 128.0, 1 << 15));
+    x.extend(log_spaced(-30.0, 8.0, 1 << 15));
+    x.extend(linear(range.0, range.1, 1 << 16));
+    x.extend(edges());
+    x
+}
+
+/// `rootn` and `pown` references: C99 `pow` semantics for an integer or
+/// its reciprocal.
+fn rootn(x: f64, n: i32) -> f64 {
+    if n == 0 || (x < 0.0 && n % 2 == 0) || x.is_nan() {
+        return f64::NAN;
+    }
+    let magnitude = x.abs().powf(1.0 / f64::from(n));
+    if x.is_sign_negative() && n % 2 != 0 {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// `powr`: `pow` for x >= 0, with the OpenCL C special cases.
+fn powr(x: f64, y: f64) -> f64 {
+    let nan = x.is_nan()
+        || y.is_nan()
+        || x < 0.0
+        || (x == 0.0 && y == 0.0)
+        || (x == f64::INFINITY && y == 0.0)
+        || (x == 1.0 && y.is_infinite());
+    if nan {
+        f64::NAN
+    } else {
+        x.abs().powf(y)
+    }
+}
+
+fn unary_reference(name: &str) -> fn(f64) -> f64 {
+    match name {
+        "exp" | "half_exp" => f64::exp,
+        "exp2" | "half_exp2" => f64::exp2,
+        "exp10" | "half_exp10" => |x| 10f64.powf(x),
+        "expm1" => f64::exp_m1,
+        "log" | "half_log" => f64::ln,
+        "log2" | "half_log2" => f64::log2,
+        "log10" | "half_log10" => f64::log10,
+        "log1p" => f64::ln_1p,
+        "cbrt" => f64::cbrt,
+        "sinh" => f64::sinh,
+        "cosh" => f64::cosh,
+        "tanh" => f64::tanh,
+        "asinh" => f64::asinh,
+        "acosh" => f64::acosh,
+        "atanh" => f64::atanh,
+        "round" => f64::round,
+        "rint" => f64::round_ties_even,
+        "logb" => |x| {
+            if x == 0.0 {
+                f64::NEG_INFINITY
+            } else if x.is_infinite() {
+                f64::INFINITY
+            } else if x.is_nan() {
+                x
+            } else {
+                x.abs().log2().floor()
+            }
+        },
+        _ => unreachable!("no reference for {name}"),
+    }
+}
+
+/// (name, ulp bound, linear sweep range).
+const UNARY: &[(&str, f64, (f64, f64))] = &[
+    ("exp", 3.0, (-104.0, 89.0)),
+    ("exp2", 3.0, (-150.0, 128.5)),
+    ("exp10", 3.0, (-46.0, 39.0)),
+    ("expm1", 3.0, (-2.0, 2.0)),
+    ("log", 3.0, (0.0, 4.0)),
+    ("log2", 3.0, (0.0, 4.0)),
+    ("log10", 3.0, (0.0, 4.0)),
+    ("log1p", 2.0, (-1.0, 3.0)),
+    ("cbrt", 2.0, (-8.0, 8.0)),
+    ("sinh", 4.0, (-90.0, 90.0)),
+    ("cosh", 4.0, (-90.0, 90.0)),
+    ("tanh", 5.0, (-10.0, 10.0)),
+    ("asinh", 4.0, (-4.0, 4.0)),
+    ("acosh", 4.0, (1.0, 5.0)),
+    ("atanh", 5.0, (-1.0, 1.0)),
+    ("round", 0.0, (-10.0, 10.0)),
+    ("rint", 0.0, (-10.0, 10.0)),
+    ("logb", 0.0, (-10.0, 10.0)),
+    ("half_exp", 8192.0, (-104.0, 89.0)),
+    ("half_exp2", 8192.0, (-150.0, 128.5)),
+    ("half_exp10", 8192.0, (-46.0, 39.0)),
+    ("half_log", 8192.0, (0.0, 4.0)),
+    ("half_log2", 8192.0, (0.0, 4.0)),
+    ("half_log10", 8192.0, (0.0, 4.0)),
+];
+
+#[test]
+fn unary_functions_within_bounds() {
+    let runner = Runner::new(KERNELS);
+    let mut results = Vec::new();
+    for (seed, &(name, bound, range)) in UNARY.iter().enumerate() {
+        let x = unary_inputs(seed as u64 + 1, range);
+        let got = runner.unary(&format!("k_{name}"), &x, 4);
+        let reference = unary_reference(name);
+        let mut worst = Worst::new(name, bound);
+        for (&x, &g) in x.iter().zip(&got) {
+            worst.record(g, reference(f64::from(x)), || format!("{x:e}"));
+        }
+        results.push(worst);
+    }
+    report(&results);
+}
+
+/// Pairs for a binary function: random pairs, a grid of edge values,
+/// and pairs from `special` (function-specific ranges).
+fn binary_inputs(seed: u64, special: &[(f32, f32)]) -> (Vec<f32>, Vec<f32>) {
+    let mut bits = Bits::new(seed);
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for _ in 0..RANDOM {
+        x.push(bits.normal());
+        y.push(bits.normal());
+    }
+    let e = edges();
+    for &a in &e {
+        for &b in &e {
+            x.push(a);
+            y.push(b);
+        }
+    }
+    for &(a, b) in special {
+        x.push(a);
+        y.push(b);
+    }
+    (x, y)
+}
+
+/// Pairs with x in a range and y in a range, on a grid.
+fn grid(xs: &[f32], ys: &[f32]) -> Vec<(f32, f32)> {
+    xs.iter()
+        .flat_map(|&a| ys.iter().map(move |&b| (a, b)))
+        .collect()
+}
+
+/// IEEE remainder and the quotient's low bits by exact long division of
+/// the significands, one bit at a time.
+fn remquo(x: f32, y: f32) -> (f64, i32) {
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y == 0.0 {
+        return (f64::NAN, 0);
+    }
+    if y.is_infinite() {
+        return (f64::from(x), 0);
+    }
+    let parts = |v: f32| {
+        let b = v.abs().to_bits();
+        let field = (b >> 23) as i32;
+        let m = u64::from(b & 0x7f_ffff) | if field != 0 { 0x80_0000 } else { 0 };
+        (m, field.max(1))
+    };
+    let ((mx, ex), (my, ey)) = (parts(x), parts(y));
+    let (mut r, mut q) = (0u64, 0u64);
+    if ex >= ey {
+        (r, q) = (mx % my, mx / my);
+        for _ in 0..(ex - ey) {
+            r <<= 1;
+            q = (q << 1) | u64::from(r >= my);
+            if r >= my {
+                r -= my;
+            }
+        }
+    } else {
+        r = mx; // |x| < |y|: the remainder is |x|.
+    }
+    let scale = |m: u64, e: i32| m as f64 * 2f64.powi(e - 150);
+    let mut rem = if ex >= ey { scale(r, ey) } else { scale(r, ex) };
+    let ay = f64::from(y.abs());
+    if 2.0 * rem > ay || (2.0 * rem == ay && q & 1 == 1) {
+        rem -= ay;
+        q = q.wrapping_add(1);
+    }
+    let quo = (q & 0x7f) as i32;
+    let quo = if x.is_sign_negative() != y.is_sign_negative() {
+        -quo
+    } else {
+        quo
+    };
+    (if x.is_sign_negative() { -rem } else { rem }, quo)
+}
+
+fn binary_reference(name: &str) -> fn(f32, f32) -> f64 {
+    match name {
+        "pow" => |x, y| f64::from(x).powf(f64::from(y)),
+        "powr" => |x, y| powr(f64::from(x), f64::from(y)),
+        "hypot" => |x, y| f64::from(x).hypot(f64::from(y)),
+        "fmin" => |x, y| f64::from(x.min(y)),
+        "fmax" => |x, y| f64::from(x.max(y)),
+        "fmod" => |x, y| f64::from(x % y),
+        "remainder" => |x, y| remquo(x, y).0,
+        "copysign" => |x, y| f64::from(x.copysign(y)),
+        "fdim" => |x, y| {
+            if x.is_nan() || y.is_nan() {
+                f64::NAN
+            } else if x > y {
+                f64::from(x - y)
+            } else {
+                0.0
+            }
+        },
+        "maxmag" | "minmag" => unreachable!("by_magnitude"),
+        "nextafter" => |x, y| {
+            if x.is_nan() || y.is_nan() {
+                f64::NAN
+            } else if x == y {
+                f64::from(y)
+            } else if x == 0.0 {
+                f64::from(f32::from_bits(1).copysign(y))
+            } else {
+                let b = x.to_bits();
+                let grow = (x < y) == (x > 0.0);
+                f64::from(f32::from_bits(if grow { b + 1 } else { b - 1 }))
+            }
+        },
+        _ => unreachable!("no reference for {name}"),
+    }
+}
+
+fn by_magnitude(x: f32, y: f32, larger: bool) -> f64 {
+    let (ax, ay) = (x.abs(), y.abs());
+    let (x_wins, y_wins) = if larger {
+        (ax > ay, ay > ax)
+    } else {
+        (ax < ay, ay < ax)
+    };
+    let r = if x_wins {
+        x
+    } else if y_wins {
+        y
+    } else if larger {
+        x.max(y)
+    } else {
+        x.min(y)
+    };
+    f64::from(r)
+}
+
+#[test]
+fn binary_functions_within_bounds() {
+    let runner = Runner::new(KERNELS);
+    let bases = linear(0.0, 4.0, 256);
+    let exponents = linear(-40.0, 40.0, 256);
+    let pow_grid = grid(&bases, &exponents);
+    let near_one = grid(
+        &linear(0.99, 1.01, 256),
+        &[1e6, -1e6, 12345.5, 8e6, -3e7, 0.5, 3.0],
+    );
+    let negative_bases: Vec<(f32, f32)> = grid(&linear(-3.0, 0.0, 200), &linear(-20.0, 20.0, 40));
+    let mut pow_special = pow_grid.clone();
+    pow_special.extend(&near_one);
+    pow_special.extend(&negative_bases);
+    let mut mod_special = grid(&linear(-100.0, 100.0, 400), &linear(-3.0, 3.0, 200));
+    mod_special.extend(grid(&[1e30, -3e38, 7.5e-30], &linear(0.1, 10.0, 300)));
+    let cases: &[(&str, f64, &[(f32, f32)])] = &[
+        ("pow", 16.0, &pow_special),
+        ("powr", 16.0, &pow_grid),
+        ("hypot", 4.0, &pow_grid),
+        ("fmin", 0.0, &[]),
+        ("fmax", 0.0, &[]),
+        ("fmod", 0.0, &mod_special),
+        ("remainder", 0.0, &mod_special),
+        ("nextafter", 0.0, &[]),
+        ("copysign", 0.0, &[]),
+        ("fdim", 0.0, &[]),
+        ("maxmag", 0.0, &[(1.0, -1.0), (-1.0, 1.0), (-2.0, 1.0)]),
+        ("minmag", 0.0, &[(1.0, -1.0), (-1.0, 1.0), (-2.0, 1.0)]),
+    ];
+    let mut results = Vec::new();
+    for (seed, &(name, bound, special)) in cases.iter().enumerate() {
+        let (x, y) = binary_inputs(100 + seed as u64, special);
+        let yb: Vec<u32> = y.iter().map(|v| v.to_bits()).collect();
+        let got = runner.binary(&format!("k_{name}"), &x, &yb);
+        let mut worst = Worst::new(name, bound);
+        for ((&a, &b), &g) in x.iter().zip(&y).zip(&got) {
+            let want = match name {
+                "maxmag" => by_magnitude(a, b, true),
+                "minmag" => by_magnitude(a, b, false),
+                _ => binary_reference(name)(a, b),
+            };
+            worst.record(g, want, || format!("({a:e}, {b:e})"));
+        }
+        results.push(worst);
+    }
+    report(&results);
+}
+
+#[test]
+fn integer_argument_functions_within_bounds() {
+    let runner = Runner::new(KERNELS);
+    let mut bits = Bits::new(7);
+    let mut x = Vec::new();
+    let mut n = Vec::new();
+    for _ in 0..RANDOM {
+        x.push(bits.normal());
+        n.push(bits.next_u32() as i32 % 64);
+    }
+    for &v in &edges() {
+        for k in [
+            -7,
+            -4,
+            -3,
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            3,
+            5,
+            8,
+            100,
+            -100,
+            i32::MAX,
+            i32::MIN,
+            1 << 24,
+            (1 << 24) + 1,
+        ] {
+            x.push(v);
+            n.push(k);
+        }
+    }
+    for &v in &linear(0.5, 1.5, 2000) {
+        for k in [1_000_001, -999_999, 16_777_217, 123_456_789] {
+            x.push(v);
+            n.push(k);
+        }
+    }
+    let nb: Vec<u32> = n.iter().map(|&k| k as u32).collect();
+    let cases: &[(&str, f64, fn(f32, i32) -> f64)] = &[
+        ("pown", 16.0, |x, n| f64::from(x).powf(f64::from(n))),
+        ("rootn", 16.0, |x, n| rootn(f64::from(x), n)),
+        ("ldexp", 0.0, |x, n| {
+            f64::from((f64::from(x) * 2f64.powi(n.clamp(-400, 400))) as f32)
+        }),
+    ];
+    let mut results = Vec::new();
+    for &(name, bound, reference) in cases {
+        let got = runner.binary(&format!("k_{name}"), &x, &nb);
+        let mut worst = Worst::new(name, bound);
+        for ((&a, &k), &g) in x.iter().zip(&n).zip(&got) {
+            let want = reference(a, k);
+            // pown/rootn at 1 +- tiny with huge n: f64 pow of the f64
+            // reference is itself exact enough.
+            worst.record(g, want, || format!("({a:e}, {k})"));
+        }
+        results.push(worst);
+    }
+    report(&results);
+}
+
+/// The built-ins with a second result, `ilogb` and `nan`, exactly.
+#[test]
+fn exact_outputs_and_pointers() {
+    let runner = Runner::new(KERNELS);
+    let mut bits = Bits::new(99);
+    let mut x: Vec<f32> = (0..RANDOM).map(|_| bits.normal()).collect();
+    x.extend(edges());
+    x.extend(linear(-5.0, 5.0, 4000));
+    x.push(-1e-9);
+    let xb: Vec<u32> = x.iter().map(|v| v.to_bits()).collect();
+    let n = x.len();
+    let mut failures = Vec::new();
+    let mut check = |what: &str, x: f32, ok: bool, got: String| {
+        if !ok && failures.len() < 20 {
+            failures.push(format!("{what}({x:e}) = {got}"));
+        }
+    };
+    let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+
+    let out = runner.run_raw("k_ilogb", &[&xb], 1, n, n);
+    for (&v, &g) in x.iter().zip(&out[0]) {
+        let g = g as i32;
+        let want = if v == 0.0 {
+            i32::MIN
+        } else if !v.is_finite() {
+            i32::MAX
+        } else {
+            f64::from(v).abs().log2().floor() as i32
+        };
+        check("ilogb", v, g == want, g.to_string());
+    }
+
+    let out = runner.run_raw("k_frexp", &[&xb], 2, n, n);
+    for ((&v, &m), &e) in x.iter().zip(&out[0]).zip(&out[1]) {
+        let (m, e) = (f32::from_bits(m), e as i32);
+        let ok = if v == 0.0 || !v.is_finite() {
+            same(m, v) && e == 0
+        } else {
+            let want_e = f64::from(v).abs().log2().floor() as i32 + 1;
+            e == want_e && f64::from(m) == f64::from(v) * 2f64.powi(-want_e)
+        };
+        check("frexp", v, ok, format!("{m:e}, {e}"));
+    }
+
+    let out = runner.run_raw("k_fract", &[&xb], 2, n, n);
+    for ((&v, &f), &w) in x.iter().zip(&out[0]).zip(&out[1]) {
+        let (f, w) = (f32::from_bits(f), f32::from_bits(w));
+        let want_w = v.floor();
+        let want_f = if v.is_nan() {
+            f32::NAN
+        } else if v.is_infinite() {
+            0f32.copysign(v)
+        } else if v == 0.0 {
+            v
+        } else {
+            (v - want_w).min(f32::from_bits(0x3f7f_ffff))
+        };
+        check(
+            "fract",
+            v,
+            same(f, want_f) && same(w, want_w),
+            format!("{f:e}, {w:e}"),
+        );
+    }
+
+    let out = runner.run_raw("k_modf", &[&xb], 2, n, n / 4);
+    for ((&v, &f), &w) in x.iter().zip(&out[0]).zip(&out[1]).take(n / 4 * 4) {
+        let (f, w) = (f32::from_bits(f), f32::from_bits(w));
+        let want_w = v.trunc();
+        let want_f = if v.is_infinite() { 0.0 } else { v - want_w }.copysign(v);
+        check(
+            "modf",
+            v,
+            same(f, want_f) && same(w, want_w),
+            format!("{f:e}, {w:e}"),
+        );
+    }
+
+    let codes: Vec<u32> = (0..4096u32).map(|i| i * 1021).collect();
+    let out = runner.run_raw("k_nan", &[&codes], 1, codes.len(), codes.len());
+    for (&c, &g) in codes.iter().zip(&out[0]) {
+        let ok = f32::from_bits(g).is_nan() && g & 0x3f_ffff == c & 0x3f_ffff;
+        check("nan", c as f32, ok, format!("{g:#x}"));
+    }
+
+    let y: Vec<f32> = x.iter().rev().map(|v| v * 0.37).collect();
+    let yb: Vec<u32> = y.iter().map(|v| v.to_bits()).collect();
+    let out = runner.run_raw("k_remquo", &[&xb, &yb], 2, n, n);
+    for (((&a, &b), &r), &q) in x.iter().zip(&y).zip(&out[0]).zip(&out[1]) {
+        let (want_r, want_q) = remquo(a, b);
+        let r = f32::from_bits(r);
+        let q = q as i32;
+        let ok = if want_r.is_nan() {
+            r.is_nan()
+        } else {
+            same(r, want_r as f32) && q == want_q
+        };
+        check(
+            "remquo",
+            a,
+            ok,
+            format!("{r:e}, {q} (y = {b:e}, want {want_r:e}, {want_q})"),
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "wrong results:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// Vector widths 2, 3, 4, 8 and 16 agree lane by lane with the scalar
+/// functions (8/16 are split into 4-lane parts).
+#[test]
+fn vector_widths_match_scalars() {
+    let runner = Runner::new(KERNELS);
+    let mut bits = Bits::new(5);
+    let groups = 512;
+    let x: Vec<u32> = (0..16 * groups)
+        .map(|_| (bits.normal() % 50.0).to_bits())
+        .collect();
+    let vector = runner.run_raw("k_widths", &[&x], 1, 32 * groups, groups);
+    let scalar = runner.run_raw("k_widths_scalar", &[&x], 1, 32 * groups, groups);
+    for (i, (&v, &s)) in vector[0].iter().zip(&scalar[0]).enumerate() {
+        let (v, s) = (f32::from_bits(v), f32::from_bits(s));
+        assert!(
+            v.to_bits() == s.to_bits() || (v.is_nan() && s.is_nan()),
+            "lane {i}: vector {v:e} vs scalar {s:e}"
+        );
+    }
+}
