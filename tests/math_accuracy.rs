@@ -53,6 +53,111 @@ fn powr(x: f64, y: f64) -> f64 {
     }
 }
 
+/// `erf` by its series with positive terms,
+/// `2/sqrt(pi) e^(-x^2) sum 2^n x^(2n+1) / (2n+1)!!` (for |x| <= 2.5).
+fn erf_series(x: f64) -> f64 {
+    let (mut term, mut sum, mut n) = (x, x, 0.0);
+    while term.abs() > 1e-17 * sum.abs() {
+        n += 1.0;
+        term *= 2.0 * x * x / (2.0 * n + 1.0);
+        sum += term;
+    }
+    2.0 / std::f64::consts::PI.sqrt() * (-x * x).exp() * sum
+}
+
+/// `erfc` for x >= 0.5 by its continued fraction, evaluated backwards.
+fn erfc_fraction(x: f64) -> f64 {
+    let depth = (60.0 + 800.0 / (x * x)) as u32;
+    let mut k = x;
+    for j in (1..=depth).rev() {
+        k = x + f64::from(j) / 2.0 / k;
+    }
+    (-x * x).exp() / std::f64::consts::PI.sqrt() / k
+}
+
+fn erf(x: f64) -> f64 {
+    if x.is_nan() {
+        x
+    } else if x.abs() <= 2.5 {
+        erf_series(x)
+    } else {
+        (1.0 - erfc_fraction(x.abs())).copysign(x)
+    }
+}
+
+fn erfc(x: f64) -> f64 {
+    if x.is_nan() {
+        x
+    } else if x.abs() < 0.5 {
+        1.0 - erf_series(x)
+    } else if x > 0.0 {
+        erfc_fraction(x)
+    } else {
+        2.0 - erfc_fraction(-x)
+    }
+}
+
+/// `ln Gamma(x)` for x > 0 and whether the value came from the shifted
+/// Stirling series: `ln Gamma(x + n) - ln(x (x+1) ... (x+n-1))`, x + n >= 20.
+fn ln_gamma_positive(x: f64) -> f64 {
+    if x == 1.0 || x == 2.0 {
+        return 0.0;
+    }
+    let (mut y, mut shift) = (x, 1.0);
+    while y < 20.0 {
+        shift *= y;
+        y += 1.0;
+    }
+    let inv = 1.0 / y;
+    let inv2 = inv * inv;
+    let series = inv
+        * (1.0 / 12.0
+            + inv2
+                * (-1.0 / 360.0 + inv2 * (1.0 / 1260.0 + inv2 * (-1.0 / 1680.0 + inv2 / 1188.0))));
+    (y - 0.5) * y.ln() - y + 0.5 * (2.0 * std::f64::consts::PI).ln() + series - shift.ln()
+}
+
+/// `sin(pi x)`, reduced exactly first.
+fn sinpi(x: f64) -> f64 {
+    let n = x.round();
+    let s = (std::f64::consts::PI * (x - n)).sin();
+    if n % 2.0 == 0.0 {
+        s
+    } else {
+        -s
+    }
+}
+
+fn tgamma(x: f64) -> f64 {
+    if x.is_nan() || x == f64::NEG_INFINITY || (x < 0.0 && x == x.floor()) {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return 1.0 / x;
+    }
+    if x == f64::INFINITY {
+        return x;
+    }
+    if x > 0.0 {
+        return ln_gamma_positive(x).exp();
+    }
+    // Gamma(x) = pi / (sin(pi x) Gamma(1 - x)), 1 - x exact in f64.
+    std::f64::consts::PI / (sinpi(x) * ln_gamma_positive(1.0 - x).exp())
+}
+
+fn lgamma(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    if x.is_infinite() || (x <= 0.0 && x == x.floor()) {
+        return f64::INFINITY;
+    }
+    if x > 0.0 {
+        return ln_gamma_positive(x);
+    }
+    (std::f64::consts::PI / sinpi(x).abs()).ln() - ln_gamma_positive(1.0 - x)
+}
+
 fn unary_reference(name: &str) -> fn(f64) -> f64 {
     match name {
         "exp" | "half_exp" => f64::exp,
@@ -70,6 +175,10 @@ fn unary_reference(name: &str) -> fn(f64) -> f64 {
         "asinh" => f64::asinh,
         "acosh" => f64::acosh,
         "atanh" => f64::atanh,
+        "erf" => erf,
+        "erfc" => erfc,
+        "tgamma" => tgamma,
+        "lgamma" => lgamma,
         "round" => f64::round,
         "rint" => f64::round_ties_even,
         "logb" => |x| {
@@ -104,6 +213,13 @@ const UNARY: &[(&str, f64, (f64, f64))] = &[
     ("asinh", 4.0, (-4.0, 4.0)),
     ("acosh", 4.0, (1.0, 5.0)),
     ("atanh", 5.0, (-1.0, 1.0)),
+    ("erf", 16.0, (-5.0, 5.0)),
+    ("erfc", 16.0, (-5.0, 11.0)),
+    ("tgamma", 16.0, (-40.0, 40.0)),
+    // Implementation-defined in OpenCL: held to tgamma's bound for x > 0,
+    // and below 0 (where the reflection cancels at lgamma's zeros) to 16
+    // ulp of max(|lgamma(x)|, 1).
+    ("lgamma", 16.0, (-10.0, 10.0)),
     ("round", 0.0, (-10.0, 10.0)),
     ("rint", 0.0, (-10.0, 10.0)),
     ("logb", 0.0, (-10.0, 10.0)),
@@ -125,7 +241,12 @@ fn unary_functions_within_bounds() {
         let reference = unary_reference(name);
         let mut worst = Worst::new(name, bound);
         for (&x, &g) in x.iter().zip(&got) {
-            worst.record(g, reference(f64::from(x)), || format!("{x:e}"));
+            let floor = if name == "lgamma" && x < 0.0 {
+                1.0
+            } else {
+                0.0
+            };
+            worst.record_above(g, reference(f64::from(x)), floor, || format!("{x:e}"));
         }
         results.push(worst);
     }
@@ -178,7 +299,7 @@ fn remquo(x: f32, y: f32) -> (f64, i32) {
         (m, field.max(1))
     };
     let ((mx, ex), (my, ey)) = (parts(x), parts(y));
-    let (mut r, mut q) = (0u64, 0u64);
+    let (mut r, mut q);
     if ex >= ey {
         (r, q) = (mx % my, mx / my);
         for _ in 0..(ex - ey) {
@@ -189,7 +310,8 @@ fn remquo(x: f32, y: f32) -> (f64, i32) {
             }
         }
     } else {
-        r = mx; // |x| < |y|: the remainder is |x|.
+        // |x| < |y|: the remainder is |x|.
+        (r, q) = (mx, 0);
     }
     let scale = |m: u64, e: i32| m as f64 * 2f64.powi(e - 150);
     let mut rem = if ex >= ey { scale(r, ey) } else { scale(r, ex) };
@@ -263,6 +385,11 @@ fn by_magnitude(x: f32, y: f32, larger: bool) -> f64 {
     f64::from(r)
 }
 
+/// (name, ulp bound, extra input pairs).
+type BinaryCase<'a> = (&'a str, f64, &'a [(f32, f32)]);
+/// (name, ulp bound, reference).
+type IntegerCase = (&'static str, f64, fn(f32, i32) -> f64);
+
 #[test]
 fn binary_functions_within_bounds() {
     let runner = Runner::new(KERNELS);
@@ -279,7 +406,7 @@ fn binary_functions_within_bounds() {
     pow_special.extend(&negative_bases);
     let mut mod_special = grid(&linear(-100.0, 100.0, 400), &linear(-3.0, 3.0, 200));
     mod_special.extend(grid(&[1e30, -3e38, 7.5e-30], &linear(0.1, 10.0, 300)));
-    let cases: &[(&str, f64, &[(f32, f32)])] = &[
+    let cases: &[BinaryCase] = &[
         ("pow", 16.0, &pow_special),
         ("powr", 16.0, &pow_grid),
         ("hypot", 4.0, &pow_grid),
@@ -353,7 +480,7 @@ fn integer_argument_functions_within_bounds() {
         }
     }
     let nb: Vec<u32> = n.iter().map(|&k| k as u32).collect();
-    let cases: &[(&str, f64, fn(f32, i32) -> f64)] = &[
+    let cases: &[IntegerCase] = &[
         ("pown", 16.0, |x, n| f64::from(x).powf(f64::from(n))),
         ("rootn", 16.0, |x, n| rootn(f64::from(x), n)),
         ("ldexp", 0.0, |x, n| {
@@ -450,6 +577,30 @@ fn exact_outputs_and_pointers() {
             v,
             same(f, want_f) && same(w, want_w),
             format!("{f:e}, {w:e}"),
+        );
+    }
+
+    // lgamma_r: the value lgamma gives, and Gamma's sign (0 at the poles
+    // and NaN, where it is unspecified).
+    let out = runner.run_raw("k_lgamma_r", &[&xb], 2, n, n);
+    let plain = runner.unary("k_lgamma", &x, 4);
+    for (((&v, &l), &sign), &p) in x.iter().zip(&out[0]).zip(&out[1]).zip(&plain) {
+        let (l, sign) = (f32::from_bits(l), sign as i32);
+        let want_sign = if v.is_nan() || (v < 0.0 && v == v.floor()) {
+            0
+        } else if v > 0.0 || (v == 0.0 && v.is_sign_positive()) || v.is_infinite() {
+            1
+        } else if v == 0.0 || sinpi(f64::from(v)) < 0.0 {
+            -1
+        } else {
+            1
+        };
+        let ok = same(l, p) && sign == want_sign;
+        check(
+            "lgamma_r",
+            v,
+            ok,
+            format!("{l:e}, {sign} (lgamma {p:e}, sign {want_sign})"),
         );
     }
 

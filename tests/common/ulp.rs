@@ -152,7 +152,16 @@ pub fn ulp_at(v: f64) -> f64 {
 /// The error of `got` against the exact `want`, in ulp, or why it is
 /// wrong outright (a special value).
 pub fn ulp_error(got: f32, want: f64) -> Result<f64, String> {
+    ulp_error_above(got, want, 0.0)
+}
+
+/// As [`ulp_error`], but in ulps of `max(|want|, floor)`: an absolute
+/// error bound below `floor`, for functions whose zeros cannot keep a
+/// relative bound (implementation-defined accuracy, e.g. `lgamma` on
+/// negative arguments).
+pub fn ulp_error_above(got: f32, want: f64, floor: f64) -> Result<f64, String> {
     let g = f64::from(got);
+    let ulp_at = |v: f64| ulp_at(v.abs().max(floor));
     if want.is_nan() {
         return if got.is_nan() {
             Ok(0.0)
@@ -219,8 +228,19 @@ impl Worst {
 
     /// Records one result for the input described by `input`.
     pub fn record(&mut self, got: f32, want: f64, input: impl FnOnce() -> String) {
+        self.record_above(got, want, 0.0, input)
+    }
+
+    /// Records one result, its error in ulps of `max(|want|, floor)`.
+    pub fn record_above(
+        &mut self,
+        got: f32,
+        want: f64,
+        floor: f64,
+        input: impl FnOnce() -> String,
+    ) {
         self.count += 1;
-        match ulp_error(got, want) {
+        match ulp_error_above(got, want, floor) {
             Ok(e) if e > self.ulp => {
                 self.ulp = e;
                 self.at = format!("{} -> {got:e} (want {want:e})", input());

@@ -20,6 +20,10 @@ __kernel void k_atanh(__global const float4 *x, __global float4 *out) { size_t i
 __kernel void k_round(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = round(x[i]); }
 __kernel void k_rint(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = rint(x[i]); }
 __kernel void k_logb(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = logb(x[i]); }
+__kernel void k_erf(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = erf(x[i]); }
+__kernel void k_erfc(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = erfc(x[i]); }
+__kernel void k_tgamma(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = tgamma(x[i]); }
+__kernel void k_lgamma(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = lgamma(x[i]); }
 __kernel void k_half_exp(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = half_exp(x[i]); }
 __kernel void k_half_exp2(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = half_exp2(x[i]); }
 __kernel void k_half_exp10(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = half_exp10(x[i]); }
@@ -48,6 +52,7 @@ __kernel void k_nan(__global const uint *x, __global float *out) { size_t i = ge
 __kernel void k_frexp(__global const float *x, __global float *out, __global int *e) { size_t i = get_global_id(0); out[i] = frexp(x[i], &e[i]); }
 __kernel void k_fract(__global const float *x, __global float *out, __global float *whole) { size_t i = get_global_id(0); float w; out[i] = fract(x[i], &w); whole[i] = w; }
 __kernel void k_modf(__global const float4 *x, __global float4 *out, __global float4 *whole) { size_t i = get_global_id(0); out[i] = modf(x[i], &whole[i]); }
+__kernel void k_lgamma_r(__global const float *x, __global float *out, __global int *sign) { size_t i = get_global_id(0); out[i] = lgamma_r(x[i], &sign[i]); }
 __kernel void k_remquo(__global const float *x, __global const float *y, __global float *out, __global int *quo) { size_t i = get_global_id(0); int q; out[i] = remquo(x[i], y[i], &q); quo[i] = q; }
 
 // Every width computes what the scalar function does, lane by lane (the

@@ -11,6 +11,7 @@ mod exact;
 mod exp_log;
 mod hyperbolic;
 mod ops;
+mod special;
 
 use super::*;
 use ops::{Ops, V};
@@ -54,6 +55,11 @@ fn kind(b: Builtin) -> Option<Kind> {
         Builtin::Acosh => Unary(h::acosh),
         Builtin::Atanh => Unary(h::atanh),
         Builtin::Hypot => Binary(h::hypot),
+        Builtin::Erf => Unary(special::erf),
+        Builtin::Erfc => Unary(special::erfc),
+        Builtin::Tgamma => Unary(special::tgamma),
+        Builtin::Lgamma => Unary(special::lgamma),
+        Builtin::LgammaR => WithOutput(special::lgamma_r),
         Builtin::Fmin | Builtin::Min => Binary(x::fmin),
         Builtin::Fmax | Builtin::Max => Binary(x::fmax),
         Builtin::Round => Unary(x::round),

@@ -158,7 +158,7 @@ pub(super) fn ilogb(o: &mut Ops, x: V) -> V {
 
 pub(super) fn logb(o: &mut Ops, x: V) -> V {
     let e = exponent(o, x);
-    let e = o.to_float(e);
+    let e = o.float_from_int(e);
     let zero = o.eqc(x, 0.0);
     let inf = o.inf();
     let minus_inf = o.neg(inf);
@@ -240,7 +240,7 @@ fn significand(o: &mut Ops, ax: V) -> (V, V) {
     let m = o.or(m, lead);
     let one = o.i(1);
     let e = o.max(field, one);
-    (o.to_uint(m), e)
+    (o.uint_bits(m), e)
 }
 
 /// `|x| mod |y|` and the low bits of the integer quotient, by long
@@ -290,7 +290,7 @@ fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
     let eight = o.i(8);
     let step = o.min(d, eight);
     let step = o.max(step, zero);
-    let shift = o.to_uint(step);
+    let shift = o.uint_bits(step);
     let r = load(o, r_ptr);
     let q = load(o, q_ptr);
     let shifted = o.shl_by(r, shift);
@@ -310,7 +310,7 @@ fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
     });
     let r = load(o, r_ptr);
     let q = load(o, q_ptr);
-    let r = o.to_float(r);
+    let r = o.float_from_int(r);
     let bias = o.i(-150);
     let k = o.add(ey, bias);
     let value = o.scale(r, k);
@@ -372,7 +372,7 @@ pub(super) fn remquo(o: &mut Ops, x: V, y: V, types: Types) -> (V, V) {
     let r = o.sel(sx, minus, r);
     let seven = o.u(0x7f);
     let q = o.and(q, seven);
-    let q = o.to_sint(q);
+    let q = o.sint_bits(q);
     let sy = o.sign_bit(y);
     let opposite = o.ne(sx, sy);
     let minus_q = o.neg(q);

@@ -84,7 +84,7 @@ pub(super) fn exp_base(
     let p = expm1_reduced(o, t);
     let one = o.f(1.0);
     let e = o.add(one, p);
-    let k = o.to_int(k);
+    let k = o.int_from_float(k);
     let k = if extra != 0 {
         let extra = o.i(extra);
         o.add(k, extra)
@@ -123,7 +123,7 @@ pub(super) fn exp2_df(o: &mut Ops, z: Df) -> V {
     let p = expm1_reduced(o, t);
     let one = o.f(1.0);
     let e = o.add(one, p);
-    let k = o.to_int(k);
+    let k = o.int_from_float(k);
     o.scale(e, k)
 }
 
@@ -134,13 +134,13 @@ pub(super) fn expm1(o: &mut Ops, x: V) -> V {
     // 2^k - 1 + 2^k p: exact terms for small k, so no cancellation.
     let cap = o.f(64.0);
     let kk = o.min(k, cap);
-    let ki = o.to_int(kk);
+    let ki = o.int_from_float(kk);
     let two_k = o.pow2(ki);
     let one = o.f(1.0);
     let shifted = o.sub(two_k, one);
     let small = o.mad(two_k, p, shifted);
     let whole = o.add(one, p);
-    let ki = o.to_int(k);
+    let ki = o.int_from_float(k);
     let large = o.scale(whole, ki);
     let large = o.sub(large, one);
     let far = o.gtc(k, 24.0);
@@ -174,7 +174,7 @@ pub(super) fn log_parts(o: &mut Ops, x: V) -> (V, V, V) {
     let m = o.sel(big, half, m);
     let carry = o.one_zero(big);
     let e = o.add(e, carry);
-    let e = o.to_float(e);
+    let e = o.float_from_int(e);
     let one = o.f(1.0);
     let f = o.sub(m, one);
     // s = f / (2 + f) as s_hi (12 bits) + s_lo: the residual f - s_hi d is
@@ -401,7 +401,7 @@ pub(super) fn pown(o: &mut Ops, x: V, n: V) -> V {
     let low_mask = o.i(0xffff);
     let low = o.and(n, low_mask);
     let high = o.sub(n, low);
-    let (y1, y2) = (o.to_float(high), o.to_float(low));
+    let (y1, y2) = (o.float_from_int(high), o.float_from_int(low));
     let mag = pow_magnitude(o, ax, y1, Some(y2));
     let edge = at_edge(o, ax, None);
     let zero = o.i(0);
@@ -428,7 +428,7 @@ pub(super) fn pown(o: &mut Ops, x: V, n: V) -> V {
 pub(super) fn rootn(o: &mut Ops, x: V, n: V) -> V {
     let ax = o.abs(x);
     let l = log2_df(o, ax);
-    let nf = o.to_float(n);
+    let nf = o.float_from_int(n);
     let q = o.div(l.hi, nf);
     let p = o.two_prod(q, nf);
     let r = o.sub(l.hi, p.hi);

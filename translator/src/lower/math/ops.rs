@@ -79,11 +79,6 @@ impl Ops<'_> {
         self.splat(lit)
     }
 
-    pub fn bool(&mut self, v: bool) -> V {
-        let lit = self.fb.add(Expression::Literal(naga::Literal::Bool(v)));
-        self.splat(lit)
-    }
-
     fn bin(&mut self, op: B, a: V, b: V) -> V {
         self.fb.binary(op, a, b)
     }
@@ -153,6 +148,10 @@ impl Ops<'_> {
         let c = self.f(c);
         self.gt(a, c)
     }
+    pub fn gec(&mut self, a: V, c: f64) -> V {
+        let c = self.f(c);
+        self.ge(a, c)
+    }
     pub fn eqc(&mut self, a: V, c: f64) -> V {
         let c = self.f(c);
         self.eq(a, c)
@@ -162,9 +161,6 @@ impl Ops<'_> {
     }
     pub fn or(&mut self, a: V, b: V) -> V {
         self.bin(B::InclusiveOr, a, b)
-    }
-    pub fn xor(&mut self, a: V, b: V) -> V {
-        self.bin(B::ExclusiveOr, a, b)
     }
     pub fn not(&mut self, a: V) -> V {
         self.fb.unary(naga::UnaryOperator::LogicalNot, a)
@@ -181,9 +177,6 @@ impl Ops<'_> {
     }
     pub fn shl_by(&mut self, a: V, n: V) -> V {
         self.bin(B::ShiftLeft, a, n)
-    }
-    pub fn shr_by(&mut self, a: V, n: V) -> V {
-        self.bin(B::ShiftRight, a, n)
     }
 
     pub fn sel(&mut self, condition: V, accept: V, reject: V) -> V {
@@ -238,27 +231,23 @@ impl Ops<'_> {
     pub fn bits(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Sint, None)
     }
-    /// The bits of a 32-bit value as u32.
-    pub fn ubits(&mut self, a: V) -> V {
-        self.cast(a, ScalarKind::Uint, None)
-    }
     /// A 32-bit integer's bits as f32.
     pub fn as_float(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Float, None)
     }
     /// An integer's value as f32 (rounded).
-    pub fn to_float(&mut self, a: V) -> V {
+    pub fn float_from_int(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Float, Some(Scalar::F32.width))
     }
     /// An f32's value as i32 (truncated; only for values in range).
-    pub fn to_int(&mut self, a: V) -> V {
+    pub fn int_from_float(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Sint, Some(4))
     }
     /// An integer's value as u32 / i32 (same width: the bits).
-    pub fn to_uint(&mut self, a: V) -> V {
+    pub fn uint_bits(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Uint, None)
     }
-    pub fn to_sint(&mut self, a: V) -> V {
+    pub fn sint_bits(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Sint, None)
     }
 
