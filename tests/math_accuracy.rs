@@ -657,3 +657,50 @@ fn vector_widths_match_scalars() {
         );
     }
 }
+
+/// Under `-cl-fast-relaxed-math` the hardware paths are used, within the
+/// relaxed table's bounds: exp/exp2 3 + floor(|2x|) ulp, log/log2 2^-21
+/// absolute on [0.5, 2] and 3 ulp elsewhere, the derived functions
+/// (exp10, sinh, ...) 8192 ulp. The table shows each function's worst
+/// error as a fraction of its bound at that input.
+#[test]
+fn relaxed_math_within_relaxed_bounds() {
+    let runner = Runner::with_options(KERNELS, "-cl-fast-relaxed-math");
+    let x = linear(-20.0, 20.0, 40_000);
+    let positive = linear(0.01, 100.0, 40_000);
+    let mut results = Vec::new();
+    for name in [
+        "exp", "exp2", "log", "log2", "exp10", "sinh", "cosh", "tanh",
+    ] {
+        let inputs = if name.starts_with("log") {
+            &positive
+        } else {
+            &x
+        };
+        let got = runner.unary(&format!("k_{name}"), inputs, 4);
+        let reference = unary_reference(name);
+        let mut worst = Worst::new(&format!("{name} relaxed"), 1.0);
+        for (&v, &g) in inputs.iter().zip(&got) {
+            let want = reference(f64::from(v));
+            let v64 = f64::from(v);
+            let (bound, floor) = match name {
+                "exp" | "exp2" => (3.0 + (2.0 * v64).abs().floor(), 0.0),
+                // 2^-21 absolute = 4 ulp of 1.0 (ulp 2^-23) on [0.5, 2].
+                "log" | "log2" if (0.5..=2.0).contains(&v64) => (4.0, 1.0),
+                "log" | "log2" => (3.0, 0.0),
+                _ => (8192.0, 0.0),
+            };
+            match common::ulp::ulp_error_above(g, want, floor) {
+                Ok(e) if e / bound > worst.ulp => {
+                    worst.ulp = e / bound;
+                    worst.at = format!("{v:e} -> {g:e} (want {want:e})");
+                }
+                Ok(_) => {}
+                Err(why) => worst.wrong.push(format!("{v:e}: {why}")),
+            }
+            worst.count += 1;
+        }
+        results.push(worst);
+    }
+    report(&results);
+}

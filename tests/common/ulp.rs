@@ -30,6 +30,11 @@ pub struct Runner {
 impl Runner {
     /// Sets up clvulkan alone (validation fatal) and builds `file`.
     pub fn new(file: &str) -> Runner {
+        Runner::with_options(file, "")
+    }
+
+    /// As [`Runner::new`], with build options.
+    pub fn with_options(file: &str, options: &str) -> Runner {
         for (k, v) in super::opencl_env() {
             // SAFETY: tests in this binary only ever set these same values.
             unsafe { std::env::set_var(k, v) };
@@ -44,7 +49,7 @@ impl Runner {
         #[allow(deprecated)]
         let queue = CommandQueue::create_default(&context, 0).expect("queue");
         let source = std::fs::read_to_string(super::repo_path(file)).expect("kernel source");
-        let program = Program::create_and_build_from_source(&context, &source, "")
+        let program = Program::create_and_build_from_source(&context, &source, options)
             .unwrap_or_else(|log| panic!("build failed:\n{log}"));
         Runner {
             context,

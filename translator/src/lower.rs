@@ -41,7 +41,7 @@ use std::collections::HashMap;
 /// construct the pointer model cannot express) are reported as errors.
 pub fn lower(
     program: &hir::Program,
-    _options: &BuildOptions,
+    options: &BuildOptions,
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
 ) -> Vec<Kernel> {
@@ -63,6 +63,7 @@ pub fn lower(
             builtins: None,
             push_constants: None,
             in_progress: Vec::new(),
+            relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
         };
         let Some((reflection, module)) = builder.kernel(id, info) else {
             continue;
@@ -201,6 +202,9 @@ struct ModuleBuilder<'a> {
     next_binding: u32,
     /// Made by the kernel's first `printf`.
     printf: Option<printf::PrintfBuffer>,
+    /// `-cl-fast-relaxed-math` / `-cl-unsafe-math-optimizations`: the math
+    /// built-ins may take the hardware paths (see `math/relaxed.rs`).
+    relaxed_math: bool,
 }
 
 /// The state of one naga function under construction.

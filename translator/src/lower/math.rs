@@ -11,6 +11,7 @@ mod exact;
 mod exp_log;
 mod hyperbolic;
 mod ops;
+mod relaxed;
 mod special;
 
 use super::*;
@@ -90,6 +91,36 @@ fn kind(b: Builtin) -> Option<Kind> {
     })
 }
 
+/// The hardware or derived form `-cl-fast-relaxed-math` allows, where it
+/// differs from the precise one.
+fn relaxed_kind(b: Builtin) -> Option<Kind> {
+    use naga::MathFunction as M;
+    use relaxed as r;
+    use Kind::*;
+    Some(match b {
+        Builtin::Exp => Unary(|o, v| o.math(M::Exp, v)),
+        Builtin::Exp2 => Unary(|o, v| o.math(M::Exp2, v)),
+        Builtin::Log => Unary(|o, v| o.math(M::Log, v)),
+        Builtin::Log2 => Unary(|o, v| o.math(M::Log2, v)),
+        Builtin::Exp10 => Unary(r::exp10),
+        Builtin::Log10 => Unary(r::log10),
+        Builtin::Expm1 => Unary(r::expm1),
+        Builtin::Log1p => Unary(r::log1p),
+        Builtin::Pow => Binary(r::pow),
+        Builtin::Powr => Binary(r::powr),
+        Builtin::Pown => Binary(r::pown),
+        Builtin::Rootn => Binary(r::rootn),
+        Builtin::Cbrt => Unary(r::cbrt),
+        Builtin::Sinh => Unary(|o, v| o.math(M::Sinh, v)),
+        Builtin::Cosh => Unary(|o, v| o.math(M::Cosh, v)),
+        Builtin::Tanh => Unary(|o, v| o.math(M::Tanh, v)),
+        Builtin::Asinh => Unary(|o, v| o.math(M::Asinh, v)),
+        Builtin::Acosh => Unary(|o, v| o.math(M::Acosh, v)),
+        Builtin::Atanh => Unary(|o, v| o.math(M::Atanh, v)),
+        _ => return None,
+    })
+}
+
 impl ModuleBuilder<'_> {
     /// `b` applied to `args`, or `None` when `b` is not computed here
     /// (including `min`/`max` on integers).
@@ -101,7 +132,8 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
-        let Some(kind) = kind(b) else {
+        let relaxed = self.relaxed_math.then(|| relaxed_kind(b)).flatten();
+        let Some(kind) = relaxed.or_else(|| kind(b)) else {
             return Ok(None);
         };
         // The shape comes from the first argument (`nan` takes integers;
