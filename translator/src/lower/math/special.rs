@@ -401,7 +401,7 @@ fn lgamma_positive(o: &mut Ops, a: V) -> V {
     o.sel(big, huge, r)
 }
 
-/// `ln |Gamma(x)|` and the sign of `Gamma(x)` (0 at poles and NaN).
+/// `ln |Gamma(x)|` and the sign of `Gamma(x)` (0 at the poles and NaN).
 pub(super) fn lgamma_r(o: &mut Ops, x: V) -> (V, V) {
     let ax = o.abs(x);
     // -1/2 < x < 0: ln Gamma(x + 1) - ln |x|; below, the reflection
@@ -433,18 +433,14 @@ pub(super) fn lgamma_r(o: &mut Ops, x: V) -> (V, V) {
     let inf = o.inf();
     let to_inf = o.or(pole, infinite);
     let r = o.sel(to_inf, inf, r);
-    // Sign: that of sin(pi x) for negative x (and of a zero).
+    // Sign: that of sin(pi x) for negative x; 0 at the poles (zero and
+    // the negative integers, as OpenCL requires) and NaN.
     let (plus, minus, none) = (o.i(1), o.i(-1), o.i(0));
     let s_negative = o.ltc(s, 0.0);
     let negative_sign = o.sel(s_negative, minus, plus);
     let sign = o.sel(negative, negative_sign, plus);
-    let zero = o.eqc(x, 0.0);
-    let sb = o.sign_bit(x);
-    let zero_sign = o.sel(sb, minus, plus);
-    let sign = o.sel(zero, zero_sign, sign);
     let nan = o.is_nan(x);
-    let negative_pole = o.and(pole, negative);
-    let unsigned = o.or(nan, negative_pole);
+    let unsigned = o.or(nan, pole);
     let sign = o.sel(unsigned, none, sign);
     (r, sign)
 }
