@@ -185,7 +185,7 @@ impl ModuleBuilder<'_> {
             }
             _ => None,
         };
-        let mut o = Ops { fb, size };
+        let mut o = Ops::new(fb, size);
         let (value, output) = match kind {
             Kind::Unary(f) => (f(&mut o, values[0]), None),
             Kind::Binary(f) => (f(&mut o, values[0], values[1]), None),

@@ -267,7 +267,7 @@ fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
         o.fb.push(Statement::Store { pointer, value });
     }
     let [r_ptr, q_ptr, d_ptr] = pointers;
-    o.fb.blocks.push(Block::new());
+    o.open_block();
     let load = |o: &mut Ops, pointer| o.fb.add(Expression::Load { pointer });
     let d = load(o, d_ptr);
     let zero = o.i(0);
@@ -302,7 +302,7 @@ fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
     for (pointer, value) in [(r_ptr, r_next), (q_ptr, q_next), (d_ptr, d_next)] {
         o.fb.push(Statement::Store { pointer, value });
     }
-    let body = o.fb.blocks.pop().expect("loop body");
+    let body = o.close_block();
     o.fb.push(Statement::Loop {
         body,
         continuing: Block::new(),

@@ -9,6 +9,7 @@
 //! 12-bit halves with an integer mask.
 
 use naga::{BinaryOperator as B, Expression, Handle, MathFunction, Scalar, ScalarKind};
+use std::collections::HashMap;
 
 use super::super::FnBuilder;
 
@@ -33,6 +34,50 @@ pub(super) fn split_constant(v: f64, bits: i32) -> (f64, f64) {
 pub(super) struct Ops<'f> {
     pub fb: &'f mut FnBuilder,
     pub size: Option<naga::VectorSize>,
+    /// Constants made so far in the current block, by literal: a splat is
+    /// an emitted expression, so it is reused only within its block.
+    constants: HashMap<LiteralKey, V>,
+}
+
+/// A literal's kind and bits.
+type LiteralKey = (u8, u32);
+
+impl<'f> Ops<'f> {
+    pub fn new(fb: &'f mut FnBuilder, size: Option<naga::VectorSize>) -> Self {
+        Ops {
+            fb,
+            size,
+            constants: HashMap::new(),
+        }
+    }
+
+    /// Opens a nested block (a loop body): constants made inside stay there.
+    pub fn open_block(&mut self) {
+        self.constants.clear();
+        self.fb.blocks.push(naga::Block::new());
+    }
+
+    /// Closes the block [`Ops::open_block`] opened and returns it.
+    pub fn close_block(&mut self) -> naga::Block {
+        self.constants.clear();
+        self.fb.blocks.pop().expect("open block")
+    }
+
+    fn constant(&mut self, literal: naga::Literal) -> V {
+        let key = match literal {
+            naga::Literal::F32(v) => (0, v.to_bits()),
+            naga::Literal::I32(v) => (1, v as u32),
+            naga::Literal::U32(v) => (2, v),
+            _ => unreachable!("32-bit literals only"),
+        };
+        if let Some(&v) = self.constants.get(&key) {
+            return v;
+        }
+        let lit = self.fb.add(Expression::Literal(literal));
+        let v = self.splat(lit);
+        self.constants.insert(key, v);
+        v
+    }
 }
 
 impl Ops<'_> {
@@ -70,13 +115,11 @@ impl Ops<'_> {
     }
 
     pub fn i(&mut self, v: i32) -> V {
-        let lit = self.fb.add(Expression::Literal(naga::Literal::I32(v)));
-        self.splat(lit)
+        self.constant(naga::Literal::I32(v))
     }
 
     pub fn u(&mut self, v: u32) -> V {
-        let lit = self.fb.add(Expression::Literal(naga::Literal::U32(v)));
-        self.splat(lit)
+        self.constant(naga::Literal::U32(v))
     }
 
     fn bin(&mut self, op: B, a: V, b: V) -> V {
