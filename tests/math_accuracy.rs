@@ -704,3 +704,87 @@ fn relaxed_math_within_relaxed_bounds() {
     }
     report(&results);
 }
+
+/// `fmin` .. `minmag` and `rint` on double, where the device has fp64:
+/// the non-NaN operand wins, ties of magnitude go to fmax/fmin.
+#[test]
+fn double_min_max_family() {
+    let runner = Runner::new("tests/kernels/math_functions.cl");
+    let device = opencl3::device::Device::new(runner.context.devices()[0]);
+    if !device
+        .extensions()
+        .expect("extensions")
+        .contains("cl_khr_fp64")
+    {
+        eprintln!("skipped: the device does not report cl_khr_fp64");
+        return;
+    }
+    let runner = Runner::new("tests/kernels/math_double.cl");
+    let values = [
+        0.0,
+        -0.0,
+        1.5,
+        -1.5,
+        2.5,
+        -2.5,
+        3.0,
+        f64::NAN,
+        f64::INFINITY,
+        -1e300,
+        1e-300,
+    ];
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for &a in &values {
+        for &b in &values {
+            x.push(a);
+            y.push(b);
+        }
+    }
+    let bits = |v: &[f64]| -> Vec<u32> {
+        v.iter()
+            .flat_map(|d| {
+                let b = d.to_bits();
+                [b as u32, (b >> 32) as u32]
+            })
+            .collect()
+    };
+    let n = x.len();
+    let out = runner.run_raw("k_double", &[&bits(&x), &bits(&y)], 1, 14 * n, n);
+    let got: Vec<f64> = out[0]
+        .chunks(2)
+        .map(|w| f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32)))
+        .collect();
+    for (i, (&a, &b)) in x.iter().zip(&y).enumerate() {
+        let magnitude = |larger: bool| {
+            let (wins_a, wins_b) = if larger {
+                (a.abs() > b.abs(), b.abs() > a.abs())
+            } else {
+                (a.abs() < b.abs(), b.abs() < a.abs())
+            };
+            if wins_a {
+                a
+            } else if wins_b {
+                b
+            } else if larger {
+                a.max(b)
+            } else {
+                a.min(b)
+            }
+        };
+        let want = [
+            a.min(b),
+            a.max(b),
+            a.min(b),
+            a.max(b),
+            magnitude(true),
+            magnitude(false),
+            a.round_ties_even(),
+        ];
+        for (k, &w) in want.iter().enumerate() {
+            let g = got[7 * i + k];
+            // Signed zeros may come either way from fmin/fmax (C99).
+            let ok = (g.is_nan() && w.is_nan()) || g == w;
+            assert!(ok, "function {k} of ({a:e}, {b:e}): got {g:e}, want {w:e}");
+        }
+    }
+}

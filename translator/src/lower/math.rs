@@ -143,8 +143,21 @@ impl ModuleBuilder<'_> {
             Builtin::Nan => ty.element(),
             _ => shape.element(),
         };
+        // These use no constants and no bit patterns, so they serve every
+        // floating-point width.
+        let width_generic = matches!(
+            b,
+            Builtin::Fmin
+                | Builtin::Fmax
+                | Builtin::Min
+                | Builtin::Max
+                | Builtin::Maxmag
+                | Builtin::Minmag
+                | Builtin::Rint
+        );
         match element {
             Some(Scalar::Float) => {}
+            Some(s) if s.is_float() && width_generic => {}
             _ if matches!(b, Builtin::Min | Builtin::Max) => return Ok(None),
             _ => {
                 return Err(self.error(
