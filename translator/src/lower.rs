@@ -16,6 +16,7 @@ mod init;
 mod kernel;
 mod library;
 mod math;
+pub(crate) use math::MATH_FUNCTION_PREFIX;
 mod memory;
 mod printf;
 mod reinterpret;
@@ -64,6 +65,7 @@ pub fn lower(
             push_constants: None,
             in_progress: Vec::new(),
             relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
+            math_functions: HashMap::new(),
         };
         let Some((reflection, module)) = builder.kernel(id, info) else {
             continue;
@@ -205,6 +207,9 @@ struct ModuleBuilder<'a> {
     /// `-cl-fast-relaxed-math` / `-cl-unsafe-math-optimizations`: the math
     /// built-ins may take the hardware paths (see `math/relaxed.rs`).
     relaxed_math: bool,
+    /// The math library's functions made so far, by built-in, element
+    /// type and width.
+    math_functions: HashMap<(Builtin, Scalar, u8), Handle<naga::Function>>,
 }
 
 /// The state of one naga function under construction.

@@ -85,41 +85,76 @@ fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
 }
 
 const DECORATION_NO_CONTRACTION: u32 = 42;
+const OP_NAME: u32 = 5;
+const OP_MEMBER_NAME: u32 = 6;
+const OP_FUNCTION: u32 = 54;
+const OP_FUNCTION_END: u32 = 56;
 /// OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod.
 const FLOAT_ARITHMETIC: [u32; 7] = [127, 129, 131, 133, 136, 140, 141];
 
-/// Adds `OpDecorate %r NoContraction` to every float arithmetic result.
-/// Without it a driver may treat the arithmetic as inexact and reassociate
-/// or fuse it (Mesa's NIR does), which OpenCL C only allows under
-/// `-cl-fast-relaxed-math` and which breaks the error-free transformations
-/// the software math library relies on (`(a + b) - a` is not `b`).
-fn decorate_no_contraction(words: &mut Vec<u32>) {
+/// The string operand of an OpName (nul-terminated UTF-8 in words).
+fn name_string(operands: &[u32]) -> String {
+    let bytes: Vec<u8> = operands
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take_while(|&b| b != 0)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Adds `OpDecorate %r NoContraction` to every float arithmetic result
+/// inside the math library's functions (named with
+/// [`crate::lower::MATH_FUNCTION_PREFIX`], so the module is written with
+/// debug names), then drops the names. Without the decoration a driver may
+/// treat the arithmetic as inexact and reassociate it (Mesa's NIR does),
+/// which breaks the error-free transformations the library relies on.
+fn decorate_math_functions(words: &mut Vec<u32>) {
+    let mut math_functions = Vec::new();
     let mut results = Vec::new();
+    let mut inside = false;
+    let mut out = Vec::with_capacity(words.len());
+    out.extend_from_slice(&words[..HEADER_WORDS.min(words.len())]);
     let mut first_annotation = None;
     let mut at = HEADER_WORDS;
     while at < words.len() {
         let count = (words[at] >> 16) as usize;
         if count == 0 || at + count > words.len() {
+            // Malformed: leave the module as it is.
             return;
         }
-        let opcode = words[at] & 0xffff;
-        // The annotation section comes before the types (OpTypeVoid .. ).
-        let starts_annotations = opcode == OP_DECORATE || (19..=39).contains(&opcode);
-        if first_annotation.is_none() && starts_annotations {
-            first_annotation = Some(at);
-        }
-        if FLOAT_ARITHMETIC.contains(&opcode) && count >= 4 {
-            results.push(words[at + 2]);
-        }
+        let instruction = &words[at..at + count];
         at += count;
+        match instruction[0] & 0xffff {
+            OP_NAME if count >= 3 => {
+                if name_string(&instruction[2..]).starts_with(crate::lower::MATH_FUNCTION_PREFIX) {
+                    math_functions.push(instruction[1]);
+                }
+                continue;
+            }
+            OP_MEMBER_NAME => continue,
+            OP_FUNCTION if count >= 3 => inside = math_functions.contains(&instruction[2]),
+            OP_FUNCTION_END => inside = false,
+            opcode if inside && FLOAT_ARITHMETIC.contains(&opcode) && count >= 4 => {
+                results.push(instruction[2]);
+            }
+            // The annotation section comes before the types (OpTypeVoid ..).
+            opcode
+                if first_annotation.is_none()
+                    && (opcode == OP_DECORATE || (19..=39).contains(&opcode)) =>
+            {
+                first_annotation = Some(out.len());
+            }
+            _ => {}
+        }
+        out.extend_from_slice(instruction);
     }
-    let Some(insert_at) = first_annotation else {
-        return;
-    };
-    let decorations = results
-        .iter()
-        .flat_map(|&id| [(3 << 16) | OP_DECORATE, id, DECORATION_NO_CONTRACTION]);
-    words.splice(insert_at..insert_at, decorations);
+    if let Some(insert_at) = first_annotation {
+        let decorations = results
+            .iter()
+            .flat_map(|&id| [(3 << 16) | OP_DECORATE, id, DECORATION_NO_CONTRACTION]);
+        out.splice(insert_at..insert_at, decorations);
+    }
+    *words = out;
 }
 
 /// Validates a module we produced; an error is a translator bug.
@@ -168,7 +203,9 @@ impl Kernel {
     ) -> Result<Vec<u32>, SpirvError> {
         let options = spv::Options {
             lang_version: (1, 5),
-            flags: spv::WriterFlags::empty(),
+            // Names only to find the math library's functions; dropped
+            // again by `decorate_math_functions`.
+            flags: spv::WriterFlags::DEBUG,
             // Every loop would otherwise get a 64-bit iteration counter.
             force_loop_bounding: false,
             // OpenCL leaves __local memory uninitialised.
@@ -211,7 +248,7 @@ impl Kernel {
             .write(&module, info, None, &None, &mut words)
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
         decorate_aliased(&mut words, &self.aliased_bindings());
-        decorate_no_contraction(&mut words);
+        decorate_math_functions(&mut words);
         Ok(words)
     }
 

@@ -6,6 +6,13 @@
 //! Each function is element-wise over a scalar or 2/3/4-lane vector (wider
 //! vectors are split by `wide.rs` first). The `half_*` variants use the
 //! same code: it is well within their 8192 ulp.
+//!
+//! A function of one or two values becomes a naga function, made once per
+//! built-in and width and called at each use, named with
+//! [`MATH_FUNCTION_PREFIX`]: `spirv.rs` marks the float arithmetic of those
+//! functions `NoContraction`, because a driver may otherwise reassociate
+//! the error-free sums they rely on (`(a + b) - a` is not `b`). The
+//! kernel's own arithmetic keeps the contraction OpenCL C allows.
 
 mod exact;
 mod exp_log;
@@ -17,6 +24,10 @@ mod special;
 use super::*;
 use ops::{Ops, V};
 
+/// Name prefix of the math library's naga functions (see the module
+/// comment).
+pub(crate) const MATH_FUNCTION_PREFIX: &str = "clvulkan_math_";
+
 /// The functions this module computes, and how.
 #[derive(Clone, Copy)]
 enum Kind {
@@ -24,13 +35,15 @@ enum Kind {
     Binary(fn(&mut Ops, V, V) -> V),
     /// A value and a second result stored through the last argument.
     WithOutput(fn(&mut Ops, V) -> (V, V)),
+    /// `lgamma`'s value (its function) and `Gamma`'s sign.
+    LgammaR,
     /// Integer long division (needs loop variables).
     Fmod,
     Remainder,
     Remquo,
 }
 
-fn kind(b: Builtin) -> Option<Kind> {
+fn precise_kind(b: Builtin) -> Option<Kind> {
     use exact as x;
     use exp_log as e;
     use hyperbolic as h;
@@ -60,7 +73,7 @@ fn kind(b: Builtin) -> Option<Kind> {
         Builtin::Erfc => Unary(special::erfc),
         Builtin::Tgamma => Unary(special::tgamma),
         Builtin::Lgamma => Unary(special::lgamma),
-        Builtin::LgammaR => WithOutput(special::lgamma_r),
+        Builtin::LgammaR => LgammaR,
         Builtin::Fmin | Builtin::Min => Binary(x::fmin),
         Builtin::Fmax | Builtin::Max => Binary(x::fmax),
         Builtin::Round => Unary(x::round),
@@ -132,8 +145,7 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
-        let relaxed = self.relaxed_math.then(|| relaxed_kind(b)).flatten();
-        let Some(kind) = relaxed.or_else(|| kind(b)) else {
+        let Some(kind) = self.kind(b) else {
             return Ok(None);
         };
         // The shape comes from the first argument (`nan` takes integers;
@@ -198,23 +210,47 @@ impl ModuleBuilder<'_> {
             }
             _ => None,
         };
-        let mut o = Ops::new(fb, size);
         let (value, output) = match kind {
-            Kind::Unary(f) => (f(&mut o, values[0]), None),
-            Kind::Binary(f) => (f(&mut o, values[0], values[1]), None),
+            Kind::Unary(_) | Kind::Binary(_) => (
+                self.math_call(fb, b, kind, args, &values, ty, width, location)?,
+                None,
+            ),
+            Kind::LgammaR => {
+                let lgamma = kind_of(Builtin::Lgamma);
+                let v = self.math_call(
+                    fb,
+                    Builtin::Lgamma,
+                    lgamma,
+                    args,
+                    &values,
+                    ty,
+                    width,
+                    location,
+                )?;
+                let mut o = Ops::new(fb, size);
+                (v, Some(special::lgamma_sign(&mut o, values[0])))
+            }
             Kind::WithOutput(f) => {
+                let mut o = Ops::new(fb, size);
                 let (v, out) = f(&mut o, values[0]);
                 (v, Some(out))
             }
-            Kind::Fmod => (
-                exact::fmod(&mut o, values[0], values[1], types.expect("types")),
-                None,
-            ),
-            Kind::Remainder => (
-                exact::remquo(&mut o, values[0], values[1], types.expect("types")).0,
-                None,
-            ),
+            Kind::Fmod => {
+                let mut o = Ops::new(fb, size);
+                (
+                    exact::fmod(&mut o, values[0], values[1], types.expect("types")),
+                    None,
+                )
+            }
+            Kind::Remainder => {
+                let mut o = Ops::new(fb, size);
+                (
+                    exact::remquo(&mut o, values[0], values[1], types.expect("types")).0,
+                    None,
+                )
+            }
             Kind::Remquo => {
+                let mut o = Ops::new(fb, size);
                 let (r, q) = exact::remquo(&mut o, values[0], values[1], types.expect("types"));
                 (r, Some(q))
             }
@@ -226,5 +262,85 @@ impl ModuleBuilder<'_> {
             self.store(fb, place, Value::Plain(out), location, None)?;
         }
         Ok(Some(value))
+    }
+}
+
+/// The precise or relaxed form of a function known to be computed here.
+fn kind_of(b: Builtin) -> Kind {
+    precise_kind(b).expect("a math library function")
+}
+
+impl ModuleBuilder<'_> {
+    fn kind(&self, b: Builtin) -> Option<Kind> {
+        let relaxed = self.relaxed_math.then(|| relaxed_kind(b)).flatten();
+        relaxed.or_else(|| precise_kind(b))
+    }
+
+    /// A call of the library function for `b` at `width` (made on first
+    /// use) on `values`, the arguments as values of `args`' types (scalars
+    /// splat to `width`).
+    #[allow(clippy::too_many_arguments)]
+    fn math_call(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        kind: Kind,
+        args: &[Expr],
+        values: &[V],
+        ty: &Type,
+        width: u8,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let element = args[0].ty.element().unwrap_or(Scalar::Float);
+        let key = (b, element, width);
+        let function = match self.math_functions.get(&key) {
+            Some(&h) => h,
+            None => {
+                let shaped = |t: &Type| match (t, width) {
+                    (Type::Scalar(s), 2..) => Type::Vector(*s, width),
+                    _ => t.clone(),
+                };
+                let mut arguments = Vec::new();
+                for a in args.iter().filter(|a| !matches!(a.ty, Type::Pointer(_))) {
+                    arguments.push(naga::FunctionArgument {
+                        name: None,
+                        ty: self.value_type(&shaped(&a.ty), location)?,
+                        binding: None,
+                    });
+                }
+                let result = naga::FunctionResult {
+                    ty: self.value_type(ty, location)?,
+                    binding: None,
+                };
+                let mut hb = FnBuilder::new(fb.hir);
+                let params: Vec<V> = (0..arguments.len() as u32)
+                    .map(|i| hb.add(naga::Expression::FunctionArgument(i)))
+                    .collect();
+                let mut o = Ops::new(&mut hb, vector_size(width));
+                let value = match kind {
+                    Kind::Unary(f) => f(&mut o, params[0]),
+                    Kind::Binary(f) => f(&mut o, params[0], params[1]),
+                    _ => return Err(self.error(location, "internal error: not a value function")),
+                };
+                hb.push(naga::Statement::Return { value: Some(value) });
+                let mut function = hb.finish();
+                function.name = Some(format!("{MATH_FUNCTION_PREFIX}{b}_{element:?}{width}"));
+                function.arguments = arguments;
+                function.result = Some(result);
+                let h = self.module.functions.append(function, Span::UNDEFINED);
+                self.math_functions.insert(key, h);
+                h
+            }
+        };
+        let result = fb
+            .function
+            .expressions
+            .append(naga::Expression::CallResult(function), Span::UNDEFINED);
+        fb.push(naga::Statement::Call {
+            function,
+            arguments: values.to_vec(),
+            result: Some(result),
+        });
+        Ok(result)
     }
 }

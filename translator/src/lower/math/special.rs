@@ -401,8 +401,17 @@ fn lgamma_positive(o: &mut Ops, a: V) -> V {
     o.sel(big, huge, r)
 }
 
-/// `ln |Gamma(x)|` and the sign of `Gamma(x)` (0 at the poles and NaN).
-pub(super) fn lgamma_r(o: &mut Ops, x: V) -> (V, V) {
+/// Whether `x` is a pole of Gamma: zero or a negative integer.
+fn pole(o: &mut Ops, x: V) -> V {
+    let fl = o.floor(x);
+    let integer = o.eq(fl, x);
+    let zero = o.f(0.0);
+    let non_positive = o.le(x, zero);
+    o.and(integer, non_positive)
+}
+
+/// `ln |Gamma(x)|`.
+pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     // -1/2 < x < 0: ln Gamma(x + 1) - ln |x|; below, the reflection
     // ln(pi / |x sin(pi x)|) - ln Gamma(|x|).
@@ -423,28 +432,26 @@ pub(super) fn lgamma_r(o: &mut Ops, x: V) -> (V, V) {
     let near = o.sub(positive, lx);
     let reflected = o.sel(near_zero, near, reflected);
     let r = o.sel(negative, reflected, positive);
-    // Poles (zero, negative integers) and infinities give +inf.
-    let fl = o.floor(x);
-    let integer = o.eq(fl, x);
-    let zero_f = o.f(0.0);
-    let non_positive = o.le(x, zero_f);
-    let pole = o.and(integer, non_positive);
+    // Poles and infinities give +inf.
+    let pole = pole(o, x);
     let infinite = o.is_inf(x);
     let inf = o.inf();
     let to_inf = o.or(pole, infinite);
-    let r = o.sel(to_inf, inf, r);
-    // Sign: that of sin(pi x) for negative x; 0 at the poles (zero and
-    // the negative integers, as OpenCL requires) and NaN.
+    o.sel(to_inf, inf, r)
+}
+
+/// The sign of `Gamma(x)` for `lgamma_r`: that of sin(pi x) for negative
+/// x; 0 at the poles (zero and the negative integers, as OpenCL requires)
+/// and at NaN.
+pub(super) fn lgamma_sign(o: &mut Ops, x: V) -> V {
+    let s = sinpi(o, x);
     let (plus, minus, none) = (o.i(1), o.i(-1), o.i(0));
     let s_negative = o.ltc(s, 0.0);
     let negative_sign = o.sel(s_negative, minus, plus);
+    let negative = o.ltc(x, 0.0);
     let sign = o.sel(negative, negative_sign, plus);
+    let pole = pole(o, x);
     let nan = o.is_nan(x);
     let unsigned = o.or(nan, pole);
-    let sign = o.sel(unsigned, none, sign);
-    (r, sign)
-}
-
-pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
-    lgamma_r(o, x).0
+    o.sel(unsigned, none, sign)
 }
