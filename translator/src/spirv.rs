@@ -201,11 +201,20 @@ impl Kernel {
         local_size: [u32; 3],
         local_lengths: &[u32],
     ) -> Result<Vec<u32>, SpirvError> {
+        // Names only to find the math library's functions; dropped again
+        // by `decorate_math_functions`.
+        let uses_math = self.module.functions.iter().any(|(_, f)| {
+            f.name
+                .as_deref()
+                .is_some_and(|n| n.starts_with(crate::lower::MATH_FUNCTION_PREFIX))
+        });
         let options = spv::Options {
             lang_version: (1, 5),
-            // Names only to find the math library's functions; dropped
-            // again by `decorate_math_functions`.
-            flags: spv::WriterFlags::DEBUG,
+            flags: if uses_math {
+                spv::WriterFlags::DEBUG
+            } else {
+                spv::WriterFlags::empty()
+            },
             // Every loop would otherwise get a 64-bit iteration counter.
             force_loop_bounding: false,
             // OpenCL leaves __local memory uninitialised.
@@ -248,7 +257,9 @@ impl Kernel {
             .write(&module, info, None, &None, &mut words)
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
         decorate_aliased(&mut words, &self.aliased_bindings());
-        decorate_math_functions(&mut words);
+        if uses_math {
+            decorate_math_functions(&mut words);
+        }
         Ok(words)
     }
 
