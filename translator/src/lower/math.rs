@@ -265,7 +265,7 @@ impl ModuleBuilder<'_> {
     }
 }
 
-/// The precise or relaxed form of a function known to be computed here.
+/// The precise form of a function known to be computed here.
 fn kind_of(b: Builtin) -> Kind {
     precise_kind(b).expect("a math library function")
 }
