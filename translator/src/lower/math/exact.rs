@@ -368,7 +368,7 @@ pub(super) fn remquo(o: &mut Ops, x: V, y: V, types: Types) -> (V, V) {
     let q_up = o.add(q, one);
     let q = o.sel(up, q_up, q);
     let sx = o.sign_bit(x);
-    let minus = o.neg(r);
+    let minus = o.flip_sign(r);
     let r = o.sel(sx, minus, r);
     let seven = o.u(0x7f);
     let q = o.and(q, seven);

@@ -342,7 +342,7 @@ pub(super) fn pow(o: &mut Ops, x: V, y: V) -> V {
     let odd = o.and(y_int, odd);
     let negative = o.sign_bit(x);
     let flip = o.and(negative, odd);
-    let minus = o.neg(mag);
+    let minus = o.flip_sign(mag);
     let r = o.sel(flip, minus, mag);
     // A finite negative x to a non-integer power has no real value.
     let minus_inf = o.neg(inf);
@@ -413,7 +413,7 @@ pub(super) fn pown(o: &mut Ops, x: V, n: V) -> V {
     let odd = o.ne(parity, zero);
     let negative = o.sign_bit(x);
     let flip = o.and(negative, odd);
-    let minus = o.neg(mag);
+    let minus = o.flip_sign(mag);
     let r = o.sel(flip, minus, mag);
     let nan = o.is_nan(x);
     let q = o.nan();
@@ -447,7 +447,7 @@ pub(super) fn rootn(o: &mut Ops, x: V, n: V) -> V {
     let odd = o.ne(parity, zero);
     let negative = o.sign_bit(x);
     let flip = o.and(negative, odd);
-    let minus = o.neg(mag);
+    let minus = o.flip_sign(mag);
     let r = o.sel(flip, minus, mag);
     // NaN: n = 0, an even root of a negative number, NaN x.
     let n_zero = o.eq(n, zero);

@@ -205,6 +205,9 @@ impl Ops<'_> {
     pub fn or(&mut self, a: V, b: V) -> V {
         self.bin(B::InclusiveOr, a, b)
     }
+    pub fn xor(&mut self, a: V, b: V) -> V {
+        self.bin(B::ExclusiveOr, a, b)
+    }
     pub fn not(&mut self, a: V) -> V {
         self.fb.unary(naga::UnaryOperator::LogicalNot, a)
     }
@@ -302,6 +305,15 @@ impl Ops<'_> {
         let s = self.and(s, sign_bit);
         let both = self.or(a, s);
         self.as_float(both)
+    }
+
+    /// `-a` by flipping the sign bit: exact for zeros too, where Vulkan
+    /// does not promise that arithmetic keeps the sign of zero.
+    pub fn flip_sign(&mut self, a: V) -> V {
+        let bits = self.bits(a);
+        let sign = self.i(i32::MIN);
+        let flipped = self.xor(bits, sign);
+        self.as_float(flipped)
     }
 
     /// Whether the sign bit is set (true for -0 and negative NaNs).

@@ -40,7 +40,7 @@ fn signed_power(o: &mut Ops, x: V, y: V, odd: V) -> V {
     let p = o.math(M::Exp2, z);
     let below = o.ltc(x, 0.0);
     let flip = o.and(below, odd);
-    let minus = o.neg(p);
+    let minus = o.flip_sign(p);
     o.sel(flip, minus, p)
 }
 

@@ -353,8 +353,8 @@ pub(super) fn tgamma(o: &mut Ops, x: V) -> V {
     let r = o.sel(negative, reflected, g);
     // Poles: +-0 give +-inf, negative integers and -inf NaN.
     let zero = o.eqc(x, 0.0);
-    let one = o.f(1.0);
-    let pole = o.div(one, x);
+    let inf = o.inf();
+    let pole = o.copysign(inf, x);
     let r = o.sel(zero, pole, r);
     let fl = o.floor(x);
     let integer = o.eq(fl, x);
