@@ -179,6 +179,9 @@ fn unary_reference(name: &str) -> fn(f64) -> f64 {
         "erfc" => erfc,
         "tgamma" => tgamma,
         "lgamma" => lgamma,
+        "half_recip" => |x| 1.0 / x,
+        "half_sqrt" => f64::sqrt,
+        "half_rsqrt" => |x| 1.0 / x.sqrt(),
         "round" => f64::round,
         "rint" => f64::round_ties_even,
         "logb" => |x| {
@@ -229,6 +232,9 @@ const UNARY: &[(&str, f64, (f64, f64))] = &[
     ("half_log", 8192.0, (0.0, 4.0)),
     ("half_log2", 8192.0, (0.0, 4.0)),
     ("half_log10", 8192.0, (0.0, 4.0)),
+    ("half_recip", 8192.0, (-4.0, 4.0)),
+    ("half_sqrt", 8192.0, (0.0, 4.0)),
+    ("half_rsqrt", 8192.0, (0.0, 4.0)),
 ];
 
 #[test]
@@ -332,7 +338,8 @@ fn remquo(x: f32, y: f32) -> (f64, i32) {
 fn binary_reference(name: &str) -> fn(f32, f32) -> f64 {
     match name {
         "pow" => |x, y| f64::from(x).powf(f64::from(y)),
-        "powr" => |x, y| powr(f64::from(x), f64::from(y)),
+        "powr" | "half_powr" => |x, y| powr(f64::from(x), f64::from(y)),
+        "half_divide" => |x, y| f64::from(x) / f64::from(y),
         "hypot" => |x, y| f64::from(x).hypot(f64::from(y)),
         "fmin" => |x, y| f64::from(x.min(y)),
         "fmax" => |x, y| f64::from(x.max(y)),
@@ -410,6 +417,8 @@ fn binary_functions_within_bounds() {
         ("pow", 16.0, &pow_special),
         ("powr", 16.0, &pow_grid),
         ("hypot", 4.0, &pow_grid),
+        ("half_powr", 8192.0, &pow_grid),
+        ("half_divide", 8192.0, &[]),
         ("fmin", 0.0, &[]),
         ("fmax", 0.0, &[]),
         ("fmod", 0.0, &mod_special),

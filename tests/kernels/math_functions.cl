@@ -24,6 +24,9 @@ __kernel void k_erf(__global const float4 *x, __global float4 *out) { size_t i =
 __kernel void k_erfc(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = erfc(x[i]); }
 __kernel void k_tgamma(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = tgamma(x[i]); }
 __kernel void k_lgamma(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = lgamma(x[i]); }
+__kernel void k_half_recip(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = half_recip(x[i]); }
+__kernel void k_half_sqrt(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = half_sqrt(x[i]); }
+__kernel void k_half_rsqrt(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = half_rsqrt(x[i]); }
 __kernel void k_half_exp(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = half_exp(x[i]); }
 __kernel void k_half_exp2(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = half_exp2(x[i]); }
 __kernel void k_half_exp10(__global const float4 *x, __global float4 *out) { size_t i = get_global_id(0); out[i] = half_exp10(x[i]); }
@@ -42,6 +45,8 @@ __kernel void k_copysign(__global const float *x, __global const float *y, __glo
 __kernel void k_fdim(__global const float *x, __global const float *y, __global float *out) { size_t i = get_global_id(0); out[i] = fdim(x[i], y[i]); }
 __kernel void k_maxmag(__global const float *x, __global const float *y, __global float *out) { size_t i = get_global_id(0); out[i] = maxmag(x[i], y[i]); }
 __kernel void k_minmag(__global const float *x, __global const float *y, __global float *out) { size_t i = get_global_id(0); out[i] = minmag(x[i], y[i]); }
+__kernel void k_half_divide(__global const float *x, __global const float *y, __global float *out) { size_t i = get_global_id(0); out[i] = half_divide(x[i], y[i]); }
+__kernel void k_half_powr(__global const float *x, __global const float *y, __global float *out) { size_t i = get_global_id(0); out[i] = half_powr(x[i], y[i]); }
 __kernel void k_pown(__global const float *x, __global const int *n, __global float *out) { size_t i = get_global_id(0); out[i] = pown(x[i], n[i]); }
 __kernel void k_rootn(__global const float *x, __global const int *n, __global float *out) { size_t i = get_global_id(0); out[i] = rootn(x[i], n[i]); }
 __kernel void k_ldexp(__global const float *x, __global const int *n, __global float *out) { size_t i = get_global_id(0); out[i] = ldexp(x[i], n[i]); }
