@@ -129,3 +129,5 @@ pub fn context_and_queue() -> (
     let queue = opencl3::command_queue::CommandQueue::create_default(&context, 0).expect("queue");
     (context, queue)
 }
+
+pub mod ulp;

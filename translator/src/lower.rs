@@ -18,6 +18,7 @@ mod init;
 mod int64;
 mod kernel;
 mod library;
+mod math;
 mod math_trig;
 mod memory;
 mod printf;
@@ -67,7 +68,8 @@ pub fn lower(
             builtins: None,
             push_constants: None,
             in_progress: Vec::new(),
-            fast_relaxed_math: options.fast_relaxed_math,
+            relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
+            math_functions: HashMap::new(),
         };
         let Some((mut reflection, module)) = builder.kernel(id, info) else {
             continue;
@@ -214,9 +216,12 @@ struct ModuleBuilder<'a> {
     next_binding: u32,
     /// Made by the kernel's first `printf`.
     printf: Option<printf::PrintfBuffer>,
-    /// `-cl-fast-relaxed-math`: math built-ins may use the hardware's
-    /// functions instead of the full-profile software ones.
-    fast_relaxed_math: bool,
+    /// `-cl-fast-relaxed-math` / `-cl-unsafe-math-optimizations`: the math
+    /// built-ins may take the hardware paths (see `math/relaxed.rs`).
+    relaxed_math: bool,
+    /// The math library's functions made so far, by built-in, element
+    /// type and width.
+    math_functions: HashMap<(Builtin, Scalar, u8), Handle<naga::Function>>,
 }
 
 /// The state of one naga function under construction.

@@ -263,6 +263,9 @@ const LANGUAGE_CONSTANTS: &[(&str, &str)] = &[
     ("DBL_MIN", "0x1.0p-1022"),
     ("DBL_EPSILON", "0x1.0p-52"),
     ("MAXFLOAT", "0x1.fffffep127f"),
+    // What `ilogb` returns for 0 and NaN (lower/math/exact.rs).
+    ("FP_ILOGB0", "(-2147483647-1)"),
+    ("FP_ILOGBNAN", "2147483647"),
     ("HUGE_VALF", "(1.0f / 0.0f)"),
     ("INFINITY", "(1.0f / 0.0f)"),
     ("NAN", "(0.0f / 0.0f)"),

@@ -88,6 +88,45 @@ fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
     *words = out;
 }
 
+const DECORATION_NO_CONTRACTION: u32 = 42;
+/// OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod.
+const FLOAT_ARITHMETIC: [u32; 7] = [127, 129, 131, 133, 136, 140, 141];
+
+/// Adds `OpDecorate %r NoContraction` to every float arithmetic result.
+/// Without it a driver may treat the arithmetic as inexact: Mesa's NIR
+/// reassociates it (breaking the math library's error-free sums, and
+/// Kahan-style summation in kernels), and NVIDIA fuses a multiply and an
+/// add from separate statements. OpenCL C contracts only within one
+/// expression, which the lowering does itself by writing `Fma` there
+/// (`ModuleBuilder::contracted`), so nothing is lost that C allows.
+fn decorate_no_contraction(words: &mut Vec<u32>) {
+    let mut results = Vec::new();
+    let mut first_annotation = None;
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            // Malformed: leave the module as it is.
+            return;
+        }
+        let opcode = words[at] & 0xffff;
+        if FLOAT_ARITHMETIC.contains(&opcode) && count >= 4 {
+            results.push(words[at + 2]);
+        }
+        // The annotation section comes before the types (OpTypeVoid ..).
+        if first_annotation.is_none() && (opcode == OP_DECORATE || (19..=39).contains(&opcode)) {
+            first_annotation = Some(at);
+        }
+        at += count;
+    }
+    if let Some(insert_at) = first_annotation {
+        let decorations = results
+            .iter()
+            .flat_map(|&id| [(3 << 16) | OP_DECORATE, id, DECORATION_NO_CONTRACTION]);
+        words.splice(insert_at..insert_at, decorations);
+    }
+}
+
 /// Validates a module we produced; an error is a translator bug.
 fn validate(module: &naga::Module, kernel: &str) -> Result<ModuleInfo, SpirvError> {
     // Offsets come from our C layout engine, not WGSL's rules, so
@@ -198,6 +237,7 @@ impl Kernel {
             .write(&module, info, None, &None, &mut words)
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
         decorate_aliased(&mut words, &self.aliased_bindings());
+        decorate_no_contraction(&mut words);
         Ok(words)
     }
 

@@ -1319,7 +1319,7 @@ impl ModuleBuilder<'_> {
             Builtin::HalfSin => Some(M::Sin),
             Builtin::HalfCos => Some(M::Cos),
             Builtin::HalfTan => Some(M::Tan),
-            _ if self.fast_relaxed_math => match b {
+            _ if self.relaxed_math => match b {
                 Builtin::Sin => Some(M::Sin),
                 Builtin::Cos => Some(M::Cos),
                 Builtin::Tan => Some(M::Tan),

@@ -53,6 +53,9 @@ impl ModuleBuilder<'_> {
         if let Some(h) = self.native_composite(fb, b, args, ty, location)? {
             return Ok(h);
         }
+        if let Some(h) = self.math_builtin(fb, b, args, ty, location)? {
+            return Ok(h);
+        }
         if let Some(h) = self.library_builtin(fb, b, args, ty, location)? {
             return Ok(h);
         }
@@ -74,8 +77,8 @@ impl ModuleBuilder<'_> {
             Builtin::NativeLog => math(naga::MathFunction::Log),
             Builtin::NativeLog2 => math(naga::MathFunction::Log2),
             Builtin::NativePowr => math(naga::MathFunction::Pow),
-            Builtin::Min | Builtin::Fmin => math(naga::MathFunction::Min),
-            Builtin::Max | Builtin::Fmax => math(naga::MathFunction::Max),
+            Builtin::Min => math(naga::MathFunction::Min),
+            Builtin::Max => math(naga::MathFunction::Max),
             Builtin::Fabs => math(naga::MathFunction::Abs),
             Builtin::Floor => math(naga::MathFunction::Floor),
             Builtin::Ceil => math(naga::MathFunction::Ceil),

@@ -1,0 +1,343 @@
+//! The single-precision math library in software: exponentials,
+//! logarithms, powers, hyperbolic functions, `hypot`, and the exact
+//! functions whose GLSL counterparts differ from OpenCL, written in naga IR
+//! to OpenCL's full-profile ULP bounds (GLSL.std.450's are far looser).
+//!
+//! Each function is element-wise over a scalar or 2/3/4-lane vector (wider
+//! vectors are split by `wide.rs` first). The `half_*` variants use the
+//! same code: it is well within their 8192 ulp.
+//!
+//! A function of one or two values becomes a naga function, made once per
+//! built-in and width and called at each use. Its error-free sums rely on
+//! the arithmetic not being reassociated (`(a + b) - a` is not `b`), which
+//! `spirv.rs` guarantees by marking all float arithmetic `NoContraction`.
+
+mod exact;
+mod exp_log;
+mod hyperbolic;
+mod ops;
+mod relaxed;
+mod special;
+
+use super::*;
+use ops::{Ops, V};
+
+/// Name prefix of the math library's naga functions, for reading the IR.
+const MATH_FUNCTION_PREFIX: &str = "clvulkan_math_";
+
+/// The functions this module computes, and how.
+#[derive(Clone, Copy)]
+enum Kind {
+    Unary(fn(&mut Ops, V) -> V),
+    Binary(fn(&mut Ops, V, V) -> V),
+    /// A value and a second result stored through the last argument.
+    WithOutput(fn(&mut Ops, V) -> (V, V)),
+    /// `lgamma`'s value (its function) and `Gamma`'s sign.
+    LgammaR,
+    /// Integer long division (needs loop variables).
+    Fmod,
+    Remainder,
+    Remquo,
+}
+
+fn precise_kind(b: Builtin) -> Option<Kind> {
+    use exact as x;
+    use exp_log as e;
+    use hyperbolic as h;
+    use Kind::*;
+    Some(match b {
+        Builtin::Exp | Builtin::HalfExp => Unary(e::exp),
+        Builtin::Exp2 | Builtin::HalfExp2 => Unary(e::exp2),
+        Builtin::Exp10 | Builtin::HalfExp10 => Unary(e::exp10),
+        Builtin::Expm1 => Unary(e::expm1),
+        Builtin::Log | Builtin::HalfLog => Unary(e::log),
+        Builtin::Log2 | Builtin::HalfLog2 => Unary(e::log2),
+        Builtin::Log10 | Builtin::HalfLog10 => Unary(e::log10),
+        Builtin::Log1p => Unary(e::log1p),
+        Builtin::Cbrt => Unary(e::cbrt),
+        Builtin::Pow => Binary(e::pow),
+        Builtin::Powr | Builtin::HalfPowr => Binary(e::powr),
+        Builtin::Pown => Binary(e::pown),
+        Builtin::Rootn => Binary(e::rootn),
+        Builtin::Sinh => Unary(h::sinh),
+        Builtin::Cosh => Unary(h::cosh),
+        Builtin::Tanh => Unary(h::tanh),
+        Builtin::Asinh => Unary(h::asinh),
+        Builtin::Acosh => Unary(h::acosh),
+        Builtin::Atanh => Unary(h::atanh),
+        Builtin::Hypot => Binary(h::hypot),
+        Builtin::Erf => Unary(special::erf),
+        Builtin::Erfc => Unary(special::erfc),
+        Builtin::Tgamma => Unary(special::tgamma),
+        Builtin::Lgamma => Unary(special::lgamma),
+        Builtin::LgammaR => LgammaR,
+        Builtin::Fmin | Builtin::Min => Binary(x::fmin),
+        Builtin::Fmax | Builtin::Max => Binary(x::fmax),
+        Builtin::Round => Unary(x::round),
+        Builtin::Rint => Unary(|o, v| o.rint(v)),
+        Builtin::Ldexp => Binary(x::ldexp),
+        Builtin::Ilogb => Unary(x::ilogb),
+        Builtin::Logb => Unary(x::logb),
+        Builtin::Nextafter => Binary(x::nextafter),
+        Builtin::Nan => Unary(x::nan),
+        Builtin::Copysign => Binary(|o, a, b| o.copysign(a, b)),
+        Builtin::Fdim => Binary(x::fdim),
+        Builtin::Maxmag => Binary(|o, a, b| x::by_magnitude(o, a, b, true)),
+        Builtin::Minmag => Binary(|o, a, b| x::by_magnitude(o, a, b, false)),
+        Builtin::Fract => WithOutput(x::fract),
+        Builtin::Modf => WithOutput(x::modf),
+        Builtin::Frexp => WithOutput(x::frexp),
+        Builtin::Fmod => Fmod,
+        Builtin::Remainder => Remainder,
+        Builtin::Remquo => Remquo,
+        Builtin::HalfRecip => Unary(|o, v| {
+            let one = o.f(1.0);
+            o.div(one, v)
+        }),
+        Builtin::HalfDivide => Binary(|o, a, b| o.div(a, b)),
+        Builtin::HalfSqrt => Unary(|o, v| o.math(naga::MathFunction::Sqrt, v)),
+        Builtin::HalfRsqrt => Unary(|o, v| o.math(naga::MathFunction::InverseSqrt, v)),
+        _ => return None,
+    })
+}
+
+/// The hardware or derived form `-cl-fast-relaxed-math` allows, where it
+/// differs from the precise one.
+fn relaxed_kind(b: Builtin) -> Option<Kind> {
+    use naga::MathFunction as M;
+    use relaxed as r;
+    use Kind::*;
+    Some(match b {
+        Builtin::Exp => Unary(|o, v| o.math(M::Exp, v)),
+        Builtin::Exp2 => Unary(|o, v| o.math(M::Exp2, v)),
+        Builtin::Log => Unary(|o, v| o.math(M::Log, v)),
+        Builtin::Log2 => Unary(|o, v| o.math(M::Log2, v)),
+        Builtin::Exp10 => Unary(r::exp10),
+        Builtin::Log10 => Unary(r::log10),
+        Builtin::Expm1 => Unary(r::expm1),
+        Builtin::Log1p => Unary(r::log1p),
+        Builtin::Pow => Binary(r::pow),
+        Builtin::Powr => Binary(r::powr),
+        Builtin::Pown => Binary(r::pown),
+        Builtin::Rootn => Binary(r::rootn),
+        Builtin::Cbrt => Unary(r::cbrt),
+        Builtin::Sinh => Unary(|o, v| o.math(M::Sinh, v)),
+        Builtin::Cosh => Unary(|o, v| o.math(M::Cosh, v)),
+        Builtin::Tanh => Unary(|o, v| o.math(M::Tanh, v)),
+        Builtin::Asinh => Unary(|o, v| o.math(M::Asinh, v)),
+        Builtin::Acosh => Unary(|o, v| o.math(M::Acosh, v)),
+        Builtin::Atanh => Unary(|o, v| o.math(M::Atanh, v)),
+        _ => return None,
+    })
+}
+
+impl ModuleBuilder<'_> {
+    /// `b` applied to `args`, or `None` when `b` is not computed here
+    /// (including `min`/`max` on integers).
+    pub(super) fn math_builtin(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        let Some(kind) = self.kind(b) else {
+            return Ok(None);
+        };
+        // The shape comes from the first argument (`nan` takes integers;
+        // `ilogb` returns them).
+        let shape = &args[0].ty;
+        let element = match b {
+            Builtin::Nan => ty.element(),
+            _ => shape.element(),
+        };
+        // These use no constants and no bit patterns, so they serve every
+        // floating-point width.
+        let width_generic = matches!(
+            b,
+            Builtin::Fmin
+                | Builtin::Fmax
+                | Builtin::Min
+                | Builtin::Max
+                | Builtin::Maxmag
+                | Builtin::Minmag
+                | Builtin::Rint
+        );
+        match element {
+            Some(Scalar::Float) => {}
+            Some(s) if s.is_float() && width_generic => {}
+            _ if matches!(b, Builtin::Min | Builtin::Max) => return Ok(None),
+            _ => {
+                return Err(self.error(
+                    location,
+                    format!("built-in function '{b}' is only supported on float (not double or half) by this translator"),
+                ))
+            }
+        }
+        let width = match shape {
+            Type::Vector(_, n) => *n,
+            _ => 1,
+        };
+        let size = vector_size(width);
+        // Scalar operands of vector calls (`fmin(v, s)`, `ldexp(v, k)`)
+        // are splat to the vector.
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            if matches!(a.ty, Type::Pointer(_)) {
+                continue;
+            }
+            let v = self.plain(fb, a)?;
+            let v = match (&a.ty, size) {
+                (Type::Scalar(_), Some(size)) => fb.add(naga::Expression::Splat { size, value: v }),
+                _ => v,
+            };
+            values.push(v);
+        }
+        let types = match kind {
+            Kind::Fmod | Kind::Remainder | Kind::Remquo => {
+                let (u, i) = match width {
+                    1 => (Type::UINT, Type::INT),
+                    n => (Type::Vector(Scalar::UInt, n), Type::Vector(Scalar::Int, n)),
+                };
+                Some(exact::Types {
+                    uint: self.value_type(&u, location)?,
+                    int: self.value_type(&i, location)?,
+                })
+            }
+            _ => None,
+        };
+        let (value, output) = match kind {
+            Kind::Unary(_) | Kind::Binary(_) => (
+                self.math_call(fb, b, kind, args, &values, ty, width, location)?,
+                None,
+            ),
+            Kind::LgammaR => {
+                let lgamma = kind_of(Builtin::Lgamma);
+                let v = self.math_call(
+                    fb,
+                    Builtin::Lgamma,
+                    lgamma,
+                    args,
+                    &values,
+                    ty,
+                    width,
+                    location,
+                )?;
+                let mut o = Ops::new(fb, size);
+                (v, Some(special::lgamma_sign(&mut o, values[0])))
+            }
+            Kind::WithOutput(f) => {
+                let mut o = Ops::new(fb, size);
+                let (v, out) = f(&mut o, values[0]);
+                (v, Some(out))
+            }
+            Kind::Fmod => {
+                let mut o = Ops::new(fb, size);
+                (
+                    exact::fmod(&mut o, values[0], values[1], types.expect("types")),
+                    None,
+                )
+            }
+            Kind::Remainder => {
+                let mut o = Ops::new(fb, size);
+                (
+                    exact::remquo(&mut o, values[0], values[1], types.expect("types")).0,
+                    None,
+                )
+            }
+            Kind::Remquo => {
+                let mut o = Ops::new(fb, size);
+                let (r, q) = exact::remquo(&mut o, values[0], values[1], types.expect("types"));
+                (r, Some(q))
+            }
+        };
+        if let Some(out) = output {
+            let pointer = args.last().expect("output pointer argument");
+            let p = self.pointer(fb, pointer)?;
+            let place = self.element_place(fb, p);
+            self.store(fb, place, Value::Plain(out), location, None)?;
+        }
+        Ok(Some(value))
+    }
+}
+
+/// The precise form of a function known to be computed here.
+fn kind_of(b: Builtin) -> Kind {
+    precise_kind(b).expect("a math library function")
+}
+
+impl ModuleBuilder<'_> {
+    fn kind(&self, b: Builtin) -> Option<Kind> {
+        let relaxed = self.relaxed_math.then(|| relaxed_kind(b)).flatten();
+        relaxed.or_else(|| precise_kind(b))
+    }
+
+    /// A call of the library function for `b` at `width` (made on first
+    /// use) on `values`, the arguments as values of `args`' types (scalars
+    /// splat to `width`).
+    #[allow(clippy::too_many_arguments)]
+    fn math_call(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        kind: Kind,
+        args: &[Expr],
+        values: &[V],
+        ty: &Type,
+        width: u8,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let element = args[0].ty.element().unwrap_or(Scalar::Float);
+        let key = (b, element, width);
+        let function = match self.math_functions.get(&key) {
+            Some(&h) => h,
+            None => {
+                let shaped = |t: &Type| match (t, width) {
+                    (Type::Scalar(s), 2..) => Type::Vector(*s, width),
+                    _ => t.clone(),
+                };
+                let mut arguments = Vec::new();
+                for a in args.iter().filter(|a| !matches!(a.ty, Type::Pointer(_))) {
+                    arguments.push(naga::FunctionArgument {
+                        name: None,
+                        ty: self.value_type(&shaped(&a.ty), location)?,
+                        binding: None,
+                    });
+                }
+                let result = naga::FunctionResult {
+                    ty: self.value_type(ty, location)?,
+                    binding: None,
+                };
+                let mut hb = FnBuilder::new(fb.hir);
+                let params: Vec<V> = (0..arguments.len() as u32)
+                    .map(|i| hb.add(naga::Expression::FunctionArgument(i)))
+                    .collect();
+                let mut o = Ops::new(&mut hb, vector_size(width));
+                let value = match kind {
+                    Kind::Unary(f) => f(&mut o, params[0]),
+                    Kind::Binary(f) => f(&mut o, params[0], params[1]),
+                    _ => return Err(self.error(location, "internal error: not a value function")),
+                };
+                hb.push(naga::Statement::Return { value: Some(value) });
+                let mut function = hb.finish();
+                function.name = Some(format!("{MATH_FUNCTION_PREFIX}{b}_{element:?}{width}"));
+                function.arguments = arguments;
+                function.result = Some(result);
+                let h = self.module.functions.append(function, Span::UNDEFINED);
+                self.math_functions.insert(key, h);
+                h
+            }
+        };
+        let result = fb
+            .function
+            .expressions
+            .append(naga::Expression::CallResult(function), Span::UNDEFINED);
+        fb.push(naga::Statement::Call {
+            function,
+            arguments: values.to_vec(),
+            result: Some(result),
+        });
+        Ok(result)
+    }
+}
