@@ -30,6 +30,9 @@ pub struct DeviceCaps {
     /// kernel whose launch block (header plus by-value arguments) is larger
     /// reads it from a storage buffer instead.
     pub max_push_constant_size: u32,
+    /// The kernel may declare IEEE signed zeros, infinities and NaNs
+    /// (`SignedZeroInfNanPreserve`) for 32- and 64-bit floats.
+    pub preserve_inf_nan: [bool; 2],
 }
 
 impl DeviceCaps {
@@ -46,6 +49,7 @@ impl DeviceCaps {
             image_support: false,
             // What Vulkan guarantees every device.
             max_push_constant_size: 128,
+            preserve_inf_nan: [true, true],
         }
     }
 

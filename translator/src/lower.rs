@@ -83,7 +83,15 @@ pub fn lower(
             enqueued: vars.enqueued_size,
         };
         match Kernel::new(reflection, module, sizes, builder.local_args) {
-            Ok(k) => kernels.push(k),
+            Ok(mut k) => {
+                // Finite math lets the driver assume no NaN or infinity.
+                let ieee = !(options.finite_math_only || options.fast_relaxed_math);
+                k.preserve_inf_nan = [
+                    ieee && caps.preserve_inf_nan[0],
+                    ieee && caps.preserve_inf_nan[1] && caps.float64,
+                ];
+                kernels.push(k)
+            }
             Err(e) => diags.error(f.location, e.0),
         }
     }
@@ -1115,6 +1123,9 @@ impl<'a> ModuleBuilder<'a> {
         {
             return Ok(self.divide64(fb, op == BinaryOp::Rem, left, right, ty));
         }
+        if op == BinaryOp::Div && element == Scalar::Float {
+            return self.divide_f32(fb, left, right, ty, location);
+        }
         let naga_op = match op {
             BinaryOp::Add => N::Add,
             BinaryOp::Sub => N::Subtract,
@@ -1165,6 +1176,33 @@ impl<'a> ModuleBuilder<'a> {
         // Results of types narrower than 32 bits live in 32-bit registers and
         // wrap like the C type.
         self.wrap_narrow(fb, result, ty)
+    }
+
+    /// `x / y` in `float` within OpenCL's 2.5 ulp over the whole range.
+    /// Vulkan bounds division only for divisors up to 2^126, and NVIDIA
+    /// divides by multiplying with the reciprocal, which is a flushed
+    /// subnormal beyond that: 1e30 / 1.5e38 came out 0. A larger divisor
+    /// is scaled by 1/4 together with the dividend, which leaves the
+    /// quotient as it is.
+    fn divide_f32(
+        &mut self,
+        fb: &mut FnBuilder,
+        x: Handle<naga::Expression>,
+        y: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let magnitude = fb.math(naga::MathFunction::Abs, y, None);
+        let limit = self.float_constant(fb, ty, math::DIVISOR_LIMIT, location)?;
+        let big = fb.binary(naga::BinaryOperator::Greater, magnitude, limit);
+        let quarter = self.float_constant(fb, ty, 0.25, location)?;
+        let one = self.float_constant(fb, ty, 1.0, location)?;
+        let scale = fb.select(big, quarter, one);
+        let (x, y) = (
+            fb.binary(naga::BinaryOperator::Multiply, x, scale),
+            fb.binary(naga::BinaryOperator::Multiply, y, scale),
+        );
+        Ok(fb.binary(naga::BinaryOperator::Divide, x, y))
     }
 
     /// `-v` or `~v` for a value of `ty`: unsigned negation as `0 - v`

@@ -22,6 +22,9 @@ pub struct Kernel {
     /// The workgroup arrays of `__local` pointer arguments, resized per
     /// launch.
     local_args: Vec<naga::Handle<naga::GlobalVariable>>,
+    /// Declare `SignedZeroInfNanPreserve` for 32- and 64-bit floats (see
+    /// [`declare_inf_nan_preserve`]).
+    pub(crate) preserve_inf_nan: [bool; 2],
 }
 
 /// naga rejected a module we produced: always a translator bug, reported as
@@ -127,6 +130,67 @@ fn decorate_no_contraction(words: &mut Vec<u32>) {
     }
 }
 
+const OP_ENTRY_POINT: u32 = 15;
+const OP_EXECUTION_MODE: u32 = 16;
+const OP_CAPABILITY: u32 = 17;
+const CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4466;
+const EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
+
+/// Declares that the entry point keeps IEEE 754 signed zeros, infinities
+/// and NaNs for floats of each of `widths` (float controls, core in
+/// SPIR-V 1.4). Without it Vulkan lets a driver assume they never occur,
+/// and NVIDIA's compiler then folds NaN tests away: `exp(NaN)` came out as
+/// infinity. OpenCL requires IEEE behaviour unless the program is built
+/// with `-cl-finite-math-only` or `-cl-fast-relaxed-math`.
+fn declare_inf_nan_preserve(words: &mut Vec<u32>, widths: &[u32]) {
+    if widths.is_empty() {
+        return;
+    }
+    let (mut first_capability, mut entry_point, mut after_modes) = (None, None, None);
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return;
+        }
+        match words[at] & 0xffff {
+            OP_CAPABILITY if first_capability.is_none() => first_capability = Some(at + count),
+            OP_ENTRY_POINT if count >= 3 => {
+                entry_point = Some(words[at + 2]);
+                after_modes = Some(at + count);
+            }
+            OP_EXECUTION_MODE => after_modes = Some(at + count),
+            _ => {}
+        }
+        at += count;
+    }
+    let (Some(capability_at), Some(entry_point), Some(modes_at)) =
+        (first_capability, entry_point, after_modes)
+    else {
+        return;
+    };
+    // The later insertion first, so the earlier position stays valid.
+    let modes: Vec<u32> = widths
+        .iter()
+        .flat_map(|&width| {
+            [
+                (4 << 16) | OP_EXECUTION_MODE,
+                entry_point,
+                EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
+                width,
+            ]
+        })
+        .collect();
+    words.splice(modes_at..modes_at, modes);
+    words.splice(
+        capability_at..capability_at,
+        [
+            (2 << 16) | OP_CAPABILITY,
+            CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
+        ],
+    );
+}
+
 /// Validates a module we produced; an error is a translator bug.
 fn validate(module: &naga::Module, kernel: &str) -> Result<ModuleInfo, SpirvError> {
     // Offsets come from our C layout engine, not WGSL's rules, so
@@ -169,6 +233,7 @@ impl Kernel {
             local_size_constants: size_constants.local,
             enqueued_size_constants: size_constants.enqueued,
             local_args,
+            preserve_inf_nan: [false; 2],
         })
     }
 
@@ -238,6 +303,12 @@ impl Kernel {
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
         decorate_aliased(&mut words, &self.aliased_bindings());
         decorate_no_contraction(&mut words);
+        let widths: Vec<u32> = [32, 64]
+            .into_iter()
+            .zip(self.preserve_inf_nan)
+            .filter_map(|(width, preserve)| preserve.then_some(width))
+            .collect();
+        declare_inf_nan_preserve(&mut words, &widths);
         Ok(words)
     }
 

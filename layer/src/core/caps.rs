@@ -24,5 +24,9 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         float16: features.shader_float16 && features.storage_buffer_16bit,
         image_support: false,
         max_push_constant_size: info.limits.max_push_constants_size,
+        preserve_inf_nan: [
+            features.preserve_inf_nan_float32,
+            features.preserve_inf_nan_float64,
+        ],
     }
 }

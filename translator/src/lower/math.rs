@@ -16,6 +16,7 @@ mod exact;
 mod exp_log;
 mod hyperbolic;
 mod ops;
+pub(super) use ops::DIVISOR_LIMIT;
 mod relaxed;
 mod special;
 

@@ -11,6 +11,10 @@
 use naga::{BinaryOperator as B, Expression, Handle, MathFunction, Scalar, ScalarKind};
 use std::collections::HashMap;
 
+/// Divisors beyond this (2^126) are scaled before dividing: some drivers
+/// divide by multiplying with a reciprocal, which is flushed to zero there.
+pub(crate) const DIVISOR_LIMIT: f64 = 8.507_059_173_023_462e37;
+
 use super::super::FnBuilder;
 
 pub(super) type V = Handle<Expression>;
@@ -135,7 +139,16 @@ impl Ops<'_> {
     pub fn mul(&mut self, a: V, b: V) -> V {
         self.bin(B::Multiply, a, b)
     }
+    /// `a / b` over the whole float range: a divisor beyond 2^126 is
+    /// scaled down with the dividend first (see
+    /// [`crate::lower::ModuleBuilder::divide_f32`]).
     pub fn div(&mut self, a: V, b: V) -> V {
+        let magnitude = self.abs(b);
+        let limit = self.f(DIVISOR_LIMIT);
+        let big = self.gt(magnitude, limit);
+        let (quarter, one) = (self.f(0.25), self.f(1.0));
+        let scale = self.sel(big, quarter, one);
+        let (a, b) = (self.mul(a, scale), self.mul(b, scale));
         self.bin(B::Divide, a, b)
     }
     /// Integer remainder (unsigned operands).
