@@ -250,7 +250,7 @@ fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
     let (mx, ex) = significand(o, ax);
     let (my, ey) = significand(o, ay);
     let r0 = o.rem(mx, my);
-    let q0 = o.div(mx, my);
+    let q0 = o.udiv(mx, my);
     let d0 = o.sub(ex, ey);
     let vars = [types.uint, types.uint, types.int].map(|ty| {
         o.fb.function.local_variables.append(
@@ -295,7 +295,7 @@ fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
     let q = load(o, q_ptr);
     let shifted = o.shl_by(r, shift);
     let r_next = o.rem(shifted, my);
-    let digits = o.div(shifted, my);
+    let digits = o.udiv(shifted, my);
     let q_shifted = o.shl_by(q, shift);
     let q_next = o.add(q_shifted, digits);
     let d_next = o.sub(d, step);

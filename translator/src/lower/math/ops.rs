@@ -151,6 +151,10 @@ impl Ops<'_> {
         let (a, b) = (self.mul(a, scale), self.mul(b, scale));
         self.bin(B::Divide, a, b)
     }
+    /// Integer quotient (unsigned operands).
+    pub fn udiv(&mut self, a: V, b: V) -> V {
+        self.bin(B::Divide, a, b)
+    }
     /// Integer remainder (unsigned operands).
     pub fn rem(&mut self, a: V, b: V) -> V {
         self.bin(B::Modulo, a, b)
