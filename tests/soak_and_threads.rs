@@ -1,0 +1,126 @@
+//! Resource hygiene and thread safety through the loader: 100,000 kernel
+//! enqueues in a loop exhaust no Vulkan pool and do not grow the process's
+//! memory, and eight threads sharing one queue enqueue writes, kernels and
+//! reads at once with every result right.
+
+mod common;
+
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
+use opencl3::program::Program;
+use opencl3::types::{CL_BLOCKING, CL_NON_BLOCKING};
+use std::ptr;
+
+const SOURCE: &str = r#"
+__kernel void add(__global int *data, int value) {
+    data[get_global_id(0)] += value;
+}
+"#;
+
+/// Resident set size in bytes (Linux).
+fn resident_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").expect("/proc/self/statm");
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .expect("resident pages");
+    pages * 4096
+}
+
+#[test]
+fn enqueues_in_a_loop_keep_memory_flat_and_threads_share_a_queue() {
+    let (context, queue) = common::context_and_queue();
+    let program = Program::create_and_build_from_source(&context, SOURCE, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+
+    // Soak: 100,000 launches, memory measured after a warm-up.
+    let kernel = Kernel::create(&program, "add").expect("kernel");
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    let mut data = unsafe {
+        Buffer::<i32>::create(&context, CL_MEM_READ_WRITE, 64, ptr::null_mut()).expect("buffer")
+    };
+    // SAFETY: a blocking write of a vector of the buffer's size.
+    unsafe { queue.enqueue_write_buffer(&mut data, CL_BLOCKING, 0, &[0i32; 64], &[]) }
+        .expect("write");
+    let launch = |value: i32| {
+        // SAFETY: the kernel takes the buffer and an int.
+        unsafe {
+            ExecuteKernel::new(&kernel)
+                .set_arg(&data)
+                .set_arg(&value)
+                .set_global_work_size(64)
+                .enqueue_nd_range(&queue)
+        }
+        .expect("launch");
+    };
+    const WARM_UP: i32 = 10_000;
+    const SOAK: i32 = 100_000;
+    for _ in 0..WARM_UP {
+        launch(1);
+    }
+    queue.finish().expect("finish");
+    let before = resident_bytes();
+    for i in 0..SOAK {
+        launch(1);
+        if i % 5000 == 0 {
+            queue.flush().expect("flush");
+        }
+    }
+    queue.finish().expect("finish");
+    let after = resident_bytes();
+    let mut got = [0i32; 64];
+    // SAFETY: a blocking read into an array of the buffer's size.
+    unsafe { queue.enqueue_read_buffer(&data, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    assert!(
+        got.iter().all(|&v| v == WARM_UP + SOAK),
+        "sums: {:?}",
+        &got[..4]
+    );
+    let growth = after.saturating_sub(before);
+    assert!(
+        growth < 16 << 20,
+        "resident memory grew by {} KiB over {SOAK} enqueues",
+        growth >> 10
+    );
+
+    // Eight threads, one queue: each its own buffer and kernel object (a
+    // kernel's arguments are per object), every command through the
+    // shared queue.
+    std::thread::scope(|scope| {
+        for t in 0..8i32 {
+            let (context, queue, program) = (&context, &queue, &program);
+            scope.spawn(move || {
+                let kernel = Kernel::create(program, "add").expect("kernel");
+                // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+                let mut data = unsafe {
+                    Buffer::<i32>::create(context, CL_MEM_READ_WRITE, 256, ptr::null_mut())
+                        .expect("buffer")
+                };
+                let start: Vec<i32> = (0..256).map(|i| i * 8 + t).collect();
+                for round in 0..200 {
+                    // SAFETY: `start` outlives the write, which the blocking
+                    // read after the kernel waits for (one in-order queue).
+                    unsafe {
+                        queue
+                            .enqueue_write_buffer(&mut data, CL_NON_BLOCKING, 0, &start, &[])
+                            .expect("write");
+                        ExecuteKernel::new(&kernel)
+                            .set_arg(&data)
+                            .set_arg(&round)
+                            .set_global_work_size(256)
+                            .enqueue_nd_range(queue)
+                            .expect("launch");
+                    }
+                    let mut got = vec![0i32; 256];
+                    // SAFETY: a blocking read into a vector of the buffer's size.
+                    unsafe { queue.enqueue_read_buffer(&data, CL_BLOCKING, 0, &mut got, &[]) }
+                        .expect("read");
+                    for (i, &v) in got.iter().enumerate() {
+                        assert_eq!(v, start[i] + round, "thread {t}, round {round}, item {i}");
+                    }
+                }
+            });
+        }
+    });
+}
