@@ -83,9 +83,10 @@ impl BuiltinKernels {
         // One element per work-item where the device allows that many
         // groups (a grid-stride loop measured 3% slower on an H100); the
         // kernels stride over what is left beyond the limit.
-        let groups = count
-            .div_ceil(LOCAL_SIZE)
-            .clamp(1, device.max_work_group_count()[0].min(u32::MAX / LOCAL_SIZE));
+        let groups = count.div_ceil(LOCAL_SIZE).clamp(
+            1,
+            device.max_work_group_count()[0].min(u32::MAX / LOCAL_SIZE),
+        );
         let header = PushConstantHeader {
             global_offset: [0; 3],
             work_dim: 1,
