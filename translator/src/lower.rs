@@ -949,6 +949,11 @@ impl<'a> ModuleBuilder<'a> {
             {
                 self.convert_integer(fb, c, &args[0], &e.ty, location)?
             }
+            H::Builtin(Builtin::Convert(c), args)
+                if convert::converts_to_float_directed(c, &args[0].ty) =>
+            {
+                self.convert_floating(fb, c, &args[0], &e.ty, location)?
+            }
             H::Builtin(b, args) => self.builtin(fb, *b, args, &e.ty, location)?,
             H::Comma(a, b) => {
                 self.expr(fb, a)?;
@@ -1517,6 +1522,7 @@ fn is_plain_conversion(c: &crate::builtins::Conversion, from: &Type) -> bool {
             Rounding::Rte => to_float || !from_float,
             Rounding::Rtp | Rounding::Rtn => !from_float && !to_float,
         }
+        || (to_float && !convert::converts_to_float_directed(c, from) && !c.saturate)
 }
 
 fn is_barrier(b: Builtin) -> bool {

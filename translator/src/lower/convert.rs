@@ -97,3 +97,117 @@ impl ModuleBuilder<'_> {
         self.convert(fb, clamped, from, to, location)
     }
 }
+
+/// Whether `convert_floating` handles `c` from `from`: a floating-point
+/// target with a directed rounding mode, from a type it cannot always
+/// hold exactly.
+pub(super) fn converts_to_float_directed(c: &Conversion, from: &Type) -> bool {
+    let Some(source) = from.element() else {
+        return false;
+    };
+    c.to.is_float()
+        && matches!(c.rounding, Rounding::Rtz | Rounding::Rtp | Rounding::Rtn)
+        && !holds_exactly(source, c.to)
+}
+
+/// Every value of `source` is a value of the floating-point `target`.
+fn holds_exactly(source: Scalar, target: Scalar) -> bool {
+    let significand_bits = match target {
+        Scalar::Half => 11,
+        Scalar::Float => 24,
+        _ => 53,
+    };
+    match source {
+        Scalar::Bool => true,
+        s if s.is_float() => s.size() <= target.size(),
+        s => s.size() * 8 - u32::from(s.is_signed()) <= significand_bits,
+    }
+}
+
+impl ModuleBuilder<'_> {
+    /// `convert_float_rtz/_rtp/_rtn(x)` (and to `double`): the conversion
+    /// rounds to nearest, which is then compared with `x` exactly and moved
+    /// one ulp in the asked direction where it went the other way.
+    pub(super) fn convert_floating(
+        &mut self,
+        fb: &mut FnBuilder,
+        c: &Conversion,
+        arg: &Expr,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let from = &arg.ty;
+        let source = from.element().unwrap_or(Scalar::Int);
+        let x = self.plain(fb, arg)?;
+        let r = self.convert(fb, x, from, to, location)?;
+        let shape = |s: Scalar| match to {
+            Type::Vector(_, n) => Type::Vector(s, *n),
+            _ => Type::Scalar(s),
+        };
+        // Where the nearest value lies against x.
+        let (above, below) = if source.is_float() {
+            let back = self.convert(fb, r, to, from, location)?;
+            (fb.binary(B::Greater, back, x), fb.binary(B::Less, back, x))
+        } else {
+            if !self.caps.int64 {
+                return Err(self.error(
+                    location,
+                    "directed rounding of integers to floating point needs 64-bit integers",
+                ));
+            }
+            // Compared as 64-bit integers; a value rounded up to 2^63 or
+            // 2^64 (beyond the type) is above every x.
+            let (wide, limit) = if source.is_signed() {
+                (Scalar::Long, 2f64.powi(63))
+            } else {
+                (Scalar::ULong, 2f64.powi(64))
+            };
+            let wide_ty = shape(wide);
+            let limit = self.float_constant(fb, to, limit, location)?;
+            let beyond = fb.binary(B::GreaterEqual, r, limit);
+            let back = self.convert(fb, r, to, &wide_ty, location)?;
+            let exact = self.convert(fb, x, from, &wide_ty, location)?;
+            let greater = fb.binary(B::Greater, back, exact);
+            let above = fb.binary(B::LogicalOr, beyond, greater);
+            let less = fb.binary(B::Less, back, exact);
+            let not_beyond = fb.unary(naga::UnaryOperator::LogicalNot, beyond);
+            (above, fb.binary(B::LogicalAnd, less, not_beyond))
+        };
+        let zero = self.float_constant(fb, to, 0.0, location)?;
+        let positive = fb.binary(B::Greater, r, zero);
+        let negative = fb.binary(B::Less, r, zero);
+        // Moving away from zero adds one to the bits, toward zero subtracts.
+        let (away, toward) = match c.rounding {
+            Rounding::Rtz => {
+                let (pa, nb) = (
+                    fb.binary(B::LogicalAnd, positive, above),
+                    fb.binary(B::LogicalAnd, negative, below),
+                );
+                (None, fb.binary(B::LogicalOr, pa, nb))
+            }
+            Rounding::Rtp => (
+                Some(fb.binary(B::LogicalAnd, below, positive)),
+                fb.binary(B::LogicalAnd, below, negative),
+            ),
+            _ => (
+                Some(fb.binary(B::LogicalAnd, above, negative)),
+                fb.binary(B::LogicalAnd, above, positive),
+            ),
+        };
+        let bits_ty = shape(if c.to.size() == 8 {
+            Scalar::ULong
+        } else {
+            Scalar::UInt
+        });
+        let bits = self.bitcast(fb, r, &bits_ty, location)?;
+        let one = self.constant(fb, &bits_ty, 1, location)?;
+        let up = fb.binary(B::Add, bits, one);
+        let down = fb.binary(B::Subtract, bits, one);
+        let moved = match away {
+            Some(away) => fb.select(away, up, bits),
+            None => bits,
+        };
+        let moved = fb.select(toward, down, moved);
+        self.bitcast(fb, moved, to, location)
+    }
+}
