@@ -192,6 +192,62 @@ impl ModuleBuilder<'_> {
             let linear = fb.binary(naga::BinaryOperator::Add, x, row);
             return self.convert(fb, linear, &Type::UINT, ty, location);
         }
+        // A constant dimension below 3 (nearly every call) needs only its
+        // own component: one header word and one size constant instead of
+        // three of each, which keeps the IR (and the driver's work) small.
+        if let H::Int(d) = args[0].kind {
+            if d < 3 {
+                let d = d as u32;
+                let header_word = |fb: &mut FnBuilder, byte_offset: u32| {
+                    let base = fb.add(naga::Expression::GlobalVariable(pc));
+                    let pointer = fb.add(naga::Expression::AccessIndex {
+                        base,
+                        index: byte_offset / 4 + d,
+                    });
+                    fb.add(naga::Expression::Load { pointer })
+                };
+                let component = |fb: &mut FnBuilder, g: Handle<naga::GlobalVariable>| {
+                    let base = fb.add(naga::Expression::GlobalVariable(g));
+                    let pointer = fb.add(naga::Expression::AccessIndex { base, index: d });
+                    fb.add(naga::Expression::Load { pointer })
+                };
+                let size = |fb: &mut FnBuilder, c: [Handle<naga::Constant>; 3]| {
+                    fb.add(naga::Expression::Constant(c[d as usize]))
+                };
+                use naga::BinaryOperator as Op;
+                let value = match b {
+                    Builtin::GlobalId => {
+                        let id = component(fb, global_id);
+                        let group = header_word(fb, PushConstantHeader::GROUP_OFFSET);
+                        let enqueued = size(fb, enqueued_size);
+                        let first = fb.binary(Op::Multiply, group, enqueued);
+                        let offset = header_word(fb, PushConstantHeader::GLOBAL_OFFSET);
+                        let base = fb.binary(Op::Add, first, offset);
+                        fb.binary(Op::Add, id, base)
+                    }
+                    Builtin::LocalId => component(fb, local_id),
+                    Builtin::GroupId => {
+                        let id = component(fb, group_id);
+                        let group = header_word(fb, PushConstantHeader::GROUP_OFFSET);
+                        fb.binary(Op::Add, id, group)
+                    }
+                    Builtin::GlobalSize => header_word(fb, PushConstantHeader::GLOBAL_SIZE),
+                    Builtin::GlobalOffset => header_word(fb, PushConstantHeader::GLOBAL_OFFSET),
+                    Builtin::LocalSize => size(fb, local_size),
+                    Builtin::EnqueuedLocalSize => size(fb, enqueued_size),
+                    Builtin::NumGroups => {
+                        let global = header_word(fb, PushConstantHeader::GLOBAL_SIZE);
+                        let enqueued = size(fb, enqueued_size);
+                        let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
+                        let less_one = fb.binary(Op::Subtract, enqueued, one);
+                        let rounded = fb.binary(Op::Add, global, less_one);
+                        fb.binary(Op::Divide, rounded, enqueued)
+                    }
+                    _ => return Err(self.error(location, "internal error: unhandled built-in")),
+                };
+                return self.convert(fb, value, &Type::UINT, ty, location);
+            }
+        }
         let (vector, out_of_range) = match b {
             Builtin::GlobalId => {
                 // (group_offset + WorkGroupId) * enqueued + LocalInvocationId
