@@ -123,7 +123,7 @@ impl ModuleBuilder<'_> {
         let result = fb.select(is_tiny, small, plain);
         let result = fb.select(overflowed, big, result);
         let infinite = self.is_infinite(fb, p, ty, location)?;
-        let any_infinite = any(fb, infinite, ty);
+        let any_infinite = lanes(fb, naga::RelationalFunction::Any, infinite, ty);
         let infinity = infinity(fb, &scalar);
         Ok(fb.select(any_infinite, infinity, result))
     }
@@ -145,19 +145,14 @@ impl ModuleBuilder<'_> {
         );
         let unit = fb.select(infinite, one, zero);
         let directions = self.copy_sign(fb, unit, p, ty, location)?;
-        let any_infinite = any(fb, infinite, ty);
+        let any_infinite = lanes(fb, naga::RelationalFunction::Any, infinite, ty);
         let q = fb.select_all(any_infinite, directions, p, ty);
         let length = self.length(fb, q, ty, location)?;
         let length = self.splat_to(fb, length, ty, location)?;
-        let normalized = fb.binary(B::Divide, q, length);
+        // Through `arithmetic`, whose float division holds beyond 2^126.
+        let normalized = self.arithmetic(fb, BinaryOp::Div, q, length, ty, location)?;
         let zero_component = fb.binary(B::Equal, p, zero);
-        let all_zero = match ty {
-            Type::Vector(..) => fb.add(naga::Expression::Relational {
-                fun: naga::RelationalFunction::All,
-                argument: zero_component,
-            }),
-            _ => zero_component,
-        };
+        let all_zero = lanes(fb, naga::RelationalFunction::All, zero_component, ty);
         Ok(fb.select_all(all_zero, p, normalized, ty))
     }
 
@@ -228,14 +223,20 @@ impl FnBuilder {
     }
 }
 
-/// Whether any lane of a bool value of `ty`'s shape is set.
-fn any(fb: &mut FnBuilder, lanes: Handle<naga::Expression>, ty: &Type) -> Handle<naga::Expression> {
+/// `any` or `all` (`fun`) of a bool value of `ty`'s shape; a scalar is
+/// its own answer.
+fn lanes(
+    fb: &mut FnBuilder,
+    fun: naga::RelationalFunction,
+    value: Handle<naga::Expression>,
+    ty: &Type,
+) -> Handle<naga::Expression> {
     match ty {
         Type::Vector(..) => fb.add(naga::Expression::Relational {
-            fun: naga::RelationalFunction::Any,
-            argument: lanes,
+            fun,
+            argument: value,
         }),
-        _ => lanes,
+        _ => value,
     }
 }
 
