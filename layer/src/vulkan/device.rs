@@ -351,6 +351,15 @@ impl Device {
     }
 
     /// The queue, locked for the duration of one submission.
+    /// Whether the validation layer is loaded. Its state tracking of
+    /// timeline semaphores is not thread-safe (1.3.239 crashed in
+    /// `vkGetSemaphoreCounterValue` while another thread submitted), so
+    /// semaphore queries then take the queue lock too and never block in
+    /// the driver (see `Timeline`).
+    pub(crate) fn serialise_semaphore_queries(&self) -> bool {
+        self.instance.validation() != super::instance::ValidationMode::Off
+    }
+
     pub(crate) fn queue(&self) -> MutexGuard<'_, vk::Queue> {
         // A panic while submitting leaves the queue handle itself intact.
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)

@@ -70,8 +70,13 @@ impl Timeline {
 
     /// The highest value signalled so far.
     pub fn completed_value(&self) -> Result<u64, VkError> {
+        let _serialised = self
+            .device
+            .serialise_semaphore_queries()
+            .then(|| self.device.queue());
         // SAFETY: `raw` is a live timeline semaphore of this device; reading
-        // the counter needs no external synchronisation.
+        // the counter needs no external synchronisation (the lock above is
+        // for the validation layer's sake).
         unsafe { self.device.raw().get_semaphore_counter_value(self.raw) }
             .map_err(VkError::call("vkGetSemaphoreCounterValue"))
     }
@@ -106,8 +111,20 @@ impl Timeline {
                 std::thread::yield_now();
             }
         }
-        let remaining = timeout.saturating_sub(start.elapsed());
+        let mut remaining = timeout.saturating_sub(start.elapsed());
         if remaining.is_zero() {
+            return Ok(false);
+        }
+        if self.device.serialise_semaphore_queries() {
+            // Under the validation layer: keep polling under the lock
+            // rather than block in the driver beside a submitting thread.
+            while !remaining.is_zero() {
+                if self.completed_value()? >= value {
+                    return Ok(true);
+                }
+                std::thread::sleep(Duration::from_micros(50));
+                remaining = timeout.saturating_sub(start.elapsed());
+            }
             return Ok(false);
         }
         // u64::MAX nanoseconds means "forever" to vkWaitSemaphores.
