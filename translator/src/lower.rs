@@ -1197,17 +1197,12 @@ impl<'a> ModuleBuilder<'a> {
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let magnitude = fb.math(naga::MathFunction::Abs, y, None);
-        let limit = self.float_constant(fb, ty, math::DIVISOR_LIMIT, location)?;
-        let big = fb.binary(naga::BinaryOperator::Greater, magnitude, limit);
-        let quarter = self.float_constant(fb, ty, 0.25, location)?;
-        let one = self.float_constant(fb, ty, 1.0, location)?;
-        let scale = fb.select(big, quarter, one);
-        let (x, y) = (
-            fb.binary(naga::BinaryOperator::Multiply, x, scale),
-            fb.binary(naga::BinaryOperator::Multiply, y, scale),
-        );
-        Ok(fb.binary(naga::BinaryOperator::Divide, x, y))
+        let constants = [
+            self.float_constant(fb, ty, math::DIVISOR_LIMIT, location)?,
+            self.float_constant(fb, ty, 0.25, location)?,
+            self.float_constant(fb, ty, 1.0, location)?,
+        ];
+        Ok(scaled_divide(fb, x, y, constants))
     }
 
     /// `-v` or `~v` for a value of `ty`: unsigned negation as `0 - v`
@@ -1511,6 +1506,23 @@ fn extract_narrow(
 /// A `convert_*` that is the C conversion: no saturation, and the
 /// rounding the hardware conversion uses (to zero into integers, to
 /// nearest even into floating point, none needed between integers).
+/// `x / y` with a divisor beyond `limit` scaled by `quarter` together with
+/// `x` (else by `one`); the constants are splatted to the operands' shape.
+/// See [`ModuleBuilder::divide_f32`].
+fn scaled_divide(
+    fb: &mut FnBuilder,
+    x: Handle<naga::Expression>,
+    y: Handle<naga::Expression>,
+    [limit, quarter, one]: [Handle<naga::Expression>; 3],
+) -> Handle<naga::Expression> {
+    let magnitude = fb.math(naga::MathFunction::Abs, y, None);
+    let big = fb.binary(naga::BinaryOperator::Greater, magnitude, limit);
+    let scale = fb.select(big, quarter, one);
+    let x = fb.binary(naga::BinaryOperator::Multiply, x, scale);
+    let y = fb.binary(naga::BinaryOperator::Multiply, y, scale);
+    fb.binary(naga::BinaryOperator::Divide, x, y)
+}
+
 fn is_plain_conversion(c: &crate::builtins::Conversion, from: &Type) -> bool {
     use crate::builtins::Rounding;
     let from_float = from.element().is_some_and(|s| s.is_float());

@@ -109,6 +109,29 @@ fn parts(size: usize) -> impl Iterator<Item = (usize, usize, usize)> {
     })
 }
 
+/// What a streamed transfer works with: `mem`'s buffer, the queue held for
+/// its parts, and its staging buffers.
+type Streaming<'q> = (Arc<vulkan::Buffer>, Sequence<'q>, Vec<Arc<vulkan::Buffer>>);
+
+/// [`Streaming`] with [`PARTS_IN_FLIGHT`] staging buffers of `placement`;
+/// `None` when the queue cannot take the transfer in parts now.
+fn begin<'q>(
+    queue: &'q Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    waits: Waits,
+    placement: Placement,
+) -> CLResult<Option<Streaming<'q>>> {
+    let device = queue.device();
+    let buffer = mem.buffer_on(device)?;
+    let Some(sequence) = queue.sequence(waits)? else {
+        return Ok(None);
+    };
+    let slots = device
+        .staging()
+        .take(device.vk()?, placement, PARTS_IN_FLIGHT)?;
+    Ok(Some((buffer, sequence, slots)))
+}
+
 /// A blocking write of `source` to `buffer_offset` in `mem`, streamed; `None`
 /// when the queue cannot take it in parts now (see [`Queue::sequence`]),
 /// and the caller writes it whole.
@@ -120,15 +143,9 @@ pub fn write_streamed(
     source: &[u8],
     waits: Waits,
 ) -> CLResult<Option<Arc<Object<Event>>>> {
-    let device = queue.device();
-    let vk = device.vk()?;
-    let buffer = mem.buffer_on(device)?;
-    let Some(mut sequence) = queue.sequence(waits)? else {
+    let Some((buffer, mut sequence, slots)) = begin(queue, mem, waits, Placement::Upload)? else {
         return Ok(None);
     };
-    let slots = device
-        .staging()
-        .take(vk, Placement::Upload, PARTS_IN_FLIGHT)?;
     let mut in_flight: Vec<Option<Fence>> = vec![None; PARTS_IN_FLIGHT];
     let event = Event::new_command(queue, command, None);
     let last = source.len().div_ceil(PART_BYTES) - 1;
@@ -162,7 +179,7 @@ pub fn write_streamed(
     }
     drop(sequence);
     wait_if_blocking(&event, true)?;
-    device.staging().give_back(Placement::Upload, slots);
+    queue.device().staging().give_back(Placement::Upload, slots);
     Ok(Some(event))
 }
 
@@ -176,15 +193,9 @@ pub fn read_streamed(
     destination: &mut [u8],
     waits: Waits,
 ) -> CLResult<Option<Arc<Object<Event>>>> {
-    let device = queue.device();
-    let vk = device.vk()?;
-    let buffer = mem.buffer_on(device)?;
-    let Some(mut sequence) = queue.sequence(waits)? else {
+    let Some((buffer, mut sequence, slots)) = begin(queue, mem, waits, Placement::Readback)? else {
         return Ok(None);
     };
-    let slots = device
-        .staging()
-        .take(vk, Placement::Readback, PARTS_IN_FLIGHT)?;
     let event = Event::new_command(queue, command, None);
     let all: Vec<_> = parts(destination.len()).collect();
     let mut in_flight: Vec<Option<Fence>> = vec![None; PARTS_IN_FLIGHT];
@@ -226,7 +237,10 @@ pub fn read_streamed(
     sequence.submit(&event, recipe)?;
     drop(sequence);
     wait_if_blocking(&event, true)?;
-    device.staging().give_back(Placement::Readback, slots);
+    queue
+        .device()
+        .staging()
+        .give_back(Placement::Readback, slots);
     Ok(Some(event))
 }
 

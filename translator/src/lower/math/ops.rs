@@ -143,13 +143,8 @@ impl Ops<'_> {
     /// scaled down with the dividend first (see
     /// [`crate::lower::ModuleBuilder::divide_f32`]).
     pub fn div(&mut self, a: V, b: V) -> V {
-        let magnitude = self.abs(b);
-        let limit = self.f(DIVISOR_LIMIT);
-        let big = self.gt(magnitude, limit);
-        let (quarter, one) = (self.f(0.25), self.f(1.0));
-        let scale = self.sel(big, quarter, one);
-        let (a, b) = (self.mul(a, scale), self.mul(b, scale));
-        self.bin(B::Divide, a, b)
+        let constants = [self.f(DIVISOR_LIMIT), self.f(0.25), self.f(1.0)];
+        super::super::scaled_divide(self.fb, a, b, constants)
     }
     /// Integer quotient (unsigned operands).
     pub fn udiv(&mut self, a: V, b: V) -> V {
