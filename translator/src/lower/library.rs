@@ -293,11 +293,22 @@ impl ModuleBuilder<'_> {
             Builtin::Select => {
                 let [a, bv, c] = self.values::<3>(fb, args, location)?;
                 let c_ty = &args[2].ty;
-                let zero = self.constant(fb, c_ty, 0, location)?;
-                // Scalars select on non-zero, vectors on each lane's MSB.
-                let chosen = match c_ty {
-                    Type::Vector(..) => fb.binary(B::Less, c, zero),
-                    _ => fb.binary(B::NotEqual, c, zero),
+                // Scalars select on non-zero, vectors on each lane's MSB:
+                // below zero when signed, at least 2^(bits - 1) when not.
+                let chosen = match *c_ty {
+                    Type::Vector(s, _) if s.is_signed() => {
+                        let zero = self.constant(fb, c_ty, 0, location)?;
+                        fb.binary(B::Less, c, zero)
+                    }
+                    Type::Vector(s, _) => {
+                        let msb = 1u64 << (s.size() * 8 - 1);
+                        let msb = self.constant(fb, c_ty, msb, location)?;
+                        fb.binary(B::GreaterEqual, c, msb)
+                    }
+                    _ => {
+                        let zero = self.constant(fb, c_ty, 0, location)?;
+                        fb.binary(B::NotEqual, c, zero)
+                    }
                 };
                 fb.select(chosen, bv, a)
             }
