@@ -168,10 +168,10 @@ impl ModuleBuilder<'_> {
             let back = self.convert(fb, r, to, &wide_ty, location)?;
             let exact = self.convert(fb, x, from, &wide_ty, location)?;
             let greater = fb.binary(B::Greater, back, exact);
-            let above = fb.binary(B::LogicalOr, beyond, greater);
+            let above = fb.binary(B::InclusiveOr, beyond, greater);
             let less = fb.binary(B::Less, back, exact);
             let not_beyond = fb.unary(naga::UnaryOperator::LogicalNot, beyond);
-            (above, fb.binary(B::LogicalAnd, less, not_beyond))
+            (above, fb.binary(B::And, less, not_beyond))
         };
         let zero = self.float_constant(fb, to, 0.0, location)?;
         let positive = fb.binary(B::Greater, r, zero);
@@ -180,18 +180,18 @@ impl ModuleBuilder<'_> {
         let (away, toward) = match c.rounding {
             Rounding::Rtz => {
                 let (pa, nb) = (
-                    fb.binary(B::LogicalAnd, positive, above),
-                    fb.binary(B::LogicalAnd, negative, below),
+                    fb.binary(B::And, positive, above),
+                    fb.binary(B::And, negative, below),
                 );
-                (None, fb.binary(B::LogicalOr, pa, nb))
+                (None, fb.binary(B::InclusiveOr, pa, nb))
             }
             Rounding::Rtp => (
-                Some(fb.binary(B::LogicalAnd, below, positive)),
-                fb.binary(B::LogicalAnd, below, negative),
+                Some(fb.binary(B::And, below, positive)),
+                fb.binary(B::And, below, negative),
             ),
             _ => (
-                Some(fb.binary(B::LogicalAnd, above, negative)),
-                fb.binary(B::LogicalAnd, above, positive),
+                Some(fb.binary(B::And, above, negative)),
+                fb.binary(B::And, above, positive),
             ),
         };
         let bits_ty = shape(if c.to.size() == 8 {
