@@ -14,13 +14,13 @@
 
 mod common;
 
-use common::sweep::{self, Kind, Ty, Value, DOUBLE, FLOAT, INTEGERS};
+use common::sweep::{self, next_down, next_up, Kind, Ty, Value, DOUBLE, FLOAT, INTEGERS};
 
 const ROUNDINGS: [&str; 5] = ["", "_rte", "_rtz", "_rtp", "_rtn"];
 
 fn source_values(ty: Ty, random: &mut sweep::Random) -> Vec<Value> {
     match ty.kind {
-        Kind::Float => float_values(ty, random),
+        Kind::Float => sweep::float_values(ty, random),
         _ if ty.bytes <= 2 => (ty.min()..=ty.max()).map(Value::Int).collect(),
         _ => {
             let edges = sweep::integer_edges(ty);
@@ -36,77 +36,6 @@ fn source_values(ty: Ty, random: &mut sweep::Random) -> Vec<Value> {
             }
             values
         }
-    }
-}
-
-fn float_values(ty: Ty, random: &mut sweep::Random) -> Vec<Value> {
-    let narrow = |v: f64| if ty == FLOAT { f64::from(v as f32) } else { v };
-    let mut values = vec![
-        0.0,
-        -0.0,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NAN,
-        f64::from(f32::MAX),
-        f64::from(f32::MIN_POSITIVE),
-        f64::from(f32::MIN_POSITIVE) / 8.0,
-        -f64::from(f32::MIN_POSITIVE) / 8.0,
-    ];
-    if ty == DOUBLE {
-        values.extend([f64::MAX, f64::MIN_POSITIVE, 5e-324, -5e-324, 1e300]);
-        // Doubles that round to float differently in each mode.
-        values.extend([
-            1.0 + 2f64.powi(-30),
-            -(1.0 + 2f64.powi(-30)),
-            3.4028235677973366e38,
-        ]);
-    }
-    // Around each integer type's limits: the limit itself, halves and the
-    // nearest representable neighbours.
-    for t in INTEGERS {
-        for limit in [t.min() as f64, t.max() as f64] {
-            for delta in [-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5] {
-                let v = narrow(limit + delta);
-                values.extend([v, narrow(next_up(ty, v)), narrow(next_down(ty, v))]);
-            }
-        }
-    }
-    for n in -40..40 {
-        values.push(f64::from(n) / 2.0);
-        values.push(f64::from(n) / 2.0 + 0.25);
-    }
-    while values.len() < 8192 {
-        let bits = random.next();
-        let v = match bits % 4 {
-            // Any bit pattern.
-            0 if ty == FLOAT => f64::from(f32::from_bits(bits as u32)),
-            0 => f64::from_bits(bits),
-            // Magnitudes where integer conversions are interesting.
-            _ => {
-                let exponent = (random.next() % 70) as i32 - 4;
-                let mantissa = (random.next() >> 11) as f64 / (1u64 << 53) as f64 + 1.0;
-                let sign = if bits & 8 == 0 { 1.0 } else { -1.0 };
-                narrow(sign * mantissa * 2f64.powi(exponent))
-            }
-        };
-        values.push(v);
-    }
-    values.into_iter().map(Value::Float).collect()
-}
-
-fn next_up(ty: Ty, v: f64) -> f64 {
-    if ty == FLOAT {
-        f64::from((v as f32).next_up())
-    } else {
-        v.next_up()
-    }
-}
-
-fn next_down(ty: Ty, v: f64) -> f64 {
-    if ty == FLOAT {
-        f64::from((v as f32).next_down())
-    } else {
-        v.next_down()
     }
 }
 

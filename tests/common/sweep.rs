@@ -211,18 +211,59 @@ pub fn run(
     result: Ty,
     width: usize,
 ) -> Vec<Value> {
+    let count = operands[0].1.len() / width * width;
+    launch(
+        context,
+        queue,
+        source,
+        operands,
+        count / width,
+        (result, count),
+    )
+}
+
+/// Like [`run`] for a kernel that reduces each vector of `width` lanes of
+/// its one operand to one `result`.
+pub fn run_vectors(
+    context: &Context,
+    queue: &CommandQueue,
+    source: &str,
+    operand: (Ty, &[Value]),
+    width: usize,
+    result: Ty,
+) -> Vec<Value> {
+    let vectors = operand.1.len() / width;
+    launch(
+        context,
+        queue,
+        source,
+        &[operand],
+        vectors,
+        (result, vectors),
+    )
+}
+
+/// Runs kernel `k` of `source` on `work_items` work-items, with a buffer
+/// per operand column and one for `results` values of their type.
+fn launch(
+    context: &Context,
+    queue: &CommandQueue,
+    source: &str,
+    operands: &[(Ty, &[Value])],
+    work_items: usize,
+    (result, results): (Ty, usize),
+) -> Vec<Value> {
     let program = Program::create_and_build_from_source(context, source, "-cl-std=CL3.0")
         .unwrap_or_else(|log| panic!("build failed:\n{log}\n{source}"));
     let kernel = Kernel::create(&program, "k").expect("kernel");
-    let count = operands[0].1.len() / width * width;
-    let mut out = vec![0u8; count * result.bytes];
+    let mut out = vec![0u8; results * result.bytes];
     // SAFETY: null host pointers; blocking transfers of exactly the
     // buffers' sizes; the kernel takes one buffer per operand and the
-    // result buffer, and touches `count` elements of each.
+    // result buffer, and touches only what `work_items` cover.
     unsafe {
         let mut buffers = Vec::new();
         for (ty, values) in operands {
-            let bytes = encode(*ty, &values[..count]);
+            let bytes = encode(*ty, values);
             let mut buffer =
                 Buffer::<u8>::create(context, CL_MEM_READ_WRITE, bytes.len(), ptr::null_mut())
                     .expect("operand buffer");
@@ -239,7 +280,7 @@ pub fn run(
         }
         launch
             .set_arg(&results)
-            .set_global_work_size(count / width)
+            .set_global_work_size(work_items)
             .enqueue_nd_range(queue)
             .expect("launch");
         queue
@@ -286,4 +327,81 @@ pub fn integer_edges(ty: Ty) -> Vec<i128> {
     edges.push(1 << (ty.bits() / 2));
     edges.push((1 << (ty.bits() / 2)) - 1);
     edges.into_iter().map(|v| ty.wrap(v)).collect()
+}
+
+/// Values of the float type `ty` that stress conversions and comparisons:
+/// signed zeros, infinities, NaN, subnormals, the neighbourhood of every
+/// integer type's limits, halves and quarters, and random magnitudes and bit
+/// patterns; 8,192 in all.
+pub fn float_values(ty: Ty, random: &mut Random) -> Vec<Value> {
+    let narrow = |v: f64| if ty == FLOAT { f64::from(v as f32) } else { v };
+    let mut values = vec![
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::from(f32::MAX),
+        f64::from(f32::MIN_POSITIVE),
+        f64::from(f32::MIN_POSITIVE) / 8.0,
+        -f64::from(f32::MIN_POSITIVE) / 8.0,
+    ];
+    if ty == DOUBLE {
+        values.extend([f64::MAX, f64::MIN_POSITIVE, 5e-324, -5e-324, 1e300]);
+        // Doubles that round to float differently in each mode.
+        values.extend([
+            1.0 + 2f64.powi(-30),
+            -(1.0 + 2f64.powi(-30)),
+            3.4028235677973366e38,
+        ]);
+    }
+    // Around each integer type's limits: the limit itself, halves and the
+    // nearest representable neighbours.
+    for t in INTEGERS {
+        for limit in [t.min() as f64, t.max() as f64] {
+            for delta in [-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5] {
+                let v = narrow(limit + delta);
+                values.extend([v, narrow(next_up(ty, v)), narrow(next_down(ty, v))]);
+            }
+        }
+    }
+    for n in -40..40 {
+        values.push(f64::from(n) / 2.0);
+        values.push(f64::from(n) / 2.0 + 0.25);
+    }
+    while values.len() < 8192 {
+        let bits = random.next();
+        let v = match bits % 4 {
+            // Any bit pattern.
+            0 if ty == FLOAT => f64::from(f32::from_bits(bits as u32)),
+            0 => f64::from_bits(bits),
+            // Magnitudes where integer conversions are interesting.
+            _ => {
+                let exponent = (random.next() % 70) as i32 - 4;
+                let mantissa = (random.next() >> 11) as f64 / (1u64 << 53) as f64 + 1.0;
+                let sign = if bits & 8 == 0 { 1.0 } else { -1.0 };
+                narrow(sign * mantissa * 2f64.powi(exponent))
+            }
+        };
+        values.push(v);
+    }
+    values.into_iter().map(Value::Float).collect()
+}
+
+/// The next value of the float type `ty` above `v`.
+pub fn next_up(ty: Ty, v: f64) -> f64 {
+    if ty == FLOAT {
+        f64::from((v as f32).next_up())
+    } else {
+        v.next_up()
+    }
+}
+
+/// The next value of the float type `ty` below `v`.
+pub fn next_down(ty: Ty, v: f64) -> f64 {
+    if ty == FLOAT {
+        f64::from((v as f32).next_down())
+    } else {
+        v.next_down()
+    }
 }

@@ -228,6 +228,23 @@ impl ModuleBuilder<'_> {
                 let c = fb.binary(B::InclusiveOr, lt, gt);
                 self.bool_to_int(fb, c, ty, location)?
             }
+            Builtin::Isordered | Builtin::Isunordered => {
+                let [x, y] = self.values::<2>(fb, args, location)?;
+                let is_nan = |fb: &mut FnBuilder, argument| {
+                    fb.add(naga::Expression::Relational {
+                        fun: naga::RelationalFunction::IsNan,
+                        argument,
+                    })
+                };
+                let (x_nan, y_nan) = (is_nan(fb, x), is_nan(fb, y));
+                let unordered = fb.binary(B::InclusiveOr, x_nan, y_nan);
+                let c = if b == Builtin::Isordered {
+                    fb.unary(naga::UnaryOperator::LogicalNot, unordered)
+                } else {
+                    unordered
+                };
+                self.bool_to_int(fb, c, ty, location)?
+            }
             Builtin::Isnan | Builtin::Isinf | Builtin::Isfinite | Builtin::Isnormal => {
                 let [x] = self.values::<1>(fb, args, location)?;
                 let relational = |fb: &mut FnBuilder, fun| {
