@@ -301,6 +301,7 @@ impl Kernel {
         writer
             .write(&module, info, None, &None, &mut words)
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
+        crate::atomic_order::apply(&mut words);
         decorate_aliased(&mut words, &self.aliased_bindings());
         decorate_no_contraction(&mut words);
         let widths: Vec<u32> = [32, 64]

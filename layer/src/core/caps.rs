@@ -28,5 +28,6 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
             features.preserve_inf_nan_float32,
             features.preserve_inf_nan_float64,
         ],
+        ordered_atomics: info.driver_name != "llvmpipe",
     }
 }

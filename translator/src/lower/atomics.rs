@@ -1,14 +1,15 @@
 //! Atomics: the OpenCL 1.x `atomic_*`/`atom_*` functions (32-bit, and
 //! 64-bit with cl_khr_int64_*_atomics) and the OpenCL 2.0 `atomic_*` /
 //! `atomic_*_explicit` functions on `atomic_int`, `atomic_uint`,
-//! `atomic_long`, `atomic_ulong` and `atomic_flag`.
+//! `atomic_long`, `atomic_ulong`, `atomic_flag`, and (store, load, exchange
+//! and compare-exchange) `atomic_float` and `atomic_double`.
 //!
 //! The memory a location lives in (a buffer view, a `__local` array or
 //! scalar) is retyped to hold `atomic<T>` the first time an atomic touches
 //! it; plain loads and stores of it stay valid. Memory orders are mapped as
-//! strongly as Vulkan without its memory model allows: the atomic itself is
-//! relaxed, and a memory barrier over the memory it lives in goes before a
-//! release and after an acquire (both for `acq_rel` and `seq_cst`).
+//! strongly as Vulkan without its memory model allows: the atomic
+//! instruction itself acquires, releases, or both (`acq_rel` and
+//! `seq_cst`) over the memory it lives in (see [`AtomicOrder`]).
 
 use super::*;
 use crate::builtins::C11AtomicOp;
@@ -24,8 +25,12 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Value> {
         use crate::builtins::AtomicOp as Op;
-        let (pointer, scalar) = self.atomic_target(fb, &args[0], ty, location)?;
-        let operand = |this: &mut Self, fb: &mut FnBuilder, i: usize| this.plain(fb, &args[i]);
+        let target = self.atomic_target(fb, &args[0], ty, location)?;
+        let (pointer, scalar) = (target.pointer, target.bits);
+        let operand = |this: &mut Self, fb: &mut FnBuilder, i: usize| {
+            let value = this.plain(fb, &args[i])?;
+            Ok(target.to_bits(fb, value))
+        };
         let (fun, value) = match op {
             Op::Add => (naga::AtomicFunction::Add, operand(self, fb, 1)?),
             Op::Sub => (naga::AtomicFunction::Subtract, operand(self, fb, 1)?),
@@ -59,9 +64,8 @@ impl ModuleBuilder<'_> {
                 })));
             }
         };
-        Ok(Value::Plain(
-            self.atomic_statement(fb, pointer, scalar, fun, value),
-        ))
+        let old = self.atomic_statement(fb, pointer, scalar, fun, value);
+        Ok(Value::Plain(target.value_of_bits(fb, old)))
     }
 
     /// The OpenCL 2.0 atomics on `atomic_*` objects, with the memory order
@@ -81,7 +85,8 @@ impl ModuleBuilder<'_> {
             .pointee()
             .map(|p| p.ty.clone())
             .unwrap_or(Type::INT);
-        let (pointer, scalar) = self.atomic_target(fb, &args[0], &object_ty, location)?;
+        let target = self.atomic_target(fb, &args[0], &object_ty, location)?;
+        let (pointer, scalar) = (target.pointer, target.bits);
         // Where the order argument of the `_explicit` form is.
         let order_at = match op {
             Op::Init => None,
@@ -101,22 +106,33 @@ impl ModuleBuilder<'_> {
             (_, MEMORY_ORDER_RELEASE) => (true, false),
             _ => (true, true),
         };
-        if release {
-            fb.push(naga::Statement::MemoryBarrier(memory));
-        }
+        let order = AtomicOrder {
+            memory,
+            release: release && self.caps.ordered_atomics,
+            acquire: acquire && self.caps.ordered_atomics,
+        };
         let result = match op {
             Op::Init | Op::Store | Op::FlagClear => {
                 let value = match op {
                     Op::FlagClear => zero(fb, scalar),
-                    _ => self.plain(fb, &args[1])?,
+                    _ => {
+                        let value = self.plain(fb, &args[1])?;
+                        target.to_bits(fb, value)
+                    }
                 };
+                order.mark(fb);
                 fb.push(naga::Statement::Store { pointer, value });
                 Value::Void
             }
-            Op::Load => Value::Plain(fb.add(naga::Expression::Load { pointer })),
+            Op::Load => {
+                order.mark(fb);
+                let bits = fb.add(naga::Expression::Load { pointer });
+                Value::Plain(target.value_of_bits(fb, bits))
+            }
             Op::FlagTestAndSet => {
                 let set = one(fb, scalar);
                 let exchange = naga::AtomicFunction::Exchange { compare: None };
+                order.mark(fb);
                 let old = self.atomic_statement(fb, pointer, scalar, exchange, set);
                 let clear = zero(fb, scalar);
                 Value::Plain(fb.binary(naga::BinaryOperator::NotEqual, old, clear))
@@ -129,15 +145,21 @@ impl ModuleBuilder<'_> {
                 let Value::Plain(compare) = self.load(fb, expected.clone(), location)? else {
                     return Err(self.error(location, "atomic_compare_exchange of a pointer"));
                 };
+                // Floats compare by their bits, as C11's compare-exchange
+                // compares object representations.
+                let compare = target.to_bits(fb, compare);
                 let desired = self.plain(fb, &args[2])?;
+                let desired = target.to_bits(fb, desired);
                 let exchange = naga::AtomicFunction::Exchange {
                     compare: Some(compare),
                 };
+                order.mark(fb);
                 let result = self.atomic_statement(fb, pointer, scalar, exchange, desired);
                 let old = fb.add(naga::Expression::AccessIndex {
                     base: result,
                     index: 0,
                 });
+                let old = target.value_of_bits(fb, old);
                 self.store(fb, expected, Value::Plain(old), location, None)?;
                 Value::Plain(fb.add(naga::Expression::AccessIndex {
                     base: result,
@@ -156,35 +178,35 @@ impl ModuleBuilder<'_> {
                     _ => naga::AtomicFunction::Max,
                 };
                 let value = self.plain(fb, &args[1])?;
-                Value::Plain(self.atomic_statement(fb, pointer, scalar, fun, value))
+                let value = target.to_bits(fb, value);
+                order.mark(fb);
+                let old = self.atomic_statement(fb, pointer, scalar, fun, value);
+                Value::Plain(target.value_of_bits(fb, old))
             }
         };
-        if acquire {
-            fb.push(naga::Statement::MemoryBarrier(memory));
-        }
         Ok(result)
     }
 
-    /// The naga pointer and scalar of the atomic object `object` (a pointer
-    /// to `value_ty`), with its memory retyped to hold atomics.
+    /// The atomic object `object` (a pointer to `value_ty`), with its memory
+    /// retyped to hold atomics. `float` and `double` objects are reached
+    /// through the buffer's integer view of their width: Vulkan's atomics
+    /// without extensions are integer ones, and exchanges, loads and stores
+    /// only move bits.
     fn atomic_target(
         &mut self,
         fb: &mut FnBuilder,
         object: &Expr,
         value_ty: &Type,
         location: Location,
-    ) -> LResult<(Handle<naga::Expression>, naga::Scalar)> {
-        let p = self.pointer(fb, object)?;
-        let Root::Global(global) = p.root else {
-            return Err(self.error(
-                location,
-                "atomic operations on private memory are not supported by this translator",
-            ));
-        };
-        let scalar = match value_ty.scalar() {
-            Some(s @ (Scalar::Int | Scalar::UInt)) => naga_scalar(s),
+    ) -> LResult<AtomicTarget> {
+        let mut p = self.pointer(fb, object)?;
+        let value = value_ty.scalar();
+        let bits = match value {
+            Some(s @ (Scalar::Int | Scalar::UInt)) => s,
             // cl_khr_int64_{base,extended}_atomics, and atomic_long/ulong.
-            Some(s @ (Scalar::Long | Scalar::ULong)) if self.caps.int64_atomics => naga_scalar(s),
+            Some(s @ (Scalar::Long | Scalar::ULong)) if self.caps.int64_atomics => s,
+            Some(Scalar::Float) => Scalar::UInt,
+            Some(Scalar::Double) if self.caps.int64_atomics => Scalar::ULong,
             _ => {
                 return Err(self.error(
                     location,
@@ -195,8 +217,33 @@ impl ModuleBuilder<'_> {
                 ))
             }
         };
-        self.make_atomic(global, scalar, location)?;
-        Ok((self.element_pointer(fb, p), scalar))
+        let float = matches!(value, Some(Scalar::Float | Scalar::Double));
+        if float {
+            if !matches!(p.root, Root::Global(g) if self.views.iter().any(|v| v.view == g)) {
+                return Err(self.error(
+                    location,
+                    format!(
+                        "atomic operations on '{}' outside __global buffers are not supported yet by this translator",
+                        value_ty.display()
+                    ),
+                ));
+            }
+            let from = Type::Scalar(value.unwrap_or(Scalar::Float));
+            p = self.cast_pointer(fb, p, &from, &Type::Scalar(bits), location)?;
+        }
+        let Root::Global(global) = p.root else {
+            return Err(self.error(
+                location,
+                "atomic operations on private memory are not supported by this translator",
+            ));
+        };
+        let bits = naga_scalar(bits);
+        self.make_atomic(global, bits, location)?;
+        Ok(AtomicTarget {
+            pointer: self.element_pointer(fb, p),
+            bits,
+            float: float.then(|| naga_scalar(value.unwrap_or(Scalar::Float))),
+        })
     }
 
     /// The memory a barrier around an atomic on `object` must order.
@@ -280,6 +327,72 @@ impl ModuleBuilder<'_> {
                 location,
                 "atomic operations on memory of another type are not supported yet by this translator",
             )),
+        }
+    }
+}
+
+/// The ordering an OpenCL 2.0 atomic asks for. naga writes every atomic
+/// relaxed and has no way to say otherwise, so the order travels as marker
+/// barriers just before the atomic (flagged `TEXTURE`, which no OpenCL
+/// fence uses: one for release, two for acquire, three for both), and
+/// [`crate::atomic_order`] turns them into the atomic's own memory
+/// semantics in the SPIR-V. Separate fences around the atomic would order
+/// as much, but lavapipe loses atomic updates when a fence sits in a loop
+/// that work-items leave at different iterations (a compare-exchange
+/// loop).
+struct AtomicOrder {
+    memory: naga::Barrier,
+    release: bool,
+    acquire: bool,
+}
+
+impl AtomicOrder {
+    fn mark(&self, fb: &mut FnBuilder) {
+        let count = usize::from(self.release) + 2 * usize::from(self.acquire);
+        for _ in 0..count {
+            fb.push(naga::Statement::MemoryBarrier(
+                self.memory | crate::atomic_order::MARKER,
+            ));
+        }
+    }
+}
+
+/// Where an atomic operates: a pointer to `atomic<bits>`, and for `float`
+/// and `double` objects the value's own scalar, converted bit for bit.
+struct AtomicTarget {
+    pointer: Handle<naga::Expression>,
+    bits: naga::Scalar,
+    float: Option<naga::Scalar>,
+}
+
+impl AtomicTarget {
+    fn to_bits(
+        &self,
+        fb: &mut FnBuilder,
+        value: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        match self.float {
+            Some(_) => fb.add(naga::Expression::As {
+                expr: value,
+                kind: self.bits.kind,
+                convert: None,
+            }),
+            None => value,
+        }
+    }
+
+    fn value_of_bits(
+        &self,
+        fb: &mut FnBuilder,
+        bits: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        match self.float {
+            Some(float) => fb.add(naga::Expression::As {
+                expr: bits,
+                kind: float.kind,
+                convert: None,
+            }),
+            None => bits,
         }
     }
 }
