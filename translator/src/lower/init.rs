@@ -11,6 +11,7 @@
 
 use super::{
     float_literal, literal, naga_scalar, vector_size, wide, FnBuilder, LResult, ModuleBuilder,
+    Place,
 };
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
@@ -93,6 +94,9 @@ impl ModuleBuilder<'_> {
         tree: &InitTree,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
+        if tree.value.is_none() && !tree.children.is_empty() && self.is_image(ty) {
+            return self.init_image(arena, ty, tree, location);
+        }
         let naga_ty = self.value_type(ty, location)?;
         if let Some(value) = tree.value {
             return self.init_leaf(arena, value);
@@ -137,6 +141,64 @@ impl ModuleBuilder<'_> {
                 components,
             },
         ))
+    }
+
+    /// A list initializer of a record held as a byte image (see
+    /// `records.rs`): a zeroed image in a temporary, each given sub-object
+    /// stored into it where it lies.
+    fn init_image(
+        &mut self,
+        arena: &mut Arena,
+        ty: &Type,
+        tree: &InitTree,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let Arena::Function(fb) = arena else {
+            return Err(self.error(
+                location,
+                format!(
+                    "program-scope initializers of '{}' (a union, or a struct with members narrower than 32 bits) are not supported yet by this translator",
+                    ty.display()
+                ),
+            ));
+        };
+        let image_ty = self.image_type(ty);
+        let var = fb.function.local_variables.append(
+            naga::LocalVariable {
+                name: None,
+                ty: image_ty,
+                init: None,
+            },
+            Span::UNDEFINED,
+        );
+        let words = fb.add(naga::Expression::LocalVariable(var));
+        let zero = fb.add(naga::Expression::ZeroValue(image_ty));
+        fb.push(naga::Statement::Store {
+            pointer: words,
+            value: zero,
+        });
+        let whole = self.image_place(fb, words, None, ty);
+        self.init_into(fb, whole, tree, location)?;
+        Ok(fb.add(naga::Expression::Load { pointer: words }))
+    }
+
+    /// Stores the values of `tree` into `place`, part by part.
+    fn init_into(
+        &mut self,
+        fb: &mut FnBuilder,
+        place: Place,
+        tree: &InitTree,
+        location: Location,
+    ) -> LResult<()> {
+        if let Some(value) = tree.value {
+            let value = self.plain(fb, value)?;
+            return self.store(fb, place, super::Value::Plain(value), location, None);
+        }
+        for (i, sub) in &tree.children {
+            let part = self.sub_place(fb, place.clone(), *i, location)?;
+            self.init_into(fb, part, sub, location)?;
+        }
+        Ok(())
     }
 
     fn init_leaf(&mut self, arena: &mut Arena, value: &Expr) -> LResult<Handle<naga::Expression>> {

@@ -1,0 +1,209 @@
+// Structs with char/short members and unions shared with the host
+// (tests/records.rs declares the same types with #[repr(C)]): the device
+// must see the host's bytes, and narrow members written by neighbouring
+// work-items must not lose each other's writes.
+
+typedef struct {
+    float x;
+    uchar flags;
+    short id;
+} Item;
+
+typedef struct {
+    uchar a;
+    uchar b;
+    char c;
+} Tiny;
+
+typedef union {
+    float f;
+    uint u;
+    uchar b[4];
+} Pun;
+
+typedef struct {
+    char tag;
+    Pun value;
+    ushort count;
+} Tagged;
+
+typedef union {
+    Item item;
+    uint words[2];
+    uchar4 bytes;
+} Wrapped;
+
+typedef struct {
+    char c;
+    long l;
+    uchar3 v;
+    short s[3];
+} Mixed;
+
+typedef union {
+    ulong l;
+    uint w[2];
+    ushort h[4];
+} Wide;
+
+// By value in and out of a helper.
+Item bump(Item it, uchar k)
+{
+    it.flags += k;
+    it.id -= k;
+    it.x *= 2.0f;
+    return it;
+}
+
+// Whole-struct read, modify, write per work-item.
+__kernel void update_items(__global Item *items)
+{
+    size_t i = get_global_id(0);
+    Item it = items[i];
+    items[i] = bump(it, (uchar)(i & 7));
+}
+
+// Neighbouring work-items write the two narrow members that share a word.
+__kernel void neighbours(__global Item *items, __global Tiny *tiny)
+{
+    uint i = get_global_id(0);
+    if (i & 1)
+        items[i >> 1].id = (short)(-(int)i);
+    else
+        items[i >> 1].flags = (uchar)(i * 7u);
+    tiny[i].b = (uchar)(i + 3u);
+    tiny[i].c = (char)(tiny[i].a - 100);
+}
+
+// Structs with char members passed by value.
+__kernel void by_value(__global Item *out, Tiny t, Item base, Mixed m)
+{
+    uint i = get_global_id(0);
+    Item r;
+    r.x = base.x * (float)t.a + (float)i;
+    r.flags = (uchar)(t.b + base.flags);
+    r.id = (short)(t.c + base.id + m.s[2] + m.c + (short)m.l + m.v.z);
+    out[i] = r;
+}
+
+// A union seen as float, uint and bytes.
+__kernel void pun(__global const float *in, __global uint *bits, __global uchar4 *bytes,
+                  __global float *negated)
+{
+    uint i = get_global_id(0);
+    Pun p;
+    p.f = in[i];
+    bits[i] = p.u;
+    bytes[i] = (uchar4)(p.b[0], p.b[1], p.b[2], p.b[3]);
+    p.b[3] ^= (uchar)0x80;
+    negated[i] = p.f;
+}
+
+// A union inside a struct, a struct inside a union, and 64-bit members.
+__kernel void nested(__global Tagged *tagged, __global Wrapped *wrapped, __global Wide *wide)
+{
+    uint i = get_global_id(0);
+    Tagged t = tagged[i];
+    t.tag += 1;
+    t.value.u += i;
+    t.count = (ushort)(t.count + t.value.b[0]);
+    tagged[i] = t;
+
+    wrapped[i].item.flags = (uchar)(wrapped[i].words[0] & 0xff);
+    wrapped[i].words[1] ^= 0x00010000u;
+    wrapped[i].bytes.x = wrapped[i].bytes.w;
+
+    Wide w = wide[i];
+    w.h[1] = (ushort)(w.w[1] >> 16);
+    w.l += (ulong)i << 32;
+    wide[i] = w;
+}
+
+// A __local array of structs with narrow members, exchanged between
+// neighbours (the work-group is 64 wide).
+__kernel void local_items(__global const Item *in, __global Item *out)
+{
+    __local Item tile[64];
+    uint l = get_local_id(0);
+    uint i = get_global_id(0);
+    tile[l] = in[i];
+    tile[l].flags = (uchar)(tile[l].flags + 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    Item next = tile[(l + 1) & 63];
+    next.id = (short)(next.id + (short)l);
+    out[i] = next;
+}
+
+// Private arrays of small structs, through an index and a pointer.
+__kernel void private_items(__global uint *out)
+{
+    uint i = get_global_id(0);
+    Tiny arr[5];
+    for (int k = 0; k < 5; k++) {
+        arr[k].a = (uchar)(i + k);
+        arr[k].b = (uchar)(i * k);
+        arr[k].c = (char)(-k);
+    }
+    Tiny *p = arr;
+    p[2].b = (uchar)(p[2].b + 1);
+    uint sum = 0;
+    for (int k = 0; k < 5; k++)
+        sum += arr[k].a * 1000u + arr[k].b * 10u + (uint)(int)arr[k].c;
+    Tiny copy = arr[4];
+    out[i] = sum + copy.a;
+}
+
+// Sizes and member offsets as the device sees them: offsets are found by
+// writing a member and finding its bytes through a union.
+typedef union {
+    Item item;
+    uchar raw[8];
+} ItemBytes;
+
+typedef union {
+    Mixed m;
+    uchar raw[32];
+} MixedBytes;
+
+__kernel void layout(__global uint *out)
+{
+    out[0] = sizeof(Item);
+    out[1] = sizeof(Tiny);
+    out[2] = sizeof(Pun);
+    out[3] = sizeof(Tagged);
+    out[4] = sizeof(Wrapped);
+    out[5] = sizeof(Mixed);
+    out[6] = sizeof(Wide);
+    ItemBytes ib;
+    for (int k = 0; k < 8; k++)
+        ib.raw[k] = 0;
+    ib.item.flags = 0xab;
+    ib.item.id = (short)0x1234;
+    uint flags_at = 99, id_at = 99;
+    for (int k = 0; k < 8; k++) {
+        if (ib.raw[k] == 0xab)
+            flags_at = k;
+        if (ib.raw[k] == 0x34 && ib.raw[k + 1] == 0x12)
+            id_at = k;
+    }
+    out[7] = flags_at;
+    out[8] = id_at;
+    MixedBytes mb;
+    for (int k = 0; k < 32; k++)
+        mb.raw[k] = 0;
+    mb.m.l = 0x0102030405060708l;
+    mb.m.v = (uchar3)(0xa1, 0xa2, 0xa3);
+    mb.m.s[1] = (short)0x7172;
+    uint l_at = 99, v_at = 99, s1_at = 99;
+    for (int k = 0; k < 32; k++) {
+        if (mb.raw[k] == 0x08 && l_at == 99)
+            l_at = k;
+        if (mb.raw[k] == 0xa1)
+            v_at = k;
+        if (mb.raw[k] == 0x72)
+            s1_at = k;
+    }
+    out[9] = l_at;
+    out[10] = v_at;
+    out[11] = s1_at;
+}
