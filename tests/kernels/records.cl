@@ -183,6 +183,8 @@ __kernel void layout(__global uint *out)
     for (int k = 0; k < 8; k++) {
         if (ib.raw[k] == 0xab)
             flags_at = k;
+    }
+    for (int k = 0; k < 7; k++) {
         if (ib.raw[k] == 0x34 && ib.raw[k + 1] == 0x12)
             id_at = k;
     }
