@@ -162,7 +162,12 @@ impl Cl {
     fn buffer<T: Copy>(&self, data: &[T]) -> Buffer<T> {
         // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
         let mut b = unsafe {
-            Buffer::<T>::create(&self.context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut())
+            Buffer::<T>::create(
+                &self.context,
+                CL_MEM_READ_WRITE,
+                data.len(),
+                ptr::null_mut(),
+            )
         }
         .expect("create buffer");
         // SAFETY: blocking, so `data` outlives the transfer.
@@ -208,7 +213,12 @@ fn whole_structs_read_modify_write_through_a_helper() {
     let buf = cl.buffer(&items);
     let kernel = cl.kernel("update_items");
     // SAFETY: one buffer of Item, as declared.
-    run(&cl, unsafe { ExecuteKernel::new(&kernel).set_arg(&buf) }, n, None);
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&buf) },
+        n,
+        None,
+    );
     let got = cl.read(&buf, &items);
     for (i, (g, it)) in got.iter().zip(&items).enumerate() {
         let k = (i & 7) as u8;
@@ -261,7 +271,11 @@ fn neighbouring_narrow_members_keep_every_write() {
 fn structs_with_char_members_by_value() {
     let cl = setup();
     let n = 256;
-    let t = Tiny { a: 3, b: 250, c: -7 };
+    let t = Tiny {
+        a: 3,
+        b: 250,
+        c: -7,
+    };
     let base = Item {
         x: 1.5,
         flags: 9,
@@ -443,7 +457,12 @@ fn private_arrays_of_small_structs() {
     let out = cl.buffer(&vec![0u32; n]);
     let kernel = cl.kernel("private_items");
     // SAFETY: one uint buffer, as declared.
-    run(&cl, unsafe { ExecuteKernel::new(&kernel).set_arg(&out) }, n, None);
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&out) },
+        n,
+        None,
+    );
     let got = cl.read(&out, &vec![0u32; n]);
     for (i, g) in got.iter().enumerate() {
         let i = i as u32;
@@ -460,17 +479,26 @@ fn private_arrays_of_small_structs() {
                 .wrapping_add(u32::from(b) * 10)
                 .wrapping_add(i32::from(c) as u32);
         }
-        assert_eq!(*g, sum.wrapping_add(u32::from((i + 4) as u8)), "work-item {i}");
+        assert_eq!(
+            *g,
+            sum.wrapping_add(u32::from((i + 4) as u8)),
+            "work-item {i}"
+        );
     }
 }
 
 #[test]
 fn sizes_and_offsets_match_the_host() {
     let cl = setup();
-    let out = cl.buffer(&vec![0u32; 12]);
+    let out = cl.buffer(&[0u32; 12]);
     let kernel = cl.kernel("layout");
     // SAFETY: one uint buffer, as declared.
-    run(&cl, unsafe { ExecuteKernel::new(&kernel).set_arg(&out) }, 1, None);
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&out) },
+        1,
+        None,
+    );
     let got = cl.read(&out, &[0u32; 12]);
     let want = [
         size_of::<Item>(),

@@ -643,7 +643,9 @@ impl ModuleBuilder<'_> {
                     });
                 }
             }
-            (Place::Bytes(bp), Value::Plain(value)) => self.store_bytes(fb, &bp, value, location)?,
+            (Place::Bytes(bp), Value::Plain(value)) => {
+                self.store_bytes(fb, &bp, value, location)?
+            }
             (Place::PointerVar(id), Value::Pointer(p)) => {
                 self.store_pointer_var(fb, id, p, location)?
             }

@@ -103,7 +103,8 @@ impl ModuleBuilder<'_> {
     /// The naga type of images of `ty`: `array<u32, words>`.
     pub(super) fn image_type(&mut self, ty: &Type) -> Handle<naga::Type> {
         let base = self.u32_type();
-        let words = std::num::NonZeroU32::new(self.image_words(ty)).unwrap_or(std::num::NonZeroU32::MIN);
+        let words =
+            std::num::NonZeroU32::new(self.image_words(ty)).unwrap_or(std::num::NonZeroU32::MIN);
         self.add_type(naga::TypeInner::Array {
             base,
             size: naga::ArraySize::Constant(words),
@@ -217,13 +218,21 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Place> {
         let Type::Record(r) = &bp.ty else {
-            return Err(self.error(location, "member access on a value that is not a struct or union"));
+            return Err(self.error(
+                location,
+                "member access on a value that is not a struct or union",
+            ));
         };
         let r = self.complete_record(r);
         let Some(f) = r.fields.get(field) else {
             return Err(self.error(location, "internal compiler error: no such member"));
         };
-        Ok(Place::Bytes(self.at_offset(fb, &bp, f.offset, f.ty.clone())))
+        Ok(Place::Bytes(self.at_offset(
+            fb,
+            &bp,
+            f.offset,
+            f.ty.clone(),
+        )))
     }
 
     /// `base[index]` where the array `base` is in an image.
@@ -279,7 +288,12 @@ impl ModuleBuilder<'_> {
             None => lane,
         };
         let base = BytePlace { lanes: None, ..bp };
-        Ok(Place::Bytes(self.indexed(fb, &base, lane, &Type::Scalar(s))))
+        Ok(Place::Bytes(self.indexed(
+            fb,
+            &base,
+            lane,
+            &Type::Scalar(s),
+        )))
     }
 
     /// Sub-object `i` (member, element or lane) of an initializer's
@@ -292,7 +306,10 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Place> {
         let Place::Bytes(bp) = place else {
-            return Err(self.error(location, "internal compiler error: initializer target is not in an image"));
+            return Err(self.error(
+                location,
+                "internal compiler error: initializer target is not in an image",
+            ));
         };
         Ok(Place::Bytes(match bp.ty.clone() {
             Type::Record(r) => {
@@ -326,13 +343,19 @@ impl ModuleBuilder<'_> {
         fb.add(naga::Expression::Load { pointer })
     }
 
-    fn word_index(fb: &mut FnBuilder, offset: Handle<naga::Expression>) -> Handle<naga::Expression> {
+    fn word_index(
+        fb: &mut FnBuilder,
+        offset: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
         let two = u32_literal(fb, 2);
         fb.binary(naga::BinaryOperator::ShiftRight, offset, two)
     }
 
     /// The bit position of byte `offset` within its word.
-    fn bit_in_word(fb: &mut FnBuilder, offset: Handle<naga::Expression>) -> Handle<naga::Expression> {
+    fn bit_in_word(
+        fb: &mut FnBuilder,
+        offset: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
         let three = u32_literal(fb, 3);
         let byte = fb.binary(naga::BinaryOperator::And, offset, three);
         fb.binary(naga::BinaryOperator::ShiftLeft, byte, three)
@@ -364,9 +387,14 @@ impl ModuleBuilder<'_> {
             let s = *s;
             let mut values = Vec::with_capacity(lanes.len());
             for &l in lanes {
-                let lane = self.at_offset(fb, bp, u64::from(l) * u64::from(s.size()), Type::Scalar(s));
+                let lane =
+                    self.at_offset(fb, bp, u64::from(l) * u64::from(s.size()), Type::Scalar(s));
                 let value = self.load_scalar(fb, &lane, s, location)?;
-                values.push(wide::LaneRef { value, width: 1, lane: 0 });
+                values.push(wide::LaneRef {
+                    value,
+                    width: 1,
+                    lane: 0,
+                });
             }
             return self.gather(fb, s, &values, location);
         }
@@ -463,7 +491,10 @@ impl ModuleBuilder<'_> {
                     Scalar::Half => {
                         let bits = extract_narrow(fb, word, bit, Scalar::UShort);
                         let pair = fb.math(naga::MathFunction::Unpack2x16float, bits, None);
-                        let wide = fb.add(naga::Expression::AccessIndex { base: pair, index: 0 });
+                        let wide = fb.add(naga::Expression::AccessIndex {
+                            base: pair,
+                            index: 0,
+                        });
                         fb.add(naga::Expression::As {
                             expr: wide,
                             kind: naga::ScalarKind::Float,
@@ -538,7 +569,10 @@ impl ModuleBuilder<'_> {
             index,
         });
         match (bp.shared, hole) {
-            (None, None) => fb.push(naga::Statement::Store { pointer, value: bits }),
+            (None, None) => fb.push(naga::Statement::Store {
+                pointer,
+                value: bits,
+            }),
             (None, Some(hole)) => {
                 let old = fb.add(naga::Expression::Load { pointer });
                 let keep = fb.unary(naga::UnaryOperator::BitwiseNot, hole);
@@ -596,7 +630,8 @@ impl ModuleBuilder<'_> {
             let s = *s;
             let width = lanes.len() as u8;
             for (i, &l) in lanes.iter().enumerate() {
-                let lane = self.at_offset(fb, bp, u64::from(l) * u64::from(s.size()), Type::Scalar(s));
+                let lane =
+                    self.at_offset(fb, bp, u64::from(l) * u64::from(s.size()), Type::Scalar(s));
                 let part = fb.lane(value, width, i as u8);
                 self.store_scalar(fb, &lane, s, part, location)?;
             }
@@ -715,13 +750,11 @@ impl ModuleBuilder<'_> {
                         });
                         fb.math(naga::MathFunction::Pack2x16float, pair, None)
                     }
-                    _ if register.kind == naga::ScalarKind::Sint => {
-                        fb.add(naga::Expression::As {
-                            expr: value,
-                            kind: naga::ScalarKind::Uint,
-                            convert: None,
-                        })
-                    }
+                    _ if register.kind == naga::ScalarKind::Sint => fb.add(naga::Expression::As {
+                        expr: value,
+                        kind: naga::ScalarKind::Uint,
+                        convert: None,
+                    }),
                     _ => value,
                 };
                 let mask = u32_literal(fb, (1u32 << (s.size() * 8)) - 1);
