@@ -58,13 +58,18 @@ union Wrapped {
     bytes: [u8; 4],
 }
 
+/// `uchar4` and `uchar3`: four bytes aligned to four.
+#[repr(C, align(4))]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct UChar4([u8; 4]);
+
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Mixed {
     c: i8,
     l: i64,
     /// `uchar3`, which takes the room of four.
-    v: [u8; 4],
+    v: UChar4,
     s: [i16; 3],
 }
 
@@ -284,7 +289,7 @@ fn structs_with_char_members_by_value() {
     let m = Mixed {
         c: -2,
         l: 0x1234_5678_9abc_fff0,
-        v: [1, 2, 200, 0],
+        v: UChar4([1, 2, 200, 0]),
         s: [5, 6, -1000],
     };
     let out = cl.buffer(&vec![Item::default(); n]);
@@ -310,7 +315,7 @@ fn structs_with_char_members_by_value() {
             + i32::from(m.s[2])
             + i32::from(m.c)
             + i32::from(m.l as i16)
-            + i32::from(m.v[2]);
+            + i32::from(m.v.0[2]);
         let want = Item {
             x: base.x * f32::from(t.a) + i as f32,
             flags: t.b.wrapping_add(base.flags),
@@ -516,4 +521,121 @@ fn sizes_and_offsets_match_the_host() {
     ]
     .map(|v| v as u32);
     assert_eq!(got, want);
+}
+
+#[test]
+fn initializer_lists_of_unions_and_narrow_members() {
+    let cl = setup();
+    let out = cl.buffer(&[0u32; 3]);
+    let kernel = cl.kernel("init_lists");
+    // SAFETY: one uint buffer, as declared.
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&out) },
+        1,
+        None,
+    );
+    let got = cl.read(&out, &[0u32; 3]);
+    let want = [
+        1.0f32.to_bits(),
+        (-3i32 + 4 * 100 + 7 * 10000) as u32,
+        200u32.wrapping_add((-2i32 << 16) as u32),
+    ];
+    assert_eq!(got, want);
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Inner {
+    c: i8,
+    s: i16,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Deep {
+    /// `bool`: any non-zero byte is true.
+    ok: u8,
+    v: UChar4,
+    inner: [Inner; 3],
+}
+
+#[test]
+fn vector_members_nested_arrays_and_bools() {
+    let cl = setup();
+    let n = 1024;
+    let k = 2usize;
+    let d: Vec<Deep> = random(n, 8);
+    let out_init: Vec<Deep> = random(n, 9);
+    let (db, ob) = (cl.buffer(&d), cl.buffer(&out_init));
+    let kernel = cl.kernel("deep");
+    let k_arg = k as i32;
+    // SAFETY: two buffers of Deep and an int, as declared.
+    run(
+        &cl,
+        unsafe {
+            ExecuteKernel::new(&kernel)
+                .set_arg(&db)
+                .set_arg(&ob)
+                .set_arg(&k_arg)
+        },
+        n,
+        None,
+    );
+    let got_d = cl.read(&db, &d);
+    let got_out = cl.read(&ob, &out_init);
+    let mut want_out = out_init.clone();
+    for i in 0..n {
+        let mut w = d[i];
+        let v = w.v.0;
+        w.v = UChar4([v[3], v[2], v[2], v[3]]);
+        w.v.0[k] = 7;
+        w.inner[k].c = w.inner[2 - k].s as i8;
+        w.ok = u8::from(w.ok == 0);
+        // Byte 1 of an element is padding (after `ok`), and so are bytes
+        // 1 of each `inner` element: compare members.
+        assert_eq!(
+            (got_d[i].ok, got_d[i].v, got_d[i].inner),
+            (w.ok, w.v, w.inner),
+            "d[{i}]"
+        );
+        let mut moved = w.inner[1];
+        moved.s = moved.s.wrapping_add(1);
+        want_out[i ^ 1].inner[0] = moved;
+    }
+    for i in 0..n {
+        assert_eq!(
+            (got_out[i].ok, got_out[i].v, got_out[i].inner),
+            (want_out[i].ok, want_out[i].v, want_out[i].inner),
+            "out[{i}]"
+        );
+    }
+}
+
+#[test]
+fn byte_views_and_pointers_into_struct_buffers() {
+    let cl = setup();
+    let n = 256;
+    let items = random_items(n, 10);
+    let buf = cl.buffer(&items);
+    let kernel = cl.kernel("casts");
+    // SAFETY: one buffer of Item, as declared.
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&buf) },
+        n,
+        None,
+    );
+    let got = cl.read(&buf, &items);
+    for (i, (g, it)) in got.iter().zip(&items).enumerate() {
+        let mut want = *it;
+        want.flags = if i == 1 { 3 } else { (i + 1) as u8 };
+        if i == 1 {
+            want.id = 4;
+        }
+        if i == 2 {
+            want.x = -1.0;
+        }
+        assert_eq!(*g, want, "item {i}");
+    }
 }

@@ -209,3 +209,53 @@ __kernel void layout(__global uint *out)
     out[10] = v_at;
     out[11] = s1_at;
 }
+
+// Initializer lists of unions and of structs with narrow members,
+// with designators.
+__kernel void init_lists(__global uint *out)
+{
+    Pun p = { 1.0f };
+    Tagged t = { -3, { .u = 0x01020304u }, 7 };
+    Item it = { .id = -2, .flags = 200 };
+    out[0] = p.u;
+    out[1] = t.tag + t.value.b[0] * 100 + t.count * 10000;
+    out[2] = it.flags + (it.id << 16) + (uint)it.x;
+}
+
+typedef struct {
+    bool ok;
+    uchar4 v;
+    struct {
+        char c;
+        short s;
+    } inner[3];
+} Deep;
+
+// Swizzles and run-time lanes of a vector member, arrays of structs in a
+// struct, a bool member; a neighbour's element written in part.
+__kernel void deep(__global Deep *d, __global Deep *out, int k)
+{
+    uint i = get_global_id(0);
+    d[i].v.xy = d[i].v.wz;
+    d[i].v[k & 3] = 7;
+    d[i].inner[k].c = (char)d[i].inner[2 - k].s;
+    d[i].ok = !d[i].ok;
+    Deep copy = d[i];
+    copy.inner[1].s += 1;
+    out[i ^ 1].inner[0] = copy.inner[1];
+}
+
+// The same buffer seen as bytes, and pointers into it.
+__kernel void casts(__global Item *items)
+{
+    uint i = get_global_id(0);
+    __global uchar *bytes = (__global uchar *)items;
+    if (i != 1) {
+        bytes[i * 8 + 4] = (uchar)(i + 1);
+    } else {
+        __global Item *p = items + 1;
+        p->flags = 3;
+        (*p).id = 4;
+        p[1].x = -1.0f;
+    }
+}
