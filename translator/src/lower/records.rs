@@ -368,7 +368,7 @@ impl ModuleBuilder<'_> {
             return Err(self.error(
                 location,
                 format!(
-                    "a '{}' that is not aligned to its size (a packed struct member) is not supported yet by this translator",
+                    "'{}' members not aligned to their size (in packed structs) are not supported yet by this translator",
                     Type::Scalar(s).display()
                 ),
             ));
