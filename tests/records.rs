@@ -639,3 +639,48 @@ fn byte_views_and_pointers_into_struct_buffers() {
         assert_eq!(*g, want, "item {i}");
     }
 }
+
+#[test]
+fn constant_tables_of_narrow_structs_and_unions() {
+    let cl = setup();
+    let n = 9;
+    let (out, words) = (cl.buffer(&vec![Item::default(); n]), cl.buffer(&[0u32; 3]));
+    let kernel = cl.kernel("constant_tables");
+    // SAFETY: a buffer of Item and a uint buffer, as declared.
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&out).set_arg(&words) },
+        n,
+        None,
+    );
+    let table = [
+        Item {
+            x: 1.5,
+            flags: 10,
+            id: -1,
+        },
+        Item {
+            x: 0.0,
+            flags: 255,
+            id: 300,
+        },
+        Item {
+            x: -2.0,
+            flags: 7,
+            id: i16::MIN,
+        },
+    ];
+    let got = cl.read(&out, &vec![Item::default(); n]);
+    for (i, g) in got.iter().enumerate() {
+        assert_eq!(*g, table[i % 3], "work-item {i}");
+    }
+    let got = cl.read(&words, &[0u32; 3]);
+    assert_eq!(
+        got,
+        [
+            1.0f32.to_bits(),
+            u32::from_le_bytes([1, 2, 3, 4]),
+            u32::from(b'x') + 65535
+        ]
+    );
+}

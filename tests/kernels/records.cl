@@ -259,3 +259,24 @@ __kernel void casts(__global Item *items)
         p[1].x = -1.0f;
     }
 }
+
+// Program-scope constant tables of structs with narrow members and of
+// unions, read with a run-time index.
+__constant Item table[3] = {
+    { 1.5f, 10, -1 },
+    { .id = 300, .flags = 255 },
+    { -2.0f, 7, -32768 },
+};
+__constant Pun one = { 1.0f };
+__constant Tagged tag = { 'x', { .b = { 1, 2, 3, 4 } }, 65535 };
+
+__kernel void constant_tables(__global Item *out, __global uint *words)
+{
+    uint i = get_global_id(0);
+    out[i] = table[i % 3];
+    if (i == 0) {
+        words[0] = one.u;
+        words[1] = tag.value.u;
+        words[2] = (uint)tag.tag + tag.count;
+    }
+}

@@ -81,12 +81,6 @@ fn unsupported_record_uses_name_the_construct() {
             "2:41: error: 'int' members not aligned to their size (in packed structs) are not supported yet",
         ),
         (
-            "typedef union { float f; uint u; } U;\n\
-             __constant U table[1] = { { 1.0f } };\n\
-             __kernel void k(__global float *o) { o[0] = table[0].f; }",
-            "2:25: error: program-scope initializers of 'union (anonymous)[1]'",
-        ),
-        (
             "typedef struct { float x; uchar c; } S;\n\
              __kernel void k(__local S *t, __global float *o) { o[0] = t[0].x; }",
             "2:28: error: __local pointer arguments to 'struct (anonymous)'",
