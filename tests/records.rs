@@ -684,3 +684,32 @@ fn constant_tables_of_narrow_structs_and_unions() {
         ]
     );
 }
+
+#[test]
+fn local_pointer_arguments_to_narrow_structs() {
+    let cl = setup();
+    let (n, group) = (32 * 8, 32);
+    let input: Vec<Tiny> = random(n, 11);
+    let (ib, ob) = (cl.buffer(&input), cl.buffer(&vec![Tiny::default(); n]));
+    let kernel = cl.kernel("local_arg");
+    // SAFETY: two buffers of Tiny and a __local array of `group` of them.
+    run(
+        &cl,
+        unsafe {
+            ExecuteKernel::new(&kernel)
+                .set_arg(&ib)
+                .set_arg(&ob)
+                .set_arg_local_buffer(group * size_of::<Tiny>())
+        },
+        n,
+        Some(group),
+    );
+    let got = cl.read(&ob, &vec![Tiny::default(); n]);
+    for (i, g) in got.iter().enumerate() {
+        let (base, l) = (i - i % group, i % group);
+        let mut t = input[base + group - 1 - l];
+        t.c ^= 0x55;
+        t.a = t.a.wrapping_add(input[i].b);
+        assert_eq!(*g, t, "work-item {i}");
+    }
+}

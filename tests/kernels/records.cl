@@ -280,3 +280,18 @@ __kernel void constant_tables(__global Item *out, __global uint *words)
         words[2] = (uint)tag.tag + tag.count;
     }
 }
+
+// A __local pointer argument to structs with narrow members (3 bytes
+// each: neighbours share words).
+__kernel void local_arg(__global const Tiny *in, __global Tiny *out, __local Tiny *tile)
+{
+    uint l = get_local_id(0);
+    uint n = get_local_size(0);
+    uint i = get_global_id(0);
+    tile[l] = in[i];
+    tile[l].c = (char)(tile[l].c ^ 0x55);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    Tiny t = tile[n - 1 - l];
+    t.a = (uchar)(t.a + tile[l].b);
+    out[i] = t;
+}

@@ -80,11 +80,6 @@ fn unsupported_record_uses_name_the_construct() {
              __kernel void k(__global P *p) { p[0].b = 1; }",
             "2:41: error: 'int' members not aligned to their size (in packed structs) are not supported yet",
         ),
-        (
-            "typedef struct { float x; uchar c; } S;\n\
-             __kernel void k(__local S *t, __global float *o) { o[0] = t[0].x; }",
-            "2:28: error: __local pointer arguments to 'struct (anonymous)'",
-        ),
     ];
     for (source, expected) in cases {
         let log = log_of(source);

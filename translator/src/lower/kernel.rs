@@ -76,15 +76,34 @@ impl ModuleBuilder<'_> {
             let arg = &info.args[i];
             let kind = match &local.ty {
                 Type::Pointer(p) if p.space == AddressSpace::Local && self.is_image(&p.ty) => {
-                    self.error(
-                        local.location,
-                        format!(
-                            "__local pointer arguments to '{}' (a union, or a struct with members narrower than 32 bits) are not supported yet by this translator",
-                            p.ty.display()
-                        ),
+                    // Records held as byte images: one word array whose
+                    // length in words is set per launch.
+                    let index = self.local_args.len() as u32;
+                    let base = self.u32_type();
+                    let array = self.add_type(naga::TypeInner::Array {
+                        base,
+                        size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
+                        stride: 4,
+                    });
+                    let global = self.module.global_variables.append(
+                        naga::GlobalVariable {
+                            name: Some(local.name.to_string()),
+                            space: naga::AddressSpace::WorkGroup,
+                            binding: None,
+                            ty: array,
+                            init: None,
+                            memory_decorations: naga::MemoryDecorations::empty(),
+                        },
+                        Span::UNDEFINED,
                     );
-                    failed = true;
-                    continue;
+                    self.note_image_root(Root::Global(global), &p.ty);
+                    self.local_args.push(global);
+                    arg_sources.push(ArgSource::Buffer(global));
+                    ArgKind::Local {
+                        index,
+                        element_size: 4,
+                        stride: 4,
+                    }
                 }
                 Type::Pointer(p) if p.space == AddressSpace::Local => {
                     // Workgroup memory whose length is set per launch: a
