@@ -713,3 +713,23 @@ fn local_pointer_arguments_to_narrow_structs() {
         assert_eq!(*g, t, "work-item {i}");
     }
 }
+
+#[test]
+fn private_record_arrays_in_helpers_are_their_own() {
+    let cl = setup();
+    let n = 64;
+    let out = cl.buffer(&vec![0f32; n]);
+    let kernel = cl.kernel("scopes");
+    // SAFETY: one float buffer, as declared.
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&out) },
+        n,
+        None,
+    );
+    let got = cl.read(&out, &vec![0f32; n]);
+    for (i, g) in got.iter().enumerate() {
+        let s: u32 = (0..3).map(|k| u32::from((i as u32 + k) as u8)).sum::<u32>() + 1 + 2;
+        assert_eq!(*g, (s + 1) as f32 + (s + 3) as f32, "work-item {i}");
+    }
+}

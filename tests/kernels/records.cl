@@ -295,3 +295,28 @@ __kernel void local_arg(__global const Tiny *in, __global Tiny *out, __local Tin
     t.a = (uchar)(t.a + tile[l].b);
     out[i] = t;
 }
+
+// A helper's private array of records and the kernel's private float
+// array are different variables even where their handles coincide.
+uint tiny_sum(uint seed)
+{
+    Tiny arr[3];
+    Tiny *p = arr;
+    for (int k = 0; k < 3; k++) {
+        p[k].a = (uchar)(seed + k);
+        p[k].b = 1;
+        p[k].c = 2;
+    }
+    return p[0].a + p[1].a + p[2].a + arr[1].b + arr[2].c;
+}
+
+__kernel void scopes(__global float *out)
+{
+    float f[4];
+    uint i = get_global_id(0);
+    uint s = tiny_sum(i);
+    float *q = f;
+    for (int k = 0; k < 4; k++)
+        q[k] = (float)(s + k);
+    out[i] = q[1] + f[3];
+}

@@ -217,8 +217,9 @@ struct ModuleBuilder<'a> {
     /// word view (naga has no 8-bit types), with their C element type.
     narrow_buffers: HashMap<Handle<naga::GlobalVariable>, NarrowElement>,
     /// Roots whose elements are records held as byte images (see
-    /// `records.rs`), with the element type.
-    image_roots: HashMap<Root, Type>,
+    /// `records.rs`), with the element type; a private root is keyed by its
+    /// function too, as local variable handles are per function.
+    image_roots: HashMap<(Option<FunctionId>, Root), Type>,
     /// Every buffer view (see `views.rs`).
     views: Vec<views::BufferView>,
     /// Program-scope `__constant` variables used by this kernel.

@@ -96,7 +96,7 @@ impl ModuleBuilder<'_> {
                         },
                         Span::UNDEFINED,
                     );
-                    self.note_image_root(Root::Global(global), &p.ty);
+                    self.note_image_root(None, Root::Global(global), &p.ty);
                     self.local_args.push(global);
                     arg_sources.push(ArgSource::Buffer(global));
                     ArgKind::Local {
@@ -460,8 +460,10 @@ impl ModuleBuilder<'_> {
                     ty => (ty.clone(), false),
                 };
                 match slot {
-                    Slot::Variable(v) => self.note_image_root(Root::Private(v, is_array), &elem),
-                    Slot::Workgroup(g) => self.note_image_root(Root::Global(g), &elem),
+                    Slot::Variable(v) => {
+                        self.note_image_root(Some(fb.hir), Root::Private(v, is_array), &elem)
+                    }
+                    Slot::Workgroup(g) => self.note_image_root(None, Root::Global(g), &elem),
                     Slot::Pointer { .. } => {}
                 }
             }

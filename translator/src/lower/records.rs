@@ -56,6 +56,14 @@ fn alignment_of(bytes: u64) -> u32 {
     }
 }
 
+/// The key of `root` in `image_roots`.
+fn image_root_key(function: Option<FunctionId>, root: Root) -> (Option<FunctionId>, Root) {
+    match root {
+        Root::Global(_) => (None, root),
+        Root::Private(..) => (function, root),
+    }
+}
+
 fn u32_literal(fb: &mut FnBuilder, v: u32) -> Handle<naga::Expression> {
     fb.add(naga::Expression::Literal(naga::Literal::U32(v)))
 }
@@ -131,10 +139,16 @@ impl ModuleBuilder<'_> {
         })
     }
 
-    /// Notes that pointers to `root` count elements of `elem`, held as
-    /// byte images.
-    pub(super) fn note_image_root(&mut self, root: Root, elem: &Type) {
-        self.image_roots.insert(root, elem.clone());
+    /// Notes that pointers to `root` (a private root of `function`) count
+    /// elements of `elem`, held as byte images.
+    pub(super) fn note_image_root(
+        &mut self,
+        function: Option<FunctionId>,
+        root: Root,
+        elem: &Type,
+    ) {
+        self.image_roots
+            .insert(image_root_key(function, root), elem.clone());
     }
 
     /// A pointer's place when its root holds byte images.
@@ -143,7 +157,10 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         p: PointerValue,
     ) -> Option<Place> {
-        let elem = self.image_roots.get(&p.root)?.clone();
+        let elem = self
+            .image_roots
+            .get(&image_root_key(Some(fb.hir), p.root))?
+            .clone();
         let (words, shared) = match p.root {
             Root::Global(g) => {
                 let shared = match self.module.global_variables[g].space {

@@ -66,7 +66,7 @@ impl ModuleBuilder<'_> {
             self.narrow_buffers.insert(global, element);
         }
         if image {
-            self.note_image_root(Root::Global(global), pointee);
+            self.note_image_root(None, Root::Global(global), pointee);
         }
         self.views.push(BufferView {
             view: global,
