@@ -11,8 +11,9 @@
 //! takes the words that hold it apart; writing it changes only its own
 //! bytes. Where other work-items may write the other bytes of a word
 //! (buffers, `__local` memory), partial words are written with an atomic
-//! and/or pair and whole words with an atomic exchange, so that no
-//! work-item loses another's write.
+//! and/or pair, so that no work-item loses another's write; whole words
+//! are stored plainly (naga writes atomic stores once the variable has
+//! become atomic).
 
 use super::*;
 use crate::types::Record;
@@ -597,25 +598,13 @@ impl ModuleBuilder<'_> {
                 let value = fb.binary(naga::BinaryOperator::InclusiveOr, kept, bits);
                 fb.push(naga::Statement::Store { pointer, value });
             }
-            (Some(global), None) => {
-                self.make_atomic(global, naga::Scalar::U32, location)?;
-                // naga wants the old value of an exchange taken; it is
-                // unused. Results belong to their statement, not an Emit.
-                let ty = self.u32_type();
-                let result = fb.function.expressions.append(
-                    naga::Expression::AtomicResult {
-                        ty,
-                        comparison: false,
-                    },
-                    Span::UNDEFINED,
-                );
-                fb.push(naga::Statement::Atomic {
-                    pointer,
-                    fun: naga::AtomicFunction::Exchange { compare: None },
-                    value: bits,
-                    result: Some(result),
-                });
-            }
+            // A whole word belongs to this value alone: a plain store,
+            // which naga writes as an atomic store where the variable has
+            // become atomic for partial words.
+            (_, None) => fb.push(naga::Statement::Store {
+                pointer,
+                value: bits,
+            }),
             (Some(global), Some(hole)) => {
                 self.make_atomic(global, naga::Scalar::U32, location)?;
                 let keep = fb.unary(naga::UnaryOperator::BitwiseNot, hole);
