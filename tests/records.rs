@@ -733,3 +733,77 @@ fn private_record_arrays_in_helpers_are_their_own() {
         assert_eq!(*g, (s + 1) as f32 + (s + 3) as f32, "work-item {i}");
     }
 }
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Plain {
+    x: f32,
+    y: f32,
+    n: [i32; 2],
+}
+
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+union Quad {
+    v: [f32; 4],
+    p: Plain,
+    u: [u32; 4],
+}
+
+#[test]
+fn plain_structs_in_unions_and_choices_between_unions() {
+    let cl = setup();
+    let n = 256;
+    let quads: Vec<Quad> = (0..n)
+        .map(|i| Quad {
+            p: Plain {
+                x: (i % 100) as f32 * 0.5,
+                y: -(i as f32),
+                n: [mix(i as u64) as i32, 7],
+            },
+        })
+        .collect();
+    let mixed: Vec<Mixed> = random(n, 12);
+    let (qb, mb) = (cl.buffer(&quads), cl.buffer(&mixed));
+    let kernel = cl.kernel("plain_in_union");
+    // SAFETY: buffers of Quad and Mixed, as declared.
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&qb).set_arg(&mb) },
+        n,
+        None,
+    );
+    let got_q = cl.read(&qb, &quads);
+    let got_m = cl.read(&mb, &mixed);
+    for i in 0..n {
+        // SAFETY: Quad's members are plain data over the same 16 bytes.
+        let (want, got) = unsafe {
+            let a = quads[i];
+            let want = if i & 1 == 1 {
+                a.u
+            } else {
+                let mut p = a.p;
+                p.x += 1.0;
+                p.n[1] = p.n[0].wrapping_sub(5);
+                let mut b = Quad { p };
+                b.u[3] = a.u[3] ^ 0xff;
+                b.u
+            };
+            (want, got_q[i].u)
+        };
+        assert_eq!(got, want, "quad {i}");
+
+        let mut x = mixed[i];
+        let v = x.v.0;
+        x.v.0 = [v[0].wrapping_add(i as u8), v[2], v[1], v[3]];
+        x.l = x.l.wrapping_neg().wrapping_mul(3);
+        x.c = x.s[0] as i8;
+        let g = got_m[i];
+        // `v`'s fourth byte is a uchar3's padding: compare its lanes.
+        assert_eq!(
+            (g.c, g.l, &g.v.0[..3], g.s),
+            (x.c, x.l, &x.v.0[..3], x.s),
+            "mixed {i}"
+        );
+    }
+}

@@ -320,3 +320,37 @@ __kernel void scopes(__global float *out)
         q[k] = (float)(s + k);
     out[i] = q[1] + f[3];
 }
+
+typedef struct {
+    float x, y;
+    int n[2];
+} Plain;
+
+typedef union {
+    float4 v;
+    Plain p;
+    uint u[4];
+} Quad;
+
+// A struct without narrow members inside a union, read and written whole;
+// `?:` choosing between unions; a uchar3 and a long member of a private
+// struct updated in place.
+__kernel void plain_in_union(__global Quad *q, __global Mixed *m)
+{
+    uint i = get_global_id(0);
+    Quad a = q[i];
+    Plain p = a.p;
+    p.x += 1.0f;
+    p.n[1] = p.n[0] - 5;
+    Quad b;
+    b.p = p;
+    b.u[3] = a.u[3] ^ 0xffu;
+    q[i] = (i & 1) ? a : b;
+
+    Mixed x = m[i];
+    x.v.yz = x.v.zy;
+    x.v.x += (uchar)i;
+    x.l = -x.l * 3;
+    x.c = (char)x.s[0];
+    m[i] = x;
+}
