@@ -807,3 +807,37 @@ fn plain_structs_in_unions_and_choices_between_unions() {
         );
     }
 }
+
+#[repr(C, packed)]
+#[derive(Clone, Copy)]
+struct PackedPair {
+    a: i32,
+    b: i64,
+}
+
+#[test]
+fn packed_structs_with_word_aligned_longs() {
+    let cl = setup();
+    let n = 512;
+    let pairs: Vec<PackedPair> = random(n, 13);
+    let buf = cl.buffer(&pairs);
+    let kernel = cl.kernel("packed_pairs");
+    // SAFETY: one buffer of PackedPair (12 bytes each), as declared.
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&buf) },
+        n,
+        None,
+    );
+    let got = cl.read(&buf, &pairs);
+    assert_eq!(size_of::<PackedPair>(), 12);
+    for i in 0..n {
+        let (a, b) = (pairs[i].a, pairs[i].b);
+        let (ga, gb) = (got[i].a, got[i].b);
+        assert_eq!(
+            (ga, gb),
+            (i as i32, b.wrapping_add(i64::from(a))),
+            "pair {i}"
+        );
+    }
+}

@@ -354,3 +354,19 @@ __kernel void plain_in_union(__global Quad *q, __global Mixed *m)
     x.c = (char)x.s[0];
     m[i] = x;
 }
+
+// A packed struct whose long lies on a 4-byte boundary (and, in an array,
+// every other one on a 4-byte boundary only): held as words too.
+typedef struct __attribute__((packed)) {
+    int a;
+    long b;
+} PackedPair;
+
+__kernel void packed_pairs(__global PackedPair *p)
+{
+    uint i = get_global_id(0);
+    PackedPair x = p[i];
+    x.b += x.a;
+    x.a = (int)i;
+    p[i] = x;
+}

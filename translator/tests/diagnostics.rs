@@ -78,7 +78,7 @@ fn unsupported_record_uses_name_the_construct() {
         (
             "typedef struct __attribute__((packed)) { char a; int b; } P;\n\
              __kernel void k(__global P *p) { p[0].b = 1; }",
-            "2:41: error: 'int' members not aligned to their size (in packed structs) are not supported yet",
+            "2:41: error: 'int' members of packed structs at byte offsets that are not a multiple of 4 are not supported yet",
         ),
     ];
     for (source, expected) in cases {

@@ -1,7 +1,9 @@
 //! Records held as byte images. A struct with a member narrower than 32
-//! bits (`char`, `short`, `bool`, `half`, vectors and arrays of them), any
-//! union, and any array of such records have no naga type with the host's
-//! layout: naga has no 8-bit types and no overlapping members. Such a value
+//! bits (`char`, `short`, `bool`, `half`, vectors and arrays of them) or
+//! with a scalar not aligned to its size (packed), any union, and any
+//! array of such records have no naga type with the host's layout: naga
+//! has no 8-bit types, no overlapping members, and Vulkan no misaligned
+//! scalars. Such a value
 //! is instead an *image* of its bytes, an array of `u32` words (its size
 //! rounded up to whole words), in registers, private and `__local` memory,
 //! push constants and buffers alike, so a union's members share their bytes
@@ -89,9 +91,42 @@ impl ModuleBuilder<'_> {
                     || r.fields
                         .iter()
                         .any(|f| has_narrow_scalar(&f.ty) || self.is_image(&f.ty))
+                    || !self.naturally_aligned(&r)
             }
             Type::Array(elem, _) => self.is_image(elem),
             _ => false,
+        }
+    }
+
+    /// Whether every scalar of `r` is aligned to its size, in `r` and in
+    /// arrays of `r`, as naga's structs need (packed structs may not be).
+    fn naturally_aligned(&self, r: &Record) -> bool {
+        let largest = r
+            .fields
+            .iter()
+            .map(|f| self.largest_scalar(&f.ty))
+            .max()
+            .unwrap_or(1);
+        r.size.is_multiple_of(largest)
+            && r.fields
+                .iter()
+                .all(|f| f.offset.is_multiple_of(self.largest_scalar(&f.ty)))
+    }
+
+    /// The size of the largest scalar in `ty`.
+    fn largest_scalar(&self, ty: &Type) -> u64 {
+        match ty {
+            Type::Scalar(s) | Type::Vector(s, _) => u64::from(s.size()),
+            Type::Array(elem, _) => self.largest_scalar(elem),
+            Type::Record(r) => {
+                let r = self.complete_record(r);
+                r.fields
+                    .iter()
+                    .map(|f| self.largest_scalar(&f.ty))
+                    .max()
+                    .unwrap_or(1)
+            }
+            _ => 1,
         }
     }
 
@@ -386,8 +421,9 @@ impl ModuleBuilder<'_> {
             return Err(self.error(
                 location,
                 format!(
-                    "'{}' members not aligned to their size (in packed structs) are not supported yet by this translator",
-                    Type::Scalar(s).display()
+                    "'{}' members of packed structs at byte offsets that are not a multiple of {} are not supported yet by this translator",
+                    Type::Scalar(s).display(),
+                    s.size().min(4)
                 ),
             ));
         }
