@@ -841,3 +841,37 @@ fn packed_structs_with_word_aligned_longs() {
         );
     }
 }
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Big {
+    data: [u8; 300],
+    tail: i16,
+}
+
+#[test]
+fn large_structs_with_char_members_by_value() {
+    let cl = setup();
+    let n = 300;
+    let big = Big {
+        data: std::array::from_fn(|k| mix(k as u64) as u8),
+        tail: -1234,
+    };
+    let out = cl.buffer(&vec![0i32; n]);
+    let kernel = cl.kernel("big_by_value");
+    // SAFETY: an int buffer and a Big by value (repr(C) as the kernel's).
+    run(
+        &cl,
+        unsafe { ExecuteKernel::new(&kernel).set_arg(&out).set_arg(&big) },
+        n,
+        None,
+    );
+    let got = cl.read(&out, &vec![0i32; n]);
+    for (i, g) in got.iter().enumerate() {
+        assert_eq!(
+            *g,
+            i32::from(big.data[i]) * 2 + i32::from(big.tail),
+            "work-item {i}"
+        );
+    }
+}

@@ -370,3 +370,16 @@ __kernel void packed_pairs(__global PackedPair *p)
     x.a = (int)i;
     p[i] = x;
 }
+
+// A by-value struct too large for push constants: read from the launch
+// block.
+typedef struct {
+    uchar data[300];
+    short tail;
+} Big;
+
+__kernel void big_by_value(__global int *out, Big b)
+{
+    uint i = get_global_id(0);
+    out[i] = b.data[i] * 2 + b.tail;
+}
