@@ -22,6 +22,7 @@ mod math;
 mod math_trig;
 mod memory;
 mod printf;
+mod records;
 mod reinterpret;
 mod shuffle;
 mod statements;
@@ -59,6 +60,7 @@ pub fn lower(
             module: naga::Module::default(),
             specialisations: HashMap::new(),
             narrow_buffers: HashMap::new(),
+            image_roots: HashMap::new(),
             program_globals: HashMap::new(),
             views: Vec::new(),
             local_args: Vec::new(),
@@ -155,6 +157,8 @@ enum Place {
         lanes: Vec<u8>,
         scalar: Scalar,
     },
+    /// A value in a byte image (see `records.rs`).
+    Bytes(records::BytePlace),
     /// Lanes of the vector of the given type at a pointer.
     Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),
@@ -212,6 +216,10 @@ struct ModuleBuilder<'a> {
     /// Buffers of `char`/`short` elements or vectors, seen through a `u32`
     /// word view (naga has no 8-bit types), with their C element type.
     narrow_buffers: HashMap<Handle<naga::GlobalVariable>, NarrowElement>,
+    /// Roots whose elements are records held as byte images (see
+    /// `records.rs`), with the element type; a private root is keyed by its
+    /// function too, as local variable handles are per function.
+    image_roots: HashMap<(Option<FunctionId>, Root), Type>,
     /// Every buffer view (see `views.rs`).
     views: Vec<views::BufferView>,
     /// Program-scope `__constant` variables used by this kernel.
@@ -310,6 +318,9 @@ impl<'a> ModuleBuilder<'a> {
 
     /// The naga type of a value of `ty` held in a register.
     fn value_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
+        if self.is_image(ty) {
+            return Ok(self.image_type(ty));
+        }
         let inner = match ty {
             Type::Scalar(s) => naga::TypeInner::Scalar(naga_scalar(*s)),
             Type::Vector(s, n) => match vector_size(*n) {
@@ -354,9 +365,10 @@ impl<'a> ModuleBuilder<'a> {
         Ok(self.add_type(inner))
     }
 
-    /// A struct or union as a naga struct with the host's member offsets
-    /// (from the layout engine), so it can live in buffers shared with the
-    /// host. Members narrower than 32 bits would need the word view.
+    /// A struct as a naga struct with the host's member offsets (from the
+    /// layout engine), so it can live in buffers shared with the host.
+    /// Unions and structs with members narrower than 32 bits are byte
+    /// images instead (see `records.rs`) and do not come here.
     fn record_type(
         &mut self,
         r: &crate::types::Record,
@@ -369,7 +381,10 @@ impl<'a> ModuleBuilder<'a> {
             .cloned()
             .unwrap_or_else(|| std::rc::Rc::new(r.clone()));
         if r.kind == crate::ast::RecordKind::Union {
-            return Err(self.error(location, "unions are not supported yet by this translator"));
+            return Err(self.error(
+                location,
+                "internal compiler error: a union must be held as a byte image",
+            ));
         }
         let mut members = Vec::with_capacity(r.fields.len());
         for field in &r.fields {
@@ -442,6 +457,10 @@ impl<'a> ModuleBuilder<'a> {
                 // The word view: each u32 holds 4 chars or 2 shorts/halfs.
                 return Ok(self.u32_type());
             }
+        }
+        if self.is_image(ty) {
+            // The word view, as for `char` buffers.
+            return Ok(self.u32_type());
         }
         if let Type::Record(_) = ty {
             return self.memory_type(ty, location);

@@ -7,6 +7,14 @@ use super::*;
 impl ModuleBuilder<'_> {
     pub(super) fn place(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Place> {
         match &e.kind {
+            H::Local(id) if self.is_image(&e.ty) => {
+                let (words, shared) = match fb.slots[id] {
+                    Slot::Variable(v) => (fb.add(naga::Expression::LocalVariable(v)), None),
+                    Slot::Workgroup(g) => (fb.add(naga::Expression::GlobalVariable(g)), Some(g)),
+                    Slot::Pointer { .. } => return Err(self.internal_error(fb, *id)),
+                };
+                Ok(self.image_place(fb, words, shared, &e.ty))
+            }
             H::Local(id) => Ok(match fb.slots[id] {
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
                 Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
@@ -14,7 +22,11 @@ impl ModuleBuilder<'_> {
             }),
             H::Global(id) => {
                 let g = self.program_global(*id, e.location)?;
-                Ok(Place::Memory(fb.add(naga::Expression::GlobalVariable(g))))
+                let words = fb.add(naga::Expression::GlobalVariable(g));
+                if self.is_image(&e.ty) {
+                    return Ok(self.image_place(fb, words, None, &e.ty));
+                }
+                Ok(Place::Memory(words))
             }
             H::Index(base, index) if matches!(base.ty, Type::Vector(..)) => {
                 self.vector_lane_place(fb, base, index, e.location)
@@ -22,8 +34,10 @@ impl ModuleBuilder<'_> {
             H::Index(base, index) => {
                 let index = self.index_value(fb, index)?;
                 if let Type::Array(..) = base.ty {
-                    let Place::Memory(array) = self.place(fb, base)? else {
-                        return Err(self.error(e.location, "unsupported array access"));
+                    let array = match self.place(fb, base)? {
+                        Place::Memory(array) => array,
+                        Place::Bytes(bp) => return self.image_index(fb, bp, index, e.location),
+                        _ => return Err(self.error(e.location, "unsupported array access")),
                     };
                     return Ok(Place::Memory(
                         fb.add(naga::Expression::Access { base: array, index }),
@@ -50,6 +64,7 @@ impl ModuleBuilder<'_> {
                         index: *field as u32,
                     })))
                 }
+                Place::Bytes(bp) => self.image_member(fb, bp, *field, e.location),
                 _ => Err(self.error(
                     e.location,
                     "this struct member cannot be reached yet by this translator",
@@ -86,6 +101,7 @@ impl ModuleBuilder<'_> {
                     lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
                     scalar,
                 }),
+                Place::Bytes(bp) => Ok(self.image_swizzle(bp, lanes)),
                 Place::PointerVar(_) => Err(self.error(e.location, "invalid swizzle target")),
             },
             _ => Err(self.error(
@@ -189,6 +205,7 @@ impl ModuleBuilder<'_> {
                     element: NarrowElement { scalar, width: 1 },
                 }
             }
+            Place::Bytes(bp) => return self.image_lane(fb, bp, i, location),
             Place::PointerVar(_) => {
                 return Err(self.error(location, "subscript of a pointer variable's vector"))
             }
@@ -198,6 +215,9 @@ impl ModuleBuilder<'_> {
     /// The place a pointer designates: memory, or an element of a
     /// word-viewed buffer.
     pub(super) fn element_place(&mut self, fb: &mut FnBuilder, p: PointerValue) -> Place {
+        if let Some(place) = self.image_element_place(fb, p) {
+            return place;
+        }
         if let Root::Global(global) = p.root {
             if let Some(&element) = self.narrow_buffers.get(&global) {
                 return Place::Narrow {
@@ -463,6 +483,7 @@ impl ModuleBuilder<'_> {
                 Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
+            Place::Bytes(bp) => Value::Plain(self.load_bytes(fb, &bp, location)?),
             Place::Narrow {
                 global,
                 index,
@@ -621,6 +642,9 @@ impl ModuleBuilder<'_> {
                         value: part,
                     });
                 }
+            }
+            (Place::Bytes(bp), Value::Plain(value)) => {
+                self.store_bytes(fb, &bp, value, location)?
             }
             (Place::PointerVar(id), Value::Pointer(p)) => {
                 self.store_pointer_var(fb, id, p, location)?
