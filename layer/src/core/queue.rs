@@ -342,7 +342,7 @@ impl Object<Queue> {
             && !waits
                 .iter()
                 .any(|w| w.queue().is_some_and(|q| std::ptr::eq(&**q, self)) && !w.is_done());
-        if let Err(error) = recipe.record(&mut state.stream, overlap) {
+        if let Err(error) = recipe.record(&mut state.stream, &self.device, overlap) {
             // Report through the event as well: it was created already.
             let _ = event.finish_with(error);
             return Err(error);

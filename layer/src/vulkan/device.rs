@@ -56,6 +56,18 @@ impl Device {
     /// The logical device of `instance.physical_devices()[physical_index]`.
     /// While one is alive, every call returns that same device.
     pub fn new(instance: &'static Instance, physical_index: usize) -> Result<Arc<Device>, VkError> {
+        Device::new_copy(instance, physical_index, 0)
+    }
+
+    /// Logical device number `copy` of one physical device: copies are
+    /// separate `VkDevice`s (nothing made on one may be used on another),
+    /// so that one GPU can stand in for several in tests of multi-device
+    /// contexts. Copy 0 is [`Device::new`]'s device.
+    pub fn new_copy(
+        instance: &'static Instance,
+        physical_index: usize,
+        copy: usize,
+    ) -> Result<Arc<Device>, VkError> {
         let devices = instance.physical_devices();
         let info = devices.get(physical_index).ok_or(VkError::NoSuchDevice {
             index: physical_index,
@@ -72,13 +84,20 @@ impl Device {
             .logical_devices()
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(existing) = shared.get(physical_index).and_then(Weak::upgrade) {
+        let Some(copies) = shared.get_mut(physical_index) else {
+            return Err(VkError::NoSuchDevice {
+                index: physical_index,
+                count: devices.len(),
+            });
+        };
+        if let Some(existing) = copies.get(copy).and_then(Weak::upgrade) {
             return Ok(existing);
         }
         let device = Arc::new(Device::create(instance, physical_index, info)?);
-        if let Some(slot) = shared.get_mut(physical_index) {
-            *slot = Arc::downgrade(&device);
+        if copies.len() <= copy {
+            copies.resize_with(copy + 1, Weak::new);
         }
+        copies[copy] = Arc::downgrade(&device);
         Ok(device)
     }
 
