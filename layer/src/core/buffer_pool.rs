@@ -24,10 +24,10 @@ const MIN_SHELF_BYTES: u64 = 256;
 
 /// Buffers larger than this are not pooled: a rare huge transfer should
 /// not keep its staging for ever.
-const MAX_POOLED_BYTES: u64 = 64 << 20;
+const MAX_POOLED_BYTES: u64 = 32 << 20;
 
 /// The most bytes of idle buffers the pool keeps.
-const MAX_IDLE_BYTES: u64 = 256 << 20;
+const MAX_IDLE_BYTES: u64 = 128 << 20;
 
 /// The most idle buffers one shelf keeps: about what a queue has in flight
 /// between automatic submissions, so a steady stream of launches finds
@@ -143,7 +143,7 @@ impl BufferPool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vulkan::device::tests::lavapipe;
+    use crate::vulkan::lavapipe;
 
     #[test]
     fn shelf_sizes_round_up_to_powers_of_two() {

@@ -83,7 +83,9 @@ impl Residency {
             *slot = Some(buffer);
         }
         if holds_contents {
-            self.current = (0..self.current.len()).map(|i| i == index).collect();
+            for (i, current) in self.current.iter_mut().enumerate() {
+                *current = i == index;
+            }
             self.host = None;
         }
     }
@@ -121,12 +123,11 @@ impl Residency {
         } else {
             None
         };
-        if access == Access::Read {
-            if let Some(current) = self.current.get_mut(index) {
-                *current = true;
-            }
-        } else {
-            self.current = (0..self.current.len()).map(|i| i == index).collect();
+        for (i, current) in self.current.iter_mut().enumerate() {
+            // A read adds this copy to the current ones; a write leaves it alone.
+            *current = i == index || (access == Access::Read && *current);
+        }
+        if access != Access::Read {
             self.host = None;
         }
         Ok(refresh)
