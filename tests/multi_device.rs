@@ -37,7 +37,7 @@ fn two_devices() -> (Context, [CommandQueue; 2], [cl_device_id; 2]) {
     let platform = get_platforms().expect("platforms").remove(0);
     let ids = platform.get_devices(CL_DEVICE_TYPE_ALL).expect("devices");
     assert!(
-        ids.len() >= 2 && ids.len() % 2 == 0,
+        ids.len() >= 2 && ids.len().is_multiple_of(2),
         "two copies of each device: {} devices",
         ids.len()
     );
