@@ -13,6 +13,7 @@ use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::program::Program;
 use opencl3::types::{CL_BLOCKING, CL_NON_BLOCKING};
 use std::ptr;
+use std::sync::{Mutex, PoisonError};
 
 /// A by-value struct of 512 bytes is beyond every device's push constants
 /// (Vulkan devices offer 128 to 256 bytes), so each launch fills a launch
@@ -40,6 +41,9 @@ __kernel void add(__global int *data, int value) {
 }
 "#;
 
+/// The tests measure the process's memory, so they run one at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
 /// Resident set size in bytes (Linux).
 fn resident_bytes() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").expect("/proc/self/statm");
@@ -53,6 +57,7 @@ fn resident_bytes() -> u64 {
 
 #[test]
 fn enqueues_in_a_loop_keep_memory_flat_and_threads_share_a_queue() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
     let (context, queue) = common::context_and_queue();
     let program = Program::create_and_build_from_source(&context, SOURCE, "")
         .unwrap_or_else(|log| panic!("build failed:\n{log}"));
@@ -150,6 +155,7 @@ fn enqueues_in_a_loop_keep_memory_flat_and_threads_share_a_queue() {
 
 #[test]
 fn launch_blocks_printf_buffers_and_staging_are_recycled() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
     let (context, queue) = common::context_and_queue();
     let program = Program::create_and_build_from_source(&context, BLOCK_SOURCE, "")
         .unwrap_or_else(|log| panic!("build failed:\n{log}"));

@@ -9,10 +9,12 @@
 //! until the command has completed; dropping the last reference puts the
 //! buffer back on its shelf for the next command. Buffers are shelved by
 //! placement and size rounded up to a power of two; what is shelved is
-//! capped in bytes and in count, and the rest is freed, so the pool holds
-//! at most what the busiest recent moment needed.
+//! capped in bytes and in count. A buffer that would not fit under the byte
+//! cap pushes out the buffers idle longest, of any shelf (a burst of
+//! `printf` launches must not keep the staging of later reads from being
+//! shelved), and one that still does not fit is freed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::core::error::VkResultExt;
@@ -37,10 +39,37 @@ const MAX_IDLE_PER_SHELF: usize = 4096;
 /// Shelves are keyed by placement and rounded size.
 type ShelfKey = (Placement, u64);
 
+/// The idle buffers of one size and placement, each with when it was
+/// returned, oldest first: the newest is lent first (it is likeliest to be
+/// in cache), the oldest pushed out first.
+type Shelf = VecDeque<(u64, Arc<vulkan::Buffer>)>;
+
 #[derive(Default)]
 struct Shelves {
-    idle: HashMap<ShelfKey, Vec<Arc<vulkan::Buffer>>>,
+    idle: HashMap<ShelfKey, Shelf>,
     idle_bytes: u64,
+    /// Counts returns, to order idle buffers by age.
+    clock: u64,
+}
+
+impl Shelves {
+    /// Frees the buffers idle longest until `bytes` more fit under
+    /// [`MAX_IDLE_BYTES`]; whether they do.
+    fn make_room(&mut self, bytes: u64) -> bool {
+        while self.idle_bytes + bytes > MAX_IDLE_BYTES {
+            let oldest = self
+                .idle
+                .iter_mut()
+                .filter_map(|(&(_, size), shelf)| Some((shelf.front()?.0, size, shelf)))
+                .min_by_key(|(returned, _, _)| *returned);
+            let Some((_, size, shelf)) = oldest else {
+                return false;
+            };
+            shelf.pop_front();
+            self.idle_bytes -= size;
+        }
+        true
+    }
 }
 
 /// One device's recycled buffers.
@@ -72,14 +101,20 @@ impl Drop for Lease {
         let size = self.buffer.size();
         let key = (self.buffer.placement(), size);
         let mut shelves = home.lock().unwrap_or_else(PoisonError::into_inner);
-        if shelves.idle_bytes + size > MAX_IDLE_BYTES {
+        shelves.clock += 1;
+        let now = shelves.clock;
+        let full = shelves
+            .idle
+            .get(&key)
+            .is_some_and(|shelf| shelf.len() >= MAX_IDLE_PER_SHELF);
+        if full || !shelves.make_room(size) {
             return;
         }
-        let shelf = shelves.idle.entry(key).or_default();
-        if shelf.len() >= MAX_IDLE_PER_SHELF {
-            return;
-        }
-        shelf.push(self.buffer.clone());
+        shelves
+            .idle
+            .entry(key)
+            .or_default()
+            .push_back((now, self.buffer.clone()));
         shelves.idle_bytes += size;
     }
 }
@@ -110,7 +145,8 @@ impl BufferPool {
             let buffer = shelves
                 .idle
                 .get_mut(&(placement, rounded))
-                .and_then(Vec::pop);
+                .and_then(VecDeque::pop_back)
+                .map(|(_, buffer)| buffer);
             if buffer.is_some() {
                 shelves.idle_bytes -= rounded;
             }
@@ -134,7 +170,7 @@ impl BufferPool {
     pub fn idle(&self) -> (usize, u64) {
         let shelves = self.shelves.lock().unwrap_or_else(PoisonError::into_inner);
         (
-            shelves.idle.values().map(Vec::len).sum(),
+            shelves.idle.values().map(VecDeque::len).sum(),
             shelves.idle_bytes,
         )
     }
@@ -173,6 +209,31 @@ mod tests {
         assert_ne!(Arc::as_ptr(readback.buffer()), raw);
         drop((second, again, readback));
         assert_eq!(pool.idle(), (3, 3 * 512));
+    }
+
+    #[test]
+    fn a_full_pool_pushes_out_the_buffers_idle_longest() {
+        let device = lavapipe();
+        let pool = BufferPool::default();
+        let big = MAX_POOLED_BYTES;
+        let fill = (MAX_IDLE_BYTES / big) as usize;
+        // Big buffers fill the pool; a small one then pushes out the one
+        // idle longest.
+        let leases: Vec<_> = (0..fill)
+            .map(|_| pool.take(&device, Placement::Readback, big).unwrap())
+            .collect();
+        drop(leases);
+        assert_eq!(pool.idle(), (fill, MAX_IDLE_BYTES));
+        drop(pool.take(&device, Placement::Upload, 1000).unwrap());
+        assert_eq!(pool.idle(), (fill, MAX_IDLE_BYTES - big + 1024));
+        // Lent out and returned, the big ones push out the small one, idle
+        // longer than they.
+        let again: Vec<_> = (0..fill)
+            .map(|_| pool.take(&device, Placement::Readback, big).unwrap())
+            .collect();
+        assert_eq!(pool.idle(), (1, 1024));
+        drop(again);
+        assert_eq!(pool.idle(), (fill, MAX_IDLE_BYTES));
     }
 
     #[test]

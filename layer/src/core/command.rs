@@ -6,6 +6,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use crate::core::buffer_pool::Lease;
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::memory::Mem;
@@ -47,6 +48,8 @@ pub struct Recipe {
     steps: Vec<Step>,
     uses: Vec<(Arc<Object<Mem>>, Access)>,
     keep_alive: Vec<Arc<dyn Any + Send + Sync>>,
+    /// The size of the pooled buffers it holds (see [`Recipe::hold`]).
+    leased_bytes: u64,
 }
 
 impl Recipe {
@@ -62,6 +65,18 @@ impl Recipe {
 
     pub fn keep_alive(&mut self, object: Arc<dyn Any + Send + Sync>) {
         self.keep_alive.push(object);
+    }
+
+    /// Keeps a pooled buffer until the command completes, counting its
+    /// bytes against the queue's budget of memory in flight.
+    pub fn hold(&mut self, lease: Arc<Lease>) {
+        self.leased_bytes += lease.buffer().size();
+        self.keep_alive.push(lease);
+    }
+
+    /// The bytes of pooled buffers the command holds.
+    pub fn leased_bytes(&self) -> u64 {
+        self.leased_bytes
     }
 
     /// Records the steps on `device`'s `stream`, after the copies that

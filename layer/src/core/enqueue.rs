@@ -113,7 +113,7 @@ pub fn read_buffer_as(
             size: size as u64,
         });
         recipe.uses(mem.clone(), Access::Read);
-        recipe.keep_alive(staging.clone());
+        recipe.hold(staging.clone());
         let copy_out: HostCompletion = Box::new(move || {
             staging
                 .buffer()
@@ -190,7 +190,7 @@ pub fn write_buffer_as(
             size: source.len() as u64,
         });
         recipe.uses(mem.clone(), Access::Write);
-        recipe.keep_alive(staging);
+        recipe.hold(staging);
     }
     let event = queue.enqueue(command, waits, recipe, None)?;
     wait_if_blocking(&event, blocking)?;
@@ -311,7 +311,7 @@ fn tiled_fill(
     let tile: Vec<u8> = pattern.iter().cycle().take(tile_len).copied().collect();
     let staging = queue.device().lease(Placement::Upload, tile_len as u64)?;
     staging.buffer().write(0, &tile).or_out_of_resources()?;
-    recipe.keep_alive(staging.clone());
+    recipe.hold(staging.clone());
     recipe.push(Step::Copy {
         src: staging.buffer().clone(),
         src_offset: 0,

@@ -252,7 +252,7 @@ impl Kernel {
                 .get_mut(printf.binding as usize)
                 .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
             *slot = (buffer.buffer().clone(), 0, PRINTF_BUFFER_BYTES as u64);
-            recipe.keep_alive(buffer);
+            recipe.hold(buffer);
             print = Some(completion);
         }
         for dispatch in plan.dispatches() {
@@ -279,7 +279,7 @@ impl Kernel {
                     let storage = device.lease(Placement::Upload, block.len() as u64)?;
                     storage.buffer().write(0, &block).or_out_of_resources()?;
                     *slot = (storage.buffer().clone(), 0, 0);
-                    recipe.keep_alive(storage);
+                    recipe.hold(storage);
                     Vec::new()
                 }
                 None => block,

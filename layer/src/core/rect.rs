@@ -129,7 +129,7 @@ pub fn read_buffer_rect(
         });
     }
     recipe.uses(mem.clone(), Access::Read);
-    recipe.keep_alive(staging.clone());
+    recipe.hold(staging.clone());
     let host_start = host.start();
     let scatter: HostCompletion = Box::new(move || {
         let bytes = destination.bytes_mut();
@@ -178,7 +178,7 @@ pub fn write_buffer_rect(
         .lease(Placement::Upload, packed.len() as u64)?;
     staging.buffer().write(0, &packed).or_out_of_resources()?;
     let mut recipe = Recipe::default();
-    recipe.keep_alive(staging.clone());
+    recipe.hold(staging.clone());
     for (i, row) in buffer.rows(region).enumerate() {
         recipe.push(Step::Copy {
             src: staging.buffer().clone(),
