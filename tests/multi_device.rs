@@ -135,6 +135,22 @@ fn a_buffer_moves_between_two_devices() {
         expected = expect_scale_add(&expected, round - 2);
     }
     assert_eq!(read(&q0, &data, &[last.get()]), expected, "ping-pong");
+
+    // Changed on device 1 only, then partly overwritten on device 0: the
+    // rest must be what device 1 computed.
+    let on_1 = scale_add(&kernel, &q1, &data, 7, &[]);
+    expected = expect_scale_add(&expected, 7);
+    let patch = [99i32; 100];
+    // SAFETY: `patch` outlives the write, which the read below waits for.
+    let patched =
+        unsafe { q0.enqueue_write_buffer(&mut data, CL_NON_BLOCKING, 4000, &patch, &[on_1.get()]) }
+            .expect("partial write");
+    expected[1000..1100].fill(99);
+    assert_eq!(
+        read(&q0, &data, &[patched.get()]),
+        expected,
+        "partial write"
+    );
 }
 
 #[test]

@@ -189,7 +189,7 @@ pub fn write_buffer_as(
             dst_offset: (mem.origin() + offset) as u64,
             size: source.len() as u64,
         });
-        recipe.uses(mem.clone(), Access::Write);
+        recipe.uses(mem.clone(), mem.write_access(offset, source.len()));
         recipe.hold(staging);
     }
     let event = queue.enqueue(command, waits, recipe, None)?;
@@ -291,7 +291,9 @@ pub fn fill_buffer(
         } else {
             tiled_fill(queue, &mut recipe, buffer, pattern, offset, size)?;
         }
-        recipe.uses(mem.clone(), Access::Write);
+        // `offset` includes a sub-buffer's origin, so only a whole buffer
+        // discards.
+        recipe.uses(mem.clone(), mem.write_access(offset, size));
     }
     queue.enqueue(CL_COMMAND_FILL_BUFFER, waits, recipe, None)
 }

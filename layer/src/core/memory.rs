@@ -311,6 +311,17 @@ impl Mem {
         residency.prepare(self.context.devices(), index, access)
     }
 
+    /// How a command that writes `size` bytes at `offset` uses this memory
+    /// object: overwriting a whole buffer needs none of its old contents
+    /// moved to the device first.
+    pub fn write_access(&self, offset: usize, size: usize) -> Access {
+        if self.parent.is_none() && offset == 0 && size == self.size {
+            Access::Discard
+        } else {
+            Access::Write
+        }
+    }
+
     /// The index of `device` in the context, and the residency record of
     /// the buffer this memory object is (a region of), locked.
     fn residency_for(

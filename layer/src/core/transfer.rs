@@ -169,8 +169,14 @@ pub fn write_streamed(
             dst_offset: buffer_offset + offset as u64,
             size: len as u64,
         });
-        // The first part brings the contents to this device.
-        recipe.uses(mem.clone(), Access::Write);
+        // The first part brings the contents to this device, unless the
+        // transfer overwrites them all.
+        let access = if i == 0 {
+            mem.write_access((buffer_offset - mem.origin() as u64) as usize, source.len())
+        } else {
+            Access::Write
+        };
+        recipe.uses(mem.clone(), access);
         // The last part is the command the application sees.
         let part_event = if i == last {
             event.clone()
