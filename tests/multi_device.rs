@@ -16,7 +16,7 @@ use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{
     Buffer, ClMem, CL_MAP_READ, CL_MAP_WRITE, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY,
-    CL_MEM_READ_WRITE, CL_MEM_USE_HOST_PTR,
+    CL_MEM_READ_WRITE, CL_MEM_USE_HOST_PTR, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
 };
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
@@ -264,6 +264,31 @@ fn initial_contents_sub_buffers_copies_maps_and_migration() {
         unsafe { q1.enqueue_migrate_mem_object(1, handles.as_ptr(), 0, &[]) }.expect("migrate");
     migrated.wait().expect("migrated");
     assert_eq!(read(&q1, &copy, &[]), moved, "migrated to device 1");
+
+    // A sub-buffer migrated with undefined contents: the rest of its parent
+    // keeps what device 0 wrote.
+    let fresh: Vec<i32> = (0..N as i32).map(|i| 5 - i).collect();
+    // SAFETY: a blocking write of the buffer's size.
+    unsafe { q0.enqueue_write_buffer(&mut copy, CL_BLOCKING, 0, &fresh, &[]) }.expect("write");
+    // SAFETY: elements 0..1024 of `copy`.
+    let head = unsafe { copy.create_sub_buffer(CL_MEM_READ_WRITE, 0, 1024) }.expect("sub-buffer");
+    let handles = [head.get()];
+    // SAFETY: one valid memory object.
+    let migrated = unsafe {
+        q1.enqueue_migrate_mem_object(
+            1,
+            handles.as_ptr(),
+            CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
+            &[],
+        )
+    }
+    .expect("migrate");
+    let back = read(&q1, &copy, &[migrated.get()]);
+    assert_eq!(
+        back[1024..],
+        fresh[1024..],
+        "outside the migrated sub-buffer"
+    );
     drop(used);
     drop(host);
 }

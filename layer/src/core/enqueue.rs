@@ -349,14 +349,17 @@ pub fn migrate(
 ) -> CLResult<Arc<Object<Event>>> {
     let mut recipe = Recipe::default();
     if flags & CL_MIGRATE_MEM_OBJECT_HOST == 0 {
-        let access = if flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED != 0 {
-            Access::Discard
-        } else {
-            Access::Read
-        };
+        let discard = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED != 0;
         for mem in mems {
             check_same_context(queue, mem)?;
             mem.buffer_on(queue.device())?;
+            // A sub-buffer's undefined contents leave the rest of its
+            // parent defined, so that moves whole.
+            let access = if discard && mem.parent().is_none() {
+                Access::Discard
+            } else {
+                Access::Read
+            };
             recipe.uses(mem.clone(), access);
         }
     }
