@@ -123,6 +123,11 @@ impl Device {
         self.buffer_pool.take(self.vk()?, placement, size)
     }
 
+    /// The recycled host-visible buffers [`Device::lease`] lends.
+    pub fn buffer_pool(&self) -> &BufferPool {
+        &self.buffer_pool
+    }
+
     /// The logical device, created on first use and shared by all contexts.
     pub fn vk(&self) -> CLResult<&Arc<vulkan::Device>> {
         if let Some(device) = self.logical.get() {

@@ -599,3 +599,135 @@ impl Drop for Sequence<'_> {
         std::mem::take(&mut self.due).run();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use opencl_sys::{CL_COMMAND_NDRANGE_KERNEL, CL_MEM_READ_WRITE};
+
+    use std::sync::mpsc;
+
+    use super::*;
+    use crate::core::enqueue::read_buffer;
+    use crate::core::host::HostMemory;
+    use crate::core::kernel::{ArgValue, Kernel};
+    use crate::core::memory::{BufferDescription, Mem};
+    use crate::core::ndrange::NdRange;
+    use crate::core::program::Program;
+
+    /// A launch block (512 bytes of by-value argument) and a `printf`
+    /// buffer per launch, and a loop that gives each launch some work.
+    const SOURCE: &str = r#"
+        typedef struct { int v[128]; } Block;
+        __kernel void add_block(__global int *data, Block b, int spin) {
+            size_t i = get_global_id(0);
+            uint acc = (uint)i;
+            for (int k = 0; k < spin; k++) acc = acc * 1664525u + 1013904223u;
+            data[i] += b.v[i];
+            if (acc == 0xFFFFFFFFu) printf("%u\n", acc);
+        }
+    "#;
+
+    const LAUNCHES: usize = 2000;
+    const SPIN: i32 = 1000;
+
+    /// Launches enqueued in a loop that each hold a launch block and a
+    /// megabyte of `printf` buffer keep a bounded number of buffers alive,
+    /// and once the queue is finished only the pool's idle buffers remain.
+    /// lavapipe keeps little work in flight by itself, so this cannot show
+    /// the queue's own bound at work, only that nothing leaks.
+    #[test]
+    fn an_enqueue_loop_holds_a_bounded_number_of_buffers() {
+        let instance = vulkan::instance().expect("Vulkan instance");
+        let index = instance
+            .physical_devices()
+            .iter()
+            .position(|device| device.name.starts_with("llvmpipe"))
+            .expect("lavapipe is installed on the test machine");
+        // A logical device of its own, so no other test's buffers count.
+        let device = Object::new(Device::new(instance, index, 5));
+        let context = Context::new(vec![device.clone()], Vec::new(), None).expect("context");
+        let program = Program::from_source(&context, SOURCE.to_owned());
+        program.build(None, "").expect("build");
+        let kernel = Kernel::new(&program, "add_block").expect("kernel");
+        let data = Mem::new_buffer(
+            &context,
+            BufferDescription {
+                flags: CL_MEM_READ_WRITE,
+                size: 128 * 4,
+                contents: Some(&[0; 128 * 4]),
+                host_ptr: 0,
+                properties: Vec::new(),
+            },
+        )
+        .expect("buffer");
+        let block: Vec<u8> = (0..128i32).flat_map(|i| (i % 3).to_le_bytes()).collect();
+        kernel
+            .set_arg(0, ArgValue::Buffer(Some(data.clone())))
+            .expect("arg 0");
+        kernel.set_arg(1, ArgValue::Bytes(block)).expect("arg 1");
+        kernel
+            .set_arg(2, ArgValue::Bytes(SPIN.to_le_bytes().to_vec()))
+            .expect("arg 2");
+        let queue = Queue::new(&context, &device, 0, Vec::new()).expect("queue");
+        let vk = device.vk().expect("device").clone();
+        let range = NdRange {
+            work_dim: 1,
+            global_offset: [0; 3],
+            global_size: [128, 1, 1],
+            local_size: None,
+        };
+        let baseline = vk.live_buffers();
+        let mut peak = 0;
+        for _ in 0..LAUNCHES {
+            let (recipe, print) = kernel.launch_recipe(&device, &range).expect("recipe");
+            queue
+                .enqueue(CL_COMMAND_NDRANGE_KERNEL, &[], recipe, print)
+                .expect("enqueue");
+            peak = peak.max(vk.live_buffers() - baseline);
+        }
+        queue.finish().expect("finish");
+        // In flight: at most MAX_BYTES_IN_FLIGHT of printf buffers plus
+        // what is recorded before a submission (about 160 launches), each
+        // with a launch block; idle: at most as many again.
+        assert!(peak < 800, "{peak} buffers alive during the loop");
+        let (idle, _) = device.buffer_pool().idle();
+        // Besides the idle ones only the dummy buffer for NULL arguments
+        // was made.
+        assert!(
+            vk.live_buffers() <= baseline + idle + 1,
+            "{} buffers alive after finishing, {idle} of them idle, {baseline} before",
+            vk.live_buffers()
+        );
+        // And the launches all ran.
+        let (sender, receiver) = mpsc::channel();
+        let target = Box::new(Collect {
+            bytes: vec![0; 128 * 4],
+            sender,
+        });
+        read_buffer(&queue, &data, true, 0, target, &[]).expect("read");
+        let bytes = receiver.recv().expect("the read's bytes");
+        for (i, word) in bytes.chunks_exact(4).enumerate() {
+            let value = i32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+            assert_eq!(value, (i as i32 % 3) * LAUNCHES as i32, "item {i}");
+        }
+    }
+
+    /// Host memory for a read that hands its bytes over when the read is
+    /// done with it.
+    struct Collect {
+        bytes: Vec<u8>,
+        sender: mpsc::Sender<Vec<u8>>,
+    }
+
+    impl HostMemory for Collect {
+        fn bytes_mut(&mut self) -> &mut [u8] {
+            &mut self.bytes
+        }
+    }
+
+    impl Drop for Collect {
+        fn drop(&mut self) {
+            let _ = self.sender.send(std::mem::take(&mut self.bytes));
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! streams submit to it), the pipeline cache and the memory allocator.
 
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use ash::vk;
@@ -36,6 +36,8 @@ pub struct Device {
     /// thread is writing it.
     cache_dirty: AtomicBool,
     cache_saving: AtomicBool,
+    /// Buffers of this device that exist, for leak tests.
+    live_buffers: AtomicUsize,
     /// ManuallyDrop because its memory blocks must be freed before the
     /// device is destroyed, which `Drop for Device` orders by hand.
     allocator: ManuallyDrop<Mutex<Allocator>>,
@@ -242,12 +244,28 @@ impl Device {
             pipeline_cache,
             cache_dirty: AtomicBool::new(false),
             cache_saving: AtomicBool::new(false),
+            live_buffers: AtomicUsize::new(0),
             allocator: ManuallyDrop::new(Mutex::new(allocator)),
         })
     }
 
     pub fn info(&self) -> &'static PhysicalDeviceInfo {
         self.info
+    }
+
+    /// How many buffers of this device exist now (tests check that loops
+    /// do not leak them).
+    pub fn live_buffers(&self) -> usize {
+        self.live_buffers.load(Ordering::Relaxed)
+    }
+
+    /// Counts a buffer in ([`Device::live_buffers`]); `false` counts one out.
+    pub(crate) fn count_buffer(&self, created: bool) {
+        if created {
+            self.live_buffers.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.live_buffers.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 
     pub fn instance(&self) -> &'static Instance {
