@@ -124,8 +124,9 @@ pub struct Instance {
     raw: ash::Instance,
     validation: ValidationMode,
     physical_devices: Vec<PhysicalDeviceInfo>,
-    /// One logical device per physical device, shared while anyone holds it.
-    logical_devices: Mutex<Vec<Weak<Device>>>,
+    /// Per physical device, its logical devices (one, unless copies were
+    /// asked for; see `Device::new_copy`), shared while anyone holds them.
+    logical_devices: Mutex<Vec<Vec<Weak<Device>>>>,
     /// Kept so the messenger lives as long as the instance (forever).
     _messenger: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
 }
@@ -179,7 +180,7 @@ impl Instance {
         &self.raw
     }
 
-    pub(crate) fn logical_devices(&self) -> &Mutex<Vec<Weak<Device>>> {
+    pub(crate) fn logical_devices(&self) -> &Mutex<Vec<Vec<Weak<Device>>>> {
         &self.logical_devices
     }
 
@@ -301,7 +302,7 @@ impl Instance {
                 return Err(error);
             }
         };
-        let logical_devices = Mutex::new(physical_devices.iter().map(|_| Weak::new()).collect());
+        let logical_devices = Mutex::new(physical_devices.iter().map(|_| Vec::new()).collect());
 
         Ok(Instance {
             entry,
