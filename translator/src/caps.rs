@@ -21,9 +21,9 @@ pub struct DeviceCaps {
     /// 64-bit atomics on buffers and workgroup memory
     /// (`shaderBufferInt64Atomics` and `shaderSharedInt64Atomics`).
     pub int64_atomics: bool,
-    /// `half` arithmetic (`shaderFloat16` plus 16-bit storage) in the
-    /// hardware. The translator does not lower `half` yet, so this does not
-    /// enable `cl_khr_fp16`.
+    /// `half` values and arithmetic (`shaderFloat16`): enables
+    /// `cl_khr_fp16`. Buffers of `half` go through the 32-bit word view, so
+    /// no 16-bit storage access is needed for them.
     pub float16: bool,
     pub image_support: bool,
     /// Push-constant bytes a pipeline may use (`maxPushConstantsSize`). A
@@ -45,7 +45,7 @@ impl DeviceCaps {
             int16: true,
             float64: true,
             int64_atomics: true,
-            float16: false,
+            float16: true,
             image_support: false,
             // What Vulkan guarantees every device.
             max_push_constant_size: 128,
@@ -65,6 +65,9 @@ impl DeviceCaps {
         if self.float64 {
             list.push("cl_khr_fp64");
         }
+        if self.float16 {
+            list.push("cl_khr_fp16");
+        }
         if self.int64_atomics {
             list.push("cl_khr_int64_base_atomics");
             list.push("cl_khr_int64_extended_atomics");
@@ -80,6 +83,9 @@ impl DeviceCaps {
         }
         if self.float64 {
             list.push("__opencl_c_fp64");
+        }
+        if self.float16 {
+            list.push("__opencl_c_fp16");
         }
         if self.image_support {
             list.push("__opencl_c_images");

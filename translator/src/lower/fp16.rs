@@ -1,0 +1,284 @@
+//! `half` values (cl_khr_fp16). They live in naga `f16` registers, so
+//! adding, subtracting, multiplying, comparing and selecting are the
+//! hardware's (Vulkan makes the first three correctly rounded at every
+//! width). What the hardware does not do exactly is built here:
+//!
+//! - the bits of a `half` as the `u32` register of a `ushort` and back,
+//!   for word-viewed buffers, kernel arguments and `as_type`;
+//! - division, through a wider type whose quotient rounds to the correctly
+//!   rounded `half`;
+//! - the built-in library: a function of `half` arguments is the `float`
+//!   function of the (exactly) widened arguments, rounded back to `half`.
+//!   OpenCL's `half` bounds are loose (2 ulp for most functions) and every
+//!   `float` result rounds to within about half a `half` ulp, so this is
+//!   within them. `fma` goes through `double` where there is one, whose sum
+//!   of a `half` product and a `half` rounds correctly; the bit functions
+//!   (`bitselect`, `select`, `nextafter`) work on the `ushort` bits.
+
+use super::*;
+use naga::BinaryOperator as B;
+
+/// `ty`'s shape with `s` elements (scalars, vectors, arrays of them).
+pub(super) fn with_element(ty: &Type, s: Scalar) -> Type {
+    match ty {
+        Type::Vector(_, n) => Type::Vector(s, *n),
+        Type::Scalar(_) => Type::Scalar(s),
+        t => t.clone(),
+    }
+}
+
+/// Whether `ty` is `half` or a vector of them.
+fn is_half(ty: &Type) -> bool {
+    matches!(ty, Type::Scalar(Scalar::Half) | Type::Vector(Scalar::Half, _))
+}
+
+/// The bits of the `f16` scalar or (up to 4-lane) vector `v`, zero-extended
+/// into `u32` lanes: the register form of `ushort`.
+pub(super) fn half_to_bits(
+    fb: &mut FnBuilder,
+    v: Handle<naga::Expression>,
+) -> Handle<naga::Expression> {
+    let narrow = fb.add(naga::Expression::As {
+        expr: v,
+        kind: naga::ScalarKind::Uint,
+        convert: None,
+    });
+    fb.add(naga::Expression::As {
+        expr: narrow,
+        kind: naga::ScalarKind::Uint,
+        convert: Some(4),
+    })
+}
+
+/// The `f16` whose bits are the low 16 of each `u32` (or `i32`) lane of
+/// `bits`.
+pub(super) fn bits_to_half(
+    fb: &mut FnBuilder,
+    bits: Handle<naga::Expression>,
+) -> Handle<naga::Expression> {
+    let narrow = fb.add(naga::Expression::As {
+        expr: bits,
+        kind: naga::ScalarKind::Uint,
+        convert: Some(2),
+    });
+    fb.add(naga::Expression::As {
+        expr: narrow,
+        kind: naga::ScalarKind::Float,
+        convert: None,
+    })
+}
+
+/// Built-ins whose `half` version is not the `float` one rounded: they
+/// only move bits, and the `half` bits are what they must move.
+fn works_on_bits(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::Bitselect | Builtin::Select | Builtin::Nextafter
+    )
+}
+
+/// Built-ins that write a result through a pointer argument: the widened
+/// call would write a `float` where a `half` lives.
+fn writes_through_pointer(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::Fract
+            | Builtin::Modf
+            | Builtin::Sincos
+            | Builtin::Frexp
+            | Builtin::LgammaR
+            | Builtin::Remquo
+    )
+}
+
+impl ModuleBuilder<'_> {
+    /// The `u32`-lane bits of `v`, a `half` value of `ty` (any width).
+    pub(super) fn half_bits(
+        &mut self,
+        fb: &mut FnBuilder,
+        v: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let to = with_element(ty, Scalar::UShort);
+        self.per_part(fb, &to, &[(v, ty)], location, |_, fb, v, _| {
+            Ok(half_to_bits(fb, v[0]))
+        })
+    }
+
+    /// The `half` value of type `ty` whose bits are the `u32` lanes `bits`.
+    pub(super) fn half_from_bits(
+        &mut self,
+        fb: &mut FnBuilder,
+        bits: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let from = with_element(ty, Scalar::UShort);
+        self.per_part(fb, ty, &[(bits, &from)], location, |_, fb, v, _| {
+            Ok(bits_to_half(fb, v[0]))
+        })
+    }
+
+    /// `x / y` on `half` (at most 4 lanes): the quotient in `double`
+    /// is within far less than the distance from any quotient of two
+    /// halves to a rounding boundary of `half`, so rounding it gives the
+    /// correctly rounded `half`. Without `double`, the `float` division
+    /// (at most 2.5 ulp in Vulkan) can miss by one near such a boundary.
+    pub(super) fn divide_half(
+        &mut self,
+        fb: &mut FnBuilder,
+        x: Handle<naga::Expression>,
+        y: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let wide = if self.caps.float64 {
+            Scalar::Double
+        } else {
+            Scalar::Float
+        };
+        let wide_ty = with_element(ty, wide);
+        let xw = self.convert(fb, x, ty, &wide_ty, location)?;
+        let yw = self.convert(fb, y, ty, &wide_ty, location)?;
+        let q = if wide == Scalar::Float {
+            self.divide_f32(fb, xw, yw, &wide_ty, location)?
+        } else {
+            fb.binary(B::Divide, xw, yw)
+        };
+        self.convert(fb, q, &wide_ty, ty, location)
+    }
+
+    /// `b` on `half` arguments or with a `half` result, lowered through
+    /// `float` (see the module comment); `None` when `b` does not involve
+    /// `half` or has its own path.
+    pub(super) fn half_builtin(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        if !is_half(ty) && !args.iter().any(|a| is_half(&a.ty)) {
+            return Ok(None);
+        }
+        if writes_through_pointer(b) {
+            return Err(self.error(
+                location,
+                format!("'{b}' on half is not supported yet by this translator"),
+            ));
+        }
+        if b == Builtin::Nextafter {
+            return self.half_nextafter(fb, args, ty, location).map(Some);
+        }
+        if works_on_bits(b) {
+            return self.half_through_bits(fb, b, args, ty, location).map(Some);
+        }
+        let wide = if b == Builtin::Fma && self.caps.float64 {
+            Scalar::Double
+        } else {
+            Scalar::Float
+        };
+        let widened: Vec<Expr> = args
+            .iter()
+            .map(|a| {
+                if is_half(&a.ty) {
+                    Expr::new(
+                        H::Convert(Box::new(a.clone())),
+                        with_element(&a.ty, wide),
+                        a.location,
+                    )
+                } else {
+                    a.clone()
+                }
+            })
+            .collect();
+        let wide_ty = if is_half(ty) {
+            with_element(ty, wide)
+        } else {
+            ty.clone()
+        };
+        let call = Expr::new(H::Builtin(b, widened), wide_ty.clone(), location);
+        let r = self.plain(fb, &call)?;
+        self.convert(fb, r, &wide_ty, ty, location).map(Some)
+    }
+
+    /// `select`/`bitselect` on `half`: the same built-in on the `ushort`
+    /// bits of the `half` operands.
+    fn half_through_bits(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let bits_of = |a: &Expr| {
+            if is_half(&a.ty) {
+                let n = wide::width_of(&a.ty);
+                Expr::new(
+                    H::Builtin(Builtin::As(Scalar::UShort, n), vec![a.clone()]),
+                    with_element(&a.ty, Scalar::UShort),
+                    a.location,
+                )
+            } else {
+                a.clone()
+            }
+        };
+        let bits_args: Vec<Expr> = args.iter().map(bits_of).collect();
+        let bits_ty = with_element(ty, Scalar::UShort);
+        let call = Expr::new(H::Builtin(b, bits_args), bits_ty.clone(), location);
+        let bits = self.plain(fb, &call)?;
+        self.half_from_bits(fb, bits, ty, location)
+    }
+
+    /// `nextafter(x, y)` on `half` (at most 4 lanes): the neighbour of `x`
+    /// towards `y`, by stepping the sign-magnitude bits: `y` itself when
+    /// they are equal, NaN when either is, and from zero the smallest
+    /// subnormal with `y`'s sign.
+    fn half_nextafter(
+        &mut self,
+        fb: &mut FnBuilder,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let x = self.plain(fb, &args[0])?;
+        let y = self.plain(fb, &args[1])?;
+        let bits_ty = with_element(ty, Scalar::UInt);
+        let xb = half_to_bits(fb, x);
+        let yb = half_to_bits(fb, y);
+        let zero = self.float_constant(fb, ty, 0.0, location)?;
+        let (one, sign_bit) = (
+            self.constant(fb, &bits_ty, 1, location)?,
+            self.constant(fb, &bits_ty, 0x8000, location)?,
+        );
+        // Away from zero is +1 on the magnitude, towards it -1.
+        let x_negative = fb.binary(B::Less, x, zero);
+        let towards_up = fb.binary(B::Less, x, y);
+        let away = fb.binary(B::NotEqual, x_negative, towards_up);
+        let up = fb.binary(B::Add, xb, one);
+        let down = fb.binary(B::Subtract, xb, one);
+        let stepped = fb.select(away, up, down);
+        // From +-0: the smallest subnormal on y's side.
+        let y_sign = fb.binary(B::And, yb, sign_bit);
+        let tiny = fb.binary(B::InclusiveOr, y_sign, one);
+        let x_zero = fb.binary(B::Equal, x, zero);
+        let stepped = fb.select(x_zero, tiny, stepped);
+        let r = bits_to_half(fb, stepped);
+        // Equal (including +0 and -0) gives y; a NaN gives the NaN.
+        let equal = fb.binary(B::Equal, x, y);
+        let r = fb.select(equal, y, r);
+        let x_nan = fb.add(naga::Expression::Relational {
+            fun: naga::RelationalFunction::IsNan,
+            argument: x,
+        });
+        let y_nan = fb.add(naga::Expression::Relational {
+            fun: naga::RelationalFunction::IsNan,
+            argument: y,
+        });
+        let r = fb.select(y_nan, y, r);
+        Ok(fb.select(x_nan, x, r))
+    }
+}
