@@ -130,4 +130,5 @@ pub fn context_and_queue() -> (
     (context, queue)
 }
 
+pub mod fp16;
 pub mod ulp;

@@ -13,8 +13,8 @@ mod async_copy;
 mod atomics;
 mod convert;
 mod divide64;
-mod geometric;
 mod fp16;
+mod geometric;
 mod init;
 mod int64;
 mod kernel;
@@ -1298,6 +1298,9 @@ impl<'a> ModuleBuilder<'a> {
                 accept: one,
                 reject: zero,
             }));
+        }
+        if fs == Scalar::Double && ts == Scalar::Half {
+            return self.double_to_half(fb, v, from, to, location);
         }
         let (fn_, tn) = (naga_scalar(fs), naga_scalar(ts));
         let converted = if fn_ == tn {

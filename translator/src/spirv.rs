@@ -130,6 +130,45 @@ fn decorate_no_contraction(words: &mut Vec<u32>) {
     }
 }
 
+const OP_EXTENSION: u32 = 10;
+/// StorageBuffer16BitAccess and UniformAndStorageBuffer16BitAccess.
+const CAPABILITIES_16BIT_STORAGE: [u32; 2] = [4433, 4434];
+
+/// Drops the 16-bit storage capabilities (and their extension), which
+/// naga declares whenever a module uses `f16`. No 16-bit value ever lives
+/// in a buffer or push constant here: `half` and `short` buffers and
+/// arguments are read and written as 32-bit words, so `half` needs only
+/// `shaderFloat16`, not the device's 16-bit storage features.
+fn drop_16bit_storage(words: &mut Vec<u32>) {
+    let extension_name = b"SPV_KHR_16bit_storage";
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return;
+        }
+        let opcode = words[at] & 0xffff;
+        let drop = match opcode {
+            OP_CAPABILITY => count == 2 && CAPABILITIES_16BIT_STORAGE.contains(&words[at + 1]),
+            OP_EXTENSION => {
+                let bytes: Vec<u8> = words[at + 1..at + count]
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect();
+                bytes.split(|&b| b == 0).next() == Some(&extension_name[..])
+            }
+            // Capabilities and extensions come first; stop at the rest.
+            _ if opcode > OP_EXTENSION && opcode != OP_CAPABILITY => return,
+            _ => false,
+        };
+        if drop {
+            words.drain(at..at + count);
+        } else {
+            at += count;
+        }
+    }
+}
+
 const OP_ENTRY_POINT: u32 = 15;
 const OP_EXECUTION_MODE: u32 = 16;
 const OP_CAPABILITY: u32 = 17;
@@ -301,6 +340,7 @@ impl Kernel {
         writer
             .write(&module, info, None, &None, &mut words)
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
+        drop_16bit_storage(&mut words);
         decorate_aliased(&mut words, &self.aliased_bindings());
         decorate_no_contraction(&mut words);
         let widths: Vec<u32> = [32, 64]

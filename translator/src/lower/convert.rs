@@ -145,23 +145,16 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let mut from = &arg.ty;
-        let mut source = from.element().unwrap_or(Scalar::Int);
-        let mut x = self.plain(fb, arg)?;
+        if c.to == Scalar::Half {
+            return self.convert_half_directed(fb, c.rounding, arg, to, location);
+        }
+        let from = &arg.ty;
+        let source = from.element().unwrap_or(Scalar::Int);
+        let x = self.plain(fb, arg)?;
         let shape = |s: Scalar| match to {
             Type::Vector(_, n) => Type::Vector(s, *n),
             _ => Type::Scalar(s),
         };
-        // An integer bound for `half` is first made a `float`: exact up to
-        // 2^24, and beyond that `half` is past its largest finite value
-        // both ways, so the float keeps every comparison with a `half` the
-        // integer would give (and no bound beyond `half`'s range is needed).
-        let widened = shape(Scalar::Float);
-        if c.to == Scalar::Half && source.is_integer() {
-            x = self.convert(fb, x, from, &widened, location)?;
-            from = &widened;
-            source = Scalar::Float;
-        }
         let r = self.convert(fb, x, from, to, location)?;
         // Where the nearest value lies against x.
         let (above, below) = if source.is_float() {
@@ -218,11 +211,7 @@ impl ModuleBuilder<'_> {
         } else {
             Scalar::UInt
         });
-        let bits = if c.to == Scalar::Half {
-            super::fp16::half_to_bits(fb, r)
-        } else {
-            self.bitcast(fb, r, &bits_ty, location)?
-        };
+        let bits = self.bitcast(fb, r, &bits_ty, location)?;
         let one = self.constant(fb, &bits_ty, 1, location)?;
         let up = fb.binary(B::Add, bits, one);
         let down = fb.binary(B::Subtract, bits, one);
@@ -231,9 +220,6 @@ impl ModuleBuilder<'_> {
             None => bits,
         };
         let moved = fb.select(toward, down, moved);
-        if c.to == Scalar::Half {
-            return Ok(super::fp16::bits_to_half(fb, moved));
-        }
         self.bitcast(fb, moved, to, location)
     }
 }

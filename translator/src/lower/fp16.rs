@@ -16,6 +16,7 @@
 //!   (`bitselect`, `select`, `nextafter`) work on the `ushort` bits.
 
 use super::*;
+use crate::builtins::Rounding;
 use naga::BinaryOperator as B;
 
 /// `ty`'s shape with `s` elements (scalars, vectors, arrays of them).
@@ -29,7 +30,10 @@ pub(super) fn with_element(ty: &Type, s: Scalar) -> Type {
 
 /// Whether `ty` is `half` or a vector of them.
 fn is_half(ty: &Type) -> bool {
-    matches!(ty, Type::Scalar(Scalar::Half) | Type::Vector(Scalar::Half, _))
+    matches!(
+        ty,
+        Type::Scalar(Scalar::Half) | Type::Vector(Scalar::Half, _)
+    )
 }
 
 /// The bits of the `f16` scalar or (up to 4-lane) vector `v`, zero-extended
@@ -71,10 +75,7 @@ pub(super) fn bits_to_half(
 /// Built-ins whose `half` version is not the `float` one rounded: they
 /// only move bits, and the `half` bits are what they must move.
 fn works_on_bits(b: Builtin) -> bool {
-    matches!(
-        b,
-        Builtin::Bitselect | Builtin::Select | Builtin::Nextafter
-    )
+    matches!(b, Builtin::Bitselect | Builtin::Select | Builtin::Nextafter)
 }
 
 /// Built-ins that write a result through a pointer argument: the widened
@@ -161,6 +162,10 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
         if !is_half(ty) && !args.iter().any(|a| is_half(&a.ty)) {
+            return Ok(None);
+        }
+        // Every subnormal half is a normal float: ask the half itself.
+        if b == Builtin::Isnormal {
             return Ok(None);
         }
         if writes_through_pointer(b) {
@@ -280,5 +285,100 @@ impl ModuleBuilder<'_> {
         });
         let r = fb.select(y_nan, y, r);
         Ok(fb.select(x_nan, x, r))
+    }
+
+    /// `convert_half_rtz/_rtp/_rtn(x)`: the nearest `half`, moved one step
+    /// where it lies on the wrong side of `x`. Halves are sign and
+    /// magnitude, so a step of the bits by one moves the magnitude, through
+    /// the subnormals, from zero (whose sign is `x`'s) and between the
+    /// largest finite `half` and infinity. The side is found in `x`'s own
+    /// type (integers in `float`: exact up to 2^24, and beyond that both
+    /// past every finite `half`), and the sign from the bits, so no `half`
+    /// comparison is involved.
+    pub(super) fn convert_half_directed(
+        &mut self,
+        fb: &mut FnBuilder,
+        rounding: Rounding,
+        arg: &Expr,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let mut x = self.plain(fb, arg)?;
+        let mut from = arg.ty.clone();
+        if from.element().is_some_and(|s| s.is_integer()) {
+            let widened = with_element(&from, Scalar::Float);
+            x = self.convert(fb, x, &from, &widened, location)?;
+            from = widened;
+        }
+        let nearest = self.convert(fb, x, &from, to, location)?;
+        let back = self.convert(fb, nearest, to, &from, location)?;
+        let bits_ty = with_element(to, Scalar::UInt);
+        let bits = self.half_bits(fb, nearest, to, location)?;
+        let sign_bit = self.constant(fb, &bits_ty, 0x8000, location)?;
+        let zero = self.constant(fb, &bits_ty, 0, location)?;
+        let sign = fb.binary(B::And, bits, sign_bit);
+        let negative = fb.binary(B::NotEqual, sign, zero);
+        let up = self.constant(fb, &bits_ty, 1, location)?;
+        let down = self.constant(fb, &bits_ty, u64::from(u32::MAX), location)?;
+        let (wrong_side, step) = match rounding {
+            Rounding::Rtz => {
+                let magnitude = fb.math(naga::MathFunction::Abs, back, None);
+                let limit = fb.math(naga::MathFunction::Abs, x, None);
+                (fb.binary(B::Greater, magnitude, limit), down)
+            }
+            Rounding::Rtp => (fb.binary(B::Less, back, x), fb.select(negative, down, up)),
+            Rounding::Rtn => (
+                fb.binary(B::Greater, back, x),
+                fb.select(negative, up, down),
+            ),
+            Rounding::Rte | Rounding::Default => return Ok(nearest),
+        };
+        let stepped = fb.binary(B::Add, bits, step);
+        let bits = fb.select(wrong_side, stepped, bits);
+        self.half_from_bits(fb, bits, to, location)
+    }
+
+    /// `double` to `half`, rounded to nearest even. The direct conversion
+    /// rounds twice on some drivers (through `float`: llvmpipe's LLVM 15
+    /// does), which is wrong just past a tie. Rounding to `float` by
+    /// round-to-odd first keeps a sticky bit for the second rounding
+    /// (`float` has more than 11 + 2 significand bits), so the pair rounds
+    /// exactly once.
+    pub(super) fn double_to_half(
+        &mut self,
+        fb: &mut FnBuilder,
+        x: Handle<naga::Expression>,
+        from: &Type,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let float_ty = with_element(from, Scalar::Float);
+        let bits_ty = with_element(from, Scalar::UInt);
+        let nearest = self.convert(fb, x, from, &float_ty, location)?;
+        let back = self.convert(fb, nearest, &float_ty, from, location)?;
+        let exact = fb.binary(B::Equal, back, x);
+        let bits = self.bitcast(fb, nearest, &bits_ty, location)?;
+        let one = self.constant(fb, &bits_ty, 1, location)?;
+        let zero = self.constant(fb, &bits_ty, 0, location)?;
+        let low = fb.binary(B::And, bits, one);
+        let even = fb.binary(B::Equal, low, zero);
+        // An inexact even result moves to its odd neighbour towards x.
+        let inexact = fb.unary(naga::UnaryOperator::LogicalNot, exact);
+        let fix = fb.binary(B::LogicalAnd, inexact, even);
+        let (magnitude, limit) = (
+            fb.math(naga::MathFunction::Abs, back, None),
+            fb.math(naga::MathFunction::Abs, x, None),
+        );
+        let too_far = fb.binary(B::Greater, magnitude, limit);
+        let down = fb.binary(B::Subtract, bits, one);
+        let up = fb.binary(B::Add, bits, one);
+        let odd = fb.select(too_far, down, up);
+        let bits = fb.select(fix, odd, bits);
+        let odd_float = self.bitcast(fb, bits, &float_ty, location)?;
+        Ok(fb.add(naga::Expression::As {
+            expr: odd_float,
+            kind: naga::ScalarKind::Float,
+            convert: Some(2),
+        }))
     }
 }

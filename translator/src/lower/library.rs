@@ -228,6 +228,18 @@ impl ModuleBuilder<'_> {
                 let c = fb.binary(B::InclusiveOr, lt, gt);
                 self.bool_to_int(fb, c, ty, location)?
             }
+            Builtin::Isordered | Builtin::Isunordered => {
+                // Ordered: neither is NaN, so each equals itself.
+                let [x, y] = self.values::<2>(fb, args, location)?;
+                let (xx, yy) = (fb.binary(B::Equal, x, x), fb.binary(B::Equal, y, y));
+                let ordered = fb.binary(B::LogicalAnd, xx, yy);
+                let c = if b == Builtin::Isordered {
+                    ordered
+                } else {
+                    fb.unary(naga::UnaryOperator::LogicalNot, ordered)
+                };
+                self.bool_to_int(fb, c, ty, location)?
+            }
             Builtin::Isnan | Builtin::Isinf | Builtin::Isfinite | Builtin::Isnormal => {
                 let [x] = self.values::<1>(fb, args, location)?;
                 let relational = |fb: &mut FnBuilder, fun| {
@@ -246,6 +258,7 @@ impl ModuleBuilder<'_> {
                         } else {
                             let smallest = match elem {
                                 Scalar::Double => f64::MIN_POSITIVE,
+                                Scalar::Half => 2f64.powi(-14),
                                 _ => f64::from(f32::MIN_POSITIVE),
                             };
                             let smallest = self.float_constant(fb, &arg_ty, smallest, location)?;

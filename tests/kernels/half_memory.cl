@@ -1,0 +1,20 @@
+// Neighbouring work-items write neighbouring halfs, which share 32-bit
+// words: no write may be lost (cl_khr_fp16).
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
+__kernel void neighbours(__global const half *in, __global half *out, __global half *acc)
+{
+    size_t i = get_global_id(0);
+    half v = in[i];
+    out[i] = v * 2.0h;
+    acc[i] += v;
+}
+
+__kernel void local_halfs(__global const half *in, __global half *out)
+{
+    __local half tile[64];
+    size_t l = get_local_id(0);
+    tile[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tile[63 - l] + tile[l];
+}
