@@ -14,6 +14,7 @@ use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::platform::get_platforms;
 use opencl3::types::CL_BLOCKING;
+use std::process::Command;
 use std::ptr;
 
 /// Whether the device reports cl_khr_fp16; prints why a test is skipped.
@@ -1055,4 +1056,43 @@ fn geometric_and_common_functions_on_half_vectors() {
         }
     }
     report(&[length, dot, distance, normalize]);
+}
+
+const PRINTF_CHILD: &str = "CLVULKAN_HALF_PRINTF_CHILD";
+
+/// The `printf` launch, when this process is the child of
+/// [`printf_of_half`].
+#[test]
+fn printf_child() {
+    if std::env::var_os(PRINTF_CHILD).is_none() {
+        return;
+    }
+    let Some(r) = runner("tests/kernels/half_math.cl") else {
+        return;
+    };
+    let v = buffer(&r, &[0.5, -2.0, 3.25, 65504.0].map(to_half_rte));
+    launch(
+        &r,
+        "h_print",
+        &[Arg::Half(to_half_rte(1.5)), Arg::Halfs(&v)],
+        1,
+        None,
+    );
+}
+
+#[test]
+fn printf_of_half() {
+    if !has_fp16() {
+        return;
+    }
+    let mut child = Command::new(std::env::current_exe().expect("test executable"));
+    child
+        .args(["--exact", "printf_child", "--nocapture", "--test-threads=1"])
+        .env(PRINTF_CHILD, "1");
+    let output = common::run_checked(&mut child);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("H: half 1.500 vector 0.500000,-2.000000,3.250000,65504.000000"),
+        "printf output:\n{stdout}"
+    );
 }

@@ -62,7 +62,7 @@ __kernel void h_geometric(__global const half4 *x, __global const half4 *y, __gl
     m[i] = mix(a, b, (half)0.25h) + clamp(a, (half)-1.0h, (half)1.0h);
 }
 
-__kernel void h_print(half x, half4 v)
+__kernel void h_print(half x, __global const half4 *v)
 {
-    printf("half %.3f vector %v4hf\n", x, v);
+    printf("H: half %.3f vector %v4hf\n", x, v[0]);
 }
