@@ -210,7 +210,7 @@ fn arithmetic_matches_host_reference() {
         return;
     };
     let n = 1 << 16;
-    let mut bits = Bits::new(0x5eed_f16);
+    let mut bits = Bits::new(0x05ee_df16);
     let mut x = normal_halfs(&mut bits, n);
     let mut y = normal_halfs(&mut bits, n);
     special_pairs(&mut x, &mut y);
@@ -233,7 +233,7 @@ fn arithmetic_matches_host_reference() {
     );
     let got = read(&r, &out, 8 * n);
     let k = half_to_f64(k_bits);
-    let ops: [(&str, &dyn Fn(f64, f64) -> f64); 8] = [
+    let ops: [(&str, &BinaryRef); 8] = [
         ("a + b", &|a, b| a + b),
         ("a - b", &|a, b| a - b),
         ("a * b", &|a, b| a * b),
@@ -350,7 +350,11 @@ fn conversions_with_rounding_modes_and_saturation() {
         }
         let off = f64::from(bits.next_u32() % 4096) / 4096.0 - 0.5;
         let step = 2f64.powi(((h >> 10) as i32).max(1) - 25);
-        let sign = if bits.next_u32() % 2 == 0 { 1.0 } else { -1.0 };
+        let sign = if bits.next_u32().is_multiple_of(2) {
+            1.0
+        } else {
+            -1.0
+        };
         f.push((sign * (v + off * step)) as f32);
         f.push((sign * (v + 0.5 * step)) as f32);
     }
@@ -523,7 +527,7 @@ fn conversions_with_rounding_modes_and_saturation() {
         d.extend([
             1e300,
             -1e300,
-            65519.999_999,
+            65_519.999_999,
             f64::NAN,
             2f64.powi(-25) + 2f64.powi(-60),
         ]);
@@ -777,6 +781,9 @@ fn sign(x: f64) -> f64 {
 
 type Unary = fn(f64) -> f64;
 type Binary = fn(f64, f64) -> f64;
+type WithInt = fn(f64, i32) -> f64;
+/// A reference that may capture (the kernel's `half` argument).
+type BinaryRef<'a> = dyn Fn(f64, f64) -> f64 + 'a;
 
 /// Unary functions: name, reference, bound in `half` ulps (OpenCL C's
 /// table for `half`: exact functions 0, most 2).
@@ -912,7 +919,7 @@ fn math_functions_within_half_bounds() {
         .map(|i| (bits.next_u32() % 41) as i32 - 20 + (i % 2) as i32)
         .collect();
     let kb = buffer(&r, &k);
-    let with_int: [(&str, fn(f64, i32) -> f64, f64); 3] = [
+    let with_int: [(&str, WithInt, f64); 3] = [
         ("pown", |x, k| x.powi(k), 4.0),
         ("rootn", rootn, 4.0),
         ("ldexp", |x, k| x * 2f64.powi(k), 0.5),

@@ -1300,7 +1300,7 @@ impl<'a> ModuleBuilder<'a> {
             }));
         }
         if fs == Scalar::Double && ts == Scalar::Half {
-            return self.double_to_half(fb, v, from, to, location);
+            return self.double_to_half(fb, v, from, location);
         }
         let (fn_, tn) = (naga_scalar(fs), naga_scalar(ts));
         let converted = if fn_ == tn {

@@ -349,7 +349,6 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         x: Handle<naga::Expression>,
         from: &Type,
-        to: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let float_ty = with_element(from, Scalar::Float);
