@@ -31,8 +31,8 @@ pub struct DeviceCaps {
     /// reads it from a storage buffer instead.
     pub max_push_constant_size: u32,
     /// The kernel may declare IEEE signed zeros, infinities and NaNs
-    /// (`SignedZeroInfNanPreserve`) for 32- and 64-bit floats.
-    pub preserve_inf_nan: [bool; 2],
+    /// (`SignedZeroInfNanPreserve`) for 32-, 64- and 16-bit floats.
+    pub preserve_inf_nan: [bool; 3],
 }
 
 impl DeviceCaps {
@@ -49,7 +49,7 @@ impl DeviceCaps {
             image_support: false,
             // What Vulkan guarantees every device.
             max_push_constant_size: 128,
-            preserve_inf_nan: [true, true],
+            preserve_inf_nan: [true, true, true],
         }
     }
 

@@ -90,6 +90,7 @@ pub fn lower(
                 k.preserve_inf_nan = [
                     ieee && caps.preserve_inf_nan[0],
                     ieee && caps.preserve_inf_nan[1] && caps.float64,
+                    ieee && caps.preserve_inf_nan[2] && caps.float16,
                 ];
                 kernels.push(k)
             }

@@ -22,9 +22,9 @@ pub struct Kernel {
     /// The workgroup arrays of `__local` pointer arguments, resized per
     /// launch.
     local_args: Vec<naga::Handle<naga::GlobalVariable>>,
-    /// Declare `SignedZeroInfNanPreserve` for 32- and 64-bit floats (see
-    /// [`declare_inf_nan_preserve`]).
-    pub(crate) preserve_inf_nan: [bool; 2],
+    /// Declare `SignedZeroInfNanPreserve` for 32-, 64- and 16-bit floats
+    /// (see [`declare_inf_nan_preserve`]).
+    pub(crate) preserve_inf_nan: [bool; 3],
 }
 
 /// naga rejected a module we produced: always a translator bug, reported as
@@ -272,7 +272,7 @@ impl Kernel {
             local_size_constants: size_constants.local,
             enqueued_size_constants: size_constants.enqueued,
             local_args,
-            preserve_inf_nan: [false; 2],
+            preserve_inf_nan: [false; 3],
         })
     }
 
@@ -343,7 +343,7 @@ impl Kernel {
         drop_16bit_storage(&mut words);
         decorate_aliased(&mut words, &self.aliased_bindings());
         decorate_no_contraction(&mut words);
-        let widths: Vec<u32> = [32, 64]
+        let widths: Vec<u32> = [32, 64, 16]
             .into_iter()
             .zip(self.preserve_inf_nan)
             .filter_map(|(width, preserve)| preserve.then_some(width))

@@ -29,6 +29,7 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         preserve_inf_nan: [
             features.preserve_inf_nan_float32,
             features.preserve_inf_nan_float64,
+            features.preserve_inf_nan_float16,
         ],
     }
 }
