@@ -1103,3 +1103,125 @@ fn printf_of_half() {
         "printf output:\n{stdout}"
     );
 }
+
+#[test]
+fn builtins_with_output_pointers() {
+    let Some(r) = runner("tests/kernels/half_math.cl") else {
+        return;
+    };
+    let x: Vec<u16> = (0..=u16::MAX).collect();
+    let n = x.len();
+    let mut bits = Bits::new(0x0070_0707);
+    let y: Vec<u16> = (0..n)
+        .map(|i| match i % 3 {
+            0 => bits.next_u32() as u16,
+            1 => to_half_rte(f64::from(bits.next_u32() % 64) / 8.0 - 4.0),
+            _ => x[i] ^ (bits.next_u32() as u16 & 0x7),
+        })
+        .collect();
+    let (xb, yb) = (buffer(&r, &x), buffer(&r, &y));
+    let (o, k) = (zeros::<u16>(&r, 8 * n), zeros::<i32>(&r, 2 * n));
+    launch(
+        &r,
+        "h_outputs",
+        &[
+            Arg::Halfs(&xb),
+            Arg::Halfs(&yb),
+            Arg::Halfs(&o),
+            Arg::Ints(&k),
+        ],
+        n,
+        None,
+    );
+    let (o, k) = (read(&r, &o, 8 * n), read(&r, &k, 2 * n));
+    let (mut sin, mut cos) = (
+        Worst::half("sincos sin", 2.0),
+        Worst::half("sincos cos", 2.0),
+    );
+    for i in 0..n {
+        let v = half_to_f64(x[i]);
+        let row = &o[8 * i..8 * i + 8];
+        let input = || format!("x={v:e} ({:#06x})", x[i]);
+        sin.record(half_to_f32(row[6]), v.sin(), input);
+        cos.record(half_to_f32(row[7]), v.cos(), input);
+        if !v.is_finite() {
+            continue;
+        }
+        let below_one = half_to_f64(0x3bff);
+        // fract(+-0) is +-0.
+        let fract = if v == 0.0 {
+            v
+        } else {
+            (v - v.floor()).min(below_one)
+        };
+        assert!(same_half(row[0], to_half_rte(fract)), "fract {}", input());
+        assert!(
+            same_half(row[1], to_half_rte(v.floor())),
+            "fract's floor {}",
+            input()
+        );
+        let whole = v.trunc();
+        let part = if v == whole {
+            0.0f64.copysign(v)
+        } else {
+            v - whole
+        };
+        assert!(same_half(row[2], to_half_rte(part)), "modf {}", input());
+        assert!(
+            same_half(row[3], to_half_rte(whole)),
+            "modf's whole {}",
+            input()
+        );
+        let (mantissa, exponent) = if v == 0.0 {
+            (v, 0)
+        } else {
+            let e = v.abs().log2().floor() as i32 + 1;
+            (v / 2f64.powi(e), e)
+        };
+        assert!(
+            same_half(row[4], to_half_rte(mantissa)),
+            "frexp {}",
+            input()
+        );
+        assert_eq!(k[2 * i], exponent, "frexp's exponent {}", input());
+        let w = half_to_f64(y[i]);
+        let rem = remainder(v, w);
+        assert!(same_half(row[5], to_half_rte(rem)), "remquo({v:e}, {w:e})");
+        if w != 0.0 && w.is_finite() {
+            // The quotient's sign and at least its 3 low bits.
+            let quotient = ((v - rem) / w).round() as i64;
+            let q = i64::from(k[2 * i + 1]);
+            assert_eq!(
+                q.abs() & 7,
+                quotient.abs() & 7,
+                "remquo's quo of {v:e}, {w:e}"
+            );
+            assert!(
+                q == 0 || (q < 0) == (quotient < 0),
+                "remquo's quo sign of {v:e}, {w:e}"
+            );
+        }
+    }
+
+    // sincos on half8: the pointer argument keeps 8 lanes whole.
+    let n8 = n / 8;
+    let (s8, c8) = (zeros::<u16>(&r, n), zeros::<u16>(&r, n));
+    launch(
+        &r,
+        "h_sincos8",
+        &[Arg::Halfs(&xb), Arg::Halfs(&s8), Arg::Halfs(&c8)],
+        n8,
+        None,
+    );
+    let (s8, c8) = (read(&r, &s8, n), read(&r, &c8, n));
+    let (mut sin8, mut cos8) = (
+        Worst::half("sincos8 sin", 2.0),
+        Worst::half("sincos8 cos", 2.0),
+    );
+    for i in 0..n {
+        let v = half_to_f64(x[i]);
+        sin8.record(half_to_f32(s8[i]), v.sin(), || format!("x={v:e}"));
+        cos8.record(half_to_f32(c8[i]), v.cos(), || format!("x={v:e}"));
+    }
+    report(&[sin, cos, sin8, cos8]);
+}

@@ -31,6 +31,27 @@ __kernel void h_ldexp(__global const half *x, __global const int *n, __global ha
 __kernel void h_ilogb(__global const half *x, __global int *o)
 { size_t i = get_global_id(0); o[i] = ilogb(x[i]); }
 
+// Built-ins that also write through a pointer: two results per item.
+__kernel void h_outputs(__global const half *x, __global const half *y, __global half *o,
+                        __global int *k)
+{
+    size_t i = get_global_id(0);
+    __global half *r = o + 8 * i;
+    __private half ip;
+    r[0] = fract(x[i], &ip);
+    r[1] = ip;
+    r[2] = modf(x[i], r + 3);
+    r[4] = frexp(x[i], k + 2 * i);
+    r[5] = remquo(x[i], y[i], k + 2 * i + 1);
+    r[6] = sincos(x[i], r + 7);
+}
+
+__kernel void h_sincos8(__global const half8 *x, __global half8 *s, __global half8 *c)
+{
+    size_t i = get_global_id(0);
+    s[i] = sincos(x[i], c + i);
+}
+
 // Relational functions: scalars give int 0/1, vectors short -1/0.
 __kernel void h_relational(__global const half *x, __global const half *y, __global int *o)
 {

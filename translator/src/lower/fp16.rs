@@ -11,7 +11,8 @@
 //!   function of the (exactly) widened arguments, rounded back to `half`.
 //!   OpenCL's `half` bounds are loose (2 ulp for most functions) and every
 //!   `float` result rounds to within about half a `half` ulp, so this is
-//!   within them. `fma` goes through `double` where there is one, whose sum
+//!   within them; `float` results stored through an output pointer are
+//!   rounded the same way. `fma` goes through `double` where there is one, whose sum
 //!   of a `half` product and a `half` rounds correctly; the bit functions
 //!   (`bitselect`, `select`, `nextafter`) work on the `ushort` bits.
 
@@ -76,20 +77,6 @@ pub(super) fn bits_to_half(
 /// only move bits, and the `half` bits are what they must move.
 fn works_on_bits(b: Builtin) -> bool {
     matches!(b, Builtin::Bitselect | Builtin::Select | Builtin::Nextafter)
-}
-
-/// Built-ins that write a result through a pointer argument: the widened
-/// call would write a `float` where a `half` lives.
-fn writes_through_pointer(b: Builtin) -> bool {
-    matches!(
-        b,
-        Builtin::Fract
-            | Builtin::Modf
-            | Builtin::Sincos
-            | Builtin::Frexp
-            | Builtin::LgammaR
-            | Builtin::Remquo
-    )
 }
 
 impl ModuleBuilder<'_> {
@@ -168,12 +155,6 @@ impl ModuleBuilder<'_> {
         if b == Builtin::Isnormal {
             return Ok(None);
         }
-        if writes_through_pointer(b) {
-            return Err(self.error(
-                location,
-                format!("'{b}' on half is not supported yet by this translator"),
-            ));
-        }
         if b == Builtin::Nextafter {
             return self.half_nextafter(fb, args, ty, location).map(Some);
         }
@@ -206,7 +187,35 @@ impl ModuleBuilder<'_> {
         };
         let call = Expr::new(H::Builtin(b, widened), wide_ty.clone(), location);
         let r = self.plain(fb, &call)?;
-        self.convert(fb, r, &wide_ty, ty, location).map(Some)
+        let r = self.convert(fb, r, &wide_ty, ty, location)?;
+        if b != Builtin::Fract {
+            return Ok(Some(r));
+        }
+        // fract's float result just below 1 rounds to a half 1.0; the
+        // result must stay below 1 (NaN stays: the comparison is false).
+        let largest = self.float_constant(fb, ty, 1.0 - 2f64.powi(-11), location)?;
+        let over = fb.binary(B::GreaterEqual, r, largest);
+        Ok(Some(fb.select(over, largest, r)))
+    }
+
+    /// `value`, the result of a widened built-in (see [`Self::half_builtin`])
+    /// for its output `pointer`, as the pointee's type: `float` results
+    /// for a `half` pointee are rounded to it (`modf`, `fract`, `sincos`);
+    /// anything else is stored as it is.
+    pub(super) fn output_for(
+        &mut self,
+        fb: &mut FnBuilder,
+        value: Handle<naga::Expression>,
+        pointer: &Expr,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        match pointer.ty.pointee() {
+            Some(p) if is_half(&p.ty) => {
+                let widened = with_element(&p.ty, Scalar::Float);
+                self.convert(fb, value, &widened, &p.ty, location)
+            }
+            _ => Ok(value),
+        }
     }
 
     /// `select`/`bitselect` on `half`: the same built-in on the `ushort`
