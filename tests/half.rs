@@ -82,6 +82,7 @@ enum Arg<'a> {
     Floats(&'a Buffer<f32>),
     Doubles(&'a Buffer<f64>),
     Half(u16),
+    Half4([u16; 4]),
 }
 
 fn launch(r: &Runner, name: &str, args: &[Arg], global: usize, local: Option<usize>) {
@@ -96,6 +97,7 @@ fn launch(r: &Runner, name: &str, args: &[Arg], global: usize, local: Option<usi
                 Arg::Floats(b) => exec.set_arg(*b),
                 Arg::Doubles(b) => exec.set_arg(*b),
                 Arg::Half(v) => exec.set_arg(v),
+                Arg::Half4(v) => exec.set_arg(v),
             };
         }
     }
@@ -297,6 +299,7 @@ fn every_vector_width() {
     let out = zeros::<u16>(&r, 4 * n);
     let ushorts = zeros::<u16>(&r, 4 * n);
     let words = zeros::<i32>(&r, 2 * n);
+    let constants = [1.0, 2.0, 0.5, -0.25];
     launch(
         &r,
         "shuffles",
@@ -305,12 +308,12 @@ fn every_vector_width() {
             Arg::Halfs(&out),
             Arg::Halfs(&ushorts),
             Arg::Ints(&words),
+            Arg::Half4(constants.map(to_half_rte)),
         ],
         n,
         None,
     );
     let got = read(&r, &out, 4 * n);
-    let constants = [1.0, 2.0, 0.5, -0.25];
     check_halfs(
         "select(v.wzyx + c, v, v > 0)",
         &got,
@@ -602,6 +605,32 @@ fn neighbouring_work_items_keep_their_writes() {
     );
 
     let n = 64 * 1024;
+    let out = zeros::<u16>(&r, n);
+    let mixed = zeros::<f32>(&r, n);
+    launch(
+        &r,
+        "private_halfs",
+        &[Arg::Halfs(&ib), Arg::Halfs(&out), Arg::Floats(&mixed)],
+        n,
+        None,
+    );
+    let got = read(&r, &out, n);
+    check_halfs(
+        "a[j] + a[7 - j]",
+        &got,
+        |i| {
+            let j = i & 7;
+            let (p, q) = (input[(i + j) % n], input[(i + 7 - j) % n]);
+            to_half_rte(half_to_f64(p) + half_to_f64(q))
+        },
+        |i| format!("item {i}"),
+    );
+    let mixed = read(&r, &mixed, n);
+    for (i, m) in mixed.iter().enumerate() {
+        let want = (half_to_f64(input[i]) * 3.0 + 1.0) as f32;
+        assert_eq!(*m, want, "half * 3.0f + 1 at {i}");
+    }
+
     let out = zeros::<u16>(&r, n);
     launch(
         &r,

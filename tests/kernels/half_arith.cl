@@ -47,13 +47,14 @@ __kernel void vectors(__global const half *x, __global const half *y,
     vstore16(a16 * b16 - a16, i, o16);
 }
 
-// Swizzles, literals, select and as_type on vectors of half.
+// Swizzles, select and as_type on vectors of half.
+// `c` is a by-value half4 argument.
 __kernel void shuffles(__global const half4 *x, __global half4 *out, __global ushort4 *bits,
-                       __global uint2 *words)
+                       __global uint2 *words, half4 c)
 {
     size_t i = get_global_id(0);
     half4 v = x[i];
-    half4 r = v.wzyx + (half4)(1.0h, 2.0h, 0.5h, -0.25h);
+    half4 r = v.wzyx + c;
     out[i] = select(r, v, isgreater(v, (half4)0.0h));
     bits[i] = as_ushort4(v);
     words[i] = as_uint2(v);

@@ -18,3 +18,17 @@ __kernel void local_halfs(__global const half *in, __global half *out)
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = tile[63 - l] + tile[l];
 }
+
+// A private array of half indexed at run time, and half mixed with float
+// (the usual arithmetic conversions make it float).
+__kernel void private_halfs(__global const half *in, __global half *out, __global float *mixed)
+{
+    size_t i = get_global_id(0);
+    size_t n = get_global_size(0);
+    half a[8];
+    for (int k = 0; k < 8; k++)
+        a[k] = in[(i + k) % n];
+    int j = (int)(i & 7);
+    out[i] = a[j] + a[7 - j];
+    mixed[i] = a[0] * 3.0f + 1;
+}
