@@ -634,6 +634,21 @@ fn neighbouring_work_items_keep_their_writes() {
     let out = zeros::<u16>(&r, n);
     launch(
         &r,
+        "async_halfs",
+        &[Arg::Halfs(&ib), Arg::Halfs(&out)],
+        n,
+        Some(64),
+    );
+    check_halfs(
+        "async copies of tile * 0.5",
+        &read(&r, &out, n),
+        |i| to_half_rte(half_to_f64(input[i]) * 0.5),
+        |i| format!("item {i}"),
+    );
+
+    let out = zeros::<u16>(&r, n);
+    launch(
+        &r,
         "local_halfs",
         &[Arg::Halfs(&ib), Arg::Halfs(&out)],
         n,

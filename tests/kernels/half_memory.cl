@@ -32,3 +32,16 @@ __kernel void private_halfs(__global const half *in, __global half *out, __globa
     out[i] = a[j] + a[7 - j];
     mixed[i] = a[0] * 3.0f + 1;
 }
+
+// A work-group copy of halfs into __local memory and back out.
+__kernel void async_halfs(__global const half *in, __global half *out)
+{
+    __local half tile[64];
+    event_t e = async_work_group_copy(tile, in + get_group_id(0) * 64, 64, 0);
+    wait_group_events(1, &e);
+    size_t l = get_local_id(0);
+    tile[l] = tile[l] * 0.5h;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    e = async_work_group_copy(out + get_group_id(0) * 64, tile, 64, 0);
+    wait_group_events(1, &e);
+}

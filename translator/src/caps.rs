@@ -21,9 +21,9 @@ pub struct DeviceCaps {
     /// 64-bit atomics on buffers and workgroup memory
     /// (`shaderBufferInt64Atomics` and `shaderSharedInt64Atomics`).
     pub int64_atomics: bool,
-    /// `half` values and arithmetic (`shaderFloat16`): enables
-    /// `cl_khr_fp16`. Buffers of `half` go through the 32-bit word view, so
-    /// no 16-bit storage access is needed for them.
+    /// `half` values and arithmetic (`shaderFloat16`, and `shaderInt16`
+    /// for their bits): enables `cl_khr_fp16`. Buffers of `half` go through
+    /// the 32-bit word view, so no 16-bit storage access is needed for them.
     pub float16: bool,
     pub image_support: bool,
     /// Push-constant bytes a pipeline may use (`maxPushConstantsSize`). A

@@ -22,8 +22,8 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
             && features.shader_shared_int64_atomics,
         // `half` values are f16 registers; buffers and kernel arguments
         // of `half` go through 32-bit words, so 16-bit storage access is
-        // not needed.
-        float16: features.shader_float16,
+        // not needed. Their bits pass through 16-bit integers.
+        float16: features.shader_float16 && features.shader_int16,
         image_support: false,
         max_push_constant_size: info.limits.max_push_constants_size,
         preserve_inf_nan: [
