@@ -33,6 +33,9 @@ pub struct DeviceCaps {
     /// The kernel may declare IEEE signed zeros, infinities and NaNs
     /// (`SignedZeroInfNanPreserve`) for 32-, 64- and 16-bit floats.
     pub preserve_inf_nan: [bool; 3],
+    /// The kernel may declare that 16-bit float operations round to
+    /// nearest even (`shaderRoundingModeRTEFloat16`).
+    pub half_rte: bool,
 }
 
 impl DeviceCaps {
@@ -50,6 +53,7 @@ impl DeviceCaps {
             // What Vulkan guarantees every device.
             max_push_constant_size: 128,
             preserve_inf_nan: [true, true, true],
+            half_rte: true,
         }
     }
 

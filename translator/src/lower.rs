@@ -92,6 +92,7 @@ pub fn lower(
                     ieee && caps.preserve_inf_nan[1] && caps.float64,
                     ieee && caps.preserve_inf_nan[2] && caps.float16,
                 ];
+                k.half_rounds_to_nearest = caps.float16 && caps.half_rte;
                 kernels.push(k)
             }
             Err(e) => diags.error(f.location, e.0),

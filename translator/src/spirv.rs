@@ -25,6 +25,9 @@ pub struct Kernel {
     /// Declare `SignedZeroInfNanPreserve` for 32-, 64- and 16-bit floats
     /// (see [`declare_inf_nan_preserve`]).
     pub(crate) preserve_inf_nan: [bool; 3],
+    /// Declare that `half` operations round to nearest even (see
+    /// [`declare_half_rounding_to_nearest`]).
+    pub(crate) half_rounds_to_nearest: bool,
 }
 
 /// naga rejected a module we produced: always a translator bug, reported as
@@ -174,6 +177,8 @@ const OP_EXECUTION_MODE: u32 = 16;
 const OP_CAPABILITY: u32 = 17;
 const CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4466;
 const EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
+const CAPABILITY_ROUNDING_MODE_RTE: u32 = 4467;
+const EXECUTION_MODE_ROUNDING_MODE_RTE: u32 = 4462;
 
 /// Declares that the entry point keeps IEEE 754 signed zeros, infinities
 /// and NaNs for floats of each of `widths` (float controls, core in
@@ -182,6 +187,29 @@ const EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
 /// infinity. OpenCL requires IEEE behaviour unless the program is built
 /// with `-cl-finite-math-only` or `-cl-fast-relaxed-math`.
 fn declare_inf_nan_preserve(words: &mut Vec<u32>, widths: &[u32]) {
+    declare_float_control(
+        words,
+        CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
+        EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
+        widths,
+    );
+}
+
+/// Declares that the entry point rounds `half` arithmetic and conversions
+/// to `half` to nearest even (float controls). Vulkan otherwise lets it
+/// round towards zero; OpenCL's default rounding is to nearest even.
+fn declare_half_rounding_to_nearest(words: &mut Vec<u32>) {
+    declare_float_control(
+        words,
+        CAPABILITY_ROUNDING_MODE_RTE,
+        EXECUTION_MODE_ROUNDING_MODE_RTE,
+        &[16],
+    );
+}
+
+/// Declares `capability` and the execution mode `mode` for floats of each
+/// of `widths` on the module's entry point.
+fn declare_float_control(words: &mut Vec<u32>, capability: u32, mode: u32, widths: &[u32]) {
     if widths.is_empty() {
         return;
     }
@@ -211,22 +239,12 @@ fn declare_inf_nan_preserve(words: &mut Vec<u32>, widths: &[u32]) {
     // The later insertion first, so the earlier position stays valid.
     let modes: Vec<u32> = widths
         .iter()
-        .flat_map(|&width| {
-            [
-                (4 << 16) | OP_EXECUTION_MODE,
-                entry_point,
-                EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
-                width,
-            ]
-        })
+        .flat_map(|&width| [(4 << 16) | OP_EXECUTION_MODE, entry_point, mode, width])
         .collect();
     words.splice(modes_at..modes_at, modes);
     words.splice(
         capability_at..capability_at,
-        [
-            (2 << 16) | OP_CAPABILITY,
-            CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
-        ],
+        [(2 << 16) | OP_CAPABILITY, capability],
     );
 }
 
@@ -273,6 +291,7 @@ impl Kernel {
             enqueued_size_constants: size_constants.enqueued,
             local_args,
             preserve_inf_nan: [false; 3],
+            half_rounds_to_nearest: false,
         })
     }
 
@@ -349,6 +368,9 @@ impl Kernel {
             .filter_map(|(width, preserve)| preserve.then_some(width))
             .collect();
         declare_inf_nan_preserve(&mut words, &widths);
+        if self.half_rounds_to_nearest {
+            declare_half_rounding_to_nearest(&mut words);
+        }
         Ok(words)
     }
 

@@ -31,5 +31,6 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
             features.preserve_inf_nan_float64,
             features.preserve_inf_nan_float16,
         ],
+        half_rte: features.rounding_rte_float16,
     }
 }
