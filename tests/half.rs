@@ -998,7 +998,7 @@ fn math_functions_within_half_bounds() {
         }
     }
 
-    let rel = zeros::<i32>(&r, 8 * n);
+    let rel = zeros::<i32>(&r, 10 * n);
     launch(
         &r,
         "h_relational",
@@ -1006,7 +1006,7 @@ fn math_functions_within_half_bounds() {
         n,
         None,
     );
-    let got = read(&r, &rel, 8 * n);
+    let got = read(&r, &rel, 10 * n);
     for i in 0..n {
         let (u, v) = (half_to_f64(a[i]), half_to_f64(b[i]));
         let normal = u.is_finite() && u.abs() >= 2f64.powi(-14);
@@ -1021,16 +1021,46 @@ fn math_functions_within_half_bounds() {
         ]
         .map(i32::from);
         assert_eq!(
-            got[8 * i..8 * i + 7],
+            got[10 * i..10 * i + 7],
             want,
             "relational functions of {u:e}, {v:e}"
         );
         assert_eq!(
-            got[8 * i + 7],
+            got[10 * i + 7],
             if u == v { -1 } else { 0 },
             "isequal on half2 of {u:e}, {v:e}"
         );
+        let unordered = u.is_nan() || v.is_nan();
+        assert_eq!(
+            got[10 * i + 8],
+            if unordered { 0 } else { -1 },
+            "isordered of {u:e}, {v:e}"
+        );
+        assert_eq!(
+            got[10 * i + 9],
+            if unordered { -1 } else { 0 },
+            "isunordered of {u:e}, {v:e}"
+        );
     }
+
+    // fma on half4 against the exact a * b + c, rounded once.
+    let fma = zeros::<u16>(&r, n);
+    launch(
+        &r,
+        "h_fma4",
+        &[Arg::Halfs(&ab), Arg::Halfs(&bb), Arg::Halfs(&fma)],
+        n / 4,
+        None,
+    );
+    check_halfs(
+        "fma(a, b, a.wzyx)",
+        &read(&r, &fma, n),
+        |i| {
+            let c = a[i - i % 4 + 3 - i % 4];
+            to_half_rte(half_to_f64(a[i]).mul_add(half_to_f64(b[i]), half_to_f64(c)))
+        },
+        |i| format!("a={:#06x} b={:#06x}", a[i], b[i]),
+    );
 }
 
 #[test]

@@ -57,7 +57,7 @@ __kernel void h_relational(__global const half *x, __global const half *y, __glo
 {
     size_t i = get_global_id(0);
     half a = x[i], b = y[i];
-    __global int *r = o + 8 * i;
+    __global int *r = o + 10 * i;
     r[0] = isnan(a);
     r[1] = isinf(a);
     r[2] = isfinite(a);
@@ -67,6 +67,15 @@ __kernel void h_relational(__global const half *x, __global const half *y, __glo
     r[6] = isunordered(a, b);
     short2 v = isequal((half2)(a, b), (half2)(b, b));
     r[7] = v.x;
+    r[8] = isordered((half2)(a, b), (half2)(b, a)).x;
+    r[9] = isunordered((half2)(a, b), (half2)(b, a)).y;
+}
+
+// fma on vectors: correctly rounded, lane by lane.
+__kernel void h_fma4(__global const half4 *x, __global const half4 *y, __global half4 *o)
+{
+    size_t i = get_global_id(0);
+    o[i] = fma(x[i], y[i], x[i].wzyx);
 }
 
 // Geometric functions and clamp/mix on half vectors; three results per

@@ -372,7 +372,7 @@ impl ModuleBuilder<'_> {
         let even = fb.binary(B::Equal, low, zero);
         // An inexact even result moves to its odd neighbour towards x.
         let inexact = fb.unary(naga::UnaryOperator::LogicalNot, exact);
-        let fix = fb.binary(B::LogicalAnd, inexact, even);
+        let fix = fb.binary(B::And, inexact, even);
         let (magnitude, limit) = (
             fb.math(naga::MathFunction::Abs, back, None),
             fb.math(naga::MathFunction::Abs, x, None),

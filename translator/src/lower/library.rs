@@ -232,7 +232,7 @@ impl ModuleBuilder<'_> {
                 // Ordered: neither is NaN, so each equals itself.
                 let [x, y] = self.values::<2>(fb, args, location)?;
                 let (xx, yy) = (fb.binary(B::Equal, x, x), fb.binary(B::Equal, y, y));
-                let ordered = fb.binary(B::LogicalAnd, xx, yy);
+                let ordered = fb.binary(B::And, xx, yy);
                 let c = if b == Builtin::Isordered {
                     ordered
                 } else {
