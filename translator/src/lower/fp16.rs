@@ -1,20 +1,24 @@
 //! `half` values (cl_khr_fp16). They live in naga `f16` registers, so
 //! adding, subtracting, multiplying, comparing and selecting are the
-//! hardware's (Vulkan makes the first three correctly rounded at every
-//! width). What the hardware does not do exactly is built here:
+//! hardware's: Vulkan makes the first three correctly rounded, and the
+//! kernel declares rounding to nearest even for 16-bit floats where the
+//! device allows it (`spirv::declare_half_rounding_to_nearest`). What the
+//! hardware does not do exactly is built here:
 //!
 //! - the bits of a `half` as the `u32` register of a `ushort` and back,
 //!   for word-viewed buffers, kernel arguments and `as_type`;
 //! - division, through a wider type whose quotient rounds to the correctly
-//!   rounded `half`;
+//!   rounded `half`, and `double` to `half` without double rounding;
+//! - conversions to `half` with a directed rounding mode;
 //! - the built-in library: a function of `half` arguments is the `float`
 //!   function of the (exactly) widened arguments, rounded back to `half`.
 //!   OpenCL's `half` bounds are loose (2 ulp for most functions) and every
 //!   `float` result rounds to within about half a `half` ulp, so this is
 //!   within them; `float` results stored through an output pointer are
-//!   rounded the same way. `fma` goes through `double` where there is one, whose sum
-//!   of a `half` product and a `half` rounds correctly; the bit functions
-//!   (`bitselect`, `select`, `nextafter`) work on the `ushort` bits.
+//!   rounded the same way. `fma` goes through `double` where there is one,
+//!   whose sum of a `half` product and a `half` rounds correctly. The bit
+//!   functions (`bitselect`, `select`, `nextafter`) work on the `ushort`
+//!   bits, and `isnormal` on the `half` itself.
 
 use super::*;
 use crate::builtins::Rounding;
