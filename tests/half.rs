@@ -328,7 +328,14 @@ fn every_vector_width() {
         },
         |i| format!("v[{}]={:#06x}", i % 4, x[i]),
     );
-    assert_eq!(read(&r, &ushorts, 4 * n), x[..4 * n], "as_ushort4");
+    let shuffled: Vec<u16> = (0..4 * n)
+        .map(|k| x[k - k % 4 + [2, 0, 3, 1][k % 4]])
+        .collect();
+    assert_eq!(
+        read(&r, &ushorts, 4 * n),
+        shuffled,
+        "as_ushort4(shuffle(v, mask))"
+    );
     let words = read(&r, &words, 2 * n);
     for (i, w) in words.iter().enumerate() {
         let want = u32::from(x[2 * i]) | u32::from(x[2 * i + 1]) << 16;

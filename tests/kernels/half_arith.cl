@@ -47,7 +47,7 @@ __kernel void vectors(__global const half *x, __global const half *y,
     vstore16(a16 * b16 - a16, i, o16);
 }
 
-// Swizzles, select and as_type on vectors of half.
+// Swizzles, shuffle, select and as_type on vectors of half.
 // `c` is a by-value half4 argument.
 __kernel void shuffles(__global const half4 *x, __global half4 *out, __global ushort4 *bits,
                        __global uint2 *words, half4 c)
@@ -56,6 +56,6 @@ __kernel void shuffles(__global const half4 *x, __global half4 *out, __global us
     half4 v = x[i];
     half4 r = v.wzyx + c;
     out[i] = select(r, v, isgreater(v, (half4)0.0h));
-    bits[i] = as_ushort4(v);
+    bits[i] = as_ushort4(shuffle(v, (ushort4)(2, 0, 3, 1)));
     words[i] = as_uint2(v);
 }
