@@ -13,6 +13,7 @@ mod async_copy;
 mod atomics;
 mod convert;
 mod divide64;
+mod fp16;
 mod geometric;
 mod init;
 mod int64;
@@ -91,7 +92,9 @@ pub fn lower(
                 k.preserve_inf_nan = [
                     ieee && caps.preserve_inf_nan[0],
                     ieee && caps.preserve_inf_nan[1] && caps.float64,
+                    ieee && caps.preserve_inf_nan[2] && caps.float16,
                 ];
+                k.half_rounds_to_nearest = caps.float16 && caps.half_rte;
                 kernels.push(k)
             }
             Err(e) => diags.error(f.location, e.0),
@@ -282,6 +285,7 @@ fn literal(s: Scalar, bits: u64) -> naga::Literal {
         naga::Scalar::I64 => naga::Literal::I64(bits as i64),
         naga::Scalar::F32 => naga::Literal::F32(bits as i64 as f32),
         naga::Scalar::F64 => naga::Literal::F64(bits as i64 as f64),
+        naga::Scalar::F16 => naga::Literal::F16(::half::f16::from_f64(bits as i64 as f64)),
         _ => naga::Literal::U64(bits),
     }
 }
@@ -300,6 +304,8 @@ fn register_literal(scalar: naga::Scalar, v: u64) -> naga::Literal {
 fn float_literal(s: Scalar, v: f64) -> naga::Literal {
     match s {
         Scalar::Double => naga::Literal::F64(v),
+        // Rounded to nearest even, as a C conversion of the value would.
+        Scalar::Half => naga::Literal::F16(::half::f16::from_f64(v)),
         _ => naga::Literal::F32(v as f32),
     }
 }
@@ -1150,6 +1156,9 @@ impl<'a> ModuleBuilder<'a> {
         if op == BinaryOp::Div && element == Scalar::Float {
             return self.divide_f32(fb, left, right, ty, location);
         }
+        if op == BinaryOp::Div && element == Scalar::Half {
+            return self.divide_half(fb, left, right, ty, location);
+        }
         let naga_op = match op {
             BinaryOp::Add => N::Add,
             BinaryOp::Sub => N::Subtract,
@@ -1256,7 +1265,7 @@ impl<'a> ModuleBuilder<'a> {
     ) -> LResult<Handle<naga::Expression>> {
         let Some(s) = ty.element() else { return Ok(v) };
         let bits = s.size() * 8;
-        if bits >= 32 || s == Scalar::Bool {
+        if bits >= 32 || s == Scalar::Bool || s.is_float() {
             return Ok(v);
         }
         if wide::is_wide(ty) {
@@ -1310,6 +1319,9 @@ impl<'a> ModuleBuilder<'a> {
                 accept: one,
                 reject: zero,
             }));
+        }
+        if fs == Scalar::Double && ts == Scalar::Half {
+            return self.double_to_half(fb, v, from, location);
         }
         let (fn_, tn) = (naga_scalar(fs), naga_scalar(ts));
         let converted = if fn_ == tn {
@@ -1494,8 +1506,8 @@ impl<'a> ModuleBuilder<'a> {
     }
 }
 
-/// The `char`/`short` at bit `bit` of a u32 `word`, as its register value
-/// (sign-extended for signed types).
+/// The `char`/`short`/`half` at bit `bit` of a u32 `word`, as its
+/// register value (sign-extended for signed integer types).
 fn extract_narrow(
     fb: &mut FnBuilder,
     word: Handle<naga::Expression>,
@@ -1507,6 +1519,9 @@ fn extract_narrow(
         (1u32 << (scalar.size() * 8)) - 1,
     )));
     let value = fb.binary(naga::BinaryOperator::And, shifted, mask);
+    if scalar == Scalar::Half {
+        return fp16::bits_to_half(fb, value);
+    }
     if !scalar.is_signed() {
         return value;
     }

@@ -23,9 +23,18 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let from = &arg.ty;
-        let from_elem = from.element().unwrap_or(Scalar::Int);
-        let v = self.plain(fb, arg)?;
+        let mut from = &arg.ty;
+        let mut from_elem = from.element().unwrap_or(Scalar::Int);
+        let mut v = self.plain(fb, arg)?;
+        // A `half` widens exactly to `float`, whose bounds below (up to
+        // 2^64) are finite: `half` has no such constants.
+        let widened;
+        if from_elem == Scalar::Half {
+            widened = super::fp16::with_element(from, Scalar::Float);
+            v = self.convert(fb, v, from, &widened, location)?;
+            from = &widened;
+            from_elem = Scalar::Float;
+        }
         let target = c.to;
         let bits = target.size() * 8;
         let (lo, hi): (i128, i128) = if target.is_signed() {
@@ -136,14 +145,17 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
+        if c.to == Scalar::Half {
+            return self.convert_half_directed(fb, c.rounding, arg, to, location);
+        }
         let from = &arg.ty;
         let source = from.element().unwrap_or(Scalar::Int);
         let x = self.plain(fb, arg)?;
-        let r = self.convert(fb, x, from, to, location)?;
         let shape = |s: Scalar| match to {
             Type::Vector(_, n) => Type::Vector(s, *n),
             _ => Type::Scalar(s),
         };
+        let r = self.convert(fb, x, from, to, location)?;
         // Where the nearest value lies against x.
         let (above, below) = if source.is_float() {
             let back = self.convert(fb, r, to, from, location)?;

@@ -191,13 +191,9 @@ impl ModuleBuilder<'_> {
                     }
                     offset = offset.next_multiple_of(align);
                     if let Some(s) = ty.element().filter(|s| s.size() < 4) {
-                        if !s.is_integer() {
-                            self.error(local.location, format!("kernel arguments of type '{}' are not supported yet by this translator", ty.display()));
-                            failed = true;
-                            continue;
-                        }
                         // Push constants hold no 8/16-bit members: each lane
-                        // is read from the u32 word holding it.
+                        // (`char`, `short`, `half`) is read from the u32
+                        // word holding it.
                         let mut lanes = Vec::new();
                         for lane in 0..u32::from(wide::width_of(ty)) {
                             let at = offset + lane * s.size();

@@ -263,6 +263,7 @@ impl ModuleBuilder<'_> {
                         } else {
                             let smallest = match elem {
                                 Scalar::Double => f64::MIN_POSITIVE,
+                                Scalar::Half => 2f64.powi(-14),
                                 _ => f64::from(f32::MIN_POSITIVE),
                             };
                             let smallest = self.float_constant(fb, &arg_ty, smallest, location)?;

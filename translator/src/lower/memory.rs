@@ -362,7 +362,9 @@ impl ModuleBuilder<'_> {
             // A 3-vector's fourth lane is padding and is stored as zero.
             for k in (0..per_word).filter(|k| w * per_word + k < u32::from(element.width)) {
                 let mut part = fb.lane(value, element.width, (w * per_word + k) as u8);
-                if scalar.is_signed() {
+                if scalar == Scalar::Half {
+                    part = fp16::half_to_bits(fb, part);
+                } else if scalar.is_signed() {
                     part = fb.add(naga::Expression::As {
                         expr: part,
                         kind: naga::ScalarKind::Uint,
@@ -406,7 +408,9 @@ impl ModuleBuilder<'_> {
     ) -> LResult<()> {
         self.make_atomic(global, naga::Scalar::U32, location)?;
         let (pointer, bit, mask) = self.narrow_word(fb, global, index, scalar);
-        let bits = if scalar.is_signed() {
+        let bits = if scalar == Scalar::Half {
+            fp16::half_to_bits(fb, value)
+        } else if scalar.is_signed() {
             fb.add(naga::Expression::As {
                 expr: value,
                 kind: naga::ScalarKind::Uint,
