@@ -156,9 +156,26 @@ impl ModuleBuilder<'_> {
             _ => Type::Scalar(s),
         };
         let r = self.convert(fb, x, from, to, location)?;
+        let bits_ty = shape(if c.to.size() == 8 {
+            Scalar::ULong
+        } else {
+            Scalar::UInt
+        });
+        let bits = self.bitcast(fb, r, &bits_ty, location)?;
+        // The sign from the bits: a device that flushes subnormals compares
+        // a subnormal `r` as zero.
+        let signed_ty = shape(if c.to.size() == 8 {
+            Scalar::Long
+        } else {
+            Scalar::Int
+        });
+        let signed_bits = self.bitcast(fb, r, &signed_ty, location)?;
+        let signed_zero = self.constant(fb, &signed_ty, 0, location)?;
+        let negative = fb.binary(B::Less, signed_bits, signed_zero);
+        let positive = fb.unary(naga::UnaryOperator::LogicalNot, negative);
         // Where the nearest value lies against x.
         let (above, below) = if source.is_float() {
-            let back = self.convert(fb, r, to, from, location)?;
+            let back = self.exact_float_as_double(fb, r, bits, negative, to, from, location)?;
             (fb.binary(B::Greater, back, x), fb.binary(B::Less, back, x))
         } else {
             if !self.caps.int64 {
@@ -185,9 +202,6 @@ impl ModuleBuilder<'_> {
             let not_beyond = fb.unary(naga::UnaryOperator::LogicalNot, beyond);
             (above, fb.binary(B::And, less, not_beyond))
         };
-        let zero = self.float_constant(fb, to, 0.0, location)?;
-        let positive = fb.binary(B::Greater, r, zero);
-        let negative = fb.binary(B::Less, r, zero);
         // Moving away from zero adds one to the bits, toward zero subtracts.
         let (away, toward) = match c.rounding {
             Rounding::Rtz => {
@@ -206,12 +220,6 @@ impl ModuleBuilder<'_> {
                 fb.binary(B::And, above, positive),
             ),
         };
-        let bits_ty = shape(if c.to.size() == 8 {
-            Scalar::ULong
-        } else {
-            Scalar::UInt
-        });
-        let bits = self.bitcast(fb, r, &bits_ty, location)?;
         let one = self.constant(fb, &bits_ty, 1, location)?;
         let up = fb.binary(B::Add, bits, one);
         let down = fb.binary(B::Subtract, bits, one);
@@ -221,5 +229,50 @@ impl ModuleBuilder<'_> {
         };
         let moved = fb.select(toward, down, moved);
         self.bitcast(fb, moved, to, location)
+    }
+
+    /// `r` (of float type `to`, with `bits` and sign `negative`) as the
+    /// wider float type `wide`, exactly. A `float` subnormal is built from
+    /// its bits (mantissa times 2^-149): converting it would flush it to
+    /// zero on a device without `float` denormals, such as NVIDIA's.
+    #[allow(clippy::too_many_arguments)]
+    fn exact_float_as_double(
+        &mut self,
+        fb: &mut FnBuilder,
+        r: Handle<naga::Expression>,
+        bits: Handle<naga::Expression>,
+        negative: Handle<naga::Expression>,
+        to: &Type,
+        wide: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let converted = self.convert(fb, r, to, wide, location)?;
+        if to.element() != Some(Scalar::Float) {
+            return Ok(converted);
+        }
+        let exponent_mask = self.constant(fb, &bits_type(to), 0x7f80_0000, location)?;
+        let mantissa_mask = self.constant(fb, &bits_type(to), 0x007f_ffff, location)?;
+        let exponent = fb.binary(B::And, bits, exponent_mask);
+        let zero = self.constant(fb, &bits_type(to), 0, location)?;
+        let subnormal = fb.binary(B::Equal, exponent, zero);
+        let mantissa = fb.binary(B::And, bits, mantissa_mask);
+        let mantissa = fb.add(naga::Expression::As {
+            expr: mantissa,
+            kind: naga::ScalarKind::Float,
+            convert: Some(8),
+        });
+        let scale = self.float_constant(fb, wide, 2f64.powi(-149), location)?;
+        let magnitude = fb.binary(B::Multiply, mantissa, scale);
+        let negated = fb.unary(naga::UnaryOperator::Negate, magnitude);
+        let value = fb.select(negative, negated, magnitude);
+        Ok(fb.select(subnormal, value, converted))
+    }
+}
+
+/// The unsigned integer type of `ty`'s `float` lanes.
+fn bits_type(ty: &Type) -> Type {
+    match ty {
+        Type::Vector(_, n) => Type::Vector(Scalar::UInt, *n),
+        _ => Type::Scalar(Scalar::UInt),
     }
 }

@@ -162,6 +162,9 @@ impl ModuleBuilder<'_> {
         if b == Builtin::Nextafter {
             return self.half_nextafter(fb, args, ty, location).map(Some);
         }
+        if b == Builtin::Copysign {
+            return self.half_copysign(fb, args, ty, location).map(Some);
+        }
         if works_on_bits(b) {
             return self.half_through_bits(fb, b, args, ty, location).map(Some);
         }
@@ -249,6 +252,31 @@ impl ModuleBuilder<'_> {
         let call = Expr::new(H::Builtin(b, bits_args), bits_ty.clone(), location);
         let bits = self.plain(fb, &call)?;
         self.half_from_bits(fb, bits, ty, location)
+    }
+
+    /// `copysign(x, y)` on `half`: x's magnitude bits and y's sign bit.
+    /// Through `float` the sign of a NaN `y` would be lost: NVIDIA widens
+    /// every `half` NaN to a positive one.
+    fn half_copysign(
+        &mut self,
+        fb: &mut FnBuilder,
+        args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let x = self.plain(fb, &args[0])?;
+        let y = self.plain(fb, &args[1])?;
+        let bits_ty = with_element(ty, Scalar::UInt);
+        let (magnitude, sign) = (
+            self.constant(fb, &bits_ty, 0x7fff, location)?,
+            self.constant(fb, &bits_ty, 0x8000, location)?,
+        );
+        let xb = half_to_bits(fb, x);
+        let yb = half_to_bits(fb, y);
+        let xb = fb.binary(B::And, xb, magnitude);
+        let yb = fb.binary(B::And, yb, sign);
+        let bits = fb.binary(B::InclusiveOr, xb, yb);
+        Ok(bits_to_half(fb, bits))
     }
 
     /// `nextafter(x, y)` on `half` (at most 4 lanes): the neighbour of `x`

@@ -81,7 +81,9 @@ impl ModuleBuilder<'_> {
                 fb.binary(B::Multiply, tt, shape)
             }
             Builtin::Sign => {
-                // 1 or -1, and x itself for +-0 and NaN -> 0.
+                // 1 or -1, +-0 for +-0, and NaN -> 0. The zero is x's sign
+                // bit alone, not x: a subnormal that compares as zero on a
+                // device that flushes them must come back as a zero too.
                 let [x] = self.values::<1>(fb, args, location)?;
                 let (zero, one, minus) = (
                     self.float_constant(fb, ty, 0.0, location)?,
@@ -92,7 +94,19 @@ impl ModuleBuilder<'_> {
                     fun: naga::RelationalFunction::IsNan,
                     argument: x,
                 });
-                let zero_or_x = fb.select(is_nan, zero, x);
+                let (bits_scalar, sign_bit) = match elem {
+                    Scalar::Double => (Scalar::ULong, 1u64 << 63),
+                    _ => (Scalar::UInt, 1u64 << 31),
+                };
+                let bits_ty = match ty {
+                    Type::Vector(_, n) => Type::Vector(bits_scalar, *n),
+                    _ => Type::Scalar(bits_scalar),
+                };
+                let bits = self.bitcast(fb, x, &bits_ty, location)?;
+                let sign_bit = self.constant(fb, &bits_ty, sign_bit, location)?;
+                let sign = fb.binary(B::And, bits, sign_bit);
+                let signed_zero = self.bitcast(fb, sign, ty, location)?;
+                let zero_or_x = fb.select(is_nan, zero, signed_zero);
                 let negative = fb.binary(B::Less, x, zero);
                 let rest = fb.select(negative, minus, zero_or_x);
                 let positive = fb.binary(B::Greater, x, zero);
