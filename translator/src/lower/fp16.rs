@@ -165,6 +165,19 @@ impl ModuleBuilder<'_> {
         if b == Builtin::Copysign {
             return self.half_copysign(fb, args, ty, location).map(Some);
         }
+        if b == Builtin::Signbit {
+            // From the bits: NVIDIA widens a half NaN to a positive one.
+            let x = self.plain(fb, &args[0])?;
+            let bits_ty = with_element(&args[0].ty, Scalar::UInt);
+            let bits = half_to_bits(fb, x);
+            let (sign, zero) = (
+                self.constant(fb, &bits_ty, 0x8000, location)?,
+                self.constant(fb, &bits_ty, 0, location)?,
+            );
+            let sign = fb.binary(B::And, bits, sign);
+            let set = fb.binary(B::NotEqual, sign, zero);
+            return self.bool_to_int(fb, set, ty, location).map(Some);
+        }
         if works_on_bits(b) {
             return self.half_through_bits(fb, b, args, ty, location).map(Some);
         }
@@ -252,6 +265,54 @@ impl ModuleBuilder<'_> {
         let call = Expr::new(H::Builtin(b, bits_args), bits_ty.clone(), location);
         let bits = self.plain(fb, &call)?;
         self.half_from_bits(fb, bits, ty, location)
+    }
+
+    /// The `float` value of the halves whose bits are in the `u32` lanes of
+    /// `bits` (of type `bits_ty`), computed with integer operations and an
+    /// exact scaling, never a conversion a driver could fold away.
+    fn half_value_exact(
+        &mut self,
+        fb: &mut FnBuilder,
+        bits: Handle<naga::Expression>,
+        bits_ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let mut c = |fb: &mut FnBuilder, v: u64| self.constant(fb, bits_ty, v, location);
+        let (ten, mask5, mask10, sign_mask) =
+            (c(fb, 10)?, c(fb, 0x1f)?, c(fb, 0x3ff)?, c(fb, 0x8000)?);
+        let (sixteen, rebias, at23, at13) = (c(fb, 16)?, c(fb, 112)?, c(fb, 23)?, c(fb, 13)?);
+        let (all_ones, zero, float_exponent) = (c(fb, 0x1f)?, c(fb, 0)?, c(fb, 0x7f80_0000)?);
+        let shifted = fb.binary(B::ShiftRight, bits, ten);
+        let exponent = fb.binary(B::And, shifted, mask5);
+        let mantissa = fb.binary(B::And, bits, mask10);
+        let sign = fb.binary(B::And, bits, sign_mask);
+        let sign32 = fb.binary(B::ShiftLeft, sign, sixteen);
+        let mantissa32 = fb.binary(B::ShiftLeft, mantissa, at13);
+        // Normal: the exponent rebiased (15 -> 127), the mantissa widened.
+        let biased = fb.binary(B::Add, exponent, rebias);
+        let exponent32 = fb.binary(B::ShiftLeft, biased, at23);
+        let normal = fb.binary(B::InclusiveOr, sign32, exponent32);
+        let normal = fb.binary(B::InclusiveOr, normal, mantissa32);
+        // Infinities and NaNs keep their mantissa.
+        let special = fb.binary(B::InclusiveOr, sign32, float_exponent);
+        let special = fb.binary(B::InclusiveOr, special, mantissa32);
+        let is_special = fb.binary(B::Equal, exponent, all_ones);
+        let float_bits = fb.select(is_special, special, normal);
+        let float_ty = with_element(bits_ty, Scalar::Float);
+        let value = self.bitcast(fb, float_bits, &float_ty, location)?;
+        // Zeros and subnormals: the mantissa times 2^-24, a normal float.
+        let scaled = fb.add(naga::Expression::As {
+            expr: mantissa,
+            kind: naga::ScalarKind::Float,
+            convert: Some(4),
+        });
+        let unit = self.float_constant(fb, &float_ty, 2f64.powi(-24), location)?;
+        let magnitude = fb.binary(B::Multiply, scaled, unit);
+        let negated = fb.unary(naga::UnaryOperator::Negate, magnitude);
+        let negative = fb.binary(B::NotEqual, sign, zero);
+        let small = fb.select(negative, negated, magnitude);
+        let is_small = fb.binary(B::Equal, exponent, zero);
+        Ok(fb.select(is_small, small, value))
     }
 
     /// `copysign(x, y)` on `half`: x's magnitude bits and y's sign bit.
@@ -352,9 +413,13 @@ impl ModuleBuilder<'_> {
             from = widened;
         }
         let nearest = self.convert(fb, x, &from, to, location)?;
-        let back = self.convert(fb, nearest, to, &from, location)?;
         let bits_ty = with_element(to, Scalar::UInt);
         let bits = self.half_bits(fb, nearest, to, location)?;
+        // The nearest half's value from its bits: NVIDIA folds a
+        // conversion to half and back into nothing.
+        let back = self.half_value_exact(fb, bits, &bits_ty, location)?;
+        let float_ty = with_element(to, Scalar::Float);
+        let back = self.convert(fb, back, &float_ty, &from, location)?;
         let sign_bit = self.constant(fb, &bits_ty, 0x8000, location)?;
         let zero = self.constant(fb, &bits_ty, 0, location)?;
         let sign = fb.binary(B::And, bits, sign_bit);
