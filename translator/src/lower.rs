@@ -11,6 +11,8 @@
 
 mod async_copy;
 mod atomics;
+mod cast_memory;
+mod chosen;
 mod convert;
 mod divide64;
 mod geometric;
@@ -70,6 +72,8 @@ pub fn lower(
             in_progress: Vec::new(),
             relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
             math_functions: HashMap::new(),
+            root_sets: Vec::new(),
+            cast_bases: Vec::new(),
         };
         let Some((mut reflection, module)) = builder.kernel(id, info) else {
             continue;
@@ -106,13 +110,48 @@ enum Root {
     Global(Handle<naga::GlobalVariable>),
     /// A private array or scalar variable of the current function.
     Private(Handle<naga::LocalVariable>, bool),
+    /// A `__local`, `__constant` or private object seen through a pointer
+    /// cast to another type: an index into `ModuleBuilder::cast_bases`
+    /// (see `cast_memory.rs`).
+    Cast(usize),
 }
 
-/// A pointer value: its root and an element index (`u32`, wrapping).
+/// What a pointer value points into: one root known at compile time, or
+/// one of several chosen at run time (see `chosen.rs`).
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Fixed(Root),
+    Chosen(Choice),
+}
+
+/// A root chosen at run time: `which` (a `u32`) indexes the root set `set`
+/// (an index into `ModuleBuilder::root_sets`).
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    set: usize,
+    which: Handle<naga::Expression>,
+}
+
+/// A pointer value: what it points into and an element index (`u32`,
+/// wrapping) counting elements of its pointee type.
 #[derive(Clone, Copy, Debug)]
 struct PointerValue {
-    root: Root,
+    target: Target,
     index: Handle<naga::Expression>,
+}
+
+impl PointerValue {
+    fn fixed(root: Root, index: Handle<naga::Expression>) -> Self {
+        PointerValue {
+            target: Target::Fixed(root),
+            index,
+        }
+    }
+
+    /// The same target at another index.
+    fn at(self, index: Handle<naga::Expression>) -> Self {
+        PointerValue { index, ..self }
+    }
 }
 
 enum Value {
@@ -129,10 +168,12 @@ enum Slot {
     /// A `__local` variable of a kernel: a workgroup-space global.
     Workgroup(Handle<naga::GlobalVariable>),
     /// A pointer variable: fixed root (set by its first assignment) and
-    /// an index variable.
+    /// an index variable; or, for a variable given different roots, the
+    /// root set and a `u32` variable holding the position in it.
     Pointer {
         root: Option<Root>,
         index: Handle<naga::LocalVariable>,
+        chosen: Option<(usize, Handle<naga::LocalVariable>)>,
     },
 }
 
@@ -158,6 +199,22 @@ enum Place {
     /// Lanes of the vector of the given type at a pointer.
     Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),
+    /// One of several places, by a root chosen at run time: `which`
+    /// indexes `candidates`; `ty` is the C type of the value there.
+    Chosen {
+        which: Handle<naga::Expression>,
+        candidates: Vec<Place>,
+        ty: Type,
+    },
+    /// Lanes of a value read from an object of another type through a
+    /// cast pointer (see `cast_memory.rs`): lane `l` is the `scalar` at
+    /// byte `byte + l * size` of cast base `base`.
+    Cast {
+        base: usize,
+        byte: Handle<naga::Expression>,
+        scalar: Scalar,
+        lanes: Vec<u8>,
+    },
 }
 
 /// The C element type of a word-viewed buffer: a `char`/`short` scalar
@@ -230,6 +287,10 @@ struct ModuleBuilder<'a> {
     /// The math library's functions made so far, by built-in, element
     /// type and width.
     math_functions: HashMap<(Builtin, Scalar, u8), Handle<naga::Function>>,
+    /// Sets of roots that pointers chosen at run time range over.
+    root_sets: Vec<Vec<Root>>,
+    /// Objects whose address was cast to another pointee type.
+    cast_bases: Vec<cast_memory::CastBase>,
 }
 
 /// The state of one naga function under construction.
@@ -241,6 +302,12 @@ struct FnBuilder {
     /// For each HIR local declared as a pointer parameter of a helper: the
     /// root it was specialised with.
     param_roots: HashMap<LocalId, Root>,
+    /// Pointer variables known (from an earlier attempt) to be given
+    /// different roots, with the set of their roots.
+    chosen_vars: HashMap<LocalId, usize>,
+    /// Pointer variables found given a root outside what they were made
+    /// for, with every root seen: the function is lowered again.
+    conflicts: HashMap<LocalId, Vec<Root>>,
     hir: FunctionId,
 }
 
@@ -512,7 +579,12 @@ impl<'a> ModuleBuilder<'a> {
     /// A scalar condition as a naga `bool`.
     fn condition(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Handle<naga::Expression>> {
         match &e.kind {
-            H::Binary(op, a, b) if op.is_comparison() && matches!(e.ty, Type::Scalar(_)) => {
+            H::Binary(op, a, b)
+                if op.is_comparison()
+                    && matches!(e.ty, Type::Scalar(_))
+                    && !matches!(a.ty, Type::Pointer(_))
+                    && !matches!(b.ty, Type::Pointer(_)) =>
+            {
                 return self.comparison(fb, *op, a, b);
             }
             H::Logical(op, a, b) => return self.logical(fb, *op, a, b),
@@ -784,6 +856,11 @@ impl<'a> ModuleBuilder<'a> {
                     this.bool_to_int(fb, c, part_ty, location)
                 })?
             }
+            H::Binary(op, a, b)
+                if matches!(a.ty, Type::Pointer(_)) || matches!(b.ty, Type::Pointer(_)) =>
+            {
+                self.pointer_binary(fb, *op, a, b, &e.ty, location)?
+            }
             H::Binary(op, a, b) => {
                 if op.is_comparison() {
                     let c = self.comparison(fb, *op, a, b)?;
@@ -868,15 +945,12 @@ impl<'a> ModuleBuilder<'a> {
                 let p = self.pointer(fb, p)?;
                 let n = self.index_value(fb, n)?;
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, n);
-                return Ok(Value::Pointer(PointerValue {
-                    root: p.root,
-                    index,
-                }));
+                return Ok(Value::Pointer(p.at(index)));
             }
             H::Decay(array) => {
                 let root = self.array_root(fb, array)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                return Ok(Value::Pointer(PointerValue { root, index }));
+                return Ok(Value::Pointer(PointerValue::fixed(root, index)));
             }
             H::AddressOf(x) => return self.address_of(fb, x, location),
             H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
@@ -1339,10 +1413,7 @@ impl<'a> ModuleBuilder<'a> {
         b: &Expr,
     ) -> LResult<Value> {
         if matches!(e.ty, Type::Pointer(_)) {
-            return Err(self.error(
-                e.location,
-                "choosing a pointer at run time is not supported yet by this translator",
-            ));
+            return self.conditional_pointer(fb, c, a, b);
         }
         let condition = self.condition(fb, c)?;
         let ty = self.value_type(&e.ty, e.location)?;
@@ -1395,10 +1466,7 @@ impl<'a> ModuleBuilder<'a> {
                 if increment { 1 } else { u32::MAX },
             )));
             let index = fb.binary(naga::BinaryOperator::Add, old.index, step);
-            let new = PointerValue {
-                root: old.root,
-                index,
-            };
+            let new = old.at(index);
             let place = self.place(fb, target)?;
             self.store(fb, place, Value::Pointer(new), location, None)?;
             return Ok(Value::Pointer(if prefix { new } else { old }));
@@ -1438,19 +1506,68 @@ impl<'a> ModuleBuilder<'a> {
         ret: &Type,
         location: Location,
     ) -> LResult<Value> {
-        let mut roots = Vec::new();
-        let mut arguments = Vec::new();
+        let mut values = Vec::new();
         for a in args {
             match self.expr(fb, a)? {
+                Value::Void => return Err(self.error(a.location, "void value used as an argument")),
+                v => values.push(v),
+            }
+        }
+        self.call_values(fb, id, values, ret, location)
+    }
+
+    /// Calls helper `id` with evaluated arguments. A pointer chosen at run
+    /// time picks, by a switch, the call of the helper specialised for
+    /// each of its roots.
+    fn call_values(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: FunctionId,
+        values: Vec<Value>,
+        ret: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        let chosen = values.iter().enumerate().find_map(|(i, v)| match v {
+            Value::Pointer(PointerValue {
+                target: Target::Chosen(choice),
+                ..
+            }) => Some((i, *choice)),
+            _ => None,
+        });
+        if let Some((position, choice)) = chosen {
+            let result_ty = (*ret != Type::Void).then_some(ret);
+            return self.for_each_root(fb, choice, result_ty, location, |this, fb, root| {
+                let values = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| match v {
+                        Value::Pointer(p) if i == position => {
+                            Value::Pointer(PointerValue::fixed(root, p.index))
+                        }
+                        Value::Pointer(p) => Value::Pointer(*p),
+                        Value::Plain(h) => Value::Plain(*h),
+                        Value::Void => Value::Void,
+                    })
+                    .collect();
+                this.call_values(fb, id, values, ret, location)
+            });
+        }
+        let mut roots = Vec::new();
+        let mut arguments = Vec::new();
+        for v in values {
+            match v {
                 Value::Plain(h) => {
                     roots.push(None);
                     arguments.push(h);
                 }
-                Value::Pointer(p) => {
-                    roots.push(Some(p.root));
-                    arguments.push(p.index);
+                Value::Pointer(PointerValue {
+                    target: Target::Fixed(root),
+                    index,
+                }) => {
+                    roots.push(Some(root));
+                    arguments.push(index);
                 }
-                Value::Void => return Err(self.error(a.location, "void value used as an argument")),
+                _ => return Err(self.error(location, "void value used as an argument")),
             }
         }
         let function = self.helper(id, roots, location)?;
@@ -1566,6 +1683,8 @@ impl FnBuilder {
             blocks: vec![naga::Block::new()],
             slots: HashMap::new(),
             param_roots: HashMap::new(),
+            chosen_vars: HashMap::new(),
+            conflicts: HashMap::new(),
             hir,
         }
     }

@@ -124,8 +124,7 @@ impl ModuleBuilder<'_> {
             Op::CompareExchangeStrong | Op::CompareExchangeWeak => {
                 // `*expected` receives the value found, which is what it
                 // already holds when the exchange happened.
-                let expected = self.pointer(fb, &args[1])?;
-                let expected = self.element_place(fb, expected);
+                let expected = self.pointed_place(fb, &args[1])?;
                 let Value::Plain(compare) = self.load(fb, expected.clone(), location)? else {
                     return Err(self.error(location, "atomic_compare_exchange of a pointer"));
                 };
@@ -175,11 +174,26 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<(Handle<naga::Expression>, naga::Scalar)> {
         let p = self.pointer(fb, object)?;
-        let Root::Global(global) = p.root else {
-            return Err(self.error(
-                location,
-                "atomic operations on private memory are not supported by this translator",
-            ));
+        let global = match p.target {
+            Target::Fixed(Root::Global(global)) => global,
+            Target::Fixed(Root::Private(..)) => {
+                return Err(self.error(
+                    location,
+                    "atomic operations on private memory are not supported by this translator",
+                ))
+            }
+            Target::Fixed(Root::Cast(_)) => {
+                return Err(self.error(
+                    location,
+                    "atomic operations through a pointer cast from another type of __local, __constant or private memory are not supported by this translator",
+                ))
+            }
+            Target::Chosen(_) => {
+                return Err(self.error(
+                    location,
+                    "atomic operations through a pointer chosen at run time are not supported yet by this translator",
+                ))
+            }
         };
         let scalar = match value_ty.scalar() {
             Some(s @ (Scalar::Int | Scalar::UInt)) => naga_scalar(s),
@@ -196,7 +210,10 @@ impl ModuleBuilder<'_> {
             }
         };
         self.make_atomic(global, scalar, location)?;
-        Ok((self.element_pointer(fb, p), scalar))
+        Ok((
+            self.element_pointer(fb, Root::Global(global), p.index, location)?,
+            scalar,
+        ))
     }
 
     /// The memory a barrier around an atomic on `object` must order.

@@ -275,9 +275,23 @@ impl ModuleBuilder<'_> {
         id: FunctionId,
         sources: &[ArgSource],
     ) -> LResult<naga::Function> {
+        let location = self.program.functions[id].location;
+        self.lower_with_retry(location, |this, chosen| {
+            this.entry_attempt(id, sources, chosen)
+        })
+    }
+
+    /// One attempt at the entry function (see `lower_with_retry`).
+    fn entry_attempt(
+        &mut self,
+        id: FunctionId,
+        sources: &[ArgSource],
+        chosen: HashMap<LocalId, usize>,
+    ) -> LResult<FnBuilder> {
         let f = &self.program.functions[id];
         let uvec3 = self.uvec3_type();
         let mut fb = FnBuilder::new(id);
+        fb.chosen_vars = chosen;
         let builtins = [
             naga::BuiltIn::GlobalInvocationId,
             naga::BuiltIn::LocalInvocationId,
@@ -306,10 +320,7 @@ impl ModuleBuilder<'_> {
                     self.store_pointer_var(
                         &mut fb,
                         param,
-                        PointerValue {
-                            root: Root::Global(global),
-                            index: zero,
-                        },
+                        PointerValue::fixed(Root::Global(global), zero),
                         f.location,
                     )?;
                 }
@@ -347,7 +358,7 @@ impl ModuleBuilder<'_> {
             }
         }
         self.statements(&mut fb, &f.body)?;
-        Ok(fb.finish())
+        Ok(fb)
     }
 
     /// Creates a naga local for every HIR local that is not a parameter
@@ -356,17 +367,25 @@ impl ModuleBuilder<'_> {
         let f = &self.program.functions[fb.hir];
         let u32_ty = self.u32_type();
         for (id, local) in f.locals.iter().enumerate() {
+            let mut u32_local = |suffix: &str| {
+                fb.function.local_variables.append(
+                    naga::LocalVariable {
+                        name: Some(format!("{}_{suffix}", local.name)),
+                        ty: u32_ty,
+                        init: None,
+                    },
+                    Span::UNDEFINED,
+                )
+            };
             let slot = match &local.ty {
                 Type::Pointer(_) => Slot::Pointer {
-                    root: fb.param_roots.get(&id).copied(),
-                    index: fb.function.local_variables.append(
-                        naga::LocalVariable {
-                            name: Some(format!("{}_index", local.name)),
-                            ty: u32_ty,
-                            init: None,
-                        },
-                        Span::UNDEFINED,
-                    ),
+                    root: None,
+                    index: u32_local("index"),
+                    chosen: fb
+                        .chosen_vars
+                        .get(&id)
+                        .copied()
+                        .map(|set| (set, u32_local("root"))),
                 },
                 ty if local.space == AddressSpace::Local => {
                     let naga_ty = self.value_type(ty, local.location)?;
@@ -422,15 +441,55 @@ impl ModuleBuilder<'_> {
         if self.in_progress.contains(&id) {
             return Err(self.error(location, "recursion is not allowed in OpenCL C"));
         }
-        if roots.iter().any(|r| matches!(r, Some(Root::Private(..)))) {
+        let private = |this: &Self, mut root: Root| loop {
+            match root {
+                Root::Private(..) => return true,
+                Root::Global(_) => return false,
+                Root::Cast(b) => root = this.cast_bases[b].base,
+            }
+        };
+        if roots.iter().flatten().any(|&r| private(self, r)) {
             return Err(self.error(location, "passing pointers to private variables to functions is not supported yet by this translator"));
         }
         self.in_progress.push(id);
+        let location = self.program.functions[id].location;
+        let built = self.lower_with_retry(location, |this, chosen| {
+            this.helper_attempt(id, &roots, chosen)
+        });
+        self.in_progress.pop();
+        let mut function = built?;
+        if let Some(result) = &function.result {
+            // C lets control reach the end of a non-void function; give
+            // naga a return on that path.
+            if !matches!(function.body.last(), Some(naga::Statement::Return { .. })) {
+                let zero = function
+                    .expressions
+                    .append(naga::Expression::ZeroValue(result.ty), Span::UNDEFINED);
+                function.body.push(
+                    naga::Statement::Return { value: Some(zero) },
+                    Span::UNDEFINED,
+                );
+            }
+        }
+        let h = self.module.functions.append(function, Span::UNDEFINED);
+        self.specialisations.insert((id, roots), h);
+        Ok(h)
+    }
+
+    /// One attempt at helper `id` specialised for `roots` (see
+    /// `lower_with_retry`).
+    fn helper_attempt(
+        &mut self,
+        id: FunctionId,
+        roots: &[Option<Root>],
+        chosen: HashMap<LocalId, usize>,
+    ) -> LResult<FnBuilder> {
         let f = &self.program.functions[id];
         let mut fb = FnBuilder::new(id);
+        fb.chosen_vars = chosen;
         fb.function.name = Some(f.name.to_string());
         let u32_ty = self.u32_type();
-        for (&param, root) in f.params.iter().zip(&roots) {
+        for (&param, root) in f.params.iter().zip(roots) {
             if let Some(root) = root {
                 fb.param_roots.insert(param, *root);
             }
@@ -451,6 +510,11 @@ impl ModuleBuilder<'_> {
         self.declare_locals(&mut fb)?;
         for (i, &param) in f.params.iter().enumerate() {
             let value = fb.add(naga::Expression::FunctionArgument(i as u32));
+            if let Some(&root) = fb.param_roots.get(&param) {
+                let location = f.locals[param].location;
+                self.store_pointer_var(&mut fb, param, PointerValue::fixed(root, value), location)?;
+                continue;
+            }
             let pointer = match fb.slots[&param] {
                 Slot::Variable(v) | Slot::Pointer { index: v, .. } => {
                     fb.add(naga::Expression::LocalVariable(v))
@@ -460,23 +524,6 @@ impl ModuleBuilder<'_> {
             fb.push(naga::Statement::Store { pointer, value });
         }
         self.statements(&mut fb, &f.body)?;
-        let mut function = fb.finish();
-        if let Some(result) = &function.result {
-            // C lets control reach the end of a non-void function; give
-            // naga a return on that path.
-            if !matches!(function.body.last(), Some(naga::Statement::Return { .. })) {
-                let zero = function
-                    .expressions
-                    .append(naga::Expression::ZeroValue(result.ty), Span::UNDEFINED);
-                function.body.push(
-                    naga::Statement::Return { value: Some(zero) },
-                    Span::UNDEFINED,
-                );
-            }
-        }
-        self.in_progress.pop();
-        let h = self.module.functions.append(function, Span::UNDEFINED);
-        self.specialisations.insert((id, roots), h);
-        Ok(h)
+        Ok(fb)
     }
 }
