@@ -74,6 +74,7 @@ pub fn lower(
             math_functions: HashMap::new(),
             root_sets: Vec::new(),
             cast_bases: Vec::new(),
+            workgroup_locals: HashMap::new(),
         };
         let Some((mut reflection, module)) = builder.kernel(id, info) else {
             continue;
@@ -291,6 +292,8 @@ struct ModuleBuilder<'a> {
     root_sets: Vec<Vec<Root>>,
     /// Objects whose address was cast to another pointee type.
     cast_bases: Vec<cast_memory::CastBase>,
+    /// The workgroup globals of `__local` variables declared in kernels.
+    workgroup_locals: HashMap<(FunctionId, LocalId), Handle<naga::GlobalVariable>>,
 }
 
 /// The state of one naga function under construction.

@@ -366,30 +366,33 @@ impl ModuleBuilder<'_> {
     pub(super) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
         let f = &self.program.functions[fb.hir];
         let u32_ty = self.u32_type();
+        let u32_local = |fb: &mut FnBuilder, name: String| {
+            fb.function.local_variables.append(
+                naga::LocalVariable {
+                    name: Some(name),
+                    ty: u32_ty,
+                    init: None,
+                },
+                Span::UNDEFINED,
+            )
+        };
         for (id, local) in f.locals.iter().enumerate() {
-            let mut u32_local = |suffix: &str| {
-                fb.function.local_variables.append(
-                    naga::LocalVariable {
-                        name: Some(format!("{}_{suffix}", local.name)),
-                        ty: u32_ty,
-                        init: None,
-                    },
-                    Span::UNDEFINED,
-                )
-            };
             let slot = match &local.ty {
                 Type::Pointer(_) => Slot::Pointer {
                     root: None,
-                    index: u32_local("index"),
-                    chosen: fb
-                        .chosen_vars
-                        .get(&id)
-                        .copied()
-                        .map(|set| (set, u32_local("root"))),
+                    index: u32_local(fb, format!("{}_index", local.name)),
+                    chosen: None,
                 },
+                // Made once per kernel: a function lowered again (see
+                // `chosen.rs`) must find the same roots.
+                _ if local.space == AddressSpace::Local
+                    && self.workgroup_locals.contains_key(&(fb.hir, id)) =>
+                {
+                    Slot::Workgroup(self.workgroup_locals[&(fb.hir, id)])
+                }
                 ty if local.space == AddressSpace::Local => {
                     let naga_ty = self.value_type(ty, local.location)?;
-                    Slot::Workgroup(self.module.global_variables.append(
+                    let global = self.module.global_variables.append(
                         naga::GlobalVariable {
                             name: Some(local.name.to_string()),
                             space: naga::AddressSpace::WorkGroup,
@@ -399,7 +402,9 @@ impl ModuleBuilder<'_> {
                             memory_decorations: naga::MemoryDecorations::empty(),
                         },
                         Span::UNDEFINED,
-                    ))
+                    );
+                    self.workgroup_locals.insert((fb.hir, id), global);
+                    Slot::Workgroup(global)
                 }
                 // A kernel's `__constant` variable is read-only and
                 // initialised, so a private copy per work-item, set by
@@ -417,6 +422,17 @@ impl ModuleBuilder<'_> {
                 }
             };
             fb.slots.insert(id, slot);
+        }
+        // Root positions come after every variable, so that the private
+        // variables (roots themselves) keep their handles from one attempt
+        // to the next.
+        let mut chosen: Vec<_> = fb.chosen_vars.iter().map(|(&id, &set)| (id, set)).collect();
+        chosen.sort_unstable();
+        for (id, set) in chosen {
+            let which = u32_local(fb, format!("{}_root", f.locals[id].name));
+            if let Some(Slot::Pointer { chosen, .. }) = fb.slots.get_mut(&id) {
+                *chosen = Some((set, which));
+            }
         }
         Ok(())
     }
