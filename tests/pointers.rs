@@ -23,10 +23,9 @@ fn build(context: &Context, file: &str) -> Program {
 /// A read-write buffer holding `data`.
 fn buffer<T: Copy>(context: &Context, queue: &CommandQueue, data: &[T]) -> Buffer<T> {
     // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
-    let mut b = unsafe {
-        Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut())
-    }
-    .expect("buffer");
+    let mut b =
+        unsafe { Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut()) }
+            .expect("buffer");
     // SAFETY: blocking, so `data` outlives the transfer.
     unsafe { queue.enqueue_write_buffer(&mut b, CL_BLOCKING, 0, data, &[]) }.expect("write");
     b
@@ -278,13 +277,13 @@ fn pointer_casts_on_local_private_and_constant_memory() {
     arg(&kernel, 1, &dout);
     run(&queue, &kernel, N, 64);
     let got = read(&queue, &dout, N);
-    for g in 0..N {
+    for (g, &got) in got.iter().enumerate() {
         let l = g % 64;
         let row = g - l + (l / 4) * 4;
         let q = &input[row..row + 4];
         let rewritten = (l / 4) as f32 + (l % 4) as f32 * 0.25;
         let want = q[0] + q[3] * 10.0 + q[1] * 100.0 + rewritten * 1000.0;
-        assert_eq!(got[g], want, "__local float4 view at {g}");
+        assert_eq!(got, want, "__local float4 view at {g}");
     }
 
     let kernel = Kernel::create(&program, "private_bits").expect("kernel");
@@ -397,7 +396,12 @@ fn pointers_printed(line: &str) -> Vec<(String, u64)> {
 fn printf_of_pointers_prints_object_and_offset() {
     let mut child = Command::new(std::env::current_exe().expect("test executable"));
     child
-        .args(["--exact", "printf_pointers_child", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "printf_pointers_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD, "1");
     for (k, v) in common::opencl_env() {
         child.env(k, v);

@@ -66,9 +66,7 @@ impl ModuleBuilder<'_> {
             });
         }
         let supported = match from {
-            Type::Scalar(s) | Type::Vector(s, _) => {
-                !matches!(s, Scalar::Bool | Scalar::Half)
-            }
+            Type::Scalar(s) | Type::Vector(s, _) => !matches!(s, Scalar::Bool | Scalar::Half),
             _ => false,
         };
         if !supported {
@@ -186,7 +184,10 @@ impl ModuleBuilder<'_> {
 
     /// The scalar type of cast base `base`'s units.
     fn unit_scalar(&self, base: usize) -> Scalar {
-        self.cast_bases[base].element.element().unwrap_or(Scalar::UInt)
+        self.cast_bases[base]
+            .element
+            .element()
+            .unwrap_or(Scalar::UInt)
     }
 
     /// A naga pointer to unit `unit` (a `u32`) of cast base `base`.
@@ -197,7 +198,10 @@ impl ModuleBuilder<'_> {
         unit: Handle<naga::Expression>,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let CastBase { base: root, element } = self.cast_bases[base].clone();
+        let CastBase {
+            base: root,
+            element,
+        } = self.cast_bases[base].clone();
         let width = match element {
             Type::Vector(_, n) => n,
             _ => return self.element_pointer(fb, root, unit, location),

@@ -63,7 +63,8 @@ impl ModuleBuilder<'_> {
     ) -> Option<Handle<naga::Expression>> {
         let roots = self.root_sets[set].clone();
         let position = |r: &Root| roots.iter().position(|x| x == r).map(|p| p as u32);
-        let lit = |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        let lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         match target {
             Target::Fixed(root) => Some(lit(fb, position(&root)?)),
             Target::Chosen(choice) if choice.set == set => Some(choice.which),
@@ -160,9 +161,14 @@ impl ModuleBuilder<'_> {
         mut case: impl FnMut(&mut Self, &mut FnBuilder, Root) -> LResult<Value>,
     ) -> LResult<Value> {
         let roots = self.root_sets[choice.set].clone();
-        self.switch_cases(fb, choice.which, roots.len(), result, location, |this, fb, k| {
-            case(this, fb, roots[k])
-        })
+        self.switch_cases(
+            fb,
+            choice.which,
+            roots.len(),
+            result,
+            location,
+            |this, fb, k| case(this, fb, roots[k]),
+        )
     }
 
     /// `c ? a : b` of pointer type: each side is evaluated in its branch;
@@ -302,11 +308,13 @@ impl ModuleBuilder<'_> {
     ) -> LResult<(Handle<naga::Expression>, Handle<naga::Expression>)> {
         let size = match pointee {
             Type::Void => 1,
-            t => t.size(self.caps.address_bits).ok_or_else(|| {
-                self.error(location, "address of an object without a size")
-            })? as u32,
+            t => t
+                .size(self.caps.address_bits)
+                .ok_or_else(|| self.error(location, "address of an object without a size"))?
+                as u32,
         };
-        let lit = |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        let lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let size = lit(fb, size);
         let byte = fb.binary(naga::BinaryOperator::Multiply, p.index, size);
         let identity = match p.target {
@@ -394,11 +402,10 @@ impl ModuleBuilder<'_> {
         let (id_a, byte_a) = self.address_operand(fb, a)?;
         let (id_b, byte_b) = self.address_operand(fb, b)?;
         if op == BinaryOp::Sub {
-            let size = a
-                .ty
-                .pointee()
-                .and_then(|p| p.ty.size(self.caps.address_bits))
-                .unwrap_or(1) as i32;
+            let size =
+                a.ty.pointee()
+                    .and_then(|p| p.ty.size(self.caps.address_bits))
+                    .unwrap_or(1) as i32;
             let bytes = fb.binary(B::Subtract, byte_a, byte_b);
             let bytes = fb.add(naga::Expression::As {
                 expr: bytes,

@@ -98,61 +98,61 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Place> {
         match place {
-                Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.to_vec(), vector.clone())),
-                Place::Lanes(ptr, outer, ty) => Ok(Place::Lanes(
-                    ptr,
-                    lanes.iter().map(|&l| outer[l as usize]).collect(),
-                    ty,
-                )),
-                Place::Cast {
-                    base,
-                    byte,
-                    scalar,
-                    lanes: outer,
-                } => Ok(Place::Cast {
-                    base,
-                    byte,
-                    scalar,
-                    lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
-                }),
-                Place::Chosen {
-                    which, candidates, ..
-                } => {
-                    let mut swizzled = Vec::with_capacity(candidates.len());
-                    for c in candidates {
-                        swizzled.push(self.swizzle_place(fb, c, lanes, vector, ty, location)?);
-                    }
-                    Ok(Place::Chosen {
-                        which,
-                        candidates: swizzled,
-                        ty: ty.clone(),
-                    })
+            Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.to_vec(), vector.clone())),
+            Place::Lanes(ptr, outer, ty) => Ok(Place::Lanes(
+                ptr,
+                lanes.iter().map(|&l| outer[l as usize]).collect(),
+                ty,
+            )),
+            Place::Cast {
+                base,
+                byte,
+                scalar,
+                lanes: outer,
+            } => Ok(Place::Cast {
+                base,
+                byte,
+                scalar,
+                lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
+            }),
+            Place::Chosen {
+                which, candidates, ..
+            } => {
+                let mut swizzled = Vec::with_capacity(candidates.len());
+                for c in candidates {
+                    swizzled.push(self.swizzle_place(fb, c, lanes, vector, ty, location)?);
                 }
-                Place::Narrow {
-                    global,
-                    index,
-                    element,
-                } => {
-                    let first = Self::first_lane(fb, index, element);
-                    Ok(Place::NarrowLanes {
-                        global,
-                        first,
-                        lanes: lanes.to_vec(),
-                        scalar: element.scalar,
-                    })
-                }
-                Place::NarrowLanes {
+                Ok(Place::Chosen {
+                    which,
+                    candidates: swizzled,
+                    ty: ty.clone(),
+                })
+            }
+            Place::Narrow {
+                global,
+                index,
+                element,
+            } => {
+                let first = Self::first_lane(fb, index, element);
+                Ok(Place::NarrowLanes {
                     global,
                     first,
-                    lanes: outer,
-                    scalar,
-                } => Ok(Place::NarrowLanes {
-                    global,
-                    first,
-                    lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
-                    scalar,
-                }),
-                Place::PointerVar(_) => Err(self.error(location, "invalid swizzle target")),
+                    lanes: lanes.to_vec(),
+                    scalar: element.scalar,
+                })
+            }
+            Place::NarrowLanes {
+                global,
+                first,
+                lanes: outer,
+                scalar,
+            } => Ok(Place::NarrowLanes {
+                global,
+                first,
+                lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
+                scalar,
+            }),
+            Place::PointerVar(_) => Err(self.error(location, "invalid swizzle target")),
         }
     }
 
@@ -358,7 +358,9 @@ impl ModuleBuilder<'_> {
             Root::Cast(base) => return self.cast_place(fb, base, index, ty, location),
             Root::Private(..) => {}
         }
-        Ok(Place::Memory(self.element_pointer(fb, root, index, location)?))
+        Ok(Place::Memory(
+            self.element_pointer(fb, root, index, location)?,
+        ))
     }
 
     /// For element `index` of a word-viewed buffer: a pointer to its word,
@@ -883,12 +885,24 @@ impl ModuleBuilder<'_> {
                 },
                 Value::Plain(value),
             ) => self.store_cast(fb, base, byte, scalar, &lanes, value, location)?,
-            (Place::Chosen { which, candidates, .. }, Value::Plain(value)) => {
-                self.switch_cases(fb, which, candidates.len(), None, location, |this, fb, k| {
-                    let place = candidates[k].clone();
-                    this.store(fb, place, Value::Plain(value), location, None)?;
-                    Ok(Value::Void)
-                })?;
+            (
+                Place::Chosen {
+                    which, candidates, ..
+                },
+                Value::Plain(value),
+            ) => {
+                self.switch_cases(
+                    fb,
+                    which,
+                    candidates.len(),
+                    None,
+                    location,
+                    |this, fb, k| {
+                        let place = candidates[k].clone();
+                        this.store(fb, place, Value::Plain(value), location, None)?;
+                        Ok(Value::Void)
+                    },
+                )?;
             }
             _ => return Err(self.error(location, "mismatched assignment of a pointer and a value")),
         }
