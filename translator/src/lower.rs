@@ -2,10 +2,11 @@
 //!
 //! OpenCL pointers do not exist in naga, so every pointer value is resolved
 //! here to a [`Root`] (a buffer argument, a private array or variable) plus an
-//! element index. A pointer variable keeps its root fixed and its index in an
-//! integer local. Helper functions become naga functions specialised per
-//! combination of pointer-argument roots; their pointer parameters become
-//! index parameters. Work-item ids come from the SPIR-V built-ins, copied to
+//! element index, or to one of several roots chosen at run time (see
+//! `chosen.rs`). A pointer variable keeps its root, or its position in its
+//! root set, and its index in integer locals. Helper functions become naga
+//! functions specialised per combination of pointer-argument roots; their
+//! pointer parameters become index parameters. Work-item ids come from the SPIR-V built-ins, copied to
 //! private globals at entry so helpers can read them; sizes and offsets come
 //! from the push-constant header (see [`PushConstantHeader`]).
 

@@ -363,7 +363,7 @@ impl ModuleBuilder<'_> {
 
     /// The address of pointer operand `e`: a null pointer constant (the
     /// integer 0) is object 0 at offset 0.
-    fn address_operand(
+    pub(super) fn address_operand(
         &mut self,
         fb: &mut FnBuilder,
         e: &Expr,

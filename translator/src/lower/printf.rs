@@ -73,10 +73,8 @@ impl ModuleBuilder<'_> {
         let mut words = Vec::new();
         let mut kinds = Vec::new();
         for arg in values {
-            if let Some(pointee) = arg.ty.pointee() {
-                let pointee = pointee.ty.clone();
-                let p = self.pointer(fb, arg)?;
-                let (object, byte) = self.pointer_address(fb, p, &pointee, arg.location)?;
+            if arg.ty.pointee().is_some() {
+                let (object, byte) = self.address_operand(fb, arg)?;
                 words.extend([byte, object]);
                 kinds.push(PrintfValue {
                     scalar: PrintfScalar::UInt64,
