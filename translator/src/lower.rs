@@ -175,8 +175,17 @@ enum Slot {
     Pointer {
         root: Option<Root>,
         index: Handle<naga::LocalVariable>,
-        chosen: Option<(usize, Handle<naga::LocalVariable>)>,
+        chosen: Option<ChosenVar>,
     },
+}
+
+/// The root of a pointer variable given different roots: its root set
+/// (an index into `ModuleBuilder::root_sets`) and the `u32` variable
+/// holding its position in the set.
+#[derive(Clone, Copy, Debug)]
+struct ChosenVar {
+    set: usize,
+    which: Handle<naga::LocalVariable>,
 }
 
 /// A place that can be loaded from or stored to.

@@ -431,7 +431,7 @@ impl ModuleBuilder<'_> {
         for (id, set) in chosen {
             let which = u32_local(fb, format!("{}_root", f.locals[id].name));
             if let Some(Slot::Pointer { chosen, .. }) = fb.slots.get_mut(&id) {
-                *chosen = Some((set, which));
+                *chosen = Some(ChosenVar { set, which });
             }
         }
         Ok(())

@@ -691,18 +691,12 @@ impl ModuleBuilder<'_> {
         }
     }
 
-    /// The root, index variable and choice (root set and position
-    /// variable) of a pointer local.
-    #[allow(clippy::type_complexity)]
+    /// The root, index variable and root choice of a pointer local.
     pub(super) fn pointer_slot(
         &mut self,
         fb: &FnBuilder,
         id: LocalId,
-    ) -> LResult<(
-        Option<Root>,
-        Handle<naga::LocalVariable>,
-        Option<(usize, Handle<naga::LocalVariable>)>,
-    )> {
+    ) -> LResult<(Option<Root>, Handle<naga::LocalVariable>, Option<ChosenVar>)> {
         match fb.slots.get(&id) {
             Some(Slot::Pointer {
                 root,
@@ -732,7 +726,7 @@ impl ModuleBuilder<'_> {
         let pointer = fb.add(naga::Expression::LocalVariable(index));
         let index = fb.add(naga::Expression::Load { pointer });
         let target = match (chosen, root) {
-            (Some((set, which)), _) => {
+            (Some(ChosenVar { set, which }), _) => {
                 let pointer = fb.add(naga::Expression::LocalVariable(which));
                 let which = fb.add(naga::Expression::Load { pointer });
                 Target::Chosen(Choice { set, which })
@@ -764,19 +758,21 @@ impl ModuleBuilder<'_> {
         let mut slot_root = root;
         let mut slot_chosen = chosen;
         match (chosen, root, value.target) {
-            (Some((set, which)), _, target) => match self.position_in(fb, target, set) {
-                Some(position) => {
-                    let pointer = fb.add(naga::Expression::LocalVariable(which));
-                    fb.push(naga::Statement::Store {
-                        pointer,
-                        value: position,
-                    });
+            (Some(ChosenVar { set, which }), _, target) => {
+                match self.position_in(fb, target, set) {
+                    Some(position) => {
+                        let pointer = fb.add(naga::Expression::LocalVariable(which));
+                        fb.push(naga::Statement::Store {
+                            pointer,
+                            value: position,
+                        });
+                    }
+                    None => {
+                        let known = self.root_sets[set].clone();
+                        self.record_conflict(fb, id, known, target);
+                    }
                 }
-                None => {
-                    let known = self.root_sets[set].clone();
-                    self.record_conflict(fb, id, known, target);
-                }
-            },
+            }
             (None, None, Target::Fixed(r)) => slot_root = Some(r),
             (None, Some(r), Target::Fixed(r2)) if r == r2 => {}
             (None, None, Target::Chosen(choice)) => {
@@ -794,7 +790,10 @@ impl ModuleBuilder<'_> {
                     pointer,
                     value: choice.which,
                 });
-                slot_chosen = Some((choice.set, which));
+                slot_chosen = Some(ChosenVar {
+                    set: choice.set,
+                    which,
+                });
             }
             (None, Some(r), target) => self.record_conflict(fb, id, vec![r], target),
         }
