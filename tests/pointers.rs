@@ -338,11 +338,54 @@ fn pointer_casts_on_local_private_and_constant_memory() {
 }
 
 #[test]
-fn narrow_stores_into_wider_local_elements_are_a_build_error() {
+fn narrow_stores_into_local_int_arrays_keep_every_work_items_bytes() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_casts.cl");
+    let kernel = Kernel::create(&program, "local_bytes").expect("kernel");
+    const N: usize = 128;
+    let input: Vec<u8> = (0..N).map(|g| (g * 29 + 7) as u8).collect();
+    let din = buffer(&context, &queue, &input);
+    let words = buffer(&context, &queue, &vec![0u32; N / 4]);
+    let ints = buffer(&context, &queue, &vec![0i32; N / 4]);
+    let readback = buffer(&context, &queue, &vec![0u32; N]);
+    arg(&kernel, 0, &din);
+    arg(&kernel, 1, &words);
+    arg(&kernel, 2, &ints);
+    arg(&kernel, 3, &readback);
+    run(&queue, &kernel, N, 64);
+    let (got_words, got_ints, got_readback) = (
+        read(&queue, &words, N / 4),
+        read(&queue, &ints, N / 4),
+        read(&queue, &readback, N),
+    );
+    for group in 0..N / 64 {
+        let bytes = &input[group * 64..group * 64 + 64];
+        let halves: Vec<i16> = bytes.iter().map(|&b| (i32::from(b) * -3) as i16).collect();
+        for w in 0..16 {
+            let want_word = u32::from_le_bytes([
+                bytes[4 * w],
+                bytes[4 * w + 1],
+                bytes[4 * w + 2],
+                bytes[4 * w + 3],
+            ]);
+            let want_int = i32::from(halves[2 * w] as u16) | i32::from(halves[2 * w + 1]) << 16;
+            let at = group * 16 + w;
+            assert_eq!(got_words[at], want_word, "uint word {w} of group {group}");
+            assert_eq!(got_ints[at], want_int, "int word {w} of group {group}");
+        }
+        for l in 0..64 {
+            let want = u32::from(bytes[63 - l]) | u32::from(halves[l & 31] as u16) << 16;
+            assert_eq!(got_readback[group * 64 + l], want, "read back at {l}");
+        }
+    }
+}
+
+#[test]
+fn narrow_stores_into_wider_local_float_elements_are_a_build_error() {
     let (context, _queue) = common::context_and_queue();
     let source = r#"
-        __kernel void k(__global int *out) {
-            __local int words[64];
+        __kernel void k(__global float *out) {
+            __local float words[64];
             __local uchar *bytes = (__local uchar *)words;
             bytes[get_local_id(0)] = 1;
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -354,7 +397,7 @@ fn narrow_stores_into_wider_local_elements_are_a_build_error() {
         Err(log) => log,
     };
     assert!(
-        log.contains("part of a wider element of a __local array"),
+        log.contains("storing part of a 'float' element of a __local array"),
         "log names the construct:\n{log}"
     );
 }

@@ -57,3 +57,29 @@ __kernel void constant_bytes(__global uint *out) {
     out[i * 3 + 1] = shorts[i % 8];
     out[i * 3 + 2] = bits[i & 1];
 }
+
+// Bytes and shorts of __local int/uint arrays written by different
+// work-items at once (atomically), then read back through both views.
+__kernel void local_bytes(__global const uchar *in, __global uint *words_out,
+                          __global int *ints_out, __global uint *readback) {
+    __local uint words[16];
+    __local int ints[16];
+    int l = get_local_id(0);
+    int g = get_global_id(0);
+    if (l < 16) {
+        words[l] = 0xffffffffu;
+        ints[l] = -1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local uchar *bytes = (__local uchar *)words;
+    bytes[l] = in[g];
+    __local short *halves = (__local short *)ints;
+    if (l < 32)
+        halves[l] = (short)(in[g] * -3);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < 16) {
+        words_out[g / 64 * 16 + l] = words[l];
+        ints_out[g / 64 * 16 + l] = ints[l];
+    }
+    readback[g] = (uint)bytes[63 - l] | (uint)(ushort)halves[l & 31] << 16;
+}

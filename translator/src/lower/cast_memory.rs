@@ -13,8 +13,8 @@
 //!
 //! Writing a value narrower than the unit is a read-modify-write of the
 //! unit: right in private memory, but it would lose other work-items'
-//! writes to the unit's other bytes in `__local` memory, so it is refused
-//! there.
+//! writes to the unit's other bytes in `__local` memory, so there it is
+//! two atomics on `int`/`uint` arrays and refused on others.
 
 use super::*;
 
@@ -370,22 +370,16 @@ impl ModuleBuilder<'_> {
             }
             return Ok(());
         }
-        if let Root::Global(g) = self.cast_bases[base].base {
-            if self.module.global_variables[g].space == naga::AddressSpace::WorkGroup {
-                return Err(self.error(
-                    location,
-                    format!(
-                        "storing a '{}' into part of a wider element of a __local array through a cast pointer is not supported by this translator (other work-items' writes to the element could be lost)",
-                        Type::Scalar(scalar).display()
-                    ),
-                ));
-            }
-        }
-        let old = self.load_unit(fb, base, first, location)?;
         let within = u32_lit(fb, unit_size - 1);
         let within = fb.binary(B::And, byte, within);
         let eight = u32_lit(fb, 8);
         let bit = fb.binary(B::Multiply, within, eight);
+        if let Root::Global(g) = self.cast_bases[base].base {
+            if self.module.global_variables[g].space == naga::AddressSpace::WorkGroup {
+                return self.write_local_part(fb, base, g, first, bits, bit, size, location);
+            }
+        }
+        let old = self.load_unit(fb, base, first, location)?;
         let mut mask = u32_lit(fb, (1u32 << (size * 8)) - 1);
         if unit_size == 8 {
             bits = retype(fb, bits, naga::ScalarKind::Uint, Some(8));
@@ -397,5 +391,58 @@ impl ModuleBuilder<'_> {
         let kept = fb.binary(B::And, old, keep);
         let new = fb.binary(B::InclusiveOr, kept, field);
         self.store_unit(fb, base, first, new, location)
+    }
+
+    /// Writes the low `size` bytes of `bits` at bit `bit` of unit `unit`
+    /// of a `__local` array: by clearing and setting them with two
+    /// atomics, so that work-items writing the unit's other bytes keep
+    /// their writes. That needs 32-bit integer units (the array becomes
+    /// atomic; its plain loads and stores become atomic ones).
+    #[allow(clippy::too_many_arguments)]
+    fn write_local_part(
+        &mut self,
+        fb: &mut FnBuilder,
+        base: usize,
+        global: Handle<naga::GlobalVariable>,
+        unit: Handle<naga::Expression>,
+        bits: Handle<naga::Expression>,
+        bit: Handle<naga::Expression>,
+        size: u32,
+        location: Location,
+    ) -> LResult<()> {
+        use naga::BinaryOperator as B;
+        let unit_scalar = match self.cast_bases[base].element {
+            Type::Scalar(s @ (Scalar::Int | Scalar::UInt)) => s,
+            ref other => {
+                let message = format!(
+                    "storing part of a '{}' element of a __local array through a cast pointer is not supported by this translator (only 'int' and 'uint' arrays, updated atomically)",
+                    other.display()
+                );
+                return Err(self.error(location, message));
+            }
+        };
+        let scalar = naga_scalar(unit_scalar);
+        self.make_atomic(global, scalar, location)?;
+        let mask = u32_lit(fb, (1u32 << (size * 8)) - 1);
+        let mut set = fb.binary(B::ShiftLeft, bits, bit);
+        let hole = fb.binary(B::ShiftLeft, mask, bit);
+        let mut clear = fb.unary(naga::UnaryOperator::BitwiseNot, hole);
+        if scalar.kind == naga::ScalarKind::Sint {
+            set = retype(fb, set, naga::ScalarKind::Sint, None);
+            clear = retype(fb, clear, naga::ScalarKind::Sint, None);
+        }
+        let pointer = self.unit_pointer(fb, base, unit, location)?;
+        for (fun, value) in [
+            (naga::AtomicFunction::And, clear),
+            (naga::AtomicFunction::InclusiveOr, set),
+        ] {
+            fb.push(naga::Statement::Atomic {
+                pointer,
+                fun,
+                value,
+                result: None,
+            });
+        }
+        Ok(())
     }
 }
