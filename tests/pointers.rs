@@ -345,8 +345,8 @@ fn narrow_stores_into_local_int_arrays_keep_every_work_items_bytes() {
     const N: usize = 128;
     let input: Vec<u8> = (0..N).map(|g| (g * 29 + 7) as u8).collect();
     let din = buffer(&context, &queue, &input);
-    let words = buffer(&context, &queue, &vec![0u32; N / 4]);
-    let ints = buffer(&context, &queue, &vec![0i32; N / 4]);
+    let words = buffer(&context, &queue, &[0u32; N / 4]);
+    let ints = buffer(&context, &queue, &[0i32; N / 4]);
     let readback = buffer(&context, &queue, &vec![0u32; N]);
     arg(&kernel, 0, &din);
     arg(&kernel, 1, &words);
