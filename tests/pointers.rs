@@ -157,6 +157,30 @@ fn ternary_pointers_chosen_per_work_item() {
 }
 
 #[test]
+fn atomics_through_pointers_chosen_per_work_item() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_select.cl");
+    let kernel = Kernel::create(&program, "select_atomics").expect("kernel");
+    const N: usize = 512;
+    let input: Vec<i32> = (0..N as i32).map(|i| (i * 7919) % 1000).collect();
+    let din = buffer(&context, &queue, &input);
+    let even = buffer(&context, &queue, &[0i32; 9]);
+    let odd = buffer(&context, &queue, &[0i32; 9]);
+    arg(&kernel, 0, &din);
+    arg(&kernel, 1, &even);
+    arg(&kernel, 2, &odd);
+    run(&queue, &kernel, N, 64);
+    let mut want = [[0i32; 9]; 2];
+    for &v in &input {
+        let h = &mut want[(v & 1) as usize];
+        h[((v >> 1) & 7) as usize] += 1;
+        h[8] = h[8].max(v);
+    }
+    assert_eq!(read(&queue, &even, 9), want[0], "even values");
+    assert_eq!(read(&queue, &odd, 9), want[1], "odd values");
+}
+
+#[test]
 fn ping_pong_pointers_swapped_in_loops() {
     let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/pointers_pingpong.cl");

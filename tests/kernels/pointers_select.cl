@@ -54,3 +54,14 @@ __kernel void select_local(__global const float *in, __global float *out) {
     __local float *p = (in[g] > 0.5f) ? x : y;
     out[g] = p[63 - l];
 }
+
+// Atomics through a pointer chosen per work-item: histograms of the even
+// and the odd values, and each one's maximum in its last slot.
+__kernel void select_atomics(__global const int *in, __global int *even_hist,
+                             __global int *odd_hist) {
+    int i = get_global_id(0);
+    int v = in[i];
+    __global int *h = (v & 1) ? odd_hist : even_hist;
+    atomic_inc(&h[(v >> 1) & 7]);
+    atomic_max(h + 8, v);
+}

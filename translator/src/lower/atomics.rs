@@ -23,26 +23,51 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
+        let p = self.pointer(fb, &args[0])?;
+        let mut operands = Vec::with_capacity(args.len() - 1);
+        for a in &args[1..] {
+            operands.push(self.plain(fb, a)?);
+        }
+        match p.target {
+            // One atomic per candidate root, by a switch.
+            Target::Chosen(choice) => {
+                self.for_each_root(fb, choice, Some(ty), location, |this, fb, root| {
+                    let p = PointerValue::fixed(root, p.index);
+                    this.atomic_at(fb, op, p, &operands, ty, location)
+                })
+            }
+            Target::Fixed(_) => self.atomic_at(fb, op, p, &operands, ty, location),
+        }
+    }
+
+    /// An OpenCL 1.x atomic on the element `p` points at, with its
+    /// operands evaluated.
+    fn atomic_at(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: crate::builtins::AtomicOp,
+        p: PointerValue,
+        operands: &[Handle<naga::Expression>],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
         use crate::builtins::AtomicOp as Op;
-        let (pointer, scalar) = self.atomic_target(fb, &args[0], ty, location)?;
-        let operand = |this: &mut Self, fb: &mut FnBuilder, i: usize| this.plain(fb, &args[i]);
+        let (pointer, scalar) = self.atomic_pointer(fb, p, ty, location)?;
+        let operand = |i: usize| operands[i - 1];
         let (fun, value) = match op {
-            Op::Add => (naga::AtomicFunction::Add, operand(self, fb, 1)?),
-            Op::Sub => (naga::AtomicFunction::Subtract, operand(self, fb, 1)?),
+            Op::Add => (naga::AtomicFunction::Add, operand(1)),
+            Op::Sub => (naga::AtomicFunction::Subtract, operand(1)),
             Op::Inc => (naga::AtomicFunction::Add, one(fb, scalar)),
             Op::Dec => (naga::AtomicFunction::Subtract, one(fb, scalar)),
-            Op::Min => (naga::AtomicFunction::Min, operand(self, fb, 1)?),
-            Op::Max => (naga::AtomicFunction::Max, operand(self, fb, 1)?),
-            Op::And => (naga::AtomicFunction::And, operand(self, fb, 1)?),
-            Op::Or => (naga::AtomicFunction::InclusiveOr, operand(self, fb, 1)?),
-            Op::Xor => (naga::AtomicFunction::ExclusiveOr, operand(self, fb, 1)?),
-            Op::Xchg => (
-                naga::AtomicFunction::Exchange { compare: None },
-                operand(self, fb, 1)?,
-            ),
+            Op::Min => (naga::AtomicFunction::Min, operand(1)),
+            Op::Max => (naga::AtomicFunction::Max, operand(1)),
+            Op::And => (naga::AtomicFunction::And, operand(1)),
+            Op::Or => (naga::AtomicFunction::InclusiveOr, operand(1)),
+            Op::Xor => (naga::AtomicFunction::ExclusiveOr, operand(1)),
+            Op::Xchg => (naga::AtomicFunction::Exchange { compare: None }, operand(1)),
             Op::Cmpxchg => {
-                let compare = operand(self, fb, 1)?;
-                let value = operand(self, fb, 2)?;
+                let compare = operand(1);
+                let value = operand(2);
                 let result = self.atomic_statement(
                     fb,
                     pointer,
@@ -174,6 +199,17 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<(Handle<naga::Expression>, naga::Scalar)> {
         let p = self.pointer(fb, object)?;
+        self.atomic_pointer(fb, p, value_ty, location)
+    }
+
+    /// [`Self::atomic_target`] for an evaluated pointer.
+    fn atomic_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: PointerValue,
+        value_ty: &Type,
+        location: Location,
+    ) -> LResult<(Handle<naga::Expression>, naga::Scalar)> {
         let global = match p.target {
             Target::Fixed(Root::Global(global)) => global,
             Target::Fixed(Root::Private(..)) => {
@@ -191,7 +227,7 @@ impl ModuleBuilder<'_> {
             Target::Chosen(_) => {
                 return Err(self.error(
                     location,
-                    "atomic operations through a pointer chosen at run time are not supported yet by this translator",
+                    "OpenCL 2.0 atomic operations through a pointer chosen at run time are not supported yet by this translator",
                 ))
             }
         };
