@@ -181,6 +181,41 @@ fn atomics_through_pointers_chosen_per_work_item() {
 }
 
 #[test]
+fn null_pointers_and_pointers_as_integers() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_select.cl");
+    let kernel = Kernel::create(&program, "select_null").expect("kernel");
+    const N: usize = 256;
+    let a: Vec<f32> = (0..N).map(|i| ((i * 37) % 11) as f32 - 5.0).collect();
+    let da = buffer(&context, &queue, &a);
+    let out = buffer(&context, &queue, &[0.0f32; N]);
+    let addr = buffer(&context, &queue, &[7u64; N]);
+    arg(&kernel, 0, &da);
+    arg(&kernel, 1, &out);
+    arg(&kernel, 2, &addr);
+    run(&queue, &kernel, N, 64);
+    let (got, addresses) = (read(&queue, &out, N), read(&queue, &addr, N));
+    let object = addresses
+        .iter()
+        .find(|&&v| v != 0)
+        .map(|v| v >> 32)
+        .expect("some pointer is not null");
+    assert_ne!(object, 0, "an object's number is never 0");
+    for i in 0..N {
+        let positive = a[i] > 0.0;
+        let want =
+            if positive { a[i] } else { -1.0 } + if i & 1 == 1 { 0.0 } else { 100.0 } + 1000.0;
+        assert_eq!(got[i], want, "out[{i}]");
+        let want_addr = if positive {
+            object << 32 | (4 * i) as u64
+        } else {
+            0
+        };
+        assert_eq!(addresses[i], want_addr, "(ulong)p at {i}");
+    }
+}
+
+#[test]
 fn ping_pong_pointers_swapped_in_loops() {
     let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/pointers_pingpong.cl");

@@ -65,3 +65,20 @@ __kernel void select_atomics(__global const int *in, __global int *even_hist,
     atomic_inc(&h[(v >> 1) & 7]);
     atomic_max(h + 8, v);
 }
+
+// Null pointers: a variable that is null or not by the data, a ternary
+// with NULL, a helper given NULL; pointers converted to integers.
+float value_or(__global const float *p, float fallback) {
+    return p ? *p : fallback;
+}
+
+__kernel void select_null(__global const float *a, __global float *out,
+                          __global ulong *addr) {
+    int i = get_global_id(0);
+    __global const float *p = NULL;
+    if (a[i] > 0.0f)
+        p = a + i;
+    __global const float *q = (i & 1) ? a : 0;
+    out[i] = value_or(p, -1.0f) + (q == NULL ? 100.0f : 0.0f) + value_or(0, 1000.0f);
+    addr[i] = (ulong)p;
+}

@@ -116,6 +116,10 @@ enum Root {
     /// cast to another type: an index into `ModuleBuilder::cast_bases`
     /// (see `cast_memory.rs`).
     Cast(usize),
+    /// The null pointer (`0`, `NULL`): nothing to point into. Reading
+    /// through it gives zero and writing does nothing (C leaves both
+    /// undefined); it compares unequal to every other pointer.
+    Null,
 }
 
 /// What a pointer value points into: one root known at compile time, or
@@ -217,6 +221,9 @@ enum Place {
         candidates: Vec<Place>,
         ty: Type,
     },
+    /// What a null pointer points at: reads give a zero `ty`, writes are
+    /// dropped.
+    Null(Type),
     /// Lanes of a value read from an object of another type through a
     /// cast pointer (see `cast_memory.rs`): lane `l` is the `scalar` at
     /// byte `byte + l * size` of cast base `base`.
@@ -608,9 +615,10 @@ impl<'a> ModuleBuilder<'a> {
             _ => {}
         }
         if let Type::Pointer(_) = e.ty {
-            // Pointers resolved to a root are never null.
-            self.pointer(fb, e)?;
-            return Ok(fb.add(naga::Expression::Literal(naga::Literal::Bool(true))));
+            // Null is object 0; every other root names a nonzero one.
+            let (object, _) = self.address_operand(fb, e)?;
+            let null = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+            return Ok(fb.binary(naga::BinaryOperator::NotEqual, object, null));
         }
         let v = self.plain(fb, e)?;
         let s = e.ty.scalar().unwrap_or(Scalar::Int);
@@ -801,6 +809,10 @@ impl<'a> ModuleBuilder<'a> {
 
     fn expr(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Value> {
         let location = e.location;
+        if matches!(e.ty, Type::Pointer(_)) && chosen::is_null_constant(e) {
+            let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+            return Ok(Value::Pointer(PointerValue::fixed(Root::Null, zero)));
+        }
         let h = match &e.kind {
             H::Int(bits) => self.constant(fb, &e.ty, *bits, location)?,
             H::Float(v) => self.float_constant(fb, &e.ty, *v, location)?,
@@ -811,6 +823,9 @@ impl<'a> ModuleBuilder<'a> {
             H::Swizzle(base, lanes) => {
                 let v = self.plain(fb, base)?;
                 self.swizzle(fb, v, &base.ty, lanes, location)?
+            }
+            H::Convert(x) if matches!(x.ty, Type::Pointer(_)) => {
+                self.pointer_to_integer(fb, x, &e.ty, location)?
             }
             H::Convert(x) => {
                 let v = self.plain(fb, x)?;

@@ -36,6 +36,8 @@ impl ModuleBuilder<'_> {
                     this.atomic_at(fb, op, p, &operands, ty, location)
                 })
             }
+            // Undefined in C; reached only where the program never runs it.
+            Target::Fixed(Root::Null) => Ok(Value::Plain(self.zero(fb, ty, location)?)),
             Target::Fixed(_) => self.atomic_at(fb, op, p, &operands, ty, location),
         }
     }
@@ -52,6 +54,10 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Value> {
         use crate::builtins::AtomicOp as Op;
+        if let Target::Fixed(Root::Null) = p.target {
+            // Undefined in C; reached only where the program never runs it.
+            return Ok(Value::Plain(self.zero(fb, ty, location)?));
+        }
         let (pointer, scalar) = self.atomic_pointer(fb, p, ty, location)?;
         let operand = |i: usize| operands[i - 1];
         let (fun, value) = match op {
@@ -216,6 +222,12 @@ impl ModuleBuilder<'_> {
                 return Err(self.error(
                     location,
                     "atomic operations on private memory are not supported by this translator",
+                ))
+            }
+            Target::Fixed(Root::Null) => {
+                return Err(self.error(
+                    location,
+                    "atomic operation on a null pointer",
                 ))
             }
             Target::Fixed(Root::Cast(_)) => {

@@ -25,7 +25,7 @@ use super::*;
 const MAX_ATTEMPTS: usize = 8;
 
 /// `0` or `(T *)0`: a null pointer constant.
-fn is_null_constant(e: &Expr) -> bool {
+pub(super) fn is_null_constant(e: &Expr) -> bool {
     match &e.kind {
         H::Int(0) => true,
         H::PointerCast(inner) => is_null_constant(inner),
@@ -341,7 +341,7 @@ impl ModuleBuilder<'_> {
         Ok((identity, byte))
     }
 
-    /// A number naming the object `root` views, never 0 (which is null):
+    /// A number naming the object `root` views, 0 for null:
     /// 1 + the index of the naga global of a buffer (its first view),
     /// `__local` or `__constant` array; `0x10000` + the index of the naga
     /// local of a private variable. Different views of one buffer and
@@ -358,6 +358,7 @@ impl ModuleBuilder<'_> {
             }
             Root::Private(v, _) => 0x10000 + v.index() as u32,
             Root::Cast(base) => self.object_identity(self.cast_bases[base].base),
+            Root::Null => 0,
         }
     }
 
@@ -384,6 +385,44 @@ impl ModuleBuilder<'_> {
                 Ok((zero, zero))
             }
         }
+    }
+
+    /// `(T)p` of a pointer to an integer type `ty`: the number `%p` prints
+    /// (the object in the high 32 bits, the byte offset in the low 32);
+    /// into a 32-bit integer, the object in the high 8 bits and the offset
+    /// in the low 24, so objects past 16 MiB may collide. Null is 0. There
+    /// is no way back: an integer cast to a pointer has no root.
+    pub(super) fn pointer_to_integer(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: &Expr,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        use naga::BinaryOperator as B;
+        let (object, byte) = self.address_operand(fb, p)?;
+        let wide = ty.scalar().is_some_and(|s| s.size() == 8);
+        let (number, from) = if wide {
+            let widen = |fb: &mut FnBuilder, v| {
+                fb.add(naga::Expression::As {
+                    expr: v,
+                    kind: naga::ScalarKind::Uint,
+                    convert: Some(8),
+                })
+            };
+            let (object, byte) = (widen(fb, object), widen(fb, byte));
+            let at = fb.add(naga::Expression::Literal(naga::Literal::U32(32)));
+            let high = fb.binary(B::ShiftLeft, object, at);
+            (
+                fb.binary(B::InclusiveOr, high, byte),
+                Type::Scalar(Scalar::ULong),
+            )
+        } else {
+            let at = fb.add(naga::Expression::Literal(naga::Literal::U32(24)));
+            let high = fb.binary(B::ShiftLeft, object, at);
+            (fb.binary(B::Add, high, byte), Type::UINT)
+        };
+        self.convert(fb, number, &from, ty, location)
     }
 
     /// Pointer comparisons and differences (C99 6.5.6, 6.5.8, 6.5.9).

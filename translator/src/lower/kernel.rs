@@ -460,7 +460,7 @@ impl ModuleBuilder<'_> {
         let private = |this: &Self, mut root: Root| loop {
             match root {
                 Root::Private(..) => return true,
-                Root::Global(_) => return false,
+                Root::Global(_) | Root::Null => return false,
                 Root::Cast(b) => root = this.cast_bases[b].base,
             }
         };

@@ -79,6 +79,7 @@ impl ModuleBuilder<'_> {
                     ty: ty.clone(),
                 })
             }
+            Place::Null(_) => Ok(Place::Null(ty.clone())),
             _ => Err(self.error(
                 location,
                 "this struct member cannot be reached yet by this translator",
@@ -152,6 +153,7 @@ impl ModuleBuilder<'_> {
                 lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
                 scalar,
             }),
+            Place::Null(_) => Ok(Place::Null(ty.clone())),
             Place::PointerVar(_) => Err(self.error(location, "invalid swizzle target")),
         }
     }
@@ -295,6 +297,7 @@ impl ModuleBuilder<'_> {
                     ty: Type::Scalar(s),
                 }
             }
+            Place::Null(_) => Place::Null(Type::Scalar(s)),
             Place::PointerVar(_) => {
                 return Err(self.error(location, "subscript of a pointer variable's vector"))
             }
@@ -356,6 +359,7 @@ impl ModuleBuilder<'_> {
                 }
             }
             Root::Cast(base) => return self.cast_place(fb, base, index, ty, location),
+            Root::Null => return Ok(Place::Null(ty.clone())),
             Root::Private(..) => {}
         }
         Ok(Place::Memory(
@@ -596,10 +600,10 @@ impl ModuleBuilder<'_> {
                     base
                 }
             }
-            Root::Cast(_) => {
+            Root::Cast(_) | Root::Null => {
                 return Err(self.error(
                     location,
-                    "internal compiler error: a cast pointer used as a typed one",
+                    "internal compiler error: a cast or null pointer used as a typed one",
                 ))
             }
         })
@@ -646,6 +650,7 @@ impl ModuleBuilder<'_> {
                 scalar,
                 lanes,
             } => Value::Plain(self.load_cast(fb, base, byte, scalar, &lanes, location)?),
+            Place::Null(ty) => Value::Plain(self.zero(fb, &ty, location)?),
             Place::Chosen {
                 which,
                 candidates,
@@ -884,6 +889,7 @@ impl ModuleBuilder<'_> {
                 },
                 Value::Plain(value),
             ) => self.store_cast(fb, base, byte, scalar, &lanes, value, location)?,
+            (Place::Null(_), Value::Plain(_)) => {}
             (
                 Place::Chosen {
                     which, candidates, ..

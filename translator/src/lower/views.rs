@@ -124,6 +124,9 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Root> {
+        if root == Root::Null {
+            return Ok(Root::Null);
+        }
         let first = match root {
             Root::Global(global) => self
                 .views
