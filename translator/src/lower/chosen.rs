@@ -13,9 +13,9 @@
 //! earlier uses), so a function whose variable meets a second root is
 //! lowered again with that variable made a chosen one from the start.
 //!
-//! Pointer comparisons, differences and `%p` use a pointer's address: the
-//! identity of the object its root views (see [`object_identity`]) and the
-//! byte offset in it.
+//! Pointer comparisons, differences, conversions to integers and `%p` use a
+//! pointer's address: the identity of the object its root views (see
+//! `object_identity`; null is object 0) and the byte offset in it.
 
 use super::*;
 
@@ -297,7 +297,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// A pointer's address: the identity of the object it points into (a
-    /// `u32`, see [`object_identity`]) and its byte offset there. `pointee`
+    /// `u32`, see [`Self::object_identity`]) and its byte offset there. `pointee`
     /// is its pointee type (`void` counts bytes).
     pub(super) fn pointer_address(
         &mut self,

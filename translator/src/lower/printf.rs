@@ -287,7 +287,8 @@ fn bit_cast(
 /// it travels as a 64-bit number, the identity of the object it points
 /// into (high 32 bits, see `ModuleBuilder::object_identity`) and its byte
 /// offset there (low 32 bits), printed as hexadecimal with `0x` as glibc
-/// prints `%p`. Pointers into one object print their distance apart.
+/// prints `%p`, except that null prints `0` (glibc: `(nil)`). Pointers into
+/// one object print their distance apart.
 fn pointer_conversion(conversion: &crate::printf::Conversion) -> crate::printf::Conversion {
     let mut flags = conversion.flags.replace('#', "");
     flags.push('#');
