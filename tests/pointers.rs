@@ -216,6 +216,39 @@ fn null_pointers_and_pointers_as_integers() {
 }
 
 #[test]
+fn helpers_given_pointers_into_private_memory() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_private_args.cl");
+    let kernel = Kernel::create(&program, "private_args").expect("kernel");
+    const N: usize = 128;
+    let input: Vec<f32> = (0..N * 4).map(|k| (k % 7) as f32 - 2.0).collect();
+    let din = buffer(&context, &queue, &input);
+    let dout = buffer(&context, &queue, &[0.0f32; N * 6]);
+    arg(&kernel, 0, &din);
+    arg(&kernel, 1, &dout);
+    run(&queue, &kernel, N, 64);
+    let got = read(&queue, &dout, N * 6);
+    for i in 0..N {
+        let mut first: Vec<f32> = input[i * 4..i * 4 + 4].iter().map(|v| v * 2.0).collect();
+        let mut second = vec![0.0f32, 1.0, 2.0, 3.0];
+        let total = 1.0 + first.iter().sum::<f32>();
+        let chosen = if i & 1 == 1 { &mut first } else { &mut second };
+        chosen[1] *= 3.0;
+        chosen[2] *= 3.0;
+        let flags = 1.0 + if i & 1 == 1 { 0.0 } else { 4.0 };
+        let want = [
+            total,
+            first.iter().sum(),
+            second.iter().sum(),
+            first[1],
+            second[2],
+            flags,
+        ];
+        assert_eq!(&got[i * 6..i * 6 + 6], &want[..], "work-item {i}");
+    }
+}
+
+#[test]
 fn ping_pong_pointers_swapped_in_loops() {
     let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/pointers_pingpong.cl");

@@ -116,6 +116,16 @@ enum Root {
     /// cast to another type: an index into `ModuleBuilder::cast_bases`
     /// (see `cast_memory.rs`).
     Cast(usize),
+    /// Inside a helper, the caller's private variable that a pointer
+    /// parameter points into: naga argument `arg` is a function-space
+    /// pointer to it (of naga type `ty`, an array or not). `identity` is
+    /// the variable's object identity in the caller (see `chosen.rs`).
+    Argument {
+        arg: u32,
+        ty: Handle<naga::Type>,
+        array: bool,
+        identity: u32,
+    },
     /// The null pointer (`0`, `NULL`): nothing to point into. Reading
     /// through it gives zero and writing does nothing (C leaves both
     /// undefined); it compares unequal to every other pointer.
@@ -1592,6 +1602,16 @@ impl<'a> ModuleBuilder<'a> {
                     target: Target::Fixed(root),
                     index,
                 }) => {
+                    // Private memory travels as a pointer argument before
+                    // the index.
+                    let root =
+                        match self.private_argument(fb, root, arguments.len() as u32, location)? {
+                            Some((root, pointer)) => {
+                                arguments.push(pointer);
+                                root
+                            }
+                            None => root,
+                        };
                     roots.push(Some(root));
                     arguments.push(index);
                 }

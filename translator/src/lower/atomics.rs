@@ -218,7 +218,7 @@ impl ModuleBuilder<'_> {
     ) -> LResult<(Handle<naga::Expression>, naga::Scalar)> {
         let global = match p.target {
             Target::Fixed(Root::Global(global)) => global,
-            Target::Fixed(Root::Private(..)) => {
+            Target::Fixed(Root::Private(..) | Root::Argument { .. }) => {
                 return Err(self.error(
                     location,
                     "atomic operations on private memory are not supported by this translator",

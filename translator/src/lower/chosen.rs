@@ -358,6 +358,7 @@ impl ModuleBuilder<'_> {
             }
             Root::Private(v, _) => 0x10000 + v.index() as u32,
             Root::Cast(base) => self.object_identity(self.cast_bases[base].base),
+            Root::Argument { identity, .. } => identity,
             Root::Null => 0,
         }
     }

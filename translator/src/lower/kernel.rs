@@ -457,16 +457,6 @@ impl ModuleBuilder<'_> {
         if self.in_progress.contains(&id) {
             return Err(self.error(location, "recursion is not allowed in OpenCL C"));
         }
-        let private = |this: &Self, mut root: Root| loop {
-            match root {
-                Root::Private(..) => return true,
-                Root::Global(_) | Root::Null => return false,
-                Root::Cast(b) => root = this.cast_bases[b].base,
-            }
-        };
-        if roots.iter().flatten().any(|&r| private(self, r)) {
-            return Err(self.error(location, "passing pointers to private variables to functions is not supported yet by this translator"));
-        }
         self.in_progress.push(id);
         let location = self.program.functions[id].location;
         let built = self.lower_with_retry(location, |this, chosen| {
@@ -505,16 +495,31 @@ impl ModuleBuilder<'_> {
         fb.chosen_vars = chosen;
         fb.function.name = Some(f.name.to_string());
         let u32_ty = self.u32_type();
+        // The naga argument holding each parameter's value (or index).
+        let mut value_args = Vec::with_capacity(f.params.len());
         for (&param, root) in f.params.iter().zip(roots) {
+            let name = f.locals[param].name.to_string();
             if let Some(root) = root {
                 fb.param_roots.insert(param, *root);
+            }
+            if let Some(Root::Argument { ty, .. }) = root {
+                let pointer = self.add_type(naga::TypeInner::Pointer {
+                    base: *ty,
+                    space: naga::AddressSpace::Function,
+                });
+                fb.function.arguments.push(naga::FunctionArgument {
+                    name: Some(format!("{name}_memory")),
+                    ty: pointer,
+                    binding: None,
+                });
             }
             let ty = match root {
                 Some(_) => u32_ty,
                 None => self.value_type(&f.locals[param].ty, f.locals[param].location)?,
             };
+            value_args.push(fb.function.arguments.len() as u32);
             fb.function.arguments.push(naga::FunctionArgument {
-                name: Some(f.locals[param].name.to_string()),
+                name: Some(name),
                 ty,
                 binding: None,
             });
@@ -524,8 +529,8 @@ impl ModuleBuilder<'_> {
             fb.function.result = Some(naga::FunctionResult { ty, binding: None });
         }
         self.declare_locals(&mut fb)?;
-        for (i, &param) in f.params.iter().enumerate() {
-            let value = fb.add(naga::Expression::FunctionArgument(i as u32));
+        for (&param, &arg) in f.params.iter().zip(&value_args) {
+            let value = fb.add(naga::Expression::FunctionArgument(arg));
             if let Some(&root) = fb.param_roots.get(&param) {
                 let location = f.locals[param].location;
                 self.store_pointer_var(&mut fb, param, PointerValue::fixed(root, value), location)?;

@@ -360,7 +360,7 @@ impl ModuleBuilder<'_> {
             }
             Root::Cast(base) => return self.cast_place(fb, base, index, ty, location),
             Root::Null => return Ok(Place::Null(ty.clone())),
-            Root::Private(..) => {}
+            Root::Private(..) | Root::Argument { .. } => {}
         }
         Ok(Place::Memory(
             self.element_pointer(fb, root, index, location)?,
@@ -600,6 +600,14 @@ impl ModuleBuilder<'_> {
                     base
                 }
             }
+            Root::Argument { arg, array, .. } => {
+                let base = fb.add(naga::Expression::FunctionArgument(arg));
+                if array {
+                    fb.add(naga::Expression::Access { base, index })
+                } else {
+                    base
+                }
+            }
             Root::Cast(_) | Root::Null => {
                 return Err(self.error(
                     location,
@@ -678,6 +686,60 @@ impl ModuleBuilder<'_> {
             Some(Slot::Variable(v)) => Ok(*v),
             _ => Err(self.internal_error(fb, id)),
         }
+    }
+
+    /// For a pointer into private memory passed as argument `arg` of a
+    /// helper call: the helper's root for it and the naga pointer to pass
+    /// (the variable, or this helper's own such argument). `None` for
+    /// other memory, which the helper reaches by itself.
+    pub(super) fn private_argument(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+        arg: u32,
+        location: Location,
+    ) -> LResult<Option<(Root, Handle<naga::Expression>)>> {
+        Ok(Some(match root {
+            Root::Private(v, array) => {
+                let ty = fb.function.local_variables[v].ty;
+                let identity = self.object_identity(root);
+                let pointer = fb.add(naga::Expression::LocalVariable(v));
+                let root = Root::Argument {
+                    arg,
+                    ty,
+                    array,
+                    identity,
+                };
+                (root, pointer)
+            }
+            Root::Argument {
+                arg: own,
+                ty,
+                array,
+                identity,
+            } => {
+                let pointer = fb.add(naga::Expression::FunctionArgument(own));
+                let root = Root::Argument {
+                    arg,
+                    ty,
+                    array,
+                    identity,
+                };
+                (root, pointer)
+            }
+            Root::Cast(b)
+                if matches!(
+                    self.cast_bases[b].base,
+                    Root::Private(..) | Root::Argument { .. }
+                ) =>
+            {
+                return Err(self.error(
+                    location,
+                    "passing a pointer cast from another type of private memory to a function is not supported yet by this translator",
+                ));
+            }
+            _ => return Ok(None),
+        }))
     }
 
     /// Where the array `array` (a variable) lives, as a pointer root.
