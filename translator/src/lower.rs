@@ -6,9 +6,11 @@
 //! `chosen.rs`). A pointer variable keeps its root, or its position in its
 //! root set, and its index in integer locals. Helper functions become naga
 //! functions specialised per combination of pointer-argument roots; their
-//! pointer parameters become index parameters. Work-item ids come from the SPIR-V built-ins, copied to
-//! private globals at entry so helpers can read them; sizes and offsets come
-//! from the push-constant header (see [`PushConstantHeader`]).
+//! pointer parameters become index parameters (after a function-space
+//! pointer to the caller's variable, for private memory). Work-item ids
+//! come from the SPIR-V built-ins, copied to private globals at entry so
+//! helpers can read them; sizes and offsets come from the push-constant
+//! header (see [`PushConstantHeader`]).
 
 mod async_copy;
 mod atomics;

@@ -691,7 +691,9 @@ impl ModuleBuilder<'_> {
     /// For a pointer into private memory passed as argument `arg` of a
     /// helper call: the helper's root for it and the naga pointer to pass
     /// (the variable, or this helper's own such argument). `None` for
-    /// other memory, which the helper reaches by itself.
+    /// other memory, which the helper reaches by itself. The root carries
+    /// the variable's identity, so helpers are specialised per variable
+    /// and compare pointers as the caller would.
     pub(super) fn private_argument(
         &mut self,
         fb: &mut FnBuilder,
