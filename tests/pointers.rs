@@ -249,6 +249,31 @@ fn helpers_given_pointers_into_private_memory() {
 }
 
 #[test]
+fn helpers_returning_pointers() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_private_args.cl");
+    let kernel = Kernel::create(&program, "returned_pointers").expect("kernel");
+    const N: usize = 128;
+    let m: Vec<f32> = (0..N * 2).map(|k| k as f32).collect();
+    let dm = buffer(&context, &queue, &m);
+    let dout = buffer(&context, &queue, &[0.0f32; N]);
+    arg(&kernel, 0, &dm);
+    arg(&kernel, 1, &dout);
+    run(&queue, &kernel, N, 64);
+    let (got_m, got_out) = (read(&queue, &dm, N * 2), read(&queue, &dout, N));
+    for i in 0..N {
+        let (x, y) = if i & 1 == 1 { (11.0, 2.0) } else { (1.0, 12.0) };
+        let want = m[2 * i] + x * 100.0 + y;
+        assert_eq!(
+            (got_m[2 * i], got_m[2 * i + 1]),
+            (m[2 * i], want),
+            "row {i}"
+        );
+        assert_eq!(got_out[i], 1.0, "a null pointer returned at {i}");
+    }
+}
+
+#[test]
 fn ping_pong_pointers_swapped_in_loops() {
     let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/pointers_pingpong.cl");

@@ -47,3 +47,24 @@ __kernel void private_args(__global const float *in, __global float *out) {
     out[i * 6 + 4] = second[2];
     out[i * 6 + 5] = flags;
 }
+
+// Helpers returning pointers: into the caller's private variables (chosen
+// at run time), into a buffer, and null.
+float *pick(float *a, float *b, int first) {
+    return first ? a : b;
+}
+
+__global float *row_of(__global float *m, int r) {
+    if (r < 0)
+        return 0;
+    return m + r * 2;
+}
+
+__kernel void returned_pointers(__global float *m, __global float *out) {
+    int i = get_global_id(0);
+    float x = 1.0f, y = 2.0f;
+    *pick(&x, &y, i & 1) += 10.0f;
+    __global float *r = row_of(m, i);
+    r[1] = r[0] + x * 100.0f + y;
+    out[i] = (row_of(m, -1) == 0) ? 1.0f : 0.0f;
+}

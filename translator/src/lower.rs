@@ -78,6 +78,7 @@ pub fn lower(
             root_sets: Vec::new(),
             cast_bases: Vec::new(),
             workgroup_locals: HashMap::new(),
+            returned_roots: HashMap::new(),
         };
         let Some((mut reflection, module)) = builder.kernel(id, info) else {
             continue;
@@ -321,6 +322,8 @@ struct ModuleBuilder<'a> {
     root_sets: Vec<Vec<Root>>,
     /// Objects whose address was cast to another pointee type.
     cast_bases: Vec<cast_memory::CastBase>,
+    /// The roots (in the callee's terms) of the pointers helpers return.
+    returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,
     /// The workgroup globals of `__local` variables declared in kernels.
     workgroup_locals: HashMap<(FunctionId, LocalId), Handle<naga::GlobalVariable>>,
 }
@@ -340,6 +343,11 @@ struct FnBuilder {
     /// Pointer variables found given a root outside what they were made
     /// for, with every root seen: the function is lowered again.
     conflicts: HashMap<LocalId, Vec<Root>>,
+    /// The roots a returned pointer may have, known from earlier attempts.
+    return_roots: Vec<Root>,
+    /// Roots of returned pointers not in `return_roots`: the function is
+    /// lowered again.
+    missing_returns: Vec<Root>,
     hir: FunctionId,
 }
 
@@ -1575,6 +1583,12 @@ impl<'a> ModuleBuilder<'a> {
             _ => None,
         });
         if let Some((position, choice)) = chosen {
+            if matches!(ret, Type::Pointer(_)) {
+                return Err(self.error(
+                    location,
+                    "a function returning a pointer, given a pointer chosen at run time, is not supported yet by this translator",
+                ));
+            }
             let result_ty = (*ret != Type::Void).then_some(ret);
             return self.for_each_root(fb, choice, result_ty, location, |this, fb, root| {
                 let values = values
@@ -1594,6 +1608,7 @@ impl<'a> ModuleBuilder<'a> {
         }
         let mut roots = Vec::new();
         let mut arguments = Vec::new();
+        let mut private_args = Vec::new();
         for v in values {
             match v {
                 Value::Plain(h) => {
@@ -1608,9 +1623,10 @@ impl<'a> ModuleBuilder<'a> {
                     // the index.
                     let root =
                         match self.private_argument(fb, root, arguments.len() as u32, location)? {
-                            Some((root, pointer)) => {
+                            Some((callee_root, pointer)) => {
+                                private_args.push((arguments.len() as u32, root));
                                 arguments.push(pointer);
-                                root
+                                callee_root
                             }
                             None => root,
                         };
@@ -1636,6 +1652,9 @@ impl<'a> ModuleBuilder<'a> {
             result,
         });
         Ok(match result {
+            Some(h) if matches!(ret, Type::Pointer(_)) => {
+                Value::Pointer(self.returned_pointer(fb, function, h, &private_args))
+            }
             Some(h) => Value::Plain(h),
             None => Value::Void,
         })
@@ -1735,6 +1754,8 @@ impl FnBuilder {
             param_roots: HashMap::new(),
             chosen_vars: HashMap::new(),
             conflicts: HashMap::new(),
+            return_roots: Vec::new(),
+            missing_returns: Vec::new(),
             hir,
         }
     }

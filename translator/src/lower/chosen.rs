@@ -19,6 +19,15 @@
 
 use super::*;
 
+/// What earlier attempts at lowering a function found (see
+/// `lower_with_retry`): the root sets of pointer variables given several
+/// roots, and the roots returned pointers may have.
+#[derive(Clone, Default)]
+pub(super) struct Resolved {
+    pub(super) chosen: HashMap<LocalId, usize>,
+    pub(super) returns: Vec<Root>,
+}
+
 /// How many times a function is lowered again for pointer variables
 /// found to take more roots; each attempt only adds roots, so this bounds
 /// chains of variables copied from one another.
@@ -264,20 +273,24 @@ impl ModuleBuilder<'_> {
     }
 
     /// Lowers a function by `attempt`, again while it finds pointer
-    /// variables taking more roots than the attempt was made with.
+    /// variables (or returned pointers) taking more roots than the attempt
+    /// was made with. Returns the function and the roots its returned
+    /// pointers may have (see [`Self::return_pointer`]).
     pub(super) fn lower_with_retry(
         &mut self,
         location: Location,
-        mut attempt: impl FnMut(&mut Self, HashMap<LocalId, usize>) -> LResult<FnBuilder>,
-    ) -> LResult<naga::Function> {
-        let mut chosen: HashMap<LocalId, usize> = HashMap::new();
+        mut attempt: impl FnMut(&mut Self, Resolved) -> LResult<FnBuilder>,
+    ) -> LResult<(naga::Function, Vec<Root>)> {
+        let mut resolved = Resolved::default();
         for _ in 0..MAX_ATTEMPTS {
-            let fb = attempt(self, chosen.clone())?;
-            if fb.conflicts.is_empty() {
-                return Ok(fb.finish());
+            let mut fb = attempt(self, resolved.clone())?;
+            if fb.conflicts.is_empty() && fb.missing_returns.is_empty() {
+                let returns = std::mem::take(&mut fb.return_roots);
+                return Ok((fb.finish(), returns));
             }
             for (id, roots) in fb.conflicts {
-                let mut all = chosen
+                let mut all = resolved
+                    .chosen
                     .get(&id)
                     .map(|&set| self.root_sets[set].clone())
                     .unwrap_or_default();
@@ -287,13 +300,123 @@ impl ModuleBuilder<'_> {
                     }
                 }
                 let set = self.root_set(all);
-                chosen.insert(id, set);
+                resolved.chosen.insert(id, set);
+            }
+            for r in fb.missing_returns {
+                if !resolved.returns.contains(&r) {
+                    resolved.returns.push(r);
+                }
             }
         }
         Err(self.error(
             location,
             "pointer variables copied from one another through too many steps: their roots could not be resolved by this translator",
         ))
+    }
+
+    /// The value `return p;` gives for a pointer: a `vec2<u32>` of its index
+    /// and its position among the roots the function's returned pointers
+    /// may have, which the caller maps to its own roots (see
+    /// `call_values`). Those roots are found as for pointer variables, by
+    /// lowering the function again when a return brings a new one.
+    pub(super) fn return_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: PointerValue,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        for root in self.roots_of(p.target) {
+            let base = match root {
+                Root::Cast(b) => self.cast_bases[b].base,
+                r => r,
+            };
+            let returnable = match base {
+                Root::Private(..) => Err("a pointer to a local variable"),
+                Root::Argument { .. } if base != root => {
+                    Err("a pointer cast from another type of private memory")
+                }
+                _ => Ok(()),
+            };
+            if let Err(what) = returnable {
+                return Err(self.error(
+                    location,
+                    format!("returning {what} is not supported by this translator"),
+                ));
+            }
+            if !fb.return_roots.contains(&root) && !fb.missing_returns.contains(&root) {
+                fb.missing_returns.push(root);
+            }
+        }
+        let position = match fb.return_roots.is_empty() {
+            true => None,
+            false => {
+                let set = self.root_set(fb.return_roots.clone());
+                self.position_in(fb, p.target, set)
+            }
+        };
+        let position =
+            position.unwrap_or_else(|| fb.add(naga::Expression::Literal(naga::Literal::U32(0))));
+        let ty = self.returned_pointer_type();
+        Ok(fb.add(naga::Expression::Compose {
+            ty,
+            components: vec![p.index, position],
+        }))
+    }
+
+    /// The naga type a function returning a pointer returns.
+    pub(super) fn returned_pointer_type(&mut self) -> Handle<naga::Type> {
+        self.add_type(naga::TypeInner::Vector {
+            size: naga::VectorSize::Bi,
+            scalar: naga::Scalar::U32,
+        })
+    }
+
+    /// The pointer a call of `function` returned (`result`, see
+    /// [`Self::return_pointer`]), in the caller's roots: a root that is one
+    /// of the callee's pointer arguments into private memory is the
+    /// caller's root passed there (`private_args`: naga argument position
+    /// and caller root).
+    pub(super) fn returned_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        function: Handle<naga::Function>,
+        result: Handle<naga::Expression>,
+        private_args: &[(u32, Root)],
+    ) -> PointerValue {
+        let index = fb.add(naga::Expression::AccessIndex {
+            base: result,
+            index: 0,
+        });
+        let roots: Vec<Root> = self
+            .returned_roots
+            .get(&function)
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|root| match root {
+                Root::Argument { arg, .. } => private_args
+                    .iter()
+                    .find(|(at, _)| *at == arg)
+                    .map_or(Root::Null, |&(_, caller)| caller),
+                r => r,
+            })
+            .collect();
+        let target = match roots.len() {
+            // A function that never returns (a pointer) at all.
+            0 => Target::Fixed(Root::Null),
+            1 => Target::Fixed(roots[0]),
+            _ => {
+                let which = fb.add(naga::Expression::AccessIndex {
+                    base: result,
+                    index: 1,
+                });
+                Target::Chosen(Choice {
+                    set: self.root_set(roots),
+                    which,
+                })
+            }
+        };
+        PointerValue { target, index }
     }
 
     /// A pointer's address: the identity of the object it points into (a

@@ -276,9 +276,10 @@ impl ModuleBuilder<'_> {
         sources: &[ArgSource],
     ) -> LResult<naga::Function> {
         let location = self.program.functions[id].location;
-        self.lower_with_retry(location, |this, chosen| {
-            this.entry_attempt(id, sources, chosen)
-        })
+        let (function, _) = self.lower_with_retry(location, |this, resolved| {
+            this.entry_attempt(id, sources, resolved)
+        })?;
+        Ok(function)
     }
 
     /// One attempt at the entry function (see `lower_with_retry`).
@@ -286,12 +287,12 @@ impl ModuleBuilder<'_> {
         &mut self,
         id: FunctionId,
         sources: &[ArgSource],
-        chosen: HashMap<LocalId, usize>,
+        resolved: chosen::Resolved,
     ) -> LResult<FnBuilder> {
         let f = &self.program.functions[id];
         let uvec3 = self.uvec3_type();
         let mut fb = FnBuilder::new(id);
-        fb.chosen_vars = chosen;
+        fb.chosen_vars = resolved.chosen;
         let builtins = [
             naga::BuiltIn::GlobalInvocationId,
             naga::BuiltIn::LocalInvocationId,
@@ -459,11 +460,11 @@ impl ModuleBuilder<'_> {
         }
         self.in_progress.push(id);
         let location = self.program.functions[id].location;
-        let built = self.lower_with_retry(location, |this, chosen| {
-            this.helper_attempt(id, &roots, chosen)
+        let built = self.lower_with_retry(location, |this, resolved| {
+            this.helper_attempt(id, &roots, resolved)
         });
         self.in_progress.pop();
-        let mut function = built?;
+        let (mut function, returned) = built?;
         if let Some(result) = &function.result {
             // C lets control reach the end of a non-void function; give
             // naga a return on that path.
@@ -479,6 +480,7 @@ impl ModuleBuilder<'_> {
         }
         let h = self.module.functions.append(function, Span::UNDEFINED);
         self.specialisations.insert((id, roots), h);
+        self.returned_roots.insert(h, returned);
         Ok(h)
     }
 
@@ -488,11 +490,12 @@ impl ModuleBuilder<'_> {
         &mut self,
         id: FunctionId,
         roots: &[Option<Root>],
-        chosen: HashMap<LocalId, usize>,
+        resolved: chosen::Resolved,
     ) -> LResult<FnBuilder> {
         let f = &self.program.functions[id];
         let mut fb = FnBuilder::new(id);
-        fb.chosen_vars = chosen;
+        fb.chosen_vars = resolved.chosen;
+        fb.return_roots = resolved.returns;
         fb.function.name = Some(f.name.to_string());
         let u32_ty = self.u32_type();
         // The naga argument holding each parameter's value (or index).
@@ -525,7 +528,10 @@ impl ModuleBuilder<'_> {
             });
         }
         if f.ret != Type::Void {
-            let ty = self.value_type(&f.ret, f.location)?;
+            let ty = match f.ret {
+                Type::Pointer(_) => self.returned_pointer_type(),
+                _ => self.value_type(&f.ret, f.location)?,
+            };
             fb.function.result = Some(naga::FunctionResult { ty, binding: None });
         }
         self.declare_locals(&mut fb)?;
