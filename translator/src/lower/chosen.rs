@@ -12,6 +12,12 @@
 //! function is lowered (a loop's back edge brings later assignments to
 //! earlier uses), so a function whose variable meets a second root is
 //! lowered again with that variable made a chosen one from the start.
+//! A helper returning a pointer returns its index and its position among
+//! the roots its returns may have, found the same way; the caller maps
+//! them to its own roots.
+//!
+//! The null pointer is a root of its own (`Root::Null`), so a pointer may
+//! be chosen between null and memory like between two arrays.
 //!
 //! Pointer comparisons, differences, conversions to integers and `%p` use a
 //! pointer's address: the identity of the object its root views (see
