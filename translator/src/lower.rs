@@ -847,6 +847,12 @@ impl<'a> ModuleBuilder<'a> {
             H::Convert(x) if matches!(x.ty, Type::Pointer(_)) => {
                 self.pointer_to_integer(fb, x, &e.ty, location)?
             }
+            H::Convert(_) if matches!(e.ty, Type::Pointer(_)) => {
+                return Err(self.error(
+                    location,
+                    "converting an integer other than 0 to a pointer is not supported by this translator (a pointer must point into a known buffer or array)",
+                ))
+            }
             H::Convert(x) => {
                 let v = self.plain(fb, x)?;
                 self.convert(fb, v, &x.ty, &e.ty, location)?
