@@ -14,9 +14,17 @@ use opencl3::types::CL_BLOCKING;
 use std::process::Command;
 use std::ptr;
 
+/// Builds a kernel file; a first line `// options: ...` gives the options.
 fn build(context: &Context, file: &str) -> Program {
     let source = std::fs::read_to_string(common::repo_path(file)).expect("kernel source");
-    Program::create_and_build_from_source(context, &source, "")
+    let options = source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// options:"))
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    Program::create_and_build_from_source(context, &source, &options)
         .unwrap_or_else(|log| panic!("build failed:\n{log}"))
 }
 
@@ -178,6 +186,38 @@ fn atomics_through_pointers_chosen_per_work_item() {
     }
     assert_eq!(read(&queue, &even, 9), want[0], "even values");
     assert_eq!(read(&queue, &odd, 9), want[1], "odd values");
+}
+
+#[test]
+fn opencl_2_atomics_through_pointers_chosen_per_work_item() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_c11_atomics.cl");
+    let kernel = Kernel::create(&program, "select_c11_atomics").expect("kernel");
+    const N: usize = 256;
+    let input: Vec<i32> = (0..N as i32).map(|i| (i * 613) % 97).collect();
+    let din = buffer(&context, &queue, &input);
+    let even = buffer(&context, &queue, &[0i32; 2]);
+    let odd = buffer(&context, &queue, &[0i32; 2]);
+    let old = buffer(&context, &queue, &[-1i32; N]);
+    arg(&kernel, 0, &din);
+    arg(&kernel, 1, &even);
+    arg(&kernel, 2, &odd);
+    arg(&kernel, 3, &old);
+    run(&queue, &kernel, N, 64);
+    let mut want = [[0i32; 2]; 2];
+    for &v in &input {
+        let c = &mut want[(v & 1) as usize];
+        c[0] += v;
+        c[1] = c[1].max(v);
+    }
+    assert_eq!(read(&queue, &even, 2), want[0], "even values");
+    assert_eq!(read(&queue, &odd, 2), want[1], "odd values");
+    // Each old value is a partial sum of its own class: below the total.
+    let got_old = read(&queue, &old, N);
+    for (i, (&o, &v)) in got_old.iter().zip(&input).enumerate() {
+        let total = want[(v & 1) as usize][0];
+        assert!((0..=total - v).contains(&o), "old value {o} at {i}");
+    }
 }
 
 #[test]

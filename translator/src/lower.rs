@@ -1012,7 +1012,7 @@ impl<'a> ModuleBuilder<'a> {
                 return self.atomic(fb, *op, args, &e.ty, location)
             }
             H::Builtin(Builtin::C11Atomic { op, explicit }, args) => {
-                return self.c11_atomic(fb, *op, *explicit, args, location)
+                return self.c11_atomic(fb, *op, *explicit, args, &e.ty, location)
             }
             H::Builtin(Builtin::Vload(n), args) => {
                 return self.vload(fb, *n, args, &e.ty, location)

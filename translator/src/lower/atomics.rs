@@ -104,15 +104,51 @@ impl ModuleBuilder<'_> {
         op: C11AtomicOp,
         explicit: bool,
         args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        let p = self.pointer(fb, &args[0])?;
+        match p.target {
+            // One atomic per candidate root, by a switch; the other
+            // arguments are evaluated in the case that runs.
+            Target::Chosen(choice) => {
+                let result = (*ty != Type::Void).then_some(ty);
+                self.for_each_root(fb, choice, result, location, |this, fb, root| {
+                    let p = PointerValue::fixed(root, p.index);
+                    this.c11_atomic_at(fb, op, explicit, args, p, ty, location)
+                })
+            }
+            _ => self.c11_atomic_at(fb, op, explicit, args, p, ty, location),
+        }
+    }
+
+    /// An OpenCL 2.0 atomic on the object `p` points at; `args[0]` is the
+    /// expression `p` came from, `ty` the call's type.
+    #[allow(clippy::too_many_arguments)]
+    fn c11_atomic_at(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: C11AtomicOp,
+        explicit: bool,
+        args: &[Expr],
+        p: PointerValue,
+        ty: &Type,
         location: Location,
     ) -> LResult<Value> {
         use C11AtomicOp as Op;
+        if let Target::Fixed(Root::Null) = p.target {
+            // Undefined in C; reached only where the program never runs it.
+            return Ok(match ty {
+                Type::Void => Value::Void,
+                ty => Value::Plain(self.zero(fb, ty, location)?),
+            });
+        }
         let object_ty = args[0]
             .ty
             .pointee()
             .map(|p| p.ty.clone())
             .unwrap_or(Type::INT);
-        let (pointer, scalar) = self.atomic_target(fb, &args[0], &object_ty, location)?;
+        let (pointer, scalar) = self.atomic_pointer(fb, p, &object_ty, location)?;
         // Where the order argument of the `_explicit` form is.
         let order_at = match op {
             Op::Init => None,
@@ -195,20 +231,8 @@ impl ModuleBuilder<'_> {
         Ok(result)
     }
 
-    /// The naga pointer and scalar of the atomic object `object` (a pointer
-    /// to `value_ty`), with its memory retyped to hold atomics.
-    fn atomic_target(
-        &mut self,
-        fb: &mut FnBuilder,
-        object: &Expr,
-        value_ty: &Type,
-        location: Location,
-    ) -> LResult<(Handle<naga::Expression>, naga::Scalar)> {
-        let p = self.pointer(fb, object)?;
-        self.atomic_pointer(fb, p, value_ty, location)
-    }
-
-    /// [`Self::atomic_target`] for an evaluated pointer.
+    /// The naga pointer and scalar of the atomic object `p` points at (a
+    /// `value_ty`), with its memory retyped to hold atomics.
     fn atomic_pointer(
         &mut self,
         fb: &mut FnBuilder,
@@ -239,7 +263,7 @@ impl ModuleBuilder<'_> {
             Target::Chosen(_) => {
                 return Err(self.error(
                     location,
-                    "OpenCL 2.0 atomic operations through a pointer chosen at run time are not supported yet by this translator",
+                    "internal compiler error: an atomic through a pointer chosen at run time reached one root",
                 ))
             }
         };
