@@ -1,7 +1,9 @@
 //! The pointer model through the loader: pointers chosen at run time
 //! (ternaries per work-item, ping-pong loops, variables reassigned on
 //! different paths), pointer casts on `__local`, `__constant` and private
-//! memory, pointer comparisons and `%p`, each checked against the host.
+//! memory, pointer comparisons and `%p`, records held as bytes given to
+//! helpers by pointer, float atomics through chosen pointers, each checked
+//! against the host.
 
 mod common;
 
@@ -629,4 +631,89 @@ fn printf_of_pointers_prints_object_and_offset() {
     assert_ne!(a >> 32, b >> 32, "a and b are different objects");
     let private = pointers_printed(lines[1]);
     assert_eq!(private[1].1 - private[0].1, 8, "x + 2 is 8 bytes on");
+}
+
+#[test]
+fn records_held_as_bytes_given_to_helpers_by_pointer() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_records.cl");
+    let kernel = Kernel::create(&program, "record_pointers").expect("kernel");
+    const N: usize = 128;
+    let input: Vec<i32> = (0..N as i32).map(|i| (i * 37) % 50 - 20).collect();
+    let din = buffer(&context, &queue, &input);
+    let out = buffer(&context, &queue, &[0i32; N * 3]);
+    let puns = buffer(&context, &queue, &[0.0f32; N]);
+    arg(&kernel, 0, &din);
+    arg(&kernel, 1, &out);
+    arg(&kernel, 2, &puns);
+    run(&queue, &kernel, N, 64);
+    let (got, got_puns) = (read(&queue, &out, N * 3), read(&queue, &puns, N));
+    /// `Small` of the kernel: (a, b, c) as uchar, short, char.
+    fn fill(v: i32) -> (u8, i16, i8) {
+        ((v + 1) as u8, (-v * 3) as i16, (v - 5) as i8)
+    }
+    let total = |s: &[(u8, i16, i8)]| -> i32 {
+        s.iter()
+            .map(|&(a, b, c)| i32::from(a) + i32::from(b) + i32::from(c))
+            .sum()
+    };
+    for i in 0..N {
+        let v = input[i];
+        let mut one = fill(v);
+        let mut pair = [fill(v + 1), fill(v + 2)];
+        pair[0].0 = pair[0].0.wrapping_add(1);
+        let odd = v & 1 != 0;
+        let chosen = if odd { &mut pair[1] } else { &mut one };
+        chosen.2 = chosen.2.wrapping_mul(2);
+        if odd {
+            one = fill(7);
+        } else {
+            pair[0] = fill(7);
+        }
+        let want = [
+            total(&[one]),
+            total(&pair),
+            i32::from(one.0) * 1000 + i32::from(pair[0].2),
+        ];
+        assert_eq!(&got[i * 3..i * 3 + 3], &want[..], "work-item {i} (v = {v})");
+        let pun = f32::from_bits(((v as f32).to_bits() & !0xff) | (i as u32 & 0xff));
+        assert_eq!(got_puns[i].to_bits(), pun.to_bits(), "union at {i}");
+    }
+}
+
+#[test]
+fn float_atomics_through_pointers_chosen_per_work_item() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_records.cl");
+    let kernel = Kernel::create(&program, "float_atomics_chosen").expect("kernel");
+    const N: usize = 256;
+    let input: Vec<f32> = (0..N).map(|i| ((i * 53) % 41) as f32 - 20.0).collect();
+    let initial_even: Vec<f32> = (0..N / 2).map(|k| k as f32 + 0.5).collect();
+    let initial_odd: Vec<f32> = (0..N / 2).map(|k| -(k as f32) - 0.25).collect();
+    let even = buffer(&context, &queue, &initial_even);
+    let odd = buffer(&context, &queue, &initial_odd);
+    let din = buffer(&context, &queue, &input);
+    let old = buffer(&context, &queue, &[0.0f32; N]);
+    let sums = buffer(&context, &queue, &[0.0f32; 2]);
+    arg(&kernel, 0, &even);
+    arg(&kernel, 1, &odd);
+    arg(&kernel, 2, &din);
+    arg(&kernel, 3, &old);
+    arg(&kernel, 4, &sums);
+    run(&queue, &kernel, N, 64);
+    let (got_even, got_odd) = (read(&queue, &even, N / 2), read(&queue, &odd, N / 2));
+    let got_old = read(&queue, &old, N);
+    for i in 0..N {
+        let (initial, now) = if i & 1 == 1 {
+            (initial_odd[i >> 1], got_odd[i >> 1])
+        } else {
+            (initial_even[i >> 1], got_even[i >> 1])
+        };
+        assert_eq!(got_old[i], initial, "old value at {i}");
+        assert_eq!(now, input[i], "value swapped in at {i}");
+    }
+    // Whole numbers: every order of the additions sums exactly.
+    let positive: f32 = input.iter().filter(|&&v| v > 0.0).sum();
+    let rest: f32 = input.iter().filter(|&&v| v <= 0.0).sum();
+    assert_eq!(read(&queue, &sums, 2), vec![rest, positive], "sums");
 }

@@ -1,7 +1,10 @@
 //! Resource hygiene and thread safety through the loader: 100,000 kernel
 //! enqueues in a loop exhaust no Vulkan pool and do not grow the process's
 //! memory, and eight threads sharing one queue enqueue writes, kernels and
-//! reads at once with every result right.
+//! reads at once with every result right. The same holds for launches
+//! that need a launch-block buffer (by-value arguments beyond push
+//! constants) and a `printf` buffer, and for non-blocking reads and writes,
+//! whose buffers come from a recycling pool.
 
 mod common;
 
@@ -10,12 +13,36 @@ use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::program::Program;
 use opencl3::types::{CL_BLOCKING, CL_NON_BLOCKING};
 use std::ptr;
+use std::sync::{Mutex, PoisonError};
+
+/// A by-value struct of 512 bytes is beyond every device's push constants
+/// (Vulkan devices offer 128 to 256 bytes), so each launch fills a launch
+/// block; the `printf` is never reached but makes each launch bind a
+/// `printf` buffer.
+const BLOCK_SOURCE: &str = r#"
+typedef struct { int v[128]; } Block;
+__kernel void add_block(__global int *data, Block b, int never) {
+    size_t i = get_global_id(0);
+    data[i] += b.v[i];
+    if (never == 12345) printf("never %d\n", data[i]);
+}
+"#;
+
+/// The host side of `Block`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Block {
+    v: [i32; 128],
+}
 
 const SOURCE: &str = r#"
 __kernel void add(__global int *data, int value) {
     data[get_global_id(0)] += value;
 }
 "#;
+
+/// The tests measure the process's memory, so they run one at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// Resident set size in bytes (Linux).
 fn resident_bytes() -> u64 {
@@ -30,6 +57,7 @@ fn resident_bytes() -> u64 {
 
 #[test]
 fn enqueues_in_a_loop_keep_memory_flat_and_threads_share_a_queue() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
     let (context, queue) = common::context_and_queue();
     let program = Program::create_and_build_from_source(&context, SOURCE, "")
         .unwrap_or_else(|log| panic!("build failed:\n{log}"));
@@ -123,4 +151,103 @@ fn enqueues_in_a_loop_keep_memory_flat_and_threads_share_a_queue() {
             });
         }
     });
+}
+
+#[test]
+fn launch_blocks_printf_buffers_and_staging_are_recycled() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+    let (context, queue) = common::context_and_queue();
+    let program = Program::create_and_build_from_source(&context, BLOCK_SOURCE, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let kernel = Kernel::create(&program, "add_block").expect("kernel");
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    let mut data = unsafe {
+        Buffer::<i32>::create(&context, CL_MEM_READ_WRITE, 128, ptr::null_mut()).expect("buffer")
+    };
+    // SAFETY: a blocking write of a vector of the buffer's size.
+    unsafe { queue.enqueue_write_buffer(&mut data, CL_BLOCKING, 0, &[0i32; 128], &[]) }
+        .expect("write");
+    let mut block = Block { v: [0; 128] };
+    for (i, v) in block.v.iter_mut().enumerate() {
+        *v = (i % 5) as i32 + 1;
+    }
+    let launch = || {
+        // SAFETY: the kernel takes the buffer, a 512-byte struct and an int.
+        unsafe {
+            ExecuteKernel::new(&kernel)
+                .set_arg(&data)
+                .set_arg(&block)
+                .set_arg(&0i32)
+                .set_global_work_size(128)
+                .enqueue_nd_range(&queue)
+        }
+        .expect("launch");
+    };
+    const WARM_UP: i32 = 10_000;
+    const SOAK: i32 = 100_000;
+    for _ in 0..WARM_UP {
+        launch();
+    }
+    queue.finish().expect("finish");
+    let before = resident_bytes();
+    for i in 0..SOAK {
+        launch();
+        if i % 5000 == 0 {
+            queue.flush().expect("flush");
+        }
+    }
+    queue.finish().expect("finish");
+    let after = resident_bytes();
+    let mut got = [0i32; 128];
+    // SAFETY: a blocking read into an array of the buffer's size.
+    unsafe { queue.enqueue_read_buffer(&data, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    for (i, &v) in got.iter().enumerate() {
+        assert_eq!(v, block.v[i] * (WARM_UP + SOAK), "item {i}");
+    }
+    let growth = after.saturating_sub(before);
+    assert!(
+        growth < 16 << 20,
+        "resident memory grew by {} KiB over {SOAK} launches with launch blocks and printf",
+        growth >> 10
+    );
+
+    // Non-blocking writes and reads of 64 KiB, each through staging.
+    const WORDS: usize = 16 << 10;
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    let mut staged = unsafe {
+        Buffer::<u32>::create(&context, CL_MEM_READ_WRITE, WORDS, ptr::null_mut()).expect("buffer")
+    };
+    let source: Vec<u32> = (0..WORDS as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761))
+        .collect();
+    let mut back = vec![0u32; WORDS];
+    let mut round_trips = |count: usize| {
+        for i in 0..count {
+            // SAFETY: `source` and `back` outlive the commands, which the
+            // finish below waits for; the reads all write the same bytes.
+            unsafe {
+                queue
+                    .enqueue_write_buffer(&mut staged, CL_NON_BLOCKING, 0, &source, &[])
+                    .expect("write");
+                queue
+                    .enqueue_read_buffer(&staged, CL_NON_BLOCKING, 0, &mut back, &[])
+                    .expect("read");
+            }
+            if i % 500 == 0 {
+                queue.finish().expect("finish");
+            }
+        }
+        queue.finish().expect("finish");
+    };
+    round_trips(2_000);
+    let before = resident_bytes();
+    round_trips(20_000);
+    let after = resident_bytes();
+    assert!(back == source, "the staged round trips lost data");
+    let growth = after.saturating_sub(before);
+    assert!(
+        growth < 16 << 20,
+        "resident memory grew by {} KiB over 20,000 non-blocking round trips",
+        growth >> 10
+    );
 }

@@ -130,4 +130,6 @@ pub fn context_and_queue() -> (
     (context, queue)
 }
 
+pub mod fp16;
+pub mod sweep;
 pub mod ulp;

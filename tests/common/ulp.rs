@@ -2,7 +2,8 @@
 //! input set on the device, compares each result with a host reference
 //! computed in f64, and keeps the worst error per function.
 //!
-//! Errors are in units of the f32 spacing at the reference value. Special
+//! Errors are in units of the f32 spacing at the reference value (of the
+//! `half` spacing for `half` results, [`Worst::half`]). Special
 //! values must match exactly: NaN for NaN, the same infinity, and a zero's
 //! sign where the reference is an exact zero. The device does not report
 //! denormal support, so a reference below FLT_MIN may also come back as
@@ -142,16 +143,53 @@ impl Runner {
     }
 }
 
+/// The binary floating-point format results are measured in: `float`,
+/// or `half` (cl_khr_fp16) whose results come back widened to f32.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Format {
+    /// Significand bits, the implicit one included.
+    pub significand_bits: i32,
+    /// The exponent of the smallest normal value.
+    pub min_exponent: i32,
+    /// The exponent of the largest finite value.
+    pub max_exponent: i32,
+}
+
+pub const FLOAT: Format = Format {
+    significand_bits: 24,
+    min_exponent: -126,
+    max_exponent: 127,
+};
+
+pub const HALF: Format = Format {
+    significand_bits: 11,
+    min_exponent: -14,
+    max_exponent: 15,
+};
+
+impl Format {
+    /// The spacing of values at magnitude `v` (subnormal spacing below the
+    /// smallest normal).
+    pub fn ulp_at(self, v: f64) -> f64 {
+        let a = v.abs();
+        let e = if a < 2f64.powi(self.min_exponent) {
+            self.min_exponent
+        } else {
+            a.log2().floor() as i32
+        };
+        2f64.powi(e.min(self.max_exponent) - (self.significand_bits - 1))
+    }
+
+    /// The largest finite value.
+    pub fn max(self) -> f64 {
+        (2.0 - 2f64.powi(1 - self.significand_bits)) * 2f64.powi(self.max_exponent)
+    }
+}
+
 /// The spacing of f32 values at magnitude `v` (subnormal spacing below
 /// FLT_MIN).
 pub fn ulp_at(v: f64) -> f64 {
-    let a = v.abs();
-    let e = if a < f64::from(f32::MIN_POSITIVE) {
-        -126
-    } else {
-        a.log2().floor() as i32
-    };
-    2f64.powi(e.min(127) - 23)
+    FLOAT.ulp_at(v)
 }
 
 /// The error of `got` against the exact `want`, in ulp, or why it is
@@ -165,8 +203,20 @@ pub fn ulp_error(got: f32, want: f64) -> Result<f64, String> {
 /// relative bound (implementation-defined accuracy, e.g. `lgamma` on
 /// negative arguments).
 pub fn ulp_error_above(got: f32, want: f64, floor: f64) -> Result<f64, String> {
-    let g = f64::from(got);
-    let ulp_at = |v: f64| ulp_at(v.abs().max(floor));
+    error_in(FLOAT, f64::from(got), want, floor)
+}
+
+/// As [`ulp_error`] for a `half` result `got` (widened exactly), in
+/// `half` ulps.
+pub fn half_ulp_error(got: f32, want: f64) -> Result<f64, String> {
+    error_in(HALF, f64::from(got), want, 0.0)
+}
+
+/// The error of `g`, a value of `format`, against `want` in ulps of
+/// `format` at `max(|want|, floor)`, or why it is wrong outright.
+pub fn error_in(format: Format, g: f64, want: f64, floor: f64) -> Result<f64, String> {
+    let got = g;
+    let ulp_at = |v: f64| format.ulp_at(v.abs().max(floor));
     if want.is_nan() {
         return if got.is_nan() {
             Ok(0.0)
@@ -177,8 +227,9 @@ pub fn ulp_error_above(got: f32, want: f64, floor: f64) -> Result<f64, String> {
     if got.is_nan() {
         return Err("unexpected NaN".into());
     }
-    // References beyond FLT_MAX round to infinity (from half an ulp on).
-    let limit = f64::from(f32::MAX) + 0.5 * ulp_at(f64::from(f32::MAX));
+    // References beyond the largest finite value round to infinity (from
+    // half an ulp on).
+    let limit = format.max() + 0.5 * ulp_at(format.max());
     if want.abs() >= limit {
         return if got.is_infinite() && (got > 0.0) == (want > 0.0) {
             Ok(0.0)
@@ -187,7 +238,7 @@ pub fn ulp_error_above(got: f32, want: f64, floor: f64) -> Result<f64, String> {
         };
     }
     if got.is_infinite() {
-        let g = f64::from(f32::MAX) * 2.0_f64.copysign(g);
+        let g = format.max() * 2.0_f64.copysign(g);
         return Ok((g - want).abs() / ulp_at(want));
     }
     if want == 0.0 {
@@ -201,7 +252,7 @@ pub fn ulp_error_above(got: f32, want: f64, floor: f64) -> Result<f64, String> {
         };
     }
     // A subnormal result may be flushed to zero.
-    if got == 0.0 && want.abs() < f64::from(f32::MIN_POSITIVE) {
+    if got == 0.0 && want.abs() < 2f64.powi(format.min_exponent) {
         return Ok(0.0);
     }
     Ok((g - want).abs() / ulp_at(want))
@@ -217,6 +268,8 @@ pub struct Worst {
     pub count: usize,
     /// Special-value mismatches (up to a few).
     pub wrong: Vec<String>,
+    /// The format of the results (and of the ulps).
+    pub format: Format,
 }
 
 impl Worst {
@@ -228,6 +281,16 @@ impl Worst {
             at: String::new(),
             count: 0,
             wrong: Vec::new(),
+            format: FLOAT,
+        }
+    }
+
+    /// A function with `half` results (recorded widened to f32), its
+    /// bound in `half` ulps.
+    pub fn half(name: &str, bound: f64) -> Worst {
+        Worst {
+            format: HALF,
+            ..Worst::new(name, bound)
         }
     }
 
@@ -245,7 +308,7 @@ impl Worst {
         input: impl FnOnce() -> String,
     ) {
         self.count += 1;
-        match ulp_error_above(got, want, floor) {
+        match error_in(self.format, f64::from(got), want, floor) {
             Ok(e) if e > self.ulp => {
                 self.ulp = e;
                 self.at = format!("{} -> {got:e} (want {want:e})", input());

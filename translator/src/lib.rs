@@ -10,6 +10,7 @@
 //! build logs all of its errors, clang-style.
 
 pub mod ast;
+pub mod atomic_order;
 pub mod builtins;
 pub mod caps;
 pub mod check;

@@ -18,6 +18,7 @@ mod cast_memory;
 mod chosen;
 mod convert;
 mod divide64;
+mod fp16;
 mod geometric;
 mod init;
 mod int64;
@@ -27,6 +28,7 @@ mod math;
 mod math_trig;
 mod memory;
 mod printf;
+mod records;
 mod reinterpret;
 mod shuffle;
 mod statements;
@@ -64,6 +66,7 @@ pub fn lower(
             module: naga::Module::default(),
             specialisations: HashMap::new(),
             narrow_buffers: HashMap::new(),
+            image_roots: HashMap::new(),
             program_globals: HashMap::new(),
             views: Vec::new(),
             local_args: Vec::new(),
@@ -98,7 +101,9 @@ pub fn lower(
                 k.preserve_inf_nan = [
                     ieee && caps.preserve_inf_nan[0],
                     ieee && caps.preserve_inf_nan[1] && caps.float64,
+                    ieee && caps.preserve_inf_nan[2] && caps.float16,
                 ];
+                k.half_rounds_to_nearest = caps.float16 && caps.half_rte;
                 kernels.push(k)
             }
             Err(e) => diags.error(f.location, e.0),
@@ -224,6 +229,8 @@ enum Place {
         lanes: Vec<u8>,
         scalar: Scalar,
     },
+    /// A value in a byte image (see `records.rs`).
+    Bytes(records::BytePlace),
     /// Lanes of the vector of the given type at a pointer.
     Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),
@@ -300,6 +307,11 @@ struct ModuleBuilder<'a> {
     /// Buffers of `char`/`short` elements or vectors, seen through a `u32`
     /// word view (naga has no 8-bit types), with their C element type.
     narrow_buffers: HashMap<Handle<naga::GlobalVariable>, NarrowElement>,
+    /// Roots whose elements are records held as byte images (see
+    /// `records.rs`), with the element type; a private root (and a
+    /// helper's argument root, the caller's private image) is keyed by its
+    /// function too, as local variable handles are per function.
+    image_roots: HashMap<(Option<FunctionId>, Root), Type>,
     /// Every buffer view (see `views.rs`).
     views: Vec<views::BufferView>,
     /// Program-scope `__constant` variables used by this kernel.
@@ -381,6 +393,7 @@ fn literal(s: Scalar, bits: u64) -> naga::Literal {
         naga::Scalar::I64 => naga::Literal::I64(bits as i64),
         naga::Scalar::F32 => naga::Literal::F32(bits as i64 as f32),
         naga::Scalar::F64 => naga::Literal::F64(bits as i64 as f64),
+        naga::Scalar::F16 => naga::Literal::F16(::half::f16::from_f64(bits as i64 as f64)),
         _ => naga::Literal::U64(bits),
     }
 }
@@ -399,6 +412,8 @@ fn register_literal(scalar: naga::Scalar, v: u64) -> naga::Literal {
 fn float_literal(s: Scalar, v: f64) -> naga::Literal {
     match s {
         Scalar::Double => naga::Literal::F64(v),
+        // Rounded to nearest even, as a C conversion of the value would.
+        Scalar::Half => naga::Literal::F16(::half::f16::from_f64(v)),
         _ => naga::Literal::F32(v as f32),
     }
 }
@@ -417,6 +432,9 @@ impl<'a> ModuleBuilder<'a> {
 
     /// The naga type of a value of `ty` held in a register.
     fn value_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
+        if self.is_image(ty) {
+            return Ok(self.image_type(ty));
+        }
         let inner = match ty {
             Type::Scalar(s) => naga::TypeInner::Scalar(naga_scalar(*s)),
             Type::Vector(s, n) => match vector_size(*n) {
@@ -461,9 +479,10 @@ impl<'a> ModuleBuilder<'a> {
         Ok(self.add_type(inner))
     }
 
-    /// A struct or union as a naga struct with the host's member offsets
-    /// (from the layout engine), so it can live in buffers shared with the
-    /// host. Members narrower than 32 bits would need the word view.
+    /// A struct as a naga struct with the host's member offsets (from the
+    /// layout engine), so it can live in buffers shared with the host.
+    /// Unions and structs with members narrower than 32 bits are byte
+    /// images instead (see `records.rs`) and do not come here.
     fn record_type(
         &mut self,
         r: &crate::types::Record,
@@ -476,7 +495,10 @@ impl<'a> ModuleBuilder<'a> {
             .cloned()
             .unwrap_or_else(|| std::rc::Rc::new(r.clone()));
         if r.kind == crate::ast::RecordKind::Union {
-            return Err(self.error(location, "unions are not supported yet by this translator"));
+            return Err(self.error(
+                location,
+                "internal compiler error: a union must be held as a byte image",
+            ));
         }
         let mut members = Vec::with_capacity(r.fields.len());
         for field in &r.fields {
@@ -549,6 +571,10 @@ impl<'a> ModuleBuilder<'a> {
                 // The word view: each u32 holds 4 chars or 2 shorts/halfs.
                 return Ok(self.u32_type());
             }
+        }
+        if self.is_image(ty) {
+            // The word view, as for `char` buffers.
+            return Ok(self.u32_type());
         }
         if let Type::Record(_) = ty {
             return self.memory_type(ty, location);
@@ -1259,6 +1285,9 @@ impl<'a> ModuleBuilder<'a> {
         if op == BinaryOp::Div && element == Scalar::Float {
             return self.divide_f32(fb, left, right, ty, location);
         }
+        if op == BinaryOp::Div && element == Scalar::Half {
+            return self.divide_half(fb, left, right, ty, location);
+        }
         let naga_op = match op {
             BinaryOp::Add => N::Add,
             BinaryOp::Sub => N::Subtract,
@@ -1365,7 +1394,7 @@ impl<'a> ModuleBuilder<'a> {
     ) -> LResult<Handle<naga::Expression>> {
         let Some(s) = ty.element() else { return Ok(v) };
         let bits = s.size() * 8;
-        if bits >= 32 || s == Scalar::Bool {
+        if bits >= 32 || s == Scalar::Bool || s.is_float() {
             return Ok(v);
         }
         if wide::is_wide(ty) {
@@ -1419,6 +1448,9 @@ impl<'a> ModuleBuilder<'a> {
                 accept: one,
                 reject: zero,
             }));
+        }
+        if fs == Scalar::Double && ts == Scalar::Half {
+            return self.double_to_half(fb, v, from, location);
         }
         let (fn_, tn) = (naga_scalar(fs), naga_scalar(ts));
         let converted = if fn_ == tn {
@@ -1630,6 +1662,10 @@ impl<'a> ModuleBuilder<'a> {
                     let root =
                         match self.private_argument(fb, root, arguments.len() as u32, location)? {
                             Some((callee_root, pointer)) => {
+                                // A byte image stays one in the helper.
+                                if let Some(elem) = self.image_root_elem(fb.hir, root) {
+                                    self.note_image_root(Some(id), callee_root, &elem);
+                                }
                                 private_args.push((arguments.len() as u32, root));
                                 arguments.push(pointer);
                                 callee_root
@@ -1667,8 +1703,8 @@ impl<'a> ModuleBuilder<'a> {
     }
 }
 
-/// The `char`/`short` at bit `bit` of a u32 `word`, as its register value
-/// (sign-extended for signed types).
+/// The `char`/`short`/`half` at bit `bit` of a u32 `word`, as its
+/// register value (sign-extended for signed integer types).
 fn extract_narrow(
     fb: &mut FnBuilder,
     word: Handle<naga::Expression>,
@@ -1680,6 +1716,9 @@ fn extract_narrow(
         (1u32 << (scalar.size() * 8)) - 1,
     )));
     let value = fb.binary(naga::BinaryOperator::And, shifted, mask);
+    if scalar == Scalar::Half {
+        return fp16::bits_to_half(fb, value);
+    }
     if !scalar.is_signed() {
         return value;
     }

@@ -22,9 +22,12 @@ pub struct Kernel {
     /// The workgroup arrays of `__local` pointer arguments, resized per
     /// launch.
     local_args: Vec<naga::Handle<naga::GlobalVariable>>,
-    /// Declare `SignedZeroInfNanPreserve` for 32- and 64-bit floats (see
-    /// [`declare_inf_nan_preserve`]).
-    pub(crate) preserve_inf_nan: [bool; 2],
+    /// Declare `SignedZeroInfNanPreserve` for 32-, 64- and 16-bit floats
+    /// (see [`declare_inf_nan_preserve`]).
+    pub(crate) preserve_inf_nan: [bool; 3],
+    /// Declare that `half` operations round to nearest even (see
+    /// [`declare_half_rounding_to_nearest`]).
+    pub(crate) half_rounds_to_nearest: bool,
 }
 
 /// naga rejected a module we produced: always a translator bug, reported as
@@ -130,11 +133,52 @@ fn decorate_no_contraction(words: &mut Vec<u32>) {
     }
 }
 
+const OP_EXTENSION: u32 = 10;
+/// StorageBuffer16BitAccess and UniformAndStorageBuffer16BitAccess.
+const CAPABILITIES_16BIT_STORAGE: [u32; 2] = [4433, 4434];
+
+/// Drops the 16-bit storage capabilities (and their extension), which
+/// naga declares whenever a module uses `f16`. No 16-bit value ever lives
+/// in a buffer or push constant here: `half` and `short` buffers and
+/// arguments are read and written as 32-bit words, so `half` needs only
+/// `shaderFloat16`, not the device's 16-bit storage features.
+fn drop_16bit_storage(words: &mut Vec<u32>) {
+    let extension_name = b"SPV_KHR_16bit_storage";
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return;
+        }
+        let opcode = words[at] & 0xffff;
+        let drop = match opcode {
+            OP_CAPABILITY => count == 2 && CAPABILITIES_16BIT_STORAGE.contains(&words[at + 1]),
+            OP_EXTENSION => {
+                let bytes: Vec<u8> = words[at + 1..at + count]
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect();
+                bytes.split(|&b| b == 0).next() == Some(&extension_name[..])
+            }
+            // Capabilities and extensions come first; stop at the rest.
+            _ if opcode > OP_EXTENSION && opcode != OP_CAPABILITY => return,
+            _ => false,
+        };
+        if drop {
+            words.drain(at..at + count);
+        } else {
+            at += count;
+        }
+    }
+}
+
 const OP_ENTRY_POINT: u32 = 15;
 const OP_EXECUTION_MODE: u32 = 16;
 const OP_CAPABILITY: u32 = 17;
 const CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4466;
 const EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
+const CAPABILITY_ROUNDING_MODE_RTE: u32 = 4467;
+const EXECUTION_MODE_ROUNDING_MODE_RTE: u32 = 4462;
 
 /// Declares that the entry point keeps IEEE 754 signed zeros, infinities
 /// and NaNs for floats of each of `widths` (float controls, core in
@@ -143,6 +187,29 @@ const EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
 /// infinity. OpenCL requires IEEE behaviour unless the program is built
 /// with `-cl-finite-math-only` or `-cl-fast-relaxed-math`.
 fn declare_inf_nan_preserve(words: &mut Vec<u32>, widths: &[u32]) {
+    declare_float_control(
+        words,
+        CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
+        EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
+        widths,
+    );
+}
+
+/// Declares that the entry point rounds `half` arithmetic and conversions
+/// to `half` to nearest even (float controls). Vulkan otherwise lets it
+/// round towards zero; OpenCL's default rounding is to nearest even.
+fn declare_half_rounding_to_nearest(words: &mut Vec<u32>) {
+    declare_float_control(
+        words,
+        CAPABILITY_ROUNDING_MODE_RTE,
+        EXECUTION_MODE_ROUNDING_MODE_RTE,
+        &[16],
+    );
+}
+
+/// Declares `capability` and the execution mode `mode` for floats of each
+/// of `widths` on the module's entry point.
+fn declare_float_control(words: &mut Vec<u32>, capability: u32, mode: u32, widths: &[u32]) {
     if widths.is_empty() {
         return;
     }
@@ -172,22 +239,12 @@ fn declare_inf_nan_preserve(words: &mut Vec<u32>, widths: &[u32]) {
     // The later insertion first, so the earlier position stays valid.
     let modes: Vec<u32> = widths
         .iter()
-        .flat_map(|&width| {
-            [
-                (4 << 16) | OP_EXECUTION_MODE,
-                entry_point,
-                EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
-                width,
-            ]
-        })
+        .flat_map(|&width| [(4 << 16) | OP_EXECUTION_MODE, entry_point, mode, width])
         .collect();
     words.splice(modes_at..modes_at, modes);
     words.splice(
         capability_at..capability_at,
-        [
-            (2 << 16) | OP_CAPABILITY,
-            CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
-        ],
+        [(2 << 16) | OP_CAPABILITY, capability],
     );
 }
 
@@ -233,7 +290,8 @@ impl Kernel {
             local_size_constants: size_constants.local,
             enqueued_size_constants: size_constants.enqueued,
             local_args,
-            preserve_inf_nan: [false; 2],
+            preserve_inf_nan: [false; 3],
+            half_rounds_to_nearest: false,
         })
     }
 
@@ -301,14 +359,19 @@ impl Kernel {
         writer
             .write(&module, info, None, &None, &mut words)
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
+        crate::atomic_order::apply(&mut words);
+        drop_16bit_storage(&mut words);
         decorate_aliased(&mut words, &self.aliased_bindings());
         decorate_no_contraction(&mut words);
-        let widths: Vec<u32> = [32, 64]
+        let widths: Vec<u32> = [32, 64, 16]
             .into_iter()
             .zip(self.preserve_inf_nan)
             .filter_map(|(width, preserve)| preserve.then_some(width))
             .collect();
         declare_inf_nan_preserve(&mut words, &widths);
+        if self.half_rounds_to_nearest {
+            declare_half_rounding_to_nearest(&mut words);
+        }
         Ok(words)
     }
 

@@ -9,7 +9,8 @@
 //!   error `<source>:LINE:COL: error: ...` whose message contains `TEXT`.
 //!
 //! A file whose first line is `// options: ...` is checked with those build
-//! options. Both tests collect every failure and list them all at the end,
+//! options; one with a line `// device: no cl_khr_fp16` is checked for a
+//! device without `half`. Both tests collect every failure and list them all at the end,
 //! after a summary line, so one run shows how far the checker has come:
 //!
 //! ```text
@@ -83,10 +84,24 @@ enum Outcome {
     Broken(String),
 }
 
+/// The device a file is checked for: [`DeviceCaps::full`], less `half`
+/// when a line says `// device: no cl_khr_fp16`.
+fn caps_of(source: &str) -> DeviceCaps {
+    let mut caps = DeviceCaps::full();
+    if source
+        .lines()
+        .any(|l| l.trim() == "// device: no cl_khr_fp16")
+    {
+        caps.float16 = false;
+    }
+    caps
+}
+
 fn check(source: &str) -> Outcome {
     let options = options_of(source);
+    let caps = caps_of(source);
     match catch_unwind(AssertUnwindSafe(|| {
-        translator::check_source(source, options, &DeviceCaps::full())
+        translator::check_source(source, options, &caps)
     })) {
         Ok(Ok(log)) => Outcome::Clean(log),
         Ok(Err(BuildError::Compile { log })) => Outcome::Errors(log),

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use opencl_sys::{
     cl_bool, cl_command_queue, cl_event, cl_int, cl_kernel, cl_map_flags, cl_mem,
     cl_mem_migration_flags, cl_uint, CL_COMMAND_BARRIER, CL_COMMAND_MARKER,
-    CL_COMMAND_MIGRATE_MEM_OBJECTS, CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_FALSE,
-    CL_INVALID_CONTEXT, CL_INVALID_EVENT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_GLOBAL_WORK_SIZE,
-    CL_INVALID_MEM_OBJECT, CL_INVALID_VALUE, CL_INVALID_WORK_DIMENSION, CL_MEM_USE_HOST_PTR,
+    CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_FALSE, CL_INVALID_CONTEXT, CL_INVALID_EVENT,
+    CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_GLOBAL_WORK_SIZE, CL_INVALID_MEM_OBJECT,
+    CL_INVALID_VALUE, CL_INVALID_WORK_DIMENSION, CL_MEM_USE_HOST_PTR,
     CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
 };
 
@@ -621,10 +621,9 @@ pub(crate) unsafe extern "C" fn enqueue_wait_for_events(
     })
 }
 
-/// Memory objects live on one device (see [`crate::core::memory`]);
-/// migrating to the queue's device places one that is not yet allocated
-/// there, migrating to the host does nothing. Either way the command
-/// orders like a marker.
+/// Migrating to the queue's device brings the contents there (see
+/// [`crate::core::residency`]); migrating to the host does nothing, since
+/// host access goes through reads and maps anyway.
 pub(crate) unsafe extern "C" fn enqueue_migrate_mem_objects(
     command_queue: cl_command_queue,
     num_mem_objects: cl_uint,
@@ -655,15 +654,7 @@ pub(crate) unsafe extern "C" fn enqueue_migrate_mem_objects(
                 return Err(CL_INVALID_VALUE);
             }
             let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
-            if flags & CL_MIGRATE_MEM_OBJECT_HOST == 0 {
-                for mem in &mems {
-                    mem.buffer_on(queue.device())?;
-                }
-            }
-            hand_out(
-                event,
-                enqueue::marker(&queue, CL_COMMAND_MIGRATE_MEM_OBJECTS, &waits)?,
-            );
+            hand_out(event, enqueue::migrate(&queue, &mems, flags, &waits)?);
         }
         Ok(())
     })

@@ -20,13 +20,18 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         int64_atomics: features.shader_int64
             && features.shader_buffer_int64_atomics
             && features.shader_shared_int64_atomics,
-        // `half` values live in buffers, so arithmetic alone is not enough.
-        float16: features.shader_float16 && features.storage_buffer_16bit,
+        // `half` values are f16 registers; buffers and kernel arguments
+        // of `half` go through 32-bit words, so 16-bit storage access is
+        // not needed. Their bits pass through 16-bit integers.
+        float16: features.shader_float16 && features.shader_int16,
         image_support: false,
         max_push_constant_size: info.limits.max_push_constants_size,
         preserve_inf_nan: [
             features.preserve_inf_nan_float32,
             features.preserve_inf_nan_float64,
+            features.preserve_inf_nan_float16,
         ],
+        ordered_atomics: info.driver_name != "llvmpipe",
+        half_rte: features.rounding_rte_float16,
     }
 }

@@ -6,7 +6,12 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use crate::core::buffer_pool::Lease;
+use crate::core::device::Device;
 use crate::core::error::VkResultExt;
+use crate::core::memory::Mem;
+use crate::core::object::Object;
+use crate::core::residency::Access;
 use crate::core::CLResult;
 use crate::vulkan::{Buffer, BufferBinding, ComputePipeline, Stream};
 
@@ -35,15 +40,25 @@ pub enum Step {
     },
 }
 
-/// The steps of one command and the objects they must keep alive until
-/// the GPU is done with them (memory objects, staging buffers).
+/// The steps of one command, the memory objects it uses, and the objects
+/// they must keep alive until the GPU is done with them (memory objects,
+/// staging buffers).
 #[derive(Default)]
 pub struct Recipe {
     steps: Vec<Step>,
+    uses: Vec<(Arc<Object<Mem>>, Access)>,
     keep_alive: Vec<Arc<dyn Any + Send + Sync>>,
+    /// The size of the pooled buffers it holds (see [`Recipe::hold`]).
+    leased_bytes: u64,
 }
 
 impl Recipe {
+    /// The command uses `mem` as `access`: its contents are brought to the
+    /// queue's device when the command is recorded, and it is kept alive.
+    pub fn uses(&mut self, mem: Arc<Object<Mem>>, access: Access) {
+        self.uses.push((mem, access));
+    }
+
     pub fn push(&mut self, step: Step) {
         self.steps.push(step);
     }
@@ -52,17 +67,57 @@ impl Recipe {
         self.keep_alive.push(object);
     }
 
-    /// Records the steps. Everything they reference is handed to the
-    /// stream's keep-alive list as it is recorded, so a failure half-way
-    /// leaves nothing recorded that could outlive its buffers. `overlap`:
-    /// the command's first step may run alongside earlier commands (its
-    /// later steps are ordered after its earlier ones).
-    pub fn record(self, stream: &mut Stream, overlap: bool) -> CLResult<()> {
-        if overlap && !self.steps.is_empty() {
+    /// Keeps a pooled buffer until the command completes, counting its
+    /// bytes against the queue's budget of memory in flight.
+    pub fn hold(&mut self, lease: Arc<Lease>) {
+        self.leased_bytes += lease.buffer().size();
+        self.keep_alive.push(lease);
+    }
+
+    /// The bytes of pooled buffers the command holds.
+    pub fn leased_bytes(&self) -> u64 {
+        self.leased_bytes
+    }
+
+    /// Records the steps on `device`'s `stream`, after the copies that
+    /// bring the memory objects' contents there. Everything they reference
+    /// is handed to the stream's keep-alive list as it is recorded, so a
+    /// failure half-way leaves nothing recorded that could outlive its
+    /// buffers. `overlap`: the command's first step may run alongside
+    /// earlier commands (its later steps are ordered after its earlier
+    /// ones); not when contents had to move, whose copy must not overtake
+    /// earlier commands that use the old ones.
+    pub fn record(
+        self,
+        stream: &mut Stream,
+        device: &Arc<Object<Device>>,
+        overlap: bool,
+    ) -> CLResult<()> {
+        let mut refreshes = Vec::new();
+        for (mem, access) in &self.uses {
+            refreshes.extend(mem.prepare_on(device, *access)?);
+        }
+        if overlap && refreshes.is_empty() && !self.steps.is_empty() {
             stream.let_next_command_overlap();
+        }
+        for (mem, _) in self.uses {
+            stream.keep_alive(mem);
         }
         for object in self.keep_alive {
             stream.keep_alive(object);
+        }
+        for refresh in refreshes {
+            stream
+                .copy_buffer(
+                    refresh.staging.buffer(),
+                    0,
+                    &refresh.destination,
+                    0,
+                    refresh.size,
+                )
+                .or_out_of_resources()?;
+            stream.keep_alive(refresh.staging);
+            stream.keep_alive(refresh.destination);
         }
         for step in self.steps {
             match &step {

@@ -1,8 +1,9 @@
 //! An OpenCL device: one Vulkan physical device, the values `clGetDeviceInfo`
 //! derives from its limits and features, and the per-device resources shared
 //! by every context that uses it (the logical device, a transfer stream for
-//! initial buffer contents, the dummy buffer bound for NULL buffer
-//! arguments, and the completion thread).
+//! initial buffer contents and moves between devices, the dummy buffer
+//! bound for NULL buffer arguments, recycled staging buffers, and the
+//! completion thread).
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -13,6 +14,7 @@ use opencl_sys::{
 };
 use translator::DeviceCaps;
 
+use crate::core::buffer_pool::{BufferPool, Lease};
 use crate::core::builtin_kernels::BuiltinKernels;
 use crate::core::caps::device_caps;
 use crate::core::completion::CompletionThread;
@@ -40,6 +42,9 @@ const NULL_BUFFER_BYTES: u64 = 64;
 pub struct Device {
     instance: &'static Instance,
     physical_index: usize,
+    /// Which logical device of the physical device this is (see
+    /// [`platform::DEVICE_COPIES_VARIABLE`]); 0 unless copies were asked for.
+    copy: usize,
     info: &'static PhysicalDeviceInfo,
     caps: DeviceCaps,
     clock: DeviceClock,
@@ -52,9 +57,11 @@ pub struct Device {
     /// See [`Device::prefers_compute_copies`]; read once, not per copy.
     compute_copies: bool,
     /// Used only for the initial contents of memory objects, which are
-    /// uploaded synchronously so that every queue sees them.
+    /// uploaded synchronously so that every queue sees them, and for
+    /// fetching a buffer's contents when another device needs them.
     transfer: Mutex<Option<vulkan::Stream>>,
     staging: StagingPool,
+    buffer_pool: BufferPool,
 }
 
 impl ClObject for Device {
@@ -63,11 +70,12 @@ impl ClObject for Device {
 }
 
 impl Device {
-    pub fn new(instance: &'static Instance, physical_index: usize) -> Self {
+    pub fn new(instance: &'static Instance, physical_index: usize, copy: usize) -> Self {
         let info = &instance.physical_devices()[physical_index];
         Device {
             instance,
             physical_index,
+            copy,
             info,
             caps: device_caps(info),
             clock: DeviceClock::new(info),
@@ -83,6 +91,7 @@ impl Device {
             completion: OnceLock::new(),
             transfer: Mutex::new(None),
             staging: StagingPool::default(),
+            buffer_pool: BufferPool::default(),
         }
     }
 
@@ -103,12 +112,23 @@ impl Device {
         &self.info.name
     }
 
-    /// The logical device, created on first use and shared by all contexts.
     /// The staging buffers that large transfers stream through.
     pub fn staging(&self) -> &StagingPool {
         &self.staging
     }
 
+    /// A recycled host-visible buffer of at least `size` bytes (see
+    /// [`crate::core::buffer_pool`]).
+    pub fn lease(&self, placement: Placement, size: u64) -> CLResult<Arc<Lease>> {
+        self.buffer_pool.take(self.vk()?, placement, size)
+    }
+
+    /// The recycled host-visible buffers [`Device::lease`] lends.
+    pub fn buffer_pool(&self) -> &BufferPool {
+        &self.buffer_pool
+    }
+
+    /// The logical device, created on first use and shared by all contexts.
     pub fn vk(&self) -> CLResult<&Arc<vulkan::Device>> {
         if let Some(device) = self.logical.get() {
             return Ok(device);
@@ -117,8 +137,8 @@ impl Device {
         if let Some(device) = self.logical.get() {
             return Ok(device);
         }
-        let device =
-            vulkan::Device::new(self.instance, self.physical_index).or_out_of_resources()?;
+        let device = vulkan::Device::new_copy(self.instance, self.physical_index, self.copy)
+            .or_out_of_resources()?;
         Ok(self.logical.get_or_init(|| device))
     }
 
@@ -179,11 +199,30 @@ impl Device {
     /// Copies `bytes` into the start of `destination` and waits until the
     /// copy is done, so the contents are there for any queue afterwards.
     pub fn upload_and_wait(&self, destination: &Arc<vulkan::Buffer>, bytes: &[u8]) -> CLResult<()> {
+        let staging = self.lease(Placement::Upload, bytes.len() as u64)?;
+        staging.buffer().write(0, bytes).or_out_of_resources()?;
+        let copy = (staging.buffer(), destination, bytes.len() as u64);
+        self.transfer_and_wait(copy, staging.clone())
+    }
+
+    /// The first `out.len()` bytes of `source`, copied out once every
+    /// command that wrote it has completed (the caller's business) and
+    /// waited for.
+    pub fn download_and_wait(&self, source: &Arc<vulkan::Buffer>, out: &mut [u8]) -> CLResult<()> {
+        let staging = self.lease(Placement::Readback, out.len() as u64)?;
+        let copy = (source, staging.buffer(), out.len() as u64);
+        self.transfer_and_wait(copy, staging.clone())?;
+        staging.buffer().read(0, out).or_out_of_resources()
+    }
+
+    /// Runs one copy `(source, destination, bytes)` on the transfer stream
+    /// and waits for it; `staging` is kept until the copy is done.
+    fn transfer_and_wait(
+        &self,
+        (source, destination, size): (&Arc<vulkan::Buffer>, &Arc<vulkan::Buffer>, u64),
+        staging: Arc<Lease>,
+    ) -> CLResult<()> {
         let vk = self.vk()?;
-        let staging = vk
-            .create_buffer(bytes.len() as u64, Placement::Upload)
-            .or_allocation_failure()?;
-        staging.write(0, bytes).or_out_of_resources()?;
         let fence = {
             let mut transfer = self.transfer.lock().unwrap_or_else(PoisonError::into_inner);
             let stream = match transfer.as_mut() {
@@ -192,8 +231,10 @@ impl Device {
             };
             stream.retire_completed();
             stream
-                .copy_buffer(&staging, 0, destination, 0, bytes.len() as u64)
+                .copy_buffer(source, 0, destination, 0, size)
                 .or_out_of_resources()?;
+            stream.keep_alive(source.clone());
+            stream.keep_alive(destination.clone());
             stream.keep_alive(staging);
             let value = stream.submit(&[]).or_out_of_resources()?;
             Fence {
@@ -201,7 +242,17 @@ impl Device {
                 value,
             }
         };
-        fence.wait()
+        fence.wait()?;
+        // Let the staging go back to the pool now, not at the next transfer.
+        if let Some(stream) = self
+            .transfer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_mut()
+        {
+            stream.retire_completed();
+        }
+        Ok(())
     }
 
     pub fn device_type(&self) -> cl_device_type {

@@ -5,14 +5,17 @@
 //! Reads copy into a readback staging buffer and reach the application's
 //! memory when the command completes; writes copy the application's data
 //! into an upload staging buffer at enqueue time, so the application may
-//! reuse its memory as soon as the call returns.
+//! reuse its memory as soon as the call returns. Staging comes from the
+//! device's [`crate::core::buffer_pool`] and returns there when the command
+//! is done with it.
 
 use std::sync::Arc;
 
 use opencl_sys::{
-    cl_command_type, cl_int, CL_COMMAND_BARRIER, CL_COMMAND_COPY_BUFFER, CL_COMMAND_FILL_BUFFER,
-    CL_COMMAND_READ_BUFFER, CL_COMMAND_WRITE_BUFFER, CL_COMPLETE, CL_INVALID_CONTEXT,
-    CL_INVALID_VALUE, CL_MEM_COPY_OVERLAP,
+    cl_command_type, cl_int, cl_mem_migration_flags, CL_COMMAND_BARRIER, CL_COMMAND_COPY_BUFFER,
+    CL_COMMAND_FILL_BUFFER, CL_COMMAND_MIGRATE_MEM_OBJECTS, CL_COMMAND_READ_BUFFER,
+    CL_COMMAND_WRITE_BUFFER, CL_COMPLETE, CL_INVALID_CONTEXT, CL_INVALID_VALUE,
+    CL_MEM_COPY_OVERLAP, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
 };
 
 use crate::core::command::{Recipe, Step};
@@ -22,6 +25,7 @@ use crate::core::host::HostMemory;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::queue::Queue;
+use crate::core::residency::Access;
 use crate::core::transfer;
 use crate::core::CLResult;
 use crate::vulkan::Placement;
@@ -100,21 +104,19 @@ pub fn read_buffer_as(
     let mut recipe = Recipe::default();
     let mut host_completion = None;
     if size > 0 {
-        let staging = queue
-            .device()
-            .vk()?
-            .create_buffer(size as u64, Placement::Readback)
-            .or_out_of_resources()?;
+        let staging = queue.device().lease(Placement::Readback, size as u64)?;
         recipe.push(Step::Copy {
             src: buffer,
             src_offset: (mem.origin() + offset) as u64,
-            dst: staging.clone(),
+            dst: staging.buffer().clone(),
             dst_offset: 0,
             size: size as u64,
         });
-        recipe.keep_alive(mem.clone());
+        recipe.uses(mem.clone(), Access::Read);
+        recipe.hold(staging.clone());
         let copy_out: HostCompletion = Box::new(move || {
             staging
+                .buffer()
                 .read(0, destination.bytes_mut())
                 .or_out_of_resources()
         });
@@ -178,18 +180,17 @@ pub fn write_buffer_as(
     if !source.is_empty() {
         let staging = queue
             .device()
-            .vk()?
-            .create_buffer(source.len() as u64, Placement::Upload)
-            .or_out_of_resources()?;
-        staging.write(0, source).or_out_of_resources()?;
+            .lease(Placement::Upload, source.len() as u64)?;
+        staging.buffer().write(0, source).or_out_of_resources()?;
         recipe.push(Step::Copy {
-            src: staging,
+            src: staging.buffer().clone(),
             src_offset: 0,
             dst: buffer,
             dst_offset: (mem.origin() + offset) as u64,
             size: source.len() as u64,
         });
-        recipe.keep_alive(mem.clone());
+        recipe.uses(mem.clone(), mem.write_access(offset, source.len()));
+        recipe.hold(staging);
     }
     let event = queue.enqueue(command, waits, recipe, None)?;
     wait_if_blocking(&event, blocking)?;
@@ -249,8 +250,8 @@ pub fn copy_buffer(
             dst_offset,
             size,
         }));
-        recipe.keep_alive(src.clone());
-        recipe.keep_alive(dst.clone());
+        recipe.uses(src.clone(), Access::Read);
+        recipe.uses(dst.clone(), Access::Write);
     }
     queue.enqueue(CL_COMMAND_COPY_BUFFER, waits, recipe, None)
 }
@@ -290,7 +291,9 @@ pub fn fill_buffer(
         } else {
             tiled_fill(queue, &mut recipe, buffer, pattern, offset, size)?;
         }
-        recipe.keep_alive(mem.clone());
+        // `offset` includes a sub-buffer's origin, so only a whole buffer
+        // discards.
+        recipe.uses(mem.clone(), mem.write_access(offset, size));
     }
     queue.enqueue(CL_COMMAND_FILL_BUFFER, waits, recipe, None)
 }
@@ -308,14 +311,11 @@ fn tiled_fill(
 ) -> CLResult<()> {
     let tile_len = size.min(FILL_TILE_BYTES / pattern.len() * pattern.len());
     let tile: Vec<u8> = pattern.iter().cycle().take(tile_len).copied().collect();
-    let staging = queue
-        .device()
-        .vk()?
-        .create_buffer(tile_len as u64, Placement::Upload)
-        .or_out_of_resources()?;
-    staging.write(0, &tile).or_out_of_resources()?;
+    let staging = queue.device().lease(Placement::Upload, tile_len as u64)?;
+    staging.buffer().write(0, &tile).or_out_of_resources()?;
+    recipe.hold(staging.clone());
     recipe.push(Step::Copy {
-        src: staging,
+        src: staging.buffer().clone(),
         src_offset: 0,
         dst: buffer.clone(),
         dst_offset: offset as u64,
@@ -334,6 +334,36 @@ fn tiled_fill(
         filled += chunk;
     }
     Ok(())
+}
+
+/// `clEnqueueMigrateMemObjects`: to the queue's device, the contents move
+/// there when the command runs, as they would for a command using them
+/// (not at all with `CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED`). To the host
+/// (`CL_MIGRATE_MEM_OBJECT_HOST`) nothing moves: the host reaches a buffer
+/// only through reads and maps, which fetch the newest contents anyway.
+pub fn migrate(
+    queue: &Arc<Object<Queue>>,
+    mems: &[Arc<Object<Mem>>],
+    flags: cl_mem_migration_flags,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    let mut recipe = Recipe::default();
+    if flags & CL_MIGRATE_MEM_OBJECT_HOST == 0 {
+        let discard = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED != 0;
+        for mem in mems {
+            check_same_context(queue, mem)?;
+            mem.buffer_on(queue.device())?;
+            // A sub-buffer's undefined contents leave the rest of its
+            // parent defined, so that moves whole.
+            let access = if discard && mem.parent().is_none() {
+                Access::Discard
+            } else {
+                Access::Read
+            };
+            recipe.uses(mem.clone(), access);
+        }
+    }
+    queue.enqueue(CL_COMMAND_MIGRATE_MEM_OBJECTS, waits, recipe, None)
 }
 
 /// `clEnqueueMarkerWithWaitList` (`CL_COMMAND_MARKER`) and

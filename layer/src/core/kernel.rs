@@ -6,8 +6,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use opencl_sys::{
     CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_CONTEXT, CL_INVALID_KERNEL,
     CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_DEFINITION, CL_INVALID_KERNEL_NAME,
-    CL_INVALID_PROGRAM_EXECUTABLE, CL_OUT_OF_RESOURCES,
+    CL_INVALID_PROGRAM_EXECUTABLE, CL_MEM_READ_ONLY, CL_OUT_OF_RESOURCES,
 };
+use translator::reflect::AddressQualifier;
 use translator::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
 
 use crate::core::command::{Recipe, Step};
@@ -17,8 +18,9 @@ use crate::core::event::HostCompletion;
 use crate::core::memory::Mem;
 use crate::core::ndrange::{self, LaunchLimits, NdRange};
 use crate::core::object::{ClObject, Object, ObjectKind};
-use crate::core::printf::printf_buffer;
+use crate::core::printf::{printf_buffer, PRINTF_BUFFER_BYTES};
 use crate::core::program::{Executable, Program};
+use crate::core::residency::Access;
 use crate::core::CLResult;
 use crate::vulkan::Placement;
 
@@ -224,7 +226,7 @@ impl Kernel {
                             0
                         };
                         *slot = (mem.buffer_on(device)?, mem.origin() as u64, range);
-                        recipe.keep_alive(mem);
+                        recipe.uses(mem.clone(), kernel_access(arg, &mem));
                     }
                 }
                 (ArgKind::Pod { offset, size }, Some(ArgValue::Bytes(bytes))) => {
@@ -245,11 +247,12 @@ impl Kernel {
         }
         let mut print = None;
         if let Some(printf) = &reflection.printf {
-            let (buffer, completion) = printf_buffer(device.vk()?, printf.formats.clone())?;
+            let (buffer, completion) = printf_buffer(device, printf.formats.clone())?;
             let slot = buffers
                 .get_mut(printf.binding as usize)
                 .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-            *slot = (buffer, 0, 0);
+            *slot = (buffer.buffer().clone(), 0, PRINTF_BUFFER_BYTES as u64);
+            recipe.hold(buffer);
             print = Some(completion);
         }
         for dispatch in plan.dispatches() {
@@ -267,17 +270,16 @@ impl Kernel {
             block[..header_size].copy_from_slice(&header.to_bytes());
             let mut buffers = buffers.clone();
             let push_constants = match reflection.launch_block_binding {
-                // Filled now: each launch gets its own copy of the block.
+                // Filled now: each launch gets its own copy of the block,
+                // recycled once the launch is done with it.
                 Some(binding) => {
                     let slot = buffers
                         .get_mut(binding as usize)
                         .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-                    let storage = device
-                        .vk()?
-                        .create_buffer(block.len() as u64, Placement::Upload)
-                        .or_out_of_resources()?;
-                    storage.write(0, &block).or_out_of_resources()?;
-                    *slot = (storage, 0, 0);
+                    let storage = device.lease(Placement::Upload, block.len() as u64)?;
+                    storage.buffer().write(0, &block).or_out_of_resources()?;
+                    *slot = (storage.buffer().clone(), 0, 0);
+                    recipe.hold(storage);
                     Vec::new()
                 }
                 None => block,
@@ -290,6 +292,19 @@ impl Kernel {
             });
         }
         Ok((recipe, print))
+    }
+}
+
+/// How a launch uses a buffer argument: only reads it when the buffer is
+/// read-only to kernels or the argument points to constant data.
+fn kernel_access(arg: &KernelArg, mem: &Mem) -> Access {
+    let read_only = mem.flags() & CL_MEM_READ_ONLY != 0
+        || arg.address == AddressQualifier::Constant
+        || arg.is_const;
+    if read_only {
+        Access::Read
+    } else {
+        Access::Write
     }
 }
 

@@ -1,27 +1,28 @@
 //! Memory objects (buffers only, for now) and where their storage lives.
 //!
-//! A buffer's storage is one device-local Vulkan buffer on one device. In a
-//! one-device context it is allocated, and filled with any initial contents,
-//! at creation. In a multi-device context the device is the first one that
-//! uses the buffer; initial contents wait in host memory until then. Moving a
-//! buffer between devices is not implemented: using it on a second device
-//! fails with `CL_INVALID_OPERATION`.
+//! A buffer has a device-local Vulkan buffer on each device of its context
+//! that uses it ([`crate::core::residency`] keeps track of which ones hold
+//! the newest contents and moves them between devices). In a one-device
+//! context it is allocated, and filled with any initial contents, at
+//! creation. In a multi-device context each device's copy is allocated when
+//! a command for that device is enqueued; initial contents wait in host
+//! memory until a device needs them. A sub-buffer is a region of its
+//! parent's copies.
 //!
 //! `CL_MEM_USE_HOST_PTR` is accepted and the host memory is copied in at
 //! creation, which the spec allows (implementations may cache the host
-//! memory on the device). The matching write-back belongs to
-//! `clEnqueueMapBuffer`, which is not implemented yet; until it is, the
-//! application sees results through `clEnqueueReadBuffer`, not through its
-//! host pointer. `CL_MEM_ALLOC_HOST_PTR` is a hint and storage stays
-//! device-local.
+//! memory on the device); a map of such a buffer reads into and writes back
+//! from `host_ptr` (see [`crate::core::map`]). `CL_MEM_ALLOC_HOST_PTR` is a
+//! hint and storage stays device-local.
 
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use opencl_sys::{
-    cl_mem_flags, cl_mem_properties, CL_INVALID_BUFFER_SIZE, CL_INVALID_MEM_OBJECT,
-    CL_INVALID_OPERATION, CL_INVALID_VALUE, CL_MEM_ALLOC_HOST_PTR, CL_MEM_COPY_HOST_PTR,
-    CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY, CL_MEM_READ_ONLY,
-    CL_MEM_READ_WRITE, CL_MEM_USE_HOST_PTR, CL_MEM_WRITE_ONLY, CL_MISALIGNED_SUB_BUFFER_OFFSET,
+    cl_mem_flags, cl_mem_properties, CL_INVALID_BUFFER_SIZE, CL_INVALID_DEVICE,
+    CL_INVALID_MEM_OBJECT, CL_INVALID_OPERATION, CL_INVALID_VALUE, CL_MEM_ALLOC_HOST_PTR,
+    CL_MEM_COPY_HOST_PTR, CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY,
+    CL_MEM_READ_ONLY, CL_MEM_READ_WRITE, CL_MEM_USE_HOST_PTR, CL_MEM_WRITE_ONLY,
+    CL_MISALIGNED_SUB_BUFFER_OFFSET,
 };
 
 use crate::core::context::Context;
@@ -30,6 +31,7 @@ use crate::core::error::VkResultExt;
 use crate::core::host::{DestructorCallback, DestructorCallbacks};
 use crate::core::map::Mapping;
 use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::residency::{Access, Refresh, Residency};
 use crate::core::CLResult;
 use crate::vulkan::{self, Placement};
 
@@ -73,11 +75,6 @@ pub fn takes_host_contents(flags: cl_mem_flags) -> bool {
     flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0
 }
 
-struct Storage {
-    device: Arc<Object<Device>>,
-    buffer: Arc<vulkan::Buffer>,
-}
-
 pub struct Mem {
     context: Arc<Object<Context>>,
     flags: cl_mem_flags,
@@ -87,9 +84,9 @@ pub struct Mem {
     properties: Vec<cl_mem_properties>,
     /// For a sub-buffer: the buffer it is a region of, and where.
     parent: Option<(Arc<Object<Mem>>, usize)>,
-    storage: OnceLock<Storage>,
-    /// Initial contents not yet on a device; also serialises allocation.
-    pending_contents: Mutex<Option<Vec<u8>>>,
+    /// The copies on the context's devices; `None` for a sub-buffer, which
+    /// uses its parent's. The lock also serialises allocation.
+    residency: Option<Mutex<Residency>>,
     /// Regions mapped with clEnqueueMapBuffer and not yet unmapped.
     mappings: Mutex<Vec<Mapping>>,
     /// Last, so the callbacks run after everything else is released.
@@ -126,8 +123,11 @@ impl Mem {
             host_ptr: description.host_ptr,
             properties: description.properties,
             parent: None,
-            storage: OnceLock::new(),
-            pending_contents: Mutex::new(description.contents.map(<[u8]>::to_vec)),
+            residency: Some(Mutex::new(Residency::new(
+                description.size as u64,
+                context.devices().len(),
+                description.contents.map(<[u8]>::to_vec),
+            ))),
             mappings: Mutex::new(Vec::new()),
             destructor_callbacks: DestructorCallbacks::default(),
         });
@@ -199,8 +199,7 @@ impl Mem {
             host_ptr,
             properties: Vec::new(),
             parent: Some((parent.clone(), origin)),
-            storage: OnceLock::new(),
-            pending_contents: Mutex::new(None),
+            residency: None,
             mappings: Mutex::new(Vec::new()),
             destructor_callbacks: DestructorCallbacks::default(),
         }))
@@ -272,43 +271,77 @@ impl Mem {
         &self.properties
     }
 
-    /// The Vulkan buffer on `device`, allocated (and given its initial
-    /// contents) on first use.
+    /// The Vulkan buffer on `device`, allocated on first use (and, in a
+    /// one-device context, given the initial contents).
     pub fn buffer_on(&self, device: &Arc<Object<Device>>) -> CLResult<Arc<vulkan::Buffer>> {
         if let Some((parent, _)) = &self.parent {
             return parent.buffer_on(device);
         }
-        if let Some(storage) = self.storage.get() {
-            return Self::storage_for(storage, device);
-        }
-        let mut pending = self
-            .pending_contents
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(storage) = self.storage.get() {
-            return Self::storage_for(storage, device);
+        let (index, mut residency) = self.residency_for(device)?;
+        if let Some(buffer) = residency.copy(index) {
+            return Ok(buffer.clone());
         }
         let buffer = device
             .vk()?
             .create_buffer(self.size as u64, Placement::DeviceLocal)
             .or_allocation_failure()?;
-        if let Some(contents) = pending.as_deref() {
+        // With one device there is nowhere else for the contents to go, and
+        // every queue then finds them in place without a recorded copy.
+        let alone = self.context.devices().len() == 1;
+        let upload = residency.host_contents().filter(|_| alone);
+        if let Some(contents) = upload {
             device.upload_and_wait(&buffer, contents)?;
         }
-        *pending = None;
-        let storage = self.storage.get_or_init(|| Storage {
-            device: device.clone(),
-            buffer,
-        });
-        Self::storage_for(storage, device)
+        let uploaded = upload.is_some();
+        residency.set_copy(index, buffer.clone(), uploaded);
+        Ok(buffer)
     }
 
-    fn storage_for(storage: &Storage, device: &Object<Device>) -> CLResult<Arc<vulkan::Buffer>> {
-        if storage.device.is(device) {
-            Ok(storage.buffer.clone())
+    /// Makes `device`'s copy current for a command recorded now that uses
+    /// this memory object as `access`; returns the copy to record before
+    /// the command when the contents must move (see
+    /// [`crate::core::residency`]).
+    pub fn prepare_on(
+        &self,
+        device: &Arc<Object<Device>>,
+        access: Access,
+    ) -> CLResult<Option<Refresh>> {
+        self.buffer_on(device)?;
+        let (index, mut residency) = self.residency_for(device)?;
+        residency.prepare(self.context.devices(), index, access)
+    }
+
+    /// How a command that writes `size` bytes at `offset` uses this memory
+    /// object: overwriting a whole buffer needs none of its old contents
+    /// moved to the device first.
+    pub fn write_access(&self, offset: usize, size: usize) -> Access {
+        if self.parent.is_none() && offset == 0 && size == self.size {
+            Access::Discard
         } else {
-            Err(CL_INVALID_OPERATION)
+            Access::Write
         }
+    }
+
+    /// The index of `device` in the context, and the residency record of
+    /// the buffer this memory object is (a region of), locked.
+    fn residency_for(
+        &self,
+        device: &Object<Device>,
+    ) -> CLResult<(usize, MutexGuard<'_, Residency>)> {
+        if let Some((parent, _)) = &self.parent {
+            return parent.residency_for(device);
+        }
+        let index = self
+            .context
+            .devices()
+            .iter()
+            .position(|d| d.is(device))
+            .ok_or(CL_INVALID_DEVICE)?;
+        let residency = self.residency.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
+        Ok((
+            index,
+            residency.lock().unwrap_or_else(PoisonError::into_inner),
+        ))
     }
 
     /// `clEnqueueReadBuffer` (and mapping for reading) is refused for

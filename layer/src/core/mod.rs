@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod buffer_pool;
 pub mod builtin_kernels;
 pub mod caps;
 pub mod command;
@@ -32,6 +33,7 @@ pub mod program_binary;
 pub mod program_link;
 pub mod queue;
 pub mod rect;
+pub mod residency;
 pub mod transfer;
 
 /// The result of every fallible OpenCL operation: the error is the `CL_*`

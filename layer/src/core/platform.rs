@@ -50,19 +50,57 @@ impl Platform {
     }
 
     /// The usable Vulkan devices, GPUs first; the first one is the default
-    /// device. Without a Vulkan loader or driver the list is empty.
+    /// device. Without a Vulkan loader or driver the list is empty. With
+    /// [`DEVICE_COPIES_VARIABLE`] set, each appears that many times in a row.
     pub fn devices(&self) -> &[Arc<Object<Device>>] {
         self.devices.get_or_init(|| {
             let Ok(instance) = vulkan::instance() else {
                 return Vec::new();
             };
+            let copies = device_copies(std::env::var(DEVICE_COPIES_VARIABLE).ok().as_deref());
             instance
                 .physical_devices()
                 .iter()
                 .enumerate()
                 .filter(|(_, info)| info.is_usable())
-                .map(|(index, _)| Object::new(Device::new(instance, index)))
+                .flat_map(|(index, _)| {
+                    (0..copies).map(move |copy| Object::new(Device::new(instance, index, copy)))
+                })
                 .collect()
         })
+    }
+}
+
+/// A test aid: `CLVULKAN_DEVICE_COPIES=n` lists every Vulkan device `n`
+/// times, each copy its own OpenCL device on its own `VkDevice` with its
+/// own memory, so that multi-device contexts (buffers moving between
+/// devices, events across devices' queues) can be tested on a machine with
+/// one GPU.
+pub const DEVICE_COPIES_VARIABLE: &str = "CLVULKAN_DEVICE_COPIES";
+
+/// The most copies [`DEVICE_COPIES_VARIABLE`] may ask for.
+const MAX_DEVICE_COPIES: usize = 8;
+
+/// The number of copies of each device: the variable's value if it is a
+/// number from 1 to [`MAX_DEVICE_COPIES`], else 1.
+fn device_copies(value: Option<&str>) -> usize {
+    value
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|n| (1..=MAX_DEVICE_COPIES).contains(n))
+        .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::device_copies;
+
+    #[test]
+    fn device_copies_default_to_one() {
+        assert_eq!(device_copies(None), 1);
+        assert_eq!(device_copies(Some("2")), 2);
+        assert_eq!(device_copies(Some(" 3 ")), 3);
+        assert_eq!(device_copies(Some("0")), 1);
+        assert_eq!(device_copies(Some("9")), 1);
+        assert_eq!(device_copies(Some("two")), 1);
     }
 }

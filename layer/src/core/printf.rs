@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 use translator::printf::{Conversion, FormatPiece, Length, PrintfFormat, PrintfScalar};
 
+use crate::core::buffer_pool::Lease;
+use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::event::HostCompletion;
 use crate::core::CLResult;
@@ -18,34 +20,43 @@ use crate::vulkan::{self, Placement};
 /// `CL_DEVICE_PRINTF_BUFFER_SIZE`: the full profile's minimum.
 pub const PRINTF_BUFFER_BYTES: usize = 1 << 20;
 
-/// A printf buffer for one launch, its counter zeroed, and the completion
-/// that prints what the launch wrote.
+/// A printf buffer for one launch, recycled, its counter zeroed, and the
+/// completion that prints what the launch wrote.
 pub fn printf_buffer(
-    device: &Arc<vulkan::Device>,
+    device: &Device,
     formats: Vec<PrintfFormat>,
-) -> CLResult<(Arc<vulkan::Buffer>, HostCompletion)> {
+) -> CLResult<(Arc<Lease>, HostCompletion)> {
     // Host-visible: the GPU's writes reach it directly, and the host reads
     // it once when the launch completes.
-    let buffer = device
-        .create_buffer(PRINTF_BUFFER_BYTES as u64, Placement::Readback)
-        .or_out_of_resources()?;
-    buffer.write(0, &[0; 4]).or_out_of_resources()?;
+    let buffer = device.lease(Placement::Readback, PRINTF_BUFFER_BYTES as u64)?;
+    buffer.buffer().write(0, &[0; 4]).or_out_of_resources()?;
     let records = buffer.clone();
     let print: HostCompletion = Box::new(move || {
-        let mut bytes = vec![0u8; PRINTF_BUFFER_BYTES];
-        records.read(0, &mut bytes).or_out_of_resources()?;
-        let words: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        let text = render(&words, &formats);
-        let mut stdout = std::io::stdout().lock();
-        // Output is best effort: a closed stdout must not fail the launch.
-        let _ = stdout.write_all(text.as_bytes());
-        let _ = stdout.flush();
+        let text = render(&claimed_words(records.buffer())?, &formats);
+        if !text.is_empty() {
+            let mut stdout = std::io::stdout().lock();
+            // Output is best effort: a closed stdout must not fail the launch.
+            let _ = stdout.write_all(text.as_bytes());
+            let _ = stdout.flush();
+        }
         Ok(())
     });
     Ok((buffer, print))
+}
+
+/// The counter and the words the launch claimed after it: only what was
+/// written is read, not the whole megabyte.
+fn claimed_words(buffer: &vulkan::Buffer) -> CLResult<Vec<u32>> {
+    let mut counter = [0u8; 4];
+    buffer.read(0, &mut counter).or_out_of_resources()?;
+    let claimed = u32::from_le_bytes(counter) as usize;
+    let words = (1 + claimed).min(PRINTF_BUFFER_BYTES / 4);
+    let mut bytes = vec![0u8; words * 4];
+    buffer.read(0, &mut bytes).or_out_of_resources()?;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect())
 }
 
 /// The text of the records in `words` (the whole buffer: the counter, then

@@ -2,7 +2,9 @@
 //!
 //! Commands are recorded into the stream as they are enqueued and submitted
 //! on `clFlush`, `clFinish`, blocking calls, waits on their events, status
-//! queries, and every [`AUTO_SUBMIT_COMMANDS`] commands. A command whose wait
+//! queries, and every [`AUTO_SUBMIT_COMMANDS`] commands; an application
+//! more than [`MAX_COMMANDS_IN_FLIGHT`] submitted commands ahead of the
+//! device waits in the enqueue call. A command whose wait
 //! list holds an event only the host can see complete (a user event, a
 //! command on another device or held back in another queue) is held back,
 //! and with it every later command of this in-order queue, until that event
@@ -39,6 +41,39 @@ use crate::vulkan;
 /// and lets the GPU start.
 pub const AUTO_SUBMIT_COMMANDS: usize = 1024;
 
+/// Submitted commands a queue lets run ahead of the application: past this
+/// many unfinished ones, enqueueing waits for the oldest submissions. A
+/// loop that enqueues faster than the device runs would otherwise hold
+/// ever more command buffers, descriptor sets and per-launch buffers (a
+/// megabyte each for `printf`); this many keep any device busy.
+pub const MAX_COMMANDS_IN_FLIGHT: usize = 2 * AUTO_SUBMIT_COMMANDS;
+
+/// Bytes of pooled per-command buffers (staging, launch blocks, `printf`
+/// buffers) recorded that trigger a submission by themselves, so that they
+/// start returning to the pool.
+pub const AUTO_SUBMIT_BYTES: u64 = 32 << 20;
+
+/// Bytes of pooled per-command buffers a queue lets run ahead, as
+/// [`MAX_COMMANDS_IN_FLIGHT`] does for commands: a loop of `printf`
+/// launches would otherwise hold a megabyte per launch in flight.
+pub const MAX_BYTES_IN_FLIGHT: u64 = 4 * AUTO_SUBMIT_BYTES;
+
+/// One submission the queue has not yet seen complete.
+struct InFlight {
+    /// The stream's timeline value at which it is complete.
+    value: u64,
+    commands: usize,
+    /// Bytes of pooled buffers its commands hold.
+    bytes: u64,
+}
+
+impl State {
+    fn over_budget(&self) -> bool {
+        self.commands_in_flight > MAX_COMMANDS_IN_FLIGHT
+            || self.bytes_in_flight > MAX_BYTES_IN_FLIGHT
+    }
+}
+
 struct HeldBack {
     event: Arc<Object<Event>>,
     waits: Vec<Arc<Object<Event>>>,
@@ -49,12 +84,20 @@ struct State {
     stream: vulkan::Stream,
     /// Recorded into the stream, not yet submitted.
     recorded: Vec<Arc<Object<Event>>>,
+    /// The pooled buffer bytes the recorded commands hold.
+    recorded_bytes: u64,
     /// Submitted, possibly not yet complete; what `clFinish` waits for.
     /// Weak, because events hold their queue: the completion thread holds
     /// each until it is complete, and afterwards nothing needs to wait.
     in_flight: Vec<Weak<Object<Event>>>,
     /// The newest submission, which completes after all earlier ones.
     last_submission: Option<Fence>,
+    /// Per submission not yet seen complete, oldest first: its timeline
+    /// value, and the commands and pooled buffer bytes it holds; and their
+    /// sums.
+    submissions: VecDeque<InFlight>,
+    commands_in_flight: usize,
+    bytes_in_flight: u64,
     /// Fences of other queues that the next submission must wait on.
     gpu_waits: Vec<Fence>,
     held_back: VecDeque<HeldBack>,
@@ -111,8 +154,12 @@ impl Queue {
             state: Mutex::new(State {
                 stream,
                 recorded: Vec::new(),
+                recorded_bytes: 0,
                 in_flight: Vec::new(),
                 last_submission: None,
+                submissions: VecDeque::new(),
+                commands_in_flight: 0,
+                bytes_in_flight: 0,
                 gpu_waits: Vec::new(),
                 held_back: VecDeque::new(),
             }),
@@ -160,7 +207,10 @@ impl Queue {
         let submitted = state.stream.submit(&waits).or_out_of_resources();
         let value = match submitted {
             Ok(value) => value,
-            Err(error) => return (fail_all(&std::mem::take(&mut state.recorded)), Err(error)),
+            Err(error) => {
+                state.recorded_bytes = 0;
+                return (fail_all(&std::mem::take(&mut state.recorded)), Err(error));
+            }
         };
         state.gpu_waits.clear();
         let fence = Fence {
@@ -168,6 +218,14 @@ impl Queue {
             value,
         };
         state.last_submission = Some(fence.clone());
+        let submission = InFlight {
+            value,
+            commands: state.recorded.len(),
+            bytes: std::mem::take(&mut state.recorded_bytes),
+        };
+        state.commands_in_flight += submission.commands;
+        state.bytes_in_flight += submission.bytes;
+        state.submissions.push_back(submission);
         let now = host_timestamp();
         let completion = self.device.completion().ok();
         let mut due = Notifications::default();
@@ -181,6 +239,19 @@ impl Queue {
         state.stream.retire_completed();
         state.in_flight.retain(is_pending);
         (due, Ok(()))
+    }
+}
+
+/// Drops the submissions that completed by timeline value `completed`
+/// from the count of commands in flight.
+fn forget_submissions_up_to(state: &mut State, completed: u64) {
+    while let Some(oldest) = state.submissions.front() {
+        if oldest.value > completed {
+            break;
+        }
+        state.commands_in_flight -= oldest.commands;
+        state.bytes_in_flight -= oldest.bytes;
+        state.submissions.pop_front();
     }
 }
 
@@ -222,7 +293,7 @@ impl Object<Queue> {
         };
         // After the newest submission the GPU work of every command is done;
         // the events then only need their host part completed.
-        if let Some(fence) = last_submission {
+        if let Some(fence) = &last_submission {
             fence.wait()?;
         }
         for event in &in_flight {
@@ -231,9 +302,46 @@ impl Object<Queue> {
         // Let go of what the finished work kept alive now, so destructor
         // callbacks of released memory objects run by the time this returns.
         let mut state = self.lock();
+        if let Some(fence) = last_submission {
+            forget_submissions_up_to(&mut state, fence.value);
+        }
         state.stream.retire_completed();
         state.in_flight.retain(is_pending);
         Ok(())
+    }
+
+    /// Waits, as long as more than [`MAX_COMMANDS_IN_FLIGHT`] submitted
+    /// commands or [`MAX_BYTES_IN_FLIGHT`] of their pooled buffers may be
+    /// unfinished, for the oldest submission. Submitted
+    /// work waits only on other submitted work, never on the host, so this
+    /// always ends.
+    fn throttle(&self) -> CLResult<()> {
+        loop {
+            let oldest = {
+                let mut state = self.lock();
+                if !state.over_budget() {
+                    return Ok(());
+                }
+                let completed = state
+                    .stream
+                    .timeline()
+                    .completed_value()
+                    .or_out_of_resources()?;
+                forget_submissions_up_to(&mut state, completed);
+                state.stream.retire_completed();
+                if !state.over_budget() {
+                    return Ok(());
+                }
+                match state.submissions.front() {
+                    Some(oldest) => Fence {
+                        timeline: state.stream.timeline().clone(),
+                        value: oldest.value,
+                    },
+                    None => return Ok(()),
+                }
+            };
+            oldest.wait()?;
+        }
     }
 
     /// Enqueues one command: `recipe` is recorded now, or held back until
@@ -271,7 +379,9 @@ impl Object<Queue> {
                 }
                 None => {
                     due.extend(self.record_locked(&mut state, &event, waits, recipe)?);
-                    if state.recorded.len() >= AUTO_SUBMIT_COMMANDS {
+                    if state.recorded.len() >= AUTO_SUBMIT_COMMANDS
+                        || state.recorded_bytes >= AUTO_SUBMIT_BYTES
+                    {
                         // A failed submission fails the events, which is
                         // where this command's outcome is reported.
                         due.extend(self.submit_locked(&mut state).0);
@@ -282,6 +392,9 @@ impl Object<Queue> {
         };
         due.run();
         self.release_when_done(&held_back_on);
+        // The command is enqueued either way; a failed wait here (device
+        // lost) is reported by the next wait on the queue's work.
+        let _ = self.throttle();
         Ok(event)
     }
 
@@ -327,6 +440,7 @@ impl Object<Queue> {
                 }
             }
         }
+        state.recorded_bytes += recipe.leased_bytes();
         event.add_dependency_fences(&fences);
         state.gpu_waits.extend(fences);
         // Without timestamps (a failed query pool too) the event reports
@@ -342,7 +456,7 @@ impl Object<Queue> {
             && !waits
                 .iter()
                 .any(|w| w.queue().is_some_and(|q| std::ptr::eq(&**q, self)) && !w.is_done());
-        if let Err(error) = recipe.record(&mut state.stream, overlap) {
+        if let Err(error) = recipe.record(&mut state.stream, &self.device, overlap) {
             // Report through the event as well: it was created already.
             let _ = event.finish_with(error);
             return Err(error);
@@ -483,5 +597,137 @@ impl Drop for Sequence<'_> {
     fn drop(&mut self) {
         self.state = None;
         std::mem::take(&mut self.due).run();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use opencl_sys::{CL_COMMAND_NDRANGE_KERNEL, CL_MEM_READ_WRITE};
+
+    use std::sync::mpsc;
+
+    use super::*;
+    use crate::core::enqueue::read_buffer;
+    use crate::core::host::HostMemory;
+    use crate::core::kernel::{ArgValue, Kernel};
+    use crate::core::memory::{BufferDescription, Mem};
+    use crate::core::ndrange::NdRange;
+    use crate::core::program::Program;
+
+    /// A launch block (512 bytes of by-value argument) and a `printf`
+    /// buffer per launch, and a loop that gives each launch some work.
+    const SOURCE: &str = r#"
+        typedef struct { int v[128]; } Block;
+        __kernel void add_block(__global int *data, Block b, int spin) {
+            size_t i = get_global_id(0);
+            uint acc = (uint)i;
+            for (int k = 0; k < spin; k++) acc = acc * 1664525u + 1013904223u;
+            data[i] += b.v[i];
+            if (acc == 0xFFFFFFFFu) printf("%u\n", acc);
+        }
+    "#;
+
+    const LAUNCHES: usize = 2000;
+    const SPIN: i32 = 1000;
+
+    /// Launches enqueued in a loop that each hold a launch block and a
+    /// megabyte of `printf` buffer keep a bounded number of buffers alive,
+    /// and once the queue is finished only the pool's idle buffers remain.
+    /// lavapipe keeps little work in flight by itself, so this cannot show
+    /// the queue's own bound at work, only that nothing leaks.
+    #[test]
+    fn an_enqueue_loop_holds_a_bounded_number_of_buffers() {
+        let instance = vulkan::instance().expect("Vulkan instance");
+        let index = instance
+            .physical_devices()
+            .iter()
+            .position(|device| device.name.starts_with("llvmpipe"))
+            .expect("lavapipe is installed on the test machine");
+        // A logical device of its own, so no other test's buffers count.
+        let device = Object::new(Device::new(instance, index, 5));
+        let context = Context::new(vec![device.clone()], Vec::new(), None).expect("context");
+        let program = Program::from_source(&context, SOURCE.to_owned());
+        program.build(None, "").expect("build");
+        let kernel = Kernel::new(&program, "add_block").expect("kernel");
+        let data = Mem::new_buffer(
+            &context,
+            BufferDescription {
+                flags: CL_MEM_READ_WRITE,
+                size: 128 * 4,
+                contents: Some(&[0; 128 * 4]),
+                host_ptr: 0,
+                properties: Vec::new(),
+            },
+        )
+        .expect("buffer");
+        let block: Vec<u8> = (0..128i32).flat_map(|i| (i % 3).to_le_bytes()).collect();
+        kernel
+            .set_arg(0, ArgValue::Buffer(Some(data.clone())))
+            .expect("arg 0");
+        kernel.set_arg(1, ArgValue::Bytes(block)).expect("arg 1");
+        kernel
+            .set_arg(2, ArgValue::Bytes(SPIN.to_le_bytes().to_vec()))
+            .expect("arg 2");
+        let queue = Queue::new(&context, &device, 0, Vec::new()).expect("queue");
+        let vk = device.vk().expect("device").clone();
+        let range = NdRange {
+            work_dim: 1,
+            global_offset: [0; 3],
+            global_size: [128, 1, 1],
+            local_size: None,
+        };
+        let baseline = vk.live_buffers();
+        let mut peak = 0;
+        for _ in 0..LAUNCHES {
+            let (recipe, print) = kernel.launch_recipe(&device, &range).expect("recipe");
+            queue
+                .enqueue(CL_COMMAND_NDRANGE_KERNEL, &[], recipe, print)
+                .expect("enqueue");
+            peak = peak.max(vk.live_buffers() - baseline);
+        }
+        queue.finish().expect("finish");
+        // In flight: at most MAX_BYTES_IN_FLIGHT of printf buffers plus
+        // what is recorded before a submission (about 160 launches), each
+        // with a launch block; idle: at most as many again.
+        assert!(peak < 800, "{peak} buffers alive during the loop");
+        let (idle, _) = device.buffer_pool().idle();
+        // Besides the idle ones only the dummy buffer for NULL arguments
+        // was made.
+        assert!(
+            vk.live_buffers() <= baseline + idle + 1,
+            "{} buffers alive after finishing, {idle} of them idle, {baseline} before",
+            vk.live_buffers()
+        );
+        // And the launches all ran.
+        let (sender, receiver) = mpsc::channel();
+        let target = Box::new(Collect {
+            bytes: vec![0; 128 * 4],
+            sender,
+        });
+        read_buffer(&queue, &data, true, 0, target, &[]).expect("read");
+        let bytes = receiver.recv().expect("the read's bytes");
+        for (i, word) in bytes.chunks_exact(4).enumerate() {
+            let value = i32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+            assert_eq!(value, (i as i32 % 3) * LAUNCHES as i32, "item {i}");
+        }
+    }
+
+    /// Host memory for a read that hands its bytes over when the read is
+    /// done with it.
+    struct Collect {
+        bytes: Vec<u8>,
+        sender: mpsc::Sender<Vec<u8>>,
+    }
+
+    impl HostMemory for Collect {
+        fn bytes_mut(&mut self) -> &mut [u8] {
+            &mut self.bytes
+        }
+    }
+
+    impl Drop for Collect {
+        fn drop(&mut self) {
+            let _ = self.sender.send(std::mem::take(&mut self.bytes));
+        }
     }
 }

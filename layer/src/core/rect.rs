@@ -22,6 +22,7 @@ use crate::core::host::HostMemory;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::queue::Queue;
+use crate::core::residency::Access;
 use crate::core::CLResult;
 use crate::vulkan::Placement;
 
@@ -116,28 +117,26 @@ pub fn read_buffer_rect(
     mem.check_host_can_read()?;
     let device_buffer = mem.buffer_on(queue.device())?;
     let packed = region[0] * region[1] * region[2];
-    let staging = queue
-        .device()
-        .vk()?
-        .create_buffer(packed as u64, Placement::Readback)
-        .or_out_of_resources()?;
+    let staging = queue.device().lease(Placement::Readback, packed as u64)?;
     let mut recipe = Recipe::default();
     for (i, row) in buffer.rows(region).enumerate() {
         recipe.push(Step::Copy {
             src: device_buffer.clone(),
             src_offset: (mem.origin() + row) as u64,
-            dst: staging.clone(),
+            dst: staging.buffer().clone(),
             dst_offset: (i * region[0]) as u64,
             size: region[0] as u64,
         });
     }
-    recipe.keep_alive(mem.clone());
+    recipe.uses(mem.clone(), Access::Read);
+    recipe.hold(staging.clone());
     let host_start = host.start();
     let scatter: HostCompletion = Box::new(move || {
         let bytes = destination.bytes_mut();
         for (i, row) in host.rows(region).enumerate() {
             let at = row - host_start;
             staging
+                .buffer()
                 .read((i * region[0]) as u64, &mut bytes[at..at + region[0]])
                 .or_out_of_resources()?;
         }
@@ -176,21 +175,20 @@ pub fn write_buffer_rect(
     }
     let staging = queue
         .device()
-        .vk()?
-        .create_buffer(packed.len() as u64, Placement::Upload)
-        .or_out_of_resources()?;
-    staging.write(0, &packed).or_out_of_resources()?;
+        .lease(Placement::Upload, packed.len() as u64)?;
+    staging.buffer().write(0, &packed).or_out_of_resources()?;
     let mut recipe = Recipe::default();
+    recipe.hold(staging.clone());
     for (i, row) in buffer.rows(region).enumerate() {
         recipe.push(Step::Copy {
-            src: staging.clone(),
+            src: staging.buffer().clone(),
             src_offset: (i * region[0]) as u64,
             dst: device_buffer.clone(),
             dst_offset: (mem.origin() + row) as u64,
             size: region[0] as u64,
         });
     }
-    recipe.keep_alive(mem.clone());
+    recipe.uses(mem.clone(), Access::Write);
     let event = queue.enqueue(CL_COMMAND_WRITE_BUFFER_RECT, waits, recipe, None)?;
     wait_if_blocking(&event, blocking)?;
     Ok(event)
@@ -228,8 +226,8 @@ pub fn copy_buffer_rect(
             size: region[0] as u64,
         });
     }
-    recipe.keep_alive(src.clone());
-    recipe.keep_alive(dst.clone());
+    recipe.uses(src.clone(), Access::Read);
+    recipe.uses(dst.clone(), Access::Write);
     queue.enqueue(CL_COMMAND_COPY_BUFFER_RECT, waits, recipe, None)
 }
 

@@ -27,6 +27,7 @@ use crate::core::fence::Fence;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::queue::{Queue, Sequence};
+use crate::core::residency::Access;
 use crate::core::CLResult;
 use crate::vulkan::{self, Placement};
 
@@ -168,9 +169,16 @@ pub fn write_streamed(
             dst_offset: buffer_offset + offset as u64,
             size: len as u64,
         });
+        // The first part brings the contents to this device, unless the
+        // transfer overwrites them all.
+        let access = if i == 0 {
+            mem.write_access((buffer_offset - mem.origin() as u64) as usize, source.len())
+        } else {
+            Access::Write
+        };
+        recipe.uses(mem.clone(), access);
         // The last part is the command the application sees.
         let part_event = if i == last {
-            recipe.keep_alive(mem.clone());
             event.clone()
         } else {
             Event::new_command(queue, command, None)
@@ -208,6 +216,8 @@ pub fn read_streamed(
             dst_offset: 0,
             size: len as u64,
         });
+        // The first part brings the contents to this device.
+        recipe.uses(mem.clone(), Access::Read);
         sequence.submit(&Event::new_command(queue, command, None), recipe)
     };
     for &part in all.iter().take(PARTS_IN_FLIGHT) {
@@ -233,7 +243,7 @@ pub fn read_streamed(
     // The command the application sees completes after the host copies
     // above, so whoever waits on its event finds the data in place.
     let mut recipe = Recipe::default();
-    recipe.keep_alive(mem.clone());
+    recipe.uses(mem.clone(), Access::Read);
     sequence.submit(&event, recipe)?;
     drop(sequence);
     wait_if_blocking(&event, true)?;

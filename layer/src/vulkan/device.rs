@@ -3,7 +3,7 @@
 //! streams submit to it), the pipeline cache and the memory allocator.
 
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use ash::vk;
@@ -36,6 +36,8 @@ pub struct Device {
     /// thread is writing it.
     cache_dirty: AtomicBool,
     cache_saving: AtomicBool,
+    /// Buffers of this device that exist, for leak tests.
+    live_buffers: AtomicUsize,
     /// ManuallyDrop because its memory blocks must be freed before the
     /// device is destroyed, which `Drop for Device` orders by hand.
     allocator: ManuallyDrop<Mutex<Allocator>>,
@@ -56,6 +58,18 @@ impl Device {
     /// The logical device of `instance.physical_devices()[physical_index]`.
     /// While one is alive, every call returns that same device.
     pub fn new(instance: &'static Instance, physical_index: usize) -> Result<Arc<Device>, VkError> {
+        Device::new_copy(instance, physical_index, 0)
+    }
+
+    /// Logical device number `copy` of one physical device: copies are
+    /// separate `VkDevice`s (nothing made on one may be used on another),
+    /// so that one GPU can stand in for several in tests of multi-device
+    /// contexts. Copy 0 is [`Device::new`]'s device.
+    pub fn new_copy(
+        instance: &'static Instance,
+        physical_index: usize,
+        copy: usize,
+    ) -> Result<Arc<Device>, VkError> {
         let devices = instance.physical_devices();
         let info = devices.get(physical_index).ok_or(VkError::NoSuchDevice {
             index: physical_index,
@@ -72,13 +86,20 @@ impl Device {
             .logical_devices()
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(existing) = shared.get(physical_index).and_then(Weak::upgrade) {
+        let Some(copies) = shared.get_mut(physical_index) else {
+            return Err(VkError::NoSuchDevice {
+                index: physical_index,
+                count: devices.len(),
+            });
+        };
+        if let Some(existing) = copies.get(copy).and_then(Weak::upgrade) {
             return Ok(existing);
         }
         let device = Arc::new(Device::create(instance, physical_index, info)?);
-        if let Some(slot) = shared.get_mut(physical_index) {
-            *slot = Arc::downgrade(&device);
+        if copies.len() <= copy {
+            copies.resize_with(copy + 1, Weak::new);
         }
+        copies[copy] = Arc::downgrade(&device);
         Ok(device)
     }
 
@@ -223,12 +244,28 @@ impl Device {
             pipeline_cache,
             cache_dirty: AtomicBool::new(false),
             cache_saving: AtomicBool::new(false),
+            live_buffers: AtomicUsize::new(0),
             allocator: ManuallyDrop::new(Mutex::new(allocator)),
         })
     }
 
     pub fn info(&self) -> &'static PhysicalDeviceInfo {
         self.info
+    }
+
+    /// How many buffers of this device exist now (tests check that loops
+    /// do not leak them).
+    pub fn live_buffers(&self) -> usize {
+        self.live_buffers.load(Ordering::Relaxed)
+    }
+
+    /// Counts a buffer in ([`Device::live_buffers`]); `false` counts one out.
+    pub(crate) fn count_buffer(&self, created: bool) {
+        if created {
+            self.live_buffers.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.live_buffers.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 
     pub fn instance(&self) -> &'static Instance {

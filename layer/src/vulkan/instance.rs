@@ -71,10 +71,14 @@ pub struct DeviceFeatures {
     /// `VK_KHR_push_descriptor` is present (an extension, not a feature bit).
     pub push_descriptor: bool,
     /// Shaders may declare that signed zeros, infinities and NaNs behave
-    /// as IEEE 754 says (`shaderSignedZeroInfNanPreserveFloat32/64`
+    /// as IEEE 754 says (`shaderSignedZeroInfNanPreserveFloat16/32/64`
     /// properties); without that a driver may assume they do not occur.
     pub preserve_inf_nan_float32: bool,
     pub preserve_inf_nan_float64: bool,
+    pub preserve_inf_nan_float16: bool,
+    /// Shaders may declare round-to-nearest-even for 16-bit floats
+    /// (`shaderRoundingModeRTEFloat16`).
+    pub rounding_rte_float16: bool,
 }
 
 /// What one physical device is and can do, as far as OpenCL cares.
@@ -124,8 +128,9 @@ pub struct Instance {
     raw: ash::Instance,
     validation: ValidationMode,
     physical_devices: Vec<PhysicalDeviceInfo>,
-    /// One logical device per physical device, shared while anyone holds it.
-    logical_devices: Mutex<Vec<Weak<Device>>>,
+    /// Per physical device, its logical devices (one, unless copies were
+    /// asked for; see `Device::new_copy`), shared while anyone holds them.
+    logical_devices: Mutex<Vec<Vec<Weak<Device>>>>,
     /// Kept so the messenger lives as long as the instance (forever).
     _messenger: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
 }
@@ -179,7 +184,7 @@ impl Instance {
         &self.raw
     }
 
-    pub(crate) fn logical_devices(&self) -> &Mutex<Vec<Weak<Device>>> {
+    pub(crate) fn logical_devices(&self) -> &Mutex<Vec<Vec<Weak<Device>>>> {
         &self.logical_devices
     }
 
@@ -301,7 +306,7 @@ impl Instance {
                 return Err(error);
             }
         };
-        let logical_devices = Mutex::new(physical_devices.iter().map(|_| Weak::new()).collect());
+        let logical_devices = Mutex::new(physical_devices.iter().map(|_| Vec::new()).collect());
 
         Ok(Instance {
             entry,
@@ -548,6 +553,9 @@ fn query_physical_device(
         properties12.shader_signed_zero_inf_nan_preserve_float32 == vk::TRUE;
     info.features.preserve_inf_nan_float64 =
         properties12.shader_signed_zero_inf_nan_preserve_float64 == vk::TRUE;
+    info.features.preserve_inf_nan_float16 =
+        properties12.shader_signed_zero_inf_nan_preserve_float16 == vk::TRUE;
+    info.features.rounding_rte_float16 = properties12.shader_rounding_mode_rte_float16 == vk::TRUE;
 
     info.unusable_reason = if info.compute_queue_family.is_none() {
         Some("has no compute queue family".to_owned())

@@ -77,6 +77,8 @@ impl Buffer {
             size,
             placement,
         };
+        // Counted out again by Drop, which runs on every path from here.
+        device.count_buffer(true);
         let raw_device = device.raw();
         let create_info = vk::BufferCreateInfo::default()
             .size(vulkan_size_for(size))
@@ -209,6 +211,7 @@ impl Drop for Buffer {
             // Nothing useful can be done about a failed free in Drop.
             let _ = self.device.allocator().free(allocation);
         }
+        self.device.count_buffer(false);
     }
 }
 

@@ -30,3 +30,7 @@ pub use pipeline::ComputePipeline;
 pub use stream::{BufferBinding, Stream};
 pub use timeline::{Timeline, Waiter};
 pub use timestamps::{ClockSample, TimestampQuery};
+
+/// The lavapipe device, for unit tests of the layer's other modules.
+#[cfg(test)]
+pub(crate) use device::tests::lavapipe;

@@ -10,6 +10,7 @@
 //! renamed over the old one, so concurrent processes never read half a file.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::instance::PhysicalDeviceInfo;
 
@@ -58,7 +59,11 @@ pub(crate) fn store(info: &PhysicalDeviceInfo, data: &[u8]) {
     if std::fs::create_dir_all(dir).is_err() {
         return;
     }
-    let temporary = path.with_extension(format!("{}.tmp", std::process::id()));
+    // Unique within the process too: copies of one device (see
+    // `Device::new_copy`) share the file and may store at once.
+    static STORES: AtomicU64 = AtomicU64::new(0);
+    let store = STORES.fetch_add(1, Ordering::Relaxed);
+    let temporary = path.with_extension(format!("{}-{store}.tmp", std::process::id()));
     if std::fs::write(&temporary, data).is_ok() && std::fs::rename(&temporary, &path).is_err() {
         let _ = std::fs::remove_file(&temporary);
     }

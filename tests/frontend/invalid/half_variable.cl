@@ -1,4 +1,5 @@
-// expect: 5:10: error: half' is not allowed
+// expect: 6:10: error: half' is not allowed
+// device: no cl_khr_fp16
 // A half variable needs cl_khr_fp16, which the device lacks.
 __kernel void k(__global const half *in, __global float *out)
 {

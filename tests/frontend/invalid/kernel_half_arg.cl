@@ -1,4 +1,5 @@
-// expect: 4:44: error: half' is not allowed
+// expect: 5:44: error: half' is not allowed
+// device: no cl_khr_fp16
 // half values need cl_khr_fp16, which the device lacks (pointers to half
 // are fine).
 __kernel void k(__global float *data, half scale)

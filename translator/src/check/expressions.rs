@@ -239,7 +239,7 @@ impl Checker<'_> {
             A::FloatLiteral(text) => {
                 match literal::parse_float(text, self.caps.float64) {
                     Ok((value, s)) => {
-                        if s == Scalar::Half {
+                        if s == Scalar::Half && !self.caps.float16 {
                             self.error(location, "half literals need cl_khr_fp16, which this device does not support");
                         }
                         Expr::new(H::Float(value), Type::Scalar(s), location)
@@ -1130,8 +1130,7 @@ impl Checker<'_> {
         let context = builtins::BuiltinContext {
             size_type: self.size_type(false),
             float64: self.caps.float64,
-            // The translator does not lower `half` yet.
-            float16: false,
+            float16: self.caps.float16,
             cl_std: self.cl_std,
         };
         let r = Rc::new(builtins::resolve(name, &types, &context)?);

@@ -1,14 +1,15 @@
 //! Atomics: the OpenCL 1.x `atomic_*`/`atom_*` functions (32-bit, and
 //! 64-bit with cl_khr_int64_*_atomics) and the OpenCL 2.0 `atomic_*` /
 //! `atomic_*_explicit` functions on `atomic_int`, `atomic_uint`,
-//! `atomic_long`, `atomic_ulong` and `atomic_flag`.
+//! `atomic_long`, `atomic_ulong`, `atomic_flag`, and (store, load, exchange
+//! and compare-exchange) `atomic_float` and `atomic_double`.
 //!
 //! The memory a location lives in (a buffer view, a `__local` array or
 //! scalar) is retyped to hold `atomic<T>` the first time an atomic touches
 //! it; plain loads and stores of it stay valid. Memory orders are mapped as
-//! strongly as Vulkan without its memory model allows: the atomic itself is
-//! relaxed, and a memory barrier over the memory it lives in goes before a
-//! release and after an acquire (both for `acq_rel` and `seq_cst`).
+//! strongly as Vulkan without its memory model allows: the atomic
+//! instruction itself acquires, releases, or both (`acq_rel` and
+//! `seq_cst`) over the memory it lives in (see [`AtomicOrder`]).
 
 use super::*;
 use crate::builtins::C11AtomicOp;
@@ -58,22 +59,26 @@ impl ModuleBuilder<'_> {
             // Undefined in C; reached only where the program never runs it.
             return Ok(Value::Plain(self.zero(fb, ty, location)?));
         }
-        let (pointer, scalar) = self.atomic_pointer(fb, p, ty, location)?;
-        let operand = |i: usize| operands[i - 1];
+        let target = self.atomic_target(fb, p, ty, location)?;
+        let (pointer, scalar) = (target.pointer, target.bits);
+        let operand = |fb: &mut FnBuilder, i: usize| target.to_bits(fb, operands[i - 1]);
         let (fun, value) = match op {
-            Op::Add => (naga::AtomicFunction::Add, operand(1)),
-            Op::Sub => (naga::AtomicFunction::Subtract, operand(1)),
+            Op::Add => (naga::AtomicFunction::Add, operand(fb, 1)),
+            Op::Sub => (naga::AtomicFunction::Subtract, operand(fb, 1)),
             Op::Inc => (naga::AtomicFunction::Add, one(fb, scalar)),
             Op::Dec => (naga::AtomicFunction::Subtract, one(fb, scalar)),
-            Op::Min => (naga::AtomicFunction::Min, operand(1)),
-            Op::Max => (naga::AtomicFunction::Max, operand(1)),
-            Op::And => (naga::AtomicFunction::And, operand(1)),
-            Op::Or => (naga::AtomicFunction::InclusiveOr, operand(1)),
-            Op::Xor => (naga::AtomicFunction::ExclusiveOr, operand(1)),
-            Op::Xchg => (naga::AtomicFunction::Exchange { compare: None }, operand(1)),
+            Op::Min => (naga::AtomicFunction::Min, operand(fb, 1)),
+            Op::Max => (naga::AtomicFunction::Max, operand(fb, 1)),
+            Op::And => (naga::AtomicFunction::And, operand(fb, 1)),
+            Op::Or => (naga::AtomicFunction::InclusiveOr, operand(fb, 1)),
+            Op::Xor => (naga::AtomicFunction::ExclusiveOr, operand(fb, 1)),
+            Op::Xchg => (
+                naga::AtomicFunction::Exchange { compare: None },
+                operand(fb, 1),
+            ),
             Op::Cmpxchg => {
-                let compare = operand(1);
-                let value = operand(2);
+                let compare = operand(fb, 1);
+                let value = operand(fb, 2);
                 let result = self.atomic_statement(
                     fb,
                     pointer,
@@ -90,9 +95,8 @@ impl ModuleBuilder<'_> {
                 })));
             }
         };
-        Ok(Value::Plain(
-            self.atomic_statement(fb, pointer, scalar, fun, value),
-        ))
+        let old = self.atomic_statement(fb, pointer, scalar, fun, value);
+        Ok(Value::Plain(target.value_of_bits(fb, old)))
     }
 
     /// The OpenCL 2.0 atomics on `atomic_*` objects, with the memory order
@@ -148,7 +152,8 @@ impl ModuleBuilder<'_> {
             .pointee()
             .map(|p| p.ty.clone())
             .unwrap_or(Type::INT);
-        let (pointer, scalar) = self.atomic_pointer(fb, p, &object_ty, location)?;
+        let target = self.atomic_target(fb, p, &object_ty, location)?;
+        let (pointer, scalar) = (target.pointer, target.bits);
         // Where the order argument of the `_explicit` form is.
         let order_at = match op {
             Op::Init => None,
@@ -168,22 +173,33 @@ impl ModuleBuilder<'_> {
             (_, MEMORY_ORDER_RELEASE) => (true, false),
             _ => (true, true),
         };
-        if release {
-            fb.push(naga::Statement::MemoryBarrier(memory));
-        }
+        let order = AtomicOrder {
+            memory,
+            release: release && self.caps.ordered_atomics,
+            acquire: acquire && self.caps.ordered_atomics,
+        };
         let result = match op {
             Op::Init | Op::Store | Op::FlagClear => {
                 let value = match op {
                     Op::FlagClear => zero(fb, scalar),
-                    _ => self.plain(fb, &args[1])?,
+                    _ => {
+                        let value = self.plain(fb, &args[1])?;
+                        target.to_bits(fb, value)
+                    }
                 };
+                order.mark(fb);
                 fb.push(naga::Statement::Store { pointer, value });
                 Value::Void
             }
-            Op::Load => Value::Plain(fb.add(naga::Expression::Load { pointer })),
+            Op::Load => {
+                order.mark(fb);
+                let bits = fb.add(naga::Expression::Load { pointer });
+                Value::Plain(target.value_of_bits(fb, bits))
+            }
             Op::FlagTestAndSet => {
                 let set = one(fb, scalar);
                 let exchange = naga::AtomicFunction::Exchange { compare: None };
+                order.mark(fb);
                 let old = self.atomic_statement(fb, pointer, scalar, exchange, set);
                 let clear = zero(fb, scalar);
                 Value::Plain(fb.binary(naga::BinaryOperator::NotEqual, old, clear))
@@ -195,15 +211,21 @@ impl ModuleBuilder<'_> {
                 let Value::Plain(compare) = self.load(fb, expected.clone(), location)? else {
                     return Err(self.error(location, "atomic_compare_exchange of a pointer"));
                 };
+                // Floats compare by their bits, as C11's compare-exchange
+                // compares object representations.
+                let compare = target.to_bits(fb, compare);
                 let desired = self.plain(fb, &args[2])?;
+                let desired = target.to_bits(fb, desired);
                 let exchange = naga::AtomicFunction::Exchange {
                     compare: Some(compare),
                 };
+                order.mark(fb);
                 let result = self.atomic_statement(fb, pointer, scalar, exchange, desired);
                 let old = fb.add(naga::Expression::AccessIndex {
                     base: result,
                     index: 0,
                 });
+                let old = target.value_of_bits(fb, old);
                 self.store(fb, expected, Value::Plain(old), location, None)?;
                 Value::Plain(fb.add(naga::Expression::AccessIndex {
                     base: result,
@@ -222,24 +244,62 @@ impl ModuleBuilder<'_> {
                     _ => naga::AtomicFunction::Max,
                 };
                 let value = self.plain(fb, &args[1])?;
-                Value::Plain(self.atomic_statement(fb, pointer, scalar, fun, value))
+                let value = target.to_bits(fb, value);
+                order.mark(fb);
+                let old = self.atomic_statement(fb, pointer, scalar, fun, value);
+                Value::Plain(target.value_of_bits(fb, old))
             }
         };
-        if acquire {
-            fb.push(naga::Statement::MemoryBarrier(memory));
-        }
         Ok(result)
     }
 
-    /// The naga pointer and scalar of the atomic object `p` points at (a
-    /// `value_ty`), with its memory retyped to hold atomics.
-    fn atomic_pointer(
+    /// The atomic object `p` points at (a `value_ty`), with its memory
+    /// retyped to hold atomics. `float` and `double` objects are reached
+    /// through the buffer's integer view of their width: Vulkan's atomics
+    /// without extensions are integer ones, and exchanges, loads and stores
+    /// only move bits.
+    fn atomic_target(
         &mut self,
         fb: &mut FnBuilder,
-        p: PointerValue,
+        mut p: PointerValue,
         value_ty: &Type,
         location: Location,
-    ) -> LResult<(Handle<naga::Expression>, naga::Scalar)> {
+    ) -> LResult<AtomicTarget> {
+        let value = value_ty.scalar();
+        let bits = match value {
+            Some(s @ (Scalar::Int | Scalar::UInt)) => s,
+            // cl_khr_int64_{base,extended}_atomics, and atomic_long/ulong.
+            Some(s @ (Scalar::Long | Scalar::ULong)) if self.caps.int64_atomics => s,
+            Some(Scalar::Float) => Scalar::UInt,
+            Some(Scalar::Double) if self.caps.int64_atomics => Scalar::ULong,
+            _ => {
+                return Err(self.error(
+                    location,
+                    format!(
+                        "atomic operations on '{}' are not supported yet by this translator",
+                        value_ty.display()
+                    ),
+                ))
+            }
+        };
+        let float = matches!(value, Some(Scalar::Float | Scalar::Double));
+        if float {
+            let in_buffer = matches!(
+                p.target,
+                Target::Fixed(Root::Global(g)) if self.views.iter().any(|v| v.view == g)
+            );
+            if !in_buffer {
+                return Err(self.error(
+                    location,
+                    format!(
+                        "atomic operations on '{}' outside __global buffers are not supported yet by this translator",
+                        value_ty.display()
+                    ),
+                ));
+            }
+            let from = Type::Scalar(value.unwrap_or(Scalar::Float));
+            p = self.cast_pointer(fb, p, &from, &Type::Scalar(bits), location)?;
+        }
         let global = match p.target {
             Target::Fixed(Root::Global(global)) => global,
             Target::Fixed(Root::Private(..) | Root::Argument { .. }) => {
@@ -267,25 +327,13 @@ impl ModuleBuilder<'_> {
                 ))
             }
         };
-        let scalar = match value_ty.scalar() {
-            Some(s @ (Scalar::Int | Scalar::UInt)) => naga_scalar(s),
-            // cl_khr_int64_{base,extended}_atomics, and atomic_long/ulong.
-            Some(s @ (Scalar::Long | Scalar::ULong)) if self.caps.int64_atomics => naga_scalar(s),
-            _ => {
-                return Err(self.error(
-                    location,
-                    format!(
-                        "atomic operations on '{}' are not supported yet by this translator",
-                        value_ty.display()
-                    ),
-                ))
-            }
-        };
-        self.make_atomic(global, scalar, location)?;
-        Ok((
-            self.element_pointer(fb, Root::Global(global), p.index, location)?,
-            scalar,
-        ))
+        let bits = naga_scalar(bits);
+        self.make_atomic(global, bits, location)?;
+        Ok(AtomicTarget {
+            pointer: self.element_pointer(fb, Root::Global(global), p.index, location)?,
+            bits,
+            float: float.then(|| naga_scalar(value.unwrap_or(Scalar::Float))),
+        })
     }
 
     /// The memory a barrier around an atomic on `object` must order.
@@ -369,6 +417,72 @@ impl ModuleBuilder<'_> {
                 location,
                 "atomic operations on memory of another type are not supported yet by this translator",
             )),
+        }
+    }
+}
+
+/// The ordering an OpenCL 2.0 atomic asks for. naga writes every atomic
+/// relaxed and has no way to say otherwise, so the order travels as marker
+/// barriers just before the atomic (flagged `TEXTURE`, which no OpenCL
+/// fence uses: one for release, two for acquire, three for both), and
+/// [`crate::atomic_order`] turns them into the atomic's own memory
+/// semantics in the SPIR-V. Separate fences around the atomic would order
+/// as much, but lavapipe loses atomic updates when a fence sits in a loop
+/// that work-items leave at different iterations (a compare-exchange
+/// loop).
+struct AtomicOrder {
+    memory: naga::Barrier,
+    release: bool,
+    acquire: bool,
+}
+
+impl AtomicOrder {
+    fn mark(&self, fb: &mut FnBuilder) {
+        let count = usize::from(self.release) + 2 * usize::from(self.acquire);
+        for _ in 0..count {
+            fb.push(naga::Statement::MemoryBarrier(
+                self.memory | crate::atomic_order::MARKER,
+            ));
+        }
+    }
+}
+
+/// Where an atomic operates: a pointer to `atomic<bits>`, and for `float`
+/// and `double` objects the value's own scalar, converted bit for bit.
+struct AtomicTarget {
+    pointer: Handle<naga::Expression>,
+    bits: naga::Scalar,
+    float: Option<naga::Scalar>,
+}
+
+impl AtomicTarget {
+    fn to_bits(
+        &self,
+        fb: &mut FnBuilder,
+        value: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        match self.float {
+            Some(_) => fb.add(naga::Expression::As {
+                expr: value,
+                kind: self.bits.kind,
+                convert: None,
+            }),
+            None => value,
+        }
+    }
+
+    fn value_of_bits(
+        &self,
+        fb: &mut FnBuilder,
+        bits: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        match self.float {
+            Some(float) => fb.add(naga::Expression::As {
+                expr: bits,
+                kind: float.kind,
+                convert: None,
+            }),
+            None => bits,
         }
     }
 }

@@ -23,9 +23,18 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let from = &arg.ty;
-        let from_elem = from.element().unwrap_or(Scalar::Int);
-        let v = self.plain(fb, arg)?;
+        let mut from = &arg.ty;
+        let mut from_elem = from.element().unwrap_or(Scalar::Int);
+        let mut v = self.plain(fb, arg)?;
+        // A `half` widens exactly to `float`, whose bounds below (up to
+        // 2^64) are finite: `half` has no such constants.
+        let widened;
+        if from_elem == Scalar::Half {
+            widened = super::fp16::with_element(from, Scalar::Float);
+            v = self.convert(fb, v, from, &widened, location)?;
+            from = &widened;
+            from_elem = Scalar::Float;
+        }
         let target = c.to;
         let bits = target.size() * 8;
         let (lo, hi): (i128, i128) = if target.is_signed() {
@@ -136,17 +145,37 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
+        if c.to == Scalar::Half {
+            return self.convert_half_directed(fb, c.rounding, arg, to, location);
+        }
         let from = &arg.ty;
         let source = from.element().unwrap_or(Scalar::Int);
         let x = self.plain(fb, arg)?;
-        let r = self.convert(fb, x, from, to, location)?;
         let shape = |s: Scalar| match to {
             Type::Vector(_, n) => Type::Vector(s, *n),
             _ => Type::Scalar(s),
         };
+        let r = self.convert(fb, x, from, to, location)?;
+        let bits_ty = shape(if c.to.size() == 8 {
+            Scalar::ULong
+        } else {
+            Scalar::UInt
+        });
+        let bits = self.bitcast(fb, r, &bits_ty, location)?;
+        // The sign from the bits: a device that flushes subnormals compares
+        // a subnormal `r` as zero.
+        let signed_ty = shape(if c.to.size() == 8 {
+            Scalar::Long
+        } else {
+            Scalar::Int
+        });
+        let signed_bits = self.bitcast(fb, r, &signed_ty, location)?;
+        let signed_zero = self.constant(fb, &signed_ty, 0, location)?;
+        let negative = fb.binary(B::Less, signed_bits, signed_zero);
+        let positive = fb.unary(naga::UnaryOperator::LogicalNot, negative);
         // Where the nearest value lies against x.
         let (above, below) = if source.is_float() {
-            let back = self.convert(fb, r, to, from, location)?;
+            let back = self.exact_float_as_double(fb, r, bits, negative, to, from, location)?;
             (fb.binary(B::Greater, back, x), fb.binary(B::Less, back, x))
         } else {
             if !self.caps.int64 {
@@ -168,38 +197,29 @@ impl ModuleBuilder<'_> {
             let back = self.convert(fb, r, to, &wide_ty, location)?;
             let exact = self.convert(fb, x, from, &wide_ty, location)?;
             let greater = fb.binary(B::Greater, back, exact);
-            let above = fb.binary(B::LogicalOr, beyond, greater);
+            let above = fb.binary(B::InclusiveOr, beyond, greater);
             let less = fb.binary(B::Less, back, exact);
             let not_beyond = fb.unary(naga::UnaryOperator::LogicalNot, beyond);
-            (above, fb.binary(B::LogicalAnd, less, not_beyond))
+            (above, fb.binary(B::And, less, not_beyond))
         };
-        let zero = self.float_constant(fb, to, 0.0, location)?;
-        let positive = fb.binary(B::Greater, r, zero);
-        let negative = fb.binary(B::Less, r, zero);
         // Moving away from zero adds one to the bits, toward zero subtracts.
         let (away, toward) = match c.rounding {
             Rounding::Rtz => {
                 let (pa, nb) = (
-                    fb.binary(B::LogicalAnd, positive, above),
-                    fb.binary(B::LogicalAnd, negative, below),
+                    fb.binary(B::And, positive, above),
+                    fb.binary(B::And, negative, below),
                 );
-                (None, fb.binary(B::LogicalOr, pa, nb))
+                (None, fb.binary(B::InclusiveOr, pa, nb))
             }
             Rounding::Rtp => (
-                Some(fb.binary(B::LogicalAnd, below, positive)),
-                fb.binary(B::LogicalAnd, below, negative),
+                Some(fb.binary(B::And, below, positive)),
+                fb.binary(B::And, below, negative),
             ),
             _ => (
-                Some(fb.binary(B::LogicalAnd, above, negative)),
-                fb.binary(B::LogicalAnd, above, positive),
+                Some(fb.binary(B::And, above, negative)),
+                fb.binary(B::And, above, positive),
             ),
         };
-        let bits_ty = shape(if c.to.size() == 8 {
-            Scalar::ULong
-        } else {
-            Scalar::UInt
-        });
-        let bits = self.bitcast(fb, r, &bits_ty, location)?;
         let one = self.constant(fb, &bits_ty, 1, location)?;
         let up = fb.binary(B::Add, bits, one);
         let down = fb.binary(B::Subtract, bits, one);
@@ -209,5 +229,50 @@ impl ModuleBuilder<'_> {
         };
         let moved = fb.select(toward, down, moved);
         self.bitcast(fb, moved, to, location)
+    }
+
+    /// `r` (of float type `to`, with `bits` and sign `negative`) as the
+    /// wider float type `wide`, exactly. A `float` subnormal is built from
+    /// its bits (mantissa times 2^-149): converting it would flush it to
+    /// zero on a device without `float` denormals, such as NVIDIA's.
+    #[allow(clippy::too_many_arguments)]
+    fn exact_float_as_double(
+        &mut self,
+        fb: &mut FnBuilder,
+        r: Handle<naga::Expression>,
+        bits: Handle<naga::Expression>,
+        negative: Handle<naga::Expression>,
+        to: &Type,
+        wide: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let converted = self.convert(fb, r, to, wide, location)?;
+        if to.element() != Some(Scalar::Float) {
+            return Ok(converted);
+        }
+        let exponent_mask = self.constant(fb, &bits_type(to), 0x7f80_0000, location)?;
+        let mantissa_mask = self.constant(fb, &bits_type(to), 0x007f_ffff, location)?;
+        let exponent = fb.binary(B::And, bits, exponent_mask);
+        let zero = self.constant(fb, &bits_type(to), 0, location)?;
+        let subnormal = fb.binary(B::Equal, exponent, zero);
+        let mantissa = fb.binary(B::And, bits, mantissa_mask);
+        let mantissa = fb.add(naga::Expression::As {
+            expr: mantissa,
+            kind: naga::ScalarKind::Float,
+            convert: Some(8),
+        });
+        let scale = self.float_constant(fb, wide, 2f64.powi(-149), location)?;
+        let magnitude = fb.binary(B::Multiply, mantissa, scale);
+        let negated = fb.unary(naga::UnaryOperator::Negate, magnitude);
+        let value = fb.select(negative, negated, magnitude);
+        Ok(fb.select(subnormal, value, converted))
+    }
+}
+
+/// The unsigned integer type of `ty`'s `float` lanes.
+fn bits_type(ty: &Type) -> Type {
+    match ty {
+        Type::Vector(_, n) => Type::Vector(Scalar::UInt, *n),
+        _ => Type::Scalar(Scalar::UInt),
     }
 }

@@ -235,7 +235,7 @@ impl ModuleBuilder<'_> {
             let r = fb.binary(B::InclusiveOr, shifted, next_bit);
             // if r >= d { r -= d; q |= 1 << bit }
             let at_least_d = fb.binary(B::GreaterEqual, r, d);
-            let fits = fb.binary(B::LogicalOr, overflows, at_least_d);
+            let fits = fb.binary(B::InclusiveOr, overflows, at_least_d);
             let less = fb.binary(B::Subtract, r, d);
             let r = fb.select(fits, less, r);
             store(&mut fb, r_var, r);

@@ -11,6 +11,7 @@
 
 use super::{
     float_literal, literal, naga_scalar, vector_size, wide, FnBuilder, LResult, ModuleBuilder,
+    Place,
 };
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
@@ -93,6 +94,9 @@ impl ModuleBuilder<'_> {
         tree: &InitTree,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
+        if tree.value.is_none() && !tree.children.is_empty() && self.is_image(ty) {
+            return self.init_image(arena, ty, tree, location);
+        }
         let naga_ty = self.value_type(ty, location)?;
         if let Some(value) = tree.value {
             return self.init_leaf(arena, value);
@@ -137,6 +141,149 @@ impl ModuleBuilder<'_> {
                 components,
             },
         ))
+    }
+
+    /// A list initializer of a record held as a byte image (see
+    /// `records.rs`): a zeroed image in a temporary, each given sub-object
+    /// stored into it where it lies.
+    fn init_image(
+        &mut self,
+        arena: &mut Arena,
+        ty: &Type,
+        tree: &InitTree,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let Arena::Function(fb) = arena else {
+            return self.constant_image(ty, tree, location);
+        };
+        let image_ty = self.image_type(ty);
+        let var = fb.function.local_variables.append(
+            naga::LocalVariable {
+                name: None,
+                ty: image_ty,
+                init: None,
+            },
+            Span::UNDEFINED,
+        );
+        let words = fb.add(naga::Expression::LocalVariable(var));
+        let zero = fb.add(naga::Expression::ZeroValue(image_ty));
+        fb.push(naga::Statement::Store {
+            pointer: words,
+            value: zero,
+        });
+        let whole = self.image_place(fb, words, None, ty);
+        self.init_into(fb, whole, tree, location)?;
+        Ok(fb.add(naga::Expression::Load { pointer: words }))
+    }
+
+    /// Stores the values of `tree` into `place`, part by part.
+    fn init_into(
+        &mut self,
+        fb: &mut FnBuilder,
+        place: Place,
+        tree: &InitTree,
+        location: Location,
+    ) -> LResult<()> {
+        if let Some(value) = tree.value {
+            let value = self.plain(fb, value)?;
+            return self.store(fb, place, super::Value::Plain(value), location, None);
+        }
+        for (i, sub) in &tree.children {
+            let part = self.sub_place(fb, place.clone(), *i, location)?;
+            self.init_into(fb, part, sub, location)?;
+        }
+        Ok(())
+    }
+
+    /// A program-scope list initializer of a record held as a byte image:
+    /// its bytes computed here, as the image's words.
+    fn constant_image(
+        &mut self,
+        ty: &Type,
+        tree: &InitTree,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let mut bytes = vec![0u8; self.image_words(ty) as usize * 4];
+        self.constant_bytes(ty, tree, 0, &mut bytes, location)?;
+        let components = bytes
+            .chunks(4)
+            .map(|w| {
+                let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                self.module.global_expressions.append(
+                    naga::Expression::Literal(naga::Literal::U32(word)),
+                    Span::UNDEFINED,
+                )
+            })
+            .collect();
+        let ty = self.image_type(ty);
+        Ok(self.module.global_expressions.append(
+            naga::Expression::Compose { ty, components },
+            Span::UNDEFINED,
+        ))
+    }
+
+    /// Writes the constant values of `tree`, an object of `ty` at byte
+    /// `offset`, into `bytes` (the host's little-endian encoding).
+    fn constant_bytes(
+        &mut self,
+        ty: &Type,
+        tree: &InitTree,
+        offset: usize,
+        bytes: &mut [u8],
+        location: Location,
+    ) -> LResult<()> {
+        if let Some(value) = tree.value {
+            let Some(s) = ty
+                .element()
+                .filter(|_| !matches!(ty, Type::Array(..) | Type::Record(_)))
+            else {
+                return Err(self.error(
+                    value.location,
+                    "this initializer of a program-scope union or struct is not a constant the translator can evaluate yet",
+                ));
+            };
+            let lanes = constant_lanes(value).unwrap_or_default();
+            if lanes.is_empty() {
+                return Err(self.error(
+                    value.location,
+                    "this initializer of a program-scope variable is not a constant the translator can evaluate yet",
+                ));
+            }
+            let size = s.size() as usize;
+            for (k, lane) in lanes.iter().enumerate() {
+                let Some(bits) = constant_scalar_bits(lane, s) else {
+                    return Err(self.error(
+                        value.location,
+                        format!(
+                            "constant '{}' members of program-scope unions and structs are not supported yet by this translator",
+                            Type::Scalar(s).display()
+                        ),
+                    ));
+                };
+                let at = offset + k * size;
+                bytes[at..at + size].copy_from_slice(&bits.to_le_bytes()[..size]);
+            }
+            return Ok(());
+        }
+        for (i, sub) in &tree.children {
+            let (part, at) = match ty {
+                Type::Record(r) => {
+                    let r = self.complete_record(r);
+                    let Some(f) = r.fields.get(*i as usize) else {
+                        return Err(self.error(location, "internal compiler error: no such member"));
+                    };
+                    (f.ty.clone(), f.offset as usize)
+                }
+                Type::Array(elem, _) => {
+                    let size = elem.size(self.caps.address_bits).unwrap_or(0) as usize;
+                    ((**elem).clone(), *i as usize * size)
+                }
+                Type::Vector(s, _) => (Type::Scalar(*s), *i as usize * s.size() as usize),
+                t => (t.clone(), 0),
+            };
+            self.constant_bytes(&part, sub, offset + at, bytes, location)?;
+        }
+        Ok(())
     }
 
     fn init_leaf(&mut self, arena: &mut Arena, value: &Expr) -> LResult<Handle<naga::Expression>> {
@@ -297,6 +444,24 @@ fn constant_lanes(e: &Expr) -> Option<Vec<Expr>> {
             }
             Some(lanes)
         }
+        _ => None,
+    }
+}
+
+/// The bits of the constant scalar `e` stored as `s`, or `None` when it is
+/// not a literal or `s` has no encoding here (`half`).
+fn constant_scalar_bits(e: &Expr, s: Scalar) -> Option<u64> {
+    let from_float = |v: f64| match s {
+        Scalar::Float => Some(u64::from((v as f32).to_bits())),
+        Scalar::Double => Some(v.to_bits()),
+        _ => None,
+    };
+    match (&e.kind, s) {
+        (_, Scalar::Half) => None,
+        (H::Int(bits), Scalar::Bool) => Some(u64::from(*bits != 0)),
+        (H::Int(bits), s) if s.is_integer() => Some(*bits),
+        (H::Int(bits), _) => from_float(*bits as i64 as f64),
+        (H::Float(v), s) if s.is_float() => from_float(*v),
         _ => None,
     }
 }

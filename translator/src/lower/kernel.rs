@@ -75,6 +75,36 @@ impl ModuleBuilder<'_> {
             let local = &f.locals[param];
             let arg = &info.args[i];
             let kind = match &local.ty {
+                Type::Pointer(p) if p.space == AddressSpace::Local && self.is_image(&p.ty) => {
+                    // Records held as byte images: one word array whose
+                    // length in words is set per launch.
+                    let index = self.local_args.len() as u32;
+                    let base = self.u32_type();
+                    let array = self.add_type(naga::TypeInner::Array {
+                        base,
+                        size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
+                        stride: 4,
+                    });
+                    let global = self.module.global_variables.append(
+                        naga::GlobalVariable {
+                            name: Some(local.name.to_string()),
+                            space: naga::AddressSpace::WorkGroup,
+                            binding: None,
+                            ty: array,
+                            init: None,
+                            memory_decorations: naga::MemoryDecorations::empty(),
+                        },
+                        Span::UNDEFINED,
+                    );
+                    self.note_image_root(None, Root::Global(global), &p.ty);
+                    self.local_args.push(global);
+                    arg_sources.push(ArgSource::Buffer(global));
+                    ArgKind::Local {
+                        index,
+                        element_size: 4,
+                        stride: 4,
+                    }
+                }
                 Type::Pointer(p) if p.space == AddressSpace::Local => {
                     // Workgroup memory whose length is set per launch: a
                     // one-element array here, resized by `Kernel::spirv`.
@@ -134,15 +164,36 @@ impl ModuleBuilder<'_> {
                     };
                     let size = ty.size(self.caps.address_bits).unwrap_or(4) as u32;
                     let align = ty.align(self.caps.address_bits).unwrap_or(4) as u32;
+                    if self.is_image(ty) {
+                        // A byte image is whole words: it starts on a word
+                        // (the runtime copies the argument to the offset
+                        // reflected here) and takes whole words.
+                        offset = offset.next_multiple_of(4);
+                        members.push(naga::StructMember {
+                            name: Some(local.name.to_string()),
+                            ty: naga_ty,
+                            binding: None,
+                            offset,
+                        });
+                        arg_sources.push(ArgSource::PushConstant(members.len() as u32 - 1));
+                        let kind = ArgKind::Pod { offset, size };
+                        offset += self.image_words(ty) * 4;
+                        args.push(KernelArg {
+                            name: local.name.to_string(),
+                            type_name: arg.type_name.clone(),
+                            address: arg.address,
+                            is_const: arg.is_const,
+                            is_restrict: arg.is_restrict,
+                            is_volatile: arg.is_volatile,
+                            kind,
+                        });
+                        continue;
+                    }
                     offset = offset.next_multiple_of(align);
                     if let Some(s) = ty.element().filter(|s| s.size() < 4) {
-                        if !s.is_integer() {
-                            self.error(local.location, format!("kernel arguments of type '{}' are not supported yet by this translator", ty.display()));
-                            failed = true;
-                            continue;
-                        }
                         // Push constants hold no 8/16-bit members: each lane
-                        // is read from the u32 word holding it.
+                        // (`char`, `short`, `half`) is read from the u32
+                        // word holding it.
                         let mut lanes = Vec::new();
                         for lane in 0..u32::from(wide::width_of(ty)) {
                             let at = offset + lane * s.size();
@@ -422,6 +473,21 @@ impl ModuleBuilder<'_> {
                     ))
                 }
             };
+            if self.is_image(&local.ty) {
+                // Pointers into the variable count its elements (itself
+                // for a non-array).
+                let (elem, is_array) = match &local.ty {
+                    Type::Array(elem, _) => ((**elem).clone(), true),
+                    ty => (ty.clone(), false),
+                };
+                match slot {
+                    Slot::Variable(v) => {
+                        self.note_image_root(Some(fb.hir), Root::Private(v, is_array), &elem)
+                    }
+                    Slot::Workgroup(g) => self.note_image_root(None, Root::Global(g), &elem),
+                    Slot::Pointer { .. } => {}
+                }
+            }
             fb.slots.insert(id, slot);
         }
         // Root positions come after every variable, so that the private

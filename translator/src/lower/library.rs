@@ -81,7 +81,9 @@ impl ModuleBuilder<'_> {
                 fb.binary(B::Multiply, tt, shape)
             }
             Builtin::Sign => {
-                // 1 or -1, and x itself for +-0 and NaN -> 0.
+                // 1 or -1, +-0 for +-0, and NaN -> 0. The zero is x's sign
+                // bit alone, not x: a subnormal that compares as zero on a
+                // device that flushes them must come back as a zero too.
                 let [x] = self.values::<1>(fb, args, location)?;
                 let (zero, one, minus) = (
                     self.float_constant(fb, ty, 0.0, location)?,
@@ -92,7 +94,19 @@ impl ModuleBuilder<'_> {
                     fun: naga::RelationalFunction::IsNan,
                     argument: x,
                 });
-                let zero_or_x = fb.select(is_nan, zero, x);
+                let (bits_scalar, sign_bit) = match elem {
+                    Scalar::Double => (Scalar::ULong, 1u64 << 63),
+                    _ => (Scalar::UInt, 1u64 << 31),
+                };
+                let bits_ty = match ty {
+                    Type::Vector(_, n) => Type::Vector(bits_scalar, *n),
+                    _ => Type::Scalar(bits_scalar),
+                };
+                let bits = self.bitcast(fb, x, &bits_ty, location)?;
+                let sign_bit = self.constant(fb, &bits_ty, sign_bit, location)?;
+                let sign = fb.binary(B::And, bits, sign_bit);
+                let signed_zero = self.bitcast(fb, sign, ty, location)?;
+                let zero_or_x = fb.select(is_nan, zero, signed_zero);
                 let negative = fb.binary(B::Less, x, zero);
                 let rest = fb.select(negative, minus, zero_or_x);
                 let positive = fb.binary(B::Greater, x, zero);
@@ -228,6 +242,23 @@ impl ModuleBuilder<'_> {
                 let c = fb.binary(B::InclusiveOr, lt, gt);
                 self.bool_to_int(fb, c, ty, location)?
             }
+            Builtin::Isordered | Builtin::Isunordered => {
+                let [x, y] = self.values::<2>(fb, args, location)?;
+                let is_nan = |fb: &mut FnBuilder, argument| {
+                    fb.add(naga::Expression::Relational {
+                        fun: naga::RelationalFunction::IsNan,
+                        argument,
+                    })
+                };
+                let (x_nan, y_nan) = (is_nan(fb, x), is_nan(fb, y));
+                let unordered = fb.binary(B::InclusiveOr, x_nan, y_nan);
+                let c = if b == Builtin::Isordered {
+                    fb.unary(naga::UnaryOperator::LogicalNot, unordered)
+                } else {
+                    unordered
+                };
+                self.bool_to_int(fb, c, ty, location)?
+            }
             Builtin::Isnan | Builtin::Isinf | Builtin::Isfinite | Builtin::Isnormal => {
                 let [x] = self.values::<1>(fb, args, location)?;
                 let relational = |fb: &mut FnBuilder, fun| {
@@ -246,6 +277,7 @@ impl ModuleBuilder<'_> {
                         } else {
                             let smallest = match elem {
                                 Scalar::Double => f64::MIN_POSITIVE,
+                                Scalar::Half => 2f64.powi(-14),
                                 _ => f64::from(f32::MIN_POSITIVE),
                             };
                             let smallest = self.float_constant(fb, &arg_ty, smallest, location)?;
@@ -293,11 +325,22 @@ impl ModuleBuilder<'_> {
             Builtin::Select => {
                 let [a, bv, c] = self.values::<3>(fb, args, location)?;
                 let c_ty = &args[2].ty;
-                let zero = self.constant(fb, c_ty, 0, location)?;
-                // Scalars select on non-zero, vectors on each lane's MSB.
-                let chosen = match c_ty {
-                    Type::Vector(..) => fb.binary(B::Less, c, zero),
-                    _ => fb.binary(B::NotEqual, c, zero),
+                // Scalars select on non-zero, vectors on each lane's MSB:
+                // below zero when signed, at least 2^(bits - 1) when not.
+                let chosen = match *c_ty {
+                    Type::Vector(s, _) if s.is_signed() => {
+                        let zero = self.constant(fb, c_ty, 0, location)?;
+                        fb.binary(B::Less, c, zero)
+                    }
+                    Type::Vector(s, _) => {
+                        let msb = 1u64 << (s.size() * 8 - 1);
+                        let msb = self.constant(fb, c_ty, msb, location)?;
+                        fb.binary(B::GreaterEqual, c, msb)
+                    }
+                    _ => {
+                        let zero = self.constant(fb, c_ty, 0, location)?;
+                        fb.binary(B::NotEqual, c, zero)
+                    }
                 };
                 fb.select(chosen, bv, a)
             }

@@ -255,6 +255,7 @@ impl ModuleBuilder<'_> {
         };
         if let Some(out) = output {
             let pointer = args.last().expect("output pointer argument");
+            let out = self.output_for(fb, out, pointer, location)?;
             let place = self.pointed_place(fb, pointer)?;
             self.store(fb, place, Value::Plain(out), location, None)?;
         }

@@ -1433,6 +1433,7 @@ impl ModuleBuilder<'_> {
             pointee.ty.clone(),
             location,
         );
+        let value = self.output_for(fb, value, pointer, location)?;
         let place = self.place(fb, &target)?;
         self.store(fb, place, Value::Plain(value), location, None)
     }

@@ -7,6 +7,14 @@ use super::*;
 impl ModuleBuilder<'_> {
     pub(super) fn place(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Place> {
         match &e.kind {
+            H::Local(id) if self.is_image(&e.ty) => {
+                let (words, shared) = match fb.slots[id] {
+                    Slot::Variable(v) => (fb.add(naga::Expression::LocalVariable(v)), None),
+                    Slot::Workgroup(g) => (fb.add(naga::Expression::GlobalVariable(g)), Some(g)),
+                    Slot::Pointer { .. } => return Err(self.internal_error(fb, *id)),
+                };
+                Ok(self.image_place(fb, words, shared, &e.ty))
+            }
             H::Local(id) => Ok(match fb.slots[id] {
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
                 Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
@@ -14,7 +22,11 @@ impl ModuleBuilder<'_> {
             }),
             H::Global(id) => {
                 let g = self.program_global(*id, e.location)?;
-                Ok(Place::Memory(fb.add(naga::Expression::GlobalVariable(g))))
+                let words = fb.add(naga::Expression::GlobalVariable(g));
+                if self.is_image(&e.ty) {
+                    return Ok(self.image_place(fb, words, None, &e.ty));
+                }
+                Ok(Place::Memory(words))
             }
             H::Index(base, index) if matches!(base.ty, Type::Vector(..)) => {
                 self.vector_lane_place(fb, base, index, e.location)
@@ -22,8 +34,10 @@ impl ModuleBuilder<'_> {
             H::Index(base, index) => {
                 let index = self.index_value(fb, index)?;
                 if let Type::Array(..) = base.ty {
-                    let Place::Memory(array) = self.place(fb, base)? else {
-                        return Err(self.error(e.location, "unsupported array access"));
+                    let array = match self.place(fb, base)? {
+                        Place::Memory(array) => array,
+                        Place::Bytes(bp) => return self.image_index(fb, bp, index, e.location),
+                        _ => return Err(self.error(e.location, "unsupported array access")),
                     };
                     return Ok(Place::Memory(
                         fb.add(naga::Expression::Access { base: array, index }),
@@ -80,6 +94,7 @@ impl ModuleBuilder<'_> {
                 })
             }
             Place::Null(_) => Ok(Place::Null(ty.clone())),
+            Place::Bytes(bp) => self.image_member(fb, bp, field as usize, location),
             _ => Err(self.error(
                 location,
                 "this struct member cannot be reached yet by this translator",
@@ -154,6 +169,7 @@ impl ModuleBuilder<'_> {
                 scalar,
             }),
             Place::Null(_) => Ok(Place::Null(ty.clone())),
+            Place::Bytes(bp) => Ok(self.image_swizzle(bp, lanes)),
             Place::PointerVar(_) => Err(self.error(location, "invalid swizzle target")),
         }
     }
@@ -298,6 +314,7 @@ impl ModuleBuilder<'_> {
                 }
             }
             Place::Null(_) => Place::Null(Type::Scalar(s)),
+            Place::Bytes(bp) => return self.image_lane(fb, bp, i, location),
             Place::PointerVar(_) => {
                 return Err(self.error(location, "subscript of a pointer variable's vector"))
             }
@@ -348,6 +365,9 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Place> {
+        if let Some(place) = self.image_element_place(fb, root, index) {
+            return Ok(place);
+        }
         match root {
             Root::Global(global) => {
                 if let Some(&element) = self.narrow_buffers.get(&global) {
@@ -499,7 +519,9 @@ impl ModuleBuilder<'_> {
             // A 3-vector's fourth lane is padding and is stored as zero.
             for k in (0..per_word).filter(|k| w * per_word + k < u32::from(element.width)) {
                 let mut part = fb.lane(value, element.width, (w * per_word + k) as u8);
-                if scalar.is_signed() {
+                if scalar == Scalar::Half {
+                    part = fp16::half_to_bits(fb, part);
+                } else if scalar.is_signed() {
                     part = fb.add(naga::Expression::As {
                         expr: part,
                         kind: naga::ScalarKind::Uint,
@@ -543,7 +565,9 @@ impl ModuleBuilder<'_> {
     ) -> LResult<()> {
         self.make_atomic(global, naga::Scalar::U32, location)?;
         let (pointer, bit, mask) = self.narrow_word(fb, global, index, scalar);
-        let bits = if scalar.is_signed() {
+        let bits = if scalar == Scalar::Half {
+            fp16::half_to_bits(fb, value)
+        } else if scalar.is_signed() {
             fb.add(naga::Expression::As {
                 expr: value,
                 kind: naga::ScalarKind::Uint,
@@ -630,6 +654,7 @@ impl ModuleBuilder<'_> {
                 Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
+            Place::Bytes(bp) => Value::Plain(self.load_bytes(fb, &bp, location)?),
             Place::Narrow {
                 global,
                 index,
@@ -914,6 +939,9 @@ impl ModuleBuilder<'_> {
                         value: part,
                     });
                 }
+            }
+            (Place::Bytes(bp), Value::Plain(value)) => {
+                self.store_bytes(fb, &bp, value, location)?
             }
             (Place::PointerVar(id), Value::Pointer(p)) => {
                 self.store_pointer_var(fb, id, p, location)?

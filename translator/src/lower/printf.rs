@@ -174,15 +174,18 @@ impl ModuleBuilder<'_> {
             Scalar::ULong => PrintfScalar::UInt64,
             Scalar::Float => PrintfScalar::Float32,
             Scalar::Double => PrintfScalar::Float64,
-            Scalar::Half => {
-                return Err(self.error(
-                    location,
-                    "printf of 'half' is not supported yet by this translator",
-                ))
-            }
+            // Printed as the (exactly) widened float.
+            Scalar::Half => PrintfScalar::Float32,
         };
         for lane in 0..lanes {
-            let element = fb.lane(value, lanes, lane);
+            let mut element = fb.lane(value, lanes, lane);
+            if scalar == Scalar::Half {
+                element = fb.add(naga::Expression::As {
+                    expr: element,
+                    kind: naga::ScalarKind::Float,
+                    convert: Some(4),
+                });
+            }
             let bits = match kind {
                 PrintfScalar::UInt32 if scalar == Scalar::Bool => {
                     let (one, zero) = (

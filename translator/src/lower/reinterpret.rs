@@ -6,7 +6,8 @@
 //! 32-bit words, lanes in order and little-endian within each word as in
 //! memory, and the words are cut into the target's lanes. A 3-vector
 //! occupies the room of a 4-vector: its fourth lane reads as zero bits and
-//! is dropped when it is the target.
+//! is dropped when it is the target. `half` lanes are reinterpreted as the
+//! `ushort` of their bits.
 
 use super::*;
 use naga::BinaryOperator as B;
@@ -24,6 +25,21 @@ impl ModuleBuilder<'_> {
             return Err(self.error(location, "as_type of a non-arithmetic value"));
         };
         let (fw, tw) = (wide::width_of(from), wide::width_of(to));
+        if fs != ts && (fs == Scalar::Half || ts == Scalar::Half) {
+            // `half` lanes move as the `ushort` of their bits, which the
+            // word paths below already handle.
+            let ushort = |ty: &Type| super::fp16::with_element(ty, Scalar::UShort);
+            let (v, from) = if fs == Scalar::Half {
+                (self.half_bits(fb, v, from, location)?, ushort(from))
+            } else {
+                (v, from.clone())
+            };
+            if ts != Scalar::Half {
+                return self.reinterpret_bits(fb, v, &from, to, location);
+            }
+            let bits = self.reinterpret_bits(fb, v, &from, &ushort(to), location)?;
+            return self.half_from_bits(fb, bits, to, location);
+        }
         if fw == tw && naga_scalar(fs).width == naga_scalar(ts).width {
             return self.per_part(fb, to, &[(v, from)], location, |this, fb, v, part_to| {
                 let bits = fb.add(naga::Expression::As {
@@ -33,12 +49,6 @@ impl ModuleBuilder<'_> {
                 });
                 this.wrap_narrow(fb, bits, part_to)
             });
-        }
-        if fs == Scalar::Half || ts == Scalar::Half {
-            return Err(self.error(
-                location,
-                "as_type between half and a different lane count is not supported yet by this translator",
-            ));
         }
         let words = self.words_of(fb, v, fs, fw);
         let mut lanes = Vec::new();

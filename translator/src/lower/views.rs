@@ -41,8 +41,10 @@ impl ModuleBuilder<'_> {
             _ => None,
         }
         .filter(|e| e.scalar.size() < 4 && e.scalar != Scalar::Bool);
+        let image = self.is_image(pointee);
         let stride = match narrow {
             Some(_) => 4,
+            None if image => 4,
             None => pointee.size(self.caps.address_bits).unwrap_or(4) as u32,
         };
         let array = self.add_type(naga::TypeInner::Array {
@@ -63,6 +65,9 @@ impl ModuleBuilder<'_> {
         );
         if let Some(element) = narrow {
             self.narrow_buffers.insert(global, element);
+        }
+        if image {
+            self.note_image_root(None, Root::Global(global), pointee);
         }
         self.views.push(BufferView {
             view: global,

@@ -50,6 +50,9 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
+        if let Some(h) = self.half_builtin(fb, b, args, ty, location)? {
+            return Ok(h);
+        }
         if let Some(h) = self.native_composite(fb, b, args, ty, location)? {
             return Ok(h);
         }

@@ -1,0 +1,30 @@
+//! Runs the front end (preprocess + parse + check) on
+//! `benches/data/kernels_1000.cl` N times (first argument, default 1), for
+//! instruction counts under callgrind: the difference between N = 11 and
+//! N = 1, over 10, is the per-call figure `docs/performance.md` reports.
+//! Links the ICD's allocator, as `clBuildProgram` runs inside it.
+
+use layer as _;
+
+fn main() {
+    let runs: usize = std::env::args()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/kernels_1000.cl");
+    let source = std::fs::read_to_string(path).expect("benches/data/kernels_1000.cl");
+    let caps = translator::DeviceCaps::full();
+    let spirv = std::env::args().nth(2).is_some_and(|a| a == "spirv");
+    for _ in 0..runs {
+        if spirv {
+            let program =
+                translator::build(std::hint::black_box(&source), "", &caps).expect("build");
+            for k in &program.kernels {
+                std::hint::black_box(k.spirv([64, 1, 1], &[]).expect("spirv"));
+            }
+        } else {
+            let checked = translator::check_source(std::hint::black_box(&source), "", &caps);
+            assert!(checked.is_ok(), "kernels_1000.cl must check");
+        }
+    }
+}
