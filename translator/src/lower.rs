@@ -2,15 +2,20 @@
 //!
 //! OpenCL pointers do not exist in naga, so every pointer value is resolved
 //! here to a [`Root`] (a buffer argument, a private array or variable) plus an
-//! element index. A pointer variable keeps its root fixed and its index in an
-//! integer local. Helper functions become naga functions specialised per
-//! combination of pointer-argument roots; their pointer parameters become
-//! index parameters. Work-item ids come from the SPIR-V built-ins, copied to
-//! private globals at entry so helpers can read them; sizes and offsets come
-//! from the push-constant header (see [`PushConstantHeader`]).
+//! element index, or to one of several roots chosen at run time (see
+//! `chosen.rs`). A pointer variable keeps its root, or its position in its
+//! root set, and its index in integer locals. Helper functions become naga
+//! functions specialised per combination of pointer-argument roots; their
+//! pointer parameters become index parameters (after a function-space
+//! pointer to the caller's variable, for private memory). Work-item ids
+//! come from the SPIR-V built-ins, copied to private globals at entry so
+//! helpers can read them; sizes and offsets come from the push-constant
+//! header (see [`PushConstantHeader`]).
 
 mod async_copy;
 mod atomics;
+mod cast_memory;
+mod chosen;
 mod convert;
 mod divide64;
 mod fp16;
@@ -73,6 +78,10 @@ pub fn lower(
             in_progress: Vec::new(),
             relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
             math_functions: HashMap::new(),
+            root_sets: Vec::new(),
+            cast_bases: Vec::new(),
+            workgroup_locals: HashMap::new(),
+            returned_roots: HashMap::new(),
         };
         let Some((mut reflection, module)) = builder.kernel(id, info) else {
             continue;
@@ -111,13 +120,62 @@ enum Root {
     Global(Handle<naga::GlobalVariable>),
     /// A private array or scalar variable of the current function.
     Private(Handle<naga::LocalVariable>, bool),
+    /// A `__local`, `__constant` or private object seen through a pointer
+    /// cast to another type: an index into `ModuleBuilder::cast_bases`
+    /// (see `cast_memory.rs`).
+    Cast(usize),
+    /// Inside a helper, the caller's private variable that a pointer
+    /// parameter points into: naga argument `arg` is a function-space
+    /// pointer to it (of naga type `ty`, an array or not). `identity` is
+    /// the variable's object identity in the caller (see `chosen.rs`).
+    Argument {
+        arg: u32,
+        ty: Handle<naga::Type>,
+        array: bool,
+        identity: u32,
+    },
+    /// The null pointer (`0`, `NULL`): nothing to point into. Reading
+    /// through it gives zero and writing does nothing (C leaves both
+    /// undefined); it compares unequal to every other pointer.
+    Null,
 }
 
-/// A pointer value: its root and an element index (`u32`, wrapping).
+/// What a pointer value points into: one root known at compile time, or
+/// one of several chosen at run time (see `chosen.rs`).
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Fixed(Root),
+    Chosen(Choice),
+}
+
+/// A root chosen at run time: `which` (a `u32`) indexes the root set `set`
+/// (an index into `ModuleBuilder::root_sets`).
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    set: usize,
+    which: Handle<naga::Expression>,
+}
+
+/// A pointer value: what it points into and an element index (`u32`,
+/// wrapping) counting elements of its pointee type.
 #[derive(Clone, Copy, Debug)]
 struct PointerValue {
-    root: Root,
+    target: Target,
     index: Handle<naga::Expression>,
+}
+
+impl PointerValue {
+    fn fixed(root: Root, index: Handle<naga::Expression>) -> Self {
+        PointerValue {
+            target: Target::Fixed(root),
+            index,
+        }
+    }
+
+    /// The same target at another index.
+    fn at(self, index: Handle<naga::Expression>) -> Self {
+        PointerValue { index, ..self }
+    }
 }
 
 enum Value {
@@ -134,11 +192,22 @@ enum Slot {
     /// A `__local` variable of a kernel: a workgroup-space global.
     Workgroup(Handle<naga::GlobalVariable>),
     /// A pointer variable: fixed root (set by its first assignment) and
-    /// an index variable.
+    /// an index variable; or, for a variable given different roots, the
+    /// root set and a `u32` variable holding the position in it.
     Pointer {
         root: Option<Root>,
         index: Handle<naga::LocalVariable>,
+        chosen: Option<ChosenVar>,
     },
+}
+
+/// The root of a pointer variable given different roots: its root set
+/// (an index into `ModuleBuilder::root_sets`) and the `u32` variable
+/// holding its position in the set.
+#[derive(Clone, Copy, Debug)]
+struct ChosenVar {
+    set: usize,
+    which: Handle<naga::LocalVariable>,
 }
 
 /// A place that can be loaded from or stored to.
@@ -165,6 +234,25 @@ enum Place {
     /// Lanes of the vector of the given type at a pointer.
     Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),
+    /// One of several places, by a root chosen at run time: `which`
+    /// indexes `candidates`; `ty` is the C type of the value there.
+    Chosen {
+        which: Handle<naga::Expression>,
+        candidates: Vec<Place>,
+        ty: Type,
+    },
+    /// What a null pointer points at: reads give a zero `ty`, writes are
+    /// dropped.
+    Null(Type),
+    /// Lanes of a value read from an object of another type through a
+    /// cast pointer (see `cast_memory.rs`): lane `l` is the `scalar` at
+    /// byte `byte + l * size` of cast base `base`.
+    Cast {
+        base: usize,
+        byte: Handle<naga::Expression>,
+        scalar: Scalar,
+        lanes: Vec<u8>,
+    },
 }
 
 /// The C element type of a word-viewed buffer: a `char`/`short` scalar
@@ -220,7 +308,8 @@ struct ModuleBuilder<'a> {
     /// word view (naga has no 8-bit types), with their C element type.
     narrow_buffers: HashMap<Handle<naga::GlobalVariable>, NarrowElement>,
     /// Roots whose elements are records held as byte images (see
-    /// `records.rs`), with the element type; a private root is keyed by its
+    /// `records.rs`), with the element type; a private root (and a
+    /// helper's argument root, the caller's private image) is keyed by its
     /// function too, as local variable handles are per function.
     image_roots: HashMap<(Option<FunctionId>, Root), Type>,
     /// Every buffer view (see `views.rs`).
@@ -241,6 +330,14 @@ struct ModuleBuilder<'a> {
     /// The math library's functions made so far, by built-in, element
     /// type and width.
     math_functions: HashMap<(Builtin, Scalar, u8), Handle<naga::Function>>,
+    /// Sets of roots that pointers chosen at run time range over.
+    root_sets: Vec<Vec<Root>>,
+    /// Objects whose address was cast to another pointee type.
+    cast_bases: Vec<cast_memory::CastBase>,
+    /// The roots (in the callee's terms) of the pointers helpers return.
+    returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,
+    /// The workgroup globals of `__local` variables declared in kernels.
+    workgroup_locals: HashMap<(FunctionId, LocalId), Handle<naga::GlobalVariable>>,
 }
 
 /// The state of one naga function under construction.
@@ -252,6 +349,17 @@ struct FnBuilder {
     /// For each HIR local declared as a pointer parameter of a helper: the
     /// root it was specialised with.
     param_roots: HashMap<LocalId, Root>,
+    /// Pointer variables known (from an earlier attempt) to be given
+    /// different roots, with the set of their roots.
+    chosen_vars: HashMap<LocalId, usize>,
+    /// Pointer variables found given a root outside what they were made
+    /// for, with every root seen: the function is lowered again.
+    conflicts: HashMap<LocalId, Vec<Root>>,
+    /// The roots a returned pointer may have, known from earlier attempts.
+    return_roots: Vec<Root>,
+    /// Roots of returned pointers not in `return_roots`: the function is
+    /// lowered again.
+    missing_returns: Vec<Root>,
     hir: FunctionId,
 }
 
@@ -537,7 +645,12 @@ impl<'a> ModuleBuilder<'a> {
     /// A scalar condition as a naga `bool`.
     fn condition(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Handle<naga::Expression>> {
         match &e.kind {
-            H::Binary(op, a, b) if op.is_comparison() && matches!(e.ty, Type::Scalar(_)) => {
+            H::Binary(op, a, b)
+                if op.is_comparison()
+                    && matches!(e.ty, Type::Scalar(_))
+                    && !matches!(a.ty, Type::Pointer(_))
+                    && !matches!(b.ty, Type::Pointer(_)) =>
+            {
                 return self.comparison(fb, *op, a, b);
             }
             H::Logical(op, a, b) => return self.logical(fb, *op, a, b),
@@ -548,9 +661,10 @@ impl<'a> ModuleBuilder<'a> {
             _ => {}
         }
         if let Type::Pointer(_) = e.ty {
-            // Pointers resolved to a root are never null.
-            self.pointer(fb, e)?;
-            return Ok(fb.add(naga::Expression::Literal(naga::Literal::Bool(true))));
+            // Null is object 0; every other root names a nonzero one.
+            let (object, _) = self.address_operand(fb, e)?;
+            let null = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+            return Ok(fb.binary(naga::BinaryOperator::NotEqual, object, null));
         }
         let v = self.plain(fb, e)?;
         let s = e.ty.scalar().unwrap_or(Scalar::Int);
@@ -741,6 +855,10 @@ impl<'a> ModuleBuilder<'a> {
 
     fn expr(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Value> {
         let location = e.location;
+        if matches!(e.ty, Type::Pointer(_)) && chosen::is_null_constant(e) {
+            let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+            return Ok(Value::Pointer(PointerValue::fixed(Root::Null, zero)));
+        }
         let h = match &e.kind {
             H::Int(bits) => self.constant(fb, &e.ty, *bits, location)?,
             H::Float(v) => self.float_constant(fb, &e.ty, *v, location)?,
@@ -751,6 +869,15 @@ impl<'a> ModuleBuilder<'a> {
             H::Swizzle(base, lanes) => {
                 let v = self.plain(fb, base)?;
                 self.swizzle(fb, v, &base.ty, lanes, location)?
+            }
+            H::Convert(x) if matches!(x.ty, Type::Pointer(_)) => {
+                self.pointer_to_integer(fb, x, &e.ty, location)?
+            }
+            H::Convert(_) if matches!(e.ty, Type::Pointer(_)) => {
+                return Err(self.error(
+                    location,
+                    "converting an integer other than 0 to a pointer is not supported by this translator (a pointer must point into a known buffer or array)",
+                ))
             }
             H::Convert(x) => {
                 let v = self.plain(fb, x)?;
@@ -808,6 +935,11 @@ impl<'a> ModuleBuilder<'a> {
                     let c = this.compare(fb, *op, v[0], v[1]);
                     this.bool_to_int(fb, c, part_ty, location)
                 })?
+            }
+            H::Binary(op, a, b)
+                if matches!(a.ty, Type::Pointer(_)) || matches!(b.ty, Type::Pointer(_)) =>
+            {
+                self.pointer_binary(fb, *op, a, b, &e.ty, location)?
             }
             H::Binary(op, a, b) => {
                 if op.is_comparison() {
@@ -893,15 +1025,12 @@ impl<'a> ModuleBuilder<'a> {
                 let p = self.pointer(fb, p)?;
                 let n = self.index_value(fb, n)?;
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, n);
-                return Ok(Value::Pointer(PointerValue {
-                    root: p.root,
-                    index,
-                }));
+                return Ok(Value::Pointer(p.at(index)));
             }
             H::Decay(array) => {
                 let root = self.array_root(fb, array)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                return Ok(Value::Pointer(PointerValue { root, index }));
+                return Ok(Value::Pointer(PointerValue::fixed(root, index)));
             }
             H::AddressOf(x) => return self.address_of(fb, x, location),
             H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
@@ -909,7 +1038,7 @@ impl<'a> ModuleBuilder<'a> {
                 return self.atomic(fb, *op, args, &e.ty, location)
             }
             H::Builtin(Builtin::C11Atomic { op, explicit }, args) => {
-                return self.c11_atomic(fb, *op, *explicit, args, location)
+                return self.c11_atomic(fb, *op, *explicit, args, &e.ty, location)
             }
             H::Builtin(Builtin::Vload(n), args) => {
                 return self.vload(fb, *n, args, &e.ty, location)
@@ -1370,10 +1499,7 @@ impl<'a> ModuleBuilder<'a> {
         b: &Expr,
     ) -> LResult<Value> {
         if matches!(e.ty, Type::Pointer(_)) {
-            return Err(self.error(
-                e.location,
-                "choosing a pointer at run time is not supported yet by this translator",
-            ));
+            return self.conditional_pointer(fb, c, a, b);
         }
         let condition = self.condition(fb, c)?;
         let ty = self.value_type(&e.ty, e.location)?;
@@ -1426,10 +1552,7 @@ impl<'a> ModuleBuilder<'a> {
                 if increment { 1 } else { u32::MAX },
             )));
             let index = fb.binary(naga::BinaryOperator::Add, old.index, step);
-            let new = PointerValue {
-                root: old.root,
-                index,
-            };
+            let new = old.at(index);
             let place = self.place(fb, target)?;
             self.store(fb, place, Value::Pointer(new), location, None)?;
             return Ok(Value::Pointer(if prefix { new } else { old }));
@@ -1469,19 +1592,90 @@ impl<'a> ModuleBuilder<'a> {
         ret: &Type,
         location: Location,
     ) -> LResult<Value> {
-        let mut roots = Vec::new();
-        let mut arguments = Vec::new();
+        let mut values = Vec::new();
         for a in args {
             match self.expr(fb, a)? {
+                Value::Void => return Err(self.error(a.location, "void value used as an argument")),
+                v => values.push(v),
+            }
+        }
+        self.call_values(fb, id, values, ret, location)
+    }
+
+    /// Calls helper `id` with evaluated arguments. A pointer chosen at run
+    /// time picks, by a switch, the call of the helper specialised for
+    /// each of its roots.
+    fn call_values(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: FunctionId,
+        values: Vec<Value>,
+        ret: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        let chosen = values.iter().enumerate().find_map(|(i, v)| match v {
+            Value::Pointer(PointerValue {
+                target: Target::Chosen(choice),
+                ..
+            }) => Some((i, *choice)),
+            _ => None,
+        });
+        if let Some((position, choice)) = chosen {
+            if matches!(ret, Type::Pointer(_)) {
+                return Err(self.error(
+                    location,
+                    "a function returning a pointer, given a pointer chosen at run time, is not supported yet by this translator",
+                ));
+            }
+            let result_ty = (*ret != Type::Void).then_some(ret);
+            return self.for_each_root(fb, choice, result_ty, location, |this, fb, root| {
+                let values = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| match v {
+                        Value::Pointer(p) if i == position => {
+                            Value::Pointer(PointerValue::fixed(root, p.index))
+                        }
+                        Value::Pointer(p) => Value::Pointer(*p),
+                        Value::Plain(h) => Value::Plain(*h),
+                        Value::Void => Value::Void,
+                    })
+                    .collect();
+                this.call_values(fb, id, values, ret, location)
+            });
+        }
+        let mut roots = Vec::new();
+        let mut arguments = Vec::new();
+        let mut private_args = Vec::new();
+        for v in values {
+            match v {
                 Value::Plain(h) => {
                     roots.push(None);
                     arguments.push(h);
                 }
-                Value::Pointer(p) => {
-                    roots.push(Some(p.root));
-                    arguments.push(p.index);
+                Value::Pointer(PointerValue {
+                    target: Target::Fixed(root),
+                    index,
+                }) => {
+                    // Private memory travels as a pointer argument before
+                    // the index.
+                    let root =
+                        match self.private_argument(fb, root, arguments.len() as u32, location)? {
+                            Some((callee_root, pointer)) => {
+                                // A byte image stays one in the helper.
+                                if let Some(elem) = self.image_root_elem(fb.hir, root) {
+                                    self.note_image_root(Some(id), callee_root, &elem);
+                                }
+                                private_args.push((arguments.len() as u32, root));
+                                arguments.push(pointer);
+                                callee_root
+                            }
+                            None => root,
+                        };
+                    roots.push(Some(root));
+                    arguments.push(index);
                 }
-                Value::Void => return Err(self.error(a.location, "void value used as an argument")),
+                _ => return Err(self.error(location, "void value used as an argument")),
             }
         }
         let function = self.helper(id, roots, location)?;
@@ -1500,6 +1694,9 @@ impl<'a> ModuleBuilder<'a> {
             result,
         });
         Ok(match result {
+            Some(h) if matches!(ret, Type::Pointer(_)) => {
+                Value::Pointer(self.returned_pointer(fb, function, h, &private_args))
+            }
             Some(h) => Value::Plain(h),
             None => Value::Void,
         })
@@ -1600,6 +1797,10 @@ impl FnBuilder {
             blocks: vec![naga::Block::new()],
             slots: HashMap::new(),
             param_roots: HashMap::new(),
+            chosen_vars: HashMap::new(),
+            conflicts: HashMap::new(),
+            return_roots: Vec::new(),
+            missing_returns: Vec::new(),
             hir,
         }
     }

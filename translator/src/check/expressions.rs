@@ -81,6 +81,12 @@ impl Checker<'_> {
                 let location = v.location;
                 Expr::new(H::Int(0), to.clone(), location)
             }
+            // `NULL`, `(void *)0`: a null pointer constant, which converts
+            // to a pointer into any address space (C99 6.3.2.3).
+            (Type::Pointer(_), Type::Pointer(_)) if matches!(v.kind, H::Int(0)) => {
+                let location = v.location;
+                Expr::new(H::Int(0), to.clone(), location)
+            }
             (Type::Pointer(a), Type::Pointer(b)) => {
                 if a.endian_host != b.endian_host {
                     self.error(
@@ -318,8 +324,18 @@ impl Checker<'_> {
                 let c = self.condition(c, location);
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
+                let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
                 let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
                     self.arithmetic_operands(a, b, location, ":")
+                } else if matches!(a.ty, Type::Pointer(_)) && is_null(&b) {
+                    // A null pointer constant takes the other side's type.
+                    let ty = a.ty.clone();
+                    let b = Expr::new(H::Int(0), ty.clone(), b.location);
+                    (a, b, ty)
+                } else if matches!(b.ty, Type::Pointer(_)) && is_null(&a) {
+                    let ty = b.ty.clone();
+                    let a = Expr::new(H::Int(0), ty.clone(), a.location);
+                    (a, b, ty)
                 } else if a.ty == b.ty || is_error(&a.ty) {
                     let ty = b.ty.clone();
                     (a, b, ty)
@@ -998,6 +1014,10 @@ impl Checker<'_> {
             }
             (Type::Pointer(_), Type::Scalar(s)) if s.is_integer() => {
                 Expr::new(H::Convert(Box::new(v)), to, location)
+            }
+            (Type::Pointer(_), Type::Pointer(_)) if matches!(v.kind, H::Int(0)) => {
+                // A null pointer constant, into any address space.
+                Expr::new(H::Int(0), to, location)
             }
             (Type::Pointer(from), Type::Pointer(target)) => {
                 // Named address spaces are disjoint; only generic converts

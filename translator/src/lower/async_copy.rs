@@ -20,6 +20,7 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Value> {
         let strided = b == Builtin::AsyncWorkGroupStridedCopy;
+        let element = args[0].ty.pointee().map_or(Type::Void, |p| p.ty.clone());
         let dst = self.pointer(fb, &args[0])?;
         let src = self.pointer(fb, &args[1])?;
         let count = self.index_value(fb, &args[2])?;
@@ -74,16 +75,13 @@ impl ModuleBuilder<'_> {
                     Some(s) => fb.binary(naga::BinaryOperator::Multiply, i, s),
                     None => i,
                 };
-                PointerValue {
-                    root: p.root,
-                    index: fb.binary(naga::BinaryOperator::Add, p.index, step),
-                }
+                p.at(fb.binary(naga::BinaryOperator::Add, p.index, step))
             };
             let from = at(fb, src, src_stride);
             let to = at(fb, dst, dst_stride);
-            let from = self.element_place(fb, from);
+            let from = self.element_place(fb, from, &element, location)?;
             let value = self.load(fb, from, location)?;
-            let to = self.element_place(fb, to);
+            let to = self.element_place(fb, to, &element, location)?;
             self.store(fb, to, value, location, None)
         })();
         let body = (fb.blocks.pop().expect("copy loop body"), body);

@@ -24,30 +24,61 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
+        let p = self.pointer(fb, &args[0])?;
+        let mut operands = Vec::with_capacity(args.len() - 1);
+        for a in &args[1..] {
+            operands.push(self.plain(fb, a)?);
+        }
+        match p.target {
+            // One atomic per candidate root, by a switch.
+            Target::Chosen(choice) => {
+                self.for_each_root(fb, choice, Some(ty), location, |this, fb, root| {
+                    let p = PointerValue::fixed(root, p.index);
+                    this.atomic_at(fb, op, p, &operands, ty, location)
+                })
+            }
+            // Undefined in C; reached only where the program never runs it.
+            Target::Fixed(Root::Null) => Ok(Value::Plain(self.zero(fb, ty, location)?)),
+            Target::Fixed(_) => self.atomic_at(fb, op, p, &operands, ty, location),
+        }
+    }
+
+    /// An OpenCL 1.x atomic on the element `p` points at, with its
+    /// operands evaluated.
+    fn atomic_at(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: crate::builtins::AtomicOp,
+        p: PointerValue,
+        operands: &[Handle<naga::Expression>],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
         use crate::builtins::AtomicOp as Op;
-        let target = self.atomic_target(fb, &args[0], ty, location)?;
+        if let Target::Fixed(Root::Null) = p.target {
+            // Undefined in C; reached only where the program never runs it.
+            return Ok(Value::Plain(self.zero(fb, ty, location)?));
+        }
+        let target = self.atomic_target(fb, p, ty, location)?;
         let (pointer, scalar) = (target.pointer, target.bits);
-        let operand = |this: &mut Self, fb: &mut FnBuilder, i: usize| {
-            let value = this.plain(fb, &args[i])?;
-            Ok(target.to_bits(fb, value))
-        };
+        let operand = |fb: &mut FnBuilder, i: usize| target.to_bits(fb, operands[i - 1]);
         let (fun, value) = match op {
-            Op::Add => (naga::AtomicFunction::Add, operand(self, fb, 1)?),
-            Op::Sub => (naga::AtomicFunction::Subtract, operand(self, fb, 1)?),
+            Op::Add => (naga::AtomicFunction::Add, operand(fb, 1)),
+            Op::Sub => (naga::AtomicFunction::Subtract, operand(fb, 1)),
             Op::Inc => (naga::AtomicFunction::Add, one(fb, scalar)),
             Op::Dec => (naga::AtomicFunction::Subtract, one(fb, scalar)),
-            Op::Min => (naga::AtomicFunction::Min, operand(self, fb, 1)?),
-            Op::Max => (naga::AtomicFunction::Max, operand(self, fb, 1)?),
-            Op::And => (naga::AtomicFunction::And, operand(self, fb, 1)?),
-            Op::Or => (naga::AtomicFunction::InclusiveOr, operand(self, fb, 1)?),
-            Op::Xor => (naga::AtomicFunction::ExclusiveOr, operand(self, fb, 1)?),
+            Op::Min => (naga::AtomicFunction::Min, operand(fb, 1)),
+            Op::Max => (naga::AtomicFunction::Max, operand(fb, 1)),
+            Op::And => (naga::AtomicFunction::And, operand(fb, 1)),
+            Op::Or => (naga::AtomicFunction::InclusiveOr, operand(fb, 1)),
+            Op::Xor => (naga::AtomicFunction::ExclusiveOr, operand(fb, 1)),
             Op::Xchg => (
                 naga::AtomicFunction::Exchange { compare: None },
-                operand(self, fb, 1)?,
+                operand(fb, 1),
             ),
             Op::Cmpxchg => {
-                let compare = operand(self, fb, 1)?;
-                let value = operand(self, fb, 2)?;
+                let compare = operand(fb, 1);
+                let value = operand(fb, 2);
                 let result = self.atomic_statement(
                     fb,
                     pointer,
@@ -77,15 +108,51 @@ impl ModuleBuilder<'_> {
         op: C11AtomicOp,
         explicit: bool,
         args: &[Expr],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        let p = self.pointer(fb, &args[0])?;
+        match p.target {
+            // One atomic per candidate root, by a switch; the other
+            // arguments are evaluated in the case that runs.
+            Target::Chosen(choice) => {
+                let result = (*ty != Type::Void).then_some(ty);
+                self.for_each_root(fb, choice, result, location, |this, fb, root| {
+                    let p = PointerValue::fixed(root, p.index);
+                    this.c11_atomic_at(fb, op, explicit, args, p, ty, location)
+                })
+            }
+            _ => self.c11_atomic_at(fb, op, explicit, args, p, ty, location),
+        }
+    }
+
+    /// An OpenCL 2.0 atomic on the object `p` points at; `args[0]` is the
+    /// expression `p` came from, `ty` the call's type.
+    #[allow(clippy::too_many_arguments)]
+    fn c11_atomic_at(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: C11AtomicOp,
+        explicit: bool,
+        args: &[Expr],
+        p: PointerValue,
+        ty: &Type,
         location: Location,
     ) -> LResult<Value> {
         use C11AtomicOp as Op;
+        if let Target::Fixed(Root::Null) = p.target {
+            // Undefined in C; reached only where the program never runs it.
+            return Ok(match ty {
+                Type::Void => Value::Void,
+                ty => Value::Plain(self.zero(fb, ty, location)?),
+            });
+        }
         let object_ty = args[0]
             .ty
             .pointee()
             .map(|p| p.ty.clone())
             .unwrap_or(Type::INT);
-        let target = self.atomic_target(fb, &args[0], &object_ty, location)?;
+        let target = self.atomic_target(fb, p, &object_ty, location)?;
         let (pointer, scalar) = (target.pointer, target.bits);
         // Where the order argument of the `_explicit` form is.
         let order_at = match op {
@@ -140,8 +207,7 @@ impl ModuleBuilder<'_> {
             Op::CompareExchangeStrong | Op::CompareExchangeWeak => {
                 // `*expected` receives the value found, which is what it
                 // already holds when the exchange happened.
-                let expected = self.pointer(fb, &args[1])?;
-                let expected = self.element_place(fb, expected);
+                let expected = self.pointed_place(fb, &args[1])?;
                 let Value::Plain(compare) = self.load(fb, expected.clone(), location)? else {
                     return Err(self.error(location, "atomic_compare_exchange of a pointer"));
                 };
@@ -187,7 +253,7 @@ impl ModuleBuilder<'_> {
         Ok(result)
     }
 
-    /// The atomic object `object` (a pointer to `value_ty`), with its memory
+    /// The atomic object `p` points at (a `value_ty`), with its memory
     /// retyped to hold atomics. `float` and `double` objects are reached
     /// through the buffer's integer view of their width: Vulkan's atomics
     /// without extensions are integer ones, and exchanges, loads and stores
@@ -195,11 +261,10 @@ impl ModuleBuilder<'_> {
     fn atomic_target(
         &mut self,
         fb: &mut FnBuilder,
-        object: &Expr,
+        mut p: PointerValue,
         value_ty: &Type,
         location: Location,
     ) -> LResult<AtomicTarget> {
-        let mut p = self.pointer(fb, object)?;
         let value = value_ty.scalar();
         let bits = match value {
             Some(s @ (Scalar::Int | Scalar::UInt)) => s,
@@ -219,7 +284,11 @@ impl ModuleBuilder<'_> {
         };
         let float = matches!(value, Some(Scalar::Float | Scalar::Double));
         if float {
-            if !matches!(p.root, Root::Global(g) if self.views.iter().any(|v| v.view == g)) {
+            let in_buffer = matches!(
+                p.target,
+                Target::Fixed(Root::Global(g)) if self.views.iter().any(|v| v.view == g)
+            );
+            if !in_buffer {
                 return Err(self.error(
                     location,
                     format!(
@@ -231,16 +300,37 @@ impl ModuleBuilder<'_> {
             let from = Type::Scalar(value.unwrap_or(Scalar::Float));
             p = self.cast_pointer(fb, p, &from, &Type::Scalar(bits), location)?;
         }
-        let Root::Global(global) = p.root else {
-            return Err(self.error(
-                location,
-                "atomic operations on private memory are not supported by this translator",
-            ));
+        let global = match p.target {
+            Target::Fixed(Root::Global(global)) => global,
+            Target::Fixed(Root::Private(..) | Root::Argument { .. }) => {
+                return Err(self.error(
+                    location,
+                    "atomic operations on private memory are not supported by this translator",
+                ))
+            }
+            Target::Fixed(Root::Null) => {
+                return Err(self.error(
+                    location,
+                    "atomic operation on a null pointer",
+                ))
+            }
+            Target::Fixed(Root::Cast(_)) => {
+                return Err(self.error(
+                    location,
+                    "atomic operations through a pointer cast from another type of __local, __constant or private memory are not supported by this translator",
+                ))
+            }
+            Target::Chosen(_) => {
+                return Err(self.error(
+                    location,
+                    "internal compiler error: an atomic through a pointer chosen at run time reached one root",
+                ))
+            }
         };
         let bits = naga_scalar(bits);
         self.make_atomic(global, bits, location)?;
         Ok(AtomicTarget {
-            pointer: self.element_pointer(fb, p),
+            pointer: self.element_pointer(fb, Root::Global(global), p.index, location)?,
             bits,
             float: float.then(|| naga_scalar(value.unwrap_or(Scalar::Float))),
         })

@@ -326,9 +326,24 @@ impl ModuleBuilder<'_> {
         id: FunctionId,
         sources: &[ArgSource],
     ) -> LResult<naga::Function> {
+        let location = self.program.functions[id].location;
+        let (function, _) = self.lower_with_retry(location, |this, resolved| {
+            this.entry_attempt(id, sources, resolved)
+        })?;
+        Ok(function)
+    }
+
+    /// One attempt at the entry function (see `lower_with_retry`).
+    fn entry_attempt(
+        &mut self,
+        id: FunctionId,
+        sources: &[ArgSource],
+        resolved: chosen::Resolved,
+    ) -> LResult<FnBuilder> {
         let f = &self.program.functions[id];
         let uvec3 = self.uvec3_type();
         let mut fb = FnBuilder::new(id);
+        fb.chosen_vars = resolved.chosen;
         let builtins = [
             naga::BuiltIn::GlobalInvocationId,
             naga::BuiltIn::LocalInvocationId,
@@ -357,10 +372,7 @@ impl ModuleBuilder<'_> {
                     self.store_pointer_var(
                         &mut fb,
                         param,
-                        PointerValue {
-                            root: Root::Global(global),
-                            index: zero,
-                        },
+                        PointerValue::fixed(Root::Global(global), zero),
                         f.location,
                     )?;
                 }
@@ -398,7 +410,7 @@ impl ModuleBuilder<'_> {
             }
         }
         self.statements(&mut fb, &f.body)?;
-        Ok(fb.finish())
+        Ok(fb)
     }
 
     /// Creates a naga local for every HIR local that is not a parameter
@@ -406,22 +418,33 @@ impl ModuleBuilder<'_> {
     pub(super) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
         let f = &self.program.functions[fb.hir];
         let u32_ty = self.u32_type();
+        let u32_local = |fb: &mut FnBuilder, name: String| {
+            fb.function.local_variables.append(
+                naga::LocalVariable {
+                    name: Some(name),
+                    ty: u32_ty,
+                    init: None,
+                },
+                Span::UNDEFINED,
+            )
+        };
         for (id, local) in f.locals.iter().enumerate() {
             let slot = match &local.ty {
                 Type::Pointer(_) => Slot::Pointer {
-                    root: fb.param_roots.get(&id).copied(),
-                    index: fb.function.local_variables.append(
-                        naga::LocalVariable {
-                            name: Some(format!("{}_index", local.name)),
-                            ty: u32_ty,
-                            init: None,
-                        },
-                        Span::UNDEFINED,
-                    ),
+                    root: None,
+                    index: u32_local(fb, format!("{}_index", local.name)),
+                    chosen: None,
                 },
+                // Made once per kernel: a function lowered again (see
+                // `chosen.rs`) must find the same roots.
+                _ if local.space == AddressSpace::Local
+                    && self.workgroup_locals.contains_key(&(fb.hir, id)) =>
+                {
+                    Slot::Workgroup(self.workgroup_locals[&(fb.hir, id)])
+                }
                 ty if local.space == AddressSpace::Local => {
                     let naga_ty = self.value_type(ty, local.location)?;
-                    Slot::Workgroup(self.module.global_variables.append(
+                    let global = self.module.global_variables.append(
                         naga::GlobalVariable {
                             name: Some(local.name.to_string()),
                             space: naga::AddressSpace::WorkGroup,
@@ -431,7 +454,9 @@ impl ModuleBuilder<'_> {
                             memory_decorations: naga::MemoryDecorations::empty(),
                         },
                         Span::UNDEFINED,
-                    ))
+                    );
+                    self.workgroup_locals.insert((fb.hir, id), global);
+                    Slot::Workgroup(global)
                 }
                 // A kernel's `__constant` variable is read-only and
                 // initialised, so a private copy per work-item, set by
@@ -465,6 +490,17 @@ impl ModuleBuilder<'_> {
             }
             fb.slots.insert(id, slot);
         }
+        // Root positions come after every variable, so that the private
+        // variables (roots themselves) keep their handles from one attempt
+        // to the next.
+        let mut chosen: Vec<_> = fb.chosen_vars.iter().map(|(&id, &set)| (id, set)).collect();
+        chosen.sort_unstable();
+        for (id, set) in chosen {
+            let which = u32_local(fb, format!("{}_root", f.locals[id].name));
+            if let Some(Slot::Pointer { chosen, .. }) = fb.slots.get_mut(&id) {
+                *chosen = Some(ChosenVar { set, which });
+            }
+        }
         Ok(())
     }
 
@@ -488,45 +524,13 @@ impl ModuleBuilder<'_> {
         if self.in_progress.contains(&id) {
             return Err(self.error(location, "recursion is not allowed in OpenCL C"));
         }
-        if roots.iter().any(|r| matches!(r, Some(Root::Private(..)))) {
-            return Err(self.error(location, "passing pointers to private variables to functions is not supported yet by this translator"));
-        }
         self.in_progress.push(id);
-        let f = &self.program.functions[id];
-        let mut fb = FnBuilder::new(id);
-        fb.function.name = Some(f.name.to_string());
-        let u32_ty = self.u32_type();
-        for (&param, root) in f.params.iter().zip(&roots) {
-            if let Some(root) = root {
-                fb.param_roots.insert(param, *root);
-            }
-            let ty = match root {
-                Some(_) => u32_ty,
-                None => self.value_type(&f.locals[param].ty, f.locals[param].location)?,
-            };
-            fb.function.arguments.push(naga::FunctionArgument {
-                name: Some(f.locals[param].name.to_string()),
-                ty,
-                binding: None,
-            });
-        }
-        if f.ret != Type::Void {
-            let ty = self.value_type(&f.ret, f.location)?;
-            fb.function.result = Some(naga::FunctionResult { ty, binding: None });
-        }
-        self.declare_locals(&mut fb)?;
-        for (i, &param) in f.params.iter().enumerate() {
-            let value = fb.add(naga::Expression::FunctionArgument(i as u32));
-            let pointer = match fb.slots[&param] {
-                Slot::Variable(v) | Slot::Pointer { index: v, .. } => {
-                    fb.add(naga::Expression::LocalVariable(v))
-                }
-                Slot::Workgroup(g) => fb.add(naga::Expression::GlobalVariable(g)),
-            };
-            fb.push(naga::Statement::Store { pointer, value });
-        }
-        self.statements(&mut fb, &f.body)?;
-        let mut function = fb.finish();
+        let location = self.program.functions[id].location;
+        let built = self.lower_with_retry(location, |this, resolved| {
+            this.helper_attempt(id, &roots, resolved)
+        });
+        self.in_progress.pop();
+        let (mut function, returned) = built?;
         if let Some(result) = &function.result {
             // C lets control reach the end of a non-void function; give
             // naga a return on that path.
@@ -540,9 +544,79 @@ impl ModuleBuilder<'_> {
                 );
             }
         }
-        self.in_progress.pop();
         let h = self.module.functions.append(function, Span::UNDEFINED);
         self.specialisations.insert((id, roots), h);
+        self.returned_roots.insert(h, returned);
         Ok(h)
+    }
+
+    /// One attempt at helper `id` specialised for `roots` (see
+    /// `lower_with_retry`).
+    fn helper_attempt(
+        &mut self,
+        id: FunctionId,
+        roots: &[Option<Root>],
+        resolved: chosen::Resolved,
+    ) -> LResult<FnBuilder> {
+        let f = &self.program.functions[id];
+        let mut fb = FnBuilder::new(id);
+        fb.chosen_vars = resolved.chosen;
+        fb.return_roots = resolved.returns;
+        fb.function.name = Some(f.name.to_string());
+        let u32_ty = self.u32_type();
+        // The naga argument holding each parameter's value (or index).
+        let mut value_args = Vec::with_capacity(f.params.len());
+        for (&param, root) in f.params.iter().zip(roots) {
+            let name = f.locals[param].name.to_string();
+            if let Some(root) = root {
+                fb.param_roots.insert(param, *root);
+            }
+            if let Some(Root::Argument { ty, .. }) = root {
+                let pointer = self.add_type(naga::TypeInner::Pointer {
+                    base: *ty,
+                    space: naga::AddressSpace::Function,
+                });
+                fb.function.arguments.push(naga::FunctionArgument {
+                    name: Some(format!("{name}_memory")),
+                    ty: pointer,
+                    binding: None,
+                });
+            }
+            let ty = match root {
+                Some(_) => u32_ty,
+                None => self.value_type(&f.locals[param].ty, f.locals[param].location)?,
+            };
+            value_args.push(fb.function.arguments.len() as u32);
+            fb.function.arguments.push(naga::FunctionArgument {
+                name: Some(name),
+                ty,
+                binding: None,
+            });
+        }
+        if f.ret != Type::Void {
+            let ty = match f.ret {
+                Type::Pointer(_) => self.returned_pointer_type(),
+                _ => self.value_type(&f.ret, f.location)?,
+            };
+            fb.function.result = Some(naga::FunctionResult { ty, binding: None });
+        }
+        self.declare_locals(&mut fb)?;
+        for (&param, &arg) in f.params.iter().zip(&value_args) {
+            let value = fb.add(naga::Expression::FunctionArgument(arg));
+            if let Some(&root) = fb.param_roots.get(&param) {
+                let location = f.locals[param].location;
+                self.store_pointer_var(&mut fb, param, PointerValue::fixed(root, value), location)?;
+                continue;
+            }
+            let pointer = match fb.slots[&param] {
+                Slot::Variable(v) | Slot::Pointer { index: v, .. } => {
+                    fb.add(naga::Expression::LocalVariable(v))
+                }
+                Slot::Workgroup(g) => fb.add(naga::Expression::GlobalVariable(g)),
+            };
+            fb.push(naga::Statement::Store { pointer, value });
+        }
+        self.statements(&mut fb, &f.body)?;
+        Ok(fb)
     }
 }

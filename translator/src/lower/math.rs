@@ -256,8 +256,7 @@ impl ModuleBuilder<'_> {
         if let Some(out) = output {
             let pointer = args.last().expect("output pointer argument");
             let out = self.output_for(fb, out, pointer, location)?;
-            let p = self.pointer(fb, pointer)?;
-            let place = self.element_place(fb, p);
+            let place = self.pointed_place(fb, pointer)?;
             self.store(fb, place, Value::Plain(out), location, None)?;
         }
         Ok(Some(value))

@@ -45,69 +45,132 @@ impl ModuleBuilder<'_> {
                 }
                 let p = self.pointer(fb, base)?;
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, index);
-                Ok(self.element_place(
-                    fb,
-                    PointerValue {
-                        root: p.root,
-                        index,
-                    },
-                ))
+                self.element_place(fb, p.at(index), &e.ty, e.location)
             }
             H::Deref(p) => {
                 let p = self.pointer(fb, p)?;
-                Ok(self.element_place(fb, p))
+                self.element_place(fb, p, &e.ty, e.location)
             }
-            H::Member(base, field) => match self.place(fb, base)? {
-                Place::Memory(pointer) => {
-                    Ok(Place::Memory(fb.add(naga::Expression::AccessIndex {
-                        base: pointer,
-                        index: *field as u32,
-                    })))
-                }
-                Place::Bytes(bp) => self.image_member(fb, bp, *field, e.location),
-                _ => Err(self.error(
-                    e.location,
-                    "this struct member cannot be reached yet by this translator",
-                )),
-            },
-            H::Swizzle(base, lanes) => match self.place(fb, base)? {
-                Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.clone(), base.ty.clone())),
-                Place::Lanes(ptr, outer, ty) => Ok(Place::Lanes(
-                    ptr,
-                    lanes.iter().map(|&l| outer[l as usize]).collect(),
-                    ty,
-                )),
-                Place::Narrow {
-                    global,
-                    index,
-                    element,
-                } => {
-                    let first = Self::first_lane(fb, index, element);
-                    Ok(Place::NarrowLanes {
-                        global,
-                        first,
-                        lanes: lanes.clone(),
-                        scalar: element.scalar,
-                    })
-                }
-                Place::NarrowLanes {
-                    global,
-                    first,
-                    lanes: outer,
-                    scalar,
-                } => Ok(Place::NarrowLanes {
-                    global,
-                    first,
-                    lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
-                    scalar,
-                }),
-                Place::Bytes(bp) => Ok(self.image_swizzle(bp, lanes)),
-                Place::PointerVar(_) => Err(self.error(e.location, "invalid swizzle target")),
-            },
+            H::Member(base, field) => {
+                let place = self.place(fb, base)?;
+                self.member_place(fb, place, *field as u32, &e.ty, e.location)
+            }
+            H::Swizzle(base, lanes) => {
+                let place = self.place(fb, base)?;
+                self.swizzle_place(fb, place, lanes, &base.ty, &e.ty, e.location)
+            }
             _ => Err(self.error(
                 e.location,
                 "expression is not a place the translator can write to",
             )),
+        }
+    }
+
+    /// Member `field` (of C type `ty`) of the struct at `place`.
+    fn member_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        place: Place,
+        field: u32,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Place> {
+        match place {
+            Place::Memory(pointer) => Ok(Place::Memory(fb.add(naga::Expression::AccessIndex {
+                base: pointer,
+                index: field,
+            }))),
+            Place::Chosen {
+                which, candidates, ..
+            } => {
+                let mut members = Vec::with_capacity(candidates.len());
+                for c in candidates {
+                    members.push(self.member_place(fb, c, field, ty, location)?);
+                }
+                Ok(Place::Chosen {
+                    which,
+                    candidates: members,
+                    ty: ty.clone(),
+                })
+            }
+            Place::Null(_) => Ok(Place::Null(ty.clone())),
+            Place::Bytes(bp) => self.image_member(fb, bp, field as usize, location),
+            _ => Err(self.error(
+                location,
+                "this struct member cannot be reached yet by this translator",
+            )),
+        }
+    }
+
+    /// Lanes `lanes` of the vector (of C type `vector`) at `place`; `ty` is
+    /// the swizzle's type.
+    fn swizzle_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        place: Place,
+        lanes: &[u8],
+        vector: &Type,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Place> {
+        match place {
+            Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.to_vec(), vector.clone())),
+            Place::Lanes(ptr, outer, ty) => Ok(Place::Lanes(
+                ptr,
+                lanes.iter().map(|&l| outer[l as usize]).collect(),
+                ty,
+            )),
+            Place::Cast {
+                base,
+                byte,
+                scalar,
+                lanes: outer,
+            } => Ok(Place::Cast {
+                base,
+                byte,
+                scalar,
+                lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
+            }),
+            Place::Chosen {
+                which, candidates, ..
+            } => {
+                let mut swizzled = Vec::with_capacity(candidates.len());
+                for c in candidates {
+                    swizzled.push(self.swizzle_place(fb, c, lanes, vector, ty, location)?);
+                }
+                Ok(Place::Chosen {
+                    which,
+                    candidates: swizzled,
+                    ty: ty.clone(),
+                })
+            }
+            Place::Narrow {
+                global,
+                index,
+                element,
+            } => {
+                let first = Self::first_lane(fb, index, element);
+                Ok(Place::NarrowLanes {
+                    global,
+                    first,
+                    lanes: lanes.to_vec(),
+                    scalar: element.scalar,
+                })
+            }
+            Place::NarrowLanes {
+                global,
+                first,
+                lanes: outer,
+                scalar,
+            } => Ok(Place::NarrowLanes {
+                global,
+                first,
+                lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
+                scalar,
+            }),
+            Place::Null(_) => Ok(Place::Null(ty.clone())),
+            Place::Bytes(bp) => Ok(self.image_swizzle(bp, lanes)),
+            Place::PointerVar(_) => Err(self.error(location, "invalid swizzle target")),
         }
     }
 
@@ -160,6 +223,22 @@ impl ModuleBuilder<'_> {
         } else {
             fb.math(naga::MathFunction::Min, i, Some(last))
         };
+        self.lane_place(fb, place, n, s, i, location)
+    }
+
+    /// Lane `i` (a `u32` below `n`) of the vector of `n` lanes of `s` at
+    /// `place`.
+    fn lane_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        place: Place,
+        n: u8,
+        s: Scalar,
+        i: Handle<naga::Expression>,
+        location: Location,
+    ) -> LResult<Place> {
+        let u32_lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         // Through a swizzle, the index picks one of the swizzle's lanes.
         let select_lane = |fb: &mut FnBuilder, lanes: &[u8]| {
             let mut lane = u32_lit(fb, u32::from(lanes[0]));
@@ -205,6 +284,36 @@ impl ModuleBuilder<'_> {
                     element: NarrowElement { scalar, width: 1 },
                 }
             }
+            Place::Cast {
+                base,
+                byte,
+                scalar,
+                lanes,
+            } => {
+                let lane = select_lane(fb, &lanes);
+                let size = u32_lit(fb, scalar.size());
+                let offset = fb.binary(naga::BinaryOperator::Multiply, lane, size);
+                Place::Cast {
+                    base,
+                    byte: fb.binary(naga::BinaryOperator::Add, byte, offset),
+                    scalar,
+                    lanes: vec![0],
+                }
+            }
+            Place::Chosen {
+                which, candidates, ..
+            } => {
+                let mut lanes = Vec::with_capacity(candidates.len());
+                for c in candidates {
+                    lanes.push(self.lane_place(fb, c, n, s, i, location)?);
+                }
+                Place::Chosen {
+                    which,
+                    candidates: lanes,
+                    ty: Type::Scalar(s),
+                }
+            }
+            Place::Null(_) => Place::Null(Type::Scalar(s)),
             Place::Bytes(bp) => return self.image_lane(fb, bp, i, location),
             Place::PointerVar(_) => {
                 return Err(self.error(location, "subscript of a pointer variable's vector"))
@@ -212,22 +321,70 @@ impl ModuleBuilder<'_> {
         })
     }
 
-    /// The place a pointer designates: memory, or an element of a
-    /// word-viewed buffer.
-    pub(super) fn element_place(&mut self, fb: &mut FnBuilder, p: PointerValue) -> Place {
-        if let Some(place) = self.image_element_place(fb, p) {
-            return place;
-        }
-        if let Root::Global(global) = p.root {
-            if let Some(&element) = self.narrow_buffers.get(&global) {
-                return Place::Narrow {
-                    global,
-                    index: p.index,
-                    element,
-                };
+    /// The place of the element (of C type `ty`) a pointer designates:
+    /// memory, an element of a word-viewed buffer, bytes of an object of
+    /// another type, or one of several of these by a root chosen at run
+    /// time.
+    pub(super) fn element_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: PointerValue,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Place> {
+        match p.target {
+            Target::Fixed(root) => self.root_element_place(fb, root, p.index, ty, location),
+            Target::Chosen(choice) => {
+                let roots = self.root_sets[choice.set].clone();
+                let mut candidates = Vec::with_capacity(roots.len());
+                for root in roots {
+                    candidates.push(self.root_element_place(fb, root, p.index, ty, location)?);
+                }
+                Ok(Place::Chosen {
+                    which: choice.which,
+                    candidates,
+                    ty: ty.clone(),
+                })
             }
         }
-        Place::Memory(self.element_pointer(fb, p))
+    }
+
+    /// The place of the element `p` points at, where `p` is a pointer
+    /// expression.
+    pub(super) fn pointed_place(&mut self, fb: &mut FnBuilder, p: &Expr) -> LResult<Place> {
+        let ty = p.ty.pointee().map_or(Type::Void, |t| t.ty.clone());
+        let value = self.pointer(fb, p)?;
+        self.element_place(fb, value, &ty, p.location)
+    }
+
+    fn root_element_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+        index: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Place> {
+        if let Some(place) = self.image_element_place(fb, root, index) {
+            return Ok(place);
+        }
+        match root {
+            Root::Global(global) => {
+                if let Some(&element) = self.narrow_buffers.get(&global) {
+                    return Ok(Place::Narrow {
+                        global,
+                        index,
+                        element,
+                    });
+                }
+            }
+            Root::Cast(base) => return self.cast_place(fb, base, index, ty, location),
+            Root::Null => return Ok(Place::Null(ty.clone())),
+            Root::Private(..) | Root::Argument { .. } => {}
+        }
+        Ok(Place::Memory(
+            self.element_pointer(fb, root, index, location)?,
+        ))
     }
 
     /// For element `index` of a word-viewed buffer: a pointer to its word,
@@ -438,21 +595,20 @@ impl ModuleBuilder<'_> {
         Ok(())
     }
 
-    /// A naga pointer to the element `p` designates.
+    /// A naga pointer to element `index` of `root`, which is not a cast.
     pub(super) fn element_pointer(
         &mut self,
         fb: &mut FnBuilder,
-        p: PointerValue,
-    ) -> Handle<naga::Expression> {
-        match p.root {
+        root: Root,
+        index: Handle<naga::Expression>,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        Ok(match root {
             Root::Global(g) => {
                 let base = fb.add(naga::Expression::GlobalVariable(g));
                 let ty = self.module.global_variables[g].ty;
                 if matches!(self.module.types[ty].inner, naga::TypeInner::Array { .. }) {
-                    fb.add(naga::Expression::Access {
-                        base,
-                        index: p.index,
-                    })
+                    fb.add(naga::Expression::Access { base, index })
                 } else {
                     // `&x` of a `__local` scalar: as for a private scalar.
                     base
@@ -461,17 +617,28 @@ impl ModuleBuilder<'_> {
             Root::Private(v, is_array) => {
                 let base = fb.add(naga::Expression::LocalVariable(v));
                 if is_array {
-                    fb.add(naga::Expression::Access {
-                        base,
-                        index: p.index,
-                    })
+                    fb.add(naga::Expression::Access { base, index })
                 } else {
                     // `&x` of a scalar: only index 0 is valid C; others are
                     // out of bounds and read x too, as naga cannot fault.
                     base
                 }
             }
-        }
+            Root::Argument { arg, array, .. } => {
+                let base = fb.add(naga::Expression::FunctionArgument(arg));
+                if array {
+                    fb.add(naga::Expression::Access { base, index })
+                } else {
+                    base
+                }
+            }
+            Root::Cast(_) | Root::Null => {
+                return Err(self.error(
+                    location,
+                    "internal compiler error: a cast or null pointer used as a typed one",
+                ))
+            }
+        })
     }
 
     pub(super) fn load(
@@ -510,6 +677,25 @@ impl ModuleBuilder<'_> {
                 }
                 Value::Plain(self.gather(fb, scalar, &values, location)?)
             }
+            Place::Cast {
+                base,
+                byte,
+                scalar,
+                lanes,
+            } => Value::Plain(self.load_cast(fb, base, byte, scalar, &lanes, location)?),
+            Place::Null(ty) => Value::Plain(self.zero(fb, &ty, location)?),
+            Place::Chosen {
+                which,
+                candidates,
+                ty,
+            } => self.switch_cases(
+                fb,
+                which,
+                candidates.len(),
+                Some(&ty),
+                location,
+                |this, fb, k| this.load(fb, candidates[k].clone(), location),
+            )?,
         })
     }
 
@@ -525,6 +711,62 @@ impl ModuleBuilder<'_> {
             Some(Slot::Variable(v)) => Ok(*v),
             _ => Err(self.internal_error(fb, id)),
         }
+    }
+
+    /// For a pointer into private memory passed as argument `arg` of a
+    /// helper call: the helper's root for it and the naga pointer to pass
+    /// (the variable, or this helper's own such argument). `None` for
+    /// other memory, which the helper reaches by itself. The root carries
+    /// the variable's identity, so helpers are specialised per variable
+    /// and compare pointers as the caller would.
+    pub(super) fn private_argument(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+        arg: u32,
+        location: Location,
+    ) -> LResult<Option<(Root, Handle<naga::Expression>)>> {
+        Ok(Some(match root {
+            Root::Private(v, array) => {
+                let ty = fb.function.local_variables[v].ty;
+                let identity = self.object_identity(root);
+                let pointer = fb.add(naga::Expression::LocalVariable(v));
+                let root = Root::Argument {
+                    arg,
+                    ty,
+                    array,
+                    identity,
+                };
+                (root, pointer)
+            }
+            Root::Argument {
+                arg: own,
+                ty,
+                array,
+                identity,
+            } => {
+                let pointer = fb.add(naga::Expression::FunctionArgument(own));
+                let root = Root::Argument {
+                    arg,
+                    ty,
+                    array,
+                    identity,
+                };
+                (root, pointer)
+            }
+            Root::Cast(b)
+                if matches!(
+                    self.cast_bases[b].base,
+                    Root::Private(..) | Root::Argument { .. }
+                ) =>
+            {
+                return Err(self.error(
+                    location,
+                    "passing a pointer cast from another type of private memory to a function is not supported yet by this translator",
+                ));
+            }
+            _ => return Ok(None),
+        }))
     }
 
     /// Where the array `array` (a variable) lives, as a pointer root.
@@ -543,14 +785,18 @@ impl ModuleBuilder<'_> {
         }
     }
 
-    /// The root and index variable of a pointer local.
+    /// The root, index variable and root choice of a pointer local.
     pub(super) fn pointer_slot(
         &mut self,
         fb: &FnBuilder,
         id: LocalId,
-    ) -> LResult<(Option<Root>, Handle<naga::LocalVariable>)> {
+    ) -> LResult<(Option<Root>, Handle<naga::LocalVariable>, Option<ChosenVar>)> {
         match fb.slots.get(&id) {
-            Some(Slot::Pointer { root, index }) => Ok((*root, *index)),
+            Some(Slot::Pointer {
+                root,
+                index,
+                chosen,
+            }) => Ok((*root, *index, *chosen)),
             _ => Err(self.internal_error(fb, id)),
         }
     }
@@ -570,40 +816,87 @@ impl ModuleBuilder<'_> {
         id: LocalId,
         location: Location,
     ) -> LResult<PointerValue> {
-        let (root, index) = self.pointer_slot(fb, id)?;
-        let Some(root) = root else {
-            return Err(self.error(
-                location,
-                "pointer variable is used before it is given a value",
-            ));
-        };
+        let (root, index, chosen) = self.pointer_slot(fb, id)?;
         let pointer = fb.add(naga::Expression::LocalVariable(index));
         let index = fb.add(naga::Expression::Load { pointer });
-        Ok(PointerValue { root, index })
+        let target = match (chosen, root) {
+            (Some(ChosenVar { set, which }), _) => {
+                let pointer = fb.add(naga::Expression::LocalVariable(which));
+                let which = fb.add(naga::Expression::Load { pointer });
+                Target::Chosen(Choice { set, which })
+            }
+            (None, Some(root)) => Target::Fixed(root),
+            (None, None) => {
+                return Err(self.error(
+                    location,
+                    "pointer variable is used before it is given a value",
+                ))
+            }
+        };
+        Ok(PointerValue { target, index })
     }
 
+    /// Stores a pointer into pointer variable `id`. A variable keeps the
+    /// root of its first assignment; one given a pointer chosen at run
+    /// time first becomes a chosen one. Any other root is a conflict: the
+    /// function is lowered again with the variable chosen from the start
+    /// (see `chosen.rs`).
     pub(super) fn store_pointer_var(
         &mut self,
         fb: &mut FnBuilder,
         id: LocalId,
         value: PointerValue,
-        location: Location,
+        _location: Location,
     ) -> LResult<()> {
-        let (root, index) = self.pointer_slot(fb, id)?;
-        match root {
-            Some(r) if r != value.root => {
-                return Err(self.error(
-                    location,
-                    "a pointer variable that points into different buffers or arrays at run time is not supported yet by this translator",
-                ))
+        let (root, index, chosen) = self.pointer_slot(fb, id)?;
+        let mut slot_root = root;
+        let mut slot_chosen = chosen;
+        match (chosen, root, value.target) {
+            (Some(ChosenVar { set, which }), _, target) => {
+                match self.position_in(fb, target, set) {
+                    Some(position) => {
+                        let pointer = fb.add(naga::Expression::LocalVariable(which));
+                        fb.push(naga::Statement::Store {
+                            pointer,
+                            value: position,
+                        });
+                    }
+                    None => {
+                        let known = self.root_sets[set].clone();
+                        self.record_conflict(fb, id, known, target);
+                    }
+                }
             }
-            _ => {}
+            (None, None, Target::Fixed(r)) => slot_root = Some(r),
+            (None, Some(r), Target::Fixed(r2)) if r == r2 => {}
+            (None, None, Target::Chosen(choice)) => {
+                let u32_ty = self.u32_type();
+                let which = fb.function.local_variables.append(
+                    naga::LocalVariable {
+                        name: None,
+                        ty: u32_ty,
+                        init: None,
+                    },
+                    Span::UNDEFINED,
+                );
+                let pointer = fb.add(naga::Expression::LocalVariable(which));
+                fb.push(naga::Statement::Store {
+                    pointer,
+                    value: choice.which,
+                });
+                slot_chosen = Some(ChosenVar {
+                    set: choice.set,
+                    which,
+                });
+            }
+            (None, Some(r), target) => self.record_conflict(fb, id, vec![r], target),
         }
         fb.slots.insert(
             id,
             Slot::Pointer {
-                root: Some(value.root),
+                root: slot_root,
                 index,
+                chosen: slot_chosen,
             },
         );
         let pointer = fb.add(naga::Expression::LocalVariable(index));
@@ -679,6 +972,35 @@ impl ModuleBuilder<'_> {
                     self.store_narrow(fb, global, at, scalar, part, location)?;
                 }
             }
+            (
+                Place::Cast {
+                    base,
+                    byte,
+                    scalar,
+                    lanes,
+                },
+                Value::Plain(value),
+            ) => self.store_cast(fb, base, byte, scalar, &lanes, value, location)?,
+            (Place::Null(_), Value::Plain(_)) => {}
+            (
+                Place::Chosen {
+                    which, candidates, ..
+                },
+                Value::Plain(value),
+            ) => {
+                self.switch_cases(
+                    fb,
+                    which,
+                    candidates.len(),
+                    None,
+                    location,
+                    |this, fb, k| {
+                        let place = candidates[k].clone();
+                        this.store(fb, place, Value::Plain(value), location, None)?;
+                        Ok(Value::Void)
+                    },
+                )?;
+            }
             _ => return Err(self.error(location, "mismatched assignment of a pointer and a value")),
         }
         Ok(())
@@ -728,31 +1050,25 @@ impl ModuleBuilder<'_> {
                 let p = self.pointer(fb, base)?;
                 let i = self.index_value(fb, index)?;
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
-                Ok(Value::Pointer(PointerValue {
-                    root: p.root,
-                    index,
-                }))
+                Ok(Value::Pointer(p.at(index)))
             }
             H::Index(base, index) => {
                 let root = self.array_root(fb, base)?;
                 let index = self.index_value(fb, index)?;
-                Ok(Value::Pointer(PointerValue { root, index }))
+                Ok(Value::Pointer(PointerValue::fixed(root, index)))
             }
             H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
             H::Local(_) | H::Global(_) if matches!(x.ty, Type::Array(..)) => {
                 let root = self.array_root(fb, x)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                Ok(Value::Pointer(PointerValue { root, index }))
+                Ok(Value::Pointer(PointerValue::fixed(root, index)))
             }
             H::Local(id) => {
                 let v = match fb.slots[id] {
                     Slot::Variable(v) => v,
                     Slot::Workgroup(g) => {
                         let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                        return Ok(Value::Pointer(PointerValue {
-                            root: Root::Global(g),
-                            index,
-                        }));
+                        return Ok(Value::Pointer(PointerValue::fixed(Root::Global(g), index)));
                     }
                     Slot::Pointer { .. } => {
                         return Err(self.error(
@@ -763,10 +1079,10 @@ impl ModuleBuilder<'_> {
                 };
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 let is_array = matches!(x.ty, Type::Array(..));
-                Ok(Value::Pointer(PointerValue {
-                    root: Root::Private(v, is_array),
+                Ok(Value::Pointer(PointerValue::fixed(
+                    Root::Private(v, is_array),
                     index,
-                }))
+                )))
             }
             _ => Err(self.error(
                 location,
@@ -786,6 +1102,7 @@ impl ModuleBuilder<'_> {
         offset: &Expr,
         pointer: &Expr,
     ) -> LResult<Vec<Place>> {
+        let element = pointer.ty.pointee().map_or(Type::Void, |t| t.ty.clone());
         let p = self.pointer(fb, pointer)?;
         let offset = self.index_value(fb, offset)?;
         let width = fb.add(naga::Expression::Literal(naga::Literal::U32(u32::from(
@@ -797,13 +1114,7 @@ impl ModuleBuilder<'_> {
         for k in 0..u32::from(n) {
             let k = fb.add(naga::Expression::Literal(naga::Literal::U32(k)));
             let index = fb.binary(naga::BinaryOperator::Add, first, k);
-            places.push(self.element_place(
-                fb,
-                PointerValue {
-                    root: p.root,
-                    index,
-                },
-            ));
+            places.push(self.element_place(fb, p.at(index), &element, pointer.location)?);
         }
         Ok(places)
     }

@@ -35,7 +35,8 @@ impl ModuleBuilder<'_> {
         };
         let text = String::from_utf8_lossy(bytes.strip_suffix(&[0]).unwrap_or(bytes));
         let parsed = parse_format(&text).map_err(|e| self.error(location, e.0))?;
-        // `%s` of a string literal is known now: it becomes text.
+        // `%s` of a string literal is known now: it becomes text. `%p`
+        // becomes `%#lx` of the pointer's address (see `pointer_conversion`).
         let mut pieces = Vec::new();
         let mut values = Vec::new();
         let mut rest = args[1..].iter();
@@ -58,8 +59,12 @@ impl ModuleBuilder<'_> {
                 pieces.push(FormatPiece::Text(pad_string(&s, conversion)));
                 continue;
             }
+            if conversion.conversion == 'p' {
+                pieces.push(FormatPiece::Conversion(pointer_conversion(conversion)));
+            } else {
+                pieces.push(piece);
+            }
             values.push(arg);
-            pieces.push(piece);
         }
         // Extra arguments are evaluated, as C does, and not printed.
         for extra in rest {
@@ -68,6 +73,15 @@ impl ModuleBuilder<'_> {
         let mut words = Vec::new();
         let mut kinds = Vec::new();
         for arg in values {
+            if arg.ty.pointee().is_some() {
+                let (object, byte) = self.address_operand(fb, arg)?;
+                words.extend([byte, object]);
+                kinds.push(PrintfValue {
+                    scalar: PrintfScalar::UInt64,
+                    lanes: 1,
+                });
+                continue;
+            }
             let value = self.plain(fb, arg)?;
             kinds.push(self.printf_words(fb, value, &arg.ty, &mut words, arg.location)?);
         }
@@ -140,7 +154,7 @@ impl ModuleBuilder<'_> {
             Type::Pointer(_) => {
                 return Err(self.error(
                     location,
-                    "printing pointers is not supported yet by this translator",
+                    "printing a pointer with a conversion other than '%p' is not supported by this translator",
                 ))
             }
             _ => {
@@ -270,6 +284,25 @@ fn bit_cast(
         kind,
         convert: None,
     })
+}
+
+/// `%p` as the host prints it: a pointer has no machine address here, so
+/// it travels as a 64-bit number, the identity of the object it points
+/// into (high 32 bits, see `ModuleBuilder::object_identity`) and its byte
+/// offset there (low 32 bits), printed as hexadecimal with `0x` as glibc
+/// prints `%p`, except that null prints `0` (glibc: `(nil)`). Pointers into
+/// one object print their distance apart.
+fn pointer_conversion(conversion: &crate::printf::Conversion) -> crate::printf::Conversion {
+    let mut flags = conversion.flags.replace('#', "");
+    flags.push('#');
+    crate::printf::Conversion {
+        flags,
+        width: conversion.width,
+        precision: None,
+        vector: None,
+        length: crate::printf::Length::Long,
+        conversion: 'x',
+    }
 }
 
 /// A string for `%s`, with its width, precision and `-` flag applied.

@@ -62,8 +62,8 @@ fn alignment_of(bytes: u64) -> u32 {
 /// The key of `root` in `image_roots`.
 fn image_root_key(function: Option<FunctionId>, root: Root) -> (Option<FunctionId>, Root) {
     match root {
-        Root::Global(_) => (None, root),
-        Root::Private(..) => (function, root),
+        Root::Private(..) | Root::Argument { .. } => (function, root),
+        Root::Global(_) | Root::Cast(_) | Root::Null => (None, root),
     }
 }
 
@@ -187,17 +187,27 @@ impl ModuleBuilder<'_> {
             .insert(image_root_key(function, root), elem.clone());
     }
 
-    /// A pointer's place when its root holds byte images.
+    /// The element type of `root` (of `function`) when it holds byte
+    /// images.
+    pub(super) fn image_root_elem(&self, function: FunctionId, root: Root) -> Option<Type> {
+        self.image_roots
+            .get(&image_root_key(Some(function), root))
+            .cloned()
+    }
+
+    /// The place of element `index` of `root` when the root holds byte
+    /// images.
     pub(super) fn image_element_place(
         &mut self,
         fb: &mut FnBuilder,
-        p: PointerValue,
+        root: Root,
+        index: Handle<naga::Expression>,
     ) -> Option<Place> {
         let elem = self
             .image_roots
-            .get(&image_root_key(Some(fb.hir), p.root))?
+            .get(&image_root_key(Some(fb.hir), root))?
             .clone();
-        let (words, shared) = match p.root {
+        let (words, shared) = match root {
             Root::Global(g) => {
                 let shared = match self.module.global_variables[g].space {
                     naga::AddressSpace::Storage { access } => {
@@ -209,6 +219,9 @@ impl ModuleBuilder<'_> {
                 (fb.add(naga::Expression::GlobalVariable(g)), shared)
             }
             Root::Private(v, _) => (fb.add(naga::Expression::LocalVariable(v)), None),
+            // The caller's private image, passed by pointer.
+            Root::Argument { arg, .. } => (fb.add(naga::Expression::FunctionArgument(arg)), None),
+            Root::Cast(_) | Root::Null => return None,
         };
         let zero = u32_literal(fb, 0);
         let at = BytePlace {
@@ -219,7 +232,7 @@ impl ModuleBuilder<'_> {
             ty: elem.clone(),
             lanes: None,
         };
-        Some(Place::Bytes(self.indexed(fb, &at, p.index, &elem)))
+        Some(Place::Bytes(self.indexed(fb, &at, index, &elem)))
     }
 
     /// `bp` moved by `bytes` and retyped to `ty`.

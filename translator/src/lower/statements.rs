@@ -84,12 +84,8 @@ impl ModuleBuilder<'_> {
                 let value = match value {
                     Some(v) => match self.expr(fb, v)? {
                         Value::Plain(h) => Some(h),
-                        _ => {
-                            return Err(self.error(
-                                *location,
-                                "returning pointers is not supported yet by this translator",
-                            ))
-                        }
+                        Value::Pointer(p) => Some(self.return_pointer(fb, p, *location)?),
+                        Value::Void => return Err(self.error(*location, "returning a void value")),
                     },
                     None => None,
                 };

@@ -7,7 +7,8 @@
 //!
 //! A pointer's index counts elements of its static pointee type, so a cast
 //! rescales it through the byte offset. `void *` keeps the buffer's view
-//! and counts bytes.
+//! and counts bytes. Casts of pointers into other memory are in
+//! `cast_memory.rs`.
 
 use super::*;
 
@@ -77,6 +78,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `(T *)p` for a pointer `p` to `from`: the same bytes seen as `to`.
+    /// A pointer chosen at run time casts each of its roots.
     pub(super) fn cast_pointer(
         &mut self,
         fb: &mut FnBuilder,
@@ -85,23 +87,9 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<PointerValue> {
-        let Root::Global(global) = p.root else {
-            return Err(self.error(
-                location,
-                "pointer casts into private variables are not supported yet by this translator",
-            ));
-        };
-        let Some(first) = self
-            .views
-            .iter()
-            .find(|v| v.view == global)
-            .map(|v| v.first)
-        else {
-            return Err(self.error(
-                location,
-                "pointer casts into __local or __constant arrays are not supported yet by this translator",
-            ));
-        };
+        if from == to {
+            return Ok(p);
+        }
         let bits = self.caps.address_bits;
         // `void` counts bytes.
         let size_of = |t: &Type| {
@@ -114,33 +102,69 @@ impl ModuleBuilder<'_> {
         let (Some(from_size), Some(to_size)) = (size_of(from), size_of(to)) else {
             return Err(self.error(location, "pointer cast between types without a size"));
         };
-        let root = if *to == Type::Void {
-            global
-        } else {
-            match self
-                .views
-                .iter()
-                .find(|v| v.first == first && v.pointee == *to)
-            {
-                Some(v) => v.view,
-                None => {
-                    let g = &self.module.global_variables[first];
-                    let (name, binding) = (
-                        g.name.clone().unwrap_or_default(),
-                        g.binding.as_ref().map_or(0, |b| b.binding),
-                    );
-                    let naga::AddressSpace::Storage { access } = g.space else {
-                        return Err(self.error(location, "pointer cast of a non-buffer"));
-                    };
-                    self.buffer_view(&name, binding, access, to, Some(first), location)?
+        let target = match p.target {
+            Target::Fixed(root) => Target::Fixed(self.cast_root(root, from, to, location)?),
+            Target::Chosen(choice) => {
+                let mut roots = Vec::new();
+                for root in self.root_sets[choice.set].clone() {
+                    roots.push(self.cast_root(root, from, to, location)?);
                 }
+                Target::Chosen(Choice {
+                    set: self.root_set(roots),
+                    which: choice.which,
+                })
             }
         };
         let index = rescale(fb, p.index, from_size as u32, to_size as u32);
-        Ok(PointerValue {
-            root: Root::Global(root),
-            index,
-        })
+        Ok(PointerValue { target, index })
+    }
+
+    /// The root of `(T *)p` for `p` into `root`: the buffer's view of `to`
+    /// (`void` keeps the view), or for other memory a cast base (see
+    /// `cast_memory.rs`).
+    fn cast_root(
+        &mut self,
+        root: Root,
+        from: &Type,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Root> {
+        if root == Root::Null {
+            return Ok(Root::Null);
+        }
+        let first = match root {
+            Root::Global(global) => self
+                .views
+                .iter()
+                .find(|v| v.view == global)
+                .map(|v| v.first),
+            _ => None,
+        };
+        let (Root::Global(_), Some(first)) = (root, first) else {
+            return self.cast_memory_root(root, from, to, location);
+        };
+        if *to == Type::Void {
+            return Ok(root);
+        }
+        let view = match self
+            .views
+            .iter()
+            .find(|v| v.first == first && v.pointee == *to)
+        {
+            Some(v) => v.view,
+            None => {
+                let g = &self.module.global_variables[first];
+                let (name, binding) = (
+                    g.name.clone().unwrap_or_default(),
+                    g.binding.as_ref().map_or(0, |b| b.binding),
+                );
+                let naga::AddressSpace::Storage { access } = g.space else {
+                    return Err(self.error(location, "pointer cast of a non-buffer"));
+                };
+                self.buffer_view(&name, binding, access, to, Some(first), location)?
+            }
+        };
+        Ok(Root::Global(view))
     }
 }
 

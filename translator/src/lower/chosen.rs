@@ -1,0 +1,620 @@
+//! Pointers whose root is chosen at run time: `c ? a : b` between
+//! different buffers or arrays, and pointer variables given different
+//! roots on different paths (ping-pong buffers swapped in a loop).
+//!
+//! naga has no pointer values, so such a pointer carries, next to its
+//! element index, a `u32` position in a set of candidate roots. Loads,
+//! stores and helper calls through it become a `switch` over the
+//! candidates, each case the access that a pointer with that one root
+//! would make.
+//!
+//! Which roots a pointer variable takes is only known once the whole
+//! function is lowered (a loop's back edge brings later assignments to
+//! earlier uses), so a function whose variable meets a second root is
+//! lowered again with that variable made a chosen one from the start.
+//! A helper returning a pointer returns its index and its position among
+//! the roots its returns may have, found the same way; the caller maps
+//! them to its own roots.
+//!
+//! The null pointer is a root of its own (`Root::Null`), so a pointer may
+//! be chosen between null and memory like between two arrays.
+//!
+//! Pointer comparisons, differences, conversions to integers and `%p` use a
+//! pointer's address: the identity of the object its root views (see
+//! `object_identity`; null is object 0) and the byte offset in it.
+
+use super::*;
+
+/// What earlier attempts at lowering a function found (see
+/// `lower_with_retry`): the root sets of pointer variables given several
+/// roots, and the roots returned pointers may have.
+#[derive(Clone, Default)]
+pub(super) struct Resolved {
+    pub(super) chosen: HashMap<LocalId, usize>,
+    pub(super) returns: Vec<Root>,
+}
+
+/// How many times a function is lowered again for pointer variables
+/// found to take more roots; each attempt only adds roots, so this bounds
+/// chains of variables copied from one another.
+const MAX_ATTEMPTS: usize = 8;
+
+/// `0` or `(T *)0`: a null pointer constant.
+pub(super) fn is_null_constant(e: &Expr) -> bool {
+    match &e.kind {
+        H::Int(0) => true,
+        H::PointerCast(inner) => is_null_constant(inner),
+        _ => false,
+    }
+}
+
+impl ModuleBuilder<'_> {
+    /// The index of root set `roots`, made on first use.
+    pub(super) fn root_set(&mut self, roots: Vec<Root>) -> usize {
+        match self.root_sets.iter().position(|s| *s == roots) {
+            Some(i) => i,
+            None => {
+                self.root_sets.push(roots);
+                self.root_sets.len() - 1
+            }
+        }
+    }
+
+    /// Every root `target` may be.
+    pub(super) fn roots_of(&self, target: Target) -> Vec<Root> {
+        match target {
+            Target::Fixed(root) => vec![root],
+            Target::Chosen(choice) => self.root_sets[choice.set].clone(),
+        }
+    }
+
+    /// The position of `target`'s root in root set `set` as a `u32`
+    /// expression, or `None` when it may be a root outside the set.
+    pub(super) fn position_in(
+        &mut self,
+        fb: &mut FnBuilder,
+        target: Target,
+        set: usize,
+    ) -> Option<Handle<naga::Expression>> {
+        let roots = self.root_sets[set].clone();
+        let position = |r: &Root| roots.iter().position(|x| x == r).map(|p| p as u32);
+        let lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        match target {
+            Target::Fixed(root) => Some(lit(fb, position(&root)?)),
+            Target::Chosen(choice) if choice.set == set => Some(choice.which),
+            Target::Chosen(choice) => {
+                let from = self.root_sets[choice.set].clone();
+                let map: Vec<u32> = from.iter().map(position).collect::<Option<_>>()?;
+                let mut result = lit(fb, map[map.len() - 1]);
+                for (k, &to) in map.iter().enumerate().rev().skip(1) {
+                    let k = lit(fb, k as u32);
+                    let is_k = fb.binary(naga::BinaryOperator::Equal, choice.which, k);
+                    let to = lit(fb, to);
+                    result = fb.select(is_k, to, result);
+                }
+                Some(result)
+            }
+        }
+    }
+
+    /// A `switch` on `which` (a `u32` below `count`) whose case `k` is made
+    /// by `case(k)`; the last case is the default. With `result`, each
+    /// case's value (of C type `result`) is the switch's value.
+    pub(super) fn switch_cases(
+        &mut self,
+        fb: &mut FnBuilder,
+        which: Handle<naga::Expression>,
+        count: usize,
+        result: Option<&Type>,
+        location: Location,
+        mut case: impl FnMut(&mut Self, &mut FnBuilder, usize) -> LResult<Value>,
+    ) -> LResult<Value> {
+        let var = match result {
+            Some(ty) => {
+                let ty = self.value_type(ty, location)?;
+                Some(fb.function.local_variables.append(
+                    naga::LocalVariable {
+                        name: None,
+                        ty,
+                        init: None,
+                    },
+                    Span::UNDEFINED,
+                ))
+            }
+            None => None,
+        };
+        let mut cases = Vec::with_capacity(count);
+        for k in 0..count {
+            fb.blocks.push(naga::Block::new());
+            let value = case(self, fb, k);
+            let stored = match (value, var) {
+                (Ok(Value::Plain(value)), Some(var)) => {
+                    let pointer = fb.add(naga::Expression::LocalVariable(var));
+                    fb.push(naga::Statement::Store { pointer, value });
+                    Ok(())
+                }
+                (Ok(Value::Pointer(_)), Some(_)) => Err(self.error(
+                    location,
+                    "a pointer read through a pointer chosen at run time is not supported yet by this translator",
+                )),
+                (Ok(_), _) => Ok(()),
+                (Err(e), _) => Err(e),
+            };
+            let body = fb.blocks.pop().expect("switch case");
+            stored?;
+            cases.push(naga::SwitchCase {
+                value: if k + 1 == count {
+                    naga::SwitchValue::Default
+                } else {
+                    naga::SwitchValue::U32(k as u32)
+                },
+                body,
+                fall_through: false,
+            });
+        }
+        fb.push(naga::Statement::Switch {
+            selector: which,
+            cases,
+        });
+        Ok(match var {
+            Some(var) => {
+                let pointer = fb.add(naga::Expression::LocalVariable(var));
+                Value::Plain(fb.add(naga::Expression::Load { pointer }))
+            }
+            None => Value::Void,
+        })
+    }
+
+    /// `case(root)` for the root `choice` holds, by a switch over its set.
+    pub(super) fn for_each_root(
+        &mut self,
+        fb: &mut FnBuilder,
+        choice: Choice,
+        result: Option<&Type>,
+        location: Location,
+        mut case: impl FnMut(&mut Self, &mut FnBuilder, Root) -> LResult<Value>,
+    ) -> LResult<Value> {
+        let roots = self.root_sets[choice.set].clone();
+        self.switch_cases(
+            fb,
+            choice.which,
+            roots.len(),
+            result,
+            location,
+            |this, fb, k| case(this, fb, roots[k]),
+        )
+    }
+
+    /// `c ? a : b` of pointer type: each side is evaluated in its branch;
+    /// the result has one root if both sides do, and is chosen at run time
+    /// otherwise.
+    pub(super) fn conditional_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        c: &Expr,
+        a: &Expr,
+        b: &Expr,
+    ) -> LResult<Value> {
+        let condition = self.condition(fb, c)?;
+        let mut sides = Vec::with_capacity(2);
+        for side in [a, b] {
+            fb.blocks.push(naga::Block::new());
+            let p = self.pointer(fb, side);
+            let block = fb.blocks.pop().expect("branch");
+            sides.push((p?, block));
+        }
+        let mut roots = self.roots_of(sides[0].0.target);
+        for r in self.roots_of(sides[1].0.target) {
+            if !roots.contains(&r) {
+                roots.push(r);
+            }
+        }
+        let u32_ty = self.u32_type();
+        let new_u32 = |fb: &mut FnBuilder| {
+            fb.function.local_variables.append(
+                naga::LocalVariable {
+                    name: None,
+                    ty: u32_ty,
+                    init: None,
+                },
+                Span::UNDEFINED,
+            )
+        };
+        let index = new_u32(fb);
+        let chosen = (roots.len() > 1).then(|| (self.root_set(roots.clone()), new_u32(fb)));
+        let mut blocks = Vec::with_capacity(2);
+        for (p, block) in sides {
+            fb.blocks.push(block);
+            let pointer = fb.add(naga::Expression::LocalVariable(index));
+            fb.push(naga::Statement::Store {
+                pointer,
+                value: p.index,
+            });
+            if let Some((set, which)) = chosen {
+                let value = self
+                    .position_in(fb, p.target, set)
+                    .expect("the set holds both sides' roots");
+                let pointer = fb.add(naga::Expression::LocalVariable(which));
+                fb.push(naga::Statement::Store { pointer, value });
+            }
+            blocks.push(fb.blocks.pop().expect("branch"));
+        }
+        let reject = blocks.pop().expect("reject");
+        let accept = blocks.pop().expect("accept");
+        fb.push(naga::Statement::If {
+            condition,
+            accept,
+            reject,
+        });
+        let pointer = fb.add(naga::Expression::LocalVariable(index));
+        let index = fb.add(naga::Expression::Load { pointer });
+        let target = match chosen {
+            Some((set, which)) => {
+                let pointer = fb.add(naga::Expression::LocalVariable(which));
+                let which = fb.add(naga::Expression::Load { pointer });
+                Target::Chosen(Choice { set, which })
+            }
+            None => Target::Fixed(roots[0]),
+        };
+        Ok(Value::Pointer(PointerValue { target, index }))
+    }
+
+    /// Notes that pointer variable `id` may hold `target`'s roots besides
+    /// `known`: the function is lowered again with the union.
+    pub(super) fn record_conflict(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: LocalId,
+        known: Vec<Root>,
+        target: Target,
+    ) {
+        let roots = self.roots_of(target);
+        let entry = fb.conflicts.entry(id).or_default();
+        for r in known.into_iter().chain(roots) {
+            if !entry.contains(&r) {
+                entry.push(r);
+            }
+        }
+    }
+
+    /// Lowers a function by `attempt`, again while it finds pointer
+    /// variables (or returned pointers) taking more roots than the attempt
+    /// was made with. Returns the function and the roots its returned
+    /// pointers may have (see [`Self::return_pointer`]).
+    pub(super) fn lower_with_retry(
+        &mut self,
+        location: Location,
+        mut attempt: impl FnMut(&mut Self, Resolved) -> LResult<FnBuilder>,
+    ) -> LResult<(naga::Function, Vec<Root>)> {
+        let mut resolved = Resolved::default();
+        for _ in 0..MAX_ATTEMPTS {
+            let mut fb = attempt(self, resolved.clone())?;
+            if fb.conflicts.is_empty() && fb.missing_returns.is_empty() {
+                let returns = std::mem::take(&mut fb.return_roots);
+                return Ok((fb.finish(), returns));
+            }
+            for (id, roots) in fb.conflicts {
+                let mut all = resolved
+                    .chosen
+                    .get(&id)
+                    .map(|&set| self.root_sets[set].clone())
+                    .unwrap_or_default();
+                for r in roots {
+                    if !all.contains(&r) {
+                        all.push(r);
+                    }
+                }
+                let set = self.root_set(all);
+                resolved.chosen.insert(id, set);
+            }
+            for r in fb.missing_returns {
+                if !resolved.returns.contains(&r) {
+                    resolved.returns.push(r);
+                }
+            }
+        }
+        Err(self.error(
+            location,
+            "pointer variables copied from one another through too many steps: their roots could not be resolved by this translator",
+        ))
+    }
+
+    /// The value `return p;` gives for a pointer: a `vec2<u32>` of its index
+    /// and its position among the roots the function's returned pointers
+    /// may have, which the caller maps to its own roots (see
+    /// `call_values`). Those roots are found as for pointer variables, by
+    /// lowering the function again when a return brings a new one.
+    pub(super) fn return_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: PointerValue,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        for root in self.roots_of(p.target) {
+            let base = match root {
+                Root::Cast(b) => self.cast_bases[b].base,
+                r => r,
+            };
+            let returnable = match base {
+                Root::Private(..) => Err("a pointer to a local variable"),
+                Root::Argument { .. } if base != root => {
+                    Err("a pointer cast from another type of private memory")
+                }
+                _ => Ok(()),
+            };
+            if let Err(what) = returnable {
+                return Err(self.error(
+                    location,
+                    format!("returning {what} is not supported by this translator"),
+                ));
+            }
+            if !fb.return_roots.contains(&root) && !fb.missing_returns.contains(&root) {
+                fb.missing_returns.push(root);
+            }
+        }
+        let position = match fb.return_roots.is_empty() {
+            true => None,
+            false => {
+                let set = self.root_set(fb.return_roots.clone());
+                self.position_in(fb, p.target, set)
+            }
+        };
+        let position =
+            position.unwrap_or_else(|| fb.add(naga::Expression::Literal(naga::Literal::U32(0))));
+        let ty = self.returned_pointer_type();
+        Ok(fb.add(naga::Expression::Compose {
+            ty,
+            components: vec![p.index, position],
+        }))
+    }
+
+    /// The naga type a function returning a pointer returns.
+    pub(super) fn returned_pointer_type(&mut self) -> Handle<naga::Type> {
+        self.add_type(naga::TypeInner::Vector {
+            size: naga::VectorSize::Bi,
+            scalar: naga::Scalar::U32,
+        })
+    }
+
+    /// The pointer a call of `function` returned (`result`, see
+    /// [`Self::return_pointer`]), in the caller's roots: a root that is one
+    /// of the callee's pointer arguments into private memory is the
+    /// caller's root passed there (`private_args`: naga argument position
+    /// and caller root).
+    pub(super) fn returned_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        function: Handle<naga::Function>,
+        result: Handle<naga::Expression>,
+        private_args: &[(u32, Root)],
+    ) -> PointerValue {
+        let index = fb.add(naga::Expression::AccessIndex {
+            base: result,
+            index: 0,
+        });
+        let roots: Vec<Root> = self
+            .returned_roots
+            .get(&function)
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|root| match root {
+                Root::Argument { arg, .. } => private_args
+                    .iter()
+                    .find(|(at, _)| *at == arg)
+                    .map_or(Root::Null, |&(_, caller)| caller),
+                r => r,
+            })
+            .collect();
+        let target = match roots.len() {
+            // A function that never returns (a pointer) at all.
+            0 => Target::Fixed(Root::Null),
+            1 => Target::Fixed(roots[0]),
+            _ => {
+                let which = fb.add(naga::Expression::AccessIndex {
+                    base: result,
+                    index: 1,
+                });
+                Target::Chosen(Choice {
+                    set: self.root_set(roots),
+                    which,
+                })
+            }
+        };
+        PointerValue { target, index }
+    }
+
+    /// A pointer's address: the identity of the object it points into (a
+    /// `u32`, see [`Self::object_identity`]) and its byte offset there. `pointee`
+    /// is its pointee type (`void` counts bytes).
+    pub(super) fn pointer_address(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: PointerValue,
+        pointee: &Type,
+        location: Location,
+    ) -> LResult<(Handle<naga::Expression>, Handle<naga::Expression>)> {
+        let size = match pointee {
+            Type::Void => 1,
+            t => t
+                .size(self.caps.address_bits)
+                .ok_or_else(|| self.error(location, "address of an object without a size"))?
+                as u32,
+        };
+        let lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        let size = lit(fb, size);
+        let byte = fb.binary(naga::BinaryOperator::Multiply, p.index, size);
+        let identity = match p.target {
+            Target::Fixed(root) => {
+                let id = self.object_identity(root);
+                lit(fb, id)
+            }
+            Target::Chosen(choice) => {
+                let ids: Vec<u32> = self.root_sets[choice.set]
+                    .clone()
+                    .into_iter()
+                    .map(|r| self.object_identity(r))
+                    .collect();
+                let mut result = lit(fb, ids[ids.len() - 1]);
+                for (k, &id) in ids.iter().enumerate().rev().skip(1) {
+                    let k = lit(fb, k as u32);
+                    let is_k = fb.binary(naga::BinaryOperator::Equal, choice.which, k);
+                    let id = lit(fb, id);
+                    result = fb.select(is_k, id, result);
+                }
+                result
+            }
+        };
+        Ok((identity, byte))
+    }
+
+    /// A number naming the object `root` views, 0 for null:
+    /// 1 + the index of the naga global of a buffer (its first view),
+    /// `__local` or `__constant` array; `0x10000` + the index of the naga
+    /// local of a private variable. Different views of one buffer and
+    /// casts of one object name the same object.
+    pub(super) fn object_identity(&self, root: Root) -> u32 {
+        match root {
+            Root::Global(g) => {
+                let first = self
+                    .views
+                    .iter()
+                    .find(|v| v.view == g)
+                    .map_or(g, |v| v.first);
+                1 + first.index() as u32
+            }
+            Root::Private(v, _) => 0x10000 + v.index() as u32,
+            Root::Cast(base) => self.object_identity(self.cast_bases[base].base),
+            Root::Argument { identity, .. } => identity,
+            Root::Null => 0,
+        }
+    }
+
+    /// The address of pointer operand `e`: a null pointer constant (the
+    /// integer 0) is object 0 at offset 0.
+    pub(super) fn address_operand(
+        &mut self,
+        fb: &mut FnBuilder,
+        e: &Expr,
+    ) -> LResult<(Handle<naga::Expression>, Handle<naga::Expression>)> {
+        match e.ty.pointee() {
+            Some(_) if is_null_constant(e) => {
+                let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                Ok((zero, zero))
+            }
+            Some(pointee) => {
+                let pointee = pointee.ty.clone();
+                let p = self.pointer(fb, e)?;
+                self.pointer_address(fb, p, &pointee, e.location)
+            }
+            None => {
+                self.expr(fb, e)?;
+                let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                Ok((zero, zero))
+            }
+        }
+    }
+
+    /// `(T)p` of a pointer to an integer type `ty`: the number `%p` prints
+    /// (the object in the high 32 bits, the byte offset in the low 32);
+    /// into a 32-bit integer, the object in the high 8 bits and the offset
+    /// in the low 24, so objects past 16 MiB may collide. Null is 0. There
+    /// is no way back: an integer cast to a pointer has no root.
+    pub(super) fn pointer_to_integer(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: &Expr,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        use naga::BinaryOperator as B;
+        let (object, byte) = self.address_operand(fb, p)?;
+        let wide = ty.scalar().is_some_and(|s| s.size() == 8);
+        let (number, from) = if wide {
+            let widen = |fb: &mut FnBuilder, v| {
+                fb.add(naga::Expression::As {
+                    expr: v,
+                    kind: naga::ScalarKind::Uint,
+                    convert: Some(8),
+                })
+            };
+            let (object, byte) = (widen(fb, object), widen(fb, byte));
+            let at = fb.add(naga::Expression::Literal(naga::Literal::U32(32)));
+            let high = fb.binary(B::ShiftLeft, object, at);
+            (
+                fb.binary(B::InclusiveOr, high, byte),
+                Type::Scalar(Scalar::ULong),
+            )
+        } else {
+            let at = fb.add(naga::Expression::Literal(naga::Literal::U32(24)));
+            let high = fb.binary(B::ShiftLeft, object, at);
+            (fb.binary(B::Add, high, byte), Type::UINT)
+        };
+        self.convert(fb, number, &from, ty, location)
+    }
+
+    /// Pointer comparisons and differences (C99 6.5.6, 6.5.8, 6.5.9).
+    /// Pointers into different objects compare by their objects' identity,
+    /// an order C leaves unspecified; equality is exact.
+    pub(super) fn pointer_binary(
+        &mut self,
+        fb: &mut FnBuilder,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        use naga::BinaryOperator as B;
+        let (id_a, byte_a) = self.address_operand(fb, a)?;
+        let (id_b, byte_b) = self.address_operand(fb, b)?;
+        if op == BinaryOp::Sub {
+            let size =
+                a.ty.pointee()
+                    .and_then(|p| p.ty.size(self.caps.address_bits))
+                    .unwrap_or(1) as i32;
+            let bytes = fb.binary(B::Subtract, byte_a, byte_b);
+            let bytes = fb.add(naga::Expression::As {
+                expr: bytes,
+                kind: naga::ScalarKind::Sint,
+                convert: None,
+            });
+            let size = fb.add(naga::Expression::Literal(naga::Literal::I32(size.max(1))));
+            let elements = fb.binary(B::Divide, bytes, size);
+            return self.convert(fb, elements, &Type::INT, ty, location);
+        }
+        let same_object = fb.binary(B::Equal, id_a, id_b);
+        let compare = |fb: &mut FnBuilder, op| {
+            let by_object = fb.binary(op, id_a, id_b);
+            let by_offset = fb.binary(op, byte_a, byte_b);
+            let within = fb.binary(B::LogicalAnd, same_object, by_offset);
+            let apart = fb.unary(naga::UnaryOperator::LogicalNot, same_object);
+            let across = fb.binary(B::LogicalAnd, apart, by_object);
+            fb.binary(B::LogicalOr, within, across)
+        };
+        let result = match op {
+            BinaryOp::Eq | BinaryOp::Ne => {
+                let offsets = fb.binary(B::Equal, byte_a, byte_b);
+                let equal = fb.binary(B::LogicalAnd, same_object, offsets);
+                if op == BinaryOp::Eq {
+                    equal
+                } else {
+                    fb.unary(naga::UnaryOperator::LogicalNot, equal)
+                }
+            }
+            BinaryOp::Lt => compare(fb, B::Less),
+            BinaryOp::Le => compare(fb, B::LessEqual),
+            BinaryOp::Gt => compare(fb, B::Greater),
+            BinaryOp::Ge => compare(fb, B::GreaterEqual),
+            _ => {
+                return Err(self.error(
+                    location,
+                    "this operation on pointers is not supported by this translator",
+                ))
+            }
+        };
+        self.bool_to_int(fb, result, ty, location)
+    }
+}
