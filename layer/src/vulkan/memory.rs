@@ -29,6 +29,10 @@ const BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
         | vk::BufferUsageFlags::TRANSFER_DST.as_raw(),
 );
 
+/// The least alignment of a device-local buffer's memory: the size of the
+/// largest OpenCL C type (`long16`, `double16`).
+const DEVICE_LOCAL_ALIGNMENT: u64 = 128;
+
 /// The Vulkan buffer behind a requested size: Vulkan forbids size 0, and
 /// vkCmdFillBuffer works in whole words, so round up to a multiple of 4.
 pub(crate) fn vulkan_size_for(size: u64) -> u64 {
@@ -89,7 +93,13 @@ impl Buffer {
         buffer.raw = unsafe { raw_device.create_buffer(&create_info, None) }
             .map_err(VkError::call("vkCreateBuffer"))?;
         // SAFETY: `buffer.raw` is a live buffer of this device.
-        let requirements = unsafe { raw_device.get_buffer_memory_requirements(buffer.raw) };
+        let mut requirements = unsafe { raw_device.get_buffer_memory_requirements(buffer.raw) };
+        if placement == Placement::DeviceLocal {
+            // A zero-copy map hands out pointers into device-local buffers;
+            // at this alignment they suit any OpenCL C type, as the
+            // runtime's own map allocations do.
+            requirements.alignment = requirements.alignment.max(DEVICE_LOCAL_ALIGNMENT);
+        }
 
         let location = match placement {
             Placement::DeviceLocal => MemoryLocation::GpuOnly,
@@ -244,6 +254,10 @@ mod tests {
                 buffer.mapped().is_some(),
                 "{placement:?} is mapped on lavapipe"
             );
+            if placement == Placement::DeviceLocal {
+                let address = buffer.mapped().map_or(1, |pointer| pointer as usize);
+                assert_eq!(address % DEVICE_LOCAL_ALIGNMENT as usize, 0);
+            }
             let data: Vec<u8> = (0..=255).cycle().take(1000).collect();
             buffer.write(0, &data).expect("write");
             let mut back = vec![0; 1000];
