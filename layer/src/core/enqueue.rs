@@ -16,8 +16,9 @@ use std::sync::Arc;
 use opencl_sys::{
     cl_command_type, cl_int, cl_mem_migration_flags, CL_COMMAND_BARRIER, CL_COMMAND_COPY_BUFFER,
     CL_COMMAND_FILL_BUFFER, CL_COMMAND_MAP_BUFFER, CL_COMMAND_MIGRATE_MEM_OBJECTS,
-    CL_COMMAND_READ_BUFFER, CL_COMMAND_UNMAP_MEM_OBJECT, CL_COMMAND_WRITE_BUFFER, CL_COMPLETE, CL_INVALID_CONTEXT, CL_INVALID_VALUE,
-    CL_MEM_COPY_OVERLAP, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
+    CL_COMMAND_READ_BUFFER, CL_COMMAND_UNMAP_MEM_OBJECT, CL_COMMAND_WRITE_BUFFER, CL_COMPLETE,
+    CL_INVALID_CONTEXT, CL_INVALID_VALUE, CL_MEM_COPY_OVERLAP,
+    CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
 };
 
 use crate::core::command::{Recipe, Step};
@@ -103,9 +104,8 @@ pub fn read_buffer_as(
             queue.wait_for_earlier(waits);
         }
         let at = (mem.origin() + offset) as u64;
-        let copy_out: HostCompletion = Box::new(move || {
-            transfer::read_mapped(&buffer, at, destination.bytes_mut())
-        });
+        let copy_out: HostCompletion =
+            Box::new(move || transfer::read_mapped(&buffer, at, destination.bytes_mut()));
         let mut recipe = Recipe::on_host(copy_out, true);
         recipe.uses(mem.clone(), Access::Read);
         let event = queue.enqueue(command, waits, recipe, None)?;
@@ -194,7 +194,15 @@ pub fn write_buffer_as(
     let access = queue.device().host_access();
     if host_direct::write_is_direct(access, &buffer, source.len(), blocking) {
         transfer_trace::note(traced, Path::Direct, source.len());
-        let event = write_direct(command, queue, mem, (buffer, offset), source, blocking, waits)?;
+        let event = write_direct(
+            command,
+            queue,
+            mem,
+            (buffer, offset),
+            source,
+            blocking,
+            waits,
+        )?;
         wait_if_blocking(&event, blocking)?;
         return Ok(event);
     }

@@ -46,10 +46,7 @@ pub struct MapMemory(Region);
 
 enum Region {
     /// Allocated on first use, which a zero-copy map never makes.
-    Owned {
-        chunks: Vec<Chunk>,
-        size: usize,
-    },
+    Owned { chunks: Vec<Chunk>, size: usize },
     /// `host_ptr + offset` of a `CL_MEM_USE_HOST_PTR` buffer.
     Host(Box<dyn HostMemory>),
 }

@@ -57,9 +57,7 @@ impl Refresh {
             .buffer()
             .read(0, &mut contents)
             .or_out_of_resources()?;
-        self.destination
-            .write(0, &contents)
-            .or_out_of_resources()
+        self.destination.write(0, &contents).or_out_of_resources()
     }
 }
 

@@ -265,9 +265,10 @@ pub fn read_mapped(buffer: &vulkan::Buffer, at: u64, out: &mut [u8]) -> CLResult
     }
     let step = piece_len(out.len());
     let pieces = out.chunks_mut(step).enumerate();
-    in_parallel(pieces.map(|(k, piece)| (k * step, piece)), |offset, piece| {
-        buffer.read(at + offset as u64, piece)
-    })
+    in_parallel(
+        pieces.map(|(k, piece)| (k * step, piece)),
+        |offset, piece| buffer.read(at + offset as u64, piece),
+    )
 }
 
 /// Copies `data` to `at` in `buffer`'s mapping.
@@ -277,9 +278,10 @@ pub fn write_mapped(buffer: &vulkan::Buffer, at: u64, data: &[u8]) -> CLResult<(
     }
     let step = piece_len(data.len());
     let pieces = data.chunks(step).enumerate();
-    in_parallel(pieces.map(|(k, piece)| (k * step, piece)), |offset, piece| {
-        buffer.write(at + offset as u64, piece)
-    })
+    in_parallel(
+        pieces.map(|(k, piece)| (k * step, piece)),
+        |offset, piece| buffer.write(at + offset as u64, piece),
+    )
 }
 
 /// How many threads copy one part: [`COPY_THREADS`], or fewer on a

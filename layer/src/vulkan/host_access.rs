@@ -37,7 +37,8 @@ impl DeviceLocalHostAccess {
             device_type,
             vk::PhysicalDeviceType::CPU | vk::PhysicalDeviceType::INTEGRATED_GPU
         );
-        let visible = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let visible =
+            vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
         let first_device_local = types
             .iter()
             .map(|memory_type| memory_type.property_flags)
@@ -91,7 +92,10 @@ mod tests {
         assert_eq!(DeviceLocalHostAccess::classify(discrete, &[]), None);
         // Integrated GPUs and CPUs share memory whatever the types say.
         let integrated = vk::PhysicalDeviceType::INTEGRATED_GPU;
-        assert_eq!(DeviceLocalHostAccess::classify(integrated, &behind), Unified);
+        assert_eq!(
+            DeviceLocalHostAccess::classify(integrated, &behind),
+            Unified
+        );
         let cpu = vk::PhysicalDeviceType::CPU;
         assert_eq!(DeviceLocalHostAccess::classify(cpu, &bar), Unified);
     }
