@@ -162,20 +162,22 @@ impl Buffer {
     pub fn write(&self, offset: u64, data: &[u8]) -> Result<(), VkError> {
         let target = self.mapped_range("Buffer::write", offset, data.len())?;
         // SAFETY: `mapped_range` checked that `offset + data.len()` lies within
-        // the live mapping; the source is a separate Rust slice so the ranges
-        // cannot overlap; the bytes are plain data (any value is valid) and no
-        // Rust reference into the mapping is created, so a concurrent device
-        // access can at worst produce wrong bytes, not an invalid value.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), target, data.len()) };
+        // the live mapping; `copy` allows the ranges to overlap (a zero-copy
+        // map hands the application pointers into the mapping, which it may
+        // pass back as a write's source); the bytes are plain data (any value
+        // is valid) and no Rust reference into the mapping is created, so a
+        // concurrent device access can at worst produce wrong bytes, not an
+        // invalid value.
+        unsafe { std::ptr::copy(data.as_ptr(), target, data.len()) };
         Ok(())
     }
 
     /// Copies from the mapping at `offset` into `out`; see [`Buffer::write`].
     pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), VkError> {
         let source = self.mapped_range("Buffer::read", offset, out.len())?;
-        // SAFETY: as in `write`: in bounds of the live mapping, disjoint from
-        // `out`, plain bytes, no reference into the mapping.
-        unsafe { std::ptr::copy_nonoverlapping(source, out.as_mut_ptr(), out.len()) };
+        // SAFETY: as in `write`: in bounds of the live mapping, overlap with
+        // `out` allowed, plain bytes, no reference into the mapping.
+        unsafe { std::ptr::copy(source, out.as_mut_ptr(), out.len()) };
         Ok(())
     }
 
