@@ -201,6 +201,19 @@ fn assert_traced(lines: &[String], command: &str, paths: &[&str], bytes: usize) 
     );
 }
 
+/// Asserts `got == expected`, naming the first difference rather than
+/// printing 16,384 numbers.
+#[track_caller]
+fn assert_same(got: &[u32], expected: &[u32], what: &str) {
+    assert_eq!(got.len(), expected.len(), "{what}: length");
+    if let Some(i) = (0..got.len()).find(|&i| got[i] != expected[i]) {
+        panic!(
+            "{what}: element {i} is {} where {} was expected",
+            got[i], expected[i]
+        );
+    }
+}
+
 fn pattern(seed: u32) -> Vec<u32> {
     (0..N as u32)
         .map(|i| i.wrapping_mul(2_654_435_761).wrapping_add(seed))
@@ -223,7 +236,7 @@ pub fn reads_writes_and_rects(fixture: &Fixture) {
     let first = pattern(1);
     // SAFETY: blocking, from a slice of N uints.
     unsafe { queue.enqueue_write_buffer(&mut buffer, CL_BLOCKING, 0, &first, &[]) }.expect("write");
-    assert_eq!(read_all(queue, &buffer), first);
+    assert_same(&read_all(queue, &buffer), &first, "blocking round trip");
 
     let second = pattern(2);
     let mut out = vec![0u32; N];
@@ -237,7 +250,7 @@ pub fn reads_writes_and_rects(fixture: &Fixture) {
             .expect("read");
         read.wait().expect("read done");
     }
-    assert_eq!(out, second);
+    assert_same(&out, &second, "non-blocking round trip");
 
     // A sub-buffer adds its origin to every transfer.
     let align = fixture.device.mem_base_addr_align().expect("alignment") as usize / 8;
@@ -255,7 +268,11 @@ pub fn reads_writes_and_rects(fixture: &Fixture) {
     assert_eq!(back, words);
     let mut expected = second.clone();
     expected[origin + 4..origin + 20].copy_from_slice(&words);
-    assert_eq!(read_all(queue, &buffer), expected);
+    assert_same(
+        &read_all(queue, &buffer),
+        &expected,
+        "after the sub-buffer write",
+    );
 
     // A 3 x 4 rectangle of uints at row 2, column 5 of 64-uint rows.
     let (row_bytes, rows) = (64 * 4, 4);
@@ -306,7 +323,7 @@ pub fn reads_writes_and_rects(fixture: &Fixture) {
         let at = (2 + r) * 64 + 5;
         expected[at..at + 3].copy_from_slice(chunk);
     }
-    assert_eq!(read_all(queue, &buffer), expected);
+    assert_same(&read_all(queue, &buffer), &expected, "after the rect write");
 
     let lines = fixture.lines_since(start);
     assert_traced(&lines, "write", fixture.write_paths(), 4 * N);
@@ -358,11 +375,45 @@ pub fn in_order_transfers_keep_their_place_among_kernels(fixture: &Fixture) {
         set_user_event_status(user.get(), CL_COMPLETE).expect("set user event");
     }
     queue.finish().expect("finish");
+
+    // A write takes its data at enqueue, so from memory that a pending
+    // read fills it takes what the read leaves there.
+    let mut bounce = vec![0u32; N];
+    let mut copy = new_buffer(&fixture.context, N);
+    fixture.add(queue, &data, 3, &[]);
+    // SAFETY: `bounce` outlives both commands (the queue is finished).
+    unsafe {
+        queue
+            .enqueue_read_buffer(&data, CL_NON_BLOCKING, 0, &mut bounce, &[])
+            .expect("read");
+        queue
+            .enqueue_write_buffer(&mut copy, CL_NON_BLOCKING, 0, &bounce, &[])
+            .expect("write");
+    }
+    queue.finish().expect("finish");
+
     let plus = |v: &[u32], k: u32| v.iter().map(|x| x.wrapping_add(k)).collect::<Vec<_>>();
-    assert_eq!(after_one, plus(&initial, 1));
-    assert_eq!(after_replace, plus(&replacement, 100));
-    assert_eq!(gated, plus(&replacement, 1100));
-    assert_eq!(read_all(queue, &data), plus(&replacement, 1105));
+    assert_same(
+        &read_all(queue, &copy),
+        &plus(&replacement, 1108),
+        "written from a read's destination",
+    );
+    assert_same(&after_one, &plus(&initial, 1), "read between kernels");
+    assert_same(
+        &after_replace,
+        &plus(&replacement, 100),
+        "read after a write and a kernel",
+    );
+    assert_same(
+        &gated,
+        &plus(&replacement, 1100),
+        "read behind a user event",
+    );
+    assert_same(
+        &read_all(queue, &data),
+        &plus(&replacement, 1108),
+        "final contents",
+    );
     let lines = fixture.lines_since(start);
     assert_traced(&lines, "read", &[fixture.read_path()], 4 * N);
 }
@@ -396,8 +447,8 @@ pub fn out_of_order_transfers_follow_their_events(fixture: &Fixture) {
     }
     queue.finish().expect("finish");
     let plus = |v: &[u32], k: u32| v.iter().map(|x| x.wrapping_add(k)).collect::<Vec<_>>();
-    assert_eq!(after_one, plus(&initial, 1));
-    assert_eq!(last, plus(&replacement, 7));
+    assert_same(&after_one, &plus(&initial, 1), "read between kernels");
+    assert_same(&last, &plus(&replacement, 7), "last read");
 }
 
 /// Maps: zero copy where direct (two maps of one region share an address,
@@ -433,7 +484,11 @@ pub fn maps_are_zero_copy_and_writes_through_them_reach_kernels(fixture: &Fixtur
             .enqueue_map_buffer(&data, CL_BLOCKING, CL_MAP_READ, 256, 256, &mut c, &[])
             .expect("map c");
         assert_eq!(a as usize % 128, 0, "aligned for any type");
-        assert_eq!(std::slice::from_raw_parts(a.cast::<u32>(), N), &initial[..]);
+        assert_same(
+            std::slice::from_raw_parts(a.cast::<u32>(), N),
+            &initial,
+            "mapped contents",
+        );
         assert_eq!(*c.cast::<u32>(), initial[64]);
         assert_eq!(
             a == b,
@@ -483,7 +538,11 @@ pub fn maps_are_zero_copy_and_writes_through_them_reach_kernels(fixture: &Fixtur
         .iter()
         .map(|v| v.wrapping_add(1).wrapping_mul(3).wrapping_add(7))
         .collect();
-    assert_eq!(read_all(queue, &data), expected);
+    assert_same(
+        &read_all(queue, &data),
+        &expected,
+        "after writes through a map and a kernel",
+    );
 
     // Invalidating the region: what the host writes is all that counts.
     // SAFETY: a blocking map of the first 64 uints, written then unmapped.
@@ -509,7 +568,11 @@ pub fn maps_are_zero_copy_and_writes_through_them_reach_kernels(fixture: &Fixtur
     }
     let back = read_all(queue, &data);
     assert!((0..64).all(|i| back[i] == 40_000 + i as u32));
-    assert_eq!(back[64..], expected[64..]);
+    assert_same(
+        &back[64..],
+        &expected[64..],
+        "outside the invalidated region",
+    );
 
     let lines = fixture.lines_since(start);
     if fixture.direct {

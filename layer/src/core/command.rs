@@ -151,6 +151,11 @@ impl Recipe {
         device: &Arc<Object<Device>>,
         overlap: bool,
     ) -> CLResult<()> {
+        if self.host_work.is_some() {
+            // The queue runs host commands itself; recording one would
+            // drop its work silently.
+            return Err(opencl_sys::CL_INVALID_OPERATION);
+        }
         let mut refreshes = Vec::new();
         for (mem, access) in &self.uses {
             refreshes.extend(mem.prepare_on(device, *access)?);

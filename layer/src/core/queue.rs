@@ -11,6 +11,14 @@
 //! completes; then the held-back commands are recorded and submitted from
 //! whichever thread completed it.
 //!
+//! A command the host carries out ([`Recipe::on_host`]: a direct read or
+//! write, see [`crate::core::host_direct`]) records nothing. It runs at
+//! enqueue when every earlier command of the queue and its wait list are
+//! done; otherwise it is held back until they are, with every later
+//! command behind it, and runs from whichever thread completed the last
+//! of them. Either way it runs under the queue's lock, so no later command
+//! is recorded before its host work is done.
+//!
 //! Lock order: a queue's state, then an event's state. A queue never holds
 //! its lock while flushing another queue or running callbacks.
 
@@ -685,6 +693,10 @@ impl Object<Queue> {
     /// then runs on the calling thread. Failures are left for the command
     /// to report.
     pub fn wait_for_earlier(&self, waits: &[Arc<Object<Event>>]) {
+        if waits.iter().any(|e| !e.context().is(&self.context)) {
+            // The command is refused without waiting for anything.
+            return;
+        }
         let _ = self.flush();
         let commands = state_commands(&self.lock());
         for event in commands.iter().chain(waits) {
