@@ -25,6 +25,7 @@ use crate::core::object::{ClObject, ObjectKind};
 use crate::core::platform;
 use crate::core::profiling::DeviceClock;
 use crate::core::transfer::StagingPool;
+use crate::core::transfer_trace;
 use crate::core::CLResult;
 use crate::vulkan::{self, DeviceLocalHostAccess, Instance, PhysicalDeviceInfo, Placement};
 
@@ -144,6 +145,11 @@ impl Device {
         }
         let device = vulkan::Device::new_copy(self.instance, self.physical_index, self.copy)
             .or_out_of_resources()?;
+        transfer_trace::note_device(
+            self.name(),
+            self.info.device_local_host_access,
+            self.host_access,
+        );
         Ok(self.logical.get_or_init(|| device))
     }
 

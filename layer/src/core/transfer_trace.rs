@@ -4,11 +4,14 @@
 //! `1` or `stderr` writes to standard error; any other non-empty value is
 //! the path of a file the lines are appended to. Each line is
 //! `clvulkan: transfer: <command> <path> <bytes>`, for example
-//! `clvulkan: transfer: read direct 4096`.
+//! `clvulkan: transfer: read direct 4096`. When a device is opened a line
+//! says what its device-local memory offers and what transfers may use.
 
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::sync::{Mutex, OnceLock, PoisonError};
+
+use crate::vulkan::DeviceLocalHostAccess;
 
 /// The environment variable that turns tracing on.
 pub const TRACE_VARIABLE: &str = "CLVULKAN_TRACE_TRANSFERS";
@@ -80,14 +83,40 @@ fn sink() -> &'static Sink {
 
 /// Notes that `command` moved `bytes` bytes along `path`.
 pub fn note(command: Command, path: Path, bytes: usize) {
-    let line = match sink() {
-        Sink::Off => return,
-        _ => format!(
-            "clvulkan: transfer: {} {} {bytes}\n",
-            command.name(),
-            path.name()
-        ),
+    if matches!(sink(), Sink::Off) {
+        return;
+    }
+    write_line(&format!(
+        "clvulkan: transfer: {} {} {bytes}\n",
+        command.name(),
+        path.name()
+    ));
+}
+
+/// Notes what a device's device-local memory is (`classified`) and what
+/// the transfers may do with it (`effective`, none when switched off), as
+/// `clvulkan: transfer: device <name>: unified, direct unified`.
+pub fn note_device(
+    name: &str,
+    classified: DeviceLocalHostAccess,
+    effective: DeviceLocalHostAccess,
+) {
+    if matches!(sink(), Sink::Off) {
+        return;
+    }
+    let class = |access| match access {
+        DeviceLocalHostAccess::Unified => "unified",
+        DeviceLocalHostAccess::BarWindow => "bar-window",
+        DeviceLocalHostAccess::None => "none",
     };
+    write_line(&format!(
+        "clvulkan: transfer: device {name}: {}, direct {}\n",
+        class(classified),
+        class(effective)
+    ));
+}
+
+fn write_line(line: &str) {
     // Lines from concurrent transfers must not interleave.
     static WRITING: Mutex<()> = Mutex::new(());
     let _writing = WRITING.lock().unwrap_or_else(PoisonError::into_inner);

@@ -1,12 +1,12 @@
 //! How the host reaches a device's device-local memory: the classification
 //! that decides whether reads, writes and maps may skip staging.
 //!
-//! Device-local buffers get the first memory type with `DEVICE_LOCAL`
-//! (gpu-allocator's `MemoryLocation::GpuOnly`), so that type is what the
-//! classification looks at. Whether one particular buffer is host-visible
-//! is still [`crate::vulkan::Buffer::mapped`]'s answer: on a discrete GPU
-//! the first device-local type is usually not host-visible even when a BAR
-//! window exists, and then nothing can be done directly.
+//! The class says what the device offers. Whether one particular buffer
+//! can use it is [`crate::vulkan::Buffer::mapped`]'s answer: device-local
+//! buffers get the first memory type with `DEVICE_LOCAL` (gpu-allocator's
+//! `MemoryLocation::GpuOnly`), and on a discrete GPU that type is usually
+//! not host-visible even when a BAR window is listed after it; then
+//! nothing can be done directly with the buffer.
 
 use ash::vk;
 
@@ -28,7 +28,7 @@ pub enum DeviceLocalHostAccess {
 
 impl DeviceLocalHostAccess {
     /// The classification of a device of `device_type` whose memory types
-    /// are `types`, in Vulkan's order.
+    /// are `types`.
     pub fn classify(
         device_type: vk::PhysicalDeviceType,
         types: &[vk::MemoryType],
@@ -39,17 +39,19 @@ impl DeviceLocalHostAccess {
         );
         let visible =
             vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let first_device_local = types
-            .iter()
-            .map(|memory_type| memory_type.property_flags)
-            .find(|flags| flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL));
-        match first_device_local {
-            _ if shares_memory => DeviceLocalHostAccess::Unified,
-            Some(flags) if flags.contains(visible | vk::MemoryPropertyFlags::HOST_CACHED) => {
-                DeviceLocalHostAccess::Unified
-            }
-            Some(flags) if flags.contains(visible) => DeviceLocalHostAccess::BarWindow,
-            _ => DeviceLocalHostAccess::None,
+        let device_local_with = |wanted: vk::MemoryPropertyFlags| {
+            types.iter().any(|memory_type| {
+                memory_type
+                    .property_flags
+                    .contains(vk::MemoryPropertyFlags::DEVICE_LOCAL | wanted)
+            })
+        };
+        if shares_memory || device_local_with(visible | vk::MemoryPropertyFlags::HOST_CACHED) {
+            DeviceLocalHostAccess::Unified
+        } else if device_local_with(visible) {
+            DeviceLocalHostAccess::BarWindow
+        } else {
+            DeviceLocalHostAccess::None
         }
     }
 }
@@ -76,7 +78,7 @@ mod tests {
     const CACHED: vk::MemoryPropertyFlags = vk::MemoryPropertyFlags::HOST_CACHED;
 
     #[test]
-    fn memory_types_classify_as_the_buffers_would_see_them() {
+    fn memory_types_classify_by_what_device_local_memory_offers() {
         use DeviceLocalHostAccess::*;
         let discrete = vk::PhysicalDeviceType::DISCRETE_GPU;
         // lavapipe-like: one type, everything.
@@ -85,10 +87,16 @@ mod tests {
         // Resizable BAR as the first device-local type.
         let bar = types(&[LOCAL | VISIBLE, VISIBLE | CACHED]);
         assert_eq!(DeviceLocalHostAccess::classify(discrete, &bar), BarWindow);
-        // A BAR window listed after plain device-local memory: buffers get
-        // the plain one, so the host cannot reach them.
+        // A BAR window listed after plain device-local memory (buffers get
+        // the plain one, which `Buffer::mapped` tells per buffer).
         let behind = types(&[LOCAL, VISIBLE, LOCAL | VISIBLE]);
-        assert_eq!(DeviceLocalHostAccess::classify(discrete, &behind), None);
+        assert_eq!(
+            DeviceLocalHostAccess::classify(discrete, &behind),
+            BarWindow
+        );
+        // No window: the host-visible memory is not device-local.
+        let apart = types(&[LOCAL, VISIBLE | CACHED]);
+        assert_eq!(DeviceLocalHostAccess::classify(discrete, &apart), None);
         assert_eq!(DeviceLocalHostAccess::classify(discrete, &[]), None);
         // Integrated GPUs and CPUs share memory whatever the types say.
         let integrated = vk::PhysicalDeviceType::INTEGRATED_GPU;
