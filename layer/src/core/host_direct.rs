@@ -7,12 +7,15 @@
 //!   mapping once the command's dependencies are done, and a map hands out
 //!   a pointer into the buffer itself (zero copy), which unmap leaves in
 //!   place. `CL_MEM_USE_HOST_PTR` maps still use `host_ptr`.
-//! - A BAR window on a discrete GPU: blocking writes up to
-//!   [`BAR_DIRECT_WRITE_MAX_BYTES`] are direct (write-combined stores);
-//!   reads and maps stay staged, since uncached reads across the bus are
-//!   far slower than a GPU copy. Unmeasured on real hardware: the size
-//!   limit is a guess to be replaced by a measurement, and the streamed
-//!   staging path (`core::transfer`) remains for everything above it.
+//! - A BAR window on a discrete GPU, for a buffer allocated in it: blocking
+//!   writes up to [`BAR_DIRECT_WRITE_MAX_BYTES`] are direct (write-combined
+//!   stores); reads and maps stay staged, since uncached reads across the
+//!   bus are far slower than a GPU copy. Unmeasured on real hardware: the
+//!   size limit is a guess to be replaced by a measurement
+//!   ([`BAR_LIMIT_VARIABLE`] moves it), and the streamed staging path
+//!   (`core::transfer`) remains for everything above it. Buffers normally
+//!   get device-local memory outside the window;
+//!   `CLVULKAN_DEVICE_LOCAL_MEMORY=bar` puts them in it for measuring.
 //! - Otherwise, or with `CLVULKAN_HOST_DIRECT=0`, everything is staged.
 //!
 //! A direct transfer needs the buffer's memory to be host-visible and
@@ -27,11 +30,26 @@ use crate::vulkan::{self, DeviceLocalHostAccess};
 /// that every transfer takes the staged path.
 pub const SWITCH_VARIABLE: &str = "CLVULKAN_HOST_DIRECT";
 
-/// The largest blocking write done directly into a BAR window. Unmeasured:
-/// a write-combined copy by one thread runs at roughly bus speed with no
-/// submission, while the streamed staging path overlaps a multi-threaded
-/// host copy with the GPU's; where they cross needs measuring.
+/// The largest blocking write done directly into a BAR window, unless
+/// [`BAR_LIMIT_VARIABLE`] says otherwise. Unmeasured: a write-combined
+/// copy runs at roughly bus speed with no submission, while the streamed
+/// staging path overlaps a multi-threaded host copy with the GPU's; where
+/// they cross needs measuring.
 pub const BAR_DIRECT_WRITE_MAX_BYTES: usize = 16 << 20;
+
+/// The environment variable that replaces [`BAR_DIRECT_WRITE_MAX_BYTES`]
+/// (in bytes), for measuring where direct writes stop paying.
+pub const BAR_LIMIT_VARIABLE: &str = "CLVULKAN_BAR_DIRECT_WRITE_MAX";
+
+fn bar_direct_write_max() -> usize {
+    static LIMIT: OnceLock<usize> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var(BAR_LIMIT_VARIABLE)
+            .ok()
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or(BAR_DIRECT_WRITE_MAX_BYTES)
+    })
+}
 
 /// Whether direct host access may be used at all in this process.
 fn allowed() -> bool {
@@ -67,7 +85,7 @@ pub fn write_is_direct(
 ) -> bool {
     let by_access = match access {
         DeviceLocalHostAccess::Unified => true,
-        DeviceLocalHostAccess::BarWindow => blocking && size <= BAR_DIRECT_WRITE_MAX_BYTES,
+        DeviceLocalHostAccess::BarWindow => blocking && size <= bar_direct_write_max(),
         DeviceLocalHostAccess::None => false,
     };
     by_access && buffer.mapped().is_some()

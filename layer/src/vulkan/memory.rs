@@ -1,7 +1,7 @@
 //! Buffers: a `VkBuffer` bound to memory from the device's gpu-allocator,
 //! persistently mapped whenever that memory is host-visible.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
@@ -32,6 +32,19 @@ const BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
 /// The least alignment of a device-local buffer's memory: the size of the
 /// largest OpenCL C type (`long16`, `double16`).
 const DEVICE_LOCAL_ALIGNMENT: u64 = 128;
+
+/// `CLVULKAN_DEVICE_LOCAL_MEMORY=bar`, a measurement aid: device-local
+/// buffers go to device-local memory the host can map (a BAR window)
+/// where there is such memory and room in it, so that the direct host
+/// paths for BAR windows can be measured on discrete GPUs, whose buffers
+/// otherwise get the first device-local memory type (usually not
+/// host-visible). Unset, buffers are placed as always.
+fn device_local_in_bar_window() -> bool {
+    static IN_WINDOW: OnceLock<bool> = OnceLock::new();
+    *IN_WINDOW.get_or_init(|| {
+        std::env::var("CLVULKAN_DEVICE_LOCAL_MEMORY").is_ok_and(|value| value == "bar")
+    })
+}
 
 /// The Vulkan buffer behind a requested size: Vulkan forbids size 0, and
 /// vkCmdFillBuffer works in whole words, so round up to a multiple of 4.
@@ -106,13 +119,35 @@ impl Buffer {
             Placement::Upload => MemoryLocation::CpuToGpu,
             Placement::Readback => MemoryLocation::GpuToCpu,
         };
-        let allocation = device.allocator().allocate(&AllocationCreateDesc {
+        let describe = |location| AllocationCreateDesc {
             name: "clvulkan buffer",
             requirements,
             location,
             linear: true,
             allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        })?;
+        };
+        let in_window = (placement == Placement::DeviceLocal && device_local_in_bar_window())
+            .then(|| {
+                device
+                    .allocator()
+                    .allocate(&describe(MemoryLocation::CpuToGpu))
+            })
+            .and_then(Result::ok)
+            .and_then(|allocation| {
+                let properties = allocation.memory_properties();
+                if properties.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL) {
+                    Some(allocation)
+                } else {
+                    // Host memory, not a window into the device's: give
+                    // it back and take ordinary device-local memory.
+                    let _ = device.allocator().free(allocation);
+                    None
+                }
+            });
+        let allocation = match in_window {
+            Some(allocation) => allocation,
+            None => device.allocator().allocate(&describe(location))?,
+        };
         // SAFETY: the allocation was made for this buffer's memory
         // requirements (size, alignment, memory type bits) and is bound once
         // at its own offset; Drop destroys the buffer before freeing the
