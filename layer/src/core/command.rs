@@ -1,7 +1,9 @@
 //! What one OpenCL command records into a Vulkan stream, prepared at
 //! enqueue time so that a command held back behind a user event can be
 //! recorded later from any thread without touching the application's
-//! memory again.
+//! memory again; or, for a direct host transfer
+//! ([`crate::core::host_direct`]), the work the host does in its place once
+//! everything the command follows is done.
 
 use std::any::Any;
 use std::sync::Arc;
@@ -9,6 +11,7 @@ use std::sync::Arc;
 use crate::core::buffer_pool::Lease;
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
+use crate::core::event::HostCompletion;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::residency::Access;
@@ -50,9 +53,64 @@ pub struct Recipe {
     keep_alive: Vec<Arc<dyn Any + Send + Sync>>,
     /// The size of the pooled buffers it holds (see [`Recipe::hold`]).
     leased_bytes: u64,
+    /// Set for a command the host carries out instead of the GPU.
+    host_work: Option<HostWork>,
+}
+
+/// What the host does for a command that records nothing: copies between
+/// application memory and a buffer's mapping.
+struct HostWork {
+    run: HostCompletion,
+    /// It writes application memory (a read): later commands that take
+    /// their data from application memory at enqueue must wait for it.
+    writes_application_memory: bool,
 }
 
 impl Recipe {
+    /// A command the host carries out by running `run`, once every command
+    /// it follows is done (see [`crate::core::queue`]); its memory objects
+    /// are named with [`Recipe::uses`] as for recorded commands.
+    pub fn on_host(run: HostCompletion, writes_application_memory: bool) -> Recipe {
+        Recipe {
+            host_work: Some(HostWork {
+                run,
+                writes_application_memory,
+            }),
+            ..Recipe::default()
+        }
+    }
+
+    /// Whether the host carries the command out ([`Recipe::on_host`]).
+    pub fn runs_on_host(&self) -> bool {
+        self.host_work.is_some()
+    }
+
+    /// Whether the host work writes application memory.
+    pub fn writes_application_memory(&self) -> bool {
+        self.host_work
+            .as_ref()
+            .is_some_and(|work| work.writes_application_memory)
+    }
+
+    /// Carries out a command on the host, now that everything it follows
+    /// is done: brings the memory objects' newest contents to `device`
+    /// (copying on the host, as the buffers are mapped), then runs the
+    /// host work, then `more` (work that borrows the caller's memory).
+    pub fn run_on_host(
+        self,
+        device: &Arc<Object<Device>>,
+        more: impl FnOnce() -> CLResult<()>,
+    ) -> CLResult<()> {
+        for (mem, access) in &self.uses {
+            if let Some(refresh) = mem.prepare_on(device, *access)? {
+                refresh.apply_on_host()?;
+            }
+        }
+        if let Some(work) = self.host_work {
+            (work.run)()?;
+        }
+        more()
+    }
     /// The command uses `mem` as `access`: its contents are brought to the
     /// queue's device when the command is recorded, and it is kept alive.
     pub fn uses(&mut self, mem: Arc<Object<Mem>>, access: Access) {
@@ -93,6 +151,11 @@ impl Recipe {
         device: &Arc<Object<Device>>,
         overlap: bool,
     ) -> CLResult<()> {
+        if self.host_work.is_some() {
+            // The queue runs host commands itself; recording one would
+            // drop its work silently.
+            return Err(opencl_sys::CL_INVALID_OPERATION);
+        }
         let mut refreshes = Vec::new();
         for (mem, access) in &self.uses {
             refreshes.extend(mem.prepare_on(device, *access)?);

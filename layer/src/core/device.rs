@@ -20,12 +20,14 @@ use crate::core::caps::device_caps;
 use crate::core::completion::CompletionThread;
 use crate::core::error::VkResultExt;
 use crate::core::fence::Fence;
+use crate::core::host_direct;
 use crate::core::object::{ClObject, ObjectKind};
 use crate::core::platform;
 use crate::core::profiling::DeviceClock;
 use crate::core::transfer::StagingPool;
+use crate::core::transfer_trace;
 use crate::core::CLResult;
-use crate::vulkan::{self, Instance, PhysicalDeviceInfo, Placement};
+use crate::vulkan::{self, DeviceLocalHostAccess, Instance, PhysicalDeviceInfo, Placement};
 
 /// The largest OpenCL C type (`long16`, `double16`) is 128 bytes; buffers
 /// are aligned to at least that so any kernel argument type is aligned.
@@ -56,6 +58,9 @@ pub struct Device {
     builtin_kernels: OnceLock<BuiltinKernels>,
     /// See [`Device::prefers_compute_copies`]; read once, not per copy.
     compute_copies: bool,
+    /// What reads, writes and maps may do with device-local buffers
+    /// directly (see [`crate::core::host_direct`]).
+    host_access: DeviceLocalHostAccess,
     /// Used only for the initial contents of memory objects, which are
     /// uploaded synchronously so that every queue sees them, and for
     /// fetching a buffer's contents when another device needs them.
@@ -88,6 +93,7 @@ impl Device {
                 Ok("transfer") => false,
                 _ => info.device_type == vk::PhysicalDeviceType::DISCRETE_GPU,
             },
+            host_access: host_direct::effective_access(info.device_local_host_access),
             completion: OnceLock::new(),
             transfer: Mutex::new(None),
             staging: StagingPool::default(),
@@ -139,6 +145,11 @@ impl Device {
         }
         let device = vulkan::Device::new_copy(self.instance, self.physical_index, self.copy)
             .or_out_of_resources()?;
+        transfer_trace::note_device(
+            self.name(),
+            self.info.device_local_host_access,
+            self.host_access,
+        );
         Ok(self.logical.get_or_init(|| device))
     }
 
@@ -197,8 +208,12 @@ impl Device {
     }
 
     /// Copies `bytes` into the start of `destination` and waits until the
-    /// copy is done, so the contents are there for any queue afterwards.
+    /// copy is done, so the contents are there for any queue afterwards
+    /// (written straight into its mapping where that is direct).
     pub fn upload_and_wait(&self, destination: &Arc<vulkan::Buffer>, bytes: &[u8]) -> CLResult<()> {
+        if host_direct::write_is_direct(self.host_access, destination, bytes.len(), true) {
+            return destination.write(0, bytes).or_out_of_resources();
+        }
         let staging = self.lease(Placement::Upload, bytes.len() as u64)?;
         staging.buffer().write(0, bytes).or_out_of_resources()?;
         let copy = (staging.buffer(), destination, bytes.len() as u64);
@@ -209,6 +224,9 @@ impl Device {
     /// command that wrote it has completed (the caller's business) and
     /// waited for.
     pub fn download_and_wait(&self, source: &Arc<vulkan::Buffer>, out: &mut [u8]) -> CLResult<()> {
+        if host_direct::read_is_direct(self.host_access, source) {
+            return source.read(0, out).or_out_of_resources();
+        }
         let staging = self.lease(Placement::Readback, out.len() as u64)?;
         let copy = (source, staging.buffer(), out.len() as u64);
         self.transfer_and_wait(copy, staging.clone())?;
@@ -362,12 +380,17 @@ impl Device {
         }
     }
 
-    /// CPUs and integrated GPUs share memory with the host.
+    /// CPUs and integrated GPUs share memory with the host, as does any
+    /// device whose device-local memory the host maps cached; a BAR window
+    /// on a discrete GPU does not count.
     pub fn host_unified_memory(&self) -> bool {
-        matches!(
-            self.info.device_type,
-            vk::PhysicalDeviceType::CPU | vk::PhysicalDeviceType::INTEGRATED_GPU
-        )
+        self.info.device_local_host_access == DeviceLocalHostAccess::Unified
+    }
+
+    /// What host transfers may do with this device's device-local buffers
+    /// without staging; `None` when `CLVULKAN_HOST_DIRECT=0`.
+    pub fn host_access(&self) -> DeviceLocalHostAccess {
+        self.host_access
     }
 
     /// `CL_DEVICE_VENDOR` from the PCI (or Khronos) vendor ID.

@@ -7,26 +7,31 @@
 //! into an upload staging buffer at enqueue time, so the application may
 //! reuse its memory as soon as the call returns. Staging comes from the
 //! device's [`crate::core::buffer_pool`] and returns there when the command
-//! is done with it.
+//! is done with it. Where the buffer's memory is the host's too
+//! ([`crate::core::host_direct`]), the host copies between application
+//! memory and the buffer itself once the command's predecessors are done.
 
 use std::sync::Arc;
 
 use opencl_sys::{
     cl_command_type, cl_int, cl_mem_migration_flags, CL_COMMAND_BARRIER, CL_COMMAND_COPY_BUFFER,
-    CL_COMMAND_FILL_BUFFER, CL_COMMAND_MIGRATE_MEM_OBJECTS, CL_COMMAND_READ_BUFFER,
-    CL_COMMAND_WRITE_BUFFER, CL_COMPLETE, CL_INVALID_CONTEXT, CL_INVALID_VALUE,
-    CL_MEM_COPY_OVERLAP, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
+    CL_COMMAND_FILL_BUFFER, CL_COMMAND_MAP_BUFFER, CL_COMMAND_MIGRATE_MEM_OBJECTS,
+    CL_COMMAND_READ_BUFFER, CL_COMMAND_UNMAP_MEM_OBJECT, CL_COMMAND_WRITE_BUFFER, CL_COMPLETE,
+    CL_INVALID_CONTEXT, CL_INVALID_VALUE, CL_MEM_COPY_OVERLAP,
+    CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
 };
 
 use crate::core::command::{Recipe, Step};
 use crate::core::error::VkResultExt;
 use crate::core::event::{Event, HostCompletion};
 use crate::core::host::HostMemory;
+use crate::core::host_direct;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::queue::Queue;
 use crate::core::residency::Access;
 use crate::core::transfer;
+use crate::core::transfer_trace::{self, Command as TracedCommand, Path};
 use crate::core::CLResult;
 use crate::vulkan::Placement;
 
@@ -91,16 +96,33 @@ pub fn read_buffer_as(
     let size = destination.bytes_mut().len();
     mem.check_range(offset, size)?;
     mem.check_host_can_read()?;
+    let buffer = mem.buffer_on(queue.device())?;
+    let traced = trace_command(command);
+    if host_direct::read_is_direct(queue.device().host_access(), &buffer) {
+        transfer_trace::note(traced, Path::Direct, size);
+        if blocking {
+            queue.wait_for_earlier(waits);
+        }
+        let at = (mem.origin() + offset) as u64;
+        let copy_out: HostCompletion =
+            Box::new(move || transfer::read_mapped(&buffer, at, destination.bytes_mut()));
+        let mut recipe = Recipe::on_host(copy_out, true);
+        recipe.uses(mem.clone(), Access::Read);
+        let event = queue.enqueue(command, waits, recipe, None)?;
+        wait_if_blocking(&event, blocking)?;
+        return Ok(event);
+    }
     if blocking && size >= transfer::STREAM_THRESHOLD {
         let buffer_offset = (mem.origin() + offset) as u64;
         let bytes = destination.bytes_mut();
         if let Some(event) =
             transfer::read_streamed(command, queue, mem, buffer_offset, bytes, waits)?
         {
+            transfer_trace::note(traced, Path::Streamed, size);
             return Ok(event);
         }
     }
-    let buffer = mem.buffer_on(queue.device())?;
+    transfer_trace::note(traced, Path::Staged, size);
     let mut recipe = Recipe::default();
     let mut host_completion = None;
     if size > 0 {
@@ -168,14 +190,32 @@ pub fn write_buffer_as(
     for earlier in queue.pending_host_writes(waits) {
         earlier.wait()?;
     }
+    let traced = trace_command(command);
+    let access = queue.device().host_access();
+    if host_direct::write_is_direct(access, &buffer, source.len(), blocking) {
+        transfer_trace::note(traced, Path::Direct, source.len());
+        let event = write_direct(
+            command,
+            queue,
+            mem,
+            (buffer, offset),
+            source,
+            blocking,
+            waits,
+        )?;
+        wait_if_blocking(&event, blocking)?;
+        return Ok(event);
+    }
     if blocking && source.len() >= transfer::STREAM_THRESHOLD {
         let buffer_offset = (mem.origin() + offset) as u64;
         if let Some(event) =
             transfer::write_streamed(command, queue, mem, buffer_offset, source, waits)?
         {
+            transfer_trace::note(traced, Path::Streamed, source.len());
             return Ok(event);
         }
     }
+    transfer_trace::note(traced, Path::Staged, source.len());
     let mut recipe = Recipe::default();
     if !source.is_empty() {
         let staging = queue
@@ -195,6 +235,50 @@ pub fn write_buffer_as(
     let event = queue.enqueue(command, waits, recipe, None)?;
     wait_if_blocking(&event, blocking)?;
     Ok(event)
+}
+
+/// A write straight into `buffer`'s mapping at `offset` in `mem`: on the
+/// calling thread from `source` when nothing it follows is unfinished (a
+/// blocking write waits for that first), else from a copy of `source`
+/// once they are.
+fn write_direct(
+    command: cl_command_type,
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    (buffer, offset): (Arc<crate::vulkan::Buffer>, usize),
+    source: &[u8],
+    blocking: bool,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    let at = (mem.origin() + offset) as u64;
+    let access = mem.write_access(offset, source.len());
+    if blocking {
+        queue.wait_for_earlier(waits);
+    }
+    let mut uses = Recipe::default();
+    uses.uses(mem.clone(), access);
+    let now = queue.run_on_host_now(command, waits, uses, || {
+        transfer::write_mapped(&buffer, at, source)
+    })?;
+    if let Some(event) = now {
+        return Ok(event);
+    }
+    let data = source.to_vec();
+    let copy_in: HostCompletion = Box::new(move || transfer::write_mapped(&buffer, at, &data));
+    let mut recipe = Recipe::on_host(copy_in, false);
+    recipe.uses(mem.clone(), access);
+    queue.enqueue(command, waits, recipe, None)
+}
+
+/// How the trace names `command` (a read or write, or the map or unmap
+/// that reads or writes through one).
+fn trace_command(command: cl_command_type) -> TracedCommand {
+    match command {
+        CL_COMMAND_MAP_BUFFER => TracedCommand::Map,
+        CL_COMMAND_UNMAP_MEM_OBJECT => TracedCommand::Unmap,
+        CL_COMMAND_READ_BUFFER => TracedCommand::Read,
+        _ => TracedCommand::Write,
+    }
 }
 
 pub struct CopyRegion {

@@ -1,30 +1,38 @@
 //! Mapped buffer regions: `clEnqueueMapBuffer` and
 //! `clEnqueueUnmapMemObject`.
 //!
-//! Buffers live in device memory, so a mapping is host memory the runtime
-//! fills from the buffer (a read) and, when mapped for writing, copies back
-//! at unmap (a write). The region is the application's own memory for a
-//! `CL_MEM_USE_HOST_PTR` buffer (the spec returns `host_ptr + offset`),
-//! else an allocation aligned for any OpenCL type. While the map's read is
-//! in flight the memory belongs to that command; the command hands it back
-//! to the mapping when it is done with it, so no memory is shared between
-//! threads by pointer.
+//! Where the host shares the buffer's memory ([`crate::core::host_direct`])
+//! a map is zero copy: the address points into the buffer's own mapping,
+//! the map command only waits for the commands before it (and brings the
+//! newest contents to the queue's device), and unmap copies nothing.
+//!
+//! Otherwise a mapping is host memory the runtime fills from the buffer (a
+//! read) and, when mapped for writing, copies back at unmap (a write). The
+//! region is the application's own memory for a `CL_MEM_USE_HOST_PTR`
+//! buffer (the spec returns `host_ptr + offset`), else an allocation
+//! aligned for any OpenCL type. While the map's read is in flight the
+//! memory belongs to that command; the command hands it back to the
+//! mapping when it is done with it, so no memory is shared between threads
+//! by pointer.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
 use bytemuck::{Pod, Zeroable};
 use opencl_sys::{
     cl_map_flags, CL_COMMAND_MAP_BUFFER, CL_COMMAND_UNMAP_MEM_OBJECT, CL_INVALID_VALUE,
-    CL_MAP_READ, CL_MAP_WRITE, CL_MAP_WRITE_INVALIDATE_REGION,
+    CL_MAP_FAILURE, CL_MAP_READ, CL_MAP_WRITE, CL_MAP_WRITE_INVALIDATE_REGION,
 };
 
 use crate::core::command::Recipe;
 use crate::core::enqueue::{read_buffer_as, wait_if_blocking, write_buffer_as, Waits};
 use crate::core::event::Event;
 use crate::core::host::HostMemory;
+use crate::core::host_direct;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::queue::Queue;
+use crate::core::residency::Access;
+use crate::core::transfer_trace::{self, Command, Path};
 use crate::core::CLResult;
 
 /// The unit of a mapping's own allocation: its alignment is the largest of
@@ -37,21 +45,24 @@ struct Chunk([u8; 128]);
 pub struct MapMemory(Region);
 
 enum Region {
-    Owned {
-        chunks: Vec<Chunk>,
-        size: usize,
-    },
+    /// Allocated on first use, which a zero-copy map never makes.
+    Owned { chunks: Vec<Chunk>, size: usize },
     /// `host_ptr + offset` of a `CL_MEM_USE_HOST_PTR` buffer.
     Host(Box<dyn HostMemory>),
 }
 
 impl MapMemory {
-    /// A new allocation of `size` bytes.
+    /// An allocation of `size` bytes of the runtime's own.
     pub fn owned(size: usize) -> Self {
         MapMemory(Region::Owned {
-            chunks: vec![Chunk::zeroed(); size.div_ceil(128)],
+            chunks: Vec::new(),
             size,
         })
+    }
+
+    /// Whether the region may be anywhere (it is not `host_ptr`'s).
+    fn is_owned(&self) -> bool {
+        matches!(self.0, Region::Owned { .. })
     }
 
     /// The application's own memory.
@@ -61,7 +72,12 @@ impl MapMemory {
 
     fn bytes_mut(&mut self) -> &mut [u8] {
         match &mut self.0 {
-            Region::Owned { chunks, size } => &mut bytemuck::cast_slice_mut(chunks)[..*size],
+            Region::Owned { chunks, size } => {
+                if chunks.is_empty() {
+                    *chunks = vec![Chunk::zeroed(); size.div_ceil(128)];
+                }
+                &mut bytemuck::cast_slice_mut(chunks)[..*size]
+            }
             Region::Host(host) => host.bytes_mut(),
         }
     }
@@ -75,7 +91,10 @@ pub struct Mapping {
     /// The address handed to the application.
     pub address: usize,
     offset: usize,
+    size: usize,
     writes: bool,
+    /// The address is in the buffer's own mapping: nothing to copy back.
+    zero_copy: bool,
     /// The map command, which owns the memory until it completes.
     mapped: Arc<Object<Event>>,
     home: Home,
@@ -131,6 +150,30 @@ pub fn map_buffer(
     if flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0 {
         mem.check_host_can_write()?;
     }
+    let writes = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+    let buffer = mem.buffer_on(queue.device())?;
+    if memory.is_owned() && host_direct::map_is_zero_copy(queue.device().host_access(), &buffer) {
+        transfer_trace::note(Command::Map, Path::ZeroCopy, size);
+        let base = buffer.mapped().ok_or(CL_MAP_FAILURE)? as usize;
+        let address = base + mem.origin() + offset;
+        // Even a map that invalidates the region reads: in a context of
+        // several devices the region must hold the newest contents, or a
+        // later move of them would overwrite what the host writes.
+        let mut recipe = Recipe::default();
+        recipe.uses(mem.clone(), Access::Read);
+        let event = queue.enqueue(CL_COMMAND_MAP_BUFFER, waits, recipe, None)?;
+        wait_if_blocking(&event, blocking)?;
+        mem.add_mapping(Mapping {
+            address,
+            offset,
+            size,
+            writes,
+            zero_copy: true,
+            mapped: event.clone(),
+            home: Arc::new(Mutex::new(None)),
+        });
+        return Ok((address, event));
+    }
     let address = memory.bytes_mut().as_mut_ptr() as usize;
     let home: Home = Arc::new(Mutex::new(None));
     // Mapping to write keeps what the region holds, unless invalidated.
@@ -157,7 +200,9 @@ pub fn map_buffer(
     mem.add_mapping(Mapping {
         address,
         offset,
-        writes: flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0,
+        size,
+        writes,
+        zero_copy: false,
         mapped: event.clone(),
         home,
     });
@@ -172,6 +217,16 @@ pub fn unmap(
     waits: Waits,
 ) -> CLResult<Arc<Object<Event>>> {
     let mapping = mem.take_mapping(address).ok_or(CL_INVALID_VALUE)?;
+    if mapping.zero_copy {
+        transfer_trace::note(Command::Unmap, Path::ZeroCopy, mapping.size);
+        // The host wrote the buffer itself; commands enqueued after this
+        // are submitted after it, which makes those writes visible to them.
+        let mut recipe = Recipe::default();
+        if mapping.writes {
+            recipe.uses(mem.clone(), Access::Write);
+        }
+        return queue.enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, waits, recipe, None);
+    }
     if !mapping.writes {
         return queue.enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, waits, Recipe::default(), None);
     }

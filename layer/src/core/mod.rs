@@ -20,6 +20,7 @@ pub mod error;
 pub mod event;
 pub mod fence;
 pub mod host;
+pub mod host_direct;
 pub mod kernel;
 pub mod map;
 pub mod memory;
@@ -35,6 +36,7 @@ pub mod queue;
 pub mod rect;
 pub mod residency;
 pub mod transfer;
+pub mod transfer_trace;
 
 /// The result of every fallible OpenCL operation: the error is the `CL_*`
 /// code the entry point returns.

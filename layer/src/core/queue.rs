@@ -11,6 +11,14 @@
 //! completes; then the held-back commands are recorded and submitted from
 //! whichever thread completed it.
 //!
+//! A command the host carries out ([`Recipe::on_host`]: a direct read or
+//! write, see [`crate::core::host_direct`]) records nothing. It runs at
+//! enqueue when every earlier command of the queue and its wait list are
+//! done; otherwise it is held back until they are, with every later
+//! command behind it, and runs from whichever thread completed the last
+//! of them. Either way it runs under the queue's lock, so no later command
+//! is recorded before its host work is done.
+//!
 //! Lock order: a queue's state, then an event's state. A queue never holds
 //! its lock while flushing another queue or running callbacks.
 
@@ -78,6 +86,9 @@ struct HeldBack {
     event: Arc<Object<Event>>,
     waits: Vec<Arc<Object<Event>>>,
     recipe: Recipe,
+    /// For a command the host carries out: the commands of this queue
+    /// enqueued before it, which must be done before it runs.
+    after: Vec<Arc<Object<Event>>>,
 }
 
 struct State {
@@ -255,6 +266,25 @@ fn forget_submissions_up_to(state: &mut State, completed: u64) {
     }
 }
 
+/// Every command of the queue that may not be done: recorded, submitted
+/// or held back.
+fn state_commands(state: &State) -> Vec<Arc<Object<Event>>> {
+    let in_flight = state.in_flight.iter().filter_map(Weak::upgrade);
+    let held_back = state.held_back.iter().map(|held| held.event.clone());
+    state
+        .recorded
+        .iter()
+        .cloned()
+        .chain(in_flight)
+        .chain(held_back)
+        .collect()
+}
+
+/// The events of `events` that are not done.
+fn unfinished<'e>(events: impl Iterator<Item = &'e Arc<Object<Event>>>) -> Vec<Arc<Object<Event>>> {
+    events.filter(|event| !event.is_done()).cloned().collect()
+}
+
 /// Whether a submitted event may still need waiting for.
 fn is_pending(event: &Weak<Object<Event>>) -> bool {
     event.upgrade().is_some_and(|event| !event.is_done())
@@ -358,6 +388,10 @@ impl Object<Queue> {
         }
         self.flush_queues_of(waits)?;
         let event = Event::new_command(self, command_type, host_completion);
+        if recipe.runs_on_host() {
+            self.enqueue_on_host(&event, waits, recipe);
+            return Ok(event);
+        }
         let mut due = Notifications::default();
         let held_back_on = {
             let mut state = self.lock();
@@ -374,6 +408,7 @@ impl Object<Queue> {
                         event: event.clone(),
                         waits: waits.to_vec(),
                         recipe,
+                        after: Vec::new(),
                     });
                     host_waits
                 }
@@ -498,12 +533,26 @@ impl Object<Queue> {
                 let Some(front) = state.held_back.front() else {
                     break Vec::new();
                 };
-                if let Some(host_waits) = self.host_dependencies(&front.waits) {
+                if front.recipe.runs_on_host() {
+                    let unfinished = unfinished(front.after.iter().chain(&front.waits));
+                    if !unfinished.is_empty() {
+                        break unfinished;
+                    }
+                } else if let Some(host_waits) = self.host_dependencies(&front.waits) {
                     break host_waits;
                 }
                 let Some(held) = state.held_back.pop_front() else {
                     break Vec::new();
                 };
+                if held.recipe.runs_on_host() {
+                    due.extend(self.run_on_host_locked(
+                        &held.event,
+                        &held.waits,
+                        held.recipe,
+                        || Ok(()),
+                    ));
+                    continue;
+                }
                 // On failure the event carries the error; later commands go on.
                 if let Ok(more) =
                     self.record_locked(&mut state, &held.event, &held.waits, held.recipe)
@@ -552,6 +601,13 @@ impl Object<Queue> {
     /// host memory at enqueue time must wait for them first.
     pub fn pending_host_writes(&self, waits: &[Arc<Object<Event>>]) -> Vec<Arc<Object<Event>>> {
         let state = self.lock();
+        // A held-back direct read copies into application memory when it
+        // runs, not through its event's host completion.
+        let held_back_direct_reads = state
+            .held_back
+            .iter()
+            .filter(|held| held.recipe.writes_application_memory())
+            .map(|held| held.event.clone());
         let held_back = state.held_back.iter().map(|held| held.event.clone());
         let in_flight = state.in_flight.iter().filter_map(Weak::upgrade);
         state
@@ -562,7 +618,111 @@ impl Object<Queue> {
             .chain(held_back)
             .chain(waits.iter().cloned())
             .filter(|event| event.writes_host_memory_later())
+            .chain(held_back_direct_reads)
             .collect()
+    }
+
+    /// Enqueues `event`'s command, which the host carries out (see
+    /// [`Recipe::on_host`]): at once when every command enqueued on this
+    /// queue before it and every event in `waits` is done, else held back
+    /// until they are, with every later command of the queue behind it, so
+    /// that no later command runs before the host work (this holds on an
+    /// out-of-order queue as well, which is stricter than needed).
+    fn enqueue_on_host(
+        self: &Arc<Self>,
+        event: &Arc<Object<Event>>,
+        waits: &[Arc<Object<Event>>],
+        recipe: Recipe,
+    ) {
+        let mut due = Notifications::default();
+        let blocked_on = {
+            let mut state = self.lock();
+            let after = unfinished(state_commands(&state).iter());
+            let pending = unfinished(waits.iter());
+            if after.is_empty() && pending.is_empty() {
+                due.extend(self.run_on_host_locked(event, waits, recipe, || Ok(())));
+                Vec::new()
+            } else {
+                // What it follows must reach the GPU to finish; a failed
+                // submission fails those events, which then count as done.
+                due.extend(self.submit_locked(&mut state).0);
+                state.held_back.push_back(HeldBack {
+                    event: event.clone(),
+                    waits: waits.to_vec(),
+                    recipe,
+                    after: after.clone(),
+                });
+                after.into_iter().chain(pending).collect()
+            }
+        };
+        due.run();
+        self.release_when_done(&blocked_on);
+    }
+
+    /// Carries out a command on the host when nothing it follows is
+    /// unfinished: `uses` names its memory objects (a recipe without
+    /// steps) and `work` borrows the caller's memory. `None`, with nothing
+    /// enqueued, when it would have to wait; the caller then enqueues it
+    /// with [`Recipe::on_host`] and work that owns its data.
+    pub fn run_on_host_now(
+        self: &Arc<Self>,
+        command_type: cl_command_type,
+        waits: &[Arc<Object<Event>>],
+        uses: Recipe,
+        work: impl FnOnce() -> CLResult<()>,
+    ) -> CLResult<Option<Arc<Object<Event>>>> {
+        if waits.iter().any(|e| !e.context().is(&self.context)) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        let (event, due) = {
+            let state = self.lock();
+            let commands = state_commands(&state);
+            if !unfinished(commands.iter().chain(waits)).is_empty() {
+                return Ok(None);
+            }
+            let event = Event::new_command(self, command_type, None);
+            let due = self.run_on_host_locked(&event, waits, uses, work);
+            (event, due)
+        };
+        due.run();
+        Ok(Some(event))
+    }
+
+    /// Waits until every command enqueued so far and every event in
+    /// `waits` is done, so that a blocking command the host carries out
+    /// then runs on the calling thread. Failures are left for the command
+    /// to report.
+    pub fn wait_for_earlier(&self, waits: &[Arc<Object<Event>>]) {
+        if waits.iter().any(|e| !e.context().is(&self.context)) {
+            // The command is refused without waiting for anything.
+            return;
+        }
+        let _ = self.flush();
+        let commands = state_commands(&self.lock());
+        for event in commands.iter().chain(waits) {
+            let _ = event.wait();
+        }
+    }
+
+    /// Runs a host command whose predecessors are done, under the queue's
+    /// lock so that no later command of the queue is recorded meanwhile.
+    fn run_on_host_locked(
+        &self,
+        event: &Arc<Object<Event>>,
+        waits: &[Arc<Object<Event>>],
+        recipe: Recipe,
+        more: impl FnOnce() -> CLResult<()>,
+    ) -> Notifications {
+        let failed_wait = waits
+            .iter()
+            .any(|wait| matches!(wait.dependency_for(self), Dependency::Failed));
+        if failed_wait {
+            return event.finish_with(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        }
+        match recipe.run_on_host(&self.device, more) {
+            Ok(()) => event.finish_with(CL_COMPLETE),
+            Err(error) => event.finish_with(error),
+        }
     }
 }
 

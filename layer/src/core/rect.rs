@@ -5,7 +5,9 @@
 //! on each side by an origin and row and slice pitches. Device rows are
 //! copied one by one (a `vkCmdCopyBuffer` region each); host rows go
 //! through one packed staging buffer, gathered at enqueue for a write and
-//! scattered at completion for a read, as the plain transfers do.
+//! scattered at completion for a read, as the plain transfers do. Where
+//! the host shares the buffer's memory ([`crate::core::host_direct`]) the
+//! host copies the rows between application memory and the buffer itself.
 
 use std::sync::Arc;
 
@@ -19,10 +21,12 @@ use crate::core::enqueue::{wait_if_blocking, Waits};
 use crate::core::error::VkResultExt;
 use crate::core::event::{Event, HostCompletion};
 use crate::core::host::HostMemory;
+use crate::core::host_direct;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::queue::Queue;
 use crate::core::residency::Access;
+use crate::core::transfer_trace::{self, Command, Path};
 use crate::core::CLResult;
 use crate::vulkan::Placement;
 
@@ -117,6 +121,29 @@ pub fn read_buffer_rect(
     mem.check_host_can_read()?;
     let device_buffer = mem.buffer_on(queue.device())?;
     let packed = region[0] * region[1] * region[2];
+    if host_direct::read_is_direct(queue.device().host_access(), &device_buffer) {
+        transfer_trace::note(Command::ReadRect, Path::Direct, packed);
+        if blocking {
+            queue.wait_for_earlier(waits);
+        }
+        let (origin, host_start) = (mem.origin(), host.start());
+        let copy_rows: HostCompletion = Box::new(move || {
+            let bytes = destination.bytes_mut();
+            for (from, to) in buffer.rows(region).zip(host.rows(region)) {
+                let at = to - host_start;
+                device_buffer
+                    .read((origin + from) as u64, &mut bytes[at..at + region[0]])
+                    .or_out_of_resources()?;
+            }
+            Ok(())
+        });
+        let mut recipe = Recipe::on_host(copy_rows, true);
+        recipe.uses(mem.clone(), Access::Read);
+        let event = queue.enqueue(CL_COMMAND_READ_BUFFER_RECT, waits, recipe, None)?;
+        wait_if_blocking(&event, blocking)?;
+        return Ok(event);
+    }
+    transfer_trace::note(Command::ReadRect, Path::Staged, packed);
     let staging = queue.device().lease(Placement::Readback, packed as u64)?;
     let mut recipe = Recipe::default();
     for (i, row) in buffer.rows(region).enumerate() {
@@ -173,6 +200,29 @@ pub fn write_buffer_rect(
         let at = row - host_start;
         packed.extend_from_slice(&source[at..at + region[0]]);
     }
+    let access = queue.device().host_access();
+    if host_direct::write_is_direct(access, &device_buffer, packed.len(), blocking) {
+        transfer_trace::note(Command::WriteRect, Path::Direct, packed.len());
+        if blocking {
+            queue.wait_for_earlier(waits);
+        }
+        let origin = mem.origin();
+        let copy_rows: HostCompletion = Box::new(move || {
+            let rows = packed.chunks_exact(region[0]);
+            for (row, to) in rows.zip(buffer.rows(region)) {
+                device_buffer
+                    .write((origin + to) as u64, row)
+                    .or_out_of_resources()?;
+            }
+            Ok(())
+        });
+        let mut recipe = Recipe::on_host(copy_rows, false);
+        recipe.uses(mem.clone(), Access::Write);
+        let event = queue.enqueue(CL_COMMAND_WRITE_BUFFER_RECT, waits, recipe, None)?;
+        wait_if_blocking(&event, blocking)?;
+        return Ok(event);
+    }
+    transfer_trace::note(Command::WriteRect, Path::Staged, packed.len());
     let staging = queue
         .device()
         .lease(Placement::Upload, packed.len() as u64)?;

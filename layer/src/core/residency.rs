@@ -48,6 +48,19 @@ pub struct Refresh {
     pub size: u64,
 }
 
+impl Refresh {
+    /// Makes the copy on the host, for a command the host carries out:
+    /// both buffers are mapped there.
+    pub fn apply_on_host(&self) -> CLResult<()> {
+        let mut contents = vec![0u8; self.size as usize];
+        self.staging
+            .buffer()
+            .read(0, &mut contents)
+            .or_out_of_resources()?;
+        self.destination.write(0, &contents).or_out_of_resources()
+    }
+}
+
 /// The copies of one buffer, indexed like the context's devices.
 pub struct Residency {
     size: u64,

@@ -254,6 +254,36 @@ pub fn read_streamed(
     Ok(Some(event))
 }
 
+/// Direct copies (see [`crate::core::host_direct`]) at least this large
+/// are split among threads, as a part's host copy is.
+const PARALLEL_COPY_BYTES: usize = 4 << 20;
+
+/// Copies `out.len()` bytes at `at` in `buffer`'s mapping into `out`.
+pub fn read_mapped(buffer: &vulkan::Buffer, at: u64, out: &mut [u8]) -> CLResult<()> {
+    if out.len() < PARALLEL_COPY_BYTES {
+        return buffer.read(at, out).or_out_of_resources();
+    }
+    let step = piece_len(out.len());
+    let pieces = out.chunks_mut(step).enumerate();
+    in_parallel(
+        pieces.map(|(k, piece)| (k * step, piece)),
+        |offset, piece| buffer.read(at + offset as u64, piece),
+    )
+}
+
+/// Copies `data` to `at` in `buffer`'s mapping.
+pub fn write_mapped(buffer: &vulkan::Buffer, at: u64, data: &[u8]) -> CLResult<()> {
+    if data.len() < PARALLEL_COPY_BYTES {
+        return buffer.write(at, data).or_out_of_resources();
+    }
+    let step = piece_len(data.len());
+    let pieces = data.chunks(step).enumerate();
+    in_parallel(
+        pieces.map(|(k, piece)| (k * step, piece)),
+        |offset, piece| buffer.write(at + offset as u64, piece),
+    )
+}
+
 /// How many threads copy one part: [`COPY_THREADS`], or fewer on a
 /// machine with fewer cores.
 fn copy_threads() -> usize {

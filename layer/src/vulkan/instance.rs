@@ -10,6 +10,7 @@ use ash::vk;
 
 use super::device::Device;
 use super::error::VkError;
+use super::host_access::DeviceLocalHostAccess;
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 const VALIDATION_ENV: &str = "CLVULKAN_VALIDATION";
@@ -102,6 +103,8 @@ pub struct PhysicalDeviceInfo {
     pub subgroup_size: u32,
     /// The largest heap with `DEVICE_LOCAL`.
     pub device_local_heap_size: u64,
+    /// Whether the host can map device-local buffers, and how fast.
+    pub device_local_host_access: DeviceLocalHostAccess,
     pub max_memory_allocation_size: u64,
     /// Not in the design doc: how many bindings one push-descriptor set may
     /// have (0 without `VK_KHR_push_descriptor`).
@@ -491,6 +494,10 @@ fn query_physical_device(
         },
         subgroup_size: 1,
         device_local_heap_size,
+        device_local_host_access: DeviceLocalHostAccess::classify(
+            properties.device_type,
+            memory.memory_types_as_slice(),
+        ),
         max_memory_allocation_size: device_local_heap_size,
         max_push_descriptors: 0,
         compute_queue_family: compute_queue_family.and_then(|family| u32::try_from(family).ok()),
@@ -599,6 +606,10 @@ mod tests {
         assert!(lavapipe.features.shader_int64);
         assert!(lavapipe.subgroup_size >= 1);
         assert!(lavapipe.device_local_heap_size > 0);
+        assert_eq!(
+            lavapipe.device_local_host_access,
+            DeviceLocalHostAccess::Unified
+        );
         assert!(lavapipe.max_memory_allocation_size > 0);
         assert!(!lavapipe.driver_name.is_empty());
         assert!(devices

@@ -1,7 +1,7 @@
 //! Buffers: a `VkBuffer` bound to memory from the device's gpu-allocator,
 //! persistently mapped whenever that memory is host-visible.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
@@ -28,6 +28,23 @@ const BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
         | vk::BufferUsageFlags::TRANSFER_SRC.as_raw()
         | vk::BufferUsageFlags::TRANSFER_DST.as_raw(),
 );
+
+/// The least alignment of a device-local buffer's memory: the size of the
+/// largest OpenCL C type (`long16`, `double16`).
+const DEVICE_LOCAL_ALIGNMENT: u64 = 128;
+
+/// `CLVULKAN_DEVICE_LOCAL_MEMORY=bar`, a measurement aid: device-local
+/// buffers go to device-local memory the host can map (a BAR window)
+/// where there is such memory and room in it, so that the direct host
+/// paths for BAR windows can be measured on discrete GPUs, whose buffers
+/// otherwise get the first device-local memory type (usually not
+/// host-visible). Unset, buffers are placed as always.
+fn device_local_in_bar_window() -> bool {
+    static IN_WINDOW: OnceLock<bool> = OnceLock::new();
+    *IN_WINDOW.get_or_init(|| {
+        std::env::var("CLVULKAN_DEVICE_LOCAL_MEMORY").is_ok_and(|value| value == "bar")
+    })
+}
 
 /// The Vulkan buffer behind a requested size: Vulkan forbids size 0, and
 /// vkCmdFillBuffer works in whole words, so round up to a multiple of 4.
@@ -89,20 +106,48 @@ impl Buffer {
         buffer.raw = unsafe { raw_device.create_buffer(&create_info, None) }
             .map_err(VkError::call("vkCreateBuffer"))?;
         // SAFETY: `buffer.raw` is a live buffer of this device.
-        let requirements = unsafe { raw_device.get_buffer_memory_requirements(buffer.raw) };
+        let mut requirements = unsafe { raw_device.get_buffer_memory_requirements(buffer.raw) };
+        if placement == Placement::DeviceLocal {
+            // A zero-copy map hands out pointers into device-local buffers;
+            // at this alignment they suit any OpenCL C type, as the
+            // runtime's own map allocations do.
+            requirements.alignment = requirements.alignment.max(DEVICE_LOCAL_ALIGNMENT);
+        }
 
         let location = match placement {
             Placement::DeviceLocal => MemoryLocation::GpuOnly,
             Placement::Upload => MemoryLocation::CpuToGpu,
             Placement::Readback => MemoryLocation::GpuToCpu,
         };
-        let allocation = device.allocator().allocate(&AllocationCreateDesc {
+        let describe = |location| AllocationCreateDesc {
             name: "clvulkan buffer",
             requirements,
             location,
             linear: true,
             allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        })?;
+        };
+        let in_window = (placement == Placement::DeviceLocal && device_local_in_bar_window())
+            .then(|| {
+                device
+                    .allocator()
+                    .allocate(&describe(MemoryLocation::CpuToGpu))
+            })
+            .and_then(Result::ok)
+            .and_then(|allocation| {
+                let properties = allocation.memory_properties();
+                if properties.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL) {
+                    Some(allocation)
+                } else {
+                    // Host memory, not a window into the device's: give
+                    // it back and take ordinary device-local memory.
+                    let _ = device.allocator().free(allocation);
+                    None
+                }
+            });
+        let allocation = match in_window {
+            Some(allocation) => allocation,
+            None => device.allocator().allocate(&describe(location))?,
+        };
         // SAFETY: the allocation was made for this buffer's memory
         // requirements (size, alignment, memory type bits) and is bound once
         // at its own offset; Drop destroys the buffer before freeing the
@@ -152,20 +197,22 @@ impl Buffer {
     pub fn write(&self, offset: u64, data: &[u8]) -> Result<(), VkError> {
         let target = self.mapped_range("Buffer::write", offset, data.len())?;
         // SAFETY: `mapped_range` checked that `offset + data.len()` lies within
-        // the live mapping; the source is a separate Rust slice so the ranges
-        // cannot overlap; the bytes are plain data (any value is valid) and no
-        // Rust reference into the mapping is created, so a concurrent device
-        // access can at worst produce wrong bytes, not an invalid value.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), target, data.len()) };
+        // the live mapping; `copy` allows the ranges to overlap (a zero-copy
+        // map hands the application pointers into the mapping, which it may
+        // pass back as a write's source); the bytes are plain data (any value
+        // is valid) and no Rust reference into the mapping is created, so a
+        // concurrent device access can at worst produce wrong bytes, not an
+        // invalid value.
+        unsafe { std::ptr::copy(data.as_ptr(), target, data.len()) };
         Ok(())
     }
 
     /// Copies from the mapping at `offset` into `out`; see [`Buffer::write`].
     pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), VkError> {
         let source = self.mapped_range("Buffer::read", offset, out.len())?;
-        // SAFETY: as in `write`: in bounds of the live mapping, disjoint from
-        // `out`, plain bytes, no reference into the mapping.
-        unsafe { std::ptr::copy_nonoverlapping(source, out.as_mut_ptr(), out.len()) };
+        // SAFETY: as in `write`: in bounds of the live mapping, overlap with
+        // `out` allowed, plain bytes, no reference into the mapping.
+        unsafe { std::ptr::copy(source, out.as_mut_ptr(), out.len()) };
         Ok(())
     }
 
@@ -244,6 +291,10 @@ mod tests {
                 buffer.mapped().is_some(),
                 "{placement:?} is mapped on lavapipe"
             );
+            if placement == Placement::DeviceLocal {
+                let address = buffer.mapped().map_or(1, |pointer| pointer as usize);
+                assert_eq!(address % DEVICE_LOCAL_ALIGNMENT as usize, 0);
+            }
             let data: Vec<u8> = (0..=255).cycle().take(1000).collect();
             buffer.write(0, &data).expect("write");
             let mut back = vec![0; 1000];

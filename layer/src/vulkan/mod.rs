@@ -9,6 +9,7 @@
 
 mod device;
 mod error;
+mod host_access;
 mod instance;
 mod memory;
 mod pipeline;
@@ -24,6 +25,7 @@ pub use ash::vk;
 
 pub use device::Device;
 pub use error::VkError;
+pub use host_access::DeviceLocalHostAccess;
 pub use instance::{instance, DeviceFeatures, Instance, PhysicalDeviceInfo, ValidationMode};
 pub use memory::{Buffer, Placement};
 pub use pipeline::ComputePipeline;
