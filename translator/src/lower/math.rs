@@ -14,6 +14,7 @@
 
 mod exact;
 mod exp_log;
+mod exp_log_f64;
 mod hyperbolic;
 mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
@@ -102,6 +103,52 @@ fn precise_kind(b: Builtin) -> Option<Kind> {
     })
 }
 
+/// The `double` form of `b`, where it is implemented: the exact functions
+/// share the f32 code (written over the float format), the rest have
+/// their own f64 algorithms.
+fn double_kind(b: Builtin) -> Option<Kind> {
+    use exp_log_f64 as d;
+    use Kind::*;
+    Some(match b {
+        Builtin::Exp => Unary(d::exp),
+        Builtin::Exp2 => Unary(d::exp2),
+        Builtin::Exp10 => Unary(d::exp10),
+        Builtin::Expm1 => Unary(d::expm1),
+        Builtin::Log => Unary(d::log),
+        Builtin::Log2 => Unary(d::log2),
+        Builtin::Log10 => Unary(d::log10),
+        Builtin::Log1p => Unary(d::log1p),
+        Builtin::Cbrt => Unary(d::cbrt),
+        Builtin::Pow => Binary(d::pow),
+        Builtin::Powr => Binary(d::powr),
+        Builtin::Pown => Binary(d::pown),
+        Builtin::Rootn => Binary(d::rootn),
+        Builtin::Hypot => Binary(hyperbolic::hypot),
+        Builtin::Fmin
+        | Builtin::Min
+        | Builtin::Fmax
+        | Builtin::Max
+        | Builtin::Round
+        | Builtin::Rint
+        | Builtin::Ldexp
+        | Builtin::Ilogb
+        | Builtin::Logb
+        | Builtin::Nextafter
+        | Builtin::Nan
+        | Builtin::Copysign
+        | Builtin::Fdim
+        | Builtin::Maxmag
+        | Builtin::Minmag
+        | Builtin::Fract
+        | Builtin::Modf
+        | Builtin::Frexp
+        | Builtin::Fmod
+        | Builtin::Remainder
+        | Builtin::Remquo => return precise_kind(b),
+        _ => return None,
+    })
+}
+
 /// The hardware or derived form `-cl-fast-relaxed-math` allows, where it
 /// differs from the precise one.
 fn relaxed_kind(b: Builtin) -> Option<Kind> {
@@ -165,9 +212,11 @@ impl ModuleBuilder<'_> {
                 | Builtin::Minmag
                 | Builtin::Rint
         );
-        match element {
-            Some(Scalar::Float) => {}
-            Some(s) if s.is_float() && width_generic => {}
+        let double = element == Some(Scalar::Double);
+        let kind = match element {
+            Some(Scalar::Float) => kind,
+            Some(Scalar::Double) if double_kind(b).is_some() => kind_of_double(b),
+            Some(s) if s.is_float() && width_generic => kind,
             _ if matches!(b, Builtin::Min | Builtin::Max) => return Ok(None),
             _ => {
                 return Err(self.error(
@@ -175,7 +224,7 @@ impl ModuleBuilder<'_> {
                     format!("built-in function '{b}' is only supported on float (not double or half) by this translator"),
                 ))
             }
-        }
+        };
         let width = match shape {
             Type::Vector(_, n) => *n,
             _ => 1,
@@ -197,9 +246,10 @@ impl ModuleBuilder<'_> {
         }
         let types = match kind {
             Kind::Fmod | Kind::Remainder | Kind::Remquo => {
+                let unsigned = if double { Scalar::ULong } else { Scalar::UInt };
                 let (u, i) = match width {
-                    1 => (Type::UINT, Type::INT),
-                    n => (Type::Vector(Scalar::UInt, n), Type::Vector(Scalar::Int, n)),
+                    1 => (Type::Scalar(unsigned), Type::INT),
+                    n => (Type::Vector(unsigned, n), Type::Vector(Scalar::Int, n)),
                 };
                 Some(exact::Types {
                     uint: self.value_type(&u, location)?,
@@ -210,7 +260,7 @@ impl ModuleBuilder<'_> {
         };
         let (value, output) = match kind {
             Kind::Unary(_) | Kind::Binary(_) => (
-                self.math_call(fb, b, kind, args, &values, ty, width, location)?,
+                self.math_call(fb, b, kind, args, &values, ty, width, double, location)?,
                 None,
             ),
             Kind::LgammaR => {
@@ -223,32 +273,33 @@ impl ModuleBuilder<'_> {
                     &values,
                     ty,
                     width,
+                    double,
                     location,
                 )?;
-                let mut o = Ops::new(fb, size);
+                let mut o = Ops::of_width(fb, size, double);
                 (v, Some(special::lgamma_sign(&mut o, values[0])))
             }
             Kind::WithOutput(f) => {
-                let mut o = Ops::new(fb, size);
+                let mut o = Ops::of_width(fb, size, double);
                 let (v, out) = f(&mut o, values[0]);
                 (v, Some(out))
             }
             Kind::Fmod => {
-                let mut o = Ops::new(fb, size);
+                let mut o = Ops::of_width(fb, size, double);
                 (
                     exact::fmod(&mut o, values[0], values[1], types.expect("types")),
                     None,
                 )
             }
             Kind::Remainder => {
-                let mut o = Ops::new(fb, size);
+                let mut o = Ops::of_width(fb, size, double);
                 (
                     exact::remquo(&mut o, values[0], values[1], types.expect("types")).0,
                     None,
                 )
             }
             Kind::Remquo => {
-                let mut o = Ops::new(fb, size);
+                let mut o = Ops::of_width(fb, size, double);
                 let (r, q) = exact::remquo(&mut o, values[0], values[1], types.expect("types"));
                 (r, Some(q))
             }
@@ -266,6 +317,11 @@ impl ModuleBuilder<'_> {
 /// The precise form of a function known to be computed here.
 fn kind_of(b: Builtin) -> Kind {
     precise_kind(b).expect("a math library function")
+}
+
+/// The `double` form of a function known to have one.
+fn kind_of_double(b: Builtin) -> Kind {
+    double_kind(b).expect("a double math library function")
 }
 
 impl ModuleBuilder<'_> {
@@ -287,6 +343,7 @@ impl ModuleBuilder<'_> {
         values: &[V],
         ty: &Type,
         width: u8,
+        double: bool,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let element = args[0].ty.element().unwrap_or(Scalar::Float);
@@ -314,7 +371,7 @@ impl ModuleBuilder<'_> {
                 let params: Vec<V> = (0..arguments.len() as u32)
                     .map(|i| hb.add(naga::Expression::FunctionArgument(i)))
                     .collect();
-                let mut o = Ops::new(&mut hb, vector_size(width));
+                let mut o = Ops::of_width(&mut hb, vector_size(width), double);
                 let value = match kind {
                     Kind::Unary(f) => f(&mut o, params[0]),
                     Kind::Binary(f) => f(&mut o, params[0], params[1]),
