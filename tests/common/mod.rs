@@ -130,5 +130,6 @@ pub fn context_and_queue() -> (
     (context, queue)
 }
 
+pub mod dd;
 pub mod sweep;
 pub mod ulp;

@@ -1,0 +1,825 @@
+//! Accuracy of the `double` math built-ins through the ICD: the
+//! exponentials, logarithms, powers, `cbrt` and `hypot` against
+//! double-double host references (`common/dd.rs`, about 106 bits) within
+//! the OpenCL C full-profile double ULP bounds, and the exact functions
+//! (0 ulp) bit for bit against the host. Random bit patterns (subnormals
+//! included), log-spaced and linear sweeps, and the edge values of OpenCL C
+//! 7.5.1. Prints the worst error per function. Skipped when the device
+//! does not report `cl_khr_fp64`.
+
+mod common;
+
+use common::dd::{self, Dd, Exact};
+use common::ulp::{report, Runner, Worst};
+
+const KERNELS: &str = "tests/kernels/math_double_functions.cl";
+/// Random inputs per function.
+const RANDOM: usize = 1 << 14;
+
+fn runner() -> Option<Runner> {
+    let runner = Runner::new(KERNELS);
+    let device = opencl3::device::Device::new(runner.context.devices()[0]);
+    if device
+        .extensions()
+        .expect("extensions")
+        .contains("cl_khr_fp64")
+    {
+        Some(runner)
+    } else {
+        eprintln!("skipped: the device does not report cl_khr_fp64");
+        None
+    }
+}
+
+fn words(v: &[f64]) -> Vec<u32> {
+    v.iter()
+        .flat_map(|d| {
+            let b = d.to_bits();
+            [b as u32, (b >> 32) as u32]
+        })
+        .collect()
+}
+
+fn doubles(w: &[u32]) -> Vec<f64> {
+    w.chunks(2)
+        .map(|w| f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32)))
+        .collect()
+}
+
+fn ints(v: &[i32]) -> Vec<u32> {
+    v.iter().map(|&i| i as u32).collect()
+}
+
+/// Runs `k_<name>` over `inputs` (already as words), `outputs` result
+/// buffers of `n` doubles each.
+fn run(runner: &Runner, name: &str, inputs: &[&[u32]], outputs: usize, n: usize) -> Vec<Vec<u32>> {
+    runner.run_raw(&format!("k_{name}"), inputs, outputs, 2 * n, n)
+}
+
+/// A deterministic stream of random doubles (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A finite double of random bits (subnormals included).
+    fn finite(&mut self) -> f64 {
+        loop {
+            let v = f64::from_bits(self.next());
+            if v.is_finite() {
+                return v;
+            }
+        }
+    }
+
+    /// Uniform in [lo, hi].
+    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        lo + (hi - lo) * u
+    }
+}
+
+/// `n` values spaced evenly in log2 between 2^lo and 2^hi, both signs.
+fn log_spaced(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    (0..n)
+        .flat_map(|i| {
+            let v = (lo + (hi - lo) * i as f64 / n as f64).exp2();
+            [v, -v]
+        })
+        .filter(|v| *v != 0.0 && v.is_finite())
+        .collect()
+}
+
+/// The edge values every function is tried on.
+fn edges() -> Vec<f64> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MAX,
+        -f64::MAX,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        f64::from_bits(1),
+        -f64::from_bits(1),
+        f64::from_bits(0x000f_ffff_ffff_ffff),
+        f64::EPSILON,
+        1.0 - f64::EPSILON / 2.0,
+        1.0 + f64::EPSILON,
+        709.78,
+        709.79,
+        -708.39,
+        -745.13,
+        -745.14,
+        -746.0,
+        1023.999,
+        1024.0,
+        -1074.0,
+        -1075.0,
+        -1076.0,
+        308.25,
+        -323.3,
+        -324.0,
+        1e-300,
+        1e300,
+        9007199254740992.0,
+        4503599627370496.5,
+        std::f64::consts::SQRT_2,
+        std::f64::consts::FRAC_1_SQRT_2,
+        std::f64::consts::E,
+    ];
+    for k in -10..=10 {
+        v.push(f64::from(k));
+        v.push(f64::from(k) + 0.5);
+    }
+    v
+}
+
+/// The error of `got` against `want` in ulps of f64 at `want`, or why it
+/// is wrong outright (a special value, a zero's sign).
+fn ulp_error(got: f64, want: Exact) -> Result<f64, String> {
+    let Exact { m, k } = want;
+    if m.hi.is_nan() {
+        return if got.is_nan() {
+            Ok(0.0)
+        } else {
+            Err("expected NaN".into())
+        };
+    }
+    if got.is_nan() {
+        return Err("unexpected NaN".into());
+    }
+    if m.hi.is_infinite() || m.hi == 0.0 {
+        let same = got == m.hi && got.is_sign_negative() == m.hi.is_sign_negative();
+        return match (same, got == 0.0 && m.hi == 0.0) {
+            (true, _) => Ok(0.0),
+            (false, true) => Err("wrong sign of zero".into()),
+            (false, false) if m.hi == 0.0 => Ok(got.abs() / f64::from_bits(1)),
+            _ => Err("expected an infinity".into()),
+        };
+    }
+    let exponent = libm::frexp(m.hi).1 - 1 + k;
+    if exponent > 1023 {
+        return if got.is_infinite() && (got > 0.0) == (m.hi > 0.0) {
+            Ok(0.0)
+        } else {
+            Err("expected an infinity".into())
+        };
+    }
+    let ulp_exponent = exponent.max(-1022) - 52;
+    // Infinity counts as 2^1024 (so a result rounding up to it is half
+    // an ulp off at most).
+    let scaled = if got.is_infinite() {
+        libm::scalbn(1f64.copysign(got), 1024 - k)
+    } else {
+        libm::scalbn(got, -k)
+    };
+    let diff = Dd::of(scaled).sub(m);
+    Ok(libm::scalbn(diff.hi.abs(), k - ulp_exponent))
+}
+
+/// Records one measured result in `worst`.
+fn record(worst: &mut Worst, got: f64, want: Exact, input: impl FnOnce() -> String) {
+    worst.count += 1;
+    match ulp_error(got, want) {
+        Ok(e) if e > worst.ulp => {
+            worst.ulp = e;
+            worst.at = format!("{} -> {got:e} (want {:e})", input(), value(want));
+        }
+        Ok(_) => {}
+        Err(why) => {
+            if worst.wrong.len() < 5 {
+                worst.wrong.push(format!(
+                    "{}: got {got:e}, want {:e}: {why}",
+                    input(),
+                    value(want)
+                ));
+            }
+        }
+    }
+}
+
+fn value(e: Exact) -> f64 {
+    libm::scalbn(e.m.hi, e.k)
+}
+
+/// Whether a C99 special case decides the result (the host's `std`
+/// functions give it exactly).
+fn special(v: f64) -> bool {
+    !v.is_finite() || v == 0.0
+}
+
+/// `e^z`, where `z` may be out of range (or NaN from an overflowed
+/// product whose sign `approx` still tells).
+fn exp_of(z: Dd) -> Exact {
+    if z.hi > 800.0 {
+        Exact::of(f64::INFINITY)
+    } else if z.hi < -800.0 {
+        Exact::of(0.0)
+    } else {
+        dd::exp(z)
+    }
+}
+
+fn ln(x: f64) -> Dd {
+    dd::ln(Dd::of(x))
+}
+
+fn unary_reference(name: &str, x: f64) -> Exact {
+    let std: fn(f64) -> f64 = match name {
+        "exp" => f64::exp,
+        "exp2" => f64::exp2,
+        "exp10" => |x| 10f64.powf(x),
+        "expm1" => f64::exp_m1,
+        "log" => f64::ln,
+        "log2" => f64::log2,
+        "log10" => f64::log10,
+        "log1p" => f64::ln_1p,
+        "cbrt" => f64::cbrt,
+        _ => unreachable!("{name}"),
+    };
+    let logarithm = matches!(name, "log" | "log2" | "log10");
+    if special(x) || (logarithm && (x < 0.0 || x == 1.0)) || (name == "log1p" && x <= -1.0) {
+        return Exact::of(std(x));
+    }
+    match name {
+        "exp" => exp_of(Dd::of(x)),
+        "exp2" => exp_of(Dd::of(x.clamp(-2000.0, 2000.0)).mul(dd::ln2())),
+        "exp10" => exp_of(Dd::of(x.clamp(-2000.0, 2000.0)).mul(dd::ln10())),
+        "expm1" if x > 800.0 => Exact::of(f64::INFINITY),
+        // e^-40 is below 0.04 ulp of 1.
+        "expm1" if x < -40.0 => Exact::of(-1.0),
+        "expm1" => dd::expm1(Dd::of(x)),
+        "log" => Exact { m: ln(x), k: 0 },
+        "log2" => Exact {
+            m: ln(x).div(dd::ln2()),
+            k: 0,
+        },
+        "log10" => Exact {
+            m: ln(x).div(dd::ln10()),
+            k: 0,
+        },
+        "log1p" => Exact {
+            m: dd::ln1p(x),
+            k: 0,
+        },
+        "cbrt" => {
+            let r = exp_of(ln(x.abs()).div(Dd::of(3.0)));
+            if x < 0.0 {
+                r.neg()
+            } else {
+                r
+            }
+        }
+        _ => unreachable!("{name}"),
+    }
+}
+
+/// `|x|^y` for finite non-zero x, y, negated when `negative`.
+fn power(ax: f64, y: Dd, negative: bool) -> Exact {
+    let l = ln(ax);
+    // Far out of range the product may overflow: its sign decides.
+    let approx = l.hi * y.hi;
+    let r = if approx < -746.0 {
+        Exact::of(0.0)
+    } else if approx > 800.0 {
+        Exact::of(f64::INFINITY)
+    } else {
+        exp_of(l.mul(y))
+    };
+    if negative {
+        r.neg()
+    } else {
+        r
+    }
+}
+
+fn is_odd_integer(y: f64) -> bool {
+    y.abs() < 2f64.powi(53) && y.fract() == 0.0 && (y % 2.0).abs() == 1.0
+}
+
+fn pow_reference(x: f64, y: f64) -> Exact {
+    if special(x) || special(y) || x == 1.0 || (x < 0.0 && y.fract() != 0.0) {
+        return Exact::of(x.powf(y));
+    }
+    power(x.abs(), Dd::of(y), x < 0.0 && is_odd_integer(y))
+}
+
+fn powr_reference(x: f64, y: f64) -> Exact {
+    let nan = x.is_nan()
+        || y.is_nan()
+        || x < 0.0
+        || (x == 0.0 && y == 0.0)
+        || (x == f64::INFINITY && y == 0.0)
+        || (x == 1.0 && y.is_infinite());
+    if nan {
+        Exact::of(f64::NAN)
+    } else {
+        pow_reference(x.abs(), y)
+    }
+}
+
+fn pown_reference(x: f64, n: i32) -> Exact {
+    if special(x) || n == 0 {
+        return Exact::of(x.powi(n));
+    }
+    power(x.abs(), Dd::of(f64::from(n)), x < 0.0 && n % 2 != 0)
+}
+
+fn rootn_reference(x: f64, n: i32) -> Exact {
+    if n == 0 || (x < 0.0 && n % 2 == 0) || x.is_nan() {
+        return Exact::of(f64::NAN);
+    }
+    let negative = x.is_sign_negative() && n % 2 != 0;
+    if special(x) {
+        let magnitude = if (x == 0.0) == (n > 0) {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+        return Exact::of(if negative { -magnitude } else { magnitude });
+    }
+    let z = ln(x.abs()).div(Dd::of(f64::from(n)));
+    let r = exp_of(z);
+    if negative {
+        r.neg()
+    } else {
+        r
+    }
+}
+
+fn hypot_reference(x: f64, y: f64) -> Exact {
+    if special(x) || special(y) {
+        return Exact::of(x.hypot(y));
+    }
+    let e = libm::frexp(x.abs().max(y.abs())).1;
+    let (a, b) = (libm::scalbn(x, -e), libm::scalbn(y, -e));
+    let sum = Dd::of(a).mul(Dd::of(a)).add(Dd::of(b).mul(Dd::of(b)));
+    Exact {
+        m: sum.sqrt(),
+        k: e,
+    }
+}
+
+/// Inputs for a unary function: random bit patterns, log-spaced values
+/// over the whole range, a linear sweep of `range`, the edges.
+fn unary_inputs(seed: u64, range: (f64, f64)) -> Vec<f64> {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut x: Vec<f64> = (0..RANDOM).map(|_| rng.finite()).collect();
+    x.extend(log_spaced(-1074.0, 1024.0, 1 << 12));
+    x.extend(log_spaced(-60.0, 12.0, 1 << 12));
+    x.extend((0..RANDOM).map(|_| rng.uniform(range.0, range.1)));
+    x.extend(edges());
+    x
+}
+
+const UNARY: &[(&str, f64, (f64, f64))] = &[
+    ("exp", 3.0, (-746.0, 710.0)),
+    ("exp2", 3.0, (-1076.0, 1025.0)),
+    ("exp10", 3.0, (-324.0, 309.0)),
+    ("expm1", 3.0, (-40.0, 710.0)),
+    ("log", 3.0, (0.0, 4.0)),
+    ("log2", 3.0, (0.0, 4.0)),
+    ("log10", 3.0, (0.0, 4.0)),
+    ("log1p", 2.0, (-1.0, 4.0)),
+    ("cbrt", 2.0, (-10.0, 10.0)),
+];
+
+#[test]
+fn transcendental_functions_within_bounds() {
+    let Some(runner) = runner() else { return };
+    let mut results = Vec::new();
+    for (seed, &(name, bound, range)) in UNARY.iter().enumerate() {
+        let x = unary_inputs(seed as u64 + 1, range);
+        let got = doubles(&run(&runner, name, &[&words(&x)], 1, x.len())[0]);
+        let mut worst = Worst::new(name, bound);
+        for (&x, &g) in x.iter().zip(&got) {
+            record(&mut worst, g, unary_reference(name, x), || format!("{x:e}"));
+        }
+        results.push(worst);
+    }
+    report(&results);
+}
+
+/// Pairs for the powers: `|x|` log-spaced and `y` such that `|x|^y` spans
+/// the whole range, random bits, integers, and the grid of edges.
+fn power_inputs(seed: u64) -> (Vec<f64>, Vec<f64>) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for i in 0..RANDOM {
+        let a = rng.uniform(-1074.0, 1024.0).exp2();
+        let l = a.log2();
+        let target = rng.uniform(-1080.0, 1030.0);
+        let b = if l.abs() > 1e-300 { target / l } else { 1.0 };
+        let sign = if i % 4 == 0 { -1.0 } else { 1.0 };
+        // Some negative bases with integer exponents.
+        let b = if sign < 0.0 { b.round() } else { b };
+        x.push(sign * a);
+        y.push(b);
+        // Bases near 1 with large exponents.
+        x.push(1.0 + rng.uniform(-1e-3, 1e-3));
+        y.push(rng.uniform(-5e5, 5e5));
+        x.push(rng.finite());
+        y.push(rng.finite());
+    }
+    let e = edges();
+    for &a in &e {
+        for &b in &e {
+            x.push(a);
+            y.push(b);
+        }
+    }
+    (x, y)
+}
+
+#[test]
+fn powers_and_hypot_within_bounds() {
+    let Some(runner) = runner() else { return };
+    let mut results = Vec::new();
+    let (x, y) = power_inputs(7);
+    let real: &[(&str, f64, fn(f64, f64) -> Exact)] = &[
+        ("pow", 16.0, pow_reference),
+        ("powr", 16.0, powr_reference),
+        ("hypot", 4.0, hypot_reference),
+    ];
+    for &(name, bound, reference) in real {
+        let got = doubles(&run(&runner, name, &[&words(&x), &words(&y)], 1, x.len())[0]);
+        let mut worst = Worst::new(name, bound);
+        for ((&a, &b), &g) in x.iter().zip(&y).zip(&got) {
+            record(&mut worst, g, reference(a, b), || format!("({a:e}, {b:e})"));
+        }
+        results.push(worst);
+    }
+    // Integer second arguments: small ones on every x, large ones too.
+    let mut rng = Rng(11);
+    let (mut xi, mut n) = (Vec::new(), Vec::new());
+    for &a in x.iter().step_by(3).chain(&edges()) {
+        xi.push(a);
+        n.push((rng.next() % 41) as i32 - 20);
+        xi.push(a);
+        n.push(rng.next() as i32);
+    }
+    for &v in &edges() {
+        for k in [-3, -2, -1, 0, 1, 2, 3, 7, 8, i32::MAX, i32::MIN] {
+            xi.push(v);
+            n.push(k);
+        }
+    }
+    let integral: &[(&str, f64, fn(f64, i32) -> Exact)] = &[
+        ("pown", 16.0, pown_reference),
+        ("rootn", 16.0, rootn_reference),
+    ];
+    for &(name, bound, reference) in integral {
+        let got = doubles(&run(&runner, name, &[&words(&xi), &ints(&n)], 1, xi.len())[0]);
+        let mut worst = Worst::new(name, bound);
+        for ((&a, &k), &g) in xi.iter().zip(&n).zip(&got) {
+            record(&mut worst, g, reference(a, k), || format!("({a:e}, {k})"));
+        }
+        results.push(worst);
+    }
+    report(&results);
+}
+
+/// The operand of larger (`larger`) or smaller magnitude, fmax/fmin on a
+/// tie.
+fn by_magnitude(a: f64, b: f64, larger: bool) -> f64 {
+    let (wins_a, wins_b) = if larger {
+        (a.abs() > b.abs(), b.abs() > a.abs())
+    } else {
+        (a.abs() < b.abs(), b.abs() < a.abs())
+    };
+    if wins_a {
+        a
+    } else if wins_b {
+        b
+    } else if larger {
+        a.max(b)
+    } else {
+        a.min(b)
+    }
+}
+
+fn fdim(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a > b {
+        a - b
+    } else {
+        0.0
+    }
+}
+
+fn ilogb(x: f64) -> i32 {
+    if x == 0.0 {
+        i32::MIN
+    } else if !x.is_finite() {
+        i32::MAX
+    } else {
+        libm::frexp(x).1 - 1
+    }
+}
+
+fn logb(x: f64) -> f64 {
+    if x.is_nan() {
+        x
+    } else if x.is_infinite() {
+        f64::INFINITY
+    } else if x == 0.0 {
+        f64::NEG_INFINITY
+    } else {
+        f64::from(ilogb(x))
+    }
+}
+
+/// `fract`: `x - floor(x)` below 1, with `floor(x)`.
+fn fract(x: f64) -> (f64, f64) {
+    let fl = x.floor();
+    if x.is_nan() {
+        return (x, x);
+    }
+    if x.is_infinite() {
+        return (0f64.copysign(x), fl);
+    }
+    let f = (x - fl).min(1.0 - f64::EPSILON / 2.0);
+    (if x == 0.0 { x } else { f }, fl)
+}
+
+/// Whether two exact results agree: the same bits, any NaN for NaN, and
+/// either zero where C99 leaves the sign of a zero open (`fmin`, `fmax`).
+fn same(got: f64, want: f64, any_zero: bool) -> bool {
+    (got.is_nan() && want.is_nan())
+        || got.to_bits() == want.to_bits()
+        || (any_zero && got == 0.0 && want == 0.0)
+}
+
+/// Notes a mismatch (the first 40).
+fn note(wrong: &mut Vec<String>, why: String) {
+    if wrong.len() < 40 {
+        wrong.push(why);
+    }
+}
+
+/// Notes `got` unless it is the same as `want`.
+fn check(wrong: &mut Vec<String>, name: &str, got: f64, want: f64, any_zero: bool, input: String) {
+    if !same(got, want, any_zero) {
+        note(wrong, format!("{name}{input}: got {got:e}, want {want:e}"));
+    }
+}
+
+/// Inputs of the exact functions: random bit patterns, values near each
+/// other (long quotients are short then), the grid of edges.
+fn exact_inputs() -> (Vec<f64>, Vec<f64>) {
+    let mut rng = Rng(23);
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for _ in 0..RANDOM {
+        x.push(rng.finite());
+        y.push(rng.finite());
+        let a = rng.uniform(-100.0, 100.0);
+        x.push(a);
+        y.push(rng.uniform(-10.0, 10.0));
+        x.push(a.round() + 0.5 * rng.uniform(-1.0, 1.0).signum());
+        y.push(1.0);
+    }
+    let e = edges();
+    for &a in &e {
+        for &b in &e {
+            x.push(a);
+            y.push(b);
+        }
+    }
+    (x, y)
+}
+
+#[test]
+fn exact_functions_match_the_host() {
+    let Some(runner) = runner() else { return };
+    let (x, y) = exact_inputs();
+    let n = x.len();
+    let (wx, wy) = (words(&x), words(&y));
+    let mut wrong: Vec<String> = Vec::new();
+    let unary: &[(&str, fn(f64) -> f64)] = &[
+        ("fabs", f64::abs),
+        ("floor", f64::floor),
+        ("ceil", f64::ceil),
+        ("trunc", f64::trunc),
+        ("round", f64::round),
+        ("rint", f64::round_ties_even),
+        ("sqrt", f64::sqrt),
+        ("logb", logb),
+    ];
+    for &(name, f) in unary {
+        let got = doubles(&run(&runner, name, &[&wx], 1, n)[0]);
+        for (&a, &g) in x.iter().zip(&got) {
+            check(&mut wrong, name, g, f(a), false, format!("({a:e})"));
+        }
+    }
+    let binary: &[(&str, fn(f64, f64) -> f64, bool)] = &[
+        ("fmod", |a, b| a % b, false),
+        ("remainder", libm::remainder, false),
+        ("copysign", f64::copysign, false),
+        ("fmin", f64::min, true),
+        ("fmax", f64::max, true),
+        ("fdim", fdim, false),
+        ("nextafter", libm::nextafter, false),
+        ("maxmag", |a, b| by_magnitude(a, b, true), true),
+        ("minmag", |a, b| by_magnitude(a, b, false), true),
+        ("hypot", f64::hypot, false),
+    ];
+    for &(name, f, any_zero) in binary {
+        let got = doubles(&run(&runner, name, &[&wx, &wy], 1, n)[0]);
+        for ((&a, &b), &g) in x.iter().zip(&y).zip(&got) {
+            // hypot is only exact at its special values.
+            if name == "hypot" && !(special(a) || special(b)) {
+                continue;
+            }
+            check(
+                &mut wrong,
+                name,
+                g,
+                f(a, b),
+                any_zero,
+                format!("({a:e}, {b:e})"),
+            );
+        }
+    }
+    // fma is correctly rounded; mad may round the product first.
+    let z: Vec<f64> = y.iter().rev().copied().collect();
+    let wz = words(&z);
+    let fma = doubles(&run(&runner, "fma", &[&wx, &wy, &wz], 1, n)[0]);
+    let mad = doubles(&run(&runner, "mad", &[&wx, &wy, &wz], 1, n)[0]);
+    for i in 0..n {
+        let (a, b, c) = (x[i], y[i], z[i]);
+        let input = format!("({a:e}, {b:e}, {c:e})");
+        if std::env::var_os("SKIP_FMA").is_none() {
+            check(
+                &mut wrong,
+                "fma",
+                fma[i],
+                a.mul_add(b, c),
+                false,
+                input.clone(),
+            );
+        }
+        if !same(mad[i], a * b + c, false) {
+            check(&mut wrong, "mad", mad[i], a.mul_add(b, c), false, input);
+        }
+    }
+    // Integer arguments and results.
+    let mut rng = Rng(5);
+    let k: Vec<i32> = (0..n)
+        .map(|i| match i % 3 {
+            0 => (rng.next() % 4400) as i32 - 2200,
+            1 => (rng.next() % 130) as i32 - 65,
+            _ => rng.next() as i32,
+        })
+        .collect();
+    let got = doubles(&run(&runner, "ldexp", &[&wx, &ints(&k)], 1, n)[0]);
+    for ((&a, &e), &g) in x.iter().zip(&k).zip(&got) {
+        check(
+            &mut wrong,
+            "ldexp",
+            g,
+            libm::scalbn(a, e),
+            false,
+            format!("({a:e}, {e})"),
+        );
+    }
+    let got = &run(&runner, "ilogb", &[&wx], 1, n)[0];
+    for (&a, &g) in x.iter().zip(got) {
+        if g as i32 != ilogb(a) {
+            note(
+                &mut wrong,
+                format!("ilogb({a:e}): got {}, want {}", g as i32, ilogb(a)),
+            );
+        }
+    }
+    let out = run(&runner, "frexp", &[&wx], 2, n);
+    let (m, e) = (doubles(&out[0]), &out[1]);
+    for i in 0..n {
+        let (wm, we) = libm::frexp(x[i]);
+        let we = if x[i].is_finite() { we } else { 0 };
+        check(
+            &mut wrong,
+            "frexp",
+            m[i],
+            wm,
+            false,
+            format!("({:e})", x[i]),
+        );
+        if e[i] as i32 != we {
+            note(
+                &mut wrong,
+                format!("frexp({:e}) exponent: got {}, want {we}", x[i], e[i] as i32),
+            );
+        }
+    }
+    let out = run(&runner, "modf", &[&wx], 2, n);
+    let (f, w) = (doubles(&out[0]), doubles(&out[1]));
+    for i in 0..n {
+        let (wf, ww) = libm::modf(x[i]);
+        let input = format!("({:e})", x[i]);
+        check(&mut wrong, "modf", f[i], wf, false, input.clone());
+        check(&mut wrong, "modf whole", w[i], ww, false, input);
+    }
+    let out = run(&runner, "fract", &[&wx], 2, n);
+    let (f, w) = (doubles(&out[0]), doubles(&out[1]));
+    for i in 0..n {
+        let (wf, ww) = fract(x[i]);
+        let input = format!("({:e})", x[i]);
+        check(&mut wrong, "fract", f[i], wf, false, input.clone());
+        check(&mut wrong, "fract floor", w[i], ww, false, input);
+    }
+    let out = run(&runner, "remquo", &[&wx, &wy], 2, n);
+    let (r, q) = (doubles(&out[0]), &out[1]);
+    for i in 0..n {
+        let (a, b) = (x[i], y[i]);
+        let (wr, wq) = libm::remquo(a, b);
+        check(
+            &mut wrong,
+            "remquo",
+            r[i],
+            wr,
+            false,
+            format!("({a:e}, {b:e})"),
+        );
+        let low = (wq.unsigned_abs() & 0x7f) as i32;
+        let wq = if wr.is_nan() || b.is_infinite() {
+            0
+        } else if wq < 0 {
+            -low
+        } else {
+            low
+        };
+        if q[i] as i32 != wq {
+            note(
+                &mut wrong,
+                format!(
+                    "remquo({a:e}, {b:e}) quotient: got {}, want {wq}",
+                    q[i] as i32
+                ),
+            );
+        }
+    }
+    let codes: Vec<u64> = (0..n as u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .collect();
+    let code_words: Vec<u32> = codes
+        .iter()
+        .flat_map(|c| [*c as u32, (c >> 32) as u32])
+        .collect();
+    let got = doubles(&run(&runner, "nan", &[&code_words], 1, n)[0]);
+    for (&c, &g) in codes.iter().zip(&got) {
+        let want = 0x7ff8_0000_0000_0000 | (c & 0x0007_ffff_ffff_ffff);
+        if g.to_bits() != want {
+            note(
+                &mut wrong,
+                format!("nan({c:#x}): got {:#x}, want {want:#x}", g.to_bits()),
+            );
+        }
+    }
+    for w in &wrong {
+        println!("WRONG {w}");
+    }
+    assert!(wrong.is_empty(), "{} exact results differ", wrong.len());
+}
+
+/// The double4 forms give the scalar forms' results lane for lane.
+#[test]
+fn vector_forms_match_scalars() {
+    let Some(runner) = runner() else { return };
+    let mut rng = Rng(31);
+    let x: Vec<f64> = (0..4096).map(|_| rng.uniform(-700.0, 700.0)).collect();
+    let y: Vec<f64> = (0..4096).map(|_| rng.uniform(-3.0, 3.0)).collect();
+    let n = x.len();
+    let out = runner.run_raw("k_vectors", &[&words(&x), &words(&y)], 1, 12 * n, n / 4);
+    let got = doubles(&out[0]);
+    let ax: Vec<f64> = x.iter().map(|v| v.abs()).collect();
+    let three = vec![3; n];
+    let scalar = [
+        run(&runner, "exp", &[&words(&x)], 1, n),
+        run(&runner, "log", &[&words(&ax)], 1, n),
+        run(&runner, "pow", &[&words(&ax), &words(&y)], 1, n),
+        run(&runner, "fmod", &[&words(&x), &words(&y)], 1, n),
+        run(&runner, "ldexp", &[&words(&x), &ints(&three)], 1, n),
+        run(&runner, "hypot", &[&words(&x), &words(&y)], 1, n),
+    ]
+    .map(|o| doubles(&o[0]));
+    for i in 0..n {
+        let (group, lane) = (i / 4, i % 4);
+        for (f, s) in scalar.iter().enumerate() {
+            let g = got[(6 * group + f) * 4 + lane];
+            assert!(
+                same(g, s[i], false),
+                "function {f} lane {lane} of element {i}: vector {g:e}, scalar {:e}",
+                s[i]
+            );
+        }
+    }
+}
