@@ -649,24 +649,39 @@ fn exact_functions_match_the_host() {
             );
         }
     }
-    // fma is correctly rounded; mad may round the product first.
-    let z: Vec<f64> = y.iter().rev().copied().collect();
-    let wz = words(&z);
-    let fma = doubles(&run(&runner, "fma", &[&wx, &wy, &wz], 1, n)[0]);
-    let mad = doubles(&run(&runner, "mad", &[&wx, &wy, &wz], 1, n)[0]);
+    // fma is correctly rounded; mad may round the product first. The
+    // addends: other inputs, the rounded product negated (the fused result
+    // is then the product's rounding error), small multiples of it, and
+    // near-subnormal values with products near the subnormal range.
+    let mut rng = Rng(3);
+    let (mut fx, mut fy) = (x.clone(), y.clone());
+    for i in (3..n).step_by(4) {
+        fx[i] = rng.uniform(1.0, 2.0) * 2f64.powi((rng.next() % 200) as i32 - 100);
+        fy[i] = rng.uniform(-2.0, 2.0) * 2f64.powi(-922 - (rng.next() % 200) as i32);
+    }
+    let fz: Vec<f64> = (0..n)
+        .map(|i| match i % 4 {
+            0 => y[n - 1 - i],
+            1 => -(fx[i] * fy[i]),
+            2 => -(fx[i] * fy[i]) * rng.uniform(0.5, 2.0),
+            _ => rng.uniform(-4.0, 4.0) * f64::MIN_POSITIVE,
+        })
+        .collect();
+    let operands = [words(&fx), words(&fy), words(&fz)];
+    let operands: Vec<&[u32]> = operands.iter().map(Vec::as_slice).collect();
+    let fma = doubles(&run(&runner, "fma", &operands, 1, n)[0]);
+    let mad = doubles(&run(&runner, "mad", &operands, 1, n)[0]);
     for i in 0..n {
-        let (a, b, c) = (x[i], y[i], z[i]);
+        let (a, b, c) = (fx[i], fy[i], fz[i]);
         let input = format!("({a:e}, {b:e}, {c:e})");
-        if std::env::var_os("SKIP_FMA").is_none() {
-            check(
-                &mut wrong,
-                "fma",
-                fma[i],
-                a.mul_add(b, c),
-                false,
-                input.clone(),
-            );
-        }
+        check(
+            &mut wrong,
+            "fma",
+            fma[i],
+            a.mul_add(b, c),
+            false,
+            input.clone(),
+        );
         if !same(mad[i], a * b + c, false) {
             check(&mut wrong, "mad", mad[i], a.mul_add(b, c), false, input);
         }

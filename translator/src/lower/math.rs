@@ -15,6 +15,7 @@
 mod exact;
 mod exp_log;
 mod exp_log_f64;
+mod fma_f64;
 mod hyperbolic;
 mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
@@ -32,6 +33,7 @@ const MATH_FUNCTION_PREFIX: &str = "clvulkan_math_";
 enum Kind {
     Unary(fn(&mut Ops, V) -> V),
     Binary(fn(&mut Ops, V, V) -> V),
+    Ternary(fn(&mut Ops, V, V, V) -> V),
     /// A value and a second result stored through the last argument.
     WithOutput(fn(&mut Ops, V) -> (V, V)),
     /// `lgamma`'s value (its function) and `Gamma`'s sign.
@@ -124,6 +126,7 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Pown => Binary(d::pown),
         Builtin::Rootn => Binary(d::rootn),
         Builtin::Hypot => Binary(hyperbolic::hypot),
+        Builtin::Fma => Ternary(fma_f64::fma),
         Builtin::Fmin
         | Builtin::Min
         | Builtin::Fmax
@@ -190,9 +193,10 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
-        let Some(kind) = self.kind(b) else {
+        let generic = self.kind(b);
+        if generic.is_none() && double_kind(b).is_none() {
             return Ok(None);
-        };
+        }
         // The shape comes from the first argument (`nan` takes integers;
         // `ilogb` returns them).
         let shape = &args[0].ty;
@@ -213,10 +217,13 @@ impl ModuleBuilder<'_> {
                 | Builtin::Rint
         );
         let double = element == Some(Scalar::Double);
-        let kind = match element {
-            Some(Scalar::Float) => kind,
-            Some(Scalar::Double) if double_kind(b).is_some() => kind_of_double(b),
-            Some(s) if s.is_float() && width_generic => kind,
+        let kind = match (element, generic) {
+            (Some(Scalar::Double), _) if double_kind(b).is_some() => kind_of_double(b),
+            // Only `double` needs this one (`fma` on float is the
+            // hardware's).
+            (_, None) => return Ok(None),
+            (Some(Scalar::Float), Some(kind)) => kind,
+            (Some(s), Some(kind)) if s.is_float() && width_generic => kind,
             _ if matches!(b, Builtin::Min | Builtin::Max) => return Ok(None),
             _ => {
                 return Err(self.error(
@@ -259,7 +266,7 @@ impl ModuleBuilder<'_> {
             _ => None,
         };
         let (value, output) = match kind {
-            Kind::Unary(_) | Kind::Binary(_) => (
+            Kind::Unary(_) | Kind::Binary(_) | Kind::Ternary(_) => (
                 self.math_call(fb, b, kind, args, &values, ty, width, double, location)?,
                 None,
             ),
@@ -375,6 +382,7 @@ impl ModuleBuilder<'_> {
                 let value = match kind {
                     Kind::Unary(f) => f(&mut o, params[0]),
                     Kind::Binary(f) => f(&mut o, params[0], params[1]),
+                    Kind::Ternary(f) => f(&mut o, params[0], params[1], params[2]),
                     _ => return Err(self.error(location, "internal error: not a value function")),
                 };
                 hb.push(naga::Statement::Return { value: Some(value) });
