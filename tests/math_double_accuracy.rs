@@ -243,10 +243,22 @@ fn unary_reference(name: &str, x: f64) -> Exact {
         "log10" => f64::log10,
         "log1p" => f64::ln_1p,
         "cbrt" => f64::cbrt,
+        "sinh" => f64::sinh,
+        "cosh" => f64::cosh,
+        "tanh" => f64::tanh,
+        "asinh" => f64::asinh,
+        "acosh" => f64::acosh,
+        "atanh" => f64::atanh,
         _ => unreachable!("{name}"),
     };
-    let logarithm = matches!(name, "log" | "log2" | "log10");
-    if special(x) || (logarithm && (x < 0.0 || x == 1.0)) || (name == "log1p" && x <= -1.0) {
+    let outside = match name {
+        "log" | "log2" | "log10" => x < 0.0 || x == 1.0,
+        "log1p" => x <= -1.0,
+        "acosh" => x <= 1.0,
+        "atanh" => x.abs() >= 1.0,
+        _ => false,
+    };
+    if special(x) || outside {
         return Exact::of(std(x));
     }
     match name {
@@ -270,6 +282,66 @@ fn unary_reference(name: &str, x: f64) -> Exact {
             m: dd::ln1p(x),
             k: 0,
         },
+        "sinh" if x.abs() > 800.0 => Exact::of(f64::INFINITY.copysign(x)),
+        "cosh" if x.abs() > 800.0 => Exact::of(f64::INFINITY),
+        "sinh" => dd::sinh_cosh(x, true),
+        "cosh" => dd::sinh_cosh(x.abs(), false),
+        "tanh" if x.abs() > 40.0 => Exact::of(1f64.copysign(x)),
+        "tanh" => {
+            // expm1(2x) / (expm1(2x) + 2)
+            let e = dd::value(dd::expm1(Dd::of(2.0 * x)));
+            Exact {
+                m: e.div(e.add(Dd::of(2.0))),
+                k: 0,
+            }
+        }
+        "asinh" if x.abs() < 2f64.powi(-10) => {
+            // (-1)^n (2n)! / (4^n (n!)^2 (2n + 1)): the binomial series.
+            let mut c = Dd::of(1.0);
+            let mut coefficients = vec![c];
+            for n in 1..20 {
+                let k = f64::from(n);
+                c = c.mul_f(-(2.0 * k - 1.0)).div(Dd::of(2.0 * k));
+                coefficients.push(c);
+            }
+            let r = dd::odd_series(x, |n| {
+                coefficients[n as usize].div(Dd::of(f64::from(2 * n + 1)))
+            });
+            Exact { m: r, k: 0 }
+        }
+        "asinh" => {
+            let ax = x.abs();
+            let l = if ax > 2f64.powi(500) {
+                dd::ln(Dd::of(ax)).add(dd::ln2())
+            } else {
+                let root = Dd::of(ax).mul(Dd::of(ax)).add(Dd::of(1.0)).sqrt();
+                dd::ln(root.add(Dd::of(ax)))
+            };
+            Exact {
+                m: if x < 0.0 { l.neg() } else { l },
+                k: 0,
+            }
+        }
+        "acosh" => {
+            let l = if x > 2f64.powi(500) {
+                dd::ln(Dd::of(x)).add(dd::ln2())
+            } else {
+                let root = Dd::of(x).mul(Dd::of(x)).sub(Dd::of(1.0)).sqrt();
+                dd::ln(root.add(Dd::of(x)))
+            };
+            Exact { m: l, k: 0 }
+        }
+        "atanh" if x.abs() < 2f64.powi(-10) => {
+            let r = dd::odd_series(x, |n| Dd::of(1.0).div(Dd::of(f64::from(2 * n + 1))));
+            Exact { m: r, k: 0 }
+        }
+        "atanh" => {
+            let ratio = Dd::of(1.0).add(Dd::of(x)).div(Dd::of(1.0).sub(Dd::of(x)));
+            Exact {
+                m: dd::ln(ratio).mul_f(0.5),
+                k: 0,
+            }
+        }
         "cbrt" => {
             let r = exp_of(ln(x.abs()).div(Dd::of(3.0)));
             if x < 0.0 {
@@ -390,6 +462,12 @@ const UNARY: &[(&str, f64, (f64, f64))] = &[
     ("log10", 3.0, (0.0, 4.0)),
     ("log1p", 2.0, (-1.0, 4.0)),
     ("cbrt", 2.0, (-10.0, 10.0)),
+    ("sinh", 4.0, (-711.0, 711.0)),
+    ("cosh", 4.0, (-711.0, 711.0)),
+    ("tanh", 5.0, (-20.0, 20.0)),
+    ("asinh", 4.0, (-4.0, 4.0)),
+    ("acosh", 4.0, (1.0, 4.0)),
+    ("atanh", 5.0, (-1.0, 1.0)),
 ];
 
 #[test]

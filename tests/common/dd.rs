@@ -211,3 +211,55 @@ pub fn ln2() -> Dd {
         lo: LN_2[1],
     }
 }
+
+/// `sum c_n x^(2n+1)` for the odd series `c` (small |x|).
+pub fn odd_series(x: f64, c: impl Fn(i32) -> Dd) -> Dd {
+    let x2 = Dd::of(x).mul(Dd::of(x));
+    let mut power = Dd::of(x);
+    let mut sum = Dd::of(0.0);
+    for n in 0..20 {
+        sum = sum.add(power.mul(c(n)));
+        power = power.mul(x2);
+    }
+    sum
+}
+
+/// An exact value as a double-double (in range).
+pub fn value(e: Exact) -> Dd {
+    e.m.scale(e.k)
+}
+
+/// `sinh`, `cosh` (`odd` false) of a finite x: (e^x -+ e^-x) / 2.
+pub fn sinh_cosh(x: f64, odd: bool) -> Exact {
+    let ax = x.abs();
+    if odd && ax < 0.5 {
+        // x^(2n+1) / (2n+1)!
+        let mut factorial = vec![Dd::of(1.0)];
+        for n in 1..42 {
+            let last = factorial[n - 1];
+            factorial.push(last.mul_f(n as f64));
+        }
+        let r = odd_series(x, |n| Dd::of(1.0).div(factorial[2 * n as usize + 1]));
+        return Exact { m: r, k: 0 };
+    }
+    let up = exp(Dd::of(ax));
+    let down = exp(Dd::of(-ax));
+    // e^-|x| relative to e^|x|: 2^(down.k - up.k).
+    let shift = down.k - up.k;
+    let other = if shift < -200 {
+        Dd::of(0.0)
+    } else {
+        down.m.scale(shift)
+    };
+    let m = if odd {
+        up.m.sub(other)
+    } else {
+        up.m.add(other)
+    };
+    let r = Exact { m, k: up.k - 1 };
+    if odd && x < 0.0 {
+        r.neg()
+    } else {
+        r
+    }
+}

@@ -17,6 +17,7 @@ mod exp_log;
 mod exp_log_f64;
 mod fma_f64;
 mod hyperbolic;
+mod hyperbolic_f64;
 mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
 mod relaxed;
@@ -127,6 +128,12 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Rootn => Binary(d::rootn),
         Builtin::Hypot => Binary(hyperbolic::hypot),
         Builtin::Fma => Ternary(fma_f64::fma),
+        Builtin::Sinh => Unary(hyperbolic_f64::sinh),
+        Builtin::Cosh => Unary(hyperbolic_f64::cosh),
+        Builtin::Tanh => Unary(hyperbolic_f64::tanh),
+        Builtin::Asinh => Unary(hyperbolic_f64::asinh),
+        Builtin::Acosh => Unary(hyperbolic_f64::acosh),
+        Builtin::Atanh => Unary(hyperbolic_f64::atanh),
         Builtin::Fmin
         | Builtin::Min
         | Builtin::Fmax

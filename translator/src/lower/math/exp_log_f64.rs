@@ -18,8 +18,8 @@ use super::ops::{Df, Ops, V};
 
 /// ln(2), log2(e), log2(10), log10(e) and 2/3 as the nearest double plus
 /// the nearest double to the rest.
-const LN_2: (f64, f64) = (0.693_147_180_559_945_3, 2.319_046_813_846_299_6e-17);
-const LOG2_E: (f64, f64) = (1.442_695_040_888_963_4, 2.035_527_374_093_103_3e-17);
+pub(super) const LN_2: (f64, f64) = (0.693_147_180_559_945_3, 2.319_046_813_846_299_6e-17);
+pub(super) const LOG2_E: (f64, f64) = (1.442_695_040_888_963_4, 2.035_527_374_093_103_3e-17);
 const LOG2_10: (f64, f64) = (3.321_928_094_887_362, 1.661_617_516_973_592e-16);
 const LOG10_E: (f64, f64) = (0.434_294_481_903_251_8, 1.098_319_650_216_765e-17);
 const TWO_THIRDS: (f64, f64) = (0.666_666_666_666_666_6, 3.700_743_415_417_188e-17);
@@ -50,7 +50,7 @@ const ATANH_TAIL: [f64; 10] = {
     c
 };
 
-fn constant(o: &mut Ops, (hi, lo): (f64, f64)) -> Df {
+pub(super) fn constant(o: &mut Ops, (hi, lo): (f64, f64)) -> Df {
     Df {
         hi: o.f(hi),
         lo: o.f(lo),
@@ -68,7 +68,7 @@ fn dd_mul(o: &mut Ops, a: Df, b: Df) -> Df {
 }
 
 /// `x * (hi + lo)` for a double-double constant.
-fn mul_constant(o: &mut Ops, x: V, c: (f64, f64)) -> Df {
+pub(super) fn mul_constant(o: &mut Ops, x: V, c: (f64, f64)) -> Df {
     let c = constant(o, c);
     o.df_mul(c, x)
 }
@@ -80,7 +80,7 @@ fn clamp(o: &mut Ops, x: V, lo: f64, hi: f64) -> V {
 
 /// `2^(z.hi + z.lo)` as `2^k e^t`: `k` (an integral f64) and `t` with
 /// |t| <= ln(2)/2 + a little, a double-double.
-fn reduce(o: &mut Ops, z: Df) -> (V, Df) {
+pub(super) fn reduce(o: &mut Ops, z: Df) -> (V, Df) {
     let (top, bottom) = (o.f(1100.0), o.f(-1100.0));
     let over = o.gt(z.hi, top);
     let under = o.lt(z.hi, bottom);
@@ -99,7 +99,7 @@ fn reduce(o: &mut Ops, z: Df) -> (V, Df) {
 }
 
 /// `e^t - 1` for a reduced double-double `t`, as a double-double.
-fn expm1_reduced(o: &mut Ops, t: Df) -> Df {
+pub(super) fn expm1_reduced(o: &mut Ops, t: Df) -> Df {
     let t2 = o.mul(t.hi, t.hi);
     let p = o.poly(t.hi, &EXPM1_TAYLOR);
     let q = o.mul(t2, p);
@@ -111,7 +111,7 @@ fn expm1_reduced(o: &mut Ops, t: Df) -> Df {
 }
 
 /// `2^k` times `1 + m` for an integral f64 `k` in [-1100, 1100].
-fn scale_one_plus(o: &mut Ops, k: V, m: Df) -> V {
+pub(super) fn scale_one_plus(o: &mut Ops, k: V, m: Df) -> V {
     let one = o.f(1.0);
     let s = o.fast_two_sum(one, m.hi);
     let lo = o.add(s.lo, m.lo);
@@ -174,7 +174,7 @@ pub(super) fn expm1(o: &mut Ops, x: V) -> V {
 }
 
 /// `ln(x)` as a double-double, for positive finite `x`.
-fn ln_dd(o: &mut Ops, x: V) -> Df {
+pub(super) fn ln_dd(o: &mut Ops, x: V) -> Df {
     // Subnormals are scaled into the normal range first.
     let tiny = o.ltc(x, f64::MIN_POSITIVE);
     let scaled = o.mulc(x, 2f64.powi(54));
