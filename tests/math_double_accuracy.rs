@@ -12,6 +12,13 @@ mod common;
 use common::dd::{self, Dd, Exact};
 use common::ulp::{report, Runner, Worst};
 
+/// References of two arguments (real or integer second), and the host's
+/// exact functions.
+type RealReference = fn(f64, f64) -> Exact;
+type IntegralReference = fn(f64, i32) -> Exact;
+type HostUnary = fn(f64) -> f64;
+type HostBinary = fn(f64, f64) -> f64;
+
 const KERNELS: &str = "tests/kernels/math_double_functions.cl";
 /// Random inputs per function.
 const RANDOM: usize = 1 << 14;
@@ -522,7 +529,7 @@ fn powers_and_hypot_within_bounds() {
     let Some(runner) = runner() else { return };
     let mut results = Vec::new();
     let (x, y) = power_inputs(7);
-    let real: &[(&str, f64, fn(f64, f64) -> Exact)] = &[
+    let real: &[(&str, f64, RealReference)] = &[
         ("pow", 16.0, pow_reference),
         ("powr", 16.0, powr_reference),
         ("hypot", 4.0, hypot_reference),
@@ -550,7 +557,7 @@ fn powers_and_hypot_within_bounds() {
             n.push(k);
         }
     }
-    let integral: &[(&str, f64, fn(f64, i32) -> Exact)] = &[
+    let integral: &[(&str, f64, IntegralReference)] = &[
         ("pown", 16.0, pown_reference),
         ("rootn", 16.0, rootn_reference),
     ];
@@ -682,7 +689,7 @@ fn exact_functions_match_the_host() {
     let n = x.len();
     let (wx, wy) = (words(&x), words(&y));
     let mut wrong: Vec<String> = Vec::new();
-    let unary: &[(&str, fn(f64) -> f64)] = &[
+    let unary: &[(&str, HostUnary)] = &[
         ("fabs", f64::abs),
         ("floor", f64::floor),
         ("ceil", f64::ceil),
@@ -698,7 +705,7 @@ fn exact_functions_match_the_host() {
             check(&mut wrong, name, g, f(a), false, format!("({a:e})"));
         }
     }
-    let binary: &[(&str, fn(f64, f64) -> f64, bool)] = &[
+    let binary: &[(&str, HostBinary, bool)] = &[
         ("fmod", |a, b| a % b, false),
         ("remainder", libm::remainder, false),
         ("copysign", f64::copysign, false),

@@ -18,7 +18,7 @@ pub struct Dd {
 
 /// ln(2) to about 160 bits, as three doubles.
 const LN_2: [f64; 3] = [
-    6.931_471_805_599_453e-1,
+    std::f64::consts::LN_2,
     2.319_046_813_846_299_6e-17,
     5.707_708_438_416_212e-34,
 ];

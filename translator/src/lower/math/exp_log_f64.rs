@@ -15,13 +15,15 @@
 
 use super::exp_log::{self, log_domain};
 use super::ops::{Df, Ops, V};
+use std::f64::consts;
 
 /// ln(2), log2(e), log2(10), log10(e) and 2/3 as the nearest double plus
-/// the nearest double to the rest.
-pub(super) const LN_2: (f64, f64) = (0.693_147_180_559_945_3, 2.319_046_813_846_299_6e-17);
-pub(super) const LOG2_E: (f64, f64) = (1.442_695_040_888_963_4, 2.035_527_374_093_103_3e-17);
-const LOG2_10: (f64, f64) = (3.321_928_094_887_362, 1.661_617_516_973_592e-16);
-const LOG10_E: (f64, f64) = (0.434_294_481_903_251_8, 1.098_319_650_216_765e-17);
+/// the nearest double to the rest (std's constants are the nearest
+/// doubles).
+pub(super) const LN_2: (f64, f64) = (consts::LN_2, 2.319_046_813_846_299_6e-17);
+pub(super) const LOG2_E: (f64, f64) = (consts::LOG2_E, 2.035_527_374_093_103_3e-17);
+const LOG2_10: (f64, f64) = (consts::LOG2_10, 1.661_617_516_973_592e-16);
+const LOG10_E: (f64, f64) = (consts::LOG10_E, 1.098_319_650_216_765e-17);
 const TWO_THIRDS: (f64, f64) = (0.666_666_666_666_666_6, 3.700_743_415_417_188e-17);
 
 /// `(e^t - 1 - t) / t^2` as a polynomial in `t`: Taylor coefficients
