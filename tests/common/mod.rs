@@ -132,4 +132,5 @@ pub fn context_and_queue() -> (
 
 pub mod dd;
 pub mod sweep;
+pub mod two_over_pi;
 pub mod ulp;

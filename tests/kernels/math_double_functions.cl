@@ -17,6 +17,7 @@ UNARY(log) UNARY(log2) UNARY(log10) UNARY(log1p)
 UNARY(cbrt) UNARY(sqrt) UNARY(fabs) UNARY(floor) UNARY(ceil) UNARY(trunc)
 UNARY(round) UNARY(rint) UNARY(logb)
 UNARY(sinh) UNARY(cosh) UNARY(tanh) UNARY(asinh) UNARY(acosh) UNARY(atanh)
+UNARY(sin) UNARY(cos) UNARY(tan)
 BINARY(pow) BINARY(powr) BINARY(hypot) BINARY(fmod) BINARY(remainder)
 BINARY(copysign) BINARY(fmin) BINARY(fmax) BINARY(fdim) BINARY(nextafter)
 BINARY(maxmag) BINARY(minmag)
@@ -84,11 +85,13 @@ __kernel void k_nan(__global const ulong *code, __global double *out)
 __kernel void k_vectors(__global const double4 *x, __global const double4 *y, __global double4 *out)
 {
     size_t i = get_global_id(0);
-    __global double4 *r = out + 6 * i;
+    __global double4 *r = out + 8 * i;
     r[0] = exp(x[i]);
     r[1] = log(fabs(x[i]));
     r[2] = pow(fabs(x[i]), y[i]);
     r[3] = fmod(x[i], y[i]);
     r[4] = ldexp(x[i], 3);
     r[5] = hypot(x[i], y[i]);
+    r[6] = sin(x[i]);
+    r[7] = tan(x[i]);
 }

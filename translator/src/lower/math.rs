@@ -22,6 +22,7 @@ mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
 mod relaxed;
 mod special;
+mod trig_f64;
 
 use super::*;
 use ops::{Ops, V};
@@ -35,6 +36,8 @@ enum Kind {
     Unary(fn(&mut Ops, V) -> V),
     Binary(fn(&mut Ops, V, V) -> V),
     Ternary(fn(&mut Ops, V, V, V) -> V),
+    /// Needs the 2/pi table (`double` trigonometry).
+    Trig(fn(&mut Ops, V, trig_f64::TrigTypes) -> V),
     /// A value and a second result stored through the last argument.
     WithOutput(fn(&mut Ops, V) -> (V, V)),
     /// `lgamma`'s value (its function) and `Gamma`'s sign.
@@ -134,6 +137,9 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Asinh => Unary(hyperbolic_f64::asinh),
         Builtin::Acosh => Unary(hyperbolic_f64::acosh),
         Builtin::Atanh => Unary(hyperbolic_f64::atanh),
+        Builtin::Sin => Trig(trig_f64::sin),
+        Builtin::Cos => Trig(trig_f64::cos),
+        Builtin::Tan => Trig(trig_f64::tan),
         Builtin::Fmin
         | Builtin::Min
         | Builtin::Fmax
@@ -273,7 +279,7 @@ impl ModuleBuilder<'_> {
             _ => None,
         };
         let (value, output) = match kind {
-            Kind::Unary(_) | Kind::Binary(_) | Kind::Ternary(_) => (
+            Kind::Unary(_) | Kind::Binary(_) | Kind::Ternary(_) | Kind::Trig(_) => (
                 self.math_call(fb, b, kind, args, &values, ty, width, double, location)?,
                 None,
             ),
@@ -381,6 +387,28 @@ impl ModuleBuilder<'_> {
                     ty: self.value_type(ty, location)?,
                     binding: None,
                 };
+                let trig_types = match kind {
+                    Kind::Trig(_) => {
+                        let word = self.u32_type();
+                        let length = trig_f64::TWO_OVER_PI_BITS.len() as u32;
+                        let table = self.add_type(naga::TypeInner::Array {
+                            base: word,
+                            size: naga::ArraySize::Constant(
+                                std::num::NonZeroU32::new(length).expect("table"),
+                            ),
+                            stride: 4,
+                        });
+                        let words = match width {
+                            1 => Type::UINT,
+                            n => Type::Vector(Scalar::UInt, n),
+                        };
+                        Some(trig_f64::TrigTypes {
+                            table,
+                            words: self.value_type(&words, location)?,
+                        })
+                    }
+                    _ => None,
+                };
                 let mut hb = FnBuilder::new(fb.hir);
                 let params: Vec<V> = (0..arguments.len() as u32)
                     .map(|i| hb.add(naga::Expression::FunctionArgument(i)))
@@ -390,6 +418,7 @@ impl ModuleBuilder<'_> {
                     Kind::Unary(f) => f(&mut o, params[0]),
                     Kind::Binary(f) => f(&mut o, params[0], params[1]),
                     Kind::Ternary(f) => f(&mut o, params[0], params[1], params[2]),
+                    Kind::Trig(f) => f(&mut o, params[0], trig_types.expect("trig types")),
                     _ => return Err(self.error(location, "internal error: not a value function")),
                 };
                 hb.push(naga::Statement::Return { value: Some(value) });

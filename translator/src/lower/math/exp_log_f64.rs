@@ -60,7 +60,7 @@ pub(super) fn constant(o: &mut Ops, (hi, lo): (f64, f64)) -> Df {
 }
 
 /// `a * b` for double-doubles.
-fn dd_mul(o: &mut Ops, a: Df, b: Df) -> Df {
+pub(super) fn dd_mul(o: &mut Ops, a: Df, b: Df) -> Df {
     let p = o.two_prod(a.hi, b.hi);
     let cross1 = o.mul(a.hi, b.lo);
     let cross2 = o.mul(a.lo, b.hi);

@@ -374,6 +374,10 @@ impl Ops<'_> {
     pub fn int_from_float(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Sint, Some(4))
     }
+    /// A u32's value as u64.
+    pub fn widen(&mut self, a: V) -> V {
+        self.cast(a, ScalarKind::Uint, Some(8))
+    }
     /// An integer's value as i32 (wrapping).
     pub fn int32(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Sint, Some(4))
