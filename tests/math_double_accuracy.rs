@@ -258,6 +258,8 @@ fn unary_reference(name: &str, x: f64) -> Exact {
         "asinh" => f64::asinh,
         "acosh" => f64::acosh,
         "atanh" => f64::atanh,
+        "erf" => libm::erf,
+        "erfc" => libm::erfc,
         _ => unreachable!("{name}"),
     };
     let outside = match name {
@@ -351,6 +353,30 @@ fn unary_reference(name: &str, x: f64) -> Exact {
                 k: 0,
             }
         }
+        // 1 - erf(6) is below 0.1 ulp of 1.
+        "erf" if x.abs() > 6.0 => Exact::of(1f64.copysign(x)),
+        "erf" => Exact {
+            m: if x.abs() <= 3.0 {
+                erf_series(x)
+            } else {
+                Dd::of(1.0).sub(erfc_fraction(x.abs())).mul_f(x.signum())
+            },
+            k: 0,
+        },
+        "erfc" if x < -6.0 => Exact::of(2.0),
+        "erfc" if x < -3.0 => Exact {
+            m: Dd::of(2.0).sub(erfc_fraction(-x)),
+            k: 0,
+        },
+        "erfc" if x <= 3.0 => Exact {
+            m: Dd::of(1.0).sub(erf_series(x)),
+            k: 0,
+        },
+        "erfc" if x > 27.5 => Exact::of(0.0),
+        "erfc" => Exact {
+            m: erfc_fraction(x),
+            k: 0,
+        },
         "cbrt" => {
             let r = exp_of(ln(x.abs()).div(Dd::of(3.0)));
             if x < 0.0 {
@@ -488,6 +514,44 @@ fn trigonometric_functions_within_bounds() {
     report(&results);
 }
 
+/// `erf(x)` by its Taylor series in double-double (|x| <= 3: some 13 of
+/// the 106 bits go to cancellation).
+fn erf_series(x: f64) -> Dd {
+    let x2 = Dd::of(x).mul(Dd::of(x));
+    let mut power = Dd::of(x);
+    let mut sum = Dd::of(0.0);
+    for n in 0..120 {
+        let term = power.div(Dd::of(f64::from(2 * n + 1)));
+        sum = if n % 2 == 0 {
+            sum.add(term)
+        } else {
+            sum.sub(term)
+        };
+        power = power.mul(x2).div(Dd::of(f64::from(n + 1)));
+    }
+    let pi = Dd {
+        hi: std::f64::consts::PI,
+        lo: 1.224_646_799_147_353_2e-16,
+    };
+    sum.mul_f(2.0).div(pi.sqrt())
+}
+
+/// `erfc(x)` for x > 3 by Laplace's continued fraction, 300 deep, in
+/// double-double.
+fn erfc_fraction(x: f64) -> Dd {
+    let a = Dd::of(x);
+    let mut g = a;
+    for k in (1..=300).rev() {
+        g = a.add(Dd::of(f64::from(k) / 2.0).div(g));
+    }
+    let pi = Dd {
+        hi: std::f64::consts::PI,
+        lo: 1.224_646_799_147_353_2e-16,
+    };
+    let e = dd::value(dd::exp(a.mul(a).neg()));
+    e.div(g.mul(pi.sqrt()))
+}
+
 /// `|x|^y` for finite non-zero x, y, negated when `negative`.
 fn power(ax: f64, y: Dd, negative: bool) -> Exact {
     let l = ln(ax);
@@ -602,6 +666,8 @@ const UNARY: &[(&str, f64, (f64, f64))] = &[
     ("asinh", 4.0, (-4.0, 4.0)),
     ("acosh", 4.0, (1.0, 4.0)),
     ("atanh", 5.0, (-1.0, 1.0)),
+    ("erf", 16.0, (-6.0, 6.0)),
+    ("erfc", 16.0, (-6.0, 27.0)),
 ];
 
 #[test]

@@ -12,6 +12,7 @@
 //! the arithmetic not being reassociated (`(a + b) - a` is not `b`), which
 //! `spirv.rs` guarantees by marking all float arithmetic `NoContraction`.
 
+mod erf_f64;
 mod exact;
 mod exp_log;
 mod exp_log_f64;
@@ -137,6 +138,8 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Asinh => Unary(hyperbolic_f64::asinh),
         Builtin::Acosh => Unary(hyperbolic_f64::acosh),
         Builtin::Atanh => Unary(hyperbolic_f64::atanh),
+        Builtin::Erf => Unary(erf_f64::erf),
+        Builtin::Erfc => Unary(erf_f64::erfc),
         Builtin::Sin => Trig(trig_f64::sin),
         Builtin::Cos => Trig(trig_f64::cos),
         Builtin::Tan => Trig(trig_f64::tan),
