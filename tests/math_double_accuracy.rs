@@ -260,6 +260,7 @@ fn unary_reference(name: &str, x: f64) -> Exact {
         "atanh" => f64::atanh,
         "erf" => libm::erf,
         "erfc" => libm::erfc,
+        "tgamma" => libm::tgamma,
         _ => unreachable!("{name}"),
     };
     let outside = match name {
@@ -267,6 +268,7 @@ fn unary_reference(name: &str, x: f64) -> Exact {
         "log1p" => x <= -1.0,
         "acosh" => x <= 1.0,
         "atanh" => x.abs() >= 1.0,
+        "tgamma" => x < 0.0 && x.fract() == 0.0,
         _ => false,
     };
     if special(x) || outside {
@@ -377,6 +379,26 @@ fn unary_reference(name: &str, x: f64) -> Exact {
             m: erfc_fraction(x),
             k: 0,
         },
+        "tgamma" if x > 172.0 => Exact::of(f64::INFINITY),
+        "tgamma" if x < -200.0 => Exact::of(0f64.copysign(sin_pi(x).hi)),
+        "tgamma" if x > 0.0 => exp_of(ln_gamma(Dd::of(x))),
+        "tgamma" => {
+            // pi / (sin(pi x) Gamma(1 - x))
+            let s = sin_pi(x);
+            let w = Dd::of(1.0).sub(Dd::of(x));
+            let pi = Dd {
+                hi: std::f64::consts::PI,
+                lo: 1.224_646_799_147_353_2e-16,
+            };
+            let magnitude = if s.hi < 0.0 { s.neg() } else { s };
+            let l = dd::ln(pi).sub(ln_gamma(w)).sub(dd::ln(magnitude));
+            let r = exp_of(l);
+            if s.hi < 0.0 {
+                r.neg()
+            } else {
+                r
+            }
+        }
         "cbrt" => {
             let r = exp_of(ln(x.abs()).div(Dd::of(3.0)));
             if x < 0.0 {
@@ -512,6 +534,66 @@ fn trigonometric_functions_within_bounds() {
         results.push(worst);
     }
     report(&results);
+}
+
+/// `ln Gamma(w)` for w > 0 by Stirling's series at y = w + n >= 40, all
+/// in double-double (Bernoulli numbers B_2 .. B_24).
+fn ln_gamma(w: Dd) -> Dd {
+    const BERNOULLI: [(f64, f64); 12] = [
+        (1.0, 6.0),
+        (-1.0, 30.0),
+        (1.0, 42.0),
+        (-1.0, 30.0),
+        (5.0, 66.0),
+        (-691.0, 2730.0),
+        (7.0, 6.0),
+        (-3617.0, 510.0),
+        (43867.0, 798.0),
+        (-174_611.0, 330.0),
+        (854_513.0, 138.0),
+        (-236_364_091.0, 2730.0),
+    ];
+    let mut y = w;
+    let mut product = Dd::of(1.0);
+    while y.hi < 40.0 {
+        product = product.mul(y);
+        y = y.add(Dd::of(1.0));
+    }
+    let pi = Dd {
+        hi: std::f64::consts::PI,
+        lo: 1.224_646_799_147_353_2e-16,
+    };
+    let mut l = y
+        .sub(Dd::of(0.5))
+        .mul(dd::ln(y))
+        .sub(y)
+        .add(dd::ln(pi.mul_f(2.0)).mul_f(0.5));
+    let inverse = Dd::of(1.0).div(y);
+    let inverse2 = inverse.mul(inverse);
+    let mut power = inverse;
+    for (k, &(num, den)) in BERNOULLI.iter().enumerate() {
+        let k = (k + 1) as f64;
+        let c = Dd::of(num).div(Dd::of(den * 2.0 * k * (2.0 * k - 1.0)));
+        l = l.add(c.mul(power));
+        power = power.mul(inverse2);
+    }
+    l.sub(dd::ln(product))
+}
+
+/// `sin(pi x)` for finite non-integer x, in double-double.
+fn sin_pi(x: f64) -> Dd {
+    let n = x.round();
+    let r = x - n;
+    let pi = Dd {
+        hi: std::f64::consts::PI,
+        lo: 1.224_646_799_147_353_2e-16,
+    };
+    let (s, _) = sin_cos_reduced(pi.mul_f(r));
+    if n.rem_euclid(2.0) == 0.0 {
+        s
+    } else {
+        s.neg()
+    }
 }
 
 /// `erf(x)` by its Taylor series in double-double (|x| <= 3: some 13 of
@@ -668,6 +750,7 @@ const UNARY: &[(&str, f64, (f64, f64))] = &[
     ("atanh", 5.0, (-1.0, 1.0)),
     ("erf", 16.0, (-6.0, 6.0)),
     ("erfc", 16.0, (-6.0, 27.0)),
+    ("tgamma", 16.0, (-180.0, 172.0)),
 ];
 
 #[test]

@@ -17,6 +17,7 @@ mod exact;
 mod exp_log;
 mod exp_log_f64;
 mod fma_f64;
+mod gamma_f64;
 mod hyperbolic;
 mod hyperbolic_f64;
 mod ops;
@@ -140,6 +141,7 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Atanh => Unary(hyperbolic_f64::atanh),
         Builtin::Erf => Unary(erf_f64::erf),
         Builtin::Erfc => Unary(erf_f64::erfc),
+        Builtin::Tgamma => Unary(gamma_f64::tgamma),
         Builtin::Sin => Trig(trig_f64::sin),
         Builtin::Cos => Trig(trig_f64::cos),
         Builtin::Tan => Trig(trig_f64::tan),

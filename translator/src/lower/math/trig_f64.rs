@@ -332,7 +332,7 @@ fn reduce(o: &mut Ops, x: V, types: TrigTypes) -> (V, Df) {
     (q, r)
 }
 
-fn sin_reduced(o: &mut Ops, r: Df) -> V {
+pub(super) fn sin_reduced(o: &mut Ops, r: Df) -> V {
     let r2 = o.mul(r.hi, r.hi);
     let p = o.poly(r2, &SIN_TAYLOR);
     let r3 = o.mul(r2, r.hi);
@@ -344,7 +344,7 @@ fn sin_reduced(o: &mut Ops, r: Df) -> V {
     o.add(r.hi, tail)
 }
 
-fn cos_reduced(o: &mut Ops, r: Df) -> V {
+pub(super) fn cos_reduced(o: &mut Ops, r: Df) -> V {
     let sq = o.two_prod(r.hi, r.hi);
     let h = o.mulc(sq.hi, 0.5);
     let h_lo = o.mulc(sq.lo, 0.5);
