@@ -17,7 +17,15 @@ UNARY(log) UNARY(log2) UNARY(log10) UNARY(log1p)
 UNARY(cbrt) UNARY(sqrt) UNARY(fabs) UNARY(floor) UNARY(ceil) UNARY(trunc)
 UNARY(round) UNARY(rint) UNARY(logb)
 UNARY(sinh) UNARY(cosh) UNARY(tanh) UNARY(asinh) UNARY(acosh) UNARY(atanh)
-UNARY(sin) UNARY(cos) UNARY(tan) UNARY(erf) UNARY(erfc) UNARY(tgamma)
+UNARY(sin) UNARY(cos) UNARY(tan) UNARY(erf) UNARY(erfc) UNARY(tgamma) UNARY(lgamma)
+
+__kernel void k_lgamma_r(__global const double *x, __global double *out, __global int *sign)
+{
+    size_t i = get_global_id(0);
+    int s;
+    out[i] = lgamma_r(x[i], &s);
+    sign[i] = s;
+}
 BINARY(pow) BINARY(powr) BINARY(hypot) BINARY(fmod) BINARY(remainder)
 BINARY(copysign) BINARY(fmin) BINARY(fmax) BINARY(fdim) BINARY(nextafter)
 BINARY(maxmag) BINARY(minmag)

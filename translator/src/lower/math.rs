@@ -142,6 +142,8 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Erf => Unary(erf_f64::erf),
         Builtin::Erfc => Unary(erf_f64::erfc),
         Builtin::Tgamma => Unary(gamma_f64::tgamma),
+        Builtin::Lgamma => Unary(gamma_f64::lgamma),
+        Builtin::LgammaR => LgammaR,
         Builtin::Sin => Trig(trig_f64::sin),
         Builtin::Cos => Trig(trig_f64::cos),
         Builtin::Tan => Trig(trig_f64::tan),
@@ -289,7 +291,11 @@ impl ModuleBuilder<'_> {
                 None,
             ),
             Kind::LgammaR => {
-                let lgamma = kind_of(Builtin::Lgamma);
+                let lgamma = if double {
+                    kind_of_double(Builtin::Lgamma)
+                } else {
+                    kind_of(Builtin::Lgamma)
+                };
                 let v = self.math_call(
                     fb,
                     Builtin::Lgamma,
@@ -302,7 +308,12 @@ impl ModuleBuilder<'_> {
                     location,
                 )?;
                 let mut o = Ops::of_width(fb, size, double);
-                (v, Some(special::lgamma_sign(&mut o, values[0])))
+                let sign = if double {
+                    gamma_f64::lgamma_sign(&mut o, values[0])
+                } else {
+                    special::lgamma_sign(&mut o, values[0])
+                };
+                (v, Some(sign))
             }
             Kind::WithOutput(f) => {
                 let mut o = Ops::of_width(fb, size, double);

@@ -75,10 +75,18 @@ fn ln_gamma(o: &mut Ops, w: Df) -> Df {
     let shifted = o.two_sum(y.hi, half);
     let shifted_lo = o.add(shifted.lo, y.lo);
     let shifted = o.fast_two_sum(shifted.hi, shifted_lo);
-    let main = dd_mul(o, shifted, ln_y);
-    let minus_y = negate(o, y);
-    let main = o.df_add(main, minus_y);
-    let c = el::constant(o, HALF_LN_TWO_PI);
+    // (y - 1/2)(ln y - 1) - 1/2 + ln sqrt(2 pi): the product stays
+    // finite up to lgamma's overflow threshold.
+    let minus_one = o.f(-1.0);
+    let ln_y_less = o.df_add(
+        ln_y,
+        Df {
+            hi: minus_one,
+            lo: zero,
+        },
+    );
+    let main = dd_mul(o, shifted, ln_y_less);
+    let c = el::constant(o, (HALF_LN_TWO_PI.0 - 0.5, HALF_LN_TWO_PI.1));
     let main = o.df_add(main, c);
     let inverse = o.div(one, y.hi);
     let inverse2 = o.mul(inverse, inverse);
@@ -169,4 +177,123 @@ pub(super) fn tgamma(o: &mut Ops, x: V) -> V {
     let r = o.sel(plus_inf, inf, r);
     let is_nan = o.is_nan(x);
     o.sel(is_nan, x, r)
+}
+
+/// Euler's constant.
+const EULER_GAMMA: f64 = 0.577_215_664_901_532_9;
+/// zeta(2) .. zeta(13).
+const ZETA: [f64; 12] = [
+    1.644_934_066_848_226_4,
+    1.202_056_903_159_594_2,
+    1.082_323_233_711_138_1,
+    1.036_927_755_143_37,
+    1.017_343_061_984_449_2,
+    1.008_349_277_381_923,
+    1.004_077_356_197_944_4,
+    1.002_008_392_826_082_1,
+    1.000_994_575_127_818,
+    1.000_494_188_604_119_4,
+    1.000_246_086_553_308,
+    1.000_122_713_347_578_5,
+];
+/// Below this distance from 1 or 2, `lgamma` is its Taylor series there
+/// (where it vanishes, the Stirling path's absolute error would be too
+/// large a share): `lgamma(1 + t) = -gamma t + sum (-1)^k zeta(k)/k t^k`
+/// and `lgamma(2 + t) = (1 - gamma) t + sum (-1)^k (zeta(k) - 1)/k t^k`.
+const NEAR_ROOT: f64 = 1.0 / 64.0;
+
+fn root_series(o: &mut Ops, t: V, at_two: bool) -> V {
+    let mut c = vec![0.0];
+    c.push(if at_two {
+        1.0 - EULER_GAMMA
+    } else {
+        -EULER_GAMMA
+    });
+    for (i, &z) in ZETA.iter().enumerate() {
+        let k = i + 2;
+        let z = if at_two { z - 1.0 } else { z };
+        let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+        c.push(sign * z / k as f64);
+    }
+    o.poly(t, &c)
+}
+
+/// Whether `x` is 0 or a negative integer (or -inf).
+fn pole(o: &mut Ops, x: V) -> V {
+    let fl = o.floor(x);
+    let integer = o.eq(fl, x);
+    let zero = o.f(0.0);
+    let non_positive = o.le(x, zero);
+    o.and(integer, non_positive)
+}
+
+/// `ln |Gamma(x)|`.
+pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
+    let zero = o.f(0.0);
+    let one = o.f(1.0);
+    let negative = o.ltc(x, 0.0);
+    let minus_x = o.neg(x);
+    let reflected = o.two_sum(one, minus_x);
+    let w = Df {
+        hi: o.sel(negative, reflected.hi, x),
+        lo: o.sel(negative, reflected.lo, zero),
+    };
+    // Lanes beyond the overflow threshold (and non-finite ones) are
+    // replaced below; keep their arithmetic finite.
+    // The largest argument with a finite result.
+    let top = 2.559_983_327_851_638_3e305;
+    let w_hi = super::exp_log::clamp(o, w.hi, 0.0, top);
+    let w = Df { hi: w_hi, lo: w.lo };
+    let l = ln_gamma(o, w);
+    let s = sinpi(o, x);
+    let abs_s = o.abs(s);
+    let ln_s = el::ln_dd(o, abs_s);
+    let ln_pi = el::constant(o, LN_PI);
+    let minus_l = negate(o, l);
+    let minus_ln_s = negate(o, ln_s);
+    let r_neg = o.df_add(ln_pi, minus_l);
+    let r_neg = o.df_add(r_neg, minus_ln_s);
+    let r_neg = o.df_value(r_neg);
+    let r_pos = o.df_value(l);
+    let r = o.sel(negative, r_neg, r_pos);
+    // Near the roots 1 and 2.
+    let (t1, t2) = (o.addc(x, -1.0), o.addc(x, -2.0));
+    let (a1, a2) = (o.abs(t1), o.abs(t2));
+    let (s1, s2) = (root_series(o, t1, false), root_series(o, t2, true));
+    let (n1, n2) = (o.ltc(a1, NEAR_ROOT), o.ltc(a2, NEAR_ROOT));
+    let r = o.sel(n1, s1, r);
+    let r = o.sel(n2, s2, r);
+    // Tiny |x|: -ln|x| (the next term, -gamma x, is below an ulp), where
+    // the products above would lose bits to subnormals.
+    let ax = o.abs(x);
+    let ln_ax = el::ln_dd(o, ax);
+    let ln_ax = o.df_value(ln_ax);
+    let minus_ln = o.neg(ln_ax);
+    let tiny = o.ltc(ax, 2f64.powi(-54));
+    let r = o.sel(tiny, minus_ln, r);
+    let (at1, at2) = (o.eqc(t1, 0.0), o.eqc(t2, 0.0));
+    let root = o.or(at1, at2);
+    let r = o.sel(root, zero, r);
+    // Poles, infinities and overflow give +inf; NaN stays.
+    let inf = o.inf();
+    let pole = pole(o, x);
+    let huge = o.gtc(ax, top);
+    let infinite = o.or(pole, huge);
+    let r = o.sel(infinite, inf, r);
+    let nan = o.is_nan(x);
+    o.sel(nan, x, r)
+}
+
+/// The sign of `Gamma(x)` for `lgamma_r`: 0 at poles and NaN.
+pub(super) fn lgamma_sign(o: &mut Ops, x: V) -> V {
+    let s = sinpi(o, x);
+    let (plus, minus, none) = (o.i(1), o.i(-1), o.i(0));
+    let s_negative = o.ltc(s, 0.0);
+    let negative_sign = o.sel(s_negative, minus, plus);
+    let negative = o.ltc(x, 0.0);
+    let sign = o.sel(negative, negative_sign, plus);
+    let pole = pole(o, x);
+    let nan = o.is_nan(x);
+    let unsigned = o.or(nan, pole);
+    o.sel(unsigned, none, sign)
 }
