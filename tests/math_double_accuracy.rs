@@ -550,6 +550,72 @@ fn trig_reference(name: &str, x: f64) -> Exact {
     Exact { m: v, k: 0 }
 }
 
+/// `sinpi`, `cospi`, `tanpi` by the exact reduction `x = 2j + k/2 + r`,
+/// the special values of OpenCL C 7.5.1 on the grid of halves.
+fn pi_reference(name: &str, x: f64) -> Exact {
+    if !x.is_finite() {
+        return Exact::of(f64::NAN);
+    }
+    let xr = x % 2.0;
+    let k = (2.0 * xr).round();
+    let r = xr - k / 2.0;
+    let q = (k as i64).rem_euclid(4);
+    if r == 0.0 {
+        let integer = q % 2 == 0;
+        let v = match (name, integer) {
+            ("sinpi", true) => 0f64.copysign(x),
+            ("sinpi", false) => {
+                if q == 1 {
+                    1.0
+                } else {
+                    -1.0
+                }
+            }
+            ("cospi", true) => {
+                if q == 0 {
+                    1.0
+                } else {
+                    -1.0
+                }
+            }
+            ("cospi", false) => 0.0,
+            (_, true) => {
+                if q == 0 {
+                    0f64.copysign(x)
+                } else {
+                    -0f64.copysign(x)
+                }
+            }
+            (_, false) => {
+                if q == 1 {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                }
+            }
+        };
+        return Exact::of(v);
+    }
+    let pi = Dd {
+        hi: std::f64::consts::PI,
+        lo: 1.224_646_799_147_353_2e-16,
+    };
+    let (s, c) = sin_cos_reduced(pi.mul_f(r));
+    let v = match (name, q) {
+        ("sinpi", 0) => s,
+        ("sinpi", 1) => c,
+        ("sinpi", 2) => s.neg(),
+        ("sinpi", _) => c.neg(),
+        ("cospi", 0) => c,
+        ("cospi", 1) => s.neg(),
+        ("cospi", 2) => c.neg(),
+        ("cospi", _) => s,
+        (_, 0 | 2) => s.div(c),
+        _ => c.div(s).neg(),
+    };
+    Exact { m: v, k: 0 }
+}
+
 /// Doubles next to multiples of pi/2 (small and up to 2^30), the known
 /// hardest case for doubles, values around the reduction switch at 2^20.
 fn trig_inputs() -> Vec<f64> {
@@ -585,6 +651,44 @@ fn trigonometric_functions_within_bounds() {
         let mut worst = Worst::new(name, bound);
         for (&a, &g) in x.iter().zip(&got) {
             record(&mut worst, g, trig_reference(name, a), || format!("{a:e}"));
+        }
+        results.push(worst);
+    }
+    // sincos: the same two results.
+    let out = run(&runner, "sincos", &[&words(&x)], 2, x.len());
+    let (s, c) = (doubles(&out[0]), doubles(&out[1]));
+    let sin = doubles(&run(&runner, "sin", &[&words(&x)], 1, x.len())[0]);
+    let cos = doubles(&run(&runner, "cos", &[&words(&x)], 1, x.len())[0]);
+    for i in 0..x.len() {
+        assert!(
+            same(s[i], sin[i], false) && same(c[i], cos[i], false),
+            "sincos({:e}) = ({:e}, {:e}), sin and cos give ({:e}, {:e})",
+            x[i],
+            s[i],
+            c[i],
+            sin[i],
+            cos[i]
+        );
+    }
+    // The *pi functions: halves and quarters, the grid's neighbours, and
+    // the general inputs.
+    let mut px = x.clone();
+    for k in -400..=400 {
+        let v = f64::from(k) * 0.25;
+        px.push(v);
+        px.push(f64::from_bits(v.to_bits() + 1));
+        px.push(f64::from_bits(v.to_bits().wrapping_sub(1)));
+    }
+    for e in 50..56 {
+        px.push(2f64.powi(e) + 1.0);
+        px.push(-(2f64.powi(e) + 3.0));
+        px.push(2f64.powi(e) - 0.5);
+    }
+    for (name, bound) in [("sinpi", 4.0), ("cospi", 4.0), ("tanpi", 6.0)] {
+        let got = doubles(&run(&runner, name, &[&words(&px)], 1, px.len())[0]);
+        let mut worst = Worst::new(name, bound);
+        for (&a, &g) in px.iter().zip(&got) {
+            record(&mut worst, g, pi_reference(name, a), || format!("{a:e}"));
         }
         results.push(worst);
     }

@@ -17,6 +17,7 @@ UNARY(log) UNARY(log2) UNARY(log10) UNARY(log1p)
 UNARY(cbrt) UNARY(sqrt) UNARY(fabs) UNARY(floor) UNARY(ceil) UNARY(trunc)
 UNARY(round) UNARY(rint) UNARY(logb)
 UNARY(sinh) UNARY(cosh) UNARY(tanh) UNARY(asinh) UNARY(acosh) UNARY(atanh)
+UNARY(sinpi) UNARY(cospi) UNARY(tanpi)
 UNARY(sin) UNARY(cos) UNARY(tan) UNARY(erf) UNARY(erfc) UNARY(tgamma) UNARY(lgamma)
 
 __kernel void k_lgamma_r(__global const double *x, __global double *out, __global int *sign)
@@ -102,4 +103,12 @@ __kernel void k_vectors(__global const double4 *x, __global const double4 *y, __
     r[5] = hypot(x[i], y[i]);
     r[6] = sin(x[i]);
     r[7] = tan(x[i]);
+}
+
+__kernel void k_sincos(__global const double *x, __global double *out, __global double *c)
+{
+    size_t i = get_global_id(0);
+    double w;
+    out[i] = sincos(x[i], &w);
+    c[i] = w;
 }

@@ -44,6 +44,8 @@ enum Kind {
     WithOutput(fn(&mut Ops, V) -> (V, V)),
     /// `lgamma`'s value (its function) and `Gamma`'s sign.
     LgammaR,
+    /// `sin` and `cos` (their functions), the cosine stored.
+    SinCos,
     /// Integer long division (needs loop variables).
     Fmod,
     Remainder,
@@ -147,6 +149,10 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Sin => Trig(trig_f64::sin),
         Builtin::Cos => Trig(trig_f64::cos),
         Builtin::Tan => Trig(trig_f64::tan),
+        Builtin::Sincos => SinCos,
+        Builtin::Sinpi => Unary(trig_f64::sinpi),
+        Builtin::Cospi => Unary(trig_f64::cospi),
+        Builtin::Tanpi => Unary(trig_f64::tanpi),
         Builtin::Fmin
         | Builtin::Min
         | Builtin::Fmax
@@ -314,6 +320,24 @@ impl ModuleBuilder<'_> {
                     special::lgamma_sign(&mut o, values[0])
                 };
                 (v, Some(sign))
+            }
+            Kind::SinCos => {
+                let mut call = |b| {
+                    self.math_call(
+                        fb,
+                        b,
+                        kind_of_double(b),
+                        args,
+                        &values,
+                        ty,
+                        width,
+                        double,
+                        location,
+                    )
+                };
+                let sin = call(Builtin::Sin)?;
+                let cos = call(Builtin::Cos)?;
+                (sin, Some(cos))
             }
             Kind::WithOutput(f) => {
                 let mut o = Ops::of_width(fb, size, double);

@@ -430,3 +430,94 @@ pub(super) fn tan(o: &mut Ops, x: V, types: TrigTypes) -> V {
     let v = o.sel(negative, minus, v);
     finite_only(o, x, v)
 }
+
+/// pi as a double-double.
+const PI: (f64, f64) = (std::f64::consts::PI, 1.224_646_799_147_353_2e-16);
+
+/// `x` reduced exactly for the `*pi` functions: `x = 2j + k/2 + r` with
+/// |r| <= 1/4; returns the quadrant `k mod 4` (i32), `pi r` as a
+/// double-double and whether r is 0.
+fn reduce_pi(o: &mut Ops, x: V) -> (V, Df, V) {
+    // x - 2 trunc(x/2) is exact and keeps the period.
+    let half = o.mulc(x, 0.5);
+    let whole = o.trunc(half);
+    let twice = o.mulc(whole, 2.0);
+    let xr = o.sub(x, twice);
+    let doubled = o.mulc(xr, 2.0);
+    let k = o.rint(doubled);
+    let k_half = o.mulc(k, 0.5);
+    let r = o.sub(xr, k_half);
+    let pi = Df {
+        hi: o.f(PI.0),
+        lo: o.f(PI.1),
+    };
+    let angle = o.df_mul(pi, r);
+    let k = o.int_from_float(k);
+    let three = o.i(3);
+    let q = o.and(k, three);
+    let on_grid = o.eqc(r, 0.0);
+    (q, angle, on_grid)
+}
+
+/// Whether the i32 `q` equals `v`.
+fn quadrant_is(o: &mut Ops, q: V, v: i32) -> V {
+    let v = o.i(v);
+    o.eq(q, v)
+}
+
+pub(super) fn sinpi(o: &mut Ops, x: V) -> V {
+    let (q, angle, on_grid) = reduce_pi(o, x);
+    let s = sin_reduced(o, angle);
+    let c = cos_reduced(o, angle);
+    let odd = odd_quadrant(o, q);
+    let v = o.sel(odd, c, s);
+    let v = negate_if(o, q, 2, v);
+    // sinpi(n) = +0 for positive, -0 for negative integers n (and +-0).
+    let even = o.not(odd);
+    let integer = o.and(on_grid, even);
+    let zero = o.f(0.0);
+    let signed_zero = o.copysign(zero, x);
+    let v = o.sel(integer, signed_zero, v);
+    finite_only(o, x, v)
+}
+
+pub(super) fn cospi(o: &mut Ops, x: V) -> V {
+    let (q, angle, on_grid) = reduce_pi(o, x);
+    let s = sin_reduced(o, angle);
+    let c = cos_reduced(o, angle);
+    let odd = odd_quadrant(o, q);
+    let v = o.sel(odd, s, c);
+    let one = o.i(1);
+    let shifted = o.add(q, one);
+    let v = negate_if(o, shifted, 2, v);
+    // cospi(n + 1/2) = +0.
+    let half_integer = o.and(on_grid, odd);
+    let zero = o.f(0.0);
+    let v = o.sel(half_integer, zero, v);
+    finite_only(o, x, v)
+}
+
+pub(super) fn tanpi(o: &mut Ops, x: V) -> V {
+    let (q, angle, on_grid) = reduce_pi(o, x);
+    let s = sin_reduced(o, angle);
+    let c = cos_reduced(o, angle);
+    let odd = odd_quadrant(o, q);
+    let even_value = o.div(s, c);
+    let minus_c = o.flip_sign(c);
+    let odd_value = o.div(minus_c, s);
+    let v = o.sel(odd, odd_value, even_value);
+    // Integers n: copysign(0, n) for even n, copysign(0, -n) for odd n
+    // (q = 0, 2); n + 1/2: +inf for even n (q = 1), -inf for odd (q = 3).
+    let zero = o.f(0.0);
+    let with_x = o.copysign(zero, x);
+    let against_x = o.flip_sign(with_x);
+    let q2 = quadrant_is(o, q, 2);
+    let integer_value = o.sel(q2, against_x, with_x);
+    let inf = o.inf();
+    let minus_inf = o.neg(inf);
+    let q3 = quadrant_is(o, q, 3);
+    let pole_value = o.sel(q3, minus_inf, inf);
+    let grid_value = o.sel(odd, pole_value, integer_value);
+    let v = o.sel(on_grid, grid_value, v);
+    finite_only(o, x, v)
+}
