@@ -616,6 +616,192 @@ fn pi_reference(name: &str, x: f64) -> Exact {
     Exact { m: v, k: 0 }
 }
 
+const PI_DD: Dd = Dd {
+    hi: std::f64::consts::PI,
+    lo: 1.224_646_799_147_353_2e-16,
+};
+
+/// `atan(t)` for a finite double-double t >= 0: three halvings
+/// `t / (1 + sqrt(1 + t^2))`, then the Taylor series.
+fn atan_dd(t: Dd) -> Dd {
+    if t.hi > 1.0 {
+        let half_pi = Dd {
+            hi: PI_DD.hi / 2.0,
+            lo: PI_DD.lo / 2.0,
+        };
+        return half_pi.sub(atan_dd(Dd::of(1.0).div(t)));
+    }
+    let mut u = t;
+    for _ in 0..3 {
+        let root = Dd::of(1.0).add(u.mul(u)).sqrt();
+        u = u.div(Dd::of(1.0).add(root));
+    }
+    let u2 = u.mul(u);
+    let mut power = u;
+    let mut sum = Dd::of(0.0);
+    for n in 0..30 {
+        let term = power.div(Dd::of(f64::from(2 * n + 1)));
+        sum = if n % 2 == 0 {
+            sum.add(term)
+        } else {
+            sum.sub(term)
+        };
+        power = power.mul(u2);
+    }
+    sum.mul_f(8.0)
+}
+
+/// The angle of the point (d, n), n, d >= 0 finite, not both 0.
+fn angle_dd(n: Dd, d: Dd) -> Dd {
+    let half_pi = Dd {
+        hi: PI_DD.hi / 2.0,
+        lo: PI_DD.lo / 2.0,
+    };
+    if n.hi > d.hi {
+        half_pi.sub(atan_dd(d.div(n)))
+    } else {
+        atan_dd(n.div(d))
+    }
+}
+
+fn inverse_trig_reference(name: &str, x: f64, y: f64) -> Exact {
+    let turns = name.ends_with("pi");
+    let finish = |r: Dd| Exact {
+        m: if turns { r.div(PI_DD) } else { r },
+        k: 0,
+    };
+    // Tiny angles (their own arctangents), 2^600 up: exact on the host.
+    let tiny = |ratio: Dd| Exact {
+        m: if turns { ratio.div(PI_DD) } else { ratio },
+        k: -600,
+    };
+    match name.trim_end_matches("pi") {
+        "asin" | "acos" => {
+            if x.is_nan() || x.abs() > 1.0 {
+                return Exact::of(f64::NAN);
+            }
+            let a = x.abs();
+            let c = Dd::of(1.0)
+                .sub(Dd::of(a))
+                .mul(Dd::of(1.0).add(Dd::of(a)))
+                .sqrt();
+            if name.starts_with("asin") {
+                if x == 0.0 {
+                    return Exact::of(x);
+                }
+                if a < 2f64.powi(-900) {
+                    let e = tiny(Dd::of(a * 2f64.powi(600)));
+                    return if x < 0.0 { e.neg() } else { e };
+                }
+                let r = if c.hi == 0.0 {
+                    Dd {
+                        hi: PI_DD.hi / 2.0,
+                        lo: PI_DD.lo / 2.0,
+                    }
+                } else {
+                    angle_dd(Dd::of(a), c)
+                };
+                let e = finish(r);
+                if x < 0.0 {
+                    e.neg()
+                } else {
+                    e
+                }
+            } else {
+                let r = angle_dd(c, Dd::of(a));
+                finish(if x < 0.0 { PI_DD.sub(r) } else { r })
+            }
+        }
+        "atan" => inverse_trig_reference(if turns { "atan2pi" } else { "atan2" }, x, 1.0),
+        _ => {
+            // atan2(y = x, x = y) in this argument order: (x, y) are the
+            // kernel's (first, second) operands.
+            let (yy, xx) = (x, y);
+            if special(yy) || special(xx) || yy.is_nan() || xx.is_nan() {
+                let v = libm::atan2(yy, xx);
+                return Exact::of(if turns && v.is_finite() {
+                    // Exact multiples of pi: 0, 1/4, 1/2, 3/4, 1.
+                    let q = [0.0, 0.25, 0.5, 0.75, 1.0]
+                        .into_iter()
+                        .min_by(|a, b| {
+                            (a * std::f64::consts::PI - v.abs())
+                                .abs()
+                                .total_cmp(&(b * std::f64::consts::PI - v.abs()).abs())
+                        })
+                        .expect("candidates");
+                    q.copysign(v)
+                } else {
+                    v
+                });
+            }
+            let e = if yy.abs() < xx.abs() * 2f64.powi(-900) && xx > 0.0 {
+                tiny(Dd::of(yy.abs() * 2f64.powi(600)).div(Dd::of(xx)))
+            } else {
+                let r = angle_dd(Dd::of(yy.abs()), Dd::of(xx.abs()));
+                finish(if xx < 0.0 { PI_DD.sub(r) } else { r })
+            };
+            if yy < 0.0 {
+                e.neg()
+            } else {
+                e
+            }
+        }
+    }
+}
+
+#[test]
+fn inverse_trigonometric_functions_within_bounds() {
+    let Some(runner) = runner() else { return };
+    let mut results = Vec::new();
+    for (seed, (name, bound, range)) in [
+        ("asin", 4.0, (-1.0, 1.0)),
+        ("acos", 4.0, (-1.0, 1.0)),
+        ("atan", 5.0, (-10.0, 10.0)),
+        ("asinpi", 5.0, (-1.0, 1.0)),
+        ("acospi", 5.0, (-1.0, 1.0)),
+        ("atanpi", 5.0, (-10.0, 10.0)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut x = unary_inputs(seed as u64 + 60, range);
+        for k in 0..2000 {
+            let v = 1.0 - f64::from(k) * f64::EPSILON / 2.0;
+            x.push(v);
+            x.push(-v);
+        }
+        let got = doubles(&run(&runner, name, &[&words(&x)], 1, x.len())[0]);
+        let mut worst = Worst::new(name, bound);
+        for (&a, &g) in x.iter().zip(&got) {
+            record(&mut worst, g, inverse_trig_reference(name, a, 0.0), || {
+                format!("{a:e}")
+            });
+        }
+        results.push(worst);
+    }
+    let (mut x, mut y) = power_inputs(13);
+    let mut rng = Rng(17);
+    for _ in 0..RANDOM {
+        // Near the axes and the diagonals.
+        let a = rng.uniform(-4.0, 4.0);
+        x.push(a);
+        y.push(a * (1.0 + rng.uniform(-1e-9, 1e-9)));
+        x.push(a * 1e-12);
+        y.push(rng.uniform(-4.0, 4.0));
+    }
+    for name in ["atan2", "atan2pi"] {
+        let got = doubles(&run(&runner, name, &[&words(&x), &words(&y)], 1, x.len())[0]);
+        let mut worst = Worst::new(name, 6.0);
+        for ((&a, &b), &g) in x.iter().zip(&y).zip(&got) {
+            record(&mut worst, g, inverse_trig_reference(name, a, b), || {
+                format!("({a:e}, {b:e})")
+            });
+        }
+        results.push(worst);
+    }
+    report(&results);
+}
+
 /// Doubles next to multiples of pi/2 (small and up to 2^30), the known
 /// hardest case for doubles, values around the reduction switch at 2^20.
 fn trig_inputs() -> Vec<f64> {

@@ -118,6 +118,9 @@ impl Dd {
     }
 
     pub fn sqrt(self) -> Dd {
+        if self.hi == 0.0 {
+            return self;
+        }
         let s = self.hi.sqrt();
         let r = self.sub(two_prod(s, s));
         Dd::of(s).add(Dd::of(r.hi / (2.0 * s)))

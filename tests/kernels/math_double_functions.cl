@@ -18,6 +18,8 @@ UNARY(cbrt) UNARY(sqrt) UNARY(fabs) UNARY(floor) UNARY(ceil) UNARY(trunc)
 UNARY(round) UNARY(rint) UNARY(logb)
 UNARY(sinh) UNARY(cosh) UNARY(tanh) UNARY(asinh) UNARY(acosh) UNARY(atanh)
 UNARY(sinpi) UNARY(cospi) UNARY(tanpi)
+UNARY(asin) UNARY(acos) UNARY(atan) UNARY(asinpi) UNARY(acospi) UNARY(atanpi)
+BINARY(atan2) BINARY(atan2pi)
 UNARY(sin) UNARY(cos) UNARY(tan) UNARY(erf) UNARY(erfc) UNARY(tgamma) UNARY(lgamma)
 
 __kernel void k_lgamma_r(__global const double *x, __global double *out, __global int *sign)

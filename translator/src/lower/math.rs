@@ -20,6 +20,7 @@ mod fma_f64;
 mod gamma_f64;
 mod hyperbolic;
 mod hyperbolic_f64;
+mod inverse_trig_f64;
 mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
 mod relaxed;
@@ -153,6 +154,14 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Sinpi => Unary(trig_f64::sinpi),
         Builtin::Cospi => Unary(trig_f64::cospi),
         Builtin::Tanpi => Unary(trig_f64::tanpi),
+        Builtin::Asin => Unary(inverse_trig_f64::asin),
+        Builtin::Acos => Unary(inverse_trig_f64::acos),
+        Builtin::Atan => Unary(inverse_trig_f64::atan),
+        Builtin::Asinpi => Unary(inverse_trig_f64::asinpi),
+        Builtin::Acospi => Unary(inverse_trig_f64::acospi),
+        Builtin::Atanpi => Unary(inverse_trig_f64::atanpi),
+        Builtin::Atan2 => Binary(inverse_trig_f64::atan2),
+        Builtin::Atan2pi => Binary(inverse_trig_f64::atan2pi),
         Builtin::Fmin
         | Builtin::Min
         | Builtin::Fmax
