@@ -1,14 +1,18 @@
-//! The single-precision math library in software: exponentials,
-//! logarithms, powers, hyperbolic functions, `hypot`, and the exact
-//! functions whose GLSL counterparts differ from OpenCL, written in naga IR
-//! to OpenCL's full-profile ULP bounds (GLSL.std.450's are far looser).
+//! The math library in software: exponentials, logarithms, powers,
+//! hyperbolic functions, `hypot`, the error and gamma functions, and the
+//! exact functions whose GLSL counterparts differ from OpenCL, written in
+//! naga IR to OpenCL's full-profile ULP bounds (GLSL.std.450's are far
+//! looser). On `float` (the trigonometric functions are `math_trig.rs`'s)
+//! and on `double` (the `*_f64` modules, trigonometry included: Vulkan has
+//! no f64 transcendentals at all, and its f64 `Fma` may round twice); the
+//! exact functions serve both, written over the float format.
 //!
 //! Each function is element-wise over a scalar or 2/3/4-lane vector (wider
 //! vectors are split by `wide.rs` first). The `half_*` variants use the
 //! same code: it is well within their 8192 ulp.
 //!
-//! A function of one or two values becomes a naga function, made once per
-//! built-in and width and called at each use. Its error-free sums rely on
+//! A function of one to three values becomes a naga function, made once
+//! per built-in, element type and width and called at each use. Its error-free sums rely on
 //! the arithmetic not being reassociated (`(a + b) - a` is not `b`), which
 //! `spirv.rs` guarantees by marking all float arithmetic `NoContraction`.
 
