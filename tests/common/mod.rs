@@ -130,6 +130,8 @@ pub fn context_and_queue() -> (
     (context, queue)
 }
 
+pub mod dd;
 pub mod fp16;
 pub mod sweep;
+pub mod two_over_pi;
 pub mod ulp;

@@ -1,5 +1,6 @@
-// The NaN-aware min/max family on double (the rest of the math library is
-// float-only so far): fmin, fmax, min, max, maxmag, minmag, rint per pair.
+// The NaN-aware min/max family on double (the rest of the double library is
+// tested by math_double_accuracy.rs): fmin, fmax, min, max, maxmag, minmag,
+// rint per pair.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 __kernel void k_double(__global const double *x, __global const double *y, __global double *out)

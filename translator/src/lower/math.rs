@@ -1,24 +1,35 @@
-//! The single-precision math library in software: exponentials,
-//! logarithms, powers, hyperbolic functions, `hypot`, and the exact
-//! functions whose GLSL counterparts differ from OpenCL, written in naga IR
-//! to OpenCL's full-profile ULP bounds (GLSL.std.450's are far looser).
+//! The math library in software: exponentials, logarithms, powers,
+//! hyperbolic functions, `hypot`, the error and gamma functions, and the
+//! exact functions whose GLSL counterparts differ from OpenCL, written in
+//! naga IR to OpenCL's full-profile ULP bounds (GLSL.std.450's are far
+//! looser). On `float` (the trigonometric functions are `math_trig.rs`'s)
+//! and on `double` (the `*_f64` modules, trigonometry included: Vulkan has
+//! no f64 transcendentals at all, and its f64 `Fma` may round twice); the
+//! exact functions serve both, written over the float format.
 //!
 //! Each function is element-wise over a scalar or 2/3/4-lane vector (wider
 //! vectors are split by `wide.rs` first). The `half_*` variants use the
 //! same code: it is well within their 8192 ulp.
 //!
-//! A function of one or two values becomes a naga function, made once per
-//! built-in and width and called at each use. Its error-free sums rely on
+//! A function of one to three values becomes a naga function, made once
+//! per built-in, element type and width and called at each use. Its error-free sums rely on
 //! the arithmetic not being reassociated (`(a + b) - a` is not `b`), which
 //! `spirv.rs` guarantees by marking all float arithmetic `NoContraction`.
 
+mod erf_f64;
 mod exact;
 mod exp_log;
+mod exp_log_f64;
+mod fma_f64;
+mod gamma_f64;
 mod hyperbolic;
+mod hyperbolic_f64;
+mod inverse_trig_f64;
 mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
 mod relaxed;
 mod special;
+mod trig_f64;
 
 use super::*;
 use ops::{Ops, V};
@@ -31,10 +42,15 @@ const MATH_FUNCTION_PREFIX: &str = "clvulkan_math_";
 enum Kind {
     Unary(fn(&mut Ops, V) -> V),
     Binary(fn(&mut Ops, V, V) -> V),
+    Ternary(fn(&mut Ops, V, V, V) -> V),
+    /// Needs the 2/pi table (`double` trigonometry).
+    Trig(fn(&mut Ops, V, trig_f64::TrigTypes) -> V),
     /// A value and a second result stored through the last argument.
     WithOutput(fn(&mut Ops, V) -> (V, V)),
     /// `lgamma`'s value (its function) and `Gamma`'s sign.
     LgammaR,
+    /// `sin` and `cos` (their functions), the cosine stored.
+    SinCos,
     /// Integer long division (needs loop variables).
     Fmod,
     Remainder,
@@ -102,6 +118,79 @@ fn precise_kind(b: Builtin) -> Option<Kind> {
     })
 }
 
+/// The `double` form of `b`, where it is implemented: the exact functions
+/// share the f32 code (written over the float format), the rest have
+/// their own f64 algorithms.
+fn double_kind(b: Builtin) -> Option<Kind> {
+    use exp_log_f64 as d;
+    use Kind::*;
+    Some(match b {
+        Builtin::Exp => Unary(d::exp),
+        Builtin::Exp2 => Unary(d::exp2),
+        Builtin::Exp10 => Unary(d::exp10),
+        Builtin::Expm1 => Unary(d::expm1),
+        Builtin::Log => Unary(d::log),
+        Builtin::Log2 => Unary(d::log2),
+        Builtin::Log10 => Unary(d::log10),
+        Builtin::Log1p => Unary(d::log1p),
+        Builtin::Cbrt => Unary(d::cbrt),
+        Builtin::Pow => Binary(d::pow),
+        Builtin::Powr => Binary(d::powr),
+        Builtin::Pown => Binary(d::pown),
+        Builtin::Rootn => Binary(d::rootn),
+        Builtin::Hypot => Binary(hyperbolic::hypot),
+        Builtin::Fma => Ternary(fma_f64::fma),
+        Builtin::Sinh => Unary(hyperbolic_f64::sinh),
+        Builtin::Cosh => Unary(hyperbolic_f64::cosh),
+        Builtin::Tanh => Unary(hyperbolic_f64::tanh),
+        Builtin::Asinh => Unary(hyperbolic_f64::asinh),
+        Builtin::Acosh => Unary(hyperbolic_f64::acosh),
+        Builtin::Atanh => Unary(hyperbolic_f64::atanh),
+        Builtin::Erf => Unary(erf_f64::erf),
+        Builtin::Erfc => Unary(erf_f64::erfc),
+        Builtin::Tgamma => Unary(gamma_f64::tgamma),
+        Builtin::Lgamma => Unary(gamma_f64::lgamma),
+        Builtin::LgammaR => LgammaR,
+        Builtin::Sin => Trig(trig_f64::sin),
+        Builtin::Cos => Trig(trig_f64::cos),
+        Builtin::Tan => Trig(trig_f64::tan),
+        Builtin::Sincos => SinCos,
+        Builtin::Sinpi => Unary(trig_f64::sinpi),
+        Builtin::Cospi => Unary(trig_f64::cospi),
+        Builtin::Tanpi => Unary(trig_f64::tanpi),
+        Builtin::Asin => Unary(inverse_trig_f64::asin),
+        Builtin::Acos => Unary(inverse_trig_f64::acos),
+        Builtin::Atan => Unary(inverse_trig_f64::atan),
+        Builtin::Asinpi => Unary(inverse_trig_f64::asinpi),
+        Builtin::Acospi => Unary(inverse_trig_f64::acospi),
+        Builtin::Atanpi => Unary(inverse_trig_f64::atanpi),
+        Builtin::Atan2 => Binary(inverse_trig_f64::atan2),
+        Builtin::Atan2pi => Binary(inverse_trig_f64::atan2pi),
+        Builtin::Fmin
+        | Builtin::Min
+        | Builtin::Fmax
+        | Builtin::Max
+        | Builtin::Round
+        | Builtin::Rint
+        | Builtin::Ldexp
+        | Builtin::Ilogb
+        | Builtin::Logb
+        | Builtin::Nextafter
+        | Builtin::Nan
+        | Builtin::Copysign
+        | Builtin::Fdim
+        | Builtin::Maxmag
+        | Builtin::Minmag
+        | Builtin::Fract
+        | Builtin::Modf
+        | Builtin::Frexp
+        | Builtin::Fmod
+        | Builtin::Remainder
+        | Builtin::Remquo => return precise_kind(b),
+        _ => return None,
+    })
+}
+
 /// The hardware or derived form `-cl-fast-relaxed-math` allows, where it
 /// differs from the precise one.
 fn relaxed_kind(b: Builtin) -> Option<Kind> {
@@ -143,9 +232,10 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
-        let Some(kind) = self.kind(b) else {
+        let generic = self.kind(b);
+        if generic.is_none() && double_kind(b).is_none() {
             return Ok(None);
-        };
+        }
         // The shape comes from the first argument (`nan` takes integers;
         // `ilogb` returns them).
         let shape = &args[0].ty;
@@ -165,9 +255,14 @@ impl ModuleBuilder<'_> {
                 | Builtin::Minmag
                 | Builtin::Rint
         );
-        match element {
-            Some(Scalar::Float) => {}
-            Some(s) if s.is_float() && width_generic => {}
+        let double = element == Some(Scalar::Double);
+        let kind = match (element, generic) {
+            (Some(Scalar::Double), _) if double_kind(b).is_some() => kind_of_double(b),
+            // Only `double` needs this one (`fma` on float is the
+            // hardware's).
+            (_, None) => return Ok(None),
+            (Some(Scalar::Float), Some(kind)) => kind,
+            (Some(s), Some(kind)) if s.is_float() && width_generic => kind,
             _ if matches!(b, Builtin::Min | Builtin::Max) => return Ok(None),
             _ => {
                 return Err(self.error(
@@ -175,7 +270,7 @@ impl ModuleBuilder<'_> {
                     format!("built-in function '{b}' is only supported on float (not double or half) by this translator"),
                 ))
             }
-        }
+        };
         let width = match shape {
             Type::Vector(_, n) => *n,
             _ => 1,
@@ -197,9 +292,10 @@ impl ModuleBuilder<'_> {
         }
         let types = match kind {
             Kind::Fmod | Kind::Remainder | Kind::Remquo => {
+                let unsigned = if double { Scalar::ULong } else { Scalar::UInt };
                 let (u, i) = match width {
-                    1 => (Type::UINT, Type::INT),
-                    n => (Type::Vector(Scalar::UInt, n), Type::Vector(Scalar::Int, n)),
+                    1 => (Type::Scalar(unsigned), Type::INT),
+                    n => (Type::Vector(unsigned, n), Type::Vector(Scalar::Int, n)),
                 };
                 Some(exact::Types {
                     uint: self.value_type(&u, location)?,
@@ -209,12 +305,16 @@ impl ModuleBuilder<'_> {
             _ => None,
         };
         let (value, output) = match kind {
-            Kind::Unary(_) | Kind::Binary(_) => (
-                self.math_call(fb, b, kind, args, &values, ty, width, location)?,
+            Kind::Unary(_) | Kind::Binary(_) | Kind::Ternary(_) | Kind::Trig(_) => (
+                self.math_call(fb, b, kind, args, &values, ty, width, double, location)?,
                 None,
             ),
             Kind::LgammaR => {
-                let lgamma = kind_of(Builtin::Lgamma);
+                let lgamma = if double {
+                    kind_of_double(Builtin::Lgamma)
+                } else {
+                    kind_of(Builtin::Lgamma)
+                };
                 let v = self.math_call(
                     fb,
                     Builtin::Lgamma,
@@ -223,32 +323,56 @@ impl ModuleBuilder<'_> {
                     &values,
                     ty,
                     width,
+                    double,
                     location,
                 )?;
-                let mut o = Ops::new(fb, size);
-                (v, Some(special::lgamma_sign(&mut o, values[0])))
+                let mut o = Ops::of_width(fb, size, double);
+                let sign = if double {
+                    gamma_f64::lgamma_sign(&mut o, values[0])
+                } else {
+                    special::lgamma_sign(&mut o, values[0])
+                };
+                (v, Some(sign))
+            }
+            Kind::SinCos => {
+                let mut call = |b| {
+                    self.math_call(
+                        fb,
+                        b,
+                        kind_of_double(b),
+                        args,
+                        &values,
+                        ty,
+                        width,
+                        double,
+                        location,
+                    )
+                };
+                let sin = call(Builtin::Sin)?;
+                let cos = call(Builtin::Cos)?;
+                (sin, Some(cos))
             }
             Kind::WithOutput(f) => {
-                let mut o = Ops::new(fb, size);
+                let mut o = Ops::of_width(fb, size, double);
                 let (v, out) = f(&mut o, values[0]);
                 (v, Some(out))
             }
             Kind::Fmod => {
-                let mut o = Ops::new(fb, size);
+                let mut o = Ops::of_width(fb, size, double);
                 (
                     exact::fmod(&mut o, values[0], values[1], types.expect("types")),
                     None,
                 )
             }
             Kind::Remainder => {
-                let mut o = Ops::new(fb, size);
+                let mut o = Ops::of_width(fb, size, double);
                 (
                     exact::remquo(&mut o, values[0], values[1], types.expect("types")).0,
                     None,
                 )
             }
             Kind::Remquo => {
-                let mut o = Ops::new(fb, size);
+                let mut o = Ops::of_width(fb, size, double);
                 let (r, q) = exact::remquo(&mut o, values[0], values[1], types.expect("types"));
                 (r, Some(q))
             }
@@ -266,6 +390,11 @@ impl ModuleBuilder<'_> {
 /// The precise form of a function known to be computed here.
 fn kind_of(b: Builtin) -> Kind {
     precise_kind(b).expect("a math library function")
+}
+
+/// The `double` form of a function known to have one.
+fn kind_of_double(b: Builtin) -> Kind {
+    double_kind(b).expect("a double math library function")
 }
 
 impl ModuleBuilder<'_> {
@@ -287,6 +416,7 @@ impl ModuleBuilder<'_> {
         values: &[V],
         ty: &Type,
         width: u8,
+        double: bool,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let element = args[0].ty.element().unwrap_or(Scalar::Float);
@@ -310,14 +440,38 @@ impl ModuleBuilder<'_> {
                     ty: self.value_type(ty, location)?,
                     binding: None,
                 };
+                let trig_types = match kind {
+                    Kind::Trig(_) => {
+                        let word = self.u32_type();
+                        let length = trig_f64::TWO_OVER_PI_BITS.len() as u32;
+                        let table = self.add_type(naga::TypeInner::Array {
+                            base: word,
+                            size: naga::ArraySize::Constant(
+                                std::num::NonZeroU32::new(length).expect("table"),
+                            ),
+                            stride: 4,
+                        });
+                        let words = match width {
+                            1 => Type::UINT,
+                            n => Type::Vector(Scalar::UInt, n),
+                        };
+                        Some(trig_f64::TrigTypes {
+                            table,
+                            words: self.value_type(&words, location)?,
+                        })
+                    }
+                    _ => None,
+                };
                 let mut hb = FnBuilder::new(fb.hir);
                 let params: Vec<V> = (0..arguments.len() as u32)
                     .map(|i| hb.add(naga::Expression::FunctionArgument(i)))
                     .collect();
-                let mut o = Ops::new(&mut hb, vector_size(width));
+                let mut o = Ops::of_width(&mut hb, vector_size(width), double);
                 let value = match kind {
                     Kind::Unary(f) => f(&mut o, params[0]),
                     Kind::Binary(f) => f(&mut o, params[0], params[1]),
+                    Kind::Ternary(f) => f(&mut o, params[0], params[1], params[2]),
+                    Kind::Trig(f) => f(&mut o, params[0], trig_types.expect("trig types")),
                     _ => return Err(self.error(location, "internal error: not a value function")),
                 };
                 hb.push(naga::Statement::Return { value: Some(value) });

@@ -2,7 +2,8 @@
 //! OpenCL's definition (NaN handling of min/max, `round` ties, ...) or are
 //! missing: `fmin`/`fmax`, `round`, `fmod`, `remainder`, `remquo`,
 //! `fract`, `frexp`, `modf`, `ldexp`, `ilogb`, `logb`, `nextafter`, `nan`,
-//! `copysign`, `fdim`, `maxmag`, `minmag`.
+//! `copysign`, `fdim`, `maxmag`, `minmag`. Each is written once for f32
+//! and f64 through the vocabulary's format (field widths, bias).
 
 use super::ops::{Ops, V};
 use naga::{Block, Expression, Handle, Statement};
@@ -38,7 +39,8 @@ pub(super) fn round(o: &mut Ops, x: V) -> V {
 pub(super) fn fract(o: &mut Ops, x: V) -> (V, V) {
     let fl = o.floor(x);
     let f = o.sub(x, fl);
-    let below_one = o.f(f64::from(f32::from_bits(0x3f7f_ffff)));
+    // The largest float below 1.
+    let below_one = o.f(1.0 - 2f64.powi(-o.precision()));
     let f = fmin(o, f, below_one);
     let inf = o.is_inf(x);
     let zero = o.f(0.0);
@@ -62,21 +64,18 @@ pub(super) fn modf(o: &mut Ops, x: V) -> (V, V) {
 /// Mantissa in [1/2, 1) and exponent; 0, infinities and NaN give `(x, 0)`.
 pub(super) fn frexp(o: &mut Ops, x: V) -> (V, V) {
     let ax = o.abs(x);
-    let tiny = o.ltc(ax, f64::from(f32::MIN_POSITIVE));
-    let scaled = o.mulc(x, 16_777_216.0);
+    let tiny = o.ltc(ax, o.min_positive());
+    let scaled = o.mulc(x, 2f64.powi(o.precision()));
     let xs = o.sel(tiny, scaled, x);
     let bits = o.bits(xs);
-    let field = o.shr(bits, 23);
-    let byte = o.i(0xff);
-    let field = o.and(field, byte);
-    let (normal, sub) = (o.i(126), o.i(126 + 24));
+    let field = o.exponent_field(bits);
+    let half_field = o.bias() - 1;
+    let (normal, sub) = (o.i(half_field), o.i(half_field + o.precision()));
     let bias = o.sel(tiny, sub, normal);
     let e = o.sub(field, bias);
-    let keep = o.i(0x807f_ffff_u32 as i32);
-    let m = o.and(bits, keep);
-    let half = o.i(0x3f00_0000);
-    let m = o.or(m, half);
-    let m = o.as_float(m);
+    let m = o.sign_and_mantissa(bits);
+    let half = o.i(half_field);
+    let m = o.with_exponent_field(m, half);
     let zero = o.eqc(x, 0.0);
     let inf = o.is_inf(x);
     let nan = o.is_nan(x);
@@ -90,36 +89,34 @@ pub(super) fn frexp(o: &mut Ops, x: V) -> (V, V) {
 /// directly; a subnormal result is formed 64 binades up and scaled down in
 /// one multiplication.
 pub(super) fn ldexp(o: &mut Ops, x: V, k: V) -> V {
-    let (lo, hi) = (o.i(-400), o.i(400));
+    // Beyond these every result is 0 or infinite.
+    let reach = if o.double { 2200 } else { 400 };
+    let (lo, hi) = (o.i(-reach), o.i(reach));
     let k = o.max(k, lo);
     let k = o.min(k, hi);
     let ax = o.abs(x);
-    let tiny = o.ltc(ax, f64::from(f32::MIN_POSITIVE));
-    let scaled = o.mulc(x, 16_777_216.0);
+    let tiny = o.ltc(ax, o.min_positive());
+    let scaled = o.mulc(x, 2f64.powi(o.precision()));
     let x_normal = o.sel(tiny, scaled, x);
-    let (shift, none) = (o.i(24), o.i(0));
+    let (shift, none) = (o.i(o.precision()), o.i(0));
     let shift = o.sel(tiny, shift, none);
     let k = o.sub(k, shift);
     let bits = o.bits(x_normal);
-    let field = o.shr(bits, 23);
-    let byte = o.i(0xff);
-    let field = o.and(field, byte);
+    let field = o.exponent_field(bits);
     let e = o.add(field, k);
     let one = o.i(1);
     let low = o.lt(e, one);
-    let floor = o.i(-30);
+    // Fields below this give 0 even 64 binades up and scaled back.
+    let floor = o.i(if o.double { -60 } else { -30 });
     let raised = o.max(e, floor);
     let up = o.i(64);
     let raised = o.add(raised, up);
     let e_set = o.sel(low, raised, e);
-    let keep = o.i(0x807f_ffff_u32 as i32);
-    let rest = o.and(bits, keep);
-    let field = o.shl(e_set, 23);
-    let v = o.or(rest, field);
-    let v = o.as_float(v);
+    let rest = o.sign_and_mantissa(bits);
+    let v = o.with_exponent_field(rest, e_set);
     let down = o.mulc(v, 2f64.powi(-64));
     let v = o.sel(low, down, v);
-    let max = o.i(254);
+    let max = o.i(o.max_field());
     let over = o.gt(e, max);
     let inf = o.inf();
     let inf = o.copysign(inf, x);
@@ -135,12 +132,12 @@ pub(super) fn ldexp(o: &mut Ops, x: V, k: V) -> V {
 /// The unbiased exponent of a finite non-zero `x` (subnormals normalised).
 fn exponent(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
-    let tiny = o.ltc(ax, f64::from(f32::MIN_POSITIVE));
-    let scaled = o.mulc(ax, 16_777_216.0);
+    let tiny = o.ltc(ax, o.min_positive());
+    let scaled = o.mulc(ax, 2f64.powi(o.precision()));
     let xs = o.sel(tiny, scaled, ax);
     let bits = o.bits(xs);
-    let field = o.shr(bits, 23);
-    let (normal, sub) = (o.i(127), o.i(127 + 24));
+    let field = o.exponent_field(bits);
+    let (normal, sub) = (o.i(o.bias()), o.i(o.bias() + o.precision()));
     let bias = o.sel(tiny, sub, normal);
     o.sub(field, bias)
 }
@@ -175,12 +172,12 @@ pub(super) fn nextafter(o: &mut Ops, x: V, y: V) -> V {
     let less = o.lt(x, y);
     let positive = o.gtc(x, 0.0);
     let grow = o.eq(less, positive);
-    let one = o.i(1);
+    let one = o.wi(1);
     let (up, down) = (o.add(bits, one), o.sub(bits, one));
     let next = o.sel(grow, up, down);
     let next = o.as_float(next);
     // From zero: the smallest subnormal with y's sign.
-    let smallest = o.f_bits(1);
+    let smallest = if o.double { o.d_bits(1) } else { o.f_bits(1) };
     let from_zero = o.copysign(smallest, y);
     let zero = o.eqc(x, 0.0);
     let r = o.sel(zero, from_zero, next);
@@ -194,9 +191,12 @@ pub(super) fn nextafter(o: &mut Ops, x: V, y: V) -> V {
 
 /// A quiet NaN carrying `code` in its mantissa.
 pub(super) fn nan(o: &mut Ops, code: V) -> V {
-    let payload = o.u(0x003f_ffff);
+    let (payload, quiet) = if o.double {
+        (o.ul(0x0007_ffff_ffff_ffff), o.ul(0x7ff8_0000_0000_0000))
+    } else {
+        (o.u(0x003f_ffff), o.u(0x7fc0_0000))
+    };
     let code = o.and(code, payload);
-    let quiet = o.u(0x7fc0_0000);
     let bits = o.or(code, quiet);
     o.as_float(bits)
 }
@@ -226,17 +226,20 @@ pub(super) fn by_magnitude(o: &mut Ops, x: V, y: V, larger: bool) -> V {
     o.sel(x_wins, x, r)
 }
 
-/// A float's 24-bit integer significand and its exponent (for value
-/// `m * 2^(e - 150)`; subnormals have exponent 1).
+/// A float's 24-bit (53-bit) integer significand and its i32 exponent (for
+/// value `m * 2^(e - 150)`, f64 `m * 2^(e - 1075)`; subnormals have
+/// exponent 1).
 fn significand(o: &mut Ops, ax: V) -> (V, V) {
     let bits = o.bits(ax);
-    let field = o.shr(bits, 23);
-    let mask = o.i(0x007f_ffff);
+    let field = o.exponent_field(bits);
+    let implicit_bit = 1i64 << o.mantissa_bits();
+    let mask = o.wi(implicit_bit - 1);
     let m = o.and(bits, mask);
     let zero = o.i(0);
     let normal = o.ne(field, zero);
-    let implicit = o.i(0x0080_0000);
-    let lead = o.sel(normal, implicit, zero);
+    let implicit = o.wi(implicit_bit);
+    let wide_zero = o.wi(0);
+    let lead = o.sel(normal, implicit, wide_zero);
     let m = o.or(m, lead);
     let one = o.i(1);
     let e = o.max(field, one);
@@ -245,7 +248,8 @@ fn significand(o: &mut Ops, ax: V) -> (V, V) {
 
 /// `|x| mod |y|` and the low bits of the integer quotient, by long
 /// division of the significands 8 bits per step (the remainder stays
-/// below 2^24, so a shifted one fits 32 bits). Finite, non-zero `y`.
+/// below 2^24, so a shifted one fits 32 bits; f64: 2^53 in 64 bits).
+/// Finite, non-zero `y`.
 fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
     let (mx, ex) = significand(o, ax);
     let (my, ey) = significand(o, ay);
@@ -311,16 +315,17 @@ fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
     let r = load(o, r_ptr);
     let q = load(o, q_ptr);
     let r = o.float_from_int(r);
-    let bias = o.i(-150);
+    let bias = o.i(-(o.bias() + o.mantissa_bits() as i32));
     let k = o.add(ey, bias);
     let value = o.scale(r, k);
     // |x| < |y|: the remainder is |x| itself, the quotient 0.
     let below = o.lt(ax, ay);
-    let uzero = o.u(0);
+    let uzero = o.wu(0);
     (o.sel(below, ax, value), o.sel(below, uzero, q))
 }
 
-/// The naga types of the u32 and i32 values of the operands' shape.
+/// The naga types of the operands' shape for long division: unsigned
+/// integers as wide as the float, and i32.
 #[derive(Clone, Copy)]
 pub(super) struct Types {
     pub uint: Handle<naga::Type>,
@@ -357,9 +362,9 @@ pub(super) fn remquo(o: &mut Ops, x: V, y: V, types: Types) -> (V, V) {
     let twice = o.mulc(r, 2.0);
     let over = o.gt(twice, ay);
     let tie = o.eq(twice, ay);
-    let one = o.u(1);
+    let one = o.wu(1);
     let parity = o.and(q, one);
-    let uzero = o.u(0);
+    let uzero = o.wu(0);
     let odd = o.ne(parity, uzero);
     let tie_odd = o.and(tie, odd);
     let up = o.or(over, tie_odd);
@@ -370,9 +375,9 @@ pub(super) fn remquo(o: &mut Ops, x: V, y: V, types: Types) -> (V, V) {
     let sx = o.sign_bit(x);
     let minus = o.flip_sign(r);
     let r = o.sel(sx, minus, r);
-    let seven = o.u(0x7f);
+    let seven = o.wu(0x7f);
     let q = o.and(q, seven);
-    let q = o.sint_bits(q);
+    let q = if o.double { o.int32(q) } else { o.sint_bits(q) };
     let sy = o.sign_bit(y);
     let opposite = o.ne(sx, sy);
     let minus_q = o.neg(q);

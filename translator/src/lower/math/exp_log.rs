@@ -322,9 +322,18 @@ fn at_edge(o: &mut Ops, ax: V, y_infinite: Option<V>) -> V {
     }
 }
 
+/// `|x|^y` (or `|x|^(1/n)`, `|x|^n`) for finite non-zero `|x|` and finite
+/// `y`: the core the special-value handling below wraps, per float width.
+pub(super) type Magnitude = fn(&mut Ops, V, V) -> V;
+
 pub(super) fn pow(o: &mut Ops, x: V, y: V) -> V {
+    pow_with(o, x, y, |o, ax, y| pow_magnitude(o, ax, y, None))
+}
+
+/// `pow` around the magnitude `core` (written over the float format).
+pub(super) fn pow_with(o: &mut Ops, x: V, y: V, core: Magnitude) -> V {
     let ax = o.abs(x);
-    let mag = pow_magnitude(o, ax, y, None);
+    let mag = core(o, ax, y);
     let ay = o.abs(y);
     let inf = o.inf();
     let y_inf = o.eq(ay, inf);
@@ -364,8 +373,12 @@ pub(super) fn pow(o: &mut Ops, x: V, y: V) -> V {
 }
 
 pub(super) fn powr(o: &mut Ops, x: V, y: V) -> V {
+    powr_with(o, x, y, |o, ax, y| pow_magnitude(o, ax, y, None))
+}
+
+pub(super) fn powr_with(o: &mut Ops, x: V, y: V, core: Magnitude) -> V {
     let ax = o.abs(x);
-    let mag = pow_magnitude(o, ax, y, None);
+    let mag = core(o, ax, y);
     let ay = o.abs(y);
     let inf = o.inf();
     let y_inf = o.eq(ay, inf);
@@ -397,12 +410,19 @@ pub(super) fn powr(o: &mut Ops, x: V, y: V) -> V {
 /// `x^n` for an integer `n` (exact parity, and both halves of `n` exact
 /// as floats so large `n` lose nothing).
 pub(super) fn pown(o: &mut Ops, x: V, n: V) -> V {
+    pown_with(o, x, n, |o, ax, n| {
+        let low_mask = o.i(0xffff);
+        let low = o.and(n, low_mask);
+        let high = o.sub(n, low);
+        let (y1, y2) = (o.float_from_int(high), o.float_from_int(low));
+        pow_magnitude(o, ax, y1, Some(y2))
+    })
+}
+
+/// `pown` around `core(|x|, n)`.
+pub(super) fn pown_with(o: &mut Ops, x: V, n: V, core: Magnitude) -> V {
     let ax = o.abs(x);
-    let low_mask = o.i(0xffff);
-    let low = o.and(n, low_mask);
-    let high = o.sub(n, low);
-    let (y1, y2) = (o.float_from_int(high), o.float_from_int(low));
-    let mag = pow_magnitude(o, ax, y1, Some(y2));
+    let mag = core(o, ax, n);
     let edge = at_edge(o, ax, None);
     let zero = o.i(0);
     let positive = o.gt(n, zero);
@@ -426,8 +446,16 @@ pub(super) fn pown(o: &mut Ops, x: V, n: V) -> V {
 /// `x^(1/n)`: `log2|x| / n` divided as a double-float (the quotient's
 /// residual is exact), so the rounding of 1/n costs nothing.
 pub(super) fn rootn(o: &mut Ops, x: V, n: V) -> V {
-    let ax = o.abs(x);
-    let l = log2_df(o, ax);
+    rootn_with(o, x, n, |o, ax, n| {
+        let l = log2_df(o, ax);
+        let z = divide_by_int(o, l, n);
+        exp2_df(o, z)
+    })
+}
+
+/// `(hi + lo) / n` for an integer `n`, as a double-float: the quotient's
+/// residual is exact.
+pub(super) fn divide_by_int(o: &mut Ops, l: Df, n: V) -> Df {
     let nf = o.float_from_int(n);
     let q = o.div(l.hi, nf);
     let p = o.two_prod(q, nf);
@@ -435,8 +463,13 @@ pub(super) fn rootn(o: &mut Ops, x: V, n: V) -> V {
     let r = o.sub(r, p.lo);
     let r = o.add(r, l.lo);
     let q_lo = o.div(r, nf);
-    let z = o.fast_two_sum(q, q_lo);
-    let mag = exp2_df(o, z);
+    o.fast_two_sum(q, q_lo)
+}
+
+/// `rootn` around `core(|x|, n)`.
+pub(super) fn rootn_with(o: &mut Ops, x: V, n: V, core: Magnitude) -> V {
+    let ax = o.abs(x);
+    let mag = core(o, ax, n);
     let edge = at_edge(o, ax, None);
     let zero = o.i(0);
     let positive = o.gt(n, zero);

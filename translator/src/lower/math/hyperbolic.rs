@@ -141,14 +141,15 @@ pub(super) fn atanh(o: &mut Ops, x: V) -> V {
 
 /// `sqrt(x^2 + y^2)` on operands scaled by a power of two so neither
 /// square over- or underflows.
+/// Written over the float format: serves f32 and f64.
 pub(super) fn hypot(o: &mut Ops, x: V, y: V) -> V {
     let (ax, ay) = (o.abs(x), o.abs(y));
     let m = o.max(ax, ay);
     let bits = o.bits(m);
-    let field = o.shr(bits, 23);
-    let bias = o.i(-127);
+    let field = o.exponent_field(bits);
+    let bias = o.i(-o.bias());
     let exponent = o.add(field, bias);
-    let (lo, hi) = (o.i(-126), o.i(126));
+    let (lo, hi) = (o.i(1 - o.bias()), o.i(o.bias() - 1));
     let exponent = o.max(exponent, lo);
     let exponent = o.min(exponent, hi);
     let down = o.neg(exponent);

@@ -1,12 +1,14 @@
-//! The small vocabulary the software math functions are written in: f32
-//! arithmetic, comparisons, selects, bit casts and the error-free
-//! double-float steps, all over a naga value of one shape (a scalar or a
-//! 2/3/4-lane vector; constants are splat to it).
+//! The small vocabulary the software math functions are written in: float
+//! arithmetic (f32, or f64 for the `double` library), comparisons, selects,
+//! bit casts and the error-free double-float steps, all over a naga value
+//! of one shape (a scalar or a 2/3/4-lane vector; constants are splat to
+//! it).
 //!
 //! Nothing here relies on a fused multiply-add: Vulkan lets `Fma` and a
 //! `mul` followed by an `add` be contracted or not, so every product whose
 //! rounding error matters is made exact by splitting its operands into
-//! 12-bit halves with an integer mask.
+//! halves with an integer mask (12-bit halves of an f32; an f64's 53 bits
+//! are rounded to 26 high bits, leaving at most 26 below).
 
 use naga::{BinaryOperator as B, Expression, Handle, MathFunction, Scalar, ScalarKind};
 use std::collections::HashMap;
@@ -38,19 +40,24 @@ pub(super) fn split_constant(v: f64, bits: i32) -> (f64, f64) {
 pub(super) struct Ops<'f> {
     pub fb: &'f mut FnBuilder,
     pub size: Option<naga::VectorSize>,
+    /// Whether the float type is f64 (else f32); bit patterns then live in
+    /// 64-bit integers.
+    pub double: bool,
     /// Constants made so far in the current block, by literal: a splat is
     /// an emitted expression, so it is reused only within its block.
     constants: HashMap<LiteralKey, V>,
 }
 
 /// A literal's kind and bits.
-type LiteralKey = (u8, u32);
+type LiteralKey = (u8, u64);
 
 impl<'f> Ops<'f> {
-    pub fn new(fb: &'f mut FnBuilder, size: Option<naga::VectorSize>) -> Self {
+    /// The f32 (`double` false) or f64 vocabulary.
+    pub fn of_width(fb: &'f mut FnBuilder, size: Option<naga::VectorSize>, double: bool) -> Self {
         Ops {
             fb,
             size,
+            double,
             constants: HashMap::new(),
         }
     }
@@ -69,10 +76,12 @@ impl<'f> Ops<'f> {
 
     fn constant(&mut self, literal: naga::Literal) -> V {
         let key = match literal {
-            naga::Literal::F32(v) => (0, v.to_bits()),
-            naga::Literal::I32(v) => (1, v as u32),
-            naga::Literal::U32(v) => (2, v),
-            _ => unreachable!("32-bit literals only"),
+            naga::Literal::F32(v) => (0, u64::from(v.to_bits())),
+            naga::Literal::I32(v) => (1, u64::from(v as u32)),
+            naga::Literal::U32(v) => (2, u64::from(v)),
+            naga::Literal::I64(v) => (3, v as u64),
+            naga::Literal::U64(v) => (4, v),
+            _ => unreachable!("integer and f32 literals only"),
         };
         if let Some(&v) = self.constants.get(&key) {
             return v;
@@ -95,11 +104,14 @@ impl Ops<'_> {
         }
     }
 
-    /// The f32 constant nearest `v`.
+    /// The float constant nearest `v` (f32 or f64 by the vocabulary).
     pub fn f(&mut self, v: f64) -> V {
-        let lit = self
-            .fb
-            .add(Expression::Literal(naga::Literal::F32(v as f32)));
+        let literal = if self.double {
+            naga::Literal::F64(v)
+        } else {
+            naga::Literal::F32(v as f32)
+        };
+        let lit = self.fb.add(Expression::Literal(literal));
         self.splat(lit)
     }
 
@@ -110,12 +122,26 @@ impl Ops<'_> {
         self.as_float(i)
     }
 
+    /// The f64 with bit pattern `bits`.
+    pub fn d_bits(&mut self, bits: u64) -> V {
+        let i = self.ul(bits);
+        self.as_float(i)
+    }
+
     pub fn inf(&mut self) -> V {
-        self.f_bits(0x7f80_0000)
+        if self.double {
+            self.d_bits(0x7ff0_0000_0000_0000)
+        } else {
+            self.f_bits(0x7f80_0000)
+        }
     }
 
     pub fn nan(&mut self) -> V {
-        self.f_bits(0x7fc0_0000)
+        if self.double {
+            self.d_bits(0x7ff8_0000_0000_0000)
+        } else {
+            self.f_bits(0x7fc0_0000)
+        }
     }
 
     pub fn i(&mut self, v: i32) -> V {
@@ -124,6 +150,43 @@ impl Ops<'_> {
 
     pub fn u(&mut self, v: u32) -> V {
         self.constant(naga::Literal::U32(v))
+    }
+
+    /// A 64-bit signed constant.
+    pub fn l(&mut self, v: i64) -> V {
+        self.constant(naga::Literal::I64(v))
+    }
+
+    /// A 64-bit unsigned constant.
+    pub fn ul(&mut self, v: u64) -> V {
+        self.constant(naga::Literal::U64(v))
+    }
+
+    /// A signed constant as wide as the float (for its bit patterns).
+    pub fn wi(&mut self, v: i64) -> V {
+        if self.double {
+            self.l(v)
+        } else {
+            self.i(v as i32)
+        }
+    }
+
+    /// An unsigned constant as wide as the float.
+    pub fn wu(&mut self, v: u64) -> V {
+        if self.double {
+            self.ul(v)
+        } else {
+            self.u(v as u32)
+        }
+    }
+
+    /// The sign bit of the float's bit pattern, as a signed integer.
+    fn sign_mask(&mut self) -> V {
+        self.wi(if self.double {
+            i64::MIN
+        } else {
+            i64::from(i32::MIN)
+        })
     }
 
     fn bin(&mut self, op: B, a: V, b: V) -> V {
@@ -142,7 +205,12 @@ impl Ops<'_> {
     /// `a / b` over the whole float range: a divisor beyond 2^126 is
     /// scaled down with the dividend first (see
     /// [`crate::lower::ModuleBuilder::divide_f32`]).
+    /// An f64 quotient is the plain division (OpenCL requires it correctly
+    /// rounded; the translator's `double` `/` is the same instruction).
     pub fn div(&mut self, a: V, b: V) -> V {
+        if self.double {
+            return self.bin(B::Divide, a, b);
+        }
         let constants = [self.f(DIVISOR_LIMIT), self.f(0.25), self.f(1.0)];
         super::super::scaled_divide(self.fb, a, b, constants)
     }
@@ -285,23 +353,37 @@ impl Ops<'_> {
             convert,
         })
     }
-    /// The bits of an f32 as i32.
+    /// The bits of a float as a signed integer of its width.
     pub fn bits(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Sint, None)
     }
-    /// A 32-bit integer's bits as f32.
+    /// An integer's bits as the float of its width.
     pub fn as_float(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Float, None)
     }
-    /// An integer's value as f32 (rounded).
+    /// An integer's value as the float (rounded).
     pub fn float_from_int(&mut self, a: V) -> V {
-        self.cast(a, ScalarKind::Float, Some(Scalar::F32.width))
+        let width = if self.double {
+            Scalar::F64.width
+        } else {
+            Scalar::F32.width
+        };
+        self.cast(a, ScalarKind::Float, Some(width))
     }
-    /// An f32's value as i32 (truncated; only for values in range).
+    /// A float's value as i32 (truncated; only for values in range).
     pub fn int_from_float(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Sint, Some(4))
     }
-    /// An integer's value as u32 / i32 (same width: the bits).
+    /// A u32's value as u64.
+    pub fn widen(&mut self, a: V) -> V {
+        self.cast(a, ScalarKind::Uint, Some(8))
+    }
+    /// An integer's value as i32 (wrapping).
+    pub fn int32(&mut self, a: V) -> V {
+        self.cast(a, ScalarKind::Sint, Some(4))
+    }
+    /// An integer's value as an unsigned / signed integer of the same
+    /// width (the bits).
     pub fn uint_bits(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Uint, None)
     }
@@ -312,7 +394,12 @@ impl Ops<'_> {
     /// `|a|` with the sign bit of `sign`.
     pub fn copysign(&mut self, a: V, sign: V) -> V {
         let (a, s) = (self.bits(a), self.bits(sign));
-        let (magnitude, sign_bit) = (self.i(0x7fff_ffff), self.i(i32::MIN));
+        let magnitude = if self.double {
+            self.l(i64::MAX)
+        } else {
+            self.i(0x7fff_ffff)
+        };
+        let sign_bit = self.sign_mask();
         let a = self.and(a, magnitude);
         let s = self.and(s, sign_bit);
         let both = self.or(a, s);
@@ -323,7 +410,7 @@ impl Ops<'_> {
     /// does not promise that arithmetic keeps the sign of zero.
     pub fn flip_sign(&mut self, a: V) -> V {
         let bits = self.bits(a);
-        let sign = self.i(i32::MIN);
+        let sign = self.sign_mask();
         let flipped = self.xor(bits, sign);
         self.as_float(flipped)
     }
@@ -331,19 +418,27 @@ impl Ops<'_> {
     /// Whether the sign bit is set (true for -0 and negative NaNs).
     pub fn sign_bit(&mut self, a: V) -> V {
         let bits = self.bits(a);
-        let zero = self.i(0);
+        let zero = self.wi(0);
         self.lt(bits, zero)
     }
 
-    /// `2^k` for integer lanes `k` in [-126, 127].
+    /// `2^k` for i32 lanes `k` in [-126, 127] (f64: [-1022, 1023]).
     pub fn pow2(&mut self, k: V) -> V {
+        if self.double {
+            let k = self.cast(k, ScalarKind::Sint, Some(8));
+            let bias = self.l(1023);
+            let biased = self.add(k, bias);
+            let field = self.shl(biased, 52);
+            return self.as_float(field);
+        }
         let bias = self.i(127);
         let biased = self.add(k, bias);
         let field = self.shl(biased, 23);
         self.as_float(field)
     }
 
-    /// `v * 2^k` for integer `k` in [-252, 254], rounding once.
+    /// `v * 2^k` for i32 `k` in [-252, 254] (f64: [-2044, 2046]),
+    /// rounding once.
     pub fn scale(&mut self, v: V, k: V) -> V {
         let k1 = self.shr(k, 1);
         let k2 = self.sub(k, k1);
@@ -363,14 +458,24 @@ impl Ops<'_> {
     }
 
     /// `a` with its 12 low mantissa bits cleared: 12 significant bits.
+    /// An f64 is rounded to 26 significant bits instead, so the rest has
+    /// at most 26 too (53 bits do not split evenly by truncation).
     pub fn high_half(&mut self, a: V) -> V {
         let bits = self.bits(a);
+        if self.double {
+            let half = self.l(1 << 26);
+            let rounded = self.add(bits, half);
+            let mask = self.l(!((1 << 27) - 1));
+            let high = self.and(rounded, mask);
+            return self.as_float(high);
+        }
         let mask = self.i(!0xfff);
         let high = self.and(bits, mask);
         self.as_float(high)
     }
 
-    /// `a` as two halves of at most 12 significant bits each (exact).
+    /// `a` as two halves of at most 12 (f64: 26) significant bits each
+    /// (exact; f64 below 2^1023).
     pub fn split(&mut self, a: V) -> (V, V) {
         let hi = self.high_half(a);
         (hi, self.sub(a, hi))
@@ -432,7 +537,7 @@ impl Ops<'_> {
         self.fast_two_sum(s.hi, lo)
     }
 
-    /// The f32 nearest a double-float.
+    /// The float nearest a double-float.
     pub fn df_value(&mut self, a: Df) -> V {
         self.add(a.hi, a.lo)
     }
@@ -440,5 +545,81 @@ impl Ops<'_> {
     pub fn one_zero(&mut self, c: V) -> V {
         let (one, zero) = (self.i(1), self.i(0));
         self.sel(c, one, zero)
+    }
+}
+
+/// The binary format of the vocabulary's float: field widths and the
+/// constants the bit-level functions need.
+impl Ops<'_> {
+    /// Stored mantissa bits (23 or 52).
+    pub fn mantissa_bits(&self) -> u32 {
+        if self.double {
+            52
+        } else {
+            23
+        }
+    }
+
+    /// Significand bits including the implicit one (24 or 53).
+    pub fn precision(&self) -> i32 {
+        self.mantissa_bits() as i32 + 1
+    }
+
+    /// The exponent bias (127 or 1023).
+    pub fn bias(&self) -> i32 {
+        if self.double {
+            1023
+        } else {
+            127
+        }
+    }
+
+    /// The largest biased exponent of a finite value (254 or 2046).
+    pub fn max_field(&self) -> i32 {
+        2 * self.bias()
+    }
+
+    /// The smallest positive normal value.
+    pub fn min_positive(&self) -> f64 {
+        if self.double {
+            f64::MIN_POSITIVE
+        } else {
+            f64::from(f32::MIN_POSITIVE)
+        }
+    }
+
+    /// The biased exponent field of a float's bits, as i32.
+    pub fn exponent_field(&mut self, bits: V) -> V {
+        let field = self.shr(bits, self.mantissa_bits());
+        let mask = self.wi(i64::from(2 * self.bias() + 1));
+        let field = self.and(field, mask);
+        if self.double {
+            self.int32(field)
+        } else {
+            field
+        }
+    }
+
+    /// The float whose bits are `rest` (sign and mantissa, exponent field
+    /// clear) with the i32 exponent field `field`.
+    pub fn with_exponent_field(&mut self, rest: V, field: V) -> V {
+        let field = if self.double {
+            self.cast(field, ScalarKind::Sint, Some(8))
+        } else {
+            field
+        };
+        let field = self.shl(field, self.mantissa_bits());
+        let v = self.or(rest, field);
+        self.as_float(v)
+    }
+
+    /// The bits of sign and mantissa (exponent field cleared).
+    pub fn sign_and_mantissa(&mut self, bits: V) -> V {
+        let keep = if self.double {
+            self.l(0x800f_ffff_ffff_ffff_u64 as i64)
+        } else {
+            self.i(0x807f_ffff_u32 as i32)
+        };
+        self.and(bits, keep)
     }
 }
