@@ -43,6 +43,12 @@ pub struct DeviceCaps {
     /// atomics stay relaxed, which x86's locked instructions still order in
     /// hardware, although LLVM may move plain accesses across them.
     pub ordered_atomics: bool,
+    /// Vulkan's `Fma` is one fused operation here. Vulkan lets a driver
+    /// compute it as a multiply and an add, as lavapipe (Mesa 22.3) does:
+    /// `fma(x, y, -x*y)` came out 0 instead of the product's rounding error.
+    /// Where it is not fused, OpenCL's correctly rounded `fma` is built in
+    /// software.
+    pub fused_fma: bool,
 }
 
 impl DeviceCaps {
@@ -62,6 +68,7 @@ impl DeviceCaps {
             preserve_inf_nan: [true, true, true],
             half_rte: true,
             ordered_atomics: true,
+            fused_fma: true,
         }
     }
 

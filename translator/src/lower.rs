@@ -18,6 +18,7 @@ mod cast_memory;
 mod chosen;
 mod convert;
 mod divide64;
+mod fma;
 mod fp16;
 mod geometric;
 mod init;

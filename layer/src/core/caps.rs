@@ -32,6 +32,7 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
             features.preserve_inf_nan_float16,
         ],
         ordered_atomics: info.driver_name != "llvmpipe",
+        fused_fma: info.driver_name != "llvmpipe",
         half_rte: features.rounding_rte_float16,
     }
 }

@@ -257,9 +257,9 @@ impl ModuleBuilder<'_> {
         );
         let double = element == Some(Scalar::Double);
         let kind = match (element, generic) {
+            // The hardware's `fma` where it is fused.
+            _ if b == Builtin::Fma && self.caps.fused_fma => return Ok(None),
             (Some(Scalar::Double), _) if double_kind(b).is_some() => kind_of_double(b),
-            // Only `double` needs this one (`fma` on float is the
-            // hardware's).
             (_, None) => return Ok(None),
             (Some(Scalar::Float), Some(kind)) => kind,
             (Some(s), Some(kind)) if s.is_float() && width_generic => kind,

@@ -87,6 +87,15 @@ impl ModuleBuilder<'_> {
             Builtin::Ceil => math(naga::MathFunction::Ceil),
             Builtin::Trunc => math(naga::MathFunction::Trunc),
             Builtin::Sqrt => math(naga::MathFunction::Sqrt),
+            Builtin::Fma
+                if !self.caps.fused_fma
+                    && self.caps.float64
+                    && ty.element() == Some(Scalar::Float) =>
+            {
+                let [a, b, c] = [0, 1, 2].map(|i| &args[i]);
+                let (a, b, c) = (self.plain(fb, a)?, self.plain(fb, b)?, self.plain(fb, c)?);
+                return self.float_fma_through_double(fb, [a, b, c], ty, location);
+            }
             Builtin::Fma | Builtin::Mad => math(naga::MathFunction::Fma),
             Builtin::WorkDim
             | Builtin::GlobalId
