@@ -33,20 +33,29 @@ const BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
 /// largest OpenCL C type (`long16`, `double16`).
 const DEVICE_LOCAL_ALIGNMENT: u64 = 128;
 
-/// Whether device-local buffers go into the BAR window of a discrete GPU
-/// (device-local memory the host can map) when it has one: then blocking
-/// writes go straight into the buffer (`core::host_direct`). On the H100
-/// (driver 580.159.04, 2026-11-22) a 1 GiB blocking write went at 32.4 GB/s
-/// that way against 23.5 GB/s streamed through staging, and kernels read
-/// and wrote the window at full speed (copy kernel 2,919 GB/s, copy buffer
-/// 2,925 GB/s). A full window gives ordinary device-local memory.
-/// `CLVULKAN_DEVICE_LOCAL_MEMORY=separate` keeps every buffer out of it.
-fn device_local_in_bar_window(device: &Device) -> bool {
+/// Device-local buffers of at least this size go into the BAR window.
+/// Smaller ones stay out: the first allocation in the window maps a whole
+/// memory block, which added about 5 ms to a fresh process's first result
+/// on the H100, and writes this small gain little from going direct.
+const BAR_WINDOW_MIN_BYTES: u64 = 32 << 20;
+
+/// Whether a device-local buffer of `size` bytes goes into the BAR window
+/// of a discrete GPU (device-local memory the host can map) when it has
+/// one: then blocking writes go straight into the buffer
+/// (`core::host_direct`). On the H100 (driver 580.159.04, 2026-11-22) a
+/// 1 GiB blocking write went at 32.4 GB/s that way against 23.5 GB/s
+/// streamed through staging, and kernels read and wrote the window at full
+/// speed (copy kernel 2,919 GB/s, copy buffer 2,925 GB/s). A full window
+/// gives ordinary device-local memory. `CLVULKAN_DEVICE_LOCAL_MEMORY=separate`
+/// keeps every buffer out of it.
+fn device_local_in_bar_window(device: &Device, size: u64) -> bool {
     static ALLOWED: OnceLock<bool> = OnceLock::new();
     let allowed = *ALLOWED.get_or_init(|| {
         std::env::var("CLVULKAN_DEVICE_LOCAL_MEMORY").map_or(true, |value| value != "separate")
     });
-    allowed && device.info().device_local_host_access == super::DeviceLocalHostAccess::BarWindow
+    allowed
+        && size >= BAR_WINDOW_MIN_BYTES
+        && device.info().device_local_host_access == super::DeviceLocalHostAccess::BarWindow
 }
 
 /// The Vulkan buffer behind a requested size: Vulkan forbids size 0, and
@@ -129,24 +138,25 @@ impl Buffer {
             linear: true,
             allocation_scheme: AllocationScheme::GpuAllocatorManaged,
         };
-        let in_window = (placement == Placement::DeviceLocal && device_local_in_bar_window(device))
-            .then(|| {
-                device
-                    .allocator()
-                    .allocate(&describe(MemoryLocation::CpuToGpu))
-            })
-            .and_then(Result::ok)
-            .and_then(|allocation| {
-                let properties = allocation.memory_properties();
-                if properties.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL) {
-                    Some(allocation)
-                } else {
-                    // Host memory, not a window into the device's: give
-                    // it back and take ordinary device-local memory.
-                    let _ = device.allocator().free(allocation);
-                    None
-                }
-            });
+        let in_window = (placement == Placement::DeviceLocal
+            && device_local_in_bar_window(device, size))
+        .then(|| {
+            device
+                .allocator()
+                .allocate(&describe(MemoryLocation::CpuToGpu))
+        })
+        .and_then(Result::ok)
+        .and_then(|allocation| {
+            let properties = allocation.memory_properties();
+            if properties.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL) {
+                Some(allocation)
+            } else {
+                // Host memory, not a window into the device's: give
+                // it back and take ordinary device-local memory.
+                let _ = device.allocator().free(allocation);
+                None
+            }
+        });
         let allocation = match in_window {
             Some(allocation) => allocation,
             None => device.allocator().allocate(&describe(location))?,
