@@ -21,6 +21,17 @@ fn half_exp(o: &mut Ops, ax: V) -> V {
 }
 
 pub(super) fn sinh(o: &mut Ops, x: V) -> V {
+    sinh_with(o, x, half_exp, &SINH_TAYLOR)
+}
+
+pub(super) fn cosh(o: &mut Ops, x: V) -> V {
+    cosh_with(o, x, half_exp)
+}
+
+/// `sinh` in either precision, given that precision's `e^|x| / 2` and
+/// `(sinh(x) - x) / x^3` series: the series below 1, the exponentials
+/// above.
+pub(super) fn sinh_with(o: &mut Ops, x: V, half_exp: fn(&mut Ops, V) -> V, taylor: &[f64]) -> V {
     let ax = o.abs(x);
     let h = half_exp(o, ax);
     let quarter = o.f(0.25);
@@ -28,14 +39,15 @@ pub(super) fn sinh(o: &mut Ops, x: V) -> V {
     let large = o.sub(h, inverse);
     let x2 = o.mul(ax, ax);
     let x3 = o.mul(x2, ax);
-    let p = o.poly(x2, &SINH_TAYLOR);
+    let p = o.poly(x2, taylor);
     let small = o.mad(x3, p, ax);
     let near = o.ltc(ax, 1.0);
     let r = o.sel(near, small, large);
     o.copysign(r, x)
 }
 
-pub(super) fn cosh(o: &mut Ops, x: V) -> V {
+/// `cosh` in either precision: `e^|x| / 2 + 1 / (4 (e^|x| / 2))`.
+pub(super) fn cosh_with(o: &mut Ops, x: V, half_exp: fn(&mut Ops, V) -> V) -> V {
     let ax = o.abs(x);
     let h = half_exp(o, ax);
     let quarter = o.f(0.25);

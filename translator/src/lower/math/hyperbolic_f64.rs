@@ -5,7 +5,7 @@
 
 use super::exp_log::clamp;
 use super::exp_log_f64::{self as el, LN_2, LOG2_E};
-use super::hyperbolic::sqrt;
+use super::hyperbolic::{cosh_with, sinh_with, sqrt};
 use super::ops::{Ops, V};
 
 /// `(sinh(x) - x) / x^3` in `x^2`: Taylor 1/3! .. 1/21!, below 2^-60
@@ -34,26 +34,11 @@ fn half_exp(o: &mut Ops, ax: V) -> V {
 }
 
 pub(super) fn sinh(o: &mut Ops, x: V) -> V {
-    let ax = o.abs(x);
-    let h = half_exp(o, ax);
-    let quarter = o.f(0.25);
-    let inverse = o.div(quarter, h);
-    let large = o.sub(h, inverse);
-    let x2 = o.mul(ax, ax);
-    let x3 = o.mul(x2, ax);
-    let p = o.poly(x2, &SINH_TAYLOR);
-    let small = o.mad(x3, p, ax);
-    let near = o.ltc(ax, 1.0);
-    let r = o.sel(near, small, large);
-    o.copysign(r, x)
+    sinh_with(o, x, half_exp, &SINH_TAYLOR)
 }
 
 pub(super) fn cosh(o: &mut Ops, x: V) -> V {
-    let ax = o.abs(x);
-    let h = half_exp(o, ax);
-    let quarter = o.f(0.25);
-    let inverse = o.div(quarter, h);
-    o.add(h, inverse)
+    cosh_with(o, x, half_exp)
 }
 
 /// `tanh |x| = E / (E + 2)` with `E = expm1(2|x|)`; 1 beyond 40.
