@@ -1284,7 +1284,7 @@ fn builtins_with_output_pointers() {
         }
     }
 
-    // sincos on half8: the pointer argument keeps 8 lanes whole.
+    // sincos on half8: split in 4-lane parts, the pointer cast per part.
     let n8 = n / 8;
     let (s8, c8) = (zeros::<u16>(&r, n), zeros::<u16>(&r, n));
     launch(

@@ -855,8 +855,8 @@ fn trig_builtins_on_vectors_match_scalars() {
         }
         assert!(worst.failures.is_empty(), "{name}: {:?}", worst.failures);
     }
-    // sincos on 4 lanes, and on 8 and 16 lanes (split in parts by the
-    // trigonometry module itself, as it stores through a pointer).
+    // sincos on 4 lanes, and on 8 and 16 lanes (split in 4-lane parts
+    // at the call, the output pointer cast to each part).
     for (kernel, lanes) in [("v_sincos", 4), ("v_sincos_wide", 24)] {
         let n = lanes * G;
         let want = gpu.run(&scalar, "k_sincos", &[&xs[..n]], 2, n, n);

@@ -1381,9 +1381,8 @@ impl ModuleBuilder<'_> {
         }
     }
 
-    /// `sincos(x, cosval)`: returns sin x and stores cos x. It has a
-    /// pointer argument, so 8/16-element vectors reach it whole (see
-    /// `wide::splits_builtin`) and are computed here part by part.
+    /// `sincos(x, cosval)`: returns sin x and stores cos x. 8/16-element
+    /// vectors are split into parts before they reach it (`wide.rs`).
     fn sincos(
         &mut self,
         fb: &mut FnBuilder,
@@ -1393,23 +1392,6 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let (sin, cos) = match ty {
-            Type::Vector(_, n) if wide::is_wide(ty) => {
-                let (mut sines, mut cosines) = (Vec::new(), Vec::new());
-                for p in 0..u32::from(*n / wide::PART_LANES) {
-                    let part = fb.add(naga::Expression::AccessIndex { base: x, index: p });
-                    let (s, c) = self.ops(fb, Some(naga::VectorSize::Quad)).sin_cos(part);
-                    sines.push(s);
-                    cosines.push(c);
-                }
-                let wide_ty = self.value_type(ty, location)?;
-                let mut join = |components| {
-                    fb.add(naga::Expression::Compose {
-                        ty: wide_ty,
-                        components,
-                    })
-                };
-                (join(sines), join(cosines))
-            }
             Type::Vector(_, n) => self.ops(fb, vector_size(*n)).sin_cos(x),
             _ => self.ops(fb, None).sin_cos(x),
         };

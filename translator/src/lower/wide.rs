@@ -10,9 +10,14 @@
 //! Built-in functions on wide vectors are split at the call: each argument
 //! is cut into parts (scalars are shared by every part), the 4-lane
 //! lowering of the built-in runs per part, and the parts are joined; `any`
-//! and `all` combine their per-part answers.
+//! and `all` combine their per-part answers. An output-pointer argument
+//! (`fract`, `frexp`, `sincos`...) is evaluated once and each part's
+//! result is stored through it cast to a pointer to the part type, offset
+//! by the part's index.
 
 use super::*;
+use crate::types::Pointee;
+use std::rc::Rc;
 
 /// Lanes per part of a wide vector.
 pub(super) const PART_LANES: u8 = 4;
@@ -260,9 +265,7 @@ impl ModuleBuilder<'_> {
             .map(part_count)
             .max()
             .unwrap_or(1);
-        if args.iter().any(|a| matches!(a.ty, Type::Pointer(_)))
-            || (!is_wide(ty) && combine.is_none() && *ty != Type::Void)
-        {
+        if !is_wide(ty) && combine.is_none() && *ty != Type::Void {
             return Err(self.error(
                 location,
                 format!("built-in function '{b}' on 8- and 16-element vectors is not supported yet by this translator"),
@@ -273,6 +276,12 @@ impl ModuleBuilder<'_> {
         let mut temps: Vec<Vec<Expr>> = Vec::with_capacity(args.len());
         let mut fresh = Vec::new();
         for a in args {
+            if let Type::Pointer(pointee) = &a.ty {
+                let (exprs, id) = self.pointer_parts(fb, a, pointee, location)?;
+                fresh.push(id);
+                temps.push(exprs);
+                continue;
+            }
             let v = self.plain(fb, a)?;
             let part_ty = part_type(&a.ty);
             let naga_ty = self.value_type(&part_ty, location)?;
@@ -328,6 +337,62 @@ impl ModuleBuilder<'_> {
     }
 }
 
+impl ModuleBuilder<'_> {
+    /// The per-part pointers of an output-pointer argument `a` (pointing
+    /// to `pointee`): the pointer is evaluated once into a fresh pointer
+    /// local, and part `p` is that local cast to a pointer to the part
+    /// type, offset by `p` parts. Also gives the local's id, for removal.
+    fn pointer_parts(
+        &mut self,
+        fb: &mut FnBuilder,
+        a: &Expr,
+        pointee: &Pointee,
+        location: Location,
+    ) -> LResult<(Vec<Expr>, LocalId)> {
+        let value = self.pointer(fb, a)?;
+        let u32_ty = self.u32_type();
+        let index = fb.function.local_variables.append(
+            naga::LocalVariable {
+                name: None,
+                ty: u32_ty,
+                init: None,
+            },
+            Span::UNDEFINED,
+        );
+        let id = usize::MAX - fb.slots.len();
+        fb.slots.insert(
+            id,
+            Slot::Pointer {
+                root: None,
+                index,
+                chosen: None,
+            },
+        );
+        self.store_pointer_var(fb, id, value, location)?;
+        let whole = Expr::new(H::Local(id), a.ty.clone(), a.location);
+        let part_pointer = Type::Pointer(Rc::new(Pointee {
+            ty: part_type(&pointee.ty),
+            ..pointee.clone()
+        }));
+        let exprs = (0..part_count(&pointee.ty))
+            .map(|p| {
+                let cast = Expr::new(
+                    H::PointerCast(Box::new(whole.clone())),
+                    part_pointer.clone(),
+                    a.location,
+                );
+                let offset = Expr::new(H::Int(u64::from(p)), Type::INT, a.location);
+                Expr::new(
+                    H::PointerOffset(Box::new(cast), Box::new(offset)),
+                    part_pointer.clone(),
+                    a.location,
+                )
+            })
+            .collect();
+        Ok((exprs, id))
+    }
+}
+
 /// Whether a built-in call is lowered by [`ModuleBuilder::wide_builtin`]:
 /// a wide argument or result, for a built-in whose 4-lane lowering is
 /// element-wise. The loads, stores and `as_type` have their own
@@ -345,8 +410,6 @@ pub(super) fn splits_builtin(b: Builtin, args: &[Expr], ty: &Type) -> bool {
             | Builtin::VstoreHalf(..)
             | Builtin::VstoreaHalf(..)
             | Builtin::As(..)
-            // Stores through its pointer argument: split in math_trig.rs.
-            | Builtin::Sincos
     );
     !own_path && (is_wide(ty) || args.iter().any(|a| is_wide(&a.ty)))
 }

@@ -1,0 +1,70 @@
+// Built-ins with an output pointer on 8- and 16-element vectors: fract,
+// modf, frexp, remquo, sincos and lgamma_r, with outputs to private
+// variables, a private array, and `__global` buffers through `p + i`.
+// The `pointer_builtins_*` kernels call them on whole vectors; the
+// `parts_*` kernels call the same built-ins on the 4-lane parts, which the
+// wide results must match bit for bit. Built with -D WITH_DOUBLE (when
+// the device reports cl_khr_fp64) it also has the double8 forms.
+
+// Per work-item: 6 results in `values`, 3 float outputs (fract's, modf's,
+// sincos's) in `outputs`, 3 int outputs (frexp's, remquo's, lgamma_r's)
+// in `int_outputs`; `evaluations` counts how often the pointer argument
+// `&parts[k++]` was evaluated.
+#define WIDE_POINTER_BUILTINS(T, I, N)                                        \
+    __kernel void pointer_builtins_##T##N(                                    \
+        __global const T##N *x, __global const T##N *y,                       \
+        __global T##N *values, __global T##N *outputs,                        \
+        __global I##N *int_outputs, __global int *evaluations)                \
+    {                                                                         \
+        size_t g = get_global_id(0);                                          \
+        T##N a = x[g], b = y[g];                                              \
+        T##N parts[2];                                                        \
+        I##N exponent;                                                        \
+        T##N cosine;                                                          \
+        int k = 0;                                                            \
+        __global T##N *v = values + 6 * g;                                    \
+        v[0] = fract(a, &parts[k++]);                                         \
+        v[1] = modf(a, outputs + 3 * g + 1);                                  \
+        v[2] = frexp(a, &exponent);                                           \
+        v[3] = remquo(a, b, int_outputs + 3 * g + 1);                         \
+        v[4] = sincos(a, &cosine);                                            \
+        v[5] = lgamma_r(a, &int_outputs[3 * g + 2]);                          \
+        outputs[3 * g] = parts[0];                                            \
+        outputs[3 * g + 2] = cosine;                                          \
+        int_outputs[3 * g] = exponent;                                        \
+        evaluations[g] = k;                                                   \
+    }                                                                         \
+                                                                              \
+    __kernel void parts_##T##N(                                               \
+        __global const T##4 *x, __global const T##4 *y,                       \
+        __global T##4 *values, __global T##4 *outputs,                        \
+        __global I##4 *int_outputs)                                           \
+    {                                                                         \
+        size_t g = get_global_id(0);                                          \
+        const int n = N / 4;                                                  \
+        for (int q = 0; q < n; ++q) {                                         \
+            T##4 a = x[g * n + q], b = y[g * n + q];                          \
+            T##4 f;                                                           \
+            I##4 e;                                                           \
+            values[(6 * g + 0) * n + q] = fract(a, &f);                       \
+            outputs[(3 * g + 0) * n + q] = f;                                 \
+            values[(6 * g + 1) * n + q] = modf(a, &f);                        \
+            outputs[(3 * g + 1) * n + q] = f;                                 \
+            values[(6 * g + 2) * n + q] = frexp(a, &e);                       \
+            int_outputs[(3 * g + 0) * n + q] = e;                             \
+            values[(6 * g + 3) * n + q] = remquo(a, b, &e);                   \
+            int_outputs[(3 * g + 1) * n + q] = e;                             \
+            values[(6 * g + 4) * n + q] = sincos(a, &f);                      \
+            outputs[(3 * g + 2) * n + q] = f;                                 \
+            values[(6 * g + 5) * n + q] = lgamma_r(a, &e);                    \
+            int_outputs[(3 * g + 2) * n + q] = e;                             \
+        }                                                                     \
+    }
+
+WIDE_POINTER_BUILTINS(float, int, 8)
+WIDE_POINTER_BUILTINS(float, int, 16)
+
+#ifdef WITH_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+WIDE_POINTER_BUILTINS(double, int, 8)
+#endif

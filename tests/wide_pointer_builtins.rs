@@ -1,0 +1,323 @@
+//! Built-ins with an output pointer on 8- and 16-element vectors
+//! (`tests/kernels/wide_pointer_builtins.cl`): fract, modf, frexp, remquo,
+//! sincos and lgamma_r on float8, float16 and (with cl_khr_fp64) double8,
+//! writing to private variables, a private array element and `__global`
+//! buffers. Every lane of the values and outputs must equal the same
+//! built-in on the 4-lane parts bit for bit; fract, modf and frexp are
+//! also checked against a host reference, and the pointer argument
+//! `&parts[k++]` must be evaluated once.
+
+mod common;
+
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
+use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::memory::{Buffer, ClMem, CL_MEM_READ_WRITE};
+use opencl3::platform::get_platforms;
+use opencl3::program::Program;
+use opencl3::types::CL_BLOCKING;
+use std::fmt::Debug;
+use std::ptr;
+
+/// Work-items per launch.
+const G: usize = 8;
+/// Results (values) per work-item: one per built-in.
+const VALUES: usize = 6;
+/// Float and int outputs per work-item.
+const OUTPUTS: usize = 3;
+
+fn setup() -> (Context, CommandQueue) {
+    for (k, v) in common::opencl_env() {
+        // SAFETY: tests in this binary only ever set these same values.
+        unsafe { std::env::set_var(k, v) };
+    }
+    let platforms = get_platforms().expect("platforms");
+    let ids = platforms[0]
+        .get_devices(CL_DEVICE_TYPE_ALL)
+        .expect("devices");
+    let device = Device::new(ids[0]);
+    let context = Context::from_device(&device).expect("context");
+    #[allow(deprecated)]
+    let queue = CommandQueue::create_default(&context, 0).expect("queue");
+    (context, queue)
+}
+
+/// A read-write buffer holding `data`.
+fn buffer_with<T>(context: &Context, queue: &CommandQueue, data: &[T]) -> Buffer<T> {
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    let mut b =
+        unsafe { Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut()) }
+            .expect("create buffer");
+    // SAFETY: blocking, so `data` outlives the transfer.
+    unsafe { queue.enqueue_write_buffer(&mut b, CL_BLOCKING, 0, data, &[]) }.expect("write");
+    b
+}
+
+fn read<T: Clone + Default>(queue: &CommandQueue, buffer: &Buffer<T>) -> Vec<T> {
+    let mut out = vec![T::default(); buffer.size().expect("size") / size_of::<T>()];
+    // SAFETY: blocking, so `out` outlives the transfer.
+    unsafe { queue.enqueue_read_buffer(buffer, CL_BLOCKING, 0, &mut out, &[]) }.expect("read");
+    out
+}
+
+/// splitmix64: deterministic pseudo-random inputs.
+fn mix(i: u64) -> u64 {
+    let mut z = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A floating-point lane type and the host reference of the exact
+/// built-ins on it.
+trait FloatLane: Copy + Default + Debug + PartialEq + 'static {
+    const NAME: &'static str;
+    fn from_f64(v: f64) -> Self;
+    fn to_f64(self) -> f64;
+    fn bits(self) -> u64;
+    /// `frexp`: the mantissa in [0.5, 1) and the exponent, for a nonzero
+    /// normal value.
+    fn frexp(self) -> (Self, i32);
+    /// The largest value below 1 (`fract`'s upper bound).
+    fn below_one() -> Self;
+}
+
+impl FloatLane for f32 {
+    const NAME: &'static str = "float";
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+    fn frexp(self) -> (Self, i32) {
+        let b = self.to_bits();
+        let exponent = ((b >> 23) & 0xff) as i32 - 126;
+        (f32::from_bits((b & !(0xff << 23)) | (126 << 23)), exponent)
+    }
+    fn below_one() -> Self {
+        f32::from_bits(0x3f7f_ffff)
+    }
+}
+
+impl FloatLane for f64 {
+    const NAME: &'static str = "double";
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+    fn frexp(self) -> (Self, i32) {
+        let b = self.to_bits();
+        let exponent = ((b >> 52) & 0x7ff) as i32 - 1022;
+        (
+            f64::from_bits((b & !(0x7ff << 52)) | (1022 << 52)),
+            exponent,
+        )
+    }
+    fn below_one() -> Self {
+        f64::from_bits(0x3fef_ffff_ffff_ffff)
+    }
+}
+
+/// Equal bits, or both NaN.
+fn same<T: FloatLane>(a: T, b: T) -> bool {
+    a.bits() == b.bits() || (a.to_f64().is_nan() && b.to_f64().is_nan())
+}
+
+/// Inputs: multiples of 1/32 in [-64, 64) with some larger and tiny
+/// magnitudes, both zeros and negative integers (lgamma's poles); `y`
+/// (remquo's divisor) is never zero.
+fn inputs<T: FloatLane>(n: usize) -> (Vec<T>, Vec<T>) {
+    let x = (0..n)
+        .map(|i| {
+            let r = mix(i as u64);
+            let v = match r % 16 {
+                0 => 0.0,
+                1 => -0.0,
+                2 => -(((r >> 8) % 8) as f64),
+                3 => ((r >> 8) % 100_000) as f64 * 1234.5,
+                4 => ((r >> 8) % 1000) as f64 / 65536.0 + 1.0 / 1024.0,
+                _ => ((r >> 8) % 4096) as f64 / 32.0 - 64.0,
+            };
+            T::from_f64(v)
+        })
+        .collect();
+    let y = (0..n)
+        .map(|i| {
+            let r = mix(i as u64 + 1_000_000);
+            let v = ((r % 255) as f64 + 1.0) / 8.0;
+            T::from_f64(if r & 256 != 0 { -v } else { v })
+        })
+        .collect();
+    (x, y)
+}
+
+fn check<T: FloatLane>(context: &Context, queue: &CommandQueue, program: &Program, n: usize) {
+    let what = format!("{}{n}", T::NAME);
+    let (x, y) = inputs::<T>(G * n);
+    let dx = buffer_with(context, queue, &x);
+    let dy = buffer_with(context, queue, &y);
+    let launch = |name: &str, evaluations: Option<&Buffer<i32>>| {
+        let values = buffer_with(context, queue, &vec![T::default(); G * VALUES * n]);
+        let outputs = buffer_with(context, queue, &vec![T::default(); G * OUTPUTS * n]);
+        let ints = buffer_with(context, queue, &vec![0i32; G * OUTPUTS * n]);
+        let kernel = Kernel::create(program, name).expect("kernel");
+        let mut run = ExecuteKernel::new(&kernel);
+        // SAFETY: the kernel's buffer arguments, in order.
+        unsafe {
+            run.set_arg(&dx)
+                .set_arg(&dy)
+                .set_arg(&values)
+                .set_arg(&outputs)
+                .set_arg(&ints);
+            if let Some(e) = evaluations {
+                run.set_arg(e);
+            }
+            run.set_global_work_size(G)
+                .enqueue_nd_range(queue)
+                .expect("enqueue");
+        }
+        (
+            read(queue, &values),
+            read(queue, &outputs),
+            read(queue, &ints),
+        )
+    };
+    let evaluations = buffer_with(context, queue, &[0i32; G]);
+    let (values, outputs, ints) = launch(&format!("pointer_builtins_{what}"), Some(&evaluations));
+    let (part_values, part_outputs, part_ints) = launch(&format!("parts_{what}"), None);
+    assert_eq!(
+        read(queue, &evaluations),
+        [1; G],
+        "{what}: &parts[k++] evaluated once"
+    );
+    let names = ["fract", "modf", "frexp", "remquo", "sincos", "lgamma_r"];
+    let output_names = ["fract's floor", "modf's integral part", "sincos's cosine"];
+    let int_names = ["frexp's exponent", "remquo's quotient", "lgamma_r's sign"];
+    for g in 0..G {
+        for j in 0..n {
+            let lane = |slot: usize| slot * n + j;
+            let a = x[g * n + j];
+            for (f, name) in names.iter().enumerate() {
+                let (got, part) = (
+                    values[lane(g * VALUES + f)],
+                    part_values[lane(g * VALUES + f)],
+                );
+                assert!(
+                    same(got, part),
+                    "{what} {name}({a:?}) lane {j} of {g}: {got:?}, parts {part:?}"
+                );
+            }
+            for (o, name) in output_names.iter().enumerate() {
+                let (got, part) = (
+                    outputs[lane(g * OUTPUTS + o)],
+                    part_outputs[lane(g * OUTPUTS + o)],
+                );
+                assert!(
+                    same(got, part),
+                    "{what} {name} of {a:?} lane {j} of {g}: {got:?}, parts {part:?}"
+                );
+            }
+            for (o, name) in int_names.iter().enumerate() {
+                let (got, part) = (
+                    ints[lane(g * OUTPUTS + o)],
+                    part_ints[lane(g * OUTPUTS + o)],
+                );
+                assert_eq!(got, part, "{what} {name} of {a:?} lane {j} of {g}");
+            }
+            // The host reference where the results are exact.
+            let v = a.to_f64();
+            if v == 0.0 {
+                continue;
+            }
+            let floor = v.floor();
+            let fract = T::from_f64((v - floor).min(T::below_one().to_f64()));
+            assert!(same(values[lane(g * VALUES)], fract), "{what} fract({a:?})");
+            assert!(
+                same(outputs[lane(g * OUTPUTS)], T::from_f64(floor)),
+                "{what} fract({a:?}) floor"
+            );
+            let whole = v.trunc();
+            let frac = T::from_f64((v - whole).abs().copysign(v));
+            assert!(
+                same(values[lane(g * VALUES + 1)], frac),
+                "{what} modf({a:?})"
+            );
+            assert!(
+                same(outputs[lane(g * OUTPUTS + 1)], T::from_f64(whole)),
+                "{what} modf({a:?}) whole"
+            );
+            let (mantissa, exponent) = a.frexp();
+            assert!(
+                same(values[lane(g * VALUES + 2)], mantissa),
+                "{what} frexp({a:?})"
+            );
+            assert_eq!(
+                ints[lane(g * OUTPUTS)],
+                exponent,
+                "{what} frexp({a:?}) exponent"
+            );
+            if v > 0.0 {
+                assert_eq!(
+                    ints[lane(g * OUTPUTS + 2)],
+                    1,
+                    "{what} lgamma_r({a:?}) sign"
+                );
+            }
+            if v.abs() < 100.0 {
+                let (sin, cos) = v.sin_cos();
+                let (got_sin, got_cos) =
+                    (values[lane(g * VALUES + 4)], outputs[lane(g * OUTPUTS + 2)]);
+                assert!(
+                    (got_sin.to_f64() - sin).abs() < 1e-6,
+                    "{what} sin({a:?}) = {got_sin:?}"
+                );
+                assert!(
+                    (got_cos.to_f64() - cos).abs() < 1e-6,
+                    "{what} cos({a:?}) = {got_cos:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn pointer_builtins_on_float8_and_float16() {
+    let (context, queue) = setup();
+    let source =
+        std::fs::read_to_string(common::repo_path("tests/kernels/wide_pointer_builtins.cl"))
+            .expect("kernel source");
+    let program = Program::create_and_build_from_source(&context, &source, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    check::<f32>(&context, &queue, &program, 8);
+    check::<f32>(&context, &queue, &program, 16);
+}
+
+#[test]
+fn pointer_builtins_on_double8_when_the_device_reports_fp64() {
+    let (context, queue) = setup();
+    let device = Device::new(context.devices()[0]);
+    if !device
+        .extensions()
+        .expect("extensions")
+        .contains("cl_khr_fp64")
+    {
+        eprintln!("skipped: the device does not report cl_khr_fp64");
+        return;
+    }
+    let source =
+        std::fs::read_to_string(common::repo_path("tests/kernels/wide_pointer_builtins.cl"))
+            .expect("kernel source");
+    let program = Program::create_and_build_from_source(&context, &source, "-D WITH_DOUBLE")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    check::<f64>(&context, &queue, &program, 8);
+}
