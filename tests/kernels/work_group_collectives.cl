@@ -1,3 +1,4 @@
+// options: -cl-std=CL2.0
 // Every work-group collective function on one type: ten results per
 // work-item (reductions, exclusive and inclusive scans, a broadcast from
 // the group's last work-item).
@@ -23,10 +24,15 @@ COLLECTIVES(uint)
 COLLECTIVES(long)
 COLLECTIVES(float)
 
+// A collective in a helper function shares the kernel's scratch array.
+int all_nonzero(int v) {
+    return work_group_all(v);
+}
+
 // work_group_all / work_group_any: is every operand nonzero, is any 7.
 kernel void truth(global const int *in, global int *out) {
     size_t i = get_global_id(0);
-    out[2 * i] = work_group_all(in[i]);
+    out[2 * i] = all_nonzero(in[i]);
     out[2 * i + 1] = work_group_any(in[i] == 7);
 }
 

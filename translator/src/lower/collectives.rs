@@ -284,7 +284,7 @@ impl ModuleBuilder<'_> {
             let single = self.bitcast(fb, bits, &Type::FLOAT, location)?;
             return self.convert(fb, single, &Type::FLOAT, ty, location);
         }
-        let bits = (scalar.size() * 8) as u32;
+        let bits = scalar.size() * 8;
         let all_ones = u64::MAX >> (64 - bits);
         let bits = match (fold, scalar.is_signed()) {
             (Fold::Add, _) => 0,
