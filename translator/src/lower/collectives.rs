@@ -2,16 +2,18 @@
 //! `work_group_all`/`any`/`broadcast` and the reductions and scans.
 //!
 //! Every work-item stores its operand at its local linear id in a
-//! workgroup scratch array, a barrier makes the array visible, and each
-//! work-item then folds the part of the array its result covers: all of
-//! it for a reduction, the elements before it (or up to and including it)
-//! for a scan, one element for a broadcast. A second barrier keeps the
+//! workgroup scratch array and a barrier makes the array visible. A
+//! broadcast reads one element; the reductions and scans first turn the
+//! array into its inclusive scan in log2(group size) barrier-separated
+//! steps, then read the last element (reduction), their own (inclusive
+//! scan) or the one before it (exclusive scan). A final barrier keeps the
 //! next collective from overwriting the array while it is still read.
 //! The spec requires every work-item of the group to reach the call, so
-//! the barriers are legal. The scratch array's length is the launch's
+//! the barriers are legal. The scratch array's length is the dispatch's
 //! work-group size, set per launch by `Kernel::spirv` like the `__local`
-//! argument arrays; the fold's bound is this group's size, which is
-//! smaller in the last groups of a non-uniform NDRange.
+//! argument arrays, and the scan's steps and the reduction's last element
+//! follow this group's size, which is smaller in the last groups of a
+//! non-uniform NDRange.
 
 use super::*;
 use naga::BinaryOperator as Op;
@@ -120,19 +122,33 @@ impl ModuleBuilder<'_> {
             });
             fb.add(naga::Expression::Load { pointer })
         } else {
-            let &(_, fold, span) = FOLDS
+            let &(_, fold, covers) = FOLDS
                 .iter()
                 .find(|(f, _, _)| *f == b)
                 .ok_or_else(|| self.error(location, "internal error: not a collective"))?;
-            let bound = match span {
-                Covers::Group => self.group_size(fb),
-                Covers::Exclusive => local_id,
-                Covers::Inclusive => {
-                    let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
-                    fb.binary(Op::Add, local_id, one)
-                }
+            self.scan_scratch(fb, scratch, fold, local_id);
+            let n = self.group_size(fb);
+            let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
+            let last = fb.binary(Op::Subtract, n, one);
+            // Work-item i's element now folds elements 0..=i.
+            let read = |fb: &mut FnBuilder, index| {
+                let base = fb.add(naga::Expression::GlobalVariable(scratch));
+                let pointer = fb.add(naga::Expression::Access { base, index });
+                fb.add(naga::Expression::Load { pointer })
             };
-            self.fold_scratch(fb, scratch, fold, bound, ty, location)?
+            match covers {
+                Covers::Group => read(fb, last),
+                Covers::Inclusive => read(fb, local_id),
+                Covers::Exclusive => {
+                    let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                    let first = fb.binary(Op::Equal, local_id, zero);
+                    let previous = fb.binary(Op::Subtract, local_id, one);
+                    let index = fb.select(first, zero, previous);
+                    let before = read(fb, index);
+                    let identity = self.identity(fb, fold, ty, location)?;
+                    fb.select(first, identity, before)
+                }
+            }
         };
         // The result was read (emitted) before this barrier, so the next
         // collective's stores cannot change it.
@@ -174,53 +190,42 @@ impl ModuleBuilder<'_> {
         fb.binary(Op::Multiply, xy, z)
     }
 
-    /// `fold` over the scratch array's elements `0..bound`, starting from
-    /// the fold's identity (what an exclusive scan's first work-item gets).
-    fn fold_scratch(
+    /// Turns the scratch array, one operand per work-item, into its
+    /// inclusive scan under `fold`, in log2(group size) steps: at step
+    /// `offset` (1, 2, 4, ...) each element folds in the one `offset`
+    /// before it (Hillis and Steele). Every work-item runs every step, as
+    /// the loop's bound is the group size, so the barriers in it are
+    /// reached by the whole group. Sums are formed in a tree order, which
+    /// the spec allows for floats.
+    fn scan_scratch(
         &mut self,
         fb: &mut FnBuilder,
         scratch: Handle<naga::GlobalVariable>,
         fold: Fold,
-        bound: Handle<naga::Expression>,
-        ty: &Type,
-        location: Location,
-    ) -> LResult<Handle<naga::Expression>> {
-        let identity = self.identity(fb, fold, ty, location)?;
-        let naga_ty = self.value_type(ty, location)?;
+        local_id: Handle<naga::Expression>,
+    ) {
         let u32_ty = self.u32_type();
-        let acc = fb.function.local_variables.append(
+        let n = self.group_size(fb);
+        let offset = fb.function.local_variables.append(
             naga::LocalVariable {
-                name: Some("collective_acc".into()),
-                ty: naga_ty,
-                init: None,
-            },
-            Span::UNDEFINED,
-        );
-        let counter = fb.function.local_variables.append(
-            naga::LocalVariable {
-                name: Some("collective_index".into()),
+                name: Some("collective_offset".into()),
                 ty: u32_ty,
                 init: None,
             },
             Span::UNDEFINED,
         );
-        let acc_ptr = fb.add(naga::Expression::LocalVariable(acc));
+        let offset_ptr = fb.add(naga::Expression::LocalVariable(offset));
+        let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
         fb.push(naga::Statement::Store {
-            pointer: acc_ptr,
-            value: identity,
-        });
-        let counter_ptr = fb.add(naga::Expression::LocalVariable(counter));
-        let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-        fb.push(naga::Statement::Store {
-            pointer: counter_ptr,
-            value: zero,
+            pointer: offset_ptr,
+            value: one,
         });
 
         fb.blocks.push(naga::Block::new());
-        let i = fb.add(naga::Expression::Load {
-            pointer: counter_ptr,
+        let step = fb.add(naga::Expression::Load {
+            pointer: offset_ptr,
         });
-        let done = fb.binary(Op::GreaterEqual, i, bound);
+        let done = fb.binary(Op::GreaterEqual, step, n);
         let mut exit = naga::Block::new();
         exit.push(naga::Statement::Break, Span::UNDEFINED);
         fb.push(naga::Statement::If {
@@ -229,37 +234,55 @@ impl ModuleBuilder<'_> {
             reject: naga::Block::new(),
         });
         let base = fb.add(naga::Expression::GlobalVariable(scratch));
-        let element = fb.add(naga::Expression::Access { base, index: i });
-        let value = fb.add(naga::Expression::Load { pointer: element });
-        let so_far = fb.add(naga::Expression::Load { pointer: acc_ptr });
-        let combined = match fold {
-            Fold::Add => fb.binary(Op::Add, so_far, value),
-            Fold::Min => fb.math(naga::MathFunction::Min, so_far, Some(value)),
-            Fold::Max => fb.math(naga::MathFunction::Max, so_far, Some(value)),
-        };
-        fb.push(naga::Statement::Store {
-            pointer: acc_ptr,
-            value: combined,
+        let own_ptr = fb.add(naga::Expression::Access {
+            base,
+            index: local_id,
         });
-        let body = fb.blocks.pop().expect("collective loop body");
+        let own = fb.add(naga::Expression::Load { pointer: own_ptr });
+        let has_partner = fb.binary(Op::GreaterEqual, local_id, step);
+        let back = fb.binary(Op::Subtract, local_id, step);
+        // Work-items without a partner read their own element, never one
+        // outside the array.
+        let partner_index = fb.select(has_partner, back, local_id);
+        let base = fb.add(naga::Expression::GlobalVariable(scratch));
+        let partner_ptr = fb.add(naga::Expression::Access {
+            base,
+            index: partner_index,
+        });
+        let partner = fb.add(naga::Expression::Load {
+            pointer: partner_ptr,
+        });
+        let combined = match fold {
+            Fold::Add => fb.binary(Op::Add, partner, own),
+            Fold::Min => fb.math(naga::MathFunction::Min, partner, Some(own)),
+            Fold::Max => fb.math(naga::MathFunction::Max, partner, Some(own)),
+        };
+        let updated = fb.select(has_partner, combined, own);
+        // Everyone has read this step's elements before anyone writes.
+        fb.push(naga::Statement::ControlBarrier(naga::Barrier::WORK_GROUP));
+        fb.push(naga::Statement::Store {
+            pointer: own_ptr,
+            value: updated,
+        });
+        fb.push(naga::Statement::ControlBarrier(naga::Barrier::WORK_GROUP));
+        let body = fb.blocks.pop().expect("collective scan body");
 
         fb.blocks.push(naga::Block::new());
-        let i = fb.add(naga::Expression::Load {
-            pointer: counter_ptr,
+        let step = fb.add(naga::Expression::Load {
+            pointer: offset_ptr,
         });
-        let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
-        let next = fb.binary(Op::Add, i, one);
+        let two = fb.add(naga::Expression::Literal(naga::Literal::U32(2)));
+        let next = fb.binary(Op::Multiply, step, two);
         fb.push(naga::Statement::Store {
-            pointer: counter_ptr,
+            pointer: offset_ptr,
             value: next,
         });
-        let continuing = fb.blocks.pop().expect("collective loop continuing");
+        let continuing = fb.blocks.pop().expect("collective scan continuing");
         fb.push(naga::Statement::Loop {
             body,
             continuing,
             break_if: None,
         });
-        Ok(fb.add(naga::Expression::Load { pointer: acc_ptr }))
     }
 
     /// The value `fold` leaves unchanged: 0, the type's largest value (for
