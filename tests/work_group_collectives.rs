@@ -1,5 +1,6 @@
 //! The OpenCL 2.0 work-group collective functions through the ICD: every
-//! reduction, scan and broadcast on int, uint, long and float, and
+//! reduction, scan and broadcast on int, uint, long, ulong, float and
+//! double (where the device has it), and
 //! `work_group_all`/`any`, in groups of 64 and 48 work-items where the
 //! last group is smaller (a non-uniform NDRange), plus broadcasts from 2-
 //! and 3-D local ids. Checked against a host computation; float operands
@@ -58,18 +59,25 @@ macro_rules! integer_element {
 integer_element!(i32, "collectives_int");
 integer_element!(u32, "collectives_uint");
 integer_element!(i64, "collectives_long");
+integer_element!(u64, "collectives_ulong");
 
-impl Element for f32 {
-    const KERNEL: &'static str = "collectives_float";
-    const LARGEST: Self = f32::INFINITY;
-    const SMALLEST: Self = f32::NEG_INFINITY;
-    fn from_i64(v: i64) -> Self {
-        v as f32
-    }
-    fn add(self, other: Self) -> Self {
-        self + other
-    }
+macro_rules! float_element {
+    ($t:ty, $kernel:literal) => {
+        impl Element for $t {
+            const KERNEL: &'static str = $kernel;
+            const LARGEST: Self = <$t>::INFINITY;
+            const SMALLEST: Self = <$t>::NEG_INFINITY;
+            fn from_i64(v: i64) -> Self {
+                v as $t
+            }
+            fn add(self, other: Self) -> Self {
+                self + other
+            }
+        }
+    };
 }
+float_element!(f32, "collectives_float");
+float_element!(f64, "collectives_double");
 
 fn min<T: Element>(a: T, b: T) -> T {
     if b < a {
@@ -188,7 +196,13 @@ fn work_group_collectives_match_the_host() {
     check_type::<u32>(&context, &queue, &program, 0, 100);
     // Beyond 32 bits, of both signs.
     check_type::<i64>(&context, &queue, &program, -(1 << 40), 1 << 40);
+    check_type::<u64>(&context, &queue, &program, 0, 1 << 40);
     check_type::<f32>(&context, &queue, &program, -50, 50);
+    if Kernel::create(&program, "collectives_double").is_ok() {
+        check_type::<f64>(&context, &queue, &program, -(1 << 40), 1 << 40);
+    } else {
+        eprintln!("double skipped: the device does not report cl_khr_fp64");
+    }
 
     // all / any: groups with and without a zero and a 7.
     let truth = Kernel::create(&program, "truth").expect("kernel");

@@ -22,7 +22,11 @@
 COLLECTIVES(int)
 COLLECTIVES(uint)
 COLLECTIVES(long)
+COLLECTIVES(ulong)
 COLLECTIVES(float)
+#ifdef cl_khr_fp64
+COLLECTIVES(double)
+#endif
 
 // A collective in a helper function shares the kernel's scratch array.
 int all_nonzero(int v) {
