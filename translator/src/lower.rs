@@ -16,6 +16,7 @@ mod async_copy;
 mod atomics;
 mod cast_memory;
 mod chosen;
+mod collectives;
 mod convert;
 mod divide64;
 mod fma;
@@ -71,6 +72,7 @@ pub fn lower(
             program_globals: HashMap::new(),
             views: Vec::new(),
             local_args: Vec::new(),
+            group_scratch: HashMap::new(),
             helpers: HashMap::new(),
             next_binding: 0,
             printf: None,
@@ -97,6 +99,7 @@ pub fn lower(
         };
         match Kernel::new(reflection, module, sizes, builder.local_args) {
             Ok(mut k) => {
+                k.group_scratch = builder.group_scratch.into_values().collect();
                 // Finite math lets the driver assume no NaN or infinity.
                 let ieee = !(options.finite_math_only || options.fast_relaxed_math);
                 k.preserve_inf_nan = [
@@ -319,6 +322,9 @@ struct ModuleBuilder<'a> {
     program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
     local_args: Vec<Handle<naga::GlobalVariable>>,
+    /// The work-group collectives' scratch arrays, by element type (see
+    /// `collectives.rs`), sized per launch to the work-group.
+    group_scratch: HashMap<Handle<naga::Type>, Handle<naga::GlobalVariable>>,
     /// Helper functions made once per module (see `divide64.rs`).
     helpers: HashMap<&'static str, Handle<naga::Function>>,
     /// The first storage-buffer binding the kernel's arguments left free.
@@ -1075,6 +1081,9 @@ impl<'a> ModuleBuilder<'a> {
                 b @ (Builtin::AsyncWorkGroupCopy | Builtin::AsyncWorkGroupStridedCopy),
                 args,
             ) => return self.async_copy(fb, *b, args, location),
+            H::Builtin(b, args) if collectives::is_collective(*b) => {
+                return self.collective(fb, *b, args, &e.ty, location)
+            }
             H::Builtin(Builtin::WaitGroupEvents, _) => {
                 self.wait_group_events(fb);
                 return Ok(Value::Void);

@@ -22,6 +22,9 @@ pub struct Kernel {
     /// The workgroup arrays of `__local` pointer arguments, resized per
     /// launch.
     local_args: Vec<naga::Handle<naga::GlobalVariable>>,
+    /// The work-group collectives' scratch arrays, one element per
+    /// work-item: resized per launch to the work-group size.
+    pub(crate) group_scratch: Vec<naga::Handle<naga::GlobalVariable>>,
     /// Declare `SignedZeroInfNanPreserve` for 32-, 64- and 16-bit floats
     /// (see [`declare_inf_nan_preserve`]).
     pub(crate) preserve_inf_nan: [bool; 3],
@@ -290,6 +293,7 @@ impl Kernel {
             local_size_constants: size_constants.local,
             enqueued_size_constants: size_constants.enqueued,
             local_args,
+            group_scratch: Vec::new(),
             preserve_inf_nan: [false; 3],
             half_rounds_to_nearest: false,
         })
@@ -335,13 +339,17 @@ impl Kernel {
         }
         let mut words = Vec::new();
         let mut writer = spv::Writer::new(&options).map_err(|e| SpirvError(e.to_string()))?;
-        // `__local` argument arrays get their launch's lengths; expression
+        // `__local` argument arrays get their launch's lengths and the
+        // collectives' scratch arrays its work-group size; expression
         // types change with them, so that module is validated anew.
         let resized;
-        let info = if self.local_args.is_empty() {
+        let info = if self.local_args.is_empty() && self.group_scratch.is_empty() {
             &self.info
         } else {
-            for (&global, &length) in self.local_args.iter().zip(local_lengths) {
+            let invocations: u32 = local_size.iter().product();
+            let lengths = local_lengths.iter().copied();
+            let scratch = self.group_scratch.iter().map(|&g| (g, invocations));
+            for (global, length) in self.local_args.iter().copied().zip(lengths).chain(scratch) {
                 let ty = module.global_variables[global].ty;
                 if let naga::TypeInner::Array { base, stride, .. } = module.types[ty].inner {
                     let size = naga::ArraySize::Constant(
