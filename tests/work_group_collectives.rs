@@ -276,3 +276,53 @@ fn work_group_collectives_match_the_host() {
         }
     }
 }
+
+/// The collectives' scratch and a kernel's own `__local` arrays count
+/// against the device's local memory: `CL_KERNEL_LOCAL_MEM_SIZE` reports
+/// them, and a `__local` argument that leaves no room for them is refused
+/// at enqueue (`CL_OUT_OF_RESOURCES`) instead of failing in the driver.
+#[test]
+fn kernel_local_memory_is_counted() {
+    let (context, queue) = common::context_and_queue();
+    let source = "kernel void k(global int *o, local int *spare) {
+        local int tile[256];
+        size_t l = get_local_id(0);
+        tile[l] = (int)l;
+        spare[0] = 0;
+        o[get_global_id(0)] = work_group_reduce_add(tile[l]);
+    }";
+    let program = Program::create_and_build_from_source(&context, source, "-cl-std=CL2.0")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let kernel = Kernel::create(&program, "k").expect("kernel");
+    let device = context.devices()[0];
+    let limit = opencl3::device::Device::new(device)
+        .local_mem_size()
+        .expect("local memory size");
+    let max_group = kernel.get_work_group_size(device).expect("work-group size") as u64;
+    // The tile, and one int of scratch per work-item of the largest group.
+    let own = 256 * 4 + 4 * max_group;
+    assert!(kernel.get_local_mem_size(device).expect("local mem size") >= own);
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    let out =
+        unsafe { Buffer::<i32>::create(&context, CL_MEM_WRITE_ONLY, 64, std::ptr::null_mut()) }
+            .expect("buffer");
+    let launch = |spare_bytes: u64| {
+        // SAFETY: the kernel takes a buffer of 64 ints and a __local array.
+        unsafe {
+            ExecuteKernel::new(&kernel)
+                .set_arg(&out)
+                .set_arg_local_buffer(spare_bytes as usize)
+                .set_global_work_size(64)
+                .set_local_work_size(64)
+                .enqueue_nd_range(&queue)
+        }
+    };
+    // 64 work-items need 1 KiB of tile and 256 bytes of scratch.
+    let err = launch(limit - 1024).expect_err("no room left for the kernel's own memory");
+    assert_eq!(err.0, opencl3::error_codes::CL_OUT_OF_RESOURCES);
+    launch(limit - 1024 - 256).expect("launch that fits");
+    let mut got = vec![0i32; 64];
+    // SAFETY: a blocking read of the buffer's 64 ints.
+    unsafe { queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got, &[]) }.expect("read");
+    assert!(got.iter().all(|&v| v == (0..64).sum::<i32>()));
+}

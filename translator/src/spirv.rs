@@ -309,6 +309,36 @@ impl Kernel {
         self.spirv_for_group(local_size, local_size, local_lengths)
     }
 
+    /// Bytes of `__local` memory the kernel itself needs for `work_items`
+    /// work-items per group: its `__local` variables and the work-group
+    /// collectives' scratch (one element per work-item), beyond what its
+    /// `__local` pointer arguments are given.
+    pub fn static_local_bytes(&self, work_items: u32) -> u64 {
+        let mut layouter = naga::proc::Layouter::default();
+        if layouter.update(self.module.to_ctx()).is_err() {
+            return 0;
+        }
+        self.module
+            .global_variables
+            .iter()
+            .filter(|(handle, var)| {
+                var.space == naga::AddressSpace::WorkGroup && !self.local_args.contains(handle)
+            })
+            .map(|(handle, var)| {
+                let scratch_element = self.group_scratch.contains(&handle).then(|| {
+                    match self.module.types[var.ty].inner {
+                        naga::TypeInner::Array { stride, .. } => u64::from(stride),
+                        _ => 0,
+                    }
+                });
+                match scratch_element {
+                    Some(stride) => stride * u64::from(work_items),
+                    None => u64::from(layouter[var.ty].size),
+                }
+            })
+            .sum()
+    }
+
     /// [`Kernel::spirv`] for the groups of a non-uniform NDRange whose size
     /// (`local_size`) is smaller than the `enqueued` one.
     pub fn spirv_for_group(

@@ -199,7 +199,7 @@ pub(crate) unsafe extern "C" fn get_kernel_info(
 
 fn work_group_info(
     kernel: &Kernel,
-    device: &Device,
+    device: &Object<Device>,
     param_name: cl_kernel_work_group_info,
 ) -> CLResult<InfoValue> {
     let reflection = kernel.reflection();
@@ -210,8 +210,9 @@ fn work_group_info(
                 .required_work_group_size
                 .map_or([0; 3], |size| size.map(|n| n as usize)),
         ),
-        // The translator does not report static __local or private usage yet.
-        CL_KERNEL_LOCAL_MEM_SIZE | CL_KERNEL_PRIVATE_MEM_SIZE => InfoValue::scalar::<cl_ulong>(0),
+        CL_KERNEL_LOCAL_MEM_SIZE => InfoValue::scalar::<cl_ulong>(kernel.local_mem_size(device)?),
+        // Private memory lives in registers or the driver's own stack.
+        CL_KERNEL_PRIVATE_MEM_SIZE => InfoValue::scalar::<cl_ulong>(0),
         CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
             InfoValue::scalar::<usize>(device.subgroup_size() as usize)
         }

@@ -160,6 +160,24 @@ impl Kernel {
             .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)
     }
 
+    /// `CL_KERNEL_LOCAL_MEM_SIZE`: the kernel's own `__local` memory (at
+    /// the largest work-group it may run with, for the collectives'
+    /// scratch) and what the `__local` arguments set so far ask for.
+    pub fn local_mem_size(&self, device: &Object<Device>) -> CLResult<u64> {
+        let (executable, index) = self.variant_for(device)?;
+        let work_items = u32::try_from(self.max_work_group_size(device)).unwrap_or(u32::MAX);
+        let own = executable.kernels()[*index].static_local_bytes(work_items);
+        let arguments: u64 = self
+            .args()
+            .iter()
+            .map(|arg| match arg {
+                Some(ArgValue::Local(size)) => *size as u64,
+                _ => 0,
+            })
+            .sum();
+        Ok(own + arguments)
+    }
+
     /// `CL_KERNEL_WORK_GROUP_SIZE`: nothing about the kernel lowers the
     /// device's limit yet, except a required work-group size.
     pub fn max_work_group_size(&self, device: &Device) -> usize {
@@ -202,7 +220,15 @@ impl Kernel {
         if reflection.launch_block_binding.is_none() {
             device.check_push_constants(reflection.push_constant_size)?;
         }
-        let local_lengths = local_lengths(reflection, &args, device.local_mem_size())?;
+        // The kernel's own `__local` memory (its variables, the collectives'
+        // scratch for this group size) leaves the rest to the arguments.
+        let work_items = plan.local_size.iter().product();
+        let own = executable.kernels()[*index].static_local_bytes(work_items);
+        let room = device
+            .local_mem_size()
+            .checked_sub(own)
+            .ok_or(CL_OUT_OF_RESOURCES)?;
+        let local_lengths = local_lengths(reflection, &args, room)?;
 
         let header_size = PushConstantHeader::SIZE as usize;
         let mut push_constants =
