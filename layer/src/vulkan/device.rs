@@ -342,11 +342,19 @@ impl Device {
         if self.cache_saving.swap(true, Ordering::AcqRel) {
             return;
         }
+        // Exit waits for the save; once exit has begun none starts.
+        let Some(running) = super::exit_guard::begin() else {
+            self.cache_saving.store(false, Ordering::Release);
+            return;
+        };
         let device = Arc::clone(self);
         let spawned = std::thread::Builder::new()
             .name("clvulkan pipeline cache".into())
             .spawn(move || loop {
-                while device.cache_dirty.swap(false, Ordering::AcqRel) {
+                let _running = &running;
+                while device.cache_dirty.swap(false, Ordering::AcqRel)
+                    && !super::exit_guard::exiting()
+                {
                     // SAFETY: the cache is a live child of this device (the
                     // thread holds an Arc<Device>) and is internally
                     // synchronised, so reading it while pipelines are
