@@ -7,40 +7,10 @@
 mod common;
 
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::program::Program;
-use opencl3::types::{cl_uint, CL_BLOCKING};
-use std::ptr;
+use opencl3::types::cl_uint;
 
 const N: usize = 4096;
-
-fn buffer<T: Copy>(
-    context: &opencl3::context::Context,
-    queue: &opencl3::command_queue::CommandQueue,
-    data: &[T],
-) -> Buffer<T> {
-    // SAFETY: a null host pointer, then a blocking write of exactly the
-    // buffer's size.
-    unsafe {
-        let mut b = Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut())
-            .expect("buffer");
-        queue
-            .enqueue_write_buffer(&mut b, CL_BLOCKING, 0, data, &[])
-            .expect("write");
-        b
-    }
-}
-
-fn read<T: Copy + Default>(
-    queue: &opencl3::command_queue::CommandQueue,
-    b: &Buffer<T>,
-    len: usize,
-) -> Vec<T> {
-    let mut out = vec![T::default(); len];
-    // SAFETY: a blocking read of `len` elements from a buffer that long.
-    unsafe { queue.enqueue_read_buffer(b, CL_BLOCKING, 0, &mut out, &[]) }.expect("read");
-    out
-}
 
 fn sorted_bits(values: impl IntoIterator<Item = f32>) -> Vec<u32> {
     let mut bits: Vec<u32> = values.into_iter().map(f32::to_bits).collect();
@@ -67,9 +37,9 @@ fn float_and_double_atomics() {
     // atomic_xchg: values swapped through 64 slots are a permutation.
     let slots_init: Vec<f32> = (0..64).map(|k| -1000.0 - k as f32).collect();
     let inputs: Vec<f32> = (0..N).map(|i| i as f32 * 0.25 + 0.125).collect();
-    let slots = buffer(&context, &queue, &slots_init);
-    let input = buffer(&context, &queue, &inputs);
-    let out = buffer(&context, &queue, &vec![0f32; N]);
+    let slots = common::buffer_with(&context, &queue, &slots_init);
+    let input = common::buffer_with(&context, &queue, &inputs);
+    let out = common::buffer_with(&context, &queue, &vec![0f32; N]);
     let count: cl_uint = 64;
     launch("exchange", &|l| unsafe {
         l.set_arg(&slots)
@@ -77,8 +47,8 @@ fn float_and_double_atomics() {
             .set_arg(&out)
             .set_arg(&count);
     });
-    let left = read(&queue, &slots, 64);
-    let returned = read(&queue, &out, N);
+    let left = common::read_buffer(&queue, &slots, 64);
+    let returned = common::read_buffer(&queue, &out, N);
     assert_eq!(
         sorted_bits(left.into_iter().chain(returned)),
         sorted_bits(slots_init.into_iter().chain(inputs)),
@@ -87,41 +57,53 @@ fn float_and_double_atomics() {
 
     {
         let addends: Vec<f32> = (0..N).map(|i| (i % 7) as f32).collect();
-        let sum = buffer(&context, &queue, &[0i32]);
-        let input = buffer(&context, &queue, &addends);
+        let sum = common::buffer_with(&context, &queue, &[0i32]);
+        let input = common::buffer_with(&context, &queue, &addends);
         launch("add_int_by_cas", &|l| unsafe {
             l.set_arg(&sum).set_arg(&input);
         });
         let expected: i32 = addends.iter().map(|&a| a as i32).sum();
-        assert_eq!(read(&queue, &sum, 1)[0], expected, "int sum by CAS");
+        assert_eq!(
+            common::read_buffer(&queue, &sum, 1)[0],
+            expected,
+            "int sum by CAS"
+        );
     }
     // Addition by compare-exchange: small integers, so every order of
     // additions gives the exact sum.
     let addends: Vec<f32> = (0..N).map(|i| (i % 7) as f32).collect();
-    let sum = buffer(&context, &queue, &[0.5f32]);
-    let input = buffer(&context, &queue, &addends);
+    let sum = common::buffer_with(&context, &queue, &[0.5f32]);
+    let input = common::buffer_with(&context, &queue, &addends);
     launch("add_by_cas", &|l| unsafe {
         l.set_arg(&sum).set_arg(&input);
     });
     let expected: f32 = 0.5 + addends.iter().sum::<f32>();
-    assert_eq!(read(&queue, &sum, 1)[0], expected, "float sum by CAS");
+    assert_eq!(
+        common::read_buffer(&queue, &sum, 1)[0],
+        expected,
+        "float sum by CAS"
+    );
 
     let addends: Vec<f64> = (0..N).map(|i| (i % 11) as f64 * 0.5).collect();
-    let sum = buffer(&context, &queue, &[1e12f64]);
-    let input = buffer(&context, &queue, &addends);
+    let sum = common::buffer_with(&context, &queue, &[1e12f64]);
+    let input = common::buffer_with(&context, &queue, &addends);
     launch("add_double_by_cas", &|l| unsafe {
         l.set_arg(&sum).set_arg(&input);
     });
     let expected: f64 = 1e12 + addends.iter().sum::<f64>();
-    assert_eq!(read(&queue, &sum, 1)[0], expected, "double sum by CAS");
+    assert_eq!(
+        common::read_buffer(&queue, &sum, 1)[0],
+        expected,
+        "double sum by CAS"
+    );
 
-    let objects = buffer(&context, &queue, &vec![7f32; N]);
-    let out = buffer(&context, &queue, &vec![0f32; N]);
+    let objects = common::buffer_with(&context, &queue, &vec![7f32; N]);
+    let out = common::buffer_with(&context, &queue, &vec![0f32; N]);
     launch("store_load_exchange", &|l| unsafe {
         l.set_arg(&objects).set_arg(&out);
     });
-    let got = read(&queue, &out, N);
-    let left = read(&queue, &objects, N);
+    let got = common::read_buffer(&queue, &out, N);
+    let left = common::read_buffer(&queue, &objects, N);
     for i in 0..N {
         let stored = i as f32 * 0.5;
         assert_eq!(

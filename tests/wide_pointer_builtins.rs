@@ -11,14 +11,11 @@ mod common;
 
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
-use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::device::Device;
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::{Buffer, ClMem, CL_MEM_READ_WRITE};
-use opencl3::platform::get_platforms;
+use opencl3::memory::Buffer;
 use opencl3::program::Program;
-use opencl3::types::CL_BLOCKING;
 use std::fmt::Debug;
-use std::ptr;
 
 /// Work-items per launch.
 const G: usize = 8;
@@ -26,40 +23,6 @@ const G: usize = 8;
 const VALUES: usize = 6;
 /// Float and int outputs per work-item.
 const OUTPUTS: usize = 3;
-
-fn setup() -> (Context, CommandQueue) {
-    for (k, v) in common::opencl_env() {
-        // SAFETY: tests in this binary only ever set these same values.
-        unsafe { std::env::set_var(k, v) };
-    }
-    let platforms = get_platforms().expect("platforms");
-    let ids = platforms[0]
-        .get_devices(CL_DEVICE_TYPE_ALL)
-        .expect("devices");
-    let device = Device::new(ids[0]);
-    let context = Context::from_device(&device).expect("context");
-    #[allow(deprecated)]
-    let queue = CommandQueue::create_default(&context, 0).expect("queue");
-    (context, queue)
-}
-
-/// A read-write buffer holding `data`.
-fn buffer_with<T>(context: &Context, queue: &CommandQueue, data: &[T]) -> Buffer<T> {
-    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
-    let mut b =
-        unsafe { Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut()) }
-            .expect("create buffer");
-    // SAFETY: blocking, so `data` outlives the transfer.
-    unsafe { queue.enqueue_write_buffer(&mut b, CL_BLOCKING, 0, data, &[]) }.expect("write");
-    b
-}
-
-fn read<T: Clone + Default>(queue: &CommandQueue, buffer: &Buffer<T>) -> Vec<T> {
-    let mut out = vec![T::default(); buffer.size().expect("size") / size_of::<T>()];
-    // SAFETY: blocking, so `out` outlives the transfer.
-    unsafe { queue.enqueue_read_buffer(buffer, CL_BLOCKING, 0, &mut out, &[]) }.expect("read");
-    out
-}
 
 /// splitmix64: deterministic pseudo-random inputs.
 fn mix(i: u64) -> u64 {
@@ -164,12 +127,12 @@ fn inputs<T: FloatLane>(n: usize) -> (Vec<T>, Vec<T>) {
 fn check<T: FloatLane>(context: &Context, queue: &CommandQueue, program: &Program, n: usize) {
     let what = format!("{}{n}", T::NAME);
     let (x, y) = inputs::<T>(G * n);
-    let dx = buffer_with(context, queue, &x);
-    let dy = buffer_with(context, queue, &y);
+    let dx = common::buffer_with(context, queue, &x);
+    let dy = common::buffer_with(context, queue, &y);
     let launch = |name: &str, evaluations: Option<&Buffer<i32>>| {
-        let values = buffer_with(context, queue, &vec![T::default(); G * VALUES * n]);
-        let outputs = buffer_with(context, queue, &vec![T::default(); G * OUTPUTS * n]);
-        let ints = buffer_with(context, queue, &vec![0i32; G * OUTPUTS * n]);
+        let values = common::buffer_with(context, queue, &vec![T::default(); G * VALUES * n]);
+        let outputs = common::buffer_with(context, queue, &vec![T::default(); G * OUTPUTS * n]);
+        let ints = common::buffer_with(context, queue, &vec![0i32; G * OUTPUTS * n]);
         let kernel = Kernel::create(program, name).expect("kernel");
         let mut run = ExecuteKernel::new(&kernel);
         // SAFETY: the kernel's buffer arguments, in order.
@@ -187,16 +150,16 @@ fn check<T: FloatLane>(context: &Context, queue: &CommandQueue, program: &Progra
                 .expect("enqueue");
         }
         (
-            read(queue, &values),
-            read(queue, &outputs),
-            read(queue, &ints),
+            common::read_buffer(queue, &values, G * VALUES * n),
+            common::read_buffer(queue, &outputs, G * OUTPUTS * n),
+            common::read_buffer(queue, &ints, G * OUTPUTS * n),
         )
     };
-    let evaluations = buffer_with(context, queue, &[0i32; G]);
+    let evaluations = common::buffer_with(context, queue, &[0i32; G]);
     let (values, outputs, ints) = launch(&format!("pointer_builtins_{what}"), Some(&evaluations));
     let (part_values, part_outputs, part_ints) = launch(&format!("parts_{what}"), None);
     assert_eq!(
-        read(queue, &evaluations),
+        common::read_buffer(queue, &evaluations, G),
         [1; G],
         "{what}: &parts[k++] evaluated once"
     );
@@ -292,7 +255,7 @@ fn check<T: FloatLane>(context: &Context, queue: &CommandQueue, program: &Progra
 
 #[test]
 fn pointer_builtins_on_float8_and_float16() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let source =
         std::fs::read_to_string(common::repo_path("tests/kernels/wide_pointer_builtins.cl"))
             .expect("kernel source");
@@ -304,7 +267,7 @@ fn pointer_builtins_on_float8_and_float16() {
 
 #[test]
 fn pointer_builtins_on_double8_when_the_device_reports_fp64() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let device = Device::new(context.devices()[0]);
     if !device
         .extensions()

@@ -8,51 +8,13 @@ mod common;
 
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
-use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::device::Device;
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
-use opencl3::platform::get_platforms;
 use opencl3::program::Program;
-use opencl3::types::CL_BLOCKING;
 use std::fmt::Debug;
-use std::ptr;
 
 /// Work-items per launch: several groups of the kernels' local size 4.
 const G: usize = 12;
-
-fn setup() -> (Context, CommandQueue) {
-    for (k, v) in common::opencl_env() {
-        // SAFETY: tests in this binary only ever set these same values.
-        unsafe { std::env::set_var(k, v) };
-    }
-    let platforms = get_platforms().expect("platforms");
-    let ids = platforms[0]
-        .get_devices(CL_DEVICE_TYPE_ALL)
-        .expect("devices");
-    let device = Device::new(ids[0]);
-    let context = Context::from_device(&device).expect("context");
-    #[allow(deprecated)]
-    let queue = CommandQueue::create_default(&context, 0).expect("queue");
-    (context, queue)
-}
-
-/// A read-write buffer holding `data`.
-fn buffer_with<T>(context: &Context, queue: &CommandQueue, data: &[T]) -> Buffer<T> {
-    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
-    let mut b =
-        unsafe { Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut()) }
-            .expect("create buffer");
-    // SAFETY: blocking, so `data` outlives the transfer.
-    unsafe { queue.enqueue_write_buffer(&mut b, CL_BLOCKING, 0, data, &[]) }.expect("write");
-    b
-}
-
-fn read<T: Clone + Default>(queue: &CommandQueue, buffer: &Buffer<T>, n: usize) -> Vec<T> {
-    let mut out = vec![T::default(); n];
-    // SAFETY: blocking, so `out` outlives the transfer.
-    unsafe { queue.enqueue_read_buffer(buffer, CL_BLOCKING, 0, &mut out, &[]) }.expect("read");
-    out
-}
 
 fn build(context: &Context, file: &str) -> Program {
     let source = std::fs::read_to_string(common::repo_path(file)).expect("kernel source");
@@ -220,10 +182,10 @@ fn check_int_ops<T: IntLane>(context: &Context, queue: &CommandQueue, program: &
     // An 8-lane argument, repeated to 16 lanes by the kernel.
     let k8: [T; 8] = std::array::from_fn(|j| T::from_bits(mix(j as u64 + 5) % 9));
     let k: Vec<T> = (0..n).map(|j| k8[j % 8]).collect();
-    let da = buffer_with(context, queue, &a);
-    let db = buffer_with(context, queue, &b);
-    let out = buffer_with(context, queue, &vec![T::default(); G * n * 12]);
-    let cmp = buffer_with(context, queue, &vec![0i32; G * n * 4]);
+    let da = common::buffer_with(context, queue, &a);
+    let db = common::buffer_with(context, queue, &b);
+    let out = common::buffer_with(context, queue, &vec![T::default(); G * n * 12]);
+    let cmp = common::buffer_with(context, queue, &vec![0i32; G * n * 4]);
     // SAFETY: four buffers and an 8-lane vector of T by value, as the
     // kernel declares (`k8`'s bytes are the vector's).
     unsafe {
@@ -238,8 +200,8 @@ fn check_int_ops<T: IntLane>(context: &Context, queue: &CommandQueue, program: &
             .enqueue_nd_range(queue)
     }
     .unwrap_or_else(|e| panic!("{name}: enqueue: {e}"));
-    let got = read(queue, &out, G * n * 12);
-    let got_cmp = read(queue, &cmp, G * n * 4);
+    let got = common::read_buffer(queue, &out, G * n * 12);
+    let got_cmp = common::read_buffer(queue, &cmp, G * n * 4);
     for g in 0..G {
         let (x, y) = (&a[g * n..(g + 1) * n], &b[g * n..(g + 1) * n]);
         let (o, c) = int_reference(x, y, &k, g);
@@ -264,7 +226,7 @@ fn check_int_ops<T: IntLane>(context: &Context, queue: &CommandQueue, program: &
 
 #[test]
 fn integer_vectors_of_8_and_16_lanes() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/wide_vectors.cl");
     check_int_ops::<i32>(&context, &queue, &program, 8);
     check_int_ops::<i32>(&context, &queue, &program, 16);
@@ -324,7 +286,7 @@ fn float_reference(x: &[f32], y: &[f32], k: &[f32]) -> (Vec<Vec<f32>>, Vec<Vec<i
 
 #[test]
 fn float_vectors_of_8_and_16_lanes() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/wide_vectors.cl");
     check_float_ops::<8>(&context, &queue, &program);
     check_float_ops::<16>(&context, &queue, &program);
@@ -345,10 +307,10 @@ fn check_float_ops<const N: usize>(context: &Context, queue: &CommandQueue, prog
             })
             .collect();
         let k: [f32; N] = std::array::from_fn(|j| quarter(mix(j as u64 + 17)) / 16.0);
-        let da = buffer_with(context, queue, &a);
-        let db = buffer_with(context, queue, &b);
-        let out = buffer_with(context, queue, &vec![0f32; G * n * 8]);
-        let bits = buffer_with(context, queue, &vec![0i32; G * n * 4]);
+        let da = common::buffer_with(context, queue, &a);
+        let db = common::buffer_with(context, queue, &b);
+        let out = common::buffer_with(context, queue, &vec![0f32; G * n * 8]);
+        let bits = common::buffer_with(context, queue, &vec![0i32; G * n * 4]);
         // SAFETY: four buffers and a float vector by value.
         unsafe {
             ExecuteKernel::new(&kernel)
@@ -362,8 +324,8 @@ fn check_float_ops<const N: usize>(context: &Context, queue: &CommandQueue, prog
                 .enqueue_nd_range(queue)
         }
         .expect("enqueue");
-        let got = read(queue, &out, G * n * 8);
-        let got_bits = read(queue, &bits, G * n * 4);
+        let got = common::read_buffer(queue, &out, G * n * 8);
+        let got_bits = common::read_buffer(queue, &bits, G * n * 4);
         for g in 0..G {
             let (x, y) = (&a[g * n..(g + 1) * n], &b[g * n..(g + 1) * n]);
             let (o, c) = float_reference(x, y, &k);
@@ -432,9 +394,9 @@ fn check_memory<T: MemoryLane>(
         .map(|i| T::from_bits(mix(i as u64 * 5 + 1)))
         .collect();
     let sentinel = T::from_bits(7);
-    let dsrc = buffer_with(context, queue, &src);
-    let ddst = buffer_with(context, queue, &vec![sentinel; G * n + 1]);
-    let dodd = buffer_with(context, queue, &odd);
+    let dsrc = common::buffer_with(context, queue, &src);
+    let ddst = common::buffer_with(context, queue, &vec![sentinel; G * n + 1]);
+    let dodd = common::buffer_with(context, queue, &odd);
     // SAFETY: three buffers, as the kernel declares.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -446,7 +408,7 @@ fn check_memory<T: MemoryLane>(
             .enqueue_nd_range(queue)
     }
     .expect("enqueue");
-    let got = read(queue, &ddst, G * n + 1);
+    let got = common::read_buffer(queue, &ddst, G * n + 1);
     assert_eq!(got[0], sentinel, "{name}: element before the first vector");
     for g in 0..G {
         // Each work-item stores what its right neighbour in the group loaded.
@@ -464,7 +426,7 @@ fn check_memory<T: MemoryLane>(
 
 #[test]
 fn vload_vstore_8_and_16_in_every_address_space() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/wide_vectors.cl");
     check_memory::<f32>(&context, &queue, &program, "memory_float8", 8);
     check_memory::<f32>(&context, &queue, &program, "memory_float16", 16);
@@ -490,7 +452,7 @@ struct Record {
 
 #[test]
 fn wide_vectors_in_structs_local_and_private_arrays_and_arguments() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/wide_vectors.cl");
     let kernel = Kernel::create(&program, "aggregates").expect("kernel");
     let records: Vec<Record> = (0..G)
@@ -510,10 +472,10 @@ fn wide_vectors_in_structs_local_and_private_arrays_and_arguments() {
         .collect();
     let scale: [u8; 8] = std::array::from_fn(|j| (j as u8).wrapping_mul(37).wrapping_add(3));
     let offset: [i16; 16] = std::array::from_fn(|j| (j as i16 - 8) * 1111);
-    let drecords = buffer_with(&context, &queue, &records);
-    let dbytes = buffer_with(&context, &queue, &bytes);
-    let dshorts = buffer_with(&context, &queue, &shorts);
-    let dreinterpreted = buffer_with(&context, &queue, &[[0i8; 16]; G]);
+    let drecords = common::buffer_with(&context, &queue, &records);
+    let dbytes = common::buffer_with(&context, &queue, &bytes);
+    let dshorts = common::buffer_with(&context, &queue, &shorts);
+    let dreinterpreted = common::buffer_with(&context, &queue, &[[0i8; 16]; G]);
     // SAFETY: four buffers, a uchar8 and a short16 by value.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -528,10 +490,10 @@ fn wide_vectors_in_structs_local_and_private_arrays_and_arguments() {
             .enqueue_nd_range(&queue)
     }
     .expect("enqueue");
-    let got_records = read(&queue, &drecords, G);
-    let got_bytes = read(&queue, &dbytes, G);
-    let got_shorts = read(&queue, &dshorts, G);
-    let got_reinterpreted = read(&queue, &dreinterpreted, G);
+    let got_records = common::read_buffer(&queue, &drecords, G);
+    let got_bytes = common::read_buffer(&queue, &dbytes, G);
+    let got_shorts = common::read_buffer(&queue, &dshorts, G);
+    let got_reinterpreted = common::read_buffer(&queue, &dreinterpreted, G);
     let staged = |g: usize| -> [f32; 8] {
         let r = &records[g];
         std::array::from_fn(|j| r.f[j] + r.i[j] as f32 * r.tag as f32)
@@ -576,7 +538,7 @@ fn wide_vectors_in_structs_local_and_private_arrays_and_arguments() {
 
 #[test]
 fn double_vectors_when_the_device_reports_fp64() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let device = Device::new(context.devices()[0]);
     if !device
         .extensions()
@@ -592,10 +554,10 @@ fn double_vectors_when_the_device_reports_fp64() {
         .map(|i| f64::from(quarter(mix(i as u64 + 40))) * 1.5)
         .collect();
     let k: [f64; 8] = std::array::from_fn(|j| j as f64 * 0.75 - 2.0);
-    let da = buffer_with(&context, &queue, &a);
-    let out = buffer_with(&context, &queue, &vec![0f64; G * 8 * 4]);
-    let joined = buffer_with(&context, &queue, &vec![0f64; G * 16]);
-    let halves = buffer_with(&context, &queue, &vec![0f32; G * 8]);
+    let da = common::buffer_with(&context, &queue, &a);
+    let out = common::buffer_with(&context, &queue, &vec![0f64; G * 8 * 4]);
+    let joined = common::buffer_with(&context, &queue, &vec![0f64; G * 16]);
+    let halves = common::buffer_with(&context, &queue, &vec![0f32; G * 8]);
     // SAFETY: four buffers and a double8 by value.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -609,9 +571,9 @@ fn double_vectors_when_the_device_reports_fp64() {
             .enqueue_nd_range(&queue)
     }
     .expect("enqueue");
-    let got = read(&queue, &out, G * 8 * 4);
-    let got_joined = read(&queue, &joined, G * 16);
-    let got_halves = read(&queue, &halves, G * 8);
+    let got = common::read_buffer(&queue, &out, G * 8 * 4);
+    let got_joined = common::read_buffer(&queue, &joined, G * 16);
+    let got_halves = common::read_buffer(&queue, &halves, G * 8);
     for g in 0..G {
         let x = &a[g * 8..(g + 1) * 8];
         let expected: [[f64; 8]; 4] = [
@@ -648,16 +610,16 @@ fn double_vectors_when_the_device_reports_fp64() {
 
 #[test]
 fn constant_tables_initializers_helpers_and_logical_operators() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/wide_vectors_misc.cl");
     let kernel = Kernel::create(&program, "misc").expect("kernel");
-    let floats = buffer_with(&context, &queue, &[[0f32; 8]; G]);
-    let ints = buffer_with(&context, &queue, &[[0i32; 16]; G]);
-    let logic = buffer_with(&context, &queue, &[[0i32; 8]; 2 * G]);
+    let floats = common::buffer_with(&context, &queue, &[[0f32; 8]; G]);
+    let ints = common::buffer_with(&context, &queue, &[[0i32; 16]; G]);
+    let logic = common::buffer_with(&context, &queue, &[[0i32; 8]; 2 * G]);
     let constants: Vec<[i32; 16]> = (0..G)
         .map(|g| std::array::from_fn(|j| (mix((g * 16 + j) as u64) % 100) as i32 - 50))
         .collect();
-    let dconstants = buffer_with(&context, &queue, &constants);
+    let dconstants = common::buffer_with(&context, &queue, &constants);
     // SAFETY: four buffers, as the kernel declares.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -669,9 +631,9 @@ fn constant_tables_initializers_helpers_and_logical_operators() {
             .enqueue_nd_range(&queue)
     }
     .expect("enqueue");
-    let got_floats = read(&queue, &floats, G);
-    let got_ints = read(&queue, &ints, G);
-    let got_logic = read(&queue, &logic, 2 * G);
+    let got_floats = common::read_buffer(&queue, &floats, G);
+    let got_ints = common::read_buffer(&queue, &ints, G);
+    let got_logic = common::read_buffer(&queue, &logic, 2 * G);
     let table = [[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [0.5; 8]];
     let pieces = [1, 2, 3, 4, 4, 4, 4, 5];
     let b = [1, 0, 2, 0, 3, 0, 4, 0];
@@ -706,7 +668,7 @@ fn half_bits(x: f32) -> u16 {
 
 #[test]
 fn vload_half_and_vstore_half_of_8_and_16() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/wide_vectors_misc.cl");
     let kernel = Kernel::create(&program, "halfs16").expect("kernel");
     // Multiples of 1/8 below 256 in magnitude: exact in half, and doubled
@@ -716,9 +678,9 @@ fn vload_half_and_vstore_half_of_8_and_16() {
     let h8: Vec<f32> = (0..G * 8 + 1).map(|i| value(i as u64 + 7777)).collect();
     let h16_bits: Vec<u16> = h16.iter().map(|&v| half_bits(v)).collect();
     let h8_bits: Vec<u16> = h8.iter().map(|&v| half_bits(v)).collect();
-    let d16 = buffer_with(&context, &queue, &h16_bits);
-    let d8 = buffer_with(&context, &queue, &h8_bits);
-    let widened = buffer_with(&context, &queue, &vec![0f32; G * 16]);
+    let d16 = common::buffer_with(&context, &queue, &h16_bits);
+    let d8 = common::buffer_with(&context, &queue, &h8_bits);
+    let widened = common::buffer_with(&context, &queue, &vec![0f32; G * 16]);
     // SAFETY: three buffers, as the kernel declares.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -729,10 +691,18 @@ fn vload_half_and_vstore_half_of_8_and_16() {
             .enqueue_nd_range(&queue)
     }
     .expect("enqueue");
-    assert_eq!(read(&queue, &widened, G * 16), h16, "vload_half16");
+    assert_eq!(
+        common::read_buffer(&queue, &widened, G * 16),
+        h16,
+        "vload_half16"
+    );
     let doubled: Vec<u16> = h16.iter().map(|&v| half_bits(v * 2.0)).collect();
-    assert_eq!(read(&queue, &d16, G * 16), doubled, "vstore_half16");
-    let got8 = read(&queue, &d8, G * 8 + 1);
+    assert_eq!(
+        common::read_buffer(&queue, &d16, G * 16),
+        doubled,
+        "vstore_half16"
+    );
+    let got8 = common::read_buffer(&queue, &d8, G * 8 + 1);
     assert_eq!(got8[0], h8_bits[0], "the half before the first vector");
     let order = [1, 3, 5, 7, 0, 2, 4, 6];
     for g in 0..G {
@@ -748,7 +718,7 @@ fn vload_half_and_vstore_half_of_8_and_16() {
 
 #[test]
 fn shuffles_with_constant_and_run_time_masks() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/wide_vectors_misc.cl");
     let kernel = Kernel::create(&program, "shuffles").expect("kernel");
     let x: Vec<[f32; 8]> = (0..G)
@@ -763,13 +733,13 @@ fn shuffles_with_constant_and_run_time_masks() {
     let l: Vec<[u64; 2]> = (0..G)
         .map(|g| std::array::from_fn(|j| mix((g * 2 + j) as u64 + 600)))
         .collect();
-    let dx = buffer_with(&context, &queue, &x);
-    let dmasks = buffer_with(&context, &queue, &masks);
-    let out = buffer_with(&context, &queue, &vec![[0f32; 8]; 3 * G]);
-    let ds = buffer_with(&context, &queue, &s);
-    let sout = buffer_with(&context, &queue, &[[0i16; 16]; G]);
-    let dl = buffer_with(&context, &queue, &l);
-    let lout = buffer_with(&context, &queue, &[[0u64; 4]; G]);
+    let dx = common::buffer_with(&context, &queue, &x);
+    let dmasks = common::buffer_with(&context, &queue, &masks);
+    let out = common::buffer_with(&context, &queue, &vec![[0f32; 8]; 3 * G]);
+    let ds = common::buffer_with(&context, &queue, &s);
+    let sout = common::buffer_with(&context, &queue, &[[0i16; 16]; G]);
+    let dl = common::buffer_with(&context, &queue, &l);
+    let lout = common::buffer_with(&context, &queue, &[[0u64; 4]; G]);
     // SAFETY: seven buffers, as the kernel declares.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -784,9 +754,9 @@ fn shuffles_with_constant_and_run_time_masks() {
             .enqueue_nd_range(&queue)
     }
     .expect("enqueue");
-    let got = read(&queue, &out, 3 * G);
-    let got_s = read(&queue, &sout, G);
-    let got_l = read(&queue, &lout, G);
+    let got = common::read_buffer(&queue, &out, 3 * G);
+    let got_s = common::read_buffer(&queue, &sout, G);
+    let got_l = common::read_buffer(&queue, &lout, G);
     let y = [1.0f32, 2.0, 3.0, 4.0];
     for g in 0..G {
         let a = x[g];
@@ -821,7 +791,7 @@ fn shuffles_with_constant_and_run_time_masks() {
 
 #[test]
 fn subscripts_with_run_time_indices() {
-    let (context, queue) = setup();
+    let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/wide_vectors_misc.cl");
     let kernel = Kernel::create(&program, "subscripts").expect("kernel");
     let v: Vec<[i32; 16]> = (0..G)
@@ -831,10 +801,10 @@ fn subscripts_with_run_time_indices() {
     let bytes: Vec<[u8; 8]> = (0..G)
         .map(|g| std::array::from_fn(|j| mix((g * 8 + j) as u64 + 950) as u8))
         .collect();
-    let dv = buffer_with(&context, &queue, &v);
-    let didx = buffer_with(&context, &queue, &idx);
-    let dbytes = buffer_with(&context, &queue, &bytes);
-    let out = buffer_with(&context, &queue, &[0i32; G]);
+    let dv = common::buffer_with(&context, &queue, &v);
+    let didx = common::buffer_with(&context, &queue, &idx);
+    let dbytes = common::buffer_with(&context, &queue, &bytes);
+    let out = common::buffer_with(&context, &queue, &[0i32; G]);
     // SAFETY: four buffers, as the kernel declares.
     unsafe {
         ExecuteKernel::new(&kernel)
@@ -846,9 +816,9 @@ fn subscripts_with_run_time_indices() {
             .enqueue_nd_range(&queue)
     }
     .expect("enqueue");
-    let got_v = read(&queue, &dv, G);
-    let got_bytes = read(&queue, &dbytes, G);
-    let got_out = read(&queue, &out, G);
+    let got_v = common::read_buffer(&queue, &dv, G);
+    let got_bytes = common::read_buffer(&queue, &dbytes, G);
+    let got_out = common::read_buffer(&queue, &out, G);
     for g in 0..G {
         let i = idx[g] as usize;
         let mut x = v[g];

@@ -130,6 +130,38 @@ pub fn context_and_queue() -> (
     (context, queue)
 }
 
+/// A read-write buffer holding `data`, written before this returns.
+pub fn buffer_with<T>(
+    context: &opencl3::context::Context,
+    queue: &opencl3::command_queue::CommandQueue,
+    data: &[T],
+) -> opencl3::memory::Buffer<T> {
+    use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    let mut b = unsafe {
+        Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), std::ptr::null_mut())
+    }
+    .expect("create buffer");
+    // SAFETY: blocking, so `data` outlives the transfer.
+    unsafe { queue.enqueue_write_buffer(&mut b, opencl3::types::CL_BLOCKING, 0, data, &[]) }
+        .expect("write");
+    b
+}
+
+/// The first `n` elements of `buffer`.
+pub fn read_buffer<T: Clone + Default>(
+    queue: &opencl3::command_queue::CommandQueue,
+    buffer: &opencl3::memory::Buffer<T>,
+    n: usize,
+) -> Vec<T> {
+    let mut out = vec![T::default(); n];
+    // SAFETY: blocking, so `out` outlives the transfer, and `n` is at most
+    // the buffer's length at every caller.
+    unsafe { queue.enqueue_read_buffer(buffer, opencl3::types::CL_BLOCKING, 0, &mut out, &[]) }
+        .expect("read");
+    out
+}
+
 pub mod dd;
 pub mod fp16;
 pub mod sweep;
