@@ -45,10 +45,23 @@ fn semantics_operands(opcode: u32) -> &'static [(usize, bool, bool)] {
     }
 }
 
+/// Whether the module has an `OpMemoryBarrier` at all: most have none,
+/// and need no further look.
+fn has_memory_barrier(words: &[u32]) -> bool {
+    let mut at = HEADER_WORDS;
+    while let Some(&first) = words.get(at) {
+        if first & 0xffff == OP_MEMORY_BARRIER {
+            return true;
+        }
+        at += ((first >> 16) as usize).max(1);
+    }
+    false
+}
+
 /// Replaces order markers by semantics on the atomics they precede. A
 /// module without markers is left as it is.
 pub fn apply(words: &mut Vec<u32>) {
-    if words.len() <= HEADER_WORDS {
+    if words.len() <= HEADER_WORDS || !has_memory_barrier(words) {
         return;
     }
     // The 32-bit constants, for the markers' semantics and to find the type

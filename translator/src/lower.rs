@@ -45,7 +45,7 @@ use crate::diagnostic::{Diagnostics, Location};
 use crate::hir::{self, Expr, ExprKind as H, FunctionId, LocalId, Stmt};
 use crate::options::BuildOptions;
 use crate::reflect::{ArgKind, KernelArg, KernelReflection, PrintfReflection, PushConstantHeader};
-use crate::spirv::Kernel;
+use crate::spirv::{Kernel, LoweredKernel};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 use std::collections::HashMap;
@@ -58,7 +58,7 @@ pub fn lower(
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
 ) -> Vec<Kernel> {
-    let mut kernels = Vec::new();
+    let (mut lowered, mut locations) = (Vec::new(), Vec::new());
     for (id, f) in program.functions.iter().enumerate() {
         let Some(info) = &f.kernel else { continue };
         let mut builder = ModuleBuilder {
@@ -97,20 +97,31 @@ pub fn lower(
             local: vars.local_size,
             enqueued: vars.enqueued_size,
         };
-        match Kernel::new(reflection, module, sizes, builder.local_args) {
-            Ok(mut k) => {
-                k.group_scratch = builder.group_scratch.into_values().collect();
-                // Finite math lets the driver assume no NaN or infinity.
-                let ieee = !(options.finite_math_only || options.fast_relaxed_math);
-                k.preserve_inf_nan = [
-                    ieee && caps.preserve_inf_nan[0],
-                    ieee && caps.preserve_inf_nan[1] && caps.float64,
-                    ieee && caps.preserve_inf_nan[2] && caps.float16,
-                ];
-                k.half_rounds_to_nearest = caps.float16 && caps.half_rte;
-                kernels.push(k)
-            }
-            Err(e) => diags.error(f.location, e.0),
+        // Finite math lets the driver assume no NaN or infinity.
+        let ieee = !(options.finite_math_only || options.fast_relaxed_math);
+        lowered.push(LoweredKernel {
+            reflection,
+            module,
+            sizes,
+            local_args: builder.local_args,
+            group_scratch: builder.group_scratch.into_values().collect(),
+            preserve_inf_nan: [
+                ieee && caps.preserve_inf_nan[0],
+                ieee && caps.preserve_inf_nan[1] && caps.float64,
+                ieee && caps.preserve_inf_nan[2] && caps.float16,
+            ],
+            half_rounds_to_nearest: caps.float16 && caps.half_rte,
+        });
+        locations.push(f.location);
+    }
+    let mut kernels = Vec::new();
+    for (finished, location) in crate::spirv::finish_kernels(lowered)
+        .into_iter()
+        .zip(locations)
+    {
+        match finished {
+            Ok(kernel) => kernels.push(kernel),
+            Err(e) => diags.error(location, e.0),
         }
     }
     kernels

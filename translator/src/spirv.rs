@@ -1,37 +1,10 @@
-//! The last stage: a validated naga module per kernel, written as SPIR-V on
-//! demand for each work-group size the runtime launches with (naga's
-//! `LocalSize` is a literal, and re-writing a small module costs microseconds).
+//! The last stage: a validated naga module per kernel, written as SPIR-V
+//! once, with placeholders that each launch configuration patches (see
+//! [`Template`]).
 
 use crate::reflect::KernelReflection;
 use naga::back::spv;
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
-
-/// A compiled kernel: reflection plus the module to write SPIR-V from.
-#[derive(Debug)]
-pub struct Kernel {
-    pub reflection: KernelReflection,
-    module: naga::Module,
-    info: ModuleInfo,
-    /// The `u32` constants that hold the work-group size in the IR
-    /// (`get_local_size`), rewritten per launch size.
-    local_size_constants: [naga::Handle<naga::Constant>; 3],
-    /// Likewise the enqueued work-group size (`get_enqueued_local_size`,
-    /// ids, `get_num_groups`): the same as the size except in the last,
-    /// smaller groups of a non-uniform NDRange.
-    enqueued_size_constants: [naga::Handle<naga::Constant>; 3],
-    /// The workgroup arrays of `__local` pointer arguments, resized per
-    /// launch.
-    local_args: Vec<naga::Handle<naga::GlobalVariable>>,
-    /// The work-group collectives' scratch arrays, one element per
-    /// work-item: resized per launch to the work-group size.
-    pub(crate) group_scratch: Vec<naga::Handle<naga::GlobalVariable>>,
-    /// Declare `SignedZeroInfNanPreserve` for 32-, 64- and 16-bit floats
-    /// (see [`declare_inf_nan_preserve`]).
-    pub(crate) preserve_inf_nan: [bool; 3],
-    /// Declare that `half` operations round to nearest even (see
-    /// [`declare_half_rounding_to_nearest`]).
-    pub(crate) half_rounds_to_nearest: bool,
-}
 
 /// naga rejected a module we produced: always a translator bug, reported as
 /// a build error naming the kernel rather than a crash.
@@ -137,6 +110,8 @@ fn decorate_no_contraction(words: &mut Vec<u32>) {
 }
 
 const OP_EXTENSION: u32 = 10;
+const OP_EXT_INST_IMPORT: u32 = 11;
+const OP_MEMORY_MODEL: u32 = 14;
 /// StorageBuffer16BitAccess and UniformAndStorageBuffer16BitAccess.
 const CAPABILITIES_16BIT_STORAGE: [u32; 2] = [4433, 4434];
 
@@ -189,33 +164,37 @@ const EXECUTION_MODE_ROUNDING_MODE_RTE: u32 = 4462;
 /// and NVIDIA's compiler then folds NaN tests away: `exp(NaN)` came out as
 /// infinity. OpenCL requires IEEE behaviour unless the program is built
 /// with `-cl-finite-math-only` or `-cl-fast-relaxed-math`.
-fn declare_inf_nan_preserve(words: &mut Vec<u32>, widths: &[u32]) {
-    declare_float_control(
-        words,
-        CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
-        EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
-        widths,
-    );
-}
-
-/// Declares that the entry point rounds `half` arithmetic and conversions
-/// to `half` to nearest even (float controls). Vulkan otherwise lets it
-/// round towards zero; OpenCL's default rounding is to nearest even.
-fn declare_half_rounding_to_nearest(words: &mut Vec<u32>) {
-    declare_float_control(
-        words,
-        CAPABILITY_ROUNDING_MODE_RTE,
-        EXECUTION_MODE_ROUNDING_MODE_RTE,
-        &[16],
-    );
-}
-
-/// Declares `capability` and the execution mode `mode` for floats of each
-/// of `widths` on the module's entry point.
-fn declare_float_control(words: &mut Vec<u32>, capability: u32, mode: u32, widths: &[u32]) {
-    if widths.is_empty() {
+///
+/// With `half_rounds_to_nearest`, also declares that `half` arithmetic and
+/// conversions to `half` round to nearest even: Vulkan otherwise lets them
+/// round towards zero, and OpenCL's default rounding is to nearest even.
+fn declare_float_controls(
+    words: &mut Vec<u32>,
+    inf_nan_widths: &[u32],
+    half_rounds_to_nearest: bool,
+) {
+    let mut controls: Vec<(u32, u32, u32)> = inf_nan_widths
+        .iter()
+        .map(|&width| {
+            let (capability, mode) = (
+                CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
+                EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
+            );
+            (capability, mode, width)
+        })
+        .collect();
+    if half_rounds_to_nearest {
+        controls.push((
+            CAPABILITY_ROUNDING_MODE_RTE,
+            EXECUTION_MODE_ROUNDING_MODE_RTE,
+            16,
+        ));
+    }
+    if controls.is_empty() {
         return;
     }
+    // Capabilities, entry points and execution modes open the module; the
+    // scan stops at the first instruction of the sections after them.
     let (mut first_capability, mut entry_point, mut after_modes) = (None, None, None);
     let mut at = HEADER_WORDS;
     while at < words.len() {
@@ -230,7 +209,8 @@ fn declare_float_control(words: &mut Vec<u32>, capability: u32, mode: u32, width
                 after_modes = Some(at + count);
             }
             OP_EXECUTION_MODE => after_modes = Some(at + count),
-            _ => {}
+            OP_CAPABILITY | OP_EXTENSION | OP_EXT_INST_IMPORT | OP_MEMORY_MODEL => {}
+            _ => break,
         }
         at += count;
     }
@@ -240,15 +220,16 @@ fn declare_float_control(words: &mut Vec<u32>, capability: u32, mode: u32, width
         return;
     };
     // The later insertion first, so the earlier position stays valid.
-    let modes: Vec<u32> = widths
+    let modes = controls
         .iter()
-        .flat_map(|&width| [(4 << 16) | OP_EXECUTION_MODE, entry_point, mode, width])
-        .collect();
+        .flat_map(|&(_, mode, width)| [(4 << 16) | OP_EXECUTION_MODE, entry_point, mode, width]);
     words.splice(modes_at..modes_at, modes);
-    words.splice(
-        capability_at..capability_at,
-        [(2 << 16) | OP_CAPABILITY, capability],
-    );
+    let mut capabilities: Vec<u32> = controls.iter().map(|c| c.0).collect();
+    capabilities.dedup();
+    let declarations = capabilities
+        .into_iter()
+        .flat_map(|capability| [(2 << 16) | OP_CAPABILITY, capability]);
+    words.splice(capability_at..capability_at, declarations);
 }
 
 /// Validates a module we produced; an error is a translator bug.
@@ -276,29 +257,275 @@ pub struct SizeConstants {
     pub enqueued: [naga::Handle<naga::Constant>; 3],
 }
 
-impl Kernel {
-    /// Validates `module` (one compute entry point) and wraps it with its
-    /// reflection.
-    pub fn new(
-        reflection: KernelReflection,
-        module: naga::Module,
-        size_constants: SizeConstants,
-        local_args: Vec<naga::Handle<naga::GlobalVariable>>,
-    ) -> Result<Self, SpirvError> {
-        let info = validate(&module, &reflection.name)?;
+/// A lowered kernel before validation and SPIR-V writing, which
+/// [`finish_kernels`] does for all kernels of a program at once.
+#[derive(Debug)]
+pub struct LoweredKernel {
+    pub reflection: KernelReflection,
+    pub module: naga::Module,
+    pub sizes: SizeConstants,
+    /// The workgroup arrays of `__local` pointer arguments, in argument
+    /// order: their lengths are set per launch.
+    pub local_args: Vec<naga::Handle<naga::GlobalVariable>>,
+    /// The work-group collectives' scratch arrays, one element per
+    /// work-item: their lengths are the launch's work-group size.
+    pub group_scratch: Vec<naga::Handle<naga::GlobalVariable>>,
+    /// Declare `SignedZeroInfNanPreserve` for 32-, 64- and 16-bit floats,
+    /// and that `half` operations round to nearest even (see
+    /// [`declare_float_controls`]).
+    pub preserve_inf_nan: [bool; 3],
+    pub half_rounds_to_nearest: bool,
+}
+
+/// A compiled kernel: reflection, its module (for the queries below), and
+/// its SPIR-V written once, with a placeholder for each value a launch
+/// fixes ([`Template`]).
+#[derive(Debug)]
+pub struct Kernel {
+    pub reflection: KernelReflection,
+    module: naga::Module,
+    local_args: Vec<naga::Handle<naga::GlobalVariable>>,
+    group_scratch: Vec<naga::Handle<naga::GlobalVariable>>,
+    template: Template,
+}
+
+/// SPIR-V with placeholder values. naga takes the work-group size and
+/// array lengths as literals, so a launch configuration would otherwise
+/// mean writing the module anew (hundreds of thousands of instructions
+/// for a small kernel); copying the words and patching a few costs almost
+/// nothing.
+#[derive(Debug)]
+struct Template {
+    words: Vec<u32>,
+    /// The first of `OpExecutionMode %main LocalSize x y z`'s size words.
+    local_size_at: usize,
+    /// The value word of each placeholder `OpConstant`, and what it holds.
+    holes: Vec<(usize, Hole)>,
+}
+
+/// What a placeholder constant stands for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Hole {
+    LocalSize(usize),
+    EnqueuedSize(usize),
+    /// The length of the array of `__local` pointer argument n.
+    LocalArgLength(usize),
+    /// The number of work-items in a group (collectives' scratch arrays).
+    Invocations,
+}
+
+const OP_TYPE_INT: u32 = 21;
+const OP_CONSTANT: u32 = 43;
+const EXECUTION_MODE_LOCAL_SIZE: u32 = 17;
+/// Placeholders are distinct values from here up that the module does not
+/// use otherwise; any array element under 64 KiB times one still fits the
+/// 32-bit sizes naga's layouter computes.
+const FIRST_PLACEHOLDER: u32 = 0x1_0001;
+const LARGEST_PLACEHOLDER_ELEMENT: u32 = 0xffff;
+
+/// Every `u32` value the module states: literals and array lengths. naga
+/// writes one `OpConstant` per distinct value, so a placeholder must differ
+/// from all of them to own its constant.
+fn stated_u32_values(module: &naga::Module) -> std::collections::HashSet<u32> {
+    let functions = module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter().map(|ep| &ep.function));
+    let expressions = functions
+        .flat_map(|f| f.expressions.iter())
+        .chain(module.global_expressions.iter());
+    let literals = expressions.filter_map(|(_, e)| match e {
+        naga::Expression::Literal(naga::Literal::U32(v)) => Some(*v),
+        _ => None,
+    });
+    let lengths = module.types.iter().filter_map(|(_, t)| match t.inner {
+        naga::TypeInner::Array {
+            size: naga::ArraySize::Constant(n),
+            ..
+        } => Some(n.get()),
+        _ => None,
+    });
+    literals.chain(lengths).collect()
+}
+
+impl LoweredKernel {
+    /// Gives every launch-time value its own placeholder constant, then
+    /// validates the module and writes its template.
+    fn finish(mut self) -> Result<Kernel, SpirvError> {
+        let name = self.reflection.name.clone();
+        let stated = stated_u32_values(&self.module);
+        let mut unused = (FIRST_PLACEHOLDER..).filter(|v| !stated.contains(v));
+        let mut placeholders: Vec<(u32, Hole)> = Vec::new();
+        let sizes = self.sizes.local.iter().zip([0, 1, 2].map(Hole::LocalSize));
+        let enqueued = self
+            .sizes
+            .enqueued
+            .iter()
+            .zip([0, 1, 2].map(Hole::EnqueuedSize));
+        for (&constant, hole) in sizes.chain(enqueued) {
+            let value = unused.next().expect("u32 values left");
+            let init = self.module.constants[constant].init;
+            self.module.global_expressions[init] =
+                naga::Expression::Literal(naga::Literal::U32(value));
+            placeholders.push((value, hole));
+        }
+        let arrays = self.local_args.iter().enumerate();
+        let arrays = arrays
+            .map(|(n, &g)| (g, Hole::LocalArgLength(n)))
+            .chain(self.group_scratch.iter().map(|&g| (g, Hole::Invocations)));
+        for (global, hole) in arrays {
+            let ty = self.module.global_variables[global].ty;
+            let naga::TypeInner::Array { base, stride, .. } = self.module.types[ty].inner else {
+                continue;
+            };
+            if stride > LARGEST_PLACEHOLDER_ELEMENT {
+                return Err(SpirvError(format!(
+                    "kernel '{name}': a __local array element of {stride} bytes is larger than any device's local memory"
+                )));
+            }
+            let value = unused.next().expect("u32 values left");
+            let length = std::num::NonZeroU32::new(value).expect("placeholders are not 0");
+            let inner = naga::TypeInner::Array {
+                base,
+                size: naga::ArraySize::Constant(length),
+                stride,
+            };
+            let placeholder_type = naga::Type { name: None, inner };
+            self.module.global_variables[global].ty = self
+                .module
+                .types
+                .insert(placeholder_type, naga::Span::UNDEFINED);
+            placeholders.push((value, hole));
+        }
+        let info = validate(&self.module, &name)?;
+        let template = self.write_template(&info, &placeholders)?;
         Ok(Kernel {
-            reflection,
-            module,
-            info,
-            local_size_constants: size_constants.local,
-            enqueued_size_constants: size_constants.enqueued,
-            local_args,
-            group_scratch: Vec::new(),
-            preserve_inf_nan: [false; 3],
-            half_rounds_to_nearest: false,
+            reflection: self.reflection,
+            module: self.module,
+            local_args: self.local_args,
+            group_scratch: self.group_scratch,
+            template,
         })
     }
 
+    /// Writes the module, applies the patches naga's writer cannot express,
+    /// and finds the placeholders in the result.
+    fn write_template(
+        &self,
+        info: &ModuleInfo,
+        placeholders: &[(u32, Hole)],
+    ) -> Result<Template, SpirvError> {
+        let options = spv::Options {
+            lang_version: (1, 5),
+            flags: spv::WriterFlags::empty(),
+            // Every loop would otherwise get a 64-bit iteration counter.
+            force_loop_bounding: false,
+            // OpenCL leaves __local memory uninitialised.
+            zero_initialize_workgroup_memory: spv::ZeroInitializeWorkgroupMemoryMode::None,
+            use_storage_input_output_16: false,
+            ..Default::default()
+        };
+        let mut words = Vec::new();
+        spv::Writer::new(&options)
+            .and_then(|mut writer| writer.write(&self.module, info, None, &None, &mut words))
+            .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
+        crate::atomic_order::apply(&mut words);
+        drop_16bit_storage(&mut words);
+        decorate_aliased(
+            &mut words,
+            &aliased_bindings(&self.reflection, &self.module),
+        );
+        decorate_no_contraction(&mut words);
+        let widths: Vec<u32> = [32, 64, 16]
+            .into_iter()
+            .zip(self.preserve_inf_nan)
+            .filter_map(|(width, preserve)| preserve.then_some(width))
+            .collect();
+        declare_float_controls(&mut words, &widths, self.half_rounds_to_nearest);
+        find_holes(words, placeholders).ok_or_else(|| {
+            SpirvError(format!(
+                "internal compiler error: kernel '{}': no work-group size in its SPIR-V",
+                self.reflection.name
+            ))
+        })
+    }
+}
+
+/// Locates the `LocalSize` execution mode and the placeholder constants
+/// (32-bit unsigned `OpConstant`s holding a placeholder value).
+fn find_holes(words: Vec<u32>, placeholders: &[(u32, Hole)]) -> Option<Template> {
+    let (mut uint_type, mut local_size_at, mut holes) = (None, None, Vec::new());
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return None;
+        }
+        let instruction = &words[at..at + count];
+        match instruction[0] & 0xffff {
+            OP_EXECUTION_MODE if count == 6 && instruction[2] == EXECUTION_MODE_LOCAL_SIZE => {
+                local_size_at = Some(at + 3);
+            }
+            OP_TYPE_INT if count == 4 && instruction[2] == 32 && instruction[3] == 0 => {
+                uint_type = Some(instruction[1]);
+            }
+            OP_CONSTANT if count == 4 && Some(instruction[1]) == uint_type => {
+                if let Some(&(_, hole)) = placeholders.iter().find(|p| p.0 == instruction[3]) {
+                    holes.push((at + 3, hole));
+                }
+            }
+            _ => {}
+        }
+        at += count;
+    }
+    Some(Template {
+        words,
+        local_size_at: local_size_at?,
+        holes,
+    })
+}
+
+/// Validates and writes the kernels of a program, on several threads when
+/// there are several kernels (each is its own module), keeping their order.
+pub fn finish_kernels(lowered: Vec<LoweredKernel>) -> Vec<Result<Kernel, SpirvError>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(lowered.len());
+    if threads <= 1 {
+        return lowered.into_iter().map(LoweredKernel::finish).collect();
+    }
+    // Deal kernels round-robin: neighbours in a source are often alike in
+    // size, so each thread gets a similar share of the work.
+    let mut shares: Vec<Vec<(usize, LoweredKernel)>> = (0..threads).map(|_| Vec::new()).collect();
+    for (index, kernel) in lowered.into_iter().enumerate() {
+        shares[index % threads].push((index, kernel));
+    }
+    let mut finished: Vec<(usize, Result<Kernel, SpirvError>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = shares
+            .into_iter()
+            .map(|share| {
+                scope.spawn(move || {
+                    share
+                        .into_iter()
+                        .map(|(index, kernel)| (index, kernel.finish()))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| match worker.join() {
+                Ok(results) => results,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    });
+    finished.sort_by_key(|(index, _)| *index);
+    finished.into_iter().map(|(_, result)| result).collect()
+}
+
+impl Kernel {
     /// SPIR-V 1.5 for a launch with work-group size `local_size` and, for
     /// each `__local` pointer argument in order, its array length.
     pub fn spirv(
@@ -347,99 +574,112 @@ impl Kernel {
         enqueued: [u32; 3],
         local_lengths: &[u32],
     ) -> Result<Vec<u32>, SpirvError> {
-        let options = spv::Options {
-            lang_version: (1, 5),
-            flags: spv::WriterFlags::empty(),
-            // Every loop would otherwise get a 64-bit iteration counter.
-            force_loop_bounding: false,
-            // OpenCL leaves __local memory uninitialised.
-            zero_initialize_workgroup_memory: spv::ZeroInitializeWorkgroupMemoryMode::None,
-            use_storage_input_output_16: false,
-            ..Default::default()
-        };
-        let mut module = self.module.clone();
-        for ep in module.entry_points.iter_mut() {
-            ep.workgroup_size = local_size;
-        }
-        let sizes = self.local_size_constants.iter().zip(local_size);
-        let enqueued = self.enqueued_size_constants.iter().zip(enqueued);
-        for (constant, size) in sizes.chain(enqueued) {
-            let init = module.constants[*constant].init;
-            module.global_expressions[init] = naga::Expression::Literal(naga::Literal::U32(size));
-        }
-        let mut words = Vec::new();
-        let mut writer = spv::Writer::new(&options).map_err(|e| SpirvError(e.to_string()))?;
-        // `__local` argument arrays get their launch's lengths and the
-        // collectives' scratch arrays its work-group size; expression
-        // types change with them, so that module is validated anew.
-        let resized;
-        let info = if self.local_args.is_empty() && self.group_scratch.is_empty() {
-            &self.info
-        } else {
-            let invocations: u32 = local_size.iter().product();
-            let lengths = local_lengths.iter().copied();
-            let scratch = self.group_scratch.iter().map(|&g| (g, invocations));
-            for (global, length) in self.local_args.iter().copied().zip(lengths).chain(scratch) {
-                let ty = module.global_variables[global].ty;
-                if let naga::TypeInner::Array { base, stride, .. } = module.types[ty].inner {
-                    let size = naga::ArraySize::Constant(
-                        std::num::NonZeroU32::new(length).unwrap_or(std::num::NonZeroU32::MIN),
-                    );
-                    let inner = naga::TypeInner::Array { base, size, stride };
-                    module.global_variables[global].ty = module
-                        .types
-                        .insert(naga::Type { name: None, inner }, naga::Span::UNDEFINED);
-                }
-            }
-            resized = validate(&module, &self.reflection.name)?;
-            &resized
-        };
-        writer
-            .write(&module, info, None, &None, &mut words)
-            .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
-        crate::atomic_order::apply(&mut words);
-        drop_16bit_storage(&mut words);
-        decorate_aliased(&mut words, &self.aliased_bindings());
-        decorate_no_contraction(&mut words);
-        let widths: Vec<u32> = [32, 64, 16]
-            .into_iter()
-            .zip(self.preserve_inf_nan)
-            .filter_map(|(width, preserve)| preserve.then_some(width))
-            .collect();
-        declare_inf_nan_preserve(&mut words, &widths);
-        if self.half_rounds_to_nearest {
-            declare_half_rounding_to_nearest(&mut words);
+        let template = &self.template;
+        let mut words = template.words.clone();
+        let at = template.local_size_at;
+        words[at..at + 3].copy_from_slice(&local_size);
+        let invocations: u32 = local_size.iter().product();
+        for &(at, hole) in &template.holes {
+            words[at] = match hole {
+                Hole::LocalSize(d) => local_size[d],
+                Hole::EnqueuedSize(d) => enqueued[d],
+                // A zero-length array is not valid SPIR-V; a launch
+                // without the argument's memory never reads it.
+                Hole::LocalArgLength(n) => local_lengths.get(n).copied().unwrap_or(1).max(1),
+                Hole::Invocations => invocations.max(1),
+            };
         }
         Ok(words)
     }
+}
 
-    /// Bindings whose variables may alias each other: every pointer
-    /// argument not marked `restrict`, when there are two or more, and every
-    /// buffer seen through several typed views (pointer casts), whose views
-    /// overlap whatever `restrict` says.
-    fn aliased_bindings(&self) -> Vec<u32> {
-        let mut bindings: Vec<u32> = self
-            .reflection
-            .args
-            .iter()
-            .filter(|a| !a.is_restrict)
-            .filter_map(|a| match a.kind {
-                crate::reflect::ArgKind::Buffer { binding } => Some(binding),
-                _ => None,
-            })
-            .collect();
-        if bindings.len() < 2 {
-            bindings.clear();
-        }
-        let mut seen = Vec::new();
-        for (_, var) in self.module.global_variables.iter() {
-            if let Some(b) = &var.binding {
-                if seen.contains(&b.binding) && !bindings.contains(&b.binding) {
-                    bindings.push(b.binding);
-                }
-                seen.push(b.binding);
+/// Bindings whose variables may alias each other: every pointer
+/// argument not marked `restrict`, when there are two or more, and every
+/// buffer seen through several typed views (pointer casts), whose views
+/// overlap whatever `restrict` says.
+fn aliased_bindings(reflection: &KernelReflection, module: &naga::Module) -> Vec<u32> {
+    let mut bindings: Vec<u32> = reflection
+        .args
+        .iter()
+        .filter(|a| !a.is_restrict)
+        .filter_map(|a| match a.kind {
+            crate::reflect::ArgKind::Buffer { binding } => Some(binding),
+            _ => None,
+        })
+        .collect();
+    if bindings.len() < 2 {
+        bindings.clear();
+    }
+    let mut seen = Vec::new();
+    for (_, var) in module.global_variables.iter() {
+        if let Some(b) = &var.binding {
+            if seen.contains(&b.binding) && !bindings.contains(&b.binding) {
+                bindings.push(b.binding);
             }
+            seen.push(b.binding);
         }
-        bindings
+    }
+    bindings
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::DeviceCaps;
+
+    /// The 32-bit unsigned constants a module declares.
+    fn uint_constants(words: &[u32]) -> Vec<u32> {
+        let (mut uint, mut values, mut at) = (None, Vec::new(), super::HEADER_WORDS);
+        while at < words.len() {
+            let count = (words[at] >> 16) as usize;
+            let instruction = &words[at..at + count];
+            match instruction[0] & 0xffff {
+                super::OP_TYPE_INT if instruction[2] == 32 && instruction[3] == 0 => {
+                    uint = Some(instruction[1])
+                }
+                super::OP_CONSTANT if Some(instruction[1]) == uint => values.push(instruction[3]),
+                _ => {}
+            }
+            at += count;
+        }
+        values
+    }
+
+    /// The `LocalSize` execution mode's sizes.
+    fn local_size(words: &[u32]) -> [u32; 3] {
+        let mut at = super::HEADER_WORDS;
+        loop {
+            let count = (words[at] >> 16) as usize;
+            if words[at] & 0xffff == super::OP_EXECUTION_MODE && words[at + 2] == 17 {
+                return [words[at + 3], words[at + 4], words[at + 5]];
+            }
+            at += count;
+        }
+    }
+
+    /// Launch values reach the SPIR-V through placeholders, and a program
+    /// literal equal to the first placeholder keeps its own value.
+    #[test]
+    fn launch_values_patch_placeholders() {
+        let source = "kernel void k(global uint* out, local uint* scratch) {
+            scratch[0] = (uint)get_local_size(0) * 65537u;
+            out[get_global_id(0)] = scratch[0] + get_enqueued_local_size(1);
+        }";
+        let program = crate::build(source, "-cl-std=CL2.0", &DeviceCaps::full()).expect("build");
+        let kernel = &program.kernels[0];
+        let first = kernel
+            .spirv_for_group([7, 3, 1], [7, 5, 1], &[11])
+            .expect("spirv");
+        assert_eq!(local_size(&first), [7, 3, 1]);
+        let constants = uint_constants(&first);
+        for value in [7, 3, 5, 11, 65537] {
+            assert!(constants.contains(&value), "{value} in {constants:?}");
+        }
+        let second = kernel.spirv([9, 2, 1], &[13]).expect("spirv");
+        assert_eq!(local_size(&second), [9, 2, 1]);
+        let constants = uint_constants(&second);
+        for value in [9, 2, 13, 65537] {
+            assert!(constants.contains(&value), "{value} in {constants:?}");
+        }
+        assert_eq!(first.len(), second.len());
     }
 }
