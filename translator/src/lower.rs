@@ -58,67 +58,71 @@ pub fn lower(
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
 ) -> Vec<Kernel> {
-    let (mut lowered, mut locations) = (Vec::new(), Vec::new());
-    for (id, f) in program.functions.iter().enumerate() {
-        let Some(info) = &f.kernel else { continue };
-        let mut builder = ModuleBuilder {
-            program,
-            caps,
-            diags,
-            module: naga::Module::default(),
-            specialisations: HashMap::new(),
-            narrow_buffers: HashMap::new(),
-            image_roots: HashMap::new(),
-            program_globals: HashMap::new(),
-            views: Vec::new(),
-            local_args: Vec::new(),
-            group_scratch: HashMap::new(),
-            helpers: HashMap::new(),
-            next_binding: 0,
-            printf: None,
-            builtins: None,
-            push_constants: None,
-            in_progress: Vec::new(),
-            relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
-            math_functions: HashMap::new(),
-            root_sets: Vec::new(),
-            cast_bases: Vec::new(),
-            workgroup_locals: HashMap::new(),
-            returned_roots: HashMap::new(),
-        };
-        let Some((mut reflection, module)) = builder.kernel(id, info) else {
-            continue;
-        };
-        reflection.non_uniform_work_groups = options.effective_cl_std()
-            >= crate::options::ClStd::Cl2_0
-            && !options.uniform_work_group_size;
-        let vars = builder.builtins.as_ref().expect("kernel builtins");
-        let sizes = crate::spirv::SizeConstants {
-            local: vars.local_size,
-            enqueued: vars.enqueued_size,
-        };
-        // Finite math lets the driver assume no NaN or infinity.
-        let ieee = !(options.finite_math_only || options.fast_relaxed_math);
-        lowered.push(LoweredKernel {
-            reflection,
-            module,
-            sizes,
-            local_args: builder.local_args,
-            group_scratch: builder.group_scratch.into_values().collect(),
-            preserve_inf_nan: [
-                ieee && caps.preserve_inf_nan[0],
-                ieee && caps.preserve_inf_nan[1] && caps.float64,
-                ieee && caps.preserve_inf_nan[2] && caps.float16,
-            ],
-            half_rounds_to_nearest: caps.float16 && caps.half_rte,
-        });
-        locations.push(f.location);
-    }
+    let kernel_count = program
+        .functions
+        .iter()
+        .filter(|f| f.kernel.is_some())
+        .count();
+    let mut locations = Vec::new();
+    let finished = crate::spirv::finish_kernels(kernel_count, |finish| {
+        for (id, f) in program.functions.iter().enumerate() {
+            let Some(info) = &f.kernel else { continue };
+            let mut builder = ModuleBuilder {
+                program,
+                caps,
+                diags,
+                module: naga::Module::default(),
+                specialisations: HashMap::new(),
+                narrow_buffers: HashMap::new(),
+                image_roots: HashMap::new(),
+                program_globals: HashMap::new(),
+                views: Vec::new(),
+                local_args: Vec::new(),
+                group_scratch: HashMap::new(),
+                helpers: HashMap::new(),
+                next_binding: 0,
+                printf: None,
+                builtins: None,
+                push_constants: None,
+                in_progress: Vec::new(),
+                relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
+                math_functions: HashMap::new(),
+                root_sets: Vec::new(),
+                cast_bases: Vec::new(),
+                workgroup_locals: HashMap::new(),
+                returned_roots: HashMap::new(),
+            };
+            let Some((mut reflection, module)) = builder.kernel(id, info) else {
+                continue;
+            };
+            reflection.non_uniform_work_groups = options.effective_cl_std()
+                >= crate::options::ClStd::Cl2_0
+                && !options.uniform_work_group_size;
+            let vars = builder.builtins.as_ref().expect("kernel builtins");
+            let sizes = crate::spirv::SizeConstants {
+                local: vars.local_size,
+                enqueued: vars.enqueued_size,
+            };
+            // Finite math lets the driver assume no NaN or infinity.
+            let ieee = !(options.finite_math_only || options.fast_relaxed_math);
+            finish(LoweredKernel {
+                reflection,
+                module,
+                sizes,
+                local_args: builder.local_args,
+                group_scratch: builder.group_scratch.into_values().collect(),
+                preserve_inf_nan: [
+                    ieee && caps.preserve_inf_nan[0],
+                    ieee && caps.preserve_inf_nan[1] && caps.float64,
+                    ieee && caps.preserve_inf_nan[2] && caps.float16,
+                ],
+                half_rounds_to_nearest: caps.float16 && caps.half_rte,
+            });
+            locations.push(f.location);
+        }
+    });
     let mut kernels = Vec::new();
-    for (finished, location) in crate::spirv::finish_kernels(lowered)
-        .into_iter()
-        .zip(locations)
-    {
+    for (finished, location) in finished.into_iter().zip(locations) {
         match finished {
             Ok(kernel) => kernels.push(kernel),
             Err(e) => diags.error(location, e.0),

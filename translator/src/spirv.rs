@@ -486,37 +486,57 @@ fn find_holes(words: Vec<u32>, placeholders: &[(u32, Hole)]) -> Option<Template>
     })
 }
 
-/// Validates and writes the kernels of a program, on several threads when
-/// there are several kernels (each is its own module), keeping their order.
-pub fn finish_kernels(lowered: Vec<LoweredKernel>) -> Vec<Result<Kernel, SpirvError>> {
-    let threads = std::thread::available_parallelism()
+/// Validates and writes the kernels that `lower_all` lowers (it calls the
+/// function it is given once per kernel, in order), and returns them in
+/// that order. With several kernels (each is its own module) and cores,
+/// worker threads validate and write each kernel while the next is being
+/// lowered: the lowering reads the program's HIR, which is not `Sync`, so it
+/// stays on this thread.
+pub fn finish_kernels(
+    kernel_count: usize,
+    lower_all: impl FnOnce(&mut dyn FnMut(LoweredKernel)),
+) -> Vec<Result<Kernel, SpirvError>> {
+    let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(lowered.len());
-    if threads <= 1 {
-        return lowered.into_iter().map(LoweredKernel::finish).collect();
+        .min(kernel_count);
+    if workers <= 1 {
+        let mut finished = Vec::new();
+        lower_all(&mut |kernel| finished.push(kernel.finish()));
+        return finished;
     }
-    // Deal kernels round-robin: neighbours in a source are often alike in
-    // size, so each thread gets a similar share of the work.
-    let mut shares: Vec<Vec<(usize, LoweredKernel)>> = (0..threads).map(|_| Vec::new()).collect();
-    for (index, kernel) in lowered.into_iter().enumerate() {
-        shares[index % threads].push((index, kernel));
-    }
+    let (sender, receiver) = std::sync::mpsc::channel::<(usize, LoweredKernel)>();
+    let receiver = std::sync::Mutex::new(receiver);
     let mut finished: Vec<(usize, Result<Kernel, SpirvError>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = shares
-            .into_iter()
-            .map(|share| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let receiver = &receiver;
                 scope.spawn(move || {
-                    share
-                        .into_iter()
-                        .map(|(index, kernel)| (index, kernel.finish()))
-                        .collect::<Vec<_>>()
+                    let mut done = Vec::new();
+                    loop {
+                        // The lock is held only to take the next kernel.
+                        let next = receiver
+                            .lock()
+                            .map_err(drop)
+                            .and_then(|r| r.recv().map_err(drop));
+                        let Ok((index, kernel)) = next else { break };
+                        done.push((index, kernel.finish()));
+                    }
+                    done
                 })
             })
             .collect();
-        workers
+        let mut index = 0;
+        lower_all(&mut |kernel| {
+            // A send fails only when every worker has stopped, which they
+            // do only once the sender is gone.
+            let _ = sender.send((index, kernel));
+            index += 1;
+        });
+        drop(sender);
+        handles
             .into_iter()
-            .flat_map(|worker| match worker.join() {
-                Ok(results) => results,
+            .flat_map(|handle| match handle.join() {
+                Ok(done) => done,
                 Err(panic) => std::panic::resume_unwind(panic),
             })
             .collect()
