@@ -123,9 +123,8 @@ const SLOTS: usize = 8;
 #[test]
 fn float_and_double_atomics_in_local_memory() {
     let (context, queue) = common::context_and_queue();
-    let source =
-        std::fs::read_to_string(common::repo_path("tests/kernels/float_atomics_local.cl"))
-            .expect("kernel source");
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/float_atomics_local.cl"))
+        .expect("kernel source");
     let program = Program::create_and_build_from_source(&context, &source, "-cl-std=CL2.0")
         .unwrap_or_else(|log| panic!("build failed:\n{log}"));
     let groups = N / GROUP;
@@ -163,7 +162,10 @@ fn float_and_double_atomics_in_local_memory() {
         let float_sum: f32 = 0.5 + group.iter().sum::<f32>();
         assert_eq!(float_sums[g], float_sum, "__local float sum of group {g}");
         let double_sum: f64 = 1e12 + group.iter().map(|&v| f64::from(v) * 0.5).sum::<f64>();
-        assert_eq!(double_sums[g], double_sum, "__local double sum of group {g}");
+        assert_eq!(
+            double_sums[g], double_sum,
+            "__local double sum of group {g}"
+        );
         // What went into the slots (their first values and every
         // work-item's) is what came out (returned and left behind).
         let initial = (0..SLOTS).map(|k| -1000.0 - (g * SLOTS + k) as f32);
@@ -174,7 +176,10 @@ fn float_and_double_atomics_in_local_memory() {
                 .chain(&slots_left[g * SLOTS..(g + 1) * SLOTS])
                 .copied(),
         );
-        assert_eq!(came_out, went_in, "atomic_xchg on __local floats, group {g}");
+        assert_eq!(
+            came_out, went_in,
+            "atomic_xchg on __local floats, group {g}"
+        );
     }
 
     let out = common::buffer_with(&context, &queue, &vec![0f32; N]);

@@ -19,8 +19,8 @@ mod chosen;
 mod collectives;
 mod convert;
 mod divide64;
-mod fma;
 mod float_words;
+mod fma;
 mod fp16;
 mod geometric;
 mod init;
@@ -68,36 +68,38 @@ pub fn lower(
         let (builder, built) = loop {
             let mark = diags.len();
             let mut builder = ModuleBuilder {
-            program,
-            caps,
-            diags,
-            module: naga::Module::default(),
-            specialisations: HashMap::new(),
-            narrow_buffers: HashMap::new(),
-            image_roots: HashMap::new(),
-            program_globals: HashMap::new(),
-            views: Vec::new(),
-            local_args: Vec::new(),
-            group_scratch: HashMap::new(),
-            helpers: HashMap::new(),
-            next_binding: 0,
-            printf: None,
-            builtins: None,
-            push_constants: None,
-            in_progress: Vec::new(),
-            relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
-            math_functions: HashMap::new(),
-            root_sets: Vec::new(),
-            cast_bases: Vec::new(),
-            workgroup_locals: HashMap::new(),
-            returned_roots: HashMap::new(),
-            word_objects: word_objects.clone(),
-            float_words: HashMap::new(),
-            wanted_word_objects: Vec::new(),
-        };
+                program,
+                caps,
+                diags,
+                module: naga::Module::default(),
+                specialisations: HashMap::new(),
+                narrow_buffers: HashMap::new(),
+                image_roots: HashMap::new(),
+                program_globals: HashMap::new(),
+                views: Vec::new(),
+                local_args: Vec::new(),
+                group_scratch: HashMap::new(),
+                helpers: HashMap::new(),
+                next_binding: 0,
+                printf: None,
+                builtins: None,
+                push_constants: None,
+                in_progress: Vec::new(),
+                relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
+                math_functions: HashMap::new(),
+                root_sets: Vec::new(),
+                cast_bases: Vec::new(),
+                workgroup_locals: HashMap::new(),
+                returned_roots: HashMap::new(),
+                word_objects: word_objects.clone(),
+                float_words: HashMap::new(),
+                wanted_word_objects: Vec::new(),
+            };
             let built = builder.kernel(id, info);
             let wanted = std::mem::take(&mut builder.wanted_word_objects);
-            if built.is_none() && !wanted.is_empty() {
+            // An attempt that found such objects stopped there, even if
+            // some caller made do without what failed.
+            if !wanted.is_empty() {
                 drop(builder);
                 diags.truncate(mark);
                 word_objects.extend(wanted);

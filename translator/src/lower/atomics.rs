@@ -2,7 +2,9 @@
 //! 64-bit with cl_khr_int64_*_atomics) and the OpenCL 2.0 `atomic_*` /
 //! `atomic_*_explicit` functions on `atomic_int`, `atomic_uint`,
 //! `atomic_long`, `atomic_ulong`, `atomic_flag`, and (store, load, exchange
-//! and compare-exchange) `atomic_float` and `atomic_double`.
+//! and compare-exchange) `atomic_float` and `atomic_double`, in `__global`
+//! buffers (through the buffer's integer view) and `__local` memory (held
+//! as integer words, see `float_words.rs`).
 //!
 //! The memory a location lives in (a buffer view, a `__local` array or
 //! scalar) is retyped to hold `atomic<T>` the first time an atomic touches

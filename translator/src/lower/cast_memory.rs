@@ -63,11 +63,13 @@ impl ModuleBuilder<'_> {
                 Root::Global(g) => self.float_words.get(&g).map(|&s| Type::Scalar(s)),
                 _ => None,
             };
-            return Ok(if self.cast_bases[b].element == *to || own.as_ref() == Some(to) {
-                self.cast_bases[b].base
-            } else {
-                root
-            });
+            return Ok(
+                if self.cast_bases[b].element == *to || own.as_ref() == Some(to) {
+                    self.cast_bases[b].base
+                } else {
+                    root
+                },
+            );
         }
         let supported = match from {
             Type::Scalar(s) | Type::Vector(s, _) => !matches!(s, Scalar::Bool | Scalar::Half),

@@ -15,7 +15,11 @@
 //! (buffers, `__local` memory), partial words are written with an atomic
 //! and/or pair, so that no work-item loses another's write; whole words
 //! are stored plainly (naga writes atomic stores once the variable has
-//! become atomic).
+//! become atomic). A member of a packed struct off its natural alignment
+//! may lie across two words (three for 8-byte ones): it is assembled from
+//! them and written into each as a partial word, so a store of it is
+//! atomic word by word only, not as a whole (C asks no more of a plain
+//! store).
 
 use super::*;
 use crate::types::Record;
