@@ -202,3 +202,45 @@ fn float_and_double_atomics_in_local_memory() {
         assert_eq!(got, stored + 2.0 * stored - stored, "work-item {i}");
     }
 }
+
+#[test]
+fn local_float_array_used_atomically_and_otherwise() {
+    let (context, queue) = common::context_and_queue();
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/float_atomics_local.cl"))
+        .expect("kernel source");
+    let program = Program::create_and_build_from_source(&context, &source, "-cl-std=CL2.0")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let inputs: Vec<f32> = (0..N).map(|i| (i % 97) as f32 * 0.75 - 20.0).collect();
+    let input = common::buffer_with(&context, &queue, &inputs);
+    let out = common::buffer_with(&context, &queue, &vec![0f32; N]);
+    let old = common::buffer_with(&context, &queue, &vec![0f32; N]);
+    let bits = common::buffer_with(&context, &queue, &vec![0u32; N]);
+    let kernel = Kernel::create(&program, "local_words_other_accesses").expect("kernel");
+    // SAFETY: the arguments match the kernel's parameters.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&out)
+            .set_arg(&old)
+            .set_arg(&bits)
+            .set_global_work_size(N)
+            .set_local_work_size(GROUP)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("launch");
+    queue.finish().expect("finish");
+    let out = common::read_buffer(&queue, &out, N);
+    let old = common::read_buffer(&queue, &old, N);
+    let bits = common::read_buffer(&queue, &bits, N);
+    // What each work-item swapped in: the ends of its block of four.
+    let swapped_in = |i: usize| {
+        let block = i - i % 4;
+        inputs[block] + inputs[block + 3]
+    };
+    for i in 0..N {
+        assert_eq!(old[i], inputs[i], "value swapped out at {i}");
+        assert_eq!(out[i], swapped_in(i), "value copied out at {i}");
+        let neighbour = i - i % GROUP + (i + 1) % GROUP;
+        assert_eq!(bits[i], swapped_in(neighbour).to_bits(), "bits read at {i}");
+    }
+}

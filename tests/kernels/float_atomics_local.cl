@@ -65,3 +65,21 @@ __kernel void local_store_load_exchange(__global float *out, __local atomic_floa
     float old = atomic_exchange(&objects[l], -loaded);
     out[i] = loaded + 2.0f * old + atomic_load(&objects[l]);
 }
+
+// A __local float array that atomics use, reached in the other ways too:
+// work-group copies in and out, vload4, and a read through a uint pointer.
+__kernel void local_words_other_accesses(__global const float *in, __global float *out,
+                                         __global float *old, __global uint *bits) {
+    __local float buf[64];
+    size_t l = get_local_id(0);
+    size_t base = get_group_id(0) * 64;
+    event_t copied_in = async_work_group_copy(buf, in + base, 64, 0);
+    wait_group_events(1, &copied_in);
+    float4 block = vload4(l / 4, buf);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    old[base + l] = atomic_xchg(&buf[l], block.x + block.w);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bits[base + l] = ((__local uint *)buf)[(l + 1) % 64];
+    event_t copied_out = async_work_group_copy(out + base, buf, 64, 0);
+    wait_group_events(1, &copied_out);
+}
