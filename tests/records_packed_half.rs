@@ -262,3 +262,48 @@ fn structs_with_half_members() {
         assert_eq!(bytes_of(&got[k..=k]).len(), 32);
     }
 }
+
+#[test]
+fn packed_structs_by_value_and_in_constant_tables() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context);
+    let by_value = random_packed(1, 5)[0];
+    let out = common::buffer_with(&context, &queue, &vec![Packed::default(); N]);
+    let kernel = Kernel::create(&program, "packed_by_value").expect("kernel");
+    // SAFETY: the arguments match the kernel's parameters (`Packed` by
+    // value, its 25 bytes as the host lays them out).
+    launch(&queue, unsafe {
+        ExecuteKernel::new(&kernel).set_arg(&out).set_arg(&by_value)
+    });
+    let got = common::read_buffer(&queue, &out, N);
+    let table = [
+        Packed {
+            c: -3,
+            l: 0x0102_0304_0506_0708,
+            d: -2.5,
+            i: 0x1122_3344,
+            s: -7,
+            h: to_half_rte(1.5),
+        },
+        Packed {
+            c: 4,
+            l: -1,
+            d: 1e300,
+            i: -1,
+            s: 0x7fff,
+            h: to_half_rte(-0.25),
+        },
+        Packed {
+            c: 0x7f,
+            l: i64::MAX,
+            d: 0.0,
+            i: 0,
+            s: -32768,
+            h: to_half_rte(65504.0),
+        },
+    ];
+    for (k, &got) in got.iter().enumerate() {
+        let want = table.get(k).copied().unwrap_or(changed(by_value, k as u32));
+        assert_packed_eq(got, want, &format!("item {k}"));
+    }
+}

@@ -88,3 +88,16 @@ __kernel void half_members(__global Halves *p, __global float *out, Halves by_va
     p[k].f = (float)(x.h + x.v.x);
     p[k].c = x.c + 1;
 }
+
+// A packed struct by value (in the push constants or the launch block) and
+// in a __constant table.
+__constant Packed table[3] = {
+    {-3, 0x0102030405060708L, -2.5, 0x11223344, -7, 1.5h},
+    {4, -1L, 1e300, -1, 0x7fff, -0.25h},
+    {0x7f, 0x7fffffffffffffffL, 0.0, 0, -32768, 65504.0h},
+};
+
+__kernel void packed_by_value(__global Packed *out, Packed v) {
+    uint k = get_global_id(0);
+    out[k] = k < 3 ? table[k] : changed(v, k);
+}
