@@ -136,6 +136,7 @@ fn float_and_double_atomics_in_local_memory() {
     let slots_left = common::buffer_with(&context, &queue, &vec![0f32; groups * SLOTS]);
     let float_sums = common::buffer_with(&context, &queue, &vec![0f32; groups]);
     let double_sums = common::buffer_with(&context, &queue, &vec![0f64; groups]);
+    let total = common::buffer_with(&context, &queue, &[0f32]);
     let kernel = Kernel::create(&program, "local_sums").expect("kernel");
     // SAFETY: the arguments match the kernel's parameters.
     unsafe {
@@ -146,6 +147,7 @@ fn float_and_double_atomics_in_local_memory() {
             .set_arg(&float_sums)
             .set_arg(&double_sums)
             .set_arg_local_buffer(std::mem::size_of::<f64>())
+            .set_arg(&total)
             .set_global_work_size(N)
             .set_local_work_size(GROUP)
             .enqueue_nd_range(&queue)
@@ -157,6 +159,16 @@ fn float_and_double_atomics_in_local_memory() {
     let slots_left = common::read_buffer(&queue, &slots_left, groups * SLOTS);
     let float_sums = common::read_buffer(&queue, &float_sums, groups);
     let double_sums = common::read_buffer(&queue, &double_sums, groups);
+    let total = common::read_buffer(&queue, &total, 1)[0];
+    // Every group's sum is a multiple of 1/2 far below 2^23: exact in any
+    // order.
+    let group_sums: f32 = (0..groups)
+        .map(|g| 0.5 + inputs[g * GROUP..(g + 1) * GROUP].iter().sum::<f32>())
+        .sum();
+    assert_eq!(
+        total, group_sums,
+        "__global sum of the groups' __local sums"
+    );
     for g in 0..groups {
         let group = &inputs[g * GROUP..(g + 1) * GROUP];
         let float_sum: f32 = 0.5 + group.iter().sum::<f32>();

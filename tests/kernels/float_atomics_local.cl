@@ -10,9 +10,9 @@
 
 #define SLOTS 8
 
-// A helper given the __local object by pointer: atomics reach it the same
-// way as in the kernel.
-static void add_float(volatile __local atomic_float *sum, float value) {
+// A helper given the object by a generic pointer, called on __local and on
+// __global memory: atomics reach each the same way as in the kernel.
+static void add_float(volatile atomic_float *sum, float value) {
     float expected = atomic_load_explicit(sum, memory_order_relaxed);
     while (!atomic_compare_exchange_weak(sum, &expected, expected + value)) {
     }
@@ -20,7 +20,8 @@ static void add_float(volatile __local atomic_float *sum, float value) {
 
 __kernel void local_sums(__global const float *in, __global float *swapped,
                          __global float *slots_left, __global float *float_sums,
-                         __global double *double_sums, __local double *double_sum) {
+                         __global double *double_sums, __local double *double_sum,
+                         volatile __global atomic_float *total) {
     __local atomic_float sum;
     __local float slots[SLOTS];
     size_t l = get_local_id(0);
@@ -50,6 +51,7 @@ __kernel void local_sums(__global const float *in, __global float *swapped,
         slots_left[g * SLOTS + l] = slots[l];
     }
     if (l == 0) {
+        add_float(total, atomic_load(&sum));
         float_sums[g] = atomic_load(&sum);
         double_sums[g] = double_sum[0];
     }
