@@ -19,6 +19,7 @@ mod chosen;
 mod collectives;
 mod convert;
 mod divide64;
+mod float_words;
 mod fma;
 mod fp16;
 mod geometric;
@@ -48,7 +49,7 @@ use crate::reflect::{ArgKind, KernelArg, KernelReflection, PrintfReflection, Pus
 use crate::spirv::{Kernel, LoweredKernel};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Lowers every kernel of `program`. Problems that only show up here (a
 /// construct the pointer model cannot express) are reported as errors.
@@ -67,32 +68,52 @@ pub fn lower(
     let finished = crate::spirv::finish_kernels(kernel_count, |finish| {
         for (id, f) in program.functions.iter().enumerate() {
             let Some(info) = &f.kernel else { continue };
-            let mut builder = ModuleBuilder {
-                program,
-                caps,
-                diags,
-                module: naga::Module::default(),
-                specialisations: HashMap::new(),
-                narrow_buffers: HashMap::new(),
-                image_roots: HashMap::new(),
-                program_globals: HashMap::new(),
-                views: Vec::new(),
-                local_args: Vec::new(),
-                group_scratch: HashMap::new(),
-                helpers: HashMap::new(),
-                next_binding: 0,
-                printf: None,
-                builtins: None,
-                push_constants: None,
-                in_progress: Vec::new(),
-                relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
-                math_functions: HashMap::new(),
-                root_sets: Vec::new(),
-                cast_bases: Vec::new(),
-                workgroup_locals: HashMap::new(),
-                returned_roots: HashMap::new(),
+            // `__local` objects to hold as words, found by earlier attempts
+            // (see `float_words.rs`); each attempt adds one at least.
+            let mut word_objects = HashSet::new();
+            let (builder, built) = loop {
+                let mark = diags.len();
+                let mut builder = ModuleBuilder {
+                    program,
+                    caps,
+                    diags,
+                    module: naga::Module::default(),
+                    specialisations: HashMap::new(),
+                    narrow_buffers: HashMap::new(),
+                    image_roots: HashMap::new(),
+                    program_globals: HashMap::new(),
+                    views: Vec::new(),
+                    local_args: Vec::new(),
+                    group_scratch: HashMap::new(),
+                    helpers: HashMap::new(),
+                    next_binding: 0,
+                    printf: None,
+                    builtins: None,
+                    push_constants: None,
+                    in_progress: Vec::new(),
+                    relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
+                    math_functions: HashMap::new(),
+                    root_sets: Vec::new(),
+                    cast_bases: Vec::new(),
+                    workgroup_locals: HashMap::new(),
+                    returned_roots: HashMap::new(),
+                    word_objects: word_objects.clone(),
+                    float_words: HashMap::new(),
+                    wanted_word_objects: Vec::new(),
+                };
+                let built = builder.kernel(id, info);
+                let wanted = std::mem::take(&mut builder.wanted_word_objects);
+                // An attempt that found such objects stopped there, even if
+                // some caller made do without what failed.
+                if !wanted.is_empty() {
+                    drop(builder);
+                    diags.truncate(mark);
+                    word_objects.extend(wanted);
+                    continue;
+                }
+                break (builder, built);
             };
-            let Some((mut reflection, module)) = builder.kernel(id, info) else {
+            let Some((mut reflection, module)) = built else {
                 continue;
             };
             reflection.non_uniform_work_groups = options.effective_cl_std()
@@ -250,6 +271,13 @@ enum Place {
     },
     /// A value in a byte image (see `records.rs`).
     Bytes(records::BytePlace),
+    /// A `float`/`double` (`float`, a naga float scalar) in `__local`
+    /// memory held as integer words: `pointer` points at its word (see
+    /// `float_words.rs`).
+    FloatBits {
+        pointer: Handle<naga::Expression>,
+        float: naga::Scalar,
+    },
     /// Lanes of the vector of the given type at a pointer.
     Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),
@@ -360,6 +388,14 @@ struct ModuleBuilder<'a> {
     returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,
     /// The workgroup globals of `__local` variables declared in kernels.
     workgroup_locals: HashMap<(FunctionId, LocalId), Handle<naga::GlobalVariable>>,
+    /// `__local` `float`/`double` objects held as integer words for the
+    /// atomics on them (see `float_words.rs`), as earlier attempts found.
+    word_objects: HashSet<float_words::WorkgroupObject>,
+    /// The workgroup globals holding them, with their C `float`/`double`.
+    float_words: HashMap<Handle<naga::GlobalVariable>, Scalar>,
+    /// Objects this attempt found atomics on that it does not hold as
+    /// words: the kernel is lowered again.
+    wanted_word_objects: Vec<float_words::WorkgroupObject>,
 }
 
 /// The state of one naga function under construction.

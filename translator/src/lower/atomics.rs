@@ -2,7 +2,9 @@
 //! 64-bit with cl_khr_int64_*_atomics) and the OpenCL 2.0 `atomic_*` /
 //! `atomic_*_explicit` functions on `atomic_int`, `atomic_uint`,
 //! `atomic_long`, `atomic_ulong`, `atomic_flag`, and (store, load, exchange
-//! and compare-exchange) `atomic_float` and `atomic_double`.
+//! and compare-exchange) `atomic_float` and `atomic_double`, in `__global`
+//! buffers (through the buffer's integer view) and `__local` memory (held
+//! as integer words, see `float_words.rs`).
 //!
 //! The memory a location lives in (a buffer view, a `__local` array or
 //! scalar) is retyped to hold `atomic<T>` the first time an atomic touches
@@ -284,21 +286,28 @@ impl ModuleBuilder<'_> {
         };
         let float = matches!(value, Some(Scalar::Float | Scalar::Double));
         if float {
-            let in_buffer = matches!(
-                p.target,
-                Target::Fixed(Root::Global(g)) if self.views.iter().any(|v| v.view == g)
-            );
-            if !in_buffer {
-                return Err(self.error(
-                    location,
-                    format!(
-                        "atomic operations on '{}' outside __global buffers are not supported yet by this translator",
-                        value_ty.display()
-                    ),
-                ));
+            match p.target {
+                // A buffer: its integer view.
+                Target::Fixed(Root::Global(g)) if self.views.iter().any(|v| v.view == g) => {
+                    let from = Type::Scalar(value.unwrap_or(Scalar::Float));
+                    p = self.cast_pointer(fb, p, &from, &Type::Scalar(bits), location)?;
+                }
+                // `__local` memory: held as words (see `float_words.rs`).
+                Target::Fixed(Root::Global(g))
+                    if self.module.global_variables[g].space == naga::AddressSpace::WorkGroup =>
+                {
+                    self.require_words(g, value_ty, location)?;
+                }
+                _ => {
+                    return Err(self.error(
+                        location,
+                        format!(
+                            "atomic operations on '{}' outside __global and __local memory are not supported by this translator",
+                            value_ty.display()
+                        ),
+                    ))
+                }
             }
-            let from = Type::Scalar(value.unwrap_or(Scalar::Float));
-            p = self.cast_pointer(fb, p, &from, &Type::Scalar(bits), location)?;
         }
         let global = match p.target {
             Target::Fixed(Root::Global(global)) => global,

@@ -59,11 +59,17 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Root> {
         if let Root::Cast(b) = root {
             // Back to the object's own type: a typed pointer again.
-            return Ok(if self.cast_bases[b].element == *to {
-                self.cast_bases[b].base
-            } else {
-                root
-            });
+            let own = match self.cast_bases[b].base {
+                Root::Global(g) => self.float_words.get(&g).map(|&s| Type::Scalar(s)),
+                _ => None,
+            };
+            return Ok(
+                if self.cast_bases[b].element == *to || own.as_ref() == Some(to) {
+                    self.cast_bases[b].base
+                } else {
+                    root
+                },
+            );
         }
         let supported = match from {
             Type::Scalar(s) | Type::Vector(s, _) => !matches!(s, Scalar::Bool | Scalar::Half),
@@ -78,9 +84,15 @@ impl ModuleBuilder<'_> {
                 ),
             ));
         }
+        // `__local` memory held as words (see `float_words.rs`): its
+        // units are the words.
+        let element = match root {
+            Root::Global(g) if self.float_words.contains_key(&g) => float_words::as_words(from),
+            _ => from.clone(),
+        };
         let base = CastBase {
             base: root,
-            element: from.clone(),
+            element,
         };
         let index = match self.cast_bases.iter().position(|b| *b == base) {
             Some(i) => i,

@@ -449,15 +449,15 @@ fn constant_lanes(e: &Expr) -> Option<Vec<Expr>> {
 }
 
 /// The bits of the constant scalar `e` stored as `s`, or `None` when it is
-/// not a literal or `s` has no encoding here (`half`).
+/// not a literal. A `half` rounds to nearest even, as its literals do.
 fn constant_scalar_bits(e: &Expr, s: Scalar) -> Option<u64> {
     let from_float = |v: f64| match s {
+        Scalar::Half => Some(u64::from(::half::f16::from_f64(v).to_bits())),
         Scalar::Float => Some(u64::from((v as f32).to_bits())),
         Scalar::Double => Some(v.to_bits()),
         _ => None,
     };
     match (&e.kind, s) {
-        (_, Scalar::Half) => None,
         (H::Int(bits), Scalar::Bool) => Some(u64::from(*bits != 0)),
         (H::Int(bits), s) if s.is_integer() => Some(*bits),
         (H::Int(bits), _) => from_float(*bits as i64 as f64),

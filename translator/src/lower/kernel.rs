@@ -108,11 +108,13 @@ impl ModuleBuilder<'_> {
                 Type::Pointer(p) if p.space == AddressSpace::Local => {
                     // Workgroup memory whose length is set per launch: a
                     // one-element array here, resized by `Kernel::spirv`.
-                    let Ok(elem) = self.value_type(&p.ty, local.location) else {
+                    let index = self.local_args.len() as u32;
+                    let object = float_words::WorkgroupObject::Argument(index);
+                    let held = self.workgroup_type(object, &p.ty);
+                    let Ok(elem) = self.value_type(&held, local.location) else {
                         failed = true;
                         continue;
                     };
-                    let index = self.local_args.len() as u32;
                     let stride = self.storage_stride(&p.ty, local.location).unwrap_or(4);
                     let array = self.add_type(naga::TypeInner::Array {
                         base: elem,
@@ -130,6 +132,7 @@ impl ModuleBuilder<'_> {
                         },
                         Span::UNDEFINED,
                     );
+                    self.holds_words(object, &p.ty, global);
                     self.local_args.push(global);
                     arg_sources.push(ArgSource::Buffer(global));
                     ArgKind::Local {
@@ -443,7 +446,9 @@ impl ModuleBuilder<'_> {
                     Slot::Workgroup(self.workgroup_locals[&(fb.hir, id)])
                 }
                 ty if local.space == AddressSpace::Local => {
-                    let naga_ty = self.value_type(ty, local.location)?;
+                    let object = float_words::WorkgroupObject::Variable(fb.hir, id);
+                    let held = self.workgroup_type(object, ty);
+                    let naga_ty = self.value_type(&held, local.location)?;
                     let global = self.module.global_variables.append(
                         naga::GlobalVariable {
                             name: Some(local.name.to_string()),
@@ -455,6 +460,7 @@ impl ModuleBuilder<'_> {
                         },
                         Span::UNDEFINED,
                     );
+                    self.holds_words(object, ty, global);
                     self.workgroup_locals.insert((fb.hir, id), global);
                     Slot::Workgroup(global)
                 }

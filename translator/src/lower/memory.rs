@@ -17,7 +17,11 @@ impl ModuleBuilder<'_> {
             }
             H::Local(id) => Ok(match fb.slots[id] {
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
-                Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
+                Slot::Workgroup(g) => {
+                    let pointer = fb.add(naga::Expression::GlobalVariable(g));
+                    self.float_bits_place(g, pointer)
+                        .unwrap_or(Place::Memory(pointer))
+                }
                 Slot::Pointer { .. } => Place::PointerVar(*id),
             }),
             H::Global(id) => {
@@ -37,6 +41,13 @@ impl ModuleBuilder<'_> {
                     let array = match self.place(fb, base)? {
                         Place::Memory(array) => array,
                         Place::Bytes(bp) => return self.image_index(fb, bp, index, e.location),
+                        Place::FloatBits { pointer, float } => {
+                            let pointer = fb.add(naga::Expression::Access {
+                                base: pointer,
+                                index,
+                            });
+                            return Ok(Place::FloatBits { pointer, float });
+                        }
                         _ => return Err(self.error(e.location, "unsupported array access")),
                     };
                     return Ok(Place::Memory(
@@ -170,7 +181,9 @@ impl ModuleBuilder<'_> {
             }),
             Place::Null(_) => Ok(Place::Null(ty.clone())),
             Place::Bytes(bp) => Ok(self.image_swizzle(bp, lanes)),
-            Place::PointerVar(_) => Err(self.error(location, "invalid swizzle target")),
+            Place::PointerVar(_) | Place::FloatBits { .. } => {
+                Err(self.error(location, "invalid swizzle target"))
+            }
         }
     }
 
@@ -315,7 +328,7 @@ impl ModuleBuilder<'_> {
             }
             Place::Null(_) => Place::Null(Type::Scalar(s)),
             Place::Bytes(bp) => return self.image_lane(fb, bp, i, location),
-            Place::PointerVar(_) => {
+            Place::PointerVar(_) | Place::FloatBits { .. } => {
                 return Err(self.error(location, "subscript of a pointer variable's vector"))
             }
         })
@@ -376,6 +389,12 @@ impl ModuleBuilder<'_> {
                         index,
                         element,
                     });
+                }
+                if self.float_words.contains_key(&global) {
+                    let pointer = self.element_pointer(fb, root, index, location)?;
+                    return Ok(self
+                        .float_bits_place(global, pointer)
+                        .unwrap_or(Place::Memory(pointer)));
                 }
             }
             Root::Cast(base) => return self.cast_place(fb, base, index, ty, location),
@@ -649,6 +668,9 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Value> {
         Ok(match place {
             Place::Memory(pointer) => Value::Plain(fb.add(naga::Expression::Load { pointer })),
+            Place::FloatBits { pointer, float } => {
+                Value::Plain(float_words::load_float_bits(fb, pointer, float))
+            }
             Place::Lanes(pointer, lanes, ty) => {
                 let vector = fb.add(naga::Expression::Load { pointer });
                 Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
@@ -927,6 +949,9 @@ impl ModuleBuilder<'_> {
         match (place, value) {
             (Place::Memory(pointer), Value::Plain(value)) => {
                 fb.push(naga::Statement::Store { pointer, value })
+            }
+            (Place::FloatBits { pointer, .. }, Value::Plain(value)) => {
+                float_words::store_float_bits(fb, pointer, value)
             }
             (Place::Lanes(pointer, lanes, ty), Value::Plain(value)) => {
                 let width = wide::width_of(&ty);

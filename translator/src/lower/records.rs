@@ -15,7 +15,11 @@
 //! (buffers, `__local` memory), partial words are written with an atomic
 //! and/or pair, so that no work-item loses another's write; whole words
 //! are stored plainly (naga writes atomic stores once the variable has
-//! become atomic).
+//! become atomic). A member of a packed struct off its natural alignment
+//! may lie across two words (three for 8-byte ones): it is assembled from
+//! them and written into each as a partial word, so a store of it is
+//! atomic word by word only, not as a whole (C asks no more of a plain
+//! store).
 
 use super::*;
 use crate::types::Record;
@@ -427,20 +431,93 @@ impl ModuleBuilder<'_> {
         fb.binary(naga::BinaryOperator::ShiftLeft, byte, three)
     }
 
-    /// Rejects a scalar the place's alignment cannot guarantee stays within
-    /// its words (members of packed structs).
-    fn check_alignment(&mut self, bp: &BytePlace, s: Scalar, location: Location) -> LResult<()> {
-        if bp.align < s.size().min(4) {
-            return Err(self.error(
-                location,
-                format!(
-                    "'{}' members of packed structs at byte offsets that are not a multiple of {} are not supported yet by this translator",
-                    Type::Scalar(s).display(),
-                    s.size().min(4)
-                ),
-            ));
+    /// Whether a scalar of `s` at `bp` may span two words (three for
+    /// 8-byte ones): a member of a packed struct off its natural alignment.
+    fn may_span(bp: &BytePlace, s: Scalar) -> bool {
+        bp.align < s.size().min(4)
+    }
+
+    /// `offset + bytes`.
+    fn offset_by(
+        fb: &mut FnBuilder,
+        offset: Handle<naga::Expression>,
+        bytes: u32,
+    ) -> Handle<naga::Expression> {
+        if bytes == 0 {
+            return offset;
         }
-        Ok(())
+        let b = u32_literal(fb, bytes);
+        fb.binary(naga::BinaryOperator::Add, offset, b)
+    }
+
+    /// `x >> (32 - bit)` for `bit` in 0..32: what a shift left by `bit`
+    /// moves out of a word (zero for `bit` 0, where a shift by 32 would be
+    /// undefined).
+    fn spilled_right(
+        fb: &mut FnBuilder,
+        x: Handle<naga::Expression>,
+        bit: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        let one = u32_literal(fb, 1);
+        let thirty_one = u32_literal(fb, 31);
+        let rest = fb.binary(naga::BinaryOperator::Subtract, thirty_one, bit);
+        let half_way = fb.binary(naga::BinaryOperator::ShiftRight, x, one);
+        fb.binary(naga::BinaryOperator::ShiftRight, half_way, rest)
+    }
+
+    /// The 32 bits of the image starting at byte `offset`, of which those
+    /// up to byte `last` (in the word of `offset` or the next) are read:
+    /// only the words holding bytes `offset..=last` are loaded, so none
+    /// beyond the end of a buffer.
+    fn load_spanning(
+        fb: &mut FnBuilder,
+        bp: &BytePlace,
+        offset: Handle<naga::Expression>,
+        last: Handle<naga::Expression>,
+    ) -> Handle<naga::Expression> {
+        let first = Self::word_index(fb, offset);
+        let low_word = Self::load_word(fb, bp, first);
+        let last = Self::word_index(fb, last);
+        let high_word = Self::load_word(fb, bp, last);
+        let bit = Self::bit_in_word(fb, offset);
+        let low = fb.binary(naga::BinaryOperator::ShiftRight, low_word, bit);
+        // `high_word << (32 - bit)`, zero for `bit` 0.
+        let one = u32_literal(fb, 1);
+        let thirty_one = u32_literal(fb, 31);
+        let rest = fb.binary(naga::BinaryOperator::Subtract, thirty_one, bit);
+        let half_way = fb.binary(naga::BinaryOperator::ShiftLeft, high_word, one);
+        let high = fb.binary(naga::BinaryOperator::ShiftLeft, half_way, rest);
+        fb.binary(naga::BinaryOperator::InclusiveOr, low, high)
+    }
+
+    /// Stores the low `size` (1 to 4) bytes of the `u32` `bits` at byte
+    /// `offset`, which may lie across two words: each word's part is
+    /// written as a store of part of a word (atomically where others may
+    /// write next to it), so the value as a whole is not written
+    /// atomically, which C does not ask of a plain store either.
+    fn store_spanning(
+        &mut self,
+        fb: &mut FnBuilder,
+        bp: &BytePlace,
+        offset: Handle<naga::Expression>,
+        size: u32,
+        bits: Handle<naga::Expression>,
+        location: Location,
+    ) -> LResult<()> {
+        let mask = u32_literal(fb, u32::MAX >> (32 - size * 8));
+        let field = fb.binary(naga::BinaryOperator::And, bits, mask);
+        let bit = Self::bit_in_word(fb, offset);
+        let first = Self::word_index(fb, offset);
+        let set = fb.binary(naga::BinaryOperator::ShiftLeft, field, bit);
+        let hole = fb.binary(naga::BinaryOperator::ShiftLeft, mask, bit);
+        self.store_word(fb, bp, first, set, Some(hole), location)?;
+        // The bytes that spill into the next word; none (an empty hole in
+        // the same word) when the value fits in the first.
+        let last = Self::offset_by(fb, offset, size - 1);
+        let last = Self::word_index(fb, last);
+        let set = Self::spilled_right(fb, field, bit);
+        let hole = Self::spilled_right(fb, mask, bit);
+        self.store_word(fb, bp, last, set, Some(hole), location)
     }
 
     /// The value of `ty` at `bp`.
@@ -511,11 +588,20 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         bp: &BytePlace,
         s: Scalar,
-        location: Location,
+        _location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        self.check_alignment(bp, s, location)?;
-        let index = Self::word_index(fb, bp.offset);
-        let word = Self::load_word(fb, bp, index);
+        let span = Self::may_span(bp, s);
+        // The word holding the scalar's first (up to) 4 bytes, and the bit
+        // they start at.
+        let (word, bit) = if span {
+            let last = Self::offset_by(fb, bp.offset, s.size().min(4) - 1);
+            let bits = Self::load_spanning(fb, bp, bp.offset, last);
+            (bits, u32_literal(fb, 0))
+        } else {
+            let index = Self::word_index(fb, bp.offset);
+            let word = Self::load_word(fb, bp, index);
+            (word, Self::bit_in_word(fb, bp.offset))
+        };
         let target = naga_scalar(s);
         let bitcast = |fb: &mut FnBuilder, bits: Handle<naga::Expression>, from: naga::Scalar| {
             if from == target {
@@ -531,9 +617,16 @@ impl ModuleBuilder<'_> {
         Ok(match s.size() {
             4 => bitcast(fb, word, naga::Scalar::U32),
             8 => {
-                let one = u32_literal(fb, 1);
-                let next = fb.binary(naga::BinaryOperator::Add, index, one);
-                let high = Self::load_word(fb, bp, next);
+                let high = if span {
+                    let at = Self::offset_by(fb, bp.offset, 4);
+                    let last = Self::offset_by(fb, bp.offset, 7);
+                    Self::load_spanning(fb, bp, at, last)
+                } else {
+                    let index = Self::word_index(fb, bp.offset);
+                    let one = u32_literal(fb, 1);
+                    let next = fb.binary(naga::BinaryOperator::Add, index, one);
+                    Self::load_word(fb, bp, next)
+                };
                 let widen = |fb: &mut FnBuilder, w| {
                     fb.add(naga::Expression::As {
                         expr: w,
@@ -547,30 +640,16 @@ impl ModuleBuilder<'_> {
                 let bits = fb.binary(naga::BinaryOperator::InclusiveOr, high, low);
                 bitcast(fb, bits, naga::Scalar::U64)
             }
-            _ => {
-                let bit = Self::bit_in_word(fb, bp.offset);
-                match s {
-                    Scalar::Bool => {
-                        let byte = extract_narrow(fb, word, bit, Scalar::UChar);
-                        let zero = u32_literal(fb, 0);
-                        fb.binary(naga::BinaryOperator::NotEqual, byte, zero)
-                    }
-                    Scalar::Half => {
-                        let bits = extract_narrow(fb, word, bit, Scalar::UShort);
-                        let pair = fb.math(naga::MathFunction::Unpack2x16float, bits, None);
-                        let wide = fb.add(naga::Expression::AccessIndex {
-                            base: pair,
-                            index: 0,
-                        });
-                        fb.add(naga::Expression::As {
-                            expr: wide,
-                            kind: naga::ScalarKind::Float,
-                            convert: Some(2),
-                        })
-                    }
-                    _ => extract_narrow(fb, word, bit, s),
+            _ => match s {
+                Scalar::Bool => {
+                    let byte = extract_narrow(fb, word, bit, Scalar::UChar);
+                    let zero = u32_literal(fb, 0);
+                    fb.binary(naga::BinaryOperator::NotEqual, byte, zero)
                 }
-            }
+                // `half` from its 16 bits exactly (see `fp16.rs`), as
+                // `char`/`short` from theirs.
+                _ => extract_narrow(fb, word, bit, s),
+            },
         })
     }
 
@@ -744,7 +823,7 @@ impl ModuleBuilder<'_> {
         value: Handle<naga::Expression>,
         location: Location,
     ) -> LResult<()> {
-        self.check_alignment(bp, s, location)?;
+        let span = Self::may_span(bp, s);
         let index = Self::word_index(fb, bp.offset);
         let register = naga_scalar(s);
         match s.size() {
@@ -764,7 +843,11 @@ impl ModuleBuilder<'_> {
                     })
                 };
                 if s.size() == 4 {
-                    return self.store_word(fb, bp, index, bits, None, location);
+                    return if span {
+                        self.store_spanning(fb, bp, bp.offset, 4, bits, location)
+                    } else {
+                        self.store_word(fb, bp, index, bits, None, location)
+                    };
                 }
                 let narrow = |fb: &mut FnBuilder, w| {
                     fb.add(naga::Expression::As {
@@ -777,6 +860,11 @@ impl ModuleBuilder<'_> {
                 let thirty_two = u32_literal(fb, 32);
                 let high = fb.binary(naga::BinaryOperator::ShiftRight, bits, thirty_two);
                 let high = narrow(fb, high);
+                if span {
+                    self.store_spanning(fb, bp, bp.offset, 4, low, location)?;
+                    let at = Self::offset_by(fb, bp.offset, 4);
+                    return self.store_spanning(fb, bp, at, 4, high, location);
+                }
                 self.store_word(fb, bp, index, low, None, location)?;
                 let one = u32_literal(fb, 1);
                 let next = fb.binary(naga::BinaryOperator::Add, index, one);
@@ -788,23 +876,8 @@ impl ModuleBuilder<'_> {
                         let (one, zero) = (u32_literal(fb, 1), u32_literal(fb, 0));
                         fb.select(value, one, zero)
                     }
-                    Scalar::Half => {
-                        let wide = fb.add(naga::Expression::As {
-                            expr: value,
-                            kind: naga::ScalarKind::Float,
-                            convert: Some(4),
-                        });
-                        let zero = fb.add(naga::Expression::Literal(naga::Literal::F32(0.0)));
-                        let vec2 = self.add_type(naga::TypeInner::Vector {
-                            size: naga::VectorSize::Bi,
-                            scalar: naga::Scalar::F32,
-                        });
-                        let pair = fb.add(naga::Expression::Compose {
-                            ty: vec2,
-                            components: vec![wide, zero],
-                        });
-                        fb.math(naga::MathFunction::Pack2x16float, pair, None)
-                    }
+                    // Its 16 bits exactly (see `fp16.rs`).
+                    Scalar::Half => fp16::half_to_bits(fb, value),
                     _ if register.kind == naga::ScalarKind::Sint => fb.add(naga::Expression::As {
                         expr: value,
                         kind: naga::ScalarKind::Uint,
@@ -812,6 +885,9 @@ impl ModuleBuilder<'_> {
                     }),
                     _ => value,
                 };
+                if span {
+                    return self.store_spanning(fb, bp, bp.offset, s.size(), bits, location);
+                }
                 let mask = u32_literal(fb, (1u32 << (s.size() * 8)) - 1);
                 let field = fb.binary(naga::BinaryOperator::And, bits, mask);
                 let bit = Self::bit_in_word(fb, bp.offset);
