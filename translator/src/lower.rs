@@ -30,6 +30,7 @@ mod math;
 mod math_trig;
 mod memory;
 mod printf;
+mod program_globals;
 mod records;
 mod reinterpret;
 mod shuffle;
@@ -50,6 +51,13 @@ use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 use std::collections::HashMap;
 
+/// What lowering a program makes: its kernels and the block of its
+/// program-scope `__global` variables.
+pub struct Lowered {
+    pub kernels: Vec<Kernel>,
+    pub globals: crate::reflect::ProgramGlobals,
+}
+
 /// Lowers every kernel of `program`. Problems that only show up here (a
 /// construct the pointer model cannot express) are reported as errors.
 pub fn lower(
@@ -57,35 +65,26 @@ pub fn lower(
     options: &BuildOptions,
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
-) -> Vec<Kernel> {
-    let mut kernels = Vec::new();
+) -> Lowered {
+    let block = program_globals::GlobalsBlock::layout(program, caps.address_bits);
+    let initial = {
+        let mut builder = ModuleBuilder::new(program, options, caps, diags, &block);
+        builder.globals_initial_bytes(&block)
+    };
+    let mut lowered = Lowered {
+        kernels: Vec::new(),
+        globals: crate::reflect::ProgramGlobals {
+            size: block.size(),
+            initial: initial.unwrap_or_default(),
+        },
+    };
+    if diags.has_errors() {
+        return lowered;
+    }
+    let kernels = &mut lowered.kernels;
     for (id, f) in program.functions.iter().enumerate() {
         let Some(info) = &f.kernel else { continue };
-        let mut builder = ModuleBuilder {
-            program,
-            caps,
-            diags,
-            module: naga::Module::default(),
-            specialisations: HashMap::new(),
-            narrow_buffers: HashMap::new(),
-            image_roots: HashMap::new(),
-            program_globals: HashMap::new(),
-            views: Vec::new(),
-            local_args: Vec::new(),
-            group_scratch: HashMap::new(),
-            helpers: HashMap::new(),
-            next_binding: 0,
-            printf: None,
-            builtins: None,
-            push_constants: None,
-            in_progress: Vec::new(),
-            relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
-            math_functions: HashMap::new(),
-            root_sets: Vec::new(),
-            cast_bases: Vec::new(),
-            workgroup_locals: HashMap::new(),
-            returned_roots: HashMap::new(),
-        };
+        let mut builder = ModuleBuilder::new(program, options, caps, diags, &block);
         let Some((mut reflection, module)) = builder.kernel(id, info) else {
             continue;
         };
@@ -113,7 +112,7 @@ pub fn lower(
             Err(e) => diags.error(f.location, e.0),
         }
     }
-    kernels
+    lowered
 }
 
 /// Where a pointer points.
@@ -320,6 +319,12 @@ struct ModuleBuilder<'a> {
     views: Vec<views::BufferView>,
     /// Program-scope `__constant` variables used by this kernel.
     program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
+    /// Where the program-scope `__global` variables lie (see
+    /// `program_globals.rs`).
+    globals_block: &'a program_globals::GlobalsBlock,
+    /// The binding of that block and its first view, made on the kernel's
+    /// first use of one of them.
+    globals_view: Option<(u32, Handle<naga::GlobalVariable>)>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
     local_args: Vec<Handle<naga::GlobalVariable>>,
     /// The work-group collectives' scratch arrays, by element type (see
@@ -345,6 +350,44 @@ struct ModuleBuilder<'a> {
     returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,
     /// The workgroup globals of `__local` variables declared in kernels.
     workgroup_locals: HashMap<(FunctionId, LocalId), Handle<naga::GlobalVariable>>,
+}
+
+impl<'a> ModuleBuilder<'a> {
+    fn new(
+        program: &'a hir::Program,
+        options: &BuildOptions,
+        caps: &'a DeviceCaps,
+        diags: &'a mut Diagnostics,
+        globals_block: &'a program_globals::GlobalsBlock,
+    ) -> Self {
+        ModuleBuilder {
+            program,
+            caps,
+            diags,
+            module: naga::Module::default(),
+            specialisations: HashMap::new(),
+            narrow_buffers: HashMap::new(),
+            image_roots: HashMap::new(),
+            program_globals: HashMap::new(),
+            globals_block,
+            globals_view: None,
+            views: Vec::new(),
+            local_args: Vec::new(),
+            group_scratch: HashMap::new(),
+            helpers: HashMap::new(),
+            next_binding: 0,
+            printf: None,
+            builtins: None,
+            push_constants: None,
+            in_progress: Vec::new(),
+            relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
+            math_functions: HashMap::new(),
+            root_sets: Vec::new(),
+            cast_bases: Vec::new(),
+            workgroup_locals: HashMap::new(),
+            returned_roots: HashMap::new(),
+        }
+    }
 }
 
 /// The state of one naga function under construction.
@@ -1035,6 +1078,9 @@ impl<'a> ModuleBuilder<'a> {
                 return Ok(Value::Pointer(p.at(index)));
             }
             H::Decay(array) => {
+                if let Some(p) = self.block_decay(fb, array)? {
+                    return Ok(Value::Pointer(p));
+                }
                 let root = self.array_root(fb, array)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 return Ok(Value::Pointer(PointerValue::fixed(root, index)));

@@ -20,6 +20,9 @@ impl ModuleBuilder<'_> {
                 Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
                 Slot::Pointer { .. } => Place::PointerVar(*id),
             }),
+            H::Global(_) if self.block_place_of(e) => self
+                .block_place(fb, e)?
+                .ok_or_else(|| self.error(e.location, "internal compiler error: no block place")),
             H::Global(id) => {
                 let g = self.program_global(*id, e.location)?;
                 let words = fb.add(naga::Expression::GlobalVariable(g));
@@ -32,6 +35,13 @@ impl ModuleBuilder<'_> {
                 self.vector_lane_place(fb, base, index, e.location)
             }
             H::Index(base, index) => {
+                if let Type::Array(..) = base.ty {
+                    if let Some(place) =
+                        self.block_index_place(fb, base, index, &e.ty, e.location)?
+                    {
+                        return Ok(place);
+                    }
+                }
                 let index = self.index_value(fb, index)?;
                 if let Type::Array(..) = base.ty {
                     let array = match self.place(fb, base)? {
@@ -1053,11 +1063,23 @@ impl ModuleBuilder<'_> {
                 Ok(Value::Pointer(p.at(index)))
             }
             H::Index(base, index) => {
+                if let Some(p) = self.block_element_pointer(fb, base, index, &x.ty, location)? {
+                    return Ok(Value::Pointer(p));
+                }
                 let root = self.array_root(fb, base)?;
                 let index = self.index_value(fb, index)?;
                 Ok(Value::Pointer(PointerValue::fixed(root, index)))
             }
             H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
+            H::Global(_) if self.block_place_of(x) => {
+                let p = match self.block_address(fb, x)? {
+                    Some(p) => Some(p),
+                    None => self.block_decay(fb, x)?,
+                };
+                p.map(Value::Pointer).ok_or_else(|| {
+                    self.error(location, "internal compiler error: no block address")
+                })
+            }
             H::Local(_) | H::Global(_) if matches!(x.ty, Type::Array(..)) => {
                 let root = self.array_root(fb, x)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
