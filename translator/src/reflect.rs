@@ -95,7 +95,8 @@ pub struct PrintfReflection {
 /// A program's program-scope `__global` variables (OpenCL C 3.0 s6.8):
 /// one block of `size` bytes per program and device, shared by every
 /// launch of every kernel of the program, that starts out as `initial`
-/// (`size` bytes: the initializers, zero elsewhere). `size` is 0 when the
+/// (the initializers, zero elsewhere; `size` rounded up to whole 32-bit
+/// words, which is how much memory the block needs). `size` is 0 when the
 /// program has none.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProgramGlobals {

@@ -47,7 +47,10 @@ impl GlobalsStorage {
         }
         let made = device
             .vk()?
-            .create_buffer(self.initial.size.max(4), Placement::DeviceLocal)
+            .create_buffer(
+                self.initial.initial.len().max(4) as u64,
+                Placement::DeviceLocal,
+            )
             .or_allocation_failure()?;
         device.upload_and_wait(&made, &self.initial.initial)?;
         Ok(buffer.insert(made).clone())

@@ -10,9 +10,7 @@
 //! and an element index. That index counts elements of the view's type,
 //! so each variable starts at a multiple of the size of its *unit*: its
 //! type, or for an array its innermost element type (arrays are indexed
-//! flat, `m[i][j]` as element `i * columns + j`). The block is therefore
-//! laid out in declaration order with that rounding, and may be larger
-//! than the variables' sizes added up.
+//! flat, `m[i][j]` as element `i * columns + j`).
 
 use super::*;
 
@@ -26,28 +24,25 @@ pub(super) struct GlobalsBlock {
 
 impl GlobalsBlock {
     /// The block of `program`'s `__global` variables for a device with
-    /// `address_bits`-bit pointers.
+    /// `address_bits`-bit pointers. Variables with larger units come first:
+    /// units are mostly powers of two, so then every variable starts where
+    /// the one before it ends, and the block is the variables' sizes added
+    /// up.
     pub(super) fn layout(program: &hir::Program, address_bits: u32) -> Self {
-        let mut end = 0u64;
-        let offsets = program
-            .globals
-            .iter()
-            .map(|global| {
-                if global.space != AddressSpace::Global {
-                    return None;
-                }
-                let size = global.ty.size(address_bits).unwrap_or(0);
-                let unit = unit_of(&global.ty).size(address_bits).unwrap_or(1).max(1);
-                let offset = end.next_multiple_of(unit);
-                end = offset + size;
-                Some(offset)
-            })
+        let unit_size = |ty: &Type| unit_of(ty).size(address_bits).unwrap_or(1).max(1);
+        let mut order: Vec<hir::GlobalId> = (0..program.globals.len())
+            .filter(|&id| program.globals[id].space == AddressSpace::Global)
             .collect();
-        // Whole words: the block is also seen as `u32` words.
-        GlobalsBlock {
-            offsets,
-            size: end.next_multiple_of(4),
+        order.sort_by_key(|&id| std::cmp::Reverse(unit_size(&program.globals[id].ty)));
+        let mut offsets = vec![None; program.globals.len()];
+        let mut end = 0u64;
+        for id in order {
+            let ty = &program.globals[id].ty;
+            let offset = end.next_multiple_of(unit_size(ty));
+            end = offset + ty.size(address_bits).unwrap_or(0);
+            offsets[id] = Some(offset);
         }
+        GlobalsBlock { offsets, size: end }
     }
 
     /// Bytes the block takes; 0 when the program has no such variables.
@@ -83,7 +78,8 @@ impl ModuleBuilder<'_> {
     /// offset, zero elsewhere. `None` when an initializer is not a
     /// constant this translator can evaluate (reported).
     pub(super) fn globals_initial_bytes(&mut self, block: &GlobalsBlock) -> Option<Vec<u8>> {
-        let mut bytes = vec![0u8; block.size as usize];
+        // Whole words: the block is also seen as `u32` words.
+        let mut bytes = vec![0u8; block.size.next_multiple_of(4) as usize];
         let mut complete = true;
         for (id, global) in self.program.globals.iter().enumerate() {
             let (Some(offset), Some(init)) = (block.offset(id), &global.init) else {

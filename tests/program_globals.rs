@@ -1,0 +1,234 @@
+//! Program-scope `__global` variables (`tests/kernels/program_globals.cl`,
+//! OpenCL C 2.0 s6.8) through the ICD: the first launch sees their
+//! initializers, what one launch writes (atomically from every work-item,
+//! or element by element) the next launch of another kernel reads,
+//! pointers to them reach helpers, each program (and each build of it)
+//! has its own copy, and `CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE`
+//! counts their bytes. OpenCL C 1.2 still rejects them.
+
+mod common;
+
+use common::{buffer_with, context_and_queue, read_buffer};
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::program::Program;
+
+const SOURCE: &str = "tests/kernels/program_globals.cl";
+const OPTIONS: &str = "-cl-std=CL2.0";
+
+/// The kernel file's initializers, as the host sees them.
+const COUNTER: i32 = 5;
+const TABLE: [f32; 4] = [1.0, 2.0, 3.0, 4.0];
+const BYTES: [u8; 6] = [1, 2, 3, 4, 5, 6];
+const BIG: i64 = 0x1_0000_0000;
+
+fn grid() -> [[i32; 4]; 3] {
+    let mut grid = [[0; 4]; 3];
+    for (r, row) in grid.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            *cell = (r * 4 + c + 1) as i32;
+        }
+    }
+    grid
+}
+
+/// `struct particle` with the device's layout: a float4 (16-byte aligned)
+/// then an int and a float.
+#[repr(C, align(16))]
+struct Particle {
+    _position: [f32; 4],
+    _hits: i32,
+    _weight: f32,
+}
+
+fn build(context: &Context, options: &str) -> Result<Program, String> {
+    let source = std::fs::read_to_string(common::repo_path(SOURCE)).expect("kernel source");
+    Program::create_and_build_from_source(context, &source, options)
+}
+
+fn program(context: &Context) -> Program {
+    build(context, OPTIONS).unwrap_or_else(|log| panic!("build failed:\n{log}"))
+}
+
+/// Runs `kernel` of `program` over `work_items`, with `args` set by
+/// `set_args`, and waits for it.
+fn launch(
+    queue: &CommandQueue,
+    program: &Program,
+    kernel: &str,
+    work_items: usize,
+    set_args: impl FnOnce(&mut ExecuteKernel),
+) {
+    let kernel = Kernel::create(program, kernel).expect("kernel");
+    let mut execute = ExecuteKernel::new(&kernel);
+    set_args(&mut execute);
+    // SAFETY: every argument the kernel declares was set by `set_args`,
+    // with buffers large enough for what it writes.
+    let event = unsafe {
+        execute
+            .set_global_work_size(work_items)
+            .enqueue_nd_range(queue)
+    }
+    .expect("enqueue");
+    event.wait().expect("wait");
+}
+
+/// `counter` and `tickets`, read by the `report` kernel.
+fn report(context: &Context, queue: &CommandQueue, program: &Program) -> [i32; 2] {
+    let out = buffer_with(context, queue, &[-1i32; 2]);
+    launch(queue, program, "report", 1, |k| {
+        // SAFETY: `out` is a cl_mem of two ints, the kernel's argument.
+        unsafe { k.set_arg(&out) };
+    });
+    let values = read_buffer(queue, &out, 2);
+    [values[0], values[1]]
+}
+
+#[test]
+fn the_first_launch_sees_the_initializers() {
+    let (context, queue) = context_and_queue();
+    let program = program(&context);
+    let ints = buffer_with(&context, &queue, &[-1i32; 23]);
+    let floats = buffer_with(&context, &queue, &[-1.0f32; 7]);
+    let longs = buffer_with(&context, &queue, &[-1i64; 1]);
+    launch(&queue, &program, "read_initial", 4, |k| {
+        // SAFETY: buffers of the argument types, as large as the kernel
+        // writes.
+        unsafe { k.set_arg(&ints).set_arg(&floats).set_arg(&longs) };
+    });
+    let mut expected_ints = vec![COUNTER, 0, 7, -7, 0];
+    expected_ints.extend(BYTES.iter().map(|&b| i32::from(b)));
+    expected_ints.extend(grid().iter().flatten());
+    assert_eq!(read_buffer(&queue, &ints, 23), expected_ints);
+    let mut expected_floats = TABLE.to_vec();
+    expected_floats.extend([1.0 + 4.0, -1.0, 0.5 + 2.5]);
+    assert_eq!(read_buffer(&queue, &floats, 7), expected_floats);
+    assert_eq!(read_buffer(&queue, &longs, 1), [BIG]);
+}
+
+#[test]
+fn atomic_counts_persist_into_later_launches() {
+    let (context, queue) = context_and_queue();
+    let program = program(&context);
+    let work_items = 4096;
+    let count = |program: &Program| launch(&queue, program, "count", work_items, |_| {});
+    count(&program);
+    let n = work_items as i32;
+    assert_eq!(report(&context, &queue, &program), [COUNTER + n, 2 * n]);
+    count(&program);
+    assert_eq!(report(&context, &queue, &program), [COUNTER + 2 * n, 4 * n]);
+}
+
+#[test]
+fn indexed_writes_to_arrays_and_structs_persist() {
+    let (context, queue) = context_and_queue();
+    let program = program(&context);
+    let factor = 2.5f32;
+    launch(&queue, &program, "scale_tables", 16, |k| {
+        // SAFETY: the kernel's one argument is a float.
+        unsafe { k.set_arg(&factor) };
+    });
+    let floats = buffer_with(&context, &queue, &[-1.0f32; 6]);
+    let ints = buffer_with(&context, &queue, &[-1i32; 20]);
+    let longs = buffer_with(&context, &queue, &[-1i64; 1]);
+    launch(&queue, &program, "read_tables", 16, |k| {
+        // SAFETY: buffers of the argument types, as large as the kernel
+        // writes.
+        unsafe { k.set_arg(&floats).set_arg(&ints).set_arg(&longs) };
+    });
+    let mut expected_floats: Vec<f32> = TABLE.iter().map(|v| v * factor).collect();
+    expected_floats.extend([0.0, factor]);
+    assert_eq!(read_buffer(&queue, &floats, 6), expected_floats);
+    let mut expected_ints: Vec<i32> = grid()
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, v)| v + i as i32 * 100)
+        .collect();
+    expected_ints.extend([7 + 1, -7 + 2]);
+    expected_ints.extend(BYTES.iter().map(|&b| i32::from(b * 3)));
+    assert_eq!(read_buffer(&queue, &ints, 20), expected_ints);
+    assert_eq!(read_buffer(&queue, &longs, 1), [BIG + 5]);
+}
+
+#[test]
+fn pointers_to_globals_reach_helpers() {
+    let (context, queue) = context_and_queue();
+    let program = program(&context);
+    let out = buffer_with(&context, &queue, &[-1.0f32; 4]);
+    let amount = 7i32;
+    launch(&queue, &program, "through_pointers", 1, |k| {
+        // SAFETY: a float buffer of four and an int, the argument types.
+        unsafe { k.set_arg(&out).set_arg(&amount) };
+    });
+    let total: f32 = TABLE.iter().sum();
+    let expected = [
+        total,
+        total - TABLE[0],
+        (COUNTER + amount) as f32,
+        (grid()[2][1] + amount) as f32,
+    ];
+    assert_eq!(read_buffer(&queue, &out, 4), expected);
+    // The helper's writes are in the variables themselves.
+    assert_eq!(report(&context, &queue, &program), [COUNTER + amount, 0]);
+}
+
+#[test]
+fn each_program_and_each_build_has_its_own_copy() {
+    let (context, queue) = context_and_queue();
+    let mut first = program(&context);
+    let second = program(&context);
+    launch(&queue, &first, "count", 64, |_| {});
+    assert_eq!(report(&context, &queue, &second), [COUNTER, 0]);
+    assert_eq!(report(&context, &queue, &first), [COUNTER + 64, 128]);
+    // Building again starts over from the initializers.
+    first.build(context.devices(), OPTIONS).expect("rebuild");
+    assert_eq!(report(&context, &queue, &first), [COUNTER, 0]);
+}
+
+#[test]
+fn total_size_counts_the_variables_bytes() {
+    let (context, _queue) = context_and_queue();
+    let program = program(&context);
+    let device = context.devices()[0];
+    let int = std::mem::size_of::<i32>();
+    let expected = int // counter
+        + int // tickets
+        + std::mem::size_of_val(&TABLE)
+        + std::mem::size_of::<[[i32; 4]; 3]>()
+        + 2 * std::mem::size_of::<Particle>()
+        + std::mem::size_of_val(&BYTES)
+        + std::mem::size_of::<i64>() // big
+        + int; // untouched
+    assert_eq!(
+        program
+            .get_build_global_variable_total_size(device)
+            .expect("total size"),
+        expected
+    );
+    let none = Program::create_and_build_from_source(
+        &context,
+        "kernel void k(global int *p) { p[0] = 1; }",
+        OPTIONS,
+    )
+    .expect("build");
+    assert_eq!(
+        none.get_build_global_variable_total_size(device)
+            .expect("total size"),
+        0
+    );
+}
+
+#[test]
+fn opencl_c_1_2_rejects_them() {
+    let (context, _queue) = context_and_queue();
+    let log = match build(&context, "-cl-std=CL1.2") {
+        Ok(_) => panic!("program-scope __global variables built as OpenCL C 1.2"),
+        Err(log) => log,
+    };
+    assert!(
+        log.contains("program scope variable must reside in constant address space"),
+        "{log}"
+    );
+}
