@@ -175,6 +175,24 @@ fn pointers_to_globals_reach_helpers() {
 }
 
 #[test]
+fn statics_and_extern_declarations_name_one_object() {
+    let (context, queue) = context_and_queue();
+    let program = program(&context);
+    for launch_number in 0..3 {
+        let out = buffer_with(&context, &queue, &[-1i32; 3]);
+        launch(&queue, &program, "count_calls", 8, |k| {
+            // SAFETY: `out` is a cl_mem of three ints, the kernel's argument.
+            unsafe { k.set_arg(&out) };
+        });
+        assert_eq!(
+            read_buffer(&queue, &out, 3),
+            [launch_number, 100 + launch_number, 5],
+            "launch {launch_number}"
+        );
+    }
+}
+
+#[test]
 fn each_program_and_each_build_has_its_own_copy() {
     let (context, queue) = context_and_queue();
     let mut first = program(&context);
@@ -200,7 +218,10 @@ fn total_size_counts_the_variables_bytes() {
         + 2 * std::mem::size_of::<Particle>()
         + std::mem::size_of_val(&BYTES)
         + std::mem::size_of::<i64>() // big
-        + int; // untouched
+        + int // untouched
+        + int // launches
+        + int // count_calls's calls
+        + std::mem::size_of::<f32>(); // count_calls's scale
     assert_eq!(
         program
             .get_build_global_variable_total_size(device)

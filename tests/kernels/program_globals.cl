@@ -118,3 +118,26 @@ kernel void through_pointers(global float *out, int amount)
     out[2] = (float)counter;
     out[3] = (float)grid[2][1];
 }
+
+// Declared before its definition: both name one object.
+extern global int launches;
+
+static int launches_so_far(void)
+{
+    return launches;
+}
+
+global int launches = 100;
+
+// A function's static variables are program-scope objects too.
+kernel void count_calls(global int *out)
+{
+    static int calls;
+    static global float scale = 0.5f;
+    if (get_global_id(0) == 0) {
+        out[0] = calls++;
+        out[1] = launches_so_far();
+        launches++;
+        out[2] = (int)(scale * 10.0f);
+    }
+}

@@ -145,6 +145,25 @@ impl Checker<'_> {
                 format!("variable has incomplete type '{}'", ty.display()),
             );
         }
+        // `extern int x;` then `int x = 1;` (also across linked units) name
+        // one object, as two tentative definitions `int x; int x;` do.
+        if let Some(&Symbol::Global(earlier)) = self.scopes.in_innermost(name) {
+            let same = {
+                let g = &self.program.globals[earlier];
+                g.ty == ty && g.space == space
+            };
+            if !same {
+                self.error(
+                    location,
+                    format!("redefinition of '{name}' with a different type or address space"),
+                );
+            } else if init_expr.is_some() && self.program.globals[earlier].init.is_some() {
+                self.error(location, format!("redefinition of '{name}'"));
+            } else if init_expr.is_some() {
+                self.program.globals[earlier].init = init_expr;
+            }
+            return;
+        }
         self.program.globals.push(hir::Global {
             name: name.clone(),
             ty,
@@ -506,6 +525,14 @@ impl Checker<'_> {
                     location,
                     "function declarations inside functions are not supported",
                 );
+                continue;
+            }
+            if d.specs.storage == Some(ast::StorageClass::Static) && self.cl_std >= (2, 0) {
+                // OpenCL C 3.0 s6.7.1: a function's static variable lives as
+                // a program-scope one does (in the global address space
+                // unless qualified), initialised once; only its name is
+                // local.
+                self.program_scope_variable(d, init, base.clone(), quals);
                 continue;
             }
             if self
