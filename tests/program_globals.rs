@@ -33,15 +33,6 @@ fn grid() -> [[i32; 4]; 3] {
     grid
 }
 
-/// `struct particle` with the device's layout: a float4 (16-byte aligned)
-/// then an int and a float.
-#[repr(C, align(16))]
-struct Particle {
-    _position: [f32; 4],
-    _hits: i32,
-    _weight: f32,
-}
-
 fn build(context: &Context, options: &str) -> Result<Program, String> {
     let source = std::fs::read_to_string(common::repo_path(SOURCE)).expect("kernel source");
     Program::create_and_build_from_source(context, &source, options)
@@ -89,7 +80,7 @@ fn report(context: &Context, queue: &CommandQueue, program: &Program) -> [i32; 2
 fn the_first_launch_sees_the_initializers() {
     let (context, queue) = context_and_queue();
     let program = program(&context);
-    let ints = buffer_with(&context, &queue, &[-1i32; 23]);
+    let ints = buffer_with(&context, &queue, &[-1i32; 26]);
     let floats = buffer_with(&context, &queue, &[-1.0f32; 7]);
     let longs = buffer_with(&context, &queue, &[-1i64; 1]);
     launch(&queue, &program, "read_initial", 4, |k| {
@@ -100,7 +91,8 @@ fn the_first_launch_sees_the_initializers() {
     let mut expected_ints = vec![COUNTER, 0, 7, -7, 0];
     expected_ints.extend(BYTES.iter().map(|&b| i32::from(b)));
     expected_ints.extend(grid().iter().flatten());
-    assert_eq!(read_buffer(&queue, &ints, 23), expected_ints);
+    expected_ints.extend([10, 20, 30]);
+    assert_eq!(read_buffer(&queue, &ints, 26), expected_ints);
     let mut expected_floats = TABLE.to_vec();
     expected_floats.extend([1.0 + 4.0, -1.0, 0.5 + 2.5]);
     assert_eq!(read_buffer(&queue, &floats, 7), expected_floats);
@@ -205,29 +197,50 @@ fn each_program_and_each_build_has_its_own_copy() {
     assert_eq!(report(&context, &queue, &first), [COUNTER, 0]);
 }
 
+/// Variables whose sizes the host adds up: the block holds exactly their
+/// bytes (the translator puts larger units first, so none needs padding
+/// whatever the declaration order).
+const SIZED: &str = "
+    global uchar flags[3] = { 1, 2, 3 };
+    global int count = 1;
+    global long total;
+    global float4 colours[2];
+    global struct pair { long a; long b; } pairs[3];
+    kernel void touch(global long *out)
+    {
+        out[0] = flags[2] + count + total + (long)colours[1].x + pairs[2].b;
+    }";
+
+#[repr(C)]
+struct Pair {
+    _a: i64,
+    _b: i64,
+}
+
 #[test]
 fn total_size_counts_the_variables_bytes() {
-    let (context, _queue) = context_and_queue();
-    let program = program(&context);
+    let (context, queue) = context_and_queue();
+    let sized = Program::create_and_build_from_source(&context, SIZED, OPTIONS)
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
     let device = context.devices()[0];
-    let int = std::mem::size_of::<i32>();
-    let expected = int // counter
-        + int // tickets
-        + std::mem::size_of_val(&TABLE)
-        + std::mem::size_of::<[[i32; 4]; 3]>()
-        + 2 * std::mem::size_of::<Particle>()
-        + std::mem::size_of_val(&BYTES)
-        + std::mem::size_of::<i64>() // big
-        + int // untouched
-        + int // launches
-        + int // count_calls's calls
-        + std::mem::size_of::<f32>(); // count_calls's scale
+    let expected = std::mem::size_of::<[u8; 3]>()
+        + std::mem::size_of::<i32>()
+        + std::mem::size_of::<i64>()
+        + std::mem::size_of::<[[f32; 4]; 2]>()
+        + std::mem::size_of::<[Pair; 3]>();
     assert_eq!(
-        program
+        sized
             .get_build_global_variable_total_size(device)
             .expect("total size"),
         expected
     );
+    // The variables are where the kernel looks for them.
+    let out = buffer_with(&context, &queue, &[-1i64; 1]);
+    launch(&queue, &sized, "touch", 1, |k| {
+        // SAFETY: `out` is a cl_mem of one long, the kernel's argument.
+        unsafe { k.set_arg(&out) };
+    });
+    assert_eq!(read_buffer(&queue, &out, 1), [3 + 1]);
     let none = Program::create_and_build_from_source(
         &context,
         "kernel void k(global int *p) { p[0] = 1; }",

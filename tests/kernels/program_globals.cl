@@ -14,6 +14,8 @@ global float table[4] = { 1.0f, 2.0f, 3.0f, 4.0f };
 global int grid[3][4] = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 }, { 9, 10, 11, 12 } };
 global struct particle particles[2] = { { (float4)(1.0f, 2.0f, 3.0f, 4.0f), 7, 0.5f },
                                         { (float4)(-1.0f), -7, 2.5f } };
+// 12 bytes: not a power of two, so it may need padding before it.
+global struct triple { int x, y, z; } triple = { 10, 20, 30 };
 global uchar bytes[6] = { 1, 2, 3, 4, 5, 6 };
 global long big = 0x100000000L;
 global uint untouched;
@@ -33,6 +35,9 @@ kernel void read_initial(global int *ints, global float *floats, global long *lo
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 4; c++)
             ints[11 + r * 4 + c] = grid[r][c];
+    ints[23] = triple.x;
+    ints[24] = triple.y;
+    ints[25] = triple.z;
     for (int i = 0; i < 4; i++)
         floats[i] = table[i];
     floats[4] = particles[0].position.x + particles[0].position.w;

@@ -24,16 +24,20 @@ pub(super) struct GlobalsBlock {
 
 impl GlobalsBlock {
     /// The block of `program`'s `__global` variables for a device with
-    /// `address_bits`-bit pointers. Variables with larger units come first:
-    /// units are mostly powers of two, so then every variable starts where
-    /// the one before it ends, and the block is the variables' sizes added
-    /// up.
+    /// `address_bits`-bit pointers. Variables whose unit size is a power of
+    /// two come first, larger units first: each of them then starts where
+    /// the one before it ends, so a program with only such variables (the
+    /// usual case: scalars, vectors, most structs) has a block of just
+    /// their sizes added up. The others (a 12-byte struct) follow, padded.
     pub(super) fn layout(program: &hir::Program, address_bits: u32) -> Self {
         let unit_size = |ty: &Type| unit_of(ty).size(address_bits).unwrap_or(1).max(1);
         let mut order: Vec<hir::GlobalId> = (0..program.globals.len())
             .filter(|&id| program.globals[id].space == AddressSpace::Global)
             .collect();
-        order.sort_by_key(|&id| std::cmp::Reverse(unit_size(&program.globals[id].ty)));
+        order.sort_by_key(|&id| {
+            let unit = unit_size(&program.globals[id].ty);
+            (!unit.is_power_of_two(), std::cmp::Reverse(unit))
+        });
         let mut offsets = vec![None; program.globals.len()];
         let mut end = 0u64;
         for id in order {
