@@ -266,3 +266,33 @@ fn opencl_c_1_2_rejects_them() {
         "{log}"
     );
 }
+
+#[test]
+fn byte_images_narrow_and_wide_types_keep_their_values() {
+    let (context, queue) = context_and_queue();
+    let source =
+        std::fs::read_to_string(common::repo_path("tests/kernels/program_globals_types.cl"))
+            .expect("kernel source");
+    let program = Program::create_and_build_from_source(&context, &source, OPTIONS)
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let run = || {
+        let out = buffer_with(&context, &queue, &[-1i32; 22]);
+        launch(&queue, &program, "read_and_update", 4, |k| {
+            // SAFETY: `out` is a cl_mem of 22 ints, the kernel's argument.
+            unsafe { k.set_arg(&out) };
+        });
+        read_buffer(&queue, &out, 22)
+    };
+    let wide_bits: u64 = 0xffff_ffff_0000_0001;
+    let first = run();
+    let mut expected: Vec<i32> = (1..=9).collect();
+    expected.extend([1, -2, 3, 0x3f80_0000, 4, -1, 2, -3, 3, 7]);
+    expected.extend([(wide_bits >> 32) as i32, wide_bits as i32, 1 + 8]);
+    assert_eq!(first, expected, "first launch");
+    let second = run();
+    let mut expected = vec![1, 12, 3, 4, 15, 6, 7, 18, 9, 2, -4, 6];
+    expected.extend([2.0f32.to_bits() as i32, 8, -1, 20, -3, 3, 20]);
+    let bumped = wide_bits + 1;
+    expected.extend([(bumped >> 32) as i32, bumped as i32, 1 + 80]);
+    assert_eq!(second, expected, "second launch");
+}
