@@ -3,7 +3,8 @@
 //! initializers, what one launch writes (atomically from every work-item,
 //! or element by element) the next launch of another kernel reads,
 //! pointers to them reach helpers, each program (and each build of it)
-//! has its own copy, and `CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE`
+//! has its own copy (a program loaded from a binary too), and
+//! `CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE`
 //! counts their bytes. OpenCL C 1.2 still rejects them.
 
 mod common;
@@ -195,6 +196,21 @@ fn each_program_and_each_build_has_its_own_copy() {
     // Building again starts over from the initializers.
     first.build(context.devices(), OPTIONS).expect("rebuild");
     assert_eq!(report(&context, &queue, &first), [COUNTER, 0]);
+}
+
+#[test]
+fn a_program_loaded_from_its_binary_starts_from_the_initializers() {
+    let (context, queue) = context_and_queue();
+    let original = program(&context);
+    launch(&queue, &original, "count", 16, |_| {});
+    let binaries = original.get_binaries().expect("binaries");
+    let slices: Vec<&[u8]> = binaries.iter().map(Vec::as_slice).collect();
+    let loaded = Program::create_and_build_from_binary(&context, &slices, OPTIONS)
+        .expect("build from binary");
+    assert_eq!(report(&context, &queue, &loaded), [COUNTER, 0]);
+    launch(&queue, &loaded, "count", 8, |_| {});
+    assert_eq!(report(&context, &queue, &loaded), [COUNTER + 8, 16]);
+    assert_eq!(report(&context, &queue, &original), [COUNTER + 16, 32]);
 }
 
 /// Variables whose sizes the host adds up: the block holds exactly their
