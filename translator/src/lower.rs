@@ -73,14 +73,16 @@ pub fn lower(
     };
     let mut lowered = Lowered {
         kernels: Vec::new(),
-        globals: crate::reflect::ProgramGlobals {
-            size: block.size(),
-            initial: initial.unwrap_or_default(),
-        },
+        globals: crate::reflect::ProgramGlobals::default(),
     };
-    if diags.has_errors() {
+    // An initializer it cannot evaluate was reported: the build fails.
+    let Some(initial) = initial else {
         return lowered;
-    }
+    };
+    lowered.globals = crate::reflect::ProgramGlobals {
+        size: block.size(),
+        initial,
+    };
     let kernels = &mut lowered.kernels;
     for (id, f) in program.functions.iter().enumerate() {
         let Some(info) = &f.kernel else { continue };
@@ -332,7 +334,9 @@ struct ModuleBuilder<'a> {
     group_scratch: HashMap<Handle<naga::Type>, Handle<naga::GlobalVariable>>,
     /// Helper functions made once per module (see `divide64.rs`).
     helpers: HashMap<&'static str, Handle<naga::Function>>,
-    /// The first storage-buffer binding the kernel's arguments left free.
+    /// The next free storage-buffer binding: past the arguments' (and the
+    /// launch block's), then taken by the printf buffer and the program
+    /// globals' block as the kernel first uses them.
     next_binding: u32,
     /// Made by the kernel's first `printf`.
     printf: Option<printf::PrintfBuffer>,

@@ -20,9 +20,7 @@ impl ModuleBuilder<'_> {
                 Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
                 Slot::Pointer { .. } => Place::PointerVar(*id),
             }),
-            H::Global(_) if self.block_place_of(e) => self
-                .block_place(fb, e)?
-                .ok_or_else(|| self.error(e.location, "internal compiler error: no block place")),
+            H::Global(id) if self.block_place_of(e) => self.block_place(fb, *id, e),
             H::Global(id) => {
                 let g = self.program_global(*id, e.location)?;
                 let words = fb.add(naga::Expression::GlobalVariable(g));
@@ -1071,14 +1069,8 @@ impl ModuleBuilder<'_> {
                 Ok(Value::Pointer(PointerValue::fixed(root, index)))
             }
             H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
-            H::Global(_) if self.block_place_of(x) => {
-                let p = match self.block_address(fb, x)? {
-                    Some(p) => Some(p),
-                    None => self.block_decay(fb, x)?,
-                };
-                p.map(Value::Pointer).ok_or_else(|| {
-                    self.error(location, "internal compiler error: no block address")
-                })
+            H::Global(id) if self.block_place_of(x) => {
+                self.block_address(fb, *id, x).map(Value::Pointer)
             }
             H::Local(_) | H::Global(_) if matches!(x.ty, Type::Array(..)) => {
                 let root = self.array_root(fb, x)?;

@@ -176,12 +176,14 @@ impl ModuleBuilder<'_> {
         Ok(PointerValue::fixed(Root::Global(view), index))
     }
 
-    /// The place of block variable `e` (not an array: those are indexed
-    /// through [`Self::block_elements`]), or `None` when `e` is not one.
-    pub(super) fn block_place(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Option<Place>> {
-        let Some(id) = self.in_block(e) else {
-            return Ok(None);
-        };
+    /// The place of block variable `id`, named by `e` (not an array:
+    /// those are indexed through [`Self::block_elements`]).
+    pub(super) fn block_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: hir::GlobalId,
+        e: &Expr,
+    ) -> LResult<Place> {
         if let Type::Array(..) = e.ty {
             return Err(self.error(
                 e.location,
@@ -189,7 +191,7 @@ impl ModuleBuilder<'_> {
             ));
         }
         let p = self.block_pointer(fb, id, e.location)?;
-        self.element_place(fb, p, &e.ty, e.location).map(Some)
+        self.element_place(fb, p, &e.ty, e.location)
     }
 
     /// For an expression of array type that lies in the block (a variable,
@@ -279,18 +281,19 @@ impl ModuleBuilder<'_> {
         self.block_element_pointer(fb, array, &zero, element, array.location)
     }
 
-    /// `&variable` for a block variable that is not an array, or `None`
-    /// when `e` is not one.
+    /// `&e` for block variable `id`, named by `e`; an array gives a
+    /// pointer to its first element, as it does for other arrays.
     pub(super) fn block_address(
         &mut self,
         fb: &mut FnBuilder,
+        id: hir::GlobalId,
         e: &Expr,
-    ) -> LResult<Option<PointerValue>> {
-        match self.in_block(e) {
-            Some(id) if !matches!(e.ty, Type::Array(..)) => {
-                self.block_pointer(fb, id, e.location).map(Some)
+    ) -> LResult<PointerValue> {
+        if let Type::Array(..) = e.ty {
+            if let Some(p) = self.block_decay(fb, e)? {
+                return Ok(p);
             }
-            _ => Ok(None),
         }
+        self.block_pointer(fb, id, e.location)
     }
 }
