@@ -312,3 +312,31 @@ fn byte_images_narrow_and_wide_types_keep_their_values() {
     expected.extend([(bumped >> 32) as i32, bumped as i32, 1 + 80]);
     assert_eq!(second, expected, "second launch");
 }
+
+#[test]
+fn the_device_reports_the_feature_and_its_limits() {
+    let (context, _queue) = context_and_queue();
+    let device = opencl3::device::Device::new(context.devices()[0]);
+    let names: Vec<String> = device
+        .opencl_c_features()
+        .expect("features")
+        .iter()
+        .map(|f| {
+            let end = f.name.iter().position(|&b| b == 0).unwrap_or(f.name.len());
+            String::from_utf8_lossy(&f.name[..end]).into_owned()
+        })
+        .collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n == "__opencl_c_program_scope_global_variables"),
+        "{names:?}"
+    );
+    // OpenCL 3.0's minimum for a device with the feature.
+    let max = device.max_global_variable_size().expect("max size");
+    assert!(max >= 64 * 1024, "{max}");
+    let preferred = device
+        .global_variable_preferred_total_size()
+        .expect("preferred total size");
+    assert!(preferred > 0, "no preferred total size");
+}
