@@ -2,7 +2,7 @@
 //! OpenCL C 2.0 s6.8) through the ICD: the first launch sees their
 //! initializers, what one launch writes (atomically from every work-item,
 //! or element by element) the next launch of another kernel reads,
-//! pointers to them reach helpers, each program (and each build of it)
+//! pointers to them reach helpers and are kept in pointer variables, each program (and each build of it)
 //! has its own copy (a program loaded from a binary too), and
 //! `CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE`
 //! counts their bytes. OpenCL C 1.2 still rejects them.
@@ -180,6 +180,29 @@ fn statics_and_extern_declarations_name_one_object() {
         assert_eq!(
             read_buffer(&queue, &out, 3),
             [launch_number, 100 + launch_number, 5],
+            "launch {launch_number}"
+        );
+    }
+}
+
+#[test]
+fn a_pointer_variable_keeps_where_it_points() {
+    let (context, queue) = context_and_queue();
+    let program = program(&context);
+    // `cursor` starts at walk + 1 and moves on by 2 per launch; `nowhere`
+    // starts null and is pointed at walk[7] by the first launch.
+    let walk: Vec<i32> = (10..18).collect();
+    for launch_number in 0..3usize {
+        let out = buffer_with(&context, &queue, &[-1i32; 4]);
+        launch(&queue, &program, "step", 4, |k| {
+            // SAFETY: `out` is a cl_mem of four ints, the kernel's argument.
+            unsafe { k.set_arg(&out) };
+        });
+        let at = 1 + 2 * launch_number;
+        let was_null = i32::from(launch_number == 0);
+        assert_eq!(
+            read_buffer(&queue, &out, 4),
+            [walk[at], at as i32, was_null, walk[7]],
             "launch {launch_number}"
         );
     }

@@ -146,3 +146,21 @@ kernel void count_calls(global int *out)
         out[2] = (int)(scale * 10.0f);
     }
 }
+
+// A pointer kept from one launch to the next: each launch reads where the
+// last one left it and moves it on.
+global int walk[8] = { 10, 11, 12, 13, 14, 15, 16, 17 };
+global int *cursor = walk + 1;
+global int *nowhere;
+
+kernel void step(global int *out)
+{
+    if (get_global_id(0) != 0)
+        return;
+    out[0] = *cursor;
+    out[1] = cursor - walk;
+    out[2] = nowhere == 0;
+    cursor = cursor + 2;
+    nowhere = &walk[7];
+    out[3] = *nowhere;
+}

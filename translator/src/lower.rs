@@ -31,6 +31,7 @@ mod math_trig;
 mod memory;
 mod printf;
 mod program_globals;
+mod program_pointers;
 mod records;
 mod reinterpret;
 mod shuffle;
@@ -239,6 +240,12 @@ enum Place {
     /// Lanes of the vector of the given type at a pointer.
     Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),
+    /// A program-scope pointer variable (see `program_globals.rs`): the
+    /// `u32` word of the block that holds it, and its pointee type.
+    BlockPointer {
+        word: Handle<naga::Expression>,
+        pointee: Type,
+    },
     /// One of several places, by a root chosen at run time: `which`
     /// indexes `candidates`; `ty` is the C type of the value there.
     Chosen {

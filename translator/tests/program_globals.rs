@@ -100,24 +100,46 @@ fn programs_without_them_have_an_empty_block() {
 }
 
 #[test]
-fn pointer_variables_are_rejected_by_name() {
-    let log = log_of(
-        "global int target;
-         global int *pointer = &target;
-         kernel void k(global int *out) { out[0] = *pointer; }",
+fn pointer_variables_hold_a_block_offset_plus_one() {
+    // 64-bit pointers come first (unit 8), then the ints: `t` at 16.
+    let program = build(
+        "global int t[4];
+         global int *p = &t[2];
+         global int *q;
+         kernel void k(global int *out) { out[0] = *p; q = p + 1; }",
     );
-    assert!(
-        log.contains("program-scope pointer variables with an initializer are not supported yet"),
-        "{log}"
-    );
-    let log = log_of(
-        "global int *pointer;
-         kernel void k(global int *out) { out[0] = pointer == 0; }",
-    );
-    assert!(
-        log.contains("program-scope pointer variables are not supported yet"),
-        "{log}"
-    );
+    let globals = &program.globals;
+    assert_eq!(globals.size, 8 + 8 + 16);
+    assert_eq!(word(&globals.initial, 0), 16 + 2 * 4 + 1, "p: &t[2]");
+    assert_eq!(word(&globals.initial, 4), 0, "p's high word");
+    assert_eq!(word(&globals.initial, 8), 0, "q: null");
+}
+
+#[test]
+fn pointer_variables_only_point_into_the_block() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "constant int table[2] = { 1, 2 };
+             constant int *p = table;
+             kernel void k(global int *out) { out[0] = *p; }",
+            "can only be initialised with the address of a program-scope __global variable",
+        ),
+        (
+            "global int *p;
+             kernel void k(global int *out) { p = out; out[0] = 1; }",
+            "can only hold the address of a program-scope __global variable (or null)",
+        ),
+        (
+            "global int *p;
+             global int **pp = &p;
+             kernel void k(global int *out) { out[0] = **pp; }",
+            "pointers to program-scope pointer variables",
+        ),
+    ];
+    for (source, expected) in cases {
+        let log = log_of(source);
+        assert!(log.contains(expected), "{source}\n{log}");
+    }
 }
 
 #[test]

@@ -102,7 +102,18 @@ impl Checker<'_> {
         let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
         let ty = self.apply_endian(ty, &placement, location);
         let generic_std = self.cl_std >= (2, 0);
-        let space = match quals.address_space {
+        // In `constant int *p` the address space is the pointee's: the
+        // variable itself gets the default one.
+        let names_pointee = !matches!(
+            init.declarator.derived.first(),
+            None | Some(ast::Derived::Array(_))
+        );
+        let declared = if names_pointee && generic_std {
+            None
+        } else {
+            quals.address_space
+        };
+        let space = match declared {
             Some(AddressSpace::Constant) => AddressSpace::Constant,
             Some(AddressSpace::Global) if generic_std => AddressSpace::Global,
             None if generic_std => AddressSpace::Global,

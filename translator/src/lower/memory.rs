@@ -178,7 +178,9 @@ impl ModuleBuilder<'_> {
             }),
             Place::Null(_) => Ok(Place::Null(ty.clone())),
             Place::Bytes(bp) => Ok(self.image_swizzle(bp, lanes)),
-            Place::PointerVar(_) => Err(self.error(location, "invalid swizzle target")),
+            Place::PointerVar(_) | Place::BlockPointer { .. } => {
+                Err(self.error(location, "invalid swizzle target"))
+            }
         }
     }
 
@@ -323,7 +325,7 @@ impl ModuleBuilder<'_> {
             }
             Place::Null(_) => Place::Null(Type::Scalar(s)),
             Place::Bytes(bp) => return self.image_lane(fb, bp, i, location),
-            Place::PointerVar(_) => {
+            Place::PointerVar(_) | Place::BlockPointer { .. } => {
                 return Err(self.error(location, "subscript of a pointer variable's vector"))
             }
         })
@@ -662,6 +664,9 @@ impl ModuleBuilder<'_> {
                 Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
+            Place::BlockPointer { word, pointee } => {
+                Value::Pointer(self.load_block_pointer(fb, word, &pointee, location)?)
+            }
             Place::Bytes(bp) => Value::Plain(self.load_bytes(fb, &bp, location)?),
             Place::Narrow {
                 global,
@@ -953,6 +958,9 @@ impl ModuleBuilder<'_> {
             }
             (Place::PointerVar(id), Value::Pointer(p)) => {
                 self.store_pointer_var(fb, id, p, location)?
+            }
+            (Place::BlockPointer { word, pointee }, Value::Pointer(p)) => {
+                self.store_block_pointer(fb, word, &pointee, p, location)?
             }
             (
                 Place::Narrow {

@@ -90,11 +90,26 @@ impl ModuleBuilder<'_> {
                 continue;
             };
             if let Type::Pointer(_) = global.ty {
-                self.error(
-                    global.location,
-                    "program-scope pointer variables with an initializer are not supported yet by this translator (a pointer must resolve to a buffer or array at compile time)",
-                );
-                complete = false;
+                let offset_of = |id| block.offset(id);
+                let bits = self.caps.address_bits;
+                match program_pointers::initial_pointer(
+                    init,
+                    &offset_of,
+                    &self.program.records,
+                    bits,
+                ) {
+                    Some(value) => {
+                        let at = offset as usize;
+                        bytes[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+                    }
+                    None => {
+                        self.error(
+                            init.location,
+                            "a program-scope pointer variable can only be initialised with the address of a program-scope __global variable (or null) in this translator",
+                        );
+                        complete = false;
+                    }
+                }
                 continue;
             }
             complete &= self
@@ -119,7 +134,7 @@ impl ModuleBuilder<'_> {
 
     /// The view of the block whose elements are `unit`; the block's binding
     /// is taken on first use, past the kernel's others.
-    fn globals_view(
+    pub(super) fn globals_view(
         &mut self,
         unit: &Type,
         location: Location,
@@ -164,7 +179,7 @@ impl ModuleBuilder<'_> {
         if let Type::Pointer(_) = unit {
             return Err(self.error(
                 location,
-                "program-scope pointer variables are not supported yet by this translator (a pointer must resolve to a buffer or array at compile time)",
+                "pointers to program-scope pointer variables and arrays of them are not supported yet by this translator",
             ));
         }
         let offset = self.globals_block.offset(id).unwrap_or(0);
@@ -189,6 +204,19 @@ impl ModuleBuilder<'_> {
                 e.location,
                 "internal compiler error: a program-scope __global array used as a whole",
             ));
+        }
+        if let Type::Pointer(p) = &e.ty {
+            // Its first word (see `program_pointers.rs`).
+            let view = self.globals_view(&Type::Scalar(Scalar::UInt), e.location)?;
+            let offset = self.globals_block.offset(id).unwrap_or(0);
+            let base = fb.add(naga::Expression::GlobalVariable(view));
+            let index = fb.add(naga::Expression::Literal(naga::Literal::U32(
+                (offset / 4) as u32,
+            )));
+            return Ok(Place::BlockPointer {
+                word: fb.add(naga::Expression::Access { base, index }),
+                pointee: p.ty.clone(),
+            });
         }
         let p = self.block_pointer(fb, id, e.location)?;
         self.element_place(fb, p, &e.ty, e.location)
