@@ -18,6 +18,8 @@ use crate::core::object::Object;
 use crate::core::CLResult;
 use crate::vulkan::{self, Placement};
 
+/// One executable's block of program-scope variables: its initial
+/// contents, and the device buffer once a launch has needed it.
 pub struct GlobalsStorage {
     initial: ProgramGlobals,
     buffer: Mutex<Option<Arc<vulkan::Buffer>>>,

@@ -10,7 +10,8 @@
 //! and an element index. That index counts elements of the view's type,
 //! so each variable starts at a multiple of the size of its *unit*: its
 //! type, or for an array its innermost element type (arrays are indexed
-//! flat, `m[i][j]` as element `i * columns + j`).
+//! flat, `m[i][j]` as element `i * columns + j`). Pointer variables of the
+//! block are in `program_pointers.rs`.
 
 use super::*;
 
