@@ -111,6 +111,22 @@ fn atomic_counts_persist_into_later_launches() {
     assert_eq!(report(&context, &queue, &program), [COUNTER + n, 2 * n]);
     count(&program);
     assert_eq!(report(&context, &queue, &program), [COUNTER + 2 * n, 4 * n]);
+    // Back to back in the in-order queue, with no wait between them: the
+    // queue orders the launches' accesses to the variables.
+    let kernel = Kernel::create(&program, "count").expect("kernel");
+    for _ in 0..3 {
+        // SAFETY: `count` takes no arguments.
+        unsafe {
+            ExecuteKernel::new(&kernel)
+                .set_global_work_size(work_items)
+                .enqueue_nd_range(&queue)
+        }
+        .expect("enqueue");
+    }
+    assert_eq!(
+        report(&context, &queue, &program),
+        [COUNTER + 5 * n, 10 * n]
+    );
 }
 
 #[test]
