@@ -457,3 +457,29 @@ fn compile_and_link_callbacks_fire_once() {
     assert_eq!(build_status(linked.0, device), CL_BUILD_SUCCESS);
     assert!(CALLBACKS.load(Ordering::SeqCst) >= 2);
 }
+
+const COUNTING: &str = "extern global int shared_total;\n\
+kernel void bump(global int *out) {\n\
+    atomic_add(&shared_total, 2);\n\
+    out[get_global_id(0)] = 0;\n\
+}\n";
+
+const TOTAL: &str = "global int shared_total = 40;\n\
+kernel void read_total(global int *out) { out[get_global_id(0)] = shared_total; }\n";
+
+#[test]
+fn a_global_declared_extern_in_one_object_is_the_one_another_defines() {
+    let (context, queue, device) = setup();
+    let counting = source_program(&context, COUNTING);
+    let total = source_program(&context, TOTAL);
+    compile(&counting, device, "-cl-std=CL2.0", &[]).expect("compile counting");
+    compile(&total, device, "-cl-std=CL2.0", &[]).expect("compile total");
+    let linked = link(&context, device, "", &[&counting, &total]).expect("link");
+    assert_eq!(run(&context, &queue, linked.0, "read_total"), vec![40; 64]);
+    // `run` launches 64 work-items, each adding 2.
+    run(&context, &queue, linked.0, "bump");
+    assert_eq!(
+        run(&context, &queue, linked.0, "read_total"),
+        vec![40 + 128; 64]
+    );
+}

@@ -5,7 +5,8 @@
 //! `VkDevice` and memory, so nothing is shared behind the runtime's back).
 //! Covers writes, kernels, reads, fills of a sub-buffer, copies, maps,
 //! initial (`COPY_HOST_PTR`, `USE_HOST_PTR`) contents first used on the
-//! second device, and `clEnqueueMigrateMemObjects`.
+//! second device, and `clEnqueueMigrateMemObjects`. Program-scope
+//! `__global` variables are per device: each device has its own copy.
 
 mod common;
 
@@ -291,4 +292,47 @@ fn initial_contents_sub_buffers_copies_maps_and_migration() {
     );
     drop(used);
     drop(host);
+}
+
+/// `counter` and `tickets` of `tests/kernels/program_globals.cl` as the
+/// device of `queue` holds them.
+fn globals_on(context: &Context, queue: &CommandQueue, program: &Program) -> Vec<i32> {
+    let kernel = Kernel::create(program, "report").expect("kernel");
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    let out = unsafe { Buffer::<i32>::create(context, CL_MEM_READ_WRITE, 2, ptr::null_mut()) }
+        .expect("buffer");
+    // SAFETY: the kernel's one argument is an int buffer of two.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&out)
+            .set_global_work_size(1)
+            .enqueue_nd_range(queue)
+    }
+    .expect("enqueue");
+    let mut values = vec![0i32; 2];
+    // SAFETY: a blocking read into a vector of the buffer's size.
+    unsafe { queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut values, &[]) }.expect("read");
+    values
+}
+
+#[test]
+fn each_device_has_its_own_program_globals() {
+    let (context, [q0, q1], _) = two_devices();
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/program_globals.cl"))
+        .expect("kernel source");
+    let program = Program::create_and_build_from_source(&context, &source, "-cl-std=CL2.0")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let count = Kernel::create(&program, "count").expect("kernel");
+    // SAFETY: `count` takes no arguments.
+    unsafe {
+        ExecuteKernel::new(&count)
+            .set_global_work_size(32)
+            .enqueue_nd_range(&q0)
+    }
+    .expect("enqueue");
+    q0.finish().expect("finish");
+    // The initializer gives counter 5 and tickets 0; each of the 32
+    // work-items adds 1 and 2 on the first device only.
+    assert_eq!(globals_on(&context, &q0, &program), [5 + 32, 64]);
+    assert_eq!(globals_on(&context, &q1, &program), [5, 0]);
 }

@@ -96,7 +96,7 @@ impl DeviceCaps {
 
     /// OpenCL C 3.0 optional features (`__opencl_c_*`) this device supports.
     pub fn features(&self) -> Vec<&'static str> {
-        let mut list = Vec::new();
+        let mut list = vec!["__opencl_c_program_scope_global_variables"];
         if self.int64 {
             list.push("__opencl_c_int64");
         }

@@ -17,7 +17,8 @@ pub type GlobalId = usize;
 #[derive(Debug, Default)]
 pub struct Program {
     pub functions: Vec<Function>,
-    /// Program-scope variables (`__constant` tables; `__global` from 2.0).
+    /// Program-scope variables (`__constant` tables; `__global` from 2.0,
+    /// with the `static` variables of functions).
     pub globals: Vec<Global>,
     /// Every struct and union type, by id.
     pub records: Vec<Rc<Record>>,

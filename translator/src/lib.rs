@@ -32,7 +32,7 @@ pub mod unit;
 
 pub use caps::DeviceCaps;
 pub use options::{BuildOptions, OptionError};
-pub use reflect::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
+pub use reflect::{ArgKind, KernelArg, KernelReflection, ProgramGlobals, PushConstantHeader};
 pub use spirv::Kernel;
 pub use unit::{compile_unit, CompiledUnit};
 
@@ -44,11 +44,13 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// in-memory sources.
 pub const MAIN_FILE_NAME: &str = "<source>";
 
-/// A successfully compiled program: its kernels and the build log, which
-/// holds any warnings.
+/// A successfully compiled program: its kernels, the block of its
+/// program-scope `__global` variables, and the build log, which holds any
+/// warnings.
 #[derive(Debug)]
 pub struct Program {
     pub kernels: Vec<Kernel>,
+    pub globals: reflect::ProgramGlobals,
     pub log: String,
 }
 
@@ -103,13 +105,20 @@ pub fn build_named(
     caps: &DeviceCaps,
 ) -> Result<Program, BuildError> {
     let mut front = FrontEnd::run(file_name, source, options, caps);
-    let kernels = if front.diags.has_errors() {
-        Vec::new()
+    let lowered = if front.diags.has_errors() {
+        lower::Lowered {
+            kernels: Vec::new(),
+            globals: reflect::ProgramGlobals::default(),
+        }
     } else {
         lower::lower(&front.program, options, caps, &mut front.diags)
     };
     let log = front.log()?;
-    Ok(Program { kernels, log })
+    Ok(Program {
+        kernels: lowered.kernels,
+        globals: lowered.globals,
+        log,
+    })
 }
 
 /// Runs the front end only (preprocess, parse, check) and returns the

@@ -31,6 +31,8 @@ mod math;
 mod math_trig;
 mod memory;
 mod printf;
+mod program_globals;
+mod program_pointers;
 mod records;
 mod reinterpret;
 mod shuffle;
@@ -51,6 +53,13 @@ use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 use std::collections::{HashMap, HashSet};
 
+/// What lowering a program makes: its kernels and the block of its
+/// program-scope `__global` variables.
+pub struct Lowered {
+    pub kernels: Vec<Kernel>,
+    pub globals: crate::reflect::ProgramGlobals,
+}
+
 /// Lowers every kernel of `program`. Problems that only show up here (a
 /// construct the pointer model cannot express) are reported as errors.
 pub fn lower(
@@ -58,7 +67,24 @@ pub fn lower(
     options: &BuildOptions,
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
-) -> Vec<Kernel> {
+) -> Lowered {
+    let block = program_globals::GlobalsBlock::layout(program, caps.address_bits);
+    let initial = {
+        let mut builder = ModuleBuilder::new(program, options, caps, diags, &block);
+        builder.globals_initial_bytes(&block)
+    };
+    let mut lowered = Lowered {
+        kernels: Vec::new(),
+        globals: crate::reflect::ProgramGlobals::default(),
+    };
+    // An initializer it cannot evaluate was reported: the build fails.
+    let Some(initial) = initial else {
+        return lowered;
+    };
+    lowered.globals = crate::reflect::ProgramGlobals {
+        size: block.size(),
+        initial,
+    };
     let kernel_count = program
         .functions
         .iter()
@@ -73,34 +99,8 @@ pub fn lower(
             let mut word_objects = HashSet::new();
             let (builder, built) = loop {
                 let mark = diags.len();
-                let mut builder = ModuleBuilder {
-                    program,
-                    caps,
-                    diags,
-                    module: naga::Module::default(),
-                    specialisations: HashMap::new(),
-                    narrow_buffers: HashMap::new(),
-                    image_roots: HashMap::new(),
-                    program_globals: HashMap::new(),
-                    views: Vec::new(),
-                    local_args: Vec::new(),
-                    group_scratch: HashMap::new(),
-                    helpers: HashMap::new(),
-                    next_binding: 0,
-                    printf: None,
-                    builtins: None,
-                    push_constants: None,
-                    in_progress: Vec::new(),
-                    relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
-                    math_functions: HashMap::new(),
-                    root_sets: Vec::new(),
-                    cast_bases: Vec::new(),
-                    workgroup_locals: HashMap::new(),
-                    returned_roots: HashMap::new(),
-                    word_objects: word_objects.clone(),
-                    float_words: HashMap::new(),
-                    wanted_word_objects: Vec::new(),
-                };
+                let mut builder = ModuleBuilder::new(program, options, caps, diags, &block);
+                builder.word_objects = word_objects.clone();
                 let built = builder.kernel(id, info);
                 let wanted = std::mem::take(&mut builder.wanted_word_objects);
                 // An attempt that found such objects stopped there, even if
@@ -142,14 +142,13 @@ pub fn lower(
             locations.push(f.location);
         }
     });
-    let mut kernels = Vec::new();
     for (finished, location) in finished.into_iter().zip(locations) {
         match finished {
-            Ok(kernel) => kernels.push(kernel),
+            Ok(kernel) => lowered.kernels.push(kernel),
             Err(e) => diags.error(location, e.0),
         }
     }
-    kernels
+    lowered
 }
 
 /// Where a pointer points.
@@ -281,6 +280,12 @@ enum Place {
     /// Lanes of the vector of the given type at a pointer.
     Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),
+    /// A program-scope pointer variable (see `program_globals.rs`): the
+    /// `u32` word of the block that holds it, and its pointee type.
+    BlockPointer {
+        word: Handle<naga::Expression>,
+        pointee: Type,
+    },
     /// One of several places, by a root chosen at run time: `which`
     /// indexes `candidates`; `ty` is the C type of the value there.
     Chosen {
@@ -363,6 +368,12 @@ struct ModuleBuilder<'a> {
     views: Vec<views::BufferView>,
     /// Program-scope `__constant` variables used by this kernel.
     program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
+    /// Where the program-scope `__global` variables lie (see
+    /// `program_globals.rs`).
+    globals_block: &'a program_globals::GlobalsBlock,
+    /// The binding of that block and its first view, made on the kernel's
+    /// first use of one of them.
+    globals_view: Option<(u32, Handle<naga::GlobalVariable>)>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
     local_args: Vec<Handle<naga::GlobalVariable>>,
     /// The work-group collectives' scratch arrays, by element type (see
@@ -370,7 +381,9 @@ struct ModuleBuilder<'a> {
     group_scratch: HashMap<Handle<naga::Type>, Handle<naga::GlobalVariable>>,
     /// Helper functions made once per module (see `divide64.rs`).
     helpers: HashMap<&'static str, Handle<naga::Function>>,
-    /// The first storage-buffer binding the kernel's arguments left free.
+    /// The next free storage-buffer binding: past the arguments' (and the
+    /// launch block's), then taken by the printf buffer and the program
+    /// globals' block as the kernel first uses them.
     next_binding: u32,
     /// Made by the kernel's first `printf`.
     printf: Option<printf::PrintfBuffer>,
@@ -396,6 +409,47 @@ struct ModuleBuilder<'a> {
     /// Objects this attempt found atomics on that it does not hold as
     /// words: the kernel is lowered again.
     wanted_word_objects: Vec<float_words::WorkgroupObject>,
+}
+
+impl<'a> ModuleBuilder<'a> {
+    fn new(
+        program: &'a hir::Program,
+        options: &BuildOptions,
+        caps: &'a DeviceCaps,
+        diags: &'a mut Diagnostics,
+        globals_block: &'a program_globals::GlobalsBlock,
+    ) -> Self {
+        ModuleBuilder {
+            program,
+            caps,
+            diags,
+            module: naga::Module::default(),
+            specialisations: HashMap::new(),
+            narrow_buffers: HashMap::new(),
+            image_roots: HashMap::new(),
+            program_globals: HashMap::new(),
+            globals_block,
+            globals_view: None,
+            views: Vec::new(),
+            local_args: Vec::new(),
+            group_scratch: HashMap::new(),
+            helpers: HashMap::new(),
+            next_binding: 0,
+            printf: None,
+            builtins: None,
+            push_constants: None,
+            in_progress: Vec::new(),
+            relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
+            math_functions: HashMap::new(),
+            root_sets: Vec::new(),
+            cast_bases: Vec::new(),
+            workgroup_locals: HashMap::new(),
+            returned_roots: HashMap::new(),
+            word_objects: HashSet::new(),
+            float_words: HashMap::new(),
+            wanted_word_objects: Vec::new(),
+        }
+    }
 }
 
 /// The state of one naga function under construction.
@@ -1086,6 +1140,9 @@ impl<'a> ModuleBuilder<'a> {
                 return Ok(Value::Pointer(p.at(index)));
             }
             H::Decay(array) => {
+                if let Some(p) = self.block_decay(fb, array)? {
+                    return Ok(Value::Pointer(p));
+                }
                 let root = self.array_root(fb, array)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 return Ok(Value::Pointer(PointerValue::fixed(root, index)));

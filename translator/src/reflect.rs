@@ -92,6 +92,18 @@ pub struct PrintfReflection {
     pub formats: Vec<crate::printf::PrintfFormat>,
 }
 
+/// A program's program-scope `__global` variables (OpenCL C 3.0 s6.8):
+/// one block of `size` bytes per program and device, shared by every
+/// launch of every kernel of the program, that starts out as `initial`
+/// (the initializers, zero elsewhere; `size` rounded up to whole 32-bit
+/// words, which is how much memory the block needs). `size` is 0 when the
+/// program has none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProgramGlobals {
+    pub size: u64,
+    pub initial: Vec<u8>,
+}
+
 impl KernelReflection {
     /// The push-constant bytes the kernel's pipeline declares.
     pub fn pipeline_push_constant_size(&self) -> u32 {
@@ -129,6 +141,10 @@ pub struct KernelReflection {
     /// The printf buffer and the formats of the kernel's `printf` calls,
     /// when it has any.
     pub printf: Option<PrintfReflection>,
+    /// The storage-buffer binding of the program's block of program-scope
+    /// `__global` variables ([`ProgramGlobals`]), when the kernel uses any
+    /// of them.
+    pub program_globals: Option<u32>,
     /// Number of storage-buffer bindings (0..n) in descriptor set 0.
     pub storage_buffers: u32,
     /// Whether an NDRange may end in smaller work-groups (OpenCL C 2.0 and

@@ -182,9 +182,10 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         // __constant arguments are storage buffers like __global ones.
         CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => ulong(device.max_mem_alloc_size()),
         CL_DEVICE_MAX_CONSTANT_ARGS => uint(device.max_storage_buffers()),
-        // No program-scope global variables.
+        // A program's global variables share one buffer (see
+        // core/program_globals.rs), as large as any allocation may be.
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
-            size(0)
+            size(device.max_mem_alloc_size() as usize)
         }
         CL_DEVICE_LOCAL_MEM_TYPE => InfoValue::scalar::<cl_device_local_mem_type>(CL_LOCAL),
         CL_DEVICE_LOCAL_MEM_SIZE => ulong(device.local_mem_size()),

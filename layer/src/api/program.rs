@@ -422,8 +422,14 @@ pub(crate) unsafe extern "C" fn get_program_build_info(
             CL_PROGRAM_BINARY_TYPE => Ok(InfoValue::scalar::<cl_program_binary_type>(
                 build.binary_type(),
             )),
-            // No program-scope global variables.
-            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Ok(InfoValue::scalar::<usize>(0)),
+            // What the program-scope `__global` variables take; 0 without
+            // an executable (a compiled object, a failed build).
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Ok(InfoValue::scalar::<usize>(
+                build
+                    .executable
+                    .as_ref()
+                    .map_or(0, |e| e.globals().size() as usize),
+            )),
             _ => Err(CL_INVALID_VALUE),
         })??;
         // SAFETY: the application's buffers, per the clGetProgramBuildInfo

@@ -281,6 +281,12 @@ impl Kernel {
             recipe.hold(buffer);
             print = Some(completion);
         }
+        if let Some(binding) = reflection.program_globals {
+            let slot = buffers
+                .get_mut(binding as usize)
+                .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+            *slot = (executable.globals().buffer(device)?, 0, 0);
+        }
         for dispatch in plan.dispatches() {
             let pipeline = executable.pipeline(
                 *index,

@@ -26,6 +26,7 @@ use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::object::{ClObject, Object, ObjectKind};
 use crate::core::program_binary::{BinaryKind, DeviceIdentity, KernelEntry, ProgramBinary};
+use crate::core::program_globals::GlobalsStorage;
 use crate::core::CLResult;
 use crate::vulkan::ComputePipeline;
 
@@ -42,6 +43,8 @@ pub struct Executable {
     translated: translator::Program,
     kernel_arg_info: bool,
     pipelines: Mutex<PipelineCache>,
+    /// The program-scope `__global` variables of this build.
+    globals: GlobalsStorage,
 }
 
 impl Executable {
@@ -51,6 +54,11 @@ impl Executable {
 
     pub fn kernels(&self) -> &[translator::Kernel] {
         &self.translated.kernels
+    }
+
+    /// The storage of the program-scope `__global` variables.
+    pub fn globals(&self) -> &GlobalsStorage {
+        &self.globals
     }
 
     pub fn kernel_index(&self, name: &str) -> Option<usize> {
@@ -519,7 +527,9 @@ pub(crate) fn executable_from(
     match compiled {
         Ok(Ok(translated)) => {
             let log = translated.log.clone();
+            let globals = GlobalsStorage::new(translated.globals.clone());
             let executable = Executable {
+                globals,
                 device: device.clone(),
                 translated,
                 kernel_arg_info: options

@@ -102,7 +102,18 @@ impl Checker<'_> {
         let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
         let ty = self.apply_endian(ty, &placement, location);
         let generic_std = self.cl_std >= (2, 0);
-        let space = match quals.address_space {
+        // In `constant int *p` the address space is the pointee's: the
+        // variable itself gets the default one.
+        let names_pointee = !matches!(
+            init.declarator.derived.first(),
+            None | Some(ast::Derived::Array(_))
+        );
+        let declared = if names_pointee && generic_std {
+            None
+        } else {
+            quals.address_space
+        };
+        let space = match declared {
             Some(AddressSpace::Constant) => AddressSpace::Constant,
             Some(AddressSpace::Global) if generic_std => AddressSpace::Global,
             None if generic_std => AddressSpace::Global,
@@ -144,6 +155,25 @@ impl Checker<'_> {
                 location,
                 format!("variable has incomplete type '{}'", ty.display()),
             );
+        }
+        // `extern int x;` then `int x = 1;` (also across linked units) name
+        // one object, as two tentative definitions `int x; int x;` do.
+        if let Some(&Symbol::Global(earlier)) = self.scopes.in_innermost(name) {
+            let same = {
+                let g = &self.program.globals[earlier];
+                g.ty == ty && g.space == space
+            };
+            if !same {
+                self.error(
+                    location,
+                    format!("redefinition of '{name}' with a different type or address space"),
+                );
+            } else if init_expr.is_some() && self.program.globals[earlier].init.is_some() {
+                self.error(location, format!("redefinition of '{name}'"));
+            } else if init_expr.is_some() {
+                self.program.globals[earlier].init = init_expr;
+            }
+            return;
         }
         self.program.globals.push(hir::Global {
             name: name.clone(),
@@ -506,6 +536,14 @@ impl Checker<'_> {
                     location,
                     "function declarations inside functions are not supported",
                 );
+                continue;
+            }
+            if d.specs.storage == Some(ast::StorageClass::Static) && self.cl_std >= (2, 0) {
+                // OpenCL C 3.0 s6.7.1: a function's static variable lives as
+                // a program-scope one does (in the global address space
+                // unless qualified), initialised once; only its name is
+                // local.
+                self.program_scope_variable(d, init, base.clone(), quals);
                 continue;
             }
             if self

@@ -239,7 +239,7 @@ impl ModuleBuilder<'_> {
             else {
                 return Err(self.error(
                     value.location,
-                    "this initializer of a program-scope union or struct is not a constant the translator can evaluate yet",
+                    "this initializer of a program-scope union, struct or __global variable is not a constant the translator can evaluate yet",
                 ));
             };
             let lanes = constant_lanes(value).unwrap_or_default();
@@ -255,7 +255,7 @@ impl ModuleBuilder<'_> {
                     return Err(self.error(
                         value.location,
                         format!(
-                            "constant '{}' members of program-scope unions and structs are not supported yet by this translator",
+                            "constant '{}' values in program-scope unions, structs and __global variables are not supported yet by this translator",
                             Type::Scalar(s).display()
                         ),
                     ));
@@ -284,6 +284,26 @@ impl ModuleBuilder<'_> {
             self.constant_bytes(&part, sub, offset + at, bytes, location)?;
         }
         Ok(())
+    }
+
+    /// Writes the initial bytes of an object of `ty` that lies at byte
+    /// `offset` of `bytes`, from its constant initializer `init` (a list,
+    /// or one value).
+    pub(super) fn constant_object_bytes(
+        &mut self,
+        ty: &Type,
+        init: &Expr,
+        offset: usize,
+        bytes: &mut [u8],
+    ) -> LResult<()> {
+        let tree = match &init.kind {
+            H::InitList(items) => InitTree::from_items(items),
+            _ => InitTree {
+                value: Some(init),
+                children: Vec::new(),
+            },
+        };
+        self.constant_bytes(ty, &tree, offset, bytes, init.location)
     }
 
     fn init_leaf(&mut self, arena: &mut Arena, value: &Expr) -> LResult<Handle<naga::Expression>> {
@@ -394,9 +414,10 @@ impl ModuleBuilder<'_> {
         }
         let global = &self.program.globals[id];
         if global.space != AddressSpace::Constant {
+            // They live in the program's block (`program_globals.rs`).
             return Err(self.error(
                 location,
-                "program-scope variables in the global address space are not supported yet by this translator",
+                "internal compiler error: a program-scope __global variable reached the lowering of __constant data",
             ));
         }
         let (name, declared_at) = (global.name.to_string(), global.location);

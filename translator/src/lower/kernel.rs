@@ -295,9 +295,6 @@ impl ModuleBuilder<'_> {
             binding: p.binding,
             formats: p.formats,
         });
-        if printf.is_some() {
-            binding += 1;
-        }
         self.module.entry_points.push(naga::EntryPoint {
             name: f.name.to_string(),
             stage: naga::ShaderStage::Compute,
@@ -314,7 +311,10 @@ impl ModuleBuilder<'_> {
             args,
             push_constant_size,
             launch_block_binding,
-            storage_buffers: binding,
+            // The printf buffer and the program globals took theirs past the
+            // arguments' on first use.
+            storage_buffers: self.next_binding,
+            program_globals: self.globals_view.map(|(binding, _)| binding),
             printf,
             // Set by `lower`, which has the build options.
             non_uniform_work_groups: false,

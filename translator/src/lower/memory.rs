@@ -24,6 +24,7 @@ impl ModuleBuilder<'_> {
                 }
                 Slot::Pointer { .. } => Place::PointerVar(*id),
             }),
+            H::Global(id) if self.block_place_of(e) => self.block_place(fb, *id, e),
             H::Global(id) => {
                 let g = self.program_global(*id, e.location)?;
                 let words = fb.add(naga::Expression::GlobalVariable(g));
@@ -36,6 +37,13 @@ impl ModuleBuilder<'_> {
                 self.vector_lane_place(fb, base, index, e.location)
             }
             H::Index(base, index) => {
+                if let Type::Array(..) = base.ty {
+                    if let Some(place) =
+                        self.block_index_place(fb, base, index, &e.ty, e.location)?
+                    {
+                        return Ok(place);
+                    }
+                }
                 let index = self.index_value(fb, index)?;
                 if let Type::Array(..) = base.ty {
                     let array = match self.place(fb, base)? {
@@ -181,7 +189,7 @@ impl ModuleBuilder<'_> {
             }),
             Place::Null(_) => Ok(Place::Null(ty.clone())),
             Place::Bytes(bp) => Ok(self.image_swizzle(bp, lanes)),
-            Place::PointerVar(_) | Place::FloatBits { .. } => {
+            Place::PointerVar(_) | Place::FloatBits { .. } | Place::BlockPointer { .. } => {
                 Err(self.error(location, "invalid swizzle target"))
             }
         }
@@ -328,7 +336,7 @@ impl ModuleBuilder<'_> {
             }
             Place::Null(_) => Place::Null(Type::Scalar(s)),
             Place::Bytes(bp) => return self.image_lane(fb, bp, i, location),
-            Place::PointerVar(_) | Place::FloatBits { .. } => {
+            Place::PointerVar(_) | Place::FloatBits { .. } | Place::BlockPointer { .. } => {
                 return Err(self.error(location, "subscript of a pointer variable's vector"))
             }
         })
@@ -676,6 +684,9 @@ impl ModuleBuilder<'_> {
                 Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
+            Place::BlockPointer { word, pointee } => {
+                Value::Pointer(self.load_block_pointer(fb, word, &pointee, location)?)
+            }
             Place::Bytes(bp) => Value::Plain(self.load_bytes(fb, &bp, location)?),
             Place::Narrow {
                 global,
@@ -971,6 +982,9 @@ impl ModuleBuilder<'_> {
             (Place::PointerVar(id), Value::Pointer(p)) => {
                 self.store_pointer_var(fb, id, p, location)?
             }
+            (Place::BlockPointer { word, pointee }, Value::Pointer(p)) => {
+                self.store_block_pointer(fb, word, &pointee, p, location)?
+            }
             (
                 Place::Narrow {
                     global,
@@ -1078,11 +1092,17 @@ impl ModuleBuilder<'_> {
                 Ok(Value::Pointer(p.at(index)))
             }
             H::Index(base, index) => {
+                if let Some(p) = self.block_element_pointer(fb, base, index, &x.ty, location)? {
+                    return Ok(Value::Pointer(p));
+                }
                 let root = self.array_root(fb, base)?;
                 let index = self.index_value(fb, index)?;
                 Ok(Value::Pointer(PointerValue::fixed(root, index)))
             }
             H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
+            H::Global(id) if self.block_place_of(x) => {
+                self.block_address(fb, *id, x).map(Value::Pointer)
+            }
             H::Local(_) | H::Global(_) if matches!(x.ty, Type::Array(..)) => {
                 let root = self.array_root(fb, x)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));

@@ -228,6 +228,7 @@ impl ModuleBuilder<'_> {
     fn printf_buffer(&mut self) -> &mut PrintfBuffer {
         if self.printf.is_none() {
             let binding = self.next_binding;
+            self.next_binding += 1;
             let u32_ty = self.u32_type();
             let atomic = self.add_type(naga::TypeInner::Atomic(naga::Scalar::U32));
             let mut view = |name: &str, base: Handle<naga::Type>| {
