@@ -34,6 +34,7 @@ mod records;
 mod reinterpret;
 mod shuffle;
 mod statements;
+mod switch;
 mod views;
 mod wide;
 mod workitem;
