@@ -84,6 +84,7 @@ pub fn lower(
             math_functions: HashMap::new(),
             root_sets: Vec::new(),
             cast_bases: Vec::new(),
+            word_locals: Default::default(),
             workgroup_locals: HashMap::new(),
             returned_roots: HashMap::new(),
         };
@@ -342,6 +343,9 @@ struct ModuleBuilder<'a> {
     root_sets: Vec<Vec<Root>>,
     /// Objects whose address was cast to another pointee type.
     cast_bases: Vec<cast_memory::CastBase>,
+    /// `__local` variables held as `u32` words because the kernel casts
+    /// their address to a narrower pointee (see `cast_memory.rs`).
+    word_locals: std::collections::HashSet<Handle<naga::GlobalVariable>>,
     /// The roots (in the callee's terms) of the pointers helpers return.
     returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,
     /// The workgroup globals of `__local` variables declared in kernels.

@@ -417,6 +417,7 @@ impl ModuleBuilder<'_> {
     /// specialised to a root.
     pub(super) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
         let f = &self.program.functions[fb.hir];
+        let word_locals = cast_memory::locals_cast_to_narrower(f);
         let u32_ty = self.u32_type();
         let u32_local = |fb: &mut FnBuilder, name: String| {
             fb.function.local_variables.append(
@@ -443,7 +444,12 @@ impl ModuleBuilder<'_> {
                     Slot::Workgroup(self.workgroup_locals[&(fb.hir, id)])
                 }
                 ty if local.space == AddressSpace::Local => {
-                    let naga_ty = self.value_type(ty, local.location)?;
+                    let words = word_locals.contains(&id);
+                    let naga_ty = if words {
+                        self.image_type(ty)
+                    } else {
+                        self.value_type(ty, local.location)?
+                    };
                     let global = self.module.global_variables.append(
                         naga::GlobalVariable {
                             name: Some(local.name.to_string()),
@@ -455,6 +461,9 @@ impl ModuleBuilder<'_> {
                         },
                         Span::UNDEFINED,
                     );
+                    if words {
+                        self.word_locals.insert(global);
+                    }
                     self.workgroup_locals.insert((fb.hir, id), global);
                     Slot::Workgroup(global)
                 }
@@ -473,7 +482,8 @@ impl ModuleBuilder<'_> {
                     ))
                 }
             };
-            if self.is_image(&local.ty) {
+            let words = matches!(slot, Slot::Workgroup(g) if self.word_locals.contains(&g));
+            if words || self.is_image(&local.ty) {
                 // Pointers into the variable count its elements (itself
                 // for a non-array).
                 let (elem, is_array) = match &local.ty {

@@ -7,7 +7,10 @@ use super::*;
 impl ModuleBuilder<'_> {
     pub(super) fn place(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Place> {
         match &e.kind {
-            H::Local(id) if self.is_image(&e.ty) => {
+            H::Local(id)
+                if self.is_image(&e.ty)
+                    || matches!(fb.slots[id], Slot::Workgroup(g) if self.word_locals.contains(&g)) =>
+            {
                 let (words, shared) = match fb.slots[id] {
                     Slot::Variable(v) => (fb.add(naga::Expression::LocalVariable(v)), None),
                     Slot::Workgroup(g) => (fb.add(naga::Expression::GlobalVariable(g)), Some(g)),
