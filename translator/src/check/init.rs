@@ -5,7 +5,7 @@ use super::{is_error, Checker, Conversion};
 use crate::ast::{self, Designator};
 use crate::diagnostic::Location;
 use crate::hir::{Expr, ExprKind as H};
-use crate::types::Type;
+use crate::types::{Scalar, Type};
 
 /// The sub-objects of an aggregate, as a list initializer walks them.
 enum Shape {
@@ -44,6 +44,26 @@ impl Checker<'_> {
         name_location: Location,
     ) -> (Expr, Type) {
         match init {
+            ast::Initializer::Expr(e)
+                if matches!(e.kind, ast::ExprKind::StringLiteral(_)) && is_char_array(ty) =>
+            {
+                self.string_initializer(e, ty)
+            }
+            // `char s[] = { "text" }`.
+            ast::Initializer::List(items, _)
+                if is_char_array(ty)
+                    && matches!(
+                        items.as_slice(),
+                        [(designators, ast::Initializer::Expr(e))]
+                            if designators.is_empty()
+                                && matches!(e.kind, ast::ExprKind::StringLiteral(_))
+                    ) =>
+            {
+                let [(_, ast::Initializer::Expr(e))] = items.as_slice() else {
+                    unreachable!("matched above");
+                };
+                self.string_initializer(e, ty)
+            }
             ast::Initializer::Expr(e) => {
                 if let Type::Array(..) = ty {
                     self.error(e.location, "array initializer must be an initializer list");
@@ -63,6 +83,41 @@ impl Checker<'_> {
                 (Expr::new(H::InitList(out), ty.clone(), *location), ty)
             }
         }
+    }
+
+    /// `char s[] = "text"` (C99 6.7.8p14): the string's bytes and its NUL
+    /// as an initializer list, the NUL left out where the array has room
+    /// for the bytes only; an array of unknown size takes them all.
+    fn string_initializer(&mut self, e: &ast::Expr, ty: &Type) -> (Expr, Type) {
+        let Type::Array(elem, declared) = ty else {
+            unreachable!("is_char_array checked the type");
+        };
+        let value = self.expr(e);
+        let H::Str(bytes) = &value.kind else {
+            // The literal was invalid, already reported.
+            return (value, ty.clone());
+        };
+        let with_nul = bytes.len() as u64 + 1;
+        let size = if *declared == 0 { with_nul } else { *declared };
+        if bytes.len() as u64 > size {
+            self.error(e.location, "initializer-string for char array is too long");
+        }
+        let scalar = elem.scalar().unwrap_or(Scalar::Char);
+        let items = bytes
+            .iter()
+            .chain(std::iter::once(&0))
+            .take(size as usize)
+            .enumerate()
+            .map(|(i, &b)| {
+                let bits = crate::literal::wrap(i64::from(b as i8), scalar);
+                (
+                    vec![i as u64],
+                    self.int_const(bits, Type::Scalar(scalar), e.location),
+                )
+            })
+            .collect();
+        let ty = Type::Array(elem.clone(), size);
+        (Expr::new(H::InitList(items), ty.clone(), e.location), ty)
     }
 
     /// Initialises the sub-objects of `ty` (at `path`) from `items[*pos..]`.
@@ -195,6 +250,20 @@ impl Checker<'_> {
                     self.fill(&sub_ty, &sub_path, sub_items, &mut sub_pos, out, true, *l);
                     *pos += 1;
                 }
+                ast::Initializer::Expr(e)
+                    if matches!(e.kind, ast::ExprKind::StringLiteral(_))
+                        && is_char_array(&sub_ty) =>
+                {
+                    let (list, _) = self.string_initializer(e, &sub_ty);
+                    if let H::InitList(bytes) = list.kind {
+                        out.extend(bytes.into_iter().map(|(at, byte)| {
+                            let mut byte_path = sub_path.clone();
+                            byte_path.extend(at);
+                            (byte_path, byte)
+                        }));
+                    }
+                    *pos += 1;
+                }
                 ast::Initializer::Expr(e) if is_aggregate => {
                     // A value of the sub-aggregate's own type initialises it
                     // whole; anything else starts brace elision, which
@@ -225,4 +294,10 @@ impl Checker<'_> {
         }
         reached
     }
+}
+
+/// Whether `ty` is an array of `char` or `uchar`, which a string literal
+/// may initialise.
+fn is_char_array(ty: &Type) -> bool {
+    matches!(ty, Type::Array(elem, _) if matches!(**elem, Type::Scalar(Scalar::Char | Scalar::UChar)))
 }
