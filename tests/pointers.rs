@@ -1,8 +1,8 @@
 //! The pointer model through the loader: pointers chosen at run time
 //! (ternaries per work-item, ping-pong loops, variables reassigned on
 //! different paths), pointer casts on `__local`, `__constant` and private
-//! memory, pointer comparisons and `%p`, records held as bytes given to
-//! helpers by pointer, float atomics through chosen pointers, each checked
+//! memory, pointer comparisons and `%p`, integers computed from pointers
+//! converted back, records held as bytes given to helpers by pointer, float atomics through chosen pointers, each checked
 //! against the host.
 
 mod common;
@@ -536,6 +536,28 @@ fn narrow_stores_into_local_int_arrays_keep_every_work_items_bytes() {
             let want = u32::from(bytes[63 - l]) | u32::from(halves[l & 31] as u16) << 16;
             assert_eq!(got_readback[group * 64 + l], want, "read back at {l}");
         }
+    }
+}
+
+#[test]
+fn integers_from_pointers_converted_back() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_integers.cl");
+    const N: usize = 256;
+    let input: Vec<f32> = (0..N).map(|i| i as f32 * 0.5 + 1.0).collect();
+    let kernel = Kernel::create(&program, "integer_pointers").expect("kernel");
+    let out = buffer(&context, &queue, &vec![0i32; N]);
+    let din = buffer(&context, &queue, &input);
+    arg(&kernel, 0, &out);
+    arg(&kernel, 1, &din);
+    run(&queue, &kernel, N, 64);
+    let got = read(&queue, &out, N);
+    for (i, (&g, &x)) in got.iter().zip(&input).enumerate() {
+        let want = (x.to_bits() as i32)
+            .wrapping_add(x as i32)
+            .wrapping_add(3 * i as i32)
+            .wrapping_add(1);
+        assert_eq!(g, want, "out[{i}]");
     }
 }
 

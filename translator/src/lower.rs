@@ -24,6 +24,7 @@ mod fp16;
 mod geometric;
 mod init;
 mod int64;
+mod integer_pointers;
 mod kernel;
 mod library;
 mod math;
@@ -885,10 +886,9 @@ impl<'a> ModuleBuilder<'a> {
             H::Convert(x) if matches!(x.ty, Type::Pointer(_)) => {
                 self.pointer_to_integer(fb, x, &e.ty, location)?
             }
-            H::Convert(_) if matches!(e.ty, Type::Pointer(_)) => {
-                return Err(self.error(
-                    location,
-                    "converting an integer other than 0 to a pointer is not supported by this translator (a pointer must point into a known buffer or array)",
+            H::Convert(x) if matches!(e.ty, Type::Pointer(_)) => {
+                return Ok(Value::Pointer(
+                    self.integer_to_pointer(fb, x, &e.ty, location)?,
                 ))
             }
             H::Convert(x) => {

@@ -513,4 +513,60 @@ mod tests {
             "i=7 v=1.500000,-2.000000\ni=-3 v=-2.000000,1.500000\n"
         );
     }
+
+    #[test]
+    fn string_records_chosen_read_and_dropped() {
+        let format = PrintfFormat {
+            pieces: parse_format("%s=%-4s|%.2s|%d\n").expect("valid"),
+            args: vec![
+                PrintfValue {
+                    scalar: PrintfScalar::StringIndex,
+                    lanes: 1,
+                },
+                PrintfValue {
+                    scalar: PrintfScalar::StringBytes,
+                    lanes: 1,
+                },
+                PrintfValue {
+                    scalar: PrintfScalar::StringBytes,
+                    lanes: 1,
+                },
+                PrintfValue {
+                    scalar: PrintfScalar::Int32,
+                    lanes: 1,
+                },
+            ],
+            strings: vec!["no".into(), "yes".into()],
+        };
+        let word = |b: &[u8; 4]| u32::from_le_bytes(*b);
+        let records = [
+            // index, "yes"; "ab" (1 word); "hello" (2 words); 7
+            0,
+            1,
+            2,
+            word(b"ab\0\0"),
+            5,
+            word(b"hell"),
+            word(b"o\0\0\0"),
+            7,
+            // index, "no"; "" (no word); "xyz"; -1
+            0,
+            0,
+            0,
+            3,
+            word(b"xyz\0"),
+            u32::MAX,
+            // Claimed, but its second string runs past the end.
+            0,
+            1,
+            0,
+            9,
+        ];
+        let mut words = vec![records.len() as u32];
+        words.extend(records);
+        assert_eq!(
+            render(&words, std::slice::from_ref(&format)),
+            "yes=ab  |he|7\nno=    |xy|-1\n"
+        );
+    }
 }
