@@ -5,6 +5,14 @@
 //! The buffer's first word counts the words that records have claimed; a
 //! record that no longer fits is dropped and the call returns -1, as the
 //! spec allows once the buffer is full.
+//!
+//! `%s` of a string known at compile time (a literal, a `__constant` char
+//! array or table of strings with a constant initializer) becomes text of
+//! the format, or where a ternary or a table row chooses among such
+//! strings at run time, an index into the format's strings. Any other
+//! string is read at run time through its `char` pointer: its length
+//! first (up to `MAX_STRING_BYTES`), to claim the record's words, then its
+//! bytes into the record.
 
 use super::*;
 use crate::printf::{
@@ -289,10 +297,12 @@ impl ModuleBuilder<'_> {
         if global.space != AddressSpace::Constant {
             return None;
         }
+        let is_char = |t: &Type| matches!(t, Type::Scalar(Scalar::Char | Scalar::UChar));
         let (rows, row_len) = match &global.ty {
             Type::Array(elem, rows) => match &**elem {
-                Type::Array(_, row_len) => (*rows, *row_len),
-                _ => (1, *rows),
+                Type::Array(c, row_len) if is_char(c) => (*rows, *row_len),
+                c if is_char(c) => (1, *rows),
+                _ => return None,
             },
             _ => return None,
         };
