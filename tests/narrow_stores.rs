@@ -2,8 +2,9 @@
 //! loader: `uchar`/`ushort`/`char` stores into `__local` arrays of `float`,
 //! `ulong`, `float4`, `short` and `int4` by all work-items of a group at
 //! once (each must change only its own bytes, atomically where others
-//! share the word), and into a private `float` array; the host computes
-//! the same bytes.
+//! share the word), the casts written on the arrays, on a helper's
+//! parameter, on a pointer variable and on one chosen at run time; and into a private `float` array;
+//! the host computes the same bytes.
 
 mod common;
 
@@ -13,6 +14,8 @@ use opencl3::program::Program;
 const GROUP: usize = 64;
 const GROUPS: usize = 3;
 const SEED: u8 = 0x5a;
+/// Words each group writes to `out`.
+const WORDS: usize = 192;
 
 fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
@@ -21,7 +24,7 @@ fn words(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-/// The 128 words group `group` writes to `out`.
+/// The words group `group` writes to `out`.
 fn expected_group(group: usize) -> Vec<u32> {
     let b = |lid: usize| (SEED as usize + lid * 7 + group * 13) as u8;
     let mut f: Vec<u8> = (0..16).flat_map(|_| (-1.0f32).to_le_bytes()).collect();
@@ -37,7 +40,21 @@ fn expected_group(group: usize) -> Vec<u32> {
         .flat_map(|k: i32| [k, -k, k * 1000, 7])
         .flat_map(i32::to_le_bytes)
         .collect();
+    let mut h: Vec<u8> = (0..16).flat_map(|_| 2.0f32.to_le_bytes()).collect();
+    let mut pv = vec![0xffu8; 64];
+    let mut ca: Vec<u8> = (0..16).flat_map(|_| (-0.5f32).to_le_bytes()).collect();
+    let mut cb = ca.clone();
     for lid in 0..GROUP {
+        if lid % 4 != 0 {
+            let chosen = if group & 1 == 1 { &mut ca } else { &mut cb };
+            chosen[lid] = b(lid);
+        }
+        if lid % 3 == 1 {
+            h[lid] = b(lid);
+        }
+        if lid < 56 {
+            pv[8 + lid] = b(lid) ^ 0x33;
+        }
         if lid & 1 == 1 {
             f[lid] = b(lid);
         }
@@ -63,6 +80,10 @@ fn expected_group(group: usize) -> Vec<u32> {
     out.extend(words(&v));
     out.extend(shorts);
     out.extend(words(&i4));
+    out.extend(words(&h));
+    out.extend(words(&pv));
+    out.extend(words(&ca));
+    out.extend(words(&cb));
     out
 }
 
@@ -88,7 +109,7 @@ fn narrow_stores_into_wider_local_and_private_elements() {
     let program = Program::create_and_build_from_source(&context, &source, "")
         .unwrap_or_else(|log| panic!("build failed:\n{log}"));
     let kernel = Kernel::create(&program, "narrow_local_stores").expect("kernel");
-    let out = common::buffer_with(&context, &queue, &vec![0u32; GROUPS * 128]);
+    let out = common::buffer_with(&context, &queue, &vec![0u32; GROUPS * WORDS]);
     let private_out = common::buffer_with(&context, &queue, &vec![0u32; GROUPS * GROUP * 4]);
     // SAFETY: the arguments match the kernel's parameters.
     unsafe {
@@ -101,10 +122,10 @@ fn narrow_stores_into_wider_local_and_private_elements() {
             .enqueue_nd_range(&queue)
             .expect("launch");
     }
-    let got = common::read_buffer(&queue, &out, GROUPS * 128);
+    let got = common::read_buffer(&queue, &out, GROUPS * WORDS);
     for group in 0..GROUPS {
         let want = expected_group(group);
-        for (k, (&g, &w)) in got[group * 128..].iter().zip(&want).enumerate() {
+        for (k, (&g, &w)) in got[group * WORDS..].iter().zip(&want).enumerate() {
             assert_eq!(g, w, "group {group}, word {k}: {g:#010x} != {w:#010x}");
         }
     }

@@ -38,6 +38,7 @@ mod statements;
 mod switch;
 mod views;
 mod wide;
+mod word_locals;
 mod workitem;
 
 use crate::ast::{AddressSpace, BinaryOp};

@@ -22,10 +22,8 @@ fn unsupported_pointer_constructs_name_themselves() {
             "reading or writing 'half' through a cast pointer",
         ),
         (
-            "void fill(__local float *words) { ((__local uchar *)words)[get_local_id(0)] = 1; }
-             __kernel void k(__global float *out) {
-                 __local float words[64];
-                 fill(words);
+            "__kernel void k(__global float *out, __local float *words) {
+                 ((__local uchar *)words)[get_local_id(0)] = 1;
                  out[0] = words[0];
              }",
             "storing part of a 'float' element of __local memory through a cast pointer",

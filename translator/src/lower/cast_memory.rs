@@ -16,12 +16,11 @@
 //! writes to the unit's other bytes in `__local` memory, so there it is
 //! two atomics on a 32-bit integer unit. naga has atomics on no other
 //! `__local` type, so a `__local` variable of another element type whose
-//! address the kernel casts to a narrower pointee
-//! ([`locals_cast_to_narrower`]) is held as `u32` words, a byte image (see
-//! `records.rs`), and its cast pointers use the words as units.
+//! address the kernel casts to a narrower pointee (see `word_locals.rs`)
+//! is held as `u32` words, a byte image (see `records.rs`), and its cast
+//! pointers use the words as units.
 
 use super::*;
-use std::collections::HashSet;
 
 /// An object whose address was cast: `base` (a `__local` or `__constant`
 /// global, or a private variable, never a buffer) and its C element type
@@ -33,70 +32,6 @@ pub(super) struct CastBase {
     /// The object is held as `u32` words (a byte image of its elements):
     /// its units are the words, not its elements' scalars.
     pub(super) words: bool,
-}
-
-/// Whether a store of `stored` scalars into an object of `element`s would
-/// write part of a unit that cannot be updated atomically: only 32-bit
-/// integer scalars can.
-fn needs_word_units(element: &Type, stored: Scalar) -> bool {
-    match element {
-        Type::Scalar(Scalar::Int | Scalar::UInt) => false,
-        Type::Scalar(s) | Type::Vector(s, _) => {
-            !matches!(s, Scalar::Bool | Scalar::Half)
-                && (stored.size() < s.size() || stored.size() < 4)
-        }
-        _ => false,
-    }
-}
-
-/// The variable an address expression points into, seen through array
-/// decay, `&`, subscripts, pointer arithmetic and casts.
-fn pointed_local(e: &Expr) -> Option<LocalId> {
-    match &e.kind {
-        H::Local(id) => Some(*id),
-        H::Decay(inner) | H::AddressOf(inner) | H::PointerCast(inner) => pointed_local(inner),
-        H::Index(base, _) | H::PointerOffset(base, _) => pointed_local(base),
-        _ => None,
-    }
-}
-
-/// The `__local` variables of `f` (arrays of, or single, scalars and
-/// vectors other than `int`/`uint`) whose address `f` casts to a pointer to
-/// a narrower scalar, so that a store through it writes part of a unit.
-/// Only casts written on the variable itself are seen; one on a pointer
-/// variable or parameter holding its address stays a build error.
-pub(super) fn locals_cast_to_narrower(f: &hir::Function) -> HashSet<LocalId> {
-    fn visit(f: &hir::Function, e: &Expr, found: &mut HashSet<LocalId>) {
-        if let H::PointerCast(inner) = &e.kind {
-            let stored = e.ty.pointee().and_then(|p| p.ty.element());
-            if let (Some(stored), Some(id)) = (stored, pointed_local(inner)) {
-                let local = &f.locals[id];
-                let element = match &local.ty {
-                    Type::Array(element, _) => element,
-                    ty => ty,
-                };
-                if local.space == AddressSpace::Local && needs_word_units(element, stored) {
-                    found.insert(id);
-                }
-            }
-        }
-        e.for_each_child(&mut |c| visit(f, c, found));
-    }
-    fn walk(f: &hir::Function, s: &Stmt, found: &mut HashSet<LocalId>) {
-        let (mut exprs, mut nested) = (Vec::new(), Vec::new());
-        s.for_each_child(&mut |e| exprs.push(e), &mut |c| nested.push(c));
-        for e in exprs {
-            visit(f, e, found);
-        }
-        for c in nested {
-            walk(f, c, found);
-        }
-    }
-    let mut found = HashSet::new();
-    for s in &f.body {
-        walk(f, s, &mut found);
-    }
-    found
 }
 
 /// A `u32` literal.
@@ -500,7 +435,7 @@ impl ModuleBuilder<'_> {
                 element: ref other, ..
             } => {
                 let message = format!(
-                    "storing part of a '{}' element of __local memory through a cast pointer is supported by this translator only where the cast is written on the __local variable itself (not on a pointer variable, a parameter or a kernel argument)",
+                    "storing part of a '{}' element of __local memory through a cast pointer is not supported by this translator where the pointer may point into a __local kernel argument, or its address was kept in a record or returned by a function",
                     other.display()
                 );
                 return Err(self.error(location, message));
