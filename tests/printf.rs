@@ -1,7 +1,8 @@
 //! `printf` in kernels, through the loader: the output of every work-item
 //! reaches the process's stdout by the time `clFinish` returns, formatted
 //! as C formats it, `%s` of strings known at compile time and of strings
-//! read at run time alike. The launches run in a child process (this test
+//! read at run time (string literals held in pointer variables and passed
+//! to helpers among them) alike. The launches run in a child process (this test
 //! binary again) so that its stdout can be read.
 
 mod common;
@@ -118,9 +119,17 @@ fn printf_output_reaches_stdout_formatted_as_c() {
 const STRINGS_SOURCE: &str = r#"
 __constant char greeting[] = "hello";
 __constant char names[3][6] = {"zero", "one", "two"};
+void tag(__constant char *name, int i) {
+    printf("S: tag %s %d\n", name, i);
+}
 __kernel void strings(__global const char *text, __constant char *label,
                       __global const char *long_text) {
     int i = get_global_id(0);
+    __constant char *literal = "abc";
+    __constant char *parity = (i & 1) ? "odd" : "even";
+    printf("S: vars %s %s %c %d\n", literal, parity, literal[i % 3], i);
+    tag(parity, i);
+    tag("fixed", i);
     char word[8] = "w";
     word[1] = 'a' + i;
     __constant char kmsg[] = { "kmsg" };
@@ -208,6 +217,14 @@ fn printf_of_strings_known_and_read_at_run_time() {
                 if i & 1 != 0 { "abc" } else { "def" },
             )
         })
+        .chain((0..STRING_ITEMS).flat_map(|i| {
+            let parity = if i & 1 != 0 { "odd" } else { "even" };
+            [
+                format!("S: vars abc {parity} {} {i}", ['a', 'b', 'c'][i % 3]),
+                format!("S: tag {parity} {i}"),
+                format!("S: tag fixed {i}"),
+            ]
+        }))
         .chain([format!(
             "S: long {} end",
             "x".repeat(translator::printf::MAX_STRING_BYTES as usize)

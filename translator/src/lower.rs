@@ -73,6 +73,7 @@ pub fn lower(
             narrow_buffers: HashMap::new(),
             image_roots: HashMap::new(),
             program_globals: HashMap::new(),
+            string_globals: HashMap::new(),
             views: Vec::new(),
             local_args: Vec::new(),
             group_scratch: HashMap::new(),
@@ -324,6 +325,8 @@ struct ModuleBuilder<'a> {
     views: Vec<views::BufferView>,
     /// Program-scope `__constant` variables used by this kernel.
     program_globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
+    /// String literals used as arrays, by their bytes (see `init.rs`).
+    string_globals: HashMap<Vec<u8>, Handle<naga::GlobalVariable>>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
     local_args: Vec<Handle<naga::GlobalVariable>>,
     /// The work-group collectives' scratch arrays, by element type (see

@@ -781,6 +781,9 @@ impl ModuleBuilder<'_> {
                 _ => Err(self.internal_error(fb, id)),
             },
             H::Global(id) => Ok(Root::Global(self.program_global(id, array.location)?)),
+            H::Str(ref bytes) => Ok(Root::Global(
+                self.string_literal_global(bytes, array.location)?,
+            )),
             _ => Err(self.error(
                 array.location,
                 "only arrays in variables can be used as pointers for now",
