@@ -307,4 +307,29 @@ mod tests {
             assert!(parse_format(bad).is_err(), "{bad}");
         }
     }
+
+    #[test]
+    fn record_lengths_count_run_time_string_bytes() {
+        let value = |scalar| PrintfValue { scalar, lanes: 1 };
+        let format = PrintfFormat {
+            pieces: parse_format("%s %s %ld").expect("valid"),
+            args: vec![
+                value(PrintfScalar::StringBytes),
+                value(PrintfScalar::StringIndex),
+                value(PrintfScalar::Int64),
+            ],
+            strings: vec!["a".into()],
+        };
+        // index; count 5 + 2 words; string index; two words.
+        assert_eq!(format.record_words(), 1 + 1 + 1 + 2);
+        assert_eq!(format.record_len(&[5, 0, 0, 0, 1, 2]), Some(7));
+        assert_eq!(format.record_len(&[0, 0, 1, 2]), Some(5));
+        // Its bytes run past the end.
+        assert_eq!(format.record_len(&[9, 0, 0, 0, 0]), None);
+        // A count beyond the bound reads as the bound.
+        let bound = string_words(MAX_STRING_BYTES) as usize;
+        let mut long = vec![u32::MAX];
+        long.resize(1 + bound + 3, 0);
+        assert_eq!(format.record_len(&long), Some(1 + long.len()));
+    }
 }
