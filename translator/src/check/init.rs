@@ -49,21 +49,6 @@ impl Checker<'_> {
             {
                 self.string_initializer(e, ty)
             }
-            // `char s[] = { "text" }`.
-            ast::Initializer::List(items, _)
-                if is_char_array(ty)
-                    && matches!(
-                        items.as_slice(),
-                        [(designators, ast::Initializer::Expr(e))]
-                            if designators.is_empty()
-                                && matches!(e.kind, ast::ExprKind::StringLiteral(_))
-                    ) =>
-            {
-                let [(_, ast::Initializer::Expr(e))] = items.as_slice() else {
-                    unreachable!("matched above");
-                };
-                self.string_initializer(e, ty)
-            }
             ast::Initializer::Expr(e) => {
                 if let Type::Array(..) = ty {
                     self.error(e.location, "array initializer must be an initializer list");
@@ -100,7 +85,9 @@ impl Checker<'_> {
         let with_nul = bytes.len() as u64 + 1;
         let size = if *declared == 0 { with_nul } else { *declared };
         if bytes.len() as u64 > size {
-            self.error(e.location, "initializer-string for char array is too long");
+            // As clang: a warning, and the bytes past the array dropped.
+            self.diags
+                .warning(e.location, "initializer-string for char array is too long");
         }
         let scalar = elem.scalar().unwrap_or(Scalar::Char);
         let items = bytes
@@ -135,6 +122,26 @@ impl Checker<'_> {
         braced: bool,
         location: Location,
     ) -> u64 {
+        // `char s[] = { "text" }`, and a braced row of a table of strings.
+        if let (true, [(designators, ast::Initializer::Expr(e))]) =
+            (braced && is_char_array(ty), &items[*pos..])
+        {
+            if designators.is_empty() && matches!(e.kind, ast::ExprKind::StringLiteral(_)) {
+                let (list, sized) = self.string_initializer(e, ty);
+                if let H::InitList(bytes) = list.kind {
+                    out.extend(bytes.into_iter().map(|(at, byte)| {
+                        let mut byte_path = path.to_vec();
+                        byte_path.extend(at);
+                        (byte_path, byte)
+                    }));
+                }
+                *pos += 1;
+                return match sized {
+                    Type::Array(_, n) => n,
+                    _ => 1,
+                };
+            }
+        }
         let shape = self.shape(ty);
         if let Shape::Scalar = shape {
             // `int x = { 5 };`
