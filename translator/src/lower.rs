@@ -349,7 +349,7 @@ struct ModuleBuilder<'a> {
     /// Objects whose address was cast to another pointee type.
     cast_bases: Vec<cast_memory::CastBase>,
     /// `__local` variables held as `u32` words because the kernel casts
-    /// their address to a narrower pointee (see `cast_memory.rs`).
+    /// their address to a narrower pointee (see `word_locals.rs`).
     word_locals: std::collections::HashSet<Handle<naga::GlobalVariable>>,
     /// The roots (in the callee's terms) of the pointers helpers return.
     returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,

@@ -9,7 +9,7 @@ impl ModuleBuilder<'_> {
         match &e.kind {
             H::Local(id)
                 if self.is_image(&e.ty)
-                    || matches!(fb.slots[id], Slot::Workgroup(g) if self.word_locals.contains(&g)) =>
+                    || matches!(fb.slots.get(id), Some(Slot::Workgroup(g)) if self.word_locals.contains(g)) =>
             {
                 let (words, shared) = match fb.slots[id] {
                     Slot::Variable(v) => (fb.add(naga::Expression::LocalVariable(v)), None),

@@ -91,7 +91,7 @@ impl ModuleBuilder<'_> {
             if conversion.conversion == 's' {
                 match self.string_tree(arg) {
                     Some(StringTree::Known(s)) => {
-                        let s = String::from_utf8_lossy(&s);
+                        let s = String::from_utf8_lossy(until_nul(&s));
                         pieces.push(FormatPiece::Text(pad_string(&s, conversion)));
                         continue;
                     }
@@ -328,10 +328,7 @@ impl ModuleBuilder<'_> {
         Some(
             bytes
                 .chunks(row_len.max(1) as usize)
-                .map(|row| {
-                    let len = row.iter().position(|&b| b == 0).unwrap_or(row.len());
-                    row[..len].to_vec()
-                })
+                .map(|row| until_nul(row).to_vec())
                 .collect(),
         )
     }
@@ -346,7 +343,7 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Handle<naga::Expression>> {
         Ok(match tree {
             StringTree::Known(bytes) => {
-                let s = String::from_utf8_lossy(bytes).into_owned();
+                let s = String::from_utf8_lossy(until_nul(bytes)).into_owned();
                 let index = match strings.iter().position(|known| *known == s) {
                     Some(i) => i,
                     None => {
@@ -655,6 +652,12 @@ fn string_literal(e: &Expr) -> Option<&[u8]> {
         H::Decay(inner) | H::PointerCast(inner) => string_literal(inner),
         _ => None,
     }
+}
+
+/// A string's bytes up to its first NUL, which `%s` stops at.
+fn until_nul(bytes: &[u8]) -> &[u8] {
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    &bytes[..end]
 }
 
 /// `value`'s bits as an integer of `kind` and the same width.
