@@ -417,7 +417,7 @@ impl ModuleBuilder<'_> {
     /// specialised to a root.
     pub(super) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
         let f = &self.program.functions[fb.hir];
-        let word_locals = word_locals::word_locals(&self.program, fb.hir);
+        let word_locals = word_locals::word_locals(self.program, fb.hir);
         let u32_ty = self.u32_type();
         let u32_local = |fb: &mut FnBuilder, name: String| {
             fb.function.local_variables.append(
