@@ -553,10 +553,13 @@ fn integers_from_pointers_converted_back() {
     run(&queue, &kernel, N, 64);
     let got = read(&queue, &out, N);
     for (i, (&g, &x)) in got.iter().zip(&input).enumerate() {
+        let window = input[i] + input[(i + 1) & 255] + input[(i + 2) & 255];
         let want = (x.to_bits() as i32)
             .wrapping_add(x as i32)
             .wrapping_add(3 * i as i32)
-            .wrapping_add(1);
+            .wrapping_add(1)
+            .wrapping_add((x * 2.0) as i32)
+            .wrapping_add(window as i32);
         assert_eq!(g, want, "out[{i}]");
     }
 }

@@ -1,7 +1,8 @@
-// Integers computed from pointers and converted back in the same
-// expression: a buffer pointer moved by a byte count, seen as another type,
+// Integers computed from pointers and converted back: in the same
+// expression, a buffer pointer moved by a byte count, seen as another type,
 // moved forward then back, a __local pointer moved by a count read at run
-// time, and 0 as the null pointer. out[i] is computed on the host.
+// time; through variables that keep their value; and 0 as the null
+// pointer. out[i] is computed on the host.
 __kernel void integer_pointers(__global int *out, __global const float *in)
 {
     int i = get_global_id(0);
@@ -15,5 +16,15 @@ __kernel void integer_pointers(__global int *out, __global const float *in)
     *slot = i * 3;
     barrier(CLK_LOCAL_MEM_FENCE);
     __global int *none = (__global int *)0;
-    *mine = (int)bits[i] + (int)back[i] + scratch[63 - lid] + (none == 0);
+    uintptr_t base = (uintptr_t)in;
+    size_t element = base + i * sizeof(float);
+    float twice = *(__global const float *)element * 2.0f;
+    // The loop's counter changes only in its step, after each use.
+    float window = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        uintptr_t at = (uintptr_t)(in + ((i + k) & 255));
+        window += *(__global const float *)at;
+    }
+    *mine = (int)bits[i] + (int)back[i] + scratch[63 - lid] + (none == 0) + (int)twice
+          + (int)window;
 }
