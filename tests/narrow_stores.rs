@@ -138,3 +138,58 @@ fn narrow_stores_into_wider_local_and_private_elements() {
         );
     }
 }
+
+const WORDS_ACCESSED_OTHERWISE: &str = r#"
+float first(__local float *p) { return p[0]; }
+__kernel void k(__global float *g, __global uint *o) {
+    __local float buf[64];
+    event_t e = async_work_group_copy(buf, g, 64, 0);
+    wait_group_events(1, &e);
+    ((__local uchar *)buf)[get_local_id(0)] = 7;
+    if (get_local_id(0) == 0)
+        vstore4((float4)(1.0f), 4, buf);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float4 v = vload4(1, buf);
+    o[get_global_id(0)] = as_uint(buf[get_local_id(0)]) + as_uint(v.y) + as_uint(first(buf + 3));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    event_t back = async_work_group_copy(g, (__local const float *)buf, 64, 0);
+    wait_group_events(1, &back);
+}
+"#;
+
+/// A `__local` array held as words for its narrow stores is still read and
+/// written whole by the rest of the kernel: async copies both ways,
+/// `vload4`/`vstore4`, a helper reading through a pointer into it.
+#[test]
+fn word_held_local_arrays_in_copies_vector_loads_and_helpers() {
+    let (context, queue) = common::context_and_queue();
+    let program = Program::create_and_build_from_source(&context, WORDS_ACCESSED_OTHERWISE, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let kernel = Kernel::create(&program, "k").expect("kernel");
+    let input: Vec<f32> = (0..GROUP).map(|i| i as f32 * 1.25).collect();
+    let g = common::buffer_with(&context, &queue, &input);
+    let o = common::buffer_with(&context, &queue, &vec![0u32; GROUP]);
+    // SAFETY: the arguments match the kernel's parameters.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&g)
+            .set_arg(&o)
+            .set_global_work_size(GROUP)
+            .set_local_work_size(GROUP)
+            .enqueue_nd_range(&queue)
+            .expect("launch");
+    }
+    let mut buf: Vec<u32> = input.iter().map(|x| x.to_bits()).collect();
+    buf[..16].fill(0x0707_0707);
+    buf[16..20].fill(1.0f32.to_bits());
+    let got = common::read_buffer(&queue, &o, GROUP);
+    for (lid, &value) in got.iter().enumerate() {
+        let want = buf[lid].wrapping_add(buf[5]).wrapping_add(buf[3]);
+        assert_eq!(value, want, "o[{lid}]");
+    }
+    let copied: Vec<u32> = common::read_buffer(&queue, &g, GROUP)
+        .iter()
+        .map(|x: &f32| x.to_bits())
+        .collect();
+    assert_eq!(copied, buf);
+}
