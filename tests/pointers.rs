@@ -1,8 +1,8 @@
 //! The pointer model through the loader: pointers chosen at run time
 //! (ternaries per work-item, ping-pong loops, variables reassigned on
 //! different paths), pointer casts on `__local`, `__constant` and private
-//! memory, pointer comparisons and `%p`, records held as bytes given to
-//! helpers by pointer, float atomics through chosen pointers, each checked
+//! memory, pointer comparisons and `%p`, integers computed from pointers
+//! converted back, records held as bytes given to helpers by pointer, float atomics through chosen pointers, each checked
 //! against the host.
 
 mod common;
@@ -540,11 +540,39 @@ fn narrow_stores_into_local_int_arrays_keep_every_work_items_bytes() {
 }
 
 #[test]
-fn narrow_stores_into_wider_local_float_elements_are_a_build_error() {
+fn integers_from_pointers_converted_back() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_integers.cl");
+    const N: usize = 256;
+    let input: Vec<f32> = (0..N).map(|i| i as f32 * 0.5 + 1.0).collect();
+    let kernel = Kernel::create(&program, "integer_pointers").expect("kernel");
+    let out = buffer(&context, &queue, &vec![0i32; N]);
+    let din = buffer(&context, &queue, &input);
+    arg(&kernel, 0, &out);
+    arg(&kernel, 1, &din);
+    run(&queue, &kernel, N, 64);
+    let got = read(&queue, &out, N);
+    for (i, (&g, &x)) in got.iter().zip(&input).enumerate() {
+        let window = input[i] + input[(i + 1) & 255] + input[(i + 2) & 255];
+        let want = (x.to_bits() as i32)
+            .wrapping_add(x as i32)
+            .wrapping_add(3 * i as i32)
+            .wrapping_add(1)
+            .wrapping_add((x * 2.0) as i32)
+            .wrapping_add(window as i32);
+        assert_eq!(g, want, "out[{i}]");
+    }
+}
+
+/// A cast on a `__local` variable, or on the pointer variables and helper
+/// parameters given its address, makes it words (`tests/narrow_stores.rs`);
+/// a `__local` kernel argument has no size the kernel knows, so a narrow
+/// store through a cast of it into floats stays a build error.
+#[test]
+fn narrow_stores_through_a_cast_local_argument_of_floats_are_a_build_error() {
     let (context, _queue) = common::context_and_queue();
     let source = r#"
-        __kernel void k(__global float *out) {
-            __local float words[64];
+        __kernel void k(__global float *out, __local float *words) {
             __local uchar *bytes = (__local uchar *)words;
             bytes[get_local_id(0)] = 1;
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -556,7 +584,7 @@ fn narrow_stores_into_wider_local_float_elements_are_a_build_error() {
         Err(log) => log,
     };
     assert!(
-        log.contains("storing part of a 'float' element of a __local array"),
+        log.contains("storing part of a 'float' element of __local memory through a cast pointer"),
         "log names the construct:\n{log}"
     );
 }

@@ -25,6 +25,7 @@ mod fp16;
 mod geometric;
 mod init;
 mod int64;
+mod integer_pointers;
 mod kernel;
 mod library;
 mod math;
@@ -37,8 +38,10 @@ mod records;
 mod reinterpret;
 mod shuffle;
 mod statements;
+mod switch;
 mod views;
 mod wide;
+mod word_locals;
 mod workitem;
 
 use crate::ast::{AddressSpace, BinaryOp};
@@ -374,6 +377,8 @@ struct ModuleBuilder<'a> {
     /// The binding of that block and its first view, made on the kernel's
     /// first use of one of them.
     globals_view: Option<(u32, Handle<naga::GlobalVariable>)>,
+    /// String literals used as arrays, by their bytes (see `init.rs`).
+    string_globals: HashMap<Vec<u8>, Handle<naga::GlobalVariable>>,
     /// The workgroup arrays of `__local` pointer arguments, in order.
     local_args: Vec<Handle<naga::GlobalVariable>>,
     /// The work-group collectives' scratch arrays, by element type (see
@@ -397,6 +402,9 @@ struct ModuleBuilder<'a> {
     root_sets: Vec<Vec<Root>>,
     /// Objects whose address was cast to another pointee type.
     cast_bases: Vec<cast_memory::CastBase>,
+    /// `__local` variables held as `u32` words because the kernel casts
+    /// their address to a narrower pointee (see `word_locals.rs`).
+    word_locals: std::collections::HashSet<Handle<naga::GlobalVariable>>,
     /// The roots (in the callee's terms) of the pointers helpers return.
     returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,
     /// The workgroup globals of `__local` variables declared in kernels.
@@ -428,6 +436,7 @@ impl<'a> ModuleBuilder<'a> {
             narrow_buffers: HashMap::new(),
             image_roots: HashMap::new(),
             program_globals: HashMap::new(),
+            string_globals: HashMap::new(),
             globals_block,
             globals_view: None,
             views: Vec::new(),
@@ -445,6 +454,7 @@ impl<'a> ModuleBuilder<'a> {
             cast_bases: Vec::new(),
             workgroup_locals: HashMap::new(),
             returned_roots: HashMap::new(),
+            word_locals: Default::default(),
             word_objects: HashSet::new(),
             float_words: HashMap::new(),
             wanted_word_objects: Vec::new(),
@@ -985,10 +995,9 @@ impl<'a> ModuleBuilder<'a> {
             H::Convert(x) if matches!(x.ty, Type::Pointer(_)) => {
                 self.pointer_to_integer(fb, x, &e.ty, location)?
             }
-            H::Convert(_) if matches!(e.ty, Type::Pointer(_)) => {
-                return Err(self.error(
-                    location,
-                    "converting an integer other than 0 to a pointer is not supported by this translator (a pointer must point into a known buffer or array)",
+            H::Convert(x) if matches!(e.ty, Type::Pointer(_)) => {
+                return Ok(Value::Pointer(
+                    self.integer_to_pointer(fb, x, &e.ty, location)?,
                 ))
             }
             H::Convert(x) => {

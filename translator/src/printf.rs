@@ -61,6 +61,25 @@ pub enum PrintfScalar {
     UInt64,
     Float32,
     Float64,
+    /// `%s` of one of several strings known at compile time, chosen at run
+    /// time (`c ? "yes" : "no"`): one word, an index into
+    /// [`PrintfFormat::strings`].
+    StringIndex,
+    /// `%s` of a string read at run time: one word counting its bytes (at
+    /// most [`MAX_STRING_BYTES`]), then the bytes, four to a word in
+    /// little-endian order, in as many more words as they need.
+    StringBytes,
+}
+
+/// The most bytes of a string read at run time that `%s` prints: a string
+/// not terminated within them is cut there. It bounds the kernel's loop
+/// and the record; a record that does not fit the rest of the buffer is
+/// dropped whole, as any other.
+pub const MAX_STRING_BYTES: u32 = 1024;
+
+/// Words holding `bytes` bytes of a string read at run time.
+pub fn string_words(bytes: u32) -> u32 {
+    bytes.div_ceil(4)
 }
 
 impl PrintfScalar {
@@ -87,18 +106,53 @@ impl PrintfValue {
 }
 
 /// One `printf` call site of a program: its parsed format (with `%s` of
-/// string literals already spliced in) and what each remaining argument
-/// is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// a string known at compile time already spliced in) and what each
+/// remaining argument is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrintfFormat {
     pub pieces: Vec<FormatPiece>,
     pub args: Vec<PrintfValue>,
+    /// The strings a [`PrintfScalar::StringIndex`] argument chooses from.
+    pub strings: Vec<String>,
 }
 
 impl PrintfFormat {
-    /// 32-bit words of one record: the format index, then the arguments.
+    /// 32-bit words of one record that are known at compile time: the
+    /// format index, then the arguments, less the bytes of strings read at
+    /// run time (see [`PrintfFormat::record_len`]).
     pub fn record_words(&self) -> usize {
         1 + self.args.iter().map(|a| a.words()).sum::<usize>()
+    }
+
+    /// The words of a record whose arguments start at `args` (the words
+    /// after the format index): [`PrintfFormat::record_words`] plus the
+    /// bytes of its run-time strings, or `None` where they run past the
+    /// end of `args`.
+    pub fn record_len(&self, args: &[u32]) -> Option<usize> {
+        let mut at = 0;
+        for arg in &self.args {
+            if arg.scalar == PrintfScalar::StringBytes {
+                let bytes = (*args.get(at)?).min(MAX_STRING_BYTES);
+                at += string_words(bytes) as usize;
+            }
+            at += arg.words();
+        }
+        (at <= args.len()).then_some(1 + at)
+    }
+}
+
+/// A string for `%s`, with its width, precision and `-` flag applied.
+pub fn pad_string(s: &str, conversion: &Conversion) -> String {
+    let s: String = match conversion.precision {
+        Some(p) => s.chars().take(p as usize).collect(),
+        None => s.to_string(),
+    };
+    let width = conversion.width.unwrap_or(0) as usize;
+    let pad = width.saturating_sub(s.chars().count());
+    if conversion.flags.contains('-') {
+        format!("{s}{}", " ".repeat(pad))
+    } else {
+        format!("{}{s}", " ".repeat(pad))
     }
 }
 
@@ -252,5 +306,30 @@ mod tests {
         for bad in ["%", "%y", "%v5f", "%hlf", "%v4s", "%5.2"] {
             assert!(parse_format(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn record_lengths_count_run_time_string_bytes() {
+        let value = |scalar| PrintfValue { scalar, lanes: 1 };
+        let format = PrintfFormat {
+            pieces: parse_format("%s %s %ld").expect("valid"),
+            args: vec![
+                value(PrintfScalar::StringBytes),
+                value(PrintfScalar::StringIndex),
+                value(PrintfScalar::Int64),
+            ],
+            strings: vec!["a".into()],
+        };
+        // index; count 5 + 2 words; string index; two words.
+        assert_eq!(format.record_words(), 1 + 1 + 1 + 2);
+        assert_eq!(format.record_len(&[5, 0, 0, 0, 1, 2]), Some(7));
+        assert_eq!(format.record_len(&[0, 0, 1, 2]), Some(5));
+        // Its bytes run past the end.
+        assert_eq!(format.record_len(&[9, 0, 0, 0, 0]), None);
+        // A count beyond the bound reads as the bound.
+        let bound = string_words(MAX_STRING_BYTES) as usize;
+        let mut long = vec![u32::MAX];
+        long.resize(1 + bound + 3, 0);
+        assert_eq!(format.record_len(&long), Some(1 + long.len()));
     }
 }

@@ -87,3 +87,45 @@ fn unsupported_record_uses_name_the_construct() {
         );
     }
 }
+
+/// An integer becomes a pointer only where it was computed from one by
+/// adding or subtracting byte counts (or is 0); one rounded by a mask, or
+/// held in a variable assigned again, is a build error that names the
+/// construct at the cast.
+#[test]
+fn integers_converted_to_pointers_name_the_construct() {
+    let masked = log_of(
+        "__kernel void k(__global int *o) {\n\
+         \x20   uintptr_t kept = (uintptr_t)o;\n\
+         \x20   __global int *p = (__global int *)(kept & ~15UL);\n\
+         \x20   p[0] = 1;\n\
+         }\n",
+    );
+    let reassigned = log_of(
+        "__kernel void k(__global int *o, ulong a) {\n\
+         \x20   uintptr_t moved = (uintptr_t)o;\n\
+         \x20   moved += a;\n\
+         \x20   __global int *q = (__global int *)moved;\n\
+         \x20   q[0] = 1;\n\
+         }\n",
+    );
+    for (log, at) in [(masked, "3:23"), (reassigned, "4:23")] {
+        assert!(
+            log.contains(&format!(
+                "<source>:{at}: error: converting an integer to a pointer is not supported by this translator"
+            )),
+            "{log}"
+        );
+        assert!(log.contains("'(T *)((uintptr_t)p + n)'"), "{log}");
+    }
+}
+
+/// `%s` of something that is not a `char` pointer names the argument.
+#[test]
+fn printf_string_of_a_non_char_pointer_is_an_error() {
+    let log = log_of("__kernel void k(__global int *o) { printf(\"%s\\n\", o); }");
+    assert!(
+        log.contains("1:51: error: '%s' needs a pointer to char"),
+        "{log}"
+    );
+}

@@ -8,7 +8,10 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use translator::printf::{Conversion, FormatPiece, Length, PrintfFormat, PrintfScalar};
+use translator::printf::{
+    pad_string, string_words, Conversion, FormatPiece, Length, PrintfFormat, PrintfScalar,
+    MAX_STRING_BYTES,
+};
 
 use crate::core::buffer_pool::Lease;
 use crate::core::device::Device;
@@ -70,11 +73,12 @@ pub fn render(words: &[u32], formats: &[PrintfFormat]) -> String {
         let Some(format) = formats.get(index as usize) else {
             break;
         };
-        let end = at + format.record_words();
-        let Some(record) = records.get(at + 1..end) else {
+        let Some(len) = format.record_len(&records[at + 1..]) else {
             // Claimed, but past the end of the buffer: dropped.
             break;
         };
+        let end = at + len;
+        let record = &records[at + 1..end];
         format_record(&mut out, format, record);
         at = end;
     }
@@ -99,6 +103,8 @@ impl Value {
             PrintfScalar::UInt64 => Value::UInt(wide()),
             PrintfScalar::Float32 => Value::Float(f64::from(f32::from_bits(words[0]))),
             PrintfScalar::Float64 => Value::Float(f64::from_bits(wide())),
+            // Read by `string_argument`, never here.
+            PrintfScalar::StringIndex | PrintfScalar::StringBytes => Value::UInt(0),
         }
     }
 
@@ -128,6 +134,11 @@ fn format_record(out: &mut String, format: &PrintfFormat, mut words: &[u32]) {
                 let Some(arg) = args.next() else {
                     return;
                 };
+                if let Some((text, used)) = string_argument(format, arg.scalar, words) {
+                    out.push_str(&pad_string(&text, conversion));
+                    words = &words[used.min(words.len())..];
+                    continue;
+                }
                 let (value, rest) = words.split_at(arg.words().min(words.len()));
                 words = rest;
                 let step = arg.scalar.words();
@@ -138,6 +149,39 @@ fn format_record(out: &mut String, format: &PrintfFormat, mut words: &[u32]) {
                 out.push_str(&elements.join(","));
             }
         }
+    }
+}
+
+/// The text of a `%s` argument at the start of `words` and the words it
+/// takes; `None` for arguments of other kinds.
+fn string_argument(
+    format: &PrintfFormat,
+    scalar: PrintfScalar,
+    words: &[u32],
+) -> Option<(String, usize)> {
+    let first = words.first().copied().unwrap_or(0);
+    match scalar {
+        PrintfScalar::StringIndex => Some((
+            format
+                .strings
+                .get(first as usize)
+                .cloned()
+                .unwrap_or_default(),
+            1,
+        )),
+        PrintfScalar::StringBytes => {
+            let count = first.min(MAX_STRING_BYTES);
+            let bytes: Vec<u8> = words[1.min(words.len())..]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take(count as usize)
+                .collect();
+            Some((
+                String::from_utf8_lossy(&bytes).into_owned(),
+                1 + string_words(count) as usize,
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -448,6 +492,7 @@ mod tests {
     #[test]
     fn records_in_a_buffer_with_vectors_and_a_dropped_record() {
         let format = PrintfFormat {
+            strings: Vec::new(),
             pieces: parse_format("i=%d v=%v2hlf\n").expect("valid"),
             args: vec![
                 PrintfValue {
@@ -466,6 +511,62 @@ mod tests {
         assert_eq!(
             render(&words, std::slice::from_ref(&format)),
             "i=7 v=1.500000,-2.000000\ni=-3 v=-2.000000,1.500000\n"
+        );
+    }
+
+    #[test]
+    fn string_records_chosen_read_and_dropped() {
+        let format = PrintfFormat {
+            pieces: parse_format("%s=%-4s|%.2s|%d\n").expect("valid"),
+            args: vec![
+                PrintfValue {
+                    scalar: PrintfScalar::StringIndex,
+                    lanes: 1,
+                },
+                PrintfValue {
+                    scalar: PrintfScalar::StringBytes,
+                    lanes: 1,
+                },
+                PrintfValue {
+                    scalar: PrintfScalar::StringBytes,
+                    lanes: 1,
+                },
+                PrintfValue {
+                    scalar: PrintfScalar::Int32,
+                    lanes: 1,
+                },
+            ],
+            strings: vec!["no".into(), "yes".into()],
+        };
+        let word = |b: &[u8; 4]| u32::from_le_bytes(*b);
+        let records = [
+            // index, "yes"; "ab" (1 word); "hello" (2 words); 7
+            0,
+            1,
+            2,
+            word(b"ab\0\0"),
+            5,
+            word(b"hell"),
+            word(b"o\0\0\0"),
+            7,
+            // index, "no"; "" (no word); "xyz"; -1
+            0,
+            0,
+            0,
+            3,
+            word(b"xyz\0"),
+            u32::MAX,
+            // Claimed, but its second string runs past the end.
+            0,
+            1,
+            0,
+            9,
+        ];
+        let mut words = vec![records.len() as u32];
+        words.extend(records);
+        assert_eq!(
+            render(&words, std::slice::from_ref(&format)),
+            "yes=ab  |he|7\nno=    |xy|-1\n"
         );
     }
 }

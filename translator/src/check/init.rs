@@ -5,7 +5,7 @@ use super::{is_error, Checker, Conversion};
 use crate::ast::{self, Designator};
 use crate::diagnostic::Location;
 use crate::hir::{Expr, ExprKind as H};
-use crate::types::Type;
+use crate::types::{Scalar, Type};
 
 /// The sub-objects of an aggregate, as a list initializer walks them.
 enum Shape {
@@ -44,6 +44,11 @@ impl Checker<'_> {
         name_location: Location,
     ) -> (Expr, Type) {
         match init {
+            ast::Initializer::Expr(e)
+                if matches!(e.kind, ast::ExprKind::StringLiteral(_)) && is_char_array(ty) =>
+            {
+                self.string_initializer(e, ty)
+            }
             ast::Initializer::Expr(e) => {
                 if let Type::Array(..) = ty {
                     self.error(e.location, "array initializer must be an initializer list");
@@ -65,6 +70,43 @@ impl Checker<'_> {
         }
     }
 
+    /// `char s[] = "text"` (C99 6.7.8p14): the string's bytes and its NUL
+    /// as an initializer list, the NUL left out where the array has room
+    /// for the bytes only; an array of unknown size takes them all.
+    fn string_initializer(&mut self, e: &ast::Expr, ty: &Type) -> (Expr, Type) {
+        let Type::Array(elem, declared) = ty else {
+            unreachable!("is_char_array checked the type");
+        };
+        let value = self.expr(e);
+        let H::Str(bytes) = &value.kind else {
+            // The literal was invalid, already reported.
+            return (value, ty.clone());
+        };
+        let with_nul = bytes.len() as u64 + 1;
+        let size = if *declared == 0 { with_nul } else { *declared };
+        if bytes.len() as u64 > size {
+            // As clang: a warning, and the bytes past the array dropped.
+            self.diags
+                .warning(e.location, "initializer-string for char array is too long");
+        }
+        let scalar = elem.scalar().unwrap_or(Scalar::Char);
+        let items = bytes
+            .iter()
+            .chain(std::iter::once(&0))
+            .take(size as usize)
+            .enumerate()
+            .map(|(i, &b)| {
+                let bits = crate::literal::wrap(i64::from(b as i8), scalar);
+                (
+                    vec![i as u64],
+                    self.int_const(bits, Type::Scalar(scalar), e.location),
+                )
+            })
+            .collect();
+        let ty = Type::Array(elem.clone(), size);
+        (Expr::new(H::InitList(items), ty.clone(), e.location), ty)
+    }
+
     /// Initialises the sub-objects of `ty` (at `path`) from `items[*pos..]`.
     /// `braced` is true for the list's own level; false when brace elision
     /// lets a sub-aggregate take plain values. Returns how many elements
@@ -80,6 +122,26 @@ impl Checker<'_> {
         braced: bool,
         location: Location,
     ) -> u64 {
+        // `char s[] = { "text" }`, and a braced row of a table of strings.
+        if let (true, [(designators, ast::Initializer::Expr(e))]) =
+            (braced && is_char_array(ty), &items[*pos..])
+        {
+            if designators.is_empty() && matches!(e.kind, ast::ExprKind::StringLiteral(_)) {
+                let (list, sized) = self.string_initializer(e, ty);
+                if let H::InitList(bytes) = list.kind {
+                    out.extend(bytes.into_iter().map(|(at, byte)| {
+                        let mut byte_path = path.to_vec();
+                        byte_path.extend(at);
+                        (byte_path, byte)
+                    }));
+                }
+                *pos += 1;
+                return match sized {
+                    Type::Array(_, n) => n,
+                    _ => 1,
+                };
+            }
+        }
         let shape = self.shape(ty);
         if let Shape::Scalar = shape {
             // `int x = { 5 };`
@@ -195,6 +257,20 @@ impl Checker<'_> {
                     self.fill(&sub_ty, &sub_path, sub_items, &mut sub_pos, out, true, *l);
                     *pos += 1;
                 }
+                ast::Initializer::Expr(e)
+                    if matches!(e.kind, ast::ExprKind::StringLiteral(_))
+                        && is_char_array(&sub_ty) =>
+                {
+                    let (list, _) = self.string_initializer(e, &sub_ty);
+                    if let H::InitList(bytes) = list.kind {
+                        out.extend(bytes.into_iter().map(|(at, byte)| {
+                            let mut byte_path = sub_path.clone();
+                            byte_path.extend(at);
+                            (byte_path, byte)
+                        }));
+                    }
+                    *pos += 1;
+                }
                 ast::Initializer::Expr(e) if is_aggregate => {
                     // A value of the sub-aggregate's own type initialises it
                     // whole; anything else starts brace elision, which
@@ -225,4 +301,10 @@ impl Checker<'_> {
         }
         reached
     }
+}
+
+/// Whether `ty` is an array of `char` or `uchar`, which a string literal
+/// may initialise.
+fn is_char_array(ty: &Type) -> bool {
+    matches!(ty, Type::Array(elem, _) if matches!(**elem, Type::Scalar(Scalar::Char | Scalar::UChar)))
 }

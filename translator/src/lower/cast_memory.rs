@@ -14,7 +14,11 @@
 //! Writing a value narrower than the unit is a read-modify-write of the
 //! unit: right in private memory, but it would lose other work-items'
 //! writes to the unit's other bytes in `__local` memory, so there it is
-//! two atomics on `int`/`uint` arrays and refused on others.
+//! two atomics on a 32-bit integer unit. naga has atomics on no other
+//! `__local` type, so a `__local` variable of another element type whose
+//! address the kernel casts to a narrower pointee (see `word_locals.rs`)
+//! is held as `u32` words, a byte image (see `records.rs`), and its cast
+//! pointers use the words as units.
 
 use super::*;
 
@@ -25,6 +29,9 @@ use super::*;
 pub(super) struct CastBase {
     pub(super) base: Root,
     pub(super) element: Type,
+    /// The object is held as `u32` words (a byte image of its elements):
+    /// its units are the words, not its elements' scalars.
+    pub(super) words: bool,
 }
 
 /// A `u32` literal.
@@ -57,6 +64,7 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Root> {
+        let words = matches!(root, Root::Global(g) if self.word_locals.contains(&g));
         if let Root::Cast(b) = root {
             // Back to the object's own type: a typed pointer again.
             let own = match self.cast_bases[b].base {
@@ -71,10 +79,11 @@ impl ModuleBuilder<'_> {
                 },
             );
         }
-        let supported = match from {
-            Type::Scalar(s) | Type::Vector(s, _) => !matches!(s, Scalar::Bool | Scalar::Half),
-            _ => false,
-        };
+        let supported = words
+            || match from {
+                Type::Scalar(s) | Type::Vector(s, _) => !matches!(s, Scalar::Bool | Scalar::Half),
+                _ => false,
+            };
         if !supported {
             return Err(self.error(
                 location,
@@ -93,6 +102,7 @@ impl ModuleBuilder<'_> {
         let base = CastBase {
             base: root,
             element,
+            words,
         };
         let index = match self.cast_bases.iter().position(|b| *b == base) {
             Some(i) => i,
@@ -196,6 +206,9 @@ impl ModuleBuilder<'_> {
 
     /// The scalar type of cast base `base`'s units.
     fn unit_scalar(&self, base: usize) -> Scalar {
+        if self.cast_bases[base].words {
+            return Scalar::UInt;
+        }
         self.cast_bases[base]
             .element
             .element()
@@ -213,9 +226,10 @@ impl ModuleBuilder<'_> {
         let CastBase {
             base: root,
             element,
+            words,
         } = self.cast_bases[base].clone();
         let width = match element {
-            Type::Vector(_, n) => n,
+            Type::Vector(_, n) if !words => n,
             _ => return self.element_pointer(fb, root, unit, location),
         };
         let lanes = u32::from(crate::types::storage_lanes(width));
@@ -423,11 +437,17 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<()> {
         use naga::BinaryOperator as B;
-        let unit_scalar = match self.cast_bases[base].element {
-            Type::Scalar(s @ (Scalar::Int | Scalar::UInt)) => s,
-            ref other => {
+        let unit_scalar = match self.cast_bases[base] {
+            CastBase { words: true, .. } => Scalar::UInt,
+            CastBase {
+                element: Type::Scalar(s @ (Scalar::Int | Scalar::UInt)),
+                ..
+            } => s,
+            CastBase {
+                element: ref other, ..
+            } => {
                 let message = format!(
-                    "storing part of a '{}' element of a __local array through a cast pointer is not supported by this translator (only 'int' and 'uint' arrays, updated atomically)",
+                    "storing part of a '{}' element of __local memory through a cast pointer is not supported by this translator where the pointer may point into a __local kernel argument, or its address was kept in a record or returned by a function",
                     other.display()
                 );
                 return Err(self.error(location, message));

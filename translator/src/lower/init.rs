@@ -443,6 +443,49 @@ impl ModuleBuilder<'_> {
         self.program_globals.insert(id, handle);
         Ok(handle)
     }
+
+    /// A string literal used as an array, as `__constant char *s = "abc"`
+    /// uses it: a private global holding its bytes and its NUL, one per
+    /// distinct literal (writing to it is undefined in C).
+    pub(super) fn string_literal_global(
+        &mut self,
+        bytes: &[u8],
+        location: Location,
+    ) -> LResult<Handle<naga::GlobalVariable>> {
+        if let Some(&g) = self.string_globals.get(bytes) {
+            return Ok(g);
+        }
+        let char_ty = Type::Scalar(Scalar::Char);
+        let items = bytes
+            .iter()
+            .chain(std::iter::once(&0))
+            .enumerate()
+            .map(|(i, &b)| {
+                let bits = crate::literal::wrap(i64::from(b as i8), Scalar::Char);
+                (
+                    vec![i as u64],
+                    Expr::new(H::Int(bits), char_ty.clone(), location),
+                )
+            })
+            .collect();
+        let ty = Type::Array(std::rc::Rc::new(char_ty), bytes.len() as u64 + 1);
+        let init = Expr::new(H::InitList(items), ty.clone(), location);
+        let naga_ty = self.value_type(&ty, location)?;
+        let init = self.constant_expr(&init)?;
+        let handle = self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some(format!("string_literal_{}", self.string_globals.len())),
+                space: naga::AddressSpace::Private,
+                binding: None,
+                ty: naga_ty,
+                init: Some(init),
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            Span::UNDEFINED,
+        );
+        self.string_globals.insert(bytes.to_vec(), handle);
+        Ok(handle)
+    }
 }
 
 /// The scalar lanes of a constant vector expression (a literal splat, a

@@ -420,6 +420,7 @@ impl ModuleBuilder<'_> {
     /// specialised to a root.
     pub(super) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
         let f = &self.program.functions[fb.hir];
+        let word_locals = word_locals::word_locals(self.program, fb.hir);
         let u32_ty = self.u32_type();
         let u32_local = |fb: &mut FnBuilder, name: String| {
             fb.function.local_variables.append(
@@ -446,9 +447,17 @@ impl ModuleBuilder<'_> {
                     Slot::Workgroup(self.workgroup_locals[&(fb.hir, id)])
                 }
                 ty if local.space == AddressSpace::Local => {
+                    // Held as a byte image when its address is cast to a
+                    // narrower pointee (`word_locals.rs`), else as integer
+                    // words when atomics need it (`float_words.rs`).
                     let object = float_words::WorkgroupObject::Variable(fb.hir, id);
-                    let held = self.workgroup_type(object, ty);
-                    let naga_ty = self.value_type(&held, local.location)?;
+                    let words = word_locals.contains(&id);
+                    let naga_ty = if words {
+                        self.image_type(ty)
+                    } else {
+                        let held = self.workgroup_type(object, ty);
+                        self.value_type(&held, local.location)?
+                    };
                     let global = self.module.global_variables.append(
                         naga::GlobalVariable {
                             name: Some(local.name.to_string()),
@@ -460,7 +469,11 @@ impl ModuleBuilder<'_> {
                         },
                         Span::UNDEFINED,
                     );
-                    self.holds_words(object, ty, global);
+                    if words {
+                        self.word_locals.insert(global);
+                    } else {
+                        self.holds_words(object, ty, global);
+                    }
                     self.workgroup_locals.insert((fb.hir, id), global);
                     Slot::Workgroup(global)
                 }
@@ -479,7 +492,8 @@ impl ModuleBuilder<'_> {
                     ))
                 }
             };
-            if self.is_image(&local.ty) {
+            let words = matches!(slot, Slot::Workgroup(g) if self.word_locals.contains(&g));
+            if words || self.is_image(&local.ty) {
                 // Pointers into the variable count its elements (itself
                 // for a non-array).
                 let (elem, is_array) = match &local.ty {

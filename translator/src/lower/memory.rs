@@ -7,7 +7,10 @@ use super::*;
 impl ModuleBuilder<'_> {
     pub(super) fn place(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Place> {
         match &e.kind {
-            H::Local(id) if self.is_image(&e.ty) => {
+            H::Local(id)
+                if self.is_image(&e.ty)
+                    || matches!(fb.slots.get(id), Some(Slot::Workgroup(g)) if self.word_locals.contains(g)) =>
+            {
                 let (words, shared) = match fb.slots[id] {
                     Slot::Variable(v) => (fb.add(naga::Expression::LocalVariable(v)), None),
                     Slot::Workgroup(g) => (fb.add(naga::Expression::GlobalVariable(g)), Some(g)),
@@ -811,6 +814,9 @@ impl ModuleBuilder<'_> {
                 _ => Err(self.internal_error(fb, id)),
             },
             H::Global(id) => Ok(Root::Global(self.program_global(id, array.location)?)),
+            H::Str(ref bytes) => Ok(Root::Global(
+                self.string_literal_global(bytes, array.location)?,
+            )),
             _ => Err(self.error(
                 array.location,
                 "only arrays in variables can be used as pointers for now",

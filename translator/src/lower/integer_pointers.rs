@@ -1,0 +1,289 @@
+//! Integers converted to pointers. A pointer here has no address, only a
+//! root and an index (see `chosen.rs`), so an integer cannot in general
+//! become one. Two kinds can: `0`, the null pointer (see `expr`), and an
+//! integer computed from a pointer by adding or subtracting byte counts,
+//! `(T *)((uintptr_t)p + n)`, which is `p` moved by `n` bytes and seen as
+//! pointing at `T`. The computation may go through integer variables that
+//! keep their initializer's value (`uintptr_t a = (uintptr_t)p;` then
+//! `(T *)(a + n)`): the conversion then evaluates the initializer again,
+//! which gives the same pointer because nothing it reads can have changed
+//! (see [`Definitions`]). Any other integer is a build error naming the
+//! construct.
+
+use super::*;
+use crate::builtins::Builtin;
+use std::collections::{HashMap, HashSet};
+
+/// A byte count added to (or, `subtract`, taken from) a pointer's address.
+struct ByteOffset<'a> {
+    subtract: bool,
+    bytes: &'a Expr,
+}
+
+/// What a function does to its variables, enough to know which keep one
+/// value: a variable declared with an initializer and never assigned,
+/// incremented, or given away by address afterwards holds its
+/// initializer's value for its whole scope. Evaluating that initializer
+/// again anywhere in the scope gives the same value if nothing it reads can
+/// have changed since: C's scopes put every use after the initializer, and
+/// control stays in the same iteration of every loop around the
+/// declaration, so a variable changed only in the step of such a loop
+/// (`for (int k = 0; k < n; k++) { uintptr_t a = ... k ...; }`) has not.
+struct Definitions<'a> {
+    init: HashMap<LocalId, &'a Expr>,
+    /// The loops whose bodies hold each initializer.
+    init_loops: HashMap<LocalId, Vec<usize>>,
+    /// Where variables are assigned (in whole or in part) other than by
+    /// their initializer, or have their address taken: in the step of loop
+    /// `Some(l)`, or anywhere else (`None`).
+    changes: HashMap<LocalId, Vec<Option<usize>>>,
+    arrays: HashSet<LocalId>,
+    /// While walking: the loops around, and how many loops were seen.
+    loops: Vec<usize>,
+    loop_count: usize,
+}
+
+/// The variable an lvalue or address expression is part of.
+fn root_local(e: &Expr) -> Option<LocalId> {
+    match &e.kind {
+        H::Local(id) => Some(*id),
+        H::Index(base, _) | H::Member(base, _) | H::Swizzle(base, _) | H::Decay(base) => {
+            root_local(base)
+        }
+        _ => None,
+    }
+}
+
+impl<'a> Definitions<'a> {
+    fn of(f: &'a hir::Function) -> Self {
+        let mut defs = Definitions {
+            init: HashMap::new(),
+            init_loops: HashMap::new(),
+            changes: HashMap::new(),
+            arrays: f
+                .locals
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| matches!(l.ty, Type::Array(..)))
+                .map(|(id, _)| id)
+                .collect(),
+            loops: Vec::new(),
+            loop_count: 0,
+        };
+        for s in &f.body {
+            defs.statement(s);
+        }
+        defs
+    }
+
+    fn statement(&mut self, s: &'a Stmt) {
+        match s {
+            Stmt::Init(id, value) => {
+                if self.init.insert(*id, value).is_some() {
+                    self.changes.entry(*id).or_default().push(None);
+                }
+                self.init_loops.insert(*id, self.loops.clone());
+                self.expr(value, None);
+            }
+            Stmt::Loop {
+                cond, body, step, ..
+            } => {
+                let id = self.loop_count;
+                self.loop_count += 1;
+                if let Some(cond) = cond {
+                    self.expr(cond, None);
+                }
+                if let Some(step) = step {
+                    self.expr(step, Some(id));
+                }
+                self.loops.push(id);
+                for s in body {
+                    self.statement(s);
+                }
+                self.loops.pop();
+            }
+            _ => {
+                let (mut exprs, mut nested) = (Vec::new(), Vec::new());
+                s.for_each_child(&mut |e| exprs.push(e), &mut |c| nested.push(c));
+                for e in exprs {
+                    self.expr(e, None);
+                }
+                for c in nested {
+                    self.statement(c);
+                }
+            }
+        }
+    }
+
+    /// Notes the changes `e` makes; `step`: `e` is the step of that loop.
+    fn expr(&mut self, e: &'a Expr, step: Option<usize>) {
+        match &e.kind {
+            H::Assign(target, _)
+            | H::CompoundAssign { target, .. }
+            | H::IncDec { target, .. }
+            | H::AddressOf(target) => {
+                if let Some(id) = root_local(target) {
+                    // An address given away may be written through anywhere.
+                    let site = if matches!(e.kind, H::AddressOf(_)) {
+                        None
+                    } else {
+                        step
+                    };
+                    self.changes.entry(id).or_default().push(site);
+                }
+            }
+            _ => {}
+        }
+        e.for_each_child(&mut |c| self.expr(c, step));
+    }
+
+    /// Whether variable `id` holds the same value throughout the scope of
+    /// a declaration inside `loops`.
+    fn unchanged_within(&self, id: LocalId, loops: &[usize]) -> bool {
+        self.changes
+            .get(&id)
+            .is_none_or(|sites| sites.iter().all(|s| s.is_some_and(|l| loops.contains(&l))))
+    }
+
+    /// Whether `e`, an initializer inside `loops`, gives the same value
+    /// wherever it is evaluated again in its variable's scope, with no side
+    /// effect. `address`: `e` is only an address there, so an array is its
+    /// unchanging place, whatever is stored in it.
+    fn stable(&self, e: &Expr, loops: &[usize], address: bool) -> bool {
+        let stable = |x: &Expr, address| self.stable(x, loops, address);
+        match &e.kind {
+            H::Int(_) | H::Float(_) | H::Global(_) => true,
+            H::Local(id) => {
+                (address && self.arrays.contains(id)) || self.unchanged_within(*id, loops)
+            }
+            H::Convert(x) | H::Unary(_, x) | H::PointerCast(x) | H::Splat(x) => stable(x, false),
+            H::Decay(x) | H::AddressOf(x) => stable(x, true),
+            H::Index(base, index) if address => stable(base, true) && stable(index, false),
+            H::Member(base, _) if address => stable(base, true),
+            H::Binary(_, a, b) | H::Logical(_, a, b) | H::PointerOffset(a, b) => {
+                stable(a, false) && stable(b, false)
+            }
+            H::Conditional(c, a, b) => stable(c, false) && stable(a, false) && stable(b, false),
+            H::Builtin(b, args) => {
+                WORK_ITEM_QUERIES.contains(b) && args.iter().all(|a| stable(a, false))
+            }
+            _ => false,
+        }
+    }
+
+    /// The initializer of `id` if the variable keeps its value and the
+    /// initializer can be evaluated again to the same value.
+    fn kept_value(&self, id: LocalId) -> Option<&'a Expr> {
+        let init = *self.init.get(&id)?;
+        let loops = self.init_loops.get(&id).map_or(&[][..], Vec::as_slice);
+        (!self.changes.contains_key(&id) && self.stable(init, loops, false)).then_some(init)
+    }
+}
+
+/// Built-ins that give the same value wherever a work-item calls them.
+const WORK_ITEM_QUERIES: &[Builtin] = &[
+    Builtin::WorkDim,
+    Builtin::GlobalSize,
+    Builtin::GlobalId,
+    Builtin::LocalSize,
+    Builtin::EnqueuedLocalSize,
+    Builtin::LocalId,
+    Builtin::NumGroups,
+    Builtin::GroupId,
+    Builtin::GlobalOffset,
+    Builtin::GlobalLinearId,
+    Builtin::LocalLinearId,
+];
+
+/// The pointer the integer `e` was computed from, seen through integer
+/// conversions and variables that keep their value, and the byte counts
+/// added to and subtracted from it.
+fn pointer_origin<'e>(
+    e: &'e Expr,
+    defs: &Definitions<'e>,
+) -> Option<(&'e Expr, Vec<ByteOffset<'e>>)> {
+    match &e.kind {
+        H::Convert(x) if matches!(x.ty, Type::Pointer(_)) => Some((x, Vec::new())),
+        H::Convert(x) if matches!(x.ty, Type::Scalar(_)) => pointer_origin(x, defs),
+        H::Local(id) if matches!(e.ty, Type::Scalar(_)) => {
+            pointer_origin(defs.kept_value(*id)?, defs)
+        }
+        H::Binary(BinaryOp::Add, a, b) => {
+            let (origin, mut offsets, bytes) = match pointer_origin(a, defs) {
+                Some((origin, offsets)) => (origin, offsets, b),
+                None => {
+                    let (origin, offsets) = pointer_origin(b, defs)?;
+                    (origin, offsets, a)
+                }
+            };
+            offsets.push(ByteOffset {
+                subtract: false,
+                bytes,
+            });
+            Some((origin, offsets))
+        }
+        H::Binary(BinaryOp::Sub, a, b) => {
+            let (origin, mut offsets) = pointer_origin(a, defs)?;
+            offsets.push(ByteOffset {
+                subtract: true,
+                bytes: b,
+            });
+            Some((origin, offsets))
+        }
+        _ => None,
+    }
+}
+
+impl ModuleBuilder<'_> {
+    /// `(ty)x` for an integer `x` and a pointer type `ty`, `x` not 0.
+    pub(super) fn integer_to_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        x: &Expr,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<PointerValue> {
+        let program = self.program;
+        let defs = Definitions::of(&program.functions[fb.hir]);
+        let Some((origin, offsets)) = pointer_origin(x, &defs) else {
+            return Err(self.error(
+                location,
+                "converting an integer to a pointer is not supported by this translator: pointers have no addresses here, so only 0 and an integer computed from a pointer by adding or subtracting byte counts, as in '(T *)((uintptr_t)p + n)', can become one (through variables that keep their initializer's value)",
+            ));
+        };
+        let pointee = |t: &Type| t.pointee().map_or(Type::Void, |p| p.ty.clone());
+        let (from, to) = (pointee(&origin.ty), pointee(ty));
+        let p = self.pointer(fb, origin)?;
+        let p = self.cast_pointer(fb, p, &from, &to, location)?;
+        if offsets.is_empty() {
+            return Ok(p);
+        }
+        // Byte counts are signed (a negative one moves back); the sum wraps
+        // as 32-bit addresses do.
+        let mut total: Option<Handle<naga::Expression>> = None;
+        for ByteOffset { subtract, bytes } in offsets {
+            let value = self.plain(fb, bytes)?;
+            let value = self.convert(fb, value, &bytes.ty, &Type::INT, location)?;
+            total = Some(match (total, subtract) {
+                (Some(sum), false) => fb.binary(naga::BinaryOperator::Add, sum, value),
+                (Some(sum), true) => fb.binary(naga::BinaryOperator::Subtract, sum, value),
+                (None, false) => value,
+                (None, true) => fb.unary(naga::UnaryOperator::Negate, value),
+            });
+        }
+        let size = match to {
+            Type::Void => 1,
+            ref t => t.size(self.caps.address_bits).unwrap_or(1),
+        };
+        let size = fb.add(naga::Expression::Literal(naga::Literal::I32(size as i32)));
+        let total = total.expect("at least one offset");
+        let elements = fb.binary(naga::BinaryOperator::Divide, total, size);
+        let elements = fb.add(naga::Expression::As {
+            expr: elements,
+            kind: naga::ScalarKind::Uint,
+            convert: None,
+        });
+        let index = fb.binary(naga::BinaryOperator::Add, p.index, elements);
+        Ok(p.at(index))
+    }
+}
