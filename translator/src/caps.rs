@@ -206,3 +206,61 @@ const FP_ATOMIC_FEATURES: &[(FpAtomicType, u64, &str)] = &[
         "__opencl_c_ext_fp64_local_atomic_min_max",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: u64 = FP_ATOMIC_GLOBAL_LOAD_STORE
+        | FP_ATOMIC_GLOBAL_ADD
+        | FP_ATOMIC_GLOBAL_MIN_MAX
+        | FP_ATOMIC_LOCAL_LOAD_STORE
+        | FP_ATOMIC_LOCAL_ADD
+        | FP_ATOMIC_LOCAL_MIN_MAX;
+
+    #[test]
+    fn float_atomics_follow_the_device() {
+        let full = DeviceCaps::full();
+        assert_eq!(ALL, 0x7_0007, "the spec's bit values");
+        assert_eq!(full.fp_atomic_capabilities(FpAtomicType::Single), ALL);
+        assert_eq!(full.fp_atomic_capabilities(FpAtomicType::Double), ALL);
+        assert_eq!(full.fp_atomic_capabilities(FpAtomicType::Half), 0);
+        assert!(full.extensions().contains(&"cl_ext_float_atomics"));
+        let features = full.features();
+        for width in ["fp32", "fp64"] {
+            for what in [
+                "global_atomic_add",
+                "local_atomic_add",
+                "global_atomic_min_max",
+                "local_atomic_min_max",
+            ] {
+                let name = format!("__opencl_c_ext_{width}_{what}");
+                assert!(features.contains(&name.as_str()), "{name}");
+            }
+        }
+        assert!(!features.iter().any(|f| f.contains("ext_fp16")));
+
+        // double atomics need fp64 and 64-bit integer atomics.
+        for caps in [
+            DeviceCaps {
+                float64: false,
+                ..DeviceCaps::full()
+            },
+            DeviceCaps {
+                int64_atomics: false,
+                ..DeviceCaps::full()
+            },
+        ] {
+            assert_eq!(caps.fp_atomic_capabilities(FpAtomicType::Double), 0);
+            assert_eq!(caps.fp_atomic_capabilities(FpAtomicType::Single), ALL);
+            assert!(!caps.features().iter().any(|f| f.contains("fp64_")));
+            assert_eq!(
+                caps.features()
+                    .iter()
+                    .filter(|f| f.contains("fp32_"))
+                    .count(),
+                4
+            );
+        }
+    }
+}
