@@ -267,6 +267,14 @@ const SINGLE_FP_ATOMIC_CAPABILITIES: u32 = 0x4231;
 const DOUBLE_FP_ATOMIC_CAPABILITIES: u32 = 0x4232;
 const HALF_FP_ATOMIC_CAPABILITIES: u32 = 0x4233;
 
+/// The name of a `cl_name_version`.
+fn name_of(name: &[u8]) -> String {
+    name.iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| char::from(c))
+        .collect()
+}
+
 /// The first device, and its cl_ext_float_atomics capabilities for
 /// `float` and `double`, checked against what it reports elsewhere.
 fn fp_atomic_capabilities(context: &opencl3::context::Context) -> (u64, u64) {
@@ -285,15 +293,9 @@ fn fp_atomic_capabilities(context: &opencl3::context::Context) -> (u64, u64) {
     let with_version = device
         .extensions_with_version()
         .expect("extensions with version");
-    assert!(with_version.iter().any(|e| {
-        let name: Vec<u8> = e
-            .name
-            .iter()
-            .take_while(|&&c| c != 0)
-            .map(|&c| c as u8)
-            .collect();
-        name == b"cl_ext_float_atomics" && e.version == (1 << 22)
-    }));
+    assert!(with_version
+        .iter()
+        .any(|e| name_of(&e.name) == "cl_ext_float_atomics" && e.version == (1 << 22)));
     let (single, double) = (
         query(SINGLE_FP_ATOMIC_CAPABILITIES),
         query(DOUBLE_FP_ATOMIC_CAPABILITIES),
@@ -317,13 +319,7 @@ fn fp_atomic_capabilities(context: &opencl3::context::Context) -> (u64, u64) {
         .opencl_c_features()
         .expect("OpenCL C features")
         .iter()
-        .map(|f| {
-            f.name
-                .iter()
-                .take_while(|&&c| c != 0)
-                .map(|&c| c as u8 as char)
-                .collect()
-        })
+        .map(|f| name_of(&f.name))
         .collect();
     for (width, bits) in [("fp32", single), ("fp64", double), ("fp16", 0)] {
         for what in [
@@ -544,7 +540,7 @@ fn min_max_inputs() -> (Vec<f32>, Vec<f32>, Vec<f32>) {
             let k = (i / MIN_MAX_SLOTS) as f32;
             match i % MIN_MAX_SLOTS {
                 0 => {
-                    if (i / MIN_MAX_SLOTS) % 2 == 0 {
+                    if (i / MIN_MAX_SLOTS).is_multiple_of(2) {
                         0.0
                     } else {
                         -0.0
@@ -552,7 +548,7 @@ fn min_max_inputs() -> (Vec<f32>, Vec<f32>, Vec<f32>) {
                 }
                 1 => f32::NAN,
                 2 => k - 100.0,
-                3 if (i / MIN_MAX_SLOTS) % 3 == 0 => f32::from_bits(0x7fc0_1234),
+                3 if (i / MIN_MAX_SLOTS).is_multiple_of(3) => f32::from_bits(0x7fc0_1234),
                 3 => (k - 128.0) * 0.5,
                 _ => ((i * 37) % 1001) as f32 - 500.0,
             }
