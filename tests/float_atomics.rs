@@ -392,50 +392,51 @@ fn feature_macros_in_opencl_c_3_0() {
     );
 }
 
-/// cl_ext_float_atomics' min: the smaller value, a NaN operand ignored, a
-/// NaN object replaced; -0 counts as below +0 (the spec allows either).
-fn spec_min_f32(object: f32, operand: f32) -> f32 {
-    let takes = operand < object
-        || object.is_nan()
-        || (operand == object && operand.to_bits() > object.to_bits());
-    if takes {
+/// The float types of the min/max references.
+trait HostFloat: Copy {
+    fn is_nan(self) -> bool;
+    /// IEEE totalOrder, which puts -0 below +0.
+    fn total_cmp(self, other: Self) -> std::cmp::Ordering;
+}
+
+impl HostFloat for f32 {
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
+    }
+    fn total_cmp(self, other: Self) -> std::cmp::Ordering {
+        f32::total_cmp(&self, &other)
+    }
+}
+
+impl HostFloat for f64 {
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+    fn total_cmp(self, other: Self) -> std::cmp::Ordering {
+        f64::total_cmp(&self, &other)
+    }
+}
+
+/// cl_ext_float_atomics' min and max (`wanted`: which side of the object
+/// the operand must be on to replace it): a NaN operand leaves the object,
+/// a NaN object takes the operand; -0 counts as below +0 (the spec allows
+/// either zero).
+fn spec_fold<T: HostFloat>(object: T, operand: T, wanted: std::cmp::Ordering) -> T {
+    if operand.is_nan() {
+        object
+    } else if object.is_nan() || operand.total_cmp(object) == wanted {
         operand
     } else {
         object
     }
 }
 
-fn spec_max_f32(object: f32, operand: f32) -> f32 {
-    let takes = operand > object
-        || object.is_nan()
-        || (operand == object && operand.to_bits() < object.to_bits());
-    if takes {
-        operand
-    } else {
-        object
-    }
+fn spec_min<T: HostFloat>(object: T, operand: T) -> T {
+    spec_fold(object, operand, std::cmp::Ordering::Less)
 }
 
-fn spec_min_f64(object: f64, operand: f64) -> f64 {
-    let takes = operand < object
-        || object.is_nan()
-        || (operand == object && operand.to_bits() > object.to_bits());
-    if takes {
-        operand
-    } else {
-        object
-    }
-}
-
-fn spec_max_f64(object: f64, operand: f64) -> f64 {
-    let takes = operand > object
-        || object.is_nan()
-        || (operand == object && operand.to_bits() < object.to_bits());
-    if takes {
-        operand
-    } else {
-        object
-    }
+fn spec_max<T: HostFloat>(object: T, operand: T) -> T {
+    spec_fold(object, operand, std::cmp::Ordering::Greater)
 }
 
 fn fetch_modify_program(context: &opencl3::context::Context) -> Program {
@@ -664,7 +665,7 @@ fn float_fetch_min_and_max() {
             &slot_inputs,
             &of_slot(&old_min),
             mins[s],
-            spec_min_f32,
+            spec_min,
             bits,
         );
         check_slot(
@@ -673,7 +674,7 @@ fn float_fetch_min_and_max() {
             &slot_inputs,
             &of_slot(&old_max),
             maxs[s],
-            spec_max_f32,
+            spec_max,
             bits,
         );
     }
@@ -723,7 +724,7 @@ fn float_fetch_min_and_max() {
             &inputs[range.clone()],
             &old_min[range.clone()],
             group_min[g],
-            spec_min_f32,
+            spec_min,
             bits,
         );
         check_slot(
@@ -732,7 +733,7 @@ fn float_fetch_min_and_max() {
             &inputs[range.clone()],
             &old_max[range],
             group_max[g],
-            spec_max_f32,
+            spec_max,
             bits,
         );
     }
@@ -836,7 +837,7 @@ fn double_fetch_add_min_and_max() {
             &slot_inputs,
             &of_slot(&old_min),
             mins[s],
-            spec_min_f64,
+            spec_min,
             bits,
         );
         check_slot(
@@ -845,7 +846,7 @@ fn double_fetch_add_min_and_max() {
             &slot_inputs,
             &of_slot(&old_max),
             maxs[s],
-            spec_max_f64,
+            spec_max,
             bits,
         );
     }
@@ -858,8 +859,8 @@ fn double_fetch_add_min_and_max() {
     for g in 0..groups {
         // Each group starts from its first input.
         let group = &inputs[g * GROUP..(g + 1) * GROUP];
-        let lo = group.iter().fold(group[0], |a, &b| spec_min_f64(a, b));
-        let hi = group.iter().fold(group[0], |a, &b| spec_max_f64(a, b));
+        let lo = group.iter().fold(group[0], |a, &b| spec_min(a, b));
+        let hi = group.iter().fold(group[0], |a, &b| spec_max(a, b));
         assert_eq!(
             group_min[g].to_bits(),
             lo.to_bits(),
