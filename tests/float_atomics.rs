@@ -4,7 +4,10 @@
 //! `atomic_float`/`atomic_double`, with float addition built on
 //! compare-exchange (the way applications add floats atomically); and the
 //! same on `float` and `double` objects in `__local` memory (variables and
-//! `__local` pointer arguments).
+//! `__local` pointer arguments). And cl_ext_float_atomics:
+//! `atomic_fetch_add`/`_sub`/`_min`/`_max` on `atomic_float` and
+//! `atomic_double` in both memories, against host references of the
+//! extension's rules, with the device queries and feature macros.
 
 mod common;
 
@@ -254,5 +257,619 @@ fn local_float_array_used_atomically_and_otherwise() {
         assert_eq!(out[i], swapped_in(i), "value copied out at {i}");
         let neighbour = i - i % GROUP + (i + 1) % GROUP;
         assert_eq!(bits[i], swapped_in(neighbour).to_bits(), "bits read at {i}");
+    }
+}
+
+/// cl_ext_float_atomics `cl_device_fp_atomic_capabilities_ext` bits.
+const FP_ATOMIC_GLOBAL_ALL: u64 = 0b111;
+const FP_ATOMIC_LOCAL_ALL: u64 = 0b111 << 16;
+const SINGLE_FP_ATOMIC_CAPABILITIES: u32 = 0x4231;
+const DOUBLE_FP_ATOMIC_CAPABILITIES: u32 = 0x4232;
+const HALF_FP_ATOMIC_CAPABILITIES: u32 = 0x4233;
+
+/// The name of a `cl_name_version`.
+fn name_of(name: &[u8]) -> String {
+    name.iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| char::from(c))
+        .collect()
+}
+
+/// The first device, and its cl_ext_float_atomics capabilities for
+/// `float` and `double`, checked against what it reports elsewhere.
+fn fp_atomic_capabilities(context: &opencl3::context::Context) -> (u64, u64) {
+    let device = opencl3::device::Device::new(context.devices()[0]);
+    let query = |param| {
+        let bytes = device.get_data(param).expect("fp atomic capabilities");
+        u64::from_le_bytes(bytes.try_into().expect("a cl_bitfield"))
+    };
+    let extensions = device.extensions().expect("extensions");
+    assert!(
+        extensions
+            .split_whitespace()
+            .any(|e| e == "cl_ext_float_atomics"),
+        "{extensions}"
+    );
+    let with_version = device
+        .extensions_with_version()
+        .expect("extensions with version");
+    assert!(with_version
+        .iter()
+        .any(|e| name_of(&e.name) == "cl_ext_float_atomics" && e.version == (1 << 22)));
+    let (single, double) = (
+        query(SINGLE_FP_ATOMIC_CAPABILITIES),
+        query(DOUBLE_FP_ATOMIC_CAPABILITIES),
+    );
+    // Load/store/exchange, add/sub and min/max, in __global and __local
+    // memory: all or nothing per type; no half atomics.
+    assert_eq!(single, FP_ATOMIC_GLOBAL_ALL | FP_ATOMIC_LOCAL_ALL);
+    let has = |e: &str| extensions.split_whitespace().any(|x| x == e);
+    let doubles = has("cl_khr_fp64") && has("cl_khr_int64_base_atomics");
+    assert_eq!(
+        double,
+        if doubles {
+            FP_ATOMIC_GLOBAL_ALL | FP_ATOMIC_LOCAL_ALL
+        } else {
+            0
+        }
+    );
+    assert_eq!(query(HALF_FP_ATOMIC_CAPABILITIES), 0);
+    // The OpenCL C features that go with the bits.
+    let features: Vec<String> = device
+        .opencl_c_features()
+        .expect("OpenCL C features")
+        .iter()
+        .map(|f| name_of(&f.name))
+        .collect();
+    for (width, bits) in [("fp32", single), ("fp64", double), ("fp16", 0)] {
+        for what in [
+            "global_atomic_add",
+            "local_atomic_add",
+            "global_atomic_min_max",
+            "local_atomic_min_max",
+        ] {
+            let name = format!("__opencl_c_ext_{width}_{what}");
+            assert_eq!(
+                features.contains(&name),
+                bits != 0,
+                "{name} in {features:?}"
+            );
+        }
+    }
+    (single, double)
+}
+
+/// OpenCL C 3.0 programs see the feature macros of what the device reports.
+#[test]
+fn feature_macros_in_opencl_c_3_0() {
+    let (context, queue) = common::context_and_queue();
+    let (_, double) = fp_atomic_capabilities(&context);
+    let source = "
+        #if defined(__opencl_c_ext_fp32_global_atomic_add) \
+            && defined(__opencl_c_ext_fp32_local_atomic_add) \
+            && defined(__opencl_c_ext_fp32_global_atomic_min_max) \
+            && defined(__opencl_c_ext_fp32_local_atomic_min_max)
+        #define FP32 1
+        #else
+        #define FP32 0
+        #endif
+        #if defined(__opencl_c_ext_fp64_global_atomic_add) \
+            && defined(__opencl_c_ext_fp64_local_atomic_add) \
+            && defined(__opencl_c_ext_fp64_global_atomic_min_max) \
+            && defined(__opencl_c_ext_fp64_local_atomic_min_max)
+        #define FP64 1
+        #else
+        #define FP64 0
+        #endif
+        #if defined(__opencl_c_ext_fp16_global_atomic_add) \
+            || defined(__opencl_c_ext_fp16_local_atomic_load_store)
+        #define FP16 1
+        #else
+        #define FP16 0
+        #endif
+        kernel void features(global int *out) {
+            out[0] = cl_ext_float_atomics;
+            out[1] = FP32;
+            out[2] = FP64;
+            out[3] = FP16;
+        }";
+    let program = Program::create_and_build_from_source(&context, source, "-cl-std=CL3.0")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let out = common::buffer_with(&context, &queue, &[-1i32; 4]);
+    let kernel = Kernel::create(&program, "features").expect("kernel");
+    // SAFETY: the argument matches the kernel's parameter.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&out)
+            .set_global_work_size(1)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("launch");
+    queue.finish().expect("finish");
+    assert_eq!(
+        common::read_buffer(&queue, &out, 4),
+        [1, 1, i32::from(double != 0), 0]
+    );
+}
+
+/// The float types of the min/max references.
+trait HostFloat: Copy {
+    fn is_nan(self) -> bool;
+    /// IEEE totalOrder, which puts -0 below +0.
+    fn total_cmp(self, other: Self) -> std::cmp::Ordering;
+}
+
+impl HostFloat for f32 {
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
+    }
+    fn total_cmp(self, other: Self) -> std::cmp::Ordering {
+        f32::total_cmp(&self, &other)
+    }
+}
+
+impl HostFloat for f64 {
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+    fn total_cmp(self, other: Self) -> std::cmp::Ordering {
+        f64::total_cmp(&self, &other)
+    }
+}
+
+/// cl_ext_float_atomics' min and max (`wanted`: which side of the object
+/// the operand must be on to replace it): a NaN operand leaves the object,
+/// a NaN object takes the operand; -0 counts as below +0 (the spec allows
+/// either zero).
+fn spec_fold<T: HostFloat>(object: T, operand: T, wanted: std::cmp::Ordering) -> T {
+    if operand.is_nan() {
+        object
+    } else if object.is_nan() || operand.total_cmp(object) == wanted {
+        operand
+    } else {
+        object
+    }
+}
+
+fn spec_min<T: HostFloat>(object: T, operand: T) -> T {
+    spec_fold(object, operand, std::cmp::Ordering::Less)
+}
+
+fn spec_max<T: HostFloat>(object: T, operand: T) -> T {
+    spec_fold(object, operand, std::cmp::Ordering::Greater)
+}
+
+fn fetch_modify_program(context: &opencl3::context::Context) -> Program {
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/float_fetch_modify.cl"))
+        .expect("kernel source");
+    Program::create_and_build_from_source(context, &source, "-cl-std=CL2.0")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"))
+}
+
+/// Runs `name` over `N` work-items in groups of `GROUP`.
+fn launch_groups(
+    program: &Program,
+    queue: &opencl3::command_queue::CommandQueue,
+    name: &str,
+    args: &dyn Fn(&mut ExecuteKernel),
+) {
+    let kernel = Kernel::create(program, name).expect("kernel");
+    let mut launch = ExecuteKernel::new(&kernel);
+    args(&mut launch);
+    // SAFETY: every kernel's arguments were set by `args`.
+    unsafe {
+        launch
+            .set_global_work_size(N)
+            .set_local_work_size(GROUP)
+            .enqueue_nd_range(queue)
+    }
+    .expect("launch");
+    queue.finish().expect("finish");
+}
+
+/// Asserts that `old`, sorted, is exactly 0, 1, .. len-1: each add of 1
+/// returned a value no other one did.
+fn assert_counts<T: Copy + PartialOrd + std::fmt::Debug>(
+    mut old: Vec<T>,
+    as_count: impl Fn(usize) -> T,
+    what: &str,
+) {
+    old.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
+    for (k, &v) in old.iter().enumerate() {
+        assert_eq!(v, as_count(k), "{what}: returned values sorted, at {k}");
+    }
+}
+
+#[test]
+fn float_fetch_add_and_sub() {
+    let (context, queue) = common::context_and_queue();
+    fp_atomic_capabilities(&context);
+    let program = fetch_modify_program(&context);
+
+    let sum = common::buffer_with(&context, &queue, &[0f32]);
+    let old = common::buffer_with(&context, &queue, &vec![0f32; N]);
+    let backs: Vec<f32> = (0..N).map(|i| (i % 9) as f32 - 4.0).collect();
+    let back = common::buffer_with(&context, &queue, &backs);
+    let down = common::buffer_with(&context, &queue, &[100.0f32]);
+    launch_groups(&program, &queue, "add_sub_global", &|l| unsafe {
+        l.set_arg(&sum).set_arg(&old).set_arg(&down).set_arg(&back);
+    });
+    assert_eq!(common::read_buffer(&queue, &sum, 1)[0], N as f32);
+    assert_counts(
+        common::read_buffer(&queue, &old, N),
+        |k| k as f32,
+        "__global add",
+    );
+    let expected = 100.0 - backs.iter().sum::<f32>();
+    assert_eq!(common::read_buffer(&queue, &down, 1)[0], expected, "sub");
+
+    let groups = N / GROUP;
+    let old = common::buffer_with(&context, &queue, &vec![0f32; N]);
+    let group_sums = common::buffer_with(&context, &queue, &vec![0f32; groups]);
+    let total = common::buffer_with(&context, &queue, &[0.5f32]);
+    launch_groups(&program, &queue, "add_local", &|l| unsafe {
+        l.set_arg(&old).set_arg(&group_sums).set_arg(&total);
+    });
+    let old = common::read_buffer(&queue, &old, N);
+    for (g, group) in old.chunks(GROUP).enumerate() {
+        assert_counts(
+            group.to_vec(),
+            |k| k as f32,
+            &format!("__local add, group {g}"),
+        );
+    }
+    assert_eq!(
+        common::read_buffer(&queue, &group_sums, groups),
+        vec![GROUP as f32; groups]
+    );
+    assert_eq!(common::read_buffer(&queue, &total, 1)[0], 0.5 + N as f32);
+
+    // Through a generic pointer: each work-item adds 2 to its group's
+    // __local sum, and each group twice its sum to the __global total.
+    let total = common::buffer_with(&context, &queue, &[0f32]);
+    launch_groups(&program, &queue, "add_through_generic", &|l| unsafe {
+        l.set_arg(&total);
+    });
+    assert_eq!(common::read_buffer(&queue, &total, 1)[0], 4.0 * N as f32);
+}
+
+/// Inputs for the min/max tests, work-item `i` going to slot `i % SLOTS`:
+/// signed zeros, NaNs among numbers, only NaNs, and plain values.
+fn min_max_inputs() -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let inputs = (0..N)
+        .map(|i| {
+            let k = (i / MIN_MAX_SLOTS) as f32;
+            match i % MIN_MAX_SLOTS {
+                0 => {
+                    if (i / MIN_MAX_SLOTS).is_multiple_of(2) {
+                        0.0
+                    } else {
+                        -0.0
+                    }
+                }
+                1 => f32::NAN,
+                2 => k - 100.0,
+                3 if (i / MIN_MAX_SLOTS).is_multiple_of(3) => f32::from_bits(0x7fc0_1234),
+                3 => (k - 128.0) * 0.5,
+                _ => ((i * 37) % 1001) as f32 - 500.0,
+            }
+        })
+        .collect();
+    let start = |s: usize, min: bool| match s {
+        // -0 stays for max, +0 for min: only an operand of the other sign
+        // changes them.
+        0 => {
+            if min {
+                0.0
+            } else {
+                -0.0
+            }
+        }
+        1 => 5.0,
+        2 => f32::NAN,
+        _ => {
+            if min {
+                1000.0
+            } else {
+                -1000.0
+            }
+        }
+    };
+    let mins = (0..MIN_MAX_SLOTS).map(|s| start(s, true)).collect();
+    let maxs = (0..MIN_MAX_SLOTS).map(|s| start(s, false)).collect();
+    (inputs, mins, maxs)
+}
+
+const MIN_MAX_SLOTS: usize = 16;
+
+/// Checks one slot's result and the values its atomics returned: the
+/// first returned the start, every one returned the start or an input, and
+/// none returned a value the fold had already passed.
+fn check_slot<T: Copy + std::fmt::Debug>(
+    what: &str,
+    start: T,
+    inputs: &[T],
+    returned: &[T],
+    result: T,
+    fold: impl Fn(T, T) -> T,
+    bits: impl Fn(T) -> u64,
+) {
+    let expected = inputs.iter().fold(start, |a, &b| fold(a, b));
+    assert_eq!(
+        bits(result),
+        bits(expected),
+        "{what}: {result:?} vs {expected:?}"
+    );
+    let seen: std::collections::HashSet<u64> = std::iter::once(start)
+        .chain(inputs.iter().copied())
+        .map(&bits)
+        .collect();
+    assert!(
+        returned.iter().any(|&r| bits(r) == bits(start)),
+        "{what}: no atomic returned the start {start:?}"
+    );
+    for &r in returned {
+        assert!(
+            seen.contains(&bits(r)),
+            "{what}: returned {r:?}, never stored"
+        );
+        // The final value is where every returned value folds to.
+        assert_eq!(
+            bits(fold(r, expected)),
+            bits(expected),
+            "{what}: returned {r:?} beyond the result {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn float_fetch_min_and_max() {
+    let (context, queue) = common::context_and_queue();
+    let program = fetch_modify_program(&context);
+    let (inputs, min_start, max_start) = min_max_inputs();
+    let mins = common::buffer_with(&context, &queue, &min_start);
+    let maxs = common::buffer_with(&context, &queue, &max_start);
+    let input = common::buffer_with(&context, &queue, &inputs);
+    let old_min = common::buffer_with(&context, &queue, &vec![0f32; N]);
+    let old_max = common::buffer_with(&context, &queue, &vec![0f32; N]);
+    let slots = MIN_MAX_SLOTS as cl_uint;
+    launch_groups(&program, &queue, "min_max_global", &|l| unsafe {
+        l.set_arg(&mins)
+            .set_arg(&maxs)
+            .set_arg(&input)
+            .set_arg(&old_min)
+            .set_arg(&old_max)
+            .set_arg(&slots);
+    });
+    let (mins, maxs) = (
+        common::read_buffer(&queue, &mins, MIN_MAX_SLOTS),
+        common::read_buffer(&queue, &maxs, MIN_MAX_SLOTS),
+    );
+    let (old_min, old_max) = (
+        common::read_buffer(&queue, &old_min, N),
+        common::read_buffer(&queue, &old_max, N),
+    );
+    let bits = |v: f32| u64::from(v.to_bits());
+    for s in 0..MIN_MAX_SLOTS {
+        let of_slot = |v: &[f32]| {
+            v.iter()
+                .skip(s)
+                .step_by(MIN_MAX_SLOTS)
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        let slot_inputs = of_slot(&inputs);
+        check_slot(
+            &format!("__global min, slot {s}"),
+            min_start[s],
+            &slot_inputs,
+            &of_slot(&old_min),
+            mins[s],
+            spec_min,
+            bits,
+        );
+        check_slot(
+            &format!("__global max, slot {s}"),
+            max_start[s],
+            &slot_inputs,
+            &of_slot(&old_max),
+            maxs[s],
+            spec_max,
+            bits,
+        );
+    }
+    // The special slots, spelled out.
+    assert_eq!(mins[0].to_bits(), (-0.0f32).to_bits());
+    assert_eq!(maxs[0].to_bits(), 0.0f32.to_bits());
+    assert_eq!(
+        (mins[1], maxs[1]),
+        (5.0, 5.0),
+        "NaN operands change nothing"
+    );
+    let k_max = ((N / MIN_MAX_SLOTS) - 1) as f32;
+    assert_eq!(
+        (mins[2], maxs[2]),
+        (-100.0, k_max - 100.0),
+        "a NaN object takes the operand"
+    );
+
+    // __local: each group from +inf and -inf.
+    let groups = N / GROUP;
+    let start = common::buffer_with(&context, &queue, &[f32::INFINITY, f32::NEG_INFINITY]);
+    let old_min = common::buffer_with(&context, &queue, &vec![0f32; N]);
+    let old_max = common::buffer_with(&context, &queue, &vec![0f32; N]);
+    let group_min = common::buffer_with(&context, &queue, &vec![0f32; groups]);
+    let group_max = common::buffer_with(&context, &queue, &vec![0f32; groups]);
+    launch_groups(&program, &queue, "min_max_local", &|l| unsafe {
+        l.set_arg(&input)
+            .set_arg(&start)
+            .set_arg(&old_min)
+            .set_arg(&old_max)
+            .set_arg(&group_min)
+            .set_arg(&group_max);
+    });
+    let (group_min, group_max) = (
+        common::read_buffer(&queue, &group_min, groups),
+        common::read_buffer(&queue, &group_max, groups),
+    );
+    let (old_min, old_max) = (
+        common::read_buffer(&queue, &old_min, N),
+        common::read_buffer(&queue, &old_max, N),
+    );
+    for g in 0..groups {
+        let range = g * GROUP..(g + 1) * GROUP;
+        check_slot(
+            &format!("__local min, group {g}"),
+            f32::INFINITY,
+            &inputs[range.clone()],
+            &old_min[range.clone()],
+            group_min[g],
+            spec_min,
+            bits,
+        );
+        check_slot(
+            &format!("__local max, group {g}"),
+            f32::NEG_INFINITY,
+            &inputs[range.clone()],
+            &old_max[range],
+            group_max[g],
+            spec_max,
+            bits,
+        );
+    }
+}
+
+#[test]
+fn double_fetch_add_min_and_max() {
+    let (context, queue) = common::context_and_queue();
+    let (_, double) = fp_atomic_capabilities(&context);
+    if double == 0 {
+        println!("note: no double atomics on this device; skipped");
+        return;
+    }
+    let program = fetch_modify_program(&context);
+    let groups = N / GROUP;
+
+    let sum = common::buffer_with(&context, &queue, &[0f64]);
+    let old = common::buffer_with(&context, &queue, &vec![0f64; N]);
+    let local_old = common::buffer_with(&context, &queue, &vec![0f64; N]);
+    let group_sums = common::buffer_with(&context, &queue, &vec![0f64; groups]);
+    launch_groups(&program, &queue, "add_double", &|l| unsafe {
+        l.set_arg(&sum)
+            .set_arg(&old)
+            .set_arg(&local_old)
+            .set_arg(&group_sums)
+            .set_arg_local_buffer(std::mem::size_of::<f64>());
+    });
+    assert_eq!(common::read_buffer(&queue, &sum, 1)[0], N as f64);
+    assert_counts(
+        common::read_buffer(&queue, &old, N),
+        |k| k as f64,
+        "__global double add",
+    );
+    let local_old = common::read_buffer(&queue, &local_old, N);
+    for (g, group) in local_old.chunks(GROUP).enumerate() {
+        assert_counts(
+            group.to_vec(),
+            |k| k as f64,
+            &format!("__local double sub of -1, group {g}"),
+        );
+    }
+    assert_eq!(
+        common::read_buffer(&queue, &group_sums, groups),
+        vec![GROUP as f64; groups]
+    );
+
+    let (inputs, min_start, max_start) = min_max_inputs();
+    // Beyond float precision, so a float fold would differ.
+    let inputs: Vec<f64> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if v.is_finite() && v != 0.0 {
+                f64::from(v) + i as f64 * 1e-12
+            } else {
+                f64::from(v)
+            }
+        })
+        .collect();
+    let min_start: Vec<f64> = min_start.into_iter().map(f64::from).collect();
+    let max_start: Vec<f64> = max_start.into_iter().map(f64::from).collect();
+    let mins = common::buffer_with(&context, &queue, &min_start);
+    let maxs = common::buffer_with(&context, &queue, &max_start);
+    let input = common::buffer_with(&context, &queue, &inputs);
+    let old_min = common::buffer_with(&context, &queue, &vec![0f64; N]);
+    let old_max = common::buffer_with(&context, &queue, &vec![0f64; N]);
+    let group_min = common::buffer_with(&context, &queue, &vec![0f64; groups]);
+    let group_max = common::buffer_with(&context, &queue, &vec![0f64; groups]);
+    let slots = MIN_MAX_SLOTS as cl_uint;
+    launch_groups(&program, &queue, "min_max_double", &|l| unsafe {
+        l.set_arg(&mins)
+            .set_arg(&maxs)
+            .set_arg(&input)
+            .set_arg(&old_min)
+            .set_arg(&old_max)
+            .set_arg(&slots)
+            .set_arg(&group_min)
+            .set_arg(&group_max);
+    });
+    let (mins, maxs) = (
+        common::read_buffer(&queue, &mins, MIN_MAX_SLOTS),
+        common::read_buffer(&queue, &maxs, MIN_MAX_SLOTS),
+    );
+    let (old_min, old_max) = (
+        common::read_buffer(&queue, &old_min, N),
+        common::read_buffer(&queue, &old_max, N),
+    );
+    let bits = |v: f64| v.to_bits();
+    for s in 0..MIN_MAX_SLOTS {
+        let of_slot = |v: &[f64]| {
+            v.iter()
+                .skip(s)
+                .step_by(MIN_MAX_SLOTS)
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        let slot_inputs = of_slot(&inputs);
+        check_slot(
+            &format!("__global double min, slot {s}"),
+            min_start[s],
+            &slot_inputs,
+            &of_slot(&old_min),
+            mins[s],
+            spec_min,
+            bits,
+        );
+        check_slot(
+            &format!("__global double max, slot {s}"),
+            max_start[s],
+            &slot_inputs,
+            &of_slot(&old_max),
+            maxs[s],
+            spec_max,
+            bits,
+        );
+    }
+    assert_eq!(mins[0].to_bits(), (-0.0f64).to_bits());
+    assert_eq!(maxs[0].to_bits(), 0.0f64.to_bits());
+    let (group_min, group_max) = (
+        common::read_buffer(&queue, &group_min, groups),
+        common::read_buffer(&queue, &group_max, groups),
+    );
+    for g in 0..groups {
+        // Each group starts from its first input.
+        let group = &inputs[g * GROUP..(g + 1) * GROUP];
+        let lo = group.iter().fold(group[0], |a, &b| spec_min(a, b));
+        let hi = group.iter().fold(group[0], |a, &b| spec_max(a, b));
+        assert_eq!(
+            group_min[g].to_bits(),
+            lo.to_bits(),
+            "__local double min, group {g}"
+        );
+        assert_eq!(
+            group_max[g].to_bits(),
+            hi.to_bits(),
+            "__local double max, group {g}"
+        );
     }
 }

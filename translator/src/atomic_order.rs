@@ -212,6 +212,31 @@ mod tests {
     }
 
     #[test]
+    fn float_fetch_modify_orders_each_exchange() {
+        let (found, barriers) = atomics(
+            "kernel void k(global atomic_float *a, global float *out) {
+                 out[0] = atomic_fetch_add_explicit(a, 1.0f, memory_order_acq_rel);
+                 out[1] = atomic_fetch_min_explicit(a, 2.0f, memory_order_relaxed);
+             }",
+        );
+        assert_eq!(barriers, 0, "markers left behind");
+        const STORAGE: u32 = super::UNIFORM_MEMORY;
+        // Each: an unordered first read, then the exchange in the loop.
+        assert_eq!(
+            found,
+            [
+                (super::OP_ATOMIC_LOAD, vec![0]),
+                (
+                    super::OP_ATOMIC_COMPARE_EXCHANGE,
+                    vec![super::ACQUIRE_RELEASE | STORAGE, super::ACQUIRE | STORAGE]
+                ),
+                (super::OP_ATOMIC_LOAD, vec![0]),
+                (super::OP_ATOMIC_COMPARE_EXCHANGE, vec![0, 0]),
+            ]
+        );
+    }
+
+    #[test]
     fn fences_stay_fences() {
         let (found, barriers) = atomics(
             "kernel void k(global int *a) {

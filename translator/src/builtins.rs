@@ -1525,20 +1525,23 @@ const fn c11_atomic(
     }
 }
 
-/// `atomic_fetch_<key>`: integer atomic types only.
-const fn fetch(name: &'static str, op: C11AtomicOp) -> C11AtomicRow {
+/// `atomic_fetch_<key>` on the atomic types of `elems`.
+const fn fetch(name: &'static str, op: C11AtomicOp, elems: Elems) -> C11AtomicRow {
     c11_atomic(
         name,
         op,
         ATOMIC_OBJECT_VALUE,
         ATOMIC_OBJECT_VALUE_EXPLICIT,
         R::Gen,
-        ATOMIC64,
+        elems,
     )
 }
 
-/// The OpenCL 2.0 atomics. The fetch-and-modify functions exist for the
-/// integer atomic types only, the flag functions for `atomic_flag`.
+/// The OpenCL 2.0 atomics. The bitwise fetch-and-modify functions exist
+/// for the integer atomic types only; add, sub, min and max also for
+/// `atomic_float` and `atomic_double` (`cl_ext_float_atomics`, which every
+/// device reports, see `DeviceCaps::float_atomics`); the flag functions
+/// for `atomic_flag`.
 const C11_ATOMICS: &[C11AtomicRow] = &[
     c11_atomic(
         "init",
@@ -1588,13 +1591,13 @@ const C11_ATOMICS: &[C11AtomicRow] = &[
         R::Bool,
         ATOMIC_VALUES,
     ),
-    fetch("fetch_add", C11AtomicOp::FetchAdd),
-    fetch("fetch_sub", C11AtomicOp::FetchSub),
-    fetch("fetch_or", C11AtomicOp::FetchOr),
-    fetch("fetch_xor", C11AtomicOp::FetchXor),
-    fetch("fetch_and", C11AtomicOp::FetchAnd),
-    fetch("fetch_min", C11AtomicOp::FetchMin),
-    fetch("fetch_max", C11AtomicOp::FetchMax),
+    fetch("fetch_add", C11AtomicOp::FetchAdd, ATOMIC_VALUES),
+    fetch("fetch_sub", C11AtomicOp::FetchSub, ATOMIC_VALUES),
+    fetch("fetch_or", C11AtomicOp::FetchOr, ATOMIC64),
+    fetch("fetch_xor", C11AtomicOp::FetchXor, ATOMIC64),
+    fetch("fetch_and", C11AtomicOp::FetchAnd, ATOMIC64),
+    fetch("fetch_min", C11AtomicOp::FetchMin, ATOMIC_VALUES),
+    fetch("fetch_max", C11AtomicOp::FetchMax, ATOMIC_VALUES),
     c11_atomic(
         "flag_test_and_set",
         C11AtomicOp::FlagTestAndSet,
@@ -3120,7 +3123,7 @@ mod tests {
             )
             .is_err());
         }
-        // Fetch-and-modify: integers only; a pointer-sized unsigned object
+        // Fetch-and-modify: integers; a pointer-sized unsigned object
         // takes a ptrdiff_t operand, converted.
         for key in ["add", "sub", "or", "xor", "and", "min", "max"] {
             let name = format!("atomic_fetch_{key}");
@@ -3138,11 +3141,23 @@ mod tests {
                     sc(s)
                 );
             }
+            // cl_ext_float_atomics: add, sub, min and max on floats, with
+            // an operand converted to the object's type; the bitwise ones
+            // stay integer-only.
+            let arithmetic = ["add", "sub", "min", "max"].contains(&key);
             for s in [Float, Double] {
-                let p = ptr_to(sc(s), Global, false);
-                assert!(resolve(&name, &[p, sc(s)], &CTX).is_err(), "{name}");
+                let p = ptr_to(sc(s), Local, false);
+                let r = resolve(&name, &[p.clone(), Type::INT], &CTX);
+                assert_eq!(r.is_ok(), arithmetic, "{name} on {s:?}");
+                if let Ok(r) = r {
+                    assert_eq!((r.params[1].clone(), r.result), (sc(s), sc(s)), "{name}");
+                    let r = ok(&explicit, &[p, sc(s), Type::INT, Type::INT]);
+                    assert_eq!(r.result, sc(s), "{explicit}");
+                }
             }
         }
+        let gd = ptr_to(sc(Double), Global, false);
+        assert!(resolve("atomic_fetch_add", &[gd, sc(Double)], &no_fp64).is_err());
         // atomic_flag is int.
         let flag = ptr_to(Type::INT, Global, false);
         let r = ok("atomic_flag_test_and_set", std::slice::from_ref(&flag));

@@ -91,7 +91,33 @@ impl DeviceCaps {
             list.push("cl_khr_int64_base_atomics");
             list.push("cl_khr_int64_extended_atomics");
         }
+        if self.fp_atomic_capabilities(FpAtomicType::Single) != 0 {
+            list.push("cl_ext_float_atomics");
+        }
         list
+    }
+
+    /// `cl_ext_float_atomics`: the `cl_device_fp_atomic_capabilities_ext`
+    /// bits for `ty`. Every operation is a compare-exchange loop (or a
+    /// plain atomic) on the integer of the same width, so `float` needs
+    /// only 32-bit atomics, which every device has, and `double` the 64-bit
+    /// ones; `half` atomics are not implemented.
+    pub fn fp_atomic_capabilities(&self, ty: FpAtomicType) -> u64 {
+        let supported = match ty {
+            FpAtomicType::Half => false,
+            FpAtomicType::Single => true,
+            FpAtomicType::Double => self.float64 && self.int64_atomics,
+        };
+        if supported {
+            FP_ATOMIC_GLOBAL_LOAD_STORE
+                | FP_ATOMIC_GLOBAL_ADD
+                | FP_ATOMIC_GLOBAL_MIN_MAX
+                | FP_ATOMIC_LOCAL_LOAD_STORE
+                | FP_ATOMIC_LOCAL_ADD
+                | FP_ATOMIC_LOCAL_MIN_MAX
+        } else {
+            0
+        }
     }
 
     /// OpenCL C 3.0 optional features (`__opencl_c_*`) this device supports.
@@ -109,6 +135,132 @@ impl DeviceCaps {
         if self.image_support {
             list.push("__opencl_c_images");
         }
+        for &(ty, bit, feature) in FP_ATOMIC_FEATURES {
+            if self.fp_atomic_capabilities(ty) & bit != 0 {
+                list.push(feature);
+            }
+        }
         list
+    }
+}
+
+/// The floating-point types `cl_ext_float_atomics` describes, one
+/// `clGetDeviceInfo` query each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpAtomicType {
+    Half,
+    Single,
+    Double,
+}
+
+// `cl_device_fp_atomic_capabilities_ext` bits (cl_ext_float_atomics).
+pub const FP_ATOMIC_GLOBAL_LOAD_STORE: u64 = 1 << 0;
+pub const FP_ATOMIC_GLOBAL_ADD: u64 = 1 << 1;
+pub const FP_ATOMIC_GLOBAL_MIN_MAX: u64 = 1 << 2;
+pub const FP_ATOMIC_LOCAL_LOAD_STORE: u64 = 1 << 16;
+pub const FP_ATOMIC_LOCAL_ADD: u64 = 1 << 17;
+pub const FP_ATOMIC_LOCAL_MIN_MAX: u64 = 1 << 18;
+
+/// The feature macro of each capability bit. Loads, stores and exchanges
+/// of `float` and `double` are OpenCL C 2.0 core and have none; those of
+/// `half` would, but `half` atomics are not implemented.
+const FP_ATOMIC_FEATURES: &[(FpAtomicType, u64, &str)] = &[
+    (
+        FpAtomicType::Single,
+        FP_ATOMIC_GLOBAL_ADD,
+        "__opencl_c_ext_fp32_global_atomic_add",
+    ),
+    (
+        FpAtomicType::Single,
+        FP_ATOMIC_LOCAL_ADD,
+        "__opencl_c_ext_fp32_local_atomic_add",
+    ),
+    (
+        FpAtomicType::Single,
+        FP_ATOMIC_GLOBAL_MIN_MAX,
+        "__opencl_c_ext_fp32_global_atomic_min_max",
+    ),
+    (
+        FpAtomicType::Single,
+        FP_ATOMIC_LOCAL_MIN_MAX,
+        "__opencl_c_ext_fp32_local_atomic_min_max",
+    ),
+    (
+        FpAtomicType::Double,
+        FP_ATOMIC_GLOBAL_ADD,
+        "__opencl_c_ext_fp64_global_atomic_add",
+    ),
+    (
+        FpAtomicType::Double,
+        FP_ATOMIC_LOCAL_ADD,
+        "__opencl_c_ext_fp64_local_atomic_add",
+    ),
+    (
+        FpAtomicType::Double,
+        FP_ATOMIC_GLOBAL_MIN_MAX,
+        "__opencl_c_ext_fp64_global_atomic_min_max",
+    ),
+    (
+        FpAtomicType::Double,
+        FP_ATOMIC_LOCAL_MIN_MAX,
+        "__opencl_c_ext_fp64_local_atomic_min_max",
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: u64 = FP_ATOMIC_GLOBAL_LOAD_STORE
+        | FP_ATOMIC_GLOBAL_ADD
+        | FP_ATOMIC_GLOBAL_MIN_MAX
+        | FP_ATOMIC_LOCAL_LOAD_STORE
+        | FP_ATOMIC_LOCAL_ADD
+        | FP_ATOMIC_LOCAL_MIN_MAX;
+
+    #[test]
+    fn float_atomics_follow_the_device() {
+        let full = DeviceCaps::full();
+        assert_eq!(ALL, 0x7_0007, "the spec's bit values");
+        assert_eq!(full.fp_atomic_capabilities(FpAtomicType::Single), ALL);
+        assert_eq!(full.fp_atomic_capabilities(FpAtomicType::Double), ALL);
+        assert_eq!(full.fp_atomic_capabilities(FpAtomicType::Half), 0);
+        assert!(full.extensions().contains(&"cl_ext_float_atomics"));
+        let features = full.features();
+        for width in ["fp32", "fp64"] {
+            for what in [
+                "global_atomic_add",
+                "local_atomic_add",
+                "global_atomic_min_max",
+                "local_atomic_min_max",
+            ] {
+                let name = format!("__opencl_c_ext_{width}_{what}");
+                assert!(features.contains(&name.as_str()), "{name}");
+            }
+        }
+        assert!(!features.iter().any(|f| f.contains("ext_fp16")));
+
+        // double atomics need fp64 and 64-bit integer atomics.
+        for caps in [
+            DeviceCaps {
+                float64: false,
+                ..DeviceCaps::full()
+            },
+            DeviceCaps {
+                int64_atomics: false,
+                ..DeviceCaps::full()
+            },
+        ] {
+            assert_eq!(caps.fp_atomic_capabilities(FpAtomicType::Double), 0);
+            assert_eq!(caps.fp_atomic_capabilities(FpAtomicType::Single), ALL);
+            assert!(!caps.features().iter().any(|f| f.contains("fp64_")));
+            assert_eq!(
+                caps.features()
+                    .iter()
+                    .filter(|f| f.contains("fp32_"))
+                    .count(),
+                4
+            );
+        }
     }
 }

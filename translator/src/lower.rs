@@ -19,6 +19,7 @@ mod chosen;
 mod collectives;
 mod convert;
 mod divide64;
+mod float_atomics;
 mod float_words;
 mod fma;
 mod fp16;

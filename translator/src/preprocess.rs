@@ -3645,6 +3645,19 @@ char p[] = join(x, y);",
             &[],
         );
         assert_eq!(o.text, "200 __opencl_c_fp64 1");
+        // cl_ext_float_atomics: the extension everywhere, its features in
+        // OpenCL C 3.0 only.
+        let probe = "cl_ext_float_atomics __opencl_c_ext_fp32_global_atomic_add \
+                     __opencl_c_ext_fp64_local_atomic_min_max \
+                     __opencl_c_ext_fp16_global_atomic_add";
+        let o = run_with(probe, &o2, &caps, &[]);
+        assert_eq!(
+            o.text,
+            "1 __opencl_c_ext_fp32_global_atomic_add __opencl_c_ext_fp64_local_atomic_min_max \
+             __opencl_c_ext_fp16_global_atomic_add"
+        );
+        let o = run_with(probe, &o3, &caps, &[]);
+        assert_eq!(o.text, "1 1 1 __opencl_c_ext_fp16_global_atomic_add");
         expands_to(
             "__kernel_exec(64, float4) void k() {}",
             "__kernel __attribute__((work_group_size_hint(64, 1, 1))) \

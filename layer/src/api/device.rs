@@ -5,6 +5,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use opencl_sys::*;
+use translator::caps::FpAtomicType;
 
 use crate::api::call::{self, write_if_not_null};
 use crate::api::handle;
@@ -104,6 +105,10 @@ const ATOMIC_MEMORY_CAPABILITIES: cl_device_atomic_capabilities =
 const ATOMIC_FENCE_CAPABILITIES: cl_device_atomic_capabilities = CL_DEVICE_ATOMIC_ORDER_RELAXED
     | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
     | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+// cl_ext_float_atomics queries, which opencl-sys does not define.
+const CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4231;
+const CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4232;
+const CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4233;
 /// The OpenCL C versions the compiler accepts for `-cl-std`.
 const OPENCL_C_VERSIONS: [(&str, cl_version); 4] = [
     ("OpenCL C", make_version(1, 0, 0)),
@@ -174,6 +179,15 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_SINGLE_FP_CONFIG => bitfield(SINGLE_FP_CONFIG),
         CL_DEVICE_DOUBLE_FP_CONFIG => bitfield(if caps.float64 { DOUBLE_FP_CONFIG } else { 0 }),
         CL_DEVICE_HALF_FP_CONFIG => bitfield(if caps.float16 { HALF_FP_CONFIG } else { 0 }),
+        CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT => {
+            bitfield(caps.fp_atomic_capabilities(FpAtomicType::Single))
+        }
+        CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT => {
+            bitfield(caps.fp_atomic_capabilities(FpAtomicType::Double))
+        }
+        CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT => {
+            bitfield(caps.fp_atomic_capabilities(FpAtomicType::Half))
+        }
         // Vulkan does not describe caches.
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => InfoValue::scalar::<cl_device_mem_cache_type>(CL_NONE),
         CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => uint(0),

@@ -2,9 +2,10 @@
 //! 64-bit with cl_khr_int64_*_atomics) and the OpenCL 2.0 `atomic_*` /
 //! `atomic_*_explicit` functions on `atomic_int`, `atomic_uint`,
 //! `atomic_long`, `atomic_ulong`, `atomic_flag`, and (store, load, exchange
-//! and compare-exchange) `atomic_float` and `atomic_double`, in `__global`
-//! buffers (through the buffer's integer view) and `__local` memory (held
-//! as integer words, see `float_words.rs`).
+//! and compare-exchange; add, sub, min and max in `float_atomics.rs`)
+//! `atomic_float` and `atomic_double`, in `__global` buffers (through the
+//! buffer's integer view) and `__local` memory (held as integer words, see
+//! `float_words.rs`).
 //!
 //! The memory a location lives in (a buffer view, a `__local` array or
 //! scalar) is retyped to hold `atomic<T>` the first time an atomic touches
@@ -234,6 +235,10 @@ impl ModuleBuilder<'_> {
                     index: 1,
                 }))
             }
+            Op::FetchAdd | Op::FetchSub | Op::FetchMin | Op::FetchMax if target.float.is_some() => {
+                let operand = self.plain(fb, &args[1])?;
+                Value::Plain(self.float_fetch_modify(fb, op, &target, operand, &order))
+            }
             _ => {
                 let fun = match op {
                     Op::Exchange => naga::AtomicFunction::Exchange { compare: None },
@@ -439,14 +444,14 @@ impl ModuleBuilder<'_> {
 /// as much, but lavapipe loses atomic updates when a fence sits in a loop
 /// that work-items leave at different iterations (a compare-exchange
 /// loop).
-struct AtomicOrder {
+pub(super) struct AtomicOrder {
     memory: naga::Barrier,
     release: bool,
     acquire: bool,
 }
 
 impl AtomicOrder {
-    fn mark(&self, fb: &mut FnBuilder) {
+    pub(super) fn mark(&self, fb: &mut FnBuilder) {
         let count = usize::from(self.release) + 2 * usize::from(self.acquire);
         for _ in 0..count {
             fb.push(naga::Statement::MemoryBarrier(
@@ -458,14 +463,14 @@ impl AtomicOrder {
 
 /// Where an atomic operates: a pointer to `atomic<bits>`, and for `float`
 /// and `double` objects the value's own scalar, converted bit for bit.
-struct AtomicTarget {
-    pointer: Handle<naga::Expression>,
-    bits: naga::Scalar,
-    float: Option<naga::Scalar>,
+pub(super) struct AtomicTarget {
+    pub(super) pointer: Handle<naga::Expression>,
+    pub(super) bits: naga::Scalar,
+    pub(super) float: Option<naga::Scalar>,
 }
 
 impl AtomicTarget {
-    fn to_bits(
+    pub(super) fn to_bits(
         &self,
         fb: &mut FnBuilder,
         value: Handle<naga::Expression>,
@@ -480,7 +485,7 @@ impl AtomicTarget {
         }
     }
 
-    fn value_of_bits(
+    pub(super) fn value_of_bits(
         &self,
         fb: &mut FnBuilder,
         bits: Handle<naga::Expression>,
