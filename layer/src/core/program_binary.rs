@@ -19,9 +19,11 @@
 //!
 //! The payload is the *unit*: the preprocessed, checked OpenCL C that
 //! [`translator::compile_unit`] produces (every `#include` and macro
-//! resolved, tokens on their original lines). It is not SPIR-V because the
-//! translator writes SPIR-V per launch: the work-group size and the lengths
-//! of `__local` arguments are literals in the module. Loading a binary
+//! resolved, tokens on their original lines). It is not SPIR-V: each
+//! kernel's SPIR-V is a template patched per launch (work-group size,
+//! `__local` lengths) and comes with reflection that would need an
+//! encoding of its own, while the unit translates again in about a
+//! millisecond. Loading a binary
 //! translates the unit again with the recorded options; the kernel table
 //! is checked against that result. A binary from another clvulkan or
 //! translator version, or for another device, is stale and rejected, as is
