@@ -5,7 +5,10 @@
 //!
 //! The thread waits on each event's fences in submission order and then
 //! completes it; completion is idempotent, so an application thread that
-//! waits on the same event and gets there first is not a problem.
+//! waits on the same event and gets there first is not a problem. Exit
+//! waits for an event being completed (`vulkan/exit_guard.rs`): an
+//! application that returns from `clFinish` and exits at once would
+//! otherwise tear the driver down under this thread.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -29,9 +32,20 @@ impl CompletionThread {
             .name(format!("clvulkan completion ({device_name})"))
             .spawn(move || {
                 for event in receiver {
+                    // Completing an event calls into the driver (waits,
+                    // printf buffers, releasing what the command held); so
+                    // does dropping it. Once the process is exiting the
+                    // driver's static destructors may be running, and
+                    // nobody waits for the event any more: leave it alone.
+                    let Some(running) = crate::vulkan::exit_guard::begin() else {
+                        std::mem::forget(event);
+                        continue;
+                    };
                     // A panic while completing one event must not stop
                     // completions for every other queue of the device.
                     let _ = catch_unwind(AssertUnwindSafe(|| event.complete_after_gpu()));
+                    drop(event);
+                    drop(running);
                 }
             })
             .map_err(|_| CL_OUT_OF_HOST_MEMORY)?;

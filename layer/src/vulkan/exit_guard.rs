@@ -1,14 +1,16 @@
 //! Background Vulkan work that must be over before the process exits.
 //!
-//! The pipeline cache is saved on a thread of its own after a launch
-//! compiled a new pipeline (`Device::save_pipeline_cache`). When the
-//! application exits right after that launch, `exit` runs the driver's and
-//! LLVM's static destructors while the thread may still be inside
-//! `vkGetPipelineCacheData`: the test binaries on lavapipe crashed with
-//! SIGSEGV now and then after all their tests had passed. An `atexit`
-//! handler, registered when the first such thread starts (after the driver
-//! has registered its own, so it runs before them), stops new saves and
-//! waits for running ones.
+//! Two threads call into the driver on their own: the one saving the
+//! pipeline cache after a launch compiled a new pipeline
+//! (`Device::save_pipeline_cache`), and the device's completion thread
+//! (`core/completion.rs`), which may still be finishing an event (its
+//! printf output, releasing what it held) when the application has seen
+//! the event complete. When the application exits then, `exit` runs the
+//! driver's and LLVM's static destructors while that thread is inside the
+//! driver: the test binaries on lavapipe crashed with SIGSEGV now and then
+//! after all their tests had passed. An `atexit` handler, registered when
+//! the first such task starts (after the driver has registered its own, so
+//! it runs before them), stops new tasks and waits for running ones.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, Once, PoisonError};

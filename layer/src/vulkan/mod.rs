@@ -9,7 +9,7 @@
 
 mod device;
 mod error;
-mod exit_guard;
+pub(crate) mod exit_guard;
 mod host_access;
 mod instance;
 mod memory;
