@@ -455,6 +455,50 @@ enum MacroKind {
 
 const NOT_PARAM: u32 = u32::MAX;
 
+/// A stretch of a replacement list, for substitution without `#`/`##`.
+#[derive(Debug, Clone, Copy)]
+enum Piece {
+    /// `body[start..end]`, none of them a parameter.
+    Tokens { start: u32, end: u32 },
+    /// A use of parameter `param` at `body[at]`, whose leading-space flag
+    /// its argument's first token takes.
+    Param { param: u32, at: u32 },
+}
+
+/// The [`Piece`]s of `body` (whose parameter indices are `param_of`) and
+/// the parameters it uses in order of first use.
+fn pieces_of(body: &[PpTok], param_of: &[u32]) -> (Vec<Piece>, Vec<u32>) {
+    let mut pieces = Vec::new();
+    let mut used = Vec::new();
+    let mut run_start = 0;
+    for (k, &p) in param_of.iter().enumerate() {
+        if p == NOT_PARAM {
+            continue;
+        }
+        if run_start < k {
+            pieces.push(Piece::Tokens {
+                start: run_start as u32,
+                end: k as u32,
+            });
+        }
+        pieces.push(Piece::Param {
+            param: p,
+            at: k as u32,
+        });
+        if !used.contains(&p) {
+            used.push(p);
+        }
+        run_start = k + 1;
+    }
+    if run_start < body.len() {
+        pieces.push(Piece::Tokens {
+            start: run_start as u32,
+            end: body.len() as u32,
+        });
+    }
+    (pieces, used)
+}
+
 #[derive(Debug)]
 struct Macro {
     name: u32,
@@ -465,6 +509,12 @@ struct Macro {
     param_of: Vec<u32>,
     /// The body has `#` or `##` operators: substitution takes the slow path.
     has_ops: bool,
+    /// The body as runs of plain tokens and parameter uses, in body order:
+    /// what substitution without operators walks, a run at a time.
+    pieces: Vec<Piece>,
+    /// The parameters the body uses, each once, in order of first use: the
+    /// arguments to pre-expand.
+    used_params: Vec<u32>,
     location: Location,
     /// Set while an expansion of this macro is live on the context stack.
     disabled: Cell<bool>,
@@ -715,6 +765,8 @@ impl<'p> Preprocessor<'p> {
                 body: Vec::new(),
                 param_of: Vec::new(),
                 has_ops: false,
+                pieces: Vec::new(),
+                used_params: Vec::new(),
                 location: Location::default(),
                 disabled: Cell::new(false),
             };
@@ -1199,26 +1251,36 @@ impl<'p> Preprocessor<'p> {
         if !m.has_ops {
             // Arguments are pre-expanded in body order (so diagnostics and
             // `__COUNTER__` see them in source order), then the list is
-            // written backwards, which saves reversing it afterwards.
+            // written backwards, a run of plain tokens at a time, which
+            // saves reversing it afterwards.
             let mut pre = self.pre_pool.pop().unwrap_or_default();
-            if function {
-                for &p in &m.param_of {
-                    let Some(arg) = args.get(p as usize) else {
-                        continue;
-                    };
-                    if pre.is_empty() {
-                        pre.resize_with(args.len(), || PreExpanded::Unknown);
-                    }
-                    let k = p as usize;
-                    if matches!(pre[k], PreExpanded::Unknown) {
-                        pre[k] = self.pre_expand(arg);
+            if function && !m.used_params.is_empty() {
+                pre.resize_with(args.len(), || PreExpanded::Unknown);
+                for &p in &m.used_params {
+                    if let Some(arg) = args.get(p as usize) {
+                        pre[p as usize] = self.pre_expand(arg);
                     }
                 }
             }
-            for (t, &p) in m.body.iter().zip(&m.param_of).rev() {
-                match args.get(p as usize) {
-                    Some(arg) => {
-                        let toks = match &pre[p as usize] {
+            for piece in m.pieces.iter().rev() {
+                match *piece {
+                    Piece::Tokens { start, end } => {
+                        let run = &m.body[start as usize..end as usize];
+                        out.extend(run.iter().rev().map(|t| PpTok {
+                            location: site,
+                            ..*t
+                        }));
+                    }
+                    Piece::Param { param, at } => {
+                        let t = &m.body[at as usize];
+                        let Some(arg) = args.get(param as usize) else {
+                            out.push(PpTok {
+                                location: site,
+                                ..*t
+                            });
+                            continue;
+                        };
+                        let toks = match &pre[param as usize] {
                             PreExpanded::Done(v) => v.as_slice(),
                             _ => arg,
                         };
@@ -1227,10 +1289,6 @@ impl<'p> Preprocessor<'p> {
                             first.set_space(t.space());
                         }
                     }
-                    None => out.push(PpTok {
-                        location: site,
-                        ..*t
-                    }),
                 }
             }
             self.recycle_pre(pre);
@@ -1938,12 +1996,15 @@ impl<'p> Preprocessor<'p> {
             );
         }
         has_ops |= body.iter().any(|t| t.is_punct(Punct::HashHash));
+        let (pieces, used_params) = pieces_of(&body, &param_of);
         let m = Macro {
             name: name.sym,
             kind,
             body,
             param_of,
             has_ops,
+            pieces,
+            used_params,
             location: name.location,
             disabled: Cell::new(false),
         };
