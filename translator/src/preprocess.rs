@@ -579,6 +579,50 @@ impl Args {
     }
 }
 
+/// The state of reading one invocation's arguments.
+struct ArgReader {
+    /// Parentheses open inside the arguments.
+    depth: u32,
+    /// Once this many arguments are complete, commas no longer split (they
+    /// are inside the variadic argument); `usize::MAX` for none.
+    last_split: usize,
+    /// Some macro is disabled, so identifiers naming one must be painted.
+    paint: bool,
+}
+
+impl ArgReader {
+    /// Adds `t` to `args`; true when it is the `)` closing the list.
+    #[inline(always)]
+    fn take(&mut self, mut t: PpTok, args: &mut Args, macros: &[Option<Rc<Macro>>]) -> bool {
+        match t.kind {
+            TokenKind::Punct(Punct::LParen) => self.depth += 1,
+            TokenKind::Punct(Punct::RParen) => {
+                if self.depth == 0 {
+                    return true;
+                }
+                self.depth -= 1;
+            }
+            TokenKind::Punct(Punct::Comma) if self.depth == 0 && args.len() != self.last_split => {
+                args.ends.push(args.toks.len());
+                return false;
+            }
+            TokenKind::Identifier
+                if self.paint
+                    && !t.is_blue()
+                    && macros
+                        .get(t.sym as usize)
+                        .and_then(Option::as_ref)
+                        .is_some_and(|m| m.disabled.get()) =>
+            {
+                t.flags |= BLUE;
+            }
+            _ => {}
+        }
+        args.toks.push(t);
+        false
+    }
+}
+
 /// What `substitute` knows about an argument's pre-expansion.
 #[derive(Clone)]
 enum PreExpanded {
@@ -1072,44 +1116,55 @@ impl<'p> Preprocessor<'p> {
     fn collect_args(&mut self, m: &Macro, name: &PpTok) -> Option<Args> {
         let (nparams, variadic) = m.params();
         let mut args = self.args_pool.pop().unwrap_or_default();
-        let mut depth = 0u32;
+        let mut reader = ArgReader {
+            depth: 0,
+            // The commas from here on belong to the variadic argument.
+            last_split: if variadic { nparams - 1 } else { usize::MAX },
+            paint: self.live_macros > 0,
+        };
         loop {
             // Arguments are long runs of tokens straight from a context or
-            // the file: take those without the general reader's calls.
-            let quick = match self.ctxs.last_mut() {
-                Some(ctx) => ctx.toks.pop(),
-                None => self.files.last_mut().and_then(FileState::next_plain),
+            // the file: take those in a loop of their own, without the
+            // general reader's calls.
+            let closed = match self.ctxs.last_mut() {
+                Some(ctx) => {
+                    let mut closed = false;
+                    while let Some(t) = ctx.toks.pop() {
+                        if reader.take(t, &mut args, &self.macros) {
+                            closed = true;
+                            break;
+                        }
+                    }
+                    closed
+                }
+                None => match self.files.last_mut() {
+                    Some(f) => {
+                        let mut closed = false;
+                        while let Some(t) = f.next_plain() {
+                            if reader.take(t, &mut args, &self.macros) {
+                                closed = true;
+                                break;
+                            }
+                        }
+                        closed
+                    }
+                    None => false,
+                },
             };
-            let Some(mut t) = quick.or_else(|| self.next_unexpanded(Mode::Args)) else {
+            if closed {
+                break;
+            }
+            let Some(t) = self.next_unexpanded(Mode::Args) else {
                 self.diags
                     .error(name.location, "unterminated function-like macro invocation");
                 self.note_defined_here(m);
                 return None;
             };
-            match t.kind {
-                TokenKind::Punct(Punct::LParen) => depth += 1,
-                TokenKind::Punct(Punct::RParen) => {
-                    if depth == 0 {
-                        break;
-                    }
-                    depth -= 1;
-                }
-                TokenKind::Punct(Punct::Comma)
-                    if depth == 0 && !(variadic && args.len() + 1 == nparams) =>
-                {
-                    args.ends.push(args.toks.len());
-                    continue;
-                }
-                TokenKind::Identifier
-                    if self.live_macros > 0
-                        && !t.is_blue()
-                        && self.macro_of(t.sym).is_some_and(|m| m.disabled.get()) =>
-                {
-                    t.flags |= BLUE;
-                }
-                _ => {}
+            // Reading may have changed which macros are live.
+            reader.paint = self.live_macros > 0;
+            if reader.take(t, &mut args, &self.macros) {
+                break;
             }
-            args.toks.push(t);
         }
         args.ends.push(args.toks.len());
         if nparams == 0 {
