@@ -967,19 +967,33 @@ impl<'p> Preprocessor<'p> {
             return;
         };
         let (macros, pragma) = (&self.macros, self.names.pragma_operator);
-        while let Some(t) = f.peek() {
-            let plain = match t.kind {
-                TokenKind::Identifier => {
-                    macros.get(t.sym as usize).is_none_or(Option::is_none) && t.sym != pragma
-                }
-                TokenKind::Punct(Punct::Hash) => !t.line_start(),
-                _ => true,
-            };
-            if !plain {
-                return;
+        let plain = |t: &PpTok| match t.kind {
+            TokenKind::Identifier => {
+                macros.get(t.sym as usize).is_none_or(Option::is_none) && t.sym != pragma
             }
-            f.next(true, self.diags);
-            out.push(t);
+            TokenKind::Punct(Punct::Hash) => !t.line_start(),
+            _ => true,
+        };
+        loop {
+            // A run with no lexer error due is found first and copied in
+            // one piece.
+            let rest = &f.toks[f.pos.min(f.toks.len())..];
+            let next_err = f.next_err;
+            let len = rest
+                .iter()
+                .position(|t| !plain(t) || t.location.offset >= next_err)
+                .unwrap_or(rest.len());
+            out.extend_from_slice(&rest[..len]);
+            f.pos += len;
+            // A plain token with an error due goes the usual way, so that
+            // the error is reported before it.
+            match f.peek() {
+                Some(t) if plain(&t) => {
+                    f.next(true, self.diags);
+                    out.push(t);
+                }
+                _ => return,
+            }
         }
     }
 
