@@ -938,18 +938,21 @@ impl<'p> Preprocessor<'p> {
                     // Only macro names (and `_Pragma`) can start an
                     // expansion; the rest of a replacement list goes
                     // straight out.
+                    // The context reads from its end: the run up to the
+                    // last token that needs work is copied in one piece.
                     let (macros, pragma) = (&self.macros, self.names.pragma_operator);
-                    while let Some(&t) = ctx.toks.last() {
-                        if t.kind == TokenKind::Identifier
-                            && !t.is_blue()
-                            && (macros.get(t.sym as usize).is_some_and(Option::is_some)
-                                || t.sym == pragma)
-                        {
-                            break;
-                        }
-                        ctx.toks.pop();
-                        out.push(t);
-                    }
+                    let keep = ctx
+                        .toks
+                        .iter()
+                        .rposition(|t| {
+                            t.kind == TokenKind::Identifier
+                                && !t.is_blue()
+                                && (macros.get(t.sym as usize).is_some_and(Option::is_some)
+                                    || t.sym == pragma)
+                        })
+                        .map_or(0, |i| i + 1);
+                    out.extend(ctx.toks[keep..].iter().rev());
+                    ctx.toks.truncate(keep);
                 }
             }
             match self.next_expanded(Mode::Top) {
