@@ -932,34 +932,38 @@ impl<'p> Preprocessor<'p> {
     /// The whole token stream into `out`.
     fn run(&mut self, out: &mut Vec<PpTok>) {
         loop {
-            match self.ctxs.last_mut() {
-                None => self.copy_plain_tokens(out),
-                Some(ctx) => {
-                    // Only macro names (and `_Pragma`) can start an
-                    // expansion; the rest of a replacement list goes
-                    // straight out.
-                    // The context reads from its end: the run up to the
-                    // last token that needs work is copied in one piece.
-                    let (macros, pragma) = (&self.macros, self.names.pragma_operator);
-                    let keep = ctx
-                        .toks
-                        .iter()
-                        .rposition(|t| {
-                            t.kind == TokenKind::Identifier
-                                && !t.is_blue()
-                                && (macros.get(t.sym as usize).is_some_and(Option::is_some)
-                                    || t.sym == pragma)
-                        })
-                        .map_or(0, |i| i + 1);
-                    out.extend(ctx.toks[keep..].iter().rev());
-                    ctx.toks.truncate(keep);
-                }
+            if self.ctxs.is_empty() {
+                self.copy_plain_tokens(out);
+            } else {
+                self.copy_context_run(out);
             }
             match self.next_expanded(Mode::Top) {
                 Some(t) => out.push(t),
                 None => return,
             }
         }
+    }
+
+    /// Moves the innermost context's tokens up to the next one that could
+    /// start an expansion (a macro name or `_Pragma`) straight to `out`:
+    /// most of a replacement list is such tokens. The context reads from
+    /// its end, so that run is its tail, copied in one piece.
+    fn copy_context_run(&mut self, out: &mut Vec<PpTok>) {
+        let Some(ctx) = self.ctxs.last_mut() else {
+            return;
+        };
+        let (macros, pragma) = (&self.macros, self.names.pragma_operator);
+        let keep = ctx
+            .toks
+            .iter()
+            .rposition(|t| {
+                t.kind == TokenKind::Identifier
+                    && !t.is_blue()
+                    && (macros.get(t.sym as usize).is_some_and(Option::is_some) || t.sym == pragma)
+            })
+            .map_or(0, |i| i + 1);
+        out.extend(ctx.toks[keep..].iter().rev());
+        ctx.toks.truncate(keep);
     }
 
     /// Moves tokens that need no work (no directive, no macro name) straight
@@ -1259,7 +1263,13 @@ impl<'p> Preprocessor<'p> {
             barrier: true,
         });
         let mut ok = true;
-        while let Some(t) = self.next_expanded(Mode::Top) {
+        loop {
+            if !if_mode {
+                self.copy_context_run(&mut out);
+            }
+            let Some(t) = self.next_expanded(Mode::Top) else {
+                break;
+            };
             if if_mode && t.kind == TokenKind::Identifier && t.sym == self.names.defined {
                 match self.defined_operator(&t) {
                     Some(v) => out.push(v),
