@@ -573,6 +573,23 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// The punctuator a byte is on its own whatever follows (most of a
+/// source's punctuators), found by one lookup before the general path.
+static SINGLE_PUNCT: [Option<Punct>; 256] = {
+    let mut t = [None; 256];
+    t[b'(' as usize] = Some(Punct::LParen);
+    t[b')' as usize] = Some(Punct::RParen);
+    t[b',' as usize] = Some(Punct::Comma);
+    t[b';' as usize] = Some(Punct::Semicolon);
+    t[b'[' as usize] = Some(Punct::LBracket);
+    t[b']' as usize] = Some(Punct::RBracket);
+    t[b'{' as usize] = Some(Punct::LBrace);
+    t[b'}' as usize] = Some(Punct::RBrace);
+    t[b'~' as usize] = Some(Punct::Tilde);
+    t[b'?' as usize] = Some(Punct::Question);
+    t
+};
+
 #[inline]
 fn is_ident_start(b: u8) -> bool {
     CLASS[b as usize] & IDENT_START != 0
@@ -774,6 +791,11 @@ impl Lexer<'_, '_> {
             self.pos = start + len;
             let sym = self.word_sym(start, self.pos);
             self.push(TokenKind::Identifier, sym, start, space, line);
+            return true;
+        }
+        if let Some(p) = SINGLE_PUNCT[b as usize] {
+            self.pos = start + 1;
+            self.push(TokenKind::Punct(p), p as u32, start, space, line);
             return true;
         }
         if b.is_ascii_digit() || (b == b'.' && self.peek(1).is_ascii_digit()) {

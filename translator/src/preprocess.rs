@@ -455,6 +455,50 @@ enum MacroKind {
 
 const NOT_PARAM: u32 = u32::MAX;
 
+/// A stretch of a replacement list, for substitution without `#`/`##`.
+#[derive(Debug, Clone, Copy)]
+enum Piece {
+    /// `body[start..end]`, none of them a parameter.
+    Tokens { start: u32, end: u32 },
+    /// A use of parameter `param` at `body[at]`, whose leading-space flag
+    /// its argument's first token takes.
+    Param { param: u32, at: u32 },
+}
+
+/// The [`Piece`]s of `body` (whose parameter indices are `param_of`) and
+/// the parameters it uses in order of first use.
+fn pieces_of(body: &[PpTok], param_of: &[u32]) -> (Vec<Piece>, Vec<u32>) {
+    let mut pieces = Vec::new();
+    let mut used = Vec::new();
+    let mut run_start = 0;
+    for (k, &p) in param_of.iter().enumerate() {
+        if p == NOT_PARAM {
+            continue;
+        }
+        if run_start < k {
+            pieces.push(Piece::Tokens {
+                start: run_start as u32,
+                end: k as u32,
+            });
+        }
+        pieces.push(Piece::Param {
+            param: p,
+            at: k as u32,
+        });
+        if !used.contains(&p) {
+            used.push(p);
+        }
+        run_start = k + 1;
+    }
+    if run_start < body.len() {
+        pieces.push(Piece::Tokens {
+            start: run_start as u32,
+            end: body.len() as u32,
+        });
+    }
+    (pieces, used)
+}
+
 #[derive(Debug)]
 struct Macro {
     name: u32,
@@ -465,6 +509,12 @@ struct Macro {
     param_of: Vec<u32>,
     /// The body has `#` or `##` operators: substitution takes the slow path.
     has_ops: bool,
+    /// The body as runs of plain tokens and parameter uses, in body order:
+    /// what substitution without operators walks, a run at a time.
+    pieces: Vec<Piece>,
+    /// The parameters the body uses, each once, in order of first use: the
+    /// arguments to pre-expand.
+    used_params: Vec<u32>,
     location: Location,
     /// Set while an expansion of this macro is live on the context stack.
     disabled: Cell<bool>,
@@ -526,6 +576,50 @@ impl Args {
         let end = *self.ends.get(k)?;
         let start = if k == 0 { 0 } else { self.ends[k - 1] };
         self.toks.get(start..end)
+    }
+}
+
+/// The state of reading one invocation's arguments.
+struct ArgReader {
+    /// Parentheses open inside the arguments.
+    depth: u32,
+    /// Once this many arguments are complete, commas no longer split (they
+    /// are inside the variadic argument); `usize::MAX` for none.
+    last_split: usize,
+    /// Some macro is disabled, so identifiers naming one must be painted.
+    paint: bool,
+}
+
+impl ArgReader {
+    /// Adds `t` to `args`; true when it is the `)` closing the list.
+    #[inline(always)]
+    fn take(&mut self, mut t: PpTok, args: &mut Args, macros: &[Option<Rc<Macro>>]) -> bool {
+        match t.kind {
+            TokenKind::Punct(Punct::LParen) => self.depth += 1,
+            TokenKind::Punct(Punct::RParen) => {
+                if self.depth == 0 {
+                    return true;
+                }
+                self.depth -= 1;
+            }
+            TokenKind::Punct(Punct::Comma) if self.depth == 0 && args.len() != self.last_split => {
+                args.ends.push(args.toks.len());
+                return false;
+            }
+            TokenKind::Identifier
+                if self.paint
+                    && !t.is_blue()
+                    && macros
+                        .get(t.sym as usize)
+                        .and_then(Option::as_ref)
+                        .is_some_and(|m| m.disabled.get()) =>
+            {
+                t.flags |= BLUE;
+            }
+            _ => {}
+        }
+        args.toks.push(t);
+        false
     }
 }
 
@@ -715,6 +809,8 @@ impl<'p> Preprocessor<'p> {
                 body: Vec::new(),
                 param_of: Vec::new(),
                 has_ops: false,
+                pieces: Vec::new(),
+                used_params: Vec::new(),
                 location: Location::default(),
                 disabled: Cell::new(false),
             };
@@ -836,31 +932,38 @@ impl<'p> Preprocessor<'p> {
     /// The whole token stream into `out`.
     fn run(&mut self, out: &mut Vec<PpTok>) {
         loop {
-            match self.ctxs.last_mut() {
-                None => self.copy_plain_tokens(out),
-                Some(ctx) => {
-                    // Only macro names (and `_Pragma`) can start an
-                    // expansion; the rest of a replacement list goes
-                    // straight out.
-                    let (macros, pragma) = (&self.macros, self.names.pragma_operator);
-                    while let Some(&t) = ctx.toks.last() {
-                        if t.kind == TokenKind::Identifier
-                            && !t.is_blue()
-                            && (macros.get(t.sym as usize).is_some_and(Option::is_some)
-                                || t.sym == pragma)
-                        {
-                            break;
-                        }
-                        ctx.toks.pop();
-                        out.push(t);
-                    }
-                }
+            if self.ctxs.is_empty() {
+                self.copy_plain_tokens(out);
+            } else {
+                self.copy_context_run(out);
             }
             match self.next_expanded(Mode::Top) {
                 Some(t) => out.push(t),
                 None => return,
             }
         }
+    }
+
+    /// Moves the innermost context's tokens up to the next one that could
+    /// start an expansion (a macro name or `_Pragma`) straight to `out`:
+    /// most of a replacement list is such tokens. The context reads from
+    /// its end, so that run is its tail, copied in one piece.
+    fn copy_context_run(&mut self, out: &mut Vec<PpTok>) {
+        let Some(ctx) = self.ctxs.last_mut() else {
+            return;
+        };
+        let (macros, pragma) = (&self.macros, self.names.pragma_operator);
+        let keep = ctx
+            .toks
+            .iter()
+            .rposition(|t| {
+                t.kind == TokenKind::Identifier
+                    && !t.is_blue()
+                    && (macros.get(t.sym as usize).is_some_and(Option::is_some) || t.sym == pragma)
+            })
+            .map_or(0, |i| i + 1);
+        out.extend(ctx.toks[keep..].iter().rev());
+        ctx.toks.truncate(keep);
     }
 
     /// Moves tokens that need no work (no directive, no macro name) straight
@@ -871,19 +974,33 @@ impl<'p> Preprocessor<'p> {
             return;
         };
         let (macros, pragma) = (&self.macros, self.names.pragma_operator);
-        while let Some(t) = f.peek() {
-            let plain = match t.kind {
-                TokenKind::Identifier => {
-                    macros.get(t.sym as usize).is_none_or(Option::is_none) && t.sym != pragma
-                }
-                TokenKind::Punct(Punct::Hash) => !t.line_start(),
-                _ => true,
-            };
-            if !plain {
-                return;
+        let plain = |t: &PpTok| match t.kind {
+            TokenKind::Identifier => {
+                macros.get(t.sym as usize).is_none_or(Option::is_none) && t.sym != pragma
             }
-            f.next(true, self.diags);
-            out.push(t);
+            TokenKind::Punct(Punct::Hash) => !t.line_start(),
+            _ => true,
+        };
+        loop {
+            // A run with no lexer error due is found first and copied in
+            // one piece.
+            let rest = &f.toks[f.pos.min(f.toks.len())..];
+            let next_err = f.next_err;
+            let len = rest
+                .iter()
+                .position(|t| !plain(t) || t.location.offset >= next_err)
+                .unwrap_or(rest.len());
+            out.extend_from_slice(&rest[..len]);
+            f.pos += len;
+            // A plain token with an error due goes the usual way, so that
+            // the error is reported before it.
+            match f.peek() {
+                Some(t) if plain(&t) => {
+                    f.next(true, self.diags);
+                    out.push(t);
+                }
+                _ => return,
+            }
         }
     }
 
@@ -1020,44 +1137,55 @@ impl<'p> Preprocessor<'p> {
     fn collect_args(&mut self, m: &Macro, name: &PpTok) -> Option<Args> {
         let (nparams, variadic) = m.params();
         let mut args = self.args_pool.pop().unwrap_or_default();
-        let mut depth = 0u32;
+        let mut reader = ArgReader {
+            depth: 0,
+            // The commas from here on belong to the variadic argument.
+            last_split: if variadic { nparams - 1 } else { usize::MAX },
+            paint: self.live_macros > 0,
+        };
         loop {
             // Arguments are long runs of tokens straight from a context or
-            // the file: take those without the general reader's calls.
-            let quick = match self.ctxs.last_mut() {
-                Some(ctx) => ctx.toks.pop(),
-                None => self.files.last_mut().and_then(FileState::next_plain),
+            // the file: take those in a loop of their own, without the
+            // general reader's calls.
+            let closed = match self.ctxs.last_mut() {
+                Some(ctx) => {
+                    let mut closed = false;
+                    while let Some(t) = ctx.toks.pop() {
+                        if reader.take(t, &mut args, &self.macros) {
+                            closed = true;
+                            break;
+                        }
+                    }
+                    closed
+                }
+                None => match self.files.last_mut() {
+                    Some(f) => {
+                        let mut closed = false;
+                        while let Some(t) = f.next_plain() {
+                            if reader.take(t, &mut args, &self.macros) {
+                                closed = true;
+                                break;
+                            }
+                        }
+                        closed
+                    }
+                    None => false,
+                },
             };
-            let Some(mut t) = quick.or_else(|| self.next_unexpanded(Mode::Args)) else {
+            if closed {
+                break;
+            }
+            let Some(t) = self.next_unexpanded(Mode::Args) else {
                 self.diags
                     .error(name.location, "unterminated function-like macro invocation");
                 self.note_defined_here(m);
                 return None;
             };
-            match t.kind {
-                TokenKind::Punct(Punct::LParen) => depth += 1,
-                TokenKind::Punct(Punct::RParen) => {
-                    if depth == 0 {
-                        break;
-                    }
-                    depth -= 1;
-                }
-                TokenKind::Punct(Punct::Comma)
-                    if depth == 0 && !(variadic && args.len() + 1 == nparams) =>
-                {
-                    args.ends.push(args.toks.len());
-                    continue;
-                }
-                TokenKind::Identifier
-                    if self.live_macros > 0
-                        && !t.is_blue()
-                        && self.macro_of(t.sym).is_some_and(|m| m.disabled.get()) =>
-                {
-                    t.flags |= BLUE;
-                }
-                _ => {}
+            // Reading may have changed which macros are live.
+            reader.paint = self.live_macros > 0;
+            if reader.take(t, &mut args, &self.macros) {
+                break;
             }
-            args.toks.push(t);
         }
         args.ends.push(args.toks.len());
         if nparams == 0 {
@@ -1135,7 +1263,13 @@ impl<'p> Preprocessor<'p> {
             barrier: true,
         });
         let mut ok = true;
-        while let Some(t) = self.next_expanded(Mode::Top) {
+        loop {
+            if !if_mode {
+                self.copy_context_run(&mut out);
+            }
+            let Some(t) = self.next_expanded(Mode::Top) else {
+                break;
+            };
             if if_mode && t.kind == TokenKind::Identifier && t.sym == self.names.defined {
                 match self.defined_operator(&t) {
                     Some(v) => out.push(v),
@@ -1199,26 +1333,36 @@ impl<'p> Preprocessor<'p> {
         if !m.has_ops {
             // Arguments are pre-expanded in body order (so diagnostics and
             // `__COUNTER__` see them in source order), then the list is
-            // written backwards, which saves reversing it afterwards.
+            // written backwards, a run of plain tokens at a time, which
+            // saves reversing it afterwards.
             let mut pre = self.pre_pool.pop().unwrap_or_default();
-            if function {
-                for &p in &m.param_of {
-                    let Some(arg) = args.get(p as usize) else {
-                        continue;
-                    };
-                    if pre.is_empty() {
-                        pre.resize_with(args.len(), || PreExpanded::Unknown);
-                    }
-                    let k = p as usize;
-                    if matches!(pre[k], PreExpanded::Unknown) {
-                        pre[k] = self.pre_expand(arg);
+            if function && !m.used_params.is_empty() {
+                pre.resize_with(args.len(), || PreExpanded::Unknown);
+                for &p in &m.used_params {
+                    if let Some(arg) = args.get(p as usize) {
+                        pre[p as usize] = self.pre_expand(arg);
                     }
                 }
             }
-            for (t, &p) in m.body.iter().zip(&m.param_of).rev() {
-                match args.get(p as usize) {
-                    Some(arg) => {
-                        let toks = match &pre[p as usize] {
+            for piece in m.pieces.iter().rev() {
+                match *piece {
+                    Piece::Tokens { start, end } => {
+                        let run = &m.body[start as usize..end as usize];
+                        out.extend(run.iter().rev().map(|t| PpTok {
+                            location: site,
+                            ..*t
+                        }));
+                    }
+                    Piece::Param { param, at } => {
+                        let t = &m.body[at as usize];
+                        let Some(arg) = args.get(param as usize) else {
+                            out.push(PpTok {
+                                location: site,
+                                ..*t
+                            });
+                            continue;
+                        };
+                        let toks = match &pre[param as usize] {
                             PreExpanded::Done(v) => v.as_slice(),
                             _ => arg,
                         };
@@ -1227,10 +1371,6 @@ impl<'p> Preprocessor<'p> {
                             first.set_space(t.space());
                         }
                     }
-                    None => out.push(PpTok {
-                        location: site,
-                        ..*t
-                    }),
                 }
             }
             self.recycle_pre(pre);
@@ -1938,12 +2078,15 @@ impl<'p> Preprocessor<'p> {
             );
         }
         has_ops |= body.iter().any(|t| t.is_punct(Punct::HashHash));
+        let (pieces, used_params) = pieces_of(&body, &param_of);
         let m = Macro {
             name: name.sym,
             kind,
             body,
             param_of,
             has_ops,
+            pieces,
+            used_params,
             location: name.location,
             disabled: Cell::new(false),
         };
