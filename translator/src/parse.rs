@@ -52,7 +52,7 @@ pub(crate) fn parse_compact(
         tokens,
         interner,
         words,
-        last: tokens.len() - 1,
+        eof: tokens.last().expect("the token stream ends with Eof"),
         pos: 0,
         diags,
         names: vec![None; interner.len()],
@@ -300,8 +300,8 @@ struct Parser<'a> {
     interner: &'a Interner,
     /// Each token's keyword class, parallel to `tokens`.
     words: Vec<Kw>,
-    /// The index of the final Eof token.
-    last: usize,
+    /// The final Eof token, which every position past the end reads.
+    eof: &'a CompactToken,
     pos: usize,
     diags: &'a mut Diagnostics,
     /// Names declared in each scope, innermost last, and whether each is a
@@ -328,26 +328,26 @@ type PResult<T> = Result<T, Reported>;
 impl<'a> Parser<'a> {
     // ---- token helpers ----
 
-    #[inline]
-    fn index(&self, n: usize) -> usize {
-        // The preprocessor always ends the stream with Eof.
-        (self.pos + n).min(self.last)
-    }
-
+    // The reads below return the Eof (and its `NotIdent` class) past the
+    // end through `get`: one comparison, where clamping the index and then
+    // indexing took two.
     #[inline]
     fn peek(&self) -> &'a CompactToken {
-        &self.tokens[self.index(0)]
+        self.tokens.get(self.pos).unwrap_or(self.eof)
     }
 
     #[inline]
     fn peek_at(&self, n: usize) -> &'a CompactToken {
-        &self.tokens[self.index(n)]
+        self.tokens.get(self.pos + n).unwrap_or(self.eof)
     }
 
     /// The keyword class of the token at `n`.
     #[inline]
     fn kw_at(&self, n: usize) -> Kw {
-        self.words[self.index(n)]
+        self.words
+            .get(self.pos + n)
+            .copied()
+            .unwrap_or(Kw::NotIdent)
     }
 
     /// The spelling of `t`, one of this parser's tokens.
@@ -513,8 +513,7 @@ impl<'a> Parser<'a> {
     /// Is the token at `n` a typedef name in the current scope?
     #[inline]
     fn is_typedef_at(&self, n: usize) -> bool {
-        let i = self.index(n);
-        self.words[i] != Kw::NotIdent && self.names[self.tokens[i].sym as usize] == Some(true)
+        self.kw_at(n) != Kw::NotIdent && self.names[self.peek_at(n).sym as usize] == Some(true)
     }
 
     fn declare_name(&mut self, name: &str, is_typedef: bool) {
