@@ -1364,7 +1364,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             let rhs = self.assignment_expr()?;
             e = Expr {
-                kind: ExprKind::Comma(Box::new(e), Box::new(rhs)),
+                kind: ExprKind::Comma(Box::new((e, rhs))),
                 location,
             };
         }
@@ -1402,7 +1402,7 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let rhs = self.assignment_expr()?;
         Ok(Expr {
-            kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)),
+            kind: ExprKind::Assign(op, Box::new((lhs, rhs))),
             location,
         })
     }
@@ -1428,7 +1428,7 @@ impl<'a> Parser<'a> {
         let otherwise = self.conditional_expr();
         self.leave();
         Ok(Expr {
-            kind: ExprKind::Conditional(Box::new(cond), Box::new(then), Box::new(otherwise?)),
+            kind: ExprKind::Conditional(Box::new((cond, then, otherwise?))),
             location,
         })
     }
@@ -1446,7 +1446,7 @@ impl<'a> Parser<'a> {
             let rhs = self.binary_expr(prec + 1);
             self.leave();
             lhs = Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs?)),
+                kind: ExprKind::Binary(op, Box::new((lhs, rhs?))),
                 location,
             };
         }
@@ -1673,7 +1673,7 @@ impl<'a> Parser<'a> {
             let kind = if self.eat(Punct::LBracket) {
                 let index = self.expr()?;
                 self.expect(Punct::RBracket)?;
-                ExprKind::Index(Box::new(e), Box::new(index))
+                ExprKind::Index(Box::new((e, index)))
             } else if self.eat(Punct::LParen) {
                 let mut args = Vec::new();
                 while !self.at(Punct::RParen) {

@@ -301,12 +301,14 @@ impl Checker<'_> {
                 }
             },
             A::Unary(op, x) => self.unary(*op, x, location),
-            A::Binary(op, a, b) => {
+            A::Binary(op, operands) => {
+                let (a, b) = &**operands;
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
                 self.binary(*op, a, b, location)
             }
-            A::Assign(op, target, value) => {
+            A::Assign(op, operands) => {
+                let (target, value) = &**operands;
                 let target = self.expr(target);
                 self.require_modifiable(&target, location);
                 let value = self.rvalue(value);
@@ -320,7 +322,8 @@ impl Checker<'_> {
                     Some(op) => self.compound_assign(*op, target, value, location),
                 }
             }
-            A::Conditional(c, a, b) => {
+            A::Conditional(operands) => {
+                let (c, a, b) = &**operands;
                 let c = self.condition(c, location);
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
@@ -356,14 +359,16 @@ impl Checker<'_> {
                     location,
                 )
             }
-            A::Comma(a, b) => {
+            A::Comma(operands) => {
+                let (a, b) = &**operands;
                 let a = self.expr(a);
                 let b = self.rvalue(b);
                 let ty = b.ty.clone();
                 Expr::new(H::Comma(Box::new(a), Box::new(b)), ty, location)
             }
             A::Call(callee, args, rparen) => self.call(callee, args, location, *rparen),
-            A::Index(base, index) => {
+            A::Index(operands) => {
+                let (base, index) = &**operands;
                 let base = self.expr(base);
                 let index = self.rvalue(index);
                 self.index(base, index, location)

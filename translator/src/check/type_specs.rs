@@ -279,8 +279,8 @@ impl Checker<'_> {
                     _ => return None,
                 }
             }
-            A::Binary(op, a, b) => {
-                let (a, b) = (self.const_int(a)?, self.const_int(b)?);
+            A::Binary(op, operands) => {
+                let (a, b) = (self.const_int(&operands.0)?, self.const_int(&operands.1)?);
                 use BinaryOp::*;
                 match op {
                     Mul => a.checked_mul(b)?,
@@ -303,7 +303,8 @@ impl Checker<'_> {
                     LogicalOr => (a != 0 || b != 0) as i128,
                 }
             }
-            A::Conditional(c, a, b) => {
+            A::Conditional(operands) => {
+                let (c, a, b) = &**operands;
                 if self.const_int(c)? != 0 {
                     self.const_int(a)?
                 } else {
