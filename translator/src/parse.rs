@@ -1372,10 +1372,41 @@ impl<'a> Parser<'a> {
     }
 
     fn assignment_expr(&mut self) -> PResult<Expr> {
+        if let Some(leaf) = self.lone_operand() {
+            return Ok(leaf);
+        }
         self.enter()?;
         let result = self.assignment_inner();
         self.leave();
         result
+    }
+
+    /// A name or number that is a whole expression, ended by `,`, `)`,
+    /// `]` or `;`: most call arguments (macro arguments are parenthesised)
+    /// and subscripts. Taken here, it skips the descent through every
+    /// precedence level to the same leaf. Not at the nesting limit, where
+    /// the descent would report the nesting instead.
+    #[inline]
+    fn lone_operand(&mut self) -> Option<Expr> {
+        let ends = matches!(
+            self.peek_at(1).kind,
+            TokenKind::Punct(Punct::Comma | Punct::RParen | Punct::RBracket | Punct::Semicolon)
+        );
+        if !ends || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let t = self.peek();
+        let kind = match t.kind {
+            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(self.text(t).clone()),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(self.text(t).clone()),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(self.text(t).clone()),
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(Expr {
+            kind,
+            location: t.location,
+        })
     }
 
     fn assignment_inner(&mut self) -> PResult<Expr> {
