@@ -26,9 +26,7 @@ impl Checker<'_> {
             ast::TypeSpec::Typedef(name) => match self.lookup(name) {
                 Some(Symbol::Typedef(t, q, _)) => {
                     let (t, q) = (t.clone(), *q);
-                    quals.is_const |= q.is_const;
-                    quals.is_volatile |= q.is_volatile;
-                    quals.address_space = quals.address_space.or(q.address_space);
+                    merge_typedef_qualifiers(&mut quals, q);
                     t
                 }
                 _ => {
@@ -53,6 +51,17 @@ impl Checker<'_> {
             );
         }
         (ty, quals)
+    }
+
+    /// The qualifiers `base_type` returns for `specs`, without the type.
+    pub(super) fn spec_qualifiers(&self, specs: &ast::DeclSpecs) -> ast::Qualifiers {
+        let mut quals = specs.qualifiers;
+        if let ast::TypeSpec::Typedef(name) = &specs.ty {
+            if let Some(Symbol::Typedef(_, q, _)) = self.lookup(name) {
+                merge_typedef_qualifiers(&mut quals, *q);
+            }
+        }
+        quals
     }
 
     pub(super) fn check_type_supported(&mut self, ty: &Type, location: Location) {
@@ -342,4 +351,11 @@ impl Checker<'_> {
         let (base, quals) = self.base_type(&t.specs);
         self.declarator_type(base, quals, &t.declarator, t.specs.location)
     }
+}
+
+/// A typedef's qualifiers added to those written with its name.
+fn merge_typedef_qualifiers(quals: &mut ast::Qualifiers, typedef: ast::Qualifiers) {
+    quals.is_const |= typedef.is_const;
+    quals.is_volatile |= typedef.is_volatile;
+    quals.address_space = quals.address_space.or(typedef.address_space);
 }
