@@ -157,14 +157,16 @@ impl Checker<'_> {
     }
 
     /// Converts two operands to their common type (scalars: usual arithmetic
-    /// conversions; a scalar with a vector: widened to it).
+    /// conversions; a scalar with a vector: widened to it) and returns it.
+    /// In place: most operands already have the common type, and then
+    /// nothing is moved.
     pub(super) fn arithmetic_operands(
         &mut self,
-        a: Expr,
-        b: Expr,
+        a: &mut Expr,
+        b: &mut Expr,
         op_location: Location,
         op: &str,
-    ) -> (Expr, Expr, Type) {
+    ) -> Type {
         let common = match (&a.ty, &b.ty) {
             (Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(common_scalar(*x, *y)),
             (Type::Vector(..), Type::Scalar(_)) => a.ty.clone(),
@@ -179,17 +181,27 @@ impl Checker<'_> {
                         b.ty.display()
                     ),
                 );
-                return (a, b, error_type());
+                return error_type();
             }
-            (x, y) if is_error(x) || is_error(y) => return (a, b, error_type()),
+            (x, y) if is_error(x) || is_error(y) => return error_type(),
             _ => {
                 self.invalid_operands(op_location, &a.ty, op, &b.ty);
-                return (a, b, error_type());
+                return error_type();
             }
         };
-        let a = self.widen(a, &common);
-        let b = self.widen(b, &common);
-        (a, b, common)
+        self.widen_in_place(a, &common);
+        self.widen_in_place(b, &common);
+        common
+    }
+
+    /// [`Self::widen`] of a value in place.
+    #[inline]
+    fn widen_in_place(&mut self, v: &mut Expr, to: &Type) {
+        if v.ty != *to {
+            let placeholder = Expr::new(H::Int(0), Type::Void, v.location);
+            let value = std::mem::replace(v, placeholder);
+            *v = self.widen_value(value, to);
+        }
     }
 
     #[inline]
@@ -329,7 +341,9 @@ impl Checker<'_> {
                 let b = self.rvalue(b);
                 let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
                 let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
-                    self.arithmetic_operands(a, b, location, ":")
+                    let (mut a, mut b) = (a, b);
+                    let ty = self.arithmetic_operands(&mut a, &mut b, location, ":");
+                    (a, b, ty)
                 } else if matches!(a.ty, Type::Pointer(_)) && is_null(&b) {
                     // A null pointer constant takes the other side's type.
                     let ty = a.ty.clone();
@@ -697,7 +711,13 @@ impl Checker<'_> {
         Expr::new(kind, ty, location)
     }
 
-    pub(super) fn binary(&mut self, op: BinaryOp, a: Expr, b: Expr, location: Location) -> Expr {
+    pub(super) fn binary(
+        &mut self,
+        op: BinaryOp,
+        mut a: Expr,
+        mut b: Expr,
+        location: Location,
+    ) -> Expr {
         use BinaryOp::*;
         if is_error(&a.ty) || is_error(&b.ty) {
             return Expr::new(H::Int(0), error_type(), location);
@@ -709,7 +729,7 @@ impl Checker<'_> {
                 // Vectors: lane by lane, both operands evaluated (OpenCL C
                 // 6.3.h), -1/0 in the signed integer vector of the lanes'
                 // size.
-                let (a, b, ty) = self.arithmetic_operands(a, b, location, op.spelling());
+                let ty = self.arithmetic_operands(&mut a, &mut b, location, op.spelling());
                 if is_error(&ty) {
                     return Expr::new(H::Int(0), ty, location);
                 }
@@ -772,7 +792,7 @@ impl Checker<'_> {
         {
             return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
         }
-        let (a, b, ty) = self.arithmetic_operands(a, b, location, op.spelling());
+        let ty = self.arithmetic_operands(&mut a, &mut b, location, op.spelling());
         if is_error(&ty) {
             return Expr::new(H::Int(0), ty, location);
         }
