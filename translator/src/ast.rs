@@ -287,13 +287,12 @@ impl Expr {
     /// puts the caret for errors about a whole expression.
     pub fn begin(&self) -> Location {
         match &self.kind {
-            ExprKind::Binary(_, a, _)
-            | ExprKind::Assign(_, a, _)
-            | ExprKind::Conditional(a, _, _)
-            | ExprKind::Comma(a, _)
-            | ExprKind::Call(a, _, _)
-            | ExprKind::Index(a, _)
-            | ExprKind::Member { base: a, .. } => a.begin(),
+            ExprKind::Binary(_, operands)
+            | ExprKind::Assign(_, operands)
+            | ExprKind::Comma(operands)
+            | ExprKind::Index(operands) => operands.0.begin(),
+            ExprKind::Conditional(operands) => operands.0.begin(),
+            ExprKind::Call(a, _, _) | ExprKind::Member { base: a, .. } => a.begin(),
             ExprKind::Unary(UnaryOp::PostInc | UnaryOp::PostDec, a) => a.begin(),
             _ => self.location,
         }
@@ -339,15 +338,17 @@ pub enum ExprKind {
     CharLiteral(Name),
     StringLiteral(Name),
     Unary(UnaryOp, Box<Expr>),
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    // The operands of a node share one allocation: half the allocations
+    // and frees of separate boxes.
+    Binary(BinaryOp, Box<(Expr, Expr)>),
     /// `a = b` (`None`) or `a op= b`.
-    Assign(Option<BinaryOp>, Box<Expr>, Box<Expr>),
-    Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
-    Comma(Box<Expr>, Box<Expr>),
+    Assign(Option<BinaryOp>, Box<(Expr, Expr)>),
+    Conditional(Box<(Expr, Expr, Expr)>),
+    Comma(Box<(Expr, Expr)>),
     /// A call; the location is the closing `)`, where clang reports
     /// missing arguments.
     Call(Box<Expr>, Vec<Expr>, Location),
-    Index(Box<Expr>, Box<Expr>),
+    Index(Box<(Expr, Expr)>),
     /// `a.b` or, with `arrow`, `a->b`.
     Member {
         base: Box<Expr>,

@@ -52,7 +52,7 @@ pub(crate) fn parse_compact(
         tokens,
         interner,
         words,
-        last: tokens.len() - 1,
+        eof: tokens.last().expect("the token stream ends with Eof"),
         pos: 0,
         diags,
         names: vec![None; interner.len()],
@@ -300,8 +300,8 @@ struct Parser<'a> {
     interner: &'a Interner,
     /// Each token's keyword class, parallel to `tokens`.
     words: Vec<Kw>,
-    /// The index of the final Eof token.
-    last: usize,
+    /// The final Eof token, which every position past the end reads.
+    eof: &'a CompactToken,
     pos: usize,
     diags: &'a mut Diagnostics,
     /// Names declared in each scope, innermost last, and whether each is a
@@ -328,26 +328,26 @@ type PResult<T> = Result<T, Reported>;
 impl<'a> Parser<'a> {
     // ---- token helpers ----
 
-    #[inline]
-    fn index(&self, n: usize) -> usize {
-        // The preprocessor always ends the stream with Eof.
-        (self.pos + n).min(self.last)
-    }
-
+    // The reads below return the Eof (and its `NotIdent` class) past the
+    // end through `get`: one comparison, where clamping the index and then
+    // indexing took two.
     #[inline]
     fn peek(&self) -> &'a CompactToken {
-        &self.tokens[self.index(0)]
+        self.tokens.get(self.pos).unwrap_or(self.eof)
     }
 
     #[inline]
     fn peek_at(&self, n: usize) -> &'a CompactToken {
-        &self.tokens[self.index(n)]
+        self.tokens.get(self.pos + n).unwrap_or(self.eof)
     }
 
     /// The keyword class of the token at `n`.
     #[inline]
     fn kw_at(&self, n: usize) -> Kw {
-        self.words[self.index(n)]
+        self.words
+            .get(self.pos + n)
+            .copied()
+            .unwrap_or(Kw::NotIdent)
     }
 
     /// The spelling of `t`, one of this parser's tokens.
@@ -513,8 +513,7 @@ impl<'a> Parser<'a> {
     /// Is the token at `n` a typedef name in the current scope?
     #[inline]
     fn is_typedef_at(&self, n: usize) -> bool {
-        let i = self.index(n);
-        self.words[i] != Kw::NotIdent && self.names[self.tokens[i].sym as usize] == Some(true)
+        self.kw_at(n) != Kw::NotIdent && self.names[self.peek_at(n).sym as usize] == Some(true)
     }
 
     fn declare_name(&mut self, name: &str, is_typedef: bool) {
@@ -1365,7 +1364,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             let rhs = self.assignment_expr()?;
             e = Expr {
-                kind: ExprKind::Comma(Box::new(e), Box::new(rhs)),
+                kind: ExprKind::Comma(Box::new((e, rhs))),
                 location,
             };
         }
@@ -1373,10 +1372,41 @@ impl<'a> Parser<'a> {
     }
 
     fn assignment_expr(&mut self) -> PResult<Expr> {
+        if let Some(leaf) = self.lone_operand() {
+            return Ok(leaf);
+        }
         self.enter()?;
         let result = self.assignment_inner();
         self.leave();
         result
+    }
+
+    /// A name or number that is a whole expression, ended by `,`, `)`,
+    /// `]` or `;`: most call arguments (macro arguments are parenthesised)
+    /// and subscripts. Taken here, it skips the descent through every
+    /// precedence level to the same leaf. Not at the nesting limit, where
+    /// the descent would report the nesting instead.
+    #[inline]
+    fn lone_operand(&mut self) -> Option<Expr> {
+        let ends = matches!(
+            self.peek_at(1).kind,
+            TokenKind::Punct(Punct::Comma | Punct::RParen | Punct::RBracket | Punct::Semicolon)
+        );
+        if !ends || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let t = self.peek();
+        let kind = match t.kind {
+            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(self.text(t).clone()),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(self.text(t).clone()),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(self.text(t).clone()),
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(Expr {
+            kind,
+            location: t.location,
+        })
     }
 
     fn assignment_inner(&mut self) -> PResult<Expr> {
@@ -1403,7 +1433,7 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let rhs = self.assignment_expr()?;
         Ok(Expr {
-            kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)),
+            kind: ExprKind::Assign(op, Box::new((lhs, rhs))),
             location,
         })
     }
@@ -1429,7 +1459,7 @@ impl<'a> Parser<'a> {
         let otherwise = self.conditional_expr();
         self.leave();
         Ok(Expr {
-            kind: ExprKind::Conditional(Box::new(cond), Box::new(then), Box::new(otherwise?)),
+            kind: ExprKind::Conditional(Box::new((cond, then, otherwise?))),
             location,
         })
     }
@@ -1447,7 +1477,7 @@ impl<'a> Parser<'a> {
             let rhs = self.binary_expr(prec + 1);
             self.leave();
             lhs = Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs?)),
+                kind: ExprKind::Binary(op, Box::new((lhs, rhs?))),
                 location,
             };
         }
@@ -1674,7 +1704,7 @@ impl<'a> Parser<'a> {
             let kind = if self.eat(Punct::LBracket) {
                 let index = self.expr()?;
                 self.expect(Punct::RBracket)?;
-                ExprKind::Index(Box::new(e), Box::new(index))
+                ExprKind::Index(Box::new((e, index)))
             } else if self.eat(Punct::LParen) {
                 let mut args = Vec::new();
                 while !self.at(Punct::RParen) {

@@ -220,6 +220,20 @@ impl Checker<'_> {
         location: Location,
         defining: bool,
     ) -> FunctionId {
+        self.declare_function(specs, declarator, location, defining)
+            .0
+    }
+
+    /// [`Self::function_prototype`], also saying whether the function's
+    /// signature holds this declarator's parameter types, computed without
+    /// a diagnostic: then a definition need not compute them again.
+    fn declare_function(
+        &mut self,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        location: Location,
+        defining: bool,
+    ) -> (FunctionId, bool) {
         let name = declarator
             .name
             .as_ref()
@@ -249,17 +263,19 @@ impl Checker<'_> {
             .map(|p| self.param_type(p, p.location).0)
             .collect();
         self.scopes.pop();
+        let clean = self.diags.len() == mark;
         if defining {
             self.diags.truncate(mark);
         }
         if let Some(Symbol::Function(id)) = self.lookup(&name).cloned() {
             let f = &self.program.functions[id];
-            if f.signature != signature || f.ret != ret {
+            let same = f.signature == signature;
+            if !same || f.ret != ret {
                 self.error(location, format!("conflicting types for '{name}'"));
             } else if defining && f.defined {
                 self.error(location, format!("redefinition of '{name}'"));
             }
-            return id;
+            return (id, clean && same);
         }
         self.program.functions.push(hir::Function {
             name: name.clone(),
@@ -274,7 +290,27 @@ impl Checker<'_> {
         });
         let id = self.program.functions.len() - 1;
         self.declare(name, Symbol::Function(id));
-        id
+        (id, clean)
+    }
+
+    /// Is parameter `p`'s type, as the definition's scope sees it, the one
+    /// the prototype computed (without the parameter names in scope)? It
+    /// is when nothing in it is looked up by a name an earlier parameter
+    /// may hide: a scalar or built-in type, or a typedef no parameter
+    /// hides, with pointers and no attributes, array sizes or records.
+    fn param_type_is_scope_free(&self, p: &ast::ParamDecl) -> bool {
+        let plain_spec = match &p.specs.ty {
+            ast::TypeSpec::Scalar(_) | ast::TypeSpec::Builtin(_) => true,
+            ast::TypeSpec::Typedef(name) => self.scopes.in_innermost(name).is_none(),
+            _ => false,
+        };
+        plain_spec
+            && p.specs.attributes.is_empty()
+            && p.declarator.attributes.is_empty()
+            && p.declarator
+                .derived
+                .iter()
+                .all(|d| matches!(d, ast::Derived::Pointer(_)))
     }
 
     pub(super) fn function_definition(&mut self, f: &ast::FunctionDef) {
@@ -283,7 +319,8 @@ impl Checker<'_> {
             return;
         };
         let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
-        let id = self.function_prototype(&f.specs, &f.declarator, location, true);
+        let (id, signature_reusable) =
+            self.declare_function(&f.specs, &f.declarator, location, true);
         let is_kernel = f.specs.is_kernel;
         if is_kernel && f.specs.storage == Some(ast::StorageClass::Static) {
             self.error(location, "kernel functions cannot be declared static");
@@ -301,10 +338,17 @@ impl Checker<'_> {
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
-        let mut param_ids = Vec::new();
-        for p in params {
+        let mut param_ids = Vec::with_capacity(params.len());
+        for (index, p) in params.iter().enumerate() {
             let ploc = p.declarator.name.as_ref().map_or(p.location, |n| n.1);
-            let (ty, quals) = self.param_type(p, ploc);
+            // Checking a parameter's type again would repeat the
+            // prototype's work (and its lack of diagnostics).
+            let (ty, quals) = if signature_reusable && self.param_type_is_scope_free(p) {
+                let ty = self.program.functions[id].signature[index].clone();
+                (ty, self.spec_qualifiers(&p.specs))
+            } else {
+                self.param_type(p, ploc)
+            };
             let name = p.declarator.name.as_ref().map(|n| n.0.clone());
             if let Some(name) = &name {
                 if self.scopes.in_innermost(name).is_some() {

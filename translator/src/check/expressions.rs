@@ -157,14 +157,16 @@ impl Checker<'_> {
     }
 
     /// Converts two operands to their common type (scalars: usual arithmetic
-    /// conversions; a scalar with a vector: widened to it).
+    /// conversions; a scalar with a vector: widened to it) and returns it.
+    /// In place: most operands already have the common type, and then
+    /// nothing is moved.
     pub(super) fn arithmetic_operands(
         &mut self,
-        a: Expr,
-        b: Expr,
+        a: &mut Expr,
+        b: &mut Expr,
         op_location: Location,
         op: &str,
-    ) -> (Expr, Expr, Type) {
+    ) -> Type {
         let common = match (&a.ty, &b.ty) {
             (Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(common_scalar(*x, *y)),
             (Type::Vector(..), Type::Scalar(_)) => a.ty.clone(),
@@ -179,17 +181,27 @@ impl Checker<'_> {
                         b.ty.display()
                     ),
                 );
-                return (a, b, error_type());
+                return error_type();
             }
-            (x, y) if is_error(x) || is_error(y) => return (a, b, error_type()),
+            (x, y) if is_error(x) || is_error(y) => return error_type(),
             _ => {
                 self.invalid_operands(op_location, &a.ty, op, &b.ty);
-                return (a, b, error_type());
+                return error_type();
             }
         };
-        let a = self.widen(a, &common);
-        let b = self.widen(b, &common);
-        (a, b, common)
+        self.widen_in_place(a, &common);
+        self.widen_in_place(b, &common);
+        common
+    }
+
+    /// [`Self::widen`] of a value in place.
+    #[inline]
+    fn widen_in_place(&mut self, v: &mut Expr, to: &Type) {
+        if v.ty != *to {
+            let placeholder = Expr::new(H::Int(0), Type::Void, v.location);
+            let value = std::mem::replace(v, placeholder);
+            *v = self.widen_value(value, to);
+        }
     }
 
     #[inline]
@@ -301,12 +313,14 @@ impl Checker<'_> {
                 }
             },
             A::Unary(op, x) => self.unary(*op, x, location),
-            A::Binary(op, a, b) => {
+            A::Binary(op, operands) => {
+                let (a, b) = &**operands;
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
                 self.binary(*op, a, b, location)
             }
-            A::Assign(op, target, value) => {
+            A::Assign(op, operands) => {
+                let (target, value) = &**operands;
                 let target = self.expr(target);
                 self.require_modifiable(&target, location);
                 let value = self.rvalue(value);
@@ -320,13 +334,16 @@ impl Checker<'_> {
                     Some(op) => self.compound_assign(*op, target, value, location),
                 }
             }
-            A::Conditional(c, a, b) => {
+            A::Conditional(operands) => {
+                let (c, a, b) = &**operands;
                 let c = self.condition(c, location);
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
                 let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
                 let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
-                    self.arithmetic_operands(a, b, location, ":")
+                    let (mut a, mut b) = (a, b);
+                    let ty = self.arithmetic_operands(&mut a, &mut b, location, ":");
+                    (a, b, ty)
                 } else if matches!(a.ty, Type::Pointer(_)) && is_null(&b) {
                     // A null pointer constant takes the other side's type.
                     let ty = a.ty.clone();
@@ -356,14 +373,16 @@ impl Checker<'_> {
                     location,
                 )
             }
-            A::Comma(a, b) => {
+            A::Comma(operands) => {
+                let (a, b) = &**operands;
                 let a = self.expr(a);
                 let b = self.rvalue(b);
                 let ty = b.ty.clone();
                 Expr::new(H::Comma(Box::new(a), Box::new(b)), ty, location)
             }
             A::Call(callee, args, rparen) => self.call(callee, args, location, *rparen),
-            A::Index(base, index) => {
+            A::Index(operands) => {
+                let (base, index) = &**operands;
                 let base = self.expr(base);
                 let index = self.rvalue(index);
                 self.index(base, index, location)
@@ -692,7 +711,13 @@ impl Checker<'_> {
         Expr::new(kind, ty, location)
     }
 
-    pub(super) fn binary(&mut self, op: BinaryOp, a: Expr, b: Expr, location: Location) -> Expr {
+    pub(super) fn binary(
+        &mut self,
+        op: BinaryOp,
+        mut a: Expr,
+        mut b: Expr,
+        location: Location,
+    ) -> Expr {
         use BinaryOp::*;
         if is_error(&a.ty) || is_error(&b.ty) {
             return Expr::new(H::Int(0), error_type(), location);
@@ -704,7 +729,7 @@ impl Checker<'_> {
                 // Vectors: lane by lane, both operands evaluated (OpenCL C
                 // 6.3.h), -1/0 in the signed integer vector of the lanes'
                 // size.
-                let (a, b, ty) = self.arithmetic_operands(a, b, location, op.spelling());
+                let ty = self.arithmetic_operands(&mut a, &mut b, location, op.spelling());
                 if is_error(&ty) {
                     return Expr::new(H::Int(0), ty, location);
                 }
@@ -767,7 +792,7 @@ impl Checker<'_> {
         {
             return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
         }
-        let (a, b, ty) = self.arithmetic_operands(a, b, location, op.spelling());
+        let ty = self.arithmetic_operands(&mut a, &mut b, location, op.spelling());
         if is_error(&ty) {
             return Expr::new(H::Int(0), ty, location);
         }

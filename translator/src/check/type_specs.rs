@@ -26,9 +26,7 @@ impl Checker<'_> {
             ast::TypeSpec::Typedef(name) => match self.lookup(name) {
                 Some(Symbol::Typedef(t, q, _)) => {
                     let (t, q) = (t.clone(), *q);
-                    quals.is_const |= q.is_const;
-                    quals.is_volatile |= q.is_volatile;
-                    quals.address_space = quals.address_space.or(q.address_space);
+                    merge_typedef_qualifiers(&mut quals, q);
                     t
                 }
                 _ => {
@@ -53,6 +51,17 @@ impl Checker<'_> {
             );
         }
         (ty, quals)
+    }
+
+    /// The qualifiers `base_type` returns for `specs`, without the type.
+    pub(super) fn spec_qualifiers(&self, specs: &ast::DeclSpecs) -> ast::Qualifiers {
+        let mut quals = specs.qualifiers;
+        if let ast::TypeSpec::Typedef(name) = &specs.ty {
+            if let Some(Symbol::Typedef(_, q, _)) = self.lookup(name) {
+                merge_typedef_qualifiers(&mut quals, *q);
+            }
+        }
+        quals
     }
 
     pub(super) fn check_type_supported(&mut self, ty: &Type, location: Location) {
@@ -279,8 +288,8 @@ impl Checker<'_> {
                     _ => return None,
                 }
             }
-            A::Binary(op, a, b) => {
-                let (a, b) = (self.const_int(a)?, self.const_int(b)?);
+            A::Binary(op, operands) => {
+                let (a, b) = (self.const_int(&operands.0)?, self.const_int(&operands.1)?);
                 use BinaryOp::*;
                 match op {
                     Mul => a.checked_mul(b)?,
@@ -303,7 +312,8 @@ impl Checker<'_> {
                     LogicalOr => (a != 0 || b != 0) as i128,
                 }
             }
-            A::Conditional(c, a, b) => {
+            A::Conditional(operands) => {
+                let (c, a, b) = &**operands;
                 if self.const_int(c)? != 0 {
                     self.const_int(a)?
                 } else {
@@ -341,4 +351,11 @@ impl Checker<'_> {
         let (base, quals) = self.base_type(&t.specs);
         self.declarator_type(base, quals, &t.declarator, t.specs.location)
     }
+}
+
+/// A typedef's qualifiers added to those written with its name.
+fn merge_typedef_qualifiers(quals: &mut ast::Qualifiers, typedef: ast::Qualifiers) {
+    quals.is_const |= typedef.is_const;
+    quals.is_volatile |= typedef.is_volatile;
+    quals.address_space = quals.address_space.or(typedef.address_space);
 }
