@@ -622,6 +622,42 @@ fn check_slot<T: Copy + std::fmt::Debug>(
     }
 }
 
+/// Checks every slot of a `min_max_global`-style launch: work-item `i`
+/// folded `inputs[i]` into slot `i % MIN_MAX_SLOTS` of the min and the max
+/// array (`starts`: their values before, `results`: after) and wrote what
+/// each atomic returned into `returned`.
+fn check_global_slots<T: HostFloat + std::fmt::Debug>(
+    kind: &str,
+    inputs: &[T],
+    starts: [&[T]; 2],
+    results: [&[T]; 2],
+    returned: [&[T]; 2],
+    bits: impl Fn(T) -> u64 + Copy,
+) {
+    for s in 0..MIN_MAX_SLOTS {
+        let of_slot = |v: &[T]| {
+            v.iter()
+                .skip(s)
+                .step_by(MIN_MAX_SLOTS)
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        let slot_inputs = of_slot(inputs);
+        let folds: [(&str, fn(T, T) -> T); 2] = [("min", spec_min), ("max", spec_max)];
+        for (side, (name, fold)) in folds.into_iter().enumerate() {
+            check_slot(
+                &format!("__global {kind}{name}, slot {s}"),
+                starts[side][s],
+                &slot_inputs,
+                &of_slot(returned[side]),
+                results[side][s],
+                fold,
+                bits,
+            );
+        }
+    }
+}
+
 #[test]
 fn float_fetch_min_and_max() {
     let (context, queue) = common::context_and_queue();
@@ -650,34 +686,14 @@ fn float_fetch_min_and_max() {
         common::read_buffer(&queue, &old_max, N),
     );
     let bits = |v: f32| u64::from(v.to_bits());
-    for s in 0..MIN_MAX_SLOTS {
-        let of_slot = |v: &[f32]| {
-            v.iter()
-                .skip(s)
-                .step_by(MIN_MAX_SLOTS)
-                .copied()
-                .collect::<Vec<_>>()
-        };
-        let slot_inputs = of_slot(&inputs);
-        check_slot(
-            &format!("__global min, slot {s}"),
-            min_start[s],
-            &slot_inputs,
-            &of_slot(&old_min),
-            mins[s],
-            spec_min,
-            bits,
-        );
-        check_slot(
-            &format!("__global max, slot {s}"),
-            max_start[s],
-            &slot_inputs,
-            &of_slot(&old_max),
-            maxs[s],
-            spec_max,
-            bits,
-        );
-    }
+    check_global_slots(
+        "",
+        &inputs,
+        [&min_start, &max_start],
+        [&mins, &maxs],
+        [&old_min, &old_max],
+        bits,
+    );
     // The special slots, spelled out.
     assert_eq!(mins[0].to_bits(), (-0.0f32).to_bits());
     assert_eq!(maxs[0].to_bits(), 0.0f32.to_bits());
@@ -822,34 +838,14 @@ fn double_fetch_add_min_and_max() {
         common::read_buffer(&queue, &old_max, N),
     );
     let bits = |v: f64| v.to_bits();
-    for s in 0..MIN_MAX_SLOTS {
-        let of_slot = |v: &[f64]| {
-            v.iter()
-                .skip(s)
-                .step_by(MIN_MAX_SLOTS)
-                .copied()
-                .collect::<Vec<_>>()
-        };
-        let slot_inputs = of_slot(&inputs);
-        check_slot(
-            &format!("__global double min, slot {s}"),
-            min_start[s],
-            &slot_inputs,
-            &of_slot(&old_min),
-            mins[s],
-            spec_min,
-            bits,
-        );
-        check_slot(
-            &format!("__global double max, slot {s}"),
-            max_start[s],
-            &slot_inputs,
-            &of_slot(&old_max),
-            maxs[s],
-            spec_max,
-            bits,
-        );
-    }
+    check_global_slots(
+        "double ",
+        &inputs,
+        [&min_start, &max_start],
+        [&mins, &maxs],
+        [&old_min, &old_max],
+        bits,
+    );
     assert_eq!(mins[0].to_bits(), (-0.0f64).to_bits());
     assert_eq!(maxs[0].to_bits(), 0.0f64.to_bits());
     let (group_min, group_max) = (
