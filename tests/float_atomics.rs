@@ -622,6 +622,9 @@ fn check_slot<T: Copy + std::fmt::Debug>(
     }
 }
 
+/// cl_ext_float_atomics' min or max on the host.
+type MinMax<T> = fn(T, T) -> T;
+
 /// Checks every slot of a `min_max_global`-style launch: work-item `i`
 /// folded `inputs[i]` into slot `i % MIN_MAX_SLOTS` of the min and the max
 /// array (`starts`: their values before, `results`: after) and wrote what
@@ -643,8 +646,8 @@ fn check_global_slots<T: HostFloat + std::fmt::Debug>(
                 .collect::<Vec<_>>()
         };
         let slot_inputs = of_slot(inputs);
-        let folds: [(&str, fn(T, T) -> T); 2] = [("min", spec_min), ("max", spec_max)];
-        for (side, (name, fold)) in folds.into_iter().enumerate() {
+        let sides = [("min", spec_min as MinMax<T>), ("max", spec_max)];
+        for (side, (name, fold)) in sides.into_iter().enumerate() {
             check_slot(
                 &format!("__global {kind}{name}, slot {s}"),
                 starts[side][s],
