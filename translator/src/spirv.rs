@@ -173,15 +173,14 @@ fn declare_float_controls(
     inf_nan_widths: &[u32],
     half_rounds_to_nearest: bool,
 ) {
+    // (capability, execution mode, float width)
+    let inf_nan = (
+        CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
+        EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
+    );
     let mut controls: Vec<(u32, u32, u32)> = inf_nan_widths
         .iter()
-        .map(|&width| {
-            let (capability, mode) = (
-                CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
-                EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
-            );
-            (capability, mode, width)
-        })
+        .map(|&width| (inf_nan.0, inf_nan.1, width))
         .collect();
     if half_rounds_to_nearest {
         controls.push((
