@@ -14,7 +14,6 @@ use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::platform::get_platforms;
 use opencl3::types::CL_BLOCKING;
-use std::process::Command;
 use std::ptr;
 
 /// Whether the device reports cl_khr_fp16; prints why a test is skipped.
@@ -1173,12 +1172,7 @@ fn printf_of_half() {
     if !has_fp16() {
         return;
     }
-    let mut child = Command::new(std::env::current_exe().expect("test executable"));
-    child
-        .args(["--exact", "printf_child", "--nocapture", "--test-threads=1"])
-        .env(PRINTF_CHILD, "1");
-    let output = common::run_checked(&mut child);
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = common::run_child_test("printf_child", PRINTF_CHILD);
     assert!(
         stdout.contains("H: half 1.500 vector 0.500000,-2.000000,3.250000,65504.000000"),
         "printf output:\n{stdout}"

@@ -13,7 +13,6 @@ use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
-use std::process::Command;
 use std::ptr;
 
 /// Builds a kernel file; a first line `// options: ...` gives the options.
@@ -624,25 +623,7 @@ fn pointers_printed(line: &str) -> Vec<(String, u64)> {
 
 #[test]
 fn printf_of_pointers_prints_object_and_offset() {
-    let mut child = Command::new(std::env::current_exe().expect("test executable"));
-    child
-        .args([
-            "--exact",
-            "printf_pointers_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD, "1");
-    for (k, v) in common::opencl_env() {
-        child.env(k, v);
-    }
-    let output = child.output().expect("child runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "child failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = common::run_child_test("printf_pointers_child", CHILD);
     let lines: Vec<&str> = stdout
         .lines()
         .filter_map(|l| l.find("P: ").map(|at| &l[at + 3..]))

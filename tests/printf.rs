@@ -15,7 +15,6 @@ use opencl3::memory::{Buffer, CL_MEM_WRITE_ONLY};
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
-use std::process::Command;
 use std::ptr;
 
 const SOURCE: &str = r#"
@@ -75,20 +74,7 @@ fn printf_child() {
 
 #[test]
 fn printf_output_reaches_stdout_formatted_as_c() {
-    let mut child = Command::new(std::env::current_exe().expect("test executable"));
-    child
-        .args(["--exact", "printf_child", "--nocapture", "--test-threads=1"])
-        .env(CHILD, "1");
-    for (k, v) in common::opencl_env() {
-        child.env(k, v);
-    }
-    let output = child.output().expect("child runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "child failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = common::run_child_test("printf_child", CHILD);
     // libtest's "test printf_child ... " may precede the first line.
     let mut got: Vec<&str> = stdout
         .lines()
@@ -177,25 +163,7 @@ fn printf_strings_child() {
 
 #[test]
 fn printf_of_strings_known_and_read_at_run_time() {
-    let mut child = Command::new(std::env::current_exe().expect("test executable"));
-    child
-        .args([
-            "--exact",
-            "printf_strings_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(STRINGS_CHILD, "1");
-    for (k, v) in common::opencl_env() {
-        child.env(k, v);
-    }
-    let output = child.output().expect("child runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "child failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = common::run_child_test("printf_strings_child", STRINGS_CHILD);
     let mut got: Vec<&str> = stdout
         .lines()
         .filter_map(|l| l.find("S: ").map(|at| &l[at..]))

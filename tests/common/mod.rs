@@ -81,6 +81,19 @@ pub fn run_checked(cmd: &mut Command) -> Output {
     out
 }
 
+/// Runs test `name` of this test binary in a child process with `marker`
+/// set (the child test does its work only then), checked as
+/// [`run_checked`] does, and returns its stdout: for output that goes to the
+/// process's stdout, such as `printf`'s, which libtest would capture.
+pub fn run_child_test(name: &str, marker: &str) -> String {
+    let mut child = Command::new(std::env::current_exe().expect("test executable"));
+    child
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(marker, "1");
+    let output = run_checked(&mut child);
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 /// Compiles a C host program against the Khronos headers and ocl-icd.
 pub fn compile_c(source: &Path, name: &str) -> PathBuf {
     let out = std::env::temp_dir().join(format!("clvulkan-{name}-{}", std::process::id()));
