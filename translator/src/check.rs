@@ -33,36 +33,62 @@ pub fn check(
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
 ) -> hir::Program {
-    let mut checker = Checker {
-        diags,
-        caps,
-        cl_std: options.effective_cl_std().version(),
-        linking: options.linking,
-        program: hir::Program::default(),
-        scopes: scopes::Scopes::new(),
-        records: Vec::new(),
-        current: None,
-        calls: Vec::new(),
-        builtin_cache: HashMap::default(),
-        loop_depth: 0,
-        break_depth: 0,
-    };
-    for &(name, _, value) in builtins::PREDEFINED_CONSTANTS {
-        // The memory-model enums and image fences arrived with OpenCL C 2.0.
-        let since_2_0 = name.starts_with("memory_") || name == "CLK_IMAGE_MEM_FENCE";
-        if !since_2_0 || checker.cl_std >= (2, 0) {
-            checker.declare(name.into(), Symbol::EnumConstant(value));
-        }
-    }
+    let mut checker = UnitChecker::new(options, caps, diags);
     for item in &unit.items {
+        checker.item(item);
+    }
+    checker.finish()
+}
+
+/// Checks a translation unit one external declaration at a time, in order,
+/// so that each can be checked as soon as it is parsed.
+pub(crate) struct UnitChecker<'a>(Checker<'a>);
+
+impl<'a> UnitChecker<'a> {
+    pub(crate) fn new(
+        options: &BuildOptions,
+        caps: &'a DeviceCaps,
+        diags: &'a mut Diagnostics,
+    ) -> Self {
+        let mut checker = Checker {
+            diags,
+            caps,
+            cl_std: options.effective_cl_std().version(),
+            linking: options.linking,
+            program: hir::Program::default(),
+            scopes: scopes::Scopes::new(),
+            records: Vec::new(),
+            current: None,
+            calls: Vec::new(),
+            builtin_cache: HashMap::default(),
+            loop_depth: 0,
+            break_depth: 0,
+        };
+        for &(name, _, value) in builtins::PREDEFINED_CONSTANTS {
+            // The memory-model enums and image fences arrived with OpenCL C 2.0.
+            let since_2_0 = name.starts_with("memory_") || name == "CLK_IMAGE_MEM_FENCE";
+            if !since_2_0 || checker.cl_std >= (2, 0) {
+                checker.declare(name.into(), Symbol::EnumConstant(value));
+            }
+        }
+        UnitChecker(checker)
+    }
+
+    /// Checks the next external declaration.
+    pub(crate) fn item(&mut self, item: &ast::ExternalDecl) {
         match item {
-            ast::ExternalDecl::Function(f) => checker.function_definition(f),
-            ast::ExternalDecl::Declaration(d) => checker.global_declaration(d),
+            ast::ExternalDecl::Function(f) => self.0.function_definition(f),
+            ast::ExternalDecl::Declaration(d) => self.0.global_declaration(d),
         }
     }
-    checker.program.records = checker.records;
-    reject_recursion(&checker.calls, checker.diags);
-    checker.program
+
+    /// The checked program, after the unit-wide checks.
+    pub(crate) fn finish(self) -> hir::Program {
+        let mut checker = self.0;
+        checker.program.records = checker.records;
+        reject_recursion(&checker.calls, checker.diags);
+        checker.program
+    }
 }
 
 /// OpenCL C has no recursion (6.9.m): reports each call that closes a cycle

@@ -205,6 +205,26 @@ impl Diagnostics {
         });
     }
 
+    /// An empty list reporting under the same `-w` and `-Werror` settings,
+    /// for a stage that reports on its own (possibly on another thread)
+    /// before its list is [appended](Diagnostics::append).
+    pub fn with_same_settings(&self) -> Self {
+        Diagnostics {
+            list: Vec::new(),
+            suppress_warnings: self.suppress_warnings,
+            warnings_are_errors: self.warnings_are_errors,
+        }
+    }
+
+    /// Adds `later`'s diagnostics after these.
+    pub fn append(&mut self, later: Diagnostics) {
+        if self.list.is_empty() {
+            self.list = later.list;
+        } else {
+            self.list.extend(later.list);
+        }
+    }
+
     /// How many diagnostics there are, for [`Diagnostics::truncate`].
     pub fn len(&self) -> usize {
         self.list.len()

@@ -14,7 +14,9 @@ pub mod atomic_order;
 pub mod builtins;
 pub mod caps;
 pub mod check;
+mod cores;
 pub mod diagnostic;
+mod front;
 pub mod hir;
 pub mod layout;
 pub mod lexer;
@@ -31,6 +33,7 @@ pub mod types;
 pub mod unit;
 
 pub use caps::DeviceCaps;
+use front::FrontEnd;
 pub use options::{BuildOptions, OptionError};
 pub use reflect::{ArgKind, KernelArg, KernelReflection, ProgramGlobals, PushConstantHeader};
 pub use spirv::Kernel;
@@ -104,7 +107,7 @@ pub fn build_named(
     options: &BuildOptions,
     caps: &DeviceCaps,
 ) -> Result<Program, BuildError> {
-    let mut front = FrontEnd::run(file_name, source, options, caps);
+    let mut front = FrontEnd::run_overlapped(file_name, source, options, caps);
     let lowered = if front.diags.has_errors() {
         lower::Lowered {
             kernels: Vec::new(),
@@ -125,6 +128,18 @@ pub fn build_named(
 /// diagnostics log; `Err` when it has errors. For front-end tests, fuzzing
 /// and benchmarks of what precedes lowering.
 pub fn check_source(source: &str, options: &str, caps: &DeviceCaps) -> Result<String, BuildError> {
+    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+    FrontEnd::run_overlapped(MAIN_FILE_NAME, source, &options, caps).log()
+}
+
+/// [`check_source`] with every stage on the calling thread, as small
+/// sources always run: for benchmarks that compare it with preprocessing
+/// on the helper thread.
+pub fn check_source_on_this_thread(
+    source: &str,
+    options: &str,
+    caps: &DeviceCaps,
+) -> Result<String, BuildError> {
     let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
     FrontEnd::run(MAIN_FILE_NAME, source, &options, caps).log()
 }
@@ -191,61 +206,6 @@ pub fn type_layouts(
         });
     }
     Ok(out)
-}
-
-/// The result of preprocessing, parsing and checking one source.
-struct FrontEnd {
-    sources: diagnostic::SourceMap,
-    diags: diagnostic::Diagnostics,
-    program: hir::Program,
-}
-
-impl FrontEnd {
-    fn run(file_name: &str, source: &str, options: &BuildOptions, caps: &DeviceCaps) -> Self {
-        Self::run_with_headers(file_name, source, options, caps, &[], |_, _, _| {})
-    }
-
-    /// [`FrontEnd::run`] with embedded headers, showing the preprocessed
-    /// tokens to `see_tokens` before they are parsed.
-    fn run_with_headers(
-        file_name: &str,
-        source: &str,
-        options: &BuildOptions,
-        caps: &DeviceCaps,
-        embedded_headers: &[(&str, &str)],
-        see_tokens: impl FnOnce(&[lexer::CompactToken], &lexer::Interner, &diagnostic::SourceMap),
-    ) -> Self {
-        let mut sources = diagnostic::SourceMap::default();
-        let main = sources.add(file_name, source);
-        let mut diags = diagnostic::Diagnostics::default();
-        diags.suppress_warnings = options.suppress_warnings;
-        diags.warnings_are_errors = options.warnings_are_errors;
-        let input = preprocess::PreprocessInput {
-            options,
-            caps,
-            embedded_headers,
-        };
-        let (tokens, interner) =
-            preprocess::preprocess_compact(&mut sources, main, &input, &mut diags);
-        see_tokens(&tokens, &interner, &sources);
-        let unit = parse::parse_compact(&tokens, &interner, &mut diags);
-        let program = check::check(&unit, options, caps, &mut diags);
-        FrontEnd {
-            sources,
-            diags,
-            program,
-        }
-    }
-
-    /// The rendered log, or the build error when there are errors.
-    fn log(&self) -> Result<String, BuildError> {
-        let log = self.diags.render(&self.sources);
-        if self.diags.has_errors() {
-            Err(BuildError::Compile { log })
-        } else {
-            Ok(log)
-        }
-    }
 }
 
 /// Runs only the preprocessor (`clvulkan compile -E`): the token stream as

@@ -19,6 +19,7 @@ use crate::diagnostic::{Diagnostics, Location};
 use crate::lexer::{CompactToken, FxBuildHasher, Interner};
 use crate::token::{Punct, Token, TokenKind};
 use crate::types;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -26,42 +27,49 @@ use std::sync::OnceLock;
 /// Parses a whole translation unit; errors go to `diags`.
 pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> TranslationUnit {
     let (tokens, interner) = intern_tokens(tokens);
-    parse_compact(&tokens, &interner, diags)
+    let mut parser = Parser::new(interner, diags.with_same_settings());
+    parser.add_all_tokens(tokens);
+    let mut unit = TranslationUnit::default();
+    while let Next::Item(item) = parser.next_item() {
+        unit.items.push(item);
+    }
+    diags.append(parser.into_diagnostics());
+    unit
 }
 
-/// [`parse`] on the preprocessor's own form of its output: each token's
-/// spelling symbol `sym` of `interner` (the stream ends with Eof).
-pub(crate) fn parse_compact(
-    tokens: &[CompactToken],
-    interner: &Interner,
-    diags: &mut Diagnostics,
-) -> TranslationUnit {
-    // Each distinct spelling is classified once, on its first use.
-    let mut kw_of_sym: Vec<Option<Kw>> = vec![None; interner.len()];
-    let words = tokens
-        .iter()
-        .map(|t| {
-            if t.kind == TokenKind::Identifier {
-                *kw_of_sym[t.sym as usize].get_or_insert_with(|| keyword(interner.get(t.sym)))
-            } else {
-                Kw::NotIdent
-            }
-        })
-        .collect();
-    let mut parser = Parser {
-        tokens,
-        interner,
-        words,
-        eof: tokens.last().expect("the token stream ends with Eof"),
-        pos: 0,
-        diags,
-        names: vec![None; interner.len()],
-        shadowed: Vec::new(),
-        scope_starts: Vec::new(),
-        depth: 0,
-        assumed_semicolon: false,
-    };
-    parser.translation_unit()
+/// Gives each token its keyword class, classifying each distinct spelling
+/// once. It can run where the tokens are made (the preprocessing thread),
+/// so that the parser gets them classified.
+#[derive(Default)]
+pub(crate) struct Classifier {
+    kw_of_sym: Vec<Option<Kw>>,
+}
+
+impl Classifier {
+    pub(crate) fn classify(&mut self, tokens: &[CompactToken], interner: &Interner) -> Vec<Kw> {
+        self.kw_of_sym.resize(interner.len(), None);
+        let kw_of_sym = &mut self.kw_of_sym;
+        tokens
+            .iter()
+            .map(|t| {
+                if t.kind == TokenKind::Identifier {
+                    *kw_of_sym[t.sym as usize].get_or_insert_with(|| keyword(interner.get(t.sym)))
+                } else {
+                    Kw::NotIdent
+                }
+            })
+            .collect()
+    }
+}
+
+/// What [`Parser::next_item`] found.
+pub(crate) enum Next {
+    /// The next external declaration (or what was recovered of it).
+    Item(ExternalDecl),
+    /// The end of the translation unit.
+    End,
+    /// More tokens must be added first.
+    NeedTokens,
 }
 
 /// Public tokens in the preprocessor's form. Tokens from one lexer or
@@ -102,7 +110,7 @@ const MAX_DEPTH: u32 = 256;
 
 /// What an identifier means to the parser, decided by its spelling alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kw {
+pub(crate) enum Kw {
     /// The token is not an identifier.
     NotIdent,
     /// An ordinary name, possibly a typedef name.
@@ -150,7 +158,7 @@ enum Kw {
 
 /// A keyword that spells (part of) a scalar type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ScalarWord {
+pub(crate) enum ScalarWord {
     Void,
     Bool,
     Char,
@@ -294,16 +302,34 @@ fn add_qualifier(q: &mut Qualifiers, kw: Kw) -> bool {
     true
 }
 
-struct Parser<'a> {
-    tokens: &'a [CompactToken],
+/// The parser of one translation unit. It reads the preprocessor's own
+/// tokens (each spelling a symbol of `interner`), which may arrive in
+/// chunks while it parses: [`Parser::add_tokens`] appends a chunk, and
+/// [`Parser::next_item`] parses one external declaration at a time.
+///
+/// A chunk ends just after a `;` outside any bracket, which ends a
+/// declaration; a declaration is only started before the last chunk, so
+/// the whole of it and what follows it is there. Only malformed input can
+/// make the parser read past the tokens it has while more are to come;
+/// [`Parser::read_past_input`] then says so, and the caller parses again
+/// once it has them all.
+pub(crate) struct Parser {
+    tokens: Vec<CompactToken>,
     /// The tokens' spellings.
-    interner: &'a Interner,
+    interner: Interner,
     /// Each token's keyword class, parallel to `tokens`.
     words: Vec<Kw>,
-    /// The final Eof token, which every position past the end reads.
-    eof: &'a CompactToken,
+    /// The Eof every position past the tokens reads: the final token once
+    /// all have come.
+    eof: CompactToken,
+    /// All tokens have come (the last one is the Eof).
+    complete: bool,
+    /// Where the last chunk begins in `tokens`.
+    last_chunk_start: usize,
+    /// A token past `tokens` was read while more were to come.
+    read_past: Cell<bool>,
     pos: usize,
-    diags: &'a mut Diagnostics,
+    diags: Diagnostics,
     /// Names declared in each scope, innermost last, and whether each is a
     /// typedef: an ordinary declaration in an inner scope hides a typedef.
     ///
@@ -325,34 +351,137 @@ struct Reported;
 
 type PResult<T> = Result<T, Reported>;
 
-impl<'a> Parser<'a> {
+impl Parser {
+    /// A parser with no tokens yet, whose spellings are `interner`'s symbols
+    /// and whose diagnostics go to `diags`.
+    pub(crate) fn new(interner: Interner, diags: Diagnostics) -> Self {
+        Parser {
+            tokens: Vec::new(),
+            interner,
+            words: Vec::new(),
+            eof: CompactToken {
+                location: Location::new(crate::diagnostic::FileId(0), 0),
+                sym: 0,
+                kind: TokenKind::Eof,
+                flags: 0,
+            },
+            complete: false,
+            last_chunk_start: 0,
+            read_past: Cell::new(false),
+            pos: 0,
+            diags,
+            names: Vec::new(),
+            shadowed: Vec::new(),
+            scope_starts: Vec::new(),
+            depth: 0,
+            assumed_semicolon: false,
+        }
+    }
+
+    /// Makes room for `tokens` more tokens, so that appending chunks does
+    /// not copy the ones before them again and again.
+    pub(crate) fn reserve(&mut self, tokens: usize) {
+        self.tokens.reserve(tokens);
+        self.words.reserve(tokens);
+    }
+
+    /// The symbols, for adding the spellings of the next chunk's new ones.
+    pub(crate) fn interner_mut(&mut self) -> &mut Interner {
+        &mut self.interner
+    }
+
+    /// Appends all the tokens (ending with the Eof) at once.
+    pub(crate) fn add_all_tokens(&mut self, tokens: Vec<CompactToken>) {
+        let words = Classifier::default().classify(&tokens, &self.interner);
+        self.add_tokens(tokens, words, true);
+    }
+
+    /// Appends a chunk of tokens, whose spellings the interner has, and
+    /// their keyword classes; `last` when it is the final one, which ends
+    /// with the Eof.
+    pub(crate) fn add_tokens(&mut self, chunk: Vec<CompactToken>, words: Vec<Kw>, last: bool) {
+        self.names.resize(self.interner.len(), None);
+        self.last_chunk_start = self.tokens.len();
+        if self.tokens.capacity() == 0 {
+            self.tokens = chunk;
+            self.words = words;
+        } else {
+            self.tokens.extend_from_slice(&chunk);
+            self.words.extend_from_slice(&words);
+        }
+        if let Some(&t) = self.tokens.last() {
+            self.eof = CompactToken {
+                kind: TokenKind::Eof,
+                ..t
+            };
+        }
+        self.complete = last;
+    }
+
+    /// Whether a token past those added was read before the last chunk
+    /// came, so that what was parsed may differ from a parse of all of
+    /// them.
+    pub(crate) fn read_past_input(&self) -> bool {
+        self.read_past.get()
+    }
+
+    /// The tokens and their spellings, to parse again from the start.
+    pub(crate) fn into_input(self) -> (Vec<CompactToken>, Interner) {
+        (self.tokens, self.interner)
+    }
+
+    pub(crate) fn diagnostics(&self) -> &Diagnostics {
+        &self.diags
+    }
+
+    pub(crate) fn into_diagnostics(self) -> Diagnostics {
+        self.diags
+    }
+
     // ---- token helpers ----
 
     // The reads below return the Eof (and its `NotIdent` class) past the
     // end through `get`: one comparison, where clamping the index and then
     // indexing took two.
     #[inline]
-    fn peek(&self) -> &'a CompactToken {
-        self.tokens.get(self.pos).unwrap_or(self.eof)
+    fn peek(&self) -> CompactToken {
+        match self.tokens.get(self.pos) {
+            Some(&t) => t,
+            None => self.past_input(),
+        }
     }
 
     #[inline]
-    fn peek_at(&self, n: usize) -> &'a CompactToken {
-        self.tokens.get(self.pos + n).unwrap_or(self.eof)
+    fn peek_at(&self, n: usize) -> CompactToken {
+        match self.tokens.get(self.pos + n) {
+            Some(&t) => t,
+            None => self.past_input(),
+        }
+    }
+
+    #[cold]
+    fn past_input(&self) -> CompactToken {
+        if !self.complete {
+            self.read_past.set(true);
+        }
+        self.eof
     }
 
     /// The keyword class of the token at `n`.
     #[inline]
     fn kw_at(&self, n: usize) -> Kw {
-        self.words
-            .get(self.pos + n)
-            .copied()
-            .unwrap_or(Kw::NotIdent)
+        match self.words.get(self.pos + n) {
+            Some(&kw) => kw,
+            None => {
+                self.past_input();
+                Kw::NotIdent
+            }
+        }
     }
 
     /// The spelling of `t`, one of this parser's tokens.
     #[inline]
-    fn text(&self, t: &CompactToken) -> &'a Rc<str> {
+    fn text(&self, t: CompactToken) -> &Rc<str> {
         self.interner.get(t.sym)
     }
 
@@ -362,7 +491,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn bump(&mut self) -> &'a CompactToken {
+    fn bump(&mut self) -> CompactToken {
         let t = self.peek();
         if t.kind != TokenKind::Eof {
             self.pos += 1;
@@ -432,7 +561,7 @@ impl<'a> Parser<'a> {
         match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
             Some(prev) => {
                 let mut location = prev.location;
-                location.offset += self.text(prev).len() as u32;
+                location.offset += self.text(*prev).len() as u32;
                 location
             }
             None => self.loc(),
@@ -518,9 +647,12 @@ impl<'a> Parser<'a> {
 
     fn declare_name(&mut self, name: &str, is_typedef: bool) {
         // Declared names are spelled by tokens, so they have symbols.
-        let Some(id) = self.interner.find(name) else {
-            return;
-        };
+        if let Some(id) = self.interner.find(name) {
+            self.declare_symbol(id, is_typedef);
+        }
+    }
+
+    fn declare_symbol(&mut self, id: u32, is_typedef: bool) {
         let previous = self.names[id as usize].replace(is_typedef);
         // At file scope nothing is ever restored.
         if !self.scope_starts.is_empty() {
@@ -578,12 +710,20 @@ impl<'a> Parser<'a> {
 
     // ---- top level ----
 
-    fn translation_unit(&mut self) -> TranslationUnit {
-        let mut unit = TranslationUnit::default();
-        while self.peek().kind != TokenKind::Eof {
-            if self.peek().kind == TokenKind::Pragma {
-                self.pos += 1;
-                continue;
+    /// Parses the next external declaration, skipping empty ones, stray
+    /// `}` and pragmas at file scope.
+    pub(crate) fn next_item(&mut self) -> Next {
+        loop {
+            if !self.complete && self.pos >= self.last_chunk_start {
+                return Next::NeedTokens;
+            }
+            match self.peek().kind {
+                TokenKind::Eof => return Next::End,
+                TokenKind::Pragma => {
+                    self.pos += 1;
+                    continue;
+                }
+                _ => {}
             }
             if self.eat(Punct::Semicolon) {
                 continue;
@@ -596,7 +736,7 @@ impl<'a> Parser<'a> {
             }
             let start = self.pos;
             match self.external_decl() {
-                Ok(item) => unit.items.push(item),
+                Ok(item) => return Next::Item(item),
                 Err(Reported) => {
                     self.recover();
                     if self.pos == start {
@@ -605,7 +745,6 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        unit
     }
 
     fn external_decl(&mut self) -> PResult<ExternalDecl> {
@@ -932,7 +1071,7 @@ impl<'a> Parser<'a> {
                     self.pos -= 1;
                     return Err(self.error_here("enumerator name"));
                 }
-                self.declare_name(self.text(t), false);
+                self.declare_symbol(t.sym, false);
                 let value = if self.eat(Punct::Assign) {
                     Some(self.conditional_expr()?)
                 } else {

@@ -106,6 +106,32 @@ pub(crate) fn preprocess_compact(
     input: &PreprocessInput,
     diags: &mut Diagnostics,
 ) -> (Vec<CompactToken>, Interner) {
+    preprocess_streamed(
+        sources,
+        main,
+        input,
+        diags,
+        usize::MAX,
+        usize::MAX,
+        &mut |_, _| {},
+    )
+}
+
+/// [`preprocess_compact`], showing the output to `flush` as it grows, so
+/// that a consumer on another thread can start on it: whenever at least
+/// `every` more tokens are out, `flush` sees them (with the interner that
+/// spells them) and may take a prefix of them away. What it has not taken
+/// is returned, with the Eof. Main is lexed in parts of about `part`
+/// bytes, so that the first tokens come out early.
+pub(crate) fn preprocess_streamed(
+    sources: &mut SourceMap,
+    main: FileId,
+    input: &PreprocessInput,
+    diags: &mut Diagnostics,
+    part: usize,
+    every: usize,
+    flush: &mut dyn FnMut(&mut Vec<CompactToken>, &Interner),
+) -> (Vec<CompactToken>, Interner) {
     let predefined = predefined_source(input.options, input.caps);
     let command_line = command_line_source(input.options);
     let main_len = sources.file(main).text.len();
@@ -128,7 +154,7 @@ pub(crate) fn preprocess_compact(
         pp.save_prelude(builtin);
     }
     // A stack: the command line runs before main.
-    pp.push_file(main, None);
+    pp.push_file_in_parts(main, part);
     if let Some(text) = command_line {
         let id = pp.sources.add("<command line>", text);
         pp.push_file(id, None);
@@ -136,7 +162,7 @@ pub(crate) fn preprocess_compact(
     // Expansion usually grows a kernel's token count: reserve for that, so
     // the (large) output is not copied while it grows.
     let mut out = Vec::with_capacity(main_len / 2 + 16);
-    pp.run(&mut out);
+    pp.run_flushing(&mut out, every, flush);
     // Leave no macro disabled: the prelude's are shared with later builds.
     while !pp.ctxs.is_empty() {
         pp.pop_context();
@@ -655,6 +681,10 @@ struct FileState {
     conds: Vec<Cond>,
     /// Directory for `#include "..."` relative to this file (disk files).
     dir: Option<PathBuf>,
+    /// For a file lexed in parts (see [`Preprocessor::push_file_in_parts`]):
+    /// where the text not lexed yet starts, and the size of a part.
+    unlexed: Option<usize>,
+    part: usize,
 }
 
 impl FileState {
@@ -848,10 +878,12 @@ impl<'p> Preprocessor<'p> {
         if self.halted || !self.ctxs.is_empty() {
             return;
         }
+        let mut interner = self.interner.clone();
+        interner.mark_prelude();
         let entry = PreludeCache {
             source: self.sources.file(builtin).text.clone(),
             file: builtin,
-            interner: self.interner.clone(),
+            interner,
             macros: self.macros.clone(),
         };
         PRELUDE.with(|cache| *cache.borrow_mut() = Some(entry));
@@ -880,8 +912,19 @@ impl<'p> Preprocessor<'p> {
     }
 
     fn push_file(&mut self, id: FileId, dir: Option<PathBuf>) {
-        let (toks, errors) =
-            lexer::lex_compact(&self.sources.file(id).text, id, &mut self.interner);
+        self.push_file_part(id, dir, usize::MAX);
+    }
+
+    /// Pushes file `id` lexed a part of about `part` bytes at a time, each
+    /// when the tokens before it run out, so that its first tokens come out
+    /// sooner (for a consumer on another thread).
+    fn push_file_in_parts(&mut self, id: FileId, part: usize) {
+        self.push_file_part(id, None, part);
+    }
+
+    fn push_file_part(&mut self, id: FileId, dir: Option<PathBuf>, part: usize) {
+        let (toks, errors, unlexed) =
+            lexer::lex_compact_part(&self.sources.file(id).text, id, &mut self.interner, 0, part);
         let next_err = errors.first().map_or(u32::MAX, |e| e.location.offset);
         self.files.push(FileState {
             id,
@@ -892,7 +935,38 @@ impl<'p> Preprocessor<'p> {
             next_err,
             conds: Vec::new(),
             dir,
+            unlexed,
+            part,
         });
+    }
+
+    /// Lexes the next part of the current file when it is lexed in parts
+    /// and its tokens have run out; false when there is nothing left to
+    /// lex. Every reader that takes the end of the file's tokens for the end
+    /// of the file asks this first.
+    #[cold]
+    fn lex_rest(&mut self) -> bool {
+        let Some(f) = self.files.last_mut() else {
+            return false;
+        };
+        let Some(start) = f.unlexed.take() else {
+            return false;
+        };
+        let (toks, mut errors, unlexed) = lexer::lex_compact_part(
+            &self.sources.file(f.id).text,
+            f.id,
+            &mut self.interner,
+            start,
+            f.part,
+        );
+        f.unlexed = unlexed;
+        f.toks.extend_from_slice(&toks);
+        f.errors.append(&mut errors);
+        f.next_err = f
+            .errors
+            .get(f.err_pos)
+            .map_or(u32::MAX, |e| e.location.offset);
+        true
     }
 
     fn end_of_file(&mut self) {
@@ -931,7 +1005,23 @@ impl<'p> Preprocessor<'p> {
 
     /// The whole token stream into `out`.
     fn run(&mut self, out: &mut Vec<PpTok>) {
+        self.run_flushing(out, usize::MAX, &mut |_, _| {});
+    }
+
+    /// [`Preprocessor::run`], calling `flush` whenever `out` has grown by
+    /// `every` tokens since it was last called.
+    fn run_flushing(
+        &mut self,
+        out: &mut Vec<PpTok>,
+        every: usize,
+        flush: &mut dyn FnMut(&mut Vec<PpTok>, &Interner),
+    ) {
+        let mut flush_at = every;
         loop {
+            if out.len() >= flush_at {
+                flush(out, &self.interner);
+                flush_at = out.len().saturating_add(every);
+            }
             if self.ctxs.is_empty() {
                 self.copy_plain_tokens(out);
             } else {
@@ -1026,6 +1116,9 @@ impl<'p> Preprocessor<'p> {
         loop {
             let f = self.files.last_mut()?;
             let Some(t) = f.next(true, self.diags) else {
+                if self.lex_rest() {
+                    continue;
+                }
                 if mode == Mode::Args {
                     return None;
                 }
@@ -1815,6 +1908,9 @@ impl<'p> Preprocessor<'p> {
                 return;
             };
             let Some(t) = f.next(false, self.diags) else {
+                if self.lex_rest() {
+                    continue;
+                }
                 return;
             };
             if !(t.line_start() && t.is_punct(Punct::Hash)) {

@@ -495,14 +495,9 @@ pub fn finish_kernels(
     kernel_count: usize,
     lower_all: impl FnOnce(&mut dyn FnMut(LoweredKernel)),
 ) -> Vec<Result<Kernel, SpirvError>> {
-    // `available_parallelism` reads cgroup files on Linux, tens of
-    // microseconds: asked once per process, and not for one kernel.
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let workers = match kernel_count {
         0 | 1 => 1,
-        _ => kernel_count.min(
-            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        ),
+        _ => kernel_count.min(crate::cores::available()),
     };
     if workers <= 1 {
         let mut finished = Vec::new();

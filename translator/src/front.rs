@@ -1,0 +1,639 @@
+//! The front end's driver: one source through [`preprocess`], [`parse`]
+//! and [`check`] into a [`FrontEnd`] (the checked program, its
+//! diagnostics and the files they point into).
+//!
+//! The parser hands over one external declaration at a time and each is
+//! checked at once. For a large source on a machine with more than one
+//! core, the stages also overlap: a helper thread preprocesses while the
+//! calling thread parses and checks the tokens output so far. The helper
+//! lives as long as the process, so its allocator heap and its cached
+//! prelude stay warm; while it serves one build, others preprocess on their
+//! own threads. The checked program (which holds `Rc`s) is made and stays
+//! on the calling thread.
+//!
+//! Diagnostics come out in the same order either way: the preprocessor's,
+//! then the parser's, then the checker's.
+
+use crate::caps::DeviceCaps;
+use crate::check::UnitChecker;
+use crate::diagnostic::{Diagnostics, FileId, SourceMap};
+use crate::lexer::{CompactToken, Interner};
+use crate::options::BuildOptions;
+use crate::parse::{Classifier, Kw, Next, Parser};
+use crate::preprocess::{self, PreprocessInput};
+use crate::token::{Punct, TokenKind};
+use crate::{hir, BuildError};
+use std::sync::{mpsc, Mutex, TryLockError};
+use std::time::{Duration, Instant};
+
+/// Sources shorter than this are preprocessed on the calling thread. Handing
+/// a job to the helper and waking it took 20-30 us (at times 300 us) in
+/// the development VM, and preprocessing takes about 20 us per KB, so
+/// small builds (most of them) would gain little and wait on a wake-up.
+const OVERLAP_MIN_SOURCE: usize = 16 * 1024;
+
+/// How long the parser spins for the helper's next chunk before it sleeps:
+/// a sleeping thread takes tens of microseconds to wake in a VM, and the
+/// whole wait is for a build of a few milliseconds.
+const SPIN_FOR_CHUNK: Duration = Duration::from_micros(500);
+
+/// How the helper splits its work.
+#[derive(Clone, Copy)]
+struct Split {
+    /// The main file is lexed this many bytes (to a line end) at a time, so
+    /// that the first tokens come out early.
+    part_bytes: usize,
+    /// The preprocessor offers its output every this many tokens; a chunk
+    /// ends at the last declaration boundary in them.
+    chunk_tokens: usize,
+}
+
+const SPLIT: Split = Split {
+    part_bytes: 4096,
+    chunk_tokens: 128,
+};
+
+/// The result of preprocessing, parsing and checking one source.
+pub(crate) struct FrontEnd {
+    pub sources: SourceMap,
+    pub diags: Diagnostics,
+    pub program: hir::Program,
+}
+
+impl FrontEnd {
+    /// Runs the front end on the calling thread.
+    pub fn run(file_name: &str, source: &str, options: &BuildOptions, caps: &DeviceCaps) -> Self {
+        Self::run_with_headers(file_name, source, options, caps, &[], |_, _, _| {})
+    }
+
+    /// [`FrontEnd::run`] with embedded headers, showing the preprocessed
+    /// tokens to `see_tokens` before they are parsed.
+    pub fn run_with_headers(
+        file_name: &str,
+        source: &str,
+        options: &BuildOptions,
+        caps: &DeviceCaps,
+        embedded_headers: &[(&str, &str)],
+        see_tokens: impl FnOnce(&[CompactToken], &Interner, &SourceMap),
+    ) -> Self {
+        let (mut sources, main, mut diags) = start(file_name, source, options);
+        let input = PreprocessInput {
+            options,
+            caps,
+            embedded_headers,
+        };
+        let (tokens, interner) =
+            preprocess::preprocess_compact(&mut sources, main, &input, &mut diags);
+        see_tokens(&tokens, &interner, &sources);
+        let mut parser = Parser::new(interner, diags.with_same_settings());
+        parser.add_all_tokens(tokens);
+        let (later, program) = parse_and_check(parser, options, caps, &mut |_| {});
+        diags.append(later);
+        FrontEnd {
+            sources,
+            diags,
+            program,
+        }
+    }
+
+    /// [`FrontEnd::run`], with preprocessing on the helper thread when the
+    /// source is large enough to gain and the helper is free.
+    pub fn run_overlapped(
+        file_name: &str,
+        source: &str,
+        options: &BuildOptions,
+        caps: &DeviceCaps,
+    ) -> Self {
+        if source.len() >= OVERLAP_MIN_SOURCE && crate::cores::available() >= 2 {
+            if let Some(front) = overlapped(file_name, source, options, caps, SPLIT) {
+                return front;
+            }
+        }
+        Self::run(file_name, source, options, caps)
+    }
+
+    /// The rendered log, or the build error when there are errors.
+    pub fn log(&self) -> Result<String, BuildError> {
+        let log = self.diags.render(&self.sources);
+        if self.diags.has_errors() {
+            Err(BuildError::Compile { log })
+        } else {
+            Ok(log)
+        }
+    }
+}
+
+/// The source map with `source` as its main file, and the diagnostics list
+/// with the options' warning settings.
+fn start(
+    file_name: &str,
+    source: &str,
+    options: &BuildOptions,
+) -> (SourceMap, FileId, Diagnostics) {
+    let mut sources = SourceMap::default();
+    let main = sources.add(file_name, source);
+    let mut diags = Diagnostics::default();
+    diags.suppress_warnings = options.suppress_warnings;
+    diags.warnings_are_errors = options.warnings_are_errors;
+    (sources, main, diags)
+}
+
+/// What the helper thread is given: one source to preprocess, and where to
+/// send its chunks.
+struct Job {
+    file_name: String,
+    source: String,
+    options: BuildOptions,
+    caps: DeviceCaps,
+    split: Split,
+    /// The cached prelude whose symbols the build has already (see
+    /// [`PRELUDE_SYMBOLS`]).
+    known_prelude: Option<u64>,
+    chunks: mpsc::Sender<Chunk>,
+}
+
+/// The helper thread's job queue, started on first use; `None` before that
+/// or after it failed. The lock is held for a whole build, so the helper
+/// serves one build at a time.
+static HELPER: Mutex<Option<mpsc::Sender<Job>>> = Mutex::new(None);
+
+/// The front end with preprocessing on the helper thread, its work split
+/// as `split` says; `None` when the helper is busy or cannot run the job,
+/// so the caller runs it alone.
+fn overlapped(
+    file_name: &str,
+    source: &str,
+    options: &BuildOptions,
+    caps: &DeviceCaps,
+    split: Split,
+) -> Option<FrontEnd> {
+    let mut helper = match HELPER.try_lock() {
+        Ok(helper) => helper,
+        // A build that panicked while it held the helper left nothing half
+        // done in it: the job queue is whole.
+        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        Err(TryLockError::WouldBlock) => return None,
+    };
+    if helper.is_none() {
+        let (jobs, queue) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("clvulkan-preprocess".into())
+            .spawn(move || serve(queue))
+            .ok()?;
+        *helper = Some(jobs);
+    }
+    let (chunks, receiver) = mpsc::channel();
+    let job = Job {
+        file_name: file_name.to_owned(),
+        source: source.to_owned(),
+        options: options.clone(),
+        caps: caps.clone(),
+        split,
+        known_prelude: PRELUDE_SYMBOLS.with(|p| {
+            p.borrow()
+                .as_ref()
+                .and_then(Interner::prelude)
+                .map(|(id, _)| id)
+        }),
+        chunks,
+    };
+    if helper.as_ref()?.send(job).is_err() {
+        *helper = None;
+        return None;
+    }
+    let (_, _, settings) = start(file_name, "", options);
+    let mut ending = None;
+    let mut failed = false;
+    let mut feed = |parser: &mut Parser| match next_chunk(&receiver) {
+        Some(chunk) if mirror_spellings(parser.interner_mut(), &chunk) => {
+            parser.add_tokens(chunk.tokens, chunk.words, chunk.ending.is_some());
+            ending = chunk.ending;
+        }
+        // The helper panicked, or the prelude's symbols were not at hand.
+        _ => {
+            failed = true;
+            parser.add_all_tokens(Vec::new());
+        }
+    };
+    let mut parser = Parser::new(Interner::default(), settings);
+    // The preprocessor's estimate of its output (expansion usually grows a
+    // kernel's token count).
+    parser.reserve(source.len() / 2 + 16);
+    let (later, program) = parse_and_check(parser, options, caps, &mut feed);
+    drop(helper);
+    let (sources, mut diags) = ending.filter(|_| !failed)?;
+    diags.append(later);
+    Some(FrontEnd {
+        sources,
+        diags,
+        program,
+    })
+}
+
+thread_local! {
+    /// The parser's copy of the symbols of the helper's cached prelude, from
+    /// this thread's last overlapped build: interning its few hundred
+    /// spellings again cost about 50 us of every build.
+    static PRELUDE_SYMBOLS: std::cell::RefCell<Option<Interner>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Adds `chunk`'s new spellings to `interner`, which numbers them as the
+/// helper's interner does; false when the chunk leaves out the spellings of
+/// a prelude this thread does not have.
+fn mirror_spellings(interner: &mut Interner, chunk: &Chunk) -> bool {
+    match chunk.prelude {
+        Some((id, _, true)) => {
+            let known = PRELUDE_SYMBOLS.with(|p| p.borrow().clone());
+            match known {
+                Some(known) if known.prelude().is_some_and(|(known_id, _)| known_id == id) => {
+                    *interner = known;
+                }
+                _ => return false,
+            }
+        }
+        Some((_, symbols, false)) => {
+            for spelling in chunk.spellings().take(symbols) {
+                interner.sym(spelling);
+            }
+            let mut known = interner.clone();
+            known.set_prelude(chunk.prelude.map(|(id, n, _)| (id, n)));
+            PRELUDE_SYMBOLS.with(|p| *p.borrow_mut() = Some(known));
+            for spelling in chunk.spellings().skip(symbols) {
+                interner.sym(spelling);
+            }
+            return true;
+        }
+        None => {}
+    }
+    for spelling in chunk.spellings() {
+        interner.sym(spelling);
+    }
+    true
+}
+
+/// The next chunk from the helper, spinning a little before sleeping;
+/// `None` when the helper dropped the job (it panicked).
+fn next_chunk(receiver: &mpsc::Receiver<Chunk>) -> Option<Chunk> {
+    let start = Instant::now();
+    loop {
+        match receiver.try_recv() {
+            Ok(chunk) => return Some(chunk),
+            Err(mpsc::TryRecvError::Disconnected) => return None,
+            Err(mpsc::TryRecvError::Empty) if start.elapsed() < SPIN_FOR_CHUNK => {
+                std::hint::spin_loop();
+            }
+            Err(mpsc::TryRecvError::Empty) => return receiver.recv().ok(),
+        }
+    }
+}
+
+/// The helper thread: preprocesses each job, sending its output in chunks.
+fn serve(jobs: mpsc::Receiver<Job>) {
+    for job in jobs {
+        // A panic ends the job, not the helper: the job's sender is
+        // dropped, and its build preprocesses again on its own thread (and
+        // panics there, as it would have without the helper).
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| preprocess_job(job)));
+    }
+}
+
+fn preprocess_job(job: Job) {
+    let (mut sources, main, mut diags) = start(&job.file_name, &job.source, &job.options);
+    let input = PreprocessInput {
+        options: &job.options,
+        caps: &job.caps,
+        embedded_headers: &[],
+    };
+    let mut chunker = Chunker {
+        known_prelude: job.known_prelude,
+        ..Chunker::default()
+    };
+    let (rest, interner) = preprocess::preprocess_streamed(
+        &mut sources,
+        main,
+        &input,
+        &mut diags,
+        job.split.part_bytes,
+        job.split.chunk_tokens,
+        &mut |out, interner| chunker.offer(out, interner, &job.chunks),
+    );
+    let mut last = chunker.chunk(rest, &interner);
+    last.ending = Some((sources, diags));
+    // Fails only when the build has given up on this job.
+    let _ = job.chunks.send(last);
+}
+
+/// Parses the unit `parser` reads and checks each external declaration as
+/// it comes, calling `feed` to add tokens when the parser needs more;
+/// returns the parser's then the checker's diagnostics, and the program.
+fn parse_and_check(
+    mut parser: Parser,
+    options: &BuildOptions,
+    caps: &DeviceCaps,
+    feed: &mut dyn FnMut(&mut Parser),
+) -> (Diagnostics, hir::Program) {
+    let settings = parser.diagnostics().with_same_settings();
+    let mut check_diags = settings.with_same_settings();
+    let mut checker = UnitChecker::new(options, caps, &mut check_diags);
+    loop {
+        match parser.next_item() {
+            Next::Item(item) => checker.item(&item),
+            Next::NeedTokens => feed(&mut parser),
+            Next::End => break,
+        }
+    }
+    if parser.read_past_input() {
+        // Malformed input made the parser look past a chunk: what it
+        // parsed there may differ from the whole source's parse, so it is
+        // done again on all the tokens.
+        drop(checker);
+        let (tokens, interner) = parser.into_input();
+        let mut again = Parser::new(interner, settings);
+        again.add_all_tokens(tokens);
+        return parse_and_check(again, options, caps, &mut |_| {});
+    }
+    let program = checker.finish();
+    let mut diags = parser.into_diagnostics();
+    diags.append(check_diags);
+    (diags, program)
+}
+
+/// Tokens on their way to the parsing thread, with the spellings of the
+/// symbols interned since the previous chunk (the receiving interner
+/// numbers them alike by interning them in the same order).
+struct Chunk {
+    tokens: Vec<CompactToken>,
+    /// The tokens' keyword classes.
+    words: Vec<Kw>,
+    /// New spellings, one after another; `spelling_ends` says where each
+    /// ends.
+    spelling_text: String,
+    spelling_ends: Vec<u32>,
+    /// With the last chunk: the source map and the preprocessor's
+    /// diagnostics.
+    ending: Option<(SourceMap, Diagnostics)>,
+    /// With the first chunk, when the preprocessor started from a cached
+    /// prelude: its number, how many of the symbols are its, and whether
+    /// their spellings were left out because the build has them.
+    prelude: Option<(u64, usize, bool)>,
+}
+
+impl Chunk {
+    fn spellings(&self) -> impl Iterator<Item = &str> {
+        let mut start = 0;
+        self.spelling_ends.iter().map(move |&end| {
+            let s = &self.spelling_text[start..end as usize];
+            start = end as usize;
+            s
+        })
+    }
+}
+
+/// Splits the preprocessor's output into chunks that end at declaration
+/// boundaries outside any parentheses, brackets or braces: just after a
+/// `;`, or after the `}` of a body that opened just after a `)` (a function
+/// definition's). After an unbalanced closing bracket the boundaries are
+/// unknown, and the rest goes in the last chunk.
+#[derive(Default)]
+struct Chunker {
+    /// Tokens of the pending output already scanned.
+    scanned: usize,
+    /// Open brackets at `scanned`.
+    depth: u32,
+    /// The token before `scanned` was a `)`.
+    after_paren: bool,
+    /// The outermost open bracket is a brace just after a `)`.
+    in_function_body: bool,
+    /// Just after the last boundary found in the pending output.
+    boundary: usize,
+    unbalanced: bool,
+    /// Symbols whose spellings have been sent.
+    symbols_sent: usize,
+    /// See [`Job::known_prelude`].
+    known_prelude: Option<u64>,
+    classifier: Classifier,
+}
+
+impl Chunker {
+    /// Sends the pending output up to its last boundary, if there is one.
+    fn offer(
+        &mut self,
+        out: &mut Vec<CompactToken>,
+        interner: &Interner,
+        to: &mpsc::Sender<Chunk>,
+    ) {
+        if self.unbalanced {
+            return;
+        }
+        for (i, t) in out.iter().enumerate().skip(self.scanned) {
+            let TokenKind::Punct(p) = t.kind else {
+                self.after_paren = false;
+                continue;
+            };
+            match p {
+                Punct::LBrace if self.depth == 0 => {
+                    self.in_function_body = self.after_paren;
+                    self.depth = 1;
+                }
+                Punct::LParen | Punct::LBracket | Punct::LBrace => self.depth += 1,
+                Punct::RParen | Punct::RBracket | Punct::RBrace => {
+                    let Some(depth) = self.depth.checked_sub(1) else {
+                        self.unbalanced = true;
+                        return;
+                    };
+                    self.depth = depth;
+                    if depth == 0 && p == Punct::RBrace && self.in_function_body {
+                        self.boundary = i + 1;
+                    }
+                }
+                Punct::Semicolon if self.depth == 0 => self.boundary = i + 1,
+                _ => {}
+            }
+            self.after_paren = p == Punct::RParen;
+        }
+        self.scanned = out.len();
+        if self.boundary == 0 {
+            return;
+        }
+        let tokens = out.drain(..self.boundary).collect();
+        self.scanned -= self.boundary;
+        self.boundary = 0;
+        // The worker has panicked when this fails; the scope reports it.
+        let _ = to.send(self.chunk(tokens, interner));
+    }
+
+    /// A chunk of `tokens`, with the spellings not sent yet.
+    fn chunk(&mut self, tokens: Vec<CompactToken>, interner: &Interner) -> Chunk {
+        let mut prelude = None;
+        if self.symbols_sent == 0 {
+            if let Some((id, symbols)) = interner.prelude() {
+                let known = self.known_prelude == Some(id);
+                prelude = Some((id, symbols, known));
+                if known {
+                    self.symbols_sent = symbols;
+                }
+            }
+        }
+        let mut spelling_text = String::new();
+        let mut spelling_ends = Vec::new();
+        for sym in self.symbols_sent..interner.len() {
+            spelling_text.push_str(interner.get(sym as u32));
+            spelling_ends.push(spelling_text.len() as u32);
+        }
+        self.symbols_sent = interner.len();
+        Chunk {
+            prelude,
+            words: self.classifier.classify(&tokens, interner),
+            tokens,
+            spelling_text,
+            spelling_ends,
+            ending: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The log and the checked program, for comparing two runs.
+    fn outcome(front: &FrontEnd) -> (String, String) {
+        (
+            front.diags.render(&front.sources),
+            format!("{:?}", front.program),
+        )
+    }
+
+    /// The overlapped front end, waiting while another test holds the
+    /// helper.
+    fn overlapped_run(source: &str, options: &BuildOptions, split: Split) -> FrontEnd {
+        loop {
+            if let Some(front) = overlapped(
+                crate::MAIN_FILE_NAME,
+                source,
+                options,
+                &DeviceCaps::full(),
+                split,
+            ) {
+                return front;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Every source gives the same log and program whether it is
+    /// preprocessed on the calling thread or on the helper, in chunks as
+    /// small as one declaration and with the main file lexed a line at a
+    /// time.
+    fn assert_overlap_changes_nothing(name: &str, source: &str, options: &str) {
+        let options = BuildOptions::parse(options).expect("options");
+        let alone = outcome(&FrontEnd::run(
+            crate::MAIN_FILE_NAME,
+            source,
+            &options,
+            &DeviceCaps::full(),
+        ));
+        let splits = [
+            SPLIT,
+            Split {
+                part_bytes: 1,
+                chunk_tokens: 1,
+            },
+            Split {
+                part_bytes: 100,
+                chunk_tokens: 7,
+            },
+        ];
+        for split in splits {
+            let overlapped = outcome(&overlapped_run(source, &options, split));
+            assert_eq!(
+                alone.0, overlapped.0,
+                "{name}: the log differs with parts of {} bytes and chunks of {} tokens",
+                split.part_bytes, split.chunk_tokens
+            );
+            assert!(
+                alone.1 == overlapped.1,
+                "{name}: the program differs with parts of {} bytes and chunks of {} tokens",
+                split.part_bytes,
+                split.chunk_tokens
+            );
+        }
+    }
+
+    fn corpus(dir: &str) -> Vec<(String, String)> {
+        let dir = format!("{}/../{dir}", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cl"))
+            .collect();
+        files.sort();
+        files
+            .into_iter()
+            .map(|p| {
+                (
+                    p.display().to_string(),
+                    std::fs::read_to_string(&p).expect("source"),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn valid_kernels_check_alike_overlapped() {
+        let mut sources = corpus("tests/frontend/valid");
+        sources.extend(corpus("benches/data"));
+        assert!(sources.len() > 60);
+        for (name, source) in sources {
+            assert_overlap_changes_nothing(&name, &source, "");
+        }
+    }
+
+    #[test]
+    fn invalid_kernels_report_alike_overlapped() {
+        let sources = corpus("tests/frontend/invalid");
+        assert!(sources.len() > 60);
+        for (name, source) in sources {
+            assert_overlap_changes_nothing(&name, &source, "");
+        }
+    }
+
+    /// Malformed brackets, where chunk boundaries are not declaration
+    /// boundaries, and errors from every stage around them.
+    #[test]
+    fn malformed_sources_report_alike_overlapped() {
+        let sources = [
+            "int a; ) int b; void f() { int c = (1; } int d;",
+            "void f() { x = 1; } } int a; void g() { a = 2; }",
+            "struct S { int a; } int b; struct T { float x; } t = { 1 }, u = { 2 };",
+            "void f() { if (1) { } } int g(int x) { return x } int h;",
+            "int a = (1, 2; int b; kernel void k(global int *p) { p[0] = a + b; }",
+            "#define F(x) x\nint a = F(1\n);\nint b = F(\n2);\n#if 0\nint c;\n#endif\nint d;",
+            "typedef int T; T a; void f(void) { T b = a; int T = 1; b = T; } T c;",
+            "kernel void k(global float *p) { p[0] = 1.0f; }\n#error stop here\nint x;",
+            "/* comment\nover lines */ int a;\\\n int b; // line \\\n continued\nint c;\n\"str\nint d;",
+            "int a; {",
+            "void f() {",
+            "int x = 1;;;; ; } ] ) int y;",
+        ];
+        for (i, source) in sources.iter().enumerate() {
+            assert_overlap_changes_nothing(&format!("malformed #{i}"), source, "");
+        }
+    }
+
+    /// Builds with other options use another cached prelude; the symbols
+    /// the calling thread kept from one must not stand in for another's.
+    #[test]
+    fn preludes_of_other_options_are_not_mixed() {
+        let source = "#ifdef EXTRA\nint extra;\n#endif\nkernel void k(global int *p) { p[0] = __OPENCL_C_VERSION__; }";
+        for options in [
+            "",
+            "-DEXTRA -cl-std=CL2.0",
+            "",
+            "-cl-fast-relaxed-math",
+            "-DEXTRA -cl-std=CL2.0",
+        ] {
+            assert_overlap_changes_nothing(options, source, options);
+        }
+    }
+}
