@@ -272,7 +272,8 @@ fn mirror_spellings(interner: &mut Interner, chunk: &Chunk) -> bool {
 }
 
 /// The next chunk from the helper, spinning a little before sleeping;
-/// `None` when the helper dropped the job (it panicked).
+/// `None` when the helper dropped the job (it panicked). The spin yields,
+/// so that a helper waiting for this core gets it.
 fn next_chunk(receiver: &mpsc::Receiver<Chunk>) -> Option<Chunk> {
     let start = Instant::now();
     loop {
@@ -280,7 +281,7 @@ fn next_chunk(receiver: &mpsc::Receiver<Chunk>) -> Option<Chunk> {
             Ok(chunk) => return Some(chunk),
             Err(mpsc::TryRecvError::Disconnected) => return None,
             Err(mpsc::TryRecvError::Empty) if start.elapsed() < SPIN_FOR_CHUNK => {
-                std::hint::spin_loop();
+                std::thread::yield_now();
             }
             Err(mpsc::TryRecvError::Empty) => return receiver.recv().ok(),
         }
@@ -635,5 +636,49 @@ mod tests {
         ] {
             assert_overlap_changes_nothing(options, source, options);
         }
+    }
+
+    /// Builds on several threads at once: one gets the helper, the others
+    /// preprocess on their own threads, and all get the same result.
+    #[test]
+    fn concurrent_builds_get_the_same_result() {
+        let path = format!(
+            "{}/../benches/data/kernels_1000.cl",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let source = std::fs::read_to_string(&path).expect("kernels_1000.cl");
+        assert!(source.len() >= OVERLAP_MIN_SOURCE);
+        let options = BuildOptions::default();
+        let alone = outcome(&FrontEnd::run(
+            crate::MAIN_FILE_NAME,
+            &source,
+            &options,
+            &DeviceCaps::full(),
+        ));
+        std::thread::scope(|scope| {
+            let builds: Vec<_> = (0..4)
+                .map(|_| {
+                    scope.spawn(|| {
+                        (0..5)
+                            .map(|_| {
+                                let front = FrontEnd::run_overlapped(
+                                    crate::MAIN_FILE_NAME,
+                                    &source,
+                                    &options,
+                                    &DeviceCaps::full(),
+                                );
+                                outcome(&front)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            for build in builds {
+                for result in build.join().expect("build thread") {
+                    assert_eq!(result.0, alone.0);
+                    assert!(result.1 == alone.1, "the program differs");
+                }
+            }
+        });
     }
 }

@@ -6,8 +6,12 @@
 //! kernel -> [`spirv`] (validation, SPIR-V writing) + [`reflect`] (what the
 //! runtime needs to know to launch each kernel).
 //!
-//! Every stage reports into one [`diagnostic::Diagnostics`] so that a failed
-//! build logs all of its errors, clang-style.
+//! `front` drives the first three stages: the parser hands the checker one
+//! external declaration at a time, and for large sources a helper thread
+//! preprocesses while the calling thread parses and checks.
+//!
+//! Every stage reports its [`diagnostic::Diagnostics`], kept in stage order,
+//! so that a failed build logs all of its errors, clang-style.
 
 pub mod ast;
 pub mod atomic_order;
