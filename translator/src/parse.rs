@@ -307,9 +307,9 @@ fn add_qualifier(q: &mut Qualifiers, kw: Kw) -> bool {
 /// chunks while it parses: [`Parser::add_tokens`] appends a chunk, and
 /// [`Parser::next_item`] parses one external declaration at a time.
 ///
-/// A chunk ends just after a `;` outside any bracket, which ends a
-/// declaration; a declaration is only started before the last chunk, so
-/// the whole of it and what follows it is there. Only malformed input can
+/// A chunk ends at a declaration boundary (after a `;` or a function body,
+/// outside any bracket); a declaration is only started before the last
+/// chunk, so the whole of it and what follows it is there. Only malformed input can
 /// make the parser read past the tokens it has while more are to come;
 /// [`Parser::read_past_input`] then says so, and the caller parses again
 /// once it has them all.
