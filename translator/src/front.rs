@@ -123,8 +123,8 @@ impl FrontEnd {
     }
 }
 
-/// The source map with `source` as its main file, and the diagnostics list
-/// with the options' warning settings.
+/// The source map with `source` as its main file, and an empty diagnostics
+/// list.
 fn start(
     file_name: &str,
     source: &str,
@@ -132,10 +132,15 @@ fn start(
 ) -> (SourceMap, FileId, Diagnostics) {
     let mut sources = SourceMap::default();
     let main = sources.add(file_name, source);
+    (sources, main, empty_diagnostics(options))
+}
+
+/// A diagnostics list with the options' warning settings (`-w`, `-Werror`).
+fn empty_diagnostics(options: &BuildOptions) -> Diagnostics {
     let mut diags = Diagnostics::default();
     diags.suppress_warnings = options.suppress_warnings;
     diags.warnings_are_errors = options.warnings_are_errors;
-    (sources, main, diags)
+    diags
 }
 
 /// What the helper thread is given: one source to preprocess, and where to
@@ -201,7 +206,7 @@ fn overlapped(
         *helper = None;
         return None;
     }
-    let (_, _, settings) = start(file_name, "", options);
+    let settings = empty_diagnostics(options);
     let mut ending = None;
     let mut failed = false;
     let mut feed = |parser: &mut Parser| match next_chunk(&receiver) {
