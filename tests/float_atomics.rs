@@ -625,18 +625,40 @@ fn check_slot<T: Copy + std::fmt::Debug>(
 /// cl_ext_float_atomics' min or max on the host.
 type MinMax<T> = fn(T, T) -> T;
 
-/// Checks every slot of a `min_max_global`-style launch: work-item `i`
-/// folded `inputs[i]` into slot `i % MIN_MAX_SLOTS` of the min and the max
-/// array (`starts`: their values before, `results`: after) and wrote what
-/// each atomic returned into `returned`.
-fn check_global_slots<T: HostFloat + std::fmt::Debug>(
-    kind: &str,
+/// Runs `kernel`, a `min_max_global`-style kernel whose arguments are the
+/// min and max arrays (starting as `starts`), the inputs, the arrays of
+/// returned values, the slot count, then `extra`. Work-item `i` folds
+/// `inputs[i]` into slot `i % MIN_MAX_SLOTS` of the min and the max array
+/// and writes what each atomic returned. Checks every slot and returns the
+/// final min and max arrays.
+#[allow(clippy::too_many_arguments)]
+fn global_min_max<T: HostFloat + Clone + Default + std::fmt::Debug>(
+    context: &opencl3::context::Context,
+    queue: &opencl3::command_queue::CommandQueue,
+    program: &Program,
+    kernel: &str,
     inputs: &[T],
     starts: [&[T]; 2],
-    results: [&[T]; 2],
-    returned: [&[T]; 2],
+    extra: &[&opencl3::memory::Buffer<T>],
     bits: impl Fn(T) -> u64 + Copy,
-) {
+) -> [Vec<T>; 2] {
+    let results = starts.map(|start| common::buffer_with(context, queue, start));
+    let input = common::buffer_with(context, queue, inputs);
+    let returned = [(); 2].map(|_| common::buffer_with(context, queue, &[T::default(); N]));
+    let slots = MIN_MAX_SLOTS as cl_uint;
+    launch_groups(program, queue, kernel, &|l| unsafe {
+        l.set_arg(&results[0])
+            .set_arg(&results[1])
+            .set_arg(&input)
+            .set_arg(&returned[0])
+            .set_arg(&returned[1])
+            .set_arg(&slots);
+        for buffer in extra {
+            l.set_arg(*buffer);
+        }
+    });
+    let results = results.map(|b| common::read_buffer(queue, &b, MIN_MAX_SLOTS));
+    let returned = returned.map(|b| common::read_buffer(queue, &b, N));
     for s in 0..MIN_MAX_SLOTS {
         let of_slot = |v: &[T]| {
             v.iter()
@@ -649,16 +671,17 @@ fn check_global_slots<T: HostFloat + std::fmt::Debug>(
         let sides = [("min", spec_min as MinMax<T>), ("max", spec_max)];
         for (side, (name, fold)) in sides.into_iter().enumerate() {
             check_slot(
-                &format!("__global {kind}{name}, slot {s}"),
+                &format!("{kernel}: __global {name}, slot {s}"),
                 starts[side][s],
                 &slot_inputs,
-                &of_slot(returned[side]),
+                &of_slot(&returned[side]),
                 results[side][s],
                 fold,
                 bits,
             );
         }
     }
+    results
 }
 
 #[test]
@@ -666,35 +689,15 @@ fn float_fetch_min_and_max() {
     let (context, queue) = common::context_and_queue();
     let program = fetch_modify_program(&context);
     let (inputs, min_start, max_start) = min_max_inputs();
-    let mins = common::buffer_with(&context, &queue, &min_start);
-    let maxs = common::buffer_with(&context, &queue, &max_start);
-    let input = common::buffer_with(&context, &queue, &inputs);
-    let old_min = common::buffer_with(&context, &queue, &vec![0f32; N]);
-    let old_max = common::buffer_with(&context, &queue, &vec![0f32; N]);
-    let slots = MIN_MAX_SLOTS as cl_uint;
-    launch_groups(&program, &queue, "min_max_global", &|l| unsafe {
-        l.set_arg(&mins)
-            .set_arg(&maxs)
-            .set_arg(&input)
-            .set_arg(&old_min)
-            .set_arg(&old_max)
-            .set_arg(&slots);
-    });
-    let (mins, maxs) = (
-        common::read_buffer(&queue, &mins, MIN_MAX_SLOTS),
-        common::read_buffer(&queue, &maxs, MIN_MAX_SLOTS),
-    );
-    let (old_min, old_max) = (
-        common::read_buffer(&queue, &old_min, N),
-        common::read_buffer(&queue, &old_max, N),
-    );
     let bits = |v: f32| u64::from(v.to_bits());
-    check_global_slots(
-        "",
+    let [mins, maxs] = global_min_max(
+        &context,
+        &queue,
+        &program,
+        "min_max_global",
         &inputs,
         [&min_start, &max_start],
-        [&mins, &maxs],
-        [&old_min, &old_max],
+        &[],
         bits,
     );
     // The special slots, spelled out.
@@ -714,6 +717,7 @@ fn float_fetch_min_and_max() {
 
     // __local: each group from +inf and -inf.
     let groups = N / GROUP;
+    let input = common::buffer_with(&context, &queue, &inputs);
     let start = common::buffer_with(&context, &queue, &[f32::INFINITY, f32::NEG_INFINITY]);
     let old_min = common::buffer_with(&context, &queue, &vec![0f32; N]);
     let old_max = common::buffer_with(&context, &queue, &vec![0f32; N]);
@@ -814,40 +818,17 @@ fn double_fetch_add_min_and_max() {
         .collect();
     let min_start: Vec<f64> = min_start.into_iter().map(f64::from).collect();
     let max_start: Vec<f64> = max_start.into_iter().map(f64::from).collect();
-    let mins = common::buffer_with(&context, &queue, &min_start);
-    let maxs = common::buffer_with(&context, &queue, &max_start);
-    let input = common::buffer_with(&context, &queue, &inputs);
-    let old_min = common::buffer_with(&context, &queue, &vec![0f64; N]);
-    let old_max = common::buffer_with(&context, &queue, &vec![0f64; N]);
     let group_min = common::buffer_with(&context, &queue, &vec![0f64; groups]);
     let group_max = common::buffer_with(&context, &queue, &vec![0f64; groups]);
-    let slots = MIN_MAX_SLOTS as cl_uint;
-    launch_groups(&program, &queue, "min_max_double", &|l| unsafe {
-        l.set_arg(&mins)
-            .set_arg(&maxs)
-            .set_arg(&input)
-            .set_arg(&old_min)
-            .set_arg(&old_max)
-            .set_arg(&slots)
-            .set_arg(&group_min)
-            .set_arg(&group_max);
-    });
-    let (mins, maxs) = (
-        common::read_buffer(&queue, &mins, MIN_MAX_SLOTS),
-        common::read_buffer(&queue, &maxs, MIN_MAX_SLOTS),
-    );
-    let (old_min, old_max) = (
-        common::read_buffer(&queue, &old_min, N),
-        common::read_buffer(&queue, &old_max, N),
-    );
-    let bits = |v: f64| v.to_bits();
-    check_global_slots(
-        "double ",
+    let [mins, maxs] = global_min_max(
+        &context,
+        &queue,
+        &program,
+        "min_max_double",
         &inputs,
         [&min_start, &max_start],
-        [&mins, &maxs],
-        [&old_min, &old_max],
-        bits,
+        &[&group_min, &group_max],
+        f64::to_bits,
     );
     assert_eq!(mins[0].to_bits(), (-0.0f64).to_bits());
     assert_eq!(maxs[0].to_bits(), 0.0f64.to_bits());
