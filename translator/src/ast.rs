@@ -6,9 +6,14 @@
 //! than a second tree.
 
 use crate::diagnostic::Location;
-use std::rc::Rc;
+use std::sync::Arc;
 
-pub type Name = Rc<str>;
+/// A name or literal as written: the preprocessor's symbol for its
+/// spelling, which the interner the tokens came from spells out. Being a
+/// number, it costs nothing to copy or drop, and the tree can be built on
+/// one thread and checked on another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Name(pub u32);
 
 #[derive(Debug, Default)]
 pub struct TranslationUnit {
@@ -109,8 +114,8 @@ pub enum TypeSpec {
     Builtin(Name),
     /// A typedef name declared in the program.
     Typedef(Name),
-    Record(Rc<RecordSpec>),
-    Enum(Rc<EnumSpec>),
+    Record(Arc<RecordSpec>),
+    Enum(Arc<EnumSpec>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,11 +151,12 @@ pub struct EnumSpec {
     pub location: Location,
 }
 
-/// `__attribute__((name(args)))`; args kept as expressions.
+/// `__attribute__((name(args)))`; args kept as expressions. The name is as
+/// written, with any `__` around it.
 #[derive(Debug, Clone)]
 pub struct Attribute {
     pub name: Name,
-    pub args: Vec<Rc<Expr>>,
+    pub args: Vec<Arc<Expr>>,
     pub location: Location,
 }
 
@@ -235,7 +241,7 @@ pub enum StmtKind {
     Goto(Name),
     Labeled(Name, Box<Stmt>),
     /// A `#pragma` between statements, e.g. `unroll 4` before a loop.
-    Pragma(Rc<str>),
+    Pragma(Name),
     /// A statement with attributes (`opencl_unroll_hint` on a loop).
     Attributed(Vec<Attribute>, Box<Stmt>),
 }
@@ -336,7 +342,8 @@ pub enum ExprKind {
     IntLiteral(Name),
     FloatLiteral(Name),
     CharLiteral(Name),
-    StringLiteral(Name),
+    /// Adjacent literals joined, quotes and prefix kept.
+    StringLiteral(String),
     Unary(UnaryOp, Box<Expr>),
     // The operands of a node share one allocation: half the allocations
     // and frees of separate boxes.

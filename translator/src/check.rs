@@ -14,26 +14,31 @@ mod scopes;
 mod statements;
 mod type_specs;
 
-use crate::ast::{self, AddressSpace, BinaryOp, ExprKind as A};
+use crate::ast::{self, AddressSpace, BinaryOp, ExprKind as A, Name};
 use crate::builtins::{self, common_scalar, promote};
 use crate::caps::DeviceCaps;
 use crate::diagnostic::{Diagnostics, Location};
 use crate::hir::{self, Expr, ExprKind as H, FunctionId, LocalId, Stmt};
+use crate::lexer::Interner;
 use crate::literal;
 use crate::options::BuildOptions;
 use crate::reflect::AddressQualifier;
 use crate::types::{self, BuiltinName, Pointee, Scalar, Type};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// Checks `unit`; the result is only meaningful when `diags` has no errors.
+/// Checks `unit`, whose names `interner` spells; the result is only
+/// meaningful when `diags` has no errors.
 pub fn check(
     unit: &ast::TranslationUnit,
+    interner: &Interner,
     options: &BuildOptions,
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
 ) -> hir::Program {
     let mut checker = UnitChecker::new(options, caps, diags);
+    checker.learn_spellings(interner.spellings());
     for item in &unit.items {
         checker.item(item);
     }
@@ -50,12 +55,14 @@ impl<'a> UnitChecker<'a> {
         caps: &'a DeviceCaps,
         diags: &'a mut Diagnostics,
     ) -> Self {
-        let mut checker = Checker {
+        UnitChecker(Checker {
             diags,
             caps,
             cl_std: options.effective_cl_std().version(),
             linking: options.linking,
             program: hir::Program::default(),
+            names: Vec::new(),
+            predefined: RefCell::new(Vec::new()),
             scopes: scopes::Scopes::new(),
             records: Vec::new(),
             current: None,
@@ -63,15 +70,16 @@ impl<'a> UnitChecker<'a> {
             builtin_cache: HashMap::default(),
             loop_depth: 0,
             break_depth: 0,
-        };
-        for &(name, _, value) in builtins::PREDEFINED_CONSTANTS {
-            // The memory-model enums and image fences arrived with OpenCL C 2.0.
-            let since_2_0 = name.starts_with("memory_") || name == "CLK_IMAGE_MEM_FENCE";
-            if !since_2_0 || checker.cl_std >= (2, 0) {
-                checker.declare(name.into(), Symbol::EnumConstant(value));
-            }
+        })
+    }
+
+    /// Adds the spellings of the symbols after those already known: the
+    /// names of the declarations checked next may use them.
+    pub(crate) fn learn_spellings(&mut self, spellings: &[Rc<str>]) {
+        let known = self.0.names.len();
+        if let Some(new) = spellings.get(known..) {
+            self.0.names.extend_from_slice(new);
         }
-        UnitChecker(checker)
     }
 
     /// Checks the next external declaration.
@@ -155,6 +163,12 @@ struct Checker<'a> {
     /// See [`BuildOptions::linking`].
     linking: bool,
     program: hir::Program,
+    /// The spelling of each symbol, by symbol: what the tree's names are.
+    names: Vec<Rc<str>>,
+    /// By symbol: 0 not yet asked, 1 not a predefined constant, else the
+    /// constant's row in `builtins::PREDEFINED_CONSTANTS` plus 2. Asked
+    /// only for names no declaration covers (mostly built-in functions).
+    predefined: RefCell<Vec<u8>>,
     scopes: scopes::Scopes,
     /// Every struct and union type, by id; the latest version of each.
     records: Vec<Rc<types::Record>>,
@@ -179,15 +193,15 @@ struct Checker<'a> {
 /// build. Calls with other argument types are resolved every time.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct BuiltinCallKey {
-    name: Rc<str>,
+    name: Name,
     args: [(Scalar, u8); 4],
     arity: u8,
 }
 
 impl BuiltinCallKey {
-    fn new(name: &Rc<str>, args: &[Expr]) -> Option<Self> {
+    fn new(name: Name, args: &[Expr]) -> Option<Self> {
         let mut key = BuiltinCallKey {
-            name: name.clone(),
+            name,
             args: [(Scalar::Bool, 0); 4],
             arity: u8::try_from(args.len()).ok().filter(|&n| n <= 4)?,
         };
@@ -225,22 +239,76 @@ impl<'a> Checker<'a> {
         self.diags.error(location, message);
     }
 
-    // ---- scopes ----
+    // ---- names and scopes ----
 
-    fn lookup(&self, name: &str) -> Option<&Symbol> {
-        self.scopes.lookup(name)
+    /// The spelling of `name`.
+    fn text(&self, name: Name) -> &str {
+        &self.names[name.0 as usize]
     }
 
-    fn declare(&mut self, name: Rc<str>, symbol: Symbol) {
-        self.scopes.declare(name, symbol);
+    /// The spelling of `name`, shared (for the HIR).
+    fn spelling(&self, name: Name) -> Rc<str> {
+        self.names[name.0 as usize].clone()
     }
 
-    fn add_local(&mut self, local: hir::Local) -> LocalId {
-        let name = local.name.clone();
+    /// What identifier `name` means here: a declaration, or else one of the
+    /// spec's predefined constants, which behave as if declared at
+    /// program scope.
+    fn lookup(&self, name: Name) -> Option<Symbol> {
+        match self.scopes.lookup(name) {
+            Some(symbol) => Some(symbol.clone()),
+            None => self.predefined_constant(name),
+        }
+    }
+
+    /// The declaration of `name` in the innermost scope, predefined
+    /// constants included at program scope.
+    fn in_innermost(&self, name: Name) -> Option<Symbol> {
+        match self.scopes.in_innermost(name) {
+            Some(symbol) => Some(symbol.clone()),
+            None if self.scopes.depth() == 1 => self.predefined_constant(name),
+            None => None,
+        }
+    }
+
+    fn predefined_constant(&self, name: Name) -> Option<Symbol> {
+        let index = name.0 as usize;
+        let mut memo = self.predefined.borrow_mut();
+        if memo.len() <= index {
+            memo.resize(index + 1, 0);
+        }
+        if memo[index] == 0 {
+            let text = self.text(name);
+            let row = builtins::PREDEFINED_CONSTANTS
+                .iter()
+                .position(|&(constant, _, _)| constant == text)
+                // The memory-model enums and image fences arrived with
+                // OpenCL C 2.0.
+                .filter(|_| {
+                    self.cl_std >= (2, 0)
+                        || !(text.starts_with("memory_") || text == "CLK_IMAGE_MEM_FENCE")
+                });
+            memo[index] = row.map_or(1, |row| row as u8 + 2);
+        }
+        let row = memo[index].checked_sub(2)?;
+        Some(Symbol::EnumConstant(
+            builtins::PREDEFINED_CONSTANTS[row as usize].2,
+        ))
+    }
+
+    fn declare(&mut self, key: impl Into<scopes::Key>, symbol: Symbol) {
+        self.scopes.declare(key, symbol);
+    }
+
+    /// Adds a local of the current function, declared as `name` when it
+    /// has one.
+    fn add_local(&mut self, name: Option<Name>, local: hir::Local) -> LocalId {
         let state = self.current.as_mut().expect("inside a function");
         state.locals.push(local);
         let id = state.locals.len() - 1;
-        self.declare(name, Symbol::Local(id));
+        if let Some(name) = name {
+            self.declare(name, Symbol::Local(id));
+        }
         id
     }
 
@@ -345,7 +413,8 @@ fn quals_of_typedef(quals: ast::Qualifiers, declarator: &ast::Declarator) -> ast
 
 /// The type of a parameter as written, for `CL_KERNEL_ARG_TYPE_NAME`:
 /// the type specifier plus `*` per pointer level (qualifiers excluded).
-fn type_as_written(p: &ast::ParamDecl) -> String {
+fn type_as_written(p: &ast::ParamDecl, names: &[Rc<str>]) -> String {
+    let text = |name: ast::Name| names[name.0 as usize].to_string();
     let base: String = match &p.specs.ty {
         ast::TypeSpec::Scalar(w) => {
             let mut parts = Vec::new();
@@ -374,9 +443,9 @@ fn type_as_written(p: &ast::ParamDecl) -> String {
             parts.push(name);
             parts.concat()
         }
-        ast::TypeSpec::Builtin(n) | ast::TypeSpec::Typedef(n) => n.to_string(),
-        ast::TypeSpec::Record(r) => r.tag.as_deref().unwrap_or("").to_string(),
-        ast::TypeSpec::Enum(e) => e.tag.as_deref().unwrap_or("").to_string(),
+        ast::TypeSpec::Builtin(n) | ast::TypeSpec::Typedef(n) => text(*n),
+        ast::TypeSpec::Record(r) => r.tag.map(text).unwrap_or_default(),
+        ast::TypeSpec::Enum(e) => e.tag.map(text).unwrap_or_default(),
         ast::TypeSpec::None => String::new(),
     };
     let stars = p

@@ -343,7 +343,10 @@ fn parse_and_check(
     let mut checker = UnitChecker::new(options, caps, &mut check_diags);
     loop {
         match parser.next_item() {
-            Next::Item(item) => checker.item(&item),
+            Next::Item(item) => {
+                checker.learn_spellings(parser.interner().spellings());
+                checker.item(&item);
+            }
             Next::NeedTokens => feed(&mut parser),
             Next::End => break,
         }

@@ -348,6 +348,11 @@ impl Interner {
         }
     }
 
+    /// The spelling of every symbol, by symbol.
+    pub fn spellings(&self) -> &[Rc<str>] {
+        &self.syms
+    }
+
     /// The shared spelling of symbol `sym`.
     #[inline]
     pub fn get(&self, sym: u32) -> &Rc<str> {

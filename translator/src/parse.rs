@@ -22,10 +22,12 @@ use crate::types;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
-/// Parses a whole translation unit; errors go to `diags`.
-pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> TranslationUnit {
+/// Parses a whole translation unit; errors go to `diags`. The interner
+/// returned spells the tree's names.
+pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> (TranslationUnit, Interner) {
     let (tokens, interner) = intern_tokens(tokens);
     let mut parser = Parser::new(interner, diags.with_same_settings());
     parser.add_all_tokens(tokens);
@@ -33,8 +35,9 @@ pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> TranslationUnit {
     while let Next::Item(item) = parser.next_item() {
         unit.items.push(item);
     }
+    let interner = std::mem::take(parser.interner_mut());
     diags.append(parser.into_diagnostics());
-    unit
+    (unit, interner)
 }
 
 /// Gives each token its keyword class, classifying each distinct spelling
@@ -386,6 +389,11 @@ impl Parser {
     }
 
     /// The symbols, for adding the spellings of the next chunk's new ones.
+    /// The interner that spells the tokens' symbols, and so the tree's names.
+    pub(crate) fn interner(&self) -> &Interner {
+        &self.interner
+    }
+
     pub(crate) fn interner_mut(&mut self) -> &mut Interner {
         &mut self.interner
     }
@@ -645,14 +653,8 @@ impl Parser {
         self.kw_at(n) != Kw::NotIdent && self.names[self.peek_at(n).sym as usize] == Some(true)
     }
 
-    fn declare_name(&mut self, name: &str, is_typedef: bool) {
-        // Declared names are spelled by tokens, so they have symbols.
-        if let Some(id) = self.interner.find(name) {
-            self.declare_symbol(id, is_typedef);
-        }
-    }
-
-    fn declare_symbol(&mut self, id: u32, is_typedef: bool) {
+    fn declare_name(&mut self, name: Name, is_typedef: bool) {
+        let id = name.0;
         let previous = self.names[id as usize].replace(is_typedef);
         // At file scope nothing is ever restored.
         if !self.scope_starts.is_empty() {
@@ -762,7 +764,7 @@ impl Parser {
                 return Err(self.error_here("';' after declaration"));
             }
             if let Some((name, _)) = &declarator.name {
-                self.declare_name(&name.clone(), false);
+                self.declare_name(*name, false);
             }
             let body = self.function_body(&declarator)?;
             return Ok(ExternalDecl::Function(FunctionDef {
@@ -781,7 +783,7 @@ impl Parser {
         if let Some(Derived::Function { params, .. }) = declarator.derived.first() {
             for p in params {
                 if let Some((name, _)) = &p.declarator.name {
-                    self.declare_name(name, false);
+                    self.declare_name(*name, false);
                 }
             }
         }
@@ -798,7 +800,7 @@ impl Parser {
         let mut declarator = first;
         loop {
             if let Some((name, _)) = &declarator.name {
-                self.declare_name(&name.clone(), is_typedef);
+                self.declare_name(*name, is_typedef);
             }
             let init = if self.eat(Punct::Assign) {
                 Some(self.initializer()?)
@@ -832,11 +834,11 @@ impl Parser {
                     self.pos -= 1;
                     return Err(self.error_here("attribute name"));
                 }
-                let name: Name = self.text(t).trim_matches('_').into();
+                let name = Name(t.sym);
                 let mut args = Vec::new();
                 if self.eat(Punct::LParen) {
                     while !self.at(Punct::RParen) {
-                        args.push(Rc::new(self.assignment_expr()?));
+                        args.push(Arc::new(self.assignment_expr()?));
                         if !self.eat(Punct::Comma) {
                             break;
                         }
@@ -920,7 +922,7 @@ impl Parser {
                     specs.type_location = t.location;
                     let record = self.record_spec()?;
                     let has_body = record.fields.is_some();
-                    specs.ty = TypeSpec::Record(Rc::new(record));
+                    specs.ty = TypeSpec::Record(Arc::new(record));
                     if has_body && self.starts_new_declaration() {
                         // `struct S { ... }` then another declaration: the
                         // `;` is missing. Report it and carry on as if found.
@@ -934,22 +936,22 @@ impl Parser {
                 }
                 Kw::Enum if matches!(specs.ty, TypeSpec::None) => {
                     specs.type_location = t.location;
-                    specs.ty = TypeSpec::Enum(Rc::new(self.enum_spec()?));
+                    specs.ty = TypeSpec::Enum(Arc::new(self.enum_spec()?));
                 }
                 _ if !has_words && matches!(specs.ty, TypeSpec::None) => {
                     specs.type_location = t.location;
                     if kw == Kw::BuiltinType {
-                        specs.ty = TypeSpec::Builtin(self.text(t).clone());
+                        specs.ty = TypeSpec::Builtin(Name(t.sym));
                         self.pos += 1;
                     } else if self.is_typedef_at(0) {
-                        specs.ty = TypeSpec::Typedef(self.text(t).clone());
+                        specs.ty = TypeSpec::Typedef(Name(t.sym));
                         self.pos += 1;
                     } else if self.peek_at(1).kind == TokenKind::Identifier
                         || self.peek_at(1).is_punct(Punct::Star)
                     {
                         // An unknown name where a type must be (`flaot *p`,
                         // `float5 v`): the checker reports the unknown type.
-                        specs.ty = TypeSpec::Typedef(self.text(t).clone());
+                        specs.ty = TypeSpec::Typedef(Name(t.sym));
                         self.pos += 1;
                     } else {
                         break;
@@ -987,7 +989,7 @@ impl Parser {
         let tag_location = self.loc();
         let tag = if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
             let t = self.bump();
-            Some(self.text(t).clone())
+            Some(Name(t.sym))
         } else {
             None
         };
@@ -1059,7 +1061,7 @@ impl Parser {
         self.attributes(&mut ignored)?;
         let tag = if self.peek().kind == TokenKind::Identifier {
             let t = self.bump();
-            Some(self.text(t).clone())
+            Some(Name(t.sym))
         } else {
             None
         };
@@ -1071,13 +1073,13 @@ impl Parser {
                     self.pos -= 1;
                     return Err(self.error_here("enumerator name"));
                 }
-                self.declare_symbol(t.sym, false);
+                self.declare_name(Name(t.sym), false);
                 let value = if self.eat(Punct::Assign) {
                     Some(self.conditional_expr()?)
                 } else {
                     None
                 };
-                list.push((self.text(t).clone(), value, t.location));
+                list.push((Name(t.sym), value, t.location));
                 if !self.eat(Punct::Comma) {
                     break;
                 }
@@ -1127,7 +1129,7 @@ impl Parser {
         let t = self.peek();
         if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
             self.pos += 1;
-            inner.name = Some((self.text(t).clone(), t.location));
+            inner.name = Some((Name(t.sym), t.location));
         } else if self.at(Punct::LParen) && self.is_nested_declarator() {
             let star = self.peek_at(1);
             let star = star.is_punct(Punct::Star).then_some(star.location);
@@ -1249,7 +1251,7 @@ impl Parser {
                         self.pos -= 1;
                         return Err(self.error_here("a field name"));
                     }
-                    designators.push(Designator::Field(self.text(t).clone(), t.location));
+                    designators.push(Designator::Field(Name(t.sym), t.location));
                 } else {
                     break;
                 }
@@ -1332,7 +1334,7 @@ impl Parser {
         let kind = match t.kind {
             TokenKind::Pragma => {
                 self.pos += 1;
-                StmtKind::Pragma(self.text(t).clone())
+                StmtKind::Pragma(Name(t.sym))
             }
             TokenKind::Punct(Punct::LBrace) => StmtKind::Compound(self.block()?),
             TokenKind::Punct(Punct::Semicolon) => {
@@ -1424,11 +1426,11 @@ impl Parser {
                         return Err(self.error_here("a label"));
                     }
                     self.expect_semicolon("after goto statement")?;
-                    StmtKind::Goto(self.text(label).clone())
+                    StmtKind::Goto(Name(label.sym))
                 }
                 _ if self.peek_at(1).is_punct(Punct::Colon) && !self.starts_declaration() => {
                     self.pos += 2;
-                    StmtKind::Labeled(self.text(t).clone(), Box::new(self.statement()?))
+                    StmtKind::Labeled(Name(t.sym), Box::new(self.statement()?))
                 }
                 _ if self.starts_declaration() => StmtKind::Declaration(self.declaration()?),
                 _ => self.expression_statement()?,
@@ -1536,9 +1538,9 @@ impl Parser {
         }
         let t = self.peek();
         let kind = match t.kind {
-            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(self.text(t).clone()),
-            TokenKind::IntLiteral => ExprKind::IntLiteral(self.text(t).clone()),
-            TokenKind::FloatLiteral => ExprKind::FloatLiteral(self.text(t).clone()),
+            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(Name(t.sym)),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
             _ => return None,
         };
         self.pos += 1;
@@ -1656,9 +1658,9 @@ impl Parser {
     fn cast_expr(&mut self) -> PResult<Expr> {
         let t = self.peek();
         let kind = match t.kind {
-            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(self.text(t).clone()),
-            TokenKind::IntLiteral => ExprKind::IntLiteral(self.text(t).clone()),
-            TokenKind::FloatLiteral => ExprKind::FloatLiteral(self.text(t).clone()),
+            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(Name(t.sym)),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
             _ => return self.general_cast_expr(),
         };
         self.pos += 1;
@@ -1684,7 +1686,8 @@ impl Parser {
                 };
                 return self.postfix_tail(e);
             }
-            if self.at(Punct::LParen) && types::is_vector_type_name(&ty) {
+            if self.at(Punct::LParen) && types::is_vector_type_name(&ty, self.interner.spellings())
+            {
                 // `(float4)(a, b)`: a vector literal, not a cast of a comma
                 // expression (OpenCL C 6.1.6).
                 let parts_location = self.loc();
@@ -1793,10 +1796,10 @@ impl Parser {
         let t = self.peek();
         let location = t.location;
         let kind = match t.kind {
-            TokenKind::Identifier => ExprKind::Ident(self.text(t).clone()),
-            TokenKind::IntLiteral => ExprKind::IntLiteral(self.text(t).clone()),
-            TokenKind::FloatLiteral => ExprKind::FloatLiteral(self.text(t).clone()),
-            TokenKind::CharLiteral => ExprKind::CharLiteral(self.text(t).clone()),
+            TokenKind::Identifier => ExprKind::Ident(Name(t.sym)),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
+            TokenKind::CharLiteral => ExprKind::CharLiteral(Name(t.sym)),
             TokenKind::StringLiteral => {
                 // Adjacent string literals concatenate.
                 let mut text = String::from(&**self.text(t));
@@ -1805,7 +1808,7 @@ impl Parser {
                     text.pop();
                     text.push_str(&self.text(self.peek())[1..]);
                 }
-                ExprKind::StringLiteral(text.into())
+                ExprKind::StringLiteral(text)
             }
             TokenKind::Punct(Punct::LParen) => {
                 self.pos += 1;
@@ -1866,7 +1869,7 @@ impl Parser {
                 }
                 ExprKind::Member {
                     base: Box::new(e),
-                    name: self.text(name).clone(),
+                    name: Name(name.sym),
                     name_location: name.location,
                     arrow,
                 }
@@ -1900,7 +1903,7 @@ mod tests {
             leading_space: false,
         });
         let mut diags = Diagnostics::default();
-        let unit = parse(&tokens, &mut diags);
+        let (unit, _) = parse(&tokens, &mut diags);
         (unit, diags)
     }
 

@@ -209,15 +209,15 @@ pub fn is_builtin_type_name(name: &str) -> bool {
 }
 
 /// Is `ty` written as a plain vector type name (for vector literals) or a
-/// typedef name (which the checker resolves)?
-pub fn is_vector_type_name(ty: &ast::TypeName) -> bool {
+/// typedef name (which the checker resolves)? `spellings` spells its names.
+pub fn is_vector_type_name(ty: &ast::TypeName, spellings: &[Rc<str>]) -> bool {
     if !ty.declarator.derived.is_empty() {
         return false;
     }
     match &ty.specs.ty {
         ast::TypeSpec::Builtin(name) => {
             matches!(
-                lookup_builtin_type_name(name),
+                lookup_builtin_type_name(&spellings[name.0 as usize]),
                 Some(BuiltinName::Vector(..))
             )
         }

@@ -40,12 +40,19 @@ const IGNORED_ATTRIBUTES: &[&str] = &[
     "opencl_unroll_hint",
 ];
 
+/// An attribute's name without the `__` that may surround it
+/// (`__aligned__` is `aligned`).
+pub(super) fn attribute_name(written: &str) -> &str {
+    written.trim_matches('_')
+}
+
 impl Checker<'_> {
     /// Reads the placement attributes of `lists`, reporting malformed ones.
     pub(super) fn placement(&mut self, lists: &[&[ast::Attribute]]) -> Placement {
         let mut p = Placement::default();
         for a in lists.iter().flat_map(|l| l.iter()) {
-            match &*a.name {
+            let written = self.spelling(a.name);
+            match attribute_name(&written) {
                 "aligned" => {
                     let n = match a.args.first() {
                         None => Some(MAX_ALIGNMENT),
@@ -69,8 +76,8 @@ impl Checker<'_> {
                 "packed" => p.packed = true,
                 "endian" => {
                     let value = match a.args.first().map(|e| &e.kind) {
-                        Some(ExprKind::Ident(v)) if &**v == "host" => Some(true),
-                        Some(ExprKind::Ident(v)) if &**v == "device" => Some(false),
+                        Some(ExprKind::Ident(v)) if self.text(*v) == "host" => Some(true),
+                        Some(ExprKind::Ident(v)) if self.text(*v) == "device" => Some(false),
                         _ => None,
                     };
                     match value {

@@ -33,8 +33,8 @@ impl Checker<'_> {
             if d.specs.storage == Some(ast::StorageClass::Typedef) {
                 let (ty, align) =
                     self.typedef_type(base, quals, &d.specs, &init.declarator, *location);
-                if let Some(Symbol::Typedef(old, _, _)) = self.scopes.in_innermost(name) {
-                    if *old != ty {
+                if let Some(Symbol::Typedef(old, _, _)) = self.in_innermost(*name) {
+                    if old != ty {
                         let old = old.display();
                         self.error(
                             *location,
@@ -45,11 +45,10 @@ impl Checker<'_> {
                         );
                     }
                 }
-                self.program
-                    .typedefs
-                    .push((name.clone(), ty.clone(), align));
+                let spelling = self.spelling(*name);
+                self.program.typedefs.push((spelling, ty.clone(), align));
                 self.declare(
-                    name.clone(),
+                    name,
                     Symbol::Typedef(ty, quals_of_typedef(quals, &init.declarator), align),
                 );
                 continue;
@@ -158,7 +157,8 @@ impl Checker<'_> {
         }
         // `extern int x;` then `int x = 1;` (also across linked units) name
         // one object, as two tentative definitions `int x; int x;` do.
-        if let Some(&Symbol::Global(earlier)) = self.scopes.in_innermost(name) {
+        let spelling = self.spelling(*name);
+        if let Some(Symbol::Global(earlier)) = self.in_innermost(*name) {
             let same = {
                 let g = &self.program.globals[earlier];
                 g.ty == ty && g.space == space
@@ -166,24 +166,24 @@ impl Checker<'_> {
             if !same {
                 self.error(
                     location,
-                    format!("redefinition of '{name}' with a different type or address space"),
+                    format!("redefinition of '{spelling}' with a different type or address space"),
                 );
             } else if init_expr.is_some() && self.program.globals[earlier].init.is_some() {
-                self.error(location, format!("redefinition of '{name}'"));
+                self.error(location, format!("redefinition of '{spelling}'"));
             } else if init_expr.is_some() {
                 self.program.globals[earlier].init = init_expr;
             }
             return;
         }
         self.program.globals.push(hir::Global {
-            name: name.clone(),
+            name: spelling,
             ty,
             space,
             init: init_expr,
             location,
         });
         let id = self.program.globals.len() - 1;
-        self.declare(name.clone(), Symbol::Global(id));
+        self.declare(name, Symbol::Global(id));
     }
 
     /// A parameter's type: attributes applied, arrays adjusted to pointers
@@ -234,10 +234,8 @@ impl Checker<'_> {
         location: Location,
         defining: bool,
     ) -> (FunctionId, bool) {
-        let name = declarator
-            .name
-            .as_ref()
-            .map_or_else(|| Rc::from(""), |n| n.0.clone());
+        let name = declarator.name.map(|(name, _)| name);
+        let spelling = name.map_or_else(|| Rc::from(""), |name| self.spelling(name));
         let (base, _) = self.base_type(specs);
         // `derived[0]` is the parameter list; anything after it belongs to
         // the return type.
@@ -267,18 +265,18 @@ impl Checker<'_> {
         if defining {
             self.diags.truncate(mark);
         }
-        if let Some(Symbol::Function(id)) = self.lookup(&name).cloned() {
+        if let Some(Symbol::Function(id)) = name.and_then(|name| self.lookup(name)) {
             let f = &self.program.functions[id];
             let same = f.signature == signature;
             if !same || f.ret != ret {
-                self.error(location, format!("conflicting types for '{name}'"));
+                self.error(location, format!("conflicting types for '{spelling}'"));
             } else if defining && f.defined {
-                self.error(location, format!("redefinition of '{name}'"));
+                self.error(location, format!("redefinition of '{spelling}'"));
             }
             return (id, clean && same);
         }
         self.program.functions.push(hir::Function {
-            name: name.clone(),
+            name: spelling,
             signature,
             params: Vec::new(),
             locals: Vec::new(),
@@ -289,7 +287,9 @@ impl Checker<'_> {
             location,
         });
         let id = self.program.functions.len() - 1;
-        self.declare(name, Symbol::Function(id));
+        if let Some(name) = name {
+            self.declare(name, Symbol::Function(id));
+        }
         (id, clean)
     }
 
@@ -301,7 +301,7 @@ impl Checker<'_> {
     fn param_type_is_scope_free(&self, p: &ast::ParamDecl) -> bool {
         let plain_spec = match &p.specs.ty {
             ast::TypeSpec::Scalar(_) | ast::TypeSpec::Builtin(_) => true,
-            ast::TypeSpec::Typedef(name) => self.scopes.in_innermost(name).is_none(),
+            ast::TypeSpec::Typedef(name) => self.in_innermost(*name).is_none(),
             _ => false,
         };
         plain_spec
@@ -349,10 +349,11 @@ impl Checker<'_> {
             } else {
                 self.param_type(p, ploc)
             };
-            let name = p.declarator.name.as_ref().map(|n| n.0.clone());
-            if let Some(name) = &name {
-                if self.scopes.in_innermost(name).is_some() {
-                    self.error(ploc, format!("redefinition of parameter '{name}'"));
+            let name = p.declarator.name.map(|(name, _)| name);
+            if let Some(name) = name {
+                if self.in_innermost(name).is_some() {
+                    let spelling = self.spelling(name);
+                    self.error(ploc, format!("redefinition of parameter '{spelling}'"));
                 }
             }
             if is_kernel {
@@ -361,20 +362,19 @@ impl Checker<'_> {
             if quals.address_space.is_some() && p.declarator.derived.is_empty() {
                 self.error(ploc, "parameter may not be qualified with an address space");
             }
-            let name = p
-                .declarator
-                .name
-                .as_ref()
-                .map_or_else(|| Rc::from(""), |n| n.0.clone());
+            let spelling = name.map_or_else(|| Rc::from(""), |name| self.spelling(name));
             // `const` on the parameter itself, not on what it points to.
             let is_const = quals.is_const && p.declarator.derived.is_empty();
-            param_ids.push(self.add_local(hir::Local {
+            param_ids.push(self.add_local(
                 name,
-                ty,
-                space: AddressSpace::Private,
-                is_const,
-                location: ploc,
-            }));
+                hir::Local {
+                    name: spelling,
+                    ty,
+                    space: AddressSpace::Private,
+                    is_const,
+                    location: ploc,
+                },
+            ));
         }
         if is_kernel {
             self.kernel_attributes(&f.specs.attributes, &mut kernel_info);
@@ -404,13 +404,14 @@ impl Checker<'_> {
         ty: &Type,
         location: Location,
     ) -> hir::KernelArgInfo {
-        let written = type_as_written(p);
+        let written = type_as_written(p, &self.names);
         // Types whose size or meaning differs between host and device
         // (OpenCL C 6.9.k) cannot cross into a kernel by value.
         if p.declarator.derived.is_empty() {
-            if let ast::TypeSpec::Builtin(name) = &p.specs.ty {
+            if let ast::TypeSpec::Builtin(name) = p.specs.ty {
                 let forbidden = ["size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t"];
-                if forbidden.contains(&&**name) {
+                let name = self.spelling(name);
+                if forbidden.contains(&&*name) {
                     self.error(
                         location,
                         format!("'{name}' cannot be used as the type of a kernel parameter"),
@@ -516,7 +517,8 @@ impl Checker<'_> {
         let mut written = Vec::new();
         for a in attrs {
             let args: Vec<Option<i128>> = a.args.iter().map(|e| self.const_int(e)).collect();
-            match &*a.name {
+            let written_name = self.spelling(a.name);
+            match super::attributes::attribute_name(&written_name) {
                 "reqd_work_group_size" => {
                     let dims: Option<Vec<u32>> = args
                         .iter()
@@ -567,7 +569,7 @@ impl Checker<'_> {
                 let (ty, align) =
                     self.typedef_type(base.clone(), quals, &d.specs, &init.declarator, location);
                 self.declare(
-                    name.clone(),
+                    name,
                     Symbol::Typedef(ty, quals_of_typedef(quals, &init.declarator), align),
                 );
                 continue;
@@ -595,7 +597,8 @@ impl Checker<'_> {
                 .in_innermost(name)
                 .is_some_and(|s| matches!(s, Symbol::Local(_)))
             {
-                self.error(location, format!("redefinition of '{name}'"));
+                let spelling = self.spelling(*name);
+                self.error(location, format!("redefinition of '{spelling}'"));
             }
             if d.specs.storage == Some(ast::StorageClass::Static) && self.cl_std < (2, 0) {
                 self.error(
@@ -686,13 +689,16 @@ impl Checker<'_> {
                 Some(ast::Derived::Pointer(q)) => q.is_const,
                 Some(ast::Derived::Function { .. }) => false,
             };
-            let id = self.add_local(hir::Local {
-                name: name.clone(),
-                ty,
-                space,
-                is_const,
-                location,
-            });
+            let id = self.add_local(
+                Some(*name),
+                hir::Local {
+                    name: self.spelling(*name),
+                    ty,
+                    space,
+                    is_const,
+                    location,
+                },
+            );
             if let Some(v) = value {
                 out.push(Stmt::Init(id, v));
             }

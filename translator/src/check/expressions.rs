@@ -241,7 +241,7 @@ impl Checker<'_> {
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Expr {
         let location = e.location;
         match &e.kind {
-            A::IntLiteral(text) => match literal::parse_int(text) {
+            A::IntLiteral(text) => match literal::parse_int(self.text(*text)) {
                 Ok((value, s)) => self.int_const(value, Type::Scalar(s), location),
                 Err(msg) => {
                     self.literal_error(location, msg);
@@ -249,7 +249,7 @@ impl Checker<'_> {
                 }
             },
             A::FloatLiteral(text) => {
-                match literal::parse_float(text, self.caps.float64) {
+                match literal::parse_float(self.text(*text), self.caps.float64) {
                     Ok((value, s)) => {
                         if s == Scalar::Half && !self.caps.float16 {
                             self.error(location, "half literals need cl_khr_fp16, which this device does not support");
@@ -262,7 +262,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            A::CharLiteral(text) => match literal::parse_char(text) {
+            A::CharLiteral(text) => match literal::parse_char(self.text(*text)) {
                 Ok(v) => self.int_const(v as u32 as u64, Type::INT, location),
                 Err(msg) => {
                     self.literal_error(location, msg);
@@ -280,7 +280,7 @@ impl Checker<'_> {
                     Expr::new(H::Int(0), error_type(), location)
                 }
             },
-            A::Ident(name) => match self.lookup(name).cloned() {
+            A::Ident(name) => match self.lookup(*name) {
                 Some(Symbol::Local(id)) => {
                     let ty = self
                         .current
@@ -300,6 +300,7 @@ impl Checker<'_> {
                     Expr::new(H::Int(0), error_type(), location)
                 }
                 Some(Symbol::Typedef(..)) => {
+                    let name = self.spelling(*name);
                     self.error(
                         location,
                         format!("unexpected type name '{name}': expected expression"),
@@ -308,6 +309,7 @@ impl Checker<'_> {
                 }
                 // Tags live under keys no identifier spells.
                 None | Some(Symbol::Tag(_)) => {
+                    let name = self.spelling(*name);
                     self.error(location, format!("use of undeclared identifier '{name}'"));
                     Expr::new(H::Int(0), error_type(), location)
                 }
@@ -399,7 +401,8 @@ impl Checker<'_> {
                 } else {
                     self.expr(base)
                 };
-                self.member(base, name, location, *name_location)
+                let name = self.spelling(*name);
+                self.member(base, &name, location, *name_location)
             }
             A::Cast(t, x) => {
                 let to = self.type_name(t);
@@ -1144,7 +1147,7 @@ impl Checker<'_> {
     /// types (see `Checker::builtin_cache`).
     fn resolve_builtin(
         &mut self,
-        name: &Rc<str>,
+        name: Name,
         args: &[Expr],
     ) -> Result<Rc<builtins::Resolved>, String> {
         let key = BuiltinCallKey::new(name, args);
@@ -1158,7 +1161,7 @@ impl Checker<'_> {
             float16: self.caps.float16,
             cl_std: self.cl_std,
         };
-        let r = Rc::new(builtins::resolve(name, &types, &context)?);
+        let r = Rc::new(builtins::resolve(self.text(name), &types, &context)?);
         if let Some(key) = key {
             self.builtin_cache.insert(key, r.clone());
         }
@@ -1181,7 +1184,8 @@ impl Checker<'_> {
         if args.iter().any(|a| is_error(&a.ty)) {
             return Expr::new(H::Int(0), error_type(), location);
         }
-        match self.lookup(name).cloned() {
+        let name = *name;
+        match self.lookup(name) {
             Some(Symbol::Function(id)) => {
                 let f = &self.program.functions[id];
                 let param_types = f.signature.clone();
@@ -1228,7 +1232,7 @@ impl Checker<'_> {
                 );
                 Expr::new(H::Int(0), error_type(), location)
             }
-            None if &**name == "printf" => self.printf(args, location),
+            None if self.text(name) == "printf" => self.printf(args, location),
             None => {
                 match self.resolve_builtin(name, &args) {
                     Ok(r) => {

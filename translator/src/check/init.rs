@@ -188,7 +188,8 @@ impl Checker<'_> {
                         }
                     },
                     (Designator::Field(name, loc), Shape::Members(_, names, _)) => {
-                        match names.iter().position(|n| n == name) {
+                        let name = self.spelling(*name);
+                        match names.iter().position(|n| *n == name) {
                             Some(i) => current = i as u64,
                             None => {
                                 self.error(*loc, format!("field designator '{name}' does not refer to any field in type '{}'", ty.display()));

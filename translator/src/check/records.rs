@@ -1,21 +1,12 @@
 //! Struct and union types: tags and their scopes, member checking, and the
 //! hand-off to the layout engine.
 
+use super::scopes::Key;
 use super::{error_type, Checker, Symbol};
-use crate::ast::{self, RecordKind};
+use crate::ast;
 use crate::layout::{self, FieldSpec, RecordAttributes};
 use crate::types::{Record, Type};
 use std::rc::Rc;
-
-/// Tags live in their own namespace (C99 6.2.3); a prefix that no
-/// identifier can start with keeps them apart in the scope maps.
-fn tag_key(kind: RecordKind, name: &str) -> Rc<str> {
-    let keyword = match kind {
-        RecordKind::Struct => "struct",
-        RecordKind::Union => "union",
-    };
-    format!(" {keyword} {name}").into()
-}
 
 impl Checker<'_> {
     /// The latest definition of a record: a pointer made while the tag was
@@ -35,11 +26,12 @@ impl Checker<'_> {
 
     /// The type a struct/union specifier names, defining it if it has a body.
     pub(super) fn record_type(&mut self, spec: &ast::RecordSpec) -> Type {
-        let name: Rc<str> = spec.tag.clone().unwrap_or_else(|| "".into());
-        let key = spec.tag.as_ref().map(|t| tag_key(spec.kind, t));
+        let name: Rc<str> = spec.tag.map_or_else(|| "".into(), |tag| self.spelling(tag));
+        // Tags live in their own namespace (C99 6.2.3).
+        let key = spec.tag.map(|tag| Key::tag(spec.kind, tag));
         let Some(members) = &spec.fields else {
             // A reference (`struct S x;`) or a forward declaration.
-            if let Some(Symbol::Tag(id)) = key.as_ref().and_then(|k| self.lookup(k)).cloned() {
+            if let Some(&Symbol::Tag(id)) = key.and_then(|k| self.scopes.lookup(k)) {
                 return Type::Record(self.records[id as usize].clone());
             }
             let id = self.new_record_id(Record {
@@ -58,12 +50,10 @@ impl Checker<'_> {
         };
         // A definition completes a tag declared in this same scope, or
         // starts a new type that hides any outer one.
-        let forward = key
-            .as_ref()
-            .and_then(|k| match self.scopes.in_innermost(k) {
-                Some(Symbol::Tag(id)) => Some(*id),
-                _ => None,
-            });
+        let forward = key.and_then(|k| match self.scopes.in_innermost(k) {
+            Some(Symbol::Tag(id)) => Some(*id),
+            _ => None,
+        });
         if let Some(id) = forward {
             let previous = self.records[id as usize].clone();
             if previous.complete {
@@ -190,9 +180,10 @@ impl Checker<'_> {
                 if width.is_some() {
                     self.error(location, "bit-fields are not supported in OpenCL C");
                 }
-                let Some((name, _)) = &declarator.name else {
+                let Some((name, _)) = declarator.name else {
                     continue;
                 };
+                let name = self.spelling(name);
                 let ty = self.declarator_type(base.clone(), quals, declarator, location);
                 let placement = self.placement(&[&d.specs.attributes, &declarator.attributes]);
                 let ty = self.apply_endian(ty, &placement, location);
@@ -212,13 +203,13 @@ impl Checker<'_> {
                 if quals.address_space.is_some() && declarator.derived.is_empty() {
                     self.error(location, "field may not be qualified with an address space");
                 }
-                if out.iter().any(|f| f.name == *name) {
+                if out.iter().any(|f| f.name == name) {
                     self.error(location, format!("duplicate member '{name}'"));
                     continue;
                 }
                 let is_plain = declarator.derived.is_empty();
                 out.push(FieldSpec {
-                    name: name.clone(),
+                    name,
                     ty,
                     type_align: if is_plain { type_align } else { None },
                     aligned: placement.aligned,
@@ -233,7 +224,7 @@ impl Checker<'_> {
     /// __attribute__((aligned(2)))`), which replaces its type's.
     pub(super) fn typedef_alignment(&self, specs: &ast::DeclSpecs) -> Option<u64> {
         match &specs.ty {
-            ast::TypeSpec::Typedef(name) => match self.lookup(name) {
+            ast::TypeSpec::Typedef(name) => match self.scopes.lookup(name) {
                 Some(Symbol::Typedef(_, _, align)) => *align,
                 _ => None,
             },

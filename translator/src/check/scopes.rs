@@ -1,44 +1,64 @@
-//! The checker's name scopes: which declaration each identifier means at
-//! the current point of the program.
+//! The checker's name scopes: which declaration each identifier (and each
+//! struct or union tag) means at the current point of the program.
 //!
 //! All scopes share one table, so a lookup is one probe however deeply
-//! blocks nest: each distinct spelling gets a number, `innermost` holds the
-//! innermost declaration of each number with the depth of its scope,
+//! blocks nest. Names are the preprocessor's symbols, so the table is
+//! indexed by a name's symbol (and its namespace): `innermost` holds the
+//! innermost declaration of each key with the depth of its scope,
 //! `shadowed` what each declaration replaced (restored when its scope
 //! closes), and `scope_starts` where each open scope's entries begin in
-//! `shadowed`. Blocks open and close far more often than names are declared,
-//! so opening a scope allocates nothing.
-//!
-//! Numbering a spelling is the hot part (every identifier of every
-//! expression is looked up). The preprocessor interns spellings, so the AST
-//! shares one allocation per spelling: [`Spellings`] finds a number by the
-//! spelling's address first and hashes the text only on a miss.
+//! `shadowed`. Blocks open and close far more often than names are
+//! declared, so opening a scope allocates nothing.
 
 use super::Symbol;
-use crate::lexer::FxBuildHasher;
-use std::cell::Cell;
-use std::collections::HashMap;
-use std::rc::Rc;
+use crate::ast::{Name, RecordKind};
 
 /// A declaration and the depth of the scope it belongs to.
 type Declared = (Symbol, usize);
 
+/// A name in one of the namespaces the scopes keep apart (C99 6.2.3):
+/// ordinary identifiers, and the tags of structs and of unions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Key(u32);
+
+impl Key {
+    pub(super) fn tag(kind: RecordKind, name: Name) -> Key {
+        let namespace = match kind {
+            RecordKind::Struct => 1,
+            RecordKind::Union => 2,
+        };
+        Key(name.0 * 3 + namespace)
+    }
+}
+
+impl From<Name> for Key {
+    #[inline]
+    fn from(name: Name) -> Key {
+        Key(name.0 * 3)
+    }
+}
+
+impl From<&Name> for Key {
+    #[inline]
+    fn from(name: &Name) -> Key {
+        Key::from(*name)
+    }
+}
+
 pub(super) struct Scopes {
-    spellings: Spellings,
-    /// By spelling number.
+    /// By key.
     innermost: Vec<Option<Declared>>,
-    shadowed: Vec<(u32, Option<Declared>)>,
+    shadowed: Vec<(Key, Option<Declared>)>,
     scope_starts: Vec<usize>,
 }
 
 impl Scopes {
     /// The program scope, open.
     pub(super) fn new() -> Self {
-        // Sized for a typical program's live names, so nothing regrows
-        // while the first functions are checked.
+        // Sized for a typical program's symbols, so nothing regrows while
+        // the first functions are checked.
         Scopes {
-            spellings: Spellings::new(),
-            innermost: Vec::with_capacity(512),
+            innermost: Vec::with_capacity(4096),
             shadowed: Vec::with_capacity(256),
             scope_starts: vec![0],
         }
@@ -55,104 +75,41 @@ impl Scopes {
 
     pub(super) fn pop(&mut self) {
         let start = self.scope_starts.pop().expect("a scope is open");
-        for (id, previous) in self.shadowed.drain(start..).rev() {
-            self.innermost[id as usize] = previous;
+        for (key, previous) in self.shadowed.drain(start..).rev() {
+            self.innermost[key.0 as usize] = previous;
         }
     }
 
-    /// The declaration `name` refers to here.
+    /// The declaration `key` refers to here.
     #[inline]
-    pub(super) fn lookup(&self, name: &str) -> Option<&Symbol> {
-        let id = self.spellings.find(name)?;
-        self.innermost[id as usize]
+    pub(super) fn lookup(&self, key: impl Into<Key>) -> Option<&Symbol> {
+        let key = key.into();
+        self.innermost
+            .get(key.0 as usize)?
             .as_ref()
             .map(|(symbol, _)| symbol)
     }
 
-    /// The declaration of `name` in the innermost scope itself, if any (for
+    /// The declaration of `key` in the innermost scope itself, if any (for
     /// redefinition checks: an outer declaration may be hidden freely).
-    pub(super) fn in_innermost(&self, name: &str) -> Option<&Symbol> {
-        let id = self.spellings.find(name)?;
-        self.innermost[id as usize]
+    pub(super) fn in_innermost(&self, key: impl Into<Key>) -> Option<&Symbol> {
+        let key = key.into();
+        self.innermost
+            .get(key.0 as usize)?
             .as_ref()
             .filter(|(_, depth)| *depth == self.depth())
             .map(|(symbol, _)| symbol)
     }
 
-    pub(super) fn declare(&mut self, name: Rc<str>, symbol: Symbol) {
-        let id = self.spellings.number(name);
-        if self.innermost.len() <= id as usize {
-            self.innermost.resize_with(id as usize + 1, || None);
+    pub(super) fn declare(&mut self, key: impl Into<Key>, symbol: Symbol) {
+        let key = key.into();
+        let index = key.0 as usize;
+        if self.innermost.len() <= index {
+            self.innermost.resize_with(index + 1, || None);
         }
         let depth = self.depth();
-        let previous = self.innermost[id as usize].replace((symbol, depth));
-        self.shadowed.push((id, previous));
-    }
-}
-
-/// Slots in [`Spellings::recent`]; a power of two.
-const RECENT_SLOTS: usize = 1024;
-
-/// Numbers the distinct spellings declared so far.
-struct Spellings {
-    /// `(address, number)`: the address of `texts[number]`'s characters.
-    /// Only addresses of spellings held in `texts` are entered, so an
-    /// address here cannot have been freed and reused for other text;
-    /// a miss falls back to `by_text`, so correctness does not depend on
-    /// the AST sharing allocations.
-    recent: Vec<Cell<(usize, u32)>>,
-    by_text: HashMap<Rc<str>, u32, FxBuildHasher>,
-    texts: Vec<Rc<str>>,
-}
-
-impl Spellings {
-    fn new() -> Self {
-        Spellings {
-            recent: vec![Cell::new((0, 0)); RECENT_SLOTS],
-            by_text: HashMap::with_capacity_and_hasher(512, FxBuildHasher::default()),
-            texts: Vec::with_capacity(512),
-        }
-    }
-
-    #[inline]
-    fn slot(address: usize) -> usize {
-        (address >> 4) & (RECENT_SLOTS - 1)
-    }
-
-    /// The number of `name`, if it was ever declared.
-    #[inline]
-    fn find(&self, name: &str) -> Option<u32> {
-        let address = name.as_ptr() as usize;
-        let (known, id) = self.recent[Self::slot(address)].get();
-        // The same address and length is the same text: a shorter slice of
-        // the same allocation must not match.
-        if known == address && self.texts[id as usize].len() == name.len() {
-            return Some(id);
-        }
-        self.find_by_text(name)
-    }
-
-    #[inline(never)]
-    fn find_by_text(&self, name: &str) -> Option<u32> {
-        let id = *self.by_text.get(name)?;
-        let address = name.as_ptr() as usize;
-        if self.texts[id as usize].as_ptr() as usize == address {
-            self.recent[Self::slot(address)].set((address, id));
-        }
-        Some(id)
-    }
-
-    /// The number of `name`, given one if new.
-    fn number(&mut self, name: Rc<str>) -> u32 {
-        if let Some(id) = self.find(&name) {
-            return id;
-        }
-        let id = self.texts.len() as u32;
-        let address = name.as_ptr() as usize;
-        self.recent[Self::slot(address)].set((address, id));
-        self.by_text.insert(name.clone(), id);
-        self.texts.push(name);
-        id
+        let previous = self.innermost[index].replace((symbol, depth));
+        self.shadowed.push((key, previous));
     }
 }
 
@@ -168,41 +125,36 @@ mod tests {
     }
 
     #[test]
-    fn equal_spellings_in_other_allocations_are_one_name() {
+    fn inner_declarations_hide_outer_ones_until_their_scope_closes() {
         let mut scopes = Scopes::new();
-        let first: Rc<str> = Rc::from("x");
-        scopes.declare(first.clone(), Symbol::EnumConstant(1));
-        // Another allocation of the same text, and a slice of a longer one.
-        let other: Rc<str> = Rc::from("x");
-        let longer: Rc<str> = Rc::from("xy");
-        assert_eq!(value(scopes.lookup(&other)), Some(1));
-        assert_eq!(value(scopes.lookup(&longer[..1])), Some(1));
-        assert_eq!(value(scopes.lookup(&longer)), None);
-        assert_eq!(value(scopes.lookup(&first[..0])), None);
-
+        let x = Name(7);
+        scopes.declare(x, Symbol::EnumConstant(1));
         scopes.push();
-        scopes.declare(other.clone(), Symbol::EnumConstant(2));
-        assert_eq!(value(scopes.lookup(&first)), Some(2));
-        assert_eq!(value(scopes.in_innermost(&first)), Some(2));
+        scopes.declare(x, Symbol::EnumConstant(2));
+        assert_eq!(value(scopes.lookup(x)), Some(2));
+        assert_eq!(value(scopes.in_innermost(x)), Some(2));
         scopes.push();
-        assert_eq!(value(scopes.in_innermost("x")), None);
-        assert_eq!(value(scopes.lookup("x")), Some(2));
+        assert_eq!(value(scopes.in_innermost(x)), None);
+        assert_eq!(value(scopes.lookup(x)), Some(2));
         scopes.pop();
         scopes.pop();
-        assert_eq!(value(scopes.lookup("x")), Some(1));
-        assert_eq!(value(scopes.in_innermost("x")), Some(1));
+        assert_eq!(value(scopes.lookup(x)), Some(1));
+        assert_eq!(value(scopes.in_innermost(x)), Some(1));
+        assert_eq!(value(scopes.lookup(Name(8))), None);
     }
 
     #[test]
-    fn many_names_survive_cache_collisions() {
+    fn tags_and_identifiers_are_apart() {
         let mut scopes = Scopes::new();
-        let names: Vec<Rc<str>> = (0..5000).map(|i| Rc::from(format!("n{i}"))).collect();
-        for (i, n) in names.iter().enumerate() {
-            scopes.declare(n.clone(), Symbol::EnumConstant(i as i64));
-        }
-        for (i, n) in names.iter().enumerate() {
-            assert_eq!(value(scopes.lookup(n)), Some(i as i64));
-            assert_eq!(value(scopes.lookup(&format!("n{i}"))), Some(i as i64));
-        }
+        let s = Name(3);
+        scopes.declare(Key::tag(RecordKind::Struct, s), Symbol::Tag(0));
+        assert!(scopes.lookup(s).is_none());
+        assert!(scopes.lookup(Key::tag(RecordKind::Union, s)).is_none());
+        scopes.declare(s, Symbol::EnumConstant(4));
+        assert!(matches!(
+            scopes.lookup(Key::tag(RecordKind::Struct, s)),
+            Some(Symbol::Tag(0))
+        ));
+        assert_eq!(value(scopes.lookup(s)), Some(4));
     }
 }

@@ -13,23 +13,28 @@ impl Checker<'_> {
                 error_type()
             }
             ast::TypeSpec::Scalar(words) => self.scalar_from_words(words, specs.location),
-            ast::TypeSpec::Builtin(name) if name.starts_with("atomic_") && self.cl_std < (2, 0) => {
+            &ast::TypeSpec::Builtin(name)
+                if self.text(name).starts_with("atomic_") && self.cl_std < (2, 0) =>
+            {
+                let name = self.spelling(name);
                 self.error(specs.type_location, format!("unknown type name '{name}'"));
                 error_type()
             }
-            ast::TypeSpec::Builtin(name) => match types::lookup_builtin_type_name(name) {
+            &ast::TypeSpec::Builtin(name) => match types::lookup_builtin_type_name(self.text(name))
+            {
                 Some(BuiltinName::Scalar(s)) => Type::Scalar(s),
                 Some(BuiltinName::SizeType { signed }) => Type::Scalar(self.size_type(signed)),
                 Some(BuiltinName::Vector(s, n)) => Type::Vector(s, n),
-                _ => Type::Unsupported(name.clone()),
+                _ => Type::Unsupported(self.spelling(name)),
             },
-            ast::TypeSpec::Typedef(name) => match self.lookup(name) {
+            ast::TypeSpec::Typedef(name) => match self.scopes.lookup(name) {
                 Some(Symbol::Typedef(t, q, _)) => {
                     let (t, q) = (t.clone(), *q);
                     merge_typedef_qualifiers(&mut quals, q);
                     t
                 }
                 _ => {
+                    let name = self.spelling(*name);
                     self.error(specs.type_location, format!("unknown type name '{name}'"));
                     error_type()
                 }
@@ -57,7 +62,7 @@ impl Checker<'_> {
     pub(super) fn spec_qualifiers(&self, specs: &ast::DeclSpecs) -> ast::Qualifiers {
         let mut quals = specs.qualifiers;
         if let ast::TypeSpec::Typedef(name) = &specs.ty {
-            if let Some(Symbol::Typedef(_, q, _)) = self.lookup(name) {
+            if let Some(Symbol::Typedef(_, q, _)) = self.scopes.lookup(name) {
                 merge_typedef_qualifiers(&mut quals, *q);
             }
         }
@@ -147,13 +152,16 @@ impl Checker<'_> {
                     None => self.error(*location, "enumerator value is not an integer constant"),
                 }
             }
-            match self.scopes.in_innermost(name) {
+            match self.in_innermost(*name) {
                 // Linked units repeat the enums of a header they share.
-                Some(Symbol::EnumConstant(value)) if self.linking && *value == next => {}
-                Some(_) => self.error(*location, format!("redefinition of enumerator '{name}'")),
+                Some(Symbol::EnumConstant(value)) if self.linking && value == next => {}
+                Some(_) => {
+                    let name = self.spelling(*name);
+                    self.error(*location, format!("redefinition of enumerator '{name}'"));
+                }
                 None => {}
             }
-            self.declare(name.clone(), Symbol::EnumConstant(next));
+            self.declare(name, Symbol::EnumConstant(next));
             next = next.wrapping_add(1);
         }
     }
@@ -272,10 +280,10 @@ impl Checker<'_> {
     /// enumerators, attribute arguments).
     pub(super) fn const_int(&mut self, e: &ast::Expr) -> Option<i128> {
         Some(match &e.kind {
-            A::IntLiteral(text) => literal::parse_int(text).ok()?.0 as i128,
-            A::CharLiteral(text) => literal::parse_char(text).ok()? as i128,
-            A::Ident(name) => match self.lookup(name)? {
-                Symbol::EnumConstant(v) => *v as i128,
+            A::IntLiteral(text) => literal::parse_int(self.text(*text)).ok()?.0 as i128,
+            A::CharLiteral(text) => literal::parse_char(self.text(*text)).ok()? as i128,
+            A::Ident(name) => match self.lookup(*name)? {
+                Symbol::EnumConstant(v) => v as i128,
                 _ => return None,
             },
             A::Unary(op, x) => {
