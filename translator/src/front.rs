@@ -624,6 +624,10 @@ mod tests {
             "int a; {",
             "void f() {",
             "int x = 1;;;; ; } ] ) int y;",
+            // A compound literal's `}` after a `)` looks like the end of a
+            // function body to the chunker, so a declaration with several
+            // runs past the tokens the parser has, after one was checked.
+            "int z;\n int a[] = (int[]){1, 2},\n b[] = (int[]){3},\n c[] = (int[]){4};\n int d;",
         ];
         for (i, source) in sources.iter().enumerate() {
             assert_overlap_changes_nothing(&format!("malformed #{i}"), source, "");
