@@ -476,6 +476,38 @@ pub(crate) fn lex_compact_part(
     start: usize,
     at_least: usize,
 ) -> (Vec<CompactToken>, Vec<LexError>, Option<usize>) {
+    // Splicing the whole rest for every part made lexing in parts
+    // quadratic; a part only reaches a little past `at_least`, to a line
+    // end where nothing is open, so a window of twice that is lexed first.
+    if let Some(window) = part_window(&text[start..], at_least) {
+        let lexed = lex_part_of(&text[..start + window], file, interner, start, at_least);
+        // The stop must be inside the window, where the lexer saw what
+        // follows it.
+        if lexed.2.is_some_and(|rest| rest < start + window) {
+            return lexed;
+        }
+        // A comment or continued lines ran past the window: lex the
+        // whole rest (its symbols are interned again in the same order).
+    }
+    lex_part_of(text, file, interner, start, at_least)
+}
+
+/// How much of `rest` a part of at least `at_least` bytes is lexed from:
+/// up to a line end twice as far on; `None` for all of it.
+fn part_window(rest: &str, at_least: usize) -> Option<usize> {
+    let reach = at_least.saturating_mul(2).saturating_add(256);
+    let line_end = find_byte(rest.as_bytes().get(reach..)?, b'\n')?;
+    Some(reach + line_end + 1).filter(|&window| window < rest.len())
+}
+
+/// [`lex_compact_part`] on all of `text` from `start`.
+fn lex_part_of(
+    text: &str,
+    file: FileId,
+    interner: &mut Interner,
+    start: usize,
+    at_least: usize,
+) -> (Vec<CompactToken>, Vec<LexError>, Option<usize>) {
     let part = &text[start..];
     let mut errors = Vec::new();
     let spliced = splice(part, file, start, &mut errors);
@@ -1097,16 +1129,26 @@ mod tests {
     /// starts and leading spaces included) and the same errors.
     #[test]
     fn parts_lex_as_the_whole() {
-        let texts = [
+        let short = [
             "int a;\n  float b = 1.0f; // note \\\n still comment\nint c;\n",
             "/* a\n comment */ x\n#define F(a) \\\n  (a)\n\"unterminated\nint y = 'c';\r\nz \\ \n w\n",
             "\n\n  # if 1\n  @ $ `\n#endif\nlast",
             "no newline at the end",
         ];
-        for text in texts {
+        // Longer than a part's window: comments and continued lines that
+        // run past it, and identifiers split across lines.
+        let long_comment = format!("int a;\n/*{}*/ int b;\n", "x\n".repeat(600));
+        let long_macro = format!("#define M \\\n{}1\nint c = M;\n", "+ 1 \\\n".repeat(300));
+        let mixed = format!(
+            "{}ab\\\ncd = \"s\\\nt\";\n// done \\\n{}\nint e;",
+            short.concat().repeat(8),
+            "still the comment ".repeat(40)
+        );
+        let long: [&str; 3] = [&long_comment, &long_macro, &mixed];
+        for text in short.into_iter().chain(long) {
             let mut interner = Interner::default();
             let whole = lex_compact(text, FileId(2), &mut interner);
-            for part in [1, 2, 5, 13] {
+            for part in [1, 2, 5, 13, 100, 700] {
                 let mut tokens = Vec::new();
                 let mut errors = Vec::new();
                 let mut start = Some(0);

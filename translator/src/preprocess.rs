@@ -117,6 +117,10 @@ pub(crate) fn preprocess_compact(
     )
 }
 
+/// The output offered first by [`preprocess_streamed`], in tokens; each
+/// offer after it doubles, up to the caller's size.
+const FIRST_FLUSH_TOKENS: usize = 8;
+
 /// [`preprocess_compact`], showing the output to `flush` as it grows, so
 /// that a consumer on another thread can start on it: whenever at least
 /// `every` more tokens are out, `flush` sees them (with the interner that
@@ -1016,11 +1020,15 @@ impl<'p> Preprocessor<'p> {
         every: usize,
         flush: &mut dyn FnMut(&mut Vec<PpTok>, &Interner),
     ) {
-        let mut flush_at = every;
+        // The first offers come sooner, so that the parser can start on
+        // the first declarations while the rest are preprocessed.
+        let mut step = every.min(FIRST_FLUSH_TOKENS);
+        let mut flush_at = step;
         loop {
             if out.len() >= flush_at {
                 flush(out, &self.interner);
-                flush_at = out.len().saturating_add(every);
+                step = step.saturating_mul(2).min(every);
+                flush_at = out.len().saturating_add(step);
             }
             if self.ctxs.is_empty() {
                 self.copy_plain_tokens(out);
