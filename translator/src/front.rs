@@ -23,6 +23,8 @@ use crate::parse::{Classifier, Kw, Next, Parser};
 use crate::preprocess::{self, PreprocessInput};
 use crate::token::{Punct, TokenKind};
 use crate::{hir, BuildError};
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::{mpsc, Mutex, TryLockError};
 use std::time::{Duration, Instant};
 
@@ -85,8 +87,8 @@ impl FrontEnd {
         let (tokens, interner) =
             preprocess::preprocess_compact(&mut sources, main, &input, &mut diags);
         see_tokens(&tokens, &interner, &sources);
-        let mut parser = Parser::new(interner, diags.with_same_settings());
-        parser.add_all_tokens(tokens);
+        let mut parser = Parser::new(diags.with_same_settings());
+        parser.add_all_tokens(tokens, interner.into_spellings());
         let (later, program) = parse_and_check(parser, options, caps, &mut |_| {});
         diags.append(later);
         FrontEnd {
@@ -194,12 +196,7 @@ fn overlapped(
         options: options.clone(),
         caps: caps.clone(),
         split,
-        known_prelude: PRELUDE_SYMBOLS.with(|p| {
-            p.borrow()
-                .as_ref()
-                .and_then(Interner::prelude)
-                .map(|(id, _)| id)
-        }),
+        known_prelude: PRELUDE_SPELLINGS.with(|p| p.borrow().as_ref().map(|(id, _)| *id)),
         chunks,
     };
     if helper.as_ref()?.send(job).is_err() {
@@ -210,17 +207,17 @@ fn overlapped(
     let mut ending = None;
     let mut failed = false;
     let mut feed = |parser: &mut Parser| match next_chunk(&receiver) {
-        Some(chunk) if mirror_spellings(parser.interner_mut(), &chunk) => {
+        Some(chunk) if mirror_spellings(parser.spellings_mut(), &chunk) => {
             parser.add_tokens(chunk.tokens, chunk.words, chunk.ending.is_some());
             ending = chunk.ending;
         }
         // The helper panicked, or the prelude's symbols were not at hand.
         _ => {
             failed = true;
-            parser.add_all_tokens(Vec::new());
+            parser.add_all_tokens(Vec::new(), Vec::new());
         }
     };
-    let mut parser = Parser::new(Interner::default(), settings);
+    let mut parser = Parser::new(settings);
     // The preprocessor's estimate of its output (expansion usually grows a
     // kernel's token count).
     parser.reserve(source.len() / 2 + 16);
@@ -236,43 +233,36 @@ fn overlapped(
 }
 
 thread_local! {
-    /// The parser's copy of the symbols of the helper's cached prelude, from
-    /// this thread's last overlapped build: interning its few hundred
-    /// spellings again cost about 50 us of every build.
-    static PRELUDE_SYMBOLS: std::cell::RefCell<Option<Interner>> = const { std::cell::RefCell::new(None) };
+    /// The parser's copy of the spellings of the helper's cached prelude
+    /// (its number, and the spellings), from this thread's last overlapped
+    /// build: making them again cost about 50 us of every build.
+    static PRELUDE_SPELLINGS: RefCell<Option<(u64, Vec<Rc<str>>)>> = const { RefCell::new(None) };
 }
 
-/// Adds `chunk`'s new spellings to `interner`, which numbers them as the
-/// helper's interner does; false when the chunk leaves out the spellings of
-/// a prelude this thread does not have.
-fn mirror_spellings(interner: &mut Interner, chunk: &Chunk) -> bool {
+/// Adds `chunk`'s new spellings to `spellings`, which then spells symbols
+/// as the helper's interner does; false when the chunk leaves out the
+/// spellings of a prelude this thread does not have.
+fn mirror_spellings(spellings: &mut Vec<Rc<str>>, chunk: &Chunk) -> bool {
+    let mut new = chunk.spellings();
     match chunk.prelude {
         Some((id, _, true)) => {
-            let known = PRELUDE_SYMBOLS.with(|p| p.borrow().clone());
+            let known = PRELUDE_SPELLINGS.with(|p| match &*p.borrow() {
+                Some((known_id, known)) if *known_id == id => Some(known.clone()),
+                _ => None,
+            });
             match known {
-                Some(known) if known.prelude().is_some_and(|(known_id, _)| known_id == id) => {
-                    *interner = known;
-                }
-                _ => return false,
+                Some(known) => *spellings = known,
+                None => return false,
             }
         }
-        Some((_, symbols, false)) => {
-            for spelling in chunk.spellings().take(symbols) {
-                interner.sym(spelling);
-            }
-            let mut known = interner.clone();
-            known.set_prelude(chunk.prelude.map(|(id, n, _)| (id, n)));
-            PRELUDE_SYMBOLS.with(|p| *p.borrow_mut() = Some(known));
-            for spelling in chunk.spellings().skip(symbols) {
-                interner.sym(spelling);
-            }
-            return true;
+        Some((id, symbols, false)) => {
+            spellings.extend(new.by_ref().take(symbols).map(Rc::from));
+            let prelude = (id, spellings.clone());
+            PRELUDE_SPELLINGS.with(|p| *p.borrow_mut() = Some(prelude));
         }
         None => {}
     }
-    for spelling in chunk.spellings() {
-        interner.sym(spelling);
-    }
+    spellings.extend(new.map(Rc::from));
     true
 }
 
@@ -344,7 +334,7 @@ fn parse_and_check(
     loop {
         match parser.next_item() {
             Next::Item(item) => {
-                checker.learn_spellings(parser.interner().spellings());
+                checker.learn_spellings(parser.spellings());
                 checker.item(&item);
             }
             Next::NeedTokens => feed(&mut parser),
@@ -356,9 +346,9 @@ fn parse_and_check(
         // parsed there may differ from the whole source's parse, so it is
         // done again on all the tokens.
         drop(checker);
-        let (tokens, interner) = parser.into_input();
-        let mut again = Parser::new(interner, settings);
-        again.add_all_tokens(tokens);
+        let (tokens, spellings) = parser.into_input();
+        let mut again = Parser::new(settings);
+        again.add_all_tokens(tokens, spellings);
         return parse_and_check(again, options, caps, &mut |_| {});
     }
     let program = checker.finish();
@@ -492,7 +482,7 @@ impl Chunker {
         self.symbols_sent = interner.len();
         Chunk {
             prelude,
-            words: self.classifier.classify(&tokens, interner),
+            words: self.classifier.classify(&tokens, interner.spellings()),
             tokens,
             spelling_text,
             spelling_ends,

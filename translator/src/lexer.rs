@@ -353,6 +353,11 @@ impl Interner {
         &self.syms
     }
 
+    /// [`Interner::spellings`], taken.
+    pub fn into_spellings(self) -> Vec<Rc<str>> {
+        self.syms
+    }
+
     /// The shared spelling of symbol `sym`.
     #[inline]
     pub fn get(&self, sym: u32) -> &Rc<str> {
@@ -366,12 +371,6 @@ impl Interner {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.prelude = Some((id, self.syms.len()));
-    }
-
-    /// Says the first `n` symbols are those of cached prelude `id`, for a
-    /// copy of them made on another thread.
-    pub(crate) fn set_prelude(&mut self, prelude: Option<(u64, usize)>) {
-        self.prelude = prelude;
     }
 
     /// `(id, n)`: the first `n` symbols are those of cached prelude `id`.

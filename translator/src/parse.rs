@@ -29,13 +29,12 @@ use std::sync::OnceLock;
 /// returned spells the tree's names.
 pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> (TranslationUnit, Interner) {
     let (tokens, interner) = intern_tokens(tokens);
-    let mut parser = Parser::new(interner, diags.with_same_settings());
-    parser.add_all_tokens(tokens);
+    let mut parser = Parser::new(diags.with_same_settings());
+    parser.add_all_tokens(tokens, interner.spellings().to_vec());
     let mut unit = TranslationUnit::default();
     while let Next::Item(item) = parser.next_item() {
         unit.items.push(item);
     }
-    let interner = std::mem::take(parser.interner_mut());
     diags.append(parser.into_diagnostics());
     (unit, interner)
 }
@@ -49,14 +48,16 @@ pub(crate) struct Classifier {
 }
 
 impl Classifier {
-    pub(crate) fn classify(&mut self, tokens: &[CompactToken], interner: &Interner) -> Vec<Kw> {
-        self.kw_of_sym.resize(interner.len(), None);
+    /// The classes of `tokens`, whose symbols `spellings` spells.
+    pub(crate) fn classify(&mut self, tokens: &[CompactToken], spellings: &[Rc<str>]) -> Vec<Kw> {
+        self.kw_of_sym.resize(spellings.len(), None);
         let kw_of_sym = &mut self.kw_of_sym;
         tokens
             .iter()
             .map(|t| {
                 if t.kind == TokenKind::Identifier {
-                    *kw_of_sym[t.sym as usize].get_or_insert_with(|| keyword(interner.get(t.sym)))
+                    *kw_of_sym[t.sym as usize]
+                        .get_or_insert_with(|| keyword(&spellings[t.sym as usize]))
                 } else {
                     Kw::NotIdent
                 }
@@ -306,7 +307,7 @@ fn add_qualifier(q: &mut Qualifiers, kw: Kw) -> bool {
 }
 
 /// The parser of one translation unit. It reads the preprocessor's own
-/// tokens (each spelling a symbol of `interner`), which may arrive in
+/// tokens (each a symbol of the preprocessor's interner), which may arrive in
 /// chunks while it parses: [`Parser::add_tokens`] appends a chunk, and
 /// [`Parser::next_item`] parses one external declaration at a time.
 ///
@@ -318,8 +319,9 @@ fn add_qualifier(q: &mut Qualifiers, kw: Kw) -> bool {
 /// once it has them all.
 pub(crate) struct Parser {
     tokens: Vec<CompactToken>,
-    /// The tokens' spellings.
-    interner: Interner,
+    /// The spelling of each symbol: a copy of the preprocessor's
+    /// interner's, which grows as the tokens come.
+    spellings: Vec<Rc<str>>,
     /// Each token's keyword class, parallel to `tokens`.
     words: Vec<Kw>,
     /// The Eof every position past the tokens reads: the final token once
@@ -355,12 +357,11 @@ struct Reported;
 type PResult<T> = Result<T, Reported>;
 
 impl Parser {
-    /// A parser with no tokens yet, whose spellings are `interner`'s symbols
-    /// and whose diagnostics go to `diags`.
-    pub(crate) fn new(interner: Interner, diags: Diagnostics) -> Self {
+    /// A parser with no tokens yet, whose diagnostics go to `diags`.
+    pub(crate) fn new(diags: Diagnostics) -> Self {
         Parser {
             tokens: Vec::new(),
-            interner,
+            spellings: Vec::new(),
             words: Vec::new(),
             eof: CompactToken {
                 location: Location::new(crate::diagnostic::FileId(0), 0),
@@ -388,27 +389,29 @@ impl Parser {
         self.words.reserve(tokens);
     }
 
-    /// The symbols, for adding the spellings of the next chunk's new ones.
-    /// The interner that spells the tokens' symbols, and so the tree's names.
-    pub(crate) fn interner(&self) -> &Interner {
-        &self.interner
+    /// The spelling of each symbol: what the tree's names are.
+    pub(crate) fn spellings(&self) -> &[Rc<str>] {
+        &self.spellings
     }
 
-    pub(crate) fn interner_mut(&mut self) -> &mut Interner {
-        &mut self.interner
+    /// The spellings, for adding those of the next chunk's new symbols.
+    pub(crate) fn spellings_mut(&mut self) -> &mut Vec<Rc<str>> {
+        &mut self.spellings
     }
 
-    /// Appends all the tokens (ending with the Eof) at once.
-    pub(crate) fn add_all_tokens(&mut self, tokens: Vec<CompactToken>) {
-        let words = Classifier::default().classify(&tokens, &self.interner);
+    /// Appends all the tokens (ending with the Eof) at once, with the
+    /// spelling of every symbol.
+    pub(crate) fn add_all_tokens(&mut self, tokens: Vec<CompactToken>, spellings: Vec<Rc<str>>) {
+        let words = Classifier::default().classify(&tokens, &spellings);
+        self.spellings = spellings;
         self.add_tokens(tokens, words, true);
     }
 
-    /// Appends a chunk of tokens, whose spellings the interner has, and
+    /// Appends a chunk of tokens, whose spellings the parser has, and
     /// their keyword classes; `last` when it is the final one, which ends
     /// with the Eof.
     pub(crate) fn add_tokens(&mut self, chunk: Vec<CompactToken>, words: Vec<Kw>, last: bool) {
-        self.names.resize(self.interner.len(), None);
+        self.names.resize(self.spellings.len(), None);
         self.last_chunk_start = self.tokens.len();
         if self.tokens.capacity() == 0 {
             self.tokens = chunk;
@@ -434,8 +437,8 @@ impl Parser {
     }
 
     /// The tokens and their spellings, to parse again from the start.
-    pub(crate) fn into_input(self) -> (Vec<CompactToken>, Interner) {
-        (self.tokens, self.interner)
+    pub(crate) fn into_input(self) -> (Vec<CompactToken>, Vec<Rc<str>>) {
+        (self.tokens, self.spellings)
     }
 
     pub(crate) fn diagnostics(&self) -> &Diagnostics {
@@ -490,7 +493,7 @@ impl Parser {
     /// The spelling of `t`, one of this parser's tokens.
     #[inline]
     fn text(&self, t: CompactToken) -> &Rc<str> {
-        self.interner.get(t.sym)
+        &self.spellings[t.sym as usize]
     }
 
     #[inline]
@@ -1686,8 +1689,7 @@ impl Parser {
                 };
                 return self.postfix_tail(e);
             }
-            if self.at(Punct::LParen) && types::is_vector_type_name(&ty, self.interner.spellings())
-            {
+            if self.at(Punct::LParen) && types::is_vector_type_name(&ty, &self.spellings) {
                 // `(float4)(a, b)`: a vector literal, not a cast of a comma
                 // expression (OpenCL C 6.1.6).
                 let parts_location = self.loc();
