@@ -1,20 +1,17 @@
 //! The checker's name scopes: which declaration each identifier (and each
 //! struct or union tag) means at the current point of the program.
 //!
-//! All scopes share one table, so a lookup is one probe however deeply
-//! blocks nest. Names are the preprocessor's symbols, so the table is
-//! indexed by a name's symbol (and its namespace): `innermost` holds the
-//! innermost declaration of each key with the depth of its scope,
-//! `shadowed` what each declaration replaced (restored when its scope
-//! closes), and `scope_starts` where each open scope's entries begin in
-//! `shadowed`. Blocks open and close far more often than names are
-//! declared, so opening a scope allocates nothing.
+//! All scopes share one stack of declarations, so a lookup is one probe
+//! however deeply blocks nest. Names are the preprocessor's symbols, so
+//! `innermost` is indexed by a name's symbol (and namespace) and holds
+//! where on the stack its innermost declaration is; each declaration
+//! remembers the one it hides, restored when its scope closes (the scope's
+//! declarations are the top of the stack then). `innermost` has an entry
+//! for every symbol of the program, so it holds only a `u32` each: the
+//! declarations themselves are few and stay together.
 
 use super::Symbol;
 use crate::ast::{Name, RecordKind};
-
-/// A declaration and the depth of the scope it belongs to.
-type Declared = (Symbol, usize);
 
 /// A name in one of the namespaces the scopes keep apart (C99 6.2.3):
 /// ordinary identifiers, and the tags of structs and of unions.
@@ -45,21 +42,31 @@ impl From<&Name> for Key {
     }
 }
 
+/// One declaration on the stack.
+struct Declared {
+    key: Key,
+    symbol: Symbol,
+    /// What `innermost` held for the key before (see there).
+    hidden: u32,
+}
+
 pub(super) struct Scopes {
-    /// By key.
-    innermost: Vec<Option<Declared>>,
-    shadowed: Vec<(Key, Option<Declared>)>,
+    /// By key: 1 + the stack index of the key's innermost declaration, or
+    /// 0 for none.
+    innermost: Vec<u32>,
+    stack: Vec<Declared>,
+    /// Where each open scope's declarations begin on the stack.
     scope_starts: Vec<usize>,
 }
 
 impl Scopes {
     /// The program scope, open.
     pub(super) fn new() -> Self {
-        // Sized for a typical program's symbols, so nothing regrows while
-        // the first functions are checked.
+        // Sized for a typical program, so nothing regrows while the first
+        // functions are checked.
         Scopes {
             innermost: Vec::with_capacity(4096),
-            shadowed: Vec::with_capacity(256),
+            stack: Vec::with_capacity(256),
             scope_starts: vec![0],
         }
     }
@@ -70,46 +77,51 @@ impl Scopes {
     }
 
     pub(super) fn push(&mut self) {
-        self.scope_starts.push(self.shadowed.len());
+        self.scope_starts.push(self.stack.len());
     }
 
     pub(super) fn pop(&mut self) {
         let start = self.scope_starts.pop().expect("a scope is open");
-        for (key, previous) in self.shadowed.drain(start..).rev() {
-            self.innermost[key.0 as usize] = previous;
+        for d in self.stack.drain(start..).rev() {
+            self.innermost[d.key.0 as usize] = d.hidden;
         }
+    }
+
+    /// The stack index of `key`'s innermost declaration.
+    #[inline]
+    fn index(&self, key: Key) -> Option<usize> {
+        let slot = *self.innermost.get(key.0 as usize)?;
+        (slot as usize).checked_sub(1)
     }
 
     /// The declaration `key` refers to here.
     #[inline]
     pub(super) fn lookup(&self, key: impl Into<Key>) -> Option<&Symbol> {
-        let key = key.into();
-        self.innermost
-            .get(key.0 as usize)?
-            .as_ref()
-            .map(|(symbol, _)| symbol)
+        let index = self.index(key.into())?;
+        Some(&self.stack[index].symbol)
     }
 
     /// The declaration of `key` in the innermost scope itself, if any (for
     /// redefinition checks: an outer declaration may be hidden freely).
     pub(super) fn in_innermost(&self, key: impl Into<Key>) -> Option<&Symbol> {
-        let key = key.into();
-        self.innermost
-            .get(key.0 as usize)?
-            .as_ref()
-            .filter(|(_, depth)| *depth == self.depth())
-            .map(|(symbol, _)| symbol)
+        let index = self.index(key.into())?;
+        let scope_start = *self.scope_starts.last().expect("a scope is open");
+        (index >= scope_start).then(|| &self.stack[index].symbol)
     }
 
     pub(super) fn declare(&mut self, key: impl Into<Key>, symbol: Symbol) {
         let key = key.into();
-        let index = key.0 as usize;
-        if self.innermost.len() <= index {
-            self.innermost.resize_with(index + 1, || None);
+        let slot = key.0 as usize;
+        if self.innermost.len() <= slot {
+            self.innermost.resize(slot + 1, 0);
         }
-        let depth = self.depth();
-        let previous = self.innermost[index].replace((symbol, depth));
-        self.shadowed.push((key, previous));
+        let hidden = self.innermost[slot];
+        self.stack.push(Declared {
+            key,
+            symbol,
+            hidden,
+        });
+        self.innermost[slot] = self.stack.len() as u32;
     }
 }
 
