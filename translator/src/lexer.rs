@@ -478,16 +478,14 @@ pub(crate) fn lex_compact_part(
     // Splicing the whole rest for every part made lexing in parts
     // quadratic; a part only reaches a little past `at_least`, to a line
     // end where nothing is open, so a window of twice that is lexed first.
-    if let Some(window) = part_window(&text[start..], at_least) {
-        let lexed = lex_part_of(&text[..start + window], file, interner, start, at_least);
-        // The stop must be inside the window, where the lexer saw what
-        // follows it.
-        if lexed.2.is_some_and(|rest| rest < start + window) {
-            return lexed;
-        }
-        // A comment or continued lines ran past the window: lex the
-        // whole rest (its symbols are interned again in the same order).
+    let end = part_window(&text[start..], at_least).map_or(text.len(), |w| start + w);
+    let lexed = lex_part_of(&text[..end], file, interner, start, at_least);
+    // A stop inside the window is one where the lexer saw what follows.
+    if end == text.len() || lexed.2.is_some_and(|rest| rest < end) {
+        return lexed;
     }
+    // A comment or continued lines ran past the window: lex the whole
+    // rest (its symbols are interned again in the same order).
     lex_part_of(text, file, interner, start, at_least)
 }
 
