@@ -14,6 +14,7 @@
 //! Diagnostics come out in the same order either way: the preprocessor's,
 //! then the parser's, then the checker's.
 
+use crate::ast::ExternalDecl;
 use crate::caps::DeviceCaps;
 use crate::check::UnitChecker;
 use crate::diagnostic::{Diagnostics, FileId, SourceMap};
@@ -89,7 +90,7 @@ impl FrontEnd {
         see_tokens(&tokens, &interner, &sources);
         let mut parser = Parser::new(diags.with_same_settings());
         parser.add_all_tokens(tokens, interner.into_spellings());
-        let (later, program) = parse_and_check(parser, options, caps, &mut |_| {});
+        let (later, program) = parse_and_check(parser, options, caps, None);
         diags.append(later);
         FrontEnd {
             sources,
@@ -206,22 +207,23 @@ fn overlapped(
     let settings = empty_diagnostics(options);
     let mut ending = None;
     let mut failed = false;
-    let mut feed = |parser: &mut Parser| match next_chunk(&receiver) {
-        Some(chunk) if mirror_spellings(parser.spellings_mut(), &chunk) => {
-            parser.add_tokens(chunk.tokens, chunk.words, chunk.ending.is_some());
-            ending = chunk.ending;
-        }
-        // The helper panicked, or the prelude's symbols were not at hand.
-        _ => {
-            failed = true;
-            parser.add_all_tokens(Vec::new(), Vec::new());
-        }
-    };
+    let mut feed =
+        |parser: &mut Parser, checked: &mut CheckedItems| match next_chunk(&receiver, checked) {
+            Some(chunk) if mirror_spellings(parser.spellings_mut(), &chunk) => {
+                parser.add_tokens(chunk.tokens, chunk.words, chunk.ending.is_some());
+                ending = chunk.ending;
+            }
+            // The helper panicked, or the prelude's symbols were not at hand.
+            _ => {
+                failed = true;
+                parser.add_all_tokens(Vec::new(), Vec::new());
+            }
+        };
     let mut parser = Parser::new(settings);
     // The preprocessor's estimate of its output (expansion usually grows a
     // kernel's token count).
     parser.reserve(source.len() / 2 + 16);
-    let (later, program) = parse_and_check(parser, options, caps, &mut feed);
+    let (later, program) = parse_and_check(parser, options, caps, Some(&mut feed));
     drop(helper);
     let (sources, mut diags) = ending.filter(|_| !failed)?;
     diags.append(later);
@@ -267,14 +269,17 @@ fn mirror_spellings(spellings: &mut Vec<Rc<str>>, chunk: &Chunk) -> bool {
 }
 
 /// The next chunk from the helper, spinning a little before sleeping;
-/// `None` when the helper dropped the job (it panicked). The spin yields,
-/// so that a helper waiting for this core gets it.
-fn next_chunk(receiver: &mpsc::Receiver<Chunk>) -> Option<Chunk> {
+/// `None` when the helper dropped the job (it panicked). While it waits it
+/// frees the checked declarations' trees, which would otherwise be freed
+/// after the last chunk (or on the way to the next). The spin yields, so
+/// that a helper waiting for this core gets it.
+fn next_chunk(receiver: &mpsc::Receiver<Chunk>, checked: &mut CheckedItems) -> Option<Chunk> {
     let start = Instant::now();
     loop {
         match receiver.try_recv() {
             Ok(chunk) => return Some(chunk),
             Err(mpsc::TryRecvError::Disconnected) => return None,
+            Err(mpsc::TryRecvError::Empty) if checked.free_one() => {}
             Err(mpsc::TryRecvError::Empty) if start.elapsed() < SPIN_FOR_CHUNK => {
                 std::thread::yield_now();
             }
@@ -319,28 +324,58 @@ fn preprocess_job(job: Job) {
     let _ = job.chunks.send(last);
 }
 
+/// Declarations that have been checked, whose trees are no longer needed:
+/// freeing a tree takes about a sixteenth of the calling thread's work, so
+/// while that thread waits for tokens it frees trees instead of spinning.
+#[derive(Default)]
+struct CheckedItems(Vec<ExternalDecl>);
+
+impl CheckedItems {
+    /// Frees one tree; false when none is left.
+    fn free_one(&mut self) -> bool {
+        self.0.pop().is_some()
+    }
+}
+
+/// Adds the next chunk of tokens to the parser, freeing checked trees
+/// while it waits.
+type Feed<'f> = &'f mut dyn FnMut(&mut Parser, &mut CheckedItems);
+
 /// Parses the unit `parser` reads and checks each external declaration as
-/// it comes, calling `feed` to add tokens when the parser needs more;
-/// returns the parser's then the checker's diagnostics, and the program.
+/// it comes; returns the parser's then the checker's diagnostics, and the
+/// program. With `feed`, the parser's tokens come in chunks: `feed` adds
+/// the next when the parser needs more, and is given the checked
+/// declarations to free while it waits. Without, each tree is freed once
+/// it is checked.
 fn parse_and_check(
     mut parser: Parser,
     options: &BuildOptions,
     caps: &DeviceCaps,
-    feed: &mut dyn FnMut(&mut Parser),
+    mut feed: Option<Feed>,
 ) -> (Diagnostics, hir::Program) {
     let settings = parser.diagnostics().with_same_settings();
     let mut check_diags = settings.with_same_settings();
     let mut checker = UnitChecker::new(options, caps, &mut check_diags);
+    let mut checked = CheckedItems::default();
     loop {
         match parser.next_item() {
             Next::Item(item) => {
                 checker.learn_spellings(parser.spellings());
                 checker.item(&item);
+                if feed.is_some() {
+                    checked.0.push(item);
+                }
             }
-            Next::NeedTokens => feed(&mut parser),
+            Next::NeedTokens => match feed.as_mut() {
+                Some(feed) => feed(&mut parser, &mut checked),
+                // All the tokens are there already; ending the input stops
+                // a parser that asks anyway from asking again.
+                None => parser.add_tokens(Vec::new(), Vec::new(), true),
+            },
             Next::End => break,
         }
     }
+    drop(checked);
     if parser.read_past_input() {
         // Malformed input made the parser look past a chunk: what it
         // parsed there may differ from the whole source's parse, so it is
@@ -349,7 +384,7 @@ fn parse_and_check(
         let (tokens, spellings) = parser.into_input();
         let mut again = Parser::new(settings);
         again.add_all_tokens(tokens, spellings);
-        return parse_and_check(again, options, caps, &mut |_| {});
+        return parse_and_check(again, options, caps, None);
     }
     let program = checker.finish();
     let mut diags = parser.into_diagnostics();
