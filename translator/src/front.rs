@@ -26,7 +26,8 @@ use crate::token::{Punct, TokenKind};
 use crate::{hir, BuildError};
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::{mpsc, Mutex, TryLockError};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{mpsc, Arc, Mutex, TryLockError};
 use std::time::{Duration, Instant};
 
 /// Sources shorter than this are preprocessed on the calling thread. Handing
@@ -39,6 +40,13 @@ const OVERLAP_MIN_SOURCE: usize = 16 * 1024;
 /// a sleeping thread takes tens of microseconds to wake in a VM, and the
 /// whole wait is for a build of a few milliseconds.
 const SPIN_FOR_CHUNK: Duration = Duration::from_micros(500);
+
+/// How long a build waits for the helper to take its job before it
+/// withdraws the job and runs alone. Waking the helper took 20-70 us in the
+/// development VM, but at times of contention on its host several
+/// milliseconds (a halted virtual core is not run at once), which is
+/// longer than preprocessing on the calling thread takes.
+const CLAIM_WAIT: Duration = Duration::from_micros(200);
 
 /// How the helper splits its work.
 #[derive(Clone, Copy)]
@@ -108,7 +116,7 @@ impl FrontEnd {
         caps: &DeviceCaps,
     ) -> Self {
         if source.len() >= OVERLAP_MIN_SOURCE && crate::cores::available() >= 2 {
-            if let Some(front) = overlapped(file_name, source, options, caps, SPLIT) {
+            if let Some(front) = overlapped(file_name, source, options, caps, SPLIT, CLAIM_WAIT) {
                 return front;
             }
         }
@@ -158,6 +166,22 @@ struct Job {
     /// [`PRELUDE_SYMBOLS`]).
     known_prelude: Option<u64>,
     chunks: mpsc::Sender<Chunk>,
+    claim: Arc<AtomicU8>,
+}
+
+/// [`Job::claim`]: the helper has not seen the job yet.
+const PENDING: u8 = 0;
+/// [`Job::claim`]: the helper is running the job.
+const TAKEN: u8 = 1;
+/// [`Job::claim`]: the build runs alone; the helper skips the job.
+const WITHDRAWN: u8 = 2;
+
+/// Moves a job's claim from [`PENDING`] to `to`; false when the other side
+/// moved it first.
+fn settle(claim: &AtomicU8, to: u8) -> bool {
+    claim
+        .compare_exchange(PENDING, to, Ordering::AcqRel, Ordering::Acquire)
+        .is_ok()
 }
 
 /// The helper thread's job queue, started on first use; `None` before that
@@ -166,14 +190,15 @@ struct Job {
 static HELPER: Mutex<Option<mpsc::Sender<Job>>> = Mutex::new(None);
 
 /// The front end with preprocessing on the helper thread, its work split
-/// as `split` says; `None` when the helper is busy or cannot run the job,
-/// so the caller runs it alone.
+/// as `split` says; `None` when the helper is busy, does not take the job
+/// within `claim_wait`, or cannot run it, so the caller runs it alone.
 fn overlapped(
     file_name: &str,
     source: &str,
     options: &BuildOptions,
     caps: &DeviceCaps,
     split: Split,
+    claim_wait: Duration,
 ) -> Option<FrontEnd> {
     let mut helper = match HELPER.try_lock() {
         Ok(helper) => helper,
@@ -191,6 +216,7 @@ fn overlapped(
         *helper = Some(jobs);
     }
     let (chunks, receiver) = mpsc::channel();
+    let claim = Arc::new(AtomicU8::new(PENDING));
     let job = Job {
         file_name: file_name.to_owned(),
         source: source.to_owned(),
@@ -199,9 +225,13 @@ fn overlapped(
         split,
         known_prelude: PRELUDE_SPELLINGS.with(|p| p.borrow().as_ref().map(|(id, _)| *id)),
         chunks,
+        claim: claim.clone(),
     };
     if helper.as_ref()?.send(job).is_err() {
         *helper = None;
+        return None;
+    }
+    if !taken_within(&claim, claim_wait) {
         return None;
     }
     let settings = empty_diagnostics(options);
@@ -288,9 +318,23 @@ fn next_chunk(receiver: &mpsc::Receiver<Chunk>, checked: &mut CheckedItems) -> O
     }
 }
 
-/// The helper thread: preprocesses each job, sending its output in chunks.
+/// Whether the helper takes the job whose claim this is within `wait`
+/// (spinning, yielding, meanwhile); when it has not, the job is withdrawn.
+fn taken_within(claim: &AtomicU8, wait: Duration) -> bool {
+    let start = Instant::now();
+    while claim.load(Ordering::Acquire) == PENDING && start.elapsed() < wait {
+        std::thread::yield_now();
+    }
+    !settle(claim, WITHDRAWN)
+}
+
+/// The helper thread: preprocesses each job it takes, sending its output in
+/// chunks.
 fn serve(jobs: mpsc::Receiver<Job>) {
     for job in jobs {
+        if !settle(&job.claim, TAKEN) {
+            continue;
+        }
         // A panic ends the job, not the helper: the job's sender is
         // dropped, and its build preprocesses again on its own thread (and
         // panics there, as it would have without the helper).
@@ -548,6 +592,7 @@ mod tests {
                 options,
                 &DeviceCaps::full(),
                 split,
+                Duration::from_secs(10),
             ) {
                 return front;
             }
@@ -673,6 +718,42 @@ mod tests {
         ] {
             assert_overlap_changes_nothing(options, source, options);
         }
+    }
+
+    /// A build whose job the helper has not taken when its wait is over
+    /// withdraws the job and runs alone; the helper skips the job and
+    /// serves the next build.
+    #[test]
+    fn withdrawn_jobs_are_skipped() {
+        let source =
+            "int g(int x) { return x * 2; }\nkernel void k(global int *p) { p[0] = g(1); }";
+        let options = BuildOptions::default();
+        let run = |wait| {
+            overlapped(
+                crate::MAIN_FILE_NAME,
+                source,
+                &options,
+                &DeviceCaps::full(),
+                SPLIT,
+                wait,
+            )
+        };
+        let alone = outcome(&FrontEnd::run(
+            crate::MAIN_FILE_NAME,
+            source,
+            &options,
+            &DeviceCaps::full(),
+        ));
+        let mut withdrawn = 0;
+        for _ in 0..20 {
+            // The helper cannot wake and take a job in no time.
+            match run(Duration::ZERO) {
+                Some(front) => assert_eq!(outcome(&front), alone),
+                None => withdrawn += 1,
+            }
+            assert_eq!(outcome(&overlapped_run(source, &options, SPLIT)), alone);
+        }
+        assert!(withdrawn > 0, "no job was withdrawn");
     }
 
     /// Builds on several threads at once: one gets the helper, the others
