@@ -8,8 +8,9 @@
 //! calling thread parses and checks the tokens output so far. The helper
 //! lives as long as the process, so its allocator heap and its cached
 //! prelude stay warm; while it serves one build, others preprocess on their
-//! own threads. The checked program (which holds `Rc`s) is made and stays
-//! on the calling thread.
+//! own threads, as does a build whose job the helper is slow to take. The
+//! checked program (which holds `Rc`s) is made and stays on the calling
+//! thread.
 //!
 //! Diagnostics come out in the same order either way: the preprocessor's,
 //! then the parser's, then the checker's.
