@@ -27,7 +27,7 @@ use crate::token::{Punct, TokenKind};
 use crate::{hir, BuildError};
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::sync::{mpsc, Arc, Mutex, TryLockError};
 use std::time::{Duration, Instant};
 
@@ -48,6 +48,57 @@ const SPIN_FOR_CHUNK: Duration = Duration::from_micros(500);
 /// milliseconds (a halted virtual core is not run at once), which is
 /// longer than preprocessing on the calling thread takes.
 const CLAIM_WAIT: Duration = Duration::from_micros(200);
+
+/// The share of an overlapped build the calling thread may spend waiting
+/// for the helper before one thread would have been faster: alone, the
+/// caller also does the helper's work, about 55% more than its own (9.3M
+/// instructions against 6M), so waits above 0.55 / 1.55 of the build lose.
+/// In quiet periods the caller waits about 15% of the build.
+const MAX_WAIT_SHARE: f64 = 0.35;
+
+/// How many builds run alone after one that waited too long for the helper
+/// (or whose job it did not take in time), before the helper is tried
+/// again. A host that takes a core from the VM for one build usually does
+/// for the next few too.
+const ALONE_AFTER_SLOW_HELPER: u32 = 16;
+
+/// Whether the helper has been worth waiting for lately.
+struct HelperPace {
+    /// Builds left to run alone.
+    alone_left: AtomicU32,
+}
+
+impl HelperPace {
+    const fn new() -> Self {
+        HelperPace {
+            alone_left: AtomicU32::new(0),
+        }
+    }
+
+    /// Whether the next build should run alone (counting it if so).
+    fn run_alone(&self) -> bool {
+        self.alone_left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok()
+    }
+
+    /// Notes an overlapped build that took `took`, `waited` of it waiting
+    /// for the helper.
+    fn note(&self, waited: Duration, took: Duration) {
+        if waited.as_secs_f64() > MAX_WAIT_SHARE * took.as_secs_f64() {
+            self.slow();
+        }
+    }
+
+    /// Notes a build that the helper was too slow for.
+    fn slow(&self) {
+        self.alone_left
+            .store(ALONE_AFTER_SLOW_HELPER, Ordering::Relaxed);
+    }
+}
+
+/// The helper's pace for every build of the process.
+static PACE: HelperPace = HelperPace::new();
 
 /// How the helper splits its work.
 #[derive(Clone, Copy)]
@@ -116,8 +167,11 @@ impl FrontEnd {
         options: &BuildOptions,
         caps: &DeviceCaps,
     ) -> Self {
-        if source.len() >= OVERLAP_MIN_SOURCE && crate::cores::available() >= 2 {
-            if let Some(front) = overlapped(file_name, source, options, caps, SPLIT, CLAIM_WAIT) {
+        if source.len() >= OVERLAP_MIN_SOURCE && crate::cores::available() >= 2 && !PACE.run_alone()
+        {
+            if let Some(front) =
+                overlapped(file_name, source, options, caps, SPLIT, CLAIM_WAIT, &PACE)
+            {
                 return front;
             }
         }
@@ -192,7 +246,8 @@ static HELPER: Mutex<Option<mpsc::Sender<Job>>> = Mutex::new(None);
 
 /// The front end with preprocessing on the helper thread, its work split
 /// as `split` says; `None` when the helper is busy, does not take the job
-/// within `claim_wait`, or cannot run it, so the caller runs it alone.
+/// within `claim_wait`, or cannot run it, so the caller runs it alone. How
+/// long the build waited for the helper goes to `pace`.
 fn overlapped(
     file_name: &str,
     source: &str,
@@ -200,6 +255,7 @@ fn overlapped(
     caps: &DeviceCaps,
     split: Split,
     claim_wait: Duration,
+    pace: &HelperPace,
 ) -> Option<FrontEnd> {
     let mut helper = match HELPER.try_lock() {
         Ok(helper) => helper,
@@ -232,14 +288,20 @@ fn overlapped(
         *helper = None;
         return None;
     }
+    let start = Instant::now();
     if !taken_within(&claim, claim_wait) {
+        pace.slow();
         return None;
     }
+    let mut waited = start.elapsed();
     let settings = empty_diagnostics(options);
     let mut ending = None;
     let mut failed = false;
-    let mut feed =
-        |parser: &mut Parser, checked: &mut CheckedItems| match next_chunk(&receiver, checked) {
+    let mut feed = |parser: &mut Parser, checked: &mut CheckedItems| {
+        let asked = Instant::now();
+        let chunk = next_chunk(&receiver, checked);
+        waited += asked.elapsed();
+        match chunk {
             Some(chunk) if mirror_spellings(parser.spellings_mut(), &chunk) => {
                 parser.add_tokens(chunk.tokens, chunk.words, chunk.ending.is_some());
                 ending = chunk.ending;
@@ -249,13 +311,15 @@ fn overlapped(
                 failed = true;
                 parser.add_all_tokens(Vec::new(), Vec::new());
             }
-        };
+        }
+    };
     let mut parser = Parser::new(settings);
     // The preprocessor's estimate of its output (expansion usually grows a
     // kernel's token count).
     parser.reserve(source.len() / 2 + 16);
     let (later, program) = parse_and_check(parser, options, caps, Some(&mut feed));
     drop(helper);
+    pace.note(waited, start.elapsed());
     let (sources, mut diags) = ending.filter(|_| !failed)?;
     diags.append(later);
     Some(FrontEnd {
@@ -594,6 +658,7 @@ mod tests {
                 &DeviceCaps::full(),
                 split,
                 Duration::from_secs(10),
+                &HelperPace::new(),
             ) {
                 return front;
             }
@@ -737,6 +802,7 @@ mod tests {
                 &DeviceCaps::full(),
                 SPLIT,
                 wait,
+                &HelperPace::new(),
             )
         };
         let alone = outcome(&FrontEnd::run(
@@ -755,6 +821,41 @@ mod tests {
             assert_eq!(outcome(&overlapped_run(source, &options, SPLIT)), alone);
         }
         assert!(withdrawn > 0, "no job was withdrawn");
+    }
+
+    /// After a build that waited for the helper more than one thread would
+    /// have taken, or whose job the helper did not take, the next builds
+    /// run alone; then the helper is tried again.
+    #[test]
+    fn a_slow_helper_is_left_alone_for_a_while() {
+        let pace = HelperPace::new();
+        let ms = Duration::from_millis;
+        pace.note(ms(2), ms(10));
+        assert!(!pace.run_alone(), "20% of the build waiting is normal");
+        pace.note(ms(5), ms(10));
+        let alone = std::iter::from_fn(|| Some(pace.run_alone()))
+            .take(ALONE_AFTER_SLOW_HELPER as usize + 1)
+            .collect::<Vec<_>>();
+        assert!(alone[..ALONE_AFTER_SLOW_HELPER as usize].iter().all(|&a| a));
+        assert!(!alone[ALONE_AFTER_SLOW_HELPER as usize]);
+        // A withdrawn job counts as a slow helper (a build can also find
+        // the helper busy with another test's, which does not count).
+        let options = BuildOptions::default();
+        let withdrew = (0..1000).any(|_| {
+            let source = "int x;";
+            let wait = Duration::ZERO;
+            let _ = overlapped(
+                "t.cl",
+                source,
+                &options,
+                &DeviceCaps::full(),
+                SPLIT,
+                wait,
+                &pace,
+            );
+            pace.run_alone()
+        });
+        assert!(withdrew, "no withdrawn job was noted");
     }
 
     /// Builds on several threads at once: one gets the helper, the others
