@@ -56,22 +56,26 @@ const CLAIM_WAIT: Duration = Duration::from_micros(200);
 /// In quiet periods the caller waits about 15% of the build.
 const MAX_WAIT_SHARE: f64 = 0.35;
 
-/// How many builds run alone after one that waited too long for the helper
-/// (or whose job it did not take in time), before the helper is tried
-/// again. A host that takes a core from the VM for one build usually does
-/// for the next few too.
-const ALONE_AFTER_SLOW_HELPER: u32 = 16;
+/// How many builds run alone once the helper has been too slow lately (or
+/// did not take a job in time), before it is tried again.
+const ALONE_AFTER_SLOW_HELPER: u32 = 8;
 
-/// Whether the helper has been worth waiting for lately.
+/// Whether the helper has been worth waiting for lately: the share of
+/// recent overlapped builds spent waiting for it, averaged so that one
+/// slow build (the host taking a core for a moment) does not turn it off.
 struct HelperPace {
     /// Builds left to run alone.
     alone_left: AtomicU32,
+    /// The average share of a build spent waiting, in thousandths, each
+    /// build weighing a quarter.
+    wait_share: AtomicU32,
 }
 
 impl HelperPace {
     const fn new() -> Self {
         HelperPace {
             alone_left: AtomicU32::new(0),
+            wait_share: AtomicU32::new(0),
         }
     }
 
@@ -85,15 +89,22 @@ impl HelperPace {
     /// Notes an overlapped build that took `took`, `waited` of it waiting
     /// for the helper.
     fn note(&self, waited: Duration, took: Duration) {
-        if waited.as_secs_f64() > MAX_WAIT_SHARE * took.as_secs_f64() {
-            self.slow();
-        }
+        let share = waited.as_secs_f64() / took.as_secs_f64().max(1e-9);
+        self.note_share((share.min(1.0) * 1000.0) as u32);
     }
 
-    /// Notes a build that the helper was too slow for.
+    /// Notes a build whose job the helper did not take in time.
     fn slow(&self) {
-        self.alone_left
-            .store(ALONE_AFTER_SLOW_HELPER, Ordering::Relaxed);
+        self.note_share(1000);
+    }
+
+    fn note_share(&self, share: u32) {
+        let average = (3 * self.wait_share.load(Ordering::Relaxed) + share) / 4;
+        self.wait_share.store(average, Ordering::Relaxed);
+        if f64::from(average) > MAX_WAIT_SHARE * 1000.0 {
+            self.alone_left
+                .store(ALONE_AFTER_SLOW_HELPER, Ordering::Relaxed);
+        }
     }
 }
 
@@ -823,16 +834,18 @@ mod tests {
         assert!(withdrawn > 0, "no job was withdrawn");
     }
 
-    /// After a build that waited for the helper more than one thread would
-    /// have taken, or whose job the helper did not take, the next builds
-    /// run alone; then the helper is tried again.
+    /// Once recent builds have waited for the helper longer than one thread
+    /// would have taken, or its jobs were not taken, the next builds run
+    /// alone; then the helper is tried again.
     #[test]
     fn a_slow_helper_is_left_alone_for_a_while() {
         let pace = HelperPace::new();
         let ms = Duration::from_millis;
         pace.note(ms(2), ms(10));
         assert!(!pace.run_alone(), "20% of the build waiting is normal");
-        pace.note(ms(5), ms(10));
+        pace.note(ms(8), ms(10));
+        assert!(!pace.run_alone(), "one slow build is not enough");
+        pace.note(ms(8), ms(10));
         let alone = std::iter::from_fn(|| Some(pace.run_alone()))
             .take(ALONE_AFTER_SLOW_HELPER as usize + 1)
             .collect::<Vec<_>>();
