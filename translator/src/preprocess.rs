@@ -991,10 +991,16 @@ impl<'p> Preprocessor<'p> {
         );
         f.part = f.part.saturating_mul(2).min(f.part_limit);
         f.unlexed = unlexed;
-        // The file's tokens have all been read: keeping them would copy
-        // every earlier part again each time the vector grows.
-        debug_assert!(f.pos >= f.toks.len());
-        f.toks = toks;
+        // Only tokens not read yet are kept (none, as callers ask when the
+        // tokens run out): keeping them all would copy every earlier part
+        // again each time the vector grows.
+        let mut unread = f.toks.split_off(f.pos.min(f.toks.len()));
+        f.toks = if unread.is_empty() {
+            toks
+        } else {
+            unread.extend_from_slice(&toks);
+            unread
+        };
         f.pos = 0;
         f.errors.append(&mut errors);
         f.next_err = f
