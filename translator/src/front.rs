@@ -87,7 +87,8 @@ impl HelperPace {
     }
 
     /// Notes an overlapped build that took `took`, `waited` of it waiting
-    /// for the helper.
+    /// for the helper (freeing checked trees meanwhile, which is at most a
+    /// sixteenth of the caller's work, so the share errs a little high).
     fn note(&self, waited: Duration, took: Duration) {
         let share = waited.as_secs_f64() / took.as_secs_f64().max(1e-9);
         self.note_share((share.min(1.0) * 1000.0) as u32);
