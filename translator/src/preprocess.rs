@@ -126,6 +126,31 @@ const FIRST_PART_BYTES: usize = 512;
 /// offer after it doubles, up to the caller's size.
 const FIRST_FLUSH_TOKENS: usize = 8;
 
+/// A size that starts small and doubles with each use, up to a limit: the
+/// first parts of a file are lexed, and the first output offered, in small
+/// pieces so that they come out early, and the rest in larger ones.
+#[derive(Clone, Copy)]
+struct Doubling {
+    next: usize,
+    limit: usize,
+}
+
+impl Doubling {
+    fn new(first: usize, limit: usize) -> Self {
+        Doubling {
+            next: first.min(limit),
+            limit,
+        }
+    }
+
+    /// The next size; the one after it is twice as large, up to the limit.
+    fn take(&mut self) -> usize {
+        let size = self.next;
+        self.next = size.saturating_mul(2).min(self.limit);
+        size
+    }
+}
+
 /// [`preprocess_compact`], showing the output to `flush` as it grows, so
 /// that a consumer on another thread can start on it: whenever at least
 /// `every` more tokens are out, `flush` sees them (with the interner that
@@ -695,11 +720,9 @@ struct FileState {
     /// Directory for `#include "..."` relative to this file (disk files).
     dir: Option<PathBuf>,
     /// For a file lexed in parts (see [`Preprocessor::push_file_in_parts`]):
-    /// where the text not lexed yet starts, the size of the next part, and
-    /// the size parts grow to.
+    /// where the text not lexed yet starts, and the sizes of the parts.
     unlexed: Option<usize>,
-    part: usize,
-    part_limit: usize,
+    parts: Doubling,
 }
 
 impl FileState {
@@ -927,7 +950,7 @@ impl<'p> Preprocessor<'p> {
     }
 
     fn push_file(&mut self, id: FileId, dir: Option<PathBuf>) {
-        self.push_file_part(id, dir, usize::MAX, usize::MAX);
+        self.push_file_part(id, dir, Doubling::new(usize::MAX, usize::MAX));
     }
 
     /// Pushes file `id` lexed a part at a time, each when the tokens before
@@ -935,25 +958,14 @@ impl<'p> Preprocessor<'p> {
     /// on another thread): the parts grow from [`FIRST_PART_BYTES`] to
     /// about `part` bytes.
     fn push_file_in_parts(&mut self, id: FileId, part: usize) {
-        self.push_file_part(id, None, part.min(FIRST_PART_BYTES), part);
+        self.push_file_part(id, None, Doubling::new(FIRST_PART_BYTES, part));
     }
 
-    /// Pushes file `id`, lexing its first `first` bytes (to a line end);
-    /// later parts double up to `part_limit` bytes.
-    fn push_file_part(
-        &mut self,
-        id: FileId,
-        dir: Option<PathBuf>,
-        first: usize,
-        part_limit: usize,
-    ) {
-        let (toks, errors, unlexed) = lexer::lex_compact_part(
-            &self.sources.file(id).text,
-            id,
-            &mut self.interner,
-            0,
-            first,
-        );
+    /// Pushes file `id`, lexing its first part; `parts` gives the sizes.
+    fn push_file_part(&mut self, id: FileId, dir: Option<PathBuf>, mut parts: Doubling) {
+        let text = &self.sources.file(id).text;
+        let (toks, errors, unlexed) =
+            lexer::lex_compact_part(text, id, &mut self.interner, 0, parts.take());
         let next_err = errors.first().map_or(u32::MAX, |e| e.location.offset);
         self.files.push(FileState {
             id,
@@ -965,8 +977,7 @@ impl<'p> Preprocessor<'p> {
             conds: Vec::new(),
             dir,
             unlexed,
-            part: first.saturating_mul(2).min(part_limit),
-            part_limit,
+            parts,
         });
     }
 
@@ -987,20 +998,14 @@ impl<'p> Preprocessor<'p> {
             f.id,
             &mut self.interner,
             start,
-            f.part,
+            f.parts.take(),
         );
-        f.part = f.part.saturating_mul(2).min(f.part_limit);
         f.unlexed = unlexed;
-        // Only tokens not read yet are kept (none, as callers ask when the
-        // tokens run out): keeping them all would copy every earlier part
+        // Only tokens not read yet (none, as callers ask when the tokens
+        // run out) stay: keeping them all would copy every earlier part
         // again each time the vector grows.
-        let mut unread = f.toks.split_off(f.pos.min(f.toks.len()));
-        f.toks = if unread.is_empty() {
-            toks
-        } else {
-            unread.extend_from_slice(&toks);
-            unread
-        };
+        f.toks.drain(..f.pos.min(f.toks.len()));
+        f.toks.extend_from_slice(&toks);
         f.pos = 0;
         f.errors.append(&mut errors);
         f.next_err = f
@@ -1059,13 +1064,12 @@ impl<'p> Preprocessor<'p> {
     ) {
         // The first offers come sooner, so that the parser can start on
         // the first declarations while the rest are preprocessed.
-        let mut step = every.min(FIRST_FLUSH_TOKENS);
-        let mut flush_at = step;
+        let mut steps = Doubling::new(FIRST_FLUSH_TOKENS, every);
+        let mut flush_at = steps.take();
         loop {
             if out.len() >= flush_at {
                 flush(out, &self.interner);
-                step = step.saturating_mul(2).min(every);
-                flush_at = out.len().saturating_add(step);
+                flush_at = out.len().saturating_add(steps.take());
             }
             if self.ctxs.is_empty() {
                 self.copy_plain_tokens(out);
