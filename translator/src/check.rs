@@ -12,21 +12,24 @@ mod init;
 mod records;
 mod scopes;
 mod statements;
+mod tree;
 mod type_specs;
 
 use crate::ast::{self, AddressSpace, BinaryOp, ExprKind as A, Name};
 use crate::builtins::{self, common_scalar, promote};
 use crate::caps::DeviceCaps;
-use crate::diagnostic::{Diagnostics, Location};
-use crate::hir::{self, Expr, ExprKind as H, FunctionId, LocalId, Stmt};
+use crate::diagnostic::{Diagnostics, Location, Span};
+use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId, StmtId, StmtKind};
 use crate::lexer::Interner;
 use crate::literal;
 use crate::options::BuildOptions;
 use crate::reflect::AddressQualifier;
 use crate::types::{self, BuiltinName, Pointee, Scalar, Type};
+use naga::Arena;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use tree::Expr;
 
 /// Checks `unit`, whose names `interner` spells; the result is only
 /// meaningful when `diags` has no errors.
@@ -60,13 +63,12 @@ impl<'a> UnitChecker<'a> {
             caps,
             cl_std: options.effective_cl_std().version(),
             linking: options.linking,
-            program: hir::Program::default(),
+            program: hir::Program::new(caps.address_bits),
             names: Vec::new(),
             predefined: RefCell::new(Vec::new()),
             scopes: scopes::Scopes::new(),
-            records: Vec::new(),
             current: None,
-            calls: Vec::new(),
+            calls: HashMap::new(),
             builtin_cache: HashMap::default(),
             loop_depth: 0,
             break_depth: 0,
@@ -92,16 +94,19 @@ impl<'a> UnitChecker<'a> {
 
     /// The checked program, after the unit-wide checks.
     pub(crate) fn finish(self) -> hir::Program {
-        let mut checker = self.0;
-        checker.program.records = checker.records;
-        reject_recursion(&checker.calls, checker.diags);
+        let checker = self.0;
+        reject_recursion(&checker.program, &checker.calls, checker.diags);
         checker.program
     }
 }
 
+/// The user functions each defined function calls, with the call's
+/// location.
+type CallGraph = HashMap<FunctionId, Vec<(FunctionId, Location)>>;
+
 /// OpenCL C has no recursion (6.9.m): reports each call that closes a cycle
 /// of calls, at the call.
-fn reject_recursion(calls: &[Vec<(FunctionId, Location)>], diags: &mut Diagnostics) {
+fn reject_recursion(program: &hir::Program, calls: &CallGraph, diags: &mut Diagnostics) {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
@@ -110,23 +115,23 @@ fn reject_recursion(calls: &[Vec<(FunctionId, Location)>], diags: &mut Diagnosti
     }
     fn visit(
         id: FunctionId,
-        calls: &[Vec<(FunctionId, Location)>],
-        marks: &mut [Mark],
+        calls: &CallGraph,
+        marks: &mut HashMap<FunctionId, Mark>,
         diags: &mut Diagnostics,
     ) {
-        marks[id] = Mark::OnPath;
-        for &(callee, location) in calls.get(id).map_or(&[][..], Vec::as_slice) {
-            match marks[callee] {
+        marks.insert(id, Mark::OnPath);
+        for &(callee, location) in calls.get(&id).map_or(&[][..], Vec::as_slice) {
+            match marks.get(&callee).copied().unwrap_or(Mark::New) {
                 Mark::OnPath => diags.error(location, "recursion is not supported in OpenCL"),
                 Mark::New => visit(callee, calls, marks, diags),
                 Mark::Done => {}
             }
         }
-        marks[id] = Mark::Done;
+        marks.insert(id, Mark::Done);
     }
-    let mut marks = vec![Mark::New; calls.len()];
-    for id in 0..calls.len() {
-        if marks[id] == Mark::New {
+    let mut marks = HashMap::new();
+    for (id, _) in program.functions.iter() {
+        if !marks.contains_key(&id) {
             visit(id, calls, &mut marks, diags);
         }
     }
@@ -139,14 +144,17 @@ enum Symbol {
     /// The type, its qualifiers, and an alignment set on the typedef.
     Typedef(Type, ast::Qualifiers, Option<u64>),
     EnumConstant(i64),
-    /// A struct or union tag: an index into `Checker::records`.
-    Tag(u32),
+    /// A struct or union tag.
+    Tag(naga::Handle<types::Record>),
     Global(hir::GlobalId),
 }
 
-/// The function being checked: its locals and return type.
+/// The function being checked: the arenas of its body, and what its
+/// statements are checked against.
 struct FunctionState {
-    locals: Vec<hir::Local>,
+    locals: Arena<hir::Local>,
+    exprs: Arena<hir::Expr>,
+    stmts: Arena<hir::Stmt>,
     ret: Type,
     is_kernel: bool,
     /// `scopes.depth()` inside the body's outermost block, where `__local`
@@ -170,14 +178,10 @@ struct Checker<'a> {
     /// only for names no declaration covers (mostly built-in functions).
     predefined: RefCell<Vec<u8>>,
     scopes: scopes::Scopes,
-    /// Every struct and union type, by id; the latest version of each.
-    records: Vec<Rc<types::Record>>,
     current: Option<FunctionState>,
-    /// The user functions each defined function calls, with the call's
-    /// location, indexed by function id: the call graph that
-    /// [`reject_recursion`] walks, gathered while checking rather than by a
-    /// second walk over the HIR.
-    calls: Vec<Vec<(FunctionId, Location)>>,
+    /// The call graph that [`reject_recursion`] walks, gathered while
+    /// checking rather than by a second walk over the HIR.
+    calls: CallGraph,
     /// Built-in overload resolutions by name and scalar/vector argument
     /// types: kernels call the same few built-ins with the same types over
     /// and over, and a table search per call was a tenth of checking.
@@ -216,15 +220,6 @@ impl BuiltinCallKey {
     }
 }
 
-/// Placeholder type after an error: accepted everywhere, reported nowhere.
-fn error_type() -> Type {
-    Type::Unsupported("<error>".into())
-}
-
-fn is_error(t: &Type) -> bool {
-    matches!(t, Type::Unsupported(n) if &**n == "<error>")
-}
-
 impl<'a> Checker<'a> {
     fn size_type(&self, signed: bool) -> Scalar {
         match (self.caps.address_bits, signed) {
@@ -235,7 +230,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn error(&mut self, location: Location, message: impl Into<String>) {
+    fn error(&mut self, location: impl Into<Location>, message: impl Into<String>) {
         self.diags.error(location, message);
     }
 
@@ -246,9 +241,72 @@ impl<'a> Checker<'a> {
         &self.names[name.0 as usize]
     }
 
-    /// The spelling of `name`, shared (for the HIR).
-    fn spelling(&self, name: Name) -> Rc<str> {
-        self.names[name.0 as usize].clone()
+    /// The spelling of `name`, owned (for messages made while `self` is
+    /// borrowed mutably).
+    fn spelling(&self, name: Name) -> String {
+        self.names[name.0 as usize].to_string()
+    }
+
+    /// `name` as a symbol of the program.
+    fn symbol(&mut self, name: Name) -> hir::Symbol {
+        self.program.names.intern(&self.names[name.0 as usize])
+    }
+
+    // ---- types ----
+
+    /// What a pointer type points to (a copy: pointees are small).
+    fn pointee(&self, ty: Type) -> Option<Pointee> {
+        self.program.types.pointee(ty).copied()
+    }
+
+    fn pointer_to(&mut self, pointee: Pointee) -> Type {
+        self.program.types.pointer(pointee)
+    }
+
+    fn array_of(&mut self, element: Type, len: u64) -> Type {
+        self.program.types.array(element, len)
+    }
+
+    /// The element type of an array type.
+    fn element_of(&self, array: Type) -> Option<Type> {
+        self.program.types.array_element(array)
+    }
+
+    fn type_size(&self, ty: Type) -> Option<u64> {
+        self.program.types.size(ty)
+    }
+
+    fn record(&self, r: naga::Handle<types::Record>) -> &types::Record {
+        &self.program.types[r]
+    }
+
+    /// `ty` as clang spells it in diagnostics.
+    fn display(&self, ty: Type) -> String {
+        self.program.display(ty)
+    }
+
+    // ---- the HIR of the function being checked ----
+
+    /// Appends a checked expression tree to the current function.
+    fn commit(&mut self, e: Expr) -> ExprId {
+        let state = self.current.as_mut().expect("inside a function");
+        e.append_to(&mut state.exprs)
+    }
+
+    /// Appends a checked initialiser of a program-scope variable.
+    fn commit_global(&mut self, e: Expr) -> ExprId {
+        e.append_to(&mut self.program.global_exprs)
+    }
+
+    fn add_stmt(&mut self, kind: StmtKind, span: impl Into<Span>) -> StmtId {
+        let state = self.current.as_mut().expect("inside a function");
+        state.stmts.append(
+            hir::Stmt {
+                kind,
+                span: span.into(),
+            },
+            naga::Span::UNDEFINED,
+        )
     }
 
     /// What identifier `name` means here: a declaration, or else one of the
@@ -304,21 +362,12 @@ impl<'a> Checker<'a> {
     /// has one.
     fn add_local(&mut self, name: Option<Name>, local: hir::Local) -> LocalId {
         let state = self.current.as_mut().expect("inside a function");
-        state.locals.push(local);
-        let id = state.locals.len() - 1;
+        let id = state.locals.append(local, naga::Span::UNDEFINED);
         if let Some(name) = name {
             self.declare(name, Symbol::Local(id));
         }
         id
     }
-
-    // ---- types ----
-
-    // ---- constant expressions ----
-
-    // ---- declarations ----
-
-    // ---- expressions ----
 }
 
 impl Checker<'_> {
@@ -326,7 +375,7 @@ impl Checker<'_> {
     /// the only variadic function, so it has no row in the built-in table.
     fn printf(&mut self, args: Vec<Expr>, location: Location) -> Expr {
         let format_ok = args.first().is_some_and(|f| {
-            matches!(f.ty.pointee(), Some(p) if p.space == AddressSpace::Constant
+            matches!(self.pointee(f.ty), Some(p) if p.space == AddressSpace::Constant
                 && matches!(p.ty, Type::Scalar(Scalar::Char)))
         });
         if !format_ok {
@@ -340,10 +389,13 @@ impl Checker<'_> {
             .skip(1)
             .find(|a| !(a.ty.is_arithmetic() || matches!(a.ty, Type::Pointer(_))))
         {
-            let (ty, at) = (bad.ty.display(), bad.location);
-            self.error(at, format!("cannot pass a value of type '{ty}' to printf"));
+            let (ty, at) = (self.display(bad.ty), bad.span);
+            self.error(
+                at.location(),
+                format!("cannot pass a value of type '{ty}' to printf"),
+            );
         }
-        Expr::new(H::Printf(args), Type::INT, location)
+        Expr::new(H::Printf(tree::boxed(args)), Type::INT, location)
     }
 }
 
@@ -463,10 +515,7 @@ fn type_as_written(p: &ast::ParamDecl, names: &[Rc<str>]) -> String {
 /// `s0`..`sF`, `lo`/`hi`/`even`/`odd`.
 fn parse_swizzle(name: &str, s: Scalar, n: u8, cl_std: (u32, u32)) -> Result<Vec<u8>, String> {
     let bad = || format!("illegal vector component name '{name}'");
-    let out_of_range = || {
-        let vector = Type::Vector(s, n).display();
-        format!("vector component access exceeds type '{vector}'")
-    };
+    let out_of_range = || format!("vector component access exceeds type '{}{n}'", s.name());
     let half = |start: u8, step: u8| -> Vec<u8> {
         let len = types::storage_lanes(n) / 2;
         (0..len).map(|i| start + i * step).collect()

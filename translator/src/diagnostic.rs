@@ -27,6 +27,60 @@ impl Location {
     }
 }
 
+/// A range of source text in one file: `start..end`, byte offsets. Every
+/// node of the checked program carries one; diagnostics point at its
+/// start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub file: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    /// The empty span at `at`.
+    pub fn at(at: Location) -> Self {
+        Span {
+            file: at.file,
+            start: at.offset,
+            end: at.offset,
+        }
+    }
+
+    /// Where diagnostics about the node point.
+    pub fn location(self) -> Location {
+        Location {
+            file: self.file,
+            offset: self.start,
+        }
+    }
+
+    /// From this span's start to `other`'s end, when both are in one file
+    /// and in that order; else this span.
+    pub fn to(self, other: Span) -> Span {
+        if other.file == self.file && other.end >= self.start {
+            Span {
+                end: other.end,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+}
+
+impl From<Location> for Span {
+    fn from(at: Location) -> Self {
+        Span::at(at)
+    }
+}
+
+impl From<Span> for Location {
+    fn from(span: Span) -> Self {
+        span.location()
+    }
+}
+
 /// A `#line` directive: from `physical_line` on (1-based, the line after the
 /// directive), lines are numbered from `presumed_line` and named `name`.
 #[derive(Clone, Debug)]
@@ -180,16 +234,16 @@ pub struct Diagnostics {
 }
 
 impl Diagnostics {
-    pub fn error(&mut self, location: Location, message: impl Into<String>) {
-        self.push(Severity::Error, Some(location), message.into());
+    pub fn error(&mut self, location: impl Into<Location>, message: impl Into<String>) {
+        self.push(Severity::Error, Some(location.into()), message.into());
     }
 
-    pub fn warning(&mut self, location: Location, message: impl Into<String>) {
-        self.push(Severity::Warning, Some(location), message.into());
+    pub fn warning(&mut self, location: impl Into<Location>, message: impl Into<String>) {
+        self.push(Severity::Warning, Some(location.into()), message.into());
     }
 
-    pub fn note(&mut self, location: Location, message: impl Into<String>) {
-        self.push(Severity::Note, Some(location), message.into());
+    pub fn note(&mut self, location: impl Into<Location>, message: impl Into<String>) {
+        self.push(Severity::Note, Some(location.into()), message.into());
     }
 
     pub fn push(&mut self, severity: Severity, location: Option<Location>, message: String) {

@@ -2,68 +2,180 @@
 //! implicit conversion explicit. `check` builds it from the AST and `lower`
 //! turns it into naga IR, so the lowering never has to reason about C's
 //! conversion rules.
+//!
+//! It is laid out as naga's IR is: each function owns arenas of its locals,
+//! expressions and statements, which refer to one another by typed
+//! [`Handle`]s; types are interned once per program in [`Types`]; names
+//! are interned [`Symbol`]s; every node has a [`Span`]. Nothing in it is
+//! reference-counted, so a program can be shared by the threads that lower
+//! its kernels (see the assertion at the end of this file).
+//!
+//! Expression kinds are generic over how children are held
+//! ([`ExprKind<E>`]): here as handles into the function's arena, and in the
+//! checker as a tree it can fold and rewrite while it types an expression
+//! (see `check::tree`), before the finished tree is appended here.
 
 use crate::ast::{AddressSpace, BinaryOp};
 use crate::builtins::Builtin;
-use crate::diagnostic::Location;
+use crate::diagnostic::Span;
 use crate::reflect::AddressQualifier;
-use crate::types::{Record, Type};
-use std::rc::Rc;
+use crate::types::{Type, Types};
+use naga::{Arena, Handle};
+use std::collections::HashMap;
 
-pub type LocalId = usize;
-pub type FunctionId = usize;
-pub type GlobalId = usize;
+pub type FunctionId = Handle<Function>;
+pub type GlobalId = Handle<Global>;
+pub type LocalId = Handle<Local>;
+pub type ExprId = Handle<Expr>;
+pub type StmtId = Handle<Stmt>;
 
-#[derive(Debug, Default)]
+/// Statements in order.
+pub type Block = Vec<StmtId>;
+
+/// An interned name of the program (functions, variables, members, tags):
+/// equal spellings are one symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Symbol(u32);
+
+impl Symbol {
+    /// The empty name of anonymous records, members and parameters.
+    pub const EMPTY: Symbol = Symbol(0);
+}
+
+/// The spellings of a program's [`Symbol`]s.
+pub struct Names {
+    spellings: Vec<Box<str>>,
+    symbols: HashMap<Box<str>, Symbol>,
+}
+
+impl Default for Names {
+    fn default() -> Self {
+        Names {
+            spellings: vec!["".into()],
+            symbols: HashMap::from([("".into(), Symbol::EMPTY)]),
+        }
+    }
+}
+
+impl Names {
+    /// The symbol spelled `spelling`, made on first use.
+    pub fn intern(&mut self, spelling: &str) -> Symbol {
+        if let Some(&symbol) = self.symbols.get(spelling) {
+            return symbol;
+        }
+        let symbol = Symbol(self.spellings.len() as u32);
+        self.spellings.push(spelling.into());
+        self.symbols.insert(spelling.into(), symbol);
+        symbol
+    }
+}
+
+impl std::fmt::Debug for Names {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(&self.spellings).finish()
+    }
+}
+
+impl std::ops::Index<Symbol> for Names {
+    type Output = str;
+    fn index(&self, symbol: Symbol) -> &str {
+        &self.spellings[symbol.0 as usize]
+    }
+}
+
+#[derive(Debug)]
 pub struct Program {
-    pub functions: Vec<Function>,
+    pub names: Names,
+    pub types: Types,
+    pub functions: Arena<Function>,
     /// Program-scope variables (`__constant` tables; `__global` from 2.0,
     /// with the `static` variables of functions).
-    pub globals: Vec<Global>,
-    /// Every struct and union type, by id.
-    pub records: Vec<Rc<Record>>,
+    pub globals: Arena<Global>,
+    /// The expressions of the globals' initialisers.
+    pub global_exprs: Arena<Expr>,
     /// Program-scope typedefs in declaration order, with the alignment an
     /// attribute set on them (for layout queries).
-    pub typedefs: Vec<(Rc<str>, Type, Option<u64>)>,
+    pub typedefs: Vec<(Symbol, Type, Option<u64>)>,
+}
+
+impl Program {
+    /// An empty program for a device with `address_bits`-bit pointers.
+    pub fn new(address_bits: u32) -> Self {
+        Program {
+            names: Names::default(),
+            types: Types::new(address_bits),
+            functions: Arena::new(),
+            globals: Arena::new(),
+            global_exprs: Arena::new(),
+            typedefs: Vec::new(),
+        }
+    }
+
+    /// `ty` as clang spells it in diagnostics.
+    pub fn display(&self, ty: Type) -> String {
+        self.types.display(ty, &self.names)
+    }
 }
 
 #[derive(Debug)]
 pub struct Global {
-    pub name: Rc<str>,
+    pub name: Symbol,
     pub ty: Type,
     /// `Constant` or `Global`.
     pub space: AddressSpace,
-    pub init: Option<Expr>,
-    pub location: Location,
+    /// An expression of [`Program::global_exprs`].
+    pub init: Option<ExprId>,
+    pub span: Span,
 }
 
 #[derive(Debug)]
 pub struct Function {
-    pub name: Rc<str>,
+    pub name: Symbol,
     /// Parameter types, known from the first declaration on, so calls can
     /// precede the definition.
     pub signature: Vec<Type>,
-    /// The first `params.len()` locals are the parameters.
+    /// The first locals, one per parameter.
     pub params: Vec<LocalId>,
-    pub locals: Vec<Local>,
+    pub locals: Arena<Local>,
+    pub exprs: Arena<Expr>,
+    pub stmts: Arena<Stmt>,
     pub ret: Type,
-    pub body: Vec<Stmt>,
+    pub body: Block,
     /// Set for `__kernel` functions.
     pub kernel: Option<KernelInfo>,
     /// False for a prototype never defined.
     pub defined: bool,
-    pub location: Location,
+    pub span: Span,
+}
+
+impl Function {
+    /// A function declared with `signature`, not defined yet.
+    pub fn declared(name: Symbol, signature: Vec<Type>, ret: Type, span: Span) -> Self {
+        Function {
+            name,
+            signature,
+            params: Vec::new(),
+            locals: Arena::new(),
+            exprs: Arena::new(),
+            stmts: Arena::new(),
+            ret,
+            body: Block::new(),
+            kernel: None,
+            defined: false,
+            span,
+        }
+    }
 }
 
 #[derive(Debug)]
 pub struct Local {
-    pub name: Rc<str>,
+    pub name: Symbol,
     pub ty: Type,
     /// `Private`, or `Local`/`Constant` for such variables of a kernel.
     pub space: AddressSpace,
     /// Declared `const` (the variable itself, not a pointee).
     pub is_const: bool,
-    pub location: Location,
+    pub span: Span,
 }
 
 /// What `-cl-kernel-arg-info` and reflection report about a kernel.
@@ -84,27 +196,33 @@ pub struct KernelArgInfo {
 }
 
 #[derive(Debug)]
-pub enum Stmt {
-    Expr(Expr),
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum StmtKind {
+    Expr(ExprId),
     /// A declaration with an initialiser already converted to the local's
     /// type.
-    Init(LocalId, Expr),
-    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    Init(LocalId, ExprId),
+    If(ExprId, Block, Block),
     /// Every C loop: `while` and `for` test first, `do` tests after the body;
     /// `step` runs after the body and after `continue`.
     Loop {
-        cond: Option<Expr>,
-        body: Vec<Stmt>,
-        step: Option<Expr>,
+        cond: Option<ExprId>,
+        body: Block,
+        step: Option<ExprId>,
         test_first: bool,
     },
     /// `switch`: the body split at its top-level `case`/`default` labels;
     /// control falls from one case into the next unless it breaks.
-    Switch(Expr, Vec<SwitchCase>),
+    Switch(ExprId, Vec<SwitchCase>),
     Break,
     Continue,
-    Return(Option<Expr>, Location),
-    Block(Vec<Stmt>),
+    Return(Option<ExprId>),
+    Block(Block),
 }
 
 #[derive(Debug)]
@@ -113,7 +231,7 @@ pub struct SwitchCase {
     /// controlling type's bits) and whether `default` is among them.
     pub values: Vec<u64>,
     pub is_default: bool,
-    pub body: Vec<Stmt>,
+    pub body: Block,
 }
 
 #[derive(Debug, Clone)]
@@ -122,7 +240,7 @@ pub struct Expr {
     /// The value's type (array lvalues keep their array type; `Decay`
     /// makes them pointers).
     pub ty: Type,
-    pub location: Location,
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,8 +251,10 @@ pub enum UnaryOp {
     LogicalNot,
 }
 
+/// An expression's operation, with its operands held as `E`: [`ExprId`]s
+/// in the HIR.
 #[derive(Debug, Clone)]
-pub enum ExprKind {
+pub enum ExprKind<E = ExprId> {
     /// An integer constant of `ty`, as its two's-complement bits.
     Int(u64),
     Float(f64),
@@ -147,97 +267,167 @@ pub enum ExprKind {
     /// `{ ... }` for an aggregate, vector or scalar of `ty`: each value with
     /// the path of member/element indices it initialises; what is not
     /// listed is zero.
-    InitList(Vec<(Vec<u64>, Expr)>),
+    InitList(Vec<(Vec<u64>, E)>),
     /// Converts the operand to `ty` (C conversion, including to/from bool).
-    Convert(Box<Expr>),
+    Convert(E),
     /// A scalar widened to the vector type `ty`.
-    Splat(Box<Expr>),
-    Unary(UnaryOp, Box<Expr>),
+    Splat(E),
+    Unary(UnaryOp, E),
     /// Both operands already have the operation type; comparisons have type
     /// `int` (scalars) or the signed integer vector (vectors). For shifts the
     /// right operand has the left's type.
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Binary(BinaryOp, E, E),
     /// `&&` / `||` on two operands that are compared with zero: scalars
     /// with short-circuit evaluation (type `int`), or vectors of one type
     /// lane by lane, both evaluated (the signed integer vector result).
-    Logical(BinaryOp, Box<Expr>, Box<Expr>),
+    Logical(BinaryOp, E, E),
     /// `c ? a : b`, evaluating only the chosen side.
-    Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
+    Conditional(E, E, E),
     /// `target = value`; the value has the target's type.
-    Assign(Box<Expr>, Box<Expr>),
+    Assign(E, E),
     /// `target op= value`: the target is read, converted to `op_ty`,
     /// combined with `value` (already `op_ty`), converted back and stored.
     CompoundAssign {
         op: BinaryOp,
-        target: Box<Expr>,
-        value: Box<Expr>,
+        target: E,
+        value: E,
         op_ty: Type,
     },
     /// `++`/`--`, prefix or postfix, on an arithmetic or pointer lvalue.
     IncDec {
-        target: Box<Expr>,
+        target: E,
         increment: bool,
         prefix: bool,
     },
     /// `base[index]` where base is a pointer or an array lvalue; an lvalue.
-    Index(Box<Expr>, Box<Expr>),
+    Index(E, E),
     /// `*pointer`; an lvalue.
-    Deref(Box<Expr>),
+    Deref(E),
     /// `&lvalue`.
-    AddressOf(Box<Expr>),
+    AddressOf(E),
     /// Pointer plus a signed element count (`p + n`, `p - n`).
-    PointerOffset(Box<Expr>, Box<Expr>),
+    PointerOffset(E, E),
     /// A pointer reinterpreted as pointing to another type (`(uint *)p`).
-    PointerCast(Box<Expr>),
+    PointerCast(E),
     /// An array lvalue used as a value: a pointer to its first element.
-    Decay(Box<Expr>),
-    Call(FunctionId, Vec<Expr>),
-    Builtin(Builtin, Vec<Expr>),
+    Decay(E),
+    Call(FunctionId, Vec<E>),
+    Builtin(Builtin, Vec<E>),
     /// `printf(format, ...)`.
-    Printf(Vec<Expr>),
-    Comma(Box<Expr>, Box<Expr>),
+    Printf(Vec<E>),
+    Comma(E, E),
     /// Lanes of a vector, by index; an lvalue when the base is one and no
     /// lane repeats.
-    Swizzle(Box<Expr>, Vec<u8>),
+    Swizzle(E, Vec<u8>),
     /// Field `index` of a record; an lvalue when the base is one.
-    Member(Box<Expr>, usize),
+    Member(E, usize),
     /// `(float4)(a, b.xy, c)`: parts are scalars or vectors of the element
     /// type whose lanes add up to the vector's.
-    VectorLiteral(Vec<Expr>),
+    VectorLiteral(Vec<E>),
 }
 
-impl Expr {
-    pub fn new(kind: ExprKind, ty: Type, location: Location) -> Self {
-        Expr { kind, ty, location }
+impl<E> ExprKind<E> {
+    /// The same operation with each operand passed through `f`, in
+    /// evaluation order.
+    pub fn map<F>(self, f: &mut impl FnMut(E) -> F) -> ExprKind<F> {
+        use ExprKind as K;
+        match self {
+            K::Int(v) => K::Int(v),
+            K::Float(v) => K::Float(v),
+            K::Local(l) => K::Local(l),
+            K::Global(g) => K::Global(g),
+            K::Str(s) => K::Str(s),
+            K::InitList(items) => K::InitList(items.into_iter().map(|(p, e)| (p, f(e))).collect()),
+            K::Convert(e) => K::Convert(f(e)),
+            K::Splat(e) => K::Splat(f(e)),
+            K::Unary(op, e) => K::Unary(op, f(e)),
+            K::Binary(op, a, b) => {
+                let a = f(a);
+                K::Binary(op, a, f(b))
+            }
+            K::Logical(op, a, b) => {
+                let a = f(a);
+                K::Logical(op, a, f(b))
+            }
+            K::Conditional(c, a, b) => {
+                let c = f(c);
+                let a = f(a);
+                K::Conditional(c, a, f(b))
+            }
+            K::Assign(a, b) => {
+                let a = f(a);
+                K::Assign(a, f(b))
+            }
+            K::CompoundAssign {
+                op,
+                target,
+                value,
+                op_ty,
+            } => {
+                let target = f(target);
+                K::CompoundAssign {
+                    op,
+                    target,
+                    value: f(value),
+                    op_ty,
+                }
+            }
+            K::IncDec {
+                target,
+                increment,
+                prefix,
+            } => K::IncDec {
+                target: f(target),
+                increment,
+                prefix,
+            },
+            K::Index(a, b) => {
+                let a = f(a);
+                K::Index(a, f(b))
+            }
+            K::Deref(e) => K::Deref(f(e)),
+            K::AddressOf(e) => K::AddressOf(f(e)),
+            K::PointerOffset(a, b) => {
+                let a = f(a);
+                K::PointerOffset(a, f(b))
+            }
+            K::PointerCast(e) => K::PointerCast(f(e)),
+            K::Decay(e) => K::Decay(f(e)),
+            K::Call(id, args) => K::Call(id, args.into_iter().map(f).collect()),
+            K::Builtin(b, args) => K::Builtin(b, args.into_iter().map(f).collect()),
+            K::Printf(args) => K::Printf(args.into_iter().map(f).collect()),
+            K::Comma(a, b) => {
+                let a = f(a);
+                K::Comma(a, f(b))
+            }
+            K::Swizzle(e, lanes) => K::Swizzle(f(e), lanes),
+            K::Member(e, field) => K::Member(f(e), field),
+            K::VectorLiteral(parts) => K::VectorLiteral(parts.into_iter().map(f).collect()),
+        }
     }
-}
 
-impl Expr {
-    /// Calls `f` on each direct sub-expression.
-    pub fn for_each_child<'s>(&'s self, f: &mut dyn FnMut(&'s Expr)) {
-        match &self.kind {
-            ExprKind::Int(_)
-            | ExprKind::Float(_)
-            | ExprKind::Local(_)
-            | ExprKind::Global(_)
-            | ExprKind::Str(_) => {}
-            ExprKind::Convert(e)
-            | ExprKind::Splat(e)
-            | ExprKind::Unary(_, e)
-            | ExprKind::Deref(e)
-            | ExprKind::AddressOf(e)
-            | ExprKind::Decay(e)
-            | ExprKind::PointerCast(e)
-            | ExprKind::Swizzle(e, _)
-            | ExprKind::Member(e, _)
-            | ExprKind::IncDec { target: e, .. } => f(e),
-            ExprKind::Binary(_, a, b)
-            | ExprKind::Logical(_, a, b)
-            | ExprKind::Assign(a, b)
-            | ExprKind::Index(a, b)
-            | ExprKind::PointerOffset(a, b)
-            | ExprKind::Comma(a, b)
-            | ExprKind::CompoundAssign {
+    /// Calls `f` on each operand, in evaluation order.
+    pub fn for_each_child<'s>(&'s self, f: &mut impl FnMut(&'s E)) {
+        use ExprKind as K;
+        match self {
+            K::Int(_) | K::Float(_) | K::Local(_) | K::Global(_) | K::Str(_) => {}
+            K::Convert(e)
+            | K::Splat(e)
+            | K::Unary(_, e)
+            | K::Deref(e)
+            | K::AddressOf(e)
+            | K::Decay(e)
+            | K::PointerCast(e)
+            | K::Swizzle(e, _)
+            | K::Member(e, _)
+            | K::IncDec { target: e, .. } => f(e),
+            K::Binary(_, a, b)
+            | K::Logical(_, a, b)
+            | K::Assign(a, b)
+            | K::Index(a, b)
+            | K::PointerOffset(a, b)
+            | K::Comma(a, b)
+            | K::CompoundAssign {
                 target: a,
                 value: b,
                 ..
@@ -245,47 +435,53 @@ impl Expr {
                 f(a);
                 f(b);
             }
-            ExprKind::Conditional(c, a, b) => {
+            K::Conditional(c, a, b) => {
                 f(c);
                 f(a);
                 f(b);
             }
-            ExprKind::Call(_, args)
-            | ExprKind::Builtin(_, args)
-            | ExprKind::Printf(args)
-            | ExprKind::VectorLiteral(args) => args.iter().for_each(f),
-            ExprKind::InitList(items) => items.iter().for_each(|(_, e)| f(e)),
+            K::Call(_, args) | K::Builtin(_, args) | K::Printf(args) | K::VectorLiteral(args) => {
+                args.iter().for_each(f)
+            }
+            K::InitList(items) => items.iter().for_each(|(_, e)| f(e)),
         }
     }
 }
 
-impl Stmt {
+impl StmtKind {
     /// Calls `on_expr` on each expression directly in this statement and
     /// `on_stmt` on each directly nested statement.
-    pub fn for_each_child<'s>(
-        &'s self,
-        on_expr: &mut dyn FnMut(&'s Expr),
-        on_stmt: &mut dyn FnMut(&'s Stmt),
+    pub fn for_each_child(
+        &self,
+        on_expr: &mut impl FnMut(ExprId),
+        on_stmt: &mut impl FnMut(StmtId),
     ) {
         match self {
-            Stmt::Expr(e) | Stmt::Init(_, e) => on_expr(e),
-            Stmt::If(c, a, b) => {
-                on_expr(c);
-                a.iter().chain(b).for_each(on_stmt);
+            StmtKind::Expr(e) | StmtKind::Init(_, e) => on_expr(*e),
+            StmtKind::If(c, a, b) => {
+                on_expr(*c);
+                a.iter().chain(b).for_each(|&s| on_stmt(s));
             }
-            Stmt::Loop {
+            StmtKind::Loop {
                 cond, body, step, ..
             } => {
-                cond.iter().chain(step).for_each(&mut *on_expr);
-                body.iter().for_each(on_stmt);
+                cond.iter().chain(step).for_each(|&e| on_expr(e));
+                body.iter().for_each(|&s| on_stmt(s));
             }
-            Stmt::Switch(v, cases) => {
-                on_expr(v);
-                cases.iter().flat_map(|c| &c.body).for_each(on_stmt);
+            StmtKind::Switch(v, cases) => {
+                on_expr(*v);
+                cases.iter().flat_map(|c| &c.body).for_each(|&s| on_stmt(s));
             }
-            Stmt::Return(v, _) => v.iter().for_each(on_expr),
-            Stmt::Block(stmts) => stmts.iter().for_each(on_stmt),
-            Stmt::Break | Stmt::Continue => {}
+            StmtKind::Return(v) => v.iter().for_each(|&e| on_expr(e)),
+            StmtKind::Block(stmts) => stmts.iter().for_each(|&s| on_stmt(s)),
+            StmtKind::Break | StmtKind::Continue => {}
         }
     }
 }
+
+/// The lowering shares one program between the threads that lower its
+/// kernels.
+const _: () = {
+    const fn shareable<T: Send + Sync>() {}
+    shareable::<Program>();
+};

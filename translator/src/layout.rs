@@ -14,8 +14,8 @@
 //! compares it with the system C compiler on the Khronos host types.
 
 use crate::ast::RecordKind;
-use crate::types::{Field, Type};
-use std::rc::Rc;
+use crate::hir::Symbol;
+use crate::types::{Field, Type, Types};
 
 /// `__attribute__((aligned))` without a value: the largest alignment of any
 /// OpenCL type (`long16`, `double16`).
@@ -24,7 +24,7 @@ pub const MAX_ALIGNMENT: u64 = 128;
 /// One member as declared, with the attributes that affect its placement.
 #[derive(Clone, Debug)]
 pub struct FieldSpec {
-    pub name: Rc<str>,
+    pub name: Symbol,
     pub ty: Type,
     /// The alignment of the member's type when it names a typedef declared
     /// with `aligned` (which may be below the natural alignment).
@@ -56,17 +56,14 @@ pub fn layout_record(
     kind: RecordKind,
     members: &[FieldSpec],
     attributes: RecordAttributes,
-    address_bits: u32,
-) -> Result<Layout, Rc<str>> {
+    types: &Types,
+) -> Result<Layout, Symbol> {
     let mut fields = Vec::with_capacity(members.len());
     let mut end = 0u64;
     let mut align = 1u64;
     for m in members {
-        let size = m.ty.size(address_bits).ok_or_else(|| m.name.clone())?;
-        let natural = m
-            .type_align
-            .or_else(|| m.ty.align(address_bits))
-            .unwrap_or(1);
+        let size = types.size(m.ty).ok_or(m.name)?;
+        let natural = m.type_align.or_else(|| types.align(m.ty)).unwrap_or(1);
         let mut field_align = if m.packed || attributes.packed {
             1
         } else {
@@ -82,8 +79,8 @@ pub fn layout_record(
         end = end.max(offset + size);
         align = align.max(field_align);
         fields.push(Field {
-            name: m.name.clone(),
-            ty: m.ty.clone(),
+            name: m.name,
+            ty: m.ty,
             offset,
         });
     }
@@ -103,8 +100,9 @@ mod tests {
     use crate::types::Scalar;
 
     fn member(name: &str, ty: Type) -> FieldSpec {
+        let name = crate::hir::Names::default().intern(name);
         FieldSpec {
-            name: name.into(),
+            name,
             ty,
             type_align: None,
             aligned: None,
@@ -127,7 +125,7 @@ mod tests {
             RecordKind::Struct,
             &members,
             RecordAttributes::default(),
-            64,
+            &Types::new(64),
         )
         .unwrap();
         assert_eq!(offsets(&l), [0, 16, 32]);
@@ -137,14 +135,15 @@ mod tests {
     #[test]
     fn packed_member_follows_immediately() {
         // The seed's `struct foo { char a; int x[2] __attribute__((packed)); }`.
-        let mut x = member("x", Type::Array(Rc::new(Type::INT), 2));
+        let mut types = Types::new(64);
+        let mut x = member("x", types.array(Type::INT, 2));
         x.packed = true;
         let members = [member("a", Type::Scalar(Scalar::Char)), x];
         let l = layout_record(
             RecordKind::Struct,
             &members,
             RecordAttributes::default(),
-            64,
+            &types,
         )
         .unwrap();
         assert_eq!(offsets(&l), [0, 1]);
@@ -153,13 +152,14 @@ mod tests {
 
     #[test]
     fn aligned_only_increases_unless_packed() {
-        let mut x = member("x", Type::Array(Rc::new(Type::INT), 2));
+        let mut types = Types::new(64);
+        let mut x = member("x", types.array(Type::INT, 2));
         x.aligned = Some(8);
         let l = layout_record(
             RecordKind::Struct,
             &[x.clone()],
             RecordAttributes::default(),
-            64,
+            &types,
         )
         .unwrap();
         assert_eq!((l.size, l.align), (8, 8));
@@ -168,26 +168,33 @@ mod tests {
             RecordKind::Struct,
             &[x.clone()],
             RecordAttributes::default(),
-            64,
+            &types,
         )
         .unwrap();
         assert_eq!(l.align, 4);
         x.packed = true;
-        let l = layout_record(RecordKind::Struct, &[x], RecordAttributes::default(), 64).unwrap();
+        let l = layout_record(
+            RecordKind::Struct,
+            &[x],
+            RecordAttributes::default(),
+            &types,
+        )
+        .unwrap();
         assert_eq!(l.align, 2);
     }
 
     #[test]
     fn unions_overlap_and_round_up() {
+        let mut types = Types::new(64);
         let members = [
-            member("c", Type::Array(Rc::new(Type::Scalar(Scalar::Char)), 5)),
+            member("c", types.array(Type::Scalar(Scalar::Char), 5)),
             member("i", Type::INT),
         ];
         let attributes = RecordAttributes {
             aligned: Some(16),
             packed: false,
         };
-        let l = layout_record(RecordKind::Union, &members, attributes, 64).unwrap();
+        let l = layout_record(RecordKind::Union, &members, attributes, &types).unwrap();
         assert_eq!(offsets(&l), [0, 0]);
         assert_eq!((l.size, l.align), (16, 16));
     }

@@ -171,39 +171,36 @@ pub fn type_layouts(
     let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
     let front = FrontEnd::run(MAIN_FILE_NAME, source, &options, caps);
     front.log()?;
-    let fields_of = |ty: &types::Type| match ty {
-        types::Type::Record(r) => {
-            let r = &front.program.records[r.id as usize];
-            r.fields
-                .iter()
-                .filter(|f| !f.name.is_empty())
-                .map(|f| (f.name.to_string(), f.offset))
-                .collect()
-        }
+    let program = &front.program;
+    let (types, names) = (&program.types, &program.names);
+    let fields_of = |ty: types::Type| match ty {
+        types::Type::Record(r) => types[r]
+            .fields
+            .iter()
+            .filter(|f| f.name != hir::Symbol::EMPTY)
+            .map(|f| (names[f.name].to_string(), f.offset))
+            .collect(),
         _ => Vec::new(),
     };
-    let bits = caps.address_bits;
-    let mut out: Vec<TypeLayout> = front
-        .program
-        .records
-        .iter()
-        .filter(|r| r.complete && !r.name.is_empty())
-        .map(|r| {
-            let ty = types::Type::Record(r.clone());
+    let mut out: Vec<TypeLayout> = types
+        .records()
+        .filter(|(_, r)| r.complete && r.name != hir::Symbol::EMPTY)
+        .map(|(handle, r)| {
+            let ty = types::Type::Record(handle);
             TypeLayout {
-                name: ty.display(),
+                name: program.display(ty),
                 size: r.size,
                 align: r.align,
-                fields: fields_of(&ty),
+                fields: fields_of(ty),
             }
         })
         .collect();
-    for (name, ty, align) in &front.program.typedefs {
-        let (Some(size), Some(natural)) = (ty.size(bits), ty.align(bits)) else {
+    for &(name, ty, align) in &program.typedefs {
+        let (Some(size), Some(natural)) = (types.size(ty), types.align(ty)) else {
             continue;
         };
         out.push(TypeLayout {
-            name: name.to_string(),
+            name: names[name].to_string(),
             size,
             align: align.unwrap_or(natural),
             fields: fields_of(ty),

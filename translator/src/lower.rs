@@ -19,6 +19,7 @@ mod chosen;
 mod collectives;
 mod convert;
 mod divide64;
+mod emit;
 mod float_atomics;
 mod float_words;
 mod fma;
@@ -49,11 +50,12 @@ use crate::ast::{AddressSpace, BinaryOp};
 use crate::builtins::Builtin;
 use crate::caps::DeviceCaps;
 use crate::diagnostic::{Diagnostics, Location};
-use crate::hir::{self, Expr, ExprKind as H, FunctionId, LocalId, Stmt};
+use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId, StmtId, StmtKind};
 use crate::options::BuildOptions;
 use crate::reflect::{ArgKind, KernelArg, KernelReflection, PrintfReflection, PushConstantHeader};
 use crate::spirv::{Kernel, LoweredKernel};
-use crate::types::{Scalar, Type};
+use crate::types::{Pointee, Record, Scalar, Type};
+use emit::Emitter;
 use naga::{Handle, Span};
 use std::collections::{HashMap, HashSet};
 
@@ -72,7 +74,7 @@ pub fn lower(
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
 ) -> Lowered {
-    let block = program_globals::GlobalsBlock::layout(program, caps.address_bits);
+    let block = program_globals::GlobalsBlock::layout(program);
     let initial = {
         let mut builder = ModuleBuilder::new(program, options, caps, diags, &block);
         builder.globals_initial_bytes(&block)
@@ -92,11 +94,11 @@ pub fn lower(
     let kernel_count = program
         .functions
         .iter()
-        .filter(|f| f.kernel.is_some())
+        .filter(|(_, f)| f.kernel.is_some())
         .count();
     let mut locations = Vec::new();
     let finished = crate::spirv::finish_kernels(kernel_count, |finish| {
-        for (id, f) in program.functions.iter().enumerate() {
+        for (id, f) in program.functions.iter() {
             let Some(info) = &f.kernel else { continue };
             // `__local` objects to hold as words, found by earlier attempts
             // (see `float_words.rs`); each attempt adds one at least.
@@ -143,7 +145,7 @@ pub fn lower(
                 ],
                 half_rounds_to_nearest: caps.float16 && caps.half_rte,
             });
-            locations.push(f.location);
+            locations.push(f.span);
         }
     });
     for (finished, location) in finished.into_iter().zip(locations) {
@@ -221,11 +223,45 @@ impl PointerValue {
     }
 }
 
+#[derive(Clone, Copy)]
 enum Value {
     Plain(Handle<naga::Expression>),
     Pointer(PointerValue),
     /// `void` expressions (calls of void functions, casts to void).
     Void,
+}
+
+/// Something the lowering evaluates: an expression of the HIR function
+/// being lowered, or a value it has computed already, with its C type
+/// (the parts of a wide vector, a `half` widened to `float`), so that a
+/// built-in can be lowered on either.
+#[derive(Clone, Copy, Debug)]
+enum Operand {
+    Expr(ExprId),
+    Value(Handle<naga::Expression>, Type),
+    /// A pointer to a value of the pointee, which the program need not
+    /// spell as a type (a part of a wide vector).
+    Pointer(PointerValue, Pointee),
+    /// An integer constant (its bits) of a scalar type.
+    Int(u64, Type),
+}
+
+impl From<ExprId> for Operand {
+    fn from(e: ExprId) -> Self {
+        Operand::Expr(e)
+    }
+}
+
+impl From<&ExprId> for Operand {
+    fn from(e: &ExprId) -> Self {
+        Operand::Expr(*e)
+    }
+}
+
+impl From<&Operand> for Operand {
+    fn from(op: &Operand) -> Self {
+        *op
+    }
 }
 
 /// How a HIR local is held in naga.
@@ -463,11 +499,13 @@ impl<'a> ModuleBuilder<'a> {
     }
 }
 
-/// The state of one naga function under construction.
-struct FnBuilder {
-    function: naga::Function,
-    /// Open blocks, innermost last.
-    blocks: Vec<naga::Block>,
+/// One HIR function being lowered: the naga function it becomes (which it
+/// dereferences to, for emitting), and what the lowering keeps of the HIR
+/// function's locals and pointers meanwhile.
+struct FnBuilder<'a> {
+    emit: Emitter,
+    /// The HIR function it is lowered from.
+    source: &'a hir::Function,
     slots: HashMap<LocalId, Slot>,
     /// For each HIR local declared as a pointer parameter of a helper: the
     /// root it was specialised with.
@@ -542,9 +580,42 @@ fn float_literal(s: Scalar, v: f64) -> naga::Literal {
 }
 
 impl<'a> ModuleBuilder<'a> {
-    fn error(&mut self, location: Location, message: impl Into<String>) -> Failed {
+    fn error(&mut self, location: impl Into<Location>, message: impl Into<String>) -> Failed {
         self.diags.error(location, message);
         Failed
+    }
+
+    /// What a pointer type points to.
+    fn pointee(&self, ty: &Type) -> Option<&'a Pointee> {
+        self.program.types.pointee(*ty)
+    }
+
+    /// What pointer operand `op` points to.
+    fn pointee_of(&self, fb: &FnBuilder, op: Operand) -> Option<Pointee> {
+        fb.pointee(op, &self.program.types)
+    }
+
+    /// The element type of an array type.
+    fn element_of(&self, ty: &Type) -> Option<Type> {
+        self.program.types.array_element(*ty)
+    }
+
+    fn record(&self, r: Handle<Record>) -> &'a Record {
+        &self.program.types[r]
+    }
+
+    fn type_size(&self, ty: &Type) -> Option<u64> {
+        self.program.types.size(*ty)
+    }
+
+    /// The spelling of a name of the program.
+    fn name(&self, symbol: hir::Symbol) -> &'a str {
+        &self.program.names[symbol]
+    }
+
+    /// `ty` as clang spells it in diagnostics.
+    fn display(&self, ty: &Type) -> String {
+        self.program.display(*ty)
     }
 
     fn add_type(&mut self, inner: naga::TypeInner) -> Handle<naga::Type> {
@@ -574,6 +645,7 @@ impl<'a> ModuleBuilder<'a> {
                 }
             },
             Type::Array(elem, n) => {
+                let elem = &self.program.types[*elem];
                 let base = self.value_type(elem, location)?;
                 let stride = self.storage_stride(elem, location)?;
                 let size = std::num::NonZeroU32::new(*n as u32)
@@ -584,17 +656,15 @@ impl<'a> ModuleBuilder<'a> {
                     stride,
                 }
             }
-            Type::Record(r) => return self.record_type(r, location),
+            Type::Record(r) => return self.record_type(*r, location),
             // Events of the work-group copies, which complete at once.
-            Type::Unsupported(name) if &**name == "event_t" => {
-                naga::TypeInner::Scalar(naga::Scalar::U32)
-            }
+            Type::Opaque(crate::types::Opaque::Event) => naga::TypeInner::Scalar(naga::Scalar::U32),
             t => {
                 return Err(self.error(
                     location,
                     format!(
                         "values of type '{}' are not supported yet by this translator",
-                        t.display()
+                        self.display(t)
                     ),
                 ))
             }
@@ -608,15 +678,10 @@ impl<'a> ModuleBuilder<'a> {
     /// images instead (see `records.rs`) and do not come here.
     fn record_type(
         &mut self,
-        r: &crate::types::Record,
+        r: Handle<Record>,
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
-        let r = self
-            .program
-            .records
-            .get(r.id as usize)
-            .cloned()
-            .unwrap_or_else(|| std::rc::Rc::new(r.clone()));
+        let r = self.record(r);
         if r.kind == crate::ast::RecordKind::Union {
             return Err(self.error(
                 location,
@@ -626,8 +691,9 @@ impl<'a> ModuleBuilder<'a> {
         let mut members = Vec::with_capacity(r.fields.len());
         for field in &r.fields {
             let ty = self.memory_type(&field.ty, location)?;
+            let name = &self.program.names[field.name];
             members.push(naga::StructMember {
-                name: (!field.name.is_empty()).then(|| field.name.to_string()),
+                name: (!name.is_empty()).then(|| name.to_string()),
                 ty,
                 binding: None,
                 offset: field.offset as u32,
@@ -647,12 +713,13 @@ impl<'a> ModuleBuilder<'a> {
                 location,
                 format!(
                     "struct members of type '{}' are not supported yet by this translator",
-                    ty.display()
+                    self.display(ty)
                 ),
             )),
             Type::Array(elem, n) => {
+                let elem = &self.program.types[*elem];
                 let base = self.memory_type(elem, location)?;
-                let stride = elem.size(self.caps.address_bits).unwrap_or(4) as u32;
+                let stride = self.type_size(elem).unwrap_or(4) as u32;
                 let size = std::num::NonZeroU32::new(*n as u32)
                     .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
                 Ok(self.add_type(naga::TypeInner::Array {
@@ -672,12 +739,10 @@ impl<'a> ModuleBuilder<'a> {
         match ty {
             Type::Scalar(s) => Ok(widened(*s)),
             Type::Vector(s, n) => Ok(widened(*s) * u32::from(crate::types::storage_lanes(*n))),
-            _ => ty
-                .size(self.caps.address_bits)
-                .map(|s| s as u32)
-                .ok_or_else(|| {
-                    self.error(location, format!("type '{}' has no size", ty.display()))
-                }),
+            _ => self.type_size(ty).map(|s| s as u32).ok_or_else(|| {
+                let ty = self.display(ty);
+                self.error(location, format!("type '{ty}' has no size"))
+            }),
         }
     }
 
@@ -711,7 +776,7 @@ impl<'a> ModuleBuilder<'a> {
                 location,
                 format!(
                     "buffers of '{}' are not supported yet by this translator",
-                    ty.display()
+                    self.display(ty)
                 ),
             ));
         }
@@ -755,46 +820,63 @@ impl<'a> ModuleBuilder<'a> {
 
     // ---- expressions ----
 
-    fn plain(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Handle<naga::Expression>> {
+    fn plain(
+        &mut self,
+        fb: &mut FnBuilder,
+        e: impl Into<Operand>,
+    ) -> LResult<Handle<naga::Expression>> {
+        let e = e.into();
         match self.expr(fb, e)? {
             Value::Plain(h) => Ok(h),
-            _ => Err(self.error(
-                e.location,
-                format!("expected a value of type '{}'", e.ty.display()),
-            )),
+            _ => {
+                let ty = self.display(&fb.ty(e));
+                let at = fb.hir(e).map(|e| e.span).unwrap_or_default();
+                Err(self.error(at, format!("expected a value of type '{ty}'")))
+            }
         }
     }
 
     /// A scalar condition as a naga `bool`.
-    fn condition(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Handle<naga::Expression>> {
-        match &e.kind {
-            H::Binary(op, a, b)
-                if op.is_comparison()
-                    && matches!(e.ty, Type::Scalar(_))
-                    && !matches!(a.ty, Type::Pointer(_))
-                    && !matches!(b.ty, Type::Pointer(_)) =>
-            {
-                return self.comparison(fb, *op, a, b);
+    fn condition(
+        &mut self,
+        fb: &mut FnBuilder,
+        e: impl Into<Operand>,
+    ) -> LResult<Handle<naga::Expression>> {
+        let operand = e.into();
+        let ty = fb.ty(operand);
+        if let Operand::Expr(id) = operand {
+            match fb.expr(id).kind {
+                H::Binary(op, a, b)
+                    if op.is_comparison()
+                        && matches!(ty, Type::Scalar(_))
+                        && !fb.expr(a).ty.is_pointer()
+                        && !fb.expr(b).ty.is_pointer() =>
+                {
+                    return self.comparison(fb, op, a, b);
+                }
+                H::Logical(op, a, b) => return self.logical(fb, op, a, b),
+                H::Unary(hir::UnaryOp::LogicalNot, x)
+                    if matches!(fb.expr(x).ty, Type::Scalar(_)) =>
+                {
+                    let c = self.condition(fb, x)?;
+                    return Ok(fb.unary(naga::UnaryOperator::LogicalNot, c));
+                }
+                _ => {}
             }
-            H::Logical(op, a, b) => return self.logical(fb, *op, a, b),
-            H::Unary(hir::UnaryOp::LogicalNot, x) if matches!(x.ty, Type::Scalar(_)) => {
-                let c = self.condition(fb, x)?;
-                return Ok(fb.unary(naga::UnaryOperator::LogicalNot, c));
+            if let Type::Pointer(_) = ty {
+                // Null is object 0; every other root names a nonzero one.
+                let (object, _) = self.address_operand(fb, id)?;
+                let null = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                return Ok(fb.binary(naga::BinaryOperator::NotEqual, object, null));
             }
-            _ => {}
         }
-        if let Type::Pointer(_) = e.ty {
-            // Null is object 0; every other root names a nonzero one.
-            let (object, _) = self.address_operand(fb, e)?;
-            let null = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-            return Ok(fb.binary(naga::BinaryOperator::NotEqual, object, null));
-        }
-        let v = self.plain(fb, e)?;
-        let s = e.ty.scalar().unwrap_or(Scalar::Int);
+        let v = self.plain(fb, operand)?;
+        let s = ty.scalar().unwrap_or(Scalar::Int);
         if s == Scalar::Bool {
             return Ok(v);
         }
-        let zero = self.zero(fb, &e.ty, e.location)?;
+        let at = fb.hir(operand).map(|e| e.span).unwrap_or_default();
+        let zero = self.zero(fb, &ty, at.location())?;
         // `!= 0` is true for NaN, as C wants: emit !(x == 0).
         let eq = fb.binary(naga::BinaryOperator::Equal, v, zero);
         Ok(fb.unary(naga::UnaryOperator::LogicalNot, eq))
@@ -868,8 +950,8 @@ impl<'a> ModuleBuilder<'a> {
         &mut self,
         fb: &mut FnBuilder,
         op: BinaryOp,
-        a: &Expr,
-        b: &Expr,
+        a: impl Into<Operand>,
+        b: impl Into<Operand>,
     ) -> LResult<Handle<naga::Expression>> {
         let left = self.plain(fb, a)?;
         let right = self.plain(fb, b)?;
@@ -906,8 +988,8 @@ impl<'a> ModuleBuilder<'a> {
         &mut self,
         fb: &mut FnBuilder,
         op: BinaryOp,
-        a: &Expr,
-        b: &Expr,
+        a: ExprId,
+        b: ExprId,
     ) -> LResult<Handle<naga::Expression>> {
         let bool_ty = self.add_type(naga::TypeInner::Scalar(naga::Scalar::BOOL));
         let var = fb.function.local_variables.append(
@@ -976,55 +1058,71 @@ impl<'a> ModuleBuilder<'a> {
         }))
     }
 
-    fn expr(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Value> {
-        let location = e.location;
-        if matches!(e.ty, Type::Pointer(_)) && chosen::is_null_constant(e) {
+    fn expr(&mut self, fb: &mut FnBuilder, e: impl Into<Operand>) -> LResult<Value> {
+        let id = match e.into() {
+            Operand::Expr(id) => id,
+            Operand::Value(v, _) => return Ok(Value::Plain(v)),
+            Operand::Pointer(p, _) => return Ok(Value::Pointer(p)),
+            Operand::Int(bits, ty) => {
+                let v = self.constant(fb, &ty, bits, Location::default())?;
+                return Ok(Value::Plain(v));
+            }
+        };
+        let e = fb.expr(id);
+        let location = e.span.location();
+        if matches!(e.ty, Type::Pointer(_)) && chosen::is_null_constant(fb, id) {
             let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
             return Ok(Value::Pointer(PointerValue::fixed(Root::Null, zero)));
         }
-        let h = match &e.kind {
-            H::Int(bits) => self.constant(fb, &e.ty, *bits, location)?,
-            H::Float(v) => self.float_constant(fb, &e.ty, *v, location)?,
+        // Operand types, read from the function (not through `fb`, which
+        // the arms borrow mutably).
+        let source = fb.source;
+        let ty = |h: ExprId| source.exprs[h].ty;
+        let h = match e.kind {
+            H::Int(bits) => self.constant(fb, &e.ty, bits, location)?,
+            H::Float(v) => self.float_constant(fb, &e.ty, v, location)?,
             H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..) => {
-                let place = self.place(fb, e)?;
+                let place = self.place(fb, id)?;
                 return self.load(fb, place, location);
             }
-            H::Swizzle(base, lanes) => {
+            H::Swizzle(base, ref lanes) => {
+                let base_ty = ty(base);
                 let v = self.plain(fb, base)?;
-                self.swizzle(fb, v, &base.ty, lanes, location)?
+                self.swizzle(fb, v, &base_ty, lanes, location)?
             }
-            H::Convert(x) if matches!(x.ty, Type::Pointer(_)) => {
+            H::Convert(x) if ty(x).is_pointer() => {
                 self.pointer_to_integer(fb, x, &e.ty, location)?
             }
-            H::Convert(x) if matches!(e.ty, Type::Pointer(_)) => {
+            H::Convert(x) if e.ty.is_pointer() => {
                 return Ok(Value::Pointer(
                     self.integer_to_pointer(fb, x, &e.ty, location)?,
                 ))
             }
             H::Convert(x) => {
+                let x_ty = ty(x);
                 let v = self.plain(fb, x)?;
-                self.convert(fb, v, &x.ty, &e.ty, location)?
+                self.convert(fb, v, &x_ty, &e.ty, location)?
             }
             H::Splat(x) => {
                 let v = self.plain(fb, x)?;
                 self.splat_to(fb, v, &e.ty, location)?
             }
-            H::Unary(op, x) if wide::is_wide(&x.ty) => {
+            H::Unary(op, x) if wide::is_wide(&ty(x)) => {
+                let x_ty = ty(x);
                 let v = self.plain(fb, x)?;
                 self.per_part(
                     fb,
                     &e.ty,
-                    &[(v, &x.ty)],
+                    &[(v, &x_ty)],
                     location,
                     |this, fb, v, part_ty| {
                         Ok(match op {
                             hir::UnaryOp::Negate | hir::UnaryOp::BitNot => {
-                                this.negate_or_invert(fb, *op, v[0], part_ty, location)?
+                                this.negate_or_invert(fb, op, v[0], part_ty, location)?
                             }
                             hir::UnaryOp::LogicalNot => {
-                                let zero = fb.add(naga::Expression::ZeroValue(
-                                    this.value_type(&wide::part_type(&x.ty), location)?,
-                                ));
+                                let part = this.value_type(&wide::part_type(&x_ty), location)?;
+                                let zero = fb.add(naga::Expression::ZeroValue(part));
                                 let b = fb.binary(naga::BinaryOperator::Equal, v[0], zero);
                                 this.bool_to_int(fb, b, part_ty, location)?
                             }
@@ -1035,12 +1133,13 @@ impl<'a> ModuleBuilder<'a> {
             H::Unary(op, x) => match op {
                 hir::UnaryOp::Negate | hir::UnaryOp::BitNot => {
                     let v = self.plain(fb, x)?;
-                    self.negate_or_invert(fb, *op, v, &e.ty, location)?
+                    self.negate_or_invert(fb, op, v, &e.ty, location)?
                 }
                 hir::UnaryOp::LogicalNot => {
-                    let b = if matches!(x.ty, Type::Vector(..)) {
+                    let x_ty = ty(x);
+                    let b = if matches!(x_ty, Type::Vector(..)) {
                         let v = self.plain(fb, x)?;
-                        let zero = self.zero(fb, &x.ty, location)?;
+                        let zero = self.zero(fb, &x_ty, location)?;
                         fb.binary(naga::BinaryOperator::Equal, v, zero)
                     } else {
                         let c = self.condition(fb, x)?;
@@ -1049,43 +1148,43 @@ impl<'a> ModuleBuilder<'a> {
                     self.bool_to_int(fb, b, &e.ty, location)?
                 }
             },
-            H::Binary(op, a, b) if op.is_comparison() && wide::is_wide(&a.ty) => {
+            H::Binary(op, a, b) if op.is_comparison() && wide::is_wide(&ty(a)) => {
+                let (a_ty, b_ty) = (ty(a), ty(b));
                 let left = self.plain(fb, a)?;
                 let right = self.plain(fb, b)?;
-                let operands = [(left, &a.ty), (right, &b.ty)];
+                let operands = [(left, &a_ty), (right, &b_ty)];
                 self.per_part(fb, &e.ty, &operands, location, |this, fb, v, part_ty| {
-                    let c = this.compare(fb, *op, v[0], v[1]);
+                    let c = this.compare(fb, op, v[0], v[1]);
                     this.bool_to_int(fb, c, part_ty, location)
                 })?
             }
-            H::Binary(op, a, b)
-                if matches!(a.ty, Type::Pointer(_)) || matches!(b.ty, Type::Pointer(_)) =>
-            {
-                self.pointer_binary(fb, *op, a, b, &e.ty, location)?
+            H::Binary(op, a, b) if ty(a).is_pointer() || ty(b).is_pointer() => {
+                self.pointer_binary(fb, op, a, b, &e.ty, location)?
             }
             H::Binary(op, a, b) => {
                 if op.is_comparison() {
-                    let c = self.comparison(fb, *op, a, b)?;
+                    let c = self.comparison(fb, op, a, b)?;
                     self.bool_to_int(fb, c, &e.ty, location)?
-                } else if let Some(fused) = self.contracted(fb, *op, a, b, &e.ty, location)? {
+                } else if let Some(fused) = self.contracted(fb, op, a, b, &e.ty, location)? {
                     fused
                 } else {
                     let left = self.plain(fb, a)?;
                     let right = self.plain(fb, b)?;
-                    self.arithmetic(fb, *op, left, right, &e.ty, location)?
+                    self.arithmetic(fb, op, left, right, &e.ty, location)?
                 }
             }
             H::Logical(op, a, b) if matches!(e.ty, Type::Vector(..)) => {
+                let (a_ty, b_ty) = (ty(a), ty(b));
                 let left = self.plain(fb, a)?;
                 let right = self.plain(fb, b)?;
-                let combine = if *op == BinaryOp::LogicalAnd {
+                let combine = if op == BinaryOp::LogicalAnd {
                     naga::BinaryOperator::And
                 } else {
                     naga::BinaryOperator::InclusiveOr
                 };
-                let operands = [(left, &a.ty), (right, &b.ty)];
+                let operands = [(left, &a_ty), (right, &b_ty)];
                 self.per_part(fb, &e.ty, &operands, location, |this, fb, v, part_ty| {
-                    let zero_ty = this.value_type(&wide::part_type(&a.ty), location)?;
+                    let zero_ty = this.value_type(&wide::part_type(&a_ty), location)?;
                     let mut set = Vec::new();
                     for &x in v {
                         let zero = fb.add(naga::Expression::ZeroValue(zero_ty));
@@ -1097,24 +1196,17 @@ impl<'a> ModuleBuilder<'a> {
                 })?
             }
             H::Logical(op, a, b) => {
-                let c = self.logical(fb, *op, a, b)?;
+                let c = self.logical(fb, op, a, b)?;
                 self.bool_to_int(fb, c, &e.ty, location)?
             }
-            H::Conditional(c, a, b) => return self.conditional(fb, e, c, a, b),
+            H::Conditional(c, a, b) => return self.conditional(fb, id, c, a, b),
             H::Assign(target, value) => {
-                let v = self.expr(fb, value)?;
-                let result = match v {
-                    Value::Plain(h) => Value::Plain(h),
-                    Value::Pointer(p) => Value::Pointer(p),
+                let result = match self.expr(fb, value)? {
                     Value::Void => return Err(self.error(location, "assigning a void value")),
+                    v => v,
                 };
                 let place = self.place(fb, target)?;
-                let copy = match &result {
-                    Value::Plain(h) => Value::Plain(*h),
-                    Value::Pointer(p) => Value::Pointer(*p),
-                    Value::Void => Value::Void,
-                };
-                self.store(fb, place, copy, location, None)?;
+                self.store(fb, place, result, location, None)?;
                 return Ok(result);
             }
             H::CompoundAssign {
@@ -1123,17 +1215,18 @@ impl<'a> ModuleBuilder<'a> {
                 value,
                 op_ty,
             } => {
+                let target_ty = ty(target);
                 let current = self.plain(fb, target)?;
-                let current = self.convert(fb, current, &target.ty, op_ty, location)?;
+                let current = self.convert(fb, current, &target_ty, &op_ty, location)?;
                 let combined =
-                    match self.contracted_update(fb, *op, current, value, op_ty, location)? {
+                    match self.contracted_update(fb, op, current, value, &op_ty, location)? {
                         Some(fused) => fused,
                         None => {
                             let v = self.plain(fb, value)?;
-                            self.arithmetic(fb, *op, current, v, op_ty, location)?
+                            self.arithmetic(fb, op, current, v, &op_ty, location)?
                         }
                     };
-                let result = self.convert(fb, combined, op_ty, &target.ty, location)?;
+                let result = self.convert(fb, combined, &op_ty, &target_ty, location)?;
                 let place = self.place(fb, target)?;
                 self.store(fb, place, Value::Plain(result), location, None)?;
                 result
@@ -1142,7 +1235,7 @@ impl<'a> ModuleBuilder<'a> {
                 target,
                 increment,
                 prefix,
-            } => return self.inc_dec(fb, target, *increment, *prefix, location),
+            } => return self.inc_dec(fb, target, increment, prefix, location),
             H::PointerOffset(p, n) => {
                 let p = self.pointer(fb, p)?;
                 let n = self.index_value(fb, n)?;
@@ -1158,118 +1251,134 @@ impl<'a> ModuleBuilder<'a> {
                 return Ok(Value::Pointer(PointerValue::fixed(root, index)));
             }
             H::AddressOf(x) => return self.address_of(fb, x, location),
-            H::Call(id, args) => return self.call(fb, *id, args, &e.ty, location),
-            H::Builtin(Builtin::Atomic { op, .. }, args) => {
-                return self.atomic(fb, *op, args, &e.ty, location)
-            }
-            H::Builtin(Builtin::C11Atomic { op, explicit }, args) => {
-                return self.c11_atomic(fb, *op, *explicit, args, &e.ty, location)
-            }
-            H::Builtin(Builtin::Vload(n), args) => {
-                return self.vload(fb, *n, args, &e.ty, location)
-            }
-            H::Builtin(Builtin::VloadHalf(n), args) => {
-                return self.vload_half(fb, *n, *n, args, &e.ty, location)
-            }
-            // vloada_half3 reads from p + offset * 4 (OpenCL C 6.15.10).
-            H::Builtin(Builtin::VloadaHalf(n), args) => {
-                let stride = if *n == 3 { 4 } else { *n };
-                return self.vload_half(fb, *n, stride, args, &e.ty, location);
-            }
-            H::Builtin(
-                Builtin::VstoreHalf(n, rounding) | Builtin::VstoreaHalf(n, rounding),
-                args,
-            ) => {
-                let stride = match e.kind {
-                    H::Builtin(Builtin::VstoreaHalf(3, _), _) => 4,
-                    _ => *n,
-                };
-                self.vstore_half(fb, *n, stride, *rounding, args, location)?;
-                return Ok(Value::Void);
-            }
-            H::Builtin(Builtin::Vstore(n), args) => {
-                self.vstore(fb, *n, args, location)?;
-                return Ok(Value::Void);
-            }
-            H::Builtin(b, args) if is_barrier(*b) => {
-                self.barrier(fb, *b, args);
-                return Ok(Value::Void);
-            }
-            H::Builtin(
-                b @ (Builtin::AsyncWorkGroupCopy | Builtin::AsyncWorkGroupStridedCopy),
-                args,
-            ) => return self.async_copy(fb, *b, args, location),
-            H::Builtin(b, args) if collectives::is_collective(*b) => {
-                return self.collective(fb, *b, args, &e.ty, location)
-            }
-            H::Builtin(Builtin::WaitGroupEvents, _) => {
-                self.wait_group_events(fb);
-                return Ok(Value::Void);
-            }
-            H::Builtin(Builtin::Prefetch, _) => return Ok(Value::Void),
-            H::Builtin(Builtin::As(s, n), args) => {
-                let v = self.plain(fb, &args[0])?;
-                let to = if *n == 1 {
-                    Type::Scalar(*s)
-                } else {
-                    Type::Vector(*s, *n)
-                };
-                self.reinterpret_bits(fb, v, &args[0].ty, &to, location)?
-            }
-            H::Builtin(Builtin::Shuffle | Builtin::Shuffle2, args) => {
-                self.shuffle(fb, args, &e.ty, location)?
-            }
-            H::Builtin(b, args) if wide::splits_builtin(*b, args, &e.ty) => {
-                return self.wide_builtin(fb, *b, args, &e.ty, location)
-            }
-            H::Builtin(Builtin::Convert(c), args) if is_plain_conversion(c, &args[0].ty) => {
-                let v = self.plain(fb, &args[0])?;
-                self.convert(fb, v, &args[0].ty, &e.ty, location)?
-            }
-            H::Builtin(Builtin::Convert(c), args)
-                if convert::converts_to_integer(c, &args[0].ty) =>
-            {
-                self.convert_integer(fb, c, &args[0], &e.ty, location)?
-            }
-            H::Builtin(Builtin::Convert(c), args)
-                if convert::converts_to_float_directed(c, &args[0].ty) =>
-            {
-                self.convert_floating(fb, c, &args[0], &e.ty, location)?
-            }
-            H::Builtin(b, args) => self.builtin(fb, *b, args, &e.ty, location)?,
+            H::Call(callee, ref args) => return self.call(fb, callee, args, &e.ty, location),
+            H::Builtin(b, ref args) => return self.builtin_call(fb, b, args, &e.ty, location),
             H::Comma(a, b) => {
                 self.expr(fb, a)?;
                 return self.expr(fb, b);
             }
             H::PointerCast(inner) => {
                 let p = self.pointer(fb, inner)?;
-                let (Some(from), Some(to)) = (inner.ty.pointee(), e.ty.pointee()) else {
+                let (Some(from), Some(to)) = (self.pointee(&ty(inner)), self.pointee(&e.ty)) else {
                     return Err(self.error(location, "pointer cast of a non-pointer"));
                 };
-                let (from, to) = (from.ty.clone(), to.ty.clone());
                 return Ok(Value::Pointer(
-                    self.cast_pointer(fb, p, &from, &to, location)?,
+                    self.cast_pointer(fb, p, &from.ty, &to.ty, location)?,
                 ));
             }
-            H::Printf(args) => return Ok(Value::Plain(self.printf(fb, args, location)?)),
+            H::Printf(ref args) => return Ok(Value::Plain(self.printf(fb, args, location)?)),
             H::Str(_) => {
                 return Err(self.error(
                     location,
                     "string literals are not supported yet by this translator",
                 ))
             }
-            H::InitList(items) => {
+            H::InitList(ref items) => {
                 self.init_list(&mut init::Arena::Function(fb), &e.ty, items, location)?
             }
-            H::VectorLiteral(parts) => {
+            H::VectorLiteral(ref parts) => {
                 let mut lanes = Vec::new();
-                for p in parts {
+                for &p in parts {
+                    let p_ty = ty(p);
                     let v = self.plain(fb, p)?;
-                    lanes.extend(Self::lanes_of(v, &p.ty));
+                    lanes.extend(Self::lanes_of(v, &p_ty));
                 }
                 let s = e.ty.element().unwrap_or(Scalar::Float);
                 self.gather(fb, s, &lanes, location)?
             }
+        };
+        Ok(Value::Plain(h))
+    }
+
+    /// A call of built-in `b` with `args`, whose result has type `ty`.
+    fn builtin_call(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[ExprId],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        let operands: Vec<Operand> = args.iter().map(Operand::from).collect();
+        self.builtin_on(fb, b, &operands, ty, location)
+    }
+
+    /// Built-in `b` on `args`: the program's operands, or values the
+    /// lowering made (the parts of a wide call, see `wide.rs`).
+    fn builtin_on(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Operand],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Value> {
+        let first_ty = |fb: &FnBuilder| fb.ty(args[0]);
+        let h = match b {
+            Builtin::Atomic { op, .. } => return self.atomic(fb, op, args, ty, location),
+            Builtin::C11Atomic { op, explicit } => {
+                return self.c11_atomic(fb, op, explicit, args, ty, location)
+            }
+            Builtin::Vload(n) => return self.vload(fb, n, args, ty, location),
+            Builtin::VloadHalf(n) => return self.vload_half(fb, n, n, args, ty, location),
+            // vloada_half3 reads from p + offset * 4 (OpenCL C 6.15.10).
+            Builtin::VloadaHalf(n) => {
+                let stride = if n == 3 { 4 } else { n };
+                return self.vload_half(fb, n, stride, args, ty, location);
+            }
+            Builtin::VstoreHalf(n, rounding) | Builtin::VstoreaHalf(n, rounding) => {
+                let stride = match b {
+                    Builtin::VstoreaHalf(3, _) => 4,
+                    _ => n,
+                };
+                self.vstore_half(fb, n, stride, rounding, args, location)?;
+                return Ok(Value::Void);
+            }
+            Builtin::Vstore(n) => {
+                self.vstore(fb, n, args, location)?;
+                return Ok(Value::Void);
+            }
+            b if is_barrier(b) => {
+                self.barrier(fb, b, args);
+                return Ok(Value::Void);
+            }
+            Builtin::AsyncWorkGroupCopy | Builtin::AsyncWorkGroupStridedCopy => {
+                return self.async_copy(fb, b, args, location)
+            }
+            b if collectives::is_collective(b) => {
+                return self.collective(fb, b, args, ty, location)
+            }
+            Builtin::WaitGroupEvents => {
+                self.wait_group_events(fb);
+                return Ok(Value::Void);
+            }
+            Builtin::Prefetch => return Ok(Value::Void),
+            Builtin::As(s, n) => {
+                let from = first_ty(fb);
+                let v = self.plain(fb, args[0])?;
+                let to = if n == 1 {
+                    Type::Scalar(s)
+                } else {
+                    Type::Vector(s, n)
+                };
+                self.reinterpret_bits(fb, v, &from, &to, location)?
+            }
+            Builtin::Shuffle | Builtin::Shuffle2 => self.shuffle(fb, args, ty, location)?,
+            b if wide::splits_builtin(fb, b, args, ty) => {
+                return self.wide_builtin(fb, b, args, ty, location)
+            }
+            Builtin::Convert(c) if is_plain_conversion(&c, &first_ty(fb)) => {
+                let from = first_ty(fb);
+                let v = self.plain(fb, args[0])?;
+                self.convert(fb, v, &from, ty, location)?
+            }
+            Builtin::Convert(c) if convert::converts_to_integer(&c, &first_ty(fb)) => {
+                self.convert_integer(fb, &c, args[0], ty, location)?
+            }
+            Builtin::Convert(c) if convert::converts_to_float_directed(&c, &first_ty(fb)) => {
+                self.convert_floating(fb, &c, args[0], ty, location)?
+            }
+            b => self.builtin(fb, b, args, ty, location)?,
         };
         Ok(Value::Plain(h))
     }
@@ -1301,12 +1410,12 @@ impl<'a> ModuleBuilder<'a> {
     /// expression by default (`FP_CONTRACT ON`, as clang does), and doing it
     /// here makes it the same on every driver rather than the driver's
     /// choice. `None` for any other expression.
-    fn contracted<'e>(
+    fn contracted(
         &mut self,
         fb: &mut FnBuilder,
         op: BinaryOp,
-        a: &'e Expr,
-        b: &'e Expr,
+        a: ExprId,
+        b: ExprId,
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
@@ -1314,8 +1423,12 @@ impl<'a> ModuleBuilder<'a> {
         if !float || !matches!(op, BinaryOp::Add | BinaryOp::Sub) {
             return Ok(None);
         }
-        let product = |e: &'e Expr| match &e.kind {
-            H::Binary(BinaryOp::Mul, x, y) if e.ty == *ty => Some((&**x, &**y)),
+        let product = |e: ExprId| match fb.expr(e) {
+            &hir::Expr {
+                kind: H::Binary(BinaryOp::Mul, x, y),
+                ty: product_ty,
+                ..
+            } if product_ty == *ty => Some((x, y)),
             _ => None,
         };
         let (x, y, z, negate_product) = match (product(a), product(b)) {
@@ -1336,12 +1449,13 @@ impl<'a> ModuleBuilder<'a> {
         fb: &mut FnBuilder,
         op: BinaryOp,
         current: Handle<naga::Expression>,
-        value: &Expr,
+        value: ExprId,
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
         let float = matches!(ty.element(), Some(Scalar::Float | Scalar::Double));
-        let (true, BinaryOp::Add | BinaryOp::Sub, H::Binary(BinaryOp::Mul, x, y)) =
+        let value = fb.expr(value);
+        let (true, BinaryOp::Add | BinaryOp::Sub, &H::Binary(BinaryOp::Mul, x, y)) =
             (float && value.ty == *ty, op, &value.kind)
         else {
             return Ok(None);
@@ -1560,7 +1674,11 @@ impl<'a> ModuleBuilder<'a> {
         let (Some(fs), Some(ts)) = (from.element(), to.element()) else {
             return Err(self.error(
                 location,
-                format!("cannot convert '{}' to '{}'", from.display(), to.display()),
+                format!(
+                    "cannot convert '{}' to '{}'",
+                    self.display(from),
+                    self.display(to)
+                ),
             ));
         };
         if ts == Scalar::Bool {
@@ -1621,16 +1739,17 @@ impl<'a> ModuleBuilder<'a> {
     fn conditional(
         &mut self,
         fb: &mut FnBuilder,
-        e: &Expr,
-        c: &Expr,
-        a: &Expr,
-        b: &Expr,
+        e: ExprId,
+        c: ExprId,
+        a: ExprId,
+        b: ExprId,
     ) -> LResult<Value> {
+        let e = fb.expr(e);
         if matches!(e.ty, Type::Pointer(_)) {
             return self.conditional_pointer(fb, c, a, b);
         }
         let condition = self.condition(fb, c)?;
-        let ty = self.value_type(&e.ty, e.location)?;
+        let ty = self.value_type(&e.ty, e.span.location())?;
         let var = fb.function.local_variables.append(
             naga::LocalVariable {
                 name: None,
@@ -1666,12 +1785,13 @@ impl<'a> ModuleBuilder<'a> {
     fn inc_dec(
         &mut self,
         fb: &mut FnBuilder,
-        target: &Expr,
+        target: ExprId,
         increment: bool,
         prefix: bool,
         location: Location,
     ) -> LResult<Value> {
-        if let Type::Pointer(_) = target.ty {
+        let target_ty = fb.expr(target).ty;
+        if let Type::Pointer(_) = target_ty {
             let place = self.place(fb, target)?;
             let Value::Pointer(old) = self.load(fb, place, location)? else {
                 return Err(self.error(location, "expected a pointer"));
@@ -1686,11 +1806,11 @@ impl<'a> ModuleBuilder<'a> {
             return Ok(Value::Pointer(if prefix { new } else { old }));
         }
         let old = self.plain(fb, target)?;
-        let op_ty = match &target.ty {
-            Type::Scalar(s) if s.is_integer() => Type::Scalar(crate::builtins::promote(*s)),
-            t => t.clone(),
+        let op_ty = match target_ty {
+            Type::Scalar(s) if s.is_integer() => Type::Scalar(crate::builtins::promote(s)),
+            t => t,
         };
-        let widened = self.convert(fb, old, &target.ty, &op_ty, location)?;
+        let widened = self.convert(fb, old, &target_ty, &op_ty, location)?;
         let one = if op_ty.element().is_some_and(Scalar::is_float) {
             let lit = fb.add(naga::Expression::Literal(float_literal(
                 op_ty.element().unwrap_or(Scalar::Float),
@@ -1706,7 +1826,7 @@ impl<'a> ModuleBuilder<'a> {
             BinaryOp::Sub
         };
         let combined = self.arithmetic(fb, op, widened, one, &op_ty, location)?;
-        let new = self.convert(fb, combined, &op_ty, &target.ty, location)?;
+        let new = self.convert(fb, combined, &op_ty, &target_ty, location)?;
         let place = self.place(fb, target)?;
         self.store(fb, place, Value::Plain(new), location, None)?;
         Ok(Value::Plain(if prefix { new } else { old }))
@@ -1716,14 +1836,17 @@ impl<'a> ModuleBuilder<'a> {
         &mut self,
         fb: &mut FnBuilder,
         id: FunctionId,
-        args: &[Expr],
+        args: &[ExprId],
         ret: &Type,
         location: Location,
     ) -> LResult<Value> {
         let mut values = Vec::new();
-        for a in args {
+        for &a in args {
             match self.expr(fb, a)? {
-                Value::Void => return Err(self.error(a.location, "void value used as an argument")),
+                Value::Void => {
+                    let at = fb.expr(a).span;
+                    return Err(self.error(at, "void value used as an argument"));
+                }
                 v => values.push(v),
             }
         }
@@ -1834,7 +1957,7 @@ impl<'a> ModuleBuilder<'a> {
 /// The `char`/`short`/`half` at bit `bit` of a u32 `word`, as its
 /// register value (sign-extended for signed integer types).
 fn extract_narrow(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     word: Handle<naga::Expression>,
     bit: Handle<naga::Expression>,
     scalar: Scalar,
@@ -1869,7 +1992,7 @@ fn extract_narrow(
 /// `x` (else by `one`); the constants are splatted to the operands' shape.
 /// See [`ModuleBuilder::divide_f32`].
 fn scaled_divide(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     x: Handle<naga::Expression>,
     y: Handle<naga::Expression>,
     [limit, quarter, one]: [Handle<naga::Expression>; 3],
@@ -1918,11 +2041,11 @@ enum ArgSource {
     },
 }
 
-impl FnBuilder {
-    fn new(hir: FunctionId) -> Self {
+impl<'a> FnBuilder<'a> {
+    fn new(program: &'a hir::Program, hir: FunctionId) -> Self {
         FnBuilder {
-            function: naga::Function::default(),
-            blocks: vec![naga::Block::new()],
+            emit: Emitter::default(),
+            source: &program.functions[hir],
             slots: HashMap::new(),
             param_roots: HashMap::new(),
             chosen_vars: HashMap::new(),
@@ -1933,85 +2056,71 @@ impl FnBuilder {
         }
     }
 
-    /// Appends an expression; those that need it are emitted at once in the
-    /// current block, so evaluation order follows the source.
-    fn add(&mut self, e: naga::Expression) -> Handle<naga::Expression> {
-        let needs_emit = !e.needs_pre_emit() && !matches!(e, naga::Expression::CallResult(_));
-        let start = self.function.expressions.len();
-        let h = self.function.expressions.append(e, Span::UNDEFINED);
-        if needs_emit {
-            let block = self.blocks.last_mut().expect("open block");
-            // Extend the block's last `Emit` when it ends right here, so a
-            // run of expressions costs one statement, not one each.
-            if let Some(naga::Statement::Emit(range)) = block.last_mut() {
-                if let Some((first, last)) = range.first_and_last() {
-                    if last.index() + 1 == h.index() {
-                        *range = naga::Range::new_from_bounds(first, h);
-                        return h;
-                    }
-                }
-            }
-            let range = self.function.expressions.range_from(start);
-            self.push(naga::Statement::Emit(range));
+    /// A HIR expression of the function being lowered.
+    fn expr(&self, e: ExprId) -> &'a hir::Expr {
+        &self.source.exprs[e]
+    }
+
+    fn stmt(&self, s: StmtId) -> &'a hir::Stmt {
+        &self.source.stmts[s]
+    }
+
+    fn local(&self, l: LocalId) -> &'a hir::Local {
+        &self.source.locals[l]
+    }
+
+    /// The C type of an operand that is not a made-up pointer (those are
+    /// asked for their [`Self::pointee`]).
+    fn ty(&self, operand: Operand) -> Type {
+        match operand {
+            Operand::Expr(e) => self.expr(e).ty,
+            Operand::Value(_, ty) | Operand::Int(_, ty) => ty,
+            Operand::Pointer(..) => Type::Error,
         }
-        h
     }
 
-    fn binary(
-        &mut self,
-        op: naga::BinaryOperator,
-        left: Handle<naga::Expression>,
-        right: Handle<naga::Expression>,
-    ) -> Handle<naga::Expression> {
-        self.add(naga::Expression::Binary { op, left, right })
+    /// What a pointer operand points to.
+    fn pointee(&self, operand: Operand, types: &crate::types::Types) -> Option<Pointee> {
+        match operand {
+            Operand::Pointer(_, pointee) => Some(pointee),
+            op => types.pointee(self.ty(op)).copied(),
+        }
     }
 
-    fn select(
-        &mut self,
-        condition: Handle<naga::Expression>,
-        accept: Handle<naga::Expression>,
-        reject: Handle<naga::Expression>,
-    ) -> Handle<naga::Expression> {
-        self.add(naga::Expression::Select {
-            condition,
-            accept,
-            reject,
-        })
+    /// The bits of an operand that is an integer constant.
+    fn int_constant(&self, operand: Operand) -> Option<u64> {
+        match operand {
+            Operand::Int(bits, _) => Some(bits),
+            Operand::Expr(e) => match self.expr(e).kind {
+                H::Int(bits) => Some(bits),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
-    /// A one- or two-argument math function.
-    fn math(
-        &mut self,
-        fun: naga::MathFunction,
-        arg: Handle<naga::Expression>,
-        arg1: Option<Handle<naga::Expression>>,
-    ) -> Handle<naga::Expression> {
-        self.add(naga::Expression::Math {
-            fun,
-            arg,
-            arg1,
-            arg2: None,
-            arg3: None,
-        })
+    /// The HIR expression an operand is, if it is one.
+    fn hir(&self, operand: Operand) -> Option<&'a hir::Expr> {
+        match operand {
+            Operand::Expr(e) => Some(self.expr(e)),
+            _ => None,
+        }
     }
 
-    fn unary(
-        &mut self,
-        op: naga::UnaryOperator,
-        expr: Handle<naga::Expression>,
-    ) -> Handle<naga::Expression> {
-        self.add(naga::Expression::Unary { op, expr })
+    fn finish(self) -> naga::Function {
+        self.emit.finish()
     }
+}
 
-    fn push(&mut self, s: naga::Statement) {
-        self.blocks
-            .last_mut()
-            .expect("open block")
-            .push(s, Span::UNDEFINED);
+impl std::ops::Deref for FnBuilder<'_> {
+    type Target = Emitter;
+    fn deref(&self) -> &Emitter {
+        &self.emit
     }
+}
 
-    fn finish(mut self) -> naga::Function {
-        self.function.body = self.blocks.pop().expect("function body");
-        self.function
+impl std::ops::DerefMut for FnBuilder<'_> {
+    fn deref_mut(&mut self) -> &mut Emitter {
+        &mut self.emit
     }
 }

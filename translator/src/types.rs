@@ -4,6 +4,8 @@
 //! size).
 
 use crate::ast::{self, AddressSpace};
+use crate::hir::{Names, Symbol};
+use naga::{Arena, Handle, Span, UniqueArena};
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -122,24 +124,55 @@ const VECTOR_ELEMENTS: &[(&str, Scalar)] = &[
 
 pub const VECTOR_WIDTHS: [u8; 5] = [2, 3, 4, 8, 16];
 
-/// Types that exist in the language but that the translator does not
-/// support yet: named so the checker can say so instead of "unknown type".
-const OPAQUE_TYPES: &[&str] = &[
-    "image1d_t",
-    "image1d_array_t",
-    "image1d_buffer_t",
-    "image2d_t",
-    "image2d_array_t",
-    "image2d_depth_t",
-    "image2d_array_depth_t",
-    "image3d_t",
-    "sampler_t",
-    "event_t",
-    "queue_t",
-    "clk_event_t",
-    "reserve_id_t",
-    "ndrange_t",
+/// Types the language names whose values the translator cannot hold yet
+/// (or that have no values at all): the checker says so by name instead of
+/// "unknown type". The table behind [`Opaque::name`] and the lookup.
+const OPAQUE_TYPES: &[(&str, Opaque)] = &[
+    ("image1d_t", Opaque::Image1d),
+    ("image1d_array_t", Opaque::Image1dArray),
+    ("image1d_buffer_t", Opaque::Image1dBuffer),
+    ("image2d_t", Opaque::Image2d),
+    ("image2d_array_t", Opaque::Image2dArray),
+    ("image2d_depth_t", Opaque::Image2dDepth),
+    ("image2d_array_depth_t", Opaque::Image2dArrayDepth),
+    ("image3d_t", Opaque::Image3d),
+    ("sampler_t", Opaque::Sampler),
+    ("event_t", Opaque::Event),
+    ("queue_t", Opaque::Queue),
+    ("clk_event_t", Opaque::ClkEvent),
+    ("reserve_id_t", Opaque::ReserveId),
+    ("ndrange_t", Opaque::Ndrange),
 ];
+
+/// An opaque built-in type (see [`OPAQUE_TYPES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opaque {
+    Image1d,
+    Image1dArray,
+    Image1dBuffer,
+    Image2d,
+    Image2dArray,
+    Image2dDepth,
+    Image2dArrayDepth,
+    Image3d,
+    Sampler,
+    /// The events of the work-group copies, which the lowering holds as a
+    /// `uint` (they complete at once).
+    Event,
+    Queue,
+    ClkEvent,
+    ReserveId,
+    Ndrange,
+}
+
+impl Opaque {
+    pub fn name(self) -> &'static str {
+        OPAQUE_TYPES
+            .iter()
+            .find(|(_, o)| *o == self)
+            .map_or("<opaque>", |(name, _)| name)
+    }
+}
 
 /// What a built-in type name that is not a C keyword means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,7 +183,7 @@ pub enum BuiltinName {
         signed: bool,
     },
     Vector(Scalar, u8),
-    Opaque,
+    Opaque(Opaque),
 }
 
 pub fn lookup_builtin_type_name(name: &str) -> Option<BuiltinName> {
@@ -185,10 +218,10 @@ pub fn lookup_builtin_type_name(name: &str) -> Option<BuiltinName> {
         }
         _ => {}
     }
-    if OPAQUE_TYPES.contains(&name) {
-        return Some(BuiltinName::Opaque);
-    }
-    None
+    OPAQUE_TYPES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, o)| BuiltinName::Opaque(o))
 }
 
 /// `float4`, `uchar16`, ...: an element type name and a vector width.
@@ -226,21 +259,28 @@ pub fn is_vector_type_name(ty: &ast::TypeName, spellings: &[Rc<str>]) -> bool {
     }
 }
 
-/// A type without top-level qualifiers.
-#[derive(Clone, Debug, PartialEq)]
+/// A type without top-level qualifiers: a small value whose compound
+/// parts (pointees, array elements, records) are interned in the program's
+/// [`Types`], so that types are `Copy`, compare in O(1), and can cross
+/// threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
     Void,
     Scalar(Scalar),
     Vector(Scalar, u8),
-    Pointer(Rc<Pointee>),
-    Array(Rc<Type>, u64),
-    Record(Rc<Record>),
+    Pointer(Handle<Pointee>),
+    /// An array of the element type and length.
+    Array(Handle<Type>, u64),
+    Record(Handle<Record>),
     /// A type the translator knows by name but cannot compile yet.
-    Unsupported(Rc<str>),
+    Opaque(Opaque),
+    /// The placeholder type of an expression that had an error: accepted
+    /// everywhere, reported nowhere.
+    Error,
 }
 
 /// What a pointer points to: the type, its qualifiers and its address space.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pointee {
     pub ty: Type,
     pub is_const: bool,
@@ -253,29 +293,23 @@ pub struct Pointee {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
-    pub name: Rc<str>,
+    pub name: Symbol,
     pub ty: Type,
     pub offset: u64,
 }
 
-/// A struct or union type. Two records are the same type when they have
-/// the same `id` (one per definition or forward declaration of a tag).
+/// A struct or union type. Each definition or forward declaration of a tag
+/// is one record, so two record types are the same when their handles are.
 #[derive(Clone, Debug)]
 pub struct Record {
     pub kind: ast::RecordKind,
-    pub name: Rc<str>,
-    pub id: u32,
+    /// Empty for an anonymous record.
+    pub name: Symbol,
     /// False for a declared but not (yet) defined tag.
     pub complete: bool,
     pub fields: Vec<Field>,
     pub size: u64,
     pub align: u64,
-}
-
-impl PartialEq for Record {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
-    }
 }
 
 impl Type {
@@ -307,44 +341,125 @@ impl Type {
         self.element().is_some_and(Scalar::is_integer)
     }
 
-    pub fn pointee(&self) -> Option<&Pointee> {
-        match self {
-            Type::Pointer(p) => Some(p),
+    pub fn is_pointer(&self) -> bool {
+        matches!(self, Type::Pointer(_))
+    }
+
+    pub fn is_array(&self) -> bool {
+        matches!(self, Type::Array(..))
+    }
+
+    pub fn is_error(&self) -> bool {
+        matches!(self, Type::Error)
+    }
+}
+
+/// The program's compound types, each held once: pointees and array
+/// elements are interned (equal ones share a handle), records are one entry
+/// per tag definition and are completed in place. Sizes and alignments are
+/// for one device, whose address width is fixed at creation.
+#[derive(Debug)]
+pub struct Types {
+    pointees: UniqueArena<Pointee>,
+    elements: UniqueArena<Type>,
+    records: Arena<Record>,
+    address_bits: u32,
+}
+
+impl Types {
+    pub fn new(address_bits: u32) -> Self {
+        Types {
+            pointees: UniqueArena::new(),
+            elements: UniqueArena::new(),
+            records: Arena::new(),
+            address_bits,
+        }
+    }
+
+    /// Width of pointers, `size_t` and `ptrdiff_t` on the device.
+    pub fn address_bits(&self) -> u32 {
+        self.address_bits
+    }
+
+    pub fn pointer(&mut self, pointee: Pointee) -> Type {
+        Type::Pointer(self.pointees.insert(pointee, Span::UNDEFINED))
+    }
+
+    pub fn array(&mut self, element: Type, len: u64) -> Type {
+        Type::Array(self.elements.insert(element, Span::UNDEFINED), len)
+    }
+
+    pub fn add_record(&mut self, record: Record) -> Handle<Record> {
+        self.records.append(record, Span::UNDEFINED)
+    }
+
+    pub fn record_mut(&mut self, r: Handle<Record>) -> &mut Record {
+        self.records.get_mut(r)
+    }
+
+    /// Every record, in the order their tags were declared.
+    pub fn records(&self) -> impl Iterator<Item = (Handle<Record>, &Record)> {
+        self.records.iter()
+    }
+
+    pub fn pointee(&self, ty: Type) -> Option<&Pointee> {
+        match ty {
+            Type::Pointer(p) => Some(&self.pointees[p]),
             _ => None,
         }
     }
 
+    /// The element type of an array.
+    pub fn array_element(&self, ty: Type) -> Option<Type> {
+        match ty {
+            Type::Array(e, _) => Some(self.elements[e]),
+            _ => None,
+        }
+    }
+
+    /// `ty` with arrays of arrays looked through to their innermost
+    /// element.
+    pub fn innermost_element(&self, mut ty: Type) -> Type {
+        while let Type::Array(e, _) = ty {
+            ty = self.elements[e];
+        }
+        ty
+    }
+
     /// `sizeof`, with 3-vectors the size of 4-vectors (OpenCL C 6.1.5).
-    pub fn size(&self, address_bits: u32) -> Option<u64> {
-        Some(match self {
+    pub fn size(&self, ty: Type) -> Option<u64> {
+        Some(match ty {
             // An opaque handle that only lives in private memory (arrays of
             // events are common); the lowering holds it as a `uint`.
-            Type::Unsupported(name) if &**name == "event_t" => 4,
-            Type::Void | Type::Unsupported(_) => return None,
+            Type::Opaque(Opaque::Event) => 4,
+            Type::Void | Type::Opaque(_) | Type::Error => return None,
             Type::Scalar(s) => s.size() as u64,
-            Type::Vector(s, n) => s.size() as u64 * storage_lanes(*n) as u64,
-            Type::Pointer(_) => address_bits as u64 / 8,
-            Type::Array(t, n) => t.size(address_bits)? * n,
-            Type::Record(r) if !r.complete => return None,
-            Type::Record(r) => r.size,
+            Type::Vector(s, n) => s.size() as u64 * storage_lanes(n) as u64,
+            Type::Pointer(_) => self.address_bits as u64 / 8,
+            Type::Array(e, n) => self.size(self.elements[e])? * n,
+            Type::Record(r) if !self.records[r].complete => return None,
+            Type::Record(r) => self.records[r].size,
         })
     }
 
     /// Alignment: built-in types are aligned to their size.
-    pub fn align(&self, address_bits: u32) -> Option<u64> {
-        Some(match self {
-            Type::Array(t, _) => t.align(address_bits)?,
-            Type::Record(r) => r.align,
-            t => t.size(address_bits)?,
+    pub fn align(&self, ty: Type) -> Option<u64> {
+        Some(match ty {
+            Type::Array(e, _) => self.align(self.elements[e])?,
+            Type::Record(r) => self.records[r].align,
+            t => self.size(t)?,
         })
     }
 
-    pub fn display(&self) -> String {
-        match self {
+    /// The type as clang spells it in diagnostics; `names` spells record
+    /// tags.
+    pub fn display(&self, ty: Type, names: &Names) -> String {
+        match ty {
             Type::Void => "void".into(),
             Type::Scalar(s) => s.name().into(),
             Type::Vector(s, n) => format!("{}{n}", s.name()),
             Type::Pointer(p) => {
+                let p = &self.pointees[p];
                 let space = match p.space {
                     AddressSpace::Global => "__global ",
                     AddressSpace::Constant => "__constant ",
@@ -353,22 +468,44 @@ impl Type {
                     AddressSpace::Generic => "__generic ",
                 };
                 let c = if p.is_const { "const " } else { "" };
-                format!("{space}{c}{}*", p.ty.display())
+                format!("{space}{c}{}*", self.display(p.ty, names))
             }
-            Type::Array(t, n) => format!("{}[{n}]", t.display()),
+            Type::Array(e, n) => format!("{}[{n}]", self.display(self.elements[e], names)),
             Type::Record(r) => {
+                let r = &self.records[r];
                 let keyword = match r.kind {
                     ast::RecordKind::Struct => "struct",
                     ast::RecordKind::Union => "union",
                 };
-                if r.name.is_empty() {
-                    format!("{keyword} (anonymous)")
-                } else {
-                    format!("{keyword} {}", r.name)
+                match &names[r.name] {
+                    "" => format!("{keyword} (anonymous)"),
+                    name => format!("{keyword} {name}"),
                 }
             }
-            Type::Unsupported(n) => n.to_string(),
+            Type::Opaque(o) => o.name().to_string(),
+            Type::Error => "<error>".to_string(),
         }
+    }
+}
+
+impl std::ops::Index<Handle<Pointee>> for Types {
+    type Output = Pointee;
+    fn index(&self, p: Handle<Pointee>) -> &Pointee {
+        &self.pointees[p]
+    }
+}
+
+impl std::ops::Index<Handle<Type>> for Types {
+    type Output = Type;
+    fn index(&self, e: Handle<Type>) -> &Type {
+        &self.elements[e]
+    }
+}
+
+impl std::ops::Index<Handle<Record>> for Types {
+    type Output = Record;
+    fn index(&self, r: Handle<Record>) -> &Record {
+        &self.records[r]
     }
 }
 
@@ -397,8 +534,9 @@ mod tests {
         );
         assert_eq!(lookup_builtin_type_name("float5"), None);
         assert_eq!(lookup_builtin_type_name("bool2"), None);
-        assert_eq!(Type::Vector(Scalar::Float, 3).size(64), Some(16));
-        assert_eq!(Type::Vector(Scalar::Short, 3).align(64), Some(8));
-        assert_eq!(Type::Vector(Scalar::Long, 16).size(64), Some(128));
+        let types = Types::new(64);
+        assert_eq!(types.size(Type::Vector(Scalar::Float, 3)), Some(16));
+        assert_eq!(types.align(Type::Vector(Scalar::Short, 3)), Some(8));
+        assert_eq!(types.size(Type::Vector(Scalar::Long, 16)), Some(128));
     }
 }

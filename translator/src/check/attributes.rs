@@ -5,8 +5,7 @@
 use super::Checker;
 use crate::ast::{self, AddressSpace, ExprKind};
 use crate::layout::MAX_ALIGNMENT;
-use crate::types::{Pointee, Type};
-use std::rc::Rc;
+use crate::types::Type;
 
 /// The placement attributes found in one attribute list.
 #[derive(Clone, Copy, Debug, Default)]
@@ -111,15 +110,12 @@ impl Checker<'_> {
         let Some(host) = placement.endian_host else {
             return ty;
         };
-        match &ty {
-            Type::Pointer(p)
-                if matches!(p.space, AddressSpace::Global | AddressSpace::Constant) =>
-            {
-                Type::Pointer(Rc::new(Pointee {
+        match self.pointee(ty) {
+            Some(p) if matches!(p.space, AddressSpace::Global | AddressSpace::Constant) => self
+                .pointer_to(crate::types::Pointee {
                     endian_host: host,
-                    ..(**p).clone()
-                }))
-            }
+                    ..p
+                }),
             _ => {
                 self.error(
                     placement.endian_location.unwrap_or(location),

@@ -27,7 +27,7 @@ impl Checker<'_> {
                 self.function_prototype(&d.specs, &init.declarator, *location, false);
                 continue;
             }
-            let Some((base, quals)) = base.clone() else {
+            let Some((base, quals)) = base else {
                 continue;
             };
             if d.specs.storage == Some(ast::StorageClass::Typedef) {
@@ -35,18 +35,18 @@ impl Checker<'_> {
                     self.typedef_type(base, quals, &d.specs, &init.declarator, *location);
                 if let Some(Symbol::Typedef(old, _, _)) = self.in_innermost(*name) {
                     if old != ty {
-                        let old = old.display();
+                        let old = self.display(old);
                         self.error(
                             *location,
                             format!(
                                 "typedef redefinition with different types ('{}' vs '{old}')",
-                                ty.display()
+                                self.display(ty)
                             ),
                         );
                     }
                 }
-                let spelling = self.spelling(*name);
-                self.program.typedefs.push((spelling, ty.clone(), align));
+                let symbol = self.symbol(*name);
+                self.program.typedefs.push((symbol, ty, align));
                 self.declare(
                     name,
                     Symbol::Typedef(ty, quals_of_typedef(quals, &init.declarator), align),
@@ -136,8 +136,8 @@ impl Checker<'_> {
         let is_extern = d.specs.storage == Some(ast::StorageClass::Extern);
         let (init_expr, ty) = match &init.init {
             Some(i) => {
-                let (e, ty) = self.initializer(i, &ty, location);
-                (Some(e), ty)
+                let (e, ty) = self.initializer(i, ty, location);
+                (Some(self.commit_global(e)), ty)
             }
             None => {
                 if space == AddressSpace::Constant && !is_extern {
@@ -149,10 +149,10 @@ impl Checker<'_> {
                 (None, ty)
             }
         };
-        if ty.size(self.caps.address_bits).is_none() && !is_error(&ty) {
+        if self.type_size(ty).is_none() && !ty.is_error() {
             self.error(
                 location,
-                format!("variable has incomplete type '{}'", ty.display()),
+                format!("variable has incomplete type '{}'", self.display(ty)),
             );
         }
         // `extern int x;` then `int x = 1;` (also across linked units) name
@@ -175,14 +175,14 @@ impl Checker<'_> {
             }
             return;
         }
-        self.program.globals.push(hir::Global {
-            name: spelling,
+        let global = hir::Global {
+            name: self.symbol(*name),
             ty,
             space,
             init: init_expr,
-            location,
-        });
-        let id = self.program.globals.len() - 1;
+            span: location.into(),
+        };
+        let id = self.program.globals.append(global, naga::Span::UNDEFINED);
         self.declare(name, Symbol::Global(id));
     }
 
@@ -197,17 +197,20 @@ impl Checker<'_> {
         let ty = self.declarator_type(base, quals, &p.declarator, location);
         let placement = self.placement(&[&p.specs.attributes, &p.declarator.attributes]);
         let ty = self.apply_endian(ty, &placement, location);
-        let ty = match &ty {
-            Type::Array(elem, _) => Type::Pointer(Rc::new(Pointee {
-                ty: (**elem).clone(),
-                is_const: quals.is_const,
-                is_volatile: quals.is_volatile,
-                space: quals
-                    .address_space
-                    .unwrap_or_else(|| self.default_pointee_space()),
-                endian_host: false,
-            })),
-            _ => ty,
+        let ty = match self.element_of(ty) {
+            Some(element) => {
+                let pointee = Pointee {
+                    ty: element,
+                    is_const: quals.is_const,
+                    is_volatile: quals.is_volatile,
+                    space: quals
+                        .address_space
+                        .unwrap_or_else(|| self.default_pointee_space()),
+                    endian_host: false,
+                };
+                self.pointer_to(pointee)
+            }
+            None => ty,
         };
         (ty, quals)
     }
@@ -235,7 +238,7 @@ impl Checker<'_> {
         defining: bool,
     ) -> (FunctionId, bool) {
         let name = declarator.name.map(|(name, _)| name);
-        let spelling = name.map_or_else(|| Rc::from(""), |name| self.spelling(name));
+        let spelling = name.map_or_else(String::new, |name| self.spelling(name));
         let (base, _) = self.base_type(specs);
         // `derived[0]` is the parameter list; anything after it belongs to
         // the return type.
@@ -275,18 +278,12 @@ impl Checker<'_> {
             }
             return (id, clean && same);
         }
-        self.program.functions.push(hir::Function {
-            name: spelling,
-            signature,
-            params: Vec::new(),
-            locals: Vec::new(),
-            ret,
-            body: Vec::new(),
-            kernel: None,
-            defined: false,
-            location,
-        });
-        let id = self.program.functions.len() - 1;
+        let symbol = self.program.names.intern(&spelling);
+        let function = hir::Function::declared(symbol, signature, ret, location.into());
+        let id = self
+            .program
+            .functions
+            .append(function, naga::Span::UNDEFINED);
         if let Some(name) = name {
             self.declare(name, Symbol::Function(id));
         }
@@ -325,13 +322,15 @@ impl Checker<'_> {
         if is_kernel && f.specs.storage == Some(ast::StorageClass::Static) {
             self.error(location, "kernel functions cannot be declared static");
         }
-        let ret = self.program.functions[id].ret.clone();
+        let ret = self.program.functions[id].ret;
         if is_kernel && ret != Type::Void {
             self.error(location, "kernel must have void return type");
         }
         self.current = Some(FunctionState {
-            locals: Vec::new(),
-            ret: ret.clone(),
+            locals: Arena::new(),
+            exprs: Arena::new(),
+            stmts: Arena::new(),
+            ret,
             is_kernel,
             body_depth: self.scopes.depth() + 1,
             calls: Vec::new(),
@@ -344,7 +343,7 @@ impl Checker<'_> {
             // Checking a parameter's type again would repeat the
             // prototype's work (and its lack of diagnostics).
             let (ty, quals) = if signature_reusable && self.param_type_is_scope_free(p) {
-                let ty = self.program.functions[id].signature[index].clone();
+                let ty = self.program.functions[id].signature[index];
                 (ty, self.spec_qualifiers(&p.specs))
             } else {
                 self.param_type(p, ploc)
@@ -357,22 +356,22 @@ impl Checker<'_> {
                 }
             }
             if is_kernel {
-                kernel_info.args.push(self.kernel_arg(p, &ty, ploc));
+                kernel_info.args.push(self.kernel_arg(p, ty, ploc));
             }
             if quals.address_space.is_some() && p.declarator.derived.is_empty() {
                 self.error(ploc, "parameter may not be qualified with an address space");
             }
-            let spelling = name.map_or_else(|| Rc::from(""), |name| self.spelling(name));
+            let symbol = name.map_or(hir::Symbol::EMPTY, |name| self.symbol(name));
             // `const` on the parameter itself, not on what it points to.
             let is_const = quals.is_const && p.declarator.derived.is_empty();
             param_ids.push(self.add_local(
                 name,
                 hir::Local {
-                    name: spelling,
+                    name: symbol,
                     ty,
                     space: AddressSpace::Private,
                     is_const,
-                    location: ploc,
+                    span: ploc.into(),
                 },
             ));
         }
@@ -382,16 +381,15 @@ impl Checker<'_> {
         let body = self.block_items(&f.body.items);
         self.scopes.pop();
         let state = self.current.take().expect("function state");
-        if self.calls.len() <= id {
-            self.calls.resize_with(id + 1, Vec::new);
-        }
-        self.calls[id] = state.calls;
+        self.calls.insert(id, state.calls);
         let func = &mut self.program.functions[id];
         func.params = param_ids;
         func.locals = state.locals;
+        func.exprs = state.exprs;
+        func.stmts = state.stmts;
         func.body = body;
         func.defined = true;
-        func.location = location;
+        func.span = location.into();
         if is_kernel {
             func.kernel = Some(kernel_info);
         }
@@ -401,7 +399,7 @@ impl Checker<'_> {
     pub(super) fn kernel_arg(
         &mut self,
         p: &ast::ParamDecl,
-        ty: &Type,
+        ty: Type,
         location: Location,
     ) -> hir::KernelArgInfo {
         let written = type_as_written(p, &self.names);
@@ -431,6 +429,7 @@ impl Checker<'_> {
         }
         match ty {
             Type::Pointer(pointee) => {
+                let pointee = self.program.types[pointee];
                 let address = match pointee.space {
                     AddressSpace::Global => AddressQualifier::Global,
                     AddressSpace::Constant => AddressQualifier::Constant,
@@ -469,14 +468,15 @@ impl Checker<'_> {
                 );
                 self.plain_arg(written)
             }
-            Type::Scalar(_) | Type::Vector(..) | Type::Record(_) => self.plain_arg(written),
-            t if is_error(t) => self.plain_arg(written),
+            Type::Scalar(_) | Type::Vector(..) | Type::Record(_) | Type::Error => {
+                self.plain_arg(written)
+            }
             t => {
                 self.error(
                     location,
                     format!(
                         "kernel arguments of type '{}' are not supported yet by this translator",
-                        t.display()
+                        self.display(t)
                     ),
                 );
                 self.plain_arg(written)
@@ -484,19 +484,15 @@ impl Checker<'_> {
         }
     }
 
-    pub(super) fn record_has_pointer(&self, r: &Rc<types::Record>) -> bool {
-        fn has_pointer(checker: &Checker, ty: &Type) -> bool {
-            match ty {
-                Type::Pointer(_) => true,
-                Type::Array(elem, _) => has_pointer(checker, elem),
-                Type::Record(r) => checker.record_has_pointer(r),
-                _ => false,
-            }
-        }
-        self.complete_record(r)
+    pub(super) fn record_has_pointer(&self, r: naga::Handle<types::Record>) -> bool {
+        self.record(r)
             .fields
             .iter()
-            .any(|f| has_pointer(self, &f.ty))
+            .any(|f| match self.program.types.innermost_element(f.ty) {
+                Type::Pointer(_) => true,
+                Type::Record(r) => self.record_has_pointer(r),
+                _ => false,
+            })
     }
 
     pub(super) fn plain_arg(&self, type_name: String) -> hir::KernelArgInfo {
@@ -558,7 +554,7 @@ impl Checker<'_> {
         info.attributes = written.join(" ");
     }
 
-    pub(super) fn local_declaration(&mut self, d: &ast::Declaration, out: &mut Vec<Stmt>) {
+    pub(super) fn local_declaration(&mut self, d: &ast::Declaration, out: &mut hir::Block) {
         let (base, quals) = self.base_type(&d.specs);
         for init in &d.declarators {
             let Some((name, location)) = &init.declarator.name else {
@@ -567,7 +563,7 @@ impl Checker<'_> {
             let location = *location;
             if d.specs.storage == Some(ast::StorageClass::Typedef) {
                 let (ty, align) =
-                    self.typedef_type(base.clone(), quals, &d.specs, &init.declarator, location);
+                    self.typedef_type(base, quals, &d.specs, &init.declarator, location);
                 self.declare(
                     name,
                     Symbol::Typedef(ty, quals_of_typedef(quals, &init.declarator), align),
@@ -589,7 +585,7 @@ impl Checker<'_> {
                 // a program-scope one does (in the global address space
                 // unless qualified), initialised once; only its name is
                 // local.
-                self.program_scope_variable(d, init, base.clone(), quals);
+                self.program_scope_variable(d, init, base, quals);
                 continue;
             }
             if self
@@ -606,7 +602,7 @@ impl Checker<'_> {
                     "variables in function scope cannot be declared static",
                 );
             }
-            let ty = self.declarator_type(base.clone(), quals, &init.declarator, location);
+            let ty = self.declarator_type(base, quals, &init.declarator, location);
             let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
             let ty = self.apply_endian(ty, &placement, location);
             // A pointee's address space is not the variable's.
@@ -671,17 +667,17 @@ impl Checker<'_> {
             }
             let (value, ty) = match (&init.init, space) {
                 (Some(i), AddressSpace::Private | AddressSpace::Constant) => {
-                    let (e, ty) = self.initializer(i, &ty, location);
-                    (Some(e), ty)
+                    let (e, ty) = self.initializer(i, ty, location);
+                    (Some(self.commit(e)), ty)
                 }
                 _ => (None, ty),
             };
             // Opaque types (event_t, sampler_t) have no size but are values.
-            let opaque = matches!(ty, Type::Unsupported(_));
-            if ty.size(self.caps.address_bits).is_none() && !opaque && ty != Type::Void {
+            let opaque = matches!(ty, Type::Opaque(_) | Type::Error);
+            if self.type_size(ty).is_none() && !opaque && ty != Type::Void {
                 self.error(
                     location,
-                    format!("variable has incomplete type '{}'", ty.display()),
+                    format!("variable has incomplete type '{}'", self.display(ty)),
                 );
             }
             let is_const = match init.declarator.derived.first() {
@@ -689,18 +685,16 @@ impl Checker<'_> {
                 Some(ast::Derived::Pointer(q)) => q.is_const,
                 Some(ast::Derived::Function { .. }) => false,
             };
-            let id = self.add_local(
-                Some(*name),
-                hir::Local {
-                    name: self.spelling(*name),
-                    ty,
-                    space,
-                    is_const,
-                    location,
-                },
-            );
+            let local = hir::Local {
+                name: self.symbol(*name),
+                ty,
+                space,
+                is_const,
+                span: location.into(),
+            };
+            let id = self.add_local(Some(*name), local);
             if let Some(v) = value {
-                out.push(Stmt::Init(id, v));
+                out.push(self.add_stmt(StmtKind::Init(id, v), location));
             }
         }
     }

@@ -4,7 +4,7 @@
 use super::*;
 
 impl Checker<'_> {
-    pub(super) fn int_const(&self, value: u64, ty: Type, location: Location) -> Expr {
+    pub(super) fn int_const(&self, value: u64, ty: Type, location: impl Into<Span>) -> Expr {
         Expr::new(H::Int(value), ty, location)
     }
 
@@ -13,12 +13,12 @@ impl Checker<'_> {
     /// (compared with zero when lowered).
     pub(super) fn condition(&mut self, e: &ast::Expr, at: Location) -> Expr {
         let e = self.rvalue(e);
-        if !matches!(e.ty, Type::Scalar(_) | Type::Pointer(_)) && !is_error(&e.ty) {
+        if !matches!(e.ty, Type::Scalar(_) | Type::Pointer(_)) && !e.ty.is_error() {
             self.error(
                 at,
                 format!(
                     "statement requires expression of scalar type ('{}' invalid)",
-                    e.ty.display()
+                    self.display(e.ty)
                 ),
             );
         }
@@ -42,17 +42,17 @@ impl Checker<'_> {
     }
 
     fn decay_array(&mut self, v: Expr) -> Expr {
-        if let Type::Array(elem, _) = &v.ty {
+        if let Some(elem) = self.element_of(v.ty) {
             let space = self.place_space(&v);
             let is_const = self.is_read_only(&v);
-            let ty = Type::Pointer(Rc::new(Pointee {
-                ty: (**elem).clone(),
+            let ty = self.pointer_to(Pointee {
+                ty: elem,
                 is_const,
                 is_volatile: false,
                 space,
                 endian_host: false,
-            }));
-            let location = v.location;
+            });
+            let location = v.span;
             return Expr::new(H::Decay(Box::new(v)), ty, location);
         }
         v
@@ -60,57 +60,60 @@ impl Checker<'_> {
 
     /// Converts `v` to `to` as assignment does (C99 6.5.16.1), reporting
     /// what is not allowed in the words and at the place `how` says.
-    pub(super) fn convert_for_assignment(&mut self, v: Expr, to: &Type, how: Conversion) -> Expr {
+    pub(super) fn convert_for_assignment(&mut self, v: Expr, to: Type, how: Conversion) -> Expr {
         let v = self.decay(v);
-        if v.ty == *to || is_error(&v.ty) || is_error(to) {
+        if v.ty == to || v.ty.is_error() || to.is_error() {
             return v;
         }
         // Only diagnostics need the spellings, so they are made on demand.
-        let describe = |relation| how.describe(&v.ty.display(), &to.display(), relation);
-        match (&v.ty, to) {
-            (Type::Scalar(_), Type::Scalar(_)) => self.convert(v, to.clone()),
+        let from = v.ty;
+        let describe =
+            |this: &Self, relation| how.describe(&this.display(from), &this.display(to), relation);
+        match (v.ty, to) {
+            (Type::Scalar(_), Type::Scalar(_)) => self.convert(v, to),
             (Type::Scalar(_), Type::Vector(s, _)) => {
-                let v = self.convert(v, Type::Scalar(*s));
-                let location = v.location;
-                Expr::new(H::Splat(Box::new(v)), to.clone(), location)
+                let v = self.convert(v, Type::Scalar(s));
+                let location = v.span;
+                Expr::new(H::Splat(Box::new(v)), to, location)
             }
             (Type::Scalar(s), Type::Pointer(_))
                 if s.is_integer() && matches!(v.kind, H::Int(0)) =>
             {
                 // A null pointer constant.
-                let location = v.location;
-                Expr::new(H::Int(0), to.clone(), location)
+                let location = v.span;
+                Expr::new(H::Int(0), to, location)
             }
             // `NULL`, `(void *)0`: a null pointer constant, which converts
             // to a pointer into any address space (C99 6.3.2.3).
             (Type::Pointer(_), Type::Pointer(_)) if matches!(v.kind, H::Int(0)) => {
-                let location = v.location;
-                Expr::new(H::Int(0), to.clone(), location)
+                let location = v.span;
+                Expr::new(H::Int(0), to, location)
             }
             (Type::Pointer(a), Type::Pointer(b)) => {
+                let (a, b) = (self.program.types[a], self.program.types[b]);
                 if a.endian_host != b.endian_host {
                     self.error(
                         how.location(),
                         "assigning between pointers with different endian attributes",
                     );
                 } else if a.space != b.space && b.space != AddressSpace::Generic {
-                    let what = describe("of type");
+                    let what = describe(self, "of type");
                     self.error(
                         how.location(),
                         format!("{what} changes address space of pointer"),
                     );
                 } else if a.ty != b.ty && b.ty != Type::Void && a.ty != Type::Void {
-                    let what = describe("of type");
+                    let what = describe(self, "of type");
                     self.diags.warning(
                         how.location(),
                         format!("incompatible pointer types {}", lowercase_first(&what)),
                     );
                 }
-                let location = v.location;
-                Expr::new(v.kind, to.clone(), location)
+                let location = v.span;
+                Expr::new(v.kind, to, location)
             }
             _ => {
-                let what = describe("of incompatible type");
+                let what = describe(self, "of incompatible type");
                 self.error(how.location(), what);
                 v
             }
@@ -119,7 +122,7 @@ impl Checker<'_> {
 
     #[inline]
     pub(super) fn convert(&mut self, v: Expr, to: Type) -> Expr {
-        if v.ty == to || is_error(&v.ty) {
+        if v.ty == to || v.ty.is_error() {
             return v;
         }
         self.convert_value(v, to)
@@ -127,7 +130,7 @@ impl Checker<'_> {
 
     /// [`Self::convert`] when the types differ.
     fn convert_value(&mut self, v: Expr, to: Type) -> Expr {
-        let location = v.location;
+        let location = v.span;
         // Fold constants so literals keep their precise value.
         match (&v.kind, &to) {
             (H::Int(bits), Type::Scalar(s)) if s.is_integer() => {
@@ -167,73 +170,71 @@ impl Checker<'_> {
         op_location: Location,
         op: &str,
     ) -> Type {
-        let common = match (&a.ty, &b.ty) {
-            (Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(common_scalar(*x, *y)),
-            (Type::Vector(..), Type::Scalar(_)) => a.ty.clone(),
-            (Type::Scalar(_), Type::Vector(..)) => b.ty.clone(),
-            (Type::Vector(..), Type::Vector(..)) if a.ty == b.ty => a.ty.clone(),
+        let common = match (a.ty, b.ty) {
+            (Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(common_scalar(x, y)),
+            (Type::Vector(..), Type::Scalar(_)) => a.ty,
+            (Type::Scalar(_), Type::Vector(..)) => b.ty,
+            (Type::Vector(..), Type::Vector(..)) if a.ty == b.ty => a.ty,
             (Type::Vector(..), Type::Vector(..)) => {
                 self.error(
                     op_location,
                     format!(
                         "implicit conversions between vector types ('{}' and '{}') are not permitted",
-                        a.ty.display(),
-                        b.ty.display()
+                        self.display(a.ty),
+                        self.display(b.ty)
                     ),
                 );
-                return error_type();
+                return Type::Error;
             }
-            (x, y) if is_error(x) || is_error(y) => return error_type(),
+            (x, y) if x.is_error() || y.is_error() => return Type::Error,
             _ => {
                 self.invalid_operands(op_location, &a.ty, op, &b.ty);
-                return error_type();
+                return Type::Error;
             }
         };
-        self.widen_in_place(a, &common);
-        self.widen_in_place(b, &common);
+        self.widen_in_place(a, common);
+        self.widen_in_place(b, common);
         common
     }
 
     /// [`Self::widen`] of a value in place.
     #[inline]
-    fn widen_in_place(&mut self, v: &mut Expr, to: &Type) {
-        if v.ty != *to {
-            let placeholder = Expr::new(H::Int(0), Type::Void, v.location);
+    fn widen_in_place(&mut self, v: &mut Expr, to: Type) {
+        if v.ty != to {
+            let placeholder = Expr::new(H::Int(0), Type::Void, v.span);
             let value = std::mem::replace(v, placeholder);
             *v = self.widen_value(value, to);
         }
     }
 
     #[inline]
-    pub(super) fn widen(&mut self, v: Expr, to: &Type) -> Expr {
-        if v.ty == *to {
+    pub(super) fn widen(&mut self, v: Expr, to: Type) -> Expr {
+        if v.ty == to {
             return v;
         }
         self.widen_value(v, to)
     }
 
-    fn widen_value(&mut self, v: Expr, to: &Type) -> Expr {
-        match (&v.ty, to) {
+    fn widen_value(&mut self, v: Expr, to: Type) -> Expr {
+        match (v.ty, to) {
             // An integer where a built-in takes an `event_t` (the usual
             // `0` for "no event to join"): overload resolution allowed it.
-            (Type::Scalar(s), Type::Unsupported(name))
-                if s.is_integer() && &**name == "event_t" =>
-            {
-                let location = v.location;
-                Expr::new(H::Int(0), to.clone(), location)
+            (Type::Scalar(s), Type::Opaque(crate::types::Opaque::Event)) if s.is_integer() => {
+                let location = v.span;
+                Expr::new(H::Int(0), to, location)
             }
             (Type::Scalar(_), Type::Vector(s, _)) => {
-                let v = self.convert(v, Type::Scalar(*s));
-                let location = v.location;
-                Expr::new(H::Splat(Box::new(v)), to.clone(), location)
+                let v = self.convert(v, Type::Scalar(s));
+                let location = v.span;
+                Expr::new(H::Splat(Box::new(v)), to, location)
             }
-            _ => self.convert(v, to.clone()),
+            _ => self.convert(v, to),
         }
     }
 
-    pub(super) fn comparison_type(ty: &Type) -> Type {
+    pub(super) fn comparison_type(ty: Type) -> Type {
         match ty {
-            Type::Vector(s, n) => Type::Vector(s.to_signed_int(), *n),
+            Type::Vector(s, n) => Type::Vector(s.to_signed_int(), n),
             _ => Type::INT,
         }
     }
@@ -271,13 +272,12 @@ impl Checker<'_> {
             },
             A::StringLiteral(text) => match literal::parse_string(text) {
                 Ok(bytes) => {
-                    let ty =
-                        Type::Array(Rc::new(Type::Scalar(Scalar::Char)), bytes.len() as u64 + 1);
+                    let ty = self.array_of(Type::Scalar(Scalar::Char), bytes.len() as u64 + 1);
                     Expr::new(H::Str(bytes), ty, location)
                 }
                 Err(msg) => {
                     self.literal_error(location, msg);
-                    Expr::new(H::Int(0), error_type(), location)
+                    Expr::new(H::Int(0), Type::Error, location)
                 }
             },
             A::Ident(name) => match self.lookup(*name) {
@@ -285,19 +285,19 @@ impl Checker<'_> {
                     let ty = self
                         .current
                         .as_ref()
-                        .map_or_else(error_type, |f| f.locals[id].ty.clone());
+                        .map_or(Type::Error, |f| f.locals[id].ty);
                     Expr::new(H::Local(id), ty, location)
                 }
                 Some(Symbol::EnumConstant(v)) => {
                     self.int_const(v as u32 as u64, Type::INT, location)
                 }
                 Some(Symbol::Global(id)) => {
-                    let ty = self.program.globals[id].ty.clone();
+                    let ty = self.program.globals[id].ty;
                     Expr::new(H::Global(id), ty, location)
                 }
                 Some(Symbol::Function(_)) => {
                     self.error(location, "function designators are only allowed in calls");
-                    Expr::new(H::Int(0), error_type(), location)
+                    Expr::new(H::Int(0), Type::Error, location)
                 }
                 Some(Symbol::Typedef(..)) => {
                     let name = self.spelling(*name);
@@ -305,13 +305,13 @@ impl Checker<'_> {
                         location,
                         format!("unexpected type name '{name}': expected expression"),
                     );
-                    Expr::new(H::Int(0), error_type(), location)
+                    Expr::new(H::Int(0), Type::Error, location)
                 }
                 // Tags live under keys no identifier spells.
                 None | Some(Symbol::Tag(_)) => {
                     let name = self.spelling(*name);
                     self.error(location, format!("use of undeclared identifier '{name}'"));
-                    Expr::new(H::Int(0), error_type(), location)
+                    Expr::new(H::Int(0), Type::Error, location)
                 }
             },
             A::Unary(op, x) => self.unary(*op, x, location),
@@ -328,9 +328,9 @@ impl Checker<'_> {
                 let value = self.rvalue(value);
                 match op {
                     None => {
-                        let ty = target.ty.clone();
+                        let ty = target.ty;
                         let value =
-                            self.convert_for_assignment(value, &ty, Conversion::Assign(location));
+                            self.convert_for_assignment(value, ty, Conversion::Assign(location));
                         Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, location)
                     }
                     Some(op) => self.compound_assign(*op, target, value, location),
@@ -348,26 +348,26 @@ impl Checker<'_> {
                     (a, b, ty)
                 } else if matches!(a.ty, Type::Pointer(_)) && is_null(&b) {
                     // A null pointer constant takes the other side's type.
-                    let ty = a.ty.clone();
-                    let b = Expr::new(H::Int(0), ty.clone(), b.location);
+                    let ty = a.ty;
+                    let b = Expr::new(H::Int(0), ty, b.span);
                     (a, b, ty)
                 } else if matches!(b.ty, Type::Pointer(_)) && is_null(&a) {
-                    let ty = b.ty.clone();
-                    let a = Expr::new(H::Int(0), ty.clone(), a.location);
+                    let ty = b.ty;
+                    let a = Expr::new(H::Int(0), ty, a.span);
                     (a, b, ty)
-                } else if a.ty == b.ty || is_error(&a.ty) {
-                    let ty = b.ty.clone();
+                } else if a.ty == b.ty || a.ty.is_error() {
+                    let ty = b.ty;
                     (a, b, ty)
                 } else {
                     self.error(
                         location,
                         format!(
                             "incompatible operand types ('{}' and '{}')",
-                            a.ty.display(),
-                            b.ty.display()
+                            self.display(a.ty),
+                            self.display(b.ty)
                         ),
                     );
-                    (a, b, error_type())
+                    (a, b, Type::Error)
                 };
                 Expr::new(
                     H::Conditional(Box::new(c), Box::new(a), Box::new(b)),
@@ -379,7 +379,7 @@ impl Checker<'_> {
                 let (a, b) = &**operands;
                 let a = self.expr(a);
                 let b = self.rvalue(b);
-                let ty = b.ty.clone();
+                let ty = b.ty;
                 Expr::new(H::Comma(Box::new(a), Box::new(b)), ty, location)
             }
             A::Call(callee, args, rparen) => self.call(callee, args, location, *rparen),
@@ -418,28 +418,28 @@ impl Checker<'_> {
                     location,
                     "compound literals are not supported yet by this translator",
                 );
-                Expr::new(H::Int(0), error_type(), location)
+                Expr::new(H::Int(0), Type::Error, location)
             }
             A::SizeofExpr(x) => {
                 let v = self.expr(x);
-                self.size_of(&v.ty, location)
+                self.size_of(v.ty, location)
             }
             A::SizeofType(t) => {
                 let ty = self.type_name(t);
-                self.size_of(&ty, location)
+                self.size_of(ty, location)
             }
             A::AlignofType(t) => {
                 let ty = self.type_name(t);
-                let a = ty.align(self.caps.address_bits).unwrap_or(1);
+                let a = self.program.types.align(ty).unwrap_or(1);
                 self.int_const(a, Type::Scalar(self.size_type(false)), location)
             }
             A::VecStepExpr(x) => {
                 let v = self.expr(x);
-                self.vec_step(&v.ty, location)
+                self.vec_step(v.ty, location)
             }
             A::VecStepType(t) => {
                 let ty = self.type_name(t);
-                self.vec_step(&ty, location)
+                self.vec_step(ty, location)
             }
         }
     }
@@ -451,16 +451,16 @@ impl Checker<'_> {
         self.error(at, e.message);
     }
 
-    pub(super) fn size_of(&mut self, ty: &Type, location: Location) -> Expr {
-        let size = match ty.size(self.caps.address_bits) {
+    pub(super) fn size_of(&mut self, ty: Type, location: Location) -> Expr {
+        let size = match self.type_size(ty) {
             Some(s) => s,
             None => {
-                if !is_error(ty) {
+                if !ty.is_error() {
                     self.error(
                         location,
                         format!(
                             "invalid application of 'sizeof' to an incomplete type '{}'",
-                            ty.display()
+                            self.display(ty)
                         ),
                     );
                 }
@@ -470,10 +470,10 @@ impl Checker<'_> {
         self.int_const(size, Type::Scalar(self.size_type(false)), location)
     }
 
-    pub(super) fn vec_step(&mut self, ty: &Type, location: Location) -> Expr {
+    pub(super) fn vec_step(&mut self, ty: Type, location: Location) -> Expr {
         let n = match ty {
             Type::Scalar(_) => 1,
-            Type::Vector(_, n) => u64::from(types::storage_lanes(*n)),
+            Type::Vector(_, n) => u64::from(types::storage_lanes(n)),
             _ => {
                 self.error(location, "vec_step requires a scalar or vector type");
                 1
@@ -483,7 +483,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn require_modifiable(&mut self, target: &Expr, location: Location) {
-        if is_error(&target.ty) {
+        if target.ty.is_error() {
             return;
         }
         let is_place = |e: &Expr| {
@@ -524,7 +524,7 @@ impl Checker<'_> {
         if let Type::Array(..) = target.ty {
             self.error(
                 location,
-                format!("array type '{}' is not assignable", target.ty.display()),
+                format!("array type '{}' is not assignable", self.display(target.ty)),
             );
             return;
         }
@@ -536,7 +536,7 @@ impl Checker<'_> {
                 .as_ref()
                 .map(|f| &f.locals[*id])
                 .filter(|l| l.is_const && l.space != AddressSpace::Constant)
-                .map(|l| (l.name.clone(), l.ty.display())),
+                .map(|l| (self.program.names[l.name].to_string(), self.display(l.ty))),
             _ => None,
         };
         if let Some((name, ty)) = const_variable {
@@ -560,9 +560,9 @@ impl Checker<'_> {
                 .map_or(AddressSpace::Private, |f| f.locals[*id].space),
             H::Global(id) => self.program.globals[*id].space,
             H::Index(base, _) if matches!(base.ty, Type::Array(..)) => self.place_space(base),
-            H::Index(base, _) | H::Deref(base) => {
-                base.ty.pointee().map_or(AddressSpace::Private, |p| p.space)
-            }
+            H::Index(base, _) | H::Deref(base) => self
+                .pointee(base.ty)
+                .map_or(AddressSpace::Private, |p| p.space),
             H::Member(base, _) | H::Swizzle(base, _) => self.place_space(base),
             // A string literal is a `__constant char` array.
             H::Str(_) => AddressSpace::Constant,
@@ -581,9 +581,8 @@ impl Checker<'_> {
             H::Global(id) => self.program.globals[*id].space == AddressSpace::Constant,
             H::Str(_) => true,
             H::Index(base, _) if matches!(base.ty, Type::Array(..)) => self.is_read_only(base),
-            H::Index(base, _) | H::Deref(base) => base
-                .ty
-                .pointee()
+            H::Index(base, _) | H::Deref(base) => self
+                .pointee(base.ty)
                 .is_some_and(|p| p.is_const || p.space == AddressSpace::Constant),
             H::Member(base, _) | H::Swizzle(base, _) => self.is_read_only(base),
             _ => false,
@@ -598,14 +597,17 @@ impl Checker<'_> {
                 self.require_modifiable(&target, location);
                 if !target.ty.is_arithmetic()
                     && !matches!(target.ty, Type::Pointer(_))
-                    && !is_error(&target.ty)
+                    && !target.ty.is_error()
                 {
                     self.error(
                         location,
-                        format!("cannot increment value of type '{}'", target.ty.display()),
+                        format!(
+                            "cannot increment value of type '{}'",
+                            self.display(target.ty)
+                        ),
                     );
                 }
-                let ty = target.ty.clone();
+                let ty = target.ty;
                 Expr::new(
                     H::IncDec {
                         target: Box::new(target),
@@ -632,13 +634,13 @@ impl Checker<'_> {
                 }
                 let space = self.place_space(&v);
                 let is_const = self.is_read_only(&v);
-                let ty = Type::Pointer(Rc::new(Pointee {
-                    ty: v.ty.clone(),
+                let ty = self.pointer_to(Pointee {
+                    ty: v.ty,
                     is_const,
                     is_volatile: false,
                     space,
                     endian_host: false,
-                }));
+                });
                 Expr::new(H::AddressOf(Box::new(v)), ty, location)
             }
             U::Plus | U::Minus | U::BitNot => {
@@ -648,22 +650,22 @@ impl Checker<'_> {
                     _ => v.ty.is_arithmetic(),
                 };
                 if !ok {
-                    if !is_error(&v.ty) {
+                    if !v.ty.is_error() {
                         self.error(
                             location,
                             format!(
                                 "invalid argument type '{}' to unary expression",
-                                v.ty.display()
+                                self.display(v.ty)
                             ),
                         );
                     }
                     return v;
                 }
-                let ty = match &v.ty {
-                    Type::Scalar(s) => Type::Scalar(promote(*s)),
-                    t => t.clone(),
+                let ty = match v.ty {
+                    Type::Scalar(s) => Type::Scalar(promote(s)),
+                    t => t,
                 };
-                let v = self.convert(v, ty.clone());
+                let v = self.convert(v, ty);
                 match op {
                     U::Plus => v,
                     U::Minus => {
@@ -675,17 +677,17 @@ impl Checker<'_> {
             U::Not => {
                 let v = self.rvalue(x);
                 if !matches!(v.ty, Type::Scalar(_) | Type::Vector(..) | Type::Pointer(_))
-                    && !is_error(&v.ty)
+                    && !v.ty.is_error()
                 {
                     self.error(
                         location,
                         format!(
                             "invalid argument type '{}' to unary expression",
-                            v.ty.display()
+                            self.display(v.ty)
                         ),
                     );
                 }
-                let ty = Self::comparison_type(&v.ty);
+                let ty = Self::comparison_type(v.ty);
                 Expr::new(
                     H::Unary(hir::UnaryOp::LogicalNot, Box::new(v)),
                     ty,
@@ -697,10 +699,10 @@ impl Checker<'_> {
 
     /// Folds negation and complement of integer constants (so `-1` is a
     /// literal); otherwise builds the node.
-    pub(super) fn fold_or(&mut self, kind: H, ty: Type, location: Location) -> Expr {
+    pub(super) fn fold_or(&mut self, kind: tree::Kind, ty: Type, location: Location) -> Expr {
         if let H::Unary(op, v) = &kind {
-            if let (H::Int(bits), Some(s)) = (&v.kind, ty.scalar()) {
-                let value = literal::sign_extend(*bits, s);
+            if let (&H::Int(bits), Some(s)) = (&v.kind, ty.scalar()) {
+                let value = literal::sign_extend(bits, s);
                 let folded = match op {
                     hir::UnaryOp::Negate => value.wrapping_neg(),
                     _ => !value,
@@ -722,8 +724,8 @@ impl Checker<'_> {
         location: Location,
     ) -> Expr {
         use BinaryOp::*;
-        if is_error(&a.ty) || is_error(&b.ty) {
-            return Expr::new(H::Int(0), error_type(), location);
+        if a.ty.is_error() || b.ty.is_error() {
+            return Expr::new(H::Int(0), Type::Error, location);
         }
         match op {
             LogicalAnd | LogicalOr
@@ -733,17 +735,17 @@ impl Checker<'_> {
                 // 6.3.h), -1/0 in the signed integer vector of the lanes'
                 // size.
                 let ty = self.arithmetic_operands(&mut a, &mut b, location, op.spelling());
-                if is_error(&ty) {
+                if ty.is_error() {
                     return Expr::new(H::Int(0), ty, location);
                 }
-                let result = Self::comparison_type(&ty);
+                let result = Self::comparison_type(ty);
                 return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), result, location);
             }
             LogicalAnd | LogicalOr => {
                 for v in [&a, &b] {
                     if !matches!(v.ty, Type::Scalar(_) | Type::Pointer(_)) {
                         self.error(
-                            v.location,
+                            v.span,
                             "operands of '&&' and '||' must be scalars, pointers or vectors",
                         );
                     }
@@ -756,16 +758,16 @@ impl Checker<'_> {
             }
             Add | Sub if matches!(a.ty, Type::Pointer(_)) && b.ty.is_integer() => {
                 let b = if op == Sub {
-                    let ty = b.ty.clone();
+                    let ty = b.ty;
                     self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(b)), ty, location)
                 } else {
                     b
                 };
-                let ty = a.ty.clone();
+                let ty = a.ty;
                 return Expr::new(H::PointerOffset(Box::new(a), Box::new(b)), ty, location);
             }
             Add if a.ty.is_integer() && matches!(b.ty, Type::Pointer(_)) => {
-                let ty = b.ty.clone();
+                let ty = b.ty;
                 return Expr::new(H::PointerOffset(Box::new(b), Box::new(a)), ty, location);
             }
             _ => {}
@@ -779,16 +781,16 @@ impl Checker<'_> {
             if !a.ty.is_integer() || !b.ty.is_integer() {
                 return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
             }
-            let ty = match &a.ty {
-                Type::Scalar(s) => Type::Scalar(promote(*s)),
-                t => t.clone(),
+            let ty = match a.ty {
+                Type::Scalar(s) => Type::Scalar(promote(s)),
+                t => t,
             };
-            let a = self.convert(a, ty.clone());
+            let a = self.convert(a, ty);
             let b = match (&ty, &b.ty) {
-                (Type::Vector(s, _), Type::Scalar(_)) => self.widen(b, &Type::Scalar(*s)),
+                (Type::Vector(s, _), Type::Scalar(_)) => self.widen(b, Type::Scalar(*s)),
                 _ => b,
             };
-            let b = self.widen(b, &ty);
+            let b = self.widen(b, ty);
             return Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, location);
         }
         if matches!(op, Rem | BitAnd | BitOr | BitXor) && !(a.ty.is_integer() && b.ty.is_integer())
@@ -796,11 +798,11 @@ impl Checker<'_> {
             return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
         }
         let ty = self.arithmetic_operands(&mut a, &mut b, location, op.spelling());
-        if is_error(&ty) {
+        if ty.is_error() {
             return Expr::new(H::Int(0), ty, location);
         }
         let result = if op.is_comparison() {
-            Self::comparison_type(&ty)
+            Self::comparison_type(ty)
         } else {
             ty
         };
@@ -817,7 +819,7 @@ impl Checker<'_> {
         location: Location,
     ) -> Expr {
         let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
-        let (pa, pb) = (a.ty.pointee().cloned(), b.ty.pointee().cloned());
+        let (pa, pb) = (self.pointee(a.ty), self.pointee(b.ty));
         let compatible = match (&pa, &pb) {
             _ if is_null(&a) || is_null(&b) => true,
             (Some(x), Some(y)) => {
@@ -860,11 +862,11 @@ impl Checker<'_> {
             location,
             format!(
                 "invalid operands to binary expression ('{}' {op} '{}')",
-                a.display(),
-                b.display()
+                self.display(*a),
+                self.display(*b)
             ),
         );
-        Expr::new(H::Int(0), error_type(), location)
+        Expr::new(H::Int(0), Type::Error, location)
     }
 
     pub(super) fn compound_assign(
@@ -874,7 +876,7 @@ impl Checker<'_> {
         value: Expr,
         location: Location,
     ) -> Expr {
-        let ty = target.ty.clone();
+        let ty = target.ty;
         if matches!(ty, Type::Pointer(_))
             && matches!(op, BinaryOp::Add | BinaryOp::Sub)
             && value.ty.is_integer()
@@ -886,13 +888,13 @@ impl Checker<'_> {
         }
         // Type-check `target op value` to find the operation type.
         let probe = self.binary(op, target.clone(), value, location);
-        if is_error(&probe.ty) {
+        if probe.ty.is_error() {
             return probe;
         }
         let H::Binary(_, _, value) = probe.kind else {
             return probe;
         };
-        let op_ty = probe.ty.clone();
+        let op_ty = probe.ty;
         Expr::new(
             H::CompoundAssign {
                 op,
@@ -906,50 +908,51 @@ impl Checker<'_> {
     }
 
     pub(super) fn deref(&mut self, p: Expr, location: Location) -> Expr {
-        match &p.ty {
+        match p.ty {
             Type::Pointer(pointee) => {
+                let pointee = self.program.types[pointee];
                 if pointee.ty == Type::Void {
                     self.error(location, "dereferencing a 'void *' pointer");
                 }
-                let ty = pointee.ty.clone();
+                let ty = pointee.ty;
                 Expr::new(H::Deref(Box::new(p)), ty, location)
             }
-            t if is_error(t) => p,
+            t if t.is_error() => p,
             t => {
                 self.error(
                     location,
                     format!(
                         "indirection requires pointer operand ('{}' invalid)",
-                        t.display()
+                        self.display(t)
                     ),
                 );
-                Expr::new(H::Int(0), error_type(), location)
+                Expr::new(H::Int(0), Type::Error, location)
             }
         }
     }
 
     pub(super) fn index(&mut self, base: Expr, index: Expr, location: Location) -> Expr {
         if !index.ty.is_integer() || !matches!(index.ty, Type::Scalar(_)) {
-            if !is_error(&index.ty) {
-                self.error(index.location, "array subscript is not an integer");
+            if !index.ty.is_error() {
+                self.error(index.span, "array subscript is not an integer");
             }
-            return Expr::new(H::Int(0), error_type(), location);
+            return Expr::new(H::Int(0), Type::Error, location);
         }
-        let elem = match &base.ty {
-            Type::Array(elem, _) => (**elem).clone(),
-            Type::Pointer(p) => p.ty.clone(),
+        let elem = match base.ty {
+            Type::Array(elem, _) => self.program.types[elem],
+            Type::Pointer(p) => self.program.types[p].ty,
             // A lane chosen at run time; an lvalue when the vector is one.
-            Type::Vector(s, _) => Type::Scalar(*s),
-            t if is_error(t) => return base,
+            Type::Vector(s, _) => Type::Scalar(s),
+            t if t.is_error() => return base,
             t => {
                 self.error(
                     location,
                     format!(
                         "subscripted value is not an array, pointer, or vector ('{}')",
-                        t.display()
+                        self.display(t)
                     ),
                 );
-                return Expr::new(H::Int(0), error_type(), location);
+                return Expr::new(H::Int(0), Type::Error, location);
             }
         };
         Expr::new(H::Index(Box::new(base), Box::new(index)), elem, location)
@@ -962,76 +965,76 @@ impl Checker<'_> {
         location: Location,
         name_location: Location,
     ) -> Expr {
-        match &base.ty {
-            Type::Vector(s, n) => match parse_swizzle(name, *s, *n, self.cl_std) {
+        match base.ty {
+            Type::Vector(s, n) => match parse_swizzle(name, s, n, self.cl_std) {
                 Ok(lanes) => {
                     let ty = if lanes.len() == 1 {
-                        Type::Scalar(*s)
+                        Type::Scalar(s)
                     } else {
-                        Type::Vector(*s, lanes.len() as u8)
+                        Type::Vector(s, lanes.len() as u8)
                     };
                     Expr::new(H::Swizzle(Box::new(base), lanes), ty, location)
                 }
                 Err(msg) => {
                     self.error(location, msg);
-                    Expr::new(H::Int(0), error_type(), location)
+                    Expr::new(H::Int(0), Type::Error, location)
                 }
             },
             Type::Record(r) => match self
-                .complete_record(r)
+                .record(r)
                 .fields
                 .iter()
-                .position(|f| &*f.name == name)
+                .position(|f| &self.program.names[f.name] == name)
             {
                 Some(i) => {
-                    let ty = self.complete_record(r).fields[i].ty.clone();
+                    let ty = self.record(r).fields[i].ty;
                     Expr::new(H::Member(Box::new(base), i), ty, location)
                 }
                 None => {
                     self.error(
                         name_location,
-                        format!("no member named '{name}' in '{}'", base.ty.display()),
+                        format!("no member named '{name}' in '{}'", self.display(base.ty)),
                     );
-                    Expr::new(H::Int(0), error_type(), location)
+                    Expr::new(H::Int(0), Type::Error, location)
                 }
             },
-            t if is_error(t) => base,
+            t if t.is_error() => base,
             t => {
                 self.error(
                     location,
                     format!(
                         "member reference base type '{}' is not a structure or union",
-                        t.display()
+                        self.display(t)
                     ),
                 );
-                Expr::new(H::Int(0), error_type(), location)
+                Expr::new(H::Int(0), Type::Error, location)
             }
         }
     }
 
     pub(super) fn cast(&mut self, v: Expr, to: Type, location: Location) -> Expr {
-        if is_error(&v.ty) || is_error(&to) {
+        if v.ty.is_error() || to.is_error() {
             return v;
         }
-        match (&v.ty, &to) {
+        match (v.ty, to) {
             (_, Type::Void) => Expr::new(v.kind, Type::Void, location),
             (Type::Scalar(_), Type::Scalar(_)) => {
                 let mut e = self.convert(v, to);
-                e.location = location;
+                e.span = location.into();
                 e
             }
-            (Type::Scalar(_), Type::Vector(..)) => self.widen(v, &to),
+            (Type::Scalar(_), Type::Vector(..)) => self.widen(v, to),
             (Type::Vector(..), Type::Vector(..)) if v.ty == to => v,
             (Type::Vector(..), Type::Vector(..)) => {
                 self.error(
                     location,
                     format!(
                         "invalid conversion between ext-vector type '{}' and '{}'",
-                        v.ty.display(),
-                        to.display()
+                        self.display(v.ty),
+                        self.display(to)
                     ),
                 );
-                Expr::new(H::Int(0), error_type(), location)
+                Expr::new(H::Int(0), Type::Error, location)
             }
             (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
                 if matches!(v.kind, H::Int(0)) {
@@ -1048,6 +1051,7 @@ impl Checker<'_> {
                 Expr::new(H::Int(0), to, location)
             }
             (Type::Pointer(from), Type::Pointer(target)) => {
+                let (from, target) = (self.program.types[from], self.program.types[target]);
                 // Named address spaces are disjoint; only generic converts
                 // to and from them (OpenCL C 6.7.9).
                 let spaces_ok = from.space == target.space
@@ -1058,8 +1062,8 @@ impl Checker<'_> {
                         location,
                         format!(
                             "casting '{}' to type '{}' changes address space of pointer",
-                            v.ty.display(),
-                            to.display()
+                            self.display(v.ty),
+                            self.display(to)
                         ),
                     );
                 }
@@ -1074,11 +1078,11 @@ impl Checker<'_> {
                     location,
                     format!(
                         "cannot cast from '{}' to '{}'",
-                        v.ty.display(),
-                        to.display()
+                        self.display(v.ty),
+                        self.display(to)
                     ),
                 );
-                Expr::new(H::Int(0), error_type(), location)
+                Expr::new(H::Int(0), Type::Error, location)
             }
         }
     }
@@ -1096,7 +1100,7 @@ impl Checker<'_> {
             let mut value = self.rvalue(&parts[0]);
             for p in &parts[1..] {
                 let next = self.rvalue(p);
-                let ty = next.ty.clone();
+                let ty = next.ty;
                 value = Expr::new(H::Comma(Box::new(value), Box::new(next)), ty, location);
             }
             return self.cast(value, to, location);
@@ -1105,7 +1109,7 @@ impl Checker<'_> {
         let mut out = Vec::new();
         for p in parts {
             let v = self.rvalue(p);
-            match v.ty.clone() {
+            match v.ty {
                 Type::Scalar(_) => {
                     lanes += 1;
                     out.push(self.convert(v, Type::Scalar(elem)));
@@ -1114,17 +1118,17 @@ impl Checker<'_> {
                     lanes += u32::from(m);
                     out.push(v);
                 }
-                t if is_error(&t) => return v,
+                t if t.is_error() => return v,
                 t => {
                     self.error(
-                        v.location,
+                        v.span,
                         format!(
                             "invalid operand of type '{}' in a vector literal of '{}'",
-                            t.display(),
-                            to.display()
+                            self.display(t),
+                            self.display(to)
                         ),
                     );
-                    return Expr::new(H::Int(0), error_type(), location);
+                    return Expr::new(H::Int(0), Type::Error, location);
                 }
             }
         }
@@ -1138,9 +1142,9 @@ impl Checker<'_> {
                 parts_location,
                 format!("too {which} elements in vector initialization (expected {n} elements, have {lanes})"),
             );
-            return Expr::new(H::Int(0), error_type(), location);
+            return Expr::new(H::Int(0), Type::Error, location);
         }
-        Expr::new(H::VectorLiteral(out), to, location)
+        Expr::new(H::VectorLiteral(tree::boxed(out)), to, location)
     }
 
     /// The overload of built-in `name` for `args`, memoised per argument
@@ -1154,14 +1158,21 @@ impl Checker<'_> {
         if let Some(r) = key.as_ref().and_then(|k| self.builtin_cache.get(k)) {
             return Ok(r.clone());
         }
-        let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
+        let types: Vec<Type> = args.iter().map(|a| a.ty).collect();
         let context = builtins::BuiltinContext {
             size_type: self.size_type(false),
             float64: self.caps.float64,
             float16: self.caps.float16,
             cl_std: self.cl_std,
         };
-        let r = Rc::new(builtins::resolve(self.text(name), &types, &context)?);
+        let r = builtins::resolve(
+            &self.names[name.0 as usize],
+            &types,
+            &context,
+            &mut self.program.types,
+            &self.program.names,
+        )?;
+        let r = Rc::new(r);
         if let Some(key) = key {
             self.builtin_cache.insert(key, r.clone());
         }
@@ -1177,19 +1188,19 @@ impl Checker<'_> {
     ) -> Expr {
         let A::Ident(name) = &callee.kind else {
             self.error(callee.location, "called object is not a function");
-            return Expr::new(H::Int(0), error_type(), location);
+            return Expr::new(H::Int(0), Type::Error, location);
         };
         let written = args;
         let args: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
-        if args.iter().any(|a| is_error(&a.ty)) {
-            return Expr::new(H::Int(0), error_type(), location);
+        if args.iter().any(|a| a.ty.is_error()) {
+            return Expr::new(H::Int(0), Type::Error, location);
         }
         let name = *name;
         match self.lookup(name) {
             Some(Symbol::Function(id)) => {
                 let f = &self.program.functions[id];
                 let param_types = f.signature.clone();
-                let ret = f.ret.clone();
+                let ret = f.ret;
 
                 if param_types.len() != args.len() {
                     // Like clang: missing arguments at the `)`, extra ones at
@@ -1207,14 +1218,16 @@ impl Checker<'_> {
                             args.len()
                         ),
                     );
-                    return Expr::new(H::Int(0), error_type(), location);
+                    return Expr::new(H::Int(0), Type::Error, location);
                 }
                 let args = args
                     .into_iter()
                     .zip(&param_types)
                     .map(|(a, t)| {
-                        let at = a.location;
-                        self.convert_for_assignment(a, t, Conversion::Argument(at))
+                        let at = a.span;
+                        let a =
+                            self.convert_for_assignment(a, *t, Conversion::Argument(at.location()));
+                        Box::new(a)
                     })
                     .collect();
                 // Errors about the call as a whole (recursion) point at the
@@ -1225,12 +1238,13 @@ impl Checker<'_> {
                 Expr::new(H::Call(id, args), ret, callee.location)
             }
             Some(_) => {
-                let ty = self.expr(callee).ty.display();
+                let ty = self.expr(callee).ty;
+                let ty = self.display(ty);
                 self.error(
                     location,
                     format!("called object type '{ty}' is not a function or function pointer"),
                 );
-                Expr::new(H::Int(0), error_type(), location)
+                Expr::new(H::Int(0), Type::Error, location)
             }
             None if self.text(name) == "printf" => self.printf(args, location),
             None => {
@@ -1239,9 +1253,9 @@ impl Checker<'_> {
                         let args = args
                             .into_iter()
                             .zip(&r.params)
-                            .map(|(a, t)| self.widen(a, t))
+                            .map(|(a, t)| Box::new(self.widen(a, *t)))
                             .collect();
-                        Expr::new(H::Builtin(r.builtin, args), r.result.clone(), location)
+                        Expr::new(H::Builtin(r.builtin, args), r.result, location)
                     }
                     Err(msg) => {
                         // Missing arguments are reported at the `)`.
@@ -1251,7 +1265,7 @@ impl Checker<'_> {
                             callee.location
                         };
                         self.error(at, msg);
-                        Expr::new(H::Int(0), error_type(), location)
+                        Expr::new(H::Int(0), Type::Error, location)
                     }
                 }
             }

@@ -1,10 +1,11 @@
 //! Initializers: `= expr` and `= { ... }` lists with designators and brace
 //! elision (C99 6.7.8), flattened into (member/element path, value) pairs.
 
-use super::{is_error, Checker, Conversion};
+use super::tree::Expr;
+use super::{Checker, Conversion};
 use crate::ast::{self, Designator};
 use crate::diagnostic::Location;
-use crate::hir::{Expr, ExprKind as H};
+use crate::hir::{ExprKind as H, Symbol};
 use crate::types::{Scalar, Type};
 
 /// The sub-objects of an aggregate, as a list initializer walks them.
@@ -12,22 +13,22 @@ enum Shape {
     /// Elements of one type; `None` count for an array of unknown size.
     Elements(Type, Option<u64>),
     /// Struct members in order (or the first union member).
-    Members(Vec<Type>, Vec<std::rc::Rc<str>>, bool),
+    Members(Vec<Type>, Vec<Symbol>, bool),
     Scalar,
 }
 
 impl Checker<'_> {
-    fn shape(&self, ty: &Type) -> Shape {
+    fn shape(&self, ty: Type) -> Shape {
         match ty {
-            Type::Array(elem, 0) => Shape::Elements((**elem).clone(), None),
-            Type::Array(elem, n) => Shape::Elements((**elem).clone(), Some(*n)),
-            Type::Vector(s, n) => Shape::Elements(Type::Scalar(*s), Some(u64::from(*n))),
+            Type::Array(elem, 0) => Shape::Elements(self.program.types[elem], None),
+            Type::Array(elem, n) => Shape::Elements(self.program.types[elem], Some(n)),
+            Type::Vector(s, n) => Shape::Elements(Type::Scalar(s), Some(u64::from(n))),
             Type::Record(r) => {
-                let r = self.complete_record(r);
+                let r = self.record(r);
                 let is_union = r.kind == ast::RecordKind::Union;
                 Shape::Members(
-                    r.fields.iter().map(|f| f.ty.clone()).collect(),
-                    r.fields.iter().map(|f| f.name.clone()).collect(),
+                    r.fields.iter().map(|f| f.ty).collect(),
+                    r.fields.iter().map(|f| f.name).collect(),
                     is_union,
                 )
             }
@@ -40,12 +41,12 @@ impl Checker<'_> {
     pub(super) fn initializer(
         &mut self,
         init: &ast::Initializer,
-        ty: &Type,
+        ty: Type,
         name_location: Location,
     ) -> (Expr, Type) {
         match init {
             ast::Initializer::Expr(e)
-                if matches!(e.kind, ast::ExprKind::StringLiteral(_)) && is_char_array(ty) =>
+                if matches!(e.kind, ast::ExprKind::StringLiteral(_)) && self.is_char_array(ty) =>
             {
                 self.string_initializer(e, ty)
             }
@@ -55,17 +56,21 @@ impl Checker<'_> {
                 }
                 let v = self.expr(e);
                 let v = self.convert_for_assignment(v, ty, Conversion::Init(name_location));
-                (v, ty.clone())
+                (v, ty)
             }
             ast::Initializer::List(items, location) => {
                 let mut out = Vec::new();
                 let mut pos = 0;
                 let count = self.fill(ty, &[], items, &mut pos, &mut out, true, *location);
                 let ty = match ty {
-                    Type::Array(elem, 0) => Type::Array(elem.clone(), count.max(1)),
-                    t => t.clone(),
+                    Type::Array(elem, 0) => {
+                        let elem = self.program.types[elem];
+                        self.array_of(elem, count.max(1))
+                    }
+                    t => t,
                 };
-                (Expr::new(H::InitList(out), ty.clone(), *location), ty)
+                let items = out.into_iter().map(|(at, v)| (at, Box::new(v))).collect();
+                (Expr::new(H::InitList(items), ty, *location), ty)
             }
         }
     }
@@ -73,17 +78,18 @@ impl Checker<'_> {
     /// `char s[] = "text"` (C99 6.7.8p14): the string's bytes and its NUL
     /// as an initializer list, the NUL left out where the array has room
     /// for the bytes only; an array of unknown size takes them all.
-    fn string_initializer(&mut self, e: &ast::Expr, ty: &Type) -> (Expr, Type) {
+    fn string_initializer(&mut self, e: &ast::Expr, ty: Type) -> (Expr, Type) {
         let Type::Array(elem, declared) = ty else {
             unreachable!("is_char_array checked the type");
         };
+        let elem = self.program.types[elem];
         let value = self.expr(e);
         let H::Str(bytes) = &value.kind else {
             // The literal was invalid, already reported.
-            return (value, ty.clone());
+            return (value, ty);
         };
         let with_nul = bytes.len() as u64 + 1;
-        let size = if *declared == 0 { with_nul } else { *declared };
+        let size = if declared == 0 { with_nul } else { declared };
         if bytes.len() as u64 > size {
             // As clang: a warning, and the bytes past the array dropped.
             self.diags
@@ -99,12 +105,12 @@ impl Checker<'_> {
                 let bits = crate::literal::wrap(i64::from(b as i8), scalar);
                 (
                     vec![i as u64],
-                    self.int_const(bits, Type::Scalar(scalar), e.location),
+                    Box::new(self.int_const(bits, Type::Scalar(scalar), e.location)),
                 )
             })
             .collect();
-        let ty = Type::Array(elem.clone(), size);
-        (Expr::new(H::InitList(items), ty.clone(), e.location), ty)
+        let ty = self.array_of(elem, size);
+        (Expr::new(H::InitList(items), ty, e.location), ty)
     }
 
     /// Initialises the sub-objects of `ty` (at `path`) from `items[*pos..]`.
@@ -114,7 +120,7 @@ impl Checker<'_> {
     #[allow(clippy::too_many_arguments)]
     fn fill(
         &mut self,
-        ty: &Type,
+        ty: Type,
         path: &[u64],
         items: &[(Vec<Designator>, ast::Initializer)],
         pos: &mut usize,
@@ -124,7 +130,7 @@ impl Checker<'_> {
     ) -> u64 {
         // `char s[] = { "text" }`, and a braced row of a table of strings.
         if let (true, [(designators, ast::Initializer::Expr(e))]) =
-            (braced && is_char_array(ty), &items[*pos..])
+            (braced && self.is_char_array(ty), &items[*pos..])
         {
             if designators.is_empty() && matches!(e.kind, ast::ExprKind::StringLiteral(_)) {
                 let (list, sized) = self.string_initializer(e, ty);
@@ -132,7 +138,7 @@ impl Checker<'_> {
                     out.extend(bytes.into_iter().map(|(at, byte)| {
                         let mut byte_path = path.to_vec();
                         byte_path.extend(at);
-                        (byte_path, byte)
+                        (byte_path, *byte)
                     }));
                 }
                 *pos += 1;
@@ -188,11 +194,12 @@ impl Checker<'_> {
                         }
                     },
                     (Designator::Field(name, loc), Shape::Members(_, names, _)) => {
-                        let name = self.spelling(*name);
-                        match names.iter().position(|n| *n == name) {
+                        let symbol = self.symbol(*name);
+                        match names.iter().position(|n| *n == symbol) {
                             Some(i) => current = i as u64,
                             None => {
-                                self.error(*loc, format!("field designator '{name}' does not refer to any field in type '{}'", ty.display()));
+                                let name = self.spelling(*name);
+                                self.error(*loc, format!("field designator '{name}' does not refer to any field in type '{}'", self.display(ty)));
                                 *pos += 1;
                                 continue;
                             }
@@ -203,14 +210,14 @@ impl Checker<'_> {
                             e.location,
                             format!(
                                 "array designator cannot initialize non-array type '{}'",
-                                ty.display()
+                                self.display(ty)
                             ),
                         );
                         *pos += 1;
                         continue;
                     }
                     (Designator::Field(_, loc), _) => {
-                        self.error(*loc, format!("field designator cannot initialize a non-struct, non-union type '{}'", ty.display()));
+                        self.error(*loc, format!("field designator cannot initialize a non-struct, non-union type '{}'", self.display(ty)));
                         *pos += 1;
                         continue;
                     }
@@ -221,14 +228,14 @@ impl Checker<'_> {
                     if count.is_some_and(|n| current >= n) {
                         None
                     } else {
-                        Some(elem.clone())
+                        Some(*elem)
                     }
                 }
                 Shape::Members(types, _, is_union) => {
                     if *is_union && current > 0 && designators.is_empty() {
                         None
                     } else {
-                        types.get(current as usize).cloned()
+                        types.get(current as usize).copied()
                     }
                 }
                 Shape::Scalar => None,
@@ -251,23 +258,23 @@ impl Checker<'_> {
             };
             let mut sub_path = path.to_vec();
             sub_path.push(current);
-            let is_aggregate = !matches!(self.shape(&sub_ty), Shape::Scalar);
+            let is_aggregate = !matches!(self.shape(sub_ty), Shape::Scalar);
             match init {
                 ast::Initializer::List(sub_items, l) => {
                     let mut sub_pos = 0;
-                    self.fill(&sub_ty, &sub_path, sub_items, &mut sub_pos, out, true, *l);
+                    self.fill(sub_ty, &sub_path, sub_items, &mut sub_pos, out, true, *l);
                     *pos += 1;
                 }
                 ast::Initializer::Expr(e)
                     if matches!(e.kind, ast::ExprKind::StringLiteral(_))
-                        && is_char_array(&sub_ty) =>
+                        && self.is_char_array(sub_ty) =>
                 {
-                    let (list, _) = self.string_initializer(e, &sub_ty);
+                    let (list, _) = self.string_initializer(e, sub_ty);
                     if let H::InitList(bytes) = list.kind {
                         out.extend(bytes.into_iter().map(|(at, byte)| {
                             let mut byte_path = sub_path.clone();
                             byte_path.extend(at);
-                            (byte_path, byte)
+                            (byte_path, *byte)
                         }));
                     }
                     *pos += 1;
@@ -284,14 +291,14 @@ impl Checker<'_> {
                         *pos += 1;
                     } else {
                         self.diags.truncate(mark);
-                        self.fill(&sub_ty, &sub_path, items, pos, out, false, location);
+                        self.fill(sub_ty, &sub_path, items, pos, out, false, location);
                     }
                 }
                 ast::Initializer::Expr(e) => {
                     let v = self.expr(e);
-                    if !is_error(&v.ty) {
+                    if !v.ty.is_error() {
                         let v =
-                            self.convert_for_assignment(v, &sub_ty, Conversion::Init(e.location));
+                            self.convert_for_assignment(v, sub_ty, Conversion::Init(e.location));
                         out.push((sub_path, v));
                     }
                     *pos += 1;
@@ -302,10 +309,13 @@ impl Checker<'_> {
         }
         reached
     }
-}
 
-/// Whether `ty` is an array of `char` or `uchar`, which a string literal
-/// may initialise.
-fn is_char_array(ty: &Type) -> bool {
-    matches!(ty, Type::Array(elem, _) if matches!(**elem, Type::Scalar(Scalar::Char | Scalar::UChar)))
+    /// Whether `ty` is an array of `char` or `uchar`, which a string
+    /// literal may initialise.
+    fn is_char_array(&self, ty: Type) -> bool {
+        matches!(
+            self.element_of(ty),
+            Some(Type::Scalar(Scalar::Char | Scalar::UChar))
+        )
+    }
 }

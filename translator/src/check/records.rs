@@ -2,80 +2,60 @@
 //! hand-off to the layout engine.
 
 use super::scopes::Key;
-use super::{error_type, Checker, Symbol};
+use super::{Checker, Symbol};
 use crate::ast;
+use crate::hir;
 use crate::layout::{self, FieldSpec, RecordAttributes};
 use crate::types::{Record, Type};
-use std::rc::Rc;
+use naga::Handle;
 
 impl Checker<'_> {
-    /// The latest definition of a record: a pointer made while the tag was
-    /// only declared still holds the incomplete version.
-    pub(super) fn complete_record(&self, r: &Rc<Record>) -> Rc<Record> {
-        self.records
-            .get(r.id as usize)
-            .cloned()
-            .unwrap_or_else(|| r.clone())
-    }
-
-    fn new_record_id(&mut self, placeholder: Record) -> u32 {
-        let id = self.records.len() as u32;
-        self.records.push(Rc::new(Record { id, ..placeholder }));
-        id
-    }
-
-    /// The type a struct/union specifier names, defining it if it has a body.
-    pub(super) fn record_type(&mut self, spec: &ast::RecordSpec) -> Type {
-        let name: Rc<str> = spec.tag.map_or_else(|| "".into(), |tag| self.spelling(tag));
-        // Tags live in their own namespace (C99 6.2.3).
-        let key = spec.tag.map(|tag| Key::tag(spec.kind, tag));
-        let Some(members) = &spec.fields else {
-            // A reference (`struct S x;`) or a forward declaration.
-            if let Some(&Symbol::Tag(id)) = key.and_then(|k| self.scopes.lookup(k)) {
-                return Type::Record(self.records[id as usize].clone());
-            }
-            let id = self.new_record_id(Record {
-                kind: spec.kind,
-                name: name.clone(),
-                id: 0,
-                complete: false,
-                fields: Vec::new(),
-                size: 0,
-                align: 1,
-            });
-            if let Some(k) = key {
-                self.declare(k, Symbol::Tag(id));
-            }
-            return Type::Record(self.records[id as usize].clone());
-        };
-        // A definition completes a tag declared in this same scope, or
-        // starts a new type that hides any outer one.
-        let forward = key.and_then(|k| match self.scopes.in_innermost(k) {
-            Some(Symbol::Tag(id)) => Some(*id),
-            _ => None,
-        });
-        if let Some(id) = forward {
-            let previous = self.records[id as usize].clone();
-            if previous.complete {
-                if self.linking {
-                    return self.merge_linked_record(spec, previous);
-                }
-                self.error(spec.tag_location, format!("redefinition of '{name}'"));
-            }
-        }
-        let placeholder = Record {
-            kind: spec.kind,
-            name: name.clone(),
-            id: 0,
+    fn new_record(&mut self, kind: ast::RecordKind, name: hir::Symbol) -> Handle<Record> {
+        self.program.types.add_record(Record {
+            kind,
+            name,
             complete: false,
             fields: Vec::new(),
             size: 0,
             align: 1,
+        })
+    }
+
+    /// The type a struct/union specifier names, defining it if it has a body.
+    pub(super) fn record_type(&mut self, spec: &ast::RecordSpec) -> Type {
+        let name = spec.tag.map_or(hir::Symbol::EMPTY, |tag| self.symbol(tag));
+        // Tags live in their own namespace (C99 6.2.3).
+        let key = spec.tag.map(|tag| Key::tag(spec.kind, tag));
+        let Some(members) = &spec.fields else {
+            // A reference (`struct S x;`) or a forward declaration.
+            if let Some(&Symbol::Tag(r)) = key.and_then(|k| self.scopes.lookup(k)) {
+                return Type::Record(r);
+            }
+            let r = self.new_record(spec.kind, name);
+            if let Some(k) = key {
+                self.declare(k, Symbol::Tag(r));
+            }
+            return Type::Record(r);
         };
-        let id = forward.unwrap_or_else(|| self.new_record_id(placeholder));
+        // A definition completes a tag declared in this same scope, or
+        // starts a new type that hides any outer one.
+        let forward = key.and_then(|k| match self.scopes.in_innermost(k) {
+            Some(Symbol::Tag(r)) => Some(*r),
+            _ => None,
+        });
+        if let Some(r) = forward {
+            if self.record(r).complete {
+                if self.linking {
+                    return self.merge_linked_record(spec, r);
+                }
+                let name = &self.program.names[name];
+                self.error(spec.tag_location, format!("redefinition of '{name}'"));
+            }
+        }
+        let r = forward.unwrap_or_else(|| self.new_record(spec.kind, name));
         if let Some(k) = key {
             // Declared before the members so they can point to it.
-            self.declare(k, Symbol::Tag(id));
+            self.declare(k, Symbol::Tag(r));
         }
         let members = self.member_specs(members);
         let attributes = {
@@ -85,47 +65,43 @@ impl Checker<'_> {
                 packed: p.packed,
             }
         };
-        let address_bits = self.caps.address_bits;
-        let record = match layout::layout_record(spec.kind, &members, attributes, address_bits) {
-            Ok(l) => Record {
-                kind: spec.kind,
-                name,
-                id,
-                complete: true,
-                fields: l.fields,
-                size: l.size,
-                align: l.align,
-            },
-            Err(field) => {
-                self.error(
-                    spec.location,
-                    format!("field '{field}' has incomplete type"),
-                );
-                return error_type();
-            }
-        };
+        let layout =
+            match layout::layout_record(spec.kind, &members, attributes, &self.program.types) {
+                Ok(l) => l,
+                Err(field) => {
+                    let field = &self.program.names[field];
+                    self.error(
+                        spec.location,
+                        format!("field '{field}' has incomplete type"),
+                    );
+                    return Type::Error;
+                }
+            };
         if self.linking && spec.tag.is_none() {
             // An anonymous type repeated by linked units (a shared header)
             // has no tag to match: the same members make it the same type.
-            let repeated = self.records.iter().find(|r| {
-                r.complete
-                    && r.name.is_empty()
-                    && r.kind == record.kind
-                    && r.fields == record.fields
-                    && (r.size, r.align) == (record.size, record.align)
+            let repeated = self.program.types.records().find(|(_, other)| {
+                other.complete
+                    && other.name == hir::Symbol::EMPTY
+                    && other.kind == spec.kind
+                    && other.fields == layout.fields
+                    && (other.size, other.align) == (layout.size, layout.align)
             });
-            if let Some(previous) = repeated {
-                return Type::Record(previous.clone());
+            if let Some((previous, _)) = repeated {
+                return Type::Record(previous);
             }
         }
-        let record = Rc::new(record);
-        self.records[id as usize] = record.clone();
-        Type::Record(record)
+        let record = self.program.types.record_mut(r);
+        record.complete = true;
+        record.fields = layout.fields;
+        record.size = layout.size;
+        record.align = layout.align;
+        Type::Record(r)
     }
 
     /// A definition of a tag that linked units repeat: the same type when
     /// the members and layout are the same, else a redefinition error.
-    fn merge_linked_record(&mut self, spec: &ast::RecordSpec, previous: Rc<Record>) -> Type {
+    fn merge_linked_record(&mut self, spec: &ast::RecordSpec, previous: Handle<Record>) -> Type {
         let Some(members) = &spec.fields else {
             return Type::Record(previous);
         };
@@ -137,17 +113,19 @@ impl Checker<'_> {
                 packed: p.packed,
             }
         };
-        let layout = layout::layout_record(spec.kind, &members, attributes, self.caps.address_bits);
+        let layout = layout::layout_record(spec.kind, &members, attributes, &self.program.types);
+        let earlier = self.record(previous);
         let same = layout.is_ok_and(|l| {
-            spec.kind == previous.kind
-                && l.fields == previous.fields
-                && l.size == previous.size
-                && l.align == previous.align
+            spec.kind == earlier.kind
+                && l.fields == earlier.fields
+                && l.size == earlier.size
+                && l.align == earlier.align
         });
         if !same {
+            let name = &self.program.names[earlier.name];
             self.error(
                 spec.tag_location,
-                format!("redefinition of '{}' with different members", previous.name),
+                format!("redefinition of '{name}' with different members"),
             );
         }
         Type::Record(previous)
@@ -163,7 +141,7 @@ impl Checker<'_> {
                 // not reachable by name yet, but it takes its room.
                 if let Type::Record(_) = base {
                     out.push(FieldSpec {
-                        name: "".into(),
+                        name: hir::Symbol::EMPTY,
                         ty: base,
                         type_align,
                         aligned: None,
@@ -183,19 +161,19 @@ impl Checker<'_> {
                 let Some((name, _)) = declarator.name else {
                     continue;
                 };
-                let name = self.spelling(name);
-                let ty = self.declarator_type(base.clone(), quals, declarator, location);
+                let spelling = self.spelling(name);
+                let ty = self.declarator_type(base, quals, declarator, location);
                 let placement = self.placement(&[&d.specs.attributes, &declarator.attributes]);
                 let ty = self.apply_endian(ty, &placement, location);
                 if ty == Type::Void || matches!(ty, Type::Array(_, 0)) {
-                    self.error(location, format!("field '{name}' has incomplete type"));
+                    self.error(location, format!("field '{spelling}' has incomplete type"));
                     continue;
                 }
-                if let Type::Record(r) = &ty {
-                    if !self.complete_record(r).complete {
+                if let Type::Record(r) = ty {
+                    if !self.record(r).complete {
                         self.error(
                             location,
-                            format!("field has incomplete type '{}'", ty.display()),
+                            format!("field has incomplete type '{}'", self.display(ty)),
                         );
                         continue;
                     }
@@ -203,8 +181,9 @@ impl Checker<'_> {
                 if quals.address_space.is_some() && declarator.derived.is_empty() {
                     self.error(location, "field may not be qualified with an address space");
                 }
+                let name = self.symbol(name);
                 if out.iter().any(|f| f.name == name) {
-                    self.error(location, format!("duplicate member '{name}'"));
+                    self.error(location, format!("duplicate member '{spelling}'"));
                     continue;
                 }
                 let is_plain = declarator.derived.is_empty();

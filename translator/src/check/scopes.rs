@@ -159,13 +159,21 @@ mod tests {
     fn tags_and_identifiers_are_apart() {
         let mut scopes = Scopes::new();
         let s = Name(3);
-        scopes.declare(Key::tag(RecordKind::Struct, s), Symbol::Tag(0));
+        let record = crate::types::Types::new(64).add_record(crate::types::Record {
+            kind: RecordKind::Struct,
+            name: crate::hir::Symbol::EMPTY,
+            complete: false,
+            fields: Vec::new(),
+            size: 0,
+            align: 1,
+        });
+        scopes.declare(Key::tag(RecordKind::Struct, s), Symbol::Tag(record));
         assert!(scopes.lookup(s).is_none());
         assert!(scopes.lookup(Key::tag(RecordKind::Union, s)).is_none());
         scopes.declare(s, Symbol::EnumConstant(4));
         assert!(matches!(
             scopes.lookup(Key::tag(RecordKind::Struct, s)),
-            Some(Symbol::Tag(0))
+            Some(&Symbol::Tag(r)) if r == record
         ));
         assert_eq!(value(scopes.lookup(s)), Some(4));
     }

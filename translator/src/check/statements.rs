@@ -1,13 +1,13 @@
 //! Statements: blocks and scopes, loops, `switch`, and jumps.
 
-use super::{is_error, Checker, Conversion};
+use super::{Checker, Conversion};
 use crate::ast::{self, StmtKind as S};
-use crate::hir::{Stmt, SwitchCase};
+use crate::hir::{Block, StmtId, StmtKind, SwitchCase};
 use crate::literal;
 use crate::types::Type;
 
 impl Checker<'_> {
-    pub(super) fn block_items(&mut self, items: &[ast::Stmt]) -> Vec<Stmt> {
+    pub(super) fn block_items(&mut self, items: &[ast::Stmt]) -> Block {
         // About one checked statement per statement written.
         let mut out = Vec::with_capacity(items.len());
         for s in items {
@@ -16,7 +16,7 @@ impl Checker<'_> {
         out
     }
 
-    fn scoped_statement(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
+    fn scoped_statement(&mut self, s: &ast::Stmt) -> Block {
         self.scopes.push();
         let mut out = Vec::new();
         self.statement(s, &mut out);
@@ -24,50 +24,57 @@ impl Checker<'_> {
         out
     }
 
-    fn statement(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+    fn statement(&mut self, s: &ast::Stmt, out: &mut Block) {
+        let at = s.location;
         match &s.kind {
             S::Compound(b) => {
                 self.scopes.push();
                 let items = self.block_items(&b.items);
                 self.scopes.pop();
-                out.push(Stmt::Block(items));
+                out.push(self.add_stmt(StmtKind::Block(items), at));
             }
             S::Declaration(d) => self.local_declaration(d, out),
             S::Expr(Some(e)) => {
                 let e = self.expr(e);
-                out.push(Stmt::Expr(e));
+                let e = self.commit(e);
+                out.push(self.add_stmt(StmtKind::Expr(e), at));
             }
             S::Expr(None) | S::Pragma(_) => {}
             // Loop hints change nothing the checker looks at.
             S::Attributed(_, inner) => self.statement(inner, out),
             S::If(c, then, otherwise) => {
                 let c = self.condition(c, s.location);
+                let c = self.commit(c);
                 let then = self.scoped_statement(then);
                 let otherwise = otherwise
                     .as_ref()
                     .map(|o| self.scoped_statement(o))
                     .unwrap_or_default();
-                out.push(Stmt::If(c, then, otherwise));
+                out.push(self.add_stmt(StmtKind::If(c, then, otherwise), at));
             }
             S::While(c, body) => {
-                let cond = Some(self.condition(c, s.location));
+                let cond = self.condition(c, s.location);
+                let cond = Some(self.commit(cond));
                 let body = self.loop_body(body);
-                out.push(Stmt::Loop {
+                let kind = StmtKind::Loop {
                     cond,
                     body,
                     step: None,
                     test_first: true,
-                });
+                };
+                out.push(self.add_stmt(kind, at));
             }
             S::DoWhile(body, c) => {
                 let body = self.loop_body(body);
-                let cond = Some(self.condition(c, s.location));
-                out.push(Stmt::Loop {
+                let cond = self.condition(c, s.location);
+                let cond = Some(self.commit(cond));
+                let kind = StmtKind::Loop {
                     cond,
                     body,
                     step: None,
                     test_first: false,
-                });
+                };
+                out.push(self.add_stmt(kind, at));
             }
             S::For {
                 init,
@@ -80,17 +87,24 @@ impl Checker<'_> {
                 if let Some(init) = init {
                     self.statement(init, &mut block);
                 }
-                let cond = cond.as_ref().map(|c| self.condition(c, s.location));
-                let step = step.as_ref().map(|e| self.expr(e));
+                let cond = cond.as_ref().map(|c| {
+                    let c = self.condition(c, s.location);
+                    self.commit(c)
+                });
+                let step = step.as_ref().map(|e| {
+                    let e = self.expr(e);
+                    self.commit(e)
+                });
                 let body = self.loop_body(body);
                 self.scopes.pop();
-                block.push(Stmt::Loop {
+                let kind = StmtKind::Loop {
                     cond,
                     body,
                     step,
                     test_first: true,
-                });
-                out.push(Stmt::Block(block));
+                };
+                block.push(self.add_stmt(kind, at));
+                out.push(self.add_stmt(StmtKind::Block(block), at));
             }
             S::Break if self.break_depth == 0 => {
                 self.error(
@@ -101,11 +115,11 @@ impl Checker<'_> {
             S::Continue if self.loop_depth == 0 => {
                 self.error(s.location, "'continue' statement not in loop statement");
             }
-            S::Break => out.push(Stmt::Break),
-            S::Continue => out.push(Stmt::Continue),
+            S::Break => out.push(self.add_stmt(StmtKind::Break, at)),
+            S::Continue => out.push(self.add_stmt(StmtKind::Continue, at)),
             S::Return(value) => {
-                let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret.clone());
-                let value = match (value, &ret) {
+                let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret);
+                let value = match (value, ret) {
                     (None, Type::Void) => None,
                     (None, _) => {
                         self.error(s.location, "non-void function should return a value");
@@ -118,12 +132,16 @@ impl Checker<'_> {
                     (Some(v), ret) => {
                         let begin = v.begin();
                         let v = self.expr(v);
-                        Some(self.convert_for_assignment(v, ret, Conversion::Return(begin)))
+                        let v = self.convert_for_assignment(v, ret, Conversion::Return(begin));
+                        Some(self.commit(v))
                     }
                 };
-                out.push(Stmt::Return(value, s.location));
+                out.push(self.add_stmt(StmtKind::Return(value), at));
             }
-            S::Switch(value, inner) => out.push(self.switch(value, inner)),
+            S::Switch(value, inner) => {
+                let switch = self.switch(value, inner);
+                out.push(self.add_stmt(switch, at));
+            }
             S::Case(_, _) => {
                 self.error(s.location, "'case' statement not in switch statement");
             }
@@ -139,7 +157,7 @@ impl Checker<'_> {
         }
     }
 
-    fn loop_body(&mut self, body: &ast::Stmt) -> Vec<Stmt> {
+    fn loop_body(&mut self, body: &ast::Stmt) -> Block {
         self.loop_depth += 1;
         self.break_depth += 1;
         let b = self.scoped_statement(body);
@@ -151,17 +169,17 @@ impl Checker<'_> {
     /// `switch`: the controlling value is promoted; the body's top-level
     /// `case`/`default` labels split it into groups (labels nested deeper,
     /// as in Duff's device, are not supported).
-    fn switch(&mut self, value: &ast::Expr, body: &ast::Stmt) -> Stmt {
+    fn switch(&mut self, value: &ast::Expr, body: &ast::Stmt) -> StmtKind {
         let v = self.rvalue(value);
         let ty = match v.ty {
             Type::Scalar(s) if s.is_integer() => Type::Scalar(crate::builtins::promote(s)),
-            ref t if is_error(t) => Type::INT,
-            ref t => {
+            Type::Error => Type::INT,
+            t => {
                 self.error(
                     value.location,
                     format!(
                         "statement requires expression of integer type ('{}' invalid)",
-                        t.display()
+                        self.display(t)
                     ),
                 );
                 Type::INT
@@ -169,6 +187,7 @@ impl Checker<'_> {
         };
         let scalar = ty.scalar().unwrap_or(crate::types::Scalar::Int);
         let v = self.convert(v, ty);
+        let v = self.commit(v);
         let items: &[ast::Stmt] = match &body.kind {
             S::Compound(b) => &b.items,
             _ => std::slice::from_ref(body),
@@ -226,7 +245,7 @@ impl Checker<'_> {
                     body: Vec::new(),
                 });
             }
-            let mut body = Vec::new();
+            let mut body: Vec<StmtId> = Vec::new();
             self.statement(stmt, &mut body);
             if let Some(last) = cases.last_mut() {
                 last.body.extend(body);
@@ -234,6 +253,6 @@ impl Checker<'_> {
         }
         self.scopes.pop();
         self.break_depth -= 1;
-        Stmt::Switch(v, cases)
+        StmtKind::Switch(v, cases)
     }
 }

@@ -10,7 +10,7 @@ impl Checker<'_> {
         let ty = match &specs.ty {
             ast::TypeSpec::None => {
                 self.error(specs.location, "type specifier missing");
-                error_type()
+                Type::Error
             }
             ast::TypeSpec::Scalar(words) => self.scalar_from_words(words, specs.location),
             &ast::TypeSpec::Builtin(name)
@@ -18,25 +18,25 @@ impl Checker<'_> {
             {
                 let name = self.spelling(name);
                 self.error(specs.type_location, format!("unknown type name '{name}'"));
-                error_type()
+                Type::Error
             }
             &ast::TypeSpec::Builtin(name) => match types::lookup_builtin_type_name(self.text(name))
             {
                 Some(BuiltinName::Scalar(s)) => Type::Scalar(s),
                 Some(BuiltinName::SizeType { signed }) => Type::Scalar(self.size_type(signed)),
                 Some(BuiltinName::Vector(s, n)) => Type::Vector(s, n),
-                _ => Type::Unsupported(self.spelling(name)),
+                Some(BuiltinName::Opaque(o)) => Type::Opaque(o),
+                None => Type::Error,
             },
             ast::TypeSpec::Typedef(name) => match self.scopes.lookup(name) {
-                Some(Symbol::Typedef(t, q, _)) => {
-                    let (t, q) = (t.clone(), *q);
+                Some(&Symbol::Typedef(t, q, _)) => {
                     merge_typedef_qualifiers(&mut quals, q);
                     t
                 }
                 _ => {
                     let name = self.spelling(*name);
                     self.error(specs.type_location, format!("unknown type name '{name}'"));
-                    error_type()
+                    Type::Error
                 }
             },
             ast::TypeSpec::Record(r) => self.record_type(r),
@@ -45,13 +45,13 @@ impl Checker<'_> {
                 Type::INT
             }
         };
-        self.check_type_supported(&ty, specs.location);
-        if quals.is_restrict && !matches!(ty, Type::Pointer(_)) && !is_error(&ty) {
+        self.check_type_supported(ty, specs.location);
+        if quals.is_restrict && !matches!(ty, Type::Pointer(_) | Type::Error) {
             self.error(
                 specs.location,
                 format!(
                     "restrict requires a pointer or reference ('{}' is invalid)",
-                    ty.display()
+                    self.display(ty)
                 ),
             );
         }
@@ -69,7 +69,7 @@ impl Checker<'_> {
         quals
     }
 
-    pub(super) fn check_type_supported(&mut self, ty: &Type, location: Location) {
+    pub(super) fn check_type_supported(&mut self, ty: Type, location: Location) {
         let elem = ty.element();
         if let Some(s) = elem {
             let ok = match s {
@@ -99,7 +99,7 @@ impl Checker<'_> {
             || (w.short && w.long > 0);
         if invalid {
             self.error(location, "invalid combination of type specifiers");
-            return error_type();
+            return Type::Error;
         }
         if w.signed || w.unsigned {
             let not_integer = [
@@ -111,7 +111,7 @@ impl Checker<'_> {
             ];
             if let Some((_, name)) = not_integer.iter().find(|(set, _)| *set) {
                 self.error(location, format!("'{name}' cannot be signed or unsigned"));
-                return error_type();
+                return Type::Error;
             }
         }
         if w.void {
@@ -205,13 +205,13 @@ impl Checker<'_> {
         for d in derived.iter().rev() {
             ty = match d {
                 ast::Derived::Pointer(q) => {
-                    let t = Type::Pointer(Rc::new(Pointee {
+                    let t = self.pointer_to(Pointee {
                         ty,
                         is_const,
                         is_volatile,
                         space,
                         endian_host: false,
-                    }));
+                    });
                     space = q
                         .address_space
                         .unwrap_or_else(|| self.default_pointee_space());
@@ -244,7 +244,7 @@ impl Checker<'_> {
                         },
                         None => 0,
                     };
-                    Type::Array(Rc::new(ty), n)
+                    self.array_of(ty, n)
                 }
                 ast::Derived::Function { .. }
                     if derived
@@ -252,26 +252,23 @@ impl Checker<'_> {
                         .any(|d| matches!(d, ast::Derived::Pointer(_))) =>
                 {
                     // A function pointer: the parser has reported it.
-                    error_type()
+                    Type::Error
                 }
                 ast::Derived::Function { .. } => {
                     self.error(
                         location,
                         "function types are only allowed in function declarations",
                     );
-                    error_type()
+                    Type::Error
                 }
             };
         }
         // Without cl_khr_fp16, `half` exists only behind pointers, for
         // vload_half and vstore_half (OpenCL C 6.1.1.1).
-        let mut value = &ty;
-        while let Type::Array(elem, _) = value {
-            value = elem;
-        }
+        let value = self.program.types.innermost_element(ty);
         if value.element() == Some(Scalar::Half) && !self.caps.float16 {
             self.error(location, "declaring variable of type 'half' is not allowed");
-            return error_type();
+            return Type::Error;
         }
         ty
     }
@@ -331,15 +328,15 @@ impl Checker<'_> {
             A::Cast(_, x) => self.const_int(x)?,
             A::SizeofType(t) => {
                 let ty = self.type_name(t);
-                ty.size(self.caps.address_bits)? as i128
+                self.type_size(ty)? as i128
             }
             A::SizeofExpr(x) => {
                 let v = self.expr(x);
-                v.ty.size(self.caps.address_bits)? as i128
+                self.type_size(v.ty)? as i128
             }
             A::AlignofType(t) => {
                 let ty = self.type_name(t);
-                ty.align(self.caps.address_bits)? as i128
+                self.program.types.align(ty)? as i128
             }
             A::VecStepType(t) => match self.type_name(t) {
                 Type::Scalar(_) => 1,

@@ -16,23 +16,22 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         location: Location,
     ) -> LResult<Value> {
         let strided = b == Builtin::AsyncWorkGroupStridedCopy;
-        let element = args[0].ty.pointee().map_or(Type::Void, |p| p.ty.clone());
-        let dst = self.pointer(fb, &args[0])?;
-        let src = self.pointer(fb, &args[1])?;
-        let count = self.index_value(fb, &args[2])?;
+        let element = self.pointee_of(fb, args[0]).map_or(Type::Void, |p| p.ty);
+        let dst = self.pointer(fb, args[0])?;
+        let src = self.pointer(fb, args[1])?;
+        let count = self.index_value(fb, args[2])?;
         // The stride steps through the global side, whichever it is.
         let stride = if strided {
-            Some(self.index_value(fb, &args[3])?)
+            Some(self.index_value(fb, args[3])?)
         } else {
             None
         };
-        let dst_is_local = args[0]
-            .ty
-            .pointee()
+        let dst_is_local = self
+            .pointee_of(fb, args[0])
             .is_some_and(|p| p.space == AddressSpace::Local);
         let (dst_stride, src_stride) = if dst_is_local {
             (None, stride)
@@ -40,7 +39,7 @@ impl ModuleBuilder<'_> {
             (stride, None)
         };
         // The event argument may have side effects; its value is unused.
-        self.expr(fb, &args[args.len() - 1])?;
+        self.expr(fb, args[args.len() - 1])?;
 
         let u32_ty = self.u32_type();
         let first = self.builtin(fb, Builtin::LocalLinearId, &[], &Type::UINT, location)?;
@@ -70,7 +69,7 @@ impl ModuleBuilder<'_> {
                 accept: exit,
                 reject: naga::Block::new(),
             });
-            let at = |fb: &mut FnBuilder, p: PointerValue, stride: Option<_>| {
+            let at = |fb: &mut Emitter, p: PointerValue, stride: Option<_>| {
                 let step = match stride {
                     Some(s) => fb.binary(naga::BinaryOperator::Multiply, i, s),
                     None => i,

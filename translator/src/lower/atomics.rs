@@ -23,11 +23,11 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         op: crate::builtins::AtomicOp,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
-        let p = self.pointer(fb, &args[0])?;
+        let p = self.pointer(fb, args[0])?;
         let mut operands = Vec::with_capacity(args.len() - 1);
         for a in &args[1..] {
             operands.push(self.plain(fb, a)?);
@@ -64,7 +64,7 @@ impl ModuleBuilder<'_> {
         }
         let target = self.atomic_target(fb, p, ty, location)?;
         let (pointer, scalar) = (target.pointer, target.bits);
-        let operand = |fb: &mut FnBuilder, i: usize| target.to_bits(fb, operands[i - 1]);
+        let operand = |fb: &mut Emitter, i: usize| target.to_bits(fb, operands[i - 1]);
         let (fun, value) = match op {
             Op::Add => (naga::AtomicFunction::Add, operand(fb, 1)),
             Op::Sub => (naga::AtomicFunction::Subtract, operand(fb, 1)),
@@ -110,11 +110,11 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         op: C11AtomicOp,
         explicit: bool,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
-        let p = self.pointer(fb, &args[0])?;
+        let p = self.pointer(fb, args[0])?;
         match p.target {
             // One atomic per candidate root, by a switch; the other
             // arguments are evaluated in the case that runs.
@@ -137,7 +137,7 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         op: C11AtomicOp,
         explicit: bool,
-        args: &[Expr],
+        args: &[Operand],
         p: PointerValue,
         ty: &Type,
         location: Location,
@@ -150,11 +150,7 @@ impl ModuleBuilder<'_> {
                 ty => Value::Plain(self.zero(fb, ty, location)?),
             });
         }
-        let object_ty = args[0]
-            .ty
-            .pointee()
-            .map(|p| p.ty.clone())
-            .unwrap_or(Type::INT);
+        let object_ty = self.pointee_of(fb, args[0]).map_or(Type::INT, |p| p.ty);
         let target = self.atomic_target(fb, p, &object_ty, location)?;
         let (pointer, scalar) = (target.pointer, target.bits);
         // Where the order argument of the `_explicit` form is.
@@ -164,12 +160,15 @@ impl ModuleBuilder<'_> {
             Op::CompareExchangeStrong | Op::CompareExchangeWeak => Some(3),
             _ => Some(2),
         };
-        let order = match order_at.filter(|_| explicit).map(|i| &args[i].kind) {
-            Some(H::Int(order)) => *order,
+        let order = match order_at
+            .filter(|_| explicit)
+            .and_then(|i| fb.int_constant(args[i]))
+        {
+            Some(order) => order,
             // Not a constant (or no `_explicit`): the strongest.
             _ => MEMORY_ORDER_SEQ_CST,
         };
-        let memory = self.atomic_memory(&args[0]);
+        let memory = self.atomic_memory(fb, args[0]);
         let (release, acquire) = match (op, order) {
             (Op::Init, _) | (_, MEMORY_ORDER_RELAXED) => (false, false),
             (_, MEMORY_ORDER_ACQUIRE) => (false, true),
@@ -186,7 +185,7 @@ impl ModuleBuilder<'_> {
                 let value = match op {
                     Op::FlagClear => zero(fb, scalar),
                     _ => {
-                        let value = self.plain(fb, &args[1])?;
+                        let value = self.plain(fb, args[1])?;
                         target.to_bits(fb, value)
                     }
                 };
@@ -210,14 +209,14 @@ impl ModuleBuilder<'_> {
             Op::CompareExchangeStrong | Op::CompareExchangeWeak => {
                 // `*expected` receives the value found, which is what it
                 // already holds when the exchange happened.
-                let expected = self.pointed_place(fb, &args[1])?;
+                let expected = self.pointed_place(fb, args[1], location)?;
                 let Value::Plain(compare) = self.load(fb, expected.clone(), location)? else {
                     return Err(self.error(location, "atomic_compare_exchange of a pointer"));
                 };
                 // Floats compare by their bits, as C11's compare-exchange
                 // compares object representations.
                 let compare = target.to_bits(fb, compare);
-                let desired = self.plain(fb, &args[2])?;
+                let desired = self.plain(fb, args[2])?;
                 let desired = target.to_bits(fb, desired);
                 let exchange = naga::AtomicFunction::Exchange {
                     compare: Some(compare),
@@ -236,7 +235,7 @@ impl ModuleBuilder<'_> {
                 }))
             }
             Op::FetchAdd | Op::FetchSub | Op::FetchMin | Op::FetchMax if target.float.is_some() => {
-                let operand = self.plain(fb, &args[1])?;
+                let operand = self.plain(fb, args[1])?;
                 Value::Plain(self.float_fetch_modify(fb, op, &target, operand, &order))
             }
             _ => {
@@ -250,7 +249,7 @@ impl ModuleBuilder<'_> {
                     Op::FetchMin => naga::AtomicFunction::Min,
                     _ => naga::AtomicFunction::Max,
                 };
-                let value = self.plain(fb, &args[1])?;
+                let value = self.plain(fb, args[1])?;
                 let value = target.to_bits(fb, value);
                 order.mark(fb);
                 let old = self.atomic_statement(fb, pointer, scalar, fun, value);
@@ -284,7 +283,7 @@ impl ModuleBuilder<'_> {
                     location,
                     format!(
                         "atomic operations on '{}' are not supported yet by this translator",
-                        value_ty.display()
+                        self.display(value_ty)
                     ),
                 ))
             }
@@ -308,7 +307,7 @@ impl ModuleBuilder<'_> {
                         location,
                         format!(
                             "atomic operations on '{}' outside __global and __local memory are not supported by this translator",
-                            value_ty.display()
+                            self.display(value_ty)
                         ),
                     ))
                 }
@@ -351,8 +350,8 @@ impl ModuleBuilder<'_> {
     }
 
     /// The memory a barrier around an atomic on `object` must order.
-    fn atomic_memory(&self, object: &Expr) -> naga::Barrier {
-        match object.ty.pointee().map(|p| p.space) {
+    fn atomic_memory(&self, fb: &FnBuilder, object: Operand) -> naga::Barrier {
+        match self.pointee_of(fb, object).map(|p| p.space) {
             Some(AddressSpace::Local) => naga::Barrier::WORK_GROUP,
             Some(AddressSpace::Global) => naga::Barrier::STORAGE,
             // A generic pointer may point into either.
@@ -472,7 +471,7 @@ pub(super) struct AtomicTarget {
 impl AtomicTarget {
     pub(super) fn to_bits(
         &self,
-        fb: &mut FnBuilder,
+        fb: &mut Emitter,
         value: Handle<naga::Expression>,
     ) -> Handle<naga::Expression> {
         match self.float {
@@ -506,10 +505,10 @@ const MEMORY_ORDER_ACQUIRE: u64 = 2;
 const MEMORY_ORDER_RELEASE: u64 = 3;
 const MEMORY_ORDER_SEQ_CST: u64 = 5;
 
-fn one(fb: &mut FnBuilder, scalar: naga::Scalar) -> Handle<naga::Expression> {
+fn one(fb: &mut Emitter, scalar: naga::Scalar) -> Handle<naga::Expression> {
     fb.add(naga::Expression::Literal(register_literal(scalar, 1)))
 }
 
-fn zero(fb: &mut FnBuilder, scalar: naga::Scalar) -> Handle<naga::Expression> {
+fn zero(fb: &mut Emitter, scalar: naga::Scalar) -> Handle<naga::Expression> {
     fb.add(naga::Expression::Literal(register_literal(scalar, 0)))
 }

@@ -35,14 +35,14 @@ pub(super) struct CastBase {
 }
 
 /// A `u32` literal.
-fn u32_lit(fb: &mut FnBuilder, v: u32) -> Handle<naga::Expression> {
+fn u32_lit(fb: &mut Emitter, v: u32) -> Handle<naga::Expression> {
     fb.add(naga::Expression::Literal(naga::Literal::U32(v)))
 }
 
 /// `value` (a `u32` or `u64`) reinterpreted or converted as `kind`,
 /// `convert` as in `naga::Expression::As`.
 fn retype(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     value: Handle<naga::Expression>,
     kind: naga::ScalarKind,
     convert: Option<u8>,
@@ -89,7 +89,7 @@ impl ModuleBuilder<'_> {
                 location,
                 format!(
                     "pointer casts of __local, __constant or private '{}' objects are not supported yet by this translator",
-                    from.display()
+                    self.display(from)
                 ),
             ));
         }
@@ -97,7 +97,7 @@ impl ModuleBuilder<'_> {
         // units are the words.
         let element = match root {
             Root::Global(g) if self.float_words.contains_key(&g) => float_words::as_words(from),
-            _ => from.clone(),
+            _ => *from,
         };
         let base = CastBase {
             base: root,
@@ -134,11 +134,11 @@ impl ModuleBuilder<'_> {
                 location,
                 format!(
                     "reading or writing '{}' through a cast pointer into __local, __constant or private memory is not supported yet by this translator",
-                    ty.display()
+                    self.display(ty)
                 ),
             ));
         }
-        let size = ty.size(self.caps.address_bits).unwrap_or(4) as u32;
+        let size = self.type_size(ty).unwrap_or(4) as u32;
         let size = u32_lit(fb, size);
         let byte = fb.binary(naga::BinaryOperator::Multiply, index, size);
         Ok(Place::Cast {
@@ -448,7 +448,7 @@ impl ModuleBuilder<'_> {
             } => {
                 let message = format!(
                     "storing part of a '{}' element of __local memory through a cast pointer is not supported by this translator where the pointer may point into a __local kernel argument, or its address was kept in a record or returned by a function",
-                    other.display()
+                    self.display(other)
                 );
                 return Err(self.error(location, message));
             }

@@ -40,15 +40,15 @@ pub(super) struct Resolved {
 const MAX_ATTEMPTS: usize = 8;
 
 /// `0` or `(T *)0`: a null pointer constant.
-pub(super) fn is_null_constant(e: &Expr) -> bool {
-    match &e.kind {
+pub(super) fn is_null_constant(fb: &FnBuilder, e: ExprId) -> bool {
+    match fb.expr(e).kind {
         H::Int(0) => true,
-        H::PointerCast(inner) => is_null_constant(inner),
+        H::PointerCast(inner) => is_null_constant(fb, inner),
         _ => false,
     }
 }
 
-impl ModuleBuilder<'_> {
+impl<'a> ModuleBuilder<'a> {
     /// The index of root set `roots`, made on first use.
     pub(super) fn root_set(&mut self, roots: Vec<Root>) -> usize {
         match self.root_sets.iter().position(|s| *s == roots) {
@@ -79,7 +79,7 @@ impl ModuleBuilder<'_> {
         let roots = self.root_sets[set].clone();
         let position = |r: &Root| roots.iter().position(|x| x == r).map(|p| p as u32);
         let lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         match target {
             Target::Fixed(root) => Some(lit(fb, position(&root)?)),
             Target::Chosen(choice) if choice.set == set => Some(choice.which),
@@ -192,9 +192,9 @@ impl ModuleBuilder<'_> {
     pub(super) fn conditional_pointer(
         &mut self,
         fb: &mut FnBuilder,
-        c: &Expr,
-        a: &Expr,
-        b: &Expr,
+        c: ExprId,
+        a: ExprId,
+        b: ExprId,
     ) -> LResult<Value> {
         let condition = self.condition(fb, c)?;
         let mut sides = Vec::with_capacity(2);
@@ -211,7 +211,7 @@ impl ModuleBuilder<'_> {
             }
         }
         let u32_ty = self.u32_type();
-        let new_u32 = |fb: &mut FnBuilder| {
+        let new_u32 = |fb: &mut Emitter| {
             fb.function.local_variables.append(
                 naga::LocalVariable {
                     name: None,
@@ -285,7 +285,7 @@ impl ModuleBuilder<'_> {
     pub(super) fn lower_with_retry(
         &mut self,
         location: Location,
-        mut attempt: impl FnMut(&mut Self, Resolved) -> LResult<FnBuilder>,
+        mut attempt: impl FnMut(&mut Self, Resolved) -> LResult<FnBuilder<'a>>,
     ) -> LResult<(naga::Function, Vec<Root>)> {
         let mut resolved = Resolved::default();
         for _ in 0..MAX_ATTEMPTS {
@@ -437,13 +437,13 @@ impl ModuleBuilder<'_> {
     ) -> LResult<(Handle<naga::Expression>, Handle<naga::Expression>)> {
         let size = match pointee {
             Type::Void => 1,
-            t => t
-                .size(self.caps.address_bits)
+            t => self
+                .type_size(t)
                 .ok_or_else(|| self.error(location, "address of an object without a size"))?
                 as u32,
         };
         let lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let size = lit(fb, size);
         let byte = fb.binary(naga::BinaryOperator::Multiply, p.index, size);
         let identity = match p.target {
@@ -497,20 +497,20 @@ impl ModuleBuilder<'_> {
     pub(super) fn address_operand(
         &mut self,
         fb: &mut FnBuilder,
-        e: &Expr,
+        id: ExprId,
     ) -> LResult<(Handle<naga::Expression>, Handle<naga::Expression>)> {
-        match e.ty.pointee() {
-            Some(_) if is_null_constant(e) => {
+        let e = fb.expr(id);
+        match self.pointee(&e.ty) {
+            Some(_) if is_null_constant(fb, id) => {
                 let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 Ok((zero, zero))
             }
             Some(pointee) => {
-                let pointee = pointee.ty.clone();
-                let p = self.pointer(fb, e)?;
-                self.pointer_address(fb, p, &pointee, e.location)
+                let p = self.pointer(fb, id)?;
+                self.pointer_address(fb, p, &pointee.ty, e.span.location())
             }
             None => {
-                self.expr(fb, e)?;
+                self.expr(fb, id)?;
                 let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 Ok((zero, zero))
             }
@@ -525,7 +525,7 @@ impl ModuleBuilder<'_> {
     pub(super) fn pointer_to_integer(
         &mut self,
         fb: &mut FnBuilder,
-        p: &Expr,
+        p: ExprId,
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
@@ -533,7 +533,7 @@ impl ModuleBuilder<'_> {
         let (object, byte) = self.address_operand(fb, p)?;
         let wide = ty.scalar().is_some_and(|s| s.size() == 8);
         let (number, from) = if wide {
-            let widen = |fb: &mut FnBuilder, v| {
+            let widen = |fb: &mut Emitter, v| {
                 fb.add(naga::Expression::As {
                     expr: v,
                     kind: naga::ScalarKind::Uint,
@@ -562,8 +562,8 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         op: BinaryOp,
-        a: &Expr,
-        b: &Expr,
+        a: ExprId,
+        b: ExprId,
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
@@ -571,10 +571,10 @@ impl ModuleBuilder<'_> {
         let (id_a, byte_a) = self.address_operand(fb, a)?;
         let (id_b, byte_b) = self.address_operand(fb, b)?;
         if op == BinaryOp::Sub {
-            let size =
-                a.ty.pointee()
-                    .and_then(|p| p.ty.size(self.caps.address_bits))
-                    .unwrap_or(1) as i32;
+            let size = self
+                .pointee(&fb.expr(a).ty)
+                .and_then(|p| self.type_size(&p.ty))
+                .unwrap_or(1) as i32;
             let bytes = fb.binary(B::Subtract, byte_a, byte_b);
             let bytes = fb.add(naga::Expression::As {
                 expr: bytes,
@@ -586,7 +586,7 @@ impl ModuleBuilder<'_> {
             return self.convert(fb, elements, &Type::INT, ty, location);
         }
         let same_object = fb.binary(B::Equal, id_a, id_b);
-        let compare = |fb: &mut FnBuilder, op| {
+        let compare = |fb: &mut Emitter, op| {
             let by_object = fb.binary(op, id_a, id_b);
             let by_offset = fb.binary(op, byte_a, byte_b);
             let within = fb.binary(B::LogicalAnd, same_object, by_offset);

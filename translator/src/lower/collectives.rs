@@ -87,18 +87,18 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
         let truth = matches!(b, Builtin::WorkGroupAll | Builtin::WorkGroupAny);
         let operand = if truth {
-            let c = self.condition(fb, &args[0])?;
+            let c = self.condition(fb, args[0])?;
             let one = self.constant(fb, &Type::INT, 1, location)?;
             let zero = self.constant(fb, &Type::INT, 0, location)?;
             fb.select(c, one, zero)
         } else {
-            self.plain(fb, &args[0])?
+            self.plain(fb, args[0])?
         };
         let scratch = self.group_scratch(ty, location)?;
         let local_id = self.builtin(fb, Builtin::LocalLinearId, &[], &Type::UINT, location)?;
@@ -131,7 +131,7 @@ impl ModuleBuilder<'_> {
             let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
             let last = fb.binary(Op::Subtract, n, one);
             // Work-item i's element now folds elements 0..=i.
-            let read = |fb: &mut FnBuilder, index| {
+            let read = |fb: &mut Emitter, index| {
                 let base = fb.add(naga::Expression::GlobalVariable(scratch));
                 let pointer = fb.add(naga::Expression::Access { base, index });
                 fb.add(naga::Expression::Load { pointer })
@@ -161,15 +161,16 @@ impl ModuleBuilder<'_> {
     fn broadcast_source(
         &mut self,
         fb: &mut FnBuilder,
-        ids: &[Expr],
+        ids: &[Operand],
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let local = self.builtins.as_ref().expect("builtins").local_size;
         let mut linear = None;
         // x + sx * (y + sy * z), from the innermost dimension out.
-        for (d, id) in ids.iter().enumerate().rev() {
+        for (d, &id) in ids.iter().enumerate().rev() {
+            let id_ty = fb.ty(id);
             let v = self.plain(fb, id)?;
-            let v = self.convert(fb, v, &id.ty, &Type::UINT, location)?;
+            let v = self.convert(fb, v, &id_ty, &Type::UINT, location)?;
             linear = Some(match linear {
                 None => v,
                 Some(outer) => {

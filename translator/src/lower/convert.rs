@@ -19,11 +19,12 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         c: &Conversion,
-        arg: &Expr,
+        arg: Operand,
         to: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let mut from = &arg.ty;
+        let arg_ty = fb.ty(arg);
+        let mut from = &arg_ty;
         let mut from_elem = from.element().unwrap_or(Scalar::Int);
         let mut v = self.plain(fb, arg)?;
         // A `half` widens exactly to `float`, whose bounds below (up to
@@ -141,14 +142,15 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         c: &Conversion,
-        arg: &Expr,
+        arg: Operand,
         to: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         if c.to == Scalar::Half {
             return self.convert_half_directed(fb, c.rounding, arg, to, location);
         }
-        let from = &arg.ty;
+        let arg_ty = fb.ty(arg);
+        let from = &arg_ty;
         let source = from.element().unwrap_or(Scalar::Int);
         let x = self.plain(fb, arg)?;
         let shape = |s: Scalar| match to {

@@ -35,7 +35,7 @@ impl ModuleBuilder<'_> {
         let mut results = Vec::new();
         for lane in 0..lanes {
             let (x, y) = (fb.lane(left, lanes, lane), fb.lane(right, lanes, lane));
-            let magnitude = |fb: &mut FnBuilder, v| {
+            let magnitude = |fb: &mut Emitter, v| {
                 let bits = to_u64(fb, v);
                 if !signed {
                     return bits;
@@ -111,7 +111,7 @@ impl ModuleBuilder<'_> {
             size: naga::VectorSize::Bi,
             scalar: naga::Scalar::U64,
         });
-        let mut fb = FnBuilder::new(0);
+        let mut fb = Emitter::default();
         for name in ["n", "d"] {
             fb.function.arguments.push(naga::FunctionArgument {
                 name: Some(name.into()),
@@ -124,14 +124,14 @@ impl ModuleBuilder<'_> {
             binding: None,
         });
         let lit =
-            |fb: &mut FnBuilder, v: u64| fb.add(naga::Expression::Literal(naga::Literal::U64(v)));
+            |fb: &mut Emitter, v: u64| fb.add(naga::Expression::Literal(naga::Literal::U64(v)));
         let n = fb.add(naga::Expression::FunctionArgument(0));
         let d_in = fb.add(naga::Expression::FunctionArgument(1));
         let zero = lit(&mut fb, 0);
         let is_zero = fb.binary(B::Equal, d_in, zero);
         let one = lit(&mut fb, 1);
         let d = fb.select(is_zero, one, d_in);
-        let ret = |fb: &mut FnBuilder, q, r| {
+        let ret = |fb: &mut Emitter, q, r| {
             let value = fb.add(naga::Expression::Compose {
                 ty: pair_ty,
                 components: vec![q, r],
@@ -148,7 +148,7 @@ impl ModuleBuilder<'_> {
         let narrow = fb.binary(B::Equal, high, zero);
         fb.blocks.push(naga::Block::new());
         {
-            let to_u32 = |fb: &mut FnBuilder, v| {
+            let to_u32 = |fb: &mut Emitter, v| {
                 fb.add(naga::Expression::As {
                     expr: v,
                     kind: naga::ScalarKind::Uint,
@@ -174,7 +174,7 @@ impl ModuleBuilder<'_> {
         });
 
         // Restoring division, one quotient bit per step from the top.
-        let var = |fb: &mut FnBuilder, name: &str, ty, init| {
+        let var = |fb: &mut Emitter, name: &str, ty, init| {
             fb.function.local_variables.append(
                 naga::LocalVariable {
                     name: Some(name.into()),
@@ -198,11 +198,11 @@ impl ModuleBuilder<'_> {
             var(&mut fb, "r", u64_ty, zero_u64),
         );
         let i_var = var(&mut fb, "i", u32_ty, sixty_four);
-        let load = |fb: &mut FnBuilder, v| {
+        let load = |fb: &mut Emitter, v| {
             let pointer = fb.add(naga::Expression::LocalVariable(v));
             fb.add(naga::Expression::Load { pointer })
         };
-        let store = |fb: &mut FnBuilder, v, value| {
+        let store = |fb: &mut Emitter, v, value| {
             let pointer = fb.add(naga::Expression::LocalVariable(v));
             fb.push(naga::Statement::Store { pointer, value });
         };
@@ -263,7 +263,7 @@ impl ModuleBuilder<'_> {
 }
 
 /// A 64-bit integer's bits as `u64`.
-fn to_u64(fb: &mut FnBuilder, v: Handle<naga::Expression>) -> Handle<naga::Expression> {
+fn to_u64(fb: &mut Emitter, v: Handle<naga::Expression>) -> Handle<naga::Expression> {
     fb.add(naga::Expression::As {
         expr: v,
         kind: naga::ScalarKind::Uint,

@@ -100,7 +100,7 @@ impl ModuleBuilder<'_> {
 
 /// The value `op` stores over `old` (whose bits are `old_bits`).
 fn modified(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     op: C11AtomicOp,
     old: Handle<naga::Expression>,
     old_bits: Handle<naga::Expression>,

@@ -16,6 +16,7 @@
 //! which stays the same from one attempt to the next.
 
 use super::*;
+use crate::types::Types;
 
 /// What declares a `__local` object: a variable of a kernel, or a kernel's
 /// `__local` pointer argument (by its position among them).
@@ -25,23 +26,21 @@ pub(super) enum WorkgroupObject {
     Argument(u32),
 }
 
-/// `ty` with its `float`s as `uint`s and `double`s as `ulong`s: the type
-/// of an object held as words, of the same size and layout.
+/// A `float` as a `uint` and a `double` as a `ulong`: the scalar an
+/// object held as words has in their place, of the same size.
 pub(super) fn as_words(ty: &Type) -> Type {
     match ty {
         Type::Scalar(Scalar::Float) => Type::Scalar(Scalar::UInt),
         Type::Scalar(Scalar::Double) => Type::Scalar(Scalar::ULong),
-        Type::Array(elem, n) => Type::Array(std::rc::Rc::new(as_words(elem)), *n),
-        t => t.clone(),
+        t => *t,
     }
 }
 
 /// The `float`/`double` scalar of an object that may be held as words:
 /// a scalar or an array (of arrays) of them.
-pub(super) fn float_scalar(ty: &Type) -> Option<Scalar> {
-    match ty {
-        Type::Scalar(s @ (Scalar::Float | Scalar::Double)) => Some(*s),
-        Type::Array(elem, _) => float_scalar(elem),
+fn float_scalar(types: &Types, ty: &Type) -> Option<Scalar> {
+    match types.innermost_element(*ty) {
+        Type::Scalar(s @ (Scalar::Float | Scalar::Double)) => Some(s),
         _ => None,
     }
 }
@@ -55,18 +54,42 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         global: Handle<naga::GlobalVariable>,
     ) {
-        if let Some(s) = float_scalar(ty).filter(|_| self.word_objects.contains(&object)) {
+        let scalar = float_scalar(&self.program.types, ty);
+        if let Some(s) = scalar.filter(|_| self.word_objects.contains(&object)) {
             self.float_words.insert(global, s);
         }
     }
 
-    /// The type a `__local` object of C type `ty` is declared with.
-    pub(super) fn workgroup_type(&self, object: WorkgroupObject, ty: &Type) -> Type {
-        if self.word_objects.contains(&object) {
-            as_words(ty)
-        } else {
-            ty.clone()
+    /// The naga type a `__local` object of C type `ty` is declared with:
+    /// its own, or with words in place of its floats.
+    pub(super) fn workgroup_type(
+        &mut self,
+        object: WorkgroupObject,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Type>> {
+        if !self.word_objects.contains(&object) {
+            return self.value_type(ty, location);
         }
+        self.words_type(ty, location)
+    }
+
+    /// The naga type of `ty` with words in place of its floats, as
+    /// `value_type` makes it for the type so changed.
+    fn words_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
+        let Type::Array(elem, n) = *ty else {
+            return self.value_type(&as_words(ty), location);
+        };
+        let elem = self.program.types[elem];
+        let base = self.words_type(&elem, location)?;
+        let stride = self.storage_stride(&as_words(&elem), location)?;
+        let size = std::num::NonZeroU32::new(n as u32)
+            .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
+        Ok(self.add_type(naga::TypeInner::Array {
+            base,
+            size: naga::ArraySize::Constant(size),
+            stride,
+        }))
     }
 
     /// For an atomic on a `float`/`double` in workgroup variable `global`:
@@ -104,7 +127,7 @@ impl ModuleBuilder<'_> {
                 location,
                 format!(
                     "atomic operations on '{}' in this __local memory are not supported by this translator",
-                    value_ty.display()
+                    self.display(value_ty)
                 ),
             )),
         }
@@ -127,7 +150,7 @@ impl ModuleBuilder<'_> {
 
 /// The value at a [`Place::FloatBits`]: its word, reinterpreted.
 pub(super) fn load_float_bits(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     pointer: Handle<naga::Expression>,
     float: naga::Scalar,
 ) -> Handle<naga::Expression> {
@@ -143,7 +166,7 @@ pub(super) fn load_float_bits(
 /// store of its bits, which naga writes as an atomic store once the
 /// variable has become atomic.
 pub(super) fn store_float_bits(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     pointer: Handle<naga::Expression>,
     value: Handle<naga::Expression>,
 ) {

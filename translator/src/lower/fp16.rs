@@ -29,7 +29,7 @@ pub(super) fn with_element(ty: &Type, s: Scalar) -> Type {
     match ty {
         Type::Vector(_, n) => Type::Vector(s, *n),
         Type::Scalar(_) => Type::Scalar(s),
-        t => t.clone(),
+        t => *t,
     }
 }
 
@@ -44,7 +44,7 @@ fn is_half(ty: &Type) -> bool {
 /// The bits of the `f16` scalar or (up to 4-lane) vector `v`, zero-extended
 /// into `u32` lanes: the register form of `ushort`.
 pub(super) fn half_to_bits(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     v: Handle<naga::Expression>,
 ) -> Handle<naga::Expression> {
     let narrow = fb.add(naga::Expression::As {
@@ -62,7 +62,7 @@ pub(super) fn half_to_bits(
 /// The `f16` whose bits are the low 16 of each `u32` (or `i32`) lane of
 /// `bits`.
 pub(super) fn bits_to_half(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     bits: Handle<naga::Expression>,
 ) -> Handle<naga::Expression> {
     let narrow = fb.add(naga::Expression::As {
@@ -148,11 +148,11 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
-        if !is_half(ty) && !args.iter().any(|a| is_half(&a.ty)) {
+        if !is_half(ty) && !args.iter().any(|&a| is_half(&fb.ty(a))) {
             return Ok(None);
         }
         // Every subnormal half is a normal float: ask the half itself.
@@ -167,8 +167,8 @@ impl ModuleBuilder<'_> {
         }
         if b == Builtin::Signbit {
             // From the bits: NVIDIA widens a half NaN to a positive one.
-            let x = self.plain(fb, &args[0])?;
-            let bits_ty = with_element(&args[0].ty, Scalar::UInt);
+            let x = self.plain(fb, args[0])?;
+            let bits_ty = with_element(&fb.ty(args[0]), Scalar::UInt);
             let bits = half_to_bits(fb, x);
             let (sign, zero) = (
                 self.constant(fb, &bits_ty, 0x8000, location)?,
@@ -186,27 +186,27 @@ impl ModuleBuilder<'_> {
         } else {
             Scalar::Float
         };
-        let widened: Vec<Expr> = args
-            .iter()
-            .map(|a| {
-                if is_half(&a.ty) {
-                    Expr::new(
-                        H::Convert(Box::new(a.clone())),
-                        with_element(&a.ty, wide),
-                        a.location,
-                    )
-                } else {
-                    a.clone()
-                }
-            })
-            .collect();
+        let mut widened = Vec::with_capacity(args.len());
+        for &a in args {
+            let a_ty = fb.ty(a);
+            if is_half(&a_ty) {
+                let to = with_element(&a_ty, wide);
+                let v = self.plain(fb, a)?;
+                let v = self.convert(fb, v, &a_ty, &to, location)?;
+                widened.push(Operand::Value(v, to));
+            } else {
+                widened.push(a);
+            }
+        }
         let wide_ty = if is_half(ty) {
             with_element(ty, wide)
         } else {
-            ty.clone()
+            *ty
         };
-        let call = Expr::new(H::Builtin(b, widened), wide_ty.clone(), location);
-        let r = self.plain(fb, &call)?;
+        let r = match self.builtin_on(fb, b, &widened, &wide_ty, location)? {
+            Value::Plain(r) => r,
+            _ => return Err(self.error(location, "internal compiler error: no value")),
+        };
         let r = self.convert(fb, r, &wide_ty, ty, location)?;
         if b != Builtin::Fract {
             return Ok(Some(r));
@@ -226,10 +226,10 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         value: Handle<naga::Expression>,
-        pointer: &Expr,
+        pointer: Operand,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        match pointer.ty.pointee() {
+        match self.pointee_of(fb, pointer) {
             Some(p) if is_half(&p.ty) => {
                 let widened = with_element(&p.ty, Scalar::Float);
                 self.convert(fb, value, &widened, &p.ty, location)
@@ -244,26 +244,27 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let bits_of = |a: &Expr| {
-            if is_half(&a.ty) {
-                let n = wide::width_of(&a.ty);
-                Expr::new(
-                    H::Builtin(Builtin::As(Scalar::UShort, n), vec![a.clone()]),
-                    with_element(&a.ty, Scalar::UShort),
-                    a.location,
-                )
+        let mut bits_args = Vec::with_capacity(args.len());
+        for &a in args {
+            let a_ty = fb.ty(a);
+            if is_half(&a_ty) {
+                let to = with_element(&a_ty, Scalar::UShort);
+                let v = self.plain(fb, a)?;
+                let bits = self.reinterpret_bits(fb, v, &a_ty, &to, location)?;
+                bits_args.push(Operand::Value(bits, to));
             } else {
-                a.clone()
+                bits_args.push(a);
             }
-        };
-        let bits_args: Vec<Expr> = args.iter().map(bits_of).collect();
+        }
         let bits_ty = with_element(ty, Scalar::UShort);
-        let call = Expr::new(H::Builtin(b, bits_args), bits_ty.clone(), location);
-        let bits = self.plain(fb, &call)?;
+        let bits = match self.builtin_on(fb, b, &bits_args, &bits_ty, location)? {
+            Value::Plain(bits) => bits,
+            _ => return Err(self.error(location, "internal compiler error: no value")),
+        };
         self.half_from_bits(fb, bits, ty, location)
     }
 
@@ -321,12 +322,12 @@ impl ModuleBuilder<'_> {
     fn half_copysign(
         &mut self,
         fb: &mut FnBuilder,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let x = self.plain(fb, &args[0])?;
-        let y = self.plain(fb, &args[1])?;
+        let x = self.plain(fb, args[0])?;
+        let y = self.plain(fb, args[1])?;
         let bits_ty = with_element(ty, Scalar::UInt);
         let (magnitude, sign) = (
             self.constant(fb, &bits_ty, 0x7fff, location)?,
@@ -347,12 +348,12 @@ impl ModuleBuilder<'_> {
     fn half_nextafter(
         &mut self,
         fb: &mut FnBuilder,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let x = self.plain(fb, &args[0])?;
-        let y = self.plain(fb, &args[1])?;
+        let x = self.plain(fb, args[0])?;
+        let y = self.plain(fb, args[1])?;
         let bits_ty = with_element(ty, Scalar::UInt);
         let xb = half_to_bits(fb, x);
         let yb = half_to_bits(fb, y);
@@ -401,12 +402,12 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         rounding: Rounding,
-        arg: &Expr,
+        arg: Operand,
         to: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
+        let mut from = fb.ty(arg);
         let mut x = self.plain(fb, arg)?;
-        let mut from = arg.ty.clone();
         if from.element().is_some_and(|s| s.is_integer()) {
             let widened = with_element(&from, Scalar::Float);
             x = self.convert(fb, x, &from, &widened, location)?;

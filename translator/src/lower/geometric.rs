@@ -19,7 +19,7 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
         use Builtin as G;
@@ -34,10 +34,10 @@ impl ModuleBuilder<'_> {
         let (true, Some(first)) = (geometric.contains(&b), args.first()) else {
             return Ok(None);
         };
-        let ty = first.ty.clone();
+        let ty = fb.ty(*first);
         let difference = |this: &mut Self, fb: &mut FnBuilder| -> LResult<_> {
-            let p0 = this.plain(fb, &args[0])?;
-            let p1 = this.plain(fb, &args[1])?;
+            let p0 = this.plain(fb, args[0])?;
+            let p1 = this.plain(fb, args[1])?;
             Ok(fb.binary(B::Subtract, p0, p1))
         };
         Ok(Some(match b {
@@ -202,7 +202,7 @@ impl ModuleBuilder<'_> {
     }
 }
 
-impl FnBuilder {
+impl Emitter {
     /// `condition ? accept : reject` for whole values of `ty`, where
     /// `condition` is one scalar bool.
     fn select_all(
@@ -226,7 +226,7 @@ impl FnBuilder {
 /// `any` or `all` (`fun`) of a bool value of `ty`'s shape; a scalar is
 /// its own answer.
 fn lanes(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     fun: naga::RelationalFunction,
     value: Handle<naga::Expression>,
     ty: &Type,
@@ -242,7 +242,7 @@ fn lanes(
 
 /// +inf of the scalar type `ty`, from its bits (naga takes no infinite
 /// literals).
-fn infinity(fb: &mut FnBuilder, ty: &Type) -> Handle<naga::Expression> {
+fn infinity(fb: &mut Emitter, ty: &Type) -> Handle<naga::Expression> {
     let bits = match ty.element() {
         Some(Scalar::Double) => naga::Literal::U64(0x7ff0_0000_0000_0000),
         _ => naga::Literal::U32(0x7f80_0000),

@@ -15,30 +15,32 @@ use super::{
 };
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
-use crate::hir::{self, Expr, ExprKind as H};
+use crate::hir::{self, ExprId, ExprKind as H};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 
 /// Where the expressions of a value go.
-pub(super) enum Arena<'f> {
-    /// The module's constant expressions (global variable initializers).
+pub(super) enum Arena<'f, 'a> {
+    /// The module's constant expressions (global variable initializers),
+    /// from the program's initialiser expressions.
     Constant,
-    /// A function under construction; leaves are evaluated at run time.
-    Function(&'f mut FnBuilder),
+    /// A function under construction, from the HIR function it lowers;
+    /// leaves are evaluated at run time.
+    Function(&'f mut FnBuilder<'a>),
 }
 
 /// One sub-object of a list initializer: given whole by `value`, or by
 /// parts in `children` (index, sub-tree), or, with neither, zero.
 #[derive(Default)]
-struct InitTree<'e> {
-    value: Option<&'e Expr>,
-    children: Vec<(u64, InitTree<'e>)>,
+struct InitTree {
+    value: Option<ExprId>,
+    children: Vec<(u64, InitTree)>,
 }
 
-impl<'e> InitTree<'e> {
-    fn from_items(items: &'e [(Vec<u64>, Expr)]) -> Self {
+impl InitTree {
+    fn from_items(items: &[(Vec<u64>, ExprId)]) -> Self {
         let mut root = InitTree::default();
-        for (path, value) in items {
+        for &(ref path, value) in items {
             let mut node = &mut root;
             for &i in path {
                 let at = match node.children.iter().position(|(j, _)| *j == i) {
@@ -59,7 +61,7 @@ impl<'e> InitTree<'e> {
         root
     }
 
-    fn child(&self, i: u64) -> Option<&InitTree<'e>> {
+    fn child(&self, i: u64) -> Option<&InitTree> {
         self.children
             .iter()
             .find(|(j, _)| *j == i)
@@ -67,7 +69,7 @@ impl<'e> InitTree<'e> {
     }
 }
 
-impl ModuleBuilder<'_> {
+impl<'a> ModuleBuilder<'a> {
     fn append(&mut self, arena: &mut Arena, e: naga::Expression) -> Handle<naga::Expression> {
         match arena {
             Arena::Constant => self.module.global_expressions.append(e, Span::UNDEFINED),
@@ -80,7 +82,7 @@ impl ModuleBuilder<'_> {
         &mut self,
         arena: &mut Arena,
         ty: &Type,
-        items: &[(Vec<u64>, Expr)],
+        items: &[(Vec<u64>, ExprId)],
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let tree = InitTree::from_items(items);
@@ -104,13 +106,10 @@ impl ModuleBuilder<'_> {
         if tree.children.is_empty() {
             return Ok(self.append(arena, naga::Expression::ZeroValue(naga_ty)));
         }
-        let parts: Vec<Type> = match ty {
-            Type::Array(elem, n) => vec![(**elem).clone(); *n as usize],
-            Type::Vector(s, n) => vec![Type::Scalar(*s); usize::from(*n)],
-            Type::Record(r) => {
-                let complete = self.program.records.get(r.id as usize).unwrap_or(r);
-                complete.fields.iter().map(|f| f.ty.clone()).collect()
-            }
+        let parts: Vec<Type> = match *ty {
+            Type::Array(elem, n) => vec![self.program.types[elem]; n as usize],
+            Type::Vector(s, n) => vec![Type::Scalar(s); usize::from(n)],
+            Type::Record(r) => self.record(r).fields.iter().map(|f| f.ty).collect(),
             // `int x = { 5 };`: the one value is the scalar's.
             _ => {
                 return match tree.child(0) {
@@ -232,31 +231,33 @@ impl ModuleBuilder<'_> {
         bytes: &mut [u8],
         location: Location,
     ) -> LResult<()> {
+        let exprs = &self.program.global_exprs;
         if let Some(value) = tree.value {
+            let at = exprs[value].span;
             let Some(s) = ty
                 .element()
                 .filter(|_| !matches!(ty, Type::Array(..) | Type::Record(_)))
             else {
                 return Err(self.error(
-                    value.location,
+                    at,
                     "this initializer of a program-scope union, struct or __global variable is not a constant the translator can evaluate yet",
                 ));
             };
-            let lanes = constant_lanes(value).unwrap_or_default();
+            let lanes = constant_lanes(exprs, value).unwrap_or_default();
             if lanes.is_empty() {
                 return Err(self.error(
-                    value.location,
+                    at,
                     "this initializer of a program-scope variable is not a constant the translator can evaluate yet",
                 ));
             }
             let size = s.size() as usize;
             for (k, lane) in lanes.iter().enumerate() {
-                let Some(bits) = constant_scalar_bits(lane, s) else {
+                let Some(bits) = lane.bits_as(s) else {
                     return Err(self.error(
-                        value.location,
+                        at,
                         format!(
                             "constant '{}' values in program-scope unions, structs and __global variables are not supported yet by this translator",
-                            Type::Scalar(s).display()
+                            s.name()
                         ),
                     ));
                 };
@@ -266,20 +267,20 @@ impl ModuleBuilder<'_> {
             return Ok(());
         }
         for (i, sub) in &tree.children {
-            let (part, at) = match ty {
+            let (part, at) = match *ty {
                 Type::Record(r) => {
-                    let r = self.complete_record(r);
-                    let Some(f) = r.fields.get(*i as usize) else {
+                    let Some(f) = self.record(r).fields.get(*i as usize) else {
                         return Err(self.error(location, "internal compiler error: no such member"));
                     };
-                    (f.ty.clone(), f.offset as usize)
+                    (f.ty, f.offset as usize)
                 }
                 Type::Array(elem, _) => {
-                    let size = elem.size(self.caps.address_bits).unwrap_or(0) as usize;
-                    ((**elem).clone(), *i as usize * size)
+                    let elem = self.program.types[elem];
+                    let size = self.type_size(&elem).unwrap_or(0) as usize;
+                    (elem, *i as usize * size)
                 }
-                Type::Vector(s, _) => (Type::Scalar(*s), *i as usize * s.size() as usize),
-                t => (t.clone(), 0),
+                Type::Vector(s, _) => (Type::Scalar(s), *i as usize * s.size() as usize),
+                t => (t, 0),
             };
             self.constant_bytes(&part, sub, offset + at, bytes, location)?;
         }
@@ -288,65 +289,71 @@ impl ModuleBuilder<'_> {
 
     /// Writes the initial bytes of an object of `ty` that lies at byte
     /// `offset` of `bytes`, from its constant initializer `init` (a list,
-    /// or one value).
+    /// or one value, of the program's initialiser expressions).
     pub(super) fn constant_object_bytes(
         &mut self,
         ty: &Type,
-        init: &Expr,
+        id: ExprId,
         offset: usize,
         bytes: &mut [u8],
     ) -> LResult<()> {
+        let init = &self.program.global_exprs[id];
         let tree = match &init.kind {
             H::InitList(items) => InitTree::from_items(items),
             _ => InitTree {
-                value: Some(init),
+                value: Some(id),
                 children: Vec::new(),
             },
         };
-        self.constant_bytes(ty, &tree, offset, bytes, init.location)
+        self.constant_bytes(ty, &tree, offset, bytes, init.span.location())
     }
 
-    fn init_leaf(&mut self, arena: &mut Arena, value: &Expr) -> LResult<Handle<naga::Expression>> {
+    fn init_leaf(&mut self, arena: &mut Arena, value: ExprId) -> LResult<Handle<naga::Expression>> {
         match arena {
             Arena::Function(fb) => self.plain(fb, value),
             Arena::Constant => self.constant_expr(value),
         }
     }
 
-    /// `e` as a constant expression of the module. The checker has folded
-    /// arithmetic on constants, so what remains are literals and the
-    /// aggregates built of them.
-    fn constant_expr(&mut self, e: &Expr) -> LResult<Handle<naga::Expression>> {
-        let location = e.location;
+    /// Program initialiser expression `e` as a constant expression of the
+    /// module. The checker has folded arithmetic on constants, so what
+    /// remains are literals and the aggregates built of them.
+    fn constant_expr(&mut self, id: ExprId) -> LResult<Handle<naga::Expression>> {
+        let exprs = &self.program.global_exprs;
+        let e = &exprs[id];
+        let location = e.span.location();
         let expr = match (&e.kind, &e.ty) {
-            (H::Int(bits), Type::Scalar(s)) => naga::Expression::Literal(literal(*s, *bits)),
-            (H::Float(v), Type::Scalar(s)) => naga::Expression::Literal(float_literal(*s, *v)),
-            (H::Int(_) | H::Float(_) | H::Splat(_) | H::VectorLiteral(_), Type::Vector(s, n))
+            (&H::Int(bits), &Type::Scalar(s)) => naga::Expression::Literal(literal(s, bits)),
+            (&H::Float(v), &Type::Scalar(s)) => naga::Expression::Literal(float_literal(s, v)),
+            (H::Int(_) | H::Float(_) | H::Splat(_) | H::VectorLiteral(_), &Type::Vector(s, n))
                 if wide::is_wide(&e.ty) =>
             {
-                let Some(lanes) = constant_lanes(e) else {
+                let Some(lanes) = constant_lanes(exprs, id) else {
                     return Err(self.error(
                         location,
                         "this initializer of a program-scope variable is not a constant the translator can evaluate yet",
                     ));
                 };
-                let mut scalars = Vec::with_capacity(lanes.len());
-                for lane in &lanes {
-                    scalars.push(self.constant_expr(lane)?);
-                }
-                return self.wide_from_scalars(&mut Arena::Constant, *s, *n, scalars);
+                let scalars = lanes
+                    .iter()
+                    .map(|lane| self.constant_scalar(*lane))
+                    .collect();
+                return self.wide_from_scalars(&mut Arena::Constant, s, n, scalars);
             }
-            (H::Int(_) | H::Float(_), Type::Vector(s, n)) => {
-                let scalar = Expr::new(e.kind.clone(), Type::Scalar(*s), location);
-                let value = self.constant_expr(&scalar)?;
-                let size = vector_size(*n).ok_or_else(|| {
+            (&H::Int(_) | &H::Float(_), &Type::Vector(s, n)) => {
+                let lane = constant_lanes(exprs, id).and_then(|l| l.first().copied());
+                let Some(lane) = lane else {
+                    return Err(self.error(location, "internal compiler error: not a constant"));
+                };
+                let value = self.constant_scalar(ConstScalar { scalar: s, ..lane });
+                let size = vector_size(n).ok_or_else(|| {
                     self.error(location, "this vector width is not supported yet by this translator")
                 })?;
                 naga::Expression::Splat { size, value }
             }
-            (H::Splat(x), Type::Vector(_, n)) => {
+            (&H::Splat(x), &Type::Vector(_, n)) => {
                 let value = self.constant_expr(x)?;
-                let size = vector_size(*n).ok_or_else(|| {
+                let size = vector_size(n).ok_or_else(|| {
                     self.error(location, "this vector width is not supported yet by this translator")
                 })?;
                 naga::Expression::Splat { size, value }
@@ -354,7 +361,7 @@ impl ModuleBuilder<'_> {
             (H::VectorLiteral(parts), _) => {
                 let ty = self.value_type(&e.ty, location)?;
                 let mut components = Vec::with_capacity(parts.len());
-                for p in parts {
+                for &p in parts {
                     components.push(self.constant_expr(p)?);
                 }
                 naga::Expression::Compose { ty, components }
@@ -420,9 +427,9 @@ impl ModuleBuilder<'_> {
                 "internal compiler error: a program-scope __global variable reached the lowering of __constant data",
             ));
         }
-        let (name, declared_at) = (global.name.to_string(), global.location);
+        let (name, declared_at) = (self.name(global.name).to_string(), global.span.location());
         let ty = self.value_type(&global.ty, declared_at)?;
-        let init = match &global.init {
+        let init = match global.init {
             Some(e) => self.constant_expr(e)?,
             None => self
                 .module
@@ -450,28 +457,29 @@ impl ModuleBuilder<'_> {
     pub(super) fn string_literal_global(
         &mut self,
         bytes: &[u8],
+        ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::GlobalVariable>> {
         if let Some(&g) = self.string_globals.get(bytes) {
             return Ok(g);
         }
-        let char_ty = Type::Scalar(Scalar::Char);
-        let items = bytes
+        let naga_ty = self.value_type(ty, location)?;
+        let components = bytes
             .iter()
             .chain(std::iter::once(&0))
-            .enumerate()
-            .map(|(i, &b)| {
+            .map(|&b| {
                 let bits = crate::literal::wrap(i64::from(b as i8), Scalar::Char);
-                (
-                    vec![i as u64],
-                    Expr::new(H::Int(bits), char_ty.clone(), location),
-                )
+                let byte = naga::Expression::Literal(literal(Scalar::Char, bits));
+                self.module.global_expressions.append(byte, Span::UNDEFINED)
             })
             .collect();
-        let ty = Type::Array(std::rc::Rc::new(char_ty), bytes.len() as u64 + 1);
-        let init = Expr::new(H::InitList(items), ty.clone(), location);
-        let naga_ty = self.value_type(&ty, location)?;
-        let init = self.constant_expr(&init)?;
+        let init = self.module.global_expressions.append(
+            naga::Expression::Compose {
+                ty: naga_ty,
+                components,
+            },
+            Span::UNDEFINED,
+        );
         let handle = self.module.global_variables.append(
             naga::GlobalVariable {
                 name: Some(format!("string_literal_{}", self.string_globals.len())),
@@ -488,44 +496,86 @@ impl ModuleBuilder<'_> {
     }
 }
 
-/// The scalar lanes of a constant vector expression (a literal splat, a
-/// splat or a vector literal of constants), or `None` when it is another
-/// kind of expression.
-fn constant_lanes(e: &Expr) -> Option<Vec<Expr>> {
-    let n = usize::from(wide::width_of(&e.ty));
-    let scalar_ty = Type::Scalar(e.ty.element()?);
-    match &e.kind {
-        H::Int(_) | H::Float(_) if n == 1 => Some(vec![e.clone()]),
-        H::Int(_) | H::Float(_) => {
-            let lane = Expr::new(e.kind.clone(), scalar_ty, e.location);
-            Some(vec![lane; n])
+/// A scalar of a constant initializer: an integer's bits or a float's
+/// value, as a constant of `scalar`.
+#[derive(Clone, Copy)]
+struct ConstScalar {
+    value: ConstValue,
+    scalar: Scalar,
+}
+
+#[derive(Clone, Copy)]
+enum ConstValue {
+    Int(u64),
+    Float(f64),
+}
+
+impl ConstScalar {
+    /// The bits of the constant stored as `s`, or `None` when it cannot
+    /// be. A `half` rounds to nearest even, as its literals do.
+    fn bits_as(self, s: Scalar) -> Option<u64> {
+        let from_float = |v: f64| match s {
+            Scalar::Half => Some(u64::from(::half::f16::from_f64(v).to_bits())),
+            Scalar::Float => Some(u64::from((v as f32).to_bits())),
+            Scalar::Double => Some(v.to_bits()),
+            _ => None,
+        };
+        match (self.value, s) {
+            (ConstValue::Int(bits), Scalar::Bool) => Some(u64::from(bits != 0)),
+            (ConstValue::Int(bits), s) if s.is_integer() => Some(bits),
+            (ConstValue::Int(bits), _) => from_float(bits as i64 as f64),
+            (ConstValue::Float(v), s) if s.is_float() => from_float(v),
+            _ => None,
         }
-        H::Splat(x) => Some(vec![(**x).clone(); n]),
-        H::VectorLiteral(parts) => {
-            let mut lanes = Vec::with_capacity(n);
-            for p in parts {
-                lanes.extend(constant_lanes(p)?);
-            }
-            Some(lanes)
-        }
-        _ => None,
     }
 }
 
-/// The bits of the constant scalar `e` stored as `s`, or `None` when it is
-/// not a literal. A `half` rounds to nearest even, as its literals do.
-fn constant_scalar_bits(e: &Expr, s: Scalar) -> Option<u64> {
-    let from_float = |v: f64| match s {
-        Scalar::Half => Some(u64::from(::half::f16::from_f64(v).to_bits())),
-        Scalar::Float => Some(u64::from((v as f32).to_bits())),
-        Scalar::Double => Some(v.to_bits()),
-        _ => None,
-    };
-    match (&e.kind, s) {
-        (H::Int(bits), Scalar::Bool) => Some(u64::from(*bits != 0)),
-        (H::Int(bits), s) if s.is_integer() => Some(*bits),
-        (H::Int(bits), _) => from_float(*bits as i64 as f64),
-        (H::Float(v), s) if s.is_float() => from_float(*v),
+impl ModuleBuilder<'_> {
+    /// A constant scalar as a literal of the module's constants.
+    fn constant_scalar(&mut self, c: ConstScalar) -> Handle<naga::Expression> {
+        let literal = match c.value {
+            ConstValue::Int(bits) => literal(c.scalar, bits),
+            ConstValue::Float(v) => float_literal(c.scalar, v),
+        };
+        self.module
+            .global_expressions
+            .append(naga::Expression::Literal(literal), Span::UNDEFINED)
+    }
+}
+
+/// The scalar lanes of a constant vector expression (a literal splat, a
+/// splat or a vector literal of constants), or `None` when it is another
+/// kind of expression.
+fn constant_lanes(exprs: &naga::Arena<hir::Expr>, e: ExprId) -> Option<Vec<ConstScalar>> {
+    let e = &exprs[e];
+    let n = usize::from(wide::width_of(&e.ty));
+    let scalar = e.ty.element()?;
+    match e.kind {
+        H::Int(bits) => Some(vec![
+            ConstScalar {
+                value: ConstValue::Int(bits),
+                scalar
+            };
+            n
+        ]),
+        H::Float(v) => Some(vec![
+            ConstScalar {
+                value: ConstValue::Float(v),
+                scalar
+            };
+            n
+        ]),
+        H::Splat(x) => {
+            let lane = constant_lanes(exprs, x)?;
+            Some(vec![*lane.first()?; n])
+        }
+        H::VectorLiteral(ref parts) => {
+            let mut lanes = Vec::with_capacity(n);
+            for &p in parts {
+                lanes.extend(constant_lanes(exprs, p)?);
+            }
+            Some(lanes)
+        }
         _ => None,
     }
 }

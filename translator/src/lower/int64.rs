@@ -56,7 +56,7 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Handle<naga::Expression>> {
         let u32_ty = shaped(ty, Scalar::UInt);
         let (low, high) = self.halves(fb, x, ty, location)?;
-        let count = |fb: &mut FnBuilder, f, v| fb.math(f, v, None);
+        let count = |fb: &mut Emitter, f, v| fb.math(f, v, None);
         let counted = match b {
             Builtin::Popcount => {
                 let (l, h) = (

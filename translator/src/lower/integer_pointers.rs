@@ -15,9 +15,9 @@ use crate::builtins::Builtin;
 use std::collections::{HashMap, HashSet};
 
 /// A byte count added to (or, `subtract`, taken from) a pointer's address.
-struct ByteOffset<'a> {
+struct ByteOffset {
     subtract: bool,
-    bytes: &'a Expr,
+    bytes: ExprId,
 }
 
 /// What a function does to its variables, enough to know which keep one
@@ -30,7 +30,8 @@ struct ByteOffset<'a> {
 /// declaration, so a variable changed only in the step of such a loop
 /// (`for (int k = 0; k < n; k++) { uintptr_t a = ... k ...; }`) has not.
 struct Definitions<'a> {
-    init: HashMap<LocalId, &'a Expr>,
+    f: &'a hir::Function,
+    init: HashMap<LocalId, ExprId>,
     /// The loops whose bodies hold each initializer.
     init_loops: HashMap<LocalId, Vec<usize>>,
     /// Where variables are assigned (in whole or in part) other than by
@@ -44,11 +45,11 @@ struct Definitions<'a> {
 }
 
 /// The variable an lvalue or address expression is part of.
-fn root_local(e: &Expr) -> Option<LocalId> {
-    match &e.kind {
-        H::Local(id) => Some(*id),
+fn root_local(f: &hir::Function, e: ExprId) -> Option<LocalId> {
+    match f.exprs[e].kind {
+        H::Local(id) => Some(id),
         H::Index(base, _) | H::Member(base, _) | H::Swizzle(base, _) | H::Decay(base) => {
-            root_local(base)
+            root_local(f, base)
         }
         _ => None,
     }
@@ -57,54 +58,54 @@ fn root_local(e: &Expr) -> Option<LocalId> {
 impl<'a> Definitions<'a> {
     fn of(f: &'a hir::Function) -> Self {
         let mut defs = Definitions {
+            f,
             init: HashMap::new(),
             init_loops: HashMap::new(),
             changes: HashMap::new(),
             arrays: f
                 .locals
                 .iter()
-                .enumerate()
                 .filter(|(_, l)| matches!(l.ty, Type::Array(..)))
                 .map(|(id, _)| id)
                 .collect(),
             loops: Vec::new(),
             loop_count: 0,
         };
-        for s in &f.body {
+        for &s in &f.body {
             defs.statement(s);
         }
         defs
     }
 
-    fn statement(&mut self, s: &'a Stmt) {
-        match s {
-            Stmt::Init(id, value) => {
-                if self.init.insert(*id, value).is_some() {
-                    self.changes.entry(*id).or_default().push(None);
+    fn statement(&mut self, s: StmtId) {
+        match &self.f.stmts[s].kind {
+            &StmtKind::Init(id, value) => {
+                if self.init.insert(id, value).is_some() {
+                    self.changes.entry(id).or_default().push(None);
                 }
-                self.init_loops.insert(*id, self.loops.clone());
+                self.init_loops.insert(id, self.loops.clone());
                 self.expr(value, None);
             }
-            Stmt::Loop {
+            StmtKind::Loop {
                 cond, body, step, ..
             } => {
                 let id = self.loop_count;
                 self.loop_count += 1;
-                if let Some(cond) = cond {
+                if let &Some(cond) = cond {
                     self.expr(cond, None);
                 }
-                if let Some(step) = step {
+                if let &Some(step) = step {
                     self.expr(step, Some(id));
                 }
                 self.loops.push(id);
-                for s in body {
+                for &s in body {
                     self.statement(s);
                 }
                 self.loops.pop();
             }
-            _ => {
+            kind => {
                 let (mut exprs, mut nested) = (Vec::new(), Vec::new());
-                s.for_each_child(&mut |e| exprs.push(e), &mut |c| nested.push(c));
+                kind.for_each_child(&mut |e| exprs.push(e), &mut |c| nested.push(c));
                 for e in exprs {
                     self.expr(e, None);
                 }
@@ -116,15 +117,16 @@ impl<'a> Definitions<'a> {
     }
 
     /// Notes the changes `e` makes; `step`: `e` is the step of that loop.
-    fn expr(&mut self, e: &'a Expr, step: Option<usize>) {
-        match &e.kind {
+    fn expr(&mut self, e: ExprId, step: Option<usize>) {
+        let kind = &self.f.exprs[e].kind;
+        match *kind {
             H::Assign(target, _)
             | H::CompoundAssign { target, .. }
             | H::IncDec { target, .. }
             | H::AddressOf(target) => {
-                if let Some(id) = root_local(target) {
+                if let Some(id) = root_local(self.f, target) {
                     // An address given away may be written through anywhere.
-                    let site = if matches!(e.kind, H::AddressOf(_)) {
+                    let site = if matches!(kind, H::AddressOf(_)) {
                         None
                     } else {
                         step
@@ -134,7 +136,7 @@ impl<'a> Definitions<'a> {
             }
             _ => {}
         }
-        e.for_each_child(&mut |c| self.expr(c, step));
+        kind.for_each_child(&mut |&c| self.expr(c, step));
     }
 
     /// Whether variable `id` holds the same value throughout the scope of
@@ -149,12 +151,12 @@ impl<'a> Definitions<'a> {
     /// wherever it is evaluated again in its variable's scope, with no side
     /// effect. `address`: `e` is only an address there, so an array is its
     /// unchanging place, whatever is stored in it.
-    fn stable(&self, e: &Expr, loops: &[usize], address: bool) -> bool {
-        let stable = |x: &Expr, address| self.stable(x, loops, address);
-        match &e.kind {
+    fn stable(&self, e: ExprId, loops: &[usize], address: bool) -> bool {
+        let stable = |x: ExprId, address| self.stable(x, loops, address);
+        match self.f.exprs[e].kind {
             H::Int(_) | H::Float(_) | H::Global(_) => true,
             H::Local(id) => {
-                (address && self.arrays.contains(id)) || self.unchanged_within(*id, loops)
+                (address && self.arrays.contains(&id)) || self.unchanged_within(id, loops)
             }
             H::Convert(x) | H::Unary(_, x) | H::PointerCast(x) | H::Splat(x) => stable(x, false),
             H::Decay(x) | H::AddressOf(x) => stable(x, true),
@@ -164,8 +166,8 @@ impl<'a> Definitions<'a> {
                 stable(a, false) && stable(b, false)
             }
             H::Conditional(c, a, b) => stable(c, false) && stable(a, false) && stable(b, false),
-            H::Builtin(b, args) => {
-                WORK_ITEM_QUERIES.contains(b) && args.iter().all(|a| stable(a, false))
+            H::Builtin(b, ref args) => {
+                WORK_ITEM_QUERIES.contains(&b) && args.iter().all(|&a| stable(a, false))
             }
             _ => false,
         }
@@ -173,7 +175,7 @@ impl<'a> Definitions<'a> {
 
     /// The initializer of `id` if the variable keeps its value and the
     /// initializer can be evaluated again to the same value.
-    fn kept_value(&self, id: LocalId) -> Option<&'a Expr> {
+    fn kept_value(&self, id: LocalId) -> Option<ExprId> {
         let init = *self.init.get(&id)?;
         let loops = self.init_loops.get(&id).map_or(&[][..], Vec::as_slice);
         (!self.changes.contains_key(&id) && self.stable(init, loops, false)).then_some(init)
@@ -198,15 +200,14 @@ const WORK_ITEM_QUERIES: &[Builtin] = &[
 /// The pointer the integer `e` was computed from, seen through integer
 /// conversions and variables that keep their value, and the byte counts
 /// added to and subtracted from it.
-fn pointer_origin<'e>(
-    e: &'e Expr,
-    defs: &Definitions<'e>,
-) -> Option<(&'e Expr, Vec<ByteOffset<'e>>)> {
-    match &e.kind {
-        H::Convert(x) if matches!(x.ty, Type::Pointer(_)) => Some((x, Vec::new())),
-        H::Convert(x) if matches!(x.ty, Type::Scalar(_)) => pointer_origin(x, defs),
-        H::Local(id) if matches!(e.ty, Type::Scalar(_)) => {
-            pointer_origin(defs.kept_value(*id)?, defs)
+fn pointer_origin(e: ExprId, defs: &Definitions) -> Option<(ExprId, Vec<ByteOffset>)> {
+    let exprs = &defs.f.exprs;
+    let node = &exprs[e];
+    match node.kind {
+        H::Convert(x) if exprs[x].ty.is_pointer() => Some((x, Vec::new())),
+        H::Convert(x) if matches!(exprs[x].ty, Type::Scalar(_)) => pointer_origin(x, defs),
+        H::Local(id) if matches!(node.ty, Type::Scalar(_)) => {
+            pointer_origin(defs.kept_value(id)?, defs)
         }
         H::Binary(BinaryOp::Add, a, b) => {
             let (origin, mut offsets, bytes) = match pointer_origin(a, defs) {
@@ -239,20 +240,19 @@ impl ModuleBuilder<'_> {
     pub(super) fn integer_to_pointer(
         &mut self,
         fb: &mut FnBuilder,
-        x: &Expr,
+        x: ExprId,
         ty: &Type,
         location: Location,
     ) -> LResult<PointerValue> {
-        let program = self.program;
-        let defs = Definitions::of(&program.functions[fb.hir]);
+        let defs = Definitions::of(fb.source);
         let Some((origin, offsets)) = pointer_origin(x, &defs) else {
             return Err(self.error(
                 location,
                 "converting an integer to a pointer is not supported by this translator: pointers have no addresses here, so only 0 and an integer computed from a pointer by adding or subtracting byte counts, as in '(T *)((uintptr_t)p + n)', can become one (through variables that keep their initializer's value)",
             ));
         };
-        let pointee = |t: &Type| t.pointee().map_or(Type::Void, |p| p.ty.clone());
-        let (from, to) = (pointee(&origin.ty), pointee(ty));
+        let pointee = |t: &Type| self.pointee(t).map_or(Type::Void, |p| p.ty);
+        let (from, to) = (pointee(&fb.expr(origin).ty), pointee(ty));
         let p = self.pointer(fb, origin)?;
         let p = self.cast_pointer(fb, p, &from, &to, location)?;
         if offsets.is_empty() {
@@ -262,8 +262,9 @@ impl ModuleBuilder<'_> {
         // as 32-bit addresses do.
         let mut total: Option<Handle<naga::Expression>> = None;
         for ByteOffset { subtract, bytes } in offsets {
+            let bytes_ty = fb.expr(bytes).ty;
             let value = self.plain(fb, bytes)?;
-            let value = self.convert(fb, value, &bytes.ty, &Type::INT, location)?;
+            let value = self.convert(fb, value, &bytes_ty, &Type::INT, location)?;
             total = Some(match (total, subtract) {
                 (Some(sum), false) => fb.binary(naga::BinaryOperator::Add, sum, value),
                 (Some(sum), true) => fb.binary(naga::BinaryOperator::Subtract, sum, value),
@@ -273,7 +274,7 @@ impl ModuleBuilder<'_> {
         }
         let size = match to {
             Type::Void => 1,
-            ref t => t.size(self.caps.address_bits).unwrap_or(1),
+            ref t => self.type_size(t).unwrap_or(1),
         };
         let size = fb.add(naga::Expression::Literal(naga::Literal::I32(size as i32)));
         let total = total.expect("at least one offset");

@@ -5,7 +5,7 @@
 
 use super::*;
 
-impl ModuleBuilder<'_> {
+impl<'a> ModuleBuilder<'a> {
     pub(super) fn kernel(
         &mut self,
         id: FunctionId,
@@ -74,8 +74,8 @@ impl ModuleBuilder<'_> {
         for (i, &param) in f.params.iter().enumerate() {
             let local = &f.locals[param];
             let arg = &info.args[i];
-            let kind = match &local.ty {
-                Type::Pointer(p) if p.space == AddressSpace::Local && self.is_image(&p.ty) => {
+            let kind = match (&local.ty, self.pointee(&local.ty)) {
+                (_, Some(p)) if p.space == AddressSpace::Local && self.is_image(&p.ty) => {
                     // Records held as byte images: one word array whose
                     // length in words is set per launch.
                     let index = self.local_args.len() as u32;
@@ -87,7 +87,7 @@ impl ModuleBuilder<'_> {
                     });
                     let global = self.module.global_variables.append(
                         naga::GlobalVariable {
-                            name: Some(local.name.to_string()),
+                            name: Some(self.name(local.name).to_string()),
                             space: naga::AddressSpace::WorkGroup,
                             binding: None,
                             ty: array,
@@ -105,17 +105,18 @@ impl ModuleBuilder<'_> {
                         stride: 4,
                     }
                 }
-                Type::Pointer(p) if p.space == AddressSpace::Local => {
+                (_, Some(p)) if p.space == AddressSpace::Local => {
                     // Workgroup memory whose length is set per launch: a
                     // one-element array here, resized by `Kernel::spirv`.
                     let index = self.local_args.len() as u32;
                     let object = float_words::WorkgroupObject::Argument(index);
-                    let held = self.workgroup_type(object, &p.ty);
-                    let Ok(elem) = self.value_type(&held, local.location) else {
+                    let Ok(elem) = self.workgroup_type(object, &p.ty, local.span.location()) else {
                         failed = true;
                         continue;
                     };
-                    let stride = self.storage_stride(&p.ty, local.location).unwrap_or(4);
+                    let stride = self
+                        .storage_stride(&p.ty, local.span.location())
+                        .unwrap_or(4);
                     let array = self.add_type(naga::TypeInner::Array {
                         base: elem,
                         size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
@@ -123,7 +124,7 @@ impl ModuleBuilder<'_> {
                     });
                     let global = self.module.global_variables.append(
                         naga::GlobalVariable {
-                            name: Some(local.name.to_string()),
+                            name: Some(self.name(local.name).to_string()),
                             space: naga::AddressSpace::WorkGroup,
                             binding: None,
                             ty: array,
@@ -137,20 +138,25 @@ impl ModuleBuilder<'_> {
                     arg_sources.push(ArgSource::Buffer(global));
                     ArgKind::Local {
                         index,
-                        element_size: p.ty.size(self.caps.address_bits).unwrap_or(4) as u32,
+                        element_size: self.type_size(&p.ty).unwrap_or(4) as u32,
                         stride,
                     }
                 }
-                Type::Pointer(p) => {
+                (_, Some(p)) => {
                     let writable = !(p.is_const || p.space == AddressSpace::Constant);
                     let access = if writable {
                         naga::StorageAccess::LOAD | naga::StorageAccess::STORE
                     } else {
                         naga::StorageAccess::LOAD
                     };
-                    let Ok(global) =
-                        self.buffer_view(&local.name, binding, access, &p.ty, None, local.location)
-                    else {
+                    let Ok(global) = self.buffer_view(
+                        self.name(local.name),
+                        binding,
+                        access,
+                        &p.ty,
+                        None,
+                        local.span.location(),
+                    ) else {
                         failed = true;
                         continue;
                     };
@@ -160,20 +166,20 @@ impl ModuleBuilder<'_> {
                         binding: binding - 1,
                     }
                 }
-                ty => {
-                    let Ok(naga_ty) = self.value_type(ty, local.location) else {
+                (ty, _) => {
+                    let Ok(naga_ty) = self.value_type(ty, local.span.location()) else {
                         failed = true;
                         continue;
                     };
-                    let size = ty.size(self.caps.address_bits).unwrap_or(4) as u32;
-                    let align = ty.align(self.caps.address_bits).unwrap_or(4) as u32;
+                    let size = self.type_size(ty).unwrap_or(4) as u32;
+                    let align = self.program.types.align(*ty).unwrap_or(4) as u32;
                     if self.is_image(ty) {
                         // A byte image is whole words: it starts on a word
                         // (the runtime copies the argument to the offset
                         // reflected here) and takes whole words.
                         offset = offset.next_multiple_of(4);
                         members.push(naga::StructMember {
-                            name: Some(local.name.to_string()),
+                            name: Some(self.name(local.name).to_string()),
                             ty: naga_ty,
                             binding: None,
                             offset,
@@ -182,7 +188,7 @@ impl ModuleBuilder<'_> {
                         let kind = ArgKind::Pod { offset, size };
                         offset += self.image_words(ty) * 4;
                         args.push(KernelArg {
-                            name: local.name.to_string(),
+                            name: self.name(local.name).to_string(),
                             type_name: arg.type_name.clone(),
                             address: arg.address,
                             is_const: arg.is_const,
@@ -219,7 +225,7 @@ impl ModuleBuilder<'_> {
                         let kind = ArgKind::Pod { offset, size };
                         offset += size;
                         args.push(KernelArg {
-                            name: local.name.to_string(),
+                            name: self.name(local.name).to_string(),
                             type_name: arg.type_name.clone(),
                             address: arg.address,
                             is_const: arg.is_const,
@@ -230,7 +236,7 @@ impl ModuleBuilder<'_> {
                         continue;
                     }
                     members.push(naga::StructMember {
-                        name: Some(local.name.to_string()),
+                        name: Some(self.name(local.name).to_string()),
                         ty: naga_ty,
                         binding: None,
                         offset,
@@ -242,7 +248,7 @@ impl ModuleBuilder<'_> {
                 }
             };
             args.push(KernelArg {
-                name: local.name.to_string(),
+                name: self.name(local.name).to_string(),
                 type_name: arg.type_name.clone(),
                 address: arg.address,
                 is_const: arg.is_const,
@@ -296,7 +302,7 @@ impl ModuleBuilder<'_> {
             formats: p.formats,
         });
         self.module.entry_points.push(naga::EntryPoint {
-            name: f.name.to_string(),
+            name: self.name(f.name).to_string(),
             stage: naga::ShaderStage::Compute,
             early_depth_test: None,
             workgroup_size: [1, 1, 1],
@@ -307,7 +313,7 @@ impl ModuleBuilder<'_> {
             incoming_ray_payload: None,
         });
         let reflection = KernelReflection {
-            name: f.name.to_string(),
+            name: self.name(f.name).to_string(),
             args,
             push_constant_size,
             launch_block_binding,
@@ -329,7 +335,7 @@ impl ModuleBuilder<'_> {
         id: FunctionId,
         sources: &[ArgSource],
     ) -> LResult<naga::Function> {
-        let location = self.program.functions[id].location;
+        let location = self.program.functions[id].span.location();
         let (function, _) = self.lower_with_retry(location, |this, resolved| {
             this.entry_attempt(id, sources, resolved)
         })?;
@@ -342,10 +348,10 @@ impl ModuleBuilder<'_> {
         id: FunctionId,
         sources: &[ArgSource],
         resolved: chosen::Resolved,
-    ) -> LResult<FnBuilder> {
+    ) -> LResult<FnBuilder<'a>> {
         let f = &self.program.functions[id];
         let uvec3 = self.uvec3_type();
-        let mut fb = FnBuilder::new(id);
+        let mut fb = FnBuilder::new(self.program, id);
         fb.chosen_vars = resolved.chosen;
         let builtins = [
             naga::BuiltIn::GlobalInvocationId,
@@ -376,7 +382,7 @@ impl ModuleBuilder<'_> {
                         &mut fb,
                         param,
                         PointerValue::fixed(Root::Global(global), zero),
-                        f.location,
+                        f.span.location(),
                     )?;
                 }
                 &ArgSource::PushConstant(member) => {
@@ -404,7 +410,7 @@ impl ModuleBuilder<'_> {
                             lane: 0,
                         });
                     }
-                    let location = f.locals[param].location;
+                    let location = f.locals[param].span.location();
                     let value = self.gather(&mut fb, scalar, &values, location)?;
                     let var = self.variable_slot(&fb, param)?;
                     let pointer = fb.add(naga::Expression::LocalVariable(var));
@@ -419,10 +425,10 @@ impl ModuleBuilder<'_> {
     /// Creates a naga local for every HIR local that is not a parameter
     /// specialised to a root.
     pub(super) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
-        let f = &self.program.functions[fb.hir];
+        let f = fb.source;
         let word_locals = word_locals::word_locals(self.program, fb.hir);
         let u32_ty = self.u32_type();
-        let u32_local = |fb: &mut FnBuilder, name: String| {
+        let u32_local = |fb: &mut Emitter, name: String| {
             fb.function.local_variables.append(
                 naga::LocalVariable {
                     name: Some(name),
@@ -432,11 +438,11 @@ impl ModuleBuilder<'_> {
                 Span::UNDEFINED,
             )
         };
-        for (id, local) in f.locals.iter().enumerate() {
+        for (id, local) in f.locals.iter() {
             let slot = match &local.ty {
                 Type::Pointer(_) => Slot::Pointer {
                     root: None,
-                    index: u32_local(fb, format!("{}_index", local.name)),
+                    index: u32_local(fb, format!("{}_index", self.name(local.name))),
                     chosen: None,
                 },
                 // Made once per kernel: a function lowered again (see
@@ -455,12 +461,11 @@ impl ModuleBuilder<'_> {
                     let naga_ty = if words {
                         self.image_type(ty)
                     } else {
-                        let held = self.workgroup_type(object, ty);
-                        self.value_type(&held, local.location)?
+                        self.workgroup_type(object, ty, local.span.location())?
                     };
                     let global = self.module.global_variables.append(
                         naga::GlobalVariable {
-                            name: Some(local.name.to_string()),
+                            name: Some(self.name(local.name).to_string()),
                             space: naga::AddressSpace::WorkGroup,
                             binding: None,
                             ty: naga_ty,
@@ -481,10 +486,10 @@ impl ModuleBuilder<'_> {
                 // initialised, so a private copy per work-item, set by
                 // its `Init` statement, behaves the same.
                 ty => {
-                    let naga_ty = self.value_type(ty, local.location)?;
+                    let naga_ty = self.value_type(ty, local.span.location())?;
                     Slot::Variable(fb.function.local_variables.append(
                         naga::LocalVariable {
-                            name: Some(local.name.to_string()),
+                            name: Some(self.name(local.name).to_string()),
                             ty: naga_ty,
                             init: None,
                         },
@@ -496,9 +501,9 @@ impl ModuleBuilder<'_> {
             if words || self.is_image(&local.ty) {
                 // Pointers into the variable count its elements (itself
                 // for a non-array).
-                let (elem, is_array) = match &local.ty {
-                    Type::Array(elem, _) => ((**elem).clone(), true),
-                    ty => (ty.clone(), false),
+                let (elem, is_array) = match self.element_of(&local.ty) {
+                    Some(elem) => (elem, true),
+                    None => (local.ty, false),
                 };
                 match slot {
                     Slot::Variable(v) => {
@@ -516,7 +521,7 @@ impl ModuleBuilder<'_> {
         let mut chosen: Vec<_> = fb.chosen_vars.iter().map(|(&id, &set)| (id, set)).collect();
         chosen.sort_unstable();
         for (id, set) in chosen {
-            let which = u32_local(fb, format!("{}_root", f.locals[id].name));
+            let which = u32_local(fb, format!("{}_root", self.name(f.locals[id].name)));
             if let Some(Slot::Pointer { chosen, .. }) = fb.slots.get_mut(&id) {
                 *chosen = Some(ChosenVar { set, which });
             }
@@ -535,7 +540,7 @@ impl ModuleBuilder<'_> {
             return Ok(h);
         }
         if !self.program.functions[id].defined {
-            let name = self.program.functions[id].name.clone();
+            let name = self.name(self.program.functions[id].name);
             return Err(self.error(
                 location,
                 format!("function '{name}' is declared but never defined"),
@@ -545,7 +550,7 @@ impl ModuleBuilder<'_> {
             return Err(self.error(location, "recursion is not allowed in OpenCL C"));
         }
         self.in_progress.push(id);
-        let location = self.program.functions[id].location;
+        let location = self.program.functions[id].span.location();
         let built = self.lower_with_retry(location, |this, resolved| {
             this.helper_attempt(id, &roots, resolved)
         });
@@ -577,17 +582,17 @@ impl ModuleBuilder<'_> {
         id: FunctionId,
         roots: &[Option<Root>],
         resolved: chosen::Resolved,
-    ) -> LResult<FnBuilder> {
+    ) -> LResult<FnBuilder<'a>> {
         let f = &self.program.functions[id];
-        let mut fb = FnBuilder::new(id);
+        let mut fb = FnBuilder::new(self.program, id);
         fb.chosen_vars = resolved.chosen;
         fb.return_roots = resolved.returns;
-        fb.function.name = Some(f.name.to_string());
+        fb.function.name = Some(self.name(f.name).to_string());
         let u32_ty = self.u32_type();
         // The naga argument holding each parameter's value (or index).
         let mut value_args = Vec::with_capacity(f.params.len());
         for (&param, root) in f.params.iter().zip(roots) {
-            let name = f.locals[param].name.to_string();
+            let name = self.name(f.locals[param].name).to_string();
             if let Some(root) = root {
                 fb.param_roots.insert(param, *root);
             }
@@ -604,7 +609,10 @@ impl ModuleBuilder<'_> {
             }
             let ty = match root {
                 Some(_) => u32_ty,
-                None => self.value_type(&f.locals[param].ty, f.locals[param].location)?,
+                None => {
+                    let param = &f.locals[param];
+                    self.value_type(&param.ty, param.span.location())?
+                }
             };
             value_args.push(fb.function.arguments.len() as u32);
             fb.function.arguments.push(naga::FunctionArgument {
@@ -616,7 +624,7 @@ impl ModuleBuilder<'_> {
         if f.ret != Type::Void {
             let ty = match f.ret {
                 Type::Pointer(_) => self.returned_pointer_type(),
-                _ => self.value_type(&f.ret, f.location)?,
+                _ => self.value_type(&f.ret, f.span.location())?,
             };
             fb.function.result = Some(naga::FunctionResult { ty, binding: None });
         }
@@ -624,7 +632,7 @@ impl ModuleBuilder<'_> {
         for (&param, &arg) in f.params.iter().zip(&value_args) {
             let value = fb.add(naga::Expression::FunctionArgument(arg));
             if let Some(&root) = fb.param_roots.get(&param) {
-                let location = f.locals[param].location;
+                let location = f.locals[param].span.location();
                 self.store_pointer_var(&mut fb, param, PointerValue::fixed(root, value), location)?;
                 continue;
             }

@@ -21,14 +21,14 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
         if let Some(h) = self.geometric_builtin(fb, b, args, location)? {
             return Ok(Some(h));
         }
-        let arg_ty = args.first().map_or(Type::INT, |a| a.ty.clone());
+        let arg_ty = args.first().map_or(Type::INT, |a| fb.ty(*a));
         let elem = arg_ty.element().unwrap_or(Scalar::Int);
         let h = match b {
             Builtin::Clamp if elem.is_float() => {
@@ -184,11 +184,11 @@ impl ModuleBuilder<'_> {
                 self.saturating(fb, b == Builtin::AddSat, x, y, &arg_ty, location)?
             }
             Builtin::MulHi | Builtin::MadHi => {
-                let [x, y] = self.values::<2>(fb, [&args[0], &args[1]], location)?;
+                let [x, y] = self.values::<2>(fb, &args[..2], location)?;
                 let hi = self.mul_hi(fb, x, y, &arg_ty, location)?;
                 match b {
                     Builtin::MadHi => {
-                        let z = self.plain(fb, &args[2])?;
+                        let z = self.plain(fb, args[2])?;
                         let sum = fb.binary(B::Add, hi, z);
                         self.wrap_narrow(fb, sum, ty)?
                     }
@@ -196,11 +196,11 @@ impl ModuleBuilder<'_> {
                 }
             }
             Builtin::Mul24 | Builtin::Mad24 => {
-                let [x, y] = self.values::<2>(fb, [&args[0], &args[1]], location)?;
+                let [x, y] = self.values::<2>(fb, &args[..2], location)?;
                 let product = fb.binary(B::Multiply, x, y);
                 match b {
                     Builtin::Mad24 => {
-                        let z = self.plain(fb, &args[2])?;
+                        let z = self.plain(fb, args[2])?;
                         fb.binary(B::Add, product, z)
                     }
                     _ => product,
@@ -212,7 +212,7 @@ impl ModuleBuilder<'_> {
             }
             Builtin::Upsample => {
                 let v = self.values::<2>(fb, args, location)?;
-                let lo_ty = args[1].ty.clone();
+                let lo_ty = fb.ty(args[1]);
                 self.upsample(fb, v, &arg_ty, &lo_ty, ty, location)?
             }
             Builtin::Rotate => {
@@ -233,7 +233,7 @@ impl ModuleBuilder<'_> {
                     Builtin::Isless => BinaryOp::Lt,
                     _ => BinaryOp::Le,
                 };
-                let c = self.comparison(fb, op, &args[0], &args[1])?;
+                let c = self.comparison(fb, op, args[0], args[1])?;
                 self.bool_to_int(fb, c, ty, location)?
             }
             Builtin::Islessgreater => {
@@ -244,7 +244,7 @@ impl ModuleBuilder<'_> {
             }
             Builtin::Isordered | Builtin::Isunordered => {
                 let [x, y] = self.values::<2>(fb, args, location)?;
-                let is_nan = |fb: &mut FnBuilder, argument| {
+                let is_nan = |fb: &mut Emitter, argument| {
                     fb.add(naga::Expression::Relational {
                         fun: naga::RelationalFunction::IsNan,
                         argument,
@@ -261,7 +261,7 @@ impl ModuleBuilder<'_> {
             }
             Builtin::Isnan | Builtin::Isinf | Builtin::Isfinite | Builtin::Isnormal => {
                 let [x] = self.values::<1>(fb, args, location)?;
-                let relational = |fb: &mut FnBuilder, fun| {
+                let relational = |fb: &mut Emitter, fun| {
                     fb.add(naga::Expression::Relational { fun, argument: x })
                 };
                 let c = match b {
@@ -324,7 +324,7 @@ impl ModuleBuilder<'_> {
             }
             Builtin::Select => {
                 let [a, bv, c] = self.values::<3>(fb, args, location)?;
-                let c_ty = &args[2].ty;
+                let c_ty = &fb.ty(args[2]);
                 // Scalars select on non-zero, vectors on each lane's MSB:
                 // below zero when signed, at least 2^(bits - 1) when not.
                 let chosen = match *c_ty {
@@ -357,14 +357,14 @@ impl ModuleBuilder<'_> {
     }
 
     /// The first `N` arguments as values.
-    fn values<'e, const N: usize>(
+    fn values<const N: usize>(
         &mut self,
         fb: &mut FnBuilder,
-        args: impl IntoIterator<Item = &'e Expr>,
+        args: &[Operand],
         location: Location,
     ) -> LResult<[Handle<naga::Expression>; N]> {
         let mut out = Vec::with_capacity(N);
-        for a in args.into_iter().take(N) {
+        for &a in args.iter().take(N) {
             out.push(self.plain(fb, a)?);
         }
         // The checker matched the call to a signature with N arguments.
@@ -444,7 +444,7 @@ impl ModuleBuilder<'_> {
     fn cross(
         &mut self,
         fb: &mut FnBuilder,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
@@ -456,7 +456,7 @@ impl ModuleBuilder<'_> {
             return Ok(fb.math(naga::MathFunction::Cross, x, Some(y)));
         }
         // float4: the cross product of the xyz parts, w = 0.
-        let xyz = |fb: &mut FnBuilder, v| {
+        let xyz = |fb: &mut Emitter, v| {
             fb.add(naga::Expression::Swizzle {
                 size: naga::VectorSize::Tri,
                 vector: v,

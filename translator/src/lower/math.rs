@@ -228,7 +228,7 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
@@ -238,7 +238,7 @@ impl ModuleBuilder<'_> {
         }
         // The shape comes from the first argument (`nan` takes integers;
         // `ilogb` returns them).
-        let shape = &args[0].ty;
+        let shape = &fb.ty(args[0]);
         let element = match b {
             Builtin::Nan => ty.element(),
             _ => shape.element(),
@@ -280,11 +280,11 @@ impl ModuleBuilder<'_> {
         // are splat to the vector.
         let mut values = Vec::with_capacity(args.len());
         for a in args {
-            if matches!(a.ty, Type::Pointer(_)) {
+            if self.pointee_of(fb, *a).is_some() {
                 continue;
             }
             let v = self.plain(fb, a)?;
-            let v = match (&a.ty, size) {
+            let v = match (&fb.ty(*a), size) {
                 (Type::Scalar(_), Some(size)) => fb.add(naga::Expression::Splat { size, value: v }),
                 _ => v,
             };
@@ -379,8 +379,8 @@ impl ModuleBuilder<'_> {
         };
         if let Some(out) = output {
             let pointer = args.last().expect("output pointer argument");
-            let out = self.output_for(fb, out, pointer, location)?;
-            let place = self.pointed_place(fb, pointer)?;
+            let out = self.output_for(fb, out, *pointer, location)?;
+            let place = self.pointed_place(fb, *pointer, location)?;
             self.store(fb, place, Value::Plain(out), location, None)?;
         }
         Ok(Some(value))
@@ -412,27 +412,32 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         b: Builtin,
         kind: Kind,
-        args: &[Expr],
+        args: &[Operand],
         values: &[V],
         ty: &Type,
         width: u8,
         double: bool,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let element = args[0].ty.element().unwrap_or(Scalar::Float);
+        let element = fb.ty(args[0]).element().unwrap_or(Scalar::Float);
         let key = (b, element, width);
         let function = match self.math_functions.get(&key) {
             Some(&h) => h,
             None => {
                 let shaped = |t: &Type| match (t, width) {
                     (Type::Scalar(s), 2..) => Type::Vector(*s, width),
-                    _ => t.clone(),
+                    _ => *t,
                 };
                 let mut arguments = Vec::new();
-                for a in args.iter().filter(|a| !matches!(a.ty, Type::Pointer(_))) {
+                let values: Vec<Operand> = args
+                    .iter()
+                    .copied()
+                    .filter(|&a| self.pointee_of(fb, a).is_none())
+                    .collect();
+                for a in &values {
                     arguments.push(naga::FunctionArgument {
                         name: None,
-                        ty: self.value_type(&shaped(&a.ty), location)?,
+                        ty: self.value_type(&shaped(&fb.ty(*a)), location)?,
                         binding: None,
                     });
                 }
@@ -462,7 +467,7 @@ impl ModuleBuilder<'_> {
                     }
                     _ => None,
                 };
-                let mut hb = FnBuilder::new(fb.hir);
+                let mut hb = Emitter::default();
                 let params: Vec<V> = (0..arguments.len() as u32)
                     .map(|i| hb.add(naga::Expression::FunctionArgument(i)))
                     .collect();

@@ -158,7 +158,7 @@ struct PiReduction {
 /// Builds float and integer arithmetic over values of one width (a scalar
 /// or a 2..4-vector); every constant is splat to that width.
 struct Ops<'f> {
-    fb: &'f mut FnBuilder,
+    fb: &'f mut Emitter,
     size: Option<naga::VectorSize>,
     /// The naga types of `f32` and `u32` values of this width.
     float_ty: Handle<naga::Type>,
@@ -639,7 +639,7 @@ impl Ops<'_> {
 
     /// table[index], per lane.
     fn lookup(&mut self, table: V, index: V) -> V {
-        let load = |fb: &mut FnBuilder, i: V| {
+        let load = |fb: &mut Emitter, i: V| {
             let pointer = fb.add(naga::Expression::Access {
                 base: table,
                 index: i,
@@ -1304,14 +1304,14 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
         use naga::MathFunction as M;
         let is_float = args
             .first()
-            .is_some_and(|a| a.ty.element() == Some(Scalar::Float));
+            .is_some_and(|a| fb.ty(*a).element() == Some(Scalar::Float));
         if !is_float || !TRIG_BUILTINS.contains(&b) {
             return Ok(None);
         }
@@ -1332,16 +1332,16 @@ impl ModuleBuilder<'_> {
             _ => None,
         };
         if let Some(fun) = hardware {
-            let x = self.plain(fb, &args[0])?;
+            let x = self.plain(fb, args[0])?;
             let y = match args.get(1) {
                 Some(a) => Some(self.plain(fb, a)?),
                 None => None,
             };
             return Ok(Some(fb.math(fun, x, y)));
         }
-        let x = self.plain(fb, &args[0])?;
+        let x = self.plain(fb, args[0])?;
         if b == Builtin::Sincos {
-            return self.sincos(fb, x, ty, &args[1], location).map(Some);
+            return self.sincos(fb, x, ty, args[1], location).map(Some);
         }
         let y = match (b, args.get(1)) {
             (Builtin::Atan2 | Builtin::Atan2pi, Some(a)) => Some(self.plain(fb, a)?),
@@ -1355,7 +1355,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// Builds arithmetic on `fb` over values of `size` lanes.
-    fn ops<'f>(&mut self, fb: &'f mut FnBuilder, size: Option<naga::VectorSize>) -> Ops<'f> {
+    fn ops<'f>(&mut self, fb: &'f mut Emitter, size: Option<naga::VectorSize>) -> Ops<'f> {
         let mut of_width = |scalar| {
             self.add_type(match size {
                 Some(size) => naga::TypeInner::Vector { size, scalar },
@@ -1388,7 +1388,7 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         x: Handle<naga::Expression>,
         ty: &Type,
-        cosval: &Expr,
+        cosval: Operand,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let (sin, cos) = match ty {
@@ -1403,20 +1403,15 @@ impl ModuleBuilder<'_> {
     fn store_through(
         &mut self,
         fb: &mut FnBuilder,
-        pointer: &Expr,
+        pointer: Operand,
         value: Handle<naga::Expression>,
         location: Location,
     ) -> LResult<()> {
-        let Some(pointee) = pointer.ty.pointee() else {
+        if self.pointee_of(fb, pointer).is_none() {
             return Err(self.error(location, "internal compiler error: not a pointer"));
-        };
-        let target = Expr::new(
-            H::Deref(Box::new(pointer.clone())),
-            pointee.ty.clone(),
-            location,
-        );
+        }
         let value = self.output_for(fb, value, pointer, location)?;
-        let place = self.place(fb, &target)?;
+        let place = self.pointed_place(fb, pointer, location)?;
         self.store(fb, place, Value::Plain(value), location, None)
     }
 }

@@ -5,53 +5,56 @@
 use super::*;
 
 impl ModuleBuilder<'_> {
-    pub(super) fn place(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<Place> {
-        match &e.kind {
-            H::Local(id)
+    pub(super) fn place(&mut self, fb: &mut FnBuilder, id: ExprId) -> LResult<Place> {
+        let e = fb.expr(id);
+        let location = e.span.location();
+        let source = fb.source;
+        let ty = |h: ExprId| source.exprs[h].ty;
+        match e.kind {
+            H::Local(local)
                 if self.is_image(&e.ty)
-                    || matches!(fb.slots.get(id), Some(Slot::Workgroup(g)) if self.word_locals.contains(g)) =>
+                    || matches!(fb.slots.get(&local), Some(Slot::Workgroup(g)) if self.word_locals.contains(g)) =>
             {
-                let (words, shared) = match fb.slots[id] {
+                let (words, shared) = match fb.slots[&local] {
                     Slot::Variable(v) => (fb.add(naga::Expression::LocalVariable(v)), None),
                     Slot::Workgroup(g) => (fb.add(naga::Expression::GlobalVariable(g)), Some(g)),
-                    Slot::Pointer { .. } => return Err(self.internal_error(fb, *id)),
+                    Slot::Pointer { .. } => return Err(self.internal_error(fb, local)),
                 };
                 Ok(self.image_place(fb, words, shared, &e.ty))
             }
-            H::Local(id) => Ok(match fb.slots[id] {
+            H::Local(local) => Ok(match fb.slots[&local] {
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
                 Slot::Workgroup(g) => {
                     let pointer = fb.add(naga::Expression::GlobalVariable(g));
                     self.float_bits_place(g, pointer)
                         .unwrap_or(Place::Memory(pointer))
                 }
-                Slot::Pointer { .. } => Place::PointerVar(*id),
+                Slot::Pointer { .. } => Place::PointerVar(local),
             }),
-            H::Global(id) if self.block_place_of(e) => self.block_place(fb, *id, e),
-            H::Global(id) => {
-                let g = self.program_global(*id, e.location)?;
+            H::Global(global) if self.block_place_of(e) => self.block_place(fb, global, e),
+            H::Global(global) => {
+                let g = self.program_global(global, location)?;
                 let words = fb.add(naga::Expression::GlobalVariable(g));
                 if self.is_image(&e.ty) {
                     return Ok(self.image_place(fb, words, None, &e.ty));
                 }
                 Ok(Place::Memory(words))
             }
-            H::Index(base, index) if matches!(base.ty, Type::Vector(..)) => {
-                self.vector_lane_place(fb, base, index, e.location)
+            H::Index(base, index) if matches!(ty(base), Type::Vector(..)) => {
+                self.vector_lane_place(fb, base, index, location)
             }
             H::Index(base, index) => {
-                if let Type::Array(..) = base.ty {
-                    if let Some(place) =
-                        self.block_index_place(fb, base, index, &e.ty, e.location)?
-                    {
+                let base_is_array = ty(base).is_array();
+                if base_is_array {
+                    if let Some(place) = self.block_index_place(fb, base, index, &e.ty, location)? {
                         return Ok(place);
                     }
                 }
                 let index = self.index_value(fb, index)?;
-                if let Type::Array(..) = base.ty {
+                if base_is_array {
                     let array = match self.place(fb, base)? {
                         Place::Memory(array) => array,
-                        Place::Bytes(bp) => return self.image_index(fb, bp, index, e.location),
+                        Place::Bytes(bp) => return self.image_index(fb, bp, index, location),
                         Place::FloatBits { pointer, float } => {
                             let pointer = fb.add(naga::Expression::Access {
                                 base: pointer,
@@ -59,7 +62,7 @@ impl ModuleBuilder<'_> {
                             });
                             return Ok(Place::FloatBits { pointer, float });
                         }
-                        _ => return Err(self.error(e.location, "unsupported array access")),
+                        _ => return Err(self.error(location, "unsupported array access")),
                     };
                     return Ok(Place::Memory(
                         fb.add(naga::Expression::Access { base: array, index }),
@@ -67,22 +70,23 @@ impl ModuleBuilder<'_> {
                 }
                 let p = self.pointer(fb, base)?;
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, index);
-                self.element_place(fb, p.at(index), &e.ty, e.location)
+                self.element_place(fb, p.at(index), &e.ty, location)
             }
             H::Deref(p) => {
                 let p = self.pointer(fb, p)?;
-                self.element_place(fb, p, &e.ty, e.location)
+                self.element_place(fb, p, &e.ty, location)
             }
             H::Member(base, field) => {
                 let place = self.place(fb, base)?;
-                self.member_place(fb, place, *field as u32, &e.ty, e.location)
+                self.member_place(fb, place, field as u32, &e.ty, location)
             }
-            H::Swizzle(base, lanes) => {
+            H::Swizzle(base, ref lanes) => {
+                let base_ty = ty(base);
                 let place = self.place(fb, base)?;
-                self.swizzle_place(fb, place, lanes, &base.ty, &e.ty, e.location)
+                self.swizzle_place(fb, place, lanes, &base_ty, &e.ty, location)
             }
             _ => Err(self.error(
-                e.location,
+                location,
                 "expression is not a place the translator can write to",
             )),
         }
@@ -112,10 +116,10 @@ impl ModuleBuilder<'_> {
                 Ok(Place::Chosen {
                     which,
                     candidates: members,
-                    ty: ty.clone(),
+                    ty: *ty,
                 })
             }
-            Place::Null(_) => Ok(Place::Null(ty.clone())),
+            Place::Null(_) => Ok(Place::Null(*ty)),
             Place::Bytes(bp) => self.image_member(fb, bp, field as usize, location),
             _ => Err(self.error(
                 location,
@@ -136,7 +140,7 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Place> {
         match place {
-            Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.to_vec(), vector.clone())),
+            Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.to_vec(), *vector)),
             Place::Lanes(ptr, outer, ty) => Ok(Place::Lanes(
                 ptr,
                 lanes.iter().map(|&l| outer[l as usize]).collect(),
@@ -163,7 +167,7 @@ impl ModuleBuilder<'_> {
                 Ok(Place::Chosen {
                     which,
                     candidates: swizzled,
-                    ty: ty.clone(),
+                    ty: *ty,
                 })
             }
             Place::Narrow {
@@ -190,7 +194,7 @@ impl ModuleBuilder<'_> {
                 lanes: lanes.iter().map(|&l| outer[l as usize]).collect(),
                 scalar,
             }),
-            Place::Null(_) => Ok(Place::Null(ty.clone())),
+            Place::Null(_) => Ok(Place::Null(*ty)),
             Place::Bytes(bp) => Ok(self.image_swizzle(bp, lanes)),
             Place::PointerVar(_) | Place::FloatBits { .. } | Place::BlockPointer { .. } => {
                 Err(self.error(location, "invalid swizzle target"))
@@ -205,15 +209,16 @@ impl ModuleBuilder<'_> {
     fn vector_lane_place(
         &mut self,
         fb: &mut FnBuilder,
-        base: &Expr,
-        index: &Expr,
+        base: ExprId,
+        index: ExprId,
         location: Location,
     ) -> LResult<Place> {
-        let Type::Vector(s, n) = base.ty else {
+        let base_node = fb.expr(base);
+        let Type::Vector(s, n) = base_node.ty else {
             return Err(self.error(location, "subscript of a non-vector"));
         };
         let is_place = matches!(
-            base.kind,
+            base_node.kind,
             H::Local(_)
                 | H::Global(_)
                 | H::Index(..)
@@ -225,7 +230,7 @@ impl ModuleBuilder<'_> {
             self.place(fb, base)?
         } else {
             let value = self.plain(fb, base)?;
-            let ty = self.value_type(&base.ty, location)?;
+            let ty = self.value_type(&base_node.ty, location)?;
             let var = fb.function.local_variables.append(
                 naga::LocalVariable {
                     name: None,
@@ -240,7 +245,7 @@ impl ModuleBuilder<'_> {
         };
         let i = self.index_value(fb, index)?;
         let u32_lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let last = u32_lit(fb, u32::from(n) - 1);
         let i = if n.is_power_of_two() {
             fb.binary(naga::BinaryOperator::And, i, last)
@@ -262,9 +267,9 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Place> {
         let u32_lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         // Through a swizzle, the index picks one of the swizzle's lanes.
-        let select_lane = |fb: &mut FnBuilder, lanes: &[u8]| {
+        let select_lane = |fb: &mut Emitter, lanes: &[u8]| {
             let mut lane = u32_lit(fb, u32::from(lanes[0]));
             for (k, &l) in lanes.iter().enumerate().skip(1) {
                 let k = u32_lit(fb, k as u32);
@@ -367,18 +372,23 @@ impl ModuleBuilder<'_> {
                 Ok(Place::Chosen {
                     which: choice.which,
                     candidates,
-                    ty: ty.clone(),
+                    ty: *ty,
                 })
             }
         }
     }
 
     /// The place of the element `p` points at, where `p` is a pointer
-    /// expression.
-    pub(super) fn pointed_place(&mut self, fb: &mut FnBuilder, p: &Expr) -> LResult<Place> {
-        let ty = p.ty.pointee().map_or(Type::Void, |t| t.ty.clone());
+    /// operand of the call at `location`.
+    pub(super) fn pointed_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: Operand,
+        location: Location,
+    ) -> LResult<Place> {
+        let ty = self.pointee_of(fb, p).map_or(Type::Void, |t| t.ty);
         let value = self.pointer(fb, p)?;
-        self.element_place(fb, value, &ty, p.location)
+        self.element_place(fb, value, &ty, location)
     }
 
     fn root_element_place(
@@ -409,7 +419,7 @@ impl ModuleBuilder<'_> {
                 }
             }
             Root::Cast(base) => return self.cast_place(fb, base, index, ty, location),
-            Root::Null => return Ok(Place::Null(ty.clone())),
+            Root::Null => return Ok(Place::Null(*ty)),
             Root::Private(..) | Root::Argument { .. } => {}
         }
         Ok(Place::Memory(
@@ -429,7 +439,7 @@ impl ModuleBuilder<'_> {
         let bits = scalar.size() * 8;
         let per_word = 32 / bits;
         let u32_lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let shift = u32_lit(fb, per_word.trailing_zeros());
         let word_index = fb.binary(naga::BinaryOperator::ShiftRight, index, shift);
         let base = fb.add(naga::Expression::GlobalVariable(global));
@@ -528,7 +538,7 @@ impl ModuleBuilder<'_> {
         }
         let first = Self::first_lane(fb, index, element);
         let u32_lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         if !element.fills_words() {
             for lane in 0..u32::from(element.width) {
                 let part = fb.lane(value, element.width, lane as u8);
@@ -806,19 +816,24 @@ impl ModuleBuilder<'_> {
     }
 
     /// Where the array `array` (a variable) lives, as a pointer root.
-    pub(super) fn array_root(&mut self, fb: &FnBuilder, array: &Expr) -> LResult<Root> {
+    pub(super) fn array_root(&mut self, fb: &FnBuilder, array: ExprId) -> LResult<Root> {
+        let array = fb.expr(array);
         match array.kind {
             H::Local(id) => match fb.slots.get(&id) {
                 Some(Slot::Variable(v)) => Ok(Root::Private(*v, true)),
                 Some(Slot::Workgroup(g)) => Ok(Root::Global(*g)),
                 _ => Err(self.internal_error(fb, id)),
             },
-            H::Global(id) => Ok(Root::Global(self.program_global(id, array.location)?)),
-            H::Str(ref bytes) => Ok(Root::Global(
-                self.string_literal_global(bytes, array.location)?,
+            H::Global(id) => Ok(Root::Global(
+                self.program_global(id, array.span.location())?,
             )),
+            H::Str(ref bytes) => Ok(Root::Global(self.string_literal_global(
+                bytes,
+                &array.ty,
+                array.span.location(),
+            )?)),
             _ => Err(self.error(
-                array.location,
+                array.span,
                 "only arrays in variables can be used as pointers for now",
             )),
         }
@@ -841,12 +856,11 @@ impl ModuleBuilder<'_> {
     }
 
     pub(super) fn internal_error(&mut self, fb: &FnBuilder, id: LocalId) -> Failed {
-        let local = &self.program.functions[fb.hir].locals[id];
-        let (name, location) = (local.name.clone(), local.location);
-        self.error(
-            location,
-            format!("internal compiler error: variable '{name}' has no storage of its type"),
-        )
+        let local = fb.local(id);
+        let name = &self.program.names[local.name];
+        let message =
+            format!("internal compiler error: variable '{name}' has no storage of its type");
+        self.error(local.span, message)
     }
 
     pub(super) fn load_pointer_var(
@@ -1051,13 +1065,21 @@ impl ModuleBuilder<'_> {
         Ok(())
     }
 
-    pub(super) fn pointer(&mut self, fb: &mut FnBuilder, e: &Expr) -> LResult<PointerValue> {
+    pub(super) fn pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        e: impl Into<Operand>,
+    ) -> LResult<PointerValue> {
+        let e = e.into();
         match self.expr(fb, e)? {
             Value::Pointer(p) => Ok(p),
-            _ => Err(self.error(
-                e.location,
-                "this pointer cannot be resolved to a buffer or array at compile time",
-            )),
+            _ => {
+                let at = fb.hir(e).map(|e| e.span).unwrap_or_default();
+                Err(self.error(
+                    at,
+                    "this pointer cannot be resolved to a buffer or array at compile time",
+                ))
+            }
         }
     }
 
@@ -1065,10 +1087,11 @@ impl ModuleBuilder<'_> {
     pub(super) fn index_value(
         &mut self,
         fb: &mut FnBuilder,
-        e: &Expr,
+        e: impl Into<Operand>,
     ) -> LResult<Handle<naga::Expression>> {
+        let e = e.into();
+        let s = fb.ty(e).scalar().unwrap_or(Scalar::Int);
         let v = self.plain(fb, e)?;
-        let s = e.ty.scalar().unwrap_or(Scalar::Int);
         Ok(match s.size() {
             8 => fb.add(naga::Expression::As {
                 expr: v,
@@ -1087,11 +1110,14 @@ impl ModuleBuilder<'_> {
     pub(super) fn address_of(
         &mut self,
         fb: &mut FnBuilder,
-        x: &Expr,
+        id: ExprId,
         location: Location,
     ) -> LResult<Value> {
-        match &x.kind {
-            H::Index(base, index) if matches!(base.ty, Type::Pointer(_)) => {
+        let x = fb.expr(id);
+        let source = fb.source;
+        let ty = |h: ExprId| source.exprs[h].ty;
+        match x.kind {
+            H::Index(base, index) if ty(base).is_pointer() => {
                 let p = self.pointer(fb, base)?;
                 let i = self.index_value(fb, index)?;
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
@@ -1106,16 +1132,16 @@ impl ModuleBuilder<'_> {
                 Ok(Value::Pointer(PointerValue::fixed(root, index)))
             }
             H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
-            H::Global(id) if self.block_place_of(x) => {
-                self.block_address(fb, *id, x).map(Value::Pointer)
+            H::Global(global) if self.block_place_of(x) => {
+                self.block_address(fb, global, id).map(Value::Pointer)
             }
-            H::Local(_) | H::Global(_) if matches!(x.ty, Type::Array(..)) => {
-                let root = self.array_root(fb, x)?;
+            H::Local(_) | H::Global(_) if x.ty.is_array() => {
+                let root = self.array_root(fb, id)?;
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 Ok(Value::Pointer(PointerValue::fixed(root, index)))
             }
-            H::Local(id) => {
-                let v = match fb.slots[id] {
+            H::Local(local) => {
+                let v = match fb.slots[&local] {
                     Slot::Variable(v) => v,
                     Slot::Workgroup(g) => {
                         let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
@@ -1150,10 +1176,12 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         n: u8,
         stride: u8,
-        offset: &Expr,
-        pointer: &Expr,
+        offset: Operand,
+        pointer: Operand,
+        location: Location,
     ) -> LResult<Vec<Place>> {
-        let element = pointer.ty.pointee().map_or(Type::Void, |t| t.ty.clone());
+        let element = self.pointee_of(fb, pointer).map_or(Type::Void, |t| t.ty);
+        let location = fb.hir(pointer).map_or(location, |e| e.span.location());
         let p = self.pointer(fb, pointer)?;
         let offset = self.index_value(fb, offset)?;
         let width = fb.add(naga::Expression::Literal(naga::Literal::U32(u32::from(
@@ -1165,7 +1193,7 @@ impl ModuleBuilder<'_> {
         for k in 0..u32::from(n) {
             let k = fb.add(naga::Expression::Literal(naga::Literal::U32(k)));
             let index = fb.binary(naga::BinaryOperator::Add, first, k);
-            places.push(self.element_place(fb, p.at(index), &element, pointer.location)?);
+            places.push(self.element_place(fb, p.at(index), &element, location)?);
         }
         Ok(places)
     }
@@ -1174,12 +1202,12 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         n: u8,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
         let mut lanes = Vec::new();
-        for place in self.vector_places(fb, n, n, &args[0], &args[1])? {
+        for place in self.vector_places(fb, n, n, args[0], args[1], location)? {
             match self.load(fb, place, location)? {
                 Value::Plain(value) => lanes.push(wide::LaneRef {
                     value,
@@ -1197,11 +1225,11 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         n: u8,
-        args: &[Expr],
+        args: &[Operand],
         location: Location,
     ) -> LResult<()> {
-        let data = self.plain(fb, &args[0])?;
-        let places = self.vector_places(fb, n, n, &args[1], &args[2])?;
+        let data = self.plain(fb, args[0])?;
+        let places = self.vector_places(fb, n, n, args[1], args[2], location)?;
         for (k, place) in places.into_iter().enumerate() {
             let lane = fb.lane(data, n, k as u8);
             self.store(fb, place, Value::Plain(lane), location, None)?;
@@ -1217,11 +1245,11 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         n: u8,
         stride: u8,
-        offset: &Expr,
-        pointer: &Expr,
+        offset: Operand,
+        pointer: Operand,
         location: Location,
     ) -> LResult<Vec<(Handle<naga::GlobalVariable>, Handle<naga::Expression>)>> {
-        self.vector_places(fb, n, stride, offset, pointer)?
+        self.vector_places(fb, n, stride, offset, pointer, location)?
             .into_iter()
             .map(|place| match place {
                 Place::Narrow { global, index, .. } => Ok((global, index)),
@@ -1240,12 +1268,12 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         n: u8,
         stride: u8,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
         let mut lanes = Vec::new();
-        for (global, index) in self.half_places(fb, n, stride, &args[0], &args[1], location)? {
+        for (global, index) in self.half_places(fb, n, stride, args[0], args[1], location)? {
             let (pointer, bit, _) = self.narrow_word(fb, global, index, Scalar::UShort);
             let word = fb.add(naga::Expression::Load { pointer });
             let bits = extract_narrow(fb, word, bit, Scalar::UShort);
@@ -1281,20 +1309,20 @@ impl ModuleBuilder<'_> {
         n: u8,
         stride: u8,
         rounding: crate::builtins::Rounding,
-        args: &[Expr],
+        args: &[Operand],
         location: Location,
     ) -> LResult<()> {
-        let data = self.plain(fb, &args[0])?;
-        let float_ty = match &args[0].ty {
+        let data = self.plain(fb, args[0])?;
+        let float_ty = match &fb.ty(args[0]) {
             Type::Vector(_, m) => Type::Vector(Scalar::Float, *m),
             _ => Type::FLOAT,
         };
-        let data = self.convert(fb, data, &args[0].ty, &float_ty, location)?;
+        let data = self.convert(fb, data, &fb.ty(args[0]), &float_ty, location)?;
         let vec2 = self.add_type(naga::TypeInner::Vector {
             size: naga::VectorSize::Bi,
             scalar: naga::Scalar::F32,
         });
-        let places = self.half_places(fb, n, stride, &args[1], &args[2], location)?;
+        let places = self.half_places(fb, n, stride, args[1], args[2], location)?;
         for (k, (global, index)) in places.into_iter().enumerate() {
             let lane = fb.lane(data, n, k as u8);
             let zero = fb.add(naga::Expression::Literal(naga::Literal::F32(0.0)));
@@ -1321,11 +1349,11 @@ impl ModuleBuilder<'_> {
 /// driver fold `unpack(pack(x))` back to `x` (NVIDIA does), which hides
 /// the rounding this is meant to observe.
 fn half_bits_to_float(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     bits: Handle<naga::Expression>,
 ) -> Handle<naga::Expression> {
     use naga::BinaryOperator as B;
-    let lit = |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+    let lit = |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
     let (ten, mask5, mask10, sign_bit) =
         (lit(fb, 10), lit(fb, 0x1f), lit(fb, 0x3ff), lit(fb, 0x8000));
     let shifted = fb.binary(B::ShiftRight, bits, ten);
@@ -1380,7 +1408,7 @@ fn half_bits_to_float(
 /// largest finite half to infinity (and back). NaN compares false and
 /// stays as it is.
 fn directed_half(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     value: Handle<naga::Expression>,
     nearest: Handle<naga::Expression>,
     rounding: crate::builtins::Rounding,
@@ -1391,8 +1419,8 @@ fn directed_half(
         return nearest;
     }
     let back = half_bits_to_float(fb, nearest);
-    let abs = |fb: &mut FnBuilder, arg| fb.math(naga::MathFunction::Abs, arg, None);
-    let lit = |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+    let abs = |fb: &mut Emitter, arg| fb.math(naga::MathFunction::Abs, arg, None);
+    let lit = |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
     let sign = lit(fb, 0x8000);
     let sign = fb.binary(B::And, nearest, sign);
     let zero = lit(fb, 0);
@@ -1419,7 +1447,7 @@ fn directed_half(
 /// A pointer to lane `lane` (a run-time u32 below `width`) of the vector of
 /// `width` lanes at `pointer`.
 pub(super) fn dynamic_lane_pointer(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     pointer: Handle<naga::Expression>,
     width: u8,
     lane: Handle<naga::Expression>,

@@ -32,21 +32,21 @@ pub(super) struct PrintfBuffer {
 }
 
 /// What is known at compile time of the string a `%s` argument points at.
-enum StringTree<'a> {
+enum StringTree {
     Known(Vec<u8>),
     /// `condition ? a : b` of strings known at compile time.
-    Pick(&'a Expr, Box<StringTree<'a>>, Box<StringTree<'a>>),
+    Pick(ExprId, Box<StringTree>, Box<StringTree>),
     /// `table[row]` of a `__constant` table of strings.
-    Row(&'a Expr, Vec<Vec<u8>>),
+    Row(ExprId, Vec<Vec<u8>>),
 }
 
 /// How one argument of a `printf` call travels.
-enum RecordArg<'a> {
-    Value(&'a Expr),
+enum RecordArg {
+    Value(ExprId),
     /// `%s` of one of several strings known at compile time.
-    ChosenString(StringTree<'a>),
+    ChosenString(StringTree),
     /// `%s` of a string read at run time through a `char` pointer.
-    ReadString(&'a Expr, Scalar),
+    ReadString(ExprId, Scalar),
 }
 
 /// A run of a record's words: one word, or the bytes of a string read at
@@ -64,10 +64,10 @@ impl ModuleBuilder<'_> {
     pub(super) fn printf(
         &mut self,
         fb: &mut FnBuilder,
-        args: &[Expr],
+        args: &[ExprId],
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let Some(bytes) = args.first().and_then(string_literal) else {
+        let Some(bytes) = args.first().and_then(|&f| string_literal(fb, f)) else {
             return Err(self.error(
                 location,
                 "printf formats other than string literals are not supported yet by this translator",
@@ -79,7 +79,7 @@ impl ModuleBuilder<'_> {
         // the pointer's address (see `pointer_conversion`).
         let mut pieces = Vec::new();
         let mut values = Vec::new();
-        let mut rest = args[1..].iter();
+        let mut rest = args[1..].iter().copied();
         for piece in parsed {
             let FormatPiece::Conversion(conversion) = &piece else {
                 pieces.push(piece);
@@ -89,22 +89,24 @@ impl ModuleBuilder<'_> {
                 return Err(self.error(location, "more '%' conversions than printf arguments"));
             };
             if conversion.conversion == 's' {
-                match self.string_tree(arg) {
+                match self.string_tree(fb, arg) {
                     Some(StringTree::Known(s)) => {
                         let s = String::from_utf8_lossy(until_nul(&s));
                         pieces.push(FormatPiece::Text(pad_string(&s, conversion)));
                         continue;
                     }
                     Some(tree) => values.push(RecordArg::ChosenString(tree)),
-                    None => match arg.ty.pointee().map(|p| &p.ty) {
+                    None => match self.pointee(&fb.expr(arg).ty).map(|p| p.ty) {
                         Some(Type::Scalar(s @ (Scalar::Char | Scalar::UChar))) => {
-                            values.push(RecordArg::ReadString(arg, *s))
+                            values.push(RecordArg::ReadString(arg, s))
                         }
                         _ => {
+                            let node = fb.expr(arg);
+                            let ty = self.display(&node.ty);
                             return Err(self.error(
-                                arg.location,
-                                format!("'%s' needs a pointer to char, not '{}'", arg.ty.display()),
-                            ))
+                                node.span,
+                                format!("'%s' needs a pointer to char, not '{ty}'"),
+                            ));
                         }
                     },
                 }
@@ -142,7 +144,8 @@ impl ModuleBuilder<'_> {
                 }
                 RecordArg::ReadString(arg, scalar) => {
                     let pointer = self.pointer(fb, arg)?;
-                    let count = self.string_length(fb, pointer, scalar, arg.location)?;
+                    let at = fb.expr(arg).span.location();
+                    let count = self.string_length(fb, pointer, scalar, at)?;
                     parts.push(RecordPart::String {
                         pointer,
                         scalar,
@@ -156,7 +159,8 @@ impl ModuleBuilder<'_> {
                 }
             };
             let mut words = Vec::new();
-            if arg.ty.pointee().is_some() {
+            let node = fb.expr(arg);
+            if self.pointee(&node.ty).is_some() {
                 let (object, byte) = self.address_operand(fb, arg)?;
                 words.extend([byte, object]);
                 kinds.push(PrintfValue {
@@ -165,7 +169,8 @@ impl ModuleBuilder<'_> {
                 });
             } else {
                 let value = self.plain(fb, arg)?;
-                kinds.push(self.printf_words(fb, value, &arg.ty, &mut words, arg.location)?);
+                let at = node.span.location();
+                kinds.push(self.printf_words(fb, value, &node.ty, &mut words, at)?);
             }
             parts.extend(words.into_iter().map(RecordPart::Word));
         }
@@ -263,26 +268,28 @@ impl ModuleBuilder<'_> {
     /// What is known at compile time of the string `e` points at: string
     /// literals, `__constant` arrays initialised by a constant list, and
     /// ternaries choosing among them.
-    fn string_tree<'a>(&self, e: &'a Expr) -> Option<StringTree<'a>> {
-        match &e.kind {
-            H::Str(bytes) => Some(StringTree::Known(bytes.clone())),
-            H::Decay(inner) | H::PointerCast(inner) => self.string_tree(inner),
+    fn string_tree(&self, fb: &FnBuilder, e: ExprId) -> Option<StringTree> {
+        let e = fb.expr(e);
+        let is_table = |ty: &Type| matches!(self.element_of(ty), Some(Type::Array(..)));
+        match e.kind {
+            H::Str(ref bytes) => Some(StringTree::Known(bytes.clone())),
+            H::Decay(inner) | H::PointerCast(inner) => self.string_tree(fb, inner),
             H::Conditional(condition, a, b) => Some(StringTree::Pick(
                 condition,
-                Box::new(self.string_tree(a)?),
-                Box::new(self.string_tree(b)?),
+                Box::new(self.string_tree(fb, a)?),
+                Box::new(self.string_tree(fb, b)?),
             )),
-            H::Global(id) => match self.constant_strings(*id)?.as_slice() {
-                [one] if !matches!(&e.ty, Type::Array(elem, _) if matches!(**elem, Type::Array(..))) => {
-                    Some(StringTree::Known(one.clone()))
-                }
+            H::Global(id) => match self.constant_strings(id)?.as_slice() {
+                [one] if !is_table(&e.ty) => Some(StringTree::Known(one.clone())),
                 _ => None,
             },
             // A row of a `__constant` table of strings.
-            H::Index(table, row) => match &table.kind {
-                H::Global(id) if matches!(&table.ty, Type::Array(elem, _) if matches!(**elem, Type::Array(..))) => {
-                    Some(StringTree::Row(row, self.constant_strings(*id)?))
-                }
+            H::Index(table, row) => match fb.expr(table) {
+                hir::Expr {
+                    kind: H::Global(id),
+                    ty,
+                    ..
+                } if is_table(ty) => Some(StringTree::Row(row, self.constant_strings(*id)?)),
                 _ => None,
             },
             _ => None,
@@ -297,30 +304,28 @@ impl ModuleBuilder<'_> {
         if global.space != AddressSpace::Constant {
             return None;
         }
-        let is_char = |t: &Type| matches!(t, Type::Scalar(Scalar::Char | Scalar::UChar));
-        let (rows, row_len) = match &global.ty {
-            Type::Array(elem, rows) => match &**elem {
-                Type::Array(c, row_len) if is_char(c) => (*rows, *row_len),
-                c if is_char(c) => (1, *rows),
+        let types = &self.program.types;
+        let is_char = |t: Type| matches!(t, Type::Scalar(Scalar::Char | Scalar::UChar));
+        let (rows, row_len) = match global.ty {
+            Type::Array(elem, rows) => match types[elem] {
+                Type::Array(c, row_len) if is_char(types[c]) => (rows, row_len),
+                c if is_char(c) => (1, rows),
                 _ => return None,
             },
             _ => return None,
         };
-        let Some(Expr {
-            kind: H::InitList(items),
-            ..
-        }) = &global.init
-        else {
+        let exprs = &self.program.global_exprs;
+        let H::InitList(items) = &exprs[global.init?].kind else {
             return None;
         };
         let mut bytes = vec![0u8; (rows * row_len) as usize];
-        for (path, value) in items {
+        for &(ref path, value) in items {
             let at = match path.as_slice() {
                 [i] if rows == 1 => *i,
                 [r, i] => r * row_len + i,
                 _ => return None,
             };
-            let H::Int(bits) = value.kind else {
+            let H::Int(bits) = exprs[value].kind else {
                 return None;
             };
             *bytes.get_mut(at as usize)? = bits as u8;
@@ -353,7 +358,7 @@ impl ModuleBuilder<'_> {
                 };
                 fb.add(naga::Expression::Literal(naga::Literal::U32(index as u32)))
             }
-            StringTree::Row(row, rows) => {
+            &StringTree::Row(row, ref rows) => {
                 // The rows in order from `first`, so the row's number picks
                 // one (clamped: past the table is undefined in C).
                 let first = strings.len() as u32;
@@ -371,7 +376,7 @@ impl ModuleBuilder<'_> {
                 let first = fb.add(naga::Expression::Literal(naga::Literal::U32(first)));
                 fb.binary(B::Add, first, row)
             }
-            StringTree::Pick(condition, a, b) => {
+            &StringTree::Pick(condition, ref a, ref b) => {
                 let condition = self.condition(fb, condition)?;
                 let a = self.string_index(fb, a, strings)?;
                 let b = self.string_index(fb, b, strings)?;
@@ -543,7 +548,7 @@ impl ModuleBuilder<'_> {
                     location,
                     format!(
                         "printf of '{}' is not supported yet by this translator",
-                        ty.display()
+                        self.display(ty)
                     ),
                 ))
             }
@@ -647,10 +652,10 @@ impl ModuleBuilder<'_> {
 
 /// The bytes of a string literal, seen through the array-to-pointer
 /// decay and casts the checker wraps it in.
-fn string_literal(e: &Expr) -> Option<&[u8]> {
-    match &e.kind {
-        H::Str(bytes) => Some(bytes),
-        H::Decay(inner) | H::PointerCast(inner) => string_literal(inner),
+fn string_literal<'a>(fb: &FnBuilder<'a>, e: ExprId) -> Option<&'a [u8]> {
+    match fb.expr(e).kind {
+        H::Str(ref bytes) => Some(bytes),
+        H::Decay(inner) | H::PointerCast(inner) => string_literal(fb, inner),
         _ => None,
     }
 }
@@ -663,7 +668,7 @@ fn until_nul(bytes: &[u8]) -> &[u8] {
 
 /// `value`'s bits as an integer of `kind` and the same width.
 fn bit_cast(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     value: Handle<naga::Expression>,
     kind: naga::ScalarKind,
 ) -> Handle<naga::Expression> {
@@ -695,7 +700,7 @@ fn pointer_conversion(conversion: &crate::printf::Conversion) -> crate::printf::
 
 /// `base + offset` (`offset` known now).
 fn offset_by(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     base: Handle<naga::Expression>,
     offset: u32,
 ) -> Handle<naga::Expression> {
@@ -708,7 +713,7 @@ fn offset_by(
 
 /// Stores `word` at word `at` of the printf data.
 fn store_word(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     data: Handle<naga::GlobalVariable>,
     at: Handle<naga::Expression>,
     word: Handle<naga::Expression>,
@@ -723,24 +728,21 @@ fn store_word(
 
 /// The words holding `count` (a `u32`) bytes, as `string_words` counts
 /// them.
-fn string_words_of(
-    fb: &mut FnBuilder,
-    count: Handle<naga::Expression>,
-) -> Handle<naga::Expression> {
+fn string_words_of(fb: &mut Emitter, count: Handle<naga::Expression>) -> Handle<naga::Expression> {
     let three = fb.add(naga::Expression::Literal(naga::Literal::U32(3)));
     let two = fb.add(naga::Expression::Literal(naga::Literal::U32(2)));
     let rounded = fb.binary(B::Add, count, three);
     fb.binary(B::ShiftRight, rounded, two)
 }
 
-fn load_local(fb: &mut FnBuilder, local: Handle<naga::LocalVariable>) -> Handle<naga::Expression> {
+fn load_local(fb: &mut Emitter, local: Handle<naga::LocalVariable>) -> Handle<naga::Expression> {
     let pointer = fb.add(naga::Expression::LocalVariable(local));
     fb.add(naga::Expression::Load { pointer })
 }
 
 /// Stores `value + 1` to `local`.
 fn increment_local(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     local: Handle<naga::LocalVariable>,
     value: Handle<naga::Expression>,
 ) {
@@ -754,7 +756,7 @@ fn increment_local(
 }
 
 /// Leaves the enclosing loop when `condition` holds.
-fn break_if(fb: &mut FnBuilder, condition: Handle<naga::Expression>) {
+fn break_if(fb: &mut Emitter, condition: Handle<naga::Expression>) {
     let mut exit = naga::Block::new();
     exit.push(naga::Statement::Break, Span::UNDEFINED);
     fb.push(naga::Statement::If {

@@ -14,12 +14,13 @@
 //! block are in `program_pointers.rs`.
 
 use super::*;
+use crate::types::Types;
 
 /// Where each program-scope `__global` variable of a program lies.
 #[derive(Debug, Default)]
 pub(super) struct GlobalsBlock {
-    /// Byte offset by `hir::GlobalId`; `None` for `__constant` variables.
-    offsets: Vec<Option<u64>>,
+    /// Byte offset of each `__global` variable; `__constant` ones have none.
+    offsets: HashMap<hir::GlobalId, u64>,
     size: u64,
 }
 
@@ -30,22 +31,26 @@ impl GlobalsBlock {
     /// the one before it ends, so a program with only such variables (the
     /// usual case: scalars, vectors, most structs) has a block of just
     /// their sizes added up. The others (a 12-byte struct) follow, padded.
-    pub(super) fn layout(program: &hir::Program, address_bits: u32) -> Self {
-        let unit_size = |ty: &Type| unit_of(ty).size(address_bits).unwrap_or(1).max(1);
-        let mut order: Vec<hir::GlobalId> = (0..program.globals.len())
-            .filter(|&id| program.globals[id].space == AddressSpace::Global)
+    pub(super) fn layout(program: &hir::Program) -> Self {
+        let types = &program.types;
+        let unit_size = |ty: Type| types.size(unit_of(types, ty)).unwrap_or(1).max(1);
+        let mut order: Vec<hir::GlobalId> = program
+            .globals
+            .iter()
+            .filter(|(_, g)| g.space == AddressSpace::Global)
+            .map(|(id, _)| id)
             .collect();
         order.sort_by_key(|&id| {
-            let unit = unit_size(&program.globals[id].ty);
+            let unit = unit_size(program.globals[id].ty);
             (!unit.is_power_of_two(), std::cmp::Reverse(unit))
         });
-        let mut offsets = vec![None; program.globals.len()];
+        let mut offsets = HashMap::new();
         let mut end = 0u64;
         for id in order {
-            let ty = &program.globals[id].ty;
+            let ty = program.globals[id].ty;
             let offset = end.next_multiple_of(unit_size(ty));
-            end = offset + ty.size(address_bits).unwrap_or(0);
-            offsets[id] = Some(offset);
+            end = offset + types.size(ty).unwrap_or(0);
+            offsets.insert(id, offset);
         }
         GlobalsBlock { offsets, size: end }
     }
@@ -57,23 +62,20 @@ impl GlobalsBlock {
 
     /// The offset of global `id` when it lives in the block.
     fn offset(&self, id: hir::GlobalId) -> Option<u64> {
-        self.offsets.get(id).copied().flatten()
+        self.offsets.get(&id).copied()
     }
 }
 
 /// The type a variable of `ty` is addressed in: the innermost element of
 /// an array, else the type itself.
-fn unit_of(ty: &Type) -> &Type {
-    match ty {
-        Type::Array(elem, _) => unit_of(elem),
-        t => t,
-    }
+fn unit_of(types: &Types, ty: Type) -> Type {
+    types.innermost_element(ty)
 }
 
 /// How many units an object of `ty` holds.
-fn units_in(ty: &Type) -> u64 {
+fn units_in(types: &Types, ty: Type) -> u64 {
     match ty {
-        Type::Array(elem, n) => n * units_in(elem),
+        Type::Array(elem, n) => n * units_in(types, types[elem]),
         _ => 1,
     }
 }
@@ -86,26 +88,20 @@ impl ModuleBuilder<'_> {
         // Whole words: the block is also seen as `u32` words.
         let mut bytes = vec![0u8; block.size.next_multiple_of(4) as usize];
         let mut complete = true;
-        for (id, global) in self.program.globals.iter().enumerate() {
-            let (Some(offset), Some(init)) = (block.offset(id), &global.init) else {
+        for (id, global) in self.program.globals.iter() {
+            let (Some(offset), Some(init)) = (block.offset(id), global.init) else {
                 continue;
             };
             if let Type::Pointer(_) = global.ty {
                 let offset_of = |id| block.offset(id);
-                let bits = self.caps.address_bits;
-                match program_pointers::initial_pointer(
-                    init,
-                    &offset_of,
-                    &self.program.records,
-                    bits,
-                ) {
+                match program_pointers::initial_pointer(self.program, init, &offset_of) {
                     Some(value) => {
                         let at = offset as usize;
                         bytes[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
                     }
                     None => {
                         self.error(
-                            init.location,
+                            self.program.global_exprs[init].span,
                             "a program-scope pointer variable can only be initialised with the address of a program-scope __global variable (or null) in this translator",
                         );
                         complete = false;
@@ -121,12 +117,12 @@ impl ModuleBuilder<'_> {
     }
 
     /// Whether `e` names a variable of the block.
-    pub(super) fn block_place_of(&self, e: &Expr) -> bool {
+    pub(super) fn block_place_of(&self, e: &hir::Expr) -> bool {
         self.in_block(e).is_some()
     }
 
     /// The block variable `e` names, if it names one.
-    fn in_block(&self, e: &Expr) -> Option<hir::GlobalId> {
+    fn in_block(&self, e: &hir::Expr) -> Option<hir::GlobalId> {
         match e.kind {
             H::Global(id) if self.globals_block.offset(id).is_some() => Some(id),
             _ => None,
@@ -176,7 +172,7 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<PointerValue> {
         let global = &self.program.globals[id];
-        let unit = unit_of(&global.ty).clone();
+        let unit = unit_of(&self.program.types, global.ty);
         if let Type::Pointer(_) = unit {
             return Err(self.error(
                 location,
@@ -184,7 +180,7 @@ impl ModuleBuilder<'_> {
             ));
         }
         let offset = self.globals_block.offset(id).unwrap_or(0);
-        let size = unit.size(self.caps.address_bits).unwrap_or(1).max(1);
+        let size = self.type_size(&unit).unwrap_or(1).max(1);
         let view = self.globals_view(&unit, location)?;
         let index = fb.add(naga::Expression::Literal(naga::Literal::U32(
             (offset / size) as u32,
@@ -198,17 +194,17 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         id: hir::GlobalId,
-        e: &Expr,
+        e: &hir::Expr,
     ) -> LResult<Place> {
         if let Type::Array(..) = e.ty {
             return Err(self.error(
-                e.location,
+                e.span,
                 "internal compiler error: a program-scope __global array used as a whole",
             ));
         }
-        if let Type::Pointer(p) = &e.ty {
+        if let Some(p) = self.pointee(&e.ty) {
             // Its first word (see `program_pointers.rs`).
-            let view = self.globals_view(&Type::Scalar(Scalar::UInt), e.location)?;
+            let view = self.globals_view(&Type::Scalar(Scalar::UInt), e.span.location())?;
             let offset = self.globals_block.offset(id).unwrap_or(0);
             let base = fb.add(naga::Expression::GlobalVariable(view));
             let index = fb.add(naga::Expression::Literal(naga::Literal::U32(
@@ -216,11 +212,11 @@ impl ModuleBuilder<'_> {
             )));
             return Ok(Place::BlockPointer {
                 word: fb.add(naga::Expression::Access { base, index }),
-                pointee: p.ty.clone(),
+                pointee: p.ty,
             });
         }
-        let p = self.block_pointer(fb, id, e.location)?;
-        self.element_place(fb, p, &e.ty, e.location)
+        let p = self.block_pointer(fb, id, e.span.location())?;
+        self.element_place(fb, p, &e.ty, e.span.location())
     }
 
     /// For an expression of array type that lies in the block (a variable,
@@ -229,24 +225,26 @@ impl ModuleBuilder<'_> {
     pub(super) fn block_elements(
         &mut self,
         fb: &mut FnBuilder,
-        e: &Expr,
+        id: ExprId,
     ) -> LResult<Option<PointerValue>> {
-        if let Some(id) = self.in_block(e) {
-            return self.block_pointer(fb, id, e.location).map(Some);
+        let e = fb.expr(id);
+        if let Some(global) = self.in_block(e) {
+            return self.block_pointer(fb, global, e.span.location()).map(Some);
         }
-        let H::Index(base, index) = &e.kind else {
+        let H::Index(base, index) = e.kind else {
             return Ok(None);
         };
-        if !matches!(base.ty, Type::Array(..)) {
+        if !fb.expr(base).ty.is_array() {
             return Ok(None);
         }
         let Some(p) = self.block_elements(fb, base)? else {
             return Ok(None);
         };
         let row = self.index_value(fb, index)?;
-        let units = fb.add(naga::Expression::Literal(naga::Literal::U32(
-            units_in(&e.ty) as u32,
-        )));
+        let units =
+            fb.add(naga::Expression::Literal(naga::Literal::U32(
+                units_in(&self.program.types, e.ty) as u32,
+            )));
         let skipped = fb.binary(naga::BinaryOperator::Multiply, row, units);
         let index = fb.binary(naga::BinaryOperator::Add, p.index, skipped);
         Ok(Some(p.at(index)))
@@ -257,8 +255,8 @@ impl ModuleBuilder<'_> {
     pub(super) fn block_index_place(
         &mut self,
         fb: &mut FnBuilder,
-        array: &Expr,
-        index: &Expr,
+        array: ExprId,
+        index: ExprId,
         element: &Type,
         location: Location,
     ) -> LResult<Option<Place>> {
@@ -273,8 +271,8 @@ impl ModuleBuilder<'_> {
     pub(super) fn block_element_pointer(
         &mut self,
         fb: &mut FnBuilder,
-        array: &Expr,
-        index: &Expr,
+        array: ExprId,
+        index: impl Into<Operand>,
         element: &Type,
         location: Location,
     ) -> LResult<Option<PointerValue>> {
@@ -282,13 +280,15 @@ impl ModuleBuilder<'_> {
             return Ok(None);
         };
         let i = self.index_value(fb, index)?;
-        let units = fb.add(naga::Expression::Literal(naga::Literal::U32(
-            units_in(element) as u32,
-        )));
+        let units = fb.add(naga::Expression::Literal(naga::Literal::U32(units_in(
+            &self.program.types,
+            *element,
+        )
+            as u32)));
         let skipped = fb.binary(naga::BinaryOperator::Multiply, i, units);
         let index = fb.binary(naga::BinaryOperator::Add, first.index, skipped);
         let p = first.at(index);
-        let unit = unit_of(element).clone();
+        let unit = unit_of(&self.program.types, *element);
         if unit == *element {
             return Ok(Some(p));
         }
@@ -301,13 +301,14 @@ impl ModuleBuilder<'_> {
     pub(super) fn block_decay(
         &mut self,
         fb: &mut FnBuilder,
-        array: &Expr,
+        array: ExprId,
     ) -> LResult<Option<PointerValue>> {
-        let Type::Array(element, _) = &array.ty else {
+        let node = fb.expr(array);
+        let Some(element) = self.element_of(&node.ty) else {
             return Ok(None);
         };
-        let zero = Expr::new(H::Int(0), Type::Scalar(Scalar::UInt), array.location);
-        self.block_element_pointer(fb, array, &zero, element, array.location)
+        let zero = Operand::Int(0, Type::UINT);
+        self.block_element_pointer(fb, array, zero, &element, node.span.location())
     }
 
     /// `&e` for block variable `id`, named by `e`; an array gives a
@@ -316,13 +317,14 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         id: hir::GlobalId,
-        e: &Expr,
+        e: ExprId,
     ) -> LResult<PointerValue> {
-        if let Type::Array(..) = e.ty {
+        let node = fb.expr(e);
+        if let Type::Array(..) = node.ty {
             if let Some(p) = self.block_decay(fb, e)? {
                 return Ok(p);
             }
         }
-        self.block_pointer(fb, id, e.location)
+        self.block_pointer(fb, id, node.span.location())
     }
 }

@@ -22,7 +22,7 @@ impl ModuleBuilder<'_> {
         let (unit, size) = self.pointee_unit(pointee, location)?;
         let stored = fb.add(naga::Expression::Load { pointer: word });
         let lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let (zero, one) = (lit(fb, 0), lit(fb, 1));
         let non_null = fb.binary(naga::BinaryOperator::NotEqual, stored, zero);
         let which = fb.select(non_null, one, zero);
@@ -70,7 +70,7 @@ impl ModuleBuilder<'_> {
         }
         let (identity, byte) = self.pointer_address(fb, p, pointee, location)?;
         let lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let (zero, one) = (lit(fb, 0), lit(fb, 1));
         let is_null = fb.binary(naga::BinaryOperator::Equal, identity, zero);
         let plus_one = fb.binary(naga::BinaryOperator::Add, byte, one);
@@ -94,86 +94,91 @@ impl ModuleBuilder<'_> {
                 "pointers to program-scope pointer variables and arrays of them are not supported yet by this translator",
             ));
         }
-        match pointee.size(self.caps.address_bits) {
-            Some(size) => Ok((pointee.clone(), size as u32)),
+        match self.type_size(pointee) {
+            Some(size) => Ok((*pointee, size as u32)),
             None => Err(self.error(location, "pointer to an object without a size")),
         }
     }
 }
 
 /// The initial value of a program-scope pointer variable: the byte offset
-/// plus one of what the constant address `init` names in the block
-/// (`offset_of` gives each variable's), 0 for null; `None` when `init` is
-/// not such an address.
+/// plus one of what the constant address `init` (an initialiser
+/// expression of `program`) names in the block (`offset_of` gives each
+/// variable's), 0 for null; `None` when `init` is not such an address.
 pub(super) fn initial_pointer(
-    init: &Expr,
+    program: &hir::Program,
+    init: ExprId,
     offset_of: &dyn Fn(hir::GlobalId) -> Option<u64>,
-    records: &[std::rc::Rc<crate::types::Record>],
-    address_bits: u32,
 ) -> Option<u64> {
-    if chosen::is_null_constant(init) {
+    let exprs = &program.global_exprs;
+    let is_null = |mut e: ExprId| loop {
+        match exprs[e].kind {
+            H::Int(0) => return true,
+            H::PointerCast(inner) => e = inner,
+            _ => return false,
+        }
+    };
+    if is_null(init) {
         return Some(0);
     }
-    address(init, offset_of, records, address_bits).map(|offset| offset + 1)
+    let constant = ConstantAddress { program, offset_of };
+    constant.address(init).map(|offset| offset + 1)
 }
 
-/// The byte offset in the block of the constant address `e`.
-fn address(
-    e: &Expr,
-    offset_of: &dyn Fn(hir::GlobalId) -> Option<u64>,
-    records: &[std::rc::Rc<crate::types::Record>],
-    bits: u32,
-) -> Option<u64> {
-    match &e.kind {
-        H::Decay(x) | H::AddressOf(x) => object(x, offset_of, records, bits),
-        H::PointerCast(x) | H::Convert(x) if matches!(x.ty, Type::Pointer(_)) => {
-            address(x, offset_of, records, bits)
+/// Constant addresses in the block, from the program's initialiser
+/// expressions.
+struct ConstantAddress<'a> {
+    program: &'a hir::Program,
+    offset_of: &'a dyn Fn(hir::GlobalId) -> Option<u64>,
+}
+
+impl ConstantAddress<'_> {
+    /// The byte offset in the block of the constant address `e`.
+    fn address(&self, e: ExprId) -> Option<u64> {
+        let (exprs, types) = (&self.program.global_exprs, &self.program.types);
+        match exprs[e].kind {
+            H::Decay(x) | H::AddressOf(x) => self.object(x),
+            H::PointerCast(x) | H::Convert(x) if exprs[x].ty.is_pointer() => self.address(x),
+            H::PointerOffset(p, n) => {
+                let base = self.address(p)?;
+                let size = match types.pointee(exprs[p].ty)?.ty {
+                    Type::Void => 1,
+                    t => types.size(t)?,
+                };
+                self.offset_by(base, n, size)
+            }
+            _ => None,
         }
-        H::PointerOffset(p, n) => {
-            let base = address(p, offset_of, records, bits)?;
-            let size = match p.ty.pointee()?.ty {
-                Type::Void => 1,
-                ref t => t.size(bits)?,
-            };
-            offset_by(base, n, size)
-        }
-        _ => None,
     }
-}
 
-/// The byte offset in the block of the object `x` names.
-fn object(
-    x: &Expr,
-    offset_of: &dyn Fn(hir::GlobalId) -> Option<u64>,
-    records: &[std::rc::Rc<crate::types::Record>],
-    bits: u32,
-) -> Option<u64> {
-    match &x.kind {
-        H::Global(id) => offset_of(*id),
-        H::Index(base, index) => {
-            let Type::Array(elem, _) = &base.ty else {
-                return None;
-            };
-            let base = object(base, offset_of, records, bits)?;
-            offset_by(base, index, elem.size(bits)?)
+    /// The byte offset in the block of the object `x` names.
+    fn object(&self, x: ExprId) -> Option<u64> {
+        let (exprs, types) = (&self.program.global_exprs, &self.program.types);
+        match exprs[x].kind {
+            H::Global(id) => (self.offset_of)(id),
+            H::Index(base, index) => {
+                let elem = types.array_element(exprs[base].ty)?;
+                let base = self.object(base)?;
+                self.offset_by(base, index, types.size(elem)?)
+            }
+            H::Member(base, field) => {
+                let Type::Record(r) = exprs[base].ty else {
+                    return None;
+                };
+                let at = types[r].fields.get(field)?.offset;
+                Some(self.object(base)? + at)
+            }
+            _ => None,
         }
-        H::Member(base, field) => {
-            let Type::Record(r) = &base.ty else {
-                return None;
-            };
-            let r = records.get(r.id as usize).unwrap_or(r);
-            let at = r.fields.get(*field)?.offset;
-            Some(object(base, offset_of, records, bits)? + at)
-        }
-        _ => None,
     }
-}
 
-/// `base` moved by the constant `n` elements of `size` bytes.
-fn offset_by(base: u64, n: &Expr, size: u64) -> Option<u64> {
-    let H::Int(bits) = n.kind else {
-        return None;
-    };
-    let n = crate::literal::sign_extend(bits, n.ty.scalar()?);
-    base.checked_add_signed(n.checked_mul(size as i64)?)
+    /// `base` moved by the constant `n` elements of `size` bytes.
+    fn offset_by(&self, base: u64, n: ExprId, size: u64) -> Option<u64> {
+        let n = &self.program.global_exprs[n];
+        let H::Int(bits) = n.kind else {
+            return None;
+        };
+        let n = crate::literal::sign_extend(bits, n.ty.scalar()?);
+        base.checked_add_signed(n.checked_mul(size as i64)?)
+    }
 }

@@ -23,7 +23,7 @@
 
 use super::*;
 use crate::types::Record;
-use std::rc::Rc;
+use crate::types::Types;
 
 /// A value of `ty` at byte `offset` of a word array.
 #[derive(Clone, Debug)]
@@ -46,10 +46,9 @@ pub(super) struct BytePlace {
 }
 
 /// Whether `ty` is, or is built from, a scalar narrower than 32 bits.
-fn has_narrow_scalar(ty: &Type) -> bool {
-    match ty {
+fn has_narrow_scalar(types: &Types, ty: &Type) -> bool {
+    match types.innermost_element(*ty) {
         Type::Scalar(s) | Type::Vector(s, _) => s.size() < 4,
-        Type::Array(elem, _) => has_narrow_scalar(elem),
         _ => false,
     }
 }
@@ -71,33 +70,23 @@ fn image_root_key(function: Option<FunctionId>, root: Root) -> (Option<FunctionI
     }
 }
 
-fn u32_literal(fb: &mut FnBuilder, v: u32) -> Handle<naga::Expression> {
+fn u32_literal(fb: &mut Emitter, v: u32) -> Handle<naga::Expression> {
     fb.add(naga::Expression::Literal(naga::Literal::U32(v)))
 }
 
 impl ModuleBuilder<'_> {
-    /// The complete definition of `r` (a `Type::Record` may carry a copy
-    /// made before its tag was completed).
-    pub(super) fn complete_record(&self, r: &Record) -> Rc<Record> {
-        self.program
-            .records
-            .get(r.id as usize)
-            .cloned()
-            .unwrap_or_else(|| Rc::new(r.clone()))
-    }
-
     /// Whether values of `ty` are held as byte images.
     pub(super) fn is_image(&self, ty: &Type) -> bool {
         match ty {
             Type::Record(r) => {
-                let r = self.complete_record(r);
+                let r = self.record(*r);
                 r.kind == crate::ast::RecordKind::Union
-                    || r.fields
-                        .iter()
-                        .any(|f| has_narrow_scalar(&f.ty) || self.is_image(&f.ty))
-                    || !self.naturally_aligned(&r)
+                    || r.fields.iter().any(|f| {
+                        has_narrow_scalar(&self.program.types, &f.ty) || self.is_image(&f.ty)
+                    })
+                    || !self.naturally_aligned(r)
             }
-            Type::Array(elem, _) => self.is_image(elem),
+            Type::Array(elem, _) => self.is_image(&self.program.types[*elem]),
             _ => false,
         }
     }
@@ -121,9 +110,9 @@ impl ModuleBuilder<'_> {
     fn largest_scalar(&self, ty: &Type) -> u64 {
         match ty {
             Type::Scalar(s) | Type::Vector(s, _) => u64::from(s.size()),
-            Type::Array(elem, _) => self.largest_scalar(elem),
+            Type::Array(elem, _) => self.largest_scalar(&self.program.types[*elem]),
             Type::Record(r) => {
-                let r = self.complete_record(r);
+                let r = self.record(*r);
                 r.fields
                     .iter()
                     .map(|f| self.largest_scalar(&f.ty))
@@ -137,9 +126,9 @@ impl ModuleBuilder<'_> {
     /// The size of `ty` in bytes, with records complete.
     fn byte_size(&self, ty: &Type) -> u64 {
         match ty {
-            Type::Record(r) => self.complete_record(r).size,
-            Type::Array(elem, n) => self.byte_size(elem) * n,
-            t => t.size(self.caps.address_bits).unwrap_or(4),
+            Type::Record(r) => self.record(*r).size,
+            Type::Array(elem, n) => self.byte_size(&self.program.types[*elem]) * n,
+            t => self.type_size(t).unwrap_or(4),
         }
     }
 
@@ -174,7 +163,7 @@ impl ModuleBuilder<'_> {
             shared,
             offset,
             align: 4,
-            ty: ty.clone(),
+            ty: *ty,
             lanes: None,
         })
     }
@@ -188,7 +177,7 @@ impl ModuleBuilder<'_> {
         elem: &Type,
     ) {
         self.image_roots
-            .insert(image_root_key(function, root), elem.clone());
+            .insert(image_root_key(function, root), *elem);
     }
 
     /// The element type of `root` (of `function`) when it holds byte
@@ -207,10 +196,7 @@ impl ModuleBuilder<'_> {
         root: Root,
         index: Handle<naga::Expression>,
     ) -> Option<Place> {
-        let elem = self
-            .image_roots
-            .get(&image_root_key(Some(fb.hir), root))?
-            .clone();
+        let elem = *self.image_roots.get(&image_root_key(Some(fb.hir), root))?;
         let (words, shared) = match root {
             Root::Global(g) => {
                 let shared = match self.module.global_variables[g].space {
@@ -233,7 +219,7 @@ impl ModuleBuilder<'_> {
             shared,
             offset: zero,
             align: 4,
-            ty: elem.clone(),
+            ty: elem,
             lanes: None,
         };
         Some(Place::Bytes(self.indexed(fb, &at, index, &elem)))
@@ -274,7 +260,7 @@ impl ModuleBuilder<'_> {
             shared: bp.shared,
             offset,
             align: bp.align.min(alignment_of(size)),
-            ty: elem.clone(),
+            ty: *elem,
             lanes: None,
         }
     }
@@ -293,16 +279,11 @@ impl ModuleBuilder<'_> {
                 "member access on a value that is not a struct or union",
             ));
         };
-        let r = self.complete_record(r);
+        let r = self.record(*r);
         let Some(f) = r.fields.get(field) else {
             return Err(self.error(location, "internal compiler error: no such member"));
         };
-        Ok(Place::Bytes(self.at_offset(
-            fb,
-            &bp,
-            f.offset,
-            f.ty.clone(),
-        )))
+        Ok(Place::Bytes(self.at_offset(fb, &bp, f.offset, f.ty)))
     }
 
     /// `base[index]` where the array `base` is in an image.
@@ -316,7 +297,7 @@ impl ModuleBuilder<'_> {
         let Type::Array(elem, _) = &bp.ty else {
             return Err(self.error(location, "subscript of a value that is not an array"));
         };
-        let elem = (**elem).clone();
+        let elem = self.program.types[*elem];
         Ok(Place::Bytes(self.indexed(fb, &bp, index, &elem)))
     }
 
@@ -381,17 +362,17 @@ impl ModuleBuilder<'_> {
                 "internal compiler error: initializer target is not in an image",
             ));
         };
-        Ok(Place::Bytes(match bp.ty.clone() {
+        Ok(Place::Bytes(match bp.ty {
             Type::Record(r) => {
-                let r = self.complete_record(&r);
+                let r = self.record(r);
                 let Some(f) = r.fields.get(i as usize) else {
                     return Err(self.error(location, "internal compiler error: no such member"));
                 };
-                self.at_offset(fb, &bp, f.offset, f.ty.clone())
+                self.at_offset(fb, &bp, f.offset, f.ty)
             }
             Type::Array(elem, _) => {
-                let size = self.byte_size(&elem);
-                self.at_offset(fb, &bp, i * size, (*elem).clone())
+                let size = self.byte_size(&self.program.types[elem]);
+                self.at_offset(fb, &bp, i * size, self.program.types[elem])
             }
             Type::Vector(s, _) => self.at_offset(fb, &bp, i * u64::from(s.size()), Type::Scalar(s)),
             // `{ 5 }` for a scalar.
@@ -557,27 +538,27 @@ impl ModuleBuilder<'_> {
             ty if self.is_image(ty) => Ok(self.load_image(fb, bp)),
             Type::Array(elem, n) => {
                 let ty = self.value_type(&bp.ty, location)?;
-                let elem_size = self.byte_size(elem);
+                let elem_size = self.byte_size(&self.program.types[*elem]);
                 let mut components = Vec::with_capacity(*n as usize);
                 for k in 0..*n {
-                    let at = self.at_offset(fb, bp, k * elem_size, (**elem).clone());
+                    let at = self.at_offset(fb, bp, k * elem_size, self.program.types[*elem]);
                     components.push(self.load_bytes(fb, &at, location)?);
                 }
                 Ok(fb.add(naga::Expression::Compose { ty, components }))
             }
             Type::Record(r) => {
-                let r = self.complete_record(r);
+                let r = self.record(*r);
                 let ty = self.value_type(&bp.ty, location)?;
                 let mut components = Vec::with_capacity(r.fields.len());
                 for f in &r.fields {
-                    let at = self.at_offset(fb, bp, f.offset, f.ty.clone());
+                    let at = self.at_offset(fb, bp, f.offset, f.ty);
                     components.push(self.load_bytes(fb, &at, location)?);
                 }
                 Ok(fb.add(naga::Expression::Compose { ty, components }))
             }
             t => Err(self.error(
                 location,
-                format!("values of type '{}' in a struct or union are not supported yet by this translator", t.display()),
+                format!("values of type '{}' in a struct or union are not supported yet by this translator", self.display(t)),
             )),
         }
     }
@@ -603,7 +584,7 @@ impl ModuleBuilder<'_> {
             (word, Self::bit_in_word(fb, bp.offset))
         };
         let target = naga_scalar(s);
-        let bitcast = |fb: &mut FnBuilder, bits: Handle<naga::Expression>, from: naga::Scalar| {
+        let bitcast = |fb: &mut Emitter, bits: Handle<naga::Expression>, from: naga::Scalar| {
             if from == target {
                 bits
             } else {
@@ -627,7 +608,7 @@ impl ModuleBuilder<'_> {
                     let next = fb.binary(naga::BinaryOperator::Add, index, one);
                     Self::load_word(fb, bp, next)
                 };
-                let widen = |fb: &mut FnBuilder, w| {
+                let widen = |fb: &mut Emitter, w| {
                     fb.add(naga::Expression::As {
                         expr: w,
                         kind: naga::ScalarKind::Uint,
@@ -784,9 +765,9 @@ impl ModuleBuilder<'_> {
             }
             ty if self.is_image(ty) => self.store_image(fb, bp, value, location),
             Type::Array(elem, n) => {
-                let elem_size = self.byte_size(elem);
+                let elem_size = self.byte_size(&self.program.types[*elem]);
                 for k in 0..*n {
-                    let at = self.at_offset(fb, bp, k * elem_size, (**elem).clone());
+                    let at = self.at_offset(fb, bp, k * elem_size, self.program.types[*elem]);
                     let part = fb.add(naga::Expression::AccessIndex {
                         base: value,
                         index: k as u32,
@@ -796,9 +777,9 @@ impl ModuleBuilder<'_> {
                 Ok(())
             }
             Type::Record(r) => {
-                let r = self.complete_record(r);
+                let r = self.record(*r);
                 for (k, f) in r.fields.iter().enumerate() {
-                    let at = self.at_offset(fb, bp, f.offset, f.ty.clone());
+                    let at = self.at_offset(fb, bp, f.offset, f.ty);
                     let part = fb.add(naga::Expression::AccessIndex {
                         base: value,
                         index: k as u32,
@@ -809,7 +790,7 @@ impl ModuleBuilder<'_> {
             }
             t => Err(self.error(
                 location,
-                format!("values of type '{}' in a struct or union are not supported yet by this translator", t.display()),
+                format!("values of type '{}' in a struct or union are not supported yet by this translator", self.display(t)),
             )),
         }
     }
@@ -849,7 +830,7 @@ impl ModuleBuilder<'_> {
                         self.store_word(fb, bp, index, bits, None, location)
                     };
                 }
-                let narrow = |fb: &mut FnBuilder, w| {
+                let narrow = |fb: &mut Emitter, w| {
                     fb.add(naga::Expression::As {
                         expr: w,
                         kind: naga::ScalarKind::Uint,
@@ -909,7 +890,7 @@ impl ModuleBuilder<'_> {
     ) -> LResult<()> {
         let size = self.byte_size(&bp.ty) as u32;
         let first = Self::word_index(fb, bp.offset);
-        let word_of = |fb: &mut FnBuilder, k: u32| {
+        let word_of = |fb: &mut Emitter, k: u32| {
             fb.add(naga::Expression::AccessIndex {
                 base: value,
                 index: k,

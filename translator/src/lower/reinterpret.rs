@@ -32,7 +32,7 @@ impl ModuleBuilder<'_> {
             let (v, from) = if fs == Scalar::Half {
                 (self.half_bits(fb, v, from, location)?, ushort(from))
             } else {
-                (v, from.clone())
+                (v, *from)
             };
             if ts != Scalar::Half {
                 return self.reinterpret_bits(fb, v, &from, to, location);
@@ -73,9 +73,9 @@ impl ModuleBuilder<'_> {
         width: u8,
     ) -> Vec<Handle<naga::Expression>> {
         let u32_lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let lanes = crate::types::storage_lanes(width);
-        let lane_bits = |fb: &mut FnBuilder, k: u8| {
+        let lane_bits = |fb: &mut Emitter, k: u8| {
             if k >= width {
                 None
             } else {
@@ -168,7 +168,7 @@ impl ModuleBuilder<'_> {
         let k = u32::from(k);
         match s.size() {
             8 => {
-                let widen = |fb: &mut FnBuilder, w| {
+                let widen = |fb: &mut Emitter, w| {
                     fb.add(naga::Expression::As {
                         expr: w,
                         kind: naga::ScalarKind::Uint,

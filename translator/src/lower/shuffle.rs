@@ -12,22 +12,22 @@ impl ModuleBuilder<'_> {
     pub(super) fn shuffle(
         &mut self,
         fb: &mut FnBuilder,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let (Some((mask, inputs)), Some(s)) = (args.split_last(), ty.element()) else {
             return Err(self.error(location, "internal compiler error: shuffle without a mask"));
         };
-        let width = wide::width_of(&inputs[0].ty);
+        let width = wide::width_of(&fb.ty(inputs[0]));
         let mut values = Vec::with_capacity(inputs.len());
-        for x in inputs {
+        for &x in inputs {
             values.push(self.plain(fb, x)?);
         }
         // Lanes of the inputs taken together; a power of two.
         let total = u64::from(width) * inputs.len() as u64;
         let n = wide::width_of(ty);
-        if let Some(indices) = constant_lanes(mask) {
+        if let Some(indices) = constant_lanes(fb, *mask) {
             let lanes: Vec<_> = indices
                 .iter()
                 .map(|&m| {
@@ -42,7 +42,7 @@ impl ModuleBuilder<'_> {
             return self.gather(fb, s, &lanes, location);
         }
         let m = self.plain(fb, mask)?;
-        let naga_ty = self.value_type(&inputs[0].ty, location)?;
+        let naga_ty = self.value_type(&fb.ty(inputs[0]), location)?;
         let mut variables = Vec::with_capacity(values.len());
         for value in values {
             let var = fb.function.local_variables.append(
@@ -57,9 +57,9 @@ impl ModuleBuilder<'_> {
             fb.push(naga::Statement::Store { pointer, value });
             variables.push(var);
         }
-        let mask_width = naga_scalar(mask.ty.element().unwrap_or(Scalar::UInt)).width;
+        let mask_width = naga_scalar(fb.ty(*mask).element().unwrap_or(Scalar::UInt)).width;
         let u32_lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let mut lanes = Vec::with_capacity(usize::from(n));
         for i in 0..n {
             let mut index = fb.lane(m, n, i);
@@ -101,18 +101,19 @@ impl ModuleBuilder<'_> {
 
 /// The lanes of a constant integer vector (a literal, a splat or a vector
 /// literal of constants), or `None`.
-fn constant_lanes(e: &Expr) -> Option<Vec<u64>> {
+fn constant_lanes(fb: &FnBuilder, mask: Operand) -> Option<Vec<u64>> {
+    let e = fb.hir(mask)?;
     let n = usize::from(wide::width_of(&e.ty));
-    match &e.kind {
-        H::Int(bits) => Some(vec![*bits; n]),
-        H::Splat(x) => match x.kind {
+    match e.kind {
+        H::Int(bits) => Some(vec![bits; n]),
+        H::Splat(x) => match fb.expr(x).kind {
             H::Int(bits) => Some(vec![bits; n]),
             _ => None,
         },
-        H::VectorLiteral(parts) => {
+        H::VectorLiteral(ref parts) => {
             let mut lanes = Vec::with_capacity(n);
-            for p in parts {
-                lanes.extend(constant_lanes(p)?);
+            for &p in parts {
+                lanes.extend(constant_lanes(fb, p.into())?);
             }
             Some(lanes)
         }

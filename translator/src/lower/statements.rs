@@ -3,32 +3,34 @@
 use super::*;
 
 impl ModuleBuilder<'_> {
-    pub(super) fn statements(&mut self, fb: &mut FnBuilder, stmts: &[Stmt]) -> LResult<()> {
-        for s in stmts {
+    pub(super) fn statements(&mut self, fb: &mut FnBuilder, stmts: &[StmtId]) -> LResult<()> {
+        for &s in stmts {
             self.statement(fb, s)?;
         }
         Ok(())
     }
 
-    pub(super) fn nested(&mut self, fb: &mut FnBuilder, stmts: &[Stmt]) -> LResult<naga::Block> {
+    pub(super) fn nested(&mut self, fb: &mut FnBuilder, stmts: &[StmtId]) -> LResult<naga::Block> {
         fb.blocks.push(naga::Block::new());
         let r = self.statements(fb, stmts);
         let block = fb.blocks.pop().expect("nested block");
         r.map(|()| block)
     }
 
-    pub(super) fn statement(&mut self, fb: &mut FnBuilder, s: &Stmt) -> LResult<()> {
-        match s {
-            Stmt::Expr(e) => {
+    pub(super) fn statement(&mut self, fb: &mut FnBuilder, s: StmtId) -> LResult<()> {
+        let s = fb.stmt(s);
+        let location = s.span.location();
+        match &s.kind {
+            &StmtKind::Expr(e) => {
                 self.expr(fb, e)?;
             }
-            Stmt::Init(local, value) => {
-                let location = value.location;
+            &StmtKind::Init(local, value) => {
+                let location = fb.expr(value).span.location();
                 let v = self.expr(fb, value)?;
-                self.store(fb, Place::PointerVar(*local), v, location, Some(*local))?;
+                self.store(fb, Place::PointerVar(local), v, location, Some(local))?;
             }
-            Stmt::If(cond, then, otherwise) => {
-                let condition = self.condition(fb, cond)?;
+            StmtKind::If(cond, then, otherwise) => {
+                let condition = self.condition(fb, *cond)?;
                 let accept = self.nested(fb, then)?;
                 let reject = self.nested(fb, otherwise)?;
                 fb.push(naga::Statement::If {
@@ -37,14 +39,14 @@ impl ModuleBuilder<'_> {
                     reject,
                 });
             }
-            Stmt::Loop {
+            StmtKind::Loop {
                 cond,
                 body,
                 step,
                 test_first,
             } => {
                 fb.blocks.push(naga::Block::new());
-                if let (Some(c), true) = (cond, test_first) {
+                if let (&Some(c), true) = (cond, test_first) {
                     let c = self.condition(fb, c)?;
                     let not = fb.unary(naga::UnaryOperator::LogicalNot, c);
                     let mut exit = naga::Block::new();
@@ -61,10 +63,10 @@ impl ModuleBuilder<'_> {
                 fb.blocks.push(naga::Block::new());
                 let mut break_if = None;
                 let r = (|| {
-                    if let Some(step) = step {
+                    if let &Some(step) = step {
                         self.expr(fb, step)?;
                     }
-                    if let (Some(c), false) = (cond, test_first) {
+                    if let (&Some(c), false) = (cond, test_first) {
                         let c = self.condition(fb, c)?;
                         break_if = Some(fb.unary(naga::UnaryOperator::LogicalNot, c));
                     }
@@ -78,21 +80,21 @@ impl ModuleBuilder<'_> {
                     break_if,
                 });
             }
-            Stmt::Break => fb.push(naga::Statement::Break),
-            Stmt::Continue => fb.push(naga::Statement::Continue),
-            Stmt::Return(value, location) => {
+            StmtKind::Break => fb.push(naga::Statement::Break),
+            StmtKind::Continue => fb.push(naga::Statement::Continue),
+            &StmtKind::Return(value) => {
                 let value = match value {
                     Some(v) => match self.expr(fb, v)? {
                         Value::Plain(h) => Some(h),
-                        Value::Pointer(p) => Some(self.return_pointer(fb, p, *location)?),
-                        Value::Void => return Err(self.error(*location, "returning a void value")),
+                        Value::Pointer(p) => Some(self.return_pointer(fb, p, location)?),
+                        Value::Void => return Err(self.error(location, "returning a void value")),
                     },
                     None => None,
                 };
                 fb.push(naga::Statement::Return { value });
             }
-            Stmt::Switch(value, cases) => self.switch(fb, value, cases)?,
-            Stmt::Block(stmts) => {
+            StmtKind::Switch(value, cases) => self.switch(fb, *value, cases)?,
+            StmtKind::Block(stmts) => {
                 let block = self.nested(fb, stmts)?;
                 fb.push(naga::Statement::Block(block));
             }

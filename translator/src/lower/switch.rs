@@ -36,10 +36,10 @@ impl ModuleBuilder<'_> {
     pub(super) fn switch(
         &mut self,
         fb: &mut FnBuilder,
-        value: &Expr,
+        value: ExprId,
         cases: &[hir::SwitchCase],
     ) -> LResult<()> {
-        let scalar = value.ty.scalar().unwrap_or(Scalar::Int);
+        let scalar = fb.expr(value).ty.scalar().unwrap_or(Scalar::Int);
         let signed = scalar.is_signed();
         let wide = scalar.size() > 4;
         let one_label_each = cases
@@ -226,7 +226,7 @@ fn default_body(cases: &[hir::SwitchCase]) -> u32 {
 /// with every label: labels are distinct, so at most one matches and
 /// their order does not matter.
 fn body_index_by_comparison(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     selector: Handle<naga::Expression>,
     signed: bool,
     cases: &[hir::SwitchCase],

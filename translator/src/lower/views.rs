@@ -45,7 +45,7 @@ impl ModuleBuilder<'_> {
         let stride = match narrow {
             Some(_) => 4,
             None if image => 4,
-            None => pointee.size(self.caps.address_bits).unwrap_or(4) as u32,
+            None => self.type_size(pointee).unwrap_or(4) as u32,
         };
         let array = self.add_type(naga::TypeInner::Array {
             base: elem,
@@ -71,7 +71,7 @@ impl ModuleBuilder<'_> {
         }
         self.views.push(BufferView {
             view: global,
-            pointee: pointee.clone(),
+            pointee: *pointee,
             first: first.unwrap_or(global),
         });
         Ok(global)
@@ -90,13 +90,12 @@ impl ModuleBuilder<'_> {
         if from == to {
             return Ok(p);
         }
-        let bits = self.caps.address_bits;
         // `void` counts bytes.
         let size_of = |t: &Type| {
             if *t == Type::Void {
                 Some(1)
             } else {
-                t.size(bits)
+                self.type_size(t)
             }
         };
         let (Some(from_size), Some(to_size)) = (size_of(from), size_of(to)) else {
@@ -171,7 +170,7 @@ impl ModuleBuilder<'_> {
 /// `index` elements of `from` bytes as a count of `to`-byte elements
 /// (truncating: a cast pointer is aligned to its type in valid OpenCL C).
 fn rescale(
-    fb: &mut FnBuilder,
+    fb: &mut Emitter,
     index: Handle<naga::Expression>,
     from: u32,
     to: u32,

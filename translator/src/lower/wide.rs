@@ -17,7 +17,6 @@
 
 use super::*;
 use crate::types::Pointee;
-use std::rc::Rc;
 
 /// Lanes per part of a wide vector.
 pub(super) const PART_LANES: u8 = 4;
@@ -32,7 +31,7 @@ pub(super) fn is_wide(ty: &Type) -> bool {
 pub(super) fn part_type(ty: &Type) -> Type {
     match ty {
         Type::Vector(s, n) if *n > PART_LANES => Type::Vector(*s, PART_LANES),
-        t => t.clone(),
+        t => *t,
     }
 }
 
@@ -60,7 +59,7 @@ pub(super) struct LaneRef {
     pub(super) lane: u8,
 }
 
-impl FnBuilder {
+impl Emitter {
     /// Lane `k` of `v`, a value of `width` lanes (1: a scalar); given a
     /// pointer to such a value, a pointer to the lane.
     pub(super) fn lane(
@@ -242,14 +241,15 @@ impl ModuleBuilder<'_> {
     }
 
     /// A built-in call with a wide argument or result, split into parts.
-    /// Each argument is evaluated once, in order, into a temporary; the
-    /// built-in is then lowered per part on HIR locals that read the
-    /// temporaries' parts, so every 4-lane lowering applies unchanged.
+    /// Each argument is evaluated once, in order; the built-in is then
+    /// lowered per part on the arguments' parts (for an output pointer, a
+    /// pointer to each part of what it points to), so every 4-lane
+    /// lowering applies unchanged.
     pub(super) fn wide_builtin(
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
@@ -260,9 +260,8 @@ impl ModuleBuilder<'_> {
         };
         let parts = args
             .iter()
-            .map(|a| &a.ty)
-            .chain([ty])
-            .map(part_count)
+            .map(|&a| part_count(&fb.ty(a)))
+            .chain([part_count(ty)])
             .max()
             .unwrap_or(1);
         if !is_wide(ty) && combine.is_none() && *ty != Type::Void {
@@ -271,61 +270,34 @@ impl ModuleBuilder<'_> {
                 format!("built-in function '{b}' on 8- and 16-element vectors is not supported yet by this translator"),
             ));
         }
-        // Temporaries holding the parts of each argument (or the whole of
-        // a non-wide one), as fresh HIR local ids beyond the function's.
-        let mut temps: Vec<Vec<Expr>> = Vec::with_capacity(args.len());
-        let mut fresh = Vec::new();
-        for a in args {
-            if let Type::Pointer(pointee) = &a.ty {
-                let (exprs, id) = self.pointer_parts(fb, a, pointee, location)?;
-                fresh.push(id);
-                temps.push(exprs);
+        // The parts of each argument (or the whole of a non-wide one).
+        let mut split: Vec<Vec<Operand>> = Vec::with_capacity(args.len());
+        for &a in args {
+            if let Some(pointee) = self.pointee_of(fb, a) {
+                split.push(self.pointer_parts(fb, a, pointee, location)?);
                 continue;
             }
+            let a_ty = fb.ty(a);
             let v = self.plain(fb, a)?;
-            let part_ty = part_type(&a.ty);
-            let naga_ty = self.value_type(&part_ty, location)?;
-            let mut exprs = Vec::new();
-            for p in 0..part_count(&a.ty) {
-                let value = fb.part(v, &a.ty, p);
-                let var = fb.function.local_variables.append(
-                    naga::LocalVariable {
-                        name: None,
-                        ty: naga_ty,
-                        init: None,
-                    },
-                    Span::UNDEFINED,
-                );
-                let pointer = fb.add(naga::Expression::LocalVariable(var));
-                fb.push(naga::Statement::Store { pointer, value });
-                let id = usize::MAX - fb.slots.len();
-                fb.slots.insert(id, Slot::Variable(var));
-                fresh.push(id);
-                exprs.push(Expr::new(H::Local(id), part_ty.clone(), a.location));
-            }
-            temps.push(exprs);
+            let part_ty = part_type(&a_ty);
+            let parts = (0..part_count(&a_ty))
+                .map(|p| Operand::Value(fb.part(v, &a_ty, p), part_ty))
+                .collect();
+            split.push(parts);
         }
         let part_result = part_type(ty);
         let mut results = Vec::with_capacity(parts as usize);
-        let mut outcome = Ok(());
         for p in 0..parts as usize {
-            let part_args = temps
-                .iter()
-                .map(|t| t.get(p).unwrap_or(&t[0]).clone())
-                .collect();
-            let call = Expr::new(H::Builtin(b, part_args), part_result.clone(), location);
-            match self.plain(fb, &call) {
-                Ok(h) => results.push(h),
-                Err(e) => {
-                    outcome = Err(e);
-                    break;
+            let part_args: Vec<Operand> =
+                split.iter().map(|s| *s.get(p).unwrap_or(&s[0])).collect();
+            match self.builtin_on(fb, b, &part_args, &part_result, location)? {
+                Value::Plain(h) => results.push(h),
+                _ => {
+                    let ty = self.display(&part_result);
+                    return Err(self.error(location, format!("expected a value of type '{ty}'")));
                 }
             }
         }
-        for id in fresh {
-            fb.slots.remove(&id);
-        }
-        outcome?;
         if let Some(op) = combine {
             let mut acc = results[0];
             for &r in &results[1..] {
@@ -335,61 +307,30 @@ impl ModuleBuilder<'_> {
         }
         Ok(Value::Plain(self.join(fb, ty, results, location)?))
     }
-}
 
-impl ModuleBuilder<'_> {
     /// The per-part pointers of an output-pointer argument `a` (pointing
-    /// to `pointee`): the pointer is evaluated once into a fresh pointer
-    /// local, and part `p` is that local cast to a pointer to the part
-    /// type, offset by `p` parts. Also gives the local's id, for removal.
+    /// to `pointee`): the pointer is evaluated once, and part `p` is it
+    /// seen as pointing to the part type, moved by `p` parts.
     fn pointer_parts(
         &mut self,
         fb: &mut FnBuilder,
-        a: &Expr,
-        pointee: &Pointee,
+        a: Operand,
+        pointee: Pointee,
         location: Location,
-    ) -> LResult<(Vec<Expr>, LocalId)> {
+    ) -> LResult<Vec<Operand>> {
         let value = self.pointer(fb, a)?;
-        let u32_ty = self.u32_type();
-        let index = fb.function.local_variables.append(
-            naga::LocalVariable {
-                name: None,
-                ty: u32_ty,
-                init: None,
-            },
-            Span::UNDEFINED,
-        );
-        let id = usize::MAX - fb.slots.len();
-        fb.slots.insert(
-            id,
-            Slot::Pointer {
-                root: None,
-                index,
-                chosen: None,
-            },
-        );
-        self.store_pointer_var(fb, id, value, location)?;
-        let whole = Expr::new(H::Local(id), a.ty.clone(), a.location);
-        let part_pointer = Type::Pointer(Rc::new(Pointee {
+        let part = Pointee {
             ty: part_type(&pointee.ty),
-            ..pointee.clone()
-        }));
-        let exprs = (0..part_count(&pointee.ty))
-            .map(|p| {
-                let cast = Expr::new(
-                    H::PointerCast(Box::new(whole.clone())),
-                    part_pointer.clone(),
-                    a.location,
-                );
-                let offset = Expr::new(H::Int(u64::from(p)), Type::INT, a.location);
-                Expr::new(
-                    H::PointerOffset(Box::new(cast), Box::new(offset)),
-                    part_pointer.clone(),
-                    a.location,
-                )
-            })
-            .collect();
-        Ok((exprs, id))
+            ..pointee
+        };
+        let mut parts = Vec::new();
+        for p in 0..part_count(&pointee.ty) {
+            let cast = self.cast_pointer(fb, value, &pointee.ty, &part.ty, location)?;
+            let offset = fb.add(naga::Expression::Literal(naga::Literal::U32(p)));
+            let index = fb.binary(naga::BinaryOperator::Add, cast.index, offset);
+            parts.push(Operand::Pointer(cast.at(index), part));
+        }
+        Ok(parts)
     }
 }
 
@@ -398,7 +339,7 @@ impl ModuleBuilder<'_> {
 /// element-wise. The loads, stores and `as_type` have their own
 /// lane-by-lane paths; `shuffle` moves lanes across parts, so splitting
 /// it would be wrong.
-pub(super) fn splits_builtin(b: Builtin, args: &[Expr], ty: &Type) -> bool {
+pub(super) fn splits_builtin(fb: &FnBuilder, b: Builtin, args: &[Operand], ty: &Type) -> bool {
     let own_path = matches!(
         b,
         Builtin::Shuffle
@@ -411,5 +352,5 @@ pub(super) fn splits_builtin(b: Builtin, args: &[Expr], ty: &Type) -> bool {
             | Builtin::VstoreaHalf(..)
             | Builtin::As(..)
     );
-    !own_path && (is_wide(ty) || args.iter().any(|a| is_wide(&a.ty)))
+    !own_path && (is_wide(ty) || args.iter().any(|&a| is_wide(&fb.ty(a))))
 }

@@ -30,14 +30,14 @@ fn needs_word_units(element: &Type, stored: Scalar) -> bool {
 
 /// The variables an address expression may point into, seen through
 /// array decay, `&`, subscripts, pointer arithmetic, casts and ternaries.
-fn pointed_locals(e: &Expr) -> Vec<LocalId> {
-    match &e.kind {
-        H::Local(id) => vec![*id],
-        H::Decay(inner) | H::AddressOf(inner) | H::PointerCast(inner) => pointed_locals(inner),
-        H::Index(base, _) | H::PointerOffset(base, _) => pointed_locals(base),
+fn pointed_locals(f: &hir::Function, e: ExprId) -> Vec<LocalId> {
+    match f.exprs[e].kind {
+        H::Local(id) => vec![id],
+        H::Decay(inner) | H::AddressOf(inner) | H::PointerCast(inner) => pointed_locals(f, inner),
+        H::Index(base, _) | H::PointerOffset(base, _) => pointed_locals(f, base),
         H::Conditional(_, a, b) => {
-            let mut both = pointed_locals(a);
-            both.extend(pointed_locals(b));
+            let mut both = pointed_locals(f, a);
+            both.extend(pointed_locals(f, b));
             both
         }
         _ => Vec::new(),
@@ -73,52 +73,54 @@ struct AddressUses {
 }
 
 impl AddressUses {
-    fn expr(&mut self, e: &Expr) {
-        match &e.kind {
+    fn expr(&mut self, program: &hir::Program, f: &hir::Function, e: ExprId) {
+        let node = &f.exprs[e];
+        match node.kind {
             H::PointerCast(inner) => {
-                let stored = e.ty.pointee().and_then(|p| p.ty.element());
-                if let Some(stored) = stored {
-                    for id in pointed_locals(inner) {
+                let pointee = program.types.pointee(node.ty);
+                if let Some(stored) = pointee.and_then(|p| p.ty.element()) {
+                    for id in pointed_locals(f, inner) {
                         note(&mut self.found, id, stored);
                     }
                 }
             }
-            H::Assign(target, value) if matches!(target.ty, Type::Pointer(_)) => {
-                if let H::Local(to) = &target.kind {
-                    for from in pointed_locals(value) {
-                        self.flows.push((*to, from));
+            H::Assign(target, value) if f.exprs[target].ty.is_pointer() => {
+                if let H::Local(to) = f.exprs[target].kind {
+                    for from in pointed_locals(f, value) {
+                        self.flows.push((to, from));
                     }
                 }
             }
-            H::Call(callee, args) => {
-                for (arg, a) in args.iter().enumerate() {
-                    if matches!(a.ty, Type::Pointer(_)) {
-                        for local in pointed_locals(a) {
-                            self.passed.push((local, *callee, arg));
+            H::Call(callee, ref args) => {
+                for (arg, &a) in args.iter().enumerate() {
+                    if f.exprs[a].ty.is_pointer() {
+                        for local in pointed_locals(f, a) {
+                            self.passed.push((local, callee, arg));
                         }
                     }
                 }
             }
             _ => {}
         }
-        e.for_each_child(&mut |c| self.expr(c));
+        node.kind.for_each_child(&mut |&c| self.expr(program, f, c));
     }
 
-    fn statement(&mut self, f: &hir::Function, s: &Stmt) {
-        if let Stmt::Init(to, value) = s {
-            if matches!(f.locals[*to].ty, Type::Pointer(_)) {
-                for from in pointed_locals(value) {
-                    self.flows.push((*to, from));
+    fn statement(&mut self, program: &hir::Program, f: &hir::Function, s: StmtId) {
+        let kind = &f.stmts[s].kind;
+        if let &StmtKind::Init(to, value) = kind {
+            if f.locals[to].ty.is_pointer() {
+                for from in pointed_locals(f, value) {
+                    self.flows.push((to, from));
                 }
             }
         }
         let (mut exprs, mut nested) = (Vec::new(), Vec::new());
-        s.for_each_child(&mut |e| exprs.push(e), &mut |c| nested.push(c));
+        kind.for_each_child(&mut |e| exprs.push(e), &mut |c| nested.push(c));
         for e in exprs {
-            self.expr(e);
+            self.expr(program, f, e);
         }
         for c in nested {
-            self.statement(f, c);
+            self.statement(program, f, c);
         }
     }
 }
@@ -137,8 +139,8 @@ fn narrowed_locals(
     memo.insert(id, NarrowedLocals::new());
     let f = &program.functions[id];
     let mut uses = AddressUses::default();
-    for s in &f.body {
-        uses.statement(f, s);
+    for &s in &f.body {
+        uses.statement(program, f, s);
     }
     for (local, callee, arg) in &uses.passed {
         let param = program.functions[*callee].params.get(*arg).copied();
@@ -177,11 +179,8 @@ pub(super) fn word_locals(program: &hir::Program, id: FunctionId) -> HashSet<Loc
         .into_iter()
         .filter(|&(local, stored)| {
             let local = &f.locals[local];
-            let element = match &local.ty {
-                Type::Array(element, _) => element,
-                ty => ty,
-            };
-            local.space == AddressSpace::Local && needs_word_units(element, stored)
+            let element = program.types.array_element(local.ty).unwrap_or(local.ty);
+            local.space == AddressSpace::Local && needs_word_units(&element, stored)
         })
         .map(|(local, _)| local)
         .collect()

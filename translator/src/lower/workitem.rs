@@ -9,7 +9,7 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Handle<naga::Expression>>> {
@@ -19,22 +19,22 @@ impl ModuleBuilder<'_> {
         };
         Ok(Some(match b {
             Builtin::NativeRecip => {
-                let x = self.plain(fb, &args[0])?;
+                let x = self.plain(fb, args[0])?;
                 let one = self.float_constant(fb, ty, 1.0, location)?;
                 fb.binary(naga::BinaryOperator::Divide, one, x)
             }
             Builtin::NativeDivide => {
-                let x = self.plain(fb, &args[0])?;
-                let y = self.plain(fb, &args[1])?;
+                let x = self.plain(fb, args[0])?;
+                let y = self.plain(fb, args[1])?;
                 fb.binary(naga::BinaryOperator::Divide, x, y)
             }
             Builtin::NativeExp10 => {
-                let x = self.plain(fb, &args[0])?;
+                let x = self.plain(fb, args[0])?;
                 let x = scaled(self, fb, x, std::f64::consts::LOG2_10)?;
                 fb.math(naga::MathFunction::Exp2, x, None)
             }
             Builtin::NativeLog10 => {
-                let x = self.plain(fb, &args[0])?;
+                let x = self.plain(fb, args[0])?;
                 let log2 = fb.math(naga::MathFunction::Log2, x, None);
                 scaled(self, fb, log2, std::f64::consts::LOG10_2)?
             }
@@ -46,7 +46,7 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
-        args: &[Expr],
+        args: &[Operand],
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
@@ -130,7 +130,7 @@ impl ModuleBuilder<'_> {
         }
         let pc = self.push_constants.expect("push constants");
         let vars = self.builtins.as_ref().expect("builtins");
-        let load_global = |fb: &mut FnBuilder, g: Handle<naga::GlobalVariable>| {
+        let load_global = |fb: &mut Emitter, g: Handle<naga::GlobalVariable>| {
             let pointer = fb.add(naga::Expression::GlobalVariable(g));
             fb.add(naga::Expression::Load { pointer })
         };
@@ -150,7 +150,7 @@ impl ModuleBuilder<'_> {
             return Ok(fb.add(naga::Expression::Load { pointer }));
         }
         let uvec3 = self.uvec3_type();
-        let header_vector = |fb: &mut FnBuilder, byte_offset: u32| {
+        let header_vector = |fb: &mut Emitter, byte_offset: u32| {
             let mut components = Vec::new();
             for i in 0..3 {
                 let base = fb.add(naga::Expression::GlobalVariable(pc));
@@ -169,7 +169,7 @@ impl ModuleBuilder<'_> {
         // this group's, and the enqueued one that ids and group counts are
         // measured in (they differ in the last groups of a non-uniform
         // NDRange).
-        let size_vector = |fb: &mut FnBuilder, constants: [Handle<naga::Constant>; 3]| {
+        let size_vector = |fb: &mut Emitter, constants: [Handle<naga::Constant>; 3]| {
             let components = constants
                 .map(|c| fb.add(naga::Expression::Constant(c)))
                 .to_vec();
@@ -178,8 +178,8 @@ impl ModuleBuilder<'_> {
                 components,
             })
         };
-        let local_vector = |fb: &mut FnBuilder| size_vector(fb, local_size);
-        let enqueued_vector = |fb: &mut FnBuilder| size_vector(fb, enqueued_size);
+        let local_vector = |fb: &mut Emitter| size_vector(fb, local_size);
+        let enqueued_vector = |fb: &mut Emitter| size_vector(fb, enqueued_size);
         if matches!(b, Builtin::GlobalLinearId | Builtin::LocalLinearId) {
             let (id, size) = if b == Builtin::LocalLinearId {
                 (load_global(fb, local_id), local_vector(fb))
@@ -192,7 +192,7 @@ impl ModuleBuilder<'_> {
                 let id = fb.binary(naga::BinaryOperator::Add, id, first);
                 (id, header_vector(fb, PushConstantHeader::GLOBAL_SIZE))
             };
-            let part = |fb: &mut FnBuilder, v, i| {
+            let part = |fb: &mut Emitter, v, i| {
                 fb.add(naga::Expression::AccessIndex { base: v, index: i })
             };
             let (x, y, z) = (part(fb, id, 0), part(fb, id, 1), part(fb, id, 2));
@@ -207,10 +207,10 @@ impl ModuleBuilder<'_> {
         // A constant dimension below 3 (nearly every call) needs only its
         // own component: one header word and one size constant instead of
         // three of each, which keeps the IR (and the driver's work) small.
-        if let H::Int(d) = args[0].kind {
+        if let Some(d) = fb.int_constant(args[0]) {
             if d < 3 {
                 let d = d as u32;
-                let header_word = |fb: &mut FnBuilder, byte_offset: u32| {
+                let header_word = |fb: &mut Emitter, byte_offset: u32| {
                     let base = fb.add(naga::Expression::GlobalVariable(pc));
                     let pointer = fb.add(naga::Expression::AccessIndex {
                         base,
@@ -218,12 +218,12 @@ impl ModuleBuilder<'_> {
                     });
                     fb.add(naga::Expression::Load { pointer })
                 };
-                let component = |fb: &mut FnBuilder, g: Handle<naga::GlobalVariable>| {
+                let component = |fb: &mut Emitter, g: Handle<naga::GlobalVariable>| {
                     let base = fb.add(naga::Expression::GlobalVariable(g));
                     let pointer = fb.add(naga::Expression::AccessIndex { base, index: d });
                     fb.add(naga::Expression::Load { pointer })
                 };
-                let size = |fb: &mut FnBuilder, c: [Handle<naga::Constant>; 3]| {
+                let size = |fb: &mut Emitter, c: [Handle<naga::Constant>; 3]| {
                     fb.add(naga::Expression::Constant(c[d as usize]))
                 };
                 use naga::BinaryOperator as Op;
@@ -302,18 +302,15 @@ impl ModuleBuilder<'_> {
             }
             _ => return Err(self.error(location, "internal error: unhandled built-in")),
         };
-        let component = self.dimension(fb, vector, &args[0], out_of_range)?;
+        let component = self.dimension(fb, vector, args[0], out_of_range)?;
         self.convert(fb, component, &Type::UINT, ty, location)
     }
 
     /// `barrier(flags)` and the fences. The flags are CLK_LOCAL_MEM_FENCE
     /// (workgroup memory) and CLK_GLOBAL_MEM_FENCE (buffers); flags that are
     /// not a constant order both.
-    pub(super) fn barrier(&mut self, fb: &mut FnBuilder, b: Builtin, args: &[Expr]) {
-        let flags = match args.first().map(|a| &a.kind) {
-            Some(H::Int(bits)) => *bits,
-            _ => 3,
-        };
+    pub(super) fn barrier(&mut self, fb: &mut FnBuilder, b: Builtin, args: &[Operand]) {
+        let flags = args.first().and_then(|&a| fb.int_constant(a)).unwrap_or(3);
         let mut barrier = naga::Barrier::empty();
         if flags & 1 != 0 {
             barrier |= naga::Barrier::WORK_GROUP;
@@ -336,10 +333,10 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         vector: Handle<naga::Expression>,
-        dim: &Expr,
+        dim: Operand,
         default: u32,
     ) -> LResult<Handle<naga::Expression>> {
-        if let H::Int(d) = dim.kind {
+        if let Some(d) = fb.int_constant(dim) {
             return Ok(if d < 3 {
                 fb.add(naga::Expression::AccessIndex {
                     base: vector,

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 /// divide by multiplying with a reciprocal, which is flushed to zero there.
 pub(crate) const DIVISOR_LIMIT: f64 = 8.507_059_173_023_462e37;
 
-use super::super::FnBuilder;
+use super::super::Emitter;
 
 pub(super) type V = Handle<Expression>;
 
@@ -38,7 +38,7 @@ pub(super) fn split_constant(v: f64, bits: i32) -> (f64, f64) {
 }
 
 pub(super) struct Ops<'f> {
-    pub fb: &'f mut FnBuilder,
+    pub fb: &'f mut Emitter,
     pub size: Option<naga::VectorSize>,
     /// Whether the float type is f64 (else f32); bit patterns then live in
     /// 64-bit integers.
@@ -53,7 +53,7 @@ type LiteralKey = (u8, u64);
 
 impl<'f> Ops<'f> {
     /// The f32 (`double` false) or f64 vocabulary.
-    pub fn of_width(fb: &'f mut FnBuilder, size: Option<naga::VectorSize>, double: bool) -> Self {
+    pub fn of_width(fb: &'f mut Emitter, size: Option<naga::VectorSize>, double: bool) -> Self {
         Ops {
             fb,
             size,

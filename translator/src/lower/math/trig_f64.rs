@@ -137,7 +137,7 @@ fn table(o: &mut Ops, types: TrigTypes) -> V {
 
 /// `table[index]` per lane (u32 index lanes), widened to u64.
 fn lookup(o: &mut Ops, table: V, index: V, types: TrigTypes) -> V {
-    let load = |fb: &mut super::super::FnBuilder, i: V| {
+    let load = |fb: &mut super::super::Emitter, i: V| {
         let pointer = fb.add(Expression::Access {
             base: table,
             index: i,
