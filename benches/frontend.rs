@@ -3,12 +3,9 @@
 //! code, helpers, float4 vector code, stencils), source to checked program.
 //! This is what every `clBuildProgram` pays before lowering.
 //!
-//! `frontend/check_source` is the figure the target applies to (the file
-//! is large enough for preprocessing to run on the helper thread while the
-//! caller parses and checks); `frontend/check_source_one_thread` is the same
-//! work on one thread. The others split it by stage (preprocess alone,
-//! preprocess + parse, and the parser alone on tokens preprocessed once),
-//! so a regression can be pinned on its stage.
+//! `frontend/check_source` is the whole front end; the others split it by
+//! stage (preprocess alone, preprocess + parse, and the parser alone on
+//! tokens preprocessed once), so a regression can be pinned on its stage.
 
 // Links libclvulkan's global allocator (mimalloc), so the figures are what
 // clBuildProgram pays inside the ICD.
@@ -48,11 +45,6 @@ fn frontend(c: &mut Criterion) {
 
     c.bench_function("frontend/check_source", |b| {
         b.iter(|| translator::check_source(black_box(&source), "", &caps))
-    });
-    // The same with preprocessing on the calling thread too (what sources
-    // under 16 KiB, and machines with one core, get).
-    c.bench_function("frontend/check_source_one_thread", |b| {
-        b.iter(|| translator::check_source_on_this_thread(black_box(&source), "", &caps))
     });
     c.bench_function("frontend/preprocess", |b| {
         b.iter(|| preprocessed(black_box(&source)))

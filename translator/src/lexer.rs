@@ -264,9 +264,6 @@ pub struct Interner {
     shift: u32,
     /// The spelling of each symbol.
     syms: Vec<Rc<str>>,
-    /// `(id, n)` when the first `n` symbols are those of the preprocessor's
-    /// cached prelude numbered `id` (see [`Interner::mark_prelude`]).
-    prelude: Option<(u64, usize)>,
 }
 
 const EMPTY_SLOT: u32 = u32::MAX;
@@ -285,7 +282,6 @@ impl Interner {
             slots: vec![(0, EMPTY_SLOT); slots],
             shift: 32 - slots.trailing_zeros(),
             syms: Vec::with_capacity(slots / 2),
-            prelude: None,
         };
         for p in Punct::ALL {
             interner.sym(p.spelling());
@@ -362,20 +358,6 @@ impl Interner {
     #[inline]
     pub fn get(&self, sym: u32) -> &Rc<str> {
         &self.syms[sym as usize]
-    }
-
-    /// Marks the symbols so far as those of a new cached prelude, which
-    /// gets a process-wide number: a copy of this interner made on another
-    /// thread can then be reused for any later build from the same prelude.
-    pub(crate) fn mark_prelude(&mut self) {
-        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.prelude = Some((id, self.syms.len()));
-    }
-
-    /// `(id, n)`: the first `n` symbols are those of cached prelude `id`.
-    pub(crate) fn prelude(&self) -> Option<(u64, usize)> {
-        self.prelude
     }
 
     /// How many symbols there are (each is below this).
@@ -458,59 +440,10 @@ pub(crate) fn lex_compact(
     file: FileId,
     interner: &mut Interner,
 ) -> (Vec<CompactToken>, Vec<LexError>) {
-    let (tokens, errors, _) = lex_compact_part(text, file, interner, 0, usize::MAX);
-    (tokens, errors)
-}
-
-/// [`lex_compact`] on the part of `text` from byte `start` (0, or where an
-/// earlier part stopped), stopping at the first line end at least
-/// `at_least` bytes on: a place where no comment, literal or continued
-/// line is open, so that lexing the rest from there gives what lexing the
-/// whole text would. Returns where the rest starts, `None` when the text is
-/// done.
-pub(crate) fn lex_compact_part(
-    text: &str,
-    file: FileId,
-    interner: &mut Interner,
-    start: usize,
-    at_least: usize,
-) -> (Vec<CompactToken>, Vec<LexError>, Option<usize>) {
-    // Splicing the whole rest for every part made lexing in parts
-    // quadratic; a part only reaches a little past `at_least`, to a line
-    // end where nothing is open, so a window of twice that is lexed first.
-    let end = part_window(&text[start..], at_least).map_or(text.len(), |w| start + w);
-    let lexed = lex_part_of(&text[..end], file, interner, start, at_least);
-    // A stop inside the window is one where the lexer saw what follows.
-    if end == text.len() || lexed.2.is_some_and(|rest| rest < end) {
-        return lexed;
-    }
-    // A comment or continued lines ran past the window: lex the whole
-    // rest (its symbols are interned again in the same order).
-    lex_part_of(text, file, interner, start, at_least)
-}
-
-/// How much of `rest` a part of at least `at_least` bytes is lexed from:
-/// up to a line end twice as far on; `None` for all of it.
-fn part_window(rest: &str, at_least: usize) -> Option<usize> {
-    let reach = at_least.saturating_mul(2).saturating_add(256);
-    let line_end = find_byte(rest.as_bytes().get(reach..)?, b'\n')?;
-    Some(reach + line_end + 1).filter(|&window| window < rest.len())
-}
-
-/// [`lex_compact_part`] on all of `text` from `start`.
-fn lex_part_of(
-    text: &str,
-    file: FileId,
-    interner: &mut Interner,
-    start: usize,
-    at_least: usize,
-) -> (Vec<CompactToken>, Vec<LexError>, Option<usize>) {
-    let part = &text[start..];
     let mut errors = Vec::new();
-    let spliced = splice(part, file, start, &mut errors);
+    let spliced = splice(text, file, &mut errors);
     // Sized to the text: macro pasting lexes many tiny ones.
-    let expected = part.len().min(at_least.saturating_add(256));
-    let short_slots = (expected / 32)
+    let short_slots = (text.len() / 32)
         .clamp(8, MAX_SHORT_SLOTS)
         .next_power_of_two();
     let mut lexer = Lexer {
@@ -518,31 +451,26 @@ fn lex_part_of(
         text: &spliced.text,
         pos: 0,
         file,
-        base: start,
-        stop_after: at_least,
         splices: &spliced.splices,
         splice_cursor: 0,
         next_splice: spliced.splices.first().map_or(u32::MAX, |s| s.0),
         removed: 0,
         interner,
-        tokens: Vec::with_capacity(expected / 3 + 8),
+        tokens: Vec::with_capacity(text.len() / 3 + 8),
         short_syms: vec![(0, 0); short_slots],
         short_shift: 64 - short_slots.trailing_zeros(),
         errors: Vec::new(),
     };
-    // Every part but the first starts just after a newline.
-    lexer.run(start > 0);
-    let rest = (lexer.pos < lexer.src.len()).then(|| lexer.physical(lexer.pos).offset as usize);
+    lexer.run();
     let tokens = lexer.tokens;
     let mut lex_errors = lexer.errors;
     if !errors.is_empty() {
         // Splice warnings were found in a separate pass; keep source order.
-        errors.retain(|e| rest.is_none_or(|r| (e.location.offset as usize) < r));
         errors.append(&mut lex_errors);
         errors.sort_by_key(|e| e.location.offset);
         lex_errors = errors;
     }
-    (tokens, lex_errors, rest)
+    (tokens, lex_errors)
 }
 
 /// Phase 2 output: the text with backslash-newlines removed, and where they
@@ -553,8 +481,7 @@ struct Spliced<'a> {
     splices: Vec<(u32, u32)>,
 }
 
-/// Splices `text`, which starts at byte `base` of its file.
-fn splice<'a>(text: &'a str, file: FileId, base: usize, errors: &mut Vec<LexError>) -> Spliced<'a> {
+fn splice<'a>(text: &'a str, file: FileId, errors: &mut Vec<LexError>) -> Spliced<'a> {
     let bytes = text.as_bytes();
     // Built at the first splice: most sources have none and keep the
     // borrowed text.
@@ -581,7 +508,7 @@ fn splice<'a>(text: &'a str, file: FileId, base: usize, errors: &mut Vec<LexErro
         if j > i + 1 {
             errors.push(LexError {
                 kind: LexErrorKind::BackslashSpaceNewline,
-                location: Location::new(file, base + i),
+                location: Location::new(file, i),
             });
         }
         let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
@@ -612,10 +539,6 @@ struct Lexer<'s, 'i> {
     text: &'s str,
     pos: usize,
     file: FileId,
-    /// Where `src` starts in the file.
-    base: usize,
-    /// Stop at the first line end from here on.
-    stop_after: usize,
     splices: &'s [(u32, u32)],
     /// The next entry of `splices` to pass.
     splice_cursor: usize,
@@ -724,7 +647,7 @@ impl Lexer<'_, '_> {
         if logical as u32 >= self.next_splice {
             self.pass_splices(logical as u32);
         }
-        Location::new(self.file, self.base + logical + self.removed as usize)
+        Location::new(self.file, logical + self.removed as usize)
     }
 
     #[cold]
@@ -801,9 +724,9 @@ impl Lexer<'_, '_> {
             && &**self.interner.get(t[n - 1].sym) == "include"
     }
 
-    fn run(&mut self, after_newline: bool) {
+    fn run(&mut self) {
         let mut at_line_start = true;
-        let mut space = after_newline;
+        let mut space = false;
         // Whitespace and comments first, then one token.
         while let Some(&b) = self.src.get(self.pos) {
             match b {
@@ -811,9 +734,6 @@ impl Lexer<'_, '_> {
                     at_line_start = true;
                     space = true;
                     self.pos += 1;
-                    if self.pos >= self.stop_after {
-                        return;
-                    }
                     continue;
                 }
                 b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {
@@ -1120,46 +1040,6 @@ pub fn punct_at(s: &[u8]) -> Option<(Punct, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Lexing a text a part at a time, each part resuming where the last
-    /// stopped, gives what lexing it whole gives: the same tokens (line
-    /// starts and leading spaces included) and the same errors.
-    #[test]
-    fn parts_lex_as_the_whole() {
-        let short = [
-            "int a;\n  float b = 1.0f; // note \\\n still comment\nint c;\n",
-            "/* a\n comment */ x\n#define F(a) \\\n  (a)\n\"unterminated\nint y = 'c';\r\nz \\ \n w\n",
-            "\n\n  # if 1\n  @ $ `\n#endif\nlast",
-            "no newline at the end",
-        ];
-        // Longer than a part's window: comments and continued lines that
-        // run past it, and identifiers split across lines.
-        let long_comment = format!("int a;\n/*{}*/ int b;\n", "x\n".repeat(600));
-        let long_macro = format!("#define M \\\n{}1\nint c = M;\n", "+ 1 \\\n".repeat(300));
-        let mixed = format!(
-            "{}ab\\\ncd = \"s\\\nt\";\n// done \\\n{}\nint e;",
-            short.concat().repeat(8),
-            "still the comment ".repeat(40)
-        );
-        let long: [&str; 3] = [&long_comment, &long_macro, &mixed];
-        for text in short.into_iter().chain(long) {
-            let mut interner = Interner::default();
-            let whole = lex_compact(text, FileId(2), &mut interner);
-            for part in [1, 2, 5, 13, 100, 700] {
-                let mut tokens = Vec::new();
-                let mut errors = Vec::new();
-                let mut start = Some(0);
-                while let Some(at) = start {
-                    let (t, e, rest) = lex_compact_part(text, FileId(2), &mut interner, at, part);
-                    tokens.extend(t);
-                    errors.extend(e);
-                    start = rest;
-                }
-                assert_eq!(tokens, whole.0, "{text:?} in parts of {part}");
-                assert_eq!(errors, whole.1, "{text:?} in parts of {part}");
-            }
-        }
-    }
 
     fn toks(src: &str) -> Vec<(TokenKind, String)> {
         let l = lex(src, FileId(0));

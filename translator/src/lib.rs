@@ -6,9 +6,9 @@
 //! kernel -> [`spirv`] (validation, SPIR-V writing) + [`reflect`] (what the
 //! runtime needs to know to launch each kernel).
 //!
-//! `front` drives the first three stages: the parser hands the checker one
-//! external declaration at a time, and for large sources a helper thread
-//! preprocesses while the calling thread parses and checks.
+//! `front` drives the first three stages on the calling thread: the whole
+//! source is preprocessed, then the parser hands the checker one external
+//! declaration at a time.
 //!
 //! Every stage reports its [`diagnostic::Diagnostics`], kept in stage order,
 //! so that a failed build logs all of its errors, clang-style.
@@ -111,7 +111,7 @@ pub fn build_named(
     options: &BuildOptions,
     caps: &DeviceCaps,
 ) -> Result<Program, BuildError> {
-    let mut front = FrontEnd::run_overlapped(file_name, source, options, caps);
+    let mut front = FrontEnd::run(file_name, source, options, caps);
     let lowered = if front.diags.has_errors() {
         lower::Lowered {
             kernels: Vec::new(),
@@ -132,18 +132,6 @@ pub fn build_named(
 /// diagnostics log; `Err` when it has errors. For front-end tests, fuzzing
 /// and benchmarks of what precedes lowering.
 pub fn check_source(source: &str, options: &str, caps: &DeviceCaps) -> Result<String, BuildError> {
-    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
-    FrontEnd::run_overlapped(MAIN_FILE_NAME, source, &options, caps).log()
-}
-
-/// [`check_source`] with every stage on the calling thread, as small
-/// sources always run: for benchmarks that compare it with preprocessing
-/// on the helper thread.
-pub fn check_source_on_this_thread(
-    source: &str,
-    options: &str,
-    caps: &DeviceCaps,
-) -> Result<String, BuildError> {
     let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
     FrontEnd::run(MAIN_FILE_NAME, source, &options, caps).log()
 }

@@ -19,7 +19,6 @@ use crate::diagnostic::{Diagnostics, Location};
 use crate::lexer::{CompactToken, FxBuildHasher, Interner};
 use crate::token::{Punct, Token, TokenKind};
 use crate::types;
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -29,51 +28,33 @@ use std::sync::OnceLock;
 /// returned spells the tree's names.
 pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> (TranslationUnit, Interner) {
     let (tokens, interner) = intern_tokens(tokens);
-    let mut parser = Parser::new(diags.with_same_settings());
-    parser.add_all_tokens(tokens, interner.spellings().to_vec());
+    let mut parser = Parser::new(
+        tokens,
+        interner.spellings().to_vec(),
+        diags.with_same_settings(),
+    );
     let mut unit = TranslationUnit::default();
-    while let Next::Item(item) = parser.next_item() {
+    while let Some(item) = parser.next_item() {
         unit.items.push(item);
     }
     diags.append(parser.into_diagnostics());
     (unit, interner)
 }
 
-/// Gives each token its keyword class, classifying each distinct spelling
-/// once. It can run where the tokens are made (the preprocessing thread),
-/// so that the parser gets them classified.
-#[derive(Default)]
-pub(crate) struct Classifier {
-    kw_of_sym: Vec<Option<Kw>>,
-}
-
-impl Classifier {
-    /// The classes of `tokens`, whose symbols `spellings` spells.
-    pub(crate) fn classify(&mut self, tokens: &[CompactToken], spellings: &[Rc<str>]) -> Vec<Kw> {
-        self.kw_of_sym.resize(spellings.len(), None);
-        let kw_of_sym = &mut self.kw_of_sym;
-        tokens
-            .iter()
-            .map(|t| {
-                if t.kind == TokenKind::Identifier {
-                    *kw_of_sym[t.sym as usize]
-                        .get_or_insert_with(|| keyword(&spellings[t.sym as usize]))
-                } else {
-                    Kw::NotIdent
-                }
-            })
-            .collect()
-    }
-}
-
-/// What [`Parser::next_item`] found.
-pub(crate) enum Next {
-    /// The next external declaration (or what was recovered of it).
-    Item(ExternalDecl),
-    /// The end of the translation unit.
-    End,
-    /// More tokens must be added first.
-    NeedTokens,
+/// Each token's keyword class, classifying each distinct spelling once.
+fn classify(tokens: &[CompactToken], spellings: &[Rc<str>]) -> Vec<Kw> {
+    let mut kw_of_sym: Vec<Option<Kw>> = vec![None; spellings.len()];
+    tokens
+        .iter()
+        .map(|t| {
+            if t.kind == TokenKind::Identifier {
+                *kw_of_sym[t.sym as usize]
+                    .get_or_insert_with(|| keyword(&spellings[t.sym as usize]))
+            } else {
+                Kw::NotIdent
+            }
+        })
+        .collect()
 }
 
 /// Public tokens in the preprocessor's form. Tokens from one lexer or
@@ -114,7 +95,7 @@ const MAX_DEPTH: u32 = 256;
 
 /// What an identifier means to the parser, decided by its spelling alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kw {
+enum Kw {
     /// The token is not an identifier.
     NotIdent,
     /// An ordinary name, possibly a typedef name.
@@ -162,7 +143,7 @@ pub(crate) enum Kw {
 
 /// A keyword that spells (part of) a scalar type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ScalarWord {
+enum ScalarWord {
     Void,
     Bool,
     Char,
@@ -306,33 +287,18 @@ fn add_qualifier(q: &mut Qualifiers, kw: Kw) -> bool {
     true
 }
 
-/// The parser of one translation unit. It reads the preprocessor's own
-/// tokens (each a symbol of the preprocessor's interner), which may arrive in
-/// chunks while it parses: [`Parser::add_tokens`] appends a chunk, and
+/// The parser of one translation unit: it reads the preprocessor's own
+/// tokens (each a symbol of the preprocessor's interner), and
 /// [`Parser::next_item`] parses one external declaration at a time.
-///
-/// A chunk ends at a declaration boundary (after a `;` or a function body,
-/// outside any bracket); a declaration is only started before the last
-/// chunk, so the whole of it and what follows it is there. Only malformed input can
-/// make the parser read past the tokens it has while more are to come;
-/// [`Parser::read_past_input`] then says so, and the caller parses again
-/// once it has them all.
 pub(crate) struct Parser {
+    /// The tokens, ending with the Eof.
     tokens: Vec<CompactToken>,
-    /// The spelling of each symbol: a copy of the preprocessor's
-    /// interner's, which grows as the tokens come.
+    /// The spelling of each symbol.
     spellings: Vec<Rc<str>>,
     /// Each token's keyword class, parallel to `tokens`.
     words: Vec<Kw>,
-    /// The Eof every position past the tokens reads: the final token once
-    /// all have come.
+    /// The Eof every position past the tokens reads.
     eof: CompactToken,
-    /// All tokens have come (the last one is the Eof).
-    complete: bool,
-    /// Where the last chunk begins in `tokens`.
-    last_chunk_start: usize,
-    /// A token past `tokens` was read while more were to come.
-    read_past: Cell<bool>,
     pos: usize,
     diags: Diagnostics,
     /// Names declared in each scope, innermost last, and whether each is a
@@ -357,24 +323,33 @@ struct Reported;
 type PResult<T> = Result<T, Reported>;
 
 impl Parser {
-    /// A parser with no tokens yet, whose diagnostics go to `diags`.
-    pub(crate) fn new(diags: Diagnostics) -> Self {
-        Parser {
-            tokens: Vec::new(),
-            spellings: Vec::new(),
-            words: Vec::new(),
-            eof: CompactToken {
+    /// A parser of `tokens` (which end with the Eof), whose symbols
+    /// `spellings` spells; its diagnostics go to `diags`.
+    pub(crate) fn new(
+        tokens: Vec<CompactToken>,
+        spellings: Vec<Rc<str>>,
+        diags: Diagnostics,
+    ) -> Self {
+        let eof = match tokens.last() {
+            Some(&t) => CompactToken {
+                kind: TokenKind::Eof,
+                ..t
+            },
+            None => CompactToken {
                 location: Location::new(crate::diagnostic::FileId(0), 0),
                 sym: 0,
                 kind: TokenKind::Eof,
                 flags: 0,
             },
-            complete: false,
-            last_chunk_start: 0,
-            read_past: Cell::new(false),
+        };
+        Parser {
+            words: classify(&tokens, &spellings),
+            names: vec![None; spellings.len()],
+            tokens,
+            spellings,
+            eof,
             pos: 0,
             diags,
-            names: Vec::new(),
             shadowed: Vec::new(),
             scope_starts: Vec::new(),
             depth: 0,
@@ -382,67 +357,9 @@ impl Parser {
         }
     }
 
-    /// Makes room for `tokens` more tokens, so that appending chunks does
-    /// not copy the ones before them again and again.
-    pub(crate) fn reserve(&mut self, tokens: usize) {
-        self.tokens.reserve(tokens);
-        self.words.reserve(tokens);
-    }
-
     /// The spelling of each symbol: what the tree's names are.
     pub(crate) fn spellings(&self) -> &[Rc<str>] {
         &self.spellings
-    }
-
-    /// The spellings, for adding those of the next chunk's new symbols.
-    pub(crate) fn spellings_mut(&mut self) -> &mut Vec<Rc<str>> {
-        &mut self.spellings
-    }
-
-    /// Appends all the tokens (ending with the Eof) at once, with the
-    /// spelling of every symbol.
-    pub(crate) fn add_all_tokens(&mut self, tokens: Vec<CompactToken>, spellings: Vec<Rc<str>>) {
-        let words = Classifier::default().classify(&tokens, &spellings);
-        self.spellings = spellings;
-        self.add_tokens(tokens, words, true);
-    }
-
-    /// Appends a chunk of tokens, whose spellings the parser has, and
-    /// their keyword classes; `last` when it is the final one, which ends
-    /// with the Eof.
-    pub(crate) fn add_tokens(&mut self, chunk: Vec<CompactToken>, words: Vec<Kw>, last: bool) {
-        self.names.resize(self.spellings.len(), None);
-        self.last_chunk_start = self.tokens.len();
-        if self.tokens.capacity() == 0 {
-            self.tokens = chunk;
-            self.words = words;
-        } else {
-            self.tokens.extend_from_slice(&chunk);
-            self.words.extend_from_slice(&words);
-        }
-        if let Some(&t) = self.tokens.last() {
-            self.eof = CompactToken {
-                kind: TokenKind::Eof,
-                ..t
-            };
-        }
-        self.complete = last;
-    }
-
-    /// Whether a token past those added was read before the last chunk
-    /// came, so that what was parsed may differ from a parse of all of
-    /// them.
-    pub(crate) fn read_past_input(&self) -> bool {
-        self.read_past.get()
-    }
-
-    /// The tokens and their spellings, to parse again from the start.
-    pub(crate) fn into_input(self) -> (Vec<CompactToken>, Vec<Rc<str>>) {
-        (self.tokens, self.spellings)
-    }
-
-    pub(crate) fn diagnostics(&self) -> &Diagnostics {
-        &self.diags
     }
 
     pub(crate) fn into_diagnostics(self) -> Diagnostics {
@@ -458,7 +375,7 @@ impl Parser {
     fn peek(&self) -> CompactToken {
         match self.tokens.get(self.pos) {
             Some(&t) => t,
-            None => self.past_input(),
+            None => self.past_end(),
         }
     }
 
@@ -466,15 +383,12 @@ impl Parser {
     fn peek_at(&self, n: usize) -> CompactToken {
         match self.tokens.get(self.pos + n) {
             Some(&t) => t,
-            None => self.past_input(),
+            None => self.past_end(),
         }
     }
 
     #[cold]
-    fn past_input(&self) -> CompactToken {
-        if !self.complete {
-            self.read_past.set(true);
-        }
+    fn past_end(&self) -> CompactToken {
         self.eof
     }
 
@@ -483,10 +397,7 @@ impl Parser {
     fn kw_at(&self, n: usize) -> Kw {
         match self.words.get(self.pos + n) {
             Some(&kw) => kw,
-            None => {
-                self.past_input();
-                Kw::NotIdent
-            }
+            None => Kw::NotIdent,
         }
     }
 
@@ -717,13 +628,10 @@ impl Parser {
 
     /// Parses the next external declaration, skipping empty ones, stray
     /// `}` and pragmas at file scope.
-    pub(crate) fn next_item(&mut self) -> Next {
+    pub(crate) fn next_item(&mut self) -> Option<ExternalDecl> {
         loop {
-            if !self.complete && self.pos >= self.last_chunk_start {
-                return Next::NeedTokens;
-            }
             match self.peek().kind {
-                TokenKind::Eof => return Next::End,
+                TokenKind::Eof => return None,
                 TokenKind::Pragma => {
                     self.pos += 1;
                     continue;
@@ -741,7 +649,7 @@ impl Parser {
             }
             let start = self.pos;
             match self.external_decl() {
-                Ok(item) => return Next::Item(item),
+                Ok(item) => return Some(item),
                 Err(Reported) => {
                     self.recover();
                     if self.pos == start {

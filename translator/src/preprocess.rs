@@ -106,66 +106,6 @@ pub(crate) fn preprocess_compact(
     input: &PreprocessInput,
     diags: &mut Diagnostics,
 ) -> (Vec<CompactToken>, Interner) {
-    preprocess_streamed(
-        sources,
-        main,
-        input,
-        diags,
-        usize::MAX,
-        usize::MAX,
-        &mut |_, _| {},
-    )
-}
-
-/// The first part of a file lexed in parts, in bytes; each part after it
-/// doubles, up to the caller's size. Lexing a 4 KiB first part held back
-/// the first tokens by about 50 us.
-const FIRST_PART_BYTES: usize = 512;
-
-/// The output offered first by [`preprocess_streamed`], in tokens; each
-/// offer after it doubles, up to the caller's size.
-const FIRST_FLUSH_TOKENS: usize = 8;
-
-/// A size that starts small and doubles with each use, up to a limit: the
-/// first parts of a file are lexed, and the first output offered, in small
-/// pieces so that they come out early, and the rest in larger ones.
-#[derive(Clone, Copy)]
-struct Doubling {
-    next: usize,
-    limit: usize,
-}
-
-impl Doubling {
-    fn new(first: usize, limit: usize) -> Self {
-        Doubling {
-            next: first.min(limit),
-            limit,
-        }
-    }
-
-    /// The next size; the one after it is twice as large, up to the limit.
-    fn take(&mut self) -> usize {
-        let size = self.next;
-        self.next = size.saturating_mul(2).min(self.limit);
-        size
-    }
-}
-
-/// [`preprocess_compact`], showing the output to `flush` as it grows, so
-/// that a consumer on another thread can start on it: whenever at least
-/// `every` more tokens are out, `flush` sees them (with the interner that
-/// spells them) and may take a prefix of them away. What it has not taken
-/// is returned, with the Eof. Main is lexed in parts that grow to about
-/// `part` bytes, so that the first tokens come out early.
-pub(crate) fn preprocess_streamed(
-    sources: &mut SourceMap,
-    main: FileId,
-    input: &PreprocessInput,
-    diags: &mut Diagnostics,
-    part: usize,
-    every: usize,
-    flush: &mut dyn FnMut(&mut Vec<CompactToken>, &Interner),
-) -> (Vec<CompactToken>, Interner) {
     let predefined = predefined_source(input.options, input.caps);
     let command_line = command_line_source(input.options);
     let main_len = sources.file(main).text.len();
@@ -188,11 +128,7 @@ pub(crate) fn preprocess_streamed(
         pp.save_prelude(builtin);
     }
     // A stack: the command line runs before main.
-    if part == usize::MAX {
-        pp.push_file(main, None);
-    } else {
-        pp.push_file_in_parts(main, part);
-    }
+    pp.push_file(main, None);
     if let Some(text) = command_line {
         let id = pp.sources.add("<command line>", text);
         pp.push_file(id, None);
@@ -200,7 +136,7 @@ pub(crate) fn preprocess_streamed(
     // Expansion usually grows a kernel's token count: reserve for that, so
     // the (large) output is not copied while it grows.
     let mut out = Vec::with_capacity(main_len / 2 + 16);
-    pp.run_flushing(&mut out, every, flush);
+    pp.run(&mut out);
     // Leave no macro disabled: the prelude's are shared with later builds.
     while !pp.ctxs.is_empty() {
         pp.pop_context();
@@ -719,10 +655,6 @@ struct FileState {
     conds: Vec<Cond>,
     /// Directory for `#include "..."` relative to this file (disk files).
     dir: Option<PathBuf>,
-    /// For a file lexed in parts (see [`Preprocessor::push_file_in_parts`]):
-    /// where the text not lexed yet starts, and the sizes of the parts.
-    unlexed: Option<usize>,
-    parts: Doubling,
 }
 
 impl FileState {
@@ -916,12 +848,10 @@ impl<'p> Preprocessor<'p> {
         if self.halted || !self.ctxs.is_empty() {
             return;
         }
-        let mut interner = self.interner.clone();
-        interner.mark_prelude();
         let entry = PreludeCache {
             source: self.sources.file(builtin).text.clone(),
             file: builtin,
-            interner,
+            interner: self.interner.clone(),
             macros: self.macros.clone(),
         };
         PRELUDE.with(|cache| *cache.borrow_mut() = Some(entry));
@@ -950,22 +880,8 @@ impl<'p> Preprocessor<'p> {
     }
 
     fn push_file(&mut self, id: FileId, dir: Option<PathBuf>) {
-        self.push_file_part(id, dir, Doubling::new(usize::MAX, usize::MAX));
-    }
-
-    /// Pushes file `id` lexed a part at a time, each when the tokens before
-    /// it run out, so that its first tokens come out sooner (for a consumer
-    /// on another thread): the parts grow from [`FIRST_PART_BYTES`] to
-    /// about `part` bytes.
-    fn push_file_in_parts(&mut self, id: FileId, part: usize) {
-        self.push_file_part(id, None, Doubling::new(FIRST_PART_BYTES, part));
-    }
-
-    /// Pushes file `id`, lexing its first part; `parts` gives the sizes.
-    fn push_file_part(&mut self, id: FileId, dir: Option<PathBuf>, mut parts: Doubling) {
-        let text = &self.sources.file(id).text;
-        let (toks, errors, unlexed) =
-            lexer::lex_compact_part(text, id, &mut self.interner, 0, parts.take());
+        let (toks, errors) =
+            lexer::lex_compact(&self.sources.file(id).text, id, &mut self.interner);
         let next_err = errors.first().map_or(u32::MAX, |e| e.location.offset);
         self.files.push(FileState {
             id,
@@ -976,43 +892,7 @@ impl<'p> Preprocessor<'p> {
             next_err,
             conds: Vec::new(),
             dir,
-            unlexed,
-            parts,
         });
-    }
-
-    /// Lexes the next part of the current file when it is lexed in parts
-    /// and its tokens have run out; false when there is nothing left to
-    /// lex. Every reader that takes the end of the file's tokens for the end
-    /// of the file asks this first.
-    #[cold]
-    fn lex_rest(&mut self) -> bool {
-        let Some(f) = self.files.last_mut() else {
-            return false;
-        };
-        let Some(start) = f.unlexed.take() else {
-            return false;
-        };
-        let (toks, mut errors, unlexed) = lexer::lex_compact_part(
-            &self.sources.file(f.id).text,
-            f.id,
-            &mut self.interner,
-            start,
-            f.parts.take(),
-        );
-        f.unlexed = unlexed;
-        // Only tokens not read yet (none, as callers ask when the tokens
-        // run out) stay: keeping them all would copy every earlier part
-        // again each time the vector grows.
-        f.toks.drain(..f.pos.min(f.toks.len()));
-        f.toks.extend_from_slice(&toks);
-        f.pos = 0;
-        f.errors.append(&mut errors);
-        f.next_err = f
-            .errors
-            .get(f.err_pos)
-            .map_or(u32::MAX, |e| e.location.offset);
-        true
     }
 
     fn end_of_file(&mut self) {
@@ -1051,26 +931,7 @@ impl<'p> Preprocessor<'p> {
 
     /// The whole token stream into `out`.
     fn run(&mut self, out: &mut Vec<PpTok>) {
-        self.run_flushing(out, usize::MAX, &mut |_, _| {});
-    }
-
-    /// [`Preprocessor::run`], calling `flush` whenever `out` has grown by
-    /// `every` tokens since it was last called.
-    fn run_flushing(
-        &mut self,
-        out: &mut Vec<PpTok>,
-        every: usize,
-        flush: &mut dyn FnMut(&mut Vec<PpTok>, &Interner),
-    ) {
-        // The first offers come sooner, so that the parser can start on
-        // the first declarations while the rest are preprocessed.
-        let mut steps = Doubling::new(FIRST_FLUSH_TOKENS, every);
-        let mut flush_at = steps.take();
         loop {
-            if out.len() >= flush_at {
-                flush(out, &self.interner);
-                flush_at = out.len().saturating_add(steps.take());
-            }
             if self.ctxs.is_empty() {
                 self.copy_plain_tokens(out);
             } else {
@@ -1165,9 +1026,6 @@ impl<'p> Preprocessor<'p> {
         loop {
             let f = self.files.last_mut()?;
             let Some(t) = f.next(true, self.diags) else {
-                if self.lex_rest() {
-                    continue;
-                }
                 if mode == Mode::Args {
                     return None;
                 }
@@ -1957,9 +1815,6 @@ impl<'p> Preprocessor<'p> {
                 return;
             };
             let Some(t) = f.next(false, self.diags) else {
-                if self.lex_rest() {
-                    continue;
-                }
                 return;
             };
             if !(t.line_start() && t.is_punct(Punct::Hash)) {
@@ -4221,45 +4076,6 @@ char p[] = join(x, y);",
     }
 
     /// `cargo test --release -- --ignored --nocapture perf` to measure.
-    /// A file lexed in parts starts with a small part, so that its first
-    /// tokens come out early, and the parts double up to the given size.
-    #[test]
-    fn parts_grow_from_a_small_first_part() {
-        let src = "int a_name_of_some_length;\n".repeat(1000);
-        let mut sources = SourceMap::default();
-        let main = sources.add("<source>", &src);
-        let mut diags = Diagnostics::default();
-        let (options, caps) = (BuildOptions::default(), DeviceCaps::full());
-        let input = PreprocessInput {
-            options: &options,
-            caps: &caps,
-            embedded_headers: &[],
-        };
-        let interner = Interner::with_capacity(64);
-        let mut pp = Preprocessor::new(&mut sources, &input, &mut diags, interner, Vec::new());
-        pp.push_file_in_parts(main, 4096);
-        let mut ends = vec![0];
-        let mut tokens = 0;
-        while let Some(end) = pp.files[0].unlexed {
-            ends.push(end);
-            tokens += pp.files[0].toks.len();
-            pp.files[0].pos = pp.files[0].toks.len();
-            assert!(pp.lex_rest());
-        }
-        tokens += pp.files[0].toks.len();
-        ends.push(src.len());
-        let parts: Vec<usize> = ends.windows(2).map(|w| w[1] - w[0]).collect();
-        let line = 27;
-        for (i, &part) in parts[..parts.len() - 1].iter().enumerate() {
-            let size = (FIRST_PART_BYTES << i).min(4096);
-            assert!(
-                (size..size + line).contains(&part),
-                "part {i} is {part} bytes, not about {size}: {parts:?}"
-            );
-        }
-        assert_eq!(tokens, 3 * 1000);
-    }
-
     #[test]
     #[ignore]
     fn perf_thousand_lines() {
