@@ -4,8 +4,9 @@
 //! N = 1, over 10, is the per-call figure `docs/performance.md` reports.
 //! A second argument `spirv` builds to SPIR-V instead; any other second
 //! argument is the path of an OpenCL C file to check instead of
-//! `kernels_1000.cl`. Links the ICD's allocator, as `clBuildProgram` runs
-//! inside it.
+//! `kernels_1000.cl`. The runs share one [`translator::Session`], as a
+//! runtime's builds for one device do. Links the ICD's allocator, as
+//! `clBuildProgram` runs inside it.
 
 use layer as _;
 
@@ -23,15 +24,17 @@ fn main() {
     };
     let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let caps = translator::DeviceCaps::full();
+    let session = translator::Session::new();
     for _ in 0..runs {
         if spirv {
-            let program =
-                translator::build(std::hint::black_box(&source), "", &caps).expect("build");
+            let program = session
+                .build(std::hint::black_box(&source), "", &caps)
+                .expect("build");
             for k in &program.kernels {
                 std::hint::black_box(k.spirv([64, 1, 1], &[]).expect("spirv"));
             }
         } else {
-            let checked = translator::check_source(std::hint::black_box(&source), "", &caps);
+            let checked = session.check_source(std::hint::black_box(&source), "", &caps);
             assert!(checked.is_ok(), "{path} must check");
         }
     }

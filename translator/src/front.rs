@@ -18,7 +18,7 @@ use crate::diagnostic::{Diagnostics, SourceMap};
 use crate::lexer::{CompactToken, Interner};
 use crate::options::BuildOptions;
 use crate::parse::Parser;
-use crate::preprocess::{self, PreprocessInput};
+use crate::preprocess::{self, PreludeCache, PreprocessInput};
 use crate::{hir, BuildError};
 
 /// The result of preprocessing, parsing and checking one source.
@@ -29,14 +29,22 @@ pub(crate) struct FrontEnd {
 }
 
 impl FrontEnd {
-    /// Runs the front end on `source`, named `file_name` in diagnostics.
-    pub fn run(file_name: &str, source: &str, options: &BuildOptions, caps: &DeviceCaps) -> Self {
-        Self::run_with_headers(file_name, source, options, caps, &[], |_, _, _| {})
+    /// Runs the front end on `source`, named `file_name` in diagnostics,
+    /// with the predefined macros' table kept in `prelude`.
+    pub fn run(
+        prelude: &PreludeCache,
+        file_name: &str,
+        source: &str,
+        options: &BuildOptions,
+        caps: &DeviceCaps,
+    ) -> Self {
+        Self::run_with_headers(prelude, file_name, source, options, caps, &[], |_, _, _| {})
     }
 
     /// [`FrontEnd::run`] with embedded headers, showing the preprocessed
     /// tokens to `see_tokens` before they are parsed.
     pub fn run_with_headers(
+        prelude: &PreludeCache,
         file_name: &str,
         source: &str,
         options: &BuildOptions,
@@ -53,6 +61,7 @@ impl FrontEnd {
             options,
             caps,
             embedded_headers,
+            prelude,
         };
         let (tokens, interner) =
             preprocess::preprocess_compact(&mut sources, main, &input, &mut diags);

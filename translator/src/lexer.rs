@@ -360,6 +360,15 @@ impl Interner {
         &self.syms[sym as usize]
     }
 
+    /// The symbols in a form that can cross threads.
+    pub(crate) fn freeze(&self) -> FrozenInterner {
+        FrozenInterner {
+            slots: self.slots.clone(),
+            shift: self.shift,
+            spellings: self.syms.iter().map(|s| Box::from(&**s)).collect(),
+        }
+    }
+
     /// How many symbols there are (each is below this).
     pub fn len(&self) -> usize {
         self.syms.len()
@@ -400,6 +409,28 @@ impl Interner {
             text: self.syms[t.sym as usize].clone(),
             location: t.location,
             leading_space: t.space(),
+        }
+    }
+}
+
+/// An [`Interner`]'s symbols, kept where the interner's `Rc` spellings
+/// cannot go: in a cache that builds on other threads read.
+pub(crate) struct FrozenInterner {
+    slots: Vec<(u32, u32)>,
+    shift: u32,
+    spellings: Vec<Box<str>>,
+}
+
+impl FrozenInterner {
+    /// An interner with the same symbols, and room for as many more before
+    /// it grows.
+    pub(crate) fn thaw(&self) -> Interner {
+        let mut syms = Vec::with_capacity(self.slots.len() / 2);
+        syms.extend(self.spellings.iter().map(|s| Rc::from(&**s)));
+        Interner {
+            slots: self.slots.clone(),
+            shift: self.shift,
+            syms,
         }
     }
 }

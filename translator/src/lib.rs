@@ -87,11 +87,79 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
+/// What a caller keeps between builds to make later ones cheaper: the
+/// macro table the predefined macros leave, which takes most of the front
+/// end's time on a small kernel to make (see [`preprocess::PreludeCache`]).
+/// A runtime keeps one per device and may build on any thread through it;
+/// the free functions ([`build`], [`check_source`], ...) start a fresh one
+/// each call.
+#[derive(Default)]
+pub struct Session {
+    prelude: preprocess::PreludeCache,
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Compiles OpenCL C `source` with the command-line `options` for a
+    /// device with `caps`.
+    pub fn build(
+        &self,
+        source: &str,
+        options: &str,
+        caps: &DeviceCaps,
+    ) -> Result<Program, BuildError> {
+        let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+        self.build_named(MAIN_FILE_NAME, source, &options, caps)
+    }
+
+    /// [`Session::build`] with options already parsed, for a source with a
+    /// file name (the offline compiler's), so diagnostics and `__FILE__`
+    /// name it.
+    pub fn build_named(
+        &self,
+        file_name: &str,
+        source: &str,
+        options: &BuildOptions,
+        caps: &DeviceCaps,
+    ) -> Result<Program, BuildError> {
+        let mut front = FrontEnd::run(&self.prelude, file_name, source, options, caps);
+        let lowered = if front.diags.has_errors() {
+            lower::Lowered {
+                kernels: Vec::new(),
+                globals: reflect::ProgramGlobals::default(),
+            }
+        } else {
+            lower::lower(&front.program, options, caps, &mut front.diags)
+        };
+        let log = front.log()?;
+        Ok(Program {
+            kernels: lowered.kernels,
+            globals: lowered.globals,
+            log,
+        })
+    }
+
+    /// Runs the front end only (preprocess, parse, check) and returns the
+    /// diagnostics log; `Err` when it has errors. For front-end tests,
+    /// fuzzing and benchmarks of what precedes lowering.
+    pub fn check_source(
+        &self,
+        source: &str,
+        options: &str,
+        caps: &DeviceCaps,
+    ) -> Result<String, BuildError> {
+        let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+        FrontEnd::run(&self.prelude, MAIN_FILE_NAME, source, &options, caps).log()
+    }
+}
+
 /// Compiles OpenCL C `source` with the command-line `options` for a device
 /// with `caps`.
 pub fn build(source: &str, options: &str, caps: &DeviceCaps) -> Result<Program, BuildError> {
-    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
-    build_with(source, &options, caps)
+    Session::new().build(source, options, caps)
 }
 
 /// [`build`] with options already parsed.
@@ -111,29 +179,12 @@ pub fn build_named(
     options: &BuildOptions,
     caps: &DeviceCaps,
 ) -> Result<Program, BuildError> {
-    let mut front = FrontEnd::run(file_name, source, options, caps);
-    let lowered = if front.diags.has_errors() {
-        lower::Lowered {
-            kernels: Vec::new(),
-            globals: reflect::ProgramGlobals::default(),
-        }
-    } else {
-        lower::lower(&front.program, options, caps, &mut front.diags)
-    };
-    let log = front.log()?;
-    Ok(Program {
-        kernels: lowered.kernels,
-        globals: lowered.globals,
-        log,
-    })
+    Session::new().build_named(file_name, source, options, caps)
 }
 
-/// Runs the front end only (preprocess, parse, check) and returns the
-/// diagnostics log; `Err` when it has errors. For front-end tests, fuzzing
-/// and benchmarks of what precedes lowering.
+/// [`Session::check_source`] with a fresh session.
 pub fn check_source(source: &str, options: &str, caps: &DeviceCaps) -> Result<String, BuildError> {
-    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
-    FrontEnd::run(MAIN_FILE_NAME, source, &options, caps).log()
+    Session::new().check_source(source, options, caps)
 }
 
 /// The size, alignment and member offsets of a type, as the layout engine
@@ -157,7 +208,8 @@ pub fn type_layouts(
     caps: &DeviceCaps,
 ) -> Result<Vec<TypeLayout>, BuildError> {
     let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
-    let front = FrontEnd::run(MAIN_FILE_NAME, source, &options, caps);
+    let prelude = preprocess::PreludeCache::default();
+    let front = FrontEnd::run(&prelude, MAIN_FILE_NAME, source, &options, caps);
     front.log()?;
     let fields_of = |ty: &types::Type| match ty {
         types::Type::Record(r) => {
@@ -214,6 +266,7 @@ pub fn preprocess_to_string(
         options,
         caps,
         embedded_headers: &[],
+        prelude: &preprocess::PreludeCache::default(),
     };
     let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
     (

@@ -22,14 +22,14 @@
 //! table is a vector indexed by symbol. They become public [`Token`]s only
 //! on the way out.
 
-use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::caps::DeviceCaps;
 use crate::diagnostic::{Diagnostics, FileId, LineDirective, Location, SourceMap};
-use crate::lexer::{self, CompactToken, Interner, LexError, SPACE};
+use crate::lexer::{self, CompactToken, FrozenInterner, Interner, LexError, SPACE};
 use crate::options::{BuildOptions, ClStd, MacroOption};
 use crate::token::{Punct, Token, TokenKind};
 
@@ -40,6 +40,9 @@ pub struct PreprocessInput<'a> {
     /// `(name, text)` of headers that `#include` finds before any `-I`
     /// directory.
     pub embedded_headers: &'a [(&'a str, &'a str)],
+    /// Where the macro table the predefined macros leave is kept between
+    /// builds.
+    pub prelude: &'a PreludeCache,
 }
 
 /// Deepest `#include` nesting, as in clang.
@@ -112,21 +115,27 @@ pub(crate) fn preprocess_compact(
     // The predefines run first, then the command line, then main. The
     // predefines only define macros, and the same ones every time for the
     // same options and device: their macro table (and the interner it
-    // refers to) is kept per thread and cloned, instead of lexing and
-    // running a few hundred `#define`s per build.
+    // refers to) is kept in `input.prelude` and copied, instead of lexing
+    // and running a few hundred `#define`s per build.
     let builtin = sources.add("<built-in>", predefined);
-    let cached = cached_prelude(&sources.file(builtin).text, builtin);
-    let restored = cached.is_some();
-    // Room for a large kernel's spellings besides the predefines', so that
-    // the interner does not grow while main is lexed.
-    let (interner, macros) = cached.unwrap_or_else(|| (Interner::with_capacity(2048), Vec::new()));
-    let mut pp = Preprocessor::new(sources, input, diags, interner, macros);
-    if !restored {
-        pp.define_builtins();
-        pp.push_file(builtin, None);
-        pp.run(&mut Vec::new());
-        pp.save_prelude(builtin);
-    }
+    let cached = input.prelude.get(&sources.file(builtin).text, builtin);
+    let mut pp = match &cached {
+        Some(prelude) => {
+            let interner = prelude.interner.thaw();
+            Preprocessor::new(sources, input, diags, interner, prelude.macros.clone())
+        }
+        None => {
+            // Room for a large kernel's spellings besides the predefines',
+            // so that the interner does not grow while main is lexed.
+            let interner = Interner::with_capacity(2048);
+            let mut pp = Preprocessor::new(sources, input, diags, interner, Vec::new());
+            pp.define_builtins();
+            pp.push_file(builtin, None);
+            pp.run(&mut Vec::new());
+            pp.save_prelude(builtin, input.prelude);
+            pp
+        }
+    };
     // A stack: the command line runs before main.
     pp.push_file(main, None);
     if let Some(text) = command_line {
@@ -137,10 +146,6 @@ pub(crate) fn preprocess_compact(
     // the (large) output is not copied while it grows.
     let mut out = Vec::with_capacity(main_len / 2 + 16);
     pp.run(&mut out);
-    // Leave no macro disabled: the prelude's are shared with later builds.
-    while !pp.ctxs.is_empty() {
-        pp.pop_context();
-    }
     out.push(CompactToken {
         location: Location::new(main, main_len),
         sym: pp.names.empty,
@@ -356,34 +361,38 @@ fn command_line_source(options: &BuildOptions) -> Option<String> {
     Some(s)
 }
 
+/// The macro table the predefined macros leave, kept between builds:
+/// running them is most of the front end's work on a small kernel. It
+/// holds the table of the last build that ran them, for its options and
+/// device. Builds on several threads may share one (a runtime keeps one per
+/// device), so it holds nothing tied to a thread: the table is behind a
+/// mutex, and each build copies it out.
+#[derive(Default)]
+pub struct PreludeCache(Mutex<Option<Arc<Prelude>>>);
+
 /// The macro table after the predefines, for one predefined source.
-struct PreludeCache {
+struct Prelude {
     source: String,
     /// The `<built-in>` file the macros' locations point into.
     file: FileId,
     /// The symbols the table's indices and the macros' tokens refer to.
-    interner: Interner,
-    macros: Vec<Option<Rc<Macro>>>,
+    interner: FrozenInterner,
+    macros: Vec<Option<Arc<Macro>>>,
 }
 
-thread_local! {
-    static PRELUDE: RefCell<Option<PreludeCache>> = const { RefCell::new(None) };
-}
+impl PreludeCache {
+    /// The table the predefines `text` of file `builtin` leave; `None` when
+    /// the cache holds another one.
+    fn get(&self, text: &str, builtin: FileId) -> Option<Arc<Prelude>> {
+        let last = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        last.as_ref()
+            .filter(|p| p.file == builtin && p.source == text)
+            .cloned()
+    }
 
-/// The macro table (and the interner it refers to) the predefines `text`
-/// of file `builtin` leave, from this thread's cache; `None` when it holds
-/// another one.
-fn cached_prelude(text: &str, builtin: FileId) -> Option<(Interner, Vec<Option<Rc<Macro>>>)> {
-    PRELUDE.with(|cache| {
-        let cache = cache.borrow();
-        let c = cache
-            .as_ref()
-            .filter(|c| c.file == builtin && c.source == text)?;
-        for m in c.macros.iter().flatten() {
-            m.disabled.set(false);
-        }
-        Some((c.interner.clone(), c.macros.clone()))
-    })
+    fn set(&self, prelude: Prelude) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(prelude));
+    }
 }
 
 /// A token on its way through the preprocessor: `Copy`, its spelling a
@@ -516,8 +525,6 @@ struct Macro {
     /// arguments to pre-expand.
     used_params: Vec<u32>,
     location: Location,
-    /// Set while an expansion of this macro is live on the context stack.
-    disabled: Cell<bool>,
 }
 
 impl Macro {
@@ -548,8 +555,9 @@ struct Context {
     /// The tokens still to read, last first: reading pops, and the spent
     /// vector goes back to the pool.
     toks: Vec<PpTok>,
-    /// The macro this is the replacement of; disabled until popped.
-    mac: Option<Rc<Macro>>,
+    /// The name of the macro this is the replacement of, which is disabled
+    /// until this is popped.
+    mac: Option<u32>,
     /// An argument or directive line expanded on its own: reading stops here
     /// instead of falling through to what lies below.
     barrier: bool,
@@ -593,7 +601,7 @@ struct ArgReader {
 impl ArgReader {
     /// Adds `t` to `args`; true when it is the `)` closing the list.
     #[inline(always)]
-    fn take(&mut self, mut t: PpTok, args: &mut Args, macros: &[Option<Rc<Macro>>]) -> bool {
+    fn take(&mut self, mut t: PpTok, args: &mut Args, disabled: &[bool]) -> bool {
         match t.kind {
             TokenKind::Punct(Punct::LParen) => self.depth += 1,
             TokenKind::Punct(Punct::RParen) => {
@@ -607,12 +615,7 @@ impl ArgReader {
                 return false;
             }
             TokenKind::Identifier
-                if self.paint
-                    && !t.is_blue()
-                    && macros
-                        .get(t.sym as usize)
-                        .and_then(Option::as_ref)
-                        .is_some_and(|m| m.disabled.get()) =>
+                if self.paint && !t.is_blue() && disabled.get(t.sym as usize) == Some(&true) =>
             {
                 t.flags |= BLUE;
             }
@@ -733,7 +736,10 @@ struct Preprocessor<'p> {
     names: Names,
     /// Indexed by symbol: the macro that name is, if any. Most identifiers
     /// are not macros, and this answers for them with one load.
-    macros: Vec<Option<Rc<Macro>>>,
+    macros: Vec<Option<Arc<Macro>>>,
+    /// Indexed by symbol: an expansion of the macro of that name is live
+    /// on the context stack, so the name does not expand.
+    disabled: Vec<bool>,
     /// Spent token vectors, reused for replacement lists and expansions.
     tok_pool: Vec<Vec<PpTok>>,
     /// Spent argument lists, reused by `collect_args`.
@@ -765,7 +771,7 @@ impl<'p> Preprocessor<'p> {
         input: &'p PreprocessInput<'p>,
         diags: &'p mut Diagnostics,
         mut interner: Interner,
-        macros: Vec<Option<Rc<Macro>>>,
+        macros: Vec<Option<Arc<Macro>>>,
     ) -> Self {
         let names = Names::new(&mut interner);
         Preprocessor {
@@ -775,6 +781,7 @@ impl<'p> Preprocessor<'p> {
             embedded: input.embedded_headers,
             interner,
             names,
+            disabled: vec![false; macros.len()],
             macros,
             tok_pool: Vec::new(),
             args_pool: Vec::new(),
@@ -812,23 +819,23 @@ impl<'p> Preprocessor<'p> {
                 pieces: Vec::new(),
                 used_params: Vec::new(),
                 location: Location::default(),
-                disabled: Cell::new(false),
             };
-            self.insert_macro(name, Rc::new(m));
+            self.insert_macro(name, Arc::new(m));
         }
     }
 
-    fn insert_macro(&mut self, name: u32, m: Rc<Macro>) {
+    fn insert_macro(&mut self, name: u32, m: Arc<Macro>) {
         let i = name as usize;
         if i >= self.macros.len() {
             self.macros.resize(i + 1, None);
+            self.disabled.resize(i + 1, false);
         }
         self.macros[i] = Some(m);
     }
 
     /// The macro named by symbol `name`, if any.
     #[inline]
-    fn macro_of(&self, name: u32) -> Option<&Rc<Macro>> {
+    fn macro_of(&self, name: u32) -> Option<&Arc<Macro>> {
         self.macros.get(name as usize)?.as_ref()
     }
 
@@ -841,20 +848,20 @@ impl<'p> Preprocessor<'p> {
         t.kind == TokenKind::Identifier && &**self.interner.get(t.sym) == word
     }
 
-    /// Caches the macro table after the predefines of file `builtin`.
-    fn save_prelude(&self, builtin: FileId) {
+    /// Keeps the macro table after the predefines of file `builtin` in
+    /// `cache`.
+    fn save_prelude(&self, builtin: FileId, cache: &PreludeCache) {
         // Only a clean run is worth keeping (the predefines never fail, but
         // a build that hit a resource limit must not leave it behind).
         if self.halted || !self.ctxs.is_empty() {
             return;
         }
-        let entry = PreludeCache {
+        cache.set(Prelude {
             source: self.sources.file(builtin).text.clone(),
             file: builtin,
-            interner: self.interner.clone(),
+            interner: self.interner.freeze(),
             macros: self.macros.clone(),
-        };
-        PRELUDE.with(|cache| *cache.borrow_mut() = Some(entry));
+        });
     }
 
     fn take_vec(&mut self, capacity: usize) -> Vec<PpTok> {
@@ -1044,25 +1051,26 @@ impl<'p> Preprocessor<'p> {
 
     fn pop_context(&mut self) {
         if let Some(c) = self.ctxs.pop() {
-            if let Some(m) = c.mac {
-                m.disabled.set(false);
+            if let Some(name) = c.mac {
+                self.disabled[name as usize] = false;
                 self.live_macros = self.live_macros.saturating_sub(1);
             }
             self.recycle(c.toks);
         }
     }
 
-    /// Pushes the replacement `toks` (last token first) of `m`.
-    fn push_macro_context(&mut self, m: Rc<Macro>, toks: Vec<PpTok>, at: Location) {
+    /// Pushes the replacement `toks` (last token first) of the macro named
+    /// `name`.
+    fn push_macro_context(&mut self, name: u32, toks: Vec<PpTok>, at: Location) {
         if self.ctxs.len() >= MAX_CONTEXTS {
             self.halt(at, "macro expansion nested too deeply");
             return;
         }
-        m.disabled.set(true);
+        self.disabled[name as usize] = true;
         self.live_macros += 1;
         self.ctxs.push(Context {
             toks,
-            mac: Some(m),
+            mac: Some(name),
             barrier: false,
         });
     }
@@ -1102,19 +1110,19 @@ impl<'p> Preprocessor<'p> {
                 }
                 return Some(t);
             };
-            if m.disabled.get() {
+            if self.disabled[t.sym as usize] {
                 t.flags |= BLUE;
                 return Some(t);
             }
             if self.halted {
                 return Some(t);
             }
-            let m = Rc::clone(m);
+            let m = Arc::clone(m);
             match m.kind {
                 MacroKind::Builtin(b) => return Some(self.builtin_token(b, &t)),
                 MacroKind::Object => {
                     let body = self.substitute(&m, &Args::default(), &t);
-                    self.push_macro_context(m, body, t.location);
+                    self.push_macro_context(m.name, body, t.location);
                 }
                 MacroKind::Function { .. } => {
                     if !self.peek_lparen() {
@@ -1124,7 +1132,7 @@ impl<'p> Preprocessor<'p> {
                     if let Some(args) = self.collect_args(&m, &t) {
                         let body = self.substitute(&m, &args, &t);
                         self.recycle_args(args);
-                        self.push_macro_context(m, body, t.location);
+                        self.push_macro_context(m.name, body, t.location);
                     }
                 }
             }
@@ -1151,7 +1159,7 @@ impl<'p> Preprocessor<'p> {
                 Some(ctx) => {
                     let mut closed = false;
                     while let Some(t) = ctx.toks.pop() {
-                        if reader.take(t, &mut args, &self.macros) {
+                        if reader.take(t, &mut args, &self.disabled) {
                             closed = true;
                             break;
                         }
@@ -1162,7 +1170,7 @@ impl<'p> Preprocessor<'p> {
                     Some(f) => {
                         let mut closed = false;
                         while let Some(t) = f.next_plain() {
-                            if reader.take(t, &mut args, &self.macros) {
+                            if reader.take(t, &mut args, &self.disabled) {
                                 closed = true;
                                 break;
                             }
@@ -1183,7 +1191,7 @@ impl<'p> Preprocessor<'p> {
             };
             // Reading may have changed which macros are live.
             reader.paint = self.live_macros > 0;
-            if reader.take(t, &mut args, &self.macros) {
+            if reader.take(t, &mut args, &self.disabled) {
                 break;
             }
         }
@@ -2088,7 +2096,6 @@ impl<'p> Preprocessor<'p> {
             pieces,
             used_params,
             location: name.location,
-            disabled: Cell::new(false),
         };
         if let Some(old) = self.macro_of(name.sym) {
             if matches!(old.kind, MacroKind::Builtin(_)) {
@@ -2102,7 +2109,7 @@ impl<'p> Preprocessor<'p> {
                 self.diags.note(old_at, "previous definition is here");
             }
         }
-        self.insert_macro(name.sym, Rc::new(m));
+        self.insert_macro(name.sym, Arc::new(m));
     }
 
     fn undef(&mut self, directive: &PpTok) {
@@ -2974,6 +2981,17 @@ mod tests {
         caps: &DeviceCaps,
         headers: &[(&str, &str)],
     ) -> Out {
+        run_in(&PreludeCache::default(), src, options, caps, headers)
+    }
+
+    /// [`run_with`], keeping the predefined macros' table in `prelude`.
+    fn run_in(
+        prelude: &PreludeCache,
+        src: &str,
+        options: &BuildOptions,
+        caps: &DeviceCaps,
+        headers: &[(&str, &str)],
+    ) -> Out {
         let mut sources = SourceMap::default();
         let main = sources.add("<source>", src);
         let mut diags = Diagnostics::default();
@@ -2981,6 +2999,7 @@ mod tests {
             options,
             caps,
             embedded_headers: headers,
+            prelude,
         };
         let tokens = preprocess(&mut sources, main, &input, &mut diags);
         let eofs = tokens.iter().filter(|t| t.kind == TokenKind::Eof).count();
@@ -3935,30 +3954,47 @@ char p[] = join(x, y);",
 
     #[test]
     fn cached_predefines_do_not_leak_between_builds() {
+        let prelude = PreludeCache::default();
+        let run = |src: &str, options: &str| {
+            let options = BuildOptions::parse(options).expect("options");
+            run_in(&prelude, src, &options, &DeviceCaps::full(), &[])
+        };
+        let expands_to = |src: &str, expected: &str| {
+            let o = run(src, "");
+            assert_eq!(o.log, "", "unexpected diagnostics for {src:?}");
+            assert_eq!(norm(&o.text), norm(expected), "source: {src:?}");
+        };
         // The second of each pair reuses the first's cached macro table.
         for _ in 0..2 {
             expands_to("__OPENCL_VERSION__ CL_VERSION_1_2", "300 120");
         }
+        let cached = prelude.0.lock().expect("cache").clone();
+        assert!(cached.is_some(), "the first build fills the cache");
         // `#undef` and `-D` change this build's copy only.
-        let o = run("#undef __OPENCL_VERSION__\n__OPENCL_VERSION__");
+        let o = run("#undef __OPENCL_VERSION__\n__OPENCL_VERSION__", "");
         assert_eq!(norm(&o.text), "__OPENCL_VERSION__");
-        let o = run_opts("__ENDIAN_LITTLE__", "-D __ENDIAN_LITTLE__=7 -w");
+        let o = run("__ENDIAN_LITTLE__", "-D __ENDIAN_LITTLE__=7 -w");
         assert_eq!(norm(&o.text), "7");
         expands_to("__OPENCL_VERSION__ __ENDIAN_LITTLE__", "300 1");
+        let now = prelude.0.lock().expect("cache").clone();
+        assert!(
+            cached.zip(now).is_some_and(|(a, b)| Arc::ptr_eq(&a, &b)),
+            "builds with the same predefines keep the table"
+        );
         // Other options, other predefines, in alternation.
         for _ in 0..2 {
-            let o = run_opts("__OPENCL_C_VERSION__", "-cl-std=CL3.0");
+            let o = run("__OPENCL_C_VERSION__", "-cl-std=CL3.0");
             assert_eq!(norm(&o.text), "300");
-            let o = run_opts("__OPENCL_C_VERSION__", "-cl-std=CL2.0");
+            let o = run("__OPENCL_C_VERSION__", "-cl-std=CL2.0");
             assert_eq!(norm(&o.text), "200");
         }
         // A build that stopped in the middle of an expansion leaves no
         // predefined macro disabled for the next.
-        let o = run("#define F(x) __OPENCL_VERSION__ x\nF(");
+        let o = run("#define F(x) __OPENCL_VERSION__ x\nF(", "");
         assert!(!errors(&o).is_empty());
         expands_to("__OPENCL_VERSION__", "300");
         // The notes of redefinitions still point into `<built-in>`.
-        let o = run("#define __ENDIAN_LITTLE__ 2\n");
+        let o = run("#define __ENDIAN_LITTLE__ 2\n", "");
         assert!(o.log.contains("<built-in>:"), "{}", o.log);
     }
 
