@@ -1,569 +1,12 @@
-//! Turns one source text into preprocessing tokens (C99 translation phases 1
-//! to 3): line splicing, comments, pp-numbers, character and string
-//! literals, punctuators (digraphs folded), identifiers, plus the line-start
-//! and leading-whitespace facts the preprocessor needs.
-//!
-//! Problems are returned as [`LexError`]s beside the tokens rather than
-//! reported at once: the preprocessor lexes whole files up front, and a
-//! stray `'` inside an `#if 0` block must not be an error.
-//!
-//! Internally every token is a `CompactToken`: a symbol of the
-//! [`Interner`] instead of its spelling, so that it is `Copy` and 16 bytes.
-//! The preprocessor works on those throughout; [`lex`] turns them into
-//! public [`Token`]s for everyone else.
+//! Phase 3 on spliced text: whitespace and comments skipped, and each
+//! token (identifier, pp-number, character or string literal, header
+//! name, punctuator) found, interned and located.
 
-use std::hash::{BuildHasherDefault, Hasher};
-use std::rc::Rc;
-
-use crate::diagnostic::{Diagnostics, FileId, Location, Severity};
-use crate::token::{Punct, Token, TokenKind};
-
-/// A token plus whether it is the first on its (logical) line, which is what
-/// makes a `#` start a directive.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LexedToken {
-    pub token: Token,
-    pub at_line_start: bool,
-}
-
-/// What went wrong while lexing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LexErrorKind {
-    /// A `'` with no closing `'` on its line; the token runs to the line end.
-    UnterminatedChar,
-    /// A `"` with no closing `"` on its line; the token runs to the line end.
-    UnterminatedString,
-    /// A `/*` with no `*/`.
-    UnterminatedComment,
-    /// A character that starts no token (`@`, `$`, a lone `\`, non-ASCII).
-    StrayCharacter(char),
-    /// `\` and the newline it splices are separated by spaces (a warning).
-    BackslashSpaceNewline,
-}
-
-/// A lexing problem at a physical location.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LexError {
-    pub kind: LexErrorKind,
-    pub location: Location,
-}
-
-impl LexError {
-    pub fn severity(&self) -> Severity {
-        match self.kind {
-            LexErrorKind::BackslashSpaceNewline => Severity::Warning,
-            _ => Severity::Error,
-        }
-    }
-
-    pub fn message(&self) -> String {
-        match self.kind {
-            LexErrorKind::UnterminatedChar => "missing terminating ' character".into(),
-            LexErrorKind::UnterminatedString => "missing terminating '\"' character".into(),
-            LexErrorKind::UnterminatedComment => "unterminated /* comment".into(),
-            LexErrorKind::StrayCharacter(c) if c.is_ascii_graphic() => {
-                format!("stray '{c}' in program")
-            }
-            LexErrorKind::StrayCharacter(c) => {
-                format!("stray '\\u{{{:04x}}}' in program", c as u32)
-            }
-            LexErrorKind::BackslashSpaceNewline => {
-                "backslash and newline separated by space".into()
-            }
-        }
-    }
-
-    /// Hands the problem to `diags`.
-    pub fn report(&self, diags: &mut Diagnostics) {
-        diags.push(self.severity(), Some(self.location), self.message());
-    }
-}
-
-/// A token as the lexer and preprocessor pass it around: the spelling is
-/// symbol `sym` of the [`Interner`], so copying one touches no reference
-/// count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct CompactToken {
-    pub location: Location,
-    pub sym: u32,
-    pub kind: TokenKind,
-    /// [`SPACE`], [`LINE_START`], and the preprocessor's own bits.
-    pub flags: u8,
-}
-
-/// Whitespace came before the token.
-pub(crate) const SPACE: u8 = 1;
-/// The first token of its (logical) line.
-pub(crate) const LINE_START: u8 = 2;
-
-impl CompactToken {
-    #[inline]
-    pub fn space(&self) -> bool {
-        self.flags & SPACE != 0
-    }
-
-    #[inline]
-    pub fn set_space(&mut self, space: bool) {
-        self.flags = (self.flags & !SPACE) | u8::from(space);
-    }
-
-    #[inline]
-    pub fn line_start(&self) -> bool {
-        self.flags & LINE_START != 0
-    }
-
-    #[inline]
-    pub fn is_punct(&self, p: Punct) -> bool {
-        self.kind == TokenKind::Punct(p)
-    }
-}
-
-/// The tokens of one text and the problems found, both in source order.
-#[derive(Clone, Debug, Default)]
-pub struct Lexed {
-    pub tokens: Vec<LexedToken>,
-    pub errors: Vec<LexError>,
-}
-
-/// FxHash (rustc's hasher): identifiers are short, and SipHash's DoS
-/// resistance buys nothing in a compiler.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher {
-    hash: u64,
-}
-
-const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
-
-/// FxHash of a spelling: whole little-endian words, then the length.
-#[inline]
-fn hash_bytes(bytes: &[u8]) -> u64 {
-    let n = bytes.len();
-    let mut h = FxHasher::default();
-    h.add(n as u64);
-    let word = |at: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&bytes[at..at + 8]);
-        u64::from_le_bytes(w)
-    };
-    let half = |at: usize| {
-        let mut w = [0u8; 4];
-        w.copy_from_slice(&bytes[at..at + 4]);
-        u32::from_le_bytes(w) as u64
-    };
-    // Fixed-size loads only (a variable-length copy is a `memcpy` call):
-    // the tail is covered by a load that overlaps the previous one.
-    match n {
-        0 => {}
-        1..=3 => {
-            let (a, b, c) = (bytes[0], bytes[n / 2], bytes[n - 1]);
-            h.add((a as u64) | (b as u64) << 8 | (c as u64) << 16);
-        }
-        4..=8 => h.add(half(0) | half(n - 4) << 32),
-        _ => {
-            let mut i = 0;
-            while i + 8 < n {
-                h.add(word(i));
-                i += 8;
-            }
-            h.add(word(n - 8));
-        }
-    }
-    h.hash
-}
-
-/// `a == b`, without a `memcmp` call for the short spellings that are
-/// nearly all of them (a hash match is almost always a real match).
-#[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    let half = |s: &[u8], at: usize| {
-        let mut w = [0u8; 4];
-        w.copy_from_slice(&s[at..at + 4]);
-        u32::from_le_bytes(w)
-    };
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=8 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        _ => a == b,
-    }
-}
-
-/// Numbers spellings: each distinct one gets a symbol (its index here),
-/// and one shared allocation that every [`Token`] with that spelling
-/// points to, so that a kernel's thousands of `int`, `i` and `0` tokens
-/// cost one `Rc` each. Symbol `p as u32` is punctuator `p`'s spelling.
-///
-/// Every identifier and number is interned, so this is on the hottest path
-/// of the front end: a small open-addressing table (linear probing, at most
-/// half full) that keeps each entry's hash beside it does a lookup in a
-/// fraction of what a general `HashSet<Rc<str>>` costs.
-#[derive(Clone, Debug)]
-pub struct Interner {
-    /// `(top half of the hash, symbol)`, `EMPTY_SLOT` for none; the length
-    /// is a power of two. Eight bytes a slot, so that the prelude's table
-    /// is cheap to copy for every build.
-    slots: Vec<(u32, u32)>,
-    /// `32 - log2(slots.len())`: the table index is the hash's top bits,
-    /// which FxHash mixes best.
-    shift: u32,
-    /// The spelling of each symbol.
-    syms: Vec<Rc<str>>,
-}
-
-const EMPTY_SLOT: u32 = u32::MAX;
-
-impl Default for Interner {
-    fn default() -> Self {
-        Interner::with_capacity(512)
-    }
-}
-
-impl Interner {
-    /// An interner with room for `symbols` symbols before it grows.
-    pub fn with_capacity(symbols: usize) -> Self {
-        let slots = (symbols * 2).next_power_of_two().max(128);
-        let mut interner = Interner {
-            slots: vec![(0, EMPTY_SLOT); slots],
-            shift: 32 - slots.trailing_zeros(),
-            syms: Vec::with_capacity(slots / 2),
-        };
-        for p in Punct::ALL {
-            interner.sym(p.spelling());
-        }
-        interner
-    }
-
-    #[inline]
-    pub fn intern(&mut self, s: &str) -> Rc<str> {
-        let sym = self.sym(s);
-        self.syms[sym as usize].clone()
-    }
-
-    /// The symbol of spelling `s`.
-    #[inline]
-    pub fn sym(&mut self, s: &str) -> u32 {
-        let hash = (hash_bytes(s.as_bytes()) >> 32) as u32;
-        let mask = self.slots.len() - 1;
-        let mut i = (hash >> self.shift) as usize;
-        loop {
-            let (h, sym) = self.slots[i];
-            if sym == EMPTY_SLOT {
-                break;
-            }
-            if h == hash && same_bytes(self.syms[sym as usize].as_bytes(), s.as_bytes()) {
-                return sym;
-            }
-            i = (i + 1) & mask;
-        }
-        self.insert(s, hash, i)
-    }
-
-    /// Adds `s` (hash `hash`) at empty slot `slot`. Out of line, so that
-    /// the lookup above stays small enough to inline into the lexer.
-    #[inline(never)]
-    fn insert(&mut self, s: &str, hash: u32, slot: usize) -> u32 {
-        let sym = self.syms.len() as u32;
-        self.syms.push(Rc::from(s));
-        self.slots[slot] = (hash, sym);
-        if self.syms.len() * 2 > self.slots.len() {
-            self.grow();
-        }
-        sym
-    }
-
-    /// The symbol of spelling `s` if it has one, without adding it.
-    pub fn find(&self, s: &str) -> Option<u32> {
-        let hash = (hash_bytes(s.as_bytes()) >> 32) as u32;
-        let mask = self.slots.len() - 1;
-        let mut i = (hash >> self.shift) as usize;
-        loop {
-            let (h, sym) = self.slots[i];
-            if sym == EMPTY_SLOT {
-                return None;
-            }
-            if h == hash && same_bytes(self.syms[sym as usize].as_bytes(), s.as_bytes()) {
-                return Some(sym);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// The spelling of every symbol, by symbol.
-    pub fn spellings(&self) -> &[Rc<str>] {
-        &self.syms
-    }
-
-    /// [`Interner::spellings`], taken.
-    pub fn into_spellings(self) -> Vec<Rc<str>> {
-        self.syms
-    }
-
-    /// The shared spelling of symbol `sym`.
-    #[inline]
-    pub fn get(&self, sym: u32) -> &Rc<str> {
-        &self.syms[sym as usize]
-    }
-
-    /// The symbols in a form that can cross threads.
-    pub(crate) fn freeze(&self) -> FrozenInterner {
-        FrozenInterner {
-            slots: self.slots.clone(),
-            shift: self.shift,
-            spellings: self.syms.iter().map(|s| Box::from(&**s)).collect(),
-        }
-    }
-
-    /// How many symbols there are (each is below this).
-    pub fn len(&self) -> usize {
-        self.syms.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.syms.is_empty()
-    }
-
-    /// Doubles the table.
-    fn grow(&mut self) {
-        let new_len = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY_SLOT); new_len]);
-        self.shift = 32 - new_len.trailing_zeros();
-        let mask = new_len - 1;
-        for (hash, sym) in old {
-            if sym == EMPTY_SLOT {
-                continue;
-            }
-            let mut i = (hash >> self.shift) as usize;
-            while self.slots[i].1 != EMPTY_SLOT {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = (hash, sym);
-        }
-    }
-
-    #[inline]
-    pub fn punct(&self, p: Punct) -> Rc<str> {
-        self.syms[p as usize].clone()
-    }
-
-    /// `t` as a public token.
-    #[inline]
-    pub(crate) fn token(&self, t: &CompactToken) -> Token {
-        Token {
-            kind: t.kind,
-            text: self.syms[t.sym as usize].clone(),
-            location: t.location,
-            leading_space: t.space(),
-        }
-    }
-}
-
-/// An [`Interner`]'s symbols, kept where the interner's `Rc` spellings
-/// cannot go: in a cache that builds on other threads read.
-pub(crate) struct FrozenInterner {
-    slots: Vec<(u32, u32)>,
-    shift: u32,
-    spellings: Vec<Box<str>>,
-}
-
-impl FrozenInterner {
-    /// An interner with the same symbols, and room for as many more before
-    /// it grows.
-    pub(crate) fn thaw(&self) -> Interner {
-        let mut syms = Vec::with_capacity(self.slots.len() / 2);
-        syms.extend(self.spellings.iter().map(|s| Rc::from(&**s)));
-        Interner {
-            slots: self.slots.clone(),
-            shift: self.shift,
-            syms,
-        }
-    }
-}
-
-/// Lexes `text`, which is file `file` of the source map.
-pub fn lex(text: &str, file: FileId) -> Lexed {
-    lex_with(text, file, &mut Interner::default())
-}
-
-/// [`lex`], reporting every problem straight into `diags`: for callers that
-/// are not the preprocessor and have no skipped regions.
-pub fn lex_reporting(text: &str, file: FileId, diags: &mut Diagnostics) -> Vec<LexedToken> {
-    let lexed = lex(text, file);
-    for e in &lexed.errors {
-        e.report(diags);
-    }
-    lexed.tokens
-}
-
-/// [`lex`] with a caller-owned interner shared across files.
-pub fn lex_with(text: &str, file: FileId, interner: &mut Interner) -> Lexed {
-    let (tokens, errors) = lex_compact(text, file, interner);
-    Lexed {
-        tokens: tokens
-            .iter()
-            .map(|t| LexedToken {
-                token: interner.token(t),
-                at_line_start: t.line_start(),
-            })
-            .collect(),
-        errors,
-    }
-}
-
-/// The tokens of `text` as `CompactToken`s, and the problems found.
-pub(crate) fn lex_compact(
-    text: &str,
-    file: FileId,
-    interner: &mut Interner,
-) -> (Vec<CompactToken>, Vec<LexError>) {
-    let mut errors = Vec::new();
-    let spliced = splice(text, file, &mut errors);
-    // Sized to the text: macro pasting lexes many tiny ones.
-    let short_slots = (text.len() / 32)
-        .clamp(8, MAX_SHORT_SLOTS)
-        .next_power_of_two();
-    let mut lexer = Lexer {
-        src: spliced.text.as_bytes(),
-        text: &spliced.text,
-        pos: 0,
-        file,
-        splices: &spliced.splices,
-        splice_cursor: 0,
-        next_splice: spliced.splices.first().map_or(u32::MAX, |s| s.0),
-        removed: 0,
-        interner,
-        tokens: Vec::with_capacity(text.len() / 3 + 8),
-        short_syms: vec![(0, 0); short_slots],
-        short_shift: 64 - short_slots.trailing_zeros(),
-        errors: Vec::new(),
-    };
-    lexer.run();
-    let tokens = lexer.tokens;
-    let mut lex_errors = lexer.errors;
-    if !errors.is_empty() {
-        // Splice warnings were found in a separate pass; keep source order.
-        errors.append(&mut lex_errors);
-        errors.sort_by_key(|e| e.location.offset);
-        lex_errors = errors;
-    }
-    (tokens, lex_errors)
-}
-
-/// Phase 2 output: the text with backslash-newlines removed, and where they
-/// were, to map logical offsets back to physical ones.
-struct Spliced<'a> {
-    text: std::borrow::Cow<'a, str>,
-    /// `(logical offset, bytes removed before it in total)`, ascending.
-    splices: Vec<(u32, u32)>,
-}
-
-fn splice<'a>(text: &'a str, file: FileId, errors: &mut Vec<LexError>) -> Spliced<'a> {
-    let bytes = text.as_bytes();
-    // Built at the first splice: most sources have none and keep the
-    // borrowed text.
-    let mut out: Option<String> = None;
-    let mut splices = Vec::new();
-    let mut removed = 0u32;
-    let mut copied_from = 0;
-    let mut i = 0;
-    while let Some(k) = find_byte(&bytes[i..], b'\\') {
-        i += k;
-        let mut j = i + 1;
-        while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'\t') {
-            j += 1;
-        }
-        let newline_len = match (bytes.get(j), bytes.get(j + 1)) {
-            (Some(b'\n'), _) => 1,
-            (Some(b'\r'), Some(b'\n')) => 2,
-            _ => 0,
-        };
-        if newline_len == 0 {
-            i += 1;
-            continue;
-        }
-        if j > i + 1 {
-            errors.push(LexError {
-                kind: LexErrorKind::BackslashSpaceNewline,
-                location: Location::new(file, i),
-            });
-        }
-        let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
-        o.push_str(&text[copied_from..i]);
-        let end = j + newline_len;
-        removed += (end - i) as u32;
-        splices.push((o.len() as u32, removed));
-        copied_from = end;
-        i = end;
-    }
-    match out {
-        None => Spliced {
-            text: std::borrow::Cow::Borrowed(text),
-            splices,
-        },
-        Some(mut o) => {
-            o.push_str(&text[copied_from..]);
-            Spliced {
-                text: std::borrow::Cow::Owned(o),
-                splices,
-            }
-        }
-    }
-}
+use super::interner::FX_SEED;
+use super::punct::punct_at;
+use super::{CompactToken, Interner, LexError, LexErrorKind, LINE_START};
+use crate::diagnostic::{FileId, Location};
+use crate::token::{Punct, TokenKind};
 
 struct Lexer<'s, 'i> {
     src: &'s [u8],
@@ -592,11 +35,43 @@ struct Lexer<'s, 'i> {
     errors: Vec<LexError>,
 }
 
+/// The tokens of `text`, the output of phase 2 with splices `splices`
+/// (see `splice`), and the problems found.
+pub(super) fn scan(
+    text: &str,
+    splices: &[(u32, u32)],
+    file: FileId,
+    interner: &mut Interner,
+) -> (Vec<CompactToken>, Vec<LexError>) {
+    // Sized to the text: macro pasting lexes many tiny ones.
+    let short_slots = (text.len() / 32)
+        .clamp(8, MAX_SHORT_SLOTS)
+        .next_power_of_two();
+    let mut lexer = Lexer {
+        src: text.as_bytes(),
+        text,
+        pos: 0,
+        file,
+        splices,
+        splice_cursor: 0,
+        next_splice: splices.first().map_or(u32::MAX, |s| s.0),
+        removed: 0,
+        interner,
+        tokens: Vec::with_capacity(text.len() / 3 + 8),
+        short_syms: vec![(0, 0); short_slots],
+        short_shift: 64 - short_slots.trailing_zeros(),
+        errors: Vec::new(),
+    };
+    lexer.run();
+    (lexer.tokens, lexer.errors)
+}
+
 /// The most slots [`Lexer::short_syms`] has; a power of two.
 const MAX_SHORT_SLOTS: usize = 1024;
 
 /// Byte classes, one table lookup per byte on the hot loops.
 const IDENT_START: u8 = 1;
+
 const IDENT_CONTINUE: u8 = 2;
 
 static CLASS: [u8; 256] = {
@@ -981,96 +456,12 @@ fn find_comment_end(body: &[u8]) -> Option<usize> {
     None
 }
 
-/// The longest punctuator at the start of `s`, and its length in bytes.
-/// Dispatches on the first byte: this runs for every punctuator of a source.
-#[inline]
-pub fn punct_at(s: &[u8]) -> Option<(Punct, usize)> {
-    use Punct::*;
-    let at = |i: usize| s.get(i).copied().unwrap_or(0);
-    let (a, b) = (at(0), at(1));
-    // `x` or, followed by `=`, `x=`.
-    let or_assign = |one: Punct, assign: Punct| {
-        if b == b'=' {
-            (assign, 2)
-        } else {
-            (one, 1)
-        }
-    };
-    Some(match a {
-        b'(' => (LParen, 1),
-        b')' => (RParen, 1),
-        b',' => (Comma, 1),
-        b';' => (Semicolon, 1),
-        b'[' => (LBracket, 1),
-        b']' => (RBracket, 1),
-        b'{' => (LBrace, 1),
-        b'}' => (RBrace, 1),
-        b'~' => (Tilde, 1),
-        b'?' => (Question, 1),
-        b'.' => {
-            if b == b'.' && at(2) == b'.' {
-                (Ellipsis, 3)
-            } else {
-                (Dot, 1)
-            }
-        }
-        b'=' => or_assign(Assign, EqEq),
-        b'!' => or_assign(Bang, NotEq),
-        b'*' => or_assign(Star, StarAssign),
-        b'/' => or_assign(Slash, SlashAssign),
-        b'^' => or_assign(Caret, CaretAssign),
-        b'+' => match b {
-            b'+' => (PlusPlus, 2),
-            _ => or_assign(Plus, PlusAssign),
-        },
-        b'-' => match b {
-            b'-' => (MinusMinus, 2),
-            b'>' => (Arrow, 2),
-            _ => or_assign(Minus, MinusAssign),
-        },
-        b'&' => match b {
-            b'&' => (AmpAmp, 2),
-            _ => or_assign(Amp, AmpAssign),
-        },
-        b'|' => match b {
-            b'|' => (PipePipe, 2),
-            _ => or_assign(Pipe, PipeAssign),
-        },
-        b'<' => match b {
-            b'<' if at(2) == b'=' => (ShlAssign, 3),
-            b'<' => (Shl, 2),
-            b'=' => (Le, 2),
-            b':' => (LBracket, 2),
-            b'%' => (LBrace, 2),
-            _ => (Lt, 1),
-        },
-        b'>' => match b {
-            b'>' if at(2) == b'=' => (ShrAssign, 3),
-            b'>' => (Shr, 2),
-            b'=' => (Ge, 2),
-            _ => (Gt, 1),
-        },
-        b'#' => match b {
-            b'#' => (HashHash, 2),
-            _ => (Hash, 1),
-        },
-        b':' => match b {
-            b'>' => (RBracket, 2),
-            _ => (Colon, 1),
-        },
-        b'%' => match b {
-            b':' if at(2) == b'%' && at(3) == b':' => (HashHash, 4),
-            b':' => (Hash, 2),
-            b'>' => (RBrace, 2),
-            _ => or_assign(Percent, PercentAssign),
-        },
-        _ => return None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{find_byte, find_comment_end};
+    use crate::diagnostic::{FileId, Location};
+    use crate::lexer::{lex, lex_compact, Interner, LexErrorKind};
+    use crate::token::{Punct, TokenKind};
 
     fn toks(src: &str) -> Vec<(TokenKind, String)> {
         let l = lex(src, FileId(0));
@@ -1109,17 +500,6 @@ mod tests {
         assert_eq!(texts("x+++++y"), ["x", "++", "++", "+", "y"]);
         assert_eq!(texts(".. ..."), [".", ".", "..."]);
         assert_eq!(texts("a##b#c"), ["a", "##", "b", "#", "c"]);
-    }
-
-    #[test]
-    fn every_punctuator_round_trips() {
-        for p in Punct::ALL {
-            assert_eq!(
-                punct_at(p.spelling().as_bytes()),
-                Some((p, p.spelling().len())),
-                "{p:?}"
-            );
-        }
     }
 
     #[test]
@@ -1230,31 +610,6 @@ mod tests {
     }
 
     #[test]
-    fn line_splicing_anywhere() {
-        let src = "in\\\nt x = 1\\\n0; /\\\n/ comment \\\n still comment\ny";
-        let l = lex(src, FileId(0));
-        assert!(l.errors.is_empty());
-        let t: Vec<_> = l.tokens.iter().map(|t| &*t.token.text).collect();
-        assert_eq!(t, ["int", "x", "=", "10", ";", "y"]);
-        // Locations stay physical: `x` is after the splice.
-        assert_eq!(l.tokens[1].token.location.offset, 6);
-        assert_eq!(l.tokens[3].token.location.offset, 10);
-        assert_eq!(l.tokens[5].token.location.offset as usize, src.len() - 1);
-        assert!(l.tokens[5].at_line_start);
-        // CRLF, and spaces before the newline (a warning).
-        let l = lex("a\\\r\nb c\\  \nd", FileId(0));
-        let t: Vec<_> = l.tokens.iter().map(|t| &*t.token.text).collect();
-        assert_eq!(t, ["ab", "cd"]);
-        assert_eq!(l.errors.len(), 1);
-        assert_eq!(l.errors[0].kind, LexErrorKind::BackslashSpaceNewline);
-        assert_eq!(l.errors[0].severity(), Severity::Warning);
-        // A splice joining a directive line.
-        let l = lex("#define X \\\n 1\nY", FileId(0));
-        let starts: Vec<_> = l.tokens.iter().map(|t| t.at_line_start).collect();
-        assert_eq!(starts, [true, false, false, false, true]);
-    }
-
-    #[test]
     fn line_start_and_leading_space() {
         let l = lex("#a b\n  c\td", FileId(0));
         let f: Vec<_> = l
@@ -1320,20 +675,6 @@ mod tests {
     }
 
     #[test]
-    fn reporting_variant() {
-        let mut d = Diagnostics::default();
-        let t = lex_reporting("a @", FileId(0), &mut d);
-        assert_eq!(t.len(), 1);
-        assert!(d.has_errors());
-    }
-
-    #[test]
-    fn interned_spellings_share_allocations() {
-        let l = lex("int int", FileId(0));
-        assert!(Rc::ptr_eq(&l.tokens[0].token.text, &l.tokens[1].token.text));
-    }
-
-    #[test]
     fn short_spelling_cache_keeps_spellings_apart() {
         // Prefixes of each other, the 8-byte boundary, numbers, repeats, and
         // the last tokens of the text (no 8-byte window after them).
@@ -1389,24 +730,6 @@ mod tests {
         assert_eq!(find_comment_end(b"a * b */ c"), Some(6));
         assert_eq!(find_comment_end(b"**/"), Some(1));
         assert_eq!(find_comment_end(b"*"), None);
-    }
-
-    #[test]
-    fn interner_grows_and_keeps_sharing() {
-        let mut interner = Interner::default();
-        let names: Vec<String> = (0..5000).map(|i| format!("name_{i}")).collect();
-        let first: Vec<Rc<str>> = names.iter().map(|n| interner.intern(n)).collect();
-        // Short and empty spellings hash without reading past the end.
-        for s in ["", "a", "ab", "abc", "abcd", "abcdefgh", "abcdefghi"] {
-            let a = interner.intern(s);
-            assert_eq!(&*a, s);
-            assert!(Rc::ptr_eq(&a, &interner.intern(s)));
-        }
-        for (n, r) in names.iter().zip(&first) {
-            let again = interner.intern(n);
-            assert_eq!(&*again, n.as_str());
-            assert!(Rc::ptr_eq(&again, r));
-        }
     }
 
     #[test]
