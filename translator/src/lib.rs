@@ -8,7 +8,9 @@
 //!
 //! `front` drives the first three stages on the calling thread: the whole
 //! source is preprocessed, then the parser hands the checker one external
-//! declaration at a time.
+//! declaration at a time. A [`Session`] keeps what later builds can reuse
+//! (the table the predefined macros leave); the free functions use a fresh
+//! one.
 //!
 //! Every stage reports its [`diagnostic::Diagnostics`], kept in stage order,
 //! so that a failed build logs all of its errors, clang-style.
@@ -88,11 +90,11 @@ impl std::fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 /// What a caller keeps between builds to make later ones cheaper: the
-/// macro table the predefined macros leave, which takes most of the front
-/// end's time on a small kernel to make (see [`preprocess::PreludeCache`]).
-/// A runtime keeps one per device and may build on any thread through it;
-/// the free functions ([`build`], [`check_source`], ...) start a fresh one
-/// each call.
+/// macro table the predefined macros leave, whose making is most of a
+/// small kernel's front end (see [`preprocess::PreludeCache`]). A runtime
+/// keeps one per device and may build through it on any thread; the free
+/// functions ([`build`], [`check_source`], ...) start a fresh one each
+/// call.
 #[derive(Default)]
 pub struct Session {
     prelude: preprocess::PreludeCache,

@@ -322,6 +322,13 @@ mod tests {
         assert_eq!(errors(&o), ["invalid token in macro parameter list"]);
     }
 
+    /// Builds on any thread may share a device's cache.
+    #[test]
+    fn the_cache_can_be_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<PreludeCache>();
+    }
+
     #[test]
     fn cached_predefines_do_not_leak_between_builds() {
         let prelude = PreludeCache::default();
