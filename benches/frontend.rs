@@ -1,14 +1,13 @@
 //! Front-end time: preprocess + parse + check of a realistic 1,000-line
 //! OpenCL C source (`benches/data/kernels_1000.cl`: macro-heavy BLAS-style
 //! code, helpers, float4 vector code, stencils), source to checked program.
-//! This is what every `clBuildProgram` pays before lowering.
+//! This is what every `clBuildProgram` pays before lowering, in a session
+//! that already holds the predefined macros' table (as a runtime's does
+//! after its first build for the device).
 //!
-//! `frontend/check_source` is the figure the target applies to (the file
-//! is large enough for preprocessing to run on the helper thread while the
-//! caller parses and checks); `frontend/check_source_one_thread` is the same
-//! work on one thread. The others split it by stage (preprocess alone,
-//! preprocess + parse, and the parser alone on tokens preprocessed once),
-//! so a regression can be pinned on its stage.
+//! `frontend/check_source` is the whole front end; the others split it by
+//! stage (preprocess alone, preprocess + parse, and the parser alone on
+//! tokens preprocessed once), so a regression can be pinned on its stage.
 
 // Links libclvulkan's global allocator (mimalloc), so the figures are what
 // clBuildProgram pays inside the ICD.
@@ -29,10 +28,12 @@ fn source() -> String {
 fn frontend(c: &mut Criterion) {
     let source = source();
     let caps = DeviceCaps::full();
-    if let Err(e) = translator::check_source(&source, "", &caps) {
+    let session = translator::Session::new();
+    if let Err(e) = session.check_source(&source, "", &caps) {
         panic!("kernels_1000.cl must check without errors:\n{e}");
     }
     let options = BuildOptions::default();
+    let prelude = preprocess::PreludeCache::default();
     let preprocessed = |source: &str| {
         let mut sources = SourceMap::default();
         let main = sources.add(translator::MAIN_FILE_NAME, source);
@@ -41,18 +42,14 @@ fn frontend(c: &mut Criterion) {
             options: &options,
             caps: &caps,
             embedded_headers: &[],
+            prelude: &prelude,
         };
         let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
         (tokens, diags)
     };
 
     c.bench_function("frontend/check_source", |b| {
-        b.iter(|| translator::check_source(black_box(&source), "", &caps))
-    });
-    // The same with preprocessing on the calling thread too (what sources
-    // under 16 KiB, and machines with one core, get).
-    c.bench_function("frontend/check_source_one_thread", |b| {
-        b.iter(|| translator::check_source_on_this_thread(black_box(&source), "", &caps))
+        b.iter(|| session.check_source(black_box(&source), "", &caps))
     });
     c.bench_function("frontend/preprocess", |b| {
         b.iter(|| preprocessed(black_box(&source)))

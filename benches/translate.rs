@@ -3,7 +3,8 @@
 //! ~500-line, the 1,000-line (issue 4's figure) and a large ~2,000-line
 //! macro-heavy source, and `math20`, one kernel calling 20 software math
 //! built-ins: the part of clBuildProgram that is ours, plus patching each
-//! kernel's SPIR-V for a launch.
+//! kernel's SPIR-V for a launch. The builds share a [`translator::Session`],
+//! as a runtime's builds for one device do.
 
 // Links libclvulkan's global allocator (mimalloc), so the figures are what
 // clBuildProgram pays inside the ICD.
@@ -27,6 +28,7 @@ fn bench_data(name: &str) -> String {
 
 fn translate(c: &mut Criterion) {
     let caps = DeviceCaps::full();
+    let session = translator::Session::new();
     let sources = ["vecadd", "saxpy", "control_flow", "helpers"]
         .map(|name| (name, kernel_source(name)))
         .into_iter()
@@ -37,7 +39,7 @@ fn translate(c: &mut Criterion) {
     for (name, source) in sources {
         c.bench_function(&format!("translate/{name}"), |b| {
             b.iter(|| {
-                let program = translator::build(black_box(&source), "", &caps).expect("build");
+                let program = session.build(black_box(&source), "", &caps).expect("build");
                 for k in &program.kernels {
                     black_box(k.spirv([64, 1, 1], &[]).expect("spirv"));
                 }

@@ -6,9 +6,11 @@
 //! kernel -> [`spirv`] (validation, SPIR-V writing) + [`reflect`] (what the
 //! runtime needs to know to launch each kernel).
 //!
-//! `front` drives the first three stages: the parser hands the checker one
-//! external declaration at a time, and for large sources a helper thread
-//! preprocesses while the calling thread parses and checks.
+//! `front` drives the first three stages on the calling thread: the whole
+//! source is preprocessed, then the parser hands the checker one external
+//! declaration at a time. A [`Session`] keeps what later builds can reuse
+//! (the table the predefined macros leave); the free functions use a fresh
+//! one.
 //!
 //! Every stage reports its [`diagnostic::Diagnostics`], kept in stage order,
 //! so that a failed build logs all of its errors, clang-style.
@@ -87,11 +89,79 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
+/// What a caller keeps between builds to make later ones cheaper: the
+/// macro table the predefined macros leave, whose making is most of a
+/// small kernel's front end (see [`preprocess::PreludeCache`]). A runtime
+/// keeps one per device and may build through it on any thread; the free
+/// functions ([`build`], [`check_source`], ...) start a fresh one each
+/// call.
+#[derive(Default)]
+pub struct Session {
+    prelude: preprocess::PreludeCache,
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Compiles OpenCL C `source` with the command-line `options` for a
+    /// device with `caps`.
+    pub fn build(
+        &self,
+        source: &str,
+        options: &str,
+        caps: &DeviceCaps,
+    ) -> Result<Program, BuildError> {
+        let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+        self.build_named(MAIN_FILE_NAME, source, &options, caps)
+    }
+
+    /// [`Session::build`] with options already parsed, for a source with a
+    /// file name (the offline compiler's), so diagnostics and `__FILE__`
+    /// name it.
+    pub fn build_named(
+        &self,
+        file_name: &str,
+        source: &str,
+        options: &BuildOptions,
+        caps: &DeviceCaps,
+    ) -> Result<Program, BuildError> {
+        let mut front = FrontEnd::run(&self.prelude, file_name, source, options, caps);
+        let lowered = if front.diags.has_errors() {
+            lower::Lowered {
+                kernels: Vec::new(),
+                globals: reflect::ProgramGlobals::default(),
+            }
+        } else {
+            lower::lower(&front.program, options, caps, &mut front.diags)
+        };
+        let log = front.log()?;
+        Ok(Program {
+            kernels: lowered.kernels,
+            globals: lowered.globals,
+            log,
+        })
+    }
+
+    /// Runs the front end only (preprocess, parse, check) and returns the
+    /// diagnostics log; `Err` when it has errors. For front-end tests,
+    /// fuzzing and benchmarks of what precedes lowering.
+    pub fn check_source(
+        &self,
+        source: &str,
+        options: &str,
+        caps: &DeviceCaps,
+    ) -> Result<String, BuildError> {
+        let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+        FrontEnd::run(&self.prelude, MAIN_FILE_NAME, source, &options, caps).log()
+    }
+}
+
 /// Compiles OpenCL C `source` with the command-line `options` for a device
 /// with `caps`.
 pub fn build(source: &str, options: &str, caps: &DeviceCaps) -> Result<Program, BuildError> {
-    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
-    build_with(source, &options, caps)
+    Session::new().build(source, options, caps)
 }
 
 /// [`build`] with options already parsed.
@@ -111,41 +181,12 @@ pub fn build_named(
     options: &BuildOptions,
     caps: &DeviceCaps,
 ) -> Result<Program, BuildError> {
-    let mut front = FrontEnd::run_overlapped(file_name, source, options, caps);
-    let lowered = if front.diags.has_errors() {
-        lower::Lowered {
-            kernels: Vec::new(),
-            globals: reflect::ProgramGlobals::default(),
-        }
-    } else {
-        lower::lower(&front.program, options, caps, &mut front.diags)
-    };
-    let log = front.log()?;
-    Ok(Program {
-        kernels: lowered.kernels,
-        globals: lowered.globals,
-        log,
-    })
+    Session::new().build_named(file_name, source, options, caps)
 }
 
-/// Runs the front end only (preprocess, parse, check) and returns the
-/// diagnostics log; `Err` when it has errors. For front-end tests, fuzzing
-/// and benchmarks of what precedes lowering.
+/// [`Session::check_source`] with a fresh session.
 pub fn check_source(source: &str, options: &str, caps: &DeviceCaps) -> Result<String, BuildError> {
-    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
-    FrontEnd::run_overlapped(MAIN_FILE_NAME, source, &options, caps).log()
-}
-
-/// [`check_source`] with every stage on the calling thread, as small
-/// sources always run: for benchmarks that compare it with preprocessing
-/// on the helper thread.
-pub fn check_source_on_this_thread(
-    source: &str,
-    options: &str,
-    caps: &DeviceCaps,
-) -> Result<String, BuildError> {
-    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
-    FrontEnd::run(MAIN_FILE_NAME, source, &options, caps).log()
+    Session::new().check_source(source, options, caps)
 }
 
 /// The size, alignment and member offsets of a type, as the layout engine
@@ -169,7 +210,8 @@ pub fn type_layouts(
     caps: &DeviceCaps,
 ) -> Result<Vec<TypeLayout>, BuildError> {
     let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
-    let front = FrontEnd::run(MAIN_FILE_NAME, source, &options, caps);
+    let prelude = preprocess::PreludeCache::default();
+    let front = FrontEnd::run(&prelude, MAIN_FILE_NAME, source, &options, caps);
     front.log()?;
     let program = &front.program;
     let (types, names) = (&program.types, &program.names);
@@ -223,6 +265,7 @@ pub fn preprocess_to_string(
         options,
         caps,
         embedded_headers: &[],
+        prelude: &preprocess::PreludeCache::default(),
     };
     let tokens = preprocess::preprocess(&mut sources, main, &input, &mut diags);
     (

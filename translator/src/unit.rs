@@ -12,7 +12,7 @@
 use crate::diagnostic::SourceMap;
 use crate::preprocess::would_merge;
 use crate::token::{Token, TokenKind};
-use crate::{build_with, BuildError, BuildOptions, DeviceCaps, FrontEnd, Program, MAIN_FILE_NAME};
+use crate::{BuildError, BuildOptions, DeviceCaps, FrontEnd, Program, Session, MAIN_FILE_NAME};
 
 /// A compiled object: checked, preprocessed text ready to be linked, and
 /// the compile log (warnings).
@@ -35,21 +35,7 @@ pub fn compile_unit(
     caps: &DeviceCaps,
     headers: &[(&str, &str)],
 ) -> Result<CompiledUnit, BuildError> {
-    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
-    let mut text = String::new();
-    let front = FrontEnd::run_with_headers(
-        MAIN_FILE_NAME,
-        source,
-        &options,
-        caps,
-        headers,
-        |tokens, interner, sources| {
-            let tokens: Vec<_> = tokens.iter().map(|t| interner.token(t)).collect();
-            text = unit_text(&tokens, sources);
-        },
-    );
-    let log = front.log()?;
-    Ok(CompiledUnit { text, log })
+    Session::new().compile_unit(source, options, caps, headers)
 }
 
 /// Links `units` into an executable: their concatenation built with
@@ -58,8 +44,7 @@ pub fn compile_unit(
 /// called but defined in no unit, or defined in two, is an error at the
 /// line and column of the call or the second definition.
 pub fn link(units: &[&str], options: &str, caps: &DeviceCaps) -> Result<Program, BuildError> {
-    let options = linking_options(options)?;
-    build_with(&units.concat(), &options, caps)
+    Session::new().link(units, options, caps)
 }
 
 /// Links `units` into a library: checked together as [`link`] does, but
@@ -70,11 +55,60 @@ pub fn link_library(
     options: &str,
     caps: &DeviceCaps,
 ) -> Result<CompiledUnit, BuildError> {
-    let options = linking_options(options)?;
-    let text = units.concat();
-    let front = FrontEnd::run(MAIN_FILE_NAME, &text, &options, caps);
-    let log = front.log()?;
-    Ok(CompiledUnit { text, log })
+    Session::new().link_library(units, options, caps)
+}
+
+impl Session {
+    /// [`compile_unit`] in this session.
+    pub fn compile_unit(
+        &self,
+        source: &str,
+        options: &str,
+        caps: &DeviceCaps,
+        headers: &[(&str, &str)],
+    ) -> Result<CompiledUnit, BuildError> {
+        let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+        let mut text = String::new();
+        let front = FrontEnd::run_with_headers(
+            &self.prelude,
+            MAIN_FILE_NAME,
+            source,
+            &options,
+            caps,
+            headers,
+            |tokens, interner, sources| {
+                let tokens: Vec<_> = tokens.iter().map(|t| interner.token(t)).collect();
+                text = unit_text(&tokens, sources);
+            },
+        );
+        let log = front.log()?;
+        Ok(CompiledUnit { text, log })
+    }
+
+    /// [`link`] in this session.
+    pub fn link(
+        &self,
+        units: &[&str],
+        options: &str,
+        caps: &DeviceCaps,
+    ) -> Result<Program, BuildError> {
+        let options = linking_options(options)?;
+        self.build_named(MAIN_FILE_NAME, &units.concat(), &options, caps)
+    }
+
+    /// [`link_library`] in this session.
+    pub fn link_library(
+        &self,
+        units: &[&str],
+        options: &str,
+        caps: &DeviceCaps,
+    ) -> Result<CompiledUnit, BuildError> {
+        let options = linking_options(options)?;
+        let text = units.concat();
+        let front = FrontEnd::run(&self.prelude, MAIN_FILE_NAME, &text, &options, caps);
+        let log = front.log()?;
+        Ok(CompiledUnit { text, log })
+    }
 }
 
 fn linking_options(options: &str) -> Result<BuildOptions, BuildError> {

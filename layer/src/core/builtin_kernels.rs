@@ -34,8 +34,10 @@ impl BuiltinKernels {
     pub fn new(device: &Device) -> CLResult<Self> {
         // Our own source failing to build is a translator bug; the device
         // then cannot run the command, which OpenCL calls a lack of resources.
-        let program =
-            translator::build(COPY_SOURCE, "", device.caps()).map_err(|_| CL_OUT_OF_RESOURCES)?;
+        let program = device
+            .translator()
+            .build(COPY_SOURCE, "", device.caps())
+            .map_err(|_| CL_OUT_OF_RESOURCES)?;
         let vk = device.vk()?;
         let kernel = |name: &str| -> CLResult<BuiltinKernel> {
             let kernel = program.kernel(name).ok_or(CL_OUT_OF_RESOURCES)?;

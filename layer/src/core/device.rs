@@ -49,6 +49,8 @@ pub struct Device {
     copy: usize,
     info: &'static PhysicalDeviceInfo,
     caps: DeviceCaps,
+    /// What the translator keeps between this device's builds.
+    translator: translator::Session,
     clock: DeviceClock,
     /// Serialises the lazy creation of the fields below.
     init: Mutex<()>,
@@ -83,6 +85,7 @@ impl Device {
             copy,
             info,
             caps: device_caps(info),
+            translator: translator::Session::new(),
             clock: DeviceClock::new(info),
             init: Mutex::new(()),
             logical: OnceLock::new(),
@@ -107,6 +110,11 @@ impl Device {
 
     pub fn caps(&self) -> &DeviceCaps {
         &self.caps
+    }
+
+    /// The translator session this device's programs are built in.
+    pub fn translator(&self) -> &translator::Session {
+        &self.translator
     }
 
     /// Converts GPU timestamps to host time for profiling.

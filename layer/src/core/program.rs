@@ -401,7 +401,9 @@ impl Program {
                     // A binary's unit may be several linked ones: it is
                     // built under the linking rules.
                     let linked = catch_unwind(AssertUnwindSafe(|| {
-                        translator::unit::link(&[&binary.unit], &binary.options, device.caps())
+                        device
+                            .translator()
+                            .link(&[&binary.unit], &binary.options, device.caps())
                     }));
                     let (mut build, mut failed) = executable_from(device, &binary.options, linked);
                     let translated = build
@@ -460,7 +462,9 @@ impl Program {
             Some(unit) => unit,
             None => {
                 let compiled = catch_unwind(AssertUnwindSafe(|| {
-                    translator::compile_unit(&self.source, &options, device.caps(), &[])
+                    device
+                        .translator()
+                        .compile_unit(&self.source, &options, device.caps(), &[])
                 }));
                 // The source built with these options, so it compiles
                 // again; if it somehow does not, there is no binary.
@@ -513,7 +517,7 @@ fn build_executable(
     options: &str,
 ) -> (DeviceBuild, Option<BuildFailure>) {
     let compiled = catch_unwind(AssertUnwindSafe(|| {
-        translator::build(source, options, device.caps())
+        device.translator().build(source, options, device.caps())
     }));
     executable_from(device, options, compiled)
 }

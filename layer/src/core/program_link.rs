@@ -54,7 +54,9 @@ impl Program {
             .collect();
         let failure = self.run_builds(&targets, options, |_, device| {
             let compiled = catch_unwind(AssertUnwindSafe(|| {
-                translator::compile_unit(self.source(), options, device.caps(), &headers)
+                device
+                    .translator()
+                    .compile_unit(self.source(), options, device.caps(), &headers)
             }));
             match compiled {
                 Ok(Ok(unit)) => (
@@ -174,7 +176,9 @@ fn link_for(
     if link.create_library {
         // Calls may stay unresolved until the final link.
         let checked = catch_unwind(AssertUnwindSafe(|| {
-            translator::unit::link_library(&units, &options, device.caps())
+            device
+                .translator()
+                .link_library(&units, &options, device.caps())
         }));
         return match checked {
             Ok(Ok(library)) => (
@@ -192,7 +196,7 @@ fn link_for(
         };
     }
     let linked = catch_unwind(AssertUnwindSafe(|| {
-        translator::unit::link(&units, &options, device.caps())
+        device.translator().link(&units, &options, device.caps())
     }));
     let (mut build, failed) = executable_from(device, &options, linked);
     if failed.is_none() {

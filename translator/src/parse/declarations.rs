@@ -1,0 +1,498 @@
+//! Declarations: external declarations and function definitions,
+//! declaration specifiers (storage classes, qualifiers, type specifiers,
+//! structs, unions and enums), attributes, and the typedef-name scopes
+//! that decide whether a name starts a declaration.
+
+use std::sync::Arc;
+
+use super::keywords::{add_qualifier, add_scalar_word, Kw};
+use super::{PResult, Parser, Reported};
+use crate::ast::{
+    Attribute, Block, DeclSpecs, Declaration, Declarator, Derived, EnumSpec, ExternalDecl,
+    FieldDecl, FunctionDef, InitDeclarator, Name, Qualifiers, RecordKind, RecordSpec, ScalarWords,
+    StorageClass, TypeSpec,
+};
+use crate::token::{Punct, TokenKind};
+
+impl Parser {
+    /// Is the token at `n` a typedef name in the current scope?
+    #[inline]
+    fn is_typedef_at(&self, n: usize) -> bool {
+        self.kw_at(n) != Kw::NotIdent && self.names[self.peek_at(n).sym as usize] == Some(true)
+    }
+
+    fn declare_name(&mut self, name: Name, is_typedef: bool) {
+        let id = name.0;
+        let previous = self.names[id as usize].replace(is_typedef);
+        // At file scope nothing is ever restored.
+        if !self.scope_starts.is_empty() {
+            self.shadowed.push((id, previous));
+        }
+    }
+
+    pub(super) fn push_scope(&mut self) {
+        self.scope_starts.push(self.shadowed.len());
+    }
+
+    pub(super) fn pop_scope(&mut self) {
+        let Some(start) = self.scope_starts.pop() else {
+            return;
+        };
+        for &(id, previous) in self.shadowed[start..].iter().rev() {
+            self.names[id as usize] = previous;
+        }
+        self.shadowed.truncate(start);
+    }
+
+    /// Does the token at `n` start a type name (in a cast or sizeof)?
+    #[inline]
+    pub(super) fn starts_type(&self, n: usize) -> bool {
+        match self.kw_at(n) {
+            Kw::NotIdent => false,
+            kw => kw.starts_type() || self.is_typedef_at(n),
+        }
+    }
+
+    /// Does the next token begin a declaration that cannot continue the
+    /// current one (after a struct body, a missing `;`)?
+    fn starts_new_declaration(&self) -> bool {
+        matches!(
+            self.kw(),
+            Kw::Storage(StorageClass::Typedef | StorageClass::Extern | StorageClass::Static)
+                | Kw::Kernel
+                | Kw::Struct
+                | Kw::Union
+                | Kw::Enum
+                | Kw::Scalar(_)
+                | Kw::BuiltinType
+        )
+    }
+
+    pub(super) fn starts_declaration(&self) -> bool {
+        match self.kw() {
+            Kw::NotIdent => false,
+            Kw::Storage(_) | Kw::Inline | Kw::Kernel => true,
+            // `T * x` with T a typedef is a declaration; `x * y` is not. Two
+            // names in a row can only be a declaration with an unknown type.
+            _ => self.starts_type(0) || self.peek_at(1).kind == TokenKind::Identifier,
+        }
+    }
+
+    pub(super) fn external_decl(&mut self) -> PResult<ExternalDecl> {
+        let specs = self.decl_specs()?;
+        if self.eat(Punct::Semicolon) {
+            return Ok(ExternalDecl::Declaration(Declaration {
+                location: specs.location,
+                specs,
+                declarators: Vec::new(),
+            }));
+        }
+        let declarator = self.declarator()?;
+        if self.at(Punct::LBrace) {
+            if !matches!(declarator.derived.first(), Some(Derived::Function { .. })) {
+                return Err(self.error_here("';' after declaration"));
+            }
+            if let Some((name, _)) = &declarator.name {
+                self.declare_name(*name, false);
+            }
+            let body = self.function_body(&declarator)?;
+            return Ok(ExternalDecl::Function(FunctionDef {
+                specs,
+                declarator,
+                body,
+            }));
+        }
+        let decl = self.rest_of_declaration(specs, declarator)?;
+        Ok(ExternalDecl::Declaration(decl))
+    }
+
+    fn function_body(&mut self, declarator: &Declarator) -> PResult<Block> {
+        // Parameters are in scope in the body.
+        self.push_scope();
+        if let Some(Derived::Function { params, .. }) = declarator.derived.first() {
+            for p in params {
+                if let Some((name, _)) = &p.declarator.name {
+                    self.declare_name(*name, false);
+                }
+            }
+        }
+        let body = self.block();
+        self.pop_scope();
+        body
+    }
+
+    /// After the first declarator: initialisers, more declarators, `;`.
+    pub(super) fn rest_of_declaration(
+        &mut self,
+        specs: DeclSpecs,
+        first: Declarator,
+    ) -> PResult<Declaration> {
+        let is_typedef = specs.storage == Some(StorageClass::Typedef);
+        let location = specs.location;
+        let mut declarators = Vec::new();
+        let mut declarator = first;
+        loop {
+            if let Some((name, _)) = &declarator.name {
+                self.declare_name(*name, is_typedef);
+            }
+            let init = if self.eat(Punct::Assign) {
+                Some(self.initializer()?)
+            } else {
+                None
+            };
+            declarators.push(InitDeclarator { declarator, init });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+            declarator = self.declarator()?;
+        }
+        self.expect_semicolon("at end of declaration")?;
+        Ok(Declaration {
+            specs,
+            declarators,
+            location,
+        })
+    }
+
+    pub(super) fn attributes(&mut self, out: &mut Vec<Attribute>) -> PResult<()> {
+        while self.kw() == Kw::Attribute {
+            self.pos += 1;
+            self.expect(Punct::LParen)?;
+            self.expect(Punct::LParen)?;
+            while !self.at(Punct::RParen) {
+                let t = self.bump();
+                if t.kind != TokenKind::Identifier {
+                    self.pos -= 1;
+                    return Err(self.error_here("attribute name"));
+                }
+                let name = Name(t.sym);
+                let mut args = Vec::new();
+                if self.eat(Punct::LParen) {
+                    while !self.at(Punct::RParen) {
+                        args.push(Arc::new(self.assignment_expr()?));
+                        if !self.eat(Punct::Comma) {
+                            break;
+                        }
+                    }
+                    self.expect(Punct::RParen)?;
+                }
+                out.push(Attribute {
+                    name,
+                    args,
+                    location: t.location,
+                });
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+            self.expect(Punct::RParen)?;
+            self.expect(Punct::RParen)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn decl_specs(&mut self) -> PResult<DeclSpecs> {
+        let location = self.loc();
+        let mut specs = DeclSpecs {
+            storage: None,
+            ty: TypeSpec::None,
+            qualifiers: Qualifiers::default(),
+            is_kernel: false,
+            is_inline: false,
+            attributes: Vec::new(),
+            location,
+            type_location: location,
+        };
+        let mut words = ScalarWords::default();
+        let mut has_words = false;
+        loop {
+            let t = self.peek();
+            let kw = self.kw();
+            match kw {
+                Kw::NotIdent => break,
+                Kw::Storage(s) => {
+                    if specs.storage.is_some() {
+                        self.diags
+                            .error(t.location, "cannot combine with previous storage class");
+                    }
+                    specs.storage = Some(s);
+                    self.pos += 1;
+                }
+                Kw::Const | Kw::Volatile | Kw::Restrict => {
+                    add_qualifier(&mut specs.qualifiers, kw);
+                    self.pos += 1;
+                }
+                Kw::AddressSpace(space) => {
+                    let before = specs.qualifiers.address_space;
+                    if before.is_some() && before != Some(space) {
+                        self.diags
+                            .error(t.location, "multiple address spaces specified for type");
+                    }
+                    specs.qualifiers.address_space = Some(space);
+                    self.pos += 1;
+                }
+                Kw::Kernel => {
+                    specs.is_kernel = true;
+                    self.pos += 1;
+                }
+                Kw::Inline | Kw::GnuInline => {
+                    specs.is_inline = true;
+                    self.pos += 1;
+                }
+                Kw::Access => self.pos += 1,
+                Kw::Attribute => self.attributes(&mut specs.attributes)?,
+                Kw::Scalar(word) => {
+                    add_scalar_word(&mut words, word);
+                    if !has_words {
+                        specs.type_location = t.location;
+                    }
+                    has_words = true;
+                    self.pos += 1;
+                }
+                Kw::Struct | Kw::Union if matches!(specs.ty, TypeSpec::None) => {
+                    specs.type_location = t.location;
+                    let record = self.record_spec()?;
+                    let has_body = record.fields.is_some();
+                    specs.ty = TypeSpec::Record(Arc::new(record));
+                    if has_body && self.starts_new_declaration() {
+                        // `struct S { ... }` then another declaration: the
+                        // `;` is missing. Report it and carry on as if found.
+                        let location = self.after_previous();
+                        let keyword = if kw == Kw::Union { "union" } else { "struct" };
+                        self.diags
+                            .error(location, format!("expected ';' after {keyword}"));
+                        self.assumed_semicolon = true;
+                        break;
+                    }
+                }
+                Kw::Enum if matches!(specs.ty, TypeSpec::None) => {
+                    specs.type_location = t.location;
+                    specs.ty = TypeSpec::Enum(Arc::new(self.enum_spec()?));
+                }
+                _ if !has_words && matches!(specs.ty, TypeSpec::None) => {
+                    specs.type_location = t.location;
+                    if kw == Kw::BuiltinType {
+                        specs.ty = TypeSpec::Builtin(Name(t.sym));
+                        self.pos += 1;
+                    } else if self.is_typedef_at(0) {
+                        specs.ty = TypeSpec::Typedef(Name(t.sym));
+                        self.pos += 1;
+                    } else if self.peek_at(1).kind == TokenKind::Identifier
+                        || self.peek_at(1).is_punct(Punct::Star)
+                    {
+                        // An unknown name where a type must be (`flaot *p`,
+                        // `float5 v`): the checker reports the unknown type.
+                        specs.ty = TypeSpec::Typedef(Name(t.sym));
+                        self.pos += 1;
+                    } else {
+                        break;
+                    }
+                }
+                _ => break,
+            }
+        }
+        if has_words {
+            if !matches!(specs.ty, TypeSpec::None) {
+                self.diags
+                    .error(location, "cannot combine type keywords with another type");
+            }
+            specs.ty = TypeSpec::Scalar(words);
+        }
+        if matches!(specs.ty, TypeSpec::None)
+            && specs.storage.is_none()
+            && !specs.is_kernel
+            && specs.qualifiers == Qualifiers::default()
+        {
+            return Err(self.error_here("a type"));
+        }
+        Ok(specs)
+    }
+
+    fn record_spec(&mut self) -> PResult<RecordSpec> {
+        let kind = if self.kw() == Kw::Struct {
+            RecordKind::Struct
+        } else {
+            RecordKind::Union
+        };
+        let kw = self.bump();
+        let mut attributes = Vec::new();
+        self.attributes(&mut attributes)?;
+        let tag_location = self.loc();
+        let tag = if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
+            let t = self.bump();
+            Some(Name(t.sym))
+        } else {
+            None
+        };
+        let fields = if self.eat(Punct::LBrace) {
+            let mut fields = Vec::new();
+            while !self.at(Punct::RBrace) && self.peek().kind != TokenKind::Eof {
+                match self.field_decl() {
+                    Ok(f) => fields.push(f),
+                    Err(Reported) => self.recover(),
+                }
+            }
+            self.expect(Punct::RBrace)?;
+            // Attributes after the closing brace bind to the type too.
+            self.attributes(&mut attributes)?;
+            Some(fields)
+        } else {
+            if tag.is_none() {
+                return Err(self.error_here("'{' or a tag name"));
+            }
+            None
+        };
+        Ok(RecordSpec {
+            kind,
+            tag_location: if tag.is_some() {
+                tag_location
+            } else {
+                kw.location
+            },
+            tag,
+            fields,
+            attributes,
+            location: kw.location,
+        })
+    }
+
+    fn field_decl(&mut self) -> PResult<FieldDecl> {
+        let location = self.loc();
+        let specs = self.decl_specs()?;
+        let mut declarators = Vec::new();
+        if !self.at(Punct::Semicolon) {
+            loop {
+                let d = if self.at(Punct::Colon) {
+                    Declarator::default()
+                } else {
+                    self.declarator()?
+                };
+                let width = if self.eat(Punct::Colon) {
+                    Some(self.conditional_expr()?)
+                } else {
+                    None
+                };
+                declarators.push((d, width));
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect_semicolon("at end of declaration list")?;
+        Ok(FieldDecl {
+            specs,
+            declarators,
+            location,
+        })
+    }
+
+    fn enum_spec(&mut self) -> PResult<EnumSpec> {
+        let kw = self.bump();
+        let mut ignored = Vec::new();
+        self.attributes(&mut ignored)?;
+        let tag = if self.peek().kind == TokenKind::Identifier {
+            let t = self.bump();
+            Some(Name(t.sym))
+        } else {
+            None
+        };
+        let enumerators = if self.eat(Punct::LBrace) {
+            let mut list = Vec::new();
+            while !self.at(Punct::RBrace) {
+                let t = self.bump();
+                if t.kind != TokenKind::Identifier {
+                    self.pos -= 1;
+                    return Err(self.error_here("enumerator name"));
+                }
+                self.declare_name(Name(t.sym), false);
+                let value = if self.eat(Punct::Assign) {
+                    Some(self.conditional_expr()?)
+                } else {
+                    None
+                };
+                list.push((Name(t.sym), value, t.location));
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+            self.expect(Punct::RBrace)?;
+            Some(list)
+        } else {
+            None
+        };
+        Ok(EnumSpec {
+            tag,
+            enumerators,
+            location: kw.location,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use crate::ast::{ExternalDecl, StmtKind, TranslationUnit};
+    use crate::diagnostic::{Diagnostics, FileId, Location};
+    use crate::parse::parse;
+    use crate::token::{Token, TokenKind};
+
+    fn parse_source(src: &str) -> (TranslationUnit, Diagnostics) {
+        let mut tokens: Vec<Token> = crate::lexer::lex(src, FileId(0))
+            .tokens
+            .into_iter()
+            .map(|t| t.token)
+            .collect();
+        tokens.push(Token {
+            kind: TokenKind::Eof,
+            text: Rc::from(""),
+            location: Location::new(FileId(0), src.len()),
+            leading_space: false,
+        });
+        let mut diags = Diagnostics::default();
+        let (unit, _) = parse(&tokens, &mut diags);
+        (unit, diags)
+    }
+
+    /// Whether each statement of the body of function `index` is a
+    /// declaration.
+    fn declarations(unit: &TranslationUnit, index: usize) -> Vec<bool> {
+        let Some(ExternalDecl::Function(f)) = unit.items.get(index) else {
+            panic!("item {index} is not a function");
+        };
+        f.body
+            .items
+            .iter()
+            .map(|s| matches!(s.kind, StmtKind::Declaration(_)))
+            .collect()
+    }
+
+    #[test]
+    fn typedef_names_follow_scopes() {
+        // `T * x;` declares a pointer where T is a typedef and multiplies
+        // where an inner declaration hides it; leaving the scope brings the
+        // typedef back, and an inner typedef ends with its block.
+        let (unit, diags) = parse_source(
+            "typedef int T;\n\
+             void f(void) { T * a; { int T; T * b; } T * c; }\n\
+             void g(void) { int T; T * d; { typedef float T; T * e; } T * h; }\n\
+             void k(void) { T * m; }\n",
+        );
+        assert!(!diags.has_errors());
+        assert_eq!(declarations(&unit, 1), [true, false, true]);
+        assert_eq!(declarations(&unit, 2), [true, false, false, false]);
+        let Some(ExternalDecl::Function(g)) = unit.items.get(2) else {
+            panic!("g");
+        };
+        let StmtKind::Compound(inner) = &g.body.items[2].kind else {
+            panic!("block");
+        };
+        let inner: Vec<bool> = inner
+            .items
+            .iter()
+            .map(|s| matches!(s.kind, StmtKind::Declaration(_)))
+            .collect();
+        assert_eq!(inner, [true, true]);
+        assert_eq!(declarations(&unit, 3), [true]);
+    }
+}

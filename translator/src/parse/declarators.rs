@@ -1,0 +1,184 @@
+//! Declarators (pointers, arrays, functions and their parameters), type
+//! names, and initializers.
+
+use super::keywords::{add_qualifier, Kw, ScalarWord};
+use super::{PResult, Parser};
+use crate::ast::{
+    Attribute, Declarator, Derived, Designator, Initializer, Name, ParamDecl, Qualifiers, TypeName,
+};
+use crate::token::{Punct, TokenKind};
+
+impl Parser {
+    fn pointer_qualifiers(&mut self, attrs: &mut Vec<Attribute>) -> PResult<Qualifiers> {
+        let mut q = Qualifiers::default();
+        loop {
+            let kw = self.kw();
+            if add_qualifier(&mut q, kw) {
+                self.pos += 1;
+            } else if kw == Kw::Attribute {
+                self.attributes(attrs)?;
+            } else {
+                break;
+            }
+        }
+        Ok(q)
+    }
+
+    /// A declarator, abstract or not (the caller checks for a name).
+    pub(super) fn declarator(&mut self) -> PResult<Declarator> {
+        self.enter()?;
+        let result = self.declarator_inner();
+        self.leave();
+        result
+    }
+
+    fn declarator_inner(&mut self) -> PResult<Declarator> {
+        let mut attributes = Vec::new();
+        let mut pointers = Vec::new();
+        while self.eat(Punct::Star) {
+            pointers.push(Derived::Pointer(self.pointer_qualifiers(&mut attributes)?));
+        }
+        let mut inner = Declarator::default();
+        let t = self.peek();
+        if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
+            self.pos += 1;
+            inner.name = Some((Name(t.sym), t.location));
+        } else if self.at(Punct::LParen) && self.is_nested_declarator() {
+            let star = self.peek_at(1);
+            let star = star.is_punct(Punct::Star).then_some(star.location);
+            self.pos += 1;
+            inner = self.declarator()?;
+            // `(*f)(...)`: OpenCL C has no function pointers (6.9.a).
+            if let Some(star) = star {
+                if self.at(Punct::RParen) && self.peek_at(1).is_punct(Punct::LParen) {
+                    self.diags
+                        .error(star, "pointers to functions are not allowed");
+                }
+            }
+            self.expect(Punct::RParen)?;
+        }
+        let mut suffixes = Vec::new();
+        loop {
+            if self.eat(Punct::LBracket) {
+                let size = if self.at(Punct::RBracket) {
+                    None
+                } else {
+                    Some(self.assignment_expr()?)
+                };
+                self.expect(Punct::RBracket)?;
+                suffixes.push(Derived::Array(size));
+            } else if self.at(Punct::LParen) {
+                self.pos += 1;
+                suffixes.push(self.parameter_list()?);
+            } else {
+                break;
+            }
+        }
+        self.attributes(&mut attributes)?;
+        // Most declarators have one of these lists at most: move it in
+        // rather than copy it.
+        if inner.derived.is_empty() {
+            inner.derived = suffixes;
+        } else {
+            inner.derived.extend(suffixes);
+        }
+        if inner.derived.is_empty() {
+            pointers.reverse();
+            inner.derived = pointers;
+        } else {
+            inner.derived.extend(pointers.into_iter().rev());
+        }
+        if inner.attributes.is_empty() {
+            inner.attributes = attributes;
+        } else {
+            inner.attributes.extend(attributes);
+        }
+        Ok(inner)
+    }
+
+    /// After `(` in a declarator: is this `(*p)` (nested) or a parameter list?
+    fn is_nested_declarator(&self) -> bool {
+        let next = self.peek_at(1);
+        next.is_punct(Punct::Star)
+            || next.is_punct(Punct::LParen)
+            || next.is_punct(Punct::LBracket)
+            || (next.kind == TokenKind::Identifier && !self.starts_type(1))
+    }
+
+    fn parameter_list(&mut self) -> PResult<Derived> {
+        let mut params = Vec::new();
+        let mut variadic = false;
+        // `(void)` declares no parameters.
+        if self.kw() == Kw::Scalar(ScalarWord::Void) && self.peek_at(1).is_punct(Punct::RParen) {
+            self.pos += 2;
+            return Ok(Derived::Function { params, variadic });
+        }
+        while !self.at(Punct::RParen) {
+            if self.eat(Punct::Ellipsis) {
+                variadic = true;
+                break;
+            }
+            let location = self.loc();
+            let specs = self.decl_specs()?;
+            let declarator = self.declarator()?;
+            params.push(ParamDecl {
+                specs,
+                declarator,
+                location,
+            });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::RParen)?;
+        Ok(Derived::Function { params, variadic })
+    }
+
+    pub(super) fn type_name(&mut self) -> PResult<TypeName> {
+        let specs = self.decl_specs()?;
+        let declarator = self.declarator()?;
+        if let Some((_, loc)) = declarator.name {
+            self.diags.error(loc, "unexpected name in a type");
+        }
+        Ok(TypeName { specs, declarator })
+    }
+
+    pub(super) fn initializer(&mut self) -> PResult<Initializer> {
+        if !self.at(Punct::LBrace) {
+            return Ok(Initializer::Expr(self.assignment_expr()?));
+        }
+        self.enter()?;
+        let location = self.loc();
+        self.pos += 1;
+        let mut items = Vec::new();
+        while !self.at(Punct::RBrace) {
+            let mut designators = Vec::new();
+            loop {
+                if self.eat(Punct::LBracket) {
+                    designators.push(Designator::Index(self.conditional_expr()?));
+                    self.expect(Punct::RBracket)?;
+                } else if self.at(Punct::Dot) {
+                    self.pos += 1;
+                    let t = self.bump();
+                    if t.kind != TokenKind::Identifier {
+                        self.pos -= 1;
+                        return Err(self.error_here("a field name"));
+                    }
+                    designators.push(Designator::Field(Name(t.sym), t.location));
+                } else {
+                    break;
+                }
+            }
+            if !designators.is_empty() {
+                self.expect(Punct::Assign)?;
+            }
+            items.push((designators, self.initializer()?));
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::RBrace)?;
+        self.leave();
+        Ok(Initializer::List(items, location))
+    }
+}

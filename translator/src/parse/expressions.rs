@@ -1,0 +1,396 @@
+//! Expressions, by precedence climbing for the binary operators: casts
+//! and compound literals, unary and postfix operators, `sizeof`,
+//! `vec_step` and vector literals.
+
+use super::keywords::Kw;
+use super::{PResult, Parser, MAX_DEPTH};
+use crate::ast::{BinaryOp, Expr, ExprKind, Name, TypeName, UnaryOp};
+use crate::token::{Punct, TokenKind};
+use crate::types;
+
+impl Parser {
+    pub(super) fn expr(&mut self) -> PResult<Expr> {
+        let mut e = self.assignment_expr()?;
+        while self.at(Punct::Comma) {
+            let location = self.loc();
+            self.pos += 1;
+            let rhs = self.assignment_expr()?;
+            e = Expr {
+                kind: ExprKind::Comma(Box::new((e, rhs))),
+                location,
+            };
+        }
+        Ok(e)
+    }
+
+    pub(super) fn assignment_expr(&mut self) -> PResult<Expr> {
+        if let Some(leaf) = self.lone_operand() {
+            return Ok(leaf);
+        }
+        self.enter()?;
+        let result = self.assignment_inner();
+        self.leave();
+        result
+    }
+
+    /// A name or number that is a whole expression, ended by `,`, `)`,
+    /// `]` or `;`: most call arguments (macro arguments are parenthesised)
+    /// and subscripts. Taken here, it skips the descent through every
+    /// precedence level to the same leaf. Not at the nesting limit, where
+    /// the descent would report the nesting instead.
+    #[inline]
+    fn lone_operand(&mut self) -> Option<Expr> {
+        let ends = matches!(
+            self.peek_at(1).kind,
+            TokenKind::Punct(Punct::Comma | Punct::RParen | Punct::RBracket | Punct::Semicolon)
+        );
+        if !ends || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let t = self.peek();
+        let kind = match t.kind {
+            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(Name(t.sym)),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(Expr {
+            kind,
+            location: t.location,
+        })
+    }
+
+    fn assignment_inner(&mut self) -> PResult<Expr> {
+        let lhs = self.conditional_expr()?;
+        let op = match self.peek().kind {
+            TokenKind::Punct(p) => match p {
+                Punct::Assign => Some(None),
+                Punct::StarAssign => Some(Some(BinaryOp::Mul)),
+                Punct::SlashAssign => Some(Some(BinaryOp::Div)),
+                Punct::PercentAssign => Some(Some(BinaryOp::Rem)),
+                Punct::PlusAssign => Some(Some(BinaryOp::Add)),
+                Punct::MinusAssign => Some(Some(BinaryOp::Sub)),
+                Punct::ShlAssign => Some(Some(BinaryOp::Shl)),
+                Punct::ShrAssign => Some(Some(BinaryOp::Shr)),
+                Punct::AmpAssign => Some(Some(BinaryOp::BitAnd)),
+                Punct::CaretAssign => Some(Some(BinaryOp::BitXor)),
+                Punct::PipeAssign => Some(Some(BinaryOp::BitOr)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(op) = op else { return Ok(lhs) };
+        let location = self.loc();
+        self.pos += 1;
+        let rhs = self.assignment_expr()?;
+        Ok(Expr {
+            kind: ExprKind::Assign(op, Box::new((lhs, rhs))),
+            location,
+        })
+    }
+
+    #[inline]
+    pub(super) fn conditional_expr(&mut self) -> PResult<Expr> {
+        let cond = self.binary_expr(0)?;
+        if !self.at(Punct::Question) {
+            return Ok(cond);
+        }
+        self.conditional_tail(cond)
+    }
+
+    fn conditional_tail(&mut self, cond: Expr) -> PResult<Expr> {
+        let location = self.loc();
+        self.pos += 1;
+        self.enter()?;
+        let then = self.expr();
+        self.leave();
+        let then = then?;
+        self.expect(Punct::Colon)?;
+        self.enter()?;
+        let otherwise = self.conditional_expr();
+        self.leave();
+        Ok(Expr {
+            kind: ExprKind::Conditional(Box::new((cond, then, otherwise?))),
+            location,
+        })
+    }
+
+    /// Precedence climbing over C's binary operators.
+    fn binary_expr(&mut self, min_prec: u8) -> PResult<Expr> {
+        let mut lhs = self.cast_expr()?;
+        while let Some((op, prec)) = self.binary_op() {
+            if prec < min_prec {
+                break;
+            }
+            let location = self.loc();
+            self.pos += 1;
+            self.enter()?;
+            let rhs = self.binary_expr(prec + 1);
+            self.leave();
+            lhs = Expr {
+                kind: ExprKind::Binary(op, Box::new((lhs, rhs?))),
+                location,
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn binary_op(&self) -> Option<(BinaryOp, u8)> {
+        let TokenKind::Punct(p) = self.peek().kind else {
+            return None;
+        };
+        Some(match p {
+            Punct::PipePipe => (BinaryOp::LogicalOr, 1),
+            Punct::AmpAmp => (BinaryOp::LogicalAnd, 2),
+            Punct::Pipe => (BinaryOp::BitOr, 3),
+            Punct::Caret => (BinaryOp::BitXor, 4),
+            Punct::Amp => (BinaryOp::BitAnd, 5),
+            Punct::EqEq => (BinaryOp::Eq, 6),
+            Punct::NotEq => (BinaryOp::Ne, 6),
+            Punct::Lt => (BinaryOp::Lt, 7),
+            Punct::Gt => (BinaryOp::Gt, 7),
+            Punct::Le => (BinaryOp::Le, 7),
+            Punct::Ge => (BinaryOp::Ge, 7),
+            Punct::Shl => (BinaryOp::Shl, 8),
+            Punct::Shr => (BinaryOp::Shr, 8),
+            Punct::Plus => (BinaryOp::Add, 9),
+            Punct::Minus => (BinaryOp::Sub, 9),
+            Punct::Star => (BinaryOp::Mul, 10),
+            Punct::Slash => (BinaryOp::Div, 10),
+            Punct::Percent => (BinaryOp::Rem, 10),
+            _ => return None,
+        })
+    }
+
+    /// The operand of a binary operator. Most are a name or a number,
+    /// perhaps with postfix operators: those take the short way here.
+    #[inline]
+    fn cast_expr(&mut self) -> PResult<Expr> {
+        let t = self.peek();
+        let kind = match t.kind {
+            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(Name(t.sym)),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
+            _ => return self.general_cast_expr(),
+        };
+        self.pos += 1;
+        self.postfix_tail(Expr {
+            kind,
+            location: t.location,
+        })
+    }
+
+    // Out of line, so that the short path above stays small.
+    #[inline(never)]
+    fn general_cast_expr(&mut self) -> PResult<Expr> {
+        if self.at(Punct::LParen) && self.starts_type(1) {
+            let location = self.loc();
+            self.pos += 1;
+            let ty = Box::new(self.type_name()?);
+            self.expect(Punct::RParen)?;
+            if self.at(Punct::LBrace) {
+                let init = Box::new(self.initializer()?);
+                let e = Expr {
+                    kind: ExprKind::CompoundLiteral(ty, init),
+                    location,
+                };
+                return self.postfix_tail(e);
+            }
+            if self.at(Punct::LParen) && types::is_vector_type_name(&ty, &self.spellings) {
+                // `(float4)(a, b)`: a vector literal, not a cast of a comma
+                // expression (OpenCL C 6.1.6).
+                let parts_location = self.loc();
+                self.pos += 1;
+                let mut parts = Vec::new();
+                loop {
+                    parts.push(self.assignment_expr()?);
+                    if !self.eat(Punct::Comma) {
+                        break;
+                    }
+                }
+                self.expect(Punct::RParen)?;
+                let e = Expr {
+                    kind: ExprKind::VectorLiteral(ty, parts, parts_location),
+                    location,
+                };
+                return self.postfix_tail(e);
+            }
+            self.enter()?;
+            let operand = self.cast_expr();
+            self.leave();
+            return Ok(Expr {
+                kind: ExprKind::Cast(ty, Box::new(operand?)),
+                location,
+            });
+        }
+        self.unary_expr()
+    }
+
+    fn unary_expr(&mut self) -> PResult<Expr> {
+        let location = self.loc();
+        let t = self.peek();
+        let op = match t.kind {
+            TokenKind::Punct(Punct::PlusPlus) => Some(UnaryOp::PreInc),
+            TokenKind::Punct(Punct::MinusMinus) => Some(UnaryOp::PreDec),
+            TokenKind::Punct(Punct::Plus) => Some(UnaryOp::Plus),
+            TokenKind::Punct(Punct::Minus) => Some(UnaryOp::Minus),
+            TokenKind::Punct(Punct::Bang) => Some(UnaryOp::Not),
+            TokenKind::Punct(Punct::Tilde) => Some(UnaryOp::BitNot),
+            TokenKind::Punct(Punct::Star) => Some(UnaryOp::Deref),
+            TokenKind::Punct(Punct::Amp) => Some(UnaryOp::AddressOf),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.pos += 1;
+            self.enter()?;
+            let operand = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
+                self.unary_expr()
+            } else {
+                self.cast_expr()
+            };
+            self.leave();
+            return Ok(Expr {
+                kind: ExprKind::Unary(op, Box::new(operand?)),
+                location,
+            });
+        }
+        let kw = self.kw();
+        if kw != Kw::Name {
+            let type_op = match kw {
+                Kw::Sizeof => Some((
+                    ExprKind::SizeofType as fn(Box<TypeName>) -> ExprKind,
+                    ExprKind::SizeofExpr as fn(Box<Expr>) -> ExprKind,
+                )),
+                Kw::VecStep => Some((
+                    ExprKind::VecStepType as fn(Box<TypeName>) -> ExprKind,
+                    ExprKind::VecStepExpr as fn(Box<Expr>) -> ExprKind,
+                )),
+                _ => None,
+            };
+            if let Some((of_type, of_expr)) = type_op {
+                self.pos += 1;
+                if self.at(Punct::LParen) && self.starts_type(1) {
+                    self.pos += 1;
+                    let ty = self.type_name()?;
+                    self.expect(Punct::RParen)?;
+                    return Ok(Expr {
+                        kind: of_type(Box::new(ty)),
+                        location,
+                    });
+                }
+                self.enter()?;
+                let operand = self.unary_expr();
+                self.leave();
+                return Ok(Expr {
+                    kind: of_expr(Box::new(operand?)),
+                    location,
+                });
+            }
+            if kw == Kw::Alignof {
+                self.pos += 1;
+                self.expect(Punct::LParen)?;
+                let ty = self.type_name()?;
+                self.expect(Punct::RParen)?;
+                return Ok(Expr {
+                    kind: ExprKind::AlignofType(Box::new(ty)),
+                    location,
+                });
+            }
+        }
+        let primary = self.primary_expr()?;
+        self.postfix_tail(primary)
+    }
+
+    fn primary_expr(&mut self) -> PResult<Expr> {
+        let t = self.peek();
+        let location = t.location;
+        let kind = match t.kind {
+            TokenKind::Identifier => ExprKind::Ident(Name(t.sym)),
+            TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
+            TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
+            TokenKind::CharLiteral => ExprKind::CharLiteral(Name(t.sym)),
+            TokenKind::StringLiteral => {
+                // Adjacent string literals concatenate.
+                let mut text = String::from(&**self.text(t));
+                while self.peek_at(1).kind == TokenKind::StringLiteral {
+                    self.pos += 1;
+                    text.pop();
+                    text.push_str(&self.text(self.peek())[1..]);
+                }
+                ExprKind::StringLiteral(text)
+            }
+            TokenKind::Punct(Punct::LParen) => {
+                self.pos += 1;
+                self.enter()?;
+                let inner = self.expr();
+                self.leave();
+                let inner = inner?;
+                self.expect(Punct::RParen)?;
+                return Ok(inner);
+            }
+            _ => return Err(self.error_here("expression")),
+        };
+        self.pos += 1;
+        Ok(Expr { kind, location })
+    }
+
+    #[inline]
+    fn postfix_tail(&mut self, e: Expr) -> PResult<Expr> {
+        match self.peek().kind {
+            TokenKind::Punct(
+                Punct::LBracket
+                | Punct::LParen
+                | Punct::Dot
+                | Punct::Arrow
+                | Punct::PlusPlus
+                | Punct::MinusMinus,
+            ) => self.postfix_ops(e),
+            _ => Ok(e),
+        }
+    }
+
+    fn postfix_ops(&mut self, mut e: Expr) -> PResult<Expr> {
+        loop {
+            let location = self.loc();
+            let kind = if self.eat(Punct::LBracket) {
+                let index = self.expr()?;
+                self.expect(Punct::RBracket)?;
+                ExprKind::Index(Box::new((e, index)))
+            } else if self.eat(Punct::LParen) {
+                let mut args = Vec::new();
+                while !self.at(Punct::RParen) {
+                    args.push(self.assignment_expr()?);
+                    if !self.eat(Punct::Comma) {
+                        break;
+                    }
+                }
+                let rparen = self.loc();
+                self.expect(Punct::RParen)?;
+                ExprKind::Call(Box::new(e), args, rparen)
+            } else if self.at(Punct::Dot) || self.at(Punct::Arrow) {
+                let arrow = self.at(Punct::Arrow);
+                self.pos += 1;
+                let name = self.bump();
+                // Swizzles like `.s01` lex as identifiers; `.0` does not exist.
+                if name.kind != TokenKind::Identifier {
+                    self.pos -= 1;
+                    return Err(self.error_here("a member name"));
+                }
+                ExprKind::Member {
+                    base: Box::new(e),
+                    name: Name(name.sym),
+                    name_location: name.location,
+                    arrow,
+                }
+            } else if self.eat(Punct::PlusPlus) {
+                ExprKind::Unary(UnaryOp::PostInc, Box::new(e))
+            } else if self.eat(Punct::MinusMinus) {
+                ExprKind::Unary(UnaryOp::PostDec, Box::new(e))
+            } else {
+                return Ok(e);
+            };
+            e = Expr { kind, location };
+        }
+    }
+}

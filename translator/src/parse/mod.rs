@@ -1,0 +1,393 @@
+//! The parser: preprocessed tokens to an [`ast::TranslationUnit`].
+//!
+//! A hand-written recursive-descent parser for C99 with the OpenCL C
+//! additions (address-space qualifiers, `__kernel`, vector literals,
+//! `vec_step`, attributes anywhere C allows them). Typedef names are tracked
+//! in scopes because C cannot be parsed without knowing them. On an error it
+//! reports, skips to a likely statement or declaration boundary and goes on,
+//! so one build logs every error.
+//!
+//! Keywords are identifiers to the lexer. The parser reads the
+//! preprocessor's tokens, whose spellings are already interned symbols:
+//! before parsing, every identifier gets its keyword class (decided once
+//! per distinct spelling), so the parser tests keywords and typedef names
+//! by comparing bytes and indexing arrays by symbol, never by comparing or
+//! hashing strings.
+//!
+//! This module holds the [`Parser`], its token reading, error recovery and
+//! the top level; `keywords` classifies identifiers, and `declarations`,
+//! `declarators`, `statements` and `expressions` parse what they say.
+//!
+//! [`ast::TranslationUnit`]: crate::ast::TranslationUnit
+
+mod declarations;
+mod declarators;
+mod expressions;
+mod keywords;
+mod statements;
+
+use std::rc::Rc;
+
+use crate::ast::{ExternalDecl, TranslationUnit};
+use crate::diagnostic::{Diagnostics, FileId, Location};
+use crate::lexer::{CompactToken, Interner};
+use crate::token::{Punct, Token, TokenKind};
+use keywords::{classify, Kw};
+
+/// Parses a whole translation unit; errors go to `diags`. The interner
+/// returned spells the tree's names.
+pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> (TranslationUnit, Interner) {
+    let (tokens, interner) = intern_tokens(tokens);
+    let mut parser = Parser::new(
+        tokens,
+        interner.spellings().to_vec(),
+        diags.with_same_settings(),
+    );
+    let mut unit = TranslationUnit::default();
+    while let Some(item) = parser.next_item() {
+        unit.items.push(item);
+    }
+    diags.append(parser.into_diagnostics());
+    (unit, interner)
+}
+
+/// Public tokens in the preprocessor's form. Tokens from one lexer or
+/// preprocessor share one allocation per spelling, so a spelling is found
+/// by its address and hashed only on its first sight.
+fn intern_tokens(tokens: &[Token]) -> (Vec<CompactToken>, Interner) {
+    const SLOTS: usize = 1024;
+    let mut interner = Interner::default();
+    let mut recent: Vec<(usize, u32)> = vec![(0, 0); SLOTS];
+    let compact = tokens
+        .iter()
+        .map(|t| {
+            let address = t.text.as_ptr() as usize;
+            let slot = (address >> 4) & (SLOTS - 1);
+            let (known, sym) = recent[slot];
+            // The same address and length is the same text while `tokens`
+            // is borrowed.
+            let sym = if known == address && interner.get(sym).len() == t.text.len() {
+                sym
+            } else {
+                let sym = interner.sym(&t.text);
+                recent[slot] = (address, sym);
+                sym
+            };
+            CompactToken {
+                location: t.location,
+                sym,
+                kind: t.kind,
+                flags: u8::from(t.leading_space),
+            }
+        })
+        .collect();
+    (compact, interner)
+}
+
+/// Nesting deeper than this is reported instead of overflowing the stack.
+const MAX_DEPTH: u32 = 256;
+
+/// The parser of one translation unit: it reads the preprocessor's own
+/// tokens (each a symbol of the preprocessor's interner), and
+/// [`Parser::next_item`] parses one external declaration at a time.
+pub(crate) struct Parser {
+    /// The tokens, ending with the Eof.
+    tokens: Vec<CompactToken>,
+    /// The spelling of each symbol.
+    spellings: Vec<Rc<str>>,
+    /// Each token's keyword class, parallel to `tokens`.
+    words: Vec<Kw>,
+    /// The Eof every position past the tokens reads.
+    eof: CompactToken,
+    pos: usize,
+    diags: Diagnostics,
+    /// Names declared in each scope, innermost last, and whether each is a
+    /// typedef: an ordinary declaration in an inner scope hides a typedef.
+    ///
+    /// `names` holds the innermost declaration of each spelling (indexed by
+    /// symbol), `shadowed` what each declaration replaced (to restore at the
+    /// end of its scope), and `scope_starts` where each open scope's
+    /// declarations begin in `shadowed`.
+    names: Vec<Option<bool>>,
+    shadowed: Vec<(u32, Option<bool>)>,
+    scope_starts: Vec<usize>,
+    depth: u32,
+    /// A `;` that was missing after a struct body and has been reported:
+    /// the next `;` the parser looks for is taken as found.
+    assumed_semicolon: bool,
+}
+
+/// The error has been reported; the caller recovers.
+struct Reported;
+
+type PResult<T> = Result<T, Reported>;
+
+impl Parser {
+    /// A parser of `tokens` (which end with the Eof), whose symbols
+    /// `spellings` spells; its diagnostics go to `diags`.
+    pub(crate) fn new(
+        tokens: Vec<CompactToken>,
+        spellings: Vec<Rc<str>>,
+        diags: Diagnostics,
+    ) -> Self {
+        let eof = match tokens.last() {
+            Some(&t) => CompactToken {
+                kind: TokenKind::Eof,
+                ..t
+            },
+            None => CompactToken {
+                location: Location::new(FileId(0), 0),
+                sym: 0,
+                kind: TokenKind::Eof,
+                flags: 0,
+            },
+        };
+        Parser {
+            words: classify(&tokens, &spellings),
+            names: vec![None; spellings.len()],
+            tokens,
+            spellings,
+            eof,
+            pos: 0,
+            diags,
+            shadowed: Vec::new(),
+            scope_starts: Vec::new(),
+            depth: 0,
+            assumed_semicolon: false,
+        }
+    }
+
+    /// The spelling of each symbol: what the tree's names are.
+    pub(crate) fn spellings(&self) -> &[Rc<str>] {
+        &self.spellings
+    }
+
+    pub(crate) fn into_diagnostics(self) -> Diagnostics {
+        self.diags
+    }
+
+    // The reads below return the Eof (and its `NotIdent` class) past the
+    // end through `get`: one comparison, where clamping the index and then
+    // indexing took two.
+    #[inline]
+    fn peek(&self) -> CompactToken {
+        match self.tokens.get(self.pos) {
+            Some(&t) => t,
+            None => self.past_end(),
+        }
+    }
+
+    #[inline]
+    fn peek_at(&self, n: usize) -> CompactToken {
+        match self.tokens.get(self.pos + n) {
+            Some(&t) => t,
+            None => self.past_end(),
+        }
+    }
+
+    #[cold]
+    fn past_end(&self) -> CompactToken {
+        self.eof
+    }
+
+    /// The keyword class of the token at `n`.
+    #[inline]
+    fn kw_at(&self, n: usize) -> Kw {
+        match self.words.get(self.pos + n) {
+            Some(&kw) => kw,
+            None => Kw::NotIdent,
+        }
+    }
+
+    /// The spelling of `t`, one of this parser's tokens.
+    #[inline]
+    fn text(&self, t: CompactToken) -> &Rc<str> {
+        &self.spellings[t.sym as usize]
+    }
+
+    #[inline]
+    fn kw(&self) -> Kw {
+        self.kw_at(0)
+    }
+
+    #[inline]
+    fn bump(&mut self) -> CompactToken {
+        let t = self.peek();
+        if t.kind != TokenKind::Eof {
+            self.pos += 1;
+        }
+        t
+    }
+
+    #[inline]
+    fn at(&self, p: Punct) -> bool {
+        self.peek().is_punct(p)
+    }
+
+    #[inline]
+    fn eat(&mut self, p: Punct) -> bool {
+        if p == Punct::Semicolon && self.assumed_semicolon {
+            self.assumed_semicolon = false;
+            return true;
+        }
+        if self.at(p) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    #[inline]
+    fn eat_kw(&mut self, kw: Kw) -> bool {
+        if self.kw() == kw {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    #[inline]
+    fn loc(&self) -> Location {
+        self.peek().location
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn error_here(&mut self, what: &str) -> Reported {
+        let t = self.peek();
+        self.diags.error(t.location, format!("expected {what}"));
+        Reported
+    }
+
+    #[inline]
+    fn expect(&mut self, p: Punct) -> PResult<()> {
+        if self.eat(p) {
+            return Ok(());
+        }
+        Err(self.expected_punct(p))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn expected_punct(&mut self, p: Punct) -> Reported {
+        self.error_here(&format!("'{}'", p.spelling()))
+    }
+
+    /// Just after the previous token: where clang reports a missing `;`,
+    /// since the next token is often on another line.
+    fn after_previous(&self) -> Location {
+        match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
+            Some(prev) => {
+                let mut location = prev.location;
+                location.offset += self.text(*prev).len() as u32;
+                location
+            }
+            None => self.loc(),
+        }
+    }
+
+    /// `;` ending a construct: "expected ';' after expression" and so on.
+    #[inline]
+    fn expect_semicolon(&mut self, context: &str) -> PResult<()> {
+        if self.eat(Punct::Semicolon) {
+            return Ok(());
+        }
+        Err(self.missing_semicolon(context))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn missing_semicolon(&mut self, context: &str) -> Reported {
+        let location = self.after_previous();
+        self.diags
+            .error(location, format!("expected ';' {context}"));
+        Reported
+    }
+
+    #[inline]
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.too_deep());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&mut self) -> Reported {
+        self.diags.error(self.loc(), "nesting too deep");
+        Reported
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Skips to just after the next `;` at this nesting level, or to a `}`
+    /// closing the current block, so the next statement parses cleanly.
+    fn recover(&mut self) {
+        let mut depth = 0i32;
+        loop {
+            let t = self.peek();
+            match t.kind {
+                TokenKind::Eof => return,
+                TokenKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => depth += 1,
+                TokenKind::Punct(Punct::RParen | Punct::RBracket) => depth -= 1,
+                TokenKind::Punct(Punct::RBrace) => {
+                    if depth <= 0 {
+                        return;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += 1;
+                        return;
+                    }
+                }
+                TokenKind::Punct(Punct::Semicolon) if depth <= 0 => {
+                    self.pos += 1;
+                    return;
+                }
+                _ => {}
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Parses the next external declaration, skipping empty ones, stray
+    /// `}` and pragmas at file scope.
+    pub(crate) fn next_item(&mut self) -> Option<ExternalDecl> {
+        loop {
+            match self.peek().kind {
+                TokenKind::Eof => return None,
+                TokenKind::Pragma => {
+                    self.pos += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            if self.eat(Punct::Semicolon) {
+                continue;
+            }
+            if self.at(Punct::RBrace) {
+                self.diags
+                    .error(self.loc(), "extraneous closing brace ('}')");
+                self.pos += 1;
+                continue;
+            }
+            let start = self.pos;
+            match self.external_decl() {
+                Ok(item) => return Some(item),
+                Err(Reported) => {
+                    self.recover();
+                    if self.pos == start {
+                        self.pos += 1;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! Statements and blocks, where a declaration and an expression statement
+//! are told apart.
+
+use super::keywords::Kw;
+use super::{PResult, Parser, Reported};
+use crate::ast::{Block, Declaration, Name, Stmt, StmtKind};
+use crate::token::{Punct, TokenKind};
+
+impl Parser {
+    pub(super) fn block(&mut self) -> PResult<Block> {
+        let location = self.loc();
+        self.expect(Punct::LBrace)?;
+        self.push_scope();
+        // Room for a typical block without regrowing.
+        let mut items = Vec::with_capacity(8);
+        while !self.at(Punct::RBrace) && self.peek().kind != TokenKind::Eof {
+            let start = self.pos;
+            match self.statement() {
+                Ok(s) => items.push(s),
+                Err(Reported) => {
+                    self.recover();
+                    if self.pos == start {
+                        self.pos += 1;
+                    }
+                }
+            }
+        }
+        self.pop_scope();
+        self.expect(Punct::RBrace)?;
+        Ok(Block { items, location })
+    }
+
+    fn statement(&mut self) -> PResult<Stmt> {
+        self.enter()?;
+        let s = self.statement_inner();
+        self.leave();
+        s
+    }
+
+    fn sub_statement(&mut self) -> PResult<Box<Stmt>> {
+        // A sub-statement gets its own scope (C99 6.8.4, 6.8.5).
+        self.push_scope();
+        let s = self.statement();
+        self.pop_scope();
+        Ok(Box::new(s?))
+    }
+
+    fn statement_inner(&mut self) -> PResult<Stmt> {
+        let location = self.loc();
+        if self.kw() == Kw::Attribute {
+            // Statement attributes (`__attribute__((opencl_unroll_hint(4)))
+            // for ...`) come before loops; anything else after attributes
+            // is a declaration.
+            let start = self.pos;
+            let mut attributes = Vec::new();
+            self.attributes(&mut attributes)?;
+            if matches!(
+                self.kw(),
+                Kw::For | Kw::While | Kw::Do | Kw::If | Kw::Switch
+            ) {
+                let inner = self.statement()?;
+                return Ok(Stmt {
+                    kind: StmtKind::Attributed(attributes, Box::new(inner)),
+                    location,
+                });
+            }
+            self.pos = start;
+        }
+        let t = self.peek();
+        let kind = match t.kind {
+            TokenKind::Pragma => {
+                self.pos += 1;
+                StmtKind::Pragma(Name(t.sym))
+            }
+            TokenKind::Punct(Punct::LBrace) => StmtKind::Compound(self.block()?),
+            TokenKind::Punct(Punct::Semicolon) => {
+                self.pos += 1;
+                StmtKind::Expr(None)
+            }
+            TokenKind::Identifier => match self.kw() {
+                Kw::If => {
+                    self.pos += 1;
+                    self.expect(Punct::LParen)?;
+                    let cond = self.expr()?;
+                    self.expect(Punct::RParen)?;
+                    let then = self.sub_statement()?;
+                    let otherwise = if self.eat_kw(Kw::Else) {
+                        Some(self.sub_statement()?)
+                    } else {
+                        None
+                    };
+                    StmtKind::If(cond, then, otherwise)
+                }
+                Kw::While => {
+                    self.pos += 1;
+                    self.expect(Punct::LParen)?;
+                    let cond = self.expr()?;
+                    self.expect(Punct::RParen)?;
+                    StmtKind::While(cond, self.sub_statement()?)
+                }
+                Kw::Do => {
+                    self.pos += 1;
+                    let body = self.sub_statement()?;
+                    if !self.eat_kw(Kw::While) {
+                        return Err(self.error_here("'while'"));
+                    }
+                    self.expect(Punct::LParen)?;
+                    let cond = self.expr()?;
+                    self.expect(Punct::RParen)?;
+                    self.expect_semicolon("after do/while statement")?;
+                    StmtKind::DoWhile(body, cond)
+                }
+                Kw::For => {
+                    self.pos += 1;
+                    self.push_scope();
+                    let result = self.for_statement();
+                    self.pop_scope();
+                    result?
+                }
+                Kw::Switch => {
+                    self.pos += 1;
+                    self.expect(Punct::LParen)?;
+                    let value = self.expr()?;
+                    self.expect(Punct::RParen)?;
+                    StmtKind::Switch(value, self.sub_statement()?)
+                }
+                Kw::Case => {
+                    self.pos += 1;
+                    let value = self.conditional_expr()?;
+                    self.expect(Punct::Colon)?;
+                    StmtKind::Case(value, Box::new(self.statement()?))
+                }
+                Kw::Default if self.peek_at(1).is_punct(Punct::Colon) => {
+                    self.pos += 2;
+                    StmtKind::Default(Box::new(self.statement()?))
+                }
+                Kw::Break => {
+                    self.pos += 1;
+                    self.expect_semicolon("after break statement")?;
+                    StmtKind::Break
+                }
+                Kw::Continue => {
+                    self.pos += 1;
+                    self.expect_semicolon("after continue statement")?;
+                    StmtKind::Continue
+                }
+                Kw::Return => {
+                    self.pos += 1;
+                    let value = if self.at(Punct::Semicolon) {
+                        None
+                    } else {
+                        Some(self.expr()?)
+                    };
+                    self.expect_semicolon("after return statement")?;
+                    StmtKind::Return(value)
+                }
+                Kw::Goto => {
+                    self.pos += 1;
+                    let label = self.bump();
+                    if label.kind != TokenKind::Identifier {
+                        self.pos -= 1;
+                        return Err(self.error_here("a label"));
+                    }
+                    self.expect_semicolon("after goto statement")?;
+                    StmtKind::Goto(Name(label.sym))
+                }
+                _ if self.peek_at(1).is_punct(Punct::Colon) && !self.starts_declaration() => {
+                    self.pos += 2;
+                    StmtKind::Labeled(Name(t.sym), Box::new(self.statement()?))
+                }
+                _ if self.starts_declaration() => StmtKind::Declaration(self.declaration()?),
+                _ => self.expression_statement()?,
+            },
+            _ => self.expression_statement()?,
+        };
+        Ok(Stmt { kind, location })
+    }
+
+    fn expression_statement(&mut self) -> PResult<StmtKind> {
+        let e = self.expr()?;
+        self.expect_semicolon("after expression")?;
+        Ok(StmtKind::Expr(Some(e)))
+    }
+
+    fn declaration(&mut self) -> PResult<Declaration> {
+        let specs = self.decl_specs()?;
+        if self.eat(Punct::Semicolon) {
+            return Ok(Declaration {
+                location: specs.location,
+                specs,
+                declarators: Vec::new(),
+            });
+        }
+        let first = self.declarator()?;
+        self.rest_of_declaration(specs, first)
+    }
+
+    fn for_statement(&mut self) -> PResult<StmtKind> {
+        self.expect(Punct::LParen)?;
+        let init_loc = self.loc();
+        let init = if self.eat(Punct::Semicolon) {
+            None
+        } else if self.starts_declaration() {
+            Some(Box::new(Stmt {
+                kind: StmtKind::Declaration(self.declaration()?),
+                location: init_loc,
+            }))
+        } else {
+            Some(Box::new(Stmt {
+                kind: self.expression_statement()?,
+                location: init_loc,
+            }))
+        };
+        let cond = if self.at(Punct::Semicolon) {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        self.expect_semicolon("in 'for' statement specifier")?;
+        let step = if self.at(Punct::RParen) {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        self.expect(Punct::RParen)?;
+        let body = self.sub_statement()?;
+        Ok(StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        })
+    }
+}
