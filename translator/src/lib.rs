@@ -15,6 +15,7 @@
 //! Every stage reports its [`diagnostic::Diagnostics`], kept in stage order,
 //! so that a failed build logs all of its errors, clang-style.
 
+pub mod analysis;
 pub mod ast;
 pub mod atomic_order;
 pub mod builtins;

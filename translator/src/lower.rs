@@ -38,14 +38,16 @@ mod program_globals;
 mod program_pointers;
 mod records;
 mod reinterpret;
+mod roots;
 mod shuffle;
 mod statements;
 mod switch;
 mod views;
 mod wide;
-mod word_locals;
 mod workitem;
 
+use crate::analysis::provenance::Origin;
+use crate::analysis::{Analysis, KernelFacts};
 use crate::ast::{AddressSpace, BinaryOp};
 use crate::builtins::Builtin;
 use crate::caps::DeviceCaps;
@@ -75,8 +77,9 @@ pub fn lower(
     diags: &mut Diagnostics,
 ) -> Lowered {
     let block = program_globals::GlobalsBlock::layout(program);
+    let analysis = crate::analysis::analyse(program);
     let initial = {
-        let mut builder = ModuleBuilder::new(program, options, caps, diags, &block);
+        let mut builder = ModuleBuilder::new(program, &analysis, options, caps, diags, &block);
         builder.globals_initial_bytes(&block)
     };
     let mut lowered = Lowered {
@@ -100,26 +103,8 @@ pub fn lower(
     let finished = crate::spirv::finish_kernels(kernel_count, |finish| {
         for (id, f) in program.functions.iter() {
             let Some(info) = &f.kernel else { continue };
-            // `__local` objects to hold as words, found by earlier attempts
-            // (see `float_words.rs`); each attempt adds one at least.
-            let mut word_objects = HashSet::new();
-            let (builder, built) = loop {
-                let mark = diags.len();
-                let mut builder = ModuleBuilder::new(program, options, caps, diags, &block);
-                builder.word_objects = word_objects.clone();
-                let built = builder.kernel(id, info);
-                let wanted = std::mem::take(&mut builder.wanted_word_objects);
-                // An attempt that found such objects stopped there, even if
-                // some caller made do without what failed.
-                if !wanted.is_empty() {
-                    drop(builder);
-                    diags.truncate(mark);
-                    word_objects.extend(wanted);
-                    continue;
-                }
-                break (builder, built);
-            };
-            let Some((mut reflection, module)) = built else {
+            let mut builder = ModuleBuilder::new(program, &analysis, options, caps, diags, &block);
+            let Some((mut reflection, module)) = builder.kernel(id, info) else {
                 continue;
             };
             reflection.non_uniform_work_groups = options.effective_cl_std()
@@ -388,6 +373,15 @@ type LResult<T> = Result<T, Failed>;
 
 struct ModuleBuilder<'a> {
     program: &'a hir::Program,
+    /// What the analysis found of the program's pointers (see
+    /// [`crate::analysis`]).
+    analysis: &'a Analysis,
+    /// The facts of the kernel being lowered.
+    kernel_facts: Option<&'a KernelFacts>,
+    /// While above zero, errors are not reported: a pointer variable's
+    /// roots are resolved ahead of its uses, which report what fails where
+    /// it is written (see `roots.rs`).
+    muted: u32,
     caps: &'a DeviceCaps,
     diags: &'a mut Diagnostics,
     module: naga::Module,
@@ -440,25 +434,23 @@ struct ModuleBuilder<'a> {
     /// Objects whose address was cast to another pointee type.
     cast_bases: Vec<cast_memory::CastBase>,
     /// `__local` variables held as `u32` words because the kernel casts
-    /// their address to a narrower pointee (see `word_locals.rs`).
-    word_locals: std::collections::HashSet<Handle<naga::GlobalVariable>>,
+    /// their address to a narrower pointee (see
+    /// [`KernelFacts::word_locals`]).
+    word_locals: HashSet<Handle<naga::GlobalVariable>>,
     /// The roots (in the callee's terms) of the pointers helpers return.
     returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,
     /// The workgroup globals of `__local` variables declared in kernels.
     workgroup_locals: HashMap<(FunctionId, LocalId), Handle<naga::GlobalVariable>>,
-    /// `__local` `float`/`double` objects held as integer words for the
-    /// atomics on them (see `float_words.rs`), as earlier attempts found.
-    word_objects: HashSet<float_words::WorkgroupObject>,
-    /// The workgroup globals holding them, with their C `float`/`double`.
+    /// The workgroup globals of `__local` `float`/`double` objects held as
+    /// integer words for the atomics on them (see `float_words.rs`), with
+    /// their C `float`/`double`.
     float_words: HashMap<Handle<naga::GlobalVariable>, Scalar>,
-    /// Objects this attempt found atomics on that it does not hold as
-    /// words: the kernel is lowered again.
-    wanted_word_objects: Vec<float_words::WorkgroupObject>,
 }
 
 impl<'a> ModuleBuilder<'a> {
     fn new(
         program: &'a hir::Program,
+        analysis: &'a Analysis,
         options: &BuildOptions,
         caps: &'a DeviceCaps,
         diags: &'a mut Diagnostics,
@@ -466,6 +458,9 @@ impl<'a> ModuleBuilder<'a> {
     ) -> Self {
         ModuleBuilder {
             program,
+            analysis,
+            kernel_facts: None,
+            muted: 0,
             caps,
             diags,
             module: naga::Module::default(),
@@ -491,10 +486,8 @@ impl<'a> ModuleBuilder<'a> {
             cast_bases: Vec::new(),
             workgroup_locals: HashMap::new(),
             returned_roots: HashMap::new(),
-            word_locals: Default::default(),
-            word_objects: HashSet::new(),
+            word_locals: HashSet::new(),
             float_words: HashMap::new(),
-            wanted_word_objects: Vec::new(),
         }
     }
 }
@@ -507,20 +500,11 @@ struct FnBuilder<'a> {
     /// The HIR function it is lowered from.
     source: &'a hir::Function,
     slots: HashMap<LocalId, Slot>,
-    /// For each HIR local declared as a pointer parameter of a helper: the
-    /// root it was specialised with.
+    /// For each pointer parameter: the root this specialisation (or, for
+    /// a kernel, the launch) gives it.
     param_roots: HashMap<LocalId, Root>,
-    /// Pointer variables known (from an earlier attempt) to be given
-    /// different roots, with the set of their roots.
-    chosen_vars: HashMap<LocalId, usize>,
-    /// Pointer variables found given a root outside what they were made
-    /// for, with every root seen: the function is lowered again.
-    conflicts: HashMap<LocalId, Vec<Root>>,
-    /// The roots a returned pointer may have, known from earlier attempts.
+    /// The roots a returned pointer may have.
     return_roots: Vec<Root>,
-    /// Roots of returned pointers not in `return_roots`: the function is
-    /// lowered again.
-    missing_returns: Vec<Root>,
     hir: FunctionId,
 }
 
@@ -581,7 +565,9 @@ fn float_literal(s: Scalar, v: f64) -> naga::Literal {
 
 impl<'a> ModuleBuilder<'a> {
     fn error(&mut self, location: impl Into<Location>, message: impl Into<String>) -> Failed {
-        self.diags.error(location, message);
+        if self.muted == 0 {
+            self.diags.error(location, message);
+        }
         Failed
     }
 
@@ -2048,10 +2034,7 @@ impl<'a> FnBuilder<'a> {
             source: &program.functions[hir],
             slots: HashMap::new(),
             param_roots: HashMap::new(),
-            chosen_vars: HashMap::new(),
-            conflicts: HashMap::new(),
             return_roots: Vec::new(),
-            missing_returns: Vec::new(),
             hir,
         }
     }

@@ -8,13 +8,12 @@
 //! candidates, each case the access that a pointer with that one root
 //! would make.
 //!
-//! Which roots a pointer variable takes is only known once the whole
-//! function is lowered (a loop's back edge brings later assignments to
-//! earlier uses), so a function whose variable meets a second root is
-//! lowered again with that variable made a chosen one from the start.
-//! A helper returning a pointer returns its index and its position among
-//! the roots its returns may have, found the same way; the caller maps
-//! them to its own roots.
+//! Which roots a pointer variable takes, and which a helper's returned
+//! pointers may have, the analysis finds before the function is lowered
+//! (see [`crate::analysis::provenance`] and `roots.rs`): a variable given
+//! several is a chosen one from the start. A helper returning a pointer
+//! returns its index and its position among the roots its returns may
+//! have; the caller maps them to its own roots.
 //!
 //! The null pointer is a root of its own (`Root::Null`), so a pointer may
 //! be chosen between null and memory like between two arrays.
@@ -24,20 +23,6 @@
 //! `object_identity`; null is object 0) and the byte offset in it.
 
 use super::*;
-
-/// What earlier attempts at lowering a function found (see
-/// `lower_with_retry`): the root sets of pointer variables given several
-/// roots, and the roots returned pointers may have.
-#[derive(Clone, Default)]
-pub(super) struct Resolved {
-    pub(super) chosen: HashMap<LocalId, usize>,
-    pub(super) returns: Vec<Root>,
-}
-
-/// How many times a function is lowered again for pointer variables
-/// found to take more roots; each attempt only adds roots, so this bounds
-/// chains of variables copied from one another.
-const MAX_ATTEMPTS: usize = 8;
 
 /// `0` or `(T *)0`: a null pointer constant.
 pub(super) fn is_null_constant(fb: &FnBuilder, e: ExprId) -> bool {
@@ -260,71 +245,10 @@ impl<'a> ModuleBuilder<'a> {
         Ok(Value::Pointer(PointerValue { target, index }))
     }
 
-    /// Notes that pointer variable `id` may hold `target`'s roots besides
-    /// `known`: the function is lowered again with the union.
-    pub(super) fn record_conflict(
-        &mut self,
-        fb: &mut FnBuilder,
-        id: LocalId,
-        known: Vec<Root>,
-        target: Target,
-    ) {
-        let roots = self.roots_of(target);
-        let entry = fb.conflicts.entry(id).or_default();
-        for r in known.into_iter().chain(roots) {
-            if !entry.contains(&r) {
-                entry.push(r);
-            }
-        }
-    }
-
-    /// Lowers a function by `attempt`, again while it finds pointer
-    /// variables (or returned pointers) taking more roots than the attempt
-    /// was made with. Returns the function and the roots its returned
-    /// pointers may have (see [`Self::return_pointer`]).
-    pub(super) fn lower_with_retry(
-        &mut self,
-        location: Location,
-        mut attempt: impl FnMut(&mut Self, Resolved) -> LResult<FnBuilder<'a>>,
-    ) -> LResult<(naga::Function, Vec<Root>)> {
-        let mut resolved = Resolved::default();
-        for _ in 0..MAX_ATTEMPTS {
-            let mut fb = attempt(self, resolved.clone())?;
-            if fb.conflicts.is_empty() && fb.missing_returns.is_empty() {
-                let returns = std::mem::take(&mut fb.return_roots);
-                return Ok((fb.finish(), returns));
-            }
-            for (id, roots) in fb.conflicts {
-                let mut all = resolved
-                    .chosen
-                    .get(&id)
-                    .map(|&set| self.root_sets[set].clone())
-                    .unwrap_or_default();
-                for r in roots {
-                    if !all.contains(&r) {
-                        all.push(r);
-                    }
-                }
-                let set = self.root_set(all);
-                resolved.chosen.insert(id, set);
-            }
-            for r in fb.missing_returns {
-                if !resolved.returns.contains(&r) {
-                    resolved.returns.push(r);
-                }
-            }
-        }
-        Err(self.error(
-            location,
-            "pointer variables copied from one another through too many steps: their roots could not be resolved by this translator",
-        ))
-    }
-
     /// The value `return p;` gives for a pointer: a `vec2<u32>` of its index
     /// and its position among the roots the function's returned pointers
-    /// may have, which the caller maps to its own roots (see
-    /// `call_values`). Those roots are found as for pointer variables, by
-    /// lowering the function again when a return brings a new one.
+    /// may have ([`FnBuilder::return_roots`]), which the caller maps to its
+    /// own roots (see `call_values`).
     pub(super) fn return_pointer(
         &mut self,
         fb: &mut FnBuilder,
@@ -349,15 +273,16 @@ impl<'a> ModuleBuilder<'a> {
                     format!("returning {what} is not supported by this translator"),
                 ));
             }
-            if !fb.return_roots.contains(&root) && !fb.missing_returns.contains(&root) {
-                fb.missing_returns.push(root);
-            }
         }
         let position = match fb.return_roots.is_empty() {
             true => None,
             false => {
                 let set = self.root_set(fb.return_roots.clone());
-                self.position_in(fb, p.target, set)
+                let position = self.position_in(fb, p.target, set);
+                if position.is_none() {
+                    return Err(self.missed_root(location));
+                }
+                position
             }
         };
         let position =
@@ -367,6 +292,15 @@ impl<'a> ModuleBuilder<'a> {
             ty,
             components: vec![p.index, position],
         }))
+    }
+
+    /// A pointer reached a root the analysis did not foresee: a translator
+    /// bug, reported rather than lowered to a wrong pointer.
+    pub(super) fn missed_root(&mut self, location: Location) -> Failed {
+        self.error(
+            location,
+            "internal compiler error: a pointer reaches an object the pointer analysis did not find",
+        )
     }
 
     /// The naga type a function returning a pointer returns.

@@ -8,23 +8,14 @@
 //! the start: the atomic works on the words, and plain reads and writes
 //! of the object move the same bits through a bitcast ([`Place::FloatBits`]).
 //!
-//! Which objects an atomic touches is only known once the kernel is
-//! lowered (pointers reach them through helpers and variables), so an
-//! atomic on an object not yet held as words names it and stops the
-//! attempt, and the kernel is lowered again with it held as words (see
-//! [`lower`](super::lower)). Objects are named by what declares them,
-//! which stays the same from one attempt to the next.
+//! Which objects atomics touch (through helpers and variables too) the
+//! analysis finds before the kernel is lowered
+//! ([`KernelFacts::float_words`]): a `__local` variable
+//! ([`Origin::Local`]) or `__local` pointer parameter ([`Origin::Param`])
+//! of the kernel.
 
 use super::*;
 use crate::types::Types;
-
-/// What declares a `__local` object: a variable of a kernel, or a kernel's
-/// `__local` pointer argument (by its position among them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) enum WorkgroupObject {
-    Variable(FunctionId, LocalId),
-    Argument(u32),
-}
 
 /// A `float` as a `uint` and a `double` as a `ulong`: the scalar an
 /// object held as words has in their place, of the same size.
@@ -46,16 +37,23 @@ fn float_scalar(types: &Types, ty: &Type) -> Option<Scalar> {
 }
 
 impl ModuleBuilder<'_> {
+    /// Whether atomics on `float`/`double` reach the kernel's `__local`
+    /// object `object`.
+    fn held_as_words(&self, object: &Origin) -> bool {
+        self.kernel_facts
+            .is_some_and(|facts| facts.float_words.contains(object))
+    }
+
     /// Whether the `__local` object `object` (of C type `ty`) is to be held
     /// as words; if so, notes `global` as holding it so.
     pub(super) fn holds_words(
         &mut self,
-        object: WorkgroupObject,
+        object: &Origin,
         ty: &Type,
         global: Handle<naga::GlobalVariable>,
     ) {
         let scalar = float_scalar(&self.program.types, ty);
-        if let Some(s) = scalar.filter(|_| self.word_objects.contains(&object)) {
+        if let Some(s) = scalar.filter(|_| self.held_as_words(object)) {
             self.float_words.insert(global, s);
         }
     }
@@ -64,11 +62,11 @@ impl ModuleBuilder<'_> {
     /// its own, or with words in place of its floats.
     pub(super) fn workgroup_type(
         &mut self,
-        object: WorkgroupObject,
+        object: &Origin,
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
-        if !self.word_objects.contains(&object) {
+        if !self.held_as_words(object) {
             return self.value_type(ty, location);
         }
         self.words_type(ty, location)
@@ -93,9 +91,8 @@ impl ModuleBuilder<'_> {
     }
 
     /// For an atomic on a `float`/`double` in workgroup variable `global`:
-    /// `Ok` when the variable holds words already; otherwise it is noted
-    /// for the next attempt and this one stops (`Err` with nothing
-    /// reported, see `lower`).
+    /// `Ok` when the variable holds words, as the analysis arranges for
+    /// every `__local` object such atomics reach.
     pub(super) fn require_words(
         &mut self,
         global: Handle<naga::GlobalVariable>,
@@ -105,32 +102,15 @@ impl ModuleBuilder<'_> {
         if self.float_words.contains_key(&global) {
             return Ok(());
         }
-        let object = self
-            .workgroup_locals
-            .iter()
-            .find(|(_, &g)| g == global)
-            .map(|(&(f, id), _)| WorkgroupObject::Variable(f, id))
-            .or_else(|| {
-                self.local_args
-                    .iter()
-                    .position(|&g| g == global)
-                    .map(|i| WorkgroupObject::Argument(i as u32))
-            });
-        match object {
-            Some(object) if !self.word_objects.contains(&object) => {
-                self.wanted_word_objects.push(object);
-                Err(Failed)
-            }
-            // Held as words yet not noted, or memory of the translator's
-            // own: never expected, but reported rather than retried.
-            _ => Err(self.error(
-                location,
-                format!(
-                    "atomic operations on '{}' in this __local memory are not supported by this translator",
-                    self.display(value_ty)
-                ),
-            )),
-        }
+        // Memory of the translator's own, or an object the analysis did
+        // not see reached: reported rather than lowered wrongly.
+        let ty = self.display(value_ty);
+        Err(self.error(
+            location,
+            format!(
+                "atomic operations on '{ty}' in this __local memory are not supported by this translator"
+            ),
+        ))
     }
 
     /// The place of a `float`/`double` element of an object held as words,

@@ -12,6 +12,7 @@ impl<'a> ModuleBuilder<'a> {
         info: &hir::KernelInfo,
     ) -> Option<(KernelReflection, naga::Module)> {
         let f = &self.program.functions[id];
+        self.kernel_facts = self.analysis.kernel(id);
         let uvec3 = self.uvec3_type();
         let u32_ty = self.u32_type();
         let mut size_constants = |names: [&str; 3]| {
@@ -109,8 +110,9 @@ impl<'a> ModuleBuilder<'a> {
                     // Workgroup memory whose length is set per launch: a
                     // one-element array here, resized by `Kernel::spirv`.
                     let index = self.local_args.len() as u32;
-                    let object = float_words::WorkgroupObject::Argument(index);
-                    let Ok(elem) = self.workgroup_type(object, &p.ty, local.span.location()) else {
+                    let object = Origin::Param(i);
+                    let Ok(elem) = self.workgroup_type(&object, &p.ty, local.span.location())
+                    else {
                         failed = true;
                         continue;
                     };
@@ -133,7 +135,7 @@ impl<'a> ModuleBuilder<'a> {
                         },
                         Span::UNDEFINED,
                     );
-                    self.holds_words(object, &p.ty, global);
+                    self.holds_words(&object, &p.ty, global);
                     self.local_args.push(global);
                     arg_sources.push(ArgSource::Buffer(global));
                     ArgKind::Local {
@@ -330,29 +332,16 @@ impl<'a> ModuleBuilder<'a> {
         Some((reflection, std::mem::take(&mut self.module)))
     }
 
+    /// The kernel's entry point: the work-item built-ins and arguments put
+    /// in place, then the body.
     pub(super) fn entry_function(
         &mut self,
         id: FunctionId,
         sources: &[ArgSource],
     ) -> LResult<naga::Function> {
-        let location = self.program.functions[id].span.location();
-        let (function, _) = self.lower_with_retry(location, |this, resolved| {
-            this.entry_attempt(id, sources, resolved)
-        })?;
-        Ok(function)
-    }
-
-    /// One attempt at the entry function (see `lower_with_retry`).
-    fn entry_attempt(
-        &mut self,
-        id: FunctionId,
-        sources: &[ArgSource],
-        resolved: chosen::Resolved,
-    ) -> LResult<FnBuilder<'a>> {
         let f = &self.program.functions[id];
         let uvec3 = self.uvec3_type();
         let mut fb = FnBuilder::new(self.program, id);
-        fb.chosen_vars = resolved.chosen;
         let builtins = [
             naga::BuiltIn::GlobalInvocationId,
             naga::BuiltIn::LocalInvocationId,
@@ -371,6 +360,12 @@ impl<'a> ModuleBuilder<'a> {
             let value = fb.add(naga::Expression::FunctionArgument(i as u32));
             let pointer = fb.add(naga::Expression::GlobalVariable(target));
             fb.push(naga::Statement::Store { pointer, value });
+        }
+        // Buffer and `__local` arguments are the roots of their parameters.
+        for (&param, source) in f.params.iter().zip(sources) {
+            if let &ArgSource::Buffer(global) = source {
+                fb.param_roots.insert(param, Root::Global(global));
+            }
         }
         self.declare_locals(&mut fb)?;
         let pc = self.push_constants.expect("push constants");
@@ -419,14 +414,17 @@ impl<'a> ModuleBuilder<'a> {
             }
         }
         self.statements(&mut fb, &f.body)?;
-        Ok(fb)
+        Ok(fb.finish())
     }
 
-    /// Creates a naga local for every HIR local that is not a parameter
-    /// specialised to a root.
+    /// Creates a naga local for every HIR local, and gives each pointer
+    /// variable the roots it may hold (see `roots.rs`).
     pub(super) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
         let f = fb.source;
-        let word_locals = word_locals::word_locals(self.program, fb.hir);
+        let word_locals = self
+            .kernel_facts
+            .filter(|_| f.kernel.is_some())
+            .map(|facts| &facts.word_locals);
         let u32_ty = self.u32_type();
         let u32_local = |fb: &mut Emitter, name: String| {
             fb.function.local_variables.append(
@@ -456,12 +454,12 @@ impl<'a> ModuleBuilder<'a> {
                     // Held as a byte image when its address is cast to a
                     // narrower pointee (`word_locals.rs`), else as integer
                     // words when atomics need it (`float_words.rs`).
-                    let object = float_words::WorkgroupObject::Variable(fb.hir, id);
-                    let words = word_locals.contains(&id);
+                    let object = Origin::Local(id);
+                    let words = word_locals.is_some_and(|w| w.contains(&id));
                     let naga_ty = if words {
                         self.image_type(ty)
                     } else {
-                        self.workgroup_type(object, ty, local.span.location())?
+                        self.workgroup_type(&object, ty, local.span.location())?
                     };
                     let global = self.module.global_variables.append(
                         naga::GlobalVariable {
@@ -477,7 +475,7 @@ impl<'a> ModuleBuilder<'a> {
                     if words {
                         self.word_locals.insert(global);
                     } else {
-                        self.holds_words(object, ty, global);
+                        self.holds_words(&object, ty, global);
                     }
                     self.workgroup_locals.insert((fb.hir, id), global);
                     Slot::Workgroup(global)
@@ -515,15 +513,30 @@ impl<'a> ModuleBuilder<'a> {
             }
             fb.slots.insert(id, slot);
         }
-        // Root positions come after every variable, so that the private
-        // variables (roots themselves) keep their handles from one attempt
-        // to the next.
-        let mut chosen: Vec<_> = fb.chosen_vars.iter().map(|(&id, &set)| (id, set)).collect();
-        chosen.sort_unstable();
-        for (id, set) in chosen {
-            let which = u32_local(fb, format!("{}_root", self.name(f.locals[id].name)));
-            if let Some(Slot::Pointer { chosen, .. }) = fb.slots.get_mut(&id) {
-                *chosen = Some(ChosenVar { set, which });
+        // Roots once every variable (a root itself) has its slot; the root
+        // positions of variables given several after every variable.
+        for (id, local) in f.locals.iter() {
+            if !local.ty.is_pointer() {
+                continue;
+            }
+            let roots = self.variable_roots(fb, id);
+            let (root, chosen) = match roots.as_slice() {
+                [] => (None, None),
+                &[root] => (Some(root), None),
+                _ => {
+                    let which = u32_local(fb, format!("{}_root", self.name(local.name)));
+                    let set = self.root_set(roots);
+                    (None, Some(ChosenVar { set, which }))
+                }
+            };
+            if let Some(Slot::Pointer {
+                root: slot_root,
+                chosen: slot_chosen,
+                ..
+            }) = fb.slots.get_mut(&id)
+            {
+                *slot_root = root;
+                *slot_chosen = chosen;
             }
         }
         Ok(())
@@ -550,10 +563,7 @@ impl<'a> ModuleBuilder<'a> {
             return Err(self.error(location, "recursion is not allowed in OpenCL C"));
         }
         self.in_progress.push(id);
-        let location = self.program.functions[id].span.location();
-        let built = self.lower_with_retry(location, |this, resolved| {
-            this.helper_attempt(id, &roots, resolved)
-        });
+        let built = self.helper_function(id, &roots);
         self.in_progress.pop();
         let (mut function, returned) = built?;
         if let Some(result) = &function.result {
@@ -575,18 +585,15 @@ impl<'a> ModuleBuilder<'a> {
         Ok(h)
     }
 
-    /// One attempt at helper `id` specialised for `roots` (see
-    /// `lower_with_retry`).
-    fn helper_attempt(
+    /// Helper `id` specialised for `roots`, and the roots its returned
+    /// pointers may have.
+    fn helper_function(
         &mut self,
         id: FunctionId,
         roots: &[Option<Root>],
-        resolved: chosen::Resolved,
-    ) -> LResult<FnBuilder<'a>> {
+    ) -> LResult<(naga::Function, Vec<Root>)> {
         let f = &self.program.functions[id];
         let mut fb = FnBuilder::new(self.program, id);
-        fb.chosen_vars = resolved.chosen;
-        fb.return_roots = resolved.returns;
         fb.function.name = Some(self.name(f.name).to_string());
         let u32_ty = self.u32_type();
         // The naga argument holding each parameter's value (or index).
@@ -629,6 +636,7 @@ impl<'a> ModuleBuilder<'a> {
             fb.function.result = Some(naga::FunctionResult { ty, binding: None });
         }
         self.declare_locals(&mut fb)?;
+        fb.return_roots = self.return_roots(&fb);
         for (&param, &arg) in f.params.iter().zip(&value_args) {
             let value = fb.add(naga::Expression::FunctionArgument(arg));
             if let Some(&root) = fb.param_roots.get(&param) {
@@ -645,6 +653,7 @@ impl<'a> ModuleBuilder<'a> {
             fb.push(naga::Statement::Store { pointer, value });
         }
         self.statements(&mut fb, &f.body)?;
-        Ok(fb)
+        let returns = std::mem::take(&mut fb.return_roots);
+        Ok((fb.finish(), returns))
     }
 }

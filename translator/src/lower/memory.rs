@@ -889,69 +889,31 @@ impl ModuleBuilder<'_> {
         Ok(PointerValue { target, index })
     }
 
-    /// Stores a pointer into pointer variable `id`. A variable keeps the
-    /// root of its first assignment; one given a pointer chosen at run
-    /// time first becomes a chosen one. Any other root is a conflict: the
-    /// function is lowered again with the variable chosen from the start
-    /// (see `chosen.rs`).
+    /// Stores a pointer into pointer variable `id`, whose roots the
+    /// analysis gave it (see `roots.rs`): one, or several chosen at run
+    /// time by a position the store sets too.
     pub(super) fn store_pointer_var(
         &mut self,
         fb: &mut FnBuilder,
         id: LocalId,
         value: PointerValue,
-        _location: Location,
+        location: Location,
     ) -> LResult<()> {
         let (root, index, chosen) = self.pointer_slot(fb, id)?;
-        let mut slot_root = root;
-        let mut slot_chosen = chosen;
         match (chosen, root, value.target) {
             (Some(ChosenVar { set, which }), _, target) => {
-                match self.position_in(fb, target, set) {
-                    Some(position) => {
-                        let pointer = fb.add(naga::Expression::LocalVariable(which));
-                        fb.push(naga::Statement::Store {
-                            pointer,
-                            value: position,
-                        });
-                    }
-                    None => {
-                        let known = self.root_sets[set].clone();
-                        self.record_conflict(fb, id, known, target);
-                    }
-                }
-            }
-            (None, None, Target::Fixed(r)) => slot_root = Some(r),
-            (None, Some(r), Target::Fixed(r2)) if r == r2 => {}
-            (None, None, Target::Chosen(choice)) => {
-                let u32_ty = self.u32_type();
-                let which = fb.function.local_variables.append(
-                    naga::LocalVariable {
-                        name: None,
-                        ty: u32_ty,
-                        init: None,
-                    },
-                    Span::UNDEFINED,
-                );
+                let Some(position) = self.position_in(fb, target, set) else {
+                    return Err(self.missed_root(location));
+                };
                 let pointer = fb.add(naga::Expression::LocalVariable(which));
                 fb.push(naga::Statement::Store {
                     pointer,
-                    value: choice.which,
-                });
-                slot_chosen = Some(ChosenVar {
-                    set: choice.set,
-                    which,
+                    value: position,
                 });
             }
-            (None, Some(r), target) => self.record_conflict(fb, id, vec![r], target),
+            (None, Some(r), Target::Fixed(given)) if r == given => {}
+            _ => return Err(self.missed_root(location)),
         }
-        fb.slots.insert(
-            id,
-            Slot::Pointer {
-                root: slot_root,
-                index,
-                chosen: slot_chosen,
-            },
-        );
         let pointer = fb.add(naga::Expression::LocalVariable(index));
         fb.push(naga::Statement::Store {
             pointer,

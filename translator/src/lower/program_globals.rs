@@ -61,7 +61,7 @@ impl GlobalsBlock {
     }
 
     /// The offset of global `id` when it lives in the block.
-    fn offset(&self, id: hir::GlobalId) -> Option<u64> {
+    pub(super) fn offset(&self, id: hir::GlobalId) -> Option<u64> {
         self.offsets.get(&id).copied()
     }
 }
@@ -171,6 +171,22 @@ impl ModuleBuilder<'_> {
         id: hir::GlobalId,
         location: Location,
     ) -> LResult<PointerValue> {
+        let (root, unit) = self.block_root(id, location)?;
+        let offset = self.globals_block.offset(id).unwrap_or(0);
+        let size = self.type_size(&unit).unwrap_or(1).max(1);
+        let index = fb.add(naga::Expression::Literal(naga::Literal::U32(
+            (offset / size) as u32,
+        )));
+        Ok(PointerValue::fixed(root, index))
+    }
+
+    /// The root pointers to block variable `id` have (the view of the
+    /// block in its unit), and the unit.
+    pub(super) fn block_root(
+        &mut self,
+        id: hir::GlobalId,
+        location: Location,
+    ) -> LResult<(Root, Type)> {
         let global = &self.program.globals[id];
         let unit = unit_of(&self.program.types, global.ty);
         if let Type::Pointer(_) = unit {
@@ -179,13 +195,8 @@ impl ModuleBuilder<'_> {
                 "pointers to program-scope pointer variables and arrays of them are not supported yet by this translator",
             ));
         }
-        let offset = self.globals_block.offset(id).unwrap_or(0);
-        let size = self.type_size(&unit).unwrap_or(1).max(1);
         let view = self.globals_view(&unit, location)?;
-        let index = fb.add(naga::Expression::Literal(naga::Literal::U32(
-            (offset / size) as u32,
-        )));
-        Ok(PointerValue::fixed(Root::Global(view), index))
+        Ok((Root::Global(view), unit))
     }
 
     /// The place of block variable `id`, named by `e` (not an array:

@@ -84,7 +84,11 @@ impl ModuleBuilder<'_> {
 
     /// The type a pointer to `pointee` indexes the block in, and its size:
     /// `void *` counts bytes.
-    fn pointee_unit(&mut self, pointee: &Type, location: Location) -> LResult<(Type, u32)> {
+    pub(super) fn pointee_unit(
+        &mut self,
+        pointee: &Type,
+        location: Location,
+    ) -> LResult<(Type, u32)> {
         if *pointee == Type::Void {
             return Ok((Type::Scalar(Scalar::UChar), 1));
         }

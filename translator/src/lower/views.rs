@@ -121,7 +121,7 @@ impl ModuleBuilder<'_> {
     /// The root of `(T *)p` for `p` into `root`: the buffer's view of `to`
     /// (`void` keeps the view), or for other memory a cast base (see
     /// `cast_memory.rs`).
-    fn cast_root(
+    pub(super) fn cast_root(
         &mut self,
         root: Root,
         from: &Type,

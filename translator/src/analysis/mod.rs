@@ -1,0 +1,350 @@
+//! Analysis: what the lowering needs to know of the program before it
+//! emits anything, computed once over the HIR and kept in side tables
+//! keyed by HIR handles.
+//!
+//! - [`provenance`]: the roots of every pointer variable and returned
+//!   pointer, and the objects atomics and narrowing casts reach, per
+//!   function in terms of its parameters;
+//! - [`definitions`]: the integer variables that keep their initializer's
+//!   value (for integers converted back to pointers);
+//! - per kernel, the `__local` objects held as integer words ([`KernelFacts`]).
+//!
+//! Functions are analysed callees first: a call uses its callee's summary.
+
+pub mod definitions;
+pub mod provenance;
+
+use crate::ast::AddressSpace;
+use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId};
+use crate::types::{Scalar, Type};
+use provenance::{Origin, PointerFacts, View};
+use std::collections::{HashMap, HashSet};
+
+/// What the lowering needs to know of a program.
+#[derive(Debug, Default)]
+pub struct Analysis {
+    functions: HashMap<FunctionId, FunctionFacts>,
+    kernels: HashMap<FunctionId, KernelFacts>,
+}
+
+/// The facts of one function.
+#[derive(Debug, Default)]
+pub struct FunctionFacts {
+    pub pointers: PointerFacts,
+    /// Integer variables that keep their initializer's value, with it.
+    pub kept_values: HashMap<LocalId, ExprId>,
+}
+
+/// The facts of one kernel: how its `__local` memory is held.
+#[derive(Debug, Default)]
+pub struct KernelFacts {
+    /// `__local` objects held as integer words because `float`/`double`
+    /// atomics reach them (Vulkan's atomics are integer ones): variables
+    /// ([`Origin::Local`]) and `__local` pointer parameters
+    /// ([`Origin::Param`]).
+    pub float_words: Vec<Origin>,
+    /// `__local` variables held as `u32` words because a store through a
+    /// cast of their address writes part of an element (see
+    /// `lower::cast_memory`).
+    pub word_locals: HashSet<LocalId>,
+}
+
+impl Analysis {
+    /// The facts of a defined function.
+    pub fn function(&self, f: FunctionId) -> Option<&FunctionFacts> {
+        self.functions.get(&f)
+    }
+
+    pub fn kernel(&self, f: FunctionId) -> Option<&KernelFacts> {
+        self.kernels.get(&f)
+    }
+}
+
+/// Analyses every defined function of `program`.
+pub fn analyse(program: &hir::Program) -> Analysis {
+    let mut analysis = Analysis::default();
+    let mut pointers = HashMap::new();
+    let mut kept = HashMap::new();
+    for id in callees_first(program) {
+        let f = &program.functions[id];
+        let kept_values = definitions::kept_values(f);
+        let facts = provenance::pointer_facts(program, f, &kept_values, &pointers);
+        pointers.insert(id, facts);
+        kept.insert(id, kept_values);
+    }
+    for (id, facts) in pointers {
+        if program.functions[id].kernel.is_some() {
+            let kernel = kernel_facts(program, &program.functions[id], &facts);
+            analysis.kernels.insert(id, kernel);
+        }
+        let kept_values = kept.remove(&id).unwrap_or_default();
+        analysis.functions.insert(
+            id,
+            FunctionFacts {
+                pointers: facts,
+                kept_values,
+            },
+        );
+    }
+    analysis
+}
+
+/// The defined functions, each after every function it calls. OpenCL C has
+/// no recursion; a cycle (reported by the checker) is cut where it closes.
+fn callees_first(program: &hir::Program) -> Vec<FunctionId> {
+    fn visit(
+        program: &hir::Program,
+        id: FunctionId,
+        seen: &mut HashSet<FunctionId>,
+        order: &mut Vec<FunctionId>,
+    ) {
+        if !seen.insert(id) {
+            return;
+        }
+        let f = &program.functions[id];
+        for (_, e) in f.exprs.iter() {
+            if let H::Call(callee, _) = e.kind {
+                visit(program, callee, seen, order);
+            }
+        }
+        if f.defined {
+            order.push(id);
+        }
+    }
+    let (mut seen, mut order) = (HashSet::new(), Vec::new());
+    for (id, _) in program.functions.iter() {
+        visit(program, id, &mut seen, &mut order);
+    }
+    order
+}
+
+fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts) -> KernelFacts {
+    let types = &program.types;
+    // The element type of an object: an array's, else its own.
+    let element_of = |ty: Type| types.array_element(ty).unwrap_or(ty);
+    let local_memory = |origin: &Origin| -> Option<Type> {
+        match *origin {
+            Origin::Local(l) if f.locals[l].space == AddressSpace::Local => {
+                Some(element_of(f.locals[l].ty))
+            }
+            Origin::Param(i) => {
+                let pointee = types.pointee(f.locals[*f.params.get(i)?].ty)?;
+                (pointee.space == AddressSpace::Local).then_some(pointee.ty)
+            }
+            _ => None,
+        }
+    };
+    let mut float_words = Vec::new();
+    for p in &facts.float_atomics {
+        let Some(element) = local_memory(&p.origin) else {
+            continue;
+        };
+        // Only an atomic on the object as itself (not through a cast) is
+        // on its words.
+        let uncast = match p.view {
+            View::Natural => true,
+            View::As(t) => t == element,
+            View::Untyped => false,
+        };
+        if uncast && !float_words.contains(&p.origin) {
+            float_words.push(p.origin.clone());
+        }
+    }
+    let word_locals = facts
+        .narrowed
+        .iter()
+        .filter_map(|(origin, stored)| match *origin {
+            Origin::Local(l) => {
+                let local = &f.locals[l];
+                let wants = local.space == AddressSpace::Local
+                    && needs_word_units(element_of(local.ty), *stored);
+                wants.then_some(l)
+            }
+            _ => None,
+        })
+        .collect();
+    KernelFacts {
+        float_words,
+        word_locals,
+    }
+}
+
+/// Whether a store of `stored` scalars into an object of `element`s would
+/// write part of a unit that cannot be updated atomically: only 32-bit
+/// integer scalars can.
+fn needs_word_units(element: Type, stored: Scalar) -> bool {
+    match element {
+        Type::Scalar(Scalar::Int | Scalar::UInt) => false,
+        Type::Scalar(s) | Type::Vector(s, _) => {
+            !matches!(s, Scalar::Bool | Scalar::Half)
+                && (stored.size() < s.size() || stored.size() < 4)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::provenance::{Origin, Provenance, View};
+    use super::*;
+    use crate::{BuildOptions, DeviceCaps};
+
+    /// The checked program of `source` and its analysis.
+    fn analysed(source: &str) -> (hir::Program, Analysis) {
+        let options = BuildOptions::parse("-cl-std=CL2.0").expect("options");
+        let prelude = crate::preprocess::PreludeCache::default();
+        let front = crate::front::FrontEnd::run(
+            &prelude,
+            "<source>",
+            source,
+            &options,
+            &DeviceCaps::full(),
+        );
+        front.log().expect("the source checks");
+        let analysis = analyse(&front.program);
+        (front.program, analysis)
+    }
+
+    fn function(program: &hir::Program, name: &str) -> FunctionId {
+        program
+            .functions
+            .iter()
+            .find(|(_, f)| &program.names[f.name] == name)
+            .map(|(id, _)| id)
+            .expect("a function of that name")
+    }
+
+    fn local(program: &hir::Program, f: FunctionId, name: &str) -> LocalId {
+        program.functions[f]
+            .locals
+            .iter()
+            .find(|(_, l)| &program.names[l.name] == name)
+            .map(|(id, _)| id)
+            .expect("a variable of that name")
+    }
+
+    fn natural(origin: Origin) -> Provenance {
+        Provenance {
+            origin,
+            view: View::Natural,
+        }
+    }
+
+    #[test]
+    fn a_variable_holds_every_root_it_is_given() {
+        let (program, analysis) = analysed(
+            "kernel void k(global float *a, global float *b, int n) {
+                global float *src = a, *dst = b;
+                for (int i = 0; i < n; i++) {
+                    global float *t = src; src = dst; dst = t;
+                }
+                dst[0] = src[0];
+            }",
+        );
+        let k = function(&program, "k");
+        let facts = &analysis.function(k).expect("facts").pointers;
+        for name in ["src", "dst", "t"] {
+            let roots = facts.variable(local(&program, k, name));
+            assert_eq!(roots.len(), 2, "{name}: {roots:?}");
+            for param in [0, 1] {
+                assert!(roots.contains(&natural(Origin::Param(param))), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_call_returns_what_its_arguments_point_to() {
+        let (program, analysis) = analysed(
+            "global int *pick(global int *x, global int *y, int c) { return c ? x : y; }
+            kernel void k(global int *a, global int *b) {
+                global int *p = pick(b, a, 1);
+                global uint *q = (global uint *)pick(a, a, 0);
+                *p = *q;
+            }",
+        );
+        let pick = function(&program, "pick");
+        let returns = &analysis.function(pick).expect("facts").pointers.returns;
+        assert_eq!(
+            returns,
+            &[natural(Origin::Param(0)), natural(Origin::Param(1))]
+        );
+        let k = function(&program, "k");
+        let facts = &analysis.function(k).expect("facts").pointers;
+        let p = facts.variable(local(&program, k, "p"));
+        assert_eq!(p, [natural(Origin::Param(1)), natural(Origin::Param(0))]);
+        let q = facts.variable(local(&program, k, "q"));
+        let uint = crate::types::Type::Scalar(crate::types::Scalar::UInt);
+        assert_eq!(
+            q,
+            [Provenance {
+                origin: Origin::Param(0),
+                view: View::As(uint)
+            }]
+        );
+    }
+
+    #[test]
+    fn local_memory_that_float_atomics_reach_is_held_as_words() {
+        let (program, analysis) = analysed(
+            "void add(local float *s, float v) { atomic_fetch_add((volatile local atomic_float *)s, v); }
+            kernel void k(global float *out, local float *scratch) {
+                local float sum;
+                local float other;
+                add(&sum, out[0]);
+                atomic_fetch_add((volatile local atomic_float *)scratch, 1.0f);
+                other = sum;
+                out[0] = other;
+            }",
+        );
+        let k = function(&program, "k");
+        let facts = analysis.kernel(k).expect("kernel facts");
+        let sum = Origin::Local(local(&program, k, "sum"));
+        assert!(facts.float_words.contains(&sum), "{:?}", facts.float_words);
+        // `scratch`, the kernel's parameter 1.
+        assert!(facts.float_words.contains(&Origin::Param(1)));
+        let other = Origin::Local(local(&program, k, "other"));
+        assert!(!facts.float_words.contains(&other));
+    }
+
+    #[test]
+    fn narrow_stores_through_casts_hold_local_memory_as_words() {
+        let (program, analysis) = analysed(
+            "void poke(local uchar *bytes, int i) { bytes[i] = 1; }
+            kernel void k(global float *out) {
+                local float through_helper[4];
+                local float through_variable[4];
+                local float untouched[4];
+                local uint words[4];
+                poke((local uchar *)through_helper, 1);
+                local float *p = through_variable;
+                ((local uchar *)p)[2] = 3;
+                ((local uchar *)words)[0] = 5;
+                out[0] = through_helper[0] + through_variable[0] + untouched[0] + words[0];
+            }",
+        );
+        let k = function(&program, "k");
+        let facts = analysis.kernel(k).expect("kernel facts");
+        let held = |name| facts.word_locals.contains(&local(&program, k, name));
+        assert!(held("through_helper"));
+        assert!(held("through_variable"));
+        assert!(!held("untouched"));
+        // 32-bit integers are updated atomically as they are.
+        assert!(!held("words"));
+    }
+
+    #[test]
+    fn integers_that_keep_their_value_are_known() {
+        let (program, analysis) = analysed(
+            "kernel void k(global int *a, int n) {
+                uintptr_t kept = (uintptr_t)a;
+                uintptr_t changed = (uintptr_t)a;
+                changed += 4;
+                *(global int *)(kept + 4) = *(global int *)changed;
+            }",
+        );
+        let k = function(&program, "k");
+        let kept = &analysis.function(k).expect("facts").kept_values;
+        assert!(kept.contains_key(&local(&program, k, "kept")));
+        assert!(!kept.contains_key(&local(&program, k, "changed")));
+    }
+}

@@ -1,0 +1,451 @@
+//! Where pointers point, before anything is emitted.
+//!
+//! OpenCL C pointers become a root (the object a pointer points into) plus
+//! an index in the lowering (see `lower::memory`). Which roots a pointer
+//! variable, a returned pointer, an atomic or a narrowing cast may reach is
+//! computed here once, over the HIR, as [`Provenance`]s: an object named by
+//! what declares it ([`Origin`]) and the type it is seen as ([`View`]).
+//! The lowering turns each into its concrete root per specialisation of a
+//! function (`lower::roots`), so no function has to be lowered twice to
+//! find out.
+//!
+//! The analysis is flow-insensitive within a function (a pointer variable
+//! may hold any root it is ever given) and summarises each function in
+//! terms of its own pointer parameters ([`Origin::Param`]), which a call
+//! replaces by the roots of its arguments.
+
+use crate::builtins::Builtin;
+use crate::hir::{self, ExprId, ExprKind as H, FunctionId, GlobalId, LocalId, StmtId, StmtKind};
+use crate::types::{Scalar, Type};
+use std::collections::HashMap;
+
+/// The object a pointer points into, named by what declares it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The null pointer: nothing.
+    Null,
+    /// The function's pointer parameter at this position, as its caller
+    /// (for a kernel, the launch) passes it.
+    Param(usize),
+    /// A variable of the function (private, `__local` or `__constant`).
+    Local(LocalId),
+    /// A program-scope variable.
+    Global(GlobalId),
+    /// A string literal: its bytes, and its `char` array type.
+    Str(Box<[u8]>, Type),
+    /// The program globals' block as a program-scope pointer variable to
+    /// this type holds it (the only object such a variable may point into).
+    Block(Type),
+}
+
+/// The type a pointer sees its object as, which decides its root for
+/// objects seen through typed views (buffers) or cast (other memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum View {
+    /// As the object was given: never cast.
+    Natural,
+    /// Cast only to `void *`.
+    Untyped,
+    /// Last cast to this (non-`void`) pointee type.
+    As(Type),
+}
+
+impl View {
+    /// This view after a cast to `to`.
+    fn cast_to(self, to: Type) -> View {
+        match (to, self) {
+            (Type::Void, View::Natural) => View::Untyped,
+            (Type::Void, view) => view,
+            (to, _) => View::As(to),
+        }
+    }
+
+    /// The view a callee's `self` over a root its caller sees as `caller`.
+    fn after(self, caller: View) -> View {
+        match self {
+            View::Natural => caller,
+            View::Untyped => caller.cast_to(Type::Void),
+            View::As(to) => View::As(to),
+        }
+    }
+}
+
+/// One root a pointer may have.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Provenance {
+    pub origin: Origin,
+    pub view: View,
+}
+
+impl Provenance {
+    fn natural(origin: Origin) -> Self {
+        Provenance {
+            origin,
+            view: View::Natural,
+        }
+    }
+}
+
+/// A small set of roots, in the order they were found.
+pub type Roots = Vec<Provenance>;
+
+fn add(set: &mut Roots, p: Provenance) -> bool {
+    if set.contains(&p) {
+        return false;
+    }
+    set.push(p);
+    true
+}
+
+fn add_all(set: &mut Roots, more: Roots) -> bool {
+    more.into_iter()
+        .fold(false, |changed, p| add(set, p) | changed)
+}
+
+/// What the lowering needs to know of a function's pointers, in terms of
+/// its own parameters.
+#[derive(Debug, Default)]
+pub struct PointerFacts {
+    /// The roots each pointer variable (parameters included) may hold.
+    pub variables: HashMap<LocalId, Roots>,
+    /// The roots the pointers it returns may have.
+    pub returns: Roots,
+    /// The objects `float`/`double` atomics reach, here or in callees.
+    pub float_atomics: Roots,
+    /// The objects stored through casts to a narrower scalar, here or in
+    /// callees, with the narrowest scalar stored.
+    pub narrowed: Vec<(Origin, Scalar)>,
+}
+
+impl PointerFacts {
+    /// The roots `variable` may hold (none for a non-pointer).
+    pub fn variable(&self, variable: LocalId) -> &[Provenance] {
+        self.variables.get(&variable).map_or(&[], Vec::as_slice)
+    }
+
+    fn narrow(&mut self, origin: Origin, stored: Scalar) -> bool {
+        match self.narrowed.iter_mut().find(|(o, _)| *o == origin) {
+            Some((_, s)) if stored.size() < s.size() => {
+                *s = stored;
+                true
+            }
+            Some(_) => false,
+            None => {
+                self.narrowed.push((origin, stored));
+                true
+            }
+        }
+    }
+}
+
+/// Computes a function's [`PointerFacts`], given those of the functions it
+/// calls (`callees`).
+pub fn pointer_facts(
+    program: &hir::Program,
+    function: &hir::Function,
+    kept: &HashMap<LocalId, ExprId>,
+    callees: &HashMap<FunctionId, PointerFacts>,
+) -> PointerFacts {
+    let mut walk = Walk {
+        program,
+        function,
+        kept,
+        callees,
+        facts: PointerFacts::default(),
+        changed: false,
+    };
+    for (position, &param) in function.params.iter().enumerate() {
+        if function.locals[param].ty.is_pointer() {
+            let param_root = Provenance::natural(Origin::Param(position));
+            walk.facts.variables.insert(param, vec![param_root]);
+        }
+    }
+    // Variables given one another's pointers need the walk again until
+    // nothing more flows; every set only grows, over finitely many roots.
+    loop {
+        walk.changed = false;
+        walk.block(&function.body);
+        if !walk.changed {
+            return walk.facts;
+        }
+    }
+}
+
+struct Walk<'a> {
+    program: &'a hir::Program,
+    function: &'a hir::Function,
+    kept: &'a HashMap<LocalId, ExprId>,
+    callees: &'a HashMap<FunctionId, PointerFacts>,
+    facts: PointerFacts,
+    changed: bool,
+}
+
+impl Walk<'_> {
+    fn block(&mut self, block: &[StmtId]) {
+        for &s in block {
+            self.statement(s);
+        }
+    }
+
+    fn statement(&mut self, s: StmtId) {
+        let kind = &self.function.stmts[s].kind;
+        match *kind {
+            StmtKind::Init(local, value) => {
+                self.expr(value);
+                self.flow_into(local, value);
+            }
+            StmtKind::Return(Some(value)) => {
+                self.expr(value);
+                if self.function.exprs[value].ty.is_pointer() {
+                    let roots = self.roots(value);
+                    self.changed |= add_all(&mut self.facts.returns, roots);
+                }
+            }
+            _ => {
+                let (mut exprs, mut nested) = (Vec::new(), Vec::new());
+                kind.for_each_child(&mut |e| exprs.push(e), &mut |c| nested.push(c));
+                for e in exprs {
+                    self.expr(e);
+                }
+                self.block(&nested);
+            }
+        }
+    }
+
+    /// Records what expression `e` (and its operands) tell of pointers.
+    fn expr(&mut self, e: ExprId) {
+        let node = &self.function.exprs[e];
+        node.kind.for_each_child(&mut |&c| self.expr(c));
+        match node.kind {
+            H::Assign(target, value) => {
+                if let H::Local(local) = self.function.exprs[target].kind {
+                    self.flow_into(local, value);
+                }
+            }
+            H::PointerCast(inner) => {
+                let stored = self.pointee(node.ty).and_then(|t| t.element());
+                if let Some(stored) = stored {
+                    for p in self.roots(inner) {
+                        self.changed |= self.facts.narrow(p.origin, stored);
+                    }
+                }
+            }
+            H::Builtin(Builtin::Atomic { .. } | Builtin::C11Atomic { .. }, ref args) => {
+                self.atomic(args);
+            }
+            H::Call(callee, ref args) => self.call_effects(callee, args),
+            _ => {}
+        }
+    }
+
+    /// `variable = value`, for a pointer variable.
+    fn flow_into(&mut self, variable: LocalId, value: ExprId) {
+        if !self.function.locals[variable].ty.is_pointer() {
+            return;
+        }
+        let roots = self.roots(value);
+        let set = self.facts.variables.entry(variable).or_default();
+        self.changed |= add_all(set, roots);
+    }
+
+    /// An atomic on the object its first argument points to.
+    fn atomic(&mut self, args: &[ExprId]) {
+        let Some(&object) = args.first() else { return };
+        let value = self.pointee(self.function.exprs[object].ty);
+        if matches!(value, Some(Type::Scalar(Scalar::Float | Scalar::Double))) {
+            let roots = self.roots(object);
+            self.changed |= add_all(&mut self.facts.float_atomics, roots);
+        }
+    }
+
+    /// What a callee's atomics and narrowing casts do to the objects its
+    /// arguments point into.
+    fn call_effects(&mut self, callee: FunctionId, args: &[ExprId]) {
+        let Some(facts) = self.callees.get(&callee) else {
+            return;
+        };
+        let atomics = self.instantiate(&facts.float_atomics, args);
+        self.changed |= add_all(&mut self.facts.float_atomics, atomics);
+        for (origin, stored) in &facts.narrowed {
+            let root = Provenance::natural(origin.clone());
+            for p in self.instantiate(std::slice::from_ref(&root), args) {
+                self.changed |= self.facts.narrow(p.origin, *stored);
+            }
+        }
+    }
+
+    /// A callee's roots in the caller's terms: each of its parameters
+    /// becomes what the call passes; objects of the callee's own (private
+    /// variables) mean nothing here and are left out.
+    fn instantiate(&self, roots: &[Provenance], args: &[ExprId]) -> Roots {
+        let mut out = Roots::new();
+        for p in roots {
+            match &p.origin {
+                Origin::Param(i) => {
+                    let Some(&arg) = args.get(*i) else { continue };
+                    for a in self.roots(arg) {
+                        let view = p.view.after(a.view);
+                        add(&mut out, Provenance { view, ..a });
+                    }
+                }
+                Origin::Local(_) => {}
+                _ => {
+                    add(&mut out, p.clone());
+                }
+            }
+        }
+        out
+    }
+
+    fn pointee(&self, ty: Type) -> Option<Type> {
+        self.program.types.pointee(ty).map(|p| p.ty)
+    }
+
+    /// The roots pointer expression `e` may have.
+    fn roots(&self, e: ExprId) -> Roots {
+        let node = &self.function.exprs[e];
+        if node.ty.is_pointer() && is_null_constant(self.function, e) {
+            return vec![Provenance::natural(Origin::Null)];
+        }
+        match node.kind {
+            H::Local(local) => self.facts.variable(local).to_vec(),
+            // A program-scope pointer variable: null or the block.
+            H::Global(_) => match self.pointee(node.ty) {
+                Some(pointee) => vec![
+                    Provenance::natural(Origin::Null),
+                    Provenance::natural(Origin::Block(pointee)),
+                ],
+                None => Roots::new(),
+            },
+            H::Decay(object) | H::AddressOf(object) => self.object(object),
+            H::PointerOffset(p, _)
+            | H::Comma(_, p)
+            | H::Assign(_, p)
+            | H::IncDec { target: p, .. }
+            | H::CompoundAssign { target: p, .. } => self.roots(p),
+            H::PointerCast(inner) => {
+                let from = self.pointee(self.function.exprs[inner].ty);
+                let to = self.pointee(node.ty);
+                self.cast(self.roots(inner), from, to)
+            }
+            H::Conditional(_, a, b) => {
+                let mut both = self.roots(a);
+                add_all(&mut both, self.roots(b));
+                both
+            }
+            H::Call(callee, ref args) => match self.callees.get(&callee) {
+                Some(facts) => self.instantiate(&facts.returns, args),
+                None => Roots::new(),
+            },
+            H::Convert(x) => match pointer_origin(self.function, self.kept, x) {
+                Some(origin) => {
+                    let from = self.pointee(self.function.exprs[origin].ty);
+                    self.cast(self.roots(origin), from, self.pointee(node.ty))
+                }
+                None => Roots::new(),
+            },
+            H::Builtin(Builtin::ToGlobal | Builtin::ToLocal | Builtin::ToPrivate, ref args) => {
+                args.first().map_or_else(Roots::new, |&p| self.roots(p))
+            }
+            _ => Roots::new(),
+        }
+    }
+
+    /// The roots of `&object`, where `object` is a place (or an array).
+    fn object(&self, object: ExprId) -> Roots {
+        let node = &self.function.exprs[object];
+        match node.kind {
+            H::Local(local) => vec![Provenance::natural(Origin::Local(local))],
+            H::Global(global) => vec![Provenance::natural(Origin::Global(global))],
+            H::Str(ref bytes) => vec![Provenance::natural(Origin::Str(
+                bytes.clone().into_boxed_slice(),
+                node.ty,
+            ))],
+            H::Index(base, _) if self.function.exprs[base].ty.is_pointer() => self.roots(base),
+            H::Index(base, _) => self.object(base),
+            H::Deref(p) => self.roots(p),
+            _ => Roots::new(),
+        }
+    }
+
+    /// `roots` seen through a cast from `from` to `to`.
+    fn cast(&self, roots: Roots, from: Option<Type>, to: Option<Type>) -> Roots {
+        match (from, to) {
+            (Some(from), Some(to)) if from != to => roots
+                .into_iter()
+                .map(|p| Provenance {
+                    view: p.view.cast_to(to),
+                    ..p
+                })
+                .collect(),
+            _ => roots,
+        }
+    }
+}
+
+/// `0` or `(T *)0`: a null pointer constant.
+pub fn is_null_constant(function: &hir::Function, e: ExprId) -> bool {
+    match function.exprs[e].kind {
+        H::Int(0) => true,
+        H::PointerCast(inner) => is_null_constant(function, inner),
+        _ => false,
+    }
+}
+
+/// A byte count added to (or, `subtract`, taken from) a pointer's address.
+pub struct ByteOffset {
+    pub subtract: bool,
+    pub bytes: ExprId,
+}
+
+/// The pointer the integer `e` was computed from, seen through integer
+/// conversions and the variables in `kept` that keep their initializer's
+/// value (see `definitions.rs`).
+pub fn pointer_origin(
+    function: &hir::Function,
+    kept: &HashMap<LocalId, ExprId>,
+    e: ExprId,
+) -> Option<ExprId> {
+    byte_offsets(function, kept, e).map(|(origin, _)| origin)
+}
+
+/// [`pointer_origin`], with the byte counts added to and subtracted from
+/// the pointer on the way.
+pub fn byte_offsets(
+    function: &hir::Function,
+    kept: &HashMap<LocalId, ExprId>,
+    e: ExprId,
+) -> Option<(ExprId, Vec<ByteOffset>)> {
+    let exprs = &function.exprs;
+    let node = &exprs[e];
+    match node.kind {
+        H::Convert(x) if exprs[x].ty.is_pointer() => Some((x, Vec::new())),
+        H::Convert(x) if matches!(exprs[x].ty, Type::Scalar(_)) => byte_offsets(function, kept, x),
+        H::Local(id) if matches!(node.ty, Type::Scalar(_)) => {
+            byte_offsets(function, kept, *kept.get(&id)?)
+        }
+        H::Binary(crate::ast::BinaryOp::Add, a, b) => {
+            let (origin, mut offsets, bytes) = match byte_offsets(function, kept, a) {
+                Some((origin, offsets)) => (origin, offsets, b),
+                None => {
+                    let (origin, offsets) = byte_offsets(function, kept, b)?;
+                    (origin, offsets, a)
+                }
+            };
+            offsets.push(ByteOffset {
+                subtract: false,
+                bytes,
+            });
+            Some((origin, offsets))
+        }
+        H::Binary(crate::ast::BinaryOp::Sub, a, b) => {
+            let (origin, mut offsets) = byte_offsets(function, kept, a)?;
+            offsets.push(ByteOffset {
+                subtract: true,
+                bytes: b,
+            });
+            Some((origin, offsets))
+        }
+        _ => None,
+    }
+}
