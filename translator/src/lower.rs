@@ -94,52 +94,102 @@ pub fn lower(
         size: block.size(),
         initial,
     };
-    let kernel_count = program
+    // Each kernel is its own module: lowered, validated and written as a
+    // job of its own, in parallel where there are several.
+    let kernels: Vec<(FunctionId, &hir::KernelInfo)> = program
         .functions
         .iter()
-        .filter(|(_, f)| f.kernel.is_some())
-        .count();
-    let mut locations = Vec::new();
-    let finished = crate::spirv::finish_kernels(kernel_count, |finish| {
-        for (id, f) in program.functions.iter() {
-            let Some(info) = &f.kernel else { continue };
-            let mut builder = ModuleBuilder::new(program, &analysis, options, caps, diags, &block);
-            let Some((mut reflection, module)) = builder.kernel(id, info) else {
-                continue;
-            };
-            reflection.non_uniform_work_groups = options.effective_cl_std()
-                >= crate::options::ClStd::Cl2_0
-                && !options.uniform_work_group_size;
-            let vars = builder.builtins.as_ref().expect("kernel builtins");
-            let sizes = crate::spirv::SizeConstants {
-                local: vars.local_size,
-                enqueued: vars.enqueued_size,
-            };
-            // Finite math lets the driver assume no NaN or infinity.
-            let ieee = !(options.finite_math_only || options.fast_relaxed_math);
-            finish(LoweredKernel {
-                reflection,
-                module,
-                sizes,
-                local_args: builder.local_args,
-                group_scratch: builder.group_scratch.into_values().collect(),
-                preserve_inf_nan: [
-                    ieee && caps.preserve_inf_nan[0],
-                    ieee && caps.preserve_inf_nan[1] && caps.float64,
-                    ieee && caps.preserve_inf_nan[2] && caps.float16,
-                ],
-                half_rounds_to_nearest: caps.float16 && caps.half_rte,
-            });
-            locations.push(f.span);
-        }
+        .filter_map(|(id, f)| Some((id, f.kernel.as_ref()?)))
+        .collect();
+    let settings = diags.with_same_settings();
+    let jobs = in_parallel(&kernels, |&(id, info)| {
+        let mut diags = settings.with_same_settings();
+        let lowered = ModuleBuilder::new(program, &analysis, options, caps, &mut diags, &block)
+            .lowered_kernel(id, info, options);
+        let finished = lowered.map(|k| k.finish());
+        (diags, finished)
     });
-    for (finished, location) in finished.into_iter().zip(locations) {
+    for ((kernel_diags, finished), (id, _)) in jobs.into_iter().zip(&kernels) {
+        diags.append(kernel_diags);
         match finished {
-            Ok(kernel) => lowered.kernels.push(kernel),
-            Err(e) => diags.error(location, e.0),
+            Some(Ok(kernel)) => lowered.kernels.push(kernel),
+            Some(Err(e)) => diags.error(program.functions[*id].span, e.0),
+            None => {}
         }
     }
     lowered
+}
+
+/// `job` of each of `items`, in order, run on as many threads as there
+/// are cores and items (the calling thread one of them).
+fn in_parallel<T: Sync, R: Send>(items: &[T], job: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = items.len().min(crate::cores::available());
+    if threads <= 1 {
+        return items.iter().map(job).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            done.push((i, job(item)));
+        }
+        done
+    };
+    let mut results: Vec<Option<R>> = items.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let own = work();
+        let theirs = helpers.into_iter().flat_map(|h| match h.join() {
+            Ok(done) => done,
+            Err(panic) => std::panic::resume_unwind(panic),
+        });
+        for (i, r) in own.into_iter().chain(theirs) {
+            results[i] = Some(r);
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.expect("every item was taken"))
+        .collect()
+}
+
+impl ModuleBuilder<'_> {
+    /// Kernel `id` as a module, before validation and writing; `None` when
+    /// it has errors (reported).
+    fn lowered_kernel(
+        mut self,
+        id: FunctionId,
+        info: &hir::KernelInfo,
+        options: &BuildOptions,
+    ) -> Option<LoweredKernel> {
+        let (mut reflection, module) = self.kernel(id, info)?;
+        reflection.non_uniform_work_groups = options.effective_cl_std()
+            >= crate::options::ClStd::Cl2_0
+            && !options.uniform_work_group_size;
+        let vars = self.builtins.as_ref()?;
+        let sizes = crate::spirv::SizeConstants {
+            local: vars.local_size,
+            enqueued: vars.enqueued_size,
+        };
+        // Finite math lets the driver assume no NaN or infinity.
+        let ieee = !(options.finite_math_only || options.fast_relaxed_math);
+        let caps = self.caps;
+        Some(LoweredKernel {
+            reflection,
+            module,
+            sizes,
+            local_args: self.local_args,
+            group_scratch: self.group_scratch.into_values().collect(),
+            preserve_inf_nan: [
+                ieee && caps.preserve_inf_nan[0],
+                ieee && caps.preserve_inf_nan[1] && caps.float64,
+                ieee && caps.preserve_inf_nan[2] && caps.float16,
+            ],
+            half_rounds_to_nearest: caps.float16 && caps.half_rte,
+        })
+    }
 }
 
 /// Where a pointer points.

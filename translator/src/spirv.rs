@@ -256,8 +256,7 @@ pub struct SizeConstants {
     pub enqueued: [naga::Handle<naga::Constant>; 3],
 }
 
-/// A lowered kernel before validation and SPIR-V writing, which
-/// [`finish_kernels`] does for all kernels of a program at once.
+/// A lowered kernel before validation and SPIR-V writing.
 #[derive(Debug)]
 pub struct LoweredKernel {
     pub reflection: KernelReflection,
@@ -351,7 +350,7 @@ fn stated_u32_values(module: &naga::Module) -> std::collections::HashSet<u32> {
 impl LoweredKernel {
     /// Gives every launch-time value its own placeholder constant, then
     /// validates the module and writes its template.
-    fn finish(mut self) -> Result<Kernel, SpirvError> {
+    pub(crate) fn finish(mut self) -> Result<Kernel, SpirvError> {
         let name = self.reflection.name.clone();
         let stated = stated_u32_values(&self.module);
         let mut unused = (FIRST_PLACEHOLDER..).filter(|v| !stated.contains(v));
@@ -483,66 +482,6 @@ fn find_holes(words: Vec<u32>, placeholders: &[(u32, Hole)]) -> Option<Template>
         local_size_at: local_size_at?,
         holes,
     })
-}
-
-/// Validates and writes the kernels that `lower_all` lowers (it calls the
-/// function it is given once per kernel, in order), and returns them in
-/// that order. With several kernels (each is its own module) and cores,
-/// worker threads validate and write each kernel while the next is being
-/// lowered: the lowering reads the program's HIR, which is not `Sync`, so it
-/// stays on this thread.
-pub fn finish_kernels(
-    kernel_count: usize,
-    lower_all: impl FnOnce(&mut dyn FnMut(LoweredKernel)),
-) -> Vec<Result<Kernel, SpirvError>> {
-    let workers = match kernel_count {
-        0 | 1 => 1,
-        _ => kernel_count.min(crate::cores::available()),
-    };
-    if workers <= 1 {
-        let mut finished = Vec::new();
-        lower_all(&mut |kernel| finished.push(kernel.finish()));
-        return finished;
-    }
-    let (sender, receiver) = std::sync::mpsc::channel::<(usize, LoweredKernel)>();
-    let receiver = std::sync::Mutex::new(receiver);
-    let mut finished: Vec<(usize, Result<Kernel, SpirvError>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                let receiver = &receiver;
-                scope.spawn(move || {
-                    let mut done = Vec::new();
-                    loop {
-                        // The lock is held only to take the next kernel.
-                        let next = receiver
-                            .lock()
-                            .map_err(drop)
-                            .and_then(|r| r.recv().map_err(drop));
-                        let Ok((index, kernel)) = next else { break };
-                        done.push((index, kernel.finish()));
-                    }
-                    done
-                })
-            })
-            .collect();
-        let mut index = 0;
-        lower_all(&mut |kernel| {
-            // A send fails only when every worker has stopped, which they
-            // do only once the sender is gone.
-            let _ = sender.send((index, kernel));
-            index += 1;
-        });
-        drop(sender);
-        handles
-            .into_iter()
-            .flat_map(|handle| match handle.join() {
-                Ok(done) => done,
-                Err(panic) => std::panic::resume_unwind(panic),
-            })
-            .collect()
-    });
-    finished.sort_by_key(|(index, _)| *index);
-    finished.into_iter().map(|(_, result)| result).collect()
 }
 
 impl Kernel {
