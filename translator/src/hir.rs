@@ -18,6 +18,7 @@
 use crate::ast::{AddressSpace, BinaryOp};
 use crate::builtins::Builtin;
 use crate::diagnostic::Span;
+use crate::lexer::FxBuildHasher;
 use crate::reflect::AddressQualifier;
 use crate::types::{Type, Types};
 use naga::{Arena, Handle};
@@ -45,14 +46,16 @@ impl Symbol {
 /// The spellings of a program's [`Symbol`]s.
 pub struct Names {
     spellings: Vec<Box<str>>,
-    symbols: HashMap<Box<str>, Symbol>,
+    symbols: HashMap<Box<str>, Symbol, FxBuildHasher>,
 }
 
 impl Default for Names {
     fn default() -> Self {
+        let mut symbols = HashMap::default();
+        symbols.insert("".into(), Symbol::EMPTY);
         Names {
             spellings: vec!["".into()],
-            symbols: HashMap::from([("".into(), Symbol::EMPTY)]),
+            symbols,
         }
     }
 }

@@ -67,7 +67,16 @@ pub fn analyse(program: &hir::Program) -> Analysis {
     let mut kept = HashMap::new();
     for id in callees_first(program) {
         let f = &program.functions[id];
-        let kept_values = definitions::kept_values(f);
+        // Only integers converted to pointers need them.
+        let converts = f.exprs.iter().any(|(_, e)| match e.kind {
+            H::Convert(x) => e.ty.is_pointer() && !f.exprs[x].ty.is_pointer(),
+            _ => false,
+        });
+        let kept_values = if converts {
+            definitions::kept_values(f)
+        } else {
+            HashMap::new()
+        };
         let facts = provenance::pointer_facts(program, f, &kept_values, &pointers);
         pointers.insert(id, facts);
         kept.insert(id, kept_values);
