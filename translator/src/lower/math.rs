@@ -2,7 +2,7 @@
 //! hyperbolic functions, `hypot`, the error and gamma functions, and the
 //! exact functions whose GLSL counterparts differ from OpenCL, written in
 //! naga IR to OpenCL's full-profile ULP bounds (GLSL.std.450's are far
-//! looser). On `float` (the trigonometric functions are `math_trig.rs`'s)
+//! looser). On `float` (the trigonometric functions are `trig_f32.rs`'s)
 //! and on `double` (the `*_f64` modules, trigonometry included: Vulkan has
 //! no f64 transcendentals at all, and its f64 `Fma` may round twice); the
 //! exact functions serve both, written over the float format.
@@ -29,6 +29,7 @@ mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
 mod relaxed;
 mod special;
+mod trig_f32;
 mod trig_f64;
 
 use super::*;

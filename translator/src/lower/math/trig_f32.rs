@@ -1300,7 +1300,7 @@ impl ModuleBuilder<'_> {
     /// `b` applied to `args` with result type `ty`, or `None` when `b` is
     /// not one of this module's functions (or has a `double`/`half`
     /// argument, which this module does not implement).
-    pub(super) fn trig_builtin(
+    pub(in crate::lower) fn trig_builtin(
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
