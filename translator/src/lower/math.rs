@@ -16,6 +16,7 @@
 //! the arithmetic not being reassociated (`(a + b) - a` is not `b`), which
 //! `spirv.rs` guarantees by marking all float arithmetic `NoContraction`.
 
+mod consts;
 mod erf_f64;
 mod exact;
 mod exp_log;
@@ -28,6 +29,7 @@ mod inverse_trig_f64;
 mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
 mod relaxed;
+mod series;
 mod special;
 mod trig_f32;
 mod trig_f64;

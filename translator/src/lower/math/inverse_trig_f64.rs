@@ -10,27 +10,17 @@
 //! double-double until the quadrant is applied and, for the `*pi` forms,
 //! it is divided by pi.
 
+use super::consts::{HALF_PI, PI, QUARTER_PI};
 use super::exp_log_f64::{constant, dd_mul};
 use super::ops::{Df, Ops, V};
+use super::series::atan_taylor;
 
-const PI: (f64, f64) = (std::f64::consts::PI, 1.224_646_799_147_353_2e-16);
-const HALF_PI: (f64, f64) = (std::f64::consts::FRAC_PI_2, 6.123_233_995_736_766e-17);
-const QUARTER_PI: (f64, f64) = (std::f64::consts::FRAC_PI_4, 3.061_616_997_868_383e-17);
 /// tan(pi/8) = sqrt(2) - 1.
 const TAN_PI_8: f64 = 0.414_213_562_373_095_1;
 
 /// `(atan(u) - u) / u^3` in `u^2`: -1/3, 1/5, ... to 1/45, below 2^-56
 /// relative for |u| <= tan(pi/8).
-const ATAN_TAYLOR: [f64; 22] = {
-    let mut c = [0.0; 22];
-    let mut n = 0;
-    while n < 22 {
-        let sign = if n % 2 == 0 { -1.0 } else { 1.0 };
-        c[n] = sign / (2 * n + 3) as f64;
-        n += 1;
-    }
-    c
-};
+const ATAN_TAYLOR: [f64; 22] = atan_taylor();
 
 fn pair(o: &mut Ops, v: V) -> Df {
     let lo = o.f(0.0);

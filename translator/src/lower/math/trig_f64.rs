@@ -12,7 +12,9 @@
 //! `r.hi` with `r.lo`'s first-order share; `cos` keeps `1 - r^2/2`
 //! exact to the last rounding.
 
+use super::consts::{HALF_PI, PI};
 use super::ops::{Df, Ops, V};
+use super::series::sin_cos_taylor;
 use naga::{BinaryOperator as B, Expression, Handle};
 
 /// The bits of 2/pi after the binary point, big-endian, after two zero
@@ -73,9 +75,6 @@ const PIO2_PARTS: [f64; 3] = [
     2.022_266_248_795_950_6e-21,
 ];
 
-/// pi/2 as a double-double.
-const PIO2: (f64, f64) = (std::f64::consts::FRAC_PI_2, 6.123_233_995_736_766e-17);
-
 /// The naga types a reduction needs: the table and the u32 values of the
 /// operands' shape.
 #[derive(Clone, Copy)]
@@ -86,31 +85,9 @@ pub(super) struct TrigTypes {
 
 /// `(sin(x) - x) / x^3` in `x^2`: -1/3! .. -1/19!, below 2^-56 relative
 /// for |x| <= pi/4.
-const SIN_TAYLOR: [f64; 9] = taylor(3);
+const SIN_TAYLOR: [f64; 9] = sin_cos_taylor(3);
 /// `(cos(x) - 1 + x^2/2) / x^4` in `x^2`: 1/4! .. 1/20!.
-const COS_TAYLOR: [f64; 9] = taylor(4);
-
-/// Alternating `1/n!`, `-1/(n+2)!`, ... with the sign of the first term
-/// of the series starting at `n` (`n` = 3: sine, 4: cosine).
-const fn taylor(first: usize) -> [f64; 9] {
-    let mut c = [0.0; 9];
-    let mut factorial = 1.0;
-    let mut n = 1;
-    while n < first {
-        n += 1;
-        factorial *= n as f64;
-    }
-    let mut i = 0;
-    let mut sign = if first == 3 { -1.0 } else { 1.0 };
-    while i < 9 {
-        c[i] = sign / factorial;
-        factorial *= ((n + 1) * (n + 2)) as f64;
-        n += 2;
-        sign = -sign;
-        i += 1;
-    }
-    c
-}
+const COS_TAYLOR: [f64; 9] = sin_cos_taylor(4);
 
 /// A function-local copy of the 2/pi table, for indexing.
 fn table(o: &mut Ops, types: TrigTypes) -> V {
@@ -281,8 +258,8 @@ fn payne_hanek(o: &mut Ops, a: V, types: TrigTypes) -> (V, Df) {
         f = o.df_add(Df { hi: v, lo: zero }, f);
     }
     let pio2 = Df {
-        hi: o.f(PIO2.0),
-        lo: o.f(PIO2.1),
+        hi: o.f(HALF_PI.0),
+        lo: o.f(HALF_PI.1),
     };
     let r = super::exp_log_f64::dd_mul(o, f, pio2);
     let minus = Df {
@@ -430,9 +407,6 @@ pub(super) fn tan(o: &mut Ops, x: V, types: TrigTypes) -> V {
     let v = o.sel(negative, minus, v);
     finite_only(o, x, v)
 }
-
-/// pi as a double-double.
-const PI: (f64, f64) = (std::f64::consts::PI, 1.224_646_799_147_353_2e-16);
 
 /// `x` reduced exactly for the `*pi` functions: `x = 2j + k/2 + r` with
 /// |r| <= 1/4; returns the quadrant `k mod 4` (i32), `pi r` as a
