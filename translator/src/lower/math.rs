@@ -17,25 +17,30 @@
 //! `spirv.rs` guarantees by marking all float arithmetic `NoContraction`.
 
 mod consts;
+mod erf_f32;
 mod erf_f64;
 mod exact;
-mod exp_log;
+mod exp_log_f32;
 mod exp_log_f64;
 mod fma_f64;
+mod gamma;
+mod gamma_f32;
 mod gamma_f64;
 mod hyperbolic;
-mod hyperbolic_f64;
 mod inverse_trig_f64;
+mod logarithms;
 mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
+mod powers;
+mod precision;
 mod relaxed;
 mod series;
-mod special;
 mod trig_f32;
 mod trig_f64;
 
 use super::*;
 use ops::{Ops, V};
+use precision::{F32, F64};
 
 /// Name prefix of the math library's naga functions, for reading the IR.
 const MATH_FUNCTION_PREFIX: &str = "clvulkan_math_";
@@ -62,34 +67,36 @@ enum Kind {
 
 fn precise_kind(b: Builtin) -> Option<Kind> {
     use exact as x;
-    use exp_log as e;
+    use exp_log_f32 as e;
     use hyperbolic as h;
+    use logarithms as l;
+    use powers as p;
     use Kind::*;
     Some(match b {
         Builtin::Exp | Builtin::HalfExp => Unary(e::exp),
         Builtin::Exp2 | Builtin::HalfExp2 => Unary(e::exp2),
         Builtin::Exp10 | Builtin::HalfExp10 => Unary(e::exp10),
         Builtin::Expm1 => Unary(e::expm1),
-        Builtin::Log | Builtin::HalfLog => Unary(e::log),
-        Builtin::Log2 | Builtin::HalfLog2 => Unary(e::log2),
-        Builtin::Log10 | Builtin::HalfLog10 => Unary(e::log10),
-        Builtin::Log1p => Unary(e::log1p),
-        Builtin::Cbrt => Unary(e::cbrt),
-        Builtin::Pow => Binary(e::pow),
-        Builtin::Powr | Builtin::HalfPowr => Binary(e::powr),
-        Builtin::Pown => Binary(e::pown),
-        Builtin::Rootn => Binary(e::rootn),
-        Builtin::Sinh => Unary(h::sinh),
-        Builtin::Cosh => Unary(h::cosh),
-        Builtin::Tanh => Unary(h::tanh),
-        Builtin::Asinh => Unary(h::asinh),
-        Builtin::Acosh => Unary(h::acosh),
-        Builtin::Atanh => Unary(h::atanh),
+        Builtin::Log | Builtin::HalfLog => Unary(l::log::<F32>),
+        Builtin::Log2 | Builtin::HalfLog2 => Unary(l::log2::<F32>),
+        Builtin::Log10 | Builtin::HalfLog10 => Unary(l::log10::<F32>),
+        Builtin::Log1p => Unary(l::log1p::<F32>),
+        Builtin::Cbrt => Unary(p::cbrt::<F32>),
+        Builtin::Pow => Binary(p::pow::<F32>),
+        Builtin::Powr | Builtin::HalfPowr => Binary(p::powr::<F32>),
+        Builtin::Pown => Binary(p::pown::<F32>),
+        Builtin::Rootn => Binary(p::rootn::<F32>),
+        Builtin::Sinh => Unary(h::sinh::<F32>),
+        Builtin::Cosh => Unary(h::cosh::<F32>),
+        Builtin::Tanh => Unary(h::tanh::<F32>),
+        Builtin::Asinh => Unary(h::asinh::<F32>),
+        Builtin::Acosh => Unary(h::acosh::<F32>),
+        Builtin::Atanh => Unary(h::atanh_f32),
         Builtin::Hypot => Binary(h::hypot),
-        Builtin::Erf => Unary(special::erf),
-        Builtin::Erfc => Unary(special::erfc),
-        Builtin::Tgamma => Unary(special::tgamma),
-        Builtin::Lgamma => Unary(special::lgamma),
+        Builtin::Erf => Unary(erf_f32::erf),
+        Builtin::Erfc => Unary(erf_f32::erfc),
+        Builtin::Tgamma => Unary(gamma_f32::tgamma),
+        Builtin::Lgamma => Unary(gamma_f32::lgamma),
         Builtin::LgammaR => LgammaR,
         Builtin::Fmin | Builtin::Min => Binary(x::fmin),
         Builtin::Fmax | Builtin::Max => Binary(x::fmax),
@@ -126,29 +133,32 @@ fn precise_kind(b: Builtin) -> Option<Kind> {
 /// their own f64 algorithms.
 fn double_kind(b: Builtin) -> Option<Kind> {
     use exp_log_f64 as d;
+    use hyperbolic as h;
+    use logarithms as l;
+    use powers as p;
     use Kind::*;
     Some(match b {
         Builtin::Exp => Unary(d::exp),
         Builtin::Exp2 => Unary(d::exp2),
         Builtin::Exp10 => Unary(d::exp10),
         Builtin::Expm1 => Unary(d::expm1),
-        Builtin::Log => Unary(d::log),
-        Builtin::Log2 => Unary(d::log2),
-        Builtin::Log10 => Unary(d::log10),
-        Builtin::Log1p => Unary(d::log1p),
-        Builtin::Cbrt => Unary(d::cbrt),
-        Builtin::Pow => Binary(d::pow),
-        Builtin::Powr => Binary(d::powr),
-        Builtin::Pown => Binary(d::pown),
-        Builtin::Rootn => Binary(d::rootn),
-        Builtin::Hypot => Binary(hyperbolic::hypot),
+        Builtin::Log => Unary(l::log::<F64>),
+        Builtin::Log2 => Unary(l::log2::<F64>),
+        Builtin::Log10 => Unary(l::log10::<F64>),
+        Builtin::Log1p => Unary(l::log1p::<F64>),
+        Builtin::Cbrt => Unary(p::cbrt::<F64>),
+        Builtin::Pow => Binary(p::pow::<F64>),
+        Builtin::Powr => Binary(p::powr::<F64>),
+        Builtin::Pown => Binary(p::pown::<F64>),
+        Builtin::Rootn => Binary(p::rootn::<F64>),
+        Builtin::Hypot => Binary(h::hypot),
         Builtin::Fma => Ternary(fma_f64::fma),
-        Builtin::Sinh => Unary(hyperbolic_f64::sinh),
-        Builtin::Cosh => Unary(hyperbolic_f64::cosh),
-        Builtin::Tanh => Unary(hyperbolic_f64::tanh),
-        Builtin::Asinh => Unary(hyperbolic_f64::asinh),
-        Builtin::Acosh => Unary(hyperbolic_f64::acosh),
-        Builtin::Atanh => Unary(hyperbolic_f64::atanh),
+        Builtin::Sinh => Unary(h::sinh::<F64>),
+        Builtin::Cosh => Unary(h::cosh::<F64>),
+        Builtin::Tanh => Unary(h::tanh::<F64>),
+        Builtin::Asinh => Unary(h::asinh::<F64>),
+        Builtin::Acosh => Unary(h::acosh::<F64>),
+        Builtin::Atanh => Unary(h::atanh_f64),
         Builtin::Erf => Unary(erf_f64::erf),
         Builtin::Erfc => Unary(erf_f64::erfc),
         Builtin::Tgamma => Unary(gamma_f64::tgamma),
@@ -333,7 +343,7 @@ impl ModuleBuilder<'_> {
                 let sign = if double {
                     gamma_f64::lgamma_sign(&mut o, values[0])
                 } else {
-                    special::lgamma_sign(&mut o, values[0])
+                    gamma_f32::lgamma_sign(&mut o, values[0])
                 };
                 (v, Some(sign))
             }

@@ -9,7 +9,8 @@
 //! fixed depth (converged to below 2^-53 from 1.75 on, with positive
 //! terms only), and `erf = 1 - erfc`. `e^(-x^2)` takes `x^2` exactly.
 
-use super::exp_log_f64::{self as el, dd_mul, LOG2_E};
+use super::consts::LOG2_E;
+use super::exp_log_f64::{self as el, dd_mul};
 use super::ops::{Df, Ops, V};
 
 /// Where the series hands over to the continued fraction.
@@ -99,7 +100,7 @@ fn erf_series(o: &mut Ops, x: V) -> Df {
 
 /// `erfc(a)` for a >= 1.75 (finite; 0 from about 27.3).
 fn erfc_fraction(o: &mut Ops, a: V) -> V {
-    let a = super::exp_log::clamp(o, a, SERIES_LIMIT, 28.0);
+    let a = o.clamp(a, SERIES_LIMIT, 28.0);
     let mut g = a;
     for k in (1..=FRACTION_DEPTH).rev() {
         let c = o.f(f64::from(k) / 2.0);

@@ -8,7 +8,9 @@
 //! logarithm of `|sin(pi x)|` folded into the exponent so results near the
 //! underflow threshold round once.
 
-use super::exp_log_f64::{self as el, dd_mul, LOG2_E};
+use super::consts::{LOG2_E, PI};
+use super::exp_log_f64::{self as el, dd_mul};
+use super::gamma;
 use super::ops::{Df, Ops, V};
 use super::trig_f64::{cos_reduced, sin_reduced};
 
@@ -29,10 +31,9 @@ const STIRLING: [f64; 8] = [
     -3617.0 / 122_400.0,
 ];
 
-/// ln(sqrt(2 pi)), ln(pi) and pi as double-doubles.
+/// ln(sqrt(2 pi)) and ln(pi) as double-doubles.
 const HALF_LN_TWO_PI: (f64, f64) = (0.918_938_533_204_672_8, -3.878_294_158_067_241_4e-17);
 const LN_PI: (f64, f64) = (1.144_729_885_849_400_2, 1.026_595_116_270_782_6e-17);
-const PI: (f64, f64) = (std::f64::consts::PI, 1.224_646_799_147_353_2e-16);
 
 fn negate(o: &mut Ops, a: Df) -> Df {
     Df {
@@ -138,7 +139,7 @@ pub(super) fn tgamma(o: &mut Ops, x: V) -> V {
         lo: o.sel(negative, reflected.lo, zero),
     };
     // Far beyond overflow (and for NaN/inf lanes) any finite w will do.
-    let w_hi = super::exp_log::clamp(o, w.hi, 0.0, 1e6);
+    let w_hi = o.clamp(w.hi, 0.0, 1e6);
     let w = Df { hi: w_hi, lo: w.lo };
     let l = ln_gamma(o, w);
     let s = sinpi(o, x);
@@ -218,15 +219,6 @@ fn root_series(o: &mut Ops, t: V, at_two: bool) -> V {
     o.poly(t, &c)
 }
 
-/// Whether `x` is 0 or a negative integer (or -inf).
-fn pole(o: &mut Ops, x: V) -> V {
-    let fl = o.floor(x);
-    let integer = o.eq(fl, x);
-    let zero = o.f(0.0);
-    let non_positive = o.le(x, zero);
-    o.and(integer, non_positive)
-}
-
 /// `ln |Gamma(x)|`.
 pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     let zero = o.f(0.0);
@@ -242,7 +234,7 @@ pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     // replaced below; keep their arithmetic finite.
     // The largest argument with a finite result.
     let top = 2.559_983_327_851_638_3e305;
-    let w_hi = super::exp_log::clamp(o, w.hi, 0.0, top);
+    let w_hi = o.clamp(w.hi, 0.0, top);
     let w = Df { hi: w_hi, lo: w.lo };
     let l = ln_gamma(o, w);
     let s = sinpi(o, x);
@@ -276,7 +268,7 @@ pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     let r = o.sel(root, zero, r);
     // Poles, infinities and overflow give +inf; NaN stays.
     let inf = o.inf();
-    let pole = pole(o, x);
+    let pole = gamma::pole(o, x);
     let huge = o.gtc(ax, top);
     let infinite = o.or(pole, huge);
     let r = o.sel(infinite, inf, r);
@@ -284,16 +276,8 @@ pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     o.sel(nan, x, r)
 }
 
-/// The sign of `Gamma(x)` for `lgamma_r`: 0 at poles and NaN.
+/// The sign of `Gamma(x)` for `lgamma_r`.
 pub(super) fn lgamma_sign(o: &mut Ops, x: V) -> V {
     let s = sinpi(o, x);
-    let (plus, minus, none) = (o.i(1), o.i(-1), o.i(0));
-    let s_negative = o.ltc(s, 0.0);
-    let negative_sign = o.sel(s_negative, minus, plus);
-    let negative = o.ltc(x, 0.0);
-    let sign = o.sel(negative, negative_sign, plus);
-    let pole = pole(o, x);
-    let nan = o.is_nan(x);
-    let unsigned = o.or(nan, pole);
-    o.sel(unsigned, none, sign)
+    gamma::lgamma_sign(o, x, s)
 }

@@ -457,6 +457,49 @@ impl Ops<'_> {
         acc
     }
 
+    /// A piecewise polynomial at `x` (within the pieces): `table[p]` on
+    /// `[bounds[p], bounds[p + 1]]`, in `t = (x - mid) / half` of its piece.
+    /// The lane's piece's coefficients are chosen by selects, then one
+    /// Horner evaluation runs.
+    pub fn piecewise<const N: usize>(&mut self, x: V, bounds: &[f64], table: &[[f64; N]]) -> V {
+        let at_least: Vec<V> = bounds[1..table.len()]
+            .iter()
+            .map(|&b| {
+                let b = self.f(b);
+                self.ge(x, b)
+            })
+            .collect();
+        let choose = |o: &mut Self, value: &dyn Fn(usize) -> f64| {
+            let mut v = o.f(value(0));
+            for (p, &above) in at_least.iter().enumerate() {
+                let next = o.f(value(p + 1));
+                v = o.sel(above, next, v);
+            }
+            v
+        };
+        let mid = choose(self, &|p| (bounds[p] + bounds[p + 1]) / 2.0);
+        let inverse_half = choose(self, &|p| 2.0 / (bounds[p + 1] - bounds[p]));
+        let d = self.sub(x, mid);
+        let t = self.mul(d, inverse_half);
+        let mut acc = choose(self, &|p| table[p][N - 1]);
+        for j in (0..N - 1).rev() {
+            let c = choose(self, &|p| table[p][j]);
+            acc = self.mad(acc, t, c);
+        }
+        acc
+    }
+
+    /// Clamps `x` to [lo, hi] (NaN passes through): where the result has
+    /// already under- or overflowed, or to keep lanes that are replaced
+    /// later finite.
+    pub fn clamp(&mut self, x: V, lo: f64, hi: f64) -> V {
+        let (l, h) = (self.f(lo), self.f(hi));
+        let above = self.gt(x, h);
+        let x = self.sel(above, h, x);
+        let below = self.lt(x, l);
+        self.sel(below, l, x)
+    }
+
     /// `a` with its 12 low mantissa bits cleared: 12 significant bits.
     /// An f64 is rounded to 26 significant bits instead, so the rest has
     /// at most 26 too (53 bits do not split evenly by truncation).
