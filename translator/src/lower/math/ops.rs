@@ -189,7 +189,8 @@ impl Ops<'_> {
         })
     }
 
-    fn bin(&mut self, op: B, a: V, b: V) -> V {
+    /// `a op b` for an operator without a name here.
+    pub fn bin(&mut self, op: B, a: V, b: V) -> V {
         self.fb.binary(op, a, b)
     }
 
@@ -304,6 +305,9 @@ impl Ops<'_> {
     pub fn shl_by(&mut self, a: V, n: V) -> V {
         self.bin(B::ShiftLeft, a, n)
     }
+    pub fn shr_by(&mut self, a: V, n: V) -> V {
+        self.bin(B::ShiftRight, a, n)
+    }
 
     pub fn sel(&mut self, condition: V, accept: V, reject: V) -> V {
         self.fb.select(condition, accept, reject)
@@ -381,6 +385,10 @@ impl Ops<'_> {
     /// An integer's value as i32 (wrapping).
     pub fn int32(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Sint, Some(4))
+    }
+    /// A value as u32 (integers wrapping, floats truncated).
+    pub fn uint32(&mut self, a: V) -> V {
+        self.cast(a, ScalarKind::Uint, Some(4))
     }
     /// An integer's value as an unsigned / signed integer of the same
     /// width (the bits).
