@@ -27,6 +27,7 @@ mod gamma;
 mod gamma_f32;
 mod gamma_f64;
 mod hyperbolic;
+mod inverse_trig_f32;
 mod inverse_trig_f64;
 mod logarithms;
 mod ops;
@@ -37,6 +38,9 @@ mod relaxed;
 mod series;
 mod trig_f32;
 mod trig_f64;
+mod trig_ops_f32;
+mod trig_reduce_f32;
+mod trig_reduce_f64;
 
 use super::*;
 use ops::{Ops, V};
@@ -52,7 +56,7 @@ enum Kind {
     Binary(fn(&mut Ops, V, V) -> V),
     Ternary(fn(&mut Ops, V, V, V) -> V),
     /// Needs the 2/pi table (`double` trigonometry).
-    Trig(fn(&mut Ops, V, trig_f64::TrigTypes) -> V),
+    Trig(fn(&mut Ops, V, trig_reduce_f64::TrigTypes) -> V),
     /// A value and a second result stored through the last argument.
     WithOutput(fn(&mut Ops, V) -> (V, V)),
     /// `lgamma`'s value (its function) and `Gamma`'s sign.
@@ -456,7 +460,7 @@ impl ModuleBuilder<'_> {
                 let trig_types = match kind {
                     Kind::Trig(_) => {
                         let word = self.u32_type();
-                        let length = trig_f64::TWO_OVER_PI_BITS.len() as u32;
+                        let length = trig_reduce_f64::TWO_OVER_PI_BITS.len() as u32;
                         let table = self.add_type(naga::TypeInner::Array {
                             base: word,
                             size: naga::ArraySize::Constant(
@@ -468,7 +472,7 @@ impl ModuleBuilder<'_> {
                             1 => Type::UINT,
                             n => Type::Vector(Scalar::UInt, n),
                         };
-                        Some(trig_f64::TrigTypes {
+                        Some(trig_reduce_f64::TrigTypes {
                             table,
                             words: self.value_type(&words, location)?,
                         })
