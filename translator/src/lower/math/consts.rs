@@ -12,6 +12,7 @@ pub(super) const LOG10_E: (f64, f64) = (consts::LOG10_E, 1.098_319_650_216_765e-
 pub(super) const PI: (f64, f64) = (consts::PI, 1.224_646_799_147_353_2e-16);
 pub(super) const HALF_PI: (f64, f64) = (consts::FRAC_PI_2, 6.123_233_995_736_766e-17);
 pub(super) const QUARTER_PI: (f64, f64) = (consts::FRAC_PI_4, 3.061_616_997_868_383e-17);
+pub(super) const INV_PI: (f64, f64) = (consts::FRAC_1_PI, -1.967_867_667_518_248_6e-17);
 
 /// The first 1280 bits of 2/pi after the binary point, big-endian: the
 /// Payne-Hanek reductions' table (each precision takes as many words as

@@ -7,7 +7,7 @@
 //! trigonometry needs none of this: drivers keep f64 subnormals, and its
 //! double-double steps use the vocabulary as it is.)
 
-use super::consts::{float_parts, HALF_PI, PI, QUARTER_PI};
+use super::consts::{self, float_parts, HALF_PI, PI, QUARTER_PI};
 use super::ops::{Df, Ops, V};
 use naga::BinaryOperator as B;
 
@@ -15,15 +15,12 @@ use naga::BinaryOperator as B;
 pub(super) const PIO2: [f64; 3] = float_parts(HALF_PI);
 pub(super) const PI_PAIR: [f64; 2] = float_parts(PI);
 pub(super) const PIO4: [f64; 2] = float_parts(QUARTER_PI);
-pub(super) const INV_PI: [f64; 2] = [
-    std::f32::consts::FRAC_1_PI as f64,
-    1.284_127_6e-8_f32 as f64,
-];
+pub(super) const INV_PI: [f64; 2] = float_parts(consts::INV_PI);
 /// Below this magnitude the error terms of a product with a constant
 /// near 1 can be subnormal, which some devices flush to zero: such values
 /// are multiplied by [`TINY_SCALE`] first and the result scaled back.
-pub(super) const TINY: f64 = 8.673_617e-19_f32 as f64; // 2^-60
-pub(super) const TINY_SCALE: f64 = 18_446_744_073_709_551_616.0; // 2^64
+pub(super) const TINY: f64 = 1.0 / (1u64 << 60) as f64;
+pub(super) const TINY_SCALE: f64 = (1u128 << 64) as f64;
 
 pub(super) fn sel_pair(o: &mut Ops, condition: V, accept: Df, reject: Df) -> Df {
     Df {
