@@ -33,26 +33,9 @@ const EXPM1_TAYLOR: [f64; 14] = expm1_taylor();
 /// 2/5, 2/7, .. 2/23, below 2^-60 relative for |s| <= 0.1716.
 const ATANH_TAIL: [f64; 10] = atanh_series(5);
 
-pub(super) fn constant(o: &mut Ops, (hi, lo): (f64, f64)) -> Df {
-    Df {
-        hi: o.f(hi),
-        lo: o.f(lo),
-    }
-}
-
-/// `a * b` for double-doubles.
-pub(super) fn dd_mul(o: &mut Ops, a: Df, b: Df) -> Df {
-    let p = o.two_prod(a.hi, b.hi);
-    let cross1 = o.mul(a.hi, b.lo);
-    let cross2 = o.mul(a.lo, b.hi);
-    let cross = o.add(cross1, cross2);
-    let lo = o.add(p.lo, cross);
-    o.fast_two_sum(p.hi, lo)
-}
-
 /// `x * (hi + lo)` for a double-double constant.
 pub(super) fn mul_constant(o: &mut Ops, x: V, c: (f64, f64)) -> Df {
-    let c = constant(o, c);
+    let c = o.df_const(c);
     o.df_mul(c, x)
 }
 
@@ -71,8 +54,8 @@ pub(super) fn reduce(o: &mut Ops, z: Df) -> (V, Df) {
     // Exact: hi is within half of the integer k.
     let r = o.sub(hi, k);
     let r = o.two_sum(r, lo);
-    let ln2 = constant(o, LN_2);
-    let t = dd_mul(o, r, ln2);
+    let ln2 = o.df_const(LN_2);
+    let t = o.df_mul_df(r, ln2);
     (k, t)
 }
 
@@ -196,12 +179,12 @@ pub(super) fn ln_dd(o: &mut Ops, x: V) -> Df {
     let s2 = o.fast_two_sum(sq.hi, sq_lo);
     let tail = o.poly(s2.hi, &ATANH_TAIL);
     let tail = o.mul(tail, s2.hi);
-    let two_thirds = constant(o, TWO_THIRDS);
+    let two_thirds = o.df_const(TWO_THIRDS);
     let c = o.fast_two_sum(two_thirds.hi, tail);
     let c_lo = o.add(c.lo, two_thirds.lo);
     let c = o.fast_two_sum(c.hi, c_lo);
-    let t = dd_mul(o, s2, c);
-    let st = dd_mul(o, s, t);
+    let t = o.df_mul_df(s2, c);
+    let st = o.df_mul_df(s, t);
     let two_s = Df {
         hi: o.mulc(s.hi, 2.0),
         lo: o.mulc(s.lo, 2.0),
@@ -216,8 +199,8 @@ pub(super) fn log(o: &mut Ops, x: V, base: &LogBase) -> Df {
     let ln = ln_dd(o, x);
     match base.of_e {
         Some(c) => {
-            let c = constant(o, c);
-            dd_mul(o, ln, c)
+            let c = o.df_const(c);
+            o.df_mul_df(ln, c)
         }
         None => ln,
     }
@@ -235,7 +218,7 @@ pub(super) fn ln_sum(o: &mut Ops, u: Df) -> V {
 /// `ln(2a)` for large positive finite `a`.
 pub(super) fn ln_twice(o: &mut Ops, a: V) -> V {
     let l = ln_dd(o, a);
-    let ln2 = constant(o, LN_2);
+    let ln2 = o.df_const(LN_2);
     let l = o.df_add(l, ln2);
     o.df_value(l)
 }

@@ -9,7 +9,7 @@
 //! underflow threshold round once.
 
 use super::consts::{LOG2_E, PI};
-use super::exp_log_f64::{self as el, dd_mul};
+use super::exp_log_f64 as el;
 use super::gamma;
 use super::ops::{Df, Ops, V};
 use super::trig_f64::{cos_reduced, sin_reduced};
@@ -35,13 +35,6 @@ const STIRLING: [f64; 8] = [
 const HALF_LN_TWO_PI: (f64, f64) = (0.918_938_533_204_672_8, -3.878_294_158_067_241_4e-17);
 const LN_PI: (f64, f64) = (1.144_729_885_849_400_2, 1.026_595_116_270_782_6e-17);
 
-fn negate(o: &mut Ops, a: Df) -> Df {
-    Df {
-        hi: o.neg(a.hi),
-        lo: o.neg(a.lo),
-    }
-}
-
 /// `ln(w)` for a positive double-double `w`.
 fn ln_of(o: &mut Ops, w: Df) -> Df {
     let l = el::ln_dd(o, w.hi);
@@ -64,7 +57,7 @@ fn ln_gamma(o: &mut Ops, w: Df) -> Df {
             hi: o.sel(active, y.hi, one),
             lo: o.sel(active, y.lo, zero),
         };
-        product = dd_mul(o, product, factor);
+        product = o.df_mul_df(product, factor);
         let step = o.sel(active, one, zero);
         let next = o.two_sum(y.hi, step);
         let lo = o.add(next.lo, y.lo);
@@ -86,8 +79,8 @@ fn ln_gamma(o: &mut Ops, w: Df) -> Df {
             lo: zero,
         },
     );
-    let main = dd_mul(o, shifted, ln_y_less);
-    let c = el::constant(o, (HALF_LN_TWO_PI.0 - 0.5, HALF_LN_TWO_PI.1));
+    let main = o.df_mul_df(shifted, ln_y_less);
+    let c = o.df_const((HALF_LN_TWO_PI.0 - 0.5, HALF_LN_TWO_PI.1));
     let main = o.df_add(main, c);
     let inverse = o.div(one, y.hi);
     let inverse2 = o.mul(inverse, inverse);
@@ -99,7 +92,7 @@ fn ln_gamma(o: &mut Ops, w: Df) -> Df {
     };
     let l = o.df_add(main, series);
     let ln_product = ln_of(o, product);
-    let minus = negate(o, ln_product);
+    let minus = o.df_neg(ln_product);
     o.df_add(l, minus)
 }
 
@@ -113,7 +106,7 @@ fn sinpi(o: &mut Ops, x: V) -> V {
     let half = o.f(0.5);
     let rest = o.sub(half, ar);
     let t = o.sel(quarter, rest, ar);
-    let pi = el::constant(o, PI);
+    let pi = o.df_const(PI);
     let angle = o.df_mul(pi, t);
     let s = sin_reduced(o, angle);
     let c = cos_reduced(o, angle);
@@ -145,17 +138,17 @@ pub(super) fn tgamma(o: &mut Ops, x: V) -> V {
     let s = sinpi(o, x);
     let abs_s = o.abs(s);
     let ln_s = el::ln_dd(o, abs_s);
-    let ln_pi = el::constant(o, LN_PI);
-    let minus_l = negate(o, l);
-    let minus_ln_s = negate(o, ln_s);
+    let ln_pi = o.df_const(LN_PI);
+    let minus_l = o.df_neg(l);
+    let minus_ln_s = o.df_neg(ln_s);
     let reflected = o.df_add(ln_pi, minus_l);
     let reflected = o.df_add(reflected, minus_ln_s);
     let z = Df {
         hi: o.sel(negative, reflected.hi, l.hi),
         lo: o.sel(negative, reflected.lo, l.lo),
     };
-    let log2e = el::constant(o, LOG2_E);
-    let z = dd_mul(o, z, log2e);
+    let log2e = o.df_const(LOG2_E);
+    let z = o.df_mul_df(z, log2e);
     let (k, t) = el::reduce(o, z);
     let m = el::expm1_reduced(o, t);
     let r = el::scale_one_plus(o, k, m);
@@ -240,9 +233,9 @@ pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     let s = sinpi(o, x);
     let abs_s = o.abs(s);
     let ln_s = el::ln_dd(o, abs_s);
-    let ln_pi = el::constant(o, LN_PI);
-    let minus_l = negate(o, l);
-    let minus_ln_s = negate(o, ln_s);
+    let ln_pi = o.df_const(LN_PI);
+    let minus_l = o.df_neg(l);
+    let minus_ln_s = o.df_neg(ln_s);
     let r_neg = o.df_add(ln_pi, minus_l);
     let r_neg = o.df_add(r_neg, minus_ln_s);
     let r_neg = o.df_value(r_neg);

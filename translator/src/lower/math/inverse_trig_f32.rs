@@ -12,8 +12,8 @@ use super::ops::{Df, Ops, V};
 use super::series::atan_taylor;
 use super::trig_ops_f32::{
     constant_minus, div_significands, flip_sign_by, infinite_by_bits, is_zero_or_subnormal,
-    magnitude_bits, nan_by_bits, residual, sel_pair, sign_word, times_constant_pair, INV_PI, PIO2,
-    PIO4, PI_PAIR, TINY, TINY_SCALE,
+    magnitude_bits, nan_by_bits, residual, sign_word, times_constant_pair, INV_PI, PIO2, PIO4,
+    PI_PAIR, TINY, TINY_SCALE,
 };
 use naga::BinaryOperator as B;
 
@@ -105,7 +105,7 @@ pub(super) fn atan(o: &mut Ops, x: V) -> Df {
         hi: o.f(PIO2[0]),
         lo: o.f(PIO2[1]),
     };
-    let v = sel_pair(o, infinite, half_pi, v);
+    let v = o.df_sel(infinite, half_pi, v);
     let sign = sign_word(o, x);
     let v = Df {
         hi: flip_sign_by(o, v.hi, sign),
@@ -152,16 +152,16 @@ pub(super) fn atan2(o: &mut Ops, y: V, x: V) -> Df {
     let t = o.sel(equal, one, t);
     let base = atan_positive(o, t);
     let turned = constant_minus(o, [PIO2[0], PIO2[1]], base);
-    let angle = sel_pair(o, steep, turned, base);
+    let angle = o.df_sel(steep, turned, base);
     // y = 0 is angle 0 (before reflecting for a negative x), whatever x.
     let flat = o.eq(ay, zero);
     let nothing = Df { hi: zero, lo: zero };
-    let angle = sel_pair(o, flat, nothing, angle);
+    let angle = o.df_sel(flat, nothing, angle);
     let reflected = constant_minus(o, PI_PAIR, angle);
     let x_sign = sign_word(o, x);
     let zero_u = o.u(0);
     let left = o.ne(x_sign, zero_u);
-    let angle = sel_pair(o, left, reflected, angle);
+    let angle = o.df_sel(left, reflected, angle);
     let y_sign = sign_word(o, y);
     let angle = Df {
         hi: flip_sign_by(o, angle.hi, y_sign),
@@ -216,7 +216,7 @@ pub(super) fn asin(o: &mut Ops, x: V) -> Df {
     let near_one = constant_minus(o, [PIO2[0], PIO2[1]], double_asin);
     let half = o.f(0.5);
     let small = o.le(a, half);
-    let v = sel_pair(o, small, near_zero, near_one);
+    let v = o.df_sel(small, near_zero, near_one);
     let sign = sign_word(o, x);
     let v = Df {
         hi: flip_sign_by(o, v.hi, sign),
@@ -241,10 +241,10 @@ pub(super) fn acos(o: &mut Ops, x: V) -> Df {
     let left = constant_minus(o, PI_PAIR, double_asin);
     let zero_u = o.u(0);
     let negative = o.ne(sign, zero_u);
-    let outer = sel_pair(o, negative, left, right);
+    let outer = o.df_sel(negative, left, right);
     let half = o.f(0.5);
     let small = o.le(a, half);
-    let v = sel_pair(o, small, middle, outer);
+    let v = o.df_sel(small, middle, outer);
     nan_beyond_one(o, a, v)
 }
 

@@ -567,6 +567,34 @@ impl Ops<'_> {
         Df { hi: p, lo }
     }
 
+    /// The double-float constant `hi + lo`.
+    pub fn df_const(&mut self, (hi, lo): (f64, f64)) -> Df {
+        Df {
+            hi: self.f(hi),
+            lo: self.f(lo),
+        }
+    }
+
+    /// `v` as a double-float.
+    pub fn df_from(&mut self, v: V) -> Df {
+        let lo = self.f(0.0);
+        Df { hi: v, lo }
+    }
+
+    pub fn df_neg(&mut self, a: Df) -> Df {
+        Df {
+            hi: self.neg(a.hi),
+            lo: self.neg(a.lo),
+        }
+    }
+
+    pub fn df_sel(&mut self, condition: V, accept: Df, reject: Df) -> Df {
+        Df {
+            hi: self.sel(condition, accept.hi, reject.hi),
+            lo: self.sel(condition, accept.lo, reject.lo),
+        }
+    }
+
     /// `(hi + lo) * y` as a double-float.
     pub fn df_mul(&mut self, a: Df, y: V) -> Df {
         let p = self.two_prod(a.hi, y);
@@ -579,6 +607,16 @@ impl Ops<'_> {
     pub fn df_mulc(&mut self, a: Df, c: f64) -> Df {
         let c = self.f(c);
         self.df_mul(a, c)
+    }
+
+    /// `a * b` for double-floats.
+    pub fn df_mul_df(&mut self, a: Df, b: Df) -> Df {
+        let p = self.two_prod(a.hi, b.hi);
+        let cross1 = self.mul(a.hi, b.lo);
+        let cross2 = self.mul(a.lo, b.hi);
+        let cross = self.add(cross1, cross2);
+        let lo = self.add(p.lo, cross);
+        self.fast_two_sum(p.hi, lo)
     }
 
     pub fn df_add(&mut self, a: Df, b: Df) -> Df {

@@ -22,13 +22,6 @@ pub(super) const INV_PI: [f64; 2] = float_parts(consts::INV_PI);
 pub(super) const TINY: f64 = 1.0 / (1u64 << 60) as f64;
 pub(super) const TINY_SCALE: f64 = (1u128 << 64) as f64;
 
-pub(super) fn sel_pair(o: &mut Ops, condition: V, accept: Df, reject: Df) -> Df {
-    Df {
-        hi: o.sel(condition, accept.hi, reject.hi),
-        lo: o.sel(condition, accept.lo, reject.lo),
-    }
-}
-
 /// `x` with its sign bit flipped where `sign` (a `u32` holding only
 /// the sign bit, or 0) has it set.
 pub(super) fn flip_sign_by(o: &mut Ops, x: V, sign: V) -> V {

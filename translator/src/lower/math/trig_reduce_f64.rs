@@ -10,7 +10,6 @@
 //! `trig_reduce_f32.rs`.)
 
 use super::consts::{two_over_pi, HALF_PI};
-use super::exp_log_f64::dd_mul;
 use super::ops::{Df, Ops, V};
 use naga::{BinaryOperator as B, Expression, Handle};
 
@@ -209,7 +208,7 @@ fn payne_hanek(o: &mut Ops, a: V, types: TrigTypes) -> (V, Df) {
         hi: o.f(HALF_PI.0),
         lo: o.f(HALF_PI.1),
     };
-    let r = dd_mul(o, f, pio2);
+    let r = o.df_mul_df(f, pio2);
     let minus = Df {
         hi: o.neg(r.hi),
         lo: o.neg(r.lo),
