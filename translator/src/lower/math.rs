@@ -1,20 +1,30 @@
 //! The math library in software: exponentials, logarithms, powers,
-//! hyperbolic functions, `hypot`, the error and gamma functions, and the
-//! exact functions whose GLSL counterparts differ from OpenCL, written in
-//! naga IR to OpenCL's full-profile ULP bounds (GLSL.std.450's are far
-//! looser). On `float` (the trigonometric functions are `trig_f32.rs`'s)
-//! and on `double` (the `*_f64` modules, trigonometry included: Vulkan has
-//! no f64 transcendentals at all, and its f64 `Fma` may round twice); the
-//! exact functions serve both, written over the float format.
+//! trigonometric and hyperbolic functions, `hypot`, the error and gamma
+//! functions, and the exact functions whose GLSL counterparts differ from
+//! OpenCL, written in naga IR to OpenCL's full-profile ULP bounds
+//! (GLSL.std.450's are far looser), on `float` and on `double` (Vulkan has
+//! no f64 transcendentals at all, and its f64 `Fma` may round twice). This
+//! file is the entry the lowering calls: [`ModuleBuilder::math_builtin`]
+//! (and, for the `float` trigonometry, `trig_f32.rs`'s
+//! [`ModuleBuilder::trig_builtin`]).
+//!
+//! Where the two precisions compute a function the same way it is written
+//! once, generic over [`precision::Precision`] (`logarithms.rs`,
+//! `powers.rs`, `hyperbolic.rs`; the exact functions of `exact.rs` are
+//! written over the float format); where the algorithms differ, each
+//! precision has its own file (`*_f32.rs`, `*_f64.rs`), whose doc says
+//! why. All are written in one vocabulary, `ops.rs`, with the series and
+//! constants both read from `series.rs` and `consts.rs`.
 //!
 //! Each function is element-wise over a scalar or 2/3/4-lane vector (wider
 //! vectors are split by `wide.rs` first). The `half_*` variants use the
 //! same code: it is well within their 8192 ulp.
 //!
 //! A function of one to three values becomes a naga function, made once
-//! per built-in, element type and width and called at each use. Its error-free sums rely on
-//! the arithmetic not being reassociated (`(a + b) - a` is not `b`), which
-//! `spirv.rs` guarantees by marking all float arithmetic `NoContraction`.
+//! per built-in, element type and width and called at each use. Its
+//! error-free sums rely on the arithmetic not being reassociated
+//! (`(a + b) - a` is not `b`), which `spirv.rs` guarantees by marking all
+//! float arithmetic `NoContraction`.
 
 mod consts;
 mod erf_f32;
@@ -44,7 +54,7 @@ mod trig_reduce_f64;
 
 use super::*;
 use ops::{Ops, V};
-use precision::{F32, F64};
+use precision::{Precision, F32, F64};
 
 /// Name prefix of the math library's naga functions, for reading the IR.
 const MATH_FUNCTION_PREFIX: &str = "clvulkan_math_";
@@ -69,38 +79,31 @@ enum Kind {
     Remquo,
 }
 
-fn precise_kind(b: Builtin) -> Option<Kind> {
+/// The functions written once for both precisions, in `P`'s form: the
+/// logarithms, powers and hyperbolic functions on `P`'s cores, and the
+/// exact functions (written over the float format, the same for both).
+fn shared_kind<P: Precision>(b: Builtin) -> Option<Kind> {
     use exact as x;
-    use exp_log_f32 as e;
     use hyperbolic as h;
     use logarithms as l;
     use powers as p;
     use Kind::*;
     Some(match b {
-        Builtin::Exp | Builtin::HalfExp => Unary(e::exp),
-        Builtin::Exp2 | Builtin::HalfExp2 => Unary(e::exp2),
-        Builtin::Exp10 | Builtin::HalfExp10 => Unary(e::exp10),
-        Builtin::Expm1 => Unary(e::expm1),
-        Builtin::Log | Builtin::HalfLog => Unary(l::log::<F32>),
-        Builtin::Log2 | Builtin::HalfLog2 => Unary(l::log2::<F32>),
-        Builtin::Log10 | Builtin::HalfLog10 => Unary(l::log10::<F32>),
-        Builtin::Log1p => Unary(l::log1p::<F32>),
-        Builtin::Cbrt => Unary(p::cbrt::<F32>),
-        Builtin::Pow => Binary(p::pow::<F32>),
-        Builtin::Powr | Builtin::HalfPowr => Binary(p::powr::<F32>),
-        Builtin::Pown => Binary(p::pown::<F32>),
-        Builtin::Rootn => Binary(p::rootn::<F32>),
-        Builtin::Sinh => Unary(h::sinh::<F32>),
-        Builtin::Cosh => Unary(h::cosh::<F32>),
-        Builtin::Tanh => Unary(h::tanh::<F32>),
-        Builtin::Asinh => Unary(h::asinh::<F32>),
-        Builtin::Acosh => Unary(h::acosh::<F32>),
-        Builtin::Atanh => Unary(h::atanh_f32),
+        Builtin::Log => Unary(l::log::<P>),
+        Builtin::Log2 => Unary(l::log2::<P>),
+        Builtin::Log10 => Unary(l::log10::<P>),
+        Builtin::Log1p => Unary(l::log1p::<P>),
+        Builtin::Cbrt => Unary(p::cbrt::<P>),
+        Builtin::Pow => Binary(p::pow::<P>),
+        Builtin::Powr => Binary(p::powr::<P>),
+        Builtin::Pown => Binary(p::pown::<P>),
+        Builtin::Rootn => Binary(p::rootn::<P>),
+        Builtin::Sinh => Unary(h::sinh::<P>),
+        Builtin::Cosh => Unary(h::cosh::<P>),
+        Builtin::Tanh => Unary(h::tanh::<P>),
+        Builtin::Asinh => Unary(h::asinh::<P>),
+        Builtin::Acosh => Unary(h::acosh::<P>),
         Builtin::Hypot => Binary(h::hypot),
-        Builtin::Erf => Unary(erf_f32::erf),
-        Builtin::Erfc => Unary(erf_f32::erfc),
-        Builtin::Tgamma => Unary(gamma_f32::tgamma),
-        Builtin::Lgamma => Unary(gamma_f32::lgamma),
         Builtin::LgammaR => LgammaR,
         Builtin::Fmin | Builtin::Min => Binary(x::fmin),
         Builtin::Fmax | Builtin::Max => Binary(x::fmax),
@@ -121,6 +124,30 @@ fn precise_kind(b: Builtin) -> Option<Kind> {
         Builtin::Fmod => Fmod,
         Builtin::Remainder => Remainder,
         Builtin::Remquo => Remquo,
+        _ => return None,
+    })
+}
+
+/// The `float` form of `b` (the trigonometric functions are
+/// `trig_f32.rs`'s): the shared functions, and those with a `float`
+/// algorithm of their own. The `half_*` variants use the same code.
+fn precise_kind(b: Builtin) -> Option<Kind> {
+    use exp_log_f32 as e;
+    use Kind::*;
+    Some(match b {
+        Builtin::Exp | Builtin::HalfExp => Unary(e::exp),
+        Builtin::Exp2 | Builtin::HalfExp2 => Unary(e::exp2),
+        Builtin::Exp10 | Builtin::HalfExp10 => Unary(e::exp10),
+        Builtin::Expm1 => Unary(e::expm1),
+        Builtin::HalfLog => return precise_kind(Builtin::Log),
+        Builtin::HalfLog2 => return precise_kind(Builtin::Log2),
+        Builtin::HalfLog10 => return precise_kind(Builtin::Log10),
+        Builtin::HalfPowr => return precise_kind(Builtin::Powr),
+        Builtin::Atanh => Unary(hyperbolic::atanh_f32),
+        Builtin::Erf => Unary(erf_f32::erf),
+        Builtin::Erfc => Unary(erf_f32::erfc),
+        Builtin::Tgamma => Unary(gamma_f32::tgamma),
+        Builtin::Lgamma => Unary(gamma_f32::lgamma),
         Builtin::HalfRecip => Unary(|o, v| {
             let one = o.f(1.0);
             o.div(one, v)
@@ -128,46 +155,28 @@ fn precise_kind(b: Builtin) -> Option<Kind> {
         Builtin::HalfDivide => Binary(|o, a, b| o.div(a, b)),
         Builtin::HalfSqrt => Unary(|o, v| o.math(naga::MathFunction::Sqrt, v)),
         Builtin::HalfRsqrt => Unary(|o, v| o.math(naga::MathFunction::InverseSqrt, v)),
-        _ => return None,
+        _ => return shared_kind::<F32>(b),
     })
 }
 
-/// The `double` form of `b`, where it is implemented: the exact functions
-/// share the f32 code (written over the float format), the rest have
-/// their own f64 algorithms.
+/// The `double` form of `b`, where it is implemented: the shared
+/// functions, and those with a `double` algorithm of their own
+/// (trigonometry included).
 fn double_kind(b: Builtin) -> Option<Kind> {
     use exp_log_f64 as d;
-    use hyperbolic as h;
-    use logarithms as l;
-    use powers as p;
+    use inverse_trig_f64 as i;
     use Kind::*;
     Some(match b {
         Builtin::Exp => Unary(d::exp),
         Builtin::Exp2 => Unary(d::exp2),
         Builtin::Exp10 => Unary(d::exp10),
         Builtin::Expm1 => Unary(d::expm1),
-        Builtin::Log => Unary(l::log::<F64>),
-        Builtin::Log2 => Unary(l::log2::<F64>),
-        Builtin::Log10 => Unary(l::log10::<F64>),
-        Builtin::Log1p => Unary(l::log1p::<F64>),
-        Builtin::Cbrt => Unary(p::cbrt::<F64>),
-        Builtin::Pow => Binary(p::pow::<F64>),
-        Builtin::Powr => Binary(p::powr::<F64>),
-        Builtin::Pown => Binary(p::pown::<F64>),
-        Builtin::Rootn => Binary(p::rootn::<F64>),
-        Builtin::Hypot => Binary(h::hypot),
         Builtin::Fma => Ternary(fma_f64::fma),
-        Builtin::Sinh => Unary(h::sinh::<F64>),
-        Builtin::Cosh => Unary(h::cosh::<F64>),
-        Builtin::Tanh => Unary(h::tanh::<F64>),
-        Builtin::Asinh => Unary(h::asinh::<F64>),
-        Builtin::Acosh => Unary(h::acosh::<F64>),
-        Builtin::Atanh => Unary(h::atanh_f64),
+        Builtin::Atanh => Unary(hyperbolic::atanh_f64),
         Builtin::Erf => Unary(erf_f64::erf),
         Builtin::Erfc => Unary(erf_f64::erfc),
         Builtin::Tgamma => Unary(gamma_f64::tgamma),
         Builtin::Lgamma => Unary(gamma_f64::lgamma),
-        Builtin::LgammaR => LgammaR,
         Builtin::Sin => Trig(trig_f64::sin),
         Builtin::Cos => Trig(trig_f64::cos),
         Builtin::Tan => Trig(trig_f64::tan),
@@ -175,36 +184,15 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Sinpi => Unary(trig_f64::sinpi),
         Builtin::Cospi => Unary(trig_f64::cospi),
         Builtin::Tanpi => Unary(trig_f64::tanpi),
-        Builtin::Asin => Unary(inverse_trig_f64::asin),
-        Builtin::Acos => Unary(inverse_trig_f64::acos),
-        Builtin::Atan => Unary(inverse_trig_f64::atan),
-        Builtin::Asinpi => Unary(inverse_trig_f64::asinpi),
-        Builtin::Acospi => Unary(inverse_trig_f64::acospi),
-        Builtin::Atanpi => Unary(inverse_trig_f64::atanpi),
-        Builtin::Atan2 => Binary(inverse_trig_f64::atan2),
-        Builtin::Atan2pi => Binary(inverse_trig_f64::atan2pi),
-        Builtin::Fmin
-        | Builtin::Min
-        | Builtin::Fmax
-        | Builtin::Max
-        | Builtin::Round
-        | Builtin::Rint
-        | Builtin::Ldexp
-        | Builtin::Ilogb
-        | Builtin::Logb
-        | Builtin::Nextafter
-        | Builtin::Nan
-        | Builtin::Copysign
-        | Builtin::Fdim
-        | Builtin::Maxmag
-        | Builtin::Minmag
-        | Builtin::Fract
-        | Builtin::Modf
-        | Builtin::Frexp
-        | Builtin::Fmod
-        | Builtin::Remainder
-        | Builtin::Remquo => return precise_kind(b),
-        _ => return None,
+        Builtin::Asin => Unary(i::asin),
+        Builtin::Acos => Unary(i::acos),
+        Builtin::Atan => Unary(i::atan),
+        Builtin::Asinpi => Unary(i::asinpi),
+        Builtin::Acospi => Unary(i::acospi),
+        Builtin::Atanpi => Unary(i::atanpi),
+        Builtin::Atan2 => Binary(i::atan2),
+        Builtin::Atan2pi => Binary(i::atan2pi),
+        _ => return shared_kind::<F64>(b),
     })
 }
 
