@@ -26,7 +26,7 @@ const EXPM1_TAYLOR: [f64; 7] = expm1_taylor();
 const ATANH_SERIES: [f64; 6] = atanh_series(3);
 
 /// `e^t - 1` for a reduced `t`.
-pub(super) fn expm1_reduced(o: &mut Ops, t: V) -> V {
+fn expm1_reduced(o: &mut Ops, t: V) -> V {
     let t2 = o.mul(t, t);
     let p = o.poly(t, &EXPM1_TAYLOR);
     o.mad(t2, p, t)
@@ -34,7 +34,7 @@ pub(super) fn expm1_reduced(o: &mut Ops, t: V) -> V {
 
 /// The reduction of `x` for base `b`: integer `k` (as f32) and `t` with
 /// `b^x = 2^k * e^t`. `log_b2` is log_b(2) and `ln_b` is ln(b).
-pub(super) fn reduce(o: &mut Ops, x: V, log_b2: f64, ln_b: f64) -> (V, V) {
+fn reduce(o: &mut Ops, x: V, log_b2: f64, ln_b: f64) -> (V, V) {
     let k = o.mulc(x, 1.0 / log_b2);
     let k = o.rint(k);
     // k has at most 9 bits, so k * hi is exact and x - k * hi nearly so.
@@ -50,14 +50,7 @@ pub(super) fn reduce(o: &mut Ops, x: V, log_b2: f64, ln_b: f64) -> (V, V) {
 
 /// `b^x * 2^extra` for base `b` (see [`reduce`]); `limits` bound `x`
 /// beyond which the result is 0 or infinite anyway.
-pub(super) fn exp_base(
-    o: &mut Ops,
-    x: V,
-    log_b2: f64,
-    ln_b: f64,
-    limits: (f64, f64),
-    extra: i32,
-) -> V {
+fn exp_base(o: &mut Ops, x: V, log_b2: f64, ln_b: f64, limits: (f64, f64), extra: i32) -> V {
     let x = o.clamp(x, limits.0, limits.1);
     let (k, t) = reduce(o, x, log_b2, ln_b);
     let p = expm1_reduced(o, t);
@@ -131,7 +124,7 @@ pub(super) fn expm1(o: &mut Ops, x: V) -> V {
 
 /// For positive finite `x`: `(e, a, b)` with `ln(x) = e ln(2) + a + b`,
 /// `a` of 12 significant bits and `b` small (a double-float for `ln(m)`).
-pub(super) fn log_parts(o: &mut Ops, x: V) -> (V, V, V) {
+fn log_parts(o: &mut Ops, x: V) -> (V, V, V) {
     // Subnormals are scaled into the normal range first.
     let tiny = o.ltc(x, f64::from(f32::MIN_POSITIVE));
     let scaled = o.mulc(x, 16_777_216.0);

@@ -34,7 +34,7 @@ const EXPM1_TAYLOR: [f64; 14] = expm1_taylor();
 const ATANH_TAIL: [f64; 10] = atanh_series(5);
 
 /// `x * (hi + lo)` for a double-double constant.
-pub(super) fn mul_constant(o: &mut Ops, x: V, c: (f64, f64)) -> Df {
+fn mul_constant(o: &mut Ops, x: V, c: (f64, f64)) -> Df {
     let c = o.df_const(c);
     o.df_mul(c, x)
 }

@@ -23,14 +23,14 @@ pub(super) const LOG2: LogBase = LogBase {
     of_two: 1.0,
     of_e: Some(LOG2_E),
 };
-pub(super) const LOG10: LogBase = LogBase {
+const LOG10: LogBase = LogBase {
     of_two: LOG10_2,
     of_e: Some(LOG10_E),
 };
 
 /// The special values every logarithm shares: NaN below zero, -inf at
 /// zero, +inf at +inf, NaN at NaN.
-pub(super) fn log_domain(o: &mut Ops, x: V, r: V) -> V {
+fn log_domain(o: &mut Ops, x: V, r: V) -> V {
     let inf = o.inf();
     let at_inf = o.eq(x, inf);
     let r = o.sel(at_inf, inf, r);
