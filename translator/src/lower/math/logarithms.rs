@@ -69,8 +69,7 @@ pub(super) fn log1p<P: Precision>(o: &mut Ops, x: V) -> V {
     let r = P::ln_sum(o, u);
     // x = -1 makes u = 0 exactly.
     let r = log_domain(o, u.hi, r);
-    // log1p(x) = x below 2^-60 (and for +-0).
-    let ax = o.abs(x);
-    let tiny = o.ltc(ax, 2f64.powi(-60));
-    o.sel(tiny, x, r)
+    // log1p(+-0) = +-0 (other tiny x come out as x: u = 1 + x exactly).
+    let zero = o.eqc(x, 0.0);
+    o.sel(zero, x, r)
 }
