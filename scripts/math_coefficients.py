@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Coefficient tables of translator/src/lower/math/special.rs.
+"""Coefficient tables of translator/src/lower/math/erf_f32.rs and gamma_f32.rs.
 
 erfc(x) = exp(-x^2) * R(x) for x >= 0.5, with R approximated piecewise by
 polynomials in t = (x - mid) / half on each piece: Chebyshev interpolation

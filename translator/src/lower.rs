@@ -31,7 +31,6 @@ mod integer_pointers;
 mod kernel;
 mod library;
 mod math;
-mod math_trig;
 mod memory;
 mod printf;
 mod program_globals;

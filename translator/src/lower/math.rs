@@ -1,38 +1,60 @@
 //! The math library in software: exponentials, logarithms, powers,
-//! hyperbolic functions, `hypot`, the error and gamma functions, and the
-//! exact functions whose GLSL counterparts differ from OpenCL, written in
-//! naga IR to OpenCL's full-profile ULP bounds (GLSL.std.450's are far
-//! looser). On `float` (the trigonometric functions are `math_trig.rs`'s)
-//! and on `double` (the `*_f64` modules, trigonometry included: Vulkan has
-//! no f64 transcendentals at all, and its f64 `Fma` may round twice); the
-//! exact functions serve both, written over the float format.
+//! trigonometric and hyperbolic functions, `hypot`, the error and gamma
+//! functions, and the exact functions whose GLSL counterparts differ from
+//! OpenCL, written in naga IR to OpenCL's full-profile ULP bounds
+//! (GLSL.std.450's are far looser), on `float` and on `double` (Vulkan has
+//! no f64 transcendentals at all, and its f64 `Fma` may round twice). This
+//! file is the entry the lowering calls: [`ModuleBuilder::math_builtin`]
+//! (and, for the `float` trigonometry, `trig_f32.rs`'s
+//! [`ModuleBuilder::trig_builtin`]).
+//!
+//! Where the two precisions compute a function the same way it is written
+//! once, generic over [`precision::Precision`] (`logarithms.rs`,
+//! `powers.rs`, `hyperbolic.rs`; the exact functions of `exact.rs` are
+//! written over the float format); where the algorithms differ, each
+//! precision has its own file (`*_f32.rs`, `*_f64.rs`), whose doc says
+//! why. All are written in one vocabulary, `ops.rs`, with the series and
+//! constants both read from `series.rs` and `consts.rs`.
 //!
 //! Each function is element-wise over a scalar or 2/3/4-lane vector (wider
 //! vectors are split by `wide.rs` first). The `half_*` variants use the
 //! same code: it is well within their 8192 ulp.
 //!
 //! A function of one to three values becomes a naga function, made once
-//! per built-in, element type and width and called at each use. Its error-free sums rely on
-//! the arithmetic not being reassociated (`(a + b) - a` is not `b`), which
-//! `spirv.rs` guarantees by marking all float arithmetic `NoContraction`.
+//! per built-in, element type and width and called at each use. Its
+//! error-free sums rely on the arithmetic not being reassociated
+//! (`(a + b) - a` is not `b`), which `spirv.rs` guarantees by marking all
+//! float arithmetic `NoContraction`.
 
+mod consts;
+mod erf_f32;
 mod erf_f64;
 mod exact;
-mod exp_log;
+mod exp_log_f32;
 mod exp_log_f64;
 mod fma_f64;
+mod gamma;
+mod gamma_f32;
 mod gamma_f64;
 mod hyperbolic;
-mod hyperbolic_f64;
+mod inverse_trig_f32;
 mod inverse_trig_f64;
+mod logarithms;
 mod ops;
 pub(super) use ops::DIVISOR_LIMIT;
+mod powers;
+mod precision;
 mod relaxed;
-mod special;
+mod series;
+mod trig_f32;
 mod trig_f64;
+mod trig_ops_f32;
+mod trig_reduce_f32;
+mod trig_reduce_f64;
 
 use super::*;
 use ops::{Ops, V};
+use precision::{Precision, F32, F64};
 
 /// Name prefix of the math library's naga functions, for reading the IR.
 const MATH_FUNCTION_PREFIX: &str = "clvulkan_math_";
@@ -44,7 +66,7 @@ enum Kind {
     Binary(fn(&mut Ops, V, V) -> V),
     Ternary(fn(&mut Ops, V, V, V) -> V),
     /// Needs the 2/pi table (`double` trigonometry).
-    Trig(fn(&mut Ops, V, trig_f64::TrigTypes) -> V),
+    Trig(fn(&mut Ops, V, trig_reduce_f64::TrigTypes) -> V),
     /// A value and a second result stored through the last argument.
     WithOutput(fn(&mut Ops, V) -> (V, V)),
     /// `lgamma`'s value (its function) and `Gamma`'s sign.
@@ -57,36 +79,31 @@ enum Kind {
     Remquo,
 }
 
-fn precise_kind(b: Builtin) -> Option<Kind> {
+/// The functions written once for both precisions, in `P`'s form: the
+/// logarithms, powers and hyperbolic functions on `P`'s cores, and the
+/// exact functions (written over the float format, the same for both).
+fn shared_kind<P: Precision>(b: Builtin) -> Option<Kind> {
     use exact as x;
-    use exp_log as e;
     use hyperbolic as h;
+    use logarithms as l;
+    use powers as p;
     use Kind::*;
     Some(match b {
-        Builtin::Exp | Builtin::HalfExp => Unary(e::exp),
-        Builtin::Exp2 | Builtin::HalfExp2 => Unary(e::exp2),
-        Builtin::Exp10 | Builtin::HalfExp10 => Unary(e::exp10),
-        Builtin::Expm1 => Unary(e::expm1),
-        Builtin::Log | Builtin::HalfLog => Unary(e::log),
-        Builtin::Log2 | Builtin::HalfLog2 => Unary(e::log2),
-        Builtin::Log10 | Builtin::HalfLog10 => Unary(e::log10),
-        Builtin::Log1p => Unary(e::log1p),
-        Builtin::Cbrt => Unary(e::cbrt),
-        Builtin::Pow => Binary(e::pow),
-        Builtin::Powr | Builtin::HalfPowr => Binary(e::powr),
-        Builtin::Pown => Binary(e::pown),
-        Builtin::Rootn => Binary(e::rootn),
-        Builtin::Sinh => Unary(h::sinh),
-        Builtin::Cosh => Unary(h::cosh),
-        Builtin::Tanh => Unary(h::tanh),
-        Builtin::Asinh => Unary(h::asinh),
-        Builtin::Acosh => Unary(h::acosh),
-        Builtin::Atanh => Unary(h::atanh),
+        Builtin::Log => Unary(l::log::<P>),
+        Builtin::Log2 => Unary(l::log2::<P>),
+        Builtin::Log10 => Unary(l::log10::<P>),
+        Builtin::Log1p => Unary(l::log1p::<P>),
+        Builtin::Cbrt => Unary(p::cbrt::<P>),
+        Builtin::Pow => Binary(p::pow::<P>),
+        Builtin::Powr => Binary(p::powr::<P>),
+        Builtin::Pown => Binary(p::pown::<P>),
+        Builtin::Rootn => Binary(p::rootn::<P>),
+        Builtin::Sinh => Unary(h::sinh::<P>),
+        Builtin::Cosh => Unary(h::cosh::<P>),
+        Builtin::Tanh => Unary(h::tanh::<P>),
+        Builtin::Asinh => Unary(h::asinh::<P>),
+        Builtin::Acosh => Unary(h::acosh::<P>),
         Builtin::Hypot => Binary(h::hypot),
-        Builtin::Erf => Unary(special::erf),
-        Builtin::Erfc => Unary(special::erfc),
-        Builtin::Tgamma => Unary(special::tgamma),
-        Builtin::Lgamma => Unary(special::lgamma),
         Builtin::LgammaR => LgammaR,
         Builtin::Fmin | Builtin::Min => Binary(x::fmin),
         Builtin::Fmax | Builtin::Max => Binary(x::fmax),
@@ -107,6 +124,30 @@ fn precise_kind(b: Builtin) -> Option<Kind> {
         Builtin::Fmod => Fmod,
         Builtin::Remainder => Remainder,
         Builtin::Remquo => Remquo,
+        _ => return None,
+    })
+}
+
+/// The `float` form of `b` (the trigonometric functions are
+/// `trig_f32.rs`'s): the shared functions, and those with a `float`
+/// algorithm of their own. The `half_*` variants use the same code.
+fn precise_kind(b: Builtin) -> Option<Kind> {
+    use exp_log_f32 as e;
+    use Kind::*;
+    Some(match b {
+        Builtin::Exp | Builtin::HalfExp => Unary(e::exp),
+        Builtin::Exp2 | Builtin::HalfExp2 => Unary(e::exp2),
+        Builtin::Exp10 | Builtin::HalfExp10 => Unary(e::exp10),
+        Builtin::Expm1 => Unary(e::expm1),
+        Builtin::HalfLog => return precise_kind(Builtin::Log),
+        Builtin::HalfLog2 => return precise_kind(Builtin::Log2),
+        Builtin::HalfLog10 => return precise_kind(Builtin::Log10),
+        Builtin::HalfPowr => return precise_kind(Builtin::Powr),
+        Builtin::Atanh => Unary(hyperbolic::atanh_f32),
+        Builtin::Erf => Unary(erf_f32::erf),
+        Builtin::Erfc => Unary(erf_f32::erfc),
+        Builtin::Tgamma => Unary(gamma_f32::tgamma),
+        Builtin::Lgamma => Unary(gamma_f32::lgamma),
         Builtin::HalfRecip => Unary(|o, v| {
             let one = o.f(1.0);
             o.div(one, v)
@@ -114,43 +155,28 @@ fn precise_kind(b: Builtin) -> Option<Kind> {
         Builtin::HalfDivide => Binary(|o, a, b| o.div(a, b)),
         Builtin::HalfSqrt => Unary(|o, v| o.math(naga::MathFunction::Sqrt, v)),
         Builtin::HalfRsqrt => Unary(|o, v| o.math(naga::MathFunction::InverseSqrt, v)),
-        _ => return None,
+        _ => return shared_kind::<F32>(b),
     })
 }
 
-/// The `double` form of `b`, where it is implemented: the exact functions
-/// share the f32 code (written over the float format), the rest have
-/// their own f64 algorithms.
+/// The `double` form of `b`, where it is implemented: the shared
+/// functions, and those with a `double` algorithm of their own
+/// (trigonometry included).
 fn double_kind(b: Builtin) -> Option<Kind> {
     use exp_log_f64 as d;
+    use inverse_trig_f64 as i;
     use Kind::*;
     Some(match b {
         Builtin::Exp => Unary(d::exp),
         Builtin::Exp2 => Unary(d::exp2),
         Builtin::Exp10 => Unary(d::exp10),
         Builtin::Expm1 => Unary(d::expm1),
-        Builtin::Log => Unary(d::log),
-        Builtin::Log2 => Unary(d::log2),
-        Builtin::Log10 => Unary(d::log10),
-        Builtin::Log1p => Unary(d::log1p),
-        Builtin::Cbrt => Unary(d::cbrt),
-        Builtin::Pow => Binary(d::pow),
-        Builtin::Powr => Binary(d::powr),
-        Builtin::Pown => Binary(d::pown),
-        Builtin::Rootn => Binary(d::rootn),
-        Builtin::Hypot => Binary(hyperbolic::hypot),
         Builtin::Fma => Ternary(fma_f64::fma),
-        Builtin::Sinh => Unary(hyperbolic_f64::sinh),
-        Builtin::Cosh => Unary(hyperbolic_f64::cosh),
-        Builtin::Tanh => Unary(hyperbolic_f64::tanh),
-        Builtin::Asinh => Unary(hyperbolic_f64::asinh),
-        Builtin::Acosh => Unary(hyperbolic_f64::acosh),
-        Builtin::Atanh => Unary(hyperbolic_f64::atanh),
+        Builtin::Atanh => Unary(hyperbolic::atanh_f64),
         Builtin::Erf => Unary(erf_f64::erf),
         Builtin::Erfc => Unary(erf_f64::erfc),
         Builtin::Tgamma => Unary(gamma_f64::tgamma),
         Builtin::Lgamma => Unary(gamma_f64::lgamma),
-        Builtin::LgammaR => LgammaR,
         Builtin::Sin => Trig(trig_f64::sin),
         Builtin::Cos => Trig(trig_f64::cos),
         Builtin::Tan => Trig(trig_f64::tan),
@@ -158,36 +184,15 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Sinpi => Unary(trig_f64::sinpi),
         Builtin::Cospi => Unary(trig_f64::cospi),
         Builtin::Tanpi => Unary(trig_f64::tanpi),
-        Builtin::Asin => Unary(inverse_trig_f64::asin),
-        Builtin::Acos => Unary(inverse_trig_f64::acos),
-        Builtin::Atan => Unary(inverse_trig_f64::atan),
-        Builtin::Asinpi => Unary(inverse_trig_f64::asinpi),
-        Builtin::Acospi => Unary(inverse_trig_f64::acospi),
-        Builtin::Atanpi => Unary(inverse_trig_f64::atanpi),
-        Builtin::Atan2 => Binary(inverse_trig_f64::atan2),
-        Builtin::Atan2pi => Binary(inverse_trig_f64::atan2pi),
-        Builtin::Fmin
-        | Builtin::Min
-        | Builtin::Fmax
-        | Builtin::Max
-        | Builtin::Round
-        | Builtin::Rint
-        | Builtin::Ldexp
-        | Builtin::Ilogb
-        | Builtin::Logb
-        | Builtin::Nextafter
-        | Builtin::Nan
-        | Builtin::Copysign
-        | Builtin::Fdim
-        | Builtin::Maxmag
-        | Builtin::Minmag
-        | Builtin::Fract
-        | Builtin::Modf
-        | Builtin::Frexp
-        | Builtin::Fmod
-        | Builtin::Remainder
-        | Builtin::Remquo => return precise_kind(b),
-        _ => return None,
+        Builtin::Asin => Unary(i::asin),
+        Builtin::Acos => Unary(i::acos),
+        Builtin::Atan => Unary(i::atan),
+        Builtin::Asinpi => Unary(i::asinpi),
+        Builtin::Acospi => Unary(i::acospi),
+        Builtin::Atanpi => Unary(i::atanpi),
+        Builtin::Atan2 => Binary(i::atan2),
+        Builtin::Atan2pi => Binary(i::atan2pi),
+        _ => return shared_kind::<F64>(b),
     })
 }
 
@@ -330,7 +335,7 @@ impl ModuleBuilder<'_> {
                 let sign = if double {
                     gamma_f64::lgamma_sign(&mut o, values[0])
                 } else {
-                    special::lgamma_sign(&mut o, values[0])
+                    gamma_f32::lgamma_sign(&mut o, values[0])
                 };
                 (v, Some(sign))
             }
@@ -448,7 +453,7 @@ impl ModuleBuilder<'_> {
                 let trig_types = match kind {
                     Kind::Trig(_) => {
                         let word = self.u32_type();
-                        let length = trig_f64::TWO_OVER_PI_BITS.len() as u32;
+                        let length = trig_reduce_f64::TWO_OVER_PI_BITS.len() as u32;
                         let table = self.add_type(naga::TypeInner::Array {
                             base: word,
                             size: naga::ArraySize::Constant(
@@ -460,7 +465,7 @@ impl ModuleBuilder<'_> {
                             1 => Type::UINT,
                             n => Type::Vector(Scalar::UInt, n),
                         };
-                        Some(trig_f64::TrigTypes {
+                        Some(trig_reduce_f64::TrigTypes {
                             table,
                             words: self.value_type(&words, location)?,
                         })

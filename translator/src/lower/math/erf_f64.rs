@@ -9,7 +9,8 @@
 //! fixed depth (converged to below 2^-53 from 1.75 on, with positive
 //! terms only), and `erf = 1 - erfc`. `e^(-x^2)` takes `x^2` exactly.
 
-use super::exp_log_f64::{self as el, dd_mul, LOG2_E};
+use super::consts::LOG2_E;
+use super::exp_log_f64 as el;
 use super::ops::{Df, Ops, V};
 
 /// Where the series hands over to the continued fraction.
@@ -64,17 +65,6 @@ fn reciprocal((hi, lo): (f64, f64)) -> (f64, f64) {
 /// `2 / sqrt(pi)` as a double-double.
 const TWO_OVER_SQRT_PI: (f64, f64) = (std::f64::consts::FRAC_2_SQRT_PI, 1.533_545_961_316_588e-17);
 
-fn constant(o: &mut Ops, (hi, lo): (f64, f64)) -> Df {
-    Df {
-        hi: o.f(hi),
-        lo: o.f(lo),
-    }
-}
-
-fn dd_add(o: &mut Ops, a: Df, b: Df) -> Df {
-    o.df_add(a, b)
-}
-
 /// `erf(x)` as a double-double for |x| <= 1.75 (others: finite garbage).
 fn erf_series(o: &mut Ops, x: V) -> Df {
     let limit = o.f(SERIES_LIMIT);
@@ -86,20 +76,20 @@ fn erf_series(o: &mut Ops, x: V) -> Df {
     let sq = o.two_prod(xc, xc);
     let coefficients = series_coefficients();
     let last = coefficients[SERIES_TERMS - 1];
-    let mut acc = constant(o, last);
+    let mut acc = o.df_const(last);
     for &c in coefficients.iter().rev().skip(1) {
-        let c = constant(o, c);
-        let p = dd_mul(o, acc, sq);
-        acc = dd_add(o, p, c);
+        let c = o.df_const(c);
+        let p = o.df_mul_df(acc, sq);
+        acc = o.df_add(p, c);
     }
     let acc = o.df_mul(acc, xc);
-    let k = constant(o, TWO_OVER_SQRT_PI);
-    dd_mul(o, acc, k)
+    let k = o.df_const(TWO_OVER_SQRT_PI);
+    o.df_mul_df(acc, k)
 }
 
 /// `erfc(a)` for a >= 1.75 (finite; 0 from about 27.3).
 fn erfc_fraction(o: &mut Ops, a: V) -> V {
-    let a = super::exp_log::clamp(o, a, SERIES_LIMIT, 28.0);
+    let a = o.clamp(a, SERIES_LIMIT, 28.0);
     let mut g = a;
     for k in (1..=FRACTION_DEPTH).rev() {
         let c = o.f(f64::from(k) / 2.0);
@@ -112,8 +102,8 @@ fn erfc_fraction(o: &mut Ops, a: V) -> V {
         hi: o.neg(sq.hi),
         lo: o.neg(sq.lo),
     };
-    let log2e = el::constant(o, LOG2_E);
-    let z = dd_mul(o, minus, log2e);
+    let log2e = o.df_const(LOG2_E);
+    let z = o.df_mul_df(minus, log2e);
     let (k, t) = el::reduce(o, z);
     let m = el::expm1_reduced(o, t);
     // Divide before scaling, so a subnormal result rounds once.

@@ -1,83 +1,42 @@
-//! Exponentials, logarithms and powers on `double`: `exp`, `exp2`,
-//! `exp10`, `expm1`, `log`, `log2`, `log10`, `log1p`, `pow`, `pown`,
-//! `powr`, `rootn`, `cbrt`.
+//! The `double` cores of the exponentials and logarithms: `exp`, `exp2`,
+//! `exp10` and `expm1` themselves, and the logarithm, `2^z` and `e^|x|/2`
+//! that the shared functions (`logarithms.rs`, `powers.rs`,
+//! `hyperbolic.rs`) build on through [`super::precision::F64`]; the
+//! double-double steps the rest of the `double` library uses.
 //!
 //! Vulkan has no f64 transcendentals, so these are software throughout,
-//! in double-double (`Df`) intermediates. Every exponential goes through
-//! base 2: `b^x = 2^z` with `z = x log2(b)` as a double-double, `z = k + r`
-//! with integer `k`, and `2^r = e^t` with `t = r ln(2)` (|t| <= 0.35)
-//! from its Taylor polynomial. The logarithm writes `x = 2^e m` with `m`
-//! in [sqrt(1/2), sqrt(2)) and `ln(m) = 2 atanh(s)`, `s = (m - 1) / (m + 1)`,
-//! keeping `s`, `s^2` and the leading series terms double-double, so a
-//! power's `y log2|x|` (up to about 1075 in size) is still accurate to
-//! well below an ulp of the result. The special values are the f32
-//! library's, written over the float format.
+//! in double-double (`Df`) intermediates: `double` has no wider format to
+//! carry the error terms the `float` cores (`exp_log_f32.rs`) keep in
+//! double-float, and its polynomials need twice the terms. Every
+//! exponential goes through base 2: `b^x = 2^z` with `z = x log2(b)` as a
+//! double-double, `z = k + r` with integer `k`, and `2^r = e^t` with
+//! `t = r ln(2)` (|t| <= 0.35) from its Taylor polynomial. The logarithm
+//! writes `x = 2^e m` with `m` in [sqrt(1/2), sqrt(2)) and
+//! `ln(m) = 2 atanh(s)`, `s = (m - 1) / (m + 1)`, keeping `s`, `s^2` and the
+//! leading series terms double-double, so a power's `y log2|x|` (up to
+//! about 1075 in size) is still accurate to well below an ulp of the
+//! result.
 
-use super::exp_log::{self, log_domain};
+use super::consts::{LN_2, LOG2_10, LOG2_E};
+use super::logarithms::LogBase;
 use super::ops::{Df, Ops, V};
-use std::f64::consts;
+use super::series::{atanh_series, expm1_taylor};
 
-/// ln(2), log2(e), log2(10), log10(e) and 2/3 as the nearest double plus
-/// the nearest double to the rest (std's constants are the nearest
-/// doubles).
-pub(super) const LN_2: (f64, f64) = (consts::LN_2, 2.319_046_813_846_299_6e-17);
-pub(super) const LOG2_E: (f64, f64) = (consts::LOG2_E, 2.035_527_374_093_103_3e-17);
-const LOG2_10: (f64, f64) = (consts::LOG2_10, 1.661_617_516_973_592e-16);
-const LOG10_E: (f64, f64) = (consts::LOG10_E, 1.098_319_650_216_765e-17);
+/// 2/3 as a double-double.
 const TWO_THIRDS: (f64, f64) = (0.666_666_666_666_666_6, 3.700_743_415_417_188e-17);
 
 /// `(e^t - 1 - t) / t^2` as a polynomial in `t`: Taylor coefficients
 /// 1/2! .. 1/15!, below 2^-60 relative for |t| <= 0.35.
-const EXPM1_TAYLOR: [f64; 14] = {
-    let mut c = [0.0; 14];
-    let mut factorial = 1.0;
-    let mut n = 0;
-    while n < 14 {
-        factorial *= (n + 2) as f64;
-        c[n] = 1.0 / factorial;
-        n += 1;
-    }
-    c
-};
+const EXPM1_TAYLOR: [f64; 14] = expm1_taylor();
 
 /// `(2 atanh(s) - 2s - 2s^3/3) / s^5` as a polynomial in `u = s^2`:
 /// 2/5, 2/7, .. 2/23, below 2^-60 relative for |s| <= 0.1716.
-const ATANH_TAIL: [f64; 10] = {
-    let mut c = [0.0; 10];
-    let mut n = 0;
-    while n < 10 {
-        c[n] = 2.0 / (2 * n + 5) as f64;
-        n += 1;
-    }
-    c
-};
-
-pub(super) fn constant(o: &mut Ops, (hi, lo): (f64, f64)) -> Df {
-    Df {
-        hi: o.f(hi),
-        lo: o.f(lo),
-    }
-}
-
-/// `a * b` for double-doubles.
-pub(super) fn dd_mul(o: &mut Ops, a: Df, b: Df) -> Df {
-    let p = o.two_prod(a.hi, b.hi);
-    let cross1 = o.mul(a.hi, b.lo);
-    let cross2 = o.mul(a.lo, b.hi);
-    let cross = o.add(cross1, cross2);
-    let lo = o.add(p.lo, cross);
-    o.fast_two_sum(p.hi, lo)
-}
+const ATANH_TAIL: [f64; 10] = atanh_series(5);
 
 /// `x * (hi + lo)` for a double-double constant.
-pub(super) fn mul_constant(o: &mut Ops, x: V, c: (f64, f64)) -> Df {
-    let c = constant(o, c);
+fn mul_constant(o: &mut Ops, x: V, c: (f64, f64)) -> Df {
+    let c = o.df_const(c);
     o.df_mul(c, x)
-}
-
-/// Clamps `x` to [lo, hi] (NaN passes through).
-fn clamp(o: &mut Ops, x: V, lo: f64, hi: f64) -> V {
-    exp_log::clamp(o, x, lo, hi)
 }
 
 /// `2^(z.hi + z.lo)` as `2^k e^t`: `k` (an integral f64) and `t` with
@@ -95,8 +54,8 @@ pub(super) fn reduce(o: &mut Ops, z: Df) -> (V, Df) {
     // Exact: hi is within half of the integer k.
     let r = o.sub(hi, k);
     let r = o.two_sum(r, lo);
-    let ln2 = constant(o, LN_2);
-    let t = dd_mul(o, r, ln2);
+    let ln2 = o.df_const(LN_2);
+    let t = o.df_mul_df(r, ln2);
     (k, t)
 }
 
@@ -123,32 +82,32 @@ pub(super) fn scale_one_plus(o: &mut Ops, k: V, m: Df) -> V {
 }
 
 /// `2^z` for a double-double `z`.
-fn exp2_dd(o: &mut Ops, z: Df) -> V {
+pub(super) fn exp2_dd(o: &mut Ops, z: Df) -> V {
     let (k, t) = reduce(o, z);
     let m = expm1_reduced(o, t);
     scale_one_plus(o, k, m)
 }
 
 pub(super) fn exp(o: &mut Ops, x: V) -> V {
-    let x = clamp(o, x, -800.0, 800.0);
+    let x = o.clamp(x, -800.0, 800.0);
     let z = mul_constant(o, x, LOG2_E);
     exp2_dd(o, z)
 }
 
 pub(super) fn exp2(o: &mut Ops, x: V) -> V {
-    let x = clamp(o, x, -1200.0, 1200.0);
+    let x = o.clamp(x, -1200.0, 1200.0);
     let zero = o.f(0.0);
     exp2_dd(o, Df { hi: x, lo: zero })
 }
 
 pub(super) fn exp10(o: &mut Ops, x: V) -> V {
-    let x = clamp(o, x, -400.0, 400.0);
+    let x = o.clamp(x, -400.0, 400.0);
     let z = mul_constant(o, x, LOG2_10);
     exp2_dd(o, z)
 }
 
 pub(super) fn expm1(o: &mut Ops, x: V) -> V {
-    let xc = clamp(o, x, -40.0, 800.0);
+    let xc = o.clamp(x, -40.0, 800.0);
     let z = mul_constant(o, xc, LOG2_E);
     let (k, t) = reduce(o, z);
     let m = expm1_reduced(o, t);
@@ -220,12 +179,12 @@ pub(super) fn ln_dd(o: &mut Ops, x: V) -> Df {
     let s2 = o.fast_two_sum(sq.hi, sq_lo);
     let tail = o.poly(s2.hi, &ATANH_TAIL);
     let tail = o.mul(tail, s2.hi);
-    let two_thirds = constant(o, TWO_THIRDS);
+    let two_thirds = o.df_const(TWO_THIRDS);
     let c = o.fast_two_sum(two_thirds.hi, tail);
     let c_lo = o.add(c.lo, two_thirds.lo);
     let c = o.fast_two_sum(c.hi, c_lo);
-    let t = dd_mul(o, s2, c);
-    let st = dd_mul(o, s, t);
+    let t = o.df_mul_df(s2, c);
+    let st = o.df_mul_df(s, t);
     let two_s = Df {
         hi: o.mulc(s.hi, 2.0),
         lo: o.mulc(s.lo, 2.0),
@@ -235,89 +194,41 @@ pub(super) fn ln_dd(o: &mut Ops, x: V) -> Df {
     o.df_add(e_ln2, ln_m)
 }
 
-fn log_in(o: &mut Ops, x: V, base: Option<(f64, f64)>) -> V {
+/// `log_base(x)` as a double-double, for positive finite `x`.
+pub(super) fn log(o: &mut Ops, x: V, base: &LogBase) -> Df {
     let ln = ln_dd(o, x);
-    let l = match base {
+    match base.of_e {
         Some(c) => {
-            let c = constant(o, c);
-            dd_mul(o, ln, c)
+            let c = o.df_const(c);
+            o.df_mul_df(ln, c)
         }
         None => ln,
-    };
-    let r = o.df_value(l);
-    log_domain(o, x, r)
+    }
 }
 
-pub(super) fn log(o: &mut Ops, x: V) -> V {
-    log_in(o, x, None)
-}
-
-pub(super) fn log2(o: &mut Ops, x: V) -> V {
-    log_in(o, x, Some(LOG2_E))
-}
-
-pub(super) fn log10(o: &mut Ops, x: V) -> V {
-    log_in(o, x, Some(LOG10_E))
-}
-
-pub(super) fn log1p(o: &mut Ops, x: V) -> V {
-    // ln(1 + x) = ln(u) + c / u for u + c = 1 + x exactly.
-    let one = o.f(1.0);
-    let u = o.two_sum(one, x);
+/// `ln(u.hi + u.lo)` for an exact sum `u`: the logarithm of `u.hi` plus
+/// the share `u.lo / u.hi` of the rest.
+pub(super) fn ln_sum(o: &mut Ops, u: Df) -> V {
     let ln = ln_dd(o, u.hi);
     let correction = o.div(u.lo, u.hi);
     let lo = o.add(ln.lo, correction);
-    let r = o.add(ln.hi, lo);
-    let r = log_domain(o, u.hi, r);
-    // log1p(x) = x below 2^-60 (and for +-0).
-    let ax = o.abs(x);
-    let tiny = o.ltc(ax, 2f64.powi(-60));
-    o.sel(tiny, x, r)
+    o.add(ln.hi, lo)
 }
 
-/// `log2(ax)` as a double-double, for positive finite `ax`.
-fn log2_dd(o: &mut Ops, ax: V) -> Df {
-    let ln = ln_dd(o, ax);
-    let c = constant(o, LOG2_E);
-    dd_mul(o, ln, c)
+/// `ln(2a)` for large positive finite `a`.
+pub(super) fn ln_twice(o: &mut Ops, a: V) -> V {
+    let l = ln_dd(o, a);
+    let ln2 = o.df_const(LN_2);
+    let l = o.df_add(l, ln2);
+    o.df_value(l)
 }
 
-/// `|x|^y` for finite non-zero `|x|` and finite `y`.
-fn pow_magnitude(o: &mut Ops, ax: V, y: V) -> V {
-    // Beyond 2^64 every |y log2|x|| (|x| != 1) over- or underflows anyway;
-    // clamping keeps the exact products finite.
-    let bound = 2f64.powi(64);
-    let y = clamp(o, y, -bound, bound);
-    let l = log2_dd(o, ax);
-    let z = o.df_mul(l, y);
-    exp2_dd(o, z)
-}
-
-pub(super) fn pow(o: &mut Ops, x: V, y: V) -> V {
-    exp_log::pow_with(o, x, y, pow_magnitude)
-}
-
-pub(super) fn powr(o: &mut Ops, x: V, y: V) -> V {
-    exp_log::powr_with(o, x, y, pow_magnitude)
-}
-
-pub(super) fn pown(o: &mut Ops, x: V, n: V) -> V {
-    exp_log::pown_with(o, x, n, |o, ax, n| {
-        // Every int is exact as a double.
-        let y = o.float_from_int(n);
-        pow_magnitude(o, ax, y)
-    })
-}
-
-pub(super) fn rootn(o: &mut Ops, x: V, n: V) -> V {
-    exp_log::rootn_with(o, x, n, |o, ax, n| {
-        let l = log2_dd(o, ax);
-        let z = exp_log::divide_by_int(o, l, n);
-        exp2_dd(o, z)
-    })
-}
-
-pub(super) fn cbrt(o: &mut Ops, x: V) -> V {
-    let three = o.i(3);
-    rootn(o, x, three)
+/// `e^|x| / 2` without overflowing before the halving.
+pub(super) fn half_exp(o: &mut Ops, ax: V) -> V {
+    let ax = o.clamp(ax, 0.0, 800.0);
+    let z = mul_constant(o, ax, LOG2_E);
+    let (k, t) = reduce(o, z);
+    let m = expm1_reduced(o, t);
+    let k = o.addc(k, -1.0);
+    scale_one_plus(o, k, m)
 }

@@ -8,7 +8,9 @@
 //! logarithm of `|sin(pi x)|` folded into the exponent so results near the
 //! underflow threshold round once.
 
-use super::exp_log_f64::{self as el, dd_mul, LOG2_E};
+use super::consts::{LOG2_E, PI};
+use super::exp_log_f64 as el;
+use super::gamma;
 use super::ops::{Df, Ops, V};
 use super::trig_f64::{cos_reduced, sin_reduced};
 
@@ -29,17 +31,9 @@ const STIRLING: [f64; 8] = [
     -3617.0 / 122_400.0,
 ];
 
-/// ln(sqrt(2 pi)), ln(pi) and pi as double-doubles.
+/// ln(sqrt(2 pi)) and ln(pi) as double-doubles.
 const HALF_LN_TWO_PI: (f64, f64) = (0.918_938_533_204_672_8, -3.878_294_158_067_241_4e-17);
 const LN_PI: (f64, f64) = (1.144_729_885_849_400_2, 1.026_595_116_270_782_6e-17);
-const PI: (f64, f64) = (std::f64::consts::PI, 1.224_646_799_147_353_2e-16);
-
-fn negate(o: &mut Ops, a: Df) -> Df {
-    Df {
-        hi: o.neg(a.hi),
-        lo: o.neg(a.lo),
-    }
-}
 
 /// `ln(w)` for a positive double-double `w`.
 fn ln_of(o: &mut Ops, w: Df) -> Df {
@@ -63,7 +57,7 @@ fn ln_gamma(o: &mut Ops, w: Df) -> Df {
             hi: o.sel(active, y.hi, one),
             lo: o.sel(active, y.lo, zero),
         };
-        product = dd_mul(o, product, factor);
+        product = o.df_mul_df(product, factor);
         let step = o.sel(active, one, zero);
         let next = o.two_sum(y.hi, step);
         let lo = o.add(next.lo, y.lo);
@@ -85,8 +79,8 @@ fn ln_gamma(o: &mut Ops, w: Df) -> Df {
             lo: zero,
         },
     );
-    let main = dd_mul(o, shifted, ln_y_less);
-    let c = el::constant(o, (HALF_LN_TWO_PI.0 - 0.5, HALF_LN_TWO_PI.1));
+    let main = o.df_mul_df(shifted, ln_y_less);
+    let c = o.df_const((HALF_LN_TWO_PI.0 - 0.5, HALF_LN_TWO_PI.1));
     let main = o.df_add(main, c);
     let inverse = o.div(one, y.hi);
     let inverse2 = o.mul(inverse, inverse);
@@ -98,7 +92,7 @@ fn ln_gamma(o: &mut Ops, w: Df) -> Df {
     };
     let l = o.df_add(main, series);
     let ln_product = ln_of(o, product);
-    let minus = negate(o, ln_product);
+    let minus = o.df_neg(ln_product);
     o.df_add(l, minus)
 }
 
@@ -112,7 +106,7 @@ fn sinpi(o: &mut Ops, x: V) -> V {
     let half = o.f(0.5);
     let rest = o.sub(half, ar);
     let t = o.sel(quarter, rest, ar);
-    let pi = el::constant(o, PI);
+    let pi = o.df_const(PI);
     let angle = o.df_mul(pi, t);
     let s = sin_reduced(o, angle);
     let c = cos_reduced(o, angle);
@@ -138,23 +132,23 @@ pub(super) fn tgamma(o: &mut Ops, x: V) -> V {
         lo: o.sel(negative, reflected.lo, zero),
     };
     // Far beyond overflow (and for NaN/inf lanes) any finite w will do.
-    let w_hi = super::exp_log::clamp(o, w.hi, 0.0, 1e6);
+    let w_hi = o.clamp(w.hi, 0.0, 1e6);
     let w = Df { hi: w_hi, lo: w.lo };
     let l = ln_gamma(o, w);
     let s = sinpi(o, x);
     let abs_s = o.abs(s);
     let ln_s = el::ln_dd(o, abs_s);
-    let ln_pi = el::constant(o, LN_PI);
-    let minus_l = negate(o, l);
-    let minus_ln_s = negate(o, ln_s);
+    let ln_pi = o.df_const(LN_PI);
+    let minus_l = o.df_neg(l);
+    let minus_ln_s = o.df_neg(ln_s);
     let reflected = o.df_add(ln_pi, minus_l);
     let reflected = o.df_add(reflected, minus_ln_s);
     let z = Df {
         hi: o.sel(negative, reflected.hi, l.hi),
         lo: o.sel(negative, reflected.lo, l.lo),
     };
-    let log2e = el::constant(o, LOG2_E);
-    let z = dd_mul(o, z, log2e);
+    let log2e = o.df_const(LOG2_E);
+    let z = o.df_mul_df(z, log2e);
     let (k, t) = el::reduce(o, z);
     let m = el::expm1_reduced(o, t);
     let r = el::scale_one_plus(o, k, m);
@@ -218,15 +212,6 @@ fn root_series(o: &mut Ops, t: V, at_two: bool) -> V {
     o.poly(t, &c)
 }
 
-/// Whether `x` is 0 or a negative integer (or -inf).
-fn pole(o: &mut Ops, x: V) -> V {
-    let fl = o.floor(x);
-    let integer = o.eq(fl, x);
-    let zero = o.f(0.0);
-    let non_positive = o.le(x, zero);
-    o.and(integer, non_positive)
-}
-
 /// `ln |Gamma(x)|`.
 pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     let zero = o.f(0.0);
@@ -242,15 +227,15 @@ pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     // replaced below; keep their arithmetic finite.
     // The largest argument with a finite result.
     let top = 2.559_983_327_851_638_3e305;
-    let w_hi = super::exp_log::clamp(o, w.hi, 0.0, top);
+    let w_hi = o.clamp(w.hi, 0.0, top);
     let w = Df { hi: w_hi, lo: w.lo };
     let l = ln_gamma(o, w);
     let s = sinpi(o, x);
     let abs_s = o.abs(s);
     let ln_s = el::ln_dd(o, abs_s);
-    let ln_pi = el::constant(o, LN_PI);
-    let minus_l = negate(o, l);
-    let minus_ln_s = negate(o, ln_s);
+    let ln_pi = o.df_const(LN_PI);
+    let minus_l = o.df_neg(l);
+    let minus_ln_s = o.df_neg(ln_s);
     let r_neg = o.df_add(ln_pi, minus_l);
     let r_neg = o.df_add(r_neg, minus_ln_s);
     let r_neg = o.df_value(r_neg);
@@ -276,7 +261,7 @@ pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     let r = o.sel(root, zero, r);
     // Poles, infinities and overflow give +inf; NaN stays.
     let inf = o.inf();
-    let pole = pole(o, x);
+    let pole = gamma::pole(o, x);
     let huge = o.gtc(ax, top);
     let infinite = o.or(pole, huge);
     let r = o.sel(infinite, inf, r);
@@ -284,16 +269,8 @@ pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     o.sel(nan, x, r)
 }
 
-/// The sign of `Gamma(x)` for `lgamma_r`: 0 at poles and NaN.
+/// The sign of `Gamma(x)` for `lgamma_r`.
 pub(super) fn lgamma_sign(o: &mut Ops, x: V) -> V {
     let s = sinpi(o, x);
-    let (plus, minus, none) = (o.i(1), o.i(-1), o.i(0));
-    let s_negative = o.ltc(s, 0.0);
-    let negative_sign = o.sel(s_negative, minus, plus);
-    let negative = o.ltc(x, 0.0);
-    let sign = o.sel(negative, negative_sign, plus);
-    let pole = pole(o, x);
-    let nan = o.is_nan(x);
-    let unsigned = o.or(nan, pole);
-    o.sel(unsigned, none, sign)
+    gamma::lgamma_sign(o, x, s)
 }

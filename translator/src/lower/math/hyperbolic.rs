@@ -1,77 +1,45 @@
-//! Hyperbolic functions and their inverses, and `hypot`, built on the
-//! exponential and logarithm cores of [`super::exp_log`].
+//! Hyperbolic functions and their inverses, and `hypot`, in either
+//! precision, on the exponential and logarithm cores of [`Precision`]:
+//! `sinh`, `cosh`, `tanh`, `asinh`, `acosh`, `atanh`, `hypot`.
 
-use super::exp_log::{self, log1p_value, log_combine, log_parts};
+use super::logarithms::{log1p, LN};
 use super::ops::{Ops, V};
-use std::f64::consts::LN_2;
+use super::precision::{Precision, F32, F64};
 
-/// `(sinh(x) - x) / x^3` in `x^2`: Taylor to x^13, for |x| < 1.
-const SINH_TAYLOR: [f64; 6] = [
-    1.0 / 6.0,
-    1.0 / 120.0,
-    1.0 / 5040.0,
-    1.0 / 362_880.0,
-    1.0 / 39_916_800.0,
-    1.0 / 6_227_020_800.0,
-];
-
-/// `e^|x| / 2`, without overflowing before the halving.
-fn half_exp(o: &mut Ops, ax: V) -> V {
-    exp_log::exp_base(o, ax, LN_2, 1.0, (-104.0, 90.0), -1)
-}
-
-pub(super) fn sinh(o: &mut Ops, x: V) -> V {
-    sinh_with(o, x, half_exp, &SINH_TAYLOR)
-}
-
-pub(super) fn cosh(o: &mut Ops, x: V) -> V {
-    cosh_with(o, x, half_exp)
-}
-
-/// `sinh` in either precision, given that precision's `e^|x| / 2` and
-/// `(sinh(x) - x) / x^3` series: the series below 1, the exponentials
-/// above.
-pub(super) fn sinh_with(o: &mut Ops, x: V, half_exp: fn(&mut Ops, V) -> V, taylor: &[f64]) -> V {
+/// The series below 1, the exponentials above.
+pub(super) fn sinh<P: Precision>(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
-    let h = half_exp(o, ax);
+    let h = P::half_exp(o, ax);
     let quarter = o.f(0.25);
     let inverse = o.div(quarter, h);
     let large = o.sub(h, inverse);
     let x2 = o.mul(ax, ax);
     let x3 = o.mul(x2, ax);
-    let p = o.poly(x2, taylor);
+    let p = o.poly(x2, P::SINH_TAYLOR);
     let small = o.mad(x3, p, ax);
     let near = o.ltc(ax, 1.0);
     let r = o.sel(near, small, large);
     o.copysign(r, x)
 }
 
-/// `cosh` in either precision: `e^|x| / 2 + 1 / (4 (e^|x| / 2))`.
-pub(super) fn cosh_with(o: &mut Ops, x: V, half_exp: fn(&mut Ops, V) -> V) -> V {
+/// `e^|x| / 2 + 1 / (4 (e^|x| / 2))`.
+pub(super) fn cosh<P: Precision>(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
-    let h = half_exp(o, ax);
+    let h = P::half_exp(o, ax);
     let quarter = o.f(0.25);
     let inverse = o.div(quarter, h);
     o.add(h, inverse)
 }
 
-/// `tanh |x| = E / (E + 2)` with `E = expm1(2|x|)`; 1 beyond 10.
-pub(super) fn tanh(o: &mut Ops, x: V) -> V {
+/// `tanh |x| = E / (E + 2)` with `E = expm1(2|x|)`.
+pub(super) fn tanh<P: Precision>(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
-    let ax = exp_log::clamp(o, ax, 0.0, 10.0);
+    let ax = o.clamp(ax, 0.0, P::TANH_ONE_FROM);
     let twice = o.mulc(ax, 2.0);
-    let e = exp_log::expm1(o, twice);
+    let e = P::expm1(o, twice);
     let d = o.addc(e, 2.0);
     let r = o.div(e, d);
     o.copysign(r, x)
-}
-
-/// `ln(2|x|)` for large |x| (the exponent of `x` plus one).
-fn log_twice(o: &mut Ops, ax: V) -> V {
-    let (e, a, b) = log_parts(o, ax);
-    let e = o.addc(e, 1.0);
-    let l = log_combine(o, (e, a, b), LN_2, 1.0);
-    o.df_value(l)
 }
 
 /// `sqrt(a)` corrected by one Newton step from an exact residual (Vulkan's
@@ -92,19 +60,45 @@ pub(super) fn sqrt(o: &mut Ops, a: V) -> V {
     o.sel(keep, s, refined)
 }
 
-pub(super) fn asinh(o: &mut Ops, x: V) -> V {
+/// `ln(1 + w)` for `w` >= 0.
+fn ln_one_plus<P: Precision>(o: &mut Ops, w: V) -> V {
+    let one = o.f(1.0);
+    let u = o.two_sum(one, w);
+    P::ln_sum(o, u)
+}
+
+/// `ln(w)` for `w` >= 2.
+fn ln<P: Precision>(o: &mut Ops, w: V) -> V {
+    let l = P::log(o, w, &LN);
+    o.df_value(l)
+}
+
+/// `log1p(|x| + x^2 / (1 + sqrt(x^2 + 1)))` (no cancellation near 0),
+/// `ln(|x| + sqrt(x^2 + 1))` from [`Precision::LN_SUM_FROM`], `ln(2|x|)`
+/// from [`Precision::LN_TWICE_FROM`].
+pub(super) fn asinh<P: Precision>(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
-    // log1p(|x| + x^2 / (1 + sqrt(x^2 + 1))), no cancellation near 0.
     let x2 = o.mul(ax, ax);
     let w = o.addc(x2, 1.0);
     let root = sqrt(o, w);
     let d = o.addc(root, 1.0);
     let q = o.div(x2, d);
     let w = o.add(ax, q);
-    let near = log1p_value(o, w);
-    let far = log_twice(o, ax);
-    let big = o.gtc(ax, 4096.0);
-    let r = o.sel(big, far, near);
+    let near = ln_one_plus::<P>(o, w);
+    let mid = P::LN_SUM_FROM.map(|from| {
+        let w = o.add(ax, root);
+        (from, ln::<P>(o, w))
+    });
+    let far = P::ln_twice(o, ax);
+    let r = match mid {
+        Some((from, mid)) => {
+            let above = o.gec(ax, from);
+            o.sel(above, mid, near)
+        }
+        None => near,
+    };
+    let huge = o.gtc(ax, P::LN_TWICE_FROM);
+    let r = o.sel(huge, far, r);
     let inf = o.inf();
     let infinite = o.eq(ax, inf);
     let r = o.sel(infinite, inf, r);
@@ -114,17 +108,33 @@ pub(super) fn asinh(o: &mut Ops, x: V) -> V {
     o.sel(nan, x, r)
 }
 
-pub(super) fn acosh(o: &mut Ops, x: V) -> V {
-    // log1p(t + sqrt(t (2 + t))) with t = x - 1 exact below 2^24.
+/// `log1p(t + sqrt(t (2 + t)))` with `t = x - 1` (exact where it matters),
+/// `ln(x + sqrt(x^2 - 1))` from [`Precision::LN_SUM_FROM`], `ln(2x)` from
+/// [`Precision::LN_TWICE_FROM`].
+pub(super) fn acosh<P: Precision>(o: &mut Ops, x: V) -> V {
     let t = o.addc(x, -1.0);
     let two_t = o.addc(t, 2.0);
     let prod = o.mul(t, two_t);
     let root = sqrt(o, prod);
     let w = o.add(t, root);
-    let near = log1p_value(o, w);
-    let far = log_twice(o, x);
-    let big = o.gtc(x, 4096.0);
-    let r = o.sel(big, far, near);
+    let near = ln_one_plus::<P>(o, w);
+    let mid = P::LN_SUM_FROM.map(|from| {
+        let x2 = o.mul(x, x);
+        let x2m = o.addc(x2, -1.0);
+        let root = sqrt(o, x2m);
+        let w = o.add(x, root);
+        (from, ln::<P>(o, w))
+    });
+    let far = P::ln_twice(o, x);
+    let r = match mid {
+        Some((from, mid)) => {
+            let above = o.gec(x, from);
+            o.sel(above, mid, near)
+        }
+        None => near,
+    };
+    let huge = o.gtc(x, P::LN_TWICE_FROM);
+    let r = o.sel(huge, far, r);
     let inf = o.inf();
     let infinite = o.eq(x, inf);
     let r = o.sel(infinite, inf, r);
@@ -138,12 +148,17 @@ pub(super) fn acosh(o: &mut Ops, x: V) -> V {
     o.sel(invalid, q, r)
 }
 
+// `atanh` takes a different identity in each precision (either would
+// serve both): `float` the difference of two `log1p`s, `double` one
+// `log1p` of a quotient, which halves the code of its double-double
+// logarithm.
+
 /// `atanh x = (log1p(|x|) - log1p(-|x|)) / 2` with x's sign.
-pub(super) fn atanh(o: &mut Ops, x: V) -> V {
+pub(super) fn atanh_f32(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
-    let up = exp_log::log1p(o, ax);
+    let up = log1p::<F32>(o, ax);
     let minus = o.neg(ax);
-    let down = exp_log::log1p(o, minus);
+    let down = log1p::<F32>(o, minus);
     let d = o.sub(up, down);
     let r = o.mulc(d, 0.5);
     let r = o.copysign(r, x);
@@ -151,9 +166,29 @@ pub(super) fn atanh(o: &mut Ops, x: V) -> V {
     o.sel(zero, x, r)
 }
 
+/// `atanh |x| = log1p(2|x| / (1 - |x|)) / 2` with x's sign (1 - |x| is
+/// exact from 1/2 on, where it matters).
+pub(super) fn atanh_f64(o: &mut Ops, x: V) -> V {
+    let ax = o.abs(x);
+    let one = o.f(1.0);
+    let d = o.sub(one, ax);
+    let twice = o.mulc(ax, 2.0);
+    let q = o.div(twice, d);
+    let l = log1p::<F64>(o, q);
+    let r = o.mulc(l, 0.5);
+    let r = o.copysign(r, x);
+    let zero = o.eqc(x, 0.0);
+    let r = o.sel(zero, x, r);
+    let above = o.gtc(ax, 1.0);
+    let nan = o.nan();
+    let r = o.sel(above, nan, r);
+    let is_nan = o.is_nan(x);
+    o.sel(is_nan, x, r)
+}
+
 /// `sqrt(x^2 + y^2)` on operands scaled by a power of two so neither
-/// square over- or underflows.
-/// Written over the float format: serves f32 and f64.
+/// square over- or underflows. Written over the float format: serves f32
+/// and f64.
 pub(super) fn hypot(o: &mut Ops, x: V, y: V) -> V {
     let (ax, ay) = (o.abs(x), o.abs(y));
     let m = o.max(ax, ay);

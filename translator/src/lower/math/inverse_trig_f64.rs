@@ -10,53 +10,23 @@
 //! double-double until the quadrant is applied and, for the `*pi` forms,
 //! it is divided by pi.
 
-use super::exp_log_f64::{constant, dd_mul};
+use super::consts::{HALF_PI, PI, QUARTER_PI};
 use super::ops::{Df, Ops, V};
+use super::series::atan_taylor;
 
-const PI: (f64, f64) = (std::f64::consts::PI, 1.224_646_799_147_353_2e-16);
-const HALF_PI: (f64, f64) = (std::f64::consts::FRAC_PI_2, 6.123_233_995_736_766e-17);
-const QUARTER_PI: (f64, f64) = (std::f64::consts::FRAC_PI_4, 3.061_616_997_868_383e-17);
 /// tan(pi/8) = sqrt(2) - 1.
 const TAN_PI_8: f64 = 0.414_213_562_373_095_1;
 
 /// `(atan(u) - u) / u^3` in `u^2`: -1/3, 1/5, ... to 1/45, below 2^-56
 /// relative for |u| <= tan(pi/8).
-const ATAN_TAYLOR: [f64; 22] = {
-    let mut c = [0.0; 22];
-    let mut n = 0;
-    while n < 22 {
-        let sign = if n % 2 == 0 { -1.0 } else { 1.0 };
-        c[n] = sign / (2 * n + 3) as f64;
-        n += 1;
-    }
-    c
-};
-
-fn pair(o: &mut Ops, v: V) -> Df {
-    let lo = o.f(0.0);
-    Df { hi: v, lo }
-}
-
-fn negate(o: &mut Ops, a: Df) -> Df {
-    Df {
-        hi: o.neg(a.hi),
-        lo: o.neg(a.lo),
-    }
-}
-
-fn select(o: &mut Ops, c: V, a: Df, b: Df) -> Df {
-    Df {
-        hi: o.sel(c, a.hi, b.hi),
-        lo: o.sel(c, a.lo, b.lo),
-    }
-}
+const ATAN_TAYLOR: [f64; 22] = atan_taylor();
 
 /// `n / d` for double-doubles (d > 0), to about 100 bits: the first
 /// quotient's residual is exact enough to correct it.
 fn divide(o: &mut Ops, n: Df, d: Df) -> Df {
     let q = o.div(n.hi, d.hi);
     let p = o.df_mul(d, q);
-    let minus = negate(o, p);
+    let minus = o.df_neg(p);
     let r = o.df_add(n, minus);
     let q2 = o.div(r.hi, d.hi);
     o.fast_two_sum(q, q2)
@@ -80,35 +50,35 @@ fn atan_small(o: &mut Ops, u: Df) -> Df {
 /// in [0, pi/2].
 fn angle(o: &mut Ops, n: Df, d: Df) -> Df {
     let steep = o.gt(n.hi, d.hi);
-    let a = select(o, steep, d, n);
-    let b = select(o, steep, n, d);
+    let a = o.df_sel(steep, d, n);
+    let b = o.df_sel(steep, n, d);
     // a / b <= 1; above tan(pi/8): pi/4 + atan((a - b) / (a + b)).
     let limit = o.mulc(b.hi, TAN_PI_8);
     let middle = o.gt(a.hi, limit);
-    let minus_b = negate(o, b);
+    let minus_b = o.df_neg(b);
     let difference = o.df_add(a, minus_b);
     let sum = o.df_add(a, b);
     let shifted = divide(o, difference, sum);
     let direct = divide(o, a, b);
-    let u = select(o, middle, shifted, direct);
+    let u = o.df_sel(middle, shifted, direct);
     let t = atan_small(o, u);
-    let quarter = constant(o, QUARTER_PI);
+    let quarter = o.df_const(QUARTER_PI);
     let zero = o.f(0.0);
-    let zero = pair(o, zero);
-    let base = select(o, middle, quarter, zero);
+    let zero = o.df_from(zero);
+    let base = o.df_sel(middle, quarter, zero);
     let t = o.df_add(base, t);
     // A ratio below 2^-900 is its own arctangent, rounded once (the
     // double-double steps would lose bits to subnormals).
     let limit = o.mulc(b.hi, 2f64.powi(-900));
     let tiny = o.lt(a.hi, limit);
     let ratio = o.div(a.hi, b.hi);
-    let ratio = pair(o, ratio);
-    let t = select(o, tiny, ratio, t);
+    let ratio = o.df_from(ratio);
+    let t = o.df_sel(tiny, ratio, t);
     // Steep: pi/2 - t.
-    let half_pi = constant(o, HALF_PI);
-    let minus_t = negate(o, t);
+    let half_pi = o.df_const(HALF_PI);
+    let minus_t = o.df_neg(t);
     let complement = o.df_add(half_pi, minus_t);
-    select(o, steep, complement, t)
+    o.df_sel(steep, complement, t)
 }
 
 /// The result value, divided by pi for the `*pi` forms (tiny values 2^600
@@ -121,8 +91,8 @@ fn finish(o: &mut Ops, r: Df, in_turns: bool) -> V {
             hi: o.mulc(r.hi, 2f64.powi(600)),
             lo: o.mulc(r.lo, 2f64.powi(600)),
         };
-        let r = select(o, tiny, up, r);
-        let pi = constant(o, PI);
+        let r = o.df_sel(tiny, up, r);
+        let pi = o.df_const(PI);
         let q = divide(o, r, pi);
         let v = o.df_value(q);
         let down = o.mulc(v, 2f64.powi(-600));
@@ -138,7 +108,7 @@ fn cosine_of(o: &mut Ops, ax: V) -> Df {
     let minus = o.neg(ax);
     let below = o.two_sum(one, minus);
     let above = o.two_sum(one, ax);
-    let w = dd_mul(o, below, above);
+    let w = o.df_mul_df(below, above);
     let s = o.math(naga::MathFunction::Sqrt, w.hi);
     let sq = o.two_prod(s, s);
     let r = o.sub(w.hi, sq.hi);
@@ -159,7 +129,7 @@ fn asin_in(o: &mut Ops, x: V, in_turns: bool) -> V {
     let inside = o.le(ax, one);
     let a = o.sel(inside, ax, one);
     let c = cosine_of(o, a);
-    let n = pair(o, a);
+    let n = o.df_from(a);
     let r = angle(o, n, c);
     let v = finish(o, r, in_turns);
     let v = o.copysign(v, x);
@@ -175,14 +145,14 @@ fn acos_in(o: &mut Ops, x: V, in_turns: bool) -> V {
     let inside = o.le(ax, one);
     let a = o.sel(inside, ax, one);
     let c = cosine_of(o, a);
-    let d = pair(o, a);
+    let d = o.df_from(a);
     // The point (|x|, sqrt(1 - x^2)) is never the origin.
     let r = angle(o, c, d);
-    let pi = constant(o, PI);
-    let minus_r = negate(o, r);
+    let pi = o.df_const(PI);
+    let minus_r = o.df_neg(r);
     let reflected = o.df_add(pi, minus_r);
     let negative = o.ltc(x, 0.0);
-    let r = select(o, negative, reflected, r);
+    let r = o.df_sel(negative, reflected, r);
     let v = finish(o, r, in_turns);
     let outside = o.not(inside);
     let nan = o.nan();
@@ -213,15 +183,15 @@ fn atan2_in(o: &mut Ops, y: V, x: V, in_turns: bool) -> V {
     let scale = o.sel(small, up, scale);
     let n = o.mul(n, scale);
     let d = o.mul(d, scale);
-    let n = pair(o, n);
-    let d = pair(o, d);
+    let n = o.df_from(n);
+    let d = o.df_from(d);
     let r = angle(o, n, d);
     // First-quadrant specials: 0 (y zero or only x infinite), pi/2 (x zero
     // or only y infinite), pi/4 (both infinite).
     let zero = o.f(0.0);
-    let zero = pair(o, zero);
-    let half_pi = constant(o, HALF_PI);
-    let quarter = constant(o, QUARTER_PI);
+    let zero = o.df_from(zero);
+    let half_pi = o.df_const(HALF_PI);
+    let quarter = o.df_const(QUARTER_PI);
     let not_y_inf = o.not(y_inf);
     let x_only_inf = o.and(x_inf, not_y_inf);
     let flat = o.or(y_zero, x_only_inf);
@@ -231,15 +201,15 @@ fn atan2_in(o: &mut Ops, y: V, x: V, in_turns: bool) -> V {
     let x_zero_only = o.and(x_zero, not_y_zero);
     let upright = o.or(x_zero_only, y_only_inf);
     let both_inf = o.and(y_inf, x_inf);
-    let r = select(o, upright, half_pi, r);
-    let r = select(o, flat, zero, r);
-    let r = select(o, both_inf, quarter, r);
+    let r = o.df_sel(upright, half_pi, r);
+    let r = o.df_sel(flat, zero, r);
+    let r = o.df_sel(both_inf, quarter, r);
     // x negative (its sign bit, so -0 counts): pi - r.
-    let pi = constant(o, PI);
-    let minus_r = negate(o, r);
+    let pi = o.df_const(PI);
+    let minus_r = o.df_neg(r);
     let reflected = o.df_add(pi, minus_r);
     let x_negative = o.sign_bit(x);
-    let r = select(o, x_negative, reflected, r);
+    let r = o.df_sel(x_negative, reflected, r);
     let v = finish(o, r, in_turns);
     let v = o.copysign(v, y);
     let (nx, ny) = (o.is_nan(x), o.is_nan(y));

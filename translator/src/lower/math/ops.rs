@@ -189,7 +189,8 @@ impl Ops<'_> {
         })
     }
 
-    fn bin(&mut self, op: B, a: V, b: V) -> V {
+    /// `a op b` for an operator without a name here.
+    pub fn bin(&mut self, op: B, a: V, b: V) -> V {
         self.fb.binary(op, a, b)
     }
 
@@ -304,6 +305,9 @@ impl Ops<'_> {
     pub fn shl_by(&mut self, a: V, n: V) -> V {
         self.bin(B::ShiftLeft, a, n)
     }
+    pub fn shr_by(&mut self, a: V, n: V) -> V {
+        self.bin(B::ShiftRight, a, n)
+    }
 
     pub fn sel(&mut self, condition: V, accept: V, reject: V) -> V {
         self.fb.select(condition, accept, reject)
@@ -382,6 +386,10 @@ impl Ops<'_> {
     pub fn int32(&mut self, a: V) -> V {
         self.cast(a, ScalarKind::Sint, Some(4))
     }
+    /// A value as u32 (integers wrapping, floats truncated).
+    pub fn uint32(&mut self, a: V) -> V {
+        self.cast(a, ScalarKind::Uint, Some(4))
+    }
     /// An integer's value as an unsigned / signed integer of the same
     /// width (the bits).
     pub fn uint_bits(&mut self, a: V) -> V {
@@ -457,6 +465,49 @@ impl Ops<'_> {
         acc
     }
 
+    /// A piecewise polynomial at `x` (within the pieces): `table[p]` on
+    /// `[bounds[p], bounds[p + 1]]`, in `t = (x - mid) / half` of its piece.
+    /// The lane's piece's coefficients are chosen by selects, then one
+    /// Horner evaluation runs.
+    pub fn piecewise<const N: usize>(&mut self, x: V, bounds: &[f64], table: &[[f64; N]]) -> V {
+        let at_least: Vec<V> = bounds[1..table.len()]
+            .iter()
+            .map(|&b| {
+                let b = self.f(b);
+                self.ge(x, b)
+            })
+            .collect();
+        let choose = |o: &mut Self, value: &dyn Fn(usize) -> f64| {
+            let mut v = o.f(value(0));
+            for (p, &above) in at_least.iter().enumerate() {
+                let next = o.f(value(p + 1));
+                v = o.sel(above, next, v);
+            }
+            v
+        };
+        let mid = choose(self, &|p| (bounds[p] + bounds[p + 1]) / 2.0);
+        let inverse_half = choose(self, &|p| 2.0 / (bounds[p + 1] - bounds[p]));
+        let d = self.sub(x, mid);
+        let t = self.mul(d, inverse_half);
+        let mut acc = choose(self, &|p| table[p][N - 1]);
+        for j in (0..N - 1).rev() {
+            let c = choose(self, &|p| table[p][j]);
+            acc = self.mad(acc, t, c);
+        }
+        acc
+    }
+
+    /// Clamps `x` to [lo, hi] (NaN passes through): where the result has
+    /// already under- or overflowed, or to keep lanes that are replaced
+    /// later finite.
+    pub fn clamp(&mut self, x: V, lo: f64, hi: f64) -> V {
+        let (l, h) = (self.f(lo), self.f(hi));
+        let above = self.gt(x, h);
+        let x = self.sel(above, h, x);
+        let below = self.lt(x, l);
+        self.sel(below, l, x)
+    }
+
     /// `a` with its 12 low mantissa bits cleared: 12 significant bits.
     /// An f64 is rounded to 26 significant bits instead, so the rest has
     /// at most 26 too (53 bits do not split evenly by truncation).
@@ -516,6 +567,34 @@ impl Ops<'_> {
         Df { hi: p, lo }
     }
 
+    /// The double-float constant `hi + lo`.
+    pub fn df_const(&mut self, (hi, lo): (f64, f64)) -> Df {
+        Df {
+            hi: self.f(hi),
+            lo: self.f(lo),
+        }
+    }
+
+    /// `v` as a double-float.
+    pub fn df_from(&mut self, v: V) -> Df {
+        let lo = self.f(0.0);
+        Df { hi: v, lo }
+    }
+
+    pub fn df_neg(&mut self, a: Df) -> Df {
+        Df {
+            hi: self.neg(a.hi),
+            lo: self.neg(a.lo),
+        }
+    }
+
+    pub fn df_sel(&mut self, condition: V, accept: Df, reject: Df) -> Df {
+        Df {
+            hi: self.sel(condition, accept.hi, reject.hi),
+            lo: self.sel(condition, accept.lo, reject.lo),
+        }
+    }
+
     /// `(hi + lo) * y` as a double-float.
     pub fn df_mul(&mut self, a: Df, y: V) -> Df {
         let p = self.two_prod(a.hi, y);
@@ -528,6 +607,16 @@ impl Ops<'_> {
     pub fn df_mulc(&mut self, a: Df, c: f64) -> Df {
         let c = self.f(c);
         self.df_mul(a, c)
+    }
+
+    /// `a * b` for double-floats.
+    pub fn df_mul_df(&mut self, a: Df, b: Df) -> Df {
+        let p = self.two_prod(a.hi, b.hi);
+        let cross1 = self.mul(a.hi, b.lo);
+        let cross2 = self.mul(a.lo, b.hi);
+        let cross = self.add(cross1, cross2);
+        let lo = self.add(p.lo, cross);
+        self.fast_two_sum(p.hi, lo)
     }
 
     pub fn df_add(&mut self, a: Df, b: Df) -> Df {
