@@ -14,15 +14,25 @@
 //! first (up to `MAX_STRING_BYTES`), to claim the record's words, then its
 //! bytes into the record.
 
-use super::*;
+use crate::ast::AddressSpace;
+use crate::diagnostic::Location;
+use crate::hir;
+use crate::hir::{ExprId, ExprKind as H};
+use crate::lower::builder::{LResult, ModuleBuilder};
+use crate::lower::emit::Emitter;
+use crate::lower::expressions::Value;
+use crate::lower::function::FnBuilder;
+use crate::lower::naga_types::naga_scalar;
+use crate::lower::pointers::PointerValue;
 use crate::printf::{
     pad_string, parse_format, FormatPiece, PrintfFormat, PrintfScalar, PrintfValue,
     MAX_STRING_BYTES,
 };
-use naga::BinaryOperator as B;
+use crate::types::{Scalar, Type};
+use naga::{BinaryOperator as B, Handle, Span};
 
 /// The kernel's printf buffer, seen as an atomic counter and as words.
-pub(super) struct PrintfBuffer {
+pub(in crate::lower) struct PrintfBuffer {
     pub binding: u32,
     counter: Handle<naga::GlobalVariable>,
     words: Handle<naga::GlobalVariable>,
@@ -61,7 +71,7 @@ enum RecordPart {
 }
 
 impl ModuleBuilder<'_> {
-    pub(super) fn printf(
+    pub(in crate::lower) fn printf(
         &mut self,
         fb: &mut FnBuilder,
         args: &[ExprId],

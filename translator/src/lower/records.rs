@@ -21,13 +21,22 @@
 //! atomic word by word only, not as a whole (C asks no more of a plain
 //! store).
 
-use super::*;
-use crate::types::Record;
-use crate::types::Types;
+use crate::diagnostic::Location;
+use crate::hir::FunctionId;
+use crate::lower::builder::{LResult, ModuleBuilder};
+use crate::lower::emit::Emitter;
+use crate::lower::expressions::operators::extract_narrow;
+use crate::lower::expressions::wide;
+use crate::lower::function::FnBuilder;
+use crate::lower::library::fp16;
+use crate::lower::naga_types::naga_scalar;
+use crate::lower::pointers::{Place, Root};
+use crate::types::{Record, Scalar, Type, Types};
+use naga::Handle;
 
 /// A value of `ty` at byte `offset` of a word array.
 #[derive(Clone, Debug)]
-pub(super) struct BytePlace {
+pub(in crate::lower) struct BytePlace {
     /// A pointer to the word array (`array<u32, N>`, or a buffer's
     /// `array<u32>`).
     words: Handle<naga::Expression>,
@@ -76,7 +85,7 @@ fn u32_literal(fb: &mut Emitter, v: u32) -> Handle<naga::Expression> {
 
 impl ModuleBuilder<'_> {
     /// Whether values of `ty` are held as byte images.
-    pub(super) fn is_image(&self, ty: &Type) -> bool {
+    pub(in crate::lower) fn is_image(&self, ty: &Type) -> bool {
         match ty {
             Type::Record(r) => {
                 let r = self.record(*r);
@@ -133,12 +142,12 @@ impl ModuleBuilder<'_> {
     }
 
     /// The number of words of the image of `ty`.
-    pub(super) fn image_words(&self, ty: &Type) -> u32 {
+    pub(in crate::lower) fn image_words(&self, ty: &Type) -> u32 {
         (self.byte_size(ty).div_ceil(4).max(1)) as u32
     }
 
     /// The naga type of images of `ty`: `array<u32, words>`.
-    pub(super) fn image_type(&mut self, ty: &Type) -> Handle<naga::Type> {
+    pub(in crate::lower) fn image_type(&mut self, ty: &Type) -> Handle<naga::Type> {
         let base = self.u32_type();
         let words =
             std::num::NonZeroU32::new(self.image_words(ty)).unwrap_or(std::num::NonZeroU32::MIN);
@@ -150,7 +159,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// The whole image at `words` (a variable of image type) as a place.
-    pub(super) fn image_place(
+    pub(in crate::lower) fn image_place(
         &mut self,
         fb: &mut FnBuilder,
         words: Handle<naga::Expression>,
@@ -170,7 +179,7 @@ impl ModuleBuilder<'_> {
 
     /// Notes that pointers to `root` (a private root of `function`) count
     /// elements of `elem`, held as byte images.
-    pub(super) fn note_image_root(
+    pub(in crate::lower) fn note_image_root(
         &mut self,
         function: Option<FunctionId>,
         root: Root,
@@ -182,7 +191,11 @@ impl ModuleBuilder<'_> {
 
     /// The element type of `root` (of `function`) when it holds byte
     /// images.
-    pub(super) fn image_root_elem(&self, function: FunctionId, root: Root) -> Option<Type> {
+    pub(in crate::lower) fn image_root_elem(
+        &self,
+        function: FunctionId,
+        root: Root,
+    ) -> Option<Type> {
         self.image_roots
             .get(&image_root_key(Some(function), root))
             .cloned()
@@ -190,7 +203,7 @@ impl ModuleBuilder<'_> {
 
     /// The place of element `index` of `root` when the root holds byte
     /// images.
-    pub(super) fn image_element_place(
+    pub(in crate::lower) fn image_element_place(
         &mut self,
         fb: &mut FnBuilder,
         root: Root,
@@ -266,7 +279,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `base.field` where `base` is in an image.
-    pub(super) fn image_member(
+    pub(in crate::lower) fn image_member(
         &mut self,
         fb: &mut FnBuilder,
         bp: BytePlace,
@@ -287,7 +300,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `base[index]` where the array `base` is in an image.
-    pub(super) fn image_index(
+    pub(in crate::lower) fn image_index(
         &mut self,
         fb: &mut FnBuilder,
         bp: BytePlace,
@@ -302,7 +315,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// A swizzle of a vector in an image.
-    pub(super) fn image_swizzle(&mut self, bp: BytePlace, lanes: &[u8]) -> Place {
+    pub(in crate::lower) fn image_swizzle(&mut self, bp: BytePlace, lanes: &[u8]) -> Place {
         let lanes = match &bp.lanes {
             Some(outer) => lanes.iter().map(|&l| outer[usize::from(l)]).collect(),
             None => lanes.to_vec(),
@@ -315,7 +328,7 @@ impl ModuleBuilder<'_> {
 
     /// Lane `lane` (a run-time `u32` already kept inside the vector, or
     /// the swizzle's lane list) of a vector in an image.
-    pub(super) fn image_lane(
+    pub(in crate::lower) fn image_lane(
         &mut self,
         fb: &mut FnBuilder,
         bp: BytePlace,
@@ -349,7 +362,7 @@ impl ModuleBuilder<'_> {
 
     /// Sub-object `i` (member, element or lane) of an initializer's
     /// target in an image.
-    pub(super) fn sub_place(
+    pub(in crate::lower) fn sub_place(
         &mut self,
         fb: &mut FnBuilder,
         place: Place,
@@ -502,7 +515,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// The value of `ty` at `bp`.
-    pub(super) fn load_bytes(
+    pub(in crate::lower) fn load_bytes(
         &mut self,
         fb: &mut FnBuilder,
         bp: &BytePlace,
@@ -734,7 +747,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// Stores the register value `value` of `bp.ty` at `bp`.
-    pub(super) fn store_bytes(
+    pub(in crate::lower) fn store_bytes(
         &mut self,
         fb: &mut FnBuilder,
         bp: &BytePlace,

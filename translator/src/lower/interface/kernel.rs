@@ -1,0 +1,430 @@
+//! Kernels: arguments as buffer bindings, workgroup arrays and
+//! push-constant members, and the entry point that copies the work-item
+//! built-ins and arguments into place.
+
+use crate::analysis::provenance::Origin;
+use crate::ast::AddressSpace;
+use crate::hir;
+use crate::hir::FunctionId;
+use crate::lower::builder::{LResult, ModuleBuilder};
+use crate::lower::expressions::operators::extract_narrow;
+use crate::lower::expressions::wide;
+use crate::lower::function::FnBuilder;
+use crate::lower::functions::ArgSource;
+use crate::lower::interface::BuiltinVars;
+use crate::lower::pointers::{PointerValue, Root};
+use crate::reflect::{ArgKind, KernelArg, KernelReflection, PrintfReflection, PushConstantHeader};
+use naga::Span;
+
+impl ModuleBuilder<'_> {
+    pub(in crate::lower) fn kernel(
+        &mut self,
+        id: FunctionId,
+        info: &hir::KernelInfo,
+    ) -> Option<(KernelReflection, naga::Module)> {
+        let f = &self.program.functions[id];
+        self.kernel_facts = self.analysis.kernel(id);
+        let uvec3 = self.uvec3_type();
+        let u32_ty = self.u32_type();
+        let mut size_constants = |names: [&str; 3]| {
+            names.map(|name| {
+                let init = self.module.global_expressions.append(
+                    naga::Expression::Literal(naga::Literal::U32(1)),
+                    Span::UNDEFINED,
+                );
+                self.module.constants.append(
+                    naga::Constant {
+                        name: Some(name.into()),
+                        ty: u32_ty,
+                        init,
+                    },
+                    Span::UNDEFINED,
+                )
+            })
+        };
+        let local_size = size_constants(["local_size_x", "local_size_y", "local_size_z"]);
+        let enqueued_size =
+            size_constants(["enqueued_size_x", "enqueued_size_y", "enqueued_size_z"]);
+        self.builtins = Some(BuiltinVars {
+            global_id: self.private_global("global_id", uvec3),
+            local_id: self.private_global("local_id", uvec3),
+            group_id: self.private_global("group_id", uvec3),
+            local_size,
+            enqueued_size,
+        });
+
+        // Arguments: buffers become storage globals, everything else goes
+        // into the push constants after the header.
+        let u32_ty = self.u32_type();
+        let header_names = [
+            "global_offset_x",
+            "global_offset_y",
+            "global_offset_z",
+            "work_dim",
+            "global_size_x",
+            "global_size_y",
+            "global_size_z",
+            "group_offset_x",
+            "group_offset_y",
+            "group_offset_z",
+        ];
+        let mut members: Vec<naga::StructMember> = header_names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| naga::StructMember {
+                name: Some((*name).into()),
+                ty: u32_ty,
+                binding: None,
+                offset: i as u32 * 4,
+            })
+            .collect();
+        let mut offset = PushConstantHeader::SIZE;
+        let mut args = Vec::new();
+        let mut arg_sources = Vec::new();
+        let mut binding = 0u32;
+        let mut failed = false;
+        for (i, &param) in f.params.iter().enumerate() {
+            let local = &f.locals[param];
+            let arg = &info.args[i];
+            let kind = match (&local.ty, self.pointee(&local.ty)) {
+                (_, Some(p)) if p.space == AddressSpace::Local && self.is_image(&p.ty) => {
+                    // Records held as byte images: one word array whose
+                    // length in words is set per launch.
+                    let index = self.local_args.len() as u32;
+                    let base = self.u32_type();
+                    let array = self.add_type(naga::TypeInner::Array {
+                        base,
+                        size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
+                        stride: 4,
+                    });
+                    let global = self.module.global_variables.append(
+                        naga::GlobalVariable {
+                            name: Some(self.name(local.name).to_string()),
+                            space: naga::AddressSpace::WorkGroup,
+                            binding: None,
+                            ty: array,
+                            init: None,
+                            memory_decorations: naga::MemoryDecorations::empty(),
+                        },
+                        Span::UNDEFINED,
+                    );
+                    self.note_image_root(None, Root::Global(global), &p.ty);
+                    self.local_args.push(global);
+                    arg_sources.push(ArgSource::Buffer(global));
+                    ArgKind::Local {
+                        index,
+                        element_size: 4,
+                        stride: 4,
+                    }
+                }
+                (_, Some(p)) if p.space == AddressSpace::Local => {
+                    // Workgroup memory whose length is set per launch: a
+                    // one-element array here, resized by `Kernel::spirv`.
+                    let index = self.local_args.len() as u32;
+                    let object = Origin::Param(i);
+                    let Ok(elem) = self.workgroup_type(&object, &p.ty, local.span.location())
+                    else {
+                        failed = true;
+                        continue;
+                    };
+                    let stride = self
+                        .storage_stride(&p.ty, local.span.location())
+                        .unwrap_or(4);
+                    let array = self.add_type(naga::TypeInner::Array {
+                        base: elem,
+                        size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
+                        stride,
+                    });
+                    let global = self.module.global_variables.append(
+                        naga::GlobalVariable {
+                            name: Some(self.name(local.name).to_string()),
+                            space: naga::AddressSpace::WorkGroup,
+                            binding: None,
+                            ty: array,
+                            init: None,
+                            memory_decorations: naga::MemoryDecorations::empty(),
+                        },
+                        Span::UNDEFINED,
+                    );
+                    self.holds_words(&object, &p.ty, global);
+                    self.local_args.push(global);
+                    arg_sources.push(ArgSource::Buffer(global));
+                    ArgKind::Local {
+                        index,
+                        element_size: self.type_size(&p.ty).unwrap_or(4) as u32,
+                        stride,
+                    }
+                }
+                (_, Some(p)) => {
+                    let writable = !(p.is_const || p.space == AddressSpace::Constant);
+                    let access = if writable {
+                        naga::StorageAccess::LOAD | naga::StorageAccess::STORE
+                    } else {
+                        naga::StorageAccess::LOAD
+                    };
+                    let Ok(global) = self.buffer_view(
+                        self.name(local.name),
+                        binding,
+                        access,
+                        &p.ty,
+                        None,
+                        local.span.location(),
+                    ) else {
+                        failed = true;
+                        continue;
+                    };
+                    arg_sources.push(ArgSource::Buffer(global));
+                    binding += 1;
+                    ArgKind::Buffer {
+                        binding: binding - 1,
+                    }
+                }
+                (ty, _) => {
+                    let Ok(naga_ty) = self.value_type(ty, local.span.location()) else {
+                        failed = true;
+                        continue;
+                    };
+                    let size = self.type_size(ty).unwrap_or(4) as u32;
+                    let align = self.program.types.align(*ty).unwrap_or(4) as u32;
+                    if self.is_image(ty) {
+                        // A byte image is whole words: it starts on a word
+                        // (the runtime copies the argument to the offset
+                        // reflected here) and takes whole words.
+                        offset = offset.next_multiple_of(4);
+                        members.push(naga::StructMember {
+                            name: Some(self.name(local.name).to_string()),
+                            ty: naga_ty,
+                            binding: None,
+                            offset,
+                        });
+                        arg_sources.push(ArgSource::PushConstant(members.len() as u32 - 1));
+                        let kind = ArgKind::Pod { offset, size };
+                        offset += self.image_words(ty) * 4;
+                        args.push(KernelArg {
+                            name: self.name(local.name).to_string(),
+                            type_name: arg.type_name.clone(),
+                            address: arg.address,
+                            is_const: arg.is_const,
+                            is_restrict: arg.is_restrict,
+                            is_volatile: arg.is_volatile,
+                            kind,
+                        });
+                        continue;
+                    }
+                    offset = offset.next_multiple_of(align);
+                    if let Some(s) = ty.element().filter(|s| s.size() < 4) {
+                        // Push constants hold no 8/16-bit members: each lane
+                        // (`char`, `short`, `half`) is read from the u32
+                        // word holding it.
+                        let mut lanes = Vec::new();
+                        for lane in 0..u32::from(wide::width_of(ty)) {
+                            let at = offset + lane * s.size();
+                            let word_offset = at & !3;
+                            let word = match members.iter().position(|m| m.offset == word_offset) {
+                                Some(i) => i as u32,
+                                None => {
+                                    members.push(naga::StructMember {
+                                        name: Some(format!("word_{word_offset}")),
+                                        ty: u32_ty,
+                                        binding: None,
+                                        offset: word_offset,
+                                    });
+                                    members.len() as u32 - 1
+                                }
+                            };
+                            lanes.push((word, (at & 3) * 8));
+                        }
+                        arg_sources.push(ArgSource::NarrowPushConstant { lanes, scalar: s });
+                        let kind = ArgKind::Pod { offset, size };
+                        offset += size;
+                        args.push(KernelArg {
+                            name: self.name(local.name).to_string(),
+                            type_name: arg.type_name.clone(),
+                            address: arg.address,
+                            is_const: arg.is_const,
+                            is_restrict: arg.is_restrict,
+                            is_volatile: arg.is_volatile,
+                            kind,
+                        });
+                        continue;
+                    }
+                    members.push(naga::StructMember {
+                        name: Some(self.name(local.name).to_string()),
+                        ty: naga_ty,
+                        binding: None,
+                        offset,
+                    });
+                    arg_sources.push(ArgSource::PushConstant(members.len() as u32 - 1));
+                    let kind = ArgKind::Pod { offset, size };
+                    offset += size;
+                    kind
+                }
+            };
+            args.push(KernelArg {
+                name: self.name(local.name).to_string(),
+                type_name: arg.type_name.clone(),
+                address: arg.address,
+                is_const: arg.is_const,
+                is_restrict: arg.is_restrict,
+                is_volatile: arg.is_volatile,
+                kind,
+            });
+        }
+        if failed {
+            return None;
+        }
+        let push_constant_size = offset.next_multiple_of(4);
+        let block = self.add_type(naga::TypeInner::Struct {
+            members,
+            span: push_constant_size,
+        });
+        // Beyond the push-constant budget (Vulkan guarantees only 128
+        // bytes, and OpenCL promises 1 KiB of arguments) the same block is
+        // read from a storage buffer the runtime fills per launch.
+        let launch_block_binding =
+            (push_constant_size > self.caps.max_push_constant_size).then(|| {
+                binding += 1;
+                binding - 1
+            });
+        let (space, resource) = match launch_block_binding {
+            Some(binding) => (
+                naga::AddressSpace::Storage {
+                    access: naga::StorageAccess::LOAD,
+                },
+                Some(naga::ResourceBinding { group: 0, binding }),
+            ),
+            None => (naga::AddressSpace::Immediate, None),
+        };
+        let pc = self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some("launch".into()),
+                space,
+                binding: resource,
+                ty: block,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            Span::UNDEFINED,
+        );
+        self.push_constants = Some(pc);
+
+        self.next_binding = binding;
+        let function = self.entry_function(id, &arg_sources).ok()?;
+        let printf = self.printf.take().map(|p| PrintfReflection {
+            binding: p.binding,
+            formats: p.formats,
+        });
+        self.module.entry_points.push(naga::EntryPoint {
+            name: self.name(f.name).to_string(),
+            stage: naga::ShaderStage::Compute,
+            early_depth_test: None,
+            workgroup_size: [1, 1, 1],
+            workgroup_size_overrides: None,
+            function,
+            mesh_info: None,
+            task_payload: None,
+            incoming_ray_payload: None,
+        });
+        let reflection = KernelReflection {
+            name: self.name(f.name).to_string(),
+            args,
+            push_constant_size,
+            launch_block_binding,
+            // The printf buffer and the program globals took theirs past the
+            // arguments' on first use.
+            storage_buffers: self.next_binding,
+            program_globals: self.globals_view.map(|(binding, _)| binding),
+            printf,
+            // Set by `lower`, which has the build options.
+            non_uniform_work_groups: false,
+            required_work_group_size: info.required_work_group_size,
+            attributes: info.attributes.clone(),
+        };
+        Some((reflection, std::mem::take(&mut self.module)))
+    }
+
+    /// The kernel's entry point: the work-item built-ins and arguments put
+    /// in place, then the body.
+    pub(in crate::lower) fn entry_function(
+        &mut self,
+        id: FunctionId,
+        sources: &[ArgSource],
+    ) -> LResult<naga::Function> {
+        let f = &self.program.functions[id];
+        let uvec3 = self.uvec3_type();
+        let mut fb = FnBuilder::new(self.program, id);
+        let builtins = [
+            naga::BuiltIn::GlobalInvocationId,
+            naga::BuiltIn::LocalInvocationId,
+            naga::BuiltIn::WorkGroupId,
+        ];
+        for b in builtins {
+            fb.function.arguments.push(naga::FunctionArgument {
+                name: None,
+                ty: uvec3,
+                binding: Some(naga::Binding::BuiltIn(b)),
+            });
+        }
+        let vars = self.builtins.as_ref().expect("kernel builtins");
+        let targets = [vars.global_id, vars.local_id, vars.group_id];
+        for (i, target) in targets.into_iter().enumerate() {
+            let value = fb.add(naga::Expression::FunctionArgument(i as u32));
+            let pointer = fb.add(naga::Expression::GlobalVariable(target));
+            fb.push(naga::Statement::Store { pointer, value });
+        }
+        // Buffer and `__local` arguments are the roots of their parameters.
+        for (&param, source) in f.params.iter().zip(sources) {
+            if let &ArgSource::Buffer(global) = source {
+                fb.param_roots.insert(param, Root::Global(global));
+            }
+        }
+        self.declare_locals(&mut fb)?;
+        let pc = self.push_constants.expect("push constants");
+        for (&param, source) in f.params.iter().zip(sources) {
+            match source {
+                &ArgSource::Buffer(global) => {
+                    let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                    self.store_pointer_var(
+                        &mut fb,
+                        param,
+                        PointerValue::fixed(Root::Global(global), zero),
+                        f.span.location(),
+                    )?;
+                }
+                &ArgSource::PushConstant(member) => {
+                    let base = fb.add(naga::Expression::GlobalVariable(pc));
+                    let pointer = fb.add(naga::Expression::AccessIndex {
+                        base,
+                        index: member,
+                    });
+                    let value = fb.add(naga::Expression::Load { pointer });
+                    let var = self.variable_slot(&fb, param)?;
+                    let pointer = fb.add(naga::Expression::LocalVariable(var));
+                    fb.push(naga::Statement::Store { pointer, value });
+                }
+                ArgSource::NarrowPushConstant { lanes, scalar } => {
+                    let scalar = *scalar;
+                    let mut values = Vec::with_capacity(lanes.len());
+                    for &(word, bit) in lanes {
+                        let base = fb.add(naga::Expression::GlobalVariable(pc));
+                        let pointer = fb.add(naga::Expression::AccessIndex { base, index: word });
+                        let word = fb.add(naga::Expression::Load { pointer });
+                        let bit = fb.add(naga::Expression::Literal(naga::Literal::U32(bit)));
+                        values.push(wide::LaneRef {
+                            value: extract_narrow(&mut fb, word, bit, scalar),
+                            width: 1,
+                            lane: 0,
+                        });
+                    }
+                    let location = f.locals[param].span.location();
+                    let value = self.gather(&mut fb, scalar, &values, location)?;
+                    let var = self.variable_slot(&fb, param)?;
+                    let pointer = fb.add(naga::Expression::LocalVariable(var));
+                    fb.push(naga::Statement::Store { pointer, value });
+                }
+            }
+        }
+        self.statements(&mut fb, &f.body)?;
+        Ok(fb.finish())
+    }
+}

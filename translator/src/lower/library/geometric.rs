@@ -1,0 +1,269 @@
+//! The geometric functions that need more than one instruction:
+//! `length`, `distance` and `normalize`, which OpenCL requires not to
+//! overflow or underflow where the result itself is representable (a naive
+//! `sqrt(dot(p, p))` does for components beyond 2^64 or below 2^-63), and
+//! their `fast_` forms, which may use the hardware's square root directly.
+//! (`dot` and `cross` are in `library.rs`.)
+
+use crate::ast::BinaryOp;
+use crate::builtins::Builtin;
+use crate::diagnostic::Location;
+use crate::lower::builder::{LResult, ModuleBuilder};
+use crate::lower::emit::Emitter;
+use crate::lower::expressions::Operand;
+use crate::lower::function::FnBuilder;
+use crate::lower::naga_types::vector_size;
+use crate::types::{Scalar, Type};
+use naga::{BinaryOperator as B, Handle};
+
+/// Sums of squares are computed on components scaled by one of these when
+/// they would overflow or underflow; both are exact powers of two.
+const SCALE_DOWN: f64 = 1.0 / 18_446_744_073_709_551_616.0; // 2^-64
+const SCALE_UP: f64 = 18_446_744_073_709_551_616.0; // 2^64
+
+impl ModuleBuilder<'_> {
+    /// `b` applied to `args`, or `None` when it is not one of this module's.
+    pub(in crate::lower) fn geometric_builtin(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Operand],
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        use Builtin as G;
+        let geometric = [
+            G::Length,
+            G::Distance,
+            G::Normalize,
+            G::FastLength,
+            G::FastDistance,
+            G::FastNormalize,
+        ];
+        let (true, Some(first)) = (geometric.contains(&b), args.first()) else {
+            return Ok(None);
+        };
+        let ty = fb.ty(*first);
+        let difference = |this: &mut Self, fb: &mut FnBuilder| -> LResult<_> {
+            let p0 = this.plain(fb, args[0])?;
+            let p1 = this.plain(fb, args[1])?;
+            Ok(fb.binary(B::Subtract, p0, p1))
+        };
+        Ok(Some(match b {
+            Builtin::Length => {
+                let p = self.plain(fb, first)?;
+                self.length(fb, p, &ty, location)?
+            }
+            Builtin::Distance => {
+                let p = difference(self, fb)?;
+                self.length(fb, p, &ty, location)?
+            }
+            Builtin::Normalize => {
+                let p = self.plain(fb, first)?;
+                self.normalize(fb, p, &ty, location)?
+            }
+            Builtin::FastLength => {
+                let p = self.plain(fb, first)?;
+                let sum = self.sum_of_squares(fb, p, &ty);
+                fb.math(naga::MathFunction::Sqrt, sum, None)
+            }
+            Builtin::FastDistance => {
+                let p = difference(self, fb)?;
+                let sum = self.sum_of_squares(fb, p, &ty);
+                fb.math(naga::MathFunction::Sqrt, sum, None)
+            }
+            Builtin::FastNormalize => {
+                // p * rsqrt(dot(p, p)), and p itself when that is zero.
+                let p = self.plain(fb, first)?;
+                let sum = self.sum_of_squares(fb, p, &ty);
+                let inverse = fb.math(naga::MathFunction::InverseSqrt, sum, None);
+                let inverse = self.splat_to(fb, inverse, &ty, location)?;
+                let scaled = fb.binary(B::Multiply, p, inverse);
+                let zero = self.float_constant(fb, &scalar_of(&ty), 0.0, location)?;
+                let is_zero = fb.binary(B::Equal, sum, zero);
+                fb.select_all(is_zero, p, scaled, &ty)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// `dot(p, p)` (`p * p` for a scalar).
+    fn sum_of_squares(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: Handle<naga::Expression>,
+        ty: &Type,
+    ) -> Handle<naga::Expression> {
+        match ty {
+            Type::Vector(..) => fb.math(naga::MathFunction::Dot, p, Some(p)),
+            _ => fb.binary(B::Multiply, p, p),
+        }
+    }
+
+    /// The length of `p` without spurious overflow or underflow: when the
+    /// plain sum of squares is infinite or tiny, the components are scaled
+    /// by 2^-64 or 2^64 first and the result scaled back. An infinite
+    /// component gives +inf even alongside a NaN one.
+    fn length(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let scalar = scalar_of(ty);
+        let scaled_length = |this: &mut Self, fb: &mut FnBuilder, by: f64| -> LResult<_> {
+            let factor = this.float_constant(fb, ty, by, location)?;
+            let q = fb.binary(B::Multiply, p, factor);
+            let sum = this.sum_of_squares(fb, q, ty);
+            let root = fb.math(naga::MathFunction::Sqrt, sum, None);
+            let back = this.float_constant(fb, &scalar, 1.0 / by, location)?;
+            Ok(fb.binary(B::Multiply, root, back))
+        };
+        let sum = self.sum_of_squares(fb, p, ty);
+        let plain = fb.math(naga::MathFunction::Sqrt, sum, None);
+        let big = scaled_length(self, fb, SCALE_DOWN)?;
+        let small = scaled_length(self, fb, SCALE_UP)?;
+        // Below 2^-100 the sum of squares has lost bits (or is flushed).
+        let tiny_sum = self.float_constant(fb, &scalar, 2f64.powi(-100), location)?;
+        let is_tiny = fb.binary(B::Less, sum, tiny_sum);
+        let largest = self.largest_finite(fb, &scalar, location)?;
+        let overflowed = fb.binary(B::Greater, sum, largest);
+        let result = fb.select(is_tiny, small, plain);
+        let result = fb.select(overflowed, big, result);
+        let infinite = self.is_infinite(fb, p, ty, location)?;
+        let any_infinite = lanes(fb, naga::RelationalFunction::Any, infinite, ty);
+        let infinity = infinity(fb, &scalar);
+        Ok(fb.select(any_infinite, infinity, result))
+    }
+
+    /// `p / length(p)`; `p` itself when every component is zero, and the
+    /// direction of the infinite components when some are infinite (each
+    /// becomes ±1, the finite ones 0).
+    fn normalize(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let infinite = self.is_infinite(fb, p, ty, location)?;
+        let (one, zero) = (
+            self.float_constant(fb, ty, 1.0, location)?,
+            self.float_constant(fb, ty, 0.0, location)?,
+        );
+        let unit = fb.select(infinite, one, zero);
+        let directions = self.copy_sign(fb, unit, p, ty, location)?;
+        let any_infinite = lanes(fb, naga::RelationalFunction::Any, infinite, ty);
+        let q = fb.select_all(any_infinite, directions, p, ty);
+        let length = self.length(fb, q, ty, location)?;
+        let length = self.splat_to(fb, length, ty, location)?;
+        // Through `arithmetic`, whose float division holds beyond 2^126.
+        let normalized = self.arithmetic(fb, BinaryOp::Div, q, length, ty, location)?;
+        let zero_component = fb.binary(B::Equal, p, zero);
+        let all_zero = lanes(fb, naga::RelationalFunction::All, zero_component, ty);
+        Ok(fb.select_all(all_zero, p, normalized, ty))
+    }
+
+    /// The largest finite value of `ty`'s element type, splatted: naga
+    /// takes no infinite literals, so infinities are found as beyond it.
+    fn largest_finite(
+        &mut self,
+        fb: &mut FnBuilder,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let max = match ty.element() {
+            Some(Scalar::Double) => f64::MAX,
+            _ => f64::from(f32::MAX),
+        };
+        self.float_constant(fb, ty, max, location)
+    }
+
+    /// Lane-wise `isinf(p)`.
+    fn is_infinite(
+        &mut self,
+        fb: &mut FnBuilder,
+        p: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let magnitude = fb.math(naga::MathFunction::Abs, p, None);
+        let largest = self.largest_finite(fb, ty, location)?;
+        Ok(fb.binary(B::Greater, magnitude, largest))
+    }
+
+    /// `magnitude` with the sign bit of `sign`, lane by lane.
+    fn copy_sign(
+        &mut self,
+        fb: &mut FnBuilder,
+        magnitude: Handle<naga::Expression>,
+        sign: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let zero = self.float_constant(fb, ty, 0.0, location)?;
+        // Only ±1 and 0 come here, so the sign test can be arithmetic; a
+        // negative zero component has magnitude 0, whose sign is moot.
+        let negative = fb.binary(B::Less, sign, zero);
+        let negated = fb.unary(naga::UnaryOperator::Negate, magnitude);
+        Ok(fb.select(negative, negated, magnitude))
+    }
+}
+
+impl Emitter {
+    /// `condition ? accept : reject` for whole values of `ty`, where
+    /// `condition` is one scalar bool.
+    fn select_all(
+        &mut self,
+        condition: Handle<naga::Expression>,
+        accept: Handle<naga::Expression>,
+        reject: Handle<naga::Expression>,
+        ty: &Type,
+    ) -> Handle<naga::Expression> {
+        let condition = match ty {
+            Type::Vector(_, n) => self.add(naga::Expression::Splat {
+                size: vector_size(*n).expect("geometric vectors have 2-4 lanes"),
+                value: condition,
+            }),
+            _ => condition,
+        };
+        self.select(condition, accept, reject)
+    }
+}
+
+/// `any` or `all` (`fun`) of a bool value of `ty`'s shape; a scalar is
+/// its own answer.
+fn lanes(
+    fb: &mut Emitter,
+    fun: naga::RelationalFunction,
+    value: Handle<naga::Expression>,
+    ty: &Type,
+) -> Handle<naga::Expression> {
+    match ty {
+        Type::Vector(..) => fb.add(naga::Expression::Relational {
+            fun,
+            argument: value,
+        }),
+        _ => value,
+    }
+}
+
+/// +inf of the scalar type `ty`, from its bits (naga takes no infinite
+/// literals).
+fn infinity(fb: &mut Emitter, ty: &Type) -> Handle<naga::Expression> {
+    let bits = match ty.element() {
+        Some(Scalar::Double) => naga::Literal::U64(0x7ff0_0000_0000_0000),
+        _ => naga::Literal::U32(0x7f80_0000),
+    };
+    let bits = fb.add(naga::Expression::Literal(bits));
+    fb.add(naga::Expression::As {
+        expr: bits,
+        kind: naga::ScalarKind::Float,
+        convert: None,
+    })
+}
+
+/// The scalar type of `ty`'s elements.
+fn scalar_of(ty: &Type) -> Type {
+    Type::Scalar(ty.element().unwrap_or(Scalar::Float))
+}

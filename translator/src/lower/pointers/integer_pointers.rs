@@ -1,0 +1,75 @@
+//! Integers converted to pointers. A pointer here has no address, only a
+//! root and an index (see `chosen.rs`), so an integer cannot in general
+//! become one. Two kinds can: `0`, the null pointer (see `expr`), and an
+//! integer computed from a pointer by adding or subtracting byte counts,
+//! `(T *)((uintptr_t)p + n)`, which is `p` moved by `n` bytes and seen as
+//! pointing at `T`. The computation may go through integer variables that
+//! keep their initializer's value (`uintptr_t a = (uintptr_t)p;` then
+//! `(T *)(a + n)`): the conversion then evaluates the initializer again,
+//! which gives the same pointer because nothing it reads can have changed
+//! (the analysis finds them, see [`crate::analysis::definitions`]). Any
+//! other integer is a build error naming the construct.
+
+use crate::analysis::provenance::{byte_offsets, ByteOffset};
+use crate::diagnostic::Location;
+use crate::hir::ExprId;
+use crate::lower::builder::{LResult, ModuleBuilder};
+use crate::lower::function::FnBuilder;
+use crate::lower::pointers::PointerValue;
+use crate::types::Type;
+use naga::Handle;
+
+impl ModuleBuilder<'_> {
+    /// `(ty)x` for an integer `x` and a pointer type `ty`, `x` not 0.
+    pub(in crate::lower) fn integer_to_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        x: ExprId,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<PointerValue> {
+        let kept = self.analysis.function(fb.hir).map(|f| &f.kept_values);
+        let origin = kept.and_then(|kept| byte_offsets(fb.source, kept, x));
+        let Some((origin, offsets)) = origin else {
+            return Err(self.error(
+                location,
+                "converting an integer to a pointer is not supported by this translator: pointers have no addresses here, so only 0 and an integer computed from a pointer by adding or subtracting byte counts, as in '(T *)((uintptr_t)p + n)', can become one (through variables that keep their initializer's value)",
+            ));
+        };
+        let pointee = |t: &Type| self.pointee(t).map_or(Type::Void, |p| p.ty);
+        let (from, to) = (pointee(&fb.expr(origin).ty), pointee(ty));
+        let p = self.pointer(fb, origin)?;
+        let p = self.cast_pointer(fb, p, &from, &to, location)?;
+        if offsets.is_empty() {
+            return Ok(p);
+        }
+        // Byte counts are signed (a negative one moves back); the sum wraps
+        // as 32-bit addresses do.
+        let mut total: Option<Handle<naga::Expression>> = None;
+        for ByteOffset { subtract, bytes } in offsets {
+            let bytes_ty = fb.expr(bytes).ty;
+            let value = self.plain(fb, bytes)?;
+            let value = self.convert(fb, value, &bytes_ty, &Type::INT, location)?;
+            total = Some(match (total, subtract) {
+                (Some(sum), false) => fb.binary(naga::BinaryOperator::Add, sum, value),
+                (Some(sum), true) => fb.binary(naga::BinaryOperator::Subtract, sum, value),
+                (None, false) => value,
+                (None, true) => fb.unary(naga::UnaryOperator::Negate, value),
+            });
+        }
+        let size = match to {
+            Type::Void => 1,
+            ref t => self.type_size(t).unwrap_or(1),
+        };
+        let size = fb.add(naga::Expression::Literal(naga::Literal::I32(size as i32)));
+        let total = total.expect("at least one offset");
+        let elements = fb.binary(naga::BinaryOperator::Divide, total, size);
+        let elements = fb.add(naga::Expression::As {
+            expr: elements,
+            kind: naga::ScalarKind::Uint,
+            convert: None,
+        });
+        let index = fb.binary(naga::BinaryOperator::Add, p.index, elements);
+        Ok(p.at(index))
+    }
+}

@@ -1,0 +1,180 @@
+//! The pointer model. naga has no pointer values, so an OpenCL pointer
+//! is lowered to a *root* (a buffer argument, a `__local` array, a private
+//! variable, or one of several roots chosen at run time) plus an element
+//! index. The analysis finds each pointer's roots before emission
+//! ([`crate::analysis::provenance`]); this folder turns them into naga
+//! variables, places, loads and stores:
+//!
+//! - `places.rs`: lvalues as [`Place`]s;
+//! - `access.rs`: loads and stores through them;
+//! - `narrow.rs`: `char`/`short` buffers held as 32-bit words;
+//! - `vectors.rs`: `vloadn`/`vstoren` and the `half` forms;
+//! - `values.rs` and `variables.rs`: pointer values and pointer variables;
+//! - `views.rs`, `cast_memory.rs`, `integer_pointers.rs`,
+//!   `program_pointers.rs`: pointers cast to other types, integers and
+//!   program-scope pointers;
+//! - `chosen.rs` and `roots.rs`: roots chosen at run time and the roots the
+//!   analysis names.
+
+mod access;
+pub(in crate::lower) mod cast_memory;
+pub(in crate::lower) mod chosen;
+mod integer_pointers;
+mod narrow;
+pub(in crate::lower) mod places;
+pub(in crate::lower) mod program_pointers;
+mod roots;
+mod values;
+mod variables;
+mod vectors;
+pub(in crate::lower) mod views;
+
+use crate::hir::LocalId;
+use crate::lower::records;
+use crate::types::{Scalar, Type};
+use naga::Handle;
+
+/// Where a pointer points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(in crate::lower) enum Root {
+    /// A global variable holding an array: a buffer argument (`array<T>`
+    /// in storage space) or a `__local` array (workgroup space).
+    Global(Handle<naga::GlobalVariable>),
+    /// A private array or scalar variable of the current function.
+    Private(Handle<naga::LocalVariable>, bool),
+    /// A `__local`, `__constant` or private object seen through a pointer
+    /// cast to another type: an index into `ModuleBuilder::cast_bases`
+    /// (see `cast_memory.rs`).
+    Cast(usize),
+    /// Inside a helper, the caller's private variable that a pointer
+    /// parameter points into: naga argument `arg` is a function-space
+    /// pointer to it (of naga type `ty`, an array or not). `identity` is
+    /// the variable's object identity in the caller (see `chosen.rs`).
+    Argument {
+        arg: u32,
+        ty: Handle<naga::Type>,
+        array: bool,
+        identity: u32,
+    },
+    /// The null pointer (`0`, `NULL`): nothing to point into. Reading
+    /// through it gives zero and writing does nothing (C leaves both
+    /// undefined); it compares unequal to every other pointer.
+    Null,
+}
+
+/// What a pointer value points into: one root known at compile time, or
+/// one of several chosen at run time (see `chosen.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(in crate::lower) enum Target {
+    Fixed(Root),
+    Chosen(Choice),
+}
+
+/// A root chosen at run time: `which` (a `u32`) indexes the root set `set`
+/// (an index into `ModuleBuilder::root_sets`).
+#[derive(Clone, Copy, Debug)]
+pub(in crate::lower) struct Choice {
+    pub(in crate::lower) set: usize,
+    pub(in crate::lower) which: Handle<naga::Expression>,
+}
+
+/// A pointer value: what it points into and an element index (`u32`,
+/// wrapping) counting elements of its pointee type.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::lower) struct PointerValue {
+    pub(in crate::lower) target: Target,
+    pub(in crate::lower) index: Handle<naga::Expression>,
+}
+
+impl PointerValue {
+    pub(in crate::lower) fn fixed(root: Root, index: Handle<naga::Expression>) -> Self {
+        PointerValue {
+            target: Target::Fixed(root),
+            index,
+        }
+    }
+
+    /// The same target at another index.
+    pub(in crate::lower) fn at(self, index: Handle<naga::Expression>) -> Self {
+        PointerValue { index, ..self }
+    }
+}
+
+/// A place that can be loaded from or stored to.
+#[derive(Clone)]
+pub(in crate::lower) enum Place {
+    Memory(Handle<naga::Expression>),
+    /// Element `index` of a word-viewed buffer of `char`/`short` values or
+    /// vectors.
+    Narrow {
+        global: Handle<naga::GlobalVariable>,
+        index: Handle<naga::Expression>,
+        element: NarrowElement,
+    },
+    /// Lanes of an element of a word-viewed buffer of `char`/`short`
+    /// vectors: `first` is the scalar index of the element's lane 0.
+    NarrowLanes {
+        global: Handle<naga::GlobalVariable>,
+        first: Handle<naga::Expression>,
+        lanes: Vec<u8>,
+        scalar: Scalar,
+    },
+    /// A value in a byte image (see `records.rs`).
+    Bytes(records::BytePlace),
+    /// A `float`/`double` (`float`, a naga float scalar) in `__local`
+    /// memory held as integer words: `pointer` points at its word (see
+    /// `float_words.rs`).
+    FloatBits {
+        pointer: Handle<naga::Expression>,
+        float: naga::Scalar,
+    },
+    /// Lanes of the vector of the given type at a pointer.
+    Lanes(Handle<naga::Expression>, Vec<u8>, Type),
+    PointerVar(LocalId),
+    /// A program-scope pointer variable (see `program_globals.rs`): the
+    /// `u32` word of the block that holds it, and its pointee type.
+    BlockPointer {
+        word: Handle<naga::Expression>,
+        pointee: Type,
+    },
+    /// One of several places, by a root chosen at run time: `which`
+    /// indexes `candidates`; `ty` is the C type of the value there.
+    Chosen {
+        which: Handle<naga::Expression>,
+        candidates: Vec<Place>,
+        ty: Type,
+    },
+    /// What a null pointer points at: reads give a zero `ty`, writes are
+    /// dropped.
+    Null(Type),
+    /// Lanes of a value read from an object of another type through a
+    /// cast pointer (see `cast_memory.rs`): lane `l` is the `scalar` at
+    /// byte `byte + l * size` of cast base `base`.
+    Cast {
+        base: usize,
+        byte: Handle<naga::Expression>,
+        scalar: Scalar,
+        lanes: Vec<u8>,
+    },
+}
+
+/// The C element type of a word-viewed buffer: a `char`/`short` scalar
+/// (`width` 1) or vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::lower) struct NarrowElement {
+    pub(in crate::lower) scalar: Scalar,
+    pub(in crate::lower) width: u8,
+}
+
+impl NarrowElement {
+    /// Scalars per element in memory (a 3-vector occupies 4).
+    pub(in crate::lower) fn lanes(self) -> u32 {
+        u32::from(crate::types::storage_lanes(self.width))
+    }
+
+    /// Whether each element fills whole 32-bit words, so it can be stored
+    /// with plain word stores that touch no neighbour's bytes.
+    pub(in crate::lower) fn fills_words(self) -> bool {
+        (self.scalar.size() * self.lanes()).is_multiple_of(4)
+    }
+}

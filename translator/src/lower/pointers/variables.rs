@@ -1,0 +1,189 @@
+//! Variables and pointer variables: how a local is reached (its slot),
+//! a private variable passed to a helper, and pointer variables, which hold
+//! a root (fixed, or a position in a root set) and an index.
+
+use crate::diagnostic::Location;
+use crate::hir::{ExprId, ExprKind as H, LocalId};
+use crate::lower::builder::{Failed, LResult, ModuleBuilder};
+use crate::lower::function::{ChosenVar, FnBuilder, Slot};
+use crate::lower::pointers::{Choice, PointerValue, Root, Target};
+use naga::Handle;
+
+impl ModuleBuilder<'_> {
+    /// The naga variable of a non-pointer local. Slots are made from the
+    /// HIR types, which `check` made consistent with every use, so a
+    /// mismatch is a translator bug, reported rather than panicking.
+    pub(in crate::lower) fn variable_slot(
+        &mut self,
+        fb: &FnBuilder,
+        id: LocalId,
+    ) -> LResult<Handle<naga::LocalVariable>> {
+        match fb.slots.get(&id) {
+            Some(Slot::Variable(v)) => Ok(*v),
+            _ => Err(self.internal_error(fb, id)),
+        }
+    }
+
+    /// For a pointer into private memory passed as argument `arg` of a
+    /// helper call: the helper's root for it and the naga pointer to pass
+    /// (the variable, or this helper's own such argument). `None` for
+    /// other memory, which the helper reaches by itself. The root carries
+    /// the variable's identity, so helpers are specialised per variable
+    /// and compare pointers as the caller would.
+    pub(in crate::lower) fn private_argument(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+        arg: u32,
+        location: Location,
+    ) -> LResult<Option<(Root, Handle<naga::Expression>)>> {
+        Ok(Some(match root {
+            Root::Private(v, array) => {
+                let ty = fb.function.local_variables[v].ty;
+                let identity = self.object_identity(root);
+                let pointer = fb.add(naga::Expression::LocalVariable(v));
+                let root = Root::Argument {
+                    arg,
+                    ty,
+                    array,
+                    identity,
+                };
+                (root, pointer)
+            }
+            Root::Argument {
+                arg: own,
+                ty,
+                array,
+                identity,
+            } => {
+                let pointer = fb.add(naga::Expression::FunctionArgument(own));
+                let root = Root::Argument {
+                    arg,
+                    ty,
+                    array,
+                    identity,
+                };
+                (root, pointer)
+            }
+            Root::Cast(b)
+                if matches!(
+                    self.cast_bases[b].base,
+                    Root::Private(..) | Root::Argument { .. }
+                ) =>
+            {
+                return Err(self.error(
+                    location,
+                    "passing a pointer cast from another type of private memory to a function is not supported yet by this translator",
+                ));
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Where the array `array` (a variable) lives, as a pointer root.
+    pub(in crate::lower) fn array_root(&mut self, fb: &FnBuilder, array: ExprId) -> LResult<Root> {
+        let array = fb.expr(array);
+        match array.kind {
+            H::Local(id) => match fb.slots.get(&id) {
+                Some(Slot::Variable(v)) => Ok(Root::Private(*v, true)),
+                Some(Slot::Workgroup(g)) => Ok(Root::Global(*g)),
+                _ => Err(self.internal_error(fb, id)),
+            },
+            H::Global(id) => Ok(Root::Global(
+                self.program_global(id, array.span.location())?,
+            )),
+            H::Str(ref bytes) => Ok(Root::Global(self.string_literal_global(
+                bytes,
+                &array.ty,
+                array.span.location(),
+            )?)),
+            _ => Err(self.error(
+                array.span,
+                "only arrays in variables can be used as pointers for now",
+            )),
+        }
+    }
+
+    /// The root, index variable and root choice of a pointer local.
+    pub(in crate::lower) fn pointer_slot(
+        &mut self,
+        fb: &FnBuilder,
+        id: LocalId,
+    ) -> LResult<(Option<Root>, Handle<naga::LocalVariable>, Option<ChosenVar>)> {
+        match fb.slots.get(&id) {
+            Some(Slot::Pointer {
+                root,
+                index,
+                chosen,
+            }) => Ok((*root, *index, *chosen)),
+            _ => Err(self.internal_error(fb, id)),
+        }
+    }
+
+    pub(in crate::lower) fn internal_error(&mut self, fb: &FnBuilder, id: LocalId) -> Failed {
+        let local = fb.local(id);
+        let name = &self.program.names[local.name];
+        let message =
+            format!("internal compiler error: variable '{name}' has no storage of its type");
+        self.error(local.span, message)
+    }
+
+    pub(in crate::lower) fn load_pointer_var(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: LocalId,
+        location: Location,
+    ) -> LResult<PointerValue> {
+        let (root, index, chosen) = self.pointer_slot(fb, id)?;
+        let pointer = fb.add(naga::Expression::LocalVariable(index));
+        let index = fb.add(naga::Expression::Load { pointer });
+        let target = match (chosen, root) {
+            (Some(ChosenVar { set, which }), _) => {
+                let pointer = fb.add(naga::Expression::LocalVariable(which));
+                let which = fb.add(naga::Expression::Load { pointer });
+                Target::Chosen(Choice { set, which })
+            }
+            (None, Some(root)) => Target::Fixed(root),
+            (None, None) => {
+                return Err(self.error(
+                    location,
+                    "pointer variable is used before it is given a value",
+                ))
+            }
+        };
+        Ok(PointerValue { target, index })
+    }
+
+    /// Stores a pointer into pointer variable `id`, whose roots the
+    /// analysis gave it (see `roots.rs`): one, or several chosen at run
+    /// time by a position the store sets too.
+    pub(in crate::lower) fn store_pointer_var(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: LocalId,
+        value: PointerValue,
+        location: Location,
+    ) -> LResult<()> {
+        let (root, index, chosen) = self.pointer_slot(fb, id)?;
+        match (chosen, root, value.target) {
+            (Some(ChosenVar { set, which }), _, target) => {
+                let Some(position) = self.position_in(fb, target, set) else {
+                    return Err(self.missed_root(location));
+                };
+                let pointer = fb.add(naga::Expression::LocalVariable(which));
+                fb.push(naga::Statement::Store {
+                    pointer,
+                    value: position,
+                });
+            }
+            (None, Some(r), Target::Fixed(given)) if r == given => {}
+            _ => return Err(self.missed_root(location)),
+        }
+        let pointer = fb.add(naga::Expression::LocalVariable(index));
+        fb.push(naga::Statement::Store {
+            pointer,
+            value: value.index,
+        });
+        Ok(())
+    }
+}
