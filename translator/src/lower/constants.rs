@@ -9,7 +9,7 @@ use crate::lower::naga_types::{naga_scalar, vector_size};
 use crate::types::{Scalar, Type};
 use naga::Handle;
 
-pub(in crate::lower) fn literal(s: Scalar, bits: u64) -> naga::Literal {
+pub(super) fn literal(s: Scalar, bits: u64) -> naga::Literal {
     match naga_scalar(s) {
         naga::Scalar::BOOL => naga::Literal::Bool(bits != 0),
         naga::Scalar::I32 => naga::Literal::I32(crate::literal::sign_extend(bits, s) as i32),
@@ -24,7 +24,7 @@ pub(in crate::lower) fn literal(s: Scalar, bits: u64) -> naga::Literal {
 
 /// The literal of register type `scalar` with bits `v` (truncated to its
 /// width): a bit pattern, where [`literal`] makes a value of a C type.
-pub(in crate::lower) fn register_literal(scalar: naga::Scalar, v: u64) -> naga::Literal {
+pub(super) fn register_literal(scalar: naga::Scalar, v: u64) -> naga::Literal {
     match scalar {
         naga::Scalar::I32 => naga::Literal::I32(v as i32),
         naga::Scalar::I64 => naga::Literal::I64(v as i64),
@@ -33,7 +33,7 @@ pub(in crate::lower) fn register_literal(scalar: naga::Scalar, v: u64) -> naga::
     }
 }
 
-pub(in crate::lower) fn float_literal(s: Scalar, v: f64) -> naga::Literal {
+pub(super) fn float_literal(s: Scalar, v: f64) -> naga::Literal {
     match s {
         Scalar::Double => naga::Literal::F64(v),
         // Rounded to nearest even, as a C conversion of the value would.
@@ -43,7 +43,7 @@ pub(in crate::lower) fn float_literal(s: Scalar, v: f64) -> naga::Literal {
 }
 
 impl ModuleBuilder<'_> {
-    pub(in crate::lower) fn zero(
+    pub(super) fn zero(
         &mut self,
         fb: &mut FnBuilder,
         ty: &Type,
@@ -53,7 +53,7 @@ impl ModuleBuilder<'_> {
         Ok(fb.add(naga::Expression::ZeroValue(t)))
     }
 
-    pub(in crate::lower) fn constant(
+    pub(super) fn constant(
         &mut self,
         fb: &mut FnBuilder,
         ty: &Type,
@@ -66,7 +66,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// The float constant `v` of the element type of `ty`, splat to it.
-    pub(in crate::lower) fn float_constant(
+    pub(super) fn float_constant(
         &mut self,
         fb: &mut FnBuilder,
         ty: &Type,
@@ -78,7 +78,7 @@ impl ModuleBuilder<'_> {
         self.splat_to(fb, lit, ty, location)
     }
 
-    pub(in crate::lower) fn splat_to(
+    pub(super) fn splat_to(
         &mut self,
         fb: &mut FnBuilder,
         scalar: Handle<naga::Expression>,

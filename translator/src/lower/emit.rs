@@ -4,10 +4,10 @@
 
 use naga::{Handle, Span};
 
-pub(in crate::lower) struct Emitter {
-    pub(in crate::lower) function: naga::Function,
+pub(super) struct Emitter {
+    pub(super) function: naga::Function,
     /// Open blocks, innermost last.
-    pub(in crate::lower) blocks: Vec<naga::Block>,
+    pub(super) blocks: Vec<naga::Block>,
 }
 
 impl Default for Emitter {
@@ -22,7 +22,7 @@ impl Default for Emitter {
 impl Emitter {
     /// Appends an expression; those that need it are emitted at once in the
     /// current block, so evaluation order follows the source.
-    pub(in crate::lower) fn add(&mut self, e: naga::Expression) -> Handle<naga::Expression> {
+    pub(super) fn add(&mut self, e: naga::Expression) -> Handle<naga::Expression> {
         let needs_emit = !e.needs_pre_emit() && !matches!(e, naga::Expression::CallResult(_));
         let start = self.function.expressions.len();
         let h = self.function.expressions.append(e, Span::UNDEFINED);
@@ -44,7 +44,7 @@ impl Emitter {
         h
     }
 
-    pub(in crate::lower) fn binary(
+    pub(super) fn binary(
         &mut self,
         op: naga::BinaryOperator,
         left: Handle<naga::Expression>,
@@ -53,7 +53,7 @@ impl Emitter {
         self.add(naga::Expression::Binary { op, left, right })
     }
 
-    pub(in crate::lower) fn select(
+    pub(super) fn select(
         &mut self,
         condition: Handle<naga::Expression>,
         accept: Handle<naga::Expression>,
@@ -67,7 +67,7 @@ impl Emitter {
     }
 
     /// A one- or two-argument math function.
-    pub(in crate::lower) fn math(
+    pub(super) fn math(
         &mut self,
         fun: naga::MathFunction,
         arg: Handle<naga::Expression>,
@@ -82,7 +82,7 @@ impl Emitter {
         })
     }
 
-    pub(in crate::lower) fn unary(
+    pub(super) fn unary(
         &mut self,
         op: naga::UnaryOperator,
         expr: Handle<naga::Expression>,
@@ -90,7 +90,7 @@ impl Emitter {
         self.add(naga::Expression::Unary { op, expr })
     }
 
-    pub(in crate::lower) fn push(&mut self, s: naga::Statement) {
+    pub(super) fn push(&mut self, s: naga::Statement) {
         self.blocks
             .last_mut()
             .expect("open block")
@@ -98,7 +98,7 @@ impl Emitter {
     }
 
     /// The function, its body the outermost block.
-    pub(in crate::lower) fn finish(mut self) -> naga::Function {
+    pub(super) fn finish(mut self) -> naga::Function {
         self.function.body = self.blocks.pop().expect("function body");
         self.function
     }

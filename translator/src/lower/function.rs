@@ -1,8 +1,7 @@
 //! One HIR function being lowered: the naga function it becomes, and
 //! how each of its locals is held.
 
-use crate::hir;
-use crate::hir::{ExprId, ExprKind as H, FunctionId, LocalId, StmtId};
+use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId, StmtId};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::Operand;
 use crate::lower::pointers::Root;
@@ -13,22 +12,22 @@ use std::collections::HashMap;
 /// One HIR function being lowered: the naga function it becomes (which it
 /// dereferences to, for emitting), and what the lowering keeps of the HIR
 /// function's locals and pointers meanwhile.
-pub(in crate::lower) struct FnBuilder<'a> {
-    pub(in crate::lower) emit: Emitter,
+pub(super) struct FnBuilder<'a> {
+    pub(super) emit: Emitter,
     /// The HIR function it is lowered from.
-    pub(in crate::lower) source: &'a hir::Function,
-    pub(in crate::lower) slots: HashMap<LocalId, Slot>,
+    pub(super) source: &'a hir::Function,
+    pub(super) slots: HashMap<LocalId, Slot>,
     /// For each pointer parameter: the root this specialisation (or, for
     /// a kernel, the launch) gives it.
-    pub(in crate::lower) param_roots: HashMap<LocalId, Root>,
+    pub(super) param_roots: HashMap<LocalId, Root>,
     /// The roots a returned pointer may have.
-    pub(in crate::lower) return_roots: Vec<Root>,
-    pub(in crate::lower) hir: FunctionId,
+    pub(super) return_roots: Vec<Root>,
+    pub(super) hir: FunctionId,
 }
 
 /// How a HIR local is held in naga.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::lower) enum Slot {
+pub(super) enum Slot {
     Variable(Handle<naga::LocalVariable>),
     /// A `__local` variable of a kernel: a workgroup-space global.
     Workgroup(Handle<naga::GlobalVariable>),
@@ -46,13 +45,13 @@ pub(in crate::lower) enum Slot {
 /// (an index into `ModuleBuilder::root_sets`) and the `u32` variable
 /// holding its position in the set.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::lower) struct ChosenVar {
-    pub(in crate::lower) set: usize,
-    pub(in crate::lower) which: Handle<naga::LocalVariable>,
+pub(super) struct ChosenVar {
+    pub(super) set: usize,
+    pub(super) which: Handle<naga::LocalVariable>,
 }
 
 impl<'a> FnBuilder<'a> {
-    pub(in crate::lower) fn new(program: &'a hir::Program, hir: FunctionId) -> Self {
+    pub(super) fn new(program: &'a hir::Program, hir: FunctionId) -> Self {
         FnBuilder {
             emit: Emitter::default(),
             source: &program.functions[hir],
@@ -64,21 +63,21 @@ impl<'a> FnBuilder<'a> {
     }
 
     /// A HIR expression of the function being lowered.
-    pub(in crate::lower) fn expr(&self, e: ExprId) -> &'a hir::Expr {
+    pub(super) fn expr(&self, e: ExprId) -> &'a hir::Expr {
         &self.source.exprs[e]
     }
 
-    pub(in crate::lower) fn stmt(&self, s: StmtId) -> &'a hir::Stmt {
+    pub(super) fn stmt(&self, s: StmtId) -> &'a hir::Stmt {
         &self.source.stmts[s]
     }
 
-    pub(in crate::lower) fn local(&self, l: LocalId) -> &'a hir::Local {
+    pub(super) fn local(&self, l: LocalId) -> &'a hir::Local {
         &self.source.locals[l]
     }
 
     /// The C type of an operand that is not a made-up pointer (those are
     /// asked for their [`Self::pointee`]).
-    pub(in crate::lower) fn ty(&self, operand: Operand) -> Type {
+    pub(super) fn ty(&self, operand: Operand) -> Type {
         match operand {
             Operand::Expr(e) => self.expr(e).ty,
             Operand::Value(_, ty) | Operand::Int(_, ty) => ty,
@@ -87,11 +86,7 @@ impl<'a> FnBuilder<'a> {
     }
 
     /// What a pointer operand points to.
-    pub(in crate::lower) fn pointee(
-        &self,
-        operand: Operand,
-        types: &crate::types::Types,
-    ) -> Option<Pointee> {
+    pub(super) fn pointee(&self, operand: Operand, types: &crate::types::Types) -> Option<Pointee> {
         match operand {
             Operand::Pointer(_, pointee) => Some(pointee),
             op => types.pointee(self.ty(op)).copied(),
@@ -99,7 +94,7 @@ impl<'a> FnBuilder<'a> {
     }
 
     /// The bits of an operand that is an integer constant.
-    pub(in crate::lower) fn int_constant(&self, operand: Operand) -> Option<u64> {
+    pub(super) fn int_constant(&self, operand: Operand) -> Option<u64> {
         match operand {
             Operand::Int(bits, _) => Some(bits),
             Operand::Expr(e) => match self.expr(e).kind {
@@ -111,14 +106,14 @@ impl<'a> FnBuilder<'a> {
     }
 
     /// The HIR expression an operand is, if it is one.
-    pub(in crate::lower) fn hir(&self, operand: Operand) -> Option<&'a hir::Expr> {
+    pub(super) fn hir(&self, operand: Operand) -> Option<&'a hir::Expr> {
         match operand {
             Operand::Expr(e) => Some(self.expr(e)),
             _ => None,
         }
     }
 
-    pub(in crate::lower) fn finish(self) -> naga::Function {
+    pub(super) fn finish(self) -> naga::Function {
         self.emit.finish()
     }
 }

@@ -5,7 +5,7 @@
 use crate::analysis::provenance::Origin;
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
-use crate::hir::{ExprId, FunctionId};
+use crate::hir::{ExprId, FunctionId, LocalId};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::Value;
@@ -13,8 +13,31 @@ use crate::lower::function::{ChosenVar, FnBuilder, Slot};
 use crate::lower::pointers::{PointerValue, Root, Target};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
+use std::collections::HashMap;
 
-pub(in crate::lower) enum ArgSource {
+/// The functions made so far.
+#[derive(Default)]
+pub(super) struct Functions {
+    /// Each helper's specialisation per combination of argument roots.
+    specialisations: HashMap<(FunctionId, Vec<Option<Root>>), Handle<naga::Function>>,
+    /// Functions being lowered, to reject recursion (OpenCL C 6.9.m).
+    in_progress: Vec<FunctionId>,
+    /// The roots (in the callee's terms) of the pointers helpers return.
+    returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,
+    /// The workgroup globals of `__local` variables declared in kernels.
+    workgroup_locals: HashMap<(FunctionId, LocalId), Handle<naga::GlobalVariable>>,
+}
+
+impl Functions {
+    /// The roots the pointers returned by `function` may have.
+    pub(super) fn returned_roots(&self, function: Handle<naga::Function>) -> &[Root] {
+        self.returned_roots
+            .get(&function)
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
+pub(super) enum ArgSource {
     Buffer(Handle<naga::GlobalVariable>),
     PushConstant(u32),
     /// A `char`/`short` scalar or vector argument: each lane `bit` bits
@@ -28,7 +51,7 @@ pub(in crate::lower) enum ArgSource {
 impl ModuleBuilder<'_> {
     /// Creates a naga local for every HIR local, and gives each pointer
     /// variable the roots it may hold (see `roots.rs`).
-    pub(in crate::lower) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
+    pub(super) fn declare_locals(&mut self, fb: &mut FnBuilder) -> LResult<()> {
         let f = fb.source;
         let word_locals = self
             .kernel_facts
@@ -52,16 +75,17 @@ impl ModuleBuilder<'_> {
                     index: u32_local(fb, format!("{}_index", self.name(local.name))),
                     chosen: None,
                 },
-                // Made once per kernel: a function lowered again (see
-                // `chosen.rs`) must find the same roots.
+                // Made once per module: a kernel called from another is
+                // lowered once per specialisation, and its `__local`
+                // variables are per work-group, not per call.
                 _ if local.space == AddressSpace::Local
-                    && self.workgroup_locals.contains_key(&(fb.hir, id)) =>
+                    && self.functions.workgroup_locals.contains_key(&(fb.hir, id)) =>
                 {
-                    Slot::Workgroup(self.workgroup_locals[&(fb.hir, id)])
+                    Slot::Workgroup(self.functions.workgroup_locals[&(fb.hir, id)])
                 }
                 ty if local.space == AddressSpace::Local => {
                     // Held as a byte image when its address is cast to a
-                    // narrower pointee (`word_locals.rs`), else as integer
+                    // narrower pointee (`KernelFacts::word_locals`), else as integer
                     // words when atomics need it (`float_words.rs`).
                     let object = Origin::Local(id);
                     let words = word_locals.is_some_and(|w| w.contains(&id));
@@ -82,11 +106,11 @@ impl ModuleBuilder<'_> {
                         Span::UNDEFINED,
                     );
                     if words {
-                        self.word_locals.insert(global);
+                        self.memory.hold_as_words(global);
                     } else {
                         self.holds_words(&object, ty, global);
                     }
-                    self.workgroup_locals.insert((fb.hir, id), global);
+                    self.functions.workgroup_locals.insert((fb.hir, id), global);
                     Slot::Workgroup(global)
                 }
                 // A kernel's `__constant` variable is read-only and
@@ -104,7 +128,7 @@ impl ModuleBuilder<'_> {
                     ))
                 }
             };
-            let words = matches!(slot, Slot::Workgroup(g) if self.word_locals.contains(&g));
+            let words = matches!(slot, Slot::Workgroup(g) if self.memory.held_as_words(g));
             if words || self.is_image(&local.ty) {
                 // Pointers into the variable count its elements (itself
                 // for a non-array).
@@ -152,13 +176,13 @@ impl ModuleBuilder<'_> {
     }
 
     /// A helper function specialised for the roots of its pointer arguments.
-    pub(in crate::lower) fn helper(
+    pub(super) fn helper(
         &mut self,
         id: FunctionId,
         roots: Vec<Option<Root>>,
         location: Location,
     ) -> LResult<Handle<naga::Function>> {
-        if let Some(&h) = self.specialisations.get(&(id, roots.clone())) {
+        if let Some(&h) = self.functions.specialisations.get(&(id, roots.clone())) {
             return Ok(h);
         }
         if !self.program.functions[id].defined {
@@ -168,12 +192,12 @@ impl ModuleBuilder<'_> {
                 format!("function '{name}' is declared but never defined"),
             ));
         }
-        if self.in_progress.contains(&id) {
+        if self.functions.in_progress.contains(&id) {
             return Err(self.error(location, "recursion is not allowed in OpenCL C"));
         }
-        self.in_progress.push(id);
+        self.functions.in_progress.push(id);
         let built = self.helper_function(id, &roots);
-        self.in_progress.pop();
+        self.functions.in_progress.pop();
         let (mut function, returned) = built?;
         if let Some(result) = &function.result {
             // C lets control reach the end of a non-void function; give
@@ -189,14 +213,14 @@ impl ModuleBuilder<'_> {
             }
         }
         let h = self.module.functions.append(function, Span::UNDEFINED);
-        self.specialisations.insert((id, roots), h);
-        self.returned_roots.insert(h, returned);
+        self.functions.specialisations.insert((id, roots), h);
+        self.functions.returned_roots.insert(h, returned);
         Ok(h)
     }
 
     /// Helper `id` specialised for `roots`, and the roots its returned
     /// pointers may have.
-    pub(in crate::lower) fn helper_function(
+    fn helper_function(
         &mut self,
         id: FunctionId,
         roots: &[Option<Root>],
@@ -266,7 +290,7 @@ impl ModuleBuilder<'_> {
         Ok((fb.finish(), returns))
     }
 
-    pub(in crate::lower) fn call(
+    pub(super) fn call(
         &mut self,
         fb: &mut FnBuilder,
         id: FunctionId,
@@ -290,7 +314,7 @@ impl ModuleBuilder<'_> {
     /// Calls helper `id` with evaluated arguments. A pointer chosen at run
     /// time picks, by a switch, the call of the helper specialised for
     /// each of its roots.
-    pub(in crate::lower) fn call_values(
+    pub(super) fn call_values(
         &mut self,
         fb: &mut FnBuilder,
         id: FunctionId,

@@ -3,10 +3,7 @@
 
 /// `job` of each of `items`, in order, run on as many threads as there
 /// are cores and items (the calling thread one of them).
-pub(in crate::lower) fn in_parallel<T: Sync, R: Send>(
-    items: &[T],
-    job: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
+pub(super) fn in_parallel<T: Sync, R: Send>(items: &[T], job: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = items.len().min(crate::cores::available());
     if threads <= 1 {
         return items.iter().map(job).collect();

@@ -32,8 +32,7 @@ mod statements;
 
 use crate::caps::DeviceCaps;
 use crate::diagnostic::Diagnostics;
-use crate::hir;
-use crate::hir::FunctionId;
+use crate::hir::{self, FunctionId};
 use crate::lower::builder::ModuleBuilder;
 use crate::lower::interface::program_globals;
 use crate::lower::jobs::in_parallel;

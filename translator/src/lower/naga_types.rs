@@ -8,7 +8,7 @@ use crate::lower::expressions::wide;
 use crate::types::{Record, Scalar, Type};
 use naga::{Handle, Span};
 
-pub(in crate::lower) fn naga_scalar(s: Scalar) -> naga::Scalar {
+pub(super) fn naga_scalar(s: Scalar) -> naga::Scalar {
     match s {
         Scalar::Bool => naga::Scalar::BOOL,
         Scalar::Char | Scalar::Short | Scalar::Int => naga::Scalar::I32,
@@ -21,7 +21,7 @@ pub(in crate::lower) fn naga_scalar(s: Scalar) -> naga::Scalar {
     }
 }
 
-pub(in crate::lower) fn vector_size(n: u8) -> Option<naga::VectorSize> {
+pub(super) fn vector_size(n: u8) -> Option<naga::VectorSize> {
     match n {
         2 => Some(naga::VectorSize::Bi),
         3 => Some(naga::VectorSize::Tri),
@@ -31,14 +31,14 @@ pub(in crate::lower) fn vector_size(n: u8) -> Option<naga::VectorSize> {
 }
 
 impl ModuleBuilder<'_> {
-    pub(in crate::lower) fn add_type(&mut self, inner: naga::TypeInner) -> Handle<naga::Type> {
+    pub(super) fn add_type(&mut self, inner: naga::TypeInner) -> Handle<naga::Type> {
         self.module
             .types
             .insert(naga::Type { name: None, inner }, Span::UNDEFINED)
     }
 
     /// The naga type of a value of `ty` held in a register.
-    pub(in crate::lower) fn value_type(
+    pub(super) fn value_type(
         &mut self,
         ty: &Type,
         location: Location,
@@ -93,7 +93,7 @@ impl ModuleBuilder<'_> {
     /// layout engine), so it can live in buffers shared with the host.
     /// Unions and structs with members narrower than 32 bits are byte
     /// images instead (see `records.rs`) and do not come here.
-    pub(in crate::lower) fn record_type(
+    fn record_type(
         &mut self,
         r: Handle<Record>,
         location: Location,
@@ -124,11 +124,7 @@ impl ModuleBuilder<'_> {
 
     /// The naga type of `ty` where its bytes are the host's (struct
     /// members, buffer elements): no 32-bit lanes for narrow types.
-    pub(in crate::lower) fn memory_type(
-        &mut self,
-        ty: &Type,
-        location: Location,
-    ) -> LResult<Handle<naga::Type>> {
+    fn memory_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
         match ty {
             Type::Scalar(s) | Type::Vector(s, _) if s.size() < 4 => Err(self.error(
                 location,
@@ -155,11 +151,7 @@ impl ModuleBuilder<'_> {
 
     /// The stride of `ty` in private or workgroup arrays, which no host
     /// sees: `char`/`short` values live in 32-bit lanes there.
-    pub(in crate::lower) fn storage_stride(
-        &mut self,
-        ty: &Type,
-        location: Location,
-    ) -> LResult<u32> {
+    pub(super) fn storage_stride(&mut self, ty: &Type, location: Location) -> LResult<u32> {
         let widened = |s: Scalar| u32::from(naga_scalar(s).width);
         match ty {
             Type::Scalar(s) => Ok(widened(*s)),
@@ -174,7 +166,7 @@ impl ModuleBuilder<'_> {
     /// The element type of a buffer argument: only types whose memory layout
     /// naga can express directly (32/64-bit scalars and 2/3/4-vectors of
     /// them) for now; narrower types need the word view.
-    pub(in crate::lower) fn buffer_element_type(
+    pub(super) fn buffer_element_type(
         &mut self,
         ty: &Type,
         location: Location,
@@ -208,18 +200,18 @@ impl ModuleBuilder<'_> {
         self.value_type(ty, location)
     }
 
-    pub(in crate::lower) fn u32_type(&mut self) -> Handle<naga::Type> {
+    pub(super) fn u32_type(&mut self) -> Handle<naga::Type> {
         self.add_type(naga::TypeInner::Scalar(naga::Scalar::U32))
     }
 
-    pub(in crate::lower) fn uvec3_type(&mut self) -> Handle<naga::Type> {
+    pub(super) fn uvec3_type(&mut self) -> Handle<naga::Type> {
         self.add_type(naga::TypeInner::Vector {
             size: naga::VectorSize::Tri,
             scalar: naga::Scalar::U32,
         })
     }
 
-    pub(in crate::lower) fn private_global(
+    pub(super) fn private_global(
         &mut self,
         name: &str,
         ty: Handle<naga::Type>,

@@ -16,8 +16,7 @@
 
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
-use crate::hir;
-use crate::hir::{ExprId, ExprKind as H};
+use crate::hir::{self, ExprId, ExprKind as H};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::Value;
@@ -28,11 +27,29 @@ use crate::printf::{
     pad_string, parse_format, FormatPiece, PrintfFormat, PrintfScalar, PrintfValue,
     MAX_STRING_BYTES,
 };
+use crate::reflect::PrintfReflection;
 use crate::types::{Scalar, Type};
 use naga::{BinaryOperator as B, Handle, Span};
 
+/// The printf state: the buffer, made by the kernel's first `printf`.
+#[derive(Default)]
+pub(super) struct Printf {
+    buffer: Option<PrintfBuffer>,
+}
+
+impl Printf {
+    /// What the runtime needs to read the buffer back, if the kernel
+    /// calls `printf`.
+    pub(super) fn reflection(&mut self) -> Option<PrintfReflection> {
+        self.buffer.take().map(|p| PrintfReflection {
+            binding: p.binding,
+            formats: p.formats,
+        })
+    }
+}
+
 /// The kernel's printf buffer, seen as an atomic counter and as words.
-pub(in crate::lower) struct PrintfBuffer {
+struct PrintfBuffer {
     pub binding: u32,
     counter: Handle<naga::GlobalVariable>,
     words: Handle<naga::GlobalVariable>,
@@ -71,7 +88,7 @@ enum RecordPart {
 }
 
 impl ModuleBuilder<'_> {
-    pub(in crate::lower) fn printf(
+    pub(super) fn printf(
         &mut self,
         fb: &mut FnBuilder,
         args: &[ExprId],
@@ -622,9 +639,8 @@ impl ModuleBuilder<'_> {
     /// past the kernel's others, seen as `atomic<u32>` (the counter) and as
     /// `u32` words.
     fn printf_buffer(&mut self) -> &mut PrintfBuffer {
-        if self.printf.is_none() {
-            let binding = self.next_binding;
-            self.next_binding += 1;
+        if self.printf.buffer.is_none() {
+            let binding = self.interface.take_binding();
             let u32_ty = self.u32_type();
             let atomic = self.add_type(naga::TypeInner::Atomic(naga::Scalar::U32));
             let mut view = |name: &str, base: Handle<naga::Type>| {
@@ -649,14 +665,14 @@ impl ModuleBuilder<'_> {
             };
             let counter = view("printf_counter", atomic);
             let words = view("printf_words", u32_ty);
-            self.printf = Some(PrintfBuffer {
+            self.printf.buffer = Some(PrintfBuffer {
                 binding,
                 counter,
                 words,
                 formats: Vec::new(),
             });
         }
-        self.printf.as_mut().expect("made above")
+        self.printf.buffer.as_mut().expect("made above")
     }
 }
 

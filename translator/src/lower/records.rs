@@ -33,10 +33,21 @@ use crate::lower::naga_types::naga_scalar;
 use crate::lower::pointers::{Place, Root};
 use crate::types::{Record, Scalar, Type, Types};
 use naga::Handle;
+use std::collections::HashMap;
+
+/// The records' state: which roots hold byte images.
+#[derive(Default)]
+pub(super) struct Images {
+    /// Roots whose elements are records held as byte images, with the
+    /// element type; a private root (and a helper's argument root, the
+    /// caller's private image) is keyed by its function too, as local
+    /// variable handles are per function.
+    roots: HashMap<(Option<FunctionId>, Root), Type>,
+}
 
 /// A value of `ty` at byte `offset` of a word array.
 #[derive(Clone, Debug)]
-pub(in crate::lower) struct BytePlace {
+pub(super) struct BytePlace {
     /// A pointer to the word array (`array<u32, N>`, or a buffer's
     /// `array<u32>`).
     words: Handle<naga::Expression>,
@@ -85,7 +96,7 @@ fn u32_literal(fb: &mut Emitter, v: u32) -> Handle<naga::Expression> {
 
 impl ModuleBuilder<'_> {
     /// Whether values of `ty` are held as byte images.
-    pub(in crate::lower) fn is_image(&self, ty: &Type) -> bool {
+    pub(super) fn is_image(&self, ty: &Type) -> bool {
         match ty {
             Type::Record(r) => {
                 let r = self.record(*r);
@@ -142,12 +153,12 @@ impl ModuleBuilder<'_> {
     }
 
     /// The number of words of the image of `ty`.
-    pub(in crate::lower) fn image_words(&self, ty: &Type) -> u32 {
+    pub(super) fn image_words(&self, ty: &Type) -> u32 {
         (self.byte_size(ty).div_ceil(4).max(1)) as u32
     }
 
     /// The naga type of images of `ty`: `array<u32, words>`.
-    pub(in crate::lower) fn image_type(&mut self, ty: &Type) -> Handle<naga::Type> {
+    pub(super) fn image_type(&mut self, ty: &Type) -> Handle<naga::Type> {
         let base = self.u32_type();
         let words =
             std::num::NonZeroU32::new(self.image_words(ty)).unwrap_or(std::num::NonZeroU32::MIN);
@@ -159,7 +170,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// The whole image at `words` (a variable of image type) as a place.
-    pub(in crate::lower) fn image_place(
+    pub(super) fn image_place(
         &mut self,
         fb: &mut FnBuilder,
         words: Handle<naga::Expression>,
@@ -179,37 +190,35 @@ impl ModuleBuilder<'_> {
 
     /// Notes that pointers to `root` (a private root of `function`) count
     /// elements of `elem`, held as byte images.
-    pub(in crate::lower) fn note_image_root(
+    pub(super) fn note_image_root(
         &mut self,
         function: Option<FunctionId>,
         root: Root,
         elem: &Type,
     ) {
-        self.image_roots
+        self.images
+            .roots
             .insert(image_root_key(function, root), *elem);
     }
 
     /// The element type of `root` (of `function`) when it holds byte
     /// images.
-    pub(in crate::lower) fn image_root_elem(
-        &self,
-        function: FunctionId,
-        root: Root,
-    ) -> Option<Type> {
-        self.image_roots
+    pub(super) fn image_root_elem(&self, function: FunctionId, root: Root) -> Option<Type> {
+        self.images
+            .roots
             .get(&image_root_key(Some(function), root))
             .cloned()
     }
 
     /// The place of element `index` of `root` when the root holds byte
     /// images.
-    pub(in crate::lower) fn image_element_place(
+    pub(super) fn image_element_place(
         &mut self,
         fb: &mut FnBuilder,
         root: Root,
         index: Handle<naga::Expression>,
     ) -> Option<Place> {
-        let elem = *self.image_roots.get(&image_root_key(Some(fb.hir), root))?;
+        let elem = *self.images.roots.get(&image_root_key(Some(fb.hir), root))?;
         let (words, shared) = match root {
             Root::Global(g) => {
                 let shared = match self.module.global_variables[g].space {
@@ -279,7 +288,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `base.field` where `base` is in an image.
-    pub(in crate::lower) fn image_member(
+    pub(super) fn image_member(
         &mut self,
         fb: &mut FnBuilder,
         bp: BytePlace,
@@ -300,7 +309,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `base[index]` where the array `base` is in an image.
-    pub(in crate::lower) fn image_index(
+    pub(super) fn image_index(
         &mut self,
         fb: &mut FnBuilder,
         bp: BytePlace,
@@ -315,7 +324,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// A swizzle of a vector in an image.
-    pub(in crate::lower) fn image_swizzle(&mut self, bp: BytePlace, lanes: &[u8]) -> Place {
+    pub(super) fn image_swizzle(&mut self, bp: BytePlace, lanes: &[u8]) -> Place {
         let lanes = match &bp.lanes {
             Some(outer) => lanes.iter().map(|&l| outer[usize::from(l)]).collect(),
             None => lanes.to_vec(),
@@ -328,7 +337,7 @@ impl ModuleBuilder<'_> {
 
     /// Lane `lane` (a run-time `u32` already kept inside the vector, or
     /// the swizzle's lane list) of a vector in an image.
-    pub(in crate::lower) fn image_lane(
+    pub(super) fn image_lane(
         &mut self,
         fb: &mut FnBuilder,
         bp: BytePlace,
@@ -362,7 +371,7 @@ impl ModuleBuilder<'_> {
 
     /// Sub-object `i` (member, element or lane) of an initializer's
     /// target in an image.
-    pub(in crate::lower) fn sub_place(
+    pub(super) fn sub_place(
         &mut self,
         fb: &mut FnBuilder,
         place: Place,
@@ -515,7 +524,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// The value of `ty` at `bp`.
-    pub(in crate::lower) fn load_bytes(
+    pub(super) fn load_bytes(
         &mut self,
         fb: &mut FnBuilder,
         bp: &BytePlace,
@@ -747,7 +756,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// Stores the register value `value` of `bp.ty` at `bp`.
-    pub(in crate::lower) fn store_bytes(
+    pub(super) fn store_bytes(
         &mut self,
         fb: &mut FnBuilder,
         bp: &BytePlace,

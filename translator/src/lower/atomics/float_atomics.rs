@@ -5,7 +5,7 @@
 //! Vulkan's float atomics (`shaderBufferFloat32AtomicAdd` and the min/max
 //! extension) are optional, cover only some operations and memories, and
 //! naga reaches only the 32-bit add in buffers; the integer view or words
-//! (see `atomics.rs`) work everywhere. Each loop reads the object, computes
+//! (see `atomics/mod.rs`) work everywhere. Each loop reads the object, computes
 //! the new value from the value read, and swaps it in only if the object
 //! still holds the bits read; otherwise it retries with the bits found.
 //! The value returned is the one the successful exchange replaced, so the
@@ -26,7 +26,7 @@ use naga::{Handle, Span};
 impl ModuleBuilder<'_> {
     /// The compare-exchange loop of `op` with the float `operand` on
     /// `target`, carrying `order` on each exchange; the value replaced.
-    pub(in crate::lower) fn float_fetch_modify(
+    pub(super) fn float_fetch_modify(
         &mut self,
         fb: &mut FnBuilder,
         op: C11AtomicOp,

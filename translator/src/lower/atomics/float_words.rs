@@ -22,6 +22,24 @@ use crate::lower::naga_types::naga_scalar;
 use crate::lower::pointers::Place;
 use crate::types::{Scalar, Type, Types};
 use naga::Handle;
+use std::collections::HashMap;
+
+/// The workgroup globals of `__local` `float`/`double` objects held as
+/// integer words for the atomics on them, with their C `float`/`double`.
+#[derive(Default)]
+pub(in crate::lower) struct FloatWords {
+    words: HashMap<Handle<naga::GlobalVariable>, Scalar>,
+}
+
+impl FloatWords {
+    /// The C floating type of `global`'s words, if it holds floats so.
+    pub(in crate::lower) fn float_of(
+        &self,
+        global: Handle<naga::GlobalVariable>,
+    ) -> Option<Scalar> {
+        self.words.get(&global).copied()
+    }
+}
 
 /// A `float` as a `uint` and a `double` as a `ulong`: the scalar an
 /// object held as words has in their place, of the same size.
@@ -60,7 +78,7 @@ impl ModuleBuilder<'_> {
     ) {
         let scalar = float_scalar(&self.program.types, ty);
         if let Some(s) = scalar.filter(|_| self.held_as_words(object)) {
-            self.float_words.insert(global, s);
+            self.float_words.words.insert(global, s);
         }
     }
 
@@ -99,13 +117,13 @@ impl ModuleBuilder<'_> {
     /// For an atomic on a `float`/`double` in workgroup variable `global`:
     /// `Ok` when the variable holds words, as the analysis arranges for
     /// every `__local` object such atomics reach.
-    pub(in crate::lower) fn require_words(
+    pub(super) fn require_words(
         &mut self,
         global: Handle<naga::GlobalVariable>,
         value_ty: &Type,
         location: Location,
     ) -> LResult<()> {
-        if self.float_words.contains_key(&global) {
+        if self.float_words.words.contains_key(&global) {
             return Ok(());
         }
         // Memory of the translator's own, or an object the analysis did
@@ -126,7 +144,7 @@ impl ModuleBuilder<'_> {
         global: Handle<naga::GlobalVariable>,
         pointer: Handle<naga::Expression>,
     ) -> Option<Place> {
-        let float = *self.float_words.get(&global)?;
+        let float = *self.float_words.words.get(&global)?;
         Some(Place::FloatBits {
             pointer,
             float: naga_scalar(float),

@@ -15,7 +15,7 @@
 //! `seq_cst`) over the memory it lives in (see [`AtomicOrder`]).
 
 mod float_atomics;
-pub(in crate::lower) mod float_words;
+pub(super) mod float_words;
 
 use crate::ast::AddressSpace;
 use crate::builtins::C11AtomicOp;
@@ -32,7 +32,7 @@ use naga::{Handle, Span};
 
 impl ModuleBuilder<'_> {
     /// The OpenCL 1.x `atomic_*`/`atom_*` functions.
-    pub(in crate::lower) fn atomic(
+    pub(super) fn atomic(
         &mut self,
         fb: &mut FnBuilder,
         op: crate::builtins::AtomicOp,
@@ -118,7 +118,7 @@ impl ModuleBuilder<'_> {
     /// The OpenCL 2.0 atomics on `atomic_*` objects, with the memory order
     /// and scope of the `_explicit` forms (sequentially consistent and
     /// device scope otherwise).
-    pub(in crate::lower) fn c11_atomic(
+    pub(super) fn c11_atomic(
         &mut self,
         fb: &mut FnBuilder,
         op: C11AtomicOp,
@@ -305,7 +305,7 @@ impl ModuleBuilder<'_> {
         if float {
             match p.target {
                 // A buffer: its integer view.
-                Target::Fixed(Root::Global(g)) if self.views.iter().any(|v| v.view == g) => {
+                Target::Fixed(Root::Global(g)) if self.memory.is_buffer_view(g) => {
                     let from = Type::Scalar(value.unwrap_or(Scalar::Float));
                     p = self.cast_pointer(fb, p, &from, &Type::Scalar(bits), location)?;
                 }
@@ -374,7 +374,7 @@ impl ModuleBuilder<'_> {
 
     /// An atomic read-modify-write; its result (for a compare-exchange,
     /// the `{old_value, exchanged}` pair).
-    pub(in crate::lower) fn atomic_statement(
+    pub(super) fn atomic_statement(
         &mut self,
         fb: &mut FnBuilder,
         pointer: Handle<naga::Expression>,
@@ -408,7 +408,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// Retypes an array global's elements as `atomic<scalar>`.
-    pub(in crate::lower) fn make_atomic(
+    pub(super) fn make_atomic(
         &mut self,
         global: Handle<naga::GlobalVariable>,
         scalar: naga::Scalar,
@@ -456,14 +456,14 @@ impl ModuleBuilder<'_> {
 /// as much, but lavapipe loses atomic updates when a fence sits in a loop
 /// that work-items leave at different iterations (a compare-exchange
 /// loop).
-pub(in crate::lower) struct AtomicOrder {
+struct AtomicOrder {
     memory: naga::Barrier,
     release: bool,
     acquire: bool,
 }
 
 impl AtomicOrder {
-    pub(in crate::lower) fn mark(&self, fb: &mut FnBuilder) {
+    fn mark(&self, fb: &mut FnBuilder) {
         let count = usize::from(self.release) + 2 * usize::from(self.acquire);
         for _ in 0..count {
             fb.push(naga::Statement::MemoryBarrier(
@@ -475,14 +475,14 @@ impl AtomicOrder {
 
 /// Where an atomic operates: a pointer to `atomic<bits>`, and for `float`
 /// and `double` objects the value's own scalar, converted bit for bit.
-pub(in crate::lower) struct AtomicTarget {
-    pub(in crate::lower) pointer: Handle<naga::Expression>,
-    pub(in crate::lower) bits: naga::Scalar,
-    pub(in crate::lower) float: Option<naga::Scalar>,
+struct AtomicTarget {
+    pub(super) pointer: Handle<naga::Expression>,
+    pub(super) bits: naga::Scalar,
+    pub(super) float: Option<naga::Scalar>,
 }
 
 impl AtomicTarget {
-    pub(in crate::lower) fn to_bits(
+    pub(super) fn to_bits(
         &self,
         fb: &mut Emitter,
         value: Handle<naga::Expression>,
@@ -497,7 +497,7 @@ impl AtomicTarget {
         }
     }
 
-    pub(in crate::lower) fn value_of_bits(
+    fn value_of_bits(
         &self,
         fb: &mut FnBuilder,
         bits: Handle<naga::Expression>,

@@ -127,7 +127,7 @@ pub(in crate::lower) fn converts_to_float_directed(c: &Conversion, from: &Type) 
 }
 
 /// Every value of `source` is a value of the floating-point `target`.
-pub(in crate::lower) fn holds_exactly(source: Scalar, target: Scalar) -> bool {
+fn holds_exactly(source: Scalar, target: Scalar) -> bool {
     let significand_bits = match target {
         Scalar::Half => 11,
         Scalar::Float => 24,
@@ -244,7 +244,7 @@ impl ModuleBuilder<'_> {
     /// its bits (mantissa times 2^-149): converting it would flush it to
     /// zero on a device without `float` denormals, such as NVIDIA's.
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::lower) fn exact_float_as_double(
+    fn exact_float_as_double(
         &mut self,
         fb: &mut FnBuilder,
         r: Handle<naga::Expression>,
@@ -278,7 +278,7 @@ impl ModuleBuilder<'_> {
 }
 
 /// The unsigned integer type of `ty`'s `float` lanes.
-pub(in crate::lower) fn bits_type(ty: &Type) -> Type {
+fn bits_type(ty: &Type) -> Type {
     match ty {
         Type::Vector(_, n) => Type::Vector(Scalar::UInt, *n),
         _ => Type::Scalar(Scalar::UInt),

@@ -20,9 +20,19 @@ use crate::lower::naga_types::{naga_scalar, vector_size};
 use crate::lower::pointers::Place;
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
+use std::collections::HashMap;
+
+/// Program-scope data the kernel's module holds as constants.
+#[derive(Default)]
+pub(in crate::lower) struct ProgramConstants {
+    /// Program-scope `__constant` variables used by this kernel.
+    globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
+    /// String literals used as arrays, by their bytes.
+    strings: HashMap<Vec<u8>, Handle<naga::GlobalVariable>>,
+}
 
 /// Where the expressions of a value go.
-pub(in crate::lower) enum Arena<'f, 'a> {
+pub(super) enum Arena<'f, 'a> {
     /// The module's constant expressions (global variable initializers),
     /// from the program's initialiser expressions.
     Constant,
@@ -80,7 +90,7 @@ impl<'a> ModuleBuilder<'a> {
     }
 
     /// The value of the list initializer `items` for an object of `ty`.
-    pub(in crate::lower) fn init_list(
+    pub(super) fn init_list(
         &mut self,
         arena: &mut Arena,
         ty: &Type,
@@ -418,7 +428,7 @@ impl<'a> ModuleBuilder<'a> {
         id: hir::GlobalId,
         location: Location,
     ) -> LResult<Handle<naga::GlobalVariable>> {
-        if let Some(&g) = self.program_globals.get(&id) {
+        if let Some(&g) = self.constants.globals.get(&id) {
             return Ok(g);
         }
         let global = &self.program.globals[id];
@@ -449,7 +459,7 @@ impl<'a> ModuleBuilder<'a> {
             },
             Span::UNDEFINED,
         );
-        self.program_globals.insert(id, handle);
+        self.constants.globals.insert(id, handle);
         Ok(handle)
     }
 
@@ -462,7 +472,7 @@ impl<'a> ModuleBuilder<'a> {
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::GlobalVariable>> {
-        if let Some(&g) = self.string_globals.get(bytes) {
+        if let Some(&g) = self.constants.strings.get(bytes) {
             return Ok(g);
         }
         let naga_ty = self.value_type(ty, location)?;
@@ -484,7 +494,7 @@ impl<'a> ModuleBuilder<'a> {
         );
         let handle = self.module.global_variables.append(
             naga::GlobalVariable {
-                name: Some(format!("string_literal_{}", self.string_globals.len())),
+                name: Some(format!("string_literal_{}", self.constants.strings.len())),
                 space: naga::AddressSpace::Private,
                 binding: None,
                 ty: naga_ty,
@@ -493,7 +503,7 @@ impl<'a> ModuleBuilder<'a> {
             },
             Span::UNDEFINED,
         );
-        self.string_globals.insert(bytes.to_vec(), handle);
+        self.constants.strings.insert(bytes.to_vec(), handle);
         Ok(handle)
     }
 }

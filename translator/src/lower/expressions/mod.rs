@@ -1,16 +1,15 @@
 //! Expressions: the value an HIR expression lowers to, and the dispatch
 //! from each kind of expression to the part of the lowering that emits it.
 
-pub(in crate::lower) mod convert;
-mod initializers;
-pub(in crate::lower) mod operators;
+pub(super) mod convert;
+pub(super) mod initializers;
+pub(super) mod operators;
 mod reinterpret;
-pub(in crate::lower) mod wide;
+pub(super) mod wide;
 
 use crate::ast::BinaryOp;
 use crate::diagnostic::Location;
-use crate::hir;
-use crate::hir::{ExprId, ExprKind as H};
+use crate::hir::{self, ExprId, ExprKind as H};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::function::FnBuilder;
 use crate::lower::pointers::{chosen, PointerValue, Root};
@@ -18,7 +17,7 @@ use crate::types::{Pointee, Scalar, Type};
 use naga::{Handle, Span};
 
 #[derive(Clone, Copy)]
-pub(in crate::lower) enum Value {
+pub(super) enum Value {
     Plain(Handle<naga::Expression>),
     Pointer(PointerValue),
     /// `void` expressions (calls of void functions, casts to void).
@@ -30,7 +29,7 @@ pub(in crate::lower) enum Value {
 /// (the parts of a wide vector, a `half` widened to `float`), so that a
 /// built-in can be lowered on either.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::lower) enum Operand {
+pub(super) enum Operand {
     Expr(ExprId),
     Value(Handle<naga::Expression>, Type),
     /// A pointer to a value of the pointee, which the program need not
@@ -59,7 +58,7 @@ impl From<&Operand> for Operand {
 }
 
 impl ModuleBuilder<'_> {
-    pub(in crate::lower) fn plain(
+    pub(super) fn plain(
         &mut self,
         fb: &mut FnBuilder,
         e: impl Into<Operand>,
@@ -76,7 +75,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// A scalar condition as a naga `bool`.
-    pub(in crate::lower) fn condition(
+    pub(super) fn condition(
         &mut self,
         fb: &mut FnBuilder,
         e: impl Into<Operand>,
@@ -121,11 +120,7 @@ impl ModuleBuilder<'_> {
         Ok(fb.unary(naga::UnaryOperator::LogicalNot, eq))
     }
 
-    pub(in crate::lower) fn expr(
-        &mut self,
-        fb: &mut FnBuilder,
-        e: impl Into<Operand>,
-    ) -> LResult<Value> {
+    pub(super) fn expr(&mut self, fb: &mut FnBuilder, e: impl Into<Operand>) -> LResult<Value> {
         let id = match e.into() {
             Operand::Expr(id) => id,
             Operand::Value(v, _) => return Ok(Value::Plain(v)),
@@ -361,7 +356,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// Lanes `lanes` of `vector`, a value of `ty`.
-    pub(in crate::lower) fn swizzle(
+    pub(super) fn swizzle(
         &mut self,
         fb: &mut FnBuilder,
         vector: Handle<naga::Expression>,
@@ -382,7 +377,7 @@ impl ModuleBuilder<'_> {
         self.gather(fb, s, &refs, location)
     }
 
-    pub(in crate::lower) fn conditional(
+    fn conditional(
         &mut self,
         fb: &mut FnBuilder,
         e: ExprId,

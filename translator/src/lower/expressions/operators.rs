@@ -5,8 +5,7 @@
 
 use crate::ast::BinaryOp;
 use crate::diagnostic::Location;
-use crate::hir;
-use crate::hir::{ExprId, ExprKind as H};
+use crate::hir::{self, ExprId, ExprKind as H};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::constants::float_literal;
 use crate::lower::emit::Emitter;
@@ -107,7 +106,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `&&`/`||` with short-circuit evaluation through a bool local.
-    pub(in crate::lower) fn logical(
+    pub(super) fn logical(
         &mut self,
         fb: &mut FnBuilder,
         op: BinaryOp,
@@ -220,7 +219,7 @@ impl ModuleBuilder<'_> {
 
     /// `target += x * y` or `target -= x * y` as one fused multiply-add,
     /// as [`ModuleBuilder::contracted`] does for the spelled-out forms.
-    pub(in crate::lower) fn contracted_update(
+    pub(super) fn contracted_update(
         &mut self,
         fb: &mut FnBuilder,
         op: BinaryOp,
@@ -383,7 +382,7 @@ impl ModuleBuilder<'_> {
     /// `-v` or `~v` for a value of `ty`: unsigned negation as `0 - v`
     /// (naga negates signed values only), and `char`/`short` results
     /// wrapped back to their type.
-    pub(in crate::lower) fn negate_or_invert(
+    pub(super) fn negate_or_invert(
         &mut self,
         fb: &mut FnBuilder,
         op: hir::UnaryOp,
@@ -429,7 +428,7 @@ impl ModuleBuilder<'_> {
         Ok(fb.binary(naga::BinaryOperator::ShiftRight, up, shift))
     }
 
-    pub(in crate::lower) fn inc_dec(
+    pub(super) fn inc_dec(
         &mut self,
         fb: &mut FnBuilder,
         target: ExprId,

@@ -35,7 +35,7 @@ pub(in crate::lower) fn is_wide(ty: &Type) -> bool {
 
 /// The type each part of `ty` has: a 4-vector for a wide vector, the type
 /// itself otherwise (a scalar operand is shared by every part).
-pub(in crate::lower) fn part_type(ty: &Type) -> Type {
+pub(super) fn part_type(ty: &Type) -> Type {
     match ty {
         Type::Vector(s, n) if *n > PART_LANES => Type::Vector(*s, PART_LANES),
         t => *t,
@@ -236,7 +236,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// The lanes of `v`, a value of `ty`, as references for [`Self::gather`].
-    pub(in crate::lower) fn lanes_of(v: Handle<naga::Expression>, ty: &Type) -> Vec<LaneRef> {
+    pub(super) fn lanes_of(v: Handle<naga::Expression>, ty: &Type) -> Vec<LaneRef> {
         let width = width_of(ty);
         (0..width)
             .map(|lane| LaneRef {

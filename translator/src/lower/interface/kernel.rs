@@ -4,8 +4,7 @@
 
 use crate::analysis::provenance::Origin;
 use crate::ast::AddressSpace;
-use crate::hir;
-use crate::hir::FunctionId;
+use crate::hir::{self, FunctionId};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::expressions::operators::extract_narrow;
 use crate::lower::expressions::wide;
@@ -13,10 +12,47 @@ use crate::lower::function::FnBuilder;
 use crate::lower::functions::ArgSource;
 use crate::lower::interface::BuiltinVars;
 use crate::lower::pointers::{PointerValue, Root};
-use crate::reflect::{ArgKind, KernelArg, KernelReflection, PrintfReflection, PushConstantHeader};
+use crate::options::BuildOptions;
+use crate::reflect::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
+use crate::spirv::LoweredKernel;
 use naga::Span;
 
 impl ModuleBuilder<'_> {
+    /// Kernel `id` as a module, before validation and writing; `None` when
+    /// it has errors (reported).
+    pub(in crate::lower) fn lowered_kernel(
+        mut self,
+        id: FunctionId,
+        info: &hir::KernelInfo,
+        options: &BuildOptions,
+    ) -> Option<LoweredKernel> {
+        let (mut reflection, module) = self.kernel(id, info)?;
+        reflection.non_uniform_work_groups = options.effective_cl_std()
+            >= crate::options::ClStd::Cl2_0
+            && !options.uniform_work_group_size;
+        let vars = self.interface.builtins.as_ref()?;
+        let sizes = crate::spirv::SizeConstants {
+            local: vars.local_size,
+            enqueued: vars.enqueued_size,
+        };
+        // Finite math lets the driver assume no NaN or infinity.
+        let ieee = !(options.finite_math_only || options.fast_relaxed_math);
+        let caps = self.caps;
+        Some(LoweredKernel {
+            reflection,
+            module,
+            sizes,
+            local_args: self.interface.local_args,
+            group_scratch: self.interface.group_scratch.into_values().collect(),
+            preserve_inf_nan: [
+                ieee && caps.preserve_inf_nan[0],
+                ieee && caps.preserve_inf_nan[1] && caps.float64,
+                ieee && caps.preserve_inf_nan[2] && caps.float16,
+            ],
+            half_rounds_to_nearest: caps.float16 && caps.half_rte,
+        })
+    }
+
     pub(in crate::lower) fn kernel(
         &mut self,
         id: FunctionId,
@@ -45,7 +81,7 @@ impl ModuleBuilder<'_> {
         let local_size = size_constants(["local_size_x", "local_size_y", "local_size_z"]);
         let enqueued_size =
             size_constants(["enqueued_size_x", "enqueued_size_y", "enqueued_size_z"]);
-        self.builtins = Some(BuiltinVars {
+        self.interface.builtins = Some(BuiltinVars {
             global_id: self.private_global("global_id", uvec3),
             local_id: self.private_global("local_id", uvec3),
             group_id: self.private_global("group_id", uvec3),
@@ -90,7 +126,7 @@ impl ModuleBuilder<'_> {
                 (_, Some(p)) if p.space == AddressSpace::Local && self.is_image(&p.ty) => {
                     // Records held as byte images: one word array whose
                     // length in words is set per launch.
-                    let index = self.local_args.len() as u32;
+                    let index = self.interface.local_args.len() as u32;
                     let base = self.u32_type();
                     let array = self.add_type(naga::TypeInner::Array {
                         base,
@@ -109,7 +145,7 @@ impl ModuleBuilder<'_> {
                         Span::UNDEFINED,
                     );
                     self.note_image_root(None, Root::Global(global), &p.ty);
-                    self.local_args.push(global);
+                    self.interface.local_args.push(global);
                     arg_sources.push(ArgSource::Buffer(global));
                     ArgKind::Local {
                         index,
@@ -120,7 +156,7 @@ impl ModuleBuilder<'_> {
                 (_, Some(p)) if p.space == AddressSpace::Local => {
                     // Workgroup memory whose length is set per launch: a
                     // one-element array here, resized by `Kernel::spirv`.
-                    let index = self.local_args.len() as u32;
+                    let index = self.interface.local_args.len() as u32;
                     let object = Origin::Param(i);
                     let Ok(elem) = self.workgroup_type(&object, &p.ty, local.span.location())
                     else {
@@ -147,7 +183,7 @@ impl ModuleBuilder<'_> {
                         Span::UNDEFINED,
                     );
                     self.holds_words(&object, &p.ty, global);
-                    self.local_args.push(global);
+                    self.interface.local_args.push(global);
                     arg_sources.push(ArgSource::Buffer(global));
                     ArgKind::Local {
                         index,
@@ -306,14 +342,11 @@ impl ModuleBuilder<'_> {
             },
             Span::UNDEFINED,
         );
-        self.push_constants = Some(pc);
+        self.interface.push_constants = Some(pc);
 
-        self.next_binding = binding;
+        self.interface.next_binding = binding;
         let function = self.entry_function(id, &arg_sources).ok()?;
-        let printf = self.printf.take().map(|p| PrintfReflection {
-            binding: p.binding,
-            formats: p.formats,
-        });
+        let printf = self.printf.reflection();
         self.module.entry_points.push(naga::EntryPoint {
             name: self.name(f.name).to_string(),
             stage: naga::ShaderStage::Compute,
@@ -332,8 +365,8 @@ impl ModuleBuilder<'_> {
             launch_block_binding,
             // The printf buffer and the program globals took theirs past the
             // arguments' on first use.
-            storage_buffers: self.next_binding,
-            program_globals: self.globals_view.map(|(binding, _)| binding),
+            storage_buffers: self.interface.next_binding,
+            program_globals: self.interface.globals_view.map(|(binding, _)| binding),
             printf,
             // Set by `lower`, which has the build options.
             non_uniform_work_groups: false,
@@ -345,11 +378,7 @@ impl ModuleBuilder<'_> {
 
     /// The kernel's entry point: the work-item built-ins and arguments put
     /// in place, then the body.
-    pub(in crate::lower) fn entry_function(
-        &mut self,
-        id: FunctionId,
-        sources: &[ArgSource],
-    ) -> LResult<naga::Function> {
+    fn entry_function(&mut self, id: FunctionId, sources: &[ArgSource]) -> LResult<naga::Function> {
         let f = &self.program.functions[id];
         let uvec3 = self.uvec3_type();
         let mut fb = FnBuilder::new(self.program, id);
@@ -365,7 +394,7 @@ impl ModuleBuilder<'_> {
                 binding: Some(naga::Binding::BuiltIn(b)),
             });
         }
-        let vars = self.builtins.as_ref().expect("kernel builtins");
+        let vars = self.interface.builtins.as_ref().expect("kernel builtins");
         let targets = [vars.global_id, vars.local_id, vars.group_id];
         for (i, target) in targets.into_iter().enumerate() {
             let value = fb.add(naga::Expression::FunctionArgument(i as u32));
@@ -379,7 +408,7 @@ impl ModuleBuilder<'_> {
             }
         }
         self.declare_locals(&mut fb)?;
-        let pc = self.push_constants.expect("push constants");
+        let pc = self.interface.push_constants.expect("push constants");
         for (&param, source) in f.params.iter().zip(sources) {
             match source {
                 &ArgSource::Buffer(global) => {

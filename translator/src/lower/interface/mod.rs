@@ -3,20 +3,101 @@
 //! the program globals' block, the printf buffer's binding).
 
 mod kernel;
-pub(in crate::lower) mod program_globals;
+pub(super) mod program_globals;
 mod workitem;
 
-use naga::Handle;
+use crate::diagnostic::Location;
+use crate::lower::builder::{LResult, ModuleBuilder};
+use crate::types::Type;
+use naga::{Handle, Span};
+use std::collections::HashMap;
 
-pub(in crate::lower) struct BuiltinVars {
-    pub(in crate::lower) global_id: Handle<naga::GlobalVariable>,
-    pub(in crate::lower) local_id: Handle<naga::GlobalVariable>,
-    pub(in crate::lower) group_id: Handle<naga::GlobalVariable>,
+/// The interface state: what the kernel's module has bound so far.
+#[derive(Default)]
+pub(super) struct Interface {
+    /// The work-item built-ins, made as the kernel starts.
+    builtins: Option<BuiltinVars>,
+    /// The push-constant block: the launch header, then by-value arguments.
+    push_constants: Option<Handle<naga::GlobalVariable>>,
+    /// The workgroup arrays of `__local` pointer arguments, in order.
+    local_args: Vec<Handle<naga::GlobalVariable>>,
+    /// The next free storage-buffer binding: past the arguments' (and the
+    /// launch block's), then taken by the printf buffer and the program
+    /// globals' block as the kernel first uses them.
+    next_binding: u32,
+    /// The binding of the program globals' block and its first view, made
+    /// on the kernel's first use of one of them.
+    globals_view: Option<(u32, Handle<naga::GlobalVariable>)>,
+    /// The work-group collectives' scratch arrays, by element type, which
+    /// the runtime sizes per launch to the work-group.
+    group_scratch: HashMap<Handle<naga::Type>, Handle<naga::GlobalVariable>>,
+}
+
+impl Interface {
+    /// The work-group size constants (see [`BuiltinVars::local_size`]).
+    pub(super) fn local_size(&self) -> [Handle<naga::Constant>; 3] {
+        self.builtins.as_ref().expect("kernel built-ins").local_size
+    }
+
+    /// A storage-buffer binding past every one taken so far.
+    pub(super) fn take_binding(&mut self) -> u32 {
+        self.next_binding += 1;
+        self.next_binding - 1
+    }
+
+    /// The first view of the program globals' block, once the kernel uses
+    /// it.
+    pub(super) fn globals_block_view(&self) -> Option<Handle<naga::GlobalVariable>> {
+        self.globals_view.map(|(_, first)| first)
+    }
+}
+
+struct BuiltinVars {
+    global_id: Handle<naga::GlobalVariable>,
+    pub(super) local_id: Handle<naga::GlobalVariable>,
+    group_id: Handle<naga::GlobalVariable>,
     /// The work-group size, as constants that `Kernel::spirv` sets per
     /// launch: launches may be split into several dispatches (more groups
     /// than one dispatch allows), so `NumWorkGroups` is not the NDRange's.
-    pub(in crate::lower) local_size: [Handle<naga::Constant>; 3],
+    pub(super) local_size: [Handle<naga::Constant>; 3],
     /// The enqueued work-group size, likewise: larger than `local_size` in
     /// the last groups of a non-uniform NDRange.
-    pub(in crate::lower) enqueued_size: [Handle<naga::Constant>; 3],
+    enqueued_size: [Handle<naga::Constant>; 3],
+}
+
+impl ModuleBuilder<'_> {
+    /// The kernel's scratch array for collectives on `ty`, made on first
+    /// use; `Kernel::spirv` gives it the launch's work-group size.
+    pub(super) fn group_scratch(
+        &mut self,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::GlobalVariable>> {
+        let element = self.value_type(ty, location)?;
+        if let Some(&g) = self.interface.group_scratch.get(&element) {
+            return Ok(g);
+        }
+        let stride = self.storage_stride(ty, location)?;
+        let array = self.add_type(naga::TypeInner::Array {
+            base: element,
+            size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
+            stride,
+        });
+        let global = self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some(format!(
+                    "collective_scratch_{}",
+                    self.interface.group_scratch.len()
+                )),
+                space: naga::AddressSpace::WorkGroup,
+                binding: None,
+                ty: array,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            Span::UNDEFINED,
+        );
+        self.interface.group_scratch.insert(element, global);
+        Ok(global)
+    }
 }

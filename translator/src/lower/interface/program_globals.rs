@@ -15,8 +15,7 @@
 
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
-use crate::hir;
-use crate::hir::{ExprId, ExprKind as H};
+use crate::hir::{self, ExprId, ExprKind as H};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::expressions::Operand;
 use crate::lower::function::FnBuilder;
@@ -148,19 +147,14 @@ impl ModuleBuilder<'_> {
         unit: &Type,
         location: Location,
     ) -> LResult<Handle<naga::GlobalVariable>> {
-        let Some((binding, first)) = self.globals_view else {
-            let binding = self.next_binding;
-            self.next_binding += 1;
+        let Some((binding, first)) = self.interface.globals_view else {
+            let binding = self.interface.take_binding();
             let view = self.block_view(binding, unit, None, location)?;
-            self.globals_view = Some((binding, view));
+            self.interface.globals_view = Some((binding, view));
             return Ok(view);
         };
-        match self
-            .views
-            .iter()
-            .find(|v| v.first == first && v.pointee == *unit)
-        {
-            Some(v) => Ok(v.view),
+        match self.memory.view_of(first, unit) {
+            Some(view) => Ok(view),
             None => self.block_view(binding, unit, Some(first), location),
         }
     }
@@ -245,11 +239,7 @@ impl ModuleBuilder<'_> {
     /// For an expression of array type that lies in the block (a variable,
     /// or a row of one): a pointer to its first unit. `None` when `e` is
     /// not in the block.
-    pub(in crate::lower) fn block_elements(
-        &mut self,
-        fb: &mut FnBuilder,
-        id: ExprId,
-    ) -> LResult<Option<PointerValue>> {
+    fn block_elements(&mut self, fb: &mut FnBuilder, id: ExprId) -> LResult<Option<PointerValue>> {
         let e = fb.expr(id);
         if let Some(global) = self.in_block(e) {
             return self.block_pointer(fb, global, e.span.location()).map(Some);

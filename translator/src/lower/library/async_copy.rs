@@ -21,7 +21,7 @@ use crate::types::Type;
 use naga::Span;
 
 impl ModuleBuilder<'_> {
-    pub(in crate::lower) fn async_copy(
+    pub(super) fn async_copy(
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
@@ -97,7 +97,7 @@ impl ModuleBuilder<'_> {
 
         fb.blocks.push(naga::Block::new());
         let size = {
-            let local = self.builtins.as_ref().expect("builtins").local_size;
+            let local = self.interface.local_size();
             let [x, y, z] = local.map(|c| fb.add(naga::Expression::Constant(c)));
             let xy = fb.binary(naga::BinaryOperator::Multiply, x, y);
             fb.binary(naga::BinaryOperator::Multiply, xy, z)
@@ -122,7 +122,7 @@ impl ModuleBuilder<'_> {
 
     /// `wait_group_events`: every work-item's part of every copy is done
     /// and visible after a work-group barrier over local and global memory.
-    pub(in crate::lower) fn wait_group_events(&mut self, fb: &mut FnBuilder) {
+    pub(super) fn wait_group_events(&mut self, fb: &mut FnBuilder) {
         fb.push(naga::Statement::ControlBarrier(
             naga::Barrier::WORK_GROUP | naga::Barrier::STORAGE,
         ));

@@ -84,12 +84,12 @@ const FOLDS: &[(Builtin, Fold, Covers)] = &[
 ];
 
 /// Whether `b` is a work-group collective this module lowers.
-pub(in crate::lower) fn is_collective(b: Builtin) -> bool {
+pub(super) fn is_collective(b: Builtin) -> bool {
     b == Builtin::WorkGroupBroadcast || FOLDS.iter().any(|(f, _, _)| *f == b)
 }
 
 impl ModuleBuilder<'_> {
-    pub(in crate::lower) fn collective(
+    pub(super) fn collective(
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
@@ -170,7 +170,7 @@ impl ModuleBuilder<'_> {
         ids: &[Operand],
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        let local = self.builtins.as_ref().expect("builtins").local_size;
+        let local = self.interface.local_size();
         let mut linear = None;
         // x + sx * (y + sy * z), from the innermost dimension out.
         for (d, &id) in ids.iter().enumerate().rev() {
@@ -191,7 +191,7 @@ impl ModuleBuilder<'_> {
 
     /// This work-group's number of work-items.
     fn group_size(&mut self, fb: &mut FnBuilder) -> Handle<naga::Expression> {
-        let local = self.builtins.as_ref().expect("builtins").local_size;
+        let local = self.interface.local_size();
         let [x, y, z] = local.map(|c| fb.add(naga::Expression::Constant(c)));
         let xy = fb.binary(Op::Multiply, x, y);
         fb.binary(Op::Multiply, xy, z)
@@ -325,37 +325,5 @@ impl ModuleBuilder<'_> {
             (Fold::Max, true) => (all_ones >> 1) + 1,
         };
         self.constant(fb, ty, bits, location)
-    }
-
-    /// The kernel's scratch array for collectives on `ty`, made on first
-    /// use; `Kernel::spirv` gives it the launch's work-group size.
-    fn group_scratch(
-        &mut self,
-        ty: &Type,
-        location: Location,
-    ) -> LResult<Handle<naga::GlobalVariable>> {
-        let element = self.value_type(ty, location)?;
-        if let Some(&g) = self.group_scratch.get(&element) {
-            return Ok(g);
-        }
-        let stride = self.storage_stride(ty, location)?;
-        let array = self.add_type(naga::TypeInner::Array {
-            base: element,
-            size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
-            stride,
-        });
-        let global = self.module.global_variables.append(
-            naga::GlobalVariable {
-                name: Some(format!("collective_scratch_{}", self.group_scratch.len())),
-                space: naga::AddressSpace::WorkGroup,
-                binding: None,
-                ty: array,
-                init: None,
-                memory_decorations: naga::MemoryDecorations::empty(),
-            },
-            Span::UNDEFINED,
-        );
-        self.group_scratch.insert(element, global);
-        Ok(global)
     }
 }

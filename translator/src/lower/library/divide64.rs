@@ -107,7 +107,7 @@ impl ModuleBuilder<'_> {
     /// `fn(n: u64, d: u64) -> vec2<u64>`: quotient and remainder, made once
     /// per module.
     fn udivmod64(&mut self) -> Handle<naga::Function> {
-        if let Some(&f) = self.helpers.get("udivmod64") {
+        if let Some(&f) = self.library.helpers.get("udivmod64") {
             return f;
         }
         let u64_ty = self.add_type(naga::TypeInner::Scalar(naga::Scalar::U64));
@@ -261,7 +261,7 @@ impl ModuleBuilder<'_> {
         let mut function = fb.finish();
         function.name = Some("udivmod64".into());
         let handle = self.module.functions.append(function, Span::UNDEFINED);
-        self.helpers.insert("udivmod64", handle);
+        self.library.helpers.insert("udivmod64", handle);
         handle
     }
 }

@@ -13,7 +13,7 @@ use crate::types::{Scalar, Type};
 use naga::{BinaryOperator as B, Handle};
 
 impl ModuleBuilder<'_> {
-    pub(in crate::lower) fn float_fma_through_double(
+    pub(super) fn float_fma_through_double(
         &mut self,
         fb: &mut FnBuilder,
         [a, b, c]: [Handle<naga::Expression>; 3],

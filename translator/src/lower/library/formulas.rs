@@ -26,7 +26,7 @@ use naga::{BinaryOperator as B, Handle};
 impl ModuleBuilder<'_> {
     /// `b` applied to `args` with result type `ty`, or `None` when `b` is
     /// not one of this module's functions.
-    pub(in crate::lower) fn library_builtin(
+    pub(super) fn library_builtin(
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
@@ -401,7 +401,7 @@ impl ModuleBuilder<'_> {
 
     /// A shift amount of `n` for values of `ty` (naga shifts by unsigned
     /// amounts of the same shape).
-    pub(in crate::lower) fn shift_amount(
+    pub(super) fn shift_amount(
         &mut self,
         fb: &mut FnBuilder,
         ty: &Type,

@@ -149,7 +149,7 @@ impl ModuleBuilder<'_> {
     /// `b` on `half` arguments or with a `half` result, lowered through
     /// `float` (see the module comment); `None` when `b` does not involve
     /// `half` or has its own path.
-    pub(in crate::lower) fn half_builtin(
+    pub(super) fn half_builtin(
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
@@ -227,7 +227,7 @@ impl ModuleBuilder<'_> {
     /// for its output `pointer`, as the pointee's type: `float` results
     /// for a `half` pointee are rounded to it (`modf`, `fract`, `sincos`);
     /// anything else is stored as it is.
-    pub(in crate::lower) fn output_for(
+    pub(super) fn output_for(
         &mut self,
         fb: &mut FnBuilder,
         value: Handle<naga::Expression>,

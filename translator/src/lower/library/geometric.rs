@@ -3,7 +3,7 @@
 //! overflow or underflow where the result itself is representable (a naive
 //! `sqrt(dot(p, p))` does for components beyond 2^64 or below 2^-63), and
 //! their `fast_` forms, which may use the hardware's square root directly.
-//! (`dot` and `cross` are in `library.rs`.)
+//! (`dot` and `cross` are in `formulas.rs`.)
 
 use crate::ast::BinaryOp;
 use crate::builtins::Builtin;
@@ -23,7 +23,7 @@ const SCALE_UP: f64 = 18_446_744_073_709_551_616.0; // 2^64
 
 impl ModuleBuilder<'_> {
     /// `b` applied to `args`, or `None` when it is not one of this module's.
-    pub(in crate::lower) fn geometric_builtin(
+    pub(super) fn geometric_builtin(
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,

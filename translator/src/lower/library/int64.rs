@@ -51,7 +51,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `clz`, `ctz` and `popcount` of 64-bit `x` from its halves.
-    pub(in crate::lower) fn bit_count64(
+    pub(super) fn bit_count64(
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
@@ -91,7 +91,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `rotate(x, n)` on 64-bit lanes.
-    pub(in crate::lower) fn rotate64(
+    pub(super) fn rotate64(
         &mut self,
         fb: &mut FnBuilder,
         x: Handle<naga::Expression>,
@@ -172,7 +172,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// `mul_hi` on 64-bit lanes.
-    pub(in crate::lower) fn mul_hi64(
+    pub(super) fn mul_hi64(
         &mut self,
         fb: &mut FnBuilder,
         x: Handle<naga::Expression>,
@@ -186,7 +186,7 @@ impl ModuleBuilder<'_> {
 
     /// `mad_sat(x, y, z)`: `x * y + z` clamped to the type's range, computed
     /// exactly (in 32 or 64 bits for narrower types, in 128 for 64-bit).
-    pub(in crate::lower) fn mad_sat(
+    pub(super) fn mad_sat(
         &mut self,
         fb: &mut FnBuilder,
         [x, y, z]: [Handle<naga::Expression>; 3],
@@ -272,7 +272,7 @@ impl ModuleBuilder<'_> {
 
     /// `upsample(hi, lo)`: `hi` in the upper half of the result type
     /// `ty`, `lo` (unsigned) in the lower.
-    pub(in crate::lower) fn upsample(
+    pub(super) fn upsample(
         &mut self,
         fb: &mut FnBuilder,
         [hi, lo]: [Handle<naga::Expression>; 2],

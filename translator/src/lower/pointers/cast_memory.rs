@@ -16,7 +16,7 @@
 //! writes to the unit's other bytes in `__local` memory, so there it is
 //! two atomics on a 32-bit integer unit. naga has atomics on no other
 //! `__local` type, so a `__local` variable of another element type whose
-//! address the kernel casts to a narrower pointee (see `word_locals.rs`)
+//! address the kernel casts to a narrower pointee (see [`crate::analysis::KernelFacts::word_locals`])
 //! is held as `u32` words, a byte image (see `records.rs`), and its cast
 //! pointers use the words as units.
 
@@ -36,7 +36,7 @@ use naga::Handle;
 /// global, or a private variable, never a buffer) and its C element type
 /// (a scalar or vector; the object is one of them or an array of them).
 #[derive(Clone, Debug, PartialEq)]
-pub(in crate::lower) struct CastBase {
+pub(super) struct CastBase {
     pub(in crate::lower) base: Root,
     pub(in crate::lower) element: Type,
     /// The object is held as `u32` words (a byte image of its elements):
@@ -67,23 +67,23 @@ fn retype(
 impl ModuleBuilder<'_> {
     /// The root a pointer into `root` (pointing at `from`s) has once cast
     /// to point at `to`s, where `root` is not a buffer view.
-    pub(in crate::lower) fn cast_memory_root(
+    pub(super) fn cast_memory_root(
         &mut self,
         root: Root,
         from: &Type,
         to: &Type,
         location: Location,
     ) -> LResult<Root> {
-        let words = matches!(root, Root::Global(g) if self.word_locals.contains(&g));
+        let words = matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g));
         if let Root::Cast(b) = root {
             // Back to the object's own type: a typed pointer again.
-            let own = match self.cast_bases[b].base {
-                Root::Global(g) => self.float_words.get(&g).map(|&s| Type::Scalar(s)),
+            let own = match self.memory.cast_bases[b].base {
+                Root::Global(g) => self.float_words.float_of(g).map(Type::Scalar),
                 _ => None,
             };
             return Ok(
-                if self.cast_bases[b].element == *to || own.as_ref() == Some(to) {
-                    self.cast_bases[b].base
+                if self.memory.cast_bases[b].element == *to || own.as_ref() == Some(to) {
+                    self.memory.cast_bases[b].base
                 } else {
                     root
                 },
@@ -106,7 +106,9 @@ impl ModuleBuilder<'_> {
         // `__local` memory held as words (see `float_words.rs`): its
         // units are the words.
         let element = match root {
-            Root::Global(g) if self.float_words.contains_key(&g) => float_words::as_words(from),
+            Root::Global(g) if self.float_words.float_of(g).is_some() => {
+                float_words::as_words(from)
+            }
             _ => *from,
         };
         let base = CastBase {
@@ -114,11 +116,11 @@ impl ModuleBuilder<'_> {
             element,
             words,
         };
-        let index = match self.cast_bases.iter().position(|b| *b == base) {
+        let index = match self.memory.cast_bases.iter().position(|b| *b == base) {
             Some(i) => i,
             None => {
-                self.cast_bases.push(base);
-                self.cast_bases.len() - 1
+                self.memory.cast_bases.push(base);
+                self.memory.cast_bases.len() - 1
             }
         };
         Ok(Root::Cast(index))
@@ -126,7 +128,7 @@ impl ModuleBuilder<'_> {
 
     /// The place of element `index` (a `ty`) of a pointer into cast base
     /// `base`.
-    pub(in crate::lower) fn cast_place(
+    pub(super) fn cast_place(
         &mut self,
         fb: &mut FnBuilder,
         base: usize,
@@ -159,7 +161,7 @@ impl ModuleBuilder<'_> {
         })
     }
 
-    pub(in crate::lower) fn load_cast(
+    pub(super) fn load_cast(
         &mut self,
         fb: &mut FnBuilder,
         base: usize,
@@ -181,7 +183,7 @@ impl ModuleBuilder<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::lower) fn store_cast(
+    pub(super) fn store_cast(
         &mut self,
         fb: &mut FnBuilder,
         base: usize,
@@ -216,10 +218,10 @@ impl ModuleBuilder<'_> {
 
     /// The scalar type of cast base `base`'s units.
     fn unit_scalar(&self, base: usize) -> Scalar {
-        if self.cast_bases[base].words {
+        if self.memory.cast_bases[base].words {
             return Scalar::UInt;
         }
-        self.cast_bases[base]
+        self.memory.cast_bases[base]
             .element
             .element()
             .unwrap_or(Scalar::UInt)
@@ -237,7 +239,7 @@ impl ModuleBuilder<'_> {
             base: root,
             element,
             words,
-        } = self.cast_bases[base].clone();
+        } = self.memory.cast_bases[base].clone();
         let width = match element {
             Type::Vector(_, n) if !words => n,
             _ => return self.element_pointer(fb, root, unit, location),
@@ -410,7 +412,7 @@ impl ModuleBuilder<'_> {
         let within = fb.binary(B::And, byte, within);
         let eight = u32_lit(fb, 8);
         let bit = fb.binary(B::Multiply, within, eight);
-        if let Root::Global(g) = self.cast_bases[base].base {
+        if let Root::Global(g) = self.memory.cast_bases[base].base {
             if self.module.global_variables[g].space == naga::AddressSpace::WorkGroup {
                 return self.write_local_part(fb, base, g, first, bits, bit, size, location);
             }
@@ -447,7 +449,7 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<()> {
         use naga::BinaryOperator as B;
-        let unit_scalar = match self.cast_bases[base] {
+        let unit_scalar = match self.memory.cast_bases[base] {
             CastBase { words: true, .. } => Scalar::UInt,
             CastBase {
                 element: Type::Scalar(s @ (Scalar::Int | Scalar::UInt)),

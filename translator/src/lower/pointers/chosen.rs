@@ -45,32 +45,32 @@ pub(in crate::lower) fn is_null_constant(fb: &FnBuilder, e: ExprId) -> bool {
 impl<'a> ModuleBuilder<'a> {
     /// The index of root set `roots`, made on first use.
     pub(in crate::lower) fn root_set(&mut self, roots: Vec<Root>) -> usize {
-        match self.root_sets.iter().position(|s| *s == roots) {
+        match self.memory.root_sets.iter().position(|s| *s == roots) {
             Some(i) => i,
             None => {
-                self.root_sets.push(roots);
-                self.root_sets.len() - 1
+                self.memory.root_sets.push(roots);
+                self.memory.root_sets.len() - 1
             }
         }
     }
 
     /// Every root `target` may be.
-    pub(in crate::lower) fn roots_of(&self, target: Target) -> Vec<Root> {
+    pub(super) fn roots_of(&self, target: Target) -> Vec<Root> {
         match target {
             Target::Fixed(root) => vec![root],
-            Target::Chosen(choice) => self.root_sets[choice.set].clone(),
+            Target::Chosen(choice) => self.memory.root_sets[choice.set].clone(),
         }
     }
 
     /// The position of `target`'s root in root set `set` as a `u32`
     /// expression, or `None` when it may be a root outside the set.
-    pub(in crate::lower) fn position_in(
+    pub(super) fn position_in(
         &mut self,
         fb: &mut FnBuilder,
         target: Target,
         set: usize,
     ) -> Option<Handle<naga::Expression>> {
-        let roots = self.root_sets[set].clone();
+        let roots = self.memory.root_sets[set].clone();
         let position = |r: &Root| roots.iter().position(|x| x == r).map(|p| p as u32);
         let lit =
             |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
@@ -78,7 +78,7 @@ impl<'a> ModuleBuilder<'a> {
             Target::Fixed(root) => Some(lit(fb, position(&root)?)),
             Target::Chosen(choice) if choice.set == set => Some(choice.which),
             Target::Chosen(choice) => {
-                let from = self.root_sets[choice.set].clone();
+                let from = self.memory.root_sets[choice.set].clone();
                 let map: Vec<u32> = from.iter().map(position).collect::<Option<_>>()?;
                 let mut result = lit(fb, map[map.len() - 1]);
                 for (k, &to) in map.iter().enumerate().rev().skip(1) {
@@ -95,7 +95,7 @@ impl<'a> ModuleBuilder<'a> {
     /// A `switch` on `which` (a `u32` below `count`) whose case `k` is made
     /// by `case(k)`; the last case is the default. With `result`, each
     /// case's value (of C type `result`) is the switch's value.
-    pub(in crate::lower) fn switch_cases(
+    pub(super) fn switch_cases(
         &mut self,
         fb: &mut FnBuilder,
         which: Handle<naga::Expression>,
@@ -169,7 +169,7 @@ impl<'a> ModuleBuilder<'a> {
         location: Location,
         mut case: impl FnMut(&mut Self, &mut FnBuilder, Root) -> LResult<Value>,
     ) -> LResult<Value> {
-        let roots = self.root_sets[choice.set].clone();
+        let roots = self.memory.root_sets[choice.set].clone();
         self.switch_cases(
             fb,
             choice.which,
@@ -266,7 +266,7 @@ impl<'a> ModuleBuilder<'a> {
     ) -> LResult<Handle<naga::Expression>> {
         for root in self.roots_of(p.target) {
             let base = match root {
-                Root::Cast(b) => self.cast_bases[b].base,
+                Root::Cast(b) => self.memory.cast_bases[b].base,
                 r => r,
             };
             let returnable = match base {
@@ -305,7 +305,7 @@ impl<'a> ModuleBuilder<'a> {
 
     /// A pointer reached a root the analysis did not foresee: a translator
     /// bug, reported rather than lowered to a wrong pointer.
-    pub(in crate::lower) fn missed_root(&mut self, location: Location) -> Failed {
+    pub(super) fn missed_root(&mut self, location: Location) -> Failed {
         self.error(
             location,
             "internal compiler error: a pointer reaches an object the pointer analysis did not find",
@@ -337,11 +337,10 @@ impl<'a> ModuleBuilder<'a> {
             index: 0,
         });
         let roots: Vec<Root> = self
-            .returned_roots
-            .get(&function)
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
+            .functions
+            .returned_roots(function)
+            .iter()
+            .copied()
             .map(|root| match root {
                 Root::Argument { arg, .. } => private_args
                     .iter()
@@ -371,7 +370,7 @@ impl<'a> ModuleBuilder<'a> {
     /// A pointer's address: the identity of the object it points into (a
     /// `u32`, see [`Self::object_identity`]) and its byte offset there. `pointee`
     /// is its pointee type (`void` counts bytes).
-    pub(in crate::lower) fn pointer_address(
+    pub(super) fn pointer_address(
         &mut self,
         fb: &mut FnBuilder,
         p: PointerValue,
@@ -395,7 +394,7 @@ impl<'a> ModuleBuilder<'a> {
                 lit(fb, id)
             }
             Target::Chosen(choice) => {
-                let ids: Vec<u32> = self.root_sets[choice.set]
+                let ids: Vec<u32> = self.memory.root_sets[choice.set]
                     .clone()
                     .into_iter()
                     .map(|r| self.object_identity(r))
@@ -422,6 +421,7 @@ impl<'a> ModuleBuilder<'a> {
         match root {
             Root::Global(g) => {
                 let first = self
+                    .memory
                     .views
                     .iter()
                     .find(|v| v.view == g)
@@ -429,7 +429,7 @@ impl<'a> ModuleBuilder<'a> {
                 1 + first.index() as u32
             }
             Root::Private(v, _) => 0x10000 + v.index() as u32,
-            Root::Cast(base) => self.object_identity(self.cast_bases[base].base),
+            Root::Cast(base) => self.object_identity(self.memory.cast_bases[base].base),
             Root::Argument { identity, .. } => identity,
             Root::Null => 0,
         }

@@ -17,26 +17,77 @@
 //!   analysis names.
 
 mod access;
-pub(in crate::lower) mod cast_memory;
-pub(in crate::lower) mod chosen;
+mod cast_memory;
+pub(super) mod chosen;
 mod integer_pointers;
 mod narrow;
-pub(in crate::lower) mod places;
-pub(in crate::lower) mod program_pointers;
+pub(super) mod places;
+pub(super) mod program_pointers;
 mod roots;
 mod values;
 mod variables;
 mod vectors;
-pub(in crate::lower) mod views;
+pub(super) mod views;
 
 use crate::hir::LocalId;
 use crate::lower::records;
 use crate::types::{Scalar, Type};
 use naga::Handle;
+use std::collections::{HashMap, HashSet};
+
+/// The pointer model's state: what the module has made so far for the
+/// pointers of the kernel.
+#[derive(Default)]
+pub(super) struct Memory {
+    /// Sets of roots that pointers chosen at run time range over.
+    root_sets: Vec<Vec<Root>>,
+    /// Objects whose address was cast to another pointee type.
+    cast_bases: Vec<cast_memory::CastBase>,
+    /// Every buffer view.
+    views: Vec<views::BufferView>,
+    /// Buffers of `char`/`short` elements or vectors, seen through a `u32`
+    /// word view (naga has no 8-bit types), with their C element type.
+    narrow_buffers: HashMap<Handle<naga::GlobalVariable>, NarrowElement>,
+    /// `__local` variables held as `u32` words because the kernel casts
+    /// their address to a narrower pointee (see
+    /// [`crate::analysis::KernelFacts::word_locals`]).
+    word_locals: HashSet<Handle<naga::GlobalVariable>>,
+}
+
+impl Memory {
+    /// Whether `global` is a typed view of a buffer (see `views.rs`).
+    pub(super) fn is_buffer_view(&self, global: Handle<naga::GlobalVariable>) -> bool {
+        self.views.iter().any(|v| v.view == global)
+    }
+
+    /// The view of pointee `pointee` of the buffer whose first view is
+    /// `first`, if made.
+    pub(super) fn view_of(
+        &self,
+        first: Handle<naga::GlobalVariable>,
+        pointee: &Type,
+    ) -> Option<Handle<naga::GlobalVariable>> {
+        let view = self
+            .views
+            .iter()
+            .find(|v| v.first == first && v.pointee == *pointee);
+        view.map(|v| v.view)
+    }
+
+    /// Holds `__local` variable `global` as `u32` words.
+    pub(super) fn hold_as_words(&mut self, global: Handle<naga::GlobalVariable>) {
+        self.word_locals.insert(global);
+    }
+
+    /// Whether `__local` variable `global` is held as `u32` words.
+    pub(super) fn held_as_words(&self, global: Handle<naga::GlobalVariable>) -> bool {
+        self.word_locals.contains(&global)
+    }
+}
 
 /// Where a pointer points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(in crate::lower) enum Root {
+pub(super) enum Root {
     /// A global variable holding an array: a buffer argument (`array<T>`
     /// in storage space) or a `__local` array (workgroup space).
     Global(Handle<naga::GlobalVariable>),
@@ -65,7 +116,7 @@ pub(in crate::lower) enum Root {
 /// What a pointer value points into: one root known at compile time, or
 /// one of several chosen at run time (see `chosen.rs`).
 #[derive(Clone, Copy, Debug)]
-pub(in crate::lower) enum Target {
+pub(super) enum Target {
     Fixed(Root),
     Chosen(Choice),
 }
@@ -74,20 +125,20 @@ pub(in crate::lower) enum Target {
 /// (an index into `ModuleBuilder::root_sets`).
 #[derive(Clone, Copy, Debug)]
 pub(in crate::lower) struct Choice {
-    pub(in crate::lower) set: usize,
-    pub(in crate::lower) which: Handle<naga::Expression>,
+    pub(super) set: usize,
+    pub(super) which: Handle<naga::Expression>,
 }
 
 /// A pointer value: what it points into and an element index (`u32`,
 /// wrapping) counting elements of its pointee type.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::lower) struct PointerValue {
-    pub(in crate::lower) target: Target,
-    pub(in crate::lower) index: Handle<naga::Expression>,
+pub(super) struct PointerValue {
+    pub(super) target: Target,
+    pub(super) index: Handle<naga::Expression>,
 }
 
 impl PointerValue {
-    pub(in crate::lower) fn fixed(root: Root, index: Handle<naga::Expression>) -> Self {
+    pub(super) fn fixed(root: Root, index: Handle<naga::Expression>) -> Self {
         PointerValue {
             target: Target::Fixed(root),
             index,
@@ -95,14 +146,14 @@ impl PointerValue {
     }
 
     /// The same target at another index.
-    pub(in crate::lower) fn at(self, index: Handle<naga::Expression>) -> Self {
+    pub(super) fn at(self, index: Handle<naga::Expression>) -> Self {
         PointerValue { index, ..self }
     }
 }
 
 /// A place that can be loaded from or stored to.
 #[derive(Clone)]
-pub(in crate::lower) enum Place {
+pub(super) enum Place {
     Memory(Handle<naga::Expression>),
     /// Element `index` of a word-viewed buffer of `char`/`short` values or
     /// vectors.
@@ -162,19 +213,19 @@ pub(in crate::lower) enum Place {
 /// (`width` 1) or vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::lower) struct NarrowElement {
-    pub(in crate::lower) scalar: Scalar,
-    pub(in crate::lower) width: u8,
+    pub(super) scalar: Scalar,
+    pub(super) width: u8,
 }
 
 impl NarrowElement {
     /// Scalars per element in memory (a 3-vector occupies 4).
-    pub(in crate::lower) fn lanes(self) -> u32 {
+    pub(super) fn lanes(self) -> u32 {
         u32::from(crate::types::storage_lanes(self.width))
     }
 
     /// Whether each element fills whole 32-bit words, so it can be stored
     /// with plain word stores that touch no neighbour's bytes.
-    pub(in crate::lower) fn fills_words(self) -> bool {
+    fn fills_words(self) -> bool {
         (self.scalar.size() * self.lanes()).is_multiple_of(4)
     }
 }

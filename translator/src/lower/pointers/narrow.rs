@@ -18,7 +18,7 @@ use naga::Handle;
 impl ModuleBuilder<'_> {
     /// For element `index` of a word-viewed buffer: a pointer to its word,
     /// the bit position within the word, and the element's mask.
-    pub(in crate::lower) fn narrow_word(
+    pub(super) fn narrow_word(
         &mut self,
         fb: &mut FnBuilder,
         global: Handle<naga::GlobalVariable>,
@@ -43,7 +43,7 @@ impl ModuleBuilder<'_> {
         (pointer, bit, (1u32 << bits) - 1)
     }
 
-    pub(in crate::lower) fn load_narrow(
+    pub(super) fn load_narrow(
         &mut self,
         fb: &mut FnBuilder,
         global: Handle<naga::GlobalVariable>,
@@ -56,7 +56,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// The index, in scalars, of the first lane of element `index`.
-    pub(in crate::lower) fn first_lane(
+    pub(super) fn first_lane(
         fb: &mut FnBuilder,
         index: Handle<naga::Expression>,
         element: NarrowElement,
@@ -69,7 +69,7 @@ impl ModuleBuilder<'_> {
 
     /// The scalar index of lane `lane` of the element whose lane 0 is at
     /// `first`.
-    pub(in crate::lower) fn lane_index(
+    pub(super) fn lane_index(
         fb: &mut FnBuilder,
         first: Handle<naga::Expression>,
         lane: u8,
@@ -82,7 +82,7 @@ impl ModuleBuilder<'_> {
 
     /// Element `index` of a word-viewed buffer: a scalar, or a vector
     /// gathered lane by lane.
-    pub(in crate::lower) fn load_narrow_element(
+    pub(super) fn load_narrow_element(
         &mut self,
         fb: &mut FnBuilder,
         global: Handle<naga::GlobalVariable>,
@@ -112,7 +112,7 @@ impl ModuleBuilder<'_> {
     /// whole words (`uchar4`, `short2`, `ushort4`, ...) is packed and
     /// stored a word at a time, with no atomics: no other element shares
     /// those words. Narrower vectors store lane by lane, atomically.
-    pub(in crate::lower) fn store_narrow_element(
+    pub(super) fn store_narrow_element(
         &mut self,
         fb: &mut FnBuilder,
         global: Handle<naga::GlobalVariable>,
@@ -183,7 +183,7 @@ impl ModuleBuilder<'_> {
     /// Stores into a word-viewed buffer by clearing and setting the
     /// element's bits with two atomics, so that work-items writing the
     /// other bytes of the same word never lose their writes.
-    pub(in crate::lower) fn store_narrow(
+    pub(super) fn store_narrow(
         &mut self,
         fb: &mut FnBuilder,
         global: Handle<naga::GlobalVariable>,

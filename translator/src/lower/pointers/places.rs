@@ -49,7 +49,7 @@ impl ModuleBuilder<'_> {
         match e.kind {
             H::Local(local)
                 if self.is_image(&e.ty)
-                    || matches!(fb.slots.get(&local), Some(Slot::Workgroup(g)) if self.word_locals.contains(g)) =>
+                    || matches!(fb.slots.get(&local), Some(Slot::Workgroup(g)) if self.memory.word_locals.contains(g)) =>
             {
                 let (words, shared) = match fb.slots[&local] {
                     Slot::Variable(v) => (fb.add(naga::Expression::LocalVariable(v)), None),
@@ -129,7 +129,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// Member `field` (of C type `ty`) of the struct at `place`.
-    pub(in crate::lower) fn member_place(
+    fn member_place(
         &mut self,
         fb: &mut FnBuilder,
         place: Place,
@@ -166,7 +166,7 @@ impl ModuleBuilder<'_> {
 
     /// Lanes `lanes` of the vector (of C type `vector`) at `place`; `ty` is
     /// the swizzle's type.
-    pub(in crate::lower) fn swizzle_place(
+    fn swizzle_place(
         &mut self,
         fb: &mut FnBuilder,
         place: Place,
@@ -242,7 +242,7 @@ impl ModuleBuilder<'_> {
     /// The index is kept inside the vector (C leaves other indices
     /// undefined; they must not reach other memory). A vector that is not
     /// in memory is copied to a temporary first.
-    pub(in crate::lower) fn vector_lane_place(
+    fn vector_lane_place(
         &mut self,
         fb: &mut FnBuilder,
         base: ExprId,
@@ -293,7 +293,7 @@ impl ModuleBuilder<'_> {
 
     /// Lane `i` (a `u32` below `n`) of the vector of `n` lanes of `s` at
     /// `place`.
-    pub(in crate::lower) fn lane_place(
+    fn lane_place(
         &mut self,
         fb: &mut FnBuilder,
         place: Place,
@@ -400,7 +400,7 @@ impl ModuleBuilder<'_> {
         match p.target {
             Target::Fixed(root) => self.root_element_place(fb, root, p.index, ty, location),
             Target::Chosen(choice) => {
-                let roots = self.root_sets[choice.set].clone();
+                let roots = self.memory.root_sets[choice.set].clone();
                 let mut candidates = Vec::with_capacity(roots.len());
                 for root in roots {
                     candidates.push(self.root_element_place(fb, root, p.index, ty, location)?);
@@ -427,7 +427,7 @@ impl ModuleBuilder<'_> {
         self.element_place(fb, value, &ty, location)
     }
 
-    pub(in crate::lower) fn root_element_place(
+    fn root_element_place(
         &mut self,
         fb: &mut FnBuilder,
         root: Root,
@@ -440,14 +440,14 @@ impl ModuleBuilder<'_> {
         }
         match root {
             Root::Global(global) => {
-                if let Some(&element) = self.narrow_buffers.get(&global) {
+                if let Some(&element) = self.memory.narrow_buffers.get(&global) {
                     return Ok(Place::Narrow {
                         global,
                         index,
                         element,
                     });
                 }
-                if self.float_words.contains_key(&global) {
+                if self.float_words.float_of(global).is_some() {
                     let pointer = self.element_pointer(fb, root, index, location)?;
                     return Ok(self
                         .float_bits_place(global, pointer)

@@ -9,8 +9,7 @@
 //! chosen at run time between null and the block.
 
 use crate::diagnostic::Location;
-use crate::hir;
-use crate::hir::{ExprId, ExprKind as H};
+use crate::hir::{self, ExprId, ExprKind as H};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::function::FnBuilder;
@@ -20,7 +19,7 @@ use naga::Handle;
 
 impl ModuleBuilder<'_> {
     /// The pointer held in the word `word` of the block, to `pointee`.
-    pub(in crate::lower) fn load_block_pointer(
+    pub(super) fn load_block_pointer(
         &mut self,
         fb: &mut FnBuilder,
         word: Handle<naga::Expression>,
@@ -51,7 +50,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// Stores `p`, a pointer to `pointee`, in the word `word` of the block.
-    pub(in crate::lower) fn store_block_pointer(
+    pub(super) fn store_block_pointer(
         &mut self,
         fb: &mut FnBuilder,
         word: Handle<naga::Expression>,
@@ -59,11 +58,12 @@ impl ModuleBuilder<'_> {
         p: PointerValue,
         location: Location,
     ) -> LResult<()> {
-        let block = self.globals_view.map(|(_, first)| first);
+        let block = self.interface.globals_block_view();
         for root in self.roots_of(p.target) {
             let in_block = match root {
                 Root::Null => true,
                 Root::Global(view) => self
+                    .memory
                     .views
                     .iter()
                     .any(|v| v.view == view && Some(v.first) == block),
@@ -92,7 +92,7 @@ impl ModuleBuilder<'_> {
 
     /// The type a pointer to `pointee` indexes the block in, and its size:
     /// `void *` counts bytes.
-    pub(in crate::lower) fn pointee_unit(
+    pub(super) fn pointee_unit(
         &mut self,
         pointee: &Type,
         location: Location,

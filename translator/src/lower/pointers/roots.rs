@@ -36,17 +36,17 @@ impl ModuleBuilder<'_> {
     /// reports the problem where it is written, and then nothing is stored.
     fn concrete_roots(&mut self, fb: &FnBuilder, roots: &[Provenance]) -> Vec<Root> {
         let location = fb.source.span.location();
-        self.muted += 1;
-        let mut out = Vec::with_capacity(roots.len());
-        for p in roots {
-            if let Ok(root) = self.concrete_root(fb, p, location) {
-                if !out.contains(&root) {
-                    out.push(root);
+        self.quietly(|mb| {
+            let mut out = Vec::with_capacity(roots.len());
+            for p in roots {
+                if let Ok(root) = mb.concrete_root(fb, p, location) {
+                    if !out.contains(&root) {
+                        out.push(root);
+                    }
                 }
             }
-        }
-        self.muted -= 1;
-        out
+            out
+        })
     }
 
     fn concrete_root(

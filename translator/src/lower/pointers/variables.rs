@@ -67,7 +67,7 @@ impl ModuleBuilder<'_> {
             }
             Root::Cast(b)
                 if matches!(
-                    self.cast_bases[b].base,
+                    self.memory.cast_bases[b].base,
                     Root::Private(..) | Root::Argument { .. }
                 ) =>
             {
@@ -105,7 +105,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// The root, index variable and root choice of a pointer local.
-    pub(in crate::lower) fn pointer_slot(
+    fn pointer_slot(
         &mut self,
         fb: &FnBuilder,
         id: LocalId,
@@ -120,7 +120,7 @@ impl ModuleBuilder<'_> {
         }
     }
 
-    pub(in crate::lower) fn internal_error(&mut self, fb: &FnBuilder, id: LocalId) -> Failed {
+    pub(super) fn internal_error(&mut self, fb: &FnBuilder, id: LocalId) -> Failed {
         let local = fb.local(id);
         let name = &self.program.names[local.name];
         let message =
@@ -128,7 +128,7 @@ impl ModuleBuilder<'_> {
         self.error(local.span, message)
     }
 
-    pub(in crate::lower) fn load_pointer_var(
+    pub(super) fn load_pointer_var(
         &mut self,
         fb: &mut FnBuilder,
         id: LocalId,

@@ -16,7 +16,7 @@ use naga::Handle;
 /// computed with integer operations. Unpacking the half instead lets a
 /// driver fold `unpack(pack(x))` back to `x` (NVIDIA does), which hides
 /// the rounding this is meant to observe.
-pub(in crate::lower) fn half_bits_to_float(
+fn half_bits_to_float(
     fb: &mut Emitter,
     bits: Handle<naga::Expression>,
 ) -> Handle<naga::Expression> {
@@ -75,7 +75,7 @@ pub(in crate::lower) fn half_bits_to_float(
 /// the integer bits steps the magnitude, through subnormals, and from the
 /// largest finite half to infinity (and back). NaN compares false and
 /// stays as it is.
-pub(in crate::lower) fn directed_half(
+fn directed_half(
     fb: &mut Emitter,
     value: Handle<naga::Expression>,
     nearest: Handle<naga::Expression>,
@@ -116,7 +116,7 @@ impl ModuleBuilder<'_> {
     /// The element places `vloadn`/`vstoren` touch: `n` consecutive elements
     /// from `p + offset * n`, aligned to the element only (OpenCL C 6.15.10;
     /// `vload3` reads exactly three).
-    pub(in crate::lower) fn vector_places(
+    fn vector_places(
         &mut self,
         fb: &mut FnBuilder,
         n: u8,
@@ -185,7 +185,7 @@ impl ModuleBuilder<'_> {
     /// The 16 bits of each `half` that `vload_half`/`vstore_half` touch:
     /// they live in word-viewed buffers (there are no `half` values
     /// without cl_khr_fp16).
-    pub(in crate::lower) fn half_places(
+    fn half_places(
         &mut self,
         fb: &mut FnBuilder,
         n: u8,

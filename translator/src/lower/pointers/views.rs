@@ -19,7 +19,7 @@ use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 
 /// A storage variable of a buffer argument, seen as `pointee`.
-pub(in crate::lower) struct BufferView {
+pub(super) struct BufferView {
     pub(in crate::lower) view: Handle<naga::GlobalVariable>,
     pub(in crate::lower) pointee: Type,
     /// The binding's first view, which identifies the buffer.
@@ -70,12 +70,12 @@ impl ModuleBuilder<'_> {
             Span::UNDEFINED,
         );
         if let Some(element) = narrow {
-            self.narrow_buffers.insert(global, element);
+            self.memory.narrow_buffers.insert(global, element);
         }
         if image {
             self.note_image_root(None, Root::Global(global), pointee);
         }
-        self.views.push(BufferView {
+        self.memory.views.push(BufferView {
             view: global,
             pointee: *pointee,
             first: first.unwrap_or(global),
@@ -111,7 +111,7 @@ impl ModuleBuilder<'_> {
             Target::Fixed(root) => Target::Fixed(self.cast_root(root, from, to, location)?),
             Target::Chosen(choice) => {
                 let mut roots = Vec::new();
-                for root in self.root_sets[choice.set].clone() {
+                for root in self.memory.root_sets[choice.set].clone() {
                     roots.push(self.cast_root(root, from, to, location)?);
                 }
                 Target::Chosen(Choice {
@@ -127,7 +127,7 @@ impl ModuleBuilder<'_> {
     /// The root of `(T *)p` for `p` into `root`: the buffer's view of `to`
     /// (`void` keeps the view), or for other memory a cast base (see
     /// `cast_memory.rs`).
-    pub(in crate::lower) fn cast_root(
+    pub(super) fn cast_root(
         &mut self,
         root: Root,
         from: &Type,
@@ -139,6 +139,7 @@ impl ModuleBuilder<'_> {
         }
         let first = match root {
             Root::Global(global) => self
+                .memory
                 .views
                 .iter()
                 .find(|v| v.view == global)
@@ -152,6 +153,7 @@ impl ModuleBuilder<'_> {
             return Ok(root);
         }
         let view = match self
+            .memory
             .views
             .iter()
             .find(|v| v.first == first && v.pointee == *to)

@@ -10,29 +10,21 @@ use crate::lower::pointers::Place;
 use naga::Span;
 
 impl ModuleBuilder<'_> {
-    pub(in crate::lower) fn statements(
-        &mut self,
-        fb: &mut FnBuilder,
-        stmts: &[StmtId],
-    ) -> LResult<()> {
+    pub(super) fn statements(&mut self, fb: &mut FnBuilder, stmts: &[StmtId]) -> LResult<()> {
         for &s in stmts {
             self.statement(fb, s)?;
         }
         Ok(())
     }
 
-    pub(in crate::lower) fn nested(
-        &mut self,
-        fb: &mut FnBuilder,
-        stmts: &[StmtId],
-    ) -> LResult<naga::Block> {
+    pub(super) fn nested(&mut self, fb: &mut FnBuilder, stmts: &[StmtId]) -> LResult<naga::Block> {
         fb.blocks.push(naga::Block::new());
         let r = self.statements(fb, stmts);
         let block = fb.blocks.pop().expect("nested block");
         r.map(|()| block)
     }
 
-    pub(in crate::lower) fn statement(&mut self, fb: &mut FnBuilder, s: StmtId) -> LResult<()> {
+    pub(super) fn statement(&mut self, fb: &mut FnBuilder, s: StmtId) -> LResult<()> {
         let s = fb.stmt(s);
         let location = s.span.location();
         match &s.kind {

@@ -3,8 +3,7 @@
 //! notes): several labels on one body, and any `switch` on a 64-bit value,
 //! go through a body index first.
 
-use crate::hir;
-use crate::hir::ExprId;
+use crate::hir::{self, ExprId};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::function::FnBuilder;

@@ -5,14 +5,14 @@
 
 use std::f64::consts;
 
-pub(in crate::lower) const LN_2: (f64, f64) = (consts::LN_2, 2.319_046_813_846_299_6e-17);
-pub(in crate::lower) const LOG2_E: (f64, f64) = (consts::LOG2_E, 2.035_527_374_093_103_3e-17);
+pub(super) const LN_2: (f64, f64) = (consts::LN_2, 2.319_046_813_846_299_6e-17);
+pub(super) const LOG2_E: (f64, f64) = (consts::LOG2_E, 2.035_527_374_093_103_3e-17);
 pub(in crate::lower) const LOG2_10: (f64, f64) = (consts::LOG2_10, 1.661_617_516_973_592e-16);
-pub(in crate::lower) const LOG10_E: (f64, f64) = (consts::LOG10_E, 1.098_319_650_216_765e-17);
+pub(super) const LOG10_E: (f64, f64) = (consts::LOG10_E, 1.098_319_650_216_765e-17);
 pub(in crate::lower) const PI: (f64, f64) = (consts::PI, 1.224_646_799_147_353_2e-16);
-pub(in crate::lower) const HALF_PI: (f64, f64) = (consts::FRAC_PI_2, 6.123_233_995_736_766e-17);
-pub(in crate::lower) const QUARTER_PI: (f64, f64) = (consts::FRAC_PI_4, 3.061_616_997_868_383e-17);
-pub(in crate::lower) const INV_PI: (f64, f64) = (consts::FRAC_1_PI, -1.967_867_667_518_248_6e-17);
+pub(super) const HALF_PI: (f64, f64) = (consts::FRAC_PI_2, 6.123_233_995_736_766e-17);
+pub(super) const QUARTER_PI: (f64, f64) = (consts::FRAC_PI_4, 3.061_616_997_868_383e-17);
+pub(super) const INV_PI: (f64, f64) = (consts::FRAC_1_PI, -1.967_867_667_518_248_6e-17);
 
 /// The first 1280 bits of 2/pi after the binary point, big-endian: the
 /// Payne-Hanek reductions' table (each precision takes as many words as
@@ -62,7 +62,7 @@ const TWO_OVER_PI: [u32; 40] = [
 ];
 
 /// `zeros` zero words, then the first bits of 2/pi, `N` words in all.
-pub(in crate::lower) const fn two_over_pi<const N: usize>(zeros: usize) -> [u32; N] {
+pub(super) const fn two_over_pi<const N: usize>(zeros: usize) -> [u32; N] {
     let mut table = [0; N];
     let mut i = zeros;
     while i < N {
@@ -74,7 +74,7 @@ pub(in crate::lower) const fn two_over_pi<const N: usize>(zeros: usize) -> [u32;
 
 /// `c` as floats: the nearest float to `c` and to each rest in turn (`c`
 /// a double-double), each held in an f64.
-pub(in crate::lower) const fn float_parts<const N: usize>(c: (f64, f64)) -> [f64; N] {
+pub(super) const fn float_parts<const N: usize>(c: (f64, f64)) -> [f64; N] {
     let mut parts = [0.0; N];
     let mut rest = c;
     let mut i = 0;

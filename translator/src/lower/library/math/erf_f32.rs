@@ -111,7 +111,7 @@ fn erf_series(o: &mut Ops, x: V) -> V {
     o.mul(x, p)
 }
 
-pub(in crate::lower) fn erf(o: &mut Ops, x: V) -> V {
+pub(super) fn erf(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     let small = erf_series(o, x);
     let tail = erfc_tail(o, ax);
@@ -122,7 +122,7 @@ pub(in crate::lower) fn erf(o: &mut Ops, x: V) -> V {
     o.sel(near, small, large)
 }
 
-pub(in crate::lower) fn erfc(o: &mut Ops, x: V) -> V {
+pub(super) fn erfc(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     let small = erf_series(o, x);
     let one = o.f(1.0);

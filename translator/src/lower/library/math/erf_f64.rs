@@ -118,7 +118,7 @@ fn erfc_fraction(o: &mut Ops, a: V) -> V {
     o.scale(r, k)
 }
 
-pub(in crate::lower) fn erf(o: &mut Ops, x: V) -> V {
+pub(super) fn erf(o: &mut Ops, x: V) -> V {
     let series = erf_series(o, x);
     let small = o.df_value(series);
     let ax = o.abs(x);
@@ -136,7 +136,7 @@ pub(in crate::lower) fn erf(o: &mut Ops, x: V) -> V {
     o.sel(nan, x, r)
 }
 
-pub(in crate::lower) fn erfc(o: &mut Ops, x: V) -> V {
+pub(super) fn erfc(o: &mut Ops, x: V) -> V {
     let series = erf_series(o, x);
     let one = o.f(1.0);
     let zero = o.f(0.0);

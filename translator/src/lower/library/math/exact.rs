@@ -88,7 +88,7 @@ pub(in crate::lower) fn frexp(o: &mut Ops, x: V) -> (V, V) {
 /// `x * 2^k`, exact or rounded once: the exponent field is rewritten
 /// directly; a subnormal result is formed 64 binades up and scaled down in
 /// one multiplication.
-pub(in crate::lower) fn ldexp(o: &mut Ops, x: V, k: V) -> V {
+pub(super) fn ldexp(o: &mut Ops, x: V, k: V) -> V {
     // Beyond these every result is 0 or infinite.
     let reach = if o.double { 2200 } else { 400 };
     let (lo, hi) = (o.i(-reach), o.i(reach));
@@ -142,7 +142,7 @@ fn exponent(o: &mut Ops, x: V) -> V {
     o.sub(field, bias)
 }
 
-pub(in crate::lower) fn ilogb(o: &mut Ops, x: V) -> V {
+pub(super) fn ilogb(o: &mut Ops, x: V) -> V {
     let e = exponent(o, x);
     let zero = o.eqc(x, 0.0);
     let (min, max) = (o.i(i32::MIN), o.i(i32::MAX));
@@ -153,7 +153,7 @@ pub(in crate::lower) fn ilogb(o: &mut Ops, x: V) -> V {
     o.sel(big, max, e)
 }
 
-pub(in crate::lower) fn logb(o: &mut Ops, x: V) -> V {
+pub(super) fn logb(o: &mut Ops, x: V) -> V {
     let e = exponent(o, x);
     let e = o.float_from_int(e);
     let zero = o.eqc(x, 0.0);
@@ -201,7 +201,7 @@ pub(in crate::lower) fn nan(o: &mut Ops, code: V) -> V {
     o.as_float(bits)
 }
 
-pub(in crate::lower) fn fdim(o: &mut Ops, x: V, y: V) -> V {
+pub(super) fn fdim(o: &mut Ops, x: V, y: V) -> V {
     let d = o.sub(x, y);
     let above = o.gt(x, y);
     let zero = o.f(0.0);
@@ -214,7 +214,7 @@ pub(in crate::lower) fn fdim(o: &mut Ops, x: V, y: V) -> V {
 
 /// `maxmag` (`larger`) or `minmag`: the operand of larger (smaller)
 /// magnitude, `fmax` (`fmin`) of the two on a tie.
-pub(in crate::lower) fn by_magnitude(o: &mut Ops, x: V, y: V, larger: bool) -> V {
+pub(super) fn by_magnitude(o: &mut Ops, x: V, y: V, larger: bool) -> V {
     let (ax, ay) = (o.abs(x), o.abs(y));
     let (x_wins, y_wins) = if larger {
         (o.gt(ax, ay), o.gt(ay, ax))
@@ -343,7 +343,7 @@ fn invalid_division(o: &mut Ops, x: V, y: V) -> V {
     o.or(c, ny)
 }
 
-pub(in crate::lower) fn fmod(o: &mut Ops, x: V, y: V, types: Types) -> V {
+pub(super) fn fmod(o: &mut Ops, x: V, y: V, types: Types) -> V {
     let (ax, ay) = (o.abs(x), o.abs(y));
     let (r, _) = long_division(o, ax, ay, types);
     let r = o.copysign(r, x);
@@ -354,7 +354,7 @@ pub(in crate::lower) fn fmod(o: &mut Ops, x: V, y: V, types: Types) -> V {
 
 /// `remainder` and the quotient's low 7 bits with the sign of `x / y`
 /// (`remquo`).
-pub(in crate::lower) fn remquo(o: &mut Ops, x: V, y: V, types: Types) -> (V, V) {
+pub(super) fn remquo(o: &mut Ops, x: V, y: V, types: Types) -> (V, V) {
     let (ax, ay) = (o.abs(x), o.abs(y));
     let (r, q) = long_division(o, ax, ay, types);
     // Round the quotient to nearest, ties to even: r - |y| is exact when

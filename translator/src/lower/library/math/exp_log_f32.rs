@@ -66,20 +66,20 @@ fn exp_base(o: &mut Ops, x: V, log_b2: f64, ln_b: f64, limits: (f64, f64), extra
     o.scale(e, k)
 }
 
-pub(in crate::lower) fn exp(o: &mut Ops, x: V) -> V {
+pub(super) fn exp(o: &mut Ops, x: V) -> V {
     exp_base(o, x, LN_2, 1.0, (-104.0, 89.0), 0)
 }
 
-pub(in crate::lower) fn exp2(o: &mut Ops, x: V) -> V {
+pub(super) fn exp2(o: &mut Ops, x: V) -> V {
     exp_base(o, x, 1.0, LN_2, (-152.0, 129.0), 0)
 }
 
-pub(in crate::lower) fn exp10(o: &mut Ops, x: V) -> V {
+pub(super) fn exp10(o: &mut Ops, x: V) -> V {
     exp_base(o, x, LOG10_2, LN_10, (-46.0, 39.0), 0)
 }
 
 /// `2^(hi + lo)` for a double-float exponent.
-pub(in crate::lower) fn exp2_df(o: &mut Ops, z: Df) -> V {
+pub(super) fn exp2_df(o: &mut Ops, z: Df) -> V {
     let (top, bottom) = (o.f(130.0), o.f(-160.0));
     let over = o.gt(z.hi, top);
     let under = o.lt(z.hi, bottom);
@@ -99,7 +99,7 @@ pub(in crate::lower) fn exp2_df(o: &mut Ops, z: Df) -> V {
     o.scale(e, k)
 }
 
-pub(in crate::lower) fn expm1(o: &mut Ops, x: V) -> V {
+pub(super) fn expm1(o: &mut Ops, x: V) -> V {
     let xc = o.clamp(x, -30.0, 89.0);
     let (k, t) = reduce(o, xc, LN_2, 1.0);
     let p = expm1_reduced(o, t);
@@ -193,14 +193,14 @@ fn log_combine(o: &mut Ops, (e, a, b): (V, V, V), c: f64, k: f64) -> Df {
 }
 
 /// `log_base(x)` as a double-float, for positive finite `x`.
-pub(in crate::lower) fn log(o: &mut Ops, x: V, base: &LogBase) -> Df {
+pub(super) fn log(o: &mut Ops, x: V, base: &LogBase) -> Df {
     let parts = log_parts(o, x);
     log_combine(o, parts, base.of_two, base.of_e.map_or(1.0, |c| c.0))
 }
 
 /// `ln(u.hi + u.lo)` for an exact sum `u`: the logarithm of `u.hi` plus
 /// the share `u.lo / u.hi` of the rest.
-pub(in crate::lower) fn ln_sum(o: &mut Ops, u: Df) -> V {
+pub(super) fn ln_sum(o: &mut Ops, u: Df) -> V {
     let (e, a, b) = log_parts(o, u.hi);
     let correction = o.div(u.lo, u.hi);
     let b = o.add(b, correction);
@@ -209,7 +209,7 @@ pub(in crate::lower) fn ln_sum(o: &mut Ops, u: Df) -> V {
 }
 
 /// `ln(2a)` for large positive finite `a` (the exponent of `a` plus one).
-pub(in crate::lower) fn ln_twice(o: &mut Ops, a: V) -> V {
+pub(super) fn ln_twice(o: &mut Ops, a: V) -> V {
     let (e, m, b) = log_parts(o, a);
     let e = o.addc(e, 1.0);
     let l = log_combine(o, (e, m, b), LN.of_two, 1.0);
@@ -217,6 +217,6 @@ pub(in crate::lower) fn ln_twice(o: &mut Ops, a: V) -> V {
 }
 
 /// `e^|x| / 2`, without overflowing before the halving.
-pub(in crate::lower) fn half_exp(o: &mut Ops, ax: V) -> V {
+pub(super) fn half_exp(o: &mut Ops, ax: V) -> V {
     exp_base(o, ax, LN_2, 1.0, (-104.0, 90.0), -1)
 }

@@ -41,7 +41,7 @@ fn mul_constant(o: &mut Ops, x: V, c: (f64, f64)) -> Df {
 
 /// `2^(z.hi + z.lo)` as `2^k e^t`: `k` (an integral f64) and `t` with
 /// |t| <= ln(2)/2 + a little, a double-double.
-pub(in crate::lower) fn reduce(o: &mut Ops, z: Df) -> (V, Df) {
+pub(super) fn reduce(o: &mut Ops, z: Df) -> (V, Df) {
     let (top, bottom) = (o.f(1100.0), o.f(-1100.0));
     let over = o.gt(z.hi, top);
     let under = o.lt(z.hi, bottom);
@@ -60,7 +60,7 @@ pub(in crate::lower) fn reduce(o: &mut Ops, z: Df) -> (V, Df) {
 }
 
 /// `e^t - 1` for a reduced double-double `t`, as a double-double.
-pub(in crate::lower) fn expm1_reduced(o: &mut Ops, t: Df) -> Df {
+pub(super) fn expm1_reduced(o: &mut Ops, t: Df) -> Df {
     let t2 = o.mul(t.hi, t.hi);
     let p = o.poly(t.hi, &EXPM1_TAYLOR);
     let q = o.mul(t2, p);
@@ -72,7 +72,7 @@ pub(in crate::lower) fn expm1_reduced(o: &mut Ops, t: Df) -> Df {
 }
 
 /// `2^k` times `1 + m` for an integral f64 `k` in [-1100, 1100].
-pub(in crate::lower) fn scale_one_plus(o: &mut Ops, k: V, m: Df) -> V {
+pub(super) fn scale_one_plus(o: &mut Ops, k: V, m: Df) -> V {
     let one = o.f(1.0);
     let s = o.fast_two_sum(one, m.hi);
     let lo = o.add(s.lo, m.lo);
@@ -82,31 +82,31 @@ pub(in crate::lower) fn scale_one_plus(o: &mut Ops, k: V, m: Df) -> V {
 }
 
 /// `2^z` for a double-double `z`.
-pub(in crate::lower) fn exp2_dd(o: &mut Ops, z: Df) -> V {
+pub(super) fn exp2_dd(o: &mut Ops, z: Df) -> V {
     let (k, t) = reduce(o, z);
     let m = expm1_reduced(o, t);
     scale_one_plus(o, k, m)
 }
 
-pub(in crate::lower) fn exp(o: &mut Ops, x: V) -> V {
+pub(super) fn exp(o: &mut Ops, x: V) -> V {
     let x = o.clamp(x, -800.0, 800.0);
     let z = mul_constant(o, x, LOG2_E);
     exp2_dd(o, z)
 }
 
-pub(in crate::lower) fn exp2(o: &mut Ops, x: V) -> V {
+pub(super) fn exp2(o: &mut Ops, x: V) -> V {
     let x = o.clamp(x, -1200.0, 1200.0);
     let zero = o.f(0.0);
     exp2_dd(o, Df { hi: x, lo: zero })
 }
 
-pub(in crate::lower) fn exp10(o: &mut Ops, x: V) -> V {
+pub(super) fn exp10(o: &mut Ops, x: V) -> V {
     let x = o.clamp(x, -400.0, 400.0);
     let z = mul_constant(o, x, LOG2_10);
     exp2_dd(o, z)
 }
 
-pub(in crate::lower) fn expm1(o: &mut Ops, x: V) -> V {
+pub(super) fn expm1(o: &mut Ops, x: V) -> V {
     let xc = o.clamp(x, -40.0, 800.0);
     let z = mul_constant(o, xc, LOG2_E);
     let (k, t) = reduce(o, z);
@@ -135,7 +135,7 @@ pub(in crate::lower) fn expm1(o: &mut Ops, x: V) -> V {
 }
 
 /// `ln(x)` as a double-double, for positive finite `x`.
-pub(in crate::lower) fn ln_dd(o: &mut Ops, x: V) -> Df {
+pub(super) fn ln_dd(o: &mut Ops, x: V) -> Df {
     // Subnormals are scaled into the normal range first.
     let tiny = o.ltc(x, f64::MIN_POSITIVE);
     let scaled = o.mulc(x, 2f64.powi(54));
@@ -195,7 +195,7 @@ pub(in crate::lower) fn ln_dd(o: &mut Ops, x: V) -> Df {
 }
 
 /// `log_base(x)` as a double-double, for positive finite `x`.
-pub(in crate::lower) fn log(o: &mut Ops, x: V, base: &LogBase) -> Df {
+pub(super) fn log(o: &mut Ops, x: V, base: &LogBase) -> Df {
     let ln = ln_dd(o, x);
     match base.of_e {
         Some(c) => {
@@ -208,7 +208,7 @@ pub(in crate::lower) fn log(o: &mut Ops, x: V, base: &LogBase) -> Df {
 
 /// `ln(u.hi + u.lo)` for an exact sum `u`: the logarithm of `u.hi` plus
 /// the share `u.lo / u.hi` of the rest.
-pub(in crate::lower) fn ln_sum(o: &mut Ops, u: Df) -> V {
+pub(super) fn ln_sum(o: &mut Ops, u: Df) -> V {
     let ln = ln_dd(o, u.hi);
     let correction = o.div(u.lo, u.hi);
     let lo = o.add(ln.lo, correction);
@@ -216,7 +216,7 @@ pub(in crate::lower) fn ln_sum(o: &mut Ops, u: Df) -> V {
 }
 
 /// `ln(2a)` for large positive finite `a`.
-pub(in crate::lower) fn ln_twice(o: &mut Ops, a: V) -> V {
+pub(super) fn ln_twice(o: &mut Ops, a: V) -> V {
     let l = ln_dd(o, a);
     let ln2 = o.df_const(LN_2);
     let l = o.df_add(l, ln2);
@@ -224,7 +224,7 @@ pub(in crate::lower) fn ln_twice(o: &mut Ops, a: V) -> V {
 }
 
 /// `e^|x| / 2` without overflowing before the halving.
-pub(in crate::lower) fn half_exp(o: &mut Ops, ax: V) -> V {
+pub(super) fn half_exp(o: &mut Ops, ax: V) -> V {
     let ax = o.clamp(ax, 0.0, 800.0);
     let z = mul_constant(o, ax, LOG2_E);
     let (k, t) = reduce(o, z);

@@ -5,7 +5,7 @@
 use super::ops::{Ops, V};
 
 /// Whether `x` is a pole of Gamma: zero or a negative integer (or -inf).
-pub(in crate::lower) fn pole(o: &mut Ops, x: V) -> V {
+pub(super) fn pole(o: &mut Ops, x: V) -> V {
     let fl = o.floor(x);
     let integer = o.eq(fl, x);
     let zero = o.f(0.0);
@@ -16,7 +16,7 @@ pub(in crate::lower) fn pole(o: &mut Ops, x: V) -> V {
 /// The sign of `Gamma(x)` for `lgamma_r`, given `s = sin(pi x)`: that of
 /// `s` for negative x; 0 at the poles (zero and the negative integers, as
 /// OpenCL requires) and at NaN.
-pub(in crate::lower) fn lgamma_sign(o: &mut Ops, x: V, s: V) -> V {
+pub(super) fn lgamma_sign(o: &mut Ops, x: V, s: V) -> V {
     let (plus, minus, none) = (o.i(1), o.i(-1), o.i(0));
     let s_negative = o.ltc(s, 0.0);
     let negative_sign = o.sel(s_negative, minus, plus);

@@ -177,7 +177,7 @@ fn gamma_positive(o: &mut Ops, a: V) -> V {
     o.div(g, product)
 }
 
-pub(in crate::lower) fn tgamma(o: &mut Ops, x: V) -> V {
+pub(super) fn tgamma(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     // Beyond 36 Gamma overflows (and its reflection underflows).
     let a = o.clamp(ax, 0.0, 36.0);
@@ -247,7 +247,7 @@ fn lgamma_positive(o: &mut Ops, a: V) -> V {
 }
 
 /// `ln |Gamma(x)|`.
-pub(in crate::lower) fn lgamma(o: &mut Ops, x: V) -> V {
+pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     // -1/2 < x < 0: ln Gamma(x + 1) - ln |x|; below, the reflection
     // ln(pi / |x sin(pi x)|) - ln Gamma(|x|).
@@ -277,7 +277,7 @@ pub(in crate::lower) fn lgamma(o: &mut Ops, x: V) -> V {
 }
 
 /// The sign of `Gamma(x)` for `lgamma_r`.
-pub(in crate::lower) fn lgamma_sign(o: &mut Ops, x: V) -> V {
+pub(super) fn lgamma_sign(o: &mut Ops, x: V) -> V {
     let s = sinpi(o, x);
     gamma::lgamma_sign(o, x, s)
 }

@@ -119,7 +119,7 @@ fn sinpi(o: &mut Ops, x: V) -> V {
     o.sel(even, v, minus)
 }
 
-pub(in crate::lower) fn tgamma(o: &mut Ops, x: V) -> V {
+pub(super) fn tgamma(o: &mut Ops, x: V) -> V {
     let zero = o.f(0.0);
     let negative = o.ltc(x, 0.0);
     // x > 0: Gamma(x); x < 0: Gamma(1 - x), reflected below.
@@ -212,7 +212,7 @@ fn root_series(o: &mut Ops, t: V, at_two: bool) -> V {
 }
 
 /// `ln |Gamma(x)|`.
-pub(in crate::lower) fn lgamma(o: &mut Ops, x: V) -> V {
+pub(super) fn lgamma(o: &mut Ops, x: V) -> V {
     let zero = o.f(0.0);
     let one = o.f(1.0);
     let negative = o.ltc(x, 0.0);
@@ -269,7 +269,7 @@ pub(in crate::lower) fn lgamma(o: &mut Ops, x: V) -> V {
 }
 
 /// The sign of `Gamma(x)` for `lgamma_r`.
-pub(in crate::lower) fn lgamma_sign(o: &mut Ops, x: V) -> V {
+pub(super) fn lgamma_sign(o: &mut Ops, x: V) -> V {
     let s = sinpi(o, x);
     gamma::lgamma_sign(o, x, s)
 }

@@ -7,7 +7,7 @@ use super::ops::{Ops, V};
 use super::precision::{Precision, F32, F64};
 
 /// The series below 1, the exponentials above.
-pub(in crate::lower) fn sinh<P: Precision>(o: &mut Ops, x: V) -> V {
+pub(super) fn sinh<P: Precision>(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     let h = P::half_exp(o, ax);
     let quarter = o.f(0.25);
@@ -23,7 +23,7 @@ pub(in crate::lower) fn sinh<P: Precision>(o: &mut Ops, x: V) -> V {
 }
 
 /// `e^|x| / 2 + 1 / (4 (e^|x| / 2))`.
-pub(in crate::lower) fn cosh<P: Precision>(o: &mut Ops, x: V) -> V {
+pub(super) fn cosh<P: Precision>(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     let h = P::half_exp(o, ax);
     let quarter = o.f(0.25);
@@ -32,7 +32,7 @@ pub(in crate::lower) fn cosh<P: Precision>(o: &mut Ops, x: V) -> V {
 }
 
 /// `tanh |x| = E / (E + 2)` with `E = expm1(2|x|)`.
-pub(in crate::lower) fn tanh<P: Precision>(o: &mut Ops, x: V) -> V {
+pub(super) fn tanh<P: Precision>(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     let ax = o.clamp(ax, 0.0, P::TANH_ONE_FROM);
     let twice = o.mulc(ax, 2.0);
@@ -76,7 +76,7 @@ fn ln<P: Precision>(o: &mut Ops, w: V) -> V {
 /// `log1p(|x| + x^2 / (1 + sqrt(x^2 + 1)))` (no cancellation near 0),
 /// `ln(|x| + sqrt(x^2 + 1))` from [`Precision::LN_SUM_FROM`], `ln(2|x|)`
 /// from [`Precision::LN_TWICE_FROM`].
-pub(in crate::lower) fn asinh<P: Precision>(o: &mut Ops, x: V) -> V {
+pub(super) fn asinh<P: Precision>(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     let x2 = o.mul(ax, ax);
     let w = o.addc(x2, 1.0);
@@ -111,7 +111,7 @@ pub(in crate::lower) fn asinh<P: Precision>(o: &mut Ops, x: V) -> V {
 /// `log1p(t + sqrt(t (2 + t)))` with `t = x - 1` (exact where it matters),
 /// `ln(x + sqrt(x^2 - 1))` from [`Precision::LN_SUM_FROM`], `ln(2x)` from
 /// [`Precision::LN_TWICE_FROM`].
-pub(in crate::lower) fn acosh<P: Precision>(o: &mut Ops, x: V) -> V {
+pub(super) fn acosh<P: Precision>(o: &mut Ops, x: V) -> V {
     let t = o.addc(x, -1.0);
     let two_t = o.addc(t, 2.0);
     let prod = o.mul(t, two_t);
@@ -154,7 +154,7 @@ pub(in crate::lower) fn acosh<P: Precision>(o: &mut Ops, x: V) -> V {
 // logarithm.
 
 /// `atanh x = (log1p(|x|) - log1p(-|x|)) / 2` with x's sign.
-pub(in crate::lower) fn atanh_f32(o: &mut Ops, x: V) -> V {
+pub(super) fn atanh_f32(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     let up = log1p::<F32>(o, ax);
     let minus = o.neg(ax);
@@ -168,7 +168,7 @@ pub(in crate::lower) fn atanh_f32(o: &mut Ops, x: V) -> V {
 
 /// `atanh |x| = log1p(2|x| / (1 - |x|)) / 2` with x's sign (1 - |x| is
 /// exact from 1/2 on, where it matters).
-pub(in crate::lower) fn atanh_f64(o: &mut Ops, x: V) -> V {
+pub(super) fn atanh_f64(o: &mut Ops, x: V) -> V {
     let ax = o.abs(x);
     let one = o.f(1.0);
     let d = o.sub(one, ax);
@@ -189,7 +189,7 @@ pub(in crate::lower) fn atanh_f64(o: &mut Ops, x: V) -> V {
 /// `sqrt(x^2 + y^2)` on operands scaled by a power of two so neither
 /// square over- or underflows. Written over the float format: serves f32
 /// and f64.
-pub(in crate::lower) fn hypot(o: &mut Ops, x: V, y: V) -> V {
+pub(super) fn hypot(o: &mut Ops, x: V, y: V) -> V {
     let (ax, ay) = (o.abs(x), o.abs(y));
     let m = o.max(ax, ay);
     let bits = o.bits(m);

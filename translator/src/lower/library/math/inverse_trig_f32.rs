@@ -91,7 +91,7 @@ fn atan_positive(o: &mut Ops, a: V) -> Df {
     o.fast_two_sum(head.hi, lo)
 }
 
-pub(in crate::lower) fn atan(o: &mut Ops, x: V) -> Df {
+pub(super) fn atan(o: &mut Ops, x: V) -> Df {
     let a = o.abs(x);
     // Infinities and NaN never enter the algorithm (-1/a would meet an
     // infinity): atan(+-inf) = +-pi/2 exactly as a pair.
@@ -123,7 +123,7 @@ fn nan_where(o: &mut Ops, condition: V, v: Df) -> Df {
     }
 }
 
-pub(in crate::lower) fn atan2(o: &mut Ops, y: V, x: V) -> Df {
+pub(super) fn atan2(o: &mut Ops, y: V, x: V) -> Df {
     let ay = o.abs(y);
     let ax = o.abs(x);
     // The special cases of OpenCL C 7.5.1 come from finite stand-ins
@@ -206,7 +206,7 @@ fn asin_parts(o: &mut Ops, a: V) -> (V, Df) {
     (small_tail, double_asin)
 }
 
-pub(in crate::lower) fn asin(o: &mut Ops, x: V) -> Df {
+pub(super) fn asin(o: &mut Ops, x: V) -> Df {
     let a = o.abs(x);
     let (small_tail, double_asin) = asin_parts(o, a);
     let near_zero = Df {
@@ -225,7 +225,7 @@ pub(in crate::lower) fn asin(o: &mut Ops, x: V) -> Df {
     nan_beyond_one(o, a, v)
 }
 
-pub(in crate::lower) fn acos(o: &mut Ops, x: V) -> Df {
+pub(super) fn acos(o: &mut Ops, x: V) -> Df {
     let a = o.abs(x);
     let (small_tail, double_asin) = asin_parts(o, a);
     // |x| <= 1/2: pi/2 - asin(x).
@@ -261,7 +261,7 @@ fn nan_beyond_one(o: &mut Ops, a: V, v: Df) -> Df {
 /// that flush subnormals, and scaled back by the last multiplication.
 /// A zero (or a value such a device reads as zero) gives a zero of its
 /// sign, never `v` ito.
-pub(in crate::lower) fn over_pi(o: &mut Ops, v: Df) -> V {
+pub(super) fn over_pi(o: &mut Ops, v: Df) -> V {
     let magnitude = o.abs(v.hi);
     let limit = o.f(TINY);
     let tiny = o.lt(magnitude, limit);

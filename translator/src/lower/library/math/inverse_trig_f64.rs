@@ -223,27 +223,27 @@ fn atan_in(o: &mut Ops, x: V, in_turns: bool) -> V {
     atan2_in(o, x, one, in_turns)
 }
 
-pub(in crate::lower) fn asin(o: &mut Ops, x: V) -> V {
+pub(super) fn asin(o: &mut Ops, x: V) -> V {
     asin_in(o, x, false)
 }
-pub(in crate::lower) fn asinpi(o: &mut Ops, x: V) -> V {
+pub(super) fn asinpi(o: &mut Ops, x: V) -> V {
     asin_in(o, x, true)
 }
-pub(in crate::lower) fn acos(o: &mut Ops, x: V) -> V {
+pub(super) fn acos(o: &mut Ops, x: V) -> V {
     acos_in(o, x, false)
 }
-pub(in crate::lower) fn acospi(o: &mut Ops, x: V) -> V {
+pub(super) fn acospi(o: &mut Ops, x: V) -> V {
     acos_in(o, x, true)
 }
-pub(in crate::lower) fn atan(o: &mut Ops, x: V) -> V {
+pub(super) fn atan(o: &mut Ops, x: V) -> V {
     atan_in(o, x, false)
 }
-pub(in crate::lower) fn atanpi(o: &mut Ops, x: V) -> V {
+pub(super) fn atanpi(o: &mut Ops, x: V) -> V {
     atan_in(o, x, true)
 }
-pub(in crate::lower) fn atan2(o: &mut Ops, y: V, x: V) -> V {
+pub(super) fn atan2(o: &mut Ops, y: V, x: V) -> V {
     atan2_in(o, y, x, false)
 }
-pub(in crate::lower) fn atan2pi(o: &mut Ops, y: V, x: V) -> V {
+pub(super) fn atan2pi(o: &mut Ops, y: V, x: V) -> V {
     atan2_in(o, y, x, true)
 }

@@ -10,16 +10,16 @@ use std::f64::consts::{LN_2, LOG10_2};
 /// A logarithm's base `b`: `log_b(2)` and `log_b(e)` (a double-double;
 /// `None` for `e` itself). `float` scales its `ln 2` and `ln m` parts by
 /// them, `double` multiplies its natural logarithm.
-pub(in crate::lower) struct LogBase {
+pub(super) struct LogBase {
     pub of_two: f64,
     pub of_e: Option<(f64, f64)>,
 }
 
-pub(in crate::lower) const LN: LogBase = LogBase {
+pub(super) const LN: LogBase = LogBase {
     of_two: LN_2,
     of_e: None,
 };
-pub(in crate::lower) const LOG2: LogBase = LogBase {
+pub(super) const LOG2: LogBase = LogBase {
     of_two: 1.0,
     of_e: Some(LOG2_E),
 };
@@ -50,7 +50,7 @@ fn log_in<P: Precision>(o: &mut Ops, x: V, base: &LogBase) -> V {
     log_domain(o, x, r)
 }
 
-pub(in crate::lower) fn log<P: Precision>(o: &mut Ops, x: V) -> V {
+pub(super) fn log<P: Precision>(o: &mut Ops, x: V) -> V {
     log_in::<P>(o, x, &LN)
 }
 
@@ -58,12 +58,12 @@ pub(in crate::lower) fn log2<P: Precision>(o: &mut Ops, x: V) -> V {
     log_in::<P>(o, x, &LOG2)
 }
 
-pub(in crate::lower) fn log10<P: Precision>(o: &mut Ops, x: V) -> V {
+pub(super) fn log10<P: Precision>(o: &mut Ops, x: V) -> V {
     log_in::<P>(o, x, &LOG10)
 }
 
 /// `ln(1 + x)` as `ln(u) + c / u` for `u + c = 1 + x` exactly.
-pub(in crate::lower) fn log1p<P: Precision>(o: &mut Ops, x: V) -> V {
+pub(super) fn log1p<P: Precision>(o: &mut Ops, x: V) -> V {
     let one = o.f(1.0);
     let u = o.two_sum(one, x);
     let r = P::ln_sum(o, u);

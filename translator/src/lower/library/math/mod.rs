@@ -237,7 +237,7 @@ fn relaxed_kind(b: Builtin) -> Option<Kind> {
 impl ModuleBuilder<'_> {
     /// `b` applied to `args`, or `None` when `b` is not computed here
     /// (including `min`/`max` on integers).
-    pub(in crate::lower) fn math_builtin(
+    pub(super) fn math_builtin(
         &mut self,
         fb: &mut FnBuilder,
         b: Builtin,
@@ -412,7 +412,7 @@ fn kind_of_double(b: Builtin) -> Kind {
 
 impl ModuleBuilder<'_> {
     fn kind(&self, b: Builtin) -> Option<Kind> {
-        let relaxed = self.relaxed_math.then(|| relaxed_kind(b)).flatten();
+        let relaxed = self.library.relaxed_math.then(|| relaxed_kind(b)).flatten();
         relaxed.or_else(|| precise_kind(b))
     }
 
@@ -434,7 +434,7 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Handle<naga::Expression>> {
         let element = fb.ty(args[0]).element().unwrap_or(Scalar::Float);
         let key = (b, element, width);
-        let function = match self.math_functions.get(&key) {
+        let function = match self.library.math.get(&key) {
             Some(&h) => h,
             None => {
                 let shaped = |t: &Type| match (t, width) {
@@ -498,7 +498,7 @@ impl ModuleBuilder<'_> {
                 function.arguments = arguments;
                 function.result = Some(result);
                 let h = self.module.functions.append(function, Span::UNDEFINED);
-                self.math_functions.insert(key, h);
+                self.library.math.insert(key, h);
                 h
             }
         };

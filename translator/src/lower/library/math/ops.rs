@@ -24,21 +24,21 @@ pub(in crate::lower) type V = Handle<Expression>;
 
 /// A double-float `hi + lo` with `|lo|` at most about half an ulp of `hi`.
 #[derive(Clone, Copy)]
-pub(in crate::lower) struct Df {
+pub(super) struct Df {
     pub hi: V,
     pub lo: V,
 }
 
 /// `v` rounded to `bits` significant bits (so products with a value of
 /// `24 - bits` bits are exact) and the f32 remainder.
-pub(in crate::lower) fn split_constant(v: f64, bits: i32) -> (f64, f64) {
+pub(super) fn split_constant(v: f64, bits: i32) -> (f64, f64) {
     let exponent = v.abs().log2().floor() as i32;
     let unit = 2f64.powi(exponent + 1 - bits);
     let hi = (v / unit).round() * unit;
     (hi, f64::from((v - hi) as f32))
 }
 
-pub(in crate::lower) struct Ops<'f> {
+pub(super) struct Ops<'f> {
     pub fb: &'f mut Emitter,
     pub size: Option<naga::VectorSize>,
     /// Whether the float type is f64 (else f32); bit patterns then live in

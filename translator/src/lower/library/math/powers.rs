@@ -59,7 +59,7 @@ fn real_edges(o: &mut Ops, ax: V, y: V, mag: V) -> (V, V, V) {
     (o.sel(edge, edge_mag, mag), inf, y_inf)
 }
 
-pub(in crate::lower) fn pow<P: Precision>(o: &mut Ops, x: V, y: V) -> V {
+pub(super) fn pow<P: Precision>(o: &mut Ops, x: V, y: V) -> V {
     let ax = o.abs(x);
     let mag = magnitude::<P>(o, ax, y, None);
     let (mag, inf, _) = real_edges(o, ax, y, mag);
@@ -94,7 +94,7 @@ pub(in crate::lower) fn pow<P: Precision>(o: &mut Ops, x: V, y: V) -> V {
     o.sel(unit, one, r)
 }
 
-pub(in crate::lower) fn powr<P: Precision>(o: &mut Ops, x: V, y: V) -> V {
+pub(super) fn powr<P: Precision>(o: &mut Ops, x: V, y: V) -> V {
     let ax = o.abs(x);
     let mag = magnitude::<P>(o, ax, y, None);
     let (r, inf, y_inf) = real_edges(o, ax, y, mag);
@@ -138,7 +138,7 @@ fn signed_by_integer(o: &mut Ops, x: V, ax: V, n: V, mag: V) -> (V, V) {
 }
 
 /// `x^n` for an integer `n`, with exact parity.
-pub(in crate::lower) fn pown<P: Precision>(o: &mut Ops, x: V, n: V) -> V {
+pub(super) fn pown<P: Precision>(o: &mut Ops, x: V, n: V) -> V {
     let ax = o.abs(x);
     let mag = if P::INT_EXACT {
         let y = o.float_from_int(n);
@@ -177,7 +177,7 @@ fn divide_by_int(o: &mut Ops, l: Df, n: V) -> Df {
 
 /// `x^(1/n)`: `log2|x| / n` divided as a double-float (the quotient's
 /// residual is exact), so the rounding of 1/n costs nothing.
-pub(in crate::lower) fn rootn<P: Precision>(o: &mut Ops, x: V, n: V) -> V {
+pub(super) fn rootn<P: Precision>(o: &mut Ops, x: V, n: V) -> V {
     let ax = o.abs(x);
     let l = P::log(o, ax, &LOG2);
     let z = divide_by_int(o, l, n);
@@ -196,7 +196,7 @@ pub(in crate::lower) fn rootn<P: Precision>(o: &mut Ops, x: V, n: V) -> V {
     o.sel(invalid, q, r)
 }
 
-pub(in crate::lower) fn cbrt<P: Precision>(o: &mut Ops, x: V) -> V {
+pub(super) fn cbrt<P: Precision>(o: &mut Ops, x: V) -> V {
     let three = o.i(3);
     // cbrt(+-0) = +-0 and cbrt(+-inf) = +-inf, which rootn gives too.
     rootn::<P>(o, x, three)

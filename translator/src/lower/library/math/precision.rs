@@ -15,7 +15,7 @@ use super::ops::{Df, Ops, V};
 use super::series::sinh_taylor;
 use super::{exp_log_f32 as f32_core, exp_log_f64 as f64_core};
 
-pub(in crate::lower) trait Precision {
+pub(super) trait Precision {
     /// Beyond this `|y|` every `|x|^y` with `|x| != 1` over- or
     /// underflows.
     const POW_Y_BOUND: f64;

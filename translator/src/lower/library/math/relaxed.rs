@@ -10,22 +10,22 @@ use super::ops::{Ops, V};
 use naga::MathFunction as M;
 use std::f64::consts::{LOG10_2, LOG2_10};
 
-pub(in crate::lower) fn exp10(o: &mut Ops, x: V) -> V {
+pub(super) fn exp10(o: &mut Ops, x: V) -> V {
     let scaled = o.mulc(x, LOG2_10);
     o.math(M::Exp2, scaled)
 }
 
-pub(in crate::lower) fn log10(o: &mut Ops, x: V) -> V {
+pub(super) fn log10(o: &mut Ops, x: V) -> V {
     let l = o.math(M::Log2, x);
     o.mulc(l, LOG10_2)
 }
 
-pub(in crate::lower) fn expm1(o: &mut Ops, x: V) -> V {
+pub(super) fn expm1(o: &mut Ops, x: V) -> V {
     let e = o.math(M::Exp, x);
     o.addc(e, -1.0)
 }
 
-pub(in crate::lower) fn log1p(o: &mut Ops, x: V) -> V {
+pub(super) fn log1p(o: &mut Ops, x: V) -> V {
     let u = o.addc(x, 1.0);
     o.math(M::Log, u)
 }
@@ -61,24 +61,24 @@ fn odd_int(o: &mut Ops, n: V) -> V {
     o.ne(bit, zero)
 }
 
-pub(in crate::lower) fn pow(o: &mut Ops, x: V, y: V) -> V {
+pub(super) fn pow(o: &mut Ops, x: V, y: V) -> V {
     let odd = odd_float(o, y);
     signed_power(o, x, y, odd)
 }
 
-pub(in crate::lower) fn powr(o: &mut Ops, x: V, y: V) -> V {
+pub(super) fn powr(o: &mut Ops, x: V, y: V) -> V {
     let l = o.math(M::Log2, x);
     let z = o.mul(y, l);
     o.math(M::Exp2, z)
 }
 
-pub(in crate::lower) fn pown(o: &mut Ops, x: V, n: V) -> V {
+pub(super) fn pown(o: &mut Ops, x: V, n: V) -> V {
     let odd = odd_int(o, n);
     let y = o.float_from_int(n);
     signed_power(o, x, y, odd)
 }
 
-pub(in crate::lower) fn rootn(o: &mut Ops, x: V, n: V) -> V {
+pub(super) fn rootn(o: &mut Ops, x: V, n: V) -> V {
     let odd = odd_int(o, n);
     let nf = o.float_from_int(n);
     let one = o.f(1.0);
@@ -86,7 +86,7 @@ pub(in crate::lower) fn rootn(o: &mut Ops, x: V, n: V) -> V {
     signed_power(o, x, y, odd)
 }
 
-pub(in crate::lower) fn cbrt(o: &mut Ops, x: V) -> V {
+pub(super) fn cbrt(o: &mut Ops, x: V) -> V {
     let three = o.i(3);
     rootn(o, x, three)
 }

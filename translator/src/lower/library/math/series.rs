@@ -6,7 +6,7 @@
 //! same floats as `1.0f32 / n` would).
 
 /// `1/2!, 1/3!, ...`: `(e^t - 1 - t) / t^2` in `t`.
-pub(in crate::lower) const fn expm1_taylor<const N: usize>() -> [f64; N] {
+pub(super) const fn expm1_taylor<const N: usize>() -> [f64; N] {
     let mut c = [0.0; N];
     let mut factorial = 1.0;
     let mut n = 0;
@@ -21,7 +21,7 @@ pub(in crate::lower) const fn expm1_taylor<const N: usize>() -> [f64; N] {
 /// `2/first, 2/(first + 2), ...` for an odd `first`: `2 atanh(s)` is
 /// `2s + 2s^3/3 + 2s^5/5 + ...`, so with `first` = 3 this is
 /// `(2 atanh(s) - 2s) / s^3` in `s^2`.
-pub(in crate::lower) const fn atanh_series<const N: usize>(first: usize) -> [f64; N] {
+pub(super) const fn atanh_series<const N: usize>(first: usize) -> [f64; N] {
     let mut c = [0.0; N];
     let mut n = 0;
     while n < N {
@@ -32,7 +32,7 @@ pub(in crate::lower) const fn atanh_series<const N: usize>(first: usize) -> [f64
 }
 
 /// `1/3!, 1/5!, ...`: `(sinh(x) - x) / x^3` in `x^2`.
-pub(in crate::lower) const fn sinh_taylor<const N: usize>() -> [f64; N] {
+pub(super) const fn sinh_taylor<const N: usize>() -> [f64; N] {
     let mut c = [0.0; N];
     let mut factorial = 1.0;
     let mut n = 0;
@@ -49,7 +49,7 @@ pub(in crate::lower) const fn sinh_taylor<const N: usize>() -> [f64; N] {
 /// series' first term: `first` = 3 is `(sin(x) - x) / x^3` in `x^2`
 /// (starting at -1/3!), `first` = 4 is `(cos(x) - 1 + x^2/2) / x^4` in
 /// `x^2` (starting at 1/4!).
-pub(in crate::lower) const fn sin_cos_taylor<const N: usize>(first: usize) -> [f64; N] {
+pub(super) const fn sin_cos_taylor<const N: usize>(first: usize) -> [f64; N] {
     let mut c = [0.0; N];
     let mut factorial = 1.0;
     let mut n = 1;
@@ -70,7 +70,7 @@ pub(in crate::lower) const fn sin_cos_taylor<const N: usize>(first: usize) -> [f
 }
 
 /// `-1/3, 1/5, -1/7, ...`: `(atan(u) - u) / u^3` in `u^2`.
-pub(in crate::lower) const fn atan_taylor<const N: usize>() -> [f64; N] {
+pub(super) const fn atan_taylor<const N: usize>() -> [f64; N] {
     let mut c = [0.0; N];
     let mut n = 0;
     while n < N {

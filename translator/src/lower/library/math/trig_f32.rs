@@ -354,7 +354,7 @@ impl ModuleBuilder<'_> {
             Builtin::HalfSin => Some(M::Sin),
             Builtin::HalfCos => Some(M::Cos),
             Builtin::HalfTan => Some(M::Tan),
-            _ if self.relaxed_math => match b {
+            _ if self.library.relaxed_math => match b {
                 Builtin::Sin => Some(M::Sin),
                 Builtin::Cos => Some(M::Cos),
                 Builtin::Tan => Some(M::Tan),

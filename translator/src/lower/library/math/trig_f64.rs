@@ -18,7 +18,7 @@ const SIN_TAYLOR: [f64; 9] = sin_cos_taylor(3);
 /// `(cos(x) - 1 + x^2/2) / x^4` in `x^2`: 1/4! .. 1/20!.
 const COS_TAYLOR: [f64; 9] = sin_cos_taylor(4);
 
-pub(in crate::lower) fn sin_reduced(o: &mut Ops, r: Df) -> V {
+pub(super) fn sin_reduced(o: &mut Ops, r: Df) -> V {
     let r2 = o.mul(r.hi, r.hi);
     let p = o.poly(r2, &SIN_TAYLOR);
     let r3 = o.mul(r2, r.hi);
@@ -30,7 +30,7 @@ pub(in crate::lower) fn sin_reduced(o: &mut Ops, r: Df) -> V {
     o.add(r.hi, tail)
 }
 
-pub(in crate::lower) fn cos_reduced(o: &mut Ops, r: Df) -> V {
+pub(super) fn cos_reduced(o: &mut Ops, r: Df) -> V {
     let sq = o.two_prod(r.hi, r.hi);
     let h = o.mulc(sq.hi, 0.5);
     let h_lo = o.mulc(sq.lo, 0.5);
@@ -75,7 +75,7 @@ fn odd_quadrant(o: &mut Ops, q: V) -> V {
     o.ne(bit, zero)
 }
 
-pub(in crate::lower) fn sin(o: &mut Ops, x: V, types: TrigTypes) -> V {
+pub(super) fn sin(o: &mut Ops, x: V, types: TrigTypes) -> V {
     let (q, r) = reduce(o, x, types);
     let s = sin_reduced(o, r);
     let c = cos_reduced(o, r);
@@ -89,7 +89,7 @@ pub(in crate::lower) fn sin(o: &mut Ops, x: V, types: TrigTypes) -> V {
     finite_only(o, x, v)
 }
 
-pub(in crate::lower) fn cos(o: &mut Ops, x: V, types: TrigTypes) -> V {
+pub(super) fn cos(o: &mut Ops, x: V, types: TrigTypes) -> V {
     let (q, r) = reduce(o, x, types);
     let s = sin_reduced(o, r);
     let c = cos_reduced(o, r);
@@ -102,7 +102,7 @@ pub(in crate::lower) fn cos(o: &mut Ops, x: V, types: TrigTypes) -> V {
     finite_only(o, x, v)
 }
 
-pub(in crate::lower) fn tan(o: &mut Ops, x: V, types: TrigTypes) -> V {
+pub(super) fn tan(o: &mut Ops, x: V, types: TrigTypes) -> V {
     let (q, r) = reduce(o, x, types);
     let s = sin_reduced(o, r);
     let c = cos_reduced(o, r);
@@ -148,7 +148,7 @@ fn quadrant_is(o: &mut Ops, q: V, v: i32) -> V {
     o.eq(q, v)
 }
 
-pub(in crate::lower) fn sinpi(o: &mut Ops, x: V) -> V {
+pub(super) fn sinpi(o: &mut Ops, x: V) -> V {
     let (q, angle, on_grid) = reduce_pi(o, x);
     let s = sin_reduced(o, angle);
     let c = cos_reduced(o, angle);
@@ -164,7 +164,7 @@ pub(in crate::lower) fn sinpi(o: &mut Ops, x: V) -> V {
     finite_only(o, x, v)
 }
 
-pub(in crate::lower) fn cospi(o: &mut Ops, x: V) -> V {
+pub(super) fn cospi(o: &mut Ops, x: V) -> V {
     let (q, angle, on_grid) = reduce_pi(o, x);
     let s = sin_reduced(o, angle);
     let c = cos_reduced(o, angle);
@@ -180,7 +180,7 @@ pub(in crate::lower) fn cospi(o: &mut Ops, x: V) -> V {
     finite_only(o, x, v)
 }
 
-pub(in crate::lower) fn tanpi(o: &mut Ops, x: V) -> V {
+pub(super) fn tanpi(o: &mut Ops, x: V) -> V {
     let (q, angle, on_grid) = reduce_pi(o, x);
     let s = sin_reduced(o, angle);
     let c = cos_reduced(o, angle);

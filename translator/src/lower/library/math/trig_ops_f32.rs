@@ -12,26 +12,26 @@ use super::ops::{Df, Ops, V};
 use naga::BinaryOperator as B;
 
 /// pi/2 as three floats whose sum carries about 72 bits.
-pub(in crate::lower) const PIO2: [f64; 3] = float_parts(HALF_PI);
-pub(in crate::lower) const PI_PAIR: [f64; 2] = float_parts(PI);
-pub(in crate::lower) const PIO4: [f64; 2] = float_parts(QUARTER_PI);
-pub(in crate::lower) const INV_PI: [f64; 2] = float_parts(consts::INV_PI);
+pub(super) const PIO2: [f64; 3] = float_parts(HALF_PI);
+pub(super) const PI_PAIR: [f64; 2] = float_parts(PI);
+pub(super) const PIO4: [f64; 2] = float_parts(QUARTER_PI);
+pub(super) const INV_PI: [f64; 2] = float_parts(consts::INV_PI);
 /// Below this magnitude the error terms of a product with a constant
 /// near 1 can be subnormal, which some devices flush to zero: such values
 /// are multiplied by [`TINY_SCALE`] first and the result scaled back.
-pub(in crate::lower) const TINY: f64 = 1.0 / (1u64 << 60) as f64;
-pub(in crate::lower) const TINY_SCALE: f64 = (1u128 << 64) as f64;
+pub(super) const TINY: f64 = 1.0 / (1u64 << 60) as f64;
+pub(super) const TINY_SCALE: f64 = (1u128 << 64) as f64;
 
 /// `x` with its sign bit flipped where `sign` (a `u32` holding only
 /// the sign bit, or 0) has it set.
-pub(in crate::lower) fn flip_sign_by(o: &mut Ops, x: V, sign: V) -> V {
+pub(super) fn flip_sign_by(o: &mut Ops, x: V, sign: V) -> V {
     let bits = o.uint_bits(x);
     let flipped = o.xor(bits, sign);
     o.as_float(flipped)
 }
 
 /// The sign bit of `x`, in place, as a `u32`.
-pub(in crate::lower) fn sign_word(o: &mut Ops, x: V) -> V {
+pub(super) fn sign_word(o: &mut Ops, x: V) -> V {
     let bits = o.uint_bits(x);
     let mask = o.u(0x8000_0000);
     o.and(bits, mask)
@@ -40,19 +40,19 @@ pub(in crate::lower) fn sign_word(o: &mut Ops, x: V) -> V {
 /// `x` without its sign bit, as a `u32`: the integer tests below
 /// classify by bits because a driver may assume floats are finite and
 /// fold float comparisons with NaN or infinity.
-pub(in crate::lower) fn magnitude_bits(o: &mut Ops, x: V) -> V {
+pub(super) fn magnitude_bits(o: &mut Ops, x: V) -> V {
     let bits = o.uint_bits(x);
     let mask = o.u(0x7fff_ffff);
     o.and(bits, mask)
 }
 
-pub(in crate::lower) fn nan_by_bits(o: &mut Ops, x: V) -> V {
+pub(super) fn nan_by_bits(o: &mut Ops, x: V) -> V {
     let m = magnitude_bits(o, x);
     let inf = o.u(0x7f80_0000);
     o.gt(m, inf)
 }
 
-pub(in crate::lower) fn infinite_by_bits(o: &mut Ops, x: V) -> V {
+pub(super) fn infinite_by_bits(o: &mut Ops, x: V) -> V {
     let m = magnitude_bits(o, x);
     let inf = o.u(0x7f80_0000);
     o.eq(m, inf)
@@ -60,14 +60,14 @@ pub(in crate::lower) fn infinite_by_bits(o: &mut Ops, x: V) -> V {
 
 /// Zero or subnormal: what a device that flushes subnormals reads as
 /// zero, so every device takes the same path.
-pub(in crate::lower) fn is_zero_or_subnormal(o: &mut Ops, x: V) -> V {
+pub(super) fn is_zero_or_subnormal(o: &mut Ops, x: V) -> V {
     let m = magnitude_bits(o, x);
     let smallest_normal = o.u(0x0080_0000);
     o.lt(m, smallest_normal)
 }
 
 /// NaN where `x` is infinite or NaN, `value` elsewhere.
-pub(in crate::lower) fn nan_unless_finite(o: &mut Ops, x: V, value: V) -> V {
+pub(super) fn nan_unless_finite(o: &mut Ops, x: V, value: V) -> V {
     let m = magnitude_bits(o, x);
     let inf = o.u(0x7f80_0000);
     let finite = o.lt(m, inf);
@@ -84,7 +84,7 @@ pub(in crate::lower) fn nan_unless_finite(o: &mut Ops, x: V, value: V) -> V {
 /// bit tests, never left to the hardware: a device that divides through
 /// a reciprocal makes NaN of finite / inf. Subnormal operands count as
 /// zeros, as on devices that flush them.
-pub(in crate::lower) fn div_significands(o: &mut Ops, n: V, d: V) -> V {
+pub(super) fn div_significands(o: &mut Ops, n: V, d: V) -> V {
     let (n_bits, d_bits) = (o.uint_bits(n), o.uint_bits(d));
     let sign_mask = o.u(0x8000_0000);
     let signs = o.xor(n_bits, d_bits);
@@ -143,7 +143,7 @@ fn significand_and_exponent(o: &mut Ops, bits: V) -> (V, V) {
 }
 
 /// n - q d for q close to n / d, exactly up to the last rounding.
-pub(in crate::lower) fn residual(o: &mut Ops, n: V, q: V, d: V) -> V {
+pub(super) fn residual(o: &mut Ops, n: V, q: V, d: V) -> V {
     let p = o.two_prod(q, d);
     // n - p.hi is exact (Sterbenz): p.hi is within a factor 2 of n.
     let r = o.sub(n, p.hi);
@@ -151,7 +151,7 @@ pub(in crate::lower) fn residual(o: &mut Ops, n: V, q: V, d: V) -> V {
 }
 
 /// `c - p` for a constant `c` given as a pair and |p| <= |c.hi|.
-pub(in crate::lower) fn constant_minus(o: &mut Ops, c: [f64; 2], p: Df) -> Df {
+pub(super) fn constant_minus(o: &mut Ops, c: [f64; 2], p: Df) -> Df {
     let c_hi = o.f(c[0]);
     let c_lo = o.f(c[1]);
     let minus_hi = o.neg(p.hi);
@@ -162,7 +162,7 @@ pub(in crate::lower) fn constant_minus(o: &mut Ops, c: [f64; 2], p: Df) -> Df {
 }
 
 /// `v * (c.hi + c.lo)` as a pair.
-pub(in crate::lower) fn times_constant_pair(o: &mut Ops, v: Df, c: [f64; 2]) -> Df {
+pub(super) fn times_constant_pair(o: &mut Ops, v: Df, c: [f64; 2]) -> Df {
     let c_hi = o.f(c[0]);
     let c_lo = o.f(c[1]);
     let head = o.two_prod(v.hi, c_hi);

@@ -22,7 +22,7 @@ const CODY_WAITE_LIMIT: f64 = 32768.0;
 
 /// The bits of 2/pi after the binary point, big-endian, after one zero
 /// word so that windows starting before the binary point read zeros.
-pub(in crate::lower) const TWO_OVER_PI_BITS: [u32; 10] = two_over_pi(1);
+pub(super) const TWO_OVER_PI_BITS: [u32; 10] = two_over_pi(1);
 
 /// The naga types the reduction modulo pi/2 needs: `f32` and `u32` values
 /// of the operands' width, and `array<u32, N>` holding
@@ -35,7 +35,7 @@ pub(in crate::lower) struct Types {
 }
 
 /// a = q pi/2 + r for finite a >= 0, with q modulo 4 as a `u32`.
-pub(in crate::lower) fn reduce_half_pi(o: &mut Ops, t: Types, a: V) -> (Df, V) {
+pub(super) fn reduce_half_pi(o: &mut Ops, t: Types, a: V) -> (Df, V) {
     let (cw, cw_q) = cody_waite(o, a);
     let limit = o.f(CODY_WAITE_LIMIT);
     let large = o.ge(a, limit);

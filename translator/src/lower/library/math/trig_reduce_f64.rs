@@ -16,7 +16,7 @@ use naga::{BinaryOperator as B, Expression, Handle};
 /// The bits of 2/pi after the binary point, big-endian, after two zero
 /// words so that windows starting up to 64 bits before the point read
 /// zeros (enough for exponents from 2^20 up to DBL_MAX).
-pub(in crate::lower) const TWO_OVER_PI_BITS: [u32; 42] = two_over_pi(2);
+pub(super) const TWO_OVER_PI_BITS: [u32; 42] = two_over_pi(2);
 
 /// Below this magnitude the reduction is Cody-Waite (k < 2^20).
 const CODY_WAITE_LIMIT: f64 = 1_048_576.0;
@@ -31,7 +31,7 @@ const PIO2_PARTS: [f64; 3] = [
 /// The naga types a reduction needs: the table and the u32 values of the
 /// operands' shape.
 #[derive(Clone, Copy)]
-pub(in crate::lower) struct TrigTypes {
+pub(super) struct TrigTypes {
     pub table: Handle<naga::Type>,
     pub words: Handle<naga::Type>,
 }
@@ -239,7 +239,7 @@ fn cody_waite(o: &mut Ops, a: V) -> (V, Df) {
 
 /// The quadrant (any i32; mod 4 is what counts) and reduced argument of
 /// `|x|`.
-pub(in crate::lower) fn reduce(o: &mut Ops, x: V, types: TrigTypes) -> (V, Df) {
+pub(super) fn reduce(o: &mut Ops, x: V, types: TrigTypes) -> (V, Df) {
     let a = o.abs(x);
     let big = o.gec(a, CODY_WAITE_LIMIT);
     let limit = o.f(CODY_WAITE_LIMIT);
