@@ -2,9 +2,11 @@
 //!
 //! The pipeline, one module per stage:
 //! source -> [`preprocess`] (with [`lexer`]) -> [`parse`] into the [`ast`] ->
-//! [`check`] (types, layout, address spaces) -> [`lower`] to a naga module per
-//! kernel -> [`spirv`] (validation, SPIR-V writing) + [`reflect`] (what the
-//! runtime needs to know to launch each kernel).
+//! [`check`] (types, layout, address spaces) into the [`hir`] ->
+//! [`analysis`] (where pointers point, before anything is emitted) ->
+//! [`lower`] to a naga module per kernel -> [`spirv`] (validation, SPIR-V
+//! writing) + [`reflect`] (what the runtime needs to know to launch each
+//! kernel). `docs/translator-design.md` draws the whole.
 //!
 //! `front` drives the first three stages on the calling thread: the whole
 //! source is preprocessed, then the parser hands the checker one external

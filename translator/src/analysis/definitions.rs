@@ -3,7 +3,7 @@
 //! (uintptr_t)p;` then `(T *)(a + n)`) can become a pointer again: the
 //! conversion evaluates the initializer again, which gives the same
 //! pointer because nothing it reads can have changed (see
-//! `lower::integer_pointers`).
+//! `lower::pointers::integer_pointers`).
 //!
 //! A variable declared with an initializer and never assigned,
 //! incremented, or given away by address afterwards holds its

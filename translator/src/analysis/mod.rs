@@ -45,7 +45,7 @@ pub struct KernelFacts {
     pub float_words: Vec<Origin>,
     /// `__local` variables held as `u32` words because a store through a
     /// cast of their address writes part of an element (see
-    /// `lower::cast_memory`).
+    /// `lower::pointers::cast_memory`).
     pub word_locals: HashSet<LocalId>,
 }
 

@@ -1,12 +1,12 @@
 //! Where pointers point, before anything is emitted.
 //!
 //! OpenCL C pointers become a root (the object a pointer points into) plus
-//! an index in the lowering (see `lower::memory`). Which roots a pointer
+//! an index in the lowering (see `lower::pointers`). Which roots a pointer
 //! variable, a returned pointer, an atomic or a narrowing cast may reach is
 //! computed here once, over the HIR, as [`Provenance`]s: an object named by
 //! what declares it ([`Origin`]) and the type it is seen as ([`View`]).
 //! The lowering turns each into its concrete root per specialisation of a
-//! function (`lower::roots`), so no function has to be lowered twice to
+//! function (`lower::pointers::roots`), so no function has to be lowered twice to
 //! find out.
 //!
 //! The analysis is flow-insensitive within a function (a pointer variable
