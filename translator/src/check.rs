@@ -20,7 +20,7 @@ use crate::builtins::{self, common_scalar, promote};
 use crate::caps::DeviceCaps;
 use crate::diagnostic::{Diagnostics, Location, Span};
 use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId, StmtId, StmtKind};
-use crate::lexer::Interner;
+use crate::lexer::{Interner, Spellings};
 use crate::literal;
 use crate::options::BuildOptions;
 use crate::reflect::AddressQualifier;
@@ -41,7 +41,7 @@ pub fn check(
     diags: &mut Diagnostics,
 ) -> hir::Program {
     let mut checker = UnitChecker::new(options, caps, diags);
-    checker.learn_spellings(interner.spellings());
+    checker.set_spellings(&Rc::new(interner.spellings().clone()));
     for item in &unit.items {
         checker.item(item);
     }
@@ -64,7 +64,7 @@ impl<'a> UnitChecker<'a> {
             cl_std: options.effective_cl_std().version(),
             linking: options.linking,
             program: hir::Program::new(caps.address_bits),
-            names: Vec::new(),
+            names: Rc::default(),
             predefined: RefCell::new(Vec::new()),
             scopes: scopes::Scopes::new(),
             current: None,
@@ -75,13 +75,10 @@ impl<'a> UnitChecker<'a> {
         })
     }
 
-    /// Adds the spellings of the symbols after those already known: the
-    /// names of the declarations checked next may use them.
-    pub(crate) fn learn_spellings(&mut self, spellings: &[Rc<str>]) {
-        let known = self.0.names.len();
-        if let Some(new) = spellings.get(known..) {
-            self.0.names.extend_from_slice(new);
-        }
+    /// Spells the names of the declarations checked next with
+    /// `spellings`.
+    pub(crate) fn set_spellings(&mut self, spellings: &Rc<Spellings>) {
+        self.0.names = Rc::clone(spellings);
     }
 
     /// Checks the next external declaration.
@@ -172,7 +169,7 @@ struct Checker<'a> {
     linking: bool,
     program: hir::Program,
     /// The spelling of each symbol, by symbol: what the tree's names are.
-    names: Vec<Rc<str>>,
+    names: Rc<Spellings>,
     /// By symbol: 0 not yet asked, 1 not a predefined constant, else the
     /// constant's row in `builtins::PREDEFINED_CONSTANTS` plus 2. Asked
     /// only for names no declaration covers (mostly built-in functions).
@@ -465,7 +462,7 @@ fn quals_of_typedef(quals: ast::Qualifiers, declarator: &ast::Declarator) -> ast
 
 /// The type of a parameter as written, for `CL_KERNEL_ARG_TYPE_NAME`:
 /// the type specifier plus `*` per pointer level (qualifiers excluded).
-fn type_as_written(p: &ast::ParamDecl, names: &[Rc<str>]) -> String {
+fn type_as_written(p: &ast::ParamDecl, names: &Spellings) -> String {
     let text = |name: ast::Name| names[name.0 as usize].to_string();
     let base: String = match &p.specs.ty {
         ast::TypeSpec::Scalar(w) => {

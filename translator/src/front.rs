@@ -12,6 +12,8 @@
 //! [`parse`]: crate::parse
 //! [`check`]: crate::check
 
+use std::rc::Rc;
+
 use crate::caps::DeviceCaps;
 use crate::check::UnitChecker;
 use crate::diagnostic::{Diagnostics, SourceMap};
@@ -68,12 +70,12 @@ impl FrontEnd {
         see_tokens(&tokens, &interner, &sources);
         let mut parser = Parser::new(
             tokens,
-            interner.into_spellings(),
+            Rc::new(interner.into_spellings()),
             diags.with_same_settings(),
         );
         let mut check_diags = diags.with_same_settings();
         let mut checker = UnitChecker::new(options, caps, &mut check_diags);
-        checker.learn_spellings(parser.spellings());
+        checker.set_spellings(parser.spellings());
         while let Some(item) = parser.next_item() {
             checker.item(&item);
         }

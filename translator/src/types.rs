@@ -6,7 +6,6 @@
 use crate::ast::{self, AddressSpace};
 use crate::hir::{Names, Symbol};
 use naga::{Arena, Handle, Span, UniqueArena};
-use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scalar {
@@ -243,7 +242,7 @@ pub fn is_builtin_type_name(name: &str) -> bool {
 
 /// Is `ty` written as a plain vector type name (for vector literals) or a
 /// typedef name (which the checker resolves)? `spellings` spells its names.
-pub fn is_vector_type_name(ty: &ast::TypeName, spellings: &[Rc<str>]) -> bool {
+pub fn is_vector_type_name(ty: &ast::TypeName, spellings: &crate::lexer::Spellings) -> bool {
     if !ty.declarator.derived.is_empty() {
         return false;
     }

@@ -77,7 +77,7 @@ impl Session {
             caps,
             headers,
             |tokens, interner, sources| {
-                let tokens: Vec<_> = tokens.iter().map(|t| interner.token(t)).collect();
+                let tokens: Vec<_> = interner.tokens(tokens).collect();
                 text = unit_text(&tokens, sources);
             },
         );

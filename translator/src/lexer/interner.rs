@@ -1,8 +1,9 @@
 //! Spellings as numbers: the [`Interner`] gives each distinct spelling a
-//! symbol and one shared allocation, with the hasher it uses.
+//! symbol, with the hasher it uses; [`Spellings`] spells the symbols.
 
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::CompactToken;
 use crate::token::{Punct, Token};
@@ -126,10 +127,8 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// Numbers spellings: each distinct one gets a symbol (its index here),
-/// and one shared allocation that every [`Token`] with that spelling
-/// points to, so that a kernel's thousands of `int`, `i` and `0` tokens
-/// cost one `Rc` each. Symbol `p as u32` is punctuator `p`'s spelling.
+/// Numbers spellings: each distinct one gets a symbol (its index in the
+/// [`Spellings`]). Symbol `p as u32` is punctuator `p`'s spelling.
 ///
 /// Every identifier and number is interned, so this is on the hottest path
 /// of the front end: a small open-addressing table (linear probing, at most
@@ -144,8 +143,45 @@ pub struct Interner {
     /// `32 - log2(slots.len())`: the table index is the hash's top bits,
     /// which FxHash mixes best.
     shift: u32,
-    /// The spelling of each symbol.
-    syms: Vec<Rc<str>>,
+    spellings: Spellings,
+}
+
+/// The spelling of each symbol of an [`Interner`]: first those of the
+/// prelude it was thawed from (see `FrozenInterner`), shared with the
+/// cache and every other build that thawed it, then its own. Indexed by
+/// symbol.
+#[derive(Clone, Debug, Default)]
+pub struct Spellings {
+    shared: Arc<[Box<str>]>,
+    own: Vec<Box<str>>,
+}
+
+impl Spellings {
+    /// The spelling of symbol `sym`.
+    #[inline]
+    pub fn get(&self, sym: u32) -> &str {
+        match self.shared.get(sym as usize) {
+            Some(s) => s,
+            None => &self.own[sym as usize - self.shared.len()],
+        }
+    }
+
+    /// How many symbols there are (each is below this).
+    pub fn len(&self) -> usize {
+        self.shared.len() + self.own.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl std::ops::Index<usize> for Spellings {
+    type Output = str;
+    #[inline]
+    fn index(&self, sym: usize) -> &str {
+        self.get(sym as u32)
+    }
 }
 
 const EMPTY_SLOT: u32 = u32::MAX;
@@ -163,18 +199,15 @@ impl Interner {
         let mut interner = Interner {
             slots: vec![(0, EMPTY_SLOT); slots],
             shift: 32 - slots.trailing_zeros(),
-            syms: Vec::with_capacity(slots / 2),
+            spellings: Spellings {
+                shared: Arc::new([]),
+                own: Vec::with_capacity(slots / 2),
+            },
         };
         for p in Punct::ALL {
             interner.sym(p.spelling());
         }
         interner
-    }
-
-    #[inline]
-    pub fn intern(&mut self, s: &str) -> Rc<str> {
-        let sym = self.sym(s);
-        self.syms[sym as usize].clone()
     }
 
     /// The symbol of spelling `s`.
@@ -188,7 +221,7 @@ impl Interner {
             if sym == EMPTY_SLOT {
                 break;
             }
-            if h == hash && same_bytes(self.syms[sym as usize].as_bytes(), s.as_bytes()) {
+            if h == hash && same_bytes(self.spellings.get(sym).as_bytes(), s.as_bytes()) {
                 return sym;
             }
             i = (i + 1) & mask;
@@ -200,10 +233,10 @@ impl Interner {
     /// the lookup above stays small enough to inline into the lexer.
     #[inline(never)]
     fn insert(&mut self, s: &str, hash: u32, slot: usize) -> u32 {
-        let sym = self.syms.len() as u32;
-        self.syms.push(Rc::from(s));
+        let sym = self.spellings.len() as u32;
+        self.spellings.own.push(Box::from(s));
         self.slots[slot] = (hash, sym);
-        if self.syms.len() * 2 > self.slots.len() {
+        if self.spellings.len() * 2 > self.slots.len() {
             self.grow();
         }
         sym
@@ -219,7 +252,7 @@ impl Interner {
             if sym == EMPTY_SLOT {
                 return None;
             }
-            if h == hash && same_bytes(self.syms[sym as usize].as_bytes(), s.as_bytes()) {
+            if h == hash && same_bytes(self.spellings.get(sym).as_bytes(), s.as_bytes()) {
                 return Some(sym);
             }
             i = (i + 1) & mask;
@@ -227,37 +260,38 @@ impl Interner {
     }
 
     /// The spelling of every symbol, by symbol.
-    pub fn spellings(&self) -> &[Rc<str>] {
-        &self.syms
+    pub fn spellings(&self) -> &Spellings {
+        &self.spellings
     }
 
     /// [`Interner::spellings`], taken.
-    pub fn into_spellings(self) -> Vec<Rc<str>> {
-        self.syms
+    pub fn into_spellings(self) -> Spellings {
+        self.spellings
     }
 
-    /// The shared spelling of symbol `sym`.
+    /// The spelling of symbol `sym`.
     #[inline]
-    pub fn get(&self, sym: u32) -> &Rc<str> {
-        &self.syms[sym as usize]
+    pub fn get(&self, sym: u32) -> &str {
+        self.spellings.get(sym)
     }
 
     /// The symbols in a form that can cross threads.
     pub(crate) fn freeze(&self) -> FrozenInterner {
+        let Spellings { shared, own } = &self.spellings;
         FrozenInterner {
             slots: self.slots.clone(),
             shift: self.shift,
-            spellings: self.syms.iter().map(|s| Box::from(&**s)).collect(),
+            spellings: shared.iter().chain(own).cloned().collect(),
         }
     }
 
     /// How many symbols there are (each is below this).
     pub fn len(&self) -> usize {
-        self.syms.len()
+        self.spellings.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.syms.is_empty()
+        self.spellings.is_empty()
     }
 
     /// Doubles the table.
@@ -278,66 +312,84 @@ impl Interner {
         }
     }
 
-    #[inline]
-    pub fn punct(&self, p: Punct) -> Rc<str> {
-        self.syms[p as usize].clone()
-    }
-
-    /// `t` as a public token.
-    #[inline]
-    pub(crate) fn token(&self, t: &CompactToken) -> Token {
-        Token {
+    /// `tokens` as public tokens: one allocation per spelling, shared by
+    /// the tokens that have it.
+    pub(crate) fn tokens<'a>(
+        &'a self,
+        tokens: &'a [CompactToken],
+    ) -> impl Iterator<Item = Token> + 'a {
+        let mut texts: Vec<Option<Rc<str>>> = vec![None; self.len()];
+        tokens.iter().map(move |t| Token {
             kind: t.kind,
-            text: self.syms[t.sym as usize].clone(),
+            text: texts[t.sym as usize]
+                .get_or_insert_with(|| Rc::from(self.get(t.sym)))
+                .clone(),
             location: t.location,
             leading_space: t.space(),
-        }
+        })
     }
 }
 
-/// An [`Interner`]'s symbols, kept where the interner's `Rc` spellings
-/// cannot go: in a cache that builds on other threads read.
+/// An [`Interner`]'s symbols, kept where builds on other threads read them:
+/// in the prelude cache. Thawing shares its spellings instead of copying
+/// them.
 pub(crate) struct FrozenInterner {
     slots: Vec<(u32, u32)>,
     shift: u32,
-    spellings: Vec<Box<str>>,
+    spellings: Arc<[Box<str>]>,
 }
 
 impl FrozenInterner {
     /// An interner with the same symbols, and room for as many more before
     /// it grows.
     pub(crate) fn thaw(&self) -> Interner {
-        let mut syms = Vec::with_capacity(self.slots.len() / 2);
-        syms.extend(self.spellings.iter().map(|s| Rc::from(&**s)));
         Interner {
             slots: self.slots.clone(),
             shift: self.shift,
-            syms,
+            spellings: Spellings {
+                shared: Arc::clone(&self.spellings),
+                own: Vec::with_capacity(
+                    (self.slots.len() / 2).saturating_sub(self.spellings.len()),
+                ),
+            },
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
-
     use super::Interner;
 
     #[test]
-    fn interner_grows_and_keeps_sharing() {
+    fn interner_grows_and_keeps_symbols() {
         let mut interner = Interner::default();
         let names: Vec<String> = (0..5000).map(|i| format!("name_{i}")).collect();
-        let first: Vec<Rc<str>> = names.iter().map(|n| interner.intern(n)).collect();
+        let first: Vec<u32> = names.iter().map(|n| interner.sym(n)).collect();
         // Short and empty spellings hash without reading past the end.
         for s in ["", "a", "ab", "abc", "abcd", "abcdefgh", "abcdefghi"] {
-            let a = interner.intern(s);
-            assert_eq!(&*a, s);
-            assert!(Rc::ptr_eq(&a, &interner.intern(s)));
+            let a = interner.sym(s);
+            assert_eq!(interner.get(a), s);
+            assert_eq!(a, interner.sym(s));
         }
-        for (n, r) in names.iter().zip(&first) {
-            let again = interner.intern(n);
-            assert_eq!(&*again, n.as_str());
-            assert!(Rc::ptr_eq(&again, r));
+        for (n, &r) in names.iter().zip(&first) {
+            assert_eq!(interner.sym(n), r);
+            assert_eq!(interner.get(r), n);
         }
+    }
+
+    #[test]
+    fn a_thawed_interner_shares_the_frozen_spellings() {
+        let mut interner = Interner::default();
+        let a = interner.sym("alpha");
+        let frozen = interner.freeze();
+        let (mut one, mut two) = (frozen.thaw(), frozen.thaw());
+        assert_eq!((one.sym("alpha"), two.sym("alpha")), (a, a));
+        assert!(std::ptr::eq(one.get(a), two.get(a)));
+        // Each layers its own symbols on the shared ones.
+        let b = one.sym("beta");
+        assert_eq!(b, a + 1);
+        assert_eq!(two.sym("gamma"), b);
+        assert_eq!((one.get(b), two.get(b)), ("beta", "gamma"));
+        assert_eq!(one.find("gamma"), None);
     }
 }

@@ -24,7 +24,7 @@ mod splice;
 use crate::diagnostic::{Diagnostics, FileId, Location, Severity};
 use crate::token::{Punct, Token, TokenKind};
 pub(crate) use interner::FrozenInterner;
-pub use interner::{FxBuildHasher, FxHasher, Interner};
+pub use interner::{FxBuildHasher, FxHasher, Interner, Spellings};
 pub use punct::punct_at;
 pub(crate) use scan::find_byte;
 
@@ -155,10 +155,11 @@ pub fn lex_reporting(text: &str, file: FileId, diags: &mut Diagnostics) -> Vec<L
 pub fn lex_with(text: &str, file: FileId, interner: &mut Interner) -> Lexed {
     let (tokens, errors) = lex_compact(text, file, interner);
     Lexed {
-        tokens: tokens
-            .iter()
-            .map(|t| LexedToken {
-                token: interner.token(t),
+        tokens: interner
+            .tokens(&tokens)
+            .zip(&tokens)
+            .map(|(token, t)| LexedToken {
+                token,
                 at_line_start: t.line_start(),
             })
             .collect(),

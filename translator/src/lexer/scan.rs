@@ -227,7 +227,7 @@ impl Lexer<'_, '_> {
             && t[n - 2].is_punct(Punct::Hash)
             && !t[n - 1].line_start()
             && t[n - 1].kind == TokenKind::Identifier
-            && &**self.interner.get(t[n - 1].sym) == "include"
+            && self.interner.get(t[n - 1].sym) == "include"
     }
 
     fn run(&mut self) {
@@ -701,14 +701,14 @@ mod tests {
         let (tokens, _) = lex_compact(&src, FileId(0), &mut interner);
         assert_eq!(tokens.len(), words.len());
         for (t, w) in tokens.iter().zip(words) {
-            assert_eq!(&**interner.get(t.sym), w);
+            assert_eq!(interner.get(t.sym), w);
         }
         // Many distinct short names: collisions in the cache must not mix
         // them up.
         let src: String = (0..3000).map(|i| format!("v{i} ")).collect();
         let (tokens, _) = lex_compact(&src, FileId(0), &mut interner);
         for (i, t) in tokens.iter().enumerate() {
-            assert_eq!(&**interner.get(t.sym), format!("v{i}"));
+            assert_eq!(interner.get(t.sym), format!("v{i}"));
         }
     }
 

@@ -312,7 +312,7 @@ impl Parser {
             TokenKind::CharLiteral => ExprKind::CharLiteral(Name(t.sym)),
             TokenKind::StringLiteral => {
                 // Adjacent string literals concatenate.
-                let mut text = String::from(&**self.text(t));
+                let mut text = String::from(self.text(t));
                 while self.peek_at(1).kind == TokenKind::StringLiteral {
                     self.pos += 1;
                     text.pop();

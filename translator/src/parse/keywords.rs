@@ -2,15 +2,13 @@
 //! keywords, the built-in type names that are not keywords, and ordinary
 //! names.
 
-use std::rc::Rc;
-
 use crate::ast::{AddressSpace, Qualifiers, ScalarWords, StorageClass};
-use crate::lexer::CompactToken;
+use crate::lexer::{CompactToken, Spellings};
 use crate::token::TokenKind;
 use crate::types;
 
 /// Each token's keyword class, classifying each distinct spelling once.
-pub(super) fn classify(tokens: &[CompactToken], spellings: &[Rc<str>]) -> Vec<Kw> {
+pub(super) fn classify(tokens: &[CompactToken], spellings: &Spellings) -> Vec<Kw> {
     let mut kw_of_sym: Vec<Option<Kw>> = vec![None; spellings.len()];
     tokens
         .iter()

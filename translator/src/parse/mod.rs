@@ -30,7 +30,7 @@ use std::rc::Rc;
 
 use crate::ast::{ExternalDecl, TranslationUnit};
 use crate::diagnostic::{Diagnostics, FileId, Location};
-use crate::lexer::{CompactToken, Interner};
+use crate::lexer::{CompactToken, Interner, Spellings};
 use crate::token::{Punct, Token, TokenKind};
 use keywords::{classify, Kw};
 
@@ -40,7 +40,7 @@ pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> (TranslationUnit, Int
     let (tokens, interner) = intern_tokens(tokens);
     let mut parser = Parser::new(
         tokens,
-        interner.spellings().to_vec(),
+        Rc::new(interner.spellings().clone()),
         diags.with_same_settings(),
     );
     let mut unit = TranslationUnit::default();
@@ -93,8 +93,8 @@ const MAX_DEPTH: u32 = 256;
 pub(crate) struct Parser {
     /// The tokens, ending with the Eof.
     tokens: Vec<CompactToken>,
-    /// The spelling of each symbol.
-    spellings: Vec<Rc<str>>,
+    /// The spelling of each symbol, shared with the checker.
+    spellings: Rc<Spellings>,
     /// Each token's keyword class, parallel to `tokens`.
     words: Vec<Kw>,
     /// The Eof every position past the tokens reads.
@@ -127,7 +127,7 @@ impl Parser {
     /// `spellings` spells; its diagnostics go to `diags`.
     pub(crate) fn new(
         tokens: Vec<CompactToken>,
-        spellings: Vec<Rc<str>>,
+        spellings: Rc<Spellings>,
         diags: Diagnostics,
     ) -> Self {
         let eof = match tokens.last() {
@@ -158,7 +158,7 @@ impl Parser {
     }
 
     /// The spelling of each symbol: what the tree's names are.
-    pub(crate) fn spellings(&self) -> &[Rc<str>] {
+    pub(crate) fn spellings(&self) -> &Rc<Spellings> {
         &self.spellings
     }
 
@@ -201,8 +201,8 @@ impl Parser {
 
     /// The spelling of `t`, one of this parser's tokens.
     #[inline]
-    fn text(&self, t: CompactToken) -> &Rc<str> {
-        &self.spellings[t.sym as usize]
+    fn text(&self, t: CompactToken) -> &str {
+        self.spellings.get(t.sym)
     }
 
     #[inline]

@@ -121,11 +121,11 @@ impl Preprocessor<'_> {
                 continue;
             };
             let word = if name.kind == TokenKind::Identifier {
-                self.interner.get(name.sym).clone()
+                self.interner.get(name.sym)
             } else {
-                self.interner.get(self.names.empty).clone()
+                ""
             };
-            match &*word {
+            match word {
                 "if" | "ifdef" | "ifndef" => {
                     depth += 1;
                     f.skip_line(false, self.diags);

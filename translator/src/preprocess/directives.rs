@@ -74,7 +74,7 @@ impl Preprocessor<'_> {
             }
         }
         let word = self.text(&name);
-        match &*word {
+        match word {
             "define" => {
                 let line = self.read_line(true);
                 self.define(&line, name.location);
@@ -82,30 +82,14 @@ impl Preprocessor<'_> {
             "undef" => self.undef(&name),
             "include" => self.include_directive(&name, mode),
             "if" => self.if_directive(&name),
-            "ifdef" | "ifndef" => self.ifdef_directive(&name, &word),
+            "ifdef" => self.ifdef_directive(&name, "ifdef"),
+            "ifndef" => self.ifdef_directive(&name, "ifndef"),
             "elif" => self.elif_directive(&name),
             "else" => self.else_directive(&name),
             "endif" => self.endif_directive(&name),
             "line" => self.line_directive(&name, None),
-            "error" | "warning" => {
-                // The message is free text: a lone `'` in it is no error.
-                let line = self.read_line(false);
-                let mut message = String::new();
-                for (i, t) in line.iter().enumerate() {
-                    if i > 0 && t.space() {
-                        message.push(' ');
-                    }
-                    message.push_str(self.interner.get(t.sym));
-                }
-                if message.is_empty() {
-                    message = format!("#{word}");
-                }
-                if &*word == "error" {
-                    self.diags.error(name.location, message);
-                } else {
-                    self.diags.warning(name.location, message);
-                }
-            }
+            "error" => self.message_directive(&name, "error"),
+            "warning" => self.message_directive(&name, "warning"),
             "pragma" => {
                 let body = self.read_line(true);
                 return self.pragma(body, hash.location);
@@ -117,6 +101,28 @@ impl Preprocessor<'_> {
             }
         }
         None
+    }
+
+    /// `#error` or `#warning` (`word`): the rest of the line is the
+    /// message.
+    fn message_directive(&mut self, name: &PpTok, word: &str) {
+        // The message is free text: a lone `'` in it is no error.
+        let line = self.read_line(false);
+        let mut message = String::new();
+        for (i, t) in line.iter().enumerate() {
+            if i > 0 && t.space() {
+                message.push(' ');
+            }
+            message.push_str(self.interner.get(t.sym));
+        }
+        if message.is_empty() {
+            message = format!("#{word}");
+        }
+        if word == "error" {
+            self.diags.error(name.location, message);
+        } else {
+            self.diags.warning(name.location, message);
+        }
     }
 
     /// Checks the name of a `#define`/`#undef`.
@@ -385,7 +391,7 @@ impl Preprocessor<'_> {
             return None;
         }
         let word = self.text(first);
-        let keep = match &*word {
+        let keep = match word {
             "once" => {
                 if let Some(f) = self.files.last() {
                     self.once.insert(f.id);
@@ -405,7 +411,7 @@ impl Preprocessor<'_> {
         let mut text = String::new();
         // `OPENCL EXTENSION cl_khr_fp64` must keep the extension's name,
         // which is itself a macro; an unroll count may be a macro.
-        let toks: Vec<PpTok> = if &*word == "OPENCL" {
+        let toks: Vec<PpTok> = if word == "OPENCL" {
             body.collect()
         } else {
             let word = body.next();
@@ -451,7 +457,7 @@ impl Preprocessor<'_> {
                 .error(location, "_Pragma takes a parenthesized string literal");
             return None;
         }
-        let text = unescape_string(&string);
+        let text = unescape_string(string);
         let (toks, errors) = lexer::lex_compact(&text, FileId(location.file), &mut self.interner);
         for e in &errors {
             self.diags.push(e.severity(), Some(location), e.message());

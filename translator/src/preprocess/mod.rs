@@ -48,7 +48,6 @@ mod testing;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::caps::DeviceCaps;
@@ -87,7 +86,7 @@ pub fn preprocess(
     diags: &mut Diagnostics,
 ) -> Vec<Token> {
     let (tokens, interner) = preprocess_compact(sources, main, input, diags);
-    tokens.iter().map(|t| interner.token(t)).collect()
+    interner.tokens(&tokens).collect()
 }
 
 /// [`preprocess`] as the preprocessor holds its output: each token's
@@ -329,12 +328,12 @@ impl<'p> Preprocessor<'p> {
     }
 
     /// The spelling of `t`.
-    fn text(&self, t: &PpTok) -> Rc<str> {
-        self.interner.get(t.sym).clone()
+    fn text(&self, t: &PpTok) -> &str {
+        self.interner.get(t.sym)
     }
 
     fn is_ident(&self, t: &PpTok, word: &str) -> bool {
-        t.kind == TokenKind::Identifier && &**self.interner.get(t.sym) == word
+        t.kind == TokenKind::Identifier && self.interner.get(t.sym) == word
     }
 
     fn take_vec(&mut self, capacity: usize) -> Vec<PpTok> {
