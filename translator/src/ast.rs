@@ -5,7 +5,7 @@
 //! OpenCL will add node kinds here (references, classes, templates) rather
 //! than a second tree.
 
-use crate::diagnostic::Location;
+use crate::diagnostic::{Location, Span};
 use std::sync::Arc;
 
 /// A name or literal as written: the preprocessor's symbol for its
@@ -50,8 +50,8 @@ pub struct InitDeclarator {
 #[derive(Debug)]
 pub enum Initializer {
     Expr(Expr),
-    /// `{ [designator =] init, ... }`
-    List(Vec<(Vec<Designator>, Initializer)>, Location),
+    /// `{ [designator =] init, ... }`, the caret at the `{`.
+    List(Vec<(Vec<Designator>, Initializer)>, Span),
 }
 
 #[derive(Debug)]
@@ -180,6 +180,20 @@ pub struct Declarator {
     pub name: Option<(Name, Location)>,
     pub derived: Vec<Derived>,
     pub attributes: Vec<Attribute>,
+    /// Its source text (`*a[3]`), `start..end` in the file of the name.
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Declarator {
+    /// The declarator's text with the caret at its name, or the empty span
+    /// at `otherwise` for an abstract one.
+    pub fn span_or(&self, otherwise: Location) -> Span {
+        match self.name {
+            Some((_, at)) => Span::new(at, self.start, self.end),
+            None => Span::at(otherwise),
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -215,7 +229,16 @@ pub struct Block {
 #[derive(Debug)]
 pub struct Stmt {
     pub kind: StmtKind,
+    /// Where the statement starts.
     pub location: Location,
+    /// Where its text ends (after its `;` or `}`), in the same file.
+    pub end: u32,
+}
+
+impl Stmt {
+    pub fn span(&self) -> Span {
+        Span::new(self.location, self.location.offset, self.end)
+    }
 }
 
 #[derive(Debug)]
@@ -249,7 +272,14 @@ pub enum StmtKind {
 #[derive(Debug)]
 pub struct Expr {
     pub kind: ExprKind,
+    /// Where diagnostics about the expression point: its operator (the
+    /// `+` of `a + b`, the `(` of a call, the `.` of a member), else its
+    /// first token.
     pub location: Location,
+    /// Its source text, `start..end` in the file of `location`: from its
+    /// first token to its last, the parentheses around it included.
+    pub start: u32,
+    pub end: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,8 +319,21 @@ pub enum BinaryOp {
 }
 
 impl Expr {
-    /// Where the expression's text starts (its leftmost token), where clang
-    /// puts the caret for errors about a whole expression.
+    pub fn span(&self) -> Span {
+        Span::new(self.location, self.start, self.end)
+    }
+
+    /// Offset `offset` in the file of this expression's location.
+    pub fn at(&self, offset: u32) -> Location {
+        Location {
+            file: self.location.file,
+            offset,
+        }
+    }
+
+    /// Where the expression's leftmost token is (parentheses aside, unlike
+    /// `start`), where clang puts the caret for errors about a whole
+    /// expression.
     pub fn begin(&self) -> Location {
         match &self.kind {
             ExprKind::Binary(_, operands)
@@ -352,9 +395,10 @@ pub enum ExprKind {
     Assign(Option<BinaryOp>, Box<(Expr, Expr)>),
     Conditional(Box<(Expr, Expr, Expr)>),
     Comma(Box<(Expr, Expr)>),
-    /// A call; the location is the closing `)`, where clang reports
-    /// missing arguments.
-    Call(Box<Expr>, Vec<Expr>, Location),
+    /// A call, and where its closing `)` is (an offset in the file of the
+    /// call's location, its `(`), where clang reports missing arguments.
+    /// An offset rather than a location keeps every expression 56 bytes.
+    Call(Box<Expr>, Vec<Expr>, u32),
     Index(Box<(Expr, Expr)>),
     /// `a.b` or, with `arrow`, `a->b`.
     Member {
@@ -366,9 +410,10 @@ pub enum ExprKind {
         arrow: bool,
     },
     Cast(Box<TypeName>, Box<Expr>),
-    /// `(float4)(a, b.xy, c)`: a cast to a vector type of a parenthesised list.
-    /// The location is the `(` of the component list.
-    VectorLiteral(Box<TypeName>, Vec<Expr>, Location),
+    /// `(float4)(a, b.xy, c)`: a cast to a vector type of a parenthesised list,
+    /// and the offset of the list's `(` (in the file of the expression's
+    /// location).
+    VectorLiteral(Box<TypeName>, Vec<Expr>, u32),
     /// `(T){...}`
     CompoundLiteral(Box<TypeName>, Box<Initializer>),
     SizeofExpr(Box<Expr>),

@@ -370,14 +370,14 @@ impl<'a> Checker<'a> {
 impl Checker<'_> {
     /// `int printf(constant char *restrict format, ...)` (OpenCL C 6.15.14):
     /// the only variadic function, so it has no row in the built-in table.
-    fn printf(&mut self, args: Vec<Expr>, location: Location) -> Expr {
+    fn printf(&mut self, args: Vec<Expr>, span: Span) -> Expr {
         let format_ok = args.first().is_some_and(|f| {
             matches!(self.pointee(f.ty), Some(p) if p.space == AddressSpace::Constant
                 && matches!(p.ty, Type::Scalar(Scalar::Char)))
         });
         if !format_ok {
             self.error(
-                location,
+                span,
                 "printf needs a string literal or a __constant char pointer as its format",
             );
         }
@@ -392,7 +392,7 @@ impl Checker<'_> {
                 format!("cannot pass a value of type '{ty}' to printf"),
             );
         }
-        Expr::new(H::Printf(tree::boxed(args)), Type::INT, location)
+        Expr::new(H::Printf(tree::boxed(args)), Type::INT, span)
     }
 }
 

@@ -27,31 +27,65 @@ impl Location {
     }
 }
 
-/// A range of source text in one file: `start..end`, byte offsets. Every
-/// node of the checked program carries one; diagnostics point at its
-/// start.
+/// A range of source text in one file, `start..end` (byte offsets), and
+/// the `caret` in it where diagnostics about it point, as clang has a
+/// node's range and its location: the operator of a binary expression,
+/// the name of a declaration, else the start. Every node of the checked
+/// program carries one.
+///
+/// What a macro expansion supplies stands for the whole invocation, as
+/// clang's expansion ranges do: in `x < MAX(a, b)` the range ends after
+/// the `)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
     pub file: u32,
     pub start: u32,
     pub end: u32,
+    /// `start <= caret <= end`.
+    pub caret: u32,
 }
 
 impl Span {
+    /// `start..end` in the file of `caret`, which lies in it.
+    pub fn new(caret: Location, start: u32, end: u32) -> Self {
+        debug_assert!(start <= caret.offset && caret.offset <= end);
+        Span {
+            file: caret.file,
+            start,
+            end,
+            caret: caret.offset,
+        }
+    }
+
     /// The empty span at `at`.
     pub fn at(at: Location) -> Self {
         Span {
             file: at.file,
             start: at.offset,
             end: at.offset,
+            caret: at.offset,
         }
     }
 
-    /// Where diagnostics about the node point.
+    /// Where diagnostics about the node point: the caret.
     pub fn location(self) -> Location {
         Location {
             file: self.file,
-            offset: self.start,
+            offset: self.caret,
+        }
+    }
+
+    /// This span with its caret at `at`, widened to hold it; this span
+    /// as it is when `at` is in another file.
+    pub fn with_caret(self, at: Location) -> Span {
+        if at.file != self.file {
+            return self;
+        }
+        Span {
+            start: self.start.min(at.offset),
+            end: self.end.max(at.offset),
+            caret: at.offset,
+            ..self
         }
     }
 

@@ -99,3 +99,110 @@ impl FrontEnd {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FrontEnd;
+    use crate::caps::DeviceCaps;
+    use crate::diagnostic::Span;
+    use crate::options::BuildOptions;
+    use crate::preprocess::PreludeCache;
+
+    const SOURCE: &str = "#define TWICE(x) ((x) * 2)
+int helper(int a) { return a + 1; }
+__kernel void k(__global float *out, int n)
+{
+    int i = get_global_id(0);
+    float4 v = (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+    if (i < n && (i & 1) == 0)
+        out[i] = v.x * (float)helper(i) + TWICE(n);
+    for (int j = 0; j < n; j++) { out[j] += 1.0f; }
+}
+";
+
+    /// Every node of the checked program spans the text it was checked
+    /// from, its caret inside, where diagnostics about it point.
+    #[test]
+    fn hir_spans_cover_their_source_text() {
+        let front = FrontEnd::run(
+            &PreludeCache::default(),
+            "k.cl",
+            SOURCE,
+            &BuildOptions::default(),
+            &DeviceCaps::full(),
+        );
+        assert!(!front.diags.has_errors(), "{}", front.log().unwrap_err());
+        let text = |s: Span| {
+            assert_eq!(s.file, 0);
+            assert!(s.start <= s.caret && s.caret <= s.end, "{s:?}");
+            &SOURCE[s.start as usize..s.end as usize]
+        };
+        let caret = |s: Span| &SOURCE[s.caret as usize..];
+        let mut exprs = Vec::new();
+        let mut stmts = Vec::new();
+        let mut locals = Vec::new();
+        let mut functions = Vec::new();
+        for (_, f) in front.program.functions.iter() {
+            functions.push(text(f.span));
+            exprs.extend(f.exprs.iter().map(|(_, e)| (text(e.span), caret(e.span))));
+            stmts.extend(f.stmts.iter().map(|(_, s)| (text(s.span), caret(s.span))));
+            locals.extend(f.locals.iter().map(|(_, l)| (text(l.span), caret(l.span))));
+        }
+        assert_eq!(
+            functions,
+            ["helper(int a)", "k(__global float *out, int n)"]
+        );
+        assert!(exprs.iter().all(|(t, _)| !t.is_empty()), "{exprs:?}");
+        let has = |list: &[(&str, &str)], text: &str, caret: &str| {
+            assert!(
+                list.iter().any(|&(t, c)| t == text && c.starts_with(caret)),
+                "no {text:?} with its caret at {caret:?} in {list:#?}"
+            );
+        };
+        has(&exprs, "a + 1", "+ 1");
+        has(&exprs, "get_global_id(0)", "(0)");
+        has(&exprs, "(float4)(1.0f, 2.0f, 3.0f, 4.0f)", "(float4)");
+        has(&exprs, "i < n && (i & 1) == 0", "&& (i");
+        // Parentheses belong to the operand they hold.
+        has(&exprs, "(i & 1)", "& 1)");
+        has(
+            &exprs,
+            "out[i] = v.x * (float)helper(i) + TWICE(n)",
+            "= v.x",
+        );
+        has(&exprs, "out[i]", "[i]");
+        has(&exprs, "v.x", ".x");
+        // A call to a program function: the caret at its name.
+        has(&exprs, "helper(i)", "helper(i)");
+        has(&exprs, "(float)helper(i)", "(float)");
+        // What a macro expansion made spans the invocation.
+        has(&exprs, "TWICE(n)", "TWICE(n)");
+        has(&exprs, "j++", "++");
+        has(&exprs, "out[j] += 1.0f", "+= 1.0f");
+        has(&stmts, "return a + 1;", "return");
+        // A declaration's statement, the caret at the variable.
+        has(&stmts, "int i = get_global_id(0);", "i = ");
+        has(
+            &stmts,
+            "if (i < n && (i & 1) == 0)\n        out[i] = v.x * (float)helper(i) + TWICE(n);",
+            "if",
+        );
+        has(
+            &stmts,
+            "out[i] = v.x * (float)helper(i) + TWICE(n);",
+            "out[i]",
+        );
+        has(
+            &stmts,
+            "for (int j = 0; j < n; j++) { out[j] += 1.0f; }",
+            "for",
+        );
+        has(&stmts, "{ out[j] += 1.0f; }", "{");
+        // Declarators, the caret at the name.
+        has(&locals, "a", "a)");
+        has(&locals, "*out", "out,");
+        has(&locals, "n", "n)");
+        has(&locals, "v", "v =");
+        has(&locals, "j", "j = 0");
+    }
+}

@@ -180,7 +180,7 @@ impl Checker<'_> {
             ty,
             space,
             init: init_expr,
-            span: location.into(),
+            span: init.declarator.span_or(location),
         };
         let id = self.program.globals.append(global, naga::Span::UNDEFINED);
         self.declare(name, Symbol::Global(id));
@@ -279,7 +279,8 @@ impl Checker<'_> {
             return (id, clean && same);
         }
         let symbol = self.program.names.intern(&spelling);
-        let function = hir::Function::declared(symbol, signature, ret, location.into());
+        let span = declarator.span_or(location);
+        let function = hir::Function::declared(symbol, signature, ret, span);
         let id = self
             .program
             .functions
@@ -371,7 +372,7 @@ impl Checker<'_> {
                     ty,
                     space: AddressSpace::Private,
                     is_const,
-                    span: ploc.into(),
+                    span: p.declarator.span_or(ploc),
                 },
             ));
         }
@@ -389,7 +390,7 @@ impl Checker<'_> {
         func.stmts = state.stmts;
         func.body = body;
         func.defined = true;
-        func.span = location.into();
+        func.span = f.declarator.span_or(location);
         if is_kernel {
             func.kernel = Some(kernel_info);
         }
@@ -554,7 +555,14 @@ impl Checker<'_> {
         info.attributes = written.join(" ");
     }
 
-    pub(super) fn local_declaration(&mut self, d: &ast::Declaration, out: &mut hir::Block) {
+    /// The declaration `d` of statement `stmt`: its variables, and a
+    /// statement (spanning `stmt`) per initialiser.
+    pub(super) fn local_declaration(
+        &mut self,
+        d: &ast::Declaration,
+        stmt: Span,
+        out: &mut hir::Block,
+    ) {
         let (base, quals) = self.base_type(&d.specs);
         for init in &d.declarators {
             let Some((name, location)) = &init.declarator.name else {
@@ -690,11 +698,11 @@ impl Checker<'_> {
                 ty,
                 space,
                 is_const,
-                span: location.into(),
+                span: init.declarator.span_or(location),
             };
             let id = self.add_local(Some(*name), local);
             if let Some(v) = value {
-                out.push(self.add_stmt(StmtKind::Init(id, v), location));
+                out.push(self.add_stmt(StmtKind::Init(id, v), stmt.with_caret(location)));
             }
         }
     }

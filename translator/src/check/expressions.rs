@@ -239,45 +239,62 @@ impl Checker<'_> {
         }
     }
 
+    /// Checks expression `e`. Its tree spans `e`'s text, its caret where
+    /// diagnostics about it point: where the operation built it put it, or
+    /// where that of the operand that stands for all of it (`+x`, a cast to
+    /// the operand's own type) has it.
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Expr {
-        let location = e.location;
+        let span = e.span();
+        let mut v = self.operation(e, span);
+        // The caret is inside `span` already, the parser's ranges holding
+        // the operands of their own file.
+        if v.span.file == span.file {
+            v.span = Span {
+                caret: v.span.caret,
+                ..span
+            };
+        }
+        v
+    }
+
+    fn operation(&mut self, e: &ast::Expr, span: Span) -> Expr {
         match &e.kind {
             A::IntLiteral(text) => match literal::parse_int(self.text(*text)) {
-                Ok((value, s)) => self.int_const(value, Type::Scalar(s), location),
+                Ok((value, s)) => self.int_const(value, Type::Scalar(s), span),
                 Err(msg) => {
-                    self.literal_error(location, msg);
-                    self.int_const(0, Type::INT, location)
+                    self.literal_error(span.location(), msg);
+                    self.int_const(0, Type::INT, span)
                 }
             },
             A::FloatLiteral(text) => {
                 match literal::parse_float(self.text(*text), self.caps.float64) {
                     Ok((value, s)) => {
                         if s == Scalar::Half && !self.caps.float16 {
-                            self.error(location, "half literals need cl_khr_fp16, which this device does not support");
+                            self.error(span, "half literals need cl_khr_fp16, which this device does not support");
                         }
-                        Expr::new(H::Float(value), Type::Scalar(s), location)
+                        Expr::new(H::Float(value), Type::Scalar(s), span)
                     }
                     Err(msg) => {
-                        self.literal_error(location, msg);
-                        Expr::new(H::Float(0.0), Type::FLOAT, location)
+                        self.literal_error(span.location(), msg);
+                        Expr::new(H::Float(0.0), Type::FLOAT, span)
                     }
                 }
             }
             A::CharLiteral(text) => match literal::parse_char(self.text(*text)) {
-                Ok(v) => self.int_const(v as u32 as u64, Type::INT, location),
+                Ok(v) => self.int_const(v as u32 as u64, Type::INT, span),
                 Err(msg) => {
-                    self.literal_error(location, msg);
-                    self.int_const(0, Type::INT, location)
+                    self.literal_error(span.location(), msg);
+                    self.int_const(0, Type::INT, span)
                 }
             },
             A::StringLiteral(text) => match literal::parse_string(text) {
                 Ok(bytes) => {
                     let ty = self.array_of(Type::Scalar(Scalar::Char), bytes.len() as u64 + 1);
-                    Expr::new(H::Str(bytes), ty, location)
+                    Expr::new(H::Str(bytes), ty, span)
                 }
                 Err(msg) => {
-                    self.literal_error(location, msg);
-                    Expr::new(H::Int(0), Type::Error, location)
+                    self.literal_error(span.location(), msg);
+                    Expr::new(H::Int(0), Type::Error, span)
                 }
             },
             A::Ident(name) => match self.lookup(*name) {
@@ -286,65 +303,66 @@ impl Checker<'_> {
                         .current
                         .as_ref()
                         .map_or(Type::Error, |f| f.locals[id].ty);
-                    Expr::new(H::Local(id), ty, location)
+                    Expr::new(H::Local(id), ty, span)
                 }
-                Some(Symbol::EnumConstant(v)) => {
-                    self.int_const(v as u32 as u64, Type::INT, location)
-                }
+                Some(Symbol::EnumConstant(v)) => self.int_const(v as u32 as u64, Type::INT, span),
                 Some(Symbol::Global(id)) => {
                     let ty = self.program.globals[id].ty;
-                    Expr::new(H::Global(id), ty, location)
+                    Expr::new(H::Global(id), ty, span)
                 }
                 Some(Symbol::Function(_)) => {
-                    self.error(location, "function designators are only allowed in calls");
-                    Expr::new(H::Int(0), Type::Error, location)
+                    self.error(span, "function designators are only allowed in calls");
+                    Expr::new(H::Int(0), Type::Error, span)
                 }
                 Some(Symbol::Typedef(..)) => {
                     let name = self.spelling(*name);
                     self.error(
-                        location,
+                        span,
                         format!("unexpected type name '{name}': expected expression"),
                     );
-                    Expr::new(H::Int(0), Type::Error, location)
+                    Expr::new(H::Int(0), Type::Error, span)
                 }
                 // Tags live under keys no identifier spells.
                 None | Some(Symbol::Tag(_)) => {
                     let name = self.spelling(*name);
-                    self.error(location, format!("use of undeclared identifier '{name}'"));
-                    Expr::new(H::Int(0), Type::Error, location)
+                    self.error(span, format!("use of undeclared identifier '{name}'"));
+                    Expr::new(H::Int(0), Type::Error, span)
                 }
             },
-            A::Unary(op, x) => self.unary(*op, x, location),
+            A::Unary(op, x) => self.unary(*op, x, span),
             A::Binary(op, operands) => {
                 let (a, b) = &**operands;
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
-                self.binary(*op, a, b, location)
+                self.binary(*op, a, b, span)
             }
             A::Assign(op, operands) => {
                 let (target, value) = &**operands;
                 let target = self.expr(target);
-                self.require_modifiable(&target, location);
+                self.require_modifiable(&target, span.location());
                 let value = self.rvalue(value);
                 match op {
                     None => {
                         let ty = target.ty;
-                        let value =
-                            self.convert_for_assignment(value, ty, Conversion::Assign(location));
-                        Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, location)
+                        let value = self.convert_for_assignment(
+                            value,
+                            ty,
+                            Conversion::Assign(span.location()),
+                        );
+                        Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, span)
                     }
-                    Some(op) => self.compound_assign(*op, target, value, location),
+                    Some(op) => self.compound_assign(*op, target, value, span),
                 }
             }
             A::Conditional(operands) => {
                 let (c, a, b) = &**operands;
-                let c = self.condition(c, location);
+                let c = self.condition(c, span.location());
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
                 let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
                 let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
                     let (mut a, mut b) = (a, b);
-                    let ty = self.arithmetic_operands(&mut a, &mut b, location, ":");
+                    let ty = self.arithmetic_operands(&mut a, &mut b, span.location(), ":");
                     (a, b, ty)
                 } else if matches!(a.ty, Type::Pointer(_)) && is_null(&b) {
                     // A null pointer constant takes the other side's type.
@@ -360,7 +378,7 @@ impl Checker<'_> {
                     (a, b, ty)
                 } else {
                     self.error(
-                        location,
+                        span,
                         format!(
                             "incompatible operand types ('{}' and '{}')",
                             self.display(a.ty),
@@ -372,7 +390,7 @@ impl Checker<'_> {
                 Expr::new(
                     H::Conditional(Box::new(c), Box::new(a), Box::new(b)),
                     ty,
-                    location,
+                    span,
                 )
             }
             A::Comma(operands) => {
@@ -380,14 +398,14 @@ impl Checker<'_> {
                 let a = self.expr(a);
                 let b = self.rvalue(b);
                 let ty = b.ty;
-                Expr::new(H::Comma(Box::new(a), Box::new(b)), ty, location)
+                Expr::new(H::Comma(Box::new(a), Box::new(b)), ty, span)
             }
-            A::Call(callee, args, rparen) => self.call(callee, args, location, *rparen),
+            A::Call(callee, args, rparen) => self.call(callee, args, span, e.at(*rparen)),
             A::Index(operands) => {
                 let (base, index) = &**operands;
                 let base = self.expr(base);
                 let index = self.rvalue(index);
-                self.index(base, index, location)
+                self.index(base, index, span)
             }
             A::Member {
                 base,
@@ -397,49 +415,49 @@ impl Checker<'_> {
             } => {
                 let base = if *arrow {
                     let p = self.rvalue(base);
-                    self.deref(p, location)
+                    self.deref(p, span)
                 } else {
                     self.expr(base)
                 };
                 let name = self.spelling(*name);
-                self.member(base, &name, location, *name_location)
+                self.member(base, &name, span, *name_location)
             }
             A::Cast(t, x) => {
                 let to = self.type_name(t);
                 let v = self.rvalue(x);
-                self.cast(v, to, location)
+                self.cast(v, to, span)
             }
             A::VectorLiteral(t, parts, parts_location) => {
                 let to = self.type_name(t);
-                self.vector_literal(to, parts, location, *parts_location)
+                self.vector_literal(to, parts, span, e.at(*parts_location))
             }
             A::CompoundLiteral(..) => {
                 self.error(
-                    location,
+                    span,
                     "compound literals are not supported yet by this translator",
                 );
-                Expr::new(H::Int(0), Type::Error, location)
+                Expr::new(H::Int(0), Type::Error, span)
             }
             A::SizeofExpr(x) => {
                 let v = self.expr(x);
-                self.size_of(v.ty, location)
+                self.size_of(v.ty, span)
             }
             A::SizeofType(t) => {
                 let ty = self.type_name(t);
-                self.size_of(ty, location)
+                self.size_of(ty, span)
             }
             A::AlignofType(t) => {
                 let ty = self.type_name(t);
                 let a = self.program.types.align(ty).unwrap_or(1);
-                self.int_const(a, Type::Scalar(self.size_type(false)), location)
+                self.int_const(a, Type::Scalar(self.size_type(false)), span)
             }
             A::VecStepExpr(x) => {
                 let v = self.expr(x);
-                self.vec_step(v.ty, location)
+                self.vec_step(v.ty, span)
             }
             A::VecStepType(t) => {
                 let ty = self.type_name(t);
-                self.vec_step(ty, location)
+                self.vec_step(ty, span)
             }
         }
     }
@@ -451,13 +469,13 @@ impl Checker<'_> {
         self.error(at, e.message);
     }
 
-    pub(super) fn size_of(&mut self, ty: Type, location: Location) -> Expr {
+    pub(super) fn size_of(&mut self, ty: Type, span: Span) -> Expr {
         let size = match self.type_size(ty) {
             Some(s) => s,
             None => {
                 if !ty.is_error() {
                     self.error(
-                        location,
+                        span,
                         format!(
                             "invalid application of 'sizeof' to an incomplete type '{}'",
                             self.display(ty)
@@ -467,19 +485,19 @@ impl Checker<'_> {
                 1
             }
         };
-        self.int_const(size, Type::Scalar(self.size_type(false)), location)
+        self.int_const(size, Type::Scalar(self.size_type(false)), span)
     }
 
-    pub(super) fn vec_step(&mut self, ty: Type, location: Location) -> Expr {
+    pub(super) fn vec_step(&mut self, ty: Type, span: Span) -> Expr {
         let n = match ty {
             Type::Scalar(_) => 1,
             Type::Vector(_, n) => u64::from(types::storage_lanes(n)),
             _ => {
-                self.error(location, "vec_step requires a scalar or vector type");
+                self.error(span, "vec_step requires a scalar or vector type");
                 1
             }
         };
-        self.int_const(n, Type::INT, location)
+        self.int_const(n, Type::INT, span)
     }
 
     pub(super) fn require_modifiable(&mut self, target: &Expr, location: Location) {
@@ -589,18 +607,18 @@ impl Checker<'_> {
         }
     }
 
-    pub(super) fn unary(&mut self, op: ast::UnaryOp, x: &ast::Expr, location: Location) -> Expr {
+    pub(super) fn unary(&mut self, op: ast::UnaryOp, x: &ast::Expr, span: Span) -> Expr {
         use ast::UnaryOp as U;
         match op {
             U::PreInc | U::PreDec | U::PostInc | U::PostDec => {
                 let target = self.expr(x);
-                self.require_modifiable(&target, location);
+                self.require_modifiable(&target, span.location());
                 if !target.ty.is_arithmetic()
                     && !matches!(target.ty, Type::Pointer(_))
                     && !target.ty.is_error()
                 {
                     self.error(
-                        location,
+                        span,
                         format!(
                             "cannot increment value of type '{}'",
                             self.display(target.ty)
@@ -615,22 +633,22 @@ impl Checker<'_> {
                         prefix: matches!(op, U::PreInc | U::PreDec),
                     },
                     ty,
-                    location,
+                    span,
                 )
             }
             U::Deref => {
                 let p = self.rvalue(x);
-                self.deref(p, location)
+                self.deref(p, span)
             }
             U::AddressOf => {
                 let v = self.expr(x);
                 if let H::Swizzle(..) = v.kind {
-                    self.error(location, "address of vector element requested");
+                    self.error(span, "address of vector element requested");
                 } else if !matches!(
                     v.kind,
                     H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..)
                 ) {
-                    self.error(location, "cannot take the address of an rvalue");
+                    self.error(span, "cannot take the address of an rvalue");
                 }
                 let space = self.place_space(&v);
                 let is_const = self.is_read_only(&v);
@@ -641,7 +659,7 @@ impl Checker<'_> {
                     space,
                     endian_host: false,
                 });
-                Expr::new(H::AddressOf(Box::new(v)), ty, location)
+                Expr::new(H::AddressOf(Box::new(v)), ty, span)
             }
             U::Plus | U::Minus | U::BitNot => {
                 let v = self.rvalue(x);
@@ -652,7 +670,7 @@ impl Checker<'_> {
                 if !ok {
                     if !v.ty.is_error() {
                         self.error(
-                            location,
+                            span,
                             format!(
                                 "invalid argument type '{}' to unary expression",
                                 self.display(v.ty)
@@ -668,10 +686,8 @@ impl Checker<'_> {
                 let v = self.convert(v, ty);
                 match op {
                     U::Plus => v,
-                    U::Minus => {
-                        self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(v)), ty, location)
-                    }
-                    _ => self.fold_or(H::Unary(hir::UnaryOp::BitNot, Box::new(v)), ty, location),
+                    U::Minus => self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(v)), ty, span),
+                    _ => self.fold_or(H::Unary(hir::UnaryOp::BitNot, Box::new(v)), ty, span),
                 }
             }
             U::Not => {
@@ -680,7 +696,7 @@ impl Checker<'_> {
                     && !v.ty.is_error()
                 {
                     self.error(
-                        location,
+                        span,
                         format!(
                             "invalid argument type '{}' to unary expression",
                             self.display(v.ty)
@@ -688,18 +704,14 @@ impl Checker<'_> {
                     );
                 }
                 let ty = Self::comparison_type(v.ty);
-                Expr::new(
-                    H::Unary(hir::UnaryOp::LogicalNot, Box::new(v)),
-                    ty,
-                    location,
-                )
+                Expr::new(H::Unary(hir::UnaryOp::LogicalNot, Box::new(v)), ty, span)
             }
         }
     }
 
     /// Folds negation and complement of integer constants (so `-1` is a
     /// literal); otherwise builds the node.
-    pub(super) fn fold_or(&mut self, kind: tree::Kind, ty: Type, location: Location) -> Expr {
+    pub(super) fn fold_or(&mut self, kind: tree::Kind, ty: Type, span: Span) -> Expr {
         if let H::Unary(op, v) = &kind {
             if let (&H::Int(bits), Some(s)) = (&v.kind, ty.scalar()) {
                 let value = literal::sign_extend(bits, s);
@@ -707,25 +719,19 @@ impl Checker<'_> {
                     hir::UnaryOp::Negate => value.wrapping_neg(),
                     _ => !value,
                 };
-                return self.int_const(literal::wrap(folded, s), ty, location);
+                return self.int_const(literal::wrap(folded, s), ty, span);
             }
             if let (H::Float(f), hir::UnaryOp::Negate) = (&v.kind, op) {
-                return Expr::new(H::Float(-f), ty, location);
+                return Expr::new(H::Float(-f), ty, span);
             }
         }
-        Expr::new(kind, ty, location)
+        Expr::new(kind, ty, span)
     }
 
-    pub(super) fn binary(
-        &mut self,
-        op: BinaryOp,
-        mut a: Expr,
-        mut b: Expr,
-        location: Location,
-    ) -> Expr {
+    pub(super) fn binary(&mut self, op: BinaryOp, mut a: Expr, mut b: Expr, span: Span) -> Expr {
         use BinaryOp::*;
         if a.ty.is_error() || b.ty.is_error() {
-            return Expr::new(H::Int(0), Type::Error, location);
+            return Expr::new(H::Int(0), Type::Error, span);
         }
         match op {
             LogicalAnd | LogicalOr
@@ -734,12 +740,12 @@ impl Checker<'_> {
                 // Vectors: lane by lane, both operands evaluated (OpenCL C
                 // 6.3.h), -1/0 in the signed integer vector of the lanes'
                 // size.
-                let ty = self.arithmetic_operands(&mut a, &mut b, location, op.spelling());
+                let ty = self.arithmetic_operands(&mut a, &mut b, span.location(), op.spelling());
                 if ty.is_error() {
-                    return Expr::new(H::Int(0), ty, location);
+                    return Expr::new(H::Int(0), ty, span);
                 }
                 let result = Self::comparison_type(ty);
-                return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), result, location);
+                return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), result, span);
             }
             LogicalAnd | LogicalOr => {
                 for v in [&a, &b] {
@@ -750,36 +756,32 @@ impl Checker<'_> {
                         );
                     }
                 }
-                return Expr::new(
-                    H::Logical(op, Box::new(a), Box::new(b)),
-                    Type::INT,
-                    location,
-                );
+                return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), Type::INT, span);
             }
             Add | Sub if matches!(a.ty, Type::Pointer(_)) && b.ty.is_integer() => {
                 let b = if op == Sub {
                     let ty = b.ty;
-                    self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(b)), ty, location)
+                    self.fold_or(H::Unary(hir::UnaryOp::Negate, Box::new(b)), ty, span)
                 } else {
                     b
                 };
                 let ty = a.ty;
-                return Expr::new(H::PointerOffset(Box::new(a), Box::new(b)), ty, location);
+                return Expr::new(H::PointerOffset(Box::new(a), Box::new(b)), ty, span);
             }
             Add if a.ty.is_integer() && matches!(b.ty, Type::Pointer(_)) => {
                 let ty = b.ty;
-                return Expr::new(H::PointerOffset(Box::new(b), Box::new(a)), ty, location);
+                return Expr::new(H::PointerOffset(Box::new(b), Box::new(a)), ty, span);
             }
             _ => {}
         }
         if matches!(a.ty, Type::Pointer(_)) || matches!(b.ty, Type::Pointer(_)) {
-            return self.pointer_binary(op, a, b, location);
+            return self.pointer_binary(op, a, b, span);
         }
         if matches!(op, Shl | Shr) {
             // The result has the promoted left operand's type; the right
             // operand is converted to it (OpenCL C 6.3.j).
             if !a.ty.is_integer() || !b.ty.is_integer() {
-                return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
+                return self.invalid_operands(span, &a.ty, op.spelling(), &b.ty);
             }
             let ty = match a.ty {
                 Type::Scalar(s) => Type::Scalar(promote(s)),
@@ -791,33 +793,27 @@ impl Checker<'_> {
                 _ => b,
             };
             let b = self.widen(b, ty);
-            return Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, location);
+            return Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, span);
         }
         if matches!(op, Rem | BitAnd | BitOr | BitXor) && !(a.ty.is_integer() && b.ty.is_integer())
         {
-            return self.invalid_operands(location, &a.ty, op.spelling(), &b.ty);
+            return self.invalid_operands(span, &a.ty, op.spelling(), &b.ty);
         }
-        let ty = self.arithmetic_operands(&mut a, &mut b, location, op.spelling());
+        let ty = self.arithmetic_operands(&mut a, &mut b, span.location(), op.spelling());
         if ty.is_error() {
-            return Expr::new(H::Int(0), ty, location);
+            return Expr::new(H::Int(0), ty, span);
         }
         let result = if op.is_comparison() {
             Self::comparison_type(ty)
         } else {
             ty
         };
-        Expr::new(H::Binary(op, Box::new(a), Box::new(b)), result, location)
+        Expr::new(H::Binary(op, Box::new(a), Box::new(b)), result, span)
     }
 
     /// Comparisons and differences of pointers (C99 6.5.6, 6.5.8, 6.5.9):
     /// both into the same address space, or a pointer and a null constant.
-    pub(super) fn pointer_binary(
-        &mut self,
-        op: BinaryOp,
-        a: Expr,
-        b: Expr,
-        location: Location,
-    ) -> Expr {
+    pub(super) fn pointer_binary(&mut self, op: BinaryOp, a: Expr, b: Expr, span: Span) -> Expr {
         let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
         let (pa, pb) = (self.pointee(a.ty), self.pointee(b.ty));
         let compatible = match (&pa, &pb) {
@@ -844,8 +840,8 @@ impl Checker<'_> {
             _ => None,
         };
         match ty {
-            Some(ty) => Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, location),
-            None => self.invalid_operands(location, &a.ty, op.spelling(), &b.ty),
+            Some(ty) => Expr::new(H::Binary(op, Box::new(a), Box::new(b)), ty, span),
+            None => self.invalid_operands(span, &a.ty, op.spelling(), &b.ty),
         }
     }
 
@@ -853,20 +849,21 @@ impl Checker<'_> {
     /// error placeholder.
     pub(super) fn invalid_operands(
         &mut self,
-        location: Location,
+        span: impl Into<Span>,
         a: &Type,
         op: &str,
         b: &Type,
     ) -> Expr {
+        let span = span.into();
         self.error(
-            location,
+            span,
             format!(
                 "invalid operands to binary expression ('{}' {op} '{}')",
                 self.display(*a),
                 self.display(*b)
             ),
         );
-        Expr::new(H::Int(0), Type::Error, location)
+        Expr::new(H::Int(0), Type::Error, span)
     }
 
     pub(super) fn compound_assign(
@@ -874,7 +871,7 @@ impl Checker<'_> {
         op: BinaryOp,
         target: Expr,
         value: Expr,
-        location: Location,
+        span: Span,
     ) -> Expr {
         let ty = target.ty;
         if matches!(ty, Type::Pointer(_))
@@ -883,11 +880,11 @@ impl Checker<'_> {
         {
             // p += n is p = p + n.
             let read = target.clone();
-            let sum = self.binary(op, read, value, location);
-            return Expr::new(H::Assign(Box::new(target), Box::new(sum)), ty, location);
+            let sum = self.binary(op, read, value, span);
+            return Expr::new(H::Assign(Box::new(target), Box::new(sum)), ty, span);
         }
         // Type-check `target op value` to find the operation type.
-        let probe = self.binary(op, target.clone(), value, location);
+        let probe = self.binary(op, target.clone(), value, span);
         if probe.ty.is_error() {
             return probe;
         }
@@ -903,40 +900,40 @@ impl Checker<'_> {
                 op_ty,
             },
             ty,
-            location,
+            span,
         )
     }
 
-    pub(super) fn deref(&mut self, p: Expr, location: Location) -> Expr {
+    pub(super) fn deref(&mut self, p: Expr, span: Span) -> Expr {
         match p.ty {
             Type::Pointer(pointee) => {
                 let pointee = self.program.types[pointee];
                 if pointee.ty == Type::Void {
-                    self.error(location, "dereferencing a 'void *' pointer");
+                    self.error(span, "dereferencing a 'void *' pointer");
                 }
                 let ty = pointee.ty;
-                Expr::new(H::Deref(Box::new(p)), ty, location)
+                Expr::new(H::Deref(Box::new(p)), ty, span)
             }
             t if t.is_error() => p,
             t => {
                 self.error(
-                    location,
+                    span,
                     format!(
                         "indirection requires pointer operand ('{}' invalid)",
                         self.display(t)
                     ),
                 );
-                Expr::new(H::Int(0), Type::Error, location)
+                Expr::new(H::Int(0), Type::Error, span)
             }
         }
     }
 
-    pub(super) fn index(&mut self, base: Expr, index: Expr, location: Location) -> Expr {
+    pub(super) fn index(&mut self, base: Expr, index: Expr, span: Span) -> Expr {
         if !index.ty.is_integer() || !matches!(index.ty, Type::Scalar(_)) {
             if !index.ty.is_error() {
                 self.error(index.span, "array subscript is not an integer");
             }
-            return Expr::new(H::Int(0), Type::Error, location);
+            return Expr::new(H::Int(0), Type::Error, span);
         }
         let elem = match base.ty {
             Type::Array(elem, _) => self.program.types[elem],
@@ -946,23 +943,23 @@ impl Checker<'_> {
             t if t.is_error() => return base,
             t => {
                 self.error(
-                    location,
+                    span,
                     format!(
                         "subscripted value is not an array, pointer, or vector ('{}')",
                         self.display(t)
                     ),
                 );
-                return Expr::new(H::Int(0), Type::Error, location);
+                return Expr::new(H::Int(0), Type::Error, span);
             }
         };
-        Expr::new(H::Index(Box::new(base), Box::new(index)), elem, location)
+        Expr::new(H::Index(Box::new(base), Box::new(index)), elem, span)
     }
 
     pub(super) fn member(
         &mut self,
         base: Expr,
         name: &str,
-        location: Location,
+        span: Span,
         name_location: Location,
     ) -> Expr {
         match base.ty {
@@ -973,11 +970,11 @@ impl Checker<'_> {
                     } else {
                         Type::Vector(s, lanes.len() as u8)
                     };
-                    Expr::new(H::Swizzle(Box::new(base), lanes), ty, location)
+                    Expr::new(H::Swizzle(Box::new(base), lanes), ty, span)
                 }
                 Err(msg) => {
-                    self.error(location, msg);
-                    Expr::new(H::Int(0), Type::Error, location)
+                    self.error(span, msg);
+                    Expr::new(H::Int(0), Type::Error, span)
                 }
             },
             Type::Record(r) => match self
@@ -988,67 +985,67 @@ impl Checker<'_> {
             {
                 Some(i) => {
                     let ty = self.record(r).fields[i].ty;
-                    Expr::new(H::Member(Box::new(base), i), ty, location)
+                    Expr::new(H::Member(Box::new(base), i), ty, span)
                 }
                 None => {
                     self.error(
                         name_location,
                         format!("no member named '{name}' in '{}'", self.display(base.ty)),
                     );
-                    Expr::new(H::Int(0), Type::Error, location)
+                    Expr::new(H::Int(0), Type::Error, span)
                 }
             },
             t if t.is_error() => base,
             t => {
                 self.error(
-                    location,
+                    span,
                     format!(
                         "member reference base type '{}' is not a structure or union",
                         self.display(t)
                     ),
                 );
-                Expr::new(H::Int(0), Type::Error, location)
+                Expr::new(H::Int(0), Type::Error, span)
             }
         }
     }
 
-    pub(super) fn cast(&mut self, v: Expr, to: Type, location: Location) -> Expr {
+    pub(super) fn cast(&mut self, v: Expr, to: Type, span: Span) -> Expr {
         if v.ty.is_error() || to.is_error() {
             return v;
         }
         match (v.ty, to) {
-            (_, Type::Void) => Expr::new(v.kind, Type::Void, location),
+            (_, Type::Void) => Expr::new(v.kind, Type::Void, span),
             (Type::Scalar(_), Type::Scalar(_)) => {
                 let mut e = self.convert(v, to);
-                e.span = location.into();
+                e.span = span;
                 e
             }
             (Type::Scalar(_), Type::Vector(..)) => self.widen(v, to),
             (Type::Vector(..), Type::Vector(..)) if v.ty == to => v,
             (Type::Vector(..), Type::Vector(..)) => {
                 self.error(
-                    location,
+                    span,
                     format!(
                         "invalid conversion between ext-vector type '{}' and '{}'",
                         self.display(v.ty),
                         self.display(to)
                     ),
                 );
-                Expr::new(H::Int(0), Type::Error, location)
+                Expr::new(H::Int(0), Type::Error, span)
             }
             (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
                 if matches!(v.kind, H::Int(0)) {
-                    Expr::new(H::Int(0), to, location)
+                    Expr::new(H::Int(0), to, span)
                 } else {
-                    Expr::new(H::Convert(Box::new(v)), to, location)
+                    Expr::new(H::Convert(Box::new(v)), to, span)
                 }
             }
             (Type::Pointer(_), Type::Scalar(s)) if s.is_integer() => {
-                Expr::new(H::Convert(Box::new(v)), to, location)
+                Expr::new(H::Convert(Box::new(v)), to, span)
             }
             (Type::Pointer(_), Type::Pointer(_)) if matches!(v.kind, H::Int(0)) => {
                 // A null pointer constant, into any address space.
-                Expr::new(H::Int(0), to, location)
+                Expr::new(H::Int(0), to, span)
             }
             (Type::Pointer(from), Type::Pointer(target)) => {
                 let (from, target) = (self.program.types[from], self.program.types[target]);
@@ -1059,7 +1056,7 @@ impl Checker<'_> {
                     || target.space == AddressSpace::Generic;
                 if !spaces_ok {
                     self.error(
-                        location,
+                        span,
                         format!(
                             "casting '{}' to type '{}' changes address space of pointer",
                             self.display(v.ty),
@@ -1068,21 +1065,21 @@ impl Checker<'_> {
                     );
                 }
                 if from.ty == target.ty {
-                    Expr::new(v.kind, to, location)
+                    Expr::new(v.kind, to, span)
                 } else {
-                    Expr::new(H::PointerCast(Box::new(v)), to, location)
+                    Expr::new(H::PointerCast(Box::new(v)), to, span)
                 }
             }
             _ => {
                 self.error(
-                    location,
+                    span,
                     format!(
                         "cannot cast from '{}' to '{}'",
                         self.display(v.ty),
                         self.display(to)
                     ),
                 );
-                Expr::new(H::Int(0), Type::Error, location)
+                Expr::new(H::Int(0), Type::Error, span)
             }
         }
     }
@@ -1091,7 +1088,7 @@ impl Checker<'_> {
         &mut self,
         to: Type,
         parts: &[ast::Expr],
-        location: Location,
+        span: Span,
         parts_location: Location,
     ) -> Expr {
         let Type::Vector(elem, n) = to else {
@@ -1101,9 +1098,9 @@ impl Checker<'_> {
             for p in &parts[1..] {
                 let next = self.rvalue(p);
                 let ty = next.ty;
-                value = Expr::new(H::Comma(Box::new(value), Box::new(next)), ty, location);
+                value = Expr::new(H::Comma(Box::new(value), Box::new(next)), ty, span);
             }
-            return self.cast(value, to, location);
+            return self.cast(value, to, span);
         };
         let mut lanes = 0u32;
         let mut out = Vec::new();
@@ -1128,13 +1125,13 @@ impl Checker<'_> {
                             self.display(to)
                         ),
                     );
-                    return Expr::new(H::Int(0), Type::Error, location);
+                    return Expr::new(H::Int(0), Type::Error, span);
                 }
             }
         }
         if out.len() == 1 && lanes == 1 {
             let v = out.pop().expect("one part");
-            return Expr::new(H::Splat(Box::new(v)), to, location);
+            return Expr::new(H::Splat(Box::new(v)), to, span);
         }
         if lanes != u32::from(n) {
             let which = if lanes < u32::from(n) { "few" } else { "many" };
@@ -1142,9 +1139,9 @@ impl Checker<'_> {
                 parts_location,
                 format!("too {which} elements in vector initialization (expected {n} elements, have {lanes})"),
             );
-            return Expr::new(H::Int(0), Type::Error, location);
+            return Expr::new(H::Int(0), Type::Error, span);
         }
-        Expr::new(H::VectorLiteral(tree::boxed(out)), to, location)
+        Expr::new(H::VectorLiteral(tree::boxed(out)), to, span)
     }
 
     /// The overload of built-in `name` for `args`, memoised per argument
@@ -1183,17 +1180,17 @@ impl Checker<'_> {
         &mut self,
         callee: &ast::Expr,
         args: &[ast::Expr],
-        location: Location,
+        span: Span,
         rparen: Location,
     ) -> Expr {
         let A::Ident(name) = &callee.kind else {
             self.error(callee.location, "called object is not a function");
-            return Expr::new(H::Int(0), Type::Error, location);
+            return Expr::new(H::Int(0), Type::Error, span);
         };
         let written = args;
         let args: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
         if args.iter().any(|a| a.ty.is_error()) {
-            return Expr::new(H::Int(0), Type::Error, location);
+            return Expr::new(H::Int(0), Type::Error, span);
         }
         let name = *name;
         match self.lookup(name) {
@@ -1218,7 +1215,7 @@ impl Checker<'_> {
                             args.len()
                         ),
                     );
-                    return Expr::new(H::Int(0), Type::Error, location);
+                    return Expr::new(H::Int(0), Type::Error, span);
                 }
                 let args = args
                     .into_iter()
@@ -1235,18 +1232,18 @@ impl Checker<'_> {
                 if let Some(state) = self.current.as_mut() {
                     state.calls.push((id, callee.location));
                 }
-                Expr::new(H::Call(id, args), ret, callee.location)
+                Expr::new(H::Call(id, args), ret, span.with_caret(callee.location))
             }
             Some(_) => {
                 let ty = self.expr(callee).ty;
                 let ty = self.display(ty);
                 self.error(
-                    location,
+                    span,
                     format!("called object type '{ty}' is not a function or function pointer"),
                 );
-                Expr::new(H::Int(0), Type::Error, location)
+                Expr::new(H::Int(0), Type::Error, span)
             }
-            None if self.text(name) == "printf" => self.printf(args, location),
+            None if self.text(name) == "printf" => self.printf(args, span),
             None => {
                 match self.resolve_builtin(name, &args) {
                     Ok(r) => {
@@ -1255,7 +1252,7 @@ impl Checker<'_> {
                             .zip(&r.params)
                             .map(|(a, t)| Box::new(self.widen(a, *t)))
                             .collect();
-                        Expr::new(H::Builtin(r.builtin, args), r.result, location)
+                        Expr::new(H::Builtin(r.builtin, args), r.result, span)
                     }
                     Err(msg) => {
                         // Missing arguments are reported at the `)`.
@@ -1265,7 +1262,7 @@ impl Checker<'_> {
                             callee.location
                         };
                         self.error(at, msg);
-                        Expr::new(H::Int(0), Type::Error, location)
+                        Expr::new(H::Int(0), Type::Error, span)
                     }
                 }
             }

@@ -58,10 +58,11 @@ impl Checker<'_> {
                 let v = self.convert_for_assignment(v, ty, Conversion::Init(name_location));
                 (v, ty)
             }
-            ast::Initializer::List(items, location) => {
+            ast::Initializer::List(items, span) => {
                 let mut out = Vec::new();
                 let mut pos = 0;
-                let count = self.fill(ty, &[], items, &mut pos, &mut out, true, *location);
+                let at = span.location();
+                let count = self.fill(ty, &[], items, &mut pos, &mut out, true, at);
                 let ty = match ty {
                     Type::Array(elem, 0) => {
                         let elem = self.program.types[elem];
@@ -70,7 +71,7 @@ impl Checker<'_> {
                     t => t,
                 };
                 let items = out.into_iter().map(|(at, v)| (at, Box::new(v))).collect();
-                (Expr::new(H::InitList(items), ty, *location), ty)
+                (Expr::new(H::InitList(items), ty, *span), ty)
             }
         }
     }
@@ -105,12 +106,12 @@ impl Checker<'_> {
                 let bits = crate::literal::wrap(i64::from(b as i8), scalar);
                 (
                     vec![i as u64],
-                    Box::new(self.int_const(bits, Type::Scalar(scalar), e.location)),
+                    Box::new(self.int_const(bits, Type::Scalar(scalar), e.span())),
                 )
             })
             .collect();
         let ty = self.array_of(elem, size);
-        (Expr::new(H::InitList(items), ty, e.location), ty)
+        (Expr::new(H::InitList(items), ty, e.span()), ty)
     }
 
     /// Initialises the sub-objects of `ty` (at `path`) from `items[*pos..]`.
@@ -249,7 +250,7 @@ impl Checker<'_> {
                     };
                     let at = match init {
                         ast::Initializer::Expr(e) => e.location,
-                        ast::Initializer::List(_, l) => *l,
+                        ast::Initializer::List(_, l) => l.location(),
                     };
                     self.error(at, format!("excess elements in {what} initializer"));
                     *pos = items.len();
@@ -262,7 +263,8 @@ impl Checker<'_> {
             match init {
                 ast::Initializer::List(sub_items, l) => {
                     let mut sub_pos = 0;
-                    self.fill(sub_ty, &sub_path, sub_items, &mut sub_pos, out, true, *l);
+                    let at = l.location();
+                    self.fill(sub_ty, &sub_path, sub_items, &mut sub_pos, out, true, at);
                     *pos += 1;
                 }
                 ast::Initializer::Expr(e)

@@ -25,7 +25,7 @@ impl Checker<'_> {
     }
 
     fn statement(&mut self, s: &ast::Stmt, out: &mut Block) {
-        let at = s.location;
+        let at = s.span();
         match &s.kind {
             S::Compound(b) => {
                 self.scopes.push();
@@ -33,7 +33,7 @@ impl Checker<'_> {
                 self.scopes.pop();
                 out.push(self.add_stmt(StmtKind::Block(items), at));
             }
-            S::Declaration(d) => self.local_declaration(d, out),
+            S::Declaration(d) => self.local_declaration(d, at, out),
             S::Expr(Some(e)) => {
                 let e = self.expr(e);
                 let e = self.commit(e);

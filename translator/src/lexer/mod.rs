@@ -99,6 +99,12 @@ pub(crate) struct CompactToken {
     pub kind: TokenKind,
     /// [`SPACE`], [`LINE_START`], and the preprocessor's own bits.
     pub flags: u8,
+    /// How many bytes of source text from `location` the token stands for
+    /// (at most `u16::MAX`): its own, splices included, or for a token a
+    /// macro expansion made, which is located at the invocation, the whole
+    /// invocation's (the macro's name through its `)`). The parser's
+    /// ranges end here.
+    pub len: u16,
 }
 
 /// Whitespace came before the token.
@@ -108,6 +114,12 @@ pub(crate) const SPACE: u8 = 1;
 pub(crate) const LINE_START: u8 = 2;
 
 impl CompactToken {
+    /// The offset just past the source text the token stands for.
+    #[inline]
+    pub fn end(&self) -> u32 {
+        self.location.offset + u32::from(self.len)
+    }
+
     #[inline]
     pub fn space(&self) -> bool {
         self.flags & SPACE != 0
@@ -183,6 +195,12 @@ pub(crate) fn lex_compact(
         lex_errors = errors;
     }
     (tokens, lex_errors)
+}
+
+/// A length as [`CompactToken::len`] holds it.
+#[inline]
+pub(crate) fn token_len(bytes: usize) -> u16 {
+    bytes.min(u16::MAX as usize) as u16
 }
 
 #[cfg(test)]

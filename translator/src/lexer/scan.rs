@@ -4,7 +4,7 @@
 
 use super::interner::FX_SEED;
 use super::punct::punct_at;
-use super::{CompactToken, Interner, LexError, LexErrorKind, LINE_START};
+use super::{token_len, CompactToken, Interner, LexError, LexErrorKind, LINE_START};
 use crate::diagnostic::{FileId, Location};
 use crate::token::{Punct, TokenKind};
 
@@ -63,7 +63,27 @@ pub(super) fn scan(
         errors: Vec::new(),
     };
     lexer.run();
+    lengthen_spliced(&mut lexer.tokens, splices);
     (lexer.tokens, lexer.errors)
+}
+
+/// Adds to the length of each token a splice lies inside (not one right
+/// after it) the bytes the splice removed, which the lexer did not count.
+/// Splices are rare, so this pass over them is cheaper than a test per
+/// token. In order: then a token's length so far ends where its text
+/// does with only the earlier splices put back.
+fn lengthen_spliced(tokens: &mut [CompactToken], splices: &[(u32, u32)]) {
+    let mut before = 0;
+    for &(at, removed) in splices {
+        let backslash = at + before;
+        let i = tokens.partition_point(|t| t.location.offset < backslash);
+        if let Some(t) = i.checked_sub(1).map(|i| &mut tokens[i]) {
+            if t.end() > backslash {
+                t.len = token_len(usize::from(t.len) + (removed - before) as usize);
+            }
+        }
+        before = removed;
+    }
 }
 
 /// The most slots [`Lexer::short_syms`] has; a power of two.
@@ -184,6 +204,8 @@ impl Lexer<'_, '_> {
             sym,
             kind,
             flags: u8::from(space) | if line { LINE_START } else { 0 },
+            // The text without splices: see `lengthen_spliced`.
+            len: token_len(self.pos - start),
         });
     }
 
@@ -672,6 +694,21 @@ mod tests {
         // A `#` after a stray byte at line start still starts the line.
         let l = lex("@#define", FileId(0));
         assert!(l.tokens[0].at_line_start);
+    }
+
+    #[test]
+    fn token_lengths_cover_their_source_text() {
+        // Splices inside a token are its; one right after it is not.
+        let src = "ab\\\ncd x\\\n y \"s\\\nt\" p\\\nq\\\r\nr /* \\\n */ z";
+        let (tokens, _) = lex_compact(src, FileId(0), &mut Interner::default());
+        let text: Vec<_> = tokens
+            .iter()
+            .map(|t| &src[t.location.offset as usize..t.end() as usize])
+            .collect();
+        assert_eq!(
+            text,
+            ["ab\\\ncd", "x", "y", "\"s\\\nt\"", "p\\\nq\\\r\nr", "z"]
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ use super::{PResult, Parser};
 use crate::ast::{
     Attribute, Declarator, Derived, Designator, Initializer, Name, ParamDecl, Qualifiers, TypeName,
 };
+use crate::diagnostic::Span;
 use crate::token::{Punct, TokenKind};
 
 impl Parser {
@@ -33,6 +34,7 @@ impl Parser {
     }
 
     fn declarator_inner(&mut self) -> PResult<Declarator> {
+        let first = self.peek();
         let mut attributes = Vec::new();
         let mut pointers = Vec::new();
         while self.eat(Punct::Star) {
@@ -93,6 +95,16 @@ impl Parser {
         } else {
             inner.attributes.extend(attributes);
         }
+        if let Some((_, name)) = inner.name {
+            // In the name's file: a declarator split by an `#include` has
+            // the name alone.
+            let extent = self.extent_since(first);
+            (inner.start, inner.end) = if extent.file == name.file {
+                (extent.start, extent.end)
+            } else {
+                (name.offset, name.offset)
+            };
+        }
         Ok(inner)
     }
 
@@ -148,8 +160,7 @@ impl Parser {
             return Ok(Initializer::Expr(self.assignment_expr()?));
         }
         self.enter()?;
-        let location = self.loc();
-        self.pos += 1;
+        let lbrace = self.bump();
         let mut items = Vec::new();
         while !self.at(Punct::RBrace) {
             let mut designators = Vec::new();
@@ -179,6 +190,8 @@ impl Parser {
         }
         self.expect(Punct::RBrace)?;
         self.leave();
-        Ok(Initializer::List(items, location))
+        let extent = self.extent_since(lbrace);
+        let span = Span::new(lbrace.location, extent.start, extent.end);
+        Ok(Initializer::List(items, span))
     }
 }

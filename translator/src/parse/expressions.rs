@@ -3,22 +3,30 @@
 //! `vec_step` and vector literals.
 
 use super::keywords::Kw;
-use super::{PResult, Parser, MAX_DEPTH};
+use super::{Extent, PResult, Parser, MAX_DEPTH};
 use crate::ast::{BinaryOp, Expr, ExprKind, Name, TypeName, UnaryOp};
 use crate::token::{Punct, TokenKind};
 use crate::types;
 
 impl Parser {
     pub(super) fn expr(&mut self) -> PResult<Expr> {
-        let mut e = self.assignment_expr()?;
+        let e = self.assignment_expr()?;
+        if !self.at(Punct::Comma) {
+            return Ok(e);
+        }
+        self.comma_tail(e)
+    }
+
+    // The operator cases below are out of line, so that the paths through
+    // the precedence levels to a lone operand, the common ones, stay small.
+    #[inline(never)]
+    fn comma_tail(&mut self, mut e: Expr) -> PResult<Expr> {
         while self.at(Punct::Comma) {
-            let location = self.loc();
+            let comma = self.peek();
             self.pos += 1;
             let rhs = self.assignment_expr()?;
-            e = Expr {
-                kind: ExprKind::Comma(Box::new((e, rhs))),
-                location,
-            };
+            let extent = Extent::of(comma).expr(&e).expr(&rhs);
+            e = extent.make(ExprKind::Comma(Box::new((e, rhs))), comma.location);
         }
         Ok(e)
     }
@@ -55,10 +63,7 @@ impl Parser {
             _ => return None,
         };
         self.pos += 1;
-        Some(Expr {
-            kind,
-            location: t.location,
-        })
+        Some(Extent::of(t).make(kind, t.location))
     }
 
     fn assignment_inner(&mut self) -> PResult<Expr> {
@@ -81,13 +86,19 @@ impl Parser {
             _ => None,
         };
         let Some(op) = op else { return Ok(lhs) };
-        let location = self.loc();
+        self.assignment_tail(lhs, op)
+    }
+
+    #[inline(never)]
+    fn assignment_tail(&mut self, lhs: Expr, op: Option<BinaryOp>) -> PResult<Expr> {
+        let op_token = self.peek();
         self.pos += 1;
         let rhs = self.assignment_expr()?;
-        Ok(Expr {
-            kind: ExprKind::Assign(op, Box::new((lhs, rhs))),
-            location,
-        })
+        let extent = Extent::of(op_token).expr(&lhs).expr(&rhs);
+        Ok(extent.make(
+            ExprKind::Assign(op, Box::new((lhs, rhs))),
+            op_token.location,
+        ))
     }
 
     #[inline]
@@ -100,7 +111,7 @@ impl Parser {
     }
 
     fn conditional_tail(&mut self, cond: Expr) -> PResult<Expr> {
-        let location = self.loc();
+        let question = self.peek();
         self.pos += 1;
         self.enter()?;
         let then = self.expr();
@@ -110,28 +121,40 @@ impl Parser {
         self.enter()?;
         let otherwise = self.conditional_expr();
         self.leave();
-        Ok(Expr {
-            kind: ExprKind::Conditional(Box::new((cond, then, otherwise?))),
-            location,
-        })
+        let otherwise = otherwise?;
+        let extent = Extent::of(question).expr(&cond).expr(&otherwise);
+        Ok(extent.make(
+            ExprKind::Conditional(Box::new((cond, then, otherwise))),
+            question.location,
+        ))
     }
 
     /// Precedence climbing over C's binary operators.
     fn binary_expr(&mut self, min_prec: u8) -> PResult<Expr> {
-        let mut lhs = self.cast_expr()?;
+        let lhs = self.cast_expr()?;
+        match self.binary_op() {
+            Some((_, prec)) if prec >= min_prec => self.binary_tail(lhs, min_prec),
+            _ => Ok(lhs),
+        }
+    }
+
+    #[inline(never)]
+    fn binary_tail(&mut self, mut lhs: Expr, min_prec: u8) -> PResult<Expr> {
         while let Some((op, prec)) = self.binary_op() {
             if prec < min_prec {
                 break;
             }
-            let location = self.loc();
+            let op_token = self.peek();
             self.pos += 1;
             self.enter()?;
             let rhs = self.binary_expr(prec + 1);
             self.leave();
-            lhs = Expr {
-                kind: ExprKind::Binary(op, Box::new((lhs, rhs?))),
-                location,
-            };
+            let rhs = rhs?;
+            let extent = Extent::of(op_token).expr(&lhs).expr(&rhs);
+            lhs = extent.make(
+                ExprKind::Binary(op, Box::new((lhs, rhs))),
+                op_token.location,
+            );
         }
         Ok(lhs)
     }
@@ -175,32 +198,28 @@ impl Parser {
             _ => return self.general_cast_expr(),
         };
         self.pos += 1;
-        self.postfix_tail(Expr {
-            kind,
-            location: t.location,
-        })
+        self.postfix_tail(Extent::of(t).make(kind, t.location))
     }
 
     // Out of line, so that the short path above stays small.
     #[inline(never)]
     fn general_cast_expr(&mut self) -> PResult<Expr> {
         if self.at(Punct::LParen) && self.starts_type(1) {
-            let location = self.loc();
+            let lparen = self.peek();
             self.pos += 1;
+            let location = lparen.location;
             let ty = Box::new(self.type_name()?);
             self.expect(Punct::RParen)?;
             if self.at(Punct::LBrace) {
                 let init = Box::new(self.initializer()?);
-                let e = Expr {
-                    kind: ExprKind::CompoundLiteral(ty, init),
-                    location,
-                };
+                let extent = self.extent_since(lparen);
+                let e = extent.make(ExprKind::CompoundLiteral(ty, init), location);
                 return self.postfix_tail(e);
             }
             if self.at(Punct::LParen) && types::is_vector_type_name(&ty, &self.spellings) {
                 // `(float4)(a, b)`: a vector literal, not a cast of a comma
                 // expression (OpenCL C 6.1.6).
-                let parts_location = self.loc();
+                let parts_location = self.in_file_of(lparen, self.peek());
                 self.pos += 1;
                 let mut parts = Vec::new();
                 loop {
@@ -210,27 +229,22 @@ impl Parser {
                     }
                 }
                 self.expect(Punct::RParen)?;
-                let e = Expr {
-                    kind: ExprKind::VectorLiteral(ty, parts, parts_location),
-                    location,
-                };
+                let extent = self.extent_since(lparen);
+                let e = extent.make(ExprKind::VectorLiteral(ty, parts, parts_location), location);
                 return self.postfix_tail(e);
             }
             self.enter()?;
             let operand = self.cast_expr();
             self.leave();
-            return Ok(Expr {
-                kind: ExprKind::Cast(ty, Box::new(operand?)),
-                location,
-            });
+            let operand = operand?;
+            let extent = Extent::of(lparen).expr(&operand);
+            return Ok(extent.make(ExprKind::Cast(ty, Box::new(operand)), location));
         }
         self.unary_expr()
     }
 
     fn unary_expr(&mut self) -> PResult<Expr> {
-        let location = self.loc();
-        let t = self.peek();
-        let op = match t.kind {
+        let op = match self.peek().kind {
             TokenKind::Punct(Punct::PlusPlus) => Some(UnaryOp::PreInc),
             TokenKind::Punct(Punct::MinusMinus) => Some(UnaryOp::PreDec),
             TokenKind::Punct(Punct::Plus) => Some(UnaryOp::Plus),
@@ -242,64 +256,69 @@ impl Parser {
             _ => None,
         };
         if let Some(op) = op {
-            self.pos += 1;
-            self.enter()?;
-            let operand = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
-                self.unary_expr()
-            } else {
-                self.cast_expr()
-            };
-            self.leave();
-            return Ok(Expr {
-                kind: ExprKind::Unary(op, Box::new(operand?)),
-                location,
-            });
+            return self.prefix_operation(op);
         }
         let kw = self.kw();
-        if kw != Kw::Name {
-            let type_op = match kw {
-                Kw::Sizeof => Some((
-                    ExprKind::SizeofType as fn(Box<TypeName>) -> ExprKind,
-                    ExprKind::SizeofExpr as fn(Box<Expr>) -> ExprKind,
-                )),
-                Kw::VecStep => Some((
-                    ExprKind::VecStepType as fn(Box<TypeName>) -> ExprKind,
-                    ExprKind::VecStepExpr as fn(Box<Expr>) -> ExprKind,
-                )),
-                _ => None,
-            };
-            if let Some((of_type, of_expr)) = type_op {
-                self.pos += 1;
-                if self.at(Punct::LParen) && self.starts_type(1) {
-                    self.pos += 1;
-                    let ty = self.type_name()?;
-                    self.expect(Punct::RParen)?;
-                    return Ok(Expr {
-                        kind: of_type(Box::new(ty)),
-                        location,
-                    });
-                }
-                self.enter()?;
-                let operand = self.unary_expr();
-                self.leave();
-                return Ok(Expr {
-                    kind: of_expr(Box::new(operand?)),
-                    location,
-                });
-            }
-            if kw == Kw::Alignof {
-                self.pos += 1;
-                self.expect(Punct::LParen)?;
-                let ty = self.type_name()?;
-                self.expect(Punct::RParen)?;
-                return Ok(Expr {
-                    kind: ExprKind::AlignofType(Box::new(ty)),
-                    location,
-                });
-            }
+        if matches!(kw, Kw::Sizeof | Kw::VecStep | Kw::Alignof) {
+            return self.type_operation(kw);
         }
         let primary = self.primary_expr()?;
         self.postfix_tail(primary)
+    }
+
+    /// Prefix operator `op` and its operand.
+    #[inline(never)]
+    fn prefix_operation(&mut self, op: UnaryOp) -> PResult<Expr> {
+        let t = self.bump();
+        self.enter()?;
+        let operand = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
+            self.unary_expr()
+        } else {
+            self.cast_expr()
+        };
+        self.leave();
+        let operand = operand?;
+        let extent = Extent::of(t).expr(&operand);
+        Ok(extent.make(ExprKind::Unary(op, Box::new(operand)), t.location))
+    }
+
+    /// `sizeof`, `vec_step` or `__alignof__` (keyword `kw`) and its
+    /// operand.
+    #[inline(never)]
+    fn type_operation(&mut self, kw: Kw) -> PResult<Expr> {
+        let t = self.bump();
+        let location = t.location;
+        if kw == Kw::Alignof {
+            self.expect(Punct::LParen)?;
+            let ty = self.type_name()?;
+            self.expect(Punct::RParen)?;
+            let extent = self.extent_since(t);
+            return Ok(extent.make(ExprKind::AlignofType(Box::new(ty)), location));
+        }
+        let (of_type, of_expr) = if kw == Kw::Sizeof {
+            (
+                ExprKind::SizeofType as fn(Box<TypeName>) -> ExprKind,
+                ExprKind::SizeofExpr as fn(Box<Expr>) -> ExprKind,
+            )
+        } else {
+            (
+                ExprKind::VecStepType as fn(Box<TypeName>) -> ExprKind,
+                ExprKind::VecStepExpr as fn(Box<Expr>) -> ExprKind,
+            )
+        };
+        if self.at(Punct::LParen) && self.starts_type(1) {
+            self.pos += 1;
+            let ty = self.type_name()?;
+            self.expect(Punct::RParen)?;
+            let extent = self.extent_since(t);
+            return Ok(extent.make(of_type(Box::new(ty)), location));
+        }
+        self.enter()?;
+        let operand = self.unary_expr();
+        self.leave();
+        let operand = operand?;
+        let extent = Extent::of(t).expr(&operand);
+        Ok(extent.make(of_expr(Box::new(operand)), location))
     }
 
     fn primary_expr(&mut self) -> PResult<Expr> {
@@ -318,21 +337,31 @@ impl Parser {
                     text.pop();
                     text.push_str(&self.text(self.peek())[1..]);
                 }
-                ExprKind::StringLiteral(text)
-            }
-            TokenKind::Punct(Punct::LParen) => {
                 self.pos += 1;
-                self.enter()?;
-                let inner = self.expr();
-                self.leave();
-                let inner = inner?;
-                self.expect(Punct::RParen)?;
-                return Ok(inner);
+                let extent = self.extent_since(t);
+                return Ok(extent.make(ExprKind::StringLiteral(text), location));
             }
+            TokenKind::Punct(Punct::LParen) => return self.parenthesized(),
             _ => return Err(self.error_here("expression")),
         };
         self.pos += 1;
-        Ok(Expr { kind, location })
+        Ok(Extent::of(t).make(kind, location))
+    }
+
+    /// `( expr )`: the expression, its text widened to the parentheses.
+    fn parenthesized(&mut self) -> PResult<Expr> {
+        let lparen = self.bump();
+        self.enter()?;
+        let inner = self.expr();
+        self.leave();
+        let mut inner = inner?;
+        let rparen = self.peek();
+        self.expect(Punct::RParen)?;
+        let extent = Extent::of(rparen).token(lparen).expr(&inner);
+        if extent.file == inner.location.file {
+            (inner.start, inner.end) = (extent.start, extent.end);
+        }
+        Ok(inner)
     }
 
     #[inline]
@@ -352,7 +381,9 @@ impl Parser {
 
     fn postfix_ops(&mut self, mut e: Expr) -> PResult<Expr> {
         loop {
-            let location = self.loc();
+            let op = self.peek();
+            let location = op.location;
+            let base = (e.location.file, e.start, e.end);
             let kind = if self.eat(Punct::LBracket) {
                 let index = self.expr()?;
                 self.expect(Punct::RBracket)?;
@@ -365,7 +396,7 @@ impl Parser {
                         break;
                     }
                 }
-                let rparen = self.loc();
+                let rparen = self.in_file_of(op, self.peek());
                 self.expect(Punct::RParen)?;
                 ExprKind::Call(Box::new(e), args, rparen)
             } else if self.at(Punct::Dot) || self.at(Punct::Arrow) {
@@ -390,7 +421,9 @@ impl Parser {
             } else {
                 return Ok(e);
             };
-            e = Expr { kind, location };
+            // Every postfix operator ends with the last token read.
+            let extent = self.extent_since(op).cover(base.0, base.1, base.2);
+            e = extent.make(kind, location);
         }
     }
 }

@@ -28,9 +28,9 @@ mod statements;
 
 use std::rc::Rc;
 
-use crate::ast::{ExternalDecl, TranslationUnit};
+use crate::ast::{Expr, ExprKind, ExternalDecl, TranslationUnit};
 use crate::diagnostic::{Diagnostics, FileId, Location};
-use crate::lexer::{CompactToken, Interner, Spellings};
+use crate::lexer::{token_len, CompactToken, Interner, Spellings};
 use crate::token::{Punct, Token, TokenKind};
 use keywords::{classify, Kw};
 
@@ -78,10 +78,66 @@ fn intern_tokens(tokens: &[Token]) -> (Vec<CompactToken>, Interner) {
                 sym,
                 kind: t.kind,
                 flags: u8::from(t.leading_space),
+                len: token_len(t.text.len()),
             }
         })
         .collect();
     (compact, interner)
+}
+
+/// The source text a node being built covers: its tokens' and its
+/// children's, in the file of the token it starts from (its caret). What
+/// lies in another file (past an `#include` in the middle of the node) is
+/// left out, so that the range is always one file's.
+#[derive(Clone, Copy)]
+struct Extent {
+    file: u32,
+    start: u32,
+    end: u32,
+}
+
+impl Extent {
+    #[inline]
+    fn of(t: CompactToken) -> Self {
+        Extent {
+            file: t.location.file,
+            start: t.location.offset,
+            end: t.end(),
+        }
+    }
+
+    #[inline]
+    fn token(self, t: CompactToken) -> Self {
+        self.cover(t.location.file, t.location.offset, t.end())
+    }
+
+    #[inline]
+    fn expr(self, e: &Expr) -> Self {
+        self.cover(e.location.file, e.start, e.end)
+    }
+
+    #[inline]
+    fn cover(self, file: u32, start: u32, end: u32) -> Self {
+        if file != self.file {
+            return self;
+        }
+        Extent {
+            file,
+            start: self.start.min(start),
+            end: self.end.max(end),
+        }
+    }
+
+    /// The expression `kind` over this text, its caret at `location`.
+    #[inline]
+    fn make(self, kind: ExprKind, location: Location) -> Expr {
+        Expr {
+            kind,
+            location,
+            start: self.start,
+            end: self.end,
+        }
+    }
 }
 
 /// Nesting deeper than this is reported instead of overflowing the stack.
@@ -140,6 +196,7 @@ impl Parser {
                 sym: 0,
                 kind: TokenKind::Eof,
                 flags: 0,
+                len: 0,
             },
         };
         Parser {
@@ -285,6 +342,28 @@ impl Parser {
                 location
             }
             None => self.loc(),
+        }
+    }
+
+    /// The offset of token `t` when it is in the file of token `anchor`,
+    /// else that of `anchor`: for a location kept as an offset beside
+    /// `anchor`'s.
+    #[inline]
+    fn in_file_of(&self, anchor: CompactToken, t: CompactToken) -> u32 {
+        if t.location.file == anchor.location.file {
+            t.location.offset
+        } else {
+            anchor.location.offset
+        }
+    }
+
+    /// The text from token `first` to the last one read, for a construct
+    /// that started at `first`.
+    fn extent_since(&self, first: CompactToken) -> Extent {
+        let extent = Extent::of(first);
+        match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
+            Some(&last) => extent.token(last),
+            None => extent,
         }
     }
 

@@ -4,6 +4,7 @@
 use super::keywords::Kw;
 use super::{PResult, Parser, Reported};
 use crate::ast::{Block, Declaration, Name, Stmt, StmtKind};
+use crate::lexer::CompactToken;
 use crate::token::{Punct, TokenKind};
 
 impl Parser {
@@ -45,8 +46,18 @@ impl Parser {
         Ok(Box::new(s?))
     }
 
+    /// Statement `kind`, which started at token `first` and ends with the
+    /// last token read.
+    fn finish_statement(&self, kind: StmtKind, first: CompactToken) -> Stmt {
+        Stmt {
+            kind,
+            location: first.location,
+            end: self.extent_since(first).end,
+        }
+    }
+
     fn statement_inner(&mut self) -> PResult<Stmt> {
-        let location = self.loc();
+        let first = self.peek();
         if self.kw() == Kw::Attribute {
             // Statement attributes (`__attribute__((opencl_unroll_hint(4)))
             // for ...`) come before loops; anything else after attributes
@@ -59,10 +70,8 @@ impl Parser {
                 Kw::For | Kw::While | Kw::Do | Kw::If | Kw::Switch
             ) {
                 let inner = self.statement()?;
-                return Ok(Stmt {
-                    kind: StmtKind::Attributed(attributes, Box::new(inner)),
-                    location,
-                });
+                let kind = StmtKind::Attributed(attributes, Box::new(inner));
+                return Ok(self.finish_statement(kind, first));
             }
             self.pos = start;
         }
@@ -173,7 +182,7 @@ impl Parser {
             },
             _ => self.expression_statement()?,
         };
-        Ok(Stmt { kind, location })
+        Ok(self.finish_statement(kind, first))
     }
 
     fn expression_statement(&mut self) -> PResult<StmtKind> {
@@ -197,19 +206,15 @@ impl Parser {
 
     fn for_statement(&mut self) -> PResult<StmtKind> {
         self.expect(Punct::LParen)?;
-        let init_loc = self.loc();
+        let first = self.peek();
         let init = if self.eat(Punct::Semicolon) {
             None
         } else if self.starts_declaration() {
-            Some(Box::new(Stmt {
-                kind: StmtKind::Declaration(self.declaration()?),
-                location: init_loc,
-            }))
+            let kind = StmtKind::Declaration(self.declaration()?);
+            Some(Box::new(self.finish_statement(kind, first)))
         } else {
-            Some(Box::new(Stmt {
-                kind: self.expression_statement()?,
-                location: init_loc,
-            }))
+            let kind = self.expression_statement()?;
+            Some(Box::new(self.finish_statement(kind, first)))
         };
         let cond = if self.at(Punct::Semicolon) {
             None

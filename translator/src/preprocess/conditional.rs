@@ -240,6 +240,7 @@ impl Preprocessor<'_> {
             },
             kind: TokenKind::IntLiteral,
             flags: SPACE,
+            len: 0,
         }
     }
 }

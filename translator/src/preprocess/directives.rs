@@ -431,6 +431,7 @@ impl Preprocessor<'_> {
             sym: self.interner.sym(&text),
             kind: TokenKind::Pragma,
             flags: SPACE,
+            len: 0,
         })
     }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::macros::{Macro, MacroKind};
 use super::{FileState, Mode, PpTok, Preprocessor};
 use crate::diagnostic::Location;
+use crate::lexer;
 use crate::token::{Punct, TokenKind};
 
 /// Deepest nesting of macro invocations inside macro arguments; each level
@@ -27,6 +28,26 @@ pub(super) const PLACEMARKER: u8 = 8;
 impl PpTok {
     fn is_blue(&self) -> bool {
         self.flags & BLUE != 0
+    }
+
+    /// This token of a replacement list, placed at the invocation `site`.
+    #[inline]
+    pub(super) fn at(&self, site: PpTok) -> PpTok {
+        PpTok {
+            location: site.location,
+            len: site.len,
+            ..*self
+        }
+    }
+
+    /// This macro name, standing for its invocation through `rparen`.
+    fn through(&self, rparen: &PpTok) -> PpTok {
+        let mut site = *self;
+        if rparen.location.file == self.location.file {
+            let end = rparen.end().max(self.end());
+            site.len = lexer::token_len((end - self.location.offset) as usize);
+        }
+        site
     }
 
     pub(super) fn is_placemarker(&self) -> bool {
@@ -79,6 +100,8 @@ struct ArgReader {
     last_split: usize,
     /// Some macro is disabled, so identifiers naming one must be painted.
     paint: bool,
+    /// The `)` that closed the list, once read.
+    rparen: Option<PpTok>,
 }
 
 impl ArgReader {
@@ -89,6 +112,7 @@ impl ArgReader {
             TokenKind::Punct(Punct::LParen) => self.depth += 1,
             TokenKind::Punct(Punct::RParen) => {
                 if self.depth == 0 {
+                    self.rparen = Some(t);
                     return true;
                 }
                 self.depth -= 1;
@@ -239,8 +263,8 @@ impl Preprocessor<'_> {
                         return Some(t);
                     }
                     let _lparen = self.next_unexpanded(mode);
-                    if let Some(args) = self.collect_args(&m, &t) {
-                        let body = self.substitute(&m, &args, &t);
+                    if let Some((args, rparen)) = self.collect_args(&m, &t) {
+                        let body = self.substitute(&m, &args, &t.through(&rparen));
                         self.recycle_args(args);
                         self.push_macro_context(m.name, body, t.location);
                     }
@@ -249,10 +273,10 @@ impl Preprocessor<'_> {
         }
     }
 
-    /// Reads a function-like macro's arguments after its `(`, unexpanded.
-    /// `None` (reported) when the list is unterminated or the count is
-    /// wrong.
-    fn collect_args(&mut self, m: &Macro, name: &PpTok) -> Option<Args> {
+    /// Reads a function-like macro's arguments after its `(`, unexpanded,
+    /// and the `)` that closes them. `None` (reported) when the list is
+    /// unterminated or the count is wrong.
+    fn collect_args(&mut self, m: &Macro, name: &PpTok) -> Option<(Args, PpTok)> {
         let (nparams, variadic) = m.params();
         let mut args = self.args_pool.pop().unwrap_or_default();
         let mut reader = ArgReader {
@@ -260,6 +284,7 @@ impl Preprocessor<'_> {
             // The commas from here on belong to the variadic argument.
             last_split: if variadic { nparams - 1 } else { usize::MAX },
             paint: self.live_macros > 0,
+            rparen: None,
         };
         loop {
             // Arguments are long runs of tokens straight from a context or
@@ -305,10 +330,11 @@ impl Preprocessor<'_> {
                 break;
             }
         }
+        let rparen = reader.rparen.unwrap_or(*name);
         args.ends.push(args.toks.len());
         if nparams == 0 {
             if args.len() == 1 && args.toks.is_empty() {
-                return Some(Args::default());
+                return Some((Args::default(), rparen));
             }
             self.diags.error(
                 name.location,
@@ -332,7 +358,7 @@ impl Preprocessor<'_> {
             self.note_defined_here(m);
             return None;
         }
-        Some(args)
+        Some((args, rparen))
     }
 
     /// Whether expanding `toks` on their own could change them.
@@ -405,9 +431,12 @@ impl Preprocessor<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::PpTok;
     use crate::caps::DeviceCaps;
+    use crate::diagnostic::{Diagnostics, SourceMap};
     use crate::options::BuildOptions;
     use crate::preprocess::testing::{errors, expands_to, norm, run, run_with};
+    use crate::preprocess::{preprocess_compact, PreludeCache, PreprocessInput};
     use crate::token::Token;
 
     #[test]
@@ -466,6 +495,43 @@ mod tests {
         let src = "#define A B\n#define B 7\nA";
         let o = run(src);
         assert_eq!(at(&o.tokens[0]), src.len() - 1);
+    }
+
+    #[test]
+    fn expanded_tokens_stand_for_the_whole_invocation() {
+        let src = "#define ONE 1\n#define P(x) (x + ONE)\n#define Q P\nONE P( a ) Q(b)";
+        let mut sources = SourceMap::default();
+        let main = sources.add("<source>", src);
+        let input = PreprocessInput {
+            options: &BuildOptions::default(),
+            caps: &DeviceCaps::full(),
+            embedded_headers: &[],
+            prelude: &PreludeCache::default(),
+        };
+        let mut diags = Diagnostics::default();
+        let (tokens, interner) = preprocess_compact(&mut sources, main, &input, &mut diags);
+        let text = |t: &PpTok| &src[t.location.offset as usize..t.end() as usize];
+        let got: Vec<_> = tokens[..tokens.len() - 1]
+            .iter()
+            .map(|t| (interner.get(t.sym), text(t)))
+            .collect();
+        let (p, q) = ("P( a )", "Q(b)");
+        assert_eq!(
+            got,
+            [
+                ("1", "ONE"),
+                ("(", p),
+                ("a", "a"),
+                ("+", p),
+                ("1", p),
+                (")", p),
+                ("(", q),
+                ("b", "b"),
+                ("+", q),
+                ("1", q),
+                (")", q),
+            ]
+        );
     }
 
     #[test]

@@ -201,6 +201,7 @@ impl Preprocessor<'_> {
             sym,
             kind,
             flags: name.flags & SPACE,
+            len: name.len,
         }
     }
 }

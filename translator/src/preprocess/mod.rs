@@ -134,6 +134,7 @@ pub(crate) fn preprocess_compact(
         sym: pp.names.empty,
         kind: TokenKind::Eof,
         flags: 0,
+        len: 0,
     });
     let Preprocessor { interner, .. } = pp;
     (out, interner)

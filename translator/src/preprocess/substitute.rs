@@ -5,7 +5,7 @@
 use super::expand::{Args, PLACEMARKER};
 use super::macros::{Macro, MacroKind, Piece, NOT_PARAM};
 use super::{PpTok, Preprocessor};
-use crate::diagnostic::{FileId, Location};
+use crate::diagnostic::FileId;
 use crate::lexer::{self, SPACE};
 use crate::token::{Punct, TokenKind};
 
@@ -27,8 +27,13 @@ impl Preprocessor<'_> {
     /// The replacement list of `m` for one invocation, arguments substituted
     /// and `#`/`##` applied, ready to be rescanned: last token first, the
     /// order a context reads in.
+    /// `name` stands for the whole invocation (see [`CompactToken::len`]),
+    /// and so does every token the replacement list itself supplies.
+    ///
+    /// [`CompactToken::len`]: crate::lexer::CompactToken::len
     pub(super) fn substitute(&mut self, m: &Macro, args: &Args, name: &PpTok) -> Vec<PpTok> {
-        let site = name.location;
+        // By value: the loops below then keep it in registers.
+        let site = *name;
         let mut out = self.take_vec(m.body.len() + args.toks.len());
         let function = matches!(m.kind, MacroKind::Function { .. });
         if !m.has_ops {
@@ -49,18 +54,12 @@ impl Preprocessor<'_> {
                 match *piece {
                     Piece::Tokens { start, end } => {
                         let run = &m.body[start as usize..end as usize];
-                        out.extend(run.iter().rev().map(|t| PpTok {
-                            location: site,
-                            ..*t
-                        }));
+                        out.extend(run.iter().rev().map(|t| t.at(site)));
                     }
                     Piece::Param { param, at } => {
                         let t = &m.body[at as usize];
                         let Some(arg) = args.get(param as usize) else {
-                            out.push(PpTok {
-                                location: site,
-                                ..*t
-                            });
+                            out.push(t.at(site));
                             continue;
                         };
                         let toks = match &pre[param as usize] {
@@ -124,10 +123,7 @@ impl Preprocessor<'_> {
                     i += 1;
                     continue;
                 }
-                out.push(PpTok {
-                    location: site,
-                    ..*t
-                });
+                out.push(t.at(site));
                 i += 1;
             }
             out.retain(|t| !t.is_placemarker());
@@ -139,7 +135,7 @@ impl Preprocessor<'_> {
         }
         self.expanded += out.len();
         if self.expanded > MAX_EXPANDED_TOKENS {
-            self.halt(site, "macro expansion produced too many tokens");
+            self.halt(site.location, "macro expansion produced too many tokens");
         }
         out
     }
@@ -168,12 +164,12 @@ impl Preprocessor<'_> {
         }
     }
 
-    fn placemarker(&self, site: Location) -> PpTok {
+    fn placemarker(&self, site: PpTok) -> PpTok {
         PpTok {
-            location: site,
             sym: self.names.empty,
             kind: TokenKind::Identifier,
             flags: PLACEMARKER,
+            ..site
         }
     }
 
@@ -185,7 +181,7 @@ impl Preprocessor<'_> {
         args: &Args,
         j: usize,
         out: &mut Vec<PpTok>,
-        site: Location,
+        site: PpTok,
     ) -> usize {
         let Some(rt) = m.body.get(j) else {
             return j;
@@ -215,11 +211,7 @@ impl Preprocessor<'_> {
             }
             (arg.to_vec(), j + 1)
         } else {
-            let t = PpTok {
-                location: site,
-                ..*rt
-            };
-            (vec![t], j + 1)
+            (vec![rt.at(site)], j + 1)
         };
         let mut rhs = rhs.into_iter();
         match rhs.next() {
@@ -231,7 +223,7 @@ impl Preprocessor<'_> {
     }
 
     /// `lhs ## rhs`: the spellings joined must lex as one token.
-    fn paste(&mut self, lhs: PpTok, rhs: PpTok, site: Location, out: &mut Vec<PpTok>) {
+    fn paste(&mut self, lhs: PpTok, rhs: PpTok, site: PpTok, out: &mut Vec<PpTok>) {
         if lhs.is_placemarker() {
             out.push(rhs);
             return;
@@ -244,18 +236,19 @@ impl Preprocessor<'_> {
         let mut text = String::with_capacity(l.len() + r.len());
         text.push_str(l);
         text.push_str(r);
-        let (toks, errors) = lexer::lex_compact(&text, FileId(site.file), &mut self.interner);
+        let file = FileId(site.location.file);
+        let (toks, errors) = lexer::lex_compact(&text, file, &mut self.interner);
         if let ([t], true) = (toks.as_slice(), errors.is_empty()) {
             out.push(PpTok {
-                location: site,
                 sym: t.sym,
                 kind: t.kind,
                 flags: lhs.flags & SPACE,
+                ..site
             });
             return;
         }
         self.diags.error(
-            site,
+            site.location,
             format!("pasting formed '{text}', an invalid preprocessing token"),
         );
         out.push(lhs);
@@ -263,7 +256,7 @@ impl Preprocessor<'_> {
     }
 
     /// `# param`: the argument's spelling as a string literal.
-    fn stringize(&mut self, arg: &[PpTok], site: Location, leading_space: bool) -> PpTok {
+    fn stringize(&mut self, arg: &[PpTok], site: PpTok, leading_space: bool) -> PpTok {
         let mut s = String::with_capacity(2 + arg.len() * 4);
         s.push('"');
         for (i, t) in arg.iter().enumerate() {
@@ -285,10 +278,10 @@ impl Preprocessor<'_> {
         }
         s.push('"');
         PpTok {
-            location: site,
             sym: self.interner.sym(&s),
             kind: TokenKind::StringLiteral,
             flags: u8::from(leading_space),
+            ..site
         }
     }
 }
