@@ -68,7 +68,7 @@ impl<'a> UnitChecker<'a> {
             predefined: RefCell::new(Vec::new()),
             scopes: scopes::Scopes::new(),
             current: None,
-            calls: HashMap::new(),
+            calls: Vec::new(),
             builtin_cache: HashMap::default(),
             loop_depth: 0,
             break_depth: 0,
@@ -98,8 +98,8 @@ impl<'a> UnitChecker<'a> {
 }
 
 /// The user functions each defined function calls, with the call's
-/// location.
-type CallGraph = HashMap<FunctionId, Vec<(FunctionId, Location)>>;
+/// location; by function index.
+type CallGraph = Vec<Vec<(FunctionId, Location)>>;
 
 /// OpenCL C has no recursion (6.9.m): reports each call that closes a cycle
 /// of calls, at the call.
@@ -110,25 +110,20 @@ fn reject_recursion(program: &hir::Program, calls: &CallGraph, diags: &mut Diagn
         OnPath,
         Done,
     }
-    fn visit(
-        id: FunctionId,
-        calls: &CallGraph,
-        marks: &mut HashMap<FunctionId, Mark>,
-        diags: &mut Diagnostics,
-    ) {
-        marks.insert(id, Mark::OnPath);
-        for &(callee, location) in calls.get(&id).map_or(&[][..], Vec::as_slice) {
-            match marks.get(&callee).copied().unwrap_or(Mark::New) {
+    fn visit(id: FunctionId, calls: &CallGraph, marks: &mut [Mark], diags: &mut Diagnostics) {
+        marks[id.index()] = Mark::OnPath;
+        for &(callee, location) in calls.get(id.index()).map_or(&[][..], Vec::as_slice) {
+            match marks[callee.index()] {
                 Mark::OnPath => diags.error(location, "recursion is not supported in OpenCL"),
                 Mark::New => visit(callee, calls, marks, diags),
                 Mark::Done => {}
             }
         }
-        marks.insert(id, Mark::Done);
+        marks[id.index()] = Mark::Done;
     }
-    let mut marks = HashMap::new();
+    let mut marks = vec![Mark::New; program.functions.len()];
     for (id, _) in program.functions.iter() {
-        if !marks.contains_key(&id) {
+        if marks[id.index()] == Mark::New {
             visit(id, calls, &mut marks, diags);
         }
     }

@@ -382,7 +382,10 @@ impl Checker<'_> {
         let body = self.block_items(&f.body.items);
         self.scopes.pop();
         let state = self.current.take().expect("function state");
-        self.calls.insert(id, state.calls);
+        if self.calls.len() <= id.index() {
+            self.calls.resize_with(id.index() + 1, Vec::new);
+        }
+        self.calls[id.index()] = state.calls;
         let func = &mut self.program.functions[id];
         func.params = param_ids;
         func.locals = state.locals;

@@ -359,6 +359,7 @@ impl Parser {
 
     /// The text from token `first` to the last one read, for a construct
     /// that started at `first`.
+    #[inline]
     fn extent_since(&self, first: CompactToken) -> Extent {
         let extent = Extent::of(first);
         match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
