@@ -65,6 +65,7 @@ impl<'a> UnitChecker<'a> {
             linking: options.linking,
             program: hir::Program::new(caps.address_bits),
             names: Rc::default(),
+            symbols: Vec::new(),
             predefined: RefCell::new(Vec::new()),
             scopes: scopes::Scopes::new(),
             current: None,
@@ -78,6 +79,9 @@ impl<'a> UnitChecker<'a> {
     /// Spells the names of the declarations checked next with
     /// `spellings`.
     pub(crate) fn set_spellings(&mut self, spellings: &Rc<Spellings>) {
+        if !Rc::ptr_eq(&self.0.names, spellings) {
+            self.0.symbols.clear();
+        }
         self.0.names = Rc::clone(spellings);
     }
 
@@ -165,6 +169,10 @@ struct Checker<'a> {
     program: hir::Program,
     /// The spelling of each symbol, by symbol: what the tree's names are.
     names: Rc<Spellings>,
+    /// The program's symbol of each name asked for so far, by name
+    /// (`None` not yet asked): a name is interned once per build, not once
+    /// per use.
+    symbols: Vec<Option<hir::Symbol>>,
     /// By symbol: 0 not yet asked, 1 not a predefined constant, else the
     /// constant's row in `builtins::PREDEFINED_CONSTANTS` plus 2. Asked
     /// only for names no declaration covers (mostly built-in functions).
@@ -241,7 +249,16 @@ impl<'a> Checker<'a> {
 
     /// `name` as a symbol of the program.
     fn symbol(&mut self, name: Name) -> hir::Symbol {
-        self.program.names.intern(&self.names[name.0 as usize])
+        let index = name.0 as usize;
+        if let Some(Some(symbol)) = self.symbols.get(index) {
+            return *symbol;
+        }
+        let symbol = self.program.names.intern(&self.names[index]);
+        if index >= self.symbols.len() {
+            self.symbols.resize(index + 1, None);
+        }
+        self.symbols[index] = Some(symbol);
+        symbol
     }
 
     // ---- types ----

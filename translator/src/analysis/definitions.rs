@@ -16,17 +16,17 @@
 
 use crate::builtins::Builtin;
 use crate::hir::{self, ExprId, ExprKind as H, LocalId, StmtId, StmtKind};
+use crate::lexer::{FxHashMap, FxHashSet};
 use crate::types::Type;
-use std::collections::{HashMap, HashSet};
 
 /// The variables of `f` that keep their initializer's value, with the
 /// initializer, where it can be evaluated again to the same value.
-pub fn kept_values(f: &hir::Function) -> HashMap<LocalId, ExprId> {
+pub fn kept_values(f: &hir::Function) -> FxHashMap<LocalId, ExprId> {
     let mut defs = Definitions {
         f,
-        init: HashMap::new(),
-        init_loops: HashMap::new(),
-        changes: HashMap::new(),
+        init: FxHashMap::default(),
+        init_loops: FxHashMap::default(),
+        changes: FxHashMap::default(),
         arrays: f
             .locals
             .iter()
@@ -51,14 +51,14 @@ pub fn kept_values(f: &hir::Function) -> HashMap<LocalId, ExprId> {
 /// value.
 struct Definitions<'a> {
     f: &'a hir::Function,
-    init: HashMap<LocalId, ExprId>,
+    init: FxHashMap<LocalId, ExprId>,
     /// The loops whose bodies hold each initializer.
-    init_loops: HashMap<LocalId, Vec<usize>>,
+    init_loops: FxHashMap<LocalId, Vec<usize>>,
     /// Where variables are assigned (in whole or in part) other than by
     /// their initializer, or have their address taken: in the step of loop
     /// `Some(l)`, or anywhere else (`None`).
-    changes: HashMap<LocalId, Vec<Option<usize>>>,
-    arrays: HashSet<LocalId>,
+    changes: FxHashMap<LocalId, Vec<Option<usize>>>,
+    arrays: FxHashSet<LocalId>,
     /// While walking: the loops around, and how many loops were seen.
     loops: Vec<usize>,
     loop_count: usize,

@@ -16,15 +16,15 @@ pub mod provenance;
 
 use crate::ast::AddressSpace;
 use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId};
+use crate::lexer::{FxHashMap, FxHashSet};
 use crate::types::{Scalar, Type};
 use provenance::{Origin, PointerFacts, View};
-use std::collections::{HashMap, HashSet};
 
 /// What the lowering needs to know of a program.
 #[derive(Debug, Default)]
 pub struct Analysis {
-    functions: HashMap<FunctionId, FunctionFacts>,
-    kernels: HashMap<FunctionId, KernelFacts>,
+    functions: FxHashMap<FunctionId, FunctionFacts>,
+    kernels: FxHashMap<FunctionId, KernelFacts>,
 }
 
 /// The facts of one function.
@@ -32,7 +32,7 @@ pub struct Analysis {
 pub struct FunctionFacts {
     pub pointers: PointerFacts,
     /// Integer variables that keep their initializer's value, with it.
-    pub kept_values: HashMap<LocalId, ExprId>,
+    pub kept_values: FxHashMap<LocalId, ExprId>,
 }
 
 /// The facts of one kernel: how its `__local` memory is held.
@@ -46,7 +46,7 @@ pub struct KernelFacts {
     /// `__local` variables held as `u32` words because a store through a
     /// cast of their address writes part of an element (see
     /// `lower::pointers::cast_memory`).
-    pub word_locals: HashSet<LocalId>,
+    pub word_locals: FxHashSet<LocalId>,
 }
 
 impl Analysis {
@@ -63,8 +63,8 @@ impl Analysis {
 /// Analyses every defined function of `program`.
 pub fn analyse(program: &hir::Program) -> Analysis {
     let mut analysis = Analysis::default();
-    let mut pointers = HashMap::new();
-    let mut kept = HashMap::new();
+    let mut pointers = FxHashMap::default();
+    let mut kept = FxHashMap::default();
     for id in callees_first(program) {
         let f = &program.functions[id];
         // Only integers converted to pointers need them.
@@ -75,7 +75,7 @@ pub fn analyse(program: &hir::Program) -> Analysis {
         let kept_values = if converts {
             definitions::kept_values(f)
         } else {
-            HashMap::new()
+            FxHashMap::default()
         };
         let facts = provenance::pointer_facts(program, f, &kept_values, &pointers);
         pointers.insert(id, facts);
@@ -104,7 +104,7 @@ fn callees_first(program: &hir::Program) -> Vec<FunctionId> {
     fn visit(
         program: &hir::Program,
         id: FunctionId,
-        seen: &mut HashSet<FunctionId>,
+        seen: &mut FxHashSet<FunctionId>,
         order: &mut Vec<FunctionId>,
     ) {
         if !seen.insert(id) {
@@ -120,7 +120,7 @@ fn callees_first(program: &hir::Program) -> Vec<FunctionId> {
             order.push(id);
         }
     }
-    let (mut seen, mut order) = (HashSet::new(), Vec::new());
+    let (mut seen, mut order) = (FxHashSet::default(), Vec::new());
     for (id, _) in program.functions.iter() {
         visit(program, id, &mut seen, &mut order);
     }

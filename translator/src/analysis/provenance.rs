@@ -16,8 +16,8 @@
 
 use crate::builtins::Builtin;
 use crate::hir::{self, ExprId, ExprKind as H, FunctionId, GlobalId, LocalId, StmtId, StmtKind};
+use crate::lexer::FxHashMap;
 use crate::types::{Scalar, Type};
-use std::collections::HashMap;
 
 /// The object a pointer points into, named by what declares it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -107,7 +107,7 @@ fn add_all(set: &mut Roots, more: Roots) -> bool {
 #[derive(Debug, Default)]
 pub struct PointerFacts {
     /// The roots each pointer variable (parameters included) may hold.
-    pub variables: HashMap<LocalId, Roots>,
+    pub variables: FxHashMap<LocalId, Roots>,
     /// The roots the pointers it returns may have.
     pub returns: Roots,
     /// The objects `float`/`double` atomics reach, here or in callees.
@@ -143,8 +143,8 @@ impl PointerFacts {
 pub fn pointer_facts(
     program: &hir::Program,
     function: &hir::Function,
-    kept: &HashMap<LocalId, ExprId>,
-    callees: &HashMap<FunctionId, PointerFacts>,
+    kept: &FxHashMap<LocalId, ExprId>,
+    callees: &FxHashMap<FunctionId, PointerFacts>,
 ) -> PointerFacts {
     let mut walk = Walk {
         program,
@@ -174,8 +174,8 @@ pub fn pointer_facts(
 struct Walk<'a> {
     program: &'a hir::Program,
     function: &'a hir::Function,
-    kept: &'a HashMap<LocalId, ExprId>,
-    callees: &'a HashMap<FunctionId, PointerFacts>,
+    kept: &'a FxHashMap<LocalId, ExprId>,
+    callees: &'a FxHashMap<FunctionId, PointerFacts>,
     facts: PointerFacts,
     changed: bool,
 }
@@ -403,7 +403,7 @@ pub struct ByteOffset {
 /// value (see `definitions.rs`).
 pub fn pointer_origin(
     function: &hir::Function,
-    kept: &HashMap<LocalId, ExprId>,
+    kept: &FxHashMap<LocalId, ExprId>,
     e: ExprId,
 ) -> Option<ExprId> {
     byte_offsets(function, kept, e).map(|(origin, _)| origin)
@@ -413,7 +413,7 @@ pub fn pointer_origin(
 /// the pointer on the way.
 pub fn byte_offsets(
     function: &hir::Function,
-    kept: &HashMap<LocalId, ExprId>,
+    kept: &FxHashMap<LocalId, ExprId>,
     e: ExprId,
 ) -> Option<(ExprId, Vec<ByteOffset>)> {
     let exprs = &function.exprs;

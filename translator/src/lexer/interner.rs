@@ -69,6 +69,14 @@ impl Hasher for FxHasher {
 
 pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
 
+/// A `HashMap` with [`FxHasher`]: the translator's tables are keyed by
+/// handles and small integers, which need no protection from collisions
+/// chosen by an adversary, and SipHash costs several times as much.
+pub type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuildHasher>;
+
+/// A `HashSet` with [`FxHasher`] (see [`FxHashMap`]).
+pub type FxHashSet<K> = std::collections::HashSet<K, FxBuildHasher>;
+
 /// FxHash of a spelling: whole little-endian words, then the length.
 #[inline]
 fn hash_bytes(bytes: &[u8]) -> u64 {

@@ -24,7 +24,7 @@ mod splice;
 use crate::diagnostic::{Diagnostics, FileId, Location, Severity};
 use crate::token::{Punct, Token, TokenKind};
 pub(crate) use interner::FrozenInterner;
-pub use interner::{FxBuildHasher, FxHasher, Interner, Spellings};
+pub use interner::{FxBuildHasher, FxHashMap, FxHashSet, FxHasher, Interner, Spellings};
 pub use punct::punct_at;
 pub(crate) use scan::find_byte;
 

@@ -7,7 +7,6 @@ use crate::lower::expressions::Operand;
 use crate::lower::pointers::Root;
 use crate::types::{Pointee, Type};
 use naga::Handle;
-use std::collections::HashMap;
 
 /// One HIR function being lowered: the naga function it becomes (which it
 /// dereferences to, for emitting), and what the lowering keeps of the HIR
@@ -16,13 +15,46 @@ pub(super) struct FnBuilder<'a> {
     pub(super) emit: Emitter,
     /// The HIR function it is lowered from.
     pub(super) source: &'a hir::Function,
-    pub(super) slots: HashMap<LocalId, Slot>,
+    pub(super) slots: PerLocal<Slot>,
     /// For each pointer parameter: the root this specialisation (or, for
     /// a kernel, the launch) gives it.
-    pub(super) param_roots: HashMap<LocalId, Root>,
+    pub(super) param_roots: PerLocal<Root>,
     /// The roots a returned pointer may have.
     pub(super) return_roots: Vec<Root>,
     pub(super) hir: FunctionId,
+}
+
+/// A value for some of a function's locals, indexed by their handles
+/// (every function's locals are a dense arena).
+pub(super) struct PerLocal<T>(Vec<Option<T>>);
+
+impl<T> PerLocal<T> {
+    fn new(capacity: usize) -> Self {
+        PerLocal(Vec::with_capacity(capacity))
+    }
+
+    pub(super) fn get(&self, local: &LocalId) -> Option<&T> {
+        self.0.get(local.index())?.as_ref()
+    }
+
+    pub(super) fn get_mut(&mut self, local: &LocalId) -> Option<&mut T> {
+        self.0.get_mut(local.index())?.as_mut()
+    }
+
+    pub(super) fn insert(&mut self, local: LocalId, value: T) {
+        let index = local.index();
+        if index >= self.0.len() {
+            self.0.resize_with(index + 1, || None);
+        }
+        self.0[index] = Some(value);
+    }
+}
+
+impl<T> std::ops::Index<&LocalId> for PerLocal<T> {
+    type Output = T;
+    fn index(&self, local: &LocalId) -> &T {
+        self.get(local).expect("a value for every local asked for")
+    }
 }
 
 /// How a HIR local is held in naga.
@@ -55,8 +87,8 @@ impl<'a> FnBuilder<'a> {
         FnBuilder {
             emit: Emitter::default(),
             source: &program.functions[hir],
-            slots: HashMap::new(),
-            param_roots: HashMap::new(),
+            slots: PerLocal::new(program.functions[hir].locals.len()),
+            param_roots: PerLocal::new(program.functions[hir].params.len()),
             return_roots: Vec::new(),
             hir,
         }

@@ -6,6 +6,7 @@ use crate::analysis::provenance::Origin;
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
 use crate::hir::{ExprId, FunctionId, LocalId};
+use crate::lexer::FxHashMap;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::Value;
@@ -13,19 +14,18 @@ use crate::lower::function::{ChosenVar, FnBuilder, Slot};
 use crate::lower::pointers::{PointerValue, Root, Target};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
-use std::collections::HashMap;
 
 /// The functions made so far.
 #[derive(Default)]
 pub(super) struct Functions {
     /// Each helper's specialisation per combination of argument roots.
-    specialisations: HashMap<(FunctionId, Vec<Option<Root>>), Handle<naga::Function>>,
+    specialisations: FxHashMap<(FunctionId, Vec<Option<Root>>), Handle<naga::Function>>,
     /// Functions being lowered, to reject recursion (OpenCL C 6.9.m).
     in_progress: Vec<FunctionId>,
     /// The roots (in the callee's terms) of the pointers helpers return.
-    returned_roots: HashMap<Handle<naga::Function>, Vec<Root>>,
+    returned_roots: FxHashMap<Handle<naga::Function>, Vec<Root>>,
     /// The workgroup globals of `__local` variables declared in kernels.
-    workgroup_locals: HashMap<(FunctionId, LocalId), Handle<naga::GlobalVariable>>,
+    workgroup_locals: FxHashMap<(FunctionId, LocalId), Handle<naga::GlobalVariable>>,
 }
 
 impl Functions {

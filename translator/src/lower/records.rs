@@ -23,6 +23,7 @@
 
 use crate::diagnostic::Location;
 use crate::hir::FunctionId;
+use crate::lexer::FxHashMap;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::operators::extract_narrow;
@@ -33,7 +34,6 @@ use crate::lower::naga_types::naga_scalar;
 use crate::lower::pointers::{Place, Root};
 use crate::types::{Record, Scalar, Type, Types};
 use naga::Handle;
-use std::collections::HashMap;
 
 /// The records' state: which roots hold byte images.
 #[derive(Default)]
@@ -42,7 +42,7 @@ pub(super) struct Images {
     /// element type; a private root (and a helper's argument root, the
     /// caller's private image) is keyed by its function too, as local
     /// variable handles are per function.
-    roots: HashMap<(Option<FunctionId>, Root), Type>,
+    roots: FxHashMap<(Option<FunctionId>, Root), Type>,
 }
 
 /// A value of `ty` at byte `offset` of a word array.

@@ -16,19 +16,19 @@
 
 use crate::analysis::provenance::Origin;
 use crate::diagnostic::Location;
+use crate::lexer::FxHashMap;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::naga_types::naga_scalar;
 use crate::lower::pointers::Place;
 use crate::types::{Scalar, Type, Types};
 use naga::Handle;
-use std::collections::HashMap;
 
 /// The workgroup globals of `__local` `float`/`double` objects held as
 /// integer words for the atomics on them, with their C `float`/`double`.
 #[derive(Default)]
 pub(in crate::lower) struct FloatWords {
-    words: HashMap<Handle<naga::GlobalVariable>, Scalar>,
+    words: FxHashMap<Handle<naga::GlobalVariable>, Scalar>,
 }
 
 impl FloatWords {

@@ -13,6 +13,7 @@ use super::wide;
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
 use crate::hir::{self, ExprId, ExprKind as H};
+use crate::lexer::FxHashMap;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::constants::{float_literal, literal};
 use crate::lower::function::FnBuilder;
@@ -20,15 +21,14 @@ use crate::lower::naga_types::{naga_scalar, vector_size};
 use crate::lower::pointers::Place;
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
-use std::collections::HashMap;
 
 /// Program-scope data the kernel's module holds as constants.
 #[derive(Default)]
 pub(in crate::lower) struct ProgramConstants {
     /// Program-scope `__constant` variables used by this kernel.
-    globals: HashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
+    globals: FxHashMap<hir::GlobalId, Handle<naga::GlobalVariable>>,
     /// String literals used as arrays, by their bytes.
-    strings: HashMap<Vec<u8>, Handle<naga::GlobalVariable>>,
+    strings: FxHashMap<Vec<u8>, Handle<naga::GlobalVariable>>,
 }
 
 /// Where the expressions of a value go.

@@ -7,10 +7,10 @@ pub(super) mod program_globals;
 mod workitem;
 
 use crate::diagnostic::Location;
+use crate::lexer::FxHashMap;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::types::Type;
 use naga::{Handle, Span};
-use std::collections::HashMap;
 
 /// The interface state: what the kernel's module has bound so far.
 #[derive(Default)]
@@ -30,7 +30,7 @@ pub(super) struct Interface {
     globals_view: Option<(u32, Handle<naga::GlobalVariable>)>,
     /// The work-group collectives' scratch arrays, by element type, which
     /// the runtime sizes per launch to the work-group.
-    group_scratch: HashMap<Handle<naga::Type>, Handle<naga::GlobalVariable>>,
+    group_scratch: FxHashMap<Handle<naga::Type>, Handle<naga::GlobalVariable>>,
 }
 
 impl Interface {

@@ -16,19 +16,19 @@
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
 use crate::hir::{self, ExprId, ExprKind as H};
+use crate::lexer::FxHashMap;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::expressions::Operand;
 use crate::lower::function::FnBuilder;
 use crate::lower::pointers::{program_pointers, Place, PointerValue, Root};
 use crate::types::{Scalar, Type, Types};
 use naga::Handle;
-use std::collections::HashMap;
 
 /// Where each program-scope `__global` variable of a program lies.
 #[derive(Debug, Default)]
 pub(in crate::lower) struct GlobalsBlock {
     /// Byte offset of each `__global` variable; `__constant` ones have none.
-    offsets: HashMap<hir::GlobalId, u64>,
+    offsets: FxHashMap<hir::GlobalId, u64>,
     size: u64,
 }
 
@@ -52,7 +52,7 @@ impl GlobalsBlock {
             let unit = unit_size(program.globals[id].ty);
             (!unit.is_power_of_two(), std::cmp::Reverse(unit))
         });
-        let mut offsets = HashMap::new();
+        let mut offsets = FxHashMap::default();
         let mut end = 0u64;
         for id in order {
             let ty = program.globals[id].ty;

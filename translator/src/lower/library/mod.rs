@@ -15,6 +15,7 @@ mod shuffle;
 use crate::builtins::Builtin;
 use crate::diagnostic::Location;
 use crate::hir::ExprId;
+use crate::lexer::FxHashMap;
 use crate::lower::builder::{Failed, LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::convert::{self, is_plain_conversion};
@@ -23,7 +24,6 @@ use crate::lower::function::FnBuilder;
 use crate::options::BuildOptions;
 use crate::types::{Scalar, Type};
 use naga::Handle;
-use std::collections::HashMap;
 
 /// The library's state: functions made once per module.
 pub(super) struct Library {
@@ -31,17 +31,17 @@ pub(super) struct Library {
     /// built-ins may take the hardware paths (see `math/relaxed.rs`).
     relaxed_math: bool,
     /// Helper functions (see `divide64.rs`).
-    helpers: HashMap<&'static str, Handle<naga::Function>>,
+    helpers: FxHashMap<&'static str, Handle<naga::Function>>,
     /// The math library's functions, by built-in, element type and width.
-    math: HashMap<(Builtin, Scalar, u8), Handle<naga::Function>>,
+    math: FxHashMap<(Builtin, Scalar, u8), Handle<naga::Function>>,
 }
 
 impl Library {
     pub(super) fn new(options: &BuildOptions) -> Self {
         Library {
             relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
-            helpers: HashMap::new(),
-            math: HashMap::new(),
+            helpers: FxHashMap::default(),
+            math: FxHashMap::default(),
         }
     }
 }

@@ -30,10 +30,10 @@ mod vectors;
 pub(super) mod views;
 
 use crate::hir::LocalId;
+use crate::lexer::{FxHashMap, FxHashSet};
 use crate::lower::records;
 use crate::types::{Scalar, Type};
 use naga::Handle;
-use std::collections::{HashMap, HashSet};
 
 /// The pointer model's state: what the module has made so far for the
 /// pointers of the kernel.
@@ -47,11 +47,11 @@ pub(super) struct Memory {
     views: Vec<views::BufferView>,
     /// Buffers of `char`/`short` elements or vectors, seen through a `u32`
     /// word view (naga has no 8-bit types), with their C element type.
-    narrow_buffers: HashMap<Handle<naga::GlobalVariable>, NarrowElement>,
+    narrow_buffers: FxHashMap<Handle<naga::GlobalVariable>, NarrowElement>,
     /// `__local` variables held as `u32` words because the kernel casts
     /// their address to a narrower pointee (see
     /// [`crate::analysis::KernelFacts::word_locals`]).
-    word_locals: HashSet<Handle<naga::GlobalVariable>>,
+    word_locals: FxHashSet<Handle<naga::GlobalVariable>>,
 }
 
 impl Memory {

@@ -10,9 +10,9 @@
 //! halves with an integer mask (12-bit halves of an f32; an f64's 53 bits
 //! are rounded to 26 high bits, leaving at most 26 below).
 
+use crate::lexer::FxHashMap;
 use crate::lower::expressions::operators::scaled_divide;
 use naga::{BinaryOperator as B, Expression, Handle, MathFunction, Scalar, ScalarKind};
-use std::collections::HashMap;
 
 /// Divisors beyond this (2^126) are scaled before dividing: some drivers
 /// divide by multiplying with a reciprocal, which is flushed to zero there.
@@ -46,7 +46,7 @@ pub(super) struct Ops<'f> {
     pub double: bool,
     /// Constants made so far in the current block, by literal: a splat is
     /// an emitted expression, so it is reused only within its block.
-    constants: HashMap<LiteralKey, V>,
+    constants: FxHashMap<LiteralKey, V>,
 }
 
 /// A literal's kind and bits.
@@ -59,7 +59,7 @@ impl<'f> Ops<'f> {
             fb,
             size,
             double,
-            constants: HashMap::new(),
+            constants: FxHashMap::default(),
         }
     }
 
