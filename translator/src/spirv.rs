@@ -1,6 +1,6 @@
 //! The last stage: a validated naga module per kernel, written as SPIR-V
 //! once, with placeholders that each launch configuration patches (see
-//! [`Template`]).
+//! `Template`).
 
 use crate::reflect::KernelReflection;
 use naga::back::spv;
@@ -270,14 +270,14 @@ pub struct LoweredKernel {
     pub group_scratch: Vec<naga::Handle<naga::GlobalVariable>>,
     /// Declare `SignedZeroInfNanPreserve` for 32-, 64- and 16-bit floats,
     /// and that `half` operations round to nearest even (see
-    /// [`declare_float_controls`]).
+    /// `declare_float_controls`).
     pub preserve_inf_nan: [bool; 3],
     pub half_rounds_to_nearest: bool,
 }
 
 /// A compiled kernel: reflection, its module (for the queries below), and
 /// its SPIR-V written once, with a placeholder for each value a launch
-/// fixes ([`Template`]).
+/// fixes (`Template`).
 #[derive(Debug)]
 pub struct Kernel {
     pub reflection: KernelReflection,

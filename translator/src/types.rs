@@ -143,7 +143,7 @@ const OPAQUE_TYPES: &[(&str, Opaque)] = &[
     ("ndrange_t", Opaque::Ndrange),
 ];
 
-/// An opaque built-in type (see [`OPAQUE_TYPES`]).
+/// An opaque built-in type (see `OPAQUE_TYPES`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Opaque {
     Image1d,

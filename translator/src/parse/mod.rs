@@ -14,7 +14,7 @@
 //! by comparing bytes and indexing arrays by symbol, never by comparing or
 //! hashing strings.
 //!
-//! This module holds the [`Parser`], its token reading, error recovery and
+//! This module holds the `Parser`, its token reading, error recovery and
 //! the top level; `keywords` classifies identifiers, and `declarations`,
 //! `declarators`, `statements` and `expressions` parse what they say.
 //!
