@@ -137,7 +137,8 @@ impl Session {
                 globals: reflect::ProgramGlobals::default(),
             }
         } else {
-            lower::lower(&front.program, options, caps, &mut front.diags)
+            let analysis = analysis::analyse(&front.program);
+            lower::lower(&front.program, &analysis, options, caps, &mut front.diags)
         };
         let log = front.log()?;
         Ok(Program {

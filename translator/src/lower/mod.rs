@@ -30,6 +30,7 @@ mod printf;
 mod records;
 mod statements;
 
+use crate::analysis::Analysis;
 use crate::caps::DeviceCaps;
 use crate::diagnostic::Diagnostics;
 use crate::hir::{self, FunctionId};
@@ -46,18 +47,19 @@ pub struct Lowered {
     pub globals: crate::reflect::ProgramGlobals,
 }
 
-/// Lowers every kernel of `program`. Problems that only show up here (a
-/// construct the pointer model cannot express) are reported as errors.
+/// Lowers every kernel of `program`, whose `analysis` the analysis stage
+/// made. Problems that only show up here (a construct the pointer model
+/// cannot express) are reported as errors.
 pub fn lower(
     program: &hir::Program,
+    analysis: &Analysis,
     options: &BuildOptions,
     caps: &DeviceCaps,
     diags: &mut Diagnostics,
 ) -> Lowered {
     let block = program_globals::GlobalsBlock::layout(program);
-    let analysis = crate::analysis::analyse(program);
     let initial = {
-        let mut builder = ModuleBuilder::new(program, &analysis, options, caps, diags, &block);
+        let mut builder = ModuleBuilder::new(program, analysis, options, caps, diags, &block);
         builder.globals_initial_bytes(&block)
     };
     let mut lowered = Lowered {
@@ -82,7 +84,7 @@ pub fn lower(
     let settings = diags.with_same_settings();
     let jobs = in_parallel(&kernels, |&(id, info)| {
         let mut diags = settings.with_same_settings();
-        let lowered = ModuleBuilder::new(program, &analysis, options, caps, &mut diags, &block)
+        let lowered = ModuleBuilder::new(program, analysis, options, caps, &mut diags, &block)
             .lowered_kernel(id, info, options);
         let finished = lowered.map(|k| k.finish());
         (diags, finished)

@@ -52,14 +52,16 @@ impl Interface {
     }
 }
 
+/// The work-item built-ins: the SPIR-V ids, copied to private globals at
+/// entry so helpers can read them, and the work-group size constants.
 struct BuiltinVars {
     global_id: Handle<naga::GlobalVariable>,
-    pub(super) local_id: Handle<naga::GlobalVariable>,
+    local_id: Handle<naga::GlobalVariable>,
     group_id: Handle<naga::GlobalVariable>,
     /// The work-group size, as constants that `Kernel::spirv` sets per
     /// launch: launches may be split into several dispatches (more groups
     /// than one dispatch allows), so `NumWorkGroups` is not the NDRange's.
-    pub(super) local_size: [Handle<naga::Constant>; 3],
+    local_size: [Handle<naga::Constant>; 3],
     /// The enqueued work-group size, likewise: larger than `local_size` in
     /// the last groups of a non-uniform NDRange.
     enqueued_size: [Handle<naga::Constant>; 3],
