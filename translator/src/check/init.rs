@@ -60,9 +60,8 @@ impl Checker<'_> {
             }
             ast::Initializer::List(items, span) => {
                 let mut out = Vec::new();
-                let mut pos = 0;
                 let at = span.location();
-                let count = self.fill(ty, &[], items, &mut pos, &mut out, true, at);
+                let count = self.fill(ty, &[], &mut Cursor::new(items), &mut out, true, at);
                 let ty = match ty {
                     Type::Array(elem, 0) => {
                         let elem = self.program.types[elem];
@@ -114,24 +113,28 @@ impl Checker<'_> {
         (Expr::new(H::InitList(items), ty, e.span()), ty)
     }
 
-    /// Initialises the sub-objects of `ty` (at `path`) from `items[*pos..]`.
-    /// `braced` is true for the list's own level; false when brace elision
-    /// lets a sub-aggregate take plain values. Returns how many elements
-    /// were reached (the size of an array of unknown size).
-    #[allow(clippy::too_many_arguments)]
+    /// Initialises the sub-objects of `ty` (at `path`) from the list under
+    /// `cursor`. `braced` is true for the list's own level; false when
+    /// brace elision lets a sub-aggregate take plain values. Returns how
+    /// many elements were reached (the size of an array of unknown size).
+    ///
+    /// Every turn of the loop takes at least one item or ends it: that is
+    /// what makes the walk finish. A braced level takes each item itself or
+    /// hands it to a sub-aggregate's elision, which takes it unless the
+    /// sub-aggregate has no sub-objects at all (reported then, and the item
+    /// skipped, as clang does).
     fn fill(
         &mut self,
         ty: Type,
         path: &[u64],
-        items: &[(Vec<Designator>, ast::Initializer)],
-        pos: &mut usize,
+        cursor: &mut Cursor<'_>,
         out: &mut Vec<(Vec<u64>, Expr)>,
         braced: bool,
         location: Location,
     ) -> u64 {
         // `char s[] = { "text" }`, and a braced row of a table of strings.
         if let (true, [(designators, ast::Initializer::Expr(e))]) =
-            (braced && self.is_char_array(ty), &items[*pos..])
+            (braced && self.is_char_array(ty), cursor.rest())
         {
             if designators.is_empty() && matches!(e.kind, ast::ExprKind::StringLiteral(_)) {
                 let (list, sized) = self.string_initializer(e, ty);
@@ -142,7 +145,7 @@ impl Checker<'_> {
                         (byte_path, *byte)
                     }));
                 }
-                *pos += 1;
+                cursor.advance();
                 return match sized {
                     Type::Array(_, n) => n,
                     _ => 1,
@@ -152,24 +155,25 @@ impl Checker<'_> {
         let shape = self.shape(ty);
         if let Shape::Scalar = shape {
             // `int x = { 5 };`
-            if let Some((_, ast::Initializer::Expr(e))) = items.get(*pos) {
+            if let Some((_, ast::Initializer::Expr(e))) = cursor.current() {
                 let v = self.expr(e);
                 let v = self.convert_for_assignment(v, ty, Conversion::Init(e.location));
                 out.push((path.to_vec(), v));
-                *pos += 1;
+                cursor.advance();
             }
-            if braced && *pos < items.len() {
+            if braced && !cursor.is_done() {
                 self.error(location, "excess elements in scalar initializer");
-                *pos = items.len();
+                cursor.finish();
             }
             return 1;
         }
         let mut current = 0u64;
         let mut reached = 0u64;
-        while *pos < items.len() {
-            let (designators, init) = &items[*pos];
+        while let Some((_, init)) = cursor.current() {
+            let designators = cursor.designators();
             if let Some(first) = designators.first() {
                 if !braced {
+                    // A designator names a sub-object of an enclosing list.
                     break;
                 }
                 if designators.len() > 1 {
@@ -177,7 +181,7 @@ impl Checker<'_> {
                         location,
                         "nested designators are not supported yet by this translator",
                     );
-                    *pos += 1;
+                    cursor.advance();
                     continue;
                 }
                 match (first, &shape) {
@@ -190,7 +194,7 @@ impl Checker<'_> {
                                 e.location,
                                 "array designator index out of range or not constant",
                             );
-                            *pos += 1;
+                            cursor.advance();
                             continue;
                         }
                     },
@@ -201,7 +205,7 @@ impl Checker<'_> {
                             None => {
                                 let name = self.spelling(*name);
                                 self.error(*loc, format!("field designator '{name}' does not refer to any field in type '{}'", self.display(ty)));
-                                *pos += 1;
+                                cursor.advance();
                                 continue;
                             }
                         }
@@ -214,12 +218,12 @@ impl Checker<'_> {
                                 self.display(ty)
                             ),
                         );
-                        *pos += 1;
+                        cursor.advance();
                         continue;
                     }
                     (Designator::Field(_, loc), _) => {
                         self.error(*loc, format!("field designator cannot initialize a non-struct, non-union type '{}'", self.display(ty)));
-                        *pos += 1;
+                        cursor.advance();
                         continue;
                     }
                 }
@@ -253,19 +257,18 @@ impl Checker<'_> {
                         ast::Initializer::List(_, l) => l.location(),
                     };
                     self.error(at, format!("excess elements in {what} initializer"));
-                    *pos = items.len();
+                    cursor.finish();
                 }
                 break;
             };
             let mut sub_path = path.to_vec();
             sub_path.push(current);
-            let is_aggregate = !matches!(self.shape(sub_ty), Shape::Scalar);
             match init {
                 ast::Initializer::List(sub_items, l) => {
-                    let mut sub_pos = 0;
                     let at = l.location();
-                    self.fill(sub_ty, &sub_path, sub_items, &mut sub_pos, out, true, at);
-                    *pos += 1;
+                    let mut sub_cursor = Cursor::new(sub_items);
+                    self.fill(sub_ty, &sub_path, &mut sub_cursor, out, true, at);
+                    cursor.advance();
                 }
                 ast::Initializer::Expr(e)
                     if matches!(e.kind, ast::ExprKind::StringLiteral(_))
@@ -279,9 +282,16 @@ impl Checker<'_> {
                             (byte_path, *byte)
                         }));
                     }
-                    *pos += 1;
+                    cursor.advance();
                 }
-                ast::Initializer::Expr(e) if is_aggregate => {
+                // Arrays and records take plain values by brace elision
+                // (C99 6.7.8p20). A vector never does in OpenCL C, as in
+                // clang: a value of another type initialises it whole, by
+                // assignment's rules (a scalar is splatted, another vector
+                // type is an error), below.
+                ast::Initializer::Expr(e)
+                    if matches!(sub_ty, Type::Array(..) | Type::Record(_)) =>
+                {
                     // A value of the sub-aggregate's own type initialises it
                     // whole; anything else starts brace elision, which
                     // checks the expression again, so this first look
@@ -290,10 +300,22 @@ impl Checker<'_> {
                     let v = self.rvalue(e);
                     if v.ty == sub_ty {
                         out.push((sub_path, v));
-                        *pos += 1;
+                        cursor.advance();
                     } else {
                         self.diags.truncate(mark);
-                        self.fill(sub_ty, &sub_path, items, pos, out, false, location);
+                        let before = cursor.position();
+                        // This item's designators, if any, were this
+                        // level's: the elision starts at the sub-aggregate's
+                        // first sub-object.
+                        cursor.spend_designators();
+                        self.fill(sub_ty, &sub_path, cursor, out, false, location);
+                        if cursor.position() == before {
+                            self.error(
+                                e.location,
+                                "initializer for aggregate with no elements requires explicit braces",
+                            );
+                            cursor.advance();
+                        }
                     }
                 }
                 ast::Initializer::Expr(e) => {
@@ -303,7 +325,7 @@ impl Checker<'_> {
                             self.convert_for_assignment(v, sub_ty, Conversion::Init(e.location));
                         out.push((sub_path, v));
                     }
-                    *pos += 1;
+                    cursor.advance();
                 }
             }
             current += 1;
@@ -319,5 +341,62 @@ impl Checker<'_> {
             self.element_of(ty),
             Some(Type::Scalar(Scalar::Char | Scalar::UChar))
         )
+    }
+}
+
+/// Where a list initializer's walk stands: the items, the next one, and
+/// whether that one's designators have been acted on already (by the
+/// level that handed it to a sub-aggregate's brace elision).
+struct Cursor<'a> {
+    items: &'a [(Vec<Designator>, ast::Initializer)],
+    pos: usize,
+    designators_spent: bool,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(items: &'a [(Vec<Designator>, ast::Initializer)]) -> Self {
+        Cursor {
+            items,
+            pos: 0,
+            designators_spent: false,
+        }
+    }
+
+    fn current(&self) -> Option<&'a (Vec<Designator>, ast::Initializer)> {
+        self.items.get(self.pos)
+    }
+
+    fn rest(&self) -> &'a [(Vec<Designator>, ast::Initializer)] {
+        self.items.get(self.pos..).unwrap_or(&[])
+    }
+
+    /// The designators of the current item that are still to be acted on.
+    fn designators(&self) -> &'a [Designator] {
+        match self.current() {
+            Some((designators, _)) if !self.designators_spent => designators,
+            _ => &[],
+        }
+    }
+
+    fn spend_designators(&mut self) {
+        self.designators_spent = true;
+    }
+
+    fn position(&self) -> usize {
+        self.pos
+    }
+
+    fn advance(&mut self) {
+        self.pos += 1;
+        self.designators_spent = false;
+    }
+
+    fn is_done(&self) -> bool {
+        self.pos >= self.items.len()
+    }
+
+    fn finish(&mut self) {
+        self.pos = self.items.len();
+        self.designators_spent = false;
     }
 }

@@ -105,6 +105,13 @@ impl ModuleBuilder<'_> {
                 "internal compiler error: a union must be held as a byte image",
             ));
         }
+        if r.fields.is_empty() {
+            // A GNU C extension clang accepts; naga has no empty struct.
+            return Err(self.error(
+                location,
+                "empty structs are not supported yet by this translator",
+            ));
+        }
         let mut members = Vec::with_capacity(r.fields.len());
         for field in &r.fields {
             let ty = self.memory_type(&field.ty, location)?;
