@@ -93,6 +93,11 @@ impl<'a> UnitChecker<'a> {
         }
     }
 
+    /// How many errors checking has reported so far.
+    pub(crate) fn error_count(&self) -> usize {
+        self.0.diags.error_count()
+    }
+
     /// The checked program, after the unit-wide checks.
     pub(crate) fn finish(self) -> hir::Program {
         let checker = self.0;

@@ -261,6 +261,8 @@ pub struct Diagnostic {
 #[derive(Debug, Default)]
 pub struct Diagnostics {
     list: Vec<Diagnostic>,
+    /// How many of `list` are errors.
+    errors: usize,
     /// `-w`: drop warnings.
     pub suppress_warnings: bool,
     /// `-Werror`: report warnings as errors.
@@ -286,6 +288,7 @@ impl Diagnostics {
             Severity::Warning if self.warnings_are_errors => Severity::Error,
             s => s,
         };
+        self.errors += usize::from(severity == Severity::Error);
         self.list.push(Diagnostic {
             severity,
             location,
@@ -299,6 +302,7 @@ impl Diagnostics {
     pub fn with_same_settings(&self) -> Self {
         Diagnostics {
             list: Vec::new(),
+            errors: 0,
             suppress_warnings: self.suppress_warnings,
             warnings_are_errors: self.warnings_are_errors,
         }
@@ -306,6 +310,7 @@ impl Diagnostics {
 
     /// Adds `later`'s diagnostics after these.
     pub fn append(&mut self, later: Diagnostics) {
+        self.errors += later.errors;
         if self.list.is_empty() {
             self.list = later.list;
         } else {
@@ -325,60 +330,74 @@ impl Diagnostics {
     /// Drops what was reported after `len`: for a tentative check whose
     /// result is discarded.
     pub fn truncate(&mut self, len: usize) {
+        let dropped = self.list.get(len..).unwrap_or(&[]);
+        self.errors -= dropped
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
         self.list.truncate(len);
     }
 
     pub fn has_errors(&self) -> bool {
-        self.list.iter().any(|d| d.severity == Severity::Error)
+        self.errors > 0
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
         self.list.iter()
     }
 
-    /// Renders every diagnostic clang-style:
-    /// `file:line:col: error: message`, the source line, and a caret.
+    /// How many errors there are.
+    pub fn error_count(&self) -> usize {
+        self.errors
+    }
+
+    /// Renders the diagnostics clang-style: `file:line:col: error:
+    /// message`, the source line, and a caret. As clang with its default
+    /// `-ferror-limit=20`, the log stops after [`ERROR_LIMIT`] errors with
+    /// "too many errors emitted"; past [`WARNING_LIMIT`] warnings, the
+    /// rest are counted, not shown; a line longer than [`SNIPPET_WIDTH`]
+    /// is shown as the part around the caret. So the log stays small
+    /// whatever the source: each diagnostic reads its line from `sources`
+    /// only as it is written.
     pub fn render(&self, sources: &SourceMap) -> String {
         let mut out = String::new();
+        let (mut errors, mut warnings, mut hidden_warnings) = (0usize, 0usize, 0usize);
+        // A note is shown with the diagnostic it belongs to.
+        let mut showing = true;
         for d in &self.list {
-            match d.location {
-                Some(loc) => {
-                    let p = sources.presumed(loc);
-                    let _ = writeln!(
-                        out,
-                        "{}:{}:{}: {}: {}",
-                        p.name,
-                        p.line,
-                        p.column,
-                        d.severity.label(),
-                        d.message
+            match d.severity {
+                Severity::Error if errors == ERROR_LIMIT => {
+                    out.push_str(
+                        "fatal error: too many errors emitted, stopping now [-ferror-limit=]\n",
                     );
-                    let _ = writeln!(out, "{}", p.line_text);
-                    // Keep tabs so the caret lines up under the same column.
-                    let pad: String = p
-                        .line_text
-                        .bytes()
-                        .take(p.column as usize - 1)
-                        .map(|b| if b == b'\t' { '\t' } else { ' ' })
-                        .collect();
-                    let _ = writeln!(out, "{pad}^");
+                    break;
                 }
-                None => {
-                    let _ = writeln!(out, "{}: {}", d.severity.label(), d.message);
+                Severity::Error => {
+                    errors += 1;
+                    showing = true;
                 }
+                Severity::Warning if warnings == WARNING_LIMIT => {
+                    hidden_warnings += 1;
+                    showing = false;
+                }
+                Severity::Warning => {
+                    warnings += 1;
+                    showing = true;
+                }
+                Severity::Note => {}
+            }
+            if showing {
+                render_one(&mut out, d, sources);
             }
         }
-        let errors = self
-            .list
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        let warnings = self
-            .list
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count();
-        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        if hidden_warnings > 0 {
+            let _ = writeln!(
+                out,
+                "note: {hidden_warnings} more warning{} not shown",
+                plural(hidden_warnings)
+            );
+        }
+        let warnings = warnings + hidden_warnings;
         match (warnings, errors) {
             (0, 0) => {}
             (w, 0) => {
@@ -398,6 +417,77 @@ impl Diagnostics {
         }
         out
     }
+}
+
+/// Errors a log shows before it stops: clang's default `-ferror-limit`.
+pub const ERROR_LIMIT: usize = 20;
+
+/// Warnings a log shows; the rest are only counted. clang has no such
+/// limit, but it stops at its error limit where a build of ours goes on,
+/// and a runtime keeps every program's log.
+pub const WARNING_LIMIT: usize = 100;
+
+/// The longest source line a diagnostic shows whole, in bytes; a longer
+/// one is shown as this much around the caret, as clang does with
+/// `-fmessage-length`.
+pub const SNIPPET_WIDTH: usize = 200;
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Writes `d` with its source line and caret.
+fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap) {
+    let Some(loc) = d.location else {
+        let _ = writeln!(out, "{}: {}", d.severity.label(), d.message);
+        return;
+    };
+    let p = sources.presumed(loc);
+    let _ = writeln!(
+        out,
+        "{}:{}:{}: {}: {}",
+        p.name,
+        p.line,
+        p.column,
+        d.severity.label(),
+        d.message
+    );
+    let (before, shown, after, caret) = snippet(p.line_text, p.column as usize - 1);
+    let _ = writeln!(out, "{before}{shown}{after}");
+    // Keep tabs so the caret lines up under the same column.
+    let pad: String = before
+        .chars()
+        .chain(shown[..caret].bytes().map(char::from))
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    let _ = writeln!(out, "{pad}^");
+}
+
+/// The part of `line` a diagnostic shows for a caret `column` bytes in:
+/// the whole line when it is short, else [`SNIPPET_WIDTH`] bytes around
+/// the caret with `...` for what is cut. Returns the lead-in marker, the
+/// shown text, the trailing marker and the caret's offset in the text.
+fn snippet(line: &str, column: usize) -> (&'static str, &str, &'static str, usize) {
+    let column = column.min(line.len());
+    if line.len() <= SNIPPET_WIDTH {
+        return ("", line, "", column);
+    }
+    let floor = |mut at: usize| {
+        while !line.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    };
+    let start = floor(column.saturating_sub(SNIPPET_WIDTH / 2));
+    let end = floor((start + SNIPPET_WIDTH).min(line.len()));
+    let end = end.max(floor(column));
+    let before = if start > 0 { "..." } else { "" };
+    let after = if end < line.len() { "..." } else { "" };
+    (before, &line[start..end], after, floor(column) - start)
 }
 
 #[cfg(test)]
@@ -422,5 +512,63 @@ mod tests {
             "k.cl:2:11: error: expected expression\n  int b = ;\n          ^\n\
              x.h:40:1: warning: odd\nc;\n^\n1 warning and 1 error generated.\n"
         );
+    }
+
+    #[test]
+    fn the_log_stops_at_the_error_limit_and_counts_hidden_warnings() {
+        let mut map = SourceMap::default();
+        let id = map.add("k.cl", "x;\n");
+        let mut d = Diagnostics::default();
+        for _ in 0..WARNING_LIMIT + 3 {
+            d.warning(Location::new(id, 0), "w");
+        }
+        d.note(Location::new(id, 1), "belongs to a hidden warning");
+        for i in 0..ERROR_LIMIT + 5 {
+            d.error(Location::new(id, 0), format!("e{i}"));
+        }
+        assert_eq!(d.error_count(), ERROR_LIMIT + 5);
+        let text = d.render(&map);
+        assert_eq!(text.matches(": warning: w\n").count(), WARNING_LIMIT);
+        assert!(!text.contains("belongs to a hidden warning"), "{text}");
+        let last_shown = format!("error: e{}\n", ERROR_LIMIT - 1);
+        assert!(text.contains(&last_shown), "{text}");
+        assert!(
+            !text.contains(&format!("error: e{ERROR_LIMIT}\n")),
+            "{text}"
+        );
+        let tail = format!(
+            "fatal error: too many errors emitted, stopping now [-ferror-limit=]\n\
+             note: 3 more warnings not shown\n\
+             {} warnings and {ERROR_LIMIT} errors generated.\n",
+            WARNING_LIMIT + 3
+        );
+        assert!(text.ends_with(&tail), "{text}");
+    }
+
+    #[test]
+    fn a_long_line_is_shown_around_the_caret() {
+        let mut map = SourceMap::default();
+        let line = format!("{}\tmark{}", "a".repeat(5000), "é".repeat(3000));
+        let id = map.add("k.cl", format!("{line}\n"));
+        let mut d = Diagnostics::default();
+        d.error(Location::new(id, 5001), "here");
+        d.error(Location::new(id, 2), "start");
+        let text = d.render(&map);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "k.cl:1:5002: error: here");
+        // Cut on both sides, the caret under the `m` of `mark`.
+        assert!(
+            lines[1].starts_with("...a") && lines[1].ends_with("é..."),
+            "{}",
+            lines[1]
+        );
+        assert!(lines[1].len() <= SNIPPET_WIDTH + 6, "{}", lines[1].len());
+        let caret = lines[2].len() - 1;
+        assert_eq!(&lines[1][caret..caret + 4], "mark");
+        assert_eq!(lines[2].matches('\t').count(), 1);
+        // Near the start, only the end is cut.
+        assert_eq!(lines[3], "k.cl:1:3: error: start");
+        assert!(lines[4].starts_with("aaa") && lines[4].ends_with("..."));
+        assert_eq!(lines[5], "  ^");
     }
 }

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use crate::caps::DeviceCaps;
 use crate::check::UnitChecker;
-use crate::diagnostic::{Diagnostics, SourceMap};
+use crate::diagnostic::{Diagnostics, SourceMap, ERROR_LIMIT};
 use crate::lexer::{CompactToken, Interner};
 use crate::options::BuildOptions;
 use crate::parse::Parser;
@@ -78,6 +78,13 @@ impl FrontEnd {
         checker.set_spellings(parser.spellings());
         while let Some(item) = parser.next_item() {
             checker.item(&item);
+            // Past the log's error limit nothing more would be shown: stop
+            // there, as clang does, rather than check the rest of a source
+            // that may be all errors.
+            let errors = diags.error_count() + parser.error_count() + checker.error_count();
+            if errors > ERROR_LIMIT {
+                break;
+            }
         }
         let program = checker.finish();
         diags.append(parser.into_diagnostics());
@@ -119,6 +126,26 @@ __kernel void k(__global float *out, int n)
     for (int j = 0; j < n; j++) { out[j] += 1.0f; }
 }
 ";
+
+    /// Past the error limit the front end stops checking: a source of
+    /// 5,000 wrong declarations reports one error more than the log shows.
+    #[test]
+    fn the_front_end_stops_past_the_error_limit() {
+        let source: String = (0..5_000)
+            .map(|i| format!("int f{i}(void) {{ return nothing; }}\n"))
+            .collect();
+        let front = FrontEnd::run(
+            &PreludeCache::default(),
+            "k.cl",
+            &source,
+            &BuildOptions::default(),
+            &DeviceCaps::full(),
+        );
+        assert_eq!(
+            front.diags.error_count(),
+            crate::diagnostic::ERROR_LIMIT + 1
+        );
+    }
 
     /// Every node of the checked program spans the text it was checked
     /// from, its caret inside, where diagnostics about it point.

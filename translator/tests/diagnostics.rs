@@ -129,3 +129,41 @@ fn printf_string_of_a_non_char_pointer_is_an_error() {
         "{log}"
     );
 }
+
+/// 10,000 errors on one 100 KB line once made a 1.2 GB log, each error
+/// copying the line: the log now stops at clang's error limit and shows
+/// only the part of a long line around each caret.
+#[test]
+fn a_source_full_of_errors_gives_a_small_log() {
+    let line = "a[0] = b; ".repeat(10_000);
+    let log = log_of(&format!("kernel void k(global int *a) {{ {line} }}\n"));
+    assert!(
+        log.ends_with(
+            "fatal error: too many errors emitted, stopping now [-ferror-limit=]\n\
+             20 errors generated.\n"
+        ),
+        "{}",
+        &log[log.len().saturating_sub(500)..]
+    );
+    assert_eq!(
+        log.matches("error: use of undeclared identifier 'b'")
+            .count(),
+        20
+    );
+    assert!(log.len() < 20 * 600, "{} bytes", log.len());
+}
+
+/// Errors in many declarations: the first 20 are shown, in order.
+#[test]
+fn errors_in_many_declarations_show_the_first_twenty() {
+    let source: String = (0..5_000)
+        .map(|i| format!("int f{i}(void) {{ return nothing; }}\n"))
+        .collect();
+    let log = log_of(&source);
+    assert!(log.ends_with("20 errors generated.\n"), "{log}");
+    assert!(
+        log.contains("<source>:20:24: error: use of undeclared identifier 'nothing'"),
+        "{log}"
+    );
+    assert!(!log.contains("<source>:21:"), "{log}");
+}

@@ -223,6 +223,11 @@ impl Parser {
         self.diags
     }
 
+    /// How many errors the parser has reported so far.
+    pub(crate) fn error_count(&self) -> usize {
+        self.diags.error_count()
+    }
+
     // The reads below return the Eof (and its `NotIdent` class) past the
     // end through `get`: one comparison, where clamping the index and then
     // indexing took two.
