@@ -282,6 +282,41 @@ pub struct Expr {
     pub end: u32,
 }
 
+// Trees as deep as the parser admits (`parse::MAX_NESTING`: a chain of
+// thousands of `+`, an `else if` chain) are dropped by recursion like any
+// Rust tree; each level goes through `stack::guard`, so the drop cannot
+// overflow a small stack. Leaves, most nodes, skip it.
+
+impl Drop for Expr {
+    fn drop(&mut self) {
+        if matches!(
+            self.kind,
+            ExprKind::Ident(_)
+                | ExprKind::IntLiteral(_)
+                | ExprKind::FloatLiteral(_)
+                | ExprKind::CharLiteral(_)
+                | ExprKind::StringLiteral(_)
+        ) {
+            return;
+        }
+        let operands = std::mem::replace(&mut self.kind, ExprKind::IntLiteral(Name(0)));
+        crate::stack::guard(move || drop(operands));
+    }
+}
+
+impl Drop for Stmt {
+    fn drop(&mut self) {
+        if matches!(
+            self.kind,
+            StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Pragma(_)
+        ) {
+            return;
+        }
+        let parts = std::mem::replace(&mut self.kind, StmtKind::Break);
+        crate::stack::guard(move || drop(parts));
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnaryOp {
     Plus,
@@ -335,15 +370,19 @@ impl Expr {
     /// `start`), where clang puts the caret for errors about a whole
     /// expression.
     pub fn begin(&self) -> Location {
-        match &self.kind {
-            ExprKind::Binary(_, operands)
-            | ExprKind::Assign(_, operands)
-            | ExprKind::Comma(operands)
-            | ExprKind::Index(operands) => operands.0.begin(),
-            ExprKind::Conditional(operands) => operands.0.begin(),
-            ExprKind::Call(a, _, _) | ExprKind::Member { base: a, .. } => a.begin(),
-            ExprKind::Unary(UnaryOp::PostInc | UnaryOp::PostDec, a) => a.begin(),
-            _ => self.location,
+        // A loop: the leftmost operand of a long chain is deep down.
+        let mut e = self;
+        loop {
+            e = match &e.kind {
+                ExprKind::Binary(_, operands)
+                | ExprKind::Assign(_, operands)
+                | ExprKind::Comma(operands)
+                | ExprKind::Index(operands) => &operands.0,
+                ExprKind::Conditional(operands) => &operands.0,
+                ExprKind::Call(a, _, _) | ExprKind::Member { base: a, .. } => a,
+                ExprKind::Unary(UnaryOp::PostInc | UnaryOp::PostDec, a) => a,
+                _ => return e.location,
+            };
         }
     }
 }

@@ -120,15 +120,17 @@ fn reject_recursion(program: &hir::Program, calls: &CallGraph, diags: &mut Diagn
         Done,
     }
     fn visit(id: FunctionId, calls: &CallGraph, marks: &mut [Mark], diags: &mut Diagnostics) {
-        marks[id.index()] = Mark::OnPath;
-        for &(callee, location) in calls.get(id.index()).map_or(&[][..], Vec::as_slice) {
-            match marks[callee.index()] {
-                Mark::OnPath => diags.error(location, "recursion is not supported in OpenCL"),
-                Mark::New => visit(callee, calls, marks, diags),
-                Mark::Done => {}
+        crate::stack::guard(|| {
+            marks[id.index()] = Mark::OnPath;
+            for &(callee, location) in calls.get(id.index()).map_or(&[][..], Vec::as_slice) {
+                match marks[callee.index()] {
+                    Mark::OnPath => diags.error(location, "recursion is not supported in OpenCL"),
+                    Mark::New => visit(callee, calls, marks, diags),
+                    Mark::Done => {}
+                }
             }
-        }
-        marks[id.index()] = Mark::Done;
+            marks[id.index()] = Mark::Done;
+        })
     }
     let mut marks = vec![Mark::New; program.functions.len()];
     for (id, _) in program.functions.iter() {

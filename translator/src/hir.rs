@@ -152,6 +152,33 @@ pub struct Function {
 }
 
 impl Function {
+    /// How deep its statements and their expressions nest together, the
+    /// body's statements at 1: what bounds the nesting of the blocks it
+    /// is lowered to (`&&`, `||` and `?:` lower to blocks too), which
+    /// naga's validator and writer and the drop of a naga function walk by
+    /// recursion with no guard per level.
+    pub fn nesting_depth(&self) -> usize {
+        // Operands come before their operations in the arena.
+        let mut expr_depth = vec![0usize; self.exprs.len()];
+        for (id, e) in self.exprs.iter() {
+            let mut deepest = 0;
+            e.kind
+                .for_each_child(&mut |c| deepest = deepest.max(expr_depth[c.index()]));
+            expr_depth[id.index()] = deepest + 1;
+        }
+        let mut deepest = 0;
+        let mut pending: Vec<(StmtId, usize)> = self.body.iter().map(|&s| (s, 1)).collect();
+        while let Some((s, depth)) = pending.pop() {
+            let mut here = depth;
+            self.stmts[s].kind.for_each_child(
+                &mut |e| here = here.max(depth + expr_depth[e.index()]),
+                &mut |c| pending.push((c, depth + 1)),
+            );
+            deepest = deepest.max(here);
+        }
+        deepest
+    }
+
     /// A function declared with `signature`, not defined yet.
     pub fn declared(name: Symbol, signature: Vec<Type>, ret: Type, span: Span) -> Self {
         Function {

@@ -37,6 +37,7 @@ pub mod preprocess;
 pub mod printf;
 pub mod reflect;
 pub mod spirv;
+mod stack;
 pub mod token;
 pub mod types;
 pub mod unit;

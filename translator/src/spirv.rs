@@ -398,6 +398,12 @@ impl LoweredKernel {
         }
         let info = validate(&self.module, &name)?;
         let template = self.write_template(&info, &placeholders)?;
+        // The kernel keeps the module for its types and variables
+        // (`static_local_bytes`). The functions' bodies, nested as deep as
+        // the source, are dropped here, on the stack the lowering job made
+        // room on, rather than wherever the runtime drops the kernel.
+        self.module.functions.clear();
+        self.module.entry_points.clear();
         Ok(Kernel {
             reflection: self.reflection,
             module: self.module,

@@ -77,7 +77,7 @@ fn root_local(f: &hir::Function, e: ExprId) -> Option<LocalId> {
 
 impl Definitions<'_> {
     fn statement(&mut self, s: StmtId) {
-        match &self.f.stmts[s].kind {
+        crate::stack::guard(|| match &self.f.stmts[s].kind {
             &StmtKind::Init(id, value) => {
                 if self.init.insert(id, value).is_some() {
                     self.changes.entry(id).or_default().push(None);
@@ -112,30 +112,32 @@ impl Definitions<'_> {
                     self.statement(c);
                 }
             }
-        }
+        })
     }
 
     /// Notes the changes `e` makes; `step`: `e` is the step of that loop.
     fn expr(&mut self, e: ExprId, step: Option<usize>) {
-        let kind = &self.f.exprs[e].kind;
-        match *kind {
-            H::Assign(target, _)
-            | H::CompoundAssign { target, .. }
-            | H::IncDec { target, .. }
-            | H::AddressOf(target) => {
-                if let Some(id) = root_local(self.f, target) {
-                    // An address given away may be written through anywhere.
-                    let site = if matches!(kind, H::AddressOf(_)) {
-                        None
-                    } else {
-                        step
-                    };
-                    self.changes.entry(id).or_default().push(site);
+        crate::stack::guard(|| {
+            let kind = &self.f.exprs[e].kind;
+            match *kind {
+                H::Assign(target, _)
+                | H::CompoundAssign { target, .. }
+                | H::IncDec { target, .. }
+                | H::AddressOf(target) => {
+                    if let Some(id) = root_local(self.f, target) {
+                        // An address given away may be written through anywhere.
+                        let site = if matches!(kind, H::AddressOf(_)) {
+                            None
+                        } else {
+                            step
+                        };
+                        self.changes.entry(id).or_default().push(site);
+                    }
                 }
+                _ => {}
             }
-            _ => {}
-        }
-        kind.for_each_child(&mut |&c| self.expr(c, step));
+            kind.for_each_child(&mut |&c| self.expr(c, step));
+        })
     }
 
     /// Whether variable `id` holds the same value throughout the scope of

@@ -107,18 +107,20 @@ fn callees_first(program: &hir::Program) -> Vec<FunctionId> {
         seen: &mut FxHashSet<FunctionId>,
         order: &mut Vec<FunctionId>,
     ) {
-        if !seen.insert(id) {
-            return;
-        }
-        let f = &program.functions[id];
-        for (_, e) in f.exprs.iter() {
-            if let H::Call(callee, _) = e.kind {
-                visit(program, callee, seen, order);
+        crate::stack::guard(|| {
+            if !seen.insert(id) {
+                return;
             }
-        }
-        if f.defined {
-            order.push(id);
-        }
+            let f = &program.functions[id];
+            for (_, e) in f.exprs.iter() {
+                if let H::Call(callee, _) = e.kind {
+                    visit(program, callee, seen, order);
+                }
+            }
+            if f.defined {
+                order.push(id);
+            }
+        })
     }
     let (mut seen, mut order) = (FxHashSet::default(), Vec::new());
     for (id, _) in program.functions.iter() {

@@ -188,54 +188,58 @@ impl Walk<'_> {
     }
 
     fn statement(&mut self, s: StmtId) {
-        let kind = &self.function.stmts[s].kind;
-        match *kind {
-            StmtKind::Init(local, value) => {
-                self.expr(value);
-                self.flow_into(local, value);
-            }
-            StmtKind::Return(Some(value)) => {
-                self.expr(value);
-                if self.function.exprs[value].ty.is_pointer() {
-                    let roots = self.roots(value);
-                    self.changed |= add_all(&mut self.facts.returns, roots);
+        crate::stack::guard(|| {
+            let kind = &self.function.stmts[s].kind;
+            match *kind {
+                StmtKind::Init(local, value) => {
+                    self.expr(value);
+                    self.flow_into(local, value);
+                }
+                StmtKind::Return(Some(value)) => {
+                    self.expr(value);
+                    if self.function.exprs[value].ty.is_pointer() {
+                        let roots = self.roots(value);
+                        self.changed |= add_all(&mut self.facts.returns, roots);
+                    }
+                }
+                _ => {
+                    let (mut exprs, mut nested) = (Vec::new(), Vec::new());
+                    kind.for_each_child(&mut |e| exprs.push(e), &mut |c| nested.push(c));
+                    for e in exprs {
+                        self.expr(e);
+                    }
+                    self.block(&nested);
                 }
             }
-            _ => {
-                let (mut exprs, mut nested) = (Vec::new(), Vec::new());
-                kind.for_each_child(&mut |e| exprs.push(e), &mut |c| nested.push(c));
-                for e in exprs {
-                    self.expr(e);
-                }
-                self.block(&nested);
-            }
-        }
+        })
     }
 
     /// Records what expression `e` (and its operands) tell of pointers.
     fn expr(&mut self, e: ExprId) {
-        let node = &self.function.exprs[e];
-        node.kind.for_each_child(&mut |&c| self.expr(c));
-        match node.kind {
-            H::Assign(target, value) => {
-                if let H::Local(local) = self.function.exprs[target].kind {
-                    self.flow_into(local, value);
-                }
-            }
-            H::PointerCast(inner) => {
-                let stored = self.pointee(node.ty).and_then(|t| t.element());
-                if let Some(stored) = stored {
-                    for p in self.roots(inner) {
-                        self.changed |= self.facts.narrow(p.origin, stored);
+        crate::stack::guard(|| {
+            let node = &self.function.exprs[e];
+            node.kind.for_each_child(&mut |&c| self.expr(c));
+            match node.kind {
+                H::Assign(target, value) => {
+                    if let H::Local(local) = self.function.exprs[target].kind {
+                        self.flow_into(local, value);
                     }
                 }
+                H::PointerCast(inner) => {
+                    let stored = self.pointee(node.ty).and_then(|t| t.element());
+                    if let Some(stored) = stored {
+                        for p in self.roots(inner) {
+                            self.changed |= self.facts.narrow(p.origin, stored);
+                        }
+                    }
+                }
+                H::Builtin(Builtin::Atomic { .. } | Builtin::C11Atomic { .. }, ref args) => {
+                    self.atomic(args);
+                }
+                H::Call(callee, ref args) => self.call_effects(callee, args),
+                _ => {}
             }
-            H::Builtin(Builtin::Atomic { .. } | Builtin::C11Atomic { .. }, ref args) => {
-                self.atomic(args);
-            }
-            H::Call(callee, ref args) => self.call_effects(callee, args),
-            _ => {}
-        }
+        })
     }
 
     /// `variable = value`, for a pointer variable.

@@ -110,7 +110,7 @@ impl Checker<'_> {
                     );
                 }
                 let location = v.span;
-                Expr::new(v.kind, to, location)
+                v.with_type(to, location)
             }
             _ => {
                 let what = describe(self, "of incompatible type");
@@ -245,7 +245,7 @@ impl Checker<'_> {
     /// the operand's own type) has it.
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Expr {
         let span = e.span();
-        let mut v = self.operation(e, span);
+        let mut v = crate::stack::guard(|| self.operation(e, span));
         // The caret is inside `span` already, the parser's ranges holding
         // the operands of their own file.
         if v.span.file == span.file {
@@ -884,12 +884,16 @@ impl Checker<'_> {
             return Expr::new(H::Assign(Box::new(target), Box::new(sum)), ty, span);
         }
         // Type-check `target op value` to find the operation type.
-        let probe = self.binary(op, target.clone(), value, span);
+        let mut probe = self.binary(op, target.clone(), value, span);
         if probe.ty.is_error() {
             return probe;
         }
-        let H::Binary(_, _, value) = probe.kind else {
-            return probe;
+        let value = match probe.take_kind() {
+            H::Binary(_, _, value) => value,
+            kind => {
+                probe.kind = kind;
+                return probe;
+            }
         };
         let op_ty = probe.ty;
         Expr::new(
@@ -1014,7 +1018,7 @@ impl Checker<'_> {
             return v;
         }
         match (v.ty, to) {
-            (_, Type::Void) => Expr::new(v.kind, Type::Void, span),
+            (_, Type::Void) => v.with_type(Type::Void, span),
             (Type::Scalar(_), Type::Scalar(_)) => {
                 let mut e = self.convert(v, to);
                 e.span = span;
@@ -1065,7 +1069,7 @@ impl Checker<'_> {
                     );
                 }
                 if from.ty == target.ty {
-                    Expr::new(v.kind, to, span)
+                    v.with_type(to, span)
                 } else {
                     Expr::new(H::PointerCast(Box::new(v)), to, span)
                 }

@@ -137,8 +137,8 @@ impl Checker<'_> {
             (braced && self.is_char_array(ty), cursor.rest())
         {
             if designators.is_empty() && matches!(e.kind, ast::ExprKind::StringLiteral(_)) {
-                let (list, sized) = self.string_initializer(e, ty);
-                if let H::InitList(bytes) = list.kind {
+                let (mut list, sized) = self.string_initializer(e, ty);
+                if let H::InitList(bytes) = list.take_kind() {
                     out.extend(bytes.into_iter().map(|(at, byte)| {
                         let mut byte_path = path.to_vec();
                         byte_path.extend(at);
@@ -274,8 +274,8 @@ impl Checker<'_> {
                     if matches!(e.kind, ast::ExprKind::StringLiteral(_))
                         && self.is_char_array(sub_ty) =>
                 {
-                    let (list, _) = self.string_initializer(e, sub_ty);
-                    if let H::InitList(bytes) = list.kind {
+                    let (mut list, _) = self.string_initializer(e, sub_ty);
+                    if let H::InitList(bytes) = list.take_kind() {
                         out.extend(bytes.into_iter().map(|(at, byte)| {
                             let mut byte_path = sub_path.clone();
                             byte_path.extend(at);

@@ -25,136 +25,138 @@ impl Checker<'_> {
     }
 
     fn statement(&mut self, s: &ast::Stmt, out: &mut Block) {
-        let at = s.span();
-        match &s.kind {
-            S::Compound(b) => {
-                self.scopes.push();
-                let items = self.block_items(&b.items);
-                self.scopes.pop();
-                out.push(self.add_stmt(StmtKind::Block(items), at));
-            }
-            S::Declaration(d) => self.local_declaration(d, at, out),
-            S::Expr(Some(e)) => {
-                let e = self.expr(e);
-                let e = self.commit(e);
-                out.push(self.add_stmt(StmtKind::Expr(e), at));
-            }
-            S::Expr(None) | S::Pragma(_) => {}
-            // Loop hints change nothing the checker looks at.
-            S::Attributed(_, inner) => self.statement(inner, out),
-            S::If(c, then, otherwise) => {
-                let c = self.condition(c, s.location);
-                let c = self.commit(c);
-                let then = self.scoped_statement(then);
-                let otherwise = otherwise
-                    .as_ref()
-                    .map(|o| self.scoped_statement(o))
-                    .unwrap_or_default();
-                out.push(self.add_stmt(StmtKind::If(c, then, otherwise), at));
-            }
-            S::While(c, body) => {
-                let cond = self.condition(c, s.location);
-                let cond = Some(self.commit(cond));
-                let body = self.loop_body(body);
-                let kind = StmtKind::Loop {
-                    cond,
-                    body,
-                    step: None,
-                    test_first: true,
-                };
-                out.push(self.add_stmt(kind, at));
-            }
-            S::DoWhile(body, c) => {
-                let body = self.loop_body(body);
-                let cond = self.condition(c, s.location);
-                let cond = Some(self.commit(cond));
-                let kind = StmtKind::Loop {
-                    cond,
-                    body,
-                    step: None,
-                    test_first: false,
-                };
-                out.push(self.add_stmt(kind, at));
-            }
-            S::For {
-                init,
-                cond,
-                step,
-                body,
-            } => {
-                self.scopes.push();
-                let mut block = Vec::new();
-                if let Some(init) = init {
-                    self.statement(init, &mut block);
+        crate::stack::guard(|| {
+            let at = s.span();
+            match &s.kind {
+                S::Compound(b) => {
+                    self.scopes.push();
+                    let items = self.block_items(&b.items);
+                    self.scopes.pop();
+                    out.push(self.add_stmt(StmtKind::Block(items), at));
                 }
-                let cond = cond.as_ref().map(|c| {
-                    let c = self.condition(c, s.location);
-                    self.commit(c)
-                });
-                let step = step.as_ref().map(|e| {
+                S::Declaration(d) => self.local_declaration(d, at, out),
+                S::Expr(Some(e)) => {
                     let e = self.expr(e);
-                    self.commit(e)
-                });
-                let body = self.loop_body(body);
-                self.scopes.pop();
-                let kind = StmtKind::Loop {
+                    let e = self.commit(e);
+                    out.push(self.add_stmt(StmtKind::Expr(e), at));
+                }
+                S::Expr(None) | S::Pragma(_) => {}
+                // Loop hints change nothing the checker looks at.
+                S::Attributed(_, inner) => self.statement(inner, out),
+                S::If(c, then, otherwise) => {
+                    let c = self.condition(c, s.location);
+                    let c = self.commit(c);
+                    let then = self.scoped_statement(then);
+                    let otherwise = otherwise
+                        .as_ref()
+                        .map(|o| self.scoped_statement(o))
+                        .unwrap_or_default();
+                    out.push(self.add_stmt(StmtKind::If(c, then, otherwise), at));
+                }
+                S::While(c, body) => {
+                    let cond = self.condition(c, s.location);
+                    let cond = Some(self.commit(cond));
+                    let body = self.loop_body(body);
+                    let kind = StmtKind::Loop {
+                        cond,
+                        body,
+                        step: None,
+                        test_first: true,
+                    };
+                    out.push(self.add_stmt(kind, at));
+                }
+                S::DoWhile(body, c) => {
+                    let body = self.loop_body(body);
+                    let cond = self.condition(c, s.location);
+                    let cond = Some(self.commit(cond));
+                    let kind = StmtKind::Loop {
+                        cond,
+                        body,
+                        step: None,
+                        test_first: false,
+                    };
+                    out.push(self.add_stmt(kind, at));
+                }
+                S::For {
+                    init,
                     cond,
-                    body,
                     step,
-                    test_first: true,
-                };
-                block.push(self.add_stmt(kind, at));
-                out.push(self.add_stmt(StmtKind::Block(block), at));
-            }
-            S::Break if self.break_depth == 0 => {
-                self.error(
-                    s.location,
-                    "'break' statement not in loop or switch statement",
-                );
-            }
-            S::Continue if self.loop_depth == 0 => {
-                self.error(s.location, "'continue' statement not in loop statement");
-            }
-            S::Break => out.push(self.add_stmt(StmtKind::Break, at)),
-            S::Continue => out.push(self.add_stmt(StmtKind::Continue, at)),
-            S::Return(value) => {
-                let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret);
-                let value = match (value, ret) {
-                    (None, Type::Void) => None,
-                    (None, _) => {
-                        self.error(s.location, "non-void function should return a value");
-                        None
+                    body,
+                } => {
+                    self.scopes.push();
+                    let mut block = Vec::new();
+                    if let Some(init) = init {
+                        self.statement(init, &mut block);
                     }
-                    (Some(_), Type::Void) => {
-                        self.error(s.location, "void function should not return a value");
-                        None
-                    }
-                    (Some(v), ret) => {
-                        let begin = v.begin();
-                        let v = self.expr(v);
-                        let v = self.convert_for_assignment(v, ret, Conversion::Return(begin));
-                        Some(self.commit(v))
-                    }
-                };
-                out.push(self.add_stmt(StmtKind::Return(value), at));
+                    let cond = cond.as_ref().map(|c| {
+                        let c = self.condition(c, s.location);
+                        self.commit(c)
+                    });
+                    let step = step.as_ref().map(|e| {
+                        let e = self.expr(e);
+                        self.commit(e)
+                    });
+                    let body = self.loop_body(body);
+                    self.scopes.pop();
+                    let kind = StmtKind::Loop {
+                        cond,
+                        body,
+                        step,
+                        test_first: true,
+                    };
+                    block.push(self.add_stmt(kind, at));
+                    out.push(self.add_stmt(StmtKind::Block(block), at));
+                }
+                S::Break if self.break_depth == 0 => {
+                    self.error(
+                        s.location,
+                        "'break' statement not in loop or switch statement",
+                    );
+                }
+                S::Continue if self.loop_depth == 0 => {
+                    self.error(s.location, "'continue' statement not in loop statement");
+                }
+                S::Break => out.push(self.add_stmt(StmtKind::Break, at)),
+                S::Continue => out.push(self.add_stmt(StmtKind::Continue, at)),
+                S::Return(value) => {
+                    let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret);
+                    let value = match (value, ret) {
+                        (None, Type::Void) => None,
+                        (None, _) => {
+                            self.error(s.location, "non-void function should return a value");
+                            None
+                        }
+                        (Some(_), Type::Void) => {
+                            self.error(s.location, "void function should not return a value");
+                            None
+                        }
+                        (Some(v), ret) => {
+                            let begin = v.begin();
+                            let v = self.expr(v);
+                            let v = self.convert_for_assignment(v, ret, Conversion::Return(begin));
+                            Some(self.commit(v))
+                        }
+                    };
+                    out.push(self.add_stmt(StmtKind::Return(value), at));
+                }
+                S::Switch(value, inner) => {
+                    let switch = self.switch(value, inner);
+                    out.push(self.add_stmt(switch, at));
+                }
+                S::Case(_, _) => {
+                    self.error(s.location, "'case' statement not in switch statement");
+                }
+                S::Default(_) => {
+                    self.error(s.location, "'default' statement not in switch statement");
+                }
+                S::Goto(_) | S::Labeled(..) => {
+                    self.error(
+                        s.location,
+                        "goto and labels are not supported in OpenCL C kernels by this translator",
+                    );
+                }
             }
-            S::Switch(value, inner) => {
-                let switch = self.switch(value, inner);
-                out.push(self.add_stmt(switch, at));
-            }
-            S::Case(_, _) => {
-                self.error(s.location, "'case' statement not in switch statement");
-            }
-            S::Default(_) => {
-                self.error(s.location, "'default' statement not in switch statement");
-            }
-            S::Goto(_) | S::Labeled(..) => {
-                self.error(
-                    s.location,
-                    "goto and labels are not supported in OpenCL C kernels by this translator",
-                );
-            }
-        }
+        })
     }
 
     fn loop_body(&mut self, body: &ast::Stmt) -> Block {

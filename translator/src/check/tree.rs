@@ -30,16 +30,49 @@ impl Expr {
 
     /// Appends the tree to `arena`, operands before the operations that use
     /// them, and returns its root.
-    pub fn append_to(self, arena: &mut Arena<hir::Expr>) -> ExprId {
-        let kind = self.kind.map(&mut |operand| operand.append_to(arena));
-        arena.append(
-            hir::Expr {
-                kind,
-                ty: self.ty,
-                span: self.span,
-            },
-            naga::Span::UNDEFINED,
-        )
+    pub fn append_to(mut self, arena: &mut Arena<hir::Expr>) -> ExprId {
+        crate::stack::guard(|| {
+            let kind = std::mem::replace(&mut self.kind, LEAF)
+                .map(&mut |operand| operand.append_to(arena));
+            arena.append(
+                hir::Expr {
+                    kind,
+                    ty: self.ty,
+                    span: self.span,
+                },
+                naga::Span::UNDEFINED,
+            )
+        })
+    }
+
+    /// The same operation as a value of type `ty`, spanning `span`.
+    pub fn with_type(mut self, ty: Type, span: Span) -> Expr {
+        self.ty = ty;
+        self.span = span;
+        self
+    }
+
+    /// The operation, for a caller that takes the tree apart; the tree is
+    /// left a leaf.
+    pub fn take_kind(&mut self) -> Kind {
+        std::mem::replace(&mut self.kind, LEAF)
+    }
+}
+
+/// What a tree whose operation was taken holds.
+const LEAF: Kind = hir::ExprKind::Int(0);
+
+/// A tree as deep as the parser admits (a chain of thousands of `+`) is
+/// dropped by recursion, each level through `stack::guard`, when it is
+/// discarded rather than committed.
+impl Drop for Expr {
+    fn drop(&mut self) {
+        let mut leaf = true;
+        self.kind.for_each_child(&mut |_| leaf = false);
+        if !leaf {
+            let operands = self.take_kind();
+            crate::stack::guard(move || drop(operands));
+        }
     }
 }
 

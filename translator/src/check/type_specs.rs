@@ -276,79 +276,81 @@ impl Checker<'_> {
     /// Evaluates an integer constant expression (array sizes, case labels,
     /// enumerators, attribute arguments).
     pub(super) fn const_int(&mut self, e: &ast::Expr) -> Option<i128> {
-        Some(match &e.kind {
-            A::IntLiteral(text) => literal::parse_int(self.text(*text)).ok()?.0 as i128,
-            A::CharLiteral(text) => literal::parse_char(self.text(*text)).ok()? as i128,
-            A::Ident(name) => match self.lookup(*name)? {
-                Symbol::EnumConstant(v) => v as i128,
-                _ => return None,
-            },
-            A::Unary(op, x) => {
-                let v = self.const_int(x)?;
-                match op {
-                    ast::UnaryOp::Plus => v,
-                    ast::UnaryOp::Minus => -v,
-                    ast::UnaryOp::BitNot => !v,
-                    ast::UnaryOp::Not => (v == 0) as i128,
+        crate::stack::guard(|| {
+            Some(match &e.kind {
+                A::IntLiteral(text) => literal::parse_int(self.text(*text)).ok()?.0 as i128,
+                A::CharLiteral(text) => literal::parse_char(self.text(*text)).ok()? as i128,
+                A::Ident(name) => match self.lookup(*name)? {
+                    Symbol::EnumConstant(v) => v as i128,
                     _ => return None,
+                },
+                A::Unary(op, x) => {
+                    let v = self.const_int(x)?;
+                    match op {
+                        ast::UnaryOp::Plus => v,
+                        ast::UnaryOp::Minus => -v,
+                        ast::UnaryOp::BitNot => !v,
+                        ast::UnaryOp::Not => (v == 0) as i128,
+                        _ => return None,
+                    }
                 }
-            }
-            A::Binary(op, operands) => {
-                let (a, b) = (self.const_int(&operands.0)?, self.const_int(&operands.1)?);
-                use BinaryOp::*;
-                match op {
-                    Mul => a.checked_mul(b)?,
-                    Div => a.checked_div(b)?,
-                    Rem => a.checked_rem(b)?,
-                    Add => a.checked_add(b)?,
-                    Sub => a.checked_sub(b)?,
-                    Shl => a.checked_shl(u32::try_from(b).ok()?)?,
-                    Shr => a.checked_shr(u32::try_from(b).ok()?)?,
-                    Lt => (a < b) as i128,
-                    Gt => (a > b) as i128,
-                    Le => (a <= b) as i128,
-                    Ge => (a >= b) as i128,
-                    Eq => (a == b) as i128,
-                    Ne => (a != b) as i128,
-                    BitAnd => a & b,
-                    BitXor => a ^ b,
-                    BitOr => a | b,
-                    LogicalAnd => (a != 0 && b != 0) as i128,
-                    LogicalOr => (a != 0 || b != 0) as i128,
+                A::Binary(op, operands) => {
+                    let (a, b) = (self.const_int(&operands.0)?, self.const_int(&operands.1)?);
+                    use BinaryOp::*;
+                    match op {
+                        Mul => a.checked_mul(b)?,
+                        Div => a.checked_div(b)?,
+                        Rem => a.checked_rem(b)?,
+                        Add => a.checked_add(b)?,
+                        Sub => a.checked_sub(b)?,
+                        Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+                        Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+                        Lt => (a < b) as i128,
+                        Gt => (a > b) as i128,
+                        Le => (a <= b) as i128,
+                        Ge => (a >= b) as i128,
+                        Eq => (a == b) as i128,
+                        Ne => (a != b) as i128,
+                        BitAnd => a & b,
+                        BitXor => a ^ b,
+                        BitOr => a | b,
+                        LogicalAnd => (a != 0 && b != 0) as i128,
+                        LogicalOr => (a != 0 || b != 0) as i128,
+                    }
                 }
-            }
-            A::Conditional(operands) => {
-                let (c, a, b) = &**operands;
-                if self.const_int(c)? != 0 {
-                    self.const_int(a)?
-                } else {
-                    self.const_int(b)?
+                A::Conditional(operands) => {
+                    let (c, a, b) = &**operands;
+                    if self.const_int(c)? != 0 {
+                        self.const_int(a)?
+                    } else {
+                        self.const_int(b)?
+                    }
                 }
-            }
-            A::Cast(_, x) => self.const_int(x)?,
-            A::SizeofType(t) => {
-                let ty = self.type_name(t);
-                self.type_size(ty)? as i128
-            }
-            A::SizeofExpr(x) => {
-                let v = self.expr(x);
-                self.type_size(v.ty)? as i128
-            }
-            A::AlignofType(t) => {
-                let ty = self.type_name(t);
-                self.program.types.align(ty)? as i128
-            }
-            A::VecStepType(t) => match self.type_name(t) {
-                Type::Scalar(_) => 1,
-                Type::Vector(_, n) => i128::from(types::storage_lanes(n)),
+                A::Cast(_, x) => self.const_int(x)?,
+                A::SizeofType(t) => {
+                    let ty = self.type_name(t);
+                    self.type_size(ty)? as i128
+                }
+                A::SizeofExpr(x) => {
+                    let v = self.expr(x);
+                    self.type_size(v.ty)? as i128
+                }
+                A::AlignofType(t) => {
+                    let ty = self.type_name(t);
+                    self.program.types.align(ty)? as i128
+                }
+                A::VecStepType(t) => match self.type_name(t) {
+                    Type::Scalar(_) => 1,
+                    Type::Vector(_, n) => i128::from(types::storage_lanes(n)),
+                    _ => return None,
+                },
+                A::VecStepExpr(x) => match self.expr(x).ty {
+                    Type::Scalar(_) => 1,
+                    Type::Vector(_, n) => i128::from(types::storage_lanes(n)),
+                    _ => return None,
+                },
                 _ => return None,
-            },
-            A::VecStepExpr(x) => match self.expr(x).ty {
-                Type::Scalar(_) => 1,
-                Type::Vector(_, n) => i128::from(types::storage_lanes(n)),
-                _ => return None,
-            },
-            _ => return None,
+            })
         })
     }
 

@@ -82,12 +82,23 @@ pub fn lower(
         .filter_map(|(id, f)| Some((id, f.kernel.as_ref()?)))
         .collect();
     let settings = diags.with_same_settings();
+    // naga walks the blocks of a module by recursion, the validator and
+    // the writer as well as its drop: each job runs on a stack with room
+    // for the program's deepest nesting of statements.
+    let depth = program
+        .functions
+        .iter()
+        .map(|(_, f)| f.nesting_depth())
+        .max()
+        .unwrap_or(0);
     let jobs = in_parallel(&kernels, |&(id, info)| {
-        let mut diags = settings.with_same_settings();
-        let lowered = ModuleBuilder::new(program, analysis, options, caps, &mut diags, &block)
-            .lowered_kernel(id, info, options);
-        let finished = lowered.map(|k| k.finish());
-        (diags, finished)
+        crate::stack::for_block_nesting(depth, || {
+            let mut diags = settings.with_same_settings();
+            let lowered = ModuleBuilder::new(program, analysis, options, caps, &mut diags, &block)
+                .lowered_kernel(id, info, options);
+            let finished = lowered.map(|k| k.finish());
+            (diags, finished)
+        })
     });
     for ((kernel_diags, finished), (id, _)) in jobs.into_iter().zip(&kernels) {
         diags.append(kernel_diags);

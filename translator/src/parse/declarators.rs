@@ -27,10 +27,7 @@ impl Parser {
 
     /// A declarator, abstract or not (the caller checks for a name).
     pub(super) fn declarator(&mut self) -> PResult<Declarator> {
-        self.enter()?;
-        let result = self.declarator_inner();
-        self.leave();
-        result
+        self.nested(Self::declarator_inner)
     }
 
     fn declarator_inner(&mut self) -> PResult<Declarator> {
@@ -159,7 +156,11 @@ impl Parser {
         if !self.at(Punct::LBrace) {
             return Ok(Initializer::Expr(self.assignment_expr()?));
         }
-        self.enter()?;
+        self.nested(Self::initializer_list)
+    }
+
+    /// `{ ... }`, with designators.
+    fn initializer_list(&mut self) -> PResult<Initializer> {
         let lbrace = self.bump();
         let mut items = Vec::new();
         while !self.at(Punct::RBrace) {
@@ -189,7 +190,6 @@ impl Parser {
             }
         }
         self.expect(Punct::RBrace)?;
-        self.leave();
         let extent = self.extent_since(lbrace);
         let span = Span::new(lbrace.location, extent.start, extent.end);
         Ok(Initializer::List(items, span))

@@ -3,7 +3,7 @@
 //! `vec_step` and vector literals.
 
 use super::keywords::Kw;
-use super::{Extent, PResult, Parser, MAX_DEPTH};
+use super::{Extent, PResult, Parser, MAX_NESTING};
 use crate::ast::{BinaryOp, Expr, ExprKind, Name, TypeName, UnaryOp};
 use crate::token::{Punct, TokenKind};
 use crate::types;
@@ -19,26 +19,55 @@ impl Parser {
 
     // The operator cases below are out of line, so that the paths through
     // the precedence levels to a lone operand, the common ones, stay small.
+    /// Each `,` nests the tree a level, as the operators of
+    /// [`Parser::binary_tail`] do.
     #[inline(never)]
-    fn comma_tail(&mut self, mut e: Expr) -> PResult<Expr> {
-        while self.at(Punct::Comma) {
-            let comma = self.peek();
-            self.pos += 1;
-            let rhs = self.assignment_expr()?;
+    fn comma_tail(&mut self, e: Expr) -> PResult<Expr> {
+        self.chain(e, |p, e| {
+            if !p.at(Punct::Comma) {
+                return Ok(Err(e));
+            }
+            let comma = p.peek();
+            p.pos += 1;
+            let rhs = p.assignment_expr()?;
             let extent = Extent::of(comma).expr(&e).expr(&rhs);
-            e = extent.make(ExprKind::Comma(Box::new((e, rhs))), comma.location);
-        }
-        Ok(e)
+            Ok(Ok(
+                extent.make(ExprKind::Comma(Box::new((e, rhs))), comma.location)
+            ))
+        })
+    }
+
+    /// Builds a left-nested chain from `first`: `link` makes the next,
+    /// deeper node (`Ok(Ok(node))`) or gives the chain back when it ends
+    /// (`Ok(Err(chain))`). Each link counts as a level of nesting while
+    /// the rest of the chain is parsed: the loop itself needs no stack,
+    /// but every later stage walks the tree it builds by recursion.
+    fn chain(
+        &mut self,
+        first: Expr,
+        mut link: impl FnMut(&mut Self, Expr) -> PResult<Result<Expr, Expr>>,
+    ) -> PResult<Expr> {
+        let outer = self.depth;
+        let mut e = first;
+        let result = loop {
+            match link(self, e) {
+                Ok(Ok(deeper)) => e = deeper,
+                Ok(Err(done)) => break Ok(done),
+                Err(reported) => break Err(reported),
+            }
+            if let Err(reported) = self.enter() {
+                break Err(reported);
+            }
+        };
+        self.depth = outer;
+        result
     }
 
     pub(super) fn assignment_expr(&mut self) -> PResult<Expr> {
         if let Some(leaf) = self.lone_operand() {
             return Ok(leaf);
         }
-        self.enter()?;
-        let result = self.assignment_inner();
-        self.leave();
-        result
+        self.nested(Self::assignment_inner)
     }
 
     /// A name or number that is a whole expression, ended by `,`, `)`,
@@ -52,7 +81,7 @@ impl Parser {
             self.peek_at(1).kind,
             TokenKind::Punct(Punct::Comma | Punct::RParen | Punct::RBracket | Punct::Semicolon)
         );
-        if !ends || self.depth >= MAX_DEPTH {
+        if !ends || self.depth >= MAX_NESTING {
             return None;
         }
         let t = self.peek();
@@ -113,15 +142,9 @@ impl Parser {
     fn conditional_tail(&mut self, cond: Expr) -> PResult<Expr> {
         let question = self.peek();
         self.pos += 1;
-        self.enter()?;
-        let then = self.expr();
-        self.leave();
-        let then = then?;
+        let then = self.nested(Self::expr)?;
         self.expect(Punct::Colon)?;
-        self.enter()?;
-        let otherwise = self.conditional_expr();
-        self.leave();
-        let otherwise = otherwise?;
+        let otherwise = self.nested(Self::conditional_expr)?;
         let extent = Extent::of(question).expr(&cond).expr(&otherwise);
         Ok(extent.make(
             ExprKind::Conditional(Box::new((cond, then, otherwise))),
@@ -138,25 +161,27 @@ impl Parser {
         }
     }
 
+    ///
+    /// A chain `a + b + c ...` is parsed by this loop, but its tree nests
+    /// one level per operator (`(a + b) + c`), and every later stage walks
+    /// it by recursion: each operator counts as a level of nesting while
+    /// the rest of the chain is parsed, so a chain is bounded by
+    /// [`MAX_NESTING`] as parentheses are.
     #[inline(never)]
-    fn binary_tail(&mut self, mut lhs: Expr, min_prec: u8) -> PResult<Expr> {
-        while let Some((op, prec)) = self.binary_op() {
-            if prec < min_prec {
-                break;
-            }
-            let op_token = self.peek();
-            self.pos += 1;
-            self.enter()?;
-            let rhs = self.binary_expr(prec + 1);
-            self.leave();
-            let rhs = rhs?;
+    fn binary_tail(&mut self, lhs: Expr, min_prec: u8) -> PResult<Expr> {
+        self.chain(lhs, |p, lhs| {
+            let Some((op, prec)) = p.binary_op().filter(|&(_, prec)| prec >= min_prec) else {
+                return Ok(Err(lhs));
+            };
+            let op_token = p.peek();
+            p.pos += 1;
+            let rhs = p.nested(|p| p.binary_expr(prec + 1))?;
             let extent = Extent::of(op_token).expr(&lhs).expr(&rhs);
-            lhs = extent.make(
+            Ok(Ok(extent.make(
                 ExprKind::Binary(op, Box::new((lhs, rhs))),
                 op_token.location,
-            );
-        }
-        Ok(lhs)
+            )))
+        })
     }
 
     fn binary_op(&self) -> Option<(BinaryOp, u8)> {
@@ -233,10 +258,7 @@ impl Parser {
                 let e = extent.make(ExprKind::VectorLiteral(ty, parts, parts_location), location);
                 return self.postfix_tail(e);
             }
-            self.enter()?;
-            let operand = self.cast_expr();
-            self.leave();
-            let operand = operand?;
+            let operand = self.nested(Self::cast_expr)?;
             let extent = Extent::of(lparen).expr(&operand);
             return Ok(extent.make(ExprKind::Cast(ty, Box::new(operand)), location));
         }
@@ -270,14 +292,11 @@ impl Parser {
     #[inline(never)]
     fn prefix_operation(&mut self, op: UnaryOp) -> PResult<Expr> {
         let t = self.bump();
-        self.enter()?;
         let operand = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
-            self.unary_expr()
+            self.nested(Self::unary_expr)?
         } else {
-            self.cast_expr()
+            self.nested(Self::cast_expr)?
         };
-        self.leave();
-        let operand = operand?;
         let extent = Extent::of(t).expr(&operand);
         Ok(extent.make(ExprKind::Unary(op, Box::new(operand)), t.location))
     }
@@ -313,10 +332,7 @@ impl Parser {
             let extent = self.extent_since(t);
             return Ok(extent.make(of_type(Box::new(ty)), location));
         }
-        self.enter()?;
-        let operand = self.unary_expr();
-        self.leave();
-        let operand = operand?;
+        let operand = self.nested(Self::unary_expr)?;
         let extent = Extent::of(t).expr(&operand);
         Ok(extent.make(of_expr(Box::new(operand)), location))
     }
@@ -351,10 +367,7 @@ impl Parser {
     /// `( expr )`: the expression, its text widened to the parentheses.
     fn parenthesized(&mut self) -> PResult<Expr> {
         let lparen = self.bump();
-        self.enter()?;
-        let inner = self.expr();
-        self.leave();
-        let mut inner = inner?;
+        let mut inner = self.nested(Self::expr)?;
         let rparen = self.peek();
         self.expect(Punct::RParen)?;
         let extent = Extent::of(rparen).token(lparen).expr(&inner);
@@ -379,51 +392,56 @@ impl Parser {
         }
     }
 
-    fn postfix_ops(&mut self, mut e: Expr) -> PResult<Expr> {
-        loop {
-            let op = self.peek();
-            let location = op.location;
-            let base = (e.location.file, e.start, e.end);
-            let kind = if self.eat(Punct::LBracket) {
-                let index = self.expr()?;
-                self.expect(Punct::RBracket)?;
-                ExprKind::Index(Box::new((e, index)))
-            } else if self.eat(Punct::LParen) {
-                let mut args = Vec::new();
-                while !self.at(Punct::RParen) {
-                    args.push(self.assignment_expr()?);
-                    if !self.eat(Punct::Comma) {
-                        break;
-                    }
+    /// Each postfix operator nests the tree a level (`p->next->next`), as
+    /// the operators of [`Parser::binary_tail`] do.
+    fn postfix_ops(&mut self, e: Expr) -> PResult<Expr> {
+        self.chain(e, Self::postfix_op)
+    }
+
+    /// One postfix operator applied to `e`, or `e` back when none follows.
+    fn postfix_op(&mut self, e: Expr) -> PResult<Result<Expr, Expr>> {
+        let op = self.peek();
+        let location = op.location;
+        let base = (e.location.file, e.start, e.end);
+        let kind = if self.eat(Punct::LBracket) {
+            let index = self.expr()?;
+            self.expect(Punct::RBracket)?;
+            ExprKind::Index(Box::new((e, index)))
+        } else if self.eat(Punct::LParen) {
+            let mut args = Vec::new();
+            while !self.at(Punct::RParen) {
+                args.push(self.assignment_expr()?);
+                if !self.eat(Punct::Comma) {
+                    break;
                 }
-                let rparen = self.in_file_of(op, self.peek());
-                self.expect(Punct::RParen)?;
-                ExprKind::Call(Box::new(e), args, rparen)
-            } else if self.at(Punct::Dot) || self.at(Punct::Arrow) {
-                let arrow = self.at(Punct::Arrow);
-                self.pos += 1;
-                let name = self.bump();
-                // Swizzles like `.s01` lex as identifiers; `.0` does not exist.
-                if name.kind != TokenKind::Identifier {
-                    self.pos -= 1;
-                    return Err(self.error_here("a member name"));
-                }
-                ExprKind::Member {
-                    base: Box::new(e),
-                    name: Name(name.sym),
-                    name_location: name.location,
-                    arrow,
-                }
-            } else if self.eat(Punct::PlusPlus) {
-                ExprKind::Unary(UnaryOp::PostInc, Box::new(e))
-            } else if self.eat(Punct::MinusMinus) {
-                ExprKind::Unary(UnaryOp::PostDec, Box::new(e))
-            } else {
-                return Ok(e);
-            };
-            // Every postfix operator ends with the last token read.
-            let extent = self.extent_since(op).cover(base.0, base.1, base.2);
-            e = extent.make(kind, location);
-        }
+            }
+            let rparen = self.in_file_of(op, self.peek());
+            self.expect(Punct::RParen)?;
+            ExprKind::Call(Box::new(e), args, rparen)
+        } else if self.at(Punct::Dot) || self.at(Punct::Arrow) {
+            let arrow = self.at(Punct::Arrow);
+            self.pos += 1;
+            let name = self.bump();
+            // Swizzles like `.s01` lex as identifiers; `.0` does not exist.
+            if name.kind != TokenKind::Identifier {
+                self.pos -= 1;
+                return Err(self.error_here("a member name"));
+            }
+            ExprKind::Member {
+                base: Box::new(e),
+                name: Name(name.sym),
+                name_location: name.location,
+                arrow,
+            }
+        } else if self.eat(Punct::PlusPlus) {
+            ExprKind::Unary(UnaryOp::PostInc, Box::new(e))
+        } else if self.eat(Punct::MinusMinus) {
+            ExprKind::Unary(UnaryOp::PostDec, Box::new(e))
+        } else {
+            return Ok(Err(e));
+        };
+        // Every postfix operator ends with the last token read.
+        let extent = self.extent_since(op).cover(base.0, base.1, base.2);
+        Ok(Ok(extent.make(kind, location)))
     }
 }

@@ -140,8 +140,16 @@ impl Extent {
     }
 }
 
-/// Nesting deeper than this is reported instead of overflowing the stack.
-const MAX_DEPTH: u32 = 256;
+/// How deep a program may nest: parentheses, brackets, braces, statements
+/// in statements (an `else if` arm is one level), unary operators, and
+/// the operators of a chain (`a + b + c` nests its tree one level per
+/// `+`). Deeper is an error at the parser, so that no later stage meets
+/// a deeper tree: they walk trees by recursion, on stacks that grow as
+/// needed (`crate::stack`), and this bounds what they take. clang has no
+/// such limit but for brackets (256, `-fbracket-depth`); this is far
+/// above it, and above what the 1 MiB-stack tests build
+/// (`translator/tests/deep_nesting.rs`).
+pub(crate) const MAX_NESTING: u32 = 10_000;
 
 /// The parser of one translation unit: it reads the preprocessor's own
 /// tokens (each a symbol of the preprocessor's interner), and
@@ -168,6 +176,10 @@ pub(crate) struct Parser {
     shadowed: Vec<(u32, Option<bool>)>,
     scope_starts: Vec<usize>,
     depth: u32,
+    /// Set when nesting went past [`MAX_NESTING`]: as clang's bracket
+    /// depth error, that ends the parse; what the unwinding reports after
+    /// it (this many diagnostics were there) is dropped.
+    halted_at: Option<usize>,
     /// A `;` that was missing after a struct body and has been reported:
     /// the next `;` the parser looks for is taken as found.
     assumed_semicolon: bool,
@@ -210,6 +222,7 @@ impl Parser {
             shadowed: Vec::new(),
             scope_starts: Vec::new(),
             depth: 0,
+            halted_at: None,
             assumed_semicolon: false,
         }
     }
@@ -394,16 +407,34 @@ impl Parser {
     #[inline]
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth > MAX_NESTING {
             return Err(self.too_deep());
         }
         Ok(())
     }
 
+    /// Parses with `f` one level deeper: counted against [`MAX_NESTING`],
+    /// on a stack with room for it.
+    #[inline]
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        self.enter()?;
+        let result = crate::stack::guard(|| f(self));
+        self.leave();
+        result
+    }
+
     #[cold]
     #[inline(never)]
     fn too_deep(&mut self) -> Reported {
-        self.diags.error(self.loc(), "nesting too deep");
+        if self.halted_at.is_none() {
+            self.diags.error(
+                self.loc(),
+                format!("nesting level exceeded maximum of {MAX_NESTING}"),
+            );
+            self.halted_at = Some(self.diags.len());
+        }
+        // Every level unwinds at once at the Eof.
+        self.pos = self.tokens.len();
         Reported
     }
 
@@ -446,6 +477,10 @@ impl Parser {
     /// `}` and pragmas at file scope.
     pub(crate) fn next_item(&mut self) -> Option<ExternalDecl> {
         loop {
+            if let Some(mark) = self.halted_at {
+                self.diags.truncate(mark);
+                return None;
+            }
             match self.peek().kind {
                 TokenKind::Eof => return None,
                 TokenKind::Pragma => {

@@ -32,10 +32,7 @@ impl Parser {
     }
 
     fn statement(&mut self) -> PResult<Stmt> {
-        self.enter()?;
-        let s = self.statement_inner();
-        self.leave();
-        s
+        self.nested(Self::statement_inner)
     }
 
     fn sub_statement(&mut self) -> PResult<Box<Stmt>> {
