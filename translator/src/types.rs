@@ -435,7 +435,16 @@ impl Types {
             Type::Scalar(s) => s.size() as u64,
             Type::Vector(s, n) => s.size() as u64 * storage_lanes(n) as u64,
             Type::Pointer(_) => self.address_bits as u64 / 8,
-            Type::Array(e, n) => self.size(self.elements[e])? * n,
+            // A loop over the dimensions: arrays nest as deep as declarators
+            // and typedefs make them. A size past `u64` has none.
+            Type::Array(..) => {
+                let (mut count, mut t) = (1u64, ty);
+                while let Type::Array(e, n) = t {
+                    count = count.checked_mul(n)?;
+                    t = self.elements[e];
+                }
+                self.size(t)?.checked_mul(count)?
+            }
             Type::Record(r) if !self.records[r].complete => return None,
             Type::Record(r) => self.records[r].size,
         })
@@ -444,7 +453,7 @@ impl Types {
     /// Alignment: built-in types are aligned to their size.
     pub fn align(&self, ty: Type) -> Option<u64> {
         Some(match ty {
-            Type::Array(e, _) => self.align(self.elements[e])?,
+            Type::Array(..) => self.align(self.innermost_element(ty))?,
             Type::Record(r) => self.records[r].align,
             t => self.size(t)?,
         })
@@ -453,7 +462,7 @@ impl Types {
     /// The type as clang spells it in diagnostics; `names` spells record
     /// tags.
     pub fn display(&self, ty: Type, names: &Names) -> String {
-        match ty {
+        crate::stack::guard(|| match ty {
             Type::Void => "void".into(),
             Type::Scalar(s) => s.name().into(),
             Type::Vector(s, n) => format!("{}{n}", s.name()),
@@ -483,7 +492,7 @@ impl Types {
             }
             Type::Opaque(o) => o.name().to_string(),
             Type::Error => "<error>".to_string(),
-        }
+        })
     }
 }
 

@@ -137,3 +137,62 @@ fn nesting_past_the_limit_is_one_clear_error() {
     }
     too_deep("else if", kernel(&chain));
 }
+
+#[test]
+fn deeply_nested_types_build() {
+    let dims = "[1]".repeat(3_000);
+    builds(
+        "array dimensions",
+        kernel(&format!("int x{dims}; a[0] = sizeof(x);")),
+    );
+    let stars = "*".repeat(3_000);
+    builds(
+        "pointers",
+        kernel(&format!("int {stars}p = 0; a[0] = sizeof(p);")),
+    );
+    let mut typedefs = String::from("typedef int T0;\n");
+    for i in 1..3_000 {
+        let _ = writeln!(typedefs, "typedef T{} *T{i};", i - 1);
+    }
+    builds(
+        "typedefs",
+        typedefs + &kernel("T2999 p = 0; a[0] = sizeof(p);"),
+    );
+    // Records in records: their lowering once asked how each is held
+    // through every nested member, for every access (400 took 10 s).
+    let mut records = String::from("struct S0 { int x; };\n");
+    for i in 1..1_000 {
+        let _ = writeln!(records, "struct S{i} {{ struct S{} s; }};", i - 1);
+    }
+    let init = format!("{}1{}", "{".repeat(1_000), "}".repeat(1_000));
+    let member = ".s".repeat(999);
+    builds(
+        "records",
+        records + &kernel(&format!("struct S999 v = {init}; a[0] = v{member}.x;")),
+    );
+}
+
+#[test]
+fn the_preprocessor_nests_within_its_own_limits() {
+    // Deeper than these is an error of the preprocessor's; either way,
+    // the build comes back.
+    let parens = format!("#if {}1{}\n#endif\n", "(".repeat(5_000), ")".repeat(5_000));
+    let _ = build_on_small_stack(parens + &kernel("a[0] = 1;"));
+    let calls = format!("{}1{}", "F(".repeat(5_000), ")".repeat(5_000));
+    let _ = build_on_small_stack(format!(
+        "#define F(x) x\n{}",
+        kernel(&format!("a[0] = {calls};"))
+    ));
+    let mut chain = String::from("#define A0 1\n");
+    for i in 1..5_000 {
+        let _ = writeln!(chain, "#define A{i} A{}", i - 1);
+    }
+    builds("macro chain", chain + &kernel("a[0] = A4999;"));
+    let sum = vec!["1"; 50_000].join("+");
+    builds(
+        "#if chain",
+        format!("#if {sum}\n#endif\n") + &kernel("a[0] = 1;"),
+    );
+    let ifs = format!("{}{}", "#if 1\n".repeat(5_000), "#endif\n".repeat(5_000));
+    builds("#if nesting", ifs + &kernel("a[0] = 1;"));
+}

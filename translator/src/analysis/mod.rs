@@ -7,12 +7,14 @@
 //!   function in terms of its parameters;
 //! - [`definitions`]: the integer variables that keep their initializer's
 //!   value (for integers converted back to pointers);
-//! - per kernel, the `__local` objects held as integer words ([`KernelFacts`]).
+//! - per kernel, the `__local` objects held as integer words ([`KernelFacts`]);
+//! - [`records`]: which records are held as byte images.
 //!
 //! Functions are analysed callees first: a call uses its callee's summary.
 
 pub mod definitions;
 pub mod provenance;
+pub mod records;
 
 use crate::ast::AddressSpace;
 use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId};
@@ -25,6 +27,7 @@ use provenance::{Origin, PointerFacts, View};
 pub struct Analysis {
     functions: FxHashMap<FunctionId, FunctionFacts>,
     kernels: FxHashMap<FunctionId, KernelFacts>,
+    records: records::Records,
 }
 
 /// The facts of one function.
@@ -58,11 +61,19 @@ impl Analysis {
     pub fn kernel(&self, f: FunctionId) -> Option<&KernelFacts> {
         self.kernels.get(&f)
     }
+
+    /// How each record is held.
+    pub fn records(&self) -> &records::Records {
+        &self.records
+    }
 }
 
 /// Analyses every defined function of `program`.
 pub fn analyse(program: &hir::Program) -> Analysis {
-    let mut analysis = Analysis::default();
+    let mut analysis = Analysis {
+        records: records::Records::of(program),
+        ..Analysis::default()
+    };
     let mut pointers = FxHashMap::default();
     let mut kept = FxHashMap::default();
     for id in callees_first(program) {

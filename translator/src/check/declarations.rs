@@ -297,18 +297,20 @@ impl Checker<'_> {
     /// may hide: a scalar or built-in type, or a typedef no parameter
     /// hides, with pointers and no attributes, array sizes or records.
     fn param_type_is_scope_free(&self, p: &ast::ParamDecl) -> bool {
-        let plain_spec = match &p.specs.ty {
-            ast::TypeSpec::Scalar(_) | ast::TypeSpec::Builtin(_) => true,
-            ast::TypeSpec::Typedef(name) => self.in_innermost(*name).is_none(),
-            _ => false,
-        };
-        plain_spec
-            && p.specs.attributes.is_empty()
-            && p.declarator.attributes.is_empty()
-            && p.declarator
-                .derived
-                .iter()
-                .all(|d| matches!(d, ast::Derived::Pointer(_)))
+        crate::stack::guard(|| {
+            let plain_spec = match &p.specs.ty {
+                ast::TypeSpec::Scalar(_) | ast::TypeSpec::Builtin(_) => true,
+                ast::TypeSpec::Typedef(name) => self.in_innermost(*name).is_none(),
+                _ => false,
+            };
+            plain_spec
+                && p.specs.attributes.is_empty()
+                && p.declarator.attributes.is_empty()
+                && p.declarator
+                    .derived
+                    .iter()
+                    .all(|d| matches!(d, ast::Derived::Pointer(_)))
+        })
     }
 
     pub(super) fn function_definition(&mut self, f: &ast::FunctionDef) {

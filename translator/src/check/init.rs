@@ -132,206 +132,213 @@ impl Checker<'_> {
         braced: bool,
         location: Location,
     ) -> u64 {
-        // `char s[] = { "text" }`, and a braced row of a table of strings.
-        if let (true, [(designators, ast::Initializer::Expr(e))]) =
-            (braced && self.is_char_array(ty), cursor.rest())
-        {
-            if designators.is_empty() && matches!(e.kind, ast::ExprKind::StringLiteral(_)) {
-                let (mut list, sized) = self.string_initializer(e, ty);
-                if let H::InitList(bytes) = list.take_kind() {
-                    out.extend(bytes.into_iter().map(|(at, byte)| {
-                        let mut byte_path = path.to_vec();
-                        byte_path.extend(at);
-                        (byte_path, *byte)
-                    }));
-                }
-                cursor.advance();
-                return match sized {
-                    Type::Array(_, n) => n,
-                    _ => 1,
-                };
-            }
-        }
-        let shape = self.shape(ty);
-        if let Shape::Scalar = shape {
-            // `int x = { 5 };`
-            if let Some((_, ast::Initializer::Expr(e))) = cursor.current() {
-                let v = self.expr(e);
-                let v = self.convert_for_assignment(v, ty, Conversion::Init(e.location));
-                out.push((path.to_vec(), v));
-                cursor.advance();
-            }
-            if braced && !cursor.is_done() {
-                self.error(location, "excess elements in scalar initializer");
-                cursor.finish();
-            }
-            return 1;
-        }
-        let mut current = 0u64;
-        let mut reached = 0u64;
-        while let Some((_, init)) = cursor.current() {
-            let designators = cursor.designators();
-            if let Some(first) = designators.first() {
-                if !braced {
-                    // A designator names a sub-object of an enclosing list.
-                    break;
-                }
-                if designators.len() > 1 {
-                    self.error(
-                        location,
-                        "nested designators are not supported yet by this translator",
-                    );
-                    cursor.advance();
-                    continue;
-                }
-                match (first, &shape) {
-                    (Designator::Index(e), Shape::Elements(_, count)) => match self.const_int(e) {
-                        Some(i) if i >= 0 && count.is_none_or(|n| (i as u64) < n) => {
-                            current = i as u64
-                        }
-                        _ => {
-                            self.error(
-                                e.location,
-                                "array designator index out of range or not constant",
-                            );
-                            cursor.advance();
-                            continue;
-                        }
-                    },
-                    (Designator::Field(name, loc), Shape::Members(_, names, _)) => {
-                        let symbol = self.symbol(*name);
-                        match names.iter().position(|n| *n == symbol) {
-                            Some(i) => current = i as u64,
-                            None => {
-                                let name = self.spelling(*name);
-                                self.error(*loc, format!("field designator '{name}' does not refer to any field in type '{}'", self.display(ty)));
-                                cursor.advance();
-                                continue;
-                            }
-                        }
-                    }
-                    (Designator::Index(e), _) => {
-                        self.error(
-                            e.location,
-                            format!(
-                                "array designator cannot initialize non-array type '{}'",
-                                self.display(ty)
-                            ),
-                        );
-                        cursor.advance();
-                        continue;
-                    }
-                    (Designator::Field(_, loc), _) => {
-                        self.error(*loc, format!("field designator cannot initialize a non-struct, non-union type '{}'", self.display(ty)));
-                        cursor.advance();
-                        continue;
-                    }
-                }
-            }
-            let sub_ty = match &shape {
-                Shape::Elements(elem, count) => {
-                    if count.is_some_and(|n| current >= n) {
-                        None
-                    } else {
-                        Some(*elem)
-                    }
-                }
-                Shape::Members(types, _, is_union) => {
-                    if *is_union && current > 0 && designators.is_empty() {
-                        None
-                    } else {
-                        types.get(current as usize).copied()
-                    }
-                }
-                Shape::Scalar => None,
-            };
-            let Some(sub_ty) = sub_ty else {
-                if braced {
-                    let what = match ty {
-                        Type::Array(..) => "array",
-                        Type::Vector(..) => "vector",
-                        _ => "struct",
-                    };
-                    let at = match init {
-                        ast::Initializer::Expr(e) => e.location,
-                        ast::Initializer::List(_, l) => l.location(),
-                    };
-                    self.error(at, format!("excess elements in {what} initializer"));
-                    cursor.finish();
-                }
-                break;
-            };
-            let mut sub_path = path.to_vec();
-            sub_path.push(current);
-            match init {
-                ast::Initializer::List(sub_items, l) => {
-                    let at = l.location();
-                    let mut sub_cursor = Cursor::new(sub_items);
-                    self.fill(sub_ty, &sub_path, &mut sub_cursor, out, true, at);
-                    cursor.advance();
-                }
-                ast::Initializer::Expr(e)
-                    if matches!(e.kind, ast::ExprKind::StringLiteral(_))
-                        && self.is_char_array(sub_ty) =>
-                {
-                    let (mut list, _) = self.string_initializer(e, sub_ty);
+        crate::stack::guard(|| {
+            // `char s[] = { "text" }`, and a braced row of a table of strings.
+            if let (true, [(designators, ast::Initializer::Expr(e))]) =
+                (braced && self.is_char_array(ty), cursor.rest())
+            {
+                if designators.is_empty() && matches!(e.kind, ast::ExprKind::StringLiteral(_)) {
+                    let (mut list, sized) = self.string_initializer(e, ty);
                     if let H::InitList(bytes) = list.take_kind() {
                         out.extend(bytes.into_iter().map(|(at, byte)| {
-                            let mut byte_path = sub_path.clone();
+                            let mut byte_path = path.to_vec();
                             byte_path.extend(at);
                             (byte_path, *byte)
                         }));
                     }
                     cursor.advance();
+                    return match sized {
+                        Type::Array(_, n) => n,
+                        _ => 1,
+                    };
                 }
-                // Arrays and records take plain values by brace elision
-                // (C99 6.7.8p20). A vector never does in OpenCL C, as in
-                // clang: a value of another type initialises it whole, by
-                // assignment's rules (a scalar is splatted, another vector
-                // type is an error), below.
-                ast::Initializer::Expr(e)
-                    if matches!(sub_ty, Type::Array(..) | Type::Record(_)) =>
-                {
-                    // A value of the sub-aggregate's own type initialises it
-                    // whole; anything else starts brace elision, which
-                    // checks the expression again, so this first look
-                    // leaves no diagnostics behind.
-                    let mark = self.diags.len();
-                    let v = self.rvalue(e);
-                    if v.ty == sub_ty {
-                        out.push((sub_path, v));
+            }
+            let shape = self.shape(ty);
+            if let Shape::Scalar = shape {
+                // `int x = { 5 };`
+                if let Some((_, ast::Initializer::Expr(e))) = cursor.current() {
+                    let v = self.expr(e);
+                    let v = self.convert_for_assignment(v, ty, Conversion::Init(e.location));
+                    out.push((path.to_vec(), v));
+                    cursor.advance();
+                }
+                if braced && !cursor.is_done() {
+                    self.error(location, "excess elements in scalar initializer");
+                    cursor.finish();
+                }
+                return 1;
+            }
+            let mut current = 0u64;
+            let mut reached = 0u64;
+            while let Some((_, init)) = cursor.current() {
+                let designators = cursor.designators();
+                if let Some(first) = designators.first() {
+                    if !braced {
+                        // A designator names a sub-object of an enclosing list.
+                        break;
+                    }
+                    if designators.len() > 1 {
+                        self.error(
+                            location,
+                            "nested designators are not supported yet by this translator",
+                        );
                         cursor.advance();
-                    } else {
-                        self.diags.truncate(mark);
-                        let before = cursor.position();
-                        // This item's designators, if any, were this
-                        // level's: the elision starts at the sub-aggregate's
-                        // first sub-object.
-                        cursor.spend_designators();
-                        self.fill(sub_ty, &sub_path, cursor, out, false, location);
-                        if cursor.position() == before {
+                        continue;
+                    }
+                    match (first, &shape) {
+                        (Designator::Index(e), Shape::Elements(_, count)) => {
+                            match self.const_int(e) {
+                                Some(i) if i >= 0 && count.is_none_or(|n| (i as u64) < n) => {
+                                    current = i as u64
+                                }
+                                _ => {
+                                    self.error(
+                                        e.location,
+                                        "array designator index out of range or not constant",
+                                    );
+                                    cursor.advance();
+                                    continue;
+                                }
+                            }
+                        }
+                        (Designator::Field(name, loc), Shape::Members(_, names, _)) => {
+                            let symbol = self.symbol(*name);
+                            match names.iter().position(|n| *n == symbol) {
+                                Some(i) => current = i as u64,
+                                None => {
+                                    let name = self.spelling(*name);
+                                    self.error(*loc, format!("field designator '{name}' does not refer to any field in type '{}'", self.display(ty)));
+                                    cursor.advance();
+                                    continue;
+                                }
+                            }
+                        }
+                        (Designator::Index(e), _) => {
                             self.error(
                                 e.location,
-                                "initializer for aggregate with no elements requires explicit braces",
+                                format!(
+                                    "array designator cannot initialize non-array type '{}'",
+                                    self.display(ty)
+                                ),
                             );
                             cursor.advance();
+                            continue;
+                        }
+                        (Designator::Field(_, loc), _) => {
+                            self.error(*loc, format!("field designator cannot initialize a non-struct, non-union type '{}'", self.display(ty)));
+                            cursor.advance();
+                            continue;
                         }
                     }
                 }
-                ast::Initializer::Expr(e) => {
-                    let v = self.expr(e);
-                    if !v.ty.is_error() {
-                        let v =
-                            self.convert_for_assignment(v, sub_ty, Conversion::Init(e.location));
-                        out.push((sub_path, v));
+                let sub_ty = match &shape {
+                    Shape::Elements(elem, count) => {
+                        if count.is_some_and(|n| current >= n) {
+                            None
+                        } else {
+                            Some(*elem)
+                        }
                     }
-                    cursor.advance();
+                    Shape::Members(types, _, is_union) => {
+                        if *is_union && current > 0 && designators.is_empty() {
+                            None
+                        } else {
+                            types.get(current as usize).copied()
+                        }
+                    }
+                    Shape::Scalar => None,
+                };
+                let Some(sub_ty) = sub_ty else {
+                    if braced {
+                        let what = match ty {
+                            Type::Array(..) => "array",
+                            Type::Vector(..) => "vector",
+                            _ => "struct",
+                        };
+                        let at = match init {
+                            ast::Initializer::Expr(e) => e.location,
+                            ast::Initializer::List(_, l) => l.location(),
+                        };
+                        self.error(at, format!("excess elements in {what} initializer"));
+                        cursor.finish();
+                    }
+                    break;
+                };
+                let mut sub_path = path.to_vec();
+                sub_path.push(current);
+                match init {
+                    ast::Initializer::List(sub_items, l) => {
+                        let at = l.location();
+                        let mut sub_cursor = Cursor::new(sub_items);
+                        self.fill(sub_ty, &sub_path, &mut sub_cursor, out, true, at);
+                        cursor.advance();
+                    }
+                    ast::Initializer::Expr(e)
+                        if matches!(e.kind, ast::ExprKind::StringLiteral(_))
+                            && self.is_char_array(sub_ty) =>
+                    {
+                        let (mut list, _) = self.string_initializer(e, sub_ty);
+                        if let H::InitList(bytes) = list.take_kind() {
+                            out.extend(bytes.into_iter().map(|(at, byte)| {
+                                let mut byte_path = sub_path.clone();
+                                byte_path.extend(at);
+                                (byte_path, *byte)
+                            }));
+                        }
+                        cursor.advance();
+                    }
+                    // Arrays and records take plain values by brace elision
+                    // (C99 6.7.8p20). A vector never does in OpenCL C, as in
+                    // clang: a value of another type initialises it whole, by
+                    // assignment's rules (a scalar is splatted, another vector
+                    // type is an error), below.
+                    ast::Initializer::Expr(e)
+                        if matches!(sub_ty, Type::Array(..) | Type::Record(_)) =>
+                    {
+                        // A value of the sub-aggregate's own type initialises it
+                        // whole; anything else starts brace elision, which
+                        // checks the expression again, so this first look
+                        // leaves no diagnostics behind.
+                        let mark = self.diags.len();
+                        let v = self.rvalue(e);
+                        if v.ty == sub_ty {
+                            out.push((sub_path, v));
+                            cursor.advance();
+                        } else {
+                            self.diags.truncate(mark);
+                            let before = cursor.position();
+                            // This item's designators, if any, were this
+                            // level's: the elision starts at the sub-aggregate's
+                            // first sub-object.
+                            cursor.spend_designators();
+                            self.fill(sub_ty, &sub_path, cursor, out, false, location);
+                            if cursor.position() == before {
+                                self.error(
+                                e.location,
+                                "initializer for aggregate with no elements requires explicit braces",
+                            );
+                                cursor.advance();
+                            }
+                        }
+                    }
+                    ast::Initializer::Expr(e) => {
+                        let v = self.expr(e);
+                        if !v.ty.is_error() {
+                            let v = self.convert_for_assignment(
+                                v,
+                                sub_ty,
+                                Conversion::Init(e.location),
+                            );
+                            out.push((sub_path, v));
+                        }
+                        cursor.advance();
+                    }
                 }
+                current += 1;
+                reached = reached.max(current);
             }
-            current += 1;
-            reached = reached.max(current);
-        }
-        reached
+            reached
+        })
     }
 
     /// Whether `ty` is an array of `char` or `uchar`, which a string

@@ -43,50 +43,56 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
-        if self.is_image(ty) {
-            return Ok(self.image_type(ty));
-        }
-        let inner = match ty {
-            Type::Scalar(s) => naga::TypeInner::Scalar(naga_scalar(*s)),
-            Type::Vector(s, n) => match vector_size(*n) {
-                Some(size) => naga::TypeInner::Vector {
-                    size,
-                    scalar: naga_scalar(*s),
+        crate::stack::guard(|| {
+            if self.is_image(ty) {
+                return Ok(self.image_type(ty));
+            }
+            let inner = match ty {
+                Type::Scalar(s) => naga::TypeInner::Scalar(naga_scalar(*s)),
+                Type::Vector(s, n) => match vector_size(*n) {
+                    Some(size) => naga::TypeInner::Vector {
+                        size,
+                        scalar: naga_scalar(*s),
+                    },
+                    None if wide::is_wide(ty) => return Ok(self.wide_type(*s, *n)),
+                    None => {
+                        return Err(self.error(
+                            location,
+                            format!(
+                                "{n}-component vectors are not supported yet by this translator"
+                            ),
+                        ))
+                    }
                 },
-                None if wide::is_wide(ty) => return Ok(self.wide_type(*s, *n)),
-                None => {
+                Type::Array(elem, n) => {
+                    let elem = &self.program.types[*elem];
+                    let base = self.value_type(elem, location)?;
+                    let stride = self.storage_stride(elem, location)?;
+                    let size = std::num::NonZeroU32::new(*n as u32)
+                        .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
+                    naga::TypeInner::Array {
+                        base,
+                        size: naga::ArraySize::Constant(size),
+                        stride,
+                    }
+                }
+                Type::Record(r) => return self.record_type(*r, location),
+                // Events of the work-group copies, which complete at once.
+                Type::Opaque(crate::types::Opaque::Event) => {
+                    naga::TypeInner::Scalar(naga::Scalar::U32)
+                }
+                t => {
                     return Err(self.error(
                         location,
-                        format!("{n}-component vectors are not supported yet by this translator"),
+                        format!(
+                            "values of type '{}' are not supported yet by this translator",
+                            self.display(t)
+                        ),
                     ))
                 }
-            },
-            Type::Array(elem, n) => {
-                let elem = &self.program.types[*elem];
-                let base = self.value_type(elem, location)?;
-                let stride = self.storage_stride(elem, location)?;
-                let size = std::num::NonZeroU32::new(*n as u32)
-                    .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
-                naga::TypeInner::Array {
-                    base,
-                    size: naga::ArraySize::Constant(size),
-                    stride,
-                }
-            }
-            Type::Record(r) => return self.record_type(*r, location),
-            // Events of the work-group copies, which complete at once.
-            Type::Opaque(crate::types::Opaque::Event) => naga::TypeInner::Scalar(naga::Scalar::U32),
-            t => {
-                return Err(self.error(
-                    location,
-                    format!(
-                        "values of type '{}' are not supported yet by this translator",
-                        self.display(t)
-                    ),
-                ))
-            }
-        };
-        Ok(self.add_type(inner))
+            };
+            Ok(self.add_type(inner))
+        })
     }
 
     /// A struct as a naga struct with the host's member offsets (from the
@@ -132,7 +138,7 @@ impl ModuleBuilder<'_> {
     /// The naga type of `ty` where its bytes are the host's (struct
     /// members, buffer elements): no 32-bit lanes for narrow types.
     fn memory_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
-        match ty {
+        crate::stack::guard(|| match ty {
             Type::Scalar(s) | Type::Vector(s, _) if s.size() < 4 => Err(self.error(
                 location,
                 format!(
@@ -153,7 +159,7 @@ impl ModuleBuilder<'_> {
                 }))
             }
             _ => self.value_type(ty, location),
-        }
+        })
     }
 
     /// The stride of `ty` in private or workgroup arrays, which no host

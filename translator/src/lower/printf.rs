@@ -296,31 +296,33 @@ impl ModuleBuilder<'_> {
     /// literals, `__constant` arrays initialised by a constant list, and
     /// ternaries choosing among them.
     fn string_tree(&self, fb: &FnBuilder, e: ExprId) -> Option<StringTree> {
-        let e = fb.expr(e);
-        let is_table = |ty: &Type| matches!(self.element_of(ty), Some(Type::Array(..)));
-        match e.kind {
-            H::Str(ref bytes) => Some(StringTree::Known(bytes.clone())),
-            H::Decay(inner) | H::PointerCast(inner) => self.string_tree(fb, inner),
-            H::Conditional(condition, a, b) => Some(StringTree::Pick(
-                condition,
-                Box::new(self.string_tree(fb, a)?),
-                Box::new(self.string_tree(fb, b)?),
-            )),
-            H::Global(id) => match self.constant_strings(id)?.as_slice() {
-                [one] if !is_table(&e.ty) => Some(StringTree::Known(one.clone())),
+        crate::stack::guard(|| {
+            let e = fb.expr(e);
+            let is_table = |ty: &Type| matches!(self.element_of(ty), Some(Type::Array(..)));
+            match e.kind {
+                H::Str(ref bytes) => Some(StringTree::Known(bytes.clone())),
+                H::Decay(inner) | H::PointerCast(inner) => self.string_tree(fb, inner),
+                H::Conditional(condition, a, b) => Some(StringTree::Pick(
+                    condition,
+                    Box::new(self.string_tree(fb, a)?),
+                    Box::new(self.string_tree(fb, b)?),
+                )),
+                H::Global(id) => match self.constant_strings(id)?.as_slice() {
+                    [one] if !is_table(&e.ty) => Some(StringTree::Known(one.clone())),
+                    _ => None,
+                },
+                // A row of a `__constant` table of strings.
+                H::Index(table, row) => match fb.expr(table) {
+                    hir::Expr {
+                        kind: H::Global(id),
+                        ty,
+                        ..
+                    } if is_table(ty) => Some(StringTree::Row(row, self.constant_strings(*id)?)),
+                    _ => None,
+                },
                 _ => None,
-            },
-            // A row of a `__constant` table of strings.
-            H::Index(table, row) => match fb.expr(table) {
-                hir::Expr {
-                    kind: H::Global(id),
-                    ty,
-                    ..
-                } if is_table(ty) => Some(StringTree::Row(row, self.constant_strings(*id)?)),
-                _ => None,
-            },
-            _ => None,
-        }
+            }
+        })
     }
 
     /// The strings of `__constant` char array `id` initialised by a

@@ -32,7 +32,7 @@ use crate::lower::function::FnBuilder;
 use crate::lower::library::fp16;
 use crate::lower::naga_types::naga_scalar;
 use crate::lower::pointers::{Place, Root};
-use crate::types::{Record, Scalar, Type, Types};
+use crate::types::{Scalar, Type};
 use naga::Handle;
 
 /// The records' state: which roots hold byte images.
@@ -65,14 +65,6 @@ pub(super) struct BytePlace {
     lanes: Option<Vec<u8>>,
 }
 
-/// Whether `ty` is, or is built from, a scalar narrower than 32 bits.
-fn has_narrow_scalar(types: &Types, ty: &Type) -> bool {
-    match types.innermost_element(*ty) {
-        Type::Scalar(s) | Type::Vector(s, _) => s.size() < 4,
-        _ => false,
-    }
-}
-
 /// The largest power of two, at most 4, dividing `bytes` (4 for zero).
 fn alignment_of(bytes: u64) -> u32 {
     if bytes == 0 {
@@ -95,61 +87,19 @@ fn u32_literal(fb: &mut Emitter, v: u32) -> Handle<naga::Expression> {
 }
 
 impl ModuleBuilder<'_> {
-    /// Whether values of `ty` are held as byte images.
+    /// Whether values of `ty` are held as byte images (decided once per
+    /// program by the analysis, `analysis::records`).
     pub(super) fn is_image(&self, ty: &Type) -> bool {
-        match ty {
-            Type::Record(r) => {
-                let r = self.record(*r);
-                r.kind == crate::ast::RecordKind::Union
-                    || r.fields.iter().any(|f| {
-                        has_narrow_scalar(&self.program.types, &f.ty) || self.is_image(&f.ty)
-                    })
-                    || !self.naturally_aligned(r)
-            }
-            Type::Array(elem, _) => self.is_image(&self.program.types[*elem]),
-            _ => false,
-        }
-    }
-
-    /// Whether every scalar of `r` is aligned to its size, in `r` and in
-    /// arrays of `r`, as naga's structs need (packed structs may not be).
-    fn naturally_aligned(&self, r: &Record) -> bool {
-        let largest = r
-            .fields
-            .iter()
-            .map(|f| self.largest_scalar(&f.ty))
-            .max()
-            .unwrap_or(1);
-        r.size.is_multiple_of(largest)
-            && r.fields
-                .iter()
-                .all(|f| f.offset.is_multiple_of(self.largest_scalar(&f.ty)))
-    }
-
-    /// The size of the largest scalar in `ty`.
-    fn largest_scalar(&self, ty: &Type) -> u64 {
-        match ty {
-            Type::Scalar(s) | Type::Vector(s, _) => u64::from(s.size()),
-            Type::Array(elem, _) => self.largest_scalar(&self.program.types[*elem]),
-            Type::Record(r) => {
-                let r = self.record(*r);
-                r.fields
-                    .iter()
-                    .map(|f| self.largest_scalar(&f.ty))
-                    .max()
-                    .unwrap_or(1)
-            }
-            _ => 1,
-        }
+        self.analysis.records().is_image(&self.program.types, *ty)
     }
 
     /// The size of `ty` in bytes, with records complete.
     fn byte_size(&self, ty: &Type) -> u64 {
-        match ty {
+        crate::stack::guard(|| match ty {
             Type::Record(r) => self.record(*r).size,
             Type::Array(elem, n) => self.byte_size(&self.program.types[*elem]) * n,
             t => self.type_size(t).unwrap_or(4),
-        }
+        })
     }
 
     /// The number of words of the image of `ty`.
@@ -273,18 +223,20 @@ impl ModuleBuilder<'_> {
         index: Handle<naga::Expression>,
         elem: &Type,
     ) -> BytePlace {
-        let size = self.byte_size(elem);
-        let size_lit = u32_literal(fb, size as u32);
-        let scaled = fb.binary(naga::BinaryOperator::Multiply, index, size_lit);
-        let offset = fb.binary(naga::BinaryOperator::Add, bp.offset, scaled);
-        BytePlace {
-            words: bp.words,
-            shared: bp.shared,
-            offset,
-            align: bp.align.min(alignment_of(size)),
-            ty: *elem,
-            lanes: None,
-        }
+        crate::stack::guard(|| {
+            let size = self.byte_size(elem);
+            let size_lit = u32_literal(fb, size as u32);
+            let scaled = fb.binary(naga::BinaryOperator::Multiply, index, size_lit);
+            let offset = fb.binary(naga::BinaryOperator::Add, bp.offset, scaled);
+            BytePlace {
+                words: bp.words,
+                shared: bp.shared,
+                offset,
+                align: bp.align.min(alignment_of(size)),
+                ty: *elem,
+                lanes: None,
+            }
+        })
     }
 
     /// `base.field` where `base` is in an image.

@@ -64,8 +64,10 @@ impl ModuleBuilder<'_> {
     /// Whether atomics on `float`/`double` reach the kernel's `__local`
     /// object `object`.
     fn held_as_words(&self, object: &Origin) -> bool {
-        self.kernel_facts
-            .is_some_and(|facts| facts.float_words.contains(object))
+        crate::stack::guard(|| {
+            self.kernel_facts
+                .is_some_and(|facts| facts.float_words.contains(object))
+        })
     }
 
     /// Whether the `__local` object `object` (of C type `ty`) is to be held
@@ -99,19 +101,21 @@ impl ModuleBuilder<'_> {
     /// The naga type of `ty` with words in place of its floats, as
     /// `value_type` makes it for the type so changed.
     fn words_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
-        let Type::Array(elem, n) = *ty else {
-            return self.value_type(&as_words(ty), location);
-        };
-        let elem = self.program.types[elem];
-        let base = self.words_type(&elem, location)?;
-        let stride = self.storage_stride(&as_words(&elem), location)?;
-        let size = std::num::NonZeroU32::new(n as u32)
-            .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
-        Ok(self.add_type(naga::TypeInner::Array {
-            base,
-            size: naga::ArraySize::Constant(size),
-            stride,
-        }))
+        crate::stack::guard(|| {
+            let Type::Array(elem, n) = *ty else {
+                return self.value_type(&as_words(ty), location);
+            };
+            let elem = self.program.types[elem];
+            let base = self.words_type(&elem, location)?;
+            let stride = self.storage_stride(&as_words(&elem), location)?;
+            let size = std::num::NonZeroU32::new(n as u32)
+                .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
+            Ok(self.add_type(naga::TypeInner::Array {
+                base,
+                size: naga::ArraySize::Constant(size),
+                stride,
+            }))
+        })
     }
 
     /// For an atomic on a `float`/`double` in workgroup variable `global`:

@@ -108,50 +108,52 @@ impl<'a> ModuleBuilder<'a> {
         tree: &InitTree,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
-        if tree.value.is_none() && !tree.children.is_empty() && self.is_image(ty) {
-            return self.init_image(arena, ty, tree, location);
-        }
-        let naga_ty = self.value_type(ty, location)?;
-        if let Some(value) = tree.value {
-            return self.init_leaf(arena, value);
-        }
-        if tree.children.is_empty() {
-            return Ok(self.append(arena, naga::Expression::ZeroValue(naga_ty)));
-        }
-        let parts: Vec<Type> = match *ty {
-            Type::Array(elem, n) => vec![self.program.types[elem]; n as usize],
-            Type::Vector(s, n) => vec![Type::Scalar(s); usize::from(n)],
-            Type::Record(r) => self.record(r).fields.iter().map(|f| f.ty).collect(),
-            // `int x = { 5 };`: the one value is the scalar's.
-            _ => {
-                return match tree.child(0) {
-                    Some(sub) => self.init_tree(arena, ty, sub, location),
-                    None => Ok(self.append(arena, naga::Expression::ZeroValue(naga_ty))),
+        crate::stack::guard(|| {
+            if tree.value.is_none() && !tree.children.is_empty() && self.is_image(ty) {
+                return self.init_image(arena, ty, tree, location);
+            }
+            let naga_ty = self.value_type(ty, location)?;
+            if let Some(value) = tree.value {
+                return self.init_leaf(arena, value);
+            }
+            if tree.children.is_empty() {
+                return Ok(self.append(arena, naga::Expression::ZeroValue(naga_ty)));
+            }
+            let parts: Vec<Type> = match *ty {
+                Type::Array(elem, n) => vec![self.program.types[elem]; n as usize],
+                Type::Vector(s, n) => vec![Type::Scalar(s); usize::from(n)],
+                Type::Record(r) => self.record(r).fields.iter().map(|f| f.ty).collect(),
+                // `int x = { 5 };`: the one value is the scalar's.
+                _ => {
+                    return match tree.child(0) {
+                        Some(sub) => self.init_tree(arena, ty, sub, location),
+                        None => Ok(self.append(arena, naga::Expression::ZeroValue(naga_ty))),
+                    }
+                }
+            };
+            let mut components = Vec::with_capacity(parts.len());
+            for (i, part) in parts.iter().enumerate() {
+                components.push(match tree.child(i as u64) {
+                    Some(sub) => self.init_tree(arena, part, sub, location)?,
+                    None => {
+                        let zero_ty = self.value_type(part, location)?;
+                        self.append(arena, naga::Expression::ZeroValue(zero_ty))
+                    }
+                });
+            }
+            if let Type::Vector(s, n) = *ty {
+                if wide::is_wide(ty) {
+                    return self.wide_from_scalars(arena, s, n, components);
                 }
             }
-        };
-        let mut components = Vec::with_capacity(parts.len());
-        for (i, part) in parts.iter().enumerate() {
-            components.push(match tree.child(i as u64) {
-                Some(sub) => self.init_tree(arena, part, sub, location)?,
-                None => {
-                    let zero_ty = self.value_type(part, location)?;
-                    self.append(arena, naga::Expression::ZeroValue(zero_ty))
-                }
-            });
-        }
-        if let Type::Vector(s, n) = *ty {
-            if wide::is_wide(ty) {
-                return self.wide_from_scalars(arena, s, n, components);
-            }
-        }
-        Ok(self.append(
-            arena,
-            naga::Expression::Compose {
-                ty: naga_ty,
-                components,
-            },
-        ))
+            Ok(self.append(
+                arena,
+                naga::Expression::Compose {
+                    ty: naga_ty,
+                    components,
+                },
+            ))
+        })
     }
 
     /// A list initializer of a record held as a byte image (see
@@ -195,15 +197,17 @@ impl<'a> ModuleBuilder<'a> {
         tree: &InitTree,
         location: Location,
     ) -> LResult<()> {
-        if let Some(value) = tree.value {
-            let value = self.plain(fb, value)?;
-            return self.store(fb, place, super::Value::Plain(value), location, None);
-        }
-        for (i, sub) in &tree.children {
-            let part = self.sub_place(fb, place.clone(), *i, location)?;
-            self.init_into(fb, part, sub, location)?;
-        }
-        Ok(())
+        crate::stack::guard(|| {
+            if let Some(value) = tree.value {
+                let value = self.plain(fb, value)?;
+                return self.store(fb, place, super::Value::Plain(value), location, None);
+            }
+            for (i, sub) in &tree.children {
+                let part = self.sub_place(fb, place.clone(), *i, location)?;
+                self.init_into(fb, part, sub, location)?;
+            }
+            Ok(())
+        })
     }
 
     /// A program-scope list initializer of a record held as a byte image:
@@ -243,60 +247,64 @@ impl<'a> ModuleBuilder<'a> {
         bytes: &mut [u8],
         location: Location,
     ) -> LResult<()> {
-        let exprs = &self.program.global_exprs;
-        if let Some(value) = tree.value {
-            let at = exprs[value].span;
-            let Some(s) = ty
-                .element()
-                .filter(|_| !matches!(ty, Type::Array(..) | Type::Record(_)))
-            else {
-                return Err(self.error(
+        crate::stack::guard(|| {
+            let exprs = &self.program.global_exprs;
+            if let Some(value) = tree.value {
+                let at = exprs[value].span;
+                let Some(s) = ty
+                    .element()
+                    .filter(|_| !matches!(ty, Type::Array(..) | Type::Record(_)))
+                else {
+                    return Err(self.error(
                     at,
                     "this initializer of a program-scope union, struct or __global variable is not a constant the translator can evaluate yet",
                 ));
-            };
-            let lanes = constant_lanes(exprs, value).unwrap_or_default();
-            if lanes.is_empty() {
-                return Err(self.error(
+                };
+                let lanes = constant_lanes(exprs, value).unwrap_or_default();
+                if lanes.is_empty() {
+                    return Err(self.error(
                     at,
                     "this initializer of a program-scope variable is not a constant the translator can evaluate yet",
                 ));
-            }
-            let size = s.size() as usize;
-            for (k, lane) in lanes.iter().enumerate() {
-                let Some(bits) = lane.bits_as(s) else {
-                    return Err(self.error(
+                }
+                let size = s.size() as usize;
+                for (k, lane) in lanes.iter().enumerate() {
+                    let Some(bits) = lane.bits_as(s) else {
+                        return Err(self.error(
                         at,
                         format!(
                             "constant '{}' values in program-scope unions, structs and __global variables are not supported yet by this translator",
                             s.name()
                         ),
                     ));
-                };
-                let at = offset + k * size;
-                bytes[at..at + size].copy_from_slice(&bits.to_le_bytes()[..size]);
-            }
-            return Ok(());
-        }
-        for (i, sub) in &tree.children {
-            let (part, at) = match *ty {
-                Type::Record(r) => {
-                    let Some(f) = self.record(r).fields.get(*i as usize) else {
-                        return Err(self.error(location, "internal compiler error: no such member"));
                     };
-                    (f.ty, f.offset as usize)
+                    let at = offset + k * size;
+                    bytes[at..at + size].copy_from_slice(&bits.to_le_bytes()[..size]);
                 }
-                Type::Array(elem, _) => {
-                    let elem = self.program.types[elem];
-                    let size = self.type_size(&elem).unwrap_or(0) as usize;
-                    (elem, *i as usize * size)
-                }
-                Type::Vector(s, _) => (Type::Scalar(s), *i as usize * s.size() as usize),
-                t => (t, 0),
-            };
-            self.constant_bytes(&part, sub, offset + at, bytes, location)?;
-        }
-        Ok(())
+                return Ok(());
+            }
+            for (i, sub) in &tree.children {
+                let (part, at) = match *ty {
+                    Type::Record(r) => {
+                        let Some(f) = self.record(r).fields.get(*i as usize) else {
+                            return Err(
+                                self.error(location, "internal compiler error: no such member")
+                            );
+                        };
+                        (f.ty, f.offset as usize)
+                    }
+                    Type::Array(elem, _) => {
+                        let elem = self.program.types[elem];
+                        let size = self.type_size(&elem).unwrap_or(0) as usize;
+                        (elem, *i as usize * size)
+                    }
+                    Type::Vector(s, _) => (Type::Scalar(s), *i as usize * s.size() as usize),
+                    t => (t, 0),
+                };
+                self.constant_bytes(&part, sub, offset + at, bytes, location)?;
+            }
+            Ok(())
+        })
     }
 
     /// Writes the initial bytes of an object of `ty` that lies at byte
@@ -331,10 +339,11 @@ impl<'a> ModuleBuilder<'a> {
     /// module. The checker has folded arithmetic on constants, so what
     /// remains are literals and the aggregates built of them.
     fn constant_expr(&mut self, id: ExprId) -> LResult<Handle<naga::Expression>> {
-        let exprs = &self.program.global_exprs;
-        let e = &exprs[id];
-        let location = e.span.location();
-        let expr = match (&e.kind, &e.ty) {
+        crate::stack::guard(|| {
+            let exprs = &self.program.global_exprs;
+            let e = &exprs[id];
+            let location = e.span.location();
+            let expr = match (&e.kind, &e.ty) {
             (&H::Int(bits), &Type::Scalar(s)) => naga::Expression::Literal(literal(s, bits)),
             (&H::Float(v), &Type::Scalar(s)) => naga::Expression::Literal(float_literal(s, v)),
             (H::Int(_) | H::Float(_) | H::Splat(_) | H::VectorLiteral(_), &Type::Vector(s, n))
@@ -386,7 +395,8 @@ impl<'a> ModuleBuilder<'a> {
                 ))
             }
         };
-        Ok(self.module.global_expressions.append(expr, Span::UNDEFINED))
+            Ok(self.module.global_expressions.append(expr, Span::UNDEFINED))
+        })
     }
 
     /// A wide vector from its `n` scalar lanes, in `arena`.

@@ -177,13 +177,15 @@ impl ModuleBuilder<'_> {
         id: hir::GlobalId,
         location: Location,
     ) -> LResult<PointerValue> {
-        let (root, unit) = self.block_root(id, location)?;
-        let offset = self.globals_block.offset(id).unwrap_or(0);
-        let size = self.type_size(&unit).unwrap_or(1).max(1);
-        let index = fb.add(naga::Expression::Literal(naga::Literal::U32(
-            (offset / size) as u32,
-        )));
-        Ok(PointerValue::fixed(root, index))
+        crate::stack::guard(|| {
+            let (root, unit) = self.block_root(id, location)?;
+            let offset = self.globals_block.offset(id).unwrap_or(0);
+            let size = self.type_size(&unit).unwrap_or(1).max(1);
+            let index = fb.add(naga::Expression::Literal(naga::Literal::U32(
+                (offset / size) as u32,
+            )));
+            Ok(PointerValue::fixed(root, index))
+        })
     }
 
     /// The root pointers to block variable `id` have (the view of the
@@ -240,27 +242,30 @@ impl ModuleBuilder<'_> {
     /// or a row of one): a pointer to its first unit. `None` when `e` is
     /// not in the block.
     fn block_elements(&mut self, fb: &mut FnBuilder, id: ExprId) -> LResult<Option<PointerValue>> {
-        let e = fb.expr(id);
-        if let Some(global) = self.in_block(e) {
-            return self.block_pointer(fb, global, e.span.location()).map(Some);
-        }
-        let H::Index(base, index) = e.kind else {
-            return Ok(None);
-        };
-        if !fb.expr(base).ty.is_array() {
-            return Ok(None);
-        }
-        let Some(p) = self.block_elements(fb, base)? else {
-            return Ok(None);
-        };
-        let row = self.index_value(fb, index)?;
-        let units =
-            fb.add(naga::Expression::Literal(naga::Literal::U32(
-                units_in(&self.program.types, e.ty) as u32,
-            )));
-        let skipped = fb.binary(naga::BinaryOperator::Multiply, row, units);
-        let index = fb.binary(naga::BinaryOperator::Add, p.index, skipped);
-        Ok(Some(p.at(index)))
+        crate::stack::guard(|| {
+            let e = fb.expr(id);
+            if let Some(global) = self.in_block(e) {
+                return self.block_pointer(fb, global, e.span.location()).map(Some);
+            }
+            let H::Index(base, index) = e.kind else {
+                return Ok(None);
+            };
+            if !fb.expr(base).ty.is_array() {
+                return Ok(None);
+            }
+            let Some(p) = self.block_elements(fb, base)? else {
+                return Ok(None);
+            };
+            let row = self.index_value(fb, index)?;
+            let units = fb.add(naga::Expression::Literal(naga::Literal::U32(units_in(
+                &self.program.types,
+                e.ty,
+            )
+                as u32)));
+            let skipped = fb.binary(naga::BinaryOperator::Multiply, row, units);
+            let index = fb.binary(naga::BinaryOperator::Add, p.index, skipped);
+            Ok(Some(p.at(index)))
+        })
     }
 
     /// `array[index]` for an array in the block: the element's place, or

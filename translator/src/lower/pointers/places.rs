@@ -137,7 +137,7 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Place> {
-        match place {
+        crate::stack::guard(|| match place {
             Place::Memory(pointer) => Ok(Place::Memory(fb.add(naga::Expression::AccessIndex {
                 base: pointer,
                 index: field,
@@ -161,7 +161,7 @@ impl ModuleBuilder<'_> {
                 location,
                 "this struct member cannot be reached yet by this translator",
             )),
-        }
+        })
     }
 
     /// Lanes `lanes` of the vector (of C type `vector`) at `place`; `ty` is
@@ -175,7 +175,7 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Place> {
-        match place {
+        crate::stack::guard(|| match place {
             Place::Memory(ptr) => Ok(Place::Lanes(ptr, lanes.to_vec(), *vector)),
             Place::Lanes(ptr, outer, ty) => Ok(Place::Lanes(
                 ptr,
@@ -235,7 +235,7 @@ impl ModuleBuilder<'_> {
             Place::PointerVar(_) | Place::FloatBits { .. } | Place::BlockPointer { .. } => {
                 Err(self.error(location, "invalid swizzle target"))
             }
-        }
+        })
     }
 
     /// `v[i]`: the lane of vector `base` that a run-time index selects.
@@ -302,87 +302,89 @@ impl ModuleBuilder<'_> {
         i: Handle<naga::Expression>,
         location: Location,
     ) -> LResult<Place> {
-        let u32_lit =
-            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
-        // Through a swizzle, the index picks one of the swizzle's lanes.
-        let select_lane = |fb: &mut Emitter, lanes: &[u8]| {
-            let mut lane = u32_lit(fb, u32::from(lanes[0]));
-            for (k, &l) in lanes.iter().enumerate().skip(1) {
-                let k = u32_lit(fb, k as u32);
-                let is_k = fb.binary(naga::BinaryOperator::Equal, i, k);
-                let l = u32_lit(fb, u32::from(l));
-                lane = fb.select(is_k, l, lane);
-            }
-            lane
-        };
-        Ok(match place {
-            Place::Memory(pointer) => Place::Memory(dynamic_lane_pointer(fb, pointer, n, i)),
-            Place::Lanes(pointer, lanes, ty) => {
-                let lane = select_lane(fb, &lanes);
-                Place::Memory(dynamic_lane_pointer(fb, pointer, wide::width_of(&ty), lane))
-            }
-            Place::Narrow {
-                global,
-                index,
-                element,
-            } => {
-                let first = Self::first_lane(fb, index, element);
+        crate::stack::guard(|| {
+            let u32_lit =
+                |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+            // Through a swizzle, the index picks one of the swizzle's lanes.
+            let select_lane = |fb: &mut Emitter, lanes: &[u8]| {
+                let mut lane = u32_lit(fb, u32::from(lanes[0]));
+                for (k, &l) in lanes.iter().enumerate().skip(1) {
+                    let k = u32_lit(fb, k as u32);
+                    let is_k = fb.binary(naga::BinaryOperator::Equal, i, k);
+                    let l = u32_lit(fb, u32::from(l));
+                    lane = fb.select(is_k, l, lane);
+                }
+                lane
+            };
+            Ok(match place {
+                Place::Memory(pointer) => Place::Memory(dynamic_lane_pointer(fb, pointer, n, i)),
+                Place::Lanes(pointer, lanes, ty) => {
+                    let lane = select_lane(fb, &lanes);
+                    Place::Memory(dynamic_lane_pointer(fb, pointer, wide::width_of(&ty), lane))
+                }
                 Place::Narrow {
                     global,
-                    index: fb.binary(naga::BinaryOperator::Add, first, i),
-                    element: NarrowElement {
-                        scalar: s,
-                        width: 1,
-                    },
+                    index,
+                    element,
+                } => {
+                    let first = Self::first_lane(fb, index, element);
+                    Place::Narrow {
+                        global,
+                        index: fb.binary(naga::BinaryOperator::Add, first, i),
+                        element: NarrowElement {
+                            scalar: s,
+                            width: 1,
+                        },
+                    }
                 }
-            }
-            Place::NarrowLanes {
-                global,
-                first,
-                lanes,
-                scalar,
-            } => {
-                let lane = select_lane(fb, &lanes);
-                Place::Narrow {
+                Place::NarrowLanes {
                     global,
-                    index: fb.binary(naga::BinaryOperator::Add, first, lane),
-                    element: NarrowElement { scalar, width: 1 },
+                    first,
+                    lanes,
+                    scalar,
+                } => {
+                    let lane = select_lane(fb, &lanes);
+                    Place::Narrow {
+                        global,
+                        index: fb.binary(naga::BinaryOperator::Add, first, lane),
+                        element: NarrowElement { scalar, width: 1 },
+                    }
                 }
-            }
-            Place::Cast {
-                base,
-                byte,
-                scalar,
-                lanes,
-            } => {
-                let lane = select_lane(fb, &lanes);
-                let size = u32_lit(fb, scalar.size());
-                let offset = fb.binary(naga::BinaryOperator::Multiply, lane, size);
                 Place::Cast {
                     base,
-                    byte: fb.binary(naga::BinaryOperator::Add, byte, offset),
+                    byte,
                     scalar,
-                    lanes: vec![0],
-                }
-            }
-            Place::Chosen {
-                which, candidates, ..
-            } => {
-                let mut lanes = Vec::with_capacity(candidates.len());
-                for c in candidates {
-                    lanes.push(self.lane_place(fb, c, n, s, i, location)?);
+                    lanes,
+                } => {
+                    let lane = select_lane(fb, &lanes);
+                    let size = u32_lit(fb, scalar.size());
+                    let offset = fb.binary(naga::BinaryOperator::Multiply, lane, size);
+                    Place::Cast {
+                        base,
+                        byte: fb.binary(naga::BinaryOperator::Add, byte, offset),
+                        scalar,
+                        lanes: vec![0],
+                    }
                 }
                 Place::Chosen {
-                    which,
-                    candidates: lanes,
-                    ty: Type::Scalar(s),
+                    which, candidates, ..
+                } => {
+                    let mut lanes = Vec::with_capacity(candidates.len());
+                    for c in candidates {
+                        lanes.push(self.lane_place(fb, c, n, s, i, location)?);
+                    }
+                    Place::Chosen {
+                        which,
+                        candidates: lanes,
+                        ty: Type::Scalar(s),
+                    }
                 }
-            }
-            Place::Null(_) => Place::Null(Type::Scalar(s)),
-            Place::Bytes(bp) => return self.image_lane(fb, bp, i, location),
-            Place::PointerVar(_) | Place::FloatBits { .. } | Place::BlockPointer { .. } => {
-                return Err(self.error(location, "subscript of a pointer variable's vector"))
-            }
+                Place::Null(_) => Place::Null(Type::Scalar(s)),
+                Place::Bytes(bp) => return self.image_lane(fb, bp, i, location),
+                Place::PointerVar(_) | Place::FloatBits { .. } | Place::BlockPointer { .. } => {
+                    return Err(self.error(location, "subscript of a pointer variable's vector"))
+                }
+            })
         })
     }
 

@@ -1,0 +1,109 @@
+//! How each record is held by the lowering, decided once per program: as
+//! a naga struct, or as a byte image (unions, members narrower than 32
+//! bits, packed layouts whose scalars are not aligned to their size, and
+//! records containing such). Asked for every access and type of the
+//! lowering, this was walked anew each time through every nested member,
+//! which made 400 nested structs take ten seconds to build.
+
+use crate::hir;
+use crate::types::{Record, Type, Types};
+use naga::Handle;
+
+/// What the lowering asks of a record.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RecordFacts {
+    /// Values of the record are held as byte images.
+    pub image: bool,
+    /// The size of the largest scalar in it (1 when it has none).
+    pub largest_scalar: u64,
+}
+
+/// [`RecordFacts`] of every record of a program, by handle.
+#[derive(Debug, Default)]
+pub struct Records {
+    facts: Vec<Option<RecordFacts>>,
+}
+
+impl Records {
+    /// The facts of every record of `program`.
+    pub fn of(program: &hir::Program) -> Self {
+        let types = &program.types;
+        let mut records = Records {
+            facts: vec![None; types.records().count()],
+        };
+        for (r, _) in types.records() {
+            records.compute(types, r);
+        }
+        records
+    }
+
+    pub fn get(&self, r: Handle<Record>) -> RecordFacts {
+        self.facts
+            .get(r.index())
+            .copied()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Whether values of `ty` are held as byte images.
+    pub fn is_image(&self, types: &Types, ty: Type) -> bool {
+        match types.innermost_element(ty) {
+            Type::Record(r) => self.get(r).image,
+            _ => false,
+        }
+    }
+
+    /// The size of the largest scalar in `ty`.
+    pub fn largest_scalar(&self, types: &Types, ty: Type) -> u64 {
+        match types.innermost_element(ty) {
+            Type::Scalar(s) | Type::Vector(s, _) => u64::from(s.size()),
+            Type::Record(r) => self.get(r).largest_scalar,
+            _ => 1,
+        }
+    }
+
+    /// The facts of `r`, after those of the records among its members
+    /// (which a record's handle may come after: `struct B;` then `struct
+    /// A {...}; struct B { struct A a; };`). A record cannot hold itself,
+    /// so this ends; it recurses as deep as records nest.
+    fn compute(&mut self, types: &Types, r: Handle<Record>) -> RecordFacts {
+        if let Some(facts) = self.facts[r.index()] {
+            return facts;
+        }
+        // Seen: a cycle (which the checker rejects) ends here.
+        self.facts[r.index()] = Some(RecordFacts::default());
+        crate::stack::guard(|| {
+            let record = &types[r];
+            for field in &record.fields {
+                if let Type::Record(inner) = types.innermost_element(field.ty) {
+                    self.compute(types, inner);
+                }
+            }
+            let largest = |f: &crate::types::Field| self.largest_scalar(types, f.ty);
+            let largest_scalar = record.fields.iter().map(largest).max().unwrap_or(1);
+            // naga's structs need every scalar aligned to its size, in the
+            // record and in arrays of it (packed records may not be).
+            let naturally_aligned = record.size.is_multiple_of(largest_scalar)
+                && record
+                    .fields
+                    .iter()
+                    .all(|f| f.offset.is_multiple_of(largest(f)));
+            let narrow = |f: &crate::types::Field| match types.innermost_element(f.ty) {
+                Type::Scalar(s) | Type::Vector(s, _) => s.size() < 4,
+                _ => false,
+            };
+            let image = record.kind == crate::ast::RecordKind::Union
+                || !naturally_aligned
+                || record
+                    .fields
+                    .iter()
+                    .any(|f| narrow(f) || self.is_image(types, f.ty));
+            let facts = RecordFacts {
+                image,
+                largest_scalar,
+            };
+            self.facts[r.index()] = Some(facts);
+            facts
+        })
+    }
+}
