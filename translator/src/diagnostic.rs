@@ -460,9 +460,9 @@ fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap) {
     let _ = writeln!(out, "{before}{shown}{after}");
     // Keep tabs so the caret lines up under the same column.
     let pad: String = before
-        .chars()
-        .chain(shown[..caret].bytes().map(char::from))
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .bytes()
+        .chain(shown.bytes().take(caret))
+        .map(|b| if b == b'\t' { '\t' } else { ' ' })
         .collect();
     let _ = writeln!(out, "{pad}^");
 }
@@ -472,6 +472,8 @@ fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap) {
 /// the caret with `...` for what is cut. Returns the lead-in marker, the
 /// shown text, the trailing marker and the caret's offset in the text.
 fn snippet(line: &str, column: usize) -> (&'static str, &str, &'static str, usize) {
+    // A column inside a character (a caret at one byte of it) counts
+    // bytes like any other; only the cuts need character boundaries.
     let column = column.min(line.len());
     if line.len() <= SNIPPET_WIDTH {
         return ("", line, "", column);
@@ -543,6 +545,20 @@ mod tests {
             WARNING_LIMIT + 3
         );
         assert!(text.ends_with(&tail), "{text}");
+    }
+
+    #[test]
+    fn a_caret_inside_a_character_is_rendered() {
+        // Found by fuzzing: a location at the second byte of a character.
+        let mut map = SourceMap::default();
+        let id = map.add("k.cl", "a \u{fffd}b\n");
+        let mut d = Diagnostics::default();
+        d.error(Location::new(id, 3), "inside");
+        let text = d.render(&map);
+        assert_eq!(
+            text,
+            "k.cl:1:4: error: inside\na \u{fffd}b\n   ^\n1 error generated.\n"
+        );
     }
 
     #[test]

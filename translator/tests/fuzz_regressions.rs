@@ -1,7 +1,8 @@
-//! Inputs that the front-end fuzzer (`fuzz/fuzz_targets/front_end.rs`) found
-//! to panic, hang or overflow the stack, minimized into
-//! `fuzz/regressions/*.cl`. The front end must come back from each, with or
-//! without errors; nothing else is asserted.
+//! Inputs that the fuzzers (`fuzz/fuzz_targets/`: the front end, the whole
+//! build) found to panic, hang or overflow the stack, minimized into
+//! `fuzz/regressions/*.cl`. The front end and the whole build must come
+//! back from each, with or without errors, and a failed build's log must
+//! not be an internal compiler error; nothing else is asserted.
 //!
 //! A file whose first line is `// fuzz-options: <options>` is checked with
 //! that build option string, else with none. Each file is checked for a full
@@ -42,8 +43,8 @@ fn small_device() -> DeviceCaps {
     }
 }
 
-/// Runs the front end on `text` on its own thread; `Err` says why it did not
-/// come back.
+/// Runs the front end and the whole build on `text` on its own thread;
+/// `Err` says why it did not come back, or came back wrong.
 fn check_returns(text: String, options: String, caps: DeviceCaps) -> Result<(), &'static str> {
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
@@ -51,13 +52,22 @@ fn check_returns(text: String, options: String, caps: DeviceCaps) -> Result<(), 
         .spawn(move || {
             let outcome = std::panic::catch_unwind(move || {
                 let _ = translator::check_source(&text, &options, &caps);
+                match translator::build(&text, &options, &caps) {
+                    Err(translator::BuildError::Compile { log }) => {
+                        !log.contains("internal compiler error")
+                    }
+                    _ => true,
+                }
             });
-            let _ = tx.send(outcome.is_ok());
+            let _ = tx.send(match outcome {
+                Ok(true) => Ok(()),
+                Ok(false) => Err("internal compiler error"),
+                Err(_) => Err("panicked"),
+            });
         })
         .expect("spawn");
     match rx.recv_timeout(TIME_LIMIT) {
-        Ok(true) => Ok(()),
-        Ok(false) => Err("panicked"),
+        Ok(outcome) => outcome,
         Err(_) => Err("did not finish in time (hang)"),
     }
 }
