@@ -288,7 +288,7 @@ impl Checker<'_> {
                     let v = self.const_int(x)?;
                     match op {
                         ast::UnaryOp::Plus => v,
-                        ast::UnaryOp::Minus => -v,
+                        ast::UnaryOp::Minus => v.checked_neg()?,
                         ast::UnaryOp::BitNot => !v,
                         ast::UnaryOp::Not => (v == 0) as i128,
                         _ => return None,
