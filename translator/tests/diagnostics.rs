@@ -48,6 +48,7 @@ fn kernel_rules() {
         ("__kernel void k(__global int *p) { p[0] = sqrt(1, 2); }", "1:43: error: too many arguments to function call 'sqrt', expected 1, have 2"),
         ("__kernel void k(__global float4 *p) { p[0].xq = 1; }", "1:43: error: illegal vector component name 'xq'"),
         ("__kernel void k(__global int *p) { break; }", "1:36: error: 'break' statement not in loop or switch statement"),
+        ("__kernel void k(__global float2 *p) { float x = 0; x *= p[0]; }", "1:54: error: assigning to 'float' from incompatible type 'float2'"),
     ];
     for (source, expected) in cases {
         let log = log_of(source);

@@ -896,6 +896,19 @@ impl Checker<'_> {
             }
         };
         let op_ty = probe.ty;
+        // `x op= v` stores `x op v` into `x` as an assignment would: a
+        // vector result cannot go into a scalar (clang's words).
+        if matches!(op_ty, Type::Vector(..)) && op_ty != ty {
+            self.error(
+                span,
+                format!(
+                    "assigning to '{}' from incompatible type '{}'",
+                    self.display(ty),
+                    self.display(op_ty)
+                ),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
         Expr::new(
             H::CompoundAssign {
                 op,
