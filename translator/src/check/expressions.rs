@@ -108,6 +108,10 @@ impl Checker<'_> {
                         how.location(),
                         format!("incompatible pointer types {}", lowercase_first(&what)),
                     );
+                    // Accepted as clang does, it is the cast it stands for:
+                    // the pointee is seen as another type.
+                    let location = v.span;
+                    return Expr::new(H::PointerCast(Box::new(v)), to, location);
                 }
                 let location = v.span;
                 v.with_type(to, location)
