@@ -168,3 +168,22 @@ fn errors_in_many_declarations_show_the_first_twenty() {
     );
     assert!(!log.contains("<source>:21:"), "{log}");
 }
+
+/// Dropping `const` from a pointer implicitly is clang's warning, and the
+/// buffer stays writable through the new pointer: the build succeeds.
+#[test]
+fn implicitly_dropped_const_warns_and_builds() {
+    let program = translator::build(
+        "kernel void k(global const float *in) { global float *p = in; *p = 1.0f; }",
+        "",
+        &DeviceCaps::full(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        program.log.contains(
+            "1:55: warning: initializing '__global float*' with an expression of type '__global const float*' discards qualifiers"
+        ),
+        "{}",
+        program.log
+    );
+}

@@ -115,6 +115,13 @@ pub struct PointerFacts {
     /// The objects stored through casts to a narrower scalar, here or in
     /// callees, with the narrowest scalar stored.
     pub narrowed: Vec<(Origin, Scalar)>,
+    /// The objects a pointer cast or an integer's conversion to a pointer
+    /// reaches with a pointee that is not `const`, here or in callees:
+    /// they may be written even where their own pointer is to `const`
+    /// (C lets a program cast `const` away and store to an object that is
+    /// not itself read-only), so a kernel's `const` buffer among them
+    /// cannot be bound read-only.
+    pub unconst: Vec<Origin>,
 }
 
 impl PointerFacts {
@@ -232,7 +239,9 @@ impl Walk<'_> {
                             self.changed |= self.facts.narrow(p.origin, stored);
                         }
                     }
+                    self.unconst(e, node.ty);
                 }
+                H::Convert(_) if node.ty.is_pointer() => self.unconst(e, node.ty),
                 H::Builtin(Builtin::Atomic { .. } | Builtin::C11Atomic { .. }, ref args) => {
                     self.atomic(args);
                 }
@@ -240,6 +249,21 @@ impl Walk<'_> {
                 _ => {}
             }
         })
+    }
+
+    /// Notes the objects `e`, a cast to pointer type `ty`, reaches when
+    /// `ty`'s pointee is not `const`.
+    fn unconst(&mut self, e: ExprId, ty: Type) {
+        let Type::Pointer(p) = ty else { return };
+        if self.program.types[p].is_const {
+            return;
+        }
+        for p in self.roots(e) {
+            if !self.facts.unconst.contains(&p.origin) {
+                self.facts.unconst.push(p.origin);
+                self.changed = true;
+            }
+        }
     }
 
     /// `variable = value`, for a pointer variable.
@@ -274,6 +298,17 @@ impl Walk<'_> {
             let root = Provenance::natural(origin.clone());
             for p in self.instantiate(std::slice::from_ref(&root), args) {
                 self.changed |= self.facts.narrow(p.origin, *stored);
+            }
+        }
+        let unconst: Roots = facts
+            .unconst
+            .iter()
+            .map(|o| Provenance::natural(o.clone()))
+            .collect();
+        for p in self.instantiate(&unconst, args) {
+            if !self.facts.unconst.contains(&p.origin) {
+                self.facts.unconst.push(p.origin);
+                self.changed = true;
             }
         }
     }

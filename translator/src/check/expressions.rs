@@ -112,6 +112,13 @@ impl Checker<'_> {
                     // the pointee is seen as another type.
                     let location = v.span;
                     return Expr::new(H::PointerCast(Box::new(v)), to, location);
+                } else if a.is_const && !b.is_const {
+                    let what = describe(self, "of type");
+                    self.diags
+                        .warning(how.location(), format!("{what} discards qualifiers"));
+                    // The cast it stands for, visible as explicit ones are.
+                    let location = v.span;
+                    return Expr::new(H::PointerCast(Box::new(v)), to, location);
                 }
                 let location = v.span;
                 v.with_type(to, location)
@@ -1085,7 +1092,10 @@ impl Checker<'_> {
                         ),
                     );
                 }
-                if from.ty == target.ty {
+                // A cast that drops `const` stays visible: what it points
+                // at may be written through it (the analysis's `unconst`).
+                let drops_const = from.is_const && !target.is_const;
+                if from.ty == target.ty && !drops_const {
                     v.with_type(to, span)
                 } else {
                     Expr::new(H::PointerCast(Box::new(v)), to, span)

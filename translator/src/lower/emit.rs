@@ -44,6 +44,25 @@ impl Emitter {
         h
     }
 
+    /// Whether `e` is a constant with a zero in it (a lane of a vector
+    /// will do), as naga's validator sees it: what it rejects as an
+    /// integer divisor.
+    pub(super) fn contains_constant_zero(&self, e: Handle<naga::Expression>) -> bool {
+        use naga::{Expression as E, Literal as L};
+        match self.function.expressions[e] {
+            E::Literal(l) => matches!(
+                l,
+                L::I32(0) | L::U32(0) | L::I64(0) | L::U64(0) | L::AbstractInt(0)
+            ),
+            E::ZeroValue(_) => true,
+            E::Splat { value, .. } => self.contains_constant_zero(value),
+            E::Compose { ref components, .. } => {
+                components.iter().any(|&c| self.contains_constant_zero(c))
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn binary(
         &mut self,
         op: naga::BinaryOperator,

@@ -305,6 +305,23 @@ impl ModuleBuilder<'_> {
         if op == BinaryOp::Div && element == Scalar::Half {
             return self.divide_half(fb, left, right, ty, location);
         }
+        // Integer division by zero is undefined in OpenCL C, as in C (clang
+        // warns), but naga rejects a module that divides by a constant
+        // zero: the divisor goes through a conversion that changes nothing
+        // and that naga does not look through.
+        let right = if matches!(op, BinaryOp::Div | BinaryOp::Rem)
+            && element.is_integer()
+            && fb.contains_constant_zero(right)
+        {
+            let scalar = naga_scalar(element);
+            fb.add(naga::Expression::As {
+                expr: right,
+                kind: scalar.kind,
+                convert: Some(scalar.width),
+            })
+        } else {
+            right
+        };
         let naga_op = match op {
             BinaryOp::Add => N::Add,
             BinaryOp::Sub => N::Subtract,

@@ -192,7 +192,14 @@ impl ModuleBuilder<'_> {
                     }
                 }
                 (_, Some(p)) => {
-                    let writable = !(p.is_const || p.space == AddressSpace::Constant);
+                    // A `const` buffer stays writable where a cast reaches
+                    // it with a pointee that is not (see `unconst`).
+                    let cast_writable = self
+                        .analysis
+                        .function(id)
+                        .is_some_and(|facts| facts.pointers.unconst.contains(&Origin::Param(i)));
+                    let writable =
+                        p.space != AddressSpace::Constant && (!p.is_const || cast_writable);
                     let access = if writable {
                         naga::StorageAccess::LOAD | naga::StorageAccess::STORE
                     } else {
