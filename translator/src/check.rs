@@ -73,6 +73,7 @@ impl<'a> UnitChecker<'a> {
             builtin_cache: HashMap::default(),
             loop_depth: 0,
             break_depth: 0,
+            expr_depth: 0,
         })
     }
 
@@ -197,6 +198,8 @@ struct Checker<'a> {
     loop_depth: u32,
     /// Enclosing loops and switches, for `break`.
     break_depth: u32,
+    /// Expressions being checked, outermost first (see `stack::guard_at`).
+    expr_depth: u32,
 }
 
 /// A built-in's name and up to four scalar or vector argument types (as

@@ -27,6 +27,22 @@ pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }
 
+/// How often the hottest walks (the parser's levels, the checker's
+/// expressions), which count their own depth, make room: at one level in
+/// this many. [`RED_ZONE`] covers the levels between, a check costing
+/// more than the rest of a level of these walks does.
+const EVERY: u32 = 4;
+
+/// [`guard`] at one `depth` in [`EVERY`], `f` as it is at the others.
+#[inline]
+pub(crate) fn guard_at<R>(depth: u32, f: impl FnOnce() -> R) -> R {
+    if depth % EVERY == 0 {
+        guard(f)
+    } else {
+        f()
+    }
+}
+
 /// The stack naga's validator and writer, and the drop of a naga
 /// function, take per level of block nesting, with a margin: a debug
 /// build's frames are several times a release build's. Our lowering adds

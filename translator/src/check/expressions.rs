@@ -256,7 +256,10 @@ impl Checker<'_> {
     /// the operand's own type) has it.
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Expr {
         let span = e.span();
-        let mut v = crate::stack::guard(|| self.operation(e, span));
+        self.expr_depth += 1;
+        let v = crate::stack::guard_at(self.expr_depth, || self.operation(e, span));
+        self.expr_depth -= 1;
+        let mut v = v;
         // The caret is inside `span` already, the parser's ranges holding
         // the operands of their own file.
         if v.span.file == span.file {

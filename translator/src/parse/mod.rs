@@ -418,7 +418,7 @@ impl Parser {
     #[inline]
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         self.enter()?;
-        let result = crate::stack::guard(|| f(self));
+        let result = crate::stack::guard_at(self.depth, || f(self));
         self.leave();
         result
     }
