@@ -36,7 +36,7 @@ const EVERY: u32 = 4;
 /// [`guard`] at one `depth` in [`EVERY`], `f` as it is at the others.
 #[inline]
 pub(crate) fn guard_at<R>(depth: u32, f: impl FnOnce() -> R) -> R {
-    if depth % EVERY == 0 {
+    if depth.is_multiple_of(EVERY) {
         guard(f)
     } else {
         f()
