@@ -37,6 +37,29 @@ impl ModuleBuilder<'_> {
             .insert(naga::Type { name: None, inner }, Span::UNDEFINED)
     }
 
+    /// Whether `ty` is small enough to lower: naga lays out types of at
+    /// most `i32::MAX` bytes, and sizes and indices here are 32-bit. C
+    /// takes larger arrays (`uchar v[0x7fffffff9]`); no device holds them.
+    fn fits(&mut self, ty: &Type, location: Location) -> LResult<()> {
+        if !matches!(ty, Type::Array(..) | Type::Record(_)) {
+            return Ok(());
+        }
+        match self.type_size(ty) {
+            Some(bytes) if bytes <= i32::MAX as u64 => Ok(()),
+            bytes => {
+                let size = bytes.map_or_else(|| "more than 2^64".into(), |b| b.to_string());
+                Err(self.error(
+                    location,
+                    format!(
+                        "type '{}' is too large ({size} bytes): this translator takes objects of at most {} bytes",
+                        self.display(ty),
+                        i32::MAX
+                    ),
+                ))
+            }
+        }
+    }
+
     /// The naga type of a value of `ty` held in a register.
     pub(super) fn value_type(
         &mut self,
@@ -44,6 +67,7 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
         crate::stack::guard(|| {
+            self.fits(ty, location)?;
             if self.is_image(ty) {
                 return Ok(self.image_type(ty));
             }
@@ -138,6 +162,7 @@ impl ModuleBuilder<'_> {
     /// The naga type of `ty` where its bytes are the host's (struct
     /// members, buffer elements): no 32-bit lanes for narrow types.
     fn memory_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
+        self.fits(ty, location)?;
         crate::stack::guard(|| match ty {
             Type::Scalar(s) | Type::Vector(s, _) if s.size() < 4 => Err(self.error(
                 location,
