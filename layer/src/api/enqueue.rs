@@ -45,13 +45,16 @@ unsafe fn wait_list(count: cl_uint, list: *const cl_event) -> CLResult<Events> {
 }
 
 /// Gives the command's event to the application if it asked for one;
-/// otherwise the queue's internal reference is all that remains.
+/// otherwise `event` is dropped here, and the references the queue holds
+/// while the command runs are all that remain.
 ///
 /// # Safety
 /// `out` is NULL or valid for writing a `cl_event`.
 unsafe fn hand_out(out: *mut cl_event, event: Arc<Object<Event>>) {
-    // SAFETY: the caller's contract.
-    unsafe { call::write_if_not_null(out, handle::into_handle(event)) };
+    if !out.is_null() {
+        // SAFETY: the caller's contract.
+        unsafe { out.write_unaligned(handle::into_handle(event)) };
+    }
 }
 
 /// # Safety

@@ -161,6 +161,11 @@ impl Device {
         Ok(self.logical.get_or_init(|| device))
     }
 
+    /// The completion thread, if one was started.
+    pub fn started_completion(&self) -> Option<&CompletionThread> {
+        self.completion.get()
+    }
+
     /// The thread that completes this device's events.
     pub fn completion(&self) -> CLResult<&CompletionThread> {
         if let Some(thread) = self.completion.get() {

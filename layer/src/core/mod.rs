@@ -19,6 +19,7 @@ pub mod enqueue;
 pub mod error;
 pub mod event;
 pub mod fence;
+pub mod handle_slot;
 pub mod host;
 pub mod host_direct;
 pub mod kernel;

@@ -487,10 +487,8 @@ impl Object<Queue> {
         };
         // Out of order, a command that waits for nothing still running in
         // this queue needs no barrier before it.
-        let overlap = self.out_of_order()
-            && !waits
-                .iter()
-                .any(|w| w.queue().is_some_and(|q| std::ptr::eq(&**q, self)) && !w.is_done());
+        let overlap =
+            self.out_of_order() && !waits.iter().any(|w| w.is_of_queue(self) && !w.is_done());
         if let Err(error) = recipe.record(&mut state.stream, &self.device, overlap) {
             // Report through the event as well: it was created already.
             let _ = event.finish_with(error);
