@@ -73,6 +73,7 @@ pub(crate) unsafe fn arcs<T: ClObject>(
     // SAFETY: the caller's contract for the array and its elements.
     unsafe {
         crate::api::call::slice(handles, count)
+            .map_err(|_| error)?
             .iter()
             .map(|&handle| arc::<T>(handle).map_err(|_| error))
             .collect()

@@ -161,7 +161,7 @@ pub(crate) unsafe extern "C" fn set_kernel_arg(
                     return Err(CL_INVALID_ARG_SIZE);
                 }
                 // SAFETY: arg_size readable bytes at arg_value, per the spec.
-                ArgValue::Bytes(unsafe { call::slice(arg_value.cast::<u8>(), arg_size) }.to_vec())
+                ArgValue::Bytes(unsafe { call::slice(arg_value.cast::<u8>(), arg_size)? }.to_vec())
             }
         };
         kernel.set_arg(index, value)

@@ -23,6 +23,7 @@
 //! clock and clamped into [SUBMIT, COMPLETE] so the order always holds;
 //! without timestamps they are SUBMIT and COMPLETE.
 
+use std::ops::Range;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use std::time::Instant;
 
@@ -102,6 +103,9 @@ pub struct Event {
     /// `None` for a user event.
     queue: Option<QueueOf>,
     command_type: cl_command_type,
+    /// The application memory the command writes until it is done (see
+    /// [`crate::core::command::Recipe::writes_host`]).
+    writes_host: Option<Range<usize>>,
     state: Mutex<State>,
     changed: Condvar,
 }
@@ -160,6 +164,7 @@ impl Event {
         queue: Option<&Arc<Object<Queue>>>,
         command_type: cl_command_type,
         progress: Progress,
+        writes_host: Option<Range<usize>>,
     ) -> Arc<Object<Event>> {
         Object::new(Event {
             context,
@@ -170,6 +175,7 @@ impl Event {
                 profiling: queue.profiling_enabled(),
             }),
             command_type,
+            writes_host,
             state: Mutex::new(State {
                 progress,
                 dependency_fences: Vec::new(),
@@ -186,16 +192,20 @@ impl Event {
         })
     }
 
+    /// The event of a command of `queue`; `writes_host` as in
+    /// [`crate::core::command::Recipe::writes_host`].
     pub fn new_command(
         queue: &Arc<Object<Queue>>,
         command_type: cl_command_type,
         host_completion: Option<HostCompletion>,
+        writes_host: Option<Range<usize>>,
     ) -> Arc<Object<Event>> {
         let event = Self::with_progress(
             queue.context().clone(),
             Some(queue),
             command_type,
             Progress::Queued,
+            writes_host,
         );
         event.lock().host_completion = host_completion;
         event
@@ -207,6 +217,7 @@ impl Event {
             None,
             CL_COMMAND_USER,
             Progress::AwaitingUser,
+            None,
         )
     }
 
@@ -249,11 +260,14 @@ impl Event {
         matches!(self.lock().progress, Progress::Done(_))
     }
 
-    /// Whether the command still has host work to do (a non-blocking read
-    /// whose data has not reached the application yet).
-    pub fn writes_host_memory_later(&self) -> bool {
-        let state = self.lock();
-        state.host_completion.is_some() || matches!(state.progress, Progress::Completing)
+    /// Whether the command will still write application memory that
+    /// overlaps `range` (a non-blocking read whose data has not reached
+    /// the application yet).
+    pub fn will_write_host(&self, range: &Range<usize>) -> bool {
+        self.writes_host
+            .as_ref()
+            .is_some_and(|own| own.start < range.end && range.start < own.end)
+            && !self.is_done()
     }
 
     fn reported_status(progress: &Progress) -> cl_int {
