@@ -204,6 +204,13 @@ impl Kernel {
         Ok(own.saturating_add(arguments))
     }
 
+    /// `CL_KERNEL_PRIVATE_MEM_SIZE`: what one work-item's variables take
+    /// (see [`crate::core::private_memory`]).
+    pub fn private_mem_size(&self, device: &Object<Device>) -> CLResult<u64> {
+        let (executable, index) = self.variant_for(device)?;
+        executable.private_bytes(*index)
+    }
+
     /// `CL_KERNEL_WORK_GROUP_SIZE`: nothing about the kernel lowers the
     /// device's limit yet, except a required work-group size.
     pub fn max_work_group_size(&self, device: &Device) -> usize {
@@ -242,6 +249,11 @@ impl Kernel {
         let mut recipe = Recipe::default();
         if plan.is_empty() {
             return Ok((recipe, None));
+        }
+        // Checked before the pipeline is made, which is where a driver
+        // given too much would stall or fail.
+        if executable.private_bytes(*index)? > device.max_private_bytes() {
+            return Err(CL_OUT_OF_RESOURCES);
         }
         if reflection.launch_block_binding.is_none() {
             device.check_push_constants(reflection.push_constant_size)?;

@@ -29,6 +29,7 @@ pub mod ndrange;
 pub mod object;
 pub mod platform;
 pub mod printf;
+pub mod private_memory;
 pub mod profiling;
 pub mod program;
 pub mod program_binary;
