@@ -9,8 +9,8 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use opencl_sys::{
-    CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_CONTEXT, CL_INVALID_KERNEL,
-    CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_DEFINITION, CL_INVALID_KERNEL_NAME,
+    CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_KERNEL, CL_INVALID_KERNEL_ARGS,
+    CL_INVALID_KERNEL_DEFINITION, CL_INVALID_KERNEL_NAME, CL_INVALID_MEM_OBJECT,
     CL_INVALID_PROGRAM_EXECUTABLE, CL_MEM_READ_ONLY, CL_OUT_OF_RESOURCES,
 };
 use translator::reflect::AddressQualifier;
@@ -163,8 +163,11 @@ impl Kernel {
         let arg = self.arg(index)?;
         match (&arg.kind, &value) {
             (ArgKind::Buffer { .. }, ArgValue::Buffer(Some(mem))) => {
+                // The spec lists no CL_INVALID_CONTEXT here: a buffer of
+                // another context is not a valid memory object for this
+                // kernel.
                 if !mem.context().is(self.program.context()) {
-                    return Err(CL_INVALID_CONTEXT);
+                    return Err(CL_INVALID_MEM_OBJECT);
                 }
             }
             (ArgKind::Buffer { .. }, ArgValue::Buffer(None)) => {}
