@@ -60,6 +60,14 @@ int main(void)
     expect("clReleaseEvent(released)", clReleaseEvent(gone), CL_INVALID_EVENT);
     expect("clEnqueueMarkerWithWaitList(released event)", clEnqueueMarkerWithWaitList(queue, 1, &gone, NULL),
            CL_INVALID_EVENT_WAIT_LIST);
+    /* Commands enqueued without events take no handle, so they do not wear
+     * out how long a released handle is recognised. */
+    for (int i = 0; i < 20000; i++)
+        clEnqueueMarkerWithWaitList(queue, 0, NULL, NULL);
+    clFinish(queue);
+    expect("clGetEventInfo(released, 20,000 commands later)",
+           clGetEventInfo(gone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+           CL_INVALID_EVENT);
 
     /* Mixed contexts; user-event calls on a command's event, also once it
      * is complete and its queue released. */

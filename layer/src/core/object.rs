@@ -7,6 +7,10 @@
 //! every call, then the object's kind, which [`crate::api::handle`] checks
 //! before trusting a handle. The slot outlives the object and is marked
 //! dead when the object is destroyed (see [`crate::core::handle_slot`]).
+//! It is taken when the handle is first asked for, so objects the
+//! application never sees (the event of a command enqueued without one)
+//! take none, and do not push recently released handles out of the
+//! slots' quarantine.
 //!
 //! The Arc's strong count keeps the object alive for the application and for
 //! internal users (a queue keeps its context, a command keeps its buffers).
@@ -20,7 +24,7 @@
 
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use opencl_sys::cl_int;
 
@@ -83,7 +87,7 @@ pub trait ClObject: Send + Sync + Sized + 'static {
 
 /// An OpenCL object as the loader and the application see it.
 pub struct Object<T> {
-    slot: &'static HandleSlot,
+    slot: OnceLock<&'static HandleSlot>,
     kind: ObjectKind,
     api_references: AtomicU32,
     value: T,
@@ -93,8 +97,8 @@ impl<T: ClObject> Object<T> {
     /// Wraps `value`, with no application reference yet (see
     /// [`Object::add_api_reference`]).
     pub fn new(value: T) -> Arc<Self> {
-        let object = Arc::new_cyclic(|weak: &std::sync::Weak<Self>| Object {
-            slot: handle_slot::bind(T::KIND as u32, weak.as_ptr().cast()),
+        let object = Arc::new(Object {
+            slot: OnceLock::new(),
             kind: T::KIND,
             api_references: AtomicU32::new(0),
             value,
@@ -126,7 +130,12 @@ impl<T: ClObject> Object<T> {
 impl<T> Object<T> {
     /// The address the application knows this object by.
     pub fn handle(&self) -> *mut std::ffi::c_void {
-        self.slot.handle()
+        // `self` is inside its Arc: its address is the Arc's pointer, which
+        // the handle's checks turn back into the Arc.
+        let object = std::ptr::from_ref(self).cast::<()>();
+        self.slot
+            .get_or_init(|| handle_slot::bind(self.kind as u32, object))
+            .handle()
     }
 
     /// True when `self` and `other` are the same object.
@@ -139,7 +148,9 @@ impl<T> Drop for Object<T> {
     /// The handle dies before the value is torn down, so no call can reach
     /// a half-destroyed object through it.
     fn drop(&mut self) {
-        handle_slot::kill(self.slot);
+        if let Some(slot) = self.slot.get() {
+            handle_slot::kill(slot);
+        }
         LIVE[self.kind.index()].fetch_sub(1, Ordering::AcqRel);
     }
 }
