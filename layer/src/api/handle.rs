@@ -25,9 +25,16 @@ unsafe fn checked<T: ClObject>(handle: *mut c_void) -> CLResult<*const Object<T>
     if handle.is_null() || !(handle as usize).is_multiple_of(align_of::<HandleSlot>()) {
         return Err(T::INVALID);
     }
-    // SAFETY: per the caller's contract the pointer addresses a slot (or
-    // memory at least as large, read only through the slot's atomics and
-    // its first word); it is aligned for one (checked above).
+    // SAFETY: per the caller's contract the pointer addresses at least a
+    // pointer-sized word, aligned (checked above); read as a plain word,
+    // not yet as a slot.
+    let dispatch = unsafe { handle.cast_const().cast::<*const c_void>().read() };
+    if dispatch != std::ptr::from_ref(&crate::api::icd::DISPATCH).cast() {
+        return Err(T::INVALID);
+    }
+    // SAFETY: what starts with the dispatch pointer is, per the caller's
+    // contract, one of this library's slots, which are never freed; the
+    // slot's other fields are atomics, read as such.
     let slot = unsafe { &*handle.cast_const().cast::<HandleSlot>() };
     slot.live::<T>().ok_or(T::INVALID)
 }
