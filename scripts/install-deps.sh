@@ -6,6 +6,18 @@
 # a C compiler. Only installs what is missing; needs root or sudo.
 set -euo pipefail
 
+# Some containers have /dev/null as a regular file. What is sent there piles
+# up, and cargo runs rustc with standard input from /dev/null, so rustc then
+# reads it as source and the build fails. Make it the device again.
+if [ ! -c /dev/null ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo rm -f /dev/null && $sudo mknod -m 666 /dev/null c 1 3 || {
+        echo "/dev/null is not a character device and could not be remade" >&2
+        exit 1
+    }
+fi
+
 packages=(
     libvulkan1 mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
     ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo

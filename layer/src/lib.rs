@@ -7,9 +7,11 @@
 //! `docs/layer-design.md` describes how OpenCL maps onto Vulkan.
 
 /// See [`allocator`].
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: allocator::Heap = allocator::Heap;
 
+#[cfg(feature = "mimalloc")]
 mod allocator;
 pub mod api;
 pub mod core;

@@ -94,13 +94,16 @@ pub fn run_child_test(name: &str, marker: &str) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// Compiles a C host program against the Khronos headers and ocl-icd.
+/// Compiles a C host program against the Khronos headers, clvulkan's own
+/// (`layer/include`) and ocl-icd.
 pub fn compile_c(source: &Path, name: &str) -> PathBuf {
     let out = std::env::temp_dir().join(format!("clvulkan-{name}-{}", std::process::id()));
     let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
         .arg("-O1")
         .arg("-Wall")
         .arg("-Werror")
+        .arg("-I")
+        .arg(repo_path("layer/include"))
         .arg(source)
         .arg("-o")
         .arg(&out)

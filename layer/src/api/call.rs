@@ -4,7 +4,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use opencl_sys::{cl_int, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS};
+use opencl_sys::{cl_int, CL_INVALID_VALUE, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS};
 
 use crate::core::CLResult;
 
@@ -68,19 +68,32 @@ pub(crate) unsafe fn write_if_not_null<T>(destination: *mut T, value: T) {
 }
 
 /// An application array as a slice; `count` 0 gives an empty slice whatever
-/// the pointer.
+/// the pointer. `CL_INVALID_VALUE` for a count no memory can hold (more
+/// than `isize::MAX` bytes, such as `SIZE_MAX`): the size is wrong, and a
+/// slice of it would be undefined behaviour.
 ///
 /// # Safety
-/// When `count > 0`, `pointer` is valid for reading `count` elements for
-/// the lifetime `'a` (the duration of the entry point).
-pub(crate) unsafe fn slice<'a, T>(pointer: *const T, count: usize) -> &'a [T] {
+/// When `count > 0` and [`fits_in_memory`], `pointer` is valid for reading
+/// `count` elements for the lifetime `'a` (the duration of the entry point).
+pub(crate) unsafe fn slice<'a, T>(pointer: *const T, count: usize) -> CLResult<&'a [T]> {
     if count == 0 || pointer.is_null() {
-        &[]
-    } else {
-        // SAFETY: non-NULL and valid for `count` reads by the caller's
-        // contract; the application does not mutate it during the call.
-        unsafe { std::slice::from_raw_parts(pointer, count) }
+        return Ok(&[]);
     }
+    if !fits_in_memory::<T>(count) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: non-NULL, of a size an allocation may have (checked above),
+    // and valid for `count` reads by the caller's contract; the application
+    // does not mutate it during the call.
+    Ok(unsafe { std::slice::from_raw_parts(pointer, count) })
+}
+
+/// Whether `count` elements of `T` are few enough for one allocation
+/// (at most `isize::MAX` bytes), the bound every Rust slice obeys.
+pub(crate) fn fits_in_memory<T>(count: usize) -> bool {
+    count
+        .checked_mul(size_of::<T>().max(1))
+        .is_some_and(|bytes| isize::try_from(bytes).is_ok())
 }
 
 /// A NUL-terminated application string, or `None` for NULL. Invalid UTF-8

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use opencl_sys::{
     cl_bool, cl_command_queue, cl_event, cl_int, cl_kernel, cl_map_flags, cl_mem,
     cl_mem_migration_flags, cl_uint, CL_COMMAND_BARRIER, CL_COMMAND_MARKER,
-    CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_FALSE, CL_INVALID_CONTEXT, CL_INVALID_EVENT,
+    CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_FALSE, CL_INVALID_EVENT,
     CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_GLOBAL_WORK_SIZE, CL_INVALID_MEM_OBJECT,
     CL_INVALID_VALUE, CL_INVALID_WORK_DIMENSION, CL_MEM_USE_HOST_PTR,
     CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
@@ -45,13 +45,16 @@ unsafe fn wait_list(count: cl_uint, list: *const cl_event) -> CLResult<Events> {
 }
 
 /// Gives the command's event to the application if it asked for one;
-/// otherwise the queue's internal reference is all that remains.
+/// otherwise `event` is dropped here, and the references the queue holds
+/// while the command runs are all that remain.
 ///
 /// # Safety
 /// `out` is NULL or valid for writing a `cl_event`.
 unsafe fn hand_out(out: *mut cl_event, event: Arc<Object<Event>>) {
-    // SAFETY: the caller's contract.
-    unsafe { call::write_if_not_null(out, handle::into_handle(event)) };
+    if !out.is_null() {
+        // SAFETY: the caller's contract.
+        unsafe { out.write_unaligned(handle::into_handle(event)) };
+    }
 }
 
 /// # Safety
@@ -85,11 +88,13 @@ pub(crate) unsafe extern "C" fn enqueue_read_buffer(
         // the read completes, and the event pointers are as the spec says.
         unsafe {
             let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[buffer.context()], &waits)?;
             if ptr.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
-            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
-            let destination = Box::new(HostSlice::new(ptr, size));
+            buffer.check_range(offset, size)?;
+            let destination = Box::new(HostSlice::new(ptr, size)?);
             let blocking = blocking_read != CL_FALSE;
             let done =
                 enqueue::read_buffer(&queue, &buffer, blocking, offset, destination, &waits)?;
@@ -119,11 +124,13 @@ pub(crate) unsafe extern "C" fn enqueue_map_buffer(
         unsafe {
             let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
             let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[buffer.context()], &waits)?;
             let memory = if buffer.flags() & CL_MEM_USE_HOST_PTR != 0 {
                 buffer.check_range(offset, size)?;
                 let region = (buffer.host_ptr() as *mut u8).wrapping_add(offset);
-                MapMemory::host(Box::new(HostSlice::new(region.cast(), size)))
+                MapMemory::host(Box::new(HostSlice::new(region.cast(), size)?))
             } else {
+                buffer.check_range(offset, size)?;
                 MapMemory::owned(size)
             };
             let blocking = blocking_map != CL_FALSE;
@@ -153,6 +160,7 @@ pub(crate) unsafe extern "C" fn enqueue_unmap_mem_object(
         unsafe {
             let (queue, buffer) = (queue(command_queue)?, mem(memobj)?);
             let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[buffer.context()], &waits)?;
             let done = map::unmap(&queue, &buffer, mapped_ptr as usize, &waits)?;
             hand_out(event, done);
         }
@@ -235,6 +243,8 @@ pub(crate) unsafe extern "C" fn enqueue_read_buffer_rect(
         // rectangle until the read completes, event pointers as specified.
         unsafe {
             let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[buffer.context()], &waits)?;
             let (on_buffer, on_host, region) = rect_sides(
                 (buffer_origin, buffer_row_pitch, buffer_slice_pitch),
                 (host_origin, host_row_pitch, host_slice_pitch),
@@ -243,9 +253,9 @@ pub(crate) unsafe extern "C" fn enqueue_read_buffer_rect(
             if ptr.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
-            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
             let (start, length) = host_span(&on_host, region)?;
-            let destination = Box::new(HostSlice::new(ptr.cast::<u8>().add(start).cast(), length));
+            let at = ptr.cast::<u8>().wrapping_add(start);
+            let destination = Box::new(HostSlice::new(at.cast(), length)?);
             let done = rect::read_buffer_rect(
                 &queue,
                 &buffer,
@@ -285,6 +295,8 @@ pub(crate) unsafe extern "C" fn enqueue_write_buffer_rect(
         // (copied before this returns), event pointers as specified.
         unsafe {
             let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[buffer.context()], &waits)?;
             let (on_buffer, on_host, region) = rect_sides(
                 (buffer_origin, buffer_row_pitch, buffer_slice_pitch),
                 (host_origin, host_row_pitch, host_slice_pitch),
@@ -293,9 +305,9 @@ pub(crate) unsafe extern "C" fn enqueue_write_buffer_rect(
             if ptr.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
-            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
             let (start, length) = host_span(&on_host, region)?;
-            let source = call::slice(ptr.cast::<u8>().add(start), length);
+            let at = ptr.cast::<u8>().wrapping_add(start);
+            let source = Box::new(HostSlice::source(at.cast(), length)?);
             let done = rect::write_buffer_rect(
                 &queue,
                 &buffer,
@@ -334,12 +346,13 @@ pub(crate) unsafe extern "C" fn enqueue_copy_buffer_rect(
         unsafe {
             let queue = queue(command_queue)?;
             let (src, dst) = (mem(src_buffer)?, mem(dst_buffer)?);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[src.context(), dst.context()], &waits)?;
             let (src_side, dst_side, region) = rect_sides(
                 (src_origin, src_row_pitch, src_slice_pitch),
                 (dst_origin, dst_row_pitch, dst_slice_pitch),
                 region,
             )?;
-            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
             let done =
                 rect::copy_buffer_rect(&queue, (&src, src_side), (&dst, dst_side), region, &waits)?;
             hand_out(event, done);
@@ -365,11 +378,13 @@ pub(crate) unsafe extern "C" fn enqueue_write_buffer(
         // is copied before this call returns), event pointers as specified.
         unsafe {
             let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[buffer.context()], &waits)?;
             if ptr.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
-            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
-            let source = call::slice(ptr.cast::<u8>(), size);
+            buffer.check_range(offset, size)?;
+            let source = Box::new(HostSlice::source(ptr, size)?);
             let blocking = blocking_write != CL_FALSE;
             let done = enqueue::write_buffer(&queue, &buffer, blocking, offset, source, &waits)?;
             hand_out(event, done);
@@ -396,6 +411,7 @@ pub(crate) unsafe extern "C" fn enqueue_copy_buffer(
             let queue = queue(command_queue)?;
             let (src, dst) = (mem(src_buffer)?, mem(dst_buffer)?);
             let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[src.context(), dst.context()], &waits)?;
             let region = CopyRegion {
                 src_offset,
                 dst_offset,
@@ -426,11 +442,12 @@ pub(crate) unsafe extern "C" fn enqueue_fill_buffer(
         // bytes (copied before returning); wait list and event as specified.
         unsafe {
             let (queue, buffer) = (queue(command_queue)?, mem(buffer)?);
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[buffer.context()], &waits)?;
             if pattern.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
-            let pattern = call::slice(pattern.cast::<u8>(), pattern_size);
-            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let pattern = call::slice(pattern.cast::<u8>(), pattern_size)?;
             hand_out(
                 event,
                 enqueue::fill_buffer(&queue, &buffer, pattern, offset, size, &waits)?,
@@ -460,7 +477,7 @@ unsafe fn dimensions(values: *const usize, work_dim: usize, unused: usize) -> Op
     }
     let mut out = [unused; 3];
     // SAFETY: the caller's contract.
-    out[..work_dim].copy_from_slice(unsafe { call::slice(values, work_dim) });
+    out[..work_dim].copy_from_slice(unsafe { call::slice(values, work_dim) }.ok()?);
     Some(out)
 }
 
@@ -481,9 +498,8 @@ pub(crate) unsafe extern "C" fn enqueue_nd_range_kernel(
         unsafe {
             let queue = queue(command_queue)?;
             let kernel = handle::object::<Kernel>(kernel)?;
-            if !kernel.program().context().is(queue.context()) {
-                return Err(CL_INVALID_CONTEXT);
-            }
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[kernel.program().context()], &waits)?;
             if !(1..=3).contains(&work_dim) {
                 return Err(CL_INVALID_WORK_DIMENSION);
             }
@@ -496,7 +512,6 @@ pub(crate) unsafe extern "C" fn enqueue_nd_range_kernel(
                 global_size,
                 local_size: dimensions(local_work_size, work_dim, 1),
             };
-            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
             hand_out(
                 event,
                 launch(&queue, kernel, &range, &waits, CL_COMMAND_NDRANGE_KERNEL)?,
@@ -520,16 +535,14 @@ pub(crate) unsafe extern "C" fn enqueue_task(
         unsafe {
             let queue = queue(command_queue)?;
             let kernel = handle::object::<Kernel>(kernel)?;
-            if !kernel.program().context().is(queue.context()) {
-                return Err(CL_INVALID_CONTEXT);
-            }
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[kernel.program().context()], &waits)?;
             let range = NdRange {
                 work_dim: 1,
                 global_offset: [0; 3],
                 global_size: [1; 3],
                 local_size: Some([1; 3]),
             };
-            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
             hand_out(
                 event,
                 launch(&queue, kernel, &range, &waits, CL_COMMAND_TASK)?,
@@ -550,6 +563,7 @@ pub(crate) unsafe extern "C" fn enqueue_marker_with_wait_list(
         unsafe {
             let queue = queue(command_queue)?;
             let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[], &waits)?;
             hand_out(event, enqueue::marker(&queue, CL_COMMAND_MARKER, &waits)?);
         }
         Ok(())
@@ -568,6 +582,7 @@ pub(crate) unsafe extern "C" fn enqueue_barrier_with_wait_list(
         unsafe {
             let queue = queue(command_queue)?;
             let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            enqueue::check_context(&queue, &[], &waits)?;
             hand_out(event, enqueue::marker(&queue, CL_COMMAND_BARRIER, &waits)?);
         }
         Ok(())
@@ -616,6 +631,7 @@ pub(crate) unsafe extern "C" fn enqueue_wait_for_events(
             }
             let waits =
                 handle::arcs::<Event>(event_list.cast(), num_events as usize, CL_INVALID_EVENT)?;
+            enqueue::check_context(&queue, &[], &waits)?;
             enqueue::marker(&queue, CL_COMMAND_BARRIER, &waits).map(drop)
         }
     })
@@ -646,14 +662,13 @@ pub(crate) unsafe extern "C" fn enqueue_migrate_mem_objects(
                 num_mem_objects as usize,
                 CL_INVALID_MEM_OBJECT,
             )?;
-            if mems.iter().any(|m| !m.context().is(queue.context())) {
-                return Err(CL_INVALID_CONTEXT);
-            }
+            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+            let contexts: Vec<_> = mems.iter().map(|mem| &**mem.context()).collect();
+            enqueue::check_context(&queue, &contexts, &waits)?;
             if flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0
             {
                 return Err(CL_INVALID_VALUE);
             }
-            let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
             hand_out(event, enqueue::migrate(&queue, &mems, flags, &waits)?);
         }
         Ok(())

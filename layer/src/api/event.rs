@@ -38,9 +38,9 @@ pub(crate) unsafe extern "C" fn wait_for_events(
             return Err(CL_INVALID_CONTEXT);
         }
         // Flush every queue involved before blocking on any of them.
-        let mut queues: Vec<&Arc<Object<Queue>>> = Vec::new();
+        let mut queues: Vec<Arc<Object<Queue>>> = Vec::new();
         for queue in events.iter().filter_map(|e| e.queue()) {
-            if !queues.iter().any(|q| q.is(queue)) {
+            if !queues.iter().any(|q| q.is(&queue)) {
                 queues.push(queue);
             }
         }
@@ -60,7 +60,7 @@ pub(crate) unsafe extern "C" fn wait_for_events(
 
 fn event_info(event: &Arc<Object<Event>>, param_name: cl_event_info) -> CLResult<InfoValue> {
     Ok(match param_name {
-        CL_EVENT_COMMAND_QUEUE => InfoValue::handle(event.queue().map(|q| &**q)),
+        CL_EVENT_COMMAND_QUEUE => InfoValue::scalar(event.queue_handle()),
         CL_EVENT_CONTEXT => InfoValue::handle(Some(&**event.context())),
         CL_EVENT_COMMAND_TYPE => InfoValue::scalar::<cl_command_type>(event.command_type()),
         CL_EVENT_COMMAND_EXECUTION_STATUS => InfoValue::scalar::<cl_int>(event.status()),
@@ -156,7 +156,7 @@ pub(crate) unsafe extern "C" fn set_user_event_status(
     call::status(|| {
         // SAFETY: a handle from the application, checked before use.
         let event = unsafe { handle::object::<Event>(event)? };
-        if event.queue().is_some() {
+        if !event.is_user() {
             return Err(CL_INVALID_EVENT);
         }
         event.set_user_status(execution_status)?.run();

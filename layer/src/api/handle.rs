@@ -1,43 +1,42 @@
 //! Handles: checking that a pointer from the application is a live object
 //! of the expected kind, and moving the application's references.
 //!
-//! A handle is the address of an `Object<T>` inside its `Arc` (see
-//! [`crate::core::object`]). Checking reads the dispatch pointer and kind
-//! tag at that address. A pointer that was never a handle, or one to an
-//! object already destroyed, is undefined behaviour by the spec; reading
-//! the header is the best that can be done and catches NULL, handles of the
-//! wrong type and most stale pointers.
+//! A handle is the address of the [`HandleSlot`] that stands for an
+//! `Object<T>` inside its `Arc` (see [`crate::core::object`]). Slots are
+//! never freed, so a released handle is still readable and is refused as
+//! dead once its object is destroyed. A pointer that was never a handle is
+//! undefined behaviour by the spec; reading a slot's header from it is the
+//! best that can be done and catches NULL, handles of the wrong type and
+//! most stray pointers.
 
 use std::ffi::c_void;
 use std::sync::Arc;
 
-use crate::api::icd::DISPATCH;
-use crate::core::object::{ClObject, Object, KIND_OFFSET};
+use crate::core::handle_slot::HandleSlot;
+use crate::core::object::{ClObject, Object};
 use crate::core::CLResult;
 
 /// The checked pointer to an object, or `T::INVALID`.
 ///
 /// # Safety
-/// `handle` is NULL, a handle this library gave out and the application
-/// still holds, or (against the spec) some other readable pointer.
+/// `handle` is NULL, a handle this library gave out (live or released),
+/// or (against the spec) some other readable pointer.
 unsafe fn checked<T: ClObject>(handle: *mut c_void) -> CLResult<*const Object<T>> {
-    if handle.is_null() || !(handle as usize).is_multiple_of(align_of::<Object<T>>()) {
+    if handle.is_null() || !(handle as usize).is_multiple_of(align_of::<HandleSlot>()) {
         return Err(T::INVALID);
     }
-    // SAFETY: per the caller's contract the pointer addresses at least an
-    // object header, which starts with the dispatch pointer and has the kind
-    // tag at KIND_OFFSET; both reads are aligned (checked above, and the
-    // header fields are pointer- and u32-aligned inside Object<T>).
-    let (dispatch, kind) = unsafe {
-        (
-            handle.cast::<*const c_void>().read(),
-            handle.cast::<u8>().add(KIND_OFFSET).cast::<u32>().read(),
-        )
-    };
-    if dispatch != std::ptr::from_ref(&DISPATCH).cast() || kind != T::KIND as u32 {
+    // SAFETY: per the caller's contract the pointer addresses at least a
+    // pointer-sized word, aligned (checked above); read as a plain word,
+    // not yet as a slot.
+    let dispatch = unsafe { handle.cast_const().cast::<*const c_void>().read() };
+    if dispatch != std::ptr::from_ref(&crate::api::icd::DISPATCH).cast() {
         return Err(T::INVALID);
     }
-    Ok(handle.cast_const().cast())
+    // SAFETY: what starts with the dispatch pointer is, per the caller's
+    // contract, one of this library's slots, which are never freed; the
+    // slot's other fields are atomics, read as such.
+    let slot = unsafe { &*handle.cast_const().cast::<HandleSlot>() };
+    slot.live::<T>().ok_or(T::INVALID)
 }
 
 /// Borrows the object behind `handle` for the duration of an entry point.
@@ -55,9 +54,10 @@ pub(crate) unsafe fn object<'a, T: ClObject>(handle: *mut c_void) -> CLResult<&'
 /// # Safety
 /// As [`object`].
 pub(crate) unsafe fn arc<T: ClObject>(handle: *mut c_void) -> CLResult<Arc<Object<T>>> {
-    // SAFETY: checked() found a live Object<T> that came from Arc::into_raw
-    // (every handle does); taking one more strong count and rebuilding an
-    // Arc from the same pointer is Arc's documented way to share it.
+    // SAFETY: checked() found a live Object<T> at the pointer its Arc gives
+    // out (Arc::as_ptr, which is what Arc::into_raw returns too); taking one
+    // more strong count and rebuilding an Arc from the same pointer is
+    // Arc's documented way to share it.
     unsafe {
         let pointer = checked::<T>(handle)?;
         Arc::increment_strong_count(pointer);
@@ -80,16 +80,21 @@ pub(crate) unsafe fn arcs<T: ClObject>(
     // SAFETY: the caller's contract for the array and its elements.
     unsafe {
         crate::api::call::slice(handles, count)
+            .map_err(|_| error)?
             .iter()
             .map(|&handle| arc::<T>(handle).map_err(|_| error))
             .collect()
     }
 }
 
-/// Gives a new object to the application: its one application reference
-/// becomes the handle.
+/// Gives an object to the application: `object`'s strong count becomes
+/// one application reference, and the handle.
 pub(crate) fn into_handle<T: ClObject>(object: Arc<Object<T>>) -> *mut c_void {
-    Arc::into_raw(object).cast_mut().cast()
+    object.add_api_reference();
+    let handle = object.handle();
+    // Released by the application's last clRelease* (see `release`).
+    let _ = Arc::into_raw(object);
+    handle
 }
 
 /// `clRetain*`.
@@ -97,7 +102,7 @@ pub(crate) fn into_handle<T: ClObject>(object: Arc<Object<T>>) -> *mut c_void {
 /// # Safety
 /// As [`object`].
 pub(crate) unsafe fn retain<T: ClObject>(handle: *mut c_void) -> CLResult<()> {
-    // SAFETY: checked() found a live Object<T> from Arc::into_raw; the
+    // SAFETY: checked() found a live Object<T> at its Arc's pointer; the
     // extra strong count belongs to the application's new reference.
     unsafe {
         let pointer = checked::<T>(handle)?;
@@ -114,7 +119,7 @@ pub(crate) unsafe fn retain<T: ClObject>(handle: *mut c_void) -> CLResult<()> {
 /// As [`object`]; after the call the application must not use the handle
 /// if this was its last reference.
 pub(crate) unsafe fn release<T: ClObject>(handle: *mut c_void) -> CLResult<()> {
-    // SAFETY: checked() found a live Object<T> from Arc::into_raw. Each
+    // SAFETY: checked() found a live Object<T> at its Arc's pointer. Each
     // application reference owns one strong count (into_handle, retain), so
     // giving one back with decrement_strong_count is balanced; remove_api_
     // reference refuses a release the application no longer has a count
@@ -135,7 +140,7 @@ mod tests {
     use super::*;
     use crate::core::context::Context;
     use crate::core::platform::Platform;
-    use opencl_sys::{CL_INVALID_CONTEXT, CL_INVALID_PLATFORM};
+    use opencl_sys::{CL_INVALID_CONTEXT, CL_INVALID_EVENT, CL_INVALID_PLATFORM};
 
     #[test]
     fn platform_handle_is_accepted() {
@@ -202,5 +207,43 @@ mod tests {
             assert_eq!(release::<Context>(handle), Err(CL_INVALID_CONTEXT));
         }
         assert_eq!(Arc::strong_count(&internal), 1);
+    }
+
+    #[test]
+    fn a_released_handle_stays_dead_while_later_objects_come_and_go() {
+        use crate::core::event::Event;
+        let context = Context::new(Vec::new(), Vec::new(), None).unwrap();
+        let handle = into_handle(Event::new_user(&context));
+        // SAFETY: live, then released (the slot outlives the object).
+        unsafe {
+            assert!(object::<Event>(handle).is_ok());
+            release::<Event>(handle).unwrap();
+            assert_eq!(object::<Event>(handle).err(), Some(CL_INVALID_EVENT));
+        }
+        // Other tests make objects meanwhile; a thousand more of this
+        // test's own are far from the quarantine's end.
+        let later: Vec<_> = (0..1000).map(|_| Event::new_user(&context)).collect();
+        assert!(later.iter().all(|event| event.handle() != handle));
+        // SAFETY: as above.
+        unsafe {
+            assert_eq!(object::<Event>(handle).err(), Some(CL_INVALID_EVENT));
+            assert_eq!(retain::<Event>(handle), Err(CL_INVALID_EVENT));
+            assert_eq!(release::<Event>(handle), Err(CL_INVALID_EVENT));
+        }
+    }
+
+    #[test]
+    fn an_object_kept_by_another_stays_valid_after_its_release() {
+        use crate::core::event::Event;
+        let context = Context::new(Vec::new(), Vec::new(), None).unwrap();
+        let event = Event::new_user(&context);
+        let handle = into_handle(context);
+        // SAFETY: released by the application, kept alive by the event.
+        unsafe {
+            release::<Context>(handle).unwrap();
+            assert!(object::<Context>(handle).is_ok());
+            drop(event);
+            assert_eq!(object::<Context>(handle).err(), Some(CL_INVALID_CONTEXT));
+        }
     }
 }

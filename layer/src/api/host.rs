@@ -7,14 +7,18 @@
 
 use std::ffi::{c_char, c_void, CString};
 
-use opencl_sys::{cl_context, cl_event, cl_int, cl_mem};
+use opencl_sys::{cl_context, cl_event, cl_int, cl_mem, CL_INVALID_VALUE};
 
 use crate::core::host::{ContextNotify, DestructorCallback, EventCallback, HostMemory};
+use crate::core::CLResult;
 
-/// Application memory that a non-blocking read fills later.
+/// Application memory that a non-blocking read fills, or a non-blocking
+/// write reads, after the call has returned.
 pub(crate) struct HostSlice {
     pointer: *mut u8,
     length: usize,
+    /// False for a write's source, which is only read.
+    writable: bool,
 }
 
 // SAFETY: the spec requires the memory to stay valid and untouched by the
@@ -22,24 +26,59 @@ pub(crate) struct HostSlice {
 unsafe impl Send for HostSlice {}
 
 impl HostSlice {
+    /// `CL_INVALID_VALUE` for a length no memory can have (see
+    /// [`crate::api::call::fits_in_memory`]).
+    ///
     /// # Safety
     /// `pointer` is valid for writing `length` bytes until the command that
     /// receives this slice has completed, and the application does not access
     /// that memory meanwhile (the spec's rule for reads into host memory).
-    pub(crate) unsafe fn new(pointer: *mut c_void, length: usize) -> Self {
-        HostSlice {
+    pub(crate) unsafe fn new(pointer: *mut c_void, length: usize) -> CLResult<Self> {
+        if !crate::api::call::fits_in_memory::<u8>(length) {
+            return Err(CL_INVALID_VALUE);
+        }
+        Ok(HostSlice {
             pointer: pointer.cast(),
             length,
-        }
+            writable: true,
+        })
+    }
+
+    /// The source of a write, only ever read. `CL_INVALID_VALUE` as for
+    /// [`HostSlice::new`].
+    ///
+    /// # Safety
+    /// `pointer` is valid for reading `length` bytes until the command
+    /// that receives this slice has completed, and the application does
+    /// not write that memory meanwhile (the spec's rule for writes from
+    /// host memory).
+    pub(crate) unsafe fn source(pointer: *const c_void, length: usize) -> CLResult<Self> {
+        // SAFETY: the caller's contract, minus writing, which
+        // `writable: false` rules out.
+        let slice = unsafe { Self::new(pointer.cast_mut(), length) }?;
+        Ok(HostSlice {
+            writable: false,
+            ..slice
+        })
     }
 }
 
 impl HostMemory for HostSlice {
+    fn bytes(&self) -> &[u8] {
+        if self.length == 0 || self.pointer.is_null() {
+            return &[];
+        }
+        // SAFETY: new()'s contract: valid until completion, and not written
+        // by the application meanwhile; a length a slice may have.
+        unsafe { std::slice::from_raw_parts(self.pointer, self.length) }
+    }
+
     fn bytes_mut(&mut self) -> &mut [u8] {
-        if self.length == 0 {
+        if self.length == 0 || self.pointer.is_null() || !self.writable {
             return &mut [];
         }
-        // SAFETY: new()'s contract: valid, exclusively ours, until completion.
+        // SAFETY: new()'s contract: valid, exclusively ours, until
+        // completion; a length a slice may have (checked in new()).
         unsafe { std::slice::from_raw_parts_mut(self.pointer, self.length) }
     }
 }

@@ -14,8 +14,8 @@ use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::{cl_int, cl_platform_id, cl_platform_info, cl_uint};
 
 use crate::api::{
-    context, device, enqueue, event, handle, kernel, memory, not_implemented, platform, program,
-    queue, timer,
+    context, device, diagnostics, enqueue, event, handle, kernel, memory, not_implemented,
+    platform, program, queue, timer,
 };
 use crate::core::platform::Platform;
 
@@ -184,7 +184,8 @@ pub(crate) static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
     clGetKernelSuggestedLocalWorkSize: 0,
 };
 
-/// Looks up an extension function: only `clIcdGetPlatformIDsKHR` exists.
+/// Looks up an extension function: `clIcdGetPlatformIDsKHR`, and the
+/// diagnostic [`diagnostics::NAME`].
 unsafe extern "C" fn get_extension_function_address(func_name: *const c_char) -> *mut c_void {
     let found = std::panic::catch_unwind(|| {
         if func_name.is_null() {
@@ -198,6 +199,14 @@ unsafe extern "C" fn get_extension_function_address(func_name: *const c_char) ->
                 *mut cl_platform_id,
                 *mut cl_uint,
             ) -> cl_int = platform::get_platform_ids;
+            function as *mut c_void
+        } else if name == diagnostics::NAME {
+            let function: unsafe extern "C" fn(
+                cl_platform_id,
+                cl_uint,
+                *mut opencl_sys::cl_ulong,
+                *mut cl_uint,
+            ) -> cl_int = diagnostics::get_live_object_counts;
             function as *mut c_void
         } else {
             std::ptr::null_mut()
@@ -289,11 +298,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_icd_entry_point_is_an_extension_function() {
+    fn the_icd_entry_point_and_the_diagnostic_are_the_extension_functions() {
         // SAFETY: NUL-terminated literals and NULL.
         unsafe {
             let found = get_extension_function_address(ICD_GET_PLATFORM_IDS.as_ptr());
             assert_eq!(found, platform::get_platform_ids as *mut c_void);
+            let found = get_extension_function_address(diagnostics::NAME.as_ptr());
+            assert_eq!(found, diagnostics::get_live_object_counts as *mut c_void);
             assert!(get_extension_function_address(c"clGetDeviceIDs".as_ptr()).is_null());
             assert!(get_extension_function_address(std::ptr::null()).is_null());
         }

@@ -87,7 +87,10 @@ pub(crate) fn copy_info(value: &[u8], destination: Option<&mut [u8]>) -> CLResul
 }
 
 /// Gives `value` to the application through the standard
-/// `param_value_size`, `param_value`, `param_value_size_ret` triple.
+/// `param_value_size`, `param_value`, `param_value_size_ret` triple. Only
+/// the value's own bytes are touched, however large `param_value_size` is
+/// (`SIZE_MAX` included: the spec's one condition is that it is not
+/// smaller than the value).
 ///
 /// # Safety
 /// `param_value` is NULL or valid for writing `param_value_size` bytes;
@@ -101,9 +104,11 @@ pub(crate) unsafe fn write_info(
     let destination = if param_value.is_null() {
         None
     } else {
-        // SAFETY: the caller's contract: param_value_size writable bytes that
-        // nothing else accesses during the call.
-        Some(unsafe { std::slice::from_raw_parts_mut(param_value.cast::<u8>(), param_value_size) })
+        let length = param_value_size.min(value.bytes().len());
+        // SAFETY: the caller's contract: param_value_size writable bytes
+        // that nothing else accesses during the call, of which the first
+        // `length` (at most the value's size) are used.
+        Some(unsafe { std::slice::from_raw_parts_mut(param_value.cast::<u8>(), length) })
     };
     let size = copy_info(value.bytes(), destination)?;
     // SAFETY: the caller's contract for param_value_size_ret.

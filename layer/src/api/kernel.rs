@@ -161,7 +161,7 @@ pub(crate) unsafe extern "C" fn set_kernel_arg(
                     return Err(CL_INVALID_ARG_SIZE);
                 }
                 // SAFETY: arg_size readable bytes at arg_value, per the spec.
-                ArgValue::Bytes(unsafe { call::slice(arg_value.cast::<u8>(), arg_size) }.to_vec())
+                ArgValue::Bytes(unsafe { call::slice(arg_value.cast::<u8>(), arg_size)? }.to_vec())
             }
         };
         kernel.set_arg(index, value)
@@ -211,8 +211,9 @@ fn work_group_info(
                 .map_or([0; 3], |size| size.map(|n| n as usize)),
         ),
         CL_KERNEL_LOCAL_MEM_SIZE => InfoValue::scalar::<cl_ulong>(kernel.local_mem_size(device)?),
-        // Private memory lives in registers or the driver's own stack.
-        CL_KERNEL_PRIVATE_MEM_SIZE => InfoValue::scalar::<cl_ulong>(0),
+        CL_KERNEL_PRIVATE_MEM_SIZE => {
+            InfoValue::scalar::<cl_ulong>(kernel.private_mem_size(device)?)
+        }
         CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
             InfoValue::scalar::<usize>(device.subgroup_size() as usize)
         }

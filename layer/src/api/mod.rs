@@ -13,6 +13,7 @@
 pub mod call;
 pub mod context;
 pub mod device;
+pub mod diagnostics;
 pub mod enqueue;
 pub mod event;
 pub mod handle;

@@ -46,8 +46,8 @@ pub(crate) unsafe extern "C" fn create_program_with_source(
         // not NULL.
         let (pointers, lengths) = unsafe {
             (
-                call::slice(strings.cast_const(), count as usize),
-                call::slice(lengths, if lengths.is_null() { 0 } else { count as usize }),
+                call::slice(strings.cast_const(), count as usize)?,
+                call::slice(lengths, if lengths.is_null() { 0 } else { count as usize })?,
             )
         };
         let mut source = Vec::new();
@@ -57,10 +57,11 @@ pub(crate) unsafe extern "C" fn create_program_with_source(
             }
             // A length of 0 (or no lengths) means NUL-terminated.
             match lengths.get(index).copied().filter(|&length| length > 0) {
-                // SAFETY: the application says `length` bytes are there.
-                Some(length) => source.extend_from_slice(unsafe {
-                    std::slice::from_raw_parts(pointer.cast::<u8>(), length)
-                }),
+                Some(length) => {
+                    // SAFETY: the application says `length` bytes are there.
+                    let text = unsafe { call::slice(pointer.cast::<u8>(), length)? };
+                    source.extend_from_slice(text);
+                }
                 // SAFETY: a NUL-terminated string, per the spec.
                 None => source
                     .extend_from_slice(unsafe { std::ffi::CStr::from_ptr(pointer) }.to_bytes()),
@@ -136,8 +137,8 @@ pub(crate) unsafe extern "C" fn create_program_with_binary(
         // SAFETY: num_devices entries each, per the spec.
         let (lengths, pointers) = unsafe {
             (
-                call::slice(lengths, count),
-                call::slice(binaries.cast_const(), count),
+                call::slice(lengths, count)?,
+                call::slice(binaries.cast_const(), count)?,
             )
         };
         // "CL_INVALID_VALUE if ... any entry in lengths[i] is zero or
@@ -150,7 +151,7 @@ pub(crate) unsafe extern "C" fn create_program_with_binary(
                 slices.push(&[]);
             } else {
                 // SAFETY: the application says `length` bytes are there.
-                slices.push(unsafe { std::slice::from_raw_parts(pointer, length) });
+                slices.push(unsafe { call::slice(pointer, length)? });
             }
         }
         let write_statuses = |statuses: &[cl_int]| {
@@ -232,7 +233,7 @@ pub(crate) unsafe extern "C" fn compile_program(
         let header_programs =
             unsafe { handle::arcs::<Program>(input_headers.cast(), count, CL_INVALID_PROGRAM)? };
         // SAFETY: count string pointers, per the spec.
-        let names = unsafe { call::slice(header_include_names.cast_const(), count) };
+        let names = unsafe { call::slice(header_include_names.cast_const(), count)? };
         let mut headers = Vec::with_capacity(count);
         for (header, &name) in header_programs.iter().zip(names) {
             // SAFETY: NULL or a NUL-terminated string, per the spec.
@@ -375,7 +376,7 @@ pub(crate) unsafe extern "C" fn get_program_info(
                     call::slice(
                         param_value.cast::<*mut u8>().cast_const(),
                         program.devices().len(),
-                    )
+                    )?
                 };
                 for (index, &destination) in destinations.iter().enumerate() {
                     if destination.is_null() {

@@ -6,6 +6,7 @@
 //! everything the command follows is done.
 
 use std::any::Any;
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::core::buffer_pool::Lease;
@@ -53,29 +54,22 @@ pub struct Recipe {
     keep_alive: Vec<Arc<dyn Any + Send + Sync>>,
     /// The size of the pooled buffers it holds (see [`Recipe::hold`]).
     leased_bytes: u64,
-    /// Set for a command the host carries out instead of the GPU.
-    host_work: Option<HostWork>,
-}
-
-/// What the host does for a command that records nothing: copies between
-/// application memory and a buffer's mapping.
-struct HostWork {
-    run: HostCompletion,
-    /// It writes application memory (a read): later commands that take
-    /// their data from application memory at enqueue must wait for it.
-    writes_application_memory: bool,
+    /// Set for a command the host carries out instead of the GPU: copies
+    /// between application memory and a buffer's mapping.
+    host_work: Option<HostCompletion>,
+    /// The application memory the command writes after the enqueue call
+    /// has returned (a non-blocking read's destination): a later write
+    /// from that memory must take its data after this command is done.
+    writes_host: Option<Range<usize>>,
 }
 
 impl Recipe {
     /// A command the host carries out by running `run`, once every command
     /// it follows is done (see [`crate::core::queue`]); its memory objects
     /// are named with [`Recipe::uses`] as for recorded commands.
-    pub fn on_host(run: HostCompletion, writes_application_memory: bool) -> Recipe {
+    pub fn on_host(run: HostCompletion) -> Recipe {
         Recipe {
-            host_work: Some(HostWork {
-                run,
-                writes_application_memory,
-            }),
+            host_work: Some(run),
             ..Recipe::default()
         }
     }
@@ -85,11 +79,15 @@ impl Recipe {
         self.host_work.is_some()
     }
 
-    /// Whether the host work writes application memory.
-    pub fn writes_application_memory(&self) -> bool {
-        self.host_work
-            .as_ref()
-            .is_some_and(|work| work.writes_application_memory)
+    /// The command writes the application memory at `range` when it runs
+    /// or completes (see [`crate::core::host::span`]).
+    pub fn writes_host(&mut self, range: Range<usize>) {
+        self.writes_host = Some(range);
+    }
+
+    /// See [`Recipe::writes_host`].
+    pub fn host_range_written(&self) -> Option<Range<usize>> {
+        self.writes_host.clone()
     }
 
     /// Carries out a command on the host, now that everything it follows
@@ -107,7 +105,7 @@ impl Recipe {
             }
         }
         if let Some(work) = self.host_work {
-            (work.run)()?;
+            work()?;
         }
         more()
     }

@@ -37,6 +37,21 @@ const LARGEST_TYPE_BYTES: u64 = 128;
 /// device that is not a custom device.
 const MIN_MAX_ALLOC_BYTES: u64 = 32 * 1024 * 1024;
 
+/// The most private memory a work-item may use on a CPU device (lavapipe).
+/// Vulkan states no such limit. lavapipe keeps a work-item's private
+/// arrays in registers and on its threads' stacks, lowering each
+/// dynamically indexed access into a branch per element, and its compile
+/// time grows with the square of an array's size: on a 2-core machine,
+/// one `float` array indexed at run time took 0.4 s to compile at 1 KiB,
+/// 3 s at 2 KiB, 12 s at 4 KiB and over 2 minutes at 16 KiB (a 256 KiB one
+/// blocked the enqueue for over 100 s, a 1 GiB one overflowed the stack).
+const CPU_PRIVATE_BYTES: u64 = 4 << 10;
+
+/// The most private memory a work-item may use on a GPU: no GPU gives a
+/// thread more scratch than CUDA's 512 KiB of local memory per thread,
+/// and drivers report less that they cannot hold as a failed pipeline.
+const GPU_PRIVATE_BYTES: u64 = 512 << 10;
+
 /// Bytes of the dummy buffer bound where a kernel gets a NULL buffer
 /// argument: the descriptor needs something real, the kernel must not touch it.
 const NULL_BUFFER_BYTES: u64 = 64;
@@ -159,6 +174,11 @@ impl Device {
             self.host_access,
         );
         Ok(self.logical.get_or_init(|| device))
+    }
+
+    /// The completion thread, if one was started.
+    pub fn started_completion(&self) -> Option<&CompletionThread> {
+        self.completion.get()
     }
 
     /// The thread that completes this device's events.
@@ -339,6 +359,16 @@ impl Device {
 
     pub fn local_mem_size(&self) -> u64 {
         u64::from(self.info.limits.max_compute_shared_memory_size)
+    }
+
+    /// The most private memory one work-item may use: beyond it, a launch
+    /// is `CL_OUT_OF_RESOURCES` rather than an enqueue that stalls for
+    /// minutes or a process taken down (see [`CPU_PRIVATE_BYTES`]).
+    pub fn max_private_bytes(&self) -> u64 {
+        match self.device_type() {
+            CL_DEVICE_TYPE_CPU => CPU_PRIVATE_BYTES,
+            _ => GPU_PRIVATE_BYTES,
+        }
     }
 
     /// `CL_DEVICE_MEM_BASE_ADDR_ALIGN`, in bits.

@@ -2,10 +2,18 @@
 //! objects, and the recipe each one records. Kernel launches are prepared
 //! by [`crate::core::kernel`].
 //!
+//! Every `clEnqueue*` entry point first runs [`check_context`], the one
+//! place that checks that the objects of a command all belong to the
+//! queue's context.
+//!
 //! Reads copy into a readback staging buffer and reach the application's
 //! memory when the command completes; writes copy the application's data
 //! into an upload staging buffer at enqueue time, so the application may
-//! reuse its memory as soon as the call returns. Staging comes from the
+//! reuse its memory as soon as the call returns. A non-blocking write from
+//! memory that an earlier non-blocking read will still fill takes its data
+//! once that read is done instead ([`write_when_filled`]), which the spec
+//! allows (the application may not reuse that memory until the write
+//! completes); the call does not wait. Staging comes from the
 //! device's [`crate::core::buffer_pool`] and returns there when the command
 //! is done with it. Where the buffer's memory is the host's too
 //! ([`crate::core::host_direct`]), the host copies between application
@@ -22,9 +30,10 @@ use opencl_sys::{
 };
 
 use crate::core::command::{Recipe, Step};
+use crate::core::context::Context;
 use crate::core::error::VkResultExt;
 use crate::core::event::{Event, HostCompletion};
-use crate::core::host::HostMemory;
+use crate::core::host::{self, HostMemory};
 use crate::core::host_direct;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
@@ -42,8 +51,15 @@ const FILL_TILE_BYTES: usize = 1 << 20;
 
 pub type Waits<'a> = &'a [Arc<Object<Event>>];
 
-fn check_same_context(queue: &Queue, mem: &Mem) -> CLResult<()> {
-    if mem.context().is(queue.context()) {
+/// `CL_INVALID_CONTEXT` unless every context in `contexts` (of the memory
+/// objects and kernel a command names) and every event of `waits` belongs
+/// to `queue`'s context. Every `clEnqueue*` entry point calls this before
+/// anything else happens, so nothing downstream checks again.
+pub fn check_context(queue: &Queue, contexts: &[&Object<Context>], waits: Waits) -> CLResult<()> {
+    let own = queue.context();
+    let same = contexts.iter().all(|context| context.is(own))
+        && waits.iter().all(|event| event.context().is(own));
+    if same {
         Ok(())
     } else {
         Err(CL_INVALID_CONTEXT)
@@ -92,8 +108,8 @@ pub fn read_buffer_as(
     mut destination: Box<dyn HostMemory>,
     waits: Waits,
 ) -> CLResult<Arc<Object<Event>>> {
-    check_same_context(queue, mem)?;
-    let size = destination.bytes_mut().len();
+    let written = host::span(destination.bytes_mut());
+    let size = written.len();
     mem.check_range(offset, size)?;
     mem.check_host_can_read()?;
     let buffer = mem.buffer_on(queue.device())?;
@@ -106,8 +122,9 @@ pub fn read_buffer_as(
         let at = (mem.origin() + offset) as u64;
         let copy_out: HostCompletion =
             Box::new(move || transfer::read_mapped(&buffer, at, destination.bytes_mut()));
-        let mut recipe = Recipe::on_host(copy_out, true);
+        let mut recipe = Recipe::on_host(copy_out);
         recipe.uses(mem.clone(), Access::Read);
+        recipe.writes_host(written);
         let event = queue.enqueue(command, waits, recipe, None)?;
         wait_if_blocking(&event, blocking)?;
         return Ok(event);
@@ -136,6 +153,7 @@ pub fn read_buffer_as(
         });
         recipe.uses(mem.clone(), Access::Read);
         recipe.hold(staging.clone());
+        recipe.writes_host(written);
         let copy_out: HostCompletion = Box::new(move || {
             staging
                 .buffer()
@@ -154,7 +172,7 @@ pub fn write_buffer(
     mem: &Arc<Object<Mem>>,
     blocking: bool,
     offset: usize,
-    source: &[u8],
+    source: Box<dyn HostMemory>,
     waits: Waits,
 ) -> CLResult<Arc<Object<Event>>> {
     write_buffer_as(
@@ -176,20 +194,33 @@ pub fn write_buffer_as(
     mem: &Arc<Object<Mem>>,
     blocking: bool,
     offset: usize,
-    source: &[u8],
+    source: Box<dyn HostMemory>,
     waits: Waits,
 ) -> CLResult<Arc<Object<Event>>> {
-    check_same_context(queue, mem)?;
-    mem.check_range(offset, source.len())?;
+    let size = source.bytes().len();
+    mem.check_range(offset, size)?;
     mem.check_host_can_write()?;
     let buffer = mem.buffer_on(queue.device())?;
-    // The data is taken now, so earlier commands that will still write
-    // this host memory (non-blocking reads) must have done so. A read held
-    // back behind a user event makes this wait for that event, which blocks
-    // if the same thread means to set it afterwards.
-    for earlier in queue.pending_host_writes(waits) {
-        earlier.wait()?;
+    let pending = queue.pending_host_writes(waits, &host::span(source.bytes()));
+    if !pending.is_empty() {
+        if !blocking {
+            let at = (mem.origin() + offset) as u64;
+            return write_when_filled(
+                command,
+                queue,
+                (mem, mem.write_access(offset, size)),
+                source,
+                <[u8]>::to_vec,
+                vec![(0, at, size as u64)],
+                waits,
+            );
+        }
+        // A blocking write waits for the commands before it anyway.
+        for earlier in pending {
+            earlier.wait()?;
+        }
     }
+    let source = source.bytes();
     let traced = trace_command(command);
     let access = queue.device().host_access();
     if host_direct::write_is_direct(access, &buffer, source.len(), blocking) {
@@ -265,9 +296,52 @@ fn write_direct(
     }
     let data = source.to_vec();
     let copy_in: HostCompletion = Box::new(move || transfer::write_mapped(&buffer, at, &data));
-    let mut recipe = Recipe::on_host(copy_in, false);
+    let mut recipe = Recipe::on_host(copy_in);
     recipe.uses(mem.clone(), access);
     queue.enqueue(command, waits, recipe, None)
+}
+
+/// A non-blocking write whose source an earlier command will still fill
+/// (see the module documentation). A host command, run once every command
+/// before it and `waits` are done, packs what the write takes from
+/// `source` (`gather`) into upload staging; the write's own command, after
+/// that one, copies each `(staging offset, buffer offset, size)` of
+/// `copies` into `mem`, which it uses as `access`.
+pub fn write_when_filled(
+    command: cl_command_type,
+    queue: &Arc<Object<Queue>>,
+    (mem, access): (&Arc<Object<Mem>>, Access),
+    source: Box<dyn HostMemory>,
+    gather: impl FnOnce(&[u8]) -> Vec<u8> + Send + 'static,
+    copies: Vec<(u64, u64, u64)>,
+    waits: Waits,
+) -> CLResult<Arc<Object<Event>>> {
+    let size: u64 = copies.iter().map(|&(_, _, size)| size).sum();
+    if size == 0 {
+        return queue.enqueue(command, waits, Recipe::default(), None);
+    }
+    let buffer = mem.buffer_on(queue.device())?;
+    let staging = queue.device().lease(Placement::Upload, size)?;
+    let filled = staging.clone();
+    let fill: HostCompletion = Box::new(move || {
+        let packed = gather(source.bytes());
+        filled.buffer().write(0, &packed).or_out_of_resources()
+    });
+    let filling = queue.enqueue(command, waits, Recipe::on_host(fill), None)?;
+    let mut recipe = Recipe::default();
+    for (from, to, size) in copies {
+        recipe.push(Step::Copy {
+            src: staging.buffer().clone(),
+            src_offset: from,
+            dst: buffer.clone(),
+            dst_offset: to,
+            size,
+        });
+    }
+    recipe.uses(mem.clone(), access);
+    recipe.hold(staging);
+    let after: Vec<_> = waits.iter().cloned().chain([filling]).collect();
+    queue.enqueue(command, &after, recipe, None)
 }
 
 /// How the trace names `command` (a read or write, or the map or unmap
@@ -294,8 +368,6 @@ pub fn copy_buffer(
     region: CopyRegion,
     waits: Waits,
 ) -> CLResult<Arc<Object<Event>>> {
-    check_same_context(queue, src)?;
-    check_same_context(queue, dst)?;
     src.check_range(region.src_offset, region.size)?;
     dst.check_range(region.dst_offset, region.size)?;
     // In the storage both share when one is a sub-buffer of the other or
@@ -348,7 +420,6 @@ pub fn fill_buffer(
     size: usize,
     waits: Waits,
 ) -> CLResult<Arc<Object<Event>>> {
-    check_same_context(queue, mem)?;
     let pattern_size = pattern.len();
     // The spec allows the sizes of the OpenCL C scalar and vector types.
     if !pattern_size.is_power_of_two() || pattern_size > 128 {
@@ -435,7 +506,6 @@ pub fn migrate(
     if flags & CL_MIGRATE_MEM_OBJECT_HOST == 0 {
         let discard = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED != 0;
         for mem in mems {
-            check_same_context(queue, mem)?;
             mem.buffer_on(queue.device())?;
             // A sub-buffer's undefined contents leave the rest of its
             // parent defined, so that moves whole.

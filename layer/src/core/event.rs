@@ -11,6 +11,11 @@
 //! Callbacks never run under a lock: state changes hand back
 //! [`Notifications`] that the caller runs once it has let go of its locks.
 //!
+//! A command's event holds its queue only until it is done: the spec
+//! deletes a released queue once its commands have finished, and an
+//! event the application keeps, or one a thread still holds for a moment
+//! after completing it, must not keep the queue alive past that.
+//!
 //! Profiling: QUEUED at enqueue, SUBMIT at submission to Vulkan and
 //! COMPLETE when the host observes completion, all on the host clock
 //! ([`host_timestamp`]). START and END come from GPU timestamps written
@@ -18,7 +23,8 @@
 //! clock and clamped into [SUBMIT, COMPLETE] so the order always holds;
 //! without timestamps they are SUBMIT and COMPLETE.
 
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::ops::Range;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use std::time::Instant;
 
 use opencl_sys::{
@@ -30,6 +36,7 @@ use opencl_sys::{
 };
 
 use crate::core::context::Context;
+use crate::core::device::Device;
 use crate::core::fence::Fence;
 use crate::core::host::EventCallback;
 use crate::core::object::{ClObject, Object, ObjectKind};
@@ -77,12 +84,28 @@ struct State {
     times: Times,
     /// The timestamps around the command, until read at completion.
     gpu_span: Option<GpuSpan>,
+    /// The command's queue, held until the event is done.
+    queue: Option<Arc<Object<Queue>>>,
+}
+
+/// What a command's event knows of its queue once it may have let go of
+/// it.
+struct QueueOf {
+    queue: Weak<Object<Queue>>,
+    /// `CL_EVENT_COMMAND_QUEUE`.
+    handle: usize,
+    device: Arc<Object<Device>>,
+    profiling: bool,
 }
 
 pub struct Event {
     context: Arc<Object<Context>>,
-    queue: Option<Arc<Object<Queue>>>,
+    /// `None` for a user event.
+    queue: Option<QueueOf>,
     command_type: cl_command_type,
+    /// The application memory the command writes until it is done (see
+    /// [`crate::core::command::Recipe::writes_host`]).
+    writes_host: Option<Range<usize>>,
     state: Mutex<State>,
     changed: Condvar,
 }
@@ -92,20 +115,27 @@ impl ClObject for Event {
     const INVALID: cl_int = CL_INVALID_EVENT;
 }
 
-/// Callbacks made due by a state change, to run after locks are released.
+/// Callbacks made due by a state change, to run after locks are released,
+/// and the queues done events let go of, to be dropped then (the last
+/// reference to a queue must not go while a lock is held).
 #[must_use = "callbacks must be run once locks are released"]
 #[derive(Default)]
-pub struct Notifications(Vec<(EventCallback, cl_int)>);
+pub struct Notifications {
+    callbacks: Vec<(EventCallback, cl_int)>,
+    released: Vec<Arc<Object<Queue>>>,
+}
 
 impl Notifications {
     pub fn run(self) {
-        for (callback, status) in self.0 {
+        for (callback, status) in self.callbacks {
             callback(status);
         }
+        drop(self.released);
     }
 
     pub fn extend(&mut self, other: Notifications) {
-        self.0.extend(other.0);
+        self.callbacks.extend(other.callbacks);
+        self.released.extend(other.released);
     }
 }
 
@@ -131,14 +161,21 @@ pub fn host_timestamp() -> u64 {
 impl Event {
     fn with_progress(
         context: Arc<Object<Context>>,
-        queue: Option<Arc<Object<Queue>>>,
+        queue: Option<&Arc<Object<Queue>>>,
         command_type: cl_command_type,
         progress: Progress,
+        writes_host: Option<Range<usize>>,
     ) -> Arc<Object<Event>> {
         Object::new(Event {
             context,
-            queue,
+            queue: queue.map(|queue| QueueOf {
+                queue: Arc::downgrade(queue),
+                handle: queue.handle() as usize,
+                device: queue.device().clone(),
+                profiling: queue.profiling_enabled(),
+            }),
             command_type,
+            writes_host,
             state: Mutex::new(State {
                 progress,
                 dependency_fences: Vec::new(),
@@ -149,21 +186,26 @@ impl Event {
                     ..Times::default()
                 },
                 gpu_span: None,
+                queue: queue.cloned(),
             }),
             changed: Condvar::new(),
         })
     }
 
+    /// The event of a command of `queue`; `writes_host` as in
+    /// [`crate::core::command::Recipe::writes_host`].
     pub fn new_command(
         queue: &Arc<Object<Queue>>,
         command_type: cl_command_type,
         host_completion: Option<HostCompletion>,
+        writes_host: Option<Range<usize>>,
     ) -> Arc<Object<Event>> {
         let event = Self::with_progress(
             queue.context().clone(),
-            Some(queue.clone()),
+            Some(queue),
             command_type,
             Progress::Queued,
+            writes_host,
         );
         event.lock().host_completion = host_completion;
         event
@@ -175,6 +217,7 @@ impl Event {
             None,
             CL_COMMAND_USER,
             Progress::AwaitingUser,
+            None,
         )
     }
 
@@ -186,8 +229,27 @@ impl Event {
         &self.context
     }
 
-    pub fn queue(&self) -> Option<&Arc<Object<Queue>>> {
-        self.queue.as_ref()
+    /// The command's queue, while it exists (always, until the event is
+    /// done).
+    pub fn queue(&self) -> Option<Arc<Object<Queue>>> {
+        self.queue.as_ref()?.queue.upgrade()
+    }
+
+    /// Whether this is a command of `queue`.
+    pub fn is_of_queue(&self, queue: &Object<Queue>) -> bool {
+        self.queue
+            .as_ref()
+            .is_some_and(|of| std::ptr::eq(of.queue.as_ptr(), queue))
+    }
+
+    /// Whether this is a user event (`clCreateUserEvent`).
+    pub fn is_user(&self) -> bool {
+        self.queue.is_none()
+    }
+
+    /// `CL_EVENT_COMMAND_QUEUE`: the queue's handle, NULL for a user event.
+    pub fn queue_handle(&self) -> usize {
+        self.queue.as_ref().map_or(0, |of| of.handle)
     }
 
     pub fn command_type(&self) -> cl_command_type {
@@ -198,11 +260,14 @@ impl Event {
         matches!(self.lock().progress, Progress::Done(_))
     }
 
-    /// Whether the command still has host work to do (a non-blocking read
-    /// whose data has not reached the application yet).
-    pub fn writes_host_memory_later(&self) -> bool {
-        let state = self.lock();
-        state.host_completion.is_some() || matches!(state.progress, Progress::Completing)
+    /// Whether the command will still write application memory that
+    /// overlaps `range` (a non-blocking read whose data has not reached
+    /// the application yet).
+    pub fn will_write_host(&self, range: &Range<usize>) -> bool {
+        self.writes_host
+            .as_ref()
+            .is_some_and(|own| own.start < range.end && range.start < own.end)
+            && !self.is_done()
     }
 
     fn reported_status(progress: &Progress) -> cl_int {
@@ -220,12 +285,13 @@ impl Event {
         match &state.progress {
             Progress::Done(status) if *status < 0 => Dependency::Failed,
             Progress::Done(_) => Dependency::Satisfied,
-            _ if self.queue.as_ref().is_some_and(|q| q.is(queue)) => Dependency::Satisfied,
+            // Not done, so the event still holds its queue.
+            _ if self.is_of_queue(queue) => Dependency::Satisfied,
             Progress::Submitted(fences)
                 if self
                     .queue
                     .as_ref()
-                    .is_some_and(|q| q.device().is(queue.device())) =>
+                    .is_some_and(|of| of.device.is(queue.device())) =>
             {
                 let mut all = fences.clone();
                 all.extend(state.dependency_fences.iter().cloned());
@@ -238,8 +304,9 @@ impl Event {
     /// Whether this event sits unsubmitted in a queue other than `queue`,
     /// so that queue must be flushed before the event can be depended on.
     pub fn needs_flush_of_other_queue(&self, queue: &Object<Queue>) -> Option<Arc<Object<Queue>>> {
-        let other = self.queue.as_ref().filter(|q| !q.is(queue))?;
-        matches!(self.lock().progress, Progress::Queued).then(|| other.clone())
+        let state = self.lock();
+        let other = state.queue.as_ref().filter(|q| !q.is(queue))?;
+        matches!(state.progress, Progress::Queued).then(|| other.clone())
     }
 
     pub fn add_dependency_fences(&self, fences: &[Fence]) {
@@ -278,6 +345,7 @@ impl Event {
 
     fn set_done(&self, state: &mut State, status: cl_int) -> Notifications {
         state.progress = Progress::Done(status);
+        let queue = state.queue.take();
         state.times.ended = host_timestamp();
         if state.times.submitted == 0 {
             state.times.submitted = state.times.ended;
@@ -287,7 +355,8 @@ impl Event {
         if let Some(span) = state.gpu_span.take() {
             state.times.gpu_ticks = span.read();
         }
-        let due = take_callbacks(state, |_| true, status);
+        let mut due = take_callbacks(state, |_| true, status);
+        due.released.extend(queue);
         self.changed.notify_all();
         due
     }
@@ -408,7 +477,7 @@ impl Event {
 
     /// `clGetEventProfilingInfo`, for events of a queue with profiling on.
     pub fn profiling_time(&self, param: cl_profiling_info) -> CLResult<u64> {
-        let Some(queue) = self.queue.as_ref().filter(|q| q.profiling_enabled()) else {
+        let Some(queue) = self.queue.as_ref().filter(|of| of.profiling) else {
             return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
         };
         let times = {
@@ -423,7 +492,7 @@ impl Event {
                 // The conversion may sample the device clock: not under the
                 // lock. The first one is kept, so that every query of this
                 // event reports the same, ordered times.
-                let span = start_end(queue, &times);
+                let span = start_end(&queue.device, &times);
                 *self.lock().times.start_end.get_or_insert(span)
             }
             (_, Some(span)) => span,
@@ -443,8 +512,7 @@ impl Event {
 /// START and END of a completed command: its device times on the host
 /// clock, clamped into [SUBMIT, COMPLETE]; without them, SUBMIT and
 /// COMPLETE.
-fn start_end(queue: &Object<Queue>, times: &Times) -> (u64, u64) {
-    let device = queue.device();
+fn start_end(device: &Object<Device>, times: &Times) -> (u64, u64) {
     let converted = times
         .gpu_ticks
         .and_then(|(start, end)| device.clock().to_host_span(device.vk().ok()?, start, end));
@@ -465,14 +533,21 @@ impl Event {
     /// polling loops without `clFlush` finish), and one whose fences are
     /// reached is completed.
     pub fn status(&self) -> cl_int {
-        if matches!(self.lock().progress, Progress::Queued) {
-            if let Some(queue) = &self.queue {
-                // A failed flush fails the recorded events themselves.
-                let _ = queue.flush();
-            }
+        if let Some(queue) = self.queued_in() {
+            // A failed flush fails the recorded events themselves.
+            let _ = queue.flush();
         }
         self.complete_if_reached();
         Self::reported_status(&self.lock().progress)
+    }
+
+    /// The queue of a command still waiting in it to be submitted.
+    fn queued_in(&self) -> Option<Arc<Object<Queue>>> {
+        let state = self.lock();
+        match state.progress {
+            Progress::Queued => state.queue.clone(),
+            _ => None,
+        }
     }
 
     /// Blocks until the event is done and returns its final status. A
@@ -484,8 +559,9 @@ impl Event {
             match &state.progress {
                 Progress::Done(status) => return Ok(*status),
                 Progress::Queued if !flushed => {
+                    let queue = state.queue.clone();
                     drop(state);
-                    if let Some(queue) = &self.queue {
+                    if let Some(queue) = queue {
                         queue.flush()?;
                     }
                     flushed = true;
@@ -526,11 +602,13 @@ fn take_callbacks(
         .into_iter()
         .partition(|(trigger, _)| is_due(*trigger));
     state.callbacks = keep;
-    Notifications(
-        due.into_iter()
+    Notifications {
+        callbacks: due
+            .into_iter()
             .map(|(trigger, callback)| (callback, if status < 0 { status } else { trigger }))
             .collect(),
-    )
+        released: Vec::new(),
+    }
 }
 
 /// Fails the recorded commands of a submission that Vulkan refused.

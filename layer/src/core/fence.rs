@@ -31,9 +31,18 @@ impl Fence {
     /// Blocks until the GPU has reached this point; `waiter` says who waits
     /// (see [`Waiter`]).
     pub fn wait_as(&self, waiter: Waiter) -> CLResult<()> {
-        while !self
+        // Polling, if any, only at the start: repeating it every slice
+        // would keep a core busy through a long wait.
+        if self
             .timeline
             .wait_as(waiter, self.value, WAIT_SLICE)
+            .or_out_of_resources()?
+        {
+            return Ok(());
+        }
+        while !self
+            .timeline
+            .block(self.value, WAIT_SLICE)
             .or_out_of_resources()?
         {}
         Ok(())

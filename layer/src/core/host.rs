@@ -3,15 +3,28 @@
 //! callbacks. [`crate::api`] builds these from raw pointers and C function
 //! pointers, carrying the safety argument; core only stores and calls them.
 
+use std::ops::Range;
 use std::sync::{Mutex, PoisonError};
 
 use opencl_sys::cl_int;
 
-/// Application memory that a command writes after the enqueue call has
-/// returned (the destination of a non-blocking read). The application
-/// promises the memory stays valid until the command's event completes.
+/// Application memory that a command uses after the enqueue call has
+/// returned: the destination of a non-blocking read, or the source of a
+/// non-blocking write, which the spec forbids the application to reuse
+/// until the command completes (so a write whose memory an earlier read
+/// will still fill can take its data once that read is done). The
+/// application promises the memory stays valid until the command's event
+/// completes.
 pub trait HostMemory: Send {
+    fn bytes(&self) -> &[u8];
     fn bytes_mut(&mut self) -> &mut [u8];
+}
+
+/// The host addresses `bytes` occupies, for telling whether two commands
+/// touch the same host memory.
+pub fn span(bytes: &[u8]) -> Range<usize> {
+    let start = bytes.as_ptr() as usize;
+    start..start + bytes.len()
 }
 
 /// A `clSetEventCallback` callback; receives the status it fires for.

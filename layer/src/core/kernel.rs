@@ -1,11 +1,16 @@
 //! Kernel objects: one kernel of a built program, its argument values, and
 //! the recipe for launching it (pipeline, buffer bindings, push constants).
+//!
+//! A buffer argument is kept by a weak reference: the spec lets the
+//! application release a buffer it has set as an argument, and the buffer
+//! is destroyed then (its destructor callbacks run) although the kernel
+//! lives on. A launch holds its buffers until it is done.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use opencl_sys::{
-    CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_CONTEXT, CL_INVALID_KERNEL,
-    CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_DEFINITION, CL_INVALID_KERNEL_NAME,
+    CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_KERNEL, CL_INVALID_KERNEL_ARGS,
+    CL_INVALID_KERNEL_DEFINITION, CL_INVALID_KERNEL_NAME, CL_INVALID_MEM_OBJECT,
     CL_INVALID_PROGRAM_EXECUTABLE, CL_MEM_READ_ONLY, CL_OUT_OF_RESOURCES,
 };
 use translator::reflect::AddressQualifier;
@@ -35,13 +40,32 @@ pub enum ArgValue {
     Local(usize),
 }
 
+/// An argument as the kernel keeps it.
+#[derive(Clone)]
+enum SetArg {
+    /// A buffer (see the module documentation); `None` for NULL.
+    Buffer(Option<Weak<Object<Mem>>>),
+    Bytes(Vec<u8>),
+    Local(usize),
+}
+
+impl From<ArgValue> for SetArg {
+    fn from(value: ArgValue) -> Self {
+        match value {
+            ArgValue::Buffer(mem) => SetArg::Buffer(mem.as_ref().map(Arc::downgrade)),
+            ArgValue::Bytes(bytes) => SetArg::Bytes(bytes),
+            ArgValue::Local(size) => SetArg::Local(size),
+        }
+    }
+}
+
 pub struct Kernel {
     program: Arc<Object<Program>>,
     name: String,
     /// For each device the program was built for: its executable and this
     /// kernel's index in it.
     variants: Vec<(Arc<Executable>, usize)>,
-    args: Mutex<Vec<Option<ArgValue>>>,
+    args: Mutex<Vec<Option<SetArg>>>,
 }
 
 impl ClObject for Kernel {
@@ -129,7 +153,7 @@ impl Kernel {
             .ok_or(CL_INVALID_ARG_INDEX)
     }
 
-    fn args(&self) -> MutexGuard<'_, Vec<Option<ArgValue>>> {
+    fn args(&self) -> MutexGuard<'_, Vec<Option<SetArg>>> {
         self.args.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -139,8 +163,11 @@ impl Kernel {
         let arg = self.arg(index)?;
         match (&arg.kind, &value) {
             (ArgKind::Buffer { .. }, ArgValue::Buffer(Some(mem))) => {
+                // The spec lists no CL_INVALID_CONTEXT here: a buffer of
+                // another context is not a valid memory object for this
+                // kernel.
                 if !mem.context().is(self.program.context()) {
-                    return Err(CL_INVALID_CONTEXT);
+                    return Err(CL_INVALID_MEM_OBJECT);
                 }
             }
             (ArgKind::Buffer { .. }, ArgValue::Buffer(None)) => {}
@@ -149,7 +176,7 @@ impl Kernel {
             (ArgKind::Local { .. }, ArgValue::Local(size)) if *size > 0 => {}
             _ => return Err(CL_INVALID_ARG_SIZE),
         }
-        self.args()[index] = Some(value);
+        self.args()[index] = Some(value.into());
         Ok(())
     }
 
@@ -167,15 +194,24 @@ impl Kernel {
         let (executable, index) = self.variant_for(device)?;
         let work_items = u32::try_from(self.max_work_group_size(device)).unwrap_or(u32::MAX);
         let own = executable.kernels()[*index].static_local_bytes(work_items);
-        let arguments: u64 = self
+        // Sizes near SIZE_MAX are accepted by clSetKernelArg; the sum
+        // saturates instead of wrapping (and fails the launch).
+        let arguments = self
             .args()
             .iter()
             .map(|arg| match arg {
-                Some(ArgValue::Local(size)) => *size as u64,
+                Some(SetArg::Local(size)) => *size as u64,
                 _ => 0,
             })
-            .sum();
-        Ok(own + arguments)
+            .fold(0u64, u64::saturating_add);
+        Ok(own.saturating_add(arguments))
+    }
+
+    /// `CL_KERNEL_PRIVATE_MEM_SIZE`: what one work-item's variables take
+    /// (see [`crate::core::private_memory`]).
+    pub fn private_mem_size(&self, device: &Object<Device>) -> CLResult<u64> {
+        let (executable, index) = self.variant_for(device)?;
+        executable.private_bytes(*index)
     }
 
     /// `CL_KERNEL_WORK_GROUP_SIZE`: nothing about the kernel lowers the
@@ -217,6 +253,11 @@ impl Kernel {
         if plan.is_empty() {
             return Ok((recipe, None));
         }
+        // Checked before the pipeline is made, which is where a driver
+        // given too much would stall or fail.
+        if executable.private_bytes(*index)? > device.max_private_bytes() {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
         if reflection.launch_block_binding.is_none() {
             device.check_push_constants(reflection.push_constant_size)?;
         }
@@ -240,11 +281,14 @@ impl Kernel {
             vec![(device.null_buffer()?.clone(), 0, 0); reflection.storage_buffers as usize];
         for (arg, value) in reflection.args.iter().zip(args) {
             match (&arg.kind, value) {
-                (ArgKind::Buffer { binding }, Some(ArgValue::Buffer(mem))) => {
+                (ArgKind::Buffer { binding }, Some(SetArg::Buffer(mem))) => {
                     let slot = buffers
                         .get_mut(*binding as usize)
                         .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
                     if let Some(mem) = mem {
+                        // Released and destroyed since it was set: the
+                        // argument has no value any more.
+                        let mem = mem.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
                         // A sub-buffer binds its own region.
                         let range = if mem.parent().is_some() {
                             mem.size() as u64
@@ -255,7 +299,7 @@ impl Kernel {
                         recipe.uses(mem.clone(), kernel_access(arg, &mem));
                     }
                 }
-                (ArgKind::Pod { offset, size }, Some(ArgValue::Bytes(bytes))) => {
+                (ArgKind::Pod { offset, size }, Some(SetArg::Bytes(bytes))) => {
                     let start = *offset as usize;
                     let destination = push_constants
                         .get_mut(start..start + *size as usize)
@@ -267,7 +311,7 @@ impl Kernel {
                     destination.copy_from_slice(&bytes);
                 }
                 // Sized into the pipeline by `local_lengths`.
-                (ArgKind::Local { .. }, Some(ArgValue::Local(_))) => {}
+                (ArgKind::Local { .. }, Some(SetArg::Local(_))) => {}
                 _ => return Err(CL_INVALID_KERNEL_ARGS),
             }
         }
@@ -345,7 +389,7 @@ fn kernel_access(arg: &KernelArg, mem: &Mem) -> Access {
 /// all is `CL_OUT_OF_RESOURCES` (`clEnqueueNDRangeKernel`'s error for it).
 fn local_lengths(
     reflection: &translator::KernelReflection,
-    args: &[Option<ArgValue>],
+    args: &[Option<SetArg>],
     limit: u64,
 ) -> CLResult<Vec<u32>> {
     let mut lengths = Vec::new();
@@ -357,11 +401,14 @@ fn local_lengths(
                 stride,
                 ..
             },
-            Some(ArgValue::Local(size)),
+            Some(SetArg::Local(size)),
         ) = (&arg.kind, value)
         {
             let length = (*size as u64).div_ceil(u64::from((*element_size).max(1)));
-            total += length * u64::from(*stride);
+            total = length
+                .checked_mul(u64::from(*stride))
+                .and_then(|bytes| bytes.checked_add(total))
+                .ok_or(CL_OUT_OF_RESOURCES)?;
             lengths.push(u32::try_from(length).map_err(|_| CL_OUT_OF_RESOURCES)?);
         }
     }

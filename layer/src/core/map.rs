@@ -70,6 +70,15 @@ impl MapMemory {
         MapMemory(Region::Host(memory))
     }
 
+    fn bytes(&self) -> &[u8] {
+        match &self.0 {
+            // Not allocated yet: nothing was written into it either.
+            Region::Owned { chunks, .. } if chunks.is_empty() => &[],
+            Region::Owned { chunks, size } => &bytemuck::cast_slice(chunks)[..*size],
+            Region::Host(host) => host.bytes(),
+        }
+    }
+
     fn bytes_mut(&mut self) -> &mut [u8] {
         match &mut self.0 {
             Region::Owned { chunks, size } => {
@@ -107,7 +116,21 @@ struct ReadTarget {
     home: Home,
 }
 
+impl HostMemory for MapMemory {
+    fn bytes(&self) -> &[u8] {
+        MapMemory::bytes(self)
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        MapMemory::bytes_mut(self)
+    }
+}
+
 impl HostMemory for ReadTarget {
+    fn bytes(&self) -> &[u8] {
+        self.memory.as_ref().map_or(&[], MapMemory::bytes)
+    }
+
     fn bytes_mut(&mut self) -> &mut [u8] {
         match &mut self.memory {
             Some(memory) => memory.bytes_mut(),
@@ -238,17 +261,17 @@ pub fn unmap(
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .take();
-    let Some(mut memory) = taken else {
+    let Some(memory) = taken else {
         return Err(CL_INVALID_VALUE);
     };
-    // The data is copied out before this returns, so the memory can go.
+    // The write owns the memory until it has taken the data.
     write_buffer_as(
         CL_COMMAND_UNMAP_MEM_OBJECT,
         queue,
         mem,
         false,
         mapping.offset,
-        memory.bytes_mut(),
+        Box::new(memory),
         waits,
     )
 }

@@ -190,7 +190,7 @@ impl Mem {
         let host_ptr = if parent.host_ptr == 0 {
             0
         } else {
-            parent.host_ptr + origin
+            parent.host_ptr.wrapping_add(origin)
         };
         Ok(Object::new(Mem {
             context: parent.context.clone(),

@@ -121,7 +121,9 @@ pub fn plan(
         if range.global_size[d] as u64 > u64::from(u32::MAX) {
             return Err(CL_INVALID_GLOBAL_WORK_SIZE);
         }
-        if range.global_offset[d] as u64 + range.global_size[d] as u64 > id_limit {
+        // An offset near SIZE_MAX must not wrap round to a small sum.
+        let end = (range.global_offset[d] as u64).checked_add(range.global_size[d] as u64);
+        if end.is_none_or(|end| end > id_limit) {
             return Err(CL_INVALID_GLOBAL_OFFSET);
         }
     }
@@ -302,6 +304,16 @@ mod tests {
             plan(&offset, &many_groups, None, false),
             Err(CL_INVALID_GLOBAL_OFFSET)
         );
+        // Offsets whose sum with the size would wrap round to a small one.
+        for size in [4, 5, 8, 64] {
+            let mut wrapping = range(1, [size, 1, 1], None);
+            wrapping.global_offset[0] = usize::MAX - 4;
+            assert_eq!(
+                plan(&wrapping, &many_groups, None, false),
+                Err(CL_INVALID_GLOBAL_OFFSET),
+                "size {size}"
+            );
+        }
     }
 
     #[test]

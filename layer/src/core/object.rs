@@ -1,25 +1,34 @@
-//! The memory layout every OpenCL object shares, so that a `cl_*` handle can
-//! be given to the ICD loader and recognised when it comes back.
+//! What every OpenCL object shares, so that a `cl_*` handle can be given
+//! to the ICD loader and recognised when it comes back.
 //!
-//! Each object lives in an `Arc<Object<T>>`; its handle is the address of the
-//! `Object<T>` inside the `Arc` (rusticl's pattern). `Object<T>` is
-//! `#[repr(C)]` and starts with the ICD dispatch table pointer, which the
-//! loader reads to route every call, then a kind tag that
-//! [`crate::api::handle`] checks before trusting a handle.
+//! Each object lives in an `Arc<Object<T>>` (rusticl's pattern). Its handle
+//! is the address of a [`HandleSlot`] that stands for it: the slot starts
+//! with the ICD dispatch table pointer, which the loader reads to route
+//! every call, then the object's kind, which [`crate::api::handle`] checks
+//! before trusting a handle. The slot outlives the object and is marked
+//! dead when the object is destroyed (see [`crate::core::handle_slot`]).
+//! It is taken when the handle is first asked for, so objects the
+//! application never sees (the event of a command enqueued without one)
+//! take none, and do not push recently released handles out of the
+//! slots' quarantine.
 //!
 //! The Arc's strong count keeps the object alive for the application and for
 //! internal users (a queue keeps its context, a command keeps its buffers).
 //! The application's own reference count, which `CL_*_REFERENCE_COUNT`
 //! reports and which retain/release move, is tracked separately so internal
-//! references do not show through.
+//! references do not show through; it is 0 for an object the application
+//! was never given (the event of a command enqueued without one).
+//!
+//! Live objects are counted per kind ([`live_objects`]), which is how the
+//! tests see that nothing leaks.
 
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
-use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::cl_int;
 
+use crate::core::handle_slot::{self, HandleSlot};
 use crate::core::CLResult;
 
 /// Which OpenCL object type a handle points to. The values are unlikely bit
@@ -37,6 +46,33 @@ pub enum ObjectKind {
     Event = 0x636c_7608,
 }
 
+impl ObjectKind {
+    pub const ALL: [ObjectKind; 8] = [
+        ObjectKind::Platform,
+        ObjectKind::Device,
+        ObjectKind::Context,
+        ObjectKind::Queue,
+        ObjectKind::Mem,
+        ObjectKind::Program,
+        ObjectKind::Kernel,
+        ObjectKind::Event,
+    ];
+
+    /// 0..8, in the order of [`ObjectKind::ALL`].
+    fn index(self) -> usize {
+        (self as u32 & 0xff) as usize - 1
+    }
+}
+
+/// Live objects per kind, by [`ObjectKind::index`].
+static LIVE: [AtomicUsize; 8] = [const { AtomicUsize::new(0) }; 8];
+
+/// How many objects of `kind` exist: held by the application, or by
+/// another object or a command still in flight.
+pub fn live_objects(kind: ObjectKind) -> usize {
+    LIVE[kind.index()].load(Ordering::Acquire)
+}
+
 /// An OpenCL object type: its tag and the error a bad handle of it gives.
 pub trait ClObject: Send + Sync + Sized + 'static {
     const KIND: ObjectKind;
@@ -50,30 +86,25 @@ pub trait ClObject: Send + Sync + Sized + 'static {
 }
 
 /// An OpenCL object as the loader and the application see it.
-#[repr(C)]
 pub struct Object<T> {
-    /// Must be the first field: the ICD loader dereferences every handle to
-    /// find the dispatch table. A `&'static` has the ABI of the loader's
-    /// `*const _cl_icd_dispatch` and keeps the object `Send + Sync`.
-    dispatch: &'static cl_icd_dispatch,
-    kind: u32,
+    slot: OnceLock<&'static HandleSlot>,
+    kind: ObjectKind,
     api_references: AtomicU32,
     value: T,
 }
 
-/// Byte offset of the kind tag from the start of any `Object<T>`: with
-/// `#[repr(C)]` the leading fields are laid out the same for every `T`.
-pub const KIND_OFFSET: usize = std::mem::offset_of!(Object<()>, kind);
-
 impl<T: ClObject> Object<T> {
-    /// Wraps `value` with one application reference.
+    /// Wraps `value`, with no application reference yet (see
+    /// [`Object::add_api_reference`]).
     pub fn new(value: T) -> Arc<Self> {
-        Arc::new(Object {
-            dispatch: &crate::api::icd::DISPATCH,
-            kind: T::KIND as u32,
-            api_references: AtomicU32::new(1),
+        let object = Arc::new(Object {
+            slot: OnceLock::new(),
+            kind: T::KIND,
+            api_references: AtomicU32::new(0),
             value,
-        })
+        });
+        LIVE[T::KIND.index()].fetch_add(1, Ordering::AcqRel);
+        object
     }
 
     /// What `CL_*_REFERENCE_COUNT` reports.
@@ -99,12 +130,28 @@ impl<T: ClObject> Object<T> {
 impl<T> Object<T> {
     /// The address the application knows this object by.
     pub fn handle(&self) -> *mut std::ffi::c_void {
-        std::ptr::from_ref(self).cast_mut().cast()
+        // `self` is inside its Arc: its address is the Arc's pointer, which
+        // the handle's checks turn back into the Arc.
+        let object = std::ptr::from_ref(self).cast::<()>();
+        self.slot
+            .get_or_init(|| handle_slot::bind(self.kind as u32, object))
+            .handle()
     }
 
     /// True when `self` and `other` are the same object.
     pub fn is(&self, other: &Object<T>) -> bool {
         std::ptr::eq(self, other)
+    }
+}
+
+impl<T> Drop for Object<T> {
+    /// The handle dies before the value is torn down, so no call can reach
+    /// a half-destroyed object through it.
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot.get() {
+            handle_slot::kill(slot);
+        }
+        LIVE[self.kind.index()].fetch_sub(1, Ordering::AcqRel);
     }
 }
 

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use opencl_sys::{
     cl_build_status, cl_int, cl_program_binary_type, CL_BUILD_ERROR, CL_BUILD_IN_PROGRESS,
@@ -25,6 +25,7 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::object::{ClObject, Object, ObjectKind};
+use crate::core::private_memory;
 use crate::core::program_binary::{BinaryKind, DeviceIdentity, KernelEntry, ProgramBinary};
 use crate::core::program_globals::GlobalsStorage;
 use crate::core::CLResult;
@@ -45,6 +46,8 @@ pub struct Executable {
     pipelines: Mutex<PipelineCache>,
     /// The program-scope `__global` variables of this build.
     globals: GlobalsStorage,
+    /// Each kernel's private memory per work-item, found on first need.
+    private_bytes: Vec<OnceLock<u64>>,
 }
 
 impl Executable {
@@ -65,6 +68,33 @@ impl Executable {
         self.kernels()
             .iter()
             .position(|k| k.reflection.name == name)
+    }
+
+    /// The private memory one work-item of kernel `index` uses (see
+    /// [`crate::core::private_memory`]).
+    pub fn private_bytes(&self, index: usize) -> CLResult<u64> {
+        let kernel = self
+            .kernels()
+            .get(index)
+            .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        if let Some(known) = self.private_bytes.get(index).and_then(OnceLock::get) {
+            return Ok(*known);
+        }
+        // Any launch configuration's module has the same variables.
+        let local_args = kernel
+            .reflection
+            .args
+            .iter()
+            .filter(|arg| matches!(arg.kind, translator::ArgKind::Local { .. }))
+            .count();
+        let spirv = kernel
+            .spirv([1, 1, 1], &vec![1; local_args])
+            .map_err(|_| CL_OUT_OF_RESOURCES)?;
+        let bytes = private_memory::private_bytes(&spirv);
+        if let Some(slot) = self.private_bytes.get(index) {
+            let _ = slot.set(bytes);
+        }
+        Ok(bytes)
     }
 
     /// Whether the build options asked for `clGetKernelArgInfo` support.
@@ -532,6 +562,7 @@ pub(crate) fn executable_from(
         Ok(Ok(translated)) => {
             let log = translated.log.clone();
             let globals = GlobalsStorage::new(translated.globals.clone());
+            let kernel_count = translated.kernels.len();
             let executable = Executable {
                 globals,
                 device: device.clone(),
@@ -540,6 +571,7 @@ pub(crate) fn executable_from(
                     .split_whitespace()
                     .any(|option| option == KERNEL_ARG_INFO_OPTION),
                 pipelines: Mutex::new(HashMap::new()),
+                private_bytes: (0..kernel_count).map(|_| OnceLock::new()).collect(),
             };
             let build = DeviceBuild {
                 status: CL_BUILD_SUCCESS,

@@ -148,7 +148,7 @@ pub fn write_streamed(
         return Ok(None);
     };
     let mut in_flight: Vec<Option<Fence>> = vec![None; PARTS_IN_FLIGHT];
-    let event = Event::new_command(queue, command, None);
+    let event = Event::new_command(queue, command, None, None);
     let last = source.len().div_ceil(PART_BYTES) - 1;
     for (i, offset, len) in parts(source.len()) {
         let slot = i % PARTS_IN_FLIGHT;
@@ -181,7 +181,7 @@ pub fn write_streamed(
         let part_event = if i == last {
             event.clone()
         } else {
-            Event::new_command(queue, command, None)
+            Event::new_command(queue, command, None, None)
         };
         in_flight[slot] = Some(sequence.submit(&part_event, recipe)?);
     }
@@ -204,7 +204,7 @@ pub fn read_streamed(
     let Some((buffer, mut sequence, slots)) = begin(queue, mem, waits, Placement::Readback)? else {
         return Ok(None);
     };
-    let event = Event::new_command(queue, command, None);
+    let event = Event::new_command(queue, command, None, None);
     let all: Vec<_> = parts(destination.len()).collect();
     let mut in_flight: Vec<Option<Fence>> = vec![None; PARTS_IN_FLIGHT];
     let submit_part = |sequence: &mut Sequence, (i, offset, len): (usize, usize, usize)| {
@@ -218,7 +218,7 @@ pub fn read_streamed(
         });
         // The first part brings the contents to this device.
         recipe.uses(mem.clone(), Access::Read);
-        sequence.submit(&Event::new_command(queue, command, None), recipe)
+        sequence.submit(&Event::new_command(queue, command, None, None), recipe)
     };
     for &part in all.iter().take(PARTS_IN_FLIGHT) {
         in_flight[part.0 % PARTS_IN_FLIGHT] = Some(submit_part(&mut sequence, part)?);
