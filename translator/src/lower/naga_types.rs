@@ -3,7 +3,7 @@
 //! `char`/`short`).
 
 use crate::diagnostic::Location;
-use crate::lower::builder::{LResult, ModuleBuilder};
+use crate::lower::builder::{Failed, LResult, ModuleBuilder};
 use crate::lower::expressions::wide;
 use crate::types::{Record, Scalar, Type};
 use naga::{Handle, Span};
@@ -37,27 +37,43 @@ impl ModuleBuilder<'_> {
             .insert(naga::Type { name: None, inner }, Span::UNDEFINED)
     }
 
-    /// Whether `ty` is small enough to lower: naga lays out types of at
-    /// most `i32::MAX` bytes, and sizes and indices here are 32-bit. C
-    /// takes larger arrays (`uchar v[0x7fffffff9]`); no device holds them.
-    fn fits(&mut self, ty: &Type, location: Location) -> LResult<()> {
-        if !matches!(ty, Type::Array(..) | Type::Record(_)) {
-            return Ok(());
+    /// A naga array of `count` elements `stride` bytes apart, standing
+    /// for `ty`. naga lays out types of at most `i32::MAX` bytes, and sizes
+    /// here are 32-bit; C takes larger arrays (`uchar v[0x7ffffff9]`, four
+    /// times larger again in private memory's 32-bit lanes), which no
+    /// device holds, so they are a build error.
+    fn array(
+        &mut self,
+        ty: &Type,
+        base: Handle<naga::Type>,
+        stride: u32,
+        count: u64,
+        location: Location,
+    ) -> LResult<naga::TypeInner> {
+        if count == 0 {
+            return Err(self.error(location, "arrays must not be empty"));
         }
-        match self.type_size(ty) {
-            Some(bytes) if bytes <= i32::MAX as u64 => Ok(()),
-            bytes => {
-                let size = bytes.map_or_else(|| "more than 2^64".into(), |b| b.to_string());
-                Err(self.error(
-                    location,
-                    format!(
-                        "type '{}' is too large ({size} bytes): this translator takes objects of at most {} bytes",
-                        self.display(ty),
-                        i32::MAX
-                    ),
-                ))
-            }
-        }
+        let bytes = u64::from(stride).checked_mul(count);
+        let size = bytes
+            .filter(|&bytes| bytes <= i32::MAX as u64)
+            .and_then(|_| u32::try_from(count).ok())
+            .and_then(std::num::NonZeroU32::new)
+            .ok_or_else(|| self.too_large(ty, bytes, location))?;
+        Ok(naga::TypeInner::Array {
+            base,
+            size: naga::ArraySize::Constant(size),
+            stride,
+        })
+    }
+
+    fn too_large(&mut self, ty: &Type, bytes: Option<u64>, location: Location) -> Failed {
+        let size = bytes.map_or_else(|| "more than 2^64".into(), |b| b.to_string());
+        let message = format!(
+            "type '{}' is too large: it takes {size} bytes here, and this translator takes objects of at most {} bytes",
+            self.display(ty),
+            i32::MAX
+        );
+        self.error(location, message)
     }
 
     /// The naga type of a value of `ty` held in a register.
@@ -67,7 +83,6 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
         crate::stack::guard(|| {
-            self.fits(ty, location)?;
             if self.is_image(ty) {
                 return Ok(self.image_type(ty));
             }
@@ -92,13 +107,7 @@ impl ModuleBuilder<'_> {
                     let elem = &self.program.types[*elem];
                     let base = self.value_type(elem, location)?;
                     let stride = self.storage_stride(elem, location)?;
-                    let size = std::num::NonZeroU32::new(*n as u32)
-                        .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
-                    naga::TypeInner::Array {
-                        base,
-                        size: naga::ArraySize::Constant(size),
-                        stride,
-                    }
+                    self.array(ty, base, stride, *n, location)?
                 }
                 Type::Record(r) => return self.record_type(*r, location),
                 // Events of the work-group copies, which complete at once.
@@ -128,7 +137,11 @@ impl ModuleBuilder<'_> {
         r: Handle<Record>,
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
+        let handle = r;
         let r = self.record(r);
+        if r.size > i32::MAX as u64 {
+            return Err(self.too_large(&Type::Record(handle), Some(r.size), location));
+        }
         if r.kind == crate::ast::RecordKind::Union {
             return Err(self.error(
                 location,
@@ -162,7 +175,6 @@ impl ModuleBuilder<'_> {
     /// The naga type of `ty` where its bytes are the host's (struct
     /// members, buffer elements): no 32-bit lanes for narrow types.
     fn memory_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
-        self.fits(ty, location)?;
         crate::stack::guard(|| match ty {
             Type::Scalar(s) | Type::Vector(s, _) if s.size() < 4 => Err(self.error(
                 location,
@@ -175,13 +187,8 @@ impl ModuleBuilder<'_> {
                 let elem = &self.program.types[*elem];
                 let base = self.memory_type(elem, location)?;
                 let stride = self.type_size(elem).unwrap_or(4) as u32;
-                let size = std::num::NonZeroU32::new(*n as u32)
-                    .ok_or_else(|| self.error(location, "arrays must not be empty"))?;
-                Ok(self.add_type(naga::TypeInner::Array {
-                    base,
-                    size: naga::ArraySize::Constant(size),
-                    stride,
-                }))
+                let inner = self.array(ty, base, stride, *n, location)?;
+                Ok(self.add_type(inner))
             }
             _ => self.value_type(ty, location),
         })
