@@ -361,7 +361,13 @@ impl Checker<'_> {
             if is_kernel {
                 kernel_info.args.push(self.kernel_arg(p, ty, ploc));
             }
-            if quals.address_space.is_some() && p.declarator.derived.is_empty() {
+            // A by-value parameter lives in private memory, so `__private`
+            // only says so (clang accepts it); any other space is an error.
+            if quals
+                .address_space
+                .is_some_and(|space| space != AddressSpace::Private)
+                && p.declarator.derived.is_empty()
+            {
                 self.error(ploc, "parameter may not be qualified with an address space");
             }
             let symbol = name.map_or(hir::Symbol::EMPTY, |name| self.symbol(name));
