@@ -183,7 +183,63 @@ impl Checker<'_> {
             span: init.declarator.span_or(location),
         };
         let id = self.program.globals.append(global, naga::Span::UNDEFINED);
+        if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement) {
+            self.aligned_globals.insert(id, align);
+        }
         self.declare(name, Symbol::Global(id));
+    }
+
+    /// A variable's alignment when it is not its type's: an aligned
+    /// typedef's (which may lower it), raised by the variable's own
+    /// `aligned` attribute (which only raises, as in GCC).
+    fn declared_alignment(
+        &self,
+        ty: Type,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        placement: &super::attributes::Placement,
+    ) -> Option<u64> {
+        let natural = self.program.types.align(ty)?;
+        let inherited = if declarator.derived.is_empty() {
+            self.typedef_alignment(specs)
+        } else {
+            None
+        };
+        let base = inherited.unwrap_or(natural);
+        let align = placement.aligned.map_or(base, |n| base.max(n));
+        (align != natural).then_some(align)
+    }
+
+    /// `__alignof__` of an expression (a GNU extension, C11's `_Alignof`
+    /// of a type only): a variable's or a member's declared alignment, else
+    /// its type's.
+    pub(super) fn align_of_expr(&mut self, x: &ast::Expr) -> Option<u64> {
+        let v = self.expr(x);
+        match &v.kind {
+            H::Local(id) => {
+                let declared = self.current.as_ref().and_then(|f| {
+                    f.aligned_locals
+                        .iter()
+                        .find(|(l, _)| l == id)
+                        .map(|&(_, a)| a)
+                });
+                if declared.is_some() {
+                    return declared;
+                }
+            }
+            H::Global(id) => {
+                if let Some(&a) = self.aligned_globals.get(id) {
+                    return Some(a);
+                }
+            }
+            H::Member(base, i) => {
+                if let Type::Record(r) = base.ty {
+                    return self.record(r).fields.get(*i).map(|f| f.align);
+                }
+            }
+            _ => {}
+        }
+        self.program.types.align(v.ty)
     }
 
     /// A parameter's type: attributes applied, arrays adjusted to pointers
@@ -337,6 +393,7 @@ impl Checker<'_> {
             is_kernel,
             body_depth: self.scopes.depth() + 1,
             calls: Vec::new(),
+            aligned_locals: Vec::new(),
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
@@ -712,6 +769,11 @@ impl Checker<'_> {
                 span: init.declarator.span_or(location),
             };
             let id = self.add_local(Some(*name), local);
+            if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement) {
+                if let Some(f) = self.current.as_mut() {
+                    f.aligned_locals.push((id, align));
+                }
+            }
             if let Some(v) = value {
                 out.push(self.add_stmt(StmtKind::Init(id, v), stmt.with_caret(location)));
             }
