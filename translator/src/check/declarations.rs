@@ -149,7 +149,11 @@ impl Checker<'_> {
                 (None, ty)
             }
         };
-        if self.type_size(ty).is_none() && !ty.is_error() {
+        // `extern constant struct bar bart;` only names an object that
+        // another unit defines (C99 6.9.2): its type may stay incomplete
+        // here, as long as nothing needs its size or members.
+        let declaration_only = is_extern && init_expr.is_none();
+        if self.type_size(ty).is_none() && !ty.is_error() && !declaration_only {
             self.error(
                 location,
                 format!("variable has incomplete type '{}'", self.display(ty)),
