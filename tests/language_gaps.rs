@@ -1,9 +1,12 @@
 //! OpenCL C constructs that third-party kernels use and the front end once
 //! rejected (issue 19): predefined `true`/`false`, program-scope `bool`
 //! variables, the `HALF_*`/`M_*_H` constants, `#include` of absolute and
-//! macro-computed paths, and `__private` on by-value parameters. Each runs
-//! through the ICD, and what it writes is checked against the host's own
-//! computation of the same values.
+//! macro-computed paths, `__private` on by-value parameters,
+//! `__builtin_offsetof`/`offsetof`, `__alignof__` of expressions and
+//! variables, and anonymous struct and union members. Each runs through the
+//! ICD, and what it writes is checked against the host's own computation of
+//! the same values: layouts against the host C compiler's, from the same
+//! declarations compiled as C.
 
 mod common;
 
@@ -12,6 +15,7 @@ use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
+use std::process::Command;
 
 fn build(context: &Context, source: &str, options: &str) -> Program {
     Program::create_and_build_from_source(context, source, options)
@@ -281,4 +285,232 @@ fn private_by_value_parameters() {
     });
     let expected: Vec<i32> = (0..8).map(|i| (n + 1) * i + (f * 2.0) as i32).collect();
     assert_eq!(read_buffer(&queue, &out, 8), expected);
+}
+
+/// Compiles `source` as C with the host compiler, runs it, and returns the
+/// integers it prints, one a line.
+fn host_c_values(source: &str, name: &str) -> Vec<i64> {
+    let dir = std::env::temp_dir().join(format!("clvulkan-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let c = dir.join("probe.c");
+    let exe = dir.join("probe");
+    std::fs::write(&c, source).expect("C source");
+    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .arg(&c)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("a C compiler (cc) must be installed");
+    assert!(status.success(), "compiling the host probe failed");
+    let output = Command::new(&exe).output().expect("run the host probe");
+    std::fs::remove_dir_all(&dir).ok();
+    String::from_utf8(output.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| l.trim().parse().expect("an integer"))
+        .collect()
+}
+
+/// Declarations that OpenCL C and the host's C lay out the same way.
+const LAYOUTS: &str = r#"
+typedef struct { char c; int x[2] __attribute__((aligned(8))); short s; } Aligned;
+typedef struct __attribute__((packed)) { char c; int i; } Packed;
+typedef int aint16 __attribute__((aligned(16)));
+typedef struct Inner { char tag; double d[3]; } Inner;
+typedef union { int i; char bytes[7]; Inner in; } U;
+typedef struct {
+    int a;
+    float b[4];
+    Inner in[2];
+    U u;
+    struct { char c; short s[3]; } named;
+} Outer;
+typedef struct {
+    char tag;
+    union { int i; float f; struct { short lo, hi; }; };
+    short after;
+} Tagged;
+typedef union { struct { float x, y; }; struct { float real, imag; }; } cfloat_t;
+CONSTANT int g_aligned __attribute__((aligned(32))) = 1;
+CONSTANT short g_plain = 2;
+
+#define OFFSETS(X) \
+    X(__builtin_offsetof(Outer, b[2])) X(offsetof(Outer, in[1].d[2])) \
+    X(offsetof(U, bytes[5])) X(offsetof(Outer, u.in.d[1])) \
+    X(offsetof(Outer, named.s[2])) X(offsetof(Outer, named)) \
+    X(offsetof(Tagged, f)) X(offsetof(Tagged, hi)) X(offsetof(Tagged, after)) \
+    X(offsetof(Aligned, s)) X(offsetof(Packed, i)) X(offsetof(cfloat_t, imag)) \
+    X(offsetof(cfloat_t, y)) X(sizeof(Tagged)) X(sizeof(Outer)) X(sizeof(cfloat_t)) \
+    X(sizeof(offset_sized))
+
+#define LOCALS \
+    int x __attribute__((aligned(16))); aint16 y; Aligned s; Packed p; \
+    double d; short sh __attribute__((aligned(8))); float4 v; char bytes[3];
+
+#define ALIGNS(X) \
+    X(__alignof__(x)) X(__alignof__(y)) X(__alignof__(s.x)) X(__alignof__(s.s)) \
+    X(__alignof__(p.i)) X(__alignof__ d) X(__alignof__(sh)) X(__alignof(v)) \
+    X(__alignof__(s)) X(__alignof__(x + 1)) X(__alignof__(g_aligned)) \
+    X(__alignof__(g_plain)) X(__alignof__(bytes)) X(__alignof__(bytes[1])) \
+    X(__alignof__(p)) X(sizeof(align_sized))
+"#;
+
+#[test]
+fn offsetof_and_alignof_match_the_host_compiler() {
+    let host = format!(
+        "#include <stddef.h>\n#include <stdio.h>\n#define CONSTANT const\n\
+         typedef float float4 __attribute__((vector_size(16)));\n{LAYOUTS}\n\
+         int main(void) {{\n\
+             char offset_sized[offsetof(Outer, u) + 1];\n\
+             LOCALS\n\
+             char align_sized[__alignof__(x) + __alignof__(s.x)];\n\
+             (void)x; (void)y; (void)s; (void)p; (void)d; (void)sh; (void)v; (void)bytes;\n\
+             #define PRINT(e) printf(\"%ld\\n\", (long)(e));\n\
+             OFFSETS(PRINT)\n\
+             ALIGNS(PRINT)\n\
+             return 0;\n\
+         }}\n"
+    );
+    let expected = host_c_values(&host, "layouts");
+    let device = format!(
+        "#define CONSTANT constant\n{LAYOUTS}\n\
+         kernel void k(global long *out) {{\n\
+             char offset_sized[offsetof(Outer, u) + 1];\n\
+             LOCALS\n\
+             char align_sized[__alignof__(x) + __alignof__(s.x)];\n\
+             int n = 0;\n\
+             #define STORE(e) out[n++] = (e);\n\
+             OFFSETS(STORE)\n\
+             ALIGNS(STORE)\n\
+         }}\n"
+    );
+    let out = run_one(&device, "", expected.len(), -1i64);
+    assert_eq!(out, expected);
+}
+
+/// `cfloat_t` as the host sees it: two floats.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct CFloat {
+    re: f32,
+    im: f32,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+union TaggedValue {
+    i: i32,
+    f: f32,
+    halves: [i16; 2],
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Tagged {
+    tag: i8,
+    value: TaggedValue,
+    after: i16,
+}
+
+impl Default for Tagged {
+    fn default() -> Self {
+        Tagged {
+            tag: 0,
+            value: TaggedValue { i: 0 },
+            after: 0,
+        }
+    }
+}
+
+#[test]
+fn anonymous_struct_and_union_members() {
+    let source = format!(
+        "#define CONSTANT constant\n{LAYOUTS}\n\
+         cfloat_t cfloat_mul(cfloat_t a, cfloat_t b)\n\
+         {{\n\
+             cfloat_t r;\n\
+             r.real = a.x * b.real - a.imag * b.y;\n\
+             r.imag = a.real * b.imag + a.y * b.x;\n\
+             return r;\n\
+         }}\n\
+         kernel void complex(global const cfloat_t *a, global const cfloat_t *b,\n\
+                             global cfloat_t *out)\n\
+         {{\n\
+             size_t i = get_global_id(0);\n\
+             out[i] = cfloat_mul(a[i], b[i]);\n\
+         }}\n\
+         kernel void tagged(global Tagged *t, global int *halves)\n\
+         {{\n\
+             size_t i = get_global_id(0);\n\
+             halves[2 * i] = t[i].lo;\n\
+             halves[2 * i + 1] = t[i].hi;\n\
+             Tagged copy = t[i];\n\
+             copy.f = (float)copy.tag * 0.5f;\n\
+             copy.after = copy.tag + 1;\n\
+             t[i] = copy;\n\
+         }}\n"
+    );
+    let (context, queue) = context_and_queue();
+    let program = build(&context, &source, "");
+    let n = 16;
+    let a: Vec<CFloat> = (0..n)
+        .map(|i| CFloat {
+            re: i as f32 * 0.5,
+            im: 1.0 - i as f32,
+        })
+        .collect();
+    let b: Vec<CFloat> = (0..n)
+        .map(|i| CFloat {
+            re: 2.0 + i as f32,
+            im: i as f32 * 0.25,
+        })
+        .collect();
+    let (a_buf, b_buf) = (
+        buffer_with(&context, &queue, &a),
+        buffer_with(&context, &queue, &b),
+    );
+    let out = buffer_with(&context, &queue, &vec![CFloat::default(); n]);
+    launch(&queue, &program, "complex", n, |k| {
+        // SAFETY: three buffers of `n` cfloat_t, the kernel's arguments.
+        unsafe { k.set_arg(&a_buf).set_arg(&b_buf).set_arg(&out) };
+    });
+    let expected: Vec<CFloat> = a
+        .iter()
+        .zip(&b)
+        .map(|(a, b)| CFloat {
+            re: a.re * b.re - a.im * b.im,
+            im: a.re * b.im + a.im * b.re,
+        })
+        .collect();
+    assert_eq!(read_buffer(&queue, &out, n), expected);
+
+    let tagged: Vec<Tagged> = (0..n)
+        .map(|i| Tagged {
+            tag: i as i8 - 5,
+            value: TaggedValue {
+                i: (i as i32 + 1) * 0x0001_0003 - 7,
+            },
+            after: -1,
+        })
+        .collect();
+    let t_buf = buffer_with(&context, &queue, &tagged);
+    let halves = buffer_with(&context, &queue, &vec![0i32; 2 * n]);
+    launch(&queue, &program, "tagged", n, |k| {
+        // SAFETY: `n` Tagged and `2n` ints, the kernel's arguments.
+        unsafe { k.set_arg(&t_buf).set_arg(&halves) };
+    });
+    let mut expected_halves = Vec::new();
+    for t in &tagged {
+        // SAFETY: every bit pattern is a valid pair of i16.
+        let [lo, hi] = unsafe { t.value.halves };
+        expected_halves.extend([i32::from(lo), i32::from(hi)]);
+    }
+    assert_eq!(read_buffer(&queue, &halves, 2 * n), expected_halves);
+    let after = read_buffer(&queue, &t_buf, n);
+    for (got, t) in after.iter().zip(&tagged) {
+        assert_eq!(got.tag, t.tag);
+        // SAFETY: the kernel wrote the float member.
+        assert_eq!(unsafe { got.value.f }, f32::from(t.tag) * 0.5);
+        assert_eq!(got.after, i16::from(t.tag) + 1);
+    }
 }
