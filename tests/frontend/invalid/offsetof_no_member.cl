@@ -1,4 +1,4 @@
-// expect: 6:12: error: no member named 'z' in 'struct point'
+// expect: 6:14: error: no member named 'z' in
 // offsetof names a member the struct lacks; clang points at the offsetof.
 struct point { float x, y; };
 kernel void k(global int *out)

@@ -773,7 +773,8 @@ impl Checker<'_> {
                 span: init.declarator.span_or(location),
             };
             let id = self.add_local(Some(*name), local);
-            if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement) {
+            if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement)
+            {
                 if let Some(f) = self.current.as_mut() {
                     f.aligned_locals.push((id, align));
                 }

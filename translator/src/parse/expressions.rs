@@ -369,10 +369,7 @@ impl Parser {
         }
         self.expect(Punct::RParen)?;
         let extent = self.extent_since(t);
-        Ok(extent.make(
-            ExprKind::Offsetof(Box::new(ty), steps),
-            t.location,
-        ))
+        Ok(extent.make(ExprKind::Offsetof(Box::new(ty), steps), t.location))
     }
 
     fn primary_expr(&mut self) -> PResult<Expr> {
