@@ -448,6 +448,14 @@ fn anonymous_struct_and_union_members() {
              copy.f = (float)copy.tag * 0.5f;\n\
              copy.after = copy.tag + 1;\n\
              t[i] = copy;\n\
+         }}\n\
+         kernel void braced(global float *out)\n\
+         {{\n\
+             cfloat_t c = {{ 1.5f, -2.0f }};\n\
+             Tagged t = {{ 3, {{ 4 }}, 9 }};\n\
+             Tagged u = {{ 5, 6 }};\n\
+             out[0] = c.real; out[1] = c.imag; out[2] = c.x; out[3] = c.y;\n\
+             out[4] = t.tag; out[5] = t.i; out[6] = t.after; out[7] = u.i;\n\
          }}\n"
     );
     let (context, queue) = context_and_queue();
@@ -506,6 +514,37 @@ fn anonymous_struct_and_union_members() {
         expected_halves.extend([i32::from(lo), i32::from(hi)]);
     }
     assert_eq!(read_buffer(&queue, &halves, 2 * n), expected_halves);
+    // Braces reach the first member of each anonymous member, elided or
+    // not, as in C.
+    let braced = buffer_with(&context, &queue, &[0.0f32; 8]);
+    launch(&queue, &program, "braced", 1, |k| {
+        // SAFETY: a buffer of eight floats, the kernel's argument.
+        unsafe { k.set_arg(&braced) };
+    });
+    let (c, t, u) = (
+        CFloat { re: 1.5, im: -2.0 },
+        Tagged {
+            tag: 3,
+            value: TaggedValue { i: 4 },
+            after: 9,
+        },
+        TaggedValue { i: 6 },
+    );
+    // SAFETY: the integer members were the ones initialised.
+    let (t_i, u_i) = unsafe { (t.value.i, u.i) };
+    assert_eq!(
+        read_buffer(&queue, &braced, 8),
+        [
+            c.re,
+            c.im,
+            c.re,
+            c.im,
+            f32::from(t.tag),
+            t_i as f32,
+            f32::from(t.after),
+            u_i as f32
+        ]
+    );
     let after = read_buffer(&queue, &t_buf, n);
     for (got, t) in after.iter().zip(&tagged) {
         assert_eq!(got.tag, t.tag);
