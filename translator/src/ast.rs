@@ -418,6 +418,15 @@ impl BinaryOp {
     }
 }
 
+/// One step of `__builtin_offsetof`'s member designator.
+#[derive(Debug)]
+pub enum OffsetofStep {
+    /// A member.
+    Member(Name),
+    /// `[index]`.
+    Index(Expr),
+}
+
 #[derive(Debug)]
 pub enum ExprKind {
     Ident(Name),
@@ -458,6 +467,10 @@ pub enum ExprKind {
     SizeofExpr(Box<Expr>),
     SizeofType(Box<TypeName>),
     AlignofType(Box<TypeName>),
+    /// `__alignof__ x`, `_Alignof(x)`: a GNU extension clang accepts.
+    AlignofExpr(Box<Expr>),
+    /// `__builtin_offsetof(type, member.path[i])`.
+    Offsetof(Box<TypeName>, Vec<OffsetofStep>),
     VecStepExpr(Box<Expr>),
     VecStepType(Box<TypeName>),
 }

@@ -71,6 +71,7 @@ impl<'a> UnitChecker<'a> {
             current: None,
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
+            aligned_globals: HashMap::new(),
             loop_depth: 0,
             break_depth: 0,
             expr_depth: 0,
@@ -166,6 +167,9 @@ struct FunctionState {
     body_depth: usize,
     /// User functions called so far, in checking order.
     calls: Vec<(FunctionId, Location)>,
+    /// Locals declared with an alignment other than their type's
+    /// (`aligned` attributes, aligned typedefs), for `__alignof__(x)`.
+    aligned_locals: Vec<(LocalId, u64)>,
 }
 
 struct Checker<'a> {
@@ -194,6 +198,9 @@ struct Checker<'a> {
     /// types: kernels call the same few built-ins with the same types over
     /// and over, and a table search per call was a tenth of checking.
     builtin_cache: HashMap<BuiltinCallKey, Rc<builtins::Resolved>, crate::lexer::FxBuildHasher>,
+    /// Program-scope variables declared with an alignment other than
+    /// their type's, for `__alignof__(x)`.
+    aligned_globals: HashMap<hir::GlobalId, u64>,
     /// Enclosing loops, for `continue`.
     loop_depth: u32,
     /// Enclosing loops and switches, for `break`.

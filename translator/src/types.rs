@@ -295,6 +295,9 @@ pub struct Field {
     pub name: Symbol,
     pub ty: Type,
     pub offset: u64,
+    /// Its alignment in the record (`aligned` and `packed` applied), what
+    /// `__alignof__(s.field)` is.
+    pub align: u64,
 }
 
 /// A struct or union type. Each definition or forward declaration of a tag

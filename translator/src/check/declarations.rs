@@ -149,7 +149,11 @@ impl Checker<'_> {
                 (None, ty)
             }
         };
-        if self.type_size(ty).is_none() && !ty.is_error() {
+        // `extern constant struct bar bart;` only names an object that
+        // another unit defines (C99 6.9.2): its type may stay incomplete
+        // here, as long as nothing needs its size or members.
+        let declaration_only = is_extern && init_expr.is_none();
+        if self.type_size(ty).is_none() && !ty.is_error() && !declaration_only {
             self.error(
                 location,
                 format!("variable has incomplete type '{}'", self.display(ty)),
@@ -183,7 +187,63 @@ impl Checker<'_> {
             span: init.declarator.span_or(location),
         };
         let id = self.program.globals.append(global, naga::Span::UNDEFINED);
+        if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement) {
+            self.aligned_globals.insert(id, align);
+        }
         self.declare(name, Symbol::Global(id));
+    }
+
+    /// A variable's alignment when it is not its type's: an aligned
+    /// typedef's (which may lower it), raised by the variable's own
+    /// `aligned` attribute (which only raises, as in GCC).
+    fn declared_alignment(
+        &self,
+        ty: Type,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        placement: &super::attributes::Placement,
+    ) -> Option<u64> {
+        let natural = self.program.types.align(ty)?;
+        let inherited = if declarator.derived.is_empty() {
+            self.typedef_alignment(specs)
+        } else {
+            None
+        };
+        let base = inherited.unwrap_or(natural);
+        let align = placement.aligned.map_or(base, |n| base.max(n));
+        (align != natural).then_some(align)
+    }
+
+    /// `__alignof__` of an expression (a GNU extension, C11's `_Alignof`
+    /// of a type only): a variable's or a member's declared alignment, else
+    /// its type's.
+    pub(super) fn align_of_expr(&mut self, x: &ast::Expr) -> Option<u64> {
+        let v = self.expr(x);
+        match &v.kind {
+            H::Local(id) => {
+                let declared = self.current.as_ref().and_then(|f| {
+                    f.aligned_locals
+                        .iter()
+                        .find(|(l, _)| l == id)
+                        .map(|&(_, a)| a)
+                });
+                if declared.is_some() {
+                    return declared;
+                }
+            }
+            H::Global(id) => {
+                if let Some(&a) = self.aligned_globals.get(id) {
+                    return Some(a);
+                }
+            }
+            H::Member(base, i) => {
+                if let Type::Record(r) = base.ty {
+                    return self.record(r).fields.get(*i).map(|f| f.align);
+                }
+            }
+            _ => {}
+        }
+        self.program.types.align(v.ty)
     }
 
     /// A parameter's type: attributes applied, arrays adjusted to pointers
@@ -337,6 +397,7 @@ impl Checker<'_> {
             is_kernel,
             body_depth: self.scopes.depth() + 1,
             calls: Vec::new(),
+            aligned_locals: Vec::new(),
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
@@ -361,7 +422,13 @@ impl Checker<'_> {
             if is_kernel {
                 kernel_info.args.push(self.kernel_arg(p, ty, ploc));
             }
-            if quals.address_space.is_some() && p.declarator.derived.is_empty() {
+            // A by-value parameter lives in private memory, so `__private`
+            // only says so (clang accepts it); any other space is an error.
+            if quals
+                .address_space
+                .is_some_and(|space| space != AddressSpace::Private)
+                && p.declarator.derived.is_empty()
+            {
                 self.error(ploc, "parameter may not be qualified with an address space");
             }
             let symbol = name.map_or(hir::Symbol::EMPTY, |name| self.symbol(name));
@@ -706,6 +773,12 @@ impl Checker<'_> {
                 span: init.declarator.span_or(location),
             };
             let id = self.add_local(Some(*name), local);
+            if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement)
+            {
+                if let Some(f) = self.current.as_mut() {
+                    f.aligned_locals.push((id, align));
+                }
+            }
             if let Some(v) = value {
                 out.push(self.add_stmt(StmtKind::Init(id, v), stmt.with_caret(location)));
             }

@@ -465,6 +465,14 @@ impl Checker<'_> {
                 let a = self.program.types.align(ty).unwrap_or(1);
                 self.int_const(a, Type::Scalar(self.size_type(false)), span)
             }
+            A::Offsetof(t, steps) => match self.offset_of(t, steps, span.location()) {
+                Some(offset) => self.int_const(offset, Type::Scalar(self.size_type(false)), span),
+                None => Expr::new(H::Int(0), Type::Error, span),
+            },
+            A::AlignofExpr(x) => {
+                let a = self.align_of_expr(x).unwrap_or(1);
+                self.int_const(a, Type::Scalar(self.size_type(false)), span)
+            }
             A::VecStepExpr(x) => {
                 let v = self.expr(x);
                 self.vec_step(v.ty, span)
@@ -1008,15 +1016,20 @@ impl Checker<'_> {
                     Expr::new(H::Int(0), Type::Error, span)
                 }
             },
-            Type::Record(r) => match self
-                .record(r)
-                .fields
-                .iter()
-                .position(|f| &self.program.names[f.name] == name)
-            {
-                Some(i) => {
-                    let ty = self.record(r).fields[i].ty;
-                    Expr::new(H::Member(Box::new(base), i), ty, span)
+            Type::Record(r) => match self.field_path(r, name) {
+                // A member of an anonymous struct or union member is that
+                // member's member: one access per level.
+                Some(path) => {
+                    let mut e = base;
+                    let mut record = r;
+                    for i in path {
+                        let ty = self.record(record).fields[i].ty;
+                        e = Expr::new(H::Member(Box::new(e), i), ty, span);
+                        if let Type::Record(inner) = ty {
+                            record = inner;
+                        }
+                    }
+                    e
                 }
                 None => {
                     self.error(

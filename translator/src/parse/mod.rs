@@ -183,6 +183,10 @@ pub(crate) struct Parser {
     /// A `;` that was missing after a struct body and has been reported:
     /// the next `;` the parser looks for is taken as found.
     assumed_semicolon: bool,
+    /// Where the last abstract declarator parsed would have had its name:
+    /// the place of clang's "expected identifier or '('" where a name is
+    /// required.
+    missing_name_at: Location,
 }
 
 /// The error has been reported; the caller recovers.
@@ -224,6 +228,7 @@ impl Parser {
             depth: 0,
             halted_at: None,
             assumed_semicolon: false,
+            missing_name_at: Location::new(FileId(0), 0),
         }
     }
 

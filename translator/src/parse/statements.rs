@@ -197,7 +197,7 @@ impl Parser {
                 declarators: Vec::new(),
             });
         }
-        let first = self.declarator()?;
+        let first = self.named_declarator()?;
         self.rest_of_declaration(specs, first)
     }
 

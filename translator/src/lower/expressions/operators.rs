@@ -29,6 +29,12 @@ pub(in crate::lower) fn extract_narrow(
         (1u32 << (scalar.size() * 8)) - 1,
     )));
     let value = fb.binary(naga::BinaryOperator::And, shifted, mask);
+    if scalar == Scalar::Bool {
+        // A `bool` in memory is a byte that holds 0 or 1 (the host's
+        // layout); any set bit reads as true.
+        let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+        return fb.binary(naga::BinaryOperator::NotEqual, value, zero);
+    }
     if scalar == Scalar::Half {
         return fp16::bits_to_half(fb, value);
     }

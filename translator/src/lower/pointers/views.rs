@@ -15,7 +15,7 @@ use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::function::FnBuilder;
 use crate::lower::pointers::{Choice, NarrowElement, PointerValue, Root, Target};
-use crate::types::{Scalar, Type};
+use crate::types::Type;
 use naga::{Handle, Span};
 
 /// A storage variable of a buffer argument, seen as `pointee`.
@@ -28,7 +28,7 @@ pub(super) struct BufferView {
 
 impl ModuleBuilder<'_> {
     /// A storage variable at `binding` whose elements are `pointee`: the
-    /// word view (`u32`) for `char`/`short` values and vectors, the type
+    /// word view (`u32`) for `char`/`short`/`bool` values and vectors, the type
     /// itself otherwise. `first` is the binding's first view (`None`: this
     /// is it).
     pub(in crate::lower) fn buffer_view(
@@ -46,7 +46,7 @@ impl ModuleBuilder<'_> {
             Type::Vector(scalar, width) => Some(NarrowElement { scalar, width }),
             _ => None,
         }
-        .filter(|e| e.scalar.size() < 4 && e.scalar != Scalar::Bool);
+        .filter(|e| e.scalar.size() < 4);
         let image = self.is_image(pointee);
         let stride = match narrow {
             Some(_) => 4,
