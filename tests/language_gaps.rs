@@ -341,7 +341,8 @@ CONSTANT short g_plain = 2;
     X(offsetof(Tagged, f)) X(offsetof(Tagged, hi)) X(offsetof(Tagged, after)) \
     X(offsetof(Aligned, s)) X(offsetof(Packed, i)) X(offsetof(cfloat_t, imag)) \
     X(offsetof(cfloat_t, y)) X(sizeof(Tagged)) X(sizeof(Outer)) X(sizeof(cfloat_t)) \
-    X(sizeof(offset_sized))
+    X(sizeof(offset_sized)) X((size_t)&(((Outer *)0)->in[1].d[2])) \
+    X((int)&((Tagged *)0)->hi) X((unsigned long)&(*(Outer *)0).named.s[2])
 
 #define LOCALS \
     int x __attribute__((aligned(16))); aint16 y; Aligned s; Packed p; \

@@ -438,6 +438,17 @@ impl Checker<'_> {
             }
             A::Cast(t, x) => {
                 let to = self.type_name(t);
+                if to.is_integer() {
+                    if let A::Unary(ast::UnaryOp::AddressOf, place) = &x.kind {
+                        if let Some((ty, offset)) = self.null_based_place(place) {
+                            return if ty.is_error() {
+                                Expr::new(H::Int(0), Type::Error, span)
+                            } else {
+                                self.int_const(offset, to, span)
+                            };
+                        }
+                    }
+                }
                 let v = self.rvalue(x);
                 self.cast(v, to, span)
             }

@@ -275,6 +275,78 @@ impl Checker<'_> {
         Some(offset)
     }
 
+    /// C's own `offsetof`, `&((T *)0)->member.path[i]`: the type and byte
+    /// offset of the designated object, for an lvalue built from a null
+    /// pointer constant cast to a pointer. `None` when `e` does not have
+    /// that shape; nothing is reported then, and the expression is checked
+    /// as written. A shape that matches but names no member is an error
+    /// here.
+    pub(super) fn null_based_place(&mut self, e: &ast::Expr) -> Option<(Type, u64)> {
+        use ast::ExprKind as A;
+        crate::stack::guard(|| match &e.kind {
+            A::Unary(ast::UnaryOp::Deref, p) => self.null_pointer_cast(p),
+            A::Member {
+                base,
+                name,
+                name_location,
+                arrow,
+            } => {
+                let (ty, offset) = if *arrow {
+                    self.null_pointer_cast(base)?
+                } else {
+                    self.null_based_place(base)?
+                };
+                let Type::Record(r) = ty else {
+                    return None;
+                };
+                let spelling = self.spelling(*name);
+                let Some(path) = self.field_path(r, &spelling) else {
+                    let shown = self.display(ty);
+                    self.error(
+                        *name_location,
+                        format!("no member named '{spelling}' in '{shown}'"),
+                    );
+                    return Some((Type::Error, 0));
+                };
+                let (mut ty, mut offset, mut record) = (ty, offset, r);
+                for i in path {
+                    let field = &self.record(record).fields[i];
+                    offset += field.offset;
+                    ty = field.ty;
+                    if let Type::Record(inner) = ty {
+                        record = inner;
+                    }
+                }
+                Some((ty, offset))
+            }
+            A::Index(operands) => {
+                let (base, index) = &**operands;
+                let (Type::Array(elem, _), offset) = self.null_based_place(base)? else {
+                    return None;
+                };
+                let i = self.const_int(index)?;
+                let elem = self.program.types[elem];
+                let size = i128::from(self.type_size(elem)?);
+                let offset = u64::try_from(i128::from(offset) + i * size).ok()?;
+                Some((elem, offset))
+            }
+            _ => None,
+        })
+    }
+
+    /// `(T *)0`: the pointee type `T`, at offset 0.
+    fn null_pointer_cast(&mut self, e: &ast::Expr) -> Option<(Type, u64)> {
+        let ast::ExprKind::Cast(t, zero) = &e.kind else {
+            return None;
+        };
+        if !matches!(zero.kind, ast::ExprKind::IntLiteral(_)) || self.const_int(zero)? != 0 {
+            return None;
+        }
+        let ty = self.type_name(t);
+        let pointee = self.program.types.pointee(ty)?;
+        Some((pointee.ty, 0))
+    }
+
     /// The field indices that lead from record `r` to its member `name`:
     /// one for a member of its own, more for a member of an anonymous
     /// struct or union member (C11 6.7.2.1p13), searched in order.

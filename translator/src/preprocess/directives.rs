@@ -319,7 +319,9 @@ impl Preprocessor<'_> {
             if matches!(old.kind, MacroKind::Builtin(_)) {
                 self.diags
                     .warning(name.location, "redefining builtin macro");
-            } else if !old.same_definition(&m) {
+            } else if !old.same_definition(&m)
+                && !super::prelude::HEADER_MACROS.contains(&self.text(&name).as_ref())
+            {
                 let old_at = old.location;
                 let text = self.text(&name);
                 self.diags

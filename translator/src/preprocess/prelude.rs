@@ -68,6 +68,12 @@ const HALF_CONSTANTS: &[(&str, &str)] = &[
     ("M_SQRT1_2_H", "0.707106781186547524400844362105h"),
 ];
 
+/// Predefined macros that C has in a header rather than built in: kernels
+/// written for compilers without them define their own, which replaces
+/// ours without the "macro redefined" warning (that `-Werror` would make
+/// fatal), as it would have with the header left out.
+pub(super) const HEADER_MACROS: &[&str] = &["offsetof"];
+
 /// `#define` lines for the predefined macros, run as a `<built-in>` file.
 /// The constants OpenCL C defines as macros (6.15.2.3 math constants, and
 /// the `<limits.h>`/`<float.h>` values of 6.1.1), spelled so that each has
@@ -79,7 +85,8 @@ const LANGUAGE_CONSTANTS: &[(&str, &str)] = &[
     // expands to the integer constant 0", as C99's <stdbool.h> spells them.
     ("true", "1"),
     ("false", "0"),
-    // clang's <stddef.h> macro, which OpenCL C kernels use as in C.
+    // clang's <stddef.h> macro, which OpenCL C kernels use as in C (see
+    // HEADER_MACROS).
     ("offsetof(type, member)", "__builtin_offsetof(type, member)"),
     ("CHAR_BIT", "8"),
     ("SCHAR_MAX", "127"),
