@@ -320,7 +320,7 @@ impl Preprocessor<'_> {
                 self.diags
                     .warning(name.location, "redefining builtin macro");
             } else if !old.same_definition(&m)
-                && !super::prelude::HEADER_MACROS.contains(&self.text(&name).as_ref())
+                && !super::prelude::HEADER_MACROS.contains(&self.text(&name))
             {
                 let old_at = old.location;
                 let text = self.text(&name);
