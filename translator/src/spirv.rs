@@ -71,8 +71,9 @@ fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
 }
 
 const DECORATION_NO_CONTRACTION: u32 = 42;
-/// OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod.
-const FLOAT_ARITHMETIC: [u32; 7] = [127, 129, 131, 133, 136, 140, 141];
+/// OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod and
+/// OpVectorTimesScalar (naga's vector-by-scalar multiply).
+const FLOAT_ARITHMETIC: [u32; 8] = [127, 129, 131, 133, 136, 140, 141, 142];
 
 /// Adds `OpDecorate %r NoContraction` to every float arithmetic result.
 /// Without it a driver may treat the arithmetic as inexact: Mesa's NIR
