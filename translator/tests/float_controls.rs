@@ -138,3 +138,136 @@ fn mad_enable_allows_contraction_whatever_the_pragma() {
         assert_eq!(fmas(&program, "off"), 2, "{options}");
     }
 }
+
+const CAPABILITY_DENORM_PRESERVE: u32 = 4464;
+const CAPABILITY_DENORM_FLUSH_TO_ZERO: u32 = 4465;
+const OP_CAPABILITY: u32 = 17;
+const MODE_DENORM_PRESERVE: u32 = 4459;
+const MODE_DENORM_FLUSH_TO_ZERO: u32 = 4460;
+
+/// The denormal execution modes a kernel declares, as (mode, width), each
+/// with its capability declared.
+fn denormal_modes(caps: &DeviceCaps, options: &str) -> Vec<(DenormMode, u32)> {
+    let program = build(
+        "kernel void k(global float *f, global double *d) { f[0] *= f[1]; d[0] *= d[1]; }",
+        options,
+        caps,
+    );
+    let words = spirv(&program, "k");
+    let code = instructions(&words);
+    let capabilities: Vec<u32> = code
+        .iter()
+        .filter(|i| i[0] & 0xffff == OP_CAPABILITY)
+        .map(|i| i[1])
+        .collect();
+    let mut modes = Vec::new();
+    for i in &code {
+        if i[0] & 0xffff != OP_EXECUTION_MODE {
+            continue;
+        }
+        let (mode, capability) = match i[2] {
+            MODE_DENORM_PRESERVE => (DenormMode::Preserve, CAPABILITY_DENORM_PRESERVE),
+            MODE_DENORM_FLUSH_TO_ZERO => (DenormMode::FlushToZero, CAPABILITY_DENORM_FLUSH_TO_ZERO),
+            _ => continue,
+        };
+        assert!(
+            capabilities.contains(&capability),
+            "{mode:?} without its capability"
+        );
+        modes.push((mode, i[3]));
+    }
+    modes.sort_by_key(|m| m.1);
+    modes
+}
+
+fn with(denormals: Denormals) -> DeviceCaps {
+    DeviceCaps {
+        denormals,
+        ..DeviceCaps::full()
+    }
+}
+
+use translator::{DenormMode, Denormals, Independence};
+use DenormMode::{FlushToZero, Preserve};
+
+#[test]
+fn denormals_are_kept_where_the_device_can_keep_them() {
+    // What NVIDIA's driver reports: every width may be kept, only floats
+    // flushed.
+    let nvidia = Denormals {
+        preserve: [true; 3],
+        flush: [true, false, false],
+        independence: Independence::All,
+        kept_unasked: false,
+    };
+    assert!(nvidia.float_exact() && nvidia.double_exact());
+    assert_eq!(
+        denormal_modes(&with(nvidia), ""),
+        [(Preserve, 32), (Preserve, 64)]
+    );
+    assert_eq!(
+        denormal_modes(&with(nvidia), "-cl-denorms-are-zero"),
+        [(FlushToZero, 32), (Preserve, 64)]
+    );
+    // Halves share the doubles' mode when only floats are independent.
+    let only32 = Denormals {
+        independence: Independence::Only32,
+        ..nvidia
+    };
+    assert_eq!(
+        denormal_modes(&with(only32), "-cl-fast-relaxed-math -cl-denorms-are-zero"),
+        [(Preserve, 16), (FlushToZero, 32), (Preserve, 64)]
+    );
+    // One mode for all: the hint to flush floats cannot be followed.
+    let none = Denormals {
+        independence: Independence::None,
+        ..nvidia
+    };
+    assert_eq!(
+        denormal_modes(&with(none), "-cl-denorms-are-zero"),
+        [(Preserve, 16), (Preserve, 32), (Preserve, 64)]
+    );
+}
+
+#[test]
+fn floats_are_flushed_where_they_cannot_be_kept() {
+    let flushing = Denormals {
+        preserve: [false, true, false],
+        flush: [true, false, false],
+        independence: Independence::All,
+        kept_unasked: false,
+    };
+    assert!(!flushing.float_exact() && flushing.double_exact());
+    for options in ["", "-cl-denorms-are-zero"] {
+        assert_eq!(
+            denormal_modes(&with(flushing), options),
+            [(FlushToZero, 32), (Preserve, 64)]
+        );
+    }
+    // Doubles cannot be kept when halves must share their mode and
+    // cannot: no double support then (the runtime asks `double_exact`).
+    let tied = Denormals {
+        independence: Independence::Only32,
+        ..flushing
+    };
+    assert!(!tied.double_exact());
+    assert_eq!(denormal_modes(&with(tied), ""), [(FlushToZero, 32)]);
+    let mixed = Denormals {
+        independence: Independence::None,
+        ..flushing
+    };
+    assert!(!mixed.double_exact() && !mixed.float_exact());
+    assert_eq!(denormal_modes(&with(mixed), ""), []);
+}
+
+#[test]
+fn devices_without_controls_declare_nothing() {
+    // Lavapipe: no controls, but measured to keep denormals.
+    let lavapipe = Denormals {
+        kept_unasked: true,
+        ..Denormals::UNCONTROLLED
+    };
+    assert!(lavapipe.double_exact() && !lavapipe.float_exact());
+    assert!(!Denormals::UNCONTROLLED.double_exact());
+    assert_eq!(denormal_modes(&with(lavapipe), "-cl-denorms-are-zero"), []);
+}
