@@ -24,6 +24,10 @@ pub struct TranslationUnit {
 pub enum ExternalDecl {
     Function(FunctionDef),
     Declaration(Declaration),
+    /// A `#pragma` at file scope, in order among the declarations: what it
+    /// sets (`OPENCL FP_CONTRACT`) holds until the next one or the end of
+    /// the translation unit (C99 6.10.6, 7.12.2).
+    Pragma(Name),
 }
 
 #[derive(Debug)]

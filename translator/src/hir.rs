@@ -271,6 +271,11 @@ pub struct Expr {
     /// makes them pointers).
     pub ty: Type,
     pub span: Span,
+    /// Whether a floating-point `+`/`-` (or `+=`/`-=`) here may be fused
+    /// with a product operand into one multiply-add: false where
+    /// `#pragma OPENCL FP_CONTRACT OFF` covers the expression and neither
+    /// `-cl-mad-enable` nor `-cl-fast-relaxed-math` allows it anyway.
+    pub contract: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -42,7 +42,7 @@ pub mod token;
 pub mod types;
 pub mod unit;
 
-pub use caps::DeviceCaps;
+pub use caps::{DenormMode, Denormals, DeviceCaps, Independence};
 use front::FrontEnd;
 pub use options::{BuildOptions, OptionError};
 pub use reflect::{ArgKind, KernelArg, KernelReflection, ProgramGlobals, PushConstantHeader};

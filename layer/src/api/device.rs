@@ -87,7 +87,8 @@ pub(crate) unsafe extern "C" fn get_device_ids(
 
 /// The single-precision capabilities OpenCL requires of every full-profile
 /// device; Vulkan guarantees no more (no correctly rounded divide/sqrt,
-/// denormals optional).
+/// denormals optional: `CL_FP_DENORM` is added where kernels declare
+/// `DenormPreserve` for floats, `Denormals::float_exact`).
 const SINGLE_FP_CONFIG: cl_device_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN;
 /// What OpenCL requires of a device reporting double support.
 const DOUBLE_FP_CONFIG: cl_device_fp_config = CL_FP_FMA
@@ -176,7 +177,11 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => uint(device.mem_base_addr_align_bits()),
         // Deprecated; the largest type, in bytes.
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => uint(128),
-        CL_DEVICE_SINGLE_FP_CONFIG => bitfield(SINGLE_FP_CONFIG),
+        CL_DEVICE_SINGLE_FP_CONFIG => bitfield(if caps.denormals.float_exact() {
+            SINGLE_FP_CONFIG | CL_FP_DENORM
+        } else {
+            SINGLE_FP_CONFIG
+        }),
         CL_DEVICE_DOUBLE_FP_CONFIG => bitfield(if caps.float64 { DOUBLE_FP_CONFIG } else { 0 }),
         CL_DEVICE_HALF_FP_CONFIG => bitfield(if caps.float16 { HALF_FP_CONFIG } else { 0 }),
         CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT => {

@@ -10,9 +10,12 @@ impl Checker<'_> {
     pub(super) fn block_items(&mut self, items: &[ast::Stmt]) -> Block {
         // About one checked statement per statement written.
         let mut out = Vec::with_capacity(items.len());
+        // A pragma inside the block holds until the block's end.
+        let fp_contract = self.fp_contract;
         for s in items {
             self.statement(s, &mut out);
         }
+        self.fp_contract = fp_contract;
         out
     }
 
@@ -40,7 +43,8 @@ impl Checker<'_> {
                     let e = self.commit(e);
                     out.push(self.add_stmt(StmtKind::Expr(e), at));
                 }
-                S::Expr(None) | S::Pragma(_) => {}
+                S::Expr(None) => {}
+                S::Pragma(p) => self.pragma(*p),
                 // Loop hints change nothing the checker looks at.
                 S::Attributed(_, inner) => self.statement(inner, out),
                 S::If(c, then, otherwise) => {

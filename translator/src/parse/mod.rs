@@ -478,8 +478,8 @@ impl Parser {
         }
     }
 
-    /// Parses the next external declaration, skipping empty ones, stray
-    /// `}` and pragmas at file scope.
+    /// Parses the next external declaration or file-scope pragma, skipping
+    /// empty declarations and stray `}`.
     pub(crate) fn next_item(&mut self) -> Option<ExternalDecl> {
         loop {
             if let Some(mark) = self.halted_at {
@@ -489,8 +489,9 @@ impl Parser {
             match self.peek().kind {
                 TokenKind::Eof => return None,
                 TokenKind::Pragma => {
+                    let pragma = self.peek().sym;
                     self.pos += 1;
-                    continue;
+                    return Some(ExternalDecl::Pragma(crate::ast::Name(pragma)));
                 }
                 _ => {}
             }

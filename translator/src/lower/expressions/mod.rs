@@ -231,7 +231,12 @@ impl ModuleBuilder<'_> {
                     if op.is_comparison() {
                         let c = self.comparison(fb, op, a, b)?;
                         self.bool_to_int(fb, c, &e.ty, location)?
-                    } else if let Some(fused) = self.contracted(fb, op, a, b, &e.ty, location)? {
+                    } else if let Some(fused) = e
+                        .contract
+                        .then(|| self.contracted(fb, op, a, b, &e.ty, location))
+                        .transpose()?
+                        .flatten()
+                    {
                         fused
                     } else {
                         let left = self.plain(fb, a)?;
@@ -284,14 +289,18 @@ impl ModuleBuilder<'_> {
                     let target_ty = ty(target);
                     let current = self.plain(fb, target)?;
                     let current = self.convert(fb, current, &target_ty, &op_ty, location)?;
-                    let combined =
-                        match self.contracted_update(fb, op, current, value, &op_ty, location)? {
-                            Some(fused) => fused,
-                            None => {
-                                let v = self.plain(fb, value)?;
-                                self.arithmetic(fb, op, current, v, &op_ty, location)?
-                            }
-                        };
+                    let fused = e
+                        .contract
+                        .then(|| self.contracted_update(fb, op, current, value, &op_ty, location))
+                        .transpose()?
+                        .flatten();
+                    let combined = match fused {
+                        Some(fused) => fused,
+                        None => {
+                            let v = self.plain(fb, value)?;
+                            self.arithmetic(fb, op, current, v, &op_ty, location)?
+                        }
+                    };
                     let result = self.convert(fb, combined, &op_ty, &target_ty, location)?;
                     let place = self.place(fb, target)?;
                     self.store(fb, place, Value::Plain(result), location, None)?;

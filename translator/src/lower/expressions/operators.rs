@@ -190,7 +190,11 @@ impl ModuleBuilder<'_> {
     /// point as one fused multiply-add: OpenCL C contracts within an
     /// expression by default (`FP_CONTRACT ON`, as clang does), and doing it
     /// here makes it the same on every driver rather than the driver's
-    /// choice. `None` for any other expression.
+    /// choice. `None` for any other expression. The caller asks only where
+    /// contraction is allowed (`hir::Expr::contract`); elsewhere the
+    /// product and the sum stay two operations, which every driver keeps
+    /// apart since all float arithmetic is `NoContraction`
+    /// (`spirv::decorate_no_contraction`).
     pub(in crate::lower) fn contracted(
         &mut self,
         fb: &mut FnBuilder,

@@ -50,6 +50,7 @@ impl ModuleBuilder<'_> {
                 ieee && caps.preserve_inf_nan[2] && caps.float16,
             ],
             half_rounds_to_nearest: caps.float16 && caps.half_rte,
+            denormals: caps.denormals.modes(options.denorms_are_zero),
         })
     }
 
