@@ -166,6 +166,20 @@ struct FunctionState {
     body_depth: usize,
     /// User functions called so far, in checking order.
     calls: Vec<(FunctionId, Location)>,
+    /// The function's labels by `hir::Label` number (labels have function
+    /// scope, so a `goto` may name one defined further down).
+    labels: Vec<LabelState>,
+    /// Whether a `goto` was checked: the body is then restructured.
+    has_goto: bool,
+}
+
+/// What the checker knows of one label of the function being checked.
+struct LabelState {
+    name: Name,
+    /// Where `name:` is written, once it is.
+    defined: Option<Location>,
+    /// The first `goto name`, for "use of undeclared label".
+    first_goto: Option<Location>,
 }
 
 struct Checker<'a> {

@@ -337,6 +337,8 @@ impl Checker<'_> {
             is_kernel,
             body_depth: self.scopes.depth() + 1,
             calls: Vec::new(),
+            labels: Vec::new(),
+            has_goto: false,
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
@@ -383,7 +385,9 @@ impl Checker<'_> {
         }
         let body = self.block_items(&f.body.items);
         self.scopes.pop();
+        self.report_undeclared_labels();
         let state = self.current.take().expect("function state");
+        let restructure = state.has_goto;
         if self.calls.len() <= id.index() {
             self.calls.resize_with(id.index() + 1, Vec::new);
         }
@@ -398,6 +402,9 @@ impl Checker<'_> {
         func.span = f.declarator.span_or(location);
         if is_kernel {
             func.kernel = Some(kernel_info);
+        }
+        if restructure {
+            crate::gotos::eliminate(func);
         }
     }
 
