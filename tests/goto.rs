@@ -62,3 +62,52 @@ fn goto_kernels_match_the_host() {
         }
     }
 }
+
+/// What `tests/kernels/goto_barrier.cl` computes for a group of `n`
+/// work-items starting at global id `base`.
+fn ring_expected(base: usize, n: usize) -> Vec<i32> {
+    let mut v: Vec<i32> = (0..n).map(|l| (base + l) as i32 * 3).collect();
+    for round in 0..5 {
+        for (lid, value) in v.iter_mut().enumerate() {
+            *value += (lid & 3) as i32;
+        }
+        let ring = v.clone();
+        for (lid, value) in v.iter_mut().enumerate() {
+            *value = ring[(lid + 1) % n].wrapping_mul(2).wrapping_add(round);
+        }
+    }
+    for (lid, value) in v.iter_mut().enumerate() {
+        if lid & 1 == 0 {
+            *value = value.wrapping_neg();
+        }
+    }
+    v
+}
+
+#[test]
+fn barriers_in_a_uniform_goto_loop() {
+    let (context, queue) = common::context_and_queue();
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/goto_barrier.cl"))
+        .expect("kernel source");
+    let program = Program::create_and_build_from_source(&context, &source, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let kernel = Kernel::create(&program, "ring").expect("kernel");
+    let group = 64;
+    let output = common::buffer_with(&context, &queue, &[0i32; ITEMS]);
+    // SAFETY: the arguments match the kernel's parameters; the `__local`
+    // one is given its size only.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&output)
+            .set_arg_local_buffer(group * std::mem::size_of::<i32>())
+            .set_global_work_size(ITEMS)
+            .set_local_work_size(group)
+            .enqueue_nd_range(&queue)
+            .expect("launch");
+    }
+    let got = common::read_buffer(&queue, &output, ITEMS);
+    for base in (0..ITEMS).step_by(group) {
+        let expected = ring_expected(base, group);
+        assert_eq!(&got[base..base + group], &expected[..], "group at {base}");
+    }
+}

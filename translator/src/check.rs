@@ -167,10 +167,9 @@ struct FunctionState {
     /// User functions called so far, in checking order.
     calls: Vec<(FunctionId, Location)>,
     /// The function's labels by `hir::Label` number (labels have function
-    /// scope, so a `goto` may name one defined further down).
+    /// scope, so a `goto` may name one defined further down). A body with
+    /// any is restructured (`gotos`).
     labels: Vec<LabelState>,
-    /// Whether a `goto` was checked: the body is then restructured.
-    has_goto: bool,
 }
 
 /// What the checker knows of one label of the function being checked.

@@ -71,9 +71,10 @@ use std::collections::BTreeSet;
 /// Labels (by number) that `target` may hold.
 type Targets = BTreeSet<u32>;
 
-/// Rewrites `f`'s body, whose statements include `Goto` and `Label`, into
+/// Rewrites `f`'s body, whose statements include `Goto` or `Label`, into
 /// structured control flow. A goto to a label the function does not define
-/// (an error the checker reported) is dropped.
+/// (an error the checker reported) is dropped, and so are labels no goto
+/// names.
 pub fn eliminate(f: &mut Function) {
     let body = std::mem::take(&mut f.body);
     let defined: BTreeSet<u32> = f
@@ -109,19 +110,25 @@ pub fn eliminate(f: &mut Function) {
     tree.escapes_seq(&mut items, &mut frames, 0);
     renumber(&mut items);
 
-    let target = tree.f.locals.append(
-        Local {
-            name: Symbol::EMPTY,
-            ty: Type::UINT,
-            space: crate::ast::AddressSpace::Private,
-            is_const: false,
-            span,
-        },
-        naga::Span::UNDEFINED,
-    );
+    // The flag, for a function whose gotos have labels.
+    let target = (!tree.targeted.is_empty()).then(|| {
+        tree.f.locals.append(
+            Local {
+                name: Symbol::EMPTY,
+                ty: Type::UINT,
+                space: crate::ast::AddressSpace::Private,
+                is_const: false,
+                span,
+            },
+            naga::Span::UNDEFINED,
+        )
+    });
     let mut emit = Emit { f: tree.f, target };
-    let zero = emit.uint(0, span);
-    let mut out = vec![emit.stmt(StmtKind::Init(target, zero), span)];
+    let mut out = Block::new();
+    if let Some(target) = target {
+        let zero = emit.uint(0, span);
+        out.push(emit.stmt(StmtKind::Init(target, zero), span));
+    }
     let (stmts, pending) = emit.seq(&items, Targets::new());
     debug_assert!(pending.is_empty(), "every goto reaches its label");
     out.extend(stmts);
@@ -256,7 +263,9 @@ impl Tree<'_> {
                 ),
                 &StmtKind::Goto(Label(l)) if self.targeted.contains(&l) => (Kind::Goto(l), jump),
                 &StmtKind::Label(Label(l)) if self.targeted.contains(&l) => (Kind::Label(l), jump),
-                StmtKind::Goto(_) | StmtKind::Label(_) => return (None, Leaves::default()),
+                // A label no goto names goes, and with it the statements
+                // around it that held it.
+                StmtKind::Goto(_) | StmtKind::Label(_) => return (None, jump),
                 StmtKind::If(c, then, otherwise) => {
                     let (c, then, otherwise) = (*c, then.clone(), otherwise.clone());
                     let (then, a) = self.build_block(&then);
@@ -491,26 +500,65 @@ fn wrap_seq(items: &mut Vec<Node>) -> Targets {
             }
         }
     }
-    runs.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (a, b) in runs {
-        match merged.last_mut() {
-            Some(last) if a <= last.1 => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
-        }
-    }
+    let runs = nested_runs(runs);
     let range = items.iter().fold(None, |r, n| union(r, n.labels));
     let held = |l: &u32| range.is_some_and(|(lo, hi)| (lo..=hi).contains(l));
     let out = exits.into_iter().flatten().filter(|l| !held(l)).collect();
-    for &(a, b) in merged.iter().rev() {
+    // Innermost first; each wrap makes its run one node.
+    let mut runs = runs;
+    for k in 0..runs.len() {
+        let (a, b) = runs[k];
         let run: Vec<Node> = items.drain(a..=b).collect();
         let at = run[0].at;
         let labels = run.iter().fold(None, |r, n| union(r, n.labels));
         let mut node = Node::new(Kind::Repeat(run), at);
         node.labels = labels;
         items.insert(a, node);
+        for later in &mut runs[k + 1..] {
+            if later.0 > b {
+                later.0 -= b - a;
+            }
+            if later.1 >= b {
+                later.1 -= b - a;
+            }
+        }
     }
     out
+}
+
+/// The runs (first and last index) to wrap, innermost first, from the
+/// runs of each backward goto: one per label, to the last goto back to
+/// it; runs that cross (each holds the other's start or end only) are
+/// one, as their loops cannot nest; runs that nest stay nested loops.
+fn nested_runs(mut runs: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    runs.sort_unstable();
+    runs.dedup_by(|later, first| {
+        // Same label: the longer run.
+        let same = later.0 == first.0;
+        if same {
+            first.1 = first.1.max(later.1);
+        }
+        same
+    });
+    loop {
+        let crossing = (0..runs.len()).find_map(|i| {
+            (0..runs.len())
+                .find(|&j| {
+                    let ((a, b), (c, d)) = (runs[i], runs[j]);
+                    a < c && c <= b && b < d
+                })
+                .map(|j| (i, j))
+        });
+        let Some((i, j)) = crossing else { break };
+        let merged = (runs[i].0, runs[j].1);
+        runs[i] = merged;
+        runs.remove(j);
+        runs.sort_unstable();
+        runs.dedup();
+    }
+    // A run inside another is shorter.
+    runs.sort_by_key(|&(a, b)| b - a);
+    runs
 }
 
 /// Wraps inside `node` and returns the labels a goto in it leaves it for.
@@ -542,10 +590,17 @@ fn wrap(node: &mut Node) -> Targets {
 /// Writes the rewritten statements into the function's arenas.
 struct Emit<'f> {
     f: &'f mut Function,
-    target: LocalId,
+    /// `target`, made when a goto names a label.
+    target: Option<LocalId>,
 }
 
 impl Emit<'_> {
+    /// An lvalue of `target`, which only code that a goto sets it for uses.
+    fn target(&mut self, span: Span) -> ExprId {
+        let target = self.target.expect("a goto made the target flag");
+        self.expr(ExprKind::Local(target), Type::UINT, span)
+    }
+
     /// `items` entered while `target` is 0 or one of `pending`; returns
     /// the statements and what `target` may hold after them.
     fn seq(&mut self, items: &[Node], mut pending: Targets) -> (Block, Targets) {
@@ -787,7 +842,7 @@ impl Emit<'_> {
 
     /// `target = value;`
     fn set_target(&mut self, value: u32, span: Span) -> StmtId {
-        let place = self.expr(ExprKind::Local(self.target), Type::UINT, span);
+        let place = self.target(span);
         let value = self.uint(value, span);
         let assign = self.expr(ExprKind::Assign(place, value), Type::UINT, span);
         self.stmt(StmtKind::Expr(assign), span)
@@ -795,7 +850,7 @@ impl Emit<'_> {
 
     /// `target != 0`
     fn target_is_set(&mut self, span: Span) -> ExprId {
-        let target = self.expr(ExprKind::Local(self.target), Type::UINT, span);
+        let target = self.target(span);
         let zero = self.uint(0, span);
         self.expr(
             ExprKind::Binary(BinaryOp::Ne, target, zero),
@@ -807,7 +862,7 @@ impl Emit<'_> {
     /// `target == lo` or `target >= lo && target <= hi`.
     fn target_is(&mut self, lo: u32, hi: u32, span: Span) -> ExprId {
         let compare = |this: &mut Self, op, value| {
-            let target = this.expr(ExprKind::Local(this.target), Type::UINT, span);
+            let target = this.target(span);
             let value = this.uint(value, span);
             this.expr(ExprKind::Binary(op, target, value), Type::INT, span)
         };

@@ -187,3 +187,63 @@ fn implicitly_dropped_const_warns_and_builds() {
         program.log
     );
 }
+
+/// `goto` and labels are diagnosed as clang-15 does, at its line and column.
+#[test]
+fn goto_and_label_errors_are_clangs() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "kernel void k(global int *p) { goto missing; }",
+            &["1:37: error: use of undeclared label 'missing'"],
+        ),
+        (
+            "kernel void k(global int *p) {\nagain: p[0] = 1;\nagain: p[1] = 2;\n    goto again;\n}",
+            &[
+                "3:1: error: redefinition of label 'again'",
+                "2:1: note: previous definition is here",
+            ],
+        ),
+        // Labels belong to one function.
+        (
+            "void f(void) { a: ; } kernel void k(global int *p) { goto a; }",
+            &["1:59: error: use of undeclared label 'a'"],
+        ),
+        // Before C23 a label names a statement.
+        (
+            "kernel void k(global int *p) { { p[1] = 2; end: } }",
+            &["1:49: error: expected statement"],
+        ),
+        (
+            "kernel void k(global int *p) { lab: int x = 4; p[0] = x; goto lab; }",
+            &["1:37: error: expected expression"],
+        ),
+        (
+            "kernel void k(global int *p) { goto 5; }",
+            &["1:37: error: expected identifier"],
+        ),
+    ];
+    for (source, expected) in cases {
+        let log = log_of(source);
+        for expected in *expected {
+            assert!(
+                log.contains(expected),
+                "for {source}\nexpected {expected}\ngot:\n{log}"
+            );
+        }
+    }
+}
+
+/// A label no goto names, a label before a case label, and gotos in
+/// several functions build.
+#[test]
+fn labels_and_gotos_that_clang_accepts_build() {
+    let source = "void f(global int *p) { p[0] = 1; unused: p[1] = 2; }\n\
+                  int g(int x) { if (x) goto out; x = 3; out: return x; }\n\
+                  kernel void k(global int *p) {\n\
+                  \x20   switch (p[0]) { L: case 1: p[1] = 0; break; case 2: goto L; }\n\
+                  \x20   f(p); p[2] = g(p[3]);\n\
+                  }\n";
+    if let Err(e) = translator::build(source, "", &DeviceCaps::full()) {
+        panic!("{e}");
+    }
+}

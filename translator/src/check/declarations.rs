@@ -338,7 +338,6 @@ impl Checker<'_> {
             body_depth: self.scopes.depth() + 1,
             calls: Vec::new(),
             labels: Vec::new(),
-            has_goto: false,
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
@@ -387,7 +386,7 @@ impl Checker<'_> {
         self.scopes.pop();
         self.report_undeclared_labels();
         let state = self.current.take().expect("function state");
-        let restructure = state.has_goto;
+        let restructure = !state.labels.is_empty();
         if self.calls.len() <= id.index() {
             self.calls.resize_with(id.index() + 1, Vec::new);
         }

@@ -154,7 +154,6 @@ impl Checker<'_> {
                 &S::Goto(name, name_at) => {
                     let label = self.label(name);
                     let state = self.current.as_mut().expect("inside a function");
-                    state.has_goto = true;
                     state.labels[label.0 as usize]
                         .first_goto
                         .get_or_insert(name_at);

@@ -165,7 +165,7 @@ impl Parser {
                     let label = self.bump();
                     if label.kind != TokenKind::Identifier {
                         self.pos -= 1;
-                        return Err(self.error_here("a label"));
+                        return Err(self.error_here("identifier"));
                     }
                     self.expect_semicolon("after goto statement")?;
                     StmtKind::Goto(Name(label.sym), label.location)
