@@ -29,7 +29,9 @@
 //!   same statement) is found at the end of the smallest run of statements
 //!   of that block holding both: the run is wrapped in
 //!   `do { ... } while (target is a label of the run)`, which starts it
-//!   again on the way to the label. Runs that overlap are one loop.
+//!   again on the way to the label. A run goes from a label to the last
+//!   goto back to it; runs that nest are nested loops, runs that cross
+//!   (irreducible flow) are one.
 //! - That new loop would catch a `break` or `continue` inside it meant for
 //!   an enclosing loop or `switch`. Each such one becomes a goto to a new
 //!   label: after that loop or `switch` for `break`, at the end of the
@@ -49,15 +51,16 @@
 //! that is, where the original program reached it. If the original reaches
 //! a barrier in uniform control flow, every work-item arrives there with
 //! `target == 0`, so the guards around it are uniform at run time, although
-//! a compiler cannot prove it. A loop added for backward gotos repeats only
-//! the statements between a label and the gotos back to it, which form the
-//! loop the gotos wrote: a barrier inside it is in that loop in the source
-//! too, and OpenCL requires every work-item to take each of its iterations
-//! together (OpenCL C 6.15.8), so the added loop's iterations stay uniform.
-//! Only runs that overlap, merged into one loop, can hold a barrier that
-//! none of the merged goto loops in the source would repeat; a kernel
-//! whose work-items take such gotos divergently around a barrier relies on
-//! more than OpenCL promises.
+//! a compiler cannot prove it. A loop added for backward gotos repeats the
+//! statements from a label to the last goto back to it, the loop the gotos
+//! wrote: a barrier inside it is in that loop in the source too, and OpenCL
+//! requires every work-item to take each iteration of a loop around a
+//! barrier together (OpenCL C 6.15.8), so the added loop's iterations stay
+//! uniform; a divergent goto loop nested in it or beside it stays a loop
+//! of its own. Only crossing runs, merged into one loop, can hold a barrier
+//! that none of the goto loops in the source repeats; a kernel whose
+//! work-items take such gotos divergently around a barrier relies on more
+//! than OpenCL promises.
 
 use crate::ast::BinaryOp;
 use crate::diagnostic::Span;
