@@ -296,9 +296,10 @@ impl Checker<'_> {
                 }
             }
             if !labels.is_empty() || is_default || cases.is_empty() {
-                if cases.is_empty() && labels.is_empty() && !is_default {
-                    // Statements before the first label never run, but
-                    // their declarations are in scope (C99 6.8.4.2).
+                if cases.is_empty() && labels.is_empty() && !is_default && labels_here.is_empty() {
+                    // Statements before the first label never run (unless
+                    // a goto label marks them), but their declarations are
+                    // in scope (C99 6.8.4.2).
                     self.diags
                         .warning(stmt.location, "statement will never be executed");
                 }
