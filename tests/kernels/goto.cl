@@ -147,9 +147,46 @@ static int before_first_case(int x) {
     return r;
 }
 
+// Back into a switch on a 64-bit value whose first case is negative, into
+// a branch that never runs otherwise, and a loop in a case.
+static int negative_first_case(int x) {
+    int r = 0, rounds = 0;
+    switch ((long)(x % 3) - 1) {
+    case -1:
+        r += 1;
+    in_first:
+        r += 2;
+        break;
+    case 0:
+        r += 10;
+        break;
+    default:
+        r += 100;
+        goto back;
+    }
+    if (rounds++ < 1 && (x & 4))
+        goto in_first;
+    if (0) {
+    back:
+        r += 1000;
+    }
+    switch (x & 1) {
+    case 1:
+        r += 5;
+        break;
+    case 0:
+        r += 50;
+    again:
+        r += 500;
+        if (r < 5000)
+            goto again;
+    }
+    return r;
+}
+
 kernel void switch_cases(global int *out) {
     int x = (int)get_global_id(0);
-    out[x] = between_cases(x) + before_first_case(x) * 100000;
+    out[x] = between_cases(x) + before_first_case(x) * 100000 + negative_first_case(x) * 7;
 }
 
 // A goto to the loop's continue point; and a backward goto inside a loop

@@ -350,7 +350,8 @@ impl Tree<'_> {
         crate::stack::guard(|| {
             match &mut node.kind {
                 Kind::Break => {
-                    let index = frames.len() - 1;
+                    // The checker allows `break` only in a loop or switch.
+                    let index = frames.len().checked_sub(1)?;
                     if index < wall {
                         let label = self.frame_label(&mut frames[index].break_label);
                         node.kind = Kind::Goto(label);
