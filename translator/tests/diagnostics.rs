@@ -233,8 +233,9 @@ fn goto_and_label_errors_are_clangs() {
     }
 }
 
-/// A label no goto names, a label before a case label, and gotos in
-/// several functions build.
+/// A label no goto names, a label before a case label, gotos in several
+/// functions, and jumps into statements whose conditions are a pointer and
+/// a float build.
 #[test]
 fn labels_and_gotos_that_clang_accepts_build() {
     let source = "void f(global int *p) { p[0] = 1; unused: p[1] = 2; }\n\
@@ -242,6 +243,10 @@ fn labels_and_gotos_that_clang_accepts_build() {
                   kernel void k(global int *p) {\n\
                   \x20   switch (p[0]) { L: case 1: p[1] = 0; break; case 2: goto L; }\n\
                   \x20   f(p); p[2] = g(p[3]);\n\
+                  \x20   global int *q = p[4] ? p : 0; float h = p[5];\n\
+                  \x20   if (p[6]) goto in_if; if (p[7]) goto in_while;\n\
+                  \x20   if (q) { in_if: p[8] = 1; }\n\
+                  \x20   while (h) { h -= 1.0f; in_while: p[9]++; }\n\
                   }\n";
     if let Err(e) = translator::build(source, "", &DeviceCaps::full()) {
         panic!("{e}");
