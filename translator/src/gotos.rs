@@ -1,7 +1,7 @@
 //! Goto elimination: a function with `goto` is rewritten into the
 //! structured control flow that naga (and SPIR-V's structured rules) can
-//! express, before anything after the checker sees it. Functions without a
-//! `goto` never come here and keep their statements as written.
+//! express, before anything after the checker sees it. Functions without
+//! labels never come here and keep their statements as written.
 //!
 //! The rewrite follows the flag-variable scheme of Erosa & Hendren (1994),
 //! with one flag for the whole function: `target`, a `uint` local that is 0
@@ -22,9 +22,10 @@
 //!   evaluating its condition (`(target == 0 && c) || target in then`); a
 //!   `while`/`for` enters its body without its test (`target != 0 || c`),
 //!   and a `for`'s initialisation is skipped like any statement before the
-//!   label; a `switch` is entered at its first case, by a case value no
-//!   label uses (`target != 0 ? fresh : v`), and falls through to the case
-//!   holding the label.
+//!   label; a `switch` is entered at its first case, by that case's value
+//!   (`target != 0 ? first : v`; see `switch_entry` for a first case that
+//!   is `default` or the statements before any case label), and falls
+//!   through the guarded cases to the one holding the label.
 //! - A goto backward (to a label before it in the same block, or in the
 //!   same statement) is found at the end of the smallest run of statements
 //!   of that block holding both: the run is wrapped in
