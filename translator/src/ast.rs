@@ -265,7 +265,8 @@ pub enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
-    Goto(Name),
+    /// `goto label;`, with where the label's name is written.
+    Goto(Name, Location),
     Labeled(Name, Box<Stmt>),
     /// A `#pragma` between statements, e.g. `unroll 4` before a loop.
     Pragma(Name),
@@ -312,7 +313,7 @@ impl Drop for Stmt {
     fn drop(&mut self) {
         if matches!(
             self.kind,
-            StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Pragma(_)
+            StmtKind::Break | StmtKind::Continue | StmtKind::Goto(..) | StmtKind::Pragma(_)
         ) {
             return;
         }

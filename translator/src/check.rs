@@ -173,6 +173,19 @@ struct FunctionState {
     /// Locals declared with an alignment other than their type's
     /// (`aligned` attributes, aligned typedefs), for `__alignof__(x)`.
     aligned_locals: Vec<(LocalId, u64)>,
+    /// The function's labels by `hir::Label` number (labels have function
+    /// scope, so a `goto` may name one defined further down). A body with
+    /// any is restructured (`gotos`).
+    labels: Vec<LabelState>,
+}
+
+/// What the checker knows of one label of the function being checked.
+struct LabelState {
+    name: Name,
+    /// Where `name:` is written, once it is.
+    defined: Option<Location>,
+    /// The first `goto name`, for "use of undeclared label".
+    first_goto: Option<Location>,
 }
 
 struct Checker<'a> {

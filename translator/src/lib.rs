@@ -26,6 +26,7 @@ pub mod check;
 mod cores;
 pub mod diagnostic;
 mod front;
+mod gotos;
 pub mod hir;
 pub mod layout;
 pub mod lexer;

@@ -202,3 +202,68 @@ fn a_kernel_may_define_its_own_offsetof_under_werror() {
     let source = "#define INT_MAX 3\nkernel void k(global int *o) { o[0] = INT_MAX; }\n";
     assert!(translator::build(source, "-Werror", &DeviceCaps::full()).is_err());
 }
+
+/// `goto` and labels are diagnosed as clang-15 does, at its line and column.
+#[test]
+fn goto_and_label_errors_are_clangs() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "kernel void k(global int *p) { goto missing; }",
+            &["1:37: error: use of undeclared label 'missing'"],
+        ),
+        (
+            "kernel void k(global int *p) {\nagain: p[0] = 1;\nagain: p[1] = 2;\n    goto again;\n}",
+            &[
+                "3:1: error: redefinition of label 'again'",
+                "2:1: note: previous definition is here",
+            ],
+        ),
+        // Labels belong to one function.
+        (
+            "void f(void) { a: ; } kernel void k(global int *p) { goto a; }",
+            &["1:59: error: use of undeclared label 'a'"],
+        ),
+        // Before C23 a label names a statement.
+        (
+            "kernel void k(global int *p) { { p[1] = 2; end: } }",
+            &["1:49: error: expected statement"],
+        ),
+        (
+            "kernel void k(global int *p) { lab: int x = 4; p[0] = x; goto lab; }",
+            &["1:37: error: expected expression"],
+        ),
+        (
+            "kernel void k(global int *p) { goto 5; }",
+            &["1:37: error: expected identifier"],
+        ),
+    ];
+    for (source, expected) in cases {
+        let log = log_of(source);
+        for expected in *expected {
+            assert!(
+                log.contains(expected),
+                "for {source}\nexpected {expected}\ngot:\n{log}"
+            );
+        }
+    }
+}
+
+/// A label no goto names, a label before a case label, gotos in several
+/// functions, and jumps into statements whose conditions are a pointer and
+/// a float build.
+#[test]
+fn labels_and_gotos_that_clang_accepts_build() {
+    let source = "void f(global int *p) { p[0] = 1; unused: p[1] = 2; }\n\
+                  int g(int x) { if (x) goto out; x = 3; out: return x; }\n\
+                  kernel void k(global int *p) {\n\
+                  \x20   switch (p[0]) { L: case 1: p[1] = 0; break; case 2: goto L; }\n\
+                  \x20   f(p); p[2] = g(p[3]);\n\
+                  \x20   global int *q = p[4] ? p : 0; float h = p[5];\n\
+                  \x20   if (p[6]) goto in_if; if (p[7]) goto in_while;\n\
+                  \x20   if (q) { in_if: p[8] = 1; }\n\
+                  \x20   while (h) { h -= 1.0f; in_while: p[9]++; }\n\
+                  }\n";
+    if let Err(e) = translator::build(source, "", &DeviceCaps::full()) {
+        panic!("{e}");
+    }
+}

@@ -398,6 +398,7 @@ impl Checker<'_> {
             body_depth: self.scopes.depth() + 1,
             calls: Vec::new(),
             aligned_locals: Vec::new(),
+            labels: Vec::new(),
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
@@ -450,7 +451,9 @@ impl Checker<'_> {
         }
         let body = self.block_items(&f.body.items);
         self.scopes.pop();
+        self.report_undeclared_labels();
         let state = self.current.take().expect("function state");
+        let restructure = !state.labels.is_empty();
         if self.calls.len() <= id.index() {
             self.calls.resize_with(id.index() + 1, Vec::new);
         }
@@ -465,6 +468,9 @@ impl Checker<'_> {
         func.span = f.declarator.span_or(location);
         if is_kernel {
             func.kernel = Some(kernel_info);
+        }
+        if restructure {
+            crate::gotos::eliminate(func);
         }
     }
 
