@@ -13,6 +13,11 @@ impl Checker<'_> {
     /// (compared with zero when lowered).
     pub(super) fn condition(&mut self, e: &ast::Expr, at: Location) -> Expr {
         let e = self.rvalue(e);
+        self.scalar_condition(e, at)
+    }
+
+    /// [`Self::condition`] of a checked value.
+    fn scalar_condition(&mut self, e: Expr, at: Location) -> Expr {
         if !matches!(e.ty, Type::Scalar(_) | Type::Pointer(_)) && !e.ty.is_error() {
             self.error(
                 at,
@@ -174,6 +179,64 @@ impl Checker<'_> {
     /// conversions; a scalar with a vector: widened to it) and returns it.
     /// In place: most operands already have the common type, and then
     /// nothing is moved.
+    /// `c ? a : b` with a vector condition (OpenCL C 6.3.i): `select(b,
+    /// a, c)`, each lane of the result taken from `a` where the most
+    /// significant bit of the condition's lane is set. Both sides are
+    /// evaluated. The operands convert as for a binary operator, a scalar
+    /// result spreads to the condition's width, and the result's lanes
+    /// must match the condition's in number and size (clang's rules).
+    fn vector_conditional(&mut self, c: Expr, mut a: Expr, mut b: Expr, span: Span) -> Expr {
+        let Type::Vector(cs, n) = c.ty else {
+            unreachable!("a vector condition")
+        };
+        let at = span.location();
+        if !cs.is_integer() {
+            self.error(
+                at,
+                format!(
+                    "used type '{}' where floating point type is not allowed",
+                    self.display(c.ty)
+                ),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        if !(a.ty.is_arithmetic() && b.ty.is_arithmetic()) {
+            if !(a.ty.is_error() || b.ty.is_error()) {
+                self.invalid_operands(at, &a.ty, ":", &b.ty);
+            }
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let ty = match self.arithmetic_operands(&mut a, &mut b, at, ":") {
+            Type::Scalar(s) => Type::Vector(s, n),
+            ty => ty,
+        };
+        let Type::Vector(s, m) = ty else {
+            return Expr::new(H::Int(0), Type::Error, span);
+        };
+        let mismatch = if m != n {
+            "the same number of elements"
+        } else if s.size() != cs.size() {
+            "elements of the same size"
+        } else {
+            ""
+        };
+        if !mismatch.is_empty() {
+            self.error(
+                at,
+                format!(
+                    "vector condition type '{}' and result type '{}' do not have {mismatch}",
+                    self.display(c.ty),
+                    self.display(ty)
+                ),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let a = self.widen(a, ty);
+        let b = self.widen(b, ty);
+        let args = vec![Box::new(b), Box::new(a), Box::new(c)];
+        Expr::new(H::Builtin(builtins::Builtin::Select, args), ty, span)
+    }
+
     pub(super) fn arithmetic_operands(
         &mut self,
         a: &mut Expr,
@@ -370,9 +433,13 @@ impl Checker<'_> {
             }
             A::Conditional(operands) => {
                 let (c, a, b) = &**operands;
-                let c = self.condition(c, span.location());
+                let c = self.rvalue(c);
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
+                if let Type::Vector(..) = c.ty {
+                    return self.vector_conditional(c, a, b, span);
+                }
+                let c = self.scalar_condition(c, span.location());
                 let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
                 let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
                     let (mut a, mut b) = (a, b);

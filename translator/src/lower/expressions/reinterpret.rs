@@ -72,7 +72,8 @@ impl ModuleBuilder<'_> {
     }
 
     /// The 32-bit words holding the `width` lanes of `v` (element `s`) as
-    /// memory would, a 3-vector padded to 4 lanes with zero.
+    /// memory would, a 3-vector padded to 4 lanes with zero and a value
+    /// of under 32 bits in the low bits of one word.
     fn words_of(
         &mut self,
         fb: &mut FnBuilder,
@@ -132,11 +133,13 @@ impl ModuleBuilder<'_> {
                 }
             }
             size => {
-                // char/short lanes in 32-bit registers, packed into words.
+                // char/short lanes in 32-bit registers, packed into words;
+                // a value narrower than a word (`char2`, `short`) fills the
+                // low bits of one.
                 let bits = size * 8;
                 let per_word = 32 / bits;
                 let mask = u32_lit(fb, (1u32 << bits) - 1);
-                for w in 0..u32::from(lanes) / per_word {
+                for w in 0..u32::from(lanes).div_ceil(per_word) {
                     let mut word = None;
                     for j in 0..per_word {
                         let Some(lane) = lane_bits(fb, (w * per_word + j) as u8) else {
