@@ -47,6 +47,16 @@ impl Checker<'_> {
     }
 
     fn decay_array(&mut self, v: Expr) -> Expr {
+        // An array compound literal, `(init, object)`: the object decays.
+        let mut v = v;
+        if let H::Comma(..) = v.kind {
+            let H::Comma(init, object) = v.take_kind() else {
+                unreachable!("a comma")
+            };
+            let object = self.decay_array(*object);
+            let ty = object.ty;
+            return Expr::new(H::Comma(init, Box::new(object)), ty, v.span);
+        }
         if let Some(elem) = self.element_of(v.ty) {
             let space = self.place_space(&v);
             let is_const = self.is_read_only(&v);
@@ -179,6 +189,49 @@ impl Checker<'_> {
     /// conversions; a scalar with a vector: widened to it) and returns it.
     /// In place: most operands already have the common type, and then
     /// nothing is moved.
+    /// `(T){ ... }` (C99 6.5.2.5). A scalar, vector or record literal is
+    /// the value of its initializer list. An array literal is an object:
+    /// an unnamed local of the function, initialised where the literal
+    /// is evaluated, `(local = { ... }, local)`, which decays as arrays
+    /// do (an array's size comes from the list when `T` leaves it out).
+    fn compound_literal(&mut self, ty: Type, init: &ast::Initializer, span: Span) -> Expr {
+        if ty.is_error() {
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        if ty == Type::Void || matches!(ty, Type::Opaque(_)) {
+            self.error(
+                span,
+                format!(
+                    "compound literal has invalid type '{}'",
+                    self.display(ty)
+                ),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let (value, ty) = self.initializer(init, ty, span.location());
+        if !matches!(ty, Type::Array(..)) {
+            return value.with_type(ty, span);
+        }
+        if self.current.is_none() {
+            self.error(
+                span,
+                "array compound literals outside a function are not supported yet by this translator",
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let local = hir::Local {
+            name: self.program.names.intern("(compound literal)"),
+            ty,
+            space: AddressSpace::Private,
+            is_const: false,
+            span,
+        };
+        let id = self.add_local(None, local);
+        let object = || Box::new(Expr::new(H::Local(id), ty, span));
+        let init = Expr::new(H::Assign(object(), Box::new(value)), ty, span);
+        Expr::new(H::Comma(Box::new(init), object()), ty, span)
+    }
+
     /// `c ? a : b` with a vector condition (OpenCL C 6.3.i): `select(b,
     /// a, c)`, each lane of the result taken from `a` where the most
     /// significant bit of the condition's lane is set. Both sides are
@@ -512,12 +565,9 @@ impl Checker<'_> {
                 let to = self.type_name(t);
                 self.vector_literal(to, parts, span, e.at(*parts_location))
             }
-            A::CompoundLiteral(..) => {
-                self.error(
-                    span,
-                    "compound literals are not supported yet by this translator",
-                );
-                Expr::new(H::Int(0), Type::Error, span)
+            A::CompoundLiteral(t, init) => {
+                let ty = self.type_name(t);
+                self.compound_literal(ty, init, span)
             }
             A::SizeofExpr(x) => {
                 let v = self.expr(x);
