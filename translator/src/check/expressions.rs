@@ -201,10 +201,7 @@ impl Checker<'_> {
         if ty == Type::Void || matches!(ty, Type::Opaque(_)) {
             self.error(
                 span,
-                format!(
-                    "compound literal has invalid type '{}'",
-                    self.display(ty)
-                ),
+                format!("compound literal has invalid type '{}'", self.display(ty)),
             );
             return Expr::new(H::Int(0), Type::Error, span);
         }
