@@ -256,7 +256,14 @@ impl Checker<'_> {
             }
             return Expr::new(H::Int(0), Type::Error, span);
         }
-        let ty = match self.arithmetic_operands(&mut a, &mut b, at, ":") {
+        // Two scalars of one type keep it (`c ? (char)1 : (char)0` is a
+        // `char` vector, as in clang): no integer promotion.
+        let common = if a.ty == b.ty {
+            a.ty
+        } else {
+            self.arithmetic_operands(&mut a, &mut b, at, ":")
+        };
+        let ty = match common {
             Type::Scalar(s) => Type::Vector(s, n),
             ty => ty,
         };

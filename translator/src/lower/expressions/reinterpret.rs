@@ -33,9 +33,10 @@ impl ModuleBuilder<'_> {
             return Err(self.error(location, "as_type of a non-arithmetic value"));
         };
         let (fw, tw) = (wide::width_of(from), wide::width_of(to));
-        if fs != ts && (fs == Scalar::Half || ts == Scalar::Half) {
+        let same_shape = fs == ts && fw == tw;
+        if !same_shape && (fs == Scalar::Half || ts == Scalar::Half) {
             // `half` lanes move as the `ushort` of their bits, which the
-            // word paths below already handle.
+            // word paths below already handle (`half3` <-> `half4` too).
             let ushort = |ty: &Type| fp16::with_element(ty, Scalar::UShort);
             let (v, from) = if fs == Scalar::Half {
                 (self.half_bits(fb, v, from, location)?, ushort(from))
