@@ -296,3 +296,261 @@ fn as_type_between_every_pair_of_one_size() {
         }
     }
 }
+
+/// Inputs of the fixed kernels: `char`/`uchar` casts of `xi[0]` and
+/// `xi[2]` wrap, `xi[5] & 3` picks array elements at run time.
+const XI: [i32; 8] = [300, -7, 1234, 9, 77, 2, 1, 0];
+const XF: [f32; 4] = [1.5, -2.25, 3.75, 0.1];
+
+/// Runs one of the fixed kernels on `XI`/`XF` with an int and a float
+/// output of 32 elements each.
+fn run_fixed(name: &str) -> (Vec<i32>, Vec<f32>) {
+    let (context, queue) = common::context_and_queue();
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/vector_expressions.cl"))
+        .expect("kernel source");
+    let program = build(&context, &source);
+    let kernel = Kernel::create(&program, name).expect("kernel");
+    let xi = common::buffer_with(&context, &queue, &XI);
+    let xf = common::buffer_with(&context, &queue, &XF);
+    let oi = common::buffer_with(&context, &queue, &[0i32; 32]);
+    let of = common::buffer_with(&context, &queue, &[0f32; 32]);
+    // SAFETY: four buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&xi)
+            .set_arg(&xf)
+            .set_arg(&oi)
+            .set_arg(&of)
+            .set_global_work_size(1)
+            .enqueue_nd_range(&queue)
+    }
+    .unwrap_or_else(|e| panic!("{name}: enqueue: {e}"));
+    let got_i = common::read_buffer(&queue, &oi, 32);
+    let got_f = common::read_buffer(&queue, &of, 32);
+    (got_i, got_f)
+}
+
+#[test]
+fn vector_literals_whose_operands_are_casts() {
+    let (oi, of) = run_fixed("literals_of_casts");
+    let [x0, x1, x2, x3, x4, ..] = XI;
+    let c = |x: i32| i32::from(x as i8);
+    let u = |x: i32| i32::from(x as u8);
+    assert_eq!(oi[0..2], [c(x0); 2], "(char2)(char)x");
+    assert_eq!(
+        of[0..4],
+        [XF[0], XF[1], x1 as f32, 4.0],
+        "(float4)((float2)(..), (float)x, 4)"
+    );
+    assert_eq!(
+        oi[2..6],
+        [XF[2] as i32, x0, x1, c(x2)],
+        "(int4)((int)f, (int2)(..), (int)(char)x)"
+    );
+    assert_eq!(
+        oi[6..14],
+        [u(x0), u(x0), u(x0), u(x0), 1, 2, u(x1), u(x2)],
+        "uchar8 of casts"
+    );
+    assert_eq!(oi[14..16], [-1, -1], "(short2)(short)-1");
+    assert_eq!(of[4..6], [x3 as f32; 2], "(float2)(float)x");
+    assert_eq!(
+        oi[16..19],
+        [x0 >> 1, x1 >> 1, x1 >> 1],
+        "(long3)((long)x, (long2)(long)y)"
+    );
+    assert_eq!(oi[19..21], [(x4 as f32) as i32; 2], "(int2)(int)(float)x");
+    let base = c(x2) as f32;
+    assert_eq!(
+        of[6..10],
+        [base + 1.0, base + 2.0, base + 2.0, base + 2.0],
+        "literal of a cast of a literal"
+    );
+}
+
+#[test]
+fn compound_literals_as_values_and_arguments() {
+    let (oi, of) = run_fixed("compound_literals");
+    let [x0, x1, x2, x3, _, x5, ..] = XI;
+    assert_eq!(oi[0..2], [5 + x0, 7], "(int2){{5, 6}} + (int2){{x, 1}}");
+    assert_eq!(oi[2..4], [2 * x1, 2 * x2], "(int2){{..}} as an argument");
+    assert_eq!(oi[4], x0, "(Pair){{.a = x, .b = 2}}");
+    assert_eq!(of[0], 2.0 + XF[0], "(Pair){{.b = f}}.b");
+    assert_eq!(
+        oi[5],
+        x1 + x2,
+        "(Pair){{..}} as an argument, designators out of order"
+    );
+    assert_eq!(
+        of[1],
+        1.0 + 2.0 + XF[0],
+        "(float[]){{..}} as a pointer argument"
+    );
+    assert_eq!(oi[6], 7 + [x0, x1][(x5 & 1) as usize], "(int[]){{..}}[i]");
+    assert_eq!(oi[7], 12 + 20, "sizeof of array compound literals");
+    assert_eq!(of[2], XF[1] + 5.0, "(float[4]){{f, 5}}: the rest is zero");
+    let mut acc = 0f32;
+    for i in 0..3 {
+        let mut s = 0f32;
+        s += i as f32;
+        s += XF[2];
+        acc += s * 2.0;
+    }
+    assert_eq!(of[3], acc, "array compound literals in a loop");
+    assert_eq!(of[4], XF[3] + x3 as f32, "scalar compound literals");
+}
+
+#[test]
+fn members_of_structs_returned_by_functions() {
+    let (oi, of) = run_fixed("returned_members");
+    let [_, x1, x2, x3, _, x5, x6, _] = XI;
+    let i = (x5 & 3) as usize;
+    assert_eq!(of[0..2], [XF[0], 2.0 * XF[0]], "mk(a).re, mk(a).im");
+    assert_eq!(
+        of[2..6],
+        [XF[1] + 1.0, XF[1] + 3.0, XF[2] + 2.0, XF[2] + 3.0],
+        "mk(a).v lanes"
+    );
+    assert_eq!(oi[0..2], [x1 + i as i32, x1 + 3], "mk(a).arr[i]");
+    assert_eq!(
+        oi[2..5],
+        [
+            i32::from((x2 * 3) as i16),
+            i32::from((x2 + 1) as i8),
+            x2 * 5
+        ],
+        "members of a returned struct with narrow members"
+    );
+    let bits = XF[3].to_bits();
+    assert_eq!(
+        oi[5..7],
+        [bits as i32, (bits >> 24) as i32],
+        "members of a returned union"
+    );
+    assert_eq!(
+        of[6],
+        XF[1] + (x3 + i as i32) as f32,
+        "members of a nested returned struct"
+    );
+    assert_eq!(
+        oi[7],
+        i32::from((x3 + 1) as i8),
+        "a narrow member of a nested returned struct"
+    );
+    assert_eq!(
+        of[7],
+        if x6 > 0 { 2.0 * XF[0] } else { 2.0 * XF[1] },
+        "(c ? mk(a) : mk(b)).im"
+    );
+}
+
+/// `bitselect` on `float` and `double` (scalars, 3-, 4- and 8-vectors)
+/// and `select` on them with signed and unsigned integer masks: scalars
+/// select on a non-zero mask, vector lanes on its most significant bit.
+#[test]
+fn bitselect_and_select_on_floats() {
+    let (context, queue) = common::context_and_queue();
+    let fp64 = has_extension(&context, "cl_khr_fp64");
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/vector_expressions.cl"))
+        .expect("kernel source");
+    let program = build(&context, &source);
+    let kernel = Kernel::create(&program, "float_bitselect").expect("kernel");
+    let fa: Vec<f32> = (0..16).map(|k| 1.25 + k as f32 * 0.5).collect();
+    let fb: Vec<f32> = (0..16).map(|k| -3.0 - k as f32 * 1.75).collect();
+    let masks = [
+        0xffff_0000u32,
+        0,
+        0x8000_0000,
+        0x7f80_0000,
+        0x0f0f_0f0f,
+        u32::MAX,
+        0x0000_ffff,
+        0x8000_0001,
+    ];
+    let fm: Vec<u32> = (0..16).map(|k| masks[k % 8] ^ (k as u32) << 12).collect();
+    let im: Vec<i32> = [0, 1, -1, i32::MIN, i32::MAX, -5, 7, 0]
+        .iter()
+        .cycle()
+        .take(16)
+        .copied()
+        .collect();
+    let da: Vec<f64> = (0..4).map(|k| 0.75 + f64::from(k)).collect();
+    let db: Vec<f64> = (0..4).map(|k| -9.5 * f64::from(k + 1)).collect();
+    let dm: Vec<u64> = vec![
+        0xffff_ffff_0000_0000,
+        0x8000_0000_0000_0000,
+        0x000f_ffff_ffff_ffff,
+        0x7ff0_0000_0000_0001,
+    ];
+    let lm: Vec<i64> = vec![0, -1, i64::MIN, 3];
+    let buffers = (
+        common::buffer_with(&context, &queue, &fa),
+        common::buffer_with(&context, &queue, &fb),
+        common::buffer_with(&context, &queue, &fm),
+        common::buffer_with(&context, &queue, &im),
+        common::buffer_with(&context, &queue, &[0f32; 48]),
+        common::buffer_with(&context, &queue, &[0f64; 16]),
+        common::buffer_with(&context, &queue, &da),
+        common::buffer_with(&context, &queue, &db),
+        common::buffer_with(&context, &queue, &dm),
+        common::buffer_with(&context, &queue, &lm),
+    );
+    // SAFETY: ten buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&buffers.0)
+            .set_arg(&buffers.1)
+            .set_arg(&buffers.2)
+            .set_arg(&buffers.3)
+            .set_arg(&buffers.4)
+            .set_arg(&buffers.5)
+            .set_arg(&buffers.6)
+            .set_arg(&buffers.7)
+            .set_arg(&buffers.8)
+            .set_arg(&buffers.9)
+            .set_global_work_size(1)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let of: Vec<u32> = common::read_buffer(&queue, &buffers.4, 48)
+        .iter()
+        .map(|f| f.to_bits())
+        .collect();
+    let bitselect = |a: f32, b: f32, c: u32| (a.to_bits() & !c) | (b.to_bits() & c);
+    let mut expected = vec![bitselect(fa[0], fb[0], fm[0])];
+    expected.extend((0..4).map(|k| bitselect(fa[k], fb[k], fm[k])));
+    expected.extend((0..8).map(|k| bitselect(fa[k], fb[k], fm[k])));
+    expected.extend((0..3).map(|k| bitselect(fa[k], fb[k], fm[k])));
+    let pick = |k: usize, b: bool| if b { fb[k].to_bits() } else { fa[k].to_bits() };
+    expected.push(pick(0, im[0] != 0));
+    expected.push(pick(1, fm[1] != 0));
+    expected.extend((0..4).map(|k| pick(k, im[k] < 0)));
+    expected.extend((0..4).map(|k| pick(k, fm[k] >> 31 == 1)));
+    expected.extend((0..16).map(|k| pick(k, im[k] < 0)));
+    assert_eq!(
+        of[..expected.len()],
+        expected[..],
+        "float bitselect/select bits"
+    );
+    if !fp64 {
+        eprintln!("skipped double: the device does not report cl_khr_fp64");
+        return;
+    }
+    let od: Vec<u64> = common::read_buffer(&queue, &buffers.5, 16)
+        .iter()
+        .map(|f| f.to_bits())
+        .collect();
+    let dbitselect = |a: f64, b: f64, c: u64| (a.to_bits() & !c) | (b.to_bits() & c);
+    let dpick = |k: usize, b: bool| if b { db[k].to_bits() } else { da[k].to_bits() };
+    let mut expected = vec![dbitselect(da[0], db[0], dm[0])];
+    expected.extend((0..2).map(|k| dbitselect(da[k], db[k], dm[k])));
+    expected.extend((0..4).map(|k| dbitselect(da[k], db[k], dm[k])));
+    expected.push(dpick(0, lm[0] != 0));
+    expected.extend((0..2).map(|k| dpick(k, lm[k] < 0)));
+    expected.extend((0..4).map(|k| dpick(k, dm[k] >> 63 == 1)));
+    assert_eq!(
+        od[..expected.len()],
+        expected[..],
+        "double bitselect/select bits"
+    );
+}

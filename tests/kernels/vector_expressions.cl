@@ -1,0 +1,109 @@
+// Expressions checked by tests/vector_expressions.rs against host models:
+// vector literals whose operands are casts, bitselect/select on floats,
+// compound literals and members of structs returned by functions.
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+// xi: 8 ints, xf: 4 floats; oi: 32 ints, of: 16 floats.
+kernel void literals_of_casts(global const int *xi, global const float *xf, global int *oi, global float *of) {
+    char2 c2 = (char2)(char)xi[0];
+    vstore2(convert_int2(c2), 0, oi);
+    vstore4((float4)((float2)(xf[0], xf[1]), (float)xi[1], 4), 0, of);
+    vstore4((int4)((int)xf[2], (int2)(xi[0], xi[1]), (int)(char)xi[2]), 0, oi + 2);
+    uchar8 u8 = (uchar8)((uchar4)(uchar)xi[0], (uchar2)(1, 2), (uchar)xi[1], (uchar)xi[2]);
+    vstore8(convert_int8(u8), 0, oi + 6);
+    vstore2(convert_int2((short2)(short)-1), 0, oi + 14);
+    vstore2((float2)(float)xi[3], 0, of + 4);
+    long3 l3 = (long3)((long)xi[0], (long2)(long)xi[1]);
+    vstore3(convert_int3(l3 >> 1), 0, oi + 16);
+    vstore2((int2)(int)(float)xi[4], 0, oi + 19);
+    // A cast applied to a literal, and a literal inside a cast's operand.
+    vstore4(convert_float4((int4)(int)(char)xi[2]) + (float4)((float)1, (float3)(float)2), 0, of + 6);
+}
+
+// fa, fb, fm (mask bits), dm; of: float results, od: double results.
+kernel void float_bitselect(global const float *fa, global const float *fb, global const uint *fm,
+                            global const int *im, global float *of, global double *od,
+                            global const double *da, global const double *db, global const ulong *dm,
+                            global const long *lm) {
+    of[0] = bitselect(fa[0], fb[0], as_float(fm[0]));
+    vstore4(bitselect(vload4(0, fa), vload4(0, fb), as_float4(vload4(0, fm))), 0, of + 1);
+    vstore8(bitselect(vload8(0, fa), vload8(0, fb), as_float8(vload8(0, fm))), 0, of + 5);
+    vstore3(bitselect(vload3(0, fa), vload3(0, fb), as_float3(vload3(0, fm))), 0, of + 13);
+    of[16] = select(fa[0], fb[0], im[0]);
+    of[17] = select(fa[1], fb[1], fm[1]);
+    vstore4(select(vload4(0, fa), vload4(0, fb), vload4(0, im)), 0, of + 18);
+    vstore4(select(vload4(0, fa), vload4(0, fb), vload4(0, fm)), 0, of + 22);
+    vstore16(select(vload16(0, fa), vload16(0, fb), vload16(0, im)), 0, of + 26);
+#ifdef cl_khr_fp64
+    od[0] = bitselect(da[0], db[0], as_double(dm[0]));
+    vstore2(bitselect(vload2(0, da), vload2(0, db), as_double2(vload2(0, dm))), 0, od + 1);
+    vstore4(bitselect(vload4(0, da), vload4(0, db), as_double4(vload4(0, dm))), 0, od + 3);
+    od[7] = select(da[0], db[0], lm[0]);
+    vstore2(select(vload2(0, da), vload2(0, db), vload2(0, lm)), 0, od + 8);
+    vstore4(select(vload4(0, da), vload4(0, db), vload4(0, dm)), 0, od + 10);
+#endif
+}
+
+typedef struct { int a; float b; } Pair;
+float sum(const float *p, int n) {
+    float s = 0;
+    for (int i = 0; i < n; i++)
+        s += p[i];
+    return s;
+}
+int pair_a(Pair p) { return p.a; }
+int2 twice(int2 v) { return v * 2; }
+
+kernel void compound_literals(global const int *xi, global const float *xf, global int *oi, global float *of) {
+    vstore2((int2){5, 6} + (int2){xi[0], 1}, 0, oi);
+    vstore2(twice((int2){xi[1], xi[2]}), 0, oi + 2);
+    Pair p = (Pair){.a = xi[0], .b = 2};
+    oi[4] = p.a;
+    of[0] = p.b + (Pair){.b = xf[0]}.b;
+    oi[5] = pair_a((Pair){xi[1], 1}) + (Pair){.b = 1, .a = xi[2]}.a;
+    of[1] = sum((float[]){1, 2, xf[0]}, 3);
+    oi[6] = ((int[]){xi[0], xi[1], 7})[2] + ((int[]){xi[0], xi[1], 7})[xi[5] & 1];
+    oi[7] = sizeof((int[]){1, 2, 3}) + sizeof((float[5]){1});
+    float *q = (float[4]){xf[1], 5};
+    of[2] = q[0] + q[1] + q[3];
+    // Evaluated anew each time: the literal's object takes the loop's values.
+    float acc = 0;
+    for (int i = 0; i < 3; i++)
+        acc += sum((float[]){(float)i, xf[2]}, 2) * (float4){1, 2, 3, 4}.y;
+    of[3] = acc;
+    of[4] = (float){xf[3]} + (int){xi[3]};
+}
+
+typedef struct { float re, im; float4 v; int arr[4]; } Complex;
+typedef struct { short s; char c; int i; } Narrow;
+typedef union { float f; uint u; uchar b[4]; } Pun;
+typedef struct { Complex z; Narrow n; } Outer;
+
+Complex mk(float a, int k) {
+    Complex c = {a, 2 * a, (float4)(a, a + 1, a + 2, a + 3), {k, k + 1, k + 2, k + 3}};
+    return c;
+}
+Narrow mk_narrow(int k) { Narrow n = {(short)(k * 3), (char)(k + 1), k * 5}; return n; }
+Pun mk_pun(float f) { Pun p; p.f = f; return p; }
+Outer mk_outer(float a, int k) { Outer o = {mk(a, k), mk_narrow(k)}; return o; }
+
+kernel void returned_members(global const int *xi, global const float *xf, global int *oi, global float *of) {
+    int i = xi[5] & 3;
+    of[0] = mk(xf[0], xi[0]).re;
+    of[1] = mk(xf[0], xi[0]).im;
+    of[2] = mk(xf[1], xi[0]).v.y;
+    of[3] = mk(xf[1], xi[0]).v.s3;
+    vstore2(mk(xf[2], xi[0]).v.zw, 0, of + 4);
+    oi[0] = mk(xf[0], xi[1]).arr[i];
+    oi[1] = mk(xf[0], xi[1]).arr[3];
+    oi[2] = mk_narrow(xi[2]).s;
+    oi[3] = mk_narrow(xi[2]).c;
+    oi[4] = mk_narrow(xi[2]).i;
+    oi[5] = mk_pun(xf[3]).u;
+    oi[6] = mk_pun(xf[3]).b[3];
+    of[6] = mk_outer(xf[1], xi[3]).z.v.x + mk_outer(xf[1], xi[3]).z.arr[i];
+    oi[7] = mk_outer(xf[1], xi[3]).n.c;
+    of[7] = (xi[6] > 0 ? mk(xf[0], 1) : mk(xf[1], 2)).im;
+}
