@@ -187,3 +187,23 @@ fn implicitly_dropped_const_warns_and_builds() {
         program.log
     );
 }
+
+/// The vector conditional operator's rules, in clang's words and places:
+/// an integer condition, and a result with as many lanes of the same
+/// size as the condition.
+#[test]
+fn vector_conditions_must_match_their_result() {
+    let cases: &[(&str, &str)] = &[
+        ("__kernel void k(__global int4 *c, __global char4 *a) { a[0] = c[0] ? a[1] : a[2]; }", "1:68: error: vector condition type 'int4' and result type 'char4' do not have elements of the same size"),
+        ("__kernel void k(__global int4 *c, __global int2 *a) { a[0] = c[0] ? a[1] : a[2]; }", "1:67: error: vector condition type 'int4' and result type 'int2' do not have the same number of elements"),
+        ("__kernel void k(__global float4 *c) { c[0] = c[1] ? c[2] : c[3]; }", "1:51: error: used type 'float4' where floating point type is not allowed"),
+        ("__kernel void k(__global short4 *c) { c[0] = c[1] ? 1 : 2; }", "1:51: error: vector condition type 'short4' and result type 'int4' do not have elements of the same size"),
+    ];
+    for (source, expected) in cases {
+        let log = log_of(source);
+        assert!(
+            log.contains(expected),
+            "for {source}\nexpected {expected}\ngot:\n{log}"
+        );
+    }
+}
