@@ -554,3 +554,76 @@ fn bitselect_and_select_on_floats() {
         "double bitselect/select bits"
     );
 }
+
+/// `Holder` as the kernel declares it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Nested {
+    pad: i16,
+    inner: [i32; 3],
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Holder {
+    tag: i32,
+    arr: [i32; 6],
+    nested: Nested,
+}
+
+/// A struct's array member passed to functions as a pointer (`f(s.arr)`,
+/// `f(&s.arr[1])`, nested members, written through the pointer) for
+/// structs in `__global` memory.
+#[test]
+fn array_members_of_global_structs_as_pointers() {
+    let (context, queue) = common::context_and_queue();
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/vector_expressions.cl"))
+        .expect("kernel source");
+    let program = build(&context, &source);
+    let kernel = Kernel::create(&program, "member_arrays").expect("kernel");
+    let holder = |k: i32| Holder {
+        tag: 7 + k,
+        arr: std::array::from_fn(|j| (j as i32 + 1) * (k + 2)),
+        nested: Nested {
+            pad: -1,
+            inner: std::array::from_fn(|j| 50 * (k + 1) + j as i32),
+        },
+    };
+    let h = [holder(0), holder(1)];
+    let i = 1i32;
+    let dh = common::buffer_with(&context, &queue, &h);
+    let oi = common::buffer_with(&context, &queue, &[0i32; 8]);
+    // SAFETY: two buffers and an int, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&dh)
+            .set_arg(&oi)
+            .set_arg(&i)
+            .set_global_work_size(1)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let got = common::read_buffer(&queue, &oi, 8);
+    let iu = i as usize;
+    let inner = h[iu & 1].nested.inner;
+    let expected = [
+        h[0].arr[0] + h[0].arr[1],
+        h[1].arr[1] + h[1].arr[2],
+        h[1].arr[iu] + h[1].arr[iu + 1] + h[1].arr[iu + 2],
+        inner[0] + inner[1],
+        h[0].nested.inner[1] + h[0].nested.inner[2],
+        h[1].arr[2] * h[1].arr[5],
+        h[1].tag,
+    ];
+    assert_eq!(got[..7], expected[..]);
+    let mut after = h;
+    after[1].arr[0] += 100;
+    after[1].arr[2] += 100;
+    after[0].nested.inner[0] += 1000;
+    after[0].nested.inner[2] += 1000;
+    assert_eq!(
+        common::read_buffer(&queue, &dh, 2),
+        after.to_vec(),
+        "writes through member pointers"
+    );
+}

@@ -107,3 +107,22 @@ kernel void returned_members(global const int *xi, global const float *xf, globa
     oi[7] = mk_outer(xf[1], xi[3]).n.c;
     of[7] = (xi[6] > 0 ? mk(xf[0], 1) : mk(xf[1], 2)).im;
 }
+
+typedef struct { int tag; int arr[6]; struct { short pad; int inner[3]; } nested; } Holder;
+int sum2(global const int *p) { return p[0] + p[1]; }
+int sum3_at(global const int *p, int k) { return p[k] + p[k + 1] + p[k + 2]; }
+void bump(global int *p, int by) { p[0] += by; p[2] += by; }
+
+// A struct's array member passed as a pointer: h is two Holders.
+kernel void member_arrays(global Holder *h, global int *oi, int i) {
+    oi[0] = sum2(h->arr);
+    oi[1] = sum2(&h[1].arr[1]);
+    oi[2] = sum3_at(h[1].arr, i);
+    oi[3] = sum2(h[i & 1].nested.inner);
+    oi[4] = sum2(&h->nested.inner[1]);
+    global int *q = h[1].arr + 2;
+    oi[5] = q[0] * q[3];
+    bump(h[1].arr, 100);
+    bump(&h->nested.inner[0], 1000);
+    oi[6] = *&h[1].tag;
+}

@@ -312,6 +312,9 @@ impl ModuleBuilder<'_> {
                     if let Some(p) = self.block_decay(fb, array)? {
                         return Ok(Value::Pointer(p));
                     }
+                    if let Some(p) = self.member_array_pointer(fb, array, location)? {
+                        return Ok(Value::Pointer(p));
+                    }
                     let root = self.array_root(fb, array)?;
                     let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                     return Ok(Value::Pointer(PointerValue::fixed(root, index)));
