@@ -627,3 +627,65 @@ fn array_members_of_global_structs_as_pointers() {
         "writes through member pointers"
     );
 }
+
+/// A struct's array member passed to functions as a pointer for private
+/// and `__local` structs and arrays of them, through helpers that pass it
+/// on, and written through it.
+#[test]
+fn array_members_of_private_and_local_structs_as_pointers() {
+    let (context, queue) = common::context_and_queue();
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/vector_expressions.cl"))
+        .expect("kernel source");
+    let program = build(&context, &source);
+    let kernel = Kernel::create(&program, "member_arrays_private_local").expect("kernel");
+    let x: Vec<i32> = (0..16).map(|k| (mix(k) % 200) as i32 - 100).collect();
+    let dx = common::buffer_with(&context, &queue, &x);
+    let oi = common::buffer_with(&context, &queue, &[0i32; 32]);
+    // SAFETY: two buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&dx)
+            .set_arg(&oi)
+            .set_global_work_size(1)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let got = common::read_buffer(&queue, &oi, 26);
+    let mut s = [x[1], x[2], x[3], x[4]];
+    let mut two = [[x[6], x[7], x[8], x[9]], [x[11], x[12], x[13], x[14]]];
+    let inner = [x[15], x[1]];
+    let k = (x[0] & 1) as usize;
+    let mut ls = s;
+    let mut lt = two;
+    let sum2 = |p: &[i32]| p[0] + p[1];
+    let expected_reads = [
+        sum2(&s),
+        sum2(&s[2..]),
+        sum2(&two[1]) + sum2(&two[1][1..]),
+        sum2(&two[k][1..]),
+        sum2(&inner),
+        s[1] * s[3],
+        sum2(&ls),
+        sum2(&lt[1][2..]),
+        lt[k][3] - lt[k][0],
+    ];
+    assert_eq!(
+        got[..9],
+        expected_reads[..],
+        "reads through member pointers"
+    );
+    let bump = |p: &mut [i32], by: i32| {
+        p[0] += by;
+        p[1] *= 2;
+    };
+    bump(&mut s, 10);
+    bump(&mut two[1][2..], 20);
+    bump(&mut ls, 30);
+    bump(&mut lt[0][1..], 40);
+    let mut expected = s.to_vec();
+    expected.extend(two[1]);
+    expected.push(x[0] + x[10]);
+    expected.extend(ls);
+    expected.extend(lt[0]);
+    assert_eq!(got[9..26], expected[..], "writes through member pointers");
+}

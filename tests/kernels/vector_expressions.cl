@@ -126,3 +126,46 @@ kernel void member_arrays(global Holder *h, global int *oi, int i) {
     bump(&h->nested.inner[0], 1000);
     oi[6] = *&h[1].tag;
 }
+
+typedef struct { int tag; int arr[4]; } Small;
+int psum2(const int *p) { return p[0] + p[1]; }
+int psum2_twice(const int *p) { return psum2(p) + psum2(p + 1); }
+void pbump(int *p, int by) { p[0] += by; p[1] *= 2; }
+int lsum2(local const int *p) { return p[0] + p[1]; }
+void lbump(local int *p, int by) { p[0] += by; p[1] *= 2; }
+
+// The same for private and __local structs (and arrays of them); x holds
+// 16 ints, oi gets 16 results and the structs' final contents.
+kernel void member_arrays_private_local(global const int *x, global int *oi) {
+    Small s = {x[0], {x[1], x[2], x[3], x[4]}};
+    Small two[2] = {{x[5], {x[6], x[7], x[8], x[9]}}, {x[10], {x[11], x[12], x[13], x[14]}}};
+    Holder h = {0};
+    h.nested.inner[0] = x[15];
+    h.nested.inner[1] = x[1];
+    local Small ls;
+    local Small lt[2];
+    ls = s;
+    lt[0] = two[0];
+    lt[1] = two[1];
+    int k = x[0] & 1;
+    oi[0] = psum2(s.arr);
+    oi[1] = psum2(&s.arr[2]);
+    oi[2] = psum2_twice(two[1].arr);
+    oi[3] = psum2(&two[k].arr[1]);
+    oi[4] = psum2(h.nested.inner);
+    int *q = s.arr + 1;
+    oi[5] = q[0] * q[2];
+    oi[6] = lsum2(ls.arr);
+    oi[7] = lsum2(&lt[1].arr[2]);
+    local int *lq = &lt[k].arr[0];
+    oi[8] = lq[3] - lq[0];
+    pbump(s.arr, 10);
+    pbump(&two[1].arr[2], 20);
+    lbump(ls.arr, 30);
+    lbump(&lt[0].arr[1], 40);
+    vstore4(vload4(0, s.arr), 0, oi + 9);
+    vstore4(vload4(0, two[1].arr), 0, oi + 13);
+    oi[17] = s.tag + two[1].tag;
+    vstore4(vload4(0, ls.arr), 0, oi + 18);
+    vstore4(vload4(0, lt[0].arr), 0, oi + 22);
+}

@@ -236,9 +236,9 @@ impl ModuleBuilder<'_> {
             if let Some(root) = root {
                 fb.param_roots.insert(param, *root);
             }
-            if let Some(Root::Argument { ty, .. }) = root {
+            if let Some(ty) = root.and_then(|r| self.argument_memory(r)) {
                 let pointer = self.add_type(naga::TypeInner::Pointer {
-                    base: *ty,
+                    base: ty,
                     space: naga::AddressSpace::Function,
                 });
                 fb.function.arguments.push(naga::FunctionArgument {

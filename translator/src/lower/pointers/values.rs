@@ -194,6 +194,14 @@ impl ModuleBuilder<'_> {
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
                 self.cast_pointer(fb, p.at(index), &record_ty, &Type::Void, location)?
             }
+            // A variable or an element of an array variable, which the
+            // analysis made an image for this (`analysis/records.rs`).
+            H::Local(_) | H::Index(..) => {
+                let Value::Pointer(p) = self.address_of(fb, base, location)? else {
+                    return Ok(None);
+                };
+                self.cast_pointer(fb, p, &record_ty, &Type::Void, location)?
+            }
             _ => return Ok(None),
         };
         let offset = fb.add(naga::Expression::Literal(naga::Literal::U32(offset as u32)));
