@@ -689,3 +689,66 @@ fn array_members_of_private_and_local_structs_as_pointers() {
     expected.extend(lt[0]);
     assert_eq!(got[9..26], expected[..], "writes through member pointers");
 }
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Mixed {
+    c: i8,
+    a: i32,
+    vec: [u8; 4],
+    s: [i16; 3],
+}
+
+/// `&s.member` of scalar, vector and array members, in a private struct
+/// and through a pointer, cast to bytes (`(private uchar *)&(s.vec)`) and
+/// written through.
+#[test]
+fn addresses_of_members() {
+    let (context, queue) = common::context_and_queue();
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/vector_expressions.cl"))
+        .expect("kernel source");
+    let program = build(&context, &source);
+    let kernel = Kernel::create(&program, "member_addresses").expect("kernel");
+    let p = [
+        Mixed {
+            c: 5,
+            a: -9,
+            vec: [9, 8, 7, 6],
+            s: [1, 2, 3],
+        },
+        Mixed {
+            c: -77,
+            a: 12,
+            vec: [200, 3, 4, 55],
+            s: [-300, 41, 9],
+        },
+    ];
+    let dp = common::buffer_with(&context, &queue, &p);
+    let oi = common::buffer_with(&context, &queue, &[0i32; 8]);
+    // SAFETY: two buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&dp)
+            .set_arg(&oi)
+            .set_global_work_size(1)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let got = common::read_buffer(&queue, &oi, 5);
+    let expected = [
+        250 + 4 * 1000,
+        70001,
+        5,
+        i32::from(p[1].c),
+        i32::from(p[1].vec[0]) + i32::from(p[1].vec[3]),
+    ];
+    assert_eq!(got, expected);
+    let mut after = p;
+    after[0].a = 123;
+    after[1].s[2] = p[1].s[0] + p[1].s[1];
+    assert_eq!(
+        common::read_buffer(&queue, &dp, 2),
+        after.to_vec(),
+        "writes through member addresses"
+    );
+}

@@ -169,3 +169,26 @@ kernel void member_arrays_private_local(global const int *x, global int *oi) {
     vstore4(vload4(0, ls.arr), 0, oi + 18);
     vstore4(vload4(0, lt[0].arr), 0, oi + 22);
 }
+
+typedef struct { char c; int a; uchar4 vec; short s[3]; } Mixed;
+
+// Addresses of scalar and vector members (through a pointer and in a
+// private variable), read as other types: p is two Mixed.
+kernel void member_addresses(global Mixed *p, global int *oi) {
+    Mixed m = {-3, 70000, (uchar4)(1, 2, 250, 4), {-5, 6, 7}};
+    private uchar *b = (private uchar *)&(m.vec);
+    oi[0] = b[2] + b[3] * 1000;
+    int *a = &m.a;
+    *a += 1;
+    oi[1] = m.a;
+    short *s = &m.s[1];
+    s[1] = -s[-1];
+    oi[2] = m.s[2];
+    global int *q = &p[0].a;
+    *q = 123;
+    oi[3] = *(&p[1].c);
+    global uchar *vb = (global uchar *)&p[1].vec;
+    oi[4] = vb[0] + vb[3];
+    global short *gs = p[1].s;
+    gs[2] = gs[0] + gs[1];
+}

@@ -122,7 +122,7 @@ impl ModuleBuilder<'_> {
                 )?)),
                 None => Err(self.error(
                     location,
-                    "taking the address of a member of a __local or private struct is not supported yet by this translator",
+                    "taking the address of a member of a program-scope struct variable is not supported yet by this translator",
                 )),
             },
             _ => Err(self.error(
