@@ -266,9 +266,12 @@ fn forms(n: usize) -> Vec<(Vec<String>, bool)> {
     out
 }
 
+/// The host's update of one written lane: (old, source) → new.
+type LaneUpdate = fn(i64, i64) -> i64;
+
 /// How an lvalue form is written: the statement and the host's lane
-/// update (`old`, `src` → new).
-const OPS: &[(&str, fn(i64, i64) -> i64)] = &[
+/// update.
+const OPS: &[(&str, LaneUpdate)] = &[
     ("{p} = {src};", |_, s| s),
     ("{p} += {src};", |o, s| o + s),
     ("{p} -= {src};", |o, s| o - s),

@@ -36,7 +36,6 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         root: Root,
         arg: u32,
-        location: Location,
     ) -> LResult<Option<(Root, Handle<naga::Expression>)>> {
         Ok(Some(match root {
             Root::Private(v, array) => {
@@ -76,8 +75,7 @@ impl ModuleBuilder<'_> {
                 ) =>
             {
                 let cast = self.memory.cast_bases[b].clone();
-                let Some((base, pointer)) = self.private_argument(fb, cast.base, arg, location)?
-                else {
+                let Some((base, pointer)) = self.private_argument(fb, cast.base, arg)? else {
                     return Ok(None);
                 };
                 let root = self.cast_base_root(CastBase { base, ..cast });
