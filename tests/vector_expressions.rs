@@ -752,3 +752,42 @@ fn addresses_of_members() {
         "writes through member addresses"
     );
 }
+
+/// Private variables seen through pointer casts and passed to helpers,
+/// which read and write their bytes and pass them on.
+#[test]
+fn private_casts_passed_to_helpers() {
+    let (context, queue) = common::context_and_queue();
+    let source = std::fs::read_to_string(common::repo_path("tests/kernels/vector_expressions.cl"))
+        .expect("kernel source");
+    let program = build(&context, &source);
+    let kernel = Kernel::create(&program, "private_casts_to_helpers").expect("kernel");
+    let x: [i32; 6] = [0x1234_5678u32 as i32, -2, 0x0102_0304, 0x7f80_1122, 6, 19];
+    let dx = common::buffer_with(&context, &queue, &x);
+    let oi = common::buffer_with(&context, &queue, &[0i32; 4]);
+    let of = common::buffer_with(&context, &queue, &[0f32; 1]);
+    // SAFETY: three buffers, as the kernel declares.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&dx)
+            .set_arg(&oi)
+            .set_arg(&of)
+            .set_global_work_size(1)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue");
+    let got = common::read_buffer(&queue, &oi, 4);
+    let b = x[0].to_le_bytes();
+    let mut arr_bytes: Vec<u8> = x[1..4].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let picked = i32::from(arr_bytes[4 + (x[4] & 3) as usize]);
+    arr_bytes[8 + 1] = 0xab;
+    let arr2 = i32::from_le_bytes(arr_bytes[8..12].try_into().expect("4 bytes"));
+    let expected = [
+        i32::from(b[0]) + i32::from(b[1]) * 3 + i32::from(b[3]) * 5,
+        picked,
+        arr2,
+        0.5f32.to_bits() as i32,
+    ];
+    assert_eq!(got, expected);
+    assert_eq!(common::read_buffer(&queue, &of, 1), [-(x[5] as f32)]);
+}

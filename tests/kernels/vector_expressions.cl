@@ -192,3 +192,24 @@ kernel void member_addresses(global Mixed *p, global int *oi) {
     global short *gs = p[1].s;
     gs[2] = gs[0] + gs[1];
 }
+
+// Private memory seen through casts and passed to helpers (and on from
+// them): bytes of an int, the bits of floats, written through.
+int byte_at(const uchar *p, int k) { return p[k]; }
+int byte_sum(const uchar *p) { return byte_at(p, 0) + byte_at(p, 1) * 3 + byte_at(p, 3) * 5; }
+void set_byte(uchar *p, int k, uchar v) { p[k] = v; }
+uint bits_of(const uint *p, int k) { return p[k]; }
+void flip_sign(uint *p) { p[0] ^= 0x80000000u; }
+
+kernel void private_casts_to_helpers(global const int *x, global int *oi, global float *of) {
+    int v = x[0];
+    oi[0] = byte_sum((const uchar *)&v);
+    int arr[3] = {x[1], x[2], x[3]};
+    oi[1] = byte_at((uchar *)arr, 4 + (x[4] & 3));
+    set_byte((uchar *)&arr[2], 1, 0xAB);
+    oi[2] = arr[2];
+    float f[2] = {(float)x[5], 0.5f};
+    oi[3] = bits_of((const uint *)f, 1);
+    flip_sign((uint *)&f[0]);
+    of[0] = f[0];
+}
