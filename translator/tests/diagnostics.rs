@@ -4,7 +4,11 @@
 use translator::{BuildError, DeviceCaps};
 
 fn log_of(source: &str) -> String {
-    match translator::build(source, "", &DeviceCaps::full()) {
+    log_with(source, "")
+}
+
+fn log_with(source: &str, options: &str) -> String {
+    match translator::build(source, options, &DeviceCaps::full()) {
         Err(BuildError::Compile { log }) => log,
         Err(e) => panic!("unexpected error: {e}"),
         Ok(_) => panic!("expected a build failure for:\n{source}"),
@@ -77,11 +81,12 @@ fn invalid_options_are_typed() {
 fn unsupported_record_uses_name_the_construct() {
     let cases: &[(&str, &str)] = &[(
         "typedef struct { char c; int a; } S;\n\
-             __kernel void k(__global S *p) { __global int *q = &p[0].a; *q = 1; }",
-        "2:52: error: taking this address is not supported yet",
+             global S gs;\n\
+             __kernel void k(__global int *o) { __global int *q = &gs.a; *q = 1; }",
+        "3:54: error: taking the address of a member of a program-scope struct variable is not supported yet",
     )];
     for (source, expected) in cases {
-        let log = log_of(source);
+        let log = log_with(source, "-cl-std=CL2.0");
         assert!(
             log.contains(expected),
             "for {source}\nexpected {expected}\ngot:\n{log}"
@@ -266,4 +271,38 @@ fn labels_and_gotos_that_clang_accepts_build() {
     if let Err(e) = translator::build(source, "", &DeviceCaps::full()) {
         panic!("{e}");
     }
+}
+
+/// The vector conditional operator's rules, in clang's words and places:
+/// an integer condition, and a result with as many lanes of the same
+/// size as the condition.
+#[test]
+fn vector_conditions_must_match_their_result() {
+    let cases: &[(&str, &str)] = &[
+        ("__kernel void k(__global int4 *c, __global char4 *a) { a[0] = c[0] ? a[1] : a[2]; }", "1:68: error: vector condition type 'int4' and result type 'char4' do not have elements of the same size"),
+        ("__kernel void k(__global int4 *c, __global int2 *a) { a[0] = c[0] ? a[1] : a[2]; }", "1:67: error: vector condition type 'int4' and result type 'int2' do not have the same number of elements"),
+        ("__kernel void k(__global float4 *c) { c[0] = c[1] ? c[2] : c[3]; }", "1:51: error: used type 'float4' where floating point type is not allowed"),
+        ("__kernel void k(__global short4 *c) { c[0] = c[1] ? 1 : 2; }", "1:51: error: vector condition type 'short4' and result type 'int4' do not have elements of the same size"),
+    ];
+    for (source, expected) in cases {
+        let log = log_of(source);
+        assert!(
+            log.contains(expected),
+            "for {source}\nexpected {expected}\ngot:\n{log}"
+        );
+    }
+}
+
+/// An array compound literal at program scope has no function to hold
+/// its object yet: a clear error naming it, not a wrong value.
+#[test]
+fn array_compound_literals_at_program_scope_name_the_construct() {
+    let log = log_of(
+        "constant int *p = (constant int[]){1, 2};\n\
+         kernel void k(global int *o) { o[0] = p[1]; }\n",
+    );
+    assert!(
+        log.contains("<source>:1:19: error: array compound literals outside a function are not supported yet by this translator"),
+        "{log}"
+    );
 }

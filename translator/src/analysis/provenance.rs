@@ -403,6 +403,13 @@ impl Walk<'_> {
             H::Index(base, _) if self.function.exprs[base].ty.is_pointer() => self.roots(base),
             H::Index(base, _) => self.object(base),
             H::Deref(p) => self.roots(p),
+            // A member (an array's first element): the record's memory
+            // seen as the member's type.
+            H::Member(base, _) => {
+                let member = self.program.types.array_element(node.ty).unwrap_or(node.ty);
+                let record = self.function.exprs[base].ty;
+                self.cast(self.object(base), Some(record), Some(member))
+            }
             _ => Roots::new(),
         }
     }

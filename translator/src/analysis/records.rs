@@ -6,6 +6,7 @@
 //! which made 400 nested structs take ten seconds to build.
 
 use crate::hir;
+use crate::lexer::FxHashSet;
 use crate::types::{Record, Type, Types};
 use naga::Handle;
 
@@ -31,8 +32,9 @@ impl Records {
         let mut records = Records {
             facts: vec![None; types.records().count()],
         };
+        let addressed = addressed_members(program);
         for (r, _) in types.records() {
-            records.compute(types, r);
+            records.compute(types, r, &addressed);
         }
         records
     }
@@ -66,7 +68,12 @@ impl Records {
     /// (which a record's handle may come after: `struct B;` then `struct
     /// A {...}; struct B { struct A a; };`). A record cannot hold itself,
     /// so this ends; it recurses as deep as records nest.
-    fn compute(&mut self, types: &Types, r: Handle<Record>) -> RecordFacts {
+    fn compute(
+        &mut self,
+        types: &Types,
+        r: Handle<Record>,
+        addressed: &FxHashSet<Handle<Record>>,
+    ) -> RecordFacts {
         if let Some(facts) = self.facts[r.index()] {
             return facts;
         }
@@ -76,7 +83,7 @@ impl Records {
             let record = &types[r];
             for field in &record.fields {
                 if let Type::Record(inner) = types.innermost_element(field.ty) {
-                    self.compute(types, inner);
+                    self.compute(types, inner, addressed);
                 }
             }
             let largest = |f: &crate::types::Field| self.largest_scalar(types, f.ty);
@@ -93,6 +100,7 @@ impl Records {
                 _ => false,
             };
             let image = record.kind == crate::ast::RecordKind::Union
+                || addressed.contains(&r)
                 || !naturally_aligned
                 || record
                     .fields
@@ -106,4 +114,42 @@ impl Records {
             facts
         })
     }
+}
+
+/// Records with a member whose address is taken in a variable (`s.arr`
+/// decayed, `&s.x`, `&s.arr[i]`, `&a[i].inner.x` for a private or
+/// `__local` `s` or array `a`). A pointer into such a variable reads and
+/// writes its bytes through a cast base (`lower/pointers/cast_memory.rs`),
+/// which needs the variable held as words: an image. A member reached
+/// through a pointer needs nothing, as buffers have a view per type.
+fn addressed_members(program: &hir::Program) -> FxHashSet<Handle<Record>> {
+    use hir::ExprKind as H;
+    let mut out = FxHashSet::default();
+    for (_, f) in program.functions.iter() {
+        for (_, e) in f.exprs.iter() {
+            let (H::Decay(object) | H::AddressOf(object)) = e.kind else {
+                continue;
+            };
+            // Down the places to the variable, noting each record passed.
+            let mut records = Vec::new();
+            let mut at = object;
+            let in_variable = loop {
+                match f.exprs[at].kind {
+                    H::Member(base, _) => {
+                        if let Type::Record(r) = f.exprs[base].ty {
+                            records.push(r);
+                        }
+                        at = base;
+                    }
+                    H::Index(base, _) if !f.exprs[base].ty.is_pointer() => at = base,
+                    H::Local(_) => break true,
+                    _ => break false,
+                }
+            };
+            if in_variable {
+                out.extend(records);
+            }
+        }
+    }
+    out
 }

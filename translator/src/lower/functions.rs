@@ -236,9 +236,9 @@ impl ModuleBuilder<'_> {
             if let Some(root) = root {
                 fb.param_roots.insert(param, *root);
             }
-            if let Some(Root::Argument { ty, .. }) = root {
+            if let Some(ty) = root.and_then(|r| self.argument_memory(r)) {
                 let pointer = self.add_type(naga::TypeInner::Pointer {
-                    base: *ty,
+                    base: ty,
                     space: naga::AddressSpace::Function,
                 });
                 fb.function.arguments.push(naga::FunctionArgument {
@@ -368,19 +368,18 @@ impl ModuleBuilder<'_> {
                 }) => {
                     // Private memory travels as a pointer argument before
                     // the index.
-                    let root =
-                        match self.private_argument(fb, root, arguments.len() as u32, location)? {
-                            Some((callee_root, pointer)) => {
-                                // A byte image stays one in the helper.
-                                if let Some(elem) = self.image_root_elem(fb.hir, root) {
-                                    self.note_image_root(Some(id), callee_root, &elem);
-                                }
-                                private_args.push((arguments.len() as u32, root));
-                                arguments.push(pointer);
-                                callee_root
+                    let root = match self.private_argument(fb, root, arguments.len() as u32)? {
+                        Some((callee_root, pointer)) => {
+                            // A byte image stays one in the helper.
+                            if let Some(elem) = self.image_root_elem(fb.hir, root) {
+                                self.note_image_root(Some(id), callee_root, &elem);
                             }
-                            None => root,
-                        };
+                            private_args.push((arguments.len() as u32, root));
+                            arguments.push(pointer);
+                            callee_root
+                        }
+                        None => root,
+                    };
                     roots.push(Some(root));
                     arguments.push(index);
                 }

@@ -241,9 +241,14 @@ impl Parser {
                 let e = extent.make(ExprKind::CompoundLiteral(ty, init), location);
                 return self.postfix_tail(e);
             }
-            if self.at(Punct::LParen) && types::is_vector_type_name(&ty, &self.spellings) {
+            if self.at(Punct::LParen)
+                && !self.starts_type(1)
+                && types::is_vector_type_name(&ty, &self.spellings)
+            {
                 // `(float4)(a, b)`: a vector literal, not a cast of a comma
-                // expression (OpenCL C 6.1.6).
+                // expression (OpenCL C 6.1.6). `(char2)(char)0` is a cast
+                // of a cast, as in clang: a parenthesis opening a type
+                // name opens a cast, never a literal's operands.
                 let parts_location = self.in_file_of(lparen, self.peek());
                 self.pos += 1;
                 let mut parts = Vec::new();

@@ -321,6 +321,9 @@ impl ModuleBuilder<'_> {
                     if let Some(p) = self.block_decay(fb, array)? {
                         return Ok(Value::Pointer(p));
                     }
+                    if let Some(p) = self.member_array_pointer(fb, array, location)? {
+                        return Ok(Value::Pointer(p));
+                    }
                     let root = self.array_root(fb, array)?;
                     let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                     return Ok(Value::Pointer(PointerValue::fixed(root, index)));
@@ -370,7 +373,10 @@ impl ModuleBuilder<'_> {
         })
     }
 
-    /// Lanes `lanes` of `vector`, a value of `ty`.
+    /// Lanes `lanes` of `vector`, a value of `ty`. A 3-vector's `.hi` and
+    /// `.odd` name its fourth lane, which C leaves undefined (the vector is
+    /// laid out as four): it reads as zero here, since the register holds
+    /// only three.
     pub(super) fn swizzle(
         &mut self,
         fb: &mut FnBuilder,
@@ -380,15 +386,28 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let width = wide::width_of(ty);
-        let refs: Vec<_> = lanes
-            .iter()
-            .map(|&lane| wide::LaneRef {
-                value: vector,
-                width,
-                lane,
-            })
-            .collect();
         let s = ty.element().unwrap_or(Scalar::Float);
+        let mut undefined = None;
+        let mut refs = Vec::with_capacity(lanes.len());
+        for &lane in lanes {
+            refs.push(if lane < width {
+                wide::LaneRef {
+                    value: vector,
+                    width,
+                    lane,
+                }
+            } else {
+                let zero = match undefined {
+                    Some(z) => z,
+                    None => *undefined.insert(self.zero(fb, &Type::Scalar(s), location)?),
+                };
+                wide::LaneRef {
+                    value: zero,
+                    width: 1,
+                    lane: 0,
+                }
+            });
+        }
         self.gather(fb, s, &refs, location)
     }
 

@@ -74,7 +74,16 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Root> {
-        let words = matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g));
+        // A record held as a byte image (whose members' addresses are
+        // taken: `analysis/records.rs`) is words too; a private one is
+        // reached as the array of words it is.
+        let image = self.is_image(from);
+        let words =
+            image || matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g));
+        let root = match root {
+            Root::Private(v, false) if image => Root::Private(v, true),
+            root => root,
+        };
         if let Root::Cast(b) = root {
             // Back to the object's own type: a typed pointer again.
             let own = match self.memory.cast_bases[b].base {
@@ -111,11 +120,15 @@ impl ModuleBuilder<'_> {
             }
             _ => *from,
         };
-        let base = CastBase {
+        Ok(self.cast_base_root(CastBase {
             base: root,
             element,
             words,
-        };
+        }))
+    }
+
+    /// The root of cast base `base`, made once.
+    pub(super) fn cast_base_root(&mut self, base: CastBase) -> Root {
         let index = match self.memory.cast_bases.iter().position(|b| *b == base) {
             Some(i) => i,
             None => {
@@ -123,7 +136,7 @@ impl ModuleBuilder<'_> {
                 self.memory.cast_bases.len() - 1
             }
         };
-        Ok(Root::Cast(index))
+        Root::Cast(index)
     }
 
     /// The place of element `index` (a `ty`) of a pointer into cast base

@@ -73,6 +73,11 @@ impl ModuleBuilder<'_> {
                 if let Some(p) = self.block_element_pointer(fb, base, index, &x.ty, location)? {
                     return Ok(Value::Pointer(p));
                 }
+                if let Some(p) = self.member_array_pointer(fb, base, location)? {
+                    let i = self.index_value(fb, index)?;
+                    let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
+                    return Ok(Value::Pointer(p.at(index)));
+                }
                 let root = self.array_root(fb, base)?;
                 let index = self.index_value(fb, index)?;
                 Ok(Value::Pointer(PointerValue::fixed(root, index)))
@@ -107,10 +112,100 @@ impl ModuleBuilder<'_> {
                     index,
                 )))
             }
+            H::Member(..) => match self.member_bytes(fb, id, location)? {
+                Some(bytes) => Ok(Value::Pointer(self.cast_pointer(
+                    fb,
+                    bytes,
+                    &Type::Void,
+                    &x.ty,
+                    location,
+                )?)),
+                None => Err(self.error(
+                    location,
+                    "taking the address of a member of a program-scope struct variable is not supported yet by this translator",
+                )),
+            },
             _ => Err(self.error(
                 location,
                 "taking this address is not supported yet by this translator",
             )),
         }
+    }
+
+    /// A pointer to the first element of `array`, an array member of a
+    /// record reached through a pointer (`p->arr`, `p[i].inner.arr`);
+    /// `None` for other arrays.
+    pub(in crate::lower) fn member_array_pointer(
+        &mut self,
+        fb: &mut FnBuilder,
+        array: ExprId,
+        location: Location,
+    ) -> LResult<Option<PointerValue>> {
+        let Some(element) = self.program.types.array_element(fb.expr(array).ty) else {
+            return Ok(None);
+        };
+        match self.member_bytes(fb, array, location)? {
+            Some(bytes) => Ok(Some(self.cast_pointer(
+                fb,
+                bytes,
+                &Type::Void,
+                &element,
+                location,
+            )?)),
+            None => Ok(None),
+        }
+    }
+
+    /// `&object` counted in bytes (a `void` pointer) when `object` is a
+    /// member of a record reached through a pointer: the record's
+    /// address, cast to bytes, plus the member's offset. The pointer's
+    /// root views its memory as the member's type when cast again, as a
+    /// buffer does (see `views.rs`); other memory cannot be viewed as a
+    /// record's members and says so in `cast_root`. `None` when the
+    /// record is not reached through a pointer (a variable).
+    fn member_bytes(
+        &mut self,
+        fb: &mut FnBuilder,
+        object: ExprId,
+        location: Location,
+    ) -> LResult<Option<PointerValue>> {
+        let source = fb.source;
+        let ty = |h: ExprId| source.exprs[h].ty;
+        let H::Member(base, field) = fb.expr(object).kind else {
+            return Ok(None);
+        };
+        let record_ty = ty(base);
+        let Type::Record(r) = record_ty else {
+            return Ok(None);
+        };
+        let offset = self.record(r).fields[field].offset;
+        let record = match fb.expr(base).kind {
+            H::Member(..) => match self.member_bytes(fb, base, location)? {
+                Some(bytes) => bytes,
+                None => return Ok(None),
+            },
+            H::Deref(p) => {
+                let p = self.pointer(fb, p)?;
+                self.cast_pointer(fb, p, &record_ty, &Type::Void, location)?
+            }
+            H::Index(p, i) if ty(p).is_pointer() => {
+                let p = self.pointer(fb, p)?;
+                let i = self.index_value(fb, i)?;
+                let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
+                self.cast_pointer(fb, p.at(index), &record_ty, &Type::Void, location)?
+            }
+            // A variable or an element of an array variable, which the
+            // analysis made an image for this (`analysis/records.rs`).
+            H::Local(_) | H::Index(..) => {
+                let Value::Pointer(p) = self.address_of(fb, base, location)? else {
+                    return Ok(None);
+                };
+                self.cast_pointer(fb, p, &record_ty, &Type::Void, location)?
+            }
+            _ => return Ok(None),
+        };
+        let offset = fb.add(naga::Expression::Literal(naga::Literal::U32(offset as u32)));
+        let index = fb.binary(naga::BinaryOperator::Add, record.index, offset);
+        Ok(Some(record.at(index)))
     }
 }
