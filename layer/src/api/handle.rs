@@ -42,7 +42,7 @@ unsafe fn checked<T: ClObject>(handle: *mut c_void) -> CLResult<Arc<Object<T>>> 
     }
     // SAFETY: what starts with the dispatch pointer is, per the caller's
     // contract, one of this library's slots, which are never freed; the
-    // slot's other fields are atomics and a mutex, used as such.
+    // slot's other fields are an atomic and a lock, used as such.
     let slot = unsafe { &*handle.cast_const().cast::<HandleSlot>() };
     slot.live::<T>().ok_or(T::INVALID)
 }

@@ -12,7 +12,7 @@
 //! a weak reference, and every entry point that checks a handle holds a
 //! strong one for its duration, so no call borrows an object that another
 //! thread is destroying.
-//! It is taken when the handle is first asked for, so objects the
+//! The slot is taken when the handle is first asked for, so objects the
 //! application never sees (the event of a command enqueued without one)
 //! take none, and do not push recently released handles out of the
 //! slots' quarantine.
@@ -117,7 +117,8 @@ pub trait ClObject: Send + Sync + Sized + 'static {
 
 /// An OpenCL object as the loader and the application see it.
 pub struct Object<T> {
-    /// A weak reference to this object, which its handle's slot keeps.
+    /// A weak reference to this object, made with it, for its handle's
+    /// slot to keep: `&self` alone could not make one without unsafe code.
     me: AnyWeak,
     slot: OnceLock<&'static HandleSlot>,
     kind: ObjectKind,
