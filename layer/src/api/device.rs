@@ -299,7 +299,7 @@ pub(crate) unsafe extern "C" fn get_device_info(
     call::status(|| {
         // SAFETY: a handle from the application, checked before use.
         let device = unsafe { handle::object::<Device>(device)? };
-        let value = device_info(device, param_name)?;
+        let value = device_info(&device, param_name)?;
         // SAFETY: the application's buffers, per the clGetDeviceInfo contract.
         unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
     })

@@ -514,7 +514,7 @@ pub(crate) unsafe extern "C" fn enqueue_nd_range_kernel(
             };
             hand_out(
                 event,
-                launch(&queue, kernel, &range, &waits, CL_COMMAND_NDRANGE_KERNEL)?,
+                launch(&queue, &kernel, &range, &waits, CL_COMMAND_NDRANGE_KERNEL)?,
             );
         }
         Ok(())
@@ -545,7 +545,7 @@ pub(crate) unsafe extern "C" fn enqueue_task(
             };
             hand_out(
                 event,
-                launch(&queue, kernel, &range, &waits, CL_COMMAND_TASK)?,
+                launch(&queue, &kernel, &range, &waits, CL_COMMAND_TASK)?,
             );
         }
         Ok(())
