@@ -109,11 +109,11 @@ fn local_chars_and_shorts_take_their_real_size() {
     );
     run(&queue, &kernel, n, n);
     let out = common::read_buffer(&queue, &out_buf, n);
-    for l in 0..n {
+    for (l, &got) in out.iter().enumerate() {
         let r = n - 1 - l;
         let c = [r as i8, (-(r as i32)) as i8, (r * 3) as i8].map(i32::from);
         let want = (i32::from(input[r].wrapping_mul(3)) + c.iter().sum::<i32>()) as i16;
-        assert_eq!(out[l], want, "work-item {l}");
+        assert_eq!(got, want, "work-item {l}");
     }
 }
 
@@ -137,7 +137,8 @@ fn null_buffer_arguments_are_null_pointers() {
             .expect("NULL arg_value");
     };
     // (maybe, also_maybe) -> the flags every work-item must see.
-    let cases: [(Option<&Buffer<i32>>, Option<&Buffer<i32>>, i32); 3] = [
+    type Case<'a> = (Option<&'a Buffer<i32>>, Option<&'a Buffer<i32>>, i32);
+    let cases: [Case; 3] = [
         (None, None, 1 | 2 | 4 | 8 | 32),
         (Some(&data_buf), None, 2 | 32),
         (None, Some(&data_buf), 1 | 8 | 32),
