@@ -200,7 +200,7 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_GLOBAL_MEM_SIZE => ulong(device.global_mem_size()),
         // __constant arguments are storage buffers like __global ones.
         CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => ulong(device.max_mem_alloc_size()),
-        CL_DEVICE_MAX_CONSTANT_ARGS => uint(device.max_storage_buffers()),
+        CL_DEVICE_MAX_CONSTANT_ARGS => uint(device.max_constant_args()),
         // A program's global variables share one buffer (see
         // core/program_globals.rs), as large as any allocation may be.
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {

@@ -624,13 +624,64 @@ impl Checker<'_> {
                         args.iter().map(|v| v.unwrap_or(0).to_string()).collect();
                     written.push(format!("work_group_size_hint({})", vals.join(",")));
                 }
-                "vec_type_hint" => {}
+                "vec_type_hint" => {
+                    if let Some(hint) = self.vec_type_hint(a) {
+                        written.push(format!("vec_type_hint({hint})"));
+                    }
+                }
                 other => self
                     .diags
                     .warning(a.location, format!("unknown attribute '{other}' ignored")),
             }
         }
         info.attributes = written.join(" ");
+    }
+
+    /// The type named by `vec_type_hint(T)`, spelt as `CL_KERNEL_ATTRIBUTES`
+    /// reports it (`float4`; a typedef by the type it names). `T` must be a
+    /// scalar or vector type other than `bool`, as clang requires; `None`
+    /// after reporting anything else.
+    fn vec_type_hint(&mut self, a: &ast::Attribute) -> Option<String> {
+        let invalid = "a non-vector or non-vectorizable scalar type is an invalid argument to attribute 'vec_type_hint'";
+        let [arg] = a.args.as_slice() else {
+            self.error(a.location, "'vec_type_hint' attribute takes one argument");
+            return None;
+        };
+        let ast::ExprKind::Ident(name) = arg.kind else {
+            self.error(a.location, invalid);
+            return None;
+        };
+        let ty = match self.lookup(name) {
+            Some(Symbol::Typedef(ty, _, _)) => Some(ty),
+            Some(_) => None,
+            None => {
+                let text = self.text(name);
+                let scalar = crate::types::VECTOR_ELEMENTS_BY_NAME
+                    .iter()
+                    .find(|(n, _)| *n == text)
+                    .map(|&(_, s)| Type::Scalar(s));
+                match scalar.or_else(|| match crate::types::lookup_builtin_type_name(text) {
+                    Some(crate::types::BuiltinName::Scalar(s)) => Some(Type::Scalar(s)),
+                    Some(crate::types::BuiltinName::Vector(s, n)) => Some(Type::Vector(s, n)),
+                    _ => None,
+                }) {
+                    Some(ty) => Some(ty),
+                    None => {
+                        let text = self.spelling(name);
+                        self.error(arg.location, format!("unknown type name '{text}'"));
+                        return None;
+                    }
+                }
+            }
+        };
+        match ty {
+            Some(Type::Scalar(s)) if s != Scalar::Bool => Some(s.name().to_string()),
+            Some(Type::Vector(s, n)) => Some(format!("{}{n}", s.name())),
+            _ => {
+                self.error(a.location, invalid);
+                None
+            }
+        }
     }
 
     /// The declaration `d` of statement `stmt`: its variables, and a
