@@ -65,11 +65,13 @@ pub struct Denormals {
     pub flush: [bool; 3],
     /// `denormBehaviorIndependence`: which widths may differ.
     pub independence: Independence,
-    /// Arithmetic keeps denormals of every width with no execution mode at
-    /// all. Lavapipe reports no denormal controls, and keeps them: it
+    /// `double` arithmetic keeps denormals with no execution mode at all,
+    /// where none can be declared (what [`Denormals::double_exact`] falls
+    /// back on). Lavapipe reports no denormal controls, and keeps them: it
     /// runs shaders on the CPU's SSE/AVX units with flush-to-zero off
     /// (double and float subnormal products, sums and quotients measured
-    /// exact through Mesa 22.3).
+    /// exact through Mesa 22.3). NVIDIA's driver reports none for 32 or
+    /// 64 bits either; its double units never flush.
     pub kept_unasked: bool,
 }
 

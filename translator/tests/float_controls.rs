@@ -192,7 +192,7 @@ use DenormMode::{FlushToZero, Preserve};
 
 #[test]
 fn denormals_are_kept_where_the_device_can_keep_them() {
-    // What NVIDIA's driver reports: every width may be kept, only floats
+    // A device on which every width may be kept, and only floats
     // flushed.
     let nvidia = Denormals {
         preserve: [true; 3],
@@ -201,6 +201,17 @@ fn denormals_are_kept_where_the_device_can_keep_them() {
         kept_unasked: false,
     };
     assert!(nvidia.float_exact() && nvidia.double_exact());
+    // What NVIDIA's 580 driver reports on an H200: nothing to declare for
+    // 32 or 64 bits; its doubles keep denormals unasked, its floats are
+    // not promised to.
+    let h200 = Denormals {
+        preserve: [false, false, true],
+        flush: [false; 3],
+        independence: Independence::All,
+        kept_unasked: true,
+    };
+    assert_eq!(h200.modes(false), [None, None, None]);
+    assert!(h200.double_exact() && !h200.float_exact());
     assert_eq!(
         denormal_modes(&with(nvidia), ""),
         [(Preserve, 32), (Preserve, 64)]

@@ -8,6 +8,9 @@ use translator::{Denormals, DeviceCaps, Independence};
 
 use crate::vulkan::PhysicalDeviceInfo;
 
+/// The PCI vendor ID of NVIDIA GPUs.
+const NVIDIA_VENDOR_ID: u32 = 0x10de;
+
 pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
     let features = &info.features;
     let denormals = Denormals {
@@ -18,9 +21,14 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
             vk::ShaderFloatControlsIndependence::TYPE_32_ONLY => Independence::Only32,
             _ => Independence::None,
         },
-        // See `Denormals::kept_unasked`: measured, as the driver reports
-        // no denormal controls at all.
-        kept_unasked: info.driver_name == "llvmpipe",
+        // See `Denormals::kept_unasked`. Neither driver reports a double
+        // denormal control (NVIDIA's 580 driver on an H200: no
+        // shaderDenormPreserveFloat64, no flush either), and both keep
+        // them: lavapipe measured; NVIDIA's double units have no
+        // flush-to-zero at all (PTX's `.ftz` exists for `.f32` only), and
+        // tests/denormals.rs checks subnormal double results bit for bit
+        // on the H200.
+        kept_unasked: info.driver_name == "llvmpipe" || info.vendor_id == NVIDIA_VENDOR_ID,
     };
     DeviceCaps {
         // size_t and pointers are 64-bit only when the shader can do 64-bit
