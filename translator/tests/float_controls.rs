@@ -194,13 +194,13 @@ use DenormMode::{FlushToZero, Preserve};
 fn denormals_are_kept_where_the_device_can_keep_them() {
     // A device on which every width may be kept, and only floats
     // flushed.
-    let nvidia = Denormals {
+    let keeps_all = Denormals {
         preserve: [true; 3],
         flush: [true, false, false],
         independence: Independence::All,
         kept_unasked: false,
     };
-    assert!(nvidia.float_exact() && nvidia.double_exact());
+    assert!(keeps_all.float_exact() && keeps_all.double_exact());
     // What NVIDIA's 580 driver reports on an H200: nothing to declare for
     // 32 or 64 bits; its doubles keep denormals unasked, its floats are
     // not promised to.
@@ -213,17 +213,17 @@ fn denormals_are_kept_where_the_device_can_keep_them() {
     assert_eq!(h200.modes(false), [None, None, None]);
     assert!(h200.double_exact() && !h200.float_exact());
     assert_eq!(
-        denormal_modes(&with(nvidia), ""),
+        denormal_modes(&with(keeps_all), ""),
         [(Preserve, 32), (Preserve, 64)]
     );
     assert_eq!(
-        denormal_modes(&with(nvidia), "-cl-denorms-are-zero"),
+        denormal_modes(&with(keeps_all), "-cl-denorms-are-zero"),
         [(FlushToZero, 32), (Preserve, 64)]
     );
     // Halves share the doubles' mode when only floats are independent.
     let only32 = Denormals {
         independence: Independence::Only32,
-        ..nvidia
+        ..keeps_all
     };
     assert_eq!(
         denormal_modes(&with(only32), "-cl-fast-relaxed-math -cl-denorms-are-zero"),
@@ -232,7 +232,7 @@ fn denormals_are_kept_where_the_device_can_keep_them() {
     // One mode for all: the hint to flush floats cannot be followed.
     let none = Denormals {
         independence: Independence::None,
-        ..nvidia
+        ..keeps_all
     };
     assert_eq!(
         denormal_modes(&with(none), "-cl-denorms-are-zero"),
