@@ -264,11 +264,29 @@ fn extreme_components_in_float_and_double() {
         if p.iter().all(|c| c.abs() < f64::from(f32::MIN_POSITIVE)) {
             continue;
         }
-        let (l, unit) = exact_length(&p);
-        let (l1, _) = exact_length(&p[..1]);
-        for (k, want) in [(0, l), (1, l1), (2, l)] {
-            let g = f64::from(got[6 * i + k]);
-            let e = if want > f64::from(f32::MAX) {
+        // Where subnormal components may be flushed (no CL_FP_DENORM, as
+        // on NVIDIA's driver), the vector with them read as zero is an
+        // answer too; tests/denormals.rs checks that devices reporting
+        // CL_FP_DENORM keep them.
+        let flushed: Vec<f64> = p
+            .iter()
+            .map(|&c| {
+                if c.abs() < f64::from(f32::MIN_POSITIVE) {
+                    0.0 * c
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let error_of = |k: usize, g: f64, p: &[f64]| -> f64 {
+            let (l, unit) = exact_length(p);
+            let (l1, _) = exact_length(&p[..1]);
+            let want = match k {
+                0 | 2 => l,
+                1 => l1,
+                lane => return (g - unit[lane - 3]).abs() / f64::from(f32::EPSILON),
+            };
+            if want > f64::from(f32::MAX) {
                 if g.is_infinite() {
                     0.0
                 } else {
@@ -276,19 +294,14 @@ fn extreme_components_in_float_and_double() {
                 }
             } else {
                 (g - want).abs() / float_ulp(want)
-            };
+            }
+        };
+        for k in 0..6 {
+            let g = f64::from(got[6 * i + k]);
+            let e = error_of(k, g, &p).min(error_of(k, g, &flushed));
             assert!(
                 e <= 4.0,
-                "float output {k} for {v:?}: {g:e}, want {want:e} ({e} ulp)"
-            );
-        }
-        for lane in 0..3 {
-            let g = f64::from(got[6 * i + 3 + lane]);
-            let e = (g - unit[lane]).abs() / f64::from(f32::EPSILON);
-            assert!(
-                e <= 4.0,
-                "float normalize lane {lane} of {v:?}: {g:e}, want {:e}",
-                unit[lane]
+                "float output {k} (3-5: normalize's lanes) for {v:?}: {g:e} ({e} ulp or eps)"
             );
         }
     }

@@ -421,10 +421,16 @@ impl Device {
     /// `__global` buffer for its results and every binding the runtime may
     /// add still fits [`Device::max_storage_buffers`]. Under the full
     /// profile's 8 only where the device binds fewer than 12 storage
-    /// buffers per stage (Vulkan guarantees 4).
+    /// buffers per stage (Vulkan guarantees 4). No more than the pointers
+    /// [`Device::max_parameter_size`] holds: a GPU that binds a million
+    /// buffers still takes no kernel with more arguments than that.
     pub fn max_constant_args(&self) -> u32 {
+        let pointer_bytes = self.caps.address_bits as usize / 8;
+        let by_parameters =
+            u32::try_from(self.max_parameter_size() / pointer_bytes).unwrap_or(u32::MAX);
         self.max_storage_buffers()
             .saturating_sub(RUNTIME_BINDINGS + 1)
+            .min(by_parameters - 1)
     }
 
     pub fn subgroup_size(&self) -> u32 {
