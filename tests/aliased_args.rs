@@ -60,7 +60,15 @@ fn expected(p: Arg, q: Arg, k: i32, pick: bool) -> [Option<i32>; OUTPUTS] {
     ]
 }
 
-fn launch(queue: &CommandQueue, kernel: &Kernel, out: &Buffer<i32>, p: Arg, q: Arg, k: i32, pick: bool) -> Vec<i32> {
+fn launch(
+    queue: &CommandQueue,
+    kernel: &Kernel,
+    out: &Buffer<i32>,
+    p: Arg,
+    q: Arg,
+    k: i32,
+    pick: bool,
+) -> Vec<i32> {
     let pick = pick as i32;
     // SAFETY: the arguments match the kernel's parameters; one work-item.
     unsafe {
@@ -70,7 +78,14 @@ fn launch(queue: &CommandQueue, kernel: &Kernel, out: &Buffer<i32>, p: Arg, q: A
         kernel.set_arg(3, &k).expect("k");
         kernel.set_arg(4, &pick).expect("pick");
         queue
-            .enqueue_nd_range_kernel(kernel.get(), 1, ptr::null(), [1usize].as_ptr(), ptr::null(), &[])
+            .enqueue_nd_range_kernel(
+                kernel.get(),
+                1,
+                ptr::null(),
+                [1usize].as_ptr(),
+                ptr::null(),
+                &[],
+            )
             .expect("enqueue");
     }
     queue.finish().expect("finish");
@@ -87,7 +102,7 @@ fn pointers_of_arguments_sharing_a_buffer_compare_by_address() {
     let step = align / 4;
     let whole = common::buffer_with(&context, &queue, &vec![0i32; 4 * step]);
     let other = common::buffer_with(&context, &queue, &vec![0i32; 4 * step]);
-    let out = common::buffer_with(&context, &queue, &vec![-7i32; OUTPUTS]);
+    let out = common::buffer_with(&context, &queue, &[-7i32; OUTPUTS]);
     // SAFETY: regions inside `whole`, at multiples of the base alignment.
     let first = unsafe { whole.create_sub_buffer(CL_MEM_READ_WRITE, step, step) }.expect("sub");
     let second =

@@ -394,10 +394,7 @@ impl<'a> ModuleBuilder<'a> {
         let size = lit(fb, size);
         let byte = fb.binary(naga::BinaryOperator::Multiply, p.index, size);
         let (identity, origin) = match p.target {
-            Target::Fixed(root) => (
-                self.identity_value(fb, root),
-                self.buffer_origin(fb, root),
-            ),
+            Target::Fixed(root) => (self.identity_value(fb, root), self.buffer_origin(fb, root)),
             Target::Chosen(choice) => {
                 let roots = self.memory.root_sets[choice.set].clone();
                 let mut identity = self.identity_value(fb, roots[roots.len() - 1]);
@@ -459,7 +456,11 @@ impl<'a> ModuleBuilder<'a> {
     /// runtime names each argument's allocation by the first binding set
     /// to the same buffer or a region of it, so `p + 4 == q` holds for `q`
     /// a sub-buffer 16 bytes into `p`'s buffer.
-    fn buffer_origin(&mut self, fb: &mut FnBuilder, root: Root) -> Option<Handle<naga::Expression>> {
+    fn buffer_origin(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+    ) -> Option<Handle<naga::Expression>> {
         self.buffer_member(fb, root, |alias| alias.2)
     }
 
