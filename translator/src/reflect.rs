@@ -159,4 +159,10 @@ pub struct KernelReflection {
     /// `b / 32` words on), set when the argument is a NULL `cl_mem`.
     /// `None`: the kernel has no buffer arguments.
     pub null_buffer_flags: Option<u32>,
+    /// Where in the launch block each buffer binding `b`'s allocation and
+    /// origin are (two `u32`s at `8 b` bytes on): the first binding set to
+    /// the same buffer or a region of it, and the argument's byte origin in
+    /// that buffer (a sub-buffer's). `None`: the kernel compares or
+    /// subtracts no buffer pointers, or has no buffer arguments.
+    pub buffer_aliases: Option<u32>,
 }

@@ -279,6 +279,8 @@ impl Kernel {
         // buffer range, which no allocation exceeds).
         let mut buffers =
             vec![(device.null_buffer()?.clone(), 0, 0); reflection.storage_buffers as usize];
+        // The buffer arguments set, by binding, for their allocations below.
+        let mut bound = Vec::new();
         for (arg, value) in reflection.args.iter().zip(args) {
             match (&arg.kind, value) {
                 (ArgKind::Buffer { binding }, Some(SetArg::Buffer(mem))) => {
@@ -296,6 +298,7 @@ impl Kernel {
                             0
                         };
                         *slot = (mem.buffer_on(device)?, mem.origin() as u64, range);
+                        bound.push((*binding, mem.clone()));
                         recipe.uses(mem.clone(), kernel_access(arg, &mem));
                     } else {
                         // A NULL `cl_mem`: the stand-in buffer stays bound,
@@ -328,6 +331,9 @@ impl Kernel {
                 (ArgKind::Local { .. }, Some(SetArg::Local(_))) => {}
                 _ => return Err(CL_INVALID_KERNEL_ARGS),
             }
+        }
+        if let Some(at) = reflection.buffer_aliases {
+            write_buffer_aliases(&mut push_constants, at as usize, &bound)?;
         }
         let mut print = None;
         if let Some(printf) = &reflection.printf {
@@ -436,4 +442,34 @@ impl Drop for Kernel {
     fn drop(&mut self) {
         self.program.detach_kernel();
     }
+}
+
+/// Writes each buffer argument's allocation and origin into the launch
+/// block at byte `at` (two `u32`s per binding, see
+/// `KernelReflection::buffer_aliases`): the kernel compares and subtracts
+/// pointers of different arguments by them, so that two arguments set to
+/// one buffer, or to a buffer and a sub-buffer of it, point into one
+/// object. An allocation is named by the lowest binding set to it; NULL
+/// arguments are left to their null flags.
+fn write_buffer_aliases(
+    push_constants: &mut [u8],
+    at: usize,
+    bound: &[(u32, Arc<Object<Mem>>)],
+) -> CLResult<()> {
+    for (binding, mem) in bound {
+        let allocation = bound
+            .iter()
+            .filter(|(_, other)| other.same_storage(mem))
+            .map(|&(b, _)| b)
+            .min()
+            .unwrap_or(*binding);
+        let origin = u32::try_from(mem.origin()).map_err(|_| CL_INVALID_KERNEL_ARGS)?;
+        let start = at + *binding as usize * 8;
+        let words = push_constants
+            .get_mut(start..start + 8)
+            .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        words[..4].copy_from_slice(&allocation.to_le_bytes());
+        words[4..].copy_from_slice(&origin.to_le_bytes());
+    }
+    Ok(())
 }

@@ -52,6 +52,14 @@ pub struct KernelFacts {
     /// `char`s or `short`s, which take their real size only packed into
     /// words.
     pub word_locals: FxHashSet<LocalId>,
+    /// Whether the kernel, or a function it calls, compares or subtracts
+    /// two `__global` pointers: they may be rooted in different buffer
+    /// arguments that the application set to one buffer, or to a buffer
+    /// and a sub-buffer of it, so their addresses need each argument's
+    /// allocation and origin from the launch (see
+    /// `lower::pointers::chosen`). Kernels that do not keep their
+    /// arguments' bindings as identities and pay nothing.
+    pub compares_buffer_pointers: bool,
 }
 
 impl Analysis {
@@ -78,8 +86,15 @@ pub fn analyse(program: &hir::Program) -> Analysis {
     };
     let mut pointers = FxHashMap::default();
     let mut kept = FxHashMap::default();
+    let mut compares = FxHashMap::default();
     for id in callees_first(program) {
         let f = &program.functions[id];
+        let reached = compares_buffer_pointers(program, f)
+            || f.exprs.iter().any(|(_, e)| match e.kind {
+                H::Call(callee, _) => compares.get(&callee).copied().unwrap_or(false),
+                _ => false,
+            });
+        compares.insert(id, reached);
         // Only integers converted to pointers need them.
         let converts = f.exprs.iter().any(|(_, e)| match e.kind {
             H::Convert(x) => e.ty.is_pointer() && !f.exprs[x].ty.is_pointer(),
@@ -96,7 +111,8 @@ pub fn analyse(program: &hir::Program) -> Analysis {
     }
     for (id, facts) in pointers {
         if program.functions[id].kernel.is_some() {
-            let kernel = kernel_facts(program, &program.functions[id], &facts);
+            let mut kernel = kernel_facts(program, &program.functions[id], &facts);
+            kernel.compares_buffer_pointers = compares.get(&id).copied().unwrap_or(false);
             analysis.kernels.insert(id, kernel);
         }
         let kept_values = kept.remove(&id).unwrap_or_default();
@@ -195,7 +211,33 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
     KernelFacts {
         float_words,
         word_locals,
+        compares_buffer_pointers: false,
     }
+}
+
+/// Whether `f` itself compares (`==`, `<`, ...) or subtracts two pointers
+/// that may point into buffers (`__global`, `__constant` or generic),
+/// neither a null pointer constant: the operations whose result depends on
+/// whether two buffer arguments share an allocation.
+fn compares_buffer_pointers(program: &hir::Program, f: &hir::Function) -> bool {
+    use crate::ast::BinaryOp as B;
+    let global = |e: ExprId| {
+        let buffer = program.types.pointee(f.exprs[e].ty).is_some_and(|p| {
+            matches!(
+                p.space,
+                AddressSpace::Global | AddressSpace::Constant | AddressSpace::Generic
+            )
+        });
+        buffer && !provenance::is_null_constant(f, e)
+    };
+    f.exprs.iter().any(|(_, e)| match e.kind {
+        H::Binary(op, a, b) => {
+            matches!(op, B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge | B::Sub)
+                && global(a)
+                && global(b)
+        }
+        _ => false,
+    })
 }
 
 /// Whether `__local` memory of `element`s (`char`/`short` scalars or

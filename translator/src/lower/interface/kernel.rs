@@ -356,6 +356,29 @@ impl ModuleBuilder<'_> {
             }
             at
         });
+        // Where the kernel compares or subtracts buffer pointers, each
+        // buffer argument's allocation and origin in it (see
+        // `buffer_address`): two arguments set to one buffer, or to a
+        // buffer and a sub-buffer of it, point into one object.
+        let compares = self
+            .kernel_facts
+            .is_some_and(|facts| facts.compares_buffer_pointers);
+        let buffer_aliases = (binding > 0 && compares).then(|| {
+            let at = offset;
+            self.interface.buffer_aliases = Some((members.len() as u32, binding));
+            for b in 0..binding {
+                for what in ["allocation", "origin"] {
+                    members.push(naga::StructMember {
+                        name: Some(format!("buffer_{b}_{what}")),
+                        ty: u32_ty,
+                        binding: None,
+                        offset,
+                    });
+                    offset += 4;
+                }
+            }
+            at
+        });
         let push_constant_size = offset.next_multiple_of(4);
         let block = self.add_type(naga::TypeInner::Struct {
             members,
@@ -420,6 +443,7 @@ impl ModuleBuilder<'_> {
             required_work_group_size: info.required_work_group_size,
             attributes: info.attributes.clone(),
             null_buffer_flags,
+            buffer_aliases,
         };
         Some((reflection, std::mem::take(&mut self.module)))
     }

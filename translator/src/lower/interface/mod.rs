@@ -32,6 +32,11 @@ pub(super) struct Interface {
     /// `cl_mem` (bit `b % 32` of member `first + b / 32` for binding `b`),
     /// and how many buffer arguments there are.
     null_flags: Option<(u32, u32)>,
+    /// The launch block's members that name each buffer argument's
+    /// allocation and origin (members `first + 2 b` and `first + 2 b + 1`
+    /// for binding `b`), and how many buffer arguments there are; only
+    /// where the kernel compares or subtracts buffer pointers.
+    buffer_aliases: Option<(u32, u32)>,
     /// The work-group collectives' scratch arrays, by element type, which
     /// the runtime sizes per launch to the work-group.
     group_scratch: FxHashMap<Handle<naga::Type>, Handle<naga::GlobalVariable>>,
@@ -47,6 +52,20 @@ impl Interface {
     pub(super) fn take_binding(&mut self) -> u32 {
         self.next_binding += 1;
         self.next_binding - 1
+    }
+
+    /// For buffer argument binding `binding`, where the kernel has them:
+    /// the launch block and the members holding the argument's allocation
+    /// (the first binding set to the same buffer or a region of it) and
+    /// its byte origin in that buffer.
+    pub(super) fn buffer_alias(
+        &self,
+        binding: u32,
+    ) -> Option<(Handle<naga::GlobalVariable>, u32, u32)> {
+        let (first, buffers) = self.buffer_aliases?;
+        let launch = self.push_constants?;
+        let member = first + 2 * binding;
+        (binding < buffers).then_some((launch, member, member + 1))
     }
 
     /// For buffer argument binding `binding`: the launch block, the member

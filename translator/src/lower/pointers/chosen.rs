@@ -33,6 +33,11 @@ use crate::lower::pointers::{Choice, PointerValue, Root, Target};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 
+/// Where the identities of buffer arguments named by their allocation in
+/// the launch start (see `ModuleBuilder::identity_value`): past those of
+/// globals (`1 + index`) and private variables (`0x10000 + index`).
+const ALLOCATION_IDENTITIES: u32 = 0x20000;
+
 /// `0` or `(T *)0`: a null pointer constant.
 pub(in crate::lower) fn is_null_constant(fb: &FnBuilder, e: ExprId) -> bool {
     match fb.expr(e).kind {
@@ -388,19 +393,32 @@ impl<'a> ModuleBuilder<'a> {
             |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let size = lit(fb, size);
         let byte = fb.binary(naga::BinaryOperator::Multiply, p.index, size);
-        let identity = match p.target {
-            Target::Fixed(root) => self.identity_value(fb, root),
+        let (identity, origin) = match p.target {
+            Target::Fixed(root) => (self.identity_value(fb, root), self.buffer_origin(fb, root)),
             Target::Chosen(choice) => {
                 let roots = self.memory.root_sets[choice.set].clone();
-                let mut result = self.identity_value(fb, roots[roots.len() - 1]);
+                let mut identity = self.identity_value(fb, roots[roots.len() - 1]);
+                let mut origin = self.buffer_origin(fb, roots[roots.len() - 1]);
                 for (k, &root) in roots.iter().enumerate().rev().skip(1) {
                     let id = self.identity_value(fb, root);
                     let k = lit(fb, k as u32);
                     let is_k = fb.binary(naga::BinaryOperator::Equal, choice.which, k);
-                    result = fb.select(is_k, id, result);
+                    identity = fb.select(is_k, id, identity);
+                    origin = match (self.buffer_origin(fb, root), origin) {
+                        (None, None) => None,
+                        (here, rest) => {
+                            let here = here.unwrap_or_else(|| lit(fb, 0));
+                            let rest = rest.unwrap_or_else(|| lit(fb, 0));
+                            Some(fb.select(is_k, here, rest))
+                        }
+                    };
                 }
-                result
+                (identity, origin)
             }
+        };
+        let byte = match origin {
+            Some(origin) => fb.binary(naga::BinaryOperator::Add, origin, byte),
+            None => byte,
         };
         Ok((identity, byte))
     }
@@ -408,15 +426,69 @@ impl<'a> ModuleBuilder<'a> {
     /// [`Self::object_identity`] as a value: 0, as null's, for a buffer
     /// argument the application set to a NULL `cl_mem` (the runtime binds
     /// a stand-in buffer and sets the argument's bit among the launch's
-    /// null flags), so that `p == 0` holds for it.
+    /// null flags), so that `p == 0` holds for it. Where the kernel
+    /// compares or subtracts buffer pointers, a buffer argument is named by
+    /// its allocation in this launch (see [`Self::buffer_origin`]).
     fn identity_value(&mut self, fb: &mut FnBuilder, root: Root) -> Handle<naga::Expression> {
-        let id = self.object_identity(root);
-        let id = fb.add(naga::Expression::Literal(naga::Literal::U32(id)));
+        let id = match self.buffer_member(fb, root, |alias| alias.1) {
+            // Above every identity `object_identity` gives.
+            Some(allocation) => {
+                let base = fb.add(naga::Expression::Literal(naga::Literal::U32(
+                    ALLOCATION_IDENTITIES,
+                )));
+                fb.binary(naga::BinaryOperator::Add, base, allocation)
+            }
+            None => {
+                let id = self.object_identity(root);
+                fb.add(naga::Expression::Literal(naga::Literal::U32(id)))
+            }
+        };
         let Some(flag) = self.buffer_null_flag(fb, root) else {
             return id;
         };
         let null = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
         fb.select(flag, null, id)
+    }
+
+    /// The byte origin of buffer argument `root` in its allocation (a
+    /// sub-buffer's origin in its parent), where the kernel compares or
+    /// subtracts buffer pointers; `None` for other roots and kernels. The
+    /// runtime names each argument's allocation by the first binding set
+    /// to the same buffer or a region of it, so `p + 4 == q` holds for `q`
+    /// a sub-buffer 16 bytes into `p`'s buffer.
+    fn buffer_origin(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+    ) -> Option<Handle<naga::Expression>> {
+        self.buffer_member(fb, root, |alias| alias.2)
+    }
+
+    /// The `u32` launch block member `which` picks among buffer argument
+    /// `root`'s allocation members, where the kernel has them.
+    fn buffer_member(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+        which: impl Fn((Handle<naga::GlobalVariable>, u32, u32)) -> u32,
+    ) -> Option<Handle<naga::Expression>> {
+        let alias = self.interface.buffer_alias(self.buffer_binding(root)?)?;
+        let base = fb.add(naga::Expression::GlobalVariable(alias.0));
+        let pointer = fb.add(naga::Expression::AccessIndex {
+            base,
+            index: which(alias),
+        });
+        Some(fb.add(naga::Expression::Load { pointer }))
+    }
+
+    /// The binding of the buffer `root` views, if it is one.
+    fn buffer_binding(&self, root: Root) -> Option<u32> {
+        let Root::Global(g) = root else {
+            return None;
+        };
+        let view = self.memory.views.iter().find(|v| v.view == g)?;
+        let binding = self.module.global_variables[view.first].binding.as_ref()?;
+        Some(binding.binding)
     }
 
     /// Whether `root`, a view of a buffer argument, is null in this launch
@@ -426,14 +498,7 @@ impl<'a> ModuleBuilder<'a> {
         fb: &mut FnBuilder,
         root: Root,
     ) -> Option<Handle<naga::Expression>> {
-        let Root::Global(g) = root else {
-            return None;
-        };
-        let view = self.memory.views.iter().find(|v| v.view == g)?;
-        let binding = self.module.global_variables[view.first]
-            .binding
-            .as_ref()?
-            .binding;
+        let binding = self.buffer_binding(root)?;
         let (launch, member, bit) = self.interface.null_flag(binding)?;
         let base = fb.add(naga::Expression::GlobalVariable(launch));
         let pointer = fb.add(naga::Expression::AccessIndex {
