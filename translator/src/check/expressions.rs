@@ -121,6 +121,11 @@ impl Checker<'_> {
                     return Expr::new(H::PointerCast(Box::new(v)), to, location);
                 }
                 let location = v.span;
+                if a.ty != b.ty {
+                    // To or from `void *`: the cast it stands for, so that
+                    // the pointee the pointer is used as is explicit.
+                    return Expr::new(H::PointerCast(Box::new(v)), to, location);
+                }
                 v.with_type(to, location)
             }
             _ => {

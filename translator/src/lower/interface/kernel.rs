@@ -15,6 +15,7 @@ use crate::lower::pointers::{PointerValue, Root};
 use crate::options::BuildOptions;
 use crate::reflect::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
 use crate::spirv::LoweredKernel;
+use crate::types::{Scalar, Type};
 use naga::Span;
 
 impl ModuleBuilder<'_> {
@@ -205,11 +206,17 @@ impl ModuleBuilder<'_> {
                     } else {
                         naga::StorageAccess::LOAD
                     };
+                    // A `void *` buffer counts bytes until it is cast:
+                    // its first view is the bytes (`views.rs`).
+                    let first_view = match p.ty {
+                        Type::Void => Type::Scalar(Scalar::UChar),
+                        ty => ty,
+                    };
                     let Ok(global) = self.buffer_view(
                         self.name(local.name),
                         binding,
                         access,
-                        &p.ty,
+                        &first_view,
                         None,
                         local.span.location(),
                     ) else {

@@ -1,0 +1,359 @@
+//! Pointers across address spaces and built-ins through pointers, through
+//! the loader (issue 19): the addresses of program-scope `__constant`
+//! variables, `global void *` parameters, every fence flavour, the
+//! output-pointer built-ins into `__local` wide vectors and through
+//! generic pointers, `half` and atomics through pointer casts of
+//! `__local`, `__constant` and private memory, narrow stores through casts
+//! of `__local` arguments. Every value is checked against the host.
+
+mod common;
+
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
+use opencl3::device::Device;
+use opencl3::kernel::Kernel;
+use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
+use opencl3::program::Program;
+use opencl3::types::CL_BLOCKING;
+use std::ptr;
+
+/// Builds a kernel file; a first line `// options: ...` gives the options.
+fn build(context: &Context, file: &str) -> Program {
+    let source = std::fs::read_to_string(common::repo_path(file)).expect("kernel source");
+    let options = source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// options:"))
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    Program::create_and_build_from_source(context, &source, &options)
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"))
+}
+
+/// A read-write buffer holding `data`.
+fn buffer<T: Copy>(context: &Context, queue: &CommandQueue, data: &[T]) -> Buffer<T> {
+    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
+    let mut b =
+        unsafe { Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut()) }
+            .expect("buffer");
+    // SAFETY: blocking, so `data` outlives the transfer.
+    unsafe { queue.enqueue_write_buffer(&mut b, CL_BLOCKING, 0, data, &[]) }.expect("write");
+    b
+}
+
+fn read<T: Copy + Default>(queue: &CommandQueue, b: &Buffer<T>, n: usize) -> Vec<T> {
+    let mut out = vec![T::default(); n];
+    // SAFETY: blocking, and `out` has the `n` elements read.
+    unsafe { queue.enqueue_read_buffer(b, CL_BLOCKING, 0, &mut out, &[]) }.expect("read");
+    out
+}
+
+/// Runs `kernel` over `global` work-items in groups of `local`.
+fn run(queue: &CommandQueue, kernel: &Kernel, global: usize, local: usize) {
+    let (global, local) = ([global], [local]);
+    // SAFETY: each caller set every argument of the kernel to match it;
+    // the sizes are one-dimensional arrays that outlive the call.
+    unsafe {
+        queue.enqueue_nd_range_kernel(
+            kernel.get(),
+            1,
+            ptr::null(),
+            global.as_ptr(),
+            local.as_ptr(),
+            &[],
+        )
+    }
+    .expect("launch");
+    queue.finish().expect("finish");
+}
+
+/// Sets argument `i` of `kernel`.
+fn arg<T>(kernel: &Kernel, i: u32, value: &T) {
+    // SAFETY: the callers pass the type of the kernel's parameter `i`.
+    unsafe { kernel.set_arg(i, value) }.expect("set_arg");
+}
+
+/// Sets argument `i` of `kernel` to `__local` memory of `bytes` bytes.
+fn local_arg(kernel: &Kernel, i: u32, bytes: usize) {
+    // SAFETY: parameter `i` of each caller's kernel is a `__local` pointer.
+    unsafe { kernel.set_arg_local_buffer(i, bytes) }.expect("set_arg local");
+}
+
+/// Whether the first device reports extension `name`.
+fn has_extension(name: &str) -> bool {
+    common::context_and_queue();
+    let platform = opencl3::platform::get_platforms()
+        .expect("platforms")
+        .remove(0);
+    let ids = platform
+        .get_devices(opencl3::device::CL_DEVICE_TYPE_ALL)
+        .expect("devices");
+    let extensions = Device::new(ids[0]).extensions().expect("extensions");
+    extensions.split_whitespace().any(|e| e == name)
+}
+
+/// `a` and `b` within `ulps` units in the last place of `b` (f32).
+fn close_f32(a: f32, b: f64, ulps: f64) -> bool {
+    if b.is_nan() {
+        return a.is_nan();
+    }
+    if b.is_infinite() {
+        return a as f64 == b;
+    }
+    let ulp = f64::from(f32::EPSILON) * b.abs().max(f64::from(f32::MIN_POSITIVE));
+    (f64::from(a) - b).abs() <= ulps * ulp
+}
+
+/// C's `frexp`: a mantissa in [0.5, 1) and the exponent.
+fn frexp(x: f64) -> (f64, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let mut e = x.abs().log2().floor() as i32 + 1;
+    let mut m = x / 2f64.powi(e);
+    // log2 may be one off at powers of two.
+    if m.abs() >= 1.0 {
+        m /= 2.0;
+        e += 1;
+    } else if m.abs() < 0.5 {
+        m *= 2.0;
+        e -= 1;
+    }
+    (m, e)
+}
+
+/// OpenCL's `fract` for `f32`: `x - floor(x)`, below 1, and the floor.
+fn fract_f32(x: f32) -> (f32, f32) {
+    let fl = x.floor();
+    ((x - fl).min(f32::from_bits(0x3f7f_ffff)), fl)
+}
+
+/// `remquo(x, y)`: the IEEE remainder and the low 7 bits of the quotient
+/// with its sign, computed exactly in f64 for the f32 inputs used here.
+fn remquo(x: f64, y: f64) -> (f64, i32) {
+    let q = (x / y).round_ties_even();
+    let r = x - q * y;
+    let bits = (q.abs() as i64 & 0x7f) as i32;
+    (r, if q < 0.0 { -bits } else { bits })
+}
+
+/// `ln|Gamma(x)|` and its sign, for x > 0 and x not a non-positive
+/// integer, by Lanczos (g = 7, n = 9) with reflection below 0.5.
+fn lgamma(x: f64) -> (f64, i32) {
+    const G: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        let s = (std::f64::consts::PI * x).sin();
+        let (l, _) = lgamma(1.0 - x);
+        let sign = if s < 0.0 { -1 } else { 1 };
+        return ((std::f64::consts::PI / s.abs()).ln() - l, sign);
+    }
+    let x = x - 1.0;
+    let mut a = G[0];
+    let t = x + 7.5;
+    for (i, g) in G.iter().enumerate().skip(1) {
+        a += g / (x + i as f64);
+    }
+    let l = 0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln();
+    (l, 1)
+}
+
+#[test]
+fn addresses_of_program_scope_constants_given_to_helpers() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_constants.cl");
+    const N: usize = 16;
+    let out = buffer(&context, &queue, &[0f32; 5 * N]);
+    let kernel = Kernel::create(&program, "constant_addresses").expect("kernel");
+    arg(&kernel, 0, &out);
+    run(&queue, &kernel, N, 8);
+    let got = read(&queue, &out, 5 * N);
+    let table = [1.5f32, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5];
+    let small = [10f32, 20.0, 30.0];
+    let vs = [[1f32, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]];
+    for i in 0..N {
+        let u = i & 3;
+        let want = [
+            table[u] + table[u + 1] + table[u + 2] + table[u + 3],
+            small[i % 3] + small[1 + (i & 1)],
+            0.25 * table[4 + (i & 3)],
+            vs[i & 1][2] + vs[1][3],
+            table[i & 7] + table[u + 1],
+        ];
+        assert_eq!(&got[5 * i..5 * i + 5], &want, "work-item {i}");
+    }
+}
+
+#[test]
+fn global_void_parameters_cast_in_the_kernel() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_void.cl");
+    const N: usize = 64;
+    let floats: Vec<f32> = (0..N).map(|i| i as f32 * 0.75 - 9.0).collect();
+    let bytes: Vec<u8> = (0..2 * N).map(|i| (i * 37 + 11) as u8).collect();
+    let f = buffer(&context, &queue, &floats);
+    let o = buffer(&context, &queue, &[0i32; N]);
+    let b = buffer(&context, &queue, &bytes);
+    let kernel = Kernel::create(&program, "void_params").expect("kernel");
+    arg(&kernel, 0, &f);
+    arg(&kernel, 1, &o);
+    arg(&kernel, 2, &b);
+    run(&queue, &kernel, N, 16);
+    let got = read(&queue, &o, N);
+    let floats_after = read(&queue, &f, N);
+    for i in 0..N {
+        let short = u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]);
+        let want = (floats[i] * 2.0) as i32 + i32::from(bytes[i]) + i32::from(short);
+        assert_eq!(got[i], want, "work-item {i}");
+        assert_eq!(floats_after[i], floats[i] + 1.0, "work-item {i}");
+    }
+}
+
+#[test]
+fn every_fence_flavour() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_fences.cl");
+    const N: usize = 128;
+    const GROUP: usize = 32;
+    let scratch = buffer(&context, &queue, &[0i32; N]);
+    let out = buffer(&context, &queue, &[0i32; N]);
+    let kernel = Kernel::create(&program, "fences").expect("kernel");
+    arg(&kernel, 0, &scratch);
+    arg(&kernel, 1, &out);
+    run(&queue, &kernel, N, GROUP);
+    let got = read(&queue, &out, N);
+    for g in 0..N {
+        let base = g - g % GROUP;
+        let next = base + (g % GROUP + 1) % GROUP;
+        assert_eq!(got[g] as usize, next * 3 + next * 5, "work-item {g}");
+    }
+}
+
+#[test]
+fn output_pointer_builtins_into_local_wide_vectors() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_outputs.cl");
+    const N: usize = 16;
+    // Positive and negative values with fractions, away from lgamma's
+    // poles; 16 per work-item (the first 8 for the 8-lane calls).
+    let input: Vec<f32> = (0..16 * N)
+        .map(|i| {
+            let v = (i as f32 * 0.618_034).fract() * 40.0 - 17.3;
+            if (v - v.round()).abs() < 0.05 {
+                v + 0.25
+            } else {
+                v
+            }
+        })
+        .collect();
+    let inb = buffer(&context, &queue, &input);
+    let out = buffer(&context, &queue, &vec![0f32; 128 * N]);
+    let kernel = Kernel::create(&program, "local_outputs").expect("kernel");
+    arg(&kernel, 0, &inb);
+    arg(&kernel, 1, &out);
+    run(&queue, &kernel, N, 8);
+    let got = read(&queue, &out, 128 * N);
+    for g in 0..N {
+        let o = &got[128 * g..128 * g + 128];
+        let x8 = &input[8 * g..8 * g + 8];
+        let x16 = &input[16 * g..16 * g + 16];
+        for k in 0..8 {
+            let x = x8[k];
+            let (fr, fl) = fract_f32(x);
+            assert_eq!((o[k], o[8 + k]), (fr, fl), "fract({x})");
+            let (m, e) = frexp(f64::from(x));
+            assert_eq!((o[16 + k], o[24 + k]), (m as f32, e as f32), "frexp({x})");
+            let (r, q) = remquo(f64::from(x), 0.75);
+            assert_eq!(o[96 + k], r as f32, "remquo({x})");
+            assert_eq!(o[104 + k], q as f32, "remquo quo({x})");
+            let (l, s) = lgamma(f64::from(x));
+            // 16 ulp, or absolutely near lgamma's zeros (1 and 2).
+            assert!(
+                close_f32(o[112 + k], l, 16.0) || (f64::from(o[112 + k]) - l).abs() < 1e-6,
+                "lgamma_r({x}) = {} want {l}",
+                o[112 + k]
+            );
+            assert_eq!(o[120 + k], s as f32, "lgamma_r sign({x})");
+        }
+        for k in 0..16 {
+            let x = x16[k];
+            assert_eq!((o[32 + k], o[48 + k]), (x.fract(), x.trunc()), "modf({x})");
+            let xd = f64::from(x);
+            assert!(close_f32(o[64 + k], xd.sin(), 4.0), "sincos sin({x})");
+            assert!(close_f32(o[80 + k], xd.cos(), 4.0), "sincos cos({x})");
+        }
+    }
+
+    let kernel = Kernel::create(&program, "generic_outputs").expect("kernel");
+    let ip = buffer(&context, &queue, &vec![0f32; 2 * N]);
+    let e = buffer(&context, &queue, &vec![0i32; 2 * N]);
+    let c = buffer(&context, &queue, &vec![0f32; 2 * N]);
+    let out = buffer(&context, &queue, &vec![0f32; 6 * N]);
+    arg(&kernel, 0, &inb);
+    arg(&kernel, 1, &ip);
+    arg(&kernel, 2, &e);
+    arg(&kernel, 3, &c);
+    arg(&kernel, 4, &out);
+    run(&queue, &kernel, N, 8);
+    let (ip, e, c, out) = (
+        read(&queue, &ip, 2 * N),
+        read(&queue, &e, 2 * N),
+        read(&queue, &c, 2 * N),
+        read(&queue, &out, 6 * N),
+    );
+    for i in 0..2 * N {
+        let x = input[i];
+        let (g, lane) = (i / 2, i % 2);
+        let (fr, fl) = fract_f32(x);
+        assert_eq!((out[6 * g + lane], ip[i]), (fr, fl), "fract({x})");
+        let (m, ex) = frexp(f64::from(x));
+        assert_eq!((out[6 * g + 2 + lane], e[i]), (m as f32, ex), "frexp({x})");
+        assert!(close_f32(out[6 * g + 4 + lane], f64::from(x).sin(), 4.0));
+        assert!(close_f32(c[i], f64::from(x).cos(), 4.0), "cos({x})");
+    }
+}
+
+#[test]
+fn output_pointer_builtins_into_local_double_vectors() {
+    if !has_extension("cl_khr_fp64") {
+        eprintln!("skipped: the device does not report cl_khr_fp64");
+        return;
+    }
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_outputs_double.cl");
+    const N: usize = 8;
+    let input: Vec<f64> = (0..16 * N)
+        .map(|i| (i as f64 * 0.618_033_988_749_895).fract() * 1e3 - 333.3)
+        .collect();
+    let inb = buffer(&context, &queue, &input);
+    let out = buffer(&context, &queue, &vec![0f64; 64 * N]);
+    let kernel = Kernel::create(&program, "local_outputs_double").expect("kernel");
+    arg(&kernel, 0, &inb);
+    arg(&kernel, 1, &out);
+    run(&queue, &kernel, N, 4);
+    let got = read(&queue, &out, 64 * N);
+    for g in 0..N {
+        let o = &got[64 * g..64 * g + 64];
+        for k in 0..8 {
+            let x = input[8 * g + k];
+            let fl = x.floor();
+            assert_eq!((o[k], o[8 + k]), (x - fl, fl), "fract({x})");
+            let (m, e) = frexp(x);
+            assert_eq!((o[16 + k], o[24 + k]), (m, f64::from(e)), "frexp({x})");
+        }
+        for k in 0..16 {
+            let x = input[16 * g + k];
+            assert_eq!((o[32 + k], o[48 + k]), (x.fract(), x.trunc()), "modf({x})");
+        }
+    }
+}
