@@ -357,3 +357,202 @@ fn output_pointer_builtins_into_local_double_vectors() {
         }
     }
 }
+
+/// Floats around `half`'s range: normal and subnormal halfs, values
+/// between halfs, beyond the largest one; both signs.
+fn half_inputs(n: usize) -> Vec<f32> {
+    let mut state = 0x2545_f491_u32;
+    (0..n)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            let e = (state % 44) as i32 - 26;
+            let m = 1.0 + f64::from(state >> 8 & 0xffff) / 65536.0;
+            let v = m * 2f64.powi(e);
+            (if state & 0x8000_0000 != 0 { -v } else { v }) as f32
+        })
+        .collect()
+}
+
+#[test]
+fn half_loads_and_stores_through_casts_of_other_memory() {
+    use common::fp16::{half_to_f32, to_half, Rounding};
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_half_memory.cl");
+    const N: usize = 16;
+    const GROUP: usize = 8;
+    let input = half_inputs(32 * N);
+    let inb = buffer(&context, &queue, &input);
+    let words_out = buffer(&context, &queue, &vec![0u32; 36 * N]);
+    let out = buffer(&context, &queue, &vec![0f32; 80 * N]);
+    let kernel = Kernel::create(&program, "half_memory").expect("kernel");
+    arg(&kernel, 0, &inb);
+    arg(&kernel, 1, &words_out);
+    arg(&kernel, 2, &out);
+    local_arg(&kernel, 3, GROUP / 2 * 8 * 4);
+    local_arg(&kernel, 4, GROUP * 32 * 4);
+    run(&queue, &kernel, N, GROUP);
+    let words = read(&queue, &words_out, 36 * N);
+    let got = read(&queue, &out, 80 * N);
+    let h = |v: f32, mode| to_half(f64::from(v), mode);
+    use Rounding::{Rte, Rtn, Rtp, Rtz};
+    let table: [u16; 8] = [
+        0x3c00, 0x4000, 0xb800, 0x7bff, 0x0001, 0xc200, 0x3555, 0x6400,
+    ];
+    for g in 0..N {
+        let x = &input[32 * g..32 * g + 32];
+        let (pair, parity) = (g / 2, g % 2);
+        // The pair's 16 halfs, each written by the work-item of its parity.
+        let modes = [Rte, Rte, Rtz, Rtp, Rtn, Rtz, Rtp, Rtn];
+        let mut pair_halfs = [0u16; 16];
+        for (j, mode) in modes.iter().enumerate() {
+            for b in 0..2 {
+                let xb = &input[32 * (2 * pair + b)..];
+                pair_halfs[2 * j + b] = h(xb[j], *mode);
+            }
+        }
+        for k in 0..4 {
+            let w = 4 * parity + k;
+            let want = u32::from(pair_halfs[2 * w]) | u32::from(pair_halfs[2 * w + 1]) << 16;
+            assert_eq!(words[36 * g + k], want, "work-item {g}: pair word {w}");
+        }
+        // The vector stores over the pattern.
+        let mut v = [0u16; 64];
+        for k in 0..32 {
+            let word = 0x5a5a_0000u32 | (k as u32 * 0x101);
+            v[2 * k] = word as u16;
+            v[2 * k + 1] = (word >> 16) as u16;
+        }
+        let stores: [(usize, usize, usize, Rounding); 9] = [
+            (0, 2, 0, Rte),
+            (2, 2, 2, Rte),
+            (6, 3, 4, Rtz),
+            (12, 3, 7, Rtp),
+            (16, 4, 10, Rtn),
+            (24, 8, 14, Rtp),
+            (32, 4, 22, Rtz),
+            (36, 16, 16, Rte),
+            (56, 8, 8, Rtn),
+        ];
+        for (at, n, from, mode) in stores {
+            for k in 0..n {
+                v[at + k] = h(x[from + k], mode);
+            }
+        }
+        for k in 0..32 {
+            let want = u32::from(v[2 * k]) | u32::from(v[2 * k + 1]) << 16;
+            assert_eq!(
+                words[36 * g + 4 + k],
+                want,
+                "work-item {g}: vector word {k}"
+            );
+        }
+        let o = &got[80 * g..80 * g + 80];
+        let f = |bits: u16| half_to_f32(bits);
+        let mut want = vec![f(pair_halfs[parity]), f(pair_halfs[15])];
+        want.extend(v[0..4].iter().map(|&b| f(b)));
+        want.extend(v[12..15].iter().map(|&b| f(b)));
+        want.extend(v[24..32].iter().map(|&b| f(b)));
+        want.extend(v[36..52].iter().map(|&b| f(b)));
+        want.extend(v[2..4].iter().map(|&b| f(b)));
+        assert_eq!(&o[..35], &want[..], "work-item {g}: __local reads");
+        assert_eq!(
+            &o[54..62],
+            &v[56..64].iter().map(|&b| f(b)).collect::<Vec<_>>()[..],
+            "work-item {g}: vloada_half8"
+        );
+        assert_eq!(
+            &o[64..80],
+            &v[48..64].iter().map(|&b| f(b)).collect::<Vec<_>>()[..],
+            "work-item {g}: vloada_half16"
+        );
+        // __constant.
+        let mut want = vec![f(table[g & 7])];
+        want.extend(table[4..8].iter().map(|&b| f(b)));
+        want.extend(table[2 * (g & 3)..2 * (g & 3) + 2].iter().map(|&b| f(b)));
+        assert_eq!(&o[35..42], &want[..], "work-item {g}: __constant reads");
+        // Private.
+        let mut private = [
+            0x3c00u16, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800,
+        ];
+        private[6] = h(x[8], Rtz);
+        private[7] = h(x[9], Rtz);
+        private[1] = h(x[9] * 3.0, Rtp);
+        let mut halfs = [0x2222u16, 0x1111, 0x4444, 0x3333];
+        for k in 0..3 {
+            halfs[k] = h(x[29 + k], Rtn);
+        }
+        let mut want: Vec<f32> = private[4..8].iter().map(|&b| f(b)).collect();
+        want.extend(private[0..4].iter().map(|&b| f(b)));
+        assert_eq!(&o[42..50], &want[..], "work-item {g}: private reads");
+        let bits = |lo: u16, hi: u16| u32::from(lo) | u32::from(hi) << 16;
+        assert_eq!(o[50].to_bits(), bits(halfs[2], halfs[3]), "work-item {g}");
+        assert_eq!(o[51].to_bits(), bits(halfs[0], halfs[1]), "work-item {g}");
+        assert_eq!(&o[52..54], &[f(halfs[2]), f(halfs[3])], "work-item {g}");
+        assert_eq!(
+            o[62].to_bits(),
+            bits(private[1], private[7]),
+            "work-item {g}"
+        );
+        assert_eq!(
+            o[63].to_bits(),
+            bits(private[6], private[0]),
+            "work-item {g}"
+        );
+    }
+}
+
+#[test]
+fn half2_arrays_through_pointer_casts() {
+    use common::fp16::{half_to_f64, to_half, Rounding};
+    if !has_extension("cl_khr_fp16") {
+        eprintln!("skipped: the device does not report cl_khr_fp16");
+        return;
+    }
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_half2.cl");
+    const N: usize = 64;
+    const GROUP: usize = 32;
+    let lo: Vec<u16> = (0..N)
+        .map(|g| to_half(g as f64 * 0.25 - 3.0, Rounding::Rte))
+        .collect();
+    let hi: Vec<u16> = (0..N).map(|g| 0x1000 + g as u16 * 37).collect();
+    let private: Vec<u16> = (0..8 * N)
+        .map(|i| 0x2000 + (i as u16 * 113) % 0x5000)
+        .collect();
+    let mut input = Vec::new();
+    for g in 0..N {
+        input.extend([lo[g], hi[g]]);
+    }
+    input.extend(&private);
+    let inb = buffer(&context, &queue, &input);
+    let out = buffer(&context, &queue, &vec![0u32; 8 * N]);
+    let kernel = Kernel::create(&program, "half2_casts").expect("kernel");
+    arg(&kernel, 0, &inb);
+    arg(&kernel, 1, &out);
+    run(&queue, &kernel, N, GROUP);
+    let got = read(&queue, &out, 8 * N);
+    let word = |lo: u16, hi: u16| u32::from(lo) | u32::from(hi) << 16;
+    for g in 0..N {
+        let base = g - g % GROUP;
+        let neighbour = base + (g % GROUP + 1) % GROUP;
+        let plus_one = to_half(half_to_f64(lo[g]) + 1.0, Rounding::Rte);
+        let mut p: Vec<u16> = private[8 * g..8 * g + 8].to_vec();
+        let a = word(p[2 * (g & 3)], p[2 * (g & 3) + 1]);
+        p[2] = 0x4000;
+        p[3] = 0x3c00;
+        p[6] = 0xc000;
+        let want = [
+            u32::from(hi[neighbour]),
+            u32::from(lo[g]),
+            word(lo[g], plus_one),
+            word(lo[g], plus_one),
+            a,
+            0x3c00_4000,
+            word(0xc000, p[7]),
+            u32::from(p[g & 7]),
+        ];
+        assert_eq!(&got[8 * g..8 * g + 8], &want, "work-item {g}");
+    }
+}

@@ -27,6 +27,7 @@ use crate::lower::emit::Emitter;
 use crate::lower::expressions::operators::extract_narrow;
 use crate::lower::expressions::wide;
 use crate::lower::function::FnBuilder;
+use crate::lower::library::fp16;
 use crate::lower::naga_types::naga_scalar;
 use crate::lower::pointers::{places, Place, Root};
 use crate::types::{Scalar, Type};
@@ -91,7 +92,7 @@ impl ModuleBuilder<'_> {
         }
         let supported = words
             || match from {
-                Type::Scalar(s) | Type::Vector(s, _) => !matches!(s, Scalar::Bool | Scalar::Half),
+                Type::Scalar(s) | Type::Vector(s, _) => s != &Scalar::Bool,
                 _ => false,
             };
         if !supported {
@@ -141,7 +142,7 @@ impl ModuleBuilder<'_> {
             Type::Vector(s, n) => (s, n),
             _ => (Scalar::Bool, 0),
         };
-        if width == 0 || matches!(scalar, Scalar::Bool | Scalar::Half) {
+        if width == 0 || scalar == Scalar::Bool {
             return Err(self.error(
                 location,
                 format!(
@@ -271,7 +272,9 @@ impl ModuleBuilder<'_> {
         let scalar = self.unit_scalar(base);
         let pointer = self.unit_pointer(fb, base, unit, location)?;
         let value = fb.add(naga::Expression::Load { pointer });
-        let bits = if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
+        let bits = if scalar == Scalar::Half {
+            fp16::half_to_bits(fb, value)
+        } else if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
             value
         } else {
             retype(fb, value, naga::ScalarKind::Uint, None)
@@ -377,7 +380,9 @@ impl ModuleBuilder<'_> {
         use naga::BinaryOperator as B;
         let unit_size = self.unit_scalar(base).size();
         let size = scalar.size();
-        let mut bits = if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
+        let mut bits = if scalar == Scalar::Half {
+            fp16::half_to_bits(fb, value)
+        } else if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
             value
         } else {
             retype(fb, value, naga::ScalarKind::Uint, None)
