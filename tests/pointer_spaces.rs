@@ -556,3 +556,99 @@ fn half2_arrays_through_pointer_casts() {
         assert_eq!(&got[8 * g..8 * g + 8], &want, "work-item {g}");
     }
 }
+
+#[test]
+fn narrow_stores_through_casts_of_local_arguments_keep_their_neighbours() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(
+        &context,
+        "tests/kernels/pointer_spaces_narrow_local_args.cl",
+    );
+    const N: usize = 128;
+    const GROUP: usize = 64;
+    let out = buffer(&context, &queue, &vec![0u32; 4 * N]);
+    let kernel = Kernel::create(&program, "narrow_local_args").expect("kernel");
+    arg(&kernel, 0, &out);
+    local_arg(&kernel, 1, 2 * GROUP * 4);
+    local_arg(&kernel, 2, GROUP / 4 * 16);
+    local_arg(&kernel, 3, GROUP / 2 * 8);
+    run(&queue, &kernel, N, GROUP);
+    let got = read(&queue, &out, 4 * N);
+    let n = GROUP;
+    // The host's bytes of each argument after both phases.
+    let mut floats = Vec::new();
+    for k in 0..2 * n {
+        let v = if k < n {
+            1.5 * k as f32
+        } else {
+            -2.25 * (k - n) as f32
+        };
+        floats.extend(v.to_le_bytes());
+    }
+    let mut float4s = Vec::new();
+    for l in 0..n / 4 {
+        for v in [l as f32, l as f32 + 0.5, -(l as f32), 7.0] {
+            float4s.extend(v.to_le_bytes());
+        }
+    }
+    let mut int2s = Vec::new();
+    for l in 0..n / 2 {
+        for v in [l as i32 * 1000, -(l as i32)] {
+            int2s.extend(v.to_le_bytes());
+        }
+    }
+    for l in 0..n {
+        floats[l] = (l * 7 + 1) as u8;
+        let s = (l as i32 * 300 - 5000) as i16;
+        floats[4 * n + 2 * l..4 * n + 2 * l + 2].copy_from_slice(&s.to_le_bytes());
+        float4s[l] = (l as i32 - 60) as i8 as u8;
+        let u = (l * 999) as u16;
+        int2s[2 * l..2 * l + 2].copy_from_slice(&u.to_le_bytes());
+    }
+    let words = |bytes: &[u8]| -> Vec<u32> {
+        bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let mut want = words(&floats);
+    want.extend(words(&float4s));
+    want.extend(words(&int2s));
+    for group in 0..N / GROUP {
+        assert_eq!(
+            &got[4 * GROUP * group..4 * GROUP * (group + 1)],
+            &want[..],
+            "group {group}"
+        );
+    }
+}
+
+#[test]
+fn narrow_stores_through_a_cast_of_a_local_double_argument() {
+    if !has_extension("cl_khr_fp64") {
+        eprintln!("skipped: the device does not report cl_khr_fp64");
+        return;
+    }
+    let (context, queue) = common::context_and_queue();
+    let program = build(
+        &context,
+        "tests/kernels/pointer_spaces_narrow_local_double.cl",
+    );
+    const N: usize = 128;
+    const GROUP: usize = 64;
+    let out = buffer(&context, &queue, &vec![0u64; N / 4]);
+    let kernel = Kernel::create(&program, "narrow_local_double").expect("kernel");
+    arg(&kernel, 0, &out);
+    local_arg(&kernel, 1, GROUP / 4 * 8);
+    run(&queue, &kernel, N, GROUP);
+    let got = read(&queue, &out, N / 4);
+    for (i, &bits) in got.iter().enumerate() {
+        let l = i % (GROUP / 4);
+        let mut bytes = (0.1 * l as f64 - 3.0).to_le_bytes();
+        for k in 0..3 {
+            let s = ((4 * l + k) as i32 * 77 - 900) as i16;
+            bytes[2 * k..2 * k + 2].copy_from_slice(&s.to_le_bytes());
+        }
+        assert_eq!(bits, u64::from_le_bytes(bytes), "double {i}");
+    }
+}

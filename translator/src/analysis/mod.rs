@@ -50,6 +50,9 @@ pub struct KernelFacts {
     /// cast of their address writes part of an element (see
     /// `lower::pointers::cast_memory`).
     pub word_locals: FxHashSet<LocalId>,
+    /// The positions of `__local` pointer parameters whose memory is held
+    /// as `u32` words for the same reason.
+    pub word_params: FxHashSet<usize>,
 }
 
 impl Analysis {
@@ -172,22 +175,38 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
             float_words.push(p.origin.clone());
         }
     }
-    let word_locals = facts
-        .narrowed
-        .iter()
-        .filter_map(|(origin, stored)| match *origin {
+    let mut word_locals = FxHashSet::default();
+    let mut word_params = FxHashSet::default();
+    for (origin, stored) in &facts.narrowed {
+        match *origin {
             Origin::Local(l) => {
                 let local = &f.locals[l];
-                let wants = local.space == AddressSpace::Local
-                    && needs_word_units(element_of(local.ty), *stored);
-                wants.then_some(l)
+                if local.space == AddressSpace::Local
+                    && needs_word_units(element_of(local.ty), *stored)
+                {
+                    word_locals.insert(l);
+                }
             }
-            _ => None,
-        })
-        .collect();
+            Origin::Param(i) => {
+                let pointee = f
+                    .params
+                    .get(i)
+                    .and_then(|&p| types.pointee(f.locals[p].ty))
+                    .filter(|p| p.space == AddressSpace::Local);
+                // Atomics on floats hold the memory as words of their own.
+                if pointee.is_some_and(|p| needs_word_units(p.ty, *stored))
+                    && !float_words.contains(origin)
+                {
+                    word_params.insert(i);
+                }
+            }
+            _ => {}
+        }
+    }
     KernelFacts {
         float_words,
         word_locals,
+        word_params,
     }
 }
 
@@ -352,6 +371,27 @@ mod tests {
         assert!(!held("untouched"));
         // 32-bit integers are updated atomically as they are.
         assert!(!held("words"));
+    }
+
+    #[test]
+    fn narrow_stores_through_casts_hold_local_arguments_as_words() {
+        let (program, analysis) = analysed(
+            "local float *same(local float *p) { return p; }
+            kernel void k(local float *returned, local int *words, local float4 *direct,
+                          local float *untouched) {
+                ((local uchar *)same(returned))[1] = 1;
+                ((local short *)words)[1] = 2;
+                ((local char *)direct)[3] = 3;
+                untouched[0] = 4;
+            }",
+        );
+        let k = function(&program, "k");
+        let facts = analysis.kernel(k).expect("kernel facts");
+        assert!(facts.word_params.contains(&0));
+        // 32-bit integers are updated atomically as they are.
+        assert!(!facts.word_params.contains(&1));
+        assert!(facts.word_params.contains(&2));
+        assert!(!facts.word_params.contains(&3));
     }
 
     #[test]

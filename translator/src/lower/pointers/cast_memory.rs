@@ -464,7 +464,7 @@ impl ModuleBuilder<'_> {
                 element: ref other, ..
             } => {
                 let message = format!(
-                    "storing part of a '{}' element of __local memory through a cast pointer is not supported by this translator where the pointer may point into a __local kernel argument, or its address was kept in a record or returned by a function",
+                    "internal compiler error: storing part of a '{}' element of __local memory through a cast pointer the analysis did not see reach it",
                     self.display(other)
                 );
                 return Err(self.error(location, message));
