@@ -652,3 +652,60 @@ fn narrow_stores_through_a_cast_of_a_local_double_argument() {
         assert_eq!(bits, u64::from_le_bytes(bytes), "double {i}");
     }
 }
+
+#[test]
+fn atomics_through_pointer_casts_of_local_and_private_memory() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_atomics.cl");
+    const N: usize = 128;
+    const GROUP: usize = 32;
+    let input: Vec<f32> = (0..2 * N).map(|i| i as f32 * 1.25 - 40.0).collect();
+    let inb = buffer(&context, &queue, &input);
+    let out = buffer(&context, &queue, &vec![0u32; 8 * N]);
+    let kernel = Kernel::create(&program, "cast_atomics").expect("kernel");
+    arg(&kernel, 0, &inb);
+    arg(&kernel, 1, &out);
+    local_arg(&kernel, 2, 4 * 4);
+    run(&queue, &kernel, N, GROUP);
+    let got = read(&queue, &out, 8 * (N / GROUP));
+    let sum: usize = (0..GROUP).sum();
+    let max = (0..GROUP).map(|l| l * 7 % 13).max().unwrap_or(0);
+    for group in 0..N / GROUP {
+        let o = &got[8 * group..8 * group + 7];
+        assert!(
+            (1..=GROUP as u32).contains(&o[0]),
+            "group {group}: the compare-exchange winner {}",
+            o[0]
+        );
+        let want = [
+            o[0],
+            3 * GROUP as u32,
+            sum as u32,
+            max as u32,
+            1f32.to_bits() | 0xffff,
+            100 - 2 * GROUP as u32,
+            100 - GROUP as u32,
+        ];
+        assert_eq!(o, &want, "group {group}");
+    }
+
+    let kernel = Kernel::create(&program, "private_atomics").expect("kernel");
+    arg(&kernel, 0, &inb);
+    arg(&kernel, 1, &out);
+    run(&queue, &kernel, N, GROUP);
+    let got = read(&queue, &out, 8 * N);
+    for g in 0..N {
+        let (a, b) = (input[2 * g].to_bits(), input[2 * g + 1].to_bits());
+        let want = [
+            a,
+            b,
+            2.5f32.to_bits(),
+            b ^ 0x8000_0000,
+            (g as u32).min(3),
+            -7i32 as u32,
+            1 | (g as u32) << 2,
+            (g as u32).wrapping_add(a.wrapping_add(1)),
+        ];
+        assert_eq!(&got[8 * g..8 * g + 8], &want, "work-item {g}");
+    }
+}

@@ -42,7 +42,8 @@ pub struct FunctionFacts {
 #[derive(Debug, Default)]
 pub struct KernelFacts {
     /// `__local` objects held as integer words because `float`/`double`
-    /// atomics reach them (Vulkan's atomics are integer ones): variables
+    /// atomics reach them, or integer atomics through casts (Vulkan's
+    /// atomics are integer ones): variables
     /// ([`Origin::Local`]) and `__local` pointer parameters
     /// ([`Origin::Param`]).
     pub float_words: Vec<Origin>,
@@ -172,6 +173,15 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
             View::Untyped => false,
         };
         if uncast && !float_words.contains(&p.origin) {
+            float_words.push(p.origin.clone());
+        }
+    }
+    // Integer atomics through casts of `float`/`double` memory work on
+    // its words too.
+    for p in &facts.cast_atomics {
+        let element = local_memory(&p.origin).map(|t| types.innermost_element(t));
+        let float = matches!(element, Some(Type::Scalar(Scalar::Float | Scalar::Double)));
+        if float && !float_words.contains(&p.origin) {
             float_words.push(p.origin.clone());
         }
     }

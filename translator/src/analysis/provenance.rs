@@ -112,6 +112,10 @@ pub struct PointerFacts {
     pub returns: Roots,
     /// The objects `float`/`double` atomics reach, here or in callees.
     pub float_atomics: Roots,
+    /// The objects other atomics reach through a pointer cast from
+    /// another type, here or in callees (`atomic_add((volatile local int
+    /// *)floats, 1)`).
+    pub cast_atomics: Roots,
     /// The objects stored through casts to a narrower scalar, here or in
     /// callees, with the narrowest scalar stored.
     pub narrowed: Vec<(Origin, Scalar)>,
@@ -283,6 +287,11 @@ impl Walk<'_> {
         if matches!(value, Some(Type::Scalar(Scalar::Float | Scalar::Double))) {
             let roots = self.roots(object);
             self.changed |= add_all(&mut self.facts.float_atomics, roots);
+        } else {
+            let cast: Roots = (self.roots(object).into_iter())
+                .filter(|p| p.view != View::Natural)
+                .collect();
+            self.changed |= add_all(&mut self.facts.cast_atomics, cast);
         }
     }
 
@@ -294,6 +303,8 @@ impl Walk<'_> {
         };
         let atomics = self.instantiate(&facts.float_atomics, args);
         self.changed |= add_all(&mut self.facts.float_atomics, atomics);
+        let atomics = self.instantiate(&facts.cast_atomics, args);
+        self.changed |= add_all(&mut self.facts.cast_atomics, atomics);
         for (origin, stored) in &facts.narrowed {
             let root = Provenance::natural(origin.clone());
             for p in self.instantiate(std::slice::from_ref(&root), args) {
