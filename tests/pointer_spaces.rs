@@ -709,3 +709,64 @@ fn atomics_through_pointer_casts_of_local_and_private_memory() {
         assert_eq!(&got[8 * g..8 * g + 8], &want, "work-item {g}");
     }
 }
+
+#[test]
+fn addresses_of_struct_members_read_written_bytewise_and_atomically() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_members.cl");
+    const N: usize = 64;
+    const GROUP: usize = 32;
+    let input: Vec<f32> = (0..4 * N).map(|i| i as f32 * 0.375 - 20.0).collect();
+    let inb = buffer(&context, &queue, &input);
+    let out = buffer(&context, &queue, &vec![0u32; 8 * N]);
+    let kernel = Kernel::create(&program, "member_bytes").expect("kernel");
+    arg(&kernel, 0, &inb);
+    arg(&kernel, 1, &out);
+    run(&queue, &kernel, N, GROUP);
+    let got = read(&queue, &out, 8 * N);
+    for g in 0..N {
+        let mut bytes: Vec<u8> = input[4 * g..4 * g + 4]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        bytes[0] ^= 1;
+        bytes[7] = g as u8;
+        let acc = bytes.iter().fold(0u32, |acc, &b| {
+            acc.wrapping_mul(31).wrapping_add(u32::from(b))
+        });
+        let word = |k: usize| {
+            u32::from_le_bytes([
+                bytes[4 * k],
+                bytes[4 * k + 1],
+                bytes[4 * k + 2],
+                bytes[4 * k + 3],
+            ])
+        };
+        let high = |bits: u32| (bits & 0xffff) | 0x4000_0000;
+        let (y0, y1) = if g % 2 == 0 {
+            (high(word(1)), 3f32.to_bits())
+        } else {
+            (word(1), high(3f32.to_bits()))
+        };
+        let want = [
+            acc,
+            word(0),
+            word(1),
+            g as u32 + 5,
+            y0,
+            y1,
+            4.5f32.to_bits(),
+            (g as i32).wrapping_neg() as u32,
+        ];
+        assert_eq!(&got[8 * g..8 * g + 8], &want, "work-item {g}");
+    }
+
+    let kernel = Kernel::create(&program, "member_atomics").expect("kernel");
+    arg(&kernel, 0, &out);
+    run(&queue, &kernel, N, GROUP);
+    let got = read(&queue, &out, 3 * (N / GROUP));
+    for group in 0..N / GROUP {
+        let want = [2 * GROUP as u32, 1.5f32.to_bits(), 0xff];
+        assert_eq!(&got[3 * group..3 * group + 3], &want, "group {group}");
+    }
+}

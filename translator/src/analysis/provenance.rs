@@ -414,6 +414,12 @@ impl Walk<'_> {
             H::Index(base, _) if self.function.exprs[base].ty.is_pointer() => self.roots(base),
             H::Index(base, _) => self.object(base),
             H::Deref(p) => self.roots(p),
+            // A member: its object seen as the member's type, as the
+            // lowering makes it (a pointer into the object's bytes).
+            H::Member(base, _) => {
+                let from = Some(self.function.exprs[base].ty);
+                self.cast(self.object(base), from, Some(node.ty))
+            }
             _ => Roots::new(),
         }
     }

@@ -1,11 +1,14 @@
 //! How each record is held by the lowering, decided once per program: as
 //! a naga struct, or as a byte image (unions, members narrower than 32
 //! bits, packed layouts whose scalars are not aligned to their size, and
-//! records containing such). Asked for every access and type of the
+//! records containing such), and records a member of which has its
+//! address taken in a variable (`&s.vec`: a pointer into the variable's
+//! bytes, see `lower::pointers::cast_memory`). Asked for every access and type of the
 //! lowering, this was walked anew each time through every nested member,
 //! which made 400 nested structs take ten seconds to build.
 
-use crate::hir;
+use crate::hir::{self, ExprKind as H};
+use crate::lexer::FxHashSet;
 use crate::types::{Record, Type, Types};
 use naga::Handle;
 
@@ -22,6 +25,8 @@ pub struct RecordFacts {
 #[derive(Debug, Default)]
 pub struct Records {
     facts: Vec<Option<RecordFacts>>,
+    /// Records a member of which has its address taken in a variable.
+    addressed: FxHashSet<Handle<Record>>,
 }
 
 impl Records {
@@ -30,6 +35,7 @@ impl Records {
         let types = &program.types;
         let mut records = Records {
             facts: vec![None; types.records().count()],
+            addressed: addressed_members(program),
         };
         for (r, _) in types.records() {
             records.compute(types, r);
@@ -92,7 +98,8 @@ impl Records {
                 Type::Scalar(s) | Type::Vector(s, _) => s.size() < 4,
                 _ => false,
             };
-            let image = record.kind == crate::ast::RecordKind::Union
+            let image = self.addressed.contains(&r)
+                || record.kind == crate::ast::RecordKind::Union
                 || !naturally_aligned
                 || record
                     .fields
@@ -106,4 +113,36 @@ impl Records {
             facts
         })
     }
+}
+
+/// The records a member of which some function takes the address of in a
+/// variable (`&s.m`, `&s.a[i].m`): pointers to members point into the
+/// variable's bytes, which only byte images have.
+fn addressed_members(program: &hir::Program) -> FxHashSet<Handle<Record>> {
+    let mut addressed = FxHashSet::default();
+    for (_, f) in program.functions.iter() {
+        for (_, e) in f.exprs.iter() {
+            let H::AddressOf(mut x) = e.kind else {
+                continue;
+            };
+            let mut members = Vec::new();
+            loop {
+                match f.exprs[x].kind {
+                    H::Member(base, _) => {
+                        if let Type::Record(r) = f.exprs[base].ty {
+                            members.push(r);
+                        }
+                        x = base;
+                    }
+                    H::Index(base, _) if !f.exprs[base].ty.is_pointer() => x = base,
+                    H::Local(_) => {
+                        addressed.extend(members);
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+    addressed
 }

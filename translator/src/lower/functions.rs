@@ -236,9 +236,19 @@ impl ModuleBuilder<'_> {
             if let Some(root) = root {
                 fb.param_roots.insert(param, *root);
             }
-            if let Some(Root::Argument { ty, .. }) = root {
+            // The caller's private memory, reached as it is or through a
+            // cast (`pointers/variables.rs`, `private_argument`).
+            let memory = match *root {
+                Some(Root::Argument { ty, .. }) => Some(ty),
+                Some(Root::Cast(b)) => match self.memory.cast_base_root(b) {
+                    Root::Argument { ty, .. } => Some(ty),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(ty) = memory {
                 let pointer = self.add_type(naga::TypeInner::Pointer {
-                    base: *ty,
+                    base: ty,
                     space: naga::AddressSpace::Function,
                 });
                 fb.function.arguments.push(naga::FunctionArgument {

@@ -75,7 +75,23 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Root> {
-        let words = matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g));
+        // Held as words: `__local` memory narrow stores reach, and records
+        // held as byte images (whose members' addresses are taken).
+        let words = matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g))
+            || self.is_image(from);
+        // The words of a private image are an array of them.
+        let root = match root {
+            Root::Private(v, _) if words => Root::Private(v, true),
+            Root::Argument {
+                arg, ty, identity, ..
+            } if words => Root::Argument {
+                arg,
+                ty,
+                array: true,
+                identity,
+            },
+            root => root,
+        };
         if let Root::Cast(b) = root {
             // Back to the object's own type: a typed pointer again.
             let own = match self.memory.cast_bases[b].base {

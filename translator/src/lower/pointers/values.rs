@@ -114,10 +114,80 @@ impl ModuleBuilder<'_> {
                     index,
                 )))
             }
+            H::Member(..) => self.member_address(fb, id, location).map(Value::Pointer),
             _ => Err(self.error(
                 location,
                 "taking this address is not supported yet by this translator",
             )),
         }
+    }
+
+    /// `&v.m` (through members and array elements) of a variable `v`
+    /// held as a byte image (the analysis holds every record a member of
+    /// which has its address taken so): a pointer into its words, as a
+    /// cast of the variable to the member's type (see `cast_memory.rs`),
+    /// at the member's byte offset.
+    fn member_address(
+        &mut self,
+        fb: &mut FnBuilder,
+        id: ExprId,
+        location: Location,
+    ) -> LResult<PointerValue> {
+        let member_ty = fb.expr(id).ty;
+        let unsupported = |this: &mut Self| {
+            this.error(
+                location,
+                "taking this address is not supported yet by this translator",
+            )
+        };
+        let lit =
+            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        let mut offset = lit(fb, 0);
+        let mut e = id;
+        let local = loop {
+            let node = fb.expr(e);
+            match node.kind {
+                H::Member(base, field) => {
+                    let Type::Record(r) = fb.expr(base).ty else {
+                        return Err(unsupported(self));
+                    };
+                    let at = self.program.types[r].fields[field].offset as u32;
+                    let at = lit(fb, at);
+                    offset = fb.binary(naga::BinaryOperator::Add, offset, at);
+                    e = base;
+                }
+                H::Index(base, index) if !fb.expr(base).ty.is_pointer() => {
+                    let base_ty = fb.expr(base).ty;
+                    let element = self.element_of(&base_ty).ok_or_else(|| unsupported(self))?;
+                    let size = self.type_size(&element).ok_or_else(|| unsupported(self))?;
+                    let i = self.index_value(fb, index)?;
+                    let size = lit(fb, size as u32);
+                    let at = fb.binary(naga::BinaryOperator::Multiply, i, size);
+                    offset = fb.binary(naga::BinaryOperator::Add, offset, at);
+                    e = base;
+                }
+                H::Local(local) => break local,
+                _ => return Err(unsupported(self)),
+            }
+        };
+        let ty = fb.local(local).ty;
+        let element = self.element_of(&ty).unwrap_or(ty);
+        let root = match fb.slots.get(&local) {
+            Some(&Slot::Variable(v)) => Root::Private(v, true),
+            Some(&Slot::Workgroup(g)) => Root::Global(g),
+            _ => return Err(unsupported(self)),
+        };
+        // Members are at multiples of their alignment, which is the size
+        // of scalars and vectors.
+        let size = match member_ty {
+            Type::Scalar(_) | Type::Vector(..) if self.is_image(&element) => self
+                .type_size(&member_ty)
+                .ok_or_else(|| unsupported(self))?,
+            _ => return Err(unsupported(self)),
+        };
+        let cast = self.cast_root(root, &element, &member_ty, location)?;
+        let size = lit(fb, size as u32);
+        let index = fb.binary(naga::BinaryOperator::Divide, offset, size);
+        Ok(PointerValue::fixed(cast, index))
     }
 }

@@ -6,7 +6,7 @@ use crate::diagnostic::Location;
 use crate::hir::{ExprId, ExprKind as H, LocalId};
 use crate::lower::builder::{Failed, LResult, ModuleBuilder};
 use crate::lower::function::{ChosenVar, FnBuilder, Slot};
-use crate::lower::pointers::{Choice, PointerValue, Root, Target};
+use crate::lower::pointers::{cast_memory, Choice, PointerValue, Root, Target};
 use naga::Handle;
 
 impl ModuleBuilder<'_> {
@@ -71,10 +71,24 @@ impl ModuleBuilder<'_> {
                     Root::Private(..) | Root::Argument { .. }
                 ) =>
             {
-                return Err(self.error(
-                    location,
-                    "passing a pointer cast from another type of private memory to a function is not supported yet by this translator",
-                ));
+                // The same cast, of the variable as the helper reaches it.
+                let cast = self.memory.cast_bases[b].clone();
+                let Some((inner, pointer)) = self.private_argument(fb, cast.base, arg, location)?
+                else {
+                    return Ok(None);
+                };
+                let cast = cast_memory::CastBase {
+                    base: inner,
+                    ..cast
+                };
+                let index = match self.memory.cast_bases.iter().position(|c| *c == cast) {
+                    Some(i) => i,
+                    None => {
+                        self.memory.cast_bases.push(cast);
+                        self.memory.cast_bases.len() - 1
+                    }
+                };
+                (Root::Cast(index), pointer)
             }
             _ => return Ok(None),
         }))
