@@ -770,3 +770,36 @@ fn addresses_of_struct_members_read_written_bytewise_and_atomically() {
         assert_eq!(&got[3 * group..3 * group + 3], &want, "group {group}");
     }
 }
+
+#[test]
+fn integers_converted_to_pointers_in_any_way_a_kernel_computes_them() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_integers.cl");
+    const N: usize = 64;
+    const GROUP: usize = 32;
+    let a: Vec<i32> = (0..N as i32).map(|k| 1000 + 7 * k).collect();
+    let b: Vec<i32> = (0..N as i32).map(|k| 5 - 3 * k).collect();
+    let ab = buffer(&context, &queue, &a);
+    let bb = buffer(&context, &queue, &b);
+    let out = buffer(&context, &queue, &vec![0i32; 8 * N]);
+    let kernel = Kernel::create(&program, "integer_pointers").expect("kernel");
+    arg(&kernel, 0, &ab);
+    arg(&kernel, 1, &bb);
+    arg(&kernel, 2, &out);
+    run(&queue, &kernel, N, GROUP);
+    let got = read(&queue, &out, 8 * N);
+    for i in 0..N {
+        let lid = i % GROUP;
+        let want = [
+            a[i],
+            b[i],
+            if i & 1 == 1 { b[i] } else { a[i] },
+            if i % 3 == 0 { b[1] } else { a[2] },
+            a[i & !3],
+            (i - lid + (lid + 1) % GROUP) as i32,
+            16,
+            1,
+        ];
+        assert_eq!(&got[8 * i..8 * i + 8], &want, "work-item {i}");
+    }
+}

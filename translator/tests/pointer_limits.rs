@@ -32,11 +32,6 @@ fn unsupported_pointer_constructs_name_themselves() {
             "returning a pointer to a local variable",
         ),
         (
-            "int first(uchar *p) { return p[0]; }
-             __kernel void k(__global int *out) { int x = 1; out[0] = first((uchar *)&x); }",
-            "passing a pointer cast from another type of private memory to a function",
-        ),
-        (
             "__global int *same(__global int *p) { return p; }
              __kernel void k(__global int *a, __global int *b, int c) {
                  *same(c ? a : b) = 1;

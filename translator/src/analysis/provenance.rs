@@ -52,7 +52,7 @@ pub enum View {
 
 impl View {
     /// This view after a cast to `to`.
-    fn cast_to(self, to: Type) -> View {
+    pub fn cast_to(self, to: Type) -> View {
         match (to, self) {
             (Type::Void, View::Natural) => View::Untyped,
             (Type::Void, view) => view,
@@ -126,6 +126,11 @@ pub struct PointerFacts {
     /// not itself read-only), so a kernel's `const` buffer among them
     /// cannot be bound read-only.
     pub unconst: Vec<Origin>,
+    /// The objects pointers converted to integers point into, here or in
+    /// callees: in a kernel, an integer converted back to a pointer that
+    /// is not computed from one by byte counts may point into any of them
+    /// (`lower::pointers::integer_pointers`).
+    pub escaped: Roots,
 }
 
 impl PointerFacts {
@@ -246,6 +251,10 @@ impl Walk<'_> {
                     self.unconst(e, node.ty);
                 }
                 H::Convert(_) if node.ty.is_pointer() => self.unconst(e, node.ty),
+                H::Convert(x) if self.function.exprs[x].ty.is_pointer() => {
+                    let roots = self.roots(x);
+                    self.changed |= add_all(&mut self.facts.escaped, roots);
+                }
                 H::Builtin(Builtin::Atomic { .. } | Builtin::C11Atomic { .. }, ref args) => {
                     self.atomic(args);
                 }
@@ -305,6 +314,8 @@ impl Walk<'_> {
         self.changed |= add_all(&mut self.facts.float_atomics, atomics);
         let atomics = self.instantiate(&facts.cast_atomics, args);
         self.changed |= add_all(&mut self.facts.cast_atomics, atomics);
+        let escaped = self.instantiate(&facts.escaped, args);
+        self.changed |= add_all(&mut self.facts.escaped, escaped);
         for (origin, stored) in &facts.narrowed {
             let root = Provenance::natural(origin.clone());
             for p in self.instantiate(std::slice::from_ref(&root), args) {
@@ -392,13 +403,33 @@ impl Walk<'_> {
                     let from = self.pointee(self.function.exprs[origin].ty);
                     self.cast(self.roots(origin), from, self.pointee(node.ty))
                 }
-                None => Roots::new(),
+                None => self.decoded(node.ty),
             },
             H::Builtin(Builtin::ToGlobal | Builtin::ToLocal | Builtin::ToPrivate, ref args) => {
                 args.first().map_or_else(Roots::new, |&p| self.roots(p))
             }
             _ => Roots::new(),
         }
+    }
+
+    /// The roots of an integer converted to a pointer of type `ty` that is
+    /// not computed from a pointer by byte counts: in a kernel, null or
+    /// any object whose pointer it converted to an integer, seen as `ty`
+    /// points (see `lower::pointers::integer_pointers`); none elsewhere.
+    fn decoded(&self, ty: Type) -> Roots {
+        if self.function.kernel.is_none() || self.facts.escaped.is_empty() {
+            return Roots::new();
+        }
+        let to = self.pointee(ty);
+        let mut roots = vec![Provenance::natural(Origin::Null)];
+        for p in &self.facts.escaped {
+            let view = match to {
+                Some(to) => p.view.cast_to(to),
+                None => p.view,
+            };
+            add(&mut roots, Provenance { view, ..p.clone() });
+        }
+        roots
     }
 
     /// The roots of `&object`, where `object` is a place (or an array).
