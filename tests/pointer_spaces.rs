@@ -803,3 +803,33 @@ fn integers_converted_to_pointers_in_any_way_a_kernel_computes_them() {
         assert_eq!(&got[8 * i..8 * i + 8], &want, "work-item {i}");
     }
 }
+
+#[test]
+fn program_scope_pointers_to_constant_data_across_launches() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_program_pointers.cl");
+    const N: usize = 16;
+    let out = buffer(&context, &queue, &vec![0f32; 4 * N]);
+    let read_through = Kernel::create(&program, "read_through").expect("kernel");
+    let choose = Kernel::create(&program, "choose").expect("kernel");
+    arg(&read_through, 0, &out);
+    let low = [1f32, 2.0, 3.0, 4.0];
+    let high = [10f32, 20.0, 30.0, 40.0];
+    let ints = [7i32, 9];
+    let check = |coefficients: &[f32], cursor: f32, int: usize, step: &str| {
+        run(&queue, &read_through, N, N);
+        let got = read(&queue, &out, 4 * N);
+        let bytes = ints[int].to_le_bytes();
+        for i in 0..N {
+            let want = [coefficients[i & 1], cursor, f32::from(bytes[i & 3]), 5.0];
+            assert_eq!(&got[4 * i..4 * i + 4], &want, "{step}: work-item {i}");
+        }
+    };
+    check(&low, high[1], 0, "initial values");
+    arg(&choose, 0, &1i32);
+    run(&queue, &choose, 1, 1);
+    check(&high[2..], low[3], 1, "after choose(1)");
+    arg(&choose, 0, &0i32);
+    run(&queue, &choose, 1, 1);
+    check(&low, -1.0, 0, "after choose(0)");
+}

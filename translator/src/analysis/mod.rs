@@ -17,7 +17,7 @@ pub mod provenance;
 pub mod records;
 
 use crate::ast::AddressSpace;
-use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId};
+use crate::hir::{self, ExprId, ExprKind as H, FunctionId, GlobalId, LocalId};
 use crate::lexer::{FxHashMap, FxHashSet};
 use crate::types::{Scalar, Type};
 use provenance::{Origin, PointerFacts, View};
@@ -26,6 +26,10 @@ use provenance::{Origin, PointerFacts, View};
 #[derive(Debug, Default)]
 pub struct Analysis {
     functions: FxHashMap<FunctionId, FunctionFacts>,
+    /// The program-scope `__constant` variables whose address the program
+    /// takes: what a program-scope pointer variable to `__constant` data
+    /// may point into.
+    stored_constants: Vec<GlobalId>,
     kernels: FxHashMap<FunctionId, KernelFacts>,
     records: records::Records,
 }
@@ -70,12 +74,19 @@ impl Analysis {
     pub fn records(&self) -> &records::Records {
         &self.records
     }
+
+    /// The program-scope `__constant` variables a program-scope pointer
+    /// variable may point into, in the program's order.
+    pub fn stored_constants(&self) -> &[GlobalId] {
+        &self.stored_constants
+    }
 }
 
 /// Analyses every defined function of `program`.
 pub fn analyse(program: &hir::Program) -> Analysis {
     let mut analysis = Analysis {
         records: records::Records::of(program),
+        stored_constants: stored_constants(program),
         ..Analysis::default()
     };
     let mut pointers = FxHashMap::default();
@@ -92,7 +103,13 @@ pub fn analyse(program: &hir::Program) -> Analysis {
         } else {
             FxHashMap::default()
         };
-        let facts = provenance::pointer_facts(program, f, &kept_values, &pointers);
+        let facts = provenance::pointer_facts(
+            program,
+            f,
+            &kept_values,
+            &pointers,
+            &analysis.stored_constants,
+        );
         pointers.insert(id, facts);
         kept.insert(id, kept_values);
     }
@@ -111,6 +128,38 @@ pub fn analyse(program: &hir::Program) -> Analysis {
         );
     }
     analysis
+}
+
+/// The program-scope `__constant` variables whose address is taken in a
+/// function or an initializer, in the program's order.
+fn stored_constants(program: &hir::Program) -> Vec<GlobalId> {
+    let mut taken = FxHashSet::default();
+    let mut note = |exprs: &naga::Arena<hir::Expr>| {
+        for (_, e) in exprs.iter() {
+            if let H::AddressOf(x) | H::Decay(x) = e.kind {
+                let mut x = x;
+                // `&table[i].m`: the variable's address too.
+                while let H::Index(base, _) | H::Member(base, _) = exprs[x].kind {
+                    x = base;
+                }
+                if let H::Global(id) = exprs[x].kind {
+                    if program.globals[id].space == AddressSpace::Constant {
+                        taken.insert(id);
+                    }
+                }
+            }
+        }
+    };
+    for (_, f) in program.functions.iter() {
+        note(&f.exprs);
+    }
+    note(&program.global_exprs);
+    program
+        .globals
+        .iter()
+        .map(|(id, _)| id)
+        .filter(|id| taken.contains(id))
+        .collect()
 }
 
 /// The defined functions, each after every function it calls. OpenCL C has

@@ -161,12 +161,14 @@ pub fn pointer_facts(
     function: &hir::Function,
     kept: &FxHashMap<LocalId, ExprId>,
     callees: &FxHashMap<FunctionId, PointerFacts>,
+    stored_constants: &[GlobalId],
 ) -> PointerFacts {
     let mut walk = Walk {
         program,
         function,
         kept,
         callees,
+        stored_constants,
         facts: PointerFacts::default(),
         changed: false,
     };
@@ -192,6 +194,7 @@ struct Walk<'a> {
     function: &'a hir::Function,
     kept: &'a FxHashMap<LocalId, ExprId>,
     callees: &'a FxHashMap<FunctionId, PointerFacts>,
+    stored_constants: &'a [GlobalId],
     facts: PointerFacts,
     changed: bool,
 }
@@ -370,12 +373,25 @@ impl Walk<'_> {
         }
         match node.kind {
             H::Local(local) => self.facts.variable(local).to_vec(),
-            // A program-scope pointer variable: null or the block.
-            H::Global(_) => match self.pointee(node.ty) {
-                Some(pointee) => vec![
-                    Provenance::natural(Origin::Null),
-                    Provenance::natural(Origin::Block(pointee)),
-                ],
+            // A program-scope pointer variable: null, the block, or for a
+            // pointer to `__constant` data any program-scope `__constant`
+            // variable whose address is taken, seen as its pointee.
+            H::Global(_) => match self.program.types.pointee(node.ty) {
+                Some(pointee) => {
+                    let mut roots = vec![
+                        Provenance::natural(Origin::Null),
+                        Provenance::natural(Origin::Block(pointee.ty)),
+                    ];
+                    if pointee_may_be_constant(pointee.space) {
+                        for &c in self.stored_constants {
+                            let from = self.program.types.array_element(self.program.globals[c].ty);
+                            let from = from.unwrap_or(self.program.globals[c].ty);
+                            let root = vec![Provenance::natural(Origin::Global(c))];
+                            roots.extend(self.cast(root, Some(from), Some(pointee.ty)));
+                        }
+                    }
+                    roots
+                }
                 None => Roots::new(),
             },
             H::Decay(object) | H::AddressOf(object) => self.object(object),
@@ -468,6 +484,14 @@ impl Walk<'_> {
             _ => roots,
         }
     }
+}
+
+/// Whether a pointer into `space` may point at `__constant` data.
+pub fn pointee_may_be_constant(space: crate::ast::AddressSpace) -> bool {
+    matches!(
+        space,
+        crate::ast::AddressSpace::Constant | crate::ast::AddressSpace::Generic
+    )
 }
 
 /// `0` or `(T *)0`: a null pointer constant.

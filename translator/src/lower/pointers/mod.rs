@@ -197,7 +197,7 @@ pub(super) enum Place {
     /// A program-scope pointer variable (see `program_globals.rs`): the
     /// `u32` word of the block that holds it, and its pointee type.
     BlockPointer {
-        word: Handle<naga::Expression>,
+        slot: program_pointers::BlockPointerSlot,
         pointee: Type,
     },
     /// One of several places, by a root chosen at run time: `which`
