@@ -324,6 +324,43 @@ fn output_pointer_builtins_into_local_wide_vectors() {
 }
 
 #[test]
+fn output_pointers_of_other_types_convert() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_spaces_outputs.cl");
+    const N: usize = 32;
+    let input: Vec<f32> = (0..2 * N).map(|i| i as f32 * 0.8125 - 13.3).collect();
+    let inb = buffer(&context, &queue, &input);
+    let ip = buffer(&context, &queue, &vec![0f32; 2 * N]);
+    let e = buffer(&context, &queue, &vec![0i32; 2 * N]);
+    let out = buffer(&context, &queue, &vec![0f32; 4 * N]);
+    let kernel = Kernel::create(&program, "converted_outputs").expect("kernel");
+    arg(&kernel, 0, &inb);
+    arg(&kernel, 1, &ip);
+    arg(&kernel, 2, &e);
+    arg(&kernel, 3, &out);
+    run(&queue, &kernel, N, 8);
+    let (ip, e, out) = (
+        read(&queue, &ip, 2 * N),
+        read(&queue, &e, 2 * N),
+        read(&queue, &out, 4 * N),
+    );
+    for i in 0..2 * N {
+        let x = input[i];
+        let (g, lane) = (i / 2, i % 2);
+        let (fr, fl) = fract_f32(x);
+        assert_eq!(ip[i], fl, "fract's floor of {x}");
+        assert_eq!(out[4 * g + lane], fr + x.fract(), "fract + modf of {x}");
+        // modf's integral part overwrote frexp's mantissa.
+        assert_eq!(
+            out[4 * g + 2 + lane],
+            x.trunc(),
+            "modf's integral part of {x}"
+        );
+        assert_eq!(e[i], frexp(f64::from(x)).1, "frexp's exponent of {x}");
+    }
+}
+
+#[test]
 fn output_pointer_builtins_into_local_double_vectors() {
     if !has_extension("cl_khr_fp64") {
         eprintln!("skipped: the device does not report cl_khr_fp64");

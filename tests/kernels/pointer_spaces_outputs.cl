@@ -46,3 +46,15 @@ kernel void generic_outputs(global const float *in, global float2 *ip,
     out[3 * g + 1] = b;
     out[3 * g + 2] = s;
 }
+
+// Output pointers of another type convert, as clang converts them (with
+// its incompatible-pointer warning for `float *`, silently for `void *`).
+kernel void converted_outputs(global const float *in, global float *ip,
+                              global void *e, global float2 *out) {
+    int g = get_global_id(0);
+    float2 x = vload2(g, in);
+    out[2 * g] = fract(x, ip + 2 * g);
+    out[2 * g + 1] = frexp(x, (global int *)e + 2 * g);
+    float2 m = modf(x, (global void *)(out + 2 * g + 1));
+    out[2 * g] += m;
+}

@@ -1289,7 +1289,24 @@ impl Checker<'_> {
                         let args = args
                             .into_iter()
                             .zip(&r.params)
-                            .map(|(a, t)| Box::new(self.widen(a, *t)))
+                            .map(|(a, t)| {
+                                // A pointer to another type (an output
+                                // pointer, see `builtins::resolve`) converts
+                                // as an argument of a function would.
+                                let cast = a.ty.is_pointer() && t.is_pointer() && a.ty != *t;
+                                Box::new(if cast {
+                                    // At the argument's start, as clang
+                                    // points there.
+                                    let start = crate::diagnostic::Location {
+                                        file: a.span.file,
+                                        offset: a.span.start,
+                                    };
+                                    let at = Conversion::Argument(start);
+                                    self.convert_for_assignment(a, *t, at)
+                                } else {
+                                    self.widen(a, *t)
+                                })
+                            })
                             .collect();
                         Expr::new(H::Builtin(r.builtin, args), r.result, span)
                     }
