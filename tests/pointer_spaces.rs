@@ -232,10 +232,10 @@ fn every_fence_flavour() {
     arg(&kernel, 1, &out);
     run(&queue, &kernel, N, GROUP);
     let got = read(&queue, &out, N);
-    for g in 0..N {
+    for (g, &value) in got.iter().enumerate() {
         let base = g - g % GROUP;
         let next = base + (g % GROUP + 1) % GROUP;
-        assert_eq!(got[g] as usize, next * 3 + next * 5, "work-item {g}");
+        assert_eq!(value as usize, next * 3 + next * 5, "work-item {g}");
     }
 }
 
@@ -257,7 +257,7 @@ fn output_pointer_builtins_into_local_wide_vectors() {
         })
         .collect();
     let inb = buffer(&context, &queue, &input);
-    let out = buffer(&context, &queue, &vec![0f32; 128 * N]);
+    let out = buffer(&context, &queue, &[0f32; 128 * N]);
     let kernel = Kernel::create(&program, "local_outputs").expect("kernel");
     arg(&kernel, 0, &inb);
     arg(&kernel, 1, &out);
@@ -295,10 +295,10 @@ fn output_pointer_builtins_into_local_wide_vectors() {
     }
 
     let kernel = Kernel::create(&program, "generic_outputs").expect("kernel");
-    let ip = buffer(&context, &queue, &vec![0f32; 2 * N]);
-    let e = buffer(&context, &queue, &vec![0i32; 2 * N]);
-    let c = buffer(&context, &queue, &vec![0f32; 2 * N]);
-    let out = buffer(&context, &queue, &vec![0f32; 6 * N]);
+    let ip = buffer(&context, &queue, &[0f32; 2 * N]);
+    let e = buffer(&context, &queue, &[0i32; 2 * N]);
+    let c = buffer(&context, &queue, &[0f32; 2 * N]);
+    let out = buffer(&context, &queue, &[0f32; 6 * N]);
     arg(&kernel, 0, &inb);
     arg(&kernel, 1, &ip);
     arg(&kernel, 2, &e);
@@ -330,9 +330,9 @@ fn output_pointers_of_other_types_convert() {
     const N: usize = 32;
     let input: Vec<f32> = (0..2 * N).map(|i| i as f32 * 0.8125 - 13.3).collect();
     let inb = buffer(&context, &queue, &input);
-    let ip = buffer(&context, &queue, &vec![0f32; 2 * N]);
-    let e = buffer(&context, &queue, &vec![0i32; 2 * N]);
-    let out = buffer(&context, &queue, &vec![0f32; 4 * N]);
+    let ip = buffer(&context, &queue, &[0f32; 2 * N]);
+    let e = buffer(&context, &queue, &[0i32; 2 * N]);
+    let out = buffer(&context, &queue, &[0f32; 4 * N]);
     let kernel = Kernel::create(&program, "converted_outputs").expect("kernel");
     arg(&kernel, 0, &inb);
     arg(&kernel, 1, &ip);
@@ -373,7 +373,7 @@ fn output_pointer_builtins_into_local_double_vectors() {
         .map(|i| (i as f64 * 0.618_033_988_749_895).fract() * 1e3 - 333.3)
         .collect();
     let inb = buffer(&context, &queue, &input);
-    let out = buffer(&context, &queue, &vec![0f64; 64 * N]);
+    let out = buffer(&context, &queue, &[0f64; 64 * N]);
     let kernel = Kernel::create(&program, "local_outputs_double").expect("kernel");
     arg(&kernel, 0, &inb);
     arg(&kernel, 1, &out);
@@ -421,8 +421,8 @@ fn half_loads_and_stores_through_casts_of_other_memory() {
     const GROUP: usize = 8;
     let input = half_inputs(32 * N);
     let inb = buffer(&context, &queue, &input);
-    let words_out = buffer(&context, &queue, &vec![0u32; 36 * N]);
-    let out = buffer(&context, &queue, &vec![0f32; 80 * N]);
+    let words_out = buffer(&context, &queue, &[0u32; 36 * N]);
+    let out = buffer(&context, &queue, &[0f32; 80 * N]);
     let kernel = Kernel::create(&program, "half_memory").expect("kernel");
     arg(&kernel, 0, &inb);
     arg(&kernel, 1, &words_out);
@@ -564,7 +564,7 @@ fn half2_arrays_through_pointer_casts() {
     }
     input.extend(&private);
     let inb = buffer(&context, &queue, &input);
-    let out = buffer(&context, &queue, &vec![0u32; 8 * N]);
+    let out = buffer(&context, &queue, &[0u32; 8 * N]);
     let kernel = Kernel::create(&program, "half2_casts").expect("kernel");
     arg(&kernel, 0, &inb);
     arg(&kernel, 1, &out);
@@ -603,7 +603,7 @@ fn narrow_stores_through_casts_of_local_arguments_keep_their_neighbours() {
     );
     const N: usize = 128;
     const GROUP: usize = 64;
-    let out = buffer(&context, &queue, &vec![0u32; 4 * N]);
+    let out = buffer(&context, &queue, &[0u32; 4 * N]);
     let kernel = Kernel::create(&program, "narrow_local_args").expect("kernel");
     arg(&kernel, 0, &out);
     local_arg(&kernel, 1, 2 * GROUP * 4);
@@ -673,7 +673,7 @@ fn narrow_stores_through_a_cast_of_a_local_double_argument() {
     );
     const N: usize = 128;
     const GROUP: usize = 64;
-    let out = buffer(&context, &queue, &vec![0u64; N / 4]);
+    let out = buffer(&context, &queue, &[0u64; N / 4]);
     let kernel = Kernel::create(&program, "narrow_local_double").expect("kernel");
     arg(&kernel, 0, &out);
     local_arg(&kernel, 1, GROUP / 4 * 8);
@@ -698,7 +698,7 @@ fn atomics_through_pointer_casts_of_local_and_private_memory() {
     const GROUP: usize = 32;
     let input: Vec<f32> = (0..2 * N).map(|i| i as f32 * 1.25 - 40.0).collect();
     let inb = buffer(&context, &queue, &input);
-    let out = buffer(&context, &queue, &vec![0u32; 8 * N]);
+    let out = buffer(&context, &queue, &[0u32; 8 * N]);
     let kernel = Kernel::create(&program, "cast_atomics").expect("kernel");
     arg(&kernel, 0, &inb);
     arg(&kernel, 1, &out);
@@ -755,7 +755,7 @@ fn addresses_of_struct_members_read_written_bytewise_and_atomically() {
     const GROUP: usize = 32;
     let input: Vec<f32> = (0..4 * N).map(|i| i as f32 * 0.375 - 20.0).collect();
     let inb = buffer(&context, &queue, &input);
-    let out = buffer(&context, &queue, &vec![0u32; 8 * N]);
+    let out = buffer(&context, &queue, &[0u32; 8 * N]);
     let kernel = Kernel::create(&program, "member_bytes").expect("kernel");
     arg(&kernel, 0, &inb);
     arg(&kernel, 1, &out);
@@ -818,7 +818,7 @@ fn integers_converted_to_pointers_in_any_way_a_kernel_computes_them() {
     let b: Vec<i32> = (0..N as i32).map(|k| 5 - 3 * k).collect();
     let ab = buffer(&context, &queue, &a);
     let bb = buffer(&context, &queue, &b);
-    let out = buffer(&context, &queue, &vec![0i32; 8 * N]);
+    let out = buffer(&context, &queue, &[0i32; 8 * N]);
     let kernel = Kernel::create(&program, "integer_pointers").expect("kernel");
     arg(&kernel, 0, &ab);
     arg(&kernel, 1, &bb);
@@ -846,7 +846,7 @@ fn program_scope_pointers_to_constant_data_across_launches() {
     let (context, queue) = common::context_and_queue();
     let program = build(&context, "tests/kernels/pointer_spaces_program_pointers.cl");
     const N: usize = 16;
-    let out = buffer(&context, &queue, &vec![0f32; 4 * N]);
+    let out = buffer(&context, &queue, &[0f32; 4 * N]);
     let read_through = Kernel::create(&program, "read_through").expect("kernel");
     let choose = Kernel::create(&program, "choose").expect("kernel");
     arg(&read_through, 0, &out);

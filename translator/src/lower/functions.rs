@@ -378,19 +378,18 @@ impl ModuleBuilder<'_> {
                 }) => {
                     // Private memory travels as a pointer argument before
                     // the index.
-                    let root =
-                        match self.private_argument(fb, root, arguments.len() as u32, location)? {
-                            Some((callee_root, pointer)) => {
-                                // A byte image stays one in the helper.
-                                if let Some(elem) = self.image_root_elem(fb.hir, root) {
-                                    self.note_image_root(Some(id), callee_root, &elem);
-                                }
-                                private_args.push((arguments.len() as u32, root));
-                                arguments.push(pointer);
-                                callee_root
+                    let root = match self.private_argument(fb, root, arguments.len() as u32)? {
+                        Some((callee_root, pointer)) => {
+                            // A byte image stays one in the helper.
+                            if let Some(elem) = self.image_root_elem(fb.hir, root) {
+                                self.note_image_root(Some(id), callee_root, &elem);
                             }
-                            None => root,
-                        };
+                            private_args.push((arguments.len() as u32, root));
+                            arguments.push(pointer);
+                            callee_root
+                        }
+                        None => root,
+                    };
                     roots.push(Some(root));
                     arguments.push(index);
                 }

@@ -35,7 +35,6 @@ impl ModuleBuilder<'_> {
         fb: &mut FnBuilder,
         root: Root,
         arg: u32,
-        location: Location,
     ) -> LResult<Option<(Root, Handle<naga::Expression>)>> {
         Ok(Some(match root {
             Root::Private(v, array) => {
@@ -73,8 +72,7 @@ impl ModuleBuilder<'_> {
             {
                 // The same cast, of the variable as the helper reaches it.
                 let cast = self.memory.cast_bases[b].clone();
-                let Some((inner, pointer)) = self.private_argument(fb, cast.base, arg, location)?
-                else {
+                let Some((inner, pointer)) = self.private_argument(fb, cast.base, arg)? else {
                     return Ok(None);
                 };
                 let cast = cast_memory::CastBase {
