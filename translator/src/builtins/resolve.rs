@@ -81,11 +81,25 @@ pub fn resolve(
     // The overload needing the fewest conversions wins; on a tie, the first
     // in the table (the spec's `gentype` form before its `sgentype` form,
     // which convert the arguments the same way).
-    // Only where no overload fits exactly, an output pointer to another
-    // type converts as clang converts it, with its warning at the call
+    // Only where no overload fits exactly, the output pointer of the math
+    // functions that write one (`fract`, `frexp`, `modf`, `sincos`,
+    // `remquo`, `lgamma_r`) may point to another type: it converts as
+    // clang converts it, with its warning at the argument
     // (`fract(v2, (global float *)p)`: incompatible pointer types).
+    let output_pointer = matches!(
+        builtin,
+        Builtin::Fract
+            | Builtin::Frexp
+            | Builtin::Modf
+            | Builtin::Sincos
+            | Builtin::Remquo
+            | Builtin::LgammaR
+    );
     let mut best: Option<(usize, Vec<Type>, Type)> = None;
     for relaxed in [false, true] {
+        if relaxed && !output_pointer {
+            break;
+        }
         for sig in sigs.iter().filter(|s| s.params.len() == args.len()) {
             if let Some((params, result)) = try_signature(sig, args, ctx, types, relaxed) {
                 let cost = params.iter().zip(args).filter(|(p, a)| p != a).count();
