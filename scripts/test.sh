@@ -24,14 +24,15 @@ CLVULKAN_VALIDATION=fatal cargo test --workspace 2>&1 | tee "$log"
 # which are empty).
 awk '/^test result:/ { passed += $4; failed += $6 }
      END { printf "summary: %d passed, %d failed\n", passed, failed }' "$log"
-# A minute of the whole-build fuzz target from a fixed seed, on the stable
-# replay driver (fuzz/README.md): every .cl file of the repository, behind a
-# space so that its first byte picks no build options, then mutations of
-# them. A panic, a hang past 10 s or an internal compiler error fails.
+# The whole-build fuzz target from a fixed seed on the stable replay driver
+# (fuzz/README.md): every .cl file of the repository, behind a space so that
+# its first byte picks no build options, then 50,000 mutations of them (the
+# same on every machine; well under a minute), at most two minutes. A
+# panic, a hang past 10 s or an internal compiler error fails.
 mkdir "$fuzz/corpus"
 git ls-files '*.cl' | while read -r f; do
     { printf ' '; cat "$f"; } > "$fuzz/corpus/$(echo "$f" | tr / _)"
 done
 (cd fuzz && cargo run --release --no-default-features -q --bin replay -- \
-    --target whole_build --time-limit 10 --mutate 60 --seed 1 \
+    --target whole_build --time-limit 10 --mutate 120 --runs 50000 --seed 1 \
     --artifacts "$fuzz/artifacts" "$fuzz/corpus")

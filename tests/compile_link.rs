@@ -483,3 +483,32 @@ fn a_global_declared_extern_in_one_object_is_the_one_another_defines() {
         vec![40 + 128; 64]
     );
 }
+
+/// The object that only names `bart`, of a struct it never defines
+/// (OpenCL-CTS's `extern constant struct bar bart;`).
+const NAMES_BART: &str = "struct bar;\n\
+extern constant struct bar bart;\n\
+constant struct bar *bart_address(void);\n\
+kernel void unrelated(global int *out) { out[get_global_id(0)] = 7; }\n";
+
+const DEFINES_BART: &str = "struct bar { int first; int second; };\n\
+constant struct bar bart = { 11, 31 };\n\
+kernel void read_bart(global int *out) {\n\
+    out[get_global_id(0)] = bart.first * 100 + bart.second;\n\
+}\n";
+
+#[test]
+fn an_extern_constant_of_incomplete_type_compiles_and_links() {
+    let (context, queue, device) = setup();
+    let names = source_program(&context, NAMES_BART);
+    let defines = source_program(&context, DEFINES_BART);
+    compile(&names, device, "", &[]).expect("compile the extern declaration");
+    compile(&defines, device, "", &[]).expect("compile the definition");
+    let linked = link(&context, device, "", &[&names, &defines]).expect("link");
+    let (first, second) = (11, 31);
+    assert_eq!(
+        run(&context, &queue, linked.0, "read_bart"),
+        vec![first * 100 + second; 64]
+    );
+    assert_eq!(run(&context, &queue, linked.0, "unrelated"), vec![7; 64]);
+}

@@ -157,3 +157,197 @@ fn geometric_functions_against_f64() {
         worst[0], worst[1], worst[2]
     );
 }
+
+const EXTREMES: &str = r#"
+__kernel void extremes_float(__global const float4 *p, __global float *out) {
+    size_t i = get_global_id(0);
+    out[6 * i] = length(p[i]);
+    out[6 * i + 1] = length(p[i].x);
+    out[6 * i + 2] = distance(p[i], (float4)0.0f);
+    float4 n = normalize(p[i]);
+    out[6 * i + 3] = n.x;
+    out[6 * i + 4] = n.y;
+    out[6 * i + 5] = n.z;
+}
+#ifdef cl_khr_fp64
+__kernel void extremes_double(__global const double4 *p, __global double *out) {
+    size_t i = get_global_id(0);
+    out[6 * i] = length(p[i]);
+    out[6 * i + 1] = length(p[i].x);
+    out[6 * i + 2] = distance(p[i], (double4)0.0);
+    double4 n = normalize(p[i]);
+    out[6 * i + 3] = n.x;
+    out[6 * i + 4] = n.y;
+    out[6 * i + 5] = n.z;
+}
+#endif
+"#;
+
+/// |p| and p / |p| to about 106 bits: the components scaled by a power of
+/// two near the largest, squared and summed in double-double.
+fn exact_length(p: &[f64]) -> (f64, Vec<f64>) {
+    let largest = p.iter().fold(0f64, |m, x| m.max(x.abs()));
+    if largest == 0.0 {
+        return (0.0, p.to_vec());
+    }
+    let k = libm::ilogb(largest);
+    let sum = p
+        .iter()
+        .map(|&x| {
+            let y = common::dd::Dd::of(libm::scalbn(x, -k));
+            y.mul(y)
+        })
+        .fold(common::dd::Dd::of(0.0), |s, t| s.add(t));
+    let root = sum.sqrt();
+    let unit = p
+        .iter()
+        .map(|&x| common::dd::Dd::of(libm::scalbn(x, -k)).div(root).hi)
+        .collect();
+    (libm::scalbn(root.hi, k), unit)
+}
+
+/// Components at the ends of each format's range, where the sum of
+/// squares overflows or leaves the normal range: `length`, `distance`
+/// (to the origin) and `normalize` must not show it
+/// (`length(0x1.fffffffffffffp+1022)` was infinite).
+#[test]
+fn extreme_components_in_float_and_double() {
+    let (context, queue) = common::context_and_queue();
+    let program = Program::create_and_build_from_source(&context, EXTREMES, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let mut random = common::sweep::Random::new(4);
+    // Significands in [1, 2), each lane its own binade offset from `e`.
+    let mut vectors = |top: i32, bottom: i32| -> Vec<[f64; 4]> {
+        let mut out = Vec::new();
+        for e in (bottom..=top).step_by(7).chain([top, bottom]) {
+            for spread in [0, 1, 5, 30] {
+                let mut v = [0.0; 4];
+                for (lane, c) in v.iter_mut().enumerate() {
+                    let m = 1.0 + (random.next() >> 12) as f64 / (1u64 << 52) as f64;
+                    let sign = if random.next() & 1 == 0 { 1.0 } else { -1.0 };
+                    *c = sign * libm::scalbn(m, (e - spread * lane as i32).max(bottom));
+                }
+                out.push(v);
+            }
+        }
+        out
+    };
+    // float: 2^127 .. the subnormals (2^-149).
+    let floats: Vec<[f32; 4]> = vectors(127, -149)
+        .into_iter()
+        .map(|v| v.map(|c| c as f32))
+        .chain([
+            [f32::MAX; 4],
+            [f32::from_bits(1); 4],
+            [f32::MAX, 0.0, 0.0, 0.0],
+        ])
+        .collect();
+    let input = common::buffer_with(&context, &queue, &floats);
+    let n = floats.len();
+    let out = common::buffer_with(&context, &queue, &vec![0f32; 6 * n]);
+    let kernel = Kernel::create(&program, "extremes_float").expect("kernel");
+    // SAFETY: the arguments match the kernel's parameters.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&out)
+            .set_global_work_size(n)
+            .enqueue_nd_range(&queue)
+            .expect("launch");
+    }
+    let got = common::read_buffer(&queue, &out, 6 * n);
+    let float_ulp = |v: f64| libm::scalbn(1.0, (libm::ilogb(v.abs()) - 23).max(-149));
+    for (i, v) in floats.iter().enumerate() {
+        let p: Vec<f64> = v.iter().map(|&c| f64::from(c)).collect();
+        // A device that flushes float subnormals may lose them: only
+        // vectors with a normal component are checked there.
+        if p.iter().all(|c| c.abs() < f64::from(f32::MIN_POSITIVE)) {
+            continue;
+        }
+        let (l, unit) = exact_length(&p);
+        let (l1, _) = exact_length(&p[..1]);
+        for (k, want) in [(0, l), (1, l1), (2, l)] {
+            let g = f64::from(got[6 * i + k]);
+            let e = if want > f64::from(f32::MAX) {
+                if g.is_infinite() {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }
+            } else {
+                (g - want).abs() / float_ulp(want)
+            };
+            assert!(
+                e <= 4.0,
+                "float output {k} for {v:?}: {g:e}, want {want:e} ({e} ulp)"
+            );
+        }
+        for lane in 0..3 {
+            let g = f64::from(got[6 * i + 3 + lane]);
+            let e = (g - unit[lane]).abs() / f64::from(f32::EPSILON);
+            assert!(
+                e <= 4.0,
+                "float normalize lane {lane} of {v:?}: {g:e}, want {:e}",
+                unit[lane]
+            );
+        }
+    }
+
+    let Ok(kernel) = Kernel::create(&program, "extremes_double") else {
+        println!("no cl_khr_fp64: the double half is skipped");
+        return;
+    };
+    // double: 2^1023 .. the subnormals (2^-1074).
+    let doubles: Vec<[f64; 4]> = vectors(1023, -1074)
+        .into_iter()
+        .chain([
+            [f64::from_bits(0x7fef_ffff_ffff_ffff), 0.0, 0.0, 0.0],
+            [f64::MAX; 4],
+            [f64::from_bits(1); 4],
+            [f64::MIN_POSITIVE, f64::from_bits(3), 0.0, 0.0],
+        ])
+        .collect();
+    let input = common::buffer_with(&context, &queue, &doubles);
+    let n = doubles.len();
+    let out = common::buffer_with(&context, &queue, &vec![0f64; 6 * n]);
+    // SAFETY: the arguments match the kernel's parameters.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&out)
+            .set_global_work_size(n)
+            .enqueue_nd_range(&queue)
+            .expect("launch");
+    }
+    let got = common::read_buffer(&queue, &out, 6 * n);
+    let double_ulp = |v: f64| libm::scalbn(1.0, (libm::ilogb(v.abs()) - 52).max(-1074));
+    for (i, v) in doubles.iter().enumerate() {
+        let (l, unit) = exact_length(v);
+        let (l1, _) = exact_length(&v[..1]);
+        for (k, want) in [(0, l), (1, l1), (2, l)] {
+            let g = got[6 * i + k];
+            let e = if want.is_infinite() {
+                if g.is_infinite() {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }
+            } else {
+                (g - want).abs() / double_ulp(want)
+            };
+            assert!(
+                e <= 4.0,
+                "double output {k} for {v:?}: {g:e}, want {want:e} ({e} ulp)"
+            );
+        }
+        for lane in 0..3 {
+            let g = got[6 * i + 3 + lane];
+            let e = (g - unit[lane]).abs() / f64::EPSILON;
+            assert!(
+                e <= 4.0,
+                "double normalize lane {lane} of {v:?}: {g:e}, want {:e}",
+                unit[lane]
+            );
+        }
+    }
+}

@@ -737,7 +737,16 @@ fn inverse_trig_reference(name: &str, x: f64, y: f64) -> Exact {
             let e = if yy.abs() < xx.abs() * 2f64.powi(-900) && xx > 0.0 {
                 tiny(Dd::of(yy.abs() * 2f64.powi(600)).div(Dd::of(xx)))
             } else {
-                let r = angle_dd(Dd::of(yy.abs()), Dd::of(xx.abs()));
+                // The angle of the point scaled by a power of two, into
+                // the range where double-double keeps its bits (a
+                // subnormal coordinate has too few).
+                let (ay, ax) = (yy.abs(), xx.abs());
+                let scale = if ay.min(ax) < 2f64.powi(-800) && ay.max(ax) < 2f64.powi(200) {
+                    2f64.powi(600)
+                } else {
+                    1.0
+                };
+                let r = angle_dd(Dd::of(ay * scale), Dd::of(ax * scale));
                 finish(if xx < 0.0 { PI_DD.sub(r) } else { r })
             };
             if yy < 0.0 {
@@ -788,6 +797,21 @@ fn inverse_trigonometric_functions_within_bounds() {
         y.push(a * (1.0 + rng.uniform(-1e-9, 1e-9)));
         x.push(a * 1e-12);
         y.push(rng.uniform(-4.0, 4.0));
+    }
+    // A subnormal coordinate against one of any size (y subnormal was 134
+    // ulp off), and both subnormal.
+    for k in 0..RANDOM / 4 {
+        let subnormal = f64::from_bits(1 + rng.next() % ((1u64 << 52) - 1));
+        let subnormal = if k % 2 == 0 { subnormal } else { -subnormal };
+        let other = rng.uniform(1.0, 2.0) * 2f64.powi((k % 1100) as i32 - 1074);
+        let other = if k % 3 == 0 { -other } else { other };
+        if k % 5 == 0 {
+            x.push(other);
+            y.push(subnormal);
+        } else {
+            x.push(subnormal);
+            y.push(other);
+        }
     }
     for name in ["atan2", "atan2pi"] {
         let got = doubles(&run(&runner, name, &[&words(&x), &words(&y)], 1, x.len())[0]);

@@ -12,14 +12,15 @@ use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::program::Program;
 
-/// 50,000 rounds of 16 steps per work-item: lavapipe stops a work-item
-/// after 65,535 loop iterations in all (llvmpipe's loop limiter), so the
-/// launch is made longer with more work-items instead.
+/// `rounds` rounds of 16 steps per work-item. lavapipe stops a work-item
+/// after 65,535 loop iterations in all (llvmpipe's loop limiter), so there
+/// a launch is made longer with more work-items; a GPU that runs the most
+/// work-items tried too fast gets more rounds.
 const SOURCE: &str = r#"
 #define STEP x = x * 1664525u + 1013904223u;
-__kernel void spin(__global uint *out) {
+__kernel void spin(__global uint *out, uint rounds) {
     uint x = (uint)get_global_id(0);
-    for (uint i = 0; i < 50000; i++) {
+    for (uint i = 0; i < rounds; i++) {
         STEP STEP STEP STEP STEP STEP STEP STEP
         STEP STEP STEP STEP STEP STEP STEP STEP
     }
@@ -29,6 +30,9 @@ __kernel void spin(__global uint *out) {
 
 /// The most work-items tried.
 const MAX_ITEMS: usize = 1 << 22;
+
+/// Rounds per work-item, under lavapipe's loop limit.
+const ROUNDS: u32 = 50_000;
 
 /// The calling thread's CPU time, user and system (Linux).
 fn thread_cpu_time() -> Duration {
@@ -56,11 +60,12 @@ fn finish_sleeps_while_the_device_works() {
         Buffer::<u32>::create(&context, CL_MEM_READ_WRITE, MAX_ITEMS, std::ptr::null_mut())
             .expect("buffer")
     };
-    let run = |items: usize| -> (Duration, Duration) {
+    let run = |items: usize, rounds: u32| -> (Duration, Duration) {
         // SAFETY: the kernel takes the buffer, which has room for `items`.
         unsafe {
             ExecuteKernel::new(&kernel)
                 .set_arg(&out)
+                .set_arg(&rounds)
                 .set_global_work_size(items)
                 .enqueue_nd_range(&queue)
         }
@@ -70,38 +75,37 @@ fn finish_sleeps_while_the_device_works() {
         (wall.elapsed(), thread_cpu_time() - cpu)
     };
     // The first launch compiles the pipeline (in the enqueue call); then
-    // the launches grow until one takes about `target`.
-    let items_for = |target: Duration| {
-        let mut items = 64;
+    // the launches grow until one takes about `target`: more work-items,
+    // then, past the most tried, more rounds.
+    let size_for = |target: Duration| {
+        let (mut items, mut rounds) = (64, ROUNDS);
         loop {
-            let (wall, _) = run(items);
-            if wall >= target || items >= MAX_ITEMS {
-                return items;
+            let (wall, _) = run(items, rounds);
+            if wall >= target || rounds >= ROUNDS << 12 {
+                return (items, rounds);
             }
             let factor = (target.as_secs_f64() / wall.as_secs_f64().max(0.001)).clamp(1.5, 64.0);
-            items = ((items as f64 * factor) as usize).min(MAX_ITEMS);
+            if items < MAX_ITEMS {
+                items = ((items as f64 * factor) as usize).min(MAX_ITEMS);
+            } else {
+                rounds = (f64::from(rounds) * factor) as u32;
+            }
         }
     };
-    run(64);
+    run(64, ROUNDS);
     // Waits shorter than the old 200 ms of yielding, a second's worth in a
     // row, and one long wait.
-    let short = items_for(Duration::from_millis(120));
+    let (items, rounds) = size_for(Duration::from_millis(120));
     let (mut wall, mut cpu) = (Duration::ZERO, Duration::ZERO);
-    for _ in 0..40 {
-        let (w, c) = run(short);
+    for _ in 0..1000 {
+        let (w, c) = run(items, rounds);
         (wall, cpu) = (wall + w, cpu + c);
         if wall >= Duration::from_secs(1) {
             break;
         }
     }
-    let mut long = short * 10;
-    let (long_wall, long_cpu) = loop {
-        let (w, c) = run(long.min(MAX_ITEMS));
-        if w >= Duration::from_millis(900) || long >= MAX_ITEMS {
-            break (w, c);
-        }
-        long *= 2;
-    };
+    let (items, rounds) = size_for(Duration::from_millis(1200));
+    let (long_wall, long_cpu) = run(items, rounds);
     for (wall, cpu, what) in [
         (wall, cpu, "short waits"),
         (long_wall, long_cpu, "a long wait"),

@@ -1,7 +1,8 @@
 /* Enqueue calls: every kind refuses objects and events of another context
  * (and a refused unmap leaves the mapping in place), sizes, offsets,
  * origins and pitches that overflow are CL_INVALID_VALUE, a global offset
- * that would wrap is CL_INVALID_GLOBAL_OFFSET, and rectangle copies within
+ * that would wrap is CL_INVALID_GLOBAL_OFFSET, a NULL global size is an
+ * empty launch that succeeds (OpenCL 2.1+), and rectangle copies within
  * one buffer find overlap at any pitches. */
 #include "check.h"
 
@@ -154,6 +155,29 @@ int main(void)
     expect("clEnqueueNDRangeKernel(local size SIZE_MAX)",
            clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &eight, &endless, 0, NULL, NULL),
            CL_INVALID_WORK_ITEM_SIZE);
+    /* OpenCL 2.1 and later: a NULL global size launches nothing and
+     * succeeds, its event complete once its wait list is; work_dim is
+     * still checked. */
+    expect("clEnqueueNDRangeKernel(work_dim 0, NULL global size)",
+           clEnqueueNDRangeKernel(queue, kernel, 0, NULL, NULL, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
+    cl_event gate = clCreateUserEvent(ctx, &err), empty;
+    for (cl_uint dims = 1; dims <= 3; dims++)
+        expect("clEnqueueNDRangeKernel(NULL global size)",
+               clEnqueueNDRangeKernel(queue, kernel, dims, NULL, NULL, NULL, 0, NULL, NULL), CL_SUCCESS);
+    expect("clEnqueueNDRangeKernel(NULL global size, behind a user event)",
+           clEnqueueNDRangeKernel(queue, kernel, 2, NULL, NULL, NULL, 1, &gate, &empty), CL_SUCCESS);
+    cl_command_type empty_type = 0;
+    cl_int empty_status = CL_COMPLETE;
+    clGetEventInfo(empty, CL_EVENT_COMMAND_TYPE, sizeof empty_type, &empty_type, NULL);
+    clGetEventInfo(empty, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof empty_status, &empty_status, NULL);
+    expect_true("an empty launch is an NDRange command", empty_type == CL_COMMAND_NDRANGE_KERNEL);
+    expect_true("an empty launch waits for its wait list", empty_status > CL_COMPLETE);
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    expect("clWaitForEvents(empty launch)", clWaitForEvents(1, &empty), CL_SUCCESS);
+    clGetEventInfo(empty, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof empty_status, &empty_status, NULL);
+    expect_true("an empty launch completes", empty_status == CL_COMPLETE);
+    clReleaseEvent(empty);
+    clReleaseEvent(gate);
     cl_uint ids[64];
     clEnqueueReadBuffer(queue, mine, CL_TRUE, 0, sizeof ids, ids, 0, NULL, NULL);
     int untouched = 1;

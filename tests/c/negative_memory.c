@@ -1,5 +1,6 @@
 /* Memory objects: sizes and regions that overflow, released handles (a
- * parent kept by its sub-buffer stays valid), and destructor callbacks. */
+ * parent kept by its sub-buffer stays valid), destructor callbacks, and
+ * pipes refused where no device supports them. */
 #include "check.h"
 
 static int destroyed;
@@ -88,6 +89,15 @@ int main(void)
     expect_true("only the value was written", sized.value == 64 && sized.guard == 77);
     expect("clSetMemObjectDestructorCallback(NULL)", clSetMemObjectDestructorCallback(buf, NULL, NULL),
            CL_INVALID_VALUE);
+
+    /* No device supports pipes: none can be made, and no memory object is
+     * one. */
+    cl_mem pipe = clCreatePipe(ctx, CL_MEM_HOST_NO_ACCESS, 4, 4, NULL, &err);
+    expect("clCreatePipe(no pipe support)", err, CL_INVALID_OPERATION);
+    expect_true("clCreatePipe returned no object", pipe == NULL);
+    cl_uint packet = 0;
+    expect("clGetPipeInfo(a buffer)", clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof packet, &packet, NULL),
+           CL_INVALID_MEM_OBJECT);
 
     clReleaseMemObject(buf);
     clReleaseCommandQueue(queue);

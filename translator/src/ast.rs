@@ -24,6 +24,10 @@ pub struct TranslationUnit {
 pub enum ExternalDecl {
     Function(FunctionDef),
     Declaration(Declaration),
+    /// A `#pragma` at file scope, in order among the declarations: what it
+    /// sets (`OPENCL FP_CONTRACT`) holds until the next one or the end of
+    /// the translation unit (C99 6.10.6, 7.12.2).
+    Pragma(Name),
 }
 
 #[derive(Debug)]
@@ -261,7 +265,8 @@ pub enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
-    Goto(Name),
+    /// `goto label;`, with where the label's name is written.
+    Goto(Name, Location),
     Labeled(Name, Box<Stmt>),
     /// A `#pragma` between statements, e.g. `unroll 4` before a loop.
     Pragma(Name),
@@ -308,7 +313,7 @@ impl Drop for Stmt {
     fn drop(&mut self) {
         if matches!(
             self.kind,
-            StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Pragma(_)
+            StmtKind::Break | StmtKind::Continue | StmtKind::Goto(..) | StmtKind::Pragma(_)
         ) {
             return;
         }
@@ -418,6 +423,15 @@ impl BinaryOp {
     }
 }
 
+/// One step of `__builtin_offsetof`'s member designator.
+#[derive(Debug)]
+pub enum OffsetofStep {
+    /// A member.
+    Member(Name),
+    /// `[index]`.
+    Index(Expr),
+}
+
 #[derive(Debug)]
 pub enum ExprKind {
     Ident(Name),
@@ -458,6 +472,10 @@ pub enum ExprKind {
     SizeofExpr(Box<Expr>),
     SizeofType(Box<TypeName>),
     AlignofType(Box<TypeName>),
+    /// `__alignof__ x`, `_Alignof(x)`: a GNU extension clang accepts.
+    AlignofExpr(Box<Expr>),
+    /// `__builtin_offsetof(type, member.path[i])`.
+    Offsetof(Box<TypeName>, Vec<OffsetofStep>),
     VecStepExpr(Box<Expr>),
     VecStepType(Box<TypeName>),
 }

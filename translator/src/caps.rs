@@ -49,6 +49,125 @@ pub struct DeviceCaps {
     /// Where it is not fused, OpenCL's correctly rounded `fma` is built in
     /// software.
     pub fused_fma: bool,
+    /// What the device can do with denormals (subnormal numbers).
+    pub denormals: Denormals,
+}
+
+/// The device's denormal controls (`VkPhysicalDeviceFloatControlsProperties`,
+/// SPV_KHR_float_controls, core in SPIR-V 1.4), each by float width: 32, 64,
+/// 16. Without an execution mode a driver may flush denormals or keep them
+/// as it likes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Denormals {
+    /// `DenormPreserve` may be declared (`shaderDenormPreserveFloat*`).
+    pub preserve: [bool; 3],
+    /// `DenormFlushToZero` may be declared (`shaderDenormFlushToZeroFloat*`).
+    pub flush: [bool; 3],
+    /// `denormBehaviorIndependence`: which widths may differ.
+    pub independence: Independence,
+    /// Arithmetic keeps denormals of every width with no execution mode at
+    /// all. Lavapipe reports no denormal controls, and keeps them: it
+    /// runs shaders on the CPU's SSE/AVX units with flush-to-zero off
+    /// (double and float subnormal products, sums and quotients measured
+    /// exact through Mesa 22.3).
+    pub kept_unasked: bool,
+}
+
+/// `VkShaderFloatControlsIndependence`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Independence {
+    /// Every width may have its own mode.
+    All,
+    /// 32-bit floats may have their own; 16- and 64-bit ones the same one.
+    Only32,
+    /// One mode for every width.
+    None,
+}
+
+/// A denormal execution mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DenormMode {
+    Preserve,
+    FlushToZero,
+}
+
+impl Denormals {
+    /// A device that may declare either mode for every width.
+    pub const ANY: Denormals = Denormals {
+        preserve: [true; 3],
+        flush: [true; 3],
+        independence: Independence::All,
+        kept_unasked: false,
+    };
+    /// A device with no denormal controls, whose arithmetic may flush.
+    pub const UNCONTROLLED: Denormals = Denormals {
+        preserve: [false; 3],
+        flush: [false; 3],
+        independence: Independence::All,
+        kept_unasked: false,
+    };
+
+    /// The execution mode each kernel declares for 32-, 64- and 16-bit
+    /// floats (`None`: none). Doubles keep their denormals wherever the
+    /// device can be told to (`CL_FP_DENORM` is required of `double`);
+    /// floats keep theirs too where the device can, and are flushed where
+    /// it can only flush, or where `flush_float` (`-cl-denorms-are-zero`)
+    /// asks and the device can. Halves have no mode of their own unless
+    /// `denormBehaviorIndependence` ties them to doubles. Where a width
+    /// must share the others' mode and cannot, it gets none, and doubles
+    /// are not reported exact ([`Denormals::double_exact`]).
+    pub fn modes(&self, flush_float: bool) -> [Option<DenormMode>; 3] {
+        let can = |width: usize, mode: DenormMode| match mode {
+            DenormMode::Preserve => self.preserve[width],
+            DenormMode::FlushToZero => self.flush[width],
+        };
+        let double = can(1, DenormMode::Preserve).then_some(DenormMode::Preserve);
+        let float = if flush_float && self.flush[0] {
+            Some(DenormMode::FlushToZero)
+        } else if self.preserve[0] {
+            Some(DenormMode::Preserve)
+        } else if self.flush[0] {
+            Some(DenormMode::FlushToZero)
+        } else {
+            None
+        };
+        match self.independence {
+            Independence::All => [float, double, None],
+            Independence::Only32 => match double {
+                Some(mode) if can(2, mode) => [float, double, double],
+                _ => [float, None, None],
+            },
+            Independence::None => {
+                let every = |mode| (0..3).all(|width| can(width, mode));
+                if every(DenormMode::Preserve) {
+                    [Some(DenormMode::Preserve); 3]
+                } else if every(DenormMode::FlushToZero) {
+                    [Some(DenormMode::FlushToZero); 3]
+                } else {
+                    [None; 3]
+                }
+            }
+        }
+    }
+
+    /// Whether `float` denormals are kept in a default build: what
+    /// `CL_FP_DENORM` in `CL_DEVICE_SINGLE_FP_CONFIG` reports.
+    pub fn float_exact(&self) -> bool {
+        self.modes(false)[0] == Some(DenormMode::Preserve)
+    }
+
+    /// Whether `double` denormals are kept in every build, as OpenCL
+    /// requires of a device with `cl_khr_fp64` (`-cl-denorms-are-zero`
+    /// lets a build flush them, but none is made to).
+    pub fn double_exact(&self) -> bool {
+        [false, true]
+            .into_iter()
+            .all(|flush_float| match self.modes(flush_float)[1] {
+                Some(DenormMode::Preserve) => true,
+                Some(DenormMode::FlushToZero) => false,
+                None => self.kept_unasked,
+            })
+    }
 }
 
 impl DeviceCaps {
@@ -69,6 +188,7 @@ impl DeviceCaps {
             half_rte: true,
             ordered_atomics: true,
             fused_fma: true,
+            denormals: Denormals::ANY,
         }
     }
 

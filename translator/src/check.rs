@@ -71,9 +71,12 @@ impl<'a> UnitChecker<'a> {
             current: None,
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
+            aligned_globals: HashMap::new(),
             loop_depth: 0,
             break_depth: 0,
             expr_depth: 0,
+            fp_contract: true,
+            mad_enable: options.mad_enable,
         })
     }
 
@@ -91,6 +94,7 @@ impl<'a> UnitChecker<'a> {
         match item {
             ast::ExternalDecl::Function(f) => self.0.function_definition(f),
             ast::ExternalDecl::Declaration(d) => self.0.global_declaration(d),
+            ast::ExternalDecl::Pragma(p) => self.0.pragma(*p),
         }
     }
 
@@ -166,6 +170,22 @@ struct FunctionState {
     body_depth: usize,
     /// User functions called so far, in checking order.
     calls: Vec<(FunctionId, Location)>,
+    /// Locals declared with an alignment other than their type's
+    /// (`aligned` attributes, aligned typedefs), for `__alignof__(x)`.
+    aligned_locals: Vec<(LocalId, u64)>,
+    /// The function's labels by `hir::Label` number (labels have function
+    /// scope, so a `goto` may name one defined further down). A body with
+    /// any is restructured (`gotos`).
+    labels: Vec<LabelState>,
+}
+
+/// What the checker knows of one label of the function being checked.
+struct LabelState {
+    name: Name,
+    /// Where `name:` is written, once it is.
+    defined: Option<Location>,
+    /// The first `goto name`, for "use of undeclared label".
+    first_goto: Option<Location>,
 }
 
 struct Checker<'a> {
@@ -194,12 +214,20 @@ struct Checker<'a> {
     /// types: kernels call the same few built-ins with the same types over
     /// and over, and a table search per call was a tenth of checking.
     builtin_cache: HashMap<BuiltinCallKey, Rc<builtins::Resolved>, crate::lexer::FxBuildHasher>,
+    /// Program-scope variables declared with an alignment other than
+    /// their type's, for `__alignof__(x)`.
+    aligned_globals: HashMap<hir::GlobalId, u64>,
     /// Enclosing loops, for `continue`.
     loop_depth: u32,
     /// Enclosing loops and switches, for `break`.
     break_depth: u32,
     /// Expressions being checked, outermost first (see `stack::guard_at`).
     expr_depth: u32,
+    /// `#pragma OPENCL FP_CONTRACT`'s state here: set at file scope until
+    /// the next pragma, and inside a compound statement until its end.
+    fp_contract: bool,
+    /// `-cl-mad-enable` (or `-cl-fast-relaxed-math`, which implies it).
+    mad_enable: bool,
 }
 
 /// A built-in's name and up to four scalar or vector argument types (as
@@ -308,13 +336,39 @@ impl<'a> Checker<'a> {
 
     /// Appends a checked expression tree to the current function.
     fn commit(&mut self, e: Expr) -> ExprId {
+        let contract = self.contract_allowed();
         let state = self.current.as_mut().expect("inside a function");
-        e.append_to(&mut state.exprs)
+        e.append_to(&mut state.exprs, contract)
     }
 
     /// Appends a checked initialiser of a program-scope variable.
     fn commit_global(&mut self, e: Expr) -> ExprId {
-        e.append_to(&mut self.program.global_exprs)
+        let contract = self.contract_allowed();
+        e.append_to(&mut self.program.global_exprs, contract)
+    }
+
+    /// Whether expressions checked now may be contracted: the
+    /// `FP_CONTRACT` state, or the build options' permission to use `mad`
+    /// for `a * b + c`, which clang too applies whatever the pragma says
+    /// (`less-precise-fpmad`).
+    fn contract_allowed(&self) -> bool {
+        self.fp_contract || self.mad_enable
+    }
+
+    /// Applies `#pragma OPENCL FP_CONTRACT ON|OFF|DEFAULT` (OpenCL C
+    /// 6.10.1); other pragmas change nothing the checker looks at.
+    fn pragma(&mut self, pragma: Name) {
+        let text = self.names.get(pragma.0);
+        let mut words = text.split_whitespace();
+        if (words.next(), words.next()) != (Some("OPENCL"), Some("FP_CONTRACT")) {
+            return;
+        }
+        match (words.next(), words.next()) {
+            // DEFAULT is ON: OpenCL C contracts by default, as clang does.
+            (Some("ON" | "DEFAULT"), None) => self.fp_contract = true,
+            (Some("OFF"), None) => self.fp_contract = false,
+            _ => {}
+        }
     }
 
     fn add_stmt(&mut self, kind: StmtKind, span: impl Into<Span>) -> StmtId {

@@ -253,7 +253,19 @@ pub enum StmtKind {
     Continue,
     Return(Option<ExprId>),
     Block(Block),
+    /// `goto label;`. Only the checker makes it, and `gotos::eliminate`
+    /// rewrites every function that has one before it leaves the checker,
+    /// so the analysis and the lowering never see it.
+    Goto(Label),
+    /// Where `label:` stands; the statement it labels follows it in the
+    /// same block. Gone with the gotos.
+    Label(Label),
 }
+
+/// A label of a function, numbered in the order the checker first meets
+/// its name (in a `goto` or where it is defined).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label(pub u32);
 
 #[derive(Debug)]
 pub struct SwitchCase {
@@ -271,6 +283,11 @@ pub struct Expr {
     /// makes them pointers).
     pub ty: Type,
     pub span: Span,
+    /// Whether a floating-point `+`/`-` (or `+=`/`-=`) here may be fused
+    /// with a product operand into one multiply-add: false where
+    /// `#pragma OPENCL FP_CONTRACT OFF` covers the expression and neither
+    /// `-cl-mad-enable` nor `-cl-fast-relaxed-math` allows it anyway.
+    pub contract: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -504,7 +521,7 @@ impl StmtKind {
             }
             StmtKind::Return(v) => v.iter().for_each(|&e| on_expr(e)),
             StmtKind::Block(stmts) => stmts.iter().for_each(|&s| on_stmt(s)),
-            StmtKind::Break | StmtKind::Continue => {}
+            StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Label(_) => {}
         }
     }
 }

@@ -82,6 +82,7 @@ pub fn layout_record(
             name: m.name,
             ty: m.ty,
             offset,
+            align: field_align,
         });
     }
     if let Some(n) = attributes.aligned {

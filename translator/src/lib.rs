@@ -26,6 +26,7 @@ pub mod check;
 mod cores;
 pub mod diagnostic;
 mod front;
+mod gotos;
 pub mod hir;
 pub mod layout;
 pub mod lexer;
@@ -42,7 +43,7 @@ pub mod token;
 pub mod types;
 pub mod unit;
 
-pub use caps::DeviceCaps;
+pub use caps::{DenormMode, Denormals, DeviceCaps, Independence};
 use front::FrontEnd;
 pub use options::{BuildOptions, OptionError};
 pub use reflect::{ArgKind, KernelArg, KernelReflection, ProgramGlobals, PushConstantHeader};

@@ -154,4 +154,9 @@ pub struct KernelReflection {
     pub required_work_group_size: Option<[u32; 3]>,
     /// The kernel's attributes as written, for `CL_KERNEL_ATTRIBUTES`.
     pub attributes: String,
+    /// Where in the launch block the null flags of the buffer arguments
+    /// start: one bit per buffer binding `b` (bit `b % 32` of the `u32`
+    /// `b / 32` words on), set when the argument is a NULL `cl_mem`.
+    /// `None`: the kernel has no buffer arguments.
+    pub null_buffer_flags: Option<u32>,
 }

@@ -2,6 +2,7 @@
 //! once, with placeholders that each launch configuration patches (see
 //! `Template`).
 
+use crate::caps::DenormMode;
 use crate::reflect::KernelReflection;
 use naga::back::spv;
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
@@ -71,8 +72,9 @@ fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
 }
 
 const DECORATION_NO_CONTRACTION: u32 = 42;
-/// OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod.
-const FLOAT_ARITHMETIC: [u32; 7] = [127, 129, 131, 133, 136, 140, 141];
+/// OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod and
+/// OpVectorTimesScalar (naga's vector-by-scalar multiply).
+const FLOAT_ARITHMETIC: [u32; 8] = [127, 129, 131, 133, 136, 140, 141, 142];
 
 /// Adds `OpDecorate %r NoContraction` to every float arithmetic result.
 /// Without it a driver may treat the arithmetic as inexact: Mesa's NIR
@@ -158,29 +160,41 @@ const EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
 const CAPABILITY_ROUNDING_MODE_RTE: u32 = 4467;
 const EXECUTION_MODE_ROUNDING_MODE_RTE: u32 = 4462;
 
-/// Declares that the entry point keeps IEEE 754 signed zeros, infinities
-/// and NaNs for floats of each of `widths` (float controls, core in
-/// SPIR-V 1.4). Without it Vulkan lets a driver assume they never occur,
-/// and NVIDIA's compiler then folds NaN tests away: `exp(NaN)` came out as
-/// infinity. OpenCL requires IEEE behaviour unless the program is built
-/// with `-cl-finite-math-only` or `-cl-fast-relaxed-math`.
+const CAPABILITY_DENORM_PRESERVE: u32 = 4464;
+const CAPABILITY_DENORM_FLUSH_TO_ZERO: u32 = 4465;
+const EXECUTION_MODE_DENORM_PRESERVE: u32 = 4459;
+const EXECUTION_MODE_DENORM_FLUSH_TO_ZERO: u32 = 4460;
+
+/// The float controls (core in SPIR-V 1.4) a kernel declares, each as
+/// (capability, execution mode, float width).
 ///
-/// With `half_rounds_to_nearest`, also declares that `half` arithmetic and
-/// conversions to `half` round to nearest even: Vulkan otherwise lets them
-/// round towards zero, and OpenCL's default rounding is to nearest even.
-fn declare_float_controls(
-    words: &mut Vec<u32>,
+/// `SignedZeroInfNanPreserve` for the widths in `inf_nan_widths`: without
+/// it Vulkan lets a driver assume signed zeros, infinities and NaNs never
+/// occur, and NVIDIA's compiler then folds NaN tests away: `exp(NaN)`
+/// came out as infinity. OpenCL requires IEEE behaviour unless the program
+/// is built with `-cl-finite-math-only` or `-cl-fast-relaxed-math`.
+///
+/// With `half_rounds_to_nearest`, `RoundingModeRTE` for `half`: Vulkan
+/// otherwise lets its arithmetic and conversions to it round towards zero,
+/// and OpenCL's default rounding is to nearest even.
+///
+/// `DenormPreserve` or `DenormFlushToZero` per width as `denormals` says
+/// (`caps::Denormals::modes`): without one a driver flushes or keeps
+/// denormals as it likes, so `CL_FP_DENORM` could not be promised.
+fn float_controls(
     inf_nan_widths: &[u32],
     half_rounds_to_nearest: bool,
-) {
-    // (capability, execution mode, float width)
-    let inf_nan = (
-        CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
-        EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
-    );
+    denormals: [Option<DenormMode>; 3],
+) -> Vec<(u32, u32, u32)> {
     let mut controls: Vec<(u32, u32, u32)> = inf_nan_widths
         .iter()
-        .map(|&width| (inf_nan.0, inf_nan.1, width))
+        .map(|&width| {
+            (
+                CAPABILITY_SIGNED_ZERO_INF_NAN_PRESERVE,
+                EXECUTION_MODE_SIGNED_ZERO_INF_NAN_PRESERVE,
+                width,
+            )
+        })
         .collect();
     if half_rounds_to_nearest {
         controls.push((
@@ -189,6 +203,26 @@ fn declare_float_controls(
             16,
         ));
     }
+    for (width, mode) in [32, 64, 16].into_iter().zip(denormals) {
+        match mode {
+            Some(DenormMode::Preserve) => controls.push((
+                CAPABILITY_DENORM_PRESERVE,
+                EXECUTION_MODE_DENORM_PRESERVE,
+                width,
+            )),
+            Some(DenormMode::FlushToZero) => controls.push((
+                CAPABILITY_DENORM_FLUSH_TO_ZERO,
+                EXECUTION_MODE_DENORM_FLUSH_TO_ZERO,
+                width,
+            )),
+            None => {}
+        }
+    }
+    controls
+}
+
+/// Declares `controls` (see [`float_controls`]) for the entry point.
+fn declare_float_controls(words: &mut Vec<u32>, controls: &[(u32, u32, u32)]) {
     if controls.is_empty() {
         return;
     }
@@ -224,6 +258,7 @@ fn declare_float_controls(
         .flat_map(|&(_, mode, width)| [(4 << 16) | OP_EXECUTION_MODE, entry_point, mode, width]);
     words.splice(modes_at..modes_at, modes);
     let mut capabilities: Vec<u32> = controls.iter().map(|c| c.0).collect();
+    capabilities.sort_unstable();
     capabilities.dedup();
     let declarations = capabilities
         .into_iter()
@@ -273,6 +308,8 @@ pub struct LoweredKernel {
     /// `declare_float_controls`).
     pub preserve_inf_nan: [bool; 3],
     pub half_rounds_to_nearest: bool,
+    /// The denormal execution modes for 32-, 64- and 16-bit floats.
+    pub denormals: [Option<DenormMode>; 3],
 }
 
 /// A compiled kernel: reflection, its module (for the queries below), and
@@ -446,7 +483,8 @@ impl LoweredKernel {
             .zip(self.preserve_inf_nan)
             .filter_map(|(width, preserve)| preserve.then_some(width))
             .collect();
-        declare_float_controls(&mut words, &widths, self.half_rounds_to_nearest);
+        let controls = float_controls(&widths, self.half_rounds_to_nearest, self.denormals);
+        declare_float_controls(&mut words, &controls);
         find_holes(words, placeholders).ok_or_else(|| {
             SpirvError(format!(
                 "internal compiler error: kernel '{}': no work-group size in its SPIR-V",

@@ -107,7 +107,10 @@ impl Scalar {
 
 /// The element types vectors may have, by name: the table behind
 /// `float4`, `uchar16`, ...
-const VECTOR_ELEMENTS: &[(&str, Scalar)] = &[
+const VECTOR_ELEMENTS: &[(&str, Scalar)] = VECTOR_ELEMENTS_BY_NAME;
+
+/// The scalar types that have vectors, by the name written for them.
+pub const VECTOR_ELEMENTS_BY_NAME: &[(&str, Scalar)] = &[
     ("char", Scalar::Char),
     ("uchar", Scalar::UChar),
     ("short", Scalar::Short),
@@ -295,6 +298,9 @@ pub struct Field {
     pub name: Symbol,
     pub ty: Type,
     pub offset: u64,
+    /// Its alignment in the record (`aligned` and `packed` applied), what
+    /// `__alignof__(s.field)` is.
+    pub align: u64,
 }
 
 /// A struct or union type. Each definition or forward declaration of a tag

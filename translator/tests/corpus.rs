@@ -88,7 +88,9 @@ fn reflection_of_saxpy() {
     assert_eq!(args[1].type_name, "float*");
     assert_eq!(args[2].kind, ArgKind::Buffer { binding: 1 });
     assert!(!args[2].is_const);
-    assert_eq!(k.reflection.push_constant_size, 44);
+    // The header, `a`, and one word of null flags for the two buffers.
+    assert_eq!(k.reflection.push_constant_size, 48);
+    assert_eq!(k.reflection.null_buffer_flags, Some(44));
     assert_eq!(k.reflection.storage_buffers, 2);
 }
 

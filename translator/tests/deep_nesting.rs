@@ -106,6 +106,19 @@ fn deep_parentheses_blocks_and_statements_build() {
             "switch (c) {{ {cases} a[0] = 1; break; default: break; }}"
         )),
     );
+    // Gotos into and out of deep blocks and loops are restructured with a
+    // guard per level.
+    let into = format!(
+        "if (c) goto deep; {}deep: a[0] = c; if (c > 1) goto top;{} top: a[1] = c;",
+        "{".repeat(2_000),
+        "}".repeat(2_000)
+    );
+    builds("gotos into blocks", kernel(&into));
+    let loops = format!(
+        "top: {} {{ c--; if (c == 7) goto top; if (c == 3) goto out; }} out: a[0] = c;",
+        "while (c > 0) ".repeat(1_000)
+    );
+    builds("gotos out of loops", kernel(&loops));
     let inits = format!("{}1{}", "{".repeat(2_000), "}".repeat(2_000));
     // clang: a warning per level of braces around a scalar; it builds.
     let _ = build_on_small_stack(kernel(&format!("int x = {inits}; a[0] = x;")));

@@ -7,7 +7,7 @@
 //!
 //! ```text
 //! replay [--target whole_build|front_end] [--time-limit SECS] [--mutate SECS]
-//!        [--seed N] [--max-len BYTES] [--artifacts DIR] PATH...
+//!        [--runs N] [--seed N] [--max-len BYTES] [--artifacts DIR] PATH...
 //! ```
 //!
 //! Each input runs on a worker thread with an 8 MiB stack, as libFuzzer's
@@ -26,6 +26,9 @@ struct Options {
     target: fn(&[u8]),
     time_limit: Duration,
     mutate_for: Duration,
+    /// At most this many mutated inputs: with a seed, the same inputs on
+    /// every machine, however fast.
+    runs: u64,
     seed: u64,
     max_len: usize,
     artifacts: PathBuf,
@@ -36,7 +39,7 @@ fn usage(why: &str) -> ! {
     eprintln!("replay: {why}");
     eprintln!(
         "usage: replay [--target whole_build|front_end] [--time-limit SECS] [--mutate SECS] \
-         [--seed N] [--max-len BYTES] [--artifacts DIR] PATH..."
+         [--runs N] [--seed N] [--max-len BYTES] [--artifacts DIR] PATH..."
     );
     std::process::exit(2)
 }
@@ -46,6 +49,7 @@ fn options() -> Options {
         target: clvulkan_fuzz::build,
         time_limit: Duration::from_secs(10),
         mutate_for: Duration::ZERO,
+        runs: u64::MAX,
         seed: 1,
         max_len: 4096,
         artifacts: PathBuf::from("artifacts/replay"),
@@ -69,6 +73,7 @@ fn options() -> Options {
             }
             "--time-limit" => o.time_limit = Duration::from_secs(number(value("--time-limit"))),
             "--mutate" => o.mutate_for = Duration::from_secs(number(value("--mutate"))),
+            "--runs" => o.runs = number(value("--runs")),
             "--seed" => o.seed = number(value("--seed")),
             "--max-len" => o.max_len = number(value("--max-len")) as usize,
             "--artifacts" => o.artifacts = PathBuf::from(value("--artifacts")),
@@ -362,7 +367,7 @@ fn main() {
     if !o.mutate_for.is_zero() && !corpus.is_empty() {
         let mut rng = Rng(o.seed.max(1));
         let (started, mut runs) = (Instant::now(), 0u64);
-        while started.elapsed() < o.mutate_for {
+        while started.elapsed() < o.mutate_for && runs < o.runs {
             let input = &corpus[rng.below(corpus.len())];
             let other = &corpus[rng.below(corpus.len())];
             let data = mutate(&mut rng, input, other, o.max_len);

@@ -179,7 +179,7 @@ pub(crate) unsafe extern "C" fn get_context_info(
     call::status(|| {
         // SAFETY: a handle from the application, checked before use.
         let context = unsafe { handle::object::<Context>(context)? };
-        let value = context_info(context, param_name)?;
+        let value = context_info(&context, param_name)?;
         // SAFETY: the application's buffers, per the clGetContextInfo contract.
         unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
     })

@@ -87,7 +87,8 @@ pub(crate) unsafe extern "C" fn get_device_ids(
 
 /// The single-precision capabilities OpenCL requires of every full-profile
 /// device; Vulkan guarantees no more (no correctly rounded divide/sqrt,
-/// denormals optional).
+/// denormals optional: `CL_FP_DENORM` is added where kernels declare
+/// `DenormPreserve` for floats, `Denormals::float_exact`).
 const SINGLE_FP_CONFIG: cl_device_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN;
 /// What OpenCL requires of a device reporting double support.
 const DOUBLE_FP_CONFIG: cl_device_fp_config = CL_FP_FMA
@@ -176,7 +177,11 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => uint(device.mem_base_addr_align_bits()),
         // Deprecated; the largest type, in bytes.
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => uint(128),
-        CL_DEVICE_SINGLE_FP_CONFIG => bitfield(SINGLE_FP_CONFIG),
+        CL_DEVICE_SINGLE_FP_CONFIG => bitfield(if caps.denormals.float_exact() {
+            SINGLE_FP_CONFIG | CL_FP_DENORM
+        } else {
+            SINGLE_FP_CONFIG
+        }),
         CL_DEVICE_DOUBLE_FP_CONFIG => bitfield(if caps.float64 { DOUBLE_FP_CONFIG } else { 0 }),
         CL_DEVICE_HALF_FP_CONFIG => bitfield(if caps.float16 { HALF_FP_CONFIG } else { 0 }),
         CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT => {
@@ -195,7 +200,7 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_GLOBAL_MEM_SIZE => ulong(device.global_mem_size()),
         // __constant arguments are storage buffers like __global ones.
         CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => ulong(device.max_mem_alloc_size()),
-        CL_DEVICE_MAX_CONSTANT_ARGS => uint(device.max_storage_buffers()),
+        CL_DEVICE_MAX_CONSTANT_ARGS => uint(device.max_constant_args()),
         // A program's global variables share one buffer (see
         // core/program_globals.rs), as large as any allocation may be.
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
@@ -294,7 +299,7 @@ pub(crate) unsafe extern "C" fn get_device_info(
     call::status(|| {
         // SAFETY: a handle from the application, checked before use.
         let device = unsafe { handle::object::<Device>(device)? };
-        let value = device_info(device, param_name)?;
+        let value = device_info(&device, param_name)?;
         // SAFETY: the application's buffers, per the clGetDeviceInfo contract.
         unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
     })

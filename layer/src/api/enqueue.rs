@@ -8,9 +8,8 @@ use opencl_sys::{
     cl_bool, cl_command_queue, cl_event, cl_int, cl_kernel, cl_map_flags, cl_mem,
     cl_mem_migration_flags, cl_uint, CL_COMMAND_BARRIER, CL_COMMAND_MARKER,
     CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_FALSE, CL_INVALID_EVENT,
-    CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_GLOBAL_WORK_SIZE, CL_INVALID_MEM_OBJECT,
-    CL_INVALID_VALUE, CL_INVALID_WORK_DIMENSION, CL_MEM_USE_HOST_PTR,
-    CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
+    CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_MEM_OBJECT, CL_INVALID_VALUE, CL_INVALID_WORK_DIMENSION,
+    CL_MEM_USE_HOST_PTR, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, CL_MIGRATE_MEM_OBJECT_HOST,
 };
 
 use crate::api::call;
@@ -504,8 +503,10 @@ pub(crate) unsafe extern "C" fn enqueue_nd_range_kernel(
                 return Err(CL_INVALID_WORK_DIMENSION);
             }
             let work_dim = work_dim as usize;
-            let global_size =
-                dimensions(global_work_size, work_dim, 1).ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+            // OpenCL 2.1 and later: a NULL global size, like a zero in any
+            // dimension, is a launch of nothing that still completes after
+            // its wait list (CL_INVALID_GLOBAL_WORK_SIZE was 2.0's answer).
+            let global_size = dimensions(global_work_size, work_dim, 1).unwrap_or([0; 3]);
             let range = NdRange {
                 work_dim,
                 global_offset: dimensions(global_work_offset, work_dim, 0).unwrap_or([0; 3]),
@@ -514,7 +515,7 @@ pub(crate) unsafe extern "C" fn enqueue_nd_range_kernel(
             };
             hand_out(
                 event,
-                launch(&queue, kernel, &range, &waits, CL_COMMAND_NDRANGE_KERNEL)?,
+                launch(&queue, &kernel, &range, &waits, CL_COMMAND_NDRANGE_KERNEL)?,
             );
         }
         Ok(())
@@ -545,7 +546,7 @@ pub(crate) unsafe extern "C" fn enqueue_task(
             };
             hand_out(
                 event,
-                launch(&queue, kernel, &range, &waits, CL_COMMAND_TASK)?,
+                launch(&queue, &kernel, &range, &waits, CL_COMMAND_TASK)?,
             );
         }
         Ok(())

@@ -4,10 +4,18 @@
 //! A handle is the address of the [`HandleSlot`] that stands for an
 //! `Object<T>` inside its `Arc` (see [`crate::core::object`]). Slots are
 //! never freed, so a released handle is still readable and is refused as
-//! dead once its object is destroyed. A pointer that was never a handle is
-//! undefined behaviour by the spec; reading a slot's header from it is the
-//! best that can be done and catches NULL, handles of the wrong type and
-//! most stray pointers.
+//! dead once its object is destroyed, or at once at the last release for
+//! the kinds no other object hands out. A pointer that was never a handle
+//! is undefined behaviour by the spec; reading a slot's header from it is
+//! the best that can be done and catches NULL, handles of the wrong type
+//! and most stray pointers.
+//!
+//! Checking a handle takes a strong reference ([`HandleSlot::live`]), and
+//! the entry point holds it for its duration: the application's own
+//! reference cannot be relied on, since after its last release an object
+//! may live on only because internal users keep it (pending commands keep
+//! their queue, a sub-buffer its parent), and the last of those may go on
+//! another thread during the call.
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -16,12 +24,12 @@ use crate::core::handle_slot::HandleSlot;
 use crate::core::object::{ClObject, Object};
 use crate::core::CLResult;
 
-/// The checked pointer to an object, or `T::INVALID`.
+/// A new strong reference to the object behind `handle`, or `T::INVALID`.
 ///
 /// # Safety
 /// `handle` is NULL, a handle this library gave out (live or released),
 /// or (against the spec) some other readable pointer.
-unsafe fn checked<T: ClObject>(handle: *mut c_void) -> CLResult<*const Object<T>> {
+unsafe fn checked<T: ClObject>(handle: *mut c_void) -> CLResult<Arc<Object<T>>> {
     if handle.is_null() || !(handle as usize).is_multiple_of(align_of::<HandleSlot>()) {
         return Err(T::INVALID);
     }
@@ -34,35 +42,29 @@ unsafe fn checked<T: ClObject>(handle: *mut c_void) -> CLResult<*const Object<T>
     }
     // SAFETY: what starts with the dispatch pointer is, per the caller's
     // contract, one of this library's slots, which are never freed; the
-    // slot's other fields are atomics, read as such.
+    // slot's other fields are an atomic and a lock, used as such.
     let slot = unsafe { &*handle.cast_const().cast::<HandleSlot>() };
     slot.live::<T>().ok_or(T::INVALID)
 }
 
-/// Borrows the object behind `handle` for the duration of an entry point.
+/// The object behind `handle`, kept alive for the duration of an entry
+/// point by the strong reference this returns (it derefs to the object).
 ///
 /// # Safety
-/// As [`checked`]; the application keeps its reference during the call.
-pub(crate) unsafe fn object<'a, T: ClObject>(handle: *mut c_void) -> CLResult<&'a Object<T>> {
-    // SAFETY: checked() found a live object of kind T at this address, and
-    // the application's reference keeps it alive for the call.
-    unsafe { checked::<T>(handle).map(|pointer| &*pointer) }
+/// As [`checked`].
+pub(crate) unsafe fn object<T: ClObject>(handle: *mut c_void) -> CLResult<Arc<Object<T>>> {
+    // SAFETY: the caller's contract.
+    unsafe { checked::<T>(handle) }
 }
 
-/// A new internal reference to the object behind `handle`.
+/// A new internal reference to the object behind `handle`, to keep beyond
+/// the call.
 ///
 /// # Safety
-/// As [`object`].
+/// As [`checked`].
 pub(crate) unsafe fn arc<T: ClObject>(handle: *mut c_void) -> CLResult<Arc<Object<T>>> {
-    // SAFETY: checked() found a live Object<T> at the pointer its Arc gives
-    // out (Arc::as_ptr, which is what Arc::into_raw returns too); taking one
-    // more strong count and rebuilding an Arc from the same pointer is
-    // Arc's documented way to share it.
-    unsafe {
-        let pointer = checked::<T>(handle)?;
-        Arc::increment_strong_count(pointer);
-        Ok(Arc::from_raw(pointer))
-    }
+    // SAFETY: the caller's contract.
+    unsafe { checked::<T>(handle) }
 }
 
 /// Internal references to every object of an application array. `error`
@@ -71,7 +73,7 @@ pub(crate) unsafe fn arc<T: ClObject>(handle: *mut c_void) -> CLResult<Arc<Objec
 ///
 /// # Safety
 /// `handles` is valid for `count` reads when `count > 0`; each element as
-/// in [`object`].
+/// in [`checked`].
 pub(crate) unsafe fn arcs<T: ClObject>(
     handles: *const *mut c_void,
     count: usize,
@@ -100,38 +102,40 @@ pub(crate) fn into_handle<T: ClObject>(object: Arc<Object<T>>) -> *mut c_void {
 /// `clRetain*`.
 ///
 /// # Safety
-/// As [`object`].
+/// As [`checked`].
 pub(crate) unsafe fn retain<T: ClObject>(handle: *mut c_void) -> CLResult<()> {
-    // SAFETY: checked() found a live Object<T> at its Arc's pointer; the
-    // extra strong count belongs to the application's new reference.
-    unsafe {
-        let pointer = checked::<T>(handle)?;
-        (*pointer).add_api_reference();
-        Arc::increment_strong_count(pointer);
-    }
+    // SAFETY: the caller's contract.
+    let object = unsafe { checked::<T>(handle)? };
+    object.add_api_reference();
+    // The strong count the check took belongs to the application's new
+    // reference; `release` gives it back.
+    let _ = Arc::into_raw(object);
     Ok(())
 }
 
 /// `clRelease*`: drops one application reference, and the object once no
-/// internal user holds it either.
+/// internal user holds it either. At the last one, the handle dies at once
+/// for the kinds no other object hands out (see
+/// [`crate::core::object::ObjectKind::handle_outlives_last_release`]).
 ///
 /// # Safety
-/// As [`object`]; after the call the application must not use the handle
+/// As [`checked`]; after the call the application must not use the handle
 /// if this was its last reference.
 pub(crate) unsafe fn release<T: ClObject>(handle: *mut c_void) -> CLResult<()> {
-    // SAFETY: checked() found a live Object<T> at its Arc's pointer. Each
-    // application reference owns one strong count (into_handle, retain), so
-    // giving one back with decrement_strong_count is balanced; remove_api_
-    // reference refuses a release the application no longer has a count
-    // for, before any count is touched.
-    unsafe {
-        let pointer = checked::<T>(handle)?;
-        if (*pointer).remove_api_reference()? {
-            let last = arc::<T>(handle)?;
-            T::last_api_reference_released(&last);
-        }
-        Arc::decrement_strong_count(pointer);
+    // SAFETY: the caller's contract.
+    let object = unsafe { checked::<T>(handle)? };
+    // Refuses a release the application no longer has a count for, before
+    // any count is touched.
+    if object.remove_api_reference()? {
+        object.last_api_reference_gone();
+        T::last_api_reference_released(&object);
     }
+    // SAFETY: each application reference owns one strong count of this
+    // Arc (into_handle, retain), and remove_api_reference just took that
+    // reference away, so giving its count back is balanced; `object`
+    // holds one more, so the object is destroyed, if at all, only when
+    // `object` goes below.
+    unsafe { Arc::decrement_strong_count(Arc::as_ptr(&object)) };
     Ok(())
 }
 
@@ -244,6 +248,68 @@ mod tests {
             assert!(object::<Context>(handle).is_ok());
             drop(event);
             assert_eq!(object::<Context>(handle).err(), Some(CL_INVALID_CONTEXT));
+        }
+    }
+
+    #[test]
+    fn a_released_event_is_refused_while_internal_users_keep_it() {
+        use crate::core::event::Event;
+        let context = Context::new(Vec::new(), Vec::new(), None).unwrap();
+        let event = Event::new_user(&context);
+        // What a pending command would hold.
+        let pending = event.clone();
+        let handle = into_handle(event);
+        // SAFETY: live until its last release; the slot outlives it.
+        unsafe {
+            retain::<Event>(handle).unwrap();
+            release::<Event>(handle).unwrap();
+            assert!(object::<Event>(handle).is_ok());
+            release::<Event>(handle).unwrap();
+            assert_eq!(object::<Event>(handle).err(), Some(CL_INVALID_EVENT));
+            assert_eq!(retain::<Event>(handle), Err(CL_INVALID_EVENT));
+            assert_eq!(release::<Event>(handle), Err(CL_INVALID_EVENT));
+        }
+        assert_eq!(Arc::strong_count(&pending), 1);
+        drop(pending);
+        // SAFETY: as above.
+        unsafe { assert_eq!(object::<Event>(handle).err(), Some(CL_INVALID_EVENT)) };
+    }
+
+    #[test]
+    fn checks_racing_the_last_internal_reference_hold_the_object() {
+        const THREADS: usize = 4;
+        for _ in 0..50 {
+            let context = Context::new(Vec::new(), Vec::new(), None).unwrap();
+            let internal = context.clone();
+            // An address, to cross threads.
+            let handle = into_handle(context) as usize;
+            // SAFETY: live; released to `internal` alone, which a context's
+            // handle outlives (another object hands contexts out).
+            unsafe { release::<Context>(handle as *mut c_void).unwrap() };
+            let start = std::sync::Barrier::new(THREADS + 1);
+            std::thread::scope(|scope| {
+                for _ in 0..THREADS {
+                    scope.spawn(|| {
+                        start.wait();
+                        loop {
+                            // SAFETY: a handle this library gave out.
+                            match unsafe { object::<Context>(handle as *mut c_void) } {
+                                // Held: whole, and still the one released.
+                                Ok(held) => assert_eq!(held.api_reference_count(), 0),
+                                Err(error) => {
+                                    assert_eq!(error, CL_INVALID_CONTEXT);
+                                    break;
+                                }
+                            }
+                        }
+                    });
+                }
+                start.wait();
+                drop(internal);
+            });
+            // SAFETY: as above.
+            let after = unsafe { object::<Context>(handle as *mut c_void) };
+            assert_eq!(after.err(), Some(CL_INVALID_CONTEXT));
         }
     }
 }

@@ -191,7 +191,7 @@ pub(crate) unsafe extern "C" fn get_kernel_info(
     call::status(|| {
         // SAFETY: a handle from the application, checked before use.
         let kernel = unsafe { handle::object::<Kernel>(kernel)? };
-        let value = kernel_info(kernel, param_name)?;
+        let value = kernel_info(&kernel, param_name)?;
         // SAFETY: the application's buffers, per the clGetKernelInfo contract.
         unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
     })
@@ -237,20 +237,20 @@ pub(crate) unsafe extern "C" fn get_kernel_work_group_info(
         let program_devices = kernel.program().devices();
         // "device ... can be NULL if there is a single device associated
         // with kernel."
-        let device: &Object<Device> = if device.is_null() {
+        let device = if device.is_null() {
             match program_devices {
-                [only] => only,
+                [only] => only.clone(),
                 _ => return Err(CL_INVALID_DEVICE),
             }
         } else {
             // SAFETY: a handle from the application, checked before use.
             let device = unsafe { handle::object::<Device>(device)? };
-            if !program_devices.iter().any(|d| d.is(device)) {
+            if !program_devices.iter().any(|d| d.is(&device)) {
                 return Err(CL_INVALID_DEVICE);
             }
             device
         };
-        let value = work_group_info(kernel, device, param_name)?;
+        let value = work_group_info(&kernel, &device, param_name)?;
         // SAFETY: the application's buffers, per the clGetKernelWorkGroupInfo
         // contract.
         unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }

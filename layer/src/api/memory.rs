@@ -168,7 +168,7 @@ pub(crate) unsafe extern "C" fn get_mem_object_info(
     call::status(|| {
         // SAFETY: a handle from the application, checked before use.
         let mem = unsafe { handle::object::<Mem>(mem)? };
-        let value = mem_info(mem, param_name)?;
+        let value = mem_info(&mem, param_name)?;
         // SAFETY: the application's buffers, per the clGetMemObjectInfo
         // contract.
         unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }

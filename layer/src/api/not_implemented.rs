@@ -415,14 +415,19 @@ returns_status! {
         param_value_size: usize,
         param_value: *const c_void,
     );
-    /// `clGetPipeInfo`: not implemented.
-    fn get_pipe_info(
-        pipe: cl_mem,
-        param_name: cl_pipe_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    );
+}
+
+/// `clGetPipeInfo`: no device supports pipes (`clCreatePipe` refuses), so
+/// no memory object is a pipe, which is `CL_INVALID_MEM_OBJECT` (the
+/// OpenCL-CTS `consistency_pipes` expects it, not `CL_INVALID_OPERATION`).
+pub(crate) unsafe extern "C" fn get_pipe_info(
+    _pipe: cl_mem,
+    _param_name: cl_pipe_info,
+    _param_value_size: usize,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut usize,
+) -> cl_int {
+    opencl_sys::CL_INVALID_MEM_OBJECT
 }
 
 returns_object! {

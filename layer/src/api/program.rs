@@ -394,7 +394,7 @@ pub(crate) unsafe extern "C" fn get_program_info(
             unsafe { write_if_not_null(param_value_size_ret, size) };
             return Ok(());
         }
-        let value = program_info(program, param_name)?;
+        let value = program_info(&program, param_name)?;
         // SAFETY: the application's buffers, per the clGetProgramInfo contract.
         unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
     })
@@ -416,7 +416,7 @@ pub(crate) unsafe extern "C" fn get_program_build_info(
                 handle::object::<Device>(device)?,
             )
         };
-        let value = program.with_build(device, |build| match param_name {
+        let value = program.with_build(&device, |build| match param_name {
             CL_PROGRAM_BUILD_STATUS => Ok(InfoValue::scalar::<cl_build_status>(build.status)),
             CL_PROGRAM_BUILD_OPTIONS => Ok(InfoValue::string(&build.options)),
             CL_PROGRAM_BUILD_LOG => Ok(InfoValue::string(&build.log)),

@@ -167,7 +167,7 @@ pub(crate) unsafe extern "C" fn get_command_queue_info(
     call::status(|| {
         // SAFETY: a handle from the application, checked before use.
         let queue = unsafe { handle::object::<Queue>(queue)? };
-        let value = queue_info(queue, param_name)?;
+        let value = queue_info(&queue, param_name)?;
         // SAFETY: the application's buffers, per the clGetCommandQueueInfo
         // contract.
         unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }

@@ -3,19 +3,34 @@
 //! extension/feature lists the runtime reports from [`DeviceCaps`], so
 //! filling it here keeps `CL_DEVICE_EXTENSIONS` and the compiler in step.
 
-use translator::DeviceCaps;
+use ash::vk;
+use translator::{Denormals, DeviceCaps, Independence};
 
 use crate::vulkan::PhysicalDeviceInfo;
 
 pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
     let features = &info.features;
+    let denormals = Denormals {
+        preserve: features.denorm_preserve,
+        flush: features.denorm_flush,
+        independence: match features.denorm_independence {
+            vk::ShaderFloatControlsIndependence::ALL => Independence::All,
+            vk::ShaderFloatControlsIndependence::TYPE_32_ONLY => Independence::Only32,
+            _ => Independence::None,
+        },
+        // See `Denormals::kept_unasked`: measured, as the driver reports
+        // no denormal controls at all.
+        kept_unasked: info.driver_name == "llvmpipe",
+    };
     DeviceCaps {
         // size_t and pointers are 64-bit only when the shader can do 64-bit
         // integer arithmetic on them.
         address_bits: if features.shader_int64 { 64 } else { 32 },
         int64: features.shader_int64,
         int16: features.shader_int16,
-        float64: features.shader_float64,
+        // OpenCL requires `double` denormals (CL_FP_DENORM): no fp64
+        // where they might be flushed.
+        float64: features.shader_float64 && denormals.double_exact(),
         // cl_khr_int64_{base,extended}_atomics cover global and local memory.
         int64_atomics: features.shader_int64
             && features.shader_buffer_int64_atomics
@@ -34,5 +49,6 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         ordered_atomics: info.driver_name != "llvmpipe",
         fused_fma: info.driver_name != "llvmpipe",
         half_rte: features.rounding_rte_float16,
+        denormals,
     }
 }

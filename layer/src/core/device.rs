@@ -37,6 +37,11 @@ const LARGEST_TYPE_BYTES: u64 = 128;
 /// device that is not a custom device.
 const MIN_MAX_ALLOC_BYTES: u64 = 32 * 1024 * 1024;
 
+/// Storage-buffer bindings the runtime may add to a kernel's own: the
+/// `printf` buffer, the program-scope globals' block and the launch block
+/// of arguments that outgrow the push constants.
+pub const RUNTIME_BINDINGS: u32 = 3;
+
 /// The most private memory a work-item may use on a CPU device (lavapipe).
 /// Vulkan states no such limit. lavapipe keeps a work-item's private
 /// arrays in registers and on its threads' stacks, lowering each
@@ -401,8 +406,25 @@ impl Device {
     }
 
     /// Every buffer argument, `__constant` included, is a storage buffer.
+    /// Storage buffers one kernel may bind: every buffer argument is one,
+    /// and so are the runtime's own (see [`RUNTIME_BINDINGS`]).
     pub fn max_storage_buffers(&self) -> u32 {
-        self.info.limits.max_per_stage_descriptor_storage_buffers
+        let limits = &self.info.limits;
+        limits
+            .max_per_stage_descriptor_storage_buffers
+            .min(limits.max_descriptor_set_storage_buffers)
+            .min(limits.max_per_stage_resources)
+    }
+
+    /// `CL_DEVICE_MAX_CONSTANT_ARGS`: each `__constant` argument is a
+    /// storage buffer of its own, so a kernel with this many of them, a
+    /// `__global` buffer for its results and every binding the runtime may
+    /// add still fits [`Device::max_storage_buffers`]. Under the full
+    /// profile's 8 only where the device binds fewer than 12 storage
+    /// buffers per stage (Vulkan guarantees 4).
+    pub fn max_constant_args(&self) -> u32 {
+        self.max_storage_buffers()
+            .saturating_sub(RUNTIME_BINDINGS + 1)
     }
 
     pub fn subgroup_size(&self) -> u32 {

@@ -74,6 +74,9 @@ pub fn wait_if_blocking(event: &Arc<Object<Event>>, blocking: bool) -> CLResult<
         if status != CL_COMPLETE {
             return Err(status);
         }
+        if let Some(queue) = event.queue() {
+            queue.let_go_of_finished();
+        }
     }
     Ok(())
 }

@@ -297,6 +297,20 @@ impl Kernel {
                         };
                         *slot = (mem.buffer_on(device)?, mem.origin() as u64, range);
                         recipe.uses(mem.clone(), kernel_access(arg, &mem));
+                    } else {
+                        // A NULL `cl_mem`: the stand-in buffer stays bound,
+                        // and the argument's null flag makes the kernel's
+                        // pointer compare equal to 0.
+                        let flags = reflection
+                            .null_buffer_flags
+                            .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                        let at = flags as usize + (*binding as usize / 32) * 4;
+                        let word = push_constants
+                            .get_mut(at..at + 4)
+                            .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                        let bits = u32::from_le_bytes([word[0], word[1], word[2], word[3]])
+                            | 1 << (binding % 32);
+                        word.copy_from_slice(&bits.to_le_bytes());
                     }
                 }
                 (ArgKind::Pod { offset, size }, Some(SetArg::Bytes(bytes))) => {

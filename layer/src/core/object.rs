@@ -6,8 +6,13 @@
 //! with the ICD dispatch table pointer, which the loader reads to route
 //! every call, then the object's kind, which [`crate::api::handle`] checks
 //! before trusting a handle. The slot outlives the object and is marked
-//! dead when the object is destroyed (see [`crate::core::handle_slot`]).
-//! It is taken when the handle is first asked for, so objects the
+//! dead when the object is destroyed (see [`crate::core::handle_slot`]),
+//! or at the application's last release for the kinds no other object
+//! hands out ([`ObjectKind::handle_outlives_last_release`]). The slot holds
+//! a weak reference, and every entry point that checks a handle holds a
+//! strong one for its duration, so no call borrows an object that another
+//! thread is destroying.
+//! The slot is taken when the handle is first asked for, so objects the
 //! application never sees (the event of a command enqueued without one)
 //! take none, and do not push recently released handles out of the
 //! slots' quarantine.
@@ -28,7 +33,7 @@ use std::sync::{Arc, OnceLock};
 
 use opencl_sys::cl_int;
 
-use crate::core::handle_slot::{self, HandleSlot};
+use crate::core::handle_slot::{self, AnyWeak, HandleSlot};
 use crate::core::CLResult;
 
 /// Which OpenCL object type a handle points to. The values are unlikely bit
@@ -57,6 +62,31 @@ impl ObjectKind {
         ObjectKind::Kernel,
         ObjectKind::Event,
     ];
+
+    /// Whether a handle of this kind stays valid after the application's
+    /// last release, for as long as an internal user keeps the object.
+    /// That is so for the kinds another object's info query hands out,
+    /// since the application may ask for the handle again then: contexts
+    /// (every `*_CONTEXT` query), a sub-buffer's parent
+    /// (`CL_MEM_ASSOCIATED_MEMOBJECT`), a kernel's program
+    /// (`CL_KERNEL_PROGRAM`), and the platform and devices, which never
+    /// die. Events and kernels are handed out by no query, so their
+    /// handles die with the last release, while pending commands may
+    /// still keep them. Queues are handed out by `CL_EVENT_COMMAND_QUEUE`,
+    /// but the spec makes any use of a queue after its last release
+    /// undefined (the query is only valid while the queue is), so a
+    /// released queue is refused at once too, also while held-back
+    /// commands keep it.
+    pub fn handle_outlives_last_release(self) -> bool {
+        match self {
+            ObjectKind::Platform
+            | ObjectKind::Device
+            | ObjectKind::Context
+            | ObjectKind::Mem
+            | ObjectKind::Program => true,
+            ObjectKind::Queue | ObjectKind::Kernel | ObjectKind::Event => false,
+        }
+    }
 
     /// 0..8, in the order of [`ObjectKind::ALL`].
     fn index(self) -> usize {
@@ -87,6 +117,9 @@ pub trait ClObject: Send + Sync + Sized + 'static {
 
 /// An OpenCL object as the loader and the application see it.
 pub struct Object<T> {
+    /// A weak reference to this object, made with it, for its handle's
+    /// slot to keep: `&self` alone could not make one without unsafe code.
+    me: AnyWeak,
     slot: OnceLock<&'static HandleSlot>,
     kind: ObjectKind,
     api_references: AtomicU32,
@@ -97,7 +130,8 @@ impl<T: ClObject> Object<T> {
     /// Wraps `value`, with no application reference yet (see
     /// [`Object::add_api_reference`]).
     pub fn new(value: T) -> Arc<Self> {
-        let object = Arc::new(Object {
+        let object = Arc::new_cyclic(|me: &std::sync::Weak<Self>| Object {
+            me: me.clone(),
             slot: OnceLock::new(),
             kind: T::KIND,
             api_references: AtomicU32::new(0),
@@ -125,16 +159,24 @@ impl<T: ClObject> Object<T> {
             .map(|previous| previous == 1)
             .map_err(|_| T::INVALID)
     }
+
+    /// Ends what the application can do with the handle after its last
+    /// release, for the kinds whose handle does not outlive it
+    /// ([`ObjectKind::handle_outlives_last_release`]).
+    pub fn last_api_reference_gone(&self) {
+        if !T::KIND.handle_outlives_last_release() {
+            if let Some(slot) = self.slot.get() {
+                handle_slot::close(slot);
+            }
+        }
+    }
 }
 
 impl<T> Object<T> {
     /// The address the application knows this object by.
     pub fn handle(&self) -> *mut std::ffi::c_void {
-        // `self` is inside its Arc: its address is the Arc's pointer, which
-        // the handle's checks turn back into the Arc.
-        let object = std::ptr::from_ref(self).cast::<()>();
         self.slot
-            .get_or_init(|| handle_slot::bind(self.kind as u32, object))
+            .get_or_init(|| handle_slot::bind(self.kind as u32, self.me.clone()))
             .handle()
     }
 
@@ -145,8 +187,9 @@ impl<T> Object<T> {
 }
 
 impl<T> Drop for Object<T> {
-    /// The handle dies before the value is torn down, so no call can reach
-    /// a half-destroyed object through it.
+    /// The strong count is zero, so no check upgrades to this object any
+    /// more; the handle is marked dead (if its last release has not closed
+    /// it already) and its slot queued for reuse.
     fn drop(&mut self) {
         if let Some(slot) = self.slot.get() {
             handle_slot::kill(slot);

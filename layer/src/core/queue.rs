@@ -333,15 +333,21 @@ impl Object<Queue> {
         for event in &in_flight {
             event.wait()?;
         }
-        // Let go of what the finished work kept alive now, so destructor
-        // callbacks of released memory objects run by the time this returns.
-        let mut state = self.lock();
         if let Some(fence) = last_submission {
-            forget_submissions_up_to(&mut state, fence.value);
+            forget_submissions_up_to(&mut self.lock(), fence.value);
         }
+        self.let_go_of_finished();
+        Ok(())
+    }
+
+    /// Drops what finished submissions kept alive (buffers, kernels), so
+    /// that when a blocking call or `clFinish` returns, the memory objects
+    /// the application released are gone and their destructor callbacks
+    /// have run, as they have where no GPU command was needed.
+    pub fn let_go_of_finished(&self) {
+        let mut state = self.lock();
         state.stream.retire_completed();
         state.in_flight.retain(is_pending);
-        Ok(())
     }
 
     /// Waits, as long as more than [`MAX_COMMANDS_IN_FLIGHT`] submitted

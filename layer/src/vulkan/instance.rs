@@ -80,6 +80,13 @@ pub struct DeviceFeatures {
     /// Shaders may declare round-to-nearest-even for 16-bit floats
     /// (`shaderRoundingModeRTEFloat16`).
     pub rounding_rte_float16: bool,
+    /// Shaders may declare `DenormPreserve` / `DenormFlushToZero` for 32-,
+    /// 64- and 16-bit floats (`shaderDenormPreserveFloat*`,
+    /// `shaderDenormFlushToZeroFloat*`), and which widths may differ
+    /// (`denormBehaviorIndependence`).
+    pub denorm_preserve: [bool; 3],
+    pub denorm_flush: [bool; 3],
+    pub denorm_independence: vk::ShaderFloatControlsIndependence,
 }
 
 /// What one physical device is and can do, as far as OpenCL cares.
@@ -563,6 +570,19 @@ fn query_physical_device(
     info.features.preserve_inf_nan_float16 =
         properties12.shader_signed_zero_inf_nan_preserve_float16 == vk::TRUE;
     info.features.rounding_rte_float16 = properties12.shader_rounding_mode_rte_float16 == vk::TRUE;
+    info.features.denorm_preserve = [
+        properties12.shader_denorm_preserve_float32,
+        properties12.shader_denorm_preserve_float64,
+        properties12.shader_denorm_preserve_float16,
+    ]
+    .map(|supported| supported == vk::TRUE);
+    info.features.denorm_flush = [
+        properties12.shader_denorm_flush_to_zero_float32,
+        properties12.shader_denorm_flush_to_zero_float64,
+        properties12.shader_denorm_flush_to_zero_float16,
+    ]
+    .map(|supported| supported == vk::TRUE);
+    info.features.denorm_independence = properties12.denorm_behavior_independence;
 
     info.unusable_reason = if info.compute_queue_family.is_none() {
         Some("has no compute queue family".to_owned())

@@ -51,12 +51,15 @@ pub struct KernelFacts {
     /// ([`Origin::Local`]) and `__local` pointer parameters
     /// ([`Origin::Param`]).
     pub float_words: Vec<Origin>,
-    /// `__local` variables held as `u32` words because a store through a
+    /// `__local` variables held as `u32` words: because a store through a
     /// cast of their address writes part of an element (see
-    /// `lower::pointers::cast_memory`).
+    /// `lower::pointers::cast_memory`), or because their elements are
+    /// `char`s or `short`s, which take their real size only packed into
+    /// words.
     pub word_locals: FxHashSet<LocalId>,
     /// The positions of `__local` pointer parameters whose memory is held
-    /// as `u32` words for the same reason.
+    /// as `u32` words because a store through a cast of their address
+    /// writes part of an element.
     pub word_params: FxHashSet<usize>,
 }
 
@@ -262,10 +265,28 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
             _ => {}
         }
     }
+    // `__local` variables of `char`s or `short`s take their real size
+    // only packed into words.
+    word_locals.extend(f.locals.iter().filter_map(|(l, local)| {
+        let packed = local.space == AddressSpace::Local
+            && has_packed_bytes(types.innermost_element(local.ty));
+        packed.then_some(l)
+    }));
     KernelFacts {
         float_words,
         word_locals,
         word_params,
+    }
+}
+
+/// Whether `__local` memory of `element`s (`char`/`short` scalars or
+/// vectors) takes its real size only as `u32` words shared by several
+/// elements: naga has no 8- or 16-bit types, and a lane of its own per
+/// `char` would take four times the bytes of the device's local memory.
+fn has_packed_bytes(element: Type) -> bool {
+    match element {
+        Type::Scalar(s) | Type::Vector(s, _) => s.is_integer() && s != Scalar::Bool && s.size() < 4,
+        _ => false,
     }
 }
 

@@ -461,11 +461,12 @@ impl Walk<'_> {
             H::Index(base, _) if self.function.exprs[base].ty.is_pointer() => self.roots(base),
             H::Index(base, _) => self.object(base),
             H::Deref(p) => self.roots(p),
-            // A member: its object seen as the member's type, as the
-            // lowering makes it (a pointer into the object's bytes).
+            // A member (an array's first element): the record's memory
+            // seen as the member's type.
             H::Member(base, _) => {
-                let from = Some(self.function.exprs[base].ty);
-                self.cast(self.object(base), from, Some(node.ty))
+                let member = self.program.types.array_element(node.ty).unwrap_or(node.ty);
+                let record = self.function.exprs[base].ty;
+                self.cast(self.object(base), Some(record), Some(member))
             }
             _ => Roots::new(),
         }

@@ -1,13 +1,12 @@
 //! How each record is held by the lowering, decided once per program: as
 //! a naga struct, or as a byte image (unions, members narrower than 32
 //! bits, packed layouts whose scalars are not aligned to their size, and
-//! records containing such), and records a member of which has its
-//! address taken in a variable (`&s.vec`: a pointer into the variable's
-//! bytes, see `lower::pointers::cast_memory`). Asked for every access and type of the
-//! lowering, this was walked anew each time through every nested member,
+//! records containing such, and records a member of which has its
+//! address taken in a variable, see [`addressed_members`]). Asked for
+//! every access and type of the lowering, this was walked anew each time through every nested member,
 //! which made 400 nested structs take ten seconds to build.
 
-use crate::hir::{self, ExprKind as H};
+use crate::hir;
 use crate::lexer::FxHashSet;
 use crate::types::{Record, Type, Types};
 use naga::Handle;
@@ -25,8 +24,6 @@ pub struct RecordFacts {
 #[derive(Debug, Default)]
 pub struct Records {
     facts: Vec<Option<RecordFacts>>,
-    /// Records a member of which has its address taken in a variable.
-    addressed: FxHashSet<Handle<Record>>,
 }
 
 impl Records {
@@ -35,10 +32,10 @@ impl Records {
         let types = &program.types;
         let mut records = Records {
             facts: vec![None; types.records().count()],
-            addressed: addressed_members(program),
         };
+        let addressed = addressed_members(program);
         for (r, _) in types.records() {
-            records.compute(types, r);
+            records.compute(types, r, &addressed);
         }
         records
     }
@@ -72,7 +69,12 @@ impl Records {
     /// (which a record's handle may come after: `struct B;` then `struct
     /// A {...}; struct B { struct A a; };`). A record cannot hold itself,
     /// so this ends; it recurses as deep as records nest.
-    fn compute(&mut self, types: &Types, r: Handle<Record>) -> RecordFacts {
+    fn compute(
+        &mut self,
+        types: &Types,
+        r: Handle<Record>,
+        addressed: &FxHashSet<Handle<Record>>,
+    ) -> RecordFacts {
         if let Some(facts) = self.facts[r.index()] {
             return facts;
         }
@@ -82,7 +84,7 @@ impl Records {
             let record = &types[r];
             for field in &record.fields {
                 if let Type::Record(inner) = types.innermost_element(field.ty) {
-                    self.compute(types, inner);
+                    self.compute(types, inner, addressed);
                 }
             }
             let largest = |f: &crate::types::Field| self.largest_scalar(types, f.ty);
@@ -98,8 +100,8 @@ impl Records {
                 Type::Scalar(s) | Type::Vector(s, _) => s.size() < 4,
                 _ => false,
             };
-            let image = self.addressed.contains(&r)
-                || record.kind == crate::ast::RecordKind::Union
+            let image = record.kind == crate::ast::RecordKind::Union
+                || addressed.contains(&r)
                 || !naturally_aligned
                 || record
                     .fields
@@ -115,34 +117,40 @@ impl Records {
     }
 }
 
-/// The records a member of which some function takes the address of in a
-/// variable (`&s.m`, `&s.a[i].m`): pointers to members point into the
-/// variable's bytes, which only byte images have.
+/// Records with a member whose address is taken in a variable (`s.arr`
+/// decayed, `&s.x`, `&s.arr[i]`, `&a[i].inner.x` for a private or
+/// `__local` `s` or array `a`). A pointer into such a variable reads and
+/// writes its bytes through a cast base (`lower/pointers/cast_memory.rs`),
+/// which needs the variable held as words: an image. A member reached
+/// through a pointer needs nothing, as buffers have a view per type.
 fn addressed_members(program: &hir::Program) -> FxHashSet<Handle<Record>> {
-    let mut addressed = FxHashSet::default();
+    use hir::ExprKind as H;
+    let mut out = FxHashSet::default();
     for (_, f) in program.functions.iter() {
         for (_, e) in f.exprs.iter() {
-            let H::AddressOf(mut x) = e.kind else {
+            let (H::Decay(object) | H::AddressOf(object)) = e.kind else {
                 continue;
             };
-            let mut members = Vec::new();
-            loop {
-                match f.exprs[x].kind {
+            // Down the places to the variable, noting each record passed.
+            let mut records = Vec::new();
+            let mut at = object;
+            let in_variable = loop {
+                match f.exprs[at].kind {
                     H::Member(base, _) => {
                         if let Type::Record(r) = f.exprs[base].ty {
-                            members.push(r);
+                            records.push(r);
                         }
-                        x = base;
+                        at = base;
                     }
-                    H::Index(base, _) if !f.exprs[base].ty.is_pointer() => x = base,
-                    H::Local(_) => {
-                        addressed.extend(members);
-                        break;
-                    }
-                    _ => break,
+                    H::Index(base, _) if !f.exprs[base].ty.is_pointer() => at = base,
+                    H::Local(_) => break true,
+                    _ => break false,
                 }
+            };
+            if in_variable {
+                out.extend(records);
             }
         }
     }
-    addressed
+    out
 }

@@ -149,7 +149,11 @@ impl Checker<'_> {
                 (None, ty)
             }
         };
-        if self.type_size(ty).is_none() && !ty.is_error() {
+        // `extern constant struct bar bart;` only names an object that
+        // another unit defines (C99 6.9.2): its type may stay incomplete
+        // here, as long as nothing needs its size or members.
+        let declaration_only = is_extern && init_expr.is_none();
+        if self.type_size(ty).is_none() && !ty.is_error() && !declaration_only {
             self.error(
                 location,
                 format!("variable has incomplete type '{}'", self.display(ty)),
@@ -183,7 +187,63 @@ impl Checker<'_> {
             span: init.declarator.span_or(location),
         };
         let id = self.program.globals.append(global, naga::Span::UNDEFINED);
+        if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement) {
+            self.aligned_globals.insert(id, align);
+        }
         self.declare(name, Symbol::Global(id));
+    }
+
+    /// A variable's alignment when it is not its type's: an aligned
+    /// typedef's (which may lower it), raised by the variable's own
+    /// `aligned` attribute (which only raises, as in GCC).
+    fn declared_alignment(
+        &self,
+        ty: Type,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        placement: &super::attributes::Placement,
+    ) -> Option<u64> {
+        let natural = self.program.types.align(ty)?;
+        let inherited = if declarator.derived.is_empty() {
+            self.typedef_alignment(specs)
+        } else {
+            None
+        };
+        let base = inherited.unwrap_or(natural);
+        let align = placement.aligned.map_or(base, |n| base.max(n));
+        (align != natural).then_some(align)
+    }
+
+    /// `__alignof__` of an expression (a GNU extension, C11's `_Alignof`
+    /// of a type only): a variable's or a member's declared alignment, else
+    /// its type's.
+    pub(super) fn align_of_expr(&mut self, x: &ast::Expr) -> Option<u64> {
+        let v = self.expr(x);
+        match &v.kind {
+            H::Local(id) => {
+                let declared = self.current.as_ref().and_then(|f| {
+                    f.aligned_locals
+                        .iter()
+                        .find(|(l, _)| l == id)
+                        .map(|&(_, a)| a)
+                });
+                if declared.is_some() {
+                    return declared;
+                }
+            }
+            H::Global(id) => {
+                if let Some(&a) = self.aligned_globals.get(id) {
+                    return Some(a);
+                }
+            }
+            H::Member(base, i) => {
+                if let Type::Record(r) = base.ty {
+                    return self.record(r).fields.get(*i).map(|f| f.align);
+                }
+            }
+            _ => {}
+        }
+        self.program.types.align(v.ty)
     }
 
     /// A parameter's type: attributes applied, arrays adjusted to pointers
@@ -337,6 +397,8 @@ impl Checker<'_> {
             is_kernel,
             body_depth: self.scopes.depth() + 1,
             calls: Vec::new(),
+            aligned_locals: Vec::new(),
+            labels: Vec::new(),
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
@@ -361,7 +423,13 @@ impl Checker<'_> {
             if is_kernel {
                 kernel_info.args.push(self.kernel_arg(p, ty, ploc));
             }
-            if quals.address_space.is_some() && p.declarator.derived.is_empty() {
+            // A by-value parameter lives in private memory, so `__private`
+            // only says so (clang accepts it); any other space is an error.
+            if quals
+                .address_space
+                .is_some_and(|space| space != AddressSpace::Private)
+                && p.declarator.derived.is_empty()
+            {
                 self.error(ploc, "parameter may not be qualified with an address space");
             }
             let symbol = name.map_or(hir::Symbol::EMPTY, |name| self.symbol(name));
@@ -383,7 +451,9 @@ impl Checker<'_> {
         }
         let body = self.block_items(&f.body.items);
         self.scopes.pop();
+        self.report_undeclared_labels();
         let state = self.current.take().expect("function state");
+        let restructure = !state.labels.is_empty();
         if self.calls.len() <= id.index() {
             self.calls.resize_with(id.index() + 1, Vec::new);
         }
@@ -398,6 +468,9 @@ impl Checker<'_> {
         func.span = f.declarator.span_or(location);
         if is_kernel {
             func.kernel = Some(kernel_info);
+        }
+        if restructure {
+            crate::gotos::eliminate(func);
         }
     }
 
@@ -551,13 +624,64 @@ impl Checker<'_> {
                         args.iter().map(|v| v.unwrap_or(0).to_string()).collect();
                     written.push(format!("work_group_size_hint({})", vals.join(",")));
                 }
-                "vec_type_hint" => {}
+                "vec_type_hint" => {
+                    if let Some(hint) = self.vec_type_hint(a) {
+                        written.push(format!("vec_type_hint({hint})"));
+                    }
+                }
                 other => self
                     .diags
                     .warning(a.location, format!("unknown attribute '{other}' ignored")),
             }
         }
         info.attributes = written.join(" ");
+    }
+
+    /// The type named by `vec_type_hint(T)`, spelt as `CL_KERNEL_ATTRIBUTES`
+    /// reports it (`float4`; a typedef by the type it names). `T` must be a
+    /// scalar or vector type other than `bool`, as clang requires; `None`
+    /// after reporting anything else.
+    fn vec_type_hint(&mut self, a: &ast::Attribute) -> Option<String> {
+        let invalid = "a non-vector or non-vectorizable scalar type is an invalid argument to attribute 'vec_type_hint'";
+        let [arg] = a.args.as_slice() else {
+            self.error(a.location, "'vec_type_hint' attribute takes one argument");
+            return None;
+        };
+        let ast::ExprKind::Ident(name) = arg.kind else {
+            self.error(a.location, invalid);
+            return None;
+        };
+        let ty = match self.lookup(name) {
+            Some(Symbol::Typedef(ty, _, _)) => Some(ty),
+            Some(_) => None,
+            None => {
+                let text = self.text(name);
+                let scalar = crate::types::VECTOR_ELEMENTS_BY_NAME
+                    .iter()
+                    .find(|(n, _)| *n == text)
+                    .map(|&(_, s)| Type::Scalar(s));
+                match scalar.or_else(|| match crate::types::lookup_builtin_type_name(text) {
+                    Some(crate::types::BuiltinName::Scalar(s)) => Some(Type::Scalar(s)),
+                    Some(crate::types::BuiltinName::Vector(s, n)) => Some(Type::Vector(s, n)),
+                    _ => None,
+                }) {
+                    Some(ty) => Some(ty),
+                    None => {
+                        let text = self.spelling(name);
+                        self.error(arg.location, format!("unknown type name '{text}'"));
+                        return None;
+                    }
+                }
+            }
+        };
+        match ty {
+            Some(Type::Scalar(s)) if s != Scalar::Bool => Some(s.name().to_string()),
+            Some(Type::Vector(s, n)) => Some(format!("{}{n}", s.name())),
+            _ => {
+                self.error(a.location, invalid);
+                None
+            }
+        }
     }
 
     /// The declaration `d` of statement `stmt`: its variables, and a
@@ -706,6 +830,12 @@ impl Checker<'_> {
                 span: init.declarator.span_or(location),
             };
             let id = self.add_local(Some(*name), local);
+            if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement)
+            {
+                if let Some(f) = self.current.as_mut() {
+                    f.aligned_locals.push((id, align));
+                }
+            }
             if let Some(v) = value {
                 out.push(self.add_stmt(StmtKind::Init(id, v), stmt.with_caret(location)));
             }

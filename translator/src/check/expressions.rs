@@ -13,6 +13,11 @@ impl Checker<'_> {
     /// (compared with zero when lowered).
     pub(super) fn condition(&mut self, e: &ast::Expr, at: Location) -> Expr {
         let e = self.rvalue(e);
+        self.scalar_condition(e, at)
+    }
+
+    /// [`Self::condition`] of a checked value.
+    fn scalar_condition(&mut self, e: Expr, at: Location) -> Expr {
         if !matches!(e.ty, Type::Scalar(_) | Type::Pointer(_)) && !e.ty.is_error() {
             self.error(
                 at,
@@ -42,6 +47,16 @@ impl Checker<'_> {
     }
 
     fn decay_array(&mut self, v: Expr) -> Expr {
+        // An array compound literal, `(init, object)`: the object decays.
+        let mut v = v;
+        if let H::Comma(..) = v.kind {
+            let H::Comma(init, object) = v.take_kind() else {
+                unreachable!("a comma")
+            };
+            let object = self.decay_array(*object);
+            let ty = object.ty;
+            return Expr::new(H::Comma(init, Box::new(object)), ty, v.span);
+        }
         if let Some(elem) = self.element_of(v.ty) {
             let space = self.place_space(&v);
             let is_const = self.is_read_only(&v);
@@ -179,6 +194,111 @@ impl Checker<'_> {
     /// conversions; a scalar with a vector: widened to it) and returns it.
     /// In place: most operands already have the common type, and then
     /// nothing is moved.
+    /// `(T){ ... }` (C99 6.5.2.5). A scalar, vector or record literal is
+    /// the value of its initializer list. An array literal is an object:
+    /// an unnamed local of the function, initialised where the literal
+    /// is evaluated, `(local = { ... }, local)`, which decays as arrays
+    /// do (an array's size comes from the list when `T` leaves it out).
+    fn compound_literal(&mut self, ty: Type, init: &ast::Initializer, span: Span) -> Expr {
+        if ty.is_error() {
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        if ty == Type::Void || matches!(ty, Type::Opaque(_)) {
+            self.error(
+                span,
+                format!("compound literal has invalid type '{}'", self.display(ty)),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let (value, ty) = self.initializer(init, ty, span.location());
+        if !matches!(ty, Type::Array(..)) {
+            return value.with_type(ty, span);
+        }
+        if self.current.is_none() {
+            self.error(
+                span,
+                "array compound literals outside a function are not supported yet by this translator",
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let local = hir::Local {
+            name: self.program.names.intern("(compound literal)"),
+            ty,
+            space: AddressSpace::Private,
+            is_const: false,
+            span,
+        };
+        let id = self.add_local(None, local);
+        let object = || Box::new(Expr::new(H::Local(id), ty, span));
+        let init = Expr::new(H::Assign(object(), Box::new(value)), ty, span);
+        Expr::new(H::Comma(Box::new(init), object()), ty, span)
+    }
+
+    /// `c ? a : b` with a vector condition (OpenCL C 6.3.i): `select(b,
+    /// a, c)`, each lane of the result taken from `a` where the most
+    /// significant bit of the condition's lane is set. Both sides are
+    /// evaluated. The operands convert as for a binary operator, a scalar
+    /// result spreads to the condition's width, and the result's lanes
+    /// must match the condition's in number and size (clang's rules).
+    fn vector_conditional(&mut self, c: Expr, mut a: Expr, mut b: Expr, span: Span) -> Expr {
+        let Type::Vector(cs, n) = c.ty else {
+            unreachable!("a vector condition")
+        };
+        let at = span.location();
+        if !cs.is_integer() {
+            self.error(
+                at,
+                format!(
+                    "used type '{}' where floating point type is not allowed",
+                    self.display(c.ty)
+                ),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        if !(a.ty.is_arithmetic() && b.ty.is_arithmetic()) {
+            if !(a.ty.is_error() || b.ty.is_error()) {
+                self.invalid_operands(at, &a.ty, ":", &b.ty);
+            }
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        // Two scalars of one type keep it (`c ? (char)1 : (char)0` is a
+        // `char` vector, as in clang): no integer promotion.
+        let common = if a.ty == b.ty {
+            a.ty
+        } else {
+            self.arithmetic_operands(&mut a, &mut b, at, ":")
+        };
+        let ty = match common {
+            Type::Scalar(s) => Type::Vector(s, n),
+            ty => ty,
+        };
+        let Type::Vector(s, m) = ty else {
+            return Expr::new(H::Int(0), Type::Error, span);
+        };
+        let mismatch = if m != n {
+            "the same number of elements"
+        } else if s.size() != cs.size() {
+            "elements of the same size"
+        } else {
+            ""
+        };
+        if !mismatch.is_empty() {
+            self.error(
+                at,
+                format!(
+                    "vector condition type '{}' and result type '{}' do not have {mismatch}",
+                    self.display(c.ty),
+                    self.display(ty)
+                ),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let a = self.widen(a, ty);
+        let b = self.widen(b, ty);
+        let args = vec![Box::new(b), Box::new(a), Box::new(c)];
+        Expr::new(H::Builtin(builtins::Builtin::Select, args), ty, span)
+    }
+
     pub(super) fn arithmetic_operands(
         &mut self,
         a: &mut Expr,
@@ -375,9 +495,13 @@ impl Checker<'_> {
             }
             A::Conditional(operands) => {
                 let (c, a, b) = &**operands;
-                let c = self.condition(c, span.location());
+                let c = self.rvalue(c);
                 let a = self.rvalue(a);
                 let b = self.rvalue(b);
+                if let Type::Vector(..) = c.ty {
+                    return self.vector_conditional(c, a, b, span);
+                }
+                let c = self.scalar_condition(c, span.location());
                 let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
                 let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
                     let (mut a, mut b) = (a, b);
@@ -443,6 +567,17 @@ impl Checker<'_> {
             }
             A::Cast(t, x) => {
                 let to = self.type_name(t);
+                if to.is_integer() {
+                    if let A::Unary(ast::UnaryOp::AddressOf, place) = &x.kind {
+                        if let Some((ty, offset)) = self.null_based_place(place) {
+                            return if ty.is_error() {
+                                Expr::new(H::Int(0), Type::Error, span)
+                            } else {
+                                self.int_const(offset, to, span)
+                            };
+                        }
+                    }
+                }
                 let v = self.rvalue(x);
                 self.cast(v, to, span)
             }
@@ -450,12 +585,9 @@ impl Checker<'_> {
                 let to = self.type_name(t);
                 self.vector_literal(to, parts, span, e.at(*parts_location))
             }
-            A::CompoundLiteral(..) => {
-                self.error(
-                    span,
-                    "compound literals are not supported yet by this translator",
-                );
-                Expr::new(H::Int(0), Type::Error, span)
+            A::CompoundLiteral(t, init) => {
+                let ty = self.type_name(t);
+                self.compound_literal(ty, init, span)
             }
             A::SizeofExpr(x) => {
                 let v = self.expr(x);
@@ -468,6 +600,14 @@ impl Checker<'_> {
             A::AlignofType(t) => {
                 let ty = self.type_name(t);
                 let a = self.program.types.align(ty).unwrap_or(1);
+                self.int_const(a, Type::Scalar(self.size_type(false)), span)
+            }
+            A::Offsetof(t, steps) => match self.offset_of(t, steps, span.location()) {
+                Some(offset) => self.int_const(offset, Type::Scalar(self.size_type(false)), span),
+                None => Expr::new(H::Int(0), Type::Error, span),
+            },
+            A::AlignofExpr(x) => {
+                let a = self.align_of_expr(x).unwrap_or(1);
                 self.int_const(a, Type::Scalar(self.size_type(false)), span)
             }
             A::VecStepExpr(x) => {
@@ -1013,15 +1153,20 @@ impl Checker<'_> {
                     Expr::new(H::Int(0), Type::Error, span)
                 }
             },
-            Type::Record(r) => match self
-                .record(r)
-                .fields
-                .iter()
-                .position(|f| &self.program.names[f.name] == name)
-            {
-                Some(i) => {
-                    let ty = self.record(r).fields[i].ty;
-                    Expr::new(H::Member(Box::new(base), i), ty, span)
+            Type::Record(r) => match self.field_path(r, name) {
+                // A member of an anonymous struct or union member is that
+                // member's member: one access per level.
+                Some(path) => {
+                    let mut e = base;
+                    let mut record = r;
+                    for i in path {
+                        let ty = self.record(record).fields[i].ty;
+                        e = Expr::new(H::Member(Box::new(e), i), ty, span);
+                        if let Type::Record(inner) = ty {
+                            record = inner;
+                        }
+                    }
+                    e
                 }
                 None => {
                     self.error(

@@ -137,8 +137,9 @@ impl Checker<'_> {
             let (base, quals) = self.base_type(&d.specs);
             let type_align = self.typedef_alignment(&d.specs);
             if d.declarators.is_empty() {
-                // An anonymous struct or union member (C11): its fields are
-                // not reachable by name yet, but it takes its room.
+                // An anonymous struct or union member (C11): it takes its
+                // room, and its fields are reached by name through it
+                // (`field_path`).
                 if let Type::Record(_) = base {
                     out.push(FieldSpec {
                         name: hir::Symbol::EMPTY,
@@ -197,6 +198,174 @@ impl Checker<'_> {
             }
         }
         out
+    }
+
+    /// `__builtin_offsetof(t, steps)`: the byte offset of the designated
+    /// member in the host's layout of `t` (members of anonymous members
+    /// included), or `None` after reporting why there is none.
+    pub(super) fn offset_of(
+        &mut self,
+        t: &ast::TypeName,
+        steps: &[ast::OffsetofStep],
+        at: crate::diagnostic::Location,
+    ) -> Option<u64> {
+        let mut ty = self.type_name(t);
+        let mut offset = 0u64;
+        for step in steps {
+            match step {
+                ast::OffsetofStep::Member(name) => {
+                    let r = match ty {
+                        Type::Record(r) if self.record(r).complete => r,
+                        Type::Record(_) => {
+                            let shown = self.display(ty);
+                            self.error(at, format!("offsetof of incomplete type '{shown}'"));
+                            return None;
+                        }
+                        t if t.is_error() => return None,
+                        _ => {
+                            let shown = self.display(ty);
+                            self.error(
+                                at,
+                                format!("offsetof requires struct, union, or class type, '{shown}' invalid"),
+                            );
+                            return None;
+                        }
+                    };
+                    let spelling = self.spelling(*name);
+                    let Some(path) = self.field_path(r, &spelling) else {
+                        let shown = self.display(ty);
+                        // Where clang puts it: at the offsetof.
+                        self.error(at, format!("no member named '{spelling}' in '{shown}'"));
+                        return None;
+                    };
+                    let mut record = r;
+                    for i in path {
+                        let field = &self.record(record).fields[i];
+                        offset += field.offset;
+                        ty = field.ty;
+                        if let Type::Record(inner) = ty {
+                            record = inner;
+                        }
+                    }
+                }
+                ast::OffsetofStep::Index(index) => {
+                    let Type::Array(elem, _) = ty else {
+                        if !ty.is_error() {
+                            let shown = self.display(ty);
+                            self.error(
+                                index.location,
+                                format!("subscripted value is not an array ('{shown}')"),
+                            );
+                        }
+                        return None;
+                    };
+                    let Some(i) = self.const_int(index) else {
+                        self.error(
+                            index.location,
+                            "offsetof with an array index that is not an integer constant is not supported yet by this translator",
+                        );
+                        return None;
+                    };
+                    ty = self.program.types[elem];
+                    let size = self.type_size(ty)?;
+                    offset = (i128::from(offset) + i * i128::from(size)) as u64;
+                }
+            }
+        }
+        Some(offset)
+    }
+
+    /// C's own `offsetof`, `&((T *)0)->member.path[i]`: the type and byte
+    /// offset of the designated object, for an lvalue built from a null
+    /// pointer constant cast to a pointer. `None` when `e` does not have
+    /// that shape; nothing is reported then, and the expression is checked
+    /// as written. A shape that matches but names no member is an error
+    /// here.
+    pub(super) fn null_based_place(&mut self, e: &ast::Expr) -> Option<(Type, u64)> {
+        use ast::ExprKind as A;
+        crate::stack::guard(|| match &e.kind {
+            A::Unary(ast::UnaryOp::Deref, p) => self.null_pointer_cast(p),
+            A::Member {
+                base,
+                name,
+                name_location,
+                arrow,
+            } => {
+                let (ty, offset) = if *arrow {
+                    self.null_pointer_cast(base)?
+                } else {
+                    self.null_based_place(base)?
+                };
+                let Type::Record(r) = ty else {
+                    return None;
+                };
+                let spelling = self.spelling(*name);
+                let Some(path) = self.field_path(r, &spelling) else {
+                    let shown = self.display(ty);
+                    self.error(
+                        *name_location,
+                        format!("no member named '{spelling}' in '{shown}'"),
+                    );
+                    return Some((Type::Error, 0));
+                };
+                let (mut ty, mut offset, mut record) = (ty, offset, r);
+                for i in path {
+                    let field = &self.record(record).fields[i];
+                    offset += field.offset;
+                    ty = field.ty;
+                    if let Type::Record(inner) = ty {
+                        record = inner;
+                    }
+                }
+                Some((ty, offset))
+            }
+            A::Index(operands) => {
+                let (base, index) = &**operands;
+                let (Type::Array(elem, _), offset) = self.null_based_place(base)? else {
+                    return None;
+                };
+                let i = self.const_int(index)?;
+                let elem = self.program.types[elem];
+                let size = i128::from(self.type_size(elem)?);
+                let offset = u64::try_from(i128::from(offset) + i * size).ok()?;
+                Some((elem, offset))
+            }
+            _ => None,
+        })
+    }
+
+    /// `(T *)0`: the pointee type `T`, at offset 0.
+    fn null_pointer_cast(&mut self, e: &ast::Expr) -> Option<(Type, u64)> {
+        let ast::ExprKind::Cast(t, zero) = &e.kind else {
+            return None;
+        };
+        if !matches!(zero.kind, ast::ExprKind::IntLiteral(_)) || self.const_int(zero)? != 0 {
+            return None;
+        }
+        let ty = self.type_name(t);
+        let pointee = self.program.types.pointee(ty)?;
+        Some((pointee.ty, 0))
+    }
+
+    /// The field indices that lead from record `r` to its member `name`:
+    /// one for a member of its own, more for a member of an anonymous
+    /// struct or union member (C11 6.7.2.1p13), searched in order.
+    pub(super) fn field_path(&self, r: Handle<Record>, name: &str) -> Option<Vec<usize>> {
+        let fields = &self.record(r).fields;
+        if let Some(i) = fields
+            .iter()
+            .position(|f| f.name != hir::Symbol::EMPTY && &self.program.names[f.name] == name)
+        {
+            return Some(vec![i]);
+        }
+        fields.iter().enumerate().find_map(|(i, f)| match f.ty {
+            Type::Record(inner) if f.name == hir::Symbol::EMPTY => {
+                let mut path = self.field_path(inner, name)?;
+                path.insert(0, i);
+                Some(path)
+            }
+            _ => None,
+        })
     }
 
     /// The alignment a typedef name carries (`typedef int a2

@@ -1,8 +1,10 @@
-//! Statements: blocks and scopes, loops, `switch`, and jumps.
+//! Statements: blocks and scopes, loops, `switch`, and jumps (`goto`
+//! and labels are checked here and restructured by `gotos`).
 
-use super::{Checker, Conversion};
-use crate::ast::{self, StmtKind as S};
-use crate::hir::{Block, StmtId, StmtKind, SwitchCase};
+use super::{Checker, Conversion, LabelState};
+use crate::ast::{self, Name, StmtKind as S};
+use crate::diagnostic::{Location, Span};
+use crate::hir::{Block, Label, StmtId, StmtKind, SwitchCase};
 use crate::literal;
 use crate::types::Type;
 
@@ -10,9 +12,12 @@ impl Checker<'_> {
     pub(super) fn block_items(&mut self, items: &[ast::Stmt]) -> Block {
         // About one checked statement per statement written.
         let mut out = Vec::with_capacity(items.len());
+        // A pragma inside the block holds until the block's end.
+        let fp_contract = self.fp_contract;
         for s in items {
             self.statement(s, &mut out);
         }
+        self.fp_contract = fp_contract;
         out
     }
 
@@ -40,7 +45,8 @@ impl Checker<'_> {
                     let e = self.commit(e);
                     out.push(self.add_stmt(StmtKind::Expr(e), at));
                 }
-                S::Expr(None) | S::Pragma(_) => {}
+                S::Expr(None) => {}
+                S::Pragma(p) => self.pragma(*p),
                 // Loop hints change nothing the checker looks at.
                 S::Attributed(_, inner) => self.statement(inner, out),
                 S::If(c, then, otherwise) => {
@@ -149,14 +155,67 @@ impl Checker<'_> {
                 S::Default(_) => {
                     self.error(s.location, "'default' statement not in switch statement");
                 }
-                S::Goto(_) | S::Labeled(..) => {
-                    self.error(
-                        s.location,
-                        "goto and labels are not supported in OpenCL C kernels by this translator",
-                    );
+                &S::Goto(name, name_at) => {
+                    let label = self.label(name);
+                    let state = self.current.as_mut().expect("inside a function");
+                    state.labels[label.0 as usize]
+                        .first_goto
+                        .get_or_insert(name_at);
+                    out.push(self.add_stmt(StmtKind::Goto(label), at));
+                }
+                S::Labeled(name, inner) => {
+                    self.define_label(*name, s.location, at, out);
+                    self.statement(inner, out);
                 }
             }
         })
+    }
+
+    /// The label spelled `name` in this function, made on first mention.
+    fn label(&mut self, name: Name) -> Label {
+        let state = self.current.as_mut().expect("inside a function");
+        let index = match state.labels.iter().position(|l| l.name == name) {
+            Some(index) => index,
+            None => {
+                state.labels.push(LabelState {
+                    name,
+                    defined: None,
+                    first_goto: None,
+                });
+                state.labels.len() - 1
+            }
+        };
+        Label(index as u32)
+    }
+
+    /// `name:` written at `location`: marks the place in `out`.
+    fn define_label(&mut self, name: Name, location: Location, at: Span, out: &mut Block) {
+        let label = self.label(name);
+        let state = self.current.as_mut().expect("inside a function");
+        let previous = state.labels[label.0 as usize].defined.replace(location);
+        if let Some(previous) = previous {
+            let spelling = self.spelling(name);
+            self.error(location, format!("redefinition of label '{spelling}'"));
+            self.diags.note(previous, "previous definition is here");
+        }
+        out.push(self.add_stmt(StmtKind::Label(label), at));
+    }
+
+    /// At the end of a function body: each `goto` names a label the body
+    /// defines (clang reports them there, in the order first used).
+    pub(super) fn report_undeclared_labels(&mut self) {
+        let state = self.current.as_ref().expect("inside a function");
+        let mut undeclared: Vec<(Location, Name)> = state
+            .labels
+            .iter()
+            .filter(|l| l.defined.is_none())
+            .filter_map(|l| Some((l.first_goto?, l.name)))
+            .collect();
+        undeclared.sort_by_key(|&(at, _)| (at.file, at.offset));
+        for (at, name) in undeclared {
+            let spelling = self.spelling(name);
+            self.error(at, format!("use of undeclared label '{spelling}'"));
+        }
     }
 
     fn loop_body(&mut self, body: &ast::Stmt) -> Block {
@@ -204,6 +263,7 @@ impl Checker<'_> {
             let mut stmt = item;
             let mut labels = Vec::new();
             let mut is_default = false;
+            let mut labels_here = Vec::new();
             loop {
                 match &stmt.kind {
                     S::Case(e, inner) => {
@@ -223,6 +283,11 @@ impl Checker<'_> {
                         }
                         stmt = inner;
                     }
+                    // `L: case 1:` marks the start of the case's body.
+                    S::Labeled(name, inner) => {
+                        labels_here.push((*name, stmt.location, stmt.span()));
+                        stmt = inner;
+                    }
                     S::Default(inner) => {
                         if has_default {
                             self.error(stmt.location, "multiple default labels in one switch");
@@ -235,9 +300,10 @@ impl Checker<'_> {
                 }
             }
             if !labels.is_empty() || is_default || cases.is_empty() {
-                if cases.is_empty() && labels.is_empty() && !is_default {
-                    // Statements before the first label never run, but
-                    // their declarations are in scope (C99 6.8.4.2).
+                if cases.is_empty() && labels.is_empty() && !is_default && labels_here.is_empty() {
+                    // Statements before the first label never run (unless
+                    // a goto label marks them), but their declarations are
+                    // in scope (C99 6.8.4.2).
                     self.diags
                         .warning(stmt.location, "statement will never be executed");
                 }
@@ -248,6 +314,9 @@ impl Checker<'_> {
                 });
             }
             let mut body: Vec<StmtId> = Vec::new();
+            for (name, location, at) in labels_here {
+                self.define_label(name, location, at, &mut body);
+            }
             self.statement(stmt, &mut body);
             if let Some(last) = cases.last_mut() {
                 last.body.extend(body);

@@ -29,16 +29,19 @@ impl Expr {
     }
 
     /// Appends the tree to `arena`, operands before the operations that use
-    /// them, and returns its root.
-    pub fn append_to(mut self, arena: &mut Arena<hir::Expr>) -> ExprId {
+    /// them, and returns its root. `contract` is whether floating-point
+    /// contraction is allowed where the expression was written (one full
+    /// expression is under one `FP_CONTRACT` state).
+    pub fn append_to(mut self, arena: &mut Arena<hir::Expr>, contract: bool) -> ExprId {
         crate::stack::guard(|| {
             let kind = std::mem::replace(&mut self.kind, LEAF)
-                .map(&mut |operand| operand.append_to(arena));
+                .map(&mut |operand| operand.append_to(arena, contract));
             arena.append(
                 hir::Expr {
                     kind,
                     ty: self.ty,
                     span: self.span,
+                    contract,
                 },
                 naga::Span::UNDEFINED,
             )

@@ -339,6 +339,8 @@ impl Checker<'_> {
                     let ty = self.type_name(t);
                     self.program.types.align(ty)? as i128
                 }
+                A::AlignofExpr(x) => self.align_of_expr(x)? as i128,
+                A::Offsetof(t, steps) => self.offset_of(t, steps, e.location)? as i128,
                 A::VecStepType(t) => match self.type_name(t) {
                     Type::Scalar(_) => 1,
                     Type::Vector(_, n) => i128::from(types::storage_lanes(n)),

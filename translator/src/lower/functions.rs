@@ -236,17 +236,7 @@ impl ModuleBuilder<'_> {
             if let Some(root) = root {
                 fb.param_roots.insert(param, *root);
             }
-            // The caller's private memory, reached as it is or through a
-            // cast (`pointers/variables.rs`, `private_argument`).
-            let memory = match *root {
-                Some(Root::Argument { ty, .. }) => Some(ty),
-                Some(Root::Cast(b)) => match self.memory.cast_base_root(b) {
-                    Root::Argument { ty, .. } => Some(ty),
-                    _ => None,
-                },
-                _ => None,
-            };
-            if let Some(ty) = memory {
+            if let Some(ty) = root.and_then(|r| self.argument_memory(r)) {
                 let pointer = self.add_type(naga::TypeInner::Pointer {
                     base: ty,
                     space: naga::AddressSpace::Function,

@@ -217,8 +217,9 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Handle<naga::Type>> {
         if let Type::Scalar(s) | Type::Vector(s, _) = ty {
-            if s.size() < 4 && *s != Scalar::Bool {
-                // The word view: each u32 holds 4 chars or 2 shorts/halfs.
+            if s.size() < 4 {
+                // The word view: each u32 holds 4 chars/bools or 2
+                // shorts/halfs.
                 return Ok(self.u32_type());
             }
         }

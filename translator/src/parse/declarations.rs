@@ -87,7 +87,7 @@ impl Parser {
                 declarators: Vec::new(),
             }));
         }
-        let declarator = self.declarator()?;
+        let declarator = self.named_declarator()?;
         if self.at(Punct::LBrace) {
             if !matches!(declarator.derived.first(), Some(Derived::Function { .. })) {
                 return Err(self.error_here("';' after declaration"));
@@ -144,7 +144,7 @@ impl Parser {
             if !self.eat(Punct::Comma) {
                 break;
             }
-            declarator = self.declarator()?;
+            declarator = self.named_declarator()?;
         }
         self.expect_semicolon("at end of declaration")?;
         Ok(Declaration {

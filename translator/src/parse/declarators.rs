@@ -2,7 +2,7 @@
 //! names, and initializers.
 
 use super::keywords::{add_qualifier, Kw, ScalarWord};
-use super::{PResult, Parser};
+use super::{PResult, Parser, Reported};
 use crate::ast::{
     Attribute, Declarator, Derived, Designator, Initializer, Name, ParamDecl, Qualifiers, TypeName,
 };
@@ -55,6 +55,14 @@ impl Parser {
                 }
             }
             self.expect(Punct::RParen)?;
+        } else {
+            // clang takes the `(` of `void ()` for a grouping parenthesis
+            // where a name is required, and looks for the name after it.
+            self.missing_name_at = if t.is_punct(Punct::LParen) {
+                self.peek_at(1).location
+            } else {
+                t.location
+            };
         }
         let mut suffixes = Vec::new();
         loop {
@@ -103,6 +111,19 @@ impl Parser {
             };
         }
         Ok(inner)
+    }
+
+    /// A declarator that must declare a name (of a declaration or a
+    /// function definition, not of a parameter or type name): an abstract
+    /// one is clang's error where the name should be.
+    pub(super) fn named_declarator(&mut self) -> PResult<Declarator> {
+        let declarator = self.declarator()?;
+        if declarator.name.is_none() {
+            self.diags
+                .error(self.missing_name_at, "expected identifier or '('");
+            return Err(Reported);
+        }
+        Ok(declarator)
     }
 
     /// After `(` in a declarator: is this `(*p)` (nested) or a parameter list?

@@ -4,7 +4,7 @@
 
 use super::keywords::Kw;
 use super::{Extent, PResult, Parser, MAX_NESTING};
-use crate::ast::{BinaryOp, Expr, ExprKind, Name, TypeName, UnaryOp};
+use crate::ast::{BinaryOp, Expr, ExprKind, Name, OffsetofStep, TypeName, UnaryOp};
 use crate::token::{Punct, TokenKind};
 use crate::types;
 
@@ -241,9 +241,14 @@ impl Parser {
                 let e = extent.make(ExprKind::CompoundLiteral(ty, init), location);
                 return self.postfix_tail(e);
             }
-            if self.at(Punct::LParen) && types::is_vector_type_name(&ty, &self.spellings) {
+            if self.at(Punct::LParen)
+                && !self.starts_type(1)
+                && types::is_vector_type_name(&ty, &self.spellings)
+            {
                 // `(float4)(a, b)`: a vector literal, not a cast of a comma
-                // expression (OpenCL C 6.1.6).
+                // expression (OpenCL C 6.1.6). `(char2)(char)0` is a cast
+                // of a cast, as in clang: a parenthesis opening a type
+                // name opens a cast, never a literal's operands.
                 let parts_location = self.in_file_of(lparen, self.peek());
                 self.pos += 1;
                 let mut parts = Vec::new();
@@ -284,6 +289,9 @@ impl Parser {
         if matches!(kw, Kw::Sizeof | Kw::VecStep | Kw::Alignof) {
             return self.type_operation(kw);
         }
+        if kw == Kw::Offsetof {
+            return self.offsetof();
+        }
         let primary = self.primary_expr()?;
         self.postfix_tail(primary)
     }
@@ -307,17 +315,15 @@ impl Parser {
     fn type_operation(&mut self, kw: Kw) -> PResult<Expr> {
         let t = self.bump();
         let location = t.location;
-        if kw == Kw::Alignof {
-            self.expect(Punct::LParen)?;
-            let ty = self.type_name()?;
-            self.expect(Punct::RParen)?;
-            let extent = self.extent_since(t);
-            return Ok(extent.make(ExprKind::AlignofType(Box::new(ty)), location));
-        }
         let (of_type, of_expr) = if kw == Kw::Sizeof {
             (
                 ExprKind::SizeofType as fn(Box<TypeName>) -> ExprKind,
                 ExprKind::SizeofExpr as fn(Box<Expr>) -> ExprKind,
+            )
+        } else if kw == Kw::Alignof {
+            (
+                ExprKind::AlignofType as fn(Box<TypeName>) -> ExprKind,
+                ExprKind::AlignofExpr as fn(Box<Expr>) -> ExprKind,
             )
         } else {
             (
@@ -335,6 +341,40 @@ impl Parser {
         let operand = self.nested(Self::unary_expr)?;
         let extent = Extent::of(t).expr(&operand);
         Ok(extent.make(of_expr(Box::new(operand)), location))
+    }
+
+    /// `__builtin_offsetof ( type-name , member-designator )`, the
+    /// designator a member name followed by `.member` and `[index]` steps.
+    #[inline(never)]
+    fn offsetof(&mut self) -> PResult<Expr> {
+        let t = self.bump();
+        self.expect(Punct::LParen)?;
+        let ty = self.type_name()?;
+        self.expect(Punct::Comma)?;
+        let mut steps = Vec::new();
+        let mut want_member = true;
+        loop {
+            if want_member {
+                let name = self.peek();
+                if name.kind != TokenKind::Identifier {
+                    return Err(self.error_here("identifier"));
+                }
+                self.pos += 1;
+                steps.push(OffsetofStep::Member(Name(name.sym)));
+                want_member = false;
+            } else if self.eat(Punct::Dot) {
+                want_member = true;
+            } else if self.eat(Punct::LBracket) {
+                let index = self.nested(Self::expr)?;
+                self.expect(Punct::RBracket)?;
+                steps.push(OffsetofStep::Index(index));
+            } else {
+                break;
+            }
+        }
+        self.expect(Punct::RParen)?;
+        let extent = self.extent_since(t);
+        Ok(extent.make(ExprKind::Offsetof(Box::new(ty), steps), t.location))
     }
 
     fn primary_expr(&mut self) -> PResult<Expr> {

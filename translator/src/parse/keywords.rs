@@ -69,6 +69,8 @@ pub(super) enum Kw {
     Sizeof,
     VecStep,
     Alignof,
+    /// `__builtin_offsetof`, which `offsetof` expands to.
+    Offsetof,
 }
 
 /// A keyword that spells (part of) a scalar type.
@@ -138,6 +140,7 @@ fn keyword(word: &str) -> Kw {
         "sizeof" => Kw::Sizeof,
         "vec_step" => Kw::VecStep,
         "_Alignof" | "__alignof__" | "__alignof" => Kw::Alignof,
+        "__builtin_offsetof" => Kw::Offsetof,
         _ if types::is_builtin_type_name(word) => Kw::BuiltinType,
         _ => Kw::Name,
     }
@@ -268,6 +271,7 @@ mod tests {
             ("_Alignof", Kw::Alignof),
             ("__alignof__", Kw::Alignof),
             ("__alignof", Kw::Alignof),
+            ("__builtin_offsetof", Kw::Offsetof),
         ];
         for (word, kw) in keywords {
             assert_eq!(keyword(word), kw, "{word}");

@@ -183,6 +183,10 @@ pub(crate) struct Parser {
     /// A `;` that was missing after a struct body and has been reported:
     /// the next `;` the parser looks for is taken as found.
     assumed_semicolon: bool,
+    /// Where the last abstract declarator parsed would have had its name:
+    /// the place of clang's "expected identifier or '('" where a name is
+    /// required.
+    missing_name_at: Location,
 }
 
 /// The error has been reported; the caller recovers.
@@ -224,6 +228,7 @@ impl Parser {
             depth: 0,
             halted_at: None,
             assumed_semicolon: false,
+            missing_name_at: Location::new(FileId(0), 0),
         }
     }
 
@@ -473,8 +478,8 @@ impl Parser {
         }
     }
 
-    /// Parses the next external declaration, skipping empty ones, stray
-    /// `}` and pragmas at file scope.
+    /// Parses the next external declaration or file-scope pragma, skipping
+    /// empty declarations and stray `}`.
     pub(crate) fn next_item(&mut self) -> Option<ExternalDecl> {
         loop {
             if let Some(mark) = self.halted_at {
@@ -484,8 +489,9 @@ impl Parser {
             match self.peek().kind {
                 TokenKind::Eof => return None,
                 TokenKind::Pragma => {
+                    let pragma = self.peek().sym;
                     self.pos += 1;
-                    continue;
+                    return Some(ExternalDecl::Pragma(crate::ast::Name(pragma)));
                 }
                 _ => {}
             }

@@ -165,13 +165,23 @@ impl Parser {
                     let label = self.bump();
                     if label.kind != TokenKind::Identifier {
                         self.pos -= 1;
-                        return Err(self.error_here("a label"));
+                        return Err(self.error_here("identifier"));
                     }
                     self.expect_semicolon("after goto statement")?;
-                    StmtKind::Goto(Name(label.sym))
+                    StmtKind::Goto(Name(label.sym), label.location)
                 }
                 _ if self.peek_at(1).is_punct(Punct::Colon) && !self.starts_declaration() => {
                     self.pos += 2;
+                    // Before C23 a label names a statement: not the end of
+                    // a block, not a declaration (clang-15's wording).
+                    if self.at(Punct::RBrace) {
+                        return Err(self.error_here("statement"));
+                    }
+                    let declares = self.starts_type(0)
+                        || matches!(self.kw(), Kw::Storage(_) | Kw::Inline | Kw::Kernel);
+                    if declares {
+                        return Err(self.error_here("expression"));
+                    }
                     StmtKind::Labeled(Name(t.sym), Box::new(self.statement()?))
                 }
                 _ if self.starts_declaration() => StmtKind::Declaration(self.declaration()?),
@@ -197,7 +207,7 @@ impl Parser {
                 declarators: Vec::new(),
             });
         }
-        let first = self.declarator()?;
+        let first = self.named_declarator()?;
         self.rest_of_declaration(specs, first)
     }
 

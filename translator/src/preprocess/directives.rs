@@ -11,6 +11,29 @@ use crate::diagnostic::{FileId, LineDirective, Location};
 use crate::lexer::{self, CompactToken, SPACE};
 use crate::token::{Punct, TokenKind};
 
+/// Extensions clang accepts in `#pragma OPENCL EXTENSION` that no device
+/// of ours reports (image, vendor and sub-group extensions): naming one
+/// is not an error of the kernel, only something this device ignores.
+const PRAGMA_EXTENSIONS_ELSEWHERE: &[&str] = &[
+    "cl_khr_3d_image_writes",
+    "cl_khr_depth_images",
+    "cl_khr_gl_msaa_sharing",
+    "cl_khr_mipmap_image",
+    "cl_khr_mipmap_image_writes",
+    "cl_khr_srgb_image_writes",
+    "cl_khr_subgroups",
+    "cl_amd_media_ops",
+    "cl_amd_media_ops2",
+    "cl_intel_subgroups",
+    "cl_intel_subgroups_short",
+    "cl_intel_device_side_avc_motion_estimation",
+    "cl_arm_integer_dot_product_int8",
+    "cl_arm_integer_dot_product_accumulate_int8",
+    "cl_arm_integer_dot_product_accumulate_int16",
+    "cl_arm_integer_dot_product_accumulate_saturate_int8",
+    "cl_clang_storage_class_specifiers",
+];
+
 impl Preprocessor<'_> {
     /// The rest of the current line, as one copy of the file's tokens.
     pub(super) fn read_line(&mut self, report: bool) -> Vec<PpTok> {
@@ -296,7 +319,9 @@ impl Preprocessor<'_> {
             if matches!(old.kind, MacroKind::Builtin(_)) {
                 self.diags
                     .warning(name.location, "redefining builtin macro");
-            } else if !old.same_definition(&m) {
+            } else if !old.same_definition(&m)
+                && !super::prelude::HEADER_MACROS.contains(&self.text(&name))
+            {
                 let old_at = old.location;
                 let text = self.text(&name);
                 self.diags
@@ -407,11 +432,15 @@ impl Preprocessor<'_> {
         if !keep {
             return None;
         }
+        let is_opencl = word == "OPENCL";
+        if is_opencl && body.get(1).is_some_and(|t| self.is_ident(t, "EXTENSION")) {
+            self.check_extension_pragma(&body);
+        }
         let mut body = body.into_iter();
         let mut text = String::new();
         // `OPENCL EXTENSION cl_khr_fp64` must keep the extension's name,
         // which is itself a macro; an unroll count may be a macro.
-        let toks: Vec<PpTok> = if word == "OPENCL" {
+        let toks: Vec<PpTok> = if is_opencl {
             body.collect()
         } else {
             let word = body.next();
@@ -433,6 +462,43 @@ impl Preprocessor<'_> {
             flags: SPACE,
             len: 0,
         })
+    }
+
+    /// `OPENCL EXTENSION name : behavior` names an extension this device
+    /// supports, `all`, or one that another device could: otherwise clang's
+    /// warnings, so `-Werror` rejects the kernel as clang does. An extension
+    /// that needs no pragma (or does not exist) is unknown to clang too.
+    fn check_extension_pragma(&mut self, body: &[PpTok]) {
+        let (Some(name), Some(behavior)) = (body.get(2), body.get(4)) else {
+            return;
+        };
+        if name.kind != TokenKind::Identifier || behavior.kind != TokenKind::Identifier {
+            return;
+        }
+        let name_text = self.text(name).to_owned();
+        let enable = self.text(behavior) == "enable";
+        if name_text == "all" {
+            if enable {
+                self.diags
+                    .warning(behavior.location, "expected 'disable' - ignoring");
+            }
+            return;
+        }
+        let caps = self.caps;
+        if caps.extensions().contains(&name_text.as_str())
+            || PRAGMA_EXTENSIONS_ELSEWHERE.contains(&name_text.as_str())
+        {
+            return;
+        }
+        let message = if crate::caps::DeviceCaps::full()
+            .extensions()
+            .contains(&name_text.as_str())
+        {
+            format!("unsupported OpenCL extension '{name_text}' - ignoring")
+        } else {
+            format!("OpenCL extension '{name_text}' unknown or does not require pragma - ignoring")
+        };
+        self.diags.warning(name.location, message);
     }
 
     /// C99 6.10.9 `_Pragma ( string-literal )`.

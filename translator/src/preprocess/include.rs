@@ -1,5 +1,6 @@
 //! `#include`: the header name, found among the embedded headers, then (for
-//! `"..."`) beside the including file, then in the `-I` directories; each
+//! `"..."`) beside the including file, then in the `-I` directories (an
+//! absolute name is opened as given); each
 //! file is read once per build, and `#pragma once` is honoured.
 
 use std::path::{Path, PathBuf};
@@ -98,8 +99,19 @@ impl Preprocessor<'_> {
         } else {
             self.files.last().and_then(|f| f.dir.clone())
         };
-        for dir in own_dir.iter().chain(&options.include_dirs) {
-            let path = dir.join(name);
+        // An absolute name is its own and only place (C99 6.10.2 leaves the
+        // search to the implementation; every compiler opens it as given).
+        let absolute = Path::new(name).is_absolute();
+        let candidates: Vec<PathBuf> = if absolute {
+            vec![PathBuf::from(name)]
+        } else {
+            own_dir
+                .iter()
+                .chain(&options.include_dirs)
+                .map(|dir| dir.join(name))
+                .collect()
+        };
+        for path in candidates {
             if !path.is_file() {
                 continue;
             }

@@ -258,6 +258,8 @@ struct Preprocessor<'p> {
     sources: &'p mut SourceMap,
     diags: &'p mut Diagnostics,
     options: &'p BuildOptions,
+    /// The device, for the extensions `#pragma OPENCL EXTENSION` may name.
+    caps: &'p DeviceCaps,
     embedded: &'p [(&'p str, &'p str)],
     interner: Interner,
     names: Names,
@@ -305,6 +307,7 @@ impl<'p> Preprocessor<'p> {
             sources,
             diags,
             options: input.options,
+            caps: input.caps,
             embedded: input.embedded_headers,
             interner,
             names,

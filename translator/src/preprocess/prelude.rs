@@ -39,6 +39,41 @@ const PREDEFINED: &[(&str, &str)] = &[
     ),
 ];
 
+/// The `half` constants of OpenCL C 6.15.2.3 (math) and 6.1.1 (`<float.h>`
+/// values), defined only where `cl_khr_fp16` is: spelled with the `h`
+/// suffix, so each has type `half` as the spec gives it.
+const HALF_CONSTANTS: &[(&str, &str)] = &[
+    ("HALF_DIG", "3"),
+    ("HALF_MANT_DIG", "11"),
+    ("HALF_MAX_10_EXP", "+4"),
+    ("HALF_MAX_EXP", "+16"),
+    ("HALF_MIN_10_EXP", "-4"),
+    ("HALF_MIN_EXP", "-13"),
+    ("HALF_RADIX", "2"),
+    ("HALF_MAX", "0x1.ffcp15h"),
+    ("HALF_MIN", "0x1.0p-14h"),
+    ("HALF_EPSILON", "0x1.0p-10h"),
+    ("M_E_H", "2.71828182845904523536028747135h"),
+    ("M_LOG2E_H", "1.44269504088896340735992468100h"),
+    ("M_LOG10E_H", "0.434294481903251827651128918917h"),
+    ("M_LN2_H", "0.693147180559945309417232121458h"),
+    ("M_LN10_H", "2.30258509299404568401799145468h"),
+    ("M_PI_H", "3.14159265358979323846264338328h"),
+    ("M_PI_2_H", "1.57079632679489661923132169164h"),
+    ("M_PI_4_H", "0.785398163397448309615660845820h"),
+    ("M_1_PI_H", "0.318309886183790671537767526745h"),
+    ("M_2_PI_H", "0.636619772367581343075535053490h"),
+    ("M_2_SQRTPI_H", "1.12837916709551257389615890312h"),
+    ("M_SQRT2_H", "1.41421356237309504880168872421h"),
+    ("M_SQRT1_2_H", "0.707106781186547524400844362105h"),
+];
+
+/// Predefined macros that C has in a header rather than built in: kernels
+/// written for compilers without them define their own, which replaces
+/// ours without the "macro redefined" warning (that `-Werror` would make
+/// fatal), as it would have with the header left out.
+pub(super) const HEADER_MACROS: &[&str] = &["offsetof"];
+
 /// `#define` lines for the predefined macros, run as a `<built-in>` file.
 /// The constants OpenCL C defines as macros (6.15.2.3 math constants, and
 /// the `<limits.h>`/`<float.h>` values of 6.1.1), spelled so that each has
@@ -46,6 +81,13 @@ const PREDEFINED: &[(&str, &str)] = &[
 /// are constant divisions.
 const LANGUAGE_CONSTANTS: &[(&str, &str)] = &[
     ("NULL", "((void*)0)"),
+    // OpenCL C 6.1.1: "true expands to the integer constant 1 and false
+    // expands to the integer constant 0", as C99's <stdbool.h> spells them.
+    ("true", "1"),
+    ("false", "0"),
+    // clang's <stddef.h> macro, which OpenCL C kernels use as in C (see
+    // HEADER_MACROS).
+    ("offsetof(type, member)", "__builtin_offsetof(type, member)"),
     ("CHAR_BIT", "8"),
     ("SCHAR_MAX", "127"),
     ("SCHAR_MIN", "(-127-1)"),
@@ -143,6 +185,11 @@ pub(super) fn predefined_source(options: &BuildOptions, caps: &DeviceCaps) -> St
     }
     for ext in caps.extensions() {
         define(ext, "1");
+    }
+    if caps.float16 {
+        for (name, value) in HALF_CONSTANTS {
+            define(name, value);
+        }
     }
     // Feature macros are an OpenCL C 3.0 concept; earlier versions must not
     // see them (their kernels would take 3.0-only code paths).

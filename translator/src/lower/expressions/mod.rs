@@ -231,7 +231,12 @@ impl ModuleBuilder<'_> {
                     if op.is_comparison() {
                         let c = self.comparison(fb, op, a, b)?;
                         self.bool_to_int(fb, c, &e.ty, location)?
-                    } else if let Some(fused) = self.contracted(fb, op, a, b, &e.ty, location)? {
+                    } else if let Some(fused) = e
+                        .contract
+                        .then(|| self.contracted(fb, op, a, b, &e.ty, location))
+                        .transpose()?
+                        .flatten()
+                    {
                         fused
                     } else {
                         let left = self.plain(fb, a)?;
@@ -284,14 +289,18 @@ impl ModuleBuilder<'_> {
                     let target_ty = ty(target);
                     let current = self.plain(fb, target)?;
                     let current = self.convert(fb, current, &target_ty, &op_ty, location)?;
-                    let combined =
-                        match self.contracted_update(fb, op, current, value, &op_ty, location)? {
-                            Some(fused) => fused,
-                            None => {
-                                let v = self.plain(fb, value)?;
-                                self.arithmetic(fb, op, current, v, &op_ty, location)?
-                            }
-                        };
+                    let fused = e
+                        .contract
+                        .then(|| self.contracted_update(fb, op, current, value, &op_ty, location))
+                        .transpose()?
+                        .flatten();
+                    let combined = match fused {
+                        Some(fused) => fused,
+                        None => {
+                            let v = self.plain(fb, value)?;
+                            self.arithmetic(fb, op, current, v, &op_ty, location)?
+                        }
+                    };
                     let result = self.convert(fb, combined, &op_ty, &target_ty, location)?;
                     let place = self.place(fb, target)?;
                     self.store(fb, place, Value::Plain(result), location, None)?;
@@ -310,6 +319,9 @@ impl ModuleBuilder<'_> {
                 }
                 H::Decay(array) => {
                     if let Some(p) = self.block_decay(fb, array)? {
+                        return Ok(Value::Pointer(p));
+                    }
+                    if let Some(p) = self.member_array_pointer(fb, array, location)? {
                         return Ok(Value::Pointer(p));
                     }
                     let root = self.array_root(fb, array)?;
@@ -361,7 +373,10 @@ impl ModuleBuilder<'_> {
         })
     }
 
-    /// Lanes `lanes` of `vector`, a value of `ty`.
+    /// Lanes `lanes` of `vector`, a value of `ty`. A 3-vector's `.hi` and
+    /// `.odd` name its fourth lane, which C leaves undefined (the vector is
+    /// laid out as four): it reads as zero here, since the register holds
+    /// only three.
     pub(super) fn swizzle(
         &mut self,
         fb: &mut FnBuilder,
@@ -371,15 +386,28 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let width = wide::width_of(ty);
-        let refs: Vec<_> = lanes
-            .iter()
-            .map(|&lane| wide::LaneRef {
-                value: vector,
-                width,
-                lane,
-            })
-            .collect();
         let s = ty.element().unwrap_or(Scalar::Float);
+        let mut undefined = None;
+        let mut refs = Vec::with_capacity(lanes.len());
+        for &lane in lanes {
+            refs.push(if lane < width {
+                wide::LaneRef {
+                    value: vector,
+                    width,
+                    lane,
+                }
+            } else {
+                let zero = match undefined {
+                    Some(z) => z,
+                    None => *undefined.insert(self.zero(fb, &Type::Scalar(s), location)?),
+                };
+                wide::LaneRef {
+                    value: zero,
+                    width: 1,
+                    lane: 0,
+                }
+            });
+        }
         self.gather(fb, s, &refs, location)
     }
 

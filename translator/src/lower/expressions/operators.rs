@@ -29,6 +29,12 @@ pub(in crate::lower) fn extract_narrow(
         (1u32 << (scalar.size() * 8)) - 1,
     )));
     let value = fb.binary(naga::BinaryOperator::And, shifted, mask);
+    if scalar == Scalar::Bool {
+        // A `bool` in memory is a byte that holds 0 or 1 (the host's
+        // layout); any set bit reads as true.
+        let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+        return fb.binary(naga::BinaryOperator::NotEqual, value, zero);
+    }
     if scalar == Scalar::Half {
         return fp16::bits_to_half(fb, value);
     }
@@ -184,7 +190,11 @@ impl ModuleBuilder<'_> {
     /// point as one fused multiply-add: OpenCL C contracts within an
     /// expression by default (`FP_CONTRACT ON`, as clang does), and doing it
     /// here makes it the same on every driver rather than the driver's
-    /// choice. `None` for any other expression.
+    /// choice. `None` for any other expression. The caller asks only where
+    /// contraction is allowed (`hir::Expr::contract`); elsewhere the
+    /// product and the sum stay two operations, which every driver keeps
+    /// apart since all float arithmetic is `NoContraction`
+    /// (`spirv::decorate_no_contraction`).
     pub(in crate::lower) fn contracted(
         &mut self,
         fb: &mut FnBuilder,

@@ -33,9 +33,10 @@ impl ModuleBuilder<'_> {
             return Err(self.error(location, "as_type of a non-arithmetic value"));
         };
         let (fw, tw) = (wide::width_of(from), wide::width_of(to));
-        if fs != ts && (fs == Scalar::Half || ts == Scalar::Half) {
+        let same_shape = fs == ts && fw == tw;
+        if !same_shape && (fs == Scalar::Half || ts == Scalar::Half) {
             // `half` lanes move as the `ushort` of their bits, which the
-            // word paths below already handle.
+            // word paths below already handle (`half3` <-> `half4` too).
             let ushort = |ty: &Type| fp16::with_element(ty, Scalar::UShort);
             let (v, from) = if fs == Scalar::Half {
                 (self.half_bits(fb, v, from, location)?, ushort(from))
@@ -72,7 +73,8 @@ impl ModuleBuilder<'_> {
     }
 
     /// The 32-bit words holding the `width` lanes of `v` (element `s`) as
-    /// memory would, a 3-vector padded to 4 lanes with zero.
+    /// memory would, a 3-vector padded to 4 lanes with zero and a value
+    /// of under 32 bits in the low bits of one word.
     fn words_of(
         &mut self,
         fb: &mut FnBuilder,
@@ -132,11 +134,13 @@ impl ModuleBuilder<'_> {
                 }
             }
             size => {
-                // char/short lanes in 32-bit registers, packed into words.
+                // char/short lanes in 32-bit registers, packed into words;
+                // a value narrower than a word (`char2`, `short`) fills the
+                // low bits of one.
                 let bits = size * 8;
                 let per_word = 32 / bits;
                 let mask = u32_lit(fb, (1u32 << bits) - 1);
-                for w in 0..u32::from(lanes) / per_word {
+                for w in 0..u32::from(lanes).div_ceil(per_word) {
                     let mut word = None;
                     for j in 0..per_word {
                         let Some(lane) = lane_bits(fb, (w * per_word + j) as u8) else {

@@ -51,6 +51,7 @@ impl ModuleBuilder<'_> {
                 ieee && caps.preserve_inf_nan[2] && caps.float16,
             ],
             half_rounds_to_nearest: caps.float16 && caps.half_rte,
+            denormals: caps.denormals.modes(options.denorms_are_zero),
         })
     }
 
@@ -168,6 +169,27 @@ impl ModuleBuilder<'_> {
                     // Workgroup memory whose length is set per launch: a
                     // one-element array here, resized by `Kernel::spirv`.
                     let index = self.interface.local_args.len() as u32;
+                    let name = self.name(local.name).to_string();
+                    if let Some(global) = self.narrow_local_argument(&name, &p.ty) {
+                        // `char`/`short`/`half` elements packed into words:
+                        // the length counts words.
+                        self.interface.local_args.push(global);
+                        arg_sources.push(ArgSource::Buffer(global));
+                        args.push(KernelArg {
+                            name,
+                            type_name: arg.type_name.clone(),
+                            address: arg.address,
+                            is_const: arg.is_const,
+                            is_restrict: arg.is_restrict,
+                            is_volatile: arg.is_volatile,
+                            kind: ArgKind::Local {
+                                index,
+                                element_size: 4,
+                                stride: 4,
+                            },
+                        });
+                        continue;
+                    }
                     let object = Origin::Param(i);
                     let Ok(elem) = self.workgroup_type(&object, &p.ty, local.span.location())
                     else {
@@ -333,6 +355,24 @@ impl ModuleBuilder<'_> {
         if failed {
             return None;
         }
+        // A NULL `cl_mem` argument is bound to a stand-in buffer; a bit per
+        // buffer argument tells the kernel which pointers are null, so that
+        // comparing them with 0 holds (see `identity_value`).
+        let null_buffer_flags = (binding > 0).then(|| {
+            offset = offset.next_multiple_of(4);
+            let at = offset;
+            self.interface.null_flags = Some((members.len() as u32, binding));
+            for word in 0..binding.div_ceil(32) {
+                members.push(naga::StructMember {
+                    name: Some(format!("null_buffers_{word}")),
+                    ty: u32_ty,
+                    binding: None,
+                    offset,
+                });
+                offset += 4;
+            }
+            at
+        });
         let push_constant_size = offset.next_multiple_of(4);
         let block = self.add_type(naga::TypeInner::Struct {
             members,
@@ -396,6 +436,7 @@ impl ModuleBuilder<'_> {
             non_uniform_work_groups: false,
             required_work_group_size: info.required_work_group_size,
             attributes: info.attributes.clone(),
+            null_buffer_flags,
         };
         Some((reflection, std::mem::take(&mut self.module)))
     }

@@ -28,6 +28,10 @@ pub(super) struct Interface {
     /// The binding of the program globals' block and its first view, made
     /// on the kernel's first use of one of them.
     globals_view: Option<(u32, Handle<naga::GlobalVariable>)>,
+    /// The launch block's members that flag buffer arguments set to a NULL
+    /// `cl_mem` (bit `b % 32` of member `first + b / 32` for binding `b`),
+    /// and how many buffer arguments there are.
+    null_flags: Option<(u32, u32)>,
     /// The work-group collectives' scratch arrays, by element type, which
     /// the runtime sizes per launch to the work-group.
     group_scratch: FxHashMap<Handle<naga::Type>, Handle<naga::GlobalVariable>>,
@@ -43,6 +47,17 @@ impl Interface {
     pub(super) fn take_binding(&mut self) -> u32 {
         self.next_binding += 1;
         self.next_binding - 1
+    }
+
+    /// For buffer argument binding `binding`: the launch block, the member
+    /// holding its null flag and the flag's bit; `None` for other bindings.
+    pub(super) fn null_flag(
+        &self,
+        binding: u32,
+    ) -> Option<(Handle<naga::GlobalVariable>, u32, u32)> {
+        let (first, buffers) = self.null_flags?;
+        let launch = self.push_constants?;
+        (binding < buffers).then_some((launch, first + binding / 32, binding % 32))
     }
 
     /// The first view of the program globals' block, once the kernel uses

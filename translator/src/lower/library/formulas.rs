@@ -19,6 +19,7 @@ use crate::lower::constants::{float_literal, register_literal};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::Operand;
 use crate::lower::function::FnBuilder;
+use crate::lower::library::fp16;
 use crate::lower::naga_types::naga_scalar;
 use crate::types::{Scalar, Type};
 use naga::{BinaryOperator as B, Handle};
@@ -359,6 +360,25 @@ impl ModuleBuilder<'_> {
                 let from_a = fb.binary(B::And, a, keep);
                 let from_b = fb.binary(B::And, bv, c);
                 fb.binary(B::InclusiveOr, from_a, from_b)
+            }
+            Builtin::Bitselect => {
+                // `float`/`double`: the same on the lanes' bits.
+                let bits = fp16::with_element(
+                    &arg_ty,
+                    if elem == Scalar::Double {
+                        Scalar::ULong
+                    } else {
+                        Scalar::UInt
+                    },
+                );
+                let [a, bv, c] = self.values::<3>(fb, args, location)?;
+                let [a, bv, c] = [a, bv, c].map(|v| self.bitcast(fb, v, &bits, location));
+                let (a, bv, c) = (a?, bv?, c?);
+                let keep = fb.unary(naga::UnaryOperator::BitwiseNot, c);
+                let from_a = fb.binary(B::And, a, keep);
+                let from_b = fb.binary(B::And, bv, c);
+                let r = fb.binary(B::InclusiveOr, from_a, from_b);
+                self.bitcast(fb, r, &arg_ty, location)?
             }
             _ => return Ok(None),
         };

@@ -1,7 +1,8 @@
 //! The geometric functions that need more than one instruction:
 //! `length`, `distance` and `normalize`, which OpenCL requires not to
 //! overflow or underflow where the result itself is representable (a naive
-//! `sqrt(dot(p, p))` does for components beyond 2^64 or below 2^-63), and
+//! `sqrt(dot(p, p))` does for components beyond 2^64 or below 2^-63 in
+//! `float`, 2^512 or 2^-511 in `double`), and
 //! their `fast_` forms, which may use the hardware's square root directly.
 //! (`dot` and `cross` are in `formulas.rs`.)
 
@@ -16,10 +17,40 @@ use crate::lower::naga_types::vector_size;
 use crate::types::{Scalar, Type};
 use naga::{BinaryOperator as B, Handle};
 
-/// Sums of squares are computed on components scaled by one of these when
-/// they would overflow or underflow; both are exact powers of two.
-const SCALE_DOWN: f64 = 1.0 / 18_446_744_073_709_551_616.0; // 2^-64
-const SCALE_UP: f64 = 18_446_744_073_709_551_616.0; // 2^64
+/// How a sum of squares is rescaled where it would overflow or lose bits
+/// below the normal range: the components are multiplied by `down`
+/// (where the plain sum is beyond the largest finite value) or by `up`
+/// (where it is below `tiny`) and the root multiplied back. All are
+/// powers of two, so the scaling is exact. `down` brings the largest
+/// finite component to a square that sixteen of sum below overflow;
+/// `up` brings every component below sqrt(`tiny`) to a square that sixteen
+/// of sum below overflow, and the smallest subnormal to a normal square.
+struct Scales {
+    down: f64,
+    up: f64,
+    tiny: f64,
+}
+
+impl Scales {
+    /// float: components up to 2^128 square to 2^116 at most after
+    /// 2^-70; below 2^-50, 2^100 keeps squares under 2^100 and the
+    /// smallest subnormal, 2^-149, squares to 2^-98. double: components
+    /// up to 2^1024 square to 2^848 at most after 2^-600; below 2^-300,
+    /// 2^600 keeps squares under 2^600 and the smallest subnormal,
+    /// 2^-1074, squares to 2^-948 (the float scales left
+    /// `length(DBL_MAX)` infinite).
+    fn of(element: Option<Scalar>) -> Scales {
+        let (down, up, tiny) = match element {
+            Some(Scalar::Double) => (-600, 600, -600),
+            _ => (-70, 100, -100),
+        };
+        Scales {
+            down: 2f64.powi(down),
+            up: 2f64.powi(up),
+            tiny: 2f64.powi(tiny),
+        }
+    }
+}
 
 impl ModuleBuilder<'_> {
     /// `b` applied to `args`, or `None` when it is not one of this module's.
@@ -101,7 +132,7 @@ impl ModuleBuilder<'_> {
 
     /// The length of `p` without spurious overflow or underflow: when the
     /// plain sum of squares is infinite or tiny, the components are scaled
-    /// by 2^-64 or 2^64 first and the result scaled back. An infinite
+    /// down or up first and the result scaled back ([`Scales`]). An infinite
     /// component gives +inf even alongside a NaN one.
     fn length(
         &mut self,
@@ -121,10 +152,12 @@ impl ModuleBuilder<'_> {
         };
         let sum = self.sum_of_squares(fb, p, ty);
         let plain = fb.math(naga::MathFunction::Sqrt, sum, None);
-        let big = scaled_length(self, fb, SCALE_DOWN)?;
-        let small = scaled_length(self, fb, SCALE_UP)?;
-        // Below 2^-100 the sum of squares has lost bits (or is flushed).
-        let tiny_sum = self.float_constant(fb, &scalar, 2f64.powi(-100), location)?;
+        let scales = Scales::of(ty.element());
+        let big = scaled_length(self, fb, scales.down)?;
+        let small = scaled_length(self, fb, scales.up)?;
+        // Below `tiny` the sum of squares may have lost bits (or been
+        // flushed).
+        let tiny_sum = self.float_constant(fb, &scalar, scales.tiny, location)?;
         let is_tiny = fb.binary(B::Less, sum, tiny_sum);
         let largest = self.largest_finite(fb, &scalar, location)?;
         let overflowed = fb.binary(B::Greater, sum, largest);
@@ -136,7 +169,8 @@ impl ModuleBuilder<'_> {
         Ok(fb.select(any_infinite, infinity, result))
     }
 
-    /// `p / length(p)`; `p` itself when every component is zero, and the
+    /// `p / length(p)`, without overflow or underflow on the way; `p`
+    /// itself when every component is zero, and the
     /// direction of the infinite components when some are infinite (each
     /// becomes ±1, the finite ones 0).
     fn normalize(
@@ -155,10 +189,27 @@ impl ModuleBuilder<'_> {
         let directions = self.copy_sign(fb, unit, p, ty, location)?;
         let any_infinite = lanes(fb, naga::RelationalFunction::Any, infinite, ty);
         let q = fb.select_all(any_infinite, directions, p, ty);
-        let length = self.length(fb, q, ty, location)?;
+        // q / |q| is q s / |q s| for any s: scaled as `length` scales, so
+        // that neither the sum of squares nor the length overflows (a
+        // length beyond the largest finite value made every component 0).
+        let scalar = scalar_of(ty);
+        let scales = Scales::of(ty.element());
+        let sum = self.sum_of_squares(fb, q, ty);
+        let largest = self.largest_finite(fb, &scalar, location)?;
+        let overflowed = fb.binary(B::Greater, sum, largest);
+        let tiny_sum = self.float_constant(fb, &scalar, scales.tiny, location)?;
+        let is_tiny = fb.binary(B::Less, sum, tiny_sum);
+        let [down, up, one] = [scales.down, scales.up, 1.0]
+            .map(|factor| self.float_constant(fb, &scalar, factor, location));
+        let factor = fb.select(is_tiny, up?, one?);
+        let factor = fb.select(overflowed, down?, factor);
+        let factor = self.splat_to(fb, factor, ty, location)?;
+        let r = fb.binary(B::Multiply, q, factor);
+        let r_sum = self.sum_of_squares(fb, r, ty);
+        let length = fb.math(naga::MathFunction::Sqrt, r_sum, None);
         let length = self.splat_to(fb, length, ty, location)?;
         // Through `arithmetic`, whose float division holds beyond 2^126.
-        let normalized = self.arithmetic(fb, BinaryOp::Div, q, length, ty, location)?;
+        let normalized = self.arithmetic(fb, BinaryOp::Div, r, length, ty, location)?;
         let zero_component = fb.binary(B::Equal, p, zero);
         let all_zero = lanes(fb, naga::RelationalFunction::All, zero_component, ty);
         Ok(fb.select_all(all_zero, p, normalized, ty))

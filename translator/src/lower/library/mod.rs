@@ -185,9 +185,6 @@ impl ModuleBuilder<'_> {
             // accuracy, which is exactly what the hardware functions give.
             Builtin::Rsqrt | Builtin::NativeRsqrt => M::InverseSqrt,
             Builtin::NativeSqrt => M::Sqrt,
-            Builtin::NativeSin => M::Sin,
-            Builtin::NativeCos => M::Cos,
-            Builtin::NativeTan => M::Tan,
             Builtin::NativeExp => M::Exp,
             Builtin::NativeExp2 => M::Exp2,
             Builtin::NativeLog => M::Log,

@@ -100,7 +100,9 @@ impl ModuleBuilder<'_> {
             (Place::Lanes(pointer, lanes, ty), Value::Plain(value)) => {
                 let width = wide::width_of(&ty);
                 let value_width = lanes.len() as u8;
-                for (i, &l) in lanes.iter().enumerate() {
+                // A 3-vector's undefined fourth lane (`.hi`, `.odd`) is
+                // not held: writing it does nothing.
+                for (i, &l) in lanes.iter().enumerate().filter(|&(_, &l)| l < width) {
                     let lane = fb.lane(pointer, width, l);
                     let part = fb.lane(value, value_width, i as u8);
                     fb.push(naga::Statement::Store {

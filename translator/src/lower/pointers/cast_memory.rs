@@ -76,15 +76,17 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Root> {
         // Held as words: `__local` memory narrow stores reach, and records
-        // held as byte images (whose members' addresses are taken).
-        let words = matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g))
-            || self.is_image(from);
-        // The words of a private image are an array of them.
+        // held as byte images (whose members' addresses are taken:
+        // `analysis/records.rs`); a private image, in the function or
+        // passed to a helper, is reached as the array of words it is.
+        let image = self.is_image(from);
+        let words =
+            image || matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g));
         let root = match root {
-            Root::Private(v, _) if words => Root::Private(v, true),
+            Root::Private(v, false) if image => Root::Private(v, true),
             Root::Argument {
                 arg, ty, identity, ..
-            } if words => Root::Argument {
+            } if image => Root::Argument {
                 arg,
                 ty,
                 array: true,
@@ -128,11 +130,15 @@ impl ModuleBuilder<'_> {
             }
             _ => *from,
         };
-        let base = CastBase {
+        Ok(self.cast_base_root(CastBase {
             base: root,
             element,
             words,
-        };
+        }))
+    }
+
+    /// The root of cast base `base`, made once.
+    pub(super) fn cast_base_root(&mut self, base: CastBase) -> Root {
         let index = match self.memory.cast_bases.iter().position(|b| *b == base) {
             Some(i) => i,
             None => {
@@ -140,7 +146,7 @@ impl ModuleBuilder<'_> {
                 self.memory.cast_bases.len() - 1
             }
         };
-        Ok(Root::Cast(index))
+        Root::Cast(index)
     }
 
     /// The place of element `index` (a `ty`) of a pointer into cast base

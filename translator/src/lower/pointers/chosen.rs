@@ -389,27 +389,62 @@ impl<'a> ModuleBuilder<'a> {
         let size = lit(fb, size);
         let byte = fb.binary(naga::BinaryOperator::Multiply, p.index, size);
         let identity = match p.target {
-            Target::Fixed(root) => {
-                let id = self.object_identity(root);
-                lit(fb, id)
-            }
+            Target::Fixed(root) => self.identity_value(fb, root),
             Target::Chosen(choice) => {
-                let ids: Vec<u32> = self.memory.root_sets[choice.set]
-                    .clone()
-                    .into_iter()
-                    .map(|r| self.object_identity(r))
-                    .collect();
-                let mut result = lit(fb, ids[ids.len() - 1]);
-                for (k, &id) in ids.iter().enumerate().rev().skip(1) {
+                let roots = self.memory.root_sets[choice.set].clone();
+                let mut result = self.identity_value(fb, roots[roots.len() - 1]);
+                for (k, &root) in roots.iter().enumerate().rev().skip(1) {
+                    let id = self.identity_value(fb, root);
                     let k = lit(fb, k as u32);
                     let is_k = fb.binary(naga::BinaryOperator::Equal, choice.which, k);
-                    let id = lit(fb, id);
                     result = fb.select(is_k, id, result);
                 }
                 result
             }
         };
         Ok((identity, byte))
+    }
+
+    /// [`Self::object_identity`] as a value: 0, as null's, for a buffer
+    /// argument the application set to a NULL `cl_mem` (the runtime binds
+    /// a stand-in buffer and sets the argument's bit among the launch's
+    /// null flags), so that `p == 0` holds for it.
+    fn identity_value(&mut self, fb: &mut FnBuilder, root: Root) -> Handle<naga::Expression> {
+        let id = self.object_identity(root);
+        let id = fb.add(naga::Expression::Literal(naga::Literal::U32(id)));
+        let Some(flag) = self.buffer_null_flag(fb, root) else {
+            return id;
+        };
+        let null = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+        fb.select(flag, null, id)
+    }
+
+    /// Whether `root`, a view of a buffer argument, is null in this launch
+    /// (a `bool`); `None` for every other root.
+    fn buffer_null_flag(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+    ) -> Option<Handle<naga::Expression>> {
+        let Root::Global(g) = root else {
+            return None;
+        };
+        let view = self.memory.views.iter().find(|v| v.view == g)?;
+        let binding = self.module.global_variables[view.first]
+            .binding
+            .as_ref()?
+            .binding;
+        let (launch, member, bit) = self.interface.null_flag(binding)?;
+        let base = fb.add(naga::Expression::GlobalVariable(launch));
+        let pointer = fb.add(naga::Expression::AccessIndex {
+            base,
+            index: member,
+        });
+        let word = fb.add(naga::Expression::Load { pointer });
+        let mask = fb.add(naga::Expression::Literal(naga::Literal::U32(1 << bit)));
+        let set = fb.binary(naga::BinaryOperator::And, word, mask);
+        let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+        Some(fb.binary(naga::BinaryOperator::NotEqual, set, zero))
     }
 
     /// A number naming the object `root` views, 0 for null:

@@ -1,4 +1,4 @@
-//! `char`/`short` buffers. naga has no 8- or 16-bit types, so such a
+//! `char`/`short`/`bool` buffers. naga has no 8- or 16-bit types, so such a
 //! buffer is seen as `u32` words; a load extracts the element's bits, and
 //! a store replaces them with an atomic compare-and-swap loop on the word
 //! unless the element fills whole words, so that neighbouring work-items
@@ -196,6 +196,12 @@ impl ModuleBuilder<'_> {
         let (pointer, bit, mask) = self.narrow_word(fb, global, index, scalar);
         let bits = if scalar == Scalar::Half {
             fp16::half_to_bits(fb, value)
+        } else if scalar == Scalar::Bool {
+            let (one, zero) = (
+                fb.add(naga::Expression::Literal(naga::Literal::U32(1))),
+                fb.add(naga::Expression::Literal(naga::Literal::U32(0))),
+            );
+            fb.select(value, one, zero)
         } else if scalar.is_signed() {
             fb.add(naga::Expression::As {
                 expr: value,

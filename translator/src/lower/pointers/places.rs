@@ -121,11 +121,41 @@ impl ModuleBuilder<'_> {
                 let place = self.place(fb, base)?;
                 self.swizzle_place(fb, place, lanes, &base_ty, &e.ty, location)
             }
+            // A member, element or lane of a value that is no object (a
+            // call's result, a compound literal, `c ? s : t`): the value
+            // is held in a temporary and read from there. The checker
+            // only lets such places be read.
+            _ if !matches!(e.ty, Type::Pointer(_) | Type::Void | Type::Error) => {
+                self.temporary_place(fb, id)
+            }
             _ => Err(self.error(
                 location,
                 "expression is not a place the translator can write to",
             )),
         }
+    }
+
+    /// The value of `id` stored in a new temporary, as a place.
+    fn temporary_place(&mut self, fb: &mut FnBuilder, id: ExprId) -> LResult<Place> {
+        let e = fb.expr(id);
+        let (ty, location) = (e.ty, e.span.location());
+        let value = self.plain(fb, id)?;
+        let naga_ty = self.value_type(&ty, location)?;
+        let var = fb.function.local_variables.append(
+            naga::LocalVariable {
+                name: None,
+                ty: naga_ty,
+                init: None,
+            },
+            Span::UNDEFINED,
+        );
+        let pointer = fb.add(naga::Expression::LocalVariable(var));
+        fb.push(naga::Statement::Store { pointer, value });
+        Ok(if self.is_image(&ty) {
+            self.image_place(fb, pointer, None, &ty)
+        } else {
+            Place::Memory(pointer)
+        })
     }
 
     /// Member `field` (of C type `ty`) of the struct at `place`.
@@ -265,19 +295,7 @@ impl ModuleBuilder<'_> {
         let place = if is_place {
             self.place(fb, base)?
         } else {
-            let value = self.plain(fb, base)?;
-            let ty = self.value_type(&base_node.ty, location)?;
-            let var = fb.function.local_variables.append(
-                naga::LocalVariable {
-                    name: None,
-                    ty,
-                    init: None,
-                },
-                Span::UNDEFINED,
-            );
-            let pointer = fb.add(naga::Expression::LocalVariable(var));
-            fb.push(naga::Statement::Store { pointer, value });
-            Place::Memory(pointer)
+            self.temporary_place(fb, base)?
         };
         let i = self.index_value(fb, index)?;
         let u32_lit =

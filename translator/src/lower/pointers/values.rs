@@ -73,6 +73,11 @@ impl ModuleBuilder<'_> {
                 if let Some(p) = self.block_element_pointer(fb, base, index, &x.ty, location)? {
                     return Ok(Value::Pointer(p));
                 }
+                if let Some(p) = self.member_array_pointer(fb, base, location)? {
+                    let i = self.index_value(fb, index)?;
+                    let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
+                    return Ok(Value::Pointer(p.at(index)));
+                }
                 let root = self.array_root(fb, base)?;
                 let index = self.index_value(fb, index)?;
                 Ok(Value::Pointer(PointerValue::fixed(root, index)))
@@ -114,7 +119,19 @@ impl ModuleBuilder<'_> {
                     index,
                 )))
             }
-            H::Member(..) => self.member_address(fb, id, location).map(Value::Pointer),
+            H::Member(..) => match self.member_bytes(fb, id, location)? {
+                Some(bytes) => Ok(Value::Pointer(self.cast_pointer(
+                    fb,
+                    bytes,
+                    &Type::Void,
+                    &x.ty,
+                    location,
+                )?)),
+                None => Err(self.error(
+                    location,
+                    "taking the address of a member of a program-scope struct variable is not supported yet by this translator",
+                )),
+            },
             _ => Err(self.error(
                 location,
                 "taking this address is not supported yet by this translator",
@@ -122,72 +139,80 @@ impl ModuleBuilder<'_> {
         }
     }
 
-    /// `&v.m` (through members and array elements) of a variable `v`
-    /// held as a byte image (the analysis holds every record a member of
-    /// which has its address taken so): a pointer into its words, as a
-    /// cast of the variable to the member's type (see `cast_memory.rs`),
-    /// at the member's byte offset.
-    fn member_address(
+    /// A pointer to the first element of `array`, an array member of a
+    /// record reached through a pointer (`p->arr`, `p[i].inner.arr`);
+    /// `None` for other arrays.
+    pub(in crate::lower) fn member_array_pointer(
         &mut self,
         fb: &mut FnBuilder,
-        id: ExprId,
+        array: ExprId,
         location: Location,
-    ) -> LResult<PointerValue> {
-        let member_ty = fb.expr(id).ty;
-        let unsupported = |this: &mut Self| {
-            this.error(
+    ) -> LResult<Option<PointerValue>> {
+        let Some(element) = self.program.types.array_element(fb.expr(array).ty) else {
+            return Ok(None);
+        };
+        match self.member_bytes(fb, array, location)? {
+            Some(bytes) => Ok(Some(self.cast_pointer(
+                fb,
+                bytes,
+                &Type::Void,
+                &element,
                 location,
-                "taking this address is not supported yet by this translator",
-            )
+            )?)),
+            None => Ok(None),
+        }
+    }
+
+    /// `&object` counted in bytes (a `void` pointer) when `object` is a
+    /// member of a record reached through a pointer: the record's
+    /// address, cast to bytes, plus the member's offset. The pointer's
+    /// root views its memory as the member's type when cast again, as a
+    /// buffer does (see `views.rs`); other memory cannot be viewed as a
+    /// record's members and says so in `cast_root`. `None` when the
+    /// record is not reached through a pointer (a variable).
+    fn member_bytes(
+        &mut self,
+        fb: &mut FnBuilder,
+        object: ExprId,
+        location: Location,
+    ) -> LResult<Option<PointerValue>> {
+        let source = fb.source;
+        let ty = |h: ExprId| source.exprs[h].ty;
+        let H::Member(base, field) = fb.expr(object).kind else {
+            return Ok(None);
         };
-        let lit =
-            |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
-        let mut offset = lit(fb, 0);
-        let mut e = id;
-        let local = loop {
-            let node = fb.expr(e);
-            match node.kind {
-                H::Member(base, field) => {
-                    let Type::Record(r) = fb.expr(base).ty else {
-                        return Err(unsupported(self));
-                    };
-                    let at = self.program.types[r].fields[field].offset as u32;
-                    let at = lit(fb, at);
-                    offset = fb.binary(naga::BinaryOperator::Add, offset, at);
-                    e = base;
-                }
-                H::Index(base, index) if !fb.expr(base).ty.is_pointer() => {
-                    let base_ty = fb.expr(base).ty;
-                    let element = self.element_of(&base_ty).ok_or_else(|| unsupported(self))?;
-                    let size = self.type_size(&element).ok_or_else(|| unsupported(self))?;
-                    let i = self.index_value(fb, index)?;
-                    let size = lit(fb, size as u32);
-                    let at = fb.binary(naga::BinaryOperator::Multiply, i, size);
-                    offset = fb.binary(naga::BinaryOperator::Add, offset, at);
-                    e = base;
-                }
-                H::Local(local) => break local,
-                _ => return Err(unsupported(self)),
+        let record_ty = ty(base);
+        let Type::Record(r) = record_ty else {
+            return Ok(None);
+        };
+        let offset = self.record(r).fields[field].offset;
+        let record = match fb.expr(base).kind {
+            H::Member(..) => match self.member_bytes(fb, base, location)? {
+                Some(bytes) => bytes,
+                None => return Ok(None),
+            },
+            H::Deref(p) => {
+                let p = self.pointer(fb, p)?;
+                self.cast_pointer(fb, p, &record_ty, &Type::Void, location)?
             }
+            H::Index(p, i) if ty(p).is_pointer() => {
+                let p = self.pointer(fb, p)?;
+                let i = self.index_value(fb, i)?;
+                let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
+                self.cast_pointer(fb, p.at(index), &record_ty, &Type::Void, location)?
+            }
+            // A variable or an element of an array variable, which the
+            // analysis made an image for this (`analysis/records.rs`).
+            H::Local(_) | H::Index(..) => {
+                let Value::Pointer(p) = self.address_of(fb, base, location)? else {
+                    return Ok(None);
+                };
+                self.cast_pointer(fb, p, &record_ty, &Type::Void, location)?
+            }
+            _ => return Ok(None),
         };
-        let ty = fb.local(local).ty;
-        let element = self.element_of(&ty).unwrap_or(ty);
-        let root = match fb.slots.get(&local) {
-            Some(&Slot::Variable(v)) => Root::Private(v, true),
-            Some(&Slot::Workgroup(g)) => Root::Global(g),
-            _ => return Err(unsupported(self)),
-        };
-        // Members are at multiples of their alignment, which is the size
-        // of scalars and vectors.
-        let size = match member_ty {
-            Type::Scalar(_) | Type::Vector(..) if self.is_image(&element) => self
-                .type_size(&member_ty)
-                .ok_or_else(|| unsupported(self))?,
-            _ => return Err(unsupported(self)),
-        };
-        let cast = self.cast_root(root, &element, &member_ty, location)?;
-        let size = lit(fb, size as u32);
-        let index = fb.binary(naga::BinaryOperator::Divide, offset, size);
-        Ok(PointerValue::fixed(cast, index))
+        let offset = fb.add(naga::Expression::Literal(naga::Literal::U32(offset as u32)));
+        let index = fb.binary(naga::BinaryOperator::Add, record.index, offset);
+        Ok(Some(record.at(index)))
     }
 }

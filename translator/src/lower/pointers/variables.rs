@@ -6,7 +6,8 @@ use crate::diagnostic::Location;
 use crate::hir::{ExprId, ExprKind as H, LocalId};
 use crate::lower::builder::{Failed, LResult, ModuleBuilder};
 use crate::lower::function::{ChosenVar, FnBuilder, Slot};
-use crate::lower::pointers::{cast_memory, Choice, PointerValue, Root, Target};
+use crate::lower::pointers::cast_memory::CastBase;
+use crate::lower::pointers::{Choice, PointerValue, Root, Target};
 use naga::Handle;
 
 impl ModuleBuilder<'_> {
@@ -64,32 +65,35 @@ impl ModuleBuilder<'_> {
                 };
                 (root, pointer)
             }
+            // Private memory seen as another type (a struct's member, a
+            // cast): the helper reaches the caller's variable as an
+            // argument and sees it through the same kind of cast base.
             Root::Cast(b)
                 if matches!(
                     self.memory.cast_bases[b].base,
                     Root::Private(..) | Root::Argument { .. }
                 ) =>
             {
-                // The same cast, of the variable as the helper reaches it.
                 let cast = self.memory.cast_bases[b].clone();
-                let Some((inner, pointer)) = self.private_argument(fb, cast.base, arg)? else {
+                let Some((base, pointer)) = self.private_argument(fb, cast.base, arg)? else {
                     return Ok(None);
                 };
-                let cast = cast_memory::CastBase {
-                    base: inner,
-                    ..cast
-                };
-                let index = match self.memory.cast_bases.iter().position(|c| *c == cast) {
-                    Some(i) => i,
-                    None => {
-                        self.memory.cast_bases.push(cast);
-                        self.memory.cast_bases.len() - 1
-                    }
-                };
-                (Root::Cast(index), pointer)
+                let root = self.cast_base_root(CastBase { base, ..cast });
+                (root, pointer)
             }
             _ => return Ok(None),
         }))
+    }
+
+    /// The naga type of the caller's private variable that a helper's
+    /// parameter of root `root` reaches through a pointer argument (its
+    /// `Root::Argument`, seen directly or through a cast base), if any.
+    pub(in crate::lower) fn argument_memory(&self, root: Root) -> Option<Handle<naga::Type>> {
+        match root {
+            Root::Argument { ty, .. } => Some(ty),
+            Root::Cast(b) => self.argument_memory(self.memory.cast_bases[b].base),
+            _ => None,
+        }
     }
 
     /// Where the array `array` (a variable) lives, as a pointer root.

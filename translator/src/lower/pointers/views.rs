@@ -15,7 +15,7 @@ use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::function::FnBuilder;
 use crate::lower::pointers::{Choice, NarrowElement, PointerValue, Root, Target};
-use crate::types::{Scalar, Type};
+use crate::types::Type;
 use naga::{Handle, Span};
 
 /// A storage variable of a buffer argument, seen as `pointee`.
@@ -28,7 +28,7 @@ pub(super) struct BufferView {
 
 impl ModuleBuilder<'_> {
     /// A storage variable at `binding` whose elements are `pointee`: the
-    /// word view (`u32`) for `char`/`short` values and vectors, the type
+    /// word view (`u32`) for `char`/`short`/`bool` values and vectors, the type
     /// itself otherwise. `first` is the binding's first view (`None`: this
     /// is it).
     pub(in crate::lower) fn buffer_view(
@@ -41,12 +41,7 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Handle<naga::GlobalVariable>> {
         let elem = self.buffer_element_type(pointee, location)?;
-        let narrow = match *pointee {
-            Type::Scalar(scalar) => Some(NarrowElement { scalar, width: 1 }),
-            Type::Vector(scalar, width) => Some(NarrowElement { scalar, width }),
-            _ => None,
-        }
-        .filter(|e| e.scalar.size() < 4 && e.scalar != Scalar::Bool);
+        let narrow = narrow_element(pointee);
         let image = self.is_image(pointee);
         let stride = match narrow {
             Some(_) => 4,
@@ -81,6 +76,42 @@ impl ModuleBuilder<'_> {
             first: first.unwrap_or(global),
         });
         Ok(global)
+    }
+
+    /// The workgroup array of a `__local` pointer argument to `char`,
+    /// `short` or `half` values or vectors, `None` for other pointees. It
+    /// holds them packed into `u32` words, four `char`s or two `short`s to
+    /// a word, as a buffer of them is viewed, so the argument takes the
+    /// bytes the application gives it; a store of part of a word updates
+    /// it atomically (`narrow.rs`), and casts of the pointer read the words
+    /// as a byte image (`cast_memory.rs`). Its length, in words, is set per
+    /// launch.
+    pub(in crate::lower) fn narrow_local_argument(
+        &mut self,
+        name: &str,
+        pointee: &Type,
+    ) -> Option<Handle<naga::GlobalVariable>> {
+        let element = narrow_element(pointee)?;
+        let base = self.u32_type();
+        let array = self.add_type(naga::TypeInner::Array {
+            base,
+            size: naga::ArraySize::Constant(std::num::NonZeroU32::MIN),
+            stride: 4,
+        });
+        let global = self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some(name.to_string()),
+                space: naga::AddressSpace::WorkGroup,
+                binding: None,
+                ty: array,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            Span::UNDEFINED,
+        );
+        self.memory.narrow_buffers.insert(global, element);
+        self.memory.hold_as_words(global);
+        Some(global)
     }
 
     /// `(T *)p` for a pointer `p` to `from`: the same bytes seen as `to`.
@@ -173,6 +204,19 @@ impl ModuleBuilder<'_> {
         };
         Ok(Root::Global(view))
     }
+}
+
+/// The element of memory of `pointee`s held as `u32` words: `char`,
+/// `short` and `half` scalars and vectors (naga has no 8-bit types).
+fn narrow_element(pointee: &Type) -> Option<NarrowElement> {
+    match *pointee {
+        Type::Scalar(scalar) => Some(NarrowElement { scalar, width: 1 }),
+        Type::Vector(scalar, width) => Some(NarrowElement { scalar, width }),
+        _ => None,
+    }
+    // `bool` (program-scope variables) is a byte too: loads read it as
+    // `!= 0`, stores write 0 or 1.
+    .filter(|e| e.scalar.size() < 4)
 }
 
 /// `index` elements of `from` bytes as a count of `to`-byte elements

@@ -108,6 +108,9 @@ impl ModuleBuilder<'_> {
                     let block = self.nested(fb, stmts)?;
                     fb.push(naga::Statement::Block(block));
                 }
+                StmtKind::Goto(_) | StmtKind::Label(_) => {
+                    unreachable!("the checker's `gotos::eliminate` leaves no goto or label")
+                }
             }
             Ok(())
         })

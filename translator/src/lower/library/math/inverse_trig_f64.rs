@@ -67,11 +67,16 @@ fn angle(o: &mut Ops, n: Df, d: Df) -> Df {
     let zero = o.df_from(zero);
     let base = o.df_sel(middle, quarter, zero);
     let t = o.df_add(base, t);
-    // A ratio below 2^-900 is its own arctangent, rounded once (the
-    // double-double steps would lose bits to subnormals).
+    // A ratio below 2^-900 is its own arctangent (the double-double steps
+    // would lose bits to subnormals). The quotient is taken of a 2^600
+    // (below 2^724 here), where it is normal unless the result is 0
+    // anyway, and scaled back: one rounding in the normal range, one into
+    // the subnormals, whatever the division does with subnormal results.
     let limit = o.mulc(b.hi, 2f64.powi(-900));
     let tiny = o.lt(a.hi, limit);
-    let ratio = o.div(a.hi, b.hi);
+    let raised = o.mulc(a.hi, 2f64.powi(600));
+    let ratio = o.div(raised, b.hi);
+    let ratio = o.mulc(ratio, 2f64.powi(-600));
     let ratio = o.df_from(ratio);
     let t = o.df_sel(tiny, ratio, t);
     // Steep: pi/2 - t.
@@ -173,10 +178,18 @@ fn atan2_in(o: &mut Ops, y: V, x: V, in_turns: bool) -> V {
     let n = o.sel(y_bad, one, ay);
     let d = o.sel(x_bad, one, ax);
     // Coordinates near the ends of the range move 2^600 inwards (the
-    // double-double steps add and multiply them).
+    // double-double steps add and multiply them): down where the larger is
+    // huge; up where the smaller is tiny and the larger not large, since
+    // a subnormal coordinate (or a product of one) has too few bits for
+    // the double-double quotient (a subnormal y was 134 ulp off). Where
+    // the smaller is tiny and the larger large, the ratio is below 2^-900
+    // and `angle` divides once.
     let m = o.max(n, d);
+    let least = o.min(n, d);
     let big = o.gtc(m, 2f64.powi(1000));
-    let small = o.ltc(m, 2f64.powi(-1000));
+    let tiny = o.ltc(least, 2f64.powi(-800));
+    let moderate = o.ltc(m, 2f64.powi(200));
+    let small = o.and(tiny, moderate);
     let down = o.f(2f64.powi(-600));
     let up = o.f(2f64.powi(600));
     let scale = o.sel(big, down, one);

@@ -205,16 +205,13 @@ fn double_kind(b: Builtin) -> Option<Kind> {
 }
 
 /// The hardware or derived form `-cl-fast-relaxed-math` allows, where it
-/// differs from the precise one.
+/// differs from the precise one (`exp`, `exp2`, `log`, `log2` do not: see
+/// `relaxed.rs`).
 fn relaxed_kind(b: Builtin) -> Option<Kind> {
     use naga::MathFunction as M;
     use relaxed as r;
     use Kind::*;
     Some(match b {
-        Builtin::Exp => Unary(|o, v| o.math(M::Exp, v)),
-        Builtin::Exp2 => Unary(|o, v| o.math(M::Exp2, v)),
-        Builtin::Log => Unary(|o, v| o.math(M::Log, v)),
-        Builtin::Log2 => Unary(|o, v| o.math(M::Log2, v)),
         Builtin::Exp10 => Unary(r::exp10),
         Builtin::Log10 => Unary(r::log10),
         Builtin::Expm1 => Unary(r::expm1),

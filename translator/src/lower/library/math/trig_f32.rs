@@ -1,5 +1,6 @@
 //! The single-precision trigonometric built-ins (`sin` .. `atan2pi`,
-//! `sincos`, the `*pi` variants and `half_sin/cos/tan`) at OpenCL
+//! `sincos`, the `*pi` variants, `half_sin/cos/tan` and
+//! `native_sin/cos/tan`) at OpenCL
 //! full-profile accuracy, computed in software: GLSL.std.450's `Sin`/`Cos`
 //! only promise about 2^-11 absolute error, where OpenCL asks for 4 ulp
 //! over the whole float range. This file holds the entry the lowering calls
@@ -21,8 +22,9 @@
 //! significands), and no infinity or NaN goes through the arithmetic to
 //! produce a special value: those are chosen by selects on bit tests,
 //! which a compiler assuming finite floats cannot fold
-//! (`trig_ops_f32.rs`). `-cl-fast-relaxed-math` and `half_*` map to the
-//! GLSL functions.
+//! (`trig_ops_f32.rs`). `-cl-fast-relaxed-math` maps to the GLSL
+//! functions; `half_*` and `native_*` are the precise ones (see
+//! `trig_builtin`).
 //!
 //! The `double` functions (`trig_f64.rs`, `inverse_trig_f64.rs`) share the
 //! series and constants but not the code: drivers keep f64 subnormals, the
@@ -52,7 +54,7 @@ const SIN_POLY: [f64; 5] = sin_cos_taylor(3);
 const COS_POLY: [f64; 5] = sin_cos_taylor(4);
 
 /// The built-ins this module lowers (for `float` arguments).
-const TRIG_BUILTINS: [Builtin; 18] = [
+const TRIG_BUILTINS: [Builtin; 21] = [
     Builtin::Sin,
     Builtin::Cos,
     Builtin::Tan,
@@ -71,6 +73,9 @@ const TRIG_BUILTINS: [Builtin; 18] = [
     Builtin::HalfSin,
     Builtin::HalfCos,
     Builtin::HalfTan,
+    Builtin::NativeSin,
+    Builtin::NativeCos,
+    Builtin::NativeTan,
 ];
 
 /// `|x|` reduced in units of pi (see [`reduce_pi_units`]).
@@ -350,10 +355,18 @@ impl ModuleBuilder<'_> {
         if !is_float || !TRIG_BUILTINS.contains(&b) {
             return Ok(None);
         }
+        // `half_*` (8192 ulp for |x| <= 2^16) and `native_*` (accuracy
+        // implementation-defined) are the precise functions: Vulkan's
+        // `Sin`/`Cos`/`Tan` are bounded only in absolute error on
+        // [-pi, pi], and NVIDIA's reduce no further (`half_sin(72.26f)`
+        // was a million ulp off there).
+        let b = match b {
+            Builtin::HalfSin | Builtin::NativeSin => Builtin::Sin,
+            Builtin::HalfCos | Builtin::NativeCos => Builtin::Cos,
+            Builtin::HalfTan | Builtin::NativeTan => Builtin::Tan,
+            b => b,
+        };
         let hardware = match b {
-            Builtin::HalfSin => Some(M::Sin),
-            Builtin::HalfCos => Some(M::Cos),
-            Builtin::HalfTan => Some(M::Tan),
             _ if self.library.relaxed_math => match b {
                 Builtin::Sin => Some(M::Sin),
                 Builtin::Cos => Some(M::Cos),
