@@ -563,31 +563,6 @@ fn integers_from_pointers_converted_back() {
     }
 }
 
-/// A cast on a `__local` variable, or on the pointer variables and helper
-/// parameters given its address, makes it words (`tests/narrow_stores.rs`);
-/// a `__local` kernel argument has no size the kernel knows, so a narrow
-/// store through a cast of it into floats stays a build error.
-#[test]
-fn narrow_stores_through_a_cast_local_argument_of_floats_are_a_build_error() {
-    let (context, _queue) = common::context_and_queue();
-    let source = r#"
-        __kernel void k(__global float *out, __local float *words) {
-            __local uchar *bytes = (__local uchar *)words;
-            bytes[get_local_id(0)] = 1;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            out[get_global_id(0)] = words[get_local_id(0) / 4];
-        }
-    "#;
-    let log = match Program::create_and_build_from_source(&context, source, "") {
-        Ok(_) => panic!("the build should fail"),
-        Err(log) => log,
-    };
-    assert!(
-        log.contains("storing part of a 'float' element of __local memory through a cast pointer"),
-        "log names the construct:\n{log}"
-    );
-}
-
 const CHILD: &str = "CLVULKAN_POINTERS_PRINTF_CHILD";
 
 /// The `%p` launch, when this process is the child.

@@ -100,20 +100,23 @@ fn unsupported_record_uses_name_the_construct() {
 /// construct at the cast.
 #[test]
 fn integers_converted_to_pointers_name_the_construct() {
+    // In helpers: a kernel decodes such integers (tests/pointer_spaces.rs).
     let masked = log_of(
-        "__kernel void k(__global int *o) {\n\
+        "void f(__global int *o) {\n\
          \x20   uintptr_t kept = (uintptr_t)o;\n\
          \x20   __global int *p = (__global int *)(kept & ~15UL);\n\
          \x20   p[0] = 1;\n\
-         }\n",
+         }\n\
+         __kernel void k(__global int *o) { f(o); }\n",
     );
     let reassigned = log_of(
-        "__kernel void k(__global int *o, ulong a) {\n\
+        "void f(__global int *o, ulong a) {\n\
          \x20   uintptr_t moved = (uintptr_t)o;\n\
          \x20   moved += a;\n\
          \x20   __global int *q = (__global int *)moved;\n\
          \x20   q[0] = 1;\n\
-         }\n",
+         }\n\
+         __kernel void k(__global int *o, ulong a) { f(o, a); }\n",
     );
     for (log, at) in [(masked, "3:23"), (reassigned, "4:23")] {
         assert!(
@@ -187,6 +190,25 @@ fn implicitly_dropped_const_warns_and_builds() {
     assert!(
         program.log.contains(
             "1:55: warning: initializing '__global float*' with an expression of type '__global const float*' discards qualifiers"
+        ),
+        "{}",
+        program.log
+    );
+}
+
+/// An output pointer of another type converts as clang converts it: with
+/// its incompatible-pointer warning at the argument, and the build goes on.
+#[test]
+fn output_pointers_of_other_types_warn_and_build() {
+    let program = translator::build(
+        "kernel void k(global float *o) {\n    vstore2(fract(vload2(0, o), o + 2), 2, o);\n}\n",
+        "",
+        &DeviceCaps::full(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        program.log.contains(
+            "2:33: warning: incompatible pointer types passing '__global float*' to parameter of type '__global float2*'"
         ),
         "{}",
         program.log

@@ -116,18 +116,31 @@ fn pointer_variables_hold_a_block_offset_plus_one() {
 }
 
 #[test]
+fn pointer_variables_to_constant_data_name_it_in_their_high_word() {
+    let program = build(
+        "constant int before[3] = { 1, 2, 3 };
+         constant int table[4] = { 4, 5, 6, 7 };
+         constant int *global p = &table[1];
+         kernel void k(global int *out) { out[0] = *p; }",
+    );
+    let globals = &program.globals;
+    assert_eq!(word(&globals.initial, 0), 4 + 1, "p: byte 4 of table");
+    // `table` is the program's second global: tag 2.
+    assert_eq!(word(&globals.initial, 4), 2, "p's high word");
+}
+
+#[test]
 fn pointer_variables_only_point_into_the_block() {
     let cases: &[(&str, &str)] = &[
         (
-            "constant int table[2] = { 1, 2 };
-             constant int *p = table;
+            "global int *p = (global int *)16;
              kernel void k(global int *out) { out[0] = *p; }",
-            "can only be initialised with the address of a program-scope __global variable",
+            "can only be initialised with the address of a program-scope __global or __constant variable",
         ),
         (
             "global int *p;
              kernel void k(global int *out) { p = out; out[0] = 1; }",
-            "can only hold the address of a program-scope __global variable (or null)",
+            "can only hold the address of a program-scope __global or __constant variable (or null): a buffer argument's",
         ),
         (
             "global int *p;

@@ -17,7 +17,7 @@ pub mod provenance;
 pub mod records;
 
 use crate::ast::AddressSpace;
-use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId};
+use crate::hir::{self, ExprId, ExprKind as H, FunctionId, GlobalId, LocalId};
 use crate::lexer::{FxHashMap, FxHashSet};
 use crate::types::{Scalar, Type};
 use provenance::{Origin, PointerFacts, View};
@@ -26,6 +26,10 @@ use provenance::{Origin, PointerFacts, View};
 #[derive(Debug, Default)]
 pub struct Analysis {
     functions: FxHashMap<FunctionId, FunctionFacts>,
+    /// The program-scope `__constant` variables whose address the program
+    /// takes: what a program-scope pointer variable to `__constant` data
+    /// may point into.
+    stored_constants: Vec<GlobalId>,
     kernels: FxHashMap<FunctionId, KernelFacts>,
     records: records::Records,
 }
@@ -42,7 +46,8 @@ pub struct FunctionFacts {
 #[derive(Debug, Default)]
 pub struct KernelFacts {
     /// `__local` objects held as integer words because `float`/`double`
-    /// atomics reach them (Vulkan's atomics are integer ones): variables
+    /// atomics reach them, or integer atomics through casts (Vulkan's
+    /// atomics are integer ones): variables
     /// ([`Origin::Local`]) and `__local` pointer parameters
     /// ([`Origin::Param`]).
     pub float_words: Vec<Origin>,
@@ -60,6 +65,10 @@ pub struct KernelFacts {
     /// `lower::pointers::chosen`). Kernels that do not keep their
     /// arguments' bindings as identities and pay nothing.
     pub compares_buffer_pointers: bool,
+    /// The positions of `__local` pointer parameters whose memory is held
+    /// as `u32` words because a store through a cast of their address
+    /// writes part of an element.
+    pub word_params: FxHashSet<usize>,
 }
 
 impl Analysis {
@@ -76,12 +85,19 @@ impl Analysis {
     pub fn records(&self) -> &records::Records {
         &self.records
     }
+
+    /// The program-scope `__constant` variables a program-scope pointer
+    /// variable may point into, in the program's order.
+    pub fn stored_constants(&self) -> &[GlobalId] {
+        &self.stored_constants
+    }
 }
 
 /// Analyses every defined function of `program`.
 pub fn analyse(program: &hir::Program) -> Analysis {
     let mut analysis = Analysis {
         records: records::Records::of(program),
+        stored_constants: stored_constants(program),
         ..Analysis::default()
     };
     let mut pointers = FxHashMap::default();
@@ -105,7 +121,13 @@ pub fn analyse(program: &hir::Program) -> Analysis {
         } else {
             FxHashMap::default()
         };
-        let facts = provenance::pointer_facts(program, f, &kept_values, &pointers);
+        let facts = provenance::pointer_facts(
+            program,
+            f,
+            &kept_values,
+            &pointers,
+            &analysis.stored_constants,
+        );
         pointers.insert(id, facts);
         kept.insert(id, kept_values);
     }
@@ -125,6 +147,38 @@ pub fn analyse(program: &hir::Program) -> Analysis {
         );
     }
     analysis
+}
+
+/// The program-scope `__constant` variables whose address is taken in a
+/// function or an initializer, in the program's order.
+fn stored_constants(program: &hir::Program) -> Vec<GlobalId> {
+    let mut taken = FxHashSet::default();
+    let mut note = |exprs: &naga::Arena<hir::Expr>| {
+        for (_, e) in exprs.iter() {
+            if let H::AddressOf(x) | H::Decay(x) = e.kind {
+                let mut x = x;
+                // `&table[i].m`: the variable's address too.
+                while let H::Index(base, _) | H::Member(base, _) = exprs[x].kind {
+                    x = base;
+                }
+                if let H::Global(id) = exprs[x].kind {
+                    if program.globals[id].space == AddressSpace::Constant {
+                        taken.insert(id);
+                    }
+                }
+            }
+        }
+    };
+    for (_, f) in program.functions.iter() {
+        note(&f.exprs);
+    }
+    note(&program.global_exprs);
+    program
+        .globals
+        .iter()
+        .map(|(id, _)| id)
+        .filter(|id| taken.contains(id))
+        .collect()
 }
 
 /// The defined functions, each after every function it calls. OpenCL C has
@@ -190,28 +244,55 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
             float_words.push(p.origin.clone());
         }
     }
-    let word_locals = facts
-        .narrowed
-        .iter()
-        .filter_map(|(origin, stored)| match *origin {
+    // Integer atomics through casts of `float`/`double` memory work on
+    // its words too.
+    for p in &facts.cast_atomics {
+        let element = local_memory(&p.origin).map(|t| types.innermost_element(t));
+        let float = matches!(element, Some(Type::Scalar(Scalar::Float | Scalar::Double)));
+        if float && !float_words.contains(&p.origin) {
+            float_words.push(p.origin.clone());
+        }
+    }
+    let mut word_locals = FxHashSet::default();
+    let mut word_params = FxHashSet::default();
+    for (origin, stored) in &facts.narrowed {
+        match *origin {
             Origin::Local(l) => {
                 let local = &f.locals[l];
-                let wants = local.space == AddressSpace::Local
-                    && needs_word_units(element_of(local.ty), *stored);
-                wants.then_some(l)
+                if local.space == AddressSpace::Local
+                    && needs_word_units(element_of(local.ty), *stored)
+                {
+                    word_locals.insert(l);
+                }
             }
-            _ => None,
-        })
-        .chain(f.locals.iter().filter_map(|(l, local)| {
-            let packed = local.space == AddressSpace::Local
-                && has_packed_bytes(types.innermost_element(local.ty));
-            packed.then_some(l)
-        }))
-        .collect();
+            Origin::Param(i) => {
+                let pointee = f
+                    .params
+                    .get(i)
+                    .and_then(|&p| types.pointee(f.locals[p].ty))
+                    .filter(|p| p.space == AddressSpace::Local);
+                // Atomics on floats hold the memory as words of their own.
+                if pointee.is_some_and(|p| needs_word_units(p.ty, *stored))
+                    && !float_words.contains(origin)
+                {
+                    word_params.insert(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    // `__local` variables of `char`s or `short`s take their real size
+    // only packed into words.
+    word_locals.extend(f.locals.iter().filter_map(|(l, local)| {
+        let packed = local.space == AddressSpace::Local
+            && has_packed_bytes(types.innermost_element(local.ty));
+        packed.then_some(l)
+    }));
     KernelFacts {
         float_words,
         word_locals,
         compares_buffer_pointers: false,
+        word_params,
     }
 }
 
@@ -412,6 +493,27 @@ mod tests {
         assert!(!held("untouched"));
         // 32-bit integers are updated atomically as they are.
         assert!(!held("words"));
+    }
+
+    #[test]
+    fn narrow_stores_through_casts_hold_local_arguments_as_words() {
+        let (program, analysis) = analysed(
+            "local float *same(local float *p) { return p; }
+            kernel void k(local float *returned, local int *words, local float4 *direct,
+                          local float *untouched) {
+                ((local uchar *)same(returned))[1] = 1;
+                ((local short *)words)[1] = 2;
+                ((local char *)direct)[3] = 3;
+                untouched[0] = 4;
+            }",
+        );
+        let k = function(&program, "k");
+        let facts = analysis.kernel(k).expect("kernel facts");
+        assert!(facts.word_params.contains(&0));
+        // 32-bit integers are updated atomically as they are.
+        assert!(!facts.word_params.contains(&1));
+        assert!(facts.word_params.contains(&2));
+        assert!(!facts.word_params.contains(&3));
     }
 
     #[test]

@@ -52,7 +52,7 @@ pub enum View {
 
 impl View {
     /// This view after a cast to `to`.
-    fn cast_to(self, to: Type) -> View {
+    pub fn cast_to(self, to: Type) -> View {
         match (to, self) {
             (Type::Void, View::Natural) => View::Untyped,
             (Type::Void, view) => view,
@@ -112,6 +112,10 @@ pub struct PointerFacts {
     pub returns: Roots,
     /// The objects `float`/`double` atomics reach, here or in callees.
     pub float_atomics: Roots,
+    /// The objects other atomics reach through a pointer cast from
+    /// another type, here or in callees (`atomic_add((volatile local int
+    /// *)floats, 1)`).
+    pub cast_atomics: Roots,
     /// The objects stored through casts to a narrower scalar, here or in
     /// callees, with the narrowest scalar stored.
     pub narrowed: Vec<(Origin, Scalar)>,
@@ -122,6 +126,11 @@ pub struct PointerFacts {
     /// not itself read-only), so a kernel's `const` buffer among them
     /// cannot be bound read-only.
     pub unconst: Vec<Origin>,
+    /// The objects pointers converted to integers point into, here or in
+    /// callees: in a kernel, an integer converted back to a pointer that
+    /// is not computed from one by byte counts may point into any of them
+    /// (`lower::pointers::integer_pointers`).
+    pub escaped: Roots,
 }
 
 impl PointerFacts {
@@ -152,12 +161,14 @@ pub fn pointer_facts(
     function: &hir::Function,
     kept: &FxHashMap<LocalId, ExprId>,
     callees: &FxHashMap<FunctionId, PointerFacts>,
+    stored_constants: &[GlobalId],
 ) -> PointerFacts {
     let mut walk = Walk {
         program,
         function,
         kept,
         callees,
+        stored_constants,
         facts: PointerFacts::default(),
         changed: false,
     };
@@ -183,6 +194,7 @@ struct Walk<'a> {
     function: &'a hir::Function,
     kept: &'a FxHashMap<LocalId, ExprId>,
     callees: &'a FxHashMap<FunctionId, PointerFacts>,
+    stored_constants: &'a [GlobalId],
     facts: PointerFacts,
     changed: bool,
 }
@@ -242,6 +254,10 @@ impl Walk<'_> {
                     self.unconst(e, node.ty);
                 }
                 H::Convert(_) if node.ty.is_pointer() => self.unconst(e, node.ty),
+                H::Convert(x) if self.function.exprs[x].ty.is_pointer() => {
+                    let roots = self.roots(x);
+                    self.changed |= add_all(&mut self.facts.escaped, roots);
+                }
                 H::Builtin(Builtin::Atomic { .. } | Builtin::C11Atomic { .. }, ref args) => {
                     self.atomic(args);
                 }
@@ -283,6 +299,11 @@ impl Walk<'_> {
         if matches!(value, Some(Type::Scalar(Scalar::Float | Scalar::Double))) {
             let roots = self.roots(object);
             self.changed |= add_all(&mut self.facts.float_atomics, roots);
+        } else {
+            let cast: Roots = (self.roots(object).into_iter())
+                .filter(|p| p.view != View::Natural)
+                .collect();
+            self.changed |= add_all(&mut self.facts.cast_atomics, cast);
         }
     }
 
@@ -294,6 +315,10 @@ impl Walk<'_> {
         };
         let atomics = self.instantiate(&facts.float_atomics, args);
         self.changed |= add_all(&mut self.facts.float_atomics, atomics);
+        let atomics = self.instantiate(&facts.cast_atomics, args);
+        self.changed |= add_all(&mut self.facts.cast_atomics, atomics);
+        let escaped = self.instantiate(&facts.escaped, args);
+        self.changed |= add_all(&mut self.facts.escaped, escaped);
         for (origin, stored) in &facts.narrowed {
             let root = Provenance::natural(origin.clone());
             for p in self.instantiate(std::slice::from_ref(&root), args) {
@@ -348,12 +373,25 @@ impl Walk<'_> {
         }
         match node.kind {
             H::Local(local) => self.facts.variable(local).to_vec(),
-            // A program-scope pointer variable: null or the block.
-            H::Global(_) => match self.pointee(node.ty) {
-                Some(pointee) => vec![
-                    Provenance::natural(Origin::Null),
-                    Provenance::natural(Origin::Block(pointee)),
-                ],
+            // A program-scope pointer variable: null, the block, or for a
+            // pointer to `__constant` data any program-scope `__constant`
+            // variable whose address is taken, seen as its pointee.
+            H::Global(_) => match self.program.types.pointee(node.ty) {
+                Some(pointee) => {
+                    let mut roots = vec![
+                        Provenance::natural(Origin::Null),
+                        Provenance::natural(Origin::Block(pointee.ty)),
+                    ];
+                    if pointee_may_be_constant(pointee.space) {
+                        for &c in self.stored_constants {
+                            let from = self.program.types.array_element(self.program.globals[c].ty);
+                            let from = from.unwrap_or(self.program.globals[c].ty);
+                            let root = vec![Provenance::natural(Origin::Global(c))];
+                            roots.extend(self.cast(root, Some(from), Some(pointee.ty)));
+                        }
+                    }
+                    roots
+                }
                 None => Roots::new(),
             },
             H::Decay(object) | H::AddressOf(object) => self.object(object),
@@ -381,13 +419,33 @@ impl Walk<'_> {
                     let from = self.pointee(self.function.exprs[origin].ty);
                     self.cast(self.roots(origin), from, self.pointee(node.ty))
                 }
-                None => Roots::new(),
+                None => self.decoded(node.ty),
             },
             H::Builtin(Builtin::ToGlobal | Builtin::ToLocal | Builtin::ToPrivate, ref args) => {
                 args.first().map_or_else(Roots::new, |&p| self.roots(p))
             }
             _ => Roots::new(),
         }
+    }
+
+    /// The roots of an integer converted to a pointer of type `ty` that is
+    /// not computed from a pointer by byte counts: in a kernel, null or
+    /// any object whose pointer it converted to an integer, seen as `ty`
+    /// points (see `lower::pointers::integer_pointers`); none elsewhere.
+    fn decoded(&self, ty: Type) -> Roots {
+        if self.function.kernel.is_none() || self.facts.escaped.is_empty() {
+            return Roots::new();
+        }
+        let to = self.pointee(ty);
+        let mut roots = vec![Provenance::natural(Origin::Null)];
+        for p in &self.facts.escaped {
+            let view = match to {
+                Some(to) => p.view.cast_to(to),
+                None => p.view,
+            };
+            add(&mut roots, Provenance { view, ..p.clone() });
+        }
+        roots
     }
 
     /// The roots of `&object`, where `object` is a place (or an array).
@@ -427,6 +485,14 @@ impl Walk<'_> {
             _ => roots,
         }
     }
+}
+
+/// Whether a pointer into `space` may point at `__constant` data.
+pub fn pointee_may_be_constant(space: crate::ast::AddressSpace) -> bool {
+    matches!(
+        space,
+        crate::ast::AddressSpace::Constant | crate::ast::AddressSpace::Generic
+    )
 }
 
 /// `0` or `(T *)0`: a null pointer constant.

@@ -1,8 +1,9 @@
 //! How each record is held by the lowering, decided once per program: as
 //! a naga struct, or as a byte image (unions, members narrower than 32
 //! bits, packed layouts whose scalars are not aligned to their size, and
-//! records containing such). Asked for every access and type of the
-//! lowering, this was walked anew each time through every nested member,
+//! records containing such, and records a member of which has its
+//! address taken in a variable, see [`addressed_members`]). Asked for
+//! every access and type of the lowering, this was walked anew each time through every nested member,
 //! which made 400 nested structs take ten seconds to build.
 
 use crate::hir;

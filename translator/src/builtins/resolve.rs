@@ -81,13 +81,35 @@ pub fn resolve(
     // The overload needing the fewest conversions wins; on a tie, the first
     // in the table (the spec's `gentype` form before its `sgentype` form,
     // which convert the arguments the same way).
+    // Only where no overload fits exactly, the output pointer of the math
+    // functions that write one (`fract`, `frexp`, `modf`, `sincos`,
+    // `remquo`, `lgamma_r`) may point to another type: it converts as
+    // clang converts it, with its warning at the argument
+    // (`fract(v2, (global float *)p)`: incompatible pointer types).
+    let output_pointer = matches!(
+        builtin,
+        Builtin::Fract
+            | Builtin::Frexp
+            | Builtin::Modf
+            | Builtin::Sincos
+            | Builtin::Remquo
+            | Builtin::LgammaR
+    );
     let mut best: Option<(usize, Vec<Type>, Type)> = None;
-    for sig in sigs.iter().filter(|s| s.params.len() == args.len()) {
-        if let Some((params, result)) = try_signature(sig, args, ctx, types) {
-            let cost = params.iter().zip(args).filter(|(p, a)| p != a).count();
-            if best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
-                best = Some((cost, params, result));
+    for relaxed in [false, true] {
+        if relaxed && !output_pointer {
+            break;
+        }
+        for sig in sigs.iter().filter(|s| s.params.len() == args.len()) {
+            if let Some((params, result)) = try_signature(sig, args, ctx, types, relaxed) {
+                let cost = params.iter().zip(args).filter(|(p, a)| p != a).count();
+                if best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
+                    best = Some((cost, params, result));
+                }
             }
+        }
+        if best.is_some() {
+            break;
         }
     }
     let (_, params, result) = best.ok_or_else(|| no_match(types))?;
@@ -225,7 +247,15 @@ fn int_of_size(bytes: u32, signed: bool) -> Scalar {
 /// element, combined with the usual arithmetic conversions, which picks
 /// `float` for `clamp(x, 0, 1)` and `pow(x, 2)` and keeps `char` for
 /// `min(char, char)`.
-fn infer(sig: &Sig, args: &[Type], ctx: &BuiltinContext, types: &Types) -> Option<Gentype> {
+/// `relaxed`: output pointers fix nothing (they convert to what the
+/// other arguments fix, see [`resolve`]).
+fn infer(
+    sig: &Sig,
+    args: &[Type],
+    ctx: &BuiltinContext,
+    types: &Types,
+    relaxed: bool,
+) -> Option<Gentype> {
     let mut elem: Option<Scalar> = None;
     let mut width: Option<u8> = None;
     let mut suggested: Option<Scalar> = None;
@@ -251,6 +281,7 @@ fn infer(sig: &Sig, args: &[Type], ctx: &BuiltinContext, types: &Types) -> Optio
                     agree(&mut elem, f)?;
                 }
             }
+            (P::Ptr(ptr), _) if relaxed && ptr.writes => {}
             (P::Ptr(ptr), Type::Pointer(pointee)) => match (ptr.to, types[*pointee].ty) {
                 (Target::Gen, Type::Scalar(s)) => {
                     agree(&mut elem, s)?;
@@ -312,20 +343,30 @@ fn try_signature(
     args: &[Type],
     ctx: &BuiltinContext,
     types: &mut Types,
+    relaxed: bool,
 ) -> Option<(Vec<Type>, Type)> {
-    let t = infer(sig, args, ctx, types)?;
+    let t = infer(sig, args, ctx, types, relaxed)?;
     let params = sig
         .params
         .iter()
         .zip(args)
-        .map(|(p, a)| parameter(*p, a, t, ctx, types))
+        .map(|(p, a)| parameter(*p, a, t, ctx, types, relaxed))
         .collect::<Option<Vec<Type>>>()?;
     Some((params, result(sig, args, t, ctx, types)?))
 }
 
 /// The type argument `arg` converts to for parameter `p` of the overload
 /// with gentype `t`, or `None` when it cannot.
-fn parameter(p: P, arg: &Type, t: Gentype, ctx: &BuiltinContext, types: &Types) -> Option<Type> {
+/// `relaxed`: an output pointer to another type converts to the one
+/// wanted, in the same address space.
+fn parameter(
+    p: P,
+    arg: &Type,
+    t: Gentype,
+    ctx: &BuiltinContext,
+    types: &mut Types,
+    relaxed: bool,
+) -> Option<Type> {
     // An integer-valued parameter of type `want`: an exact vector, or any
     // integer scalar (converted, and widened for vectors).
     let integer = |want: Type| match arg {
@@ -385,10 +426,18 @@ fn parameter(p: P, arg: &Type, t: Gentype, ctx: &BuiltinContext, types: &Types) 
                 Target::Half => Type::Scalar(Scalar::Half),
                 Target::Event => EVENT,
             };
-            let fits = pointee.ty == want
-                && ptr.spaces.contains(pointee.space)
-                && !(ptr.writes && pointee.is_const);
-            fits.then_some(*arg)
+            let pointee = *pointee;
+            let allowed = ptr.spaces.contains(pointee.space) && !(ptr.writes && pointee.is_const);
+            if pointee.ty == want && allowed {
+                return Some(*arg);
+            }
+            let converts = relaxed && ptr.writes && allowed && want != EVENT;
+            converts.then(|| {
+                types.pointer(Pointee {
+                    ty: want,
+                    ..pointee
+                })
+            })
         }
     }
 }

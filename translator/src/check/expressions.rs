@@ -136,6 +136,11 @@ impl Checker<'_> {
                     return Expr::new(H::PointerCast(Box::new(v)), to, location);
                 }
                 let location = v.span;
+                if a.ty != b.ty {
+                    // To or from `void *`: the cast it stands for, so that
+                    // the pointee the pointer is used as is explicit.
+                    return Expr::new(H::PointerCast(Box::new(v)), to, location);
+                }
                 v.with_type(to, location)
             }
             _ => {
@@ -1429,7 +1434,24 @@ impl Checker<'_> {
                         let args = args
                             .into_iter()
                             .zip(&r.params)
-                            .map(|(a, t)| Box::new(self.widen(a, *t)))
+                            .map(|(a, t)| {
+                                // A pointer to another type (an output
+                                // pointer, see `builtins::resolve`) converts
+                                // as an argument of a function would.
+                                let cast = a.ty.is_pointer() && t.is_pointer() && a.ty != *t;
+                                Box::new(if cast {
+                                    // At the argument's start, as clang
+                                    // points there.
+                                    let start = crate::diagnostic::Location {
+                                        file: a.span.file,
+                                        offset: a.span.start,
+                                    };
+                                    let at = Conversion::Argument(start);
+                                    self.convert_for_assignment(a, *t, at)
+                                } else {
+                                    self.widen(a, *t)
+                                })
+                            })
                             .collect();
                         Expr::new(H::Builtin(r.builtin, args), r.result, span)
                     }

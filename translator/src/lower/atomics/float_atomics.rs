@@ -18,7 +18,7 @@
 
 use super::{AtomicOrder, AtomicTarget};
 use crate::builtins::C11AtomicOp;
-use crate::lower::builder::ModuleBuilder;
+use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::function::FnBuilder;
 use naga::{Handle, Span};
@@ -33,7 +33,7 @@ impl ModuleBuilder<'_> {
         target: &AtomicTarget,
         operand: Handle<naga::Expression>,
         order: &AtomicOrder,
-    ) -> Handle<naga::Expression> {
+    ) -> LResult<Handle<naga::Expression>> {
         let bits_ty = self.add_type(naga::TypeInner::Scalar(target.bits));
         let seen = fb.function.local_variables.append(
             naga::LocalVariable {
@@ -45,9 +45,7 @@ impl ModuleBuilder<'_> {
         );
         let seen_ptr = fb.add(naga::Expression::LocalVariable(seen));
         // A first guess, read without order: the exchange checks it.
-        let first = fb.add(naga::Expression::Load {
-            pointer: target.pointer,
-        });
+        let first = self.atomic_load(fb, target)?;
         fb.push(naga::Statement::Store {
             pointer: seen_ptr,
             value: first,
@@ -58,16 +56,15 @@ impl ModuleBuilder<'_> {
         let seen_value = target.value_of_bits(fb, seen_bits);
         let new_value = modified(fb, op, seen_value, seen_bits, operand, target);
         let new_bits = target.to_bits(fb, new_value);
-        order.mark(fb);
-        let result = self.atomic_statement(
+        target.mark(fb, order);
+        let result = self.atomic_rmw(
             fb,
-            target.pointer,
-            target.bits,
+            target,
             naga::AtomicFunction::Exchange {
                 compare: Some(seen_bits),
             },
             new_bits,
-        );
+        )?;
         let found = fb.add(naga::Expression::AccessIndex {
             base: result,
             index: 0,
@@ -97,7 +94,7 @@ impl ModuleBuilder<'_> {
         });
 
         let replaced = fb.add(naga::Expression::Load { pointer: seen_ptr });
-        target.value_of_bits(fb, replaced)
+        Ok(target.value_of_bits(fb, replaced))
     }
 }
 

@@ -76,7 +76,7 @@ impl ModuleBuilder<'_> {
             return Ok(Value::Plain(self.zero(fb, ty, location)?));
         }
         let target = self.atomic_target(fb, p, ty, location)?;
-        let (pointer, scalar) = (target.pointer, target.bits);
+        let scalar = target.bits;
         let operand = |fb: &mut Emitter, i: usize| target.to_bits(fb, operands[i - 1]);
         let (fun, value) = match op {
             Op::Add => (naga::AtomicFunction::Add, operand(fb, 1)),
@@ -95,15 +95,14 @@ impl ModuleBuilder<'_> {
             Op::Cmpxchg => {
                 let compare = operand(fb, 1);
                 let value = operand(fb, 2);
-                let result = self.atomic_statement(
+                let result = self.atomic_rmw(
                     fb,
-                    pointer,
-                    scalar,
+                    &target,
                     naga::AtomicFunction::Exchange {
                         compare: Some(compare),
                     },
                     value,
-                );
+                )?;
                 // atomic_cmpxchg returns the old value.
                 return Ok(Value::Plain(fb.add(naga::Expression::AccessIndex {
                     base: result,
@@ -111,7 +110,7 @@ impl ModuleBuilder<'_> {
                 })));
             }
         };
-        let old = self.atomic_statement(fb, pointer, scalar, fun, value);
+        let old = self.atomic_rmw(fb, &target, fun, value)?;
         Ok(Value::Plain(target.value_of_bits(fb, old)))
     }
 
@@ -165,7 +164,7 @@ impl ModuleBuilder<'_> {
         }
         let object_ty = self.pointee_of(fb, args[0]).map_or(Type::INT, |p| p.ty);
         let target = self.atomic_target(fb, p, &object_ty, location)?;
-        let (pointer, scalar) = (target.pointer, target.bits);
+        let scalar = target.bits;
         // Where the order argument of the `_explicit` form is.
         let order_at = match op {
             Op::Init => None,
@@ -202,20 +201,20 @@ impl ModuleBuilder<'_> {
                         target.to_bits(fb, value)
                     }
                 };
-                order.mark(fb);
-                fb.push(naga::Statement::Store { pointer, value });
+                target.mark(fb, &order);
+                self.atomic_store(fb, &target, value)?;
                 Value::Void
             }
             Op::Load => {
-                order.mark(fb);
-                let bits = fb.add(naga::Expression::Load { pointer });
+                target.mark(fb, &order);
+                let bits = self.atomic_load(fb, &target)?;
                 Value::Plain(target.value_of_bits(fb, bits))
             }
             Op::FlagTestAndSet => {
                 let set = one(fb, scalar);
                 let exchange = naga::AtomicFunction::Exchange { compare: None };
-                order.mark(fb);
-                let old = self.atomic_statement(fb, pointer, scalar, exchange, set);
+                target.mark(fb, &order);
+                let old = self.atomic_rmw(fb, &target, exchange, set)?;
                 let clear = zero(fb, scalar);
                 Value::Plain(fb.binary(naga::BinaryOperator::NotEqual, old, clear))
             }
@@ -234,8 +233,8 @@ impl ModuleBuilder<'_> {
                 let exchange = naga::AtomicFunction::Exchange {
                     compare: Some(compare),
                 };
-                order.mark(fb);
-                let result = self.atomic_statement(fb, pointer, scalar, exchange, desired);
+                target.mark(fb, &order);
+                let result = self.atomic_rmw(fb, &target, exchange, desired)?;
                 let old = fb.add(naga::Expression::AccessIndex {
                     base: result,
                     index: 0,
@@ -249,7 +248,7 @@ impl ModuleBuilder<'_> {
             }
             Op::FetchAdd | Op::FetchSub | Op::FetchMin | Op::FetchMax if target.float.is_some() => {
                 let operand = self.plain(fb, args[1])?;
-                Value::Plain(self.float_fetch_modify(fb, op, &target, operand, &order))
+                Value::Plain(self.float_fetch_modify(fb, op, &target, operand, &order)?)
             }
             _ => {
                 let fun = match op {
@@ -264,8 +263,8 @@ impl ModuleBuilder<'_> {
                 };
                 let value = self.plain(fb, args[1])?;
                 let value = target.to_bits(fb, value);
-                order.mark(fb);
-                let old = self.atomic_statement(fb, pointer, scalar, fun, value);
+                target.mark(fb, &order);
+                let old = self.atomic_rmw(fb, &target, fun, value)?;
                 Value::Plain(target.value_of_bits(fb, old))
             }
         };
@@ -302,7 +301,21 @@ impl ModuleBuilder<'_> {
             }
         };
         let float = matches!(value, Some(Scalar::Float | Scalar::Double));
-        if float {
+        let float = float.then(|| naga_scalar(value.unwrap_or(Scalar::Float)));
+        if let Target::Fixed(root) = p.target {
+            if self.private_root(root) {
+                // Memory no other work-item sees: the atomic is a plain
+                // read-modify-write of the place.
+                let place = self.element_place(fb, p, value_ty, location)?;
+                return Ok(AtomicTarget {
+                    at: AtomicAt::Private(place),
+                    bits: naga_scalar(bits),
+                    float,
+                    location,
+                });
+            }
+        }
+        if float.is_some() {
             match p.target {
                 // A buffer: its integer view.
                 Target::Fixed(Root::Global(g)) if self.memory.is_buffer_view(g) => {
@@ -315,6 +328,8 @@ impl ModuleBuilder<'_> {
                 {
                     self.require_words(g, value_ty, location)?;
                 }
+                // A cast of `__local` memory held as integers.
+                Target::Fixed(Root::Cast(_)) => {}
                 _ => {
                     return Err(self.error(
                         location,
@@ -326,40 +341,188 @@ impl ModuleBuilder<'_> {
                 }
             }
         }
-        let global = match p.target {
-            Target::Fixed(Root::Global(global)) => global,
-            Target::Fixed(Root::Private(..) | Root::Argument { .. }) => {
-                return Err(self.error(
-                    location,
-                    "atomic operations on private memory are not supported by this translator",
-                ))
-            }
+        let (global, index, unit) = match p.target {
+            Target::Fixed(Root::Global(global)) => (global, p.index, bits),
             Target::Fixed(Root::Null) => {
                 return Err(self.error(
                     location,
                     "atomic operation on a null pointer",
                 ))
             }
-            Target::Fixed(Root::Cast(_)) => {
-                return Err(self.error(
-                    location,
-                    "atomic operations through a pointer cast from another type of __local, __constant or private memory are not supported by this translator",
-                ))
+            Target::Fixed(Root::Cast(base)) => {
+                let (global, unit) = self.cast_atomic_unit(base, bits, location)?;
+                (global, p.index, unit)
             }
-            Target::Chosen(_) => {
+            Target::Fixed(Root::Private(..) | Root::Argument { .. }) | Target::Chosen(_) => {
                 return Err(self.error(
                     location,
                     "internal compiler error: an atomic through a pointer chosen at run time reached one root",
                 ))
             }
         };
-        let bits = naga_scalar(bits);
-        self.make_atomic(global, bits, location)?;
+        let unit = naga_scalar(unit);
+        self.make_atomic(global, unit, location)?;
+        let pointer = self.element_pointer(fb, Root::Global(global), index, location)?;
+        // An `int` atomic on `uint` units (or the reverse) reinterprets
+        // its operands and results, as `float` ones do.
+        let value = naga_scalar(value.unwrap_or(Scalar::Int));
+        let reinterpret = float.or((value != unit).then_some(value));
         Ok(AtomicTarget {
-            pointer: self.element_pointer(fb, Root::Global(global), p.index, location)?,
-            bits,
-            float: float.then(|| naga_scalar(value.unwrap_or(Scalar::Float))),
+            at: AtomicAt::Memory(pointer),
+            bits: unit,
+            float: reinterpret,
+            location,
         })
+    }
+
+    /// Whether `root` is memory of this work-item alone: a private
+    /// variable, the caller's one, or a cast of either.
+    fn private_root(&self, root: Root) -> bool {
+        match root {
+            Root::Private(..) | Root::Argument { .. } => true,
+            Root::Cast(base) => self.private_root(self.memory.cast_base_root(base)),
+            _ => false,
+        }
+    }
+
+    /// For an atomic on `bits` through a pointer into cast base `base`
+    /// (`__local` memory seen as another type): the workgroup variable
+    /// whose units the atomic works on, one per atomic object, and their
+    /// scalar. The units must be integers of the atomic's size: 32-bit
+    /// words (memory held as words, see `float_words.rs` and
+    /// `KernelFacts::word_locals`), or the object's own integers.
+    fn cast_atomic_unit(
+        &mut self,
+        base: usize,
+        bits: Scalar,
+        location: Location,
+    ) -> LResult<(Handle<naga::GlobalVariable>, Scalar)> {
+        let (root, element, words) = self.memory.cast_base(base);
+        let unit = match (root, element) {
+            (Root::Global(g), _)
+                if self.module.global_variables[g].space == naga::AddressSpace::WorkGroup =>
+            {
+                match element {
+                    _ if words => Some((g, Scalar::UInt)),
+                    Type::Scalar(s) if s.is_integer() => Some((g, s)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match unit {
+            Some((g, unit)) if unit.size() == bits.size() => Ok((g, unit)),
+            _ => Err(self.error(
+                location,
+                format!(
+                    "atomic operations on '{}' through a pointer cast from '{}' memory are not supported by this translator",
+                    self.display(&Type::Scalar(bits)),
+                    self.display(&element)
+                ),
+            )),
+        }
+    }
+
+    /// The value of the atomic object (its bits), without order.
+    fn atomic_load(
+        &mut self,
+        fb: &mut FnBuilder,
+        target: &AtomicTarget,
+    ) -> LResult<Handle<naga::Expression>> {
+        match target.at {
+            AtomicAt::Memory(pointer) => Ok(fb.add(naga::Expression::Load { pointer })),
+            AtomicAt::Private(ref place) => {
+                let location = target.location;
+                let Value::Plain(value) = self.load(fb, place.clone(), location)? else {
+                    return Err(self.error(location, "atomic operation on a pointer"));
+                };
+                Ok(target.to_bits(fb, value))
+            }
+        }
+    }
+
+    /// Stores `bits` in the atomic object.
+    fn atomic_store(
+        &mut self,
+        fb: &mut FnBuilder,
+        target: &AtomicTarget,
+        bits: Handle<naga::Expression>,
+    ) -> LResult<()> {
+        match target.at {
+            AtomicAt::Memory(pointer) => {
+                fb.push(naga::Statement::Store {
+                    pointer,
+                    value: bits,
+                });
+                Ok(())
+            }
+            AtomicAt::Private(ref place) => {
+                let value = target.value_of_bits(fb, bits);
+                self.store(
+                    fb,
+                    place.clone(),
+                    Value::Plain(value),
+                    target.location,
+                    None,
+                )
+            }
+        }
+    }
+
+    /// An atomic read-modify-write of the object; its result as
+    /// [`Self::atomic_statement`] gives it. On private memory, a plain
+    /// load, operation and store.
+    fn atomic_rmw(
+        &mut self,
+        fb: &mut FnBuilder,
+        target: &AtomicTarget,
+        fun: naga::AtomicFunction,
+        value: Handle<naga::Expression>,
+    ) -> LResult<Handle<naga::Expression>> {
+        use naga::BinaryOperator as B;
+        if let AtomicAt::Memory(pointer) = target.at {
+            let min_max = matches!(fun, naga::AtomicFunction::Min | naga::AtomicFunction::Max);
+            if let Some(other) = target
+                .float
+                .filter(|s| min_max && s.kind != target.bits.kind)
+            {
+                // Signed and unsigned minima differ; Vulkan's min and max
+                // compare the memory's integers.
+                let (value, unit) = (scalar_name(other), scalar_name(target.bits));
+                return Err(self.error(
+                    target.location,
+                    format!("atomic minimum and maximum on '{value}' through a pointer cast from '{unit}' __local memory are not supported by this translator"),
+                ));
+            }
+            return Ok(self.atomic_statement(fb, pointer, target.bits, fun, value));
+        }
+        let old = self.atomic_load(fb, target)?;
+        let (new, result) = match fun {
+            naga::AtomicFunction::Add => (fb.binary(B::Add, old, value), old),
+            naga::AtomicFunction::Subtract => (fb.binary(B::Subtract, old, value), old),
+            naga::AtomicFunction::And => (fb.binary(B::And, old, value), old),
+            naga::AtomicFunction::InclusiveOr => (fb.binary(B::InclusiveOr, old, value), old),
+            naga::AtomicFunction::ExclusiveOr => (fb.binary(B::ExclusiveOr, old, value), old),
+            naga::AtomicFunction::Min => (fb.math(naga::MathFunction::Min, old, Some(value)), old),
+            naga::AtomicFunction::Max => (fb.math(naga::MathFunction::Max, old, Some(value)), old),
+            naga::AtomicFunction::Exchange { compare: None } => (value, old),
+            naga::AtomicFunction::Exchange {
+                compare: Some(compare),
+            } => {
+                let equal = fb.binary(B::Equal, old, compare);
+                let new = fb.select(equal, value, old);
+                let ty = self.module.generate_predeclared_type(
+                    naga::PredeclaredType::AtomicCompareExchangeWeakResult(target.bits),
+                );
+                let result = fb.add(naga::Expression::Compose {
+                    ty,
+                    components: vec![old, equal],
+                });
+                (new, result)
+            }
+        };
+        self.atomic_store(fb, target, new)?;
+        Ok(result)
     }
 
     /// The memory a barrier around an atomic on `object` must order.
@@ -473,15 +636,35 @@ impl AtomicOrder {
     }
 }
 
-/// Where an atomic operates: a pointer to `atomic<bits>`, and for `float`
-/// and `double` objects the value's own scalar, converted bit for bit.
+/// Where an atomic operates: memory of `atomic<bits>`, and where the
+/// value's own scalar differs (`float` and `double` objects, or an `int`
+/// atomic on `uint` units), that scalar, converted bit for bit.
 struct AtomicTarget {
-    pub(super) pointer: Handle<naga::Expression>,
+    pub(super) at: AtomicAt,
     pub(super) bits: naga::Scalar,
     pub(super) float: Option<naga::Scalar>,
+    /// The call's, for diagnostics.
+    location: Location,
+}
+
+/// The object of an atomic.
+enum AtomicAt {
+    /// A pointer to `atomic<bits>` in memory other work-items share.
+    Memory(Handle<naga::Expression>),
+    /// A place of private memory, of the value's own type: no other
+    /// work-item sees it, so no atomic instruction is needed.
+    Private(crate::lower::pointers::Place),
 }
 
 impl AtomicTarget {
+    /// Marks the next atomic instruction with `order`: none for private
+    /// memory, which has no atomic instruction to carry it.
+    pub(super) fn mark(&self, fb: &mut FnBuilder, order: &AtomicOrder) {
+        if let AtomicAt::Memory(_) = self.at {
+            order.mark(fb);
+        }
+    }
+
     pub(super) fn to_bits(
         &self,
         fb: &mut Emitter,
@@ -510,6 +693,16 @@ impl AtomicTarget {
             }),
             None => bits,
         }
+    }
+}
+
+/// The C name of an integer scalar of naga's.
+fn scalar_name(s: naga::Scalar) -> &'static str {
+    match (s.kind, s.width) {
+        (naga::ScalarKind::Sint, 4) => "int",
+        (naga::ScalarKind::Uint, 4) => "uint",
+        (naga::ScalarKind::Sint, _) => "long",
+        _ => "ulong",
     }
 }
 

@@ -433,6 +433,19 @@ impl<'a> ModuleBuilder<'a> {
     /// use in this kernel's module. `__constant` data becomes a private
     /// variable with a constant initializer: read-only, so every work-item
     /// seeing its own copy is indistinguishable from sharing one.
+    /// The program-scope `__constant` variable whose module variable is
+    /// `global`, if it is one.
+    pub(in crate::lower) fn constant_of(
+        &self,
+        global: Handle<naga::GlobalVariable>,
+    ) -> Option<hir::GlobalId> {
+        let constants = &self.constants.globals;
+        constants
+            .iter()
+            .find(|(_, &g)| g == global)
+            .map(|(&id, _)| id)
+    }
+
     pub(in crate::lower) fn program_global(
         &mut self,
         id: hir::GlobalId,

@@ -15,6 +15,7 @@ use crate::lower::pointers::{PointerValue, Root};
 use crate::options::BuildOptions;
 use crate::reflect::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
 use crate::spirv::LoweredKernel;
+use crate::types::{Scalar, Type};
 use naga::Span;
 
 impl ModuleBuilder<'_> {
@@ -61,6 +62,8 @@ impl ModuleBuilder<'_> {
     ) -> Option<(KernelReflection, naga::Module)> {
         let f = &self.program.functions[id];
         self.kernel_facts = self.analysis.kernel(id);
+        let no_words = crate::lexer::FxHashSet::default();
+        let word_params = self.kernel_facts.map_or(&no_words, |k| &k.word_params);
         let uvec3 = self.uvec3_type();
         let u32_ty = self.u32_type();
         let mut size_constants = |names: [&str; 3]| {
@@ -124,8 +127,13 @@ impl ModuleBuilder<'_> {
             let local = &f.locals[param];
             let arg = &info.args[i];
             let kind = match (&local.ty, self.pointee(&local.ty)) {
-                (_, Some(p)) if p.space == AddressSpace::Local && self.is_image(&p.ty) => {
-                    // Records held as byte images: one word array whose
+                (_, Some(p))
+                    if p.space == AddressSpace::Local
+                        && (self.is_image(&p.ty) || word_params.contains(&i)) =>
+                {
+                    // Records held as byte images, and memory a narrowing
+                    // store through a cast writes part of an element of
+                    // (`KernelFacts::word_params`): one word array whose
                     // length in words is set per launch.
                     let index = self.interface.local_args.len() as u32;
                     let base = self.u32_type();
@@ -146,6 +154,9 @@ impl ModuleBuilder<'_> {
                         Span::UNDEFINED,
                     );
                     self.note_image_root(None, Root::Global(global), &p.ty);
+                    if word_params.contains(&i) {
+                        self.memory.hold_as_words(global);
+                    }
                     self.interface.local_args.push(global);
                     arg_sources.push(ArgSource::Buffer(global));
                     ArgKind::Local {
@@ -227,11 +238,17 @@ impl ModuleBuilder<'_> {
                     } else {
                         naga::StorageAccess::LOAD
                     };
+                    // A `void *` buffer counts bytes until it is cast:
+                    // its first view is the bytes (`views.rs`).
+                    let first_view = match p.ty {
+                        Type::Void => Type::Scalar(Scalar::UChar),
+                        ty => ty,
+                    };
                     let Ok(global) = self.buffer_view(
                         self.name(local.name),
                         binding,
                         access,
-                        &p.ty,
+                        &first_view,
                         None,
                         local.span.location(),
                     ) else {

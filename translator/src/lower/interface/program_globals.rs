@@ -105,15 +105,19 @@ impl ModuleBuilder<'_> {
             };
             if let Type::Pointer(_) = global.ty {
                 let offset_of = |id| block.offset(id);
+                let wide = self.type_size(&global.ty) == Some(8);
                 match program_pointers::initial_pointer(self.program, init, &offset_of) {
-                    Some(value) => {
+                    Some((value, tag)) if tag == 0 || wide => {
                         let at = offset as usize;
                         bytes[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+                        if wide {
+                            bytes[at + 4..at + 8].copy_from_slice(&tag.to_le_bytes());
+                        }
                     }
-                    None => {
+                    _ => {
                         self.error(
                             self.program.global_exprs[init].span,
-                            "a program-scope pointer variable can only be initialised with the address of a program-scope __global variable (or null) in this translator",
+                            "a program-scope pointer variable can only be initialised with the address of a program-scope __global or __constant variable (or null) in this translator",
                         );
                         complete = false;
                     }
@@ -229,8 +233,19 @@ impl ModuleBuilder<'_> {
             let index = fb.add(naga::Expression::Literal(naga::Literal::U32(
                 (offset / 4) as u32,
             )));
-            return Ok(Place::BlockPointer {
+            let tag = (self.type_size(&e.ty) == Some(8)).then(|| {
+                let index = fb.add(naga::Expression::Literal(naga::Literal::U32(
+                    (offset / 4) as u32 + 1,
+                )));
+                fb.add(naga::Expression::Access { base, index })
+            });
+            let slot = program_pointers::BlockPointerSlot {
                 word: fb.add(naga::Expression::Access { base, index }),
+                tag,
+                constants: crate::analysis::provenance::pointee_may_be_constant(p.space),
+            };
+            return Ok(Place::BlockPointer {
+                slot,
                 pointee: p.ty,
             });
         }

@@ -222,6 +222,51 @@ impl ModuleBuilder<'_> {
         fb.push(statement);
     }
 
+    /// `atomic_work_item_fence(flags, order, scope)` (OpenCL C 6.15.12.1):
+    /// a memory barrier over the memories `flags` names, as `mem_fence`
+    /// makes it. A relaxed fence orders nothing, and one of
+    /// `memory_scope_work_item` only orders a work-item's own image
+    /// accesses, which this translator has none of: both emit nothing.
+    /// Operands that are not constants order as `memory_order_seq_cst`
+    /// over both memories at device scope, the strongest fence. The
+    /// barrier's scope is the memory's own (work-group for `__local`,
+    /// device for buffers), at least the scope asked for wherever the
+    /// memory can be seen.
+    pub(in crate::lower) fn work_item_fence(
+        &mut self,
+        fb: &mut FnBuilder,
+        args: &[Operand],
+    ) -> LResult<()> {
+        let mut constant = |fb: &mut FnBuilder, a: Operand, default: u64| -> LResult<u64> {
+            match fb.int_constant(a) {
+                Some(v) => Ok(v),
+                None => {
+                    // Evaluated for its side effects, as C does.
+                    self.plain(fb, a)?;
+                    Ok(default)
+                }
+            }
+        };
+        let flags = constant(fb, args[0], 3)?;
+        let order = constant(fb, args[1], 5)?;
+        let scope = constant(fb, args[2], 2)?;
+        // memory_order_relaxed, memory_scope_work_item.
+        if order == 0 || scope == 0 {
+            return Ok(());
+        }
+        let mut barrier = naga::Barrier::empty();
+        if flags & 1 != 0 {
+            barrier |= naga::Barrier::WORK_GROUP;
+        }
+        if flags & 2 != 0 {
+            barrier |= naga::Barrier::STORAGE;
+        }
+        if !barrier.is_empty() {
+            fb.push(naga::Statement::MemoryBarrier(barrier));
+        }
+        Ok(())
+    }
+
     /// Component `dim` of a `uvec3`, or `default` for a dimension >= 3
     /// (OpenCL C 6.15.1).
     pub(in crate::lower) fn dimension(

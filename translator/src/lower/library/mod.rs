@@ -110,6 +110,10 @@ impl ModuleBuilder<'_> {
                 self.barrier(fb, b, args);
                 return Ok(Value::Void);
             }
+            Builtin::AtomicWorkItemFence => {
+                self.work_item_fence(fb, args)?;
+                return Ok(Value::Void);
+            }
             Builtin::AsyncWorkGroupCopy | Builtin::AsyncWorkGroupStridedCopy => {
                 return self.async_copy(fb, b, args, location)
             }

@@ -25,8 +25,8 @@ impl ModuleBuilder<'_> {
                 Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
-            Place::BlockPointer { word, pointee } => {
-                Value::Pointer(self.load_block_pointer(fb, word, &pointee, location)?)
+            Place::BlockPointer { slot, pointee } => {
+                Value::Pointer(self.load_block_pointer(fb, slot, &pointee, location)?)
             }
             Place::Bytes(bp) => Value::Plain(self.load_bytes(fb, &bp, location)?),
             Place::Narrow {
@@ -117,8 +117,8 @@ impl ModuleBuilder<'_> {
             (Place::PointerVar(id), Value::Pointer(p)) => {
                 self.store_pointer_var(fb, id, p, location)?
             }
-            (Place::BlockPointer { word, pointee }, Value::Pointer(p)) => {
-                self.store_block_pointer(fb, word, &pointee, p, location)?
+            (Place::BlockPointer { slot, pointee }, Value::Pointer(p)) => {
+                self.store_block_pointer(fb, slot, &pointee, p, location)?
             }
             (
                 Place::Narrow {

@@ -27,6 +27,7 @@ use crate::lower::emit::Emitter;
 use crate::lower::expressions::operators::extract_narrow;
 use crate::lower::expressions::wide;
 use crate::lower::function::FnBuilder;
+use crate::lower::library::fp16;
 use crate::lower::naga_types::naga_scalar;
 use crate::lower::pointers::{places, Place, Root};
 use crate::types::{Scalar, Type};
@@ -74,14 +75,23 @@ impl ModuleBuilder<'_> {
         to: &Type,
         location: Location,
     ) -> LResult<Root> {
-        // A record held as a byte image (whose members' addresses are
-        // taken: `analysis/records.rs`) is words too; a private one is
-        // reached as the array of words it is.
+        // Held as words: `__local` memory narrow stores reach, and records
+        // held as byte images (whose members' addresses are taken:
+        // `analysis/records.rs`); a private image, in the function or
+        // passed to a helper, is reached as the array of words it is.
         let image = self.is_image(from);
         let words =
             image || matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g));
         let root = match root {
             Root::Private(v, false) if image => Root::Private(v, true),
+            Root::Argument {
+                arg, ty, identity, ..
+            } if image => Root::Argument {
+                arg,
+                ty,
+                array: true,
+                identity,
+            },
             root => root,
         };
         if let Root::Cast(b) = root {
@@ -100,7 +110,7 @@ impl ModuleBuilder<'_> {
         }
         let supported = words
             || match from {
-                Type::Scalar(s) | Type::Vector(s, _) => !matches!(s, Scalar::Bool | Scalar::Half),
+                Type::Scalar(s) | Type::Vector(s, _) => s != &Scalar::Bool,
                 _ => false,
             };
         if !supported {
@@ -154,7 +164,7 @@ impl ModuleBuilder<'_> {
             Type::Vector(s, n) => (s, n),
             _ => (Scalar::Bool, 0),
         };
-        if width == 0 || matches!(scalar, Scalar::Bool | Scalar::Half) {
+        if width == 0 || scalar == Scalar::Bool {
             return Err(self.error(
                 location,
                 format!(
@@ -284,7 +294,9 @@ impl ModuleBuilder<'_> {
         let scalar = self.unit_scalar(base);
         let pointer = self.unit_pointer(fb, base, unit, location)?;
         let value = fb.add(naga::Expression::Load { pointer });
-        let bits = if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
+        let bits = if scalar == Scalar::Half {
+            fp16::half_to_bits(fb, value)
+        } else if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
             value
         } else {
             retype(fb, value, naga::ScalarKind::Uint, None)
@@ -390,7 +402,9 @@ impl ModuleBuilder<'_> {
         use naga::BinaryOperator as B;
         let unit_size = self.unit_scalar(base).size();
         let size = scalar.size();
-        let mut bits = if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
+        let mut bits = if scalar == Scalar::Half {
+            fp16::half_to_bits(fb, value)
+        } else if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
             value
         } else {
             retype(fb, value, naga::ScalarKind::Uint, None)
@@ -472,7 +486,7 @@ impl ModuleBuilder<'_> {
                 element: ref other, ..
             } => {
                 let message = format!(
-                    "storing part of a '{}' element of __local memory through a cast pointer is not supported by this translator where the pointer may point into a __local kernel argument, or its address was kept in a record or returned by a function",
+                    "internal compiler error: storing part of a '{}' element of __local memory through a cast pointer the analysis did not see reach it",
                     self.display(other)
                 );
                 return Err(self.error(location, message));

@@ -79,6 +79,18 @@ impl Memory {
         self.word_locals.insert(global);
     }
 
+    /// The object cast base `base` views (see `cast_memory.rs`), its
+    /// element type, and whether it is held as `u32` words.
+    pub(in crate::lower) fn cast_base(&self, base: usize) -> (Root, Type, bool) {
+        let b = &self.cast_bases[base];
+        (b.base, b.element, b.words)
+    }
+
+    /// The object cast base `base` views.
+    pub(in crate::lower) fn cast_base_root(&self, base: usize) -> Root {
+        self.cast_bases[base].base
+    }
+
     /// Whether `__local` variable `global` is held as `u32` words.
     pub(super) fn held_as_words(&self, global: Handle<naga::GlobalVariable>) -> bool {
         self.word_locals.contains(&global)
@@ -185,7 +197,7 @@ pub(super) enum Place {
     /// A program-scope pointer variable (see `program_globals.rs`): the
     /// `u32` word of the block that holds it, and its pointee type.
     BlockPointer {
-        word: Handle<naga::Expression>,
+        slot: program_pointers::BlockPointerSlot,
         pointee: Type,
     },
     /// One of several places, by a root chosen at run time: `which`

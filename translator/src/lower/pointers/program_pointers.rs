@@ -1,12 +1,24 @@
-//! Program-scope pointer variables (`global int *cursor = table;`): a
-//! pointer kept in the program globals' block (see `program_globals.rs`)
-//! from one launch to the next. A pointer here is a root and an index
-//! known to one kernel's module, which a later launch of another kernel
-//! cannot share, so such a variable may only point into the block itself,
-//! the one object every kernel of the program sees alike. It holds the
-//! byte offset there plus one in its first 32-bit word (0 is null; a
-//! 64-bit pointer's other word stays 0), so reading it gives a pointer
-//! chosen at run time between null and the block.
+//! Program-scope pointer variables (`global int *cursor = table;`,
+//! `constant float *global coefficients = low;`): a pointer kept in the
+//! program globals' block (see `program_globals.rs`) from one launch to
+//! the next. A pointer here is a root and an index known to one kernel's
+//! module, which a later launch of another kernel cannot share, so such a
+//! variable may only point into objects every kernel of the program sees
+//! alike: the block itself, and the program-scope `__constant` variables
+//! (each module holds the same data). It holds the byte offset there plus
+//! one in its first 32-bit word (0 is null) and, in a 64-bit pointer's
+//! second word, the object: 0 for the block, 1 + the variable's index
+//! among the program's globals for a `__constant` one. Reading it gives a
+//! pointer chosen at run time between null, the block and, for a pointer
+//! to `__constant` (or generic) memory, the `__constant` variables whose
+//! address the program takes
+//! ([`crate::analysis::Analysis::stored_constants`]).
+//!
+//! A buffer argument cannot be held: its address would have to outlive
+//! the launch, and a Vulkan buffer has one only through
+//! `bufferDeviceAddress` pointers, which naga, our SPIR-V writer, cannot
+//! express; without them a buffer is reachable only through the descriptor
+//! a launch binds, which a later launch of another kernel does not have.
 
 use crate::diagnostic::Location;
 use crate::hir::{self, ExprId, ExprKind as H};
@@ -17,76 +29,163 @@ use crate::lower::pointers::{Choice, PointerValue, Root, Target};
 use crate::types::{Scalar, Type};
 use naga::Handle;
 
+fn u32_lit(fb: &mut Emitter, v: u32) -> Handle<naga::Expression> {
+    fb.add(naga::Expression::Literal(naga::Literal::U32(v)))
+}
+
+/// Where a program-scope pointer variable is: its first word, its second
+/// (a 64-bit pointer's), what it points to, and whether that may be
+/// `__constant` data.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::lower) struct BlockPointerSlot {
+    pub(in crate::lower) word: Handle<naga::Expression>,
+    pub(in crate::lower) tag: Option<Handle<naga::Expression>>,
+    pub(in crate::lower) constants: bool,
+}
+
 impl ModuleBuilder<'_> {
-    /// The pointer held in the word `word` of the block, to `pointee`.
+    /// The roots a program-scope pointer variable to `pointee` may hold
+    /// besides null and the block (`constants`: it may point to
+    /// `__constant` data), each seen as `pointee`, with its tag.
+    fn stored_constant_roots(
+        &mut self,
+        pointee: &Type,
+        constants: bool,
+        location: Location,
+    ) -> LResult<Vec<(Root, u32)>> {
+        let mut roots = Vec::new();
+        if !constants {
+            return Ok(roots);
+        }
+        // As the analysis names them (`provenance.rs`): the variable's
+        // own root, or cast to the pointee.
+        for &c in self.analysis.stored_constants() {
+            let ty = self.program.globals[c].ty;
+            let element = self.element_of(&ty).unwrap_or(ty);
+            let own = Root::Global(self.program_global(c, location)?);
+            let root = if element == *pointee {
+                own
+            } else {
+                self.cast_root(own, &element, pointee, location)?
+            };
+            roots.push((root, c.index() as u32 + 1));
+        }
+        Ok(roots)
+    }
+
+    /// The pointer held in the block at `slot`, to `pointee`.
     pub(super) fn load_block_pointer(
         &mut self,
         fb: &mut FnBuilder,
-        word: Handle<naga::Expression>,
+        slot: BlockPointerSlot,
         pointee: &Type,
         location: Location,
     ) -> LResult<PointerValue> {
+        use naga::BinaryOperator as B;
         let (unit, size) = self.pointee_unit(pointee, location)?;
-        let stored = fb.add(naga::Expression::Load { pointer: word });
-        let lit =
-            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
-        let (zero, one) = (lit(fb, 0), lit(fb, 1));
-        let non_null = fb.binary(naga::BinaryOperator::NotEqual, stored, zero);
-        let which = fb.select(non_null, one, zero);
+        let constants = self.stored_constant_roots(pointee, slot.constants, location)?;
+        let stored = fb.add(naga::Expression::Load { pointer: slot.word });
+        let (zero, one) = (u32_lit(fb, 0), u32_lit(fb, 1));
+        let non_null = fb.binary(B::NotEqual, stored, zero);
+        let mut which = fb.select(non_null, one, zero);
         // Null is at offset 0 of nothing, as comparisons expect.
-        let byte = fb.binary(naga::BinaryOperator::Subtract, stored, which);
+        let byte = fb.binary(B::Subtract, stored, which);
+        if let (Some(tag), false) = (slot.tag, constants.is_empty()) {
+            let tag = fb.add(naga::Expression::Load { pointer: tag });
+            for (k, &(_, t)) in constants.iter().enumerate() {
+                let t = u32_lit(fb, t);
+                let is = fb.binary(B::Equal, tag, t);
+                let is = fb.binary(B::LogicalAnd, non_null, is);
+                let position = u32_lit(fb, 2 + k as u32);
+                which = fb.select(is, position, which);
+            }
+        }
         let index = if size == 1 {
             byte
         } else {
-            let size = lit(fb, size);
-            fb.binary(naga::BinaryOperator::Divide, byte, size)
+            let size = u32_lit(fb, size);
+            fb.binary(B::Divide, byte, size)
         };
         let view = self.globals_view(&unit, location)?;
-        let set = self.root_set(vec![Root::Null, Root::Global(view)]);
+        let mut roots = vec![Root::Null, Root::Global(view)];
+        roots.extend(constants.iter().map(|&(r, _)| r));
+        let set = self.root_set(roots);
         Ok(PointerValue {
             target: Target::Chosen(Choice { set, which }),
             index,
         })
     }
 
-    /// Stores `p`, a pointer to `pointee`, in the word `word` of the block.
+    /// Stores `p`, a pointer to `pointee`, in the block at `slot`.
     pub(super) fn store_block_pointer(
         &mut self,
         fb: &mut FnBuilder,
-        word: Handle<naga::Expression>,
+        slot: BlockPointerSlot,
         pointee: &Type,
         p: PointerValue,
         location: Location,
     ) -> LResult<()> {
+        use naga::BinaryOperator as B;
         let block = self.interface.globals_block_view();
-        for root in self.roots_of(p.target) {
-            let in_block = match root {
-                Root::Null => true,
-                Root::Global(view) => self
-                    .memory
-                    .views
-                    .iter()
-                    .any(|v| v.view == view && Some(v.first) == block),
-                _ => false,
+        let roots = self.roots_of(p.target);
+        let mut tags = Vec::with_capacity(roots.len());
+        for root in roots {
+            let object = match root {
+                Root::Cast(b) => self.memory.cast_base_root(b),
+                root => root,
             };
-            if !in_block {
-                return Err(self.error(
-                    location,
-                    "a program-scope pointer variable can only hold the address of a program-scope __global variable (or null) in this translator",
-                ));
+            let tag = match object {
+                Root::Null => Some(0),
+                Root::Global(view)
+                    if self
+                        .memory
+                        .views
+                        .iter()
+                        .any(|v| v.view == view && Some(v.first) == block) =>
+                {
+                    Some(0)
+                }
+                Root::Global(g) => self.constant_of(g).map(|c| c.index() as u32 + 1),
+                _ => None,
+            };
+            match tag {
+                Some(t) if t == 0 || slot.tag.is_some() => tags.push(t),
+                _ => {
+                    return Err(self.error(
+                        location,
+                        "a program-scope pointer variable can only hold the address of a program-scope __global or __constant variable (or null): a buffer argument's or a __local or private object's address does not outlive the launch here",
+                    ))
+                }
             }
         }
         let (identity, byte) = self.pointer_address(fb, p, pointee, location)?;
-        let lit =
-            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
-        let (zero, one) = (lit(fb, 0), lit(fb, 1));
-        let is_null = fb.binary(naga::BinaryOperator::Equal, identity, zero);
-        let plus_one = fb.binary(naga::BinaryOperator::Add, byte, one);
+        let (zero, one) = (u32_lit(fb, 0), u32_lit(fb, 1));
+        let is_null = fb.binary(B::Equal, identity, zero);
+        let plus_one = fb.binary(B::Add, byte, one);
         let value = fb.select(is_null, zero, plus_one);
         fb.push(naga::Statement::Store {
-            pointer: word,
+            pointer: slot.word,
             value,
         });
+        if let Some(tag_word) = slot.tag {
+            let tag = match p.target {
+                Target::Fixed(_) => u32_lit(fb, tags[0]),
+                Target::Chosen(choice) => {
+                    let mut tag = u32_lit(fb, tags[tags.len() - 1]);
+                    for (k, &t) in tags.iter().enumerate().rev().skip(1) {
+                        let k = u32_lit(fb, k as u32);
+                        let is = fb.binary(B::Equal, choice.which, k);
+                        let t = u32_lit(fb, t);
+                        tag = fb.select(is, t, tag);
+                    }
+                    tag
+                }
+            };
+            fb.push(naga::Statement::Store {
+                pointer: tag_word,
+                value: tag,
+            });
+        }
         Ok(())
     }
 
@@ -115,13 +214,14 @@ impl ModuleBuilder<'_> {
 
 /// The initial value of a program-scope pointer variable: the byte offset
 /// plus one of what the constant address `init` (an initialiser
-/// expression of `program`) names in the block (`offset_of` gives each
-/// variable's), 0 for null; `None` when `init` is not such an address.
+/// expression of `program`) names (0 for null), and the object's tag (0
+/// for the block, see the module's documentation); `offset_of` gives each
+/// block variable's offset. `None` when `init` is not such an address.
 pub(in crate::lower) fn initial_pointer(
     program: &hir::Program,
     init: ExprId,
     offset_of: &dyn Fn(hir::GlobalId) -> Option<u64>,
-) -> Option<u64> {
+) -> Option<(u64, u32)> {
     let exprs = &program.global_exprs;
     let is_null = |mut e: ExprId| loop {
         match exprs[e].kind {
@@ -131,54 +231,63 @@ pub(in crate::lower) fn initial_pointer(
         }
     };
     if is_null(init) {
-        return Some(0);
+        return Some((0, 0));
     }
     let constant = ConstantAddress { program, offset_of };
-    constant.address(init).map(|offset| offset + 1)
+    constant
+        .address(init)
+        .map(|(tag, offset)| (offset + 1, tag))
 }
 
-/// Constant addresses in the block, from the program's initialiser
-/// expressions.
+/// Constant addresses, as the object's tag and the byte offset there, from
+/// the program's initialiser expressions.
 struct ConstantAddress<'a> {
     program: &'a hir::Program,
     offset_of: &'a dyn Fn(hir::GlobalId) -> Option<u64>,
 }
 
 impl ConstantAddress<'_> {
-    /// The byte offset in the block of the constant address `e`.
-    fn address(&self, e: ExprId) -> Option<u64> {
+    /// The tag and byte offset of the constant address `e`.
+    fn address(&self, e: ExprId) -> Option<(u32, u64)> {
         let (exprs, types) = (&self.program.global_exprs, &self.program.types);
         match exprs[e].kind {
             H::Decay(x) | H::AddressOf(x) => self.object(x),
             H::PointerCast(x) | H::Convert(x) if exprs[x].ty.is_pointer() => self.address(x),
             H::PointerOffset(p, n) => {
-                let base = self.address(p)?;
+                let (tag, base) = self.address(p)?;
                 let size = match types.pointee(exprs[p].ty)?.ty {
                     Type::Void => 1,
                     t => types.size(t)?,
                 };
-                self.offset_by(base, n, size)
+                Some((tag, self.offset_by(base, n, size)?))
             }
             _ => None,
         }
     }
 
-    /// The byte offset in the block of the object `x` names.
-    fn object(&self, x: ExprId) -> Option<u64> {
+    /// The tag and byte offset of the object `x` names: in the block, or
+    /// in a program-scope `__constant` variable.
+    fn object(&self, x: ExprId) -> Option<(u32, u64)> {
         let (exprs, types) = (&self.program.global_exprs, &self.program.types);
         match exprs[x].kind {
-            H::Global(id) => (self.offset_of)(id),
+            H::Global(id)
+                if self.program.globals[id].space == crate::ast::AddressSpace::Constant =>
+            {
+                Some((id.index() as u32 + 1, 0))
+            }
+            H::Global(id) => Some((0, (self.offset_of)(id)?)),
             H::Index(base, index) => {
                 let elem = types.array_element(exprs[base].ty)?;
-                let base = self.object(base)?;
-                self.offset_by(base, index, types.size(elem)?)
+                let (tag, base) = self.object(base)?;
+                Some((tag, self.offset_by(base, index, types.size(elem)?)?))
             }
             H::Member(base, field) => {
                 let Type::Record(r) = exprs[base].ty else {
                     return None;
                 };
                 let at = types[r].fields.get(field)?.offset;
-                Some(self.object(base)? + at)
+                let (tag, base) = self.object(base)?;
+                Some((tag, base + at))
             }
             _ => None,
         }

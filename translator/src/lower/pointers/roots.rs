@@ -49,6 +49,32 @@ impl ModuleBuilder<'_> {
         })
     }
 
+    /// The roots an integer converted to a pointer to `to` may name in a
+    /// kernel (see `integer_pointers.rs`): null first, then each object a
+    /// pointer converted to an integer points into, seen as `to`; as the
+    /// analysis lists them. A root that cannot be made is reported.
+    pub(in crate::lower) fn decoded_roots(
+        &mut self,
+        fb: &FnBuilder,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Vec<Root>> {
+        let facts = self.analysis.function(fb.hir);
+        let escaped = facts.map_or(&[][..], |f| f.pointers.escaped.as_slice());
+        let mut roots = vec![Root::Null];
+        for p in escaped {
+            let p = Provenance {
+                view: p.view.cast_to(*to),
+                ..p.clone()
+            };
+            let root = self.concrete_root(fb, &p, location)?;
+            if !roots.contains(&root) {
+                roots.push(root);
+            }
+        }
+        Ok(roots)
+    }
+
     fn concrete_root(
         &mut self,
         fb: &FnBuilder,

@@ -91,6 +91,13 @@ impl ModuleBuilder<'_> {
                 let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                 Ok(Value::Pointer(PointerValue::fixed(root, index)))
             }
+            // A program-scope `__constant` scalar, vector or record: its
+            // own variable, as a `__local` scalar's.
+            H::Global(global) => {
+                let g = self.program_global(global, location)?;
+                let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                Ok(Value::Pointer(PointerValue::fixed(Root::Global(g), index)))
+            }
             H::Local(local) => {
                 let v = match fb.slots[&local] {
                     Slot::Variable(v) => v,

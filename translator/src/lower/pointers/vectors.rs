@@ -8,9 +8,20 @@ use crate::lower::emit::Emitter;
 use crate::lower::expressions::operators::extract_narrow;
 use crate::lower::expressions::{wide, Operand, Value};
 use crate::lower::function::FnBuilder;
+use crate::lower::library::fp16;
 use crate::lower::pointers::Place;
 use crate::types::{Scalar, Type};
 use naga::Handle;
+
+/// Where the 16 bits of one `half` of `vload_half`/`vstore_half` are.
+enum HalfPlace {
+    /// Element `index` (in halfs) of a word-viewed buffer.
+    Word(Handle<naga::GlobalVariable>, Handle<naga::Expression>),
+    /// A place of a `ushort` holding the bits.
+    Bits(Place),
+    /// A place of a `half` value.
+    Value(Place),
+}
 
 /// The exact float value of the half whose bits are the low 16 of `bits`,
 /// computed with integer operations. Unpacking the half instead lets a
@@ -182,9 +193,11 @@ impl ModuleBuilder<'_> {
         Ok(())
     }
 
-    /// The 16 bits of each `half` that `vload_half`/`vstore_half` touch:
-    /// they live in word-viewed buffers (there are no `half` values
-    /// without cl_khr_fp16).
+    /// The `half`s that `vload_half`/`vstore_half` touch, each as the
+    /// place of its 16 bits: a word-viewed buffer's (there are no `half`
+    /// values without cl_khr_fp16) or, in other memory reached through a
+    /// cast, the `ushort` at the same bytes; or a `half` variable's own
+    /// place where the memory holds `half` values.
     fn half_places(
         &mut self,
         fb: &mut FnBuilder,
@@ -193,11 +206,21 @@ impl ModuleBuilder<'_> {
         offset: Operand,
         pointer: Operand,
         location: Location,
-    ) -> LResult<Vec<(Handle<naga::GlobalVariable>, Handle<naga::Expression>)>> {
+    ) -> LResult<Vec<HalfPlace>> {
         self.vector_places(fb, n, stride, offset, pointer, location)?
             .into_iter()
             .map(|place| match place {
-                Place::Narrow { global, index, .. } => Ok((global, index)),
+                Place::Narrow { global, index, .. } => Ok(HalfPlace::Word(global, index)),
+                Place::Cast {
+                    base, byte, lanes, ..
+                } => Ok(HalfPlace::Bits(Place::Cast {
+                    base,
+                    byte,
+                    scalar: Scalar::UShort,
+                    lanes,
+                })),
+                // A `half` variable: there are `half` values.
+                place @ Place::Memory(_) => Ok(HalfPlace::Value(place)),
                 _ => Err(self.error(
                     location,
                     "vload_half/vstore_half on this memory are not supported yet by this translator",
@@ -218,10 +241,30 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Value> {
         let mut lanes = Vec::new();
-        for (global, index) in self.half_places(fb, n, stride, args[0], args[1], location)? {
-            let (pointer, bit, _) = self.narrow_word(fb, global, index, Scalar::UShort);
-            let word = fb.add(naga::Expression::Load { pointer });
-            let bits = extract_narrow(fb, word, bit, Scalar::UShort);
+        for place in self.half_places(fb, n, stride, args[0], args[1], location)? {
+            let bits = match place {
+                HalfPlace::Word(global, index) => {
+                    let (pointer, bit, _) = self.narrow_word(fb, global, index, Scalar::UShort);
+                    let word = fb.add(naga::Expression::Load { pointer });
+                    extract_narrow(fb, word, bit, Scalar::UShort)
+                }
+                HalfPlace::Bits(place) => match self.load(fb, place, location)? {
+                    Value::Plain(bits) => bits,
+                    _ => return Err(self.error(location, "vload_half of pointers")),
+                },
+                HalfPlace::Value(place) => {
+                    let Value::Plain(half) = self.load(fb, place, location)? else {
+                        return Err(self.error(location, "vload_half of pointers"));
+                    };
+                    // Every half is a float: the conversion is exact.
+                    lanes.push(fb.add(naga::Expression::As {
+                        expr: half,
+                        kind: naga::ScalarKind::Float,
+                        convert: Some(4),
+                    }));
+                    continue;
+                }
+            };
             let pair = fb.add(naga::Expression::Math {
                 fun: naga::MathFunction::Unpack2x16float,
                 arg: bits,
@@ -268,7 +311,7 @@ impl ModuleBuilder<'_> {
             scalar: naga::Scalar::F32,
         });
         let places = self.half_places(fb, n, stride, args[1], args[2], location)?;
-        for (k, (global, index)) in places.into_iter().enumerate() {
+        for (k, place) in places.into_iter().enumerate() {
             let lane = fb.lane(data, n, k as u8);
             let zero = fb.add(naga::Expression::Literal(naga::Literal::F32(0.0)));
             let pair = fb.add(naga::Expression::Compose {
@@ -283,7 +326,18 @@ impl ModuleBuilder<'_> {
                 arg3: None,
             });
             let bits = directed_half(fb, lane, bits, rounding);
-            self.store_narrow(fb, global, index, Scalar::UShort, bits, location)?;
+            match place {
+                HalfPlace::Word(global, index) => {
+                    self.store_narrow(fb, global, index, Scalar::UShort, bits, location)?
+                }
+                HalfPlace::Bits(place) => {
+                    self.store(fb, place, Value::Plain(bits), location, None)?
+                }
+                HalfPlace::Value(place) => {
+                    let half = fp16::bits_to_half(fb, bits);
+                    self.store(fb, place, Value::Plain(half), location, None)?
+                }
+            }
         }
         Ok(())
     }
