@@ -328,3 +328,16 @@ fn array_compound_literals_at_program_scope_name_the_construct() {
         "{log}"
     );
 }
+
+#[test]
+fn every_float_h_constant_of_double_is_predefined() {
+    // The OpenCL-CTS's kernel_numeric_constants: DBL_RADIX was missing.
+    let source = "kernel void k(global long *o) {\n\
+                  char radix_is_two[DBL_RADIX == 2 && FLT_RADIX == 2 ? 1 : -1];\n\
+                  o[0] = DBL_DIG + DBL_MANT_DIG + DBL_MAX_10_EXP + DBL_MAX_EXP\n\
+                  \x20   + DBL_MIN_10_EXP + DBL_MIN_EXP + sizeof radix_is_two;\n\
+                  }\n";
+    if let Err(e) = translator::build(source, "", &DeviceCaps::full()) {
+        panic!("{e}");
+    }
+}

@@ -114,6 +114,7 @@ const LANGUAGE_CONSTANTS: &[(&str, &str)] = &[
     ("FLT_MIN", "0x1.0p-126f"),
     ("FLT_EPSILON", "0x1.0p-23f"),
     ("DBL_DIG", "15"),
+    ("DBL_RADIX", "2"),
     ("DBL_MANT_DIG", "53"),
     ("DBL_MAX_10_EXP", "+308"),
     ("DBL_MAX_EXP", "+1024"),
