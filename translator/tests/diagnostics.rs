@@ -341,3 +341,25 @@ fn every_float_h_constant_of_double_is_predefined() {
         panic!("{e}");
     }
 }
+
+#[test]
+fn addresses_of_misaligned_packed_members_are_refused() {
+    // The OpenCL-CTS's vec_align_packed_struct: `&test.vec` at byte 1 was
+    // rounded down to byte 0, a silent wrong pointer.
+    let source = |pre: &str| {
+        format!(
+            "typedef struct __attribute__((packed)) {{ {pre} char2 vec; }} T;\n\
+             kernel void k(global uint *o) {{ T t; o[0] = (uint)((uchar *)&t.vec - (uchar *)&t); }}\n"
+        )
+    };
+    let log = log_of(&source("char c;"));
+    assert!(
+        log.contains("2:61: error: taking the address of a 'char2' member that sits at an offset that is not a multiple of its size"),
+        "{log}"
+    );
+    for aligned in ["short c;", "char c[4];", ""] {
+        if let Err(e) = translator::build(&source(aligned), "", &DeviceCaps::full()) {
+            panic!("{aligned}: {e}");
+        }
+    }
+}

@@ -120,13 +120,16 @@ impl ModuleBuilder<'_> {
                 )))
             }
             H::Member(..) => match self.member_bytes(fb, id, location)? {
-                Some(bytes) => Ok(Value::Pointer(self.cast_pointer(
-                    fb,
-                    bytes,
-                    &Type::Void,
-                    &x.ty,
-                    location,
-                )?)),
+                Some(bytes) => {
+                    self.member_pointer_fits(fb, id, &x.ty, location)?;
+                    Ok(Value::Pointer(self.cast_pointer(
+                        fb,
+                        bytes,
+                        &Type::Void,
+                        &x.ty,
+                        location,
+                    )?))
+                }
                 None => Err(self.error(
                     location,
                     "taking the address of a member of a program-scope struct variable is not supported yet by this translator",
@@ -152,15 +155,51 @@ impl ModuleBuilder<'_> {
             return Ok(None);
         };
         match self.member_bytes(fb, array, location)? {
-            Some(bytes) => Ok(Some(self.cast_pointer(
-                fb,
-                bytes,
-                &Type::Void,
-                &element,
-                location,
-            )?)),
+            Some(bytes) => Ok(Some({
+                self.member_pointer_fits(fb, array, &element, location)?;
+                self.cast_pointer(fb, bytes, &Type::Void, &element, location)?
+            })),
             None => Ok(None),
         }
+    }
+
+    /// A pointer to a member counts elements of the member's type from
+    /// the start of its memory, so the member must sit at a multiple of
+    /// that type's size there: a member of a packed record may not (`char
+    /// c; char2 v;` puts `v` at byte 1), and its pointer would be rounded
+    /// down to the member before it. Such a member's address is a build
+    /// error, not a pointer to the wrong bytes.
+    fn member_pointer_fits(
+        &mut self,
+        fb: &FnBuilder,
+        member: ExprId,
+        pointee: &Type,
+        location: Location,
+    ) -> LResult<()> {
+        let Some(size) = self.type_size(pointee).filter(|&s| s > 1) else {
+            return Ok(());
+        };
+        let (mut offset, mut at) = (0u64, member);
+        while let H::Member(base, field) = fb.expr(at).kind {
+            let Type::Record(r) = fb.expr(base).ty else {
+                return Ok(());
+            };
+            offset += self.record(r).fields[field].offset;
+            at = base;
+        }
+        // The outermost record: a variable starts at byte 0; one reached
+        // through a pointer or an array sits at a multiple of its size.
+        let whole = fb.expr(at).ty;
+        let outer_fits = matches!(fb.expr(at).kind, H::Local(_))
+            || self.type_size(&whole).is_some_and(|s| s % size == 0);
+        if offset % size == 0 && outer_fits {
+            return Ok(());
+        }
+        let (member_ty, record_ty) = (self.display(pointee), self.display(&whole));
+        Err(self.error(
+            location,
+            format!("taking the address of a '{member_ty}' member that sits at an offset that is not a multiple of its size in '{record_ty}' (a packed struct) is not supported yet by this translator"),
+        ))
     }
 
     /// `&object` counted in bytes (a `void` pointer) when `object` is a
