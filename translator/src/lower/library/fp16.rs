@@ -15,8 +15,9 @@
 //!   OpenCL's `half` bounds are loose (2 ulp for most functions) and every
 //!   `float` result rounds to within about half a `half` ulp, so this is
 //!   within them; `float` results stored through an output pointer are
-//!   rounded the same way. `fma` goes through `double` where there is one,
-//!   whose sum of a `half` product and a `half` rounds correctly. The bit
+//!   rounded the same way. `fma` is the `float` sum of the exact `float`
+//!   product and the addend, rounded to odd (so that rounding it to
+//!   `half` rounds once: [`ModuleBuilder::half_fma`]). The bit
 //!   functions (`bitselect`, `select`, `nextafter`) work on the `ushort`
 //!   bits, and `isnormal` on the `half` itself.
 
@@ -186,11 +187,10 @@ impl ModuleBuilder<'_> {
         if works_on_bits(b) {
             return self.half_through_bits(fb, b, args, ty, location).map(Some);
         }
-        let wide = if b == Builtin::Fma && self.caps.float64 {
-            Scalar::Double
-        } else {
-            Scalar::Float
-        };
+        if b == Builtin::Fma && is_half(ty) {
+            return self.half_fma(fb, args, ty, location).map(Some);
+        }
+        let wide = Scalar::Float;
         let mut widened = Vec::with_capacity(args.len());
         for &a in args {
             let a_ty = fb.ty(a);
@@ -221,6 +221,88 @@ impl ModuleBuilder<'_> {
         let largest = self.float_constant(fb, ty, 1.0 - 2f64.powi(-11), location)?;
         let over = fb.binary(B::GreaterEqual, r, largest);
         Ok(Some(fb.select(over, largest, r)))
+    }
+
+    /// `fma` of `half`s, correctly rounded with no `double`: the product
+    /// of two `half`s is exact in `float` (22 bits), the sum with the
+    /// addend is rounded to nearest and its error found exactly (Knuth's
+    /// two-sum), and a sum that was inexact is moved to the neighbour
+    /// with an odd last bit on the error's side ("round to odd"). A
+    /// `float` rounded to odd has 13 bits more than a `half`, so rounding
+    /// it to the `half` is the same as rounding the exact value once.
+    /// Through `float` alone (a `double`-less device), a sum that fell on
+    /// a `half` tie gave the wrong `half` neighbour.
+    fn half_fma(
+        &mut self,
+        fb: &mut FnBuilder,
+        args: &[Operand],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let wide_ty = with_element(ty, Scalar::Float);
+        let bits_ty = with_element(ty, Scalar::UInt);
+        let mut v = Vec::with_capacity(3);
+        for &a in args {
+            let a_ty = fb.ty(a);
+            let x = self.plain(fb, a)?;
+            // A scalar argument of a vector fma is splat by the caller's
+            // conversion rules: widen each as its own type, then splat.
+            let widened = with_element(&a_ty, Scalar::Float);
+            let x = self.convert(fb, x, &a_ty, &widened, location)?;
+            v.push(if matches!(a_ty, Type::Vector(..)) {
+                x
+            } else {
+                self.splat_to(fb, x, &wide_ty, location)?
+            });
+        }
+        let product = fb.binary(B::Multiply, v[0], v[1]);
+        let sum = fb.binary(B::Add, product, v[2]);
+        // Two-sum: `sum + error` is `product + addend` exactly.
+        let addend_part = fb.binary(B::Subtract, sum, product);
+        let product_part = fb.binary(B::Subtract, sum, addend_part);
+        let product_error = fb.binary(B::Subtract, product, product_part);
+        let addend_error = fb.binary(B::Subtract, v[2], addend_part);
+        let error = fb.binary(B::Add, product_error, addend_error);
+        let as_bits = |fb: &mut FnBuilder, x| {
+            fb.add(naga::Expression::As {
+                expr: x,
+                kind: naga::ScalarKind::Uint,
+                convert: None,
+            })
+        };
+        let sum_bits = as_bits(fb, sum);
+        let error_bits = as_bits(fb, error);
+        let (zero, one, sign, exponent) = (
+            self.constant(fb, &bits_ty, 0, location)?,
+            self.constant(fb, &bits_ty, 1, location)?,
+            self.constant(fb, &bits_ty, 0x8000_0000, location)?,
+            self.constant(fb, &bits_ty, 0x7f80_0000, location)?,
+        );
+        // Inexact (a zero error has no bits but the sign), even, and
+        // finite (an infinite or NaN sum has a NaN error).
+        let magnitude = self.constant(fb, &bits_ty, 0x7fff_ffff, location)?;
+        let error_magnitude = fb.binary(B::And, error_bits, magnitude);
+        let inexact = fb.binary(B::NotEqual, error_magnitude, zero);
+        let last = fb.binary(B::And, sum_bits, one);
+        let even = fb.binary(B::Equal, last, zero);
+        let sum_exponent = fb.binary(B::And, sum_bits, exponent);
+        let finite = fb.binary(B::NotEqual, sum_exponent, exponent);
+        let inexact_even = fb.binary(B::And, inexact, even);
+        let adjust = fb.binary(B::And, inexact_even, finite);
+        // Toward the error: away from zero when it has the sum's sign.
+        let signs = fb.binary(B::ExclusiveOr, sum_bits, error_bits);
+        let sign_differs = fb.binary(B::And, signs, sign);
+        let same_sign = fb.binary(B::Equal, sign_differs, zero);
+        let up = fb.binary(B::Add, sum_bits, one);
+        let down = fb.binary(B::Subtract, sum_bits, one);
+        let moved = fb.select(same_sign, up, down);
+        let odd_bits = fb.select(adjust, moved, sum_bits);
+        let odd = fb.add(naga::Expression::As {
+            expr: odd_bits,
+            kind: naga::ScalarKind::Float,
+            convert: None,
+        });
+        self.convert(fb, odd, &wide_ty, ty, location)
     }
 
     /// `value`, the result of a widened built-in (see [`Self::half_builtin`])
