@@ -8,71 +8,12 @@
 
 mod common;
 
-use opencl3::command_queue::CommandQueue;
-use opencl3::context::Context;
 use opencl3::device::Device;
 use opencl3::kernel::Kernel;
-use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::program::Program;
-use opencl3::types::CL_BLOCKING;
-use std::ptr;
 
-/// Builds a kernel file; a first line `// options: ...` gives the options.
-fn build(context: &Context, file: &str) -> Program {
-    let source = std::fs::read_to_string(common::repo_path(file)).expect("kernel source");
-    let options = source
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("// options:"))
-        .unwrap_or("")
-        .trim()
-        .to_string();
-    Program::create_and_build_from_source(context, &source, &options)
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"))
-}
-
-/// A read-write buffer holding `data`.
-fn buffer<T: Copy>(context: &Context, queue: &CommandQueue, data: &[T]) -> Buffer<T> {
-    // SAFETY: a null host pointer with no USE/COPY_HOST_PTR flag.
-    let mut b =
-        unsafe { Buffer::<T>::create(context, CL_MEM_READ_WRITE, data.len(), ptr::null_mut()) }
-            .expect("buffer");
-    // SAFETY: blocking, so `data` outlives the transfer.
-    unsafe { queue.enqueue_write_buffer(&mut b, CL_BLOCKING, 0, data, &[]) }.expect("write");
-    b
-}
-
-fn read<T: Copy + Default>(queue: &CommandQueue, b: &Buffer<T>, n: usize) -> Vec<T> {
-    let mut out = vec![T::default(); n];
-    // SAFETY: blocking, and `out` has the `n` elements read.
-    unsafe { queue.enqueue_read_buffer(b, CL_BLOCKING, 0, &mut out, &[]) }.expect("read");
-    out
-}
-
-/// Runs `kernel` over `global` work-items in groups of `local`.
-fn run(queue: &CommandQueue, kernel: &Kernel, global: usize, local: usize) {
-    let (global, local) = ([global], [local]);
-    // SAFETY: each caller set every argument of the kernel to match it;
-    // the sizes are one-dimensional arrays that outlive the call.
-    unsafe {
-        queue.enqueue_nd_range_kernel(
-            kernel.get(),
-            1,
-            ptr::null(),
-            global.as_ptr(),
-            local.as_ptr(),
-            &[],
-        )
-    }
-    .expect("launch");
-    queue.finish().expect("finish");
-}
-
-/// Sets argument `i` of `kernel`.
-fn arg<T>(kernel: &Kernel, i: u32, value: &T) {
-    // SAFETY: the callers pass the type of the kernel's parameter `i`.
-    unsafe { kernel.set_arg(i, value) }.expect("set_arg");
-}
+use common::launch::{build_file as build, run_1d as run, set_arg as arg};
+use common::{buffer_with as buffer, read_buffer as read};
 
 /// Sets argument `i` of `kernel` to `__local` memory of `bytes` bytes.
 fn local_arg(kernel: &Kernel, i: u32, bytes: usize) {

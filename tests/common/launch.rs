@@ -1,0 +1,46 @@
+//! Building kernel files and one-dimensional launches, for the tests that
+//! drive many small kernels by hand.
+
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
+use opencl3::kernel::Kernel;
+use opencl3::program::Program;
+
+/// Builds a kernel file; a first line `// options: ...` gives the options.
+pub fn build_file(context: &Context, file: &str) -> Program {
+    let source = std::fs::read_to_string(super::repo_path(file)).expect("kernel source");
+    let options = source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// options:"))
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    Program::create_and_build_from_source(context, &source, &options)
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"))
+}
+
+/// Runs `kernel` over `global` work-items in groups of `local`.
+pub fn run_1d(queue: &CommandQueue, kernel: &Kernel, global: usize, local: usize) {
+    let (global, local) = ([global], [local]);
+    // SAFETY: each caller set every argument of the kernel to match it;
+    // the sizes are one-dimensional arrays that outlive the call.
+    unsafe {
+        queue.enqueue_nd_range_kernel(
+            kernel.get(),
+            1,
+            std::ptr::null(),
+            global.as_ptr(),
+            local.as_ptr(),
+            &[],
+        )
+    }
+    .expect("launch");
+    queue.finish().expect("finish");
+}
+
+/// Sets argument `i` of `kernel`.
+pub fn set_arg<T>(kernel: &Kernel, i: u32, value: &T) {
+    // SAFETY: the callers pass the type of the kernel's parameter `i`.
+    unsafe { kernel.set_arg(i, value) }.expect("set_arg");
+}
