@@ -854,3 +854,31 @@ fn stores_through_casts_into_private_three_vectors_are_refused() {
         "{log}"
     );
 }
+
+/// `local void *` kernel parameters (the OpenCL-CTS's
+/// get_kernel_arg_info declares them): bytes until cast, then the cast's
+/// type, shared by the work-group.
+#[test]
+fn local_void_parameters_cast_in_the_kernel() {
+    const SOURCE: &str = "kernel void k(local void *unused, local void *a, global int *o) {\n\
+        local int *p = (local int *)a;\n\
+        p[get_local_id(0)] = (int)get_global_id(0) * 3;\n\
+        barrier(CLK_LOCAL_MEM_FENCE);\n\
+        o[get_global_id(0)] = p[get_local_size(0) - 1 - get_local_id(0)];\n\
+    }\n";
+    let (context, queue) = common::context_and_queue();
+    let program = Program::create_and_build_from_source(&context, SOURCE, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let kernel = Kernel::create(&program, "k").expect("kernel");
+    let (n, group) = (256usize, 64usize);
+    let out = buffer(&context, &queue, &vec![0i32; n]);
+    local_arg(&kernel, 0, 16);
+    local_arg(&kernel, 1, group * 4);
+    arg(&kernel, 2, &out);
+    run(&queue, &kernel, n, group);
+    let got = read(&queue, &out, n);
+    for (i, &g) in got.iter().enumerate() {
+        let mirror = i / group * group + (group - 1 - i % group);
+        assert_eq!(g, mirror as i32 * 3, "work-item {i}");
+    }
+}

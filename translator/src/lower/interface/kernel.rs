@@ -170,7 +170,13 @@ impl ModuleBuilder<'_> {
                     // one-element array here, resized by `Kernel::spirv`.
                     let index = self.interface.local_args.len() as u32;
                     let name = self.name(local.name).to_string();
-                    if let Some(global) = self.narrow_local_argument(&name, &p.ty) {
+                    // A `void *` counts bytes until it is cast, as for
+                    // buffers: `uchar`s, packed into words.
+                    let pointee = match p.ty {
+                        Type::Void => Type::Scalar(Scalar::UChar),
+                        ty => ty,
+                    };
+                    if let Some(global) = self.narrow_local_argument(&name, &pointee) {
                         // `char`/`short`/`half` elements packed into words:
                         // the length counts words.
                         self.interface.local_args.push(global);
