@@ -179,13 +179,21 @@ mod tests {
             .sample_clocks(&host_timestamp)
             .expect("sample")
             .expect("lavapipe has calibrated timestamps");
-        let submitted = sample_by_submission(&device).expect("submission sample");
         let period = f64::from(device.info().limits.timestamp_period);
         let bits = device.info().timestamp_valid_bits;
-        let via_calibrated = convert(calibrated, submitted.ticks, period, bits);
         // The submission's pairing is a little early (the GPU writes after
-        // the host time is read), never late.
-        let early = via_calibrated as i128 - submitted.host_ns as i128;
+        // the host time is read), never late: by the submission's latency,
+        // which the other tests of this binary, running beside it on two
+        // cores, can stretch past the bound once in a while (21 ms seen).
+        // The best of a few samples measures the pairing, not the load.
+        let early = (0..5)
+            .map(|_| {
+                let submitted = sample_by_submission(&device).expect("submission sample");
+                let via_calibrated = convert(calibrated, submitted.ticks, period, bits);
+                via_calibrated as i128 - submitted.host_ns as i128
+            })
+            .min_by_key(|early| early.abs())
+            .expect("five samples");
         assert!((-1_000_000..=20_000_000).contains(&early), "{early} ns");
     }
 
