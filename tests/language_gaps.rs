@@ -10,39 +10,16 @@
 
 mod common;
 
+use common::launch::launch;
+
 use common::{buffer_with, context_and_queue, read_buffer};
-use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
-use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
 use std::process::Command;
 
 fn build(context: &Context, source: &str, options: &str) -> Program {
     Program::create_and_build_from_source(context, source, options)
         .unwrap_or_else(|log| panic!("build failed:\n{log}"))
-}
-
-/// Runs `kernel` of `program` over `work_items`, with `args` set by
-/// `set_args`, and waits for it.
-fn launch(
-    queue: &CommandQueue,
-    program: &Program,
-    kernel: &str,
-    work_items: usize,
-    set_args: impl FnOnce(&mut ExecuteKernel),
-) {
-    let kernel = Kernel::create(program, kernel).expect("kernel");
-    let mut execute = ExecuteKernel::new(&kernel);
-    set_args(&mut execute);
-    // SAFETY: every argument the kernel declares was set by `set_args`,
-    // with buffers large enough for what it writes.
-    let event = unsafe {
-        execute
-            .set_global_work_size(work_items)
-            .enqueue_nd_range(queue)
-    }
-    .expect("enqueue");
-    event.wait().expect("wait");
 }
 
 /// Builds `source` and runs its kernel `k(global T *out)` on one work-item;

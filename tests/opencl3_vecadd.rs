@@ -3,13 +3,14 @@
 
 mod common;
 
+use common::launch::build_file as build;
+
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_ONLY, CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY};
 use opencl3::platform::get_platforms;
-use opencl3::program::Program;
 use opencl3::types::{cl_float, CL_BLOCKING};
 use std::ptr;
 
@@ -50,20 +51,6 @@ fn write_buffer<T>(queue: &CommandQueue, buffer: &mut Buffer<T>, data: &[T]) {
 fn read_buffer<T>(queue: &CommandQueue, buffer: &Buffer<T>, out: &mut [T]) {
     // SAFETY: blocking, so `out` outlives the transfer.
     unsafe { queue.enqueue_read_buffer(buffer, CL_BLOCKING, 0, out, &[]) }.expect("read buffer");
-}
-
-/// Builds a kernel file; a first line `// options: ...` gives the options.
-fn build(context: &Context, file: &str) -> Program {
-    let source = std::fs::read_to_string(common::repo_path(file)).expect("kernel source");
-    let options = source
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("// options:"))
-        .unwrap_or("")
-        .trim()
-        .to_string();
-    Program::create_and_build_from_source(context, &source, &options)
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"))
 }
 
 #[test]

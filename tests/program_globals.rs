@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::launch::launch;
+
 use common::{buffer_with, context_and_queue, read_buffer};
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
@@ -41,29 +43,6 @@ fn build(context: &Context, options: &str) -> Result<Program, String> {
 
 fn program(context: &Context) -> Program {
     build(context, OPTIONS).unwrap_or_else(|log| panic!("build failed:\n{log}"))
-}
-
-/// Runs `kernel` of `program` over `work_items`, with `args` set by
-/// `set_args`, and waits for it.
-fn launch(
-    queue: &CommandQueue,
-    program: &Program,
-    kernel: &str,
-    work_items: usize,
-    set_args: impl FnOnce(&mut ExecuteKernel),
-) {
-    let kernel = Kernel::create(program, kernel).expect("kernel");
-    let mut execute = ExecuteKernel::new(&kernel);
-    set_args(&mut execute);
-    // SAFETY: every argument the kernel declares was set by `set_args`,
-    // with buffers large enough for what it writes.
-    let event = unsafe {
-        execute
-            .set_global_work_size(work_items)
-            .enqueue_nd_range(queue)
-    }
-    .expect("enqueue");
-    event.wait().expect("wait");
 }
 
 /// `counter` and `tickets`, read by the `report` kernel.

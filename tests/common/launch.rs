@@ -3,7 +3,7 @@
 
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
-use opencl3::kernel::Kernel;
+use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
 
 /// Builds a kernel file; a first line `// options: ...` gives the options.
@@ -43,4 +43,27 @@ pub fn run_1d(queue: &CommandQueue, kernel: &Kernel, global: usize, local: usize
 pub fn set_arg<T>(kernel: &Kernel, i: u32, value: &T) {
     // SAFETY: the callers pass the type of the kernel's parameter `i`.
     unsafe { kernel.set_arg(i, value) }.expect("set_arg");
+}
+
+/// Runs `kernel` of `program` over `work_items`, with `args` set by
+/// `set_args`, and waits for it.
+pub fn launch(
+    queue: &CommandQueue,
+    program: &Program,
+    kernel: &str,
+    work_items: usize,
+    set_args: impl FnOnce(&mut ExecuteKernel),
+) {
+    let kernel = Kernel::create(program, kernel).expect("kernel");
+    let mut execute = ExecuteKernel::new(&kernel);
+    set_args(&mut execute);
+    // SAFETY: every argument the kernel declares was set by `set_args`,
+    // with buffers large enough for what it writes.
+    let event = unsafe {
+        execute
+            .set_global_work_size(work_items)
+            .enqueue_nd_range(queue)
+    }
+    .expect("enqueue");
+    event.wait().expect("wait");
 }
