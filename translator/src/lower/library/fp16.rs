@@ -263,15 +263,8 @@ impl ModuleBuilder<'_> {
         let product_error = fb.binary(B::Subtract, product, product_part);
         let addend_error = fb.binary(B::Subtract, v[2], addend_part);
         let error = fb.binary(B::Add, product_error, addend_error);
-        let as_bits = |fb: &mut FnBuilder, x| {
-            fb.add(naga::Expression::As {
-                expr: x,
-                kind: naga::ScalarKind::Uint,
-                convert: None,
-            })
-        };
-        let sum_bits = as_bits(fb, sum);
-        let error_bits = as_bits(fb, error);
+        let sum_bits = self.bitcast(fb, sum, &bits_ty, location)?;
+        let error_bits = self.bitcast(fb, error, &bits_ty, location)?;
         let (zero, one, sign, exponent) = (
             self.constant(fb, &bits_ty, 0, location)?,
             self.constant(fb, &bits_ty, 1, location)?,
@@ -297,11 +290,7 @@ impl ModuleBuilder<'_> {
         let down = fb.binary(B::Subtract, sum_bits, one);
         let moved = fb.select(same_sign, up, down);
         let odd_bits = fb.select(adjust, moved, sum_bits);
-        let odd = fb.add(naga::Expression::As {
-            expr: odd_bits,
-            kind: naga::ScalarKind::Float,
-            convert: None,
-        });
+        let odd = self.bitcast(fb, odd_bits, &wide_ty, location)?;
         self.convert(fb, odd, &wide_ty, ty, location)
     }
 
