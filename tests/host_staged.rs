@@ -34,3 +34,8 @@ fn maps_are_zero_copy_and_writes_through_them_reach_kernels() {
 fn host_unified_memory_is_reported() {
     host_transfers::host_unified_memory_is_reported(fixture(DIRECT));
 }
+
+#[test]
+fn a_blocking_command_completes_the_earlier_ones() {
+    host_transfers::a_blocking_command_completes_the_earlier_ones(fixture(DIRECT));
+}

@@ -584,6 +584,70 @@ pub fn maps_are_zero_copy_and_writes_through_them_reach_kernels(fixture: &Fixtur
     }
 }
 
+/// In an in-order queue a blocking command returns only once every
+/// command before it is complete, host part included: the OpenCL-CTS's
+/// test_bruteforce maps five results without blocking and the sixth
+/// blocking, then reads all six. On the staged path the earlier maps' data
+/// reached the host only when the completion thread got to them, so they
+/// read as zeros (every function failed on the H200, 2026-11-29).
+pub fn a_blocking_command_completes_the_earlier_ones(fixture: &Fixture) {
+    let (_serial, _) = fixture.begin();
+    let queue = &fixture.queue;
+    let mut data = new_buffer(&fixture.context, N);
+    let bytes = 4 * N;
+    let start = pattern(11);
+    // SAFETY: the buffer holds N uints; `start` is read during the call.
+    unsafe {
+        queue
+            .enqueue_write_buffer(&mut data, CL_BLOCKING, 0, &start, &[])
+            .expect("write");
+    }
+    const EARLIER: usize = 5;
+    for round in 1..=20u32 {
+        fixture.add(queue, &data, 1, &[]);
+        let mut reads = vec![vec![0u32; N]; EARLIER];
+        let mut maps: Vec<cl_mem> = vec![ptr::null_mut(); EARLIER + 1];
+        // SAFETY: the read destinations and mapped regions hold N uints
+        // and are touched only after the blocking map returned; the maps
+        // are unmapped and the queue finished before the next round.
+        unsafe {
+            for (read, map) in reads.iter_mut().zip(&mut maps) {
+                queue
+                    .enqueue_read_buffer(&data, CL_NON_BLOCKING, 0, read, &[])
+                    .expect("read");
+                queue
+                    .enqueue_map_buffer(&data, CL_NON_BLOCKING, CL_MAP_READ, 0, bytes, map, &[])
+                    .expect("map");
+            }
+            queue
+                .enqueue_map_buffer(
+                    &data,
+                    CL_BLOCKING,
+                    CL_MAP_READ,
+                    0,
+                    bytes,
+                    &mut maps[EARLIER],
+                    &[],
+                )
+                .expect("blocking map");
+            let expected: Vec<u32> = start.iter().map(|v| v.wrapping_add(round)).collect();
+            for (k, read) in reads.iter().enumerate() {
+                assert_same(read, &expected, &format!("round {round}: read {k}"));
+            }
+            for (k, map) in maps.iter().enumerate() {
+                let region = std::slice::from_raw_parts(map.cast::<u32>(), N);
+                assert_same(region, &expected, &format!("round {round}: map {k}"));
+            }
+            for map in maps {
+                queue
+                    .enqueue_unmap_mem_object(data.get(), map.cast(), &[])
+                    .expect("unmap");
+            }
+        }
+        queue.finish().expect("finish");
+    }
+}
+
 /// `CL_DEVICE_HOST_UNIFIED_MEMORY` says what the memory is, whether or not
 /// direct access is switched off: lavapipe's is the host's.
 pub fn host_unified_memory_is_reported(fixture: &Fixture) {

@@ -375,6 +375,21 @@ impl Event {
     /// Runs the host part and marks the event done; only the first caller
     /// after submission does anything.
     fn complete(&self) {
+        let queue = {
+            let state = self.lock();
+            if !matches!(state.progress, Progress::Submitted(_)) {
+                return;
+            }
+            state.queue.clone()
+        };
+        // In order, a command is complete only once the commands before it
+        // are: a blocking command must not return while an earlier
+        // non-blocking read's data is still in its staging buffer.
+        if let Some(queue) = queue {
+            for earlier in queue.unfinished_before(self) {
+                let _ = earlier.wait();
+            }
+        }
         let host_completion = {
             let mut state = self.lock();
             if !matches!(state.progress, Progress::Submitted(_)) {

@@ -295,6 +295,28 @@ fn is_pending(event: &Weak<Object<Event>>) -> bool {
 }
 
 impl Object<Queue> {
+    /// The submitted commands of an in-order queue enqueued before
+    /// `event`, one of its submitted commands, that are not done, oldest
+    /// first. Their GPU work ended before `event`'s (one timeline), but
+    /// their host parts may not have run. Empty for an out-of-order queue,
+    /// and when `event` is not among the submitted commands.
+    pub fn unfinished_before(&self, event: &Event) -> Vec<Arc<Object<Event>>> {
+        if self.out_of_order() {
+            return Vec::new();
+        }
+        let state = self.lock();
+        let mut earlier = Vec::new();
+        for submitted in state.in_flight.iter().filter_map(Weak::upgrade) {
+            if std::ptr::eq::<Event>(&**submitted, event) {
+                return earlier;
+            }
+            if !submitted.is_done() {
+                earlier.push(submitted);
+            }
+        }
+        Vec::new()
+    }
+
     /// `clFlush`.
     pub fn flush(&self) -> CLResult<()> {
         let (due, result) = self.submit_locked(&mut self.lock());
