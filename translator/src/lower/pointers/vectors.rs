@@ -9,6 +9,7 @@ use crate::lower::expressions::operators::extract_narrow;
 use crate::lower::expressions::{wide, Operand, Value};
 use crate::lower::function::FnBuilder;
 use crate::lower::library::fp16;
+use crate::lower::pointers::narrow::WordRun;
 use crate::lower::pointers::Place;
 use crate::types::{Scalar, Type};
 use naga::Handle;
@@ -162,8 +163,14 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
+        let places = self.vector_places(fb, n, n, args[0], args[1], location)?;
+        let s = ty.element().unwrap_or(Scalar::Float);
+        if let Some(run) = WordRun::of(&places) {
+            let lanes = self.load_word_run(fb, &run);
+            return Ok(Value::Plain(self.gather(fb, s, &lanes, location)?));
+        }
         let mut lanes = Vec::new();
-        for place in self.vector_places(fb, n, n, args[0], args[1], location)? {
+        for place in places {
             match self.load(fb, place, location)? {
                 Value::Plain(value) => lanes.push(wide::LaneRef {
                     value,
@@ -173,7 +180,6 @@ impl ModuleBuilder<'_> {
                 _ => return Err(self.error(location, "vload of pointers")),
             }
         }
-        let s = ty.element().unwrap_or(Scalar::Float);
         Ok(Value::Plain(self.gather(fb, s, &lanes, location)?))
     }
 
@@ -186,6 +192,10 @@ impl ModuleBuilder<'_> {
     ) -> LResult<()> {
         let data = self.plain(fb, args[0])?;
         let places = self.vector_places(fb, n, n, args[1], args[2], location)?;
+        if let Some(run) = WordRun::of(&places) {
+            let lanes: Vec<_> = (0..n).map(|k| fb.lane(data, n, k)).collect();
+            return self.store_word_run(fb, &run, &lanes, location);
+        }
         for (k, place) in places.into_iter().enumerate() {
             let lane = fb.lane(data, n, k as u8);
             self.store(fb, place, Value::Plain(lane), location, None)?;
