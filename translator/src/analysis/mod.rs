@@ -40,6 +40,13 @@ pub struct FunctionFacts {
     pub pointers: PointerFacts,
     /// Integer variables that keep their initializer's value, with it.
     pub kept_values: FxHashMap<LocalId, ExprId>,
+    /// Private variables (a kernel's `__constant` ones included, which
+    /// are private copies) held as `u32` words, a byte image, because a
+    /// pointer cast reaches them and their elements have bytes naga does
+    /// not hold: the padding of 3-vectors (`sizeof(float3) == 16`), which
+    /// a store through the cast may write and a load read back, and
+    /// `bool`s, which naga holds as no bytes at all.
+    pub word_privates: FxHashSet<LocalId>,
 }
 
 /// The facts of one kernel: how its `__local` memory is held.
@@ -138,11 +145,13 @@ pub fn analyse(program: &hir::Program) -> Analysis {
             analysis.kernels.insert(id, kernel);
         }
         let kept_values = kept.remove(&id).unwrap_or_default();
+        let word_privates = word_privates(program, &program.functions[id], &facts);
         analysis.functions.insert(
             id,
             FunctionFacts {
                 pointers: facts,
                 kept_values,
+                word_privates,
             },
         );
     }
@@ -296,6 +305,32 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
     }
 }
 
+/// The private variables of `f` held as words ([`FunctionFacts::word_privates`]):
+/// those a pointer cast reaches, here or in a callee given their address,
+/// whose innermost elements are 3-vectors or `bool`s.
+fn word_privates(program: &hir::Program, f: &hir::Function, facts: &PointerFacts) -> FxHashSet<LocalId> {
+    let types = &program.types;
+    let mut out = FxHashSet::default();
+    for (origin, _) in &facts.narrowed {
+        let Origin::Local(l) = *origin else {
+            continue;
+        };
+        let local = &f.locals[l];
+        if matches!(local.space, AddressSpace::Private | AddressSpace::Constant)
+            && has_unheld_bytes(types.innermost_element(local.ty))
+        {
+            out.insert(l);
+        }
+    }
+    out
+}
+
+/// Whether objects of `element` have bytes that naga's types of them do
+/// not hold: a 3-vector's padding, a `bool`'s byte.
+fn has_unheld_bytes(element: Type) -> bool {
+    matches!(element, Type::Vector(_, 3) | Type::Scalar(Scalar::Bool))
+}
+
 /// Whether `f` itself compares (`==`, `<`, ...) or subtracts two pointers
 /// that may point into buffers (`__global`, `__constant` or generic),
 /// neither a null pointer constant: the operations whose result depends on
@@ -337,6 +372,8 @@ fn has_packed_bytes(element: Type) -> bool {
 /// integer scalars can.
 fn needs_word_units(element: Type, stored: Scalar) -> bool {
     match element {
+        // Its padding, which a store through the cast may write.
+        Type::Vector(s, 3) if s != Scalar::Bool => true,
         Type::Scalar(Scalar::Int | Scalar::UInt) => false,
         Type::Scalar(s) | Type::Vector(s, _) => {
             !matches!(s, Scalar::Bool | Scalar::Half)

@@ -21,6 +21,7 @@
 //! pointers use the words as units.
 
 use crate::diagnostic::Location;
+use crate::hir::FunctionId;
 use crate::lower::atomics::float_words;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
@@ -67,9 +68,11 @@ fn retype(
 
 impl ModuleBuilder<'_> {
     /// The root a pointer into `root` (pointing at `from`s) has once cast
-    /// to point at `to`s, where `root` is not a buffer view.
+    /// to point at `to`s, where `root` is not a buffer view; `function`
+    /// is the function the pointer is in.
     pub(super) fn cast_memory_root(
         &mut self,
+        function: Option<FunctionId>,
         root: Root,
         from: &Type,
         to: &Type,
@@ -77,9 +80,13 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Root> {
         // Held as words: `__local` memory narrow stores reach, and records
         // held as byte images (whose members' addresses are taken:
-        // `analysis/records.rs`); a private image, in the function or
-        // passed to a helper, is reached as the array of words it is.
-        let image = self.is_image(from);
+        // `analysis/records.rs`), private variables held as words
+        // (`FunctionFacts::word_privates`); a private image, in the
+        // function or passed to a helper, is reached as the array of
+        // words it is.
+        let image = self.is_image(from)
+            || matches!(root, Root::Private(..) | Root::Argument { .. })
+                && function.is_some_and(|f| self.image_root_elem(f, root).is_some());
         let words =
             image || matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g));
         let root = match root {
@@ -275,8 +282,10 @@ impl ModuleBuilder<'_> {
         let mut lane = fb.binary(naga::BinaryOperator::And, unit, mask);
         if width == 3 {
             // The fourth unit of a 3-vector is padding that naga does not
-            // hold: it reads as the third. Stores never come here
-            // (`store_unit` refuses them), so none lands on the third.
+            // hold: `load_unit` reads it as zero, and stores never come
+            // here (`store_unit` refuses them; objects a cast may store
+            // into are held as words, `FunctionFacts::word_privates`). Kept
+            // inside the vector all the same.
             let last = u32_lit(fb, 2);
             lane = fb.math(naga::MathFunction::Min, lane, Some(last));
         }
@@ -295,13 +304,32 @@ impl ModuleBuilder<'_> {
         let scalar = self.unit_scalar(base);
         let pointer = self.unit_pointer(fb, base, unit, location)?;
         let value = fb.add(naga::Expression::Load { pointer });
-        let bits = if scalar == Scalar::Half {
+        let mut bits = if scalar == Scalar::Half {
             fp16::half_to_bits(fb, value)
         } else if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
             value
         } else {
             retype(fb, value, naga::ScalarKind::Uint, None)
         };
+        if let CastBase {
+            element: Type::Vector(_, 3),
+            words: false,
+            ..
+        } = self.memory.cast_bases[base]
+        {
+            // A 3-vector's padding (its fourth unit): only read-only
+            // objects get here, program-scope `__constant` ones, whose
+            // padding C initialises to zero.
+            let three = u32_lit(fb, 3);
+            let lane = fb.binary(naga::BinaryOperator::And, unit, three);
+            let is_padding = fb.binary(naga::BinaryOperator::Equal, lane, three);
+            let zero = if scalar.size() == 8 {
+                fb.add(naga::Expression::Literal(naga::Literal::U64(0)))
+            } else {
+                u32_lit(fb, 0)
+            };
+            bits = fb.select(is_padding, zero, bits);
+        }
         Ok(if scalar.size() < 4 {
             let mask = u32_lit(fb, (1u32 << (scalar.size() * 8)) - 1);
             fb.binary(naga::BinaryOperator::And, bits, mask)
