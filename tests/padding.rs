@@ -55,7 +55,7 @@ fn host_outputs() -> HashMap<String, Vec<i32>> {
 #[test]
 fn plain_c_kernels_match_the_host() {
     let expected = host_outputs();
-    assert_eq!(expected.len(), 4, "{:?}", expected.keys());
+    assert_eq!(expected.len(), 5, "{:?}", expected.keys());
     let (context, queue) = context_and_queue();
     let program = program(&context);
     let mut names: Vec<&String> = expected.keys().collect();

@@ -36,6 +36,7 @@ static void run(const char *name, void (*k)(int *), int per_item) {
 int main(void) {
     run("struct_bytes", struct_bytes, 20);
     run("bool_bytes", bool_bytes, 8);
+    run("struct_views", struct_views, 8);
     run("designators", designators, 40);
     run("offsets", offsets, 3);
     return 0;

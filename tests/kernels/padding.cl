@@ -48,6 +48,32 @@ kernel void bool_bytes(global int *out) {
 }
 
 typedef struct {
+    short lo, hi;
+} P;
+
+/* A struct seen as another struct, bools as bytes and bytes as bools. */
+kernel void struct_views(global int *out) {
+    int g = (int)get_global_id(0);
+    S s = {g, 2.0f, (char)(g & 1), 4, (short)(g * 3)};
+    private P *p = (private P *)&s;
+    p[g % 3].hi = (short)(77 + g);
+    out[g * 8] = p[0].lo;
+    out[g * 8 + 1] = p[(g + 1) % 3].hi;
+    out[g * 8 + 2] = s.a;
+    out[g * 8 + 3] = s.d;
+    bool flags[4] = {1, 0, g & 1, 0};
+    private uchar *b = (private uchar *)flags;
+    private bool *bb = (private bool *)(b + 1);
+    out[g * 8 + 4] = bb[1] ? 5 : 6;
+    bb[g % 3] = true;
+    out[g * 8 + 5] = flags[1] + 2 * flags[2] + 4 * flags[3];
+    private bool *sb = (private bool *)&s;
+    out[g * 8 + 6] = sb[8] ? 1 : 2;
+    sb[9] = false;
+    out[g * 8 + 7] = s.e;
+}
+
+typedef struct {
     int a[2][2];
     struct {
         int x, y;

@@ -172,6 +172,20 @@ impl ModuleBuilder<'_> {
             _ => (Scalar::Bool, 0),
         };
         if width == 0 || scalar == Scalar::Bool {
+            // Structs, unions and `bool`s in an object held as words: a
+            // byte image's place at the pointer's byte.
+            let CastBase { base: root, words, .. } = self.memory.cast_bases[base];
+            if words {
+                if let Some(size) = self.type_size(ty) {
+                    // The byte is a multiple of the size.
+                    let align = size as u32;
+                    let size = u32_lit(fb, size as u32);
+                    let byte = fb.binary(naga::BinaryOperator::Multiply, index, size);
+                    if let Some(place) = self.cast_bytes_place(fb, root, byte, align, ty) {
+                        return Ok(place);
+                    }
+                }
+            }
             return Err(self.error(
                 location,
                 format!(
