@@ -55,7 +55,7 @@ fn host_outputs() -> HashMap<String, Vec<i32>> {
 #[test]
 fn plain_c_kernels_match_the_host() {
     let expected = host_outputs();
-    assert_eq!(expected.len(), 5, "{:?}", expected.keys());
+    assert_eq!(expected.len(), 6, "{:?}", expected.keys());
     let (context, queue) = context_and_queue();
     let program = program(&context);
     let mut names: Vec<&String> = expected.keys().collect();
@@ -188,5 +188,43 @@ fn a_struct_with_a_float3_member_keeps_its_padding() {
         // writes.
         unsafe { k.set_arg(&input).set_arg(&out) };
     });
+    assert_eq!(read_buffer(&queue, &out, expected.len()), expected);
+}
+
+#[test]
+fn local_structs_and_bools_and_a_constant_struct_as_bytes() {
+    let (context, queue) = context_and_queue();
+    let program = program(&context);
+    // `cs` as the host lays it out: int, float, two chars, a short.
+    let mut cs = Vec::new();
+    cs.extend_from_slice(&1i32.to_le_bytes());
+    cs.extend_from_slice(&2.0f32.to_le_bytes());
+    cs.extend_from_slice(&[3, 4]);
+    cs.extend_from_slice(&5i16.to_le_bytes());
+    assert_eq!(cs.len(), 12);
+    let group = 32;
+    let mut shared: Vec<u8> = cs.repeat(4);
+    let mut flags: Vec<u8> = (0..group).map(|l| u8::from(l % 3 == 0)).collect();
+    for l in 0..group {
+        shared[l + 8] = 0x80 + l as u8;
+        flags[(l + 1) % group] = (l % 2) as u8;
+    }
+    let int_at = |at: usize| i32::from_le_bytes(shared[at..at + 4].try_into().unwrap());
+    let short_at = |at: usize| i32::from(i16::from_le_bytes([shared[at], shared[at + 1]]));
+    let mut expected = Vec::new();
+    for g in 0..ITEMS {
+        let l = g % group;
+        expected.extend([
+            int_at(12 * (l % 4)),
+            short_at(12 * (l % 4) + 10),
+            i32::from(cs[l % 12]),
+            i32::from(flags[l] != 0),
+            i32::from(flags[31 - l]),
+        ]);
+    }
+    let out = buffer_with(&context, &queue, &vec![-1i32; expected.len()]);
+    let kernel = Kernel::create(&program, "local_views").expect("kernel");
+    set_arg(&kernel, 0, &out.get());
+    run_1d(&queue, &kernel, ITEMS, group);
     assert_eq!(read_buffer(&queue, &out, expected.len()), expected);
 }

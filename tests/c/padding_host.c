@@ -37,6 +37,7 @@ int main(void) {
     run("struct_bytes", struct_bytes, 20);
     run("bool_bytes", bool_bytes, 8);
     run("struct_views", struct_views, 8);
+    run("float_views", float_views, 4);
     run("designators", designators, 40);
     run("offsets", offsets, 3);
     return 0;

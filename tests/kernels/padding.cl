@@ -74,6 +74,24 @@ kernel void struct_views(global int *out) {
 }
 
 typedef struct {
+    int a;
+    float b;
+} Q;
+
+/* Floats seen as structs. */
+kernel void float_views(global int *out) {
+    int g = (int)get_global_id(0);
+    float f[4] = {g * 1.5f, 2.0f, -3.0f, 4.25f};
+    private Q *q = (private Q *)f;
+    out[g * 4] = q[1].a;
+    out[g * 4 + 1] = (int)q[g % 2].b;
+    q[g % 2].a = g * 1000;
+    q[1].b = 0.5f;
+    out[g * 4 + 2] = q[0].a;
+    out[g * 4 + 3] = (int)(f[3] * 4);
+}
+
+typedef struct {
     int a[2][2];
     struct {
         int x, y;
@@ -151,6 +169,30 @@ kernel void offsets(global int *out) {
 }
 
 #ifdef __OPENCL_VERSION__
+
+constant S cs = {1, 2.0f, 3, 4, 5};
+
+/* __local structs and bools, and a __constant struct, as bytes; run in
+ * work-groups of 32. */
+kernel void local_views(global int *out) {
+    int g = (int)get_global_id(0);
+    int l = (int)get_local_id(0);
+    local S shared[4];
+    local bool flags[32];
+    if (l < 4)
+        shared[l] = cs;
+    flags[l] = l % 3 == 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    local uchar *bytes = (local uchar *)shared;
+    bytes[l + 8] = (uchar)(0x80 + l);
+    ((local uchar *)flags)[(l + 1) % 32] = (uchar)(l % 2);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g * 5] = shared[l % 4].a;
+    out[g * 5 + 1] = shared[l % 4].d;
+    out[g * 5 + 2] = ((constant uchar *)&cs)[l % 12];
+    out[g * 5 + 3] = flags[l] ? 1 : 0;
+    out[g * 5 + 4] = ((local uchar *)flags)[31 - l];
+}
 
 constant float3 table[2] = {(float3)(1.0f, 2.0f, 3.0f), (float3)(4.0f, 5.0f, 6.0f)};
 

@@ -45,7 +45,9 @@ pub struct FunctionFacts {
     /// pointer cast reaches them and their elements have bytes naga does
     /// not hold: the padding of 3-vectors (`sizeof(float3) == 16`), which
     /// a store through the cast may write and a load read back, and
-    /// `bool`s, which naga holds as no bytes at all.
+    /// `bool`s, which naga holds as no bytes at all; or because a cast
+    /// sees them as a struct, union or `bool`, read and written as a byte
+    /// image's members.
     pub word_privates: FxHashSet<LocalId>,
 }
 
@@ -60,7 +62,9 @@ pub struct KernelFacts {
     pub float_words: Vec<Origin>,
     /// `__local` variables held as `u32` words: because a store through a
     /// cast of their address writes part of an element (see
-    /// `lower::pointers::cast_memory`), or because their elements are
+    /// `lower::pointers::cast_memory`) or may land on a 3-vector's
+    /// padding, because a cast reaches their `bool`s or sees them as a
+    /// struct, union or `bool`, or because their elements are
     /// `char`s or `short`s, which take their real size only packed into
     /// words.
     pub word_locals: FxHashSet<LocalId>,
@@ -74,7 +78,8 @@ pub struct KernelFacts {
     pub compares_buffer_pointers: bool,
     /// The positions of `__local` pointer parameters whose memory is held
     /// as `u32` words because a store through a cast of their address
-    /// writes part of an element.
+    /// writes part of an element, or a cast sees it as a struct, union or
+    /// `bool`.
     pub word_params: FxHashSet<usize>,
 }
 
@@ -269,7 +274,8 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
             Origin::Local(l) => {
                 let local = &f.locals[l];
                 if local.space == AddressSpace::Local
-                    && needs_word_units(element_of(local.ty), *stored)
+                    && (needs_word_units(element_of(local.ty), *stored)
+                        || has_unheld_bytes(types.innermost_element(local.ty)))
                 {
                     word_locals.insert(l);
                 }
@@ -286,6 +292,18 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
                 {
                     word_params.insert(i);
                 }
+            }
+            _ => {}
+        }
+    }
+    // `__local` memory seen as a struct, union or `bool` through a cast.
+    for origin in &facts.viewed_as_bytes {
+        match *origin {
+            Origin::Local(l) if f.locals[l].space == AddressSpace::Local => {
+                word_locals.insert(l);
+            }
+            Origin::Param(i) if local_memory(origin).is_some() && !float_words.contains(origin) => {
+                word_params.insert(i);
             }
             _ => {}
         }
@@ -307,19 +325,32 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
 
 /// The private variables of `f` held as words ([`FunctionFacts::word_privates`]):
 /// those a pointer cast reaches, here or in a callee given their address,
-/// whose innermost elements are 3-vectors or `bool`s.
+/// whose innermost elements are 3-vectors or `bool`s, and those a cast
+/// sees as a struct, union or `bool`.
 fn word_privates(program: &hir::Program, f: &hir::Function, facts: &PointerFacts) -> FxHashSet<LocalId> {
     let types = &program.types;
     let mut out = FxHashSet::default();
+    let private = |l: LocalId| {
+        matches!(
+            f.locals[l].space,
+            AddressSpace::Private | AddressSpace::Constant
+        )
+    };
     for (origin, _) in &facts.narrowed {
         let Origin::Local(l) = *origin else {
             continue;
         };
-        let local = &f.locals[l];
-        if matches!(local.space, AddressSpace::Private | AddressSpace::Constant)
-            && has_unheld_bytes(types.innermost_element(local.ty))
-        {
+        if private(l) && has_unheld_bytes(types.innermost_element(f.locals[l].ty)) {
             out.insert(l);
+        }
+    }
+    // Seen as a struct, union or `bool` through a cast: its bytes are
+    // read and written as a byte image's.
+    for origin in &facts.viewed_as_bytes {
+        if let Origin::Local(l) = *origin {
+            if private(l) && !f.locals[l].ty.is_pointer() {
+                out.insert(l);
+            }
         }
     }
     out
@@ -368,8 +399,8 @@ fn has_packed_bytes(element: Type) -> bool {
 }
 
 /// Whether a store of `stored` scalars into an object of `element`s would
-/// write part of a unit that cannot be updated atomically: only 32-bit
-/// integer scalars can.
+/// write part of a unit that cannot be updated atomically (only 32-bit
+/// integer scalars can), or may land on a 3-vector's padding.
 fn needs_word_units(element: Type, stored: Scalar) -> bool {
     match element {
         // Its padding, which a store through the cast may write.
