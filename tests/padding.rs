@@ -55,7 +55,7 @@ fn host_outputs() -> HashMap<String, Vec<i32>> {
 #[test]
 fn plain_c_kernels_match_the_host() {
     let expected = host_outputs();
-    assert_eq!(expected.len(), 6, "{:?}", expected.keys());
+    assert_eq!(expected.len(), 7, "{:?}", expected.keys());
     let (context, queue) = context_and_queue();
     let program = program(&context);
     let mut names: Vec<&String> = expected.keys().collect();
@@ -226,5 +226,20 @@ fn local_structs_and_bools_and_a_constant_struct_as_bytes() {
     let kernel = Kernel::create(&program, "local_views").expect("kernel");
     set_arg(&kernel, 0, &out.get());
     run_1d(&queue, &kernel, ITEMS, group);
+    assert_eq!(read_buffer(&queue, &out, expected.len()), expected);
+}
+
+#[test]
+fn a_float3_through_a_cast_and_back_keeps_its_padding() {
+    let (context, queue) = context_and_queue();
+    let program = program(&context);
+    let expected: Vec<f32> = (0..ITEMS)
+        .flat_map(|g| [g as f32, -1.0, 3.0 * g as f32, 9.0])
+        .collect();
+    let out = buffer_with(&context, &queue, &vec![0.0f32; expected.len()]);
+    launch(&queue, &program, "vector_round_trip", ITEMS, |k| {
+        // SAFETY: `out` is a cl_mem of four floats per work-item.
+        unsafe { k.set_arg(&out) };
+    });
     assert_eq!(read_buffer(&queue, &out, expected.len()), expected);
 }

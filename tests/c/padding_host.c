@@ -38,6 +38,7 @@ int main(void) {
     run("bool_bytes", bool_bytes, 8);
     run("struct_views", struct_views, 8);
     run("float_views", float_views, 4);
+    run("round_trips", round_trips, 3);
     run("designators", designators, 40);
     run("offsets", offsets, 3);
     return 0;

@@ -92,6 +92,24 @@ kernel void float_views(global int *out) {
 }
 
 typedef struct {
+    int a;
+    char b;
+} RT;
+
+/* Pointers cast to bytes and back to the object's own type. */
+kernel void round_trips(global int *out) {
+    int g = (int)get_global_id(0);
+    RT r = {g, (char)(g + 1)};
+    private RT *rp = (private RT *)(private uchar *)&r;
+    rp->a += 5;
+    out[g * 3] = rp->b;
+    out[g * 3 + 1] = r.a;
+    bool b = g & 1;
+    private bool *bp = (private bool *)(private uchar *)&b;
+    out[g * 3 + 2] = *bp ? 7 : 8;
+}
+
+typedef struct {
     int a[2][2];
     struct {
         int x, y;
@@ -263,6 +281,18 @@ kernel void vstore3_local(global const float *src, global float *out) {
 kernel void constant_padding(global float *out) {
     uint g = get_global_id(0);
     out[g] = ((constant float *)table)[g % 8];
+}
+
+/* A float3 through a cast to floats and back. */
+kernel void vector_round_trip(global float *out) {
+    uint g = get_global_id(0);
+    float3 v = (float3)(g, 2.0f * g, 3.0f * g);
+    private float *f = (private float *)&v;
+    f[3] = 9.0f;
+    f[1] = -1.0f;
+    private float3 *back = (private float3 *)f;
+    vstore3(*back, 0, out + 4 * g);
+    out[4 * g + 3] = f[3];
 }
 
 /* A struct with a float3 member, through a cast to floats. */

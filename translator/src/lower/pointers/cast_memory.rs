@@ -109,7 +109,7 @@ impl ModuleBuilder<'_> {
             };
             return Ok(
                 if self.memory.cast_bases[b].element == *to || own.as_ref() == Some(to) {
-                    self.memory.cast_bases[b].base
+                    self.typed_root(function, self.memory.cast_bases[b].base)
                 } else {
                     root
                 },
@@ -142,6 +142,36 @@ impl ModuleBuilder<'_> {
             element,
             words,
         }))
+    }
+
+    /// The root typed pointers to the object of cast base root `root`
+    /// have: a byte image that is not an array is reached as the array of
+    /// its words by the cast base, but as itself by typed pointers (as
+    /// `declare_locals` notes it, and as the analysis names it).
+    fn typed_root(&self, function: Option<FunctionId>, root: Root) -> Root {
+        let Some(function) = function else {
+            return root;
+        };
+        let single = match root {
+            Root::Private(v, true) => Root::Private(v, false),
+            Root::Argument {
+                arg,
+                ty,
+                array: true,
+                identity,
+            } => Root::Argument {
+                arg,
+                ty,
+                array: false,
+                identity,
+            },
+            other => return other,
+        };
+        if self.image_root_elem(function, single).is_some() {
+            single
+        } else {
+            root
+        }
     }
 
     /// The root of cast base `base`, made once.
