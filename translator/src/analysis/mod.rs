@@ -327,7 +327,11 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
 /// those a pointer cast reaches, here or in a callee given their address,
 /// whose innermost elements are 3-vectors or `bool`s, and those a cast
 /// sees as a struct, union or `bool`.
-fn word_privates(program: &hir::Program, f: &hir::Function, facts: &PointerFacts) -> FxHashSet<LocalId> {
+fn word_privates(
+    program: &hir::Program,
+    f: &hir::Function,
+    facts: &PointerFacts,
+) -> FxHashSet<LocalId> {
     let types = &program.types;
     let mut out = FxHashSet::default();
     let private = |l: LocalId| {
@@ -512,6 +516,38 @@ mod tests {
                 view: View::As(uint)
             }]
         );
+    }
+
+    #[test]
+    fn private_objects_with_bytes_naga_does_not_hold_are_words_once_cast() {
+        let (program, analysis) = analysed(
+            "typedef struct { int a; float b; } Q;
+            void put(private float3 *v) { vstore3((float3)(1.0f), 0, (private float *)v + 1); }
+            kernel void k(global float *out) {
+                float3 cast[2], passed[2], plain[2];
+                bool flags[4], kept[4];
+                float viewed[4], floats[4];
+                vstore3((float3)(2.0f), 0, (private float *)cast + 3);
+                put(passed);
+                plain[0] = (float3)(3.0f);
+                out[0] = ((private uchar *)flags)[1] + kept[0] + plain[1].x;
+                out[1] = ((private Q *)viewed)->b + ((private int *)floats)[1];
+            }",
+        );
+        let k = function(&program, "k");
+        let words = &analysis.function(k).expect("facts").word_privates;
+        for (name, held) in [
+            ("cast", true),
+            ("passed", true),
+            ("plain", false),
+            ("flags", true),
+            ("kept", false),
+            ("viewed", true),
+            ("floats", false),
+        ] {
+            let l = local(&program, k, name);
+            assert_eq!(words.contains(&l), held, "{name}");
+        }
     }
 
     #[test]

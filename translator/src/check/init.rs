@@ -320,7 +320,12 @@ impl Checker<'_> {
     /// reporting why it names none. A field designator may name a member
     /// of an anonymous struct or union member (C11 6.7.2.1p13): it steps
     /// into the anonymous members on the way, as clang does.
-    fn designation_step(&mut self, ty: Type, shape: &Shape, cursor: &mut Cursor<'_>) -> Option<u64> {
+    fn designation_step(
+        &mut self,
+        ty: Type,
+        shape: &Shape,
+        cursor: &mut Cursor<'_>,
+    ) -> Option<u64> {
         if let Some(i) = cursor.take_implicit() {
             return Some(i);
         }
@@ -330,7 +335,10 @@ impl Checker<'_> {
             (Designator::Index(e), Shape::Elements(_, count)) => match self.const_int(e) {
                 Some(i) if i >= 0 && count.is_none_or(|n| (i as u64) < n) => Some(i as u64),
                 Some(i) if i < 0 => {
-                    self.error(e.location, format!("array designator value '{i}' is negative"));
+                    self.error(
+                        e.location,
+                        format!("array designator value '{i}' is negative"),
+                    );
                     None
                 }
                 Some(i) => {
@@ -342,7 +350,10 @@ impl Checker<'_> {
                     None
                 }
                 None => {
-                    self.error(e.location, "expression is not an integer constant expression");
+                    self.error(
+                        e.location,
+                        "expression is not an integer constant expression",
+                    );
                     None
                 }
             },
@@ -373,7 +384,13 @@ impl Checker<'_> {
                 None
             }
             (Designator::Field(_, loc), _) => {
-                self.error(*loc, format!("field designator cannot initialize a non-struct, non-union type '{}'", self.display(ty)));
+                self.error(
+                    *loc,
+                    format!(
+                        "field designator cannot initialize a non-struct, non-union type '{}'",
+                        self.display(ty)
+                    ),
+                );
                 None
             }
         }

@@ -2,11 +2,11 @@
 //! hand-off to the layout engine.
 
 use super::scopes::Key;
+use super::tree::Expr;
 use super::{Checker, Symbol};
 use crate::ast;
 use crate::hir;
 use crate::hir::ExprKind as H;
-use super::tree::Expr;
 use crate::layout::{self, FieldSpec, RecordAttributes};
 use crate::types::{Record, Type};
 use naga::Handle;

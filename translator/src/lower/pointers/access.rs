@@ -89,7 +89,10 @@ impl ModuleBuilder<'_> {
                 if !self.is_image(&fb.local(id).ty) && self.local_held_as_words(fb, id) =>
             {
                 let Slot::Variable(v) = fb.slots[&id] else {
-                    return Err(self.error(location, "internal compiler error: an initialised __local variable"));
+                    return Err(self.error(
+                        location,
+                        "internal compiler error: an initialised __local variable",
+                    ));
                 };
                 let words = fb.add(naga::Expression::LocalVariable(v));
                 self.image_place(fb, words, None, &fb.local(id).ty)

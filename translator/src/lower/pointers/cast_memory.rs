@@ -19,6 +19,16 @@
 //! address the kernel casts to a narrower pointee (see [`crate::analysis::KernelFacts::word_locals`])
 //! is held as `u32` words, a byte image (see `records.rs`), and its cast
 //! pointers use the words as units.
+//!
+//! naga's types do not hold every byte of an object either: a 3-vector
+//! has no fourth lane for its padding (`sizeof(float3) == 16`), a `bool`
+//! is no byte. Objects a cast reaches with such bytes, and objects a cast
+//! sees as a struct, union or `bool`, are held as words too, decided by
+//! the analysis (`FunctionFacts::word_privates`, `KernelFacts::word_locals`):
+//! their padding is written and read back as the host's would be, and a
+//! struct read through the cast is a byte image's place at the pointer's
+//! byte. Only program-scope `__constant` 3-vectors remain as naga holds
+//! them: read-only, their padding reads as the zero C initialises it to.
 
 use crate::diagnostic::Location;
 use crate::hir::FunctionId;
@@ -204,7 +214,9 @@ impl ModuleBuilder<'_> {
         if width == 0 || scalar == Scalar::Bool {
             // Structs, unions and `bool`s in an object held as words: a
             // byte image's place at the pointer's byte.
-            let CastBase { base: root, words, .. } = self.memory.cast_bases[base];
+            let CastBase {
+                base: root, words, ..
+            } = self.memory.cast_bases[base];
             if words {
                 if let Some(size) = self.type_size(ty) {
                     // The byte is a multiple of the size.

@@ -62,8 +62,7 @@ impl ModuleBuilder<'_> {
         let source = fb.source;
         let ty = |h: ExprId| source.exprs[h].ty;
         match e.kind {
-            H::Local(local) if self.is_image(&e.ty) || self.local_held_as_words(fb, local) =>
-            {
+            H::Local(local) if self.is_image(&e.ty) || self.local_held_as_words(fb, local) => {
                 let (words, shared) = match fb.slots[&local] {
                     Slot::Variable(v) => (fb.add(naga::Expression::LocalVariable(v)), None),
                     Slot::Workgroup(g) => (fb.add(naga::Expression::GlobalVariable(g)), Some(g)),

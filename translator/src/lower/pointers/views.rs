@@ -140,7 +140,9 @@ impl ModuleBuilder<'_> {
             return Err(self.error(location, "pointer cast between types without a size"));
         };
         let target = match p.target {
-            Target::Fixed(root) => Target::Fixed(self.cast_root(Some(fb.hir), root, from, to, location)?),
+            Target::Fixed(root) => {
+                Target::Fixed(self.cast_root(Some(fb.hir), root, from, to, location)?)
+            }
             Target::Chosen(choice) => {
                 let mut roots = Vec::new();
                 for root in self.memory.root_sets[choice.set].clone() {
