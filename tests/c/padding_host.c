@@ -10,6 +10,7 @@
 #define global
 #define private
 typedef unsigned char uchar;
+typedef unsigned int uint;
 static size_t current_id;
 static size_t get_global_id(unsigned dimension) {
     (void)dimension;
@@ -38,7 +39,7 @@ int main(void) {
     run("bool_bytes", bool_bytes, 8);
     run("struct_views", struct_views, 8);
     run("float_views", float_views, 4);
-    run("round_trips", round_trips, 3);
+    run("round_trips", round_trips, 4);
     run("designators", designators, 40);
     run("offsets", offsets, 3);
     return 0;

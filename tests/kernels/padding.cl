@@ -96,17 +96,27 @@ typedef struct {
     char b;
 } RT;
 
-/* Pointers cast to bytes and back to the object's own type. */
+/* Pointers cast to bytes and back to the object's own type; a union's
+ * bytes. */
 kernel void round_trips(global int *out) {
     int g = (int)get_global_id(0);
     RT r = {g, (char)(g + 1)};
     private RT *rp = (private RT *)(private uchar *)&r;
     rp->a += 5;
-    out[g * 3] = rp->b;
-    out[g * 3 + 1] = r.a;
+    out[g * 4] = rp->b;
+    out[g * 4 + 1] = r.a;
     bool b = g & 1;
     private bool *bp = (private bool *)(private uchar *)&b;
-    out[g * 3 + 2] = *bp ? 7 : 8;
+    out[g * 4 + 2] = *bp ? 7 : 8;
+    union {
+        float f;
+        uint u;
+        uchar b[4];
+    } un;
+    un.f = g * 0.75f;
+    private uchar *ub = (private uchar *)&un;
+    ub[g % 4] ^= (uchar)g;
+    out[g * 4 + 3] = (int)un.u;
 }
 
 typedef struct {

@@ -158,3 +158,20 @@ fn empty_aggregates_cannot_take_a_value_by_brace_elision() {
         "{log}"
     );
 }
+
+/// A vector is no array to a designator, as in clang.
+#[test]
+fn array_designators_cannot_initialize_vectors() {
+    let source = "typedef struct { float4 v; int n; } W;\n\
+                  kernel void k(global float *o) {\n\
+                  \x20 W w = { .v[1] = 2.0f, 3 };\n\
+                  \x20 o[0] = w.v.y + w.n;\n\
+                  }\n";
+    let log = errors_of(source);
+    assert!(
+        log.contains(
+            "<source>:3:14: error: array designator cannot initialize non-array type 'float4'"
+        ),
+        "{log}"
+    );
+}

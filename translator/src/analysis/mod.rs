@@ -352,7 +352,7 @@ fn word_privates(
     // read and written as a byte image's.
     for origin in &facts.viewed_as_bytes {
         if let Origin::Local(l) = *origin {
-            if private(l) && !f.locals[l].ty.is_pointer() {
+            if private(l) && !types.innermost_element(f.locals[l].ty).is_pointer() {
                 out.insert(l);
             }
         }

@@ -332,31 +332,35 @@ impl Checker<'_> {
         let designator = cursor.take_designator()?;
         match (designator, shape) {
             // clang's wording for each way an index can be wrong.
-            (Designator::Index(e), Shape::Elements(_, count)) => match self.const_int(e) {
-                Some(i) if i >= 0 && count.is_none_or(|n| (i as u64) < n) => Some(i as u64),
-                Some(i) if i < 0 => {
-                    self.error(
-                        e.location,
-                        format!("array designator value '{i}' is negative"),
-                    );
-                    None
+            (Designator::Index(e), Shape::Elements(_, count))
+                if !matches!(ty, Type::Vector(..)) =>
+            {
+                match self.const_int(e) {
+                    Some(i) if i >= 0 && count.is_none_or(|n| (i as u64) < n) => Some(i as u64),
+                    Some(i) if i < 0 => {
+                        self.error(
+                            e.location,
+                            format!("array designator value '{i}' is negative"),
+                        );
+                        None
+                    }
+                    Some(i) => {
+                        let n = count.unwrap_or(0);
+                        self.error(
+                            e.location,
+                            format!("array designator index ({i}) exceeds array bounds ({n})"),
+                        );
+                        None
+                    }
+                    None => {
+                        self.error(
+                            e.location,
+                            "expression is not an integer constant expression",
+                        );
+                        None
+                    }
                 }
-                Some(i) => {
-                    let n = count.unwrap_or(0);
-                    self.error(
-                        e.location,
-                        format!("array designator index ({i}) exceeds array bounds ({n})"),
-                    );
-                    None
-                }
-                None => {
-                    self.error(
-                        e.location,
-                        "expression is not an integer constant expression",
-                    );
-                    None
-                }
-            },
+            }
             (Designator::Field(name, loc), Shape::Members(..)) => {
                 let Type::Record(r) = ty else {
                     return None;
