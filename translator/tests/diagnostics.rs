@@ -230,6 +230,30 @@ fn a_kernel_may_define_its_own_offsetof_under_werror() {
     assert!(translator::build(source, "-Werror", &DeviceCaps::full()).is_err());
 }
 
+/// `__builtin_offsetof` with an index known only at run time is no
+/// constant: clang-15's errors where one is needed, and for an index that
+/// is no integer.
+#[test]
+fn offsetof_with_a_run_time_index_is_not_a_constant() {
+    let log = log_of(
+        "typedef struct { int a; float b[4]; } T;\n\
+         kernel void k(global ulong *o, int n, float f) {\n\
+         \x20 o[0] = __builtin_offsetof(T, b[f]);\n\
+         \x20 int arr[__builtin_offsetof(T, b[n])];\n\
+         \x20 o[1] = arr[0] + __builtin_offsetof(T, b[n]);\n\
+         }\n",
+    );
+    assert!(
+        log.contains("<source>:3:34: error: array subscript is not an integer"),
+        "{log}"
+    );
+    assert!(
+        log.contains("error: variable length arrays are not supported in OpenCL"),
+        "{log}"
+    );
+    assert!(log.ends_with("2 errors generated.\n"), "{log}");
+}
+
 /// `goto` and labels are diagnosed as clang-15 does, at its line and column.
 #[test]
 fn goto_and_label_errors_are_clangs() {

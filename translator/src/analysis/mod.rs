@@ -40,6 +40,15 @@ pub struct FunctionFacts {
     pub pointers: PointerFacts,
     /// Integer variables that keep their initializer's value, with it.
     pub kept_values: FxHashMap<LocalId, ExprId>,
+    /// Private variables (a kernel's `__constant` ones included, which
+    /// are private copies) held as `u32` words, a byte image, because a
+    /// pointer cast reaches them and their elements have bytes naga does
+    /// not hold: the padding of 3-vectors (`sizeof(float3) == 16`), which
+    /// a store through the cast may write and a load read back, and
+    /// `bool`s, which naga holds as no bytes at all; or because a cast
+    /// sees them as a struct, union or `bool`, read and written as a byte
+    /// image's members.
+    pub word_privates: FxHashSet<LocalId>,
 }
 
 /// The facts of one kernel: how its `__local` memory is held.
@@ -53,7 +62,9 @@ pub struct KernelFacts {
     pub float_words: Vec<Origin>,
     /// `__local` variables held as `u32` words: because a store through a
     /// cast of their address writes part of an element (see
-    /// `lower::pointers::cast_memory`), or because their elements are
+    /// `lower::pointers::cast_memory`) or may land on a 3-vector's
+    /// padding, because a cast reaches their `bool`s or sees them as a
+    /// struct, union or `bool`, or because their elements are
     /// `char`s or `short`s, which take their real size only packed into
     /// words.
     pub word_locals: FxHashSet<LocalId>,
@@ -67,7 +78,8 @@ pub struct KernelFacts {
     pub compares_buffer_pointers: bool,
     /// The positions of `__local` pointer parameters whose memory is held
     /// as `u32` words because a store through a cast of their address
-    /// writes part of an element.
+    /// writes part of an element, or a cast sees it as a struct, union or
+    /// `bool`.
     pub word_params: FxHashSet<usize>,
 }
 
@@ -138,11 +150,13 @@ pub fn analyse(program: &hir::Program) -> Analysis {
             analysis.kernels.insert(id, kernel);
         }
         let kept_values = kept.remove(&id).unwrap_or_default();
+        let word_privates = word_privates(program, &program.functions[id], &facts);
         analysis.functions.insert(
             id,
             FunctionFacts {
                 pointers: facts,
                 kept_values,
+                word_privates,
             },
         );
     }
@@ -260,7 +274,8 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
             Origin::Local(l) => {
                 let local = &f.locals[l];
                 if local.space == AddressSpace::Local
-                    && needs_word_units(element_of(local.ty), *stored)
+                    && (needs_word_units(element_of(local.ty), *stored)
+                        || has_unheld_bytes(types.innermost_element(local.ty)))
                 {
                     word_locals.insert(l);
                 }
@@ -281,6 +296,18 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
             _ => {}
         }
     }
+    // `__local` memory seen as a struct, union or `bool` through a cast.
+    for origin in &facts.viewed_as_bytes {
+        match *origin {
+            Origin::Local(l) if f.locals[l].space == AddressSpace::Local => {
+                word_locals.insert(l);
+            }
+            Origin::Param(i) if local_memory(origin).is_some() && !float_words.contains(origin) => {
+                word_params.insert(i);
+            }
+            _ => {}
+        }
+    }
     // `__local` variables of `char`s or `short`s take their real size
     // only packed into words.
     word_locals.extend(f.locals.iter().filter_map(|(l, local)| {
@@ -294,6 +321,49 @@ fn kernel_facts(program: &hir::Program, f: &hir::Function, facts: &PointerFacts)
         compares_buffer_pointers: false,
         word_params,
     }
+}
+
+/// The private variables of `f` held as words ([`FunctionFacts::word_privates`]):
+/// those a pointer cast reaches, here or in a callee given their address,
+/// whose innermost elements are 3-vectors or `bool`s, and those a cast
+/// sees as a struct, union or `bool`.
+fn word_privates(
+    program: &hir::Program,
+    f: &hir::Function,
+    facts: &PointerFacts,
+) -> FxHashSet<LocalId> {
+    let types = &program.types;
+    let mut out = FxHashSet::default();
+    let private = |l: LocalId| {
+        matches!(
+            f.locals[l].space,
+            AddressSpace::Private | AddressSpace::Constant
+        )
+    };
+    for (origin, _) in &facts.narrowed {
+        let Origin::Local(l) = *origin else {
+            continue;
+        };
+        if private(l) && has_unheld_bytes(types.innermost_element(f.locals[l].ty)) {
+            out.insert(l);
+        }
+    }
+    // Seen as a struct, union or `bool` through a cast: its bytes are
+    // read and written as a byte image's.
+    for origin in &facts.viewed_as_bytes {
+        if let Origin::Local(l) = *origin {
+            if private(l) && !types.innermost_element(f.locals[l].ty).is_pointer() {
+                out.insert(l);
+            }
+        }
+    }
+    out
+}
+
+/// Whether objects of `element` have bytes that naga's types of them do
+/// not hold: a 3-vector's padding, a `bool`'s byte.
+fn has_unheld_bytes(element: Type) -> bool {
+    matches!(element, Type::Vector(_, 3) | Type::Scalar(Scalar::Bool))
 }
 
 /// Whether `f` itself compares (`==`, `<`, ...) or subtracts two pointers
@@ -333,10 +403,12 @@ fn has_packed_bytes(element: Type) -> bool {
 }
 
 /// Whether a store of `stored` scalars into an object of `element`s would
-/// write part of a unit that cannot be updated atomically: only 32-bit
-/// integer scalars can.
+/// write part of a unit that cannot be updated atomically (only 32-bit
+/// integer scalars can), or may land on a 3-vector's padding.
 fn needs_word_units(element: Type, stored: Scalar) -> bool {
     match element {
+        // Its padding, which a store through the cast may write.
+        Type::Vector(s, 3) if s != Scalar::Bool => true,
         Type::Scalar(Scalar::Int | Scalar::UInt) => false,
         Type::Scalar(s) | Type::Vector(s, _) => {
             !matches!(s, Scalar::Bool | Scalar::Half)
@@ -444,6 +516,38 @@ mod tests {
                 view: View::As(uint)
             }]
         );
+    }
+
+    #[test]
+    fn private_objects_with_bytes_naga_does_not_hold_are_words_once_cast() {
+        let (program, analysis) = analysed(
+            "typedef struct { int a; float b; } Q;
+            void put(private float3 *v) { vstore3((float3)(1.0f), 0, (private float *)v + 1); }
+            kernel void k(global float *out) {
+                float3 cast[2], passed[2], plain[2];
+                bool flags[4], kept[4];
+                float viewed[4], floats[4];
+                vstore3((float3)(2.0f), 0, (private float *)cast + 3);
+                put(passed);
+                plain[0] = (float3)(3.0f);
+                out[0] = ((private uchar *)flags)[1] + kept[0] + plain[1].x;
+                out[1] = ((private Q *)viewed)->b + ((private int *)floats)[1];
+            }",
+        );
+        let k = function(&program, "k");
+        let words = &analysis.function(k).expect("facts").word_privates;
+        for (name, held) in [
+            ("cast", true),
+            ("passed", true),
+            ("plain", false),
+            ("flags", true),
+            ("kept", false),
+            ("viewed", true),
+            ("floats", false),
+        ] {
+            let l = local(&program, k, name);
+            assert_eq!(words.contains(&l), held, "{name}");
+        }
     }
 
     #[test]

@@ -126,6 +126,10 @@ pub struct PointerFacts {
     /// not itself read-only), so a kernel's `const` buffer among them
     /// cannot be bound read-only.
     pub unconst: Vec<Origin>,
+    /// The objects a pointer cast sees as a struct, union or `bool`, here
+    /// or in callees: outside buffers, such a view reads and writes bytes
+    /// that only an object held as words has (`lower::records`).
+    pub viewed_as_bytes: Vec<Origin>,
     /// The objects pointers converted to integers point into, here or in
     /// callees: in a kernel, an integer converted back to a pointer that
     /// is not computed from one by byte counts may point into any of them
@@ -251,6 +255,21 @@ impl Walk<'_> {
                             self.changed |= self.facts.narrow(p.origin, stored);
                         }
                     }
+                    let to = self.pointee(node.ty);
+                    let bytes = to.is_some_and(|t| {
+                        matches!(
+                            self.program.types.innermost_element(t),
+                            Type::Record(_) | Type::Scalar(Scalar::Bool)
+                        )
+                    });
+                    if bytes {
+                        for p in self.roots(inner) {
+                            if !self.facts.viewed_as_bytes.contains(&p.origin) {
+                                self.facts.viewed_as_bytes.push(p.origin);
+                                self.changed = true;
+                            }
+                        }
+                    }
                     self.unconst(e, node.ty);
                 }
                 H::Convert(_) if node.ty.is_pointer() => self.unconst(e, node.ty),
@@ -323,6 +342,17 @@ impl Walk<'_> {
             let root = Provenance::natural(origin.clone());
             for p in self.instantiate(std::slice::from_ref(&root), args) {
                 self.changed |= self.facts.narrow(p.origin, *stored);
+            }
+        }
+        let viewed: Roots = facts
+            .viewed_as_bytes
+            .iter()
+            .map(|o| Provenance::natural(o.clone()))
+            .collect();
+        for p in self.instantiate(&viewed, args) {
+            if !self.facts.viewed_as_bytes.contains(&p.origin) {
+                self.facts.viewed_as_bytes.push(p.origin);
+                self.changed = true;
             }
         }
         let unconst: Roots = facts

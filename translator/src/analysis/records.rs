@@ -2,7 +2,9 @@
 //! a naga struct, or as a byte image (unions, members narrower than 32
 //! bits, packed layouts whose scalars are not aligned to their size, and
 //! records containing such, and records a member of which has its
-//! address taken in a variable, see [`addressed_members`]). Asked for
+//! address taken in a variable, see [`addressed_members`], and records
+//! whose objects outside buffers are seen through a pointer cast, see
+//! [`cast_records`]). Asked for
 //! every access and type of the lowering, this was walked anew each time through every nested member,
 //! which made 400 nested structs take ten seconds to build.
 
@@ -33,7 +35,8 @@ impl Records {
         let mut records = Records {
             facts: vec![None; types.records().count()],
         };
-        let addressed = addressed_members(program);
+        let mut addressed = addressed_members(program);
+        addressed.extend(cast_records(program));
         for (r, _) in types.records() {
             records.compute(types, r, &addressed);
         }
@@ -149,6 +152,37 @@ fn addressed_members(program: &hir::Program) -> FxHashSet<Handle<Record>> {
             };
             if in_variable {
                 out.extend(records);
+            }
+        }
+    }
+    out
+}
+
+/// Records whose objects in `__local`, `__constant` or private memory a
+/// pointer cast sees as another type (`(uchar *)&s`, a `void *` to it):
+/// the cast pointer reads and writes their bytes with the host's layout
+/// through a cast base (`lower/pointers/cast_memory.rs`), which needs
+/// the object held as words, an image. Buffers have a view per type and
+/// need nothing.
+fn cast_records(program: &hir::Program) -> FxHashSet<Handle<Record>> {
+    let types = &program.types;
+    let mut out = FxHashSet::default();
+    for (_, f) in program.functions.iter() {
+        for (_, e) in f.exprs.iter() {
+            let hir::ExprKind::PointerCast(inner) = e.kind else {
+                continue;
+            };
+            let Some(from) = types.pointee(f.exprs[inner].ty) else {
+                continue;
+            };
+            if from.space == crate::ast::AddressSpace::Global {
+                continue;
+            }
+            if types.pointee(e.ty).map(|to| to.ty) == Some(from.ty) {
+                continue;
+            }
+            if let Type::Record(r) = types.innermost_element(from.ty) {
+                out.insert(r);
             }
         }
     }

@@ -602,8 +602,8 @@ impl Checker<'_> {
                 let a = self.program.types.align(ty).unwrap_or(1);
                 self.int_const(a, Type::Scalar(self.size_type(false)), span)
             }
-            A::Offsetof(t, steps) => match self.offset_of(t, steps, span.location()) {
-                Some(offset) => self.int_const(offset, Type::Scalar(self.size_type(false)), span),
+            A::Offsetof(t, steps) => match self.offset_of(t, steps, span) {
+                Some(offset) => offset,
                 None => Expr::new(H::Int(0), Type::Error, span),
             },
             A::AlignofExpr(x) => {

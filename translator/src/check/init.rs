@@ -5,15 +5,16 @@ use super::tree::Expr;
 use super::{Checker, Conversion};
 use crate::ast::{self, Designator};
 use crate::diagnostic::Location;
-use crate::hir::{ExprKind as H, Symbol};
+use crate::hir::ExprKind as H;
 use crate::types::{Scalar, Type};
 
 /// The sub-objects of an aggregate, as a list initializer walks them.
 enum Shape {
     /// Elements of one type; `None` count for an array of unknown size.
     Elements(Type, Option<u64>),
-    /// Struct members in order (or the first union member).
-    Members(Vec<Type>, Vec<Symbol>, bool),
+    /// Struct members in order (or the first union member), and whether
+    /// it is a union.
+    Members(Vec<Type>, bool),
     Scalar,
 }
 
@@ -26,11 +27,7 @@ impl Checker<'_> {
             Type::Record(r) => {
                 let r = self.record(r);
                 let is_union = r.kind == ast::RecordKind::Union;
-                Shape::Members(
-                    r.fields.iter().map(|f| f.ty).collect(),
-                    r.fields.iter().map(|f| f.name).collect(),
-                    is_union,
-                )
+                Shape::Members(r.fields.iter().map(|f| f.ty).collect(), is_union)
             }
             _ => Shape::Scalar,
         }
@@ -154,6 +151,13 @@ impl Checker<'_> {
                 }
             }
             let shape = self.shape(ty);
+            if matches!(shape, Shape::Scalar) && cursor.within_designation() && cursor.has_steps() {
+                // `.x.y` for a scalar `x`: reported as a single designator
+                // on it would be.
+                self.designation_step(ty, &shape, cursor);
+                cursor.advance();
+                return 1;
+            }
             if let Shape::Scalar = shape {
                 // `int x = { 5 };`
                 if let Some((_, ast::Initializer::Expr(e))) = cursor.current() {
@@ -171,61 +175,20 @@ impl Checker<'_> {
             let mut current = 0u64;
             let mut reached = 0u64;
             while let Some((_, init)) = cursor.current() {
-                let designators = cursor.designators();
-                if let Some(first) = designators.first() {
-                    if !braced {
-                        // A designator names a sub-object of an enclosing list.
+                // A designation (C99 6.7.8p17-18): its first step is this
+                // level's, each further one that of the sub-object the
+                // step before it chose, which this level enters unbraced
+                // and which goes on from there with the items after it.
+                let designated = cursor.has_steps();
+                if designated {
+                    if !braced && !cursor.within_designation() {
+                        // A new item's designation names a sub-object of
+                        // the enclosing braced list.
                         break;
                     }
-                    if designators.len() > 1 {
-                        self.error(
-                            location,
-                            "nested designators are not supported yet by this translator",
-                        );
-                        cursor.advance();
-                        continue;
-                    }
-                    match (first, &shape) {
-                        (Designator::Index(e), Shape::Elements(_, count)) => {
-                            match self.const_int(e) {
-                                Some(i) if i >= 0 && count.is_none_or(|n| (i as u64) < n) => {
-                                    current = i as u64
-                                }
-                                _ => {
-                                    self.error(
-                                        e.location,
-                                        "array designator index out of range or not constant",
-                                    );
-                                    cursor.advance();
-                                    continue;
-                                }
-                            }
-                        }
-                        (Designator::Field(name, loc), Shape::Members(_, names, _)) => {
-                            let symbol = self.symbol(*name);
-                            match names.iter().position(|n| *n == symbol) {
-                                Some(i) => current = i as u64,
-                                None => {
-                                    let name = self.spelling(*name);
-                                    self.error(*loc, format!("field designator '{name}' does not refer to any field in type '{}'", self.display(ty)));
-                                    cursor.advance();
-                                    continue;
-                                }
-                            }
-                        }
-                        (Designator::Index(e), _) => {
-                            self.error(
-                                e.location,
-                                format!(
-                                    "array designator cannot initialize non-array type '{}'",
-                                    self.display(ty)
-                                ),
-                            );
-                            cursor.advance();
-                            continue;
-                        }
-                        (Designator::Field(_, loc), _) => {
-                            self.error(*loc, format!("field designator cannot initialize a non-struct, non-union type '{}'", self.display(ty)));
+                    match self.designation_step(ty, &shape, cursor) {
+                        Some(i) => current = i,
+                        None => {
                             cursor.advance();
                             continue;
                         }
@@ -239,8 +202,8 @@ impl Checker<'_> {
                             Some(*elem)
                         }
                     }
-                    Shape::Members(types, _, is_union) => {
-                        if *is_union && current > 0 && designators.is_empty() {
+                    Shape::Members(types, is_union) => {
+                        if *is_union && current > 0 && !designated {
                             None
                         } else {
                             types.get(current as usize).copied()
@@ -266,6 +229,17 @@ impl Checker<'_> {
                 };
                 let mut sub_path = path.to_vec();
                 sub_path.push(current);
+                if cursor.has_steps() {
+                    // The designation goes on into the sub-object.
+                    let before = cursor.position();
+                    self.fill(sub_ty, &sub_path, cursor, out, false, location);
+                    if cursor.position() == before {
+                        cursor.advance();
+                    }
+                    current += 1;
+                    reached = reached.max(current);
+                    continue;
+                }
                 match init {
                     ast::Initializer::List(sub_items, l) => {
                         let at = l.location();
@@ -341,6 +315,91 @@ impl Checker<'_> {
         })
     }
 
+    /// Acts on the next step of the current item's designation at a level
+    /// of type `ty`: the index of the sub-object it names, or `None` after
+    /// reporting why it names none. A field designator may name a member
+    /// of an anonymous struct or union member (C11 6.7.2.1p13): it steps
+    /// into the anonymous members on the way, as clang does.
+    fn designation_step(
+        &mut self,
+        ty: Type,
+        shape: &Shape,
+        cursor: &mut Cursor<'_>,
+    ) -> Option<u64> {
+        if let Some(i) = cursor.take_implicit() {
+            return Some(i);
+        }
+        let designator = cursor.take_designator()?;
+        match (designator, shape) {
+            // clang's wording for each way an index can be wrong.
+            (Designator::Index(e), Shape::Elements(_, count))
+                if !matches!(ty, Type::Vector(..)) =>
+            {
+                match self.const_int(e) {
+                    Some(i) if i >= 0 && count.is_none_or(|n| (i as u64) < n) => Some(i as u64),
+                    Some(i) if i < 0 => {
+                        self.error(
+                            e.location,
+                            format!("array designator value '{i}' is negative"),
+                        );
+                        None
+                    }
+                    Some(i) => {
+                        let n = count.unwrap_or(0);
+                        self.error(
+                            e.location,
+                            format!("array designator index ({i}) exceeds array bounds ({n})"),
+                        );
+                        None
+                    }
+                    None => {
+                        self.error(
+                            e.location,
+                            "expression is not an integer constant expression",
+                        );
+                        None
+                    }
+                }
+            }
+            (Designator::Field(name, loc), Shape::Members(..)) => {
+                let Type::Record(r) = ty else {
+                    return None;
+                };
+                let spelling = self.spelling(*name);
+                match self.field_path(r, &spelling) {
+                    Some(path) => {
+                        cursor.set_implicit(path[1..].iter().map(|&i| i as u64).collect());
+                        Some(path[0] as u64)
+                    }
+                    None => {
+                        self.error(*loc, format!("field designator '{spelling}' does not refer to any field in type '{}'", self.display(ty)));
+                        None
+                    }
+                }
+            }
+            (Designator::Index(e), _) => {
+                self.error(
+                    e.location,
+                    format!(
+                        "array designator cannot initialize non-array type '{}'",
+                        self.display(ty)
+                    ),
+                );
+                None
+            }
+            (Designator::Field(_, loc), _) => {
+                self.error(
+                    *loc,
+                    format!(
+                        "field designator cannot initialize a non-struct, non-union type '{}'",
+                        self.display(ty)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
     /// Whether `ty` is an array of `char` or `uchar`, which a string
     /// literal may initialise.
     fn is_char_array(&self, ty: Type) -> bool {
@@ -352,12 +411,15 @@ impl Checker<'_> {
 }
 
 /// Where a list initializer's walk stands: the items, the next one, and
-/// whether that one's designators have been acted on already (by the
-/// level that handed it to a sub-aggregate's brace elision).
+/// how far its designation has been acted on: how many of its designators
+/// the levels above took (all of them once a level handed the item to a
+/// sub-aggregate's brace elision), and the members of anonymous members a
+/// field designator stepped into and that are still to be entered.
 struct Cursor<'a> {
     items: &'a [(Vec<Designator>, ast::Initializer)],
     pos: usize,
-    designators_spent: bool,
+    designators_taken: usize,
+    implicit: Vec<u64>,
 }
 
 impl<'a> Cursor<'a> {
@@ -365,7 +427,8 @@ impl<'a> Cursor<'a> {
         Cursor {
             items,
             pos: 0,
-            designators_spent: false,
+            designators_taken: 0,
+            implicit: Vec::new(),
         }
     }
 
@@ -380,13 +443,41 @@ impl<'a> Cursor<'a> {
     /// The designators of the current item that are still to be acted on.
     fn designators(&self) -> &'a [Designator] {
         match self.current() {
-            Some((designators, _)) if !self.designators_spent => designators,
-            _ => &[],
+            Some((designators, _)) => designators.get(self.designators_taken..).unwrap_or(&[]),
+            None => &[],
         }
     }
 
+    /// Whether the current item's designation has steps left.
+    fn has_steps(&self) -> bool {
+        !self.implicit.is_empty() || !self.designators().is_empty()
+    }
+
+    /// Whether a level above has acted on part of the current item's
+    /// designation: the rest is this level's.
+    fn within_designation(&self) -> bool {
+        self.designators_taken > 0 || !self.implicit.is_empty()
+    }
+
+    fn take_designator(&mut self) -> Option<&'a Designator> {
+        let d = self.designators().first()?;
+        self.designators_taken += 1;
+        Some(d)
+    }
+
+    fn take_implicit(&mut self) -> Option<u64> {
+        (!self.implicit.is_empty()).then(|| self.implicit.remove(0))
+    }
+
+    fn set_implicit(&mut self, members: Vec<u64>) {
+        self.implicit = members;
+    }
+
     fn spend_designators(&mut self) {
-        self.designators_spent = true;
+        if let Some((designators, _)) = self.current() {
+            self.designators_taken = designators.len();
+        }
+        self.implicit.clear();
     }
 
     fn position(&self) -> usize {
@@ -395,7 +486,8 @@ impl<'a> Cursor<'a> {
 
     fn advance(&mut self) {
         self.pos += 1;
-        self.designators_spent = false;
+        self.designators_taken = 0;
+        self.implicit.clear();
     }
 
     fn is_done(&self) -> bool {
@@ -404,6 +496,7 @@ impl<'a> Cursor<'a> {
 
     fn finish(&mut self) {
         self.pos = self.items.len();
-        self.designators_spent = false;
+        self.designators_taken = 0;
+        self.implicit.clear();
     }
 }

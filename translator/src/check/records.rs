@@ -2,9 +2,11 @@
 //! hand-off to the layout engine.
 
 use super::scopes::Key;
+use super::tree::Expr;
 use super::{Checker, Symbol};
 use crate::ast;
 use crate::hir;
+use crate::hir::ExprKind as H;
 use crate::layout::{self, FieldSpec, RecordAttributes};
 use crate::types::{Record, Type};
 use naga::Handle;
@@ -202,15 +204,22 @@ impl Checker<'_> {
 
     /// `__builtin_offsetof(t, steps)`: the byte offset of the designated
     /// member in the host's layout of `t` (members of anonymous members
-    /// included), or `None` after reporting why there is none.
+    /// included), or `None` after reporting why there is none. The offset
+    /// is a `size_t` constant, and an expression where an array index is
+    /// not constant (`b[i]`, as clang allows: it is then no constant
+    /// expression): the constant part plus each such index times its
+    /// element's size.
     pub(super) fn offset_of(
         &mut self,
         t: &ast::TypeName,
         steps: &[ast::OffsetofStep],
-        at: crate::diagnostic::Location,
-    ) -> Option<u64> {
+        span: crate::diagnostic::Span,
+    ) -> Option<Expr> {
+        let at = span.location();
+        let size_t = Type::Scalar(self.size_type(false));
         let mut ty = self.type_name(t);
         let mut offset = 0u64;
+        let mut terms: Vec<Expr> = Vec::new();
         for step in steps {
             match step {
                 ast::OffsetofStep::Member(name) => {
@@ -259,20 +268,40 @@ impl Checker<'_> {
                         }
                         return None;
                     };
-                    let Some(i) = self.const_int(index) else {
-                        self.error(
-                            index.location,
-                            "offsetof with an array index that is not an integer constant is not supported yet by this translator",
-                        );
-                        return None;
-                    };
                     ty = self.program.types[elem];
                     let size = self.type_size(ty)?;
-                    offset = (i128::from(offset) + i * i128::from(size)) as u64;
+                    if let Some(i) = self.const_int(index) {
+                        offset = (i128::from(offset) + i * i128::from(size)) as u64;
+                        continue;
+                    }
+                    let i = self.rvalue(index);
+                    if i.ty.is_error() {
+                        return None;
+                    }
+                    if !matches!(i.ty, Type::Scalar(s) if s.is_integer()) {
+                        self.error(index.location, "array subscript is not an integer");
+                        return None;
+                    }
+                    // In `size_t`, wrapping as the host's does: a negative
+                    // index moves back.
+                    let i = self.convert(i, size_t);
+                    let size = self.int_const(size, size_t, index.span());
+                    terms.push(Expr::new(
+                        H::Binary(ast::BinaryOp::Mul, Box::new(i), Box::new(size)),
+                        size_t,
+                        index.span(),
+                    ));
                 }
             }
         }
-        Some(offset)
+        let constant = self.int_const(offset, size_t, span);
+        Some(terms.into_iter().fold(constant, |sum, term| {
+            Expr::new(
+                H::Binary(ast::BinaryOp::Add, Box::new(sum), Box::new(term)),
+                size_t,
+                span,
+            )
+        }))
     }
 
     /// C's own `offsetof`, `&((T *)0)->member.path[i]`: the type and byte

@@ -340,7 +340,18 @@ impl Checker<'_> {
                     self.program.types.align(ty)? as i128
                 }
                 A::AlignofExpr(x) => self.align_of_expr(x)? as i128,
-                A::Offsetof(t, steps) => self.offset_of(t, steps, e.location)? as i128,
+                A::Offsetof(t, steps) => {
+                    // An index that is not constant makes it no constant
+                    // either; its expression is checked where it is used.
+                    let mark = self.diags.len();
+                    match self.offset_of(t, steps, e.span())?.kind {
+                        H::Int(v) => v as i128,
+                        _ => {
+                            self.diags.truncate(mark);
+                            return None;
+                        }
+                    }
+                }
                 A::VecStepType(t) => match self.type_name(t) {
                     Type::Scalar(_) => 1,
                     Type::Vector(_, n) => i128::from(types::storage_lanes(n)),

@@ -57,6 +57,10 @@ impl ModuleBuilder<'_> {
             .kernel_facts
             .filter(|_| f.kernel.is_some())
             .map(|facts| &facts.word_locals);
+        let word_privates = self
+            .analysis
+            .function(fb.hir)
+            .map(|facts| &facts.word_privates);
         let u32_ty = self.u32_type();
         let u32_local = |fb: &mut Emitter, name: String| {
             fb.function.local_variables.append(
@@ -117,7 +121,14 @@ impl ModuleBuilder<'_> {
                 // initialised, so a private copy per work-item, set by
                 // its `Init` statement, behaves the same.
                 ty => {
-                    let naga_ty = self.value_type(ty, local.span.location())?;
+                    // Held as a byte image when a pointer cast reaches
+                    // bytes naga's own type would not hold
+                    // (`FunctionFacts::word_privates`).
+                    let naga_ty = if word_privates.is_some_and(|w| w.contains(&id)) {
+                        self.image_type(ty)
+                    } else {
+                        self.value_type(ty, local.span.location())?
+                    };
                     Slot::Variable(fb.function.local_variables.append(
                         naga::LocalVariable {
                             name: Some(self.name(local.name).to_string()),
@@ -128,7 +139,11 @@ impl ModuleBuilder<'_> {
                     ))
                 }
             };
-            let words = matches!(slot, Slot::Workgroup(g) if self.memory.held_as_words(g));
+            let words = match slot {
+                Slot::Workgroup(g) => self.memory.held_as_words(g),
+                Slot::Variable(_) => word_privates.is_some_and(|w| w.contains(&id)),
+                Slot::Pointer { .. } => false,
+            };
             if words || self.is_image(&local.ty) {
                 // Pointers into the variable count its elements (itself
                 // for a non-array).

@@ -197,6 +197,39 @@ impl ModuleBuilder<'_> {
         Some(Place::Bytes(self.indexed(fb, &at, index, &elem)))
     }
 
+    /// The `ty` at byte `byte` (a `u32`, a multiple of `align`, or of its
+    /// largest power of two) of `root`,
+    /// an object held as words (a cast base's; see `cast_memory.rs`): a
+    /// struct, union or `bool` read through a cast pointer into it.
+    pub(super) fn cast_bytes_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+        byte: Handle<naga::Expression>,
+        align: u32,
+        ty: &Type,
+    ) -> Option<Place> {
+        let (words, shared) = match root {
+            Root::Global(g) => {
+                let shared = (self.module.global_variables[g].space
+                    == naga::AddressSpace::WorkGroup)
+                    .then_some(g);
+                (fb.add(naga::Expression::GlobalVariable(g)), shared)
+            }
+            Root::Private(v, _) => (fb.add(naga::Expression::LocalVariable(v)), None),
+            Root::Argument { arg, .. } => (fb.add(naga::Expression::FunctionArgument(arg)), None),
+            Root::Cast(_) | Root::Null => return None,
+        };
+        Some(Place::Bytes(BytePlace {
+            words,
+            shared,
+            offset: byte,
+            align: alignment_of(u64::from(align)),
+            ty: *ty,
+            lanes: None,
+        }))
+    }
+
     /// `bp` moved by `bytes` and retyped to `ty`.
     fn at_offset(&mut self, fb: &mut FnBuilder, bp: &BytePlace, bytes: u64, ty: Type) -> BytePlace {
         let offset = if bytes == 0 {

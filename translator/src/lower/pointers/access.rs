@@ -83,6 +83,20 @@ impl ModuleBuilder<'_> {
         init: Option<LocalId>,
     ) -> LResult<()> {
         let place = match (place, init) {
+            // A typed value into a variable held as words, a byte image
+            // of it (`FunctionFacts::word_privates`).
+            (Place::PointerVar(_), Some(id))
+                if !self.is_image(&fb.local(id).ty) && self.local_held_as_words(fb, id) =>
+            {
+                let Slot::Variable(v) = fb.slots[&id] else {
+                    return Err(self.error(
+                        location,
+                        "internal compiler error: an initialised __local variable",
+                    ));
+                };
+                let words = fb.add(naga::Expression::LocalVariable(v));
+                self.image_place(fb, words, None, &fb.local(id).ty)
+            }
             (Place::PointerVar(_), Some(id)) => match fb.slots[&id] {
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
                 Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),

@@ -19,8 +19,19 @@
 //! address the kernel casts to a narrower pointee (see [`crate::analysis::KernelFacts::word_locals`])
 //! is held as `u32` words, a byte image (see `records.rs`), and its cast
 //! pointers use the words as units.
+//!
+//! naga's types do not hold every byte of an object either: a 3-vector
+//! has no fourth lane for its padding (`sizeof(float3) == 16`), a `bool`
+//! is no byte. Objects a cast reaches with such bytes, and objects a cast
+//! sees as a struct, union or `bool`, are held as words too, decided by
+//! the analysis (`FunctionFacts::word_privates`, `KernelFacts::word_locals`):
+//! their padding is written and read back as the host's would be, and a
+//! struct read through the cast is a byte image's place at the pointer's
+//! byte. Only program-scope `__constant` 3-vectors remain as naga holds
+//! them: read-only, their padding reads as the zero C initialises it to.
 
 use crate::diagnostic::Location;
+use crate::hir::FunctionId;
 use crate::lower::atomics::float_words;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
@@ -67,9 +78,11 @@ fn retype(
 
 impl ModuleBuilder<'_> {
     /// The root a pointer into `root` (pointing at `from`s) has once cast
-    /// to point at `to`s, where `root` is not a buffer view.
+    /// to point at `to`s, where `root` is not a buffer view; `function`
+    /// is the function the pointer is in.
     pub(super) fn cast_memory_root(
         &mut self,
+        function: Option<FunctionId>,
         root: Root,
         from: &Type,
         to: &Type,
@@ -77,9 +90,13 @@ impl ModuleBuilder<'_> {
     ) -> LResult<Root> {
         // Held as words: `__local` memory narrow stores reach, and records
         // held as byte images (whose members' addresses are taken:
-        // `analysis/records.rs`); a private image, in the function or
-        // passed to a helper, is reached as the array of words it is.
-        let image = self.is_image(from);
+        // `analysis/records.rs`), private variables held as words
+        // (`FunctionFacts::word_privates`); a private image, in the
+        // function or passed to a helper, is reached as the array of
+        // words it is.
+        let image = self.is_image(from)
+            || matches!(root, Root::Private(..) | Root::Argument { .. })
+                && function.is_some_and(|f| self.image_root_elem(f, root).is_some());
         let words =
             image || matches!(root, Root::Global(g) if self.memory.word_locals.contains(&g));
         let root = match root {
@@ -102,7 +119,7 @@ impl ModuleBuilder<'_> {
             };
             return Ok(
                 if self.memory.cast_bases[b].element == *to || own.as_ref() == Some(to) {
-                    self.memory.cast_bases[b].base
+                    self.typed_root(function, self.memory.cast_bases[b].base)
                 } else {
                     root
                 },
@@ -137,6 +154,36 @@ impl ModuleBuilder<'_> {
         }))
     }
 
+    /// The root typed pointers to the object of cast base root `root`
+    /// have: a byte image that is not an array is reached as the array of
+    /// its words by the cast base, but as itself by typed pointers (as
+    /// `declare_locals` notes it, and as the analysis names it).
+    fn typed_root(&self, function: Option<FunctionId>, root: Root) -> Root {
+        let Some(function) = function else {
+            return root;
+        };
+        let single = match root {
+            Root::Private(v, true) => Root::Private(v, false),
+            Root::Argument {
+                arg,
+                ty,
+                array: true,
+                identity,
+            } => Root::Argument {
+                arg,
+                ty,
+                array: false,
+                identity,
+            },
+            other => return other,
+        };
+        if self.image_root_elem(function, single).is_some() {
+            single
+        } else {
+            root
+        }
+    }
+
     /// The root of cast base `base`, made once.
     pub(super) fn cast_base_root(&mut self, base: CastBase) -> Root {
         let index = match self.memory.cast_bases.iter().position(|b| *b == base) {
@@ -165,6 +212,22 @@ impl ModuleBuilder<'_> {
             _ => (Scalar::Bool, 0),
         };
         if width == 0 || scalar == Scalar::Bool {
+            // Structs, unions and `bool`s in an object held as words: a
+            // byte image's place at the pointer's byte.
+            let CastBase {
+                base: root, words, ..
+            } = self.memory.cast_bases[base];
+            if words {
+                if let Some(size) = self.type_size(ty) {
+                    // The byte is a multiple of the size.
+                    let align = size as u32;
+                    let size = u32_lit(fb, size as u32);
+                    let byte = fb.binary(naga::BinaryOperator::Multiply, index, size);
+                    if let Some(place) = self.cast_bytes_place(fb, root, byte, align, ty) {
+                        return Ok(place);
+                    }
+                }
+            }
             return Err(self.error(
                 location,
                 format!(
@@ -275,8 +338,10 @@ impl ModuleBuilder<'_> {
         let mut lane = fb.binary(naga::BinaryOperator::And, unit, mask);
         if width == 3 {
             // The fourth unit of a 3-vector is padding that naga does not
-            // hold: it reads as the third. Stores never come here
-            // (`store_unit` refuses them), so none lands on the third.
+            // hold: `load_unit` reads it as zero, and stores never come
+            // here (`store_unit` refuses them; objects a cast may store
+            // into are held as words, `FunctionFacts::word_privates`). Kept
+            // inside the vector all the same.
             let last = u32_lit(fb, 2);
             lane = fb.math(naga::MathFunction::Min, lane, Some(last));
         }
@@ -295,13 +360,32 @@ impl ModuleBuilder<'_> {
         let scalar = self.unit_scalar(base);
         let pointer = self.unit_pointer(fb, base, unit, location)?;
         let value = fb.add(naga::Expression::Load { pointer });
-        let bits = if scalar == Scalar::Half {
+        let mut bits = if scalar == Scalar::Half {
             fp16::half_to_bits(fb, value)
         } else if naga_scalar(scalar).kind == naga::ScalarKind::Uint {
             value
         } else {
             retype(fb, value, naga::ScalarKind::Uint, None)
         };
+        if let CastBase {
+            element: Type::Vector(_, 3),
+            words: false,
+            ..
+        } = self.memory.cast_bases[base]
+        {
+            // A 3-vector's padding (its fourth unit): only read-only
+            // objects get here, program-scope `__constant` ones, whose
+            // padding C initialises to zero.
+            let three = u32_lit(fb, 3);
+            let lane = fb.binary(naga::BinaryOperator::And, unit, three);
+            let is_padding = fb.binary(naga::BinaryOperator::Equal, lane, three);
+            let zero = if scalar.size() == 8 {
+                fb.add(naga::Expression::Literal(naga::Literal::U64(0)))
+            } else {
+                u32_lit(fb, 0)
+            };
+            bits = fb.select(is_padding, zero, bits);
+        }
         Ok(if scalar.size() < 4 {
             let mask = u32_lit(fb, (1u32 << (scalar.size() * 8)) - 1);
             fb.binary(naga::BinaryOperator::And, bits, mask)

@@ -3,7 +3,7 @@
 //! read and write.
 
 use crate::diagnostic::Location;
-use crate::hir::{ExprId, ExprKind as H};
+use crate::hir::{ExprId, ExprKind as H, LocalId};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::{wide, Operand};
@@ -41,16 +41,28 @@ pub(in crate::lower) fn dynamic_lane_pointer(
 }
 
 impl ModuleBuilder<'_> {
+    /// Whether `local` (not a record image) is held as `u32` words: a
+    /// `__local` variable narrow stores reach, or a private one whose
+    /// bytes a cast reaches beyond what its naga type holds
+    /// (`FunctionFacts::word_privates`).
+    pub(super) fn local_held_as_words(&self, fb: &FnBuilder, local: LocalId) -> bool {
+        match fb.slots.get(&local) {
+            Some(Slot::Workgroup(g)) => self.memory.word_locals.contains(g),
+            Some(Slot::Variable(_)) => self
+                .analysis
+                .function(fb.hir)
+                .is_some_and(|facts| facts.word_privates.contains(&local)),
+            _ => false,
+        }
+    }
+
     pub(in crate::lower) fn place(&mut self, fb: &mut FnBuilder, id: ExprId) -> LResult<Place> {
         let e = fb.expr(id);
         let location = e.span.location();
         let source = fb.source;
         let ty = |h: ExprId| source.exprs[h].ty;
         match e.kind {
-            H::Local(local)
-                if self.is_image(&e.ty)
-                    || matches!(fb.slots.get(&local), Some(Slot::Workgroup(g)) if self.memory.word_locals.contains(g)) =>
-            {
+            H::Local(local) if self.is_image(&e.ty) || self.local_held_as_words(fb, local) => {
                 let (words, shared) = match fb.slots[&local] {
                     Slot::Variable(v) => (fb.add(naga::Expression::LocalVariable(v)), None),
                     Slot::Workgroup(g) => (fb.add(naga::Expression::GlobalVariable(g)), Some(g)),

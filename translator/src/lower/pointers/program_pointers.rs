@@ -66,7 +66,7 @@ impl ModuleBuilder<'_> {
             let root = if element == *pointee {
                 own
             } else {
-                self.cast_root(own, &element, pointee, location)?
+                self.cast_root(None, own, &element, pointee, location)?
             };
             roots.push((root, c.index() as u32 + 1));
         }

@@ -119,9 +119,9 @@ impl ModuleBuilder<'_> {
         };
         match p.view {
             View::Natural => Ok(own),
-            View::Untyped => self.cast_root(own, &element, &Type::Void, location),
+            View::Untyped => self.cast_root(Some(fb.hir), own, &element, &Type::Void, location),
             View::As(to) if to == element => Ok(own),
-            View::As(to) => self.cast_root(own, &element, &to, location),
+            View::As(to) => self.cast_root(Some(fb.hir), own, &element, &to, location),
         }
     }
 }

@@ -11,6 +11,7 @@
 //! `cast_memory.rs`.
 
 use crate::diagnostic::Location;
+use crate::hir::FunctionId;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::function::FnBuilder;
@@ -139,11 +140,13 @@ impl ModuleBuilder<'_> {
             return Err(self.error(location, "pointer cast between types without a size"));
         };
         let target = match p.target {
-            Target::Fixed(root) => Target::Fixed(self.cast_root(root, from, to, location)?),
+            Target::Fixed(root) => {
+                Target::Fixed(self.cast_root(Some(fb.hir), root, from, to, location)?)
+            }
             Target::Chosen(choice) => {
                 let mut roots = Vec::new();
                 for root in self.memory.root_sets[choice.set].clone() {
-                    roots.push(self.cast_root(root, from, to, location)?);
+                    roots.push(self.cast_root(Some(fb.hir), root, from, to, location)?);
                 }
                 Target::Chosen(Choice {
                     set: self.root_set(roots),
@@ -157,9 +160,11 @@ impl ModuleBuilder<'_> {
 
     /// The root of `(T *)p` for `p` into `root`: the buffer's view of `to`
     /// (`void` keeps the view), or for other memory a cast base (see
-    /// `cast_memory.rs`).
+    /// `cast_memory.rs`). `function` is the function the pointer is in
+    /// (its private roots are its own).
     pub(super) fn cast_root(
         &mut self,
+        function: Option<FunctionId>,
         root: Root,
         from: &Type,
         to: &Type,
@@ -178,7 +183,7 @@ impl ModuleBuilder<'_> {
             _ => None,
         };
         let (Root::Global(_), Some(first)) = (root, first) else {
-            return self.cast_memory_root(root, from, to, location);
+            return self.cast_memory_root(function, root, from, to, location);
         };
         if *to == Type::Void {
             return Ok(root);
