@@ -364,3 +364,145 @@ fn extreme_components_in_float_and_double() {
         }
     }
 }
+
+const SMALL_LANES: &str = r#"
+__kernel void small_lanes_float(__global const float4 *p, __global float4 *out) {
+    size_t i = get_global_id(0);
+    out[3 * i] = (float4)(normalize(p[i].xy), 0.0f, 0.0f);
+    out[3 * i + 1] = (float4)(normalize(p[i].xyz), 0.0f);
+    out[3 * i + 2] = normalize(p[i]);
+}
+#ifdef cl_khr_fp64
+__kernel void small_lanes_double(__global const double4 *p, __global double4 *out) {
+    size_t i = get_global_id(0);
+    out[3 * i] = (double4)(normalize(p[i].xy), 0.0, 0.0);
+    out[3 * i + 1] = (double4)(normalize(p[i].xyz), 0.0);
+    out[3 * i + 2] = normalize(p[i]);
+}
+#endif
+"#;
+
+/// Vectors of one large component (2^`low`..2^`high`) and components
+/// 2^`drop_low`..2^`drop_high` below it, whose normalized lanes are
+/// subnormal or just above: as normalize scales an overflowing sum of
+/// squares down, such a component became subnormal before the division
+/// and lost bits (float `normalize((-0x1.edc072p+64, 0x1.9ebe3p-66))`
+/// was 7 ulp off in its subnormal lane, as the OpenCL-CTS found).
+fn small_lane_vectors(low: i32, high: i32, drop_low: i32, drop_high: i32) -> Vec<[f64; 4]> {
+    let mut random = common::sweep::Random::new(19);
+    let mut pick = |lo: i32, hi: i32| lo + (random.next() % (hi - lo + 1) as u64) as i32;
+    let mut significand = common::sweep::Random::new(20);
+    let mut out = Vec::new();
+    for _ in 0..2048 {
+        let e = pick(low, high);
+        let mut v = [0.0; 4];
+        for (lane, c) in v.iter_mut().enumerate() {
+            let bits = significand.next();
+            let m = 1.0 + (bits >> 12) as f64 / (1u64 << 52) as f64;
+            let sign = if bits & 1 == 0 { 1.0 } else { -1.0 };
+            let exponent = if lane == 0 {
+                e
+            } else {
+                e - pick(drop_low, drop_high)
+            };
+            *c = sign * libm::scalbn(m, exponent);
+        }
+        out.push(v);
+    }
+    out
+}
+
+/// `normalize`'s lanes of subnormal size in float and double, within
+/// the OpenCL-CTS's bound (2.5 + n/2 + (n - 1)/2 ulp for n lanes) in
+/// units of the result's own format; a float lane whose exact value is
+/// subnormal may be 0 on a device without `CL_FP_DENORM` for float.
+#[test]
+fn normalize_lanes_of_subnormal_size() {
+    use opencl3::device::{Device, CL_FP_DENORM};
+    let (context, queue) = common::context_and_queue();
+    let device = Device::new(context.default_device());
+    let float_denormals = device.single_fp_config().expect("fp config") & CL_FP_DENORM != 0;
+    let program = Program::create_and_build_from_source(&context, SMALL_LANES, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let bound = |n: usize| 2.5 + 0.5 * n as f64 + 0.5 * (n - 1) as f64;
+
+    // float: sums that overflow (2^64 and up) and sums that do not.
+    let floats: Vec<[f32; 4]> = small_lane_vectors(20, 127, 100, 152)
+        .into_iter()
+        .map(|v| v.map(|c| c as f32))
+        .collect();
+    let n = floats.len();
+    let input = common::buffer_with(&context, &queue, &floats);
+    let out = common::buffer_with(&context, &queue, &vec![[0f32; 4]; 3 * n]);
+    let kernel = Kernel::create(&program, "small_lanes_float").expect("kernel");
+    // SAFETY: the arguments match the kernel's parameters.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&out)
+            .set_global_work_size(n)
+            .enqueue_nd_range(&queue)
+            .expect("launch");
+    }
+    let got = common::read_buffer(&queue, &out, 3 * n);
+    let float_ulp = |v: f64| libm::scalbn(1.0, (libm::ilogb(v.abs()) - 23).max(-149));
+    let mut subnormal_lanes = 0;
+    for (i, v) in floats.iter().enumerate() {
+        for width in 2..=4 {
+            let p: Vec<f64> = v[..width].iter().map(|&c| f64::from(c)).collect();
+            let (_, unit) = exact_length(&p);
+            for lane in 0..width {
+                let g = f64::from(got[3 * i + width - 2][lane]);
+                let want = unit[lane];
+                let subnormal = want.abs() < f64::from(f32::MIN_POSITIVE);
+                subnormal_lanes += usize::from(subnormal);
+                if g == 0.0 && subnormal && !float_denormals {
+                    continue;
+                }
+                let e = (g - want).abs() / float_ulp(want);
+                assert!(
+                    e <= bound(width),
+                    "float normalize lane {lane} of {:?}: {g:e} ({:e}), want {want:e} ({e} ulp)",
+                    &v[..width],
+                    g as f32,
+                );
+            }
+        }
+    }
+    assert!(subnormal_lanes > 1000, "too few subnormal lanes tested");
+
+    let Ok(kernel) = Kernel::create(&program, "small_lanes_double") else {
+        println!("no cl_khr_fp64: the double half is skipped");
+        return;
+    };
+    let doubles = small_lane_vectors(300, 1023, 900, 1070);
+    let n = doubles.len();
+    let input = common::buffer_with(&context, &queue, &doubles);
+    let out = common::buffer_with(&context, &queue, &vec![[0f64; 4]; 3 * n]);
+    // SAFETY: the arguments match the kernel's parameters.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&out)
+            .set_global_work_size(n)
+            .enqueue_nd_range(&queue)
+            .expect("launch");
+    }
+    let got = common::read_buffer(&queue, &out, 3 * n);
+    let double_ulp = |v: f64| libm::scalbn(1.0, (libm::ilogb(v.abs()) - 52).max(-1074));
+    for (i, v) in doubles.iter().enumerate() {
+        for width in 2..=4 {
+            let (_, unit) = exact_length(&v[..width]);
+            for lane in 0..width {
+                let g = got[3 * i + width - 2][lane];
+                let want = unit[lane];
+                let e = (g - want).abs() / double_ulp(want);
+                assert!(
+                    e <= bound(width),
+                    "double normalize lane {lane} of {:?}: {g:e}, want {want:e} ({e} ulp)",
+                    &v[..width]
+                );
+            }
+        }
+    }
+}

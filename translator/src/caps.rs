@@ -36,12 +36,16 @@ pub struct DeviceCaps {
     /// The kernel may declare that 16-bit float operations round to
     /// nearest even (`shaderRoundingModeRTEFloat16`).
     pub half_rte: bool,
-    /// OpenCL 2.0 atomics may carry acquire/release semantics. Lavapipe
-    /// (Mesa 22.3) loses atomic updates when an atomic with semantics, or a
-    /// fence, sits in a loop that work-items leave at different iterations
-    /// (a compare-exchange loop: 438 of 12,285 increments arrived); there
-    /// atomics stay relaxed, which x86's locked instructions still order in
-    /// hardware, although LLVM may move plain accesses across them.
+    /// OpenCL 2.0 atomics may carry acquire/release semantics, and fences
+    /// (`mem_fence`, `atomic_work_item_fence`) become memory barriers.
+    /// Lavapipe (Mesa 22.3) loses atomic updates when an atomic with
+    /// semantics, or a fence, sits in a loop that work-items leave at
+    /// different iterations (a compare-exchange loop: 438 of 12,285
+    /// increments arrived; the OpenCL-CTS's `atomic_flag` test left most
+    /// work-items unfinished): it suspends the work-group there as at a
+    /// control barrier. There atomics stay relaxed and fences are left
+    /// out, which x86's locked instructions still order in hardware,
+    /// although LLVM may move plain accesses across them.
     pub ordered_atomics: bool,
     /// Vulkan's `Fma` is one fused operation here. Vulkan lets a driver
     /// compute it as a multiply and an add, as lavapipe (Mesa 22.3) does:

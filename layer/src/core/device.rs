@@ -366,8 +366,10 @@ impl Device {
         u64::from(self.info.limits.max_compute_shared_memory_size)
     }
 
-    /// The most private memory one work-item may use: beyond it, a launch
-    /// is `CL_OUT_OF_RESOURCES` rather than an enqueue that stalls for
+    /// The most private memory one work-item may keep addressed (indexed
+    /// at run time or reached through pointers; see
+    /// [`crate::core::private_memory`]): beyond it, a launch is
+    /// `CL_OUT_OF_RESOURCES` rather than an enqueue that stalls for
     /// minutes or a process taken down (see [`CPU_PRIVATE_BYTES`]).
     pub fn max_private_bytes(&self) -> u64 {
         match self.device_type() {

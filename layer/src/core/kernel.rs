@@ -211,7 +211,7 @@ impl Kernel {
     /// (see [`crate::core::private_memory`]).
     pub fn private_mem_size(&self, device: &Object<Device>) -> CLResult<u64> {
         let (executable, index) = self.variant_for(device)?;
-        executable.private_bytes(*index)
+        Ok(executable.private_bytes(*index)?.total)
     }
 
     /// `CL_KERNEL_WORK_GROUP_SIZE`: nothing about the kernel lowers the
@@ -254,8 +254,9 @@ impl Kernel {
             return Ok((recipe, None));
         }
         // Checked before the pipeline is made, which is where a driver
-        // given too much would stall or fail.
-        if executable.private_bytes(*index)? > device.max_private_bytes() {
+        // given too much would stall or fail: on the variables it must
+        // keep in memory (the others become values).
+        if executable.private_bytes(*index)?.addressed > device.max_private_bytes() {
             return Err(CL_OUT_OF_RESOURCES);
         }
         if reflection.launch_block_binding.is_none() {

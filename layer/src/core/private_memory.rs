@@ -10,10 +10,20 @@
 //! Sizes are the types' natural sizes (3-element vectors as 4), an
 //! estimate of what a driver allocates, which may pack or pad otherwise.
 //!
-//! The translator's reflection does not carry this figure yet, so it is
-//! recomputed here from the module the driver receives.
+//! Of those bytes, only the variables the driver must keep addressable
+//! are memory it cannot put in registers: a variable whose every use is a
+//! load, a store into it or a constant-index access chain ending in those
+//! (a vector or struct variable read and written lane by lane, member by
+//! member) is split into values by any driver's compiler, as lavapipe's
+//! NIR does. A dynamic index, or the variable's pointer going anywhere
+//! else (a call, a stored pointer, a pointer cast), keeps it in memory.
+//! The enqueue-time limit is on that addressed part ([`Private::addressed`]);
+//! `CL_KERNEL_PRIVATE_MEM_SIZE` reports the whole ([`Private::total`]).
+//!
+//! The translator's reflection does not carry these figures yet, so they
+//! are recomputed here from the module the driver receives.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 const OP_ENTRY_POINT: u32 = 15;
 const OP_TYPE_BOOL: u32 = 20;
@@ -29,6 +39,10 @@ const OP_FUNCTION: u32 = 54;
 const OP_FUNCTION_END: u32 = 56;
 const OP_FUNCTION_CALL: u32 = 57;
 const OP_VARIABLE: u32 = 59;
+const OP_LOAD: u32 = 61;
+const OP_STORE: u32 = 62;
+const OP_ACCESS_CHAIN: u32 = 65;
+const OP_IN_BOUNDS_ACCESS_CHAIN: u32 = 66;
 
 const STORAGE_PRIVATE: u32 = 6;
 const STORAGE_FUNCTION: u32 = 7;
@@ -51,6 +65,8 @@ enum Type {
 struct Function {
     /// Bytes of its own `Function` variables.
     own: u64,
+    /// Its own variables, with their bytes.
+    variables: Vec<(u32, u64)>,
     callees: Vec<u32>,
 }
 
@@ -65,6 +81,11 @@ struct Module {
     entry_points: Vec<u32>,
     /// Bytes of `Private` variables.
     private: u64,
+    /// The `Function` variable each pointer reaching it comes from: the
+    /// variable itself and constant-index access chains into it.
+    roots: HashMap<u32, u32>,
+    /// `Function` variables used in a way that keeps them in memory.
+    addressed: HashSet<u32>,
 }
 
 impl Module {
@@ -130,6 +151,7 @@ impl Module {
                 if let Some(function) = current.and_then(|f| self.functions.get_mut(&f)) {
                     function.callees.push(operand(3));
                 }
+                self.address(instruction.get(4..).unwrap_or_default());
             }
             OP_VARIABLE => {
                 let bytes = self
@@ -140,12 +162,43 @@ impl Module {
                     (STORAGE_FUNCTION, Some(function)) => {
                         let function = self.functions.entry(function).or_default();
                         function.own = function.own.saturating_add(bytes);
+                        function.variables.push((operand(2), bytes));
+                        self.roots.insert(operand(2), operand(2));
                     }
                     (STORAGE_PRIVATE, _) => self.private = self.private.saturating_add(bytes),
                     _ => {}
                 }
             }
+            // Loads from and stores into a variable leave it a value.
+            OP_LOAD => {}
+            OP_STORE => self.address(instruction.get(2..).unwrap_or_default()),
+            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN => {
+                let indices = instruction.get(4..).unwrap_or_default();
+                match self.roots.get(&operand(3)).copied() {
+                    Some(root) if indices.iter().all(|i| self.constants.contains_key(i)) => {
+                        self.roots.insert(operand(2), root);
+                    }
+                    Some(root) => {
+                        self.addressed.insert(root);
+                    }
+                    None => {}
+                }
+            }
+            // Any other mention of a variable's pointer inside a function
+            // (an operand word that happens to equal one counts too, which
+            // errs towards memory).
+            _ if current.is_some() => self.address(instruction.get(1..).unwrap_or_default()),
             _ => {}
+        }
+    }
+
+    /// Marks the variables whose pointers appear among `operands` as
+    /// addressed.
+    fn address(&mut self, operands: &[u32]) {
+        for word in operands {
+            if let Some(&root) = self.roots.get(word) {
+                self.addressed.insert(root);
+            }
         }
     }
 
@@ -168,9 +221,25 @@ impl Module {
         }
     }
 
-    /// `function`'s variables plus the most any call chain below it adds;
-    /// `on_path` cuts cycles.
-    fn deepest(&self, function: u32, on_path: &mut Vec<u32>) -> u64 {
+    /// The bytes of `function`'s addressed variables.
+    fn addressed_bytes(&self, function: &Function) -> u64 {
+        function
+            .variables
+            .iter()
+            .filter(|(id, _)| self.addressed.contains(id))
+            .map(|&(_, bytes)| bytes)
+            .fold(0, u64::saturating_add)
+    }
+
+    /// `function`'s variables plus the most any call chain below it adds,
+    /// counting what `bytes` counts of each function; `on_path` cuts
+    /// cycles.
+    fn deepest(
+        &self,
+        function: u32,
+        bytes: &impl Fn(&Function) -> u64,
+        on_path: &mut Vec<u32>,
+    ) -> u64 {
         let Some(own) = self.functions.get(&function) else {
             return 0;
         };
@@ -181,26 +250,44 @@ impl Module {
         let below = own
             .callees
             .iter()
-            .map(|&callee| self.deepest(callee, on_path))
+            .map(|&callee| self.deepest(callee, bytes, on_path))
             .max()
             .unwrap_or(0);
         on_path.pop();
-        own.own.saturating_add(below)
+        bytes(own).saturating_add(below)
+    }
+
+    /// The module's `Private` variables and, for the entry point needing
+    /// most, what `bytes` counts down its deepest call chain.
+    fn per_work_item(&self, bytes: impl Fn(&Function) -> u64) -> u64 {
+        let functions = self
+            .entry_points
+            .iter()
+            .map(|&entry| self.deepest(entry, &bytes, &mut Vec::new()))
+            .max()
+            .unwrap_or(0);
+        self.private.saturating_add(functions)
     }
 }
 
-/// The private memory one work-item of the module's kernel uses: its
-/// `Private` variables and, for the entry point needing most, its
-/// `Function` variables down its deepest call chain.
-pub fn private_bytes(spirv: &[u32]) -> u64 {
+/// The private memory one work-item of a module's kernel uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Private {
+    /// Every variable: `Private` ones and, for the entry point needing
+    /// most, its `Function` variables down its deepest call chain.
+    pub total: u64,
+    /// As `total`, counting only the `Function` variables kept in memory
+    /// (see the module comment).
+    pub addressed: u64,
+}
+
+/// The private memory one work-item of the module's kernel uses.
+pub fn private_bytes(spirv: &[u32]) -> Private {
     let module = Module::read(spirv);
-    let functions = module
-        .entry_points
-        .iter()
-        .map(|&entry| module.deepest(entry, &mut Vec::new()))
-        .max()
-        .unwrap_or(0);
-    module.private.saturating_add(functions)
+    Private {
+        total: module.per_work_item(|f| f.own),
+        addressed: module.per_work_item(|f| module.addressed_bytes(f)),
+    }
 }
 
 #[cfg(test)]
@@ -245,7 +332,10 @@ mod tests {
             (OP_FUNCTION_CALL, &[1, 15, 30]),
             (OP_FUNCTION_END, &[]),
         ]);
-        assert_eq!(private_bytes(&words), 4 + 1024 + 20);
+        let expected = 4 + 1024 + 20;
+        assert_eq!(private_bytes(&words).total, expected);
+        // None of the function variables is used: values, not memory.
+        assert_eq!(private_bytes(&words).addressed, 4);
     }
 
     #[test]
@@ -256,8 +346,54 @@ mod tests {
             (OP_FUNCTION_CALL, &[1, 14, 10]),
             (OP_FUNCTION_END, &[]),
         ]);
-        assert_eq!(private_bytes(&words), 0);
-        assert_eq!(private_bytes(&words[..words.len() - 3]), 0);
-        assert_eq!(private_bytes(&[]), 0);
+        let nothing = Private {
+            total: 0,
+            addressed: 0,
+        };
+        assert_eq!(private_bytes(&words), nothing);
+        assert_eq!(private_bytes(&words[..words.len() - 3]), nothing);
+        assert_eq!(private_bytes(&[]), nothing);
+    }
+
+    #[test]
+    fn only_dynamically_indexed_or_escaping_variables_are_addressed() {
+        let words = module(&[
+            (OP_ENTRY_POINT, &[5, 10, 0x6e69_616d, 0]),
+            (OP_TYPE_INT, &[1, 32, 0]),
+            (OP_CONSTANT, &[1, 2, 16]),
+            (OP_CONSTANT, &[1, 3, 1]),
+            (OP_TYPE_ARRAY, &[4, 1, 2]),
+            (OP_TYPE_POINTER, &[6, STORAGE_FUNCTION, 4]),
+            (OP_TYPE_POINTER, &[7, STORAGE_FUNCTION, 1]),
+            (OP_FUNCTION, &[1, 20, 0, 0]),
+            (OP_FUNCTION_END, &[]),
+            (OP_FUNCTION, &[1, 10, 0, 0]),
+            // Four int[16]: 64 bytes each.
+            (OP_VARIABLE, &[6, 30, STORAGE_FUNCTION]),
+            (OP_VARIABLE, &[6, 31, STORAGE_FUNCTION]),
+            (OP_VARIABLE, &[6, 32, STORAGE_FUNCTION]),
+            (OP_VARIABLE, &[6, 33, STORAGE_FUNCTION]),
+            (OP_LOAD, &[1, 40, 3]),
+            // 30: a constant index, loaded and stored: a value.
+            (OP_ACCESS_CHAIN, &[7, 41, 30, 3]),
+            (OP_LOAD, &[1, 42, 41]),
+            (OP_STORE, &[41, 42]),
+            // 31: a run-time index.
+            (OP_ACCESS_CHAIN, &[7, 43, 31, 40]),
+            (OP_LOAD, &[1, 44, 43]),
+            // 32: its element's pointer passed to a call.
+            (OP_ACCESS_CHAIN, &[7, 45, 32, 3]),
+            (OP_FUNCTION_CALL, &[1, 46, 20, 45]),
+            // 33: its pointer stored into 30's element.
+            (OP_STORE, &[41, 33]),
+            (OP_FUNCTION_END, &[]),
+        ]);
+        assert_eq!(
+            private_bytes(&words),
+            Private {
+                total: 4 * 64,
+                addressed: 3 * 64,
+            }
+        );
     }
 }

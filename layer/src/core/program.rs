@@ -47,7 +47,7 @@ pub struct Executable {
     /// The program-scope `__global` variables of this build.
     globals: GlobalsStorage,
     /// Each kernel's private memory per work-item, found on first need.
-    private_bytes: Vec<OnceLock<u64>>,
+    private_bytes: Vec<OnceLock<private_memory::Private>>,
 }
 
 impl Executable {
@@ -72,7 +72,7 @@ impl Executable {
 
     /// The private memory one work-item of kernel `index` uses (see
     /// [`crate::core::private_memory`]).
-    pub fn private_bytes(&self, index: usize) -> CLResult<u64> {
+    pub fn private_bytes(&self, index: usize) -> CLResult<private_memory::Private> {
         let kernel = self
             .kernels()
             .get(index)

@@ -213,13 +213,27 @@ impl ModuleBuilder<'_> {
         if flags & 2 != 0 {
             barrier |= naga::Barrier::STORAGE;
         }
-        let statement = match b {
+        match b {
             Builtin::Barrier | Builtin::WorkGroupBarrier => {
-                naga::Statement::ControlBarrier(barrier)
+                fb.push(naga::Statement::ControlBarrier(barrier));
             }
-            _ => naga::Statement::MemoryBarrier(barrier),
-        };
-        fb.push(statement);
+            _ => self.memory_barrier(fb, barrier),
+        }
+    }
+
+    /// A fence over the memories in `barrier`, where the driver keeps
+    /// fences apart from control barriers (`DeviceCaps::ordered_atomics`):
+    /// lavapipe suspends a work-group's invocations at every memory
+    /// barrier as at `barrier()`, and one reached by some work-items only
+    /// (a fence inside a loop they leave at different iterations, as the
+    /// OpenCL-CTS's `atomic_flag` test has) ends the work-group with
+    /// work-items unfinished. There the fence is left out, as ordered
+    /// atomics are: a work-group's invocations run on one thread, and
+    /// x86's locked instructions order the atomics in hardware.
+    fn memory_barrier(&mut self, fb: &mut FnBuilder, barrier: naga::Barrier) {
+        if !barrier.is_empty() && self.caps.ordered_atomics {
+            fb.push(naga::Statement::MemoryBarrier(barrier));
+        }
     }
 
     /// `atomic_work_item_fence(flags, order, scope)` (OpenCL C 6.15.12.1):
@@ -261,9 +275,7 @@ impl ModuleBuilder<'_> {
         if flags & 2 != 0 {
             barrier |= naga::Barrier::STORAGE;
         }
-        if !barrier.is_empty() {
-            fb.push(naga::Statement::MemoryBarrier(barrier));
-        }
+        self.memory_barrier(fb, barrier);
         Ok(())
     }
 

@@ -201,15 +201,28 @@ impl ModuleBuilder<'_> {
         let is_tiny = fb.binary(B::Less, sum, tiny_sum);
         let [down, up, one] = [scales.down, scales.up, 1.0]
             .map(|factor| self.float_constant(fb, &scalar, factor, location));
-        let factor = fb.select(is_tiny, up?, one?);
-        let factor = fb.select(overflowed, down?, factor);
+        let (down, up, one) = (down?, up?, one?);
+        let factor = fb.select(is_tiny, up, one);
+        let factor = fb.select(overflowed, down, factor);
         let factor = self.splat_to(fb, factor, ty, location)?;
         let r = fb.binary(B::Multiply, q, factor);
         let r_sum = self.sum_of_squares(fb, r, ty);
         let length = fb.math(naga::MathFunction::Sqrt, r_sum, None);
         let length = self.splat_to(fb, length, ty, location)?;
+        // Scaled down, a component far below the largest would lose bits
+        // as a subnormal of `r` (2^-66 beside 2^65 kept 14 of its 24, an
+        // 8 ulp error on its subnormal result): there the unscaled
+        // component is divided, which cannot overflow (`length` is at
+        // least each component's scaled magnitude), and the quotient
+        // scaled after, rounding once more only where it is subnormal.
+        // Scaled up, every component of `r` is exact and the quotient is
+        // final.
+        let numerator = fb.select_all(overflowed, q, r, ty);
+        let after = fb.select(overflowed, down, one);
+        let after = self.splat_to(fb, after, ty, location)?;
         // Through `arithmetic`, whose float division holds beyond 2^126.
-        let normalized = self.arithmetic(fb, BinaryOp::Div, r, length, ty, location)?;
+        let quotient = self.arithmetic(fb, BinaryOp::Div, numerator, length, ty, location)?;
+        let normalized = fb.binary(B::Multiply, quotient, after);
         let zero_component = fb.binary(B::Equal, p, zero);
         let all_zero = lanes(fb, naga::RelationalFunction::All, zero_component, ty);
         Ok(fb.select_all(all_zero, p, normalized, ty))

@@ -1,9 +1,13 @@
 //! `shuffle(x, mask)` and `shuffle2(x, y, mask)` (OpenCL C 6.15.16.9):
 //! lane `i` of the result is lane `mask[i]` of `x` (or of the
 //! concatenation of `x` and `y`), only the low bits that can index it
-//! counting. A constant mask becomes a gather of known lanes; a mask known
-//! only at run time indexes the inputs through local variables, the one
-//! place naga allows a dynamic lane index.
+//! counting. A constant mask becomes a gather of known lanes. A mask known
+//! only at run time picks each result lane without private memory: the
+//! low bits index every 4-lane part of the inputs (a dynamic extract from
+//! a vector value), and the bits above choose among the parts by a tree of
+//! selects. Spilling the inputs to a local array instead would cost up to
+//! 256 bytes of private memory per call, and kernels with dozens of calls
+//! outgrow what a CPU device gives a work-item.
 
 use crate::diagnostic::Location;
 use crate::hir::ExprKind as H;
@@ -12,9 +16,8 @@ use crate::lower::emit::Emitter;
 use crate::lower::expressions::{wide, Operand};
 use crate::lower::function::FnBuilder;
 use crate::lower::naga_types::naga_scalar;
-use crate::lower::pointers::places;
 use crate::types::{Scalar, Type};
-use naga::{BinaryOperator as B, Handle, Span};
+use naga::{BinaryOperator as B, Handle};
 
 impl ModuleBuilder<'_> {
     pub(in crate::lower) fn shuffle(
@@ -50,20 +53,22 @@ impl ModuleBuilder<'_> {
             return self.gather(fb, s, &lanes, location);
         }
         let m = self.plain(fb, mask)?;
-        let naga_ty = self.value_type(&fb.ty(inputs[0]), location)?;
-        let mut variables = Vec::with_capacity(values.len());
-        for value in values {
-            let var = fb.function.local_variables.append(
-                naga::LocalVariable {
-                    name: None,
-                    ty: naga_ty,
-                    init: None,
-                },
-                Span::UNDEFINED,
-            );
-            let pointer = fb.add(naga::Expression::LocalVariable(var));
-            fb.push(naga::Statement::Store { pointer, value });
-            variables.push(var);
+        // The inputs' 4-lane parts (or each input whole, when it has at
+        // most 4 lanes), in lane order: lane `k` of the inputs taken
+        // together is lane `k % part_width` of part `k / part_width`.
+        let part_width = width.min(wide::PART_LANES);
+        let mut parts = Vec::new();
+        for &value in &values {
+            if wide::is_wide(&fb.ty(inputs[0])) {
+                for p in 0..width / wide::PART_LANES {
+                    parts.push(fb.add(naga::Expression::AccessIndex {
+                        base: value,
+                        index: u32::from(p),
+                    }));
+                }
+            } else {
+                parts.push(value);
+            }
         }
         let mask_width = naga_scalar(fb.ty(*mask).element().unwrap_or(Scalar::UInt)).width;
         let u32_lit =
@@ -78,27 +83,28 @@ impl ModuleBuilder<'_> {
                     convert: Some(4),
                 });
             }
-            let within = u32_lit(fb, u32::from(width) - 1);
+            let within = u32_lit(fb, u32::from(part_width) - 1);
             let lane = fb.binary(B::And, index, within);
-            let mut picked = None;
-            for (k, &var) in variables.iter().enumerate() {
-                let base = fb.add(naga::Expression::LocalVariable(var));
-                let pointer = places::dynamic_lane_pointer(fb, base, width, lane);
-                let value = fb.add(naga::Expression::Load { pointer });
-                picked = Some(match picked {
-                    None => value,
-                    Some(from_x) => {
-                        // shuffle2: the next bit up chooses y.
-                        let bit = u32_lit(fb, u32::from(width) * k as u32);
-                        let set = fb.binary(B::And, index, bit);
-                        let zero = u32_lit(fb, 0);
-                        let from_y = fb.binary(B::NotEqual, set, zero);
-                        fb.select(from_y, value, from_x)
-                    }
-                });
+            let mut candidates: Vec<_> = parts
+                .iter()
+                .map(|&base| fb.add(naga::Expression::Access { base, index: lane }))
+                .collect();
+            // The bits above the lane, lowest first, choose the part: each
+            // round halves the candidates by one bit of the index.
+            let mut bit = u32::from(part_width);
+            while candidates.len() > 1 {
+                let mask_bit = u32_lit(fb, bit);
+                let set = fb.binary(B::And, index, mask_bit);
+                let zero = u32_lit(fb, 0);
+                let upper = fb.binary(B::NotEqual, set, zero);
+                candidates = candidates
+                    .chunks(2)
+                    .map(|pair| fb.select(upper, pair[1], pair[0]))
+                    .collect();
+                bit <<= 1;
             }
             lanes.push(wide::LaneRef {
-                value: picked.expect("an input"),
+                value: candidates[0],
                 width: 1,
                 lane: 0,
             });
