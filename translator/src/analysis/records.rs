@@ -6,6 +6,7 @@
 //! every access and type of the lowering, this was walked anew each time through every nested member,
 //! which made 400 nested structs take ten seconds to build.
 
+use crate::ast::AddressSpace;
 use crate::hir;
 use crate::lexer::FxHashSet;
 use crate::types::{Record, Type, Types};
@@ -118,8 +119,8 @@ impl Records {
 }
 
 /// Records with a member whose address is taken in a variable (`s.arr`
-/// decayed, `&s.x`, `&s.arr[i]`, `&a[i].inner.x` for a private or
-/// `__local` `s` or array `a`). A pointer into such a variable reads and
+/// decayed, `&s.x`, `&s.arr[i]`, `&a[i].inner.x` for a private,
+/// `__local` or program-scope `__constant` `s` or array `a`). A pointer into such a variable reads and
 /// writes its bytes through a cast base (`lower/pointers/cast_memory.rs`),
 /// which needs the variable held as words: an image. A member reached
 /// through a pointer needs nothing, as buffers have a view per type.
@@ -144,6 +145,10 @@ fn addressed_members(program: &hir::Program) -> FxHashSet<Handle<Record>> {
                     }
                     H::Index(base, _) if !f.exprs[base].ty.is_pointer() => at = base,
                     H::Local(_) => break true,
+                    // A program-scope `__constant` variable is a variable of
+                    // the module too; `__global` ones are in the block,
+                    // which has a view per type as buffers do.
+                    H::Global(g) => break program.globals[g].space == AddressSpace::Constant,
                     _ => break false,
                 }
             };

@@ -241,8 +241,9 @@ impl ModuleBuilder<'_> {
                 self.cast_pointer(fb, p.at(index), &record_ty, &Type::Void, location)?
             }
             // A variable or an element of an array variable, which the
-            // analysis made an image for this (`analysis/records.rs`).
-            H::Local(_) | H::Index(..) => {
+            // analysis made an image for this (`analysis/records.rs`), or
+            // one in the program globals' block, seen through its views.
+            H::Local(_) | H::Global(_) | H::Index(..) => {
                 let Value::Pointer(p) = self.address_of(fb, base, location)? else {
                     return Ok(None);
                 };
