@@ -142,6 +142,32 @@ impl ModuleBuilder<'_> {
         }
     }
 
+    /// `(T *)&s.m` for `inner`, `&s.m`: the member's byte address cast
+    /// straight to `T`, which can address it where a pointer to the
+    /// member's own type cannot (`(uchar *)&packed.v` for a `float4 v` at
+    /// byte 1, see `member_pointer_fits`). `None` when `inner` is not the
+    /// address of a member that `member_bytes` reaches.
+    pub(in crate::lower) fn cast_member_address(
+        &mut self,
+        fb: &mut FnBuilder,
+        inner: ExprId,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Option<PointerValue>> {
+        let H::AddressOf(member) = fb.expr(inner).kind else {
+            return Ok(None);
+        };
+        if !matches!(fb.expr(member).kind, H::Member(..)) {
+            return Ok(None);
+        }
+        let Some(bytes) = self.member_bytes(fb, member, location)? else {
+            return Ok(None);
+        };
+        self.member_pointer_fits(fb, member, to, location)?;
+        self.cast_pointer(fb, bytes, &Type::Void, to, location)
+            .map(Some)
+    }
+
     /// A pointer to the first element of `array`, an array member of a
     /// record reached through a pointer (`p->arr`, `p[i].inner.arr`);
     /// `None` for other arrays.
