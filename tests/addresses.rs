@@ -11,6 +11,7 @@ mod common;
 use common::launch::launch;
 use common::{buffer_with, context_and_queue, read_buffer};
 use opencl3::context::Context;
+use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
 
 fn build(context: &Context, source: &str, options: &str) -> Program {
@@ -294,4 +295,106 @@ fn members_of_program_scope_global_structs_are_written_through_their_addresses()
     expected.extend(gga_a.map(|a| a as f32));
     expected.extend(gt_c.map(|c| c as f32));
     assert_eq!(read_buffer(&queue, &out, 18), expected);
+}
+
+/// `struct __attribute__((packed)) { char c; int i; short s; }`.
+#[repr(C, packed)]
+#[derive(Clone, Copy, Default)]
+struct Packed {
+    c: i8,
+    i: i32,
+    s: i16,
+}
+
+const PACKED_CASTS: &str = r#"
+typedef struct __attribute__((packed)) { char c; int i; short s; } P;
+
+kernel void packed_casts(global P *ps, global int *out) {
+    int t = get_global_id(0);
+    P v = ps[t];
+    private uchar *b = (private uchar *)&v.i;
+    out[t * 9 + 0] = (int)((private uchar *)&v.s - (private uchar *)&v);
+    out[t * 9 + 1] = b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24;
+    b[1] = 0x5a;
+    out[t * 9 + 2] = v.i;
+    out[t * 9 + 3] = v.c + v.s;
+    global uchar *g = (global uchar *)&ps[t].i;
+    out[t * 9 + 4] = (int)(g - (global uchar *)ps);
+    g[3] = 0x11;
+    local P lp[64];
+    int l = get_local_id(0);
+    lp[l] = v;
+    local uchar *lb = (local uchar *)&lp[l].i;
+    lb[0] = 0x22;
+    out[t * 9 + 5] = lp[l].i;
+    out[t * 9 + 6] = lp[l].c + lp[l].s;
+    out[t * 9 + 7] = (int)((local char *)&lp[l].s - (local char *)lp);
+    out[t * 9 + 8] = ((private char *)&v.s)[1];
+}
+"#;
+
+#[test]
+fn casts_of_packed_members_addresses_reach_their_bytes() {
+    let (context, queue) = context_and_queue();
+    let program = build(&context, PACKED_CASTS, "");
+    let items: Vec<Packed> = (0..8)
+        .map(|t| Packed {
+            c: (t * 3 - 7) as i8,
+            i: 0x0102_0304 * (t + 1) - 5 * t,
+            s: (1000 - 300 * t) as i16,
+        })
+        .collect();
+    let ps = buffer_with(&context, &queue, &items);
+    let out = buffer_with(&context, &queue, &[i32::MIN; 8 * 9]);
+    let kernel = Kernel::create(&program, "packed_casts").expect("kernel");
+    // SAFETY: buffers of the parameter types, as long as the kernel reads
+    // and writes; one work-group of eight.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&ps)
+            .set_arg(&out)
+            .set_global_work_size(items.len())
+            .set_local_work_size(8)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("enqueue")
+    .wait()
+    .expect("wait");
+    let size = std::mem::size_of::<Packed>() as i32;
+    let offset_i = std::mem::offset_of!(Packed, i) as i32;
+    let offset_s = std::mem::offset_of!(Packed, s) as i32;
+    let mut expected = Vec::new();
+    let mut written = items.clone();
+    for (t, p) in items.iter().enumerate() {
+        let (c, i, s) = (i32::from(p.c), p.i, i32::from(p.s));
+        let mut bytes = i.to_le_bytes();
+        bytes[1] = 0x5a;
+        let private_i = i32::from_le_bytes(bytes);
+        // `lp[l]` is a copy of `v` after its write.
+        let mut bytes = private_i.to_le_bytes();
+        bytes[0] = 0x22;
+        let local_i = i32::from_le_bytes(bytes);
+        let mut bytes = i.to_le_bytes();
+        bytes[3] = 0x11;
+        written[t].i = i32::from_le_bytes(bytes);
+        let l = t as i32;
+        expected.extend([
+            offset_s,
+            i,
+            private_i,
+            c + s,
+            t as i32 * size + offset_i,
+            local_i,
+            c + s,
+            l * size + offset_s,
+            i32::from(p.s.to_le_bytes()[1] as i8),
+        ]);
+    }
+    assert_eq!(read_buffer(&queue, &out, expected.len()), expected);
+    let back = read_buffer(&queue, &ps, items.len());
+    for (b, w) in back.iter().zip(&written) {
+        let (bc, bi, bs) = (b.c, b.i, b.s);
+        let (wc, wi, ws) = (w.c, w.i, w.s);
+        assert_eq!((bc, bi, bs), (wc, wi, ws));
+    }
 }
