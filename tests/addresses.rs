@@ -230,9 +230,11 @@ fn members_of_program_scope_constant_structs_have_addresses() {
 const GLOBAL_MEMBERS: &str = r#"
 typedef struct { int a; float b[4]; } S;
 typedef struct { S inner; int c[2]; } T;
+typedef struct { char c; int a; short s; } N;
 global S gg = {1, {1.0f, 2.0f, 3.0f, 4.0f}};
 global S gga[3];
 global T gt;
+global N gn = {1, 2, 3};
 
 void store(global float *p, float v) { *p = v; }
 
@@ -248,6 +250,10 @@ kernel void write_members(int k) {
     store(&gt.inner.b[k + 1], 0.25f);
     global int *c = &gt.c[1];
     c[-1] = 3 + k;
+    global int *na = &gn.a;
+    *na += 40;
+    global short *ns = &gn.s;
+    *ns = -7;
 }
 
 kernel void read_members(global float *out) {
@@ -261,6 +267,9 @@ kernel void read_members(global float *out) {
         out[13 + j] = gga[j].a;
     out[16] = gt.c[0];
     out[17] = gt.c[1];
+    out[18] = gn.c;
+    out[19] = gn.a;
+    out[20] = gn.s;
 }
 "#;
 
@@ -273,9 +282,9 @@ fn members_of_program_scope_global_structs_are_written_through_their_addresses()
         // SAFETY: an int, the kernel's parameter.
         unsafe { kernel.set_arg(&k) };
     });
-    let out = buffer_with(&context, &queue, &[f32::NAN; 18]);
+    let out = buffer_with(&context, &queue, &[f32::NAN; 21]);
     launch(&queue, &program, "read_members", 1, |kernel| {
-        // SAFETY: a buffer of 18 floats, the kernel's parameter.
+        // SAFETY: a buffer of 21 floats, the kernel's parameter.
         unsafe { kernel.set_arg(&out) };
     });
     let k = k as usize;
@@ -294,7 +303,9 @@ fn members_of_program_scope_global_structs_are_written_through_their_addresses()
     expected.push((1 + 5) as f32);
     expected.extend(gga_a.map(|a| a as f32));
     expected.extend(gt_c.map(|c| c as f32));
-    assert_eq!(read_buffer(&queue, &out, 18), expected);
+    // `gn`, a struct held as a byte image (its `char` and `short`).
+    expected.extend([1.0, (2 + 40) as f32, -7.0]);
+    assert_eq!(read_buffer(&queue, &out, 21), expected);
 }
 
 /// `struct __attribute__((packed)) { char c; int i; short s; }`.

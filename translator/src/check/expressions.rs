@@ -283,11 +283,13 @@ impl Checker<'_> {
         }
     }
 
-    /// Whether `&` may apply to `v`: a variable, an element, a member, a
-    /// dereference, or a compound literal's object.
+    /// Whether `&` may apply to `v`: a variable, an element, a member of
+    /// an object (not of a call's result, `&mk().x`), a dereference, or a
+    /// compound literal's object.
     fn is_place(&mut self, v: &Expr) -> bool {
         match &v.kind {
-            H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..) => true,
+            H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) => true,
+            H::Member(base, _) => self.is_place(base),
             H::Comma(init, object) => self.is_literal_object(init, object),
             _ => false,
         }
@@ -932,8 +934,12 @@ impl Checker<'_> {
                 self.literal_objects = objects;
                 if let H::Swizzle(..) = v.kind {
                     self.error(span, "address of vector element requested");
-                } else if !self.is_place(&v) {
-                    self.error(span, "cannot take the address of an rvalue");
+                } else if !self.is_place(&v) && !v.ty.is_error() {
+                    let message = format!(
+                        "cannot take the address of an rvalue of type '{}'",
+                        self.display(v.ty)
+                    );
+                    self.error(span, message);
                 }
                 let space = self.place_space(&v);
                 let is_const = self.is_const_qualified(&v);

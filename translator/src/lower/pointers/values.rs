@@ -224,7 +224,7 @@ impl ModuleBuilder<'_> {
         let (member_ty, record_ty) = (self.display(pointee), self.display(&whole));
         Err(self.error(
             location,
-            format!("taking the address of a '{member_ty}' member that sits at an offset that is not a multiple of its size in '{record_ty}' (a packed struct) is not supported yet by this translator"),
+            format!("taking the address of a '{member_ty}' member that sits at an offset that is not a multiple of its size in '{record_ty}' (a packed struct, or a pointer to an array member) is not supported yet by this translator, except cast at once to a pointer whose pointee's size divides the offset (`(uchar *)&s.m`)"),
         ))
     }
 
