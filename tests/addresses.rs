@@ -409,3 +409,76 @@ fn casts_of_packed_members_addresses_reach_their_bytes() {
         assert_eq!((bc, bi, bs), (wc, wi, ws));
     }
 }
+
+const THROUGH_POINTERS: &str = r#"
+typedef struct { int a; float b[3]; } R;
+constant R cr = {7, {1.5f, 2.5f, 3.5f}};
+constant R cra[2] = {{1, {1, 2, 3}}, {2, {4, 5, 6}}};
+
+void fill(R *r, int x) {
+    int *p = &r->a;
+    *p = x;
+    float *q = &r->b[1];
+    q[-1] = x * 0.5f;
+    q[0] = 1.0f;
+    q[1] = -x;
+}
+
+int total(local R *r) {
+    local int *p = &r->a;
+    return *p + (int)r->b[2];
+}
+
+float pick(constant R *r, int k) {
+    constant float *f = &r->b[0];
+    return f[k];
+}
+
+kernel void through_pointers(global const int *in, global float *out) {
+    int i = get_global_id(0);
+    int x = in[i];
+    R r;
+    fill(&r, x);
+    out[i * 6 + 0] = r.a;
+    out[i * 6 + 1] = r.b[0];
+    out[i * 6 + 2] = r.b[1];
+    out[i * 6 + 3] = r.b[2];
+    local R lr[64];
+    int l = get_local_id(0);
+    lr[l].a = x;
+    lr[l].b[2] = 3.0f;
+    out[i * 6 + 4] = total(&lr[l]);
+    constant R *cp = (x & 1) ? &cr : &cra[1];
+    out[i * 6 + 5] = pick(cp, 1) + *&cp->a;
+}
+"#;
+
+#[test]
+fn members_of_structs_in_variables_have_addresses_through_pointers() {
+    let (context, queue) = context_and_queue();
+    let program = build(&context, THROUGH_POINTERS, "");
+    let input = buffer_with(&context, &queue, &INPUTS);
+    let out = buffer_with(&context, &queue, &[f32::NAN; INPUTS.len() * 6]);
+    launch(&queue, &program, "through_pointers", INPUTS.len(), |k| {
+        // SAFETY: buffers of the parameter types, as long as the kernel
+        // reads and writes.
+        unsafe { k.set_arg(&input).set_arg(&out) };
+    });
+    let mut expected = Vec::new();
+    for x in INPUTS {
+        let (a, b) = if x & 1 != 0 {
+            (7, [1.5f32, 2.5, 3.5])
+        } else {
+            (2, [4.0, 5.0, 6.0])
+        };
+        expected.extend([
+            x as f32,
+            x as f32 * 0.5,
+            1.0,
+            -x as f32,
+            (x + 3) as f32,
+            b[1] + a as f32,
+        ]);
+    }
+    assert_eq!(read_buffer(&queue, &out, expected.len()), expected);
+}
