@@ -160,9 +160,7 @@ fn addressed_members(program: &hir::Program) -> FxHashSet<Handle<Record>> {
                     // which has a view per type as buffers do.
                     H::Global(g) => break program.globals[g].space == AddressSpace::Constant,
                     H::Deref(_) | H::Index(..) => {
-                        if let (Type::Record(outer), false) =
-                            (f.exprs[at].ty, records.is_empty())
-                        {
+                        if let (Type::Record(outer), false) = (f.exprs[at].ty, records.is_empty()) {
                             through_pointers.push((outer, std::mem::take(&mut records)));
                         }
                         break false;

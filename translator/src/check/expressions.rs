@@ -304,7 +304,10 @@ impl Checker<'_> {
         };
         let literal = self.program.names.intern("(compound literal)");
         matches!(target.kind, H::Local(t) if t == *id)
-            && self.current.as_ref().is_some_and(|f| f.locals[*id].name == literal)
+            && self
+                .current
+                .as_ref()
+                .is_some_and(|f| f.locals[*id].name == literal)
     }
 
     /// `place` without the initialisation of the compound literal's

@@ -104,7 +104,13 @@ impl Checker<'_> {
 
     /// The first `size` of `bytes` and a NUL as an initializer list of a
     /// `scalar` array.
-    pub(super) fn string_bytes(&mut self, bytes: &[u8], scalar: Scalar, size: u64, span: crate::diagnostic::Span) -> Expr {
+    pub(super) fn string_bytes(
+        &mut self,
+        bytes: &[u8],
+        scalar: Scalar,
+        size: u64,
+        span: crate::diagnostic::Span,
+    ) -> Expr {
         let items = bytes
             .iter()
             .chain(std::iter::once(&0))
