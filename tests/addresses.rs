@@ -84,7 +84,7 @@ fn compound_literals_are_objects() {
 
 const PROGRAM_LITERALS: &str = r#"
 constant int *t = (constant int[]){10, 20, 30};
-global int *u = (int[]){1, 2, 3};
+global int *u = (global int[]){1, 2, 3};
 constant char *s2 = "world";
 constant int *v = &(constant int){4};
 
