@@ -77,6 +77,7 @@ impl<'a> UnitChecker<'a> {
             expr_depth: 0,
             fp_contract: true,
             mad_enable: options.mad_enable,
+            literal_objects: false,
         })
     }
 
@@ -228,6 +229,10 @@ struct Checker<'a> {
     fp_contract: bool,
     /// `-cl-mad-enable` (or `-cl-fast-relaxed-math`, which implies it).
     mad_enable: bool,
+    /// Set while the operand of `&` is checked: compound literals there
+    /// become objects, as C99 6.5.2.5 makes them (lvalues), rather than
+    /// the values of their initializers.
+    literal_objects: bool,
 }
 
 /// A built-in's name and up to four scalar or vector argument types (as

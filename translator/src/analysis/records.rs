@@ -8,6 +8,7 @@
 //! every access and type of the lowering, this was walked anew each time through every nested member,
 //! which made 400 nested structs take ten seconds to build.
 
+use crate::ast::AddressSpace;
 use crate::hir;
 use crate::lexer::FxHashSet;
 use crate::types::{Record, Type, Types};
@@ -121,14 +122,24 @@ impl Records {
 }
 
 /// Records with a member whose address is taken in a variable (`s.arr`
-/// decayed, `&s.x`, `&s.arr[i]`, `&a[i].inner.x` for a private or
-/// `__local` `s` or array `a`). A pointer into such a variable reads and
-/// writes its bytes through a cast base (`lower/pointers/cast_memory.rs`),
-/// which needs the variable held as words: an image. A member reached
-/// through a pointer needs nothing, as buffers have a view per type.
+/// decayed, `&s.x`, `&s.arr[i]`, `&a[i].inner.x` for a private,
+/// `__local` or program-scope `__constant` `s` or array `a`), or through a
+/// pointer (`&p->x`) to a record of a type whose objects in such a
+/// variable have their address taken (`p` may point there). A pointer
+/// into such a variable reads and writes its bytes through a cast base
+/// (`lower/pointers/cast_memory.rs`), which needs the variable held as
+/// words: an image. A member reached through a pointer into a buffer needs
+/// nothing, as buffers have a view per type; which memory a pointer
+/// reaches is not known here, so every object of such a record is an image.
 fn addressed_members(program: &hir::Program) -> FxHashSet<Handle<Record>> {
     use hir::ExprKind as H;
+    let types = &program.types;
     let mut out = FxHashSet::default();
+    // Records reached through a pointer on the way to a member whose
+    // address is taken, by the record the pointer points to.
+    let mut through_pointers: Vec<(Handle<Record>, Vec<Handle<Record>>)> = Vec::new();
+    // Records of objects in variables whose address is taken.
+    let mut pointed = FxHashSet::default();
     for (_, f) in program.functions.iter() {
         for (_, e) in f.exprs.iter() {
             let (H::Decay(object) | H::AddressOf(object)) = e.kind else {
@@ -147,12 +158,30 @@ fn addressed_members(program: &hir::Program) -> FxHashSet<Handle<Record>> {
                     }
                     H::Index(base, _) if !f.exprs[base].ty.is_pointer() => at = base,
                     H::Local(_) => break true,
+                    // A program-scope `__constant` variable is a variable of
+                    // the module too; `__global` ones are in the block,
+                    // which has a view per type as buffers do.
+                    H::Global(g) => break program.globals[g].space == AddressSpace::Constant,
+                    H::Deref(_) | H::Index(..) => {
+                        if let (Type::Record(outer), false) = (f.exprs[at].ty, records.is_empty()) {
+                            through_pointers.push((outer, std::mem::take(&mut records)));
+                        }
+                        break false;
+                    }
                     _ => break false,
                 }
             };
             if in_variable {
+                if let Type::Record(r) = types.innermost_element(f.exprs[object].ty) {
+                    pointed.insert(r);
+                }
                 out.extend(records);
             }
+        }
+    }
+    for (outer, records) in through_pointers {
+        if pointed.contains(&outer) {
+            out.extend(records);
         }
     }
     out

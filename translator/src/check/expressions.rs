@@ -57,9 +57,26 @@ impl Checker<'_> {
             let ty = object.ty;
             return Expr::new(H::Comma(init, Box::new(object)), ty, v.span);
         }
+        if let (H::Str(bytes), None) = (&v.kind, &self.current) {
+            // A string literal in a program-scope initializer, `constant
+            // char *s = "abc"`: an object with static storage (C99 6.4.5),
+            // an unnamed `__constant` variable the pointer can hold.
+            let (ty, span) = (v.ty, v.span);
+            let bytes = bytes.clone();
+            let list = self.string_bytes(&bytes, Scalar::Char, bytes.len() as u64 + 1, span);
+            let global = hir::Global {
+                name: self.program.names.intern("(string literal)"),
+                ty,
+                space: AddressSpace::Constant,
+                init: Some(self.commit_global(list)),
+                span,
+            };
+            let id = self.program.globals.append(global, naga::Span::UNDEFINED);
+            v = Expr::new(H::Global(id), ty, span);
+        }
         if let Some(elem) = self.element_of(v.ty) {
             let space = self.place_space(&v);
-            let is_const = self.is_read_only(&v);
+            let is_const = self.is_const_qualified(&v);
             let ty = self.pointer_to(Pointee {
                 ty: elem,
                 is_const,
@@ -195,11 +212,22 @@ impl Checker<'_> {
     /// In place: most operands already have the common type, and then
     /// nothing is moved.
     /// `(T){ ... }` (C99 6.5.2.5). A scalar, vector or record literal is
-    /// the value of its initializer list. An array literal is an object:
-    /// an unnamed local of the function, initialised where the literal
-    /// is evaluated, `(local = { ... }, local)`, which decays as arrays
-    /// do (an array's size comes from the list when `T` leaves it out).
-    fn compound_literal(&mut self, ty: Type, init: &ast::Initializer, span: Span) -> Expr {
+    /// the value of its initializer list, unless it is used as an object
+    /// (under `&`, see `literal_objects`). An array literal, or one used
+    /// as an object, is an unnamed object: in a function a local,
+    /// initialised where the literal is evaluated, `(local = { ... },
+    /// local)`, which decays as arrays do (an array's size comes from the
+    /// list when `T` leaves it out); at program scope a program-scope
+    /// variable (static storage, C99 6.5.2.5p6) in the address space `T`
+    /// names, else `__global`, as clang places it.
+    fn compound_literal(
+        &mut self,
+        ty: Type,
+        space: Option<AddressSpace>,
+        init: &ast::Initializer,
+        span: Span,
+    ) -> Expr {
+        let as_object = std::mem::take(&mut self.literal_objects);
         if ty.is_error() {
             return Expr::new(H::Int(0), Type::Error, span);
         }
@@ -211,15 +239,23 @@ impl Checker<'_> {
             return Expr::new(H::Int(0), Type::Error, span);
         }
         let (value, ty) = self.initializer(init, ty, span.location());
-        if !matches!(ty, Type::Array(..)) {
+        if !as_object && !matches!(ty, Type::Array(..)) {
             return value.with_type(ty, span);
         }
         if self.current.is_none() {
-            self.error(
+            let space = match space {
+                Some(AddressSpace::Constant) => AddressSpace::Constant,
+                _ => AddressSpace::Global,
+            };
+            let global = hir::Global {
+                name: self.program.names.intern("(compound literal)"),
+                ty,
+                space,
+                init: Some(self.commit_global(value)),
                 span,
-                "array compound literals outside a function are not supported yet by this translator",
-            );
-            return Expr::new(H::Int(0), Type::Error, span);
+            };
+            let id = self.program.globals.append(global, naga::Span::UNDEFINED);
+            return Expr::new(H::Global(id), ty, span);
         }
         let local = hir::Local {
             name: self.program.names.intern("(compound literal)"),
@@ -232,6 +268,77 @@ impl Checker<'_> {
         let object = || Box::new(Expr::new(H::Local(id), ty, span));
         let init = Expr::new(H::Assign(object(), Box::new(value)), ty, span);
         Expr::new(H::Comma(Box::new(init), object()), ty, span)
+    }
+
+    /// `&place` where `place` may be reached from a compound literal's
+    /// object, `(local = { ... }, local).m[i]`: the initialisation moves
+    /// out, `(local = { ... }, &local.m[i])`, so that `&` applies to a
+    /// place (as `decay_array` does for arrays).
+    fn address_of(&mut self, place: Expr, ty: Type, span: Span) -> Expr {
+        let (init, place) = self.hoist_literal_init(place);
+        let address = Expr::new(H::AddressOf(Box::new(place)), ty, span);
+        match init {
+            Some(init) => Expr::new(H::Comma(init, Box::new(address)), ty, span),
+            None => address,
+        }
+    }
+
+    /// Whether `&` may apply to `v`: a variable, an element, a member of
+    /// an object (not of a call's result, `&mk().x`), a dereference, or a
+    /// compound literal's object.
+    fn is_place(&mut self, v: &Expr) -> bool {
+        match &v.kind {
+            H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) => true,
+            H::Member(base, _) => self.is_place(base),
+            H::Comma(init, object) => self.is_literal_object(init, object),
+            _ => false,
+        }
+    }
+
+    /// Whether `(init, object)` is a compound literal's object in a
+    /// function, `(local = { ... }, local)` of `compound_literal`: its
+    /// local has a name no identifier can spell.
+    fn is_literal_object(&mut self, init: &Expr, object: &Expr) -> bool {
+        let (H::Assign(target, _), H::Local(id)) = (&init.kind, &object.kind) else {
+            return false;
+        };
+        let literal = self.program.names.intern("(compound literal)");
+        matches!(target.kind, H::Local(t) if t == *id)
+            && self
+                .current
+                .as_ref()
+                .is_some_and(|f| f.locals[*id].name == literal)
+    }
+
+    /// `place` without the initialisation of the compound literal's
+    /// object it is reached from, and that initialisation: `(local = {
+    /// ... }, local).m[i]` is `local = { ... }` and `local.m[i]`.
+    fn hoist_literal_init(&mut self, mut place: Expr) -> (Option<Box<Expr>>, Expr) {
+        let (ty, span) = (place.ty, place.span);
+        match place.kind {
+            H::Comma(ref init, ref object) if self.is_literal_object(init, object) => {
+                let H::Comma(init, object) = place.take_kind() else {
+                    unreachable!("a comma")
+                };
+                (Some(init), *object)
+            }
+            H::Member(..) => {
+                let H::Member(base, field) = place.take_kind() else {
+                    unreachable!("a member")
+                };
+                let (init, base) = self.hoist_literal_init(*base);
+                (init, Expr::new(H::Member(Box::new(base), field), ty, span))
+            }
+            H::Index(ref base, _) if matches!(base.ty, Type::Array(..)) => {
+                let H::Index(base, index) = place.take_kind() else {
+                    unreachable!("an index")
+                };
+                let (init, base) = self.hoist_literal_init(*base);
+                let kind = H::Index(Box::new(base), index);
+                (init, Expr::new(kind, ty, span))
+            }
+            _ => (None, place),
+        }
     }
 
     /// `c ? a : b` with a vector condition (OpenCL C 6.3.i): `select(b,
@@ -586,8 +693,8 @@ impl Checker<'_> {
                 self.vector_literal(to, parts, span, e.at(*parts_location))
             }
             A::CompoundLiteral(t, init) => {
-                let ty = self.type_name(t);
-                self.compound_literal(ty, init, span)
+                let (ty, space) = self.type_name_and_space(t);
+                self.compound_literal(ty, space, init, span)
             }
             A::SizeofExpr(x) => {
                 let v = self.expr(x);
@@ -741,6 +848,8 @@ impl Checker<'_> {
                 .pointee(base.ty)
                 .map_or(AddressSpace::Private, |p| p.space),
             H::Member(base, _) | H::Swizzle(base, _) => self.place_space(base),
+            // A compound literal's object (see `compound_literal`).
+            H::Comma(_, object) => self.place_space(object),
             // A string literal is a `__constant char` array.
             H::Str(_) => AddressSpace::Constant,
             _ => AddressSpace::Private,
@@ -762,6 +871,29 @@ impl Checker<'_> {
                 .pointee(base.ty)
                 .is_some_and(|p| p.is_const || p.space == AddressSpace::Constant),
             H::Member(base, _) | H::Swizzle(base, _) => self.is_read_only(base),
+            _ => false,
+        }
+    }
+
+    /// Whether a place is `const`-qualified, through the variables,
+    /// members, elements and pointers it is reached by: what a pointer to
+    /// it points to. Unlike [`Self::is_read_only`], the constant address
+    /// space is not `const` (clang's types do not make it so: `&g.m` of a
+    /// `__constant` struct is a `__constant int *`, and so is a string
+    /// literal decayed).
+    fn is_const_qualified(&self, place: &Expr) -> bool {
+        match &place.kind {
+            H::Local(id) => self
+                .current
+                .as_ref()
+                .is_some_and(|f| f.locals[*id].is_const),
+            H::Index(base, _) if matches!(base.ty, Type::Array(..)) => {
+                self.is_const_qualified(base)
+            }
+            H::Index(base, _) | H::Deref(base) => self.pointee(base.ty).is_some_and(|p| p.is_const),
+            H::Member(base, _) | H::Swizzle(base, _) | H::Comma(_, base) => {
+                self.is_const_qualified(base)
+            }
             _ => false,
         }
     }
@@ -800,17 +932,20 @@ impl Checker<'_> {
                 self.deref(p, span)
             }
             U::AddressOf => {
+                let objects = std::mem::replace(&mut self.literal_objects, true);
                 let v = self.expr(x);
+                self.literal_objects = objects;
                 if let H::Swizzle(..) = v.kind {
                     self.error(span, "address of vector element requested");
-                } else if !matches!(
-                    v.kind,
-                    H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..)
-                ) {
-                    self.error(span, "cannot take the address of an rvalue");
+                } else if !self.is_place(&v) && !v.ty.is_error() {
+                    let message = format!(
+                        "cannot take the address of an rvalue of type '{}'",
+                        self.display(v.ty)
+                    );
+                    self.error(span, message);
                 }
                 let space = self.place_space(&v);
-                let is_const = self.is_read_only(&v);
+                let is_const = self.is_const_qualified(&v);
                 let ty = self.pointer_to(Pointee {
                     ty: v.ty,
                     is_const,
@@ -818,7 +953,7 @@ impl Checker<'_> {
                     space,
                     endian_host: false,
                 });
-                Expr::new(H::AddressOf(Box::new(v)), ty, span)
+                self.address_of(v, ty, span)
             }
             U::Plus | U::Minus | U::BitNot => {
                 let v = self.rvalue(x);

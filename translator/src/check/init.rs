@@ -93,6 +93,21 @@ impl Checker<'_> {
                 .warning(e.location, "initializer-string for char array is too long");
         }
         let scalar = elem.scalar().unwrap_or(Scalar::Char);
+        let bytes = bytes.clone();
+        let list = self.string_bytes(&bytes, scalar, size, e.span());
+        let ty = list.ty;
+        (list, ty)
+    }
+
+    /// The first `size` of `bytes` and a NUL as an initializer list of a
+    /// `scalar` array.
+    pub(super) fn string_bytes(
+        &mut self,
+        bytes: &[u8],
+        scalar: Scalar,
+        size: u64,
+        span: crate::diagnostic::Span,
+    ) -> Expr {
         let items = bytes
             .iter()
             .chain(std::iter::once(&0))
@@ -102,12 +117,12 @@ impl Checker<'_> {
                 let bits = crate::literal::wrap(i64::from(b as i8), scalar);
                 (
                     vec![i as u64],
-                    Box::new(self.int_const(bits, Type::Scalar(scalar), e.span())),
+                    Box::new(self.int_const(bits, Type::Scalar(scalar), span)),
                 )
             })
             .collect();
-        let ty = self.array_of(elem, size);
-        (Expr::new(H::InitList(items), ty, e.span()), ty)
+        let ty = self.array_of(Type::Scalar(scalar), size);
+        Expr::new(H::InitList(items), ty, span)
     }
 
     /// Initialises the sub-objects of `ty` (at `path`) from the list under

@@ -368,8 +368,23 @@ impl Checker<'_> {
     }
 
     pub(super) fn type_name(&mut self, t: &ast::TypeName) -> Type {
+        self.type_name_and_space(t).0
+    }
+
+    /// A type name and the address space it gives an object of the type
+    /// (`(constant int[])`; none for `(constant int *)`, where it is the
+    /// pointee's).
+    pub(super) fn type_name_and_space(
+        &mut self,
+        t: &ast::TypeName,
+    ) -> (Type, Option<AddressSpace>) {
         let (base, quals) = self.base_type(&t.specs);
-        self.declarator_type(base, quals, &t.declarator, t.specs.location)
+        let ty = self.declarator_type(base, quals, &t.declarator, t.specs.location);
+        let names_pointee = !matches!(
+            t.declarator.derived.first(),
+            None | Some(ast::Derived::Array(_))
+        );
+        (ty, quals.address_space.filter(|_| !names_pointee))
     }
 }
 

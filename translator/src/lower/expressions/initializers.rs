@@ -18,7 +18,7 @@ use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::constants::{float_literal, literal};
 use crate::lower::function::FnBuilder;
 use crate::lower::naga_types::{naga_scalar, vector_size};
-use crate::lower::pointers::Place;
+use crate::lower::pointers::{Place, Root};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 
@@ -462,6 +462,7 @@ impl<'a> ModuleBuilder<'a> {
                 "internal compiler error: a program-scope __global variable reached the lowering of __constant data",
             ));
         }
+        let global_ty = global.ty;
         let (name, declared_at) = (self.name(global.name).to_string(), global.span.location());
         let ty = self.value_type(&global.ty, declared_at)?;
         let init = match global.init {
@@ -483,6 +484,12 @@ impl<'a> ModuleBuilder<'a> {
             Span::UNDEFINED,
         );
         self.constants.globals.insert(id, handle);
+        // Pointers into it count elements held as byte images, as a
+        // private array's do (`functions.rs`, `declare_locals`).
+        let element = self.element_of(&global_ty).unwrap_or(global_ty);
+        if self.is_image(&element) {
+            self.note_image_root(None, Root::Global(handle), &element);
+        }
         Ok(handle)
     }
 

@@ -336,11 +336,14 @@ impl ModuleBuilder<'_> {
                     return self.expr(fb, b);
                 }
                 H::PointerCast(inner) => {
-                    let p = self.pointer(fb, inner)?;
                     let (Some(from), Some(to)) = (self.pointee(&ty(inner)), self.pointee(&e.ty))
                     else {
                         return Err(self.error(location, "pointer cast of a non-pointer"));
                     };
+                    if let Some(p) = self.cast_member_address(fb, inner, &to.ty, location)? {
+                        return Ok(Value::Pointer(p));
+                    }
+                    let p = self.pointer(fb, inner)?;
                     return Ok(Value::Pointer(
                         self.cast_pointer(fb, p, &from.ty, &to.ty, location)?,
                     ));

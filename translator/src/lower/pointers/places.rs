@@ -88,6 +88,12 @@ impl ModuleBuilder<'_> {
                 }
                 Ok(Place::Memory(words))
             }
+            // `"xyz"[i]`: the literal's array, as `char *s = "xyz"` points
+            // into it.
+            H::Str(ref bytes) => {
+                let g = self.string_literal_global(bytes, &e.ty, location)?;
+                Ok(Place::Memory(fb.add(naga::Expression::GlobalVariable(g))))
+            }
             H::Index(base, index) if matches!(ty(base), Type::Vector(..)) => {
                 self.vector_lane_place(fb, base, index, location)
             }

@@ -142,6 +142,32 @@ impl ModuleBuilder<'_> {
         }
     }
 
+    /// `(T *)&s.m` for `inner`, `&s.m`: the member's byte address cast
+    /// straight to `T`, which can address it where a pointer to the
+    /// member's own type cannot (`(uchar *)&packed.v` for a `float4 v` at
+    /// byte 1, see `member_pointer_fits`). `None` when `inner` is not the
+    /// address of a member that `member_bytes` reaches.
+    pub(in crate::lower) fn cast_member_address(
+        &mut self,
+        fb: &mut FnBuilder,
+        inner: ExprId,
+        to: &Type,
+        location: Location,
+    ) -> LResult<Option<PointerValue>> {
+        let H::AddressOf(member) = fb.expr(inner).kind else {
+            return Ok(None);
+        };
+        if !matches!(fb.expr(member).kind, H::Member(..)) {
+            return Ok(None);
+        }
+        let Some(bytes) = self.member_bytes(fb, member, location)? else {
+            return Ok(None);
+        };
+        self.member_pointer_fits(fb, member, to, location)?;
+        self.cast_pointer(fb, bytes, &Type::Void, to, location)
+            .map(Some)
+    }
+
     /// A pointer to the first element of `array`, an array member of a
     /// record reached through a pointer (`p->arr`, `p[i].inner.arr`);
     /// `None` for other arrays.
@@ -198,7 +224,7 @@ impl ModuleBuilder<'_> {
         let (member_ty, record_ty) = (self.display(pointee), self.display(&whole));
         Err(self.error(
             location,
-            format!("taking the address of a '{member_ty}' member that sits at an offset that is not a multiple of its size in '{record_ty}' (a packed struct) is not supported yet by this translator"),
+            format!("taking the address of a '{member_ty}' member that sits at an offset that is not a multiple of its size in '{record_ty}' (a packed struct, or a pointer to an array member) is not supported yet by this translator, except cast at once to a pointer whose pointee's size divides the offset (`(uchar *)&s.m`)"),
         ))
     }
 
@@ -241,8 +267,9 @@ impl ModuleBuilder<'_> {
                 self.cast_pointer(fb, p.at(index), &record_ty, &Type::Void, location)?
             }
             // A variable or an element of an array variable, which the
-            // analysis made an image for this (`analysis/records.rs`).
-            H::Local(_) | H::Index(..) => {
+            // analysis made an image for this (`analysis/records.rs`), or
+            // one in the program globals' block, seen through its views.
+            H::Local(_) | H::Global(_) | H::Index(..) => {
                 let Value::Pointer(p) = self.address_of(fb, base, location)? else {
                     return Ok(None);
                 };
