@@ -13,11 +13,22 @@
 //! may hold any root it is ever given) and summarises each function in
 //! terms of its own pointer parameters ([`Origin::Param`]), which a call
 //! replaces by the roots of its arguments.
+//!
+//! Pointers stored in objects rather than pointer variables are tracked
+//! the same way: an array of pointers as one variable (its elements
+//! together), and a struct or union member that is a pointer (or an
+//! array of them) by its record type and member, [`Origin::Member`], for
+//! the whole kernel: a struct travels by value through helpers and
+//! returns, so the member of every value of the type may hold any root
+//! stored into that member anywhere in the kernel or what it calls. A
+//! function's [`PointerFacts::members`] gathers what it and its callees
+//! store there; the kernel's are the complete sets.
 
 use crate::builtins::Builtin;
 use crate::hir::{self, ExprId, ExprKind as H, FunctionId, GlobalId, LocalId, StmtId, StmtKind};
 use crate::lexer::FxHashMap;
-use crate::types::{Scalar, Type};
+use crate::types::{Record, Scalar, Type};
+use naga::Handle;
 
 /// The object a pointer points into, named by what declares it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -36,6 +47,20 @@ pub enum Origin {
     /// The program globals' block as a program-scope pointer variable to
     /// this type holds it (the only object such a variable may point into).
     Block(Type),
+    /// Whatever member `field` of record type `record` (a pointer, or an
+    /// array of them) may hold anywhere in the kernel: its roots are the
+    /// kernel's [`PointerFacts::members`] for it.
+    Member(Handle<Record>, usize),
+}
+
+/// Where a pointer that is not in a pointer variable is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stored {
+    /// An element of a local array of pointers (its roots are the
+    /// variable's, [`PointerFacts::variables`]).
+    Local(LocalId),
+    /// A pointer member (or an element of an array member) of a record.
+    Member(Handle<Record>, usize),
 }
 
 /// The type a pointer sees its object as, which decides its root for
@@ -106,8 +131,13 @@ fn add_all(set: &mut Roots, more: Roots) -> bool {
 /// its own parameters.
 #[derive(Debug, Default)]
 pub struct PointerFacts {
-    /// The roots each pointer variable (parameters included) may hold.
+    /// The roots each pointer variable (parameters included) and each
+    /// array of pointers may hold.
     pub variables: FxHashMap<LocalId, Roots>,
+    /// The roots stored into each pointer member of a record type, here
+    /// or in callees (see [`Origin::Member`]); a callee's own private
+    /// variables are left out, as in [`Self::returns`].
+    pub members: FxHashMap<(Handle<Record>, usize), Roots>,
     /// The roots the pointers it returns may have.
     pub returns: Roots,
     /// The objects `float`/`double` atomics reach, here or in callees.
@@ -213,6 +243,14 @@ impl Walk<'_> {
                 StmtKind::Init(local, value) => {
                     self.expr(value);
                     self.flow_into(local, value);
+                    if let H::InitList(ref items) = self.function.exprs[value].kind {
+                        let ty = self.function.locals[local].ty;
+                        for (path, item) in items {
+                            if self.path_stores(ty, path).is_none() {
+                                self.flow_into_array(local, *item);
+                            }
+                        }
+                    }
                 }
                 StmtKind::Return(Some(value)) => {
                     self.expr(value);
@@ -239,9 +277,24 @@ impl Walk<'_> {
             let node = &self.function.exprs[e];
             node.kind.for_each_child(&mut |&c| self.expr(c));
             match node.kind {
-                H::Assign(target, value) => {
-                    if let H::Local(local) = self.function.exprs[target].kind {
-                        self.flow_into(local, value);
+                H::Assign(target, value) => match self.function.exprs[target].kind {
+                    H::Local(local) => self.flow_into(local, value),
+                    _ if node.ty.is_pointer() => match self.stored(target) {
+                        Some(Stored::Local(local)) => self.flow_into_array(local, value),
+                        Some(Stored::Member(record, field)) => {
+                            self.flow_into_member(record, field, value)
+                        }
+                        None => {}
+                    },
+                    _ => {}
+                },
+                // Pointers a list puts into records' members.
+                H::InitList(ref items) if self.holds_pointers(node.ty) => {
+                    for (path, item) in items {
+                        if let Some(Stored::Member(record, field)) = self.path_stores(node.ty, path)
+                        {
+                            self.flow_into_member(record, field, *item);
+                        }
                     }
                 }
                 H::PointerCast(inner) => {
@@ -282,6 +335,56 @@ impl Walk<'_> {
         }
     }
 
+    /// Whether values of `ty` hold pointers: a pointer, or an array or
+    /// record with one inside.
+    fn holds_pointers(&self, ty: Type) -> bool {
+        holds_pointers(&self.program.types, ty)
+    }
+
+    /// Where the pointer-typed place `e` (an element of an array of
+    /// pointers, a member) is stored; `None` for a pointer variable or
+    /// memory reached through a pointer.
+    fn stored(&self, e: ExprId) -> Option<Stored> {
+        stored_place(self.function, e)
+    }
+
+    /// Where the sub-object at `path` (member and element indices, as an
+    /// initializer list gives them) of an object of `ty` lies: in the
+    /// innermost record member on the way (`None` when there is none, so
+    /// the object itself, an array of pointers, holds it).
+    fn path_stores(&self, ty: Type, path: &[u64]) -> Option<Stored> {
+        path_stores(&self.program.types, ty, path)
+    }
+
+    /// `array[i] = value`, for a local array of pointers.
+    fn flow_into_array(&mut self, array: LocalId, value: ExprId) {
+        if !self.function.exprs[value].ty.is_pointer() {
+            return;
+        }
+        let roots = self.roots(value);
+        let set = self.facts.variables.entry(array).or_default();
+        self.changed |= add_all(set, roots);
+    }
+
+    /// `s.field = value`, for a pointer member of record type `record`.
+    fn flow_into_member(&mut self, record: Handle<Record>, field: usize, value: ExprId) {
+        if !self.function.exprs[value].ty.is_pointer() {
+            return;
+        }
+        let roots = self.roots(value);
+        self.add_member_roots(record, field, roots);
+    }
+
+    fn add_member_roots(&mut self, record: Handle<Record>, field: usize, roots: Roots) {
+        // A member given its own roots adds nothing.
+        let roots = roots
+            .into_iter()
+            .filter(|p| p.origin != Origin::Member(record, field))
+            .collect();
+        let set = self.facts.members.entry((record, field)).or_default();
+        self.changed |= add_all(set, roots);
+    }
+
     /// `variable = value`, for a pointer variable.
     fn flow_into(&mut self, variable: LocalId, value: ExprId) {
         if !self.function.locals[variable].ty.is_pointer() {
@@ -319,6 +422,10 @@ impl Walk<'_> {
         self.changed |= add_all(&mut self.facts.cast_atomics, atomics);
         let escaped = self.instantiate(&facts.escaped, args);
         self.changed |= add_all(&mut self.facts.escaped, escaped);
+        for (&(record, field), roots) in &facts.members {
+            let roots = self.instantiate(roots, args);
+            self.add_member_roots(record, field, roots);
+        }
         for (origin, stored) in &facts.narrowed {
             let root = Provenance::natural(origin.clone());
             for p in self.instantiate(std::slice::from_ref(&root), args) {
@@ -395,6 +502,14 @@ impl Walk<'_> {
                 None => Roots::new(),
             },
             H::Decay(object) | H::AddressOf(object) => self.object(object),
+            // A pointer read from where it is stored.
+            H::Index(..) | H::Member(..) => match self.stored(e) {
+                Some(Stored::Local(array)) => self.facts.variable(array).to_vec(),
+                Some(Stored::Member(record, field)) => {
+                    vec![Provenance::natural(Origin::Member(record, field))]
+                }
+                None => Roots::new(),
+            },
             H::PointerOffset(p, _)
             | H::Comma(_, p)
             | H::Assign(_, p)
@@ -485,6 +600,58 @@ impl Walk<'_> {
             _ => roots,
         }
     }
+}
+
+/// Whether values of `ty` hold pointers: a pointer, or an array or record
+/// with one inside.
+pub fn holds_pointers(types: &crate::types::Types, ty: Type) -> bool {
+    crate::stack::guard(|| match ty {
+        Type::Pointer(_) => true,
+        Type::Array(..) => holds_pointers(types, types.innermost_element(ty)),
+        Type::Record(r) => types[r].fields.iter().any(|f| holds_pointers(types, f.ty)),
+        _ => false,
+    })
+}
+
+/// Where the pointer-typed place `e` is stored: an element of a local
+/// array of pointers, or a record's member (through any elements of an
+/// array member); `None` for a pointer variable, a pointer reached
+/// through a pointer (`*pp`), or a program-scope object.
+pub fn stored_place(function: &hir::Function, e: ExprId) -> Option<Stored> {
+    let mut at = e;
+    loop {
+        let node = &function.exprs[at];
+        match node.kind {
+            H::Index(base, _) if function.exprs[base].ty.is_array() => at = base,
+            H::Member(base, field) => match function.exprs[base].ty {
+                Type::Record(record) => return Some(Stored::Member(record, field)),
+                _ => return None,
+            },
+            H::Local(local) if node.ty.is_array() && at != e => {
+                return (function.locals[local].space == crate::ast::AddressSpace::Private)
+                    .then_some(Stored::Local(local))
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Where the sub-object at `path` of an object of `ty` lies: in the
+/// innermost record member on the way, or `None` (the object itself).
+pub fn path_stores(types: &crate::types::Types, mut ty: Type, path: &[u64]) -> Option<Stored> {
+    let mut stored = None;
+    for &i in path {
+        ty = match ty {
+            Type::Array(..) => types.array_element(ty)?,
+            Type::Record(record) => {
+                let field = types[record].fields.get(i as usize)?;
+                stored = Some(Stored::Member(record, i as usize));
+                field.ty
+            }
+            _ => return stored,
+        };
+    }
+    stored
 }
 
 /// Whether a pointer into `space` may point at `__constant` data.

@@ -147,8 +147,18 @@ impl ModuleBuilder<'_> {
             fb.slots.insert(id, slot);
         }
         // Roots once every variable (a root itself) has its slot; the root
-        // positions of variables given several after every variable.
+        // positions of variables given several after every variable. The
+        // kernel's struct members' roots first, which variables may be
+        // given.
+        self.make_member_sets(fb);
         for (id, local) in f.locals.iter() {
+            if local.ty.is_array()
+                && self.program.types.innermost_element(local.ty).is_pointer()
+                && local.space == AddressSpace::Private
+            {
+                let set = self.array_set(fb, id);
+                fb.stored.insert(id, set);
+            }
             if !local.ty.is_pointer() {
                 continue;
             }

@@ -10,6 +10,7 @@
 //! list such as `float a[3] = {x, y, 0}`).
 
 use super::wide;
+use crate::analysis::provenance;
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
 use crate::hir::{self, ExprId, ExprKind as H};
@@ -18,6 +19,7 @@ use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::constants::{float_literal, literal};
 use crate::lower::function::FnBuilder;
 use crate::lower::naga_types::{naga_scalar, vector_size};
+use crate::lower::pointers::stored::StoredRoots;
 use crate::lower::pointers::Place;
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
@@ -98,17 +100,39 @@ impl<'a> ModuleBuilder<'a> {
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let tree = InitTree::from_items(items);
-        self.init_tree(arena, ty, &tree, location)
+        self.init_tree(arena, ty, &tree, None, location)
     }
 
+    /// The value of the list initializer `items` of local array of
+    /// pointers `array` (see `pointers/stored.rs`).
+    pub(in crate::lower) fn pointer_array_list(
+        &mut self,
+        fb: &mut FnBuilder,
+        array: hir::LocalId,
+        items: &[(Vec<u64>, ExprId)],
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let tree = InitTree::from_items(items);
+        let roots = fb.stored.get(&array).copied();
+        let ty = fb.local(array).ty;
+        self.init_tree(&mut Arena::Function(fb), &ty, &tree, roots, location)
+    }
+
+    /// The value of `tree` for an object of `ty`; `stored` is the root set
+    /// of the pointers it holds outside records' members (an array of
+    /// pointers').
     fn init_tree(
         &mut self,
         arena: &mut Arena,
         ty: &Type,
         tree: &InitTree,
+        stored: Option<StoredRoots>,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         crate::stack::guard(|| {
+            if let (Type::Pointer(_), Some(value)) = (ty, tree.value) {
+                return self.stored_leaf(arena, value, stored, location);
+            }
             if tree.value.is_none() && !tree.children.is_empty() && self.is_image(ty) {
                 return self.init_image(arena, ty, tree, location);
             }
@@ -126,7 +150,7 @@ impl<'a> ModuleBuilder<'a> {
                 // `int x = { 5 };`: the one value is the scalar's.
                 _ => {
                     return match tree.child(0) {
-                        Some(sub) => self.init_tree(arena, ty, sub, location),
+                        Some(sub) => self.init_tree(arena, ty, sub, stored, location),
                         None => Ok(self.append(arena, naga::Expression::ZeroValue(naga_ty))),
                     }
                 }
@@ -134,7 +158,17 @@ impl<'a> ModuleBuilder<'a> {
             let mut components = Vec::with_capacity(parts.len());
             for (i, part) in parts.iter().enumerate() {
                 components.push(match tree.child(i as u64) {
-                    Some(sub) => self.init_tree(arena, part, sub, location)?,
+                    Some(sub) => {
+                        let stored = match (*ty, &mut *arena) {
+                            (Type::Record(r), Arena::Function(fb))
+                                if provenance::holds_pointers(&self.program.types, *part) =>
+                            {
+                                Some(self.member_set(fb, r, i, location)?)
+                            }
+                            _ => stored,
+                        };
+                        self.init_tree(arena, part, sub, stored, location)?
+                    }
                     None => {
                         let zero_ty = self.value_type(part, location)?;
                         self.append(arena, naga::Expression::ZeroValue(zero_ty))
@@ -326,6 +360,27 @@ impl<'a> ModuleBuilder<'a> {
             },
         };
         self.constant_bytes(ty, &tree, offset, bytes, init.span.location())
+    }
+
+    /// A pointer given in a list, as a stored pointer of root set `stored`.
+    fn stored_leaf(
+        &mut self,
+        arena: &mut Arena,
+        value: ExprId,
+        stored: Option<StoredRoots>,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        match (arena, stored) {
+            (Arena::Function(fb), Some(roots)) => {
+                let at = fb.expr(value).span.location();
+                let pointer = self.pointer(fb, value)?;
+                self.encode_stored(fb, pointer, roots, at)
+            }
+            _ => Err(self.error(
+                location,
+                "this initializer of pointers is not supported yet by this translator",
+            )),
+        }
     }
 
     fn init_leaf(&mut self, arena: &mut Arena, value: ExprId) -> LResult<Handle<naga::Expression>> {

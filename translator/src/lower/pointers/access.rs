@@ -25,6 +25,9 @@ impl ModuleBuilder<'_> {
                 Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
+            Place::Stored { pointer, roots } => {
+                Value::Pointer(self.load_stored(fb, pointer, roots))
+            }
             Place::BlockPointer { slot, pointee } => {
                 Value::Pointer(self.load_block_pointer(fb, slot, &pointee, location)?)
             }
@@ -116,6 +119,9 @@ impl ModuleBuilder<'_> {
             }
             (Place::PointerVar(id), Value::Pointer(p)) => {
                 self.store_pointer_var(fb, id, p, location)?
+            }
+            (Place::Stored { pointer, roots }, value) => {
+                self.store_stored(fb, pointer, roots, value, location)?
             }
             (Place::BlockPointer { slot, pointee }, Value::Pointer(p)) => {
                 self.store_block_pointer(fb, slot, &pointee, p, location)?

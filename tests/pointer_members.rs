@@ -1,0 +1,65 @@
+//! Pointers stored in objects through the loader: struct members that are
+//! pointers (in private variables, by-value parameters and returns, arrays
+//! of structs, nested records), arrays of pointers indexed at run time,
+//! and pointers to pointer variables, each checked against the host.
+
+mod common;
+
+use opencl3::kernel::Kernel;
+
+use common::launch::{build_file as build, run_1d as run, set_arg as arg};
+use common::{buffer_with as buffer, read_buffer as read};
+
+const N: usize = 64;
+
+fn inputs() -> (Vec<f32>, Vec<f32>, Vec<i32>) {
+    let a: Vec<f32> = (0..N + 8).map(|i| i as f32 * 0.5 + 1.0).collect();
+    let b: Vec<f32> = (0..N + 8).map(|i| 100.0 + i as f32 * 3.0).collect();
+    let pick: Vec<i32> = (0..N).map(|i| ((i * 7 + i / 3) % 2) as i32).collect();
+    (a, b, pick)
+}
+
+fn sum(p: &[f32], n: usize) -> f32 {
+    let mut s = 0.0f32;
+    for x in &p[..n] {
+        s += *x;
+    }
+    s
+}
+
+#[test]
+fn struct_members_that_are_pointers() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_members.cl");
+    let (a, b, pick) = inputs();
+    let kernel = Kernel::create(&program, "members").expect("kernel");
+    let (da, db) = (buffer(&context, &queue, &a), buffer(&context, &queue, &b));
+    let dpick = buffer(&context, &queue, &pick);
+    let out = buffer(&context, &queue, &vec![0.0f32; N * 8]);
+    arg(&kernel, 0, &da);
+    arg(&kernel, 1, &db);
+    arg(&kernel, 2, &dpick);
+    arg(&kernel, 3, &out);
+    run(&queue, &kernel, N, 16);
+    let got = read(&queue, &out, N * 8);
+    for i in 0..N {
+        let c = pick[i] != 0;
+        let (ai, bi) = (&a[i..], &b[i..]);
+        let u = if c { ai } else { bi };
+        let chosen_arr = if c { sum(bi, 2) } else { sum(ai, 1) };
+        let s_w = if c { bi } else { ai };
+        let want = [
+            sum(ai, 4),
+            bi[1] * 10.0 + sum(&bi[1..], 2),
+            sum(u, 3) + 100.0 * sum(&u[1..], 2),
+            chosen_arr,
+            1.0 + if c { 10.0 } else { 20.0 },
+            0.5 * (sum(bi, 2) + s_w[1]),
+            ai[3] + sum(&ai[2..], 2),
+            if c { bi[0] } else { ai[0] },
+        ];
+        for (k, w) in want.iter().enumerate() {
+            assert_eq!(got[i * 8 + k], *w, "out[{i}][{k}] (pick {})", pick[i]);
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! Pointers stored in objects: elements of arrays of pointers and members
+//! of structs and unions that are pointers (or arrays of them).
+//!
+//! Such a pointer is a *stored pointer*, a `vec2<u32>` in the pointer's 8
+//! bytes: its element index and its root's position in the root set of
+//! where it is stored. The analysis gives the sets
+//! ([`crate::analysis::provenance::Stored`]): an array of pointers has its
+//! own, as a pointer variable does; a record's pointer member has one per
+//! kernel, shared by every value of the record type, so a struct can be
+//! copied, passed to helpers and returned as a plain naga value. Every set
+//! starts with the null pointer, so a zeroed pointer (`View v = {0}`, a
+//! member a list leaves out) is null.
+//!
+//! A kernel's set may name its private variables, which other functions
+//! cannot reach: a helper that reads such a member is a build error.
+
+use crate::analysis::provenance::{self, Origin, Stored};
+use crate::diagnostic::Location;
+use crate::hir::{ExprId, FunctionId, LocalId};
+use crate::lexer::FxHashMap;
+use crate::lower::builder::{LResult, ModuleBuilder};
+use crate::lower::expressions::Value;
+use crate::lower::function::FnBuilder;
+use crate::lower::pointers::{Choice, Place, PointerValue, Root, Target};
+use crate::types::{Record, Type};
+use naga::Handle;
+
+/// The root set of where a pointer is stored (an index into
+/// `ModuleBuilder::root_sets`, whose first root is null).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::lower) struct StoredRoots(usize);
+
+/// The kernel's sets of record members' roots, made as the kernel starts.
+#[derive(Default)]
+pub(in crate::lower) struct MemberSets {
+    /// The kernel whose module this is.
+    entry: Option<FunctionId>,
+    sets: FxHashMap<(Handle<Record>, usize), StoredRoots>,
+}
+
+/// Whether `root` is private memory of the function that names it.
+fn is_private(mb: &ModuleBuilder, root: Root) -> bool {
+    match root {
+        Root::Private(..) | Root::Argument { .. } => true,
+        Root::Cast(b) => is_private(mb, mb.memory.cast_base_root(b)),
+        Root::Global(_) | Root::Null => false,
+    }
+}
+
+impl ModuleBuilder<'_> {
+    /// The naga type of a stored pointer: index and root position.
+    pub(in crate::lower) fn stored_pointer_type(&mut self) -> Handle<naga::Type> {
+        self.returned_pointer_type()
+    }
+
+    /// A root set for stored pointers: null first, then `roots`.
+    fn stored_set(&mut self, roots: Vec<Root>) -> StoredRoots {
+        let mut set = vec![Root::Null];
+        set.extend(roots.into_iter().filter(|r| *r != Root::Null));
+        StoredRoots(self.root_set(set))
+    }
+
+    /// Makes the kernel's member sets from the analysis's facts of the
+    /// kernel (`fb`, whose locals have their slots): each member's own
+    /// roots, then those of the members it is given (`Origin::Member`).
+    pub(in crate::lower) fn make_member_sets(&mut self, fb: &FnBuilder) {
+        if self.memory.members.entry.is_some() {
+            return;
+        }
+        self.memory.members.entry = Some(fb.hir);
+        let Some(facts) = self.analysis.function(fb.hir) else {
+            return;
+        };
+        let members = &facts.pointers.members;
+        let mut concrete: FxHashMap<(Handle<Record>, usize), Vec<Root>> = FxHashMap::default();
+        for (&key, roots) in members {
+            let own: Vec<_> = roots
+                .iter()
+                .filter(|p| !matches!(p.origin, Origin::Member(..)))
+                .cloned()
+                .collect();
+            let own = self.concrete_roots(fb, &own);
+            concrete.insert(key, own);
+        }
+        // Members given other members' pointers: until nothing more flows.
+        loop {
+            let mut changed = false;
+            for (&key, roots) in members {
+                for p in roots {
+                    let Origin::Member(record, field) = p.origin else {
+                        continue;
+                    };
+                    let more = concrete.get(&(record, field)).cloned().unwrap_or_default();
+                    let set = concrete.entry(key).or_default();
+                    for r in more {
+                        if !set.contains(&r) {
+                            set.push(r);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut keys: Vec<_> = concrete.keys().copied().collect();
+        keys.sort_by_key(|&(r, f)| (r.index(), f));
+        for key in keys {
+            let set = self.stored_set(concrete[&key].clone());
+            self.memory.members.sets.insert(key, set);
+        }
+    }
+
+    /// The roots member `field` of record `record` may hold, in `fb`'s
+    /// function (the kernel's private variables only in the kernel).
+    pub(in crate::lower) fn member_roots_in(
+        &self,
+        fb: &FnBuilder,
+        record: Handle<Record>,
+        field: usize,
+    ) -> Vec<Root> {
+        let Some(&StoredRoots(set)) = self.memory.members.sets.get(&(record, field)) else {
+            return Vec::new();
+        };
+        let in_kernel = self.memory.members.entry == Some(fb.hir);
+        (self.memory.root_sets[set].iter().copied())
+            .filter(|&r| r != Root::Null && (in_kernel || !is_private(self, r)))
+            .collect()
+    }
+
+    /// The root set of where the pointer place `e` is stored.
+    fn stored_roots(
+        &mut self,
+        fb: &FnBuilder,
+        e: ExprId,
+        location: Location,
+    ) -> LResult<StoredRoots> {
+        match provenance::stored_place(fb.source, e) {
+            Some(Stored::Local(array)) => match fb.stored.get(&array) {
+                Some(&roots) => Ok(roots),
+                None => Err(self.internal_error(fb, array)),
+            },
+            Some(Stored::Member(record, field)) => self.member_set(fb, record, field, location),
+            None => Err(self.error(
+                location,
+                "this pointer is stored where the translator cannot follow it yet (a pointer reached through another pointer)",
+            )),
+        }
+    }
+
+    /// The root set of pointer member `field` of `record` in `fb`'s
+    /// function.
+    pub(in crate::lower) fn member_set(
+        &mut self,
+        fb: &FnBuilder,
+        record: Handle<Record>,
+        field: usize,
+        location: Location,
+    ) -> LResult<StoredRoots> {
+        let Some(&set) = self.memory.members.sets.get(&(record, field)) else {
+            // Never given a pointer: null.
+            return Ok(self.stored_set(Vec::new()));
+        };
+        let in_kernel = self.memory.members.entry == Some(fb.hir);
+        if !in_kernel
+            && self.memory.root_sets[set.0]
+                .iter()
+                .any(|&r| is_private(self, r))
+        {
+            let name = self.display(&Type::Record(record));
+            let member = &self.program.names[self.record(record).fields[field].name];
+            return Err(self.error(
+                location,
+                format!("member '{member}' of '{name}' holds a pointer to a private variable of the kernel, which this function cannot reach: pointers to private memory stored in structs are supported only in the kernel that declares the memory"),
+            ));
+        }
+        Ok(set)
+    }
+
+    /// The root set of local array of pointers `array`, from the analysis.
+    pub(in crate::lower) fn array_set(&mut self, fb: &FnBuilder, array: LocalId) -> StoredRoots {
+        let roots = self.variable_roots(fb, array);
+        self.stored_set(roots)
+    }
+
+    /// `place` (memory holding a stored pointer, or several by a root
+    /// chosen at run time) as a pointer place for `e`.
+    pub(in crate::lower) fn stored_pointer_place(
+        &mut self,
+        fb: &FnBuilder,
+        e: ExprId,
+        place: Place,
+        location: Location,
+    ) -> LResult<Place> {
+        let roots = self.stored_roots(fb, e, location)?;
+        self.wrap_stored(place, roots, location)
+    }
+
+    fn wrap_stored(
+        &mut self,
+        place: Place,
+        roots: StoredRoots,
+        location: Location,
+    ) -> LResult<Place> {
+        match place {
+            Place::Memory(pointer) => Ok(Place::Stored { pointer, roots }),
+            Place::Chosen {
+                which,
+                candidates,
+                ty,
+            } => {
+                let mut wrapped = Vec::with_capacity(candidates.len());
+                for c in candidates {
+                    wrapped.push(self.wrap_stored(c, roots, location)?);
+                }
+                Ok(Place::Chosen {
+                    which,
+                    candidates: wrapped,
+                    ty,
+                })
+            }
+            Place::Null(ty) => Ok(Place::Null(ty)),
+            _ => Err(self.error(
+                location,
+                "a pointer stored in this kind of memory (a buffer or __local memory held as bytes) is not supported yet by this translator",
+            )),
+        }
+    }
+
+    /// The pointer stored at `pointer`.
+    pub(in crate::lower) fn load_stored(
+        &mut self,
+        fb: &mut FnBuilder,
+        pointer: Handle<naga::Expression>,
+        roots: StoredRoots,
+    ) -> PointerValue {
+        let stored = fb.add(naga::Expression::Load { pointer });
+        self.decode_stored(fb, stored, roots)
+    }
+
+    /// The pointer a stored pointer value `stored` holds.
+    pub(in crate::lower) fn decode_stored(
+        &mut self,
+        fb: &mut FnBuilder,
+        stored: Handle<naga::Expression>,
+        roots: StoredRoots,
+    ) -> PointerValue {
+        let index = fb.add(naga::Expression::AccessIndex {
+            base: stored,
+            index: 0,
+        });
+        let target = match self.memory.root_sets[roots.0].as_slice() {
+            &[only] => Target::Fixed(only),
+            _ => {
+                let which = fb.add(naga::Expression::AccessIndex {
+                    base: stored,
+                    index: 1,
+                });
+                Target::Chosen(Choice {
+                    set: roots.0,
+                    which,
+                })
+            }
+        };
+        PointerValue { target, index }
+    }
+
+    /// `value` as a stored pointer of root set `roots`.
+    pub(in crate::lower) fn encode_stored(
+        &mut self,
+        fb: &mut FnBuilder,
+        value: PointerValue,
+        roots: StoredRoots,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let Some(position) = self.position_in(fb, value.target, roots.0) else {
+            return Err(self.error(
+                location,
+                "this pointer may point into memory that a pointer stored in a struct member or an array of pointers cannot hold here (a helper function's private variable): not supported yet by this translator",
+            ));
+        };
+        let ty = self.stored_pointer_type();
+        Ok(fb.add(naga::Expression::Compose {
+            ty,
+            components: vec![value.index, position],
+        }))
+    }
+
+    /// Stores pointer `value` at `pointer`, a stored pointer of `roots`.
+    pub(in crate::lower) fn store_stored(
+        &mut self,
+        fb: &mut FnBuilder,
+        pointer: Handle<naga::Expression>,
+        roots: StoredRoots,
+        value: Value,
+        location: Location,
+    ) -> LResult<()> {
+        let Value::Pointer(value) = value else {
+            return Err(self.error(
+                location,
+                "internal compiler error: a pointer member given no pointer",
+            ));
+        };
+        let value = self.encode_stored(fb, value, roots, location)?;
+        fb.push(naga::Statement::Store { pointer, value });
+        Ok(())
+    }
+}
