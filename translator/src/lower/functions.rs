@@ -68,8 +68,22 @@ impl ModuleBuilder<'_> {
                 Span::UNDEFINED,
             )
         };
+        let cells = self.cells(fb);
         for (id, local) in f.locals.iter() {
             let slot = match &local.ty {
+                // A pointer variable whose address is taken lives in
+                // memory, as a stored pointer (`pointers/stored.rs`).
+                Type::Pointer(_) if cells.contains(&id) => {
+                    let ty = self.stored_pointer_type();
+                    Slot::Variable(fb.function.local_variables.append(
+                        naga::LocalVariable {
+                            name: Some(self.name(local.name).to_string()),
+                            ty,
+                            init: None,
+                        },
+                        Span::UNDEFINED,
+                    ))
+                }
                 Type::Pointer(_) => Slot::Pointer {
                     root: None,
                     index: u32_local(fb, format!("{}_index", self.name(local.name))),
@@ -152,11 +166,11 @@ impl ModuleBuilder<'_> {
         // given.
         self.make_member_sets(fb);
         for (id, local) in f.locals.iter() {
-            if local.ty.is_array()
+            let array = local.ty.is_array()
                 && self.program.types.innermost_element(local.ty).is_pointer()
-                && local.space == AddressSpace::Private
-            {
-                let set = self.array_set(fb, id);
+                && local.space == AddressSpace::Private;
+            if array || (local.ty.is_pointer() && cells.contains(&id)) {
+                let set = self.array_set(fb, id)?;
                 fb.stored.insert(id, set);
             }
             if !local.ty.is_pointer() {
@@ -340,12 +354,6 @@ impl ModuleBuilder<'_> {
             _ => None,
         });
         if let Some((position, choice)) = chosen {
-            if matches!(ret, Type::Pointer(_)) {
-                return Err(self.error(
-                    location,
-                    "a function returning a pointer, given a pointer chosen at run time, is not supported yet by this translator",
-                ));
-            }
             let result_ty = (*ret != Type::Void).then_some(ret);
             return self.for_each_root(fb, choice, result_ty, location, |this, fb, root| {
                 let values = values

@@ -10,7 +10,7 @@
 //! list such as `float a[3] = {x, y, 0}`).
 
 use super::wide;
-use crate::analysis::provenance;
+use crate::analysis::provenance::{self, Shared};
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
 use crate::hir::{self, ExprId, ExprKind as H};
@@ -163,7 +163,7 @@ impl<'a> ModuleBuilder<'a> {
                             (Type::Record(r), Arena::Function(fb))
                                 if provenance::holds_pointers(&self.program.types, *part) =>
                             {
-                                Some(self.member_set(fb, r, i, location)?)
+                                Some(self.shared_set(fb, Shared::Member(r, i), location)?)
                             }
                             _ => stored,
                         };
@@ -376,9 +376,13 @@ impl<'a> ModuleBuilder<'a> {
                 let pointer = self.pointer(fb, value)?;
                 self.encode_stored(fb, pointer, roots, at)
             }
-            _ => Err(self.error(
+            (Arena::Constant, _) => Err(self.error(
                 location,
-                "this initializer of pointers is not supported yet by this translator",
+                "program-scope arrays of pointers and program-scope structs with pointer members are not supported yet by this translator",
+            )),
+            (Arena::Function(_), None) => Err(self.error(
+                location,
+                "this list of pointers (a compound literal of an array of pointers) is not supported yet by this translator",
             )),
         }
     }

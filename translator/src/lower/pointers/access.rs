@@ -60,6 +60,13 @@ impl ModuleBuilder<'_> {
                 scalar,
                 lanes,
             } => Value::Plain(self.load_cast(fb, base, byte, scalar, &lanes, location)?),
+            Place::Null(ty) if ty.is_pointer() => {
+                let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                Value::Pointer(crate::lower::pointers::PointerValue::fixed(
+                    crate::lower::pointers::Root::Null,
+                    zero,
+                ))
+            }
             Place::Null(ty) => Value::Plain(self.zero(fb, &ty, location)?),
             Place::Chosen {
                 which,
@@ -87,6 +94,13 @@ impl ModuleBuilder<'_> {
     ) -> LResult<()> {
         let place = match (place, init) {
             (Place::PointerVar(_), Some(id)) => match fb.slots[&id] {
+                Slot::Variable(v) if fb.local(id).ty.is_pointer() => {
+                    let pointer = fb.add(naga::Expression::LocalVariable(v));
+                    match fb.stored.get(&id) {
+                        Some(&roots) => Place::Stored { pointer, roots },
+                        None => return Err(self.internal_error(fb, id)),
+                    }
+                }
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
                 Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
                 Slot::Pointer { .. } => Place::PointerVar(id),

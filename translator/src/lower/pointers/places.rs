@@ -59,6 +59,10 @@ impl ModuleBuilder<'_> {
                 Ok(self.image_place(fb, words, shared, &e.ty))
             }
             H::Local(local) => Ok(match fb.slots[&local] {
+                Slot::Variable(v) if e.ty.is_pointer() => {
+                    let pointer = Place::Memory(fb.add(naga::Expression::LocalVariable(v)));
+                    return self.stored_pointer_place(fb, id, pointer, location);
+                }
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
                 Slot::Workgroup(g) => {
                     let pointer = fb.add(naga::Expression::GlobalVariable(g));
@@ -109,11 +113,19 @@ impl ModuleBuilder<'_> {
                 }
                 let p = self.pointer(fb, base)?;
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, index);
-                self.element_place(fb, p.at(index), &e.ty, location)
+                let element = self.element_place(fb, p.at(index), &e.ty, location)?;
+                if e.ty.is_pointer() {
+                    return self.stored_pointer_place(fb, id, element, location);
+                }
+                Ok(element)
             }
             H::Deref(p) => {
                 let p = self.pointer(fb, p)?;
-                self.element_place(fb, p, &e.ty, location)
+                let element = self.element_place(fb, p, &e.ty, location)?;
+                if e.ty.is_pointer() {
+                    return self.stored_pointer_place(fb, id, element, location);
+                }
+                Ok(element)
             }
             H::Member(base, field) => {
                 let place = self.place(fb, base)?;

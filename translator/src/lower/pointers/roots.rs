@@ -39,9 +39,9 @@ impl ModuleBuilder<'_> {
         self.quietly(|mb| {
             let mut out = Vec::with_capacity(roots.len());
             for p in roots {
-                // What a struct member holds: the kernel's set for it.
-                if let Origin::Member(record, field) = p.origin {
-                    for root in mb.member_roots_in(fb, record, field) {
+                // What a shared place holds: the kernel's set for it.
+                if let Origin::Shared(shared) = p.origin {
+                    for root in mb.shared_roots_in(fb, shared) {
                         if !out.contains(&root) {
                             out.push(root);
                         }
@@ -121,7 +121,7 @@ impl ModuleBuilder<'_> {
                 let root = Root::Global(self.string_literal_global(bytes, &ty, location)?);
                 (root, Type::Scalar(Scalar::Char))
             }
-            Origin::Member(..) => {
+            Origin::Shared(..) => {
                 return Err(self.error(
                     location,
                     "converting a pointer read from a struct member or an array of pointers to an integer and back is not supported yet by this translator",

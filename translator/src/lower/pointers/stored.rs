@@ -1,5 +1,6 @@
-//! Pointers stored in objects: elements of arrays of pointers and members
-//! of structs and unions that are pointers (or arrays of them).
+//! Pointers stored in objects: elements of arrays of pointers, members of
+//! structs and unions that are pointers (or arrays of them), and pointer
+//! variables whose address is taken.
 //!
 //! Such a pointer is a *stored pointer*, a `vec2<u32>` in the pointer's 8
 //! bytes: its element index and its root's position in the root set of
@@ -7,14 +8,17 @@
 //! ([`crate::analysis::provenance::Stored`]): an array of pointers has its
 //! own, as a pointer variable does; a record's pointer member has one per
 //! kernel, shared by every value of the record type, so a struct can be
-//! copied, passed to helpers and returned as a plain naga value. Every set
-//! starts with the null pointer, so a zeroed pointer (`View v = {0}`, a
-//! member a list leaves out) is null.
+//! copied, passed to helpers and returned as a plain naga value; and the
+//! pointers of one type that pointers to pointers reach (`*pp`, `p` in
+//! `pp = &p`) share one per kernel, so `*pp` reads any of them alike, in
+//! the kernel or in a helper given `&p`. Every set starts with the null
+//! pointer, so a zeroed pointer (`View v = {0}`, a member a list leaves
+//! out) is null.
 //!
 //! A kernel's set may name its private variables, which other functions
-//! cannot reach: a helper that reads such a member is a build error.
+//! cannot reach: a helper that reads such a place is a build error.
 
-use crate::analysis::provenance::{self, Origin, Stored};
+use crate::analysis::provenance::{self, Origin, Shared, Stored};
 use crate::diagnostic::Location;
 use crate::hir::{ExprId, FunctionId, LocalId};
 use crate::lexer::FxHashMap;
@@ -22,7 +26,7 @@ use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::expressions::Value;
 use crate::lower::function::FnBuilder;
 use crate::lower::pointers::{Choice, Place, PointerValue, Root, Target};
-use crate::types::{Record, Type};
+use crate::types::Type;
 use naga::Handle;
 
 /// The root set of where a pointer is stored (an index into
@@ -30,13 +34,16 @@ use naga::Handle;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::lower) struct StoredRoots(usize);
 
-/// The kernel's sets of record members' roots, made as the kernel starts.
+/// The kernel's sets of shared places' roots, made as the kernel starts.
 #[derive(Default)]
 pub(in crate::lower) struct MemberSets {
     /// The kernel whose module this is.
     entry: Option<FunctionId>,
-    sets: FxHashMap<(Handle<Record>, usize), StoredRoots>,
+    sets: FxHashMap<Shared, StoredRoots>,
 }
+
+static NO_CELLS: std::sync::LazyLock<crate::lexer::FxHashSet<LocalId>> =
+    std::sync::LazyLock::new(Default::default);
 
 /// Whether `root` is private memory of the function that names it.
 fn is_private(mb: &ModuleBuilder, root: Root) -> bool {
@@ -60,9 +67,9 @@ impl ModuleBuilder<'_> {
         StoredRoots(self.root_set(set))
     }
 
-    /// Makes the kernel's member sets from the analysis's facts of the
-    /// kernel (`fb`, whose locals have their slots): each member's own
-    /// roots, then those of the members it is given (`Origin::Member`).
+    /// Makes the kernel's shared sets from the analysis's facts of the
+    /// kernel (`fb`, whose locals have their slots): each place's own
+    /// roots, then those of the places it is given (`Origin::Shared`).
     pub(in crate::lower) fn make_member_sets(&mut self, fb: &FnBuilder) {
         if self.memory.members.entry.is_some() {
             return;
@@ -71,12 +78,12 @@ impl ModuleBuilder<'_> {
         let Some(facts) = self.analysis.function(fb.hir) else {
             return;
         };
-        let members = &facts.pointers.members;
-        let mut concrete: FxHashMap<(Handle<Record>, usize), Vec<Root>> = FxHashMap::default();
+        let members = &facts.pointers.shared;
+        let mut concrete: FxHashMap<Shared, Vec<Root>> = FxHashMap::default();
         for (&key, roots) in members {
             let own: Vec<_> = roots
                 .iter()
-                .filter(|p| !matches!(p.origin, Origin::Member(..)))
+                .filter(|p| !matches!(p.origin, Origin::Shared(..)))
                 .cloned()
                 .collect();
             let own = self.concrete_roots(fb, &own);
@@ -87,10 +94,10 @@ impl ModuleBuilder<'_> {
             let mut changed = false;
             for (&key, roots) in members {
                 for p in roots {
-                    let Origin::Member(record, field) = p.origin else {
+                    let Origin::Shared(from) = p.origin else {
                         continue;
                     };
-                    let more = concrete.get(&(record, field)).cloned().unwrap_or_default();
+                    let more = concrete.get(&from).cloned().unwrap_or_default();
                     let set = concrete.entry(key).or_default();
                     for r in more {
                         if !set.contains(&r) {
@@ -104,28 +111,24 @@ impl ModuleBuilder<'_> {
                 break;
             }
         }
-        let mut keys: Vec<_> = concrete.keys().copied().collect();
-        keys.sort_by_key(|&(r, f)| (r.index(), f));
+        // In the order the analysis found them, for the same module each
+        // build.
+        let keys: Vec<Shared> = members.keys().copied().collect();
         for key in keys {
             let set = self.stored_set(concrete[&key].clone());
             self.memory.members.sets.insert(key, set);
         }
     }
 
-    /// The roots member `field` of record `record` may hold, in `fb`'s
-    /// function (the kernel's private variables only in the kernel).
-    pub(in crate::lower) fn member_roots_in(
-        &self,
-        fb: &FnBuilder,
-        record: Handle<Record>,
-        field: usize,
-    ) -> Vec<Root> {
-        let Some(&StoredRoots(set)) = self.memory.members.sets.get(&(record, field)) else {
+    /// The roots shared place `shared` may hold, in `fb`'s function (null
+    /// first; the kernel's private variables only in the kernel).
+    pub(in crate::lower) fn shared_roots_in(&self, fb: &FnBuilder, shared: Shared) -> Vec<Root> {
+        let Some(&StoredRoots(set)) = self.memory.members.sets.get(&shared) else {
             return Vec::new();
         };
         let in_kernel = self.memory.members.entry == Some(fb.hir);
         (self.memory.root_sets[set].iter().copied())
-            .filter(|&r| r != Root::Null && (in_kernel || !is_private(self, r)))
+            .filter(|&r| in_kernel || !is_private(self, r))
             .collect()
     }
 
@@ -136,12 +139,12 @@ impl ModuleBuilder<'_> {
         e: ExprId,
         location: Location,
     ) -> LResult<StoredRoots> {
-        match provenance::stored_place(fb.source, e) {
+        match provenance::stored_place(fb.source, self.cells(fb), e) {
             Some(Stored::Local(array)) => match fb.stored.get(&array) {
                 Some(&roots) => Ok(roots),
                 None => Err(self.internal_error(fb, array)),
             },
-            Some(Stored::Member(record, field)) => self.member_set(fb, record, field, location),
+            Some(Stored::Shared(shared)) => self.shared_set(fb, shared, location),
             None => Err(self.error(
                 location,
                 "this pointer is stored where the translator cannot follow it yet (a pointer reached through another pointer)",
@@ -149,39 +152,62 @@ impl ModuleBuilder<'_> {
         }
     }
 
-    /// The root set of pointer member `field` of `record` in `fb`'s
-    /// function.
-    pub(in crate::lower) fn member_set(
+    /// The root set of shared place `shared` in `fb`'s function.
+    pub(in crate::lower) fn shared_set(
         &mut self,
         fb: &FnBuilder,
-        record: Handle<Record>,
-        field: usize,
+        shared: Shared,
         location: Location,
     ) -> LResult<StoredRoots> {
-        let Some(&set) = self.memory.members.sets.get(&(record, field)) else {
+        let Some(&set) = self.memory.members.sets.get(&shared) else {
             // Never given a pointer: null.
             return Ok(self.stored_set(Vec::new()));
         };
         let in_kernel = self.memory.members.entry == Some(fb.hir);
-        if !in_kernel
-            && self.memory.root_sets[set.0]
-                .iter()
-                .any(|&r| is_private(self, r))
-        {
-            let name = self.display(&Type::Record(record));
-            let member = &self.program.names[self.record(record).fields[field].name];
+        let private = (self.memory.root_sets[set.0].iter()).any(|&r| is_private(self, r));
+        if !in_kernel && private {
+            let what = match shared {
+                Shared::Member(record, field) => {
+                    let name = self.display(&Type::Record(record));
+                    let member = &self.program.names[self.record(record).fields[field].name];
+                    format!("member '{member}' of '{name}'")
+                }
+                Shared::Cell(ty) => {
+                    format!("a '{}' reached through a pointer to it", self.display(&ty))
+                }
+            };
             return Err(self.error(
                 location,
-                format!("member '{member}' of '{name}' holds a pointer to a private variable of the kernel, which this function cannot reach: pointers to private memory stored in structs are supported only in the kernel that declares the memory"),
+                format!("{what} holds a pointer to a private variable of the kernel, which this function cannot reach: pointers to private memory stored in structs, or reached through pointers to pointers, are supported only in the kernel that declares the memory"),
             ));
         }
         Ok(set)
     }
 
-    /// The root set of local array of pointers `array`, from the analysis.
-    pub(in crate::lower) fn array_set(&mut self, fb: &FnBuilder, array: LocalId) -> StoredRoots {
-        let roots = self.variable_roots(fb, array);
-        self.stored_set(roots)
+    /// The root set of local array of pointers `array` (or pointer
+    /// variable whose address is taken, a cell), from the analysis.
+    pub(in crate::lower) fn array_set(
+        &mut self,
+        fb: &FnBuilder,
+        array: LocalId,
+    ) -> LResult<StoredRoots> {
+        let location = fb.local(array).span.location();
+        match provenance::stored_cell(self.program, fb.source, self.cells(fb), array) {
+            Some(shared) => self.shared_set(fb, shared, location),
+            None => {
+                let roots = self.variable_roots(fb, array);
+                Ok(self.stored_set(roots))
+            }
+        }
+    }
+
+    /// The pointer variables and arrays of pointers of `fb`'s function
+    /// whose address is taken.
+    pub(in crate::lower) fn cells<'b>(&self, fb: &FnBuilder<'b>) -> &'b crate::lexer::FxHashSet<LocalId>
+    where
+        Self: 'b,
+    {
+        self.analysis.function(fb.hir).map(|f| &f.pointers.cells).unwrap_or(&NO_CELLS)
     }
 
     /// `place` (memory holding a stored pointer, or several by a root
