@@ -63,3 +63,101 @@ fn struct_members_that_are_pointers() {
         }
     }
 }
+
+fn int_inputs() -> (Vec<i32>, Vec<i32>, Vec<i32>) {
+    let a: Vec<i32> = (0..N + 8).map(|j| j as i32 * 3 + 1).collect();
+    let b: Vec<i32> = (0..N + 8).map(|j| 500 - j as i32 * 7).collect();
+    let (_, _, pick) = inputs();
+    (a, b, pick)
+}
+
+/// Runs kernel `name` of the test's program over `N` work-items with
+/// (a, b, pick, out) and returns `out` (`per_item` ints per work-item).
+fn run_ints(name: &str, a: &[i32], b: &[i32], pick: &[i32], per_item: usize) -> Vec<i32> {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_members.cl");
+    let kernel = Kernel::create(&program, name).expect("kernel");
+    let (da, db) = (buffer(&context, &queue, a), buffer(&context, &queue, b));
+    let dpick = buffer(&context, &queue, pick);
+    let out = buffer(&context, &queue, &vec![-99i32; N * per_item]);
+    arg(&kernel, 0, &da);
+    arg(&kernel, 1, &db);
+    arg(&kernel, 2, &dpick);
+    arg(&kernel, 3, &out);
+    run(&queue, &kernel, N, 16);
+    read(&queue, &out, N * per_item)
+}
+
+fn check(name: &str, got: &[i32], per_item: usize, pick: &[i32], want: impl Fn(usize) -> Vec<i32>) {
+    for i in 0..N {
+        for (k, w) in want(i).iter().enumerate() {
+            let at = i * per_item + k;
+            assert_eq!(got[at], *w, "{name}: out[{i}][{k}] (pick {})", pick[i]);
+        }
+    }
+}
+
+#[test]
+fn arrays_of_pointers() {
+    let (a, b, pick) = int_inputs();
+    let got = run_ints("arrays", &a, &b, &pick, 6);
+    check("arrays", &got, 6, &pick, |i| {
+        let c = pick[i] != 0;
+        let ro = |k: usize| {
+            if (k + usize::from(c)) % 2 == 1 {
+                a[i + k]
+            } else {
+                b[i + k]
+            }
+        };
+        vec![
+            if c { b[i] } else { a[i] },
+            if c {
+                a[i] * 1000 + a[i + 2]
+            } else {
+                b[i + 2] * 1000 + b[i]
+            },
+            if c { b[i + 1] } else { b[i] },
+            ro(0) + ro(1) * 10 + ro(2) * 100,
+            1,
+            if c { -1 } else { a[i] },
+        ]
+    });
+}
+
+#[test]
+fn pointers_to_pointer_variables() {
+    let (a, b, pick) = int_inputs();
+    let got = run_ints("indirect", &a, &b, &pick, 8);
+    check("indirect", &got, 8, &pick, |i| {
+        let c = pick[i] != 0;
+        vec![
+            if c { a[i] } else { b[i] },
+            a[i + 2],
+            a[i + 3],
+            if c {
+                b[i] * 1000 + a[i + 4]
+            } else {
+                b[i + 1] * 1000 + a[i + 3]
+            },
+            a[i + 5] + a[i + 6] * 1000,
+            b[i + 1] * 1000 + a[i],
+            if c {
+                a[i] * 1000 + b[i + 2]
+            } else {
+                a[i + 1] * 1000 + b[i + 1]
+            },
+            1 + if c { 0 } else { 10 },
+        ]
+    });
+}
+
+#[test]
+fn pointers_returned_for_pointers_chosen_at_run_time() {
+    let (a, b, pick) = int_inputs();
+    let got = run_ints("chosen_calls", &a, &b, &pick, 2);
+    check("chosen_calls", &got, 2, &pick, |i| {
+        let p = if pick[i] != 0 { &a } else { &b };
+        vec![p[i + 1], p[i + 2] + 1]
+    });
+}

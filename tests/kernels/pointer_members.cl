@@ -71,3 +71,82 @@ kernel void members(global float *a, global float *b, global const int *pick,
     o[6] = w.p[1] + sum(w);
     o[7] = make(c ? b + i : a + i, 1).p[0];
 }
+
+// Arrays of pointers: initialised, indexed at run time, assigned.
+kernel void arrays(global int *a, global int *b, global const int *pick,
+                   global int *out) {
+    int i = get_global_id(0);
+    int c = pick[i];
+    global int *o = out + i * 6;
+    global int *ptrs[2] = { a + i, b + i };
+    global int *p = ptrs[c];
+    o[0] = *p;
+    ptrs[c] = ptrs[1 - c] + 2;
+    o[1] = *ptrs[0] * 1000 + *ptrs[1];
+    global int *grid[2][2] = { { a, b }, { b + 1, a + 1 } };
+    o[2] = grid[c][1 - c][i];
+    const global int *ro[3];
+    for (int k = 0; k < 3; k++) {
+        ro[k] = (k + c) % 2 ? a + i + k : b + i + k;
+    }
+    o[3] = ro[0][0] + ro[1][0] * 10 + ro[2][0] * 100;
+    global int *none[2] = { a + i };
+    o[4] = none[1] == 0 ? 1 : 2;
+    o[5] = none[c] ? *none[c] : -1;
+}
+
+void advance(global int **p) {
+    (*p)++;
+}
+
+void point(global int **p, global int *to) {
+    *p = to;
+}
+
+global int *later(global int **p, int k) {
+    return *p + k;
+}
+
+// Pointers to pointer variables, in the kernel and in helpers.
+kernel void indirect(global int *a, global int *b, global const int *pick,
+                     global int *out) {
+    int i = get_global_id(0);
+    int c = pick[i];
+    global int *o = out + i * 8;
+    global int *x = c ? a + i : b + i;
+    global int **pp = &x;
+    o[0] = **pp;
+    *pp = a + i + 2;
+    o[1] = *x;
+    advance(&x);
+    o[2] = *x;
+    global int *y = b + i;
+    // A pointer to one of two pointer variables, chosen at run time.
+    global int **qq = c ? &x : &y;
+    advance(qq);
+    o[3] = *y * 1000 + *x;
+    point(qq, a + i + 5);
+    o[4] = **qq + *later(qq, 1) * 1000;
+    global int *ptrs[2] = { a + i, b + i };
+    global int **r = ptrs;
+    advance(&ptrs[1]);
+    o[5] = *r[1] * 1000 + **r;
+    advance(r + c);
+    o[6] = *ptrs[0] * 1000 + *ptrs[1];
+    o[7] = (pp == &x) + (qq == &y) * 10;
+}
+
+global int *offset(global int *p, int k) {
+    return p + k;
+}
+
+// A pointer returned by a function given a pointer chosen at run time.
+kernel void chosen_calls(global int *a, global int *b, global const int *pick,
+                         global int *out) {
+    int i = get_global_id(0);
+    int c = pick[i];
+    global int *p = c ? a : b;
+    global int *q = offset(p, i + 1);
+    out[i * 2] = *q;
+    out[i * 2 + 1] = *offset(offset(p, i), 2) + (q == (c ? a : b) + i + 1);
+}

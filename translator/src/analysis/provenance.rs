@@ -649,7 +649,11 @@ pub fn holds_pointers(types: &crate::types::Types, ty: Type) -> bool {
 /// member), or a [`Shared::Cell`] (a pointer variable or array of pointers
 /// in `cells`, whose address is taken, or a pointer reached through a
 /// pointer); `None` for a pointer variable or a program-scope object.
-pub fn stored_place(function: &hir::Function, cells: &FxHashSet<LocalId>, e: ExprId) -> Option<Stored> {
+pub fn stored_place(
+    function: &hir::Function,
+    cells: &FxHashSet<LocalId>,
+    e: ExprId,
+) -> Option<Stored> {
     let ty = function.exprs[e].ty;
     let cell = Some(Stored::Shared(Shared::Cell(ty)));
     let mut at = e;

@@ -103,8 +103,8 @@ impl Checker<'_> {
         let generic_std = self.cl_std >= (2, 0);
         // In `constant int *p` the address space is the pointee's: the
         // variable itself gets the default one.
-        let names_pointee = (init.declarator.derived.iter())
-            .any(|d| !matches!(d, ast::Derived::Array(_)));
+        let names_pointee =
+            (init.declarator.derived.iter()).any(|d| !matches!(d, ast::Derived::Array(_)));
         let declared = if names_pointee && generic_std {
             None
         } else {
@@ -821,8 +821,8 @@ impl Checker<'_> {
             }
             // An array is as `const` as its elements: the first declarator
             // part that is not an array decides.
-            let first = (init.declarator.derived.iter())
-                .find(|d| !matches!(d, ast::Derived::Array(_)));
+            let first =
+                (init.declarator.derived.iter()).find(|d| !matches!(d, ast::Derived::Array(_)));
             let is_const = match first {
                 None | Some(ast::Derived::Array(_)) => quals.is_const,
                 Some(ast::Derived::Pointer(q)) => q.is_const,

@@ -136,7 +136,7 @@ impl<'a> ModuleBuilder<'a> {
             if tree.value.is_none() && !tree.children.is_empty() && self.is_image(ty) {
                 return self.init_image(arena, ty, tree, location);
             }
-            let naga_ty = self.value_type(ty, location)?;
+            let naga_ty = self.held_type(ty, location)?;
             if let Some(value) = tree.value {
                 return self.init_leaf(arena, value);
             }
@@ -170,7 +170,7 @@ impl<'a> ModuleBuilder<'a> {
                         self.init_tree(arena, part, sub, stored, location)?
                     }
                     None => {
-                        let zero_ty = self.value_type(part, location)?;
+                        let zero_ty = self.held_type(part, location)?;
                         self.append(arena, naga::Expression::ZeroValue(zero_ty))
                     }
                 });
@@ -360,6 +360,14 @@ impl<'a> ModuleBuilder<'a> {
             },
         };
         self.constant_bytes(ty, &tree, offset, bytes, init.span.location())
+    }
+
+    /// The naga type of a sub-object of `ty`: a pointer is a stored one.
+    fn held_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
+        match ty {
+            Type::Pointer(_) => Ok(self.stored_pointer_type()),
+            _ => self.value_type(ty, location),
+        }
     }
 
     /// A pointer given in a list, as a stored pointer of root set `stored`.

@@ -203,11 +203,17 @@ impl ModuleBuilder<'_> {
 
     /// The pointer variables and arrays of pointers of `fb`'s function
     /// whose address is taken.
-    pub(in crate::lower) fn cells<'b>(&self, fb: &FnBuilder<'b>) -> &'b crate::lexer::FxHashSet<LocalId>
+    pub(in crate::lower) fn cells<'b>(
+        &self,
+        fb: &FnBuilder<'b>,
+    ) -> &'b crate::lexer::FxHashSet<LocalId>
     where
         Self: 'b,
     {
-        self.analysis.function(fb.hir).map(|f| &f.pointers.cells).unwrap_or(&NO_CELLS)
+        self.analysis
+            .function(fb.hir)
+            .map(|f| &f.pointers.cells)
+            .unwrap_or(&NO_CELLS)
     }
 
     /// `place` (memory holding a stored pointer, or several by a root
