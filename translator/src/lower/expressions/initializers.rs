@@ -285,6 +285,12 @@ impl<'a> ModuleBuilder<'a> {
             let exprs = &self.program.global_exprs;
             if let Some(value) = tree.value {
                 let at = exprs[value].span;
+                if ty.is_pointer() {
+                    return Err(self.error(
+                        at,
+                        "program-scope arrays of pointers and program-scope structs with pointer members are not supported yet by this translator",
+                    ));
+                }
                 let Some(s) = ty
                     .element()
                     .filter(|_| !matches!(ty, Type::Array(..) | Type::Record(_)))

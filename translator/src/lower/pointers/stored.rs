@@ -173,7 +173,10 @@ impl ModuleBuilder<'_> {
                     format!("member '{member}' of '{name}'")
                 }
                 Shared::Cell(ty) => {
-                    format!("a '{}' reached through a pointer to it", self.display(&ty))
+                    format!(
+                        "the '{}' a pointer to a pointer reaches here",
+                        self.display(&ty)
+                    )
                 }
             };
             return Err(self.error(
@@ -226,16 +229,40 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Place> {
         let roots = self.stored_roots(fb, e, location)?;
-        self.wrap_stored(place, roots, location)
+        self.wrap_stored(fb, place, roots, location)
+    }
+
+    /// Whether naga pointer `pointer` points into a buffer (storage or
+    /// uniform memory), which outlives the launch.
+    fn in_buffer(&self, fb: &FnBuilder, pointer: Handle<naga::Expression>) -> bool {
+        let mut at = pointer;
+        loop {
+            match fb.function.expressions[at] {
+                naga::Expression::Access { base, .. }
+                | naga::Expression::AccessIndex { base, .. } => at = base,
+                naga::Expression::GlobalVariable(g) => {
+                    return matches!(
+                        self.module.global_variables[g].space,
+                        naga::AddressSpace::Storage { .. } | naga::AddressSpace::Uniform
+                    )
+                }
+                _ => return false,
+            }
+        }
     }
 
     fn wrap_stored(
         &mut self,
+        fb: &FnBuilder,
         place: Place,
         roots: StoredRoots,
         location: Location,
     ) -> LResult<Place> {
         match place {
+            Place::Memory(pointer) if self.in_buffer(fb, pointer) => Err(self.error(
+                location,
+                "a pointer stored in __global or __constant memory is not supported: it outlives the launch, and another kernel (or the host) cannot know which buffer it points into; a Vulkan buffer has an address only through bufferDeviceAddress (PhysicalStorageBuffer pointers), which naga, the SPIR-V writer, cannot express",
+            )),
             Place::Memory(pointer) => Ok(Place::Stored { pointer, roots }),
             Place::Chosen {
                 which,
@@ -244,7 +271,7 @@ impl ModuleBuilder<'_> {
             } => {
                 let mut wrapped = Vec::with_capacity(candidates.len());
                 for c in candidates {
-                    wrapped.push(self.wrap_stored(c, roots, location)?);
+                    wrapped.push(self.wrap_stored(fb, c, roots, location)?);
                 }
                 Ok(Place::Chosen {
                     which,
