@@ -161,3 +161,72 @@ fn pointers_returned_for_pointers_chosen_at_run_time() {
         vec![p[i + 1], p[i + 2] + 1]
     });
 }
+
+#[test]
+fn struct_members_copied_incremented_and_stored_through_pointers() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_members.cl");
+    let (_, _, pick) = inputs();
+    let s: Vec<i32> = (0..N * 16).map(|j| j as i32 * 5 + 3).collect();
+    let kernel = Kernel::create(&program, "struct_places").expect("kernel");
+    let ds = buffer(&context, &queue, &s);
+    let dpick = buffer(&context, &queue, &pick);
+    let out = buffer(&context, &queue, &vec![-99i32; N * 4]);
+    arg(&kernel, 0, &ds);
+    arg(&kernel, 1, &dpick);
+    arg(&kernel, 2, &out);
+    run(&queue, &kernel, N, 16);
+    let got = read(&queue, &out, N * 4);
+    let got_s = read(&queue, &ds, N * 16);
+    let mut want_s = s.clone();
+    check("struct_places", &got, 4, &pick, |i| {
+        let c = pick[i] != 0;
+        let (r0, r1) = (i * 16, i * 16 + 8);
+        let p0 = if c { r0 } else { r1 };
+        let (w_n, v_p) = (if c { 1 } else { 2 }, r0);
+        let w_p = p0 + 4;
+        let x_p = p0 + 4;
+        let head = s[w_p] + (w_p - r0) as i32 * 100 + i32::from(x_p > v_p) * 1000 + w_n * 10000;
+        // `vp` is `&v` or `&w`; its member then points at r1 + 6.
+        let (v_after, w_after) = if c { (r1 + 6, w_p) } else { (v_p, r1 + 6) };
+        vec![
+            head,
+            if c { s[v_p] } else { s[w_p] },
+            s[v_after],
+            s[w_after],
+        ]
+    });
+    for i in 0..N {
+        let p0 = if pick[i] != 0 { i * 16 } else { i * 16 + 8 };
+        want_s[p0 + 1] = 5;
+    }
+    assert_eq!(got_s, want_s, "the stores through x.p");
+}
+
+#[test]
+fn members_pointing_into_local_memory_and_private_arrays_of_pointers() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_members.cl");
+    let kernel = Kernel::create(&program, "local_members").expect("kernel");
+    let out = buffer(&context, &queue, &vec![-99i32; N * 2]);
+    arg(&kernel, 0, &out);
+    run(&queue, &kernel, N, 16);
+    let got = read(&queue, &out, N * 2);
+    for i in 0..N {
+        let odd = i & 1 == 1;
+        // t[3] = 3 for odd work-items, u[3] = 6 for even ones.
+        assert_eq!(got[i * 2], if odd { 3 } else { 6 }, "local_get for {i}");
+        let priv_ = [7, 8, 9];
+        let (mut p0, mut p1) = (0usize, 1usize);
+        if odd {
+            p1 += 1;
+        } else {
+            p0 += 1;
+        }
+        assert_eq!(
+            got[i * 2 + 1],
+            priv_[p0] * 10 + priv_[p1],
+            "private pointers for {i}"
+        );
+    }
+}

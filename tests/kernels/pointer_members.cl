@@ -7,6 +7,11 @@ typedef struct {
 } View;
 
 typedef struct {
+    global int *p;
+    int n;
+} View2;
+
+typedef struct {
     View v;
     global const float *w[2];
     float scale;
@@ -149,4 +154,52 @@ kernel void chosen_calls(global int *a, global int *b, global const int *pick,
     global int *q = offset(p, i + 1);
     out[i * 2] = *q;
     out[i * 2 + 1] = *offset(offset(p, i), 2) + (q == (c ? a : b) + i + 1);
+}
+
+// Struct places: copies, member increments, a member stored through a
+// pointer to one of two structs chosen at run time. Each work-item owns
+// s[i * 16 .. i * 16 + 16].
+kernel void struct_places(global int *s, global const int *pick, global int *out) {
+    int i = get_global_id(0);
+    int c = pick[i];
+    global int *o = out + i * 4;
+    global int *r0 = s + i * 16, *r1 = s + i * 16 + 8;
+    View2 v = { r0, 1 }, w = { r1, 2 };
+    View2 x = c ? v : w;
+    x.p++;
+    *x.p++ = 5;
+    x.p += 2;
+    w = x;
+    o[0] = *w.p + (int)(w.p - r0) * 100 + (x.p > v.p) * 1000 + w.n * 10000;
+    View2 *vp = c ? &v : &w;
+    o[1] = vp->p[0];
+    vp->p = r1 + 6;
+    o[2] = *v.p;
+    o[3] = *w.p;
+}
+
+typedef struct {
+    local int *p;
+    int n;
+} LocalView;
+
+int local_get(LocalView l) {
+    return l.p[l.n];
+}
+
+// Members pointing into __local memory, read in a helper; private arrays
+// of pointers in the kernel.
+kernel void local_members(global int *out) {
+    local int t[16];
+    local int u[16];
+    int l = get_local_id(0);
+    t[l] = l;
+    u[l] = 2 * l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    LocalView v = { get_global_id(0) & 1 ? t : u, 3 };
+    int priv[3] = { 7, 8, 9 };
+    int *pp[2] = { priv, priv + 1 };
+    pp[get_global_id(0) & 1] += 1;
+    out[get_global_id(0) * 2] = local_get(v);
+    out[get_global_id(0) * 2 + 1] = *pp[0] * 10 + *pp[1];
 }

@@ -75,6 +75,14 @@ fn unsupported_pointer_constructs_name_themselves() {
             "error: program-scope arrays of pointers and program-scope structs with pointer members are not supported yet by this translator",
         ),
         (
+            "typedef struct { __global int *p; char c; } SC;
+             __kernel void k(__global int *a, __global int *out) {
+                 SC s = { a, 1 };
+                 out[0] = s.p[1] + s.c;
+             }",
+            "3:27: error: a pointer member of a union, or of a struct held as bytes",
+        ),
+        (
             "typedef struct { __global int *p; } S;
              __kernel void k(S s, __global int *out) { out[0] = *s.p; }",
             "2:32: error: struct kernel parameters may not contain pointers",

@@ -233,6 +233,10 @@ impl<'a> ModuleBuilder<'a> {
     ) -> LResult<()> {
         crate::stack::guard(|| {
             if let Some(value) = tree.value {
+                if fb.expr(value).ty.is_pointer() {
+                    let at = fb.expr(value).span.location();
+                    return Err(self.pointer_in_bytes(at));
+                }
                 let value = self.plain(fb, value)?;
                 return self.store(fb, place, super::Value::Plain(value), location, None);
             }

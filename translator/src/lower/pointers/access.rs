@@ -175,12 +175,14 @@ impl ModuleBuilder<'_> {
                 },
                 Value::Plain(value),
             ) => self.store_cast(fb, base, byte, scalar, &lanes, value, location)?,
-            (Place::Null(_), Value::Plain(_)) => {}
+            (Place::Null(_), Value::Plain(_) | Value::Pointer(_)) => {}
+            // A value, or a pointer into a stored pointer (`vp->p = q`
+            // for a `vp` chosen at run time).
             (
                 Place::Chosen {
                     which, candidates, ..
                 },
-                Value::Plain(value),
+                value @ (Value::Plain(_) | Value::Pointer(_)),
             ) => {
                 self.switch_cases(
                     fb,
@@ -190,7 +192,7 @@ impl ModuleBuilder<'_> {
                     location,
                     |this, fb, k| {
                         let place = candidates[k].clone();
-                        this.store(fb, place, Value::Plain(value), location, None)?;
+                        this.store(fb, place, value, location, None)?;
                         Ok(Value::Void)
                     },
                 )?;

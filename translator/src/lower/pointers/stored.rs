@@ -232,6 +232,17 @@ impl ModuleBuilder<'_> {
         self.wrap_stored(fb, place, roots, location)
     }
 
+    /// The error for a pointer in a record held as a byte image.
+    pub(in crate::lower) fn pointer_in_bytes(
+        &mut self,
+        location: Location,
+    ) -> crate::lower::builder::Failed {
+        self.error(
+            location,
+            "a pointer member of a union, or of a struct held as bytes (one with char, short, bool or half members, a packed one, or one whose member's address is taken), is not supported yet by this translator",
+        )
+    }
+
     /// Whether naga pointer `pointer` points into a buffer (storage or
     /// uniform memory), which outlives the launch.
     fn in_buffer(&self, fb: &FnBuilder, pointer: Handle<naga::Expression>) -> bool {
@@ -280,9 +291,10 @@ impl ModuleBuilder<'_> {
                 })
             }
             Place::Null(ty) => Ok(Place::Null(ty)),
+            Place::Bytes(_) => Err(self.pointer_in_bytes(location)),
             _ => Err(self.error(
                 location,
-                "a pointer stored in this kind of memory (a buffer or __local memory held as bytes) is not supported yet by this translator",
+                "a pointer stored in memory seen through a pointer cast (or through the address of a pointer member) is not supported yet by this translator",
             )),
         }
     }
