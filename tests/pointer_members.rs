@@ -89,10 +89,10 @@ fn run_ints(name: &str, a: &[i32], b: &[i32], pick: &[i32], per_item: usize) -> 
 }
 
 fn check(name: &str, got: &[i32], per_item: usize, pick: &[i32], want: impl Fn(usize) -> Vec<i32>) {
-    for i in 0..N {
+    for (i, c) in pick.iter().enumerate().take(N) {
         for (k, w) in want(i).iter().enumerate() {
             let at = i * per_item + k;
-            assert_eq!(got[at], *w, "{name}: out[{i}][{k}] (pick {})", pick[i]);
+            assert_eq!(got[at], *w, "{name}: out[{i}][{k}] (pick {c})");
         }
     }
 }
@@ -196,8 +196,8 @@ fn struct_members_copied_incremented_and_stored_through_pointers() {
             s[w_after],
         ]
     });
-    for i in 0..N {
-        let p0 = if pick[i] != 0 { i * 16 } else { i * 16 + 8 };
+    for (i, c) in pick.iter().enumerate().take(N) {
+        let p0 = if *c != 0 { i * 16 } else { i * 16 + 8 };
         want_s[p0 + 1] = 5;
     }
     assert_eq!(got_s, want_s, "the stores through x.p");
@@ -229,4 +229,34 @@ fn members_pointing_into_local_memory_and_private_arrays_of_pointers() {
             "private pointers for {i}"
         );
     }
+}
+
+#[test]
+fn program_scope_arrays_of_pointers_across_launches() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointer_arrays_program.cl");
+    let (_, _, pick) = inputs();
+    let (t0, t1) = ([1, 2, 3, 4], [10, 20, 30, 40]);
+    let dpick = buffer(&context, &queue, &pick);
+    let out = buffer(&context, &queue, &vec![-99i32; N * 3]);
+    let read_tabs = Kernel::create(&program, "read_tabs").expect("kernel");
+    arg(&read_tabs, 0, &dpick);
+    arg(&read_tabs, 1, &out);
+    run(&queue, &read_tabs, N, 16);
+    let got = read(&queue, &out, N * 3);
+    check("read_tabs", &got, 3, &pick, |i| {
+        let c = pick[i] != 0;
+        vec![
+            if c { t1[1 + i % 3] } else { t0[i % 3] },
+            1,
+            if c { t0[0] } else { t1[1] },
+        ]
+    });
+    let retarget = Kernel::create(&program, "retarget").expect("kernel");
+    run(&queue, &retarget, 1, 1);
+    let after = buffer(&context, &queue, &[-99i32; 5]);
+    let read_after = Kernel::create(&program, "read_after").expect("kernel");
+    arg(&read_after, 0, &after);
+    run(&queue, &read_after, 1, 1);
+    assert_eq!(read(&queue, &after, 5), vec![t1[2], 77, 5, 9, 4]);
 }

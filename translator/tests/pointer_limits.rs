@@ -70,9 +70,10 @@ fn unsupported_pointer_constructs_name_themselves() {
         ),
         (
             "__constant int t0[2] = {1, 2};
-             __constant int *tables[1] = { t0 };
-             __kernel void k(__global int *out) { out[0] = tables[0][1]; }",
-            "error: program-scope arrays of pointers and program-scope structs with pointer members are not supported yet by this translator",
+             typedef struct { __constant int *p; int n; } CS;
+             __global CS cs = { t0, 2 };
+             __kernel void k(__global int *out) { out[0] = cs.p[1]; }",
+            "4:62: error: a pointer stored in __global or __constant memory is not supported",
         ),
         (
             "typedef struct { __global int *p; char c; } SC;

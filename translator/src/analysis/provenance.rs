@@ -511,24 +511,15 @@ impl Walk<'_> {
             // A program-scope pointer variable: null, the block, or for a
             // pointer to `__constant` data any program-scope `__constant`
             // variable whose address is taken, seen as its pointee.
-            H::Global(_) => match self.program.types.pointee(node.ty) {
-                Some(pointee) => {
-                    let mut roots = vec![
-                        Provenance::natural(Origin::Null),
-                        Provenance::natural(Origin::Block(pointee.ty)),
-                    ];
-                    if pointee_may_be_constant(pointee.space) {
-                        for &c in self.stored_constants {
-                            let from = self.program.types.array_element(self.program.globals[c].ty);
-                            let from = from.unwrap_or(self.program.globals[c].ty);
-                            let root = vec![Provenance::natural(Origin::Global(c))];
-                            roots.extend(self.cast(root, Some(from), Some(pointee.ty)));
-                        }
-                    }
-                    roots
-                }
-                None => Roots::new(),
-            },
+            H::Global(_) => self.program_pointer_roots(node.ty),
+            // An element of a program-scope array of pointers: as a
+            // program-scope pointer variable.
+            H::Index(base, _)
+                if node.ty.is_pointer()
+                    && matches!(self.function.exprs[base].kind, H::Global(_)) =>
+            {
+                self.program_pointer_roots(node.ty)
+            }
             H::Decay(object) | H::AddressOf(object) => self.object(object),
             // A pointer read from where it is stored, which may be null
             // (zeroed, or an element no list gave).
@@ -571,6 +562,31 @@ impl Walk<'_> {
                 args.first().map_or_else(Roots::new, |&p| self.roots(p))
             }
             _ => Roots::new(),
+        }
+    }
+
+    /// The roots a program-scope pointer of type `ty` (a variable, or an
+    /// element of an array of them) may hold: null, the block, or for a
+    /// pointer to `__constant` data any program-scope `__constant`
+    /// variable whose address is taken, seen as its pointee.
+    fn program_pointer_roots(&self, ty: Type) -> Roots {
+        match self.program.types.pointee(ty) {
+            Some(pointee) => {
+                let mut roots = vec![
+                    Provenance::natural(Origin::Null),
+                    Provenance::natural(Origin::Block(pointee.ty)),
+                ];
+                if pointee_may_be_constant(pointee.space) {
+                    for &c in self.stored_constants {
+                        let from = self.program.types.array_element(self.program.globals[c].ty);
+                        let from = from.unwrap_or(self.program.globals[c].ty);
+                        let root = vec![Provenance::natural(Origin::Global(c))];
+                        roots.extend(self.cast(root, Some(from), Some(pointee.ty)));
+                    }
+                }
+                roots
+            }
+            None => Roots::new(),
         }
     }
 

@@ -290,10 +290,7 @@ impl<'a> ModuleBuilder<'a> {
             if let Some(value) = tree.value {
                 let at = exprs[value].span;
                 if ty.is_pointer() {
-                    return Err(self.error(
-                        at,
-                        "program-scope arrays of pointers and program-scope structs with pointer members are not supported yet by this translator",
-                    ));
+                    return self.constant_pointer_bytes(ty, value, offset, bytes);
                 }
                 let Some(s) = ty
                     .element()
@@ -349,6 +346,39 @@ impl<'a> ModuleBuilder<'a> {
             }
             Ok(())
         })
+    }
+
+    /// Writes the initial value of a pointer of type `ty` in the program
+    /// globals' block (an element of a program-scope array of pointers),
+    /// as a program-scope pointer variable holds it
+    /// (`pointers/program_pointers.rs`).
+    fn constant_pointer_bytes(
+        &mut self,
+        ty: &Type,
+        value: ExprId,
+        offset: usize,
+        bytes: &mut [u8],
+    ) -> LResult<()> {
+        let block = self.globals_block;
+        let offset_of = |id| block.offset(id);
+        let wide = self.type_size(ty) == Some(8);
+        match crate::lower::pointers::program_pointers::initial_pointer(
+            self.program,
+            value,
+            &offset_of,
+        ) {
+            Some((address, tag)) if tag == 0 || wide => {
+                bytes[offset..offset + 4].copy_from_slice(&(address as u32).to_le_bytes());
+                if wide {
+                    bytes[offset + 4..offset + 8].copy_from_slice(&tag.to_le_bytes());
+                }
+                Ok(())
+            }
+            _ => Err(self.error(
+                self.program.global_exprs[value].span,
+                "a program-scope pointer can only be initialised with the address of a program-scope __global or __constant variable (or null) in this translator",
+            )),
+        }
     }
 
     /// Writes the initial bytes of an object of `ty` that lies at byte

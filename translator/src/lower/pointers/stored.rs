@@ -243,8 +243,9 @@ impl ModuleBuilder<'_> {
         )
     }
 
-    /// Whether naga pointer `pointer` points into a buffer (storage or
-    /// uniform memory), which outlives the launch.
+    /// Whether naga pointer `pointer` points into a buffer or program
+    /// data (`__global` or `__constant` memory: any module variable but
+    /// `__local` memory's), which outlives the launch.
     fn in_buffer(&self, fb: &FnBuilder, pointer: Handle<naga::Expression>) -> bool {
         let mut at = pointer;
         loop {
@@ -252,10 +253,7 @@ impl ModuleBuilder<'_> {
                 naga::Expression::Access { base, .. }
                 | naga::Expression::AccessIndex { base, .. } => at = base,
                 naga::Expression::GlobalVariable(g) => {
-                    return matches!(
-                        self.module.global_variables[g].space,
-                        naga::AddressSpace::Storage { .. } | naga::AddressSpace::Uniform
-                    )
+                    return self.module.global_variables[g].space != naga::AddressSpace::WorkGroup
                 }
                 _ => return false,
             }
