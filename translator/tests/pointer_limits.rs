@@ -134,3 +134,20 @@ fn address_space_of_an_array_of_pointers_is_the_pointees() {
         "got:\n{log}"
     );
 }
+
+/// A pointer read from a struct member or array element that nothing
+/// stores into is null, not a root the analysis missed.
+#[test]
+fn pointers_read_from_members_never_given_one_are_null() {
+    let source = "typedef struct { __global float *p; int n; } View;
+                  __kernel void k(__global float *out) {
+                      View w;
+                      __global float *q = w.p;
+                      __global float *ptrs[2];
+                      __global float *r = ptrs[1];
+                      out[0] = (q == 0) + (r == 0);
+                  }";
+    if let Err(e) = translator::build(source, "-cl-std=CL3.0", &DeviceCaps::full()) {
+        panic!("must build: {e}");
+    }
+}

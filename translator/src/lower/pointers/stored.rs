@@ -124,7 +124,8 @@ impl ModuleBuilder<'_> {
     /// first; the kernel's private variables only in the kernel).
     pub(in crate::lower) fn shared_roots_in(&self, fb: &FnBuilder, shared: Shared) -> Vec<Root> {
         let Some(&StoredRoots(set)) = self.memory.members.sets.get(&shared) else {
-            return Vec::new();
+            // Never given a pointer: null, as `shared_set` says.
+            return vec![Root::Null];
         };
         let in_kernel = self.memory.members.entry == Some(fb.hir);
         (self.memory.root_sets[set].iter().copied())
