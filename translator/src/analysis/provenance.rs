@@ -13,11 +13,25 @@
 //! may hold any root it is ever given) and summarises each function in
 //! terms of its own pointer parameters ([`Origin::Param`]), which a call
 //! replaces by the roots of its arguments.
+//!
+//! Pointers stored in objects rather than pointer variables are tracked
+//! the same way: an array of pointers as one variable (its elements
+//! together); and, for the whole kernel, [`Shared`] places: a struct or
+//! union member that is a pointer (or an array of them) by its record
+//! type and member (a struct travels by value through helpers and
+//! returns, so the member of every value of the type may hold any root
+//! stored into that member anywhere in the kernel or what it calls), and
+//! the pointers of one type that pointers to pointers reach (pointer
+//! variables and arrays of pointers whose address is taken, and whatever
+//! `*pp` is). [`Origin::Shared`] stands for what such a place holds. A
+//! function's [`PointerFacts::shared`] gathers what it and its callees
+//! store there; the kernel's are the complete sets.
 
 use crate::builtins::Builtin;
 use crate::hir::{self, ExprId, ExprKind as H, FunctionId, GlobalId, LocalId, StmtId, StmtKind};
-use crate::lexer::FxHashMap;
-use crate::types::{Scalar, Type};
+use crate::lexer::{FxHashMap, FxHashSet};
+use crate::types::{Record, Scalar, Type};
+use naga::Handle;
 
 /// The object a pointer points into, named by what declares it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -36,6 +50,31 @@ pub enum Origin {
     /// The program globals' block as a program-scope pointer variable to
     /// this type holds it (the only object such a variable may point into).
     Block(Type),
+    /// Whatever a [`Shared`] place may hold anywhere in the kernel: its
+    /// roots are the kernel's [`PointerFacts::shared`] for it.
+    Shared(Shared),
+}
+
+/// Pointers stored in places shared by the whole kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shared {
+    /// Member `field` of record type `record` (a pointer, or an array of
+    /// them).
+    Member(Handle<Record>, usize),
+    /// Pointers of this type that pointers to pointers may reach: pointer
+    /// variables and arrays of pointers whose address is taken, and
+    /// `*pp` for every `pp` to this type.
+    Cell(Type),
+}
+
+/// Where a pointer that is not in a pointer variable is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stored {
+    /// An element of a local array of pointers (its roots are the
+    /// variable's, [`PointerFacts::variables`]).
+    Local(LocalId),
+    /// A place shared by the kernel.
+    Shared(Shared),
 }
 
 /// The type a pointer sees its object as, which decides its root for
@@ -106,8 +145,16 @@ fn add_all(set: &mut Roots, more: Roots) -> bool {
 /// its own parameters.
 #[derive(Debug, Default)]
 pub struct PointerFacts {
-    /// The roots each pointer variable (parameters included) may hold.
+    /// The roots each pointer variable (parameters included) and each
+    /// array of pointers may hold.
     pub variables: FxHashMap<LocalId, Roots>,
+    /// The roots stored into each [`Shared`] place, here or in callees; a
+    /// callee's own private variables are left out, as in
+    /// [`Self::returns`].
+    pub shared: FxHashMap<Shared, Roots>,
+    /// The pointer variables and arrays of pointers whose address is
+    /// taken: their pointers live in [`Shared::Cell`]s.
+    pub cells: FxHashSet<LocalId>,
     /// The roots the pointers it returns may have.
     pub returns: Roots,
     /// The objects `float`/`double` atomics reach, here or in callees.
@@ -176,10 +223,15 @@ pub fn pointer_facts(
         facts: PointerFacts::default(),
         changed: false,
     };
+    walk.facts.cells = pointer_cells(program, function);
     for (position, &param) in function.params.iter().enumerate() {
-        if function.locals[param].ty.is_pointer() {
+        let ty = function.locals[param].ty;
+        if ty.is_pointer() {
             let param_root = Provenance::natural(Origin::Param(position));
-            walk.facts.variables.insert(param, vec![param_root]);
+            walk.facts.variables.insert(param, vec![param_root.clone()]);
+            if walk.facts.cells.contains(&param) {
+                walk.add_shared(Shared::Cell(ty), vec![param_root]);
+            }
         }
     }
     // Variables given one another's pointers need the walk again until
@@ -217,6 +269,14 @@ impl Walk<'_> {
                 StmtKind::Init(local, value) => {
                     self.expr(value);
                     self.flow_into(local, value);
+                    if let H::InitList(ref items) = self.function.exprs[value].kind {
+                        let ty = self.function.locals[local].ty;
+                        for (path, item) in items {
+                            if self.path_stores(ty, path).is_none() {
+                                self.flow_into_array(local, *item);
+                            }
+                        }
+                    }
                 }
                 StmtKind::Return(Some(value)) => {
                     self.expr(value);
@@ -243,9 +303,21 @@ impl Walk<'_> {
             let node = &self.function.exprs[e];
             node.kind.for_each_child(&mut |&c| self.expr(c));
             match node.kind {
-                H::Assign(target, value) => {
-                    if let H::Local(local) = self.function.exprs[target].kind {
-                        self.flow_into(local, value);
+                H::Assign(target, value) => match self.function.exprs[target].kind {
+                    H::Local(local) => self.flow_into(local, value),
+                    _ if node.ty.is_pointer() => match self.stored(target) {
+                        Some(Stored::Local(local)) => self.flow_into_array(local, value),
+                        Some(Stored::Shared(shared)) => self.flow_into_shared(shared, value),
+                        None => {}
+                    },
+                    _ => {}
+                },
+                // Pointers a list puts into records' members.
+                H::InitList(ref items) if self.holds_pointers(node.ty) => {
+                    for (path, item) in items {
+                        if let Some(Stored::Shared(shared)) = self.path_stores(node.ty, path) {
+                            self.flow_into_shared(shared, *item);
+                        }
                     }
                 }
                 H::PointerCast(inner) => {
@@ -301,12 +373,67 @@ impl Walk<'_> {
         }
     }
 
+    /// Whether values of `ty` hold pointers: a pointer, or an array or
+    /// record with one inside.
+    fn holds_pointers(&self, ty: Type) -> bool {
+        holds_pointers(&self.program.types, ty)
+    }
+
+    /// Where the pointer-typed place `e` (an element of an array of
+    /// pointers, a member) is stored; `None` for a pointer variable or
+    /// memory reached through a pointer.
+    fn stored(&self, e: ExprId) -> Option<Stored> {
+        stored_place(self.function, &self.facts.cells, e)
+    }
+
+    /// Where the sub-object at `path` (member and element indices, as an
+    /// initializer list gives them) of an object of `ty` lies: in the
+    /// innermost record member on the way (`None` when there is none, so
+    /// the object itself, an array of pointers, holds it).
+    fn path_stores(&self, ty: Type, path: &[u64]) -> Option<Stored> {
+        path_stores(&self.program.types, ty, path)
+    }
+
+    /// `array[i] = value`, for a local array of pointers.
+    fn flow_into_array(&mut self, array: LocalId, value: ExprId) {
+        if !self.function.exprs[value].ty.is_pointer() {
+            return;
+        }
+        let roots = self.roots(value);
+        let set = self.facts.variables.entry(array).or_default();
+        self.changed |= add_all(set, roots);
+    }
+
+    /// `place = value`, for a shared place (a struct's pointer member,
+    /// `*pp`).
+    fn flow_into_shared(&mut self, shared: Shared, value: ExprId) {
+        if !self.function.exprs[value].ty.is_pointer() {
+            return;
+        }
+        let roots = self.roots(value);
+        self.add_shared(shared, roots);
+    }
+
+    fn add_shared(&mut self, shared: Shared, roots: Roots) {
+        // A place given its own roots adds nothing.
+        let roots = roots
+            .into_iter()
+            .filter(|p| p.origin != Origin::Shared(shared))
+            .collect();
+        let set = self.facts.shared.entry(shared).or_default();
+        self.changed |= add_all(set, roots);
+    }
+
     /// `variable = value`, for a pointer variable.
     fn flow_into(&mut self, variable: LocalId, value: ExprId) {
         if !self.function.locals[variable].ty.is_pointer() {
             return;
         }
         let roots = self.roots(value);
+        if self.facts.cells.contains(&variable) {
+            let ty = self.function.locals[variable].ty;
+            self.add_shared(Shared::Cell(ty), roots.clone());
+        }
         let set = self.facts.variables.entry(variable).or_default();
         self.changed |= add_all(set, roots);
     }
@@ -338,6 +465,10 @@ impl Walk<'_> {
         self.changed |= add_all(&mut self.facts.cast_atomics, atomics);
         let escaped = self.instantiate(&facts.escaped, args);
         self.changed |= add_all(&mut self.facts.escaped, escaped);
+        for (&shared, roots) in &facts.shared {
+            let roots = self.instantiate(roots, args);
+            self.add_shared(shared, roots);
+        }
         for (origin, stored) in &facts.narrowed {
             let root = Provenance::natural(origin.clone());
             for p in self.instantiate(std::slice::from_ref(&root), args) {
@@ -402,29 +533,35 @@ impl Walk<'_> {
             return vec![Provenance::natural(Origin::Null)];
         }
         match node.kind {
+            H::Local(local) if self.facts.cells.contains(&local) => {
+                let shared = Shared::Cell(node.ty);
+                vec![Provenance::natural(Origin::Shared(shared))]
+            }
             H::Local(local) => self.facts.variable(local).to_vec(),
             // A program-scope pointer variable: null, the block, or for a
             // pointer to `__constant` data any program-scope `__constant`
             // variable whose address is taken, seen as its pointee.
-            H::Global(_) => match self.program.types.pointee(node.ty) {
-                Some(pointee) => {
-                    let mut roots = vec![
-                        Provenance::natural(Origin::Null),
-                        Provenance::natural(Origin::Block(pointee.ty)),
-                    ];
-                    if pointee_may_be_constant(pointee.space) {
-                        for &c in self.stored_constants {
-                            let from = self.program.types.array_element(self.program.globals[c].ty);
-                            let from = from.unwrap_or(self.program.globals[c].ty);
-                            let root = vec![Provenance::natural(Origin::Global(c))];
-                            roots.extend(self.cast(root, Some(from), Some(pointee.ty)));
-                        }
-                    }
+            H::Global(_) => self.program_pointer_roots(node.ty),
+            // An element of a program-scope array of pointers: as a
+            // program-scope pointer variable.
+            H::Index(base, _)
+                if node.ty.is_pointer()
+                    && matches!(self.function.exprs[base].kind, H::Global(_)) =>
+            {
+                self.program_pointer_roots(node.ty)
+            }
+            H::Decay(object) | H::AddressOf(object) => self.object(object),
+            // A pointer read from where it is stored, which may be null
+            // (zeroed, or an element no list gave).
+            H::Index(..) | H::Member(..) | H::Deref(_) => match self.stored(e) {
+                Some(Stored::Local(array)) => {
+                    let mut roots = vec![Provenance::natural(Origin::Null)];
+                    add_all(&mut roots, self.facts.variable(array).to_vec());
                     roots
                 }
+                Some(Stored::Shared(shared)) => vec![Provenance::natural(Origin::Shared(shared))],
                 None => Roots::new(),
             },
-            H::Decay(object) | H::AddressOf(object) => self.object(object),
             H::PointerOffset(p, _)
             | H::Comma(_, p)
             | H::Assign(_, p)
@@ -455,6 +592,31 @@ impl Walk<'_> {
                 args.first().map_or_else(Roots::new, |&p| self.roots(p))
             }
             _ => Roots::new(),
+        }
+    }
+
+    /// The roots a program-scope pointer of type `ty` (a variable, or an
+    /// element of an array of them) may hold: null, the block, or for a
+    /// pointer to `__constant` data any program-scope `__constant`
+    /// variable whose address is taken, seen as its pointee.
+    fn program_pointer_roots(&self, ty: Type) -> Roots {
+        match self.program.types.pointee(ty) {
+            Some(pointee) => {
+                let mut roots = vec![
+                    Provenance::natural(Origin::Null),
+                    Provenance::natural(Origin::Block(pointee.ty)),
+                ];
+                if pointee_may_be_constant(pointee.space) {
+                    for &c in self.stored_constants {
+                        let from = self.program.types.array_element(self.program.globals[c].ty);
+                        let from = from.unwrap_or(self.program.globals[c].ty);
+                        let root = vec![Provenance::natural(Origin::Global(c))];
+                        roots.extend(self.cast(root, Some(from), Some(pointee.ty)));
+                    }
+                }
+                roots
+            }
+            None => Roots::new(),
         }
     }
 
@@ -515,6 +677,105 @@ impl Walk<'_> {
             _ => roots,
         }
     }
+}
+
+/// Whether values of `ty` hold pointers: a pointer, or an array or record
+/// with one inside.
+pub fn holds_pointers(types: &crate::types::Types, ty: Type) -> bool {
+    crate::stack::guard(|| match ty {
+        Type::Pointer(_) => true,
+        Type::Array(..) => holds_pointers(types, types.innermost_element(ty)),
+        Type::Record(r) => types[r].fields.iter().any(|f| holds_pointers(types, f.ty)),
+        _ => false,
+    })
+}
+
+/// Where the pointer-typed place `e` is stored: an element of a local
+/// array of pointers, a record's member (through any elements of an array
+/// member), or a [`Shared::Cell`] (a pointer variable or array of pointers
+/// in `cells`, whose address is taken, or a pointer reached through a
+/// pointer); `None` for a pointer variable or a program-scope object.
+pub fn stored_place(
+    function: &hir::Function,
+    cells: &FxHashSet<LocalId>,
+    e: ExprId,
+) -> Option<Stored> {
+    let ty = function.exprs[e].ty;
+    let cell = Some(Stored::Shared(Shared::Cell(ty)));
+    let mut at = e;
+    loop {
+        let node = &function.exprs[at];
+        match node.kind {
+            H::Index(base, _) if function.exprs[base].ty.is_array() => at = base,
+            H::Index(base, _) | H::Deref(base) if function.exprs[base].ty.is_pointer() => {
+                return cell
+            }
+            H::Member(base, field) => match function.exprs[base].ty {
+                Type::Record(record) => return Some(Stored::Shared(Shared::Member(record, field))),
+                _ => return None,
+            },
+            H::Local(local) if cells.contains(&local) => return cell,
+            H::Local(local) if node.ty.is_array() && at != e => {
+                return (function.locals[local].space == crate::ast::AddressSpace::Private)
+                    .then_some(Stored::Local(local))
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The shared cell local `local` (a pointer variable or an array of
+/// pointers) keeps its pointers in, when its address is taken.
+pub fn stored_cell(
+    program: &hir::Program,
+    function: &hir::Function,
+    cells: &FxHashSet<LocalId>,
+    local: LocalId,
+) -> Option<Shared> {
+    let ty = program.types.innermost_element(function.locals[local].ty);
+    cells.contains(&local).then_some(Shared::Cell(ty))
+}
+
+/// The pointer variables and arrays of pointers of `function` whose
+/// address is taken (`&p`, `&ptrs[1]`, `ptrs` as a pointer).
+pub fn pointer_cells(program: &hir::Program, function: &hir::Function) -> FxHashSet<LocalId> {
+    let mut cells = FxHashSet::default();
+    for (_, e) in function.exprs.iter() {
+        let (H::AddressOf(mut x) | H::Decay(mut x)) = e.kind else {
+            continue;
+        };
+        while let H::Index(base, _) = function.exprs[x].kind {
+            if !function.exprs[base].ty.is_array() {
+                break;
+            }
+            x = base;
+        }
+        if let H::Local(local) = function.exprs[x].kind {
+            let ty = function.locals[local].ty;
+            if program.types.innermost_element(ty).is_pointer() {
+                cells.insert(local);
+            }
+        }
+    }
+    cells
+}
+
+/// Where the sub-object at `path` of an object of `ty` lies: in the
+/// innermost record member on the way, or `None` (the object itself).
+pub fn path_stores(types: &crate::types::Types, mut ty: Type, path: &[u64]) -> Option<Stored> {
+    let mut stored = None;
+    for &i in path {
+        ty = match ty {
+            Type::Array(..) => types.array_element(ty)?,
+            Type::Record(record) => {
+                let field = types[record].fields.get(i as usize)?;
+                stored = Some(Stored::Shared(Shared::Member(record, i as usize)));
+                field.ty
+            }
+            _ => return stored,
+        };
+    }
+    stored
 }
 
 /// Whether a pointer into `space` may point at `__constant` data.

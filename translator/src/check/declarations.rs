@@ -103,10 +103,8 @@ impl Checker<'_> {
         let generic_std = self.cl_std >= (2, 0);
         // In `constant int *p` the address space is the pointee's: the
         // variable itself gets the default one.
-        let names_pointee = !matches!(
-            init.declarator.derived.first(),
-            None | Some(ast::Derived::Array(_))
-        );
+        let names_pointee =
+            (init.declarator.derived.iter()).any(|d| !matches!(d, ast::Derived::Array(_)));
         let declared = if names_pointee && generic_std {
             None
         } else {
@@ -742,12 +740,16 @@ impl Checker<'_> {
             let ty = self.declarator_type(base, quals, &init.declarator, location);
             let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
             let ty = self.apply_endian(ty, &placement, location);
-            // A pointee's address space is not the variable's.
-            let space = if init.declarator.derived.is_empty()
-                || matches!(
-                    init.declarator.derived.first(),
-                    Some(ast::Derived::Array(_))
-                ) {
+            // A pointee's address space is not the variable's: the
+            // qualifier names the variable's own only when no pointer is
+            // derived (`global int *ptrs[2]` is a private array of
+            // pointers to global memory).
+            let space = if init
+                .declarator
+                .derived
+                .iter()
+                .all(|d| matches!(d, ast::Derived::Array(_)))
+            {
                 quals.address_space.unwrap_or(AddressSpace::Private)
             } else {
                 AddressSpace::Private
@@ -817,7 +819,11 @@ impl Checker<'_> {
                     format!("variable has incomplete type '{}'", self.display(ty)),
                 );
             }
-            let is_const = match init.declarator.derived.first() {
+            // An array is as `const` as its elements: the first declarator
+            // part that is not an array decides.
+            let first =
+                (init.declarator.derived.iter()).find(|d| !matches!(d, ast::Derived::Array(_)));
+            let is_const = match first {
                 None | Some(ast::Derived::Array(_)) => quals.is_const,
                 Some(ast::Derived::Pointer(q)) => q.is_const,
                 Some(ast::Derived::Function { .. }) => false,

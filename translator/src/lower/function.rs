@@ -4,6 +4,7 @@
 use crate::hir::{self, ExprId, ExprKind as H, FunctionId, LocalId, StmtId};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::Operand;
+use crate::lower::pointers::stored::StoredRoots;
 use crate::lower::pointers::Root;
 use crate::types::{Pointee, Type};
 use naga::Handle;
@@ -21,6 +22,8 @@ pub(super) struct FnBuilder<'a> {
     pub(super) param_roots: PerLocal<Root>,
     /// The roots a returned pointer may have.
     pub(super) return_roots: Vec<Root>,
+    /// The root set of each local array of pointers (see `stored.rs`).
+    pub(super) stored: PerLocal<StoredRoots>,
     pub(super) hir: FunctionId,
 }
 
@@ -90,6 +93,7 @@ impl<'a> FnBuilder<'a> {
             slots: PerLocal::new(program.functions[hir].locals.len()),
             param_roots: PerLocal::new(program.functions[hir].params.len()),
             return_roots: Vec::new(),
+            stored: PerLocal::new(0),
             hir,
         }
     }

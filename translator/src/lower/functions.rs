@@ -72,8 +72,22 @@ impl ModuleBuilder<'_> {
                 Span::UNDEFINED,
             )
         };
+        let cells = self.cells(fb);
         for (id, local) in f.locals.iter() {
             let slot = match &local.ty {
+                // A pointer variable whose address is taken lives in
+                // memory, as a stored pointer (`pointers/stored.rs`).
+                Type::Pointer(_) if cells.contains(&id) => {
+                    let ty = self.stored_pointer_type();
+                    Slot::Variable(fb.function.local_variables.append(
+                        naga::LocalVariable {
+                            name: Some(self.name(local.name).to_string()),
+                            ty,
+                            init: None,
+                        },
+                        Span::UNDEFINED,
+                    ))
+                }
                 Type::Pointer(_) => Slot::Pointer {
                     root: None,
                     index: u32_local(fb, format!("{}_index", self.name(local.name))),
@@ -162,8 +176,18 @@ impl ModuleBuilder<'_> {
             fb.slots.insert(id, slot);
         }
         // Roots once every variable (a root itself) has its slot; the root
-        // positions of variables given several after every variable.
+        // positions of variables given several after every variable. The
+        // kernel's struct members' roots first, which variables may be
+        // given.
+        self.make_member_sets(fb);
         for (id, local) in f.locals.iter() {
+            let array = local.ty.is_array()
+                && self.program.types.innermost_element(local.ty).is_pointer()
+                && local.space == AddressSpace::Private;
+            if array || (local.ty.is_pointer() && cells.contains(&id)) {
+                let set = self.array_set(fb, id)?;
+                fb.stored.insert(id, set);
+            }
             if !local.ty.is_pointer() {
                 continue;
             }
@@ -345,12 +369,6 @@ impl ModuleBuilder<'_> {
             _ => None,
         });
         if let Some((position, choice)) = chosen {
-            if matches!(ret, Type::Pointer(_)) {
-                return Err(self.error(
-                    location,
-                    "a function returning a pointer, given a pointer chosen at run time, is not supported yet by this translator",
-                ));
-            }
             let result_ty = (*ret != Type::Void).then_some(ret);
             return self.for_each_root(fb, choice, result_ty, location, |this, fb, root| {
                 let values = values

@@ -105,7 +105,11 @@ impl ModuleBuilder<'_> {
                 },
                 Type::Array(elem, n) => {
                     let elem = &self.program.types[*elem];
-                    let base = self.value_type(elem, location)?;
+                    let base = match elem {
+                        // An array of pointers holds them as stored pointers.
+                        Type::Pointer(_) => self.stored_pointer_type(),
+                        _ => self.value_type(elem, location)?,
+                    };
                     let stride = self.storage_stride(elem, location)?;
                     self.array(ty, base, stride, *n, location)?
                 }
@@ -183,6 +187,9 @@ impl ModuleBuilder<'_> {
                     self.display(ty)
                 ),
             )),
+            // A pointer member is held as a stored pointer (`stored.rs`),
+            // in the pointer's 8 bytes.
+            Type::Pointer(_) => Ok(self.stored_pointer_type()),
             Type::Array(elem, n) => {
                 let elem = &self.program.types[*elem];
                 let base = self.memory_type(elem, location)?;

@@ -10,6 +10,7 @@
 //! list such as `float a[3] = {x, y, 0}`).
 
 use super::wide;
+use crate::analysis::provenance::{self, Shared};
 use crate::ast::AddressSpace;
 use crate::diagnostic::Location;
 use crate::hir::{self, ExprId, ExprKind as H};
@@ -18,6 +19,7 @@ use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::constants::{float_literal, literal};
 use crate::lower::function::FnBuilder;
 use crate::lower::naga_types::{naga_scalar, vector_size};
+use crate::lower::pointers::stored::StoredRoots;
 use crate::lower::pointers::{Place, Root};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
@@ -98,21 +100,43 @@ impl<'a> ModuleBuilder<'a> {
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let tree = InitTree::from_items(items);
-        self.init_tree(arena, ty, &tree, location)
+        self.init_tree(arena, ty, &tree, None, location)
     }
 
+    /// The value of the list initializer `items` of local array of
+    /// pointers `array` (see `pointers/stored.rs`).
+    pub(in crate::lower) fn pointer_array_list(
+        &mut self,
+        fb: &mut FnBuilder,
+        array: hir::LocalId,
+        items: &[(Vec<u64>, ExprId)],
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let tree = InitTree::from_items(items);
+        let roots = fb.stored.get(&array).copied();
+        let ty = fb.local(array).ty;
+        self.init_tree(&mut Arena::Function(fb), &ty, &tree, roots, location)
+    }
+
+    /// The value of `tree` for an object of `ty`; `stored` is the root set
+    /// of the pointers it holds outside records' members (an array of
+    /// pointers').
     fn init_tree(
         &mut self,
         arena: &mut Arena,
         ty: &Type,
         tree: &InitTree,
+        stored: Option<StoredRoots>,
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         crate::stack::guard(|| {
+            if let (Type::Pointer(_), Some(value)) = (ty, tree.value) {
+                return self.stored_leaf(arena, value, stored, location);
+            }
             if tree.value.is_none() && !tree.children.is_empty() && self.is_image(ty) {
                 return self.init_image(arena, ty, tree, location);
             }
-            let naga_ty = self.value_type(ty, location)?;
+            let naga_ty = self.held_type(ty, location)?;
             if let Some(value) = tree.value {
                 return self.init_leaf(arena, value);
             }
@@ -126,7 +150,7 @@ impl<'a> ModuleBuilder<'a> {
                 // `int x = { 5 };`: the one value is the scalar's.
                 _ => {
                     return match tree.child(0) {
-                        Some(sub) => self.init_tree(arena, ty, sub, location),
+                        Some(sub) => self.init_tree(arena, ty, sub, stored, location),
                         None => Ok(self.append(arena, naga::Expression::ZeroValue(naga_ty))),
                     }
                 }
@@ -134,9 +158,19 @@ impl<'a> ModuleBuilder<'a> {
             let mut components = Vec::with_capacity(parts.len());
             for (i, part) in parts.iter().enumerate() {
                 components.push(match tree.child(i as u64) {
-                    Some(sub) => self.init_tree(arena, part, sub, location)?,
+                    Some(sub) => {
+                        let stored = match (*ty, &mut *arena) {
+                            (Type::Record(r), Arena::Function(fb))
+                                if provenance::holds_pointers(&self.program.types, *part) =>
+                            {
+                                Some(self.shared_set(fb, Shared::Member(r, i), location)?)
+                            }
+                            _ => stored,
+                        };
+                        self.init_tree(arena, part, sub, stored, location)?
+                    }
                     None => {
-                        let zero_ty = self.value_type(part, location)?;
+                        let zero_ty = self.held_type(part, location)?;
                         self.append(arena, naga::Expression::ZeroValue(zero_ty))
                     }
                 });
@@ -199,6 +233,10 @@ impl<'a> ModuleBuilder<'a> {
     ) -> LResult<()> {
         crate::stack::guard(|| {
             if let Some(value) = tree.value {
+                if fb.expr(value).ty.is_pointer() {
+                    let at = fb.expr(value).span.location();
+                    return Err(self.pointer_in_bytes(at));
+                }
                 let value = self.plain(fb, value)?;
                 return self.store(fb, place, super::Value::Plain(value), location, None);
             }
@@ -251,6 +289,9 @@ impl<'a> ModuleBuilder<'a> {
             let exprs = &self.program.global_exprs;
             if let Some(value) = tree.value {
                 let at = exprs[value].span;
+                if ty.is_pointer() {
+                    return self.constant_pointer_bytes(ty, value, offset, bytes);
+                }
                 let Some(s) = ty
                     .element()
                     .filter(|_| !matches!(ty, Type::Array(..) | Type::Record(_)))
@@ -307,6 +348,39 @@ impl<'a> ModuleBuilder<'a> {
         })
     }
 
+    /// Writes the initial value of a pointer of type `ty` in the program
+    /// globals' block (an element of a program-scope array of pointers),
+    /// as a program-scope pointer variable holds it
+    /// (`pointers/program_pointers.rs`).
+    fn constant_pointer_bytes(
+        &mut self,
+        ty: &Type,
+        value: ExprId,
+        offset: usize,
+        bytes: &mut [u8],
+    ) -> LResult<()> {
+        let block = self.globals_block;
+        let offset_of = |id| block.offset(id);
+        let wide = self.type_size(ty) == Some(8);
+        match crate::lower::pointers::program_pointers::initial_pointer(
+            self.program,
+            value,
+            &offset_of,
+        ) {
+            Some((address, tag)) if tag == 0 || wide => {
+                bytes[offset..offset + 4].copy_from_slice(&(address as u32).to_le_bytes());
+                if wide {
+                    bytes[offset + 4..offset + 8].copy_from_slice(&tag.to_le_bytes());
+                }
+                Ok(())
+            }
+            _ => Err(self.error(
+                self.program.global_exprs[value].span,
+                "a program-scope pointer can only be initialised with the address of a program-scope __global or __constant variable (or null) in this translator",
+            )),
+        }
+    }
+
     /// Writes the initial bytes of an object of `ty` that lies at byte
     /// `offset` of `bytes`, from its constant initializer `init` (a list,
     /// or one value, of the program's initialiser expressions).
@@ -326,6 +400,39 @@ impl<'a> ModuleBuilder<'a> {
             },
         };
         self.constant_bytes(ty, &tree, offset, bytes, init.span.location())
+    }
+
+    /// The naga type of a sub-object of `ty`: a pointer is a stored one.
+    fn held_type(&mut self, ty: &Type, location: Location) -> LResult<Handle<naga::Type>> {
+        match ty {
+            Type::Pointer(_) => Ok(self.stored_pointer_type()),
+            _ => self.value_type(ty, location),
+        }
+    }
+
+    /// A pointer given in a list, as a stored pointer of root set `stored`.
+    fn stored_leaf(
+        &mut self,
+        arena: &mut Arena,
+        value: ExprId,
+        stored: Option<StoredRoots>,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        match (arena, stored) {
+            (Arena::Function(fb), Some(roots)) => {
+                let at = fb.expr(value).span.location();
+                let pointer = self.pointer(fb, value)?;
+                self.encode_stored(fb, pointer, roots, at)
+            }
+            (Arena::Constant, _) => Err(self.error(
+                location,
+                "program-scope arrays of pointers and program-scope structs with pointer members are not supported yet by this translator",
+            )),
+            (Arena::Function(_), None) => Err(self.error(
+                location,
+                "this list of pointers (a compound literal of an array of pointers) is not supported yet by this translator",
+            )),
+        }
     }
 
     fn init_leaf(&mut self, arena: &mut Arena, value: ExprId) -> LResult<Handle<naga::Expression>> {

@@ -293,10 +293,55 @@ impl ModuleBuilder<'_> {
         element: &Type,
         location: Location,
     ) -> LResult<Option<Place>> {
+        if let Some(pointee) = self.pointee(element) {
+            return self.block_pointer_element(fb, array, index, element, *pointee, location);
+        }
         let Some(p) = self.block_element_pointer(fb, array, index, element, location)? else {
             return Ok(None);
         };
         self.element_place(fb, p, element, location).map(Some)
+    }
+
+    /// `array[index]` for a program-scope array of pointers in the block:
+    /// a pointer held as a program-scope pointer variable is
+    /// (`program_pointers.rs`), in words `size / 4` apart.
+    fn block_pointer_element(
+        &mut self,
+        fb: &mut FnBuilder,
+        array: ExprId,
+        index: ExprId,
+        element: &Type,
+        pointee: crate::types::Pointee,
+        location: Location,
+    ) -> LResult<Option<Place>> {
+        let Some(id) = self.in_block(fb.expr(array)) else {
+            return Ok(None);
+        };
+        let offset = self.globals_block.offset(id).unwrap_or(0);
+        let words = self.type_size(element).unwrap_or(8) / 4;
+        let view = self.globals_view(&Type::Scalar(Scalar::UInt), location)?;
+        let base = fb.add(naga::Expression::GlobalVariable(view));
+        let i = self.index_value(fb, index)?;
+        let stride = fb.add(naga::Expression::Literal(naga::Literal::U32(words as u32)));
+        let skipped = fb.binary(naga::BinaryOperator::Multiply, i, stride);
+        let first = fb.add(naga::Expression::Literal(naga::Literal::U32(
+            (offset / 4) as u32,
+        )));
+        let word = fb.binary(naga::BinaryOperator::Add, first, skipped);
+        let tag = (words == 2).then(|| {
+            let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
+            let index = fb.binary(naga::BinaryOperator::Add, word, one);
+            fb.add(naga::Expression::Access { base, index })
+        });
+        let slot = program_pointers::BlockPointerSlot {
+            word: fb.add(naga::Expression::Access { base, index: word }),
+            tag,
+            constants: crate::analysis::provenance::pointee_may_be_constant(pointee.space),
+        };
+        Ok(Some(Place::BlockPointer {
+            slot,
+            pointee: pointee.ty,
+        }))
     }
 
     /// `&array[index]` for an array in the block, or `None` when the array

@@ -25,6 +25,9 @@ impl ModuleBuilder<'_> {
                 Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
             Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
+            Place::Stored { pointer, roots } => {
+                Value::Pointer(self.load_stored(fb, pointer, roots))
+            }
             Place::BlockPointer { slot, pointee } => {
                 Value::Pointer(self.load_block_pointer(fb, slot, &pointee, location)?)
             }
@@ -57,6 +60,13 @@ impl ModuleBuilder<'_> {
                 scalar,
                 lanes,
             } => Value::Plain(self.load_cast(fb, base, byte, scalar, &lanes, location)?),
+            Place::Null(ty) if ty.is_pointer() => {
+                let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                Value::Pointer(crate::lower::pointers::PointerValue::fixed(
+                    crate::lower::pointers::Root::Null,
+                    zero,
+                ))
+            }
             Place::Null(ty) => Value::Plain(self.zero(fb, &ty, location)?),
             Place::Chosen {
                 which,
@@ -98,6 +108,13 @@ impl ModuleBuilder<'_> {
                 self.image_place(fb, words, None, &fb.local(id).ty)
             }
             (Place::PointerVar(_), Some(id)) => match fb.slots[&id] {
+                Slot::Variable(v) if fb.local(id).ty.is_pointer() => {
+                    let pointer = fb.add(naga::Expression::LocalVariable(v));
+                    match fb.stored.get(&id) {
+                        Some(&roots) => Place::Stored { pointer, roots },
+                        None => return Err(self.internal_error(fb, id)),
+                    }
+                }
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
                 Slot::Workgroup(g) => Place::Memory(fb.add(naga::Expression::GlobalVariable(g))),
                 Slot::Pointer { .. } => Place::PointerVar(id),
@@ -130,6 +147,9 @@ impl ModuleBuilder<'_> {
             }
             (Place::PointerVar(id), Value::Pointer(p)) => {
                 self.store_pointer_var(fb, id, p, location)?
+            }
+            (Place::Stored { pointer, roots }, value) => {
+                self.store_stored(fb, pointer, roots, value, location)?
             }
             (Place::BlockPointer { slot, pointee }, Value::Pointer(p)) => {
                 self.store_block_pointer(fb, slot, &pointee, p, location)?
@@ -169,12 +189,14 @@ impl ModuleBuilder<'_> {
                 },
                 Value::Plain(value),
             ) => self.store_cast(fb, base, byte, scalar, &lanes, value, location)?,
-            (Place::Null(_), Value::Plain(_)) => {}
+            (Place::Null(_), Value::Plain(_) | Value::Pointer(_)) => {}
+            // A value, or a pointer into a stored pointer (`vp->p = q`
+            // for a `vp` chosen at run time).
             (
                 Place::Chosen {
                     which, candidates, ..
                 },
-                Value::Plain(value),
+                value @ (Value::Plain(_) | Value::Pointer(_)),
             ) => {
                 self.switch_cases(
                     fb,
@@ -184,7 +206,7 @@ impl ModuleBuilder<'_> {
                     location,
                     |this, fb, k| {
                         let place = candidates[k].clone();
-                        this.store(fb, place, Value::Plain(value), location, None)?;
+                        this.store(fb, place, value, location, None)?;
                         Ok(Value::Void)
                     },
                 )?;

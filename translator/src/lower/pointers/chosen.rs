@@ -99,7 +99,9 @@ impl<'a> ModuleBuilder<'a> {
 
     /// A `switch` on `which` (a `u32` below `count`) whose case `k` is made
     /// by `case(k)`; the last case is the default. With `result`, each
-    /// case's value (of C type `result`) is the switch's value.
+    /// case's value (of C type `result`) is the switch's value; a pointer
+    /// result is chosen at run time among the roots of every case's
+    /// pointer, as `c ? p : q` is.
     pub(super) fn switch_cases(
         &mut self,
         fb: &mut FnBuilder,
@@ -109,8 +111,9 @@ impl<'a> ModuleBuilder<'a> {
         location: Location,
         mut case: impl FnMut(&mut Self, &mut FnBuilder, usize) -> LResult<Value>,
     ) -> LResult<Value> {
+        let pointer_result = matches!(result, Some(Type::Pointer(_)));
         let var = match result {
-            Some(ty) => {
+            Some(ty) if !pointer_result => {
                 let ty = self.value_type(ty, location)?;
                 Some(fb.function.local_variables.append(
                     naga::LocalVariable {
@@ -121,9 +124,10 @@ impl<'a> ModuleBuilder<'a> {
                     Span::UNDEFINED,
                 ))
             }
-            None => None,
+            _ => None,
         };
-        let mut cases = Vec::with_capacity(count);
+        let mut bodies = Vec::with_capacity(count);
+        let mut pointers = Vec::new();
         for k in 0..count {
             fb.blocks.push(naga::Block::new());
             let value = case(self, fb, k);
@@ -133,16 +137,29 @@ impl<'a> ModuleBuilder<'a> {
                     fb.push(naga::Statement::Store { pointer, value });
                     Ok(())
                 }
-                (Ok(Value::Pointer(_)), Some(_)) => Err(self.error(
+                (Ok(Value::Pointer(p)), None) if pointer_result => {
+                    pointers.push(p);
+                    Ok(())
+                }
+                (Ok(_), _) if pointer_result => Err(self.error(
                     location,
-                    "a pointer read through a pointer chosen at run time is not supported yet by this translator",
+                    "internal compiler error: a case of a pointer choice gave no pointer",
                 )),
                 (Ok(_), _) => Ok(()),
                 (Err(e), _) => Err(e),
             };
             let body = fb.blocks.pop().expect("switch case");
             stored?;
-            cases.push(naga::SwitchCase {
+            bodies.push(body);
+        }
+        let pointer = match pointer_result {
+            true => Some(self.join_pointers(fb, &mut bodies, &pointers)),
+            false => None,
+        };
+        let cases = bodies
+            .into_iter()
+            .enumerate()
+            .map(|(k, body)| naga::SwitchCase {
                 value: if k + 1 == count {
                     naga::SwitchValue::Default
                 } else {
@@ -150,19 +167,88 @@ impl<'a> ModuleBuilder<'a> {
                 },
                 body,
                 fall_through: false,
-            });
-        }
+            })
+            .collect();
         fb.push(naga::Statement::Switch {
             selector: which,
             cases,
         });
-        Ok(match var {
-            Some(var) => {
+        Ok(match (var, pointer) {
+            (Some(var), _) => {
                 let pointer = fb.add(naga::Expression::LocalVariable(var));
                 Value::Plain(fb.add(naga::Expression::Load { pointer }))
             }
-            None => Value::Void,
+            (None, Some((index, chosen, roots))) => {
+                let pointer = fb.add(naga::Expression::LocalVariable(index));
+                let index = fb.add(naga::Expression::Load { pointer });
+                let target = match chosen {
+                    Some((set, which)) => {
+                        let pointer = fb.add(naga::Expression::LocalVariable(which));
+                        let which = fb.add(naga::Expression::Load { pointer });
+                        Target::Chosen(Choice { set, which })
+                    }
+                    None => Target::Fixed(roots[0]),
+                };
+                Value::Pointer(PointerValue { target, index })
+            }
+            (None, None) => Value::Void,
         })
+    }
+
+    /// One pointer from the pointers `pointers[k]` that blocks `blocks[k]`
+    /// end with: each block stores its own into an index variable and,
+    /// where the roots differ, its root's position in the set of all of
+    /// them. Returns the index variable, the set and position variable
+    /// (if any), and the roots.
+    #[allow(clippy::type_complexity)]
+    fn join_pointers(
+        &mut self,
+        fb: &mut FnBuilder,
+        blocks: &mut [naga::Block],
+        pointers: &[PointerValue],
+    ) -> (
+        Handle<naga::LocalVariable>,
+        Option<(usize, Handle<naga::LocalVariable>)>,
+        Vec<Root>,
+    ) {
+        let mut roots = Vec::new();
+        for p in pointers {
+            for r in self.roots_of(p.target) {
+                if !roots.contains(&r) {
+                    roots.push(r);
+                }
+            }
+        }
+        let u32_ty = self.u32_type();
+        let new_u32 = |fb: &mut Emitter| {
+            fb.function.local_variables.append(
+                naga::LocalVariable {
+                    name: None,
+                    ty: u32_ty,
+                    init: None,
+                },
+                Span::UNDEFINED,
+            )
+        };
+        let index = new_u32(fb);
+        let chosen = (roots.len() > 1).then(|| (self.root_set(roots.clone()), new_u32(fb)));
+        for (block, p) in blocks.iter_mut().zip(pointers) {
+            fb.blocks.push(std::mem::take(block));
+            let pointer = fb.add(naga::Expression::LocalVariable(index));
+            fb.push(naga::Statement::Store {
+                pointer,
+                value: p.index,
+            });
+            if let Some((set, which)) = chosen {
+                let value = self
+                    .position_in(fb, p.target, set)
+                    .expect("the set holds every case's roots");
+                let pointer = fb.add(naga::Expression::LocalVariable(which));
+                fb.push(naga::Statement::Store { pointer, value });
+            }
+            *block = fb.blocks.pop().expect("case");
+        }
+        (index, chosen, roots)
     }
 
     /// `case(root)` for the root `choice` holds, by a switch over its set.

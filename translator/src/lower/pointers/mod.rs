@@ -14,7 +14,8 @@
 //!   `program_pointers.rs`: pointers cast to other types, integers and
 //!   program-scope pointers;
 //! - `chosen.rs` and `roots.rs`: roots chosen at run time and the roots the
-//!   analysis names.
+//!   analysis names;
+//! - `stored.rs`: pointers stored in arrays of pointers and struct members.
 
 mod access;
 mod cast_memory;
@@ -24,6 +25,7 @@ mod narrow;
 pub(super) mod places;
 pub(super) mod program_pointers;
 mod roots;
+pub(super) mod stored;
 mod values;
 mod variables;
 mod vectors;
@@ -52,6 +54,8 @@ pub(super) struct Memory {
     /// their address to a narrower pointee (see
     /// [`crate::analysis::KernelFacts::word_locals`]).
     word_locals: FxHashSet<Handle<naga::GlobalVariable>>,
+    /// The root sets of records' pointer members in this kernel.
+    members: stored::MemberSets,
 }
 
 impl Memory {
@@ -194,6 +198,13 @@ pub(super) enum Place {
     /// Lanes of the vector of the given type at a pointer.
     Lanes(Handle<naga::Expression>, Vec<u8>, Type),
     PointerVar(LocalId),
+    /// A pointer stored in memory (an array of pointers' element, a
+    /// struct's member): a `vec2<u32>` of index and position in `roots`
+    /// (see `stored.rs`).
+    Stored {
+        pointer: Handle<naga::Expression>,
+        roots: stored::StoredRoots,
+    },
     /// A program-scope pointer variable (see `program_globals.rs`): the
     /// `u32` word of the block that holds it, and its pointee type.
     BlockPointer {

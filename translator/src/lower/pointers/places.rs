@@ -71,6 +71,10 @@ impl ModuleBuilder<'_> {
                 Ok(self.image_place(fb, words, shared, &e.ty))
             }
             H::Local(local) => Ok(match fb.slots[&local] {
+                Slot::Variable(v) if e.ty.is_pointer() => {
+                    let pointer = Place::Memory(fb.add(naga::Expression::LocalVariable(v)));
+                    return self.stored_pointer_place(fb, id, pointer, location);
+                }
                 Slot::Variable(v) => Place::Memory(fb.add(naga::Expression::LocalVariable(v))),
                 Slot::Workgroup(g) => {
                     let pointer = fb.add(naga::Expression::GlobalVariable(g));
@@ -118,21 +122,36 @@ impl ModuleBuilder<'_> {
                         }
                         _ => return Err(self.error(location, "unsupported array access")),
                     };
-                    return Ok(Place::Memory(
-                        fb.add(naga::Expression::Access { base: array, index }),
-                    ));
+                    let element =
+                        Place::Memory(fb.add(naga::Expression::Access { base: array, index }));
+                    if e.ty.is_pointer() {
+                        return self.stored_pointer_place(fb, id, element, location);
+                    }
+                    return Ok(element);
                 }
                 let p = self.pointer(fb, base)?;
                 let index = fb.binary(naga::BinaryOperator::Add, p.index, index);
-                self.element_place(fb, p.at(index), &e.ty, location)
+                let element = self.element_place(fb, p.at(index), &e.ty, location)?;
+                if e.ty.is_pointer() {
+                    return self.stored_pointer_place(fb, id, element, location);
+                }
+                Ok(element)
             }
             H::Deref(p) => {
                 let p = self.pointer(fb, p)?;
-                self.element_place(fb, p, &e.ty, location)
+                let element = self.element_place(fb, p, &e.ty, location)?;
+                if e.ty.is_pointer() {
+                    return self.stored_pointer_place(fb, id, element, location);
+                }
+                Ok(element)
             }
             H::Member(base, field) => {
                 let place = self.place(fb, base)?;
-                self.member_place(fb, place, field as u32, &e.ty, location)
+                let member = self.member_place(fb, place, field as u32, &e.ty, location)?;
+                if e.ty.is_pointer() {
+                    return self.stored_pointer_place(fb, id, member, location);
+                }
+                Ok(member)
             }
             H::Swizzle(base, ref lanes) => {
                 let base_ty = ty(base);
@@ -280,9 +299,10 @@ impl ModuleBuilder<'_> {
             }),
             Place::Null(_) => Ok(Place::Null(*ty)),
             Place::Bytes(bp) => Ok(self.image_swizzle(bp, lanes)),
-            Place::PointerVar(_) | Place::FloatBits { .. } | Place::BlockPointer { .. } => {
-                Err(self.error(location, "invalid swizzle target"))
-            }
+            Place::PointerVar(_)
+            | Place::FloatBits { .. }
+            | Place::BlockPointer { .. }
+            | Place::Stored { .. } => Err(self.error(location, "invalid swizzle target")),
         })
     }
 
@@ -417,7 +437,10 @@ impl ModuleBuilder<'_> {
                 }
                 Place::Null(_) => Place::Null(Type::Scalar(s)),
                 Place::Bytes(bp) => return self.image_lane(fb, bp, i, location),
-                Place::PointerVar(_) | Place::FloatBits { .. } | Place::BlockPointer { .. } => {
+                Place::PointerVar(_)
+                | Place::FloatBits { .. }
+                | Place::BlockPointer { .. }
+                | Place::Stored { .. } => {
                     return Err(self.error(location, "subscript of a pointer variable's vector"))
                 }
             })

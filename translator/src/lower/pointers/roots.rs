@@ -34,11 +34,20 @@ impl ModuleBuilder<'_> {
     /// Each of `roots` once. A root that cannot be made (an unsupported
     /// cast, say) is left out without a word: the expression that gives it
     /// reports the problem where it is written, and then nothing is stored.
-    fn concrete_roots(&mut self, fb: &FnBuilder, roots: &[Provenance]) -> Vec<Root> {
+    pub(super) fn concrete_roots(&mut self, fb: &FnBuilder, roots: &[Provenance]) -> Vec<Root> {
         let location = fb.source.span.location();
         self.quietly(|mb| {
             let mut out = Vec::with_capacity(roots.len());
             for p in roots {
+                // What a shared place holds: the kernel's set for it.
+                if let Origin::Shared(shared) = p.origin {
+                    for root in mb.shared_roots_in(fb, shared) {
+                        if !out.contains(&root) {
+                            out.push(root);
+                        }
+                    }
+                    continue;
+                }
                 if let Ok(root) = mb.concrete_root(fb, p, location) {
                     if !out.contains(&root) {
                         out.push(root);
@@ -111,6 +120,12 @@ impl ModuleBuilder<'_> {
             Origin::Str(ref bytes, ty) => {
                 let root = Root::Global(self.string_literal_global(bytes, &ty, location)?);
                 (root, Type::Scalar(Scalar::Char))
+            }
+            Origin::Shared(..) => {
+                return Err(self.error(
+                    location,
+                    "converting a pointer read from a struct member or an array of pointers to an integer and back is not supported yet by this translator",
+                ))
             }
             Origin::Block(pointee) => {
                 let (unit, _) = self.pointee_unit(&pointee, location)?;

@@ -180,6 +180,12 @@ impl ModuleBuilder<'_> {
         value: PointerValue,
         location: Location,
     ) -> LResult<()> {
+        // A pointer variable whose address is taken, held in memory.
+        if let (Some(&Slot::Variable(v)), Some(&roots)) = (fb.slots.get(&id), fb.stored.get(&id)) {
+            let pointer = fb.add(naga::Expression::LocalVariable(v));
+            let value = crate::lower::expressions::Value::Pointer(value);
+            return self.store_stored(fb, pointer, roots, value, location);
+        }
         let (root, index, chosen) = self.pointer_slot(fb, id)?;
         match (chosen, root, value.target) {
             (Some(ChosenVar { set, which }), _, target) => {

@@ -2,7 +2,7 @@
 
 mod switch;
 
-use crate::hir::{StmtId, StmtKind};
+use crate::hir::{ExprKind as H, StmtId, StmtKind};
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::expressions::Value;
 use crate::lower::function::FnBuilder;
@@ -34,7 +34,14 @@ impl ModuleBuilder<'_> {
                 }
                 &StmtKind::Init(local, value) => {
                     let location = fb.expr(value).span.location();
-                    let v = self.expr(fb, value)?;
+                    let v = match fb.expr(value).kind {
+                        // An array of pointers: its elements by its roots.
+                        H::InitList(ref items) if fb.stored.get(&local).is_some() => {
+                            let list = self.pointer_array_list(fb, local, items, location)?;
+                            Value::Plain(list)
+                        }
+                        _ => self.expr(fb, value)?,
+                    };
                     self.store(fb, Place::PointerVar(local), v, location, Some(local))?;
                 }
                 StmtKind::If(cond, then, otherwise) => {
