@@ -4,6 +4,7 @@
 mod async_copy;
 mod collectives;
 mod divide64;
+mod flush;
 mod fma;
 mod formulas;
 pub(super) mod fp16;
@@ -13,6 +14,7 @@ pub(super) mod math;
 mod shuffle;
 
 use crate::builtins::Builtin;
+use crate::caps::{DenormMode, DeviceCaps};
 use crate::diagnostic::Location;
 use crate::hir::ExprId;
 use crate::lexer::FxHashMap;
@@ -30,6 +32,8 @@ pub(super) struct Library {
     /// `-cl-fast-relaxed-math` / `-cl-unsafe-math-optimizations`: the math
     /// built-ins may take the hardware paths (see `math/relaxed.rs`).
     relaxed_math: bool,
+    /// `-cl-denorms-are-zero`.
+    denorms_are_zero: bool,
     /// Helper functions (see `divide64.rs`).
     helpers: FxHashMap<&'static str, Handle<naga::Function>>,
     /// The math library's functions, by built-in, element type and width.
@@ -37,9 +41,16 @@ pub(super) struct Library {
 }
 
 impl Library {
+    /// Whether `float` subnormals are kept in this build: what
+    /// `CL_FP_DENORM` reports, unless `-cl-denorms-are-zero` flushes them.
+    fn keeps_float_subnormals(&self, caps: &DeviceCaps) -> bool {
+        caps.denormals.modes(self.denorms_are_zero)[0] == Some(DenormMode::Preserve)
+    }
+
     pub(super) fn new(options: &BuildOptions) -> Self {
         Library {
             relaxed_math: options.fast_relaxed_math || options.unsafe_math_optimizations,
+            denorms_are_zero: options.denorms_are_zero,
             helpers: FxHashMap::default(),
             math: FxHashMap::default(),
         }
@@ -149,6 +160,9 @@ impl ModuleBuilder<'_> {
             }
             Builtin::Convert(c) if convert::converts_to_float_directed(&c, &first_ty(fb)) => {
                 self.convert_floating(fb, &c, args[0], ty, location)?
+            }
+            b if self.flushes_float_bits(fb, b, args) => {
+                self.builtin_on_flushed(fb, b, args, ty, location)?
             }
             b => self.builtin(fb, b, args, ty, location)?,
         };

@@ -1,0 +1,180 @@
+//! Float subnormals flushed where a built-in works on bits. A device that
+//! does not report `CL_FP_DENORM` for `float` may flush subnormals to
+//! zero, and the OpenCL-CTS then accepts a built-in's result for the
+//! inputs as given or for the inputs (and result) flushed, nothing between.
+//! A function written with selects, integer operations and comparisons
+//! mixes the two where the driver flushes in some instructions and not in
+//! others: on NVIDIA's, `fmax` of two subnormals compared them as zeros
+//! and returned the smaller one unflushed, `nextafter(-0x1.5p-128, 1)`
+//! stepped from a flushed zero to an unflushed `0x1p-149`. These built-ins
+//! take their `float` operands flushed, and give their `float` results
+//! flushed, wherever `float` subnormals are not kept.
+
+use crate::builtins::Builtin;
+use crate::diagnostic::Location;
+use crate::lower::builder::{LResult, ModuleBuilder};
+use crate::lower::emit::Emitter;
+use crate::lower::expressions::Operand;
+use crate::lower::function::FnBuilder;
+use crate::lower::naga_types::vector_size;
+use crate::types::{Scalar, Type};
+use naga::Handle;
+
+/// The built-ins whose lowering reads or builds `float` bits directly.
+const ON_BITS: &[Builtin] = &[
+    Builtin::Fmax,
+    Builtin::Fmin,
+    Builtin::Maxmag,
+    Builtin::Minmag,
+    Builtin::Nextafter,
+    Builtin::Ldexp,
+    Builtin::Frexp,
+    Builtin::Fract,
+    Builtin::Remainder,
+    Builtin::Remquo,
+];
+
+/// `x` (a `float` scalar or vector of up to four lanes) with each
+/// subnormal lane replaced by a zero of its sign, through its bits so
+/// that no driver folds it away.
+pub(super) fn flush_subnormals(
+    fb: &mut Emitter,
+    x: Handle<naga::Expression>,
+    lanes: u8,
+) -> Handle<naga::Expression> {
+    use naga::BinaryOperator as B;
+    let bits = fb.add(naga::Expression::As {
+        expr: x,
+        kind: naga::ScalarKind::Uint,
+        convert: None,
+    });
+    let constant = |fb: &mut Emitter, v: u32| {
+        let literal = fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        match vector_size(lanes) {
+            Some(size) => fb.add(naga::Expression::Splat {
+                size,
+                value: literal,
+            }),
+            None => literal,
+        }
+    };
+    let (magnitude_mask, sign_mask, smallest_normal) = (
+        constant(fb, 0x7fff_ffff),
+        constant(fb, 0x8000_0000),
+        constant(fb, 0x0080_0000),
+    );
+    let magnitude = fb.binary(B::And, bits, magnitude_mask);
+    let sign = fb.binary(B::And, bits, sign_mask);
+    let subnormal = fb.binary(B::Less, magnitude, smallest_normal);
+    let kept = fb.select(subnormal, sign, bits);
+    fb.add(naga::Expression::As {
+        expr: kept,
+        kind: naga::ScalarKind::Float,
+        convert: None,
+    })
+}
+
+/// `nextafter` from a (flushed) zero where subnormals are not kept: the
+/// next `float` towards `y` is the smallest normal one, `0x1p-126` with
+/// the step's sign (OpenCL C 7.5.3; what the OpenCL-CTS accepts there), not
+/// `0x1p-149` flushed back to zero.
+fn step_from_zero_to_normal(
+    fb: &mut Emitter,
+    x: Handle<naga::Expression>,
+    step: Handle<naga::Expression>,
+    lanes: u8,
+) -> Handle<naga::Expression> {
+    use naga::BinaryOperator as B;
+    let as_bits = |fb: &mut Emitter, v| {
+        fb.add(naga::Expression::As {
+            expr: v,
+            kind: naga::ScalarKind::Uint,
+            convert: None,
+        })
+    };
+    let constant = |fb: &mut Emitter, v: u32| {
+        let literal = fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        match vector_size(lanes) {
+            Some(size) => fb.add(naga::Expression::Splat {
+                size,
+                value: literal,
+            }),
+            None => literal,
+        }
+    };
+    let (x_bits, step_bits) = (as_bits(fb, x), as_bits(fb, step));
+    let (magnitude_mask, sign_mask, smallest_normal, zero) = (
+        constant(fb, 0x7fff_ffff),
+        constant(fb, 0x8000_0000),
+        constant(fb, 0x0080_0000),
+        constant(fb, 0),
+    );
+    let x_magnitude = fb.binary(B::And, x_bits, magnitude_mask);
+    let from_zero = fb.binary(B::Equal, x_magnitude, zero);
+    let step_magnitude = fb.binary(B::And, step_bits, magnitude_mask);
+    let moved = fb.binary(B::NotEqual, step_magnitude, zero);
+    let into_subnormals = fb.binary(B::Less, step_magnitude, smallest_normal);
+    let sign = fb.binary(B::And, step_bits, sign_mask);
+    let normal = fb.binary(B::InclusiveOr, sign, smallest_normal);
+    // Selects, not `&&`: naga has no logical operators on bool vectors.
+    let bits = fb.select(into_subnormals, normal, step_bits);
+    let bits = fb.select(moved, bits, step_bits);
+    let bits = fb.select(from_zero, bits, step_bits);
+    fb.add(naga::Expression::As {
+        expr: bits,
+        kind: naga::ScalarKind::Float,
+        convert: None,
+    })
+}
+
+/// The lanes of a `float` scalar or vector type; `None` for others.
+fn float_lanes(ty: &Type) -> Option<u8> {
+    match *ty {
+        Type::Scalar(Scalar::Float) => Some(1),
+        Type::Vector(Scalar::Float, n) if n <= 4 => Some(n),
+        _ => None,
+    }
+}
+
+impl ModuleBuilder<'_> {
+    /// Whether `b` on `args` is one of [`ON_BITS`] on `float`s in a build
+    /// that keeps no `float` subnormals.
+    pub(super) fn flushes_float_bits(&self, fb: &FnBuilder, b: Builtin, args: &[Operand]) -> bool {
+        ON_BITS.contains(&b)
+            && !self.library.keeps_float_subnormals(self.caps)
+            && args.first().and_then(|&a| float_lanes(&fb.ty(a))).is_some()
+    }
+
+    /// Built-in `b` (see [`Self::flushes_float_bits`]) on its `float`
+    /// operands flushed, its `float` result flushed.
+    pub(super) fn builtin_on_flushed(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Operand],
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Handle<naga::Expression>> {
+        let mut flushed = Vec::with_capacity(args.len());
+        for &arg in args {
+            let arg_ty = fb.ty(arg);
+            flushed.push(match float_lanes(&arg_ty) {
+                Some(lanes) => {
+                    let value = self.plain(fb, arg)?;
+                    Operand::Value(flush_subnormals(fb, value, lanes), arg_ty)
+                }
+                None => arg,
+            });
+        }
+        let mut result = self.builtin(fb, b, &flushed, ty, location)?;
+        if b == Builtin::Nextafter {
+            if let (Some(lanes), Operand::Value(x, _)) = (float_lanes(ty), flushed[0]) {
+                result = step_from_zero_to_normal(fb, x, result, lanes);
+            }
+        }
+        Ok(match float_lanes(ty) {
+            Some(lanes) => flush_subnormals(fb, result, lanes),
+            None => result,
+        })
+    }
+}
