@@ -74,11 +74,15 @@ pub(super) fn flush_subnormals(
     })
 }
 
-/// `nextafter` from a (flushed) zero where subnormals are not kept: the
-/// next `float` towards `y` is the smallest normal one, `0x1p-126` with
-/// the step's sign (OpenCL C 7.5.3; what the OpenCL-CTS accepts there), not
-/// `0x1p-149` flushed back to zero.
-fn step_from_zero_to_normal(
+/// `nextafter` from a subnormal `x` where subnormals are not kept: the
+/// step from its flushed zero lands on a subnormal, which the result's
+/// flush would make zero again, while the next `float` may be the
+/// smallest normal one (from the largest subnormal). The OpenCL-CTS
+/// accepts `0x1p-126` with the step's sign from any subnormal (flushed to
+/// zero, the next representable `float` is the smallest normal one), so
+/// that is the result; from an exact zero the step stays a subnormal and
+/// is flushed, as OpenCL C 7.5.3 has it.
+fn step_from_subnormal_to_normal(
     fb: &mut Emitter,
     x: Handle<naga::Expression>,
     step: Handle<naga::Expression>,
@@ -110,7 +114,8 @@ fn step_from_zero_to_normal(
         constant(fb, 0),
     );
     let x_magnitude = fb.binary(B::And, x_bits, magnitude_mask);
-    let from_zero = fb.binary(B::Equal, x_magnitude, zero);
+    let x_nonzero = fb.binary(B::NotEqual, x_magnitude, zero);
+    let x_small = fb.binary(B::Less, x_magnitude, smallest_normal);
     let step_magnitude = fb.binary(B::And, step_bits, magnitude_mask);
     let moved = fb.binary(B::NotEqual, step_magnitude, zero);
     let into_subnormals = fb.binary(B::Less, step_magnitude, smallest_normal);
@@ -119,7 +124,8 @@ fn step_from_zero_to_normal(
     // Selects, not `&&`: naga has no logical operators on bool vectors.
     let bits = fb.select(into_subnormals, normal, step_bits);
     let bits = fb.select(moved, bits, step_bits);
-    let bits = fb.select(from_zero, bits, step_bits);
+    let bits = fb.select(x_small, bits, step_bits);
+    let bits = fb.select(x_nonzero, bits, step_bits);
     fb.add(naga::Expression::As {
         expr: bits,
         kind: naga::ScalarKind::Float,
@@ -156,21 +162,21 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Handle<naga::Expression>> {
         let mut flushed = Vec::with_capacity(args.len());
+        let mut first = None;
         for &arg in args {
             let arg_ty = fb.ty(arg);
             flushed.push(match float_lanes(&arg_ty) {
                 Some(lanes) => {
                     let value = self.plain(fb, arg)?;
+                    first.get_or_insert(value);
                     Operand::Value(flush_subnormals(fb, value, lanes), arg_ty)
                 }
                 None => arg,
             });
         }
         let mut result = self.builtin(fb, b, &flushed, ty, location)?;
-        if b == Builtin::Nextafter {
-            if let (Some(lanes), Operand::Value(x, _)) = (float_lanes(ty), flushed[0]) {
-                result = step_from_zero_to_normal(fb, x, result, lanes);
-            }
+        if let (Builtin::Nextafter, Some(lanes), Some(x)) = (b, float_lanes(ty), first) {
+            result = step_from_subnormal_to_normal(fb, x, result, lanes);
         }
         Ok(match float_lanes(ty) {
             Some(lanes) => flush_subnormals(fb, result, lanes),
