@@ -304,7 +304,15 @@ impl Object<Queue> {
         if self.out_of_order() {
             return Vec::new();
         }
-        let state = self.lock();
+        let mut state = self.lock();
+        // Commands complete about in order, so the finished ones lead the
+        // list: dropping them as they are passed keeps this walk short.
+        let finished = state
+            .in_flight
+            .iter()
+            .take_while(|submitted| !is_pending(submitted))
+            .count();
+        state.in_flight.drain(..finished);
         let mut earlier = Vec::new();
         for submitted in state.in_flight.iter().filter_map(Weak::upgrade) {
             if std::ptr::eq::<Event>(&**submitted, event) {
