@@ -14,7 +14,7 @@
 
 UNARY(exp) UNARY(exp2) UNARY(exp10) UNARY(expm1)
 UNARY(log) UNARY(log2) UNARY(log10) UNARY(log1p)
-UNARY(cbrt) UNARY(sqrt) UNARY(fabs) UNARY(floor) UNARY(ceil) UNARY(trunc)
+UNARY(cbrt) UNARY(rsqrt) UNARY(sqrt) UNARY(fabs) UNARY(floor) UNARY(ceil) UNARY(trunc)
 UNARY(round) UNARY(rint) UNARY(logb)
 UNARY(sinh) UNARY(cosh) UNARY(tanh) UNARY(asinh) UNARY(acosh) UNARY(atanh)
 UNARY(sinpi) UNARY(cospi) UNARY(tanpi)

@@ -243,13 +243,24 @@ impl ModuleBuilder<'_> {
         for a in args {
             values.push(self.plain(fb, a)?);
         }
-        Ok(fb.add(naga::Expression::Math {
+        let result = fb.add(naga::Expression::Math {
             fun,
             arg: values[0],
             arg1: values.get(1).copied(),
             arg2: values.get(2).copied(),
             arg3: None,
-        }))
+        });
+        if b == Builtin::Rsqrt && ty.element() == Some(Scalar::Double) {
+            // NVIDIA's driver gives 0 for the double InverseSqrt of some
+            // NaNs (0x7ff0000000000200, the OpenCL-CTS's test_bruteforce
+            // on the H200); a NaN stays a NaN.
+            let is_nan = fb.add(naga::Expression::Relational {
+                fun: naga::RelationalFunction::IsNan,
+                argument: values[0],
+            });
+            return Ok(fb.select(is_nan, values[0], result));
+        }
+        Ok(result)
     }
 
     /// The `native_*` functions that are arithmetic around a hardware one.
