@@ -250,7 +250,7 @@ fn significand(o: &mut Ops, ax: V) -> (V, V) {
 /// division of the significands 8 bits per step (the remainder stays
 /// below 2^24, so a shifted one fits 32 bits; f64: 2^53 in 64 bits).
 /// Finite, non-zero `y`.
-fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
+fn divide_significands(o: &mut Ops, ax: V, ay: V, types: Types) -> Division {
     let (mx, ex) = significand(o, ax);
     let (my, ey) = significand(o, ay);
     let r0 = o.rem(mx, my);
@@ -314,14 +314,30 @@ fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
     });
     let r = load(o, r_ptr);
     let q = load(o, q_ptr);
-    let r = o.float_from_int(r);
     let bias = o.i(-(o.bias() + o.mantissa_bits() as i32));
     let k = o.add(ey, bias);
-    let value = o.scale(r, k);
+    Division { r, my, k, q }
+}
+
+/// What [`long_division`] leaves: the remainder `r` and the divisor's
+/// significand `my` as integers counting units of `2^k`, and the
+/// quotient's low bits `q`.
+struct Division {
+    r: V,
+    my: V,
+    k: V,
+    q: V,
+}
+
+/// `|x| mod |y|` as a float and the truncated quotient's low bits.
+fn long_division(o: &mut Ops, ax: V, ay: V, types: Types) -> (V, V) {
+    let d = divide_significands(o, ax, ay, types);
+    let r = o.float_from_int(d.r);
+    let value = o.scale(r, d.k);
     // |x| < |y|: the remainder is |x| itself, the quotient 0.
     let below = o.lt(ax, ay);
     let uzero = o.wu(0);
-    (o.sel(below, ax, value), o.sel(below, uzero, q))
+    (o.sel(below, ax, value), o.sel(below, uzero, d.q))
 }
 
 /// The naga types of the operands' shape for long division: unsigned
@@ -356,22 +372,39 @@ pub(super) fn fmod(o: &mut Ops, x: V, y: V, types: Types) -> V {
 /// (`remquo`).
 pub(super) fn remquo(o: &mut Ops, x: V, y: V, types: Types) -> (V, V) {
     let (ax, ay) = (o.abs(x), o.abs(y));
-    let (r, q) = long_division(o, ax, ay, types);
-    // Round the quotient to nearest, ties to even: r - |y| is exact when
-    // r >= |y| / 2.
-    let twice = o.mulc(r, 2.0);
-    let over = o.gt(twice, ay);
-    let tie = o.eq(twice, ay);
+    let d = divide_significands(o, ax, ay, types);
+    // Round the quotient to nearest, ties to even. The decision is taken
+    // on the integers: as floats, a truncated remainder below FLT_MIN is
+    // subnormal, and a driver that flushes it (NVIDIA's) would never round
+    // up (remquo(-0x1.f4e888p+127, 0x1.96436ap-126) gave quotient 32 for
+    // 33 on the H200).
     let one = o.wu(1);
-    let parity = o.and(q, one);
     let uzero = o.wu(0);
+    let twice = o.shl_by(d.r, one);
+    let over = o.gt(twice, d.my);
+    let tie = o.eq(twice, d.my);
+    let parity = o.and(d.q, one);
     let odd = o.ne(parity, uzero);
     let tie_odd = o.and(tie, odd);
     let up = o.or(over, tie_odd);
-    let r_up = o.sub(r, ay);
-    let r = o.sel(up, r_up, r);
-    let q_up = o.add(q, one);
-    let q = o.sel(up, q_up, q);
+    let rest = o.sub(d.my, d.r);
+    let magnitude = o.sel(up, rest, d.r);
+    let magnitude = o.float_from_int(magnitude);
+    let magnitude = o.scale(magnitude, d.k);
+    let minus = o.flip_sign(magnitude);
+    let r = o.sel(up, minus, magnitude);
+    let q_up = o.add(d.q, one);
+    let q = o.sel(up, q_up, d.q);
+    // |x| < |y|: the quotient is 0 or 1, decided on the floats, which are
+    // normal here wherever the driver flushes (the operands come flushed).
+    let below = o.lt(ax, ay);
+    let twice_x = o.mulc(ax, 2.0);
+    let over_x = o.gt(twice_x, ay);
+    let x_up = o.sub(ax, ay);
+    let r_below = o.sel(over_x, x_up, ax);
+    let q_below = o.sel(over_x, one, uzero);
+    let r = o.sel(below, r_below, r);
+    let q = o.sel(below, q_below, q);
     let sx = o.sign_bit(x);
     let minus = o.flip_sign(r);
     let r = o.sel(sx, minus, r);
