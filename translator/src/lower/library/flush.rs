@@ -34,6 +34,31 @@ const ON_BITS: &[Builtin] = &[
     Builtin::Remquo,
 ];
 
+/// A `u32` constant with `lanes` lanes.
+fn u32_splat(fb: &mut Emitter, v: u32, lanes: u8) -> Handle<naga::Expression> {
+    let literal = fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+    match vector_size(lanes) {
+        Some(size) => fb.add(naga::Expression::Splat {
+            size,
+            value: literal,
+        }),
+        None => literal,
+    }
+}
+
+/// `v` reinterpreted as `kind` (float bits and back).
+fn reinterpret(
+    fb: &mut Emitter,
+    v: Handle<naga::Expression>,
+    kind: naga::ScalarKind,
+) -> Handle<naga::Expression> {
+    fb.add(naga::Expression::As {
+        expr: v,
+        kind,
+        convert: None,
+    })
+}
+
 /// `x` (a `float` scalar or vector of up to four lanes) with each
 /// subnormal lane replaced by a zero of its sign, through its bits so
 /// that no driver folds it away.
@@ -43,35 +68,15 @@ pub(super) fn flush_subnormals(
     lanes: u8,
 ) -> Handle<naga::Expression> {
     use naga::BinaryOperator as B;
-    let bits = fb.add(naga::Expression::As {
-        expr: x,
-        kind: naga::ScalarKind::Uint,
-        convert: None,
-    });
-    let constant = |fb: &mut Emitter, v: u32| {
-        let literal = fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
-        match vector_size(lanes) {
-            Some(size) => fb.add(naga::Expression::Splat {
-                size,
-                value: literal,
-            }),
-            None => literal,
-        }
-    };
-    let (magnitude_mask, sign_mask, smallest_normal) = (
-        constant(fb, 0x7fff_ffff),
-        constant(fb, 0x8000_0000),
-        constant(fb, 0x0080_0000),
-    );
+    let bits = reinterpret(fb, x, naga::ScalarKind::Uint);
+    let magnitude_mask = u32_splat(fb, 0x7fff_ffff, lanes);
+    let sign_mask = u32_splat(fb, 0x8000_0000, lanes);
+    let smallest_normal = u32_splat(fb, 0x0080_0000, lanes);
     let magnitude = fb.binary(B::And, bits, magnitude_mask);
     let sign = fb.binary(B::And, bits, sign_mask);
     let subnormal = fb.binary(B::Less, magnitude, smallest_normal);
     let kept = fb.select(subnormal, sign, bits);
-    fb.add(naga::Expression::As {
-        expr: kept,
-        kind: naga::ScalarKind::Float,
-        convert: None,
-    })
+    reinterpret(fb, kept, naga::ScalarKind::Float)
 }
 
 /// `nextafter` from a subnormal `x` where subnormals are not kept: the
@@ -89,30 +94,12 @@ fn step_from_subnormal_to_normal(
     lanes: u8,
 ) -> Handle<naga::Expression> {
     use naga::BinaryOperator as B;
-    let as_bits = |fb: &mut Emitter, v| {
-        fb.add(naga::Expression::As {
-            expr: v,
-            kind: naga::ScalarKind::Uint,
-            convert: None,
-        })
-    };
-    let constant = |fb: &mut Emitter, v: u32| {
-        let literal = fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
-        match vector_size(lanes) {
-            Some(size) => fb.add(naga::Expression::Splat {
-                size,
-                value: literal,
-            }),
-            None => literal,
-        }
-    };
-    let (x_bits, step_bits) = (as_bits(fb, x), as_bits(fb, step));
-    let (magnitude_mask, sign_mask, smallest_normal, zero) = (
-        constant(fb, 0x7fff_ffff),
-        constant(fb, 0x8000_0000),
-        constant(fb, 0x0080_0000),
-        constant(fb, 0),
-    );
+    let x_bits = reinterpret(fb, x, naga::ScalarKind::Uint);
+    let step_bits = reinterpret(fb, step, naga::ScalarKind::Uint);
+    let magnitude_mask = u32_splat(fb, 0x7fff_ffff, lanes);
+    let sign_mask = u32_splat(fb, 0x8000_0000, lanes);
+    let smallest_normal = u32_splat(fb, 0x0080_0000, lanes);
+    let zero = u32_splat(fb, 0, lanes);
     let x_magnitude = fb.binary(B::And, x_bits, magnitude_mask);
     let x_nonzero = fb.binary(B::NotEqual, x_magnitude, zero);
     let x_small = fb.binary(B::Less, x_magnitude, smallest_normal);
@@ -126,11 +113,7 @@ fn step_from_subnormal_to_normal(
     let bits = fb.select(moved, bits, step_bits);
     let bits = fb.select(x_small, bits, step_bits);
     let bits = fb.select(x_nonzero, bits, step_bits);
-    fb.add(naga::Expression::As {
-        expr: bits,
-        kind: naga::ScalarKind::Float,
-        convert: None,
-    })
+    reinterpret(fb, bits, naga::ScalarKind::Float)
 }
 
 /// The lanes of a `float` scalar or vector type; `None` for others.
