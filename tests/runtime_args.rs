@@ -203,6 +203,33 @@ fn kernel_attributes_include_vec_type_hint() {
     assert_eq!(attributes("d"), "");
 }
 
+/// `CL_KERNEL_ARG_TYPE_QUALIFIER` is a `cl_bitfield`, 8 bytes (it was
+/// answered in the 4 of opencl-sys's `cl_uint` type, issue 20).
+#[test]
+fn kernel_arg_type_qualifiers_are_bitfields() {
+    use opencl3::kernel::{
+        get_kernel_arg_data, CL_KERNEL_ARG_TYPE_CONST, CL_KERNEL_ARG_TYPE_QUALIFIER,
+        CL_KERNEL_ARG_TYPE_RESTRICT, CL_KERNEL_ARG_TYPE_VOLATILE,
+    };
+    let (context, _queue) = common::context_and_queue();
+    let source = "kernel void k(global const int *restrict a, global volatile int *b, int c) { b[0] = a[0] + c; }";
+    let program = Program::create_and_build_from_source(&context, source, "-cl-kernel-arg-info")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let kernel = Kernel::create(&program, "k").expect("kernel");
+    let expected = [
+        u64::from(CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT),
+        u64::from(CL_KERNEL_ARG_TYPE_VOLATILE),
+        0,
+    ];
+    for (index, want) in expected.into_iter().enumerate() {
+        let bytes = get_kernel_arg_data(kernel.get(), index as u32, CL_KERNEL_ARG_TYPE_QUALIFIER)
+            .expect("CL_KERNEL_ARG_TYPE_QUALIFIER");
+        assert_eq!(bytes.len(), 8, "argument {index}: a cl_bitfield");
+        let got = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+        assert_eq!(got, want, "argument {index}");
+    }
+}
+
 /// A kernel with `CL_DEVICE_MAX_CONSTANT_ARGS` `__constant` arguments and a
 /// `__global` one for its result runs, and that number is at least the
 /// full profile's 8.

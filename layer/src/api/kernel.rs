@@ -5,13 +5,12 @@
 use std::ffi::{c_char, c_void};
 
 use opencl_sys::{
-    cl_device_id, cl_int, cl_kernel, cl_kernel_arg_access_qualifier,
-    cl_kernel_arg_address_qualifier, cl_kernel_arg_info, cl_kernel_arg_type_qualifier,
-    cl_kernel_info, cl_kernel_work_group_info, cl_mem, cl_program, cl_uint, cl_ulong,
-    CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE, CL_INVALID_DEVICE, CL_INVALID_MEM_OBJECT,
-    CL_INVALID_VALUE, CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_ACCESS_QUALIFIER,
-    CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ADDRESS_LOCAL,
-    CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+    cl_bitfield, cl_device_id, cl_int, cl_kernel, cl_kernel_arg_access_qualifier,
+    cl_kernel_arg_address_qualifier, cl_kernel_arg_info, cl_kernel_info, cl_kernel_work_group_info,
+    cl_mem, cl_program, cl_uint, cl_ulong, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,
+    CL_INVALID_DEVICE, CL_INVALID_MEM_OBJECT, CL_INVALID_VALUE, CL_KERNEL_ARG_ACCESS_NONE,
+    CL_KERNEL_ARG_ACCESS_QUALIFIER, CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_ADDRESS_GLOBAL,
+    CL_KERNEL_ARG_ADDRESS_LOCAL, CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
     CL_KERNEL_ARG_INFO_NOT_AVAILABLE, CL_KERNEL_ARG_NAME, CL_KERNEL_ARG_TYPE_CONST,
     CL_KERNEL_ARG_TYPE_NAME, CL_KERNEL_ARG_TYPE_QUALIFIER, CL_KERNEL_ARG_TYPE_RESTRICT,
     CL_KERNEL_ARG_TYPE_VOLATILE, CL_KERNEL_ATTRIBUTES, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
@@ -272,15 +271,18 @@ fn arg_info(arg: &KernelArg, param_name: cl_kernel_arg_info) -> CLResult<InfoVal
             InfoValue::scalar::<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE)
         }
         CL_KERNEL_ARG_TYPE_NAME => InfoValue::string(&arg.type_name),
+        // A `cl_bitfield` (8 bytes) in the Khronos headers; opencl-sys
+        // declares `cl_kernel_arg_type_qualifier` as a `cl_uint`, and
+        // answering in 4 bytes left an application's upper half unset.
         CL_KERNEL_ARG_TYPE_QUALIFIER => {
-            let mut qualifiers: cl_kernel_arg_type_qualifier = 0;
+            let mut qualifiers: cl_bitfield = 0;
             for (present, bit) in [
                 (arg.is_const, CL_KERNEL_ARG_TYPE_CONST),
                 (arg.is_restrict, CL_KERNEL_ARG_TYPE_RESTRICT),
                 (arg.is_volatile, CL_KERNEL_ARG_TYPE_VOLATILE),
             ] {
                 if present {
-                    qualifiers |= bit;
+                    qualifiers |= cl_bitfield::from(bit);
                 }
             }
             InfoValue::scalar(qualifiers)
