@@ -47,6 +47,14 @@ pub(in crate::lower) fn is_null_constant(fb: &FnBuilder, e: ExprId) -> bool {
     }
 }
 
+/// What [`ModuleBuilder::join_pointers`] makes: the index variable, the
+/// root set and position variable where the roots differ, and the roots.
+type JoinedPointer = (
+    Handle<naga::LocalVariable>,
+    Option<(usize, Handle<naga::LocalVariable>)>,
+    Vec<Root>,
+);
+
 impl<'a> ModuleBuilder<'a> {
     /// The index of root set `roots`, made on first use.
     pub(in crate::lower) fn root_set(&mut self, roots: Vec<Root>) -> usize {
@@ -178,19 +186,7 @@ impl<'a> ModuleBuilder<'a> {
                 let pointer = fb.add(naga::Expression::LocalVariable(var));
                 Value::Plain(fb.add(naga::Expression::Load { pointer }))
             }
-            (None, Some((index, chosen, roots))) => {
-                let pointer = fb.add(naga::Expression::LocalVariable(index));
-                let index = fb.add(naga::Expression::Load { pointer });
-                let target = match chosen {
-                    Some((set, which)) => {
-                        let pointer = fb.add(naga::Expression::LocalVariable(which));
-                        let which = fb.add(naga::Expression::Load { pointer });
-                        Target::Chosen(Choice { set, which })
-                    }
-                    None => Target::Fixed(roots[0]),
-                };
-                Value::Pointer(PointerValue { target, index })
-            }
+            (None, Some(joined)) => Value::Pointer(Self::load_joined(fb, joined)),
             (None, None) => Value::Void,
         })
     }
@@ -200,17 +196,12 @@ impl<'a> ModuleBuilder<'a> {
     /// where the roots differ, its root's position in the set of all of
     /// them. Returns the index variable, the set and position variable
     /// (if any), and the roots.
-    #[allow(clippy::type_complexity)]
     fn join_pointers(
         &mut self,
         fb: &mut FnBuilder,
         blocks: &mut [naga::Block],
         pointers: &[PointerValue],
-    ) -> (
-        Handle<naga::LocalVariable>,
-        Option<(usize, Handle<naga::LocalVariable>)>,
-        Vec<Root>,
-    ) {
+    ) -> JoinedPointer {
         let mut roots = Vec::new();
         for p in pointers {
             for r in self.roots_of(p.target) {
@@ -282,49 +273,15 @@ impl<'a> ModuleBuilder<'a> {
         b: ExprId,
     ) -> LResult<Value> {
         let condition = self.condition(fb, c)?;
-        let mut sides = Vec::with_capacity(2);
+        let mut blocks = Vec::with_capacity(2);
+        let mut pointers = Vec::with_capacity(2);
         for side in [a, b] {
             fb.blocks.push(naga::Block::new());
             let p = self.pointer(fb, side);
-            let block = fb.blocks.pop().expect("branch");
-            sides.push((p?, block));
-        }
-        let mut roots = self.roots_of(sides[0].0.target);
-        for r in self.roots_of(sides[1].0.target) {
-            if !roots.contains(&r) {
-                roots.push(r);
-            }
-        }
-        let u32_ty = self.u32_type();
-        let new_u32 = |fb: &mut Emitter| {
-            fb.function.local_variables.append(
-                naga::LocalVariable {
-                    name: None,
-                    ty: u32_ty,
-                    init: None,
-                },
-                Span::UNDEFINED,
-            )
-        };
-        let index = new_u32(fb);
-        let chosen = (roots.len() > 1).then(|| (self.root_set(roots.clone()), new_u32(fb)));
-        let mut blocks = Vec::with_capacity(2);
-        for (p, block) in sides {
-            fb.blocks.push(block);
-            let pointer = fb.add(naga::Expression::LocalVariable(index));
-            fb.push(naga::Statement::Store {
-                pointer,
-                value: p.index,
-            });
-            if let Some((set, which)) = chosen {
-                let value = self
-                    .position_in(fb, p.target, set)
-                    .expect("the set holds both sides' roots");
-                let pointer = fb.add(naga::Expression::LocalVariable(which));
-                fb.push(naga::Statement::Store { pointer, value });
-            }
             blocks.push(fb.blocks.pop().expect("branch"));
+            pointers.push(p?);
         }
+        let joined = self.join_pointers(fb, &mut blocks, &pointers);
         let reject = blocks.pop().expect("reject");
         let accept = blocks.pop().expect("accept");
         fb.push(naga::Statement::If {
@@ -332,6 +289,13 @@ impl<'a> ModuleBuilder<'a> {
             accept,
             reject,
         });
+        Ok(Value::Pointer(Self::load_joined(fb, joined)))
+    }
+
+    /// The pointer [`Self::join_pointers`] left in its variables, read
+    /// after the blocks that set them.
+    fn load_joined(fb: &mut FnBuilder, joined: JoinedPointer) -> PointerValue {
+        let (index, chosen, roots) = joined;
         let pointer = fb.add(naga::Expression::LocalVariable(index));
         let index = fb.add(naga::Expression::Load { pointer });
         let target = match chosen {
@@ -342,7 +306,7 @@ impl<'a> ModuleBuilder<'a> {
             }
             None => Target::Fixed(roots[0]),
         };
-        Ok(Value::Pointer(PointerValue { target, index }))
+        PointerValue { target, index }
     }
 
     /// The value `return p;` gives for a pointer: a `vec2<u32>` of its index

@@ -33,8 +33,6 @@ impl ModuleBuilder<'_> {
     ) -> (Handle<naga::Expression>, Handle<naga::Expression>, u32) {
         let bits = scalar.size() * 8;
         let per_word = 32 / bits;
-        let u32_lit =
-            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         let shift = u32_lit(fb, per_word.trailing_zeros());
         let word_index = fb.binary(naga::BinaryOperator::ShiftRight, index, shift);
         let base = fb.add(naga::Expression::GlobalVariable(global));
@@ -132,8 +130,6 @@ impl ModuleBuilder<'_> {
             return self.store_narrow(fb, global, index, scalar, value, location);
         }
         let first = Self::first_lane(fb, index, element);
-        let u32_lit =
-            |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
         if !element.fills_words() {
             for lane in 0..u32::from(element.width) {
                 let part = fb.lane(value, element.width, lane as u8);
