@@ -248,7 +248,12 @@ impl DeviceCaps {
 
     /// OpenCL C 3.0 optional features (`__opencl_c_*`) this device supports.
     pub fn features(&self) -> Vec<&'static str> {
-        let mut list = vec!["__opencl_c_program_scope_global_variables"];
+        // Work-group collectives lower onto `__local` scratch and barriers
+        // (lower/library/collectives.rs), which every device has.
+        let mut list = vec![
+            "__opencl_c_program_scope_global_variables",
+            "__opencl_c_work_group_collective_functions",
+        ];
         if self.int64 {
             list.push("__opencl_c_int64");
         }

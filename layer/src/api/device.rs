@@ -120,6 +120,47 @@ const OPENCL_C_VERSIONS: [(&str, cl_version); 4] = [
 /// No conformance run has passed yet; the spec's format with a zero date.
 const LATEST_CONFORMANCE_VERSION_PASSED: &str = "v0000-01-01-00";
 pub(crate) const DEVICE_VERSION: &str = "OpenCL 3.0 clvulkan";
+/// "OpenCL C<space><major.minor><space><vendor-specific information>": the
+/// highest 1.x version, which 3.0 devices report here.
+const OPENCL_C_VERSION: &str = "OpenCL C 1.2 clvulkan";
+
+/// Vector widths per element type, as `clGetDeviceInfo` reports them.
+struct VectorWidths {
+    char: u32,
+    short: u32,
+    int: u32,
+    long: u32,
+    half: u32,
+    float: u32,
+    double: u32,
+}
+
+/// What runs fastest through the translator. Vectors become scalar lanes,
+/// so 32- and 64-bit types gain nothing from vectors; but buffers are
+/// arrays of 32-bit words, and a store of one `char` or `short` is an
+/// atomic update of its word (lower/pointers/narrow.rs) while a whole
+/// `char4` or `short2` (or `half2`) is one plain word store.
+const PREFERRED_WIDTHS: VectorWidths = VectorWidths {
+    char: 4,
+    short: 2,
+    int: 1,
+    long: 1,
+    half: 2,
+    float: 1,
+    double: 1,
+};
+
+/// The hardware's own vectors: Vulkan GPUs run scalar threads, and
+/// lavapipe vectorises across work-items, not within one.
+const NATIVE_WIDTHS: VectorWidths = VectorWidths {
+    char: 1,
+    short: 1,
+    int: 1,
+    long: 1,
+    half: 1,
+    float: 1,
+    double: 1,
+};
 const DRIVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// `clGetDeviceInfo`'s table, answered from the Vulkan limits and features.
@@ -129,7 +170,8 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
     let size = InfoValue::scalar::<usize>;
     let ulong = InfoValue::scalar::<cl_ulong>;
     let bitfield = InfoValue::scalar::<cl_bitfield>;
-    let one_if = |supported: bool| uint(u32::from(supported));
+    // The spec asks for 0 where the type is not supported.
+    let width_if = |supported: bool, width: u32| uint(if supported { width } else { 0 });
     Ok(match param_name {
         CL_DEVICE_TYPE => bitfield(device.device_type()),
         CL_DEVICE_VENDOR_ID => uint(device.info().vendor_id),
@@ -137,26 +179,21 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => uint(3),
         CL_DEVICE_MAX_WORK_GROUP_SIZE => size(device.max_work_group_size()),
         CL_DEVICE_MAX_WORK_ITEM_SIZES => InfoValue::array(&device.max_work_item_sizes()),
-        // Scalar code: the compiler maps vectors onto scalar lanes.
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR
-        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT
-        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT
-        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
-        | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR
-        | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT
-        | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT
-        | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => uint(1),
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => {
-            one_if(caps.int64)
-        }
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
-            one_if(caps.float64)
-        }
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
-            one_if(caps.float16)
-        }
-        // Vulkan does not report clock rates.
-        CL_DEVICE_MAX_CLOCK_FREQUENCY => uint(0),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR => uint(PREFERRED_WIDTHS.char),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT => uint(PREFERRED_WIDTHS.short),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT => uint(PREFERRED_WIDTHS.int),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT => uint(PREFERRED_WIDTHS.float),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG => width_if(caps.int64, PREFERRED_WIDTHS.long),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE => width_if(caps.float64, PREFERRED_WIDTHS.double),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF => width_if(caps.float16, PREFERRED_WIDTHS.half),
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => uint(NATIVE_WIDTHS.char),
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => uint(NATIVE_WIDTHS.short),
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_INT => uint(NATIVE_WIDTHS.int),
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => uint(NATIVE_WIDTHS.float),
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => width_if(caps.int64, NATIVE_WIDTHS.long),
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => width_if(caps.float64, NATIVE_WIDTHS.double),
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => width_if(caps.float16, NATIVE_WIDTHS.half),
+        CL_DEVICE_MAX_CLOCK_FREQUENCY => uint(device.max_clock_mhz()),
         CL_DEVICE_ADDRESS_BITS => uint(device.address_bits()),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => ulong(device.max_mem_alloc_size()),
         CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(caps.image_support),
@@ -238,8 +275,7 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_PROFILE => InfoValue::string(device.profile()),
         CL_DEVICE_VERSION => InfoValue::string(DEVICE_VERSION),
         CL_DEVICE_NUMERIC_VERSION => uint(platform::NUMERIC_VERSION),
-        // The highest 1.x version, which 3.0 devices report here.
-        CL_DEVICE_OPENCL_C_VERSION => InfoValue::string("OpenCL C 1.2 "),
+        CL_DEVICE_OPENCL_C_VERSION => InfoValue::string(OPENCL_C_VERSION),
         CL_DEVICE_OPENCL_C_ALL_VERSIONS => InfoValue::name_versions(OPENCL_C_VERSIONS),
         CL_DEVICE_OPENCL_C_FEATURES => InfoValue::name_versions(
             caps.features()
@@ -274,8 +310,11 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_MAX_NUM_SUB_GROUPS => uint(0),
         // The last, smaller groups run as dispatches of their own.
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => InfoValue::bool(true),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => InfoValue::bool(
+            caps.features()
+                .contains(&"__opencl_c_work_group_collective_functions"),
+        ),
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS
-        | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
         | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT
         | CL_DEVICE_PIPE_SUPPORT => InfoValue::bool(false),
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => bitfield(ATOMIC_MEMORY_CAPABILITIES),

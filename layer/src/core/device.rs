@@ -17,6 +17,7 @@ use translator::DeviceCaps;
 use crate::core::buffer_pool::{BufferPool, Lease};
 use crate::core::builtin_kernels::BuiltinKernels;
 use crate::core::caps::device_caps;
+use crate::core::clock_rate;
 use crate::core::completion::CompletionThread;
 use crate::core::error::VkResultExt;
 use crate::core::fence::Fence;
@@ -358,8 +359,28 @@ impl Device {
             .min(self.info.max_memory_allocation_size)
     }
 
+    /// The device-local heap, unless the largest allocation is too small
+    /// for it. The spec asks `CL_DEVICE_MAX_MEM_ALLOC_SIZE` to be at least
+    /// min(1 GiB, a quarter of this), and an allocation is capped by
+    /// `maxStorageBufferRange` (128 MiB on lavapipe, against 2 GiB of
+    /// memory), because a buffer is one storage-buffer binding. So such a
+    /// device reports four times its largest allocation.
     pub fn global_mem_size(&self) -> u64 {
-        self.info.device_local_heap_size
+        let heap = self.info.device_local_heap_size;
+        let max_alloc = self.max_mem_alloc_size();
+        if max_alloc < (heap / 4).min(1 << 30) {
+            max_alloc * 4
+        } else {
+            heap
+        }
+    }
+
+    /// `CL_DEVICE_MAX_CLOCK_FREQUENCY` (see [`crate::core::clock_rate`]).
+    pub fn max_clock_mhz(&self) -> u32 {
+        match self.info.device_type {
+            vk::PhysicalDeviceType::CPU => clock_rate::host_max_mhz(),
+            _ => 0,
+        }
     }
 
     pub fn local_mem_size(&self) -> u64 {

@@ -11,6 +11,7 @@
 pub mod buffer_pool;
 pub mod builtin_kernels;
 pub mod caps;
+pub mod clock_rate;
 pub mod command;
 pub mod completion;
 pub mod context;
