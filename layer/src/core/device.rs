@@ -323,13 +323,17 @@ impl Device {
     /// sizing hint that applications multiply into grid sizes: too low
     /// leaves most of a large GPU idle, too high only oversubscribes it, so
     /// the estimates err high (current discrete GPUs have 20 to 150 SMs/CUs).
+    /// Vulkan's core API does not count compute units: a CPU device has
+    /// the host's cores, a GPU its multiprocessors where a vendor
+    /// extension states them, and otherwise a typical figure for its kind.
     pub fn max_compute_units(&self) -> u32 {
-        match self.info.device_type {
-            vk::PhysicalDeviceType::CPU => std::thread::available_parallelism()
+        match (self.info.device_type, self.info.shader_core_count) {
+            (vk::PhysicalDeviceType::CPU, _) => std::thread::available_parallelism()
                 .map(|n| n.get() as u32)
                 .unwrap_or(1),
-            vk::PhysicalDeviceType::DISCRETE_GPU => 128,
-            vk::PhysicalDeviceType::INTEGRATED_GPU => 32,
+            (_, Some(cores)) => cores,
+            (vk::PhysicalDeviceType::DISCRETE_GPU, None) => 128,
+            (vk::PhysicalDeviceType::INTEGRATED_GPU, None) => 32,
             _ => 16,
         }
     }

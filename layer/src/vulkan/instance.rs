@@ -116,6 +116,9 @@ pub struct PhysicalDeviceInfo {
     /// Not in the design doc: how many bindings one push-descriptor set may
     /// have (0 without `VK_KHR_push_descriptor`).
     pub max_push_descriptors: u32,
+    /// The GPU's multiprocessors (NVIDIA SMs, AMD compute units, Arm shader
+    /// cores) where a vendor extension states them.
+    pub shader_core_count: Option<u32>,
     /// The family the device's queue comes from (a compute-only one if any).
     pub compute_queue_family: Option<u32>,
     pub timestamp_valid_bits: u32,
@@ -453,9 +456,15 @@ fn query_physical_device(
     // SAFETY: as above.
     let extensions = unsafe { instance.enumerate_device_extension_properties(handle) }
         .map_err(VkError::call("vkEnumerateDeviceExtensionProperties"))?;
-    let has_push_descriptor = extensions.iter().any(|extension| {
-        extension.extension_name_as_c_str() == Ok(ash::khr::push_descriptor::NAME)
-    });
+    let has_extension = |name: &CStr| {
+        extensions
+            .iter()
+            .any(|extension| extension.extension_name_as_c_str() == Ok(name))
+    };
+    let has_push_descriptor = has_extension(ash::khr::push_descriptor::NAME);
+    let has_sm_builtins = has_extension(ash::nv::shader_sm_builtins::NAME);
+    let has_amd_core_properties = has_extension(ash::amd::shader_core_properties::NAME);
+    let has_arm_core_builtins = has_extension(ash::arm::shader_core_builtins::NAME);
 
     let device_local_heap_size = memory
         .memory_heaps_as_slice()
@@ -507,6 +516,7 @@ fn query_physical_device(
         ),
         max_memory_allocation_size: device_local_heap_size,
         max_push_descriptors: 0,
+        shader_core_count: None,
         compute_queue_family: compute_queue_family.and_then(|family| u32::try_from(family).ok()),
         timestamp_valid_bits,
         unusable_reason: None,
@@ -532,8 +542,21 @@ fn query_physical_device(
     if has_push_descriptor {
         properties2 = properties2.push_next(&mut push_descriptor_properties);
     }
+    let mut sm_builtins = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
+    if has_sm_builtins {
+        properties2 = properties2.push_next(&mut sm_builtins);
+    }
+    let mut amd_core = vk::PhysicalDeviceShaderCorePropertiesAMD::default();
+    if has_amd_core_properties {
+        properties2 = properties2.push_next(&mut amd_core);
+    }
+    let mut arm_core = vk::PhysicalDeviceShaderCoreBuiltinsPropertiesARM::default();
+    if has_arm_core_builtins {
+        properties2 = properties2.push_next(&mut arm_core);
+    }
     // SAFETY: the device supports Vulkan 1.2, so the 1.1/1.2 structures are
-    // valid in the chain; the push-descriptor one only when the extension exists.
+    // valid in the chain; each extension's structure only when the device
+    // has the extension.
     unsafe { instance.get_physical_device_properties2(handle, &mut properties2) };
 
     let mut features11 = vk::PhysicalDeviceVulkan11Features::default();
@@ -554,6 +577,20 @@ fn query_physical_device(
     } else {
         0
     };
+    info.shader_core_count = if has_sm_builtins {
+        Some(sm_builtins.shader_sm_count)
+    } else if has_amd_core_properties {
+        Some(
+            amd_core.shader_engine_count
+                * amd_core.shader_arrays_per_engine_count
+                * amd_core.compute_units_per_shader_array,
+        )
+    } else if has_arm_core_builtins {
+        Some(arm_core.shader_core_count)
+    } else {
+        None
+    }
+    .filter(|&count| count > 0);
     info.features.shader_int8 = features12.shader_int8 == vk::TRUE;
     info.features.shader_float16 = features12.shader_float16 == vk::TRUE;
     info.features.storage_buffer_16bit = features11.storage_buffer16_bit_access == vk::TRUE;
