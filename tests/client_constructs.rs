@@ -58,3 +58,28 @@ fn array_member_through_a_pointer_chosen_at_run_time() {
         assert_eq!(got, acc, "out[{gid}]");
     }
 }
+
+/// hashcat's `inc_types.h`: an enum of 64-bit round constants (SHA-512's),
+/// read through a `__constant` table. Enumerators beyond `int` keep their
+/// values and the enum's type holds them (clang's rules for C).
+#[test]
+fn enumerators_beyond_int() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/client_constructs.cl");
+    let kernel = Kernel::create(&program, "wide_enumerators").expect("kernel");
+    let out = buffer(&context, &queue, &[0u64; 8]);
+    let signed = buffer(&context, &queue, &[0i64; 4]);
+    arg(&kernel, 0, &out);
+    arg(&kernel, 1, &signed);
+    run(&queue, &kernel, 1, 1);
+    let big0: u64 = 0x428a_2f98_d728_ae22;
+    // sizeof: the 64-bit enum and its typedef 8, BIG0 8; SMALL an int (4),
+    // an enum of unsigned values up to 2^31 4, one with a negative value
+    // and one beyond int 8.
+    let want = [big0, big0 + 1, 5, big0 + 1, big0 + 1, 888, 448, 0x8000_0000];
+    assert_eq!(read(&queue, &out, 8), want);
+    assert_eq!(
+        read(&queue, &signed, 4),
+        [-3, 0x1_2345_6789, -3, 0x8000_0000]
+    );
+}
