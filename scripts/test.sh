@@ -36,3 +36,12 @@ done
 (cd fuzz && cargo run --release --no-default-features -q --bin replay -- \
     --target whole_build --time-limit 10 --mutate 120 --runs 50000 --seed 1 \
     --artifacts "$fuzz/artifacts" "$fuzz/corpus")
+
+# --- Third-party clients (issue 20) ---------------------------------------
+# CLBlast's own tests of xaxpy, xdot, xgemv and xgemm (Debian
+# clblast-tests, installed if missing) through the release ICD; any failed
+# test fails the run. CLVULKAN_CLBLAST_ROUTINES picks others (empty: none).
+# The long runs (-full_test, piglit) are scripts/clients/full.sh.
+# shellcheck disable=SC2086
+[ -z "${CLVULKAN_CLBLAST_ROUTINES-x}" ] ||
+    scripts/clients/clblast.sh ${CLVULKAN_CLBLAST_ROUTINES:-xaxpy xdot xgemv xgemm}

@@ -152,9 +152,13 @@ enum Symbol {
     Function(FunctionId),
     /// The type, its qualifiers, and an alignment set on the typedef.
     Typedef(Type, ast::Qualifiers, Option<u64>),
-    EnumConstant(i64),
+    /// An enumerator: its value and its type (`int`, or the enum's own
+    /// type where the value does not fit `int`, as clang has it).
+    EnumConstant(i64, Scalar),
     /// A struct or union tag.
     Tag(naga::Handle<types::Record>),
+    /// An enum tag: the enum's integer type.
+    EnumTag(Scalar),
     Global(hir::GlobalId),
 }
 
@@ -429,6 +433,7 @@ impl<'a> Checker<'a> {
         let row = memo[index].checked_sub(2)?;
         Some(Symbol::EnumConstant(
             builtins::PREDEFINED_CONSTANTS[row as usize].2,
+            Scalar::Int,
         ))
     }
 

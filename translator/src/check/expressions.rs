@@ -551,7 +551,12 @@ impl Checker<'_> {
                         .map_or(Type::Error, |f| f.locals[id].ty);
                     Expr::new(H::Local(id), ty, span)
                 }
-                Some(Symbol::EnumConstant(v)) => self.int_const(v as u32 as u64, Type::INT, span),
+                Some(Symbol::EnumConstant(v, Scalar::Int)) => {
+                    self.int_const(v as u32 as u64, Type::INT, span)
+                }
+                Some(Symbol::EnumConstant(v, scalar)) => {
+                    self.int_const(v as u64, Type::Scalar(scalar), span)
+                }
                 Some(Symbol::Global(id)) => {
                     let ty = self.program.globals[id].ty;
                     Expr::new(H::Global(id), ty, span)
@@ -569,7 +574,7 @@ impl Checker<'_> {
                     Expr::new(H::Int(0), Type::Error, span)
                 }
                 // Tags live under keys no identifier spells.
-                None | Some(Symbol::Tag(_)) => {
+                None | Some(Symbol::Tag(_) | Symbol::EnumTag(_)) => {
                     let name = self.spelling(*name);
                     self.error(span, format!("use of undeclared identifier '{name}'"));
                     Expr::new(H::Int(0), Type::Error, span)

@@ -14,9 +14,12 @@ use super::Symbol;
 use crate::ast::{Name, RecordKind};
 
 /// A name in one of the namespaces the scopes keep apart (C99 6.2.3):
-/// ordinary identifiers, and the tags of structs and of unions.
+/// ordinary identifiers, and the tags of structs, of unions and of enums.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Key(u32);
+
+/// How many namespaces [`Key`] keeps apart.
+const NAMESPACES: u32 = 4;
 
 impl Key {
     pub(super) fn tag(kind: RecordKind, name: Name) -> Key {
@@ -24,14 +27,18 @@ impl Key {
             RecordKind::Struct => 1,
             RecordKind::Union => 2,
         };
-        Key(name.0 * 3 + namespace)
+        Key(name.0 * NAMESPACES + namespace)
+    }
+
+    pub(super) fn enum_tag(name: Name) -> Key {
+        Key(name.0 * NAMESPACES + 3)
     }
 }
 
 impl From<Name> for Key {
     #[inline]
     fn from(name: Name) -> Key {
-        Key(name.0 * 3)
+        Key(name.0 * NAMESPACES)
     }
 }
 
@@ -131,7 +138,7 @@ mod tests {
 
     fn value(s: Option<&Symbol>) -> Option<i64> {
         match s {
-            Some(Symbol::EnumConstant(v)) => Some(*v),
+            Some(Symbol::EnumConstant(v, _)) => Some(*v),
             _ => None,
         }
     }
@@ -140,9 +147,9 @@ mod tests {
     fn inner_declarations_hide_outer_ones_until_their_scope_closes() {
         let mut scopes = Scopes::new();
         let x = Name(7);
-        scopes.declare(x, Symbol::EnumConstant(1));
+        scopes.declare(x, Symbol::EnumConstant(1, crate::types::Scalar::Int));
         scopes.push();
-        scopes.declare(x, Symbol::EnumConstant(2));
+        scopes.declare(x, Symbol::EnumConstant(2, crate::types::Scalar::Int));
         assert_eq!(value(scopes.lookup(x)), Some(2));
         assert_eq!(value(scopes.in_innermost(x)), Some(2));
         scopes.push();
@@ -170,7 +177,7 @@ mod tests {
         scopes.declare(Key::tag(RecordKind::Struct, s), Symbol::Tag(record));
         assert!(scopes.lookup(s).is_none());
         assert!(scopes.lookup(Key::tag(RecordKind::Union, s)).is_none());
-        scopes.declare(s, Symbol::EnumConstant(4));
+        scopes.declare(s, Symbol::EnumConstant(4, crate::types::Scalar::Int));
         assert!(matches!(
             scopes.lookup(Key::tag(RecordKind::Struct, s)),
             Some(&Symbol::Tag(r)) if r == record

@@ -40,10 +40,7 @@ impl Checker<'_> {
                 }
             },
             ast::TypeSpec::Record(r) => self.record_type(r),
-            ast::TypeSpec::Enum(e) => {
-                self.enum_spec(e);
-                Type::INT
-            }
+            ast::TypeSpec::Enum(e) => Type::Scalar(self.enum_spec(e)),
         };
         self.check_type_supported(ty, specs.location);
         if quals.is_restrict && !matches!(ty, Type::Pointer(_) | Type::Error) {
@@ -142,28 +139,76 @@ impl Checker<'_> {
         }
     }
 
-    pub(super) fn enum_spec(&mut self, e: &ast::EnumSpec) {
-        let Some(list) = &e.enumerators else { return };
-        let mut next = 0i64;
+    /// Declares an enum's constants and tag; returns its integer type.
+    /// As clang (and GCC) in C: enumerators whose values fit `int` are
+    /// `int`; where some value does not, the enum's type is the first of
+    /// `unsigned int` (no negative values), `long` and `unsigned long`
+    /// that holds them all, and the enumerators that do not fit `int` have
+    /// that type (hashcat's SHA-512 round constants are such an enum). An
+    /// enum whose values all fit `int` stays `int` here (clang makes one
+    /// without negative values `unsigned int`, which only its comparisons
+    /// with negative numbers can tell).
+    pub(super) fn enum_spec(&mut self, e: &ast::EnumSpec) -> Scalar {
+        let tag = e.tag.map(scopes::Key::enum_tag);
+        let Some(list) = &e.enumerators else {
+            return match tag.and_then(|k| self.scopes.lookup(k)) {
+                Some(&Symbol::EnumTag(scalar)) => scalar,
+                _ => Scalar::Int,
+            };
+        };
+        let mut values = Vec::with_capacity(list.len());
+        let mut next = 0i128;
         for (name, value, location) in list {
             if let Some(v) = value {
                 match self.const_int(v) {
-                    Some(v) => next = v as i64,
+                    Some(v) => next = v,
                     None => self.error(*location, "enumerator value is not an integer constant"),
                 }
             }
-            match self.in_innermost(*name) {
+            values.push((*name, next, *location));
+            next += 1;
+        }
+        let fits = |v: i128, s: Scalar| match s {
+            Scalar::Int => i32::try_from(v).is_ok(),
+            Scalar::UInt => u32::try_from(v).is_ok(),
+            Scalar::Long => i64::try_from(v).is_ok(),
+            _ => u64::try_from(v).is_ok(),
+        };
+        let negative = values.iter().any(|&(_, v, _)| v < 0);
+        let candidates: &[Scalar] = if negative {
+            &[Scalar::Int, Scalar::Long]
+        } else {
+            &[Scalar::Int, Scalar::UInt, Scalar::ULong]
+        };
+        let ty = candidates
+            .iter()
+            .copied()
+            .find(|&s| values.iter().all(|&(_, v, _)| fits(v, s)));
+        // Negative values with one beyond `long`: clang takes `long` with
+        // a pedantic warning only.
+        let ty = ty.unwrap_or(Scalar::Long);
+        for (name, value, location) in values {
+            let scalar = if fits(value, Scalar::Int) {
+                Scalar::Int
+            } else {
+                ty
+            };
+            let value = value as i64;
+            match self.in_innermost(name) {
                 // Linked units repeat the enums of a header they share.
-                Some(Symbol::EnumConstant(value)) if self.linking && value == next => {}
+                Some(Symbol::EnumConstant(v, s)) if self.linking && v == value && s == scalar => {}
                 Some(_) => {
-                    let name = self.spelling(*name);
-                    self.error(*location, format!("redefinition of enumerator '{name}'"));
+                    let name = self.spelling(name);
+                    self.error(location, format!("redefinition of enumerator '{name}'"));
                 }
                 None => {}
             }
-            self.declare(name, Symbol::EnumConstant(next));
-            next = next.wrapping_add(1);
+            self.declare(name, Symbol::EnumConstant(value, scalar));
         }
+        if let Some(tag) = tag {
+            self.declare(tag, Symbol::EnumTag(ty));
+        }
+        ty
     }
 
     /// The default address space of an unqualified pointee (OpenCL C 6.7):
@@ -281,7 +326,7 @@ impl Checker<'_> {
                 A::IntLiteral(text) => literal::parse_int(self.text(*text)).ok()?.0 as i128,
                 A::CharLiteral(text) => literal::parse_char(self.text(*text)).ok()? as i128,
                 A::Ident(name) => match self.lookup(*name)? {
-                    Symbol::EnumConstant(v) => v as i128,
+                    Symbol::EnumConstant(v, _) => v as i128,
                     _ => return None,
                 },
                 A::Unary(op, x) => {

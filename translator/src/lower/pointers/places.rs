@@ -110,20 +110,8 @@ impl ModuleBuilder<'_> {
                 }
                 let index = self.index_value(fb, index)?;
                 if base_is_array {
-                    let array = match self.place(fb, base)? {
-                        Place::Memory(array) => array,
-                        Place::Bytes(bp) => return self.image_index(fb, bp, index, location),
-                        Place::FloatBits { pointer, float } => {
-                            let pointer = fb.add(naga::Expression::Access {
-                                base: pointer,
-                                index,
-                            });
-                            return Ok(Place::FloatBits { pointer, float });
-                        }
-                        _ => return Err(self.error(location, "unsupported array access")),
-                    };
-                    let element =
-                        Place::Memory(fb.add(naga::Expression::Access { base: array, index }));
+                    let array = self.place(fb, base)?;
+                    let element = self.array_element_place(fb, array, index, &e.ty, location)?;
                     if e.ty.is_pointer() {
                         return self.stored_pointer_place(fb, id, element, location);
                     }
@@ -228,6 +216,48 @@ impl ModuleBuilder<'_> {
                 location,
                 "this struct member cannot be reached yet by this translator",
             )),
+        })
+    }
+
+    /// Element `index` (a run-time u32) of the array at `place`; `ty` is
+    /// the element's C type. An array in one of several places chosen at
+    /// run time (a member of a struct that a joined pointer designates)
+    /// is indexed in each of them.
+    fn array_element_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        place: Place,
+        index: Handle<naga::Expression>,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Place> {
+        crate::stack::guard(|| match place {
+            Place::Memory(array) => Ok(Place::Memory(
+                fb.add(naga::Expression::Access { base: array, index }),
+            )),
+            Place::Bytes(bp) => self.image_index(fb, bp, index, location),
+            Place::FloatBits { pointer, float } => {
+                let pointer = fb.add(naga::Expression::Access {
+                    base: pointer,
+                    index,
+                });
+                Ok(Place::FloatBits { pointer, float })
+            }
+            Place::Chosen {
+                which, candidates, ..
+            } => {
+                let mut elements = Vec::with_capacity(candidates.len());
+                for c in candidates {
+                    elements.push(self.array_element_place(fb, c, index, ty, location)?);
+                }
+                Ok(Place::Chosen {
+                    which,
+                    candidates: elements,
+                    ty: *ty,
+                })
+            }
+            Place::Null(_) => Ok(Place::Null(*ty)),
+            _ => Err(self.error(location, "unsupported array access")),
         })
     }
 
