@@ -15,6 +15,7 @@ use crate::api::device::devices_of_type;
 use crate::api::handle;
 use crate::api::host::{self, ContextDestructorNotify, ContextErrorNotify};
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::host::ContextNotify;
@@ -103,28 +104,31 @@ pub(crate) unsafe extern "C" fn create_context(
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    let created = call::create(|| {
-        // SAFETY: the application's zero-terminated property list.
-        let properties = unsafe { read_property_list(properties) };
-        check_context_properties(&properties)?;
-        if devices.is_null() || num_devices == 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        let notify = context_notify(pfn_notify, user_data)?;
-        // SAFETY: the application's array of num_devices handles.
-        let requested = unsafe {
-            handle::arcs::<Device>(devices.cast(), num_devices as usize, CL_INVALID_DEVICE)?
-        };
-        // "Duplicate devices specified in devices are ignored."
-        let mut unique: Vec<std::sync::Arc<Object<Device>>> = Vec::new();
-        for device in requested {
-            if !unique.iter().any(|d| d.is(&device)) {
-                unique.push(device);
+    let created = call::create(
+        entry!("clCreateContext" -> Context, properties: pointer, num_devices: unsigned, devices: devices(num_devices), pfn_notify: callback, user_data: pointer, errcode_ret: pointer),
+        || {
+            // SAFETY: the application's zero-terminated property list.
+            let properties = unsafe { read_property_list(properties) };
+            check_context_properties(&properties)?;
+            if devices.is_null() || num_devices == 0 {
+                return Err(CL_INVALID_VALUE);
             }
-        }
-        let context = Context::new(unique, properties, notify)?;
-        Ok(handle::into_handle(context))
-    });
+            let notify = context_notify(pfn_notify, user_data)?;
+            // SAFETY: the application's array of num_devices handles.
+            let requested = unsafe {
+                handle::arcs::<Device>(devices.cast(), num_devices as usize, CL_INVALID_DEVICE)?
+            };
+            // "Duplicate devices specified in devices are ignored."
+            let mut unique: Vec<std::sync::Arc<Object<Device>>> = Vec::new();
+            for device in requested {
+                if !unique.iter().any(|d| d.is(&device)) {
+                    unique.push(device);
+                }
+            }
+            let context = Context::new(unique, properties, notify)?;
+            Ok(handle::into_handle(context))
+        },
+    );
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -136,27 +140,34 @@ pub(crate) unsafe extern "C" fn create_context_from_type(
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    let created = call::create(|| {
-        // SAFETY: the application's zero-terminated property list.
-        let properties = unsafe { read_property_list(properties) };
-        check_context_properties(&properties)?;
-        let notify = context_notify(pfn_notify, user_data)?;
-        let devices = devices_of_type(device_type)?;
-        let context = Context::new(devices, properties, notify)?;
-        Ok(handle::into_handle(context))
-    });
+    let created = call::create(
+        entry!("clCreateContextFromType" -> Context, properties: pointer, device_type: device_type, pfn_notify: callback, user_data: pointer, errcode_ret: pointer),
+        || {
+            // SAFETY: the application's zero-terminated property list.
+            let properties = unsafe { read_property_list(properties) };
+            check_context_properties(&properties)?;
+            let notify = context_notify(pfn_notify, user_data)?;
+            let devices = devices_of_type(device_type)?;
+            let context = Context::new(devices, properties, notify)?;
+            Ok(handle::into_handle(context))
+        },
+    );
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
 
 pub(crate) unsafe extern "C" fn retain_context(context: cl_context) -> cl_int {
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::retain::<Context>(context) })
+    call::status(entry!("clRetainContext", context: context), || unsafe {
+        handle::retain::<Context>(context)
+    })
 }
 
 pub(crate) unsafe extern "C" fn release_context(context: cl_context) -> cl_int {
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::release::<Context>(context) })
+    call::status(entry!("clReleaseContext", context: context), || unsafe {
+        handle::release::<Context>(context)
+    })
 }
 
 fn context_info(context: &Object<Context>, param_name: cl_context_info) -> CLResult<InfoValue> {
@@ -176,13 +187,16 @@ pub(crate) unsafe extern "C" fn get_context_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
-        // SAFETY: a handle from the application, checked before use.
-        let context = unsafe { handle::object::<Context>(context)? };
-        let value = context_info(&context, param_name)?;
-        // SAFETY: the application's buffers, per the clGetContextInfo contract.
-        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-    })
+    call::status(
+        entry!("clGetContextInfo", context: context, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
+        || {
+            // SAFETY: a handle from the application, checked before use.
+            let context = unsafe { handle::object::<Context>(context)? };
+            let value = context_info(&context, param_name)?;
+            // SAFETY: the application's buffers, per the clGetContextInfo contract.
+            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+        },
+    )
 }
 
 pub(crate) unsafe extern "C" fn set_context_destructor_callback(
@@ -190,11 +204,14 @@ pub(crate) unsafe extern "C" fn set_context_destructor_callback(
     pfn_notify: Option<ContextDestructorNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(|| {
-        // SAFETY: a handle from the application, checked before use.
-        let object = unsafe { handle::object::<Context>(context)? };
-        let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
-        object.add_destructor_callback(host::context_destructor(notify, context, user_data));
-        Ok(())
-    })
+    call::status(
+        entry!("clSetContextDestructorCallback", context: context, pfn_notify: callback, user_data: pointer),
+        || {
+            // SAFETY: a handle from the application, checked before use.
+            let object = unsafe { handle::object::<Context>(context)? };
+            let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+            object.add_destructor_callback(host::context_destructor(notify, context, user_data));
+            Ok(())
+        },
+    )
 }

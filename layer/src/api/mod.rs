@@ -27,3 +27,5 @@ pub mod platform;
 pub mod program;
 pub mod queue;
 pub mod timer;
+pub mod trace;
+pub mod trace_names;

@@ -13,6 +13,7 @@ use opencl_sys::{
 
 use crate::api::call::{self, write_if_not_null};
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::api::{handle, timer};
 use crate::core::platform::{self, Platform};
 use crate::core::CLResult;
@@ -24,22 +25,25 @@ pub(crate) unsafe extern "C" fn get_platform_ids(
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
 ) -> cl_int {
-    call::status(|| {
-        // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is
-        // not NULL or if both num_platforms and platforms are NULL."
-        if (num_entries == 0 && !platforms.is_null())
-            || (num_platforms.is_null() && platforms.is_null())
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: the spec's contract: platforms holds num_entries (> 0 if
-        // non-NULL) entries, num_platforms is NULL or a cl_uint.
-        unsafe {
-            write_if_not_null(platforms, Platform::get().handle());
-            write_if_not_null(num_platforms, 1);
-        }
-        Ok(())
-    })
+    call::status(
+        entry!("clGetPlatformIDs", num_entries: unsigned, platforms: out_platforms(num_entries), num_platforms: out_count),
+        || {
+            // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is
+            // not NULL or if both num_platforms and platforms are NULL."
+            if (num_entries == 0 && !platforms.is_null())
+                || (num_platforms.is_null() && platforms.is_null())
+            {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: the spec's contract: platforms holds num_entries (> 0 if
+            // non-NULL) entries, num_platforms is NULL or a cl_uint.
+            unsafe {
+                write_if_not_null(platforms, Platform::get().handle());
+                write_if_not_null(num_platforms, 1);
+            }
+            Ok(())
+        },
+    )
 }
 
 /// The answers of `clGetPlatformInfo`, a table in the spec.
@@ -68,31 +72,37 @@ pub(crate) unsafe extern "C" fn get_platform_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
-        // The spec leaves a NULL platform implementation-defined; with one
-        // platform, it is that one.
-        if !platform.is_null() {
-            // SAFETY: a handle from the application, checked before use.
-            unsafe { handle::object::<Platform>(platform)? };
-        }
-        let value = platform_info(param_name)?;
-        // SAFETY: the application's buffers, per the clGetPlatformInfo contract.
-        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-    })
+    call::status(
+        entry!("clGetPlatformInfo", platform: platform, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
+        || {
+            // The spec leaves a NULL platform implementation-defined; with one
+            // platform, it is that one.
+            if !platform.is_null() {
+                // SAFETY: a handle from the application, checked before use.
+                unsafe { handle::object::<Platform>(platform)? };
+            }
+            let value = platform_info(param_name)?;
+            // SAFETY: the application's buffers, per the clGetPlatformInfo contract.
+            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+        },
+    )
 }
 
 /// A hint: the compiler is a library with nothing to unload.
 pub(crate) unsafe extern "C" fn unload_platform_compiler(platform: cl_platform_id) -> cl_int {
-    call::status(|| {
-        // SAFETY: a handle from the application, checked before use.
-        unsafe { handle::object::<Platform>(platform)? };
-        Ok(())
-    })
+    call::status(
+        entry!("clUnloadPlatformCompiler", platform: platform),
+        || {
+            // SAFETY: a handle from the application, checked before use.
+            unsafe { handle::object::<Platform>(platform)? };
+            Ok(())
+        },
+    )
 }
 
 /// The OpenCL 1.1 form of [`unload_platform_compiler`].
 pub(crate) unsafe extern "C" fn unload_compiler() -> cl_int {
-    opencl_sys::CL_SUCCESS
+    call::status(entry!("clUnloadCompiler"), || Ok(()))
 }
 
 #[cfg(test)]

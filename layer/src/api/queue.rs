@@ -18,6 +18,7 @@ use crate::api::call;
 use crate::api::context::{property_pairs, read_property_list};
 use crate::api::handle;
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::Object;
@@ -83,14 +84,17 @@ pub(crate) unsafe extern "C" fn create_command_queue(
     properties: cl_command_queue_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
-    let created = call::create(|| {
-        // SAFETY: handles from the application.
-        let (context, device) = unsafe { queue_target(context, device)? };
-        let known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-        check_properties(properties, known)?;
-        let queue = Queue::new(&context, &device, properties, Vec::new())?;
-        Ok(handle::into_handle(queue))
-    });
+    let created = call::create(
+        entry!("clCreateCommandQueue" -> Queue, context: context, device: device, properties: queue_properties, errcode_ret: pointer),
+        || {
+            // SAFETY: handles from the application.
+            let (context, device) = unsafe { queue_target(context, device)? };
+            let known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+            check_properties(properties, known)?;
+            let queue = Queue::new(&context, &device, properties, Vec::new())?;
+            Ok(handle::into_handle(queue))
+        },
+    );
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -101,46 +105,53 @@ pub(crate) unsafe extern "C" fn create_command_queue_with_properties(
     properties: *const cl_queue_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
-    let created = call::create(|| {
-        // SAFETY: handles from the application.
-        let (context, device) = unsafe { queue_target(context, device)? };
-        // SAFETY: the application's zero-terminated property list.
-        let list = unsafe { read_property_list(properties) };
-        let mut bits = 0;
-        let mut size_given = false;
-        for (name, value) in property_pairs(&list).map_err(|_| CL_INVALID_VALUE)? {
-            match u32::try_from(name).map_err(|_| CL_INVALID_VALUE)? {
-                CL_QUEUE_PROPERTIES => bits = value,
-                CL_QUEUE_SIZE => size_given = true,
-                _ => return Err(CL_INVALID_VALUE),
+    let created = call::create(
+        entry!("clCreateCommandQueueWithProperties" -> Queue, context: context, device: device, properties: pointer, errcode_ret: pointer),
+        || {
+            // SAFETY: handles from the application.
+            let (context, device) = unsafe { queue_target(context, device)? };
+            // SAFETY: the application's zero-terminated property list.
+            let list = unsafe { read_property_list(properties) };
+            let mut bits = 0;
+            let mut size_given = false;
+            for (name, value) in property_pairs(&list).map_err(|_| CL_INVALID_VALUE)? {
+                match u32::try_from(name).map_err(|_| CL_INVALID_VALUE)? {
+                    CL_QUEUE_PROPERTIES => bits = value,
+                    CL_QUEUE_SIZE => size_given = true,
+                    _ => return Err(CL_INVALID_VALUE),
+                }
             }
-        }
-        let known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
-            | CL_QUEUE_PROFILING_ENABLE
-            | CL_QUEUE_ON_DEVICE
-            | CL_QUEUE_ON_DEVICE_DEFAULT;
-        check_properties(bits, known)?;
-        // CL_QUEUE_SIZE only applies to on-device queues, which were
-        // refused above.
-        if size_given {
-            return Err(CL_INVALID_VALUE);
-        }
-        let queue = Queue::new(&context, &device, bits, list)?;
-        Ok(handle::into_handle(queue))
-    });
+            let known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
+                | CL_QUEUE_PROFILING_ENABLE
+                | CL_QUEUE_ON_DEVICE
+                | CL_QUEUE_ON_DEVICE_DEFAULT;
+            check_properties(bits, known)?;
+            // CL_QUEUE_SIZE only applies to on-device queues, which were
+            // refused above.
+            if size_given {
+                return Err(CL_INVALID_VALUE);
+            }
+            let queue = Queue::new(&context, &device, bits, list)?;
+            Ok(handle::into_handle(queue))
+        },
+    );
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
 
 pub(crate) unsafe extern "C" fn retain_command_queue(queue: cl_command_queue) -> cl_int {
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::retain::<Queue>(queue) })
+    call::status(entry!("clRetainCommandQueue", queue: queue), || unsafe {
+        handle::retain::<Queue>(queue)
+    })
 }
 
 /// The last release flushes the queue; its commands still complete.
 pub(crate) unsafe extern "C" fn release_command_queue(queue: cl_command_queue) -> cl_int {
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::release::<Queue>(queue) })
+    call::status(entry!("clReleaseCommandQueue", queue: queue), || unsafe {
+        handle::release::<Queue>(queue)
+    })
 }
 
 fn queue_info(queue: &Object<Queue>, param_name: cl_command_queue_info) -> CLResult<InfoValue> {
@@ -164,25 +175,28 @@ pub(crate) unsafe extern "C" fn get_command_queue_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
-        // SAFETY: a handle from the application, checked before use.
-        let queue = unsafe { handle::object::<Queue>(queue)? };
-        let value = queue_info(&queue, param_name)?;
-        // SAFETY: the application's buffers, per the clGetCommandQueueInfo
-        // contract.
-        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-    })
+    call::status(
+        entry!("clGetCommandQueueInfo", queue: queue, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
+        || {
+            // SAFETY: a handle from the application, checked before use.
+            let queue = unsafe { handle::object::<Queue>(queue)? };
+            let value = queue_info(&queue, param_name)?;
+            // SAFETY: the application's buffers, per the clGetCommandQueueInfo
+            // contract.
+            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+        },
+    )
 }
 
 pub(crate) unsafe extern "C" fn flush(queue: cl_command_queue) -> cl_int {
-    call::status(|| {
+    call::status(entry!("clFlush", queue: queue), || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Queue>(queue)? }.flush()
     })
 }
 
 pub(crate) unsafe extern "C" fn finish(queue: cl_command_queue) -> cl_int {
-    call::status(|| {
+    call::status(entry!("clFinish", queue: queue), || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Queue>(queue)? }.finish()
     })
