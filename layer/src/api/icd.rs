@@ -353,6 +353,10 @@ mod tests {
         }
         assert_eq!(status, opencl_sys::CL_INVALID_OPERATION);
         // The call frame is shared by every entry point.
-        assert_eq!(crate::api::call::status(|| Ok(())), opencl_sys::CL_SUCCESS);
+        let entry = entry!("clTest");
+        assert_eq!(
+            crate::api::call::status(entry, || Ok(())),
+            opencl_sys::CL_SUCCESS
+        );
     }
 }

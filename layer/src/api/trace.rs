@@ -538,3 +538,46 @@ fn names() -> MutexGuard<'static, Names> {
     });
     NAMES.lock().unwrap_or_else(PoisonError::into_inner)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_are_named_bit_by_bit_and_whole_values_first() {
+        let flags = opencl_sys::CL_MEM_READ_ONLY | opencl_sys::CL_MEM_COPY_HOST_PTR;
+        assert_eq!(
+            flags_name(flags, trace_names::MEM_FLAGS),
+            "CL_MEM_READ_ONLY|CL_MEM_COPY_HOST_PTR"
+        );
+        assert_eq!(
+            flags_name(opencl_sys::CL_DEVICE_TYPE_ALL, trace_names::DEVICE_TYPES),
+            "CL_DEVICE_TYPE_ALL"
+        );
+        assert_eq!(flags_name(0, trace_names::MAP_FLAGS), "0");
+        assert_eq!(
+            flags_name(opencl_sys::CL_MAP_READ | 0x100, trace_names::MAP_FLAGS),
+            "CL_MAP_READ|0x100"
+        );
+    }
+
+    #[test]
+    fn results_are_named() {
+        assert_eq!(result_name(opencl_sys::CL_SUCCESS), "CL_SUCCESS");
+        assert_eq!(
+            result_name(opencl_sys::CL_INVALID_VALUE),
+            "CL_INVALID_VALUE"
+        );
+        assert_eq!(result_name(-9999), "-9999");
+    }
+
+    #[test]
+    fn created_objects_get_new_names_even_at_a_reused_address() {
+        let first = names().fresh(Kind::Mem, 0x1000);
+        assert_eq!(names().name(Kind::Mem, 0x1000), first);
+        let second = names().fresh(Kind::Mem, 0x1000);
+        assert_ne!(first, second);
+        assert!(second.starts_with("cl_mem#"));
+        assert_eq!(names().name(Kind::Mem, 0), "NULL");
+    }
+}
