@@ -23,6 +23,8 @@ const USAGE: &str = "usage:
   clvulkan uninstall [--prefix DIR] [--icd-dir DIR]";
 
 fn main() -> ExitCode {
+    // CLVULKAN_LOG applies to what the runtime reports here too.
+    layer::logging::init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("info") => info(),

@@ -20,15 +20,26 @@ pub(crate) fn status(
     entry: Entry<impl FnOnce() -> Args>,
     body: impl FnOnce() -> CLResult<()>,
 ) -> cl_int {
+    // Read first: it also installs the logger, for the body's messages.
+    let tracing = logging::api_trace();
     let status = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => CL_SUCCESS,
         Ok(Err(error)) => error,
         Err(_) => CL_OUT_OF_HOST_MEMORY,
     };
-    if logging::api_trace() {
+    if tracing {
         entry.status(status);
     }
     status
+}
+
+/// Runs the body of an entry point that returns nothing (`clSVMFree`).
+pub(crate) fn nothing(entry: Entry<impl FnOnce() -> Args>, body: impl FnOnce()) {
+    let tracing = logging::api_trace();
+    let _ = catch_unwind(AssertUnwindSafe(body));
+    if tracing {
+        entry.nothing();
+    }
 }
 
 /// Runs the body of an entry point that returns a pointer and no status
@@ -37,8 +48,9 @@ pub(crate) fn pointer<T>(
     entry: Entry<impl FnOnce() -> Args>,
     body: impl FnOnce() -> *mut T,
 ) -> *mut T {
+    let tracing = logging::api_trace();
     let returned = catch_unwind(AssertUnwindSafe(body)).unwrap_or(std::ptr::null_mut());
-    if logging::api_trace() {
+    if tracing {
         entry.pointer(returned.cast());
     }
     returned
@@ -57,6 +69,7 @@ pub(crate) fn create<T>(
     entry: Entry<impl FnOnce() -> Args>,
     body: impl FnOnce() -> CLResult<*mut T>,
 ) -> Created<T> {
+    let tracing = logging::api_trace();
     let created = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(object)) => Created {
             object,
@@ -71,7 +84,7 @@ pub(crate) fn create<T>(
             status: CL_OUT_OF_HOST_MEMORY,
         },
     };
-    if logging::api_trace() {
+    if tracing {
         entry.created(created.object.cast(), created.status);
     }
     created

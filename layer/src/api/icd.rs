@@ -202,30 +202,25 @@ unsafe extern "C" fn get_extension_function_address(func_name: *const c_char) ->
 /// # Safety
 /// `func_name` is NULL or a NUL-terminated string.
 unsafe fn extension_function(func_name: *const c_char) -> *mut c_void {
-    {
-        if func_name.is_null() {
-            return std::ptr::null_mut();
-        }
-        // SAFETY: a NUL-terminated name, per the spec.
-        let name = unsafe { CStr::from_ptr(func_name) };
-        if name == ICD_GET_PLATFORM_IDS {
-            let function: unsafe extern "C" fn(
-                cl_uint,
-                *mut cl_platform_id,
-                *mut cl_uint,
-            ) -> cl_int = platform::get_platform_ids;
-            function as *mut c_void
-        } else if name == diagnostics::NAME {
-            let function: unsafe extern "C" fn(
-                cl_platform_id,
-                cl_uint,
-                *mut opencl_sys::cl_ulong,
-                *mut cl_uint,
-            ) -> cl_int = diagnostics::get_live_object_counts;
-            function as *mut c_void
-        } else {
-            std::ptr::null_mut()
-        }
+    if func_name.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: a NUL-terminated name, per the spec.
+    let name = unsafe { CStr::from_ptr(func_name) };
+    if name == ICD_GET_PLATFORM_IDS {
+        let function: unsafe extern "C" fn(cl_uint, *mut cl_platform_id, *mut cl_uint) -> cl_int =
+            platform::get_platform_ids;
+        function as *mut c_void
+    } else if name == diagnostics::NAME {
+        let function: unsafe extern "C" fn(
+            cl_platform_id,
+            cl_uint,
+            *mut opencl_sys::cl_ulong,
+            *mut cl_uint,
+        ) -> cl_int = diagnostics::get_live_object_counts;
+        function as *mut c_void
+    } else {
+        std::ptr::null_mut()
     }
 }
 

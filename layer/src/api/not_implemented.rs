@@ -63,7 +63,7 @@ pub(crate) unsafe extern "C" fn svm_alloc(
 /// `clSVMFree`: not implemented; nothing was allocated, so nothing to free.
 pub(crate) unsafe extern "C" fn svm_free(context: cl_context, svm_pointer: *mut c_void) {
     let entry = entry!("clSVMFree", context: context, svm_pointer: pointer);
-    call::pointer(entry, std::ptr::null_mut::<c_void>);
+    call::nothing(entry, || {});
 }
 
 // Images and samplers: no device supports images (`CL_DEVICE_IMAGE_SUPPORT` is

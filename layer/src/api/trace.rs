@@ -313,6 +313,11 @@ impl<F: FnOnce() -> Vec<(&'static str, Arg)>> Entry<F> {
         finish(line);
     }
 
+    /// Writes the line of a call that returns nothing.
+    pub(crate) fn nothing(self) {
+        finish(self.call(true));
+    }
+
     /// Writes the line of a call that returns a pointer and no status.
     pub(crate) fn pointer(self, returned: *mut c_void) {
         let mut line = self.call(!returned.is_null());
