@@ -40,10 +40,12 @@ fn calls_in_source(source: &str) -> Vec<String> {
     calls
 }
 
-fn vecadd() -> std::path::PathBuf {
+/// The example, compiled under a name of the test's own: tests run in
+/// parallel, and one must not write the program while another runs it.
+fn vecadd(test: &str) -> std::path::PathBuf {
     common::compile_c(
         &common::repo_path("examples/vecadd_saxpy.c"),
-        "vecadd-trace",
+        &format!("vecadd-{test}"),
     )
 }
 
@@ -62,7 +64,7 @@ fn api_trace_of_the_example_names_every_call_with_its_result() {
     let trace_file = std::env::temp_dir().join(format!("clvulkan-trace-{}", std::process::id()));
     let _ = std::fs::remove_file(&trace_file);
     let out = common::run_checked(
-        Command::new(vecadd())
+        Command::new(vecadd("trace"))
             .arg("4096")
             .env("CLVULKAN_LOG", "api")
             .env("CLVULKAN_LOG_FILE", &trace_file),
@@ -262,7 +264,7 @@ fn a_selection_matching_nothing_gives_no_devices_and_says_what_there_is() {
 
 #[test]
 fn debug_logging_reports_staging_and_host_waits_and_warn_is_quiet() {
-    let exe = vecadd();
+    let exe = vecadd("debug-log");
     let out = common::run_checked(
         Command::new(&exe)
             .arg("4096")
