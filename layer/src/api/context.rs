@@ -104,31 +104,37 @@ pub(crate) unsafe extern "C" fn create_context(
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    let created = call::create(
-        entry!("clCreateContext" -> Context, properties: pointer, num_devices: unsigned, devices: devices(num_devices), pfn_notify: callback, user_data: pointer, errcode_ret: pointer),
-        || {
-            // SAFETY: the application's zero-terminated property list.
-            let properties = unsafe { read_property_list(properties) };
-            check_context_properties(&properties)?;
-            if devices.is_null() || num_devices == 0 {
-                return Err(CL_INVALID_VALUE);
-            }
-            let notify = context_notify(pfn_notify, user_data)?;
-            // SAFETY: the application's array of num_devices handles.
-            let requested = unsafe {
-                handle::arcs::<Device>(devices.cast(), num_devices as usize, CL_INVALID_DEVICE)?
-            };
-            // "Duplicate devices specified in devices are ignored."
-            let mut unique: Vec<std::sync::Arc<Object<Device>>> = Vec::new();
-            for device in requested {
-                if !unique.iter().any(|d| d.is(&device)) {
-                    unique.push(device);
-                }
-            }
-            let context = Context::new(unique, properties, notify)?;
-            Ok(handle::into_handle(context))
-        },
+    let entry = entry!(
+        "clCreateContext" -> Context,
+        properties: pointer,
+        num_devices: unsigned,
+        devices: devices(num_devices),
+        pfn_notify: callback,
+        user_data: pointer,
+        errcode_ret: pointer,
     );
+    let created = call::create(entry, || {
+        // SAFETY: the application's zero-terminated property list.
+        let properties = unsafe { read_property_list(properties) };
+        check_context_properties(&properties)?;
+        if devices.is_null() || num_devices == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let notify = context_notify(pfn_notify, user_data)?;
+        // SAFETY: the application's array of num_devices handles.
+        let requested = unsafe {
+            handle::arcs::<Device>(devices.cast(), num_devices as usize, CL_INVALID_DEVICE)?
+        };
+        // "Duplicate devices specified in devices are ignored."
+        let mut unique: Vec<std::sync::Arc<Object<Device>>> = Vec::new();
+        for device in requested {
+            if !unique.iter().any(|d| d.is(&device)) {
+                unique.push(device);
+            }
+        }
+        let context = Context::new(unique, properties, notify)?;
+        Ok(handle::into_handle(context))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -140,34 +146,37 @@ pub(crate) unsafe extern "C" fn create_context_from_type(
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    let created = call::create(
-        entry!("clCreateContextFromType" -> Context, properties: pointer, device_type: device_type, pfn_notify: callback, user_data: pointer, errcode_ret: pointer),
-        || {
-            // SAFETY: the application's zero-terminated property list.
-            let properties = unsafe { read_property_list(properties) };
-            check_context_properties(&properties)?;
-            let notify = context_notify(pfn_notify, user_data)?;
-            let devices = devices_of_type(device_type)?;
-            let context = Context::new(devices, properties, notify)?;
-            Ok(handle::into_handle(context))
-        },
+    let entry = entry!(
+        "clCreateContextFromType" -> Context,
+        properties: pointer,
+        device_type: device_type,
+        pfn_notify: callback,
+        user_data: pointer,
+        errcode_ret: pointer,
     );
+    let created = call::create(entry, || {
+        // SAFETY: the application's zero-terminated property list.
+        let properties = unsafe { read_property_list(properties) };
+        check_context_properties(&properties)?;
+        let notify = context_notify(pfn_notify, user_data)?;
+        let devices = devices_of_type(device_type)?;
+        let context = Context::new(devices, properties, notify)?;
+        Ok(handle::into_handle(context))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
 
 pub(crate) unsafe extern "C" fn retain_context(context: cl_context) -> cl_int {
+    let entry = entry!("clRetainContext", context: context);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clRetainContext", context: context), || unsafe {
-        handle::retain::<Context>(context)
-    })
+    call::status(entry, || unsafe { handle::retain::<Context>(context) })
 }
 
 pub(crate) unsafe extern "C" fn release_context(context: cl_context) -> cl_int {
+    let entry = entry!("clReleaseContext", context: context);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clReleaseContext", context: context), || unsafe {
-        handle::release::<Context>(context)
-    })
+    call::status(entry, || unsafe { handle::release::<Context>(context) })
 }
 
 fn context_info(context: &Object<Context>, param_name: cl_context_info) -> CLResult<InfoValue> {
@@ -187,16 +196,21 @@ pub(crate) unsafe extern "C" fn get_context_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetContextInfo", context: context, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let context = unsafe { handle::object::<Context>(context)? };
-            let value = context_info(&context, param_name)?;
-            // SAFETY: the application's buffers, per the clGetContextInfo contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetContextInfo",
+        context: context,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let context = unsafe { handle::object::<Context>(context)? };
+        let value = context_info(&context, param_name)?;
+        // SAFETY: the application's buffers, per the clGetContextInfo contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 pub(crate) unsafe extern "C" fn set_context_destructor_callback(
@@ -204,14 +218,17 @@ pub(crate) unsafe extern "C" fn set_context_destructor_callback(
     pfn_notify: Option<ContextDestructorNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(
-        entry!("clSetContextDestructorCallback", context: context, pfn_notify: callback, user_data: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let object = unsafe { handle::object::<Context>(context)? };
-            let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
-            object.add_destructor_callback(host::context_destructor(notify, context, user_data));
-            Ok(())
-        },
-    )
+    let entry = entry!(
+        "clSetContextDestructorCallback",
+        context: context,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let object = unsafe { handle::object::<Context>(context)? };
+        let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+        object.add_destructor_callback(host::context_destructor(notify, context, user_data));
+        Ok(())
+    })
 }

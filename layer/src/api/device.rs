@@ -55,39 +55,43 @@ pub(crate) unsafe extern "C" fn get_device_ids(
     devices: *mut cl_device_id,
     num_devices: *mut cl_uint,
 ) -> cl_int {
-    call::status(
-        entry!("clGetDeviceIDs", platform: platform, device_type: device_type, num_entries: unsigned, devices: out_devices(num_entries), num_devices: out_count),
-        || {
-            // A NULL platform is implementation-defined; it means the only one.
-            if !platform.is_null() {
-                // SAFETY: a handle from the application, checked before use.
-                unsafe { handle::object::<Platform>(platform)? };
+    let entry = entry!(
+        "clGetDeviceIDs",
+        platform: platform,
+        device_type: device_type,
+        num_entries: unsigned,
+        devices: out_devices(num_entries),
+        num_devices: out_count,
+    );
+    call::status(entry, || {
+        // A NULL platform is implementation-defined; it means the only one.
+        if !platform.is_null() {
+            // SAFETY: a handle from the application, checked before use.
+            unsafe { handle::object::<Platform>(platform)? };
+        }
+        // The spec lists CL_INVALID_DEVICE_TYPE before CL_INVALID_VALUE and
+        // CL_DEVICE_NOT_FOUND after it.
+        let found = devices_of_type(device_type);
+        if found.as_ref().err() == Some(&CL_INVALID_DEVICE_TYPE) {
+            return Err(CL_INVALID_DEVICE_TYPE);
+        }
+        // "CL_INVALID_VALUE if num_entries is equal to zero and devices is
+        // not NULL or if both num_devices and devices are NULL."
+        if (num_entries == 0 && !devices.is_null()) || (num_devices.is_null() && devices.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        let found = found?;
+        if !devices.is_null() {
+            for (index, device) in found.iter().take(num_entries as usize).enumerate() {
+                // SAFETY: the application's array holds num_entries entries.
+                unsafe { devices.add(index).write(device.handle()) };
             }
-            // The spec lists CL_INVALID_DEVICE_TYPE before CL_INVALID_VALUE and
-            // CL_DEVICE_NOT_FOUND after it.
-            let found = devices_of_type(device_type);
-            if found.as_ref().err() == Some(&CL_INVALID_DEVICE_TYPE) {
-                return Err(CL_INVALID_DEVICE_TYPE);
-            }
-            // "CL_INVALID_VALUE if num_entries is equal to zero and devices is
-            // not NULL or if both num_devices and devices are NULL."
-            if (num_entries == 0 && !devices.is_null())
-                || (num_devices.is_null() && devices.is_null())
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            let found = found?;
-            if !devices.is_null() {
-                for (index, device) in found.iter().take(num_entries as usize).enumerate() {
-                    // SAFETY: the application's array holds num_entries entries.
-                    unsafe { devices.add(index).write(device.handle()) };
-                }
-            }
-            // SAFETY: NULL or a cl_uint, per the spec.
-            unsafe { write_if_not_null(num_devices, found.len() as cl_uint) };
-            Ok(())
-        },
-    )
+        }
+        // SAFETY: NULL or a cl_uint, per the spec.
+        unsafe { write_if_not_null(num_devices, found.len() as cl_uint) };
+        Ok(())
+    })
 }
 
 /// The single-precision capabilities OpenCL requires of every full-profile
@@ -301,21 +305,27 @@ pub(crate) unsafe extern "C" fn get_device_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetDeviceInfo", device: device, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let device = unsafe { handle::object::<Device>(device)? };
-            let value = device_info(&device, param_name)?;
-            // SAFETY: the application's buffers, per the clGetDeviceInfo contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetDeviceInfo",
+        device: device,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let device = unsafe { handle::object::<Device>(device)? };
+        let value = device_info(&device, param_name)?;
+        // SAFETY: the application's buffers, per the clGetDeviceInfo contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 /// Root devices are not reference counted: retain only checks the handle.
 pub(crate) unsafe extern "C" fn retain_device(device: cl_device_id) -> cl_int {
-    call::status(entry!("clRetainDevice", device: device), || {
+    let entry = entry!("clRetainDevice", device: device);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Device>(device)? };
         Ok(())
@@ -324,7 +334,8 @@ pub(crate) unsafe extern "C" fn retain_device(device: cl_device_id) -> cl_int {
 
 /// Root devices are not reference counted: release only checks the handle.
 pub(crate) unsafe extern "C" fn release_device(device: cl_device_id) -> cl_int {
-    call::status(entry!("clReleaseDevice", device: device), || {
+    let entry = entry!("clReleaseDevice", device: device);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Device>(device)? };
         Ok(())
@@ -340,7 +351,8 @@ pub(crate) unsafe extern "C" fn create_sub_devices(
     _out_devices: *mut cl_device_id,
     _num_devices_ret: *mut cl_uint,
 ) -> cl_int {
-    call::status(entry!("clCreateSubDevices", in_device: device), || {
+    let entry = entry!("clCreateSubDevices", in_device: device);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Device>(in_device)? };
         // "CL_INVALID_VALUE if values specified in properties are not valid

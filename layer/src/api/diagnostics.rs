@@ -47,33 +47,35 @@ pub(crate) unsafe extern "C" fn get_live_object_counts(
     counts: *mut cl_ulong,
     num_counts_ret: *mut cl_uint,
 ) -> cl_int {
-    call::status(
-        entry!("clGetLiveObjectCountsVK", platform: platform, num_counts: unsigned, counts: pointer, num_counts_ret: out_count),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let platform = unsafe { handle::object::<Platform>(platform.cast())? };
-            if (counts.is_null() && num_counts_ret.is_null())
-                || (num_counts == 0) != counts.is_null()
-            {
-                return Err(CL_INVALID_VALUE);
+    let entry = entry!(
+        "clGetLiveObjectCountsVK",
+        platform: platform,
+        num_counts: unsigned,
+        counts: pointer,
+        num_counts_ret: out_count,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let platform = unsafe { handle::object::<Platform>(platform.cast())? };
+        if (counts.is_null() && num_counts_ret.is_null()) || (num_counts == 0) != counts.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        for device in platform.devices() {
+            if let Some(thread) = device.started_completion() {
+                thread.wait_idle(SETTLE);
             }
-            for device in platform.devices() {
-                if let Some(thread) = device.started_completion() {
-                    thread.wait_idle(SETTLE);
-                }
-            }
-            let wanted = COUNTED.len().min(num_counts as usize);
-            for (index, &kind) in COUNTED[..wanted].iter().enumerate() {
-                // SAFETY: the application's array of num_counts entries.
-                unsafe {
-                    counts
-                        .add(index)
-                        .write_unaligned(live_objects(kind) as cl_ulong)
-                };
-            }
-            // SAFETY: NULL or a cl_uint.
-            unsafe { call::write_if_not_null(num_counts_ret, COUNTED.len() as cl_uint) };
-            Ok(())
-        },
-    )
+        }
+        let wanted = COUNTED.len().min(num_counts as usize);
+        for (index, &kind) in COUNTED[..wanted].iter().enumerate() {
+            // SAFETY: the application's array of num_counts entries.
+            unsafe {
+                counts
+                    .add(index)
+                    .write_unaligned(live_objects(kind) as cl_ulong)
+            };
+        }
+        // SAFETY: NULL or a cl_uint.
+        unsafe { call::write_if_not_null(num_counts_ret, COUNTED.len() as cl_uint) };
+        Ok(())
+    })
 }

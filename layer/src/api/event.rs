@@ -27,39 +27,37 @@ pub(crate) unsafe extern "C" fn wait_for_events(
     num_events: cl_uint,
     event_list: *const cl_event,
 ) -> cl_int {
-    call::status(
-        entry!("clWaitForEvents", num_events: unsigned, event_list: events(num_events)),
-        || {
-            if num_events == 0 || event_list.is_null() {
-                return Err(CL_INVALID_VALUE);
+    let entry = entry!("clWaitForEvents", num_events: unsigned, event_list: events(num_events));
+    call::status(entry, || {
+        if num_events == 0 || event_list.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_events handles, per the spec.
+        let events = unsafe {
+            handle::arcs::<Event>(event_list.cast(), num_events as usize, CL_INVALID_EVENT)?
+        };
+        if events.iter().any(|e| !e.context().is(events[0].context())) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        // Flush every queue involved before blocking on any of them.
+        let mut queues: Vec<Arc<Object<Queue>>> = Vec::new();
+        for queue in events.iter().filter_map(|e| e.queue()) {
+            if !queues.iter().any(|q| q.is(&queue)) {
+                queues.push(queue);
             }
-            // SAFETY: num_events handles, per the spec.
-            let events = unsafe {
-                handle::arcs::<Event>(event_list.cast(), num_events as usize, CL_INVALID_EVENT)?
-            };
-            if events.iter().any(|e| !e.context().is(events[0].context())) {
-                return Err(CL_INVALID_CONTEXT);
-            }
-            // Flush every queue involved before blocking on any of them.
-            let mut queues: Vec<Arc<Object<Queue>>> = Vec::new();
-            for queue in events.iter().filter_map(|e| e.queue()) {
-                if !queues.iter().any(|q| q.is(&queue)) {
-                    queues.push(queue);
-                }
-            }
-            for queue in queues {
-                queue.flush()?;
-            }
-            let mut failed = false;
-            for event in &events {
-                failed |= event.wait()? < 0;
-            }
-            if failed {
-                return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-            }
-            Ok(())
-        },
-    )
+        }
+        for queue in queues {
+            queue.flush()?;
+        }
+        let mut failed = false;
+        for event in &events {
+            failed |= event.wait()? < 0;
+        }
+        if failed {
+            return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        }
+        Ok(())
+    })
 }
 
 fn event_info(event: &Arc<Object<Event>>, param_name: cl_event_info) -> CLResult<InfoValue> {
@@ -80,30 +78,33 @@ pub(crate) unsafe extern "C" fn get_event_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetEventInfo", event: event, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let event = unsafe { handle::arc::<Event>(event)? };
-            let value = event_info(&event, param_name)?;
-            // SAFETY: the application's buffers, per the clGetEventInfo contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetEventInfo",
+        event: event,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let event = unsafe { handle::arc::<Event>(event)? };
+        let value = event_info(&event, param_name)?;
+        // SAFETY: the application's buffers, per the clGetEventInfo contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 pub(crate) unsafe extern "C" fn retain_event(event: cl_event) -> cl_int {
+    let entry = entry!("clRetainEvent", event: event);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clRetainEvent", event: event), || unsafe {
-        handle::retain::<Event>(event)
-    })
+    call::status(entry, || unsafe { handle::retain::<Event>(event) })
 }
 
 pub(crate) unsafe extern "C" fn release_event(event: cl_event) -> cl_int {
+    let entry = entry!("clReleaseEvent", event: event);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clReleaseEvent", event: event), || unsafe {
-        handle::release::<Event>(event)
-    })
+    call::status(entry, || unsafe { handle::release::<Event>(event) })
 }
 
 pub(crate) unsafe extern "C" fn set_event_callback(
@@ -112,22 +113,26 @@ pub(crate) unsafe extern "C" fn set_event_callback(
     pfn_notify: Option<EventNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(
-        entry!("clSetEventCallback", event: event, command_exec_callback_type: signed, pfn_notify: callback, user_data: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let object = unsafe { handle::object::<Event>(event)? };
-            let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
-            if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
-                return Err(CL_INVALID_VALUE);
-            }
-            object.add_callback(
-                command_exec_callback_type,
-                host::event_callback(notify, event, user_data),
-            );
-            Ok(())
-        },
-    )
+    let entry = entry!(
+        "clSetEventCallback",
+        event: event,
+        command_exec_callback_type: signed,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let object = unsafe { handle::object::<Event>(event)? };
+        let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+        if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
+            return Err(CL_INVALID_VALUE);
+        }
+        object.add_callback(
+            command_exec_callback_type,
+            host::event_callback(notify, event, user_data),
+        );
+        Ok(())
+    })
 }
 
 /// Host timestamps; see [`crate::core::event`].
@@ -138,31 +143,34 @@ pub(crate) unsafe extern "C" fn get_event_profiling_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetEventProfilingInfo", event: event, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let event = unsafe { handle::object::<Event>(event)? };
-            let value = InfoValue::scalar::<cl_ulong>(event.profiling_time(param_name)?);
-            // SAFETY: the application's buffers, per the clGetEventProfilingInfo
-            // contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetEventProfilingInfo",
+        event: event,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let event = unsafe { handle::object::<Event>(event)? };
+        let value = InfoValue::scalar::<cl_ulong>(event.profiling_time(param_name)?);
+        // SAFETY: the application's buffers, per the clGetEventProfilingInfo
+        // contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 pub(crate) unsafe extern "C" fn create_user_event(
     context: cl_context,
     errcode_ret: *mut cl_int,
 ) -> cl_event {
-    let created = call::create(
-        entry!("clCreateUserEvent" -> Event, context: context, errcode_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let context = unsafe { handle::arc::<Context>(context)? };
-            Ok(handle::into_handle(Event::new_user(&context)))
-        },
-    );
+    let entry = entry!("clCreateUserEvent" -> Event, context: context, errcode_ret: pointer);
+    let created = call::create(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let context = unsafe { handle::arc::<Context>(context)? };
+        Ok(handle::into_handle(Event::new_user(&context)))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -173,16 +181,14 @@ pub(crate) unsafe extern "C" fn set_user_event_status(
     event: cl_event,
     execution_status: cl_int,
 ) -> cl_int {
-    call::status(
-        entry!("clSetUserEventStatus", event: event, execution_status: signed),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let event = unsafe { handle::object::<Event>(event)? };
-            if !event.is_user() {
-                return Err(CL_INVALID_EVENT);
-            }
-            event.set_user_status(execution_status)?.run();
-            Ok(())
-        },
-    )
+    let entry = entry!("clSetUserEventStatus", event: event, execution_status: signed);
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let event = unsafe { handle::object::<Event>(event)? };
+        if !event.is_user() {
+            return Err(CL_INVALID_EVENT);
+        }
+        event.set_user_status(execution_status)?.run();
+        Ok(())
+    })
 }

@@ -188,13 +188,11 @@ pub(crate) static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
 /// Looks up an extension function: `clIcdGetPlatformIDsKHR`, and the
 /// diagnostic [`diagnostics::NAME`].
 unsafe extern "C" fn get_extension_function_address(func_name: *const c_char) -> *mut c_void {
-    call::pointer(
-        entry!("clGetExtensionFunctionAddress", func_name: text),
-        || {
-            // SAFETY: the caller's contract is the callee's.
-            unsafe { extension_function(func_name) }
-        },
-    )
+    let entry = entry!("clGetExtensionFunctionAddress", func_name: text);
+    call::pointer(entry, || {
+        // SAFETY: the caller's contract is the callee's.
+        unsafe { extension_function(func_name) }
+    })
 }
 
 /// The lookup behind both `clGetExtensionFunctionAddress*`.
@@ -347,8 +345,8 @@ mod tests {
             assert!(image.is_null());
         }
         assert_eq!(status, opencl_sys::CL_INVALID_OPERATION);
-        // The call frame is shared by every entry point.
         let entry = entry!("clTest");
+        // The call frame is shared by every entry point.
         assert_eq!(
             crate::api::call::status(entry, || Ok(())),
             opencl_sys::CL_SUCCESS

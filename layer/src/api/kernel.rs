@@ -38,16 +38,19 @@ pub(crate) unsafe extern "C" fn create_kernel(
     kernel_name: *const c_char,
     errcode_ret: *mut cl_int,
 ) -> cl_kernel {
-    let created = call::create(
-        entry!("clCreateKernel" -> Kernel, program: program, kernel_name: text, errcode_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let program = unsafe { handle::arc::<Program>(program)? };
-            // SAFETY: NULL or a NUL-terminated string, per the spec.
-            let name = unsafe { call::c_string(kernel_name) }.ok_or(CL_INVALID_VALUE)?;
-            Ok(handle::into_handle(Kernel::new(&program, &name)?))
-        },
+    let entry = entry!(
+        "clCreateKernel" -> Kernel,
+        program: program,
+        kernel_name: text,
+        errcode_ret: pointer,
     );
+    let created = call::create(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let program = unsafe { handle::arc::<Program>(program)? };
+        // SAFETY: NULL or a NUL-terminated string, per the spec.
+        let name = unsafe { call::c_string(kernel_name) }.ok_or(CL_INVALID_VALUE)?;
+        Ok(handle::into_handle(Kernel::new(&program, &name)?))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -57,14 +60,12 @@ pub(crate) unsafe extern "C" fn clone_kernel(
     source_kernel: cl_kernel,
     errcode_ret: *mut cl_int,
 ) -> cl_kernel {
-    let created = call::create(
-        entry!("clCloneKernel" -> Kernel, source_kernel: kernel, errcode_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let kernel = unsafe { handle::arc::<Kernel>(source_kernel)? };
-            Ok(handle::into_handle(kernel.duplicate()))
-        },
-    );
+    let entry = entry!("clCloneKernel" -> Kernel, source_kernel: kernel, errcode_ret: pointer);
+    let created = call::create(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let kernel = unsafe { handle::arc::<Kernel>(source_kernel)? };
+        Ok(handle::into_handle(kernel.duplicate()))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -75,51 +76,53 @@ pub(crate) unsafe extern "C" fn create_kernels_in_program(
     kernels: *mut cl_kernel,
     num_kernels_ret: *mut cl_uint,
 ) -> cl_int {
-    call::status(
-        entry!("clCreateKernelsInProgram", program: program, num_kernels: unsigned, kernels: out_kernels(num_kernels), num_kernels_ret: out_count),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let program = unsafe { handle::arc::<Program>(program)? };
-            let executable = program.any_executable()?;
-            let names: Vec<&str> = executable
-                .kernels()
+    let entry = entry!(
+        "clCreateKernelsInProgram",
+        program: program,
+        num_kernels: unsigned,
+        kernels: out_kernels(num_kernels),
+        num_kernels_ret: out_count,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let program = unsafe { handle::arc::<Program>(program)? };
+        let executable = program.any_executable()?;
+        let names: Vec<&str> = executable
+            .kernels()
+            .iter()
+            .map(|k| k.reflection.name.as_str())
+            .collect();
+        if !kernels.is_null() && (num_kernels as usize) < names.len() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if !kernels.is_null() {
+            // Create all before handing any out, so a failure leaks nothing.
+            let created = names
                 .iter()
-                .map(|k| k.reflection.name.as_str())
-                .collect();
-            if !kernels.is_null() && (num_kernels as usize) < names.len() {
-                return Err(CL_INVALID_VALUE);
+                .map(|name| Kernel::new(&program, name))
+                .collect::<CLResult<Vec<_>>>()?;
+            for (index, kernel) in created.into_iter().enumerate() {
+                // SAFETY: the application's array of num_kernels entries,
+                // which was checked to be large enough.
+                unsafe { kernels.add(index).write(handle::into_handle(kernel)) };
             }
-            if !kernels.is_null() {
-                // Create all before handing any out, so a failure leaks nothing.
-                let created = names
-                    .iter()
-                    .map(|name| Kernel::new(&program, name))
-                    .collect::<CLResult<Vec<_>>>()?;
-                for (index, kernel) in created.into_iter().enumerate() {
-                    // SAFETY: the application's array of num_kernels entries,
-                    // which was checked to be large enough.
-                    unsafe { kernels.add(index).write(handle::into_handle(kernel)) };
-                }
-            }
-            // SAFETY: NULL or a cl_uint, per the spec.
-            unsafe { write_if_not_null(num_kernels_ret, names.len() as cl_uint) };
-            Ok(())
-        },
-    )
+        }
+        // SAFETY: NULL or a cl_uint, per the spec.
+        unsafe { write_if_not_null(num_kernels_ret, names.len() as cl_uint) };
+        Ok(())
+    })
 }
 
 pub(crate) unsafe extern "C" fn retain_kernel(kernel: cl_kernel) -> cl_int {
+    let entry = entry!("clRetainKernel", kernel: kernel);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clRetainKernel", kernel: kernel), || unsafe {
-        handle::retain::<Kernel>(kernel)
-    })
+    call::status(entry, || unsafe { handle::retain::<Kernel>(kernel) })
 }
 
 pub(crate) unsafe extern "C" fn release_kernel(kernel: cl_kernel) -> cl_int {
+    let entry = entry!("clReleaseKernel", kernel: kernel);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clReleaseKernel", kernel: kernel), || unsafe {
-        handle::release::<Kernel>(kernel)
-    })
+    call::status(entry, || unsafe { handle::release::<Kernel>(kernel) })
 }
 
 pub(crate) unsafe extern "C" fn set_kernel_arg(
@@ -128,62 +131,64 @@ pub(crate) unsafe extern "C" fn set_kernel_arg(
     arg_size: usize,
     arg_value: *const c_void,
 ) -> cl_int {
-    call::status(
-        entry!("clSetKernelArg", kernel: kernel, arg_index: unsigned, arg_size: size, arg_value: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let kernel = unsafe { handle::object::<Kernel>(kernel)? };
-            let index = arg_index as usize;
-            let value = match kernel.arg(index)?.kind {
-                ArgKind::Buffer { .. } => {
-                    if arg_size != size_of::<cl_mem>() {
-                        return Err(CL_INVALID_ARG_SIZE);
-                    }
-                    // "If the argument is a buffer object, the arg_value pointer
-                    // can be NULL or point to a NULL value."
-                    let mem: cl_mem = if arg_value.is_null() {
-                        std::ptr::null_mut()
-                    } else {
-                        // SAFETY: arg_size (checked) bytes holding a cl_mem.
-                        unsafe { arg_value.cast::<cl_mem>().read_unaligned() }
-                    };
-                    if mem.is_null() {
-                        ArgValue::Buffer(None)
-                    } else {
-                        // SAFETY: a handle from the application, checked before use.
-                        let mem = unsafe { handle::arc::<Mem>(mem) }
-                            .map_err(|_| CL_INVALID_MEM_OBJECT)?;
-                        ArgValue::Buffer(Some(mem))
-                    }
+    let entry = entry!(
+        "clSetKernelArg",
+        kernel: kernel,
+        arg_index: unsigned,
+        arg_size: size,
+        arg_value: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let kernel = unsafe { handle::object::<Kernel>(kernel)? };
+        let index = arg_index as usize;
+        let value = match kernel.arg(index)?.kind {
+            ArgKind::Buffer { .. } => {
+                if arg_size != size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
                 }
-                ArgKind::Local { .. } => {
-                    // "For arguments declared with the local qualifier, the size
-                    // specified will be the size in bytes of the buffer ... and
-                    // arg_value must be NULL."
-                    if !arg_value.is_null() {
-                        return Err(CL_INVALID_ARG_VALUE);
-                    }
-                    if arg_size == 0 {
-                        return Err(CL_INVALID_ARG_SIZE);
-                    }
-                    ArgValue::Local(arg_size)
+                // "If the argument is a buffer object, the arg_value pointer
+                // can be NULL or point to a NULL value."
+                let mem: cl_mem = if arg_value.is_null() {
+                    std::ptr::null_mut()
+                } else {
+                    // SAFETY: arg_size (checked) bytes holding a cl_mem.
+                    unsafe { arg_value.cast::<cl_mem>().read_unaligned() }
+                };
+                if mem.is_null() {
+                    ArgValue::Buffer(None)
+                } else {
+                    // SAFETY: a handle from the application, checked before use.
+                    let mem =
+                        unsafe { handle::arc::<Mem>(mem) }.map_err(|_| CL_INVALID_MEM_OBJECT)?;
+                    ArgValue::Buffer(Some(mem))
                 }
-                ArgKind::Pod { size, .. } => {
-                    if arg_value.is_null() {
-                        return Err(CL_INVALID_ARG_VALUE);
-                    }
-                    if arg_size != size as usize {
-                        return Err(CL_INVALID_ARG_SIZE);
-                    }
-                    // SAFETY: arg_size readable bytes at arg_value, per the spec.
-                    ArgValue::Bytes(
-                        unsafe { call::slice(arg_value.cast::<u8>(), arg_size)? }.to_vec(),
-                    )
+            }
+            ArgKind::Local { .. } => {
+                // "For arguments declared with the local qualifier, the size
+                // specified will be the size in bytes of the buffer ... and
+                // arg_value must be NULL."
+                if !arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
                 }
-            };
-            kernel.set_arg(index, value)
-        },
-    )
+                if arg_size == 0 {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                ArgValue::Local(arg_size)
+            }
+            ArgKind::Pod { size, .. } => {
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                if arg_size != size as usize {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                // SAFETY: arg_size readable bytes at arg_value, per the spec.
+                ArgValue::Bytes(unsafe { call::slice(arg_value.cast::<u8>(), arg_size)? }.to_vec())
+            }
+        };
+        kernel.set_arg(index, value)
+    })
 }
 
 fn kernel_info(kernel: &Object<Kernel>, param_name: cl_kernel_info) -> CLResult<InfoValue> {
@@ -206,16 +211,21 @@ pub(crate) unsafe extern "C" fn get_kernel_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetKernelInfo", kernel: kernel, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let kernel = unsafe { handle::object::<Kernel>(kernel)? };
-            let value = kernel_info(&kernel, param_name)?;
-            // SAFETY: the application's buffers, per the clGetKernelInfo contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetKernelInfo",
+        kernel: kernel,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let kernel = unsafe { handle::object::<Kernel>(kernel)? };
+        let value = kernel_info(&kernel, param_name)?;
+        // SAFETY: the application's buffers, per the clGetKernelInfo contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 fn work_group_info(
@@ -252,33 +262,39 @@ pub(crate) unsafe extern "C" fn get_kernel_work_group_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetKernelWorkGroupInfo", kernel: kernel, device: device, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
+    let entry = entry!(
+        "clGetKernelWorkGroupInfo",
+        kernel: kernel,
+        device: device,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let kernel = unsafe { handle::object::<Kernel>(kernel)? };
+        let program_devices = kernel.program().devices();
+        // "device ... can be NULL if there is a single device associated
+        // with kernel."
+        let device = if device.is_null() {
+            match program_devices {
+                [only] => only.clone(),
+                _ => return Err(CL_INVALID_DEVICE),
+            }
+        } else {
             // SAFETY: a handle from the application, checked before use.
-            let kernel = unsafe { handle::object::<Kernel>(kernel)? };
-            let program_devices = kernel.program().devices();
-            // "device ... can be NULL if there is a single device associated
-            // with kernel."
-            let device = if device.is_null() {
-                match program_devices {
-                    [only] => only.clone(),
-                    _ => return Err(CL_INVALID_DEVICE),
-                }
-            } else {
-                // SAFETY: a handle from the application, checked before use.
-                let device = unsafe { handle::object::<Device>(device)? };
-                if !program_devices.iter().any(|d| d.is(&device)) {
-                    return Err(CL_INVALID_DEVICE);
-                }
-                device
-            };
-            let value = work_group_info(&kernel, &device, param_name)?;
-            // SAFETY: the application's buffers, per the clGetKernelWorkGroupInfo
-            // contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+            let device = unsafe { handle::object::<Device>(device)? };
+            if !program_devices.iter().any(|d| d.is(&device)) {
+                return Err(CL_INVALID_DEVICE);
+            }
+            device
+        };
+        let value = work_group_info(&kernel, &device, param_name)?;
+        // SAFETY: the application's buffers, per the clGetKernelWorkGroupInfo
+        // contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 fn arg_info(arg: &KernelArg, param_name: cl_kernel_arg_info) -> CLResult<InfoValue> {
@@ -326,19 +342,25 @@ pub(crate) unsafe extern "C" fn get_kernel_arg_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetKernelArgInfo", kernel: kernel, arg_index: unsigned, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let kernel = unsafe { handle::object::<Kernel>(kernel)? };
-            let arg = kernel.arg(arg_index as usize)?;
-            if !kernel.has_arg_info() {
-                return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
-            }
-            let value = arg_info(arg, param_name)?;
-            // SAFETY: the application's buffers, per the clGetKernelArgInfo
-            // contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetKernelArgInfo",
+        kernel: kernel,
+        arg_index: unsigned,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let kernel = unsafe { handle::object::<Kernel>(kernel)? };
+        let arg = kernel.arg(arg_index as usize)?;
+        if !kernel.has_arg_info() {
+            return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+        }
+        let value = arg_info(arg, param_name)?;
+        // SAFETY: the application's buffers, per the clGetKernelArgInfo
+        // contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }

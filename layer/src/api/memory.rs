@@ -83,11 +83,18 @@ pub(crate) unsafe extern "C" fn create_buffer(
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    // SAFETY: the application's arguments, per the clCreateBuffer contract.
-    let created = call::create(
-        entry!("clCreateBuffer" -> Mem, context: context, flags: mem_flags, size: size, host_ptr: pointer, errcode_ret: pointer),
-        || unsafe { buffer(context, std::ptr::null(), flags, size, host_ptr) },
+    let entry = entry!(
+        "clCreateBuffer" -> Mem,
+        context: context,
+        flags: mem_flags,
+        size: size,
+        host_ptr: pointer,
+        errcode_ret: pointer,
     );
+    // SAFETY: the application's arguments, per the clCreateBuffer contract.
+    let created = call::create(entry, || unsafe {
+        buffer(context, std::ptr::null(), flags, size, host_ptr)
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -100,12 +107,20 @@ pub(crate) unsafe extern "C" fn create_buffer_with_properties(
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
+    let entry = entry!(
+        "clCreateBufferWithProperties" -> Mem,
+        context: context,
+        properties: pointer,
+        flags: mem_flags,
+        size: size,
+        host_ptr: pointer,
+        errcode_ret: pointer,
+    );
     // SAFETY: the application's arguments, per the
     // clCreateBufferWithProperties contract.
-    let created = call::create(
-        entry!("clCreateBufferWithProperties" -> Mem, context: context, properties: pointer, flags: mem_flags, size: size, host_ptr: pointer, errcode_ret: pointer),
-        || unsafe { buffer(context, properties, flags, size, host_ptr) },
-    );
+    let created = call::create(entry, || unsafe {
+        buffer(context, properties, flags, size, host_ptr)
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -117,41 +132,44 @@ pub(crate) unsafe extern "C" fn create_sub_buffer(
     buffer_create_info: *const c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    let created = call::create(
-        entry!("clCreateSubBuffer" -> Mem, buffer: mem, flags: mem_flags, buffer_create_type: unsigned, buffer_create_info: pointer, errcode_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let parent = unsafe { handle::arc::<Mem>(buffer)? };
-            if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: for CL_BUFFER_CREATE_TYPE_REGION, buffer_create_info
-            // points to a cl_buffer_region (the clCreateSubBuffer contract).
-            let region = unsafe {
-                buffer_create_info
-                    .cast::<cl_buffer_region>()
-                    .read_unaligned()
-            };
-            let sub = Mem::new_sub_buffer(&parent, flags, region.origin, region.size)?;
-            Ok(handle::into_handle(sub))
-        },
+    let entry = entry!(
+        "clCreateSubBuffer" -> Mem,
+        buffer: mem,
+        flags: mem_flags,
+        buffer_create_type: unsigned,
+        buffer_create_info: pointer,
+        errcode_ret: pointer,
     );
+    let created = call::create(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let parent = unsafe { handle::arc::<Mem>(buffer)? };
+        if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: for CL_BUFFER_CREATE_TYPE_REGION, buffer_create_info
+        // points to a cl_buffer_region (the clCreateSubBuffer contract).
+        let region = unsafe {
+            buffer_create_info
+                .cast::<cl_buffer_region>()
+                .read_unaligned()
+        };
+        let sub = Mem::new_sub_buffer(&parent, flags, region.origin, region.size)?;
+        Ok(handle::into_handle(sub))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
 
 pub(crate) unsafe extern "C" fn retain_mem_object(mem: cl_mem) -> cl_int {
+    let entry = entry!("clRetainMemObject", mem: mem);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clRetainMemObject", mem: mem), || unsafe {
-        handle::retain::<Mem>(mem)
-    })
+    call::status(entry, || unsafe { handle::retain::<Mem>(mem) })
 }
 
 pub(crate) unsafe extern "C" fn release_mem_object(mem: cl_mem) -> cl_int {
+    let entry = entry!("clReleaseMemObject", mem: mem);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clReleaseMemObject", mem: mem), || unsafe {
-        handle::release::<Mem>(mem)
-    })
+    call::status(entry, || unsafe { handle::release::<Mem>(mem) })
 }
 
 fn mem_info(mem: &Object<Mem>, param_name: cl_mem_info) -> CLResult<InfoValue> {
@@ -178,17 +196,22 @@ pub(crate) unsafe extern "C" fn get_mem_object_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetMemObjectInfo", mem: mem, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let mem = unsafe { handle::object::<Mem>(mem)? };
-            let value = mem_info(&mem, param_name)?;
-            // SAFETY: the application's buffers, per the clGetMemObjectInfo
-            // contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetMemObjectInfo",
+        mem: mem,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let mem = unsafe { handle::object::<Mem>(mem)? };
+        let value = mem_info(&mem, param_name)?;
+        // SAFETY: the application's buffers, per the clGetMemObjectInfo
+        // contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 pub(crate) unsafe extern "C" fn set_mem_object_destructor_callback(
@@ -196,16 +219,19 @@ pub(crate) unsafe extern "C" fn set_mem_object_destructor_callback(
     pfn_notify: Option<MemDestructorNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(
-        entry!("clSetMemObjectDestructorCallback", mem: mem, pfn_notify: callback, user_data: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let object = unsafe { handle::object::<Mem>(mem)? };
-            let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
-            object.add_destructor_callback(host::mem_destructor(notify, mem, user_data));
-            Ok(())
-        },
-    )
+    let entry = entry!(
+        "clSetMemObjectDestructorCallback",
+        mem: mem,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let object = unsafe { handle::object::<Mem>(mem)? };
+        let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+        object.add_destructor_callback(host::mem_destructor(notify, mem, user_data));
+        Ok(())
+    })
 }
 
 /// No device supports images, so every valid query lists no formats.
@@ -217,38 +243,44 @@ pub(crate) unsafe extern "C" fn get_supported_image_formats(
     image_formats: *mut cl_image_format,
     num_image_formats: *mut cl_uint,
 ) -> cl_int {
-    call::status(
-        entry!("clGetSupportedImageFormats", context: context, flags: mem_flags, image_type: unsigned, num_entries: unsigned, image_formats: pointer, num_image_formats: out_count),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            unsafe { handle::object::<Context>(context)? };
-            let known_flags = CL_MEM_READ_WRITE
-                | CL_MEM_WRITE_ONLY
-                | CL_MEM_READ_ONLY
-                | CL_MEM_KERNEL_READ_AND_WRITE
-                | CL_MEM_USE_HOST_PTR
-                | CL_MEM_ALLOC_HOST_PTR
-                | CL_MEM_COPY_HOST_PTR
-                | CL_MEM_HOST_WRITE_ONLY
-                | CL_MEM_HOST_READ_ONLY
-                | CL_MEM_HOST_NO_ACCESS;
-            let image_types = [
-                CL_MEM_OBJECT_IMAGE1D,
-                CL_MEM_OBJECT_IMAGE1D_ARRAY,
-                CL_MEM_OBJECT_IMAGE1D_BUFFER,
-                CL_MEM_OBJECT_IMAGE2D,
-                CL_MEM_OBJECT_IMAGE2D_ARRAY,
-                CL_MEM_OBJECT_IMAGE3D,
-            ];
-            if flags & !known_flags != 0
-                || !image_types.contains(&image_type)
-                || (num_entries == 0 && !image_formats.is_null())
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: NULL or a cl_uint, per the spec.
-            unsafe { write_if_not_null(num_image_formats, 0) };
-            Ok(())
-        },
-    )
+    let entry = entry!(
+        "clGetSupportedImageFormats",
+        context: context,
+        flags: mem_flags,
+        image_type: unsigned,
+        num_entries: unsigned,
+        image_formats: pointer,
+        num_image_formats: out_count,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        unsafe { handle::object::<Context>(context)? };
+        let known_flags = CL_MEM_READ_WRITE
+            | CL_MEM_WRITE_ONLY
+            | CL_MEM_READ_ONLY
+            | CL_MEM_KERNEL_READ_AND_WRITE
+            | CL_MEM_USE_HOST_PTR
+            | CL_MEM_ALLOC_HOST_PTR
+            | CL_MEM_COPY_HOST_PTR
+            | CL_MEM_HOST_WRITE_ONLY
+            | CL_MEM_HOST_READ_ONLY
+            | CL_MEM_HOST_NO_ACCESS;
+        let image_types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        if flags & !known_flags != 0
+            || !image_types.contains(&image_type)
+            || (num_entries == 0 && !image_formats.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: NULL or a cl_uint, per the spec.
+        unsafe { write_if_not_null(num_image_formats, 0) };
+        Ok(())
+    })
 }

@@ -25,25 +25,28 @@ pub(crate) unsafe extern "C" fn get_platform_ids(
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
 ) -> cl_int {
-    call::status(
-        entry!("clGetPlatformIDs", num_entries: unsigned, platforms: out_platforms(num_entries), num_platforms: out_count),
-        || {
-            // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is
-            // not NULL or if both num_platforms and platforms are NULL."
-            if (num_entries == 0 && !platforms.is_null())
-                || (num_platforms.is_null() && platforms.is_null())
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: the spec's contract: platforms holds num_entries (> 0 if
-            // non-NULL) entries, num_platforms is NULL or a cl_uint.
-            unsafe {
-                write_if_not_null(platforms, Platform::get().handle());
-                write_if_not_null(num_platforms, 1);
-            }
-            Ok(())
-        },
-    )
+    let entry = entry!(
+        "clGetPlatformIDs",
+        num_entries: unsigned,
+        platforms: out_platforms(num_entries),
+        num_platforms: out_count,
+    );
+    call::status(entry, || {
+        // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is
+        // not NULL or if both num_platforms and platforms are NULL."
+        if (num_entries == 0 && !platforms.is_null())
+            || (num_platforms.is_null() && platforms.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: the spec's contract: platforms holds num_entries (> 0 if
+        // non-NULL) entries, num_platforms is NULL or a cl_uint.
+        unsafe {
+            write_if_not_null(platforms, Platform::get().handle());
+            write_if_not_null(num_platforms, 1);
+        }
+        Ok(())
+    })
 }
 
 /// The answers of `clGetPlatformInfo`, a table in the spec.
@@ -72,37 +75,41 @@ pub(crate) unsafe extern "C" fn get_platform_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetPlatformInfo", platform: platform, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // The spec leaves a NULL platform implementation-defined; with one
-            // platform, it is that one.
-            if !platform.is_null() {
-                // SAFETY: a handle from the application, checked before use.
-                unsafe { handle::object::<Platform>(platform)? };
-            }
-            let value = platform_info(param_name)?;
-            // SAFETY: the application's buffers, per the clGetPlatformInfo contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetPlatformInfo",
+        platform: platform,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // The spec leaves a NULL platform implementation-defined; with one
+        // platform, it is that one.
+        if !platform.is_null() {
+            // SAFETY: a handle from the application, checked before use.
+            unsafe { handle::object::<Platform>(platform)? };
+        }
+        let value = platform_info(param_name)?;
+        // SAFETY: the application's buffers, per the clGetPlatformInfo contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 /// A hint: the compiler is a library with nothing to unload.
 pub(crate) unsafe extern "C" fn unload_platform_compiler(platform: cl_platform_id) -> cl_int {
-    call::status(
-        entry!("clUnloadPlatformCompiler", platform: platform),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            unsafe { handle::object::<Platform>(platform)? };
-            Ok(())
-        },
-    )
+    let entry = entry!("clUnloadPlatformCompiler", platform: platform);
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        unsafe { handle::object::<Platform>(platform)? };
+        Ok(())
+    })
 }
 
 /// The OpenCL 1.1 form of [`unload_platform_compiler`].
 pub(crate) unsafe extern "C" fn unload_compiler() -> cl_int {
-    call::status(entry!("clUnloadCompiler"), || Ok(()))
+    let entry = entry!("clUnloadCompiler");
+    call::status(entry, || Ok(()))
 }
 
 #[cfg(test)]

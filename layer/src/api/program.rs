@@ -35,45 +35,50 @@ pub(crate) unsafe extern "C" fn create_program_with_source(
     lengths: *const usize,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
-    let created = call::create(
-        entry!("clCreateProgramWithSource" -> Program, context: context, count: unsigned, strings: pointer, lengths: pointer, errcode_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let context = unsafe { handle::arc::<Context>(context)? };
-            // "CL_INVALID_VALUE if count is zero or if strings or any entry
-            // in strings is NULL."
-            if count == 0 || strings.is_null() {
+    let entry = entry!(
+        "clCreateProgramWithSource" -> Program,
+        context: context,
+        count: unsigned,
+        strings: pointer,
+        lengths: pointer,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let context = unsafe { handle::arc::<Context>(context)? };
+        // "CL_INVALID_VALUE if count is zero or if strings or any entry
+        // in strings is NULL."
+        if count == 0 || strings.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: count entries, per the spec; lengths likewise when
+        // not NULL.
+        let (pointers, lengths) = unsafe {
+            (
+                call::slice(strings.cast_const(), count as usize)?,
+                call::slice(lengths, if lengths.is_null() { 0 } else { count as usize })?,
+            )
+        };
+        let mut source = Vec::new();
+        for (index, &pointer) in pointers.iter().enumerate() {
+            if pointer.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
-            // SAFETY: count entries, per the spec; lengths likewise when
-            // not NULL.
-            let (pointers, lengths) = unsafe {
-                (
-                    call::slice(strings.cast_const(), count as usize)?,
-                    call::slice(lengths, if lengths.is_null() { 0 } else { count as usize })?,
-                )
-            };
-            let mut source = Vec::new();
-            for (index, &pointer) in pointers.iter().enumerate() {
-                if pointer.is_null() {
-                    return Err(CL_INVALID_VALUE);
+            // A length of 0 (or no lengths) means NUL-terminated.
+            match lengths.get(index).copied().filter(|&length| length > 0) {
+                Some(length) => {
+                    // SAFETY: the application says `length` bytes are there.
+                    let text = unsafe { call::slice(pointer.cast::<u8>(), length)? };
+                    source.extend_from_slice(text);
                 }
-                // A length of 0 (or no lengths) means NUL-terminated.
-                match lengths.get(index).copied().filter(|&length| length > 0) {
-                    Some(length) => {
-                        // SAFETY: the application says `length` bytes are there.
-                        let text = unsafe { call::slice(pointer.cast::<u8>(), length)? };
-                        source.extend_from_slice(text);
-                    }
-                    // SAFETY: a NUL-terminated string, per the spec.
-                    None => source
-                        .extend_from_slice(unsafe { std::ffi::CStr::from_ptr(pointer) }.to_bytes()),
-                }
+                // SAFETY: a NUL-terminated string, per the spec.
+                None => source
+                    .extend_from_slice(unsafe { std::ffi::CStr::from_ptr(pointer) }.to_bytes()),
             }
-            let source = String::from_utf8_lossy(&source).into_owned();
-            Ok(handle::into_handle(Program::from_source(&context, source)))
-        },
-    );
+        }
+        let source = String::from_utf8_lossy(&source).into_owned();
+        Ok(handle::into_handle(Program::from_source(&context, source)))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -125,59 +130,66 @@ pub(crate) unsafe extern "C" fn create_program_with_binary(
     binary_status: *mut cl_int,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
-    let created = call::create(
-        entry!("clCreateProgramWithBinary" -> Program, context: context, num_devices: unsigned, device_list: devices(num_devices), lengths: pointer, binaries: pointer, binary_status: pointer, errcode_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let context = unsafe { handle::arc::<Context>(context)? };
-            if num_devices == 0 || device_list.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: num_devices handles, per the spec.
-            let devices = unsafe { device_list_of(context.devices(), num_devices, device_list)? }
-                .unwrap_or_default();
-            let count = num_devices as usize;
-            if lengths.is_null() || binaries.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: num_devices entries each, per the spec.
-            let (lengths, pointers) = unsafe {
-                (
-                    call::slice(lengths, count)?,
-                    call::slice(binaries.cast_const(), count)?,
-                )
-            };
-            // "CL_INVALID_VALUE if ... any entry in lengths[i] is zero or
-            // binaries[i] is NULL", reported per device in binary_status too.
-            let mut missing = vec![CL_SUCCESS; count];
-            let mut slices: Vec<&[u8]> = Vec::with_capacity(count);
-            for (index, (&length, &pointer)) in lengths.iter().zip(pointers).enumerate() {
-                if length == 0 || pointer.is_null() {
-                    missing[index] = CL_INVALID_VALUE;
-                    slices.push(&[]);
-                } else {
-                    // SAFETY: the application says `length` bytes are there.
-                    slices.push(unsafe { call::slice(pointer, length)? });
-                }
-            }
-            let write_statuses = |statuses: &[cl_int]| {
-                if !binary_status.is_null() {
-                    for (index, &status) in statuses.iter().enumerate() {
-                        // SAFETY: the application's array of num_devices
-                        // cl_int, per the spec.
-                        unsafe { binary_status.add(index).write_unaligned(status) };
-                    }
-                }
-            };
-            if missing.iter().any(|&s| s != CL_SUCCESS) {
-                write_statuses(&missing);
-                return Err(CL_INVALID_VALUE);
-            }
-            let (statuses, program) = Program::from_binaries(&context, devices, &slices);
-            write_statuses(&statuses);
-            Ok(handle::into_handle(program?))
-        },
+    let entry = entry!(
+        "clCreateProgramWithBinary" -> Program,
+        context: context,
+        num_devices: unsigned,
+        device_list: devices(num_devices),
+        lengths: pointer,
+        binaries: pointer,
+        binary_status: pointer,
+        errcode_ret: pointer,
     );
+    let created = call::create(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let context = unsafe { handle::arc::<Context>(context)? };
+        if num_devices == 0 || device_list.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_devices handles, per the spec.
+        let devices = unsafe { device_list_of(context.devices(), num_devices, device_list)? }
+            .unwrap_or_default();
+        let count = num_devices as usize;
+        if lengths.is_null() || binaries.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_devices entries each, per the spec.
+        let (lengths, pointers) = unsafe {
+            (
+                call::slice(lengths, count)?,
+                call::slice(binaries.cast_const(), count)?,
+            )
+        };
+        // "CL_INVALID_VALUE if ... any entry in lengths[i] is zero or
+        // binaries[i] is NULL", reported per device in binary_status too.
+        let mut missing = vec![CL_SUCCESS; count];
+        let mut slices: Vec<&[u8]> = Vec::with_capacity(count);
+        for (index, (&length, &pointer)) in lengths.iter().zip(pointers).enumerate() {
+            if length == 0 || pointer.is_null() {
+                missing[index] = CL_INVALID_VALUE;
+                slices.push(&[]);
+            } else {
+                // SAFETY: the application says `length` bytes are there.
+                slices.push(unsafe { call::slice(pointer, length)? });
+            }
+        }
+        let write_statuses = |statuses: &[cl_int]| {
+            if !binary_status.is_null() {
+                for (index, &status) in statuses.iter().enumerate() {
+                    // SAFETY: the application's array of num_devices
+                    // cl_int, per the spec.
+                    unsafe { binary_status.add(index).write_unaligned(status) };
+                }
+            }
+        };
+        if missing.iter().any(|&s| s != CL_SUCCESS) {
+            write_statuses(&missing);
+            return Err(CL_INVALID_VALUE);
+        }
+        let (statuses, program) = Program::from_binaries(&context, devices, &slices);
+        write_statuses(&statuses);
+        Ok(handle::into_handle(program?))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -190,24 +202,30 @@ pub(crate) unsafe extern "C" fn build_program(
     pfn_notify: Option<BuildNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(
-        entry!("clBuildProgram", program: program, num_devices: unsigned, device_list: devices(num_devices), options: text, pfn_notify: callback, user_data: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let object = unsafe { handle::object::<Program>(program)? };
-            if pfn_notify.is_none() && !user_data.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: num_devices handles or NULL, per the spec.
-            let devices = unsafe { device_list_of(object.devices(), num_devices, device_list)? };
-            // SAFETY: NULL or a NUL-terminated string, per the spec.
-            let options = unsafe { call::c_string(options) }.unwrap_or_default();
-            let result = object.build(devices.as_deref(), &options);
-            // SAFETY: the application's live program.
-            unsafe { notify(pfn_notify, program, user_data) };
-            result
-        },
-    )
+    let entry = entry!(
+        "clBuildProgram",
+        program: program,
+        num_devices: unsigned,
+        device_list: devices(num_devices),
+        options: text,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let object = unsafe { handle::object::<Program>(program)? };
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_devices handles or NULL, per the spec.
+        let devices = unsafe { device_list_of(object.devices(), num_devices, device_list)? };
+        // SAFETY: NULL or a NUL-terminated string, per the spec.
+        let options = unsafe { call::c_string(options) }.unwrap_or_default();
+        let result = object.build(devices.as_deref(), &options);
+        // SAFETY: the application's live program.
+        unsafe { notify(pfn_notify, program, user_data) };
+        result
+    })
 }
 
 #[allow(clippy::too_many_arguments)] // the C signature
@@ -222,49 +240,56 @@ pub(crate) unsafe extern "C" fn compile_program(
     pfn_notify: Option<BuildNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(
-        entry!("clCompileProgram", program: program, num_devices: unsigned, device_list: devices(num_devices), options: text, num_input_headers: unsigned, input_headers: programs(num_input_headers), header_include_names: pointer, pfn_notify: callback, user_data: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let object = unsafe { handle::object::<Program>(program)? };
-            if pfn_notify.is_none() && !user_data.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            // "CL_INVALID_VALUE if num_input_headers is zero and
-            // header_include_names or input_headers are not NULL or if
-            // num_input_headers is not zero and header_include_names or
-            // input_headers are NULL."
-            let count = num_input_headers as usize;
-            if (count == 0) != input_headers.is_null()
-                || (count == 0) != header_include_names.is_null()
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: num_devices handles or NULL, per the spec.
-            let devices = unsafe { device_list_of(object.devices(), num_devices, device_list)? };
-            // SAFETY: count program handles, per the spec.
-            let header_programs = unsafe {
-                handle::arcs::<Program>(input_headers.cast(), count, CL_INVALID_PROGRAM)?
-            };
-            // SAFETY: count string pointers, per the spec.
-            let names = unsafe { call::slice(header_include_names.cast_const(), count)? };
-            let mut headers = Vec::with_capacity(count);
-            for (header, &name) in header_programs.iter().zip(names) {
-                // SAFETY: NULL or a NUL-terminated string, per the spec.
-                let name = unsafe { call::c_string(name) }.ok_or(CL_INVALID_VALUE)?;
-                if header.origin() != Origin::Source {
-                    return Err(CL_INVALID_OPERATION);
-                }
-                headers.push((name, header.source().to_owned()));
-            }
+    let entry = entry!(
+        "clCompileProgram",
+        program: program,
+        num_devices: unsigned,
+        device_list: devices(num_devices),
+        options: text,
+        num_input_headers: unsigned,
+        input_headers: programs(num_input_headers),
+        header_include_names: pointer,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let object = unsafe { handle::object::<Program>(program)? };
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if num_input_headers is zero and
+        // header_include_names or input_headers are not NULL or if
+        // num_input_headers is not zero and header_include_names or
+        // input_headers are NULL."
+        let count = num_input_headers as usize;
+        if (count == 0) != input_headers.is_null() || (count == 0) != header_include_names.is_null()
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_devices handles or NULL, per the spec.
+        let devices = unsafe { device_list_of(object.devices(), num_devices, device_list)? };
+        // SAFETY: count program handles, per the spec.
+        let header_programs =
+            unsafe { handle::arcs::<Program>(input_headers.cast(), count, CL_INVALID_PROGRAM)? };
+        // SAFETY: count string pointers, per the spec.
+        let names = unsafe { call::slice(header_include_names.cast_const(), count)? };
+        let mut headers = Vec::with_capacity(count);
+        for (header, &name) in header_programs.iter().zip(names) {
             // SAFETY: NULL or a NUL-terminated string, per the spec.
-            let options = unsafe { call::c_string(options) }.unwrap_or_default();
-            let result = object.compile(devices.as_deref(), &options, &headers);
-            // SAFETY: the application's live program.
-            unsafe { notify(pfn_notify, program, user_data) };
-            result
-        },
-    )
+            let name = unsafe { call::c_string(name) }.ok_or(CL_INVALID_VALUE)?;
+            if header.origin() != Origin::Source {
+                return Err(CL_INVALID_OPERATION);
+            }
+            headers.push((name, header.source().to_owned()));
+        }
+        // SAFETY: NULL or a NUL-terminated string, per the spec.
+        let options = unsafe { call::c_string(options) }.unwrap_or_default();
+        let result = object.compile(devices.as_deref(), &options, &headers);
+        // SAFETY: the application's live program.
+        unsafe { notify(pfn_notify, program, user_data) };
+        result
+    })
 }
 
 #[allow(clippy::too_many_arguments)] // the C signature
@@ -282,39 +307,48 @@ pub(crate) unsafe extern "C" fn link_program(
     // The link's own outcome; the program comes back also when the link
     // failed, so that the application can read the log.
     let mut link_status = CL_SUCCESS;
-    let created = call::create(
-        entry!("clLinkProgram" -> Program, context: context, num_devices: unsigned, device_list: devices(num_devices), options: text, num_input_programs: unsigned, input_programs: programs(num_input_programs), pfn_notify: callback, user_data: pointer, errcode_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let context = unsafe { handle::arc::<Context>(context)? };
-            if (pfn_notify.is_none() && !user_data.is_null())
-                || num_input_programs == 0
-                || input_programs.is_null()
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: num_devices handles or NULL, per the spec.
-            let devices = unsafe { device_list_of(context.devices(), num_devices, device_list)? };
-            // SAFETY: num_input_programs handles, per the spec.
-            let inputs = unsafe {
-                handle::arcs::<Program>(
-                    input_programs.cast(),
-                    num_input_programs as usize,
-                    CL_INVALID_PROGRAM,
-                )?
-            };
-            if inputs.iter().any(|p| !p.context().is(&context)) {
-                return Err(CL_INVALID_PROGRAM);
-            }
-            // SAFETY: NULL or a NUL-terminated string, per the spec.
-            let options = unsafe { call::c_string(options) }.unwrap_or_default();
-            let (program, result) = Program::link(&context, devices, &options, &inputs)?;
-            if let Err(error) = result {
-                link_status = error;
-            }
-            Ok(handle::into_handle(program))
-        },
+    let entry = entry!(
+        "clLinkProgram" -> Program,
+        context: context,
+        num_devices: unsigned,
+        device_list: devices(num_devices),
+        options: text,
+        num_input_programs: unsigned,
+        input_programs: programs(num_input_programs),
+        pfn_notify: callback,
+        user_data: pointer,
+        errcode_ret: pointer,
     );
+    let created = call::create(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let context = unsafe { handle::arc::<Context>(context)? };
+        if (pfn_notify.is_none() && !user_data.is_null())
+            || num_input_programs == 0
+            || input_programs.is_null()
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_devices handles or NULL, per the spec.
+        let devices = unsafe { device_list_of(context.devices(), num_devices, device_list)? };
+        // SAFETY: num_input_programs handles, per the spec.
+        let inputs = unsafe {
+            handle::arcs::<Program>(
+                input_programs.cast(),
+                num_input_programs as usize,
+                CL_INVALID_PROGRAM,
+            )?
+        };
+        if inputs.iter().any(|p| !p.context().is(&context)) {
+            return Err(CL_INVALID_PROGRAM);
+        }
+        // SAFETY: NULL or a NUL-terminated string, per the spec.
+        let options = unsafe { call::c_string(options) }.unwrap_or_default();
+        let (program, result) = Program::link(&context, devices, &options, &inputs)?;
+        if let Err(error) = result {
+            link_status = error;
+        }
+        Ok(handle::into_handle(program))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     let program: cl_program = unsafe { created.report(errcode_ret) };
     if !program.is_null() {
@@ -327,17 +361,15 @@ pub(crate) unsafe extern "C" fn link_program(
 }
 
 pub(crate) unsafe extern "C" fn retain_program(program: cl_program) -> cl_int {
+    let entry = entry!("clRetainProgram", program: program);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clRetainProgram", program: program), || unsafe {
-        handle::retain::<Program>(program)
-    })
+    call::status(entry, || unsafe { handle::retain::<Program>(program) })
 }
 
 pub(crate) unsafe extern "C" fn release_program(program: cl_program) -> cl_int {
+    let entry = entry!("clReleaseProgram", program: program);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clReleaseProgram", program: program), || unsafe {
-        handle::release::<Program>(program)
-    })
+    call::status(entry, || unsafe { handle::release::<Program>(program) })
 }
 
 fn program_info(program: &Object<Program>, param_name: cl_program_info) -> CLResult<InfoValue> {
@@ -382,51 +414,52 @@ pub(crate) unsafe extern "C" fn get_program_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetProgramInfo", program: program, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let program = unsafe { handle::object::<Program>(program)? };
-            if param_name == CL_PROGRAM_BINARIES {
-                let size = program.devices().len() * size_of::<*mut u8>();
-                if !param_value.is_null() {
-                    if param_value_size < size {
-                        return Err(CL_INVALID_VALUE);
-                    }
-                    // SAFETY: the application's array of one pointer per device,
-                    // each NULL (skip that device) or to CL_PROGRAM_BINARY_SIZES
-                    // bytes, per the spec.
-                    let destinations = unsafe {
-                        call::slice(
-                            param_value.cast::<*mut u8>().cast_const(),
-                            program.devices().len(),
-                        )?
-                    };
-                    for (index, &destination) in destinations.iter().enumerate() {
-                        if destination.is_null() {
-                            continue;
-                        }
-                        let binary = program.binary(index);
-                        // SAFETY: the application sized this buffer from
-                        // CL_PROGRAM_BINARY_SIZES, per the spec.
-                        unsafe {
-                            std::ptr::copy_nonoverlapping(
-                                binary.as_ptr(),
-                                destination,
-                                binary.len(),
-                            )
-                        };
-                    }
+    let entry = entry!(
+        "clGetProgramInfo",
+        program: program,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let program = unsafe { handle::object::<Program>(program)? };
+        if param_name == CL_PROGRAM_BINARIES {
+            let size = program.devices().len() * size_of::<*mut u8>();
+            if !param_value.is_null() {
+                if param_value_size < size {
+                    return Err(CL_INVALID_VALUE);
                 }
-                // SAFETY: NULL or a size_t, per the spec.
-                unsafe { write_if_not_null(param_value_size_ret, size) };
-                return Ok(());
+                // SAFETY: the application's array of one pointer per device,
+                // each NULL (skip that device) or to CL_PROGRAM_BINARY_SIZES
+                // bytes, per the spec.
+                let destinations = unsafe {
+                    call::slice(
+                        param_value.cast::<*mut u8>().cast_const(),
+                        program.devices().len(),
+                    )?
+                };
+                for (index, &destination) in destinations.iter().enumerate() {
+                    if destination.is_null() {
+                        continue;
+                    }
+                    let binary = program.binary(index);
+                    // SAFETY: the application sized this buffer from
+                    // CL_PROGRAM_BINARY_SIZES, per the spec.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(binary.as_ptr(), destination, binary.len())
+                    };
+                }
             }
-            let value = program_info(&program, param_name)?;
-            // SAFETY: the application's buffers, per the clGetProgramInfo contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+            // SAFETY: NULL or a size_t, per the spec.
+            unsafe { write_if_not_null(param_value_size_ret, size) };
+            return Ok(());
+        }
+        let value = program_info(&program, param_name)?;
+        // SAFETY: the application's buffers, per the clGetProgramInfo contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 pub(crate) unsafe extern "C" fn get_program_build_info(
@@ -437,36 +470,42 @@ pub(crate) unsafe extern "C" fn get_program_build_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetProgramBuildInfo", program: program, device: device, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: handles from the application, checked before use.
-            let (program, device) = unsafe {
-                (
-                    handle::object::<Program>(program)?,
-                    handle::object::<Device>(device)?,
-                )
-            };
-            let value = program.with_build(&device, |build| match param_name {
-                CL_PROGRAM_BUILD_STATUS => Ok(InfoValue::scalar::<cl_build_status>(build.status)),
-                CL_PROGRAM_BUILD_OPTIONS => Ok(InfoValue::string(&build.options)),
-                CL_PROGRAM_BUILD_LOG => Ok(InfoValue::string(&build.log)),
-                CL_PROGRAM_BINARY_TYPE => Ok(InfoValue::scalar::<cl_program_binary_type>(
-                    build.binary_type(),
-                )),
-                // What the program-scope `__global` variables take; 0 without
-                // an executable (a compiled object, a failed build).
-                CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Ok(InfoValue::scalar::<usize>(
-                    build
-                        .executable
-                        .as_ref()
-                        .map_or(0, |e| e.globals().size() as usize),
-                )),
-                _ => Err(CL_INVALID_VALUE),
-            })??;
-            // SAFETY: the application's buffers, per the clGetProgramBuildInfo
-            // contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetProgramBuildInfo",
+        program: program,
+        device: device,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: handles from the application, checked before use.
+        let (program, device) = unsafe {
+            (
+                handle::object::<Program>(program)?,
+                handle::object::<Device>(device)?,
+            )
+        };
+        let value = program.with_build(&device, |build| match param_name {
+            CL_PROGRAM_BUILD_STATUS => Ok(InfoValue::scalar::<cl_build_status>(build.status)),
+            CL_PROGRAM_BUILD_OPTIONS => Ok(InfoValue::string(&build.options)),
+            CL_PROGRAM_BUILD_LOG => Ok(InfoValue::string(&build.log)),
+            CL_PROGRAM_BINARY_TYPE => Ok(InfoValue::scalar::<cl_program_binary_type>(
+                build.binary_type(),
+            )),
+            // What the program-scope `__global` variables take; 0 without
+            // an executable (a compiled object, a failed build).
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Ok(InfoValue::scalar::<usize>(
+                build
+                    .executable
+                    .as_ref()
+                    .map_or(0, |e| e.globals().size() as usize),
+            )),
+            _ => Err(CL_INVALID_VALUE),
+        })??;
+        // SAFETY: the application's buffers, per the clGetProgramBuildInfo
+        // contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }

@@ -84,17 +84,21 @@ pub(crate) unsafe extern "C" fn create_command_queue(
     properties: cl_command_queue_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
-    let created = call::create(
-        entry!("clCreateCommandQueue" -> Queue, context: context, device: device, properties: queue_properties, errcode_ret: pointer),
-        || {
-            // SAFETY: handles from the application.
-            let (context, device) = unsafe { queue_target(context, device)? };
-            let known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-            check_properties(properties, known)?;
-            let queue = Queue::new(&context, &device, properties, Vec::new())?;
-            Ok(handle::into_handle(queue))
-        },
+    let entry = entry!(
+        "clCreateCommandQueue" -> Queue,
+        context: context,
+        device: device,
+        properties: queue_properties,
+        errcode_ret: pointer,
     );
+    let created = call::create(entry, || {
+        // SAFETY: handles from the application.
+        let (context, device) = unsafe { queue_target(context, device)? };
+        let known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+        check_properties(properties, known)?;
+        let queue = Queue::new(&context, &device, properties, Vec::new())?;
+        Ok(handle::into_handle(queue))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -105,53 +109,55 @@ pub(crate) unsafe extern "C" fn create_command_queue_with_properties(
     properties: *const cl_queue_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
-    let created = call::create(
-        entry!("clCreateCommandQueueWithProperties" -> Queue, context: context, device: device, properties: pointer, errcode_ret: pointer),
-        || {
-            // SAFETY: handles from the application.
-            let (context, device) = unsafe { queue_target(context, device)? };
-            // SAFETY: the application's zero-terminated property list.
-            let list = unsafe { read_property_list(properties) };
-            let mut bits = 0;
-            let mut size_given = false;
-            for (name, value) in property_pairs(&list).map_err(|_| CL_INVALID_VALUE)? {
-                match u32::try_from(name).map_err(|_| CL_INVALID_VALUE)? {
-                    CL_QUEUE_PROPERTIES => bits = value,
-                    CL_QUEUE_SIZE => size_given = true,
-                    _ => return Err(CL_INVALID_VALUE),
-                }
-            }
-            let known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
-                | CL_QUEUE_PROFILING_ENABLE
-                | CL_QUEUE_ON_DEVICE
-                | CL_QUEUE_ON_DEVICE_DEFAULT;
-            check_properties(bits, known)?;
-            // CL_QUEUE_SIZE only applies to on-device queues, which were
-            // refused above.
-            if size_given {
-                return Err(CL_INVALID_VALUE);
-            }
-            let queue = Queue::new(&context, &device, bits, list)?;
-            Ok(handle::into_handle(queue))
-        },
+    let entry = entry!(
+        "clCreateCommandQueueWithProperties" -> Queue,
+        context: context,
+        device: device,
+        properties: pointer,
+        errcode_ret: pointer,
     );
+    let created = call::create(entry, || {
+        // SAFETY: handles from the application.
+        let (context, device) = unsafe { queue_target(context, device)? };
+        // SAFETY: the application's zero-terminated property list.
+        let list = unsafe { read_property_list(properties) };
+        let mut bits = 0;
+        let mut size_given = false;
+        for (name, value) in property_pairs(&list).map_err(|_| CL_INVALID_VALUE)? {
+            match u32::try_from(name).map_err(|_| CL_INVALID_VALUE)? {
+                CL_QUEUE_PROPERTIES => bits = value,
+                CL_QUEUE_SIZE => size_given = true,
+                _ => return Err(CL_INVALID_VALUE),
+            }
+        }
+        let known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
+            | CL_QUEUE_PROFILING_ENABLE
+            | CL_QUEUE_ON_DEVICE
+            | CL_QUEUE_ON_DEVICE_DEFAULT;
+        check_properties(bits, known)?;
+        // CL_QUEUE_SIZE only applies to on-device queues, which were
+        // refused above.
+        if size_given {
+            return Err(CL_INVALID_VALUE);
+        }
+        let queue = Queue::new(&context, &device, bits, list)?;
+        Ok(handle::into_handle(queue))
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
 
 pub(crate) unsafe extern "C" fn retain_command_queue(queue: cl_command_queue) -> cl_int {
+    let entry = entry!("clRetainCommandQueue", queue: queue);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clRetainCommandQueue", queue: queue), || unsafe {
-        handle::retain::<Queue>(queue)
-    })
+    call::status(entry, || unsafe { handle::retain::<Queue>(queue) })
 }
 
 /// The last release flushes the queue; its commands still complete.
 pub(crate) unsafe extern "C" fn release_command_queue(queue: cl_command_queue) -> cl_int {
+    let entry = entry!("clReleaseCommandQueue", queue: queue);
     // SAFETY: a handle from the application, checked before use.
-    call::status(entry!("clReleaseCommandQueue", queue: queue), || unsafe {
-        handle::release::<Queue>(queue)
-    })
+    call::status(entry, || unsafe { handle::release::<Queue>(queue) })
 }
 
 fn queue_info(queue: &Object<Queue>, param_name: cl_command_queue_info) -> CLResult<InfoValue> {
@@ -175,28 +181,35 @@ pub(crate) unsafe extern "C" fn get_command_queue_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(
-        entry!("clGetCommandQueueInfo", queue: queue, param_name: info, param_value_size: size, param_value: pointer, param_value_size_ret: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            let queue = unsafe { handle::object::<Queue>(queue)? };
-            let value = queue_info(&queue, param_name)?;
-            // SAFETY: the application's buffers, per the clGetCommandQueueInfo
-            // contract.
-            unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
-        },
-    )
+    let entry = entry!(
+        "clGetCommandQueueInfo",
+        queue: queue,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let queue = unsafe { handle::object::<Queue>(queue)? };
+        let value = queue_info(&queue, param_name)?;
+        // SAFETY: the application's buffers, per the clGetCommandQueueInfo
+        // contract.
+        unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
+    })
 }
 
 pub(crate) unsafe extern "C" fn flush(queue: cl_command_queue) -> cl_int {
-    call::status(entry!("clFlush", queue: queue), || {
+    let entry = entry!("clFlush", queue: queue);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Queue>(queue)? }.flush()
     })
 }
 
 pub(crate) unsafe extern "C" fn finish(queue: cl_command_queue) -> cl_int {
-    call::status(entry!("clFinish", queue: queue), || {
+    let entry = entry!("clFinish", queue: queue);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Queue>(queue)? }.finish()
     })

@@ -18,40 +18,41 @@ pub(crate) unsafe extern "C" fn get_device_and_host_timer(
     device_timestamp: *mut cl_ulong,
     host_timestamp_out: *mut cl_ulong,
 ) -> cl_int {
-    call::status(
-        entry!("clGetDeviceAndHostTimer", device: device, device_timestamp: pointer, host_timestamp_out: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            unsafe { handle::object::<Device>(device.cast())? };
-            if device_timestamp.is_null() || host_timestamp_out.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            let now = host_timestamp();
-            // SAFETY: both are the application's non-NULL cl_ulong pointers.
-            unsafe {
-                call::write_if_not_null(device_timestamp, now);
-                call::write_if_not_null(host_timestamp_out, now);
-            }
-            Ok(())
-        },
-    )
+    let entry = entry!(
+        "clGetDeviceAndHostTimer",
+        device: device,
+        device_timestamp: pointer,
+        host_timestamp_out: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        unsafe { handle::object::<Device>(device.cast())? };
+        if device_timestamp.is_null() || host_timestamp_out.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let now = host_timestamp();
+        // SAFETY: both are the application's non-NULL cl_ulong pointers.
+        unsafe {
+            call::write_if_not_null(device_timestamp, now);
+            call::write_if_not_null(host_timestamp_out, now);
+        }
+        Ok(())
+    })
 }
 
 pub(crate) unsafe extern "C" fn get_host_timer(
     device: cl_device_id,
     host_timestamp_out: *mut cl_ulong,
 ) -> cl_int {
-    call::status(
-        entry!("clGetHostTimer", device: device, host_timestamp_out: pointer),
-        || {
-            // SAFETY: a handle from the application, checked before use.
-            unsafe { handle::object::<Device>(device.cast())? };
-            if host_timestamp_out.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: the application's non-NULL cl_ulong pointer.
-            unsafe { call::write_if_not_null(host_timestamp_out, host_timestamp()) };
-            Ok(())
-        },
-    )
+    let entry = entry!("clGetHostTimer", device: device, host_timestamp_out: pointer);
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        unsafe { handle::object::<Device>(device.cast())? };
+        if host_timestamp_out.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: the application's non-NULL cl_ulong pointer.
+        unsafe { call::write_if_not_null(host_timestamp_out, host_timestamp()) };
+        Ok(())
+    })
 }
