@@ -2,8 +2,9 @@
 # Installs what clvulkan's main job and tests need on a fresh Debian/Ubuntu
 # machine: the Vulkan loader, Mesa's lavapipe (the CPU Vulkan driver used when
 # there is no GPU), the validation layers, the ocl-icd OpenCL loader with the
-# Khronos headers, clinfo, spirv-tools, PoCL (the differential reference) and
-# a C compiler. Only installs what is missing; needs root or sudo.
+# Khronos headers, clinfo, spirv-tools, PoCL (the differential reference), a
+# C compiler, dpkg-dev and cargo-deb (which build and check the Debian
+# package). Only installs what is missing; needs root or sudo.
 set -euo pipefail
 
 # Some containers have /dev/null as a regular file. What is sent there piles
@@ -21,7 +22,7 @@ fi
 packages=(
     libvulkan1 mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
     ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo
-    spirv-tools pocl-opencl-icd gcc libc6-dev pkg-config
+    spirv-tools pocl-opencl-icd gcc libc6-dev pkg-config dpkg-dev
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -37,4 +38,11 @@ fi
 if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo not found: install Rust (https://rustup.rs) first" >&2
     exit 1
+fi
+# The Debian package's tool (tests/debian_package.rs): about 1.5 minutes of
+# CPU to build, once per machine; pinned so that its output stays the one
+# the test checks.
+cargo_deb_version=3.8.0
+if ! cargo deb --version 2>/dev/null | grep -qx "cargo-deb $cargo_deb_version"; then
+    cargo install --locked --quiet cargo-deb --version "$cargo_deb_version" </dev/null
 fi

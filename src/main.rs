@@ -6,7 +6,11 @@
 //!   [-fsyntax-only] [build options]` is the offline compiler: diagnostics on stderr, SPIR-V
 //!   per kernel, reflection on stdout;
 //! - `clvulkan run -- APP ARGS...` runs an OpenCL application with the ICD
-//!   loader pointed at clvulkan alone.
+//!   loader pointed at clvulkan alone;
+//! - `clvulkan install [--prefix DIR] [--icd-dir DIR]` and `clvulkan
+//!   uninstall` register a source build with the loaders (see [`install`]).
+
+mod install;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,14 +18,20 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   clvulkan info
   clvulkan compile FILE.cl [-o OUT.spv] [--local-size X,Y,Z] [-E | -fsyntax-only] [build options...]
-  clvulkan run -- APP [ARGS...]";
+  clvulkan run -- APP [ARGS...]
+  clvulkan install [--prefix DIR] [--icd-dir DIR]
+  clvulkan uninstall [--prefix DIR] [--icd-dir DIR]";
 
 fn main() -> ExitCode {
+    // CLVULKAN_LOG applies to what the runtime reports here too.
+    layer::logging::init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("info") => info(),
         Some("compile") => compile(&args[1..]),
         Some("run") => run(&args[1..]),
+        Some("install") => install_here(&args[1..]),
+        Some("uninstall") => install::uninstall(&args[1..]).map_err(|e| format!("clvulkan: {e}")),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
@@ -211,21 +221,35 @@ fn parse_local_size(spec: &str) -> Result<[u32; 3], String> {
 }
 
 /// The ICD library: `CLVULKAN_LIBRARY`, or `libclvulkan.so` beside this
-/// executable (both live in cargo's target directory).
+/// executable (both live in cargo's target directory), or in `../lib`
+/// from it (an install, see [`install`]).
 fn icd_library() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("CLVULKAN_LIBRARY") {
         return Ok(PathBuf::from(p));
     }
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let lib = exe.with_file_name("libclvulkan.so");
-    if lib.exists() {
-        Ok(lib)
-    } else {
-        Err(format!(
-            "{} not found: build it with `cargo build -p clvulkan-layer` or set CLVULKAN_LIBRARY",
-            lib.display()
-        ))
-    }
+    let beside = exe.with_file_name(install::LIBRARY);
+    let installed = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|prefix| prefix.join("lib").join(install::LIBRARY));
+    [Some(beside.clone()), installed]
+        .into_iter()
+        .flatten()
+        .find(|lib| lib.exists())
+        .ok_or_else(|| {
+            format!(
+                "{} not found: build it with `cargo build -p clvulkan-layer` or set CLVULKAN_LIBRARY",
+                beside.display()
+            )
+        })
+}
+
+/// `clvulkan install`: this program and the library [`icd_library`] finds.
+fn install_here(args: &[String]) -> Result<(), String> {
+    let library = icd_library()?;
+    let program = std::env::current_exe().map_err(|e| e.to_string())?;
+    install::install(args, &library, &program).map_err(|e| format!("clvulkan: {e}"))
 }
 
 fn run(args: &[String]) -> Result<(), String> {

@@ -15,4 +15,5 @@ static ALLOCATOR: allocator::Heap = allocator::Heap;
 mod allocator;
 pub mod api;
 pub mod core;
+pub mod logging;
 pub mod vulkan;

@@ -1,20 +1,59 @@
 //! The frame of every entry point: panics become `CL_OUT_OF_HOST_MEMORY`
 //! instead of unwinding into C, errors become the returned code or
-//! `*errcode_ret`, plus the small raw-pointer helpers all entry points use.
+//! `*errcode_ret`, the call is traced when `CLVULKAN_LOG=api` asks
+//! (`api::trace`), plus the small raw-pointer helpers all entry points use.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use opencl_sys::{cl_int, CL_INVALID_VALUE, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS};
 
+use crate::api::trace::{Arg, Entry};
 use crate::core::CLResult;
+use crate::logging;
+
+/// What an entry point's [`trace::entry!`](crate::api::trace::entry)
+/// describes its arguments with.
+pub(crate) type Args = Vec<(&'static str, Arg)>;
 
 /// Runs the body of an entry point that returns its status.
-pub(crate) fn status(body: impl FnOnce() -> CLResult<()>) -> cl_int {
-    match catch_unwind(AssertUnwindSafe(body)) {
+pub(crate) fn status(
+    entry: Entry<impl FnOnce() -> Args>,
+    body: impl FnOnce() -> CLResult<()>,
+) -> cl_int {
+    // Read first: it also installs the logger, for the body's messages.
+    let tracing = logging::api_trace();
+    let status = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => CL_SUCCESS,
         Ok(Err(error)) => error,
         Err(_) => CL_OUT_OF_HOST_MEMORY,
+    };
+    if tracing {
+        entry.status(status);
     }
+    status
+}
+
+/// Runs the body of an entry point that returns nothing (`clSVMFree`).
+pub(crate) fn nothing(entry: Entry<impl FnOnce() -> Args>, body: impl FnOnce()) {
+    let tracing = logging::api_trace();
+    let _ = catch_unwind(AssertUnwindSafe(body));
+    if tracing {
+        entry.nothing();
+    }
+}
+
+/// Runs the body of an entry point that returns a pointer and no status
+/// (`clGetExtensionFunctionAddress`): NULL when it panics.
+pub(crate) fn pointer<T>(
+    entry: Entry<impl FnOnce() -> Args>,
+    body: impl FnOnce() -> *mut T,
+) -> *mut T {
+    let tracing = logging::api_trace();
+    let returned = catch_unwind(AssertUnwindSafe(body)).unwrap_or(std::ptr::null_mut());
+    if tracing {
+        entry.pointer(returned.cast());
+    }
+    returned
 }
 
 /// The outcome of an entry point that returns an object (or pointer) and
@@ -26,8 +65,12 @@ pub(crate) struct Created<T> {
 }
 
 /// Runs the body of an entry point that returns an object; NULL on failure.
-pub(crate) fn create<T>(body: impl FnOnce() -> CLResult<*mut T>) -> Created<T> {
-    match catch_unwind(AssertUnwindSafe(body)) {
+pub(crate) fn create<T>(
+    entry: Entry<impl FnOnce() -> Args>,
+    body: impl FnOnce() -> CLResult<*mut T>,
+) -> Created<T> {
+    let tracing = logging::api_trace();
+    let created = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(object)) => Created {
             object,
             status: CL_SUCCESS,
@@ -40,7 +83,11 @@ pub(crate) fn create<T>(body: impl FnOnce() -> CLResult<*mut T>) -> Created<T> {
             object: std::ptr::null_mut(),
             status: CL_OUT_OF_HOST_MEMORY,
         },
+    };
+    if tracing {
+        entry.created(created.object.cast(), created.status);
     }
+    created
 }
 
 impl<T> Created<T> {

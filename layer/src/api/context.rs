@@ -15,6 +15,7 @@ use crate::api::device::devices_of_type;
 use crate::api::handle;
 use crate::api::host::{self, ContextDestructorNotify, ContextErrorNotify};
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::host::ContextNotify;
@@ -103,7 +104,16 @@ pub(crate) unsafe extern "C" fn create_context(
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    let created = call::create(|| {
+    let entry = entry!(
+        "clCreateContext" -> Context,
+        properties: pointer,
+        num_devices: unsigned,
+        devices: devices(num_devices),
+        pfn_notify: callback,
+        user_data: pointer,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
         // SAFETY: the application's zero-terminated property list.
         let properties = unsafe { read_property_list(properties) };
         check_context_properties(&properties)?;
@@ -136,7 +146,15 @@ pub(crate) unsafe extern "C" fn create_context_from_type(
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    let created = call::create(|| {
+    let entry = entry!(
+        "clCreateContextFromType" -> Context,
+        properties: pointer,
+        device_type: device_type,
+        pfn_notify: callback,
+        user_data: pointer,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
         // SAFETY: the application's zero-terminated property list.
         let properties = unsafe { read_property_list(properties) };
         check_context_properties(&properties)?;
@@ -150,13 +168,15 @@ pub(crate) unsafe extern "C" fn create_context_from_type(
 }
 
 pub(crate) unsafe extern "C" fn retain_context(context: cl_context) -> cl_int {
+    let entry = entry!("clRetainContext", context: context);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::retain::<Context>(context) })
+    call::status(entry, || unsafe { handle::retain::<Context>(context) })
 }
 
 pub(crate) unsafe extern "C" fn release_context(context: cl_context) -> cl_int {
+    let entry = entry!("clReleaseContext", context: context);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::release::<Context>(context) })
+    call::status(entry, || unsafe { handle::release::<Context>(context) })
 }
 
 fn context_info(context: &Object<Context>, param_name: cl_context_info) -> CLResult<InfoValue> {
@@ -176,7 +196,15 @@ pub(crate) unsafe extern "C" fn get_context_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetContextInfo",
+        context: context,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let context = unsafe { handle::object::<Context>(context)? };
         let value = context_info(&context, param_name)?;
@@ -190,7 +218,13 @@ pub(crate) unsafe extern "C" fn set_context_destructor_callback(
     pfn_notify: Option<ContextDestructorNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clSetContextDestructorCallback",
+        context: context,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let object = unsafe { handle::object::<Context>(context)? };
         let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;

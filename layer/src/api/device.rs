@@ -10,6 +10,7 @@ use translator::caps::FpAtomicType;
 use crate::api::call::{self, write_if_not_null};
 use crate::api::handle;
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::core::device::Device;
 use crate::core::object::Object;
 use crate::core::platform::{self, make_version, Platform};
@@ -54,7 +55,15 @@ pub(crate) unsafe extern "C" fn get_device_ids(
     devices: *mut cl_device_id,
     num_devices: *mut cl_uint,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetDeviceIDs",
+        platform: platform,
+        device_type: device_type,
+        num_entries: unsigned,
+        devices: out_devices(num_entries),
+        num_devices: out_count,
+    );
+    call::status(entry, || {
         // A NULL platform is implementation-defined; it means the only one.
         if !platform.is_null() {
             // SAFETY: a handle from the application, checked before use.
@@ -335,7 +344,15 @@ pub(crate) unsafe extern "C" fn get_device_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetDeviceInfo",
+        device: device,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let device = unsafe { handle::object::<Device>(device)? };
         let value = device_info(&device, param_name)?;
@@ -346,7 +363,8 @@ pub(crate) unsafe extern "C" fn get_device_info(
 
 /// Root devices are not reference counted: retain only checks the handle.
 pub(crate) unsafe extern "C" fn retain_device(device: cl_device_id) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clRetainDevice", device: device);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Device>(device)? };
         Ok(())
@@ -355,7 +373,8 @@ pub(crate) unsafe extern "C" fn retain_device(device: cl_device_id) -> cl_int {
 
 /// Root devices are not reference counted: release only checks the handle.
 pub(crate) unsafe extern "C" fn release_device(device: cl_device_id) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clReleaseDevice", device: device);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Device>(device)? };
         Ok(())
@@ -371,7 +390,8 @@ pub(crate) unsafe extern "C" fn create_sub_devices(
     _out_devices: *mut cl_device_id,
     _num_devices_ret: *mut cl_uint,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clCreateSubDevices", in_device: device);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Device>(in_device)? };
         // "CL_INVALID_VALUE if values specified in properties are not valid

@@ -15,6 +15,7 @@ use opencl_sys::{cl_int, cl_platform_id, cl_uint, cl_ulong, CL_INVALID_VALUE};
 
 use crate::api::call;
 use crate::api::handle;
+use crate::api::trace::entry;
 use crate::core::object::{live_objects, ObjectKind};
 use crate::core::platform::Platform;
 
@@ -46,7 +47,14 @@ pub(crate) unsafe extern "C" fn get_live_object_counts(
     counts: *mut cl_ulong,
     num_counts_ret: *mut cl_uint,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetLiveObjectCountsVK",
+        platform: platform,
+        num_counts: unsigned,
+        counts: pointer,
+        num_counts_ret: out_count,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let platform = unsafe { handle::object::<Platform>(platform.cast())? };
         if (counts.is_null() && num_counts_ret.is_null()) || (num_counts == 0) != counts.is_null() {

@@ -15,6 +15,7 @@ use opencl_sys::{
 use crate::api::call;
 use crate::api::handle;
 use crate::api::host::HostSlice;
+use crate::api::trace::entry;
 use crate::core::enqueue::{self, CopyRegion};
 use crate::core::event::Event;
 use crate::core::kernel::Kernel;
@@ -81,7 +82,19 @@ pub(crate) unsafe extern "C" fn enqueue_read_buffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueReadBuffer",
+        command_queue: queue,
+        buffer: mem,
+        blocking_read: boolean,
+        offset: size,
+        size: size,
+        ptr: pointer,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: the application's arguments, per the clEnqueueReadBuffer
         // contract: handles are checked, ptr holds size writable bytes until
         // the read completes, and the event pointers are as the spec says.
@@ -115,7 +128,20 @@ pub(crate) unsafe extern "C" fn enqueue_map_buffer(
     event: *mut cl_event,
     errcode_ret: *mut cl_int,
 ) -> *mut c_void {
-    let mapped = call::create(|| {
+    let entry = entry!(
+        "clEnqueueMapBuffer",
+        command_queue: queue,
+        buffer: mem,
+        blocking_map: boolean,
+        map_flags: map_flags,
+        offset: size,
+        size: size,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+        errcode_ret: pointer,
+    );
+    let mapped = call::create(entry, || {
         // SAFETY: the application's arguments, per the clEnqueueMapBuffer
         // contract: handles are checked, the event pointers are as the spec
         // says, and a USE_HOST_PTR buffer's host_ptr stays valid for its
@@ -152,7 +178,16 @@ pub(crate) unsafe extern "C" fn enqueue_unmap_mem_object(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueUnmapMemObject",
+        command_queue: queue,
+        memobj: mem,
+        mapped_ptr: pointer,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: the application's arguments, per the
         // clEnqueueUnmapMemObject contract: handles are checked; mapped_ptr
         // is only compared with the addresses of the buffer's mappings.
@@ -235,7 +270,24 @@ pub(crate) unsafe extern "C" fn enqueue_read_buffer_rect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueReadBufferRect",
+        command_queue: queue,
+        buffer: mem,
+        blocking_read: boolean,
+        buffer_origin: sizes(3),
+        host_origin: sizes(3),
+        region: sizes(3),
+        buffer_row_pitch: size,
+        buffer_slice_pitch: size,
+        host_row_pitch: size,
+        host_slice_pitch: size,
+        ptr: pointer,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: the application's arguments, per the
         // clEnqueueReadBufferRect contract: handles are checked, the three
         // arrays hold three values, ptr is writable over the host
@@ -287,7 +339,24 @@ pub(crate) unsafe extern "C" fn enqueue_write_buffer_rect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueWriteBufferRect",
+        command_queue: queue,
+        buffer: mem,
+        blocking_write: boolean,
+        buffer_origin: sizes(3),
+        host_origin: sizes(3),
+        region: sizes(3),
+        buffer_row_pitch: size,
+        buffer_slice_pitch: size,
+        host_row_pitch: size,
+        host_slice_pitch: size,
+        ptr: pointer,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: the application's arguments, per the
         // clEnqueueWriteBufferRect contract: handles are checked, the three
         // arrays hold three values, ptr is readable over the host rectangle
@@ -338,7 +407,23 @@ pub(crate) unsafe extern "C" fn enqueue_copy_buffer_rect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueCopyBufferRect",
+        command_queue: queue,
+        src_buffer: mem,
+        dst_buffer: mem,
+        src_origin: sizes(3),
+        dst_origin: sizes(3),
+        region: sizes(3),
+        src_row_pitch: size,
+        src_slice_pitch: size,
+        dst_row_pitch: size,
+        dst_slice_pitch: size,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: the application's arguments, per the
         // clEnqueueCopyBufferRect contract: handles are checked, the three
         // arrays hold three values, event pointers as specified.
@@ -371,7 +456,19 @@ pub(crate) unsafe extern "C" fn enqueue_write_buffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueWriteBuffer",
+        command_queue: queue,
+        buffer: mem,
+        blocking_write: boolean,
+        offset: size,
+        size: size,
+        ptr: pointer,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: the application's arguments, per the clEnqueueWriteBuffer
         // contract: handles are checked, ptr holds size readable bytes (it
         // is copied before this call returns), event pointers as specified.
@@ -403,7 +500,19 @@ pub(crate) unsafe extern "C" fn enqueue_copy_buffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueCopyBuffer",
+        command_queue: queue,
+        src_buffer: mem,
+        dst_buffer: mem,
+        src_offset: size,
+        dst_offset: size,
+        size: size,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: handles checked before use; wait list and event pointers
         // as the spec says.
         unsafe {
@@ -436,7 +545,19 @@ pub(crate) unsafe extern "C" fn enqueue_fill_buffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueFillBuffer",
+        command_queue: queue,
+        buffer: mem,
+        pattern: pointer,
+        pattern_size: size,
+        offset: size,
+        size: size,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: handles checked before use; pattern holds pattern_size
         // bytes (copied before returning); wait list and event as specified.
         unsafe {
@@ -491,7 +612,19 @@ pub(crate) unsafe extern "C" fn enqueue_nd_range_kernel(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueNDRangeKernel",
+        command_queue: queue,
+        kernel: kernel,
+        work_dim: unsigned,
+        global_work_offset: sizes(work_dim),
+        global_work_size: sizes(work_dim),
+        local_work_size: sizes(work_dim),
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: handles checked before use; the size arrays hold work_dim
         // elements; wait list and event as specified.
         unsafe {
@@ -530,7 +663,15 @@ pub(crate) unsafe extern "C" fn enqueue_task(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueTask",
+        command_queue: queue,
+        kernel: kernel,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: handles checked before use; wait list and event as
         // specified.
         unsafe {
@@ -559,7 +700,14 @@ pub(crate) unsafe extern "C" fn enqueue_marker_with_wait_list(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueMarkerWithWaitList",
+        command_queue: queue,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: the handle is checked; wait list and event as specified.
         unsafe {
             let queue = queue(command_queue)?;
@@ -578,7 +726,14 @@ pub(crate) unsafe extern "C" fn enqueue_barrier_with_wait_list(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueBarrierWithWaitList",
+        command_queue: queue,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: the handle is checked; wait list and event as specified.
         unsafe {
             let queue = queue(command_queue)?;
@@ -595,7 +750,8 @@ pub(crate) unsafe extern "C" fn enqueue_marker(
     command_queue: cl_command_queue,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clEnqueueMarker", command_queue: queue, event: new_event);
+    call::status(entry, || {
         // SAFETY: the handle is checked; event as specified.
         unsafe {
             let queue = queue(command_queue)?;
@@ -610,7 +766,8 @@ pub(crate) unsafe extern "C" fn enqueue_marker(
 
 /// OpenCL 1.1: a barrier with no event.
 pub(crate) unsafe extern "C" fn enqueue_barrier(command_queue: cl_command_queue) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clEnqueueBarrier", command_queue: queue);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let queue = unsafe { queue(command_queue)? };
         enqueue::marker(&queue, CL_COMMAND_BARRIER, &[]).map(drop)
@@ -623,7 +780,13 @@ pub(crate) unsafe extern "C" fn enqueue_wait_for_events(
     num_events: cl_uint,
     event_list: *const cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueWaitForEvents",
+        command_queue: queue,
+        num_events: unsigned,
+        event_list: events(num_events),
+    );
+    call::status(entry, || {
         // SAFETY: the handle is checked; event_list holds num_events handles.
         unsafe {
             let queue = queue(command_queue)?;
@@ -650,7 +813,17 @@ pub(crate) unsafe extern "C" fn enqueue_migrate_mem_objects(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clEnqueueMigrateMemObjects",
+        command_queue: queue,
+        num_mem_objects: unsigned,
+        mem_objects: mems(num_mem_objects),
+        flags: migration_flags,
+        num_events_in_wait_list: unsigned,
+        event_wait_list: events(num_events_in_wait_list),
+        event: new_event,
+    );
+    call::status(entry, || {
         // SAFETY: handles checked before use; mem_objects holds
         // num_mem_objects handles; wait list and event as specified.
         unsafe {

@@ -16,6 +16,7 @@ use crate::api::call;
 use crate::api::handle;
 use crate::api::host::{self, EventNotify};
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::core::context::Context;
 use crate::core::event::Event;
 use crate::core::object::Object;
@@ -26,7 +27,8 @@ pub(crate) unsafe extern "C" fn wait_for_events(
     num_events: cl_uint,
     event_list: *const cl_event,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clWaitForEvents", num_events: unsigned, event_list: events(num_events));
+    call::status(entry, || {
         if num_events == 0 || event_list.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -76,7 +78,15 @@ pub(crate) unsafe extern "C" fn get_event_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetEventInfo",
+        event: event,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let event = unsafe { handle::arc::<Event>(event)? };
         let value = event_info(&event, param_name)?;
@@ -86,13 +96,15 @@ pub(crate) unsafe extern "C" fn get_event_info(
 }
 
 pub(crate) unsafe extern "C" fn retain_event(event: cl_event) -> cl_int {
+    let entry = entry!("clRetainEvent", event: event);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::retain::<Event>(event) })
+    call::status(entry, || unsafe { handle::retain::<Event>(event) })
 }
 
 pub(crate) unsafe extern "C" fn release_event(event: cl_event) -> cl_int {
+    let entry = entry!("clReleaseEvent", event: event);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::release::<Event>(event) })
+    call::status(entry, || unsafe { handle::release::<Event>(event) })
 }
 
 pub(crate) unsafe extern "C" fn set_event_callback(
@@ -101,7 +113,14 @@ pub(crate) unsafe extern "C" fn set_event_callback(
     pfn_notify: Option<EventNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clSetEventCallback",
+        event: event,
+        command_exec_callback_type: signed,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let object = unsafe { handle::object::<Event>(event)? };
         let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
@@ -124,7 +143,15 @@ pub(crate) unsafe extern "C" fn get_event_profiling_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetEventProfilingInfo",
+        event: event,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let event = unsafe { handle::object::<Event>(event)? };
         let value = InfoValue::scalar::<cl_ulong>(event.profiling_time(param_name)?);
@@ -138,7 +165,8 @@ pub(crate) unsafe extern "C" fn create_user_event(
     context: cl_context,
     errcode_ret: *mut cl_int,
 ) -> cl_event {
-    let created = call::create(|| {
+    let entry = entry!("clCreateUserEvent" -> Event, context: context, errcode_ret: pointer);
+    let created = call::create(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let context = unsafe { handle::arc::<Context>(context)? };
         Ok(handle::into_handle(Event::new_user(&context)))
@@ -153,7 +181,8 @@ pub(crate) unsafe extern "C" fn set_user_event_status(
     event: cl_event,
     execution_status: cl_int,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clSetUserEventStatus", event: event, execution_status: signed);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let event = unsafe { handle::object::<Event>(event)? };
         if !event.is_user() {

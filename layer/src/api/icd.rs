@@ -13,8 +13,9 @@ use std::ffi::{c_char, c_void, CStr};
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::{cl_int, cl_platform_id, cl_platform_info, cl_uint};
 
+use crate::api::trace::entry;
 use crate::api::{
-    context, device, diagnostics, enqueue, event, handle, kernel, memory, not_implemented,
+    call, context, device, diagnostics, enqueue, event, handle, kernel, memory, not_implemented,
     platform, program, queue, timer,
 };
 use crate::core::platform::Platform;
@@ -187,32 +188,38 @@ pub(crate) static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
 /// Looks up an extension function: `clIcdGetPlatformIDsKHR`, and the
 /// diagnostic [`diagnostics::NAME`].
 unsafe extern "C" fn get_extension_function_address(func_name: *const c_char) -> *mut c_void {
-    let found = std::panic::catch_unwind(|| {
-        if func_name.is_null() {
-            return std::ptr::null_mut();
-        }
-        // SAFETY: a NUL-terminated name, per the spec.
-        let name = unsafe { CStr::from_ptr(func_name) };
-        if name == ICD_GET_PLATFORM_IDS {
-            let function: unsafe extern "C" fn(
-                cl_uint,
-                *mut cl_platform_id,
-                *mut cl_uint,
-            ) -> cl_int = platform::get_platform_ids;
-            function as *mut c_void
-        } else if name == diagnostics::NAME {
-            let function: unsafe extern "C" fn(
-                cl_platform_id,
-                cl_uint,
-                *mut opencl_sys::cl_ulong,
-                *mut cl_uint,
-            ) -> cl_int = diagnostics::get_live_object_counts;
-            function as *mut c_void
-        } else {
-            std::ptr::null_mut()
-        }
-    });
-    found.unwrap_or(std::ptr::null_mut())
+    let entry = entry!("clGetExtensionFunctionAddress", func_name: text);
+    call::pointer(entry, || {
+        // SAFETY: the caller's contract is the callee's.
+        unsafe { extension_function(func_name) }
+    })
+}
+
+/// The lookup behind both `clGetExtensionFunctionAddress*`.
+///
+/// # Safety
+/// `func_name` is NULL or a NUL-terminated string.
+unsafe fn extension_function(func_name: *const c_char) -> *mut c_void {
+    if func_name.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: a NUL-terminated name, per the spec.
+    let name = unsafe { CStr::from_ptr(func_name) };
+    if name == ICD_GET_PLATFORM_IDS {
+        let function: unsafe extern "C" fn(cl_uint, *mut cl_platform_id, *mut cl_uint) -> cl_int =
+            platform::get_platform_ids;
+        function as *mut c_void
+    } else if name == diagnostics::NAME {
+        let function: unsafe extern "C" fn(
+            cl_platform_id,
+            cl_uint,
+            *mut opencl_sys::cl_ulong,
+            *mut cl_uint,
+        ) -> cl_int = diagnostics::get_live_object_counts;
+        function as *mut c_void
+    } else {
+        std::ptr::null_mut()
+    }
 }
 
 /// [`get_extension_function_address`] for a platform: NULL for anything
@@ -221,12 +228,16 @@ unsafe extern "C" fn get_extension_function_address_for_platform(
     platform: cl_platform_id,
     func_name: *const c_char,
 ) -> *mut c_void {
-    // SAFETY: a handle from the application, checked before use.
-    if unsafe { handle::object::<Platform>(platform) }.is_err() {
-        return std::ptr::null_mut();
-    }
-    // SAFETY: as for get_extension_function_address.
-    unsafe { get_extension_function_address(func_name) }
+    let entry =
+        entry!("clGetExtensionFunctionAddressForPlatform", platform: platform, func_name: text);
+    call::pointer(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        if unsafe { handle::object::<Platform>(platform) }.is_err() {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: as for get_extension_function_address.
+        unsafe { extension_function(func_name) }
+    })
 }
 
 /// The loader's entry point to the platform list.
@@ -334,7 +345,11 @@ mod tests {
             assert!(image.is_null());
         }
         assert_eq!(status, opencl_sys::CL_INVALID_OPERATION);
+        let entry = entry!("clTest");
         // The call frame is shared by every entry point.
-        assert_eq!(crate::api::call::status(|| Ok(())), opencl_sys::CL_SUCCESS);
+        assert_eq!(
+            crate::api::call::status(entry, || Ok(())),
+            opencl_sys::CL_SUCCESS
+        );
     }
 }

@@ -25,6 +25,7 @@ use translator::{ArgKind, KernelArg};
 use crate::api::call::{self, write_if_not_null};
 use crate::api::handle;
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::core::device::Device;
 use crate::core::kernel::{ArgValue, Kernel};
 use crate::core::memory::Mem;
@@ -37,7 +38,13 @@ pub(crate) unsafe extern "C" fn create_kernel(
     kernel_name: *const c_char,
     errcode_ret: *mut cl_int,
 ) -> cl_kernel {
-    let created = call::create(|| {
+    let entry = entry!(
+        "clCreateKernel" -> Kernel,
+        program: program,
+        kernel_name: text,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let program = unsafe { handle::arc::<Program>(program)? };
         // SAFETY: NULL or a NUL-terminated string, per the spec.
@@ -53,7 +60,8 @@ pub(crate) unsafe extern "C" fn clone_kernel(
     source_kernel: cl_kernel,
     errcode_ret: *mut cl_int,
 ) -> cl_kernel {
-    let created = call::create(|| {
+    let entry = entry!("clCloneKernel" -> Kernel, source_kernel: kernel, errcode_ret: pointer);
+    let created = call::create(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let kernel = unsafe { handle::arc::<Kernel>(source_kernel)? };
         Ok(handle::into_handle(kernel.duplicate()))
@@ -68,7 +76,14 @@ pub(crate) unsafe extern "C" fn create_kernels_in_program(
     kernels: *mut cl_kernel,
     num_kernels_ret: *mut cl_uint,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clCreateKernelsInProgram",
+        program: program,
+        num_kernels: unsigned,
+        kernels: out_kernels(num_kernels),
+        num_kernels_ret: out_count,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let program = unsafe { handle::arc::<Program>(program)? };
         let executable = program.any_executable()?;
@@ -99,13 +114,15 @@ pub(crate) unsafe extern "C" fn create_kernels_in_program(
 }
 
 pub(crate) unsafe extern "C" fn retain_kernel(kernel: cl_kernel) -> cl_int {
+    let entry = entry!("clRetainKernel", kernel: kernel);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::retain::<Kernel>(kernel) })
+    call::status(entry, || unsafe { handle::retain::<Kernel>(kernel) })
 }
 
 pub(crate) unsafe extern "C" fn release_kernel(kernel: cl_kernel) -> cl_int {
+    let entry = entry!("clReleaseKernel", kernel: kernel);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::release::<Kernel>(kernel) })
+    call::status(entry, || unsafe { handle::release::<Kernel>(kernel) })
 }
 
 pub(crate) unsafe extern "C" fn set_kernel_arg(
@@ -114,7 +131,14 @@ pub(crate) unsafe extern "C" fn set_kernel_arg(
     arg_size: usize,
     arg_value: *const c_void,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clSetKernelArg",
+        kernel: kernel,
+        arg_index: unsigned,
+        arg_size: size,
+        arg_value: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let kernel = unsafe { handle::object::<Kernel>(kernel)? };
         let index = arg_index as usize;
@@ -187,7 +211,15 @@ pub(crate) unsafe extern "C" fn get_kernel_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetKernelInfo",
+        kernel: kernel,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let kernel = unsafe { handle::object::<Kernel>(kernel)? };
         let value = kernel_info(&kernel, param_name)?;
@@ -230,7 +262,16 @@ pub(crate) unsafe extern "C" fn get_kernel_work_group_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetKernelWorkGroupInfo",
+        kernel: kernel,
+        device: device,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let kernel = unsafe { handle::object::<Kernel>(kernel)? };
         let program_devices = kernel.program().devices();
@@ -301,7 +342,16 @@ pub(crate) unsafe extern "C" fn get_kernel_arg_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetKernelArgInfo",
+        kernel: kernel,
+        arg_index: unsigned,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let kernel = unsafe { handle::object::<Kernel>(kernel)? };
         let arg = kernel.arg(arg_index as usize)?;

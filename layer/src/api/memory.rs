@@ -22,6 +22,7 @@ use crate::api::context::read_property_list;
 use crate::api::handle;
 use crate::api::host::{self, MemDestructorNotify};
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::core::context::Context;
 use crate::core::memory::{self, BufferDescription, Mem};
 use crate::core::object::Object;
@@ -82,9 +83,18 @@ pub(crate) unsafe extern "C" fn create_buffer(
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
+    let entry = entry!(
+        "clCreateBuffer" -> Mem,
+        context: context,
+        flags: mem_flags,
+        size: size,
+        host_ptr: pointer,
+        errcode_ret: pointer,
+    );
     // SAFETY: the application's arguments, per the clCreateBuffer contract.
-    let created =
-        call::create(|| unsafe { buffer(context, std::ptr::null(), flags, size, host_ptr) });
+    let created = call::create(entry, || unsafe {
+        buffer(context, std::ptr::null(), flags, size, host_ptr)
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -97,9 +107,20 @@ pub(crate) unsafe extern "C" fn create_buffer_with_properties(
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
+    let entry = entry!(
+        "clCreateBufferWithProperties" -> Mem,
+        context: context,
+        properties: pointer,
+        flags: mem_flags,
+        size: size,
+        host_ptr: pointer,
+        errcode_ret: pointer,
+    );
     // SAFETY: the application's arguments, per the
     // clCreateBufferWithProperties contract.
-    let created = call::create(|| unsafe { buffer(context, properties, flags, size, host_ptr) });
+    let created = call::create(entry, || unsafe {
+        buffer(context, properties, flags, size, host_ptr)
+    });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
 }
@@ -111,7 +132,15 @@ pub(crate) unsafe extern "C" fn create_sub_buffer(
     buffer_create_info: *const c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    let created = call::create(|| {
+    let entry = entry!(
+        "clCreateSubBuffer" -> Mem,
+        buffer: mem,
+        flags: mem_flags,
+        buffer_create_type: unsigned,
+        buffer_create_info: pointer,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let parent = unsafe { handle::arc::<Mem>(buffer)? };
         if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info.is_null() {
@@ -132,13 +161,15 @@ pub(crate) unsafe extern "C" fn create_sub_buffer(
 }
 
 pub(crate) unsafe extern "C" fn retain_mem_object(mem: cl_mem) -> cl_int {
+    let entry = entry!("clRetainMemObject", mem: mem);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::retain::<Mem>(mem) })
+    call::status(entry, || unsafe { handle::retain::<Mem>(mem) })
 }
 
 pub(crate) unsafe extern "C" fn release_mem_object(mem: cl_mem) -> cl_int {
+    let entry = entry!("clReleaseMemObject", mem: mem);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::release::<Mem>(mem) })
+    call::status(entry, || unsafe { handle::release::<Mem>(mem) })
 }
 
 fn mem_info(mem: &Object<Mem>, param_name: cl_mem_info) -> CLResult<InfoValue> {
@@ -165,7 +196,15 @@ pub(crate) unsafe extern "C" fn get_mem_object_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetMemObjectInfo",
+        mem: mem,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let mem = unsafe { handle::object::<Mem>(mem)? };
         let value = mem_info(&mem, param_name)?;
@@ -180,7 +219,13 @@ pub(crate) unsafe extern "C" fn set_mem_object_destructor_callback(
     pfn_notify: Option<MemDestructorNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clSetMemObjectDestructorCallback",
+        mem: mem,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let object = unsafe { handle::object::<Mem>(mem)? };
         let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
@@ -198,7 +243,16 @@ pub(crate) unsafe extern "C" fn get_supported_image_formats(
     image_formats: *mut cl_image_format,
     num_image_formats: *mut cl_uint,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetSupportedImageFormats",
+        context: context,
+        flags: mem_flags,
+        image_type: unsigned,
+        num_entries: unsigned,
+        image_formats: pointer,
+        num_image_formats: out_count,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Context>(context)? };
         let known_flags = CL_MEM_READ_WRITE

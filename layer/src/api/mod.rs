@@ -5,8 +5,9 @@
 //! Each entry point is an `unsafe extern "C" fn` named after its C function
 //! in snake case (only the four ICD exports carry the C names as symbols),
 //! checks its arguments in the order the spec lists the errors, catches
-//! panics, and returns the spec's error code. Entry points not built yet
-//! are listed in [`not_implemented`].
+//! panics, and returns the spec's error code; it describes its arguments
+//! once, with [`trace::entry!`], for the frame in [`call`] to trace. Entry
+//! points not built yet are listed in [`not_implemented`].
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
@@ -27,3 +28,5 @@ pub mod platform;
 pub mod program;
 pub mod queue;
 pub mod timer;
+pub mod trace;
+pub mod trace_names;

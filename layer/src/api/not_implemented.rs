@@ -15,15 +15,16 @@ use std::ffi::{c_char, c_void};
 use opencl_sys::cl_icd::*;
 use opencl_sys::{cl_int, cl_uint, CL_INVALID_OPERATION};
 
-use crate::api::call::write_if_not_null;
+use crate::api::call;
+use crate::api::trace::{entry, Arg, Entry};
 
 /// Stubs that return their status.
 macro_rules! returns_status {
-    ($($(#[$meta:meta])* fn $name:ident($($arg:ident: $type:ty),* $(,)?);)*) => {$(
+    ($($(#[$meta:meta])* fn $name:ident as $cl:ident($($arg:ident: $type:ty),* $(,)?);)*) => {$(
         $(#[$meta])*
         pub(crate) unsafe extern "C" fn $name($($arg: $type),*) -> cl_int {
-            $(let _ = $arg;)*
-            CL_INVALID_OPERATION
+            let entry = Entry::new(stringify!($cl), None, move || vec![$((stringify!($arg), Arg::raw($arg)),)*]);
+            call::status(entry, || Err(CL_INVALID_OPERATION))
         }
     )*};
 }
@@ -31,13 +32,17 @@ macro_rules! returns_status {
 /// Stubs that create an object (or map memory): NULL, with the status in
 /// `errcode_ret`.
 macro_rules! returns_object {
-    ($($(#[$meta:meta])* fn $name:ident($($arg:ident: $type:ty),* $(,)?) -> $returned:ty;)*) => {$(
+    ($($(#[$meta:meta])* fn $name:ident as $cl:ident($($arg:ident: $type:ty),* $(,)?) -> $returned:ty;)*) => {$(
         $(#[$meta])*
         pub(crate) unsafe extern "C" fn $name($($arg: $type,)* errcode_ret: *mut cl_int) -> $returned {
-            $(let _ = $arg;)*
+            let entry = Entry::new(
+                stringify!($cl),
+                None,
+                move || vec![$((stringify!($arg), Arg::raw($arg)),)* ("errcode_ret", Arg::raw(errcode_ret))],
+            );
+            let created = call::create(entry, || Err::<*mut c_void, _>(CL_INVALID_OPERATION));
             // SAFETY: errcode_ret is NULL or points to a cl_int, per the spec.
-            unsafe { write_if_not_null(errcode_ret, CL_INVALID_OPERATION) };
-            std::ptr::null_mut()
+            unsafe { created.report(errcode_ret) }.cast()
         }
     )*};
 }
@@ -45,16 +50,21 @@ macro_rules! returns_object {
 /// `clSVMAlloc`: not implemented; no device supports SVM, so there is no
 /// allocation to return.
 pub(crate) unsafe extern "C" fn svm_alloc(
-    _context: cl_context,
-    _flags: cl_svm_mem_flags,
-    _size: usize,
-    _alignment: cl_uint,
+    context: cl_context,
+    flags: cl_svm_mem_flags,
+    size: usize,
+    alignment: cl_uint,
 ) -> *mut c_void {
-    std::ptr::null_mut()
+    let entry =
+        entry!("clSVMAlloc", context: context, flags: mem_flags, size: size, alignment: unsigned);
+    call::pointer(entry, std::ptr::null_mut)
 }
 
 /// `clSVMFree`: not implemented; nothing was allocated, so nothing to free.
-pub(crate) unsafe extern "C" fn svm_free(_context: cl_context, _svm_pointer: *mut c_void) {}
+pub(crate) unsafe extern "C" fn svm_free(context: cl_context, svm_pointer: *mut c_void) {
+    let entry = entry!("clSVMFree", context: context, svm_pointer: pointer);
+    call::nothing(entry, || {});
+}
 
 // Images and samplers: no device supports images (`CL_DEVICE_IMAGE_SUPPORT` is
 // false), and for most of these `CL_INVALID_OPERATION` is the spec's own
@@ -62,7 +72,7 @@ pub(crate) unsafe extern "C" fn svm_free(_context: cl_context, _svm_pointer: *mu
 
 returns_status! {
     /// `clGetImageInfo`: not implemented.
-    fn get_image_info(
+    fn get_image_info as clGetImageInfo(
         image: cl_mem,
         param_name: cl_image_info,
         param_value_size: usize,
@@ -70,15 +80,15 @@ returns_status! {
         param_value_size_ret: *mut usize,
     );
     /// `clRetainSampler`: not implemented.
-    fn retain_sampler(
+    fn retain_sampler as clRetainSampler(
         sampler: cl_sampler,
     );
     /// `clReleaseSampler`: not implemented.
-    fn release_sampler(
+    fn release_sampler as clReleaseSampler(
         sampler: cl_sampler,
     );
     /// `clGetSamplerInfo`: not implemented.
-    fn get_sampler_info(
+    fn get_sampler_info as clGetSamplerInfo(
         sampler: cl_sampler,
         param_name: cl_sampler_info,
         param_value_size: usize,
@@ -86,7 +96,7 @@ returns_status! {
         param_value_size_ret: *mut usize,
     );
     /// `clEnqueueReadImage`: not implemented.
-    fn enqueue_read_image(
+    fn enqueue_read_image as clEnqueueReadImage(
         command_queue: cl_command_queue,
         image: cl_mem,
         blocking_read: cl_bool,
@@ -100,7 +110,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueWriteImage`: not implemented.
-    fn enqueue_write_image(
+    fn enqueue_write_image as clEnqueueWriteImage(
         command_queue: cl_command_queue,
         image: cl_mem,
         blocking_write: cl_bool,
@@ -114,7 +124,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueCopyImage`: not implemented.
-    fn enqueue_copy_image(
+    fn enqueue_copy_image as clEnqueueCopyImage(
         command_queue: cl_command_queue,
         src_image: cl_mem,
         dst_image: cl_mem,
@@ -126,7 +136,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueCopyImageToBuffer`: not implemented.
-    fn enqueue_copy_image_to_buffer(
+    fn enqueue_copy_image_to_buffer as clEnqueueCopyImageToBuffer(
         command_queue: cl_command_queue,
         src_image: cl_mem,
         dst_buffer: cl_mem,
@@ -138,7 +148,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueCopyBufferToImage`: not implemented.
-    fn enqueue_copy_buffer_to_image(
+    fn enqueue_copy_buffer_to_image as clEnqueueCopyBufferToImage(
         command_queue: cl_command_queue,
         src_buffer: cl_mem,
         dst_image: cl_mem,
@@ -150,7 +160,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueFillImage`: not implemented.
-    fn enqueue_fill_image(
+    fn enqueue_fill_image as clEnqueueFillImage(
         command_queue: cl_command_queue,
         image: cl_mem,
         fill_color: *const c_void,
@@ -164,7 +174,7 @@ returns_status! {
 
 returns_object! {
     /// `clCreateImage2D`: not implemented.
-    fn create_image_2d(
+    fn create_image_2d as clCreateImage2D(
         context: cl_context,
         flags: cl_mem_flags,
         image_format: *const cl_image_format,
@@ -174,7 +184,7 @@ returns_object! {
         host_ptr: *mut c_void,
     ) -> cl_mem;
     /// `clCreateImage3D`: not implemented.
-    fn create_image_3d(
+    fn create_image_3d as clCreateImage3D(
         context: cl_context,
         flags: cl_mem_flags,
         image_format: *const cl_image_format,
@@ -186,7 +196,7 @@ returns_object! {
         host_ptr: *mut c_void,
     ) -> cl_mem;
     /// `clCreateImage`: not implemented.
-    fn create_image(
+    fn create_image as clCreateImage(
         context: cl_context,
         flags: cl_mem_flags,
         image_format: *const cl_image_format,
@@ -194,7 +204,7 @@ returns_object! {
         host_ptr: *mut c_void,
     ) -> cl_mem;
     /// `clCreateImageWithProperties`: not implemented.
-    fn create_image_with_properties(
+    fn create_image_with_properties as clCreateImageWithProperties(
         context: cl_context,
         properties: *const cl_mem_properties,
         flags: cl_mem_flags,
@@ -203,19 +213,19 @@ returns_object! {
         host_ptr: *mut c_void,
     ) -> cl_mem;
     /// `clCreateSampler`: not implemented.
-    fn create_sampler(
+    fn create_sampler as clCreateSampler(
         context: cl_context,
         normalized_coords: cl_bool,
         addressing_mode: cl_addressing_mode,
         filter_mode: cl_filter_mode,
     ) -> cl_sampler;
     /// `clCreateSamplerWithProperties`: not implemented.
-    fn create_sampler_with_properties(
+    fn create_sampler_with_properties as clCreateSamplerWithProperties(
         context: cl_context,
         sampler_properties: *const cl_sampler_properties,
     ) -> cl_sampler;
     /// `clEnqueueMapImage`: not implemented.
-    fn enqueue_map_image(
+    fn enqueue_map_image as clEnqueueMapImage(
         command_queue: cl_command_queue,
         image: cl_mem,
         blocking_map: cl_bool,
@@ -237,7 +247,7 @@ returns_object! {
 
 returns_status! {
     /// `clSetProgramSpecializationConstant`: not implemented.
-    fn set_program_specialization_constant(
+    fn set_program_specialization_constant as clSetProgramSpecializationConstant(
         program: cl_program,
         spec_id: cl_uint,
         spec_size: usize,
@@ -247,13 +257,13 @@ returns_status! {
 
 returns_object! {
     /// `clCreateProgramWithIL`: not implemented.
-    fn create_program_with_il(
+    fn create_program_with_il as clCreateProgramWithIL(
         context: cl_context,
         il: *const c_void,
         length: usize,
     ) -> cl_program;
     /// `clCreateProgramWithBuiltInKernels`: not implemented.
-    fn create_program_with_built_in_kernels(
+    fn create_program_with_built_in_kernels as clCreateProgramWithBuiltInKernels(
         context: cl_context,
         num_devices: cl_uint,
         device_list: *const cl_device_id,
@@ -266,7 +276,7 @@ returns_object! {
 
 returns_status! {
     /// `clSetProgramReleaseCallback`: not implemented.
-    fn set_program_release_callback(
+    fn set_program_release_callback as clSetProgramReleaseCallback(
         program: cl_program,
         pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
         user_data: *mut c_void,
@@ -278,7 +288,7 @@ returns_status! {
 
 returns_status! {
     /// `clGetKernelSubGroupInfo`: not implemented.
-    fn get_kernel_sub_group_info(
+    fn get_kernel_sub_group_info as clGetKernelSubGroupInfo(
         kernel: cl_kernel,
         device: cl_device_id,
         param_name: cl_kernel_sub_group_info,
@@ -289,7 +299,7 @@ returns_status! {
         param_value_size_ret: *mut usize,
     );
     /// `clGetKernelSubGroupInfoKHR`: not implemented.
-    fn get_kernel_sub_group_info_khr(
+    fn get_kernel_sub_group_info_khr as clGetKernelSubGroupInfoKHR(
         in_kernel: cl_kernel,
         in_device: cl_device_id,
         param_name: cl_kernel_sub_group_info,
@@ -307,14 +317,14 @@ returns_status! {
 
 returns_status! {
     /// `clSetCommandQueueProperty`: not implemented.
-    fn set_command_queue_property(
+    fn set_command_queue_property as clSetCommandQueueProperty(
         command_queue: cl_command_queue,
         properties: cl_command_queue_properties,
         enable: cl_bool,
         old_properties: *mut cl_command_queue_properties,
     );
     /// `clEnqueueNativeKernel`: not implemented.
-    fn enqueue_native_kernel(
+    fn enqueue_native_kernel as clEnqueueNativeKernel(
         command_queue: cl_command_queue,
         user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>,
         args: *mut c_void,
@@ -327,7 +337,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clSetDefaultDeviceCommandQueue`: not implemented.
-    fn set_default_device_command_queue(
+    fn set_default_device_command_queue as clSetDefaultDeviceCommandQueue(
         context: cl_context,
         device: cl_device_id,
         command_queue: cl_command_queue,
@@ -340,7 +350,7 @@ returns_status! {
 
 returns_status! {
     /// `clEnqueueSVMFree`: not implemented.
-    fn enqueue_svm_free(
+    fn enqueue_svm_free as clEnqueueSVMFree(
         command_queue: cl_command_queue,
         num_svm_pointers: cl_uint,
         svm_pointers: *mut *mut c_void,
@@ -351,7 +361,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueSVMMemcpy`: not implemented.
-    fn enqueue_svm_memcpy(
+    fn enqueue_svm_memcpy as clEnqueueSVMMemcpy(
         command_queue: cl_command_queue,
         blocking_copy: cl_bool,
         dst_ptr: *mut c_void,
@@ -362,7 +372,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueSVMMemFill`: not implemented.
-    fn enqueue_svm_mem_fill(
+    fn enqueue_svm_mem_fill as clEnqueueSVMMemFill(
         command_queue: cl_command_queue,
         svm_ptr: *mut c_void,
         pattern: *const c_void,
@@ -373,7 +383,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueSVMMap`: not implemented.
-    fn enqueue_svm_map(
+    fn enqueue_svm_map as clEnqueueSVMMap(
         command_queue: cl_command_queue,
         blocking_map: cl_bool,
         flags: cl_map_flags,
@@ -384,7 +394,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueSVMUnmap`: not implemented.
-    fn enqueue_svm_unmap(
+    fn enqueue_svm_unmap as clEnqueueSVMUnmap(
         command_queue: cl_command_queue,
         svm_ptr: *mut c_void,
         num_events_in_wait_list: cl_uint,
@@ -392,7 +402,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueSVMMigrateMem`: not implemented.
-    fn enqueue_svm_migrate_mem(
+    fn enqueue_svm_migrate_mem as clEnqueueSVMMigrateMem(
         command_queue: cl_command_queue,
         num_svm_pointers: cl_uint,
         svm_pointers: *mut *const c_void,
@@ -403,13 +413,13 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clSetKernelArgSVMPointer`: not implemented.
-    fn set_kernel_arg_svm_pointer(
+    fn set_kernel_arg_svm_pointer as clSetKernelArgSVMPointer(
         kernel: cl_kernel,
         arg_index: cl_uint,
         arg_value: *const c_void,
     );
     /// `clSetKernelExecInfo`: not implemented.
-    fn set_kernel_exec_info(
+    fn set_kernel_exec_info as clSetKernelExecInfo(
         kernel: cl_kernel,
         param_name: cl_kernel_exec_info,
         param_value_size: usize,
@@ -432,7 +442,7 @@ pub(crate) unsafe extern "C" fn get_pipe_info(
 
 returns_object! {
     /// `clCreatePipe`: not implemented.
-    fn create_pipe(
+    fn create_pipe as clCreatePipe(
         context: cl_context,
         flags: cl_mem_flags,
         pipe_packet_size: cl_uint,
@@ -446,7 +456,7 @@ returns_object! {
 
 returns_status! {
     /// `clCreateSubDevicesEXT`: not implemented.
-    fn create_sub_devices_ext(
+    fn create_sub_devices_ext as clCreateSubDevicesEXT(
         in_device: cl_device_id,
         properties: *const cl_device_partition_property_ext,
         num_entries: cl_uint,
@@ -454,21 +464,21 @@ returns_status! {
         num_devices: *mut cl_uint,
     );
     /// `clRetainDeviceEXT`: not implemented.
-    fn retain_device_ext(
+    fn retain_device_ext as clRetainDeviceEXT(
         device: cl_device_id,
     );
     /// `clReleaseDeviceEXT`: not implemented.
-    fn release_device_ext(
+    fn release_device_ext as clReleaseDeviceEXT(
         device: cl_device_id,
     );
     /// `clGetGLObjectInfo`: not implemented.
-    fn get_gl_object_info(
+    fn get_gl_object_info as clGetGLObjectInfo(
         memobj: cl_mem,
         gl_object_type: *mut cl_gl_object_type,
         gl_object_name: *mut cl_GLuint,
     );
     /// `clGetGLTextureInfo`: not implemented.
-    fn get_gl_texture_info(
+    fn get_gl_texture_info as clGetGLTextureInfo(
         memobj: cl_mem,
         param_name: cl_gl_texture_info,
         param_value_size: usize,
@@ -476,7 +486,7 @@ returns_status! {
         param_value_size_ret: *mut usize,
     );
     /// `clEnqueueAcquireGLObjects`: not implemented.
-    fn enqueue_acquire_gl_objects(
+    fn enqueue_acquire_gl_objects as clEnqueueAcquireGLObjects(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -485,7 +495,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueReleaseGLObjects`: not implemented.
-    fn enqueue_release_gl_objects(
+    fn enqueue_release_gl_objects as clEnqueueReleaseGLObjects(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -494,7 +504,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clGetGLContextInfoKHR`: not implemented.
-    fn get_gl_context_info_khr(
+    fn get_gl_context_info_khr as clGetGLContextInfoKHR(
         properties: *const cl_context_properties,
         param_name: cl_gl_context_info,
         param_value_size: usize,
@@ -502,7 +512,7 @@ returns_status! {
         param_value_size_ret: *mut usize,
     );
     /// `clGetDeviceIDsFromD3D10KHR`: not implemented.
-    fn get_device_ids_from_d3d10_khr(
+    fn get_device_ids_from_d3d10_khr as clGetDeviceIDsFromD3D10KHR(
         platform: cl_platform_id,
         d3d_device_source: cl_d3d10_device_source_khr,
         d3d_object: *mut c_void,
@@ -512,7 +522,7 @@ returns_status! {
         num_devices: *mut cl_uint,
     );
     /// `clEnqueueAcquireD3D10ObjectsKHR`: not implemented.
-    fn enqueue_acquire_d3d10_objects_khr(
+    fn enqueue_acquire_d3d10_objects_khr as clEnqueueAcquireD3D10ObjectsKHR(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -521,7 +531,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueReleaseD3D10ObjectsKHR`: not implemented.
-    fn enqueue_release_d3d10_objects_khr(
+    fn enqueue_release_d3d10_objects_khr as clEnqueueReleaseD3D10ObjectsKHR(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -530,7 +540,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clGetDeviceIDsFromD3D11KHR`: not implemented.
-    fn get_device_ids_from_d3d11_khr(
+    fn get_device_ids_from_d3d11_khr as clGetDeviceIDsFromD3D11KHR(
         platform: cl_platform_id,
         d3d_device_source: cl_d3d11_device_source_khr,
         d3d_object: *mut c_void,
@@ -540,7 +550,7 @@ returns_status! {
         num_devices: *mut cl_uint,
     );
     /// `clEnqueueAcquireD3D11ObjectsKHR`: not implemented.
-    fn enqueue_acquire_d3d11_objects_khr(
+    fn enqueue_acquire_d3d11_objects_khr as clEnqueueAcquireD3D11ObjectsKHR(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -549,7 +559,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueReleaseD3D11ObjectsKHR`: not implemented.
-    fn enqueue_release_d3d11_objects_khr(
+    fn enqueue_release_d3d11_objects_khr as clEnqueueReleaseD3D11ObjectsKHR(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -558,7 +568,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clGetDeviceIDsFromDX9MediaAdapterKHR`: not implemented.
-    fn get_device_ids_from_dx9_media_adapter_khr(
+    fn get_device_ids_from_dx9_media_adapter_khr as clGetDeviceIDsFromDX9MediaAdapterKHR(
         platform: cl_platform_id,
         num_media_adapters: cl_uint,
         media_adapter_type: *mut cl_dx9_media_adapter_type_khr,
@@ -569,7 +579,7 @@ returns_status! {
         num_devices: *mut cl_uint,
     );
     /// `clEnqueueAcquireDX9MediaSurfacesKHR`: not implemented.
-    fn enqueue_acquire_dx9_media_surfaces_khr(
+    fn enqueue_acquire_dx9_media_surfaces_khr as clEnqueueAcquireDX9MediaSurfacesKHR(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -578,7 +588,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueReleaseDX9MediaSurfacesKHR`: not implemented.
-    fn enqueue_release_dx9_media_surfaces_khr(
+    fn enqueue_release_dx9_media_surfaces_khr as clEnqueueReleaseDX9MediaSurfacesKHR(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -587,7 +597,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueAcquireEGLObjectsKHR`: not implemented.
-    fn enqueue_acquire_egl_objects_khr(
+    fn enqueue_acquire_egl_objects_khr as clEnqueueAcquireEGLObjectsKHR(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -596,7 +606,7 @@ returns_status! {
         event: *mut cl_event,
     );
     /// `clEnqueueReleaseEGLObjectsKHR`: not implemented.
-    fn enqueue_release_egl_objects_khr(
+    fn enqueue_release_egl_objects_khr as clEnqueueReleaseEGLObjectsKHR(
         command_queue: cl_command_queue,
         num_objects: cl_uint,
         mem_objects: *const cl_mem,
@@ -608,13 +618,13 @@ returns_status! {
 
 returns_object! {
     /// `clCreateFromGLBuffer`: not implemented.
-    fn create_from_gl_buffer(
+    fn create_from_gl_buffer as clCreateFromGLBuffer(
         context: cl_context,
         flags: cl_mem_flags,
         bufobj: cl_GLuint,
     ) -> cl_mem;
     /// `clCreateFromGLTexture`: not implemented.
-    fn create_from_gl_texture(
+    fn create_from_gl_texture as clCreateFromGLTexture(
         context: cl_context,
         flags: cl_mem_flags,
         target: cl_GLenum,
@@ -622,7 +632,7 @@ returns_object! {
         texture: cl_GLuint,
     ) -> cl_mem;
     /// `clCreateFromGLTexture2D`: not implemented.
-    fn create_from_gl_texture_2d(
+    fn create_from_gl_texture_2d as clCreateFromGLTexture2D(
         context: cl_context,
         flags: cl_mem_flags,
         target: cl_GLenum,
@@ -630,7 +640,7 @@ returns_object! {
         texture: cl_GLuint,
     ) -> cl_mem;
     /// `clCreateFromGLTexture3D`: not implemented.
-    fn create_from_gl_texture_3d(
+    fn create_from_gl_texture_3d as clCreateFromGLTexture3D(
         context: cl_context,
         flags: cl_mem_flags,
         target: cl_GLenum,
@@ -638,58 +648,58 @@ returns_object! {
         texture: cl_GLuint,
     ) -> cl_mem;
     /// `clCreateFromGLRenderbuffer`: not implemented.
-    fn create_from_gl_renderbuffer(
+    fn create_from_gl_renderbuffer as clCreateFromGLRenderbuffer(
         context: cl_context,
         flags: cl_mem_flags,
         renderbuffer: cl_GLuint,
     ) -> cl_mem;
     /// `clCreateEventFromGLsyncKHR`: not implemented.
-    fn create_event_from_gl_sync_khr(
+    fn create_event_from_gl_sync_khr as clCreateEventFromGLsyncKHR(
         context: cl_context,
         sync: cl_GLsync,
     ) -> cl_event;
     /// `clCreateFromD3D10BufferKHR`: not implemented.
-    fn create_from_d3d10_buffer_khr(
+    fn create_from_d3d10_buffer_khr as clCreateFromD3D10BufferKHR(
         context: cl_context,
         flags: cl_mem_flags,
         resource: ID3D10Buffer_ptr,
     ) -> cl_mem;
     /// `clCreateFromD3D10Texture2DKHR`: not implemented.
-    fn create_from_d3d10_texture_2d_khr(
+    fn create_from_d3d10_texture_2d_khr as clCreateFromD3D10Texture2DKHR(
         context: cl_context,
         flags: cl_mem_flags,
         resource: ID3D10Texture2D_ptr,
         subresource: cl_uint,
     ) -> cl_mem;
     /// `clCreateFromD3D10Texture3DKHR`: not implemented.
-    fn create_from_d3d10_texture_3d_khr(
+    fn create_from_d3d10_texture_3d_khr as clCreateFromD3D10Texture3DKHR(
         context: cl_context,
         flags: cl_mem_flags,
         resource: ID3D10Texture3D_ptr,
         subresource: cl_uint,
     ) -> cl_mem;
     /// `clCreateFromD3D11BufferKHR`: not implemented.
-    fn create_from_d3d11_buffer_khr(
+    fn create_from_d3d11_buffer_khr as clCreateFromD3D11BufferKHR(
         context: cl_context,
         flags: cl_mem_flags,
         resource: ID3D11Buffer_ptr,
     ) -> cl_mem;
     /// `clCreateFromD3D11Texture2DKHR`: not implemented.
-    fn create_from_d3d11_texture_2d_khr(
+    fn create_from_d3d11_texture_2d_khr as clCreateFromD3D11Texture2DKHR(
         context: cl_context,
         flags: cl_mem_flags,
         resource: ID3D11Texture2D_ptr,
         subresource: cl_uint,
     ) -> cl_mem;
     /// `clCreateFromD3D11Texture3DKHR`: not implemented.
-    fn create_from_d3d11_texture_3d_khr(
+    fn create_from_d3d11_texture_3d_khr as clCreateFromD3D11Texture3DKHR(
         context: cl_context,
         flags: cl_mem_flags,
         resource: ID3D11Texture3D_ptr,
         subresource: cl_uint,
     ) -> cl_mem;
     /// `clCreateFromDX9MediaSurfaceKHR`: not implemented.
-    fn create_from_dx9_media_surface_khr(
+    fn create_from_dx9_media_surface_khr as clCreateFromDX9MediaSurfaceKHR(
         context: cl_context,
         flags: cl_mem_flags,
         adapter_type: cl_dx9_media_adapter_type_khr,
@@ -697,7 +707,7 @@ returns_object! {
         plane: cl_uint,
     ) -> cl_mem;
     /// `clCreateFromEGLImageKHR`: not implemented.
-    fn create_from_egl_image_khr(
+    fn create_from_egl_image_khr as clCreateFromEGLImageKHR(
         context: cl_context,
         egldisplay: CLeglDisplayKHR,
         eglimage: CLeglImageKHR,
@@ -705,7 +715,7 @@ returns_object! {
         properties: *const cl_egl_image_properties_khr,
     ) -> cl_mem;
     /// `clCreateEventFromEGLSyncKHR`: not implemented.
-    fn create_event_from_egl_sync_khr(
+    fn create_event_from_egl_sync_khr as clCreateEventFromEGLSyncKHR(
         context: cl_context,
         sync: CLeglSyncKHR,
         display: CLeglDisplayKHR,

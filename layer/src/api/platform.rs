@@ -13,6 +13,7 @@ use opencl_sys::{
 
 use crate::api::call::{self, write_if_not_null};
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::api::{handle, timer};
 use crate::core::platform::{self, Platform};
 use crate::core::CLResult;
@@ -24,7 +25,13 @@ pub(crate) unsafe extern "C" fn get_platform_ids(
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetPlatformIDs",
+        num_entries: unsigned,
+        platforms: out_platforms(num_entries),
+        num_platforms: out_count,
+    );
+    call::status(entry, || {
         // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is
         // not NULL or if both num_platforms and platforms are NULL."
         if (num_entries == 0 && !platforms.is_null())
@@ -68,7 +75,15 @@ pub(crate) unsafe extern "C" fn get_platform_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetPlatformInfo",
+        platform: platform,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // The spec leaves a NULL platform implementation-defined; with one
         // platform, it is that one.
         if !platform.is_null() {
@@ -83,7 +98,8 @@ pub(crate) unsafe extern "C" fn get_platform_info(
 
 /// A hint: the compiler is a library with nothing to unload.
 pub(crate) unsafe extern "C" fn unload_platform_compiler(platform: cl_platform_id) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clUnloadPlatformCompiler", platform: platform);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Platform>(platform)? };
         Ok(())
@@ -92,7 +108,8 @@ pub(crate) unsafe extern "C" fn unload_platform_compiler(platform: cl_platform_i
 
 /// The OpenCL 1.1 form of [`unload_platform_compiler`].
 pub(crate) unsafe extern "C" fn unload_compiler() -> cl_int {
-    opencl_sys::CL_SUCCESS
+    let entry = entry!("clUnloadCompiler");
+    call::status(entry, || Ok(()))
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use opencl_sys::{
 use crate::api::call::{self, write_if_not_null};
 use crate::api::handle;
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::Object;
@@ -34,7 +35,15 @@ pub(crate) unsafe extern "C" fn create_program_with_source(
     lengths: *const usize,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
-    let created = call::create(|| {
+    let entry = entry!(
+        "clCreateProgramWithSource" -> Program,
+        context: context,
+        count: unsigned,
+        strings: pointer,
+        lengths: pointer,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let context = unsafe { handle::arc::<Context>(context)? };
         // "CL_INVALID_VALUE if count is zero or if strings or any entry
@@ -121,7 +130,17 @@ pub(crate) unsafe extern "C" fn create_program_with_binary(
     binary_status: *mut cl_int,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
-    let created = call::create(|| {
+    let entry = entry!(
+        "clCreateProgramWithBinary" -> Program,
+        context: context,
+        num_devices: unsigned,
+        device_list: devices(num_devices),
+        lengths: pointer,
+        binaries: pointer,
+        binary_status: pointer,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let context = unsafe { handle::arc::<Context>(context)? };
         if num_devices == 0 || device_list.is_null() {
@@ -183,7 +202,16 @@ pub(crate) unsafe extern "C" fn build_program(
     pfn_notify: Option<BuildNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clBuildProgram",
+        program: program,
+        num_devices: unsigned,
+        device_list: devices(num_devices),
+        options: text,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let object = unsafe { handle::object::<Program>(program)? };
         if pfn_notify.is_none() && !user_data.is_null() {
@@ -212,7 +240,19 @@ pub(crate) unsafe extern "C" fn compile_program(
     pfn_notify: Option<BuildNotify>,
     user_data: *mut c_void,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clCompileProgram",
+        program: program,
+        num_devices: unsigned,
+        device_list: devices(num_devices),
+        options: text,
+        num_input_headers: unsigned,
+        input_headers: programs(num_input_headers),
+        header_include_names: pointer,
+        pfn_notify: callback,
+        user_data: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let object = unsafe { handle::object::<Program>(program)? };
         if pfn_notify.is_none() && !user_data.is_null() {
@@ -267,7 +307,19 @@ pub(crate) unsafe extern "C" fn link_program(
     // The link's own outcome; the program comes back also when the link
     // failed, so that the application can read the log.
     let mut link_status = CL_SUCCESS;
-    let created = call::create(|| {
+    let entry = entry!(
+        "clLinkProgram" -> Program,
+        context: context,
+        num_devices: unsigned,
+        device_list: devices(num_devices),
+        options: text,
+        num_input_programs: unsigned,
+        input_programs: programs(num_input_programs),
+        pfn_notify: callback,
+        user_data: pointer,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let context = unsafe { handle::arc::<Context>(context)? };
         if (pfn_notify.is_none() && !user_data.is_null())
@@ -309,13 +361,15 @@ pub(crate) unsafe extern "C" fn link_program(
 }
 
 pub(crate) unsafe extern "C" fn retain_program(program: cl_program) -> cl_int {
+    let entry = entry!("clRetainProgram", program: program);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::retain::<Program>(program) })
+    call::status(entry, || unsafe { handle::retain::<Program>(program) })
 }
 
 pub(crate) unsafe extern "C" fn release_program(program: cl_program) -> cl_int {
+    let entry = entry!("clReleaseProgram", program: program);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::release::<Program>(program) })
+    call::status(entry, || unsafe { handle::release::<Program>(program) })
 }
 
 fn program_info(program: &Object<Program>, param_name: cl_program_info) -> CLResult<InfoValue> {
@@ -360,7 +414,15 @@ pub(crate) unsafe extern "C" fn get_program_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetProgramInfo",
+        program: program,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let program = unsafe { handle::object::<Program>(program)? };
         if param_name == CL_PROGRAM_BINARIES {
@@ -408,7 +470,16 @@ pub(crate) unsafe extern "C" fn get_program_build_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetProgramBuildInfo",
+        program: program,
+        device: device,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: handles from the application, checked before use.
         let (program, device) = unsafe {
             (

@@ -18,6 +18,7 @@ use crate::api::call;
 use crate::api::context::{property_pairs, read_property_list};
 use crate::api::handle;
 use crate::api::info::{write_info, InfoValue};
+use crate::api::trace::entry;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::Object;
@@ -83,7 +84,14 @@ pub(crate) unsafe extern "C" fn create_command_queue(
     properties: cl_command_queue_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
-    let created = call::create(|| {
+    let entry = entry!(
+        "clCreateCommandQueue" -> Queue,
+        context: context,
+        device: device,
+        properties: queue_properties,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
         // SAFETY: handles from the application.
         let (context, device) = unsafe { queue_target(context, device)? };
         let known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
@@ -101,7 +109,14 @@ pub(crate) unsafe extern "C" fn create_command_queue_with_properties(
     properties: *const cl_queue_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
-    let created = call::create(|| {
+    let entry = entry!(
+        "clCreateCommandQueueWithProperties" -> Queue,
+        context: context,
+        device: device,
+        properties: pointer,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
         // SAFETY: handles from the application.
         let (context, device) = unsafe { queue_target(context, device)? };
         // SAFETY: the application's zero-terminated property list.
@@ -133,14 +148,16 @@ pub(crate) unsafe extern "C" fn create_command_queue_with_properties(
 }
 
 pub(crate) unsafe extern "C" fn retain_command_queue(queue: cl_command_queue) -> cl_int {
+    let entry = entry!("clRetainCommandQueue", queue: queue);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::retain::<Queue>(queue) })
+    call::status(entry, || unsafe { handle::retain::<Queue>(queue) })
 }
 
 /// The last release flushes the queue; its commands still complete.
 pub(crate) unsafe extern "C" fn release_command_queue(queue: cl_command_queue) -> cl_int {
+    let entry = entry!("clReleaseCommandQueue", queue: queue);
     // SAFETY: a handle from the application, checked before use.
-    call::status(|| unsafe { handle::release::<Queue>(queue) })
+    call::status(entry, || unsafe { handle::release::<Queue>(queue) })
 }
 
 fn queue_info(queue: &Object<Queue>, param_name: cl_command_queue_info) -> CLResult<InfoValue> {
@@ -164,7 +181,15 @@ pub(crate) unsafe extern "C" fn get_command_queue_info(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetCommandQueueInfo",
+        queue: queue,
+        param_name: info,
+        param_value_size: size,
+        param_value: pointer,
+        param_value_size_ret: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         let queue = unsafe { handle::object::<Queue>(queue)? };
         let value = queue_info(&queue, param_name)?;
@@ -175,14 +200,16 @@ pub(crate) unsafe extern "C" fn get_command_queue_info(
 }
 
 pub(crate) unsafe extern "C" fn flush(queue: cl_command_queue) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clFlush", queue: queue);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Queue>(queue)? }.flush()
     })
 }
 
 pub(crate) unsafe extern "C" fn finish(queue: cl_command_queue) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clFinish", queue: queue);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Queue>(queue)? }.finish()
     })

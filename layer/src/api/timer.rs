@@ -5,6 +5,7 @@
 
 use opencl_sys::{cl_device_id, cl_int, cl_ulong, CL_INVALID_VALUE};
 
+use crate::api::trace::entry;
 use crate::api::{call, handle};
 use crate::core::device::Device;
 use crate::core::event::host_timestamp;
@@ -17,7 +18,13 @@ pub(crate) unsafe extern "C" fn get_device_and_host_timer(
     device_timestamp: *mut cl_ulong,
     host_timestamp_out: *mut cl_ulong,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!(
+        "clGetDeviceAndHostTimer",
+        device: device,
+        device_timestamp: pointer,
+        host_timestamp_out: pointer,
+    );
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Device>(device.cast())? };
         if device_timestamp.is_null() || host_timestamp_out.is_null() {
@@ -37,7 +44,8 @@ pub(crate) unsafe extern "C" fn get_host_timer(
     device: cl_device_id,
     host_timestamp_out: *mut cl_ulong,
 ) -> cl_int {
-    call::status(|| {
+    let entry = entry!("clGetHostTimer", device: device, host_timestamp_out: pointer);
+    call::status(entry, || {
         // SAFETY: a handle from the application, checked before use.
         unsafe { handle::object::<Device>(device.cast())? };
         if host_timestamp_out.is_null() {

@@ -25,6 +25,10 @@ impl Fence {
 
     /// Blocks an application thread until the GPU has reached this point.
     pub fn wait(&self) -> CLResult<()> {
+        log::debug!(
+            "host-side wait: an application thread blocks until the GPU reaches timeline value {}",
+            self.value
+        );
         self.wait_as(Waiter::Application)
     }
 

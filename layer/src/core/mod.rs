@@ -16,6 +16,7 @@ pub mod command;
 pub mod completion;
 pub mod context;
 pub mod device;
+pub mod device_selection;
 pub mod enqueue;
 pub mod error;
 pub mod event;

@@ -7,8 +7,9 @@ use std::sync::{Arc, OnceLock};
 use opencl_sys::{cl_version, CL_INVALID_PLATFORM};
 
 use crate::core::device::Device;
+use crate::core::device_selection::{DeviceSelection, DEVICES_VARIABLE};
 use crate::core::object::{ClObject, Object, ObjectKind};
-use crate::vulkan;
+use crate::vulkan::{self, PhysicalDeviceInfo};
 
 pub const NAME: &str = "clvulkan";
 pub const VENDOR: &str = "clvulkan";
@@ -49,26 +50,69 @@ impl Platform {
         })
     }
 
-    /// The usable Vulkan devices, GPUs first; the first one is the default
-    /// device. Without a Vulkan loader or driver the list is empty. With
-    /// [`DEVICE_COPIES_VARIABLE`] set, each appears that many times in a row.
+    /// The usable Vulkan devices that [`DEVICES_VARIABLE`] selects, GPUs
+    /// first; the first one is the default device. Without a Vulkan loader
+    /// or driver the list is empty. With [`DEVICE_COPIES_VARIABLE`] set,
+    /// each appears that many times in a row.
     pub fn devices(&self) -> &[Arc<Object<Device>>] {
         self.devices.get_or_init(|| {
-            let Ok(instance) = vulkan::instance() else {
-                return Vec::new();
+            let instance = match vulkan::instance() {
+                Ok(instance) => instance,
+                Err(error) => {
+                    log::warn!("no Vulkan ({error}): the platform has no devices");
+                    return Vec::new();
+                }
             };
             let copies = device_copies(std::env::var(DEVICE_COPIES_VARIABLE).ok().as_deref());
-            instance
-                .physical_devices()
-                .iter()
-                .enumerate()
-                .filter(|(_, info)| info.is_usable())
-                .flat_map(|(index, _)| {
+            let selection = DeviceSelection::parse(std::env::var(DEVICES_VARIABLE).ok().as_deref());
+            let chosen = chosen_devices(instance.physical_devices(), &selection);
+            chosen
+                .into_iter()
+                .flat_map(|index| {
                     (0..copies).map(move |copy| Object::new(Device::new(instance, index, copy)))
                 })
                 .collect()
         })
     }
+}
+
+/// The indices of the physical devices that become OpenCL devices: the
+/// usable ones the selection picks. Logs each device left out and why, and
+/// warns, listing what there is, when a selection picks nothing.
+fn chosen_devices(physical: &[PhysicalDeviceInfo], selection: &DeviceSelection) -> Vec<usize> {
+    let mut chosen = Vec::new();
+    for (index, info) in physical.iter().enumerate() {
+        if !selection.picks(index, &info.name) {
+            log::info!(
+                "Vulkan device {index} ({}) skipped: not selected by {DEVICES_VARIABLE}",
+                info.name
+            );
+        } else if let Some(reason) = &info.unusable_reason {
+            log::info!("Vulkan device {index} ({}) skipped: {reason}", info.name);
+        } else {
+            log::debug!(
+                "Vulkan device {index} ({}) becomes an OpenCL device",
+                info.name
+            );
+            chosen.push(index);
+        }
+    }
+    if chosen.is_empty() && !selection.takes_all() {
+        let available: Vec<String> = physical
+            .iter()
+            .enumerate()
+            .map(|(index, info)| match &info.unusable_reason {
+                None => format!("{index}: {}", info.name),
+                Some(reason) => format!("{index}: {} (unusable: {reason})", info.name),
+            })
+            .collect();
+        log::warn!(
+            "{DEVICES_VARIABLE}={} selects no usable Vulkan device, so the platform has none; available: {}",
+            std::env::var(DEVICES_VARIABLE).unwrap_or_default(),
+            if available.is_empty() { "none".to_string() } else { available.join("; ") }
+        );
+    }
+    chosen
 }
 
 /// A test aid: `CLVULKAN_DEVICE_COPIES=n` lists every Vulkan device `n`

@@ -87,7 +87,13 @@ impl DeviceClock {
         }
         let taken = match device.sample_clocks(&host_timestamp) {
             Ok(Some(sample)) => Some(sample),
-            Ok(None) => sample_by_submission(device),
+            Ok(None) => {
+                log::debug!(
+                    "{}: no calibrated timestamps; pairing clocks through a submission of its own",
+                    device.info().name
+                );
+                sample_by_submission(device)
+            }
             Err(_) => None,
         };
         // A failed sample keeps the old one, if any: still a fair estimate.

@@ -410,6 +410,7 @@ impl Object<Queue> {
                     None => return Ok(()),
                 }
             };
+            log::debug!("host-side wait: the queue has too much in flight; waiting for its oldest submission");
             oldest.wait()?;
         }
     }

@@ -83,6 +83,13 @@ fn sink() -> &'static Sink {
 
 /// Notes that `command` moved `bytes` bytes along `path`.
 pub fn note(command: Command, path: Path, bytes: usize) {
+    if matches!(path, Path::Staged | Path::Streamed) {
+        log::debug!(
+            "slow path: {} of {bytes} bytes {} through host-visible staging",
+            command.name(),
+            path.name()
+        );
+    }
     if matches!(sink(), Sink::Off) {
         return;
     }

@@ -56,7 +56,8 @@ pub(crate) fn load(info: &PhysicalDeviceInfo) -> Vec<u8> {
 pub(crate) fn store(info: &PhysicalDeviceInfo, data: &[u8]) {
     let Some(path) = path(info) else { return };
     let Some(dir) = path.parent() else { return };
-    if std::fs::create_dir_all(dir).is_err() {
+    if let Err(error) = std::fs::create_dir_all(dir) {
+        log::info!("pipeline cache not stored, {}: {error}", dir.display());
         return;
     }
     // Unique within the process too: copies of one device (see
@@ -64,7 +65,9 @@ pub(crate) fn store(info: &PhysicalDeviceInfo, data: &[u8]) {
     static STORES: AtomicU64 = AtomicU64::new(0);
     let store = STORES.fetch_add(1, Ordering::Relaxed);
     let temporary = path.with_extension(format!("{}-{store}.tmp", std::process::id()));
-    if std::fs::write(&temporary, data).is_ok() && std::fs::rename(&temporary, &path).is_err() {
+    let stored = std::fs::write(&temporary, data).and_then(|()| std::fs::rename(&temporary, &path));
+    if let Err(error) = stored {
+        log::info!("pipeline cache not stored, {}: {error}", path.display());
         let _ = std::fs::remove_file(&temporary);
     }
 }
