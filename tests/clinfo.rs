@@ -63,7 +63,7 @@ fn clinfo_values_meet_the_spec() {
 
     // max(min(1 GiB, a quarter of the global memory), 32 MiB).
     let global = number("CL_DEVICE_GLOBAL_MEM_SIZE");
-    let floor = (global / 4).min(1 << 30).max(32 << 20);
+    let floor = (global / 4).clamp(32 << 20, 1 << 30);
     assert!(
         number("CL_DEVICE_MAX_MEM_ALLOC_SIZE") >= floor,
         "max alloc below {floor} for {global} bytes of memory"
