@@ -1,11 +1,14 @@
 //! Built-ins with an output pointer on 8- and 16-element vectors
 //! (`tests/kernels/wide_pointer_builtins.cl`): fract, modf, frexp, remquo,
-//! sincos and lgamma_r on float8, float16 and (with cl_khr_fp64) double8,
-//! writing to private variables, a private array element and `__global`
-//! buffers. Every lane of the values and outputs must equal the same
-//! built-in on the 4-lane parts bit for bit; fract, modf and frexp are
-//! also checked against a host reference, and the pointer argument
-//! `&parts[k++]` must be evaluated once.
+//! sincos and lgamma_r on float8, float16 and (with cl_khr_fp64) double8
+//! and double16,
+//! writing to private variables, a private array element, `__global`
+//! buffers, `__local` memory (a variable, an array element, struct
+//! members) and private struct members. Every lane of the values and
+//! outputs must equal the same built-in on the 4-lane parts bit for bit;
+//! fract, modf, frexp and sincos are also checked against a host
+//! reference, and the pointer arguments `&parts[k++]` and
+//! `&quotients[++k]` must be evaluated once.
 
 mod common;
 
@@ -145,7 +148,10 @@ fn check<T: FloatLane>(context: &Context, queue: &CommandQueue, program: &Progra
             if let Some(e) = evaluations {
                 run.set_arg(e);
             }
+            // One work-item per work-group: the `__local` outputs are
+            // one per work-group.
             run.set_global_work_size(G)
+                .set_local_work_size(1)
                 .enqueue_nd_range(queue)
                 .expect("enqueue");
         }
@@ -155,14 +161,43 @@ fn check<T: FloatLane>(context: &Context, queue: &CommandQueue, program: &Progra
             common::read_buffer(queue, &ints, G * OUTPUTS * n),
         )
     };
-    let evaluations = common::buffer_with(context, queue, &[0i32; G]);
-    let (values, outputs, ints) = launch(&format!("pointer_builtins_{what}"), Some(&evaluations));
     let (part_values, part_outputs, part_ints) = launch(&format!("parts_{what}"), None);
-    assert_eq!(
-        common::read_buffer(queue, &evaluations, G),
-        [1; G],
-        "{what}: &parts[k++] evaluated once"
-    );
+    for kernel in [
+        "pointer_builtins",
+        "local_builtins",
+        "private_record_builtins",
+    ] {
+        let evaluations = common::buffer_with(context, queue, &[0i32; G]);
+        let (values, outputs, ints) = launch(&format!("{kernel}_{what}"), Some(&evaluations));
+        assert_eq!(
+            common::read_buffer(queue, &evaluations, G),
+            [1; G],
+            "{kernel}_{what}: the pointer argument evaluated once"
+        );
+        let what = format!("{kernel}_{what}");
+        compare(
+            &what,
+            &x,
+            n,
+            (values.as_slice(), outputs.as_slice(), ints.as_slice()),
+            (
+                part_values.as_slice(),
+                part_outputs.as_slice(),
+                part_ints.as_slice(),
+            ),
+        );
+    }
+}
+
+/// A wide kernel's values and outputs (`got`) against the parts kernel's
+/// (`parts`) and the host reference.
+fn compare<T: FloatLane>(
+    what: &str,
+    x: &[T],
+    n: usize,
+    (values, outputs, ints): (&[T], &[T], &[i32]),
+    (part_values, part_outputs, part_ints): (&[T], &[T], &[i32]),
+) {
     let names = ["fract", "modf", "frexp", "remquo", "sincos", "lgamma_r"];
     let output_names = ["fract's floor", "modf's integral part", "sincos's cosine"];
     let int_names = ["frexp's exponent", "remquo's quotient", "lgamma_r's sign"];
@@ -266,7 +301,7 @@ fn pointer_builtins_on_float8_and_float16() {
 }
 
 #[test]
-fn pointer_builtins_on_double8_when_the_device_reports_fp64() {
+fn pointer_builtins_on_double8_and_double16_when_the_device_reports_fp64() {
     let (context, queue) = common::context_and_queue();
     let device = Device::new(context.devices()[0]);
     if !device
@@ -283,4 +318,5 @@ fn pointer_builtins_on_double8_when_the_device_reports_fp64() {
     let program = Program::create_and_build_from_source(&context, &source, "-D WITH_DOUBLE")
         .unwrap_or_else(|log| panic!("build failed:\n{log}"));
     check::<f64>(&context, &queue, &program, 8);
+    check::<f64>(&context, &queue, &program, 16);
 }

@@ -127,6 +127,11 @@ impl ModuleBuilder<'_> {
                         self.memory.hold_as_words(global);
                     } else {
                         self.holds_words(&object, ty, global);
+                        // A record held as a byte image is reached as
+                        // the array of its words (`note_image_root` below).
+                        if !ty.is_array() && !self.is_image(ty) {
+                            self.memory.hold_single(global);
+                        }
                     }
                     self.functions.workgroup_locals.insert((fb.hir, id), global);
                     Slot::Workgroup(global)

@@ -54,6 +54,12 @@ pub(super) struct Memory {
     /// their address to a narrower pointee (see
     /// [`crate::analysis::KernelFacts::word_locals`]).
     word_locals: FxHashSet<Handle<naga::GlobalVariable>>,
+    /// `__local` variables that are one object, not a C array, held as
+    /// their own naga type: a pointer into one reaches the variable
+    /// itself, even where that naga type is an array (an 8- or 16-lane
+    /// vector's 4-lane parts, `wide.rs`), which must not be indexed as if
+    /// it were the C array's elements.
+    single_locals: FxHashSet<Handle<naga::GlobalVariable>>,
     /// The root sets of records' pointer members in this kernel.
     members: stored::MemberSets,
 }
@@ -81,6 +87,12 @@ impl Memory {
     /// Holds `__local` variable `global` as `u32` words.
     pub(super) fn hold_as_words(&mut self, global: Handle<naga::GlobalVariable>) {
         self.word_locals.insert(global);
+    }
+
+    /// Notes that `__local` variable `global` is one object, not an array
+    /// (see `single_locals`).
+    pub(super) fn hold_single(&mut self, global: Handle<naga::GlobalVariable>) {
+        self.single_locals.insert(global);
     }
 
     /// The object cast base `base` views (see `cast_memory.rs`), its

@@ -566,10 +566,12 @@ impl ModuleBuilder<'_> {
             Root::Global(g) => {
                 let base = fb.add(naga::Expression::GlobalVariable(g));
                 let ty = self.module.global_variables[g].ty;
-                if matches!(self.module.types[ty].inner, naga::TypeInner::Array { .. }) {
+                let array = matches!(self.module.types[ty].inner, naga::TypeInner::Array { .. });
+                if array && !self.memory.single_locals.contains(&g) {
                     fb.add(naga::Expression::Access { base, index })
                 } else {
-                    // `&x` of a `__local` scalar: as for a private scalar.
+                    // `&x` of a `__local` scalar or vector (a wide one is
+                    // a naga array of its parts): as for a private scalar.
                     base
                 }
             }
