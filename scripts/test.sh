@@ -36,3 +36,10 @@ done
 (cd fuzz && cargo run --release --no-default-features -q --bin replay -- \
     --target whole_build --time-limit 10 --mutate 120 --runs 50000 --seed 1 \
     --artifacts "$fuzz/artifacts" "$fuzz/corpus")
+
+# --- Real clients as gates (issue 20): pyopencl ---
+# pyopencl's own test suite, from its pinned sdist, through the loader and
+# the debug ICD built above, on the Vulkan driver chosen at the top. Any
+# failure fails the run, but for the one test that fails on every ICD
+# (scripts/clients/pyopencl.sh). About N minutes on the 2-core machine.
+bash scripts/clients/pyopencl.sh target/debug/libclvulkan.so
