@@ -45,3 +45,11 @@ done
 # shellcheck disable=SC2086
 [ -z "${CLVULKAN_CLBLAST_ROUTINES-x}" ] ||
     scripts/clients/clblast.sh ${CLVULKAN_CLBLAST_ROUTINES:-xaxpy xdot xgemv xgemm}
+
+# --- Real clients as gates (issue 20): pyopencl ---
+# pyopencl's own test suite, from its pinned sdist, through the loader and
+# the debug ICD built above, on the Vulkan driver chosen at the top, with the
+# validation layers fatal as for our own tests. Any failure fails the run,
+# but for the one test that fails on every ICD (scripts/clients/pyopencl.sh).
+# About 6 minutes on the 2-core machine.
+CLVULKAN_VALIDATION=fatal bash scripts/clients/pyopencl.sh target/debug/libclvulkan.so
