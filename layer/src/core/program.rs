@@ -433,7 +433,7 @@ impl Program {
                     let linked = catch_unwind(AssertUnwindSafe(|| {
                         device
                             .translator()
-                            .link(&[&binary.unit], &binary.options, device.caps())
+                            .link(&[&binary.unit], &binary.options, device.build_caps())
                     }));
                     let (mut build, mut failed) = executable_from(device, &binary.options, linked);
                     let translated = build
@@ -494,7 +494,7 @@ impl Program {
                 let compiled = catch_unwind(AssertUnwindSafe(|| {
                     device
                         .translator()
-                        .compile_unit(&self.source, &options, device.caps(), &[])
+                        .compile_unit(&self.source, &options, device.build_caps(), &[])
                 }));
                 // The source built with these options, so it compiles
                 // again; if it somehow does not, there is no binary.
@@ -547,7 +547,7 @@ fn build_executable(
     options: &str,
 ) -> (DeviceBuild, Option<BuildFailure>) {
     let compiled = catch_unwind(AssertUnwindSafe(|| {
-        device.translator().build(source, options, device.caps())
+        device.translator().build(source, options, device.build_caps())
     }));
     executable_from(device, options, compiled)
 }

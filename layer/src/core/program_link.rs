@@ -56,7 +56,7 @@ impl Program {
             let compiled = catch_unwind(AssertUnwindSafe(|| {
                 device
                     .translator()
-                    .compile_unit(self.source(), options, device.caps(), &headers)
+                    .compile_unit(self.source(), options, device.build_caps(), &headers)
             }));
             match compiled {
                 Ok(Ok(unit)) => (
@@ -178,7 +178,7 @@ fn link_for(
         let checked = catch_unwind(AssertUnwindSafe(|| {
             device
                 .translator()
-                .link_library(&units, &options, device.caps())
+                .link_library(&units, &options, device.build_caps())
         }));
         return match checked {
             Ok(Ok(library)) => (
@@ -196,7 +196,7 @@ fn link_for(
         };
     }
     let linked = catch_unwind(AssertUnwindSafe(|| {
-        device.translator().link(&units, &options, device.caps())
+        device.translator().link(&units, &options, device.build_caps())
     }));
     let (mut build, failed) = executable_from(device, &options, linked);
     if failed.is_none() {
