@@ -54,9 +54,12 @@ impl Program {
             .collect();
         let failure = self.run_builds(&targets, options, |_, device| {
             let compiled = catch_unwind(AssertUnwindSafe(|| {
-                device
-                    .translator()
-                    .compile_unit(self.source(), options, device.build_caps(), &headers)
+                device.translator().compile_unit(
+                    self.source(),
+                    options,
+                    device.build_caps(),
+                    &headers,
+                )
             }));
             match compiled {
                 Ok(Ok(unit)) => (
@@ -196,7 +199,9 @@ fn link_for(
         };
     }
     let linked = catch_unwind(AssertUnwindSafe(|| {
-        device.translator().link(&units, &options, device.build_caps())
+        device
+            .translator()
+            .link(&units, &options, device.build_caps())
     }));
     let (mut build, failed) = executable_from(device, &options, linked);
     if failed.is_none() {
