@@ -18,7 +18,7 @@ fi
 # had, and the test then says it skipped.
 if [ -z "${CLVULKAN_CAPPED_LAVAPIPE:-}" ]; then
     capped=$(bash scripts/capped-lavapipe.sh)
-    [ -n "$capped" ] && export CLVULKAN_CAPPED_LAVAPIPE="$capped"
+    if [ -n "$capped" ]; then export CLVULKAN_CAPPED_LAVAPIPE="$capped"; fi
 fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -q -- -D warnings
