@@ -146,7 +146,7 @@ pub fn status_check(device: &Device, kernel: &str) -> CLResult<(Arc<Lease>, Host
             "clvulkan: kernel '{kernel}' failed on {device_name}: the driver ended one of its \
              loops early (this lavapipe stops an invocation's loops after 65,535 iterations in \
              all), so its results would be wrong; the command ends with CL_OUT_OF_RESOURCES. \
-             Mesa 23 or later has no such limit."
+             Mesa 25.0's lavapipe runs loops to the end."
         );
         Err(CL_OUT_OF_RESOURCES)
     });
