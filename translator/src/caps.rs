@@ -53,6 +53,14 @@ pub struct DeviceCaps {
     /// Where it is not fused, OpenCL's correctly rounded `fma` is built in
     /// software.
     pub fused_fma: bool,
+    /// The driver may end a loop early and carry on after it, giving wrong
+    /// results silently: Mesa 22.3's lavapipe stops an invocation's loops
+    /// after 65,535 iterations in all. Where set, every loop records how
+    /// it ended, and a kernel whose loop the driver cut sets a status word
+    /// the runtime reads after the launch, which fails the command
+    /// (`KernelReflection::loop_status`). The runtime sets this from a
+    /// probe of the driver.
+    pub loop_guard: bool,
     /// What the device can do with denormals (subnormal numbers).
     pub denormals: Denormals,
 }
@@ -194,6 +202,7 @@ impl DeviceCaps {
             half_rte: true,
             ordered_atomics: true,
             fused_fma: true,
+            loop_guard: false,
             denormals: Denormals::ANY,
         }
     }

@@ -165,4 +165,10 @@ pub struct KernelReflection {
     /// that buffer (a sub-buffer's). `None`: the kernel compares or
     /// subtracts no buffer pointers, or has no buffer arguments.
     pub buffer_aliases: Option<u32>,
+    /// The binding of the loop status buffer, on a device whose driver may
+    /// cut loops short (`DeviceCaps::loop_guard`): one `u32` the runtime
+    /// zeroes before the launch, which the kernel sets to non-zero when a
+    /// loop ended without taking one of its exits. `None`: the kernel has
+    /// no loops, or the device needs no guard.
+    pub loop_status: Option<u32>,
 }

@@ -34,6 +34,9 @@ impl BuiltinKernels {
     pub fn new(device: &Device) -> CLResult<Self> {
         // Our own source failing to build is a translator bug; the device
         // then cannot run the command, which OpenCL calls a lack of resources.
+        // Built without the loop guard (`Device::build_caps`): a work-item's
+        // loop strides over the copy by the whole NDRange, so no driver's
+        // cut (lavapipe's 65,535 iterations) is within reach of any buffer.
         let program = device
             .translator()
             .build(COPY_SOURCE, "", device.caps())

@@ -57,6 +57,9 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         ordered_atomics: info.driver_name != "llvmpipe",
         fused_fma: info.driver_name != "llvmpipe",
         half_rte: features.rounding_rte_float16,
+        // Found by a probe on the device when programs are first built
+        // (`Device::build_caps`, `core::loop_cap`).
+        loop_guard: false,
         denormals,
     }
 }

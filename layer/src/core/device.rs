@@ -22,6 +22,7 @@ use crate::core::completion::CompletionThread;
 use crate::core::error::VkResultExt;
 use crate::core::fence::Fence;
 use crate::core::host_direct;
+use crate::core::loop_cap;
 use crate::core::object::{ClObject, ObjectKind};
 use crate::core::platform;
 use crate::core::profiling::DeviceClock;
@@ -40,7 +41,9 @@ const MIN_MAX_ALLOC_BYTES: u64 = 32 * 1024 * 1024;
 
 /// Storage-buffer bindings the runtime may add to a kernel's own: the
 /// `printf` buffer, the program-scope globals' block and the launch block
-/// of arguments that outgrow the push constants.
+/// of arguments that outgrow the push constants. A device whose driver
+/// cuts loops short adds a fourth, the loop status word
+/// ([`crate::core::loop_cap`]).
 pub const RUNTIME_BINDINGS: u32 = 3;
 
 /// The most private memory a work-item may use on a CPU device (lavapipe).
@@ -70,6 +73,10 @@ pub struct Device {
     copy: usize,
     info: &'static PhysicalDeviceInfo,
     caps: DeviceCaps,
+    /// `caps` as programs are built with them: with the loop guard where
+    /// the driver cuts loops short, which takes a probe on the device, so
+    /// it is found on the first build (or query that needs it).
+    build_caps: OnceLock<DeviceCaps>,
     /// What the translator keeps between this device's builds.
     translator: translator::Session,
     clock: DeviceClock,
@@ -106,6 +113,7 @@ impl Device {
             copy,
             info,
             caps: device_caps(info),
+            build_caps: OnceLock::new(),
             translator: translator::Session::new(),
             clock: DeviceClock::new(info),
             init: Mutex::new(()),
@@ -131,6 +139,18 @@ impl Device {
 
     pub fn caps(&self) -> &DeviceCaps {
         &self.caps
+    }
+
+    /// The capabilities programs for this device are built with: [`caps`]
+    /// and, where the driver cuts loops short, the loop guard (the probe
+    /// runs on the first call; see [`crate::core::loop_cap`]).
+    ///
+    /// [`caps`]: Device::caps
+    pub fn build_caps(&self) -> &DeviceCaps {
+        self.build_caps.get_or_init(|| DeviceCaps {
+            loop_guard: loop_cap::driver_cuts_loops(self),
+            ..self.caps.clone()
+        })
     }
 
     /// The translator session this device's programs are built in.
@@ -455,8 +475,9 @@ impl Device {
         let pointer_bytes = self.caps.address_bits as usize / 8;
         let by_parameters =
             u32::try_from(self.max_parameter_size() / pointer_bytes).unwrap_or(u32::MAX);
+        let runtime = RUNTIME_BINDINGS + u32::from(self.build_caps().loop_guard);
         self.max_storage_buffers()
-            .saturating_sub(RUNTIME_BINDINGS + 1)
+            .saturating_sub(runtime + 1)
             .min(by_parameters - 1)
     }
 

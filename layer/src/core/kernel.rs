@@ -20,6 +20,7 @@ use crate::core::command::{Recipe, Step};
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::event::HostCompletion;
+use crate::core::loop_cap;
 use crate::core::memory::Mem;
 use crate::core::ndrange::{self, LaunchLimits, NdRange};
 use crate::core::object::{ClObject, Object, ObjectKind};
@@ -226,7 +227,8 @@ impl Kernel {
     /// Prepares a launch on `device`: checks the arguments and the range,
     /// finds or creates the pipeline for the work-group size, and lays out
     /// the bindings and push constants. The completion, when there is one,
-    /// prints the kernel's `printf` output.
+    /// prints the kernel's `printf` output, and fails the launch if the
+    /// driver cut one of its loops short ([`loop_cap`]).
     pub fn launch_recipe(
         &self,
         device: &Arc<Object<Device>>,
@@ -345,6 +347,23 @@ impl Kernel {
             *slot = (buffer.buffer().clone(), 0, PRINTF_BUFFER_BYTES as u64);
             recipe.hold(buffer);
             print = Some(completion);
+        }
+        if let Some(binding) = reflection.loop_status {
+            let (status, check) = loop_cap::status_check(device, &reflection.name)?;
+            let slot = buffers
+                .get_mut(binding as usize)
+                .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+            *slot = (status.buffer().clone(), 0, 0);
+            recipe.hold(status);
+            print = Some(match print {
+                // The output is printed, then the launch may still fail.
+                Some(print) => Box::new(move || {
+                    let printed = print();
+                    check()?;
+                    printed
+                }),
+                None => check,
+            });
         }
         if let Some(binding) = reflection.program_globals {
             let slot = buffers

@@ -25,6 +25,7 @@ pub mod handle_slot;
 pub mod host;
 pub mod host_direct;
 pub mod kernel;
+pub mod loop_cap;
 pub mod map;
 pub mod memory;
 pub mod ndrange;

@@ -431,9 +431,11 @@ impl Program {
                     // A binary's unit may be several linked ones: it is
                     // built under the linking rules.
                     let linked = catch_unwind(AssertUnwindSafe(|| {
-                        device
-                            .translator()
-                            .link(&[&binary.unit], &binary.options, device.caps())
+                        device.translator().link(
+                            &[&binary.unit],
+                            &binary.options,
+                            device.build_caps(),
+                        )
                     }));
                     let (mut build, mut failed) = executable_from(device, &binary.options, linked);
                     let translated = build
@@ -492,9 +494,12 @@ impl Program {
             Some(unit) => unit,
             None => {
                 let compiled = catch_unwind(AssertUnwindSafe(|| {
-                    device
-                        .translator()
-                        .compile_unit(&self.source, &options, device.caps(), &[])
+                    device.translator().compile_unit(
+                        &self.source,
+                        &options,
+                        device.build_caps(),
+                        &[],
+                    )
                 }));
                 // The source built with these options, so it compiles
                 // again; if it somehow does not, there is no binary.
@@ -547,7 +552,9 @@ fn build_executable(
     options: &str,
 ) -> (DeviceBuild, Option<BuildFailure>) {
     let compiled = catch_unwind(AssertUnwindSafe(|| {
-        device.translator().build(source, options, device.caps())
+        device
+            .translator()
+            .build(source, options, device.build_caps())
     }));
     executable_from(device, options, compiled)
 }

@@ -54,9 +54,12 @@ impl Program {
             .collect();
         let failure = self.run_builds(&targets, options, |_, device| {
             let compiled = catch_unwind(AssertUnwindSafe(|| {
-                device
-                    .translator()
-                    .compile_unit(self.source(), options, device.caps(), &headers)
+                device.translator().compile_unit(
+                    self.source(),
+                    options,
+                    device.build_caps(),
+                    &headers,
+                )
             }));
             match compiled {
                 Ok(Ok(unit)) => (
@@ -178,7 +181,7 @@ fn link_for(
         let checked = catch_unwind(AssertUnwindSafe(|| {
             device
                 .translator()
-                .link_library(&units, &options, device.caps())
+                .link_library(&units, &options, device.build_caps())
         }));
         return match checked {
             Ok(Ok(library)) => (
@@ -196,7 +199,9 @@ fn link_for(
         };
     }
     let linked = catch_unwind(AssertUnwindSafe(|| {
-        device.translator().link(&units, &options, device.caps())
+        device
+            .translator()
+            .link(&units, &options, device.build_caps())
     }));
     let (mut build, failed) = executable_from(device, &options, linked);
     if failed.is_none() {

@@ -44,7 +44,9 @@ impl ModuleBuilder<'_> {
             module,
             sizes,
             local_args: self.interface.local_args,
-            group_scratch: self.interface.group_scratch.into_values().collect(),
+            group_scratch: (self.interface.group_scratch.into_values())
+                .chain(self.interface.loop_marks)
+                .collect(),
             preserve_inf_nan: [
                 ieee && caps.preserve_inf_nan[0],
                 ieee && caps.preserve_inf_nan[1] && caps.float64,
@@ -438,7 +440,8 @@ impl ModuleBuilder<'_> {
         self.interface.push_constants = Some(pc);
 
         self.interface.next_binding = binding;
-        let function = self.entry_function(id, &arg_sources).ok()?;
+        let mut function = self.entry_function(id, &arg_sources).ok()?;
+        let loop_status = self.guard_loops(&mut function);
         let printf = self.printf.reflection();
         self.module.entry_points.push(naga::EntryPoint {
             name: self.name(f.name).to_string(),
@@ -467,6 +470,7 @@ impl ModuleBuilder<'_> {
             attributes: info.attributes.clone(),
             null_buffer_flags,
             buffer_aliases,
+            loop_status,
         };
         Some((reflection, std::mem::take(&mut self.module)))
     }

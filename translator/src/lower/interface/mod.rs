@@ -3,6 +3,7 @@
 //! the program globals' block, the printf buffer's binding).
 
 mod kernel;
+mod loop_guard;
 pub(super) mod program_globals;
 mod workitem;
 
@@ -40,6 +41,9 @@ pub(super) struct Interface {
     /// The work-group collectives' scratch arrays, by element type, which
     /// the runtime sizes per launch to the work-group.
     group_scratch: FxHashMap<Handle<naga::Type>, Handle<naga::GlobalVariable>>,
+    /// The loop guard's exit marks (see `loop_guard`), a workgroup array
+    /// sized per launch to the work-group as the collectives' scratch is.
+    loop_marks: Option<Handle<naga::GlobalVariable>>,
 }
 
 impl Interface {
