@@ -49,8 +49,8 @@ pub fn driver_cuts_loops(device: &Device) -> bool {
     match probe(device) {
         Ok(count) => count != PROBE_ITERATIONS,
         Err(error) => {
-            eprintln!(
-                "clvulkan: {}: the loop probe failed (error {error}); kernels check their loops",
+            log::warn!(
+                "{}: the loop probe failed (error {error}); kernels check their loops",
                 device.name()
             );
             true
@@ -142,8 +142,8 @@ pub fn status_check(device: &Device, kernel: &str) -> CLResult<(Arc<Lease>, Host
         if u32::from_le_bytes(bytes) == 0 {
             return Ok(());
         }
-        eprintln!(
-            "clvulkan: kernel '{kernel}' failed on {device_name}: the driver ended one of its \
+        log::error!(
+            "kernel '{kernel}' failed on {device_name}: the driver ended one of its \
              loops early (this lavapipe stops an invocation's loops after 65,535 iterations in \
              all), so its results would be wrong; the command ends with CL_OUT_OF_RESOURCES. \
              Mesa 25.0's lavapipe runs loops to the end."
