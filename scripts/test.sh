@@ -9,7 +9,7 @@ bash scripts/install-deps.sh
 # With no GPU, the Vulkan loader picks lavapipe; keep CI on it even where
 # other drivers are installed.
 if [ -z "${VK_DRIVER_FILES:-}" ] && [ -z "${CLVULKAN_ANY_DRIVER:-}" ]; then
-    for icd in /usr/share/vulkan/icd.d/lvp_icd.*.json; do
+    for icd in /usr/share/vulkan/icd.d/lvp_icd*.json; do
         [ -e "$icd" ] && export VK_DRIVER_FILES="$icd" && break
     done
 fi

@@ -33,7 +33,7 @@ if [ -z "${CLVULKAN_LIBRARY:-}" ]; then
 fi
 export OCL_ICD_VENDORS=$lib
 if [ -z "${VK_DRIVER_FILES:-}" ]; then
-    for icd in /usr/share/vulkan/icd.d/lvp_icd.*.json; do
+    for icd in /usr/share/vulkan/icd.d/lvp_icd*.json; do
         [ -e "$icd" ] && export VK_DRIVER_FILES="$icd" && break
     done
 fi

@@ -33,7 +33,7 @@ else
     [ -n "${CLVULKAN_LIBRARY:-}" ] || cargo build --release -q -p clvulkan-layer --lib
 fi
 if [ -z "${VK_DRIVER_FILES:-}" ]; then
-    for f in /usr/share/vulkan/icd.d/lvp_icd.*.json; do
+    for f in /usr/share/vulkan/icd.d/lvp_icd*.json; do
         [ -e "$f" ] && export VK_DRIVER_FILES="$f" && break
     done
 fi
