@@ -57,10 +57,20 @@ fn out_lanes() -> usize {
     2 * WIDTHS.len() * WIDTHS.iter().sum::<usize>()
 }
 
+/// One kernel per input width `n` (`shuffles2` ... `shuffles16`), each
+/// storing its results where one kernel of them all would: lavapipe's
+/// compile time grows faster than a kernel's size (a `half` kernel of all
+/// 32 calls took 62 s on Mesa 25.0, its four parts 11 s together).
 fn kernel_source(e: &Element) -> String {
-    let mut body = String::new();
+    let pragma = match e.name {
+        "half" => "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n",
+        "double" => "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
+        _ => "",
+    };
+    let mut source = String::from(pragma);
     let mut offset = 0;
     for n in WIDTHS {
+        let mut body = String::new();
         for k in WIDTHS {
             body += &format!(
                 "    vstore{k}(shuffle(vload{n}(0, xs), vload{k}(0, ms)), 0, o + {offset});\n"
@@ -71,14 +81,8 @@ fn kernel_source(e: &Element) -> String {
             );
             offset += k;
         }
-    }
-    let pragma = match e.name {
-        "half" => "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n",
-        "double" => "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
-        _ => "",
-    };
-    format!(
-        "{pragma}__kernel void shuffles(__global const {t} *x, __global const {t} *y,
+        source += &format!(
+            "__kernel void shuffles{n}(__global const {t} *x, __global const {t} *y,
                        __global const {m} *masks, __global {t} *out)
 {{
     size_t g = get_global_id(0);
@@ -88,13 +92,14 @@ fn kernel_source(e: &Element) -> String {
     __global {t} *o = out + {lanes} * g;
 {body}}}
 ",
-        t = e.name,
-        m = e.mask,
-        lanes = out_lanes(),
-    )
+            t = e.name,
+            m = e.mask,
+            lanes = out_lanes(),
+        );
+    }
+    source
 }
 
-/// splitmix64.
 fn mix(i: u64) -> u64 {
     let mut z = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -147,7 +152,6 @@ fn run_time_masks_for_every_type_and_width() {
         let source = kernel_source(e);
         let program = Program::create_and_build_from_source(&context, &source, "")
             .unwrap_or_else(|log| panic!("{} build failed:\n{log}", e.name));
-        let kernel = Kernel::create(&program, "shuffles").expect("kernel");
         let lanes = 16 * WORK_ITEMS;
         let seed = 10 * t as u64;
         let x = random_elements(seed, lanes, e.bytes, e.float);
@@ -159,11 +163,14 @@ fn run_time_masks_for_every_type_and_width() {
         let dmasks = buffer(&context, &queue, &masks);
         let total = out_lanes() * WORK_ITEMS * e.bytes;
         let out = buffer(&context, &queue, &vec![0u8; total]);
-        arg(&kernel, 0, &dx);
-        arg(&kernel, 1, &dy);
-        arg(&kernel, 2, &dmasks);
-        arg(&kernel, 3, &out);
-        run(&queue, &kernel, WORK_ITEMS, 16);
+        for n in WIDTHS {
+            let kernel = Kernel::create(&program, &format!("shuffles{n}")).expect("kernel");
+            arg(&kernel, 0, &dx);
+            arg(&kernel, 1, &dy);
+            arg(&kernel, 2, &dmasks);
+            arg(&kernel, 3, &out);
+            run(&queue, &kernel, WORK_ITEMS, 16);
+        }
         let got = read(&queue, &out, total);
         for g in 0..WORK_ITEMS {
             let mut at = g * out_lanes();
