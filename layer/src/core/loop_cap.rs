@@ -9,7 +9,8 @@
 //! run once per device) kernels are built with the translator's loop
 //! guard (`DeviceCaps::loop_guard`), and a launch whose loop was cut fails
 //! ([`status_check`]): its event ends with `CL_OUT_OF_RESOURCES`, and the
-//! kernel's name and the reason go to standard error.
+//! kernel's name and the reason are logged as an error (standard error
+//! unless `CLVULKAN_LOG_FILE` names a file).
 //!
 //! The probe, not the driver's version, decides: which Mesa versions cut
 //! is known only for the two measured, and a probe answers for any driver
