@@ -19,9 +19,42 @@ const COPY_SOURCE: &str = include_str!("../../../shaders/copy.cl");
 /// Work-items per group of every built-in dispatch.
 const LOCAL_SIZE: u32 = 256;
 
-struct BuiltinKernel {
-    pipeline: Arc<ComputePipeline>,
-    reflection: KernelReflection,
+/// One kernel of the runtime's own source, made into a pipeline.
+pub(crate) struct BuiltinKernel {
+    pub pipeline: Arc<ComputePipeline>,
+    pub reflection: KernelReflection,
+}
+
+impl BuiltinKernel {
+    /// Kernel `name` of `program` (built from the runtime's own source)
+    /// as a pipeline for `device`, `local_size` work-items per group. Our
+    /// own source failing is a translator bug; the device then cannot run
+    /// the command, which OpenCL calls a lack of resources.
+    pub fn new(
+        device: &Device,
+        program: &translator::Program,
+        name: &str,
+        local_size: [u32; 3],
+    ) -> CLResult<Self> {
+        let kernel = program.kernel(name).ok_or(CL_OUT_OF_RESOURCES)?;
+        let spirv = kernel
+            .spirv(local_size, &[])
+            .map_err(|_| CL_OUT_OF_RESOURCES)?;
+        let reflection = kernel.reflection.clone();
+        let pipeline = device
+            .vk()?
+            .create_compute_pipeline(
+                &spirv,
+                &reflection.name,
+                reflection.storage_buffers,
+                reflection.pipeline_push_constant_size(),
+            )
+            .or_out_of_resources()?;
+        Ok(BuiltinKernel {
+            pipeline,
+            reflection,
+        })
+    }
 }
 
 pub struct BuiltinKernels {
@@ -32,8 +65,6 @@ pub struct BuiltinKernels {
 
 impl BuiltinKernels {
     pub fn new(device: &Device) -> CLResult<Self> {
-        // Our own source failing to build is a translator bug; the device
-        // then cannot run the command, which OpenCL calls a lack of resources.
         // Built without the loop guard (`Device::build_caps`): a work-item's
         // loop strides over the copy by the whole NDRange, so no driver's
         // cut (lavapipe's 65,535 iterations) is within reach of any buffer.
@@ -41,26 +72,7 @@ impl BuiltinKernels {
             .translator()
             .build(COPY_SOURCE, "", device.caps())
             .map_err(|_| CL_OUT_OF_RESOURCES)?;
-        let vk = device.vk()?;
-        let kernel = |name: &str| -> CLResult<BuiltinKernel> {
-            let kernel = program.kernel(name).ok_or(CL_OUT_OF_RESOURCES)?;
-            let spirv = kernel
-                .spirv([LOCAL_SIZE, 1, 1], &[])
-                .map_err(|_| CL_OUT_OF_RESOURCES)?;
-            let reflection = kernel.reflection.clone();
-            let pipeline = vk
-                .create_compute_pipeline(
-                    &spirv,
-                    &reflection.name,
-                    reflection.storage_buffers,
-                    reflection.pipeline_push_constant_size(),
-                )
-                .or_out_of_resources()?;
-            Ok(BuiltinKernel {
-                pipeline,
-                reflection,
-            })
-        };
+        let kernel = |name| BuiltinKernel::new(device, &program, name, [LOCAL_SIZE, 1, 1]);
         Ok(BuiltinKernels {
             copy_uint4: kernel("copy_uint4")?,
             copy_uint: kernel("copy_uint")?,

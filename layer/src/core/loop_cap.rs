@@ -23,6 +23,7 @@ use opencl_sys::CL_OUT_OF_RESOURCES;
 use translator::reflect::{ArgKind, PushConstantHeader};
 
 use crate::core::buffer_pool::Lease;
+use crate::core::builtin_kernels::BuiltinKernel;
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::event::HostCompletion;
@@ -61,29 +62,17 @@ pub fn driver_cuts_loops(device: &Device) -> bool {
 
 /// What the probe kernel counted to.
 fn probe(device: &Device) -> CLResult<u32> {
-    // Built without the guard: the probe asks what unguarded loops do.
-    let caps = translator::DeviceCaps {
-        loop_guard: false,
-        ..device.caps().clone()
-    };
+    // Built with the plain caps, without the guard: the probe asks what
+    // unguarded loops do.
     let program = device
         .translator()
-        .build(PROBE_SOURCE, "", &caps)
+        .build(PROBE_SOURCE, "", device.caps())
         .map_err(|_| CL_OUT_OF_RESOURCES)?;
-    let kernel = program.kernel("count_to").ok_or(CL_OUT_OF_RESOURCES)?;
-    let reflection = &kernel.reflection;
-    let spirv = kernel
-        .spirv([1, 1, 1], &[])
-        .map_err(|_| CL_OUT_OF_RESOURCES)?;
+    let BuiltinKernel {
+        pipeline,
+        reflection,
+    } = BuiltinKernel::new(device, &program, "count_to", [1, 1, 1])?;
     let vk = device.vk()?;
-    let pipeline = vk
-        .create_compute_pipeline(
-            &spirv,
-            &reflection.name,
-            reflection.storage_buffers,
-            reflection.pipeline_push_constant_size(),
-        )
-        .or_out_of_resources()?;
     let header = PushConstantHeader {
         global_offset: [0; 3],
         work_dim: 1,
