@@ -10,7 +10,6 @@ use translator::reflect::{ArgKind, KernelReflection, PushConstantHeader};
 
 use crate::core::command::Step;
 use crate::core::device::Device;
-use crate::core::error::VkResultExt;
 use crate::core::CLResult;
 use crate::vulkan::{Buffer, ComputePipeline};
 
@@ -41,15 +40,7 @@ impl BuiltinKernel {
             .spirv(local_size, &[])
             .map_err(|_| CL_OUT_OF_RESOURCES)?;
         let reflection = kernel.reflection.clone();
-        let pipeline = device
-            .vk()?
-            .create_compute_pipeline(
-                &spirv,
-                &reflection.name,
-                reflection.storage_buffers,
-                reflection.pipeline_push_constant_size(),
-            )
-            .or_out_of_resources()?;
+        let pipeline = device.kernel_pipeline(&spirv, &reflection)?;
         Ok(BuiltinKernel {
             pipeline,
             reflection,

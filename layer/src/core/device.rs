@@ -183,6 +183,23 @@ impl Device {
         &self.buffer_pool
     }
 
+    /// A compute pipeline for a translated kernel: its entry point and
+    /// layout come from the kernel's reflection.
+    pub fn kernel_pipeline(
+        &self,
+        spirv: &[u32],
+        reflection: &translator::reflect::KernelReflection,
+    ) -> CLResult<Arc<vulkan::ComputePipeline>> {
+        self.vk()?
+            .create_compute_pipeline(
+                spirv,
+                &reflection.name,
+                reflection.storage_buffers,
+                reflection.pipeline_push_constant_size(),
+            )
+            .or_out_of_resources()
+    }
+
     /// The logical device, created on first use and shared by all contexts.
     pub fn vk(&self) -> CLResult<&Arc<vulkan::Device>> {
         if let Some(device) = self.logical.get() {

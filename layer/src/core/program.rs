@@ -23,7 +23,6 @@ use translator::BuildError;
 
 use crate::core::context::Context;
 use crate::core::device::Device;
-use crate::core::error::VkResultExt;
 use crate::core::object::{ClObject, Object, ObjectKind};
 use crate::core::private_memory;
 use crate::core::program_binary::{BinaryKind, DeviceIdentity, KernelEntry, ProgramBinary};
@@ -134,16 +133,7 @@ impl Executable {
             .spirv_for_group(local_size, enqueued, local_lengths)
             .map_err(|_| CL_OUT_OF_RESOURCES)?;
         let reflection = &kernel.reflection;
-        let pipeline = self
-            .device
-            .vk()?
-            .create_compute_pipeline(
-                &spirv,
-                &reflection.name,
-                reflection.storage_buffers,
-                reflection.pipeline_push_constant_size(),
-            )
-            .or_out_of_resources()?;
+        let pipeline = self.device.kernel_pipeline(&spirv, reflection)?;
         pipelines.insert(key, pipeline.clone());
         Ok(pipeline)
     }
