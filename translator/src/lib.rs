@@ -28,6 +28,7 @@ pub mod diagnostic;
 mod front;
 mod gotos;
 pub mod hir;
+pub mod image;
 pub mod layout;
 pub mod lexer;
 pub mod literal;

@@ -67,6 +67,21 @@ pub enum ArgKind {
         element_size: u32,
         stride: u32,
     },
+    /// An image (`image2d_t` ...): binding `binding` of descriptor set
+    /// [`crate::image::IMAGE_DESCRIPTOR_SET`], bound as
+    /// `KernelReflection::images[binding]`, and its
+    /// [`crate::image::ImageInfo`] block at `info_offset` in the launch
+    /// block. `clSetKernelArg` takes a `cl_mem` image of type `dim`.
+    Image {
+        binding: u32,
+        info_offset: u32,
+        dim: crate::image::ImageDim,
+        depth: bool,
+        access: crate::image::ImageAccess,
+    },
+    /// A `sampler_t`: its [`crate::image::sampler`] word at `offset` in the
+    /// launch block. `clSetKernelArg` takes a `cl_sampler`.
+    Sampler { offset: u32 },
 }
 
 /// One kernel argument, with the `-cl-kernel-arg-info` facts.
@@ -123,6 +138,7 @@ impl KernelArg {
             ArgKind::Pod { size, .. } => size as usize,
             // Any non-zero size: it is the amount of memory wanted.
             ArgKind::Local { .. } => 0,
+            ArgKind::Image { .. } | ArgKind::Sampler { .. } => std::mem::size_of::<*const ()>(),
         }
     }
 }
@@ -147,6 +163,10 @@ pub struct KernelReflection {
     pub program_globals: Option<u32>,
     /// Number of storage-buffer bindings (0..n) in descriptor set 0.
     pub storage_buffers: u32,
+    /// The descriptors of set [`crate::image::IMAGE_DESCRIPTOR_SET`]:
+    /// binding `b` is `images[b]`. Empty when the kernel has no image
+    /// arguments (the set is not declared then).
+    pub images: Vec<crate::image::ImageDescriptor>,
     /// Whether an NDRange may end in smaller work-groups (OpenCL C 2.0 and
     /// later, unless built with `-cl-uniform-work-group-size`).
     pub non_uniform_work_groups: bool,

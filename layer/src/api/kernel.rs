@@ -176,6 +176,9 @@ pub(crate) unsafe extern "C" fn set_kernel_arg(
                 }
                 ArgValue::Local(arg_size)
             }
+            // Kernels with image or sampler arguments do not build yet
+            // (issue 21 brings them).
+            ArgKind::Image { .. } | ArgKind::Sampler { .. } => return Err(CL_INVALID_ARG_VALUE),
             ArgKind::Pod { size, .. } => {
                 if arg_value.is_null() {
                     return Err(CL_INVALID_ARG_VALUE);

@@ -462,6 +462,7 @@ impl ModuleBuilder<'_> {
             // The printf buffer and the program globals took theirs past the
             // arguments' on first use.
             storage_buffers: self.interface.next_binding,
+            images: Vec::new(),
             program_globals: self.interface.globals_view.map(|(binding, _)| binding),
             printf,
             // Set by `lower`, which has the build options.
