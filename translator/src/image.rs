@@ -208,9 +208,10 @@ pub const CL_ABGR: u32 = 0x10C3;
 /// 3). `None`: an order clvulkan does not support.
 pub fn order_layout(order: u32) -> Option<OrderLayout> {
     use Select::{One, Zero, W, X, Y, Z};
+    type Row = (u32, u32, [Select; 4], [Select; 4], bool, bool);
     // (order, components, read, write, has_alpha, srgb)
     #[rustfmt::skip]
-    const TABLE: &[(u32, u32, [Select; 4], [Select; 4], bool, bool)] = &[
+    const TABLE: &[Row] = &[
         (CL_R,         1, [X, Zero, Zero, One], [X, Zero, Zero, Zero], false, false),
         (CL_RX,        1, [X, Zero, Zero, One], [X, Zero, Zero, Zero], false, false),
         (CL_A,         1, [Zero, Zero, Zero, X], [W, Zero, Zero, Zero], true, false),
