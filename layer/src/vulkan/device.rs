@@ -11,6 +11,7 @@ use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use gpu_allocator::{AllocationSizes, AllocatorDebugSettings};
 
 use super::error::VkError;
+use super::image::{Image, ImageDescription};
 use super::instance::{Instance, PhysicalDeviceInfo};
 use super::memory::{Buffer, Placement};
 use super::pipeline::ComputePipeline;
@@ -141,7 +142,9 @@ impl Device {
         let core_features = vk::PhysicalDeviceFeatures::default()
             .shader_int64(features.shader_int64)
             .shader_int16(features.shader_int16)
-            .shader_float64(features.shader_float64);
+            .shader_float64(features.shader_float64)
+            .shader_storage_image_read_without_format(features.storage_image_read_without_format)
+            .shader_storage_image_write_without_format(features.storage_image_write_without_format);
         let mut features11 = vk::PhysicalDeviceVulkan11Features::default()
             .storage_buffer16_bit_access(features.storage_buffer_16bit);
         let mut features12 = vk::PhysicalDeviceVulkan12Features::default()
@@ -306,6 +309,27 @@ impl Device {
         placement: Placement,
     ) -> Result<Arc<Buffer>, VkError> {
         Buffer::create(self, size, placement).map(Arc::new)
+    }
+
+    /// An image in optimal tiling on device-local memory; its first
+    /// command must be [`Stream::initialize_image`].
+    pub fn create_image(
+        self: &Arc<Self>,
+        description: ImageDescription,
+    ) -> Result<Arc<Image>, VkError> {
+        Image::create(self, description).map(Arc::new)
+    }
+
+    /// What the device can do with `format` (optimal tiling, linear tiling
+    /// and buffer features).
+    pub fn format_properties(&self, format: vk::Format) -> vk::FormatProperties {
+        // SAFETY: the physical device was enumerated from this live
+        // instance; any format value may be queried.
+        unsafe {
+            self.instance
+                .raw()
+                .get_physical_device_format_properties(self.info.handle, format)
+        }
     }
 
     /// A compute pipeline whose descriptor set 0 has `storage_buffers`

@@ -69,6 +69,11 @@ pub struct DeviceFeatures {
     pub vulkan_memory_model: bool,
     pub shader_buffer_int64_atomics: bool,
     pub shader_shared_int64_atomics: bool,
+    /// Storage images may be read and written without a format in the
+    /// shader (`shaderStorageImageRead/WriteWithoutFormat`): kernels declare
+    /// every storage image `Unknown` so one pipeline serves every format.
+    pub storage_image_read_without_format: bool,
+    pub storage_image_write_without_format: bool,
     /// `VK_KHR_push_descriptor` is present (an extension, not a feature bit).
     pub push_descriptor: bool,
     /// Shaders may declare that signed zeros, infinities and NaNs behave
@@ -386,24 +391,64 @@ unsafe fn print_validation_message(
     );
 }
 
+/// Performance advice that clvulkan does not follow on purpose: images stay
+/// in `VK_IMAGE_LAYOUT_GENERAL` for their whole life (see
+/// `vulkan::image`), so that no command tracks layouts; the validation
+/// layer suggests the transfer-optimal layouts for every image copy.
+const IGNORED_PERFORMANCE_MESSAGES: &[&str] =
+    &["UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout"];
+
+/// Whether a message is one of [`IGNORED_PERFORMANCE_MESSAGES`].
+///
+/// # Safety
+/// As for [`print_validation_message`].
+unsafe fn is_ignored(
+    types: vk::DebugUtilsMessageTypeFlagsEXT,
+    callback_data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+) -> bool {
+    if types != vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE {
+        return false;
+    }
+    // SAFETY: per this function's contract the pointer is null or valid for
+    // the call, and `pMessageIdName` inside it is null or NUL-terminated.
+    let id = unsafe {
+        callback_data
+            .as_ref()
+            .and_then(|data| data.message_id_name_as_c_str())
+    };
+    id.is_some_and(|id| {
+        IGNORED_PERFORMANCE_MESSAGES
+            .iter()
+            .any(|ignored| id.to_bytes() == ignored.as_bytes())
+    })
+}
+
 unsafe extern "system" fn report_validation_message(
     severity: vk::DebugUtilsMessageSeverityFlagsEXT,
-    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    types: vk::DebugUtilsMessageTypeFlagsEXT,
     callback_data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
     _user_data: *mut c_void,
 ) -> vk::Bool32 {
     // SAFETY: the layer calls us with callback data valid for this call.
+    if unsafe { is_ignored(types, callback_data) } {
+        return vk::FALSE;
+    }
+    // SAFETY: as above.
     unsafe { print_validation_message(severity, callback_data) };
     vk::FALSE
 }
 
 unsafe extern "system" fn report_validation_message_and_abort(
     severity: vk::DebugUtilsMessageSeverityFlagsEXT,
-    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    types: vk::DebugUtilsMessageTypeFlagsEXT,
     callback_data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
     _user_data: *mut c_void,
 ) -> vk::Bool32 {
     // SAFETY: the layer calls us with callback data valid for this call.
+    if unsafe { is_ignored(types, callback_data) } {
+        return vk::FALSE;
+    }
+    // SAFETY: as above.
     unsafe { print_validation_message(severity, callback_data) };
     std::process::abort()
 }
@@ -505,6 +550,10 @@ fn query_physical_device(
             shader_int64: features.shader_int64 == vk::TRUE,
             shader_int16: features.shader_int16 == vk::TRUE,
             shader_float64: features.shader_float64 == vk::TRUE,
+            storage_image_read_without_format: features.shader_storage_image_read_without_format
+                == vk::TRUE,
+            storage_image_write_without_format: features.shader_storage_image_write_without_format
+                == vk::TRUE,
             push_descriptor: has_push_descriptor,
             ..DeviceFeatures::default()
         },

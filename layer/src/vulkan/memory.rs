@@ -22,9 +22,11 @@ pub enum Placement {
     Readback,
 }
 
-/// Every buffer can be bound as a storage buffer and copied or filled.
+/// Every buffer can be bound as a storage buffer and copied or filled, and
+/// viewed as a storage texel buffer (an `image1d_buffer_t` made from it).
 const BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
     vk::BufferUsageFlags::STORAGE_BUFFER.as_raw()
+        | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER.as_raw()
         | vk::BufferUsageFlags::TRANSFER_SRC.as_raw()
         | vk::BufferUsageFlags::TRANSFER_DST.as_raw(),
 );

@@ -11,6 +11,7 @@ mod device;
 mod error;
 pub(crate) mod exit_guard;
 mod host_access;
+mod image;
 mod instance;
 mod memory;
 mod pipeline;
@@ -27,6 +28,9 @@ pub use ash::vk;
 pub use device::Device;
 pub use error::VkError;
 pub use host_access::DeviceLocalHostAccess;
+pub use image::{
+    Image, ImageDescription, ImageRegion, ImageShape, ImageView, TexelBufferView, ViewShape,
+};
 pub use instance::{instance, DeviceFeatures, Instance, PhysicalDeviceInfo, ValidationMode};
 pub use memory::{Buffer, Placement};
 pub use pipeline::ComputePipeline;

@@ -12,6 +12,7 @@ use ash::vk;
 
 use super::device::Device;
 use super::error::VkError;
+use super::image::{Image, ImageRegion};
 use super::memory::Buffer;
 use super::pipeline::ComputePipeline;
 use super::timeline::Timeline;
@@ -350,6 +351,169 @@ impl Stream {
         };
         self.open.retained.buffers.push(Arc::clone(src));
         self.open.retained.buffers.push(Arc::clone(dst));
+        Ok(())
+    }
+
+    /// Records the one layout transition of a new image, from `UNDEFINED`
+    /// to `GENERAL`, where it stays; it must come before any other command
+    /// on the image. The contents are undefined afterwards.
+    pub fn initialize_image(&mut self, image: &Arc<Image>) -> Result<(), VkError> {
+        self.check_same_device(image.device(), "the image")?;
+        let command_buffer = self.begin_command()?;
+        let layers = image.description().layers;
+        let barrier = [vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::empty())
+            .dst_access_mask(ANY_ACCESS)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::GENERAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image.raw())
+            .subresource_range(
+                vk::ImageSubresourceRange::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .base_mip_level(0)
+                    .level_count(1)
+                    .base_array_layer(0)
+                    .layer_count(layers),
+            )];
+        // SAFETY: the command buffer is recording; the barrier covers the
+        // image's one level and all its layers, which nothing has used yet
+        // (the caller's contract), so discarding the contents is harmless.
+        unsafe {
+            self.device.raw().cmd_pipeline_barrier(
+                command_buffer,
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+                COMMAND_STAGES,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &barrier,
+            )
+        };
+        self.keep_alive(Arc::clone(image) as Arc<dyn Any + Send + Sync>);
+        Ok(())
+    }
+
+    /// Records a copy from `src`, packed texel after texel, row after row
+    /// and slice (or layer) after slice from byte `src_offset`, into
+    /// `region` of `dst`. `src_offset` must be a multiple of the texel size
+    /// and of 4.
+    pub fn copy_buffer_to_image(
+        &mut self,
+        src: &Arc<Buffer>,
+        src_offset: u64,
+        dst: &Arc<Image>,
+        region: ImageRegion,
+    ) -> Result<(), VkError> {
+        self.check_same_device(src.device(), "the source buffer")?;
+        self.check_same_device(dst.device(), "the destination image")?;
+        let size = check_image_region(dst, &region)?;
+        check_range("copy source", src, src_offset, size)?;
+        check_texel_offset(dst, src_offset)?;
+        let command_buffer = self.begin_command()?;
+        let regions = [buffer_image_copy(src_offset, &region)];
+        // SAFETY: buffer and image are live with transfer usage; the image
+        // is in GENERAL (initialised first, the caller's contract); the
+        // region lies inside the image and the packed bytes inside the
+        // buffer at a texel-aligned offset (checked above); both retained.
+        unsafe {
+            self.device.raw().cmd_copy_buffer_to_image(
+                command_buffer,
+                src.raw(),
+                dst.raw(),
+                vk::ImageLayout::GENERAL,
+                &regions,
+            )
+        };
+        self.open.retained.buffers.push(Arc::clone(src));
+        self.keep_alive(Arc::clone(dst) as Arc<dyn Any + Send + Sync>);
+        Ok(())
+    }
+
+    /// Records a copy of `region` of `src` into `dst` from byte
+    /// `dst_offset`, packed as [`Stream::copy_buffer_to_image`] reads it.
+    pub fn copy_image_to_buffer(
+        &mut self,
+        src: &Arc<Image>,
+        region: ImageRegion,
+        dst: &Arc<Buffer>,
+        dst_offset: u64,
+    ) -> Result<(), VkError> {
+        self.check_same_device(src.device(), "the source image")?;
+        self.check_same_device(dst.device(), "the destination buffer")?;
+        let size = check_image_region(src, &region)?;
+        check_range("copy destination", dst, dst_offset, size)?;
+        check_texel_offset(src, dst_offset)?;
+        let command_buffer = self.begin_command()?;
+        let regions = [buffer_image_copy(dst_offset, &region)];
+        // SAFETY: as in copy_buffer_to_image, in the other direction.
+        unsafe {
+            self.device.raw().cmd_copy_image_to_buffer(
+                command_buffer,
+                src.raw(),
+                vk::ImageLayout::GENERAL,
+                dst.raw(),
+                &regions,
+            )
+        };
+        self.keep_alive(Arc::clone(src) as Arc<dyn Any + Send + Sync>);
+        self.open.retained.buffers.push(Arc::clone(dst));
+        Ok(())
+    }
+
+    /// Records a copy of `src_region` of `src` to `dst_origin` (texels,
+    /// first layer) of `dst`, both of one format; the regions may not
+    /// overlap when the images are the same.
+    pub fn copy_image(
+        &mut self,
+        src: &Arc<Image>,
+        src_region: ImageRegion,
+        dst: &Arc<Image>,
+        dst_offset: [u32; 3],
+        dst_first_layer: u32,
+    ) -> Result<(), VkError> {
+        self.check_same_device(src.device(), "the source image")?;
+        self.check_same_device(dst.device(), "the destination image")?;
+        let dst_region = ImageRegion {
+            offset: dst_offset,
+            first_layer: dst_first_layer,
+            ..src_region
+        };
+        check_image_region(src, &src_region)?;
+        check_image_region(dst, &dst_region)?;
+        if src.description().format != dst.description().format {
+            return Err(VkError::InvalidArgument(
+                "image copy between different formats".to_owned(),
+            ));
+        }
+        if Arc::ptr_eq(src, dst) && regions_overlap(&src_region, &dst_region) {
+            return Err(VkError::InvalidArgument(
+                "image copy source and destination overlap".to_owned(),
+            ));
+        }
+        let command_buffer = self.begin_command()?;
+        let regions = [vk::ImageCopy::default()
+            .src_subresource(src_region.subresource())
+            .src_offset(src_region.vk_offset())
+            .dst_subresource(dst_region.subresource())
+            .dst_offset(dst_region.vk_offset())
+            .extent(src_region.vk_extent())];
+        // SAFETY: both images are live with transfer usage, in GENERAL, of
+        // one format, and the regions lie inside them without overlapping
+        // (checked above); both are retained.
+        unsafe {
+            self.device.raw().cmd_copy_image(
+                command_buffer,
+                src.raw(),
+                vk::ImageLayout::GENERAL,
+                dst.raw(),
+                vk::ImageLayout::GENERAL,
+                &regions,
+            )
+        };
+        self.keep_alive(Arc::clone(src) as Arc<dyn Any + Send + Sync>);
+        self.keep_alive(Arc::clone(dst) as Arc<dyn Any + Send + Sync>);
         Ok(())
     }
 
@@ -785,6 +949,119 @@ impl Stream {
         self.open.bound_pipeline = vk::Pipeline::null();
         Ok(command_buffer)
     }
+}
+
+/// The bytes of `region` packed, or an error when it leaves the image or
+/// is empty.
+fn check_image_region(image: &Image, region: &ImageRegion) -> Result<u64, VkError> {
+    let description = image.description();
+    let inside = (0..3).all(|axis| {
+        region.offset[axis]
+            .checked_add(region.extent[axis])
+            .is_some_and(|end| end <= description.extent[axis])
+    }) && region
+        .first_layer
+        .checked_add(region.layers)
+        .is_some_and(|end| end <= description.layers);
+    if !inside || region.extent.contains(&0) || region.layers == 0 {
+        return Err(VkError::InvalidArgument(format!(
+            "image region {region:?} is empty or leaves the image {description:?}"
+        )));
+    }
+    let texels =
+        region.extent.iter().map(|&e| u64::from(e)).product::<u64>() * u64::from(region.layers);
+    Ok(texels * texel_size(description.format)?)
+}
+
+/// The bytes of one texel of the formats images are made of.
+pub(crate) fn texel_size(format: vk::Format) -> Result<u64, VkError> {
+    Ok(match format {
+        vk::Format::R8_UNORM
+        | vk::Format::R8_SNORM
+        | vk::Format::R8_UINT
+        | vk::Format::R8_SINT
+        | vk::Format::R8_SRGB => 1,
+        vk::Format::R8G8_UNORM
+        | vk::Format::R8G8_SNORM
+        | vk::Format::R8G8_UINT
+        | vk::Format::R8G8_SINT
+        | vk::Format::R16_UNORM
+        | vk::Format::R16_SNORM
+        | vk::Format::R16_UINT
+        | vk::Format::R16_SINT
+        | vk::Format::R16_SFLOAT
+        | vk::Format::R5G6B5_UNORM_PACK16
+        | vk::Format::A1R5G5B5_UNORM_PACK16 => 2,
+        vk::Format::R8G8B8A8_UNORM
+        | vk::Format::R8G8B8A8_SNORM
+        | vk::Format::R8G8B8A8_UINT
+        | vk::Format::R8G8B8A8_SINT
+        | vk::Format::R8G8B8A8_SRGB
+        | vk::Format::R16G16_UNORM
+        | vk::Format::R16G16_SNORM
+        | vk::Format::R16G16_UINT
+        | vk::Format::R16G16_SINT
+        | vk::Format::R16G16_SFLOAT
+        | vk::Format::R32_UINT
+        | vk::Format::R32_SINT
+        | vk::Format::R32_SFLOAT
+        | vk::Format::A2R10G10B10_UNORM_PACK32
+        | vk::Format::A2B10G10R10_UNORM_PACK32 => 4,
+        vk::Format::R16G16B16A16_UNORM
+        | vk::Format::R16G16B16A16_SNORM
+        | vk::Format::R16G16B16A16_UINT
+        | vk::Format::R16G16B16A16_SINT
+        | vk::Format::R16G16B16A16_SFLOAT
+        | vk::Format::R32G32_UINT
+        | vk::Format::R32G32_SINT
+        | vk::Format::R32G32_SFLOAT => 8,
+        vk::Format::R32G32B32A32_UINT
+        | vk::Format::R32G32B32A32_SINT
+        | vk::Format::R32G32B32A32_SFLOAT => 16,
+        other => {
+            return Err(VkError::InvalidArgument(format!(
+                "{other:?} is not an image format of this layer"
+            )))
+        }
+    })
+}
+
+/// vkCmdCopyBufferToImage wants buffer offsets in whole texels and words.
+fn check_texel_offset(image: &Image, offset: u64) -> Result<(), VkError> {
+    let texel = texel_size(image.description().format)?;
+    if offset.is_multiple_of(texel) && offset.is_multiple_of(4) {
+        Ok(())
+    } else {
+        Err(VkError::InvalidArgument(format!(
+            "buffer offset {offset} is not a multiple of the texel size {texel} and of 4"
+        )))
+    }
+}
+
+fn buffer_image_copy(buffer_offset: u64, region: &ImageRegion) -> vk::BufferImageCopy {
+    vk::BufferImageCopy::default()
+        .buffer_offset(buffer_offset)
+        // Zero: packed as tightly as the extent.
+        .buffer_row_length(0)
+        .buffer_image_height(0)
+        .image_subresource(region.subresource())
+        .image_offset(region.vk_offset())
+        .image_extent(region.vk_extent())
+}
+
+/// Whether two regions of one image share a texel.
+fn regions_overlap(a: &ImageRegion, b: &ImageRegion) -> bool {
+    let apart = |start_a: u32, len_a: u32, start_b: u32, len_b: u32| {
+        start_a + len_a <= start_b || start_b + len_b <= start_a
+    };
+    !(0..3).any(|axis| {
+        apart(
+            a.offset[axis],
+            a.extent[axis],
+            b.offset[axis],
+            b.extent[axis],
+        )
+    }) && !apart(a.first_layer, a.layers, b.first_layer, b.layers)
 }
 
 fn check_range(what: &str, buffer: &Buffer, offset: u64, size: u64) -> Result<(), VkError> {
