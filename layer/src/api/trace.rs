@@ -64,6 +64,7 @@ pub(crate) enum Kind {
     Program,
     Kernel,
     Event,
+    Sampler,
 }
 
 impl Kind {
@@ -77,6 +78,7 @@ impl Kind {
             Kind::Program => "cl_program",
             Kind::Kernel => "cl_kernel",
             Kind::Event => "cl_event",
+            Kind::Sampler => "cl_sampler",
         }
     }
 }
@@ -200,6 +202,9 @@ impl Arg {
     }
     pub(crate) fn event(handle: *mut c_void) -> Arg {
         Arg::Handle(Kind::Event, handle as usize)
+    }
+    pub(crate) fn sampler(handle: *mut c_void) -> Arg {
+        Arg::Handle(Kind::Sampler, handle as usize)
     }
     pub(crate) fn devices(list: *const *mut c_void, count: cl_uint) -> Arg {
         Arg::Handles(Kind::Device, list, count as usize)

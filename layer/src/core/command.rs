@@ -17,7 +17,7 @@ use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::residency::Access;
 use crate::core::CLResult;
-use crate::vulkan::{Buffer, BufferBinding, ComputePipeline, Stream};
+use crate::vulkan::{Buffer, BufferBinding, ComputePipeline, Image, ImageRegion, Stream};
 
 pub enum Step {
     /// Orders every later command after every earlier one.
@@ -34,6 +34,28 @@ pub enum Step {
         offset: u64,
         size: u64,
         word: u32,
+    },
+    /// Packed texels from `src_offset` into `region` of `dst`.
+    BufferToImage {
+        src: Arc<Buffer>,
+        src_offset: u64,
+        dst: Arc<Image>,
+        region: ImageRegion,
+    },
+    /// `region` of `src` packed into `dst` from `dst_offset`.
+    ImageToBuffer {
+        src: Arc<Image>,
+        region: ImageRegion,
+        dst: Arc<Buffer>,
+        dst_offset: u64,
+    },
+    /// `region` of `src` to `dst_offset` and `dst_first_layer` of `dst`.
+    ImageToImage {
+        src: Arc<Image>,
+        region: ImageRegion,
+        dst: Arc<Image>,
+        dst_offset: [u32; 3],
+        dst_first_layer: u32,
     },
     Dispatch {
         pipeline: Arc<ComputePipeline>,
@@ -196,6 +218,25 @@ impl Recipe {
                     size,
                     word,
                 } => stream.fill_buffer(dst, *offset, *size, *word),
+                Step::BufferToImage {
+                    src,
+                    src_offset,
+                    dst,
+                    region,
+                } => stream.copy_buffer_to_image(src, *src_offset, dst, *region),
+                Step::ImageToBuffer {
+                    src,
+                    region,
+                    dst,
+                    dst_offset,
+                } => stream.copy_image_to_buffer(src, *region, dst, *dst_offset),
+                Step::ImageToImage {
+                    src,
+                    region,
+                    dst,
+                    dst_offset,
+                    dst_first_layer,
+                } => stream.copy_image(src, *region, dst, *dst_offset, *dst_first_layer),
                 Step::Dispatch {
                     pipeline,
                     buffers,
@@ -221,6 +262,18 @@ impl Recipe {
                     stream.keep_alive(dst);
                 }
                 Step::Fill { dst, .. } => stream.keep_alive(dst),
+                Step::BufferToImage { src, dst, .. } => {
+                    stream.keep_alive(src);
+                    stream.keep_alive(dst);
+                }
+                Step::ImageToBuffer { src, dst, .. } => {
+                    stream.keep_alive(src);
+                    stream.keep_alive(dst);
+                }
+                Step::ImageToImage { src, dst, .. } => {
+                    stream.keep_alive(src);
+                    stream.keep_alive(dst);
+                }
                 Step::Dispatch {
                     pipeline, buffers, ..
                 } => {

@@ -304,6 +304,54 @@ impl Device {
         staging.buffer().read(0, out).or_out_of_resources()
     }
 
+    /// Puts a new image into the layout it keeps and, given `contents`
+    /// (the packed texels of the whole image), fills it; waits until done,
+    /// so every queue finds it ready.
+    pub fn initialize_image(
+        &self,
+        image: &Arc<vulkan::Image>,
+        contents: Option<&[u8]>,
+    ) -> CLResult<()> {
+        let vk = self.vk()?;
+        let staging = match contents {
+            Some(bytes) => {
+                let staging = self.lease(Placement::Upload, bytes.len() as u64)?;
+                staging.buffer().write(0, bytes).or_out_of_resources()?;
+                Some(staging)
+            }
+            None => None,
+        };
+        let fence = {
+            let mut transfer = self.transfer.lock().unwrap_or_else(PoisonError::into_inner);
+            let stream = match transfer.as_mut() {
+                Some(stream) => stream,
+                None => transfer.insert(vk.create_stream().or_out_of_resources()?),
+            };
+            stream.retire_completed();
+            stream.initialize_image(image).or_out_of_resources()?;
+            if let Some(staging) = staging {
+                let description = image.description();
+                let whole = vulkan::ImageRegion {
+                    offset: [0; 3],
+                    extent: description.extent,
+                    first_layer: 0,
+                    layers: description.layers,
+                };
+                stream
+                    .copy_buffer_to_image(staging.buffer(), 0, image, whole)
+                    .or_out_of_resources()?;
+                stream.keep_alive(staging);
+            }
+            let value = stream.submit(&[]).or_out_of_resources()?;
+            Fence {
+                timeline: stream.timeline().clone(),
+                value,
+            }
+        };
+        fence.wait()?;
+        Ok(())
+    }
+
     /// Runs one copy `(source, destination, bytes)` on the transfer stream
     /// and waits for it; `staging` is kept until the copy is done.
     fn transfer_and_wait(

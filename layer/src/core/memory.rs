@@ -29,6 +29,7 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::host::{DestructorCallback, DestructorCallbacks};
+use crate::core::image::ImageParts;
 use crate::core::map::Mapping;
 use crate::core::object::{ClObject, Object, ObjectKind};
 use crate::core::residency::{Access, Refresh, Residency};
@@ -89,6 +90,8 @@ pub struct Mem {
     residency: Option<Mutex<Residency>>,
     /// Regions mapped with clEnqueueMapBuffer and not yet unmapped.
     mappings: Mutex<Vec<Mapping>>,
+    /// What makes this memory object an image (see [`crate::core::image`]).
+    image: Option<ImageParts>,
     /// Last, so the callbacks run after everything else is released.
     destructor_callbacks: DestructorCallbacks,
 }
@@ -129,12 +132,45 @@ impl Mem {
                 description.contents.map(<[u8]>::to_vec),
             ))),
             mappings: Mutex::new(Vec::new()),
+            image: None,
             destructor_callbacks: DestructorCallbacks::default(),
         });
         if let [device] = context.devices() {
             mem.buffer_on(device)?;
         }
         Ok(mem)
+    }
+
+    /// An image: with its own Vulkan image (`image.storage`), or a 1D
+    /// buffer image over bytes `origin..origin + size` of `root`, the
+    /// buffer (not a sub-buffer) it was made from. The caller has checked
+    /// the flags, the description and the host pointer.
+    pub fn new_image(
+        context: &Arc<Object<Context>>,
+        flags: cl_mem_flags,
+        host_ptr: usize,
+        properties: Vec<cl_mem_properties>,
+        image: ImageParts,
+        root: Option<(Arc<Object<Mem>>, usize)>,
+    ) -> Arc<Object<Mem>> {
+        let size = image.description.size();
+        Object::new(Mem {
+            context: context.clone(),
+            flags,
+            size,
+            host_ptr,
+            properties,
+            parent: root,
+            residency: None,
+            mappings: Mutex::new(Vec::new()),
+            image: Some(image),
+            destructor_callbacks: DestructorCallbacks::default(),
+        })
+    }
+
+    /// The image parts of an image; `None` for a buffer.
+    pub fn image(&self) -> Option<&ImageParts> {
+        self.image.as_ref()
     }
 
     /// `clCreateSubBuffer` with `CL_BUFFER_CREATE_TYPE_REGION`: `size`
@@ -146,7 +182,7 @@ impl Mem {
         origin: usize,
         size: usize,
     ) -> CLResult<Arc<Object<Mem>>> {
-        if parent.parent.is_some() {
+        if parent.parent.is_some() || parent.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         validate_buffer_flags(flags)?;
@@ -201,6 +237,7 @@ impl Mem {
             parent: Some((parent.clone(), origin)),
             residency: None,
             mappings: Mutex::new(Vec::new()),
+            image: None,
             destructor_callbacks: DestructorCallbacks::default(),
         }))
     }
@@ -274,8 +311,26 @@ impl Mem {
     /// The Vulkan buffer on `device`, allocated on first use (and, in a
     /// one-device context, given the initial contents).
     pub fn buffer_on(&self, device: &Arc<Object<Device>>) -> CLResult<Arc<vulkan::Buffer>> {
+        if self.image.is_some() {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+        self.storage_on(device)
+    }
+
+    /// The Vulkan buffer a 1D buffer image views (from byte
+    /// [`Mem::origin`]), on `device`; `CL_INVALID_MEM_OBJECT` for any other
+    /// image, whose storage is [`ImageParts::storage`].
+    pub fn image_buffer_on(&self, device: &Arc<Object<Device>>) -> CLResult<Arc<vulkan::Buffer>> {
+        match &self.parent {
+            Some((parent, _)) if self.image.is_some() => parent.storage_on(device),
+            _ => Err(CL_INVALID_MEM_OBJECT),
+        }
+    }
+
+    /// [`Mem::buffer_on`] for buffers and the buffers images are made of.
+    fn storage_on(&self, device: &Arc<Object<Device>>) -> CLResult<Arc<vulkan::Buffer>> {
         if let Some((parent, _)) = &self.parent {
-            return parent.buffer_on(device);
+            return parent.storage_on(device);
         }
         let (index, mut residency) = self.residency_for(device)?;
         if let Some(buffer) = residency.copy(index) {
@@ -306,7 +361,11 @@ impl Mem {
         device: &Arc<Object<Device>>,
         access: Access,
     ) -> CLResult<Option<Refresh>> {
-        self.buffer_on(device)?;
+        if self.parent.is_none() && self.image.is_some() {
+            // An image lives on the one device of its context.
+            return Ok(None);
+        }
+        self.storage_on(device)?;
         let (index, mut residency) = self.residency_for(device)?;
         residency.prepare(self.context.devices(), index, access)
     }

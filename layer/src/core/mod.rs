@@ -24,6 +24,8 @@ pub mod fence;
 pub mod handle_slot;
 pub mod host;
 pub mod host_direct;
+pub mod image;
+pub mod image_format;
 pub mod kernel;
 pub mod loop_cap;
 pub mod map;
@@ -41,6 +43,8 @@ pub mod program_link;
 pub mod queue;
 pub mod rect;
 pub mod residency;
+pub mod sampler;
+pub mod texel;
 pub mod transfer;
 pub mod transfer_trace;
 

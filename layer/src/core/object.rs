@@ -49,10 +49,11 @@ pub enum ObjectKind {
     Program = 0x636c_7606,
     Kernel = 0x636c_7607,
     Event = 0x636c_7608,
+    Sampler = 0x636c_7609,
 }
 
 impl ObjectKind {
-    pub const ALL: [ObjectKind; 8] = [
+    pub const ALL: [ObjectKind; 9] = [
         ObjectKind::Platform,
         ObjectKind::Device,
         ObjectKind::Context,
@@ -61,6 +62,7 @@ impl ObjectKind {
         ObjectKind::Program,
         ObjectKind::Kernel,
         ObjectKind::Event,
+        ObjectKind::Sampler,
     ];
 
     /// Whether a handle of this kind stays valid after the application's
@@ -84,18 +86,22 @@ impl ObjectKind {
             | ObjectKind::Context
             | ObjectKind::Mem
             | ObjectKind::Program => true,
-            ObjectKind::Queue | ObjectKind::Kernel | ObjectKind::Event => false,
+            // No query hands out a sampler.
+            ObjectKind::Queue | ObjectKind::Kernel | ObjectKind::Event | ObjectKind::Sampler => {
+                false
+            }
         }
     }
 
-    /// 0..8, in the order of [`ObjectKind::ALL`].
+    /// 0..9, in the order of [`ObjectKind::ALL`].
     fn index(self) -> usize {
         (self as u32 & 0xff) as usize - 1
     }
 }
 
 /// Live objects per kind, by [`ObjectKind::index`].
-static LIVE: [AtomicUsize; 8] = [const { AtomicUsize::new(0) }; 8];
+static LIVE: [AtomicUsize; ObjectKind::ALL.len()] =
+    [const { AtomicUsize::new(0) }; ObjectKind::ALL.len()];
 
 /// How many objects of `kind` exist: held by the application, or by
 /// another object or a command still in flight.

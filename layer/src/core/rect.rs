@@ -93,7 +93,7 @@ impl RectSide {
     }
 
     /// The start of every row, in order.
-    fn rows(self, region: [usize; 3]) -> impl Iterator<Item = usize> {
+    pub fn rows(self, region: [usize; 3]) -> impl Iterator<Item = usize> {
         (0..region[2]).flat_map(move |z| (0..region[1]).map(move |y| self.row(y, z)))
     }
 }

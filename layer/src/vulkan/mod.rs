@@ -34,7 +34,7 @@ pub use image::{
 pub use instance::{instance, DeviceFeatures, Instance, PhysicalDeviceInfo, ValidationMode};
 pub use memory::{Buffer, Placement};
 pub use pipeline::ComputePipeline;
-pub use stream::{BufferBinding, Stream};
+pub use stream::{texel_size, BufferBinding, Stream};
 pub use timeline::{Timeline, Waiter};
 pub use timestamps::{ClockSample, TimestampQuery};
 

@@ -974,7 +974,7 @@ fn check_image_region(image: &Image, region: &ImageRegion) -> Result<u64, VkErro
 }
 
 /// The bytes of one texel of the formats images are made of.
-pub(crate) fn texel_size(format: vk::Format) -> Result<u64, VkError> {
+pub fn texel_size(format: vk::Format) -> Result<u64, VkError> {
     Ok(match format {
         vk::Format::R8_UNORM
         | vk::Format::R8_SNORM
