@@ -36,7 +36,7 @@ type Events = Vec<Arc<Object<Event>>>;
 ///
 /// # Safety
 /// `list` is NULL or holds `count` handles.
-unsafe fn wait_list(count: cl_uint, list: *const cl_event) -> CLResult<Events> {
+pub(crate) unsafe fn wait_list(count: cl_uint, list: *const cl_event) -> CLResult<Events> {
     if (count == 0) != list.is_null() {
         return Err(CL_INVALID_EVENT_WAIT_LIST);
     }
@@ -50,7 +50,7 @@ unsafe fn wait_list(count: cl_uint, list: *const cl_event) -> CLResult<Events> {
 ///
 /// # Safety
 /// `out` is NULL or valid for writing a `cl_event`.
-unsafe fn hand_out(out: *mut cl_event, event: Arc<Object<Event>>) {
+pub(crate) unsafe fn hand_out(out: *mut cl_event, event: Arc<Object<Event>>) {
     if !out.is_null() {
         // SAFETY: the caller's contract.
         unsafe { out.write_unaligned(handle::into_handle(event)) };
@@ -59,14 +59,14 @@ unsafe fn hand_out(out: *mut cl_event, event: Arc<Object<Event>>) {
 
 /// # Safety
 /// A handle from the application.
-unsafe fn queue(queue: cl_command_queue) -> CLResult<Arc<Object<Queue>>> {
+pub(crate) unsafe fn queue(queue: cl_command_queue) -> CLResult<Arc<Object<Queue>>> {
     // SAFETY: the caller's contract; checked before use.
     unsafe { handle::arc::<Queue>(queue) }
 }
 
 /// # Safety
 /// A handle from the application.
-unsafe fn mem(mem: cl_mem) -> CLResult<Arc<Object<Mem>>> {
+pub(crate) unsafe fn mem(mem: cl_mem) -> CLResult<Arc<Object<Mem>>> {
     // SAFETY: the caller's contract; checked before use.
     unsafe { handle::arc::<Mem>(mem) }
 }

@@ -1,23 +1,19 @@
 //! Memory-object entry points: buffer creation (with and without a
 //! property list), retain/release, `clGetMemObjectInfo`, destructor
-//! callbacks, and `clGetSupportedImageFormats` (none: no image support).
+//! and destructor callbacks (images: [`crate::api::image`]).
 
 use std::ffi::c_void;
 
 use opencl_sys::{
-    cl_buffer_create_type, cl_buffer_region, cl_context, cl_image_format, cl_int, cl_mem,
-    cl_mem_flags, cl_mem_info, cl_mem_object_type, cl_mem_properties, cl_uint,
-    CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_HOST_PTR, CL_INVALID_PROPERTY, CL_INVALID_VALUE,
-    CL_MEM_ALLOC_HOST_PTR, CL_MEM_ASSOCIATED_MEMOBJECT, CL_MEM_CONTEXT, CL_MEM_COPY_HOST_PTR,
-    CL_MEM_FLAGS, CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_PTR, CL_MEM_HOST_READ_ONLY,
-    CL_MEM_HOST_WRITE_ONLY, CL_MEM_KERNEL_READ_AND_WRITE, CL_MEM_MAP_COUNT, CL_MEM_OBJECT_BUFFER,
-    CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE1D_BUFFER,
-    CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D, CL_MEM_OFFSET,
-    CL_MEM_PROPERTIES, CL_MEM_READ_ONLY, CL_MEM_READ_WRITE, CL_MEM_REFERENCE_COUNT, CL_MEM_SIZE,
-    CL_MEM_TYPE, CL_MEM_USES_SVM_POINTER, CL_MEM_USE_HOST_PTR, CL_MEM_WRITE_ONLY,
+    cl_buffer_create_type, cl_buffer_region, cl_context, cl_int, cl_mem, cl_mem_flags, cl_mem_info,
+    cl_mem_object_type, cl_mem_properties, cl_uint, CL_BUFFER_CREATE_TYPE_REGION,
+    CL_INVALID_HOST_PTR, CL_INVALID_PROPERTY, CL_INVALID_VALUE, CL_MEM_ASSOCIATED_MEMOBJECT,
+    CL_MEM_CONTEXT, CL_MEM_FLAGS, CL_MEM_HOST_PTR, CL_MEM_MAP_COUNT, CL_MEM_OBJECT_BUFFER,
+    CL_MEM_OFFSET, CL_MEM_PROPERTIES, CL_MEM_REFERENCE_COUNT, CL_MEM_SIZE, CL_MEM_TYPE,
+    CL_MEM_USES_SVM_POINTER, CL_MEM_USE_HOST_PTR,
 };
 
-use crate::api::call::{self, write_if_not_null};
+use crate::api::call;
 use crate::api::context::read_property_list;
 use crate::api::handle;
 use crate::api::host::{self, MemDestructorNotify};
@@ -174,15 +170,25 @@ pub(crate) unsafe extern "C" fn release_mem_object(mem: cl_mem) -> cl_int {
 
 fn mem_info(mem: &Object<Mem>, param_name: cl_mem_info) -> CLResult<InfoValue> {
     Ok(match param_name {
-        CL_MEM_TYPE => InfoValue::scalar::<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER),
+        CL_MEM_TYPE => InfoValue::scalar::<cl_mem_object_type>(
+            mem.image()
+                .map_or(CL_MEM_OBJECT_BUFFER, |image| image.description.image_type),
+        ),
         CL_MEM_FLAGS => InfoValue::scalar(mem.flags()),
         CL_MEM_SIZE => InfoValue::scalar(mem.size()),
         CL_MEM_HOST_PTR => InfoValue::scalar(mem.host_ptr()),
         CL_MEM_MAP_COUNT => InfoValue::scalar::<cl_uint>(mem.map_count() as cl_uint),
         CL_MEM_REFERENCE_COUNT => InfoValue::scalar::<cl_uint>(mem.api_reference_count()),
         CL_MEM_CONTEXT => InfoValue::handle(Some(&**mem.context())),
-        CL_MEM_ASSOCIATED_MEMOBJECT => InfoValue::handle(mem.parent().map(|p| &**p)),
-        CL_MEM_OFFSET => InfoValue::scalar::<usize>(mem.origin()),
+        CL_MEM_ASSOCIATED_MEMOBJECT => match mem.image() {
+            Some(image) => InfoValue::handle(image.buffer.as_deref()),
+            None => InfoValue::handle(mem.parent().map(|p| &**p)),
+        },
+        CL_MEM_OFFSET => InfoValue::scalar::<usize>(if mem.image().is_some() {
+            0
+        } else {
+            mem.origin()
+        }),
         CL_MEM_USES_SVM_POINTER => InfoValue::bool(false),
         CL_MEM_PROPERTIES => InfoValue::array(mem.properties()),
         _ => return Err(CL_INVALID_VALUE),
@@ -230,57 +236,6 @@ pub(crate) unsafe extern "C" fn set_mem_object_destructor_callback(
         let object = unsafe { handle::object::<Mem>(mem)? };
         let notify = pfn_notify.ok_or(CL_INVALID_VALUE)?;
         object.add_destructor_callback(host::mem_destructor(notify, mem, user_data));
-        Ok(())
-    })
-}
-
-/// No device supports images, so every valid query lists no formats.
-pub(crate) unsafe extern "C" fn get_supported_image_formats(
-    context: cl_context,
-    flags: cl_mem_flags,
-    image_type: cl_mem_object_type,
-    num_entries: cl_uint,
-    image_formats: *mut cl_image_format,
-    num_image_formats: *mut cl_uint,
-) -> cl_int {
-    let entry = entry!(
-        "clGetSupportedImageFormats",
-        context: context,
-        flags: mem_flags,
-        image_type: unsigned,
-        num_entries: unsigned,
-        image_formats: pointer,
-        num_image_formats: out_count,
-    );
-    call::status(entry, || {
-        // SAFETY: a handle from the application, checked before use.
-        unsafe { handle::object::<Context>(context)? };
-        let known_flags = CL_MEM_READ_WRITE
-            | CL_MEM_WRITE_ONLY
-            | CL_MEM_READ_ONLY
-            | CL_MEM_KERNEL_READ_AND_WRITE
-            | CL_MEM_USE_HOST_PTR
-            | CL_MEM_ALLOC_HOST_PTR
-            | CL_MEM_COPY_HOST_PTR
-            | CL_MEM_HOST_WRITE_ONLY
-            | CL_MEM_HOST_READ_ONLY
-            | CL_MEM_HOST_NO_ACCESS;
-        let image_types = [
-            CL_MEM_OBJECT_IMAGE1D,
-            CL_MEM_OBJECT_IMAGE1D_ARRAY,
-            CL_MEM_OBJECT_IMAGE1D_BUFFER,
-            CL_MEM_OBJECT_IMAGE2D,
-            CL_MEM_OBJECT_IMAGE2D_ARRAY,
-            CL_MEM_OBJECT_IMAGE3D,
-        ];
-        if flags & !known_flags != 0
-            || !image_types.contains(&image_type)
-            || (num_entries == 0 && !image_formats.is_null())
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: NULL or a cl_uint, per the spec.
-        unsafe { write_if_not_null(num_image_formats, 0) };
         Ok(())
     })
 }

@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use bytemuck::{Pod, Zeroable};
 use opencl_sys::{
-    cl_map_flags, CL_COMMAND_MAP_BUFFER, CL_COMMAND_UNMAP_MEM_OBJECT, CL_INVALID_VALUE,
-    CL_MAP_FAILURE, CL_MAP_READ, CL_MAP_WRITE, CL_MAP_WRITE_INVALIDATE_REGION,
+    cl_map_flags, CL_COMMAND_MAP_BUFFER, CL_COMMAND_MAP_IMAGE, CL_COMMAND_UNMAP_MEM_OBJECT,
+    CL_INVALID_VALUE, CL_MAP_FAILURE, CL_MAP_READ, CL_MAP_WRITE, CL_MAP_WRITE_INVALIDATE_REGION,
 };
 
 use crate::core::command::Recipe;
@@ -28,12 +28,15 @@ use crate::core::enqueue::{read_buffer_as, wait_if_blocking, write_buffer_as, Wa
 use crate::core::event::Event;
 use crate::core::host::HostMemory;
 use crate::core::host_direct;
+use crate::core::image;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::queue::Queue;
+use crate::core::rect::RectSide;
 use crate::core::residency::Access;
 use crate::core::transfer_trace::{self, Command, Path};
 use crate::core::CLResult;
+use crate::vulkan::ImageRegion;
 
 /// The unit of a mapping's own allocation: its alignment is the largest of
 /// any OpenCL C type (`long16`, `double16`: 128 bytes).
@@ -107,6 +110,17 @@ pub struct Mapping {
     /// The map command, which owns the memory until it completes.
     mapped: Arc<Object<Event>>,
     home: Home,
+    /// For a mapped image region: where it is in the image and how the
+    /// mapping lays it out.
+    image: Option<ImageMap>,
+}
+
+/// An image region and its layout in a mapping's memory.
+#[derive(Clone, Copy, Debug)]
+pub struct ImageMap {
+    pub region: ImageRegion,
+    pub layout: [usize; 3],
+    pub side: RectSide,
 }
 
 /// The map's read target: the mapping's memory, returned to its home when
@@ -194,6 +208,7 @@ pub fn map_buffer(
             zero_copy: true,
             mapped: event.clone(),
             home: Arc::new(Mutex::new(None)),
+            image: None,
         });
         return Ok((address, event));
     }
@@ -228,6 +243,77 @@ pub fn map_buffer(
         zero_copy: false,
         mapped: event.clone(),
         home,
+        image: None,
+    });
+    Ok((address, event))
+}
+
+/// `CL_INVALID_VALUE` for unknown or contradictory map flags; else whether
+/// the map writes.
+fn check_map_flags(mem: &Mem, flags: cl_map_flags) -> CLResult<bool> {
+    let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    let invalidate = flags & CL_MAP_WRITE_INVALIDATE_REGION != 0;
+    if flags & !known != 0 || (invalidate && flags & (CL_MAP_READ | CL_MAP_WRITE) != 0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    if flags & CL_MAP_READ != 0 {
+        mem.check_host_can_read()?;
+    }
+    let writes = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+    if writes {
+        mem.check_host_can_write()?;
+    }
+    Ok(writes)
+}
+
+/// `clEnqueueMapImage`: the address of the mapped region (laid out in
+/// `memory` as `map` says) and the map command's event. Images are never
+/// host-visible, so the region is always read into `memory`.
+#[allow(clippy::too_many_arguments)]
+pub fn map_image(
+    queue: &Arc<Object<Queue>>,
+    mem: &Arc<Object<Mem>>,
+    blocking: bool,
+    flags: cl_map_flags,
+    map: ImageMap,
+    mut memory: MapMemory,
+    waits: Waits,
+) -> CLResult<(usize, Arc<Object<Event>>)> {
+    let writes = check_map_flags(mem, flags)?;
+    let size = map.side.end(map.layout).ok_or(CL_INVALID_VALUE)?;
+    transfer_trace::note(Command::Map, Path::Staged, size);
+    let address = memory.bytes_mut().as_mut_ptr() as usize;
+    let home: Home = Arc::new(Mutex::new(None));
+    let event = if flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 {
+        *home.lock().unwrap_or_else(PoisonError::into_inner) = Some(memory);
+        let event = queue.enqueue(CL_COMMAND_MAP_IMAGE, waits, Recipe::default(), None)?;
+        wait_if_blocking(&event, blocking)?;
+        event
+    } else {
+        let target = Box::new(ReadTarget {
+            memory: Some(memory),
+            home: home.clone(),
+        });
+        image::read_image_as(
+            CL_COMMAND_MAP_IMAGE,
+            queue,
+            mem,
+            blocking,
+            map.region,
+            (map.layout, map.side),
+            target,
+            waits,
+        )?
+    };
+    mem.add_mapping(Mapping {
+        address,
+        offset: 0,
+        size,
+        writes,
+        zero_copy: false,
+        mapped: event.clone(),
+        home,
+        image: Some(map),
     });
     Ok((address, event))
 }
@@ -264,6 +350,18 @@ pub fn unmap(
     let Some(memory) = taken else {
         return Err(CL_INVALID_VALUE);
     };
+    if let Some(map) = mapping.image {
+        return image::write_image_as(
+            CL_COMMAND_UNMAP_MEM_OBJECT,
+            queue,
+            mem,
+            false,
+            map.region,
+            (map.layout, map.side),
+            Box::new(memory),
+            waits,
+        );
+    }
     // The write owns the memory until it has taken the data.
     write_buffer_as(
         CL_COMMAND_UNMAP_MEM_OBJECT,

@@ -54,9 +54,7 @@ fn saturate_rte(value: f32, min: f32, max: f32) -> i64 {
 
 /// The linear to sRGB encoding OpenCL specifies for sRGB writes.
 fn linear_to_srgb(value: f32) -> f32 {
-    if value.is_nan() {
-        0.0
-    } else if value <= 0.0 {
+    if value.is_nan() || value <= 0.0 {
         0.0
     } else if value < 0.003_130_8 {
         value * 12.92
