@@ -22,6 +22,10 @@ const VALID_DEVICE_TYPES: cl_device_type = CL_DEVICE_TYPE_DEFAULT
     | CL_DEVICE_TYPE_ACCELERATOR
     | CL_DEVICE_TYPE_CUSTOM;
 
+/// Sampler arguments are words of the launch block, not Vulkan objects,
+/// so the spec's minimum is no limit of ours; report it.
+const MAX_SAMPLERS: cl_uint = 16;
+
 /// The devices of `device_type`: `CL_DEVICE_TYPE_DEFAULT` is the first
 /// device (GPUs come first).
 pub(crate) fn devices_of_type(device_type: cl_device_type) -> CLResult<Vec<Arc<Object<Device>>>> {
@@ -206,19 +210,21 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_ADDRESS_BITS => uint(device.address_bits()),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => ulong(device.max_mem_alloc_size()),
         CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(caps.image_support),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS
-        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_SAMPLERS
-        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => uint(0),
-        CL_DEVICE_IMAGE2D_MAX_WIDTH
-        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_WIDTH
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => uint(device.max_read_image_args()),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => {
+            uint(device.max_write_image_args())
+        }
+        CL_DEVICE_MAX_SAMPLERS => uint(MAX_SAMPLERS),
+        // cl_khr_image2d_from_buffer is not supported.
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => uint(0),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => {
+            size(device.image_limits().max_2d)
+        }
+        CL_DEVICE_IMAGE3D_MAX_WIDTH
         | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH
-        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => size(0),
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH => size(device.image_limits().max_3d),
+        CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => size(device.image_limits().max_buffer_texels),
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => size(device.image_limits().max_array_size),
         CL_DEVICE_MAX_PARAMETER_SIZE => size(device.max_parameter_size()),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => uint(device.mem_base_addr_align_bits()),
         // Deprecated; the largest type, in bytes.

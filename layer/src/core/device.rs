@@ -278,6 +278,42 @@ impl Device {
         Ok(self.null_buffer.get_or_init(|| buffer))
     }
 
+    /// The image size limits (`CL_DEVICE_IMAGE*_MAX_*`).
+    pub fn image_limits(&self) -> crate::core::image::ImageLimits {
+        crate::core::image::ImageLimits::of(self)
+    }
+
+    /// `CL_DEVICE_MAX_READ_IMAGE_ARGS`: sampled-image descriptors per
+    /// stage, capped at the spec's minimum for a device with images.
+    pub fn max_read_image_args(&self) -> u32 {
+        self.info
+            .limits
+            .max_per_stage_descriptor_sampled_images
+            .min(128)
+    }
+
+    /// `CL_DEVICE_MAX_WRITE_IMAGE_ARGS` and `_READ_WRITE_`: storage-image
+    /// descriptors per stage, capped at the spec's minimum.
+    pub fn max_write_image_args(&self) -> u32 {
+        self.info
+            .limits
+            .max_per_stage_descriptor_storage_images
+            .min(64)
+    }
+
+    /// Whether the device can support OpenCL images: every format OpenCL
+    /// 3.0 requires of an image device, and storage images read and
+    /// written without a format. `CL_DEVICE_IMAGE_SUPPORT` is reported
+    /// from this once kernels take image arguments.
+    pub fn images_supported(&self) -> bool {
+        let features = &self.info.features;
+        features.storage_image_read_without_format
+            && features.storage_image_write_without_format
+            && self
+                .vk()
+                .is_ok_and(|vk| crate::core::image_format::has_minimum_formats(vk))
+    }
+
     /// Copies `bytes` into the start of `destination` and waits until the
     /// copy is done, so the contents are there for any queue afterwards
     /// (written straight into its mapping where that is direct).
