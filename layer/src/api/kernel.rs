@@ -7,10 +7,12 @@ use std::ffi::{c_char, c_void};
 use opencl_sys::{
     cl_bitfield, cl_device_id, cl_int, cl_kernel, cl_kernel_arg_access_qualifier,
     cl_kernel_arg_address_qualifier, cl_kernel_arg_info, cl_kernel_info, cl_kernel_work_group_info,
-    cl_mem, cl_program, cl_uint, cl_ulong, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,
-    CL_INVALID_DEVICE, CL_INVALID_MEM_OBJECT, CL_INVALID_VALUE, CL_KERNEL_ARG_ACCESS_NONE,
-    CL_KERNEL_ARG_ACCESS_QUALIFIER, CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_ADDRESS_GLOBAL,
-    CL_KERNEL_ARG_ADDRESS_LOCAL, CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+    cl_mem, cl_program, cl_sampler, cl_uint, cl_ulong, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,
+    CL_INVALID_DEVICE, CL_INVALID_MEM_OBJECT, CL_INVALID_SAMPLER, CL_INVALID_VALUE,
+    CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_ACCESS_QUALIFIER, CL_KERNEL_ARG_ACCESS_READ_ONLY,
+    CL_KERNEL_ARG_ACCESS_READ_WRITE, CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+    CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ADDRESS_LOCAL,
+    CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
     CL_KERNEL_ARG_INFO_NOT_AVAILABLE, CL_KERNEL_ARG_NAME, CL_KERNEL_ARG_TYPE_CONST,
     CL_KERNEL_ARG_TYPE_NAME, CL_KERNEL_ARG_TYPE_QUALIFIER, CL_KERNEL_ARG_TYPE_RESTRICT,
     CL_KERNEL_ARG_TYPE_VOLATILE, CL_KERNEL_ATTRIBUTES, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
@@ -19,6 +21,7 @@ use opencl_sys::{
     CL_KERNEL_PRIVATE_MEM_SIZE, CL_KERNEL_PROGRAM, CL_KERNEL_REFERENCE_COUNT,
     CL_KERNEL_WORK_GROUP_SIZE,
 };
+use translator::image::ImageAccess;
 use translator::reflect::AddressQualifier;
 use translator::{ArgKind, KernelArg};
 
@@ -31,6 +34,7 @@ use crate::core::kernel::{ArgValue, Kernel};
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::program::Program;
+use crate::core::sampler::Sampler;
 use crate::core::CLResult;
 
 pub(crate) unsafe extern "C" fn create_kernel(
@@ -176,9 +180,36 @@ pub(crate) unsafe extern "C" fn set_kernel_arg(
                 }
                 ArgValue::Local(arg_size)
             }
-            // Kernels with image or sampler arguments do not build yet
-            // (issue 21 brings them).
-            ArgKind::Image { .. } | ArgKind::Sampler { .. } => return Err(CL_INVALID_ARG_VALUE),
+            ArgKind::Image { .. } => {
+                if arg_size != size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                // Unlike a buffer, an image argument has no NULL value.
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: arg_size (checked) bytes holding a cl_mem.
+                let mem = unsafe { arg_value.cast::<cl_mem>().read_unaligned() };
+                // SAFETY: a handle from the application, checked before use.
+                let mem = unsafe { handle::arc::<Mem>(mem) }.map_err(|_| CL_INVALID_MEM_OBJECT)?;
+                ArgValue::Image(mem)
+            }
+            ArgKind::Sampler { .. } => {
+                if arg_size != size_of::<cl_sampler>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_SAMPLER);
+                }
+                // SAFETY: arg_size (checked) bytes holding a cl_sampler.
+                let sampler = unsafe { arg_value.cast::<cl_sampler>().read_unaligned() };
+                // SAFETY: a handle from the application, checked before use.
+                let sampler = unsafe { handle::arc::<Sampler>(sampler) }?;
+                if !sampler.context().is(kernel.program().context()) {
+                    return Err(CL_INVALID_SAMPLER);
+                }
+                ArgValue::Sampler(sampler.word())
+            }
             ArgKind::Pod { size, .. } => {
                 if arg_value.is_null() {
                     return Err(CL_INVALID_ARG_VALUE);
@@ -312,7 +343,15 @@ fn arg_info(arg: &KernelArg, param_name: cl_kernel_arg_info) -> CLResult<InfoVal
         }
         // Only image arguments have access qualifiers.
         CL_KERNEL_ARG_ACCESS_QUALIFIER => {
-            InfoValue::scalar::<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE)
+            let qualifier = match arg.kind {
+                ArgKind::Image { access, .. } => match access {
+                    ImageAccess::ReadOnly => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                    ImageAccess::WriteOnly => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                    ImageAccess::ReadWrite => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+                },
+                _ => CL_KERNEL_ARG_ACCESS_NONE,
+            };
+            InfoValue::scalar::<cl_kernel_arg_access_qualifier>(qualifier)
         }
         CL_KERNEL_ARG_TYPE_NAME => InfoValue::string(&arg.type_name),
         // A `cl_bitfield` (8 bytes) in the Khronos headers; opencl-sys

@@ -120,6 +120,7 @@ impl BuiltinKernels {
             pipeline: kernel.pipeline.clone(),
             // Range 0: each buffer bound whole.
             buffers: vec![(dst.clone(), 0, 0), (src.clone(), 0, 0)],
+            images: Vec::new(),
             push_constants,
             group_count: [groups, 1, 1],
         })

@@ -17,7 +17,9 @@ use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::residency::Access;
 use crate::core::CLResult;
-use crate::vulkan::{Buffer, BufferBinding, ComputePipeline, Image, ImageRegion, Stream};
+use crate::vulkan::{
+    Buffer, BufferBinding, ComputePipeline, Image, ImageBinding, ImageRegion, Stream,
+};
 
 pub enum Step {
     /// Orders every later command after every earlier one.
@@ -61,6 +63,8 @@ pub enum Step {
         pipeline: Arc<ComputePipeline>,
         /// `(buffer, offset, range)` per binding, in binding order.
         buffers: Vec<(Arc<Buffer>, u64, u64)>,
+        /// The image arguments, by binding of set 1.
+        images: Vec<ImageBinding>,
         push_constants: Vec<u8>,
         group_count: [u32; 3],
     },
@@ -240,6 +244,7 @@ impl Recipe {
                 Step::Dispatch {
                     pipeline,
                     buffers,
+                    images,
                     push_constants,
                     group_count,
                 } => {
@@ -251,7 +256,7 @@ impl Recipe {
                             range: *range,
                         })
                         .collect();
-                    stream.dispatch(pipeline, &bindings, push_constants, *group_count)
+                    stream.dispatch(pipeline, &bindings, images, push_constants, *group_count)
                 }
             }
             .or_out_of_resources()?;

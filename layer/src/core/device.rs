@@ -195,6 +195,7 @@ impl Device {
                 spirv,
                 &reflection.name,
                 reflection.storage_buffers,
+                &image_descriptor_kinds(&reflection.images),
                 reflection.pipeline_push_constant_size(),
             )
             .or_out_of_resources()
@@ -648,4 +649,19 @@ impl Device {
         }
         Ok(())
     }
+}
+
+/// The Vulkan descriptor types of a kernel's image bindings.
+fn image_descriptor_kinds(
+    images: &[translator::image::ImageDescriptor],
+) -> Vec<vulkan::ImageDescriptorKind> {
+    use translator::image::ImageDescriptor;
+    images
+        .iter()
+        .map(|descriptor| match descriptor {
+            ImageDescriptor::Sampled => vulkan::ImageDescriptorKind::SampledImage,
+            ImageDescriptor::Storage => vulkan::ImageDescriptorKind::StorageImage,
+            ImageDescriptor::StorageTexelBuffer => vulkan::ImageDescriptorKind::StorageTexelBuffer,
+        })
+        .collect()
 }

@@ -9,9 +9,9 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use opencl_sys::{
-    CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_KERNEL, CL_INVALID_KERNEL_ARGS,
-    CL_INVALID_KERNEL_DEFINITION, CL_INVALID_KERNEL_NAME, CL_INVALID_MEM_OBJECT,
-    CL_INVALID_PROGRAM_EXECUTABLE, CL_MEM_READ_ONLY, CL_OUT_OF_RESOURCES,
+    CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE, CL_INVALID_KERNEL,
+    CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_DEFINITION, CL_INVALID_KERNEL_NAME,
+    CL_INVALID_MEM_OBJECT, CL_INVALID_PROGRAM_EXECUTABLE, CL_MEM_READ_ONLY, CL_OUT_OF_RESOURCES,
 };
 use translator::reflect::AddressQualifier;
 use translator::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
@@ -20,6 +20,7 @@ use crate::core::command::{Recipe, Step};
 use crate::core::device::Device;
 use crate::core::error::VkResultExt;
 use crate::core::event::HostCompletion;
+use crate::core::image_args::{self, BoundImage};
 use crate::core::loop_cap;
 use crate::core::memory::Mem;
 use crate::core::ndrange::{self, LaunchLimits, NdRange};
@@ -39,6 +40,10 @@ pub enum ArgValue {
     Bytes(Vec<u8>),
     /// The size in bytes of a `__local` pointer argument's memory.
     Local(usize),
+    /// An image argument.
+    Image(Arc<Object<Mem>>),
+    /// A sampler argument: its [`translator::image::sampler`] word.
+    Sampler(u32),
 }
 
 /// An argument as the kernel keeps it.
@@ -48,16 +53,11 @@ enum SetArg {
     Buffer(Option<Weak<Object<Mem>>>),
     Bytes(Vec<u8>),
     Local(usize),
-}
-
-impl From<ArgValue> for SetArg {
-    fn from(value: ArgValue) -> Self {
-        match value {
-            ArgValue::Buffer(mem) => SetArg::Buffer(mem.as_ref().map(Arc::downgrade)),
-            ArgValue::Bytes(bytes) => SetArg::Bytes(bytes),
-            ArgValue::Local(size) => SetArg::Local(size),
-        }
-    }
+    /// An image, with its view made when it was set. Like a buffer, the
+    /// memory object may be released meanwhile; the view keeps the Vulkan
+    /// image alive.
+    Image(Weak<Object<Mem>>, BoundImage),
+    Sampler(u32),
 }
 
 pub struct Kernel {
@@ -175,9 +175,46 @@ impl Kernel {
             (ArgKind::Pod { size, .. }, ArgValue::Bytes(bytes))
                 if bytes.len() == *size as usize => {}
             (ArgKind::Local { .. }, ArgValue::Local(size)) if *size > 0 => {}
+            (ArgKind::Sampler { .. }, ArgValue::Sampler(_)) => {}
+            (
+                &ArgKind::Image {
+                    dim,
+                    depth,
+                    access,
+                    binding,
+                    ..
+                },
+                ArgValue::Image(mem),
+            ) => {
+                if !mem.context().is(self.program.context()) {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                let descriptor = *self
+                    .reflection()
+                    .images
+                    .get(binding as usize)
+                    .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                // Contexts with images have one device.
+                let device = self
+                    .program
+                    .context()
+                    .devices()
+                    .first()
+                    .cloned()
+                    .ok_or(CL_INVALID_MEM_OBJECT)?;
+                let bound = image_args::bind(mem, &device, (dim, depth), access, descriptor)?;
+                self.args()[index] = Some(SetArg::Image(Arc::downgrade(mem), bound));
+                return Ok(());
+            }
             _ => return Err(CL_INVALID_ARG_SIZE),
         }
-        self.args()[index] = Some(value.into());
+        self.args()[index] = Some(match value {
+            ArgValue::Buffer(mem) => SetArg::Buffer(mem.as_ref().map(Arc::downgrade)),
+            ArgValue::Bytes(bytes) => SetArg::Bytes(bytes),
+            ArgValue::Local(size) => SetArg::Local(size),
+            ArgValue::Sampler(word) => SetArg::Sampler(word),
+            ArgValue::Image(_) => return Err(CL_INVALID_ARG_VALUE),
+        });
         Ok(())
     }
 
@@ -284,6 +321,7 @@ impl Kernel {
             vec![(device.null_buffer()?.clone(), 0, 0); reflection.storage_buffers as usize];
         // The buffer arguments set, by binding, for their allocations below.
         let mut bound = Vec::new();
+        let mut images = Vec::with_capacity(reflection.images.len());
         for (arg, value) in reflection.args.iter().zip(args) {
             match (&arg.kind, value) {
                 (ArgKind::Buffer { binding }, Some(SetArg::Buffer(mem))) => {
@@ -332,9 +370,32 @@ impl Kernel {
                 }
                 // Sized into the pipeline by `local_lengths`.
                 (ArgKind::Local { .. }, Some(SetArg::Local(_))) => {}
+                (
+                    ArgKind::Image {
+                        binding,
+                        info_offset,
+                        ..
+                    },
+                    Some(SetArg::Image(mem, image)),
+                ) => {
+                    let mem = mem.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
+                    recipe.uses(mem, image.access);
+                    write_words(&mut push_constants, *info_offset, &image.info.to_bytes())?;
+                    images.push((*binding, image.binding));
+                }
+                (ArgKind::Sampler { offset }, Some(SetArg::Sampler(word))) => {
+                    write_words(&mut push_constants, *offset, &word.to_le_bytes())?;
+                }
                 _ => return Err(CL_INVALID_KERNEL_ARGS),
             }
         }
+        images.sort_by_key(|(binding, _)| *binding);
+        if images.len() != reflection.images.len()
+            || images.iter().zip(0u32..).any(|((b, _), want)| *b != want)
+        {
+            return Err(CL_INVALID_PROGRAM_EXECUTABLE);
+        }
+        let images: Vec<_> = images.into_iter().map(|(_, view)| view).collect();
         if let Some(at) = reflection.buffer_aliases {
             write_buffer_aliases(&mut push_constants, at as usize, &bound)?;
         }
@@ -403,12 +464,23 @@ impl Kernel {
             recipe.push(Step::Dispatch {
                 pipeline,
                 buffers,
+                images: images.clone(),
                 push_constants,
                 group_count: dispatch.group_count,
             });
         }
         Ok((recipe, print))
     }
+}
+
+/// Copies `bytes` into the launch block at `offset`.
+fn write_words(block: &mut [u8], offset: u32, bytes: &[u8]) -> CLResult<()> {
+    let start = offset as usize;
+    block
+        .get_mut(start..start + bytes.len())
+        .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?
+        .copy_from_slice(bytes);
+    Ok(())
 }
 
 /// How a launch uses a buffer argument: only reads it when the buffer is

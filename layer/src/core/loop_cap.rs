@@ -103,7 +103,7 @@ fn probe(device: &Device) -> CLResult<u32> {
     }];
     let mut stream = vk.create_stream().or_out_of_resources()?;
     stream
-        .dispatch(&pipeline, &bindings, &push_constants, [1, 1, 1])
+        .dispatch(&pipeline, &bindings, &[], &push_constants, [1, 1, 1])
         .or_out_of_resources()?;
     let done = stream.submit(&[]).or_out_of_resources()?;
     if !stream

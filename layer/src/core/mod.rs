@@ -25,6 +25,7 @@ pub mod handle_slot;
 pub mod host;
 pub mod host_direct;
 pub mod image;
+pub mod image_args;
 pub mod image_format;
 pub mod kernel;
 pub mod loop_cap;

@@ -15,6 +15,7 @@ use super::image::{Image, ImageDescription};
 use super::instance::{Instance, PhysicalDeviceInfo};
 use super::memory::{Buffer, Placement};
 use super::pipeline::ComputePipeline;
+use super::pipeline::ImageDescriptorKind;
 use super::pipeline_cache;
 use super::stream::Stream;
 use super::timestamps::{Calibrator, ClockSample};
@@ -340,6 +341,7 @@ impl Device {
         spirv: &[u32],
         entry_point: &str,
         storage_buffers: u32,
+        images: &[ImageDescriptorKind],
         push_constant_size: u32,
     ) -> Result<Arc<ComputePipeline>, VkError> {
         let pipeline = ComputePipeline::create(
@@ -347,6 +349,7 @@ impl Device {
             spirv,
             entry_point,
             storage_buffers,
+            images,
             push_constant_size,
             true,
         )?;

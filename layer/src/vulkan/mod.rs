@@ -33,8 +33,8 @@ pub use image::{
 };
 pub use instance::{instance, DeviceFeatures, Instance, PhysicalDeviceInfo, ValidationMode};
 pub use memory::{Buffer, Placement};
-pub use pipeline::ComputePipeline;
-pub use stream::{texel_size, BufferBinding, Stream};
+pub use pipeline::{ComputePipeline, ImageDescriptorKind};
+pub use stream::{texel_size, BufferBinding, ImageBinding, Stream};
 pub use timeline::{Timeline, Waiter};
 pub use timestamps::{ClockSample, TimestampQuery};
 

@@ -1,5 +1,6 @@
 //! Compute pipelines with the one layout every translated kernel uses:
-//! descriptor set 0 holding storage buffers at bindings 0..n, and one
+//! descriptor set 0 holding storage buffers at bindings 0..n, descriptor
+//! set 1 holding the image arguments (when there are any), and one
 //! push-constant block for the launch header and by-value arguments.
 
 use std::ffi::CString;
@@ -12,14 +13,42 @@ use super::error::VkError;
 
 const SPIRV_MAGIC: u32 = 0x0723_0203;
 
+/// The descriptor type of one binding of set 1, the image arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageDescriptorKind {
+    SampledImage,
+    StorageImage,
+    StorageTexelBuffer,
+}
+
+impl ImageDescriptorKind {
+    pub(crate) const ALL: [ImageDescriptorKind; 3] = [
+        ImageDescriptorKind::SampledImage,
+        ImageDescriptorKind::StorageImage,
+        ImageDescriptorKind::StorageTexelBuffer,
+    ];
+
+    pub(crate) fn vk(self) -> vk::DescriptorType {
+        match self {
+            ImageDescriptorKind::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
+            ImageDescriptorKind::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
+            ImageDescriptorKind::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+        }
+    }
+}
+
 /// A compute pipeline and its layouts. Holds its device alive.
 pub struct ComputePipeline {
     device: Arc<Device>,
     raw: vk::Pipeline,
     layout: vk::PipelineLayout,
-    /// Null when the kernel has no buffer arguments (no set is declared then).
+    /// Null when the kernel has neither buffer nor image arguments (no set
+    /// is declared then); without buffers but with images, an empty set.
     set_layout: vk::DescriptorSetLayout,
+    /// Set 1; null when the kernel has no image arguments.
+    image_set_layout: vk::DescriptorSetLayout,
     storage_buffers: u32,
+    images: Vec<ImageDescriptorKind>,
     push_constant_size: u32,
     uses_push_descriptors: bool,
 }
@@ -28,6 +57,7 @@ impl std::fmt::Debug for ComputePipeline {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComputePipeline")
             .field("storage_buffers", &self.storage_buffers)
+            .field("images", &self.images)
             .field("push_constant_size", &self.push_constant_size)
             .field("uses_push_descriptors", &self.uses_push_descriptors)
             .finish_non_exhaustive()
@@ -57,6 +87,7 @@ impl ComputePipeline {
         spirv: &[u32],
         entry_point: &str,
         storage_buffers: u32,
+        images: &[ImageDescriptorKind],
         push_constant_size: u32,
         allow_push_descriptors: bool,
     ) -> Result<ComputePipeline, VkError> {
@@ -96,13 +127,16 @@ impl ComputePipeline {
             raw: vk::Pipeline::null(),
             layout: vk::PipelineLayout::null(),
             set_layout: vk::DescriptorSetLayout::null(),
+            image_set_layout: vk::DescriptorSetLayout::null(),
             storage_buffers,
+            images: images.to_vec(),
             push_constant_size,
             uses_push_descriptors,
         };
         let raw_device = device.raw();
 
-        if storage_buffers > 0 {
+        check_image_limits(limits, images)?;
+        if storage_buffers > 0 || !images.is_empty() {
             let bindings: Vec<_> = (0..storage_buffers)
                 .map(|binding| {
                     vk::DescriptorSetLayoutBinding::default()
@@ -127,14 +161,35 @@ impl ComputePipeline {
                 unsafe { raw_device.create_descriptor_set_layout(&set_layout_info, None) }
                     .map_err(VkError::call("vkCreateDescriptorSetLayout"))?;
         }
+        if !images.is_empty() {
+            let bindings: Vec<_> = images
+                .iter()
+                .zip(0u32..)
+                .map(|(kind, binding)| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(binding)
+                        .descriptor_type(kind.vk())
+                        .descriptor_count(1)
+                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                })
+                .collect();
+            let set_layout_info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            // SAFETY: bindings are distinct and within the device's
+            // per-stage limits for their types (checked above).
+            pipeline.image_set_layout =
+                unsafe { raw_device.create_descriptor_set_layout(&set_layout_info, None) }
+                    .map_err(VkError::call("vkCreateDescriptorSetLayout"))?;
+        }
 
-        let set_layouts = [pipeline.set_layout];
+        let set_layouts = [pipeline.set_layout, pipeline.image_set_layout];
         let push_ranges = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::COMPUTE)
             .offset(0)
             .size(push_constant_size)];
-        let set_layouts: &[vk::DescriptorSetLayout] = if storage_buffers > 0 {
+        let set_layouts: &[vk::DescriptorSetLayout] = if !images.is_empty() {
             &set_layouts
+        } else if storage_buffers > 0 {
+            &set_layouts[..1]
         } else {
             &[]
         };
@@ -198,6 +253,15 @@ impl ComputePipeline {
         self.storage_buffers
     }
 
+    /// The descriptor types of set 1, by binding.
+    pub fn images(&self) -> &[ImageDescriptorKind] {
+        &self.images
+    }
+
+    pub(crate) fn image_set_layout(&self) -> vk::DescriptorSetLayout {
+        self.image_set_layout
+    }
+
     pub fn push_constant_size(&self) -> u32 {
         self.push_constant_size
     }
@@ -223,6 +287,27 @@ impl ComputePipeline {
     }
 }
 
+/// Refuses more image descriptors of a type than one stage may use.
+fn check_image_limits(
+    limits: &vk::PhysicalDeviceLimits,
+    images: &[ImageDescriptorKind],
+) -> Result<(), VkError> {
+    let count = |kind| images.iter().filter(|k| **k == kind).count() as u32;
+    let sampled = count(ImageDescriptorKind::SampledImage);
+    let storage =
+        count(ImageDescriptorKind::StorageImage) + count(ImageDescriptorKind::StorageTexelBuffer);
+    if sampled > limits.max_per_stage_descriptor_sampled_images
+        || storage > limits.max_per_stage_descriptor_storage_images
+    {
+        return Err(VkError::InvalidArgument(format!(
+            "{sampled} sampled and {storage} storage images; the device allows {} and {}",
+            limits.max_per_stage_descriptor_sampled_images,
+            limits.max_per_stage_descriptor_storage_images
+        )));
+    }
+    Ok(())
+}
+
 impl Drop for ComputePipeline {
     fn drop(&mut self) {
         let raw_device = self.device.raw();
@@ -233,6 +318,7 @@ impl Drop for ComputePipeline {
             raw_device.destroy_pipeline(self.raw, None);
             raw_device.destroy_pipeline_layout(self.layout, None);
             raw_device.destroy_descriptor_set_layout(self.set_layout, None);
+            raw_device.destroy_descriptor_set_layout(self.image_set_layout, None);
         }
     }
 }
@@ -247,7 +333,7 @@ mod tests {
     fn pipelines_are_created_and_checked() {
         let device = lavapipe();
         let pipeline = device
-            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, 8)
+            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 8)
             .expect("pipeline");
         assert_eq!(pipeline.storage_buffers(), 2);
         assert_eq!(pipeline.push_constant_size(), 8);
@@ -255,20 +341,20 @@ mod tests {
             pipeline.uses_push_descriptors(),
             device.info().features.push_descriptor
         );
-        let pool_path = ComputePipeline::create(&device, MULTIPLY_ADD, "main", 2, 8, false)
+        let pool_path = ComputePipeline::create(&device, MULTIPLY_ADD, "main", 2, &[], 8, false)
             .expect("pipeline without push descriptors");
         assert!(!pool_path.uses_push_descriptors());
 
         assert!(matches!(
-            device.create_compute_pipeline(&[0, 1, 2], "main", 2, 8),
+            device.create_compute_pipeline(&[0, 1, 2], "main", 2, &[], 8),
             Err(VkError::InvalidArgument(_))
         ));
         assert!(matches!(
-            device.create_compute_pipeline(MULTIPLY_ADD, "ma\0in", 2, 8),
+            device.create_compute_pipeline(MULTIPLY_ADD, "ma\0in", 2, &[], 8),
             Err(VkError::InvalidArgument(_))
         ));
         assert!(matches!(
-            device.create_compute_pipeline(MULTIPLY_ADD, "main", 2, 6),
+            device.create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 6),
             Err(VkError::InvalidArgument(_))
         ));
     }

@@ -13,8 +13,9 @@ use ash::vk;
 use super::device::Device;
 use super::error::VkError;
 use super::image::{Image, ImageRegion};
+use super::image::{ImageView, TexelBufferView};
 use super::memory::Buffer;
-use super::pipeline::ComputePipeline;
+use super::pipeline::{ComputePipeline, ImageDescriptorKind};
 use super::timeline::Timeline;
 use super::timestamps::{QueryChunk, TimestampQuery, QUERIES_PER_CHUNK};
 
@@ -22,6 +23,8 @@ use super::timestamps::{QueryChunk, TimestampQuery, QUERIES_PER_CHUNK};
 /// reused as a whole once its recording has completed.
 const SETS_PER_POOL: u32 = 256;
 const STORAGE_BUFFERS_PER_POOL: u32 = SETS_PER_POOL * 8;
+/// Of each image descriptor type.
+const IMAGES_PER_POOL: u32 = SETS_PER_POOL * 4;
 
 /// Where the writes of earlier commands become visible to later ones:
 /// every command in a stream is ordered after everything before it.
@@ -45,6 +48,38 @@ pub struct BufferBinding<'a> {
     pub buffer: &'a Arc<Buffer>,
     pub offset: u64,
     pub range: u64,
+}
+
+/// One image argument of a dispatch: binding `b` of set 1 is the `b`-th,
+/// of the type the pipeline's [`ComputePipeline::images`] says.
+#[derive(Clone, Debug)]
+pub enum ImageBinding {
+    Sampled(Arc<ImageView>),
+    Storage(Arc<ImageView>),
+    TexelBuffer(Arc<TexelBufferView>),
+}
+
+impl ImageBinding {
+    fn kind(&self) -> ImageDescriptorKind {
+        match self {
+            ImageBinding::Sampled(_) => ImageDescriptorKind::SampledImage,
+            ImageBinding::Storage(_) => ImageDescriptorKind::StorageImage,
+            ImageBinding::TexelBuffer(_) => ImageDescriptorKind::StorageTexelBuffer,
+        }
+    }
+
+    fn retain(&self) -> Arc<dyn Any + Send + Sync> {
+        match self {
+            ImageBinding::Sampled(view) | ImageBinding::Storage(view) => view.clone(),
+            ImageBinding::TexelBuffer(view) => view.clone(),
+        }
+    }
+}
+
+/// How many descriptors of each image type `images` needs, in the order of
+/// [`ImageDescriptorKind::ALL`].
+fn image_counts(images: &[ImageDescriptorKind]) -> [u32; 3] {
+    ImageDescriptorKind::ALL.map(|kind| images.iter().filter(|k| **k == kind).count() as u32)
 }
 
 /// Objects the device may still use; dropped when their recording completes.
@@ -80,8 +115,23 @@ struct DescriptorPool {
     raw: vk::DescriptorPool,
     set_capacity: u32,
     buffer_capacity: u32,
+    /// Of each image descriptor type ([`ImageDescriptorKind::ALL`]).
+    image_capacity: [u32; 3],
     sets_left: u32,
     buffers_left: u32,
+    images_left: [u32; 3],
+}
+
+impl DescriptorPool {
+    fn fits(&self, buffers: u32, images: [u32; 3]) -> bool {
+        self.sets_left > 0
+            && self.buffers_left >= buffers
+            && self
+                .images_left
+                .iter()
+                .zip(images)
+                .all(|(left, n)| *left >= n)
+    }
 }
 
 /// What one submission (or the one being recorded) owns.
@@ -185,10 +235,23 @@ impl Stream {
         &mut self,
         pipeline: &Arc<ComputePipeline>,
         buffers: &[BufferBinding<'_>],
+        images: &[ImageBinding],
         push_constants: &[u8],
         group_count: [u32; 3],
     ) -> Result<(), VkError> {
         self.check_same_device(pipeline.device(), "the pipeline")?;
+        if images.len() != pipeline.images().len()
+            || images
+                .iter()
+                .zip(pipeline.images())
+                .any(|(image, kind)| image.kind() != *kind)
+        {
+            return Err(VkError::InvalidArgument(format!(
+                "dispatch got images {:?} for a pipeline with {:?}",
+                images.iter().map(ImageBinding::kind).collect::<Vec<_>>(),
+                pipeline.images()
+            )));
+        }
         if usize::try_from(pipeline.storage_buffers()).ok() != Some(buffers.len()) {
             return Err(VkError::InvalidArgument(format!(
                 "dispatch got {} buffers for a pipeline with {}",
@@ -225,9 +288,24 @@ impl Stream {
 
         let descriptor_set = if pipeline.storage_buffers() > 0 && !pipeline.uses_push_descriptors()
         {
-            Some(self.allocate_descriptor_set(pipeline)?)
+            Some(self.allocate_descriptor_set(
+                pipeline.set_layout(),
+                pipeline.storage_buffers(),
+                [0; 3],
+            )?)
         } else {
             None
+        };
+        let image_set = if images.is_empty() {
+            None
+        } else {
+            let set = self.allocate_descriptor_set(
+                pipeline.image_set_layout(),
+                0,
+                image_counts(pipeline.images()),
+            )?;
+            self.write_image_set(set, images)?;
+            Some(set)
         };
         let command_buffer = self.begin_command()?;
         let raw_device = self.device.raw();
@@ -289,6 +367,20 @@ impl Stream {
                 }
             }
         }
+        if let Some(set) = image_set {
+            // SAFETY: the set was allocated for the pipeline's set-1 layout
+            // and written with a view of the right type per binding.
+            unsafe {
+                raw_device.cmd_bind_descriptor_sets(
+                    command_buffer,
+                    vk::PipelineBindPoint::COMPUTE,
+                    pipeline.layout(),
+                    1,
+                    &[set],
+                    &[],
+                )
+            };
+        }
         if push_constant_size > 0 {
             // SAFETY: the bytes cover exactly the pipeline's one push-constant
             // range [0, size), a non-zero multiple of 4.
@@ -312,6 +404,59 @@ impl Stream {
             .retained
             .buffers
             .extend(buffers.iter().map(|binding| Arc::clone(binding.buffer)));
+        self.open
+            .retained
+            .objects
+            .extend(images.iter().map(ImageBinding::retain));
+        Ok(())
+    }
+
+    /// Writes the image views of a dispatch into `set`, binding by binding.
+    fn write_image_set(
+        &mut self,
+        set: vk::DescriptorSet,
+        images: &[ImageBinding],
+    ) -> Result<(), VkError> {
+        let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = images
+            .iter()
+            .map(|image| {
+                let view = match image {
+                    ImageBinding::Sampled(view) | ImageBinding::Storage(view) => view.raw(),
+                    ImageBinding::TexelBuffer(_) => vk::ImageView::null(),
+                };
+                [vk::DescriptorImageInfo::default()
+                    .image_view(view)
+                    .image_layout(vk::ImageLayout::GENERAL)]
+            })
+            .collect();
+        let texel_views: Vec<[vk::BufferView; 1]> = images
+            .iter()
+            .map(|image| match image {
+                ImageBinding::TexelBuffer(view) => [view.raw()],
+                _ => [vk::BufferView::null()],
+            })
+            .collect();
+        let writes: Vec<vk::WriteDescriptorSet> = images
+            .iter()
+            .zip(0u32..)
+            .map(|(image, binding)| {
+                let write = vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(binding)
+                    .descriptor_type(image.kind().vk());
+                match image {
+                    ImageBinding::TexelBuffer(_) => {
+                        write.texel_buffer_view(&texel_views[binding as usize])
+                    }
+                    _ => write.image_info(&image_infos[binding as usize]),
+                }
+            })
+            .collect();
+        // SAFETY: the set is fresh from a pool of this stream and unused by
+        // any submitted command; each write matches its binding's type in
+        // the layout (checked against the pipeline by `dispatch`); the
+        // views are live, and images stay in GENERAL layout for life.
+        unsafe { self.device.raw().update_descriptor_sets(&writes, &[]) };
         Ok(())
     }
 
@@ -774,6 +919,7 @@ impl Stream {
             if reset.is_ok() {
                 pool.sets_left = pool.set_capacity;
                 pool.buffers_left = pool.buffer_capacity;
+                pool.images_left = pool.image_capacity;
                 self.spare_descriptor_pools.push(pool);
             } else {
                 // SAFETY: as above, no pending work uses the pool's sets.
@@ -830,44 +976,66 @@ impl Stream {
             .range(range))
     }
 
+    /// A set of `layout`, which holds `needed` storage buffers and
+    /// `images` image descriptors of each type.
     fn allocate_descriptor_set(
         &mut self,
-        pipeline: &ComputePipeline,
+        layout: vk::DescriptorSetLayout,
+        needed: u32,
+        images: [u32; 3],
     ) -> Result<vk::DescriptorSet, VkError> {
-        let needed = pipeline.storage_buffers();
-        let fits = |pool: &DescriptorPool| pool.sets_left > 0 && pool.buffers_left >= needed;
+        let fits = |pool: &DescriptorPool| pool.fits(needed, images);
         if !self.open.descriptor_pools.last().is_some_and(fits) {
             let pool = match self.spare_descriptor_pools.iter().position(fits) {
                 Some(index) => self.spare_descriptor_pools.swap_remove(index),
-                None => self.create_descriptor_pool(needed)?,
+                None => self.create_descriptor_pool(needed, images)?,
             };
             self.open.descriptor_pools.push(pool);
         }
         let Some(pool) = self.open.descriptor_pools.last_mut() else {
             return Err(VkError::InvalidArgument("no descriptor pool".to_owned()));
         };
-        let set_layouts = [pipeline.set_layout()];
+        let set_layouts = [layout];
         let allocate_info = vk::DescriptorSetAllocateInfo::default()
             .descriptor_pool(pool.raw)
             .set_layouts(&set_layouts);
         // SAFETY: the pool belongs to this stream and has room for one more set
-        // of `needed` storage buffers (tracked in sets_left/buffers_left); the
-        // set layout is a live non-push layout.
+        // of `needed` storage buffers and `images` images (tracked in
+        // sets_left/buffers_left/images_left); the set layout is a live
+        // non-push layout with those descriptors.
         let sets = unsafe { self.device.raw().allocate_descriptor_sets(&allocate_info) }
             .map_err(VkError::call("vkAllocateDescriptorSets"))?;
         pool.sets_left -= 1;
         pool.buffers_left -= needed;
+        for (left, n) in pool.images_left.iter_mut().zip(images) {
+            *left -= n;
+        }
         sets.first().copied().ok_or(VkError::Call {
             call: "vkAllocateDescriptorSets",
             result: vk::Result::ERROR_UNKNOWN,
         })
     }
 
-    fn create_descriptor_pool(&self, needed_buffers: u32) -> Result<DescriptorPool, VkError> {
+    fn create_descriptor_pool(
+        &self,
+        needed_buffers: u32,
+        needed_images: [u32; 3],
+    ) -> Result<DescriptorPool, VkError> {
         let buffer_capacity = STORAGE_BUFFERS_PER_POOL.max(needed_buffers);
-        let sizes = [vk::DescriptorPoolSize::default()
+        let image_capacity = needed_images.map(|n| IMAGES_PER_POOL.max(n));
+        let mut sizes = vec![vk::DescriptorPoolSize::default()
             .ty(vk::DescriptorType::STORAGE_BUFFER)
             .descriptor_count(buffer_capacity)];
+        sizes.extend(
+            ImageDescriptorKind::ALL
+                .iter()
+                .zip(image_capacity)
+                .map(|(kind, count)| {
+                    vk::DescriptorPoolSize::default()
+                        .ty(kind.vk())
+                        .descriptor_count(count)
+                }),
+        );
         let pool_info = vk::DescriptorPoolCreateInfo::default()
             .max_sets(SETS_PER_POOL)
             .pool_sizes(&sizes);
@@ -878,8 +1046,10 @@ impl Stream {
             raw,
             set_capacity: SETS_PER_POOL,
             buffer_capacity,
+            image_capacity,
             sets_left: SETS_PER_POOL,
             buffers_left: buffer_capacity,
+            images_left: image_capacity,
         })
     }
 
@@ -1273,6 +1443,7 @@ mod tests {
             .dispatch(
                 pipeline,
                 &[input_at_offset, whole(&ping)],
+                &[],
                 &params,
                 [16, 1, 1],
             )
@@ -1287,6 +1458,7 @@ mod tests {
                 .dispatch(
                     pipeline,
                     &[whole(current), whole(next)],
+                    &[],
                     &2u32.to_le_bytes(),
                     [16, 1, 1],
                 )
@@ -1318,7 +1490,7 @@ mod tests {
     fn dispatch_with_push_descriptors() {
         let device = lavapipe();
         let pipeline = device
-            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, 8)
+            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 8)
             .expect("pipeline");
         run_multiply_add(&pipeline, 3);
     }
@@ -1327,7 +1499,8 @@ mod tests {
     fn dispatch_with_descriptor_pools() {
         let device = lavapipe();
         let pipeline = Arc::new(
-            ComputePipeline::create(&device, MULTIPLY_ADD, "main", 2, 8, false).expect("pipeline"),
+            ComputePipeline::create(&device, MULTIPLY_ADD, "main", 2, &[], 8, false)
+                .expect("pipeline"),
         );
         // More sets than one pool holds, across several submissions.
         run_multiply_add(&pipeline, 2 * SETS_PER_POOL + 10);
@@ -1337,7 +1510,7 @@ mod tests {
     fn dispatch_arguments_are_checked() {
         let device = lavapipe();
         let pipeline = device
-            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, 8)
+            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 8)
             .expect("pipeline");
         let mut stream = device.create_stream().expect("stream");
         let buffer = device
@@ -1354,11 +1527,13 @@ mod tests {
             &pipeline,
             &[bind(0, 0)],
             &[],
+            &[],
             [1, 1, 1]
         )));
         assert!(invalid(stream.dispatch(
             &pipeline,
             &[bind(0, 0), bind(0, 128)],
+            &[],
             &[],
             [1, 1, 1]
         )));
@@ -1366,17 +1541,20 @@ mod tests {
             &pipeline,
             &[bind(0, 0), bind(64, 0)],
             &[],
+            &[],
             [1, 1, 1]
         )));
         assert!(invalid(stream.dispatch(
             &pipeline,
             &[bind(0, 0), bind(0, 0)],
+            &[],
             &[0; 12],
             [1, 1, 1]
         )));
         assert!(invalid(stream.dispatch(
             &pipeline,
             &[bind(0, 0), bind(0, 0)],
+            &[],
             &[],
             [u32::MAX, 1, 1]
         )));
