@@ -103,6 +103,9 @@ impl Checker<'_> {
             |this: &Self, relation| how.describe(&this.display(from), &this.display(to), relation);
         match (v.ty, to) {
             (Type::Scalar(_), Type::Scalar(_)) => self.convert(v, to),
+            (Type::Scalar(s), Type::Opaque(types::Opaque::Sampler)) if s.is_integer() => {
+                self.sampler_from_integer(v)
+            }
             (Type::Scalar(_), Type::Vector(s, _)) => {
                 let v = self.convert(v, Type::Scalar(s));
                 let location = v.span;
@@ -466,6 +469,10 @@ impl Checker<'_> {
                 let location = v.span;
                 Expr::new(H::Int(0), to, location)
             }
+            // A literal sampler passed straight to a built-in.
+            (Type::Scalar(s), Type::Opaque(types::Opaque::Sampler)) if s.is_integer() => {
+                self.sampler_from_integer(v)
+            }
             (Type::Scalar(_), Type::Vector(s, _)) => {
                 let v = self.convert(v, Type::Scalar(s));
                 let location = v.span;
@@ -561,6 +568,11 @@ impl Checker<'_> {
                     let ty = self.program.globals[id].ty;
                     Expr::new(H::Global(id), ty, span)
                 }
+                Some(Symbol::Sampler(word)) => Expr::new(
+                    H::Int(u64::from(word)),
+                    Type::Opaque(types::Opaque::Sampler),
+                    span,
+                ),
                 Some(Symbol::Function(_)) => {
                     self.error(span, "function designators are only allowed in calls");
                     Expr::new(H::Int(0), Type::Error, span)
