@@ -406,6 +406,10 @@ impl Type {
         }
     }
 
+    pub fn is_integer_scalar(&self) -> bool {
+        self.scalar().is_some_and(Scalar::is_integer)
+    }
+
     pub fn is_sampler(&self) -> bool {
         matches!(self, Type::Opaque(Opaque::Sampler))
     }

@@ -1497,6 +1497,7 @@ impl Checker<'_> {
             float64: self.caps.float64,
             float16: self.caps.float16,
             cl_std: self.cl_std,
+            image_3d_writes: self.caps.image_3d_writes(),
         };
         let r = builtins::resolve(
             &self.names[name.0 as usize],

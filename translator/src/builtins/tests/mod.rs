@@ -17,6 +17,7 @@ const CTX: BuiltinContext = BuiltinContext {
     float64: true,
     float16: false,
     cl_std: (3, 0),
+    image_3d_writes: true,
 };
 
 fn v(s: Scalar, n: u8) -> Type {
