@@ -132,12 +132,24 @@ pub const VECTOR_WIDTHS: [u8; 5] = [2, 3, 4, 8, 16];
 /// "unknown type". The table behind [`Opaque::name`] and the lookup.
 const OPAQUE_TYPES: &[(&str, Opaque)] = &[
     ("image1d_t", ImageType::read_only(ImageDim::D1, false)),
-    ("image1d_array_t", ImageType::read_only(ImageDim::D1Array, false)),
-    ("image1d_buffer_t", ImageType::read_only(ImageDim::D1Buffer, false)),
+    (
+        "image1d_array_t",
+        ImageType::read_only(ImageDim::D1Array, false),
+    ),
+    (
+        "image1d_buffer_t",
+        ImageType::read_only(ImageDim::D1Buffer, false),
+    ),
     ("image2d_t", ImageType::read_only(ImageDim::D2, false)),
-    ("image2d_array_t", ImageType::read_only(ImageDim::D2Array, false)),
+    (
+        "image2d_array_t",
+        ImageType::read_only(ImageDim::D2Array, false),
+    ),
     ("image2d_depth_t", ImageType::read_only(ImageDim::D2, true)),
-    ("image2d_array_depth_t", ImageType::read_only(ImageDim::D2Array, true)),
+    (
+        "image2d_array_depth_t",
+        ImageType::read_only(ImageDim::D2Array, true),
+    ),
     ("image3d_t", ImageType::read_only(ImageDim::D3, false)),
     ("sampler_t", Opaque::Sampler),
     ("event_t", Opaque::Event),
@@ -553,7 +565,11 @@ impl Types {
                 }
             }
             Type::Opaque(Opaque::Image(image)) => {
-                format!("{} {}", image.access_spelling(), Opaque::Image(image).name())
+                format!(
+                    "{} {}",
+                    image.access_spelling(),
+                    Opaque::Image(image).name()
+                )
             }
             Type::Opaque(o) => o.name().to_string(),
             Type::Error => "<error>".to_string(),

@@ -57,7 +57,10 @@ const QUERIES: &[(&str, ImageQuery)] = &[
 
 impl Texel {
     fn suffix(self) -> &'static str {
-        TEXELS.iter().find(|(_, t)| *t == self).map_or("", |(s, _)| s)
+        TEXELS
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map_or("", |(s, _)| s)
     }
 
     /// The element type of the values read or written.
@@ -201,8 +204,8 @@ pub(super) fn resolve(
             coordinate_fits(*coord, c).ok_or_else(&no_match)?;
             // The colour converts like an argument of a prototyped
             // function: scalars convert, vectors must match.
-            let value_ok = *value == value_ty
-                || (value.scalar().is_some() && value_ty.scalar().is_some());
+            let value_ok =
+                *value == value_ty || (value.scalar().is_some() && value_ty.scalar().is_some());
             if !value_ok {
                 return Err(no_match());
             }

@@ -11,13 +11,13 @@ impl Checker<'_> {
     /// ([`crate::image::sampler`]). Samplers are only ever constants or
     /// parameters, so a value computed at run time is an error.
     pub(super) fn sampler_from_integer(&mut self, v: Expr) -> Expr {
-        match v.kind {
-            H::Int(bits) => Expr::new(
+        match integer_constant(&v) {
+            Some(bits) => Expr::new(
                 H::Int(bits & 0xffff_ffff),
                 Type::Opaque(types::Opaque::Sampler),
                 v.span,
             ),
-            _ => {
+            None => {
                 self.error(
                     v.span,
                     "sampler_t initialization requires a 32-bit integer constant",
@@ -44,12 +44,15 @@ impl Checker<'_> {
                     Conversion::Init(location),
                 );
                 match v.kind {
-                    H::Int(bits) => Some(bits as u32),
+                    H::Int(bits) if v.ty.is_sampler() => Some(bits as u32),
                     _ => None,
                 }
             }
             Some(ast::Initializer::List(_, span)) => {
-                self.error(*span, "sampler_t initialization requires a 32-bit integer constant");
+                self.error(
+                    *span,
+                    "sampler_t initialization requires a 32-bit integer constant",
+                );
                 None
             }
             None => {
@@ -75,4 +78,31 @@ impl Checker<'_> {
         );
         true
     }
+}
+
+/// The value of an integer constant expression made of the operators a
+/// sampler's `CLK_*` flags are combined with (`|`, `+`, ...), as its
+/// two's-complement bits; `None` when it is not one.
+fn integer_constant(v: &Expr) -> Option<u64> {
+    use ast::BinaryOp as B;
+    crate::stack::guard(|| match &v.kind {
+        H::Int(bits) => Some(*bits),
+        H::Convert(x) if x.ty.is_integer() => integer_constant(x),
+        H::Unary(hir::UnaryOp::BitNot, x) => Some(!integer_constant(x)?),
+        H::Unary(hir::UnaryOp::Negate, x) => Some(integer_constant(x)?.wrapping_neg()),
+        H::Binary(op, a, b) => {
+            let (a, b) = (integer_constant(a)?, integer_constant(b)?);
+            Some(match op {
+                B::BitOr => a | b,
+                B::BitAnd => a & b,
+                B::BitXor => a ^ b,
+                B::Add => a.wrapping_add(b),
+                B::Sub => a.wrapping_sub(b),
+                B::Mul => a.wrapping_mul(b),
+                B::Shl if b < 64 => a << b,
+                _ => return None,
+            })
+        }
+        _ => None,
+    })
 }

@@ -75,13 +75,16 @@ impl Checker<'_> {
         };
         let Some(image) = ty.image() else {
             if !ty.is_error() {
-                self.error(at, "access qualifier can only be used for pipe and image type");
+                self.error(
+                    at,
+                    "access qualifier can only be used for pipe and image type",
+                );
             }
             return ty;
         };
         let qualified = Type::Opaque(types::Opaque::Image(types::ImageType { access, ..image }));
-        let read_write_allowed = self.cl_std >= (2, 0)
-            && (self.cl_std < (3, 0) || self.caps.read_write_images());
+        let read_write_allowed =
+            self.cl_std >= (2, 0) && (self.cl_std < (3, 0) || self.caps.read_write_images());
         if access == crate::image::ImageAccess::ReadWrite && !read_write_allowed {
             self.error(
                 at,

@@ -273,7 +273,9 @@ impl ModuleBuilder<'_> {
             }
         }
         let h = self.module.functions.append(function, Span::UNDEFINED);
-        self.functions.specialisations.insert((id, roots, images), h);
+        self.functions
+            .specialisations
+            .insert((id, roots, images), h);
         self.functions.returned_roots.insert(h, returned);
         Ok(h)
     }
@@ -339,7 +341,10 @@ impl ModuleBuilder<'_> {
         }
         self.declare_locals(&mut fb)?;
         fb.return_roots = self.return_roots(&fb);
-        let value_params = f.params.iter().filter(|&&p| f.locals[p].ty.image().is_none());
+        let value_params = f
+            .params
+            .iter()
+            .filter(|&&p| f.locals[p].ty.image().is_none());
         for (&param, &arg) in value_params.zip(&value_args) {
             let value = fb.add(naga::Expression::FunctionArgument(arg));
             if let Some(&root) = fb.param_roots.get(&param) {

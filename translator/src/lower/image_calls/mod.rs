@@ -202,9 +202,9 @@ impl ModuleBuilder<'_> {
                 .collect(),
         };
         while components.len() < 4 {
-            components.push(fb.add(naga::Expression::ZeroValue(self.add_type(
-                naga::TypeInner::Scalar(scalar),
-            ))));
+            components.push(fb.add(naga::Expression::ZeroValue(
+                self.add_type(naga::TypeInner::Scalar(scalar)),
+            )));
         }
         let ty = self.add_type(naga::TypeInner::Vector {
             size: naga::VectorSize::Quad,
@@ -223,9 +223,8 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Value> {
-        let word = |fb: &mut FnBuilder, base, index| {
-            fb.add(naga::Expression::AccessIndex { base, index })
-        };
+        let word =
+            |fb: &mut FnBuilder, base, index| fb.add(naga::Expression::AccessIndex { base, index });
         let as_int = |fb: &mut FnBuilder, expr| {
             fb.add(naga::Expression::As {
                 expr,

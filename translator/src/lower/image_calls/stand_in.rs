@@ -111,8 +111,8 @@ impl ModuleBuilder<'_> {
         access: ImageAccess,
     ) -> Handle<naga::Function> {
         let name = format!("stand_in.{op:?}.{key:?}.{access:?}");
-        if let Some((h, _)) = (self.module.functions.iter())
-            .find(|(_, f)| f.name.as_deref() == Some(name.as_str()))
+        if let Some((h, _)) =
+            (self.module.functions.iter()).find(|(_, f)| f.name.as_deref() == Some(name.as_str()))
         {
             return h;
         }
@@ -166,7 +166,8 @@ impl ModuleBuilder<'_> {
                 convert: Some(4),
             });
         }
-        let lane = |fb: &mut Emitter, index| fb.add(naga::Expression::AccessIndex { base: coord, index });
+        let lane =
+            |fb: &mut Emitter, index| fb.add(naga::Expression::AccessIndex { base: coord, index });
         let (arrayed, spatial) = match key.dim {
             ImageDim::D1 | ImageDim::D1Buffer => (false, 1),
             ImageDim::D1Array => (true, 1),

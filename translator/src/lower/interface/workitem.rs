@@ -239,8 +239,8 @@ impl ModuleBuilder<'_> {
     /// `atomic_work_item_fence(flags, order, scope)` (OpenCL C 6.15.12.1):
     /// a memory barrier over the memories `flags` names, as `mem_fence`
     /// makes it. A relaxed fence orders nothing, and one of
-    /// `memory_scope_work_item` only orders a work-item's own image
-    /// accesses, which this translator has none of: both emit nothing.
+    /// `memory_scope_work_item` only orders a work-item's own accesses,
+    /// which need no fence here: both emit nothing.
     /// Operands that are not constants order as `memory_order_seq_cst`
     /// over both memories at device scope, the strongest fence. The
     /// barrier's scope is the memory's own (work-group for `__local`,
@@ -264,8 +264,9 @@ impl ModuleBuilder<'_> {
         let flags = constant(fb, args[0], 3)?;
         let order = constant(fb, args[1], 5)?;
         let scope = constant(fb, args[2], 2)?;
-        // memory_order_relaxed, memory_scope_work_item.
-        if order == 0 || scope == 0 {
+        // memory_order_relaxed, memory_scope_work_item (except over images,
+        // whose fence orders a work-item's own `read_write` image accesses).
+        if order == 0 || (scope == 0 && flags & 4 == 0) {
             return Ok(());
         }
         let mut barrier = naga::Barrier::empty();
@@ -274,6 +275,10 @@ impl ModuleBuilder<'_> {
         }
         if flags & 2 != 0 {
             barrier |= naga::Barrier::STORAGE;
+        }
+        // CLK_IMAGE_MEM_FENCE.
+        if flags & 4 != 0 {
+            barrier |= crate::atomic_order::IMAGE_FENCE;
         }
         self.memory_barrier(fb, barrier);
         Ok(())
