@@ -5,6 +5,10 @@
 //! `Buffer` dimension for `image1d_buffer_t` (naga has none; the lowering
 //! declares a 1D storage image).
 //!
+//! And in a kernel with images, every fence over device memory orders
+//! image memory too (`ImageMemory` semantics, which naga writes only for
+//! its texture barriers), which is what `CLK_IMAGE_MEM_FENCE` lowers to.
+//!
 //! No two image types become one: storage images of a kernel differ in
 //! texel kind, dimension or arrayness before the patch as after it, and a
 //! texel buffer's type is its own unless a writable `image1d_t` of the same
@@ -154,7 +158,79 @@ pub fn patch(
     }
     let declarations = wanted.iter().flat_map(|&c| [(2 << 16) | OP_CAPABILITY, c]);
     words.splice(first..first, declarations);
+    fences_order_images(words);
     Ok(())
+}
+
+const OP_TYPE_INT: u32 = 21;
+const OP_CONSTANT: u32 = 43;
+const OP_CONTROL_BARRIER: u32 = 224;
+const OP_MEMORY_BARRIER: u32 = 225;
+const UNIFORM_MEMORY: u32 = 0x40;
+const IMAGE_MEMORY: u32 = 0x800;
+
+/// Gives every barrier whose semantics include `UniformMemory` the
+/// `ImageMemory` semantics too, through new constants (the old ones may
+/// have other uses). Runs after `atomic_order`, so no marker is left.
+fn fences_order_images(words: &mut Vec<u32>) {
+    let mut constants: HashMap<u32, (usize, u32)> = HashMap::new();
+    let mut uint = None;
+    let mut barriers = Vec::new();
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return;
+        }
+        match opcode(words, at) {
+            OP_TYPE_INT if count == 4 && words[at + 2] == 32 && words[at + 3] == 0 => {
+                uint = Some(words[at + 1]);
+            }
+            OP_CONSTANT if count == 4 => {
+                constants.insert(words[at + 2], (at, words[at + 3]));
+            }
+            OP_MEMORY_BARRIER if count == 3 => barriers.push(at + 2),
+            OP_CONTROL_BARRIER if count == 4 => barriers.push(at + 3),
+            _ => {}
+        }
+        at += count;
+    }
+    let Some(uint) = uint else {
+        return;
+    };
+    // Old semantics id to the new constant's (id, value), made once each.
+    let mut made: HashMap<u32, (u32, u32)> = HashMap::new();
+    for &operand in &barriers {
+        let old = words[operand];
+        let Some(&(_, value)) = constants.get(&old) else {
+            continue;
+        };
+        if value & UNIFORM_MEMORY == 0 || value & IMAGE_MEMORY != 0 {
+            continue;
+        }
+        let id = match made.get(&old) {
+            Some(&(id, _)) => id,
+            None => {
+                let id = words[3];
+                words[3] += 1;
+                made.insert(old, (id, value | IMAGE_MEMORY));
+                id
+            }
+        };
+        words[operand] = id;
+    }
+    // Each new constant right after the old one, in the types section.
+    let mut inserts: Vec<(usize, [u32; 4])> = made
+        .iter()
+        .map(|(old, &(id, value))| {
+            let at = constants[old].0 + 4;
+            (at, [(4 << 16) | OP_CONSTANT, uint, id, value])
+        })
+        .collect();
+    inserts.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    for (at, instruction) in inserts {
+        words.splice(at..at, instruction);
+    }
 }
 
 fn opcode(words: &[u32], at: usize) -> u32 {

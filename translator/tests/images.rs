@@ -245,3 +245,181 @@ fn every_write_validates_as_storage_images_of_unknown_format() {
     // image1d_t keeps Image1D; the texel buffer needs ImageBuffer.
     assert!(caps.contains(&44) && caps.contains(&47), "{caps:?}");
 }
+
+const HELPERS_AND_QUERIES: &str = r#"
+    constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+
+    float4 fetch(read_only image2d_t img, sampler_t s, int2 p) {
+        return read_imagef(img, s, p);
+    }
+
+    uint4 fetch_u(read_only image2d_t img, int2 p) {
+        return read_imageui(img, p);
+    }
+
+    void store(write_only image3d_t img, int4 p, float4 v) {
+        write_imagef(img, p, v);
+    }
+
+    void store_both(write_only image3d_t img, int4 p, float4 v) {
+        store(img, p, v);
+        write_imagei(img, p, convert_int4(v));
+    }
+
+    __kernel void helpers(read_only image2d_t a, read_only image2d_t b, write_only image3d_t c,
+                          sampler_t s, global float4 *out, global uint4 *out_u) {
+        int2 p = (int2)(get_global_id(0), 0);
+        out[0] = fetch(a, s, p) + fetch(b, nearest, p) + fetch(a, CLK_FILTER_LINEAR, p);
+        out_u[0] = fetch_u(b, p);
+        store_both(c, (int4)(p, 1, 0), out[0]);
+        atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, memory_scope_work_group);
+    }
+
+    __kernel void queries(read_only image1d_t i1, image1d_array_t i1a, image1d_buffer_t i1b,
+                          write_only image2d_t i2, image2d_array_t i2a, image2d_depth_t d2,
+                          image2d_array_depth_t d2a, read_only image3d_t i3,
+                          global int *out, global int2 *dims2, global int4 *dims4,
+                          global size_t *arrays) {
+        out[0] = get_image_width(i1) + get_image_width(i1a) + get_image_width(i1b)
+               + get_image_width(i2) + get_image_width(i2a) + get_image_width(d2)
+               + get_image_width(d2a) + get_image_width(i3);
+        out[1] = get_image_height(i2) + get_image_height(i2a) + get_image_height(d2)
+               + get_image_height(d2a) + get_image_height(i3);
+        out[2] = get_image_depth(i3);
+        out[3] = get_image_channel_data_type(i1) + get_image_channel_order(i1b)
+               + get_image_channel_order(d2) + get_image_channel_data_type(i3);
+        dims2[0] = get_image_dim(i2);
+        dims2[1] = get_image_dim(i2a);
+        dims2[2] = get_image_dim(d2);
+        dims2[3] = get_image_dim(d2a);
+        dims4[0] = get_image_dim(i3);
+        arrays[0] = get_image_array_size(i1a);
+        arrays[1] = get_image_array_size(i2a) + get_image_array_size(d2a);
+    }
+"#;
+
+#[test]
+fn helpers_take_images_and_samplers() {
+    let program = build(HELPERS_AND_QUERIES, "-cl-std=CL2.0");
+    validate(&program);
+    let r = &program.kernel("helpers").expect("kernel").reflection;
+    assert_eq!(
+        r.images,
+        vec![
+            ImageDescriptor::Sampled,
+            ImageDescriptor::Sampled,
+            ImageDescriptor::Storage
+        ]
+    );
+    // Buffers keep set 0's bindings from 0, whatever the images take.
+    assert_eq!(r.args[4].kind, ArgKind::Buffer { binding: 0 });
+    assert_eq!(r.args[5].kind, ArgKind::Buffer { binding: 1 });
+    // `b` is read as float and as uint, `c` written as float and as int:
+    // one variable per kind, both at the argument's binding.
+    let words = program
+        .kernel("helpers")
+        .expect("kernel")
+        .spirv([1, 1, 1], &[])
+        .expect("spirv");
+    let code = instructions(&words);
+    let set1: Vec<u32> = (code.iter())
+        .filter(|i| i[0] & 0xffff == 71 && i.len() == 4 && i[2] == 34 && i[3] == 1)
+        .map(|i| i[1])
+        .collect();
+    let mut bindings: Vec<u32> = (code.iter())
+        .filter(|i| i[0] & 0xffff == 71 && i.len() == 4 && i[2] == 33 && set1.contains(&i[1]))
+        .map(|i| i[3])
+        .collect();
+    bindings.sort_unstable();
+    assert_eq!(bindings, vec![0, 1, 1, 2, 2]);
+    // The image fence: a memory barrier with ImageMemory semantics.
+    let constants: std::collections::HashMap<u32, u32> = (code.iter())
+        .filter(|i| i[0] & 0xffff == 43 && i.len() == 4)
+        .map(|i| (i[2], i[3]))
+        .collect();
+    let fences = (code.iter())
+        .filter(|i| i[0] & 0xffff == 225)
+        .filter(|i| constants.get(&i[2]).is_some_and(|s| s & 0x800 != 0))
+        .count();
+    assert_eq!(fences, 1);
+}
+
+#[test]
+fn queries_read_the_info_block() {
+    let program = build(HELPERS_AND_QUERIES, "-cl-std=CL2.0");
+    let r = &program.kernel("queries").expect("kernel").reflection;
+    let access: Vec<ImageAccess> = (r.args.iter().take(8))
+        .map(|a| match a.kind {
+            ArgKind::Image { access, .. } => access,
+            _ => panic!("not an image"),
+        })
+        .collect();
+    assert_eq!(access[3], ImageAccess::WriteOnly);
+    assert!(access
+        .iter()
+        .enumerate()
+        .all(|(i, &a)| i == 3 || a == ImageAccess::ReadOnly));
+    // No texel is read: no image variables at all, but every binding is
+    // reflected for the runtime to fill.
+    assert_eq!(r.images.len(), 8);
+    let (types, _) = image_types(&program, "queries");
+    assert!(types.is_empty(), "{types:?}");
+}
+
+#[test]
+fn read_write_images_need_opencl_c_2_or_the_3_0_feature() {
+    let source = r#"
+        __kernel void rw(read_write image2d_t img, __read_write image1d_buffer_t buf) {
+            int2 p = (int2)(get_global_id(0), 0);
+            write_imagef(img, p, read_imagef(img, p) * 2.0f);
+            write_imageui(buf, p.x, read_imageui(buf, p.x) + 1);
+            atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, memory_scope_work_item);
+        }
+    "#;
+    for std in ["-cl-std=CL2.0", "-cl-std=CL3.0"] {
+        let program = build(source, std);
+        validate(&program);
+        let r = &program.kernel("rw").expect("kernel").reflection;
+        assert_eq!(
+            r.images,
+            vec![
+                ImageDescriptor::Storage,
+                ImageDescriptor::StorageTexelBuffer
+            ]
+        );
+        assert!(matches!(
+            r.args[0].kind,
+            ArgKind::Image {
+                access: ImageAccess::ReadWrite,
+                ..
+            }
+        ));
+    }
+    let err = translator::build(source, "-cl-std=CL1.2", &caps())
+        .err()
+        .expect("read_write before 2.0")
+        .to_string();
+    assert!(
+        err.contains("access qualifier 'read_write' can not be used for '__read_write image2d_t'"),
+        "{err}"
+    );
+    let feature = "#ifndef __opencl_c_read_write_images\n#error no\n#endif\n\
+                   #ifndef __opencl_c_3d_image_writes\n#error no\n#endif\n\
+                   #if CLK_ADDRESS_CLAMP != 4 || CLK_FILTER_LINEAR != 0x20 || CLK_RGBA != 0x10B5\n\
+                   #error wrong values\n#endif\n\
+                   kernel void k() {}";
+    translator::build(feature, "-cl-std=CL3.0", &caps()).expect("the image feature macros");
+    // Without image support, none of it exists.
+    let none = translator::build(
+        "#ifdef CLK_ADDRESS_CLAMP\n#error defined\n#endif\nkernel void k(image2d_t i) {}",
+        "-cl-std=CL3.0",
+        &DeviceCaps::full(),
+    )
+    .err()
+    .expect("images unsupported")
+    .to_string();
+    assert!(
+        none.contains("requires __opencl_c_images support"),
+        "{none}"
+    );
+}

@@ -210,7 +210,9 @@ impl ModuleBuilder<'_> {
         if flags & 1 != 0 {
             barrier |= naga::Barrier::WORK_GROUP;
         }
-        if flags & 2 != 0 {
+        // CLK_IMAGE_MEM_FENCE orders image memory as the global one (see
+        // `work_item_fence`).
+        if flags & 6 != 0 {
             barrier |= naga::Barrier::STORAGE;
         }
         match b {
@@ -276,9 +278,11 @@ impl ModuleBuilder<'_> {
         if flags & 2 != 0 {
             barrier |= naga::Barrier::STORAGE;
         }
-        // CLK_IMAGE_MEM_FENCE.
+        // CLK_IMAGE_MEM_FENCE: images are device memory, and in a kernel
+        // with images every device-scope fence also orders image memory
+        // (`spirv_images::fences_order_images`).
         if flags & 4 != 0 {
-            barrier |= crate::atomic_order::IMAGE_FENCE;
+            barrier |= naga::Barrier::STORAGE;
         }
         self.memory_barrier(fb, barrier);
         Ok(())
