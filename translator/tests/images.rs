@@ -423,3 +423,121 @@ fn read_write_images_need_opencl_c_2_or_the_3_0_feature() {
         "{none}"
     );
 }
+
+/// The build log of a source that must fail.
+fn log_of(source: &str, options: &str) -> String {
+    match translator::build(source, options, &caps()) {
+        Err(translator::BuildError::Compile { log }) => log,
+        Err(e) => panic!("unexpected error: {e}"),
+        Ok(_) => panic!("expected a build failure for:\n{source}"),
+    }
+}
+
+#[test]
+fn misused_images_and_samplers_are_errors() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "kernel void k(image2d_t a, image2d_t b) { a = b; }",
+            "1:45: error: '__read_only image2d_t' is not assignable",
+        ),
+        (
+            "kernel void k(image2d_t a, image2d_t b, global int *o) { o[0] = a == b; }",
+            "error: invalid operands to binary expression",
+        ),
+        (
+            "kernel void k(image2d_t a, global int *o) { o[0] = a + 1; }",
+            "error: invalid operands to binary expression",
+        ),
+        (
+            "kernel void k(image2d_t a) { image2d_t b = a; }",
+            "1:40: error: type '__read_only image2d_t' can only be used as a function parameter in OpenCL",
+        ),
+        (
+            "image2d_t g; kernel void k() {}",
+            "1:11: error: type '__read_only image2d_t' can only be used as a function parameter in OpenCL",
+        ),
+        (
+            "kernel void k(image2d_t *a) {}",
+            "error: pointer to type '__read_only image2d_t' is invalid in OpenCL",
+        ),
+        (
+            "kernel void k(sampler_t s, global int *o) { o[0] = s + 1; }",
+            "error: invalid operands to binary expression",
+        ),
+        (
+            "kernel void k(sampler_t s) { s = 0; }",
+            "1:32: error: 'sampler_t' is not assignable",
+        ),
+        (
+            "kernel void k(global int *o) { sampler_t s = o[0]; }",
+            "error: sampler_t initialization requires a 32-bit integer constant",
+        ),
+        (
+            "kernel void k() { sampler_t s; }",
+            "1:29: error: variable of type 'sampler_t' must be initialized",
+        ),
+        (
+            "kernel void k(write_only image2d_t i, global float4 *o) { o[0] = read_imagef(i, (int2)(0)); }",
+            "error: 'read_imagef' reads from an image declared '__write_only'",
+        ),
+        (
+            "kernel void k(image2d_t i) { write_imagef(i, (int2)(0), (float4)(0)); }",
+            "error: 'write_imagef' writes to an image declared '__read_only'",
+        ),
+        (
+            "kernel void k(image2d_t i, global float4 *o) { o[0] = read_imagef(i, (float2)(0)); }",
+            "error: no matching function for call to 'read_imagef'",
+        ),
+        (
+            "kernel void k(image1d_buffer_t i, sampler_t s, global float4 *o) { o[0] = read_imagef(i, s, 0); }",
+            "error: no matching function for call to 'read_imagef'",
+        ),
+        (
+            "kernel void k(image2d_depth_t i, global int4 *o) { o[0] = read_imagei(i, (int2)(0)); }",
+            "error: no matching function for call to 'read_imagei'",
+        ),
+        (
+            "kernel void k(image2d_t i, global int *o) { o[0] = get_image_depth(i); }",
+            "error: no matching function for call to 'get_image_depth'",
+        ),
+        (
+            "kernel void k(image2d_t i, global int *o) { o[0] = get_image_num_samples(i); }",
+            "error: built-in function 'get_image_num_samples' is not supported yet by this translator",
+        ),
+        (
+            "kernel void k(write_only int *p) {}",
+            "error: access qualifier can only be used for pipe and image type",
+        ),
+        (
+            "kernel void k(read_write image2d_t i) {}",
+            "error: access qualifier 'read_write' can not be used for '__read_write image2d_t' prior to OpenCL C version 2.0",
+        ),
+        (
+            "void f(write_only image2d_t i) {} kernel void k(read_only image2d_t i) { f(i); }",
+            "1:76: error: passing '__read_only image2d_t' to parameter of incompatible type '__write_only image2d_t'",
+        ),
+        (
+            "kernel void k(image2d_t a, image2d_t b, int c) { (void)(c ? a : b); }",
+            "1:59: error: operands of types '__read_only image2d_t' and '__read_only image2d_t' cannot be used with '?:' in OpenCL",
+        ),
+        (
+            "kernel void k(sampler_t a) { (void)&a; }",
+            "1:36: error: pointer to type 'sampler_t' is invalid in OpenCL",
+        ),
+        (
+            "kernel void k(image2d_t a) { (void)a; }",
+            "1:30: error: an image can only be passed to a built-in or a function",
+        ),
+        (
+            "image2d_t f(image2d_t a) { return a; } kernel void k(image2d_t a) { f(a); }",
+            "1:11: error: declaring function return value of type '__read_only image2d_t' is not allowed",
+        ),
+    ];
+    for (source, expected) in cases {
+        let log = log_of(source, "");
+        assert!(
+            log.contains(expected),
+            "{source}\nwanted: {expected}\ngot:\n{log}"
+        );
+    }
+}

@@ -120,6 +120,14 @@ pub(super) fn resolve(
 ) -> Result<Resolved, String> {
     let name = b.to_string();
     let Some(image) = args.first().and_then(Type::image) else {
+        if args.is_empty() {
+            let fewest = match b {
+                ImageBuiltin::Read(_) => 2,
+                ImageBuiltin::Write(_) => 3,
+                ImageBuiltin::Query(_) => 1,
+            };
+            return Err(arity(&name, 0, fewest, fewest));
+        }
         return Err(no_match());
     };
     let resolved = |params: Vec<Type>, result: Type| Resolved {

@@ -312,6 +312,15 @@ impl Checker<'_> {
         if let Type::Array(..) = ret {
             self.error(location, "function cannot return array type");
         }
+        if ret.image().is_some() || ret.is_sampler() {
+            self.error(
+                location,
+                format!(
+                    "declaring function return value of type '{}' is not allowed",
+                    self.display(ret)
+                ),
+            );
+        }
         let (params, variadic) = match declarator.derived.first() {
             Some(ast::Derived::Function { params, variadic }) => (&params[..], *variadic),
             _ => (&[][..], false),

@@ -278,6 +278,14 @@ impl Checker<'_> {
     /// out, `(local = { ... }, &local.m[i])`, so that `&` applies to a
     /// place (as `decay_array` does for arrays).
     fn address_of(&mut self, place: Expr, ty: Type, span: Span) -> Expr {
+        if place.ty.image().is_some() || place.ty.is_sampler() {
+            let message = format!(
+                "pointer to type '{}' is invalid in OpenCL",
+                self.display(place.ty)
+            );
+            self.error(span, message);
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
         let (init, place) = self.hoist_literal_init(place);
         let address = Expr::new(H::AddressOf(Box::new(place)), ty, span);
         match init {
@@ -626,6 +634,18 @@ impl Checker<'_> {
                     return self.vector_conditional(c, a, b, span);
                 }
                 let c = self.scalar_condition(c, span.location());
+                if [&a, &b]
+                    .iter()
+                    .any(|v| v.ty.image().is_some() || v.ty.is_sampler())
+                {
+                    let message = format!(
+                        "operands of types '{}' and '{}' cannot be used with '?:' in OpenCL",
+                        self.display(a.ty),
+                        self.display(b.ty)
+                    );
+                    self.error(span, message);
+                    return Expr::new(H::Int(0), Type::Error, span);
+                }
                 let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
                 let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
                     let (mut a, mut b) = (a, b);
@@ -826,6 +846,15 @@ impl Checker<'_> {
             self.error(
                 location,
                 format!("array type '{}' is not assignable", self.display(target.ty)),
+            );
+            return;
+        }
+        // Images and samplers are handles the kernel is given, not values
+        // it may change.
+        if target.ty.image().is_some() || target.ty.is_sampler() {
+            self.error(
+                location,
+                format!("'{}' is not assignable", self.display(target.ty)),
             );
             return;
         }

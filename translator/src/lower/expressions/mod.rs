@@ -149,7 +149,7 @@ impl ModuleBuilder<'_> {
                     fb.add(naga::Expression::Literal(naga::Literal::U32(bits as u32)))
                 }
                 H::Int(bits) => self.constant(fb, &e.ty, bits, location)?,
-                H::Local(_) if e.ty.image().is_some() => {
+                H::Local(l) if fb.source.locals[l].ty.image().is_some() => {
                     return Err(self.error(
                         location,
                         "an image can only be passed to a built-in or a function",
