@@ -227,7 +227,7 @@ fn fences_order_images(words: &mut Vec<u32>) {
             (at, [(4 << 16) | OP_CONSTANT, uint, id, value])
         })
         .collect();
-    inserts.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    inserts.sort_unstable_by_key(|&(at, _)| std::cmp::Reverse(at));
     for (at, instruction) in inserts {
         words.splice(at..at, instruction);
     }

@@ -18,6 +18,14 @@ fn build(source: &str, options: &str) -> Program {
     translator::build(source, options, &caps()).unwrap_or_else(|e| panic!("build failed:\n{e}"))
 }
 
+/// The error of a build that must fail.
+fn build_error(source: &str, options: &str, caps: &DeviceCaps) -> String {
+    match translator::build(source, options, caps) {
+        Ok(_) => panic!("expected a build failure for:\n{source}"),
+        Err(e) => e.to_string(),
+    }
+}
+
 /// Runs `spirv-val` on every kernel of `program`.
 fn validate(program: &Program) {
     let dir = std::env::temp_dir().join(format!("clvulkan-images-{}", std::process::id()));
@@ -169,9 +177,9 @@ fn every_read_validates_with_one_binding_per_image() {
         ImageDim::D2Array,
         ImageDim::D3,
     ];
-    let mut offset = 40;
+    let mut offset = 40u32;
     for (b, &dim) in dims.iter().enumerate() {
-        offset = (offset + 15) / 16 * 16;
+        offset = offset.next_multiple_of(16);
         assert_eq!(
             r.args[b].kind,
             ArgKind::Image {
@@ -395,10 +403,7 @@ fn read_write_images_need_opencl_c_2_or_the_3_0_feature() {
             }
         ));
     }
-    let err = translator::build(source, "-cl-std=CL1.2", &caps())
-        .err()
-        .expect("read_write before 2.0")
-        .to_string();
+    let err = build_error(source, "-cl-std=CL1.2", &caps());
     assert!(
         err.contains("access qualifier 'read_write' can not be used for '__read_write image2d_t'"),
         "{err}"
@@ -410,14 +415,11 @@ fn read_write_images_need_opencl_c_2_or_the_3_0_feature() {
                    kernel void k() {}";
     translator::build(feature, "-cl-std=CL3.0", &caps()).expect("the image feature macros");
     // Without image support, none of it exists.
-    let none = translator::build(
+    let none = build_error(
         "#ifdef CLK_ADDRESS_CLAMP\n#error defined\n#endif\nkernel void k(image2d_t i) {}",
         "-cl-std=CL3.0",
         &DeviceCaps::full(),
-    )
-    .err()
-    .expect("images unsupported")
-    .to_string();
+    );
     assert!(
         none.contains("requires __opencl_c_images support"),
         "{none}"
@@ -540,4 +542,35 @@ fn misused_images_and_samplers_are_errors() {
             "{source}\nwanted: {expected}\ngot:\n{log}"
         );
     }
+}
+
+#[test]
+fn a_texel_buffer_beside_a_writable_1d_image_of_its_kind() {
+    // Different texel kinds: two types, one patched to the Buffer
+    // dimension.
+    let program = build(
+        "kernel void k(write_only image1d_t a, image1d_buffer_t b) {
+             write_imagef(a, 0, (float4)(read_imageui(b, 0).x));
+         }",
+        "",
+    );
+    validate(&program);
+    let (types, capabilities) = image_types(&program, "k");
+    assert!(
+        types.contains(&(0, 2, 0)) && types.contains(&(5, 2, 0)),
+        "{types:?}"
+    );
+    assert!(
+        capabilities.contains(&44) && capabilities.contains(&47),
+        "{capabilities:?}"
+    );
+    // The same kind would share one naga type: refused, not miscompiled.
+    let err = build_error(
+        "kernel void k(write_only image1d_t a, image1d_buffer_t b) {
+             write_imagef(a, 0, read_imagef(b, 0));
+         }",
+        "",
+        &caps(),
+    );
+    assert!(err.contains("not supported"), "{err}");
 }
