@@ -174,6 +174,9 @@ pub struct DeclSpecs {
     pub is_kernel: bool,
     pub is_inline: bool,
     pub attributes: Vec<Attribute>,
+    /// An image access qualifier (`read_only`, `__write_only`, ...) and
+    /// where it is written.
+    pub access: Option<(crate::image::ImageAccess, Location)>,
     pub location: Location,
 }
 

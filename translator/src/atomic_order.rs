@@ -10,8 +10,17 @@
 use std::collections::HashMap;
 
 /// The naga barrier flag that marks an order marker. `TEXTURE` (SPIR-V
-/// `ImageMemory`) is one no OpenCL fence of ours produces.
+/// `ImageMemory`) alone is one no OpenCL fence of ours produces: an image
+/// fence carries [`IMAGE_FENCE`] with it.
 pub const MARKER: naga::Barrier = naga::Barrier::TEXTURE;
+
+/// The flags of a real fence over image memory (`CLK_IMAGE_MEM_FENCE`):
+/// `TEXTURE` with `SUB_GROUP` (SPIR-V `SubgroupMemory`, which no marker
+/// has, and which orders nothing more at device scope), and `STORAGE`,
+/// which gives it device scope as images are device memory.
+pub const IMAGE_FENCE: naga::Barrier = naga::Barrier::TEXTURE
+    .union(naga::Barrier::SUB_GROUP)
+    .union(naga::Barrier::STORAGE);
 
 const HEADER_WORDS: usize = 5;
 const OP_CONSTANT: u32 = 43;
@@ -29,6 +38,7 @@ const ACQUIRE_RELEASE: u32 = 0x8;
 const UNIFORM_MEMORY: u32 = 0x40;
 const WORKGROUP_MEMORY: u32 = 0x100;
 const IMAGE_MEMORY: u32 = 0x800;
+const SUBGROUP_MEMORY: u32 = 0x80;
 
 /// Where the memory-semantics operands of an atomic instruction are (word
 /// offsets in the instruction), and whether each may release and acquire:
@@ -85,7 +95,7 @@ pub fn apply(words: &mut Vec<u32>) {
             && range.len() == 3
             && constants
                 .get(&words[range.start + 2])
-                .is_some_and(|&(_, v)| v & IMAGE_MEMORY != 0)
+                .is_some_and(|&(_, v)| v & IMAGE_MEMORY != 0 && v & SUBGROUP_MEMORY == 0)
     };
     if !instructions.iter().any(is_marker) {
         return;

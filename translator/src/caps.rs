@@ -229,7 +229,22 @@ impl DeviceCaps {
         if self.fp_atomic_capabilities(FpAtomicType::Single) != 0 {
             list.push("cl_ext_float_atomics");
         }
+        if self.image_3d_writes() {
+            list.push("cl_khr_3d_image_writes");
+        }
         list
+    }
+
+    /// `read_write` images: a storage image without format is read and
+    /// written alike, so every device with images has them.
+    pub fn read_write_images(&self) -> bool {
+        self.image_support
+    }
+
+    /// `write_image*` on `image3d_t` (`cl_khr_3d_image_writes`): Vulkan
+    /// storage images are 3D as readily as 2D.
+    pub fn image_3d_writes(&self) -> bool {
+        self.image_support
     }
 
     /// `cl_ext_float_atomics`: the `cl_device_fp_atomic_capabilities_ext`
@@ -274,6 +289,12 @@ impl DeviceCaps {
         }
         if self.image_support {
             list.push("__opencl_c_images");
+        }
+        if self.read_write_images() {
+            list.push("__opencl_c_read_write_images");
+        }
+        if self.image_3d_writes() {
+            list.push("__opencl_c_3d_image_writes");
         }
         for &(ty, bit, feature) in FP_ATOMIC_FEATURES {
             if self.fp_atomic_capabilities(ty) & bit != 0 {

@@ -10,6 +10,7 @@ mod declarations;
 mod expressions;
 mod init;
 mod records;
+mod samplers;
 mod scopes;
 mod statements;
 mod tree;
@@ -160,6 +161,8 @@ enum Symbol {
     /// An enum tag: the enum's integer type.
     EnumTag(Scalar),
     Global(hir::GlobalId),
+    /// A literal sampler (`const sampler_t s = ...;`): its sampler word.
+    Sampler(u32),
 }
 
 /// The function being checked: the arenas of its body, and what its

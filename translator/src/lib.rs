@@ -39,6 +39,7 @@ pub mod preprocess;
 pub mod printf;
 pub mod reflect;
 pub mod spirv;
+mod spirv_images;
 mod stack;
 pub mod token;
 pub mod types;

@@ -36,6 +36,7 @@ fn capabilities() -> Capabilities {
 /// SPIR-V opcodes and decorations the patch below needs.
 const OP_DECORATE: u32 = 71;
 const DECORATION_BINDING: u32 = 33;
+const DECORATION_DESCRIPTOR_SET: u32 = 34;
 const DECORATION_ALIASED: u32 = 20;
 const HEADER_WORDS: usize = 5;
 
@@ -46,6 +47,24 @@ const HEADER_WORDS: usize = 5;
 fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
     if bindings.is_empty() {
         return;
+    }
+    // Only variables of set 0, the buffers': images have bindings of their
+    // own numbers in set 1.
+    let mut other_sets = std::collections::HashSet::new();
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            break;
+        }
+        if words[at] & 0xffff == OP_DECORATE
+            && count == 4
+            && words[at + 2] == DECORATION_DESCRIPTOR_SET
+            && words[at + 3] != 0
+        {
+            other_sets.insert(words[at + 1]);
+        }
+        at += count;
     }
     let mut out = Vec::with_capacity(words.len() + 3 * bindings.len());
     out.extend_from_slice(&words[..HEADER_WORDS.min(words.len())]);
@@ -62,7 +81,8 @@ fn decorate_aliased(words: &mut Vec<u32>, bindings: &[u32]) {
         let is_binding = instruction[0] & 0xffff == OP_DECORATE
             && count == 4
             && instruction[2] == DECORATION_BINDING
-            && bindings.contains(&instruction[3]);
+            && bindings.contains(&instruction[3])
+            && !other_sets.contains(&instruction[1]);
         if is_binding {
             out.extend_from_slice(&[(3 << 16) | OP_DECORATE, instruction[1], DECORATION_ALIASED]);
         }
@@ -472,6 +492,7 @@ impl LoweredKernel {
             .and_then(|mut writer| writer.write(&self.module, info, None, &None, &mut words))
             .map_err(|e| SpirvError(format!("SPIR-V writer: {e}")))?;
         crate::atomic_order::apply(&mut words);
+        crate::spirv_images::patch(&mut words, &self.reflection.images, &self.reflection.name)?;
         drop_16bit_storage(&mut words);
         decorate_aliased(
             &mut words,
@@ -615,7 +636,8 @@ fn aliased_bindings(reflection: &KernelReflection, module: &naga::Module) -> Vec
     }
     let mut seen = Vec::new();
     for (_, var) in module.global_variables.iter() {
-        if let Some(b) = &var.binding {
+        // Image arguments (set 1) are not buffers.
+        if let Some(b) = var.binding.as_ref().filter(|b| b.group == 0) {
             if seen.contains(&b.binding) && !bindings.contains(&b.binding) {
                 bindings.push(b.binding);
             }

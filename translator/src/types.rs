@@ -5,6 +5,7 @@
 
 use crate::ast::{self, AddressSpace};
 use crate::hir::{Names, Symbol};
+use crate::image::{ImageAccess, ImageDim};
 use naga::{Arena, Handle, Span, UniqueArena};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -130,14 +131,26 @@ pub const VECTOR_WIDTHS: [u8; 5] = [2, 3, 4, 8, 16];
 /// (or that have no values at all): the checker says so by name instead of
 /// "unknown type". The table behind [`Opaque::name`] and the lookup.
 const OPAQUE_TYPES: &[(&str, Opaque)] = &[
-    ("image1d_t", Opaque::Image1d),
-    ("image1d_array_t", Opaque::Image1dArray),
-    ("image1d_buffer_t", Opaque::Image1dBuffer),
-    ("image2d_t", Opaque::Image2d),
-    ("image2d_array_t", Opaque::Image2dArray),
-    ("image2d_depth_t", Opaque::Image2dDepth),
-    ("image2d_array_depth_t", Opaque::Image2dArrayDepth),
-    ("image3d_t", Opaque::Image3d),
+    ("image1d_t", ImageType::read_only(ImageDim::D1, false)),
+    (
+        "image1d_array_t",
+        ImageType::read_only(ImageDim::D1Array, false),
+    ),
+    (
+        "image1d_buffer_t",
+        ImageType::read_only(ImageDim::D1Buffer, false),
+    ),
+    ("image2d_t", ImageType::read_only(ImageDim::D2, false)),
+    (
+        "image2d_array_t",
+        ImageType::read_only(ImageDim::D2Array, false),
+    ),
+    ("image2d_depth_t", ImageType::read_only(ImageDim::D2, true)),
+    (
+        "image2d_array_depth_t",
+        ImageType::read_only(ImageDim::D2Array, true),
+    ),
+    ("image3d_t", ImageType::read_only(ImageDim::D3, false)),
     ("sampler_t", Opaque::Sampler),
     ("event_t", Opaque::Event),
     ("queue_t", Opaque::Queue),
@@ -149,14 +162,11 @@ const OPAQUE_TYPES: &[(&str, Opaque)] = &[
 /// An opaque built-in type (see `OPAQUE_TYPES`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Opaque {
-    Image1d,
-    Image1dArray,
-    Image1dBuffer,
-    Image2d,
-    Image2dArray,
-    Image2dDepth,
-    Image2dArrayDepth,
-    Image3d,
+    /// An image type with the access qualifier it was declared with
+    /// (`read_only` when none was written): `__read_only image2d_t` and
+    /// `__write_only image2d_t` are different types, as in clang.
+    Image(ImageType),
+    /// A `sampler_t`, held as its [`crate::image::sampler`] word.
     Sampler,
     /// The events of the work-group copies, which the lowering holds as a
     /// `uint` (they complete at once).
@@ -168,11 +178,54 @@ pub enum Opaque {
 }
 
 impl Opaque {
+    /// The type's name without an access qualifier.
     pub fn name(self) -> &'static str {
+        let unqualified = match self {
+            Opaque::Image(image) => Opaque::Image(ImageType {
+                access: ImageAccess::ReadOnly,
+                ..image
+            }),
+            other => other,
+        };
         OPAQUE_TYPES
             .iter()
-            .find(|(_, o)| *o == self)
+            .find(|(_, o)| *o == unqualified)
             .map_or("<opaque>", |(name, _)| name)
+    }
+
+    pub fn image(self) -> Option<ImageType> {
+        match self {
+            Opaque::Image(image) => Some(image),
+            _ => None,
+        }
+    }
+}
+
+/// An image type: its dimensionality, whether it is a depth image, and its
+/// access qualifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageType {
+    pub dim: ImageDim,
+    pub depth: bool,
+    pub access: ImageAccess,
+}
+
+impl ImageType {
+    const fn read_only(dim: ImageDim, depth: bool) -> Opaque {
+        Opaque::Image(ImageType {
+            dim,
+            depth,
+            access: ImageAccess::ReadOnly,
+        })
+    }
+
+    /// The qualifier as clang spells it in types.
+    pub fn access_spelling(self) -> &'static str {
+        match self.access {
+            ImageAccess::ReadOnly => "__read_only",
+            ImageAccess::WriteOnly => "__write_only",
+            ImageAccess::ReadWrite => "__read_write",
+        }
     }
 }
 
@@ -357,6 +410,21 @@ impl Type {
     pub fn is_error(&self) -> bool {
         matches!(self, Type::Error)
     }
+
+    pub fn image(&self) -> Option<ImageType> {
+        match self {
+            Type::Opaque(o) => o.image(),
+            _ => None,
+        }
+    }
+
+    pub fn is_integer_scalar(&self) -> bool {
+        self.scalar().is_some_and(Scalar::is_integer)
+    }
+
+    pub fn is_sampler(&self) -> bool {
+        matches!(self, Type::Opaque(Opaque::Sampler))
+    }
 }
 
 /// The program's compound types, each held once: pointees and array
@@ -495,6 +563,13 @@ impl Types {
                     "" => format!("{keyword} (anonymous)"),
                     name => format!("{keyword} {name}"),
                 }
+            }
+            Type::Opaque(Opaque::Image(image)) => {
+                format!(
+                    "{} {}",
+                    image.access_spelling(),
+                    Opaque::Image(image).name()
+                )
             }
             Type::Opaque(o) => o.name().to_string(),
             Type::Error => "<error>".to_string(),

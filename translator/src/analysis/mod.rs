@@ -8,11 +8,13 @@
 //! - [`definitions`]: the integer variables that keep their initializer's
 //!   value (for integers converted back to pointers);
 //! - per kernel, the `__local` objects held as integer words ([`KernelFacts`]);
-//! - [`records`]: which records are held as byte images.
+//! - [`records`]: which records are held as byte images;
+//! - [`images`]: the texel kinds each image parameter is accessed as.
 //!
 //! Functions are analysed callees first: a call uses its callee's summary.
 
 pub mod definitions;
+pub mod images;
 pub mod provenance;
 pub mod records;
 
@@ -49,6 +51,9 @@ pub struct FunctionFacts {
     /// sees them as a struct, union or `bool`, read and written as a byte
     /// image's members.
     pub word_privates: FxHashSet<LocalId>,
+    /// For each image parameter (by position) that is read or written,
+    /// here or in a callee, the texel kinds it is accessed as.
+    pub image_uses: FxHashMap<usize, images::TexelKinds>,
 }
 
 /// The facts of one kernel: how its `__local` memory is held.
@@ -115,8 +120,11 @@ pub fn analyse(program: &hir::Program) -> Analysis {
     let mut pointers = FxHashMap::default();
     let mut kept = FxHashMap::default();
     let mut compares = FxHashMap::default();
+    let mut image_uses = FxHashMap::default();
     for id in callees_first(program) {
         let f = &program.functions[id];
+        let uses = images::image_uses(f, &image_uses);
+        image_uses.insert(id, uses);
         let reached = compares_buffer_pointers(program, f)
             || f.exprs.iter().any(|(_, e)| match e.kind {
                 H::Call(callee, _) => compares.get(&callee).copied().unwrap_or(false),
@@ -157,6 +165,7 @@ pub fn analyse(program: &hir::Program) -> Analysis {
                 pointers: facts,
                 kept_values,
                 word_privates,
+                image_uses: image_uses.remove(&id).unwrap_or_default(),
             },
         );
     }

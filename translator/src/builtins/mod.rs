@@ -21,9 +21,12 @@
 //! `convert_<type>[_sat][_<rounding>]` and `as_<type>` (OpenCL C 6.4),
 //! which are parsed from the name instead of being listed.
 //!
+//! The image functions are resolved by `images` from the image type of
+//! their first argument.
+//!
 //! Not covered, with a "not supported yet" error rather than "undeclared"
-//! (see [`NOT_SUPPORTED`]): image and sampler functions (there are no image
-//! types yet), sub-group functions, pipes and device-side enqueue. `printf`
+//! (see [`NOT_SUPPORTED`]): `get_image_num_samples` (no multi-sample
+//! images), sub-group functions, pipes and device-side enqueue. `printf`
 //! (variadic) is the checker's own business.
 //!
 //! One concern per file: `names` (the [`Builtin`] enum and reading a
@@ -36,6 +39,7 @@
 
 mod atomics;
 mod constants;
+mod images;
 mod names;
 mod resolve;
 mod signatures;
@@ -44,6 +48,7 @@ mod table;
 mod tests;
 
 pub use constants::PREDEFINED_CONSTANTS;
+pub use images::{ImageBuiltin, ImageQuery, Texel};
 pub use names::{AtomicOp, Builtin, C11AtomicOp, Conversion, Rounding, NOT_SUPPORTED};
 pub use resolve::{resolve, Resolved};
 
@@ -62,6 +67,8 @@ pub struct BuiltinContext {
     pub float16: bool,
     /// The OpenCL C version the program is built as, e.g. `(1, 2)`.
     pub cl_std: (u32, u32),
+    /// `write_image*` on `image3d_t` (`__opencl_c_3d_image_writes`).
+    pub image_3d_writes: bool,
 }
 
 /// The usual arithmetic conversions for two scalars (C99 6.3.1.8), after

@@ -5,6 +5,7 @@
 //! families known but not supported yet.
 
 use super::atomics::C11_ATOMICS;
+use super::images::ImageBuiltin;
 use crate::types::{Scalar, VECTOR_WIDTHS};
 use std::fmt;
 
@@ -40,6 +41,8 @@ macro_rules! builtins {
             Convert(Conversion),
             /// `as_<type>`: the target element type and width (1: scalar).
             As(Scalar, u8),
+            /// The image functions (`read_imagef`, `get_image_width`, ...).
+            Image(ImageBuiltin),
         }
 
         impl Builtin {
@@ -426,6 +429,7 @@ impl fmt::Display for Builtin {
                 c.rounding.suffix()
             ),
             Builtin::As(s, n) => write!(f, "as_{}", type_name(s, n)),
+            Builtin::Image(b) => write!(f, "{b}"),
             _ => f.write_str("?"),
         }
     }
@@ -439,6 +443,7 @@ impl Builtin {
             .or_else(|| parse_load_store(name))
             .or_else(|| parse_convert(name).map(Builtin::Convert))
             .or_else(|| parse_as(name))
+            .or_else(|| ImageBuiltin::parse(name).map(Builtin::Image))
     }
 }
 
@@ -559,16 +564,8 @@ fn parse_as(name: &str) -> Option<Builtin> {
 pub const NOT_SUPPORTED: &[&str] = &[
     // The checker handles `printf` before it gets here.
     "printf",
-    // Images and samplers.
-    "read_imagef",
-    "read_imagei",
-    "read_imageui",
-    "read_imageh",
-    "write_imagef",
-    "write_imagei",
-    "write_imageui",
-    "write_imageh",
-    "get_image_",
+    // Multi-sample images.
+    "get_image_num_samples",
     // Sub-groups, pipes, device-side enqueue.
     "work_group_reserve_",
     "work_group_commit_",

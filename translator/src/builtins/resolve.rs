@@ -54,6 +54,7 @@ pub fn resolve(
             return convert(builtin, c.to, c.width, args, ctx, || no_match(types))
         }
         Builtin::As(s, n) => return convert(builtin, s, n, args, ctx, || no_match(types)),
+        Builtin::Image(b) => return super::images::resolve(b, args, ctx, || no_match(types)),
         _ => {}
     }
     let (since, sigs) = overloads(builtin);

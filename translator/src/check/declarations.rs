@@ -98,6 +98,13 @@ impl Checker<'_> {
         };
         let location = *location;
         let ty = self.declarator_type(base, quals, &init.declarator, location);
+        if ty.is_sampler() {
+            self.literal_sampler(*name, init.init.as_ref(), location);
+            return;
+        }
+        if self.reject_image_variable(ty, location) {
+            return;
+        }
         let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
         let ty = self.apply_endian(ty, &placement, location);
         let generic_std = self.cl_std >= (2, 0);
@@ -304,6 +311,15 @@ impl Checker<'_> {
         let ret = self.derived_type(base, quals, &declarator.derived[1..], location);
         if let Type::Array(..) = ret {
             self.error(location, "function cannot return array type");
+        }
+        if ret.image().is_some() || ret.is_sampler() {
+            self.error(
+                location,
+                format!(
+                    "declaring function return value of type '{}' is not allowed",
+                    self.display(ret)
+                ),
+            );
         }
         let (params, variadic) = match declarator.derived.first() {
             Some(ast::Derived::Function { params, variadic }) => (&params[..], *variadic),
@@ -548,6 +564,14 @@ impl Checker<'_> {
             Type::Scalar(_) | Type::Vector(..) | Type::Record(_) | Type::Error => {
                 self.plain_arg(written)
             }
+            // Images live in global memory (`CL_KERNEL_ARG_ADDRESS_GLOBAL`,
+            // as clang reports them); their access qualifier is the
+            // reflection's (`ArgKind::Image`).
+            t if t.image().is_some() => hir::KernelArgInfo {
+                address: AddressQualifier::Global,
+                ..self.plain_arg(written)
+            },
+            Type::Opaque(types::Opaque::Sampler) => self.plain_arg(written),
             t => {
                 self.error(
                     location,
@@ -738,6 +762,13 @@ impl Checker<'_> {
                 );
             }
             let ty = self.declarator_type(base, quals, &init.declarator, location);
+            if ty.is_sampler() {
+                self.literal_sampler(*name, init.init.as_ref(), location);
+                continue;
+            }
+            if self.reject_image_variable(ty, location) {
+                continue;
+            }
             let placement = self.placement(&[&d.specs.attributes, &init.declarator.attributes]);
             let ty = self.apply_endian(ty, &placement, location);
             // A pointee's address space is not the variable's: the

@@ -103,6 +103,9 @@ impl Checker<'_> {
             |this: &Self, relation| how.describe(&this.display(from), &this.display(to), relation);
         match (v.ty, to) {
             (Type::Scalar(_), Type::Scalar(_)) => self.convert(v, to),
+            (Type::Scalar(s), Type::Opaque(types::Opaque::Sampler)) if s.is_integer() => {
+                self.sampler_from_integer(v)
+            }
             (Type::Scalar(_), Type::Vector(s, _)) => {
                 let v = self.convert(v, Type::Scalar(s));
                 let location = v.span;
@@ -275,6 +278,14 @@ impl Checker<'_> {
     /// out, `(local = { ... }, &local.m[i])`, so that `&` applies to a
     /// place (as `decay_array` does for arrays).
     fn address_of(&mut self, place: Expr, ty: Type, span: Span) -> Expr {
+        if place.ty.image().is_some() || place.ty.is_sampler() {
+            let message = format!(
+                "pointer to type '{}' is invalid in OpenCL",
+                self.display(place.ty)
+            );
+            self.error(span, message);
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
         let (init, place) = self.hoist_literal_init(place);
         let address = Expr::new(H::AddressOf(Box::new(place)), ty, span);
         match init {
@@ -466,6 +477,10 @@ impl Checker<'_> {
                 let location = v.span;
                 Expr::new(H::Int(0), to, location)
             }
+            // A literal sampler passed straight to a built-in.
+            (Type::Scalar(s), Type::Opaque(types::Opaque::Sampler)) if s.is_integer() => {
+                self.sampler_from_integer(v)
+            }
             (Type::Scalar(_), Type::Vector(s, _)) => {
                 let v = self.convert(v, Type::Scalar(s));
                 let location = v.span;
@@ -561,6 +576,11 @@ impl Checker<'_> {
                     let ty = self.program.globals[id].ty;
                     Expr::new(H::Global(id), ty, span)
                 }
+                Some(Symbol::Sampler(word)) => Expr::new(
+                    H::Int(u64::from(word)),
+                    Type::Opaque(types::Opaque::Sampler),
+                    span,
+                ),
                 Some(Symbol::Function(_)) => {
                     self.error(span, "function designators are only allowed in calls");
                     Expr::new(H::Int(0), Type::Error, span)
@@ -614,6 +634,18 @@ impl Checker<'_> {
                     return self.vector_conditional(c, a, b, span);
                 }
                 let c = self.scalar_condition(c, span.location());
+                if [&a, &b]
+                    .iter()
+                    .any(|v| v.ty.image().is_some() || v.ty.is_sampler())
+                {
+                    let message = format!(
+                        "operands of types '{}' and '{}' cannot be used with '?:' in OpenCL",
+                        self.display(a.ty),
+                        self.display(b.ty)
+                    );
+                    self.error(span, message);
+                    return Expr::new(H::Int(0), Type::Error, span);
+                }
                 let is_null = |e: &Expr| matches!(e.kind, H::Int(0));
                 let (a, b, ty) = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
                     let (mut a, mut b) = (a, b);
@@ -814,6 +846,15 @@ impl Checker<'_> {
             self.error(
                 location,
                 format!("array type '{}' is not assignable", self.display(target.ty)),
+            );
+            return;
+        }
+        // Images and samplers are handles the kernel is given, not values
+        // it may change.
+        if target.ty.image().is_some() || target.ty.is_sampler() {
+            self.error(
+                location,
+                format!("'{}' is not assignable", self.display(target.ty)),
             );
             return;
         }
@@ -1485,6 +1526,7 @@ impl Checker<'_> {
             float64: self.caps.float64,
             float16: self.caps.float16,
             cl_std: self.cl_std,
+            image_3d_writes: self.caps.image_3d_writes(),
         };
         let r = builtins::resolve(
             &self.names[name.0 as usize],

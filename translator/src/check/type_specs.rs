@@ -42,6 +42,7 @@ impl Checker<'_> {
             ast::TypeSpec::Record(r) => self.record_type(r),
             ast::TypeSpec::Enum(e) => Type::Scalar(self.enum_spec(e)),
         };
+        let ty = self.apply_access_qualifier(ty, specs);
         self.check_type_supported(ty, specs.location);
         if quals.is_restrict && !matches!(ty, Type::Pointer(_) | Type::Error) {
             self.error(
@@ -66,7 +67,49 @@ impl Checker<'_> {
         quals
     }
 
+    /// `ty` with the image access qualifier of `specs` (`read_only` when
+    /// none is written), which only image types take.
+    fn apply_access_qualifier(&mut self, ty: Type, specs: &ast::DeclSpecs) -> Type {
+        let Some((access, at)) = specs.access else {
+            return ty;
+        };
+        let Some(image) = ty.image() else {
+            if !ty.is_error() {
+                self.error(
+                    at,
+                    "access qualifier can only be used for pipe and image type",
+                );
+            }
+            return ty;
+        };
+        let qualified = Type::Opaque(types::Opaque::Image(types::ImageType { access, ..image }));
+        let read_write_allowed =
+            self.cl_std >= (2, 0) && (self.cl_std < (3, 0) || self.caps.read_write_images());
+        if access == crate::image::ImageAccess::ReadWrite && !read_write_allowed {
+            self.error(
+                at,
+                format!(
+                    "access qualifier 'read_write' can not be used for '{}' prior to OpenCL C \
+                     version 2.0 or in version 3.0 and without __opencl_c_read_write_images feature",
+                    self.display(qualified)
+                ),
+            );
+        }
+        qualified
+    }
+
     pub(super) fn check_type_supported(&mut self, ty: Type, location: Location) {
+        if matches!(ty, Type::Opaque(o) if o.image().is_some() || o == types::Opaque::Sampler)
+            && !self.caps.image_support
+        {
+            self.error(
+                location,
+                format!(
+                    "use of type '{}' requires __opencl_c_images support",
+                    self.display(ty)
+                ),
+            );
+        }
         let elem = ty.element();
         if let Some(s) = elem {
             let ok = match s {
@@ -248,6 +291,17 @@ impl Checker<'_> {
         let mut is_const = quals.is_const;
         let mut is_volatile = quals.is_volatile;
         for d in derived.iter().rev() {
+            if matches!(d, ast::Derived::Pointer(_) | ast::Derived::Array(_))
+                && (ty.image().is_some() || ty.is_sampler())
+            {
+                let what = match d {
+                    ast::Derived::Pointer(_) => "pointer to",
+                    _ => "array of",
+                };
+                let message = format!("{what} type '{}' is invalid in OpenCL", self.display(ty));
+                self.error(location, message);
+                return Type::Error;
+            }
             ty = match d {
                 ast::Derived::Pointer(q) => {
                     let t = self.pointer_to(Pointee {

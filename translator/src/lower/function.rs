@@ -24,6 +24,10 @@ pub(super) struct FnBuilder<'a> {
     pub(super) return_roots: Vec<Root>,
     /// The root set of each local array of pointers (see `stored.rs`).
     pub(super) stored: PerLocal<StoredRoots>,
+    /// For each image parameter: the kernel's image argument it is (an
+    /// index of `interface::images::KernelImages`), which this
+    /// specialisation (or, for a kernel, the launch) gives it.
+    pub(super) image_params: PerLocal<usize>,
     pub(super) hir: FunctionId,
 }
 
@@ -94,6 +98,7 @@ impl<'a> FnBuilder<'a> {
             param_roots: PerLocal::new(program.functions[hir].params.len()),
             return_roots: Vec::new(),
             stored: PerLocal::new(0),
+            image_params: PerLocal::new(0),
             hir,
         }
     }

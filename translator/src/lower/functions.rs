@@ -15,11 +15,16 @@ use crate::lower::pointers::{PointerValue, Root, Target};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 
+/// What a helper is specialised on: its pointer arguments' roots and the
+/// kernel image arguments its image parameters are.
+type Specialisation = (FunctionId, Vec<Option<Root>>, Vec<usize>);
+
 /// The functions made so far.
 #[derive(Default)]
 pub(super) struct Functions {
-    /// Each helper's specialisation per combination of argument roots.
-    specialisations: FxHashMap<(FunctionId, Vec<Option<Root>>), Handle<naga::Function>>,
+    /// Each helper's specialisation per combination of argument roots and
+    /// of the kernel image arguments its image parameters stand for.
+    specialisations: FxHashMap<Specialisation, Handle<naga::Function>>,
     /// Functions being lowered, to reject recursion (OpenCL C 6.9.m).
     in_progress: Vec<FunctionId>,
     /// The roots (in the callee's terms) of the pointers helpers return.
@@ -39,6 +44,9 @@ impl Functions {
 
 pub(super) enum ArgSource {
     Buffer(Handle<naga::GlobalVariable>),
+    /// An image argument: its index among the kernel's (see
+    /// `interface/images.rs`).
+    Image(usize),
     PushConstant(u32),
     /// A `char`/`short` scalar or vector argument: each lane `bit` bits
     /// into push-constant member `word` (a u32), as `(word, bit)`.
@@ -74,6 +82,11 @@ impl ModuleBuilder<'_> {
         };
         let cells = self.cells(fb);
         for (id, local) in f.locals.iter() {
+            // Images are only parameters, which stand for a kernel image
+            // argument (`FnBuilder::image_params`) and hold no value.
+            if local.ty.image().is_some() {
+                continue;
+            }
             let slot = match &local.ty {
                 // A pointer variable whose address is taken lives in
                 // memory, as a stored pointer (`pointers/stored.rs`).
@@ -224,11 +237,14 @@ impl ModuleBuilder<'_> {
         &mut self,
         id: FunctionId,
         roots: Vec<Option<Root>>,
+        images: Vec<usize>,
         location: Location,
     ) -> LResult<Handle<naga::Function>> {
-        if let Some(&h) = self.functions.specialisations.get(&(id, roots.clone())) {
+        let key = (id, roots, images);
+        if let Some(&h) = self.functions.specialisations.get(&key) {
             return Ok(h);
         }
+        let (id, roots, images) = key;
         if !self.program.functions[id].defined {
             let name = self.name(self.program.functions[id].name);
             return Err(self.error(
@@ -240,7 +256,7 @@ impl ModuleBuilder<'_> {
             return Err(self.error(location, "recursion is not allowed in OpenCL C"));
         }
         self.functions.in_progress.push(id);
-        let built = self.helper_function(id, &roots);
+        let built = self.helper_function(id, &roots, &images);
         self.functions.in_progress.pop();
         let (mut function, returned) = built?;
         if let Some(result) = &function.result {
@@ -257,7 +273,9 @@ impl ModuleBuilder<'_> {
             }
         }
         let h = self.module.functions.append(function, Span::UNDEFINED);
-        self.functions.specialisations.insert((id, roots), h);
+        self.functions
+            .specialisations
+            .insert((id, roots, images), h);
         self.functions.returned_roots.insert(h, returned);
         Ok(h)
     }
@@ -268,6 +286,7 @@ impl ModuleBuilder<'_> {
         &mut self,
         id: FunctionId,
         roots: &[Option<Root>],
+        images: &[usize],
     ) -> LResult<(naga::Function, Vec<Root>)> {
         let f = &self.program.functions[id];
         let mut fb = FnBuilder::new(self.program, id);
@@ -275,7 +294,15 @@ impl ModuleBuilder<'_> {
         let u32_ty = self.u32_type();
         // The naga argument holding each parameter's value (or index).
         let mut value_args = Vec::with_capacity(f.params.len());
+        let mut images = images.iter();
         for (&param, root) in f.params.iter().zip(roots) {
+            if f.locals[param].ty.image().is_some() {
+                // No naga argument: the image is the kernel's.
+                if let Some(&image) = images.next() {
+                    fb.image_params.insert(param, image);
+                }
+                continue;
+            }
             let name = self.name(f.locals[param].name).to_string();
             if let Some(root) = root {
                 fb.param_roots.insert(param, *root);
@@ -314,7 +341,11 @@ impl ModuleBuilder<'_> {
         }
         self.declare_locals(&mut fb)?;
         fb.return_roots = self.return_roots(&fb);
-        for (&param, &arg) in f.params.iter().zip(&value_args) {
+        let value_params = f
+            .params
+            .iter()
+            .filter(|&&p| f.locals[p].ty.image().is_none());
+        for (&param, &arg) in value_params.zip(&value_args) {
             let value = fb.add(naga::Expression::FunctionArgument(arg));
             if let Some(&root) = fb.param_roots.get(&param) {
                 let location = f.locals[param].span.location();
@@ -343,7 +374,14 @@ impl ModuleBuilder<'_> {
         location: Location,
     ) -> LResult<Value> {
         let mut values = Vec::new();
+        let mut images = Vec::new();
         for &a in args {
+            if fb.expr(a).ty.image().is_some() {
+                let at = fb.expr(a).span;
+                images.push(self.image_arg_of(fb, a.into(), at.location())?);
+                values.push(Value::Void);
+                continue;
+            }
             match self.expr(fb, a)? {
                 Value::Void => {
                     let at = fb.expr(a).span;
@@ -352,17 +390,20 @@ impl ModuleBuilder<'_> {
                 v => values.push(v),
             }
         }
-        self.call_values(fb, id, values, ret, location)
+        self.call_values(fb, id, values, &images, ret, location)
     }
 
     /// Calls helper `id` with evaluated arguments. A pointer chosen at run
     /// time picks, by a switch, the call of the helper specialised for
     /// each of its roots.
+    /// Image arguments are `Value::Void` in `values`, the kernel image
+    /// arguments they stand for in `images`, in order.
     pub(super) fn call_values(
         &mut self,
         fb: &mut FnBuilder,
         id: FunctionId,
         values: Vec<Value>,
+        images: &[usize],
         ret: &Type,
         location: Location,
     ) -> LResult<Value> {
@@ -388,7 +429,7 @@ impl ModuleBuilder<'_> {
                         Value::Void => Value::Void,
                     })
                     .collect();
-                this.call_values(fb, id, values, ret, location)
+                this.call_values(fb, id, values, images, ret, location)
             });
         }
         let mut roots = Vec::new();
@@ -421,10 +462,12 @@ impl ModuleBuilder<'_> {
                     roots.push(Some(root));
                     arguments.push(index);
                 }
+                // An image (see above): no naga argument.
+                Value::Void => roots.push(None),
                 _ => return Err(self.error(location, "void value used as an argument")),
             }
         }
-        let function = self.helper(id, roots, location)?;
+        let function = self.helper(id, roots, images.to_vec(), location)?;
         let result = if *ret == Type::Void {
             None
         } else {

@@ -21,6 +21,7 @@ mod emit;
 mod expressions;
 mod function;
 mod functions;
+mod image_calls;
 mod interface;
 mod jobs;
 mod library;

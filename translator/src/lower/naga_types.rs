@@ -118,6 +118,10 @@ impl ModuleBuilder<'_> {
                 Type::Opaque(crate::types::Opaque::Event) => {
                     naga::TypeInner::Scalar(naga::Scalar::U32)
                 }
+                // A sampler is its `crate::image::sampler` word.
+                Type::Opaque(crate::types::Opaque::Sampler) => {
+                    naga::TypeInner::Scalar(naga::Scalar::U32)
+                }
                 t => {
                     return Err(self.error(
                         location,

@@ -3,6 +3,7 @@
 //! structs, unions and enums), attributes, and the typedef-name scopes
 //! that decide whether a name starts a declaration.
 
+use crate::image::ImageAccess;
 use std::sync::Arc;
 
 use super::keywords::{add_qualifier, add_scalar_word, Kw};
@@ -200,6 +201,7 @@ impl Parser {
             is_kernel: false,
             is_inline: false,
             attributes: Vec::new(),
+            access: None,
             location,
             type_location: location,
         };
@@ -239,7 +241,18 @@ impl Parser {
                     specs.is_inline = true;
                     self.pos += 1;
                 }
-                Kw::Access => self.pos += 1,
+                Kw::Access => {
+                    let access = match self.spellings[t.sym as usize].trim_start_matches('_') {
+                        "write_only" => ImageAccess::WriteOnly,
+                        "read_write" => ImageAccess::ReadWrite,
+                        _ => ImageAccess::ReadOnly,
+                    };
+                    if specs.access.is_some() {
+                        self.diags.error(t.location, "multiple access qualifiers");
+                    }
+                    specs.access = Some((access, t.location));
+                    self.pos += 1;
+                }
                 Kw::Attribute => self.attributes(&mut specs.attributes)?,
                 Kw::Scalar(word) => {
                     add_scalar_word(&mut words, word);

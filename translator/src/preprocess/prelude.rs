@@ -175,6 +175,9 @@ pub(super) fn predefined_source(options: &BuildOptions, caps: &DeviceCaps) -> St
     define("__OPENCL_C_VERSION__", &std.macro_value().to_string());
     if caps.image_support {
         define("__IMAGE_SUPPORT__", "1");
+        for &(name, value) in image_constants() {
+            define(name, &value.to_string());
+        }
     }
     if options.fast_relaxed_math {
         define("__FAST_RELAXED_MATH__", "1");
@@ -281,6 +284,59 @@ impl Preprocessor<'_> {
             macros: self.macros.clone(),
         });
     }
+}
+
+/// The image macros of clang's `opencl-c-base.h`: sampler bits (the
+/// [`crate::image::sampler`] word) and the channel orders and data types
+/// (the same numbers as the API's `CL_*`).
+fn image_constants() -> &'static [(&'static str, u32)] {
+    use crate::image::{self as im, sampler as s};
+    &[
+        ("CLK_NORMALIZED_COORDS_FALSE", s::NORMALIZED_COORDS_FALSE),
+        ("CLK_NORMALIZED_COORDS_TRUE", s::NORMALIZED_COORDS_TRUE),
+        ("CLK_ADDRESS_NONE", s::ADDRESS_NONE),
+        ("CLK_ADDRESS_CLAMP_TO_EDGE", s::ADDRESS_CLAMP_TO_EDGE),
+        ("CLK_ADDRESS_CLAMP", s::ADDRESS_CLAMP),
+        ("CLK_ADDRESS_REPEAT", s::ADDRESS_REPEAT),
+        ("CLK_ADDRESS_MIRRORED_REPEAT", s::ADDRESS_MIRRORED_REPEAT),
+        ("CLK_FILTER_NEAREST", s::FILTER_NEAREST),
+        ("CLK_FILTER_LINEAR", s::FILTER_LINEAR),
+        ("CLK_R", im::CL_R),
+        ("CLK_A", im::CL_A),
+        ("CLK_RG", im::CL_RG),
+        ("CLK_RA", im::CL_RA),
+        ("CLK_RGB", im::CL_RGB),
+        ("CLK_RGBA", im::CL_RGBA),
+        ("CLK_BGRA", im::CL_BGRA),
+        ("CLK_ARGB", im::CL_ARGB),
+        ("CLK_INTENSITY", im::CL_INTENSITY),
+        ("CLK_LUMINANCE", im::CL_LUMINANCE),
+        ("CLK_Rx", im::CL_RX),
+        ("CLK_RGx", im::CL_RGX),
+        ("CLK_RGBx", im::CL_RGBX),
+        ("CLK_DEPTH", im::CL_DEPTH),
+        ("CLK_sRGB", im::CL_SRGB),
+        ("CLK_sRGBx", im::CL_SRGBX),
+        ("CLK_sRGBA", im::CL_SRGBA),
+        ("CLK_sBGRA", im::CL_SBGRA),
+        ("CLK_ABGR", im::CL_ABGR),
+        ("CLK_SNORM_INT8", im::CL_SNORM_INT8),
+        ("CLK_SNORM_INT16", im::CL_SNORM_INT16),
+        ("CLK_UNORM_INT8", im::CL_UNORM_INT8),
+        ("CLK_UNORM_INT16", im::CL_UNORM_INT16),
+        ("CLK_UNORM_SHORT_565", im::CL_UNORM_SHORT_565),
+        ("CLK_UNORM_SHORT_555", im::CL_UNORM_SHORT_555),
+        ("CLK_UNORM_INT_101010", im::CL_UNORM_INT_101010),
+        ("CLK_SIGNED_INT8", im::CL_SIGNED_INT8),
+        ("CLK_SIGNED_INT16", im::CL_SIGNED_INT16),
+        ("CLK_SIGNED_INT32", im::CL_SIGNED_INT32),
+        ("CLK_UNSIGNED_INT8", im::CL_UNSIGNED_INT8),
+        ("CLK_UNSIGNED_INT16", im::CL_UNSIGNED_INT16),
+        ("CLK_UNSIGNED_INT32", im::CL_UNSIGNED_INT32),
+        ("CLK_HALF_FLOAT", im::CL_HALF_FLOAT),
+        ("CLK_FLOAT", im::CL_FLOAT),
+        ("CLK_UNORM_INT_101010_2", im::CL_UNORM_INT_101010_2),
+    ]
 }
 
 #[cfg(test)]

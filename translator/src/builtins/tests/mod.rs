@@ -2,6 +2,7 @@
 //! errors by family; `memory` has those of the functions that take
 //! pointers (loads and stores, address spaces, atomics, async copies).
 
+mod images;
 mod memory;
 
 use super::atomics::C11_ATOMICS;
@@ -17,6 +18,7 @@ const CTX: BuiltinContext = BuiltinContext {
     float64: true,
     float16: false,
     cl_std: (3, 0),
+    image_3d_writes: true,
 };
 
 fn v(s: Scalar, n: u8) -> Type {
@@ -226,8 +228,12 @@ fn arity_errors() {
         err("atomic_load_explicit", &[]),
         "too few arguments to function call 'atomic_load_explicit', expected 2, have 0"
     );
-    assert!(err("read_imagef", &[]).contains("not supported yet"));
-    assert!(err("get_image_width", &[]).contains("not supported yet"));
+    assert_eq!(
+        err("read_imagef", &[]),
+        "too few arguments to function call 'read_imagef', expected 2, have 0"
+    );
+    assert!(err("get_image_num_samples", &[]).contains("not supported yet"));
+    assert!(err("get_image_width", &[Type::INT]).contains("no matching function"));
     assert!(err("sub_group_reduce_add", &[]).contains("not supported yet"));
     assert!(err("work_group_reserve_read_pipe", &[]).contains("not supported yet"));
     assert_eq!(

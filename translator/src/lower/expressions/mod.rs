@@ -144,7 +144,17 @@ impl ModuleBuilder<'_> {
             let source = fb.source;
             let ty = |h: ExprId| source.exprs[h].ty;
             let h = match e.kind {
+                // A literal sampler: its word.
+                H::Int(bits) if e.ty.is_sampler() => {
+                    fb.add(naga::Expression::Literal(naga::Literal::U32(bits as u32)))
+                }
                 H::Int(bits) => self.constant(fb, &e.ty, bits, location)?,
+                H::Local(l) if fb.source.locals[l].ty.image().is_some() => {
+                    return Err(self.error(
+                        location,
+                        "an image can only be passed to a built-in or a function",
+                    ))
+                }
                 H::Float(v) => self.float_constant(fb, &e.ty, v, location)?,
                 H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) | H::Member(..) => {
                     let place = self.place(fb, id)?;

@@ -10,7 +10,8 @@ use crate::lower::expressions::operators::extract_narrow;
 use crate::lower::expressions::wide;
 use crate::lower::function::FnBuilder;
 use crate::lower::functions::ArgSource;
-use crate::lower::interface::BuiltinVars;
+use crate::lower::image_calls::TexelKind;
+use crate::lower::interface::{images, BuiltinVars};
 use crate::lower::pointers::{PointerValue, Root};
 use crate::options::BuildOptions;
 use crate::reflect::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
@@ -128,6 +129,60 @@ impl ModuleBuilder<'_> {
         for (i, &param) in f.params.iter().enumerate() {
             let local = &f.locals[param];
             let arg = &info.args[i];
+            if let Some(image) = local.ty.image() {
+                // Whole 16-byte vectors, laid out alike in every block
+                // layout.
+                offset = offset.next_multiple_of(images::INFO_ALIGN);
+                let info_offset = offset;
+                let uvec4 = self.add_type(naga::TypeInner::Vector {
+                    size: naga::VectorSize::Quad,
+                    scalar: naga::Scalar::U32,
+                });
+                let name = self.name(local.name).to_string();
+                let mut info_members = [0; 2];
+                for (half, member) in info_members.iter_mut().enumerate() {
+                    *member = members.len() as u32;
+                    members.push(naga::StructMember {
+                        name: Some(format!("{name}_info{half}")),
+                        ty: uvec4,
+                        binding: None,
+                        offset,
+                    });
+                    offset += images::INFO_ALIGN;
+                }
+                let uses = self
+                    .analysis
+                    .function(id)
+                    .and_then(|facts| facts.image_uses.get(&i).copied())
+                    .unwrap_or_default();
+                let kinds: Vec<TexelKind> = [
+                    (uses.float, TexelKind::Float),
+                    (uses.int, TexelKind::Int),
+                    (uses.uint, TexelKind::Uint),
+                ]
+                .into_iter()
+                .filter_map(|(used, kind)| used.then_some(kind))
+                .collect();
+                let (index, image_binding) =
+                    self.declare_image_arg(&name, image, &kinds, info_members);
+                arg_sources.push(ArgSource::Image(index));
+                args.push(KernelArg {
+                    name,
+                    type_name: arg.type_name.clone(),
+                    address: arg.address,
+                    is_const: arg.is_const,
+                    is_restrict: arg.is_restrict,
+                    is_volatile: arg.is_volatile,
+                    kind: ArgKind::Image {
+                        binding: image_binding,
+                        info_offset,
+                        dim: image.dim,
+                        depth: image.depth,
+                        access: image.access,
+                    },
+                });
+                continue;
+            }
             let kind = match (&local.ty, self.pointee(&local.ty)) {
                 (_, Some(p))
                     if p.space == AddressSpace::Local
@@ -345,7 +400,11 @@ impl ModuleBuilder<'_> {
                         offset,
                     });
                     arg_sources.push(ArgSource::PushConstant(members.len() as u32 - 1));
-                    let kind = ArgKind::Pod { offset, size };
+                    let kind = if ty.is_sampler() {
+                        ArgKind::Sampler { offset }
+                    } else {
+                        ArgKind::Pod { offset, size }
+                    };
                     offset += size;
                     kind
                 }
@@ -462,7 +521,7 @@ impl ModuleBuilder<'_> {
             // The printf buffer and the program globals took theirs past the
             // arguments' on first use.
             storage_buffers: self.interface.next_binding,
-            images: Vec::new(),
+            images: self.interface.images.descriptors(),
             program_globals: self.interface.globals_view.map(|(binding, _)| binding),
             printf,
             // Set by `lower`, which has the build options.
@@ -503,14 +562,18 @@ impl ModuleBuilder<'_> {
         }
         // Buffer and `__local` arguments are the roots of their parameters.
         for (&param, source) in f.params.iter().zip(sources) {
-            if let &ArgSource::Buffer(global) = source {
-                fb.param_roots.insert(param, Root::Global(global));
+            match *source {
+                ArgSource::Buffer(global) => fb.param_roots.insert(param, Root::Global(global)),
+                ArgSource::Image(index) => fb.image_params.insert(param, index),
+                _ => {}
             }
         }
         self.declare_locals(&mut fb)?;
         let pc = self.interface.push_constants.expect("push constants");
         for (&param, source) in f.params.iter().zip(sources) {
             match source {
+                // Registered before the locals.
+                ArgSource::Image(_) => {}
                 &ArgSource::Buffer(global) => {
                     let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
                     self.store_pointer_var(

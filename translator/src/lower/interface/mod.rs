@@ -2,6 +2,7 @@
 //! (argument bindings, the push-constant header, the work-item built-ins,
 //! the program globals' block, the printf buffer's binding).
 
+pub(super) mod images;
 mod kernel;
 mod loop_guard;
 pub(super) mod program_globals;
@@ -44,9 +45,16 @@ pub(super) struct Interface {
     /// The loop guard's exit marks (see `loop_guard`), a workgroup array
     /// sized per launch to the work-group as the collectives' scratch is.
     loop_marks: Option<Handle<naga::GlobalVariable>>,
+    /// The image arguments, their bindings and info blocks.
+    pub(super) images: images::KernelImages,
 }
 
 impl Interface {
+    /// The launch block (push constants or its storage buffer).
+    pub(super) fn launch_block(&self) -> Handle<naga::GlobalVariable> {
+        self.push_constants.expect("the launch block")
+    }
+
     /// The work-group size constants (see [`BuiltinVars::local_size`]).
     pub(super) fn local_size(&self) -> [Handle<naga::Constant>; 3] {
         self.builtins.as_ref().expect("kernel built-ins").local_size

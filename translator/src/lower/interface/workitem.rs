@@ -210,7 +210,9 @@ impl ModuleBuilder<'_> {
         if flags & 1 != 0 {
             barrier |= naga::Barrier::WORK_GROUP;
         }
-        if flags & 2 != 0 {
+        // CLK_IMAGE_MEM_FENCE orders image memory as the global one (see
+        // `work_item_fence`).
+        if flags & 6 != 0 {
             barrier |= naga::Barrier::STORAGE;
         }
         match b {
@@ -239,8 +241,8 @@ impl ModuleBuilder<'_> {
     /// `atomic_work_item_fence(flags, order, scope)` (OpenCL C 6.15.12.1):
     /// a memory barrier over the memories `flags` names, as `mem_fence`
     /// makes it. A relaxed fence orders nothing, and one of
-    /// `memory_scope_work_item` only orders a work-item's own image
-    /// accesses, which this translator has none of: both emit nothing.
+    /// `memory_scope_work_item` only orders a work-item's own accesses,
+    /// which need no fence here: both emit nothing.
     /// Operands that are not constants order as `memory_order_seq_cst`
     /// over both memories at device scope, the strongest fence. The
     /// barrier's scope is the memory's own (work-group for `__local`,
@@ -264,8 +266,9 @@ impl ModuleBuilder<'_> {
         let flags = constant(fb, args[0], 3)?;
         let order = constant(fb, args[1], 5)?;
         let scope = constant(fb, args[2], 2)?;
-        // memory_order_relaxed, memory_scope_work_item.
-        if order == 0 || scope == 0 {
+        // memory_order_relaxed, memory_scope_work_item (except over images,
+        // whose fence orders a work-item's own `read_write` image accesses).
+        if order == 0 || (scope == 0 && flags & 4 == 0) {
             return Ok(());
         }
         let mut barrier = naga::Barrier::empty();
@@ -273,6 +276,12 @@ impl ModuleBuilder<'_> {
             barrier |= naga::Barrier::WORK_GROUP;
         }
         if flags & 2 != 0 {
+            barrier |= naga::Barrier::STORAGE;
+        }
+        // CLK_IMAGE_MEM_FENCE: images are device memory, and in a kernel
+        // with images every device-scope fence also orders image memory
+        // (`spirv_images::fences_order_images`).
+        if flags & 4 != 0 {
             barrier |= naga::Barrier::STORAGE;
         }
         self.memory_barrier(fb, barrier);

@@ -121,6 +121,7 @@ impl ModuleBuilder<'_> {
                 self.barrier(fb, b, args);
                 return Ok(Value::Void);
             }
+            Builtin::Image(image) => return self.image_builtin(fb, image, args, ty, location),
             Builtin::AtomicWorkItemFence => {
                 self.work_item_fence(fb, args)?;
                 return Ok(Value::Void);
