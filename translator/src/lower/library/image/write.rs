@@ -106,9 +106,10 @@ impl ModuleBuilder<'_> {
 }
 
 /// For sRGB images, the colour channels (x, y, z) encoded from linear
-/// (OpenCL C 3.0, "Conversion rules for sRGBA and sBGRA images"): NaN is
-/// 0; clamped to [0, 1]; `12.92 c` below 0.0031308, else
-/// `1.055 powr(c, 1/2.4) - 0.055`.
+/// (OpenCL C 3.0, "Conversion rules for sRGBA and sBGRA images"): NaN and
+/// below 0 are 0; above 1 is 1; `12.92 c` below 0.0031308, else
+/// `1.055 powr(c, 1/2.4) - 0.055` (`powr` as the device's `pow`: within
+/// its accuracy, not correctly rounded).
 fn srgb_encoded(
     fb: &mut Emitter,
     vec4: naga::Handle<naga::Type>,
@@ -122,7 +123,8 @@ fn srgb_encoded(
         .map(|lane| {
             let c = component(fb, value, lane);
             let c = nan_to_zero(fb, c, zero);
-            let c = clamp(fb, c, zero, one);
+            let big = f32_lit(fb, 2.0);
+            let c = clamp(fb, c, zero, big);
             let slope = f32_lit(fb, 12.92);
             let low = fb.binary(B::Multiply, slope, c);
             let exponent = f32_lit(fb, 1.0 / 2.4);
@@ -133,7 +135,11 @@ fn srgb_encoded(
             let high = fb.binary(B::Subtract, scaled, offset);
             let threshold = f32_lit(fb, 0.0031308);
             let is_low = fb.binary(B::Less, c, threshold);
-            fb.select(is_low, low, high)
+            let encoded = fb.select(is_low, low, high);
+            // Above 1 the spec's chain gives 1 itself, not the formula's
+            // 0.99999994 at 1.
+            let above = fb.binary(B::Greater, c, one);
+            fb.select(above, one, encoded)
         })
         .chain(std::iter::once(alpha))
         .collect();
