@@ -272,6 +272,27 @@ impl Format {
         matches!(self.data_type, CL_SNORM_INT8 | CL_SNORM_INT16)
     }
 
+    /// Each stored channel's value as a float: normalized ones divided by
+    /// their maximum (snorm: `max(-1.0, c / 127.0f)` and the like), half
+    /// and float as they are. No sRGB decoding.
+    fn channel_floats(&self, raw: &[u32]) -> Vec<f32> {
+        match self.normalized_maxima() {
+            Some(maxima) if self.is_snorm() => raw
+                .iter()
+                .zip(maxima)
+                .map(|(&r, m)| {
+                    let c = sign_extend(r, if m == 127.0 { 8 } else { 16 });
+                    (c as f32 / m).max(-1.0)
+                })
+                .collect(),
+            Some(maxima) => raw.iter().zip(maxima).map(|(&r, m)| r as f32 / m).collect(),
+            None if self.data_type == CL_HALF_FLOAT => {
+                raw.iter().map(|&r| half_to_f32(r as u16)).collect()
+            }
+            None => raw.iter().map(|&r| f32::from_bits(r)).collect(),
+        }
+    }
+
     /// `read_image*` of the element in `bytes` (the spec's "Conversion
     /// rules" and the order's mapping to (r, g, b, a)), no sampler.
     pub fn decode(&self, bytes: &[u8]) -> Texel {
@@ -279,25 +300,9 @@ impl Format {
         let channels = self.channels();
         match self.kind() {
             Kind::Float => {
-                let values: Vec<f32> = match self.normalized_maxima() {
-                    // CL_SNORM_INT8: max(-1.0, c / 127.0f); unorm c / max.
-                    Some(maxima) if self.is_snorm() => raw
-                        .iter()
-                        .zip(maxima)
-                        .map(|(&r, m)| {
-                            let c = sign_extend(r, if m == 127.0 { 8 } else { 16 });
-                            (c as f32 / m).max(-1.0)
-                        })
-                        .collect(),
-                    Some(maxima) => raw.iter().zip(maxima).map(|(&r, m)| r as f32 / m).collect(),
-                    None if self.data_type == CL_HALF_FLOAT => {
-                        raw.iter().map(|&r| half_to_f32(r as u16)).collect()
-                    }
-                    None => raw.iter().map(|&r| f32::from_bits(r)).collect(),
-                };
                 let values: Vec<f32> = channels
                     .iter()
-                    .zip(values)
+                    .zip(self.channel_floats(&raw))
                     .map(|(c, v)| match c {
                         Channel::R | Channel::G | Channel::B if self.is_srgb() => srgb_to_linear(v),
                         _ => v,
@@ -312,6 +317,68 @@ impl Format {
             }
             Kind::Uint => Texel::Uint(seen(channels, &raw, 0, 1)),
         }
+    }
+
+    /// What a Vulkan view of this memory layout reads: the stored channels
+    /// in memory order, converted as Vulkan converts them (the first three
+    /// sRGB-decoded for the sRGB orders), the missing ones 0, 0, 0, 1. It
+    /// is what a kernel fetches before it applies the order's swizzle, for
+    /// tests of that swizzle; it is not an OpenCL result.
+    pub fn vulkan_view(&self, bytes: &[u8]) -> Texel {
+        let raw = self.raw_channels(bytes);
+        fn filled<T: Copy>(values: &[T], zero: T, one: T) -> [T; 4] {
+            let mut out = [zero, zero, zero, one];
+            out[..values.len()].copy_from_slice(values);
+            out
+        }
+        match self.kind() {
+            Kind::Float => {
+                let mut values = self.channel_floats(&raw);
+                if self.is_srgb() {
+                    for v in values.iter_mut().take(3) {
+                        *v = srgb_to_linear(*v);
+                    }
+                }
+                Texel::Float(filled(&values, 0.0, 1.0))
+            }
+            Kind::Int => {
+                let bits = 8 * self.channel_size() as u32;
+                let values: Vec<i32> = raw.iter().map(|&r| sign_extend(r, bits)).collect();
+                Texel::Int(filled(&values, 0, 1))
+            }
+            Kind::Uint => Texel::Uint(filled(&raw, 0, 1)),
+        }
+    }
+
+    /// The bytes a Vulkan store of `components` (the stored channels in
+    /// memory order) writes through a view of this layout without sRGB
+    /// encoding: normalized values clamped and rounded to nearest even,
+    /// `half` rounded to nearest even, integers truncated to the
+    /// channel's bits. For tests of what kernels hand to the store.
+    pub fn vulkan_store(&self, components: Texel) -> Vec<u8> {
+        let count = self.channels().len();
+        let raw: Vec<u32> = match components {
+            Texel::Float(v) => match self.normalized_maxima() {
+                Some(maxima) => v
+                    .iter()
+                    .zip(maxima)
+                    .map(|(&x, m)| {
+                        let low = if self.is_snorm() { -1.0 } else { 0.0 };
+                        (x.clamp(low, 1.0) * m).round_ties_even() as i32 as u32
+                    })
+                    .collect(),
+                None if self.data_type == CL_HALF_FLOAT => v[..count]
+                    .iter()
+                    .map(|&x| u32::from(to_half_rte(f64::from(x))))
+                    .collect(),
+                None => v[..count].iter().map(|x| x.to_bits()).collect(),
+            },
+            Texel::Int(v) => v[..count].iter().map(|&x| x as u32).collect(),
+            Texel::Uint(v) => v[..count].to_vec(),
+        };
+        let mut bytes = vec![0u8; self.element_size()];
+        self.store_raw_channels(&raw, &mut bytes);
+        bytes
     }
 
     /// The bytes `write_image*` stores for `value`; `value`'s kind must be
@@ -557,14 +624,28 @@ impl Image {
         ((c[2] * s[1] + c[1]) * s[0] + c[0]) * self.format.element_size()
     }
 
+    /// The coordinates that address an element: the spatial ones and the
+    /// layer; the lanes after them are not the image's (a kernel's `int2`
+    /// for a 2D image has no z), whatever they hold.
+    fn used(&self) -> usize {
+        self.dim.spatial() + usize::from(self.dim.arrayed())
+    }
+
     fn inside(&self, c: [i32; 4]) -> bool {
         let s = self.sizes();
-        (0..4).all(|i| c[i] >= 0 && (c[i] as usize) < s[i])
+        (0..self.used()).all(|i| c[i] >= 0 && (c[i] as usize) < s[i])
     }
 
     fn clamped(&self, c: [i32; 4]) -> [usize; 4] {
         let s = self.sizes();
-        std::array::from_fn(|i| c[i].clamp(0, s[i] as i32 - 1) as usize)
+        let used = self.used();
+        std::array::from_fn(|i| {
+            if i < used {
+                c[i].clamp(0, s[i] as i32 - 1) as usize
+            } else {
+                0
+            }
+        })
     }
 
     /// The texel at integer coordinates: a samplerless `read_image*`.

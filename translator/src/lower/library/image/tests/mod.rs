@@ -2,7 +2,15 @@
 //! compute entry point: naga validates the module, and the SPIR-V it
 //! writes, patched as the translator patches it (storage formats
 //! `Unknown`, texel buffers of the `Buffer` dimension), passes
-//! `spirv-val --target-env vulkan1.2`.
+//! `spirv-val --target-env vulkan1.2`. `semantics.rs` runs them against
+//! the host model.
+
+#[path = "../../../../../../tests/common/fp16.rs"]
+mod fp16;
+#[path = "../../../../../../tests/common/image_model.rs"]
+mod image_model;
+mod interpreter;
+mod semantics;
 
 use super::{ImageFunctionKey, TexelKind};
 use crate::caps::DeviceCaps;
@@ -65,9 +73,8 @@ fn every_key() -> Vec<(ImageFunctionKey, ImageAccess)> {
     out
 }
 
-/// A module whose entry point calls every function `access` allows on an
-/// image global of `key`.
-fn module_using(key: ImageFunctionKey, access: ImageAccess) -> naga::Module {
+/// `f` on a module builder of an empty program.
+pub(super) fn with_builder<R>(f: impl FnOnce(&mut ModuleBuilder) -> R) -> R {
     let options = BuildOptions::parse("").expect("options");
     let caps = DeviceCaps::full();
     let front = FrontEnd::run(&PreludeCache::default(), "image.cl", "", &options, &caps);
@@ -82,8 +89,17 @@ fn module_using(key: ImageFunctionKey, access: ImageAccess) -> naga::Module {
         &mut diags,
         &block,
     );
+    f(&mut b)
+}
+
+/// An image global of `key` in `b`'s module.
+pub(super) fn image_global(
+    b: &mut ModuleBuilder,
+    key: ImageFunctionKey,
+    access: ImageAccess,
+) -> naga::Handle<naga::GlobalVariable> {
     let image_ty = b.image_handle_type(key, access);
-    let global = b.module.global_variables.append(
+    b.module.global_variables.append(
         naga::GlobalVariable {
             name: Some("image".into()),
             space: naga::AddressSpace::Handle,
@@ -96,7 +112,21 @@ fn module_using(key: ImageFunctionKey, access: ImageAccess) -> naga::Module {
             memory_decorations: naga::MemoryDecorations::empty(),
         },
         Span::UNDEFINED,
-    );
+    )
+}
+
+/// A module whose entry point calls every function `access` allows on an
+/// image global of `key`.
+fn module_using(key: ImageFunctionKey, access: ImageAccess) -> naga::Module {
+    with_builder(|b| module_with_calls(b, key, access))
+}
+
+fn module_with_calls(
+    b: &mut ModuleBuilder,
+    key: ImageFunctionKey,
+    access: ImageAccess,
+) -> naga::Module {
+    let global = image_global(b, key, access);
     let reads = access != ImageAccess::WriteOnly;
     let writes = access != ImageAccess::ReadOnly;
     let sample = reads.then(|| b.image_sample_function(key, access));
