@@ -9,6 +9,7 @@ mod fma;
 mod formulas;
 pub(super) mod fp16;
 mod geometric;
+pub(super) mod image;
 mod int64;
 pub(super) mod math;
 mod shuffle;
