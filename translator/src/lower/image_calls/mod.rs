@@ -4,12 +4,7 @@
 //! the texel library takes, and its functions called; the `get_image_*`
 //! queries answered from the info words alone.
 
-// STAND-IN: until the texel library of `lower/library/image/` is merged,
-// its API comes from `stand_in.rs`. At the merge, delete `stand_in.rs`
-// and the `mod stand_in;` line, and import `ImageFunctionKey` and
-// `TexelKind` from `crate::lower::library::image` instead.
-mod stand_in;
-pub(in crate::lower) use stand_in::{ImageFunctionKey, TexelKind};
+pub(in crate::lower) use crate::lower::library::image::{ImageFunctionKey, TexelKind};
 
 use crate::builtins::{ImageBuiltin, ImageQuery, Texel};
 use crate::diagnostic::Location;

@@ -12,7 +12,6 @@
 
 // The translator's image built-ins call this API (issue 21); until they
 // land, only the tests here do.
-#![allow(dead_code)]
 
 mod address;
 mod filter;
