@@ -277,7 +277,8 @@ const HELPERS_AND_QUERIES: &str = r#"
     __kernel void helpers(read_only image2d_t a, read_only image2d_t b, write_only image3d_t c,
                           sampler_t s, global float4 *out, global uint4 *out_u) {
         int2 p = (int2)(get_global_id(0), 0);
-        out[0] = fetch(a, s, p) + fetch(b, nearest, p) + fetch(a, CLK_FILTER_LINEAR, p);
+        sampler_t copy = s;
+        out[0] = fetch(a, copy, p) + fetch(b, nearest, p) + fetch(a, CLK_FILTER_LINEAR, p);
         out_u[0] = fetch_u(b, p);
         store_both(c, (int4)(p, 1, 0), out[0]);
         atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, memory_scope_work_group);
@@ -473,6 +474,22 @@ fn misused_images_and_samplers_are_errors() {
         (
             "kernel void k(global int *o) { sampler_t s = o[0]; }",
             "error: sampler_t initialization requires a 32-bit integer constant",
+        ),
+        (
+            "kernel void k(sampler_t a, sampler_t b, int c) { sampler_t s = c ? a : b; }",
+            "error: operands of types 'sampler_t' and 'sampler_t' cannot be used with '?:' in OpenCL",
+        ),
+        (
+            "kernel void k(int c) { sampler_t s = c; }",
+            "1:38: error: sampler_t initialization requires a 32-bit integer constant",
+        ),
+        (
+            "typedef struct { int x; sampler_t s; } S; kernel void k() {}",
+            "1:35: error: the 'sampler_t' type cannot be used to declare a structure or union field",
+        ),
+        (
+            "struct S { write_only image2d_t i; }; kernel void k() {}",
+            "1:33: error: the '__write_only image2d_t' type cannot be used to declare a structure or union field",
         ),
         (
             "kernel void k() { sampler_t s; }",
