@@ -591,3 +591,39 @@ fn a_texel_buffer_beside_a_writable_1d_image_of_its_kind() {
     );
     assert!(err.contains("not supported"), "{err}");
 }
+
+#[test]
+fn opencl_c_1_2_literal_samplers_and_default_access() {
+    let program = build(
+        "const sampler_t a = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR;
+         __constant sampler_t b = CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+         kernel void k(image2d_t img, global float4 *out) {
+             out[0] = read_imagef(img, a, (float2)(0.5f)) + read_imagef(img, b, (int2)(0));
+         }",
+        "-cl-std=CL1.2",
+    );
+    validate(&program);
+    let r = &program.kernel("k").expect("kernel").reflection;
+    assert!(matches!(
+        r.args[0].kind,
+        ArgKind::Image {
+            access: ImageAccess::ReadOnly,
+            ..
+        }
+    ));
+    assert_eq!(r.images, vec![ImageDescriptor::Sampled]);
+    assert_eq!(r.args[1].kind, ArgKind::Buffer { binding: 0 });
+    assert_eq!(r.storage_buffers, 1);
+    // The literal samplers' words reach the reads as constants.
+    let words = program
+        .kernel("k")
+        .expect("kernel")
+        .spirv([1, 1, 1], &[])
+        .expect("spirv");
+    let constants: Vec<u32> = (instructions(&words).iter())
+        .filter(|i| i[0] & 0xffff == 43 && i.len() == 4)
+        .map(|i| i[3])
+        .collect();
+    assert!(constants.contains(&(1 | 8 | 0x20)), "{constants:?}");
+    assert!(constants.contains(&(4 | 0x10)), "{constants:?}");
+}
