@@ -277,7 +277,8 @@ const HELPERS_AND_QUERIES: &str = r#"
     __kernel void helpers(read_only image2d_t a, read_only image2d_t b, write_only image3d_t c,
                           sampler_t s, global float4 *out, global uint4 *out_u) {
         int2 p = (int2)(get_global_id(0), 0);
-        out[0] = fetch(a, s, p) + fetch(b, nearest, p) + fetch(a, CLK_FILTER_LINEAR, p);
+        sampler_t copy = s;
+        out[0] = fetch(a, copy, p) + fetch(b, nearest, p) + fetch(a, CLK_FILTER_LINEAR, p);
         out_u[0] = fetch_u(b, p);
         store_both(c, (int4)(p, 1, 0), out[0]);
         atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, memory_scope_work_group);
@@ -475,6 +476,22 @@ fn misused_images_and_samplers_are_errors() {
             "error: sampler_t initialization requires a 32-bit integer constant",
         ),
         (
+            "kernel void k(sampler_t a, sampler_t b, int c) { sampler_t s = c ? a : b; }",
+            "error: operands of types 'sampler_t' and 'sampler_t' cannot be used with '?:' in OpenCL",
+        ),
+        (
+            "kernel void k(int c) { sampler_t s = c; }",
+            "1:38: error: sampler_t initialization requires a 32-bit integer constant",
+        ),
+        (
+            "typedef struct { int x; sampler_t s; } S; kernel void k() {}",
+            "1:35: error: the 'sampler_t' type cannot be used to declare a structure or union field",
+        ),
+        (
+            "struct S { write_only image2d_t i; }; kernel void k() {}",
+            "1:33: error: the '__write_only image2d_t' type cannot be used to declare a structure or union field",
+        ),
+        (
             "kernel void k() { sampler_t s; }",
             "1:29: error: variable of type 'sampler_t' must be initialized",
         ),
@@ -573,4 +590,40 @@ fn a_texel_buffer_beside_a_writable_1d_image_of_its_kind() {
         &caps(),
     );
     assert!(err.contains("not supported"), "{err}");
+}
+
+#[test]
+fn opencl_c_1_2_literal_samplers_and_default_access() {
+    let program = build(
+        "const sampler_t a = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR;
+         __constant sampler_t b = CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+         kernel void k(image2d_t img, global float4 *out) {
+             out[0] = read_imagef(img, a, (float2)(0.5f)) + read_imagef(img, b, (int2)(0));
+         }",
+        "-cl-std=CL1.2",
+    );
+    validate(&program);
+    let r = &program.kernel("k").expect("kernel").reflection;
+    assert!(matches!(
+        r.args[0].kind,
+        ArgKind::Image {
+            access: ImageAccess::ReadOnly,
+            ..
+        }
+    ));
+    assert_eq!(r.images, vec![ImageDescriptor::Sampled]);
+    assert_eq!(r.args[1].kind, ArgKind::Buffer { binding: 0 });
+    assert_eq!(r.storage_buffers, 1);
+    // The literal samplers' words reach the reads as constants.
+    let words = program
+        .kernel("k")
+        .expect("kernel")
+        .spirv([1, 1, 1], &[])
+        .expect("spirv");
+    let constants: Vec<u32> = (instructions(&words).iter())
+        .filter(|i| i[0] & 0xffff == 43 && i.len() == 4)
+        .map(|i| i[3])
+        .collect();
+    assert!(constants.contains(&(1 | 8 | 0x20)), "{constants:?}");
+    assert!(constants.contains(&(4 | 0x10)), "{constants:?}");
 }

@@ -762,7 +762,7 @@ impl Checker<'_> {
                 );
             }
             let ty = self.declarator_type(base, quals, &init.declarator, location);
-            if ty.is_sampler() {
+            if ty.is_sampler() && !self.copies_sampler_parameter(init.init.as_ref()) {
                 self.literal_sampler(*name, init.init.as_ref(), location);
                 continue;
             }

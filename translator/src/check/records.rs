@@ -172,6 +172,14 @@ impl Checker<'_> {
                     self.error(location, format!("field '{spelling}' has incomplete type"));
                     continue;
                 }
+                if ty.image().is_some() || ty.is_sampler() {
+                    let message = format!(
+                        "the '{}' type cannot be used to declare a structure or union field",
+                        self.display(ty)
+                    );
+                    self.error(location, message);
+                    continue;
+                }
                 if let Type::Record(r) = ty {
                     if !self.record(r).complete {
                         self.error(

@@ -45,7 +45,14 @@ impl Checker<'_> {
                 );
                 match v.kind {
                     H::Int(bits) if v.ty.is_sampler() => Some(bits as u32),
-                    _ => None,
+                    _ if v.ty.is_error() => None,
+                    _ => {
+                        self.error(
+                            v.span,
+                            "sampler_t initialization requires a 32-bit integer constant",
+                        );
+                        None
+                    }
                 }
             }
             Some(ast::Initializer::List(_, span)) => {
@@ -61,6 +68,24 @@ impl Checker<'_> {
             }
         };
         self.declare(name, Symbol::Sampler(word.unwrap_or(0)));
+    }
+
+    /// Whether `init` names a `sampler_t` parameter: then the variable is
+    /// a copy of it, an ordinary variable, rather than a literal sampler.
+    pub(super) fn copies_sampler_parameter(&self, init: Option<&ast::Initializer>) -> bool {
+        let Some(ast::Initializer::Expr(e)) = init else {
+            return false;
+        };
+        let A::Ident(name) = &e.kind else {
+            return false;
+        };
+        match self.lookup(*name) {
+            Some(Symbol::Local(id)) => self
+                .current
+                .as_ref()
+                .is_some_and(|f| f.locals[id].ty.is_sampler()),
+            _ => false,
+        }
     }
 
     /// Reports a variable (not a parameter) of image type: images are only
