@@ -124,8 +124,10 @@ impl ImageInfo {
     pub const SWIZZLE: u32 = 24;
     pub const FLAGS: u32 = 28;
 
-    /// The order has an alpha channel: `CLK_ADDRESS_CLAMP`'s border colour
-    /// is (0, 0, 0, 0); without one it is (0, 0, 0, 1).
+    /// `CLK_ADDRESS_CLAMP`'s border colour is (0, 0, 0, 0): orders with
+    /// an alpha channel, and the `x` orders (`CL_Rx`, `CL_RGx`, `CL_RGBx`)
+    /// whose padding the spec treats alike. Without the flag it is
+    /// (0, 0, 0, 1).
     pub const HAS_ALPHA: u32 = 1;
     /// An sRGB order: the view decodes sRGB on reads; writes (through a
     /// UNORM view) must encode linear to sRGB in the kernel.
@@ -167,6 +169,7 @@ pub struct OrderLayout {
     pub read: [Select; 4],
     /// For each stored component, which channel of the written value.
     pub write: [Select; 4],
+    /// See [`ImageInfo::HAS_ALPHA`].
     pub has_alpha: bool,
     pub srgb: bool,
 }
@@ -213,16 +216,16 @@ pub fn order_layout(order: u32) -> Option<OrderLayout> {
     #[rustfmt::skip]
     const TABLE: &[Row] = &[
         (CL_R,         1, [X, Zero, Zero, One], [X, Zero, Zero, Zero], false, false),
-        (CL_RX,        1, [X, Zero, Zero, One], [X, Zero, Zero, Zero], false, false),
+        (CL_RX,        1, [X, Zero, Zero, One], [X, Zero, Zero, Zero], true, false),
         (CL_A,         1, [Zero, Zero, Zero, X], [W, Zero, Zero, Zero], true, false),
         (CL_INTENSITY, 1, [X, X, X, X],          [X, Zero, Zero, Zero], true, false),
         (CL_LUMINANCE, 1, [X, X, X, One],        [X, Zero, Zero, Zero], false, false),
         (CL_DEPTH,     1, [X, Zero, Zero, One],  [X, Zero, Zero, Zero], false, false),
         (CL_RG,        2, [X, Y, Zero, One],     [X, Y, Zero, Zero], false, false),
-        (CL_RGX,       2, [X, Y, Zero, One],     [X, Y, Zero, Zero], false, false),
+        (CL_RGX,       2, [X, Y, Zero, One],     [X, Y, Zero, Zero], true, false),
         (CL_RA,        2, [X, Zero, Zero, Y],    [X, W, Zero, Zero], true, false),
         (CL_RGB,       3, [X, Y, Z, One],        [X, Y, Z, Zero], false, false),
-        (CL_RGBX,      3, [X, Y, Z, One],        [X, Y, Z, Zero], false, false),
+        (CL_RGBX,      3, [X, Y, Z, One],        [X, Y, Z, Zero], true, false),
         (CL_RGBA,      4, [X, Y, Z, W],          [X, Y, Z, W], true, false),
         (CL_BGRA,      4, [Z, Y, X, W],          [Z, Y, X, W], true, false),
         (CL_ARGB,      4, [Y, Z, W, X],          [W, X, Y, Z], true, false),

@@ -22,6 +22,7 @@ use crate::core::completion::CompletionThread;
 use crate::core::error::VkResultExt;
 use crate::core::fence::Fence;
 use crate::core::host_direct;
+use crate::core::image_format;
 use crate::core::loop_cap;
 use crate::core::object::{ClObject, ObjectKind};
 use crate::core::platform;
@@ -112,7 +113,11 @@ impl Device {
             physical_index,
             copy,
             info,
-            caps: device_caps(info),
+            caps: DeviceCaps {
+                image_support: vulkan::PhysicalDevice::new(instance, physical_index)
+                    .is_some_and(image_format::has_minimum_formats),
+                ..device_caps(info)
+            },
             build_caps: OnceLock::new(),
             translator: translator::Session::new(),
             clock: DeviceClock::new(info),
@@ -300,19 +305,6 @@ impl Device {
             .limits
             .max_per_stage_descriptor_storage_images
             .min(64)
-    }
-
-    /// Whether the device can support OpenCL images: every format OpenCL
-    /// 3.0 requires of an image device, and storage images read and
-    /// written without a format. `CL_DEVICE_IMAGE_SUPPORT` is reported
-    /// from this once kernels take image arguments.
-    pub fn images_supported(&self) -> bool {
-        let features = &self.info.features;
-        features.storage_image_read_without_format
-            && features.storage_image_write_without_format
-            && self
-                .vk()
-                .is_ok_and(|vk| crate::core::image_format::has_minimum_formats(vk))
     }
 
     /// Copies `bytes` into the start of `destination` and waits until the

@@ -261,9 +261,9 @@ pub fn device_supports(
     image_type: cl_mem_object_type,
     flags: cl_mem_flags,
 ) -> bool {
-    device
-        .vk()
-        .is_ok_and(|vk| image_format::supports(vk, format, image_type, KernelAccess::of(flags)))
+    device.vk().is_ok_and(|vk| {
+        image_format::supports(vk.physical(), format, image_type, KernelAccess::of(flags))
+    })
 }
 
 const IMAGE_DEVICE_FLAGS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
@@ -482,7 +482,7 @@ pub fn create(
         ));
     }
     let vk = device.vk()?;
-    let storage = image_format::has_storage(vk, &description.format);
+    let storage = image_format::has_storage(vk.physical(), &description.format);
     let image = vk
         .create_image(description.vulkan(storage))
         .or_allocation_failure()?;

@@ -200,7 +200,7 @@ impl KernelAccess {
 /// Whether `device` supports `format` for images of `image_type` that
 /// kernels access as `access` (and the host through transfers).
 pub fn supports(
-    device: &vulkan::Device,
+    device: vulkan::PhysicalDevice,
     format: &ImageFormat,
     image_type: cl_mem_object_type,
     access: KernelAccess,
@@ -267,7 +267,7 @@ pub fn supports(
 /// Whether images of `format` on `device` get storage usage: whenever the
 /// format (or its storage view format) supports it, so that one image
 /// serves every access its flags allow.
-pub fn has_storage(device: &vulkan::Device, format: &ImageFormat) -> bool {
+pub fn has_storage(device: vulkan::PhysicalDevice, format: &ImageFormat) -> bool {
     let stored = format.storage_view_format.unwrap_or(format.vk_format);
     device
         .format_properties(stored)
@@ -293,7 +293,7 @@ const MINIMUM_READ_WRITE_TYPES: &[u32] = &[
 
 /// Whether `device` has every format OpenCL 3.0 requires of a device with
 /// image support, for 2D images of each access.
-pub fn has_minimum_formats(device: &vulkan::Device) -> bool {
+pub fn has_minimum_formats(device: vulkan::PhysicalDevice) -> bool {
     let has = |order, data_type, access| {
         lookup(order, data_type)
             .is_some_and(|format| supports(device, &format, CL_MEM_OBJECT_IMAGE2D, access))
@@ -359,6 +359,6 @@ mod tests {
     #[test]
     fn lavapipe_supports_the_minimum_formats() {
         let device = vulkan::lavapipe();
-        assert!(has_minimum_formats(&device));
+        assert!(has_minimum_formats(device.physical()));
     }
 }

@@ -12,7 +12,7 @@ use gpu_allocator::{AllocationSizes, AllocatorDebugSettings};
 
 use super::error::VkError;
 use super::image::{Image, ImageDescription};
-use super::instance::{Instance, PhysicalDeviceInfo};
+use super::instance::{Instance, PhysicalDevice, PhysicalDeviceInfo};
 use super::memory::{Buffer, Placement};
 use super::pipeline::ComputePipeline;
 use super::pipeline::ImageDescriptorKind;
@@ -324,12 +324,15 @@ impl Device {
     /// What the device can do with `format` (optimal tiling, linear tiling
     /// and buffer features).
     pub fn format_properties(&self, format: vk::Format) -> vk::FormatProperties {
-        // SAFETY: the physical device was enumerated from this live
-        // instance; any format value may be queried.
-        unsafe {
-            self.instance
-                .raw()
-                .get_physical_device_format_properties(self.info.handle, format)
+        self.physical().format_properties(format)
+    }
+
+    /// The physical device this device was created on.
+    pub fn physical(&self) -> PhysicalDevice {
+        // Checked when the device was created.
+        PhysicalDevice {
+            instance: self.instance,
+            index: self.physical_index,
         }
     }
 

@@ -183,6 +183,36 @@ pub fn instance() -> Result<&'static Instance, VkError> {
     Ok(INSTANCE.get_or_init(|| created))
 }
 
+/// A physical device of the instance, for the queries that need no
+/// logical device.
+#[derive(Clone, Copy)]
+pub struct PhysicalDevice {
+    pub(super) instance: &'static Instance,
+    /// Always an index of `instance.physical_devices`.
+    pub(super) index: usize,
+}
+
+impl PhysicalDevice {
+    /// The `index`-th of [`Instance::physical_devices`].
+    pub fn new(instance: &'static Instance, index: usize) -> Option<PhysicalDevice> {
+        (index < instance.physical_devices.len()).then_some(PhysicalDevice { instance, index })
+    }
+
+    pub fn info(&self) -> &'static PhysicalDeviceInfo {
+        &self.instance.physical_devices[self.index]
+    }
+
+    pub fn format_properties(&self, format: vk::Format) -> vk::FormatProperties {
+        // SAFETY: the physical device was enumerated from this live
+        // instance; any format value may be queried.
+        unsafe {
+            self.instance
+                .raw
+                .get_physical_device_format_properties(self.info().handle, format)
+        }
+    }
+}
+
 impl Instance {
     /// Physical devices: usable GPUs (discrete, integrated, virtual), then
     /// usable CPU and other devices, then the unusable ones.

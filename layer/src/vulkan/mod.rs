@@ -31,7 +31,9 @@ pub use host_access::DeviceLocalHostAccess;
 pub use image::{
     Image, ImageDescription, ImageRegion, ImageShape, ImageView, TexelBufferView, ViewShape,
 };
-pub use instance::{instance, DeviceFeatures, Instance, PhysicalDeviceInfo, ValidationMode};
+pub use instance::{
+    instance, DeviceFeatures, Instance, PhysicalDevice, PhysicalDeviceInfo, ValidationMode,
+};
 pub use memory::{Buffer, Placement};
 pub use pipeline::{ComputePipeline, ImageDescriptorKind};
 pub use stream::{texel_size, BufferBinding, ImageBinding, Stream};
