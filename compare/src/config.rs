@@ -23,6 +23,8 @@ pub struct Config {
     pub nbody_n: usize,
     /// Bytes histogrammed.
     pub histogram_bytes: usize,
+    /// Width and height of the image workloads' source images, in pixels.
+    pub image_side: usize,
     /// Default (warm-up, timed) runs per workload.
     pub reps: (usize, usize),
     /// Builds timed in the build workload.
@@ -45,12 +47,12 @@ impl Config {
     /// The sizes for a kind of device with a per-buffer limit of `limit`
     /// bytes.
     pub fn sized(quick: bool, cpu: bool, limit: usize) -> Config {
-        let (copy, sgemm, reduce, nbody, hist) = if quick {
-            (16 * MIB, 256, 4 * MIB, 2048, 16 * MIB)
+        let (copy, sgemm, reduce, nbody, hist, image) = if quick {
+            (16 * MIB, 256, 4 * MIB, 2048, 16 * MIB, 512)
         } else if cpu {
-            (64 * MIB, 512, 16 * MIB, 4096, 64 * MIB)
+            (64 * MIB, 512, 16 * MIB, 4096, 64 * MIB, 1024)
         } else {
-            (1024 * MIB, 4096, 64 * MIB, 16384, 256 * MIB)
+            (1024 * MIB, 4096, 64 * MIB, 16384, 256 * MIB, 4096)
         };
         let fit = |bytes: usize| floor_pow2(bytes.min(limit).max(MIB));
         Config {
@@ -62,6 +64,8 @@ impl Config {
             reduce_n: fit(reduce * 4) / 4,
             nbody_n: nbody,
             histogram_bytes: fit(hist),
+            // The largest image is a float4 one of image_side^2 texels.
+            image_side: image.min(floor_pow2(((limit / 16) as f64).sqrt() as usize)),
             reps: if quick { (1, 5) } else { (2, 11) },
             builds: if quick { 3 } else { 7 },
         }

@@ -255,13 +255,15 @@ fn main() -> ExitCode {
         a: a.identity(),
         b: b.identity(),
         sizes: format!(
-            "{}copy {} MiB, sgemm n={}, reduce {} Mi floats, nbody n={}, histogram {} MiB, {} launches",
+            "{}copy {} MiB, sgemm n={}, reduce {} Mi floats, nbody n={}, histogram {} MiB, images {}x{}, {} launches",
             if cfg.quick { "--quick: " } else { "" },
             cfg.copy_bytes >> 20,
             cfg.sgemm_n,
             cfg.reduce_n >> 20,
             cfg.nbody_n,
             cfg.histogram_bytes >> 20,
+            cfg.image_side,
+            cfg.image_side,
             cfg.launches
         ),
         rows,

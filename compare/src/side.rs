@@ -8,10 +8,12 @@ use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU};
 use opencl3::kernel::Kernel;
-use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
+use opencl3::memory::{Buffer, Image, CL_MEM_OBJECT_IMAGE2D, CL_MEM_READ_WRITE};
 use opencl3::platform::{get_platforms, Platform};
 use opencl3::program::Program;
-use opencl3::types::{cl_mem_flags, CL_BLOCKING};
+use opencl3::types::{
+    cl_channel_order, cl_channel_type, cl_image_desc, cl_image_format, cl_mem_flags, CL_BLOCKING,
+};
 use std::ptr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -205,6 +207,103 @@ impl Side {
             )
         }
         .during("clEnqueueNDRangeKernel")?;
+        Ok(())
+    }
+
+    /// A `width` x `height` 2D image of `order` and `data_type` with no host
+    /// pointer; an image the device cannot make is unsupported.
+    pub fn image2d(
+        &self,
+        flags: cl_mem_flags,
+        order: cl_channel_order,
+        data_type: cl_channel_type,
+        width: usize,
+        height: usize,
+    ) -> Step<Image> {
+        let format = cl_image_format {
+            image_channel_order: order,
+            image_channel_data_type: data_type,
+        };
+        let desc = cl_image_desc {
+            image_type: CL_MEM_OBJECT_IMAGE2D,
+            image_width: width,
+            image_height: height,
+            image_depth: 1,
+            image_array_size: 1,
+            image_row_pitch: 0,
+            image_slice_pitch: 0,
+            num_mip_levels: 0,
+            num_samples: 0,
+            buffer: ptr::null_mut(),
+        };
+        // SAFETY: the format and descriptor outlive the call; no host
+        // pointer and no host-pointer flag.
+        unsafe { Image::create(&self.context, flags, &format, &desc, ptr::null_mut()) }.map_err(
+            |e| match e.0 {
+                opencl3::error_codes::CL_IMAGE_FORMAT_NOT_SUPPORTED
+                | opencl3::error_codes::CL_INVALID_OPERATION => {
+                    Failure::Unsupported(format!("clCreateImage: {e}"))
+                }
+                _ => Failure::cl("clCreateImage", e),
+            },
+        )
+    }
+
+    /// A blocking write of the whole `width` x `height` image from tightly
+    /// packed `texels`.
+    pub fn write_image2d<T>(
+        &self,
+        image: &mut Image,
+        width: usize,
+        height: usize,
+        texels: &[T],
+    ) -> Step<()> {
+        let origin = [0usize; 3];
+        let region = [width, height, 1];
+        // SAFETY: blocking, so `texels` outlives the transfer; callers size
+        // it to the region in the image's texel size.
+        unsafe {
+            self.queue.enqueue_write_image(
+                image,
+                CL_BLOCKING,
+                origin.as_ptr(),
+                region.as_ptr(),
+                0,
+                0,
+                texels.as_ptr().cast_mut().cast(),
+                &[],
+            )
+        }
+        .during("clEnqueueWriteImage")?;
+        Ok(())
+    }
+
+    /// A blocking read of the whole `width` x `height` image into tightly
+    /// packed `out`.
+    pub fn read_image2d<T>(
+        &self,
+        image: &Image,
+        width: usize,
+        height: usize,
+        out: &mut [T],
+    ) -> Step<()> {
+        let origin = [0usize; 3];
+        let region = [width, height, 1];
+        // SAFETY: blocking, so `out` outlives the transfer; callers size it
+        // to the region in the image's texel size.
+        unsafe {
+            self.queue.enqueue_read_image(
+                image,
+                CL_BLOCKING,
+                origin.as_ptr(),
+                region.as_ptr(),
+                0,
+                0,
+                out.as_mut_ptr().cast(),
+                &[],
+            )
+        }
+        .during("clEnqueueReadImage")?;
         Ok(())
     }
 

@@ -12,6 +12,8 @@ pub mod copy_buffer;
 pub mod copy_kernel;
 pub mod first_result;
 pub mod histogram;
+pub mod image_blur;
+pub mod image_resize;
 pub mod launches;
 pub mod nbody;
 pub mod read_buffer;
@@ -124,6 +126,18 @@ pub fn all() -> Vec<Workload> {
             Group::Compute,
             "256-bin byte histogram, __local atomics + global merge",
             histogram::prepare,
+        ),
+        w(
+            "image-blur",
+            Group::Compute,
+            "separable 9-tap blur, RGBA8 images, CLAMP_TO_EDGE literal sampler",
+            image_blur::prepare,
+        ),
+        w(
+            "image-resize",
+            Group::Compute,
+            "bilinear 3/2 resize, RGBA8 images, normalized LINEAR sampler",
+            image_resize::prepare,
         ),
     ]
 }
