@@ -203,6 +203,15 @@ extern "C" {
         event: *mut c_void,
     ) -> cl_int;
     fn clFinish(queue: cl_command_queue) -> cl_int;
+    fn clEnqueueMigrateMemObjects(
+        queue: cl_command_queue,
+        count: cl_uint,
+        mems: *const cl_mem,
+        flags: u64,
+        num_events: cl_uint,
+        events: *const c_void,
+        event: *mut c_void,
+    ) -> cl_int;
     fn clCreateSampler(
         context: cl_context,
         normalized: cl_uint,
@@ -1025,6 +1034,7 @@ fn every_listed_format_of_every_type_moves_texels_exactly() {
             tested += 1;
         }
     }
+    eprintln!("{tested} images of every listed format and type");
     // Every type has at least the RGBA formats of OpenCL's minimum list.
     assert!(tested > 6 * 12, "{tested} images tested");
 }
@@ -1823,4 +1833,56 @@ fn samplers_keep_their_settings() {
         )
     };
     assert_eq!(status, CL_INVALID_SAMPLER);
+}
+
+#[test]
+fn non_blocking_transfers_and_migration_complete_in_order() {
+    let f = Fixture::new();
+    let format = ImageFormat {
+        order: CL_RGBA,
+        data_type: CL_FLOAT,
+    };
+    let (size, desc) = shape(IMAGE2D_ARRAY);
+    let (status, image) = f.try_image(CL_MEM_READ_WRITE, format, &desc, ptr::null_mut());
+    assert_eq!(status, CL_SUCCESS);
+    let data = Bytes(7).take(size.iter().product::<usize>() * 16);
+    let mut back = vec![0u8; data.len()];
+    // SAFETY: non-blocking transfers whose host memory outlives the
+    // clFinish below; one image, migrated to its own device.
+    unsafe {
+        let status = clEnqueueWriteImage(
+            f.q(),
+            image,
+            0,
+            [0usize; 3].as_ptr(),
+            size.as_ptr(),
+            0,
+            0,
+            data.as_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        );
+        assert_eq!(status, CL_SUCCESS);
+        let status =
+            clEnqueueMigrateMemObjects(f.q(), 1, &image, 0, 0, ptr::null(), ptr::null_mut());
+        assert_eq!(status, CL_SUCCESS);
+        let status = clEnqueueReadImage(
+            f.q(),
+            image,
+            0,
+            [0usize; 3].as_ptr(),
+            size.as_ptr(),
+            0,
+            0,
+            back.as_mut_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        );
+        assert_eq!(status, CL_SUCCESS);
+        assert_eq!(clFinish(f.q()), CL_SUCCESS);
+        clReleaseMemObject(image);
+    }
+    assert_eq!(back, data);
 }

@@ -358,6 +358,13 @@ pub fn validate(
     if too_large {
         return Err(CL_INVALID_IMAGE_SIZE);
     }
+    if !from_buffer {
+        let vk = device.vk()?;
+        let vulkan = description.vulkan(image_format::has_storage(vk, &format));
+        if !vulkan::image_fits(vk, &vulkan) {
+            return Err(CL_INVALID_IMAGE_SIZE);
+        }
+    }
     if let Some(buffer) = &request.buffer {
         if buffer.image().is_some() {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
