@@ -1886,3 +1886,135 @@ fn non_blocking_transfers_and_migration_complete_in_order() {
     }
     assert_eq!(back, data);
 }
+
+#[test]
+fn copies_between_image_types_keep_texel_order() {
+    let f = Fixture::new();
+    let format = ImageFormat {
+        order: CL_RGBA,
+        data_type: CL_UNSIGNED_INT16,
+    };
+    let make = |image_type: u32,
+                width: usize,
+                height: usize,
+                depth: usize,
+                layers: usize,
+                buffer: cl_mem| {
+        let desc = ImageDesc {
+            width,
+            height,
+            depth,
+            array_size: layers,
+            buffer,
+            ..shape(image_type).1
+        };
+        let desc = ImageDesc { image_type, ..desc };
+        let (status, image) = f.try_image(CL_MEM_READ_WRITE, format, &desc, ptr::null_mut());
+        assert_eq!(status, CL_SUCCESS, "type {image_type:#x}");
+        image
+    };
+    let copy = |src: cl_mem, dst: cl_mem, from: [usize; 3], to: [usize; 3], region: [usize; 3]| {
+        // SAFETY: live images of one format; the arrays hold three values.
+        let status = unsafe {
+            clEnqueueCopyImage(
+                f.q(),
+                src,
+                dst,
+                from.as_ptr(),
+                to.as_ptr(),
+                region.as_ptr(),
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        };
+        assert_eq!(status, CL_SUCCESS, "copy {from:?} -> {to:?} of {region:?}");
+    };
+    let mut rng = Bytes(1234);
+
+    // 3D (6x5x4) -> 2D array of 4 layers: slice z becomes layer z.
+    let volume = make(IMAGE3D, 6, 5, 4, 0, ptr::null_mut());
+    let layers = make(IMAGE2D_ARRAY, 6, 5, 0, 4, ptr::null_mut());
+    let data = rng.take(6 * 5 * 4 * 8);
+    f.write(volume, [0; 3], [6, 5, 4], [0, 0], &data);
+    copy(volume, layers, [0; 3], [0; 3], [6, 5, 4]);
+    let model = Model {
+        image_type: IMAGE2D_ARRAY,
+        size: [6, 5, 4],
+        element: 8,
+        bytes: data.clone(),
+    };
+    f.check(layers, &model, "3D to 2D array");
+
+    // 2D (6x5) -> layer 2 of the array, and a box of layer 1 -> the 2D image.
+    let flat = make(IMAGE2D, 6, 5, 0, 0, ptr::null_mut());
+    let picture = rng.take(6 * 5 * 8);
+    f.write(flat, [0; 3], [6, 5, 1], [0, 0], &picture);
+    copy(flat, layers, [0; 3], [0, 0, 2], [6, 5, 1]);
+    let mut model = model;
+    model.set([0, 0, 2], [6, 5, 1], &picture);
+    f.check(layers, &model, "2D into a layer");
+    let mut flat_model = Model {
+        image_type: IMAGE2D,
+        size: [6, 5, 1],
+        element: 8,
+        bytes: picture,
+    };
+    let block = model.get([1, 1, 1], [3, 2, 1]);
+    copy(layers, flat, [1, 1, 1], [2, 3, 0], [3, 2, 1]);
+    flat_model.set([2, 3, 0], [3, 2, 1], &block);
+    f.check(flat, &flat_model, "a layer's box into 2D");
+
+    // 1D <-> 1D buffer image, both ways, at offsets.
+    let line = make(IMAGE1D, 13, 0, 0, 0, ptr::null_mut());
+    let backing = f.buffer(13 * 8);
+    let buffered = make(IMAGE1D_BUFFER, 13, 0, 0, 0, backing);
+    let texels = rng.take(13 * 8);
+    let other = rng.take(13 * 8);
+    f.write(line, [0; 3], [13, 1, 1], [0, 0], &texels);
+    f.write(buffered, [0; 3], [13, 1, 1], [0, 0], &other);
+    copy(line, buffered, [2, 0, 0], [5, 0, 0], [6, 1, 1]);
+    let mut buffered_model = Model {
+        image_type: IMAGE1D_BUFFER,
+        size: [13, 1, 1],
+        element: 8,
+        bytes: other,
+    };
+    buffered_model.set([5, 0, 0], [6, 1, 1], &texels[2 * 8..8 * 8]);
+    f.check(buffered, &buffered_model, "1D into a 1D buffer image");
+    copy(buffered, line, [0; 3], [7, 0, 0], [6, 1, 1]);
+    let mut line_model = Model {
+        image_type: IMAGE1D,
+        size: [13, 1, 1],
+        element: 8,
+        bytes: texels,
+    };
+    line_model.set([7, 0, 0], [6, 1, 1], &buffered_model.bytes[..6 * 8]);
+    f.check(line, &line_model, "a 1D buffer image into 1D");
+    // The 1D buffer image is the buffer's memory.
+    let mut raw = vec![0u8; 13 * 8];
+    // SAFETY: a blocking read of the whole buffer.
+    let status = unsafe {
+        clEnqueueReadBuffer(
+            f.q(),
+            backing,
+            1,
+            0,
+            raw.len(),
+            raw.as_mut_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(raw, buffered_model.bytes);
+
+    // SAFETY: the test's own objects.
+    unsafe {
+        clFinish(f.q());
+        for mem in [volume, layers, flat, line, buffered, backing] {
+            clReleaseMemObject(mem);
+        }
+    }
+}
