@@ -203,6 +203,9 @@ extern "C" {
         event: *mut c_void,
     ) -> cl_int;
     fn clFinish(queue: cl_command_queue) -> cl_int;
+    fn clCreateUserEvent(context: cl_context, errcode_ret: *mut cl_int) -> *mut c_void;
+    fn clSetUserEventStatus(event: *mut c_void, status: cl_int) -> cl_int;
+    fn clReleaseEvent(event: *mut c_void) -> cl_int;
     fn clEnqueueMigrateMemObjects(
         queue: cl_command_queue,
         count: cl_uint,
@@ -1882,9 +1885,64 @@ fn non_blocking_transfers_and_migration_complete_in_order() {
         );
         assert_eq!(status, CL_SUCCESS);
         assert_eq!(clFinish(f.q()), CL_SUCCESS);
-        clReleaseMemObject(image);
     }
     assert_eq!(back, data);
+
+    // A non-blocking read held back by a user event, then a non-blocking
+    // write from the memory it fills: the write takes the read's data.
+    let (status, copy) = f.try_image(CL_MEM_READ_WRITE, format, &desc, ptr::null_mut());
+    assert_eq!(status, CL_SUCCESS);
+    let mut relay = vec![0u8; data.len()];
+    let mut status = 0;
+    // SAFETY: a live context; the events and host memory outlive the
+    // clFinish below.
+    unsafe {
+        let gate = clCreateUserEvent(f.ctx(), &mut status);
+        assert_eq!(status, CL_SUCCESS);
+        let status = clEnqueueReadImage(
+            f.q(),
+            image,
+            0,
+            [0usize; 3].as_ptr(),
+            size.as_ptr(),
+            0,
+            0,
+            relay.as_mut_ptr().cast(),
+            1,
+            ptr::from_ref(&gate).cast(),
+            ptr::null_mut(),
+        );
+        assert_eq!(status, CL_SUCCESS);
+        let status = clEnqueueWriteImage(
+            f.q(),
+            copy,
+            0,
+            [0usize; 3].as_ptr(),
+            size.as_ptr(),
+            0,
+            0,
+            relay.as_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        );
+        assert_eq!(status, CL_SUCCESS);
+        assert_eq!(clSetUserEventStatus(gate, 0), CL_SUCCESS);
+        assert_eq!(clFinish(f.q()), CL_SUCCESS);
+        clReleaseEvent(gate);
+    }
+    let model = Model {
+        image_type: IMAGE2D_ARRAY,
+        size,
+        element: 16,
+        bytes: data,
+    };
+    f.check(copy, &model, "written from a read's destination");
+    // SAFETY: the test's own images.
+    unsafe {
+        clReleaseMemObject(image);
+        clReleaseMemObject(copy);
+    }
 }
 
 #[test]

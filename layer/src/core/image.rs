@@ -831,16 +831,29 @@ pub fn write_image_as(
 ) -> CLResult<Arc<Object<Event>>> {
     let element = parts(mem)?.description.format.element_size;
     let to = store(mem, queue.device())?;
-    // The data is taken now; an earlier command that still writes the
-    // source memory (a non-blocking read) must finish first.
-    for earlier in queue.pending_host_writes(waits, &host::span(source.bytes())) {
-        earlier.wait()?;
+    let pending = queue.pending_host_writes(waits, &host::span(source.bytes()));
+    let bytes = packed_bytes(&region, element);
+    let staging = queue.device().lease(Placement::Upload, bytes)?;
+    let mut after = waits.to_vec();
+    if !pending.is_empty() && !blocking {
+        // An earlier command still fills the source (a non-blocking read):
+        // a host command takes the data once everything before it is
+        // done, and the write follows it (as `enqueue::write_when_filled`).
+        let filled = staging.clone();
+        let fill: HostCompletion = Box::new(move || {
+            let packed = gather(source.bytes(), &side, layout)?;
+            filled.buffer().write(0, &packed).or_out_of_resources()
+        });
+        after.push(queue.enqueue(command, waits, Recipe::on_host(fill), None)?);
+    } else {
+        // A blocking write waits for the commands before it anyway.
+        for earlier in pending {
+            earlier.wait()?;
+        }
+        let packed = gather(source.bytes(), &side, layout)?;
+        staging.buffer().write(0, &packed).or_out_of_resources()?;
     }
-    let packed = gather(source.bytes(), &side, layout)?;
-    let staging = queue
-        .device()
-        .lease(Placement::Upload, packed.len() as u64)?;
-    staging.buffer().write(0, &packed).or_out_of_resources()?;
+    let waits = &after[..];
     let mut recipe = Recipe::default();
     push_from_packed(
         &mut recipe,
