@@ -1301,6 +1301,72 @@ fn images_from_host_memory_keep_its_pitches() {
         clReleaseMemObject(used);
         clReleaseMemObject(copied);
     }
+
+    // A 1D buffer image of a USE_HOST_PTR buffer: its flags are the
+    // buffer's, and a map of it lies in the buffer's host memory.
+    let mut memory = Bytes(11).take(64 * 4);
+    let mut status = 0;
+    // SAFETY: `memory` outlives the buffer and every command on it.
+    let buffer = unsafe {
+        clCreateBuffer(
+            f.ctx(),
+            CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+            memory.len(),
+            memory.as_mut_ptr().cast(),
+            &mut status,
+        )
+    };
+    assert_eq!(status, CL_SUCCESS);
+    let desc = ImageDesc {
+        width: 64,
+        buffer,
+        ..shape(IMAGE1D_BUFFER).1
+    };
+    let rgba8 = ImageFormat {
+        order: CL_RGBA,
+        data_type: CL_UNORM_INT8,
+    };
+    let (status, image) = f.try_image(0, rgba8, &desc, ptr::null_mut());
+    assert_eq!(status, CL_SUCCESS);
+    let model = Model {
+        image_type: IMAGE1D_BUFFER,
+        size: [64, 1, 1],
+        element: 4,
+        bytes: memory.clone(),
+    };
+    f.check(image, &model, "1D buffer image of a USE_HOST_PTR buffer");
+    let (status, _) = f.try_image(0, rgba8, &desc, memory.as_mut_ptr().cast());
+    assert_eq!(status, CL_INVALID_HOST_PTR, "host_ptr with a buffer");
+    let (mut row_pitch, mut status) = (0usize, 0);
+    // SAFETY: live objects; the row pitch pointer is valid.
+    let mapped = unsafe {
+        clEnqueueMapImage(
+            f.q(),
+            image,
+            1,
+            CL_MAP_READ,
+            [3usize, 0, 0].as_ptr(),
+            [5usize, 1, 1].as_ptr(),
+            &mut row_pitch,
+            ptr::null_mut(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+            &mut status,
+        )
+    };
+    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(mapped as usize, memory.as_ptr() as usize + 12);
+    // SAFETY: the pointer the map returned; then the test's own objects.
+    unsafe {
+        assert_eq!(
+            clEnqueueUnmapMemObject(f.q(), image, mapped, 0, ptr::null(), ptr::null_mut()),
+            CL_SUCCESS
+        );
+        clFinish(f.q());
+        clReleaseMemObject(image);
+        clReleaseMemObject(buffer);
+    }
 }
 
 #[test]

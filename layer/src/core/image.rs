@@ -504,9 +504,14 @@ pub fn validate(
         given => given,
     };
 
-    if request.has_host_ptr != memory::takes_host_contents(flags)
-        || (from_buffer && request.has_host_ptr)
-    {
+    // An image made from a buffer takes the buffer's memory, never
+    // host_ptr (its host pointer flags are the buffer's).
+    let wrong_host_ptr = if from_buffer {
+        request.has_host_ptr
+    } else {
+        request.has_host_ptr != memory::takes_host_contents(flags)
+    };
+    if wrong_host_ptr {
         return Err(CL_INVALID_HOST_PTR);
     }
     Ok((description, [row_pitch, slice_pitch], flags))
@@ -578,10 +583,17 @@ pub fn create(
             storage: None,
             views: ImageViews::default(),
         };
+        // A USE_HOST_PTR buffer's memory is the image's (CL_MEM_HOST_PTR,
+        // and where a map of the image lies).
+        let host_ptr = if flags & CL_MEM_USE_HOST_PTR != 0 {
+            buffer.host_ptr()
+        } else {
+            0
+        };
         return Ok(Mem::new_image(
             context,
             flags,
-            0,
+            host_ptr,
             properties,
             parts,
             Some(root),
