@@ -203,6 +203,18 @@ extern "C" {
         event: *mut c_void,
     ) -> cl_int;
     fn clFinish(queue: cl_command_queue) -> cl_int;
+    fn clCreateUserEvent(context: cl_context, errcode_ret: *mut cl_int) -> *mut c_void;
+    fn clSetUserEventStatus(event: *mut c_void, status: cl_int) -> cl_int;
+    fn clReleaseEvent(event: *mut c_void) -> cl_int;
+    fn clEnqueueMigrateMemObjects(
+        queue: cl_command_queue,
+        count: cl_uint,
+        mems: *const cl_mem,
+        flags: u64,
+        num_events: cl_uint,
+        events: *const c_void,
+        event: *mut c_void,
+    ) -> cl_int;
     fn clCreateSampler(
         context: cl_context,
         normalized: cl_uint,
@@ -1025,6 +1037,7 @@ fn every_listed_format_of_every_type_moves_texels_exactly() {
             tested += 1;
         }
     }
+    eprintln!("{tested} images of every listed format and type");
     // Every type has at least the RGBA formats of OpenCL's minimum list.
     assert!(tested > 6 * 12, "{tested} images tested");
 }
@@ -1287,6 +1300,72 @@ fn images_from_host_memory_keep_its_pitches() {
         clFinish(f.q());
         clReleaseMemObject(used);
         clReleaseMemObject(copied);
+    }
+
+    // A 1D buffer image of a USE_HOST_PTR buffer: its flags are the
+    // buffer's, and a map of it lies in the buffer's host memory.
+    let mut memory = Bytes(11).take(64 * 4);
+    let mut status = 0;
+    // SAFETY: `memory` outlives the buffer and every command on it.
+    let buffer = unsafe {
+        clCreateBuffer(
+            f.ctx(),
+            CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+            memory.len(),
+            memory.as_mut_ptr().cast(),
+            &mut status,
+        )
+    };
+    assert_eq!(status, CL_SUCCESS);
+    let desc = ImageDesc {
+        width: 64,
+        buffer,
+        ..shape(IMAGE1D_BUFFER).1
+    };
+    let rgba8 = ImageFormat {
+        order: CL_RGBA,
+        data_type: CL_UNORM_INT8,
+    };
+    let (status, image) = f.try_image(0, rgba8, &desc, ptr::null_mut());
+    assert_eq!(status, CL_SUCCESS);
+    let model = Model {
+        image_type: IMAGE1D_BUFFER,
+        size: [64, 1, 1],
+        element: 4,
+        bytes: memory.clone(),
+    };
+    f.check(image, &model, "1D buffer image of a USE_HOST_PTR buffer");
+    let (status, _) = f.try_image(0, rgba8, &desc, memory.as_mut_ptr().cast());
+    assert_eq!(status, CL_INVALID_HOST_PTR, "host_ptr with a buffer");
+    let (mut row_pitch, mut status) = (0usize, 0);
+    // SAFETY: live objects; the row pitch pointer is valid.
+    let mapped = unsafe {
+        clEnqueueMapImage(
+            f.q(),
+            image,
+            1,
+            CL_MAP_READ,
+            [3usize, 0, 0].as_ptr(),
+            [5usize, 1, 1].as_ptr(),
+            &mut row_pitch,
+            ptr::null_mut(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+            &mut status,
+        )
+    };
+    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(mapped as usize, memory.as_ptr() as usize + 12);
+    // SAFETY: the pointer the map returned; then the test's own objects.
+    unsafe {
+        assert_eq!(
+            clEnqueueUnmapMemObject(f.q(), image, mapped, 0, ptr::null(), ptr::null_mut()),
+            CL_SUCCESS
+        );
+        clFinish(f.q());
+        clReleaseMemObject(image);
+        clReleaseMemObject(buffer);
     }
 }
 
@@ -1823,4 +1902,243 @@ fn samplers_keep_their_settings() {
         )
     };
     assert_eq!(status, CL_INVALID_SAMPLER);
+}
+
+#[test]
+fn non_blocking_transfers_and_migration_complete_in_order() {
+    let f = Fixture::new();
+    let format = ImageFormat {
+        order: CL_RGBA,
+        data_type: CL_FLOAT,
+    };
+    let (size, desc) = shape(IMAGE2D_ARRAY);
+    let (status, image) = f.try_image(CL_MEM_READ_WRITE, format, &desc, ptr::null_mut());
+    assert_eq!(status, CL_SUCCESS);
+    let data = Bytes(7).take(size.iter().product::<usize>() * 16);
+    let mut back = vec![0u8; data.len()];
+    // SAFETY: non-blocking transfers whose host memory outlives the
+    // clFinish below; one image, migrated to its own device.
+    unsafe {
+        let status = clEnqueueWriteImage(
+            f.q(),
+            image,
+            0,
+            [0usize; 3].as_ptr(),
+            size.as_ptr(),
+            0,
+            0,
+            data.as_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        );
+        assert_eq!(status, CL_SUCCESS);
+        let status =
+            clEnqueueMigrateMemObjects(f.q(), 1, &image, 0, 0, ptr::null(), ptr::null_mut());
+        assert_eq!(status, CL_SUCCESS);
+        let status = clEnqueueReadImage(
+            f.q(),
+            image,
+            0,
+            [0usize; 3].as_ptr(),
+            size.as_ptr(),
+            0,
+            0,
+            back.as_mut_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        );
+        assert_eq!(status, CL_SUCCESS);
+        assert_eq!(clFinish(f.q()), CL_SUCCESS);
+    }
+    assert_eq!(back, data);
+
+    // A non-blocking read held back by a user event, then a non-blocking
+    // write from the memory it fills: the write takes the read's data.
+    let (status, copy) = f.try_image(CL_MEM_READ_WRITE, format, &desc, ptr::null_mut());
+    assert_eq!(status, CL_SUCCESS);
+    let mut relay = vec![0u8; data.len()];
+    let mut status = 0;
+    // SAFETY: a live context; the events and host memory outlive the
+    // clFinish below.
+    unsafe {
+        let gate = clCreateUserEvent(f.ctx(), &mut status);
+        assert_eq!(status, CL_SUCCESS);
+        let status = clEnqueueReadImage(
+            f.q(),
+            image,
+            0,
+            [0usize; 3].as_ptr(),
+            size.as_ptr(),
+            0,
+            0,
+            relay.as_mut_ptr().cast(),
+            1,
+            ptr::from_ref(&gate).cast(),
+            ptr::null_mut(),
+        );
+        assert_eq!(status, CL_SUCCESS);
+        let status = clEnqueueWriteImage(
+            f.q(),
+            copy,
+            0,
+            [0usize; 3].as_ptr(),
+            size.as_ptr(),
+            0,
+            0,
+            relay.as_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        );
+        assert_eq!(status, CL_SUCCESS);
+        assert_eq!(clSetUserEventStatus(gate, 0), CL_SUCCESS);
+        assert_eq!(clFinish(f.q()), CL_SUCCESS);
+        clReleaseEvent(gate);
+    }
+    let model = Model {
+        image_type: IMAGE2D_ARRAY,
+        size,
+        element: 16,
+        bytes: data,
+    };
+    f.check(copy, &model, "written from a read's destination");
+    // SAFETY: the test's own images.
+    unsafe {
+        clReleaseMemObject(image);
+        clReleaseMemObject(copy);
+    }
+}
+
+#[test]
+fn copies_between_image_types_keep_texel_order() {
+    let f = Fixture::new();
+    let format = ImageFormat {
+        order: CL_RGBA,
+        data_type: CL_UNSIGNED_INT16,
+    };
+    let make = |image_type: u32,
+                width: usize,
+                height: usize,
+                depth: usize,
+                layers: usize,
+                buffer: cl_mem| {
+        let desc = ImageDesc {
+            width,
+            height,
+            depth,
+            array_size: layers,
+            buffer,
+            ..shape(image_type).1
+        };
+        let desc = ImageDesc { image_type, ..desc };
+        let (status, image) = f.try_image(CL_MEM_READ_WRITE, format, &desc, ptr::null_mut());
+        assert_eq!(status, CL_SUCCESS, "type {image_type:#x}");
+        image
+    };
+    let copy = |src: cl_mem, dst: cl_mem, from: [usize; 3], to: [usize; 3], region: [usize; 3]| {
+        // SAFETY: live images of one format; the arrays hold three values.
+        let status = unsafe {
+            clEnqueueCopyImage(
+                f.q(),
+                src,
+                dst,
+                from.as_ptr(),
+                to.as_ptr(),
+                region.as_ptr(),
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        };
+        assert_eq!(status, CL_SUCCESS, "copy {from:?} -> {to:?} of {region:?}");
+    };
+    let mut rng = Bytes(1234);
+
+    // 3D (6x5x4) -> 2D array of 4 layers: slice z becomes layer z.
+    let volume = make(IMAGE3D, 6, 5, 4, 0, ptr::null_mut());
+    let layers = make(IMAGE2D_ARRAY, 6, 5, 0, 4, ptr::null_mut());
+    let data = rng.take(6 * 5 * 4 * 8);
+    f.write(volume, [0; 3], [6, 5, 4], [0, 0], &data);
+    copy(volume, layers, [0; 3], [0; 3], [6, 5, 4]);
+    let model = Model {
+        image_type: IMAGE2D_ARRAY,
+        size: [6, 5, 4],
+        element: 8,
+        bytes: data.clone(),
+    };
+    f.check(layers, &model, "3D to 2D array");
+
+    // 2D (6x5) -> layer 2 of the array, and a box of layer 1 -> the 2D image.
+    let flat = make(IMAGE2D, 6, 5, 0, 0, ptr::null_mut());
+    let picture = rng.take(6 * 5 * 8);
+    f.write(flat, [0; 3], [6, 5, 1], [0, 0], &picture);
+    copy(flat, layers, [0; 3], [0, 0, 2], [6, 5, 1]);
+    let mut model = model;
+    model.set([0, 0, 2], [6, 5, 1], &picture);
+    f.check(layers, &model, "2D into a layer");
+    let mut flat_model = Model {
+        image_type: IMAGE2D,
+        size: [6, 5, 1],
+        element: 8,
+        bytes: picture,
+    };
+    let block = model.get([1, 1, 1], [3, 2, 1]);
+    copy(layers, flat, [1, 1, 1], [2, 3, 0], [3, 2, 1]);
+    flat_model.set([2, 3, 0], [3, 2, 1], &block);
+    f.check(flat, &flat_model, "a layer's box into 2D");
+
+    // 1D <-> 1D buffer image, both ways, at offsets.
+    let line = make(IMAGE1D, 13, 0, 0, 0, ptr::null_mut());
+    let backing = f.buffer(13 * 8);
+    let buffered = make(IMAGE1D_BUFFER, 13, 0, 0, 0, backing);
+    let texels = rng.take(13 * 8);
+    let other = rng.take(13 * 8);
+    f.write(line, [0; 3], [13, 1, 1], [0, 0], &texels);
+    f.write(buffered, [0; 3], [13, 1, 1], [0, 0], &other);
+    copy(line, buffered, [2, 0, 0], [5, 0, 0], [6, 1, 1]);
+    let mut buffered_model = Model {
+        image_type: IMAGE1D_BUFFER,
+        size: [13, 1, 1],
+        element: 8,
+        bytes: other,
+    };
+    buffered_model.set([5, 0, 0], [6, 1, 1], &texels[2 * 8..8 * 8]);
+    f.check(buffered, &buffered_model, "1D into a 1D buffer image");
+    copy(buffered, line, [0; 3], [7, 0, 0], [6, 1, 1]);
+    let mut line_model = Model {
+        image_type: IMAGE1D,
+        size: [13, 1, 1],
+        element: 8,
+        bytes: texels,
+    };
+    line_model.set([7, 0, 0], [6, 1, 1], &buffered_model.bytes[..6 * 8]);
+    f.check(line, &line_model, "a 1D buffer image into 1D");
+    // The 1D buffer image is the buffer's memory.
+    let mut raw = vec![0u8; 13 * 8];
+    // SAFETY: a blocking read of the whole buffer.
+    let status = unsafe {
+        clEnqueueReadBuffer(
+            f.q(),
+            backing,
+            1,
+            0,
+            raw.len(),
+            raw.as_mut_ptr().cast(),
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(raw, buffered_model.bytes);
+
+    // SAFETY: the test's own objects.
+    unsafe {
+        clFinish(f.q());
+        for mem in [volume, layers, flat, line, buffered, backing] {
+            clReleaseMemObject(mem);
+        }
+    }
 }

@@ -77,7 +77,10 @@ unsafe fn create(
     }
     request.has_host_ptr = !host_ptr.is_null();
     let (description, [row_pitch, slice_pitch], flags) = image::validate(&context, &request)?;
-    let contents = if flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0 {
+    // An image made from a buffer inherits its host pointer flags, and
+    // takes its contents from the buffer.
+    let from_host = request.buffer.is_none();
+    let contents = if from_host && flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0 {
         let whole = description.region([0; 3], image::whole_region(&description))?;
         let (layout, side) = description.host_side(&whole, row_pitch, slice_pitch)?;
         let length = image::host_extent(&side, layout)?;

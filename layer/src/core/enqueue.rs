@@ -509,7 +509,9 @@ pub fn migrate(
     if flags & CL_MIGRATE_MEM_OBJECT_HOST == 0 {
         let discard = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED != 0;
         for mem in mems {
-            mem.buffer_on(queue.device())?;
+            if mem.image().is_none() {
+                mem.buffer_on(queue.device())?;
+            }
             // A sub-buffer's undefined contents leave the rest of its
             // parent defined, so that moves whole.
             let access = if discard && mem.parent().is_none() {

@@ -16,7 +16,7 @@
 //! (`cl_khr_image2d_from_buffer`) are not supported: an optimal-tiled
 //! image cannot alias a buffer.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use opencl_sys::{
     cl_command_type, cl_mem_flags, cl_mem_object_type, CL_COMMAND_COPY_BUFFER_TO_IMAGE,
@@ -45,7 +45,9 @@ use crate::core::rect::RectSide;
 use crate::core::residency::Access;
 use crate::core::texel::{self, Color};
 use crate::core::CLResult;
-use crate::vulkan::{self, ImageRegion, ImageShape, Placement};
+use translator::image::{info_flags, order_layout, ImageInfo};
+
+use crate::vulkan::{self, ImageRegion, ImageShape, Placement, ViewShape};
 
 /// The size and format of an image (`cl_image_desc` and `cl_image_format`
 /// as validated).
@@ -208,6 +210,102 @@ pub struct ImageParts {
     pub buffer: Option<Arc<Object<Mem>>>,
     /// The Vulkan image; `None` for a 1D buffer image.
     pub storage: Option<Arc<vulkan::Image>>,
+    /// The views kernels bind, made on first use: sampled, storage, and a
+    /// 1D buffer image's texel buffer view.
+    pub views: ImageViews,
+}
+
+/// See [`ImageParts::views`].
+#[derive(Default)]
+pub struct ImageViews {
+    sampled: OnceLock<Arc<vulkan::ImageView>>,
+    storage: OnceLock<Arc<vulkan::ImageView>>,
+    texel_buffer: OnceLock<Arc<vulkan::TexelBufferView>>,
+}
+
+impl ImageParts {
+    /// The image-info block of [`translator::image::ImageInfo`] that a
+    /// kernel receives with this image.
+    pub fn info(&self) -> CLResult<ImageInfo> {
+        let d = &self.description;
+        let layout = order_layout(d.format.order).ok_or(CL_IMAGE_FORMAT_NOT_SUPPORTED)?;
+        let count = |n: usize| u32::try_from(n).map_err(|_| CL_INVALID_IMAGE_SIZE);
+        Ok(ImageInfo {
+            width: count(d.width)?,
+            height: count(d.height)?,
+            depth: count(d.depth)?,
+            array_size: count(d.array_size)?,
+            channel_data_type: d.format.data_type,
+            channel_order: d.format.order,
+            swizzle: layout.swizzle_word(),
+            flags: info_flags(&layout, d.format.data_type),
+        })
+    }
+
+    /// How a kernel views the image; `None` for a 1D buffer image, which
+    /// is bound through [`texel_buffer_view`].
+    pub fn view_shape(&self) -> Option<ViewShape> {
+        Some(match self.description.image_type {
+            CL_MEM_OBJECT_IMAGE1D => ViewShape::D1,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY => ViewShape::D1Array,
+            CL_MEM_OBJECT_IMAGE2D => ViewShape::D2,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY => ViewShape::D2Array,
+            CL_MEM_OBJECT_IMAGE3D => ViewShape::D3,
+            _ => return None,
+        })
+    }
+
+    /// The view a kernel binds the image through: for sampled reads
+    /// (`read_only` images, [`translator::image::ImageDescriptor::Sampled`])
+    /// or, with `storage`, for writes and read-write access (an sRGB image's
+    /// UNORM view). Made on first use and kept. `CL_INVALID_MEM_OBJECT` for
+    /// a 1D buffer image, and for storage where the format has none.
+    pub fn view(&self, storage: bool) -> CLResult<Arc<vulkan::ImageView>> {
+        let image = self.storage.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
+        let shape = self.view_shape().ok_or(CL_INVALID_MEM_OBJECT)?;
+        if storage && !image.description().storage {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+        let cell = if storage {
+            &self.views.storage
+        } else {
+            &self.views.sampled
+        };
+        if let Some(view) = cell.get() {
+            return Ok(view.clone());
+        }
+        let view = image
+            .create_view(shape, storage)
+            .map(Arc::new)
+            .or_out_of_resources()?;
+        // Two threads may both make one; either serves.
+        Ok(cell.get_or_init(|| view).clone())
+    }
+}
+
+/// The storage texel buffer view of a 1D buffer image `mem` on `device`
+/// (its context's one device), made on first use and kept.
+/// `CL_INVALID_MEM_OBJECT` for other images and buffers.
+pub fn texel_buffer_view(
+    mem: &Mem,
+    device: &Arc<Object<Device>>,
+) -> CLResult<Arc<vulkan::TexelBufferView>> {
+    let parts = parts(mem)?;
+    if let Some(view) = parts.views.texel_buffer.get() {
+        return Ok(view.clone());
+    }
+    let buffer = mem.image_buffer_on(device)?;
+    let format = parts.description.format;
+    let view = vulkan::TexelBufferView::create(
+        &buffer,
+        format.vk_format,
+        format.element_size as u64,
+        mem.origin() as u64,
+        parts.description.width as u64,
+    )
+    .map(Arc::new)
+    .or_out_of_resources()?;
+    Ok(parts.views.texel_buffer.get_or_init(|| view).clone())
 }
 
 /// A `cl_image_desc` and `cl_image_format` as the application gave them.
@@ -358,6 +456,13 @@ pub fn validate(
     if too_large {
         return Err(CL_INVALID_IMAGE_SIZE);
     }
+    if !from_buffer {
+        let vk = device.vk()?;
+        let vulkan = description.vulkan(image_format::has_storage(vk, &format));
+        if !vulkan::image_fits(vk, &vulkan) {
+            return Err(CL_INVALID_IMAGE_SIZE);
+        }
+    }
     if let Some(buffer) = &request.buffer {
         if buffer.image().is_some() {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
@@ -399,9 +504,14 @@ pub fn validate(
         given => given,
     };
 
-    if request.has_host_ptr != memory::takes_host_contents(flags)
-        || (from_buffer && request.has_host_ptr)
-    {
+    // An image made from a buffer takes the buffer's memory, never
+    // host_ptr (its host pointer flags are the buffer's).
+    let wrong_host_ptr = if from_buffer {
+        request.has_host_ptr
+    } else {
+        request.has_host_ptr != memory::takes_host_contents(flags)
+    };
+    if wrong_host_ptr {
         return Err(CL_INVALID_HOST_PTR);
     }
     Ok((description, [row_pitch, slice_pitch], flags))
@@ -471,11 +581,19 @@ pub fn create(
             host_slice_pitch: slice_pitch,
             buffer: Some(buffer.clone()),
             storage: None,
+            views: ImageViews::default(),
+        };
+        // A USE_HOST_PTR buffer's memory is the image's (CL_MEM_HOST_PTR,
+        // and where a map of the image lies).
+        let host_ptr = if flags & CL_MEM_USE_HOST_PTR != 0 {
+            buffer.host_ptr()
+        } else {
+            0
         };
         return Ok(Mem::new_image(
             context,
             flags,
-            0,
+            host_ptr,
             properties,
             parts,
             Some(root),
@@ -501,6 +619,7 @@ pub fn create(
         host_slice_pitch: slice_pitch,
         buffer: None,
         storage: Some(image),
+        views: ImageViews::default(),
     };
     Ok(Mem::new_image(
         context, flags, host_ptr, properties, parts, None,
@@ -724,16 +843,29 @@ pub fn write_image_as(
 ) -> CLResult<Arc<Object<Event>>> {
     let element = parts(mem)?.description.format.element_size;
     let to = store(mem, queue.device())?;
-    // The data is taken now; an earlier command that still writes the
-    // source memory (a non-blocking read) must finish first.
-    for earlier in queue.pending_host_writes(waits, &host::span(source.bytes())) {
-        earlier.wait()?;
+    let pending = queue.pending_host_writes(waits, &host::span(source.bytes()));
+    let bytes = packed_bytes(&region, element);
+    let staging = queue.device().lease(Placement::Upload, bytes)?;
+    let mut after = waits.to_vec();
+    if !pending.is_empty() && !blocking {
+        // An earlier command still fills the source (a non-blocking read):
+        // a host command takes the data once everything before it is
+        // done, and the write follows it (as `enqueue::write_when_filled`).
+        let filled = staging.clone();
+        let fill: HostCompletion = Box::new(move || {
+            let packed = gather(source.bytes(), &side, layout)?;
+            filled.buffer().write(0, &packed).or_out_of_resources()
+        });
+        after.push(queue.enqueue(command, waits, Recipe::on_host(fill), None)?);
+    } else {
+        // A blocking write waits for the commands before it anyway.
+        for earlier in pending {
+            earlier.wait()?;
+        }
+        let packed = gather(source.bytes(), &side, layout)?;
+        staging.buffer().write(0, &packed).or_out_of_resources()?;
     }
-    let packed = gather(source.bytes(), &side, layout)?;
-    let staging = queue
-        .device()
-        .lease(Placement::Upload, packed.len() as u64)?;
-    staging.buffer().write(0, &packed).or_out_of_resources()?;
+    let waits = &after[..];
     let mut recipe = Recipe::default();
     push_from_packed(
         &mut recipe,
@@ -926,7 +1058,100 @@ pub fn copy_buffer_to_image(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use translator::image::{CL_RGBA, CL_UNSIGNED_INT8};
+    use crate::core::platform::Platform;
+    use translator::image::{CL_BGRA, CL_RGBA, CL_UNORM_INT8, CL_UNSIGNED_INT8};
+
+    /// A context of the lavapipe device alone.
+    fn lavapipe_context() -> Arc<Object<Context>> {
+        let device = Platform::get()
+            .devices()
+            .iter()
+            .find(|device| device.name().starts_with("llvmpipe"))
+            .expect("lavapipe is installed on the test machine")
+            .clone();
+        Context::new(vec![device], Vec::new(), None).expect("context")
+    }
+
+    fn request(image_type: cl_mem_object_type, order: u32, data_type: u32) -> ImageRequest {
+        ImageRequest {
+            flags: CL_MEM_READ_WRITE,
+            format: Some((order, data_type)),
+            image_type,
+            width: 8,
+            height: 4,
+            depth: 2,
+            array_size: 3,
+            row_pitch: 0,
+            slice_pitch: 0,
+            num_mip_levels: 0,
+            num_samples: 0,
+            buffer: None,
+            has_host_ptr: false,
+        }
+    }
+
+    /// What the kernel-argument code binds: the info block and the views
+    /// of each descriptor kind, for every image type.
+    #[test]
+    fn images_give_kernels_their_info_and_views() {
+        let context = lavapipe_context();
+        let device = context.devices()[0].clone();
+        let types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        for image_type in types {
+            let mem = create(
+                &context,
+                &request(image_type, CL_BGRA, CL_UNORM_INT8),
+                None,
+                0,
+                Vec::new(),
+            )
+            .expect("image");
+            let parts = parts(&mem).expect("parts");
+            let info = parts.info().expect("info");
+            assert_eq!(info.width, 8);
+            assert_eq!(info.channel_order, CL_BGRA);
+            let layout = order_layout(CL_BGRA).expect("layout");
+            assert_eq!(info.swizzle, layout.swizzle_word());
+            assert_eq!(info.flags & ImageInfo::HAS_ALPHA, ImageInfo::HAS_ALPHA);
+            let sampled = parts.view(false).expect("sampled view");
+            assert!(Arc::ptr_eq(&sampled, &parts.view(false).expect("again")));
+            parts.view(true).expect("storage view");
+            assert_eq!(
+                texel_buffer_view(&mem, &device).err(),
+                Some(CL_INVALID_MEM_OBJECT)
+            );
+        }
+        let buffer = Mem::new_buffer(
+            &context,
+            memory::BufferDescription {
+                flags: CL_MEM_READ_WRITE,
+                size: 1024,
+                contents: None,
+                host_ptr: 0,
+                properties: Vec::new(),
+            },
+        )
+        .expect("buffer");
+        let mut buffer_request = request(CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_RGBA, CL_UNSIGNED_INT8);
+        buffer_request.buffer = Some(buffer);
+        buffer_request.flags = 0;
+        let mem = create(&context, &buffer_request, None, 0, Vec::new()).expect("1D buffer image");
+        let view = texel_buffer_view(&mem, &device).expect("texel buffer view");
+        assert!(Arc::ptr_eq(
+            &view,
+            &texel_buffer_view(&mem, &device).expect("again")
+        ));
+        assert_eq!(
+            parts(&mem).and_then(|p| p.view(false)).err(),
+            Some(CL_INVALID_MEM_OBJECT)
+        );
+    }
 
     fn description(image_type: cl_mem_object_type, sides: [usize; 4]) -> ImageDescription {
         ImageDescription {

@@ -206,7 +206,6 @@ pub fn supports(
     access: KernelAccess,
 ) -> bool {
     let features = &device.info().features;
-    let reads = matches!(access, KernelAccess::Read | KernelAccess::ReadWrite);
     let writes = matches!(access, KernelAccess::Write | KernelAccess::ReadWrite);
     let depth_ok = format.order != CL_DEPTH
         || matches!(
@@ -246,11 +245,10 @@ pub fn supports(
     let optimal = device
         .format_properties(format.vk_format)
         .optimal_tiling_features;
-    let transfers = vk::FormatFeatureFlags::TRANSFER_SRC | vk::FormatFeatureFlags::TRANSFER_DST;
-    let mut needed = transfers;
-    if reads && access == KernelAccess::Read {
-        needed |= vk::FormatFeatureFlags::SAMPLED_IMAGE;
-    }
+    // Every image is created sampled (`vulkan::Image`), whatever its access.
+    let needed = vk::FormatFeatureFlags::TRANSFER_SRC
+        | vk::FormatFeatureFlags::TRANSFER_DST
+        | vk::FormatFeatureFlags::SAMPLED_IMAGE;
     if !optimal.contains(needed) {
         return false;
     }

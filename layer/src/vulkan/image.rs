@@ -132,51 +132,23 @@ impl Image {
                 "image {description:?} is empty or beyond the device's limits"
             )));
         }
+        if !fits(device, &description) {
+            return Err(VkError::InvalidArgument(format!(
+                "image {description:?} exceeds what the device supports for its format"
+            )));
+        }
         let mut image = Image {
             device: Arc::clone(device),
             raw: vk::Image::null(),
             allocation: None,
             description,
         };
-        let mut usage = vk::ImageUsageFlags::TRANSFER_SRC
-            | vk::ImageUsageFlags::TRANSFER_DST
-            | vk::ImageUsageFlags::SAMPLED;
-        if description.storage {
-            usage |= vk::ImageUsageFlags::STORAGE;
-        }
-        // Storage usage on an sRGB image is for its UNORM views only, which
-        // EXTENDED_USAGE allows where the sRGB format cannot be stored to.
-        let flags = if description.storage_view_format.is_some() {
-            vk::ImageCreateFlags::MUTABLE_FORMAT | vk::ImageCreateFlags::EXTENDED_USAGE
-        } else {
-            vk::ImageCreateFlags::empty()
-        };
-        let image_type = match description.shape {
-            ImageShape::D1 => vk::ImageType::TYPE_1D,
-            ImageShape::D2 => vk::ImageType::TYPE_2D,
-            ImageShape::D3 => vk::ImageType::TYPE_3D,
-        };
-        let create_info = vk::ImageCreateInfo::default()
-            .flags(flags)
-            .image_type(image_type)
-            .format(description.format)
-            .extent(vk::Extent3D {
-                width,
-                height,
-                depth,
-            })
-            .mip_levels(1)
-            .array_layers(description.layers)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(usage)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE)
-            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let create_info = create_info(&description);
         let raw_device = device.raw();
         // SAFETY: the extent, layers and type agree and are within the
-        // device's limits (checked above); the caller chose a format whose
-        // optimal-tiling features cover the usage (sampled, transfer, and
-        // storage only when asked); exclusive sharing needs no family list.
+        // device's limits and what it reports for this format, type, usage
+        // and flags (`fits`, checked above); exclusive sharing needs no
+        // family list.
         image.raw = unsafe { raw_device.create_image(&create_info, None) }
             .map_err(VkError::call("vkCreateImage"))?;
         // SAFETY: `image.raw` is a live image of this device.
@@ -231,6 +203,85 @@ impl Image {
             _ => false,
         }
     }
+}
+
+/// How an image of `description` is created: what [`fits`] asks the
+/// device about is what [`Image::create`] creates.
+fn create_info(description: &ImageDescription) -> vk::ImageCreateInfo<'static> {
+    let [width, height, depth] = description.extent;
+    let mut usage = vk::ImageUsageFlags::TRANSFER_SRC
+        | vk::ImageUsageFlags::TRANSFER_DST
+        | vk::ImageUsageFlags::SAMPLED;
+    if description.storage {
+        usage |= vk::ImageUsageFlags::STORAGE;
+    }
+    // Storage usage on an sRGB image is for its UNORM views only, which
+    // EXTENDED_USAGE allows where the sRGB format cannot be stored to.
+    let flags = if description.storage_view_format.is_some() {
+        vk::ImageCreateFlags::MUTABLE_FORMAT | vk::ImageCreateFlags::EXTENDED_USAGE
+    } else {
+        vk::ImageCreateFlags::empty()
+    };
+    let image_type = match description.shape {
+        ImageShape::D1 => vk::ImageType::TYPE_1D,
+        ImageShape::D2 => vk::ImageType::TYPE_2D,
+        ImageShape::D3 => vk::ImageType::TYPE_3D,
+    };
+    vk::ImageCreateInfo::default()
+        .flags(flags)
+        .image_type(image_type)
+        .format(description.format)
+        .extent(vk::Extent3D {
+            width,
+            height,
+            depth,
+        })
+        .mip_levels(1)
+        .array_layers(description.layers)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(usage)
+        .sharing_mode(vk::SharingMode::EXCLUSIVE)
+        .initial_layout(vk::ImageLayout::UNDEFINED)
+}
+
+/// Whether the device can create an image of `description`: its format,
+/// type, usage and flags are supported and the extent, layers and size
+/// are within what `vkGetPhysicalDeviceImageFormatProperties` allows.
+pub fn fits(device: &Device, description: &ImageDescription) -> bool {
+    let info = create_info(description);
+    // SAFETY: the physical device was enumerated from this live instance;
+    // the arguments are valid enum values and flags.
+    let properties = unsafe {
+        device
+            .instance()
+            .raw()
+            .get_physical_device_image_format_properties(
+                device.info().handle,
+                info.format,
+                info.image_type,
+                info.tiling,
+                info.usage,
+                info.flags,
+            )
+    };
+    let Ok(properties) = properties else {
+        return false;
+    };
+    let [width, height, depth] = description.extent;
+    let max = properties.max_extent;
+    let bytes = super::stream::texel_size(description.format).map(|texel| {
+        texel
+            * u64::from(width)
+            * u64::from(height)
+            * u64::from(depth)
+            * u64::from(description.layers)
+    });
+    width <= max.width
+        && height <= max.height
+        && depth <= max.depth
+        && description.layers <= properties.max_array_layers
+        && bytes.is_ok_and(|bytes| bytes <= properties.max_resource_size)
 }
 
 impl Drop for Image {

@@ -29,7 +29,8 @@ pub use device::Device;
 pub use error::VkError;
 pub use host_access::DeviceLocalHostAccess;
 pub use image::{
-    Image, ImageDescription, ImageRegion, ImageShape, ImageView, TexelBufferView, ViewShape,
+    fits as image_fits, Image, ImageDescription, ImageRegion, ImageShape, ImageView,
+    TexelBufferView, ViewShape,
 };
 pub use instance::{
     instance, DeviceFeatures, Instance, PhysicalDevice, PhysicalDeviceInfo, ValidationMode,
