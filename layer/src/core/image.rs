@@ -458,7 +458,7 @@ pub fn validate(
     }
     if !from_buffer {
         let vk = device.vk()?;
-        let vulkan = description.vulkan(image_format::has_storage(vk, &format));
+        let vulkan = description.vulkan(image_format::has_storage(vk.physical(), &format));
         if !vulkan::image_fits(vk, &vulkan) {
             return Err(CL_INVALID_IMAGE_SIZE);
         }

@@ -11,17 +11,15 @@ use opencl_sys::{
     CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY,
     CL_MEM_OBJECT_IMAGE3D,
 };
-use translator::image::{
-    info_flags, order_layout, ImageAccess, ImageDescriptor, ImageDim, ImageInfo, CL_DEPTH,
-};
+use translator::image::{ImageAccess, ImageDescriptor, ImageDim, ImageInfo, CL_DEPTH};
 
 use crate::core::device::Device;
-use crate::core::image::ImageDescription;
+use crate::core::image;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
 use crate::core::residency::Access;
 use crate::core::CLResult;
-use crate::vulkan::{ImageBinding, TexelBufferView, ViewShape};
+use crate::vulkan::ImageBinding;
 
 /// An image argument as set: the view to bind and the info words.
 #[derive(Clone)]
@@ -44,10 +42,11 @@ fn image_type_of(dim: ImageDim) -> u32 {
 }
 
 /// `clSetKernelArg` of image `mem` for a parameter of type `dim` (a depth
-/// type when `depth`) bound as `descriptor`: the view is made now, on the
+/// type when `depth`) bound as `descriptor`: the view is found now, on the
 /// image's device, so that launches only bind it. `CL_INVALID_ARG_VALUE`
-/// for an image of another type or one the access cannot use (a format
-/// without storage for a `write_only` parameter).
+/// for an image of another type; `CL_INVALID_MEM_OBJECT` for one the
+/// access cannot use (a format without storage for a `write_only`
+/// parameter).
 pub fn bind(
     mem: &Object<Mem>,
     device: &Arc<Object<Device>>,
@@ -61,67 +60,21 @@ pub fn bind(
     if description.image_type != image_type_of(dim) || is_depth != depth {
         return Err(CL_INVALID_ARG_VALUE);
     }
-    let binding = match (descriptor, &parts.storage) {
-        (ImageDescriptor::StorageTexelBuffer, None) => {
-            let buffer = mem.image_buffer_on(device)?;
-            let element = description.format.element_size as u64;
-            let view = TexelBufferView::create(
-                &buffer,
-                description.format.vk_format,
-                element,
-                mem.origin() as u64,
-                description.width as u64,
-            )
-            .map_err(|_| CL_INVALID_ARG_VALUE)?;
-            ImageBinding::TexelBuffer(Arc::new(view))
+    // Views are made on first use and kept with the image (see
+    // `ImageParts::view`); a format without storage refuses a write view.
+    let binding = match descriptor {
+        ImageDescriptor::StorageTexelBuffer => {
+            ImageBinding::TexelBuffer(image::texel_buffer_view(mem, device)?)
         }
-        (ImageDescriptor::Sampled | ImageDescriptor::Storage, Some(image)) => {
-            let storage = descriptor == ImageDescriptor::Storage;
-            let view = image
-                .create_view(view_shape(dim), storage)
-                .map_err(|_| CL_INVALID_ARG_VALUE)?;
-            let view = Arc::new(view);
-            if storage {
-                ImageBinding::Storage(view)
-            } else {
-                ImageBinding::Sampled(view)
-            }
-        }
-        _ => return Err(CL_INVALID_ARG_VALUE),
+        ImageDescriptor::Sampled => ImageBinding::Sampled(parts.view(false)?),
+        ImageDescriptor::Storage => ImageBinding::Storage(parts.view(true)?),
     };
     Ok(BoundImage {
         binding,
-        info: info_of(description).ok_or(CL_INVALID_ARG_VALUE)?,
+        info: parts.info()?,
         access: match access {
             ImageAccess::ReadOnly => Access::Read,
             ImageAccess::WriteOnly | ImageAccess::ReadWrite => Access::Write,
         },
-    })
-}
-
-fn view_shape(dim: ImageDim) -> ViewShape {
-    match dim {
-        ImageDim::D1 | ImageDim::D1Buffer => ViewShape::D1,
-        ImageDim::D1Array => ViewShape::D1Array,
-        ImageDim::D2 => ViewShape::D2,
-        ImageDim::D2Array => ViewShape::D2Array,
-        ImageDim::D3 => ViewShape::D3,
-    }
-}
-
-/// The info words of an image of `description`.
-pub fn info_of(description: &ImageDescription) -> Option<ImageInfo> {
-    let format = &description.format;
-    let layout = order_layout(format.order)?;
-    let word = |n: usize| u32::try_from(n).ok();
-    Some(ImageInfo {
-        width: word(description.width)?,
-        height: word(description.height)?,
-        depth: word(description.depth)?,
-        array_size: word(description.array_size)?,
-        channel_data_type: format.data_type,
-        channel_order: format.order,
-        swizzle: layout.swizzle_word(),
-        flags: info_flags(&layout, format.data_type),
     })
 }
