@@ -218,8 +218,11 @@ pub fn supports(
     if writes && !features.storage_image_write_without_format {
         return false;
     }
-    // read_write images are read through storage images too.
-    if access == KernelAccess::ReadWrite && !features.storage_image_read_without_format {
+    // read_write images are read through storage images too. An sRGB
+    // image's storage view is UNORM, which would not decode those reads.
+    if access == KernelAccess::ReadWrite
+        && (!features.storage_image_read_without_format || format.storage_view_format.is_some())
+    {
         return false;
     }
     if image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
