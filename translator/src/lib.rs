@@ -38,6 +38,7 @@ pub mod parse;
 pub mod preprocess;
 pub mod printf;
 pub mod reflect;
+pub mod specialization;
 pub mod spirv;
 mod spirv_images;
 mod stack;
@@ -49,6 +50,7 @@ pub use caps::{DenormMode, Denormals, DeviceCaps, Independence};
 use front::FrontEnd;
 pub use options::{BuildOptions, OptionError};
 pub use reflect::{ArgKind, KernelArg, KernelReflection, ProgramGlobals, PushConstantHeader};
+pub use specialization::Specialization;
 pub use spirv::Kernel;
 pub use unit::{compile_unit, CompiledUnit};
 

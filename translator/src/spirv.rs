@@ -4,6 +4,7 @@
 
 use crate::caps::DenormMode;
 use crate::reflect::KernelReflection;
+use crate::specialization::{Specialization, SpecializationLiterals};
 use naga::back::spv;
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 
@@ -317,6 +318,9 @@ pub struct LoweredKernel {
     pub reflection: KernelReflection,
     pub module: naga::Module,
     pub sizes: SizeConstants,
+    /// The image formats' and samplers' literals (see
+    /// [`crate::specialization`]).
+    pub specialization: SpecializationLiterals,
     /// The workgroup arrays of `__local` pointer arguments, in argument
     /// order: their lengths are set per launch.
     pub local_args: Vec<naga::Handle<naga::GlobalVariable>>,
@@ -367,6 +371,14 @@ enum Hole {
     LocalArgLength(usize),
     /// The number of work-items in a group (collectives' scratch arrays).
     Invocations,
+    /// Format word `word` (0..4: `ImageInfo` words 4..8) of the image at
+    /// binding `binding`.
+    ImageFormat {
+        binding: usize,
+        word: usize,
+    },
+    /// The word of the `n`-th `sampler_t` argument.
+    Sampler(usize),
 }
 
 const OP_TYPE_INT: u32 = 21;
@@ -418,10 +430,22 @@ impl LoweredKernel {
             .enqueued
             .iter()
             .zip([0, 1, 2].map(Hole::EnqueuedSize));
-        for (&constant, hole) in sizes.chain(enqueued) {
+        let size_literals = sizes
+            .chain(enqueued)
+            .map(|(&constant, hole)| (self.module.constants[constant].init, hole));
+        let formats = self.specialization.image_formats.iter().enumerate();
+        let format_literals = formats.flat_map(|(binding, words)| {
+            (0..4).map(move |word| (words[word], Hole::ImageFormat { binding, word }))
+        });
+        let samplers = self.specialization.samplers.iter().enumerate();
+        let sampler_literals = samplers.map(|(n, &literal)| (literal, Hole::Sampler(n)));
+        let literals: Vec<_> = size_literals
+            .chain(format_literals)
+            .chain(sampler_literals)
+            .collect();
+        for (literal, hole) in literals {
             let value = unused.next().expect("u32 values left");
-            let init = self.module.constants[constant].init;
-            self.module.global_expressions[init] =
+            self.module.global_expressions[literal] =
                 naga::Expression::Literal(naga::Literal::U32(value));
             placeholders.push((value, hole));
         }
@@ -598,20 +622,67 @@ impl Kernel {
         enqueued: [u32; 3],
         local_lengths: &[u32],
     ) -> Result<Vec<u32>, SpirvError> {
+        self.patched(local_size, enqueued, local_lengths, None)
+    }
+
+    /// [`Kernel::spirv_for_group`] specialised on the formats of the images
+    /// and the samplers a launch binds (see [`crate::specialization`]). A
+    /// value missing from `specialization` is an error: a launch must
+    /// never run a module made for another format.
+    pub fn spirv_specialized(
+        &self,
+        local_size: [u32; 3],
+        enqueued: [u32; 3],
+        local_lengths: &[u32],
+        specialization: &Specialization,
+    ) -> Result<Vec<u32>, SpirvError> {
+        self.patched(local_size, enqueued, local_lengths, Some(specialization))
+    }
+
+    /// The template with every placeholder set. Without a specialization
+    /// (tools, queries of the module's variables), images read as
+    /// `CL_RGBA`/`CL_FLOAT` and samplers as the unspecified one.
+    fn patched(
+        &self,
+        local_size: [u32; 3],
+        enqueued: [u32; 3],
+        local_lengths: &[u32],
+        specialization: Option<&Specialization>,
+    ) -> Result<Vec<u32>, SpirvError> {
         let template = &self.template;
         let mut words = template.words.clone();
         let at = template.local_size_at;
         words[at..at + 3].copy_from_slice(&local_size);
         let invocations: u32 = local_size.iter().product();
+        let missing = |what: String| {
+            SpirvError(format!(
+                "kernel '{}': the launch gives no {what}",
+                self.reflection.name
+            ))
+        };
         for &(at, hole) in &template.holes {
-            words[at] = match hole {
-                Hole::LocalSize(d) => local_size[d],
-                Hole::EnqueuedSize(d) => enqueued[d],
-                // A zero-length array is not valid SPIR-V; a launch
-                // without the argument's memory never reads it.
-                Hole::LocalArgLength(n) => local_lengths.get(n).copied().unwrap_or(1).max(1),
-                Hole::Invocations => invocations.max(1),
-            };
+            words[at] =
+                match hole {
+                    Hole::LocalSize(d) => local_size[d],
+                    Hole::EnqueuedSize(d) => enqueued[d],
+                    // A zero-length array is not valid SPIR-V; a launch
+                    // without the argument's memory never reads it.
+                    Hole::LocalArgLength(n) => local_lengths.get(n).copied().unwrap_or(1).max(1),
+                    Hole::Invocations => invocations.max(1),
+                    Hole::ImageFormat { binding, word } => match specialization {
+                        Some(s) => s.image_formats.get(binding).ok_or_else(|| {
+                            missing(format!("format for image binding {binding}"))
+                        })?[word],
+                        None => crate::specialization::unspecified_format()[word],
+                    },
+                    Hole::Sampler(n) => match specialization {
+                        Some(s) => *s
+                            .samplers
+                            .get(n)
+                            .ok_or_else(|| missing(format!("sampler for sampler argument {n}")))?,
+                        None => crate::specialization::UNSPECIFIED_SAMPLER,
+                    },
+                };
         }
         Ok(words)
     }

@@ -48,6 +48,8 @@ pub(super) enum ArgSource {
     /// `interface/images.rs`).
     Image(usize),
     PushConstant(u32),
+    /// A `sampler_t` argument: the constant the launch specialises.
+    Constant(Handle<naga::Constant>),
     /// A `char`/`short` scalar or vector argument: each lane `bit` bits
     /// into push-constant member `word` (a u32), as `(word, bit)`.
     NarrowPushConstant {

@@ -1,8 +1,9 @@
 //! Calls of the image built-ins: the image argument resolved to the
-//! kernel's image argument it stands for, its info words read from the
-//! launch block, coordinates and values brought to the four-lane vectors
-//! the texel library takes, and its functions called; the `get_image_*`
-//! queries answered from the info words alone.
+//! kernel's image argument it stands for, its size read from the launch
+//! block and its format from the constant the launch specialises,
+//! coordinates and values brought to the four-lane vectors the texel
+//! library takes, and its functions called; the `get_image_*` queries
+//! answered from the info words alone.
 
 pub(in crate::lower) use crate::lower::library::image::{ImageFunctionKey, TexelKind};
 
@@ -159,17 +160,21 @@ impl ModuleBuilder<'_> {
         }
     }
 
-    /// Image argument `arg`'s info words, as two `vec4<u32>`.
+    /// Image argument `arg`'s info words, as two `vec4<u32>`: its size
+    /// loaded from the launch block, and its format as the constant the
+    /// launch specialises (see [`crate::specialization`]), which reaches
+    /// the texel library as a call argument, so that nothing here folds
+    /// its placeholder value.
     fn image_info(&mut self, fb: &mut FnBuilder, arg: usize) -> [Handle<naga::Expression>; 2] {
         let launch = self.interface.launch_block();
-        self.interface.images.info_members(arg).map(|member| {
-            let base = fb.add(naga::Expression::GlobalVariable(launch));
-            let pointer = fb.add(naga::Expression::AccessIndex {
-                base,
-                index: member,
-            });
-            fb.add(naga::Expression::Load { pointer })
-        })
+        let base = fb.add(naga::Expression::GlobalVariable(launch));
+        let pointer = fb.add(naga::Expression::AccessIndex {
+            base,
+            index: self.interface.images.size_member(arg),
+        });
+        let size = fb.add(naga::Expression::Load { pointer });
+        let format = self.interface.images.format_constant(arg);
+        [size, fb.add(naga::Expression::Constant(format))]
     }
 
     /// A scalar or a 2- or 4-lane vector `v` of `ty` as four lanes, the

@@ -1,8 +1,10 @@
 //! Image and sampler arguments of a kernel: each image argument is one
 //! binding of descriptor set [`IMAGE_DESCRIPTOR_SET`], declared as one
 //! naga global per texel kind the kernel accesses it as (all at that
-//! binding), and an [`ImageInfo`] block in the launch block; a sampler
-//! argument is its word in the launch block.
+//! binding), an [`ImageInfo`] block in the launch block, and a constant
+//! holding the block's format words 4..8 (a placeholder the launch
+//! specialises, see [`crate::specialization`]), which the kernel reads
+//! rather than the block's.
 
 use crate::image::{ImageDescriptor, ImageDim, ImageInfo, IMAGE_DESCRIPTOR_SET};
 use crate::lower::builder::ModuleBuilder;
@@ -22,6 +24,10 @@ struct ImageArg {
     descriptor: ImageDescriptor,
     /// The launch block's members holding its info words 0..4 and 4..8.
     info_members: [u32; 2],
+    /// The `vec4<u32>` constant of its info words 4..8, and the literals
+    /// of its components.
+    format: Handle<naga::Constant>,
+    format_literals: [Handle<naga::Expression>; 4],
     /// Its globals, one per texel kind it is accessed as.
     globals: Vec<(TexelKind, Handle<naga::GlobalVariable>)>,
 }
@@ -59,8 +65,20 @@ impl KernelImages {
         globals.iter().find(|(k, _)| *k == kind).map(|&(_, g)| g)
     }
 
-    pub(in crate::lower) fn info_members(&self, arg: usize) -> [u32; 2] {
-        self.args[arg].info_members
+    /// The launch block's member of image argument `arg`'s info words
+    /// 0..4 (its size).
+    pub(in crate::lower) fn size_member(&self, arg: usize) -> u32 {
+        self.args[arg].info_members[0]
+    }
+
+    /// The constant of image argument `arg`'s info words 4..8 (its format).
+    pub(in crate::lower) fn format_constant(&self, arg: usize) -> Handle<naga::Constant> {
+        self.args[arg].format
+    }
+
+    /// The format literals of each image binding, in binding order.
+    pub(in crate::lower) fn format_literals(&self) -> Vec<[Handle<naga::Expression>; 4]> {
+        self.args.iter().map(|a| a.format_literals).collect()
     }
 }
 
@@ -111,10 +129,38 @@ impl ModuleBuilder<'_> {
             );
             globals.push((kind, global));
         }
+        // Zeros until `LoweredKernel::finish` makes them placeholders.
+        let format_literals = [0; 4].map(|_| {
+            self.module.global_expressions.append(
+                naga::Expression::Literal(naga::Literal::U32(0)),
+                Span::UNDEFINED,
+            )
+        });
+        let uvec4 = self.add_type(naga::TypeInner::Vector {
+            size: naga::VectorSize::Quad,
+            scalar: naga::Scalar::U32,
+        });
+        let init = self.module.global_expressions.append(
+            naga::Expression::Compose {
+                ty: uvec4,
+                components: format_literals.to_vec(),
+            },
+            Span::UNDEFINED,
+        );
+        let format = self.module.constants.append(
+            naga::Constant {
+                name: Some(format!("{name}_format")),
+                ty: uvec4,
+                init,
+            },
+            Span::UNDEFINED,
+        );
         self.interface.images.args.push(ImageArg {
             image,
             descriptor,
             info_members,
+            format,
+            format_literals,
             globals,
         });
         (binding as usize, binding)

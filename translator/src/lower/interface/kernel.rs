@@ -40,10 +40,15 @@ impl ModuleBuilder<'_> {
         // Finite math lets the driver assume no NaN or infinity.
         let ieee = !(options.finite_math_only || options.fast_relaxed_math);
         let caps = self.caps;
+        let specialization = crate::specialization::SpecializationLiterals {
+            image_formats: self.interface.images.format_literals(),
+            samplers: self.interface.sampler_literals,
+        };
         Some(LoweredKernel {
             reflection,
             module,
             sizes,
+            specialization,
             local_args: self.interface.local_args,
             group_scratch: (self.interface.group_scratch.into_values())
                 .chain(self.interface.loop_marks)
@@ -399,10 +404,15 @@ impl ModuleBuilder<'_> {
                         binding: None,
                         offset,
                     });
-                    arg_sources.push(ArgSource::PushConstant(members.len() as u32 - 1));
                     let kind = if ty.is_sampler() {
+                        // The runtime still writes the word to the launch
+                        // block, but the kernel reads the constant the
+                        // launch specialises (`crate::specialization`).
+                        let name = format!("{}_sampler", self.name(local.name));
+                        arg_sources.push(ArgSource::Constant(self.sampler_constant(name)));
                         ArgKind::Sampler { offset }
                     } else {
+                        arg_sources.push(ArgSource::PushConstant(members.len() as u32 - 1));
                         ArgKind::Pod { offset, size }
                     };
                     offset += size;
@@ -535,6 +545,26 @@ impl ModuleBuilder<'_> {
         Some((reflection, std::mem::take(&mut self.module)))
     }
 
+    /// The `u32` constant a `sampler_t` argument's value is, whose init
+    /// `LoweredKernel::finish` makes a placeholder the launch patches with
+    /// the sampler's word.
+    fn sampler_constant(&mut self, name: String) -> naga::Handle<naga::Constant> {
+        let init = self.module.global_expressions.append(
+            naga::Expression::Literal(naga::Literal::U32(0)),
+            Span::UNDEFINED,
+        );
+        self.interface.sampler_literals.push(init);
+        let ty = self.u32_type();
+        self.module.constants.append(
+            naga::Constant {
+                name: Some(name),
+                ty,
+                init,
+            },
+            Span::UNDEFINED,
+        )
+    }
+
     /// The kernel's entry point: the work-item built-ins and arguments put
     /// in place, then the body.
     fn entry_function(&mut self, id: FunctionId, sources: &[ArgSource]) -> LResult<naga::Function> {
@@ -582,6 +612,12 @@ impl ModuleBuilder<'_> {
                         PointerValue::fixed(Root::Global(global), zero),
                         f.span.location(),
                     )?;
+                }
+                &ArgSource::Constant(constant) => {
+                    let value = fb.add(naga::Expression::Constant(constant));
+                    let var = self.variable_slot(&fb, param)?;
+                    let pointer = fb.add(naga::Expression::LocalVariable(var));
+                    fb.push(naga::Statement::Store { pointer, value });
                 }
                 &ArgSource::PushConstant(member) => {
                     let base = fb.add(naga::Expression::GlobalVariable(pc));

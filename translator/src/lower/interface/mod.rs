@@ -47,6 +47,9 @@ pub(super) struct Interface {
     loop_marks: Option<Handle<naga::GlobalVariable>>,
     /// The image arguments, their bindings and info blocks.
     pub(super) images: images::KernelImages,
+    /// The init literal of each `sampler_t` argument's constant, in
+    /// argument order (see `crate::specialization`).
+    sampler_literals: Vec<Handle<naga::Expression>>,
 }
 
 impl Interface {
