@@ -71,7 +71,10 @@ pub enum ArgKind {
     /// [`crate::image::IMAGE_DESCRIPTOR_SET`], bound as
     /// `KernelReflection::images[binding]`, and its
     /// [`crate::image::ImageInfo`] block at `info_offset` in the launch
-    /// block. `clSetKernelArg` takes a `cl_mem` image of type `dim`.
+    /// block. `clSetKernelArg` takes a `cl_mem` image of type `dim`. The
+    /// kernel reads the block's size words 0..4 from the launch block and
+    /// its format words 4..8 from its specialisation,
+    /// [`crate::Specialization::image_formats`]`[binding]`.
     Image {
         binding: u32,
         info_offset: u32,
@@ -80,7 +83,10 @@ pub enum ArgKind {
         access: crate::image::ImageAccess,
     },
     /// A `sampler_t`: its [`crate::image::sampler`] word at `offset` in the
-    /// launch block. `clSetKernelArg` takes a `cl_sampler`.
+    /// launch block. `clSetKernelArg` takes a `cl_sampler`. The kernel
+    /// reads the word from its specialisation, not the launch block: the
+    /// `n`-th sampler argument in argument order is
+    /// [`crate::Specialization::samplers`]`[n]`.
     Sampler { offset: u32 },
 }
 

@@ -14,7 +14,8 @@ use opencl_sys::{
     CL_INVALID_MEM_OBJECT, CL_INVALID_PROGRAM_EXECUTABLE, CL_MEM_READ_ONLY, CL_OUT_OF_RESOURCES,
 };
 use translator::reflect::AddressQualifier;
-use translator::{ArgKind, KernelArg, KernelReflection, PushConstantHeader};
+use translator::specialization::format_words;
+use translator::{ArgKind, KernelArg, KernelReflection, PushConstantHeader, Specialization};
 
 use crate::core::command::{Recipe, Step};
 use crate::core::device::Device;
@@ -322,6 +323,10 @@ impl Kernel {
         // The buffer arguments set, by binding, for their allocations below.
         let mut bound = Vec::new();
         let mut images = Vec::with_capacity(reflection.images.len());
+        // The images' formats and the samplers are constants of the
+        // pipeline (see `translator::specialization`).
+        let mut formats = Vec::with_capacity(reflection.images.len());
+        let mut samplers = Vec::new();
         for (arg, value) in reflection.args.iter().zip(args) {
             match (&arg.kind, value) {
                 (ArgKind::Buffer { binding }, Some(SetArg::Buffer(mem))) => {
@@ -382,9 +387,11 @@ impl Kernel {
                     recipe.uses(mem, image.access);
                     write_words(&mut push_constants, *info_offset, &image.info.to_bytes())?;
                     images.push((*binding, image.binding));
+                    formats.push((*binding, format_words(&image.info)));
                 }
                 (ArgKind::Sampler { offset }, Some(SetArg::Sampler(word))) => {
                     write_words(&mut push_constants, *offset, &word.to_le_bytes())?;
+                    samplers.push(word);
                 }
                 _ => return Err(CL_INVALID_KERNEL_ARGS),
             }
@@ -396,6 +403,12 @@ impl Kernel {
             return Err(CL_INVALID_PROGRAM_EXECUTABLE);
         }
         let images: Vec<_> = images.into_iter().map(|(_, view)| view).collect();
+        // Bindings 0..n, each once, as checked for the views just above.
+        formats.sort_by_key(|(binding, _)| *binding);
+        let specialization = Specialization {
+            image_formats: formats.into_iter().map(|(_, words)| words).collect(),
+            samplers,
+        };
         if let Some(at) = reflection.buffer_aliases {
             write_buffer_aliases(&mut push_constants, at as usize, &bound)?;
         }
@@ -438,6 +451,7 @@ impl Kernel {
                 dispatch.local_size,
                 plan.local_size,
                 &local_lengths,
+                &specialization,
             )?;
             let header = PushConstantHeader {
                 group_offset: dispatch.first_group,

@@ -1,8 +1,8 @@
 //! Programs: where they came from (OpenCL C source, binaries, a link), the
 //! state of each device's build (status, options, log, binary type, the
 //! translation unit behind it), and the built kernels with their compute
-//! pipelines, cached per kernel and work-group size because the work-group
-//! size is compiled into the SPIR-V.
+//! pipelines, cached per kernel, work-group size and the formats and
+//! samplers of the images bound, all of which are compiled into the SPIR-V.
 //!
 //! Builds run synchronously inside `clBuildProgram` (and `clCompileProgram`,
 //! `clLinkProgram`, see [`crate::core::program_link`]), also when the
@@ -19,7 +19,7 @@ use opencl_sys::{
     CL_INVALID_BUILD_OPTIONS, CL_INVALID_DEVICE, CL_INVALID_OPERATION, CL_INVALID_PROGRAM,
     CL_INVALID_PROGRAM_EXECUTABLE, CL_OUT_OF_RESOURCES, CL_PROGRAM_BINARY_TYPE_NONE, CL_SUCCESS,
 };
-use translator::BuildError;
+use translator::{BuildError, Specialization};
 
 use crate::core::context::Context;
 use crate::core::device::Device;
@@ -33,9 +33,19 @@ use crate::vulkan::ComputePipeline;
 /// The option that makes `clGetKernelArgInfo` available.
 const KERNEL_ARG_INFO_OPTION: &str = "-cl-kernel-arg-info";
 
-/// Pipelines by kernel index, work-group size, enqueued work-group size and
-/// `__local` argument lengths: each combination is its own SPIR-V.
-type PipelineCache = HashMap<(usize, [u32; 3], [u32; 3], Vec<u32>), Arc<ComputePipeline>>;
+/// Pipelines by kernel index, work-group size, enqueued work-group size,
+/// `__local` argument lengths and the images' formats and samplers: each
+/// combination is its own SPIR-V.
+type PipelineCache = HashMap<PipelineKey, Arc<ComputePipeline>>;
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PipelineKey {
+    index: usize,
+    local_size: [u32; 3],
+    enqueued: [u32; 3],
+    local_lengths: Vec<u32>,
+    specialization: Specialization,
+}
 
 /// A program built for one device.
 pub struct Executable {
@@ -101,25 +111,32 @@ impl Executable {
         self.kernel_arg_info
     }
 
-    /// The pipeline for kernel `index` with work-group size `local_size`
-    /// and `__local` argument array lengths `local_lengths`, created on
-    /// first use. Creation happens under the cache lock so that concurrent
-    /// first launches do not compile the same pipeline twice.
     /// The pipeline of kernel `index` for groups of `local_size` in a launch
     /// enqueued with groups of `enqueued` (larger only in the last groups of
-    /// a non-uniform NDRange).
+    /// a non-uniform NDRange), with `__local` argument array lengths
+    /// `local_lengths`, for the image formats and samplers
+    /// `specialization`; created on first use. Creation happens under the
+    /// cache lock so that concurrent first launches do not compile the
+    /// same pipeline twice.
     pub fn pipeline(
         &self,
         index: usize,
         local_size: [u32; 3],
         enqueued: [u32; 3],
         local_lengths: &[u32],
+        specialization: &Specialization,
     ) -> CLResult<Arc<ComputePipeline>> {
         let mut pipelines = self
             .pipelines
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let key = (index, local_size, enqueued, local_lengths.to_vec());
+        let key = PipelineKey {
+            index,
+            local_size,
+            enqueued,
+            local_lengths: local_lengths.to_vec(),
+            specialization: specialization.clone(),
+        };
         if let Some(pipeline) = pipelines.get(&key) {
             return Ok(pipeline.clone());
         }
@@ -130,7 +147,7 @@ impl Executable {
         // A SPIR-V writer error is a compiler bug; the device cannot run
         // the kernel, which OpenCL can only call a lack of resources.
         let spirv = kernel
-            .spirv_for_group(local_size, enqueued, local_lengths)
+            .spirv_specialized(local_size, enqueued, local_lengths, specialization)
             .map_err(|_| CL_OUT_OF_RESOURCES)?;
         let reflection = &kernel.reflection;
         let pipeline = self.device.kernel_pipeline(&spirv, reflection)?;
