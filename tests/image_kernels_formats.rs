@@ -81,7 +81,11 @@ fn source(suffixes: &[(&str, &str)], prelude: &str) -> String {
 
 fn kernel_name(op: &str, suffix: &str, dim: Dim, format: Format) -> String {
     let (_, tag, _) = dim_source(dim);
-    let depth = if format.order == model::CL_DEPTH { "_depth" } else { "" };
+    let depth = if format.order == model::CL_DEPTH {
+        "_depth"
+    } else {
+        ""
+    };
     format!("{op}_{suffix}_{tag}{depth}")
 }
 
@@ -270,7 +274,11 @@ fn reads_agree(format: Format, got: Texel, want: Texel) -> bool {
     }
     let normalized = format.kind() == Kind::Float
         && !matches!(format.data_type, model::CL_FLOAT | model::CL_HALF_FLOAT);
-    let lanes = if format.order == model::CL_DEPTH { 1 } else { 4 };
+    let lanes = if format.order == model::CL_DEPTH {
+        1
+    } else {
+        4
+    };
     match (got, want) {
         (Texel::Float(g), Texel::Float(w)) => g.iter().zip(&w).take(lanes).all(|(g, w)| {
             let exact_endpoint = matches!(*w, 0.0 | 1.0 | -1.0);
@@ -287,12 +295,12 @@ fn reads_agree(format: Format, got: Texel, want: Texel) -> bool {
 
 /// The kernel to run for a format of `kind`, or `None` for `half` where
 /// the device has no cl_khr_fp16.
-fn kernel_for<'a>(
-    programs: &'a Programs,
+fn kernel_for(
+    programs: &Programs,
     kind: Kind,
     half: bool,
     depth: bool,
-) -> Option<(&'a Program, &'static str)> {
+) -> Option<(&Program, &'static str)> {
     if half {
         // read_imageh and write_imageh have no depth forms.
         if depth {
@@ -313,7 +321,12 @@ fn kernel_for<'a>(
 /// A kernel writes every texel of an image of `format`; the bytes must be
 /// the model's encoding of what it wrote.
 fn check_write(f: &Fixture, programs: &Programs, dim: Dim, format: Format, half: bool) {
-    let Some((program, suffix)) = kernel_for(programs, format.kind(), half, format.order == model::CL_DEPTH) else {
+    let Some((program, suffix)) = kernel_for(
+        programs,
+        format.kind(),
+        half,
+        format.order == model::CL_DEPTH,
+    ) else {
         return;
     };
     let (size, layers) = shape(dim);
@@ -370,7 +383,8 @@ fn check_write(f: &Fixture, programs: &Programs, dim: Dim, format: Format, half:
     }
     let input = f.buffer(payload.len());
     f.write_buffer(input, &payload);
-    let kernel = Kernel::create(program, &kernel_name("write", suffix, dim, format)).expect("kernel");
+    let kernel =
+        Kernel::create(program, &kernel_name("write", suffix, dim, format)).expect("kernel");
     assert_eq!(
         set_arg(&kernel, 0, &image.mem),
         CL_SUCCESS,
@@ -396,7 +410,12 @@ fn check_write(f: &Fixture, programs: &Programs, dim: Dim, format: Format, half:
 /// integer coordinates and no sampler; the values must be the model's
 /// decoding.
 fn check_read(f: &Fixture, programs: &Programs, dim: Dim, format: Format, half: bool) {
-    let Some((program, suffix)) = kernel_for(programs, format.kind(), half, format.order == model::CL_DEPTH) else {
+    let Some((program, suffix)) = kernel_for(
+        programs,
+        format.kind(),
+        half,
+        format.order == model::CL_DEPTH,
+    ) else {
         return;
     };
     let (size, layers) = shape(dim);
@@ -408,7 +427,8 @@ fn check_read(f: &Fixture, programs: &Programs, dim: Dim, format: Format, half: 
     f.write_image(&image, &bytes);
     let lane = if half { 2 } else { 4 };
     let output = f.buffer(n * 4 * lane);
-    let kernel = Kernel::create(program, &kernel_name("read", suffix, dim, format)).expect("kernel");
+    let kernel =
+        Kernel::create(program, &kernel_name("read", suffix, dim, format)).expect("kernel");
     assert_eq!(
         set_arg(&kernel, 0, &image.mem),
         CL_SUCCESS,
@@ -438,10 +458,7 @@ fn check_read(f: &Fixture, programs: &Programs, dim: Dim, format: Format, half: 
         };
         // read_imageh returns the float value rounded to half.
         let want = if half {
-            Texel::Float(
-                want.float()
-                    .map(|x| half_to_f32(to_half_rte(f64::from(x)))),
-            )
+            Texel::Float(want.float().map(|x| half_to_f32(to_half_rte(f64::from(x)))))
         } else {
             want
         };

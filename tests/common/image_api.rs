@@ -125,8 +125,12 @@ extern "C" {
         errcode_ret: *mut cl_int,
     ) -> Sampler;
     fn clReleaseSampler(sampler: Sampler) -> cl_int;
-    fn clSetKernelArg(kernel: cl_kernel, index: cl_uint, size: usize, value: *const c_void)
-        -> cl_int;
+    fn clSetKernelArg(
+        kernel: cl_kernel,
+        index: cl_uint,
+        size: usize,
+        value: *const c_void,
+    ) -> cl_int;
 }
 
 pub const CL_SUCCESS: cl_int = 0;
@@ -519,11 +523,19 @@ pub fn set_arg<T>(kernel: &opencl3::kernel::Kernel, index: u32, value: &T) -> cl
 
 /// Sets an argument and asserts that it worked.
 pub fn arg<T>(kernel: &opencl3::kernel::Kernel, index: u32, value: &T) {
-    assert_eq!(set_arg(kernel, index, value), CL_SUCCESS, "argument {index}");
+    assert_eq!(
+        set_arg(kernel, index, value),
+        CL_SUCCESS,
+        "argument {index}"
+    );
 }
 
 /// Runs `kernel` over `global` work-items (one dimension) and waits.
-pub fn run(queue: &opencl3::command_queue::CommandQueue, kernel: &opencl3::kernel::Kernel, global: usize) {
+pub fn run(
+    queue: &opencl3::command_queue::CommandQueue,
+    kernel: &opencl3::kernel::Kernel,
+    global: usize,
+) {
     let global = [global];
     // SAFETY: each caller set every argument of the kernel.
     unsafe {
