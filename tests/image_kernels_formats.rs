@@ -479,6 +479,7 @@ fn kernels_write_every_listed_format_as_the_model_encodes() {
     }
     for dim in DIMS {
         let formats = f.formats(CL_MEM_WRITE_ONLY, dim);
+        eprintln!("{dim:?}: {} writable formats", formats.len());
         assert!(!formats.is_empty(), "{dim:?} lists no writable format");
         for format in formats {
             check_write(&f, &programs, dim, format, false);
@@ -495,6 +496,12 @@ fn kernels_read_every_listed_format_as_the_model_decodes() {
     let programs = programs(&f);
     for dim in DIMS {
         let formats = f.formats(CL_MEM_READ_ONLY, dim);
+        let mut orders: Vec<u32> = formats.iter().map(|f| f.order).collect();
+        orders.dedup();
+        eprintln!(
+            "{dim:?}: {} readable formats, orders {orders:x?}",
+            formats.len()
+        );
         assert!(!formats.is_empty(), "{dim:?} lists no readable format");
         for format in formats {
             check_read(&f, &programs, dim, format, false);

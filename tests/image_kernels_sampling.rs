@@ -466,3 +466,99 @@ fn sampler_literals_at_program_and_kernel_scope_sample_as_the_model() {
         }
     }
 }
+
+/// Whether a sampled value of a normalized format agrees with the model.
+/// Its texels reach the filter through the Vulkan view's conversion,
+/// which OpenCL C 3.0 s8.3.1.1 lets be off by up to 1.5 ulp of the exact
+/// quotient and which is within one ulp of the model's correctly rounded
+/// one (values below 1, so within 2^-24; 0 and 1 exact). Nearest
+/// filtering returns one texel: one ulp. Linear filtering weighs up to
+/// four texels whose weights sum to 1, so their error is at most 2^-24,
+/// and each of the filter's seven products and sums may round that
+/// difference the other way once more (2^-24 each for values within
+/// [-1, 1]): 2^-21 bounds it.
+fn normalized_agree(got: Texel, want: Texel, filter: Filter) -> bool {
+    let (g, w) = (got.float(), want.float());
+    g.iter().zip(&w).all(|(g, w)| match filter {
+        Filter::Nearest => {
+            g.to_bits() == w.to_bits()
+                || (!matches!(*w, 0.0 | 1.0 | -1.0)
+                    && g.signum() == w.signum()
+                    && g.to_bits().abs_diff(w.to_bits()) <= 1)
+        }
+        Filter::Linear => (g - w).abs() <= 2f32.powi(-21),
+    })
+}
+
+#[test]
+fn every_listed_2d_format_samples_as_the_model() {
+    let f = Fixture::new();
+    let program = build(&f.context, &source(), "");
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    let dim = Dim::D2;
+    let modes = [
+        (false, Addressing::Clamp, Filter::Nearest),
+        (true, Addressing::Clamp, Filter::Linear),
+        (true, Addressing::Repeat, Filter::Nearest),
+        (true, Addressing::MirroredRepeat, Filter::Linear),
+        (false, Addressing::ClampToEdge, Filter::Linear),
+    ];
+    for format in f.formats(CL_MEM_READ_ONLY, dim) {
+        // Depth images have types of their own (image_kernels_misc); the
+        // sRGB decode is the Vulkan view's approximation, which
+        // image_kernels_formats checks to the conformance suite's bound.
+        if format.order == model::CL_DEPTH || format.is_srgb() {
+            continue;
+        }
+        let kind = format.kind();
+        let normalized_type = kind == Kind::Float
+            && !matches!(format.data_type, model::CL_FLOAT | model::CL_HALF_FLOAT);
+        let (size, layers) = shape(dim);
+        let model = if normalized_type {
+            let mut m = model::Image::new(format, dim, size, layers);
+            m.data = rng.bytes(m.data.len());
+            m
+        } else {
+            model_image(format, dim, &mut rng)
+        };
+        let image = f.image(CL_MEM_READ_ONLY, format, dim, size, layers);
+        f.write_image(&image, &model.data);
+        let suffix = KINDS.iter().find(|k| k.0 == kind).expect("kind").1;
+        let kernel = Kernel::create(&program, &format!("arg_{suffix}_2d_fc")).expect("kernel");
+        for (normalized, addressing, filter) in modes {
+            if kind != Kind::Float && filter == Filter::Linear {
+                continue;
+            }
+            let s = model::Sampler {
+                normalized,
+                addressing,
+                filter,
+            };
+            let sampler = f.sampler(normalized, cl_addressing(addressing), cl_filter(filter));
+            let coords = coordinates(&model, normalized, &mut rng, 48);
+            let input = f.buffer(coords.len() * 16);
+            f.write_buffer(input, &bytes_of(&coords));
+            let output = f.buffer(coords.len() * 16);
+            arg(&kernel, 0, &image.mem);
+            arg(&kernel, 1, &sampler.0);
+            arg(&kernel, 2, &input);
+            arg(&kernel, 3, &output);
+            run(&f.queue, &kernel, coords.len());
+            let got = texels_of(kind, &f.read_buffer(output, coords.len() * 16));
+            f.release(input);
+            f.release(output);
+            for (c, got) in coords.iter().zip(got) {
+                let want = model.sample(&s, *c);
+                let ok = if normalized_type {
+                    normalized_agree(got, want, filter)
+                } else {
+                    same(got, want)
+                };
+                assert!(
+                    ok,
+                    "{format:x?} {s:?} at {c:?}: got {got:?}, the model samples {want:?}"
+                );
+            }
+        }
+    }
+}
