@@ -300,7 +300,7 @@ kernel void from_image(read_only image1d_buffer_t img, global uint4 *out) {
 fn buffer_images_share_their_buffers_memory() {
     let f = Fixture::new();
     let program = build(&f.context, BUFFER_IMAGE_SOURCE, "");
-    let mut rng = Rng(0x0dd_b1a5_e5);
+    let mut rng = Rng(0x0000_ddb1_a5e5);
     let width = 29;
 
     // A kernel writes through the image; the buffer holds the texels.
