@@ -522,3 +522,114 @@ fn image_and_sampler_arguments_are_checked_and_described() {
     run(&f.queue, &kernel, 1);
     f.release(buffer);
 }
+
+const OUT_OF_RANGE_SOURCE: &str = r#"
+kernel void scatter_1db(write_only image1d_buffer_t img, global const int *xs) {
+    int i = get_global_id(0); write_imageui(img, xs[i], (uint4)(0xab, 0xcd, 0xef, 0x12)); }
+kernel void scatter_2d(write_only image2d_t img, global const int2 *cs) {
+    int i = get_global_id(0); write_imagef(img, cs[i], (float4)(0.25f, 0.5f, 0.75f, 1.0f)); }
+kernel void gather_2d(read_only image2d_t img, global const int2 *cs, global uint4 *out) {
+    int i = get_global_id(0); out[i] = read_imageui(img, cs[i]); }
+"#;
+
+/// Writes outside an image are undefined in the spec; clvulkan drops them,
+/// and in particular never touches the rest of a 1D buffer image's buffer.
+/// Samplerless reads outside are undefined too; clvulkan clamps the
+/// coordinates into the image (the model does the same).
+#[test]
+fn accesses_outside_an_image_stay_inside_it() {
+    let f = Fixture::new();
+    let program = build(&f.context, OUT_OF_RANGE_SOURCE, "");
+
+    // A 1D buffer image of 10 texels on a buffer of 16.
+    let format = Format::new(model::CL_RGBA, model::CL_UNSIGNED_INT8);
+    let buffer = f.buffer(16 * 4);
+    f.write_buffer(buffer, &[0x5a; 64]);
+    let image = f.image_on_buffer(CL_MEM_WRITE_ONLY, format, 10, buffer);
+    let xs: Vec<i32> = vec![-1, -5, 10, 11, 15, 16, i32::MIN, i32::MAX, 3, 9];
+    let payload: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let input = f.buffer(payload.len());
+    f.write_buffer(input, &payload);
+    let kernel = Kernel::create(&program, "scatter_1db").expect("kernel");
+    arg(&kernel, 0, &image.mem);
+    arg(&kernel, 1, &input);
+    run(&f.queue, &kernel, xs.len());
+    f.release(input);
+    let mut want = vec![0x5a; 64];
+    for x in [3usize, 9] {
+        want[4 * x..4 * x + 4].copy_from_slice(&[0xab, 0xcd, 0xef, 0x12]);
+    }
+    assert_eq!(
+        f.read_buffer(buffer, 64),
+        want,
+        "the buffer under a 1D buffer image"
+    );
+    drop(image);
+    f.release(buffer);
+
+    // A 2D image: only the in-range writes land.
+    let format = Format::new(model::CL_RGBA, model::CL_UNORM_INT8);
+    let (w, h) = (7i32, 5i32);
+    let mut rng = Rng(0x3c6e_f372_fe94_f82b);
+    let mut image_model = model::Image::new(format, Dim::D2, [7, 5, 1], 1);
+    image_model.data = rng.bytes(image_model.data.len());
+    let image = f.image(CL_MEM_READ_WRITE, format, Dim::D2, [7, 5, 1], 1);
+    f.write_image(&image, &image_model.data);
+    let cs: Vec<[i32; 2]> = vec![
+        [-1, 0],
+        [w, 0],
+        [0, h],
+        [w + 3, h + 3],
+        [-1, -1],
+        [i32::MIN, 2],
+        [2, i32::MAX],
+        [2, 2],
+        [w - 1, h - 1],
+    ];
+    let payload: Vec<u8> = cs.iter().flatten().flat_map(|x| x.to_le_bytes()).collect();
+    let input = f.buffer(payload.len());
+    f.write_buffer(input, &payload);
+    let kernel = Kernel::create(&program, "scatter_2d").expect("kernel");
+    arg(&kernel, 0, &image.mem);
+    arg(&kernel, 1, &input);
+    run(&f.queue, &kernel, cs.len());
+    f.release(input);
+    for c in &cs {
+        image_model.write([c[0], c[1], 0, 0], Texel::Float([0.25, 0.5, 0.75, 1.0]));
+    }
+    assert_eq!(
+        f.read_image(&image, 7 * 5 * 4),
+        image_model.data,
+        "2D image after scattered writes"
+    );
+
+    // Reads at and beyond each edge.
+    let format = Format::new(model::CL_RGBA, model::CL_UNSIGNED_INT32);
+    let mut image_model = model::Image::new(format, Dim::D2, [7, 5, 1], 1);
+    image_model.data = rng.bytes(image_model.data.len());
+    let image = f.image(CL_MEM_READ_ONLY, format, Dim::D2, [7, 5, 1], 1);
+    f.write_image(&image, &image_model.data);
+    let cs: Vec<[i32; 2]> = (0..64)
+        .map(|_| [rng.below(15) as i32 - 4, rng.below(13) as i32 - 4])
+        .chain([[i32::MIN, 0], [0, i32::MAX], [i32::MAX, i32::MIN]])
+        .collect();
+    let payload: Vec<u8> = cs.iter().flatten().flat_map(|x| x.to_le_bytes()).collect();
+    let input = f.buffer(payload.len());
+    f.write_buffer(input, &payload);
+    let out = f.buffer(cs.len() * 16);
+    let kernel = Kernel::create(&program, "gather_2d").expect("kernel");
+    arg(&kernel, 0, &image.mem);
+    arg(&kernel, 1, &input);
+    arg(&kernel, 2, &out);
+    run(&f.queue, &kernel, cs.len());
+    let got = le_words(&f.read_buffer(out, cs.len() * 16));
+    f.release(input);
+    f.release(out);
+    for (i, c) in cs.iter().enumerate() {
+        let want = image_model
+            .read([c[0], c[1], 0, 0])
+            .uint()
+            .map(|x| x as i32);
+        assert_eq!(&got[4 * i..4 * i + 4], &want, "read at {c:?}");
+    }
+}

@@ -562,3 +562,62 @@ fn every_listed_2d_format_samples_as_the_model() {
         }
     }
 }
+
+/// Literal samplers on the other image types, passed with the image to a
+/// helper function (so the sampler crosses a call), one kernel per
+/// sampler and type.
+fn helper_source() -> String {
+    let mut s = String::new();
+    for dim in [Dim::D1, Dim::D1Array, Dim::D2Array, Dim::D3] {
+        let (ty, tag, lanes) = dim_source(dim);
+        s.push_str(&format!(
+            "float4 fetch_{tag}(read_only {ty} img, sampler_t s, float4 c) {{ return read_imagef(img, s, c{lanes}); }}\n"
+        ));
+    }
+    for (n, sampler) in samplers().iter().enumerate() {
+        s.push_str(&format!(
+            "constant sampler_t program_sampler_{n} = {};\n",
+            literal(sampler)
+        ));
+        for dim in [Dim::D1, Dim::D1Array, Dim::D2Array, Dim::D3] {
+            let (ty, tag, _) = dim_source(dim);
+            s.push_str(&format!(
+                "kernel void helper_{tag}_{n}(read_only {ty} img, global const float4 *c, global float4 *out) {{\n\
+                 int i = get_global_id(0); out[i] = fetch_{tag}(img, program_sampler_{n}, c[i]); }}\n"
+            ));
+        }
+    }
+    s
+}
+
+#[test]
+fn literal_samplers_through_helper_functions_sample_every_type() {
+    let f = Fixture::new();
+    let program = build(&f.context, &helper_source(), "");
+    let mut rng = Rng(0xbb67_ae85_84ca_a73b);
+    for dim in [Dim::D1, Dim::D1Array, Dim::D2Array, Dim::D3] {
+        let (_, tag, _) = dim_source(dim);
+        let format = pick_format(&f, dim, Kind::Float).expect("an RGBA float format");
+        let model = model_image(format, dim, &mut rng);
+        let (size, layers) = shape(dim);
+        let image = f.image(CL_MEM_READ_ONLY, format, dim, size, layers);
+        f.write_image(&image, &model.data);
+        let case = Case {
+            f: &f,
+            image: &image,
+            model: &model,
+        };
+        for (n, s) in samplers().iter().enumerate() {
+            let kernel = Kernel::create(&program, &format!("helper_{tag}_{n}")).expect("kernel");
+            let coords = coordinates(&model, s.normalized, &mut rng, 48);
+            case.check(
+                &kernel,
+                None,
+                s,
+                &bytes_of(&coords),
+                &coords,
+                "literal sampler through a helper",
+            );
+        }
+    }
+}

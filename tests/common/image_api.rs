@@ -383,6 +383,53 @@ impl Fixture {
         }
     }
 
+    /// A 1D buffer image of `width` texels on `buffer` (which may be
+    /// larger); the caller keeps the buffer.
+    pub fn image_on_buffer(
+        &self,
+        flags: u64,
+        format: Format,
+        width: usize,
+        buffer: cl_mem,
+    ) -> Image {
+        let desc = ImageDesc {
+            image_type: IMAGE1D_BUFFER,
+            width,
+            height: 0,
+            depth: 0,
+            array_size: 0,
+            row_pitch: 0,
+            slice_pitch: 0,
+            num_mip_levels: 0,
+            num_samples: 0,
+            buffer,
+        };
+        let cl_format = ImageFormat {
+            order: format.order,
+            data_type: format.data_type,
+        };
+        let mut status = 0;
+        // SAFETY: live context and buffer; valid format and description.
+        let mem = unsafe {
+            clCreateImage(
+                self.ctx(),
+                flags,
+                &cl_format,
+                &desc,
+                ptr::null_mut(),
+                &mut status,
+            )
+        };
+        assert_eq!(status, CL_SUCCESS, "create a 1D buffer image {format:x?}");
+        Image {
+            mem,
+            buffer: None,
+            size: [width, 1, 1],
+            array_size: 1,
+            dim: Dim::D1Buffer,
+        }
+    }
+
     /// Writes the whole image from tightly packed texels.
     pub fn write_image(&self, image: &Image, data: &[u8]) {
         let region = image.region();
