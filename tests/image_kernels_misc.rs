@@ -633,3 +633,127 @@ fn accesses_outside_an_image_stay_inside_it() {
         assert_eq!(&got[4 * i..4 * i + 4], &want, "read at {c:?}");
     }
 }
+
+const REBIND_SOURCE: &str = r#"
+kernel void copy_sampled(read_only image2d_t src, sampler_t s, global const float2 *c, global float4 *out) {
+    int i = get_global_id(0); out[i] = read_imagef(src, s, c[i]); }
+"#;
+
+/// Arguments are captured when a launch is enqueued: one kernel object
+/// launched three times without waiting, its image (of another format
+/// each time), sampler and output changed in between, gives each launch
+/// its own arguments.
+#[test]
+fn each_launch_keeps_the_image_and_sampler_it_was_enqueued_with() {
+    let f = Fixture::new();
+    let program = build(&f.context, REBIND_SOURCE, "");
+    let kernel = Kernel::create(&program, "copy_sampled").expect("kernel");
+    let mut rng = Rng(0xa54f_f53a_5f1d_36f1);
+    let formats = [
+        Format::new(model::CL_RGBA, model::CL_UNORM_INT8),
+        Format::new(model::CL_R, model::CL_FLOAT),
+        Format::new(model::CL_BGRA, model::CL_UNORM_INT8),
+    ];
+    let samplers = [
+        (false, CL_ADDRESS_CLAMP, model::Addressing::Clamp),
+        (true, CL_ADDRESS_REPEAT, model::Addressing::Repeat),
+        (
+            false,
+            CL_ADDRESS_CLAMP_TO_EDGE,
+            model::Addressing::ClampToEdge,
+        ),
+    ];
+    let coords: Vec<[f32; 2]> = (0..40)
+        .map(|i| {
+            let x = rng.below(96) as f32 / 8.0 - 2.0;
+            let y = rng.below(80) as f32 / 8.0 - 2.0;
+            if i % 2 == 0 {
+                [x, y]
+            } else {
+                [x / 8.0, y / 5.0]
+            }
+        })
+        .collect();
+    let payload: Vec<u8> = coords
+        .iter()
+        .flatten()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let input = f.buffer(payload.len());
+    f.write_buffer(input, &payload);
+    let mut launches = Vec::new();
+    for (format, (normalized, addressing, addressing_model)) in formats.into_iter().zip(samplers) {
+        let mut image_model = model::Image::new(format, Dim::D2, [8, 5, 1], 1);
+        image_model.data = rng.bytes(image_model.data.len());
+        let image = f.image(CL_MEM_READ_ONLY, format, Dim::D2, [8, 5, 1], 1);
+        f.write_image(&image, &image_model.data);
+        let sampler = f.sampler(normalized, addressing, CL_FILTER_NEAREST);
+        let out = f.buffer(coords.len() * 16);
+        arg(&kernel, 0, &image.mem);
+        arg(&kernel, 1, &sampler.0);
+        arg(&kernel, 2, &input);
+        arg(&kernel, 3, &out);
+        let global = [coords.len()];
+        // SAFETY: every argument is set; the size outlives the call.
+        unsafe {
+            f.queue.enqueue_nd_range_kernel(
+                kernel.get(),
+                1,
+                std::ptr::null(),
+                global.as_ptr(),
+                std::ptr::null(),
+                &[],
+            )
+        }
+        .expect("launch");
+        let sampler_model = model::Sampler {
+            normalized,
+            addressing: addressing_model,
+            filter: model::Filter::Nearest,
+        };
+        launches.push((image, sampler, out, image_model, sampler_model));
+    }
+    f.queue.finish().expect("finish");
+    for (n, (_image, _sampler, out, image_model, sampler_model)) in launches.iter().enumerate() {
+        let got = floats(&f.read_buffer(*out, coords.len() * 16));
+        for (i, c) in coords.iter().enumerate() {
+            let want = image_model
+                .sample(sampler_model, [c[0], c[1], 0.0, 0.0])
+                .float();
+            let got = &got[4 * i..4 * i + 4];
+            // Nearest reads of one texel; the normalized types' conversion
+            // may be off by one ulp (see image_kernels_formats).
+            let close = got
+                .iter()
+                .zip(&want)
+                .all(|(g, w)| g.to_bits().abs_diff(w.to_bits()) <= 1);
+            assert!(
+                close,
+                "launch {n} at {c:?}: got {got:?}, the model samples {want:?}"
+            );
+        }
+        f.release(*out);
+    }
+    f.release(input);
+}
+
+/// The spec has no sampled read of a `read_write` image, no write to a
+/// `read_only` one and no read of a `write_only` one: each is a build
+/// error, not a kernel that does something else.
+#[test]
+fn image_built_ins_the_access_qualifier_forbids_do_not_build() {
+    let f = Fixture::new();
+    let sources = [
+        "kernel void k(read_write image2d_t img, sampler_t s, global float4 *o) { o[0] = read_imagef(img, s, (int2)(0)); }",
+        "kernel void k(read_only image2d_t img) { write_imagef(img, (int2)(0), (float4)(0.0f)); }",
+        "kernel void k(write_only image2d_t img, global float4 *o) { o[0] = read_imagef(img, (int2)(0)); }",
+    ];
+    for source in sources {
+        let built = opencl3::program::Program::create_and_build_from_source(
+            &f.context,
+            source,
+            "-cl-std=CL3.0",
+        );
+        assert!(built.is_err(), "built: {source}");
+    }
+}
