@@ -757,3 +757,111 @@ fn image_built_ins_the_access_qualifier_forbids_do_not_build() {
         assert!(built.is_err(), "built: {source}");
     }
 }
+
+/// A kernel with as many image arguments as the device reports
+/// (`CL_DEVICE_MAX_READ_IMAGE_ARGS` read-only images and
+/// `CL_DEVICE_MAX_SAMPLERS` samplers in one kernel,
+/// `CL_DEVICE_MAX_WRITE_IMAGE_ARGS` write-only images in another), each
+/// image telling its own texels and size apart.
+#[test]
+fn kernels_take_as_many_images_and_samplers_as_the_device_reports() {
+    let f = Fixture::new();
+    let device = opencl3::device::Device::new(f.context.devices()[0]);
+    let reads = device.max_read_image_args().expect("max read images") as usize;
+    let writes = device.max_write_image_args().expect("max write images") as usize;
+    let samplers = device
+        .max_device_samples() // opencl3 names CL_DEVICE_MAX_SAMPLERS so
+        .expect("max samplers") as usize;
+    assert!(
+        reads >= 128 && writes >= 64 && samplers >= 16,
+        "{reads} {writes} {samplers}"
+    );
+
+    // Reads: image i is (i % 3 + 1) x 1 of CL_R CL_UNSIGNED_INT32 holding
+    // 1000 i + x; the kernel sums each image's last texel, once through a
+    // sampler (the first `samplers` images) and once without.
+    let mut params: Vec<String> = (0..reads)
+        .map(|i| format!("read_only image2d_t i{i}"))
+        .collect();
+    params.extend((0..samplers).map(|i| format!("sampler_t s{i}")));
+    params.push("global uint *out".into());
+    let mut body = String::from("uint sum = 0;\n");
+    for i in 0..reads {
+        body.push_str(&format!(
+            "sum += read_imageui(i{i}, (int2)(get_image_width(i{i}) - 1, 0)).x;\n"
+        ));
+    }
+    body.push_str("out[0] = sum; sum = 0;\n");
+    for i in 0..samplers {
+        body.push_str(&format!(
+            "sum += read_imageui(i{i}, s{i}, (float2)(get_image_width(i{i}) - 0.5f, 0.5f)).x;\n"
+        ));
+    }
+    body.push_str("out[1] = sum;\n");
+    let source = format!("kernel void many({}) {{\n{body}}}\n", params.join(", "));
+    let program = build(&f.context, &source, "");
+    let kernel = Kernel::create(&program, "many").expect("kernel");
+    let format = Format::new(model::CL_R, model::CL_UNSIGNED_INT32);
+    let mut images = Vec::new();
+    for i in 0..reads {
+        let width = i % 3 + 1;
+        let image = f.image(CL_MEM_READ_ONLY, format, Dim::D2, [width, 1, 1], 1);
+        let texels: Vec<u8> = (0..width)
+            .flat_map(|x| (1000 * i as u32 + x as u32).to_le_bytes())
+            .collect();
+        f.write_image(&image, &texels);
+        arg(&kernel, i as u32, &image.mem);
+        images.push(image);
+    }
+    let sampler_objects: Vec<OwnedSampler> = (0..samplers)
+        .map(|_| f.sampler(false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST))
+        .collect();
+    for (i, s) in sampler_objects.iter().enumerate() {
+        arg(&kernel, (reads + i) as u32, &s.0);
+    }
+    let out = f.buffer(8);
+    arg(&kernel, (reads + samplers) as u32, &out);
+    run(&f.queue, &kernel, 1);
+    let got = le_words(&f.read_buffer(out, 8));
+    f.release(out);
+    let last = |i: usize| 1000 * i as i32 + (i % 3) as i32;
+    let want = [
+        (0..reads).map(last).sum::<i32>(),
+        (0..samplers).map(last).sum(),
+    ];
+    assert_eq!(
+        got, want,
+        "sums over {reads} images, {samplers} through samplers"
+    );
+
+    // Writes: image i gets i + 1 at each of its texels.
+    let params: Vec<String> = (0..writes)
+        .map(|i| format!("write_only image2d_t o{i}"))
+        .collect();
+    let body: String = (0..writes)
+        .map(|i| {
+            format!(
+                "write_imageui(o{i}, (int2)(get_global_id(0), 0), (uint4)({}));\n",
+                i + 1
+            )
+        })
+        .collect();
+    let source = format!(
+        "kernel void many_writes({}) {{\n{body}}}\n",
+        params.join(", ")
+    );
+    let program = build(&f.context, &source, "");
+    let kernel = Kernel::create(&program, "many_writes").expect("kernel");
+    let images: Vec<Image> = (0..writes)
+        .map(|i| {
+            let image = f.image(CL_MEM_WRITE_ONLY, format, Dim::D2, [3, 1, 1], 1);
+            arg(&kernel, i as u32, &image.mem);
+            image
+        })
+        .collect();
+    run(&f.queue, &kernel, 3);
+    for (i, image) in images.iter().enumerate() {
+        let want: Vec<u8> = (0..3).flat_map(|_| (i as u32 + 1).to_le_bytes()).collect();
+        assert_eq!(f.read_image(image, 12), want, "write-only image {i}");
+    }
+}
