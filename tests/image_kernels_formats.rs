@@ -92,6 +92,9 @@ fn kernel_name(op: &str, suffix: &str, dim: Dim, format: Format) -> String {
     format!("{op}_{suffix}_{tag}{depth}")
 }
 
+/// The image types the half built-ins are tested on.
+const HALF_DIMS: [Dim; 3] = [Dim::D1Buffer, Dim::D2, Dim::D3];
+
 struct Programs {
     main: Program,
     half: Option<Program>,
@@ -486,7 +489,10 @@ fn kernels_write_every_listed_format_as_the_model_encodes() {
         assert!(!formats.is_empty(), "{dim:?} lists no writable format");
         for format in formats {
             check_write(&f, &programs, dim, format, false);
-            if format.kind() == Kind::Float {
+            // The half built-ins convert as the float ones do whatever the
+            // image type; one type of each coordinate width keeps the run
+            // short.
+            if format.kind() == Kind::Float && HALF_DIMS.contains(&dim) {
                 check_write(&f, &programs, dim, format, true);
             }
         }
@@ -508,7 +514,10 @@ fn kernels_read_every_listed_format_as_the_model_decodes() {
         assert!(!formats.is_empty(), "{dim:?} lists no readable format");
         for format in formats {
             check_read(&f, &programs, dim, format, false);
-            if format.kind() == Kind::Float {
+            // The half built-ins convert as the float ones do whatever the
+            // image type; one type of each coordinate width keeps the run
+            // short.
+            if format.kind() == Kind::Float && HALF_DIMS.contains(&dim) {
                 check_read(&f, &programs, dim, format, true);
             }
         }
