@@ -512,6 +512,16 @@ fn image_and_sampler_arguments_are_checked_and_described() {
     assert_eq!(set_arg(&kernel, 3, &d2.mem), CL_INVALID_SAMPLER);
     assert_eq!(set_arg(&kernel, 3, &buffer), CL_INVALID_SAMPLER);
     assert_ne!(set_arg(&kernel, 0, &sampler.0), CL_SUCCESS);
+    // A null image or sampler, a value of the wrong size, no value.
+    let null: opencl3::types::cl_mem = std::ptr::null_mut();
+    assert_eq!(set_arg(&kernel, 0, &null), CL_INVALID_MEM_OBJECT);
+    assert_eq!(set_arg(&kernel, 3, &null), CL_INVALID_SAMPLER);
+    assert_eq!(set_arg(&kernel, 0, &0u32), CL_INVALID_ARG_SIZE);
+    assert_eq!(set_arg(&kernel, 3, &0u32), CL_INVALID_ARG_SIZE);
+    assert_eq!(set_arg_null(&kernel, 0), CL_INVALID_ARG_VALUE);
+    // No value for a sampler is no valid sampler: CL_INVALID_SAMPLER, as
+    // the conformance suite's api test of sampler arguments expects.
+    assert_eq!(set_arg_null(&kernel, 3), CL_INVALID_SAMPLER);
     // The right objects are accepted after the wrong ones.
     assert_eq!(set_arg(&kernel, 0, &d2_read_only.mem), CL_SUCCESS);
     assert_eq!(set_arg(&kernel, 1, &d2_write_only.mem), CL_SUCCESS);

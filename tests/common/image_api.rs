@@ -568,6 +568,19 @@ pub fn set_arg<T>(kernel: &opencl3::kernel::Kernel, index: u32, value: &T) -> cl
     }
 }
 
+/// `clSetKernelArg` with a handle's size and no value.
+pub fn set_arg_null(kernel: &opencl3::kernel::Kernel, index: u32) -> cl_int {
+    // SAFETY: a null value pointer is what is being tested.
+    unsafe {
+        clSetKernelArg(
+            kernel.get(),
+            index,
+            std::mem::size_of::<cl_mem>(),
+            ptr::null(),
+        )
+    }
+}
+
 /// Sets an argument and asserts that it worked.
 pub fn arg<T>(kernel: &opencl3::kernel::Kernel, index: u32, value: &T) {
     assert_eq!(
