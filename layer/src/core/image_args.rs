@@ -9,7 +9,7 @@ use std::sync::Arc;
 use opencl_sys::{
     CL_INVALID_ARG_VALUE, CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_ARRAY,
     CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY,
-    CL_MEM_OBJECT_IMAGE3D,
+    CL_MEM_OBJECT_IMAGE3D, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY,
 };
 use translator::image::{ImageAccess, ImageDescriptor, ImageDim, ImageInfo, CL_DEPTH};
 
@@ -46,7 +46,9 @@ fn image_type_of(dim: ImageDim) -> u32 {
 /// image's device, so that launches only bind it. `CL_INVALID_ARG_VALUE`
 /// for an image of another type; `CL_INVALID_MEM_OBJECT` for one the
 /// access cannot use (a format without storage for a `write_only`
-/// parameter).
+/// parameter); `CL_INVALID_ARG_VALUE` too for a `CL_MEM_WRITE_ONLY` image
+/// given to a `read_only` parameter or a `CL_MEM_READ_ONLY` one to a
+/// `write_only` parameter.
 pub fn bind(
     mem: &Object<Mem>,
     device: &Arc<Object<Device>>,
@@ -58,6 +60,16 @@ pub fn bind(
     let description = &parts.description;
     let is_depth = description.format.order == CL_DEPTH;
     if description.image_type != image_type_of(dim) || is_depth != depth {
+        return Err(CL_INVALID_ARG_VALUE);
+    }
+    // The spec's clSetKernelArg errors: a kernel may not read an image the
+    // host declared write-only, nor write one it declared read-only.
+    let refused = match access {
+        ImageAccess::ReadOnly => CL_MEM_WRITE_ONLY,
+        ImageAccess::WriteOnly => CL_MEM_READ_ONLY,
+        ImageAccess::ReadWrite => 0,
+    };
+    if mem.flags() & refused != 0 {
         return Err(CL_INVALID_ARG_VALUE);
     }
     // Views are made on first use and kept with the image (see

@@ -5,7 +5,9 @@
 
 use super::swizzle::{constants, swizzle};
 use super::types::{push_argument, IMAGE_ARG, INFO0_ARG, INFO1_ARG};
-use super::values::{bool_lit, clamp, component, compose, convert, i32_lit, splat4, Expr};
+use super::values::{
+    bool_lit, clamp, component, compose, convert, f32_lit, field_is, i32_lit, splat4, Expr,
+};
 use super::{ImageFunctionKey, TexelKind};
 use crate::image::{ImageAccess, ImageDescriptor, ImageDim, ImageInfo};
 use crate::lower::builder::ModuleBuilder;
@@ -61,6 +63,16 @@ impl ModuleBuilder<'_> {
             sample: None,
             level,
         });
+        // A storage view of an sRGB image is its UNORM alias (sRGB formats
+        // cannot be storage images), which does not decode: a read_write
+        // image's reads decode here. Sampled views decode themselves.
+        let fetched = match (key.descriptor, key.kind) {
+            (ImageDescriptor::Storage, TexelKind::Float) => {
+                let flags = component(&mut fb, info1, 3);
+                srgb_decoded(&mut fb, value_ty, fetched, flags)
+            }
+            _ => fetched,
+        };
         let selects = component(&mut fb, info1, 2);
         let swizzled = swizzle(&mut fb, value_ty, key.kind, fetched, selects);
 
@@ -127,6 +139,39 @@ impl ModuleBuilder<'_> {
         });
         fb.finish()
     }
+}
+
+/// For sRGB images, the colour channels (x, y, z) of a texel fetched
+/// through a UNORM view decoded to linear (OpenCL C 3.0, "Conversion rules
+/// for sRGBA and sBGRA images"): `c <= 0.04045 ? c / 12.92 :
+/// powr((c + 0.055) / 1.055, 2.4)` (`powr` as the device's `pow`).
+fn srgb_decoded(
+    fb: &mut Emitter,
+    vec4: naga::Handle<naga::Type>,
+    value: Expr,
+    flags: Expr,
+) -> Expr {
+    let alpha = component(fb, value, 3);
+    let lanes = (0..3)
+        .map(|lane| {
+            let c = component(fb, value, lane);
+            let slope = f32_lit(fb, 12.92);
+            let low = fb.binary(B::Divide, c, slope);
+            let offset = f32_lit(fb, 0.055);
+            let shifted = fb.binary(B::Add, c, offset);
+            let scale = f32_lit(fb, 1.055);
+            let base = fb.binary(B::Divide, shifted, scale);
+            let exponent = f32_lit(fb, 2.4);
+            let high = fb.math(naga::MathFunction::Pow, base, Some(exponent));
+            let threshold = f32_lit(fb, 0.04045);
+            let is_low = fb.binary(B::LessEqual, c, threshold);
+            fb.select(is_low, low, high)
+        })
+        .chain(std::iter::once(alpha))
+        .collect();
+    let decoded = compose(fb, vec4, lanes);
+    let srgb = field_is(fb, flags, ImageInfo::SRGB, ImageInfo::SRGB);
+    fb.select(srgb, decoded, value)
 }
 
 /// A call of `function` and its result.
