@@ -875,3 +875,27 @@ fn kernels_take_as_many_images_and_samplers_as_the_device_reports() {
         assert_eq!(f.read_image(image, 12), want, "write-only image {i}");
     }
 }
+
+/// `cl_khr_depth_images` and `cl_khr_srgb_image_writes` are reported
+/// exactly where their formats are listed for 2D images and arrays.
+#[test]
+fn image_extensions_follow_the_listed_formats() {
+    let f = Fixture::new();
+    let extensions = f.extensions();
+    let reported = |name: &str| extensions.split_whitespace().any(|e| e == name);
+    let listed = |order, data_type, flags| {
+        [Dim::D2, Dim::D2Array].iter().all(|&dim| {
+            f.formats(flags, dim)
+                .contains(&Format::new(order, data_type))
+        })
+    };
+    let depth = [model::CL_FLOAT, model::CL_UNORM_INT16]
+        .iter()
+        .all(|&data_type| {
+            listed(model::CL_DEPTH, data_type, CL_MEM_READ_ONLY)
+                && listed(model::CL_DEPTH, data_type, CL_MEM_WRITE_ONLY)
+        });
+    assert_eq!(reported("cl_khr_depth_images"), depth);
+    let srgb_writes = listed(model::CL_SRGBA, model::CL_UNORM_INT8, CL_MEM_WRITE_ONLY);
+    assert_eq!(reported("cl_khr_srgb_image_writes"), srgb_writes);
+}

@@ -26,6 +26,12 @@ pub struct DeviceCaps {
     /// the 32-bit word view, so no 16-bit storage access is needed for them.
     pub float16: bool,
     pub image_support: bool,
+    /// `cl_khr_depth_images`: `CL_DEPTH` images of `CL_FLOAT` and
+    /// `CL_UNORM_INT16` can be read and written (2D and 2D arrays).
+    pub depth_images: bool,
+    /// `cl_khr_srgb_image_writes`: `write_imagef` on `CL_sRGBA` /
+    /// `CL_UNORM_INT8` images.
+    pub srgb_image_writes: bool,
     /// Push-constant bytes a pipeline may use (`maxPushConstantsSize`). A
     /// kernel whose launch block (header plus by-value arguments) is larger
     /// reads it from a storage buffer instead.
@@ -196,6 +202,8 @@ impl DeviceCaps {
             int64_atomics: true,
             float16: true,
             image_support: false,
+            depth_images: false,
+            srgb_image_writes: false,
             // What Vulkan guarantees every device.
             max_push_constant_size: 128,
             preserve_inf_nan: [true, true, true],
@@ -231,6 +239,12 @@ impl DeviceCaps {
         }
         if self.image_3d_writes() {
             list.push("cl_khr_3d_image_writes");
+        }
+        if self.image_support && self.depth_images {
+            list.push("cl_khr_depth_images");
+        }
+        if self.image_support && self.srgb_image_writes {
+            list.push("cl_khr_srgb_image_writes");
         }
         list
     }

@@ -47,7 +47,10 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         // of `half` go through 32-bit words, so 16-bit storage access is
         // not needed. Their bits pass through 16-bit integers.
         float16: features.shader_float16 && features.shader_int16,
+        // Decided from the device's formats (`core::image_format`).
         image_support: false,
+        depth_images: false,
+        srgb_image_writes: false,
         max_push_constant_size: info.limits.max_push_constants_size,
         preserve_inf_nan: [
             features.preserve_inf_nan_float32,

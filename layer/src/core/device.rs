@@ -113,10 +113,9 @@ impl Device {
             physical_index,
             copy,
             info,
-            caps: DeviceCaps {
-                image_support: vulkan::PhysicalDevice::new(instance, physical_index)
-                    .is_some_and(image_format::has_minimum_formats),
-                ..device_caps(info)
+            caps: match vulkan::PhysicalDevice::new(instance, physical_index) {
+                Some(physical) => image_format::with_image_caps(physical, device_caps(info)),
+                None => device_caps(info),
             },
             build_caps: OnceLock::new(),
             translator: translator::Session::new(),

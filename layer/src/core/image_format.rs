@@ -21,6 +21,7 @@ use opencl_sys::{
     CL_MEM_WRITE_ONLY,
 };
 use translator::image::*;
+use translator::DeviceCaps;
 
 use crate::vulkan::{self, vk};
 
@@ -291,6 +292,30 @@ const MINIMUM_READ_WRITE_TYPES: &[u32] = &[
     CL_UNORM_INT8, CL_SIGNED_INT8, CL_SIGNED_INT16, CL_SIGNED_INT32,
     CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_HALF_FLOAT, CL_FLOAT,
 ];
+
+/// `caps` with the image capabilities of `device`: image support where it
+/// has the minimum formats, and the depth and sRGB-write extensions where
+/// their formats are listed too.
+pub fn with_image_caps(device: vulkan::PhysicalDevice, caps: DeviceCaps) -> DeviceCaps {
+    let image_support = has_minimum_formats(device);
+    let listed = |order, data_type, access| {
+        lookup(order, data_type).is_some_and(|format| {
+            [CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY]
+                .iter()
+                .all(|&image_type| supports(device, &format, image_type, access))
+        })
+    };
+    let depth_images = [CL_FLOAT, CL_UNORM_INT16].iter().all(|&data_type| {
+        listed(CL_DEPTH, data_type, KernelAccess::Read)
+            && listed(CL_DEPTH, data_type, KernelAccess::Write)
+    });
+    DeviceCaps {
+        image_support,
+        depth_images: image_support && depth_images,
+        srgb_image_writes: image_support && listed(CL_SRGBA, CL_UNORM_INT8, KernelAccess::Write),
+        ..caps
+    }
+}
 
 /// Whether `device` has every format OpenCL 3.0 requires of a device with
 /// image support, for 2D images of each access.
