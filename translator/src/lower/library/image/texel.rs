@@ -5,7 +5,7 @@
 
 use super::swizzle::{constants, swizzle};
 use super::types::{push_argument, IMAGE_ARG, INFO0_ARG, INFO1_ARG};
-use super::values::{bool_lit, clamp, component, compose, convert, i32_lit, splat4, Expr};
+use super::values::{bool_lit, clamp, component, compose, convert, f32_lit, i32_lit, splat4, Expr};
 use super::{ImageFunctionKey, TexelKind};
 use crate::image::{ImageAccess, ImageDescriptor, ImageDim, ImageInfo};
 use crate::lower::builder::ModuleBuilder;
@@ -61,6 +61,13 @@ impl ModuleBuilder<'_> {
             sample: None,
             level,
         });
+        // A sampled view of an sRGB image is the `*_SRGB` format, which
+        // decodes; storage views are `*_UNORM` (Vulkan has no sRGB storage),
+        // so a read_write image decodes here.
+        let fetched = match (key.descriptor, key.kind) {
+            (ImageDescriptor::Sampled, _) | (_, TexelKind::Int | TexelKind::Uint) => fetched,
+            (_, TexelKind::Float) => srgb_decoded(&mut fb, value_ty, fetched, info1),
+        };
         let selects = component(&mut fb, info1, 2);
         let swizzled = swizzle(&mut fb, value_ty, key.kind, fetched, selects);
 
@@ -190,6 +197,41 @@ pub(super) fn is_inside(fb: &mut Emitter, key: ImageFunctionKey, coord: Expr, si
 
 /// `CLK_ADDRESS_CLAMP`'s border colour: (0, 0, 0, 0) for orders with
 /// alpha, else (0, 0, 0, 1).
+/// For sRGB images, the stored colour components (the first three; the
+/// fourth is alpha in both sRGBA and sBGRA) decoded to linear (OpenCL C
+/// 3.0, "Conversion rules for sRGBA and sBGRA images"): `c / 12.92` up to
+/// 0.04045, else `powr((c + 0.055) / 1.055, 2.4)` (`powr` as the device's
+/// `pow`: within its accuracy, not correctly rounded).
+fn srgb_decoded(
+    fb: &mut Emitter,
+    vec4: naga::Handle<naga::Type>,
+    stored: Expr,
+    info1: Expr,
+) -> Expr {
+    let alpha = component(fb, stored, 3);
+    let lanes = (0..3)
+        .map(|lane| {
+            let c = component(fb, stored, lane);
+            let slope = f32_lit(fb, 12.92);
+            let low = fb.binary(B::Divide, c, slope);
+            let offset = f32_lit(fb, 0.055);
+            let shifted = fb.binary(B::Add, c, offset);
+            let scale = f32_lit(fb, 1.055);
+            let base = fb.binary(B::Divide, shifted, scale);
+            let exponent = f32_lit(fb, 2.4);
+            let high = fb.math(naga::MathFunction::Pow, base, Some(exponent));
+            let threshold = f32_lit(fb, 0.04045);
+            let is_low = fb.binary(B::LessEqual, c, threshold);
+            fb.select(is_low, low, high)
+        })
+        .chain(std::iter::once(alpha))
+        .collect();
+    let decoded = compose(fb, vec4, lanes);
+    let flags = component(fb, info1, 3);
+    let srgb = super::values::field_is(fb, flags, ImageInfo::SRGB, ImageInfo::SRGB);
+    fb.select(srgb, decoded, stored)
+}
+
 fn border_colour(
     fb: &mut Emitter,
     kind: TexelKind,
