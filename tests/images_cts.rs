@@ -7,7 +7,10 @@ mod common;
 use std::ffi::c_void;
 use std::ptr;
 
-use opencl3::types::{cl_context, cl_int, cl_mem};
+use common::image_model::Format;
+use opencl3::memory::{Buffer, CL_MEM_WRITE_ONLY};
+use opencl3::program::Program;
+use opencl3::types::{cl_context, cl_float, cl_int, cl_mem, CL_BLOCKING};
 
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -65,6 +68,10 @@ const CL_MEM_READ_WRITE: u64 = 1;
 const IMAGE1D: u32 = 0x10F4;
 const IMAGE1D_BUFFER: u32 = 0x10F6;
 const CL_RGBA: u32 = 0x10B5;
+const CL_SRGBA: u32 = 0x10C1;
+const CL_SBGRA: u32 = 0x10C2;
+const IMAGE2D: u32 = 0x10F1;
+const CL_MEM_COPY_HOST_PTR: u64 = 32;
 const CL_UNORM_INT8: u32 = 0x10D2;
 const CL_IMAGE_ROW_PITCH: u32 = 0x1112;
 
@@ -189,4 +196,92 @@ fn a_1d_buffer_image_accepts_the_pitch_of_its_buffer() {
     }
     // SAFETY: the buffer made above, released once.
     assert_eq!(unsafe { clReleaseMemObject(buffer) }, CL_SUCCESS);
+}
+
+/// kernel_read_write 2D read_write float: `read_imagef` of a `read_write`
+/// sRGBA or sBGRA image returns the colour channels decoded to linear, as
+/// from a `read_only` one (the stored bytes were returned). Every byte
+/// value is read in every channel, against the host model's decoding.
+#[test]
+fn read_write_srgb_images_read_linear_values() {
+    let (context, queue) = common::context_and_queue();
+    let source = "__kernel void k(read_write image2d_t image, __global float4 *out) {
+        int x = get_global_id(0);
+        out[x] = read_imagef(image, (int2)(x, 0));
+    }";
+    let program = Program::create_and_build_from_source(&context, source, "-cl-std=CL3.0")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let width = 256;
+    // Texel x: each channel a different permutation of the bytes.
+    let mut bytes: Vec<u8> = (0..width)
+        .flat_map(|x| {
+            let x = x as u8;
+            [x, 255 - x, x ^ 0x5a, x.wrapping_mul(7)]
+        })
+        .collect();
+    for order in [CL_SRGBA, CL_SBGRA] {
+        let format = ImageFormat {
+            order,
+            data_type: CL_UNORM_INT8,
+        };
+        let desc = ImageDesc {
+            image_type: IMAGE2D,
+            width,
+            height: 1,
+            depth: 1,
+            array_size: 0,
+            row_pitch: 0,
+            slice_pitch: 0,
+            num_mip_levels: 0,
+            num_samples: 0,
+            buffer: ptr::null_mut(),
+        };
+        let mut status = 0;
+        // SAFETY: a live context; format, desc and the host bytes (one
+        // packed row of `width` texels) are valid for the call.
+        let image = unsafe {
+            clCreateImage(
+                context.get(),
+                CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                &format,
+                &desc,
+                bytes.as_mut_ptr().cast(),
+                &mut status,
+            )
+        };
+        assert_eq!(status, CL_SUCCESS, "create {order:#x}");
+        // SAFETY: no host pointer; the size is that of `width` float4s.
+        let out = unsafe {
+            Buffer::<[cl_float; 4]>::create(&context, CL_MEM_WRITE_ONLY, width, ptr::null_mut())
+        }
+        .expect("output buffer");
+        common::launch::launch(&queue, &program, "k", width, |execute| {
+            // SAFETY: the kernel's parameters are an image and a buffer.
+            unsafe {
+                execute.set_arg(&image).set_arg(&out);
+            }
+        });
+        let mut got = vec![[0.0f32; 4]; width];
+        // SAFETY: a blocking read of the whole buffer into `got`.
+        unsafe { queue.enqueue_read_buffer(&out, CL_BLOCKING, 0, &mut got, &[]) }
+            .expect("read back");
+        let model = Format::new(order, CL_UNORM_INT8);
+        for (x, got) in got.iter().enumerate() {
+            let expected = model.decode(&bytes[4 * x..4 * x + 4]).float();
+            for c in 0..4 {
+                // The decode's powr is the device's pow, not correctly
+                // rounded (lavapipe is off by ~10 ulps); a missing decode
+                // is off by up to 0.3.
+                let tolerance = 1e-5 * expected[c].abs() + 1e-7;
+                assert!(
+                    (got[c] - expected[c]).abs() <= tolerance,
+                    "{order:#x} texel {x} channel {c}: got {}, expected {}",
+                    got[c],
+                    expected[c]
+                );
+            }
+        }
+        // SAFETY: the image made above, released once.
+        assert_eq!(unsafe { clReleaseMemObject(image) }, CL_SUCCESS);
+    }
 }
