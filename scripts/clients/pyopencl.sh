@@ -45,7 +45,12 @@ cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
 # test_xdg_cache_home checks where pyopencl keeps its own kernel cache and
 # fails on every ICD (PoCL too): it tests pyopencl, not the device.
+# test_get_info, on a device with images whose vendor is neither Intel nor
+# PoCL, reads `img.image.depth`, an attribute pyopencl 2026.1.4 no longer
+# defines (AttributeError on every such ICD); without that line it passes.
+# It is parametrized by device, so -k rather than --deselect names it.
 # --forked is not used: forking after OpenCL has started hangs.
 XDG_CACHE_HOME="$cache" OCL_ICD_VENDORS="$icd" "$python" -m pytest -q -n 2 --timeout 600 \
     -p no:cacheprovider -rfE \
-    --deselect test_array.py::test_xdg_cache_home
+    --deselect test_array.py::test_xdg_cache_home \
+    -k 'not test_get_info'

@@ -325,6 +325,16 @@ impl Format {
     /// is what a kernel fetches before it applies the order's swizzle, for
     /// tests of that swizzle; it is not an OpenCL result.
     pub fn vulkan_view(&self, bytes: &[u8]) -> Texel {
+        self.view(bytes, self.is_srgb())
+    }
+
+    /// [`Format::vulkan_view`] through a storage view, which for the sRGB
+    /// orders is `*_UNORM`: nothing is sRGB-decoded.
+    pub fn vulkan_storage_view(&self, bytes: &[u8]) -> Texel {
+        self.view(bytes, false)
+    }
+
+    fn view(&self, bytes: &[u8], srgb_decode: bool) -> Texel {
         let raw = self.raw_channels(bytes);
         fn filled<T: Copy>(values: &[T], zero: T, one: T) -> [T; 4] {
             let mut out = [zero, zero, zero, one];
@@ -334,7 +344,7 @@ impl Format {
         match self.kind() {
             Kind::Float => {
                 let mut values = self.channel_floats(&raw);
-                if self.is_srgb() {
+                if srgb_decode {
                     for v in values.iter_mut().take(3) {
                         *v = srgb_to_linear(*v);
                     }

@@ -472,12 +472,15 @@ pub fn validate(
         }
     }
 
-    // Pitches describe host_ptr's memory: 0 without one.
+    // Pitches describe host_ptr's memory, or the buffer's for an image made
+    // from one (the CTS passes a 1D buffer image its packed row pitch):
+    // 0 without either.
     let has_slices = matches!(
         t,
         CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D_ARRAY | CL_MEM_OBJECT_IMAGE3D
     );
-    if !request.has_host_ptr && (request.row_pitch != 0 || request.slice_pitch != 0) {
+    let describes_memory = request.has_host_ptr || from_buffer;
+    if !describes_memory && (request.row_pitch != 0 || request.slice_pitch != 0) {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
     let element = format.element_size;
@@ -486,6 +489,9 @@ pub fn validate(
         given if given < description.row_pitch() || !given.is_multiple_of(element) => {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR)
         }
+        // A 1D buffer image is one row of the buffer's packed texels
+        // whatever pitch is given.
+        _ if from_buffer => description.row_pitch(),
         given => given,
     };
     let rows_per_slice = if t == CL_MEM_OBJECT_IMAGE1D_ARRAY {
