@@ -212,6 +212,16 @@ pub fn supports(
     if matches!(format.order, CL_RX | CL_RGX | CL_RGBX) {
         return false;
     }
+    // Reads convert through the Vulkan view, and NVIDIA's views decode
+    // the packed formats by widening each field to 8 bits (a 5-bit 14
+    // reads as 115/255, not 14/31): a wrong value, not a near one. Until
+    // kernels decode them from an integer view, they are not offered.
+    if matches!(
+        format.data_type,
+        CL_UNORM_SHORT_565 | CL_UNORM_SHORT_555 | CL_UNORM_INT_101010
+    ) {
+        return false;
+    }
     let features = &device.info().features;
     let writes = matches!(access, KernelAccess::Write | KernelAccess::ReadWrite);
     let depth_ok = format.order != CL_DEPTH
