@@ -10,9 +10,10 @@ set -u
 cd "$(dirname "$0")"
 CLANG=${1:-$(command -v clang-15 || command -v clang)}
 # The device of DeviceCaps::full(): fp64 and int64, no fp16, no images, and
-# for OpenCL C 3.0 none of the optional features but those two.
+# for OpenCL C 3.0 of the optional features those two and the generic
+# address space.
 EXT12="-cl_khr_fp16"
-EXT30="-all,+cl_khr_fp64,+__opencl_c_fp64,+__opencl_c_int64,+cl_khr_byte_addressable_store,+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics"
+EXT30="-all,+cl_khr_fp64,+__opencl_c_fp64,+__opencl_c_int64,+__opencl_c_generic_address_space,+cl_khr_byte_addressable_store,+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics"
 
 run_clang() {
     local f=$1 opts ext std=-cl-std=CL1.2

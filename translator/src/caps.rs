@@ -288,7 +288,10 @@ impl DeviceCaps {
     pub fn features(&self) -> Vec<&'static str> {
         // Work-group collectives lower onto `__local` scratch and barriers
         // (lower/library/collectives.rs), which every device has.
+        // Generic pointers resolve to their roots at compile time
+        // (lower/pointers/), whatever the device.
         let mut list = vec![
+            "__opencl_c_generic_address_space",
             "__opencl_c_program_scope_global_variables",
             "__opencl_c_work_group_collective_functions",
         ];

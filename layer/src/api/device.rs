@@ -329,9 +329,13 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
             caps.features()
                 .contains(&"__opencl_c_work_group_collective_functions"),
         ),
-        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS
-        | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT
-        | CL_DEVICE_PIPE_SUPPORT => InfoValue::bool(false),
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => InfoValue::bool(
+            caps.features()
+                .contains(&"__opencl_c_generic_address_space"),
+        ),
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS | CL_DEVICE_PIPE_SUPPORT => {
+            InfoValue::bool(false)
+        }
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => bitfield(ATOMIC_MEMORY_CAPABILITIES),
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => bitfield(ATOMIC_FENCE_CAPABILITIES),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => bitfield(0),

@@ -588,8 +588,12 @@ impl Walk<'_> {
                 }
                 None => self.decoded(node.ty),
             },
+            // The pointer where it is in the named space, NULL elsewhere
+            // (see `lower::pointers::address_spaces`).
             H::Builtin(Builtin::ToGlobal | Builtin::ToLocal | Builtin::ToPrivate, ref args) => {
-                args.first().map_or_else(Roots::new, |&p| self.roots(p))
+                let mut roots = args.first().map_or_else(Roots::new, |&p| self.roots(p));
+                add(&mut roots, Provenance::natural(Origin::Null));
+                roots
             }
             _ => Roots::new(),
         }

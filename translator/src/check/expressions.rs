@@ -92,6 +92,34 @@ impl Checker<'_> {
 
     /// Converts `v` to `to` as assignment does (C99 6.5.16.1), reporting
     /// what is not allowed in the words and at the place `how` says.
+    /// The generic pointer type both of `a` and `b` convert to, where one
+    /// points into the generic space and the other into a named one that
+    /// generic includes, with the same pointee type; the result keeps the
+    /// qualifiers of both.
+    fn generic_common_pointer(&mut self, a: Type, b: Type) -> Option<Type> {
+        let (Type::Pointer(pa), Type::Pointer(pb)) = (a, b) else {
+            return None;
+        };
+        let (pa, pb) = (self.program.types[pa], self.program.types[pb]);
+        let generic = |p: &crate::types::Pointee| p.space == AddressSpace::Generic;
+        let named = |p: &crate::types::Pointee| {
+            matches!(
+                p.space,
+                AddressSpace::Global | AddressSpace::Local | AddressSpace::Private
+            )
+        };
+        let meet = (generic(&pa) && (named(&pb) || generic(&pb))) || (generic(&pb) && named(&pa));
+        if !meet || pa.ty != pb.ty || pa.endian_host != pb.endian_host {
+            return None;
+        }
+        Some(self.program.types.pointer(crate::types::Pointee {
+            is_const: pa.is_const || pb.is_const,
+            is_volatile: pa.is_volatile || pb.is_volatile,
+            space: AddressSpace::Generic,
+            ..pa
+        }))
+    }
+
     pub(super) fn convert_for_assignment(&mut self, v: Expr, to: Type, how: Conversion) -> Expr {
         let v = self.decay(v);
         if v.ty == to || v.ty.is_error() || to.is_error() {
@@ -663,15 +691,31 @@ impl Checker<'_> {
                 } else if a.ty == b.ty || a.ty.is_error() {
                     let ty = b.ty;
                     (a, b, ty)
+                } else if let Some(ty) = self.generic_common_pointer(a.ty, b.ty) {
+                    // OpenCL C 6.5.15: a pointer into a named space and a
+                    // generic one meet in the generic space.
+                    let a = self.convert_for_assignment(a, ty, Conversion::Assign(span.location()));
+                    let b = self.convert_for_assignment(b, ty, Conversion::Assign(span.location()));
+                    (a, b, ty)
                 } else {
-                    self.error(
-                        span,
-                        format!(
+                    let spaces = |t: Type| match t {
+                        Type::Pointer(p) => Some(self.program.types[p].space),
+                        _ => None,
+                    };
+                    let message = match (spaces(a.ty), spaces(b.ty)) {
+                        (Some(x), Some(y)) if x != y => format!(
+                            // clang's words, its double space included.
+                            "conditional operator with the second and third operands of type  ('{}' and '{}') which are pointers to non-overlapping address spaces",
+                            self.display(a.ty),
+                            self.display(b.ty)
+                        ),
+                        _ => format!(
                             "incompatible operand types ('{}' and '{}')",
                             self.display(a.ty),
                             self.display(b.ty)
                         ),
-                    );
+                    };
+                    self.error(span, message);
                     (a, b, Type::Error)
                 };
                 Expr::new(

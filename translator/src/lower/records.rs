@@ -723,18 +723,7 @@ impl ModuleBuilder<'_> {
             }),
             (Some(global), Some(hole)) => {
                 self.make_atomic(global, naga::Scalar::U32, location)?;
-                let keep = fb.unary(naga::UnaryOperator::BitwiseNot, hole);
-                for (fun, value) in [
-                    (naga::AtomicFunction::And, keep),
-                    (naga::AtomicFunction::InclusiveOr, bits),
-                ] {
-                    fb.push(naga::Statement::Atomic {
-                        pointer,
-                        fun,
-                        value,
-                        result: None,
-                    });
-                }
+                crate::lower::pointers::narrow::replace_bits(fb, pointer, hole, bits);
             }
         }
         Ok(())

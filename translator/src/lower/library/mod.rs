@@ -14,6 +14,7 @@ mod int64;
 pub(super) mod math;
 mod shuffle;
 
+use crate::ast::AddressSpace;
 use crate::builtins::Builtin;
 use crate::caps::{DenormMode, DeviceCaps};
 use crate::diagnostic::Location;
@@ -138,6 +139,12 @@ impl ModuleBuilder<'_> {
                 return Ok(Value::Void);
             }
             Builtin::Prefetch => return Ok(Value::Void),
+            Builtin::ToGlobal => return self.address_space_cast(fb, AddressSpace::Global, args[0]),
+            Builtin::ToLocal => return self.address_space_cast(fb, AddressSpace::Local, args[0]),
+            Builtin::ToPrivate => {
+                return self.address_space_cast(fb, AddressSpace::Private, args[0])
+            }
+            Builtin::GetFence => self.fence_of(fb, args[0])?,
             Builtin::As(s, n) => {
                 let from = first_ty(fb);
                 let v = self.plain(fb, args[0])?;

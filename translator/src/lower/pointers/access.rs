@@ -24,7 +24,7 @@ impl ModuleBuilder<'_> {
                 let vector = fb.add(naga::Expression::Load { pointer });
                 Value::Plain(self.swizzle(fb, vector, &ty, &lanes, location)?)
             }
-            Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id, location)?),
+            Place::PointerVar(id) => Value::Pointer(self.load_pointer_var(fb, id)?),
             Place::Stored { pointer, roots } => {
                 Value::Pointer(self.load_stored(fb, pointer, roots))
             }

@@ -560,9 +560,9 @@ impl ModuleBuilder<'_> {
     }
 
     /// Writes the low `size` bytes of `bits` at bit `bit` of unit `unit`
-    /// of a `__local` array: by clearing and setting them with two
-    /// atomics, so that work-items writing the unit's other bytes keep
-    /// their writes. That needs 32-bit integer units (the array becomes
+    /// of a `__local` array with two atomics (see
+    /// `narrow::replace_bits`), so that work-items writing the unit's
+    /// other bytes keep their writes. That needs 32-bit integer units (the array becomes
     /// atomic; its plain loads and stores become atomic ones).
     #[allow(clippy::too_many_arguments)]
     fn write_local_part(
@@ -596,25 +596,15 @@ impl ModuleBuilder<'_> {
         let scalar = naga_scalar(unit_scalar);
         self.make_atomic(global, scalar, location)?;
         let mask = u32_lit(fb, (1u32 << (size * 8)) - 1);
-        let mut set = fb.binary(B::ShiftLeft, bits, bit);
-        let hole = fb.binary(B::ShiftLeft, mask, bit);
-        let mut clear = fb.unary(naga::UnaryOperator::BitwiseNot, hole);
+        let field = fb.binary(B::And, bits, mask);
+        let mut set = fb.binary(B::ShiftLeft, field, bit);
+        let mut hole = fb.binary(B::ShiftLeft, mask, bit);
         if scalar.kind == naga::ScalarKind::Sint {
             set = retype(fb, set, naga::ScalarKind::Sint, None);
-            clear = retype(fb, clear, naga::ScalarKind::Sint, None);
+            hole = retype(fb, hole, naga::ScalarKind::Sint, None);
         }
         let pointer = self.unit_pointer(fb, base, unit, location)?;
-        for (fun, value) in [
-            (naga::AtomicFunction::And, clear),
-            (naga::AtomicFunction::InclusiveOr, set),
-        ] {
-            fb.push(naga::Statement::Atomic {
-                pointer,
-                fun,
-                value,
-                result: None,
-            });
-        }
+        super::narrow::replace_bits(fb, pointer, hole, set);
         Ok(())
     }
 }

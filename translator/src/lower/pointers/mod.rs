@@ -15,13 +15,16 @@
 //!   program-scope pointers;
 //! - `chosen.rs` and `roots.rs`: roots chosen at run time and the roots the
 //!   analysis names;
-//! - `stored.rs`: pointers stored in arrays of pointers and struct members.
+//! - `stored.rs`: pointers stored in arrays of pointers and struct members;
+//! - `address_spaces.rs`: `to_global`/`to_local`/`to_private` and
+//!   `get_fence` on generic pointers.
 
 mod access;
+mod address_spaces;
 mod cast_memory;
 pub(super) mod chosen;
 mod integer_pointers;
-mod narrow;
+pub(super) mod narrow;
 pub(super) mod places;
 pub(super) mod program_pointers;
 mod roots;

@@ -182,8 +182,8 @@ impl ModuleBuilder<'_> {
         Ok(())
     }
 
-    /// Stores into a word-viewed buffer by clearing and setting the
-    /// element's bits with two atomics, so that work-items writing the
+    /// Stores into a word-viewed buffer by replacing the element's bits
+    /// with two atomics ([`replace_bits`]), so that work-items writing the
     /// other bytes of the same word never lose their writes.
     pub(super) fn store_narrow(
         &mut self,
@@ -217,19 +217,36 @@ impl ModuleBuilder<'_> {
         let field = fb.binary(naga::BinaryOperator::And, bits, mask);
         let set = fb.binary(naga::BinaryOperator::ShiftLeft, field, bit);
         let hole = fb.binary(naga::BinaryOperator::ShiftLeft, mask, bit);
-        let clear = fb.unary(naga::UnaryOperator::BitwiseNot, hole);
-        for (fun, value) in [
-            (naga::AtomicFunction::And, clear),
-            (naga::AtomicFunction::InclusiveOr, set),
-        ] {
-            fb.push(naga::Statement::Atomic {
-                pointer,
-                fun,
-                value,
-                result: None,
-            });
-        }
+        replace_bits(fb, pointer, hole, set);
         Ok(())
+    }
+}
+
+/// Replaces the bits `hole` selects in the word at `pointer` with `bits`
+/// (which has none outside `hole`), leaving the others to whoever else
+/// writes them: two atomics, setting the new ones bits first and then
+/// clearing the rest. The word in between holds `old | bits`, so a
+/// store of the value already there (work-items writing the same bytes
+/// alike, as the conformance suite's kernels do) never shows any other
+/// value to a reader; clearing first would show zero.
+pub(in crate::lower) fn replace_bits(
+    fb: &mut FnBuilder,
+    pointer: Handle<naga::Expression>,
+    hole: Handle<naga::Expression>,
+    bits: Handle<naga::Expression>,
+) {
+    let others = fb.unary(naga::UnaryOperator::BitwiseNot, hole);
+    let keep = fb.binary(naga::BinaryOperator::InclusiveOr, others, bits);
+    for (fun, value) in [
+        (naga::AtomicFunction::InclusiveOr, bits),
+        (naga::AtomicFunction::And, keep),
+    ] {
+        fb.push(naga::Statement::Atomic {
+            pointer,
+            fun,
+            value,
+            result: None,
+        });
     }
 }
 
@@ -392,8 +409,9 @@ impl ModuleBuilder<'_> {
 
     /// Stores `lanes` (register values of the run's scalar) over the run:
     /// the words wholly inside it with plain stores, the first and last,
-    /// which neighbours share, by clearing and setting their bytes with
-    /// atomics (the last only when the run does not start on a word).
+    /// which neighbours share, by replacing their bytes with atomics
+    /// ([`replace_bits`]; the last only when the run does not start on a
+    /// word).
     pub(super) fn store_word_run(
         &mut self,
         fb: &mut FnBuilder,
@@ -440,7 +458,7 @@ impl ModuleBuilder<'_> {
         let first_mask = fb.binary(B::ShiftLeft, all, start.shift);
         let zero = u32_lit(fb, 0);
         let pointer = Self::run_word(fb, run, &start, zero);
-        Self::replace_bits(fb, pointer, first_mask, first_bytes);
+        replace_bits(fb, pointer, first_mask, first_bytes);
         // Words wholly inside the run.
         for j in 1..words {
             let low = fb.binary(B::ShiftLeft, packed[j], start.shift);
@@ -457,7 +475,7 @@ impl ModuleBuilder<'_> {
         let last_mask = carry_in(fb, all, start.shift);
         let offset = u32_lit(fb, words as u32);
         let pointer = Self::run_word(fb, run, &start, offset);
-        Self::replace_bits(fb, pointer, last_mask, last_bytes);
+        replace_bits(fb, pointer, last_mask, last_bytes);
         let accept = fb.blocks.pop().expect("the straddling word's block");
         fb.push(naga::Statement::If {
             condition: straddles,
@@ -465,27 +483,5 @@ impl ModuleBuilder<'_> {
             reject: naga::Block::new(),
         });
         Ok(())
-    }
-
-    /// Replaces the bits `mask` selects in the word at `pointer` with
-    /// `bits`, leaving the others to whoever else writes them.
-    fn replace_bits(
-        fb: &mut FnBuilder,
-        pointer: Handle<naga::Expression>,
-        mask: Handle<naga::Expression>,
-        bits: Handle<naga::Expression>,
-    ) {
-        let clear = fb.unary(naga::UnaryOperator::BitwiseNot, mask);
-        for (fun, value) in [
-            (naga::AtomicFunction::And, clear),
-            (naga::AtomicFunction::InclusiveOr, bits),
-        ] {
-            fb.push(naga::Statement::Atomic {
-                pointer,
-                fun,
-                value,
-                result: None,
-            });
-        }
     }
 }

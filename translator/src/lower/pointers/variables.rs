@@ -148,7 +148,6 @@ impl ModuleBuilder<'_> {
         &mut self,
         fb: &mut FnBuilder,
         id: LocalId,
-        location: Location,
     ) -> LResult<PointerValue> {
         let (root, index, chosen) = self.pointer_slot(fb, id)?;
         let pointer = fb.add(naga::Expression::LocalVariable(index));
@@ -160,11 +159,12 @@ impl ModuleBuilder<'_> {
                 Target::Chosen(Choice { set, which })
             }
             (None, Some(root)) => Target::Fixed(root),
+            // Read before any assignment: C leaves the value indeterminate,
+            // and null is one such value (reads give zero, writes are
+            // dropped), as a build error is not what clang gives.
             (None, None) => {
-                return Err(self.error(
-                    location,
-                    "pointer variable is used before it is given a value",
-                ))
+                let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+                return Ok(PointerValue::fixed(Root::Null, zero));
             }
         };
         Ok(PointerValue { target, index })
