@@ -14,6 +14,7 @@ use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::{Operand, Value};
 use crate::lower::function::FnBuilder;
+use crate::lower::pointers::chosen::table_lookup;
 use crate::lower::pointers::{Choice, PointerValue, Root, Target};
 use naga::Handle;
 
@@ -23,23 +24,6 @@ const GLOBAL_MEM_FENCE: u32 = 2;
 
 fn literal(fb: &mut Emitter, v: u32) -> Handle<naga::Expression> {
     fb.add(naga::Expression::Literal(naga::Literal::U32(v)))
-}
-
-/// `table[which]` for a `u32` expression `which` below `table.len()`, as
-/// a chain of selects (the tables are a handful of roots long).
-fn lookup(
-    fb: &mut Emitter,
-    which: Handle<naga::Expression>,
-    table: &[u32],
-) -> Handle<naga::Expression> {
-    let mut result = literal(fb, table[table.len() - 1]);
-    for (k, &value) in table.iter().enumerate().rev().skip(1) {
-        let k = literal(fb, k as u32);
-        let is_k = fb.binary(naga::BinaryOperator::Equal, which, k);
-        let value = literal(fb, value);
-        result = fb.select(is_k, value, result);
-    }
-    result
 }
 
 impl ModuleBuilder<'_> {
@@ -98,7 +82,7 @@ impl ModuleBuilder<'_> {
                 false => 0,
             })
             .collect();
-        let which = lookup(fb, choice.which, &positions);
+        let which = table_lookup(fb, choice.which, &positions);
         let is_null = fb.binary(naga::BinaryOperator::Equal, which, zero);
         let index = fb.select(is_null, zero, p.index);
         let set = self.root_set(narrowed);
@@ -128,7 +112,7 @@ impl ModuleBuilder<'_> {
             .collect();
         Ok(match p.target {
             Target::Fixed(_) => literal(fb, fences[0]),
-            Target::Chosen(choice) => lookup(fb, choice.which, &fences),
+            Target::Chosen(choice) => table_lookup(fb, choice.which, &fences),
         })
     }
 }

@@ -55,6 +55,24 @@ type JoinedPointer = (
     Vec<Root>,
 );
 
+/// `table[which]` for a `u32` expression `which` below `table.len()`, as
+/// a chain of selects (the tables are a few roots long).
+pub(super) fn table_lookup(
+    fb: &mut Emitter,
+    which: Handle<naga::Expression>,
+    table: &[u32],
+) -> Handle<naga::Expression> {
+    let lit = |fb: &mut Emitter, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+    let mut result = lit(fb, table[table.len() - 1]);
+    for (k, &value) in table.iter().enumerate().rev().skip(1) {
+        let k = lit(fb, k as u32);
+        let is_k = fb.binary(naga::BinaryOperator::Equal, which, k);
+        let value = lit(fb, value);
+        result = fb.select(is_k, value, result);
+    }
+    result
+}
+
 impl<'a> ModuleBuilder<'a> {
     /// The index of root set `roots`, made on first use.
     pub(in crate::lower) fn root_set(&mut self, roots: Vec<Root>) -> usize {
@@ -93,14 +111,7 @@ impl<'a> ModuleBuilder<'a> {
             Target::Chosen(choice) => {
                 let from = self.memory.root_sets[choice.set].clone();
                 let map: Vec<u32> = from.iter().map(position).collect::<Option<_>>()?;
-                let mut result = lit(fb, map[map.len() - 1]);
-                for (k, &to) in map.iter().enumerate().rev().skip(1) {
-                    let k = lit(fb, k as u32);
-                    let is_k = fb.binary(naga::BinaryOperator::Equal, choice.which, k);
-                    let to = lit(fb, to);
-                    result = fb.select(is_k, to, result);
-                }
-                Some(result)
+                Some(table_lookup(fb, choice.which, &map))
             }
         }
     }
