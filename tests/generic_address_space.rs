@@ -18,14 +18,8 @@ const GLOBAL_FENCE: i32 = 2;
 
 #[test]
 fn the_device_reports_the_generic_address_space() {
-    common::context_and_queue();
-    let platform = opencl3::platform::get_platforms()
-        .expect("platforms")
-        .remove(0);
-    let ids = platform
-        .get_devices(opencl3::device::CL_DEVICE_TYPE_ALL)
-        .expect("devices");
-    let device = Device::new(ids[0]);
+    let (context, _queue) = common::context_and_queue();
+    let device = Device::new(context.devices()[0]);
     assert!(device.generic_address_space_support().expect("query"));
     let features = device.opencl_c_features().expect("features");
     assert!(features.iter().any(|f| {

@@ -10,6 +10,12 @@ mod common;
 use std::ffi::c_void;
 use std::ptr;
 
+use common::image_api::{
+    clCreateImage, clCreateSampler, clEnqueueReadImage, clReleaseMemObject, clReleaseSampler,
+    ImageDesc, ImageFormat, Sampler as ClSampler, CL_ADDRESS_CLAMP, CL_ADDRESS_CLAMP_TO_EDGE,
+    CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, CL_FILTER_NEAREST, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY,
+    CL_MEM_WRITE_ONLY, CL_SUCCESS, IMAGE2D,
+};
 use common::image_model::{
     Addressing, Dim, Filter, Format, Image, Sampler, Texel, CL_BGRA, CL_FLOAT, CL_HALF_FLOAT, CL_R,
     CL_RGBA, CL_UNORM_INT8,
@@ -17,76 +23,7 @@ use common::image_model::{
 use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, ClMem};
 use opencl3::program::Program;
-use opencl3::types::{cl_context, cl_int, cl_mem, cl_uint};
-
-type ClSampler = *mut c_void;
-
-#[repr(C)]
-struct ImageFormat {
-    order: u32,
-    data_type: u32,
-}
-
-/// `cl_image_desc`.
-#[repr(C)]
-struct ImageDesc {
-    image_type: u32,
-    width: usize,
-    height: usize,
-    depth: usize,
-    array_size: usize,
-    row_pitch: usize,
-    slice_pitch: usize,
-    num_mip_levels: u32,
-    num_samples: u32,
-    buffer: cl_mem,
-}
-
-// The loader's exports; opencl3 loads the same libOpenCL.so.1.
-#[link(name = "OpenCL")]
-extern "C" {
-    fn clCreateImage(
-        context: cl_context,
-        flags: u64,
-        format: *const ImageFormat,
-        desc: *const ImageDesc,
-        host_ptr: *mut c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_mem;
-    fn clReleaseMemObject(mem: cl_mem) -> cl_int;
-    fn clEnqueueReadImage(
-        queue: *mut c_void,
-        image: cl_mem,
-        blocking: cl_uint,
-        origin: *const usize,
-        region: *const usize,
-        row_pitch: usize,
-        slice_pitch: usize,
-        ptr: *mut c_void,
-        num_events: cl_uint,
-        events: *const c_void,
-        event: *mut c_void,
-    ) -> cl_int;
-    fn clCreateSampler(
-        context: cl_context,
-        normalized: cl_uint,
-        addressing: u32,
-        filter: u32,
-        errcode_ret: *mut cl_int,
-    ) -> ClSampler;
-    fn clReleaseSampler(sampler: ClSampler) -> cl_int;
-}
-
-const CL_SUCCESS: cl_int = 0;
-const CL_MEM_READ_ONLY: u64 = 1 << 2;
-const CL_MEM_WRITE_ONLY: u64 = 1 << 1;
-const CL_MEM_COPY_HOST_PTR: u64 = 1 << 5;
-const CL_MEM_OBJECT_IMAGE2D: u32 = 0x10F1;
-const CL_ADDRESS_CLAMP_TO_EDGE: u32 = 0x1131;
-const CL_ADDRESS_CLAMP: u32 = 0x1132;
-const CL_ADDRESS_REPEAT: u32 = 0x1133;
-const CL_FILTER_NEAREST: u32 = 0x1140;
-const CL_FILTER_LINEAR: u32 = 0x1141;
+use opencl3::types::{cl_context, cl_mem, cl_uint};
 
 /// Each work-item reads `src` with sampler `s` at its coordinates (given,
 /// so that the host computes them alike), stores the value and writes it
@@ -178,7 +115,7 @@ fn cl_image(
     data: Option<&[u8]>,
 ) -> cl_mem {
     let desc = ImageDesc {
-        image_type: CL_MEM_OBJECT_IMAGE2D,
+        image_type: IMAGE2D,
         width: size[0],
         height: size[1],
         depth: 1,

@@ -4,76 +4,17 @@
 
 mod common;
 
-use std::ffi::c_void;
 use std::ptr;
 
-use common::image_model::Format;
+use common::image_api::{
+    clCreateBuffer, clCreateImage, clGetImageInfo, clReleaseMemObject, ImageDesc, ImageFormat,
+    CL_IMAGE_ROW_PITCH, CL_INVALID_IMAGE_DESCRIPTOR, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_WRITE,
+    CL_SUCCESS, IMAGE1D, IMAGE1D_BUFFER, IMAGE2D,
+};
+use common::image_model::{Format, CL_RGBA, CL_SBGRA, CL_SRGBA, CL_UNORM_INT8};
 use opencl3::memory::{Buffer, CL_MEM_WRITE_ONLY};
 use opencl3::program::Program;
-use opencl3::types::{cl_context, cl_float, cl_int, cl_mem, CL_BLOCKING};
-
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct ImageFormat {
-    order: u32,
-    data_type: u32,
-}
-
-/// `cl_image_desc`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct ImageDesc {
-    image_type: u32,
-    width: usize,
-    height: usize,
-    depth: usize,
-    array_size: usize,
-    row_pitch: usize,
-    slice_pitch: usize,
-    num_mip_levels: u32,
-    num_samples: u32,
-    buffer: cl_mem,
-}
-
-#[link(name = "OpenCL")]
-extern "C" {
-    fn clCreateImage(
-        context: cl_context,
-        flags: u64,
-        format: *const ImageFormat,
-        desc: *const ImageDesc,
-        host_ptr: *mut c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_mem;
-    fn clCreateBuffer(
-        context: cl_context,
-        flags: u64,
-        size: usize,
-        host_ptr: *mut c_void,
-        errcode_ret: *mut cl_int,
-    ) -> cl_mem;
-    fn clReleaseMemObject(mem: cl_mem) -> cl_int;
-    fn clGetImageInfo(
-        image: cl_mem,
-        name: u32,
-        size: usize,
-        value: *mut c_void,
-        size_ret: *mut usize,
-    ) -> cl_int;
-}
-
-const CL_SUCCESS: cl_int = 0;
-const CL_INVALID_IMAGE_DESCRIPTOR: cl_int = -65;
-const CL_MEM_READ_WRITE: u64 = 1;
-const IMAGE1D: u32 = 0x10F4;
-const IMAGE1D_BUFFER: u32 = 0x10F6;
-const CL_RGBA: u32 = 0x10B5;
-const CL_SRGBA: u32 = 0x10C1;
-const CL_SBGRA: u32 = 0x10C2;
-const IMAGE2D: u32 = 0x10F1;
-const CL_MEM_COPY_HOST_PTR: u64 = 32;
-const CL_UNORM_INT8: u32 = 0x10D2;
-const CL_IMAGE_ROW_PITCH: u32 = 0x1112;
+use opencl3::types::{cl_context, cl_float, cl_int, CL_BLOCKING};
 
 /// `clCreateImage`'s status, and the image's `CL_IMAGE_ROW_PITCH` when it
 /// was made (the image is released).

@@ -40,7 +40,7 @@ pub struct ImageDesc {
 
 #[link(name = "OpenCL")]
 extern "C" {
-    fn clCreateImage(
+    pub fn clCreateImage(
         context: cl_context,
         flags: u64,
         format: *const ImageFormat,
@@ -48,15 +48,15 @@ extern "C" {
         host_ptr: *mut c_void,
         errcode_ret: *mut cl_int,
     ) -> cl_mem;
-    fn clCreateBuffer(
+    pub fn clCreateBuffer(
         context: cl_context,
         flags: u64,
         size: usize,
         host_ptr: *mut c_void,
         errcode_ret: *mut cl_int,
     ) -> cl_mem;
-    fn clReleaseMemObject(mem: cl_mem) -> cl_int;
-    fn clGetSupportedImageFormats(
+    pub fn clReleaseMemObject(mem: cl_mem) -> cl_int;
+    pub fn clGetSupportedImageFormats(
         context: cl_context,
         flags: u64,
         image_type: u32,
@@ -64,7 +64,7 @@ extern "C" {
         formats: *mut ImageFormat,
         num_formats: *mut cl_uint,
     ) -> cl_int;
-    fn clEnqueueReadImage(
+    pub fn clEnqueueReadImage(
         queue: cl_command_queue,
         image: cl_mem,
         blocking: cl_uint,
@@ -77,7 +77,7 @@ extern "C" {
         events: *const c_void,
         event: *mut c_void,
     ) -> cl_int;
-    fn clEnqueueWriteImage(
+    pub fn clEnqueueWriteImage(
         queue: cl_command_queue,
         image: cl_mem,
         blocking: cl_uint,
@@ -90,7 +90,7 @@ extern "C" {
         events: *const c_void,
         event: *mut c_void,
     ) -> cl_int;
-    fn clEnqueueReadBuffer(
+    pub fn clEnqueueReadBuffer(
         queue: cl_command_queue,
         buffer: cl_mem,
         blocking: cl_uint,
@@ -101,7 +101,7 @@ extern "C" {
         events: *const c_void,
         event: *mut c_void,
     ) -> cl_int;
-    fn clEnqueueWriteBuffer(
+    pub fn clEnqueueWriteBuffer(
         queue: cl_command_queue,
         buffer: cl_mem,
         blocking: cl_uint,
@@ -112,25 +112,135 @@ extern "C" {
         events: *const c_void,
         event: *mut c_void,
     ) -> cl_int;
-    fn clCreateSampler(
+    pub fn clCreateSampler(
         context: cl_context,
         normalized: cl_uint,
         addressing: u32,
         filter: u32,
         errcode_ret: *mut cl_int,
     ) -> Sampler;
-    fn clCreateSamplerWithProperties(
+    pub fn clCreateSamplerWithProperties(
         context: cl_context,
         properties: *const u64,
         errcode_ret: *mut cl_int,
     ) -> Sampler;
-    fn clReleaseSampler(sampler: Sampler) -> cl_int;
-    fn clSetKernelArg(
+    pub fn clReleaseSampler(sampler: Sampler) -> cl_int;
+    pub fn clSetKernelArg(
         kernel: cl_kernel,
         index: cl_uint,
         size: usize,
         value: *const c_void,
     ) -> cl_int;
+    pub fn clGetImageInfo(
+        image: cl_mem,
+        name: u32,
+        size: usize,
+        value: *mut c_void,
+        size_ret: *mut usize,
+    ) -> cl_int;
+    pub fn clCreateImage2D(
+        context: cl_context,
+        flags: u64,
+        format: *const ImageFormat,
+        width: usize,
+        height: usize,
+        row_pitch: usize,
+        host_ptr: *mut c_void,
+        errcode_ret: *mut cl_int,
+    ) -> cl_mem;
+    pub fn clGetMemObjectInfo(
+        mem: cl_mem,
+        name: u32,
+        size: usize,
+        value: *mut c_void,
+        size_ret: *mut usize,
+    ) -> cl_int;
+    pub fn clEnqueueCopyImage(
+        queue: cl_command_queue,
+        src: cl_mem,
+        dst: cl_mem,
+        src_origin: *const usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        num_events: cl_uint,
+        events: *const c_void,
+        event: *mut c_void,
+    ) -> cl_int;
+    pub fn clEnqueueFillImage(
+        queue: cl_command_queue,
+        image: cl_mem,
+        color: *const c_void,
+        origin: *const usize,
+        region: *const usize,
+        num_events: cl_uint,
+        events: *const c_void,
+        event: *mut c_void,
+    ) -> cl_int;
+    pub fn clEnqueueCopyImageToBuffer(
+        queue: cl_command_queue,
+        image: cl_mem,
+        buffer: cl_mem,
+        origin: *const usize,
+        region: *const usize,
+        offset: usize,
+        num_events: cl_uint,
+        events: *const c_void,
+        event: *mut c_void,
+    ) -> cl_int;
+    pub fn clEnqueueCopyBufferToImage(
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        image: cl_mem,
+        offset: usize,
+        origin: *const usize,
+        region: *const usize,
+        num_events: cl_uint,
+        events: *const c_void,
+        event: *mut c_void,
+    ) -> cl_int;
+    pub fn clEnqueueMapImage(
+        queue: cl_command_queue,
+        image: cl_mem,
+        blocking: cl_uint,
+        flags: u64,
+        origin: *const usize,
+        region: *const usize,
+        row_pitch: *mut usize,
+        slice_pitch: *mut usize,
+        num_events: cl_uint,
+        events: *const c_void,
+        event: *mut c_void,
+        errcode_ret: *mut cl_int,
+    ) -> *mut c_void;
+    pub fn clEnqueueUnmapMemObject(
+        queue: cl_command_queue,
+        mem: cl_mem,
+        ptr: *mut c_void,
+        num_events: cl_uint,
+        events: *const c_void,
+        event: *mut c_void,
+    ) -> cl_int;
+    pub fn clFinish(queue: cl_command_queue) -> cl_int;
+    pub fn clCreateUserEvent(context: cl_context, errcode_ret: *mut cl_int) -> *mut c_void;
+    pub fn clSetUserEventStatus(event: *mut c_void, status: cl_int) -> cl_int;
+    pub fn clReleaseEvent(event: *mut c_void) -> cl_int;
+    pub fn clEnqueueMigrateMemObjects(
+        queue: cl_command_queue,
+        count: cl_uint,
+        mems: *const cl_mem,
+        flags: u64,
+        num_events: cl_uint,
+        events: *const c_void,
+        event: *mut c_void,
+    ) -> cl_int;
+    pub fn clGetSamplerInfo(
+        sampler: Sampler,
+        name: u32,
+        size: usize,
+        value: *mut c_void,
+        size_ret: *mut usize,
+    ) -> cl_int;
+    pub fn clRetainSampler(sampler: Sampler) -> cl_int;
 }
 
 pub const CL_SUCCESS: cl_int = 0;
@@ -143,6 +253,9 @@ pub const CL_MEM_READ_WRITE: u64 = 1;
 pub const CL_MEM_WRITE_ONLY: u64 = 2;
 pub const CL_MEM_READ_ONLY: u64 = 4;
 pub const CL_MEM_KERNEL_READ_AND_WRITE: u64 = 1 << 12;
+pub const CL_MEM_COPY_HOST_PTR: u64 = 1 << 5;
+pub const CL_INVALID_IMAGE_DESCRIPTOR: cl_int = -65;
+pub const CL_IMAGE_ROW_PITCH: u32 = 0x1112;
 
 pub const IMAGE2D: u32 = 0x10F1;
 pub const IMAGE3D: u32 = 0x10F2;
