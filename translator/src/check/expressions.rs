@@ -90,8 +90,6 @@ impl Checker<'_> {
         v
     }
 
-    /// Converts `v` to `to` as assignment does (C99 6.5.16.1), reporting
-    /// what is not allowed in the words and at the place `how` says.
     /// The generic pointer type both of `a` and `b` convert to, where one
     /// points into the generic space and the other into a named one that
     /// generic includes, with the same pointee type; the result keeps the
@@ -120,6 +118,8 @@ impl Checker<'_> {
         }))
     }
 
+    /// Converts `v` to `to` as assignment does (C99 6.5.16.1), reporting
+    /// what is not allowed in the words and at the place `how` says.
     pub(super) fn convert_for_assignment(&mut self, v: Expr, to: Type, how: Conversion) -> Expr {
         let v = self.decay(v);
         if v.ty == to || v.ty.is_error() || to.is_error() {

@@ -224,7 +224,7 @@ impl ModuleBuilder<'_> {
 
 /// Replaces the bits `hole` selects in the word at `pointer` with `bits`
 /// (which has none outside `hole`), leaving the others to whoever else
-/// writes them: two atomics, setting the new ones bits first and then
+/// writes them: two atomics, setting the new bits first and then
 /// clearing the rest. The word in between holds `old | bits`, so a
 /// store of the value already there (work-items writing the same bytes
 /// alike, as the conformance suite's kernels do) never shows any other
