@@ -244,39 +244,7 @@ impl Fixture {
     }
 
     fn formats(&self, flags: u64, image_type: u32) -> Vec<ImageFormat> {
-        let mut count = 0;
-        // SAFETY: a live context; the count pointer is valid.
-        let status = unsafe {
-            clGetSupportedImageFormats(
-                self.ctx(),
-                flags,
-                image_type,
-                0,
-                ptr::null_mut(),
-                &mut count,
-            )
-        };
-        assert_eq!(status, CL_SUCCESS);
-        let mut formats = vec![
-            ImageFormat {
-                order: 0,
-                data_type: 0
-            };
-            count as usize
-        ];
-        // SAFETY: room for `count` formats.
-        let status = unsafe {
-            clGetSupportedImageFormats(
-                self.ctx(),
-                flags,
-                image_type,
-                count,
-                formats.as_mut_ptr(),
-                ptr::null_mut(),
-            )
-        };
-        assert_eq!(status, CL_SUCCESS);
-        formats
+        supported_formats(self.ctx(), flags, image_type)
     }
 
     fn buffer(&self, size: usize) -> cl_mem {

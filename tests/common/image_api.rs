@@ -374,39 +374,7 @@ impl Fixture {
     }
 
     pub fn formats(&self, flags: u64, dim: Dim) -> Vec<Format> {
-        let mut count = 0;
-        // SAFETY: a live context; the count pointer is valid.
-        let status = unsafe {
-            clGetSupportedImageFormats(
-                self.ctx(),
-                flags,
-                image_type(dim),
-                0,
-                ptr::null_mut(),
-                &mut count,
-            )
-        };
-        assert_eq!(status, CL_SUCCESS);
-        let mut formats = vec![
-            ImageFormat {
-                order: 0,
-                data_type: 0
-            };
-            count as usize
-        ];
-        // SAFETY: room for `count` formats.
-        let status = unsafe {
-            clGetSupportedImageFormats(
-                self.ctx(),
-                flags,
-                image_type(dim),
-                count,
-                formats.as_mut_ptr(),
-                ptr::null_mut(),
-            )
-        };
-        assert_eq!(status, CL_SUCCESS);
-        formats
+        supported_formats(self.ctx(), flags, image_type(dim))
             .into_iter()
             .map(|f| Format::new(f.order, f.data_type))
             .collect()
@@ -753,4 +721,33 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         self.next_u32() as usize % n
     }
+}
+
+/// What `clGetSupportedImageFormats` lists for `flags` and `image_type`
+/// in `context`.
+pub fn supported_formats(context: cl_context, flags: u64, image_type: u32) -> Vec<ImageFormat> {
+    let mut count = 0;
+    // SAFETY: a live context; the count pointer is valid.
+    let status = unsafe {
+        clGetSupportedImageFormats(context, flags, image_type, 0, ptr::null_mut(), &mut count)
+    };
+    assert_eq!(status, CL_SUCCESS);
+    let empty = ImageFormat {
+        order: 0,
+        data_type: 0,
+    };
+    let mut formats = vec![empty; count as usize];
+    // SAFETY: room for `count` formats.
+    let status = unsafe {
+        clGetSupportedImageFormats(
+            context,
+            flags,
+            image_type,
+            count,
+            formats.as_mut_ptr(),
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!(status, CL_SUCCESS);
+    formats
 }
