@@ -512,3 +512,34 @@ fn an_extern_constant_of_incomplete_type_compiles_and_links() {
     );
     assert_eq!(run(&context, &queue, linked.0, "unrelated"), vec![7; 64]);
 }
+
+/// A C++ for OpenCL unit calls a function of an OpenCL C unit through
+/// `extern "C"`, and its kernel keeps C++'s rules after the link.
+#[test]
+fn cxx_and_c_units_link_through_extern_c() {
+    let (context, queue, device) = setup();
+    let cxx = source_program(
+        &context,
+        "extern \"C\" int offset(int x);\n\
+         kernel void from_cxx(global int *out) {\n\
+             int i = (int)get_global_id(0);\n\
+             out[i] = offset(i) + (int)sizeof('c') + (int)sizeof(true);\n\
+         }\n",
+    );
+    let c = source_program(
+        &context,
+        "int offset(int x) { return x + (int)sizeof('c') + (int)sizeof(true); }\n",
+    );
+    compile(&cxx, device, "-cl-std=CLC++", &[]).expect("compile C++");
+    compile(&c, device, "-cl-std=CL3.0", &[]).expect("compile C");
+    // Either unit first: the first one's options start the link.
+    for inputs in [[&cxx, &c], [&c, &cxx]] {
+        let linked = link(&context, device, "", &inputs).expect("link");
+        let out = run(&context, &queue, linked.0, "from_cxx");
+        for (i, &value) in out.iter().enumerate() {
+            // sizeof('c') and sizeof(true) are 1 in the C++ unit and 4 in
+            // the C one (where `true` is the macro 1).
+            assert_eq!(value, i as i32 + 8 + 2, "item {i}");
+        }
+    }
+}

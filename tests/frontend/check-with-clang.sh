@@ -19,7 +19,7 @@ run_clang() {
     local f=$1 opts ext std=-cl-std=CL1.2
     opts=$(sed -n '1s#^// options:##p' "$f")
     ext=$EXT12
-    case "$opts" in *CL3.0*) ext=$EXT30 ;; esac
+    case "$opts" in *CL3.0* | *CLC++2021*) ext=$EXT30 ;; esac
     case "$opts" in *-cl-std=*) std= ;; esac
     # shellcheck disable=SC2086
     "$CLANG" -fsyntax-only -target spir64 -Xclang -finclude-default-header \

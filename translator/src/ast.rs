@@ -441,6 +441,10 @@ pub enum ExprKind {
     IntLiteral(Name),
     FloatLiteral(Name),
     CharLiteral(Name),
+    /// C++'s `true` and `false`.
+    BoolLiteral(bool),
+    /// C++'s `nullptr`.
+    Nullptr,
     /// Adjacent literals joined, quotes and prefix kept.
     StringLiteral(String),
     Unary(UnaryOp, Box<Expr>),

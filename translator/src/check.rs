@@ -63,6 +63,7 @@ impl<'a> UnitChecker<'a> {
             diags,
             caps,
             cl_std: options.effective_cl_std().version(),
+            cxx: options.cxx.is_some(),
             linking: options.linking,
             program: hir::Program::new(caps.address_bits),
             names: Rc::default(),
@@ -200,6 +201,9 @@ struct Checker<'a> {
     diags: &'a mut Diagnostics,
     caps: &'a DeviceCaps,
     cl_std: (u32, u32),
+    /// C++ for OpenCL: comparisons are `bool`, character literals `char`,
+    /// and `void *` does not convert to other pointers by itself.
+    cxx: bool,
     /// See [`BuildOptions::linking`].
     linking: bool,
     program: hir::Program,
@@ -371,6 +375,10 @@ impl<'a> Checker<'a> {
     /// 6.10.1); other pragmas change nothing the checker looks at.
     fn pragma(&mut self, pragma: Name) {
         let text = self.names.get(pragma.0);
+        if let Some(cxx) = crate::language::switched_to(text) {
+            self.cxx = cxx;
+            return;
+        }
         let mut words = text.split_whitespace();
         if (words.next(), words.next()) != (Some("OPENCL"), Some("FP_CONTRACT")) {
             return;

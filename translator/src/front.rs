@@ -72,6 +72,7 @@ impl FrontEnd {
             tokens,
             Rc::new(interner.into_spellings()),
             diags.with_same_settings(),
+            options.cxx.is_some(),
         );
         let mut check_diags = diags.with_same_settings();
         let mut checker = UnitChecker::new(options, caps, &mut check_diags);

@@ -29,6 +29,7 @@ mod front;
 mod gotos;
 pub mod hir;
 pub mod image;
+mod language;
 pub mod layout;
 pub mod lexer;
 pub mod literal;

@@ -53,6 +53,43 @@ impl ClStd {
     }
 }
 
+/// A C++ for OpenCL version, as chosen by `-cl-std=CLC++...`. Each is C++17
+/// on the OpenCL C version [`CxxStd::base`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CxxStd {
+    /// C++ for OpenCL 1.0 (`CLC++`, `CLC++1.0`), on OpenCL C 2.0.
+    Cxx1_0,
+    /// C++ for OpenCL 2021 (`CLC++2021`), on OpenCL C 3.0.
+    Cxx2021,
+}
+
+impl CxxStd {
+    /// The OpenCL C version whose features and built-ins it has.
+    pub fn base(self) -> ClStd {
+        match self {
+            CxxStd::Cxx1_0 => ClStd::Cl2_0,
+            CxxStd::Cxx2021 => ClStd::Cl3_0,
+        }
+    }
+
+    /// The value of `__OPENCL_CPP_VERSION__`.
+    pub fn macro_value(self) -> u32 {
+        match self {
+            CxxStd::Cxx1_0 => 100,
+            CxxStd::Cxx2021 => 202100,
+        }
+    }
+
+    /// Parses the part after `-cl-std=`, in any case, as clang does.
+    fn parse(value: &str) -> Option<Self> {
+        match value.to_ascii_uppercase().as_str() {
+            "CLC++" | "CLC++1.0" => Some(CxxStd::Cxx1_0),
+            "CLC++2021" => Some(CxxStd::Cxx2021),
+            _ => None,
+        }
+    }
+}
+
 /// A `-D` or `-U` option; they are applied in command-line order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MacroOption {
@@ -70,7 +107,10 @@ pub enum MacroOption {
 pub struct BuildOptions {
     pub macros: Vec<MacroOption>,
     pub include_dirs: Vec<PathBuf>,
+    /// The OpenCL C version; for C++ for OpenCL, the one it builds on.
     pub cl_std: Option<ClStd>,
+    /// C++ for OpenCL, when `-cl-std=` chose it.
+    pub cxx: Option<CxxStd>,
     pub fast_relaxed_math: bool,
     pub mad_enable: bool,
     pub finite_math_only: bool,
@@ -300,21 +340,22 @@ impl BuildOptions {
                 if value.is_empty() {
                     return Err(error("-cl-std=", OptionErrorKind::MissingArgument));
                 }
+                if let Some(cxx) = CxxStd::parse(value) {
+                    o.cl_std = Some(cxx.base());
+                    o.cxx = Some(cxx);
+                    continue;
+                }
                 let Some(std) = ClStd::parse(value) else {
-                    let reason = if value.to_ascii_uppercase().starts_with("CLC++") {
-                        "C++ for OpenCL is not supported"
-                    } else {
-                        "expected CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0"
-                    };
                     return Err(error(
                         "-cl-std=",
                         OptionErrorKind::InvalidValue {
                             value: value.to_owned(),
-                            reason,
+                            reason: "expected CL1.0, CL1.1, CL1.2, CL2.0, CL3.0, CLC++, CLC++1.0 or CLC++2021",
                         },
                     ));
                 };
                 o.cl_std = Some(std);
+                o.cxx = None;
                 continue;
             }
             match arg {
@@ -442,6 +483,17 @@ mod tests {
             assert_eq!(o.cl_std, Some(v));
             assert_eq!(o.effective_cl_std(), v);
         }
+        for (value, cxx, base) in [
+            ("CLC++", CxxStd::Cxx1_0, ClStd::Cl2_0),
+            ("clc++1.0", CxxStd::Cxx1_0, ClStd::Cl2_0),
+            ("CLC++2021", CxxStd::Cxx2021, ClStd::Cl3_0),
+        ] {
+            let o = BuildOptions::parse(&format!("-cl-std={value}")).unwrap();
+            assert_eq!((o.cxx, o.effective_cl_std()), (Some(cxx), base), "{value}");
+        }
+        // The last -cl-std= wins, C++ or not.
+        let o = BuildOptions::parse("-cl-std=CLC++ -cl-std=CL3.0").unwrap();
+        assert_eq!((o.cxx, o.cl_std), (None, Some(ClStd::Cl3_0)));
         assert_eq!(ClStd::Cl3_0.version(), (3, 0));
         assert_eq!(ClStd::Cl1_1.macro_value(), 110);
         // The last one wins, as with clang.
@@ -508,11 +560,8 @@ mod tests {
             OptionErrorKind::InvalidValue { .. }
         ));
         assert!(matches!(
-            kind("-cl-std=CLC++").kind,
-            OptionErrorKind::InvalidValue {
-                reason: "C++ for OpenCL is not supported",
-                ..
-            }
+            kind("-cl-std=CLC++17").kind,
+            OptionErrorKind::InvalidValue { .. }
         ));
         assert!(matches!(
             kind("-D 1X").kind,
@@ -542,7 +591,7 @@ mod tests {
         let e = BuildOptions::parse("-cl-std=CL9.9").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "invalid value 'CL9.9' for '-cl-std=': expected CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0"
+            "invalid value 'CL9.9' for '-cl-std=': expected CL1.0, CL1.1, CL1.2, CL2.0, CL3.0, CLC++, CLC++1.0 or CLC++2021"
         );
         let e = BuildOptions::parse("-x").unwrap_err();
         assert_eq!(e.to_string(), "unknown option '-x'");

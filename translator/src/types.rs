@@ -372,6 +372,7 @@ pub struct Record {
 
 impl Type {
     pub const BOOL: Type = Type::Scalar(Scalar::Bool);
+    pub const CHAR: Type = Type::Scalar(Scalar::Char);
     pub const INT: Type = Type::Scalar(Scalar::Int);
     pub const UINT: Type = Type::Scalar(Scalar::UInt);
     pub const FLOAT: Type = Type::Scalar(Scalar::Float);

@@ -7,9 +7,11 @@
 //! building the concatenation of units: a function called in one unit and
 //! defined in another resolves like a prototype followed by a definition,
 //! and a diagnostic in the linked program still names the original file,
-//! line and column.
+//! line and column. Each unit's text starts with its language's pragma
+//! (`crate::language`), so C and C++ units keep their own rules.
 
 use crate::diagnostic::SourceMap;
+use crate::language;
 use crate::preprocess::would_merge;
 use crate::token::{Token, TokenKind};
 use crate::{BuildError, BuildOptions, DeviceCaps, FrontEnd, Program, Session, MAIN_FILE_NAME};
@@ -78,7 +80,8 @@ impl Session {
             headers,
             |tokens, interner, sources| {
                 let tokens: Vec<_> = interner.tokens(tokens).collect();
-                text = unit_text(&tokens, sources);
+                text = language::unit_marker(options.cxx.is_some()).to_owned();
+                text.push_str(&unit_text(&tokens, sources));
             },
         );
         let log = front.log()?;
@@ -220,10 +223,11 @@ mod tests {
         let source = "#define N 4\n\n  kernel void k(global int *p) {\n    p[0] = N;\n}\n";
         let unit = compile_unit(source, "", &caps(), &[]).expect("compiles");
         let lines: Vec<&str> = unit.text.lines().collect();
-        assert_eq!(lines[0], "#line 3 \"<source>\"");
-        assert_eq!(lines[1], "  kernel void k(global int *p) {");
-        assert_eq!(lines[2], "    p[0] = 4;");
-        assert_eq!(lines[3], "}");
+        assert_eq!(lines[0], "#pragma clvulkan language C");
+        assert_eq!(lines[1], "#line 3 \"<source>\"");
+        assert_eq!(lines[2], "  kernel void k(global int *p) {");
+        assert_eq!(lines[3], "    p[0] = 4;");
+        assert_eq!(lines[4], "}");
     }
 
     #[test]

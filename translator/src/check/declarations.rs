@@ -345,7 +345,10 @@ impl Checker<'_> {
         if let Some(Symbol::Function(id)) = name.and_then(|name| self.lookup(name)) {
             let f = &self.program.functions[id];
             let same = f.signature == signature;
-            if !same || f.ret != ret {
+            if (!same || f.ret != ret) && self.cxx {
+                let not_yet = crate::language::NOT_YET;
+                self.error(location, format!("overloading '{spelling}' is {not_yet}"));
+            } else if !same || f.ret != ret {
                 self.error(location, format!("conflicting types for '{spelling}'"));
             } else if defining && f.defined {
                 self.error(location, format!("redefinition of '{spelling}'"));

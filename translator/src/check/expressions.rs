@@ -165,6 +165,13 @@ impl Checker<'_> {
                         how.location(),
                         format!("{what} changes address space of pointer"),
                     );
+                } else if self.cxx
+                    && ((a.ty != b.ty && b.ty != Type::Void) || (a.is_const && !b.is_const))
+                {
+                    // C++ converts implicitly only to `void *` and to more
+                    // qualified pointees; C's warnings are errors there.
+                    let what = describe(self, "of incompatible type");
+                    self.error(how.location(), what);
                 } else if a.ty != b.ty && b.ty != Type::Void && a.ty != Type::Void {
                     let what = describe(self, "of type");
                     self.diags.warning(
@@ -518,10 +525,34 @@ impl Checker<'_> {
         }
     }
 
-    pub(super) fn comparison_type(ty: Type) -> Type {
+    /// The type of a comparison or logical operation on operands of type
+    /// `ty`: lane masks for vectors; for scalars `int` in C, `bool` in C++.
+    pub(super) fn comparison_type(&self, ty: Type) -> Type {
         match ty {
             Type::Vector(s, n) => Type::Vector(s.to_signed_int(), n),
-            _ => Type::INT,
+            _ => self.truth_type(),
+        }
+    }
+
+    /// C++'s `nullptr`: a null pointer constant, as `(void *)0` is in C,
+    /// which converts to a pointer into any address space.
+    fn null_pointer_constant(&mut self, span: Span) -> Expr {
+        let ty = self.pointer_to(Pointee {
+            ty: Type::Void,
+            is_const: false,
+            is_volatile: false,
+            space: AddressSpace::Generic,
+            endian_host: false,
+        });
+        Expr::new(H::Int(0), ty, span)
+    }
+
+    /// What a scalar comparison or logical operation gives.
+    fn truth_type(&self) -> Type {
+        if self.cxx {
+            Type::BOOL
+        } else {
+            Type::INT
         }
     }
 
@@ -569,13 +600,19 @@ impl Checker<'_> {
                     }
                 }
             }
+            // A `char` in C++, an `int` in C.
             A::CharLiteral(text) => match literal::parse_char(self.text(*text)) {
+                Ok(v) if self.cxx => {
+                    self.int_const(literal::wrap(v.into(), Scalar::Char), Type::CHAR, span)
+                }
                 Ok(v) => self.int_const(v as u32 as u64, Type::INT, span),
                 Err(msg) => {
                     self.literal_error(span.location(), msg);
                     self.int_const(0, Type::INT, span)
                 }
             },
+            A::BoolLiteral(value) => self.int_const(u64::from(*value), Type::BOOL, span),
+            A::Nullptr => self.null_pointer_constant(span),
             A::StringLiteral(text) => match literal::parse_string(text) {
                 Ok(bytes) => {
                     let ty = self.array_of(Type::Scalar(Scalar::Char), bytes.len() as u64 + 1);
@@ -1087,7 +1124,7 @@ impl Checker<'_> {
                         ),
                     );
                 }
-                let ty = Self::comparison_type(v.ty);
+                let ty = self.comparison_type(v.ty);
                 Expr::new(H::Unary(hir::UnaryOp::LogicalNot, Box::new(v)), ty, span)
             }
         }
@@ -1128,7 +1165,7 @@ impl Checker<'_> {
                 if ty.is_error() {
                     return Expr::new(H::Int(0), ty, span);
                 }
-                let result = Self::comparison_type(ty);
+                let result = self.comparison_type(ty);
                 return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), result, span);
             }
             LogicalAnd | LogicalOr => {
@@ -1140,7 +1177,8 @@ impl Checker<'_> {
                         );
                     }
                 }
-                return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), Type::INT, span);
+                let ty = self.truth_type();
+                return Expr::new(H::Logical(op, Box::new(a), Box::new(b)), ty, span);
             }
             Add | Sub if matches!(a.ty, Type::Pointer(_)) && b.ty.is_integer() => {
                 let b = if op == Sub {
@@ -1188,7 +1226,7 @@ impl Checker<'_> {
             return Expr::new(H::Int(0), ty, span);
         }
         let result = if op.is_comparison() {
-            Self::comparison_type(ty)
+            self.comparison_type(ty)
         } else {
             ty
         };
@@ -1213,7 +1251,7 @@ impl Checker<'_> {
         };
         let ty = match op {
             _ if !compatible => None,
-            _ if op.is_comparison() => Some(Type::INT),
+            _ if op.is_comparison() => Some(self.truth_type()),
             BinaryOp::Sub if pa.is_some() && pb.is_some() => {
                 if pa.as_ref().map(|p| &p.ty) != pb.as_ref().map(|p| &p.ty) {
                     None

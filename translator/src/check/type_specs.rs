@@ -2,6 +2,7 @@
 //! [`Type`]s, enums, and integer constant expressions (array sizes, case
 //! labels, attribute arguments).
 
+use super::scopes::Key;
 use super::*;
 
 impl Checker<'_> {
@@ -33,6 +34,9 @@ impl Checker<'_> {
                     merge_typedef_qualifiers(&mut quals, q);
                     t
                 }
+                _ if self.cxx && self.cxx_tag_type(*name).is_some() => {
+                    self.cxx_tag_type(*name).unwrap_or(Type::Error)
+                }
                 _ => {
                     let name = self.spelling(*name);
                     self.error(specs.type_location, format!("unknown type name '{name}'"));
@@ -54,6 +58,21 @@ impl Checker<'_> {
             );
         }
         (ty, quals)
+    }
+
+    /// In C++ a struct, union or enum tag is also a type name: the type of
+    /// tag `name` in scope, if there is one.
+    fn cxx_tag_type(&self, name: ast::Name) -> Option<Type> {
+        let record = [ast::RecordKind::Struct, ast::RecordKind::Union]
+            .into_iter()
+            .find_map(|kind| match self.scopes.lookup(Key::tag(kind, name)) {
+                Some(&Symbol::Tag(r)) => Some(Type::Record(r)),
+                _ => None,
+            });
+        record.or_else(|| match self.scopes.lookup(Key::enum_tag(name)) {
+            Some(&Symbol::EnumTag(scalar)) => Some(Type::Scalar(scalar)),
+            _ => None,
+        })
     }
 
     /// The qualifiers `base_type` returns for `specs`, without the type.

@@ -337,6 +337,10 @@ impl Parser {
         } else {
             None
         };
+        if let (true, Some(tag)) = (self.cxx, tag) {
+            // In C++ a class's name is a type name, within its body too.
+            self.declare_name(tag, true);
+        }
         let fields = if self.eat(Punct::LBrace) {
             let mut fields = Vec::new();
             while !self.at(Punct::RBrace) && self.peek().kind != TokenKind::Eof {
@@ -380,6 +384,10 @@ impl Parser {
                 } else {
                     self.declarator()?
                 };
+                if self.cxx && matches!(d.derived.first(), Some(Derived::Function { .. })) {
+                    let at = d.name.map_or(location, |(_, at)| at);
+                    return Err(self.unsupported_cxx(at, "member functions"));
+                }
                 let width = if self.eat(Punct::Colon) {
                     Some(self.conditional_expr()?)
                 } else {
@@ -409,6 +417,9 @@ impl Parser {
         } else {
             None
         };
+        if let (true, Some(tag)) = (self.cxx, tag) {
+            self.declare_name(tag, true);
+        }
         let enumerators = if self.eat(Punct::LBrace) {
             let mut list = Vec::new();
             while !self.at(Punct::RBrace) {

@@ -37,6 +37,9 @@ impl Parser {
         while self.eat(Punct::Star) {
             pointers.push(Derived::Pointer(self.pointer_qualifiers(&mut attributes)?));
         }
+        if self.cxx && (self.at(Punct::Amp) || self.at(Punct::AmpAmp)) {
+            return Err(self.unsupported_cxx(self.loc(), "references"));
+        }
         let mut inner = Declarator::default();
         let t = self.peek();
         if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
@@ -151,6 +154,9 @@ impl Parser {
             let location = self.loc();
             let specs = self.decl_specs()?;
             let declarator = self.declarator()?;
+            if self.cxx && self.at(Punct::Assign) {
+                return Err(self.unsupported_cxx(self.loc(), "default arguments"));
+            }
             params.push(ParamDecl {
                 specs,
                 declarator,

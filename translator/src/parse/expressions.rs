@@ -381,7 +381,11 @@ impl Parser {
         let t = self.peek();
         let location = t.location;
         let kind = match t.kind {
-            TokenKind::Identifier => ExprKind::Ident(Name(t.sym)),
+            TokenKind::Identifier => match self.kw() {
+                Kw::BoolLiteral(value) => ExprKind::BoolLiteral(value),
+                Kw::Nullptr => ExprKind::Nullptr,
+                _ => ExprKind::Ident(Name(t.sym)),
+            },
             TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
             TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
             TokenKind::CharLiteral => ExprKind::CharLiteral(Name(t.sym)),

@@ -5,20 +5,29 @@
 use crate::ast::{AddressSpace, Qualifiers, ScalarWords, StorageClass};
 use crate::lexer::{CompactToken, Spellings};
 use crate::token::TokenKind;
-use crate::types;
+use crate::{language, types};
 
-/// Each token's keyword class, classifying each distinct spelling once.
-pub(super) fn classify(tokens: &[CompactToken], spellings: &Spellings) -> Vec<Kw> {
-    let mut kw_of_sym: Vec<Option<Kw>> = vec![None; spellings.len()];
+/// Each token's keyword class, classifying each distinct spelling once
+/// per language: C++ for OpenCL's keywords where `cxx`, and from a
+/// language pragma on (a link's units), that unit's language.
+pub(super) fn classify(tokens: &[CompactToken], spellings: &Spellings, mut cxx: bool) -> Vec<Kw> {
+    let mut kw_of_sym: [Vec<Option<Kw>>; 2] =
+        [vec![None; spellings.len()], vec![None; spellings.len()]];
     tokens
         .iter()
-        .map(|t| {
-            if t.kind == TokenKind::Identifier {
-                *kw_of_sym[t.sym as usize]
-                    .get_or_insert_with(|| keyword(&spellings[t.sym as usize]))
-            } else {
+        .map(|t| match t.kind {
+            TokenKind::Identifier => *kw_of_sym[usize::from(cxx)][t.sym as usize]
+                .get_or_insert_with(|| {
+                    let word = &spellings[t.sym as usize];
+                    cxx.then(|| cxx_keyword(word))
+                        .flatten()
+                        .unwrap_or_else(|| keyword(word))
+                }),
+            TokenKind::Pragma => {
+                cxx = language::switched_to(&spellings[t.sym as usize]).unwrap_or(cxx);
                 Kw::NotIdent
             }
+            _ => Kw::NotIdent,
         })
         .collect()
 }
@@ -71,6 +80,12 @@ pub(super) enum Kw {
     Alignof,
     /// `__builtin_offsetof`, which `offsetof` expands to.
     Offsetof,
+    /// C++'s `true` and `false`.
+    BoolLiteral(bool),
+    /// C++'s `nullptr`.
+    Nullptr,
+    /// A C++ keyword for what clvulkan's C++ for OpenCL does not have yet.
+    CxxUnsupported,
 }
 
 /// A keyword that spells (part of) a scalar type.
@@ -87,6 +102,28 @@ pub(super) enum ScalarWord {
     Half,
     Float,
     Double,
+}
+
+/// C++ keywords that C lacks, in C++ for OpenCL, or `None` for a word
+/// that means what it means in OpenCL C. `auto` deduces a type in C++.
+fn cxx_keyword(word: &str) -> Option<Kw> {
+    Some(match word {
+        "true" => Kw::BoolLiteral(true),
+        "false" => Kw::BoolLiteral(false),
+        "nullptr" => Kw::Nullptr,
+        "alignof" => Kw::Alignof,
+        "alignas" | "and" | "and_eq" | "asm" | "auto" | "bitand" | "bitor" | "catch"
+        | "char8_t" | "char16_t" | "char32_t" | "class" | "compl" | "concept" | "const_cast"
+        | "consteval" | "constexpr" | "constinit" | "co_await" | "co_return" | "co_yield"
+        | "decltype" | "delete" | "dynamic_cast" | "explicit" | "export" | "friend" | "mutable"
+        | "namespace" | "new" | "noexcept" | "not" | "not_eq" | "operator" | "or" | "or_eq"
+        | "private" | "protected" | "public" | "reinterpret_cast" | "requires"
+        | "static_assert" | "static_cast" | "template" | "this" | "thread_local" | "throw"
+        | "try" | "typeid" | "typename" | "using" | "virtual" | "wchar_t" | "xor" | "xor_eq" => {
+            Kw::CxxUnsupported
+        }
+        _ => return None,
+    })
 }
 
 /// The class of identifier `word`.

@@ -30,6 +30,7 @@ use std::rc::Rc;
 
 use crate::ast::{Expr, ExprKind, ExternalDecl, TranslationUnit};
 use crate::diagnostic::{Diagnostics, FileId, Location};
+use crate::language::NOT_YET;
 use crate::lexer::{token_len, CompactToken, Interner, Spellings};
 use crate::token::{Punct, Token, TokenKind};
 use keywords::{classify, Kw};
@@ -42,6 +43,7 @@ pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> (TranslationUnit, Int
         tokens,
         Rc::new(interner.spellings().clone()),
         diags.with_same_settings(),
+        false,
     );
     let mut unit = TranslationUnit::default();
     while let Some(item) = parser.next_item() {
@@ -183,6 +185,10 @@ pub(crate) struct Parser {
     /// A `;` that was missing after a struct body and has been reported:
     /// the next `;` the parser looks for is taken as found.
     assumed_semicolon: bool,
+    /// C++ for OpenCL rather than OpenCL C.
+    cxx: bool,
+    /// Open `extern "C" {` blocks.
+    linkage_blocks: u32,
     /// Where the last abstract declarator parsed would have had its name:
     /// the place of clang's "expected identifier or '('" where a name is
     /// required.
@@ -201,6 +207,7 @@ impl Parser {
         tokens: Vec<CompactToken>,
         spellings: Rc<Spellings>,
         diags: Diagnostics,
+        cxx: bool,
     ) -> Self {
         let eof = match tokens.last() {
             Some(&t) => CompactToken {
@@ -215,8 +222,8 @@ impl Parser {
                 len: 0,
             },
         };
-        Parser {
-            words: classify(&tokens, &spellings),
+        let mut parser = Parser {
+            words: classify(&tokens, &spellings, cxx),
             names: vec![None; spellings.len()],
             tokens,
             spellings,
@@ -228,7 +235,61 @@ impl Parser {
             depth: 0,
             halted_at: None,
             assumed_semicolon: false,
+            cxx,
+            linkage_blocks: 0,
             missing_name_at: Location::new(FileId(0), 0),
+        };
+        parser.refuse_unsupported_cxx();
+        parser
+    }
+
+    /// Reads a C++ linkage specification's `extern "C"` or `extern "C++"`
+    /// and the `{` of a block form, if they come next. With no overloading
+    /// and no name mangling yet, both linkages name a function by its name
+    /// alone, so what follows is an ordinary declaration.
+    fn linkage_specification(&mut self) -> bool {
+        let language = self.peek_at(1);
+        if self.kw() != Kw::Storage(crate::ast::StorageClass::Extern)
+            || language.kind != TokenKind::StringLiteral
+        {
+            return false;
+        }
+        if !matches!(self.text(language), "\"C\"" | "\"C++\"") {
+            let text = self.text(language).to_owned();
+            self.diags.error(
+                language.location,
+                format!("unknown linkage language {text}"),
+            );
+        }
+        self.pos += 2;
+        if self.eat(Punct::LBrace) {
+            self.linkage_blocks += 1;
+        }
+        true
+    }
+
+    /// Reports a C++ feature clvulkan lacks at the next token and ends the
+    /// parse, as [`Parser::refuse_unsupported_cxx`] does.
+    fn unsupported_cxx(&mut self, at: Location, features: &str) -> Reported {
+        self.diags.error(at, format!("{features} are {NOT_YET}"));
+        self.halted_at = Some(self.diags.len());
+        Reported
+    }
+
+    /// Reports the first use of each C++ keyword whose feature clvulkan
+    /// lacks and ends the parse there: parsed as C, such code would only
+    /// bury that one message under errors it causes.
+    fn refuse_unsupported_cxx(&mut self) {
+        let mut reported = std::collections::HashSet::new();
+        for (t, kw) in self.tokens.iter().zip(&self.words) {
+            if *kw == Kw::CxxUnsupported && reported.insert(t.sym) {
+                let word = &self.spellings[t.sym as usize];
+                self.diags
+                    .error(t.location, format!("'{word}' is {NOT_YET}"));
+            }
+        }
+        if !reported.is_empty() {
+            self.halted_at = Some(self.diags.len());
         }
     }
 
@@ -491,11 +552,21 @@ impl Parser {
                 TokenKind::Pragma => {
                     let pragma = self.peek().sym;
                     self.pos += 1;
+                    let text = &self.spellings[pragma as usize];
+                    self.cxx = crate::language::switched_to(text).unwrap_or(self.cxx);
                     return Some(ExternalDecl::Pragma(crate::ast::Name(pragma)));
                 }
                 _ => {}
             }
             if self.eat(Punct::Semicolon) {
+                continue;
+            }
+            if self.cxx && self.linkage_specification() {
+                continue;
+            }
+            if self.at(Punct::RBrace) && self.linkage_blocks > 0 {
+                self.linkage_blocks -= 1;
+                self.pos += 1;
                 continue;
             }
             if self.at(Punct::RBrace) {

@@ -194,7 +194,8 @@ impl Preprocessor<'_> {
         let Some(toks) = self.expand_tokens(line, true) else {
             return false;
         };
-        if_expr::evaluate(&toks, last, self.diags, &self.interner).unwrap_or(false)
+        let cxx = self.options.cxx.is_some();
+        if_expr::evaluate(&toks, last, self.diags, &self.interner, cxx).unwrap_or(false)
     }
 
     /// `defined X` / `defined ( X )` in an `#if` line.

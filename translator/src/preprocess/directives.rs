@@ -427,12 +427,16 @@ impl Preprocessor<'_> {
                 .get(1)
                 .is_some_and(|t| self.is_ident(t, "EXTENSION") || self.is_ident(t, "FP_CONTRACT")),
             "unroll" | "nounroll" => true,
+            // A link's language markers (`crate::language`), which only
+            // the translator writes.
+            "clvulkan" => self.options.linking,
             _ => false,
         };
         if !keep {
             return None;
         }
         let is_opencl = word == "OPENCL";
+        let verbatim = is_opencl || word == "clvulkan";
         if is_opencl && body.get(1).is_some_and(|t| self.is_ident(t, "EXTENSION")) {
             self.check_extension_pragma(&body);
         }
@@ -440,7 +444,7 @@ impl Preprocessor<'_> {
         let mut text = String::new();
         // `OPENCL EXTENSION cl_khr_fp64` must keep the extension's name,
         // which is itself a macro; an unroll count may be a macro.
-        let toks: Vec<PpTok> = if is_opencl {
+        let toks: Vec<PpTok> = if verbatim {
             body.collect()
         } else {
             let word = body.next();

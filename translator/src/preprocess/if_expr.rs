@@ -12,12 +12,13 @@ const MAX_EXPR_DEPTH: u32 = 256;
 
 /// The truth of the `#if` expression `toks` (macro-expanded, `defined`
 /// done), whose line ends at `end`; `None` when it is malformed or cannot
-/// be evaluated (reported).
+/// be evaluated (reported). In C++ (`cxx`), `true` is 1 (C++17 [cpp.cond]).
 pub(super) fn evaluate(
     toks: &[PpTok],
     end: Location,
     diags: &mut Diagnostics,
     interner: &Interner,
+    cxx: bool,
 ) -> Option<bool> {
     let mut e = Eval {
         toks,
@@ -26,6 +27,7 @@ pub(super) fn evaluate(
         end,
         diags,
         interner,
+        cxx,
     };
     let v = e.expr(true).ok()?;
     if let Some(t) = toks.get(e.pos) {
@@ -74,6 +76,7 @@ struct Eval<'t, 'd> {
     end: Location,
     diags: &'d mut Diagnostics,
     interner: &'d Interner,
+    cxx: bool,
 }
 
 impl Eval<'_, '_> {
@@ -328,8 +331,11 @@ impl Eval<'_, '_> {
             TokenKind::FloatLiteral => {
                 self.fail(at, "floating point literal in preprocessor expression")
             }
-            // Identifiers left after expansion (keywords included) are 0.
-            TokenKind::Identifier => Ok(Value::signed(0)),
+            // Identifiers left after expansion (keywords included) are 0,
+            // but for C++'s `true`.
+            TokenKind::Identifier => Ok(Value::from_bool(
+                self.cxx && self.interner.get(t.sym) == "true",
+            )),
             TokenKind::Punct(Punct::LParen) => {
                 let v = self.expr(live)?;
                 if !self.eat(Punct::RParen) {

@@ -10,7 +10,7 @@ use super::Preprocessor;
 use crate::caps::DeviceCaps;
 use crate::diagnostic::FileId;
 use crate::lexer::{FrozenInterner, Interner};
-use crate::options::{BuildOptions, ClStd, MacroOption};
+use crate::options::{BuildOptions, ClStd, CxxStd, MacroOption};
 
 /// OpenCL C 3.0 section 6.13 (and C99 6.10.8) macros with fixed values.
 /// `FP_FAST_FMA`/`FP_FAST_FMAF` are deliberately absent: the device does not
@@ -67,6 +67,9 @@ const HALF_CONSTANTS: &[(&str, &str)] = &[
     ("M_SQRT2_H", "1.41421356237309504880168872421h"),
     ("M_SQRT1_2_H", "0.707106781186547524400844362105h"),
 ];
+
+/// Macros of OpenCL C that C++ has as keywords or spells otherwise.
+const C_ONLY_MACROS: &[&str] = &["NULL", "true", "false"];
 
 /// Predefined macros that C has in a header rather than built in: kernels
 /// written for compilers without them define their own, which replaces
@@ -169,10 +172,32 @@ pub(super) fn predefined_source(options: &BuildOptions, caps: &DeviceCaps) -> St
         s.push('\n');
     };
     for (name, value) in PREDEFINED.iter().chain(LANGUAGE_CONSTANTS) {
+        // A link's text is preprocessed already: there a C++ unit's `true`
+        // must stay the keyword whichever unit's language the link starts in.
+        if (options.cxx.is_some() || options.linking) && C_ONLY_MACROS.contains(name) {
+            continue;
+        }
         define(name, value);
     }
     let std = options.effective_cl_std();
-    define("__OPENCL_C_VERSION__", &std.macro_value().to_string());
+    match options.cxx {
+        // As clang: C++ for OpenCL names its own version instead of
+        // OpenCL C's, and `true`, `false` and `nullptr` are keywords.
+        Some(cxx) => {
+            define("__cplusplus", "201703L");
+            define("__OPENCL_CPP_VERSION__", &cxx.macro_value().to_string());
+            define(
+                "__CL_CPP_VERSION_1_0__",
+                &CxxStd::Cxx1_0.macro_value().to_string(),
+            );
+            define(
+                "__CL_CPP_VERSION_2021__",
+                &CxxStd::Cxx2021.macro_value().to_string(),
+            );
+            define("NULL", "nullptr");
+        }
+        None => define("__OPENCL_C_VERSION__", &std.macro_value().to_string()),
+    }
     if caps.image_support {
         define("__IMAGE_SUPPORT__", "1");
         for &(name, value) in image_constants() {

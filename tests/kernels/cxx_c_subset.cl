@@ -1,0 +1,47 @@
+// options: -cl-std=CLC++
+// C++ for OpenCL's C subset where its rules differ from OpenCL C's: each
+// slot holds a value that C would compute differently (tests/cxx_for_opencl.rs).
+struct Pair { int a; float b; };
+enum Colour { Red, Green = 5 };
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+int sum(Pair p) { return p.a + (int)p.b; }
+#ifdef __cplusplus
+}
+#endif
+
+#if true
+#define IF_TRUE 1
+#else
+#define IF_TRUE 0
+#endif
+
+__kernel void differences(__global int *out, __global const int *in)
+{
+    int lo = in[0], hi = in[1];
+    Pair p = { lo, 2.5f };           // a tag is a type name
+    Colour c = Green;
+    out[0] = sizeof('a');            // 1: a char literal is a char (C: 4)
+    out[1] = sizeof(lo < hi);        // 1: a comparison is a bool (C: 4)
+    out[2] = sizeof(!lo);            // 1
+    out[3] = sizeof(lo && hi);       // 1
+    out[4] = sizeof(true);           // 1: a keyword (C: the macro 1, 4)
+    out[5] = (lo < hi) + (hi > lo);  // 2: bools promote to int
+    out[6] = sum(p);                 // lo + 2
+    out[7] = c;                      // 5
+    out[8] = IF_TRUE;                // 1: `#if true` holds (C: 0)
+    out[9] = __OPENCL_CPP_VERSION__; // 100
+    __global const int *none = nullptr;
+    out[10] = none == nullptr;       // 1
+    bool flag = hi;                  // any non-zero value is true
+    out[11] = flag;                  // 1
+    char ch = '\xff';
+    out[12] = ch == '\xff';          // 1: both are char -1
+    out[13] = (int)'\xff';           // -1
+    int4 v = (int4)(lo, hi, lo, hi);
+    int4 mask = v < (int4)(hi);      // vectors still compare to lane masks
+    out[14] = mask.x;                // -1 when lo < hi
+    out[15] = mask.y;                // 0
+}
