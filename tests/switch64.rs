@@ -90,3 +90,35 @@ fn switch_on_long_and_ulong() {
         assert_eq!(g, expected(v), "v = {v:#x}");
     }
 }
+
+/// Case labels are converted as C converts them: `(uchar)300` is 44 and
+/// `(char)200` is -56, and `0u - 1` is UINT_MAX, whatever the arithmetic.
+#[test]
+fn case_labels_have_their_cast_values() {
+    let source = "__kernel void cases(__global const int *in, __global int *out) {\n\
+        int i = get_global_id(0);\n\
+        switch (in[i]) {\n\
+        case (uchar)300: out[i] = 1; break;\n\
+        case (char)200: out[i] = 2; break;\n\
+        case (int)(0u - 1 == 4294967295u): out[i] = 3; break;\n\
+        default: out[i] = 4;\n\
+        }\n\
+    }\n";
+    let (context, queue) = common::context_and_queue();
+    let program = Program::create_and_build_from_source(&context, source, "")
+        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let kernel = Kernel::create(&program, "cases").expect("kernel");
+    let values = [44, -56, 1, 300, 200, 0];
+    let input = common::buffer_with(&context, &queue, &values);
+    let output = common::buffer_with(&context, &queue, &[0i32; 6]);
+    // SAFETY: the arguments match the kernel's parameters.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(&input)
+            .set_arg(&output)
+            .set_global_work_size(values.len())
+            .enqueue_nd_range(&queue)
+            .expect("launch");
+    }
+    assert_eq!(common::read_buffer(&queue, &output, 6), [1, 2, 3, 4, 4, 4]);
+}

@@ -6,6 +6,7 @@
 //! so a build lists every problem it can find.
 
 mod attributes;
+mod constants;
 mod declarations;
 mod expressions;
 mod init;

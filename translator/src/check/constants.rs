@@ -1,0 +1,209 @@
+//! Integer constant expressions (array sizes, case labels, enumerators,
+//! attribute arguments) evaluated with C's types (C99 6.6, 6.3.1): every
+//! value has the type the expression would have, operands go through the
+//! integer promotions and the usual arithmetic conversions, and each
+//! result wraps to its type. So `(uchar)300` is 44 and `-1 < 0u` is false,
+//! as in the code the same expression compiles to.
+
+use super::*;
+
+/// A constant and its type.
+#[derive(Clone, Copy)]
+struct Typed {
+    value: i128,
+    ty: Scalar,
+}
+
+impl Typed {
+    /// `value` converted to `ty`, as C converts integers (modular; to
+    /// `bool`, any non-zero value is 1).
+    fn new(value: i128, ty: Scalar) -> Typed {
+        // Operands are within 64 bits, so the low 64 are all that matter.
+        let bits = literal::wrap(value as i64, ty);
+        let value = if ty.is_signed() {
+            literal::sign_extend(bits, ty).into()
+        } else {
+            bits.into()
+        };
+        Typed { value, ty }
+    }
+
+    fn converted(self, ty: Scalar) -> Typed {
+        Typed::new(self.value, ty)
+    }
+
+    fn truth(self) -> bool {
+        self.value != 0
+    }
+}
+
+impl Checker<'_> {
+    /// The value of integer constant expression `e`, or `None` when it is
+    /// not one (or divides by zero, or shifts by its width or more).
+    pub(super) fn const_int(&mut self, e: &ast::Expr) -> Option<i128> {
+        self.constant(e).map(|c| c.value)
+    }
+
+    fn constant(&mut self, e: &ast::Expr) -> Option<Typed> {
+        crate::stack::guard(|| self.constant_inner(e))
+    }
+
+    fn constant_inner(&mut self, e: &ast::Expr) -> Option<Typed> {
+        let int = |value: bool| Typed::new(value.into(), Scalar::Int);
+        Some(match &e.kind {
+            A::IntLiteral(_) | A::CharLiteral(_) | A::BoolLiteral(_) => {
+                let mark = self.diags.len();
+                let v = self.expr(e);
+                match (&v.kind, v.ty) {
+                    (&H::Int(bits), Type::Scalar(s)) => {
+                        Typed::new(literal::sign_extend(bits, s).into(), s)
+                    }
+                    _ => {
+                        self.diags.truncate(mark);
+                        return None;
+                    }
+                }
+            }
+            A::Ident(name) => match self.lookup(*name)? {
+                Symbol::EnumConstant(v, s) => Typed::new(v.into(), s),
+                _ => return None,
+            },
+            A::Unary(op, x) => {
+                let x = self.constant(x)?;
+                let promoted = x.converted(promote(x.ty));
+                match op {
+                    ast::UnaryOp::Plus => promoted,
+                    ast::UnaryOp::Minus => Typed::new(-promoted.value, promoted.ty),
+                    ast::UnaryOp::BitNot => Typed::new(!promoted.value, promoted.ty),
+                    ast::UnaryOp::Not => int(!x.truth()),
+                    _ => return None,
+                }
+            }
+            A::Binary(op, operands) => {
+                let (a, b) = (self.constant(&operands.0)?, self.constant(&operands.1)?);
+                self.binary_constant(*op, a, b)?
+            }
+            A::Conditional(operands) => {
+                let (c, a, b) = &**operands;
+                let (c, a, b) = (self.constant(c)?, self.constant(a)?, self.constant(b)?);
+                let common = common_scalar(a.ty, b.ty);
+                if c.truth() { a } else { b }.converted(common)
+            }
+            A::Cast(t, x) => {
+                let Type::Scalar(to) = self.type_name(t) else {
+                    return None;
+                };
+                if !(to.is_integer() || to == Scalar::Bool) {
+                    return None;
+                }
+                // A floating constant may be the immediate operand of a
+                // cast to an integer type (C99 6.6p6).
+                if let A::FloatLiteral(_) = x.kind {
+                    let v = self.expr(x);
+                    let H::Float(f) = v.kind else { return None };
+                    let value = if to == Scalar::Bool {
+                        (f != 0.0).into()
+                    } else {
+                        f.trunc() as i128
+                    };
+                    return Some(Typed::new(value, to));
+                }
+                self.constant(x)?.converted(to)
+            }
+            A::SizeofType(t) => {
+                let ty = self.type_name(t);
+                self.size_constant(self.type_size(ty)?)
+            }
+            A::SizeofExpr(x) => {
+                let v = self.expr(x);
+                self.size_constant(self.type_size(v.ty)?)
+            }
+            A::AlignofType(t) => {
+                let ty = self.type_name(t);
+                self.size_constant(self.program.types.align(ty)?)
+            }
+            A::AlignofExpr(x) => {
+                let align = self.align_of_expr(x)?;
+                self.size_constant(align)
+            }
+            A::Offsetof(t, steps) => {
+                // An index that is not constant makes it no constant
+                // either; its expression is checked where it is used.
+                let mark = self.diags.len();
+                match self.offset_of(t, steps, e.span())?.kind {
+                    H::Int(v) => self.size_constant(v),
+                    _ => {
+                        self.diags.truncate(mark);
+                        return None;
+                    }
+                }
+            }
+            A::VecStepType(t) => match self.type_name(t) {
+                Type::Scalar(_) => int(true),
+                Type::Vector(_, n) => Typed::new(types::storage_lanes(n).into(), Scalar::Int),
+                _ => return None,
+            },
+            A::VecStepExpr(x) => match self.expr(x).ty {
+                Type::Scalar(_) => int(true),
+                Type::Vector(_, n) => Typed::new(types::storage_lanes(n).into(), Scalar::Int),
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// A `size_t` result (`sizeof`, `alignof`, `offsetof`).
+    fn size_constant(&self, value: u64) -> Typed {
+        Typed::new(value.into(), self.size_type(false))
+    }
+
+    fn binary_constant(&self, op: BinaryOp, a: Typed, b: Typed) -> Option<Typed> {
+        use BinaryOp::*;
+        let int = |value: bool| Typed::new(value.into(), Scalar::Int);
+        if matches!(op, LogicalAnd | LogicalOr) {
+            return Some(int(if op == LogicalAnd {
+                a.truth() && b.truth()
+            } else {
+                a.truth() || b.truth()
+            }));
+        }
+        if matches!(op, Shl | Shr) {
+            // The left operand's promoted type; a count past its width is
+            // undefined, so no constant.
+            let a = a.converted(promote(a.ty));
+            let width = i128::from(a.ty.size() * 8);
+            if !(0..width).contains(&b.value) {
+                return None;
+            }
+            let shift = b.value as u32;
+            return Some(if op == Shl {
+                Typed::new(a.value.wrapping_shl(shift), a.ty)
+            } else {
+                Typed::new(a.value >> shift, a.ty)
+            });
+        }
+        let common = common_scalar(a.ty, b.ty);
+        let (a, b) = (a.converted(common), b.converted(common));
+        let (x, y) = (a.value, b.value);
+        // The operands are within 64 bits, so i128 arithmetic that wraps
+        // at 128 bits still has the right low 64 bits to wrap from.
+        Some(match op {
+            Mul => Typed::new(x.wrapping_mul(y), common),
+            Div | Rem if y == 0 => return None,
+            Div => Typed::new(x / y, common),
+            Rem => Typed::new(x % y, common),
+            Add => Typed::new(x.wrapping_add(y), common),
+            Sub => Typed::new(x.wrapping_sub(y), common),
+            BitAnd => Typed::new(x & y, common),
+            BitXor => Typed::new(x ^ y, common),
+            BitOr => Typed::new(x | y, common),
+            Lt => int(x < y),
+            Gt => int(x > y),
+            Le => int(x <= y),
+            Ge => int(x >= y),
+            Eq => int(x == y),
+            Ne => int(x != y),
+            LogicalAnd | LogicalOr | Shl | Shr => return None,
+        })
+    }
+}
