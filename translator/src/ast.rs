@@ -28,6 +28,18 @@ pub enum ExternalDecl {
     /// sets (`OPENCL FP_CONTRACT`) holds until the next one or the end of
     /// the translation unit (C99 6.10.6, 7.12.2).
     Pragma(Name),
+    StaticAssert(StaticAssert),
+}
+
+/// `_Static_assert` (C11), or C++'s `static_assert`: a constant condition
+/// checked at compile time, and the message the error shows.
+#[derive(Debug)]
+pub struct StaticAssert {
+    /// Where the keyword is, which a failed assertion points at.
+    pub location: Location,
+    pub condition: Expr,
+    /// The string literal, quotes and escapes kept.
+    pub message: Option<String>,
 }
 
 #[derive(Debug)]
@@ -273,6 +285,7 @@ pub enum StmtKind {
     Labeled(Name, Box<Stmt>),
     /// A `#pragma` between statements, e.g. `unroll 4` before a loop.
     Pragma(Name),
+    StaticAssert(StaticAssert),
     /// A statement with attributes (`opencl_unroll_hint` on a loop).
     Attributed(Vec<Attribute>, Box<Stmt>),
 }

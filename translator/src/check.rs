@@ -99,6 +99,7 @@ impl<'a> UnitChecker<'a> {
             ast::ExternalDecl::Function(f) => self.0.function_definition(f),
             ast::ExternalDecl::Declaration(d) => self.0.global_declaration(d),
             ast::ExternalDecl::Pragma(p) => self.0.pragma(*p),
+            ast::ExternalDecl::StaticAssert(a) => self.0.static_assert(a),
         }
     }
 

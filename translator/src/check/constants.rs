@@ -152,6 +152,41 @@ impl Checker<'_> {
         })
     }
 
+    /// `static_assert`: an error unless the condition is a non-zero
+    /// constant, with clang's wording.
+    pub(super) fn static_assert(&mut self, a: &ast::StaticAssert) {
+        let span = a.condition.span();
+        // clang points at where the condition starts.
+        let start = Location {
+            file: span.file,
+            offset: span.start,
+        };
+        match self.const_int(&a.condition) {
+            None => {
+                // An expression with errors of its own gets only those.
+                let errors = self.diags.error_count();
+                self.expr(&a.condition);
+                if self.diags.error_count() == errors {
+                    self.error(
+                        start,
+                        "static assertion expression is not an integral constant expression",
+                    );
+                }
+            }
+            Some(0) => {
+                let message = match a.message.as_deref().map(literal::parse_string) {
+                    Some(Ok(bytes)) => format!(
+                        "static assertion failed: {}",
+                        String::from_utf8_lossy(&bytes)
+                    ),
+                    _ => "static assertion failed".to_owned(),
+                };
+                self.error(a.location, message);
+            }
+            Some(_) => {}
+        }
+    }
+
     /// A `size_t` result (`sizeof`, `alignof`, `offsetof`).
     fn size_constant(&self, value: u64) -> Typed {
         Typed::new(value.into(), self.size_type(false))

@@ -47,6 +47,7 @@ impl Checker<'_> {
                 }
                 S::Expr(None) => {}
                 S::Pragma(p) => self.pragma(*p),
+                S::StaticAssert(a) => self.static_assert(a),
                 // Loop hints change nothing the checker looks at.
                 S::Attributed(_, inner) => self.statement(inner, out),
                 S::If(c, then, otherwise) => {

@@ -11,7 +11,7 @@ use super::{PResult, Parser, Reported};
 use crate::ast::{
     Attribute, Block, DeclSpecs, Declaration, Declarator, Derived, EnumSpec, ExternalDecl,
     FieldDecl, FunctionDef, InitDeclarator, Name, Qualifiers, RecordKind, RecordSpec, ScalarWords,
-    StorageClass, TypeSpec,
+    StaticAssert, StorageClass, TypeSpec,
 };
 use crate::token::{Punct, TokenKind};
 
@@ -80,6 +80,9 @@ impl Parser {
     }
 
     pub(super) fn external_decl(&mut self) -> PResult<ExternalDecl> {
+        if self.kw() == Kw::StaticAssert {
+            return Ok(ExternalDecl::StaticAssert(self.static_assert()?));
+        }
         let specs = self.decl_specs()?;
         if self.eat(Punct::Semicolon) {
             return Ok(ExternalDecl::Declaration(Declaration {
@@ -105,6 +108,37 @@ impl Parser {
         }
         let decl = self.rest_of_declaration(specs, declarator)?;
         Ok(ExternalDecl::Declaration(decl))
+    }
+
+    /// `static_assert ( constant-expression [, string-literal] ) ;`, the
+    /// keyword next.
+    pub(super) fn static_assert(&mut self) -> PResult<StaticAssert> {
+        let location = self.bump().location;
+        self.expect(Punct::LParen)?;
+        let condition = self.conditional_expr()?;
+        let mut message = None;
+        if self.eat(Punct::Comma) {
+            let t = self.peek();
+            if t.kind != TokenKind::StringLiteral {
+                return Err(self.error_here("string literal"));
+            }
+            let mut text = String::from(self.text(t));
+            self.pos += 1;
+            // Adjacent string literals concatenate.
+            while self.peek().kind == TokenKind::StringLiteral {
+                text.pop();
+                text.push_str(&self.text(self.peek())[1..]);
+                self.pos += 1;
+            }
+            message = Some(text);
+        }
+        self.expect(Punct::RParen)?;
+        self.expect_semicolon("after 'static_assert'")?;
+        Ok(StaticAssert {
+            location,
+            condition,
+            message,
+        })
     }
 
     fn function_body(&mut self, declarator: &Declarator) -> PResult<Block> {

@@ -80,6 +80,8 @@ pub(super) enum Kw {
     Alignof,
     /// `__builtin_offsetof`, which `offsetof` expands to.
     Offsetof,
+    /// `_Static_assert`, and C++'s `static_assert`.
+    StaticAssert,
     /// C++'s `true` and `false`.
     BoolLiteral(bool),
     /// C++'s `nullptr`.
@@ -112,13 +114,14 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "false" => Kw::BoolLiteral(false),
         "nullptr" => Kw::Nullptr,
         "alignof" => Kw::Alignof,
+        "static_assert" => Kw::StaticAssert,
         "alignas" | "and" | "and_eq" | "asm" | "auto" | "bitand" | "bitor" | "catch"
         | "char8_t" | "char16_t" | "char32_t" | "class" | "compl" | "concept" | "const_cast"
         | "consteval" | "constexpr" | "constinit" | "co_await" | "co_return" | "co_yield"
         | "decltype" | "delete" | "dynamic_cast" | "explicit" | "export" | "friend" | "mutable"
         | "namespace" | "new" | "noexcept" | "not" | "not_eq" | "operator" | "or" | "or_eq"
         | "private" | "protected" | "public" | "reinterpret_cast" | "requires"
-        | "static_assert" | "static_cast" | "template" | "this" | "thread_local" | "throw"
+        | "static_cast" | "template" | "this" | "thread_local" | "throw"
         | "try" | "typeid" | "typename" | "using" | "virtual" | "wchar_t" | "xor" | "xor_eq" => {
             Kw::CxxUnsupported
         }
@@ -178,6 +181,7 @@ fn keyword(word: &str) -> Kw {
         "vec_step" => Kw::VecStep,
         "_Alignof" | "__alignof__" | "__alignof" => Kw::Alignof,
         "__builtin_offsetof" => Kw::Offsetof,
+        "_Static_assert" => Kw::StaticAssert,
         _ if types::is_builtin_type_name(word) => Kw::BuiltinType,
         _ => Kw::Name,
     }

@@ -55,6 +55,10 @@ impl Parser {
 
     fn statement_inner(&mut self) -> PResult<Stmt> {
         let first = self.peek();
+        if self.kw() == Kw::StaticAssert {
+            let kind = StmtKind::StaticAssert(self.static_assert()?);
+            return Ok(self.finish_statement(kind, first));
+        }
         if self.kw() == Kw::Attribute {
             // Statement attributes (`__attribute__((opencl_unroll_hint(4)))
             // for ...`) come before loops; anything else after attributes
