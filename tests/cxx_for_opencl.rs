@@ -68,3 +68,18 @@ fn the_device_does_not_claim_the_cxx_extension_yet() {
         "{extensions}"
     );
 }
+
+#[test]
+fn const_and_constexpr_integers_are_constant_expressions() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_c_subset.cl");
+    let kernel = Kernel::create(&program, "constants").expect("kernel");
+    for (v, picked) in [(3, 30), (8, 80), (65535, 65535), (5, -1)] {
+        let input = buffer_with(&context, &queue, &[v]);
+        let out = buffer_with(&context, &queue, &[0i32; 2]);
+        set_arg(&kernel, 0, &out);
+        set_arg(&kernel, 1, &input);
+        run_1d(&queue, &kernel, 1, 1);
+        assert_eq!(read_buffer(&queue, &out, 2), [picked, 6 + 3 * v], "v = {v}");
+    }
+}

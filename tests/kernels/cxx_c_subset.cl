@@ -45,3 +45,32 @@ __kernel void differences(__global int *out, __global const int *in)
     out[14] = mask.x;                // -1 when lo < hi
     out[15] = mask.y;                // 0
 }
+
+// `const` and `constexpr` integers with constant initialisers are
+// constant expressions: array sizes, case labels, static_assert.
+const int Width = 4;
+constexpr int Twice = Width * 2;
+__constant uint Wrapped = (uchar)300;
+static_assert(Twice == 8 && Wrapped == 44, "program-scope constants");
+
+constexpr int triple(int x) { return 3 * x; }
+
+__kernel void constants(__global int *out, __global const int *in)
+{
+    const int extra = 3;
+    constexpr short minus_one = -1;
+    int cells[Width + extra];
+    static_assert(sizeof(cells) == 7 * sizeof(int), "an array of 7");
+    for (int i = 0; i < Width + extra; i++)
+        cells[i] = i;
+    int v = in[0];
+    int picked;
+    switch (v) {
+    case extra: picked = 30; break;          // 3
+    case Twice: picked = 80; break;          // 8
+    case (ushort)minus_one: picked = 65535; break;
+    default: picked = -1;
+    }
+    out[0] = picked;
+    out[1] = cells[Width + extra - 1] + triple(v);
+}

@@ -185,6 +185,8 @@ pub struct DeclSpecs {
     pub qualifiers: Qualifiers,
     pub is_kernel: bool,
     pub is_inline: bool,
+    /// C++'s `constexpr`, and where it is written.
+    pub constexpr: Option<Location>,
     pub attributes: Vec<Attribute>,
     /// An image access qualifier (`read_only`, `__write_only`, ...) and
     /// where it is written.

@@ -72,6 +72,7 @@ impl<'a> UnitChecker<'a> {
             predefined: RefCell::new(Vec::new()),
             scopes: scopes::Scopes::new(),
             current: None,
+            global_constants: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
             aligned_globals: HashMap::new(),
@@ -188,6 +189,9 @@ struct FunctionState {
     /// scope, so a `goto` may name one defined further down). A body with
     /// any is restructured (`gotos`).
     labels: Vec<LabelState>,
+    /// C++: the values of `const` integer locals with constant
+    /// initialisers, which are constant expressions there.
+    constants: HashMap<LocalId, (i64, Scalar)>,
 }
 
 /// What the checker knows of one label of the function being checked.
@@ -221,6 +225,9 @@ struct Checker<'a> {
     predefined: RefCell<Vec<u8>>,
     scopes: scopes::Scopes,
     current: Option<FunctionState>,
+    /// C++: the values of `const` integer program-scope variables with
+    /// constant initialisers.
+    global_constants: HashMap<hir::GlobalId, (i64, Scalar)>,
     /// The call graph that [`reject_recursion`] walks, gathered while
     /// checking rather than by a second walk over the HIR.
     calls: CallGraph,

@@ -66,6 +66,14 @@ impl Checker<'_> {
             }
             A::Ident(name) => match self.lookup(*name)? {
                 Symbol::EnumConstant(v, s) => Typed::new(v.into(), s),
+                Symbol::Local(id) => {
+                    let &(v, s) = self.current.as_ref()?.constants.get(&id)?;
+                    Typed::new(v.into(), s)
+                }
+                Symbol::Global(id) => {
+                    let &(v, s) = self.global_constants.get(&id)?;
+                    Typed::new(v.into(), s)
+                }
                 _ => return None,
             },
             A::Unary(op, x) => {
@@ -150,6 +158,55 @@ impl Checker<'_> {
             },
             _ => return None,
         })
+    }
+
+    /// C++: the value of a `const` (or `constexpr`) integer variable of
+    /// type `ty` whose initialiser is a constant, which makes the variable
+    /// a constant expression itself (C++17 [expr.const]/2.7). A
+    /// `constexpr` one must have such an initialiser.
+    pub(super) fn variable_constant(
+        &mut self,
+        specs: &ast::DeclSpecs,
+        is_const: bool,
+        ty: Type,
+        init: &ast::InitDeclarator,
+        location: Location,
+    ) -> Option<(i64, Scalar)> {
+        if !self.cxx || !is_const {
+            return None;
+        }
+        let integer = matches!(ty, Type::Scalar(s) if s.is_integer() || s == Scalar::Bool);
+        let value = match (&init.init, integer) {
+            (Some(ast::Initializer::Expr(e)), true) => {
+                // Checked already as the initialiser: nothing to report twice.
+                let mark = self.diags.len();
+                let value = self.constant(e);
+                self.diags.truncate(mark);
+                value
+            }
+            _ => None,
+        };
+        match (value, ty) {
+            (Some(v), Type::Scalar(s)) => {
+                let v = v.converted(s);
+                Some((v.value as i64, s))
+            }
+            _ if integer && specs.constexpr.is_some() => {
+                let name = init
+                    .declarator
+                    .name
+                    .map(|(n, _)| self.spelling(n))
+                    .unwrap_or_default();
+                self.error(
+                    location,
+                    format!(
+                        "constexpr variable '{name}' must be initialized by a constant expression"
+                    ),
+                );
+                None
+            }
+            _ => None,
+        }
     }
 
     /// `static_assert`: an error unless the condition is a non-zero

@@ -139,9 +139,17 @@ impl Checker<'_> {
             }
         };
         let is_extern = d.specs.storage == Some(ast::StorageClass::Extern);
+        // `__constant` objects are read-only, as `const` ones.
+        let is_const = (quals.is_const || space == AddressSpace::Constant) && !names_pointee;
+        let constant = self.variable_constant(&d.specs, is_const, ty, init, location);
         let (init_expr, ty) = match &init.init {
             Some(i) => {
-                let (e, ty) = self.initializer(i, ty, location);
+                let (mut e, ty) = self.initializer(i, ty, location);
+                if let Some((value, s)) = constant {
+                    // Its value, which a C++ initialiser naming other
+                    // constants (`N * 2`) has only through them.
+                    e = self.int_const(literal::wrap(value, s), ty, e.span);
+                }
                 (Some(self.commit_global(e)), ty)
             }
             None => {
@@ -192,6 +200,9 @@ impl Checker<'_> {
             span: init.declarator.span_or(location),
         };
         let id = self.program.globals.append(global, naga::Span::UNDEFINED);
+        if let Some(c) = constant {
+            self.global_constants.insert(id, c);
+        }
         if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement) {
             self.aligned_globals.insert(id, align);
         }
@@ -416,6 +427,7 @@ impl Checker<'_> {
             calls: Vec::new(),
             aligned_locals: Vec::new(),
             labels: Vec::new(),
+            constants: HashMap::new(),
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
@@ -869,7 +881,11 @@ impl Checker<'_> {
                 is_const,
                 span: init.declarator.span_or(location),
             };
+            let constant = self.variable_constant(&d.specs, is_const, ty, init, location);
             let id = self.add_local(Some(*name), local);
+            if let (Some(c), Some(f)) = (constant, self.current.as_mut()) {
+                f.constants.insert(id, c);
+            }
             if let Some(align) = self.declared_alignment(ty, &d.specs, &init.declarator, &placement)
             {
                 if let Some(f) = self.current.as_mut() {

@@ -8,6 +8,8 @@ use super::*;
 impl Checker<'_> {
     pub(super) fn base_type(&mut self, specs: &ast::DeclSpecs) -> (Type, ast::Qualifiers) {
         let mut quals = specs.qualifiers;
+        // A `constexpr` object is `const` (C++17 [dcl.constexpr]/9).
+        quals.is_const |= specs.constexpr.is_some();
         let ty = match &specs.ty {
             ast::TypeSpec::None => {
                 self.error(specs.location, "type specifier missing");
@@ -353,10 +355,12 @@ impl Checker<'_> {
                                 1
                             }
                             None => {
-                                self.error(
-                                    e.location,
-                                    "variable length arrays are not supported in OpenCL",
-                                );
+                                let message = if self.cxx {
+                                    "array size is not a constant expression"
+                                } else {
+                                    "variable length arrays are not supported in OpenCL"
+                                };
+                                self.error(e.location, message);
                                 1
                             }
                         },

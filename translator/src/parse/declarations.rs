@@ -72,7 +72,7 @@ impl Parser {
     pub(super) fn starts_declaration(&self) -> bool {
         match self.kw() {
             Kw::NotIdent => false,
-            Kw::Storage(_) | Kw::Inline | Kw::Kernel => true,
+            Kw::Storage(_) | Kw::Inline | Kw::Kernel | Kw::Constexpr => true,
             // `T * x` with T a typedef is a declaration; `x * y` is not. Two
             // names in a row can only be a declaration with an unknown type.
             _ => self.starts_type(0) || self.peek_at(1).kind == TokenKind::Identifier,
@@ -234,6 +234,7 @@ impl Parser {
             qualifiers: Qualifiers::default(),
             is_kernel: false,
             is_inline: false,
+            constexpr: None,
             attributes: Vec::new(),
             access: None,
             location,
@@ -273,6 +274,10 @@ impl Parser {
                 }
                 Kw::Inline | Kw::GnuInline => {
                     specs.is_inline = true;
+                    self.pos += 1;
+                }
+                Kw::Constexpr => {
+                    specs.constexpr = Some(t.location);
                     self.pos += 1;
                 }
                 Kw::Access => {

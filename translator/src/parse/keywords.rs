@@ -82,6 +82,8 @@ pub(super) enum Kw {
     Offsetof,
     /// `_Static_assert`, and C++'s `static_assert`.
     StaticAssert,
+    /// C++'s `constexpr`.
+    Constexpr,
     /// C++'s `true` and `false`.
     BoolLiteral(bool),
     /// C++'s `nullptr`.
@@ -115,16 +117,15 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "nullptr" => Kw::Nullptr,
         "alignof" => Kw::Alignof,
         "static_assert" => Kw::StaticAssert,
+        "constexpr" => Kw::Constexpr,
         "alignas" | "and" | "and_eq" | "asm" | "auto" | "bitand" | "bitor" | "catch"
         | "char8_t" | "char16_t" | "char32_t" | "class" | "compl" | "concept" | "const_cast"
-        | "consteval" | "constexpr" | "constinit" | "co_await" | "co_return" | "co_yield"
-        | "decltype" | "delete" | "dynamic_cast" | "explicit" | "export" | "friend" | "mutable"
+        | "consteval" | "constinit" | "co_await" | "co_return" | "co_yield" | "decltype"
+        | "delete" | "dynamic_cast" | "explicit" | "export" | "friend" | "mutable"
         | "namespace" | "new" | "noexcept" | "not" | "not_eq" | "operator" | "or" | "or_eq"
-        | "private" | "protected" | "public" | "reinterpret_cast" | "requires"
-        | "static_cast" | "template" | "this" | "thread_local" | "throw"
-        | "try" | "typeid" | "typename" | "using" | "virtual" | "wchar_t" | "xor" | "xor_eq" => {
-            Kw::CxxUnsupported
-        }
+        | "private" | "protected" | "public" | "reinterpret_cast" | "requires" | "static_cast"
+        | "template" | "this" | "thread_local" | "throw" | "try" | "typeid" | "typename"
+        | "using" | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }
