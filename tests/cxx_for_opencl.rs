@@ -83,3 +83,17 @@ fn const_and_constexpr_integers_are_constant_expressions() {
         assert_eq!(read_buffer(&queue, &out, 2), [picked, 6 + 3 * v], "v = {v}");
     }
 }
+
+#[test]
+fn auto_deduces_and_using_names_types() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_c_subset.cl");
+    let kernel = Kernel::create(&program, "deduced").expect("kernel");
+    let input = buffer_with(&context, &queue, &[2.75f32]);
+    let out = buffer_with(&context, &queue, &[0i32; 4]);
+    set_arg(&kernel, 0, &out);
+    set_arg(&kernel, 1, &input);
+    run_1d(&queue, &kernel, 1, 1);
+    // 5.5 truncated; 2^40 >> 38; char + bool + ulong + float; false + 3.
+    assert_eq!(read_buffer(&queue, &out, 4), [5, 4, 1 + 1 + 8 + 4, 3]);
+}

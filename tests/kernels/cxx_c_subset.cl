@@ -74,3 +74,20 @@ __kernel void constants(__global int *out, __global const int *in)
     out[0] = picked;
     out[1] = cells[Width + extra - 1] + triple(v);
 }
+
+// `auto` deduces a local's type from its initialiser; `using` names a type.
+using Count = uint;
+__kernel void deduced(__global int *out, __global const float *in)
+{
+    using Wide = ulong;
+    auto scale = in[0] * 2.0f;        // float
+    auto big = (Wide)1 << 40;         // ulong
+    auto letter = 'a';                // char
+    auto less = scale < 1.0f;         // bool
+    auto where = out;                 // __global int *
+    Count n = 3;
+    where[0] = (int)scale;
+    where[1] = (int)(big >> 38);
+    where[2] = sizeof(letter) + sizeof(less) + sizeof(big) + sizeof(scale);
+    where[3] = less + n;
+}

@@ -132,6 +132,8 @@ pub enum TypeSpec {
     Typedef(Name),
     Record(Arc<RecordSpec>),
     Enum(Arc<EnumSpec>),
+    /// C++'s `auto`: the initialiser's type.
+    Auto,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

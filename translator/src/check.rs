@@ -602,6 +602,7 @@ fn type_as_written(p: &ast::ParamDecl, names: &Spellings) -> String {
         ast::TypeSpec::Record(r) => r.tag.map(text).unwrap_or_default(),
         ast::TypeSpec::Enum(e) => e.tag.map(text).unwrap_or_default(),
         ast::TypeSpec::None => String::new(),
+        ast::TypeSpec::Auto => "auto".into(),
     };
     let stars = p
         .declarator

@@ -218,9 +218,12 @@ impl Checker<'_> {
             file: span.file,
             offset: span.start,
         };
+        let mark = self.diags.len();
         match self.const_int(&a.condition) {
             None => {
-                // An expression with errors of its own gets only those.
+                // An expression with errors of its own gets only those,
+                // once.
+                self.diags.truncate(mark);
                 let errors = self.diags.error_count();
                 self.expr(&a.condition);
                 if self.diags.error_count() == errors {

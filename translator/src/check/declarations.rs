@@ -723,18 +723,89 @@ impl Checker<'_> {
 
     /// The declaration `d` of statement `stmt`: its variables, and a
     /// statement (spanning `stmt`) per initialiser.
+    /// C++'s `auto x = e;`: the type of `e` after the array-to-pointer
+    /// conversion (C++17 [dcl.type.auto.deduct]); an address space it
+    /// names stays the pointee's, and the variable is private. Only the
+    /// plain form is there yet.
+    fn deduced_type(&mut self, init: &ast::InitDeclarator, location: Location) -> Option<Type> {
+        let not_yet = crate::language::NOT_YET;
+        match (&init.init, init.declarator.derived.is_empty()) {
+            (Some(ast::Initializer::Expr(e)), true) => {
+                // Checked again as the initialiser: report its errors once.
+                let mark = self.diags.len();
+                let ty = self.rvalue(e).ty;
+                self.diags.truncate(mark);
+                Some(ty)
+            }
+            (Some(ast::Initializer::Expr(_)), false) => {
+                self.error(
+                    location,
+                    format!("'auto' with a declarator ('auto *p') is {not_yet}"),
+                );
+                None
+            }
+            (Some(ast::Initializer::List(..)), _) => {
+                self.error(
+                    location,
+                    format!("'auto' with a braced initializer is {not_yet}"),
+                );
+                None
+            }
+            (None, _) => {
+                let name = init
+                    .declarator
+                    .name
+                    .map(|(n, _)| self.spelling(n))
+                    .unwrap_or_default();
+                self.error(
+                    location,
+                    format!("declaration of variable '{name}' with deduced type 'auto' requires an initializer"),
+                );
+                None
+            }
+        }
+    }
+
     pub(super) fn local_declaration(
         &mut self,
         d: &ast::Declaration,
         stmt: Span,
         out: &mut hir::Block,
     ) {
-        let (base, quals) = self.base_type(&d.specs);
+        let deduced = matches!(d.specs.ty, ast::TypeSpec::Auto);
+        let mut first_deduced = None;
+        let (base, quals) = if deduced {
+            (Type::Error, self.spec_qualifiers(&d.specs))
+        } else {
+            self.base_type(&d.specs)
+        };
         for init in &d.declarators {
             let Some((name, location)) = &init.declarator.name else {
                 continue;
             };
             let location = *location;
+            let base = if deduced {
+                let Some(ty) = self.deduced_type(init, location) else {
+                    continue;
+                };
+                // One `auto` deduces one type for all its declarators.
+                match first_deduced {
+                    Some((first_name, first)) if first != ty => {
+                        let (a, b) = (self.display(first), self.display(ty));
+                        let (first_name, this) = (self.spelling(first_name), self.spelling(*name));
+                        self.error(
+                            d.specs.type_location,
+                            format!("'auto' deduced as '{a}' in declaration of '{first_name}' and deduced as '{b}' in declaration of '{this}'"),
+                        );
+                        continue;
+                    }
+                    None => first_deduced = Some((*name, ty)),
+                    _ => {}
+                }
+                ty
+            } else {
+                base
+            };
             if d.specs.storage == Some(ast::StorageClass::Typedef) {
                 let (ty, align) =
                     self.typedef_type(base, quals, &d.specs, &init.declarator, location);

@@ -15,6 +15,17 @@ impl Checker<'_> {
                 self.error(specs.location, "type specifier missing");
                 Type::Error
             }
+            // Local variables deduce it before they get here.
+            ast::TypeSpec::Auto => {
+                let not_yet = crate::language::NOT_YET;
+                self.error(
+                    specs.type_location,
+                    format!(
+                        "'auto' other than for a local variable with an initializer is {not_yet}"
+                    ),
+                );
+                Type::Error
+            }
             ast::TypeSpec::Scalar(words) => self.scalar_from_words(words, specs.location),
             &ast::TypeSpec::Builtin(name)
                 if self.text(name).starts_with("atomic_") && self.cl_std < (2, 0) =>

@@ -11,7 +11,7 @@ use super::{PResult, Parser, Reported};
 use crate::ast::{
     Attribute, Block, DeclSpecs, Declaration, Declarator, Derived, EnumSpec, ExternalDecl,
     FieldDecl, FunctionDef, InitDeclarator, Name, Qualifiers, RecordKind, RecordSpec, ScalarWords,
-    StaticAssert, StorageClass, TypeSpec,
+    StaticAssert, StorageClass, TypeName, TypeSpec,
 };
 use crate::token::{Punct, TokenKind};
 
@@ -72,7 +72,7 @@ impl Parser {
     pub(super) fn starts_declaration(&self) -> bool {
         match self.kw() {
             Kw::NotIdent => false,
-            Kw::Storage(_) | Kw::Inline | Kw::Kernel | Kw::Constexpr => true,
+            Kw::Storage(_) | Kw::Inline | Kw::Kernel | Kw::Constexpr | Kw::Auto => true,
             // `T * x` with T a typedef is a declaration; `x * y` is not. Two
             // names in a row can only be a declaration with an unknown type.
             _ => self.starts_type(0) || self.peek_at(1).kind == TokenKind::Identifier,
@@ -82,6 +82,9 @@ impl Parser {
     pub(super) fn external_decl(&mut self) -> PResult<ExternalDecl> {
         if self.kw() == Kw::StaticAssert {
             return Ok(ExternalDecl::StaticAssert(self.static_assert()?));
+        }
+        if self.kw() == Kw::Using {
+            return Ok(ExternalDecl::Declaration(self.alias_declaration()?));
         }
         let specs = self.decl_specs()?;
         if self.eat(Punct::Semicolon) {
@@ -108,6 +111,35 @@ impl Parser {
         }
         let decl = self.rest_of_declaration(specs, declarator)?;
         Ok(ExternalDecl::Declaration(decl))
+    }
+
+    /// C++'s `using Name = type-id ;`, as the typedef it is; the keyword
+    /// next. Using-declarations and using-directives are not there yet.
+    pub(super) fn alias_declaration(&mut self) -> PResult<Declaration> {
+        let keyword = self.bump();
+        let name = self.peek();
+        if name.kind != TokenKind::Identifier || !self.peek_at(1).is_punct(Punct::Assign) {
+            return Err(
+                self.unsupported_cxx(keyword.location, "using-declarations and using-directives")
+            );
+        }
+        self.pos += 2;
+        let TypeName {
+            mut specs,
+            mut declarator,
+        } = self.type_name()?;
+        self.expect_semicolon("after alias declaration")?;
+        specs.storage = Some(StorageClass::Typedef);
+        declarator.name = Some((Name(name.sym), name.location));
+        self.declare_name(Name(name.sym), true);
+        Ok(Declaration {
+            location: keyword.location,
+            specs,
+            declarators: vec![InitDeclarator {
+                declarator,
+                init: None,
+            }],
+        })
     }
 
     /// `static_assert ( constant-expression [, string-literal] ) ;`, the
@@ -299,6 +331,11 @@ impl Parser {
                         specs.type_location = t.location;
                     }
                     has_words = true;
+                    self.pos += 1;
+                }
+                Kw::Auto if matches!(specs.ty, TypeSpec::None) && !has_words => {
+                    specs.ty = TypeSpec::Auto;
+                    specs.type_location = t.location;
                     self.pos += 1;
                 }
                 Kw::Struct | Kw::Union if matches!(specs.ty, TypeSpec::None) => {

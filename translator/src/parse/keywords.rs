@@ -84,6 +84,10 @@ pub(super) enum Kw {
     StaticAssert,
     /// C++'s `constexpr`.
     Constexpr,
+    /// C++'s `using`.
+    Using,
+    /// C++'s `auto`: a type deduced from the initialiser.
+    Auto,
     /// C++'s `true` and `false`.
     BoolLiteral(bool),
     /// C++'s `nullptr`.
@@ -118,14 +122,16 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "alignof" => Kw::Alignof,
         "static_assert" => Kw::StaticAssert,
         "constexpr" => Kw::Constexpr,
-        "alignas" | "and" | "and_eq" | "asm" | "auto" | "bitand" | "bitor" | "catch"
-        | "char8_t" | "char16_t" | "char32_t" | "class" | "compl" | "concept" | "const_cast"
-        | "consteval" | "constinit" | "co_await" | "co_return" | "co_yield" | "decltype"
-        | "delete" | "dynamic_cast" | "explicit" | "export" | "friend" | "mutable"
-        | "namespace" | "new" | "noexcept" | "not" | "not_eq" | "operator" | "or" | "or_eq"
-        | "private" | "protected" | "public" | "reinterpret_cast" | "requires" | "static_cast"
-        | "template" | "this" | "thread_local" | "throw" | "try" | "typeid" | "typename"
-        | "using" | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
+        "using" => Kw::Using,
+        "auto" => Kw::Auto,
+        "alignas" | "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t"
+        | "char16_t" | "char32_t" | "class" | "compl" | "concept" | "const_cast" | "consteval"
+        | "constinit" | "co_await" | "co_return" | "co_yield" | "decltype" | "delete"
+        | "dynamic_cast" | "explicit" | "export" | "friend" | "mutable" | "namespace" | "new"
+        | "noexcept" | "not" | "not_eq" | "operator" | "or" | "or_eq" | "private" | "protected"
+        | "public" | "reinterpret_cast" | "requires" | "static_cast" | "template" | "this"
+        | "thread_local" | "throw" | "try" | "typeid" | "typename" | "virtual" | "wchar_t"
+        | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }

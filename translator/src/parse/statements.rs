@@ -59,6 +59,10 @@ impl Parser {
             let kind = StmtKind::StaticAssert(self.static_assert()?);
             return Ok(self.finish_statement(kind, first));
         }
+        if self.kw() == Kw::Using {
+            let kind = StmtKind::Declaration(self.alias_declaration()?);
+            return Ok(self.finish_statement(kind, first));
+        }
         if self.kw() == Kw::Attribute {
             // Statement attributes (`__attribute__((opencl_unroll_hint(4)))
             // for ...`) come before loops; anything else after attributes
