@@ -97,3 +97,20 @@ fn auto_deduces_and_using_names_types() {
     // 5.5 truncated; 2^40 >> 38; char + bool + ulong + float; false + 3.
     assert_eq!(read_buffer(&queue, &out, 4), [5, 4, 1 + 1 + 8 + 4, 3]);
 }
+
+#[test]
+fn references_bind_and_write_through_in_every_space() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_c_subset.cl");
+    let kernel = Kernel::create(&program, "references").expect("kernel");
+    let o = buffer_with(&context, &queue, &[4, 7, 0, 0, 0, 0]);
+    let p = buffer_with(&context, &queue, &[100]);
+    set_arg(&kernel, 0, &o);
+    set_arg(&kernel, 1, &p);
+    // SAFETY: parameter 2 is a `__local int *`.
+    unsafe { kernel.set_arg_local_buffer(2, 4 * 4) }.expect("local");
+    run_1d(&queue, &kernel, 1, 1);
+    // v: 4 + 1, times 10 = 50; o[1]: 7 + 1; the sum: 50 + 6 + 100 + 7 +
+    // 50 + p[0] + 6; cells[2] + sizeof(int); l[0]: 5 + 1.
+    assert_eq!(read_buffer(&queue, &o, 6), [4, 8, 319, 13, 6, 50]);
+}

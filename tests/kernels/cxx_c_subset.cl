@@ -91,3 +91,34 @@ __kernel void deduced(__global int *out, __global const float *in)
     where[2] = sizeof(letter) + sizeof(less) + sizeof(big) + sizeof(scale);
     where[3] = less + n;
 }
+
+// Lvalue references: parameters (also to pointers), locals, and const
+// references to values (held in a temporary), into every address space.
+void bump(int &x) { x += 1; }
+int twice(const int &x) { return 2 * x; }
+void swap_ptrs(__global int *&a, __global int *&b) { __global int *t = a; a = b; b = t; }
+float sum3(const float4 &v) { return v.x + v.y + v.z; }
+
+__kernel void references(__global int *o, __global int *p, __local int *l)
+{
+    l[0] = 5;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int v = o[0];
+    bump(v);                        // private
+    int &r = v;
+    r *= 10;
+    bump(o[1]);                     // global
+    bump(l[0]);                     // local
+    __global int *a = o, *b = p;
+    swap_ptrs(a, b);
+    const int &c = 7;               // a temporary
+    const long &w = v;              // a converted temporary
+    int cells[3] = { 1, 2, 3 };
+    int &last = cells[2];
+    last = 9;
+    o[2] = v + twice(3) + twice(v) + c + (int)w + a[0]
+         + (int)sum3((float4)(1.0f, 2.0f, 3.0f, 4.0f));
+    o[3] = cells[2] + sizeof(r);
+    o[4] = l[0];
+    o[5] = v;
+}

@@ -202,6 +202,9 @@ pub struct DeclSpecs {
 pub struct Declarator {
     pub name: Option<(Name, Location)>,
     pub derived: Vec<Derived>,
+    /// C++'s `T &name`: a reference to what the rest declares, and where
+    /// the `&` is.
+    pub reference: Option<Location>,
     pub attributes: Vec<Attribute>,
     /// Its source text (`*a[3]`), `start..end` in the file of the name.
     pub start: u32,

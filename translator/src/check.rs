@@ -11,6 +11,7 @@ mod declarations;
 mod expressions;
 mod init;
 mod records;
+mod references;
 mod samplers;
 mod scopes;
 mod statements;
@@ -73,6 +74,7 @@ impl<'a> UnitChecker<'a> {
             scopes: scopes::Scopes::new(),
             current: None,
             global_constants: HashMap::new(),
+            reference_params: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
             aligned_globals: HashMap::new(),
@@ -192,6 +194,8 @@ struct FunctionState {
     /// C++: the values of `const` integer locals with constant
     /// initialisers, which are constant expressions there.
     constants: HashMap<LocalId, (i64, Scalar)>,
+    /// C++: the locals (parameters included) that are references.
+    references: std::collections::HashSet<LocalId>,
 }
 
 /// What the checker knows of one label of the function being checked.
@@ -228,6 +232,8 @@ struct Checker<'a> {
     /// C++: the values of `const` integer program-scope variables with
     /// constant initialisers.
     global_constants: HashMap<hir::GlobalId, (i64, Scalar)>,
+    /// C++: which parameters of each function are references.
+    reference_params: HashMap<FunctionId, Vec<bool>>,
     /// The call graph that [`reject_recursion`] walks, gathered while
     /// checking rather than by a second walk over the HIR.
     calls: CallGraph,

@@ -30,6 +30,9 @@ impl Checker<'_> {
             let Some((base, quals)) = base else {
                 continue;
             };
+            if self.reject_reference(&init.declarator, "at program scope and in typedefs") {
+                continue;
+            }
             if d.specs.storage == Some(ast::StorageClass::Typedef) {
                 let (ty, align) =
                     self.typedef_type(base, quals, &d.specs, &init.declarator, *location);
@@ -270,6 +273,12 @@ impl Checker<'_> {
         location: Location,
     ) -> (Type, ast::Qualifiers) {
         let (base, quals) = self.base_type(&p.specs);
+        if p.declarator.reference.is_some() {
+            return (
+                self.reference_type(base, quals, &p.declarator, location),
+                quals,
+            );
+        }
         let ty = self.declarator_type(base, quals, &p.declarator, location);
         let placement = self.placement(&[&p.specs.attributes, &p.declarator.attributes]);
         let ty = self.apply_endian(ty, &placement, location);
@@ -339,6 +348,11 @@ impl Checker<'_> {
         if variadic {
             self.error(location, "variadic arguments are not allowed in OpenCL");
         }
+        self.reject_reference(declarator, "as return types");
+        let references: Vec<bool> = params
+            .iter()
+            .map(|p| p.declarator.reference.is_some())
+            .collect();
         // Parameter names are not in scope here; only types matter. A
         // definition checks its parameters again, so their problems are
         // reported once, from there.
@@ -355,7 +369,12 @@ impl Checker<'_> {
         }
         if let Some(Symbol::Function(id)) = name.and_then(|name| self.lookup(name)) {
             let f = &self.program.functions[id];
-            let same = f.signature == signature;
+            // `int *p` and `int &p` are kept as the same pointer type.
+            let same = f.signature == signature
+                && self
+                    .reference_params
+                    .get(&id)
+                    .is_none_or(|r| *r == references);
             if (!same || f.ret != ret) && self.cxx {
                 let not_yet = crate::language::NOT_YET;
                 self.error(location, format!("overloading '{spelling}' is {not_yet}"));
@@ -375,6 +394,9 @@ impl Checker<'_> {
             .append(function, naga::Span::UNDEFINED);
         if let Some(name) = name {
             self.declare(name, Symbol::Function(id));
+        }
+        if references.contains(&true) {
+            self.reference_params.insert(id, references);
         }
         (id, clean)
     }
@@ -428,6 +450,7 @@ impl Checker<'_> {
             aligned_locals: Vec::new(),
             labels: Vec::new(),
             constants: HashMap::new(),
+            references: Default::default(),
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
@@ -450,6 +473,7 @@ impl Checker<'_> {
                 }
             }
             if is_kernel {
+                self.reject_reference(&p.declarator, "as kernel parameters");
                 kernel_info.args.push(self.kernel_arg(p, ty, ploc));
             }
             // A by-value parameter lives in private memory, so `__private`
@@ -458,13 +482,16 @@ impl Checker<'_> {
                 .address_space
                 .is_some_and(|space| space != AddressSpace::Private)
                 && p.declarator.derived.is_empty()
+                && p.declarator.reference.is_none()
             {
                 self.error(ploc, "parameter may not be qualified with an address space");
             }
             let symbol = name.map_or(hir::Symbol::EMPTY, |name| self.symbol(name));
-            // `const` on the parameter itself, not on what it points to.
-            let is_const = quals.is_const && p.declarator.derived.is_empty();
-            param_ids.push(self.add_local(
+            // `const` on the parameter itself, not on what it points to
+            // (a reference's is its referent's).
+            let reference = p.declarator.reference.is_some();
+            let is_const = quals.is_const && p.declarator.derived.is_empty() && !reference;
+            let param = self.add_local(
                 name,
                 hir::Local {
                     name: symbol,
@@ -473,7 +500,11 @@ impl Checker<'_> {
                     is_const,
                     span: p.declarator.span_or(ploc),
                 },
-            ));
+            );
+            if let (true, Some(f)) = (reference, self.current.as_mut()) {
+                f.references.insert(param);
+            }
+            param_ids.push(param);
         }
         if is_kernel {
             self.kernel_attributes(&f.specs.attributes, &mut kernel_info);
@@ -784,6 +815,10 @@ impl Checker<'_> {
                 continue;
             };
             let location = *location;
+            if init.declarator.reference.is_some() {
+                self.reference_local(d, init, base, quals, stmt, out);
+                continue;
+            }
             let base = if deduced {
                 let Some(ty) = self.deduced_type(init, location) else {
                     continue;

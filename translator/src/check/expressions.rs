@@ -159,7 +159,11 @@ impl Checker<'_> {
                         how.location(),
                         "assigning between pointers with different endian attributes",
                     );
-                } else if a.space != b.space && b.space != AddressSpace::Generic {
+                } else if a.space != b.space
+                    && (b.space != AddressSpace::Generic || a.space == AddressSpace::Constant)
+                {
+                    // The generic space holds global, local and private
+                    // memory, never constant (OpenCL C 6.7.5).
                     let what = describe(self, "of type");
                     self.error(
                         how.location(),
@@ -312,7 +316,7 @@ impl Checker<'_> {
     /// object, `(local = { ... }, local).m[i]`: the initialisation moves
     /// out, `(local = { ... }, &local.m[i])`, so that `&` applies to a
     /// place (as `decay_array` does for arrays).
-    fn address_of(&mut self, place: Expr, ty: Type, span: Span) -> Expr {
+    pub(super) fn address_of(&mut self, place: Expr, ty: Type, span: Span) -> Expr {
         if place.ty.image().is_some() || place.ty.is_sampler() {
             let message = format!(
                 "pointer to type '{}' is invalid in OpenCL",
@@ -332,7 +336,7 @@ impl Checker<'_> {
     /// Whether `&` may apply to `v`: a variable, an element, a member of
     /// an object (not of a call's result, `&mk().x`), a dereference, or a
     /// compound literal's object.
-    fn is_place(&mut self, v: &Expr) -> bool {
+    pub(super) fn is_place(&mut self, v: &Expr) -> bool {
         match &v.kind {
             H::Local(_) | H::Global(_) | H::Index(..) | H::Deref(_) => true,
             H::Member(base, _) => self.is_place(base),
@@ -629,7 +633,12 @@ impl Checker<'_> {
                         .current
                         .as_ref()
                         .map_or(Type::Error, |f| f.locals[id].ty);
-                    Expr::new(H::Local(id), ty, span)
+                    let local = Expr::new(H::Local(id), ty, span);
+                    if self.is_reference(id) {
+                        // A reference names its referent.
+                        return self.deref(local, span);
+                    }
+                    local
                 }
                 Some(Symbol::EnumConstant(v, Scalar::Int)) => {
                     self.int_const(v as u32 as u64, Type::INT, span)
@@ -1008,7 +1017,7 @@ impl Checker<'_> {
     /// space is not `const` (clang's types do not make it so: `&g.m` of a
     /// `__constant` struct is a `__constant int *`, and so is a string
     /// literal decayed).
-    fn is_const_qualified(&self, place: &Expr) -> bool {
+    pub(super) fn is_const_qualified(&self, place: &Expr) -> bool {
         match &place.kind {
             H::Local(id) => self
                 .current
@@ -1636,11 +1645,25 @@ impl Checker<'_> {
             return Expr::new(H::Int(0), Type::Error, span);
         };
         let written = args;
-        let args: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
+        let name = *name;
+        // Reference parameters bind their arguments themselves.
+        let references = match self.lookup(name) {
+            Some(Symbol::Function(id)) => self.reference_params.get(&id).cloned(),
+            _ => None,
+        };
+        let by_reference = |i: usize| references.as_ref().is_some_and(|r| r.get(i) == Some(&true));
+        let args: Vec<Expr> = (args.iter().enumerate())
+            .map(|(i, a)| {
+                if by_reference(i) {
+                    Expr::new(H::Int(0), Type::Void, a.span())
+                } else {
+                    self.rvalue(a)
+                }
+            })
+            .collect();
         if args.iter().any(|a| a.ty.is_error()) {
             return Expr::new(H::Int(0), Type::Error, span);
         }
-        let name = *name;
         match self.lookup(name) {
             Some(Symbol::Function(id)) => {
                 let f = &self.program.functions[id];
@@ -1665,13 +1688,19 @@ impl Checker<'_> {
                     );
                     return Expr::new(H::Int(0), Type::Error, span);
                 }
-                let args = args
-                    .into_iter()
-                    .zip(&param_types)
-                    .map(|(a, t)| {
+                let args = (args.into_iter().zip(&param_types).enumerate())
+                    .map(|(i, (a, t))| {
                         let at = a.span;
-                        let a =
-                            self.convert_for_assignment(a, *t, Conversion::Argument(at.location()));
+                        let a = if by_reference(i) {
+                            // At the argument's start, where clang points.
+                            let start = crate::diagnostic::Location {
+                                file: at.file,
+                                offset: at.start,
+                            };
+                            self.bind_reference(*t, &written[i], start)
+                        } else {
+                            self.convert_for_assignment(a, *t, Conversion::Argument(at.location()))
+                        };
                         Box::new(a)
                     })
                     .collect();

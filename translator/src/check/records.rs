@@ -158,6 +158,9 @@ impl Checker<'_> {
             }
             for (declarator, width) in &d.declarators {
                 let location = declarator.name.as_ref().map_or(d.location, |n| n.1);
+                if self.reject_reference(declarator, "as members") {
+                    continue;
+                }
                 if width.is_some() {
                     self.error(location, "bit-fields are not supported in OpenCL C");
                 }

@@ -418,6 +418,9 @@ impl Checker<'_> {
         t: &ast::TypeName,
     ) -> (Type, Option<AddressSpace>) {
         let (base, quals) = self.base_type(&t.specs);
+        if self.reject_reference(&t.declarator, "in type names") {
+            return (Type::Error, None);
+        }
         let ty = self.declarator_type(base, quals, &t.declarator, t.specs.location);
         let names_pointee = !matches!(
             t.declarator.derived.first(),

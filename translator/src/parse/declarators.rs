@@ -37,8 +37,15 @@ impl Parser {
         while self.eat(Punct::Star) {
             pointers.push(Derived::Pointer(self.pointer_qualifiers(&mut attributes)?));
         }
-        if self.cxx && (self.at(Punct::Amp) || self.at(Punct::AmpAmp)) {
-            return Err(self.unsupported_cxx(self.loc(), "references"));
+        if self.cxx && self.at(Punct::AmpAmp) {
+            return Err(self.unsupported_cxx(self.loc(), "rvalue references"));
+        }
+        // C++'s `T &name`: the reference binds the declarator's name, so a
+        // name comes next (references in nested declarators are not there
+        // yet).
+        let reference = (self.cxx && self.at(Punct::Amp)).then(|| self.bump().location);
+        if reference.is_some() && (self.at(Punct::Amp) || self.at(Punct::LParen)) {
+            return Err(self.unsupported_cxx(self.loc(), "references to references and arrays"));
         }
         let mut inner = Declarator::default();
         let t = self.peek();
@@ -98,6 +105,7 @@ impl Parser {
         } else {
             inner.derived.extend(pointers.into_iter().rev());
         }
+        inner.reference = reference;
         if inner.attributes.is_empty() {
             inner.attributes = attributes;
         } else {

@@ -1,0 +1,186 @@
+//! C++ lvalue references. A reference is kept as a pointer to its
+//! referent: in the generic address space unless the declaration names one
+//! (C++ for OpenCL's address-space rules, seed 004), and every use of the
+//! reference's name reads through it. Binding takes the address of an
+//! lvalue; a `const` reference binds a value that is not one through a
+//! private temporary it keeps (C++17 [dcl.init.ref]). So the pointer model
+//! resolves a reference as it resolves any pointer: to a root and an
+//! offset.
+
+use super::*;
+
+impl Checker<'_> {
+    /// The pointer type a reference declared as `declarator` (with base
+    /// type `base` and `quals`) is kept as. The referent is what the rest
+    /// of the declarator makes of the base (`int *&r` refers to an
+    /// `int *`), with the qualifiers nearest the name.
+    pub(super) fn reference_type(
+        &mut self,
+        base: Type,
+        quals: ast::Qualifiers,
+        declarator: &ast::Declarator,
+        location: Location,
+    ) -> Type {
+        let referent = self.declarator_type(base, quals, declarator, location);
+        let (own, space) = match declarator.derived.first() {
+            None => (quals, quals.address_space),
+            Some(ast::Derived::Pointer(q)) => (*q, None),
+            Some(_) => {
+                let not_yet = crate::language::NOT_YET;
+                self.error(
+                    location,
+                    format!("references to arrays and functions are {not_yet}"),
+                );
+                return Type::Error;
+            }
+        };
+        self.pointer_to(Pointee {
+            ty: referent,
+            is_const: own.is_const,
+            is_volatile: own.is_volatile,
+            space: space.unwrap_or_else(|| self.default_pointee_space()),
+            endian_host: false,
+        })
+    }
+
+    /// The pointer a reference of type `reference` (from
+    /// [`Checker::reference_type`]) holds once bound to `e`.
+    pub(super) fn bind_reference(&mut self, reference: Type, e: &ast::Expr, at: Location) -> Expr {
+        let v = self.expr(e);
+        let span = v.span;
+        let Some(referent) = self.pointee(reference) else {
+            return Expr::new(H::Int(0), Type::Error, span);
+        };
+        if v.ty.is_error() || referent.ty.is_error() {
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let lvalue = self.is_place(&v) && !matches!(v.kind, H::Swizzle(..));
+        if lvalue && v.ty == referent.ty {
+            if self.is_const_qualified(&v) && !referent.is_const {
+                let ty = self.display(referent.ty);
+                self.error(
+                    at,
+                    format!("binding reference of type '{ty}' to value of type 'const {ty}' drops 'const' qualifier"),
+                );
+                return Expr::new(H::Int(0), Type::Error, span);
+            }
+            let pointer = self.pointer_to(Pointee {
+                ty: v.ty,
+                is_const: self.is_const_qualified(&v),
+                is_volatile: false,
+                space: self.place_space(&v),
+                endian_host: false,
+            });
+            let address = self.address_of(v, pointer, span);
+            return self.convert_for_assignment(address, reference, Conversion::Init(at));
+        }
+        if !referent.is_const {
+            let (wanted, got) = (self.display(referent.ty), self.display(v.ty));
+            let what = if lvalue {
+                "a value of unrelated type"
+            } else {
+                "a temporary of type"
+            };
+            self.error(
+                at,
+                format!(
+                    "non-const lvalue reference to type '{wanted}' cannot bind to {what} '{got}'"
+                ),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        // A `const` reference to a value: the value, converted, in a
+        // private temporary that lives as long as the function.
+        let value = self.decay(v);
+        let value = self.convert_for_assignment(value, referent.ty, Conversion::Init(at));
+        let local = hir::Local {
+            name: self.program.names.intern("(reference temporary)"),
+            ty: referent.ty,
+            space: AddressSpace::Private,
+            is_const: true,
+            span,
+        };
+        let id = self.add_local(None, local);
+        let object = || Box::new(Expr::new(H::Local(id), referent.ty, span));
+        let pointer = self.pointer_to(Pointee {
+            ty: referent.ty,
+            is_const: true,
+            is_volatile: false,
+            space: AddressSpace::Private,
+            endian_host: false,
+        });
+        let init = Expr::new(H::Assign(object(), Box::new(value)), referent.ty, span);
+        let address = Expr::new(H::AddressOf(object()), pointer, span);
+        let bound = Expr::new(H::Comma(Box::new(init), Box::new(address)), pointer, span);
+        self.convert_for_assignment(bound, reference, Conversion::Init(at))
+    }
+
+    /// A local reference, `T &r = e;`: a private pointer bound once.
+    pub(super) fn reference_local(
+        &mut self,
+        d: &ast::Declaration,
+        init: &ast::InitDeclarator,
+        base: Type,
+        quals: ast::Qualifiers,
+        stmt: Span,
+        out: &mut hir::Block,
+    ) {
+        let Some((name, location)) = init.declarator.name else {
+            return;
+        };
+        if d.specs.storage.is_some() || matches!(d.specs.ty, ast::TypeSpec::Auto) {
+            let not_yet = crate::language::NOT_YET;
+            self.error(
+                location,
+                format!("references with a storage class or 'auto' are {not_yet}"),
+            );
+            return;
+        }
+        let ty = self.reference_type(base, quals, &init.declarator, location);
+        let value = match &init.init {
+            Some(ast::Initializer::Expr(e)) => self.bind_reference(ty, e, location),
+            _ => {
+                let spelling = self.spelling(name);
+                self.error(
+                    location,
+                    format!(
+                        "declaration of reference variable '{spelling}' requires an initializer"
+                    ),
+                );
+                return;
+            }
+        };
+        let local = hir::Local {
+            name: self.symbol(name),
+            ty,
+            space: AddressSpace::Private,
+            is_const: true,
+            span: init.declarator.span_or(location),
+        };
+        let id = self.add_local(Some(name), local);
+        if let Some(f) = self.current.as_mut() {
+            f.references.insert(id);
+        }
+        let value = self.commit(value);
+        out.push(self.add_stmt(StmtKind::Init(id, value), stmt.with_caret(location)));
+    }
+
+    /// Whether local `id` is a reference, read through wherever it is named.
+    pub(super) fn is_reference(&self, id: LocalId) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|f| f.references.contains(&id))
+    }
+
+    /// A reference where clvulkan has none yet (members, program scope,
+    /// type names, kernel parameters, return types): reports it and says
+    /// whether there was one.
+    pub(super) fn reject_reference(&mut self, declarator: &ast::Declarator, place: &str) -> bool {
+        let Some(at) = declarator.reference else {
+            return false;
+        };
+        let not_yet = crate::language::NOT_YET;
+        self.error(at, format!("references {place} are {not_yet}"));
+        true
+    }
+}
