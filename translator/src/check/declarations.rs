@@ -370,11 +370,12 @@ impl Checker<'_> {
         if let Some(Symbol::Function(id)) = name.and_then(|name| self.lookup(name)) {
             let f = &self.program.functions[id];
             // `int *p` and `int &p` are kept as the same pointer type.
+            let earlier_references = self.reference_params.get(&id);
             let same = f.signature == signature
-                && self
-                    .reference_params
-                    .get(&id)
-                    .is_none_or(|r| *r == references);
+                && references
+                    .iter()
+                    .enumerate()
+                    .all(|(i, r)| earlier_references.and_then(|e| e.get(i)).unwrap_or(&false) == r);
             if (!same || f.ret != ret) && self.cxx {
                 let not_yet = crate::language::NOT_YET;
                 self.error(location, format!("overloading '{spelling}' is {not_yet}"));
@@ -752,8 +753,6 @@ impl Checker<'_> {
         }
     }
 
-    /// The declaration `d` of statement `stmt`: its variables, and a
-    /// statement (spanning `stmt`) per initialiser.
     /// C++'s `auto x = e;`: the type of `e` after the array-to-pointer
     /// conversion (C++17 [dcl.type.auto.deduct]); an address space it
     /// names stays the pointee's, and the variable is private. Only the
@@ -797,6 +796,8 @@ impl Checker<'_> {
         }
     }
 
+    /// The declaration `d` of statement `stmt`: its variables, and a
+    /// statement (spanning `stmt`) per initialiser.
     pub(super) fn local_declaration(
         &mut self,
         d: &ast::Declaration,
