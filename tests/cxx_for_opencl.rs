@@ -114,3 +114,18 @@ fn references_bind_and_write_through_in_every_space() {
     // 50 + p[0] + 6; cells[2] + sizeof(int); l[0]: 5 + 1.
     assert_eq!(read_buffer(&queue, &o, 6), [4, 8, 319, 13, 6, 50]);
 }
+
+#[test]
+fn default_arguments_fill_in_what_calls_leave_out() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_c_subset.cl");
+    let kernel = Kernel::create(&program, "defaults").expect("kernel");
+    let o = buffer_with(&context, &queue, &[0i32; 4]);
+    let f = buffer_with(&context, &queue, &[0f32]);
+    set_arg(&kernel, 0, &o);
+    set_arg(&kernel, 1, &f);
+    run_1d(&queue, &kernel, 1, 1);
+    // 2 * 5 - 1; 3 * 5 - 1; 3 * 5 + 4; 1 + (uchar)300.
+    assert_eq!(read_buffer(&queue, &o, 4), [9, 14, 19, 45]);
+    assert_eq!(read_buffer(&queue, &f, 1), [2.0 * 0.25 - 1.5]);
+}

@@ -122,3 +122,18 @@ __kernel void references(__global int *o, __global int *p, __local int *l)
     o[4] = l[0];
     o[5] = v;
 }
+
+// Default arguments (constants), on a definition or on a prototype.
+int scale(int x, int k = 2, int b = -1) { return k * x + b; }
+float blend(float a, float t = 0.25f, float shift = -1.5f) { return a * t + shift; }
+int add_wrapped(int x, uchar y = 300);
+int add_wrapped(int x, uchar y) { return x + y; }
+
+__kernel void defaults(__global int *o, __global float *f)
+{
+    o[0] = scale(5);
+    o[1] = scale(5, 3);
+    o[2] = scale(5, 3, 4);
+    o[3] = add_wrapped(1);
+    f[0] = blend(2.0f);
+}

@@ -237,6 +237,8 @@ pub struct ParamDecl {
     pub specs: DeclSpecs,
     pub declarator: Declarator,
     pub location: Location,
+    /// C++'s default argument.
+    pub default: Option<Expr>,
 }
 
 /// A type as written in a cast, `sizeof` or a vector literal.

@@ -75,6 +75,7 @@ impl<'a> UnitChecker<'a> {
             current: None,
             global_constants: HashMap::new(),
             reference_params: HashMap::new(),
+            default_args: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
             aligned_globals: HashMap::new(),
@@ -234,6 +235,8 @@ struct Checker<'a> {
     global_constants: HashMap<hir::GlobalId, (i64, Scalar)>,
     /// C++: which parameters of each function are references.
     reference_params: HashMap<FunctionId, Vec<bool>>,
+    /// C++: each function's default arguments, by parameter.
+    default_args: HashMap<FunctionId, Vec<Option<constants::DefaultArg>>>,
     /// The call graph that [`reject_recursion`] walks, gathered while
     /// checking rather than by a second walk over the HIR.
     calls: CallGraph,

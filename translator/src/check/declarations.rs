@@ -367,7 +367,9 @@ impl Checker<'_> {
         if defining {
             self.diags.truncate(mark);
         }
+        let defaults = self.default_arguments(params, &signature);
         if let Some(Symbol::Function(id)) = name.and_then(|name| self.lookup(name)) {
+            self.add_default_arguments(id, defaults);
             let f = &self.program.functions[id];
             // `int *p` and `int &p` are kept as the same pointer type.
             let earlier_references = self.reference_params.get(&id);
@@ -399,6 +401,7 @@ impl Checker<'_> {
         if references.contains(&true) {
             self.reference_params.insert(id, references);
         }
+        self.add_default_arguments(id, defaults);
         (id, clean)
     }
 

@@ -1669,6 +1669,15 @@ impl Checker<'_> {
                 let f = &self.program.functions[id];
                 let param_types = f.signature.clone();
                 let ret = f.ret;
+                let mut args = args;
+                if args.len() < param_types.len() {
+                    let at = Span::at(rparen);
+                    if let Some(defaults) =
+                        self.defaulted_arguments(id, args.len(), &param_types, at)
+                    {
+                        args.extend(defaults);
+                    }
+                }
 
                 if param_types.len() != args.len() {
                     // Like clang: missing arguments at the `)`, extra ones at

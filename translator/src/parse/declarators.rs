@@ -162,13 +162,16 @@ impl Parser {
             let location = self.loc();
             let specs = self.decl_specs()?;
             let declarator = self.declarator()?;
-            if self.cxx && self.at(Punct::Assign) {
-                return Err(self.unsupported_cxx(self.loc(), "default arguments"));
-            }
+            let default = if self.cxx && self.eat(Punct::Assign) {
+                Some(self.assignment_expr()?)
+            } else {
+                None
+            };
             params.push(ParamDecl {
                 specs,
                 declarator,
                 location,
+                default,
             });
             if !self.eat(Punct::Comma) {
                 break;
