@@ -129,3 +129,17 @@ fn default_arguments_fill_in_what_calls_leave_out() {
     assert_eq!(read_buffer(&queue, &o, 4), [9, 14, 19, 45]);
     assert_eq!(read_buffer(&queue, &f, 1), [2.0 * 0.25 - 1.5]);
 }
+
+#[test]
+fn overloaded_functions_resolve_by_their_arguments() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_c_subset.cl");
+    let kernel = Kernel::create(&program, "overloads").expect("kernel");
+    let o = buffer_with(&context, &queue, &[0i32; 11]);
+    set_arg(&kernel, 0, &o);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(
+        read_buffer(&queue, &o, 11),
+        [1, 2, 3, 4, 1, 1, 100, 200, 6, -1, 1]
+    );
+}

@@ -137,3 +137,33 @@ __kernel void defaults(__global int *o, __global float *f)
     o[3] = add_wrapped(1);
     f[0] = blend(2.0f);
 }
+
+// Overloading: the parameters the arguments convert to best, with
+// promotions before conversions, references, and default arguments.
+int pick(int x) { return 1; }
+int pick(float x) { return 2; }
+int pick(__global int *p) { return 3; }
+int pick(int a, int b) { return 4; }
+int bind(int &x) { return 100; }
+int bind(const float &x) { return 200; }
+int with_default(int a, int b = 5) { return a + b; }
+int with_default(float a) { return -1; }
+
+__kernel void overloads(__global int *o)
+{
+    int i = 1;
+    char c = 2;
+    short s = 3;
+    float x = 1.5f;
+    o[0] = pick(i);
+    o[1] = pick(x);
+    o[2] = pick(o);
+    o[3] = pick(i, i);
+    o[4] = pick(c);                 // char promotes to int
+    o[5] = pick(s);
+    o[6] = bind(i);
+    o[7] = bind(x);
+    o[8] = with_default(1);
+    o[9] = with_default(1.0f);
+    o[10] = pick(true);             // bool promotes to int
+}

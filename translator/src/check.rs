@@ -10,6 +10,7 @@ mod constants;
 mod declarations;
 mod expressions;
 mod init;
+mod overloads;
 mod records;
 mod references;
 mod samplers;
@@ -76,6 +77,7 @@ impl<'a> UnitChecker<'a> {
             global_constants: HashMap::new(),
             reference_params: HashMap::new(),
             default_args: HashMap::new(),
+            overloads: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
             aligned_globals: HashMap::new(),
@@ -235,6 +237,9 @@ struct Checker<'a> {
     global_constants: HashMap<hir::GlobalId, (i64, Scalar)>,
     /// C++: which parameters of each function are references.
     reference_params: HashMap<FunctionId, Vec<bool>>,
+    /// C++: the functions sharing each overloaded name, by the first
+    /// (the one the scopes hold).
+    overloads: HashMap<FunctionId, Vec<FunctionId>>,
     /// C++: each function's default arguments, by parameter.
     default_args: HashMap<FunctionId, Vec<Option<constants::DefaultArg>>>,
     /// The call graph that [`reject_recursion`] walks, gathered while

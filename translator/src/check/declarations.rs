@@ -368,25 +368,47 @@ impl Checker<'_> {
             self.diags.truncate(mark);
         }
         let defaults = self.default_arguments(params, &signature);
-        if let Some(Symbol::Function(id)) = name.and_then(|name| self.lookup(name)) {
-            self.add_default_arguments(id, defaults);
-            let f = &self.program.functions[id];
-            // `int *p` and `int &p` are kept as the same pointer type.
-            let earlier_references = self.reference_params.get(&id);
-            let same = f.signature == signature
-                && references
-                    .iter()
-                    .enumerate()
-                    .all(|(i, r)| earlier_references.and_then(|e| e.get(i)).unwrap_or(&false) == r);
-            if (!same || f.ret != ret) && self.cxx {
-                let not_yet = crate::language::NOT_YET;
-                self.error(location, format!("overloading '{spelling}' is {not_yet}"));
-            } else if !same || f.ret != ret {
-                self.error(location, format!("conflicting types for '{spelling}'"));
-            } else if defining && f.defined {
-                self.error(location, format!("redefinition of '{spelling}'"));
+        let mut overloaded = None;
+        if let Some(Symbol::Function(first)) = name.and_then(|name| self.lookup(name)) {
+            // In C++ another parameter list declares another function.
+            let set = self.overload_set(first);
+            let matching = set
+                .iter()
+                .copied()
+                .find(|&id| self.same_parameters(id, &signature, &references));
+            match matching {
+                Some(id) => {
+                    self.add_default_arguments(id, defaults);
+                    let f = &self.program.functions[id];
+                    if f.ret != ret && self.cxx {
+                        self.error(
+                            location,
+                            "functions that differ only in their return type cannot be overloaded",
+                        );
+                    } else if f.ret != ret {
+                        self.error(location, format!("conflicting types for '{spelling}'"));
+                    } else if defining && f.defined {
+                        self.error(location, format!("redefinition of '{spelling}'"));
+                    }
+                    return (id, clean);
+                }
+                None if self.cxx => {
+                    let kernel = specs.is_kernel
+                        || set
+                            .iter()
+                            .any(|&id| self.program.functions[id].kernel.is_some());
+                    if kernel {
+                        // Kernels are not overloaded: clang's C error.
+                        self.error(location, format!("conflicting types for '{spelling}'"));
+                    }
+                    overloaded = Some(first);
+                }
+                None => {
+                    let id = first;
+                    self.error(location, format!("conflicting types for '{spelling}'"));
+                    return (id, false);
+                }
             }
-            return (id, clean && same);
         }
         let symbol = self.program.names.intern(&spelling);
         let span = declarator.span_or(location);
@@ -395,8 +417,10 @@ impl Checker<'_> {
             .program
             .functions
             .append(function, naga::Span::UNDEFINED);
-        if let Some(name) = name {
-            self.declare(name, Symbol::Function(id));
+        match (overloaded, name) {
+            (Some(first), _) => self.add_overload(first, id),
+            (None, Some(name)) => self.declare(name, Symbol::Function(id)),
+            (None, None) => {}
         }
         if references.contains(&true) {
             self.reference_params.insert(id, references);

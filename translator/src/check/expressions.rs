@@ -1646,13 +1646,31 @@ impl Checker<'_> {
         };
         let written = args;
         let name = *name;
-        // Reference parameters bind their arguments themselves.
-        let references = match self.lookup(name) {
-            Some(Symbol::Function(id)) => self.reference_params.get(&id).cloned(),
-            _ => None,
+        let candidates = match self.lookup(name) {
+            Some(Symbol::Function(first)) => self.overload_set(first),
+            _ => Vec::new(),
         };
+        // An overloaded name: the function the arguments pick.
+        let chosen = if candidates.len() > 1 {
+            let mark = self.diags.len();
+            let args: Vec<Expr> = written.iter().map(|a| self.rvalue(a)).collect();
+            if args.iter().any(|a| a.ty.is_error()) {
+                return Expr::new(H::Int(0), Type::Error, span);
+            }
+            // The arguments are checked again for the call: warn once.
+            self.diags.truncate(mark);
+            let at = span.with_caret(callee.location);
+            match self.resolve_overload(name, &candidates, &args, at) {
+                Some(id) => Some(id),
+                None => return Expr::new(H::Int(0), Type::Error, span),
+            }
+        } else {
+            candidates.first().copied()
+        };
+        // Reference parameters bind their arguments themselves.
+        let references = chosen.and_then(|id| self.reference_params.get(&id).cloned());
         let by_reference = |i: usize| references.as_ref().is_some_and(|r| r.get(i) == Some(&true));
-        let args: Vec<Expr> = (args.iter().enumerate())
+        let args: Vec<Expr> = (written.iter().enumerate())
             .map(|(i, a)| {
                 if by_reference(i) {
                     Expr::new(H::Int(0), Type::Void, a.span())
@@ -1664,7 +1682,7 @@ impl Checker<'_> {
         if args.iter().any(|a| a.ty.is_error()) {
             return Expr::new(H::Int(0), Type::Error, span);
         }
-        match self.lookup(name) {
+        match chosen.map(Symbol::Function).or_else(|| self.lookup(name)) {
             Some(Symbol::Function(id)) => {
                 let f = &self.program.functions[id];
                 let param_types = f.signature.clone();
