@@ -324,6 +324,14 @@ impl<'a> Checker<'a> {
         self.names[name.0 as usize].to_string()
     }
 
+    /// The name `declarator` declares, or nothing.
+    fn declared_name(&self, declarator: &ast::Declarator) -> String {
+        declarator
+            .name
+            .map(|(name, _)| self.spelling(name))
+            .unwrap_or_default()
+    }
+
     /// `name` as a symbol of the program.
     fn symbol(&mut self, name: Name) -> hir::Symbol {
         let index = name.0 as usize;

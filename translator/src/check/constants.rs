@@ -200,11 +200,7 @@ impl Checker<'_> {
                 Some((v.value as i64, s))
             }
             _ if integer && specs.constexpr.is_some() => {
-                let name = init
-                    .declarator
-                    .name
-                    .map(|(n, _)| self.spelling(n))
-                    .unwrap_or_default();
+                let name = self.declared_name(&init.declarator);
                 self.error(
                     location,
                     format!(
@@ -267,11 +263,7 @@ impl Checker<'_> {
         for (i, p) in params.iter().enumerate() {
             let Some(e) = &p.default else {
                 if defaults.iter().any(Option::is_some) {
-                    let name = p
-                        .declarator
-                        .name
-                        .map(|(n, _)| self.spelling(n))
-                        .unwrap_or_default();
+                    let name = self.declared_name(&p.declarator);
                     let at = p.declarator.name.map_or(p.location, |(_, at)| at);
                     self.error(
                         at,

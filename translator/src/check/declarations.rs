@@ -809,11 +809,7 @@ impl Checker<'_> {
                 None
             }
             (None, _) => {
-                let name = init
-                    .declarator
-                    .name
-                    .map(|(n, _)| self.spelling(n))
-                    .unwrap_or_default();
+                let name = self.declared_name(&init.declarator);
                 self.error(
                     location,
                     format!("declaration of variable '{name}' with deduced type 'auto' requires an initializer"),
