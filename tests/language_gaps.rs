@@ -531,3 +531,22 @@ fn anonymous_struct_and_union_members() {
         assert_eq!(got.after, i16::from(t.tag) + 1);
     }
 }
+
+/// `-cl-single-precision-constant` makes unsuffixed floating constants
+/// `float`: `1.0f + 1e-10` is then `1.0f`, where a `double` constant would
+/// carry the sum in double; `sizeof(0.5)` is 4. Without the option (on a
+/// device with `double`) both differ.
+#[test]
+fn single_precision_constant_makes_floating_constants_float() {
+    let source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+        kernel void k(global int *out) {\n\
+            float one = 1.0f;\n\
+            out[0] = (one + 1e-10) == one;\n\
+            out[1] = sizeof(0.5);\n\
+        }\n";
+    assert_eq!(
+        run_one(source, "-cl-single-precision-constant", 2, -1i32),
+        [1, 4]
+    );
+    assert_eq!(run_one(source, "", 2, -1i32), [0, 8]);
+}

@@ -68,6 +68,7 @@ impl<'a> UnitChecker<'a> {
             cl_std: options.effective_cl_std().version(),
             cxx: options.cxx.is_some(),
             linking: options.linking,
+            single_precision_constants: options.single_precision_constant,
             program: hir::Program::new(caps.address_bits),
             names: Rc::default(),
             symbols: Vec::new(),
@@ -219,6 +220,9 @@ struct Checker<'a> {
     cxx: bool,
     /// See [`BuildOptions::linking`].
     linking: bool,
+    /// `-cl-single-precision-constant`: unsuffixed floating constants are
+    /// `float`, as on a device without `double`.
+    single_precision_constants: bool,
     program: hir::Program,
     /// The spelling of each symbol, by symbol: what the tree's names are.
     names: Rc<Spellings>,

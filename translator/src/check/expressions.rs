@@ -591,7 +591,8 @@ impl Checker<'_> {
                 }
             },
             A::FloatLiteral(text) => {
-                match literal::parse_float(self.text(*text), self.caps.float64) {
+                let double = self.caps.float64 && !self.single_precision_constants;
+                match literal::parse_float(self.text(*text), double) {
                     Ok((value, s)) => {
                         if s == Scalar::Half && !self.caps.float16 {
                             self.error(span, "half literals need cl_khr_fp16, which this device does not support");
