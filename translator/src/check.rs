@@ -8,6 +8,7 @@
 mod attributes;
 mod constants;
 mod declarations;
+mod default_arguments;
 mod expressions;
 mod init;
 mod overloads;
@@ -245,7 +246,7 @@ struct Checker<'a> {
     /// (the one the scopes hold).
     overloads: HashMap<FunctionId, Vec<FunctionId>>,
     /// C++: each function's default arguments, by parameter.
-    default_args: HashMap<FunctionId, Vec<Option<constants::DefaultArg>>>,
+    default_args: HashMap<FunctionId, Vec<Option<default_arguments::DefaultArg>>>,
     /// The call graph that [`reject_recursion`] walks, gathered while
     /// checking rather than by a second walk over the HIR.
     calls: CallGraph,
