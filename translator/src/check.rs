@@ -329,6 +329,15 @@ impl<'a> Checker<'a> {
         self.names[name.0 as usize].to_string()
     }
 
+    /// What `f` computes, with the diagnostics it reports dropped: for
+    /// looking again at something checked (or to be checked) where it is.
+    fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let mark = self.diags.len();
+        let value = f(self);
+        self.diags.truncate(mark);
+        value
+    }
+
     /// The name `declarator` declares, or nothing.
     fn declared_name(&self, declarator: &ast::Declarator) -> String {
         declarator

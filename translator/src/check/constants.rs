@@ -186,10 +186,7 @@ impl Checker<'_> {
         let value = match (&init.init, integer) {
             (Some(ast::Initializer::Expr(e)), true) => {
                 // Checked already as the initialiser: nothing to report twice.
-                let mark = self.diags.len();
-                let value = self.constant(e);
-                self.diags.truncate(mark);
-                value
+                self.quietly(|c| c.constant(e))
             }
             _ => None,
         };

@@ -789,10 +789,7 @@ impl Checker<'_> {
         match (&init.init, init.declarator.derived.is_empty()) {
             (Some(ast::Initializer::Expr(e)), true) => {
                 // Checked again as the initialiser: report its errors once.
-                let mark = self.diags.len();
-                let ty = self.rvalue(e).ty;
-                self.diags.truncate(mark);
-                Some(ty)
+                Some(self.quietly(|c| c.rvalue(e).ty))
             }
             (Some(ast::Initializer::Expr(_)), false) => {
                 self.error(

@@ -42,9 +42,7 @@ impl Checker<'_> {
                     self.float_constant(e).map(DefaultArg::Float)
                 }
                 Some(Type::Scalar(s)) if p.declarator.reference.is_none() => {
-                    let mark = self.diags.len();
-                    let c = self.const_int_as(e, s);
-                    self.diags.truncate(mark);
+                    let c = self.quietly(|c| c.const_int_as(e, s));
                     c.map(|c| DefaultArg::Int(literal::wrap(c as i64, s)))
                 }
                 _ => None,
@@ -72,12 +70,7 @@ impl Checker<'_> {
                 _ => None,
             },
             A::Unary(ast::UnaryOp::Minus, x) => self.float_constant(x).map(|f| -f),
-            _ => {
-                let mark = self.diags.len();
-                let c = self.const_int(e);
-                self.diags.truncate(mark);
-                c.map(|c| c as f64)
-            }
+            _ => self.quietly(|c| c.const_int(e)).map(|c| c as f64),
         }
     }
 

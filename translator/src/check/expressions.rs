@@ -312,6 +312,19 @@ impl Checker<'_> {
         Expr::new(H::Comma(Box::new(init), object()), ty, span)
     }
 
+    /// `&place`, typed as a pointer into the place's space, `const` where
+    /// the place is.
+    pub(super) fn address_of_place(&mut self, place: Expr, span: Span) -> Expr {
+        let ty = self.pointer_to(Pointee {
+            ty: place.ty,
+            is_const: self.is_const_qualified(&place),
+            is_volatile: false,
+            space: self.place_space(&place),
+            endian_host: false,
+        });
+        self.address_of(place, ty, span)
+    }
+
     /// `&place` where `place` may be reached from a compound literal's
     /// object, `(local = { ... }, local).m[i]`: the initialisation moves
     /// out, `(local = { ... }, &local.m[i])`, so that `&` applies to a
@@ -1081,16 +1094,7 @@ impl Checker<'_> {
                     );
                     self.error(span, message);
                 }
-                let space = self.place_space(&v);
-                let is_const = self.is_const_qualified(&v);
-                let ty = self.pointer_to(Pointee {
-                    ty: v.ty,
-                    is_const,
-                    is_volatile: false,
-                    space,
-                    endian_host: false,
-                });
-                self.address_of(v, ty, span)
+                self.address_of_place(v, span)
             }
             U::Plus | U::Minus | U::BitNot => {
                 let v = self.rvalue(x);

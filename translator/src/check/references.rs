@@ -64,14 +64,7 @@ impl Checker<'_> {
                 );
                 return Expr::new(H::Int(0), Type::Error, span);
             }
-            let pointer = self.pointer_to(Pointee {
-                ty: v.ty,
-                is_const: self.is_const_qualified(&v),
-                is_volatile: false,
-                space: self.place_space(&v),
-                endian_host: false,
-            });
-            let address = self.address_of(v, pointer, span);
+            let address = self.address_of_place(v, span);
             return self.convert_for_assignment(address, reference, Conversion::Init(at));
         }
         if !referent.is_const {
