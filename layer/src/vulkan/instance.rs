@@ -104,6 +104,8 @@ pub struct PhysicalDeviceInfo {
     pub device_type: vk::PhysicalDeviceType,
     pub api_version: u32,
     pub driver_version: u32,
+    /// `VK_DRIVER_ID_*`, which names the driver for its workarounds.
+    pub driver_id: vk::DriverId,
     pub driver_name: String,
     pub driver_info: String,
     pub device_uuid: [u8; 16],
@@ -571,6 +573,7 @@ fn query_physical_device(
         device_type: properties.device_type,
         api_version: properties.api_version,
         driver_version: properties.driver_version,
+        driver_id: vk::DriverId::default(),
         driver_name: String::new(),
         driver_info: String::new(),
         device_uuid: [0; 16],
@@ -646,6 +649,7 @@ fn query_physical_device(
     // SAFETY: the device supports Vulkan 1.2, so both structures are valid in the chain.
     unsafe { instance.get_physical_device_features2(handle, &mut features2) };
 
+    info.driver_id = properties12.driver_id;
     info.driver_name = c_chars_to_string(properties12.driver_name_as_c_str());
     info.driver_info = c_chars_to_string(properties12.driver_info_as_c_str());
     info.device_uuid = properties11.device_uuid;

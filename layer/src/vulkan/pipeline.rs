@@ -224,12 +224,14 @@ impl ComputePipeline {
         let pipeline_info = [vk::ComputePipelineCreateInfo::default()
             .stage(stage)
             .layout(pipeline.layout)];
+        let serialised = device.pipeline_creation();
         // SAFETY: the module, entry-point name and layout are live for the
         // call; the cache is internally synchronised (created without the
         // externally-synchronised flag), so concurrent creation is allowed.
         let created = unsafe {
             raw_device.create_compute_pipelines(device.pipeline_cache(), &pipeline_info, None)
         };
+        drop(serialised);
         match created {
             Ok(pipelines) => {
                 pipeline.raw = pipelines.first().copied().unwrap_or_default();
