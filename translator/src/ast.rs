@@ -46,6 +46,9 @@ pub struct StaticAssert {
 pub struct FunctionDef {
     pub specs: DeclSpecs,
     pub declarator: Declarator,
+    /// C++: for a member function defined outside its class
+    /// (`int S::get() const { ... }`), the qualifiers of `this`.
+    pub this_qualifiers: Qualifiers,
     pub body: Block,
 }
 
@@ -150,6 +153,8 @@ pub struct RecordSpec {
     pub tag_location: Location,
     /// `None` for a reference to a tag (`struct S x;`).
     pub fields: Option<Vec<FieldDecl>>,
+    /// C++: the member functions declared in the body.
+    pub methods: Vec<MethodDecl>,
     /// Attributes between the keyword and the body: they bind to the type.
     pub attributes: Vec<Attribute>,
     pub location: Location,
@@ -159,6 +164,19 @@ pub struct RecordSpec {
 pub struct FieldDecl {
     pub specs: DeclSpecs,
     pub declarators: Vec<(Declarator, Option<Expr>)>,
+    pub location: Location,
+}
+
+/// A C++ member function declared in a class body, with its body when
+/// defined there.
+#[derive(Debug)]
+pub struct MethodDecl {
+    pub specs: DeclSpecs,
+    pub declarator: Declarator,
+    /// The qualifiers after the parameter list (`int get() const
+    /// __constant`): what `this` points to.
+    pub this_qualifiers: Qualifiers,
+    pub body: Option<Block>,
     pub location: Location,
 }
 
@@ -201,6 +219,8 @@ pub struct DeclSpecs {
 #[derive(Debug, Default)]
 pub struct Declarator {
     pub name: Option<(Name, Location)>,
+    /// C++: the class that qualifies the name (`S` of `S::get`).
+    pub class: Option<(Name, Location)>,
     pub derived: Vec<Derived>,
     /// C++'s `T &name`: a reference to what the rest declares, and where
     /// the `&` is.
@@ -467,6 +487,8 @@ pub enum ExprKind {
     BoolLiteral(bool),
     /// C++'s `nullptr`.
     Nullptr,
+    /// C++'s `this`.
+    This,
     /// Adjacent literals joined, quotes and prefix kept.
     StringLiteral(String),
     Unary(UnaryOp, Box<Expr>),

@@ -11,6 +11,7 @@ mod declarations;
 mod default_arguments;
 mod expressions;
 mod init;
+mod methods;
 mod overloads;
 mod records;
 mod references;
@@ -80,6 +81,8 @@ impl<'a> UnitChecker<'a> {
             reference_params: HashMap::new(),
             default_args: HashMap::new(),
             overloads: HashMap::new(),
+            methods: HashMap::new(),
+            class_members: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
             aligned_globals: HashMap::new(),
@@ -174,6 +177,11 @@ enum Symbol {
     Global(hir::GlobalId),
     /// A literal sampler (`const sampler_t s = ...;`): its sampler word.
     Sampler(u32),
+    /// C++: a field of the class whose member function is being checked,
+    /// named without `this->`.
+    Member,
+    /// C++: a member function of that class, named without `this->`.
+    Method,
 }
 
 /// The function being checked: the arenas of its body, and what its
@@ -201,6 +209,8 @@ struct FunctionState {
     constants: HashMap<LocalId, (i64, Scalar)>,
     /// C++: the locals (parameters included) that are references.
     references: std::collections::HashSet<LocalId>,
+    /// C++: a member function's `this`, its first parameter.
+    this: Option<LocalId>,
 }
 
 /// What the checker knows of one label of the function being checked.
@@ -245,6 +255,11 @@ struct Checker<'a> {
     /// C++: the functions sharing each overloaded name, by the first
     /// (the one the scopes hold).
     overloads: HashMap<FunctionId, Vec<FunctionId>>,
+    /// C++: the member functions of each class by name, overloads
+    /// together.
+    methods: HashMap<(naga::Handle<types::Record>, Name), Vec<FunctionId>>,
+    /// C++: the names a class's member functions see as its members.
+    class_members: HashMap<naga::Handle<types::Record>, Vec<(Name, Symbol)>>,
     /// C++: each function's default arguments, by parameter.
     default_args: HashMap<FunctionId, Vec<Option<default_arguments::DefaultArg>>>,
     /// The call graph that [`reject_recursion`] walks, gathered while

@@ -2,6 +2,7 @@
 //! their prototypes, kernel parameters and attributes, and local
 //! variables.
 
+use super::methods::MethodOwner;
 use super::*;
 
 impl Checker<'_> {
@@ -308,19 +309,23 @@ impl Checker<'_> {
         location: Location,
         defining: bool,
     ) -> FunctionId {
-        self.declare_function(specs, declarator, location, defining)
+        self.declare_function(specs, declarator, location, defining, None)
             .0
     }
 
     /// [`Self::function_prototype`], also saying whether the function's
     /// signature holds this declarator's parameter types, computed without
     /// a diagnostic: then a definition need not compute them again.
-    fn declare_function(
+    ///
+    /// A member function (`owner`) takes `this` first and is named in its
+    /// class, not in the scope.
+    pub(super) fn declare_function(
         &mut self,
         specs: &ast::DeclSpecs,
         declarator: &ast::Declarator,
         location: Location,
         defining: bool,
+        owner: Option<MethodOwner>,
     ) -> (FunctionId, bool) {
         let name = declarator.name.map(|(name, _)| name);
         let spelling = name.map_or_else(String::new, |name| self.spelling(name));
@@ -349,16 +354,16 @@ impl Checker<'_> {
             self.error(location, "variadic arguments are not allowed in OpenCL");
         }
         self.reject_reference(declarator, "as return types");
-        let references: Vec<bool> = params
-            .iter()
-            .map(|p| p.declarator.reference.is_some())
+        let this = owner.and_then(|owner| owner.this);
+        let references: Vec<bool> = (this.iter().map(|_| false))
+            .chain(params.iter().map(|p| p.declarator.reference.is_some()))
             .collect();
         // Parameter names are not in scope here; only types matter. A
         // definition checks its parameters again, so their problems are
         // reported once, from there.
         let mark = self.diags.len();
         self.scopes.push();
-        let signature: Vec<Type> = params
+        let written: Vec<Type> = params
             .iter()
             .map(|p| self.param_type(p, p.location).0)
             .collect();
@@ -367,11 +372,24 @@ impl Checker<'_> {
         if defining {
             self.diags.truncate(mark);
         }
-        let defaults = self.default_arguments(params, &signature);
+        let mut defaults = self.default_arguments(params, &written);
+        let mut signature = written;
+        if let Some(this) = this {
+            signature.insert(0, this);
+            defaults.insert(0, None);
+        }
         let mut overloaded = None;
-        if let Some(Symbol::Function(first)) = name.and_then(|name| self.lookup(name)) {
+        let earlier = match (owner, name) {
+            (Some(owner), Some(name)) => self.methods.get(&(owner.record, name)).cloned(),
+            (None, Some(name)) => match self.lookup(name) {
+                Some(Symbol::Function(first)) => Some(self.overload_set(first)),
+                _ => None,
+            },
+            (_, None) => None,
+        };
+        if let Some(set) = earlier {
             // In C++ another parameter list declares another function.
-            let set = self.overload_set(first);
+            let first = set[0];
             let matching = set
                 .iter()
                 .copied()
@@ -410,17 +428,28 @@ impl Checker<'_> {
                 }
             }
         }
-        let symbol = self.program.names.intern(&spelling);
+        let symbol = match owner {
+            Some(owner) => {
+                let class = &self.program.names[self.record(owner.record).name];
+                self.program.names.intern(&format!("{class}::{spelling}"))
+            }
+            None => self.program.names.intern(&spelling),
+        };
         let span = declarator.span_or(location);
         let function = hir::Function::declared(symbol, signature, ret, span);
         let id = self
             .program
             .functions
             .append(function, naga::Span::UNDEFINED);
-        match (overloaded, name) {
-            (Some(first), _) => self.add_overload(first, id),
-            (None, Some(name)) => self.declare(name, Symbol::Function(id)),
-            (None, None) => {}
+        match (owner, overloaded, name) {
+            (Some(owner), _, Some(name)) => self
+                .methods
+                .entry((owner.record, name))
+                .or_default()
+                .push(id),
+            (None, Some(first), _) => self.add_overload(first, id),
+            (None, None, Some(name)) => self.declare(name, Symbol::Function(id)),
+            (_, _, None) => {}
         }
         if references.contains(&true) {
             self.reference_params.insert(id, references);
@@ -452,15 +481,33 @@ impl Checker<'_> {
     }
 
     pub(super) fn function_definition(&mut self, f: &ast::FunctionDef) {
+        if let Some(class) = f.declarator.class {
+            self.out_of_class_definition(f, class);
+            return;
+        }
+        let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
+        let declared = self.declare_function(&f.specs, &f.declarator, location, true, None);
+        self.define_function(&f.specs, &f.declarator, &f.body, declared, None);
+    }
+
+    /// Checks the body of function `id`, declared by `declarator` (as
+    /// [`Self::declare_function`] returned it, with whether its signature
+    /// can be reused).
+    pub(super) fn define_function(
+        &mut self,
+        specs: &ast::DeclSpecs,
+        declarator: &ast::Declarator,
+        body: &ast::Block,
+        (id, signature_reusable): (FunctionId, bool),
+        owner: Option<MethodOwner>,
+    ) {
         // Variadic definitions are reported by `function_prototype`.
-        let Some(ast::Derived::Function { params, .. }) = f.declarator.derived.first() else {
+        let Some(ast::Derived::Function { params, .. }) = declarator.derived.first() else {
             return;
         };
-        let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
-        let (id, signature_reusable) =
-            self.declare_function(&f.specs, &f.declarator, location, true);
-        let is_kernel = f.specs.is_kernel;
-        if is_kernel && f.specs.storage == Some(ast::StorageClass::Static) {
+        let location = declarator.name.as_ref().map_or(specs.location, |n| n.1);
+        let is_kernel = specs.is_kernel;
+        if is_kernel && specs.storage == Some(ast::StorageClass::Static) {
             self.error(location, "kernel functions cannot be declared static");
         }
         let ret = self.program.functions[id].ret;
@@ -479,11 +526,18 @@ impl Checker<'_> {
             labels: Vec::new(),
             constants: HashMap::new(),
             references: Default::default(),
+            this: None,
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
-        let mut param_ids = Vec::with_capacity(params.len());
+        let mut param_ids = Vec::with_capacity(params.len() + 1);
+        if let Some(this) = owner.and_then(|owner| owner.this) {
+            let id = self.this_parameter(this, declarator.span_or(location));
+            param_ids.push(id);
+        }
+        let first_written = param_ids.len();
         for (index, p) in params.iter().enumerate() {
+            let index = first_written + index;
             let ploc = p.declarator.name.as_ref().map_or(p.location, |n| n.1);
             // Checking a parameter's type again would repeat the
             // prototype's work (and its lack of diagnostics).
@@ -535,9 +589,9 @@ impl Checker<'_> {
             param_ids.push(param);
         }
         if is_kernel {
-            self.kernel_attributes(&f.specs.attributes, &mut kernel_info);
+            self.kernel_attributes(&specs.attributes, &mut kernel_info);
         }
-        let body = self.block_items(&f.body.items);
+        let body = self.block_items(&body.items);
         self.scopes.pop();
         self.report_undeclared_labels();
         let state = self.current.take().expect("function state");
@@ -553,7 +607,7 @@ impl Checker<'_> {
         func.stmts = state.stmts;
         func.body = body;
         func.defined = true;
-        func.span = f.declarator.span_or(location);
+        func.span = declarator.span_or(location);
         if is_kernel {
             func.kernel = Some(kernel_info);
         }

@@ -631,6 +631,7 @@ impl Checker<'_> {
             },
             A::BoolLiteral(value) => self.int_const(u64::from(*value), Type::BOOL, span),
             A::Nullptr => self.null_pointer_constant(span),
+            A::This => self.this_expr(span),
             A::StringLiteral(text) => match literal::parse_string(text) {
                 Ok(bytes) => {
                     let ty = self.array_of(Type::Scalar(Scalar::Char), bytes.len() as u64 + 1);
@@ -671,6 +672,14 @@ impl Checker<'_> {
                 ),
                 Some(Symbol::Function(_)) => {
                     self.error(span, "function designators are only allowed in calls");
+                    Expr::new(H::Int(0), Type::Error, span)
+                }
+                Some(Symbol::Member) => self.implicit_member(*name, span),
+                Some(Symbol::Method) => {
+                    self.error(
+                        span,
+                        "reference to non-static member function must be called",
+                    );
                     Expr::new(H::Int(0), Type::Error, span)
                 }
                 Some(Symbol::Typedef(..)) => {
@@ -1645,104 +1654,37 @@ impl Checker<'_> {
         span: Span,
         rparen: Location,
     ) -> Expr {
+        if let (
+            true,
+            A::Member {
+                base, name, arrow, ..
+            },
+        ) = (self.cxx, &callee.kind)
+        {
+            return self.method_call(callee, base, *arrow, *name, args, span, rparen);
+        }
         let A::Ident(name) = &callee.kind else {
             self.error(callee.location, "called object is not a function");
             return Expr::new(H::Int(0), Type::Error, span);
         };
-        let written = args;
         let name = *name;
-        let candidates = match self.lookup(name) {
-            Some(Symbol::Function(first)) => self.overload_set(first),
-            _ => Vec::new(),
-        };
-        // An overloaded name: the function the arguments pick.
-        let chosen = if candidates.len() > 1 {
-            let mark = self.diags.len();
-            let args: Vec<Expr> = written.iter().map(|a| self.rvalue(a)).collect();
-            if args.iter().any(|a| a.ty.is_error()) {
-                return Expr::new(H::Int(0), Type::Error, span);
+        match self.lookup(name) {
+            Some(Symbol::Function(first)) => {
+                let candidates = self.overload_set(first);
+                let at = span.with_caret(callee.location);
+                return self.user_call(name, &candidates, None, args, at, rparen);
             }
-            // The arguments are checked again for the call: warn once.
-            self.diags.truncate(mark);
-            let at = span.with_caret(callee.location);
-            match self.resolve_overload(name, &candidates, &args, at) {
-                Some(id) => Some(id),
-                None => return Expr::new(H::Int(0), Type::Error, span),
+            Some(Symbol::Method) => {
+                let at = span.with_caret(callee.location);
+                return self.implicit_method_call(name, args, at, rparen);
             }
-        } else {
-            candidates.first().copied()
-        };
-        // Reference parameters bind their arguments themselves.
-        let references = chosen.and_then(|id| self.reference_params.get(&id).cloned());
-        let by_reference = |i: usize| references.as_ref().is_some_and(|r| r.get(i) == Some(&true));
-        let args: Vec<Expr> = (written.iter().enumerate())
-            .map(|(i, a)| {
-                if by_reference(i) {
-                    Expr::new(H::Int(0), Type::Void, a.span())
-                } else {
-                    self.rvalue(a)
-                }
-            })
-            .collect();
+            _ => {}
+        }
+        let args: Vec<Expr> = args.iter().map(|a| self.rvalue(a)).collect();
         if args.iter().any(|a| a.ty.is_error()) {
             return Expr::new(H::Int(0), Type::Error, span);
         }
-        match chosen.map(Symbol::Function).or_else(|| self.lookup(name)) {
-            Some(Symbol::Function(id)) => {
-                let f = &self.program.functions[id];
-                let param_types = f.signature.clone();
-                let ret = f.ret;
-                let mut args = args;
-                if args.len() < param_types.len() {
-                    let at = Span::at(rparen);
-                    if let Some(defaults) =
-                        self.defaulted_arguments(id, args.len(), &param_types, at)
-                    {
-                        args.extend(defaults);
-                    }
-                }
-
-                if param_types.len() != args.len() {
-                    // Like clang: missing arguments at the `)`, extra ones at
-                    // the first argument too many.
-                    let (which, at) = if args.len() < param_types.len() {
-                        ("few", rparen)
-                    } else {
-                        ("many", written[param_types.len()].begin())
-                    };
-                    self.error(
-                        at,
-                        format!(
-                            "too {which} arguments to function call, expected {}, have {}",
-                            param_types.len(),
-                            args.len()
-                        ),
-                    );
-                    return Expr::new(H::Int(0), Type::Error, span);
-                }
-                let args = (args.into_iter().zip(&param_types).enumerate())
-                    .map(|(i, (a, t))| {
-                        let at = a.span;
-                        let a = if by_reference(i) {
-                            // At the argument's start, where clang points.
-                            let start = crate::diagnostic::Location {
-                                file: at.file,
-                                offset: at.start,
-                            };
-                            self.bind_reference(*t, &written[i], start)
-                        } else {
-                            self.convert_for_assignment(a, *t, Conversion::Argument(at.location()))
-                        };
-                        Box::new(a)
-                    })
-                    .collect();
-                // Errors about the call as a whole (recursion) point at the
-                // function's name.
-                if let Some(state) = self.current.as_mut() {
-                    state.calls.push((id, callee.location));
-                }
-                Expr::new(H::Call(id, args), ret, span.with_caret(callee.location))
-            }
+        match self.lookup(name) {
             Some(_) => {
                 let ty = self.expr(callee).ty;
                 let ty = self.display(ty);
@@ -1793,5 +1735,108 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// A call of the user function among `candidates` (overloads of one
+    /// name) that the arguments pick, `span`'s caret at the function's
+    /// name. A member function's `object` is the address of the object it
+    /// is called on: its `this`.
+    pub(super) fn user_call(
+        &mut self,
+        name: Name,
+        candidates: &[FunctionId],
+        object: Option<Expr>,
+        written: &[ast::Expr],
+        span: Span,
+        rparen: Location,
+    ) -> Expr {
+        let error = || Expr::new(H::Int(0), Type::Error, span);
+        // Parameters from `skip` on take the written arguments.
+        let skip = usize::from(object.is_some());
+        let id = match candidates {
+            [only] if object.is_none() => *only,
+            _ => {
+                let mark = self.diags.len();
+                let args: Vec<Expr> = (object.iter().cloned())
+                    .chain(written.iter().map(|a| self.rvalue(a)))
+                    .collect();
+                if args.iter().any(|a| a.ty.is_error()) {
+                    return error();
+                }
+                // The arguments are checked again for the call: warn once.
+                self.diags.truncate(mark);
+                match candidates {
+                    [only] => *only,
+                    _ => match self.resolve_overload(name, candidates, &args, span) {
+                        Some(id) => id,
+                        None => return error(),
+                    },
+                }
+            }
+        };
+        // Reference parameters bind their arguments themselves.
+        let references = self.reference_params.get(&id).cloned();
+        let by_reference = |i: usize| references.as_ref().is_some_and(|r| r.get(i) == Some(&true));
+        let mut args: Vec<Expr> = object.into_iter().collect();
+        for (i, a) in written.iter().enumerate() {
+            args.push(if by_reference(skip + i) {
+                Expr::new(H::Int(0), Type::Void, a.span())
+            } else {
+                self.rvalue(a)
+            });
+        }
+        if args.iter().any(|a| a.ty.is_error()) {
+            return error();
+        }
+        let f = &self.program.functions[id];
+        let param_types = f.signature.clone();
+        let ret = f.ret;
+        if args.len() < param_types.len() {
+            let at = Span::at(rparen);
+            if let Some(defaults) = self.defaulted_arguments(id, args.len(), &param_types, at) {
+                args.extend(defaults);
+            }
+        }
+        if param_types.len() != args.len() {
+            // Like clang: missing arguments at the `)`, extra ones at the
+            // first argument too many; `this` is not counted.
+            let (which, at) = if args.len() < param_types.len() {
+                ("few", rparen)
+            } else {
+                ("many", written[param_types.len() - skip].begin())
+            };
+            self.error(
+                at,
+                format!(
+                    "too {which} arguments to function call, expected {}, have {}",
+                    param_types.len() - skip,
+                    args.len() - skip
+                ),
+            );
+            return error();
+        }
+        let args = (args.into_iter().zip(&param_types).enumerate())
+            .map(|(i, (a, t))| {
+                let at = a.span;
+                Box::new(if i < skip {
+                    self.this_argument(a, *t, id)
+                } else if by_reference(i) {
+                    // At the argument's start, where clang points.
+                    let start = crate::diagnostic::Location {
+                        file: at.file,
+                        offset: at.start,
+                    };
+                    self.bind_reference(*t, &written[i - skip], start)
+                } else {
+                    self.convert_for_assignment(a, *t, Conversion::Argument(at.location()))
+                })
+            })
+            .collect();
+        // Errors about the call as a whole (recursion) point at the
+        // function's name.
+        if let Some(state) = self.current.as_mut() {
+            state.calls.push((id, span.location()));
+        }
+        Expr::new(H::Call(id, args), ret, span)
     }
 }

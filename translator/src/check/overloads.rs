@@ -11,6 +11,11 @@ use super::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Rank {
     Exact,
+    /// An exact match that adds `const` to what a pointer points to, or
+    /// converts its address space to the generic one: a better match
+    /// than a promotion, worse than one that does neither ([over.ics.rank]
+    /// 3.2.5; clang ranks address-space conversions alike).
+    Qualification,
     Promotion,
     Conversion,
 }
@@ -144,8 +149,10 @@ impl Checker<'_> {
                 let space = a.space == p.space
                     || (p.space == AddressSpace::Generic && a.space != AddressSpace::Constant);
                 let qualifiers = !a.is_const || p.is_const;
+                let adjusted = a.space != p.space || a.is_const != p.is_const;
                 match () {
                     _ if !space || !qualifiers => None,
+                    _ if a.ty == p.ty && adjusted => Some(Rank::Qualification),
                     _ if a.ty == p.ty => Some(Rank::Exact),
                     _ if p.ty == Type::Void => Some(Rank::Conversion),
                     _ => None,

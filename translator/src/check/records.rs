@@ -98,6 +98,9 @@ impl Checker<'_> {
         record.fields = layout.fields;
         record.size = layout.size;
         record.align = layout.align;
+        if !spec.methods.is_empty() {
+            self.define_methods(r, spec);
+        }
         Type::Record(r)
     }
 

@@ -86,26 +86,34 @@ impl Checker<'_> {
         // private temporary that lives as long as the function.
         let value = self.decay(v);
         let value = self.convert_for_assignment(value, referent.ty, Conversion::Init(at));
+        let bound = self.temporary_address(value, true, "(reference temporary)");
+        self.convert_for_assignment(bound, reference, Conversion::Init(at))
+    }
+
+    /// `(temporary = value, &temporary)`: the address of a new private
+    /// local holding `value`, which lives as long as the function; its
+    /// name (`label`) is one no identifier spells.
+    pub(super) fn temporary_address(&mut self, value: Expr, is_const: bool, label: &str) -> Expr {
+        let (ty, span) = (value.ty, value.span);
         let local = hir::Local {
-            name: self.program.names.intern("(reference temporary)"),
-            ty: referent.ty,
+            name: self.program.names.intern(label),
+            ty,
             space: AddressSpace::Private,
-            is_const: true,
+            is_const,
             span,
         };
         let id = self.add_local(None, local);
-        let object = || Box::new(Expr::new(H::Local(id), referent.ty, span));
+        let object = || Box::new(Expr::new(H::Local(id), ty, span));
         let pointer = self.pointer_to(Pointee {
-            ty: referent.ty,
-            is_const: true,
+            ty,
+            is_const,
             is_volatile: false,
             space: AddressSpace::Private,
             endian_host: false,
         });
-        let init = Expr::new(H::Assign(object(), Box::new(value)), referent.ty, span);
+        let init = Expr::new(H::Assign(object(), Box::new(value)), ty, span);
         let address = Expr::new(H::AddressOf(object()), pointer, span);
-        let bound = Expr::new(H::Comma(Box::new(init), Box::new(address)), pointer, span);
-        self.convert_for_assignment(bound, reference, Conversion::Init(at))
+        Expr::new(H::Comma(Box::new(init), Box::new(address)), pointer, span)
     }
 
     /// A local reference, `T &r = e;`: a private pointer bound once.

@@ -9,11 +9,18 @@ use std::sync::Arc;
 use super::keywords::{add_qualifier, add_scalar_word, Kw};
 use super::{PResult, Parser, Reported};
 use crate::ast::{
-    Attribute, Block, DeclSpecs, Declaration, Declarator, Derived, EnumSpec, ExternalDecl,
-    FieldDecl, FunctionDef, InitDeclarator, Name, Qualifiers, RecordKind, RecordSpec, ScalarWords,
-    StaticAssert, StorageClass, TypeName, TypeSpec,
+    AddressSpace, Attribute, Block, DeclSpecs, Declaration, Declarator, Derived, EnumSpec,
+    ExternalDecl, FieldDecl, FunctionDef, InitDeclarator, MethodDecl, Name, Qualifiers, RecordKind,
+    RecordSpec, ScalarWords, StaticAssert, StorageClass, TypeName, TypeSpec,
 };
+use crate::diagnostic::Location;
 use crate::token::{Punct, TokenKind};
+
+/// One member declaration of a record body.
+enum Member {
+    Field(FieldDecl),
+    Method(MethodDecl),
+}
 
 impl Parser {
     /// Is the token at `n` a typedef name in the current scope?
@@ -95,17 +102,31 @@ impl Parser {
             }));
         }
         let declarator = self.named_declarator()?;
+        let mut this_qualifiers = Qualifiers::default();
+        if let Some((_, at)) = declarator.class {
+            let function = matches!(declarator.derived.first(), Some(Derived::Function { .. }));
+            while function && add_qualifier(&mut this_qualifiers, self.kw()) {
+                self.pos += 1;
+            }
+            if !function || !self.at(Punct::LBrace) {
+                return Err(self.unsupported_cxx(
+                    at,
+                    "qualified declarations other than member function definitions",
+                ));
+            }
+        }
         if self.at(Punct::LBrace) {
             if !matches!(declarator.derived.first(), Some(Derived::Function { .. })) {
                 return Err(self.error_here("';' after declaration"));
             }
-            if let Some((name, _)) = &declarator.name {
+            if let (Some((name, _)), None) = (&declarator.name, declarator.class) {
                 self.declare_name(*name, false);
             }
             let body = self.function_body(&declarator)?;
             return Ok(ExternalDecl::Function(FunctionDef {
                 specs,
                 declarator,
+                this_qualifiers,
                 body,
             }));
         }
@@ -417,11 +438,16 @@ impl Parser {
             // In C++ a class's name is a type name, within its body too.
             self.declare_name(tag, true);
         }
+        let mut methods = Vec::new();
         let fields = if self.eat(Punct::LBrace) {
             let mut fields = Vec::new();
             while !self.at(Punct::RBrace) && self.peek().kind != TokenKind::Eof {
-                match self.field_decl() {
-                    Ok(f) => fields.push(f),
+                if self.cxx && self.access_specifier() {
+                    continue;
+                }
+                match self.member_decl(tag) {
+                    Ok(Member::Field(f)) => fields.push(f),
+                    Ok(Member::Method(m)) => methods.push(m),
                     Err(Reported) => self.recover(),
                 }
             }
@@ -444,13 +470,42 @@ impl Parser {
             },
             tag,
             fields,
+            methods,
             attributes,
             location: kw.location,
         })
     }
 
-    fn field_decl(&mut self) -> PResult<FieldDecl> {
+    /// Skips `public:`, `protected:` or `private:` in a class body, which
+    /// C++ for OpenCL takes from C++; says whether there was one.
+    fn access_specifier(&mut self) -> bool {
+        let specifier = match self.kw() {
+            Kw::AccessSpecifier => true,
+            Kw::AddressSpace(AddressSpace::Private) => self.text(self.peek()) == "private",
+            _ => false,
+        };
+        if specifier && self.peek_at(1).is_punct(Punct::Colon) {
+            self.pos += 2;
+            return true;
+        }
+        false
+    }
+
+    /// A member of the body of record `tag`: fields, or in C++ a member
+    /// function.
+    fn member_decl(&mut self, tag: Option<Name>) -> PResult<Member> {
         let location = self.loc();
+        if self.cxx {
+            let t = self.peek();
+            let names_class =
+                tag.is_some_and(|tag| tag.0 == t.sym && t.kind == TokenKind::Identifier);
+            if names_class && self.peek_at(1).is_punct(Punct::LParen) {
+                return Err(self.unsupported_cxx(location, "constructors"));
+            }
+            if t.is_punct(Punct::Tilde) {
+                return Err(self.unsupported_cxx(location, "destructors"));
+            }
+        }
         let specs = self.decl_specs()?;
         let mut declarators = Vec::new();
         if !self.at(Punct::Semicolon) {
@@ -461,8 +516,13 @@ impl Parser {
                     self.declarator()?
                 };
                 if self.cxx && matches!(d.derived.first(), Some(Derived::Function { .. })) {
+                    if declarators.is_empty() {
+                        return self.method_decl(specs, d, location).map(Member::Method);
+                    }
                     let at = d.name.map_or(location, |(_, at)| at);
-                    return Err(self.unsupported_cxx(at, "member functions"));
+                    return Err(
+                        self.unsupported_cxx(at, "member functions declared together with fields")
+                    );
                 }
                 let width = if self.eat(Punct::Colon) {
                     Some(self.conditional_expr()?)
@@ -476,9 +536,42 @@ impl Parser {
             }
         }
         self.expect_semicolon("at end of declaration list")?;
-        Ok(FieldDecl {
+        Ok(Member::Field(FieldDecl {
             specs,
             declarators,
+            location,
+        }))
+    }
+
+    /// The rest of a member function after its parameter list: the
+    /// qualifiers of `this`, then a body or a `;`.
+    fn method_decl(
+        &mut self,
+        specs: DeclSpecs,
+        declarator: Declarator,
+        location: Location,
+    ) -> PResult<MethodDecl> {
+        let mut this_qualifiers = Qualifiers::default();
+        while add_qualifier(&mut this_qualifiers, self.kw()) {
+            self.pos += 1;
+        }
+        if self.at(Punct::Amp) || self.at(Punct::AmpAmp) || self.at(Punct::Assign) {
+            let at = self.loc();
+            return Err(
+                self.unsupported_cxx(at, "ref-qualified, defaulted and deleted member functions")
+            );
+        }
+        let body = if self.at(Punct::LBrace) {
+            Some(self.function_body(&declarator)?)
+        } else {
+            self.expect_semicolon("after member function declaration")?;
+            None
+        };
+        Ok(MethodDecl {
+            specs,
+            declarator,
+            this_qualifiers,
+            body,
             location,
         })
     }

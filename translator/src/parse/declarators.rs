@@ -52,6 +52,18 @@ impl Parser {
         if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
             self.pos += 1;
             inner.name = Some((Name(t.sym), t.location));
+            if self.cxx && self.at_scope_operator() {
+                // `S::name`: a member of class `S`, defined outside it.
+                let member = self.peek_at(2);
+                if member.kind != TokenKind::Identifier {
+                    return Err(self.unsupported_cxx(
+                        member.location,
+                        "qualified names other than 'class::member'",
+                    ));
+                }
+                self.pos += 3;
+                inner.class = inner.name.replace((Name(member.sym), member.location));
+            }
         } else if self.at(Punct::LParen) && self.is_nested_declarator() {
             let star = self.peek_at(1);
             let star = star.is_punct(Punct::Star).then_some(star.location);

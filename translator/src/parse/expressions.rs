@@ -384,6 +384,7 @@ impl Parser {
             TokenKind::Identifier => match self.kw() {
                 Kw::BoolLiteral(value) => ExprKind::BoolLiteral(value),
                 Kw::Nullptr => ExprKind::Nullptr,
+                Kw::This => ExprKind::This,
                 _ => ExprKind::Ident(Name(t.sym)),
             },
             TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),

@@ -92,6 +92,10 @@ pub(super) enum Kw {
     BoolLiteral(bool),
     /// C++'s `nullptr`.
     Nullptr,
+    /// C++'s `this`.
+    This,
+    /// C++'s `public` and `protected`.
+    AccessSpecifier,
     /// A C++ keyword for what clvulkan's C++ for OpenCL does not have yet.
     CxxUnsupported,
 }
@@ -124,14 +128,20 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "constexpr" => Kw::Constexpr,
         "using" => Kw::Using,
         "auto" => Kw::Auto,
+        "this" => Kw::This,
+        // A class is a struct whose members are private until a specifier
+        // says otherwise; access is not checked yet.
+        "class" => Kw::Struct,
+        // `private` is also an address space; before a `:` in a class body
+        // it is the access specifier (see `Parser::access_specifier`).
+        "public" | "protected" => Kw::AccessSpecifier,
         "alignas" | "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t"
-        | "char16_t" | "char32_t" | "class" | "compl" | "concept" | "const_cast" | "consteval"
+        | "char16_t" | "char32_t" | "compl" | "concept" | "const_cast" | "consteval"
         | "constinit" | "co_await" | "co_return" | "co_yield" | "decltype" | "delete"
         | "dynamic_cast" | "explicit" | "export" | "friend" | "mutable" | "namespace" | "new"
-        | "noexcept" | "not" | "not_eq" | "operator" | "or" | "or_eq" | "private" | "protected"
-        | "public" | "reinterpret_cast" | "requires" | "static_cast" | "template" | "this"
-        | "thread_local" | "throw" | "try" | "typeid" | "typename" | "virtual" | "wchar_t"
-        | "xor" | "xor_eq" => Kw::CxxUnsupported,
+        | "noexcept" | "not" | "not_eq" | "operator" | "or" | "or_eq" | "reinterpret_cast"
+        | "requires" | "static_cast" | "template" | "thread_local" | "throw" | "try" | "typeid"
+        | "typename" | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }

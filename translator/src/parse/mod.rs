@@ -389,6 +389,16 @@ impl Parser {
         }
     }
 
+    /// Whether C++'s `::` comes next: the lexer, made for C, gives two
+    /// `:`s, which are adjacent only there.
+    fn at_scope_operator(&self) -> bool {
+        let (first, second) = (self.peek(), self.peek_at(1));
+        first.is_punct(Punct::Colon)
+            && second.is_punct(Punct::Colon)
+            && first.location.file == second.location.file
+            && first.location.offset + 1 == second.location.offset
+    }
+
     #[inline]
     fn loc(&self) -> Location {
         self.peek().location

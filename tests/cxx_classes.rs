@@ -1,0 +1,114 @@
+//! C++ for OpenCL classes through the loader (issue 22): member functions
+//! defined in the class, called on objects in every address space, with
+//! `this` and members named without it, `const` member functions, and
+//! overloads on the address space of `this` (seed 004).
+
+mod common;
+
+use opencl3::kernel::Kernel;
+use opencl3::program::Program;
+
+use common::launch::{build_file, run_1d, set_arg};
+use common::{buffer_with, read_buffer};
+
+#[test]
+fn member_functions_run_on_objects_in_every_space() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "methods").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 13]);
+    // A global `Counter`: count 40, step 2.
+    let global = buffer_with(&context, &queue, &[40, 2]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 2]);
+    set_arg(&kernel, 0, &out);
+    set_arg(&kernel, 1, &global);
+    set_arg(&kernel, 2, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    // c = {1, 2}: add() makes 3, add_n(3) makes 9.
+    let want = [9, 18, 1, 2, 3, 90, 27, 42, 109, 9, 25, 30, 3];
+    assert_eq!(read_buffer(&queue, &out, 13), want);
+    assert_eq!(read_buffer::<i32>(&queue, &global, 2), [42, 2]);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 2), [11.0, 22.0]);
+}
+
+#[test]
+fn member_functions_defined_outside_their_class_run() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "out_of_class").expect("kernel");
+    let out = buffer_with(&context, &queue, &[f32::NAN; 3]);
+    // A global `Accumulator`, empty: sum 0.0, n 0.
+    let global = buffer_with(&context, &queue, &[0u32; 2]);
+    set_arg(&kernel, 0, &out);
+    set_arg(&kernel, 1, &global);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<f32>(&queue, &out, 3), [2.5, -1.0, 6.0]);
+}
+
+/// Builds `source` as C++ for OpenCL and returns the build log of the
+/// failure it must be.
+fn build_error(source: &str) -> String {
+    let (context, _queue) = common::context_and_queue();
+    Program::create_and_build_from_source(&context, source, "-cl-std=CLC++")
+        .expect_err("the build must fail")
+}
+
+#[test]
+fn objects_need_a_member_function_for_their_space_and_constness() {
+    let class = "struct S { int x; int get() { return x; } int lget() __local { return x; } };\n";
+    let log = build_error(&format!(
+        "{class}__constant S cs = {{1}};\nkernel void k(global int *p) {{ p[0] = cs.get(); }}\n"
+    ));
+    assert!(
+        log.contains("3:39: error: cannot initialize object parameter of type '__generic S' with an expression of type '__constant S'"),
+        "{log}"
+    );
+    let log = build_error(&format!(
+        "{class}kernel void k(global int *p) {{ const S s = {{2}}; p[0] = s.get(); }}\n"
+    ));
+    assert!(
+        log.contains("error: 'this' argument to member function 'get' has type 'const __private S', but function is not marked const"),
+        "{log}"
+    );
+    let log = build_error(&format!(
+        "{class}kernel void k(global int *p) {{ S s = {{2}}; p[0] = s.lget(); }}\n"
+    ));
+    assert!(
+        log.contains("error: cannot initialize object parameter of type '__local S' with an expression of type '__private S'"),
+        "{log}"
+    );
+}
+
+#[test]
+fn member_function_misuse_is_reported_as_clang_does() {
+    let class =
+        "struct S { int x; int get() const { return x; } void set(int v) const { x = v; } };\n";
+    let log = build_error(&format!("{class}kernel void k(global int *p) {{ }}\n"));
+    assert!(log.contains("1:75: error:"), "{log}");
+    let class = "struct S { int x; int get() const { return x; } };\n";
+    let log = build_error(&format!(
+        "{class}kernel void k(global int *p) {{ S s = {{1}}; p[0] = s.nope(); p[1] = s.x(); }}\n"
+    ));
+    assert!(
+        log.contains("error: no member named 'nope' in 'struct S'"),
+        "{log}"
+    );
+    assert!(
+        log.contains("error: called object type 'int' is not a function or function pointer"),
+        "{log}"
+    );
+    let log = build_error(
+        "struct S { int x; int get() const; };\nint S::get() { return x; }\nkernel void k() {}\n",
+    );
+    assert!(
+        log.contains(
+            "2:8: error: out-of-line definition of 'get' does not match any declaration in 'S'"
+        ),
+        "{log}"
+    );
+    let log = build_error("kernel void k(global int *p) { p[0] = this != 0; }\n");
+    assert!(
+        log.contains("error: invalid use of 'this' outside of a non-static member function"),
+        "{log}"
+    );
+}

@@ -1,6 +1,0 @@
-// options: -cl-std=CLC++
-// expect: 5:1: error: 'class' is not supported by clvulkan's C++ for OpenCL yet, which takes the language's C subset
-// A C++ feature clvulkan lacks is one clear error at its first use, not a
-// cascade of C syntax errors (clang accepts this file).
-class Counter { int n; };
-__kernel void k(__global int *out) { out[0] = 0; }

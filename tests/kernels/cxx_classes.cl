@@ -1,0 +1,94 @@
+// options: -cl-std=CLC++
+// C++ for OpenCL classes with member functions (tests/cxx_classes.rs).
+
+struct Counter {
+  int count;
+  int step;
+  void add() { count += step; }
+  // Calls a member function declared above and one declared below.
+  void add_n(int n) { for (int i = 0; i < n; i++) add(); reset_step_if(n > 100); }
+  int get() const { return count; }
+  int twice() const { return this->get() * 2; }
+  // Seed 004: overloads on the address space of `this`.
+  int where() __global { return 1; }
+  int where() __local { return 2; }
+  int where() { return 3; }
+  int scaled(int k = 10) const { return count * k; }
+  void bump(int &out) { out += count; }
+  void reset_step_if(bool b) { if (b) step = 0; }
+};
+
+class Vec2 {
+public:
+  float x, y;
+  float dot(Vec2 o) const { return x * o.x + y * o.y; }
+  Vec2 scaled(float k) const { Vec2 r = {x * k, y * k}; return r; }
+};
+
+// Members shadowed by parameters and locals, and a global the class's
+// member hides.
+int total = 1000;
+struct Shadow {
+  int total;
+  int value;
+  int sum(int value) const { return total + value; }
+  int member_value() const { int total = 7; return total + this->total + value; }
+};
+
+// Member functions declared in the class and defined outside it.
+struct Accumulator {
+  float sum;
+  int n;
+  void push(float v);
+  float mean() const;
+  float mean_or(float otherwise) const __global;
+};
+
+void Accumulator::push(float v) { sum += v; n++; }
+float Accumulator::mean() const { return n ? sum / n : 0.0f; }
+float Accumulator::mean_or(float otherwise) const __global { return n ? mean() : otherwise; }
+
+kernel void out_of_class(global float *out, global Accumulator *g) {
+  Accumulator a = {0.0f, 0};
+  for (int i = 1; i <= 4; i++)
+    a.push((float)i);
+  out[0] = a.mean();
+  out[1] = g->mean_or(-1.0f);
+  g->push(6.0f);
+  out[2] = g->mean_or(-1.0f);
+}
+
+kernel void methods(global int *out, global Counter *g, global float *f) {
+  local Counter l;
+  if (get_local_id(0) == 0) {
+    l.count = 5;
+    l.step = 1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  Counter c = {1, 2};
+  c.add();
+  c.add_n(3);
+  out[0] = c.get();
+  out[1] = c.twice();
+  out[2] = g->where();
+  out[3] = l.where();
+  out[4] = c.where();
+  out[5] = c.scaled();
+  out[6] = c.scaled(3);
+  g->add();
+  out[7] = g[0].get();
+  int acc = 100;
+  c.bump(acc);
+  out[8] = acc;
+  Counter *p = &c;
+  out[9] = p->get();
+  Shadow s = {20, 3};
+  out[10] = s.sum(5);
+  out[11] = s.member_value();
+  // A generic pointer to a __local object calls the generic overload.
+  generic Counter *gp = &l;
+  out[12] = gp->where();
+  Vec2 a = {1.0f, 2.0f}, b = {3.0f, 4.0f};
+  f[0] = a.dot(b);
+  f[1] = a.scaled(2.0f).dot(b);
+}

@@ -1,0 +1,373 @@
+//! C++ member functions. A member function is an ordinary HIR function
+//! whose first parameter is `this`, a pointer to its class: in the generic
+//! address space unless the function names another after its parameters
+//! (seed 004: `int get() __constant`), and to `const` for a `const`
+//! function. Its name lives in its class, not in the scope, so calls find
+//! it through their object: `o.f(a)` is `f(&o, a)`, and inside a member
+//! function `f(a)` and `x` are `this->f(a)` and `this->x`.
+//!
+//! Bodies are checked once the class is complete, so that they may use
+//! members declared after them, each in a class scope where the members'
+//! names hide the program's.
+
+use super::scopes::Key;
+use super::*;
+use crate::types::Record;
+use naga::Handle;
+
+/// What makes a function a member function.
+#[derive(Clone, Copy)]
+pub(super) struct MethodOwner {
+    pub record: Handle<Record>,
+    /// The type of `this`.
+    pub this: Option<Type>,
+}
+
+impl Checker<'_> {
+    /// Declares the member functions of record `r`, just completed from
+    /// `spec`, and checks those defined in the class.
+    pub(super) fn define_methods(&mut self, r: Handle<Record>, spec: &ast::RecordSpec) {
+        if self.current.is_some() {
+            let not_yet = crate::language::NOT_YET;
+            self.error(
+                spec.methods[0].location,
+                format!("member functions of local classes are {not_yet}"),
+            );
+            return;
+        }
+        let owners: Vec<Option<MethodOwner>> = spec
+            .methods
+            .iter()
+            .map(|m| {
+                let at = m.declarator.name.map_or(m.location, |(_, at)| at);
+                self.method_owner(r, &m.specs, m.this_qualifiers, at)
+            })
+            .collect();
+        let mut members = Vec::new();
+        if let Some(fields) = &spec.fields {
+            Self::member_names(fields, &mut members);
+        }
+        for m in &spec.methods {
+            if let Some((name, _)) = m.declarator.name {
+                members.push((name, Symbol::Method));
+            }
+        }
+        self.class_members.insert(r, members);
+        self.open_class_scope(r);
+        // All are declared before any body is checked, so that each body
+        // may call any of them.
+        let declared: Vec<Option<(FunctionId, bool)>> = (spec.methods.iter().zip(&owners))
+            .map(|(m, owner)| {
+                let location = m.declarator.name.map_or(m.location, |(_, at)| at);
+                let defining = m.body.is_some();
+                owner.map(|owner| {
+                    self.declare_function(&m.specs, &m.declarator, location, defining, Some(owner))
+                })
+            })
+            .collect();
+        for ((m, owner), declared) in spec.methods.iter().zip(owners).zip(declared) {
+            if let (Some(body), Some(owner), Some(declared)) = (&m.body, owner, declared) {
+                self.define_function(&m.specs, &m.declarator, body, declared, Some(owner));
+            }
+        }
+        self.scopes.pop();
+    }
+
+    /// The class and `this` of member function `m` of `r`, or `None` for
+    /// one clvulkan cannot take (reported).
+    fn method_owner(
+        &mut self,
+        r: Handle<Record>,
+        specs: &ast::DeclSpecs,
+        q: ast::Qualifiers,
+        at: Location,
+    ) -> Option<MethodOwner> {
+        if specs.is_kernel {
+            self.error(at, "kernel functions cannot be class members");
+            return None;
+        }
+        if specs.storage == Some(ast::StorageClass::Static) {
+            let not_yet = crate::language::NOT_YET;
+            self.error(at, format!("static member functions are {not_yet}"));
+            return None;
+        }
+        let this = self.pointer_to(Pointee {
+            ty: Type::Record(r),
+            is_const: q.is_const,
+            is_volatile: q.is_volatile,
+            space: q
+                .address_space
+                .unwrap_or_else(|| self.default_pointee_space()),
+            endian_host: false,
+        });
+        Some(MethodOwner {
+            record: r,
+            this: Some(this),
+        })
+    }
+
+    /// The names of `fields` (and of the members of anonymous struct and
+    /// union members), as members.
+    fn member_names(fields: &[ast::FieldDecl], out: &mut Vec<(Name, Symbol)>) {
+        for field in fields {
+            for (declarator, _) in &field.declarators {
+                if let Some((name, _)) = declarator.name {
+                    out.push((name, Symbol::Member));
+                }
+            }
+            if let (true, ast::TypeSpec::Record(inner)) =
+                (field.declarators.is_empty(), &field.specs.ty)
+            {
+                if let (None, Some(inner_fields)) = (inner.tag, &inner.fields) {
+                    Self::member_names(inner_fields, out);
+                }
+            }
+        }
+    }
+
+    /// Opens the scope of class `r`, where its members' names hide the
+    /// program's; the caller closes it.
+    fn open_class_scope(&mut self, r: Handle<Record>) {
+        self.scopes.push();
+        let members = self.class_members.get(&r).cloned().unwrap_or_default();
+        for (name, symbol) in members {
+            self.declare(name, symbol);
+        }
+    }
+
+    /// `ret S::name(params) qualifiers { body }`: the definition of a
+    /// member function declared in class `S`.
+    pub(super) fn out_of_class_definition(
+        &mut self,
+        f: &ast::FunctionDef,
+        (class, at): (Name, Location),
+    ) {
+        let class_name = self.spelling(class);
+        let record = match self.scopes.lookup(Key::tag(ast::RecordKind::Struct, class)) {
+            Some(&Symbol::Tag(r)) if self.record(r).complete => r,
+            Some(&Symbol::Tag(_)) => {
+                self.error(
+                    at,
+                    format!("incomplete type '{class_name}' named in nested name specifier"),
+                );
+                return;
+            }
+            _ => {
+                self.error(at, format!("use of undeclared identifier '{class_name}'"));
+                return;
+            }
+        };
+        let Some((name, location)) = f.declarator.name else {
+            return;
+        };
+        let Some(owner) = self.method_owner(record, &f.specs, f.this_qualifiers, location) else {
+            return;
+        };
+        let declared_before = self.methods.get(&(record, name)).map_or(0, Vec::len);
+        let declared = self.declare_function(&f.specs, &f.declarator, location, true, Some(owner));
+        let methods = self.methods.entry((record, name)).or_default();
+        if methods.len() > declared_before {
+            // C++ defines a member function only where its class declares it.
+            methods.pop();
+            let spelling = self.spelling(name);
+            self.error(
+                location,
+                format!("out-of-line definition of '{spelling}' does not match any declaration in '{class_name}'"),
+            );
+            return;
+        }
+        self.open_class_scope(record);
+        self.define_function(&f.specs, &f.declarator, &f.body, declared, Some(owner));
+        self.scopes.pop();
+    }
+
+    /// Adds `this`, of type `this`, as the first parameter of the member
+    /// function being checked.
+    pub(super) fn this_parameter(&mut self, this: Type, span: Span) -> LocalId {
+        let local = hir::Local {
+            name: self.program.names.intern("this"),
+            ty: this,
+            space: AddressSpace::Private,
+            is_const: true,
+            span,
+        };
+        let id = self.add_local(None, local);
+        if let Some(f) = self.current.as_mut() {
+            f.this = Some(id);
+        }
+        id
+    }
+
+    /// `this`, or `None` outside a member function.
+    pub(super) fn this(&mut self, span: Span) -> Option<Expr> {
+        let f = self.current.as_ref()?;
+        let id = f.this?;
+        Some(Expr::new(H::Local(id), f.locals[id].ty, span))
+    }
+
+    /// The expression `this`.
+    pub(super) fn this_expr(&mut self, span: Span) -> Expr {
+        self.this(span).unwrap_or_else(|| {
+            self.error(
+                span,
+                "invalid use of 'this' outside of a non-static member function",
+            );
+            Expr::new(H::Int(0), Type::Error, span)
+        })
+    }
+
+    /// A member of the class named without `this->` in a member function.
+    pub(super) fn implicit_member(&mut self, name: Name, span: Span) -> Expr {
+        let this = self.this_expr(span);
+        let object = self.deref(this, span);
+        let spelling = self.spelling(name);
+        self.member(object, &spelling, span, span.location())
+    }
+
+    /// `base.name(args)` or `base->name(args)`, `callee` being the member
+    /// access.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn method_call(
+        &mut self,
+        callee: &ast::Expr,
+        base: &ast::Expr,
+        arrow: bool,
+        name: Name,
+        args: &[ast::Expr],
+        span: Span,
+        rparen: Location,
+    ) -> Expr {
+        let object = if arrow {
+            self.rvalue(base)
+        } else {
+            self.expr(base)
+        };
+        if object.ty.is_error() {
+            return object;
+        }
+        let class = if arrow {
+            self.pointee(object.ty).map(|p| p.ty)
+        } else {
+            Some(object.ty)
+        };
+        let candidates = match class {
+            Some(Type::Record(r)) => self.methods.get(&(r, name)).cloned(),
+            _ => None,
+        };
+        let Some(candidates) = candidates else {
+            // A field or nothing: the member access says which, and a
+            // field cannot be called.
+            let object = if arrow {
+                self.deref(object, callee.span())
+            } else {
+                object
+            };
+            let spelling = self.spelling(name);
+            let name_location = match &callee.kind {
+                A::Member { name_location, .. } => *name_location,
+                _ => callee.location,
+            };
+            let field = self.member(object, &spelling, callee.span(), name_location);
+            if !field.ty.is_error() {
+                let ty = self.display(field.ty);
+                self.error(
+                    span,
+                    format!("called object type '{ty}' is not a function or function pointer"),
+                );
+            }
+            return Expr::new(H::Int(0), Type::Error, span);
+        };
+        let this = if arrow {
+            object
+        } else {
+            self.object_address(object)
+        };
+        let at = span.with_caret(callee.location);
+        self.user_call(name, &candidates, Some(this), args, at, rparen)
+    }
+
+    /// `name(args)` in a member function, naming a member function of
+    /// its class: `this->name(args)`.
+    pub(super) fn implicit_method_call(
+        &mut self,
+        name: Name,
+        args: &[ast::Expr],
+        span: Span,
+        rparen: Location,
+    ) -> Expr {
+        let this = self.this_expr(span);
+        let candidates = match self.pointee(this.ty).map(|p| p.ty) {
+            Some(Type::Record(r)) => self.methods.get(&(r, name)).cloned(),
+            _ => None,
+        };
+        match candidates {
+            Some(candidates) => self.user_call(name, &candidates, Some(this), args, span, rparen),
+            None => Expr::new(H::Int(0), Type::Error, span),
+        }
+    }
+
+    /// The address of the object a member function is called on: of the
+    /// object itself when it is one, else of a private temporary holding
+    /// the value (C++17 [class.temporary]).
+    fn object_address(&mut self, object: Expr) -> Expr {
+        let span = object.span;
+        if self.is_place(&object) && !matches!(object.kind, H::Swizzle(..)) {
+            return self.address_of_place(object, span);
+        }
+        self.temporary_address(object, false, "(object temporary)")
+    }
+
+    /// `this` for member function `id` from `object`, the address of the
+    /// object it is called on, with clang's errors where the object's
+    /// address space or `const` rule the function out.
+    pub(super) fn this_argument(&mut self, object: Expr, this: Type, id: FunctionId) -> Expr {
+        let (Some(have), Some(want)) = (self.pointee(object.ty), self.pointee(this)) else {
+            return Expr::new(H::Int(0), Type::Error, object.span);
+        };
+        let converts = have.space == want.space
+            || (want.space == AddressSpace::Generic && have.space != AddressSpace::Constant);
+        let at = Span::at(object.span.location());
+        if !converts {
+            let (want_text, have_text) =
+                (self.object_type(want, false), self.object_type(have, false));
+            self.error(
+                at,
+                format!("cannot initialize object parameter of type '{want_text}' with an expression of type '{have_text}'"),
+            );
+            return Expr::new(H::Int(0), Type::Error, object.span);
+        }
+        if have.is_const && !want.is_const {
+            let have_text = self.object_type(have, true);
+            let function = &self.program.names[self.program.functions[id].name];
+            let method = function.rsplit("::").next().unwrap_or(function).to_owned();
+            self.error(
+                at,
+                format!("'this' argument to member function '{method}' has type '{have_text}', but function is not marked const"),
+            );
+            return Expr::new(H::Int(0), Type::Error, object.span);
+        }
+        self.convert_for_assignment(object, this, Conversion::Argument(at.location()))
+    }
+
+    /// An object's type as clang writes it in member-call errors:
+    /// `const __private S`.
+    fn object_type(&self, object: Pointee, with_const: bool) -> String {
+        let space = match object.space {
+            AddressSpace::Private => "__private",
+            AddressSpace::Global => "__global",
+            AddressSpace::Constant => "__constant",
+            AddressSpace::Local => "__local",
+            AddressSpace::Generic => "__generic",
+        };
+        let class = match object.ty {
+            Type::Record(r) => self.program.names[self.record(r).name].to_owned(),
+            ty => self.display(ty),
+        };
+        let constness = if with_const && object.is_const {
+            "const "
+        } else {
+            ""
+        };
+        format!("{constness}{space} {class}")
+    }
+}
