@@ -45,6 +45,21 @@ fn member_functions_defined_outside_their_class_run() {
     assert_eq!(read_buffer::<f32>(&queue, &out, 3), [2.5, -1.0, 6.0]);
 }
 
+#[test]
+fn constructors_run_where_cxx_runs_them() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "ctors").expect("kernel");
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 9]);
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 3]);
+    set_arg(&kernel, 0, &floats);
+    set_arg(&kernel, 1, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    let want = [0.0, 6.0, 6.0, 15.0, 21.0, 6.0, 9.0, 7.0, 17.0];
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 9), want);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 3), [5, 8, 42]);
+}
+
 /// Builds `source` as C++ for OpenCL and returns the build log of the
 /// failure it must be.
 fn build_error(source: &str) -> String {

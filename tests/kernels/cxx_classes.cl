@@ -92,3 +92,57 @@ kernel void methods(global int *out, global Counter *g, global float *f) {
   f[0] = a.dot(b);
   f[1] = a.scaled(2.0f).dot(b);
 }
+
+// Constructors: default, converting, with several arguments, with member
+// initializers, defined outside the class; members of class type
+// constructed first; temporaries; direct initialisation of a scalar.
+struct Vec3 {
+  float x, y, z;
+  Vec3() : x(0.0f), y(0.0f), z(0.0f) {}
+  Vec3(float v) : x(v), y(v), z(v) {}
+  Vec3(float a, float b, float c) : x(a), y(b), z(c) {}
+  float sum() const { return x + y + z; }
+  Vec3 plus(Vec3 o) const { return Vec3(x + o.x, y + o.y, z + o.z); }
+};
+
+struct Particle {
+  Vec3 pos;
+  Vec3 vel;
+  int id;
+  Particle(int i) : vel(1.0f, 2.0f, 3.0f), id(i) { pos.x = (float)i; }
+  void step() { pos = pos.plus(vel); }
+};
+
+class Range {
+  int lo, hi;
+public:
+  explicit Range(int n);
+  int size() const { return hi - lo; }
+};
+Range::Range(int n) : lo(2), hi(n) {}
+
+kernel void ctors(global float *f, global int *out) {
+  Vec3 a;
+  Vec3 b(2.0f);
+  Vec3 c(1.0f, 2.0f, 3.0f);
+  Vec3 d = {4.0f, 5.0f, 6.0f};
+  Vec3 e = 7.0f;
+  Vec3 g = c;
+  f[0] = a.sum();
+  f[1] = b.sum();
+  f[2] = c.sum();
+  f[3] = d.sum();
+  f[4] = e.sum();
+  f[5] = g.sum();
+  f[6] = Vec3(1.0f, 1.0f, 1.0f).plus(c).sum();
+  Particle p(5);
+  p.step();
+  p.step();
+  f[7] = p.pos.x;
+  f[8] = p.pos.sum();
+  out[0] = p.id;
+  Range r(10);
+  out[1] = r.size();
+  int direct(42);
+  out[2] = direct;
+}

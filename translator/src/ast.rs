@@ -49,6 +49,8 @@ pub struct FunctionDef {
     /// C++: for a member function defined outside its class
     /// (`int S::get() const { ... }`), the qualifiers of `this`.
     pub this_qualifiers: Qualifiers,
+    /// C++: a constructor's member initializers (`S::S() : x(0) {}`).
+    pub member_inits: Vec<MemberInit>,
     pub body: Block,
 }
 
@@ -64,6 +66,17 @@ pub struct Declaration {
 pub struct InitDeclarator {
     pub declarator: Declarator,
     pub init: Option<Initializer>,
+    /// C++'s `T x(args);`: the constructor's arguments, and where the `(`
+    /// is.
+    pub arguments: Option<(Vec<Expr>, Location)>,
+}
+
+/// `member(args)` in a constructor's member initializer list.
+#[derive(Debug)]
+pub struct MemberInit {
+    pub name: Name,
+    pub location: Location,
+    pub args: Vec<Expr>,
 }
 
 #[derive(Debug)]
@@ -178,6 +191,9 @@ pub struct MethodDecl {
     pub this_qualifiers: Qualifiers,
     pub body: Option<Block>,
     pub location: Location,
+    /// A constructor (`S(params)`), and its member initializers.
+    pub constructor: bool,
+    pub member_inits: Vec<MemberInit>,
 }
 
 #[derive(Debug)]

@@ -7,6 +7,7 @@
 
 mod attributes;
 mod constants;
+mod constructors;
 mod declarations;
 mod default_arguments;
 mod expressions;
@@ -83,6 +84,7 @@ impl<'a> UnitChecker<'a> {
             overloads: HashMap::new(),
             methods: HashMap::new(),
             class_members: HashMap::new(),
+            class_names: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
             aligned_globals: HashMap::new(),
@@ -258,6 +260,9 @@ struct Checker<'a> {
     /// C++: the member functions of each class by name, overloads
     /// together.
     methods: HashMap<(naga::Handle<types::Record>, Name), Vec<FunctionId>>,
+    /// C++: the name of each class with member functions, which its
+    /// constructors have.
+    class_names: HashMap<naga::Handle<types::Record>, Name>,
     /// C++: the names a class's member functions see as its members.
     class_members: HashMap<naga::Handle<types::Record>, Vec<(Name, Symbol)>>,
     /// C++: each function's default arguments, by parameter.

@@ -102,6 +102,14 @@ impl Checker<'_> {
         };
         let location = *location;
         let ty = self.declarator_type(base, quals, &init.declarator, location);
+        if self.cxx && (init.arguments.is_some() || self.needs_construction(ty)) {
+            let not_yet = crate::language::NOT_YET;
+            self.error(
+                location,
+                format!("program-scope and static objects with constructors or constructor arguments are {not_yet}"),
+            );
+            return;
+        }
         if ty.is_sampler() {
             self.literal_sampler(*name, init.init.as_ref(), location);
             return;
@@ -487,6 +495,12 @@ impl Checker<'_> {
         }
         let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
         let declared = self.declare_function(&f.specs, &f.declarator, location, true, None);
+        if !f.member_inits.is_empty() {
+            self.error(
+                f.member_inits[0].location,
+                "only constructors take base initializers",
+            );
+        }
         self.define_function(&f.specs, &f.declarator, &f.body, declared, None);
     }
 
@@ -499,8 +513,9 @@ impl Checker<'_> {
         declarator: &ast::Declarator,
         body: &ast::Block,
         (id, signature_reusable): (FunctionId, bool),
-        owner: Option<MethodOwner>,
+        method: Option<(MethodOwner, &[ast::MemberInit])>,
     ) {
+        let owner = method.map(|(owner, _)| owner);
         // Variadic definitions are reported by `function_prototype`.
         let Some(ast::Derived::Function { params, .. }) = declarator.derived.first() else {
             return;
@@ -591,7 +606,21 @@ impl Checker<'_> {
         if is_kernel {
             self.kernel_attributes(&specs.attributes, &mut kernel_info);
         }
-        let body = self.block_items(&body.items);
+        let mut prologue = hir::Block::new();
+        match method {
+            Some((owner, inits)) if owner.constructor => {
+                self.construct_members(owner.record, inits, location, &mut prologue);
+            }
+            Some((_, [first, ..])) => {
+                self.error(first.location, "only constructors take base initializers");
+            }
+            _ => {}
+        }
+        let mut body = self.block_items(&body.items);
+        if !prologue.is_empty() {
+            prologue.append(&mut body);
+            body = prologue;
+        }
         self.scopes.pop();
         self.report_undeclared_labels();
         let state = self.current.take().expect("function state");
@@ -1011,7 +1040,7 @@ impl Checker<'_> {
                     );
                 }
                 AddressSpace::Local => {
-                    if init.init.is_some() {
+                    if init.init.is_some() || init.arguments.is_some() {
                         self.error(location, "'__local' variable cannot have an initializer");
                     }
                 }
@@ -1031,8 +1060,16 @@ impl Checker<'_> {
             if ty == Type::Void {
                 self.error(location, "variable has incomplete type 'void'");
             }
-            let (value, ty) = match (&init.init, space) {
-                (Some(i), AddressSpace::Private | AddressSpace::Constant) => {
+            let constructed = self.cxx && self.constructed_local(ty, init);
+            if constructed && !self.constructible_local(ty, space, location) {
+                continue;
+            }
+            let (value, ty) = match (&init.init, space, &init.arguments) {
+                _ if constructed => (None, ty),
+                (_, _, Some((args, lparen))) => {
+                    (self.direct_initializer(args, ty, *lparen, location), ty)
+                }
+                (Some(i), AddressSpace::Private | AddressSpace::Constant, _) => {
                     let (e, ty) = self.initializer(i, ty, location);
                     (Some(self.commit(e)), ty)
                 }
@@ -1076,6 +1113,56 @@ impl Checker<'_> {
             if let Some(v) = value {
                 out.push(self.add_stmt(StmtKind::Init(id, v), stmt.with_caret(location)));
             }
+            if constructed {
+                if let Some(call) = self.local_construction(id, ty, init, location) {
+                    if !call.ty.is_error() {
+                        let call = self.commit(call);
+                        out.push(self.add_stmt(StmtKind::Expr(call), stmt.with_caret(location)));
+                    }
+                }
+            }
         }
+    }
+
+    /// `T x(a)` for a `T` without constructors: `T x = a`.
+    fn direct_initializer(
+        &mut self,
+        args: &[ast::Expr],
+        ty: Type,
+        lparen: Location,
+        location: Location,
+    ) -> Option<ExprId> {
+        let [arg] = args else {
+            let message = match ty {
+                Type::Record(r) => format!(
+                    "no matching constructor for initialization of '{}'",
+                    self.class_spelling(r)
+                ),
+                _ => "excess elements in scalar initializer".to_owned(),
+            };
+            self.error(lparen, message);
+            return None;
+        };
+        let value = self.rvalue(arg);
+        let value = self.convert_for_assignment(value, ty, Conversion::Init(location));
+        Some(self.commit(value))
+    }
+
+    /// Whether a local of type `ty` in `space`, which needs a constructor
+    /// run, is one clvulkan can construct: a private object of a class
+    /// with constructors. Reports the others.
+    fn constructible_local(&mut self, ty: Type, space: AddressSpace, location: Location) -> bool {
+        let own = matches!(ty, Type::Record(r) if self.constructors(r).is_some());
+        if own && space == AddressSpace::Private {
+            return true;
+        }
+        let what = if own {
+            "objects of a class with constructors outside private memory"
+        } else {
+            "arrays and members of a class with constructors, outside a constructor,"
+        };
+        let not_yet = crate::language::NOT_YET;
+        self.error(location, format!("{what} are {not_yet}"));
+        false
     }
 }

@@ -1672,7 +1672,15 @@ impl Checker<'_> {
             Some(Symbol::Function(first)) => {
                 let candidates = self.overload_set(first);
                 let at = span.with_caret(callee.location);
-                return self.user_call(name, &candidates, None, args, at, rparen);
+                let args: Vec<&ast::Expr> = args.iter().collect();
+                return self.user_call(name, &candidates, None, &args, at, rparen);
+            }
+            // `S(args)`: a temporary of class `S`.
+            None if self.cxx => {
+                if let Some(Type::Record(r)) = self.cxx_tag_type(name) {
+                    let args: Vec<&ast::Expr> = args.iter().collect();
+                    return self.temporary_object(r, &args, span, rparen);
+                }
             }
             Some(Symbol::Method) => {
                 let at = span.with_caret(callee.location);
@@ -1746,7 +1754,7 @@ impl Checker<'_> {
         name: Name,
         candidates: &[FunctionId],
         object: Option<Expr>,
-        written: &[ast::Expr],
+        written: &[&ast::Expr],
         span: Span,
         rparen: Location,
     ) -> Expr {
@@ -1826,7 +1834,7 @@ impl Checker<'_> {
                         file: at.file,
                         offset: at.start,
                     };
-                    self.bind_reference(*t, &written[i - skip], start)
+                    self.bind_reference(*t, written[i - skip], start)
                 } else {
                     self.convert_for_assignment(a, *t, Conversion::Argument(at.location()))
                 })

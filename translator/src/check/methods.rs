@@ -21,6 +21,8 @@ pub(super) struct MethodOwner {
     pub record: Handle<Record>,
     /// The type of `this`.
     pub this: Option<Type>,
+    /// Whether it is a constructor.
+    pub constructor: bool,
 }
 
 impl Checker<'_> {
@@ -35,19 +37,27 @@ impl Checker<'_> {
             );
             return;
         }
+        if let Some(tag) = spec.tag {
+            self.class_names.insert(r, tag);
+        }
         let owners: Vec<Option<MethodOwner>> = spec
             .methods
             .iter()
             .map(|m| {
                 let at = m.declarator.name.map_or(m.location, |(_, at)| at);
-                self.method_owner(r, &m.specs, m.this_qualifiers, at)
+                let owner = self.method_owner(r, &m.specs, m.this_qualifiers, at);
+                owner.map(|owner| MethodOwner {
+                    constructor: m.constructor,
+                    ..owner
+                })
             })
             .collect();
         let mut members = Vec::new();
         if let Some(fields) = &spec.fields {
             Self::member_names(fields, &mut members);
         }
-        for m in &spec.methods {
+        // Constructors are named like the class, which stays a type name.
+        for m in spec.methods.iter().filter(|m| !m.constructor) {
             if let Some((name, _)) = m.declarator.name {
                 members.push((name, Symbol::Method));
             }
@@ -65,9 +75,21 @@ impl Checker<'_> {
                 })
             })
             .collect();
+        for (m, declared) in spec.methods.iter().zip(&declared) {
+            if let (true, Some((id, _))) = (m.constructor, declared) {
+                self.reject_copy_constructor(r, *id);
+            }
+        }
         for ((m, owner), declared) in spec.methods.iter().zip(owners).zip(declared) {
             if let (Some(body), Some(owner), Some(declared)) = (&m.body, owner, declared) {
-                self.define_function(&m.specs, &m.declarator, body, declared, Some(owner));
+                let inits = &m.member_inits;
+                self.define_function(
+                    &m.specs,
+                    &m.declarator,
+                    body,
+                    declared,
+                    Some((owner, inits)),
+                );
             }
         }
         self.scopes.pop();
@@ -103,6 +125,7 @@ impl Checker<'_> {
         Some(MethodOwner {
             record: r,
             this: Some(this),
+            constructor: false,
         })
     }
 
@@ -163,6 +186,10 @@ impl Checker<'_> {
         let Some(owner) = self.method_owner(record, &f.specs, f.this_qualifiers, location) else {
             return;
         };
+        let owner = MethodOwner {
+            constructor: name == class,
+            ..owner
+        };
         let declared_before = self.methods.get(&(record, name)).map_or(0, Vec::len);
         let declared = self.declare_function(&f.specs, &f.declarator, location, true, Some(owner));
         let methods = self.methods.entry((record, name)).or_default();
@@ -177,7 +204,8 @@ impl Checker<'_> {
             return;
         }
         self.open_class_scope(record);
-        self.define_function(&f.specs, &f.declarator, &f.body, declared, Some(owner));
+        let owner = Some((owner, &f.member_inits[..]));
+        self.define_function(&f.specs, &f.declarator, &f.body, declared, owner);
         self.scopes.pop();
     }
 
@@ -283,7 +311,8 @@ impl Checker<'_> {
             self.object_address(object)
         };
         let at = span.with_caret(callee.location);
-        self.user_call(name, &candidates, Some(this), args, at, rparen)
+        let args: Vec<&ast::Expr> = args.iter().collect();
+        self.user_call(name, &candidates, Some(this), &args, at, rparen)
     }
 
     /// `name(args)` in a member function, naming a member function of
@@ -300,8 +329,9 @@ impl Checker<'_> {
             Some(Type::Record(r)) => self.methods.get(&(r, name)).cloned(),
             _ => None,
         };
+        let args: Vec<&ast::Expr> = args.iter().collect();
         match candidates {
-            Some(candidates) => self.user_call(name, &candidates, Some(this), args, span, rparen),
+            Some(candidates) => self.user_call(name, &candidates, Some(this), &args, span, rparen),
             None => Expr::new(H::Int(0), Type::Error, span),
         }
     }
@@ -346,12 +376,45 @@ impl Checker<'_> {
             );
             return Expr::new(H::Int(0), Type::Error, object.span);
         }
+        let object = match &object.kind {
+            // A `const` member function of a member the pointer model
+            // cannot address runs on a copy, which it cannot tell apart.
+            H::AddressOf(place) if want.is_const && self.unaddressable_member(place) => {
+                let value = (**place).clone();
+                self.temporary_address(value, true, "(object copy)")
+            }
+            _ => object,
+        };
         self.convert_for_assignment(object, this, Conversion::Argument(at.location()))
+    }
+
+    /// Whether `place` is a member of a record object that the pointer
+    /// model cannot point to as an object of its own type: one reached
+    /// through a pointer or an array, at an offset its size does not
+    /// divide in every element (see `lower::pointers::values`).
+    fn unaddressable_member(&self, place: &Expr) -> bool {
+        let Some(size) = self.type_size(place.ty).filter(|&s| s > 1) else {
+            return false;
+        };
+        let (mut offset, mut at) = (0u64, place);
+        while let H::Member(base, field) = &at.kind {
+            let Type::Record(r) = base.ty else {
+                return false;
+            };
+            offset += self.record(r).fields[*field].offset;
+            at = base;
+        }
+        if std::ptr::eq(at, place) {
+            return false;
+        }
+        let outer_fits =
+            matches!(at.kind, H::Local(_)) || self.type_size(at.ty).is_some_and(|s| s % size == 0);
+        offset % size != 0 || !outer_fits
     }
 
     /// An object's type as clang writes it in member-call errors:
     /// `const __private S`.
-    fn object_type(&self, object: Pointee, with_const: bool) -> String {
+    pub(super) fn object_type(&self, object: Pointee, with_const: bool) -> String {
         let space = match object.space {
             AddressSpace::Private => "__private",
             AddressSpace::Global => "__global",

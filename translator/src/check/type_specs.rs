@@ -75,7 +75,7 @@ impl Checker<'_> {
 
     /// In C++ a struct, union or enum tag is also a type name: the type of
     /// tag `name` in scope, if there is one.
-    fn cxx_tag_type(&self, name: ast::Name) -> Option<Type> {
+    pub(super) fn cxx_tag_type(&self, name: ast::Name) -> Option<Type> {
         let record = [ast::RecordKind::Struct, ast::RecordKind::Union]
             .into_iter()
             .find_map(|kind| match self.scopes.lookup(Key::tag(kind, name)) {

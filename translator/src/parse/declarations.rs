@@ -10,8 +10,8 @@ use super::keywords::{add_qualifier, add_scalar_word, Kw};
 use super::{PResult, Parser, Reported};
 use crate::ast::{
     AddressSpace, Attribute, Block, DeclSpecs, Declaration, Declarator, Derived, EnumSpec,
-    ExternalDecl, FieldDecl, FunctionDef, InitDeclarator, MethodDecl, Name, Qualifiers, RecordKind,
-    RecordSpec, ScalarWords, StaticAssert, StorageClass, TypeName, TypeSpec,
+    ExternalDecl, FieldDecl, FunctionDef, InitDeclarator, MemberInit, MethodDecl, Name, Qualifiers,
+    RecordKind, RecordSpec, ScalarWords, StaticAssert, StorageClass, TypeName, TypeSpec,
 };
 use crate::diagnostic::Location;
 use crate::token::{Punct, TokenKind};
@@ -93,7 +93,11 @@ impl Parser {
         if self.kw() == Kw::Using {
             return Ok(ExternalDecl::Declaration(self.alias_declaration()?));
         }
-        let specs = self.decl_specs()?;
+        let specs = if self.cxx && self.at_constructor_definition() {
+            Self::constructor_specs(self.loc())
+        } else {
+            self.decl_specs()?
+        };
         if self.eat(Punct::Semicolon) {
             return Ok(ExternalDecl::Declaration(Declaration {
                 location: specs.location,
@@ -103,11 +107,13 @@ impl Parser {
         }
         let declarator = self.named_declarator()?;
         let mut this_qualifiers = Qualifiers::default();
+        let mut member_inits = Vec::new();
         if let Some((_, at)) = declarator.class {
             let function = matches!(declarator.derived.first(), Some(Derived::Function { .. }));
             while function && add_qualifier(&mut this_qualifiers, self.kw()) {
                 self.pos += 1;
             }
+            member_inits = self.member_initializers()?;
             if !function || !self.at(Punct::LBrace) {
                 return Err(self.unsupported_cxx(
                     at,
@@ -127,6 +133,7 @@ impl Parser {
                 specs,
                 declarator,
                 this_qualifiers,
+                member_inits,
                 body,
             }));
         }
@@ -159,6 +166,7 @@ impl Parser {
             declarators: vec![InitDeclarator {
                 declarator,
                 init: None,
+                arguments: None,
             }],
         })
     }
@@ -204,7 +212,9 @@ impl Parser {
                 }
             }
         }
+        self.function_depth += 1;
         let body = self.block();
+        self.function_depth -= 1;
         self.pop_scope();
         body
     }
@@ -223,12 +233,20 @@ impl Parser {
             if let Some((name, _)) = &declarator.name {
                 self.declare_name(*name, is_typedef);
             }
+            let mut arguments = None;
             let init = if self.eat(Punct::Assign) {
                 Some(self.initializer()?)
             } else {
+                if self.cxx && self.at(Punct::LParen) {
+                    arguments = Some(self.constructor_arguments()?);
+                }
                 None
             };
-            declarators.push(InitDeclarator { declarator, init });
+            declarators.push(InitDeclarator {
+                declarator,
+                init,
+                arguments,
+            });
             if !self.eat(Punct::Comma) {
                 break;
             }
@@ -499,8 +517,9 @@ impl Parser {
             let t = self.peek();
             let names_class =
                 tag.is_some_and(|tag| tag.0 == t.sym && t.kind == TokenKind::Identifier);
-            if names_class && self.peek_at(1).is_punct(Punct::LParen) {
-                return Err(self.unsupported_cxx(location, "constructors"));
+            if self.kw() == Kw::Explicit || (names_class && self.peek_at(1).is_punct(Punct::LParen))
+            {
+                return self.constructor_decl(location).map(Member::Method);
             }
             if t.is_punct(Punct::Tilde) {
                 return Err(self.unsupported_cxx(location, "destructors"));
@@ -543,6 +562,104 @@ impl Parser {
         }))
     }
 
+    /// Whether `S::S(` comes next: a constructor defined outside its
+    /// class, which has no declaration specifiers.
+    fn at_constructor_definition(&self) -> bool {
+        let (class, member) = (self.peek(), self.peek_at(3));
+        class.kind == TokenKind::Identifier
+            && self.scope_operator_at(1)
+            && member.kind == TokenKind::Identifier
+            && member.sym == class.sym
+            && self.peek_at(4).is_punct(Punct::LParen)
+    }
+
+    /// The declaration specifiers a constructor has: it returns nothing.
+    fn constructor_specs(location: Location) -> DeclSpecs {
+        DeclSpecs {
+            storage: None,
+            ty: TypeSpec::Scalar(ScalarWords {
+                void: true,
+                ..ScalarWords::default()
+            }),
+            type_location: location,
+            qualifiers: Qualifiers::default(),
+            is_kernel: false,
+            is_inline: false,
+            constexpr: None,
+            attributes: Vec::new(),
+            access: None,
+            location,
+        }
+    }
+
+    /// A constructor in a class body, `[explicit] S(params) [: inits]
+    /// { body }` or `;`.
+    fn constructor_decl(&mut self, location: Location) -> PResult<MethodDecl> {
+        if self.kw() == Kw::Explicit {
+            self.pos += 1;
+        }
+        let declarator = self.declarator()?;
+        if !matches!(declarator.derived.first(), Some(Derived::Function { .. })) {
+            return Err(self.error_here("a constructor's parameter list"));
+        }
+        let member_inits = self.member_initializers()?;
+        let body = if self.at(Punct::LBrace) {
+            Some(self.function_body(&declarator)?)
+        } else {
+            self.expect_semicolon("after constructor declaration")?;
+            None
+        };
+        Ok(MethodDecl {
+            specs: Self::constructor_specs(location),
+            declarator,
+            this_qualifiers: Qualifiers::default(),
+            body,
+            location,
+            constructor: true,
+            member_inits,
+        })
+    }
+
+    /// `: member(args), member{args}` before a constructor's body, if
+    /// there.
+    fn member_initializers(&mut self) -> PResult<Vec<MemberInit>> {
+        let mut inits = Vec::new();
+        if !self.at(Punct::Colon) || self.at_scope_operator() {
+            return Ok(inits);
+        }
+        self.pos += 1;
+        loop {
+            let t = self.bump();
+            if t.kind != TokenKind::Identifier {
+                self.pos -= 1;
+                return Err(self.error_here("a member name"));
+            }
+            let braced = self.at(Punct::LBrace);
+            let (open, close) = if braced {
+                (Punct::LBrace, Punct::RBrace)
+            } else {
+                (Punct::LParen, Punct::RParen)
+            };
+            self.expect(open)?;
+            let mut args = Vec::new();
+            while !self.at(close) {
+                args.push(self.assignment_expr()?);
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+            self.expect(close)?;
+            inits.push(MemberInit {
+                name: Name(t.sym),
+                location: t.location,
+                args,
+            });
+            if !self.eat(Punct::Comma) {
+                return Ok(inits);
+            }
+        }
+    }
+
     /// The rest of a member function after its parameter list: the
     /// qualifiers of `this`, then a body or a `;`.
     fn method_decl(
@@ -573,6 +690,8 @@ impl Parser {
             this_qualifiers,
             body,
             location,
+            constructor: false,
+            member_inits: Vec::new(),
         })
     }
 

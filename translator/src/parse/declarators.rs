@@ -4,9 +4,10 @@
 use super::keywords::{add_qualifier, Kw, ScalarWord};
 use super::{PResult, Parser, Reported};
 use crate::ast::{
-    Attribute, Declarator, Derived, Designator, Initializer, Name, ParamDecl, Qualifiers, TypeName,
+    Attribute, Declarator, Derived, Designator, Expr, Initializer, Name, ParamDecl, Qualifiers,
+    TypeName,
 };
-use crate::diagnostic::Span;
+use crate::diagnostic::{Location, Span};
 use crate::token::{Punct, TokenKind};
 
 impl Parser {
@@ -97,6 +98,9 @@ impl Parser {
                 self.expect(Punct::RBracket)?;
                 suffixes.push(Derived::Array(size));
             } else if self.at(Punct::LParen) {
+                if self.cxx && self.constructor_arguments_next(&inner, &suffixes) {
+                    break;
+                }
                 self.pos += 1;
                 suffixes.push(self.parameter_list()?);
             } else {
@@ -156,6 +160,34 @@ impl Parser {
             || next.is_punct(Punct::LParen)
             || next.is_punct(Punct::LBracket)
             || (next.kind == TokenKind::Identifier && !self.starts_type(1))
+    }
+
+    /// Whether the `(` next after declarator `inner` (with `suffixes` so
+    /// far) opens constructor arguments, `S x(1, 2)`, rather than a
+    /// parameter list: in a function body, after a name, when what follows
+    /// cannot start a parameter (C++ takes a declaration wherever one can
+    /// be read, so `S x();` still declares a function).
+    fn constructor_arguments_next(&self, inner: &Declarator, suffixes: &[Derived]) -> bool {
+        self.function_depth > 0
+            && inner.name.is_some()
+            && inner.derived.is_empty()
+            && suffixes.is_empty()
+            && !self.peek_at(1).is_punct(Punct::RParen)
+            && !self.starts_type(1)
+    }
+
+    /// `( args )` after a declarator: a constructor's arguments.
+    pub(super) fn constructor_arguments(&mut self) -> PResult<(Vec<Expr>, Location)> {
+        let lparen = self.bump().location;
+        let mut args = Vec::new();
+        while !self.at(Punct::RParen) {
+            args.push(self.assignment_expr()?);
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::RParen)?;
+        Ok((args, lparen))
     }
 
     fn parameter_list(&mut self) -> PResult<Derived> {

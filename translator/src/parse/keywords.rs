@@ -94,6 +94,8 @@ pub(super) enum Kw {
     Nullptr,
     /// C++'s `this`.
     This,
+    /// C++'s `explicit`.
+    Explicit,
     /// C++'s `public` and `protected`.
     AccessSpecifier,
     /// A C++ keyword for what clvulkan's C++ for OpenCL does not have yet.
@@ -129,6 +131,7 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "using" => Kw::Using,
         "auto" => Kw::Auto,
         "this" => Kw::This,
+        "explicit" => Kw::Explicit,
         // A class is a struct whose members are private until a specifier
         // says otherwise; access is not checked yet.
         "class" => Kw::Struct,
@@ -138,10 +141,10 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "alignas" | "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t"
         | "char16_t" | "char32_t" | "compl" | "concept" | "const_cast" | "consteval"
         | "constinit" | "co_await" | "co_return" | "co_yield" | "decltype" | "delete"
-        | "dynamic_cast" | "explicit" | "export" | "friend" | "mutable" | "namespace" | "new"
-        | "noexcept" | "not" | "not_eq" | "operator" | "or" | "or_eq" | "reinterpret_cast"
-        | "requires" | "static_cast" | "template" | "thread_local" | "throw" | "try" | "typeid"
-        | "typename" | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
+        | "dynamic_cast" | "export" | "friend" | "mutable" | "namespace" | "new" | "noexcept"
+        | "not" | "not_eq" | "operator" | "or" | "or_eq" | "reinterpret_cast" | "requires"
+        | "static_cast" | "template" | "thread_local" | "throw" | "try" | "typeid" | "typename"
+        | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }

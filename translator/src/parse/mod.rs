@@ -189,6 +189,9 @@ pub(crate) struct Parser {
     cxx: bool,
     /// Open `extern "C" {` blocks.
     linkage_blocks: u32,
+    /// How many function bodies enclose the parse: in one, C++'s `T x(a)`
+    /// declares `x` constructed from `a` (see `declarator_inner`).
+    function_depth: u32,
     /// Where the last abstract declarator parsed would have had its name:
     /// the place of clang's "expected identifier or '('" where a name is
     /// required.
@@ -237,6 +240,7 @@ impl Parser {
             assumed_semicolon: false,
             cxx,
             linkage_blocks: 0,
+            function_depth: 0,
             missing_name_at: Location::new(FileId(0), 0),
         };
         parser.refuse_unsupported_cxx();
@@ -392,7 +396,12 @@ impl Parser {
     /// Whether C++'s `::` comes next: the lexer, made for C, gives two
     /// `:`s, which are adjacent only there.
     fn at_scope_operator(&self) -> bool {
-        let (first, second) = (self.peek(), self.peek_at(1));
+        self.scope_operator_at(0)
+    }
+
+    /// Whether C++'s `::` is the `n`th token on.
+    fn scope_operator_at(&self, n: usize) -> bool {
+        let (first, second) = (self.peek_at(n), self.peek_at(n + 1));
         first.is_punct(Punct::Colon)
             && second.is_punct(Punct::Colon)
             && first.location.file == second.location.file

@@ -1,0 +1,10 @@
+// options: -cl-std=CLC++
+// expect: 7:3: error: user-declared copy constructors are not supported by clvulkan's C++ for OpenCL yet, which takes the language's C subset
+// Copies are bitwise until a copy constructor can run for each: one
+// declared is an error, never skipped.
+struct C {
+  int n;
+  C(const C &other) : n(other.n + 1) {}
+  C(int v) : n(v) {}
+};
+__kernel void k(__global int *out) { C a(1); C b = a; out[0] = b.n; }

@@ -1,0 +1,286 @@
+//! C++ constructors. A constructor is a member function named like its
+//! class that returns nothing; the checker calls it where C++ does:
+//!
+//! - on a local of its class as it is declared: `S s;` (the default
+//!   constructor), `S s(a, b);`, `S s = {a, b};` and `S s = a;` (a
+//!   converting constructor);
+//! - on a temporary for `S(a, b)` in an expression;
+//! - on a member of class type in the constructor of the class that has
+//!   it, with the arguments of its member initializer (`: m(a)`), in the
+//!   members' declaration order, before the body.
+//!
+//! Copies stay bitwise: a user-declared copy or move constructor is a
+//! named error, so no copy C++ would make through one is made without it.
+//! Objects whose construction clvulkan cannot run yet (program-scope,
+//! `__local`, `static` and array objects of a class with constructors)
+//! are named errors too, never left unconstructed.
+
+use super::*;
+use crate::types::Record;
+use naga::Handle;
+
+impl Checker<'_> {
+    /// The constructors of class `r`, or `None` when it declares none.
+    pub(super) fn constructors(&self, r: Handle<Record>) -> Option<Vec<FunctionId>> {
+        let name = *self.class_names.get(&r)?;
+        self.methods.get(&(r, name)).cloned()
+    }
+
+    /// Whether an object of type `ty` runs a constructor when made: its
+    /// class declares one, or one of its members (or elements) does.
+    pub(super) fn needs_construction(&self, ty: Type) -> bool {
+        crate::stack::guard(|| match ty {
+            Type::Record(r) => {
+                self.constructors(r).is_some()
+                    || (self.record(r).fields.iter()).any(|f| self.needs_construction(f.ty))
+            }
+            Type::Array(..) => self
+                .element_of(ty)
+                .is_some_and(|element| self.needs_construction(element)),
+            _ => false,
+        })
+    }
+
+    /// Reports a user-declared copy or move constructor, `S(const S &)`,
+    /// which clvulkan cannot call for the copies C++ makes through it yet.
+    pub(super) fn reject_copy_constructor(&mut self, r: Handle<Record>, id: FunctionId) {
+        let f = &self.program.functions[id];
+        let copies = f.signature.len() == 2
+            && self.reference_params.get(&id).and_then(|p| p.get(1)) == Some(&true)
+            && self.pointee(f.signature[1]).map(|p| p.ty) == Some(Type::Record(r));
+        if copies {
+            let at = f.span.location();
+            let not_yet = crate::language::NOT_YET;
+            self.error(at, format!("user-declared copy constructors are {not_yet}"));
+        }
+    }
+
+    /// A call of the constructor of class `r` that `args` pick, on the
+    /// object at `object`; clang's error when none takes them.
+    pub(super) fn construct(
+        &mut self,
+        r: Handle<Record>,
+        object: Expr,
+        args: &[&ast::Expr],
+        span: Span,
+        rparen: Location,
+    ) -> Expr {
+        let error = || Expr::new(H::Int(0), Type::Error, span);
+        let Some((candidates, name)) = self.constructors(r).zip(self.class_names.get(&r).copied())
+        else {
+            return error();
+        };
+        let viable = self.quietly(|c| {
+            let checked: Vec<Expr> = (std::iter::once(object.clone()))
+                .chain(args.iter().map(|a| c.rvalue(a)))
+                .collect();
+            !checked.iter().any(|a| a.ty.is_error())
+                && c.resolve_overload(name, &candidates, &checked, span)
+                    .is_some()
+        });
+        if !viable {
+            let class = match self.pointee(object.ty) {
+                Some(pointee) => self.object_type(pointee, true),
+                None => self.class_spelling(r),
+            };
+            self.error(
+                span,
+                format!("no matching constructor for initialization of '{class}'"),
+            );
+            return error();
+        }
+        self.user_call(name, &candidates, Some(object), args, span, rparen)
+    }
+
+    /// `S(args)` in an expression: a temporary of class `r` constructed
+    /// from `args`, or for a class without constructors a copy of the one
+    /// argument of its type.
+    pub(super) fn temporary_object(
+        &mut self,
+        r: Handle<Record>,
+        args: &[&ast::Expr],
+        span: Span,
+        rparen: Location,
+    ) -> Expr {
+        let ty = Type::Record(r);
+        if self.constructors(r).is_none() {
+            if let [arg] = args {
+                let value = self.rvalue(arg);
+                if value.ty == ty || value.ty.is_error() {
+                    return value;
+                }
+            }
+            let class = self.class_spelling(r);
+            self.error(
+                span,
+                format!("no matching constructor for initialization of '{class}'"),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let local = hir::Local {
+            name: self.program.names.intern("(temporary object)"),
+            ty,
+            space: AddressSpace::Private,
+            is_const: false,
+            span,
+        };
+        let id = self.add_local(None, local);
+        let object = Expr::new(H::Local(id), ty, span);
+        let address = self.address_of_place(object.clone(), span);
+        let call = self.construct(r, address, args, span, rparen);
+        if call.ty.is_error() {
+            return call;
+        }
+        Expr::new(H::Comma(Box::new(call), Box::new(object)), ty, span)
+    }
+
+    /// Whether `init` declares a local of type `ty` that a constructor
+    /// initialises: `ty` has constructors, and the initialiser is not an
+    /// object of `ty` (a copy is bitwise, user copy constructors being
+    /// refused, so C's initialisation makes it).
+    pub(super) fn constructed_local(&mut self, ty: Type, init: &ast::InitDeclarator) -> bool {
+        if !self.needs_construction(ty) {
+            return false;
+        }
+        match &init.init {
+            Some(ast::Initializer::Expr(e)) if init.arguments.is_none() => {
+                self.quietly(|c| c.rvalue(e).ty) != ty
+            }
+            _ => true,
+        }
+    }
+
+    /// The constructor call that initialises local `id` of class type
+    /// `ty` as declared by `init`, or `None` when its class declares no
+    /// constructor.
+    pub(super) fn local_construction(
+        &mut self,
+        id: LocalId,
+        ty: Type,
+        init: &ast::InitDeclarator,
+        location: Location,
+    ) -> Option<Expr> {
+        let Type::Record(r) = ty else {
+            return None;
+        };
+        self.constructors(r)?;
+        let span = init.declarator.span_or(location);
+        let args: Vec<&ast::Expr> = match (&init.init, &init.arguments) {
+            (_, Some((args, _))) => args.iter().collect(),
+            (None, None) => Vec::new(),
+            (Some(ast::Initializer::Expr(e)), None) => vec![e],
+            (Some(ast::Initializer::List(items, _)), None) => {
+                let mut args = Vec::with_capacity(items.len());
+                for (designators, item) in items {
+                    match (designators.is_empty(), item) {
+                        (true, ast::Initializer::Expr(e)) => args.push(e),
+                        _ => {
+                            let class = self.class_spelling(r);
+                            self.error(
+                                location,
+                                format!("no matching constructor for initialization of '{class}'"),
+                            );
+                            return Some(Expr::new(H::Int(0), Type::Error, span));
+                        }
+                    }
+                }
+                args
+            }
+        };
+        let rparen = init
+            .arguments
+            .as_ref()
+            .map_or(location, |(_, lparen)| *lparen);
+        let object = Expr::new(H::Local(id), ty, span);
+        let address = self.address_of_place(object, span);
+        Some(self.construct(r, address, &args, span.with_caret(location), rparen))
+    }
+
+    /// The statements a constructor of class `r` starts with: each member
+    /// of class type with constructors constructed, and each member with
+    /// an initializer in `inits` initialised, in declaration order.
+    pub(super) fn construct_members(
+        &mut self,
+        r: Handle<Record>,
+        inits: &[ast::MemberInit],
+        at: Location,
+        out: &mut hir::Block,
+    ) {
+        let members: Vec<Name> = (self.class_members.get(&r).into_iter().flatten())
+            .filter(|(_, symbol)| matches!(symbol, Symbol::Member))
+            .map(|(name, _)| *name)
+            .collect();
+        for init in inits {
+            if !members.contains(&init.name) {
+                let spelling = self.spelling(init.name);
+                self.error(
+                    init.location,
+                    format!("member initializer '{spelling}' does not name a non-static data member or base class"),
+                );
+            }
+        }
+        for name in members {
+            let init = inits.iter().find(|i| i.name == name);
+            let location = init.map_or(at, |i| i.location);
+            let span = Span::at(location);
+            let target = self.implicit_member(name, span);
+            let value = match (target.ty, init) {
+                (Type::Record(member), _) if self.constructors(member).is_some() => {
+                    // Constructed in a temporary and copied in (copies are
+                    // bitwise): the pointer model cannot always address a
+                    // member of `*this` as an object of its own type.
+                    let args: Vec<&ast::Expr> =
+                        init.map(|i| i.args.iter().collect()).unwrap_or_default();
+                    let value = self.temporary_object(member, &args, span, location);
+                    if value.ty.is_error() {
+                        continue;
+                    }
+                    let ty = value.ty;
+                    Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, span)
+                }
+                (ty, _) if self.needs_construction(ty) => {
+                    let not_yet = crate::language::NOT_YET;
+                    let spelling = self.spelling(name);
+                    self.error(
+                        location,
+                        format!("constructing member '{spelling}', whose members or elements have constructors, is {not_yet}"),
+                    );
+                    continue;
+                }
+                (_, None) => continue,
+                (ty, Some(init)) => match &init.args[..] {
+                    [arg] => {
+                        let value = self.rvalue(arg);
+                        let value =
+                            self.convert_for_assignment(value, ty, Conversion::Init(location));
+                        Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, span)
+                    }
+                    [] if matches!(ty, Type::Scalar(_) | Type::Vector(..) | Type::Pointer(_)) => {
+                        // `m()` value-initialises: zero.
+                        let zero = self.int_const(0, Type::INT, span);
+                        let zero = self.convert(zero, ty);
+                        Expr::new(H::Assign(Box::new(target), Box::new(zero)), ty, span)
+                    }
+                    _ => {
+                        let ty = self.display(ty);
+                        self.error(
+                            location,
+                            format!("member initializer of type '{ty}' takes one value"),
+                        );
+                        continue;
+                    }
+                },
+            };
+            if value.ty.is_error() {
+                continue;
+            }
+            let value = self.commit(value);
+            out.push(self.add_stmt(StmtKind::Expr(value), span));
+        }
+    }
+
+    /// Class `r`'s name as C++ writes it.
+    pub(super) fn class_spelling(&self, r: Handle<Record>) -> String {
+        self.program.names[self.record(r).name].to_owned()
+    }
+}
