@@ -60,6 +60,22 @@ fn constructors_run_where_cxx_runs_them() {
     assert_eq!(read_buffer::<i32>(&queue, &ints, 3), [5, 8, 42]);
 }
 
+#[test]
+fn overloaded_operators_call_their_functions() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "operators").expect("kernel");
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 10]);
+    let flags = buffer_with(&context, &queue, &[i32::MIN; 3]);
+    set_arg(&kernel, 0, &floats);
+    set_arg(&kernel, 1, &flags);
+    run_1d(&queue, &kernel, 1, 1);
+    // a = 1+2i, b = 3-i: a+b = 4+i, a*b = 5+5i, -a, 2a, a += b.
+    let want = [4.0, 1.0, 5.0, 5.0, -1.0, -2.0, 2.0, 4.0, 4.0, 1.0];
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 10), want);
+    assert_eq!(read_buffer::<i32>(&queue, &flags, 3), [1, 0, 0]);
+}
+
 /// Builds `source` as C++ for OpenCL and returns the build log of the
 /// failure it must be.
 fn build_error(source: &str) -> String {
@@ -118,6 +134,15 @@ fn member_function_misuse_is_reported_as_clang_does() {
     assert!(
         log.contains(
             "2:8: error: out-of-line definition of 'get' does not match any declaration in 'S'"
+        ),
+        "{log}"
+    );
+    let log = build_error(
+        "struct S { int x; };\nkernel void k(global int *p) { S a = {1}, b = {2}; p[0] = (a + b).x; }\n",
+    );
+    assert!(
+        log.contains(
+            "2:62: error: invalid operands to binary expression ('__private S' and '__private S')"
         ),
         "{log}"
     );

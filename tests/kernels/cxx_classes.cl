@@ -146,3 +146,39 @@ kernel void ctors(global float *f, global int *out) {
   int direct(42);
   out[2] = direct;
 }
+
+// Operators: members (one defined outside the class, one returning a
+// reference), functions of the program, unary and subscript.
+struct Complex {
+  float re, im;
+  Complex(float r, float i) : re(r), im(i) {}
+  Complex operator+(Complex o) const { return Complex(re + o.re, im + o.im); }
+  Complex operator*(Complex o) const;
+  Complex operator-() const { return Complex(-re, -im); }
+  Complex &operator+=(Complex o) { re += o.re; im += o.im; return *this; }
+  bool operator==(Complex o) const { return re == o.re && im == o.im; }
+  float operator[](int i) const { return i == 0 ? re : im; }
+};
+Complex Complex::operator*(Complex o) const {
+  return Complex(re * o.re - im * o.im, re * o.im + im * o.re);
+}
+// A function of the program, for a left operand of another type.
+Complex operator*(float k, Complex c) { return Complex(k * c.re, k * c.im); }
+bool operator!=(Complex a, Complex b) { return !(a == b); }
+
+kernel void operators(global float *out, global int *flags) {
+  Complex a(1.0f, 2.0f), b(3.0f, -1.0f);
+  Complex s = a + b;
+  Complex p = a * b;
+  Complex n = -a;
+  Complex k = 2.0f * a;
+  a += b;
+  out[0] = s.re; out[1] = s.im;
+  out[2] = p.re; out[3] = p.im;
+  out[4] = n[0]; out[5] = n[1];
+  out[6] = k.re; out[7] = k.im;
+  out[8] = a.re; out[9] = a.im;
+  flags[0] = a == s;
+  flags[1] = a != s;
+  flags[2] = p == b;
+}

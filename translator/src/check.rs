@@ -13,6 +13,7 @@ mod default_arguments;
 mod expressions;
 mod init;
 mod methods;
+mod operators;
 mod overloads;
 mod records;
 mod references;
@@ -82,6 +83,7 @@ impl<'a> UnitChecker<'a> {
             reference_params: HashMap::new(),
             default_args: HashMap::new(),
             overloads: HashMap::new(),
+            reference_returns: Default::default(),
             methods: HashMap::new(),
             class_members: HashMap::new(),
             class_names: HashMap::new(),
@@ -213,6 +215,8 @@ struct FunctionState {
     references: std::collections::HashSet<LocalId>,
     /// C++: a member function's `this`, its first parameter.
     this: Option<LocalId>,
+    /// C++: the function returns a reference, so `return` binds one.
+    returns_reference: bool,
 }
 
 /// What the checker knows of one label of the function being checked.
@@ -254,6 +258,8 @@ struct Checker<'a> {
     global_constants: HashMap<hir::GlobalId, (i64, Scalar)>,
     /// C++: which parameters of each function are references.
     reference_params: HashMap<FunctionId, Vec<bool>>,
+    /// C++: the functions that return a reference (kept as a pointer).
+    reference_returns: std::collections::HashSet<FunctionId>,
     /// C++: the functions sharing each overloaded name, by the first
     /// (the one the scopes hold).
     overloads: HashMap<FunctionId, Vec<FunctionId>>,

@@ -31,6 +31,20 @@ pub(crate) fn switched_to(pragma: &str) -> Option<bool> {
     }
 }
 
+/// The operators a C++ for OpenCL program may overload here, as written
+/// after `operator`; each `operator` name is a symbol the parser adds.
+/// Not yet: `=` (copies are bitwise), `++`, `--`, `&&`, `||`, `,`, `->`
+/// and `()`.
+pub const OVERLOADABLE_OPERATORS: [&str; 29] = [
+    "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "!", "~",
+    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "[]",
+];
+
+/// The name of C++'s `operator op`.
+pub fn operator_name(op: &str) -> String {
+    format!("operator{op}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

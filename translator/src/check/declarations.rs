@@ -341,7 +341,20 @@ impl Checker<'_> {
         // `derived[0]` is the parameter list; anything after it belongs to
         // the return type.
         let (base, quals) = (base, specs.qualifiers);
-        let ret = self.derived_type(base, quals, &declarator.derived[1..], location);
+        let mut ret = self.derived_type(base, quals, &declarator.derived[1..], location);
+        let returns_reference = self.cxx && declarator.reference.is_some();
+        if returns_reference {
+            // Kept as a pointer to the referent, as references are.
+            ret = self.pointer_to(Pointee {
+                ty: ret,
+                is_const: quals.is_const,
+                is_volatile: quals.is_volatile,
+                space: quals
+                    .address_space
+                    .unwrap_or_else(|| self.default_pointee_space()),
+                endian_host: false,
+            });
+        }
         if let Type::Array(..) = ret {
             self.error(location, "function cannot return array type");
         }
@@ -361,7 +374,6 @@ impl Checker<'_> {
         if variadic {
             self.error(location, "variadic arguments are not allowed in OpenCL");
         }
-        self.reject_reference(declarator, "as return types");
         let this = owner.and_then(|owner| owner.this);
         let references: Vec<bool> = (this.iter().map(|_| false))
             .chain(params.iter().map(|p| p.declarator.reference.is_some()))
@@ -462,6 +474,9 @@ impl Checker<'_> {
         if references.contains(&true) {
             self.reference_params.insert(id, references);
         }
+        if returns_reference {
+            self.reference_returns.insert(id);
+        }
         self.add_default_arguments(id, defaults);
         (id, clean)
     }
@@ -542,6 +557,7 @@ impl Checker<'_> {
             constants: HashMap::new(),
             references: Default::default(),
             this: None,
+            returns_reference: self.reference_returns.contains(&id),
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();

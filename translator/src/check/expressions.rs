@@ -700,9 +700,23 @@ impl Checker<'_> {
             A::Unary(op, x) => self.unary(*op, x, span),
             A::Binary(op, operands) => {
                 let (a, b) = &**operands;
-                let a = self.rvalue(a);
-                let b = self.rvalue(b);
+                let (a, b) = (self.expr(a), self.expr(b));
+                if self.overloads_operator(&[&a, &b]) {
+                    return self.overloaded_operator(op.spelling(), vec![a, b], span);
+                }
+                let (a, b) = (self.decay(a), self.decay(b));
                 self.binary(*op, a, b, span)
+            }
+            A::Assign(Some(op), operands) if self.cxx => {
+                let (target, value) = &**operands;
+                let (target, value) = (self.expr(target), self.expr(value));
+                if self.overloads_operator(&[&target]) {
+                    let op = format!("{}=", op.spelling());
+                    return self.overloaded_operator(&op, vec![target, value], span);
+                }
+                self.require_modifiable(&target, span.location());
+                let value = self.decay(value);
+                self.compound_assign(*op, target, value, span)
             }
             A::Assign(op, operands) => {
                 let (target, value) = &**operands;
@@ -804,6 +818,10 @@ impl Checker<'_> {
             A::Index(operands) => {
                 let (base, index) = &**operands;
                 let base = self.expr(base);
+                if self.overloads_operator(&[&base]) {
+                    let index = self.expr(index);
+                    return self.overloaded_operator("[]", vec![base, index], span);
+                }
                 let index = self.rvalue(index);
                 self.index(base, index, span)
             }
@@ -1105,8 +1123,32 @@ impl Checker<'_> {
                 }
                 self.address_of_place(v, span)
             }
-            U::Plus | U::Minus | U::BitNot => {
+            U::Plus | U::Minus | U::BitNot | U::Not if self.cxx => {
+                let v = self.expr(x);
+                if self.overloads_operator(&[&v]) {
+                    let spelling = match op {
+                        U::Plus => "+",
+                        U::Minus => "-",
+                        U::BitNot => "~",
+                        _ => "!",
+                    };
+                    return self.overloaded_operator(spelling, vec![v], span);
+                }
+                let v = self.decay(v);
+                self.arithmetic_unary(op, v, span)
+            }
+            U::Plus | U::Minus | U::BitNot | U::Not => {
                 let v = self.rvalue(x);
+                self.arithmetic_unary(op, v, span)
+            }
+        }
+    }
+
+    /// `+v`, `-v`, `~v` or `!v` on a value of a built-in type.
+    fn arithmetic_unary(&mut self, op: ast::UnaryOp, v: Expr, span: Span) -> Expr {
+        use ast::UnaryOp as U;
+        match op {
+            U::Plus | U::Minus | U::BitNot => {
                 let ok = match op {
                     U::BitNot => v.ty.is_integer(),
                     _ => v.ty.is_arithmetic(),
@@ -1134,8 +1176,7 @@ impl Checker<'_> {
                     _ => self.fold_or(H::Unary(hir::UnaryOp::BitNot, Box::new(v)), ty, span),
                 }
             }
-            U::Not => {
-                let v = self.rvalue(x);
+            _ => {
                 if !matches!(v.ty, Type::Scalar(_) | Type::Vector(..) | Type::Pointer(_))
                     && !v.ty.is_error()
                 {
@@ -1758,44 +1799,57 @@ impl Checker<'_> {
         span: Span,
         rparen: Location,
     ) -> Expr {
+        let args: Vec<Expr> = written.iter().map(|a| self.expr(a)).collect();
+        self.checked_call(name, candidates, object, args, span, rparen)
+    }
+
+    /// [`Self::user_call`] with the arguments checked (not yet decayed,
+    /// so that reference parameters can bind them).
+    pub(super) fn checked_call(
+        &mut self,
+        name: Name,
+        candidates: &[FunctionId],
+        object: Option<Expr>,
+        written: Vec<Expr>,
+        span: Span,
+        rparen: Location,
+    ) -> Expr {
         let error = || Expr::new(H::Int(0), Type::Error, span);
+        if written.iter().any(|a| a.ty.is_error()) {
+            return error();
+        }
         // Parameters from `skip` on take the written arguments.
         let skip = usize::from(object.is_some());
         let id = match candidates {
-            [only] if object.is_none() => *only,
+            [only] => *only,
             _ => {
                 let mark = self.diags.len();
-                let args: Vec<Expr> = (object.iter().cloned())
-                    .chain(written.iter().map(|a| self.rvalue(a)))
+                let values: Vec<Expr> = (object.iter().cloned())
+                    .chain(written.iter().map(|a| self.decay(a.clone())))
                     .collect();
-                if args.iter().any(|a| a.ty.is_error()) {
-                    return error();
-                }
-                // The arguments are checked again for the call: warn once.
+                // The arguments convert again for the call: warn once.
                 self.diags.truncate(mark);
-                match candidates {
-                    [only] => *only,
-                    _ => match self.resolve_overload(name, candidates, &args, span) {
-                        Some(id) => id,
-                        None => return error(),
-                    },
+                match self.resolve_overload(name, candidates, &values, span) {
+                    Some(id) => id,
+                    None => return error(),
                 }
             }
         };
         // Reference parameters bind their arguments themselves.
         let references = self.reference_params.get(&id).cloned();
         let by_reference = |i: usize| references.as_ref().is_some_and(|r| r.get(i) == Some(&true));
+        let first_extra = written.get(
+            self.program.functions[id]
+                .signature
+                .len()
+                .saturating_sub(skip),
+        );
+        let too_many_at = first_extra.map(|a| Location {
+            file: a.span.file,
+            offset: a.span.start,
+        });
         let mut args: Vec<Expr> = object.into_iter().collect();
-        for (i, a) in written.iter().enumerate() {
-            args.push(if by_reference(skip + i) {
-                Expr::new(H::Int(0), Type::Void, a.span())
-            } else {
-                self.rvalue(a)
-            });
-        }
-        if args.iter().any(|a| a.ty.is_error()) {
-            return error();
-        }
+        args.extend(written);
         let f = &self.program.functions[id];
         let param_types = f.signature.clone();
         let ret = f.ret;
@@ -1808,10 +1862,9 @@ impl Checker<'_> {
         if param_types.len() != args.len() {
             // Like clang: missing arguments at the `)`, extra ones at the
             // first argument too many; `this` is not counted.
-            let (which, at) = if args.len() < param_types.len() {
-                ("few", rparen)
-            } else {
-                ("many", written[param_types.len() - skip].begin())
+            let (which, at) = match too_many_at {
+                Some(at) => ("many", at),
+                None => ("few", rparen),
             };
             self.error(
                 at,
@@ -1830,12 +1883,13 @@ impl Checker<'_> {
                     self.this_argument(a, *t, id)
                 } else if by_reference(i) {
                     // At the argument's start, where clang points.
-                    let start = crate::diagnostic::Location {
+                    let start = Location {
                         file: at.file,
                         offset: at.start,
                     };
-                    self.bind_reference(*t, written[i - skip], start)
+                    self.bind_reference_to(*t, a, start)
                 } else {
+                    let a = self.decay(a);
                     self.convert_for_assignment(a, *t, Conversion::Argument(at.location()))
                 })
             })
@@ -1845,6 +1899,11 @@ impl Checker<'_> {
         if let Some(state) = self.current.as_mut() {
             state.calls.push((id, span.location()));
         }
-        Expr::new(H::Call(id, args), ret, span)
+        let call = Expr::new(H::Call(id, args), ret, span);
+        if self.reference_returns.contains(&id) {
+            // A reference names its referent.
+            return self.deref(call, span);
+        }
+        call
     }
 }

@@ -339,7 +339,7 @@ impl Checker<'_> {
     /// The address of the object a member function is called on: of the
     /// object itself when it is one, else of a private temporary holding
     /// the value (C++17 [class.temporary]).
-    fn object_address(&mut self, object: Expr) -> Expr {
+    pub(super) fn object_address(&mut self, object: Expr) -> Expr {
         let span = object.span;
         if self.is_place(&object) && !matches!(object.kind, H::Swizzle(..)) {
             return self.address_of_place(object, span);

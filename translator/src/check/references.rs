@@ -47,6 +47,11 @@ impl Checker<'_> {
     /// [`Checker::reference_type`]) holds once bound to `e`.
     pub(super) fn bind_reference(&mut self, reference: Type, e: &ast::Expr, at: Location) -> Expr {
         let v = self.expr(e);
+        self.bind_reference_to(reference, v, at)
+    }
+
+    /// [`Self::bind_reference`] to `v`, checked.
+    pub(super) fn bind_reference_to(&mut self, reference: Type, v: Expr, at: Location) -> Expr {
         let span = v.span;
         let Some(referent) = self.pointee(reference) else {
             return Expr::new(H::Int(0), Type::Error, span);

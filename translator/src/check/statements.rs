@@ -139,8 +139,14 @@ impl Checker<'_> {
                         }
                         (Some(v), ret) => {
                             let begin = v.begin();
-                            let v = self.expr(v);
-                            let v = self.convert_for_assignment(v, ret, Conversion::Return(begin));
+                            let reference =
+                                self.current.as_ref().is_some_and(|f| f.returns_reference);
+                            let v = if reference {
+                                self.bind_reference(ret, v, begin)
+                            } else {
+                                let v = self.expr(v);
+                                self.convert_for_assignment(v, ret, Conversion::Return(begin))
+                            };
                             Some(self.commit(v))
                         }
                     };

@@ -174,6 +174,19 @@ impl Spellings {
         }
     }
 
+    /// Adds a spelling no token has (C++'s `operator+`) as a new symbol.
+    pub fn push(&mut self, spelling: &str) -> u32 {
+        self.own.push(spelling.into());
+        (self.len() - 1) as u32
+    }
+
+    /// The newest symbol spelt `spelling` among those [`Self::push`]
+    /// added last, searched from the end.
+    pub fn rfind(&self, spelling: &str) -> Option<u32> {
+        let at = self.own.iter().rposition(|s| &**s == spelling)?;
+        Some((self.shared.len() + at) as u32)
+    }
+
     /// How many symbols there are (each is below this).
     pub fn len(&self) -> usize {
         self.shared.len() + self.own.len()

@@ -50,20 +50,27 @@ impl Parser {
         }
         let mut inner = Declarator::default();
         let t = self.peek();
-        if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
+        if self.kw() == Kw::Operator {
+            inner.name = Some(self.operator_function_name()?);
+        } else if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
             self.pos += 1;
             inner.name = Some((Name(t.sym), t.location));
             if self.cxx && self.at_scope_operator() {
                 // `S::name`: a member of class `S`, defined outside it.
                 let member = self.peek_at(2);
-                if member.kind != TokenKind::Identifier {
+                let member = if self.kw_at(2) == Kw::Operator {
+                    self.pos += 2;
+                    self.operator_function_name()?
+                } else if member.kind == TokenKind::Identifier {
+                    self.pos += 3;
+                    (Name(member.sym), member.location)
+                } else {
                     return Err(self.unsupported_cxx(
                         member.location,
                         "qualified names other than 'class::member'",
                     ));
-                }
-                self.pos += 3;
-                inner.class = inner.name.replace((Name(member.sym), member.location));
+                };
+                inner.class = inner.name.replace(member);
             }
         } else if self.at(Punct::LParen) && self.is_nested_declarator() {
             let star = self.peek_at(1);

@@ -96,6 +96,8 @@ pub(super) enum Kw {
     This,
     /// C++'s `explicit`.
     Explicit,
+    /// C++'s `operator`.
+    Operator,
     /// C++'s `public` and `protected`.
     AccessSpecifier,
     /// A C++ keyword for what clvulkan's C++ for OpenCL does not have yet.
@@ -132,6 +134,7 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "auto" => Kw::Auto,
         "this" => Kw::This,
         "explicit" => Kw::Explicit,
+        "operator" => Kw::Operator,
         // A class is a struct whose members are private until a specifier
         // says otherwise; access is not checked yet.
         "class" => Kw::Struct,
@@ -142,9 +145,9 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         | "char16_t" | "char32_t" | "compl" | "concept" | "const_cast" | "consteval"
         | "constinit" | "co_await" | "co_return" | "co_yield" | "decltype" | "delete"
         | "dynamic_cast" | "export" | "friend" | "mutable" | "namespace" | "new" | "noexcept"
-        | "not" | "not_eq" | "operator" | "or" | "or_eq" | "reinterpret_cast" | "requires"
-        | "static_cast" | "template" | "thread_local" | "throw" | "try" | "typeid" | "typename"
-        | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
+        | "not" | "not_eq" | "or" | "or_eq" | "reinterpret_cast" | "requires" | "static_cast"
+        | "template" | "thread_local" | "throw" | "try" | "typeid" | "typename" | "virtual"
+        | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }

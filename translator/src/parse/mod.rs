@@ -28,7 +28,7 @@ mod statements;
 
 use std::rc::Rc;
 
-use crate::ast::{Expr, ExprKind, ExternalDecl, TranslationUnit};
+use crate::ast::{Expr, ExprKind, ExternalDecl, Name, TranslationUnit};
 use crate::diagnostic::{Diagnostics, FileId, Location};
 use crate::language::NOT_YET;
 use crate::lexer::{token_len, CompactToken, Interner, Spellings};
@@ -189,6 +189,9 @@ pub(crate) struct Parser {
     cxx: bool,
     /// Open `extern "C" {` blocks.
     linkage_blocks: u32,
+    /// The symbol of each `operator op` of
+    /// [`crate::language::OVERLOADABLE_OPERATORS`], in its order.
+    operator_names: [Name; crate::language::OVERLOADABLE_OPERATORS.len()],
     /// How many function bodies enclose the parse: in one, C++'s `T x(a)`
     /// declares `x` constructed from `a` (see `declarator_inner`).
     function_depth: u32,
@@ -225,8 +228,16 @@ impl Parser {
                 len: 0,
             },
         };
+        // C++'s operator functions are named by symbols no token spells.
+        let mut spellings = spellings;
+        let operator_names = {
+            let spellings = Rc::make_mut(&mut spellings);
+            crate::language::OVERLOADABLE_OPERATORS
+                .map(|op| Name(spellings.push(&crate::language::operator_name(op))))
+        };
         let mut parser = Parser {
             words: classify(&tokens, &spellings, cxx),
+            operator_names,
             names: vec![None; spellings.len()],
             tokens,
             spellings,
@@ -391,6 +402,28 @@ impl Parser {
         } else {
             false
         }
+    }
+
+    /// `operator op` as a declarator's name, the `operator` next.
+    fn operator_function_name(&mut self) -> PResult<(Name, Location)> {
+        let keyword = self.bump();
+        let t = self.peek();
+        let op = match t.kind {
+            TokenKind::Punct(Punct::LBracket) if self.peek_at(1).is_punct(Punct::RBracket) => {
+                self.pos += 1;
+                "[]"
+            }
+            TokenKind::Punct(p) => p.spelling(),
+            _ => "",
+        };
+        let Some(index) = crate::language::OVERLOADABLE_OPERATORS
+            .iter()
+            .position(|&o| o == op)
+        else {
+            return Err(self.unsupported_cxx(t.location, "overloads of this operator"));
+        };
+        self.pos += 1;
+        Ok((self.operator_names[index], keyword.location))
     }
 
     /// Whether C++'s `::` comes next: the lexer, made for C, gives two

@@ -1,0 +1,96 @@
+//! C++ operator overloading: an operator with an operand of class type
+//! calls the `operator` function its operands pick, a member function of
+//! the left operand's class (`a + b` is `a.operator+(b)`) or else a
+//! function of the program (`operator+(a, b)`). The parser names each
+//! `operator op` by a symbol of its own
+//! ([`crate::language::OVERLOADABLE_OPERATORS`]).
+//!
+//! Members are tried before functions of the program; C++ ranks them
+//! together, which differs only where both kinds take the operands.
+
+use super::*;
+
+impl Checker<'_> {
+    /// Whether an operator with these operands is C++'s to overload: one
+    /// of them is an object of class type.
+    pub(super) fn overloads_operator(&self, operands: &[&Expr]) -> bool {
+        self.cxx && operands.iter().any(|o| matches!(o.ty, Type::Record(_)))
+    }
+
+    /// The call of `operator op` that `operands` (checked, not decayed)
+    /// pick, or clang's error when none takes them.
+    pub(super) fn overloaded_operator(
+        &mut self,
+        op: &str,
+        operands: Vec<Expr>,
+        span: Span,
+    ) -> Expr {
+        let error = || Expr::new(H::Int(0), Type::Error, span);
+        if operands.iter().any(|o| o.ty.is_error()) {
+            return error();
+        }
+        let name = self
+            .names
+            .rfind(&crate::language::operator_name(op))
+            .map(Name);
+        if let (Some(name), Type::Record(r)) = (name, operands[0].ty) {
+            if let Some(candidates) = self.methods.get(&(r, name)).cloned() {
+                let object = self.object_address(operands[0].clone());
+                let rest = operands[1..].to_vec();
+                let viable = self.quietly(|c| {
+                    let values: Vec<Expr> = std::iter::once(object.clone())
+                        .chain(rest.iter().map(|a| c.decay(a.clone())))
+                        .collect();
+                    c.resolve_overload(name, &candidates, &values, span)
+                        .is_some()
+                });
+                if viable {
+                    return self.checked_call(
+                        name,
+                        &candidates,
+                        Some(object),
+                        rest,
+                        span,
+                        span.location(),
+                    );
+                }
+            }
+        }
+        if let Some(name) = name {
+            if let Some(Symbol::Function(first)) = self.lookup(name) {
+                let candidates = self.overload_set(first);
+                return self.checked_call(name, &candidates, None, operands, span, span.location());
+            }
+        }
+        let types: Vec<String> = operands.iter().map(|o| self.operand_type(o)).collect();
+        let message = match &types[..] {
+            [a] => format!("invalid argument type '{a}' to unary expression"),
+            [a, b] if op == "[]" => {
+                format!("type '{a}' does not provide a subscript operator for '{b}'")
+            }
+            [a, b] => format!("invalid operands to binary expression ('{a}' and '{b}')"),
+            _ => format!("no viable overloaded '{op}'"),
+        };
+        self.error(span, message);
+        error()
+    }
+
+    /// An operand's type as clang writes it in C++: a class by its name,
+    /// after its address space when the operand is an object.
+    fn operand_type(&mut self, operand: &Expr) -> String {
+        match operand.ty {
+            Type::Record(_) if self.is_place(operand) => {
+                let object = Pointee {
+                    ty: operand.ty,
+                    is_const: self.is_const_qualified(operand),
+                    is_volatile: false,
+                    space: self.place_space(operand),
+                    endian_host: false,
+                };
+                self.object_type(object, true)
+            }
+            Type::Record(r) => self.class_spelling(r),
+            ty => self.display(ty),
+        }
+    }
+}
