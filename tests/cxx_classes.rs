@@ -76,6 +76,48 @@ fn overloaded_operators_call_their_functions() {
     assert_eq!(read_buffer::<i32>(&queue, &flags, 3), [1, 0, 0]);
 }
 
+#[test]
+fn function_templates_instantiate_for_their_arguments() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "templates").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 5]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 3]);
+    let data = buffer_with(&context, &queue, &[1, 2, 3, 4]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &floats);
+    set_arg(&kernel, 2, &data);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 5), [9, 21, 10, 7, 20]);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 3), [2.5, 2.5, 8.0]);
+}
+
+#[test]
+fn template_errors_say_which_instantiation() {
+    let log = build_error(
+        "template <typename T> T sum(const T *p) { T s = p[0]; return s; }\n\
+         kernel void k(global const int *in, global int *out) { out[0] = sum(in); }\n",
+    );
+    assert!(
+        log.contains(
+            "1:45: error: function scope variable cannot be declared in global address space"
+        ),
+        "{log}"
+    );
+    assert!(
+        log.contains("2:65: note: in instantiation of function template specialization 'sum<__global int>' requested here"),
+        "{log}"
+    );
+    let log = build_error(
+        "template <typename T> T larger(T a, T b) { return a > b ? a : b; }\n\
+         kernel void k(global float *out) { out[0] = larger(1, 2.0f); }\n",
+    );
+    assert!(
+        log.contains("2:45: error: no matching function for call to 'larger'"),
+        "{log}"
+    );
+}
+
 /// Builds `source` as C++ for OpenCL and returns the build log of the
 /// failure it must be.
 fn build_error(source: &str) -> String {

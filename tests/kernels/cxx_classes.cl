@@ -182,3 +182,30 @@ kernel void operators(global float *out, global int *flags) {
   flags[1] = a != s;
   flags[2] = p == b;
 }
+
+// Function templates: deduced from values, references and pointers, given
+// explicitly, with two parameters, calling each other, on vectors.
+template <typename T> T maximum(T a, T b) { return a > b ? a : b; }
+template <typename T> void swap_values(T &a, T &b) { T t = a; a = b; b = t; }
+template <typename T> T sum_of(const global T *p, int n) {
+  T s = 0;
+  for (int i = 0; i < n; i++) s += p[i];
+  return s;
+}
+template <typename T, typename U> T convert_to(U u) { return (T)u; }
+template <typename T> T twice(T x) { return x + x; }
+template <typename T> T quadruple(T x) { return twice(twice(x)); }
+
+kernel void templates(global int *ints, global float *floats, global const int *data) {
+  ints[0] = maximum(3, 9);
+  floats[0] = maximum(2.5f, -1.0f);
+  int a = 1, b = 2;
+  swap_values(a, b);
+  ints[1] = a * 10 + b;
+  ints[2] = sum_of(data, 4);
+  ints[3] = convert_to<int>(7.9f);
+  floats[1] = maximum<float>(1, 2.5f);
+  ints[4] = quadruple(5);
+  float4 v = twice((float4)(1.0f, 2.0f, 3.0f, 4.0f));
+  floats[2] = v.w;
+}

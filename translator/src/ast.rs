@@ -29,6 +29,19 @@ pub enum ExternalDecl {
     /// the translation unit (C99 6.10.6, 7.12.2).
     Pragma(Name),
     StaticAssert(StaticAssert),
+    /// C++'s `template <typename T, ...>` before a function definition.
+    FunctionTemplate(Arc<FunctionTemplate>),
+}
+
+/// A C++ function template: its type parameters and the function written
+/// in their terms, which each instantiation checks again with the
+/// parameters bound.
+#[derive(Debug)]
+pub struct FunctionTemplate {
+    pub params: Vec<(Name, Location)>,
+    pub function: FunctionDef,
+    /// Where `template` is.
+    pub location: Location,
 }
 
 /// `_Static_assert` (C11), or C++'s `static_assert`: a constant condition
@@ -505,6 +518,9 @@ pub enum ExprKind {
     Nullptr,
     /// C++'s `this`.
     This,
+    /// C++'s `name<T, ...>`: a function template with explicit template
+    /// arguments, as a call's callee.
+    TemplateId(Name, Vec<TypeName>),
     /// Adjacent literals joined, quotes and prefix kept.
     StringLiteral(String),
     Unary(UnaryOp, Box<Expr>),

@@ -20,6 +20,7 @@ mod references;
 mod samplers;
 mod scopes;
 mod statements;
+mod templates;
 mod tree;
 mod type_specs;
 
@@ -84,6 +85,9 @@ impl<'a> UnitChecker<'a> {
             default_args: HashMap::new(),
             overloads: HashMap::new(),
             reference_returns: Default::default(),
+            function_templates: HashMap::new(),
+            instances: HashMap::new(),
+            pending_instances: Vec::new(),
             methods: HashMap::new(),
             class_members: HashMap::new(),
             class_names: HashMap::new(),
@@ -115,7 +119,9 @@ impl<'a> UnitChecker<'a> {
             ast::ExternalDecl::Declaration(d) => self.0.global_declaration(d),
             ast::ExternalDecl::Pragma(p) => self.0.pragma(*p),
             ast::ExternalDecl::StaticAssert(a) => self.0.static_assert(a),
+            ast::ExternalDecl::FunctionTemplate(t) => self.0.function_template(t),
         }
+        self.0.check_pending_instances();
     }
 
     /// How many errors checking has reported so far.
@@ -186,6 +192,8 @@ enum Symbol {
     Member,
     /// C++: a member function of that class, named without `this->`.
     Method,
+    /// C++: a function template (see `Checker::function_templates`).
+    FunctionTemplate,
 }
 
 /// The function being checked: the arenas of its body, and what its
@@ -258,6 +266,13 @@ struct Checker<'a> {
     global_constants: HashMap<hir::GlobalId, (i64, Scalar)>,
     /// C++: which parameters of each function are references.
     reference_params: HashMap<FunctionId, Vec<bool>>,
+    /// C++: the function templates of each name.
+    function_templates: HashMap<Name, Vec<std::sync::Arc<ast::FunctionTemplate>>>,
+    /// C++: each template's instantiations, by the template's address
+    /// and its arguments.
+    instances: HashMap<(usize, Vec<templates::TemplateArgument>), FunctionId>,
+    /// C++: instantiations declared but not yet checked.
+    pending_instances: Vec<templates::PendingInstance>,
     /// C++: the functions that return a reference (kept as a pointer).
     reference_returns: std::collections::HashSet<FunctionId>,
     /// C++: the functions sharing each overloaded name, by the first

@@ -317,7 +317,7 @@ impl Checker<'_> {
         location: Location,
         defining: bool,
     ) -> FunctionId {
-        self.declare_function(specs, declarator, location, defining, None)
+        self.declare_function(specs, declarator, location, defining, None, None)
             .0
     }
 
@@ -326,7 +326,9 @@ impl Checker<'_> {
     /// a diagnostic: then a definition need not compute them again.
     ///
     /// A member function (`owner`) takes `this` first and is named in its
-    /// class, not in the scope.
+    /// class, not in the scope. An `instance` of a function template,
+    /// named so (`max<int>`), is a function of its own that no scope
+    /// names.
     pub(super) fn declare_function(
         &mut self,
         specs: &ast::DeclSpecs,
@@ -334,6 +336,7 @@ impl Checker<'_> {
         location: Location,
         defining: bool,
         owner: Option<MethodOwner>,
+        instance: Option<&str>,
     ) -> (FunctionId, bool) {
         let name = declarator.name.map(|(name, _)| name);
         let spelling = name.map_or_else(String::new, |name| self.spelling(name));
@@ -400,6 +403,7 @@ impl Checker<'_> {
         }
         let mut overloaded = None;
         let earlier = match (owner, name) {
+            _ if instance.is_some() => None,
             (Some(owner), Some(name)) => self.methods.get(&(owner.record, name)).cloned(),
             (None, Some(name)) => match self.lookup(name) {
                 Some(Symbol::Function(first)) => Some(self.overload_set(first)),
@@ -449,6 +453,7 @@ impl Checker<'_> {
             }
         }
         let symbol = match owner {
+            _ if instance.is_some() => self.program.names.intern(instance.unwrap_or_default()),
             Some(owner) => {
                 let class = &self.program.names[self.record(owner.record).name];
                 self.program.names.intern(&format!("{class}::{spelling}"))
@@ -462,6 +467,7 @@ impl Checker<'_> {
             .functions
             .append(function, naga::Span::UNDEFINED);
         match (owner, overloaded, name) {
+            _ if instance.is_some() => {}
             (Some(owner), _, Some(name)) => self
                 .methods
                 .entry((owner.record, name))
@@ -509,7 +515,7 @@ impl Checker<'_> {
             return;
         }
         let location = f.declarator.name.as_ref().map_or(f.specs.location, |n| n.1);
-        let declared = self.declare_function(&f.specs, &f.declarator, location, true, None);
+        let declared = self.declare_function(&f.specs, &f.declarator, location, true, None, None);
         if !f.member_inits.is_empty() {
             self.error(
                 f.member_inits[0].location,

@@ -632,6 +632,10 @@ impl Checker<'_> {
             A::BoolLiteral(value) => self.int_const(u64::from(*value), Type::BOOL, span),
             A::Nullptr => self.null_pointer_constant(span),
             A::This => self.this_expr(span),
+            A::TemplateId(..) => {
+                self.error(span, "function designators are only allowed in calls");
+                Expr::new(H::Int(0), Type::Error, span)
+            }
             A::StringLiteral(text) => match literal::parse_string(text) {
                 Ok(bytes) => {
                     let ty = self.array_of(Type::Scalar(Scalar::Char), bytes.len() as u64 + 1);
@@ -670,7 +674,7 @@ impl Checker<'_> {
                     Type::Opaque(types::Opaque::Sampler),
                     span,
                 ),
-                Some(Symbol::Function(_)) => {
+                Some(Symbol::Function(_) | Symbol::FunctionTemplate) => {
                     self.error(span, "function designators are only allowed in calls");
                     Expr::new(H::Int(0), Type::Error, span)
                 }
@@ -1704,12 +1708,20 @@ impl Checker<'_> {
         {
             return self.method_call(callee, base, *arrow, *name, args, span, rparen);
         }
+        if let A::TemplateId(name, explicit) = &callee.kind {
+            let at = span.with_caret(callee.location);
+            return self.template_call(*name, explicit, args, at, rparen);
+        }
         let A::Ident(name) = &callee.kind else {
             self.error(callee.location, "called object is not a function");
             return Expr::new(H::Int(0), Type::Error, span);
         };
         let name = *name;
         match self.lookup(name) {
+            Some(Symbol::FunctionTemplate) => {
+                let at = span.with_caret(callee.location);
+                return self.template_call(name, &[], args, at, rparen);
+            }
             Some(Symbol::Function(first)) => {
                 let candidates = self.overload_set(first);
                 let at = span.with_caret(callee.location);

@@ -71,7 +71,14 @@ impl Checker<'_> {
                 let location = m.declarator.name.map_or(m.location, |(_, at)| at);
                 let defining = m.body.is_some();
                 owner.map(|owner| {
-                    self.declare_function(&m.specs, &m.declarator, location, defining, Some(owner))
+                    self.declare_function(
+                        &m.specs,
+                        &m.declarator,
+                        location,
+                        defining,
+                        Some(owner),
+                        None,
+                    )
                 })
             })
             .collect();
@@ -191,7 +198,8 @@ impl Checker<'_> {
             ..owner
         };
         let declared_before = self.methods.get(&(record, name)).map_or(0, Vec::len);
-        let declared = self.declare_function(&f.specs, &f.declarator, location, true, Some(owner));
+        let declared =
+            self.declare_function(&f.specs, &f.declarator, location, true, Some(owner), None);
         let methods = self.methods.entry((record, name)).or_default();
         if methods.len() > declared_before {
             // C++ defines a member function only where its class declares it.

@@ -10,8 +10,9 @@ use super::keywords::{add_qualifier, add_scalar_word, Kw};
 use super::{PResult, Parser, Reported};
 use crate::ast::{
     AddressSpace, Attribute, Block, DeclSpecs, Declaration, Declarator, Derived, EnumSpec,
-    ExternalDecl, FieldDecl, FunctionDef, InitDeclarator, MemberInit, MethodDecl, Name, Qualifiers,
-    RecordKind, RecordSpec, ScalarWords, StaticAssert, StorageClass, TypeName, TypeSpec,
+    ExternalDecl, FieldDecl, FunctionDef, FunctionTemplate, InitDeclarator, MemberInit, MethodDecl,
+    Name, Qualifiers, RecordKind, RecordSpec, ScalarWords, StaticAssert, StorageClass, TypeName,
+    TypeSpec,
 };
 use crate::diagnostic::Location;
 use crate::token::{Punct, TokenKind};
@@ -93,6 +94,9 @@ impl Parser {
         if self.kw() == Kw::Using {
             return Ok(ExternalDecl::Declaration(self.alias_declaration()?));
         }
+        if self.kw() == Kw::Template {
+            return self.function_template();
+        }
         let specs = if self.cxx && self.at_constructor_definition() {
             Self::constructor_specs(self.loc())
         } else {
@@ -139,6 +143,76 @@ impl Parser {
         }
         let decl = self.rest_of_declaration(specs, declarator)?;
         Ok(ExternalDecl::Declaration(decl))
+    }
+
+    /// `template <typename T, ...>` and the function definition it
+    /// makes a template of, the keyword next. The parameters are type
+    /// names in it.
+    fn function_template(&mut self) -> PResult<ExternalDecl> {
+        let location = self.bump().location;
+        self.expect(Punct::Lt)?;
+        if self.at(Punct::Gt) {
+            return Err(self.unsupported_cxx(location, "explicit specializations"));
+        }
+        let mut params = Vec::new();
+        loop {
+            if !matches!(self.kw(), Kw::Typename | Kw::Struct) {
+                let at = self.loc();
+                return Err(self.unsupported_cxx(at, "template parameters other than types"));
+            }
+            self.pos += 1;
+            let t = self.peek();
+            if t.kind != TokenKind::Identifier {
+                return Err(self.error_here("a template parameter name"));
+            }
+            self.pos += 1;
+            if self.at(Punct::Assign) {
+                let at = self.loc();
+                return Err(self.unsupported_cxx(at, "default template arguments"));
+            }
+            params.push((Name(t.sym), t.location));
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::Gt)?;
+        if matches!(self.kw(), Kw::Struct | Kw::Union) || self.kw() == Kw::Template {
+            return Err(self.unsupported_cxx(location, "class templates and member templates"));
+        }
+        self.push_scope();
+        for (name, _) in &params {
+            self.declare_name(*name, true);
+        }
+        let function = self.template_function(location);
+        self.pop_scope();
+        let function = function?;
+        if let Some((name, _)) = function.declarator.name {
+            self.declare_name(name, false);
+            self.template_names.insert(name.0);
+        }
+        Ok(ExternalDecl::FunctionTemplate(Arc::new(FunctionTemplate {
+            params,
+            function,
+            location,
+        })))
+    }
+
+    /// The function definition of a template.
+    fn template_function(&mut self, location: Location) -> PResult<FunctionDef> {
+        let specs = self.decl_specs()?;
+        let declarator = self.named_declarator()?;
+        let function = matches!(declarator.derived.first(), Some(Derived::Function { .. }));
+        if !function || declarator.class.is_some() || !self.at(Punct::LBrace) {
+            return Err(self.unsupported_cxx(location, "templates other than function definitions"));
+        }
+        let body = self.function_body(&declarator)?;
+        Ok(FunctionDef {
+            specs,
+            declarator,
+            this_qualifiers: Qualifiers::default(),
+            member_inits: Vec::new(),
+            body,
+        })
     }
 
     /// C++'s `using Name = type-id ;`, as the typedef it is; the keyword

@@ -217,7 +217,9 @@ impl Parser {
     fn cast_expr(&mut self) -> PResult<Expr> {
         let t = self.peek();
         let kind = match t.kind {
-            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(Name(t.sym)),
+            TokenKind::Identifier if self.kw() == Kw::Name && !self.at_template_id() => {
+                ExprKind::Ident(Name(t.sym))
+            }
             TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
             TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
             _ => return self.general_cast_expr(),
@@ -385,6 +387,7 @@ impl Parser {
                 Kw::BoolLiteral(value) => ExprKind::BoolLiteral(value),
                 Kw::Nullptr => ExprKind::Nullptr,
                 Kw::This => ExprKind::This,
+                _ if self.at_template_id() => return self.template_id(),
                 _ => ExprKind::Ident(Name(t.sym)),
             },
             TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
@@ -407,6 +410,29 @@ impl Parser {
         };
         self.pos += 1;
         Ok(Extent::of(t).make(kind, location))
+    }
+
+    /// Whether a function template's name and a `<` come next: template
+    /// arguments, not a comparison.
+    fn at_template_id(&self) -> bool {
+        self.peek_at(1).is_punct(Punct::Lt) && self.template_names.contains(&self.peek().sym)
+    }
+
+    /// `name<type, ...>`, a function template's name with template
+    /// arguments, the name next.
+    fn template_id(&mut self) -> PResult<Expr> {
+        let t = self.bump();
+        self.pos += 1;
+        let mut args = Vec::new();
+        loop {
+            args.push(self.type_name()?);
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::Gt)?;
+        let extent = self.extent_since(t);
+        Ok(extent.make(ExprKind::TemplateId(Name(t.sym), args), t.location))
     }
 
     /// `( expr )`: the expression, its text widened to the parentheses.

@@ -98,6 +98,9 @@ pub(super) enum Kw {
     Explicit,
     /// C++'s `operator`.
     Operator,
+    /// C++'s `template` and `typename`.
+    Template,
+    Typename,
     /// C++'s `public` and `protected`.
     AccessSpecifier,
     /// A C++ keyword for what clvulkan's C++ for OpenCL does not have yet.
@@ -135,6 +138,8 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "this" => Kw::This,
         "explicit" => Kw::Explicit,
         "operator" => Kw::Operator,
+        "template" => Kw::Template,
+        "typename" => Kw::Typename,
         // A class is a struct whose members are private until a specifier
         // says otherwise; access is not checked yet.
         "class" => Kw::Struct,
@@ -146,8 +151,8 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         | "constinit" | "co_await" | "co_return" | "co_yield" | "decltype" | "delete"
         | "dynamic_cast" | "export" | "friend" | "mutable" | "namespace" | "new" | "noexcept"
         | "not" | "not_eq" | "or" | "or_eq" | "reinterpret_cast" | "requires" | "static_cast"
-        | "template" | "thread_local" | "throw" | "try" | "typeid" | "typename" | "virtual"
-        | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
+        | "thread_local" | "throw" | "try" | "typeid" | "virtual" | "wchar_t" | "xor"
+        | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }

@@ -192,6 +192,9 @@ pub(crate) struct Parser {
     /// The symbol of each `operator op` of
     /// [`crate::language::OVERLOADABLE_OPERATORS`], in its order.
     operator_names: [Name; crate::language::OVERLOADABLE_OPERATORS.len()],
+    /// C++: the symbols that name function templates, which `name<`
+    /// follows with template arguments.
+    template_names: std::collections::HashSet<u32>,
     /// How many function bodies enclose the parse: in one, C++'s `T x(a)`
     /// declares `x` constructed from `a` (see `declarator_inner`).
     function_depth: u32,
@@ -252,6 +255,7 @@ impl Parser {
             cxx,
             linkage_blocks: 0,
             function_depth: 0,
+            template_names: Default::default(),
             missing_name_at: Location::new(FileId(0), 0),
         };
         parser.refuse_unsupported_cxx();
