@@ -93,6 +93,22 @@ fn function_templates_instantiate_for_their_arguments() {
 }
 
 #[test]
+fn cxx_casts_convert_as_c_casts_do() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "casts").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 4]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 2]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    let got = read_buffer::<i32>(&queue, &ints, 4);
+    assert_eq!([got[0], got[1], got[3]], [7, 9, 1]);
+    assert_eq!(f32::from_bits(got[2] as u32), 0.25);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 2), [1.5, 7.5]);
+}
+
+#[test]
 fn template_errors_say_which_instantiation() {
     let log = build_error(
         "template <typename T> T sum(const T *p) { T s = p[0]; return s; }\n\

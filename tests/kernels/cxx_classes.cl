@@ -209,3 +209,15 @@ kernel void templates(global int *ints, global float *floats, global const int *
   float4 v = twice((float4)(1.0f, 2.0f, 3.0f, 4.0f));
   floats[2] = v.w;
 }
+
+// C++ casts: static_cast, reinterpret_cast and functional casts.
+kernel void casts(global int *out, global float *f) {
+  float x = 7.75f;
+  out[0] = static_cast<int>(x);
+  out[1] = int(x) + int(2.5f);
+  f[0] = float(3) / 2.0f;
+  global float *p = reinterpret_cast<global float *>(out + 2);
+  *p = 0.25f;
+  out[3] = uint(-1) == 0xffffffffu;
+  f[1] = static_cast<float>(out[0]) + 0.5f;
+}

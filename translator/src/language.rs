@@ -31,6 +31,18 @@ pub(crate) fn switched_to(pragma: &str) -> Option<bool> {
     }
 }
 
+/// clang's error for a C++ keyword whose feature C++ for OpenCL leaves
+/// out (the restrictions of the C++ for OpenCL documentation), or `None`
+/// for one clvulkan only lacks yet.
+pub fn excluded(word: &str) -> Option<String> {
+    Some(match word {
+        "virtual" => "virtual functions are not supported in C++ for OpenCL".to_owned(),
+        "try" | "catch" | "throw" => format!("cannot use '{word}' with exceptions disabled"),
+        "typeid" | "dynamic_cast" => format!("'{word}' is not supported in C++ for OpenCL"),
+        _ => return None,
+    })
+}
+
 /// The operators a C++ for OpenCL program may overload here, as written
 /// after `operator`; each `operator` name is a symbol the parser adds.
 /// Not yet: `=` (copies are bitwise), `++`, `--`, `&&`, `||`, `,`, `->`

@@ -4,7 +4,7 @@
 
 use super::keywords::Kw;
 use super::{Extent, PResult, Parser, MAX_NESTING};
-use crate::ast::{BinaryOp, Expr, ExprKind, Name, OffsetofStep, TypeName, UnaryOp};
+use crate::ast::{BinaryOp, Declarator, Expr, ExprKind, Name, OffsetofStep, TypeName, UnaryOp};
 use crate::token::{Punct, TokenKind};
 use crate::types;
 
@@ -269,7 +269,58 @@ impl Parser {
             let extent = Extent::of(lparen).expr(&operand);
             return Ok(extent.make(ExprKind::Cast(ty, Box::new(operand)), location));
         }
+        if self.kw() == Kw::NamedCast {
+            let e = self.named_cast()?;
+            return self.postfix_tail(e);
+        }
+        if self.cxx && self.at_functional_cast() {
+            let e = self.functional_cast()?;
+            return self.postfix_tail(e);
+        }
         self.unary_expr()
+    }
+
+    /// C++'s `static_cast<T>(e)`, `reinterpret_cast<T>(e)` and
+    /// `const_cast<T>(e)`, the keyword next: a cast, as `(T)e` is. They
+    /// take no conversion a C cast refuses; that they refuse some a C
+    /// cast takes is not checked yet.
+    fn named_cast(&mut self) -> PResult<Expr> {
+        let keyword = self.bump();
+        self.expect(Punct::Lt)?;
+        let ty = Box::new(self.type_name()?);
+        self.expect(Punct::Gt)?;
+        self.expect(Punct::LParen)?;
+        let operand = self.nested(Self::expr)?;
+        self.expect(Punct::RParen)?;
+        let extent = self.extent_since(keyword);
+        Ok(extent.make(ExprKind::Cast(ty, Box::new(operand)), keyword.location))
+    }
+
+    /// Whether a one-word built-in type and a `(` come next: C++'s
+    /// functional cast, `float(i)`.
+    fn at_functional_cast(&self) -> bool {
+        matches!(self.kw(), Kw::Scalar(_) | Kw::BuiltinType)
+            && self.peek_at(1).is_punct(Punct::LParen)
+            && !self.starts_type(2)
+    }
+
+    /// `T(e)` for a one-word built-in type `T`: `(T)e`.
+    fn functional_cast(&mut self) -> PResult<Expr> {
+        let word = self.peek();
+        // The word alone: a declarator would take the `(` for its own.
+        let ty = Box::new(TypeName {
+            specs: self.decl_specs()?,
+            declarator: Declarator::default(),
+        });
+        self.expect(Punct::LParen)?;
+        let operand = self.nested(Self::assignment_expr)?;
+        if self.at(Punct::Comma) {
+            let at = self.loc();
+            return Err(self.unsupported_cxx(at, "functional casts of several values"));
+        }
+        self.expect(Punct::RParen)?;
+        let extent = self.extent_since(word);
+        Ok(extent.make(ExprKind::Cast(ty, Box::new(operand)), word.location))
     }
 
     fn unary_expr(&mut self) -> PResult<Expr> {

@@ -98,6 +98,8 @@ pub(super) enum Kw {
     Explicit,
     /// C++'s `operator`.
     Operator,
+    /// C++'s `static_cast`, `reinterpret_cast` and `const_cast`.
+    NamedCast,
     /// C++'s `template` and `typename`.
     Template,
     Typename,
@@ -139,6 +141,7 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "explicit" => Kw::Explicit,
         "operator" => Kw::Operator,
         "template" => Kw::Template,
+        "static_cast" | "reinterpret_cast" | "const_cast" => Kw::NamedCast,
         "typename" => Kw::Typename,
         // A class is a struct whose members are private until a specifier
         // says otherwise; access is not checked yet.
@@ -147,12 +150,11 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         // it is the access specifier (see `Parser::access_specifier`).
         "public" | "protected" => Kw::AccessSpecifier,
         "alignas" | "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t"
-        | "char16_t" | "char32_t" | "compl" | "concept" | "const_cast" | "consteval"
-        | "constinit" | "co_await" | "co_return" | "co_yield" | "decltype" | "delete"
-        | "dynamic_cast" | "export" | "friend" | "mutable" | "namespace" | "new" | "noexcept"
-        | "not" | "not_eq" | "or" | "or_eq" | "reinterpret_cast" | "requires" | "static_cast"
-        | "thread_local" | "throw" | "try" | "typeid" | "virtual" | "wchar_t" | "xor"
-        | "xor_eq" => Kw::CxxUnsupported,
+        | "char16_t" | "char32_t" | "compl" | "concept" | "consteval" | "constinit"
+        | "co_await" | "co_return" | "co_yield" | "decltype" | "delete" | "dynamic_cast"
+        | "export" | "friend" | "mutable" | "namespace" | "new" | "noexcept" | "not" | "not_eq"
+        | "or" | "or_eq" | "requires" | "thread_local" | "throw" | "try" | "typeid" | "virtual"
+        | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }

@@ -303,8 +303,11 @@ impl Parser {
         for (t, kw) in self.tokens.iter().zip(&self.words) {
             if *kw == Kw::CxxUnsupported && reported.insert(t.sym) {
                 let word = &self.spellings[t.sym as usize];
-                self.diags
-                    .error(t.location, format!("'{word}' is {NOT_YET}"));
+                let message = match crate::language::excluded(word) {
+                    Some(message) => message,
+                    None => format!("'{word}' is {NOT_YET}"),
+                };
+                self.diags.error(t.location, message);
             }
         }
         if !reported.is_empty() {
