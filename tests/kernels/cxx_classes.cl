@@ -221,3 +221,41 @@ kernel void casts(global int *out, global float *f) {
   out[3] = uint(-1) == 0xffffffffu;
   f[1] = static_cast<float>(out[0]) + 0.5f;
 }
+
+// Class templates: members, constructors and member functions of each
+// instance, the template's own name inside it, an array member, an
+// instance as a deduced function template parameter and as a temporary.
+template <typename T> struct Pair {
+  T first, second;
+  Pair(T a, T b) : first(a), second(b) {}
+  T sum() const { return first + second; }
+  Pair swapped() const { return Pair(second, first); }
+  T larger() const;
+};
+
+template <typename T> struct Stack4 {
+  T items[4];
+  int size;
+  Stack4() : size(0) {}
+  void push(T v) { items[size++] = v; }
+  T pop() { return items[--size]; }
+};
+
+template <typename T> T pair_total(Pair<T> p) { return p.sum(); }
+
+kernel void class_templates(global int *ints, global float *floats) {
+  Pair<int> a(3, 4);
+  Pair<float> b(1.5f, 2.0f);
+  ints[0] = a.sum();
+  floats[0] = b.sum();
+  Pair<int> c = a.swapped();
+  ints[1] = c.first * 10 + c.second;
+  Stack4<int> s;
+  s.push(5);
+  s.push(7);
+  int top = s.pop();
+  int next = s.pop();
+  ints[2] = top * 10 + next;
+  ints[3] = pair_total(Pair<int>(10, 20));
+  ints[4] = Pair<int>(1, 2).sum();
+}

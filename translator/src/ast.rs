@@ -31,6 +31,17 @@ pub enum ExternalDecl {
     StaticAssert(StaticAssert),
     /// C++'s `template <typename T, ...>` before a function definition.
     FunctionTemplate(Arc<FunctionTemplate>),
+    /// C++'s `template <typename T, ...>` before a class definition.
+    ClassTemplate(Arc<ClassTemplate>),
+}
+
+/// A C++ class template: its type parameters and the class written in
+/// their terms, which each instantiation checks again.
+#[derive(Debug)]
+pub struct ClassTemplate {
+    pub params: Vec<(Name, Location)>,
+    pub record: Arc<RecordSpec>,
+    pub location: Location,
 }
 
 /// A C++ function template: its type parameters and the function written
@@ -163,6 +174,8 @@ pub enum TypeSpec {
     Enum(Arc<EnumSpec>),
     /// C++'s `auto`: the initialiser's type.
     Auto,
+    /// C++'s `Name<T, ...>`: an instance of a class template.
+    TemplateId(Name, Arc<Vec<TypeName>>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -88,6 +88,10 @@ impl<'a> UnitChecker<'a> {
             function_templates: HashMap::new(),
             instances: HashMap::new(),
             pending_instances: Vec::new(),
+            class_templates: HashMap::new(),
+            class_instances: HashMap::new(),
+            instantiating_class: None,
+            instance_of: HashMap::new(),
             methods: HashMap::new(),
             class_members: HashMap::new(),
             class_names: HashMap::new(),
@@ -120,6 +124,7 @@ impl<'a> UnitChecker<'a> {
             ast::ExternalDecl::Pragma(p) => self.0.pragma(*p),
             ast::ExternalDecl::StaticAssert(a) => self.0.static_assert(a),
             ast::ExternalDecl::FunctionTemplate(t) => self.0.function_template(t),
+            ast::ExternalDecl::ClassTemplate(t) => self.0.class_template(t),
         }
         self.0.check_pending_instances();
     }
@@ -194,6 +199,8 @@ enum Symbol {
     Method,
     /// C++: a function template (see `Checker::function_templates`).
     FunctionTemplate,
+    /// C++: a class template (see `Checker::class_templates`).
+    ClassTemplate,
 }
 
 /// The function being checked: the arenas of its body, and what its
@@ -271,6 +278,16 @@ struct Checker<'a> {
     /// C++: each template's instantiations, by the template's address
     /// and its arguments.
     instances: HashMap<(usize, Vec<templates::TemplateArgument>), FunctionId>,
+    /// C++: the class templates, by name.
+    class_templates: HashMap<Name, std::sync::Arc<ast::ClassTemplate>>,
+    /// C++: each class template's instantiations, by name and arguments.
+    class_instances: HashMap<(Name, Vec<templates::TemplateArgument>), naga::Handle<types::Record>>,
+    /// C++: the class template and arguments each instance was made from.
+    instance_of: HashMap<naga::Handle<types::Record>, (Name, Vec<templates::TemplateArgument>)>,
+    /// C++: set while a class template is instantiated, whose member
+    /// functions are declared at once and checked later; what
+    /// `define_methods` declared is left here for the instantiation.
+    instantiating_class: Option<Vec<methods::DeclaredMethod>>,
     /// C++: instantiations declared but not yet checked.
     pending_instances: Vec<templates::PendingInstance>,
     /// C++: the functions that return a reference (kept as a pointer).
@@ -675,7 +692,9 @@ fn type_as_written(p: &ast::ParamDecl, names: &Spellings) -> String {
             parts.push(name);
             parts.concat()
         }
-        ast::TypeSpec::Builtin(n) | ast::TypeSpec::Typedef(n) => text(*n),
+        ast::TypeSpec::Builtin(n) | ast::TypeSpec::Typedef(n) | ast::TypeSpec::TemplateId(n, _) => {
+            text(*n)
+        }
         ast::TypeSpec::Record(r) => r.tag.map(text).unwrap_or_default(),
         ast::TypeSpec::Enum(e) => e.tag.map(text).unwrap_or_default(),
         ast::TypeSpec::None => String::new(),

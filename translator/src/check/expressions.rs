@@ -674,6 +674,14 @@ impl Checker<'_> {
                     Type::Opaque(types::Opaque::Sampler),
                     span,
                 ),
+                Some(Symbol::ClassTemplate) => {
+                    let name = self.spelling(*name);
+                    self.error(
+                        span,
+                        format!("use of class template '{name}' requires template arguments"),
+                    );
+                    Expr::new(H::Int(0), Type::Error, span)
+                }
                 Some(Symbol::Function(_) | Symbol::FunctionTemplate) => {
                     self.error(span, "function designators are only allowed in calls");
                     Expr::new(H::Int(0), Type::Error, span)
@@ -1710,6 +1718,15 @@ impl Checker<'_> {
         }
         if let A::TemplateId(name, explicit) = &callee.kind {
             let at = span.with_caret(callee.location);
+            if let Some(Symbol::ClassTemplate) = self.lookup(*name) {
+                // `S<T>(args)`: a temporary of the instance.
+                let ty = self.class_template_type(*name, explicit, callee.location);
+                let Type::Record(r) = ty else {
+                    return Expr::new(H::Int(0), Type::Error, span);
+                };
+                let args: Vec<&ast::Expr> = args.iter().collect();
+                return self.temporary_object(r, &args, span, rparen);
+            }
             return self.template_call(*name, explicit, args, at, rparen);
         }
         let A::Ident(name) = &callee.kind else {
@@ -1733,6 +1750,18 @@ impl Checker<'_> {
                 if let Some(Type::Record(r)) = self.cxx_tag_type(name) {
                     let args: Vec<&ast::Expr> = args.iter().collect();
                     return self.temporary_object(r, &args, span, rparen);
+                }
+            }
+            // `T(args)` for a type name `T`: a temporary of a class, or a
+            // functional cast (`T(0)` in a template).
+            Some(Symbol::Typedef(ty, ..)) if self.cxx => {
+                if let Type::Record(r) = ty {
+                    let args: Vec<&ast::Expr> = args.iter().collect();
+                    return self.temporary_object(r, &args, span, rparen);
+                }
+                if let [arg] = args {
+                    let value = self.rvalue(arg);
+                    return self.cast(value, ty, span);
                 }
             }
             Some(Symbol::Method) => {

@@ -15,6 +15,10 @@ use super::*;
 use crate::types::Record;
 use naga::Handle;
 
+/// A member function as `define_methods` declared it, by its place in
+/// the class: its owner and the declaration, where it has them.
+pub(super) type DeclaredMethod = (Option<MethodOwner>, Option<(FunctionId, bool)>);
+
 /// What makes a function a member function.
 #[derive(Clone, Copy)]
 pub(super) struct MethodOwner {
@@ -29,7 +33,8 @@ impl Checker<'_> {
     /// Declares the member functions of record `r`, just completed from
     /// `spec`, and checks those defined in the class.
     pub(super) fn define_methods(&mut self, r: Handle<Record>, spec: &ast::RecordSpec) {
-        if self.current.is_some() {
+        let instantiating = self.instantiating_class.is_some();
+        if self.current.is_some() && !instantiating {
             let not_yet = crate::language::NOT_YET;
             self.error(
                 spec.methods[0].location,
@@ -86,6 +91,13 @@ impl Checker<'_> {
             if let (true, Some((id, _))) = (m.constructor, declared) {
                 self.reject_copy_constructor(r, *id);
             }
+        }
+        if instantiating {
+            // A class template's instance: the bodies are checked with
+            // the instantiation's other pending work.
+            self.scopes.pop();
+            self.instantiating_class = Some(owners.into_iter().zip(declared).collect());
+            return;
         }
         for ((m, owner), declared) in spec.methods.iter().zip(owners).zip(declared) {
             if let (Some(body), Some(owner), Some(declared)) = (&m.body, owner, declared) {
@@ -157,7 +169,7 @@ impl Checker<'_> {
 
     /// Opens the scope of class `r`, where its members' names hide the
     /// program's; the caller closes it.
-    fn open_class_scope(&mut self, r: Handle<Record>) {
+    pub(super) fn open_class_scope(&mut self, r: Handle<Record>) {
         self.scopes.push();
         let members = self.class_members.get(&r).cloned().unwrap_or_default();
         for (name, symbol) in members {

@@ -12,7 +12,11 @@ use crate::types::{Record, Type};
 use naga::Handle;
 
 impl Checker<'_> {
-    fn new_record(&mut self, kind: ast::RecordKind, name: hir::Symbol) -> Handle<Record> {
+    pub(super) fn new_record(
+        &mut self,
+        kind: ast::RecordKind,
+        name: hir::Symbol,
+    ) -> Handle<Record> {
         self.program.types.add_record(Record {
             kind,
             name,

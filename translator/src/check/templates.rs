@@ -15,18 +15,32 @@
 //! only at instantiation, so `T x;` in a body instantiated with
 //! `__global int` is clang's error for a `__global` local.
 
+use super::methods::{self, MethodOwner};
+use super::scopes::Key;
 use super::*;
 use std::sync::Arc;
 
 /// An instantiation to check once the current declaration is done.
 pub(super) struct PendingInstance {
-    id: FunctionId,
-    template: Arc<ast::FunctionTemplate>,
+    what: Pending,
     arguments: Vec<TemplateArgument>,
-    /// The instantiation's name (`max<int>`) and the call that asked for
-    /// it, for the note after an error in its body.
+    /// The instantiation's name (`max<int>`) and where it was asked for,
+    /// for the note after an error in its body.
     display: String,
     requested_at: Location,
+}
+
+/// What an instantiation has left to check.
+enum Pending {
+    /// A function template's instance, function `id`.
+    Function(FunctionId, Arc<ast::FunctionTemplate>),
+    /// The member functions of a class template's instance, record `r`,
+    /// as its definition declared them.
+    Methods(
+        naga::Handle<types::Record>,
+        Arc<ast::ClassTemplate>,
+        Vec<methods::DeclaredMethod>,
+    ),
 }
 
 /// A type template argument: a type and the qualifiers (address space,
@@ -146,6 +160,14 @@ impl Checker<'_> {
             *slot = Some(*argument);
         }
         for (param, arg) in params.iter().zip(args) {
+            if let ast::TypeSpec::TemplateId(class, written) = &param.specs.ty {
+                // `Pair<T>` from an instance of `Pair`: its arguments.
+                let value = self.quietly(|c| c.decay(arg.clone()).ty);
+                if !self.deduce_from_instance(t, *class, written, value, &mut bound) {
+                    return None;
+                }
+                continue;
+            }
             let ast::TypeSpec::Typedef(spelled) = param.specs.ty else {
                 continue;
             };
@@ -187,6 +209,43 @@ impl Checker<'_> {
         bound.into_iter().collect()
     }
 
+    /// Binds the parameters of `t` that `written`, the template arguments
+    /// of a parameter of type `class<...>`, names plainly, from `value`,
+    /// the argument's type; false when `value` is no instance of `class`
+    /// or the arguments disagree.
+    fn deduce_from_instance(
+        &self,
+        t: &ast::FunctionTemplate,
+        class: Name,
+        written: &[ast::TypeName],
+        value: Type,
+        bound: &mut [Option<TemplateArgument>],
+    ) -> bool {
+        let Type::Record(r) = value else {
+            return false;
+        };
+        let Some((made_from, arguments)) = self.instance_of.get(&r) else {
+            return false;
+        };
+        if *made_from != class || arguments.len() != written.len() {
+            return false;
+        }
+        for (type_name, &argument) in written.iter().zip(arguments) {
+            let ast::TypeSpec::Typedef(spelled) = type_name.specs.ty else {
+                continue;
+            };
+            let Some(index) = t.params.iter().position(|(n, _)| *n == spelled) else {
+                continue;
+            };
+            match bound[index] {
+                None => bound[index] = Some(argument),
+                Some(earlier) if earlier != argument => return false,
+                Some(_) => {}
+            }
+        }
+        true
+    }
+
     /// The instantiation of `t` for `arguments`: declared now, checked
     /// after the current external declaration.
     fn instantiate(
@@ -206,7 +265,7 @@ impl Checker<'_> {
             .map(|&argument| self.argument_text(argument))
             .collect();
         let display = format!("{}<{}>", self.spelling(name), listed.join(", "));
-        self.bind_template_parameters(t, &arguments);
+        self.bind_template_parameters(&t.params, &arguments);
         let (id, _) = self.declare_function(
             &f.specs,
             &f.declarator,
@@ -218,13 +277,144 @@ impl Checker<'_> {
         self.scopes.pop();
         self.instances.insert(key, id);
         self.pending_instances.push(PendingInstance {
-            id,
-            template: Arc::clone(t),
+            what: Pending::Function(id, Arc::clone(t)),
             arguments,
             display,
             requested_at,
         });
         id
+    }
+
+    /// Declares class template `t`.
+    pub(super) fn class_template(&mut self, t: &Arc<ast::ClassTemplate>) {
+        let Some(tag) = t.record.tag else {
+            return;
+        };
+        if self.lookup(tag).is_some() || self.class_templates.contains_key(&tag) {
+            let spelling = self.spelling(tag);
+            self.error(
+                t.record.tag_location,
+                format!("redefinition of '{spelling}'"),
+            );
+            return;
+        }
+        self.declare(tag, Symbol::ClassTemplate);
+        self.class_templates.insert(tag, Arc::clone(t));
+    }
+
+    /// The type `name<args>` names: the instance of class template
+    /// `name` for `args`, made on first use.
+    pub(super) fn class_template_type(
+        &mut self,
+        name: Name,
+        args: &[ast::TypeName],
+        at: Location,
+    ) -> Type {
+        let spelling = self.spelling(name);
+        let Some(t) = self.class_templates.get(&name).cloned() else {
+            self.error(at, format!("no template named '{spelling}'"));
+            return Type::Error;
+        };
+        if args.len() != t.params.len() {
+            let which = if args.len() < t.params.len() {
+                "few"
+            } else {
+                "many"
+            };
+            self.error(
+                at,
+                format!("too {which} template arguments for class template '{spelling}'"),
+            );
+            return Type::Error;
+        }
+        let arguments = self.written_template_arguments(args);
+        if arguments.iter().any(|(ty, _)| ty.is_error()) {
+            return Type::Error;
+        }
+        self.instantiate_class(&t, name, arguments, at)
+    }
+
+    /// Template arguments as written.
+    fn written_template_arguments(&mut self, args: &[ast::TypeName]) -> Vec<TemplateArgument> {
+        args.iter()
+            .map(|t| {
+                let (ty, space) = self.type_name_and_space(t);
+                let quals = ast::Qualifiers {
+                    is_const: t.specs.qualifiers.is_const,
+                    address_space: space,
+                    ..ast::Qualifiers::default()
+                };
+                (ty, quals)
+            })
+            .collect()
+    }
+
+    /// The instance of class template `t` (named `name`) for
+    /// `arguments`: its record, laid out now; its member functions are
+    /// declared now and checked once the current declaration is done.
+    fn instantiate_class(
+        &mut self,
+        t: &Arc<ast::ClassTemplate>,
+        name: Name,
+        arguments: Vec<TemplateArgument>,
+        requested_at: Location,
+    ) -> Type {
+        let key = (name, arguments.clone());
+        if let Some(&r) = self.class_instances.get(&key) {
+            return Type::Record(r);
+        }
+        let listed: Vec<String> = arguments
+            .iter()
+            .map(|&argument| self.argument_text(argument))
+            .collect();
+        let display = format!("{}<{}>", self.spelling(name), listed.join(", "));
+        let symbol = self.program.names.intern(&display);
+        let r = self.new_record(t.record.kind, symbol);
+        self.class_instances.insert(key, r);
+        self.instance_of.insert(r, (name, arguments.clone()));
+        let errors = self.diags.error_count();
+        self.bind_class_parameters(t, &arguments, r);
+        let outer = self.instantiating_class.replace(Vec::new());
+        let ty = self.record_type(&t.record);
+        let declared = std::mem::replace(&mut self.instantiating_class, outer);
+        self.scopes.pop();
+        if self.diags.error_count() > errors {
+            self.instantiation_note(requested_at, "template class", &display);
+        }
+        if let Some(declared) = declared.filter(|d| !d.is_empty()) {
+            self.pending_instances.push(PendingInstance {
+                what: Pending::Methods(r, Arc::clone(t), declared),
+                arguments,
+                display,
+                requested_at,
+            });
+        }
+        ty
+    }
+
+    /// Opens a scope where each parameter of class template `t` names its
+    /// argument's type, and the template's own name (without arguments)
+    /// names instance `r`; the caller closes it.
+    fn bind_class_parameters(
+        &mut self,
+        t: &ast::ClassTemplate,
+        arguments: &[TemplateArgument],
+        r: naga::Handle<types::Record>,
+    ) {
+        self.bind_template_parameters(&t.params, arguments);
+        if let Some(tag) = t.record.tag {
+            self.declare(Key::tag(t.record.kind, tag), Symbol::Tag(r));
+            let instance = Symbol::Typedef(Type::Record(r), ast::Qualifiers::default(), None);
+            self.declare(tag, instance);
+        }
+    }
+
+    /// clang's note after an error in an instantiation.
+    fn instantiation_note(&mut self, at: Location, what: &str, display: &str) {
+        self.diags.note(
+            at,
+            format!("in instantiation of {what} '{display}' requested here"),
+        );
     }
 
     /// A template argument as clang writes it: `const __global int`.
@@ -249,11 +439,11 @@ impl Checker<'_> {
     /// type; the caller closes it.
     fn bind_template_parameters(
         &mut self,
-        t: &ast::FunctionTemplate,
+        params: &[(Name, Location)],
         arguments: &[TemplateArgument],
     ) {
         self.scopes.push();
-        for ((name, _), &(ty, quals)) in t.params.iter().zip(arguments) {
+        for ((name, _), &(ty, quals)) in params.iter().zip(arguments) {
             self.declare(*name, Symbol::Typedef(ty, quals, None));
         }
     }
@@ -262,19 +452,40 @@ impl Checker<'_> {
     /// they make.
     pub(super) fn check_pending_instances(&mut self) {
         while let Some(pending) = self.pending_instances.pop() {
-            let f = &pending.template.function;
             let errors = self.diags.error_count();
-            self.bind_template_parameters(&pending.template, &pending.arguments);
-            self.define_function(&f.specs, &f.declarator, &f.body, (pending.id, false), None);
-            self.scopes.pop();
+            let what = match &pending.what {
+                Pending::Function(id, template) => {
+                    let f = &template.function;
+                    self.bind_template_parameters(&template.params, &pending.arguments);
+                    self.define_function(&f.specs, &f.declarator, &f.body, (*id, false), None);
+                    self.scopes.pop();
+                    "function template specialization"
+                }
+                Pending::Methods(r, template, declared) => {
+                    self.bind_class_parameters(template, &pending.arguments, *r);
+                    self.open_class_scope(*r);
+                    for (m, &(owner, declared)) in template.record.methods.iter().zip(declared) {
+                        if let (Some(body), Some(owner), Some(declared)) =
+                            (&m.body, owner, declared)
+                        {
+                            let method: (MethodOwner, &[ast::MemberInit]) =
+                                (owner, &m.member_inits);
+                            self.define_function(
+                                &m.specs,
+                                &m.declarator,
+                                body,
+                                declared,
+                                Some(method),
+                            );
+                        }
+                    }
+                    self.scopes.pop();
+                    self.scopes.pop();
+                    "member functions of template class"
+                }
+            };
             if self.diags.error_count() > errors {
-                self.diags.note(
-                    pending.requested_at,
-                    format!(
-                        "in instantiation of function template specialization '{}' requested here",
-                        pending.display
-                    ),
-                );
+                self.instantiation_note(pending.requested_at, what, &pending.display);
             }
         }
     }

@@ -50,12 +50,23 @@ impl Checker<'_> {
                 _ if self.cxx && self.cxx_tag_type(*name).is_some() => {
                     self.cxx_tag_type(*name).unwrap_or(Type::Error)
                 }
+                Some(Symbol::ClassTemplate) => {
+                    let name = self.spelling(*name);
+                    self.error(
+                        specs.type_location,
+                        format!("use of class template '{name}' requires template arguments"),
+                    );
+                    Type::Error
+                }
                 _ => {
                     let name = self.spelling(*name);
                     self.error(specs.type_location, format!("unknown type name '{name}'"));
                     Type::Error
                 }
             },
+            ast::TypeSpec::TemplateId(name, args) => {
+                self.class_template_type(*name, args, specs.type_location)
+            }
             ast::TypeSpec::Record(r) => self.record_type(r),
             ast::TypeSpec::Enum(e) => Type::Scalar(self.enum_spec(e)),
         };

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use super::keywords::{add_qualifier, add_scalar_word, Kw};
 use super::{PResult, Parser, Reported};
 use crate::ast::{
-    AddressSpace, Attribute, Block, DeclSpecs, Declaration, Declarator, Derived, EnumSpec,
-    ExternalDecl, FieldDecl, FunctionDef, FunctionTemplate, InitDeclarator, MemberInit, MethodDecl,
-    Name, Qualifiers, RecordKind, RecordSpec, ScalarWords, StaticAssert, StorageClass, TypeName,
-    TypeSpec,
+    AddressSpace, Attribute, Block, ClassTemplate, DeclSpecs, Declaration, Declarator, Derived,
+    EnumSpec, ExternalDecl, FieldDecl, FunctionDef, FunctionTemplate, InitDeclarator, MemberInit,
+    MethodDecl, Name, Qualifiers, RecordKind, RecordSpec, ScalarWords, StaticAssert, StorageClass,
+    TypeName, TypeSpec,
 };
 use crate::diagnostic::Location;
 use crate::token::{Punct, TokenKind};
@@ -176,8 +176,11 @@ impl Parser {
             }
         }
         self.expect(Punct::Gt)?;
-        if matches!(self.kw(), Kw::Struct | Kw::Union) || self.kw() == Kw::Template {
-            return Err(self.unsupported_cxx(location, "class templates and member templates"));
+        if self.kw() == Kw::Template {
+            return Err(self.unsupported_cxx(location, "member templates"));
+        }
+        if matches!(self.kw(), Kw::Struct | Kw::Union) {
+            return self.class_template(params, location);
         }
         self.push_scope();
         for (name, _) in &params {
@@ -193,6 +196,43 @@ impl Parser {
         Ok(ExternalDecl::FunctionTemplate(Arc::new(FunctionTemplate {
             params,
             function,
+            location,
+        })))
+    }
+
+    /// The class definition of a template with parameters `params`, the
+    /// `struct` or `class` next.
+    fn class_template(
+        &mut self,
+        params: Vec<(Name, Location)>,
+        location: Location,
+    ) -> PResult<ExternalDecl> {
+        self.push_scope();
+        for (name, _) in &params {
+            self.declare_name(*name, true);
+        }
+        let specs = self.decl_specs();
+        self.pop_scope();
+        let specs = specs?;
+        let record = match &specs.ty {
+            TypeSpec::Record(record) if record.fields.is_some() && record.tag.is_some() => {
+                Arc::clone(record)
+            }
+            _ => {
+                return Err(
+                    self.unsupported_cxx(location, "class templates other than definitions")
+                );
+            }
+        };
+        self.expect_semicolon("after class template")?;
+        if let Some(tag) = record.tag {
+            // A type name from here on, with template arguments after it.
+            self.declare_name(tag, true);
+            self.template_names.insert(tag.0);
+        }
+        Ok(ExternalDecl::ClassTemplate(Arc::new(ClassTemplate {
+            params,
+            record,
             location,
         })))
     }
@@ -476,6 +516,9 @@ impl Parser {
                     if kw == Kw::BuiltinType {
                         specs.ty = TypeSpec::Builtin(Name(t.sym));
                         self.pos += 1;
+                    } else if self.cxx && self.at_template_id() {
+                        let (name, args) = self.template_arguments()?;
+                        specs.ty = TypeSpec::TemplateId(name, Arc::new(args));
                     } else if self.is_typedef_at(0) {
                         specs.ty = TypeSpec::Typedef(Name(t.sym));
                         self.pos += 1;

@@ -465,13 +465,22 @@ impl Parser {
 
     /// Whether a function template's name and a `<` come next: template
     /// arguments, not a comparison.
-    fn at_template_id(&self) -> bool {
+    pub(super) fn at_template_id(&self) -> bool {
         self.peek_at(1).is_punct(Punct::Lt) && self.template_names.contains(&self.peek().sym)
     }
 
-    /// `name<type, ...>`, a function template's name with template
-    /// arguments, the name next.
+    /// `name<type, ...>`, a template's name with template arguments, the
+    /// name next.
     fn template_id(&mut self) -> PResult<Expr> {
+        let t = self.peek();
+        let (name, args) = self.template_arguments()?;
+        let extent = self.extent_since(t);
+        Ok(extent.make(ExprKind::TemplateId(name, args), t.location))
+    }
+
+    /// A template's name and its arguments, `name<type, ...>`, the name
+    /// next.
+    pub(super) fn template_arguments(&mut self) -> PResult<(Name, Vec<TypeName>)> {
         let t = self.bump();
         self.pos += 1;
         let mut args = Vec::new();
@@ -481,9 +490,12 @@ impl Parser {
                 break;
             }
         }
+        if self.at(Punct::Shr) {
+            let at = self.loc();
+            return Err(self.unsupported_cxx(at, "nested template argument lists closed by '>>'"));
+        }
         self.expect(Punct::Gt)?;
-        let extent = self.extent_since(t);
-        Ok(extent.make(ExprKind::TemplateId(Name(t.sym), args), t.location))
+        Ok((Name(t.sym), args))
     }
 
     /// `( expr )`: the expression, its text widened to the parentheses.
