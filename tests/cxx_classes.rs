@@ -123,6 +123,27 @@ fn class_templates_instantiate_for_their_arguments() {
 }
 
 #[test]
+fn static_member_functions_need_no_object() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "statics").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 5]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 5), [49, 14, 11, 36, 10]);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [1.5]);
+    let log = build_error(
+        "struct S { int x; static int get() { return x; } };\nkernel void k(global int *p) { p[0] = S::get(); }\n",
+    );
+    assert!(
+        log.contains("1:45: error: invalid use of member 'x' in static member function"),
+        "{log}"
+    );
+}
+
+#[test]
 fn template_errors_say_which_instantiation() {
     let log = build_error(
         "template <typename T> T sum(const T *p) { T s = p[0]; return s; }\n\

@@ -259,3 +259,28 @@ kernel void class_templates(global int *ints, global float *floats) {
   ints[3] = pair_total(Pair<int>(10, 20));
   ints[4] = Pair<int>(1, 2).sum();
 }
+
+// Static member functions: called through the class, an object and from
+// member functions, defined outside the class, of a class template.
+struct MathUtil {
+  int bias;
+  static int square(int x) { return x * x; }
+  static float lerp(float a, float b, float t);
+  int biased_square(int x) const { return square(x) + bias; }
+  int via_class(int x) const { return MathUtil::square(x) - bias; }
+};
+float MathUtil::lerp(float a, float b, float t) { return a + (b - a) * t; }
+
+template <typename T> struct Limits {
+  static T clamp_to(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
+};
+
+kernel void statics(global int *ints, global float *floats) {
+  ints[0] = MathUtil::square(7);
+  MathUtil m = {5};
+  ints[1] = m.biased_square(3);
+  ints[2] = m.via_class(4);
+  ints[3] = m.square(6);
+  floats[0] = MathUtil::lerp(1.0f, 3.0f, 0.25f);
+  ints[4] = Limits<int>::clamp_to(15, 0, 10);
+}

@@ -534,6 +534,9 @@ pub enum ExprKind {
     /// C++'s `name<T, ...>`: a function template with explicit template
     /// arguments, as a call's callee.
     TemplateId(Name, Vec<TypeName>),
+    /// C++'s `Class::name` or `Template<T>::name`, as a call's callee: a
+    /// static member function.
+    Qualified(Name, Option<Vec<TypeName>>, Name),
     /// Adjacent literals joined, quotes and prefix kept.
     StringLiteral(String),
     Unary(UnaryOp, Box<Expr>),

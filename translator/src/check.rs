@@ -94,6 +94,7 @@ impl<'a> UnitChecker<'a> {
             instance_of: HashMap::new(),
             methods: HashMap::new(),
             class_members: HashMap::new(),
+            static_methods: Default::default(),
             class_names: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
@@ -230,6 +231,8 @@ struct FunctionState {
     references: std::collections::HashSet<LocalId>,
     /// C++: a member function's `this`, its first parameter.
     this: Option<LocalId>,
+    /// C++: the class of the member function being checked.
+    class: Option<naga::Handle<types::Record>>,
     /// C++: the function returns a reference, so `return` binds one.
     returns_reference: bool,
 }
@@ -301,6 +304,8 @@ struct Checker<'a> {
     /// C++: the name of each class with member functions, which its
     /// constructors have.
     class_names: HashMap<naga::Handle<types::Record>, Name>,
+    /// C++: the static member functions, which take no `this`.
+    static_methods: std::collections::HashSet<FunctionId>,
     /// C++: the names a class's member functions see as its members.
     class_members: HashMap<naga::Handle<types::Record>, Vec<(Name, Symbol)>>,
     /// C++: each function's default arguments, by parameter.

@@ -563,6 +563,7 @@ impl Checker<'_> {
             constants: HashMap::new(),
             references: Default::default(),
             this: None,
+            class: owner.map(|owner| owner.record),
             returns_reference: self.reference_returns.contains(&id),
         });
         self.scopes.push();

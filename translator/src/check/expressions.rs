@@ -632,7 +632,7 @@ impl Checker<'_> {
             A::BoolLiteral(value) => self.int_const(u64::from(*value), Type::BOOL, span),
             A::Nullptr => self.null_pointer_constant(span),
             A::This => self.this_expr(span),
-            A::TemplateId(..) => {
+            A::TemplateId(..) | A::Qualified(..) => {
                 self.error(span, "function designators are only allowed in calls");
                 Expr::new(H::Int(0), Type::Error, span)
             }
@@ -1715,6 +1715,21 @@ impl Checker<'_> {
         ) = (self.cxx, &callee.kind)
         {
             return self.method_call(callee, base, *arrow, *name, args, span, rparen);
+        }
+        if let A::Qualified(class, template_args, name) = &callee.kind {
+            let at = span.with_caret(callee.location);
+            let class = match template_args {
+                Some(written) => self.class_template_type(*class, written, callee.location),
+                None => match self.cxx_tag_type(*class) {
+                    Some(ty) => ty,
+                    None => {
+                        let spelling = self.spelling(*class);
+                        self.error(at, format!("use of undeclared identifier '{spelling}'"));
+                        Type::Error
+                    }
+                },
+            };
+            return self.qualified_call(class, *name, args, at, rparen);
         }
         if let A::TemplateId(name, explicit) = &callee.kind {
             let at = span.with_caret(callee.location);

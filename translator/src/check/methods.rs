@@ -87,9 +87,12 @@ impl Checker<'_> {
                 })
             })
             .collect();
-        for (m, declared) in spec.methods.iter().zip(&declared) {
+        for ((m, owner), declared) in spec.methods.iter().zip(&owners).zip(&declared) {
             if let (true, Some((id, _))) = (m.constructor, declared) {
                 self.reject_copy_constructor(r, *id);
+            }
+            if let (Some(MethodOwner { this: None, .. }), Some((id, _))) = (owner, declared) {
+                self.static_methods.insert(*id);
             }
         }
         if instantiating {
@@ -128,9 +131,15 @@ impl Checker<'_> {
             return None;
         }
         if specs.storage == Some(ast::StorageClass::Static) {
-            let not_yet = crate::language::NOT_YET;
-            self.error(at, format!("static member functions are {not_yet}"));
-            return None;
+            if q != ast::Qualifiers::default() {
+                self.error(at, "static member function cannot have qualifiers");
+                return None;
+            }
+            return Some(MethodOwner {
+                record: r,
+                this: None,
+                constructor: false,
+            });
         }
         let this = self.pointer_to(Pointee {
             ty: Type::Record(r),
@@ -205,8 +214,14 @@ impl Checker<'_> {
         let Some(owner) = self.method_owner(record, &f.specs, f.this_qualifiers, location) else {
             return;
         };
+        // `static` is written only in the class.
+        let declared_static = self
+            .methods
+            .get(&(record, name))
+            .is_some_and(|ids| ids.iter().any(|id| self.static_methods.contains(id)));
         let owner = MethodOwner {
             constructor: name == class,
+            this: if declared_static { None } else { owner.this },
             ..owner
         };
         let declared_before = self.methods.get(&(record, name)).map_or(0, Vec::len);
@@ -266,6 +281,14 @@ impl Checker<'_> {
 
     /// A member of the class named without `this->` in a member function.
     pub(super) fn implicit_member(&mut self, name: Name, span: Span) -> Expr {
+        if self.this(span).is_none() {
+            let spelling = self.spelling(name);
+            self.error(
+                span,
+                format!("invalid use of member '{spelling}' in static member function"),
+            );
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
         let this = self.this_expr(span);
         let object = self.deref(this, span);
         let spelling = self.spelling(name);
@@ -325,14 +348,85 @@ impl Checker<'_> {
             }
             return Expr::new(H::Int(0), Type::Error, span);
         };
+        let at = span.with_caret(callee.location);
+        let args: Vec<&ast::Expr> = args.iter().collect();
+        let Some(statics) = self.static_candidates(&candidates, at) else {
+            return Expr::new(H::Int(0), Type::Error, span);
+        };
+        if statics {
+            // The object is evaluated, then the function called without it.
+            let call = self.user_call(name, &candidates, None, &args, at, rparen);
+            let ty = call.ty;
+            if ty.is_error() {
+                return call;
+            }
+            return Expr::new(H::Comma(Box::new(object), Box::new(call)), ty, span);
+        }
         let this = if arrow {
             object
         } else {
             self.object_address(object)
         };
-        let at = span.with_caret(callee.location);
-        let args: Vec<&ast::Expr> = args.iter().collect();
         self.user_call(name, &candidates, Some(this), &args, at, rparen)
+    }
+
+    /// Whether `candidates`, member functions of one name, are static;
+    /// `None` after an error for a set that mixes static and not.
+    fn static_candidates(&mut self, candidates: &[FunctionId], at: Span) -> Option<bool> {
+        let statics = (candidates.iter())
+            .filter(|id| self.static_methods.contains(id))
+            .count();
+        if statics != 0 && statics != candidates.len() {
+            let not_yet = crate::language::NOT_YET;
+            self.error(
+                at,
+                format!("overloading static and non-static member functions is {not_yet}"),
+            );
+            return None;
+        }
+        Some(statics != 0)
+    }
+
+    /// `Class::name(args)`: a call of a static member function of
+    /// `class`, or of a member function of the class being checked.
+    pub(super) fn qualified_call(
+        &mut self,
+        class: Type,
+        name: Name,
+        args: &[ast::Expr],
+        span: Span,
+        rparen: Location,
+    ) -> Expr {
+        let error = || Expr::new(H::Int(0), Type::Error, span);
+        let Type::Record(r) = class else {
+            if !class.is_error() {
+                let ty = self.display(class);
+                self.error(span, format!("'{ty}' is not a class"));
+            }
+            return error();
+        };
+        let Some(candidates) = self.methods.get(&(r, name)).cloned() else {
+            let (member, class) = (self.spelling(name), self.class_spelling(r));
+            self.error(span, format!("no member named '{member}' in '{class}'"));
+            return error();
+        };
+        let args: Vec<&ast::Expr> = args.iter().collect();
+        match self.static_candidates(&candidates, span) {
+            None => error(),
+            Some(true) => self.user_call(name, &candidates, None, &args, span, rparen),
+            Some(false) => match self.this(span) {
+                Some(this) if self.pointee(this.ty).map(|p| p.ty) == Some(Type::Record(r)) => {
+                    self.user_call(name, &candidates, Some(this), &args, span, rparen)
+                }
+                _ => {
+                    self.error(
+                        span,
+                        "call to non-static member function without an object argument",
+                    );
+                    error()
+                }
+            },
+        }
     }
 
     /// `name(args)` in a member function, naming a member function of
@@ -344,15 +438,26 @@ impl Checker<'_> {
         span: Span,
         rparen: Location,
     ) -> Expr {
-        let this = self.this_expr(span);
-        let candidates = match self.pointee(this.ty).map(|p| p.ty) {
-            Some(Type::Record(r)) => self.methods.get(&(r, name)).cloned(),
-            _ => None,
+        let class = self.current.as_ref().and_then(|f| f.class);
+        let candidates = class.and_then(|r| self.methods.get(&(r, name)).cloned());
+        let Some(candidates) = candidates else {
+            return Expr::new(H::Int(0), Type::Error, span);
         };
         let args: Vec<&ast::Expr> = args.iter().collect();
-        match candidates {
-            Some(candidates) => self.user_call(name, &candidates, Some(this), &args, span, rparen),
+        match self.static_candidates(&candidates, span) {
             None => Expr::new(H::Int(0), Type::Error, span),
+            Some(true) => self.user_call(name, &candidates, None, &args, span, rparen),
+            Some(false) => {
+                if self.this(span).is_none() {
+                    self.error(
+                        span,
+                        "call to non-static member function without an object argument",
+                    );
+                    return Expr::new(H::Int(0), Type::Error, span);
+                }
+                let this = self.this_expr(span);
+                self.user_call(name, &candidates, Some(this), &args, span, rparen)
+            }
         }
     }
 

@@ -83,6 +83,8 @@ impl Parser {
             Kw::Storage(_) | Kw::Inline | Kw::Kernel | Kw::Constexpr | Kw::Auto => true,
             // `T * x` with T a typedef is a declaration; `x * y` is not. Two
             // names in a row can only be a declaration with an unknown type.
+            // `S::f(x);` is a call of a static member function.
+            _ if self.cxx && self.scope_operator_at(1) => false,
             _ => self.starts_type(0) || self.peek_at(1).kind == TokenKind::Identifier,
         }
     }

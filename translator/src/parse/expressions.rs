@@ -217,7 +217,11 @@ impl Parser {
     fn cast_expr(&mut self) -> PResult<Expr> {
         let t = self.peek();
         let kind = match t.kind {
-            TokenKind::Identifier if self.kw() == Kw::Name && !self.at_template_id() => {
+            TokenKind::Identifier
+                if self.kw() == Kw::Name
+                    && !self.at_template_id()
+                    && !self.scope_operator_at(1) =>
+            {
                 ExprKind::Ident(Name(t.sym))
             }
             TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
@@ -439,6 +443,19 @@ impl Parser {
                 Kw::Nullptr => ExprKind::Nullptr,
                 Kw::This => ExprKind::This,
                 _ if self.at_template_id() => return self.template_id(),
+                _ if self.cxx && self.scope_operator_at(1) => {
+                    let member = self.peek_at(3);
+                    if member.kind != TokenKind::Identifier {
+                        return Err(self.unsupported_cxx(
+                            member.location,
+                            "qualified names other than 'class::member'",
+                        ));
+                    }
+                    self.pos += 4;
+                    let extent = self.extent_since(t);
+                    let kind = ExprKind::Qualified(Name(t.sym), None, Name(member.sym));
+                    return Ok(extent.make(kind, member.location));
+                }
                 _ => ExprKind::Ident(Name(t.sym)),
             },
             TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
@@ -474,6 +491,14 @@ impl Parser {
     fn template_id(&mut self) -> PResult<Expr> {
         let t = self.peek();
         let (name, args) = self.template_arguments()?;
+        if self.cxx && self.at_scope_operator() && self.peek_at(2).kind == TokenKind::Identifier {
+            // `Template<T>::name`: a member of the instance.
+            let member = self.peek_at(2);
+            self.pos += 3;
+            let extent = self.extent_since(t);
+            let kind = ExprKind::Qualified(name, Some(args), Name(member.sym));
+            return Ok(extent.make(kind, member.location));
+        }
         let extent = self.extent_since(t);
         Ok(extent.make(ExprKind::TemplateId(name, args), t.location))
     }
