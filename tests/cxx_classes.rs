@@ -144,6 +144,21 @@ fn static_member_functions_need_no_object() {
 }
 
 #[test]
+fn if_constexpr_checks_only_the_branch_it_takes() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "if_constexpr").expect("kernel");
+    let longs = buffer_with(&context, &queue, &[i64::MIN; 2]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    set_arg(&kernel, 0, &longs);
+    set_arg(&kernel, 1, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    // -7 / 2 truncates to -3; a shift would give -4.
+    assert_eq!(read_buffer::<i64>(&queue, &longs, 2), [-3, 4]);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [2.5]);
+}
+
+#[test]
 fn template_errors_say_which_instantiation() {
     let log = build_error(
         "template <typename T> T sum(const T *p) { T s = p[0]; return s; }\n\

@@ -284,3 +284,21 @@ kernel void statics(global int *ints, global float *floats) {
   floats[0] = MathUtil::lerp(1.0f, 3.0f, 0.25f);
   ints[4] = Limits<int>::clamp_to(15, 0, 10);
 }
+
+// if constexpr in a function template.
+// Each branch holds only for some T: the others are not checked.
+template <typename T> T halve(T x) {
+  if constexpr (sizeof(T) == 4) {
+    return x * 0.5f;
+  } else if constexpr (sizeof(T) == 2) {
+    return x >> 1;
+  } else {
+    return x / 2;
+  }
+}
+
+kernel void if_constexpr(global long *longs, global float *floats) {
+  floats[0] = halve(5.0f);
+  longs[0] = halve(-7L);
+  longs[1] = halve((short)9);
+}

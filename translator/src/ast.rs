@@ -337,6 +337,10 @@ pub enum StmtKind {
     Declaration(Declaration),
     Expr(Option<Expr>),
     If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    /// C++'s `if constexpr`: only the branch its constant condition picks
+    /// is checked (in a template, the other may not hold for the
+    /// arguments).
+    IfConstexpr(Expr, Box<Stmt>, Option<Box<Stmt>>),
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),
     For {

@@ -50,6 +50,22 @@ impl Checker<'_> {
                 S::StaticAssert(a) => self.static_assert(a),
                 // Loop hints change nothing the checker looks at.
                 S::Attributed(_, inner) => self.statement(inner, out),
+                S::IfConstexpr(c, then, otherwise) => {
+                    let Some(value) = self.const_int(c) else {
+                        let at = c.begin();
+                        self.error(at, "constexpr if condition is not a constant expression");
+                        return;
+                    };
+                    let chosen = if value != 0 {
+                        Some(then)
+                    } else {
+                        otherwise.as_ref()
+                    };
+                    if let Some(chosen) = chosen {
+                        let block = self.scoped_statement(chosen);
+                        out.push(self.add_stmt(StmtKind::Block(block), at));
+                    }
+                }
                 S::If(c, then, otherwise) => {
                     let c = self.condition(c, s.location);
                     let c = self.commit(c);

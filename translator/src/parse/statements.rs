@@ -94,6 +94,7 @@ impl Parser {
             TokenKind::Identifier => match self.kw() {
                 Kw::If => {
                     self.pos += 1;
+                    let constexpr = self.eat_kw(Kw::Constexpr);
                     self.expect(Punct::LParen)?;
                     let cond = self.expr()?;
                     self.expect(Punct::RParen)?;
@@ -103,7 +104,11 @@ impl Parser {
                     } else {
                         None
                     };
-                    StmtKind::If(cond, then, otherwise)
+                    if constexpr {
+                        StmtKind::IfConstexpr(cond, then, otherwise)
+                    } else {
+                        StmtKind::If(cond, then, otherwise)
+                    }
                 }
                 Kw::While => {
                     self.pos += 1;
