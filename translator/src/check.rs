@@ -434,6 +434,21 @@ impl<'a> Checker<'a> {
         self.program.types.pointer(pointee)
     }
 
+    /// A pointer to `ty` with `quals` (`const`, `volatile`, the address
+    /// space, else the default one for pointees).
+    fn pointer_with(&mut self, ty: Type, quals: ast::Qualifiers) -> Type {
+        let space = quals
+            .address_space
+            .unwrap_or_else(|| self.default_pointee_space());
+        self.pointer_to(Pointee {
+            ty,
+            is_const: quals.is_const,
+            is_volatile: quals.is_volatile,
+            space,
+            endian_host: false,
+        })
+    }
+
     fn array_of(&mut self, element: Type, len: u64) -> Type {
         self.program.types.array(element, len)
     }

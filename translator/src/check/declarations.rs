@@ -292,18 +292,7 @@ impl Checker<'_> {
         let placement = self.placement(&[&p.specs.attributes, &p.declarator.attributes]);
         let ty = self.apply_endian(ty, &placement, location);
         let ty = match self.element_of(ty) {
-            Some(element) => {
-                let pointee = Pointee {
-                    ty: element,
-                    is_const: quals.is_const,
-                    is_volatile: quals.is_volatile,
-                    space: quals
-                        .address_space
-                        .unwrap_or_else(|| self.default_pointee_space()),
-                    endian_host: false,
-                };
-                self.pointer_to(pointee)
-            }
+            Some(element) => self.pointer_with(element, quals),
             None => ty,
         };
         (ty, quals)
@@ -348,15 +337,7 @@ impl Checker<'_> {
         let returns_reference = self.cxx && declarator.reference.is_some();
         if returns_reference {
             // Kept as a pointer to the referent, as references are.
-            ret = self.pointer_to(Pointee {
-                ty: ret,
-                is_const: quals.is_const,
-                is_volatile: quals.is_volatile,
-                space: quals
-                    .address_space
-                    .unwrap_or_else(|| self.default_pointee_space()),
-                endian_host: false,
-            });
+            ret = self.pointer_with(ret, quals);
         }
         if let Type::Array(..) = ret {
             self.error(location, "function cannot return array type");

@@ -141,15 +141,7 @@ impl Checker<'_> {
                 constructor: false,
             });
         }
-        let this = self.pointer_to(Pointee {
-            ty: Type::Record(r),
-            is_const: q.is_const,
-            is_volatile: q.is_volatile,
-            space: q
-                .address_space
-                .unwrap_or_else(|| self.default_pointee_space()),
-            endian_host: false,
-        });
+        let this = self.pointer_with(Type::Record(r), q);
         Some(MethodOwner {
             record: r,
             this: Some(this),

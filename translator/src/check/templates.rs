@@ -88,18 +88,7 @@ impl Checker<'_> {
         rparen: Location,
     ) -> Expr {
         let error = || Expr::new(H::Int(0), Type::Error, span);
-        let explicit: Vec<TemplateArgument> = explicit
-            .iter()
-            .map(|t| {
-                let (ty, space) = self.type_name_and_space(t);
-                let quals = ast::Qualifiers {
-                    is_const: t.specs.qualifiers.is_const,
-                    address_space: space,
-                    ..ast::Qualifiers::default()
-                };
-                (ty, quals)
-            })
-            .collect();
+        let explicit = self.written_template_arguments(explicit);
         let args: Vec<Expr> = written.iter().map(|a| self.expr(a)).collect();
         let types = explicit
             .iter()

@@ -184,13 +184,7 @@ impl Parser {
         if matches!(self.kw(), Kw::Struct | Kw::Union) {
             return self.class_template(params, location);
         }
-        self.push_scope();
-        for (name, _) in &params {
-            self.declare_name(*name, true);
-        }
-        let function = self.template_function(location);
-        self.pop_scope();
-        let function = function?;
+        let function = self.with_template_parameters(&params, |p| p.template_function(location))?;
         if let Some((name, _)) = function.declarator.name {
             self.declare_name(name, false);
             self.template_names.insert(name.0);
@@ -202,6 +196,22 @@ impl Parser {
         })))
     }
 
+    /// What `parse` makes of what follows, with template parameters
+    /// `params` type names in it.
+    fn with_template_parameters<T>(
+        &mut self,
+        params: &[(Name, Location)],
+        parse: impl FnOnce(&mut Self) -> PResult<T>,
+    ) -> PResult<T> {
+        self.push_scope();
+        for (name, _) in params {
+            self.declare_name(*name, true);
+        }
+        let parsed = parse(self);
+        self.pop_scope();
+        parsed
+    }
+
     /// The class definition of a template with parameters `params`, the
     /// `struct` or `class` next.
     fn class_template(
@@ -209,13 +219,7 @@ impl Parser {
         params: Vec<(Name, Location)>,
         location: Location,
     ) -> PResult<ExternalDecl> {
-        self.push_scope();
-        for (name, _) in &params {
-            self.declare_name(*name, true);
-        }
-        let specs = self.decl_specs();
-        self.pop_scope();
-        let specs = specs?;
+        let specs = self.with_template_parameters(&params, Self::decl_specs)?;
         let record = match &specs.ty {
             TypeSpec::Record(record) if record.fields.is_some() && record.tag.is_some() => {
                 Arc::clone(record)
