@@ -159,6 +159,17 @@ fn if_constexpr_checks_only_the_branch_it_takes() {
 }
 
 #[test]
+fn integer_template_parameters_are_constants() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "non_type").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 5]);
+    set_arg(&kernel, 0, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 5), [21, 20, 10, 16, 5]);
+}
+
+#[test]
 fn template_errors_say_which_instantiation() {
     let log = build_error(
         "template <typename T> T sum(const T *p) { T s = p[0]; return s; }\n\

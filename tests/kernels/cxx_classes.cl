@@ -302,3 +302,26 @@ kernel void if_constexpr(global long *longs, global float *floats) {
   longs[0] = halve(-7L);
   longs[1] = halve((short)9);
 }
+
+// Integer template parameters: given, in array bounds and sizes, deduced
+// from a class template's instance.
+template <int N> int times(int x) { return x * N; }
+template <typename T, int N> struct Array {
+  T items[N];
+  int size() const { return N; }
+  T sum() const {
+    T s = 0;
+    for (int i = 0; i < N; i++) s += items[i];
+    return s;
+  }
+};
+template <typename T, int N> T first_of(Array<T, N> a) { return a.items[0] + N; }
+
+kernel void non_type(global int *ints) {
+  ints[0] = times<3>(7);
+  ints[1] = times<(2 > 1) + 1>(10);
+  Array<int, 4> a = {{1, 2, 3, 4}};
+  ints[2] = a.sum();
+  ints[3] = a.size() + sizeof(Array<short, 6>);
+  ints[4] = first_of(a);
+}

@@ -39,7 +39,7 @@ pub enum ExternalDecl {
 /// their terms, which each instantiation checks again.
 #[derive(Debug)]
 pub struct ClassTemplate {
-    pub params: Vec<(Name, Location)>,
+    pub params: Vec<TemplateParam>,
     pub record: Arc<RecordSpec>,
     pub location: Location,
 }
@@ -49,10 +49,26 @@ pub struct ClassTemplate {
 /// parameters bound.
 #[derive(Debug)]
 pub struct FunctionTemplate {
-    pub params: Vec<(Name, Location)>,
+    pub params: Vec<TemplateParam>,
     pub function: FunctionDef,
     /// Where `template` is.
     pub location: Location,
+}
+
+/// A template parameter: a type (`typename T`), or with a type of its
+/// own an integer value (`int N`).
+#[derive(Debug)]
+pub struct TemplateParam {
+    pub name: Name,
+    pub location: Location,
+    pub value_type: Option<TypeName>,
+}
+
+/// A template argument as written: a type, or a constant expression.
+#[derive(Debug)]
+pub enum TemplateArg {
+    Type(TypeName),
+    Value(Expr),
 }
 
 /// `_Static_assert` (C11), or C++'s `static_assert`: a constant condition
@@ -175,7 +191,7 @@ pub enum TypeSpec {
     /// C++'s `auto`: the initialiser's type.
     Auto,
     /// C++'s `Name<T, ...>`: an instance of a class template.
-    TemplateId(Name, Arc<Vec<TypeName>>),
+    TemplateId(Name, Arc<Vec<TemplateArg>>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -537,10 +553,10 @@ pub enum ExprKind {
     This,
     /// C++'s `name<T, ...>`: a function template with explicit template
     /// arguments, as a call's callee.
-    TemplateId(Name, Vec<TypeName>),
+    TemplateId(Name, Vec<TemplateArg>),
     /// C++'s `Class::name` or `Template<T>::name`, as a call's callee: a
     /// static member function.
-    Qualified(Name, Option<Vec<TypeName>>, Name),
+    Qualified(Name, Option<Vec<TemplateArg>>, Name),
     /// Adjacent literals joined, quotes and prefix kept.
     StringLiteral(String),
     Unary(UnaryOp, Box<Expr>),

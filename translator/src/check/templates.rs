@@ -43,9 +43,13 @@ enum Pending {
     ),
 }
 
-/// A type template argument: a type and the qualifiers (address space,
-/// `const`) it carries.
-pub(super) type TemplateArgument = (Type, ast::Qualifiers);
+/// A template argument: a type with the qualifiers (address space,
+/// `const`) it carries, or an integer of a given type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum TemplateArgument {
+    Type(Type, ast::Qualifiers),
+    Value(i64, Scalar),
+}
 
 impl Checker<'_> {
     /// Declares function template `t`.
@@ -82,19 +86,14 @@ impl Checker<'_> {
     pub(super) fn template_call(
         &mut self,
         name: Name,
-        explicit: &[ast::TypeName],
+        explicit: &[ast::TemplateArg],
         written: &[ast::Expr],
         span: Span,
         rparen: Location,
     ) -> Expr {
         let error = || Expr::new(H::Int(0), Type::Error, span);
-        let explicit = self.written_template_arguments(explicit);
         let args: Vec<Expr> = written.iter().map(|a| self.expr(a)).collect();
-        let types = explicit
-            .iter()
-            .map(|(ty, _)| ty)
-            .chain(args.iter().map(|a| &a.ty));
-        if types.clone().any(|t| t.is_error()) {
+        if args.iter().any(|a| a.ty.is_error()) {
             return error();
         }
         let templates = self
@@ -102,13 +101,15 @@ impl Checker<'_> {
             .get(&name)
             .cloned()
             .unwrap_or_default();
-        let deduced: Vec<(Arc<ast::FunctionTemplate>, Vec<TemplateArgument>)> = templates
-            .into_iter()
-            .filter_map(|t| {
-                let arguments = self.deduce(&t, &explicit, &args)?;
-                Some((t, arguments))
-            })
-            .collect();
+        let mut deduced: Vec<(Arc<ast::FunctionTemplate>, Vec<TemplateArgument>)> = Vec::new();
+        for t in templates {
+            let Some(explicit) = self.written_template_arguments(&t.params, explicit, span) else {
+                return error();
+            };
+            if let Some(arguments) = self.deduce(&t, &explicit, &args) {
+                deduced.push((t, arguments));
+            }
+        }
         let spelling = self.spelling(name);
         let (template, arguments) = match <[_; 1]>::try_from(deduced) {
             Ok([one]) => one,
@@ -150,6 +151,7 @@ impl Checker<'_> {
         }
         for (param, arg) in params.iter().zip(args) {
             if let ast::TypeSpec::TemplateId(class, written) = &param.specs.ty {
+                let written = &written[..];
                 // `Pair<T>` from an instance of `Pair`: its arguments.
                 let value = self.quietly(|c| c.decay(arg.clone()).ty);
                 if !self.deduce_from_instance(t, *class, written, value, &mut bound) {
@@ -160,7 +162,7 @@ impl Checker<'_> {
             let ast::TypeSpec::Typedef(spelled) = param.specs.ty else {
                 continue;
             };
-            let Some(index) = t.params.iter().position(|(n, _)| *n == spelled) else {
+            let Some(index) = t.params.iter().position(|p| p.name == spelled) else {
                 continue;
             };
             if index < explicit.len() {
@@ -169,11 +171,11 @@ impl Checker<'_> {
             }
             let deduced = match &param.declarator.derived[..] {
                 [] if param.declarator.reference.is_some() => {
-                    Some((arg.ty, ast::Qualifiers::default()))
+                    Some(TemplateArgument::Type(arg.ty, ast::Qualifiers::default()))
                 }
                 [] => {
                     let value = self.quietly(|c| c.decay(arg.clone()).ty);
-                    Some((value, ast::Qualifiers::default()))
+                    Some(TemplateArgument::Type(value, ast::Qualifiers::default()))
                 }
                 [ast::Derived::Pointer(_)] => {
                     let value = self.quietly(|c| c.decay(arg.clone()).ty);
@@ -185,7 +187,7 @@ impl Checker<'_> {
                         address_space: written.address_space.xor(Some(pointee.space)),
                         ..ast::Qualifiers::default()
                     };
-                    Some((pointee.ty, quals))
+                    Some(TemplateArgument::Type(pointee.ty, quals))
                 }
                 _ => None,
             };
@@ -206,7 +208,7 @@ impl Checker<'_> {
         &self,
         t: &ast::FunctionTemplate,
         class: Name,
-        written: &[ast::TypeName],
+        written: &[ast::TemplateArg],
         value: Type,
         bound: &mut [Option<TemplateArgument>],
     ) -> bool {
@@ -219,11 +221,19 @@ impl Checker<'_> {
         if *made_from != class || arguments.len() != written.len() {
             return false;
         }
-        for (type_name, &argument) in written.iter().zip(arguments) {
-            let ast::TypeSpec::Typedef(spelled) = type_name.specs.ty else {
-                continue;
+        for (written, &argument) in written.iter().zip(arguments) {
+            let spelled = match written {
+                ast::TemplateArg::Type(type_name) => match type_name.specs.ty {
+                    ast::TypeSpec::Typedef(spelled) => spelled,
+                    _ => continue,
+                },
+                // `Array<T, N>`: an argument that names a parameter.
+                ast::TemplateArg::Value(e) => match e.kind {
+                    ast::ExprKind::Ident(spelled) => spelled,
+                    _ => continue,
+                },
             };
-            let Some(index) = t.params.iter().position(|(n, _)| *n == spelled) else {
+            let Some(index) = t.params.iter().position(|p| p.name == spelled) else {
                 continue;
             };
             match bound[index] {
@@ -296,7 +306,7 @@ impl Checker<'_> {
     pub(super) fn class_template_type(
         &mut self,
         name: Name,
-        args: &[ast::TypeName],
+        args: &[ast::TemplateArg],
         at: Location,
     ) -> Type {
         let spelling = self.spelling(name);
@@ -316,26 +326,63 @@ impl Checker<'_> {
             );
             return Type::Error;
         }
-        let arguments = self.written_template_arguments(args);
-        if arguments.iter().any(|(ty, _)| ty.is_error()) {
+        let Some(arguments) = self.written_template_arguments(&t.params, args, Span::at(at)) else {
             return Type::Error;
-        }
+        };
         self.instantiate_class(&t, name, arguments, at)
     }
 
-    /// Template arguments as written.
-    fn written_template_arguments(&mut self, args: &[ast::TypeName]) -> Vec<TemplateArgument> {
-        args.iter()
-            .map(|t| {
-                let (ty, space) = self.type_name_and_space(t);
-                let quals = ast::Qualifiers {
-                    is_const: t.specs.qualifiers.is_const,
-                    address_space: space,
-                    ..ast::Qualifiers::default()
-                };
-                (ty, quals)
-            })
-            .collect()
+    /// Template arguments as written, for parameters `params` (at most
+    /// as many); `None` after an error in one.
+    fn written_template_arguments(
+        &mut self,
+        params: &[ast::TemplateParam],
+        args: &[ast::TemplateArg],
+        span: Span,
+    ) -> Option<Vec<TemplateArgument>> {
+        if args.len() > params.len() {
+            self.error(span, "too many template arguments");
+            return None;
+        }
+        let mut arguments = Vec::with_capacity(args.len());
+        for (param, arg) in params.iter().zip(args) {
+            let argument = match (arg, &param.value_type) {
+                (ast::TemplateArg::Type(t), None) => {
+                    let (ty, space) = self.type_name_and_space(t);
+                    let quals = ast::Qualifiers {
+                        is_const: t.specs.qualifiers.is_const,
+                        address_space: space,
+                        ..ast::Qualifiers::default()
+                    };
+                    TemplateArgument::Type(ty, quals)
+                }
+                (ast::TemplateArg::Value(e), Some(value_type)) => {
+                    let scalar = match self.type_name(value_type) {
+                        Type::Scalar(s) if s.is_integer() => s,
+                        _ => {
+                            let not_yet = crate::language::NOT_YET;
+                            self.error(param.location, format!("template parameters of types other than integers are {not_yet}"));
+                            return None;
+                        }
+                    };
+                    let Some(value) = self.const_int_as(e, scalar) else {
+                        self.error(
+                            e.begin(),
+                            "non-type template argument is not a constant expression",
+                        );
+                        return None;
+                    };
+                    TemplateArgument::Value(value as i64, scalar)
+                }
+                // The parser reads each argument as its parameter is.
+                _ => return None,
+            };
+            if matches!(argument, TemplateArgument::Type(ty, _) if ty.is_error()) {
+                return None;
+            }
+            arguments.push(argument);
+        }
+        Some(arguments)
     }
 
     /// The instance of class template `t` (named `name`) for
@@ -407,7 +454,11 @@ impl Checker<'_> {
     }
 
     /// A template argument as clang writes it: `const __global int`.
-    fn argument_text(&self, (ty, quals): TemplateArgument) -> String {
+    fn argument_text(&self, argument: TemplateArgument) -> String {
+        let (ty, quals) = match argument {
+            TemplateArgument::Type(ty, quals) => (ty, quals),
+            TemplateArgument::Value(value, _) => return value.to_string(),
+        };
         let constness = if quals.is_const { "const " } else { "" };
         let space = match quals.address_space {
             Some(AddressSpace::Global) => "__global ",
@@ -428,12 +479,16 @@ impl Checker<'_> {
     /// type; the caller closes it.
     fn bind_template_parameters(
         &mut self,
-        params: &[(Name, Location)],
+        params: &[ast::TemplateParam],
         arguments: &[TemplateArgument],
     ) {
         self.scopes.push();
-        for ((name, _), &(ty, quals)) in params.iter().zip(arguments) {
-            self.declare(*name, Symbol::Typedef(ty, quals, None));
+        for (param, &argument) in params.iter().zip(arguments) {
+            let symbol = match argument {
+                TemplateArgument::Type(ty, quals) => Symbol::Typedef(ty, quals, None),
+                TemplateArgument::Value(value, scalar) => Symbol::EnumConstant(value, scalar),
+            };
+            self.declare(param.name, symbol);
         }
     }
 

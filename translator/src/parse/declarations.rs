@@ -12,10 +12,15 @@ use crate::ast::{
     AddressSpace, Attribute, Block, ClassTemplate, DeclSpecs, Declaration, Declarator, Derived,
     EnumSpec, ExternalDecl, FieldDecl, FunctionDef, FunctionTemplate, InitDeclarator, MemberInit,
     MethodDecl, Name, Qualifiers, RecordKind, RecordSpec, ScalarWords, StaticAssert, StorageClass,
-    TypeName, TypeSpec,
+    TemplateParam, TypeName, TypeSpec,
 };
 use crate::diagnostic::Location;
 use crate::token::{Punct, TokenKind};
+
+/// Whether each of `params` is a value.
+fn value_params(params: &[TemplateParam]) -> Vec<bool> {
+    params.iter().map(|p| p.value_type.is_some()).collect()
+}
 
 /// One member declaration of a record body.
 enum Member {
@@ -158,11 +163,21 @@ impl Parser {
         }
         let mut params = Vec::new();
         loop {
-            if !matches!(self.kw(), Kw::Typename | Kw::Struct) {
+            let value_type = if matches!(self.kw(), Kw::Typename | Kw::Struct) {
+                self.pos += 1;
+                None
+            } else if matches!(self.kw(), Kw::Scalar(_) | Kw::BuiltinType) {
+                // `int N`: the type alone, the name after it.
+                Some(TypeName {
+                    specs: self.decl_specs()?,
+                    declarator: Declarator::default(),
+                })
+            } else {
                 let at = self.loc();
-                return Err(self.unsupported_cxx(at, "template parameters other than types"));
-            }
-            self.pos += 1;
+                return Err(
+                    self.unsupported_cxx(at, "template parameters other than types and integers")
+                );
+            };
             let t = self.peek();
             if t.kind != TokenKind::Identifier {
                 return Err(self.error_here("a template parameter name"));
@@ -172,7 +187,11 @@ impl Parser {
                 let at = self.loc();
                 return Err(self.unsupported_cxx(at, "default template arguments"));
             }
-            params.push((Name(t.sym), t.location));
+            params.push(TemplateParam {
+                name: Name(t.sym),
+                location: t.location,
+                value_type,
+            });
             if !self.eat(Punct::Comma) {
                 break;
             }
@@ -187,7 +206,7 @@ impl Parser {
         let function = self.with_template_parameters(&params, |p| p.template_function(location))?;
         if let Some((name, _)) = function.declarator.name {
             self.declare_name(name, false);
-            self.template_names.insert(name.0);
+            self.template_names.insert(name.0, value_params(&params));
         }
         Ok(ExternalDecl::FunctionTemplate(Arc::new(FunctionTemplate {
             params,
@@ -200,12 +219,12 @@ impl Parser {
     /// `params` type names in it.
     fn with_template_parameters<T>(
         &mut self,
-        params: &[(Name, Location)],
+        params: &[TemplateParam],
         parse: impl FnOnce(&mut Self) -> PResult<T>,
     ) -> PResult<T> {
         self.push_scope();
-        for (name, _) in params {
-            self.declare_name(*name, true);
+        for p in params {
+            self.declare_name(p.name, p.value_type.is_none());
         }
         let parsed = parse(self);
         self.pop_scope();
@@ -216,7 +235,7 @@ impl Parser {
     /// `struct` or `class` next.
     fn class_template(
         &mut self,
-        params: Vec<(Name, Location)>,
+        params: Vec<TemplateParam>,
         location: Location,
     ) -> PResult<ExternalDecl> {
         let specs = self.with_template_parameters(&params, Self::decl_specs)?;
@@ -234,7 +253,7 @@ impl Parser {
         if let Some(tag) = record.tag {
             // A type name from here on, with template arguments after it.
             self.declare_name(tag, true);
-            self.template_names.insert(tag.0);
+            self.template_names.insert(tag.0, value_params(&params));
         }
         Ok(ExternalDecl::ClassTemplate(Arc::new(ClassTemplate {
             params,

@@ -4,7 +4,13 @@
 
 use super::keywords::Kw;
 use super::{Extent, PResult, Parser, MAX_NESTING};
-use crate::ast::{BinaryOp, Declarator, Expr, ExprKind, Name, OffsetofStep, TypeName, UnaryOp};
+use crate::ast::{
+    BinaryOp, Declarator, Expr, ExprKind, Name, OffsetofStep, TemplateArg, TypeName, UnaryOp,
+};
+
+/// The precedence of `<<` and `>>` in `binary_op`: the loosest operators
+/// a template's value argument may hold unparenthesised.
+const SHIFT_PRECEDENCE: u8 = 8;
 use crate::token::{Punct, TokenKind};
 use crate::types;
 
@@ -483,7 +489,7 @@ impl Parser {
     /// Whether a function template's name and a `<` come next: template
     /// arguments, not a comparison.
     pub(super) fn at_template_id(&self) -> bool {
-        self.peek_at(1).is_punct(Punct::Lt) && self.template_names.contains(&self.peek().sym)
+        self.peek_at(1).is_punct(Punct::Lt) && self.template_names.contains_key(&self.peek().sym)
     }
 
     /// `name<type, ...>`, a template's name with template arguments, the
@@ -505,12 +511,19 @@ impl Parser {
 
     /// A template's name and its arguments, `name<type, ...>`, the name
     /// next.
-    pub(super) fn template_arguments(&mut self) -> PResult<(Name, Vec<TypeName>)> {
+    pub(super) fn template_arguments(&mut self) -> PResult<(Name, Vec<TemplateArg>)> {
         let t = self.bump();
         self.pos += 1;
+        let values = self.template_names.get(&t.sym).cloned().unwrap_or_default();
         let mut args = Vec::new();
         loop {
-            args.push(self.type_name()?);
+            // A value stops before a `>`, which ends the list, as C++ has
+            // it: `N > 1` needs parentheses there.
+            args.push(if values.get(args.len()) == Some(&true) {
+                TemplateArg::Value(self.binary_expr(SHIFT_PRECEDENCE)?)
+            } else {
+                TemplateArg::Type(self.type_name()?)
+            });
             if !self.eat(Punct::Comma) {
                 break;
             }

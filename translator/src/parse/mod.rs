@@ -194,7 +194,8 @@ pub(crate) struct Parser {
     operator_names: [Name; crate::language::OVERLOADABLE_OPERATORS.len()],
     /// C++: the symbols that name function templates, which `name<`
     /// follows with template arguments.
-    template_names: std::collections::HashSet<u32>,
+    /// Each template's parameters, by whether each is a value.
+    template_names: std::collections::HashMap<u32, Vec<bool>>,
     /// How many function bodies enclose the parse: in one, C++'s `T x(a)`
     /// declares `x` constructed from `a` (see `declarator_inner`).
     function_depth: u32,
