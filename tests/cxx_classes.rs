@@ -170,6 +170,27 @@ fn integer_template_parameters_are_constants() {
 }
 
 #[test]
+fn scoped_enums_are_named_through_their_type() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "scoped_enums").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 6]);
+    set_arg(&kernel, 0, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(
+        read_buffer::<i32>(&queue, &ints, 6),
+        [6, 50, 100, 11, 201, 5]
+    );
+    let log = build_error(
+        "enum class Mode { Add };\nkernel void k(global int *p) { p[0] = (int)Add; }\n",
+    );
+    assert!(
+        log.contains("2:44: error: use of undeclared identifier 'Add'"),
+        "{log}"
+    );
+}
+
+#[test]
 fn template_errors_say_which_instantiation() {
     let log = build_error(
         "template <typename T> T sum(const T *p) { T s = p[0]; return s; }\n\

@@ -325,3 +325,25 @@ kernel void non_type(global int *ints) {
   ints[3] = a.size() + sizeof(Array<short, 6>);
   ints[4] = first_of(a);
 }
+
+// Scoped enums and fixed underlying types, in case labels and sizeof.
+enum class Mode { Add, Scale = 10, Clamp };
+enum class Small : uchar { Low = 1, High = 200 };
+enum Plain : short { Minus = -5, Plus = 5 };
+
+int apply(Mode m, int x) {
+  switch (m) {
+  case Mode::Add: return x + 1;
+  case Mode::Scale: return x * 10;
+  default: return x > 100 ? 100 : x;
+  }
+}
+
+kernel void scoped_enums(global int *ints) {
+  ints[0] = apply(Mode::Add, 5);
+  ints[1] = apply(Mode::Scale, 5);
+  ints[2] = apply(Mode::Clamp, 500);
+  ints[3] = (int)Mode::Clamp;
+  ints[4] = (int)Small::High + sizeof(Small);
+  ints[5] = Minus + Plain::Plus * 2;
+}

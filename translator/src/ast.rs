@@ -243,6 +243,10 @@ pub struct EnumSpec {
     pub tag: Option<Name>,
     pub enumerators: Option<Vec<(Name, Option<Expr>, Location)>>,
     pub location: Location,
+    /// C++'s `enum class`: the enumerators are named only as `E::A`.
+    pub scoped: bool,
+    /// C++'s `enum E : type`.
+    pub underlying: Option<TypeName>,
 }
 
 /// `__attribute__((name(args)))`; args kept as expressions. The name is as

@@ -95,6 +95,7 @@ impl<'a> UnitChecker<'a> {
             methods: HashMap::new(),
             class_members: HashMap::new(),
             static_methods: Default::default(),
+            enumerators: HashMap::new(),
             class_names: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
@@ -304,6 +305,9 @@ struct Checker<'a> {
     /// C++: the name of each class with member functions, which its
     /// constructors have.
     class_names: HashMap<naga::Handle<types::Record>, Name>,
+    /// C++: the enumerators of each enum by its tag, for `E::A` (the only
+    /// way to name those of an `enum class`).
+    enumerators: HashMap<Name, Vec<(Name, i64, Scalar)>>,
     /// C++: the static member functions, which take no `this`.
     static_methods: std::collections::HashSet<FunctionId>,
     /// C++: the names a class's member functions see as its members.

@@ -71,6 +71,11 @@ impl Checker<'_> {
                     }
                 }
             }
+            A::Qualified(class, None, name) => {
+                let members = self.enumerators.get(class)?;
+                let &(_, v, s) = members.iter().find(|(n, _, _)| n == name)?;
+                Typed::new(v.into(), s)
+            }
             A::Ident(name) => match self.lookup(*name)? {
                 Symbol::EnumConstant(v, s) => Typed::new(v.into(), s),
                 Symbol::Local(id) => {

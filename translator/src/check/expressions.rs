@@ -632,6 +632,9 @@ impl Checker<'_> {
             A::BoolLiteral(value) => self.int_const(u64::from(*value), Type::BOOL, span),
             A::Nullptr => self.null_pointer_constant(span),
             A::This => self.this_expr(span),
+            A::Qualified(class, None, name) if self.enumerators.contains_key(class) => {
+                self.qualified_enumerator(*class, *name, span)
+            }
             A::TemplateId(..) | A::Qualified(..) => {
                 self.error(span, "function designators are only allowed in calls");
                 Expr::new(H::Int(0), Type::Error, span)

@@ -273,13 +273,41 @@ impl Checker<'_> {
         // Negative values with one beyond `long`: clang takes `long` with
         // a pedantic warning only.
         let ty = ty.unwrap_or(Scalar::Long);
+        // C++'s fixed underlying type, which every enumerator has.
+        let fixed = match e.underlying.as_ref().map(|t| self.type_name(t)) {
+            Some(Type::Scalar(s)) if s.is_integer() => Some(s),
+            Some(t) if !t.is_error() => {
+                let t = self.display(t);
+                self.error(
+                    e.location,
+                    format!("non-integral type '{t}' is an invalid underlying type"),
+                );
+                None
+            }
+            _ => None,
+        };
+        let ty = fixed.unwrap_or(ty);
+        let mut members = Vec::new();
         for (name, value, location) in values {
-            let scalar = if fits(value, Scalar::Int) {
-                Scalar::Int
-            } else {
-                ty
+            let scalar = match fixed {
+                Some(s) => s,
+                None if fits(value, Scalar::Int) => Scalar::Int,
+                None => ty,
             };
+            if fixed.is_some() && !representable(value, scalar) {
+                let (v, t) = (value, scalar.name());
+                self.error(
+                    location,
+                    format!(
+                        "enumerator value {v} is not representable in the underlying type '{t}'"
+                    ),
+                );
+            }
             let value = value as i64;
+            members.push((name, value, scalar));
+            if e.scoped {
+                continue;
+            }
             match self.in_innermost(name) {
                 // Linked units repeat the enums of a header they share.
                 Some(Symbol::EnumConstant(v, s)) if self.linking && v == value && s == scalar => {}
@@ -294,7 +322,27 @@ impl Checker<'_> {
         if let Some(tag) = tag {
             self.declare(tag, Symbol::EnumTag(ty));
         }
+        if let (true, Some(tag)) = (self.cxx, e.tag) {
+            self.enumerators.insert(tag, members);
+        }
         ty
+    }
+
+    /// `E::A`: enumerator `A` of enum `E`, as a constant.
+    pub(super) fn qualified_enumerator(&mut self, class: Name, name: Name, span: Span) -> Expr {
+        let found = self
+            .enumerators
+            .get(&class)
+            .and_then(|members| members.iter().find(|(n, _, _)| *n == name))
+            .map(|&(_, value, scalar)| (value, scalar));
+        match found {
+            Some((value, scalar)) => self.int_const(value as u64, Type::Scalar(scalar), span),
+            None => {
+                let (member, class) = (self.spelling(name), self.spelling(class));
+                self.error(span, format!("no member named '{member}' in '{class}'"));
+                Expr::new(H::Int(0), Type::Error, span)
+            }
+        }
     }
 
     /// The default address space of an unqualified pointee (OpenCL C 6.7):
@@ -446,4 +494,15 @@ fn merge_typedef_qualifiers(quals: &mut ast::Qualifiers, typedef: ast::Qualifier
     quals.is_const |= typedef.is_const;
     quals.is_volatile |= typedef.is_volatile;
     quals.address_space = quals.address_space.or(typedef.address_space);
+}
+
+/// Whether integer type `s` holds `value`.
+fn representable(value: i128, s: Scalar) -> bool {
+    let width = s.size() * 8;
+    let (lo, hi) = if s.is_signed() {
+        (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+    } else {
+        (0, (1i128 << width) - 1)
+    };
+    (lo..=hi).contains(&value)
 }

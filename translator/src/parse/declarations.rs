@@ -839,6 +839,11 @@ impl Parser {
 
     fn enum_spec(&mut self) -> PResult<EnumSpec> {
         let kw = self.bump();
+        // `enum class` and `enum struct` are scoped.
+        let scoped = self.cxx && self.kw() == Kw::Struct;
+        if scoped {
+            self.pos += 1;
+        }
         let mut ignored = Vec::new();
         self.attributes(&mut ignored)?;
         let tag = if self.peek().kind == TokenKind::Identifier {
@@ -850,6 +855,15 @@ impl Parser {
         if let (true, Some(tag)) = (self.cxx, tag) {
             self.declare_name(tag, true);
         }
+        let underlying = if self.cxx && self.at(Punct::Colon) && !self.at_scope_operator() {
+            self.pos += 1;
+            Some(TypeName {
+                specs: self.decl_specs()?,
+                declarator: Declarator::default(),
+            })
+        } else {
+            None
+        };
         let enumerators = if self.eat(Punct::LBrace) {
             let mut list = Vec::new();
             while !self.at(Punct::RBrace) {
@@ -878,6 +892,8 @@ impl Parser {
             tag,
             enumerators,
             location: kw.location,
+            scoped,
+            underlying,
         })
     }
 }
