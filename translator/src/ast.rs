@@ -151,6 +151,19 @@ pub enum AddressSpace {
     Generic,
 }
 
+impl AddressSpace {
+    /// The qualifier as clang writes it in C++ diagnostics: `__global`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            AddressSpace::Private => "__private",
+            AddressSpace::Global => "__global",
+            AddressSpace::Constant => "__constant",
+            AddressSpace::Local => "__local",
+            AddressSpace::Generic => "__generic",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Qualifiers {
     pub is_const: bool,

@@ -10,7 +10,6 @@
 //! members declared after them, each in a class scope where the members'
 //! names hide the program's.
 
-use super::scopes::Key;
 use super::*;
 use crate::types::Record;
 use naga::Handle;
@@ -117,8 +116,9 @@ impl Checker<'_> {
         self.scopes.pop();
     }
 
-    /// The class and `this` of member function `m` of `r`, or `None` for
-    /// one clvulkan cannot take (reported).
+    /// The owner of a member function of `r` declared with `specs` and,
+    /// after its parameters, qualifiers `q`, or `None` for one clvulkan
+    /// cannot take (reported).
     fn method_owner(
         &mut self,
         r: Handle<Record>,
@@ -186,9 +186,9 @@ impl Checker<'_> {
         (class, at): (Name, Location),
     ) {
         let class_name = self.spelling(class);
-        let record = match self.scopes.lookup(Key::tag(ast::RecordKind::Struct, class)) {
-            Some(&Symbol::Tag(r)) if self.record(r).complete => r,
-            Some(&Symbol::Tag(_)) => {
+        let record = match self.cxx_tag_type(class) {
+            Some(Type::Record(r)) if self.record(r).complete => r,
+            Some(Type::Record(_)) => {
                 self.error(
                     at,
                     format!("incomplete type '{class_name}' named in nested name specifier"),
@@ -273,17 +273,15 @@ impl Checker<'_> {
 
     /// A member of the class named without `this->` in a member function.
     pub(super) fn implicit_member(&mut self, name: Name, span: Span) -> Expr {
-        if self.this(span).is_none() {
-            let spelling = self.spelling(name);
+        let spelling = self.spelling(name);
+        let Some(this) = self.this(span) else {
             self.error(
                 span,
                 format!("invalid use of member '{spelling}' in static member function"),
             );
             return Expr::new(H::Int(0), Type::Error, span);
-        }
-        let this = self.this_expr(span);
+        };
         let object = self.deref(this, span);
-        let spelling = self.spelling(name);
         self.member(object, &spelling, span, span.location())
     }
 
@@ -439,17 +437,16 @@ impl Checker<'_> {
         match self.static_candidates(&candidates, span) {
             None => Expr::new(H::Int(0), Type::Error, span),
             Some(true) => self.user_call(name, &candidates, None, &args, span, rparen),
-            Some(false) => {
-                if self.this(span).is_none() {
+            Some(false) => match self.this(span) {
+                Some(this) => self.user_call(name, &candidates, Some(this), &args, span, rparen),
+                None => {
                     self.error(
                         span,
                         "call to non-static member function without an object argument",
                     );
-                    return Expr::new(H::Int(0), Type::Error, span);
+                    Expr::new(H::Int(0), Type::Error, span)
                 }
-                let this = self.this_expr(span);
-                self.user_call(name, &candidates, Some(this), &args, span, rparen)
-            }
+            },
         }
     }
 
@@ -532,13 +529,7 @@ impl Checker<'_> {
     /// An object's type as clang writes it in member-call errors:
     /// `const __private S`.
     pub(super) fn object_type(&self, object: Pointee, with_const: bool) -> String {
-        let space = match object.space {
-            AddressSpace::Private => "__private",
-            AddressSpace::Global => "__global",
-            AddressSpace::Constant => "__constant",
-            AddressSpace::Local => "__local",
-            AddressSpace::Generic => "__generic",
-        };
+        let space = object.space.keyword();
         let class = match object.ty {
             Type::Record(r) => self.program.names[self.record(r).name].to_owned(),
             ty => self.display(ty),

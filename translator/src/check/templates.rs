@@ -460,14 +460,9 @@ impl Checker<'_> {
             TemplateArgument::Value(value, _) => return value.to_string(),
         };
         let constness = if quals.is_const { "const " } else { "" };
-        let space = match quals.address_space {
-            Some(AddressSpace::Global) => "__global ",
-            Some(AddressSpace::Local) => "__local ",
-            Some(AddressSpace::Constant) => "__constant ",
-            Some(AddressSpace::Private) => "__private ",
-            Some(AddressSpace::Generic) => "__generic ",
-            None => "",
-        };
+        let space = quals
+            .address_space
+            .map_or_else(String::new, |space| format!("{} ", space.keyword()));
         let ty = match ty {
             Type::Record(r) => self.class_spelling(r),
             ty => self.display(ty),
