@@ -187,13 +187,15 @@ impl Checker<'_> {
                 args
             }
         };
-        let rparen = init
+        // Where a missing argument is reported: the arguments' `(`, else
+        // the name.
+        let arguments_at = init
             .arguments
             .as_ref()
             .map_or(location, |(_, lparen)| *lparen);
         let object = Expr::new(H::Local(id), ty, span);
         let address = self.address_of_place(object, span);
-        Some(self.construct(r, address, &args, span.with_caret(location), rparen))
+        Some(self.construct(r, address, &args, span.with_caret(location), arguments_at))
     }
 
     /// The statements a constructor of class `r` starts with: each member
