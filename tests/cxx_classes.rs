@@ -191,6 +191,25 @@ fn scoped_enums_are_named_through_their_type() {
 }
 
 #[test]
+fn template_bodies_call_what_their_definition_sees() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "template_lookup").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 2]);
+    set_arg(&kernel, 0, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 2), [1, 2]);
+    let log = build_error(
+        "template <typename T> int f(T x) { return h(x); }\nint h(int x) { return 2; }\n\
+         kernel void k(global int *p) { p[0] = f(1); }\n",
+    );
+    assert!(
+        log.contains("1:43: error: call to function 'h' that is neither visible in the template definition nor found by argument-dependent lookup"),
+        "{log}"
+    );
+}
+
+#[test]
 fn template_errors_say_which_instantiation() {
     let log = build_error(
         "template <typename T> T sum(const T *p) { T s = p[0]; return s; }\n\

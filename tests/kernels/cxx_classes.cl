@@ -347,3 +347,14 @@ kernel void scoped_enums(global int *ints) {
   ints[4] = (int)Small::High + sizeof(Small);
   ints[5] = Minus + Plain::Plus * 2;
 }
+
+// A template's body calls the functions visible where it is defined, as
+// C++ looks them up: not the better overload declared after it.
+int pick(float x) { return 1; }
+template <typename T> int call_pick(T x) { return pick(x); }
+int pick(int x) { return 2; }
+
+kernel void template_lookup(global int *ints) {
+  ints[0] = call_pick(1);
+  ints[1] = pick(1);
+}

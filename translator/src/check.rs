@@ -88,6 +88,8 @@ impl<'a> UnitChecker<'a> {
             function_templates: HashMap::new(),
             instances: HashMap::new(),
             pending_instances: Vec::new(),
+            template_visible_functions: HashMap::new(),
+            visible_functions: None,
             class_templates: HashMap::new(),
             class_instances: HashMap::new(),
             instantiating_class: None,
@@ -292,6 +294,12 @@ struct Checker<'a> {
     /// functions are declared at once and checked later; what
     /// `define_methods` declared is left here for the instantiation.
     instantiating_class: Option<Vec<methods::DeclaredMethod>>,
+    /// C++: how many functions the program had where each template (by
+    /// its tree's address) was defined.
+    template_visible_functions: HashMap<usize, usize>,
+    /// C++: while an instantiation's body is checked, the functions it
+    /// may call by name: those declared before its template.
+    visible_functions: Option<usize>,
     /// C++: instantiations declared but not yet checked.
     pending_instances: Vec<templates::PendingInstance>,
     /// C++: the functions that return a reference (kept as a pointer).

@@ -1758,8 +1758,11 @@ impl Checker<'_> {
                 return self.template_call(name, &[], args, at, rparen);
             }
             Some(Symbol::Function(first)) => {
-                let candidates = self.overload_set(first);
                 let at = span.with_caret(callee.location);
+                let candidates = self.overload_set(first);
+                let Some(candidates) = self.visible_overloads(name, candidates, at) else {
+                    return Expr::new(H::Int(0), Type::Error, span);
+                };
                 let args: Vec<&ast::Expr> = args.iter().collect();
                 return self.user_call(name, &candidates, None, &args, at, rparen);
             }

@@ -59,6 +59,9 @@ impl Checker<'_> {
         if let Some(name) = name {
             if let Some(Symbol::Function(first)) = self.lookup(name) {
                 let candidates = self.overload_set(first);
+                let Some(candidates) = self.visible_overloads(name, candidates, span) else {
+                    return error();
+                };
                 return self.checked_call(name, &candidates, None, operands, span, span.location());
             }
         }

@@ -23,6 +23,9 @@ use std::sync::Arc;
 /// An instantiation to check once the current declaration is done.
 pub(super) struct PendingInstance {
     what: Pending,
+    /// How many functions the program had where the template was defined:
+    /// the ones its body may call (see `Checker::visible_functions`).
+    visible: usize,
     arguments: Vec<TemplateArgument>,
     /// The instantiation's name (`max<int>`) and where it was asked for,
     /// for the note after an error in its body.
@@ -79,6 +82,49 @@ impl Checker<'_> {
             .entry(name)
             .or_default()
             .push(Arc::clone(t));
+        self.mark_template_definition(Arc::as_ptr(t) as usize);
+    }
+
+    /// Notes that the template at `key` is defined here: the functions
+    /// declared so far are those its instantiations may call.
+    fn mark_template_definition(&mut self, key: usize) {
+        let count = self.program.functions.len();
+        self.template_visible_functions.insert(key, count);
+    }
+
+    /// How many functions the template at `key` may call.
+    fn template_visibility(&self, key: usize) -> usize {
+        self.template_visible_functions
+            .get(&key)
+            .copied()
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The overloads of a function named in an instantiation's body that
+    /// C++ sees there: those declared before the template. (C++ looks up
+    /// such names where the template is defined; argument-dependent lookup
+    /// could find later ones for arguments of class type, which this
+    /// refuses rather than take one C++ would not.) `None` after clang's
+    /// error when none is left.
+    pub(super) fn visible_overloads(
+        &mut self,
+        name: Name,
+        mut candidates: Vec<FunctionId>,
+        span: Span,
+    ) -> Option<Vec<FunctionId>> {
+        let Some(limit) = self.visible_functions else {
+            return Some(candidates);
+        };
+        candidates.retain(|id| id.index() < limit);
+        if candidates.is_empty() {
+            let spelling = self.spelling(name);
+            self.error(
+                span,
+                format!("call to function '{spelling}' that is neither visible in the template definition nor found by argument-dependent lookup"),
+            );
+            return None;
+        }
+        Some(candidates)
     }
 
     /// A call of function template `name` with `explicit` template
@@ -275,7 +321,9 @@ impl Checker<'_> {
         );
         self.scopes.pop();
         self.instances.insert(key, id);
+        let visible = self.template_visibility(Arc::as_ptr(t) as usize);
         self.pending_instances.push(PendingInstance {
+            visible,
             what: Pending::Function(id, Arc::clone(t)),
             arguments,
             display,
@@ -299,6 +347,7 @@ impl Checker<'_> {
         }
         self.declare(tag, Symbol::ClassTemplate);
         self.class_templates.insert(tag, Arc::clone(t));
+        self.mark_template_definition(Arc::as_ptr(t) as usize);
     }
 
     /// The type `name<args>` names: the instance of class template
@@ -418,7 +467,9 @@ impl Checker<'_> {
             self.instantiation_note(requested_at, "template class", &display);
         }
         if let Some(declared) = declared.filter(|d| !d.is_empty()) {
+            let visible = self.template_visibility(Arc::as_ptr(t) as usize);
             self.pending_instances.push(PendingInstance {
+                visible,
                 what: Pending::Methods(r, Arc::clone(t), declared),
                 arguments,
                 display,
@@ -492,6 +543,7 @@ impl Checker<'_> {
     pub(super) fn check_pending_instances(&mut self) {
         while let Some(pending) = self.pending_instances.pop() {
             let errors = self.diags.error_count();
+            let outer = self.visible_functions.replace(pending.visible);
             let what = match &pending.what {
                 Pending::Function(id, template) => {
                     let f = &template.function;
@@ -523,6 +575,7 @@ impl Checker<'_> {
                     "member functions of template class"
                 }
             };
+            self.visible_functions = outer;
             if self.diags.error_count() > errors {
                 self.instantiation_note(pending.requested_at, what, &pending.display);
             }
