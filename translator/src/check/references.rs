@@ -34,13 +34,11 @@ impl Checker<'_> {
                 return Type::Error;
             }
         };
-        self.pointer_to(Pointee {
-            ty: referent,
-            is_const: own.is_const,
-            is_volatile: own.is_volatile,
-            space: space.unwrap_or_else(|| self.default_pointee_space()),
-            endian_host: false,
-        })
+        let quals = ast::Qualifiers {
+            address_space: space,
+            ..own
+        };
+        self.pointer_with(referent, quals)
     }
 
     /// The pointer a reference of type `reference` (from

@@ -17,11 +17,6 @@ use crate::ast::{
 use crate::diagnostic::Location;
 use crate::token::{Punct, TokenKind};
 
-/// Whether each of `params` is a value.
-fn value_params(params: &[TemplateParam]) -> Vec<bool> {
-    params.iter().map(|p| p.value_type.is_some()).collect()
-}
-
 /// One member declaration of a record body.
 enum Member {
     Field(FieldDecl),
@@ -205,14 +200,21 @@ impl Parser {
         }
         let function = self.with_template_parameters(&params, |p| p.template_function(location))?;
         if let Some((name, _)) = function.declarator.name {
-            self.declare_name(name, false);
-            self.template_names.insert(name.0, value_params(&params));
+            self.declare_template_name(name, false, &params);
         }
         Ok(ExternalDecl::FunctionTemplate(Arc::new(FunctionTemplate {
             params,
             function,
             location,
         })))
+    }
+
+    /// Declares `name` (a type name for a class template) as a template
+    /// with `params`, which template arguments may follow from here on.
+    fn declare_template_name(&mut self, name: Name, is_type: bool, params: &[TemplateParam]) {
+        self.declare_name(name, is_type);
+        let values = params.iter().map(|p| p.value_type.is_some()).collect();
+        self.template_names.insert(name.0, values);
     }
 
     /// What `parse` makes of what follows, with template parameters
@@ -251,9 +253,7 @@ impl Parser {
         };
         self.expect_semicolon("after class template")?;
         if let Some(tag) = record.tag {
-            // A type name from here on, with template arguments after it.
-            self.declare_name(tag, true);
-            self.template_names.insert(tag.0, value_params(&params));
+            self.declare_template_name(tag, true, &params);
         }
         Ok(ExternalDecl::ClassTemplate(Arc::new(ClassTemplate {
             params,
