@@ -44,16 +44,16 @@ fn every_cxx_version_builds_and_reports_its_macros() {
 #[test]
 fn missing_cxx_features_are_named_build_errors() {
     let (context, _queue) = common::context_and_queue();
-    let source = "namespace maths { int twice(int x) { return x + x; } }\n\
-        __kernel void k(__global int *out) { out[0] = maths::twice(1); }\n";
+    let source = "struct Cache { mutable int hits; };\n\
+        __kernel void k(__global int *out) { out[0] = 1; }\n";
     let log = Program::create_and_build_from_source(&context, source, "-cl-std=CLC++")
-        .expect_err("namespaces are not there yet");
+        .expect_err("mutable members are not there yet");
     assert!(
-        log.contains("1:1: error: 'namespace' is not supported by clvulkan's C++ for OpenCL yet"),
+        log.contains("1:16: error: 'mutable' is not supported by clvulkan's C++ for OpenCL yet"),
         "{log}"
     );
     // In OpenCL C the same words are plain identifiers.
-    let c_source = "__kernel void k(__global int *out) { int class = 1, template = 2; out[0] = class + template; }";
+    let c_source = "__kernel void k(__global int *out) { int class = 1, template = 2, namespace = 3, mutable = 4; out[0] = class + template + namespace + mutable; }";
     Program::create_and_build_from_source(&context, c_source, "-cl-std=CL3.0")
         .unwrap_or_else(|log| panic!("{log}"));
 }

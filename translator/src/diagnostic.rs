@@ -492,6 +492,17 @@ fn snippet(line: &str, column: usize) -> (&'static str, &str, &'static str, usiz
     (before, &line[start..end], after, floor(column) - start)
 }
 
+/// clang's error for a name nothing declares. The parser gives a C++
+/// namespace's members their qualified names (`parse/namespaces.rs`).
+pub(crate) fn undeclared(name: &str) -> String {
+    match name.rsplit_once("::") {
+        Some((namespace, member)) => {
+            format!("no member named '{member}' in namespace '{namespace}'")
+        }
+        None => format!("use of undeclared identifier '{name}'"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

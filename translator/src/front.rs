@@ -76,8 +76,9 @@ impl FrontEnd {
         );
         let mut check_diags = diags.with_same_settings();
         let mut checker = UnitChecker::new(options, caps, &mut check_diags);
-        checker.set_spellings(parser.spellings());
         while let Some(item) = parser.next_item() {
+            // C++'s qualified names are spellings the parser adds.
+            checker.set_spellings(parser.spellings());
             checker.item(&item);
             // Past the log's error limit nothing more would be shown: stop
             // there, as clang does, rather than check the rest of a source

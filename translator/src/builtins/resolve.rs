@@ -40,7 +40,7 @@ pub fn resolve(
                 "built-in function '{name}' is not supported yet by this translator"
             ));
         }
-        return Err(format!("use of undeclared identifier '{name}'"));
+        return Err(crate::diagnostic::undeclared(name));
     };
     let no_match = |types: &Types| {
         let list: Vec<String> = args.iter().map(|&a| types.display(a, names)).collect();

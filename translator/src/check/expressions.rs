@@ -707,8 +707,8 @@ impl Checker<'_> {
                 }
                 // Tags live under keys no identifier spells.
                 None | Some(Symbol::Tag(_) | Symbol::EnumTag(_)) => {
-                    let name = self.spelling(*name);
-                    self.error(span, format!("use of undeclared identifier '{name}'"));
+                    let message = crate::diagnostic::undeclared(&self.spelling(*name));
+                    self.error(span, message);
                     Expr::new(H::Int(0), Type::Error, span)
                 }
             },

@@ -330,10 +330,20 @@ impl Checker<'_> {
 
     /// `E::A`: enumerator `A` of enum `E`, as a constant.
     pub(super) fn qualified_enumerator(&mut self, class: Name, name: Name, span: Span) -> Expr {
+        // An unscoped enum's enumerators in a namespace have qualified
+        // names (`parse/namespaces.rs`): `ns::E::A` names `ns::A`.
+        let wanted = self.spelling(name);
+        let names_it = |n: &Name| {
+            *n == name
+                || self
+                    .spelling(*n)
+                    .rsplit_once("::")
+                    .is_some_and(|(_, member)| member == wanted.as_ref() as &str)
+        };
         let found = self
             .enumerators
             .get(&class)
-            .and_then(|members| members.iter().find(|(n, _, _)| *n == name))
+            .and_then(|members| members.iter().find(|(n, _, _)| names_it(n)))
             .map(|&(_, value, scalar)| (value, scalar));
         match found {
             Some((value, scalar)) => self.int_const(value as u64, Type::Scalar(scalar), span),

@@ -23,16 +23,31 @@ enum Member {
     Method(MethodDecl),
 }
 
+/// What the parser knows of a declared name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Declared {
+    /// It names a type.
+    pub typedef: bool,
+    /// It was declared in a block or parameter scope, where it hides
+    /// namespace members (see `namespaces`).
+    pub block: bool,
+}
+
 impl Parser {
     /// Is the token at `n` a typedef name in the current scope?
     #[inline]
     fn is_typedef_at(&self, n: usize) -> bool {
-        self.kw_at(n) != Kw::NotIdent && self.names[self.peek_at(n).sym as usize] == Some(true)
+        self.kw_at(n) != Kw::NotIdent
+            && self.names[self.resolved(self.peek_at(n)) as usize].is_some_and(|d| d.typedef)
     }
 
     fn declare_name(&mut self, name: Name, is_typedef: bool) {
         let id = name.0;
-        let previous = self.names[id as usize].replace(is_typedef);
+        let declared = Declared {
+            typedef: is_typedef,
+            block: !self.scope_starts.is_empty(),
+        };
+        let previous = self.names[id as usize].replace(declared);
         // At file scope nothing is ever restored.
         if !self.scope_starts.is_empty() {
             self.shadowed.push((id, previous));
@@ -51,6 +66,7 @@ impl Parser {
             self.names[id as usize] = previous;
         }
         self.shadowed.truncate(start);
+        self.end_block_usings();
     }
 
     /// Does the token at `n` start a type name (in a cast or sizeof)?
@@ -90,6 +106,13 @@ impl Parser {
     }
 
     pub(super) fn external_decl(&mut self) -> PResult<ExternalDecl> {
+        let open = self.open_namespaces();
+        let decl = self.external_decl_inner();
+        self.restore_namespaces(open);
+        decl
+    }
+
+    fn external_decl_inner(&mut self) -> PResult<ExternalDecl> {
         if self.kw() == Kw::StaticAssert {
             return Ok(ExternalDecl::StaticAssert(self.static_assert()?));
         }
@@ -111,7 +134,12 @@ impl Parser {
                 declarators: Vec::new(),
             }));
         }
-        let declarator = self.named_declarator()?;
+        let mut declarator = self.named_declarator()?;
+        if declarator.class.is_none() && !specs.is_kernel {
+            if let Some((name, _)) = &mut declarator.name {
+                *name = self.declared_name(*name);
+            }
+        }
         let mut this_qualifiers = Qualifiers::default();
         let mut member_inits = Vec::new();
         if let Some((_, at)) = declarator.class {
@@ -134,7 +162,8 @@ impl Parser {
             if let (Some((name, _)), None) = (&declarator.name, declarator.class) {
                 self.declare_name(*name, false);
             }
-            let body = self.function_body(&declarator)?;
+            let class = declarator.class.map(|(class, _)| class);
+            let body = self.with_class_members(class, |p| p.function_body(&declarator))?;
             return Ok(ExternalDecl::Function(FunctionDef {
                 specs,
                 declarator,
@@ -198,7 +227,11 @@ impl Parser {
         if matches!(self.kw(), Kw::Struct | Kw::Union) {
             return self.class_template(params, location);
         }
-        let function = self.with_template_parameters(&params, |p| p.template_function(location))?;
+        let mut function =
+            self.with_template_parameters(&params, |p| p.template_function(location))?;
+        if let Some((name, _)) = &mut function.declarator.name {
+            *name = self.declared_name(*name);
+        }
         if let Some((name, _)) = function.declarator.name {
             self.declare_template_name(name, false, &params);
         }
@@ -297,8 +330,9 @@ impl Parser {
         } = self.type_name()?;
         self.expect_semicolon("after alias declaration")?;
         specs.storage = Some(StorageClass::Typedef);
-        declarator.name = Some((Name(name.sym), name.location));
-        self.declare_name(Name(name.sym), true);
+        let alias = self.declared_name(Name(name.sym));
+        declarator.name = Some((alias, name.location));
+        self.declare_name(alias, true);
         Ok(Declaration {
             location: keyword.location,
             specs,
@@ -390,6 +424,11 @@ impl Parser {
                 break;
             }
             declarator = self.named_declarator()?;
+            if !specs.is_kernel {
+                if let Some((name, _)) = &mut declarator.name {
+                    *name = self.declared_name(*name);
+                }
+            }
         }
         self.expect_semicolon("at end of declaration")?;
         Ok(Declaration {
@@ -545,7 +584,8 @@ impl Parser {
                         let (name, args) = self.template_arguments()?;
                         specs.ty = TypeSpec::TemplateId(name, Arc::new(args));
                     } else if self.is_typedef_at(0) {
-                        specs.ty = TypeSpec::Typedef(Name(t.sym));
+                        self.check_unambiguous(t);
+                        specs.ty = TypeSpec::Typedef(Name(self.resolved(t)));
                         self.pos += 1;
                     } else if self.peek_at(1).kind == TokenKind::Identifier
                         || self.peek_at(1).is_punct(Punct::Star)
@@ -590,7 +630,7 @@ impl Parser {
         let tag_location = self.loc();
         let tag = if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
             let t = self.bump();
-            Some(Name(t.sym))
+            Some(Name(self.tag_name(t)))
         } else {
             None
         };
@@ -601,17 +641,25 @@ impl Parser {
         let mut methods = Vec::new();
         let fields = if self.eat(Punct::LBrace) {
             let mut fields = Vec::new();
-            while !self.at(Punct::RBrace) && self.peek().kind != TokenKind::Eof {
-                if self.cxx && self.access_specifier() {
-                    continue;
-                }
-                match self.member_decl(tag) {
-                    Ok(Member::Field(f)) => fields.push(f),
-                    Ok(Member::Method(m)) => methods.push(m),
-                    Err(Reported) => self.recover(),
-                }
+            if let Some(tag) = tag {
+                self.note_class_members(tag.0);
             }
-            self.expect(Punct::RBrace)?;
+            self.record_depth += 1;
+            let body = self.with_class_members(tag, |p| {
+                while !p.at(Punct::RBrace) && p.peek().kind != TokenKind::Eof {
+                    if p.cxx && p.access_specifier() {
+                        continue;
+                    }
+                    match p.member_decl(tag) {
+                        Ok(Member::Field(f)) => fields.push(f),
+                        Ok(Member::Method(m)) => methods.push(m),
+                        Err(Reported) => p.recover(),
+                    }
+                }
+                p.expect(Punct::RBrace)
+            });
+            self.record_depth -= 1;
+            body?;
             // Attributes after the closing brace bind to the type too.
             self.attributes(&mut attributes)?;
             Some(fields)
@@ -658,10 +706,15 @@ impl Parser {
         if self.cxx {
             let t = self.peek();
             let names_class =
-                tag.is_some_and(|tag| tag.0 == t.sym && t.kind == TokenKind::Identifier);
+                tag.is_some_and(|tag| t.kind == TokenKind::Identifier && self.names_class(tag, t));
             if self.kw() == Kw::Explicit || (names_class && self.peek_at(1).is_punct(Punct::LParen))
             {
-                return self.constructor_decl(location).map(Member::Method);
+                let mut constructor = self.constructor_decl(location)?;
+                // Named by the class's (qualified) name, as the class is.
+                if let (Some(tag), Some((name, _))) = (tag, &mut constructor.declarator.name) {
+                    *name = tag;
+                }
+                return Ok(Member::Method(constructor));
             }
             if t.is_punct(Punct::Tilde) {
                 return Err(self.unsupported_cxx(location, "destructors"));
@@ -711,7 +764,7 @@ impl Parser {
         class.kind == TokenKind::Identifier
             && self.scope_operator_at(1)
             && member.kind == TokenKind::Identifier
-            && member.sym == class.sym
+            && self.names_class(Name(self.resolved(class)), member)
             && self.peek_at(4).is_punct(Punct::LParen)
     }
 
@@ -848,7 +901,7 @@ impl Parser {
         self.attributes(&mut ignored)?;
         let tag = if self.peek().kind == TokenKind::Identifier {
             let t = self.bump();
-            Some(Name(t.sym))
+            Some(Name(self.tag_name(t)))
         } else {
             None
         };
@@ -872,13 +925,19 @@ impl Parser {
                     self.pos -= 1;
                     return Err(self.error_here("enumerator name"));
                 }
-                self.declare_name(Name(t.sym), false);
+                // A scoped enum's enumerators are named through it.
+                let name = if scoped {
+                    Name(t.sym)
+                } else {
+                    self.declared_name(Name(t.sym))
+                };
+                self.declare_name(name, false);
                 let value = if self.eat(Punct::Assign) {
                     Some(self.conditional_expr()?)
                 } else {
                     None
                 };
-                list.push((Name(t.sym), value, t.location));
+                list.push((name, value, t.location));
                 if !self.eat(Punct::Comma) {
                     break;
                 }

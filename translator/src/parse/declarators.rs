@@ -54,23 +54,33 @@ impl Parser {
             inner.name = Some(self.operator_function_name()?);
         } else if !matches!(self.kw(), Kw::NotIdent | Kw::Attribute) {
             self.pos += 1;
-            inner.name = Some((Name(t.sym), t.location));
+            let name = Name(self.qualified_declarator_name(t));
+            inner.name = Some((name, t.location));
+            self.enter_namespace_of(name);
             if self.cxx && self.at_scope_operator() {
                 // `S::name`: a member of class `S`, defined outside it.
                 let member = self.peek_at(2);
+                let class = Name(self.resolved(t));
                 let member = if self.kw_at(2) == Kw::Operator {
                     self.pos += 2;
                     self.operator_function_name()?
                 } else if member.kind == TokenKind::Identifier {
                     self.pos += 3;
-                    (Name(member.sym), member.location)
+                    // A constructor is named by its class's name.
+                    let name = if self.names_class(class, member) {
+                        class
+                    } else {
+                        Name(member.sym)
+                    };
+                    (name, member.location)
                 } else {
                     return Err(self.unsupported_cxx(
                         member.location,
                         "qualified names other than 'class::member'",
                     ));
                 };
-                inner.class = inner.name.replace(member);
+                inner.name = Some(member);
+                inner.class = Some((class, t.location));
             }
         } else if self.at(Punct::LParen) && self.is_nested_declarator() {
             let star = self.peek_at(1);

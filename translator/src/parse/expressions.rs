@@ -92,7 +92,7 @@ impl Parser {
         }
         let t = self.peek();
         let kind = match t.kind {
-            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(Name(t.sym)),
+            TokenKind::Identifier if self.kw() == Kw::Name => ExprKind::Ident(self.name_used(t)),
             TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
             TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
             _ => return None,
@@ -228,7 +228,7 @@ impl Parser {
                     && !self.at_template_id()
                     && !self.scope_operator_at(1) =>
             {
-                ExprKind::Ident(Name(t.sym))
+                ExprKind::Ident(self.name_used(t))
             }
             TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
             TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
@@ -459,10 +459,11 @@ impl Parser {
                     }
                     self.pos += 4;
                     let extent = self.extent_since(t);
-                    let kind = ExprKind::Qualified(Name(t.sym), None, Name(member.sym));
+                    let class = Name(self.resolved(t));
+                    let kind = ExprKind::Qualified(class, None, Name(member.sym));
                     return Ok(extent.make(kind, member.location));
                 }
-                _ => ExprKind::Ident(Name(t.sym)),
+                _ => ExprKind::Ident(self.name_used(t)),
             },
             TokenKind::IntLiteral => ExprKind::IntLiteral(Name(t.sym)),
             TokenKind::FloatLiteral => ExprKind::FloatLiteral(Name(t.sym)),
@@ -489,7 +490,10 @@ impl Parser {
     /// Whether a function template's name and a `<` come next: template
     /// arguments, not a comparison.
     pub(super) fn at_template_id(&self) -> bool {
-        self.peek_at(1).is_punct(Punct::Lt) && self.template_names.contains_key(&self.peek().sym)
+        self.peek_at(1).is_punct(Punct::Lt)
+            && self
+                .template_names
+                .contains_key(&self.resolved(self.peek()))
     }
 
     /// `name<type, ...>`, a template's name with template arguments, the
@@ -514,7 +518,13 @@ impl Parser {
     pub(super) fn template_arguments(&mut self) -> PResult<(Name, Vec<TemplateArg>)> {
         let t = self.bump();
         self.pos += 1;
-        let values = self.template_names.get(&t.sym).cloned().unwrap_or_default();
+        self.check_unambiguous(t);
+        let name = Name(self.resolved(t));
+        let values = self
+            .template_names
+            .get(&name.0)
+            .cloned()
+            .unwrap_or_default();
         let mut args = Vec::new();
         loop {
             // A value stops before a `>`, which ends the list, as C++ has
@@ -533,7 +543,7 @@ impl Parser {
             return Err(self.unsupported_cxx(at, "nested template argument lists closed by '>>'"));
         }
         self.expect(Punct::Gt)?;
-        Ok((Name(t.sym), args))
+        Ok((name, args))
     }
 
     /// `( expr )`: the expression, its text widened to the parentheses.

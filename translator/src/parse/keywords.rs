@@ -86,6 +86,8 @@ pub(super) enum Kw {
     Constexpr,
     /// C++'s `using`.
     Using,
+    /// C++'s `namespace`.
+    Namespace,
     /// C++'s `auto`: a type deduced from the initialiser.
     Auto,
     /// C++'s `true` and `false`.
@@ -136,6 +138,7 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "static_assert" => Kw::StaticAssert,
         "constexpr" => Kw::Constexpr,
         "using" => Kw::Using,
+        "namespace" => Kw::Namespace,
         "auto" => Kw::Auto,
         "this" => Kw::This,
         "explicit" => Kw::Explicit,
@@ -152,8 +155,8 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "alignas" | "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t"
         | "char16_t" | "char32_t" | "compl" | "concept" | "consteval" | "constinit"
         | "co_await" | "co_return" | "co_yield" | "decltype" | "delete" | "dynamic_cast"
-        | "export" | "friend" | "mutable" | "namespace" | "new" | "noexcept" | "not" | "not_eq"
-        | "or" | "or_eq" | "requires" | "thread_local" | "throw" | "try" | "typeid" | "virtual"
+        | "export" | "friend" | "mutable" | "new" | "noexcept" | "not" | "not_eq" | "or"
+        | "or_eq" | "requires" | "thread_local" | "throw" | "try" | "typeid" | "virtual"
         | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })

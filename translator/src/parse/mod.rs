@@ -24,6 +24,7 @@ mod declarations;
 mod declarators;
 mod expressions;
 mod keywords;
+mod namespaces;
 mod statements;
 
 use std::rc::Rc;
@@ -174,8 +175,8 @@ pub(crate) struct Parser {
     /// symbol), `shadowed` what each declaration replaced (to restore at the
     /// end of its scope), and `scope_starts` where each open scope's
     /// declarations begin in `shadowed`.
-    names: Vec<Option<bool>>,
-    shadowed: Vec<(u32, Option<bool>)>,
+    names: Vec<Option<declarations::Declared>>,
+    shadowed: Vec<(u32, Option<declarations::Declared>)>,
     scope_starts: Vec<usize>,
     depth: u32,
     /// Set when nesting went past [`MAX_NESTING`]: as clang's bracket
@@ -187,8 +188,13 @@ pub(crate) struct Parser {
     assumed_semicolon: bool,
     /// C++ for OpenCL rather than OpenCL C.
     cxx: bool,
-    /// Open `extern "C" {` blocks.
-    linkage_blocks: u32,
+    /// The open `extern "C" {` and `namespace {` blocks at file scope,
+    /// innermost last.
+    open_blocks: Vec<OpenBlock>,
+    /// C++: the namespaces, and the lookup of names in them.
+    namespaces: namespaces::Namespaces,
+    /// How many record bodies enclose the parse.
+    record_depth: u32,
     /// The symbol of each `operator op` of
     /// [`crate::language::OVERLOADABLE_OPERATORS`], in its order.
     operator_names: [Name; crate::language::OVERLOADABLE_OPERATORS.len()],
@@ -203,6 +209,14 @@ pub(crate) struct Parser {
     /// the place of clang's "expected identifier or '('" where a name is
     /// required.
     missing_name_at: Location,
+}
+
+/// A block of file-scope declarations, closed by its `}`.
+enum OpenBlock {
+    /// `extern "C" {`.
+    Linkage,
+    /// `namespace a::b {`: how many namespaces it opened.
+    Namespace(usize),
 }
 
 /// The error has been reported; the caller recovers.
@@ -240,7 +254,7 @@ impl Parser {
                 .map(|op| Name(spellings.push(&crate::language::operator_name(op))))
         };
         let mut parser = Parser {
-            words: classify(&tokens, &spellings, cxx),
+            words: Vec::new(),
             operator_names,
             names: vec![None; spellings.len()],
             tokens,
@@ -254,11 +268,17 @@ impl Parser {
             halted_at: None,
             assumed_semicolon: false,
             cxx,
-            linkage_blocks: 0,
+            open_blocks: Vec::new(),
+            namespaces: Default::default(),
+            record_depth: 0,
             function_depth: 0,
             template_names: Default::default(),
             missing_name_at: Location::new(FileId(0), 0),
         };
+        parser.words = classify(&parser.tokens, &parser.spellings, cxx);
+        if cxx && parser.join_qualified_names() {
+            parser.words = classify(&parser.tokens, &parser.spellings, cxx);
+        }
         parser.refuse_unsupported_cxx();
         parser
     }
@@ -283,7 +303,7 @@ impl Parser {
         }
         self.pos += 2;
         if self.eat(Punct::LBrace) {
-            self.linkage_blocks += 1;
+            self.open_blocks.push(OpenBlock::Linkage);
         }
         true
     }
@@ -624,10 +644,17 @@ impl Parser {
             if self.cxx && self.linkage_specification() {
                 continue;
             }
-            if self.at(Punct::RBrace) && self.linkage_blocks > 0 {
-                self.linkage_blocks -= 1;
-                self.pos += 1;
+            if self.cxx && self.namespace_item() {
                 continue;
+            }
+            if self.at(Punct::RBrace) {
+                if let Some(block) = self.open_blocks.pop() {
+                    if let OpenBlock::Namespace(opened) = block {
+                        self.close_namespaces(opened);
+                    }
+                    self.pos += 1;
+                    continue;
+                }
             }
             if self.at(Punct::RBrace) {
                 self.diags

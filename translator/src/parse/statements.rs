@@ -59,9 +59,20 @@ impl Parser {
             let kind = StmtKind::StaticAssert(self.static_assert()?);
             return Ok(self.finish_statement(kind, first));
         }
+        if self.kw() == Kw::Using && self.cxx && self.at_using_namespace_member() {
+            self.using_directive_or_declaration()?;
+            return Ok(self.finish_statement(StmtKind::Expr(None), first));
+        }
         if self.kw() == Kw::Using {
             let kind = StmtKind::Declaration(self.alias_declaration()?);
             return Ok(self.finish_statement(kind, first));
+        }
+        if self.kw() == Kw::Namespace {
+            self.diags.error(
+                first.location,
+                "namespaces can only be defined in global or namespace scope",
+            );
+            return Err(Reported);
         }
         if self.kw() == Kw::Attribute {
             // Statement attributes (`__attribute__((opencl_unroll_hint(4)))
