@@ -113,12 +113,12 @@ fn class_templates_instantiate_for_their_arguments() {
     let (context, queue) = common::context_and_queue();
     let program = build_file(&context, "tests/kernels/cxx_classes.cl");
     let kernel = Kernel::create(&program, "class_templates").expect("kernel");
-    let ints = buffer_with(&context, &queue, &[i32::MIN; 5]);
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 6]);
     let floats = buffer_with(&context, &queue, &[f32::NAN; 1]);
     set_arg(&kernel, 0, &ints);
     set_arg(&kernel, 1, &floats);
     run_1d(&queue, &kernel, 1, 1);
-    assert_eq!(read_buffer::<i32>(&queue, &ints, 5), [7, 43, 75, 30, 3]);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 6), [7, 43, 75, 30, 3, 17]);
     assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [3.5]);
 }
 

@@ -243,6 +243,8 @@ template <typename T> struct Stack4 {
 
 template <typename T> T pair_total(Pair<T> p) { return p.sum(); }
 
+template <typename T> struct Wrap { T v; };
+
 kernel void class_templates(global int *ints, global float *floats) {
   Pair<int> a(3, 4);
   Pair<float> b(1.5f, 2.0f);
@@ -258,6 +260,12 @@ kernel void class_templates(global int *ints, global float *floats) {
   ints[2] = top * 10 + next;
   ints[3] = pair_total(Pair<int>(10, 20));
   ints[4] = Pair<int>(1, 2).sum();
+  // `>>` closes two lists.
+  Stack4<Wrap<int>> wraps;
+  Wrap<int> w = {8};
+  wraps.push(w);
+  wraps.push(w);
+  ints[5] = wraps.pop().v + wraps.size * 9;
 }
 
 // Static member functions: called through the class, an object and from

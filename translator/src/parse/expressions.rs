@@ -8,9 +8,11 @@ use crate::ast::{
     BinaryOp, Declarator, Expr, ExprKind, Name, OffsetofStep, TemplateArg, TypeName, UnaryOp,
 };
 
-/// The precedence of `<<` and `>>` in `binary_op`: the loosest operators
-/// a template's value argument may hold unparenthesised.
-const SHIFT_PRECEDENCE: u8 = 8;
+/// The precedence of `+` and `-` in `binary_op`: the loosest operators a
+/// template's value argument may hold unparenthesised, so that `>` and
+/// `>>` end its list (C++ takes `>>` there for two `>`; it would allow an
+/// unparenthesised `<<`, which this does not).
+const ADDITIVE_PRECEDENCE: u8 = 9;
 use crate::token::{Punct, TokenKind};
 use crate::types;
 
@@ -530,7 +532,7 @@ impl Parser {
             // A value stops before a `>`, which ends the list, as C++ has
             // it: `N > 1` needs parentheses there.
             args.push(if values.get(args.len()) == Some(&true) {
-                TemplateArg::Value(self.binary_expr(SHIFT_PRECEDENCE)?)
+                TemplateArg::Value(self.binary_expr(ADDITIVE_PRECEDENCE)?)
             } else {
                 TemplateArg::Type(self.type_name()?)
             });
@@ -539,8 +541,13 @@ impl Parser {
             }
         }
         if self.at(Punct::Shr) {
-            let at = self.loc();
-            return Err(self.unsupported_cxx(at, "nested template argument lists closed by '>>'"));
+            // `A<B<int>>`: this list's `>` is the first half of the `>>`,
+            // whose second half is left for the enclosing list.
+            let t = &mut self.tokens[self.pos];
+            t.kind = TokenKind::Punct(Punct::Gt);
+            t.location.offset += 1;
+            t.len = 1;
+            return Ok((name, args));
         }
         self.expect(Punct::Gt)?;
         Ok((name, args))
