@@ -93,6 +93,22 @@ fn function_templates_instantiate_for_their_arguments() {
 }
 
 #[test]
+fn default_template_arguments_fill_what_is_not_given() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "template_defaults").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 4]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    // Row<int, 4>, Row<float, 4>, Row<char, 2>; 2.5f + (int)2.5f;
+    // 3 * 2 + 5 * 2; sizeof(double) + sizeof(short).
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 4), [442, 34, 16, 10]);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [4.5]);
+}
+
+#[test]
 fn cxx_casts_convert_as_c_casts_do() {
     let (context, queue) = common::context_and_queue();
     let program = build_file(&context, "tests/kernels/cxx_classes.cl");

@@ -62,6 +62,8 @@ pub struct TemplateParam {
     pub name: Name,
     pub location: Location,
     pub value_type: Option<TypeName>,
+    /// The default argument (`typename T = int`, `int N = 4`).
+    pub default: Option<TemplateArg>,
 }
 
 /// A template argument as written: a type, or a constant expression.

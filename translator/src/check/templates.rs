@@ -243,6 +243,33 @@ impl Checker<'_> {
                 _ => {}
             }
         }
+        self.with_defaults(&t.params, bound)
+    }
+
+    /// `bound`, the arguments of template parameters `params` given or
+    /// deduced, with each missing one its parameter's default, made with
+    /// the parameters before it bound (`typename U = T`); `None` where
+    /// one is missing and has no default.
+    fn with_defaults(
+        &mut self,
+        params: &[ast::TemplateParam],
+        mut bound: Vec<Option<TemplateArgument>>,
+    ) -> Option<Vec<TemplateArgument>> {
+        for index in 0..params.len() {
+            if bound[index].is_some() {
+                continue;
+            }
+            let default = params[index].default.as_ref()?;
+            let earlier: Option<Vec<TemplateArgument>> = bound[..index].iter().copied().collect();
+            self.bind_template_parameters(&params[..index], &earlier?);
+            let argument = self.written_template_arguments(
+                std::slice::from_ref(&params[index]),
+                std::slice::from_ref(default),
+                Span::at(params[index].location),
+            );
+            self.scopes.pop();
+            bound[index] = Some(*argument?.first()?);
+        }
         bound.into_iter().collect()
     }
 
@@ -363,7 +390,11 @@ impl Checker<'_> {
             self.error(at, format!("no template named '{spelling}'"));
             return Type::Error;
         };
-        if args.len() != t.params.len() {
+        let missing_default = t
+            .params
+            .get(args.len())
+            .is_some_and(|p| p.default.is_none());
+        if args.len() > t.params.len() || missing_default {
             let which = if args.len() < t.params.len() {
                 "few"
             } else {
@@ -375,7 +406,12 @@ impl Checker<'_> {
             );
             return Type::Error;
         }
-        let Some(arguments) = self.written_template_arguments(&t.params, args, Span::at(at)) else {
+        let Some(written) = self.written_template_arguments(&t.params, args, Span::at(at)) else {
+            return Type::Error;
+        };
+        let mut bound: Vec<Option<TemplateArgument>> = written.into_iter().map(Some).collect();
+        bound.resize(t.params.len(), None);
+        let Some(arguments) = self.with_defaults(&t.params, bound) else {
             return Type::Error;
         };
         self.instantiate_class(&t, name, arguments, at)

@@ -186,6 +186,35 @@ impl Parser {
             return Err(self.unsupported_cxx(location, "explicit specializations"));
         }
         let mut params = Vec::new();
+        // Each parameter is a name from its declaration on: a default may
+        // use the ones before it (`typename U = T`).
+        self.push_scope();
+        let parsed = self.template_parameters(&mut params);
+        self.pop_scope();
+        parsed?;
+        if self.kw() == Kw::Template {
+            return Err(self.unsupported_cxx(location, "member templates"));
+        }
+        if matches!(self.kw(), Kw::Struct | Kw::Union) {
+            return self.class_template(params, location);
+        }
+        let mut function =
+            self.with_template_parameters(&params, |p| p.template_function(location))?;
+        if let Some((name, _)) = &mut function.declarator.name {
+            *name = self.declared_name(*name);
+        }
+        if let Some((name, _)) = function.declarator.name {
+            self.declare_template_name(name, false, &params);
+        }
+        Ok(ExternalDecl::FunctionTemplate(Arc::new(FunctionTemplate {
+            params,
+            function,
+            location,
+        })))
+    }
+
+    /// A template's parameter list, up to its `>`.
+    fn template_parameters(&mut self, params: &mut Vec<TemplateParam>) -> PResult<()> {
         loop {
             let value_type = if matches!(self.kw(), Kw::Typename | Kw::Struct) {
                 self.pos += 1;
@@ -207,39 +236,23 @@ impl Parser {
                 return Err(self.error_here("a template parameter name"));
             }
             self.pos += 1;
-            if self.at(Punct::Assign) {
-                let at = self.loc();
-                return Err(self.unsupported_cxx(at, "default template arguments"));
-            }
+            self.declare_name(Name(t.sym), value_type.is_none());
+            let default = if self.eat(Punct::Assign) {
+                Some(self.template_argument(value_type.is_some())?)
+            } else {
+                None
+            };
             params.push(TemplateParam {
                 name: Name(t.sym),
                 location: t.location,
                 value_type,
+                default,
             });
             if !self.eat(Punct::Comma) {
                 break;
             }
         }
-        self.expect(Punct::Gt)?;
-        if self.kw() == Kw::Template {
-            return Err(self.unsupported_cxx(location, "member templates"));
-        }
-        if matches!(self.kw(), Kw::Struct | Kw::Union) {
-            return self.class_template(params, location);
-        }
-        let mut function =
-            self.with_template_parameters(&params, |p| p.template_function(location))?;
-        if let Some((name, _)) = &mut function.declarator.name {
-            *name = self.declared_name(*name);
-        }
-        if let Some((name, _)) = function.declarator.name {
-            self.declare_template_name(name, false, &params);
-        }
-        Ok(ExternalDecl::FunctionTemplate(Arc::new(FunctionTemplate {
-            params,
-            function,
-            location,
-        })))
+        self.expect(Punct::Gt)
     }
 
     /// Declares `name` (a type name for a class template) as a template

@@ -528,17 +528,13 @@ impl Parser {
             .cloned()
             .unwrap_or_default();
         let mut args = Vec::new();
-        loop {
+        // `Array<>` gives no argument: each is its default.
+        let mut more = !self.at(Punct::Gt);
+        while more {
             // A value stops before a `>`, which ends the list, as C++ has
             // it: `N > 1` needs parentheses there.
-            args.push(if values.get(args.len()) == Some(&true) {
-                TemplateArg::Value(self.binary_expr(ADDITIVE_PRECEDENCE)?)
-            } else {
-                TemplateArg::Type(self.type_name()?)
-            });
-            if !self.eat(Punct::Comma) {
-                break;
-            }
+            args.push(self.template_argument(values.get(args.len()) == Some(&true))?);
+            more = self.eat(Punct::Comma);
         }
         if self.at(Punct::Shr) {
             // `A<B<int>>`: this list's `>` is the first half of the `>>`,
@@ -551,6 +547,15 @@ impl Parser {
         }
         self.expect(Punct::Gt)?;
         Ok((name, args))
+    }
+
+    /// One template argument: a value for a value parameter, else a type.
+    pub(super) fn template_argument(&mut self, value: bool) -> PResult<TemplateArg> {
+        Ok(if value {
+            TemplateArg::Value(self.binary_expr(ADDITIVE_PRECEDENCE)?)
+        } else {
+            TemplateArg::Type(self.type_name()?)
+        })
     }
 
     /// `( expr )`: the expression, its text widened to the parentheses.
