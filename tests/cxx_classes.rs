@@ -93,7 +93,7 @@ fn function_templates_instantiate_for_their_arguments() {
 }
 
 #[test]
-fn default_template_arguments_fill_what_is_not_given() {
+fn default_template_arguments_fill_what_is_not_given_and_conversions_choose_templates() {
     let (context, queue) = common::context_and_queue();
     let program = build_file(&context, "tests/kernels/cxx_classes.cl");
     let kernel = Kernel::create(&program, "template_defaults").expect("kernel");
@@ -102,10 +102,12 @@ fn default_template_arguments_fill_what_is_not_given() {
     set_arg(&kernel, 0, &ints);
     set_arg(&kernel, 1, &floats);
     run_1d(&queue, &kernel, 1, 1);
-    // Row<int, 4>, Row<float, 4>, Row<char, 2>; 2.5f + (int)2.5f;
-    // 3 * 2 + 5 * 2; sizeof(double) + sizeof(short).
+    // Row<int, 4>, Row<float, 4>, Row<char, 2>; 3 * 2 + 5 * 2;
+    // sizeof(double) + sizeof(short).
     assert_eq!(read_buffer::<i32>(&queue, &ints, 4), [442, 34, 16, 10]);
-    assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [4.5]);
+    // 2.5f * 2, and (int)(2.5f * 2) from the template whose parameter
+    // takes the float exactly: the other would give (float)(int)2.5f.
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [10.0]);
 }
 
 #[test]

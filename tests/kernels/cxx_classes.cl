@@ -372,7 +372,9 @@ template <typename T = int, int N = 4> struct Row {
   T a[N];
   int size() const { return N; }
 };
-template <typename T, typename U = T> U cast_or_keep(T x) { return (U)x; }
+// Overloads the `convert_to` above: a call's conversions choose between
+// the two templates' instances.
+template <typename T, typename U = T> U convert_to(T x) { return (U)(x * 2); }
 template <int N = 3> int times_or_3(int x) { return N * x; }
 template <typename T, int N = sizeof(T)> int width(T x) { return N; }
 
@@ -382,7 +384,7 @@ kernel void template_defaults(global int *ints, global float *floats) {
   Row<char, 2> c;
   ints[0] = a.size() * 100 + b.size() * 10 + c.size();
   ints[1] = sizeof(a) + sizeof(b) + sizeof(c);
-  floats[0] = cast_or_keep(2.5f) + cast_or_keep<float, int>(2.5f);
+  floats[0] = convert_to(2.5f) + convert_to<float, int>(2.5f);
   ints[2] = times_or_3(2) + times_or_3<5>(2);
   ints[3] = width(1.0) + width((short)1);
 }

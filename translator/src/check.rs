@@ -88,6 +88,7 @@ impl<'a> UnitChecker<'a> {
             function_templates: HashMap::new(),
             instances: HashMap::new(),
             pending_instances: Vec::new(),
+            unscheduled_instances: HashMap::new(),
             template_visible_functions: HashMap::new(),
             visible_functions: None,
             class_templates: HashMap::new(),
@@ -302,6 +303,9 @@ struct Checker<'a> {
     visible_functions: Option<usize>,
     /// C++: instantiations declared but not yet checked.
     pending_instances: Vec<templates::PendingInstance>,
+    /// C++: function template instances declared as candidates of a call
+    /// and not chosen by one yet, whose bodies are not checked.
+    unscheduled_instances: HashMap<FunctionId, templates::PendingInstance>,
     /// C++: the functions that return a reference (kept as a pointer).
     reference_returns: std::collections::HashSet<FunctionId>,
     /// C++: the functions sharing each overloaded name, by the first

@@ -156,23 +156,44 @@ impl Checker<'_> {
                 deduced.push((t, arguments));
             }
         }
-        let spelling = self.spelling(name);
-        let (template, arguments) = match <[_; 1]>::try_from(deduced) {
-            Ok([one]) => one,
-            Err(deduced) if deduced.is_empty() => {
-                self.error(
-                    span,
-                    format!("no matching function for call to '{spelling}'"),
-                );
-                return error();
-            }
-            Err(_) => {
-                self.error(span, format!("call to '{spelling}' is ambiguous"));
-                return error();
+        if deduced.is_empty() {
+            let spelling = self.spelling(name);
+            self.error(
+                span,
+                format!("no matching function for call to '{spelling}'"),
+            );
+            return error();
+        }
+        // Each template that deduces gives a candidate, declared; the
+        // call's conversions choose among them as among overloads, and
+        // only the chosen one's body is instantiated.
+        let candidates: Vec<FunctionId> = deduced
+            .into_iter()
+            .map(|(template, arguments)| self.instantiate(&template, arguments, span.location()))
+            .collect();
+        let id = match candidates[..] {
+            [only] => only,
+            _ => {
+                let values: Vec<Expr> = args
+                    .iter()
+                    .map(|a| self.quietly(|c| c.decay(a.clone())))
+                    .collect();
+                match self.resolve_overload(name, &candidates, &values, span) {
+                    Some(id) => id,
+                    None => return error(),
+                }
             }
         };
-        let id = self.instantiate(&template, arguments, span.location());
+        self.schedule_instance(id);
         self.checked_call(name, &[id], None, args, span, rparen)
+    }
+
+    /// Has the body of function template instance `id` checked once the
+    /// current declaration is done, if that is not planned yet.
+    fn schedule_instance(&mut self, id: FunctionId) {
+        if let Some(pending) = self.unscheduled_instances.remove(&id) {
+            self.pending_instances.push(pending);
+        }
     }
 
     /// The template arguments of `t` for a call with `explicit` ones and
@@ -318,8 +339,9 @@ impl Checker<'_> {
         true
     }
 
-    /// The instantiation of `t` for `arguments`: declared now, checked
-    /// after the current external declaration.
+    /// The instantiation of `t` for `arguments`: declared now, and
+    /// checked after the current external declaration once
+    /// [`Checker::schedule_instance`] chooses it.
     fn instantiate(
         &mut self,
         t: &Arc<ast::FunctionTemplate>,
@@ -349,13 +371,14 @@ impl Checker<'_> {
         self.scopes.pop();
         self.instances.insert(key, id);
         let visible = self.template_visibility(Arc::as_ptr(t) as usize);
-        self.pending_instances.push(PendingInstance {
+        let pending = PendingInstance {
             visible,
             what: Pending::Function(id, Arc::clone(t)),
             arguments,
             display,
             requested_at,
-        });
+        };
+        self.unscheduled_instances.insert(id, pending);
         id
     }
 
