@@ -143,3 +143,24 @@ fn overloaded_functions_resolve_by_their_arguments() {
         [1, 2, 3, 4, 1, 1, 100, 200, 6, -1, 1]
     );
 }
+
+#[test]
+fn range_based_for_walks_arrays_in_every_space() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_range_for.cl");
+    let kernel = Kernel::create(&program, "range_for").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 8]);
+    let three = buffer_with(&context, &queue, &[1, 2, 3]);
+    set_arg(&kernel, 0, &out);
+    set_arg(&kernel, 1, &three);
+    run_1d(&queue, &kernel, 1, 1);
+    // Sums by value, doubled through `auto &`, `continue` and `break`,
+    // over structs, over the rows of a 2D array, over a `__local` array,
+    // over a `__global` array member through `auto &`, and over a row
+    // chosen once.
+    assert_eq!(
+        read_buffer::<i32>(&queue, &out, 8),
+        [10, 8, 8, 14, 21, 40, 9, 32]
+    );
+    assert_eq!(read_buffer::<i32>(&queue, &three, 3), [2, 3, 4]);
+}

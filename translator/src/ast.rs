@@ -384,6 +384,9 @@ pub enum StmtKind {
         step: Option<Expr>,
         body: Box<Stmt>,
     },
+    /// C++'s range-based `for` over an array, as the parser lowers it
+    /// (see [`RangeFor`]).
+    RangeFor(Box<RangeFor>),
     Switch(Expr, Box<Stmt>),
     Case(Expr, Box<Stmt>),
     Default(Box<Stmt>),
@@ -398,6 +401,26 @@ pub enum StmtKind {
     StaticAssert(StaticAssert),
     /// A statement with attributes (`opencl_unroll_hint` on a loop).
     Attributed(Vec<Attribute>, Box<Stmt>),
+}
+
+/// `for (declaration : range) body`, lowered by the parser to
+///
+/// ```text
+/// for (auto I = 0; I < COUNT; I++) { declaration = R[I]; body }
+/// ```
+///
+/// with names no source spells. The checker binds `R` to the range,
+/// evaluated once, and `COUNT` to its length; the range must be an array.
+#[derive(Debug)]
+pub struct RangeFor {
+    pub range: Expr,
+    /// The names `R` and `COUNT` are.
+    pub array: Name,
+    pub count: Name,
+    /// The loop over the elements.
+    pub elements: Stmt,
+    /// Where the `:` is, clang's caret for a range that is not one.
+    pub colon: Location,
 }
 
 #[derive(Debug)]

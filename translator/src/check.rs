@@ -15,6 +15,7 @@ mod init;
 mod methods;
 mod operators;
 mod overloads;
+mod range_for;
 mod records;
 mod references;
 mod samplers;
@@ -206,6 +207,9 @@ enum Symbol {
     FunctionTemplate,
     /// C++: a class template (see `Checker::class_templates`).
     ClassTemplate,
+    /// C++: a range-based `for`'s range, evaluated once: each use names
+    /// this place again (see `range_for`).
+    Place(Rc<Expr>),
 }
 
 /// The function being checked: the arenas of its body, and what its

@@ -662,6 +662,11 @@ impl Checker<'_> {
                     }
                     local
                 }
+                Some(Symbol::Place(place)) => {
+                    let mut place = (*place).clone();
+                    place.span = span;
+                    place
+                }
                 Some(Symbol::EnumConstant(v, Scalar::Int)) => {
                     self.int_const(v as u32 as u64, Type::INT, span)
                 }

@@ -132,17 +132,25 @@ impl Checker<'_> {
         let Some((name, location)) = init.declarator.name else {
             return;
         };
-        if d.specs.storage.is_some() || matches!(d.specs.ty, ast::TypeSpec::Auto) {
+        let deduced = matches!(d.specs.ty, ast::TypeSpec::Auto);
+        if d.specs.storage.is_some() || (deduced && !init.declarator.derived.is_empty()) {
             let not_yet = crate::language::NOT_YET;
             self.error(
                 location,
-                format!("references with a storage class or 'auto' are {not_yet}"),
+                format!("references with a storage class, and 'auto' references to pointers, are {not_yet}"),
             );
             return;
         }
-        let ty = self.reference_type(base, quals, &init.declarator, location);
         let value = match &init.init {
-            Some(ast::Initializer::Expr(e)) => self.bind_reference(ty, e, location),
+            Some(ast::Initializer::Expr(e)) if deduced => {
+                let v = self.expr(e);
+                let ty = self.deduced_reference_type(&v, quals);
+                (ty, self.bind_reference_to(ty, v, location))
+            }
+            Some(ast::Initializer::Expr(e)) => {
+                let ty = self.reference_type(base, quals, &init.declarator, location);
+                (ty, self.bind_reference(ty, e, location))
+            }
             _ => {
                 let spelling = self.spelling(name);
                 self.error(
@@ -154,6 +162,7 @@ impl Checker<'_> {
                 return;
             }
         };
+        let (ty, value) = value;
         let local = hir::Local {
             name: self.symbol(name),
             ty,
@@ -167,6 +176,29 @@ impl Checker<'_> {
         }
         let value = self.commit(value);
         out.push(self.add_stmt(StmtKind::Init(id, value), stmt.with_caret(location)));
+    }
+
+    /// The type of `auto &r = v` (written with `quals`), kept as the
+    /// pointer it is: to `v`'s type in `v`'s address space, `const` where
+    /// `v` or the declaration is (seed 004: `auto` deduces the address
+    /// space too). An rvalue binds only to a `const` one, through a
+    /// private temporary, as [`Checker::bind_reference_to`] makes it.
+    fn deduced_reference_type(&mut self, v: &Expr, quals: ast::Qualifiers) -> Type {
+        if v.ty.is_error() {
+            return Type::Error;
+        }
+        let (space, is_const) = if self.is_place(v) {
+            (self.place_space(v), self.is_const_qualified(v))
+        } else {
+            (AddressSpace::Private, false)
+        };
+        self.pointer_to(Pointee {
+            ty: v.ty,
+            is_const: is_const || quals.is_const,
+            is_volatile: false,
+            space,
+            endian_host: false,
+        })
     }
 
     /// Whether local `id` is a reference, read through wherever it is named.

@@ -29,7 +29,7 @@ impl Checker<'_> {
         out
     }
 
-    fn statement(&mut self, s: &ast::Stmt, out: &mut Block) {
+    pub(super) fn statement(&mut self, s: &ast::Stmt, out: &mut Block) {
         crate::stack::guard(|| {
             let at = s.span();
             match &s.kind {
@@ -40,6 +40,7 @@ impl Checker<'_> {
                     out.push(self.add_stmt(StmtKind::Block(items), at));
                 }
                 S::Declaration(d) => self.local_declaration(d, at, out),
+                S::RangeFor(r) => self.range_for(r, out),
                 S::Expr(Some(e)) => {
                     let e = self.expr(e);
                     let e = self.commit(e);

@@ -41,7 +41,7 @@ impl Parser {
             && self.names[self.resolved(self.peek_at(n)) as usize].is_some_and(|d| d.typedef)
     }
 
-    fn declare_name(&mut self, name: Name, is_typedef: bool) {
+    pub(super) fn declare_name(&mut self, name: Name, is_typedef: bool) {
         let id = name.0;
         let declared = Declared {
             typedef: is_typedef,
@@ -782,7 +782,7 @@ impl Parser {
     }
 
     /// The declaration specifiers a constructor has: it returns nothing.
-    fn constructor_specs(location: Location) -> DeclSpecs {
+    pub(super) fn constructor_specs(location: Location) -> DeclSpecs {
         DeclSpecs {
             storage: None,
             ty: TypeSpec::Scalar(ScalarWords {

@@ -25,6 +25,7 @@ mod declarators;
 mod expressions;
 mod keywords;
 mod namespaces;
+mod range_for;
 mod statements;
 
 use std::rc::Rc;

@@ -184,8 +184,9 @@ impl Parser {
                 .is_some_and(|n| n.kind == TokenKind::Identifier)
     }
 
-    /// The symbol spelt `text`, a qualified name, made on first use.
-    fn qualified_symbol(&mut self, text: &str) -> u32 {
+    /// The symbol spelt `text`, a qualified name or another spelling the
+    /// parser makes, made on first use.
+    pub(super) fn qualified_symbol(&mut self, text: &str) -> u32 {
         if let Some(&sym) = self.namespaces.symbols.get(text) {
             return sym;
         }

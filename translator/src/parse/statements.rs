@@ -35,7 +35,7 @@ impl Parser {
         self.nested(Self::statement_inner)
     }
 
-    fn sub_statement(&mut self) -> PResult<Box<Stmt>> {
+    pub(super) fn sub_statement(&mut self) -> PResult<Box<Stmt>> {
         // A sub-statement gets its own scope (C99 6.8.4, 6.8.5).
         self.push_scope();
         let s = self.statement();
@@ -241,7 +241,12 @@ impl Parser {
         let init = if self.eat(Punct::Semicolon) {
             None
         } else if self.starts_declaration() {
-            let kind = StmtKind::Declaration(self.declaration()?);
+            let specs = self.decl_specs()?;
+            let declarator = self.named_declarator()?;
+            if self.cxx && self.at(Punct::Colon) && !self.at_scope_operator() {
+                return self.range_for(specs, declarator, first);
+            }
+            let kind = StmtKind::Declaration(self.rest_of_declaration(specs, declarator)?);
             Some(Box::new(self.finish_statement(kind, first)))
         } else {
             let kind = self.expression_statement()?;
