@@ -329,3 +329,22 @@ fn member_function_misuse_is_reported_as_clang_does() {
         "{log}"
     );
 }
+
+#[test]
+fn base_classes_lend_their_members_and_convert() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "inheritance").expect("kernel");
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 3]);
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 6]);
+    set_arg(&kernel, 0, &floats);
+    set_arg(&kernel, 1, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 3), [18.0, 3.0, 8.0]);
+    // sizeof: Shape, Named, the empty base taking no room, and `side`;
+    // Base2 and `w`.
+    assert_eq!(
+        read_buffer::<i32>(&queue, &ints, 6),
+        [77, 31, 12, 85, 1208, 2]
+    );
+}

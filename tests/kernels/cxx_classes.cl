@@ -388,3 +388,43 @@ kernel void template_defaults(global int *ints, global float *floats) {
   ints[2] = times_or_3(2) + times_or_3<5>(2);
   ints[3] = width(1.0) + width((short)1);
 }
+
+// Base classes: members and member functions reached through them, a
+// member function hiding a base's, an empty base, base initializers,
+// and derived-to-base conversions of objects, pointers and references.
+struct Shape {
+  float scale;
+  float scaled(float x) const { return x * scale; }
+  int id() const { return 1; }
+};
+struct Named { int tag; int get_tag() const { return tag; } };
+// An empty base takes no room (never called: the translator has no
+// empty objects).
+struct Empty { int one() const { return 1; } };
+struct Square : Shape, public Named, Empty {
+  float side;
+  Square(float s, float k, int t) : side(s) { scale = k; tag = t; }
+  float area() const { return scaled(side * side); }
+  int id() const { return 2 + Shape::id(); }      // hides Shape::id
+};
+struct Base2 { int v; Base2(int x) : v(x * 10) {} int value() const { return v; } };
+struct Derived2 : Base2 { int w; Derived2(int a, int b) : Base2(a), w(b) {} int sum() const { return v + w; } };
+float total_area(const Shape &s, float x) { return s.scaled(x); }
+int tag_of(const Named *n) { return n->get_tag(); }
+int which(Shape s) { return 1; }
+int which(int x) { return 2; }
+kernel void inheritance(global float *f, global int *p) {
+  Square sq(3.0f, 2.0f, 7);
+  f[0] = sq.area();                 // 18
+  f[1] = sq.scaled(1.5f);           // 3
+  f[2] = total_area(sq, 4.0f);      // 8
+  p[0] = sq.get_tag() + tag_of(&sq) * 10;   // 77
+  p[1] = sq.id() * 10 + 1;          // 31
+  Shape copy = sq;
+  p[2] = (int)copy.scale + which(sq) * 10;   // 12
+  Derived2 d(4, 5);
+  p[3] = d.sum() + d.value();       // 45 + 40 = 85
+  p[4] = sizeof(Square) * 100 + sizeof(Derived2);   // 12*100 + 8
+  Shape *sp = &sq;
+  p[5] = (int)sp->scale;            // 2
+}

@@ -225,6 +225,8 @@ pub struct RecordSpec {
     pub fields: Option<Vec<FieldDecl>>,
     /// C++: the member functions declared in the body.
     pub methods: Vec<MethodDecl>,
+    /// C++: the base classes, in order (`struct D : B, C`).
+    pub bases: Vec<TypeName>,
     /// Attributes between the keyword and the body: they bind to the type.
     pub attributes: Vec<Attribute>,
     pub location: Location,

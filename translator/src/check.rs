@@ -11,6 +11,7 @@ mod constructors;
 mod declarations;
 mod default_arguments;
 mod expressions;
+mod inheritance;
 mod init;
 mod methods;
 mod operators;
@@ -100,6 +101,7 @@ impl<'a> UnitChecker<'a> {
             class_members: HashMap::new(),
             static_methods: Default::default(),
             enumerators: HashMap::new(),
+            bases: HashMap::new(),
             class_names: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
@@ -324,6 +326,8 @@ struct Checker<'a> {
     /// C++: the enumerators of each enum by its tag, for `E::A` (the only
     /// way to name those of an `enum class`).
     enumerators: HashMap<Name, Vec<(Name, i64, Scalar)>>,
+    /// C++: the base classes of each class that has any.
+    bases: HashMap<naga::Handle<types::Record>, Vec<inheritance::Base>>,
     /// C++: the static member functions, which take no `this`.
     static_methods: std::collections::HashSet<FunctionId>,
     /// C++: the names a class's member functions see as its members.

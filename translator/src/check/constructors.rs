@@ -33,6 +33,8 @@ impl Checker<'_> {
             Type::Record(r) => {
                 self.constructors(r).is_some()
                     || (self.record(r).fields.iter()).any(|f| self.needs_construction(f.ty))
+                    || (self.bases.get(&r).into_iter().flatten())
+                        .any(|b| self.needs_construction(Type::Record(b.record)))
             }
             Type::Array(..) => self
                 .element_of(ty)
@@ -212,14 +214,20 @@ impl Checker<'_> {
             .filter(|(_, symbol)| matches!(symbol, Symbol::Member))
             .map(|(name, _)| *name)
             .collect();
+        let bases = self.bases.get(&r).cloned().unwrap_or_default();
         for init in inits {
-            if !members.contains(&init.name) {
+            let names_base = bases.iter().any(|b| b.name == Some(init.name));
+            if !members.contains(&init.name) && !names_base {
                 let spelling = self.spelling(init.name);
                 self.error(
                     init.location,
                     format!("member initializer '{spelling}' does not name a non-static data member or base class"),
                 );
             }
+        }
+        for base in bases {
+            let init = inits.iter().find(|i| Some(i.name) == base.name);
+            self.construct_base(base, init, at, out);
         }
         for name in members {
             let init = inits.iter().find(|i| i.name == name);
@@ -279,6 +287,40 @@ impl Checker<'_> {
             let value = self.commit(value);
             out.push(self.add_stmt(StmtKind::Expr(value), span));
         }
+    }
+
+    /// The statement of a constructor that constructs its base `base`,
+    /// with the arguments of its member initializer `init`: by the base's
+    /// constructor (for an empty base, on a temporary, for what it does),
+    /// or for a base without one, from one object of its type.
+    fn construct_base(
+        &mut self,
+        base: super::inheritance::Base,
+        init: Option<&ast::MemberInit>,
+        at: Location,
+        out: &mut hir::Block,
+    ) {
+        let location = init.map_or(at, |i| i.location);
+        let span = Span::at(location);
+        let args: Vec<&ast::Expr> = init.map(|i| i.args.iter().collect()).unwrap_or_default();
+        if self.constructors(base.record).is_none() && init.is_none() {
+            return;
+        }
+        let value = self.temporary_object(base.record, &args, span, location);
+        if value.ty.is_error() {
+            return;
+        }
+        let value = match (base.field, self.this(span)) {
+            (Some(field), Some(this)) => {
+                let object = self.deref(this, span);
+                let ty = value.ty;
+                let target = Expr::new(H::Member(Box::new(object), field), ty, span);
+                Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, span)
+            }
+            _ => value,
+        };
+        let value = self.commit(value);
+        out.push(self.add_stmt(StmtKind::Expr(value), span));
     }
 
     /// Class `r`'s name as C++ writes it.

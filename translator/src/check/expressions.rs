@@ -152,6 +152,18 @@ impl Checker<'_> {
                 let location = v.span;
                 Expr::new(H::Int(0), to, location)
             }
+            // C++: a pointer to a derived class, to its base part.
+            (Type::Pointer(_), Type::Pointer(_))
+                if self.cxx && self.base_pointer_target(&v, to).is_some() =>
+            {
+                let base = self.base_pointer_target(&v, to).expect("a base");
+                let v = self.pointer_to_base(v, base).expect("a base");
+                self.convert_for_assignment(v, to, how)
+            }
+            // C++: a derived object, as its base part.
+            (Type::Record(_), Type::Record(b)) if self.derives_from(from, to) => {
+                self.derived_to_base(v, b).expect("a base")
+            }
             (Type::Pointer(a), Type::Pointer(b)) => {
                 let (a, b) = (self.program.types[a], self.program.types[b]);
                 if a.endian_host != b.endian_host {

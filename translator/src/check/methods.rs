@@ -56,17 +56,6 @@ impl Checker<'_> {
                 })
             })
             .collect();
-        let mut members = Vec::new();
-        if let Some(fields) = &spec.fields {
-            Self::member_names(fields, &mut members);
-        }
-        // Constructors are named like the class, which stays a type name.
-        for m in spec.methods.iter().filter(|m| !m.constructor) {
-            if let Some((name, _)) = m.declarator.name {
-                members.push((name, Symbol::Method));
-            }
-        }
-        self.class_members.insert(r, members);
         self.open_class_scope(r);
         // All are declared before any body is checked, so that each body
         // may call any of them.
@@ -151,6 +140,22 @@ impl Checker<'_> {
 
     /// The names of `fields` (and of the members of anonymous struct and
     /// union members), as members.
+    /// Notes the names of the members and member functions of class `r`,
+    /// just completed from `spec`.
+    pub(super) fn note_class_members(&mut self, r: Handle<Record>, spec: &ast::RecordSpec) {
+        let mut members = Vec::new();
+        if let Some(fields) = &spec.fields {
+            Self::member_names(fields, &mut members);
+        }
+        // Constructors are named like the class, which stays a type name.
+        for m in spec.methods.iter().filter(|m| !m.constructor) {
+            if let Some((name, _)) = m.declarator.name {
+                members.push((name, Symbol::Method));
+            }
+        }
+        self.class_members.insert(r, members);
+    }
+
     fn member_names(fields: &[ast::FieldDecl], out: &mut Vec<(Name, Symbol)>) {
         for field in fields {
             for (declarator, _) in &field.declarators {
@@ -172,6 +177,15 @@ impl Checker<'_> {
     /// program's; the caller closes it.
     pub(super) fn open_class_scope(&mut self, r: Handle<Record>) {
         self.scopes.push();
+        self.declare_class_members(r);
+    }
+
+    /// Declares the names of class `r`'s members: its bases' first, which
+    /// its own hide.
+    fn declare_class_members(&mut self, r: Handle<Record>) {
+        for base in self.bases.get(&r).cloned().unwrap_or_default() {
+            self.declare_class_members(base.record);
+        }
         let members = self.class_members.get(&r).cloned().unwrap_or_default();
         for (name, symbol) in members {
             self.declare(name, symbol);
@@ -311,11 +325,11 @@ impl Checker<'_> {
         } else {
             Some(object.ty)
         };
-        let candidates = match class {
-            Some(Type::Record(r)) => self.methods.get(&(r, name)).cloned(),
+        let found = match class {
+            Some(Type::Record(r)) => self.class_methods(r, name),
             _ => None,
         };
-        let Some(candidates) = candidates else {
+        let Some((candidates, path)) = found else {
             // A field or nothing: the member access says which, and a
             // field cannot be called.
             let object = if arrow {
@@ -352,10 +366,19 @@ impl Checker<'_> {
             }
             return Expr::new(H::Comma(Box::new(object), Box::new(call)), ty, span);
         }
-        let this = if arrow {
-            object
-        } else {
-            self.object_address(object)
+        let this = match (arrow, path.is_empty()) {
+            (true, true) => object,
+            (false, true) => self.object_address(object),
+            // A base's member function, on the base part.
+            (arrow, false) => {
+                let object = if arrow {
+                    self.deref(object, callee.span())
+                } else {
+                    object
+                };
+                let base = self.base_object(object, &path);
+                self.object_address(base)
+            }
         };
         self.user_call(name, &candidates, Some(this), &args, at, rparen)
     }
@@ -395,7 +418,7 @@ impl Checker<'_> {
             }
             return error();
         };
-        let Some(candidates) = self.methods.get(&(r, name)).cloned() else {
+        let Some((candidates, path)) = self.class_methods(r, name) else {
             let (member, class) = (self.spelling(name), self.class_spelling(r));
             self.error(span, format!("no member named '{member}' in '{class}'"));
             return error();
@@ -406,6 +429,12 @@ impl Checker<'_> {
             Some(true) => self.user_call(name, &candidates, None, &args, span, rparen),
             Some(false) => match self.this(span) {
                 Some(this) if self.pointee(this.ty).map(|p| p.ty) == Some(Type::Record(r)) => {
+                    let this = self.this_for(this, &path, span);
+                    self.user_call(name, &candidates, Some(this), &args, span, rparen)
+                }
+                // `Base::f()` in a member function of a derived class.
+                Some(this) if path.is_empty() && self.pointer_to_base_ok(&this, r) => {
+                    let this = self.pointer_to_base(this, r).expect("a base");
                     self.user_call(name, &candidates, Some(this), &args, span, rparen)
                 }
                 _ => {
@@ -429,8 +458,8 @@ impl Checker<'_> {
         rparen: Location,
     ) -> Expr {
         let class = self.current.as_ref().and_then(|f| f.class);
-        let candidates = class.and_then(|r| self.methods.get(&(r, name)).cloned());
-        let Some(candidates) = candidates else {
+        let found = class.and_then(|r| self.class_methods(r, name));
+        let Some((candidates, path)) = found else {
             return Expr::new(H::Int(0), Type::Error, span);
         };
         let args: Vec<&ast::Expr> = args.iter().collect();
@@ -438,7 +467,10 @@ impl Checker<'_> {
             None => Expr::new(H::Int(0), Type::Error, span),
             Some(true) => self.user_call(name, &candidates, None, &args, span, rparen),
             Some(false) => match self.this(span) {
-                Some(this) => self.user_call(name, &candidates, Some(this), &args, span, rparen),
+                Some(this) => {
+                    let this = self.this_for(this, &path, span);
+                    self.user_call(name, &candidates, Some(this), &args, span, rparen)
+                }
                 None => {
                     self.error(
                         span,

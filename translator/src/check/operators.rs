@@ -34,8 +34,9 @@ impl Checker<'_> {
             .rfind(&crate::language::operator_name(op))
             .map(Name);
         if let (Some(name), Type::Record(r)) = (name, operands[0].ty) {
-            if let Some(candidates) = self.methods.get(&(r, name)).cloned() {
-                let object = self.object_address(operands[0].clone());
+            if let Some((candidates, path)) = self.class_methods(r, name) {
+                let object = self.base_object(operands[0].clone(), &path);
+                let object = self.object_address(object);
                 let rest = operands[1..].to_vec();
                 let viable = self.quietly(|c| {
                     let values: Vec<Expr> = std::iter::once(object.clone())

@@ -120,12 +120,20 @@ impl Checker<'_> {
             let referent = self.pointee(param)?;
             return match (arg.ty, referent.ty) {
                 (a, r) if a == r => Some(Rank::Exact),
+                (a, r) if self.derives_from(a, r) => Some(Rank::Conversion),
                 (Type::Scalar(_), Type::Scalar(_)) if referent.is_const => Some(Rank::Conversion),
                 _ => None,
             };
         }
         match (arg.ty, param) {
             (a, p) if a == p => Some(Rank::Exact),
+            // Derived to base: a conversion ([over.best.ics] 6).
+            (a, p) if self.derives_from(a, p) => Some(Rank::Conversion),
+            (Type::Pointer(_), Type::Pointer(_))
+                if self.base_pointer_target(arg, param).is_some() =>
+            {
+                Some(Rank::Conversion)
+            }
             (Type::Scalar(a), Type::Scalar(p)) => {
                 let promotes = (promote(a) == p && a != p && a.is_integer())
                     || (a == Scalar::Float && p == Scalar::Double);

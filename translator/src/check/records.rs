@@ -63,7 +63,8 @@ impl Checker<'_> {
             // Declared before the members so they can point to it.
             self.declare(k, Symbol::Tag(r));
         }
-        let members = self.member_specs(members);
+        let mut fields = self.base_fields(r, &spec.bases);
+        fields.extend(self.member_specs(members));
         let attributes = {
             let p = self.placement(&[&spec.attributes]);
             RecordAttributes {
@@ -72,7 +73,7 @@ impl Checker<'_> {
             }
         };
         let layout =
-            match layout::layout_record(spec.kind, &members, attributes, &self.program.types) {
+            match layout::layout_record(spec.kind, &fields, attributes, &self.program.types) {
                 Ok(l) => l,
                 Err(field) => {
                     let field = &self.program.names[field];
@@ -97,11 +98,17 @@ impl Checker<'_> {
                 return Type::Record(previous);
             }
         }
+        if !spec.bases.is_empty() {
+            self.reject_tail_padding_reuse(&layout.fields, spec.location);
+        }
         let record = self.program.types.record_mut(r);
         record.complete = true;
         record.fields = layout.fields;
         record.size = layout.size;
         record.align = layout.align;
+        if self.cxx {
+            self.note_class_members(r, spec);
+        }
         if !spec.methods.is_empty() {
             self.define_methods(r, spec);
         }

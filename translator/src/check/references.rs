@@ -54,6 +54,13 @@ impl Checker<'_> {
         let Some(referent) = self.pointee(reference) else {
             return Expr::new(H::Int(0), Type::Error, span);
         };
+        // C++: a reference to a base binds to a derived object's base part.
+        let v = match referent.ty {
+            Type::Record(base) if self.derives_from(v.ty, referent.ty) => {
+                self.derived_to_base(v, base).expect("a base")
+            }
+            _ => v,
+        };
         if v.ty.is_error() || referent.ty.is_error() {
             return Expr::new(H::Int(0), Type::Error, span);
         }

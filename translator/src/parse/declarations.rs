@@ -652,6 +652,11 @@ impl Parser {
             self.declare_name(tag, true);
         }
         let mut methods = Vec::new();
+        let bases = if self.cxx && self.at(Punct::Colon) && !self.at_scope_operator() {
+            self.base_specifiers()?
+        } else {
+            Vec::new()
+        };
         let fields = if self.eat(Punct::LBrace) {
             let mut fields = Vec::new();
             if let Some(tag) = tag {
@@ -692,9 +697,30 @@ impl Parser {
             tag,
             fields,
             methods,
+            bases,
             attributes,
             location: kw.location,
         })
+    }
+
+    /// A class's base specifiers, `: public B, C`, the `:` next.
+    fn base_specifiers(&mut self) -> PResult<Vec<TypeName>> {
+        self.pos += 1;
+        let mut bases = Vec::new();
+        loop {
+            let specifier = match self.kw() {
+                Kw::AccessSpecifier => true,
+                Kw::AddressSpace(AddressSpace::Private) => self.text(self.peek()) == "private",
+                _ => false,
+            };
+            if specifier {
+                self.pos += 1;
+            }
+            bases.push(self.type_name()?);
+            if !self.eat(Punct::Comma) {
+                return Ok(bases);
+            }
+        }
     }
 
     /// Skips `public:`, `protected:` or `private:` in a class body, which
