@@ -348,3 +348,18 @@ fn base_classes_lend_their_members_and_convert() {
         [77, 31, 12, 85, 1208, 2]
     );
 }
+
+#[test]
+fn function_objects_are_called_through_their_call_operator() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "functors").expect("kernel");
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 3]);
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 1]);
+    set_arg(&kernel, 0, &floats);
+    set_arg(&kernel, 1, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    // 2 * 3; (1 * 3) * 3; 4 * 2 + 1; (2 + 3 + 10) + (1 + 100).
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 3), [6.0, 9.0, 9.0]);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 1), [116]);
+}

@@ -428,3 +428,24 @@ kernel void inheritance(global float *f, global int *p) {
   Shape *sp = &sq;
   p[5] = (int)sp->scale;            // 2
 }
+
+// Function objects: `operator()`, overloaded, called directly, as a
+// member, and by a function template.
+struct Scale { float k; float operator()(float x) const { return x * k; } };
+struct Adder {
+  int bias;
+  int operator()(int a, int b) const { return a + b + bias; }
+  int operator()(int a) const { return a + 100; }
+};
+template <typename F> float apply_twice(F f, float x) { return f(f(x)); }
+struct Holder { Scale s; float run(float x) const { return s(x) + 1.0f; } };
+
+kernel void functors(global float *f, global int *p) {
+  Scale s = {3.0f};
+  f[0] = s(2.0f);
+  f[1] = apply_twice(s, 1.0f);
+  Holder h = {{2.0f}};
+  f[2] = h.run(4.0f);
+  Adder add = {10};
+  p[0] = add(2, 3) + add(1);
+}

@@ -1765,6 +1765,9 @@ impl Checker<'_> {
             return self.template_call(*name, explicit, args, at, rparen);
         }
         let A::Ident(name) = &callee.kind else {
+            if let Some(call) = self.call_operator(callee, args, span, rparen) {
+                return call;
+            }
             self.error(callee.location, "called object is not a function");
             return Expr::new(H::Int(0), Type::Error, span);
         };
@@ -1805,6 +1808,11 @@ impl Checker<'_> {
             Some(Symbol::Method) => {
                 let at = span.with_caret(callee.location);
                 return self.implicit_method_call(name, args, at, rparen);
+            }
+            Some(Symbol::Local(_) | Symbol::Global(_) | Symbol::Place(_) | Symbol::Member) => {
+                if let Some(call) = self.call_operator(callee, args, span, rparen) {
+                    return call;
+                }
             }
             _ => {}
         }

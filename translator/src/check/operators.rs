@@ -97,4 +97,30 @@ impl Checker<'_> {
             ty => self.display(ty),
         }
     }
+
+    /// C++: `object(args)` for an object of a class with `operator()` (a
+    /// function object, a lambda's closure): a call of that member
+    /// function. `None` where `callee` is no such object.
+    pub(super) fn call_operator(
+        &mut self,
+        callee: &ast::Expr,
+        args: &[ast::Expr],
+        span: Span,
+        rparen: Location,
+    ) -> Option<Expr> {
+        if !self.cxx {
+            return None;
+        }
+        let Type::Record(r) = self.quietly(|c| c.expr(callee).ty) else {
+            return None;
+        };
+        let name = Name(self.names.rfind(&crate::language::operator_name("()"))?);
+        let (candidates, path) = self.class_methods(r, name)?;
+        let object = self.expr(callee);
+        let object = self.base_object(object, &path);
+        let this = self.object_address(object);
+        let args: Vec<&ast::Expr> = args.iter().collect();
+        let at = span.with_caret(callee.location);
+        Some(self.user_call(name, &candidates, Some(this), &args, at, rparen))
+    }
 }

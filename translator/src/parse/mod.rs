@@ -442,6 +442,10 @@ impl Parser {
                 self.pos += 1;
                 "[]"
             }
+            TokenKind::Punct(Punct::LParen) if self.peek_at(1).is_punct(Punct::RParen) => {
+                self.pos += 1;
+                "()"
+            }
             TokenKind::Punct(p) => p.spelling(),
             _ => "",
         };
