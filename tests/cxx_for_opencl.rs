@@ -164,3 +164,20 @@ fn range_based_for_walks_arrays_in_every_space() {
     );
     assert_eq!(read_buffer::<i32>(&queue, &three, 3), [2, 3, 4]);
 }
+
+#[test]
+fn lambdas_capture_by_copy_and_run_directly_and_in_templates() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_lambdas.cl");
+    let kernel = Kernel::create(&program, "lambdas").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 8]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(
+        read_buffer::<i32>(&queue, &ints, 8),
+        [15, 36, 1012, 42, 14, 9, 77, 16]
+    );
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [2.5]);
+}

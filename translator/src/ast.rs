@@ -425,6 +425,45 @@ pub struct RangeFor {
     pub colon: Location,
 }
 
+/// C++'s lambda expression, `[captures](params) -> ret { body }`.
+#[derive(Debug)]
+pub struct Lambda {
+    /// `[=]` or `[&]`: what names the body uses of the enclosing
+    /// function are captured as, unless listed.
+    pub default: Option<CaptureDefault>,
+    /// The captures listed by name (`[x, &y]`).
+    pub captures: Vec<Capture>,
+    /// The call operator's declarator: no name, the parameters, and the
+    /// return type's own derivations (`-> int *`).
+    pub declarator: Declarator,
+    /// The return type's specifiers (`void` where none is written).
+    pub ret: DeclSpecs,
+    /// No `-> type`: the `return`s deduce it.
+    pub deduce_return: bool,
+    pub body: Block,
+    /// The names of the enclosing functions' block scopes that the body
+    /// uses (whether or not they are variables): what it may capture.
+    pub outer_names: Vec<(Name, Location)>,
+    pub location: Location,
+}
+
+/// A lambda's capture-default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureDefault {
+    /// `[=]`: by copy.
+    Copy,
+    /// `[&]`: by reference.
+    Reference,
+}
+
+/// One capture listed in a lambda's brackets.
+#[derive(Debug)]
+pub struct Capture {
+    pub name: Name,
+    pub by_reference: bool,
+    pub location: Location,
+}
+
 #[derive(Debug)]
 pub struct Expr {
     pub kind: ExprKind,
@@ -591,6 +630,8 @@ pub enum ExprKind {
     CharLiteral(Name),
     /// C++'s `true` and `false`.
     BoolLiteral(bool),
+    /// C++'s lambda expression.
+    Lambda(Box<Lambda>),
     /// C++'s `nullptr`.
     Nullptr,
     /// C++'s `this`.

@@ -13,6 +13,7 @@ mod default_arguments;
 mod expressions;
 mod inheritance;
 mod init;
+mod lambdas;
 mod methods;
 mod operators;
 mod overloads;
@@ -102,6 +103,11 @@ impl<'a> UnitChecker<'a> {
             static_methods: Default::default(),
             enumerators: HashMap::new(),
             bases: HashMap::new(),
+            reference_members: Default::default(),
+            local_floor: 0,
+            closures: HashMap::new(),
+            closure_classes: Default::default(),
+            deduce_next_return: false,
             class_names: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
@@ -245,6 +251,11 @@ struct FunctionState {
     class: Option<naga::Handle<types::Record>>,
     /// C++: the function returns a reference, so `return` binds one.
     returns_reference: bool,
+    /// The function being checked.
+    id: FunctionId,
+    /// C++: a lambda's call operator without `-> type` (this function),
+    /// whose first `return` gives its return type.
+    deduce_return: Option<FunctionId>,
 }
 
 /// What the checker knows of one label of the function being checked.
@@ -326,6 +337,23 @@ struct Checker<'a> {
     /// C++: the enumerators of each enum by its tag, for `E::A` (the only
     /// way to name those of an `enum class`).
     enumerators: HashMap<Name, Vec<(Name, i64, Scalar)>>,
+    /// C++: the members of lambdas' closure classes that hold a
+    /// reference capture's pointer, read through where named.
+    reference_members: std::collections::HashSet<(naga::Handle<types::Record>, Name)>,
+    /// C++: the closure class and call operator of each lambda, by its
+    /// tree's address and the function it is in (the same lambda is
+    /// checked more than once: `auto` deduction checks an initialiser
+    /// before it is checked for good).
+    closures: HashMap<(usize, FunctionId), (naga::Handle<types::Record>, FunctionId)>,
+    /// C++: the lambdas' closure classes.
+    closure_classes: std::collections::HashSet<naga::Handle<types::Record>>,
+    /// C++: while a lambda's body is checked, where on the scope stack its
+    /// own names begin; the enclosing function's variables, below, are
+    /// reachable only as captures.
+    local_floor: usize,
+    /// C++: the next function defined deduces its return type (a lambda's
+    /// call operator without `-> type`).
+    deduce_next_return: bool,
     /// C++: the base classes of each class that has any.
     bases: HashMap<naga::Handle<types::Record>, Vec<inheritance::Base>>,
     /// C++: the static member functions, which take no `this`.

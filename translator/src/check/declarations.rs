@@ -532,6 +532,7 @@ impl Checker<'_> {
             self.error(location, "kernel must have void return type");
         }
         self.current = Some(FunctionState {
+            id,
             locals: Arena::new(),
             exprs: Arena::new(),
             stmts: Arena::new(),
@@ -546,6 +547,7 @@ impl Checker<'_> {
             this: None,
             class: owner.map(|owner| owner.record),
             returns_reference: self.reference_returns.contains(&id),
+            deduce_return: std::mem::take(&mut self.deduce_next_return).then_some(id),
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();

@@ -661,6 +661,23 @@ impl Checker<'_> {
                     Expr::new(H::Int(0), Type::Error, span)
                 }
             },
+            A::Ident(name) if self.below_local_floor(*name) => {
+                let spelling = self.spelling(*name);
+                self.error(
+                    span,
+                    format!("variable '{spelling}' of the enclosing function cannot be used in a lambda without being captured"),
+                );
+                Expr::new(H::Int(0), Type::Error, span)
+            }
+            A::Lambda(l) if self.current.is_some() => self.lambda(l, span),
+            A::Lambda(l) => {
+                let not_yet = crate::language::NOT_YET;
+                self.error(
+                    l.location,
+                    format!("lambdas at program scope are {not_yet}"),
+                );
+                Expr::new(H::Int(0), Type::Error, span)
+            }
             A::Ident(name) => match self.lookup(*name) {
                 Some(Symbol::Local(id)) => {
                     let ty = self

@@ -108,7 +108,7 @@ impl Checker<'_> {
     /// The owner of a member function of `r` declared with `specs` and,
     /// after its parameters, qualifiers `q`, or `None` for one clvulkan
     /// cannot take (reported).
-    fn method_owner(
+    pub(super) fn method_owner(
         &mut self,
         r: Handle<Record>,
         specs: &ast::DeclSpecs,
@@ -296,7 +296,15 @@ impl Checker<'_> {
             return Expr::new(H::Int(0), Type::Error, span);
         };
         let object = self.deref(this, span);
-        self.member(object, &spelling, span, span.location())
+        let class = object.ty;
+        let member = self.member(object, &spelling, span, span.location());
+        // A lambda's reference capture: the pointer it holds, read through.
+        match class {
+            Type::Record(r) if self.reference_members.contains(&(r, name)) => {
+                self.deref(member, span)
+            }
+            _ => member,
+        }
     }
 
     /// `base.name(args)` or `base->name(args)`, `callee` being the member

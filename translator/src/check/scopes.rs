@@ -101,6 +101,17 @@ impl Scopes {
         (slot as usize).checked_sub(1)
     }
 
+    /// How many declarations are in scope: a mark below which
+    /// [`Scopes::position`] places the outer ones.
+    pub(super) fn len(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Where on the stack the declaration `key` refers to is.
+    pub(super) fn position(&self, key: impl Into<Key>) -> Option<usize> {
+        self.index(key.into())
+    }
+
     /// The declaration `key` refers to here.
     #[inline]
     pub(super) fn lookup(&self, key: impl Into<Key>) -> Option<&Symbol> {

@@ -29,6 +29,23 @@ impl Checker<'_> {
         out
     }
 
+    /// C++: at the first `return` of a function that deduces its return
+    /// type, the type: `value`'s, as a value (no `const`, arrays as
+    /// pointers), or `void`.
+    fn deduce_return_type(&mut self, value: Option<&ast::Expr>) {
+        let Some(id) = self.current.as_ref().and_then(|f| f.deduce_return) else {
+            return;
+        };
+        let ty = match value {
+            Some(v) => self.quietly(|c| c.rvalue(v).ty),
+            None => Type::Void,
+        };
+        let f = self.current.as_mut().expect("in a function");
+        f.deduce_return = None;
+        f.ret = ty;
+        self.program.functions[id].ret = ty;
+    }
+
     pub(super) fn statement(&mut self, s: &ast::Stmt, out: &mut Block) {
         crate::stack::guard(|| {
             let at = s.span();
@@ -143,6 +160,7 @@ impl Checker<'_> {
                 S::Break => out.push(self.add_stmt(StmtKind::Break, at)),
                 S::Continue => out.push(self.add_stmt(StmtKind::Continue, at)),
                 S::Return(value) => {
+                    self.deduce_return_type(value.as_ref());
                     let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret);
                     let value = match (value, ret) {
                         (None, Type::Void) => None,

@@ -31,6 +31,8 @@ pub(super) struct Declared {
     /// It was declared in a block or parameter scope, where it hides
     /// namespace members (see `namespaces`).
     pub block: bool,
+    /// How many scopes were open where it was declared.
+    pub depth: u32,
 }
 
 impl Parser {
@@ -46,6 +48,7 @@ impl Parser {
         let declared = Declared {
             typedef: is_typedef,
             block: !self.scope_starts.is_empty(),
+            depth: self.scope_starts.len() as u32,
         };
         let previous = self.names[id as usize].replace(declared);
         // At file scope nothing is ever restored.
@@ -388,7 +391,7 @@ impl Parser {
         })
     }
 
-    fn function_body(&mut self, declarator: &Declarator) -> PResult<Block> {
+    pub(super) fn function_body(&mut self, declarator: &Declarator) -> PResult<Block> {
         // Parameters are in scope in the body.
         self.push_scope();
         if let Some(Derived::Function { params, .. }) = declarator.derived.first() {

@@ -207,7 +207,7 @@ impl Parser {
         Ok((args, lparen))
     }
 
-    fn parameter_list(&mut self) -> PResult<Derived> {
+    pub(super) fn parameter_list(&mut self) -> PResult<Derived> {
         let mut params = Vec::new();
         let mut variadic = false;
         // `(void)` declares no parameters.

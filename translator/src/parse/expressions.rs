@@ -483,6 +483,7 @@ impl Parser {
                 return Ok(extent.make(ExprKind::StringLiteral(text), location));
             }
             TokenKind::Punct(Punct::LParen) => return self.parenthesized(),
+            TokenKind::Punct(Punct::LBracket) if self.cxx => return self.lambda(),
             _ => return Err(self.error_here("expression")),
         };
         self.pos += 1;

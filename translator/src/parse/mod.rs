@@ -24,6 +24,7 @@ mod declarations;
 mod declarators;
 mod expressions;
 mod keywords;
+mod lambdas;
 mod namespaces;
 mod range_for;
 mod statements;
@@ -196,6 +197,8 @@ pub(crate) struct Parser {
     namespaces: namespaces::Namespaces,
     /// How many record bodies enclose the parse.
     record_depth: u32,
+    /// C++: the lambdas whose bodies enclose the parse, innermost last.
+    lambda_frames: Vec<lambdas::LambdaFrame>,
     /// The symbol of each `operator op` of
     /// [`crate::language::OVERLOADABLE_OPERATORS`], in its order.
     operator_names: [Name; crate::language::OVERLOADABLE_OPERATORS.len()],
@@ -272,6 +275,7 @@ impl Parser {
             open_blocks: Vec::new(),
             namespaces: Default::default(),
             record_depth: 0,
+            lambda_frames: Vec::new(),
             function_depth: 0,
             template_names: Default::default(),
             missing_name_at: Location::new(FileId(0), 0),

@@ -398,6 +398,9 @@ impl Parser {
     /// ambiguities reported.
     #[inline]
     pub(super) fn name_used(&mut self, t: CompactToken) -> Name {
+        if !self.lambda_frames.is_empty() {
+            self.note_name_use(t, t.sym);
+        }
         if !self.namespaces.active {
             return Name(t.sym);
         }

@@ -1,0 +1,33 @@
+// options: -cl-std=CLC++
+// C++ lambda expressions (tests/cxx_for_opencl.rs).
+
+template <typename F> int apply3(F f) { return f(1) + f(2) + f(3); }
+
+__kernel void lambdas(__global int *p, __global float *q) {
+  int base = 10;
+  // By copy, listed: the lambda keeps the value it was made with.
+  auto add = [base](int x) { return x + base; };
+  base = 1000;
+  p[0] = add(5);                               // 15
+  p[1] = apply3(add);                          // 36, through a template
+  auto twice = [](float x) -> float { return 2 * x; };
+  q[0] = twice(1.25f);                         // 2.5
+  int k = 3;
+  auto mul = [=](int x) { return x * k + base; };
+  p[2] = mul(4);                               // 1012
+  p[3] = [](int a, int b) { return a * b; }(6, 7);  // 42
+  // A lambda without captures has one byte, one with an int four.
+  p[4] = sizeof(twice) * 10 + sizeof(add);     // 14
+  auto none = [] { return 9; };
+  p[5] = none();
+  // A global pointer captured by copy writes where it points.
+  __global int *out = p;
+  auto put = [out](int i, int v) { out[i] = v; };
+  put(6, 77);
+  // Lambdas in lambdas.
+  auto outer = [k](int x) {
+    auto inner = [k](int y) { return y * k; };
+    return inner(x) + 1;
+  };
+  p[7] = outer(5);                             // 16
+}
