@@ -181,3 +181,16 @@ fn lambdas_capture_by_copy_and_run_directly_and_in_templates() {
     );
     assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [2.5]);
 }
+
+#[test]
+fn auto_and_decltype_deduce_address_spaces_as_seed_004_says() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_deduction.cl");
+    let kernel = Kernel::create(&program, "deduction").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 3]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // `auto *` and `auto *&` to a `__local int`, `decltype(i) *` of it,
+    // `__constant auto`, and `auto *` to `__global` and `const` data.
+    assert_eq!(read_buffer::<i32>(&queue, &out, 3), [22, 5, 4]);
+}

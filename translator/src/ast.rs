@@ -207,6 +207,8 @@ pub enum TypeSpec {
     Auto,
     /// C++'s `Name<T, ...>`: an instance of a class template.
     TemplateId(Name, Arc<Vec<TemplateArg>>),
+    /// C++'s `decltype(expr)`.
+    Decltype(Arc<Expr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

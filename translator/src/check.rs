@@ -771,6 +771,7 @@ fn type_as_written(p: &ast::ParamDecl, names: &Spellings) -> String {
         ast::TypeSpec::Enum(e) => e.tag.map(text).unwrap_or_default(),
         ast::TypeSpec::None => String::new(),
         ast::TypeSpec::Auto => "auto".into(),
+        ast::TypeSpec::Decltype(_) => "decltype".into(),
     };
     let stars = p
         .declarator

@@ -873,17 +873,41 @@ impl Checker<'_> {
     /// conversion (C++17 [dcl.type.auto.deduct]); an address space it
     /// names stays the pointee's, and the variable is private. Only the
     /// plain form is there yet.
-    fn deduced_type(&mut self, init: &ast::InitDeclarator, location: Location) -> Option<Type> {
+    /// What `auto` deduces for the variable `init` declares: a type, and
+    /// for `auto *p` the pointee's address space and constness, which the
+    /// variable's pointer keeps (seed 004: `auto *ptr = &i` of a
+    /// `__local int i` points to `__local int`).
+    fn deduced_type(
+        &mut self,
+        init: &ast::InitDeclarator,
+        location: Location,
+    ) -> Option<(Type, Option<Pointee>)> {
         let not_yet = crate::language::NOT_YET;
+        let pointer = matches!(init.declarator.derived[..], [ast::Derived::Pointer(_)]);
         match (&init.init, init.declarator.derived.is_empty()) {
             (Some(ast::Initializer::Expr(e)), true) => {
                 // Checked again as the initialiser: report its errors once.
-                Some(self.quietly(|c| c.rvalue(e).ty))
+                Some((self.quietly(|c| c.rvalue(e).ty), None))
+            }
+            (Some(ast::Initializer::Expr(e)), false) if pointer => {
+                let value = self.quietly(|c| c.rvalue(e).ty);
+                if value.is_error() {
+                    return Some((Type::Error, None));
+                }
+                let Some(pointee) = self.pointee(value) else {
+                    let shown = self.display(value);
+                    self.error(
+                        location,
+                        format!("variable 'auto *' with an initializer of type '{shown}', not a pointer"),
+                    );
+                    return None;
+                };
+                Some((pointee.ty, Some(pointee)))
             }
             (Some(ast::Initializer::Expr(_)), false) => {
                 self.error(
                     location,
-                    format!("'auto' with a declarator ('auto *p') is {not_yet}"),
+                    format!("'auto' with a declarator other than one '*' is {not_yet}"),
                 );
                 None
             }
@@ -929,10 +953,15 @@ impl Checker<'_> {
                 self.reference_local(d, init, base, quals, stmt, out);
                 continue;
             }
+            let mut quals = quals;
             let base = if deduced {
-                let Some(ty) = self.deduced_type(init, location) else {
+                let Some((ty, pointee)) = self.deduced_type(init, location) else {
                     continue;
                 };
+                if let Some(pointee) = pointee {
+                    quals.address_space = quals.address_space.or(Some(pointee.space));
+                    quals.is_const |= pointee.is_const;
+                }
                 // One `auto` deduces one type for all its declarators.
                 match first_deduced {
                     Some((first_name, first)) if first != ty => {

@@ -140,17 +140,31 @@ impl Checker<'_> {
             return;
         };
         let deduced = matches!(d.specs.ty, ast::TypeSpec::Auto);
-        if d.specs.storage.is_some() || (deduced && !init.declarator.derived.is_empty()) {
+        // `auto *&r = p`: a reference to the pointer `p`.
+        let to_pointer = matches!(init.declarator.derived[..], [ast::Derived::Pointer(_)]);
+        if d.specs.storage.is_some()
+            || (deduced && !init.declarator.derived.is_empty() && !to_pointer)
+        {
             let not_yet = crate::language::NOT_YET;
             self.error(
                 location,
-                format!("references with a storage class, and 'auto' references to pointers, are {not_yet}"),
+                format!("references with a storage class, and 'auto' references other than 'auto &' and 'auto *&', are {not_yet}"),
             );
             return;
         }
         let value = match &init.init {
             Some(ast::Initializer::Expr(e)) if deduced => {
                 let v = self.expr(e);
+                if to_pointer && !v.ty.is_error() && self.pointee(v.ty).is_none() {
+                    let shown = self.display(v.ty);
+                    self.error(
+                        location,
+                        format!(
+                            "variable 'auto *&' bound to a value of type '{shown}', not a pointer"
+                        ),
+                    );
+                    return;
+                }
                 let ty = self.deduced_reference_type(&v, quals);
                 (ty, self.bind_reference_to(ty, v, location))
             }

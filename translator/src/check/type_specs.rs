@@ -26,6 +26,13 @@ impl Checker<'_> {
                 );
                 Type::Error
             }
+            ast::TypeSpec::Decltype(e) => {
+                let (ty, space) = self.decltype(e);
+                if quals.address_space.is_none() {
+                    quals.address_space = space;
+                }
+                ty
+            }
             ast::TypeSpec::Scalar(words) => self.scalar_from_words(words, specs.location),
             &ast::TypeSpec::Builtin(name)
                 if self.text(name).starts_with("atomic_") && self.cl_std < (2, 0) =>
@@ -515,4 +522,35 @@ fn representable(value: i128, s: Scalar) -> bool {
         (0, (1i128 << width) - 1)
     };
     (lo..=hi).contains(&value)
+}
+
+impl Checker<'_> {
+    /// C++'s `decltype(e)`, not evaluated: for a variable or parameter
+    /// named alone, its declared type and address space (seed 004:
+    /// `decltype(i)` of a `__local int i` is `__local int`); for any
+    /// other expression that is not an object, its type. Another object
+    /// (`decltype((x))`, `decltype(a[i])`) would be a reference type,
+    /// which is a named error for now.
+    fn decltype(&mut self, e: &ast::Expr) -> (Type, Option<AddressSpace>) {
+        let value = self.quietly(|c| c.expr(e));
+        if value.ty.is_error() {
+            // Report what is wrong in it.
+            self.expr(e);
+            return (Type::Error, None);
+        }
+        let named_alone = matches!(e.kind, ast::ExprKind::Ident(_)) && e.start == e.location.offset;
+        if named_alone && matches!(value.kind, H::Local(_) | H::Global(_) | H::Deref(_)) {
+            let space = self.place_space(&value);
+            return (
+                value.ty,
+                Some(space).filter(|s| *s != AddressSpace::Private),
+            );
+        }
+        if self.is_place(&value) {
+            let not_yet = crate::language::NOT_YET;
+            self.error(e.begin(), format!("'decltype' of an object other than a variable named alone (a reference type) is {not_yet}"));
+            return (Type::Error, None);
+        }
+        (value.ty, None)
+    }
 }

@@ -566,6 +566,14 @@ impl Parser {
                     has_words = true;
                     self.pos += 1;
                 }
+                Kw::Decltype if matches!(specs.ty, TypeSpec::None) && !has_words => {
+                    specs.type_location = t.location;
+                    self.pos += 1;
+                    self.expect(Punct::LParen)?;
+                    let e = self.expr()?;
+                    self.expect(Punct::RParen)?;
+                    specs.ty = TypeSpec::Decltype(Arc::new(e));
+                }
                 Kw::Auto if matches!(specs.ty, TypeSpec::None) && !has_words => {
                     specs.ty = TypeSpec::Auto;
                     specs.type_location = t.location;

@@ -88,6 +88,8 @@ pub(super) enum Kw {
     Using,
     /// C++'s `namespace`.
     Namespace,
+    /// C++'s `decltype`.
+    Decltype,
     /// C++'s `auto`: a type deduced from the initialiser.
     Auto,
     /// C++'s `true` and `false`.
@@ -139,6 +141,7 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "constexpr" => Kw::Constexpr,
         "using" => Kw::Using,
         "namespace" => Kw::Namespace,
+        "decltype" => Kw::Decltype,
         "auto" => Kw::Auto,
         "this" => Kw::This,
         "explicit" => Kw::Explicit,
@@ -154,10 +157,10 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "public" | "protected" => Kw::AccessSpecifier,
         "alignas" | "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t"
         | "char16_t" | "char32_t" | "compl" | "concept" | "consteval" | "constinit"
-        | "co_await" | "co_return" | "co_yield" | "decltype" | "delete" | "dynamic_cast"
-        | "export" | "friend" | "mutable" | "new" | "noexcept" | "not" | "not_eq" | "or"
-        | "or_eq" | "requires" | "thread_local" | "throw" | "try" | "typeid" | "virtual"
-        | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
+        | "co_await" | "co_return" | "co_yield" | "delete" | "dynamic_cast" | "export"
+        | "friend" | "mutable" | "new" | "noexcept" | "not" | "not_eq" | "or" | "or_eq"
+        | "requires" | "thread_local" | "throw" | "try" | "typeid" | "virtual" | "wchar_t"
+        | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }
@@ -227,6 +230,7 @@ impl Kw {
         matches!(
             self,
             Kw::BuiltinType
+                | Kw::Decltype
                 | Kw::Const
                 | Kw::Volatile
                 | Kw::Restrict
