@@ -363,3 +363,17 @@ fn function_objects_are_called_through_their_call_operator() {
     assert_eq!(read_buffer::<f32>(&queue, &floats, 3), [6.0, 9.0, 9.0]);
     assert_eq!(read_buffer::<i32>(&queue, &ints, 1), [116]);
 }
+
+#[test]
+fn static_data_members_are_class_scoped_globals_and_constants() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "static_data").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 5]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // data's sum + M; arr[M - 1] + N; the counter bumped twice through
+    // objects, then by 10, then once by a static member function; the
+    // sizes of double and short from a class template's constant.
+    assert_eq!(read_buffer::<i32>(&queue, &out, 5), [18, 9, 12, 10, 13]);
+}

@@ -449,3 +449,30 @@ kernel void functors(global float *f, global int *p) {
   Adder add = {10};
   p[0] = add(2, 3) + add(1);
 }
+
+// Static data members: constants usable in constant expressions, a
+// program-scope variable in __global (seed 004), a class template's;
+// and a call statement qualified by its class.
+struct Config {
+  static constexpr int N = 4;
+  static const int M = N * 2;
+  static int counter;
+  int data[N];
+  int total() const { int t = 0; for (int i = 0; i < N; i++) t += data[i]; return t + M; }
+  void bump() const { counter += 1; }
+  static void bump_static() { counter += 1; }
+};
+template <typename T> struct Traits { static constexpr int size = sizeof(T); };
+kernel void static_data(global int *out) {
+  Config c = {{1, 2, 3, 4}};
+  int arr[Config::M];
+  arr[Config::M - 1] = 5;
+  c.bump(); c.bump();
+  Config::counter += 10;
+  out[0] = c.total();                        // 10 + 8 = 18
+  out[1] = arr[7] + Config::N;               // 9
+  out[2] = Config::counter;                  // 12
+  out[3] = Traits<double>::size + Traits<short>::size;  // 10
+  Config::bump_static();
+  out[4] = Config::counter;                  // 13
+}

@@ -229,6 +229,8 @@ pub struct RecordSpec {
     pub methods: Vec<MethodDecl>,
     /// C++: the base classes, in order (`struct D : B, C`).
     pub bases: Vec<TypeName>,
+    /// C++: the static data members (`static constexpr int N = 4;`).
+    pub statics: Vec<Declaration>,
     /// Attributes between the keyword and the body: they bind to the type.
     pub attributes: Vec<Attribute>,
     pub location: Location,

@@ -23,6 +23,7 @@ mod references;
 mod samplers;
 mod scopes;
 mod statements;
+mod static_members;
 mod templates;
 mod tree;
 mod type_specs;
@@ -103,6 +104,7 @@ impl<'a> UnitChecker<'a> {
             static_methods: Default::default(),
             enumerators: HashMap::new(),
             bases: HashMap::new(),
+            static_members: HashMap::new(),
             reference_members: Default::default(),
             local_floor: 0,
             closures: HashMap::new(),
@@ -354,6 +356,8 @@ struct Checker<'a> {
     /// C++: the next function defined deduces its return type (a lambda's
     /// call operator without `-> type`).
     deduce_next_return: bool,
+    /// C++: the static data members of each class, by name.
+    static_members: HashMap<(naga::Handle<types::Record>, Name), Symbol>,
     /// C++: the base classes of each class that has any.
     bases: HashMap<naga::Handle<types::Record>, Vec<inheritance::Base>>,
     /// C++: the static member functions, which take no `this`.

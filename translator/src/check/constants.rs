@@ -71,9 +71,19 @@ impl Checker<'_> {
                     }
                 }
             }
-            A::Qualified(class, None, name) => {
+            A::Qualified(class, None, name) if self.enumerators.contains_key(class) => {
                 let members = self.enumerators.get(class)?;
                 let &(_, v, s) = members.iter().find(|(n, _, _)| n == name)?;
+                Typed::new(v.into(), s)
+            }
+            // A class's static constant (`S::N`).
+            A::Qualified(class, args, name) => {
+                let Symbol::Global(id) =
+                    self.qualified_static_member(*class, args.as_deref(), *name, e.location)?
+                else {
+                    return None;
+                };
+                let &(v, s) = self.global_constants.get(&id)?;
                 Typed::new(v.into(), s)
             }
             A::Ident(name) => match self.lookup(*name)? {

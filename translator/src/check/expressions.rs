@@ -647,7 +647,24 @@ impl Checker<'_> {
             A::Qualified(class, None, name) if self.enumerators.contains_key(class) => {
                 self.qualified_enumerator(*class, *name, span)
             }
-            A::TemplateId(..) | A::Qualified(..) => {
+            A::Qualified(class, template_args, name) => {
+                match self.qualified_static_member(
+                    *class,
+                    template_args.as_deref(),
+                    *name,
+                    e.location,
+                ) {
+                    Some(Symbol::Global(id)) => {
+                        let ty = self.program.globals[id].ty;
+                        Expr::new(H::Global(id), ty, span)
+                    }
+                    _ => {
+                        self.error(span, "function designators are only allowed in calls");
+                        Expr::new(H::Int(0), Type::Error, span)
+                    }
+                }
+            }
+            A::TemplateId(..) => {
                 self.error(span, "function designators are only allowed in calls");
                 Expr::new(H::Int(0), Type::Error, span)
             }

@@ -153,6 +153,7 @@ impl Checker<'_> {
                 members.push((name, Symbol::Method));
             }
         }
+        members.extend(self.static_member_names(r));
         self.class_members.insert(r, members);
     }
 

@@ -64,7 +64,12 @@ impl Checker<'_> {
             self.declare(k, Symbol::Tag(r));
         }
         let mut fields = self.base_fields(r, &spec.bases);
+        // The class's static data members are in scope for its members'
+        // types (`int data[N];`).
+        self.scopes.push();
+        self.define_static_members(r, &spec.statics);
         fields.extend(self.member_specs(members));
+        self.scopes.pop();
         let attributes = {
             let p = self.placement(&[&spec.attributes]);
             RecordAttributes {

@@ -21,6 +21,7 @@ use crate::token::{Punct, TokenKind};
 enum Member {
     Field(FieldDecl),
     Method(MethodDecl),
+    Static(Declaration),
 }
 
 /// What the parser knows of a declared name.
@@ -663,6 +664,7 @@ impl Parser {
             self.declare_name(tag, true);
         }
         let mut methods = Vec::new();
+        let mut statics = Vec::new();
         let bases = if self.cxx && self.at(Punct::Colon) && !self.at_scope_operator() {
             self.base_specifiers()?
         } else {
@@ -682,6 +684,7 @@ impl Parser {
                     match p.member_decl(tag) {
                         Ok(Member::Field(f)) => fields.push(f),
                         Ok(Member::Method(m)) => methods.push(m),
+                        Ok(Member::Static(d)) => statics.push(d),
                         Err(Reported) => p.recover(),
                     }
                 }
@@ -709,6 +712,7 @@ impl Parser {
             fields,
             methods,
             bases,
+            statics,
             attributes,
             location: kw.location,
         })
@@ -772,6 +776,18 @@ impl Parser {
         }
         let specs = self.decl_specs()?;
         let mut declarators = Vec::new();
+        if self.cxx && specs.storage == Some(StorageClass::Static) && !self.at(Punct::Semicolon) {
+            let declarator = self.declarator()?;
+            if matches!(declarator.derived.first(), Some(Derived::Function { .. })) {
+                return self
+                    .method_decl(specs, declarator, location)
+                    .map(Member::Method);
+            }
+            // A static data member: a variable of the class's scope.
+            return self
+                .rest_of_declaration(specs, declarator)
+                .map(Member::Static);
+        }
         if !self.at(Punct::Semicolon) {
             loop {
                 let d = if self.at(Punct::Colon) {

@@ -194,7 +194,10 @@ impl Parser {
                     self.expect_semicolon("after goto statement")?;
                     StmtKind::Goto(Name(label.sym), label.location)
                 }
-                _ if self.peek_at(1).is_punct(Punct::Colon) && !self.starts_declaration() => {
+                _ if self.peek_at(1).is_punct(Punct::Colon)
+                    && !self.scope_operator_at(1)
+                    && !self.starts_declaration() =>
+                {
                     self.pos += 2;
                     // Before C23 a label names a statement: not the end of
                     // a block, not a declaration (clang-15's wording).

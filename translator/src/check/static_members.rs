@@ -1,0 +1,67 @@
+//! C++ static data members: each a program-scope variable of its own,
+//! in `__global` unless declared otherwise (seed 004), named only in its
+//! class's scope (in its member functions, and as `S::name`). A `const`
+//! or `constexpr` one with a constant integer initialiser is a constant
+//! expression there too (`int a[S::N]`), as a `const` global is.
+
+use super::*;
+use crate::types::Record;
+use naga::Handle;
+
+impl Checker<'_> {
+    /// Declares the static data members of class `r`, written `statics`,
+    /// in the current scope (the class's, open while its members are
+    /// checked, so that `int data[N];` may use them), and notes them as
+    /// the class's.
+    pub(super) fn define_static_members(
+        &mut self,
+        r: Handle<Record>,
+        statics: &[ast::Declaration],
+    ) {
+        for d in statics {
+            if self.current.is_some() && self.instantiating_class.is_none() {
+                self.error(d.location, "static data member not allowed in local class");
+                continue;
+            }
+            let (base, quals) = self.base_type(&d.specs);
+            for init in &d.declarators {
+                let Some((name, _)) = init.declarator.name else {
+                    continue;
+                };
+                self.program_scope_variable(d, init, base, quals);
+                if let Some(symbol) = self.scopes.in_innermost(name).cloned() {
+                    self.static_members.insert((r, name), symbol);
+                }
+            }
+        }
+    }
+
+    /// The static data members of class `r`, for its scope.
+    pub(super) fn static_member_names(&self, r: Handle<Record>) -> Vec<(Name, Symbol)> {
+        let mut members: Vec<(Name, Symbol)> = (self.static_members.iter())
+            .filter(|((class, _), _)| *class == r)
+            .map(|((_, name), symbol)| (*name, symbol.clone()))
+            .collect();
+        members.sort_by_key(|(name, _)| name.0);
+        members
+    }
+
+    /// `Class::name` or `Template<args>::name` naming a static data
+    /// member, if it does.
+    pub(super) fn qualified_static_member(
+        &mut self,
+        class: Name,
+        template_args: Option<&[ast::TemplateArg]>,
+        name: Name,
+        at: Location,
+    ) -> Option<Symbol> {
+        let ty = match template_args {
+            Some(args) => self.class_template_type(class, args, at),
+            None => self.cxx_tag_type(class)?,
+        };
+        let Type::Record(r) = ty else {
+            return None;
+        };
+        self.static_members.get(&(r, name)).cloned()
+    }
+}
