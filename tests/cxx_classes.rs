@@ -377,3 +377,21 @@ fn static_data_members_are_class_scoped_globals_and_constants() {
     // sizes of double and short from a class template's constant.
     assert_eq!(read_buffer::<i32>(&queue, &out, 5), [18, 9, 12, 10, 13]);
 }
+
+#[test]
+fn destructors_run_where_scopes_end() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "destructors").expect("kernel");
+    let log = buffer_with(&context, &queue, &[0i32; 16]);
+    let out = buffer_with(&context, &queue, &[i32::MIN; 2]);
+    set_arg(&kernel, 0, &log);
+    set_arg(&kernel, 1, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // 10 constructions and 10 destructions, in order: a block's two, last
+    // first; each return's, inner scope first; the loop's at its body's
+    // end, at `continue` and at `break`; the kernel's own at its end.
+    let want = [10, 10, 2, 1, 20, 10, 30, 10, 100, 101, 102, 7, 0, 0, 0, 0];
+    assert_eq!(read_buffer::<i32>(&queue, &log, 16), want);
+    assert_eq!(read_buffer::<i32>(&queue, &out, 2), [2, -1]);
+}

@@ -476,3 +476,38 @@ kernel void static_data(global int *out) {
   Config::bump_static();
   out[4] = Config::counter;                  // 13
 }
+
+// Destructors: run at the end of each object's scope, last declared
+// first, and before a return, break or continue leaves it.
+struct Logger {
+  __global int *log;
+  int id;
+  Logger(__global int *l, int i) : log(l), id(i) { log[0] += 1; }
+  ~Logger() { int n = log[1]; log[2 + n] = id; log[1] = n + 1; }
+};
+struct Quiet { int v; ~Quiet(); };
+Quiet::~Quiet() {}
+int early(__global int *log, int x) {
+  Logger a(log, 10);
+  if (x > 0) {
+    Logger b(log, 20);
+    return x * 2;           // destroys b then a
+  }
+  Logger c(log, 30);
+  return x;                 // destroys c then a
+}
+kernel void destructors(global int *log, global int *out) {
+  {
+    Logger l1(log, 1);
+    Logger l2(log, 2);
+  }                                   // 2, 1
+  out[0] = early(log, 1);             // 20, 10
+  out[1] = early(log, -1);            // 30, 10
+  for (int i = 0; i < 3; i++) {
+    Logger loop(log, 100 + i);
+    if (i == 1) continue;             // 101
+    if (i == 2) break;                // 102
+  }                                   // 100 at body end for i = 0
+  Logger last(log, 7);
+  Quiet q = {1};
+}                                     // 7

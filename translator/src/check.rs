@@ -10,6 +10,7 @@ mod constants;
 mod constructors;
 mod declarations;
 mod default_arguments;
+mod destructors;
 mod expressions;
 mod inheritance;
 mod init;
@@ -105,6 +106,7 @@ impl<'a> UnitChecker<'a> {
             enumerators: HashMap::new(),
             bases: HashMap::new(),
             static_members: HashMap::new(),
+            destructors: HashMap::new(),
             reference_members: Default::default(),
             local_floor: 0,
             closures: HashMap::new(),
@@ -255,6 +257,14 @@ struct FunctionState {
     returns_reference: bool,
     /// The function being checked.
     id: FunctionId,
+    /// C++: the local objects whose destructors are still to run, in
+    /// declaration order.
+    destructibles: Vec<destructors::Destructible>,
+    /// C++: whether any local object with a destructor was declared.
+    had_destructibles: bool,
+    /// C++: the scope depth around each enclosing loop (`true`) or
+    /// `switch`, innermost last: what a `break` or `continue` leaves.
+    jump_scopes: Vec<(usize, bool)>,
     /// C++: a lambda's call operator without `-> type` (this function),
     /// whose first `return` gives its return type.
     deduce_return: Option<FunctionId>,
@@ -356,6 +366,8 @@ struct Checker<'a> {
     /// C++: the next function defined deduces its return type (a lambda's
     /// call operator without `-> type`).
     deduce_next_return: bool,
+    /// C++: the destructor of each class that has one, and its name.
+    destructors: HashMap<naga::Handle<types::Record>, (FunctionId, Name)>,
     /// C++: the static data members of each class, by name.
     static_members: HashMap<(naga::Handle<types::Record>, Name), Symbol>,
     /// C++: the base classes of each class that has any.

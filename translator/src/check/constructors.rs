@@ -105,6 +105,9 @@ impl Checker<'_> {
         rparen: Location,
     ) -> Expr {
         let ty = Type::Record(r);
+        if self.reject_destructible(ty, span.location(), "as temporaries") {
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
         if self.constructors(r).is_none() {
             if let [arg] = args {
                 let value = self.rvalue(arg);

@@ -102,6 +102,9 @@ impl Checker<'_> {
         };
         let location = *location;
         let ty = self.declarator_type(base, quals, &init.declarator, location);
+        if self.reject_destructible(ty, location, "at program scope or 'static'") {
+            return;
+        }
         if self.cxx && (init.arguments.is_some() || self.needs_construction(ty)) {
             let not_yet = crate::language::NOT_YET;
             self.error(
@@ -531,8 +534,12 @@ impl Checker<'_> {
         if is_kernel && ret != Type::Void {
             self.error(location, "kernel must have void return type");
         }
+        self.reject_destructible(ret, location, "as return values");
         self.current = Some(FunctionState {
             id,
+            destructibles: Vec::new(),
+            had_destructibles: false,
+            jump_scopes: Vec::new(),
             locals: Arena::new(),
             exprs: Arena::new(),
             stmts: Arena::new(),
@@ -574,6 +581,9 @@ impl Checker<'_> {
                     let spelling = self.spelling(name);
                     self.error(ploc, format!("redefinition of parameter '{spelling}'"));
                 }
+            }
+            if p.declarator.reference.is_none() {
+                self.reject_destructible(ty, ploc, "as by-value parameters");
             }
             if is_kernel {
                 self.reject_reference(&p.declarator, "as kernel parameters");
@@ -623,6 +633,8 @@ impl Checker<'_> {
             _ => {}
         }
         let mut body = self.block_items(&body.items);
+        let end = Span::at(location);
+        self.destroy_from(self.scopes.depth(), true, &mut body, end);
         if !prologue.is_empty() {
             prologue.append(&mut body);
             body = prologue;
@@ -630,6 +642,15 @@ impl Checker<'_> {
         self.scopes.pop();
         self.report_undeclared_labels();
         let state = self.current.take().expect("function state");
+        if state.had_destructibles && !state.labels.is_empty() {
+            let not_yet = crate::language::NOT_YET;
+            self.error(
+                location,
+                format!(
+                    "objects of a class with a destructor in functions with 'goto' are {not_yet}"
+                ),
+            );
+        }
         let restructure = !state.labels.is_empty();
         if self.calls.len() <= id.index() {
             self.calls.resize_with(id.index() + 1, Vec::new);
@@ -1156,6 +1177,7 @@ impl Checker<'_> {
                     }
                 }
             }
+            self.note_local_object(id, ty, space, location);
         }
     }
 

@@ -62,6 +62,9 @@ impl Checker<'_> {
                     continue;
                 }
             };
+            if self.reject_destructible(ty, at, "as bases") {
+                continue;
+            }
             if recorded.iter().any(|b: &Base| b.record == base) {
                 let shown = self.class_spelling(base);
                 self.error(

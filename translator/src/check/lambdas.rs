@@ -132,6 +132,9 @@ impl Checker<'_> {
         let mut fields = Vec::new();
         for c in captured {
             let (ty, space) = self.captured_type(c, span);
+            if !c.by_reference {
+                self.reject_destructible(ty, span.location(), "captured by copy");
+            }
             let ty = if c.by_reference {
                 self.pointer_to(Pointee {
                     ty,

@@ -79,6 +79,9 @@ impl Checker<'_> {
             if let (true, Some((id, _))) = (m.constructor, declared) {
                 self.reject_copy_constructor(r, *id);
             }
+            if let (Some((name, _)), Some((id, _))) = (m.declarator.name, declared) {
+                self.note_destructor(r, name, *id);
+            }
             if let (Some(MethodOwner { this: None, .. }), Some((id, _))) = (owner, declared) {
                 self.static_methods.insert(*id);
             }

@@ -202,6 +202,9 @@ impl Checker<'_> {
                     self.error(location, message);
                     continue;
                 }
+                if self.reject_destructible(ty, location, "as members") {
+                    continue;
+                }
                 if let Type::Record(r) = ty {
                     if !self.record(r).complete {
                         self.error(

@@ -25,8 +25,38 @@ impl Checker<'_> {
         self.scopes.push();
         let mut out = Vec::new();
         self.statement(s, &mut out);
+        self.end_scope(&mut out, s.span());
         self.scopes.pop();
         out
+    }
+
+    /// Before the innermost scope closes: the destructors of its objects.
+    fn end_scope(&mut self, out: &mut Block, span: Span) {
+        self.destroy_from(self.scopes.depth(), true, out, span);
+    }
+
+    /// Before a `break` (`continue` with `to_loop`) or `return`
+    /// (`None`): the destructors of the objects of the scopes it leaves.
+    fn destroy_before_jump(&mut self, to_loop: Option<bool>, out: &mut Block, span: Span) {
+        if !self.has_destructibles() {
+            return;
+        }
+        let f = self.current.as_ref().expect("in a function");
+        let depth = match to_loop {
+            None => 0,
+            Some(to_loop) => {
+                let target = f
+                    .jump_scopes
+                    .iter()
+                    .rev()
+                    .find(|(_, is_loop)| *is_loop || !to_loop);
+                match target {
+                    Some(&(depth, _)) => depth + 1,
+                    None => return,
+                }
+            }
+        };
+        self.destroy_from(depth, false, out, span);
     }
 
     /// C++: at the first `return` of a function that deduces its return
@@ -52,7 +82,8 @@ impl Checker<'_> {
             match &s.kind {
                 S::Compound(b) => {
                     self.scopes.push();
-                    let items = self.block_items(&b.items);
+                    let mut items = self.block_items(&b.items);
+                    self.end_scope(&mut items, at);
                     self.scopes.pop();
                     out.push(self.add_stmt(StmtKind::Block(items), at));
                 }
@@ -138,7 +169,6 @@ impl Checker<'_> {
                         self.commit(e)
                     });
                     let body = self.loop_body(body);
-                    self.scopes.pop();
                     let kind = StmtKind::Loop {
                         cond,
                         body,
@@ -146,6 +176,9 @@ impl Checker<'_> {
                         test_first: true,
                     };
                     block.push(self.add_stmt(kind, at));
+                    // Objects the init declares live until the loop ends.
+                    self.end_scope(&mut block, at);
+                    self.scopes.pop();
                     out.push(self.add_stmt(StmtKind::Block(block), at));
                 }
                 S::Break if self.break_depth == 0 => {
@@ -157,8 +190,14 @@ impl Checker<'_> {
                 S::Continue if self.loop_depth == 0 => {
                     self.error(s.location, "'continue' statement not in loop statement");
                 }
-                S::Break => out.push(self.add_stmt(StmtKind::Break, at)),
-                S::Continue => out.push(self.add_stmt(StmtKind::Continue, at)),
+                S::Break => {
+                    self.destroy_before_jump(Some(false), out, at);
+                    out.push(self.add_stmt(StmtKind::Break, at));
+                }
+                S::Continue => {
+                    self.destroy_before_jump(Some(true), out, at);
+                    out.push(self.add_stmt(StmtKind::Continue, at));
+                }
                 S::Return(value) => {
                     self.deduce_return_type(value.as_ref());
                     let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret);
@@ -185,6 +224,7 @@ impl Checker<'_> {
                             Some(self.commit(v))
                         }
                     };
+                    let value = self.destroy_before_return(value, ret, out, at);
                     out.push(self.add_stmt(StmtKind::Return(value), at));
                 }
                 S::Switch(value, inner) => {
@@ -263,10 +303,78 @@ impl Checker<'_> {
     fn loop_body(&mut self, body: &ast::Stmt) -> Block {
         self.loop_depth += 1;
         self.break_depth += 1;
+        self.enter_jump_scope(true);
         let b = self.scoped_statement(body);
+        self.leave_jump_scope();
         self.loop_depth -= 1;
         self.break_depth -= 1;
         b
+    }
+
+    /// Before a `return` of `value` (of type `ret`): the value kept in a
+    /// new local, then the destructors of every object in scope; what the
+    /// `return` returns then.
+    fn destroy_before_return(
+        &mut self,
+        value: Option<crate::hir::ExprId>,
+        ret: Type,
+        out: &mut Block,
+        span: Span,
+    ) -> Option<crate::hir::ExprId> {
+        if !self.has_destructibles() {
+            return value;
+        }
+        let kept = value.map(|value| {
+            let local = crate::hir::Local {
+                name: self.program.names.intern("(returned value)"),
+                ty: ret,
+                space: crate::ast::AddressSpace::Private,
+                is_const: false,
+                span,
+            };
+            let id = self.add_local(None, local);
+            out.push(self.add_stmt(StmtKind::Init(id, value), span));
+            id
+        });
+        self.destroy_before_jump(None, out, span);
+        kept.map(|id| {
+            let local = super::tree::Expr::new(crate::hir::ExprKind::Local(id), ret, span);
+            self.commit(local)
+        })
+    }
+
+    /// Notes a loop's (`is_loop`) or `switch`'s body starting in the scope
+    /// after the current one, for the destructors a jump out runs.
+    fn enter_jump_scope(&mut self, is_loop: bool) {
+        let depth = self.scopes.depth();
+        if let Some(f) = self.current.as_mut() {
+            f.jump_scopes.push((depth, is_loop));
+        }
+    }
+
+    /// Reports objects with destructors declared in a `switch`'s body
+    /// itself, whose destruction at the end of the `switch` clvulkan does
+    /// not run yet (in a block of their own they are destroyed there).
+    fn reject_switch_objects(&mut self, span: Span) {
+        let depth = self.scopes.depth();
+        let Some(f) = self.current.as_mut() else {
+            return;
+        };
+        let first = f.destructibles.partition_point(|d| d.depth() < depth);
+        if first < f.destructibles.len() {
+            f.destructibles.truncate(first);
+            let not_yet = crate::language::NOT_YET;
+            self.error(
+                span,
+                format!("objects of a class with a destructor declared in a 'switch' body itself are {not_yet}"),
+            );
+        }
+    }
+
+    fn leave_jump_scope(&mut self) {
+        if let Some(f) = self.current.as_mut() {
+            f.jump_scopes.pop();
+        }
     }
 
     /// `switch`: the controlling value is promoted; the body's top-level
@@ -296,6 +404,7 @@ impl Checker<'_> {
             _ => std::slice::from_ref(body),
         };
         self.break_depth += 1;
+        self.enter_jump_scope(false);
         self.scopes.push();
         let mut cases: Vec<SwitchCase> = Vec::new();
         let mut seen: Vec<u64> = Vec::new();
@@ -364,7 +473,9 @@ impl Checker<'_> {
                 last.body.extend(body);
             }
         }
+        self.reject_switch_objects(body.span());
         self.scopes.pop();
+        self.leave_jump_scope();
         self.break_depth -= 1;
         StmtKind::Switch(v, cases)
     }

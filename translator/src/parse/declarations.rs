@@ -770,8 +770,8 @@ impl Parser {
                 }
                 return Ok(Member::Method(constructor));
             }
-            if t.is_punct(Punct::Tilde) {
-                return Err(self.unsupported_cxx(location, "destructors"));
+            if let (true, Some(tag)) = (t.is_punct(Punct::Tilde), tag) {
+                return self.destructor_decl(tag, location).map(Member::Method);
             }
         }
         let specs = self.decl_specs()?;
@@ -826,12 +826,47 @@ impl Parser {
     /// Whether `S::S(` comes next: a constructor defined outside its
     /// class, which has no declaration specifiers.
     fn at_constructor_definition(&self) -> bool {
-        let (class, member) = (self.peek(), self.peek_at(3));
+        // `S::~S(`: a destructor, which has none either.
+        let tilde = usize::from(self.peek_at(3).is_punct(Punct::Tilde));
+        let (class, member) = (self.peek(), self.peek_at(3 + tilde));
         class.kind == TokenKind::Identifier
             && self.scope_operator_at(1)
             && member.kind == TokenKind::Identifier
             && self.names_class(Name(self.resolved(class)), member)
-            && self.peek_at(4).is_punct(Punct::LParen)
+            && self.peek_at(4 + tilde).is_punct(Punct::LParen)
+    }
+
+    /// The name of class `class`'s destructor: a symbol no token spells,
+    /// `~` and the class's name.
+    pub(super) fn destructor_name(&mut self, class: Name) -> Name {
+        let text = format!("~{}", self.spellings.get(class.0));
+        Name(self.qualified_symbol(&text))
+    }
+
+    /// `~S();` or `~S() { ... }` in the body of class `tag`, the `~` next.
+    fn destructor_decl(&mut self, tag: Name, location: Location) -> PResult<MethodDecl> {
+        self.pos += 1;
+        let t = self.peek();
+        if t.kind != TokenKind::Identifier || !self.names_class(tag, t) {
+            return Err(self.error_here("the class's name after '~'"));
+        }
+        self.pos += 1;
+        self.expect(Punct::LParen)?;
+        if self.kw() == Kw::Scalar(super::keywords::ScalarWord::Void) {
+            self.pos += 1;
+        }
+        self.expect(Punct::RParen)?;
+        let declarator = Declarator {
+            name: Some((self.destructor_name(tag), t.location)),
+            derived: vec![Derived::Function {
+                params: Vec::new(),
+                variadic: false,
+            }],
+            start: t.location.offset,
+            end: t.end(),
+            ..Declarator::default()
+        };
+        self.method_decl(Self::constructor_specs(location), declarator, location)
     }
 
     /// The declaration specifiers a constructor has: it returns nothing.

@@ -64,6 +64,12 @@ impl Parser {
                 let member = if self.kw_at(2) == Kw::Operator {
                     self.pos += 2;
                     self.operator_function_name()?
+                } else if member.is_punct(Punct::Tilde) && self.names_class(class, self.peek_at(3))
+                {
+                    // `S::~S`: the destructor.
+                    let name_at = self.peek_at(3).location;
+                    self.pos += 4;
+                    (self.destructor_name(class), name_at)
                 } else if member.kind == TokenKind::Identifier {
                     self.pos += 3;
                     // A constructor is named by its class's name.
