@@ -395,3 +395,20 @@ fn destructors_run_where_scopes_end() {
     assert_eq!(read_buffer::<i32>(&queue, &log, 16), want);
     assert_eq!(read_buffer::<i32>(&queue, &out, 2), [2, -1]);
 }
+
+#[test]
+fn class_template_specializations_are_chosen_by_their_arguments() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "specializations").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 5]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // The template for int; the explicit specialization for float; the
+    // partial ones for short * (T = short) and Duo<double> (T = double);
+    // 5! through Fact<0>.
+    assert_eq!(
+        read_buffer::<i32>(&queue, &out, 5),
+        [100, 210, 322, 448, 120]
+    );
+}

@@ -511,3 +511,22 @@ kernel void destructors(global int *log, global int *out) {
   Logger last(log, 7);
   Quiet q = {1};
 }                                     // 7
+
+// Class template specializations: explicit, partial on 'T *' and on
+// another template's instance, and on an integer (recursion ended by
+// 'Fact<0>').
+template <typename T> struct Kind { static constexpr int id = 0; int pad; int kind() const { return 1; } };
+template <> struct Kind<float> { static constexpr int id = 10; int pad; int kind() const { return 2; } };
+template <typename T> struct Kind<T *> { static constexpr int id = 20 + sizeof(T); int pad; int kind() const { return 3; } };
+template <typename T> struct Duo { T a, b; };
+template <typename T> struct Kind<Duo<T>> { static constexpr int id = 40 + sizeof(T); int pad; int kind() const { return 4; } };
+template <int N> struct Fact { static constexpr int value = N * Fact<N - 1>::value; };
+template <> struct Fact<0> { static constexpr int value = 1; };
+template <typename T> int kind_of() { Kind<T> t; return t.kind() * 100 + Kind<T>::id; }
+kernel void specializations(global int *out) {
+  out[0] = kind_of<int>();           // 100
+  out[1] = kind_of<float>();         // 210
+  out[2] = kind_of<short *>();       // 322
+  out[3] = kind_of<Duo<double>>();  // 448
+  out[4] = Fact<5>::value;           // 120
+}

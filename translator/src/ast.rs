@@ -231,6 +231,9 @@ pub struct RecordSpec {
     pub bases: Vec<TypeName>,
     /// C++: the static data members (`static constexpr int N = 4;`).
     pub statics: Vec<Declaration>,
+    /// C++: a class template's specialization, `struct S<int *>`: the
+    /// arguments it is for.
+    pub pattern: Option<Vec<TemplateArg>>,
     /// Attributes between the keyword and the body: they bind to the type.
     pub attributes: Vec<Attribute>,
     pub location: Location,

@@ -23,6 +23,7 @@ mod records;
 mod references;
 mod samplers;
 mod scopes;
+mod specializations;
 mod statements;
 mod static_members;
 mod templates;
@@ -107,6 +108,7 @@ impl<'a> UnitChecker<'a> {
             bases: HashMap::new(),
             static_members: HashMap::new(),
             destructors: HashMap::new(),
+            class_specializations: HashMap::new(),
             reference_members: Default::default(),
             local_floor: 0,
             closures: HashMap::new(),
@@ -366,6 +368,8 @@ struct Checker<'a> {
     /// C++: the next function defined deduces its return type (a lambda's
     /// call operator without `-> type`).
     deduce_next_return: bool,
+    /// C++: the specializations of each class template.
+    class_specializations: HashMap<Name, Vec<std::sync::Arc<ast::ClassTemplate>>>,
     /// C++: the destructor of each class that has one, and its name.
     destructors: HashMap<naga::Handle<types::Record>, (FunctionId, Name)>,
     /// C++: the static data members of each class, by name.

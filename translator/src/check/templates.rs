@@ -382,11 +382,15 @@ impl Checker<'_> {
         id
     }
 
-    /// Declares class template `t`.
+    /// Declares class template `t`, or a specialization of one.
     pub(super) fn class_template(&mut self, t: &Arc<ast::ClassTemplate>) {
         let Some(tag) = t.record.tag else {
             return;
         };
+        if t.record.pattern.is_some() {
+            self.class_specialization(tag, t);
+            return;
+        }
         if self.lookup(tag).is_some() || self.class_templates.contains_key(&tag) {
             let spelling = self.spelling(tag);
             self.error(
@@ -437,7 +441,13 @@ impl Checker<'_> {
         let Some(arguments) = self.with_defaults(&t.params, bound) else {
             return Type::Error;
         };
-        self.instantiate_class(&t, name, arguments, at)
+        match self.specialization_for(name, &arguments, at) {
+            Ok(Some((specialization, bindings))) => {
+                self.instantiate_class(&specialization, name, arguments, bindings, at)
+            }
+            Ok(None) => self.instantiate_class(&t, name, arguments.clone(), arguments, at),
+            Err(()) => Type::Error,
+        }
     }
 
     /// Template arguments as written, for parameters `params` (at most
@@ -493,14 +503,17 @@ impl Checker<'_> {
         Some(arguments)
     }
 
-    /// The instance of class template `t` (named `name`) for
-    /// `arguments`: its record, laid out now; its member functions are
-    /// declared now and checked once the current declaration is done.
+    /// The instance of class template `name` for `arguments`, made from
+    /// `t`, the template or the specialization that `arguments` select,
+    /// with its parameters bound to `bindings`: its record, laid out now;
+    /// its member functions are declared now and checked once the current
+    /// declaration is done.
     fn instantiate_class(
         &mut self,
         t: &Arc<ast::ClassTemplate>,
         name: Name,
         arguments: Vec<TemplateArgument>,
+        bindings: Vec<TemplateArgument>,
         requested_at: Location,
     ) -> Type {
         let key = (name, arguments.clone());
@@ -517,7 +530,7 @@ impl Checker<'_> {
         self.class_instances.insert(key, r);
         self.instance_of.insert(r, (name, arguments.clone()));
         let errors = self.diags.error_count();
-        self.bind_class_parameters(t, &arguments, r);
+        self.bind_class_parameters(t, &bindings, r);
         let outer = self.instantiating_class.replace(Vec::new());
         let ty = self.record_type(&t.record);
         let declared = std::mem::replace(&mut self.instantiating_class, outer);
@@ -530,7 +543,7 @@ impl Checker<'_> {
             self.pending_instances.push(PendingInstance {
                 visible,
                 what: Pending::Methods(r, Arc::clone(t), declared),
-                arguments,
+                arguments: bindings,
                 display,
                 requested_at,
             });

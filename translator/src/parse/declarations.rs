@@ -186,16 +186,21 @@ impl Parser {
     fn function_template(&mut self) -> PResult<ExternalDecl> {
         let location = self.bump().location;
         self.expect(Punct::Lt)?;
-        if self.at(Punct::Gt) {
-            return Err(self.unsupported_cxx(location, "explicit specializations"));
-        }
         let mut params = Vec::new();
-        // Each parameter is a name from its declaration on: a default may
-        // use the ones before it (`typename U = T`).
-        self.push_scope();
-        let parsed = self.template_parameters(&mut params);
-        self.pop_scope();
-        parsed?;
+        if self.eat(Punct::Gt) {
+            // `template <>`: an explicit specialization.
+            if !matches!(self.kw(), Kw::Struct | Kw::Union) {
+                return Err(self
+                    .unsupported_cxx(location, "explicit specializations of function templates"));
+            }
+        } else {
+            // Each parameter is a name from its declaration on: a default
+            // may use the ones before it (`typename U = T`).
+            self.push_scope();
+            let parsed = self.template_parameters(&mut params);
+            self.pop_scope();
+            parsed?;
+        }
         if self.kw() == Kw::Template {
             return Err(self.unsupported_cxx(location, "member templates"));
         }
@@ -290,7 +295,12 @@ impl Parser {
         params: Vec<TemplateParam>,
         location: Location,
     ) -> PResult<ExternalDecl> {
-        let specs = self.with_template_parameters(&params, Self::decl_specs)?;
+        // The template's name takes arguments in its own body
+        // (`Fact<N - 1>`): `record_spec` declares it as soon as it reads it.
+        self.class_template_params = Some(params.iter().map(|p| p.value_type.is_some()).collect());
+        let specs = self.with_template_parameters(&params, Self::decl_specs);
+        self.class_template_params = None;
+        let specs = specs?;
         let record = match &specs.ty {
             TypeSpec::Record(record) if record.fields.is_some() && record.tag.is_some() => {
                 Arc::clone(record)
@@ -302,8 +312,10 @@ impl Parser {
             }
         };
         self.expect_semicolon("after class template")?;
-        if let Some(tag) = record.tag {
-            self.declare_template_name(tag, true, &params);
+        match record.tag {
+            // A specialization leaves the template's parameters as they are.
+            Some(tag) if record.pattern.is_none() => self.declare_template_name(tag, true, &params),
+            _ => {}
         }
         Ok(ExternalDecl::ClassTemplate(Arc::new(ClassTemplate {
             params,
@@ -663,6 +675,21 @@ impl Parser {
             // In C++ a class's name is a type name, within its body too.
             self.declare_name(tag, true);
         }
+        if let Some(tag) = tag {
+            if let Some(values) = self.class_template_params.take() {
+                self.template_names.entry(tag.0).or_insert(values);
+            }
+        }
+        // `template <...> struct S<args>`: a specialization of template S.
+        let pattern = match tag {
+            Some(tag)
+                if self.cxx && self.at(Punct::Lt) && self.template_names.contains_key(&tag.0) =>
+            {
+                self.pos += 1;
+                Some(self.template_argument_list(tag)?)
+            }
+            _ => None,
+        };
         let mut methods = Vec::new();
         let mut statics = Vec::new();
         let bases = if self.cxx && self.at(Punct::Colon) && !self.at_scope_operator() {
@@ -713,6 +740,7 @@ impl Parser {
             methods,
             bases,
             statics,
+            pattern,
             attributes,
             location: kw.location,
         })

@@ -523,6 +523,12 @@ impl Parser {
         self.pos += 1;
         self.check_unambiguous(t);
         let name = Name(self.resolved(t));
+        let args = self.template_argument_list(name)?;
+        Ok((name, args))
+    }
+
+    /// The arguments of template `name` after the `<` read, to the `>`.
+    pub(super) fn template_argument_list(&mut self, name: Name) -> PResult<Vec<TemplateArg>> {
         let values = self
             .template_names
             .get(&name.0)
@@ -544,10 +550,10 @@ impl Parser {
             t.kind = TokenKind::Punct(Punct::Gt);
             t.location.offset += 1;
             t.len = 1;
-            return Ok((name, args));
+            return Ok(args);
         }
         self.expect(Punct::Gt)?;
-        Ok((name, args))
+        Ok(args)
     }
 
     /// One template argument: a value for a value parameter, else a type.

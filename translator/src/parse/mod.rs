@@ -197,6 +197,9 @@ pub(crate) struct Parser {
     namespaces: namespaces::Namespaces,
     /// How many record bodies enclose the parse.
     record_depth: u32,
+    /// C++: the parameters (by whether each is a value) of the class
+    /// template whose `struct` is about to be read.
+    class_template_params: Option<Vec<bool>>,
     /// C++: the lambdas whose bodies enclose the parse, innermost last.
     lambda_frames: Vec<lambdas::LambdaFrame>,
     /// The symbol of each `operator op` of
@@ -276,6 +279,7 @@ impl Parser {
             namespaces: Default::default(),
             record_depth: 0,
             lambda_frames: Vec::new(),
+            class_template_params: None,
             function_depth: 0,
             template_names: Default::default(),
             missing_name_at: Location::new(FileId(0), 0),
