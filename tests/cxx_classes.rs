@@ -412,3 +412,32 @@ fn class_template_specializations_are_chosen_by_their_arguments() {
         [100, 210, 322, 448, 120]
     );
 }
+
+#[test]
+fn member_types_name_types_through_their_class() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_traits.cl");
+    let kernel = Kernel::create(&program, "traits").expect("kernel");
+    let out = buffer_with(&context, &queue, &[f32::NAN; 3]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // `S::value_type`, `Box<int>::value_type`, `typename C::value_type`
+    // in a template, and an `enable_if` and `is_float` made of
+    // specializations and member types.
+    assert_eq!(read_buffer::<f32>(&queue, &out, 3), [15.0, 1.5, 14.0]);
+}
+
+#[test]
+fn substitution_failure_rules_templates_out_of_a_call() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_traits.cl");
+    let kernel = Kernel::create(&program, "sfinae").expect("kernel");
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 1]);
+    set_arg(&kernel, 0, &floats);
+    set_arg(&kernel, 1, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    // 5.0 / 2 for a float, 9 >> 1 for an int.
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [2.5]);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 1), [4]);
+}

@@ -209,6 +209,9 @@ pub enum TypeSpec {
     TemplateId(Name, Arc<Vec<TemplateArg>>),
     /// C++'s `decltype(expr)`.
     Decltype(Arc<Expr>),
+    /// C++'s `Class::name` naming a member type (`S::value_type`,
+    /// `typename T::type`): the class, and the member's name.
+    MemberType(Arc<TypeSpec>, Name),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,6 +234,8 @@ pub struct RecordSpec {
     pub bases: Vec<TypeName>,
     /// C++: the static data members (`static constexpr int N = 4;`).
     pub statics: Vec<Declaration>,
+    /// C++: the member types (`typedef T value_type;`, `using type = T;`).
+    pub types: Vec<Declaration>,
     /// C++: a class template's specialization, `struct S<int *>`: the
     /// arguments it is for.
     pub pattern: Option<Vec<TemplateArg>>,

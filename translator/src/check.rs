@@ -15,6 +15,7 @@ mod expressions;
 mod inheritance;
 mod init;
 mod lambdas;
+mod member_types;
 mod methods;
 mod operators;
 mod overloads;
@@ -107,6 +108,7 @@ impl<'a> UnitChecker<'a> {
             enumerators: HashMap::new(),
             bases: HashMap::new(),
             static_members: HashMap::new(),
+            member_types: HashMap::new(),
             destructors: HashMap::new(),
             class_specializations: HashMap::new(),
             reference_members: Default::default(),
@@ -372,6 +374,8 @@ struct Checker<'a> {
     class_specializations: HashMap<Name, Vec<std::sync::Arc<ast::ClassTemplate>>>,
     /// C++: the destructor of each class that has one, and its name.
     destructors: HashMap<naga::Handle<types::Record>, (FunctionId, Name)>,
+    /// C++: the member types of each class, by name.
+    member_types: HashMap<(naga::Handle<types::Record>, Name), Symbol>,
     /// C++: the static data members of each class, by name.
     static_members: HashMap<(naga::Handle<types::Record>, Name), Symbol>,
     /// C++: the base classes of each class that has any.
@@ -792,6 +796,7 @@ fn type_as_written(p: &ast::ParamDecl, names: &Spellings) -> String {
         ast::TypeSpec::None => String::new(),
         ast::TypeSpec::Auto => "auto".into(),
         ast::TypeSpec::Decltype(_) => "decltype".into(),
+        ast::TypeSpec::MemberType(_, n) => text(*n),
     };
     let stars = p
         .declarator

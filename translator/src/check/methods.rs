@@ -157,6 +157,7 @@ impl Checker<'_> {
             }
         }
         members.extend(self.static_member_names(r));
+        members.extend(self.member_type_names(r));
         self.class_members.insert(r, members);
     }
 

@@ -67,6 +67,7 @@ impl Checker<'_> {
         // The class's static data members are in scope for its members'
         // types (`int data[N];`).
         self.scopes.push();
+        self.define_member_types(r, &spec.types);
         self.define_static_members(r, &spec.statics);
         fields.extend(self.member_specs(members));
         self.scopes.pop();

@@ -153,7 +153,11 @@ impl Checker<'_> {
                 return error();
             };
             if let Some(arguments) = self.deduce(&t, &explicit, &args) {
-                deduced.push((t, arguments));
+                // SFINAE: a template whose declaration has no meaning
+                // for the arguments is no candidate.
+                if !self.substitution_fails(&t, &arguments) {
+                    deduced.push((t, arguments));
+                }
             }
         }
         if deduced.is_empty() {
@@ -194,6 +198,30 @@ impl Checker<'_> {
         if let Some(pending) = self.unscheduled_instances.remove(&id) {
             self.pending_instances.push(pending);
         }
+    }
+
+    /// Whether the declaration of `t` (its return and parameter types)
+    /// is an error with its parameters bound to `arguments`: C++'s
+    /// substitution failure, which rules the template out of a call
+    /// quietly (`typename enable_if<is_float<T>::value, T>::type`).
+    fn substitution_fails(
+        &mut self,
+        t: &ast::FunctionTemplate,
+        arguments: &[TemplateArgument],
+    ) -> bool {
+        let (mark, errors) = (self.diags.len(), self.diags.error_count());
+        self.bind_template_parameters(&t.params, arguments);
+        let f = &t.function;
+        self.base_type(&f.specs);
+        if let Some(ast::Derived::Function { params, .. }) = f.declarator.derived.first() {
+            for p in params {
+                self.base_type(&p.specs);
+            }
+        }
+        self.scopes.pop();
+        let failed = self.diags.error_count() > errors;
+        self.diags.truncate(mark);
+        failed
     }
 
     /// The template arguments of `t` for a call with `explicit` ones and

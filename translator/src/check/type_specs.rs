@@ -26,6 +26,12 @@ impl Checker<'_> {
                 );
                 Type::Error
             }
+            ast::TypeSpec::MemberType(class, name) => {
+                let (ty, member_quals) = self.member_type(specs, class, *name);
+                quals.is_const |= member_quals.is_const;
+                quals.address_space = quals.address_space.or(member_quals.address_space);
+                ty
+            }
             ast::TypeSpec::Decltype(e) => {
                 let (ty, space) = self.decltype(e);
                 if quals.address_space.is_none() {

@@ -22,6 +22,7 @@ enum Member {
     Field(FieldDecl),
     Method(MethodDecl),
     Static(Declaration),
+    Type(Declaration),
 }
 
 /// What the parser knows of a declared name.
@@ -78,8 +79,43 @@ impl Parser {
     pub(super) fn starts_type(&self, n: usize) -> bool {
         match self.kw_at(n) {
             Kw::NotIdent => false,
-            kw => kw.starts_type() || self.is_typedef_at(n),
+            kw => kw.starts_type() || (self.is_typedef_at(n) && !self.names_member_value(n)),
         }
+    }
+
+    /// C++: whether the class name at `n` begins `S::x` or `S<...>::x`
+    /// naming a member that is not a type (a static data member, say):
+    /// the start of an expression, not of a type.
+    fn names_member_value(&self, n: usize) -> bool {
+        if !self.cxx {
+            return false;
+        }
+        let class = self.resolved(self.peek_at(n));
+        let mut end = n + 1;
+        if self.peek_at(end).is_punct(Punct::Lt) && self.template_names.contains_key(&class) {
+            // Past the template's arguments.
+            let mut depth = 0i32;
+            loop {
+                let t = self.peek_at(end);
+                match t.kind {
+                    TokenKind::Punct(Punct::Lt) => depth += 1,
+                    TokenKind::Punct(Punct::Gt) => depth -= 1,
+                    TokenKind::Punct(Punct::Shr) => depth -= 2,
+                    TokenKind::Punct(Punct::Semicolon | Punct::LBrace | Punct::RBrace)
+                    | TokenKind::Eof => return false,
+                    _ => {}
+                }
+                end += 1;
+                if depth <= 0 {
+                    break;
+                }
+            }
+        }
+        self.scope_operator_at(end)
+            && !self
+                .member_types
+                .get(&class)
+                .is_some_and(|names| names.contains(&self.peek_at(end + 2).sym))
     }
 
     /// Does the next token begin a declaration that cannot continue the
@@ -103,8 +139,15 @@ impl Parser {
             Kw::Storage(_) | Kw::Inline | Kw::Kernel | Kw::Constexpr | Kw::Auto => true,
             // `T * x` with T a typedef is a declaration; `x * y` is not. Two
             // names in a row can only be a declaration with an unknown type.
-            // `S::f(x);` is a call of a static member function.
-            _ if self.cxx && self.scope_operator_at(1) => false,
+            // `S::f(x);` is a call of a static member function, and
+            // `S::value_type x;` declares `x`.
+            _ if self.cxx && self.scope_operator_at(1) => {
+                let class = self.resolved(self.peek());
+                let member = self.peek_at(3).sym;
+                self.member_types
+                    .get(&class)
+                    .is_some_and(|names| names.contains(&member))
+            }
             _ => self.starts_type(0) || self.peek_at(1).kind == TokenKind::Identifier,
         }
     }
@@ -520,6 +563,7 @@ impl Parser {
         };
         let mut words = ScalarWords::default();
         let mut has_words = false;
+        let mut typename = false;
         loop {
             let t = self.peek();
             let kw = self.kw();
@@ -579,6 +623,11 @@ impl Parser {
                     has_words = true;
                     self.pos += 1;
                 }
+                // `typename T::type`: what follows names a member type.
+                Kw::Typename if matches!(specs.ty, TypeSpec::None) && !has_words => {
+                    typename = true;
+                    self.pos += 1;
+                }
                 Kw::Decltype if matches!(specs.ty, TypeSpec::None) && !has_words => {
                     specs.type_location = t.location;
                     self.pos += 1;
@@ -620,10 +669,12 @@ impl Parser {
                     } else if self.cxx && self.at_template_id() {
                         let (name, args) = self.template_arguments()?;
                         specs.ty = TypeSpec::TemplateId(name, Arc::new(args));
+                        specs.ty = self.member_type_after(specs.ty, typename)?;
                     } else if self.is_typedef_at(0) {
                         self.check_unambiguous(t);
                         specs.ty = TypeSpec::Typedef(Name(self.resolved(t)));
                         self.pos += 1;
+                        specs.ty = self.member_type_after(specs.ty, typename)?;
                     } else if self.peek_at(1).kind == TokenKind::Identifier
                         || self.peek_at(1).is_punct(Punct::Star)
                     {
@@ -692,6 +743,7 @@ impl Parser {
         };
         let mut methods = Vec::new();
         let mut statics = Vec::new();
+        let mut types = Vec::new();
         let bases = if self.cxx && self.at(Punct::Colon) && !self.at_scope_operator() {
             self.base_specifiers()?
         } else {
@@ -712,6 +764,7 @@ impl Parser {
                         Ok(Member::Field(f)) => fields.push(f),
                         Ok(Member::Method(m)) => methods.push(m),
                         Ok(Member::Static(d)) => statics.push(d),
+                        Ok(Member::Type(d)) => types.push(d),
                         Err(Reported) => p.recover(),
                     }
                 }
@@ -740,6 +793,7 @@ impl Parser {
             methods,
             bases,
             statics,
+            types,
             pattern,
             attributes,
             location: kw.location,
@@ -781,6 +835,41 @@ impl Parser {
         false
     }
 
+    /// `::name` after class type `class` in a type: the member type
+    /// `name` of it, when the class is known to have one of that name or
+    /// `typename` says it is one; else `class` as it is.
+    fn member_type_after(&mut self, class: TypeSpec, typename: bool) -> PResult<TypeSpec> {
+        if !self.cxx || !self.at_scope_operator() || self.peek_at(2).kind != TokenKind::Identifier {
+            return Ok(class);
+        }
+        let member = self.peek_at(2);
+        let known = match &class {
+            TypeSpec::Typedef(c) | TypeSpec::TemplateId(c, _) => self
+                .member_types
+                .get(&c.0)
+                .is_some_and(|names| names.contains(&member.sym)),
+            _ => false,
+        };
+        if !known && !typename {
+            return Ok(class);
+        }
+        self.pos += 3;
+        Ok(TypeSpec::MemberType(Arc::new(class), Name(member.sym)))
+    }
+
+    /// Notes the names `d` declares as member types of class `tag`, which
+    /// `S::name` then names.
+    fn note_member_types(&mut self, tag: Option<Name>, d: &Declaration) {
+        let Some(tag) = tag else {
+            return;
+        };
+        let names = d
+            .declarators
+            .iter()
+            .filter_map(|i| i.declarator.name.map(|(n, _)| n.0));
+        self.member_types.entry(tag.0).or_default().extend(names);
+    }
+
     /// A member of the body of record `tag`: fields, or in C++ a member
     /// function.
     fn member_decl(&mut self, tag: Option<Name>) -> PResult<Member> {
@@ -802,8 +891,19 @@ impl Parser {
                 return self.destructor_decl(tag, location).map(Member::Method);
             }
         }
+        if self.cxx && self.kw() == Kw::Using {
+            let alias = self.alias_declaration()?;
+            self.note_member_types(tag, &alias);
+            return Ok(Member::Type(alias));
+        }
         let specs = self.decl_specs()?;
         let mut declarators = Vec::new();
+        if self.cxx && specs.storage == Some(StorageClass::Typedef) && !self.at(Punct::Semicolon) {
+            let declarator = self.named_declarator()?;
+            let typedef = self.rest_of_declaration(specs, declarator)?;
+            self.note_member_types(tag, &typedef);
+            return Ok(Member::Type(typedef));
+        }
         if self.cxx && specs.storage == Some(StorageClass::Static) && !self.at(Punct::Semicolon) {
             let declarator = self.declarator()?;
             if matches!(declarator.derived.first(), Some(Derived::Function { .. })) {

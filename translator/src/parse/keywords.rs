@@ -231,6 +231,7 @@ impl Kw {
             self,
             Kw::BuiltinType
                 | Kw::Decltype
+                | Kw::Typename
                 | Kw::Const
                 | Kw::Volatile
                 | Kw::Restrict

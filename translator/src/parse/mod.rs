@@ -197,6 +197,8 @@ pub(crate) struct Parser {
     namespaces: namespaces::Namespaces,
     /// How many record bodies enclose the parse.
     record_depth: u32,
+    /// C++: the member type names of each class (by its symbol).
+    member_types: std::collections::HashMap<u32, Vec<u32>>,
     /// C++: the parameters (by whether each is a value) of the class
     /// template whose `struct` is about to be read.
     class_template_params: Option<Vec<bool>>,
@@ -280,6 +282,7 @@ impl Parser {
             record_depth: 0,
             lambda_frames: Vec::new(),
             class_template_params: None,
+            member_types: Default::default(),
             function_depth: 0,
             template_names: Default::default(),
             missing_name_at: Location::new(FileId(0), 0),
