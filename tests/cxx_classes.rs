@@ -441,3 +441,16 @@ fn substitution_failure_rules_templates_out_of_a_call() {
     assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [2.5]);
     assert_eq!(read_buffer::<i32>(&queue, &ints, 1), [4]);
 }
+
+#[test]
+fn alias_templates_name_the_types_they_stand_for() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_traits.cl");
+    let kernel = Kernel::create(&program, "aliases").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 1]);
+    set_arg(&kernel, 0, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    // 3 through `IntBox<float>` and `Ptr<int>`, and 10 + 1 from a
+    // function whose return type is an `enable_if_t`.
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 1), [14]);
+}

@@ -29,3 +29,16 @@ __kernel void sfinae(__global float *f, __global int *p) {
   f[0] = half_of(5.0f);
   p[0] = half_of(9);
 }
+
+// Alias templates, `enable_if_t` among them.
+template <bool B, typename T = void> using enable_if_t = typename enable_if<B, T>::type;
+template <typename T> using IntBox = Box<int>;
+template <typename T> using Ptr = T *;
+template <typename T> enable_if_t<(sizeof(T) > 2), T> bigger(T x) { return x + 1; }
+
+__kernel void aliases(__global int *p) {
+  Box<int> b = {3};
+  IntBox<float> c = b;
+  Ptr<int> q = &c.v;
+  p[0] = *q + bigger(10);
+}

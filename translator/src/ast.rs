@@ -33,6 +33,17 @@ pub enum ExternalDecl {
     FunctionTemplate(Arc<FunctionTemplate>),
     /// C++'s `template <typename T, ...>` before a class definition.
     ClassTemplate(Arc<ClassTemplate>),
+    /// C++'s `template <typename T, ...> using Name = type;`.
+    AliasTemplate(Arc<AliasTemplate>),
+}
+
+/// A C++ alias template: a type written in terms of its parameters.
+#[derive(Debug)]
+pub struct AliasTemplate {
+    pub params: Vec<TemplateParam>,
+    pub name: Name,
+    pub ty: TypeName,
+    pub location: Location,
 }
 
 /// A C++ class template: its type parameters and the class written in

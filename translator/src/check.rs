@@ -111,6 +111,7 @@ impl<'a> UnitChecker<'a> {
             member_types: HashMap::new(),
             destructors: HashMap::new(),
             class_specializations: HashMap::new(),
+            alias_templates: HashMap::new(),
             reference_members: Default::default(),
             local_floor: 0,
             closures: HashMap::new(),
@@ -147,6 +148,7 @@ impl<'a> UnitChecker<'a> {
             ast::ExternalDecl::StaticAssert(a) => self.0.static_assert(a),
             ast::ExternalDecl::FunctionTemplate(t) => self.0.function_template(t),
             ast::ExternalDecl::ClassTemplate(t) => self.0.class_template(t),
+            ast::ExternalDecl::AliasTemplate(t) => self.0.alias_template(t),
         }
         self.0.check_pending_instances();
     }
@@ -370,6 +372,8 @@ struct Checker<'a> {
     /// C++: the next function defined deduces its return type (a lambda's
     /// call operator without `-> type`).
     deduce_next_return: bool,
+    /// C++: the alias templates by name.
+    alias_templates: HashMap<Name, std::sync::Arc<ast::AliasTemplate>>,
     /// C++: the specializations of each class template.
     class_specializations: HashMap<Name, Vec<std::sync::Arc<ast::ClassTemplate>>>,
     /// C++: the destructor of each class that has one, and its name.

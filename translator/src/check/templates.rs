@@ -432,14 +432,46 @@ impl Checker<'_> {
         self.mark_template_definition(Arc::as_ptr(t) as usize);
     }
 
+    /// Declares alias template `t`.
+    pub(super) fn alias_template(&mut self, t: &Arc<ast::AliasTemplate>) {
+        if self.lookup(t.name).is_some() {
+            let spelling = self.spelling(t.name);
+            self.error(t.location, format!("redefinition of '{spelling}'"));
+            return;
+        }
+        self.declare(t.name, Symbol::ClassTemplate);
+        self.alias_templates.insert(t.name, Arc::clone(t));
+    }
+
     /// The type `name<args>` names: the instance of class template
-    /// `name` for `args`, made on first use.
+    /// `name` for `args`, made on first use, or alias template `name`'s
+    /// type for them.
     pub(super) fn class_template_type(
         &mut self,
         name: Name,
         args: &[ast::TemplateArg],
         at: Location,
     ) -> Type {
+        if let Some(alias) = self.alias_templates.get(&name).cloned() {
+            let Some(written) = self.written_template_arguments(&alias.params, args, Span::at(at))
+            else {
+                return Type::Error;
+            };
+            let mut bound: Vec<Option<TemplateArgument>> = written.into_iter().map(Some).collect();
+            bound.resize(alias.params.len(), None);
+            let Some(arguments) = self.with_defaults(&alias.params, bound) else {
+                let spelling = self.spelling(name);
+                self.error(
+                    at,
+                    format!("too few template arguments for alias template '{spelling}'"),
+                );
+                return Type::Error;
+            };
+            self.bind_template_parameters(&alias.params, &arguments);
+            let ty = self.type_name(&alias.ty);
+            self.scopes.pop();
+            return ty;
+        }
         let spelling = self.spelling(name);
         let Some(t) = self.class_templates.get(&name).cloned() else {
             self.error(at, format!("no template named '{spelling}'"));

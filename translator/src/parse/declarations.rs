@@ -9,10 +9,10 @@ use std::sync::Arc;
 use super::keywords::{add_qualifier, add_scalar_word, Kw};
 use super::{PResult, Parser, Reported};
 use crate::ast::{
-    AddressSpace, Attribute, Block, ClassTemplate, DeclSpecs, Declaration, Declarator, Derived,
-    EnumSpec, ExternalDecl, FieldDecl, FunctionDef, FunctionTemplate, InitDeclarator, MemberInit,
-    MethodDecl, Name, Qualifiers, RecordKind, RecordSpec, ScalarWords, StaticAssert, StorageClass,
-    TemplateParam, TypeName, TypeSpec,
+    AddressSpace, AliasTemplate, Attribute, Block, ClassTemplate, DeclSpecs, Declaration,
+    Declarator, Derived, EnumSpec, ExternalDecl, FieldDecl, FunctionDef, FunctionTemplate,
+    InitDeclarator, MemberInit, MethodDecl, Name, Qualifiers, RecordKind, RecordSpec, ScalarWords,
+    StaticAssert, StorageClass, TemplateParam, TypeName, TypeSpec,
 };
 use crate::diagnostic::Location;
 use crate::token::{Punct, TokenKind};
@@ -250,6 +250,9 @@ impl Parser {
         if matches!(self.kw(), Kw::Struct | Kw::Union) {
             return self.class_template(params, location);
         }
+        if self.kw() == Kw::Using && !params.is_empty() {
+            return self.alias_template(params, location);
+        }
         let mut function =
             self.with_template_parameters(&params, |p| p.template_function(location))?;
         if let Some((name, _)) = &mut function.declarator.name {
@@ -305,6 +308,31 @@ impl Parser {
             }
         }
         self.expect(Punct::Gt)
+    }
+
+    /// `using Name = type;` after a template's parameters, the `using`
+    /// next.
+    fn alias_template(
+        &mut self,
+        params: Vec<TemplateParam>,
+        location: Location,
+    ) -> PResult<ExternalDecl> {
+        self.pos += 1;
+        let name = self.peek();
+        if name.kind != TokenKind::Identifier || !self.peek_at(1).is_punct(Punct::Assign) {
+            return Err(self.error_here("an alias name and '='"));
+        }
+        self.pos += 2;
+        let ty = self.with_template_parameters(&params, Self::type_name)?;
+        self.expect_semicolon("after alias template")?;
+        let alias = self.declared_name(Name(name.sym));
+        self.declare_template_name(alias, true, &params);
+        Ok(ExternalDecl::AliasTemplate(Arc::new(AliasTemplate {
+            params,
+            name: alias,
+            ty,
+            location,
+        })))
     }
 
     /// Declares `name` (a type name for a class template) as a template
