@@ -454,3 +454,16 @@ fn alias_templates_name_the_types_they_stand_for() {
     // function whose return type is an `enable_if_t`.
     assert_eq!(read_buffer::<i32>(&queue, &ints, 1), [14]);
 }
+
+#[test]
+fn increment_and_decrement_operators_call_their_functions() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "increments").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 4]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // 5, ++ to 6, ++ (postfix, giving 6) to 7, -- by 10 to -3; ++ of the
+    // result to -2; 3 doubled twice by a function of the program.
+    assert_eq!(read_buffer::<i32>(&queue, &out, 4), [-3, 6, -2, 12]);
+}

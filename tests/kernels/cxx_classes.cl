@@ -530,3 +530,23 @@ kernel void specializations(global int *out) {
   out[3] = kind_of<Duo<double>>();  // 448
   out[4] = Fact<5>::value;           // 120
 }
+
+// Increment and decrement operators: prefix members returning a reference,
+// a postfix member (with its int), and a function of the program.
+struct Tally {
+  int n;
+  Tally &operator++() { n += 1; return *this; }
+  Tally operator++(int) { Tally old = *this; n += 1; return old; }
+  Tally &operator--() { n -= 10; return *this; }
+};
+struct Doubling { int v; };
+Doubling &operator++(Doubling &w) { w.v *= 2; return w; }
+kernel void increments(global int *out) {
+  Tally c = {5};
+  ++c;                       // 6
+  Tally before = c++;      // before 6, c 7
+  --c;                       // -3
+  Doubling w = {3};
+  ++w; ++w;                  // 12
+  out[0] = c.n; out[1] = before.n; out[2] = (++c).n; out[3] = w.v;   // -3, 6, -2, 12
+}

@@ -1146,6 +1146,20 @@ impl Checker<'_> {
         match op {
             U::PreInc | U::PreDec | U::PostInc | U::PostDec => {
                 let target = self.expr(x);
+                if self.overloads_operator(&[&target]) {
+                    // `operator++()` for `++x`; `operator++(int)`, given
+                    // a 0 it ignores, for `x++`.
+                    let name = if matches!(op, U::PreInc | U::PostInc) {
+                        "++"
+                    } else {
+                        "--"
+                    };
+                    let mut operands = vec![target];
+                    if matches!(op, U::PostInc | U::PostDec) {
+                        operands.push(self.int_const(0, Type::INT, span));
+                    }
+                    return self.overloaded_operator(name, operands, span);
+                }
                 self.require_modifiable(&target, span.location());
                 if !target.ty.is_arithmetic()
                     && !matches!(target.ty, Type::Pointer(_))
