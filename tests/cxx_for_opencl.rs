@@ -194,3 +194,14 @@ fn auto_and_decltype_deduce_address_spaces_as_seed_004_says() {
     // `__constant auto`, and `auto *` to `__global` and `const` data.
     assert_eq!(read_buffer::<i32>(&queue, &out, 3), [22, 5, 4]);
 }
+
+#[test]
+fn lambdas_capturing_by_reference_change_the_variables() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_lambdas.cl");
+    let kernel = Kernel::create(&program, "references").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 4]);
+    set_arg(&kernel, 0, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 4), [7, 2, 17, 1107]);
+}

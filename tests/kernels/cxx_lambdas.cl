@@ -31,3 +31,24 @@ __kernel void lambdas(__global int *p, __global float *q) {
   };
   p[7] = outer(5);                             // 16
 }
+
+__kernel void references(__global int *p) {
+  // By reference: the lambda changes the variables it names.
+  int sum = 0, calls = 0;
+  auto add = [&](int x) { sum += x; calls++; };
+  add(3);
+  add(4);
+  int scale = 2;
+  auto scaled = [&scale, sum](int x) { return x * scale + sum; };
+  scale = 10;                     // seen through the reference
+  p[0] = sum;                     // 7
+  p[1] = calls;                   // 2
+  p[2] = scaled(1);               // 1 * 10 + 7
+  // A reference capture of a reference, and one in a nested lambda.
+  int &alias = sum;
+  auto bump = [&alias] { alias += 100; };
+  bump();
+  auto outer = [&]() { auto inner = [&] { sum += 1000; }; inner(); };
+  outer();
+  p[3] = sum;                     // 1107
+}

@@ -112,8 +112,9 @@ impl<'a> UnitChecker<'a> {
             destructors: HashMap::new(),
             class_specializations: HashMap::new(),
             alias_templates: HashMap::new(),
-            reference_members: Default::default(),
             local_floor: 0,
+            hidden_params: Vec::new(),
+            closure_references: HashMap::new(),
             closures: HashMap::new(),
             closure_classes: Default::default(),
             deduce_next_return: false,
@@ -355,9 +356,6 @@ struct Checker<'a> {
     /// C++: the enumerators of each enum by its tag, for `E::A` (the only
     /// way to name those of an `enum class`).
     enumerators: HashMap<Name, Vec<(Name, i64, Scalar)>>,
-    /// C++: the members of lambdas' closure classes that hold a
-    /// reference capture's pointer, read through where named.
-    reference_members: std::collections::HashSet<(naga::Handle<types::Record>, Name)>,
     /// C++: the closure class and call operator of each lambda, by its
     /// tree's address and the function it is in (the same lambda is
     /// checked more than once: `auto` deduction checks an initialiser
@@ -369,6 +367,14 @@ struct Checker<'a> {
     /// own names begin; the enclosing function's variables, below, are
     /// reachable only as captures.
     local_floor: usize,
+    /// C++: the hidden reference parameters, after `this`, of the next
+    /// function declared and defined: a lambda's call operator's, one per
+    /// capture by reference (see `lambdas`).
+    hidden_params: Vec<(Name, Type)>,
+    /// C++: each lambda closure class's captures by reference, and the
+    /// function that made it, where calls pass the captured variables.
+    closure_references:
+        HashMap<naga::Handle<types::Record>, (FunctionId, Vec<lambdas::ReferenceCapture>)>,
     /// C++: the next function defined deduces its return type (a lambda's
     /// call operator without `-> type`).
     deduce_next_return: bool,

@@ -362,7 +362,9 @@ impl Checker<'_> {
             self.error(location, "variadic arguments are not allowed in OpenCL");
         }
         let this = owner.and_then(|owner| owner.this);
+        let hidden: Vec<Type> = self.hidden_params.iter().map(|&(_, ty)| ty).collect();
         let references: Vec<bool> = (this.iter().map(|_| false))
+            .chain(hidden.iter().map(|_| true))
             .chain(params.iter().map(|p| p.declarator.reference.is_some()))
             .collect();
         // Parameter names are not in scope here; only types matter. A
@@ -381,6 +383,10 @@ impl Checker<'_> {
         }
         let mut defaults = self.default_arguments(params, &written);
         let mut signature = written;
+        for ty in hidden.into_iter().rev() {
+            signature.insert(0, ty);
+            defaults.insert(0, None);
+        }
         if let Some(this) = this {
             signature.insert(0, this);
             defaults.insert(0, None);
@@ -561,6 +567,21 @@ impl Checker<'_> {
         let mut param_ids = Vec::with_capacity(params.len() + 1);
         if let Some(this) = owner.and_then(|owner| owner.this) {
             let id = self.this_parameter(this, declarator.span_or(location));
+            param_ids.push(id);
+        }
+        // A lambda's reference captures (see `lambdas`).
+        for (name, ty) in self.hidden_params.clone() {
+            let local = hir::Local {
+                name: self.symbol(name),
+                ty,
+                space: AddressSpace::Private,
+                is_const: true,
+                span: declarator.span_or(location),
+            };
+            let id = self.add_local(Some(name), local);
+            if let Some(f) = self.current.as_mut() {
+                f.references.insert(id);
+            }
             param_ids.push(id);
         }
         let first_written = param_ids.len();

@@ -1,8 +1,16 @@
 //! C++ lambda expressions. Each is an object of a class of its own whose
 //! `const` call operator has the lambda's parameters and body; each
 //! variable it captures is a member: by copy, a copy of its value; by
-//! reference, a pointer to it, read through wherever the body names it.
-//! A lambda without captures has one `char` of room, as C++ gives it.
+//! reference, a pointer to it. A lambda without captures has one `char`
+//! of room, as C++ gives it.
+//!
+//! The call operator takes each capture by reference as a hidden
+//! reference parameter after `this`, which its body names: a call in the
+//! function that made the lambda passes the variable itself, which the
+//! pointer model follows into the call as any reference argument; a call
+//! elsewhere (a template the lambda was passed to) passes what the
+//! member points to, which the pointer model follows only for `__global`
+//! and `__local` memory (a private variable there is its named error).
 //!
 //! The body is checked where the lambda is written, as the call
 //! operator's, nested in the enclosing function's check: the enclosing
@@ -14,7 +22,21 @@
 use super::*;
 use crate::layout::{self, FieldSpec, RecordAttributes};
 
+/// A capture by reference: its member in the closure (the captured
+/// object's address), and the variable, as the function that made the
+/// lambda names it.
+#[derive(Clone)]
+pub(super) struct ReferenceCapture {
+    /// `None` for a private variable, which only the function that made
+    /// the lambda can reach.
+    field: Option<usize>,
+    /// The hidden parameter's type: a pointer to the variable.
+    pointer: Type,
+    captured: Captured,
+}
+
 /// A variable a lambda captures.
+#[derive(Clone)]
 struct Captured {
     name: Name,
     /// The enclosing function's variable, or `None` for a capture of the
@@ -45,9 +67,24 @@ impl Checker<'_> {
             None => {
                 let errors = self.diags.error_count();
                 let r = self.closure_class(&captured, span);
-                let Some(operator) = self.call_operator_of(r, l) else {
+                let fields = self.closure_fields(&captured, span);
+                let mut references = Vec::new();
+                for (c, field) in captured.iter().zip(fields) {
+                    if c.by_reference {
+                        let pointer = self.closure_member(c, span).0;
+                        references.push(ReferenceCapture {
+                            field,
+                            pointer,
+                            captured: c.clone(),
+                        });
+                    }
+                }
+                let Some(operator) = self.call_operator_of(r, l, &references) else {
                     return error();
                 };
+                if !references.is_empty() {
+                    self.closure_references.insert(r, (function, references));
+                }
                 // A check that may be quiet (see `closures`) keeps only a
                 // lambda without errors: one with errors is checked again,
                 // so that they are reported.
@@ -128,24 +165,48 @@ impl Checker<'_> {
     }
 
     /// The closure class of a lambda capturing `captured`.
+    /// What `c` keeps in the closure: its type, as a member if it has
+    /// one (a capture by reference of a private variable has none: its
+    /// pointer could not leave the function that made the lambda).
+    fn closure_member(&mut self, c: &Captured, span: Span) -> (Type, bool) {
+        let (ty, space) = self.captured_type(c, span);
+        if !c.by_reference {
+            return (ty, true);
+        }
+        let pointer = self.pointer_to(Pointee {
+            ty,
+            is_const: false,
+            is_volatile: false,
+            space,
+            endian_host: false,
+        });
+        (pointer, space != AddressSpace::Private)
+    }
+
+    /// The member index of each of `captured`, if it has one.
+    fn closure_fields(&mut self, captured: &[Captured], span: Span) -> Vec<Option<usize>> {
+        let mut next = 0;
+        captured
+            .iter()
+            .map(|c| {
+                self.closure_member(c, span).1.then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect()
+    }
+
     fn closure_class(&mut self, captured: &[Captured], span: Span) -> naga::Handle<types::Record> {
         let mut fields = Vec::new();
         for c in captured {
-            let (ty, space) = self.captured_type(c, span);
+            let (ty, member) = self.closure_member(c, span);
             if !c.by_reference {
                 self.reject_destructible(ty, span.location(), "captured by copy");
             }
-            let ty = if c.by_reference {
-                self.pointer_to(Pointee {
-                    ty,
-                    is_const: false,
-                    is_volatile: false,
-                    space,
-                    endian_host: false,
-                })
-            } else {
-                ty
-            };
+            if !member {
+                continue;
+            }
             fields.push(FieldSpec {
                 name: self.symbol(c.name),
                 ty,
@@ -184,9 +245,6 @@ impl Checker<'_> {
         }
         let members = captured.iter().map(|c| (c.name, Symbol::Member)).collect();
         self.class_members.insert(r, members);
-        for c in captured.iter().filter(|c| c.by_reference) {
-            self.reference_members.insert((r, c.name));
-        }
         r
     }
 
@@ -196,6 +254,7 @@ impl Checker<'_> {
         &mut self,
         r: naga::Handle<types::Record>,
         l: &ast::Lambda,
+        references: &[ReferenceCapture],
     ) -> Option<FunctionId> {
         let name = Name(self.names.rfind(&crate::language::operator_name("()"))?);
         let constant = ast::Qualifiers {
@@ -207,6 +266,10 @@ impl Checker<'_> {
         let outer_depths = (self.loop_depth, self.break_depth);
         (self.loop_depth, self.break_depth) = (0, 0);
         let outer_floor = std::mem::replace(&mut self.local_floor, self.scopes.len());
+        self.hidden_params = references
+            .iter()
+            .map(|c| (c.captured.name, c.pointer))
+            .collect();
         let (id, _) = self.declare_function(
             &l.ret,
             &l.declarator,
@@ -226,6 +289,7 @@ impl Checker<'_> {
             Some((owner, &[])),
         );
         self.scopes.pop();
+        self.hidden_params.clear();
         self.deduce_next_return = false;
         self.local_floor = outer_floor;
         (self.loop_depth, self.break_depth) = outer_depths;
@@ -252,7 +316,11 @@ impl Checker<'_> {
         let object = self.add_local(None, local);
         let object = || Expr::new(H::Local(object), ty, span);
         let mut value = object();
-        for (field, c) in captured.iter().enumerate().rev() {
+        let fields = self.closure_fields(captured, span);
+        for (field, c) in fields.into_iter().zip(captured).rev() {
+            let Some(field) = field else {
+                continue;
+            };
             let captured_object = self.captured_object(c, span);
             let init = if c.by_reference {
                 self.address_of_place(captured_object, span)
@@ -265,6 +333,40 @@ impl Checker<'_> {
             value = Expr::new(H::Comma(Box::new(assign), Box::new(value)), ty, span);
         }
         value
+    }
+
+    /// The arguments of a call of closure class `r`'s call operator for
+    /// its captures by reference (see the module's documentation), on
+    /// `object`, the closure.
+    pub(super) fn reference_capture_arguments(
+        &mut self,
+        r: naga::Handle<types::Record>,
+        object: &Expr,
+        span: Span,
+    ) -> Vec<Expr> {
+        let Some((made_in, captures)) = self.closure_references.get(&r).cloned() else {
+            return Vec::new();
+        };
+        let here = self.current.as_ref().map(|f| f.id);
+        captures
+            .iter()
+            .map(|c| match c.field {
+                _ if here == Some(made_in) => self.captured_object(&c.captured, span),
+                Some(field) => {
+                    let pointer = Expr::new(H::Member(Box::new(object.clone()), field), c.pointer, span);
+                    self.deref(pointer, span)
+                }
+                None => {
+                    let spelling = self.spelling(c.captured.name);
+                    let not_yet = crate::language::NOT_YET;
+                    self.error(
+                        span,
+                        format!("calls of a lambda capturing the private variable '{spelling}' by reference outside the function that made it are {not_yet}"),
+                    );
+                    Expr::new(H::Int(0), Type::Error, span)
+                }
+            })
+            .collect()
     }
 
     /// Whether `name` is a variable of the function around the lambda

@@ -301,15 +301,7 @@ impl Checker<'_> {
             return Expr::new(H::Int(0), Type::Error, span);
         };
         let object = self.deref(this, span);
-        let class = object.ty;
-        let member = self.member(object, &spelling, span, span.location());
-        // A lambda's reference capture: the pointer it holds, read through.
-        match class {
-            Type::Record(r) if self.reference_members.contains(&(r, name)) => {
-                self.deref(member, span)
-            }
-            _ => member,
-        }
+        self.member(object, &spelling, span, span.location())
     }
 
     /// `base.name(args)` or `base->name(args)`, `callee` being the member

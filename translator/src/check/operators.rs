@@ -118,9 +118,11 @@ impl Checker<'_> {
         let (candidates, path) = self.class_methods(r, name)?;
         let object = self.expr(callee);
         let object = self.base_object(object, &path);
-        let this = self.object_address(object);
-        let args: Vec<&ast::Expr> = args.iter().collect();
         let at = span.with_caret(callee.location);
-        Some(self.user_call(name, &candidates, Some(this), &args, at, rparen))
+        // A lambda's captures by reference are arguments of their own.
+        let mut written = self.reference_capture_arguments(r, &object, span);
+        let this = self.object_address(object);
+        written.extend(args.iter().map(|a| self.expr(a)));
+        Some(self.checked_call(name, &candidates, Some(this), written, at, rparen))
     }
 }
