@@ -467,3 +467,18 @@ fn increment_and_decrement_operators_call_their_functions() {
     // result to -2; 3 doubled twice by a function of the program.
     assert_eq!(read_buffer::<i32>(&queue, &out, 4), [-3, 6, -2, 12]);
 }
+
+#[test]
+fn explicit_specializations_replace_a_function_templates_instances() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_traits.cl");
+    let kernel = Kernel::create(&program, "function_specializations").expect("kernel");
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 2]);
+    set_arg(&kernel, 0, &floats);
+    set_arg(&kernel, 1, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    // float and int take their specializations; double the template.
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [15.0]);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 2), [1003, 4]);
+}

@@ -42,3 +42,15 @@ __kernel void aliases(__global int *p) {
   Ptr<int> q = &c.v;
   p[0] = *q + bigger(10);
 }
+
+// Explicit specializations of a function template, with its arguments
+// written and deduced from the parameters.
+template <typename T> T scaled(T x) { return x * 2; }
+template <> float scaled<float>(float x) { return x * 10; }
+template <> int scaled(int x) { return x + 1000; }
+
+__kernel void function_specializations(__global float *f, __global int *p) {
+  f[0] = scaled(1.5f);
+  p[0] = scaled(3);
+  p[1] = (int)scaled(2.0);
+}

@@ -323,6 +323,9 @@ pub struct Declarator {
     pub name: Option<(Name, Location)>,
     /// C++: the class that qualifies the name (`S` of `S::get`).
     pub class: Option<(Name, Location)>,
+    /// C++: template arguments after the name, in an explicit
+    /// specialization of a function template (`f<float>`).
+    pub template_args: Option<Vec<TemplateArg>>,
     pub derived: Vec<Derived>,
     /// C++'s `T &name`: a reference to what the rest declares, and where
     /// the `&` is.

@@ -55,12 +55,17 @@ pub(super) enum TemplateArgument {
 }
 
 impl Checker<'_> {
-    /// Declares function template `t`.
+    /// Declares function template `t`, or an explicit specialization of
+    /// one (`template <>`).
     pub(super) fn function_template(&mut self, t: &Arc<ast::FunctionTemplate>) {
         let f = &t.function;
         let Some((name, location)) = f.declarator.name else {
             return;
         };
+        if t.params.is_empty() {
+            self.function_specialization(name, t, location);
+            return;
+        }
         if f.specs.is_kernel {
             self.error(location, "kernel functions cannot be used in a template declaration, instantiation or specialization");
             return;
@@ -83,6 +88,74 @@ impl Checker<'_> {
             .or_default()
             .push(Arc::clone(t));
         self.mark_template_definition(Arc::as_ptr(t) as usize);
+    }
+
+    /// `template <> ret name<args>(params) { body }`: the instance of the
+    /// template `name` that `args` (or, without them, the parameters'
+    /// types) select, defined by this body instead of the template's.
+    fn function_specialization(
+        &mut self,
+        name: Name,
+        s: &Arc<ast::FunctionTemplate>,
+        location: Location,
+    ) {
+        let f = &s.function;
+        let spelling = self.spelling(name);
+        let templates = self
+            .function_templates
+            .get(&name)
+            .cloned()
+            .unwrap_or_default();
+        // The parameters' types stand for a call's arguments.
+        let Some(ast::Derived::Function { params, .. }) = f.declarator.derived.first() else {
+            return;
+        };
+        let args: Vec<Expr> = params
+            .iter()
+            .map(|p| {
+                let (ty, _) = self.quietly(|c| c.param_type(p, p.location));
+                Expr::new(H::Int(0), ty, Span::at(p.location))
+            })
+            .collect();
+        let written = f.declarator.template_args.as_deref().unwrap_or_default();
+        let mut matched = Vec::new();
+        for t in templates {
+            let explicit = self
+                .quietly(|c| c.written_template_arguments(&t.params, written, Span::at(location)));
+            let Some(explicit) = explicit else { continue };
+            if let Some(arguments) = self.quietly(|c| c.deduce(&t, &explicit, &args)) {
+                matched.push((t, arguments));
+            }
+        }
+        let [(template, arguments)] = &matched[..] else {
+            self.error(
+                location,
+                format!(
+                    "no function template matches function template specialization '{spelling}'"
+                ),
+            );
+            return;
+        };
+        let key = (Arc::as_ptr(template) as usize, arguments.clone());
+        if self.instances.contains_key(&key) {
+            self.error(
+                location,
+                format!("explicit specialization of '{spelling}' after instantiation"),
+            );
+            return;
+        }
+        let listed: Vec<String> = arguments.iter().map(|&a| self.argument_text(a)).collect();
+        let display = format!("{spelling}<{}>", listed.join(", "));
+        let (id, reusable) = self.declare_function(
+            &f.specs,
+            &f.declarator,
+            location,
+            true,
+            None,
+            Some(&display),
+        );
+        self.instances.insert(key, id);
+        self.define_function(&f.specs, &f.declarator, &f.body, (id, reusable), None);
     }
 
     /// Notes that the template at `key` is defined here: the functions

@@ -232,10 +232,6 @@ impl Parser {
         let mut params = Vec::new();
         if self.eat(Punct::Gt) {
             // `template <>`: an explicit specialization.
-            if !matches!(self.kw(), Kw::Struct | Kw::Union) {
-                return Err(self
-                    .unsupported_cxx(location, "explicit specializations of function templates"));
-            }
         } else {
             // Each parameter is a name from its declaration on: a default
             // may use the ones before it (`typename U = T`).
@@ -258,8 +254,12 @@ impl Parser {
         if let Some((name, _)) = &mut function.declarator.name {
             *name = self.declared_name(*name);
         }
-        if let Some((name, _)) = function.declarator.name {
-            self.declare_template_name(name, false, &params);
+        match function.declarator.name {
+            // An explicit specialization leaves the template as it is.
+            Some((name, _)) if !params.is_empty() => {
+                self.declare_template_name(name, false, &params)
+            }
+            _ => {}
         }
         Ok(ExternalDecl::FunctionTemplate(Arc::new(FunctionTemplate {
             params,

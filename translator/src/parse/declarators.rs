@@ -57,6 +57,13 @@ impl Parser {
             let name = Name(self.qualified_declarator_name(t));
             inner.name = Some((name, t.location));
             self.enter_namespace_of(name);
+            // `f<float>` in `template <> float f<float>(float x)`.
+            if self.cxx && self.at(Punct::Lt) && self.template_names.contains_key(&self.resolved(t))
+            {
+                self.pos += 1;
+                let resolved = Name(self.resolved(t));
+                inner.template_args = Some(self.template_argument_list(resolved)?);
+            }
             if self.cxx && self.at_scope_operator() {
                 // `S::name`: a member of class `S`, defined outside it.
                 let member = self.peek_at(2);
