@@ -482,3 +482,15 @@ fn explicit_specializations_replace_a_function_templates_instances() {
     assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [15.0]);
     assert_eq!(read_buffer::<i32>(&queue, &ints, 2), [1003, 4]);
 }
+
+#[test]
+fn memberwise_copy_constructors_are_declared_and_copy() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "copies").expect("kernel");
+    let out = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // (1, 2, 3) twice, added: 12; and 4 copied.
+    assert_eq!(read_buffer::<f32>(&queue, &out, 1), [16.0]);
+}

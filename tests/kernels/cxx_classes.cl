@@ -550,3 +550,23 @@ kernel void increments(global int *out) {
   ++w; ++w;                  // 12
   out[0] = c.n; out[1] = before.n; out[2] = (++c).n; out[3] = w.v;   // -3, 6, -2, 12
 }
+
+// Copy constructors that copy each member, in the class and outside it:
+// the bitwise copies C++'s implicit ones are.
+struct Triple {
+  float x, y, z;
+  Triple(float a, float b, float c) : x(a), y(b), z(c) {}
+  Triple(const Triple &o) : x(o.x), y(o.y), z(o.z) {}
+  Triple operator+(Triple o) const { return Triple(x + o.x, y + o.y, z + o.z); }
+};
+struct Counted { int n; Counted(int k) : n(k) {} Counted(const Counted &o); };
+Counted::Counted(const Counted &o) : n(o.n) {}
+kernel void copies(global float *out) {
+  Triple a(1, 2, 3);
+  Triple b = a;
+  Triple c(a);
+  Triple d = b + c;
+  Counted e(4);
+  Counted f = e;
+  out[0] = d.x + d.y + d.z + f.n;   // 12 + 4
+}

@@ -43,18 +43,81 @@ impl Checker<'_> {
         })
     }
 
-    /// Reports a user-declared copy or move constructor, `S(const S &)`,
-    /// which clvulkan cannot call for the copies C++ makes through it yet.
-    pub(super) fn reject_copy_constructor(&mut self, r: Handle<Record>, id: FunctionId) {
+    /// Whether constructor `id` of class `r` is a copy or move
+    /// constructor, `S(const S &)`.
+    pub(super) fn is_copy_constructor(&self, r: Handle<Record>, id: FunctionId) -> bool {
         let f = &self.program.functions[id];
-        let copies = f.signature.len() == 2
+        f.signature.len() == 2
             && self.reference_params.get(&id).and_then(|p| p.get(1)) == Some(&true)
-            && self.pointee(f.signature[1]).map(|p| p.ty) == Some(Type::Record(r));
-        if copies {
-            let at = f.span.location();
-            let not_yet = crate::language::NOT_YET;
-            self.error(at, format!("user-declared copy constructors are {not_yet}"));
+            && self.pointee(f.signature[1]).map(|p| p.ty) == Some(Type::Record(r))
+    }
+
+    /// Reports the definition of copy constructor `id` of class `r`,
+    /// written with member initializers `inits` and `body`, unless it
+    /// copies each member as a bitwise copy does: clvulkan makes C++'s
+    /// implicit copies (arguments, returns) bitwise, so only a copy
+    /// constructor that does the same may be declared (`S(const S &o) :
+    /// x(o.x), y(o.y) {}`, every member, in order, and an empty body).
+    pub(super) fn check_copy_constructor(
+        &mut self,
+        r: Handle<Record>,
+        id: FunctionId,
+        declarator: &ast::Declarator,
+        inits: &[ast::MemberInit],
+        body: &ast::Block,
+    ) {
+        if !self.is_copy_constructor(r, id) || self.copies_memberwise(r, declarator, inits, body) {
+            return;
         }
+        let at = self.program.functions[id].span.location();
+        let not_yet = crate::language::NOT_YET;
+        self.error(
+            at,
+            format!("copy constructors other than ones copying each member ('S(const S &o) : a(o.a), b(o.b) {{}}') are {not_yet}"),
+        );
+    }
+
+    /// Whether a copy constructor written `declarator`, `inits` and
+    /// `body` copies each member of class `r` from its parameter, in
+    /// order, and does nothing else.
+    fn copies_memberwise(
+        &self,
+        r: Handle<Record>,
+        declarator: &ast::Declarator,
+        inits: &[ast::MemberInit],
+        body: &ast::Block,
+    ) -> bool {
+        let Some(ast::Derived::Function { params, .. }) = declarator.derived.first() else {
+            return false;
+        };
+        let Some((source, _)) = params.first().and_then(|p| p.declarator.name) else {
+            return false;
+        };
+        let fields = &self.record(r).fields;
+        let has_bases = self.bases.get(&r).is_some_and(|b| !b.is_empty());
+        if !body.items.is_empty() || has_bases || inits.len() != fields.len() {
+            return false;
+        }
+        fields.iter().zip(inits).all(|(field, init)| {
+            let named = self.text(init.name) == &self.program.names[field.name];
+            let copied = match &init.args[..] {
+                [ast::Expr {
+                    kind:
+                        ast::ExprKind::Member {
+                            base,
+                            name,
+                            arrow: false,
+                            ..
+                        },
+                    ..
+                }] => {
+                    *name == init.name
+                        && matches!(base.kind, ast::ExprKind::Ident(b) if b == source)
+                }
+                _ => false,
+            };
+            named && copied
+        })
     }
 
     /// A call of the constructor of class `r` that `args` pick, on the

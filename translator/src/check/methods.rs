@@ -76,8 +76,9 @@ impl Checker<'_> {
             })
             .collect();
         for ((m, owner), declared) in spec.methods.iter().zip(&owners).zip(&declared) {
-            if let (true, Some((id, _))) = (m.constructor, declared) {
-                self.reject_copy_constructor(r, *id);
+            // A copy constructor defined outside the class is checked there.
+            if let (true, Some((id, _)), Some(body)) = (m.constructor, declared, &m.body) {
+                self.check_copy_constructor(r, *id, &m.declarator, &m.member_inits, body);
             }
             if let (Some((name, _)), Some((id, _))) = (m.declarator.name, declared) {
                 self.note_destructor(r, name, *id);
@@ -248,6 +249,15 @@ impl Checker<'_> {
                 format!("out-of-line definition of '{spelling}' does not match any declaration in '{class_name}'"),
             );
             return;
+        }
+        if owner.constructor {
+            self.check_copy_constructor(
+                record,
+                declared.0,
+                &f.declarator,
+                &f.member_inits,
+                &f.body,
+            );
         }
         self.open_class_scope(record);
         let owner = Some((owner, &f.member_inits[..]));
