@@ -10,7 +10,9 @@
 //!   members' declaration order, before the body.
 //!
 //! Copies stay bitwise: a user-declared copy or move constructor is a
-//! named error, so no copy C++ would make through one is made without it.
+//! named error unless it copies each member and does nothing else (then
+//! a bitwise copy is what it does), so no copy C++ would make through one
+//! is made without it.
 //! Objects whose construction clvulkan cannot run yet (program-scope,
 //! `__local`, `static` and array objects of a class with constructors)
 //! are named errors too, never left unconstructed.
