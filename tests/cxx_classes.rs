@@ -484,7 +484,7 @@ fn explicit_specializations_replace_a_function_templates_instances() {
 }
 
 #[test]
-fn memberwise_copy_constructors_are_declared_and_copy() {
+fn memberwise_copy_constructors_and_assignments_are_declared_and_copy() {
     let (context, queue) = common::context_and_queue();
     let program = build_file(&context, "tests/kernels/cxx_classes.cl");
     let kernel = Kernel::create(&program, "copies").expect("kernel");
@@ -493,4 +493,8 @@ fn memberwise_copy_constructors_are_declared_and_copy() {
     run_1d(&queue, &kernel, 1, 1);
     // (1, 2, 3) twice, added: 12; and 4 copied.
     assert_eq!(read_buffer::<f32>(&queue, &out, 1), [16.0]);
+    let kernel = Kernel::create(&program, "assignments").expect("kernel");
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<f32>(&queue, &out, 1), [3.5]);
 }

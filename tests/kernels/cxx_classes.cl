@@ -570,3 +570,18 @@ kernel void copies(global float *out) {
   Counted f = e;
   out[0] = d.x + d.y + d.z + f.n;   // 12 + 4
 }
+
+// A copy assignment operator that assigns each member: assignments stay
+// the bitwise ones it does.
+struct Assigned {
+  int a;
+  float b;
+  Assigned &operator=(const Assigned &o) { a = o.a; b = o.b; return *this; }
+};
+
+kernel void assignments(global float *out) {
+  Assigned x = {1, 2.5f};
+  Assigned y = {0, 0};
+  y = x;
+  out[0] = y.a + y.b;
+}

@@ -47,9 +47,9 @@ pub fn excluded(word: &str) -> Option<String> {
 /// after `operator`; each `operator` name is a symbol the parser adds.
 /// Not yet: `=` (copies are bitwise), `++`, `--`, `&&`, `||`, `,`, `->`
 /// and `()`.
-pub const OVERLOADABLE_OPERATORS: [&str; 32] = [
+pub const OVERLOADABLE_OPERATORS: [&str; 33] = [
     "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "!", "~",
-    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "[]", "()", "++", "--",
+    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "[]", "()", "++", "--", "=",
 ];
 
 /// The name of C++'s `operator op`.

@@ -79,6 +79,84 @@ impl Checker<'_> {
         );
     }
 
+    /// Reports member function `m` of class `r` if it is a copy
+    /// assignment operator (`S &operator=(const S &o)`) that does more
+    /// than assign each member and return `*this`: assignments stay
+    /// bitwise, which is what such an operator does.
+    pub(super) fn check_copy_assignment(
+        &mut self,
+        r: Handle<Record>,
+        name: Name,
+        declarator: &ast::Declarator,
+        body: Option<&ast::Block>,
+        at: Location,
+    ) {
+        if self.text(name) != crate::language::operator_name("=") {
+            return;
+        }
+        let assigns = body.is_some_and(|body| self.assigns_memberwise(r, declarator, body));
+        if !assigns {
+            let not_yet = crate::language::NOT_YET;
+            self.error(at, format!("assignment operators other than ones assigning each member and returning '*this' are {not_yet}"));
+        }
+    }
+
+    /// Whether `operator=`, written `declarator` and `body`, assigns each
+    /// member of class `r` from its parameter, in order, then returns
+    /// `*this`, and does nothing else.
+    fn assigns_memberwise(
+        &self,
+        r: Handle<Record>,
+        declarator: &ast::Declarator,
+        body: &ast::Block,
+    ) -> bool {
+        let Some(ast::Derived::Function { params, .. }) = declarator.derived.first() else {
+            return false;
+        };
+        let [param] = &params[..] else {
+            return false;
+        };
+        let Some((source, _)) = param.declarator.name else {
+            return false;
+        };
+        let fields = &self.record(r).fields;
+        let has_bases = self.bases.get(&r).is_some_and(|b| !b.is_empty());
+        let Some((last, assignments)) = body.items.split_last() else {
+            return false;
+        };
+        let returns_this = matches!(&last.kind, ast::StmtKind::Return(Some(e))
+            if matches!(&e.kind, ast::ExprKind::Unary(ast::UnaryOp::Deref, this) if matches!(this.kind, ast::ExprKind::This)));
+        let member_of = |e: &ast::Expr, object: Option<Name>| match &e.kind {
+            ast::ExprKind::Member {
+                base,
+                name,
+                arrow: false,
+                ..
+            } => match (object, &base.kind) {
+                (Some(o), ast::ExprKind::Ident(b)) if *b == o => Some(*name),
+                _ => None,
+            },
+            ast::ExprKind::Ident(name) if object.is_none() => Some(*name),
+            _ => None,
+        };
+        !has_bases
+            && returns_this
+            && assignments.len() == fields.len()
+            && fields.iter().zip(assignments).all(|(field, s)| {
+                let ast::StmtKind::Expr(Some(e)) = &s.kind else {
+                    return false;
+                };
+                let ast::ExprKind::Assign(None, sides) = &e.kind else {
+                    return false;
+                };
+                let (target, value) = &**sides;
+                match (member_of(target, None), member_of(value, Some(source))) {
+                    (Some(t), Some(v)) => t == v && self.text(t) == &self.program.names[field.name],
+                    _ => false,
+                }
+            })
+    }
+
     /// Whether a copy constructor written `declarator`, `inits` and
     /// `body` copies each member of class `r` from its parameter, in
     /// order, and does nothing else.

@@ -76,6 +76,9 @@ impl Checker<'_> {
             })
             .collect();
         for ((m, owner), declared) in spec.methods.iter().zip(&owners).zip(&declared) {
+            if let (Some((name, at)), false) = (m.declarator.name, m.constructor) {
+                self.check_copy_assignment(r, name, &m.declarator, m.body.as_ref(), at);
+            }
             // A copy constructor defined outside the class is checked there.
             if let (true, Some((id, _)), Some(body)) = (m.constructor, declared, &m.body) {
                 self.check_copy_constructor(r, *id, &m.declarator, &m.member_inits, body);
