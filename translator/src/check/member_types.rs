@@ -29,12 +29,7 @@ impl Checker<'_> {
 
     /// The member types of class `r`, for its scope.
     pub(super) fn member_type_names(&self, r: Handle<Record>) -> Vec<(Name, Symbol)> {
-        let mut types: Vec<(Name, Symbol)> = (self.member_types.iter())
-            .filter(|((class, _), _)| *class == r)
-            .map(|((_, name), symbol)| (*name, symbol.clone()))
-            .collect();
-        types.sort_by_key(|(name, _)| name.0);
-        types
+        super::static_members::entries_of(&self.member_types, r)
     }
 
     /// `Class::name` as a type: the member type `name` of the class that

@@ -38,12 +38,7 @@ impl Checker<'_> {
 
     /// The static data members of class `r`, for its scope.
     pub(super) fn static_member_names(&self, r: Handle<Record>) -> Vec<(Name, Symbol)> {
-        let mut members: Vec<(Name, Symbol)> = (self.static_members.iter())
-            .filter(|((class, _), _)| *class == r)
-            .map(|((_, name), symbol)| (*name, symbol.clone()))
-            .collect();
-        members.sort_by_key(|(name, _)| name.0);
-        members
+        entries_of(&self.static_members, r)
     }
 
     /// `Class::name` or `Template<args>::name` naming a static data
@@ -64,4 +59,18 @@ impl Checker<'_> {
         };
         self.static_members.get(&(r, name)).cloned()
     }
+}
+
+/// The entries of class `r` in `map` (static data members, member
+/// types), in the order of their names' symbols.
+pub(super) fn entries_of(
+    map: &HashMap<(Handle<Record>, Name), Symbol>,
+    r: Handle<Record>,
+) -> Vec<(Name, Symbol)> {
+    let mut entries: Vec<(Name, Symbol)> = (map.iter())
+        .filter(|((class, _), _)| *class == r)
+        .map(|((_, name), symbol)| (*name, symbol.clone()))
+        .collect();
+    entries.sort_by_key(|(name, _)| name.0);
+    entries
 }

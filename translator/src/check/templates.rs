@@ -144,8 +144,7 @@ impl Checker<'_> {
             );
             return;
         }
-        let listed: Vec<String> = arguments.iter().map(|&a| self.argument_text(a)).collect();
-        let display = format!("{spelling}<{}>", listed.join(", "));
+        let display = self.instance_display(name, arguments);
         let (id, reusable) = self.declare_function(
             &f.specs,
             &f.declarator,
@@ -455,11 +454,7 @@ impl Checker<'_> {
         }
         let f = &t.function;
         let (name, location) = f.declarator.name.unwrap_or((Name(0), t.location));
-        let listed: Vec<String> = arguments
-            .iter()
-            .map(|&argument| self.argument_text(argument))
-            .collect();
-        let display = format!("{}<{}>", self.spelling(name), listed.join(", "));
+        let display = self.instance_display(name, &arguments);
         self.bind_template_parameters(&t.params, &arguments);
         let (id, _) = self.declare_function(
             &f.specs,
@@ -653,11 +648,7 @@ impl Checker<'_> {
         if let Some(&r) = self.class_instances.get(&key) {
             return Type::Record(r);
         }
-        let listed: Vec<String> = arguments
-            .iter()
-            .map(|&argument| self.argument_text(argument))
-            .collect();
-        let display = format!("{}<{}>", self.spelling(name), listed.join(", "));
+        let display = self.instance_display(name, &arguments);
         let symbol = self.program.names.intern(&display);
         let r = self.new_record(t.record.kind, symbol);
         self.class_instances.insert(key, r);
@@ -707,6 +698,12 @@ impl Checker<'_> {
             at,
             format!("in instantiation of {what} '{display}' requested here"),
         );
+    }
+
+    /// An instance's name as clang writes it: `max<__global int>`.
+    fn instance_display(&self, name: Name, arguments: &[TemplateArgument]) -> String {
+        let listed: Vec<String> = arguments.iter().map(|&a| self.argument_text(a)).collect();
+        format!("{}<{}>", self.spelling(name), listed.join(", "))
     }
 
     /// A template argument as clang writes it: `const __global int`.
