@@ -531,6 +531,11 @@ impl Parser {
     /// using-directive or using-declaration, if one comes next; says
     /// whether one did (and has been parsed, or reported).
     pub(super) fn namespace_item(&mut self) -> bool {
+        if self.kw() == Kw::Inline && self.kw_at(1) == Kw::Namespace {
+            let at = self.loc();
+            self.unsupported_cxx(at, "inline namespaces");
+            return true;
+        }
         let parsed = match self.kw() {
             Kw::Namespace => self.namespace_definition().map(|opened| {
                 if opened > 0 {
