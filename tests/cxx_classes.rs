@@ -376,6 +376,12 @@ fn static_data_members_are_class_scoped_globals_and_constants() {
     // objects, then by 10, then once by a static member function; the
     // sizes of double and short from a class template's constant.
     assert_eq!(read_buffer::<i32>(&queue, &out, 5), [18, 9, 12, 10, 13]);
+    // Defined outside the class: (100 + 7) * 0.5.
+    let kernel = Kernel::create(&program, "static_definitions").expect("kernel");
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    set_arg(&kernel, 0, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 1), [53.5]);
 }
 
 #[test]

@@ -585,3 +585,19 @@ kernel void assignments(global float *out) {
   y = x;
   out[0] = y.a + y.b;
 }
+
+// Static data members defined outside their class, with initializers.
+struct Stats {
+  static int total;
+  static float scale;
+  int v;
+  void add() const { total += v; }
+};
+int Stats::total = 100;
+float Stats::scale = 0.5f;
+
+kernel void static_definitions(global float *out) {
+  Stats s = {7};
+  s.add();
+  out[0] = Stats::total * Stats::scale;
+}

@@ -57,6 +57,10 @@ impl Checker<'_> {
                 );
                 continue;
             }
+            if let Some(class) = init.declarator.class {
+                self.static_member_definition(class, init, base, quals, *location);
+                continue;
+            }
             self.program_scope_variable(d, init, base, quals);
         }
     }

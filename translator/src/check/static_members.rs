@@ -41,6 +41,56 @@ impl Checker<'_> {
         entries_of(&self.static_members, r)
     }
 
+    /// `int S::count = 1;` at file scope: the initializer of static data
+    /// member `count` of class `S`, declared in it without one.
+    pub(super) fn static_member_definition(
+        &mut self,
+        (class, class_at): (Name, Location),
+        init: &ast::InitDeclarator,
+        base: Type,
+        quals: ast::Qualifiers,
+        location: Location,
+    ) {
+        let Some((name, _)) = init.declarator.name else {
+            return;
+        };
+        let member = match self.cxx_tag_type(class) {
+            Some(Type::Record(r)) => self.static_members.get(&(r, name)).cloned(),
+            _ => {
+                let spelling = self.spelling(class);
+                self.error(
+                    class_at,
+                    format!("use of undeclared identifier '{spelling}'"),
+                );
+                return;
+            }
+        };
+        let Some(Symbol::Global(id)) = member else {
+            let (member, class) = (self.spelling(name), self.spelling(class));
+            self.error(location, format!("no member named '{member}' in '{class}'"));
+            return;
+        };
+        let ty = self.declarator_type(base, quals, &init.declarator, location);
+        if ty != self.program.globals[id].ty {
+            let spelling = self.spelling(name);
+            self.error(
+                location,
+                format!("redefinition of '{spelling}' with a different type"),
+            );
+            return;
+        }
+        let Some(initializer) = &init.init else {
+            return;
+        };
+        if self.program.globals[id].init.is_some() || self.global_constants.contains_key(&id) {
+            let spelling = self.spelling(name);
+            self.error(location, format!("redefinition of '{spelling}'"));
+            return;
+        }
+        let (value, _) = self.initializer(initializer, ty, location);
+        self.program.globals[id].init = Some(self.commit_global(value));
+    }
+
     /// `Class::name` or `Template<args>::name` naming a static data
     /// member, if it does.
     pub(super) fn qualified_static_member(

@@ -194,8 +194,13 @@ impl Parser {
             while function && add_qualifier(&mut this_qualifiers, self.kw()) {
                 self.pos += 1;
             }
+            if !function {
+                // `int S::count = 1;`: a static data member's definition.
+                let decl = self.rest_of_declaration(specs, declarator)?;
+                return Ok(ExternalDecl::Declaration(decl));
+            }
             member_inits = self.member_initializers()?;
-            if !function || !self.at(Punct::LBrace) {
+            if !self.at(Punct::LBrace) {
                 return Err(self.unsupported_cxx(
                     at,
                     "qualified declarations other than member function definitions",
