@@ -504,3 +504,16 @@ fn memberwise_copy_constructors_and_assignments_are_declared_and_copy() {
     run_1d(&queue, &kernel, 1, 1);
     assert_eq!(read_buffer::<f32>(&queue, &out, 1), [3.5]);
 }
+
+#[test]
+fn conversion_functions_convert_objects_where_values_are_wanted() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "conversions").expect("kernel");
+    let out = buffer_with(&context, &queue, &[f32::NAN; 3]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // 384 / 256 = 1.5: initialised, passed (doubled), cast to int; cast
+    // by static_cast; and a bool from `operator bool`.
+    assert_eq!(read_buffer::<f32>(&queue, &out, 3), [5.5, 3.0, 1.0]);
+}

@@ -601,3 +601,23 @@ kernel void static_definitions(global float *out) {
   s.add();
   out[0] = Stats::total * Stats::scale;
 }
+
+// Conversion functions: where a float or a bool is wanted, through a
+// call's argument and casts.
+struct Fixed {
+  int raw;
+  operator float() const { return raw / 256.0f; }
+};
+struct Flag { int v; operator bool() const { return v != 0; } };
+float doubled(float x) { return 2 * x; }
+kernel void conversions(global float *out) {
+  Fixed f = {384};
+  float a = f;                 // 1.5
+  float b = doubled(f);          // 3
+  int c = (int)f;              // 1
+  out[0] = a + b + c;          // 5.5
+  out[1] = static_cast<float>(f) * 2;   // 3
+  Flag g = {2};
+  bool on = g;
+  out[2] = on ? 1.0f : 0.0f;
+}

@@ -8,6 +8,7 @@
 mod attributes;
 mod constants;
 mod constructors;
+mod conversions;
 mod declarations;
 mod default_arguments;
 mod destructors;

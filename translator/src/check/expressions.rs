@@ -164,6 +164,13 @@ impl Checker<'_> {
             (Type::Record(_), Type::Record(b)) if self.derives_from(from, to) => {
                 self.derived_to_base(v, b).expect("a base")
             }
+            // C++: an object of a class with a conversion function.
+            (Type::Record(_), _) if self.cxx && self.converts_by_function(from, to) => {
+                let converted = self
+                    .convert_by_function(v, to)
+                    .expect("a conversion function");
+                self.convert_for_assignment(converted, to, how)
+            }
             (Type::Pointer(a), Type::Pointer(b)) => {
                 let (a, b) = (self.program.types[a], self.program.types[b]);
                 if a.endian_host != b.endian_host {
@@ -1600,6 +1607,12 @@ impl Checker<'_> {
     pub(super) fn cast(&mut self, v: Expr, to: Type, span: Span) -> Expr {
         if v.ty.is_error() || to.is_error() {
             return v;
+        }
+        if self.cxx && self.converts_by_function(v.ty, to) {
+            let converted = self
+                .convert_by_function(v, to)
+                .expect("a conversion function");
+            return self.cast(converted, to, span);
         }
         match (v.ty, to) {
             (_, Type::Void) => v.with_type(Type::Void, span),

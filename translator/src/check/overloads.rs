@@ -129,6 +129,9 @@ impl Checker<'_> {
             (a, p) if a == p => Some(Rank::Exact),
             // Derived to base: a conversion ([over.best.ics] 6).
             (a, p) if self.derives_from(a, p) => Some(Rank::Conversion),
+            // Through a conversion function: ranked as a conversion (C++
+            // ranks user-defined conversions after every standard one).
+            (a, p) if self.converts_by_function(a, p) => Some(Rank::Conversion),
             (Type::Pointer(_), Type::Pointer(_))
                 if self.base_pointer_target(arg, param).is_some() =>
             {

@@ -924,6 +924,9 @@ impl Parser {
                 return self.destructor_decl(tag, location).map(Member::Method);
             }
         }
+        if self.cxx && self.kw() == Kw::Operator && self.starts_type(1) {
+            return self.conversion_function(location).map(Member::Method);
+        }
         if self.cxx && self.kw() == Kw::Using {
             let alias = self.alias_declaration()?;
             self.note_member_types(tag, &alias);
@@ -1002,6 +1005,40 @@ impl Parser {
     pub(super) fn destructor_name(&mut self, class: Name) -> Name {
         let text = format!("~{}", self.spellings.get(class.0));
         Name(self.qualified_symbol(&text))
+    }
+
+    /// `operator T() const { ... }` in a class body, the `operator` next:
+    /// a conversion function, named `operator T` by a symbol no token
+    /// spells, returning `T`.
+    fn conversion_function(&mut self, location: Location) -> PResult<MethodDecl> {
+        let keyword = self.bump();
+        let first = self.pos;
+        let specs = self.decl_specs()?;
+        let mut derived = Vec::new();
+        while self.eat(Punct::Star) {
+            derived.push(Derived::Pointer(Qualifiers::default()));
+        }
+        let spelled: Vec<String> = (first..self.pos)
+            .map(|i| self.text(self.tokens[i]).to_owned())
+            .collect();
+        let name = Name(self.qualified_symbol(&format!("operator {}", spelled.join(" "))));
+        self.expect(Punct::LParen)?;
+        self.expect(Punct::RParen)?;
+        derived.insert(
+            0,
+            Derived::Function {
+                params: Vec::new(),
+                variadic: false,
+            },
+        );
+        let declarator = Declarator {
+            name: Some((name, keyword.location)),
+            derived,
+            start: keyword.location.offset,
+            end: keyword.end(),
+            ..Declarator::default()
+        };
+        self.method_decl(specs, declarator, location)
     }
 
     /// `~S();` or `~S() { ... }` in the body of class `tag`, the `~` next.
