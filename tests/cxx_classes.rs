@@ -516,4 +516,10 @@ fn conversion_functions_convert_objects_where_values_are_wanted() {
     // 384 / 256 = 1.5: initialised, passed (doubled), cast to int; cast
     // by static_cast; and a bool from `operator bool`.
     assert_eq!(read_buffer::<f32>(&queue, &out, 3), [5.5, 3.0, 1.0]);
+    // `if`, `while`, `?:` and `!` of objects with `operator bool`.
+    let kernel = Kernel::create(&program, "truth").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 1]);
+    set_arg(&kernel, 0, &ints);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 1), [1101]);
 }

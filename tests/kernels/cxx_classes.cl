@@ -621,3 +621,14 @@ kernel void conversions(global float *out) {
   bool on = g;
   out[2] = on ? 1.0f : 0.0f;
 }
+
+// `operator bool` in conditions and under `!`.
+kernel void truth(global int *p) {
+  Flag f = {3};
+  Flag z = {0};
+  int n = 0;
+  if (f) n += 1;
+  if (z) n += 10;
+  while (z) {}
+  p[0] = n + (f ? 100 : 0) + (!z ? 1000 : 0);
+}

@@ -18,6 +18,13 @@ impl Checker<'_> {
 
     /// [`Self::condition`] of a checked value.
     fn scalar_condition(&mut self, e: Expr, at: Location) -> Expr {
+        // C++: an object whose class converts to `bool` (or to a scalar).
+        let e = if self.cxx && self.converts_by_function(e.ty, Type::BOOL) {
+            self.convert_by_function(e, Type::BOOL)
+                .expect("a conversion function")
+        } else {
+            e
+        };
         if !matches!(e.ty, Type::Scalar(_) | Type::Pointer(_)) && !e.ty.is_error() {
             self.error(
                 at,
@@ -1212,6 +1219,27 @@ impl Checker<'_> {
             }
             U::Plus | U::Minus | U::BitNot | U::Not if self.cxx => {
                 let v = self.expr(x);
+                // `!obj` of a class converting to `bool` without its own
+                // `operator!`: the conversion's, negated.
+                let own_not = self.quietly(|c| {
+                    let name = c
+                        .names
+                        .rfind(&crate::language::operator_name("!"))
+                        .map(Name);
+                    match (name, v.ty) {
+                        (Some(name), Type::Record(r)) => {
+                            c.class_methods(r, name).is_some()
+                                || matches!(c.lookup(name), Some(Symbol::Function(_)))
+                        }
+                        _ => false,
+                    }
+                });
+                if op == U::Not && !own_not && self.converts_by_function(v.ty, Type::BOOL) {
+                    let v = self
+                        .convert_by_function(v, Type::BOOL)
+                        .expect("a conversion function");
+                    return self.arithmetic_unary(op, v, span);
+                }
                 if self.overloads_operator(&[&v]) {
                     let spelling = match op {
                         U::Plus => "+",
