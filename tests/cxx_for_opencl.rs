@@ -205,3 +205,16 @@ fn lambdas_capturing_by_reference_change_the_variables() {
     run_1d(&queue, &kernel, 1, 1);
     assert_eq!(read_buffer::<i32>(&queue, &ints, 4), [7, 2, 17, 1107]);
 }
+
+#[test]
+fn structured_bindings_name_a_class_members() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_deduction.cl");
+    let kernel = Kernel::create(&program, "bindings").expect("kernel");
+    let out = buffer_with(&context, &queue, &[f32::NAN; 3]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // 7 + 3.5; by reference, `x = 10` changed `s`; by copy, `u = 1000`
+    // did not.
+    assert_eq!(read_buffer::<f32>(&queue, &out, 3), [10.5, 12.0, 12.0]);
+}

@@ -23,3 +23,19 @@ __kernel void deduction(__global int *out) {
   auto *cp = arr;
   out[2] = cp[1];
 }
+
+// Structured bindings of a class's members, by copy and by reference.
+struct Split { int whole; float part; };
+Split split(int a) { Split s = {a, a * 0.5f}; return s; }
+
+__kernel void bindings(__global float *out) {
+  auto [n, part] = split(7);
+  Split s = {1, 2.0f};
+  auto &[x, y] = s;
+  x = 10;
+  auto [u, v] = s;
+  u = 1000;
+  out[0] = n + part;
+  out[1] = s.whole + y;
+  out[2] = s.whole + v;
+}

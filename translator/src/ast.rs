@@ -415,6 +415,8 @@ pub enum StmtKind {
     /// C++'s range-based `for` over an array, as the parser lowers it
     /// (see [`RangeFor`]).
     RangeFor(Box<RangeFor>),
+    /// C++'s structured binding declaration (see [`Bindings`]).
+    Bindings(Box<Bindings>),
     Switch(Expr, Box<Stmt>),
     Case(Expr, Box<Stmt>),
     Default(Box<Stmt>),
@@ -429,6 +431,17 @@ pub enum StmtKind {
     StaticAssert(StaticAssert),
     /// A statement with attributes (`opencl_unroll_hint` on a loop).
     Attributed(Vec<Attribute>, Box<Stmt>),
+}
+
+/// `auto [a, b] = e;` (or `auto &[a, b] = e;`): `object` declares a
+/// hidden variable `auto E = e;` (or `auto &E = e;`), whose members (or
+/// elements), in order, the names then name.
+#[derive(Debug)]
+pub struct Bindings {
+    pub object: Declaration,
+    /// `E` as an expression.
+    pub hidden: Expr,
+    pub names: Vec<(Name, Location)>,
 }
 
 /// `for (declaration : range) body`, lowered by the parser to

@@ -59,6 +59,87 @@ impl Checker<'_> {
         self.destroy_from(depth, false, out, span);
     }
 
+    /// C++'s `auto [a, b] = e;`: the hidden object, then each name for
+    /// its member (or element) in order.
+    fn structured_bindings(&mut self, b: &ast::Bindings, at: Span, out: &mut Block) {
+        // By copy, an array would have to be copied whole, which a
+        // declaration does not do (`auto` takes a pointer to it); by
+        // reference, it is a reference to an array, which clvulkan has
+        // not yet.
+        let array = b.object.declarators.iter().any(|d| match &d.init {
+            Some(ast::Initializer::Expr(e)) => {
+                self.quietly(|c| matches!(c.expr(e).ty, Type::Array(..)))
+            }
+            _ => false,
+        });
+        if array {
+            let not_yet = crate::language::NOT_YET;
+            self.error(at, format!("structured bindings of arrays are {not_yet}"));
+            return;
+        }
+        self.local_declaration(&b.object, at, out);
+        let object = self.expr(&b.hidden);
+        let places: Vec<super::tree::Expr> = match object.ty {
+            Type::Record(r) => {
+                let fields: Vec<(usize, Type)> = (self.record(r).fields.iter().enumerate())
+                    .map(|(i, f)| (i, f.ty))
+                    .collect();
+                let anonymous =
+                    (self.record(r).fields.iter()).any(|f| f.name == crate::hir::Symbol::EMPTY);
+                if anonymous {
+                    let not_yet = crate::language::NOT_YET;
+                    self.error(at, format!("structured bindings of classes with bases or anonymous members are {not_yet}"));
+                    return;
+                }
+                fields
+                    .into_iter()
+                    .map(|(i, ty)| {
+                        super::tree::Expr::new(
+                            crate::hir::ExprKind::Member(Box::new(object.clone()), i),
+                            ty,
+                            at,
+                        )
+                    })
+                    .collect()
+            }
+            Type::Array(_, count) => {
+                let element = self.element_of(object.ty).unwrap_or(Type::Error);
+                (0..count)
+                    .map(|i| {
+                        let index = self.int_const(i, Type::INT, at);
+                        super::tree::Expr::new(
+                            crate::hir::ExprKind::Index(Box::new(object.clone()), Box::new(index)),
+                            element,
+                            at,
+                        )
+                    })
+                    .collect()
+            }
+            Type::Error => return,
+            ty => {
+                let shown = self.display(ty);
+                self.error(
+                    at,
+                    format!("cannot decompose non-class, non-array type '{shown}'"),
+                );
+                return;
+            }
+        };
+        if places.len() != b.names.len() {
+            let ty = self.display(object.ty);
+            let message = format!(
+                "type '{ty}' decomposes into {} elements, but {} names were provided",
+                places.len(),
+                b.names.len()
+            );
+            self.error(at, message);
+            return;
+        }
+        for ((name, _), place) in b.names.iter().zip(places) {
+            self.declare(*name, super::Symbol::Place(std::rc::Rc::new(place)));
+        }
+    }
+
     /// C++: at the first `return` of a function that deduces its return
     /// type, the type: `value`'s, as a value (no `const`, arrays as
     /// pointers), or `void`.
@@ -89,6 +170,7 @@ impl Checker<'_> {
                 }
                 S::Declaration(d) => self.local_declaration(d, at, out),
                 S::RangeFor(r) => self.range_for(r, out),
+                S::Bindings(b) => self.structured_bindings(b, at, out),
                 S::Expr(Some(e)) => {
                     let e = self.expr(e);
                     let e = self.commit(e);

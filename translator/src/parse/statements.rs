@@ -211,7 +211,7 @@ impl Parser {
                     }
                     StmtKind::Labeled(Name(t.sym), Box::new(self.statement()?))
                 }
-                _ if self.starts_declaration() => StmtKind::Declaration(self.declaration()?),
+                _ if self.starts_declaration() => self.declaration_statement()?,
                 _ => self.expression_statement()?,
             },
             _ => self.expression_statement()?,
@@ -223,6 +223,84 @@ impl Parser {
         let e = self.expr()?;
         self.expect_semicolon("after expression")?;
         Ok(StmtKind::Expr(Some(e)))
+    }
+
+    /// A declaration as a statement: C++'s structured bindings
+    /// (`auto [a, b] = e;`) among them.
+    fn declaration_statement(&mut self) -> PResult<StmtKind> {
+        if self.cxx && self.kw() == Kw::Auto {
+            let start = self.pos;
+            let specs = self.decl_specs()?;
+            let by_reference = self.at(Punct::Amp) && self.peek_at(1).is_punct(Punct::LBracket);
+            if self.at(Punct::LBracket) || by_reference {
+                return self.structured_bindings(specs, by_reference);
+            }
+            self.pos = start;
+        }
+        Ok(StmtKind::Declaration(self.declaration()?))
+    }
+
+    /// The rest of `auto [a, b] = e;` (`auto &[a, b]` when
+    /// `by_reference`), its `&` or `[` next.
+    fn structured_bindings(
+        &mut self,
+        specs: crate::ast::DeclSpecs,
+        by_reference: bool,
+    ) -> PResult<StmtKind> {
+        let reference = by_reference.then(|| self.bump().location);
+        let open = self.bump();
+        let mut names = Vec::new();
+        loop {
+            let t = self.peek();
+            if t.kind != TokenKind::Identifier {
+                return Err(self.error_here("identifier"));
+            }
+            self.pos += 1;
+            names.push((Name(t.sym), t.location));
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::RBracket)?;
+        if !self.eat(Punct::Assign) {
+            return Err(self.error_here("'=' and an initializer"));
+        }
+        let init = self.assignment_expr()?;
+        self.expect_semicolon("at end of declaration")?;
+        // One hidden name per declaration, so that several in a scope
+        // do not clash.
+        let hidden =
+            Name(self.qualified_symbol(&format!("structured binding {}", open.location.offset)));
+        let at = open.location;
+        let object = crate::ast::Declaration {
+            location: specs.location,
+            specs,
+            declarators: vec![crate::ast::InitDeclarator {
+                declarator: crate::ast::Declarator {
+                    name: Some((hidden, at)),
+                    reference,
+                    start: at.offset,
+                    end: open.end(),
+                    ..Default::default()
+                },
+                init: Some(crate::ast::Initializer::Expr(init)),
+                arguments: None,
+            }],
+        };
+        for (name, _) in &names {
+            self.declare_name(*name, false);
+        }
+        let hidden = crate::ast::Expr {
+            kind: crate::ast::ExprKind::Ident(hidden),
+            location: at,
+            start: at.offset,
+            end: open.end(),
+        };
+        Ok(StmtKind::Bindings(Box::new(crate::ast::Bindings {
+            object,
+            hidden,
+            names,
+        })))
     }
 
     fn declaration(&mut self) -> PResult<Declaration> {
