@@ -11,13 +11,21 @@ use naga::Handle;
 
 impl Checker<'_> {
     /// The conversion functions of class `r`, by name.
+    /// Found through the class's own member names (a conversion
+    /// function's name is `operator T`), not by a search of every class's
+    /// member functions: overload ranks ask for each class argument.
     fn conversion_functions(&self, r: Handle<Record>) -> Vec<(Name, FunctionId)> {
-        let mut found: Vec<(Name, FunctionId)> = (self.methods.iter())
-            .filter(|((class, name), _)| *class == r && self.text(*name).starts_with("operator "))
-            .flat_map(|((_, name), ids)| ids.iter().map(|&id| (*name, id)))
-            .collect();
-        found.sort_by_key(|(name, _)| name.0);
-        found
+        let members = self.class_members.get(&r).map_or(&[][..], Vec::as_slice);
+        members
+            .iter()
+            .filter(|(name, symbol)| {
+                matches!(symbol, Symbol::Method) && self.text(*name).starts_with("operator ")
+            })
+            .flat_map(|(name, _)| {
+                let ids = self.methods.get(&(r, *name)).map_or(&[][..], Vec::as_slice);
+                ids.iter().map(|&id| (*name, id))
+            })
+            .collect()
     }
 
     /// Whether a value of class type `from` converts to non-class type
