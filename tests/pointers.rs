@@ -641,3 +641,34 @@ fn float_atomics_through_pointers_chosen_per_work_item() {
     let rest: f32 = input.iter().filter(|&&v| v <= 0.0).sum();
     assert_eq!(read(&queue, &sums, 2), vec![rest, positive], "sums");
 }
+
+#[test]
+fn pointers_to_whole_arrays_read_and_write_them() {
+    let (context, queue) = common::context_and_queue();
+    let program = build(&context, "tests/kernels/pointers_whole_arrays.cl");
+    let kernel = Kernel::create(&program, "whole_arrays").expect("kernel");
+    const N: usize = 64;
+    let input: Vec<i32> = (0..N as i32).map(|i| (i * 37) % 23).collect();
+    let din = buffer(&context, &queue, &input);
+    let out = buffer(&context, &queue, &vec![i32::MIN; N * 4]);
+    arg(&kernel, 0, &out);
+    arg(&kernel, 1, &din);
+    run(&queue, &kernel, N, 16);
+    let mut want = Vec::with_capacity(N * 4);
+    for (g, &x) in input.iter().enumerate() {
+        let g = g as i32;
+        let mut a = [x, 2, 3, 4];
+        a[0] += 10;
+        a[(x & 3) as usize] = 100 + g;
+        a.iter_mut().for_each(|v| *v += 1);
+        let b_sum = 78 + 4 * g;
+        let l = g % 16;
+        want.extend([
+            a.iter().sum(),
+            a[1] * 1000 + a[3],
+            b_sum,
+            (l & 3) * 1000 + g / 16,
+        ]);
+    }
+    assert_eq!(read(&queue, &out, N * 4), want);
+}

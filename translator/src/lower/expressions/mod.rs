@@ -331,12 +331,7 @@ impl ModuleBuilder<'_> {
                     if let Some(p) = self.block_decay(fb, array)? {
                         return Ok(Value::Pointer(p));
                     }
-                    if let Some(p) = self.member_array_pointer(fb, array, location)? {
-                        return Ok(Value::Pointer(p));
-                    }
-                    let root = self.array_root(fb, array)?;
-                    let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
-                    return Ok(Value::Pointer(PointerValue::fixed(root, index)));
+                    return Ok(Value::Pointer(self.array_start(fb, array, location)?));
                 }
                 H::AddressOf(x) => return self.address_of(fb, x, location),
                 H::Call(callee, ref args) => return self.call(fb, callee, args, &e.ty, location),

@@ -529,6 +529,9 @@ impl ModuleBuilder<'_> {
         if let Some(place) = self.image_element_place(fb, root, index) {
             return Ok(place);
         }
+        if let Some(whole) = self.whole_root_place(fb, root, ty, location)? {
+            return Ok(whole);
+        }
         match root {
             Root::Global(global) => {
                 if let Some(&element) = self.memory.narrow_buffers.get(&global) {
@@ -552,6 +555,59 @@ impl ModuleBuilder<'_> {
         Ok(Place::Memory(
             self.element_pointer(fb, root, index, location)?,
         ))
+    }
+
+    /// The whole variable `root` as a place, where `ty`, the pointee, is
+    /// the variable's own array type (see `whole_root`).
+    fn whole_root_place(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Place>> {
+        Ok(self
+            .whole_root(fb, root, ty, location)?
+            .map(|variable| Place::Memory(variable)))
+    }
+
+    /// A naga pointer to the whole variable `root`, where `ty`, the
+    /// pointee, is the variable's own array type: `int (*q)[4] = &a` for
+    /// an `int a[4]` points at `a` itself, with its index counted in `a`'s
+    /// elements (0; any other is out of bounds). A pointer to a row of a
+    /// larger array (`&b[1]` for an `int b[3][4]`) has the row type as the
+    /// root's element and is indexed as any other element: `None`.
+    pub(in crate::lower) fn whole_root(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+        ty: &Type,
+        location: Location,
+    ) -> LResult<Option<Handle<naga::Expression>>> {
+        if !ty.is_array() {
+            return Ok(None);
+        }
+        let (variable, variable_ty) = match root {
+            Root::Private(v, true) => (
+                naga::Expression::LocalVariable(v),
+                fb.function.local_variables[v].ty,
+            ),
+            Root::Global(g) if !self.memory.single_locals.contains(&g) => (
+                naga::Expression::GlobalVariable(g),
+                self.module.global_variables[g].ty,
+            ),
+            Root::Argument {
+                arg,
+                ty,
+                array: true,
+                ..
+            } => (naga::Expression::FunctionArgument(arg), ty),
+            _ => return Ok(None),
+        };
+        if self.value_type(ty, location)? != variable_ty {
+            return Ok(None);
+        }
+        Ok(Some(fb.add(variable)))
     }
 
     /// A naga pointer to element `index` of `root`, which is not a cast.

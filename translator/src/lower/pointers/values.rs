@@ -73,14 +73,10 @@ impl ModuleBuilder<'_> {
                 if let Some(p) = self.block_element_pointer(fb, base, index, &x.ty, location)? {
                     return Ok(Value::Pointer(p));
                 }
-                if let Some(p) = self.member_array_pointer(fb, base, location)? {
-                    let i = self.index_value(fb, index)?;
-                    let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
-                    return Ok(Value::Pointer(p.at(index)));
-                }
-                let root = self.array_root(fb, base)?;
-                let index = self.index_value(fb, index)?;
-                Ok(Value::Pointer(PointerValue::fixed(root, index)))
+                let p = self.array_start(fb, base, location)?;
+                let i = self.index_value(fb, index)?;
+                let index = fb.binary(naga::BinaryOperator::Add, p.index, i);
+                Ok(Value::Pointer(p.at(index)))
             }
             H::Deref(p) => Ok(Value::Pointer(self.pointer(fb, p)?)),
             H::Global(global) if self.block_place_of(x) => {

@@ -96,6 +96,39 @@ impl ModuleBuilder<'_> {
         }
     }
 
+    /// A pointer to the first element of `array`: a variable, an array
+    /// member reached through a pointer (`p->arr`), or a whole array
+    /// reached through a pointer to it (`*q` for an `int (*q)[4] = &a`,
+    /// C++'s `auto &r = a`).
+    pub(in crate::lower) fn array_start(
+        &mut self,
+        fb: &mut FnBuilder,
+        array: ExprId,
+        location: Location,
+    ) -> LResult<PointerValue> {
+        if let Some(p) = self.member_array_pointer(fb, array, location)? {
+            return Ok(p);
+        }
+        if let H::Deref(pointer) = fb.expr(array).kind {
+            let ty = fb.expr(array).ty;
+            let p = self.pointer(fb, pointer)?;
+            let roots = match p.target {
+                Target::Fixed(root) => vec![root],
+                Target::Chosen(choice) => self.memory.root_sets[choice.set].clone(),
+            };
+            let mut whole = true;
+            for root in roots {
+                whole &= self.whole_root(fb, root, &ty, location)?.is_some();
+            }
+            if whole {
+                return Ok(p);
+            }
+        }
+        let root = self.array_root(fb, array)?;
+        let index = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
+        Ok(PointerValue::fixed(root, index))
+    }
+
     /// Where the array `array` (a variable) lives, as a pointer root.
     pub(in crate::lower) fn array_root(&mut self, fb: &FnBuilder, array: ExprId) -> LResult<Root> {
         let array = fb.expr(array);
