@@ -218,3 +218,22 @@ fn structured_bindings_name_a_class_members() {
     // did not.
     assert_eq!(read_buffer::<f32>(&queue, &out, 3), [10.5, 12.0, 12.0]);
 }
+
+#[test]
+fn objects_are_list_initialized_defaulted_and_constructed_in_arrays() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_deduction.cl");
+    let kernel = Kernel::create(&program, "initialization").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 7]);
+    let seed = 3;
+    set_arg(&kernel, 0, &out);
+    set_arg(&kernel, 1, &seed);
+    run_1d(&queue, &kernel, 4, 4);
+    // `Plain()` is zero, `Plain{3, 0.5f}` 3 + 5; `Pair{4, 5}.swapped()`
+    // returns `{5, 4}`; each of `h.parts` ran the default constructor (7)
+    // `row` is 3..6 and 1000 more through `alias`;
+    // `shared` is 100..104.
+    let row_total = 3 + 4 + 5 + 6 + 1000;
+    let want = [8, 32, 54, 777, 12, 4 * 10000 + row_total, 510];
+    assert_eq!(read_buffer::<i32>(&queue, &out, 7), want);
+}

@@ -276,6 +276,17 @@ pub struct MethodDecl {
     /// A constructor (`S(params)`), and its member initializers.
     pub constructor: bool,
     pub member_inits: Vec<MemberInit>,
+    /// Declared `= default` (its body is then empty).
+    pub defaulted: bool,
+}
+
+impl MethodDecl {
+    /// Whether this is a constructor without parameters.
+    pub fn is_default_constructor(&self) -> bool {
+        self.constructor
+            && matches!(self.declarator.derived.first(),
+                Some(Derived::Function { params, .. }) if params.is_empty())
+    }
 }
 
 #[derive(Debug)]
@@ -712,6 +723,8 @@ pub enum ExprKind {
     VectorLiteral(Box<TypeName>, Vec<Expr>, u32),
     /// `(T){...}`
     CompoundLiteral(Box<TypeName>, Box<Initializer>),
+    /// C++'s `{...}` where its context gives the type: `return {a, b};`.
+    BracedList(Box<Initializer>),
     SizeofExpr(Box<Expr>),
     SizeofType(Box<TypeName>),
     AlignofType(Box<TypeName>),

@@ -40,6 +40,9 @@ pub struct FieldSpec {
 pub struct RecordAttributes {
     pub aligned: Option<u64>,
     pub packed: bool,
+    /// A C++ class: an empty one still takes a byte (C++17 [intro.object]),
+    /// where GNU C's empty struct takes none.
+    pub cxx: bool,
 }
 
 /// A record's layout.
@@ -88,9 +91,13 @@ pub fn layout_record(
     if let Some(n) = attributes.aligned {
         align = align.max(n);
     }
+    let size = match end.next_multiple_of(align) {
+        0 if attributes.cxx => align,
+        size => size,
+    };
     Ok(Layout {
         fields,
-        size: end.next_multiple_of(align),
+        size,
         align,
     })
 }
@@ -193,7 +200,7 @@ mod tests {
         ];
         let attributes = RecordAttributes {
             aligned: Some(16),
-            packed: false,
+            ..RecordAttributes::default()
         };
         let l = layout_record(RecordKind::Union, &members, attributes, &types).unwrap();
         assert_eq!(offsets(&l), [0, 0]);

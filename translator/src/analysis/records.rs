@@ -104,7 +104,11 @@ impl Records {
                 Type::Scalar(s) | Type::Vector(s, _) => s.size() < 4,
                 _ => false,
             };
+            // naga has no empty struct: an empty C++ class (a function
+            // object) is its one byte. GNU C's `struct {}` has none and
+            // stays a named error in the lowering.
             let image = record.kind == crate::ast::RecordKind::Union
+                || (record.fields.is_empty() && record.size > 0)
                 || addressed.contains(&r)
                 || !naturally_aligned
                 || record

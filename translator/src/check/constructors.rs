@@ -21,6 +21,10 @@ use super::*;
 use crate::types::Record;
 use naga::Handle;
 
+/// The most elements an array of objects may have: each is constructed by
+/// a call of its own, unrolled.
+const MAX_CONSTRUCTED_ELEMENTS: u64 = 256;
+
 impl Checker<'_> {
     /// The constructors of class `r`, or `None` when it declares none.
     pub(super) fn constructors(&self, r: Handle<Record>) -> Option<Vec<FunctionId>> {
@@ -238,8 +242,8 @@ impl Checker<'_> {
     }
 
     /// `S(args)` in an expression: a temporary of class `r` constructed
-    /// from `args`, or for a class without constructors a copy of the one
-    /// argument of its type.
+    /// from `args`; for a class without constructors, `S()` is a zeroed
+    /// object and `S(s)` a copy of `s`.
     pub(super) fn temporary_object(
         &mut self,
         r: Handle<Record>,
@@ -252,11 +256,20 @@ impl Checker<'_> {
             return Expr::new(H::Int(0), Type::Error, span);
         }
         if self.constructors(r).is_none() {
-            if let [arg] = args {
-                let value = self.rvalue(arg);
-                if value.ty == ty || value.ty.is_error() {
-                    return value;
+            match args {
+                // `S()`: value-initialised, every member zero or
+                // default-constructed.
+                [] => {
+                    return (self.default_constructed(ty, span))
+                        .unwrap_or_else(|| Expr::new(H::Int(0), Type::Error, span))
                 }
+                [arg] => {
+                    let value = self.rvalue(arg);
+                    if value.ty == ty || value.ty.is_error() {
+                        return value;
+                    }
+                }
+                _ => {}
             }
             let class = self.class_spelling(r);
             self.error(
@@ -280,6 +293,122 @@ impl Checker<'_> {
             return call;
         }
         Expr::new(H::Comma(Box::new(call), Box::new(object)), ty, span)
+    }
+
+    /// A default-constructed object of type `ty` as a value: a class's
+    /// default constructor run on a temporary; for a class without
+    /// constructors or an array, each member or element that needs a
+    /// constructor default-constructed in turn (every element its own
+    /// call, as C++ makes them) and the rest zero. `None`, reported, for
+    /// arrays of more than `MAX_CONSTRUCTED_ELEMENTS` elements and empty
+    /// bases with constructors.
+    pub(super) fn default_constructed(&mut self, ty: Type, span: Span) -> Option<Expr> {
+        crate::stack::guard(|| {
+            let mut items = Vec::new();
+            match ty {
+                Type::Record(r) if self.constructors(r).is_some() => {
+                    let value = self.temporary_object(r, &[], span, span.location());
+                    return (!value.ty.is_error()).then_some(value);
+                }
+                Type::Record(r) => {
+                    let empty_base = (self.bases.get(&r).into_iter().flatten()).any(|b| {
+                        b.field.is_none() && self.needs_construction(Type::Record(b.record))
+                    });
+                    if empty_base {
+                        let not_yet = crate::language::NOT_YET;
+                        self.error(
+                            span,
+                            format!("constructing an empty base class is {not_yet}"),
+                        );
+                        return None;
+                    }
+                    let fields: Vec<Type> = self.record(r).fields.iter().map(|f| f.ty).collect();
+                    for (index, field) in fields.into_iter().enumerate() {
+                        if self.needs_construction(field) {
+                            let value = self.default_constructed(field, span)?;
+                            items.push((vec![index as u64], Box::new(value)));
+                        }
+                    }
+                }
+                Type::Array(_, count) => {
+                    let element = self.element_of(ty)?;
+                    if count > MAX_CONSTRUCTED_ELEMENTS {
+                        let not_yet = crate::language::NOT_YET;
+                        self.error(
+                            span,
+                            format!("constructing an array of more than {MAX_CONSTRUCTED_ELEMENTS} objects is {not_yet}"),
+                        );
+                        return None;
+                    }
+                    for index in 0..count {
+                        let value = self.default_constructed(element, span)?;
+                        items.push((vec![index], Box::new(value)));
+                    }
+                }
+                _ => {}
+            }
+            Some(Expr::new(H::InitList(items), ty, span))
+        })
+    }
+
+    /// The array `ty` of objects initialised from `items` (`S a[3] =
+    /// {S(1), 2}`): each element copied from its item or constructed from
+    /// it, the rest default-constructed. `None`, reported, for nested or
+    /// designated lists and more items than elements.
+    pub(super) fn constructed_elements(
+        &mut self,
+        ty: Type,
+        items: &[(Vec<ast::Designator>, ast::Initializer)],
+        span: Span,
+    ) -> Option<Expr> {
+        let (Type::Array(_, count), Some(element)) = (ty, self.element_of(ty)) else {
+            return None;
+        };
+        if count > MAX_CONSTRUCTED_ELEMENTS {
+            let not_yet = crate::language::NOT_YET;
+            self.error(span, format!("constructing an array of more than {MAX_CONSTRUCTED_ELEMENTS} objects is {not_yet}"));
+            return None;
+        }
+        let mut values = Vec::with_capacity(count as usize);
+        for index in 0..count {
+            let value = match items.get(index as usize) {
+                Some((designators, ast::Initializer::Expr(e))) if designators.is_empty() => {
+                    match element {
+                        Type::Record(r) if self.quietly(|c| c.rvalue(e).ty) != element => {
+                            self.temporary_object(r, &[e], e.span(), e.location)
+                        }
+                        _ => {
+                            let value = self.rvalue(e);
+                            self.convert_for_assignment(
+                                value,
+                                element,
+                                Conversion::Init(e.location),
+                            )
+                        }
+                    }
+                }
+                Some(_) => {
+                    let not_yet = crate::language::NOT_YET;
+                    self.error(
+                        span,
+                        format!(
+                            "nested and designated initializers of arrays of objects are {not_yet}"
+                        ),
+                    );
+                    return None;
+                }
+                None => self.default_constructed(element, span)?,
+            };
+            if value.ty.is_error() {
+                return None;
+            }
+            values.push((vec![index], Box::new(value)));
+        }
+        if items.len() as u64 > count {
+            self.error(span, "excess elements in array initializer");
+            return None;
+        }
+        Some(Expr::new(H::InitList(values), ty, span))
     }
 
     /// Whether `init` declares a local of type `ty` that a constructor
@@ -392,6 +521,12 @@ impl Checker<'_> {
                         continue;
                     }
                     let ty = value.ty;
+                    Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, span)
+                }
+                (ty, None) if self.needs_construction(ty) => {
+                    let Some(value) = self.default_constructed(ty, span) else {
+                        continue;
+                    };
                     Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, span)
                 }
                 (ty, _) if self.needs_construction(ty) => {

@@ -1142,10 +1142,32 @@ impl Checker<'_> {
                 self.error(location, "variable has incomplete type 'void'");
             }
             let constructed = self.cxx && self.constructed_local(ty, init);
-            if constructed && !self.constructible_local(ty, space, location) {
+            // `T x;` for an array of objects, or a class without
+            // constructors whose members have them: each made by its
+            // default constructor.
+            let defaulted = constructed
+                && space == AddressSpace::Private
+                && init.arguments.is_none()
+                && match &init.init {
+                    None => !matches!(ty, Type::Record(r) if self.constructors(r).is_some()),
+                    // `S a[2] = {S(1), 2}`: each element from its item.
+                    Some(ast::Initializer::List(..)) => ty.is_array(),
+                    Some(_) => false,
+                };
+            if constructed && !defaulted && !self.constructible_local(ty, space, location) {
                 continue;
             }
             let (value, ty) = match (&init.init, space, &init.arguments) {
+                _ if defaulted => {
+                    let span = init.declarator.span_or(location);
+                    let value = match &init.init {
+                        Some(ast::Initializer::List(items, _)) => {
+                            self.constructed_elements(ty, items, span)
+                        }
+                        _ => self.default_constructed(ty, span),
+                    };
+                    (value.map(|v| self.commit(v)), ty)
+                }
                 _ if constructed => (None, ty),
                 (_, _, Some((args, lparen))) => {
                     (self.direct_initializer(args, ty, *lparen, location), ty)
@@ -1194,7 +1216,7 @@ impl Checker<'_> {
             if let Some(v) = value {
                 out.push(self.add_stmt(StmtKind::Init(id, v), stmt.with_caret(location)));
             }
-            if constructed {
+            if constructed && !defaulted {
                 if let Some(call) = self.local_construction(id, ty, init, location) {
                     if !call.ty.is_error() {
                         let call = self.commit(call);

@@ -70,6 +70,17 @@ impl Checker<'_> {
                 _ => None,
             },
             A::Unary(ast::UnaryOp::Minus, x) => self.float_constant(x).map(|f| -f),
+            // `T(0)`, `float(1)`: a constant converted.
+            A::Call(..) | A::Cast(..) if self.cxx => match self.quietly(|c| c.rvalue(e)).kind {
+                H::Float(f) => Some(f),
+                H::Convert(ref x) => match x.kind {
+                    H::Float(f) => Some(f),
+                    H::Int(i) => Some(i as i64 as f64),
+                    _ => None,
+                },
+                H::Int(i) => Some(i as i64 as f64),
+                _ => None,
+            },
             _ => self.quietly(|c| c.const_int(e)).map(|c| c as f64),
         }
     }

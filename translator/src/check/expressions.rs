@@ -288,7 +288,7 @@ impl Checker<'_> {
     /// list when `T` leaves it out); at program scope a program-scope
     /// variable (static storage, C99 6.5.2.5p6) in the address space `T`
     /// names, else `__global`, as clang places it.
-    fn compound_literal(
+    pub(super) fn compound_literal(
         &mut self,
         ty: Type,
         space: Option<AddressSpace>,
@@ -305,6 +305,26 @@ impl Checker<'_> {
                 format!("compound literal has invalid type '{}'", self.display(ty)),
             );
             return Expr::new(H::Int(0), Type::Error, span);
+        }
+        if let (Type::Record(r), ast::Initializer::List(items, _)) = (ty, init) {
+            if self.cxx && self.constructors(r).is_some() {
+                // C++'s `S{a, b}`: the constructor the items pick.
+                let mut args = Vec::with_capacity(items.len());
+                for (designators, item) in items {
+                    match (designators.is_empty(), item) {
+                        (true, ast::Initializer::Expr(e)) => args.push(e),
+                        _ => {
+                            let class = self.class_spelling(r);
+                            self.error(
+                                span,
+                                format!("no matching constructor for initialization of '{class}'"),
+                            );
+                            return Expr::new(H::Int(0), Type::Error, span);
+                        }
+                    }
+                }
+                return self.temporary_object(r, &args, span, span.location());
+            }
         }
         let (value, ty) = self.initializer(init, ty, span.location());
         if !as_object && !matches!(ty, Type::Array(..)) {
@@ -939,6 +959,10 @@ impl Checker<'_> {
             A::VectorLiteral(t, parts, parts_location) => {
                 let to = self.type_name(t);
                 self.vector_literal(to, parts, span, e.at(*parts_location))
+            }
+            A::BracedList(_) => {
+                self.error(span, "an initializer list is only supported after 'return' by clvulkan's C++ for OpenCL yet");
+                Expr::new(H::Int(0), Type::Error, span)
             }
             A::CompoundLiteral(t, init) => {
                 let (ty, space) = self.type_name_and_space(t);
@@ -1829,7 +1853,7 @@ impl Checker<'_> {
             let at = span.with_caret(callee.location);
             let class = match template_args {
                 Some(written) => self.class_template_type(*class, written, callee.location),
-                None => match self.cxx_tag_type(*class) {
+                None => match self.qualifying_type(*class) {
                     Some(ty) => ty,
                     None => {
                         let spelling = self.spelling(*class);

@@ -230,7 +230,10 @@ impl Checker<'_> {
         let laid = layout::layout_record(
             ast::RecordKind::Struct,
             &fields,
-            RecordAttributes::default(),
+            RecordAttributes {
+                cxx: true,
+                ..RecordAttributes::default()
+            },
             &self.program.types,
         );
         match laid {

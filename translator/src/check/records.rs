@@ -76,6 +76,7 @@ impl Checker<'_> {
             RecordAttributes {
                 aligned: p.aligned,
                 packed: p.packed,
+                cxx: self.cxx,
             }
         };
         let layout =
@@ -133,6 +134,7 @@ impl Checker<'_> {
             RecordAttributes {
                 aligned: p.aligned,
                 packed: p.packed,
+                cxx: self.cxx,
             }
         };
         let layout = layout::layout_record(spec.kind, &members, attributes, &self.program.types);

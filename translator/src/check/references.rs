@@ -23,14 +23,12 @@ impl Checker<'_> {
     ) -> Type {
         let referent = self.declarator_type(base, quals, declarator, location);
         let (own, space) = match declarator.derived.first() {
-            None => (quals, quals.address_space),
+            // `T (&a)[N]`: an array is as qualified as its elements.
+            None | Some(ast::Derived::Array(_)) => (quals, quals.address_space),
             Some(ast::Derived::Pointer(q)) => (*q, None),
             Some(_) => {
                 let not_yet = crate::language::NOT_YET;
-                self.error(
-                    location,
-                    format!("references to arrays and functions are {not_yet}"),
-                );
+                self.error(location, format!("references to functions are {not_yet}"));
                 return Type::Error;
             }
         };

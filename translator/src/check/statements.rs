@@ -297,7 +297,9 @@ impl Checker<'_> {
                             let begin = v.begin();
                             let reference =
                                 self.current.as_ref().is_some_and(|f| f.returns_reference);
-                            let v = if reference {
+                            let v = if let ast::ExprKind::BracedList(init) = &v.kind {
+                                self.compound_literal(ret, None, init, v.span())
+                            } else if reference {
                                 self.bind_reference(ret, v, begin)
                             } else {
                                 let v = self.expr(v);

@@ -102,7 +102,7 @@ impl Checker<'_> {
     ) -> Option<Symbol> {
         let ty = match template_args {
             Some(args) => self.class_template_type(class, args, at),
-            None => self.cxx_tag_type(class)?,
+            None => self.qualifying_type(class)?,
         };
         let Type::Record(r) = ty else {
             return None;

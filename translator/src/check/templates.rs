@@ -317,6 +317,14 @@ impl Checker<'_> {
             *slot = Some(*argument);
         }
         for (param, arg) in params.iter().zip(args) {
+            if let (Some(_), [ast::Derived::Array(Some(size))]) =
+                (param.declarator.reference, &param.declarator.derived[..])
+            {
+                if !self.deduce_array_reference(t, param, size, arg.ty, &mut bound) {
+                    return None;
+                }
+                continue;
+            }
             if let ast::TypeSpec::TemplateId(class, written) = &param.specs.ty {
                 let written = &written[..];
                 // `Pair<T>` from an instance of `Pair`: its arguments.
@@ -365,6 +373,61 @@ impl Checker<'_> {
             }
         }
         self.with_defaults(&t.params, bound)
+    }
+
+    /// Binds the parameters of `t` that `param`, a reference to an array
+    /// of `size` elements (`T (&a)[N]`), names plainly, from `value`, the
+    /// argument's type: the element type and the count. False when `value`
+    /// is no array or the arguments disagree.
+    fn deduce_array_reference(
+        &mut self,
+        t: &ast::FunctionTemplate,
+        param: &ast::ParamDecl,
+        size: &ast::Expr,
+        value: Type,
+        bound: &mut [Option<TemplateArgument>],
+    ) -> bool {
+        let Type::Array(element, count) = value else {
+            return false;
+        };
+        let element = self.program.types[element];
+        let position = |spelled: Name| t.params.iter().position(|p| p.name == spelled);
+        let mut bind = |index: usize, argument: TemplateArgument| match bound[index] {
+            None => {
+                bound[index] = Some(argument);
+                true
+            }
+            Some(earlier) => earlier == argument,
+        };
+        if let Some(index) = match size.kind {
+            ast::ExprKind::Ident(spelled) => position(spelled),
+            _ => None,
+        } {
+            let scalar = match t.params[index]
+                .value_type
+                .as_ref()
+                .map(|v| self.type_name(v))
+            {
+                Some(Type::Scalar(s)) if s.is_integer() => s,
+                _ => return false,
+            };
+            if !bind(index, TemplateArgument::Value(count as i64, scalar)) {
+                return false;
+            }
+        }
+        match &param.specs.ty {
+            ast::TypeSpec::TemplateId(class, written) => {
+                self.deduce_from_instance(t, *class, written, element, bound)
+            }
+            ast::TypeSpec::Typedef(spelled) => match position(*spelled) {
+                Some(index) => bind(
+                    index,
+                    TemplateArgument::Type(element, ast::Qualifiers::default()),
+                ),
+                None => true,
+            },
+            _ => true,
+        }
     }
 
     /// `bound`, the arguments of template parameters `params` given or

@@ -112,6 +112,18 @@ impl Checker<'_> {
         })
     }
 
+    /// The class or enumeration `name` names before `::` (`S::f`,
+    /// `Op::identity()` for a template parameter `Op`): its tag, else a
+    /// type name (a `typedef`, an alias, a template parameter) standing for
+    /// a class.
+    pub(super) fn qualifying_type(&self, name: ast::Name) -> Option<Type> {
+        self.cxx_tag_type(name)
+            .or_else(|| match self.scopes.lookup(name) {
+                Some(&Symbol::Typedef(ty @ Type::Record(_), ..)) => Some(ty),
+                _ => None,
+            })
+    }
+
     /// The qualifiers `base_type` returns for `specs`, without the type.
     pub(super) fn spec_qualifiers(&self, specs: &ast::DeclSpecs) -> ast::Qualifiers {
         let mut quals = specs.qualifiers;

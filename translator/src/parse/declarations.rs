@@ -512,7 +512,12 @@ impl Parser {
                 self.declare_name(*name, is_typedef);
             }
             let mut arguments = None;
+            let function = matches!(declarator.derived.first(), Some(Derived::Function { .. }));
             let init = if self.eat(Punct::Assign) {
+                Some(self.initializer()?)
+            } else if self.cxx && !function && self.at(Punct::LBrace) {
+                // `T x{a, b}`: as `T x = {a, b}`, which picks the same
+                // constructor (`explicit` is not checked).
                 Some(self.initializer()?)
             } else {
                 if self.cxx && self.at(Punct::LParen) {
@@ -795,6 +800,9 @@ impl Parser {
                     }
                     match p.member_decl(tag) {
                         Ok(Member::Field(f)) => fields.push(f),
+                        // `= default` copy constructors, assignments and
+                        // destructors are the implicit ones clvulkan makes.
+                        Ok(Member::Method(m)) if m.defaulted && !m.is_default_constructor() => {}
                         Ok(Member::Method(m)) => methods.push(m),
                         Ok(Member::Static(d)) => statics.push(d),
                         Ok(Member::Type(d)) => types.push(d),
@@ -907,12 +915,22 @@ impl Parser {
     /// function.
     fn member_decl(&mut self, tag: Option<Name>) -> PResult<Member> {
         let location = self.loc();
+        // `explicit operator bool()`: conversions clvulkan makes only
+        // where they are written anyway, or implicitly where C++ would
+        // not (`explicit` is not checked).
+        let explicit = usize::from(self.cxx && self.kw() == Kw::Explicit);
         if self.cxx {
-            let t = self.peek();
+            // `explicit`, `constexpr` and `inline` change nothing clvulkan
+            // does with a constructor.
+            let mut words = 0;
+            while matches!(self.kw_at(words), Kw::Explicit | Kw::Constexpr | Kw::Inline) {
+                words += 1;
+            }
+            let t = self.peek_at(words);
             let names_class =
                 tag.is_some_and(|tag| t.kind == TokenKind::Identifier && self.names_class(tag, t));
-            if self.kw() == Kw::Explicit || (names_class && self.peek_at(1).is_punct(Punct::LParen))
-            {
+            if names_class && self.peek_at(words + 1).is_punct(Punct::LParen) {
+                self.pos += words;
                 let mut constructor = self.constructor_decl(location)?;
                 // Named by the class's (qualified) name, as the class is.
                 if let (Some(tag), Some((name, _))) = (tag, &mut constructor.declarator.name) {
@@ -924,7 +942,8 @@ impl Parser {
                 return self.destructor_decl(tag, location).map(Member::Method);
             }
         }
-        if self.cxx && self.kw() == Kw::Operator && self.starts_type(1) {
+        if self.cxx && self.kw_at(explicit) == Kw::Operator && self.starts_type(explicit + 1) {
+            self.pos += explicit;
             return self.conversion_function(location).map(Member::Method);
         }
         if self.cxx && self.kw() == Kw::Using {
@@ -1089,15 +1108,18 @@ impl Parser {
     /// A constructor in a class body, `[explicit] S(params) [: inits]
     /// { body }` or `;`.
     fn constructor_decl(&mut self, location: Location) -> PResult<MethodDecl> {
-        if self.kw() == Kw::Explicit {
-            self.pos += 1;
-        }
         let declarator = self.declarator()?;
         if !matches!(declarator.derived.first(), Some(Derived::Function { .. })) {
             return Err(self.error_here("a constructor's parameter list"));
         }
         let member_inits = self.member_initializers()?;
-        let body = if self.at(Punct::LBrace) {
+        let defaulted = self.defaulted()?;
+        let body = if defaulted {
+            Some(Block {
+                items: Vec::new(),
+                location,
+            })
+        } else if self.at(Punct::LBrace) {
             Some(self.function_body(&declarator)?)
         } else {
             self.expect_semicolon("after constructor declaration")?;
@@ -1111,6 +1133,7 @@ impl Parser {
             location,
             constructor: true,
             member_inits,
+            defaulted,
         })
     }
 
@@ -1166,13 +1189,17 @@ impl Parser {
         while add_qualifier(&mut this_qualifiers, self.kw()) {
             self.pos += 1;
         }
+        let defaulted = self.defaulted()?;
         if self.at(Punct::Amp) || self.at(Punct::AmpAmp) || self.at(Punct::Assign) {
             let at = self.loc();
-            return Err(
-                self.unsupported_cxx(at, "ref-qualified, defaulted and deleted member functions")
-            );
+            return Err(self.unsupported_cxx(at, "ref-qualified and deleted member functions"));
         }
-        let body = if self.at(Punct::LBrace) {
+        let body = if defaulted {
+            Some(Block {
+                items: Vec::new(),
+                location,
+            })
+        } else if self.at(Punct::LBrace) {
             Some(self.function_body(&declarator)?)
         } else {
             self.expect_semicolon("after member function declaration")?;
@@ -1186,7 +1213,18 @@ impl Parser {
             location,
             constructor: false,
             member_inits: Vec::new(),
+            defaulted,
         })
+    }
+
+    /// `= default;` after a member function's declarator, eaten if there.
+    fn defaulted(&mut self) -> PResult<bool> {
+        if !(self.at(Punct::Assign) && self.kw_at(1) == Kw::Default) {
+            return Ok(false);
+        }
+        self.pos += 2;
+        self.expect_semicolon("after defaulted function declaration")?;
+        Ok(true)
     }
 
     fn enum_spec(&mut self) -> PResult<EnumSpec> {

@@ -42,8 +42,7 @@ impl Parser {
             return Err(self.unsupported_cxx(self.loc(), "rvalue references"));
         }
         // C++'s `T &name`: the reference binds the declarator's name, so a
-        // name comes next (references in nested declarators are not there
-        // yet).
+        // name comes next, or a nested declarator's `(&name)[N]`.
         let reference = (self.cxx && self.at(Punct::Amp)).then(|| self.bump().location);
         if reference.is_some() && (self.at(Punct::Amp) || self.at(Punct::LParen)) {
             return Err(self.unsupported_cxx(self.loc(), "references to references and arrays"));
@@ -151,7 +150,11 @@ impl Parser {
         } else {
             inner.derived.extend(pointers.into_iter().rev());
         }
-        inner.reference = reference;
+        // A nested declarator's reference is its own (`T (&a)[N]`, a
+        // reference to an array).
+        if reference.is_some() {
+            inner.reference = reference;
+        }
         if inner.attributes.is_empty() {
             inner.attributes = attributes;
         } else {
@@ -187,6 +190,7 @@ impl Parser {
     fn is_nested_declarator(&self) -> bool {
         let next = self.peek_at(1);
         next.is_punct(Punct::Star)
+            || (self.cxx && next.is_punct(Punct::Amp))
             || next.is_punct(Punct::LParen)
             || next.is_punct(Punct::LBracket)
             || (next.kind == TokenKind::Identifier && !self.starts_type(1))

@@ -228,7 +228,8 @@ impl Parser {
             TokenKind::Identifier
                 if self.kw() == Kw::Name
                     && !self.at_template_id()
-                    && !self.scope_operator_at(1) =>
+                    && !self.scope_operator_at(1)
+                    && !(self.cxx && self.peek_at(1).is_punct(Punct::LBrace)) =>
             {
                 ExprKind::Ident(self.name_used(t))
             }
@@ -285,11 +286,39 @@ impl Parser {
             let e = self.named_cast()?;
             return self.postfix_tail(e);
         }
+        if self.cxx && self.starts_type(0) {
+            if let Some(e) = self.list_initialized_temporary()? {
+                return self.postfix_tail(e);
+            }
+        }
         if self.cxx && self.at_functional_cast() {
             let e = self.functional_cast()?;
             return self.postfix_tail(e);
         }
         self.unary_expr()
+    }
+
+    /// C++'s `T{a, b}` (`S{}`, `Pair<int>{1, 2}`, `float{x}`): a compound
+    /// literal of `T`, which for a class with constructors calls the one
+    /// the items pick. `None`, nothing consumed, when the type name is not
+    /// followed by `{`.
+    fn list_initialized_temporary(&mut self) -> PResult<Option<Expr>> {
+        let start = self.pos;
+        let first = self.peek();
+        let specs = self.decl_specs()?;
+        if !self.at(Punct::LBrace) {
+            self.pos = start;
+            return Ok(None);
+        }
+        let ty = Box::new(TypeName {
+            specs,
+            declarator: Declarator::default(),
+        });
+        let init = Box::new(self.initializer()?);
+        let extent = self.extent_since(first);
+        Ok(Some(
+            extent.make(ExprKind::CompoundLiteral(ty, init), first.location),
+        ))
     }
 
     /// C++'s `static_cast<T>(e)`, `reinterpret_cast<T>(e)` and
@@ -445,6 +474,13 @@ impl Parser {
     fn primary_expr(&mut self) -> PResult<Expr> {
         let t = self.peek();
         let location = t.location;
+        if self.cxx && t.is_punct(Punct::LBrace) {
+            // `f({1, 2})`, `x = {1, 2}`: a list whose type its context
+            // gives (the checker says where it takes one).
+            let init = Box::new(self.initializer()?);
+            let extent = self.extent_since(t);
+            return Ok(extent.make(ExprKind::BracedList(init), location));
+        }
         let kind = match t.kind {
             TokenKind::Identifier => match self.kw() {
                 Kw::BoolLiteral(value) => ExprKind::BoolLiteral(value),
