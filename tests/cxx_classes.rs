@@ -523,3 +523,17 @@ fn conversion_functions_convert_objects_where_values_are_wanted() {
     run_1d(&queue, &kernel, 1, 1);
     assert_eq!(read_buffer::<i32>(&queue, &ints, 1), [1101]);
 }
+
+#[test]
+fn member_function_templates_are_deduced_at_each_call() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "member_templates").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 5]);
+    set_arg(&kernel, 0, &out);
+    set_arg(&kernel, 1, &3.0f32);
+    run_1d(&queue, &kernel, 1, 1);
+    // apply<float>(3) = 9; apply<int>(4) = int(12.0f) = 12; the sum of
+    // 3, 6 and 9 is 18; twice<int>(5) + twice<float>(1.25f) = 12.5.
+    assert_eq!(read_buffer::<i32>(&queue, &out, 5), [33, 10, 1209, 18, 125]);
+}

@@ -123,8 +123,7 @@ kernel void fft16(global const float2 *in, global float2 *out, global float *pow
 }
 
 struct Less {
-    bool operator()(int a, int b) const { return a < b; }
-    bool operator()(float a, float b) const { return a < b; }
+    template <typename T> bool operator()(const T &a, const T &b) const { return a < b; }
 };
 struct Greater {
     bool operator()(int a, int b) const { return a > b; }

@@ -632,3 +632,33 @@ kernel void truth(global int *p) {
   while (z) {}
   p[0] = n + (f ? 100 : 0) + (!z ? 1000 : 0);
 }
+
+// Member function templates: deduced from each call, through objects,
+// `operator()`, a static one, one calling another by its plain name, and
+// one taking a reference to an array.
+struct LessThan {
+    template <typename T> bool operator()(const T &a, const T &b) const { return a < b; }
+};
+struct Scaler {
+    float by;
+    template <typename T> T apply(T x) const { return x * by; }
+    template <typename T, int N> T sum(const T (&xs)[N]) const {
+        T s = 0;
+        for (int i = 0; i < N; i++)
+            s += apply(xs[i]);
+        return s;
+    }
+    template <typename T> static T twice(T x) { return x + x; }
+};
+template <typename C> int first_by(int a, int b, C c) { return c(a, b) ? a : b; }
+
+kernel void member_templates(global int *out, float by) {
+    LessThan less;
+    Scaler s{by};
+    float xs[3] = {1, 2, 3};
+    out[0] = first_by(3, 9, LessThan{}) + first_by(9, 3, less) * 10;
+    out[1] = 10 * less(1.5f, 2.5f) + less(7u, 2u);
+    out[2] = s.apply(3.0f) + s.apply(4) * 100;
+    out[3] = s.sum(xs);
+    out[4] = 10 * (Scaler::twice(5) + s.twice(1.25f));
+}

@@ -241,6 +241,8 @@ pub struct RecordSpec {
     pub fields: Option<Vec<FieldDecl>>,
     /// C++: the member functions declared in the body.
     pub methods: Vec<MethodDecl>,
+    /// C++: the member function templates declared in the body.
+    pub method_templates: Vec<Arc<MethodTemplate>>,
     /// C++: the base classes, in order (`struct D : B, C`).
     pub bases: Vec<TypeName>,
     /// C++: the static data members (`static constexpr int N = 4;`).
@@ -287,6 +289,16 @@ impl MethodDecl {
             && matches!(self.declarator.derived.first(),
                 Some(Derived::Function { params, .. }) if params.is_empty())
     }
+}
+
+/// C++'s member function template, `template <typename T> bool
+/// operator()(T a, T b) const { ... }` in a class body.
+#[derive(Debug)]
+pub struct MethodTemplate {
+    pub params: Vec<TemplateParam>,
+    pub method: MethodDecl,
+    /// Where `template` is.
+    pub location: Location,
 }
 
 #[derive(Debug)]

@@ -16,6 +16,7 @@ mod expressions;
 mod inheritance;
 mod init;
 mod lambdas;
+mod member_templates;
 mod member_types;
 mod methods;
 mod operators;
@@ -94,6 +95,7 @@ impl<'a> UnitChecker<'a> {
             overloads: HashMap::new(),
             reference_returns: Default::default(),
             function_templates: HashMap::new(),
+            member_templates: HashMap::new(),
             instances: HashMap::new(),
             pending_instances: Vec::new(),
             unscheduled_instances: HashMap::new(),
@@ -319,6 +321,9 @@ struct Checker<'a> {
     reference_params: HashMap<FunctionId, Vec<bool>>,
     /// C++: the function templates of each name.
     function_templates: HashMap<Name, Vec<std::sync::Arc<ast::FunctionTemplate>>>,
+    /// C++: the member function templates of each class, by name.
+    member_templates:
+        HashMap<(naga::Handle<types::Record>, Name), Vec<std::sync::Arc<ast::MethodTemplate>>>,
     /// C++: each template's instantiations, by the template's address
     /// and its arguments.
     instances: HashMap<(usize, Vec<templates::TemplateArgument>), FunctionId>,

@@ -155,7 +155,13 @@ impl Checker<'_> {
             Self::member_names(fields, &mut members);
         }
         // Constructors are named like the class, which stays a type name.
-        for m in spec.methods.iter().filter(|m| !m.constructor) {
+        let templates = spec.method_templates.iter().map(|t| &t.method);
+        for m in spec
+            .methods
+            .iter()
+            .chain(templates)
+            .filter(|m| !m.constructor)
+        {
             if let Some((name, _)) = m.declarator.name {
                 members.push((name, Symbol::Method));
             }
@@ -344,7 +350,9 @@ impl Checker<'_> {
             Some(object.ty)
         };
         let found = match class {
-            Some(Type::Record(r)) => self.class_methods(r, name),
+            Some(Type::Record(r)) => {
+                self.member_functions(r, name, |c| c.argument_values(args), span.location())
+            }
             _ => None,
         };
         let Some((candidates, path)) = found else {
@@ -436,7 +444,9 @@ impl Checker<'_> {
             }
             return error();
         };
-        let Some((candidates, path)) = self.class_methods(r, name) else {
+        let values = |c: &mut Self| c.argument_values(args);
+        let Some((candidates, path)) = self.member_functions(r, name, values, span.location())
+        else {
             let (member, class) = (self.spelling(name), self.class_spelling(r));
             self.error(span, format!("no member named '{member}' in '{class}'"));
             return error();
@@ -476,7 +486,8 @@ impl Checker<'_> {
         rparen: Location,
     ) -> Expr {
         let class = self.current.as_ref().and_then(|f| f.class);
-        let found = class.and_then(|r| self.class_methods(r, name));
+        let values = |c: &mut Self| c.argument_values(args);
+        let found = class.and_then(|r| self.member_functions(r, name, values, span.location()));
         let Some((candidates, path)) = found else {
             return Expr::new(H::Int(0), Type::Error, span);
         };

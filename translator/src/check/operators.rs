@@ -34,7 +34,9 @@ impl Checker<'_> {
             .rfind(&crate::language::operator_name(op))
             .map(Name);
         if let (Some(name), Type::Record(r)) = (name, operands[0].ty) {
-            if let Some((candidates, path)) = self.class_methods(r, name) {
+            let rest = |_: &mut Self| operands[1..].to_vec();
+            let found = self.member_functions(r, name, rest, span.location());
+            if let Some((candidates, path)) = found {
                 let object = self.base_object(operands[0].clone(), &path);
                 let object = self.object_address(object);
                 let rest = operands[1..].to_vec();
@@ -115,7 +117,8 @@ impl Checker<'_> {
             return None;
         };
         let name = Name(self.names.rfind(&crate::language::operator_name("()"))?);
-        let (candidates, path) = self.class_methods(r, name)?;
+        let values = |c: &mut Self| c.argument_values(args);
+        let (candidates, path) = self.member_functions(r, name, values, span.location())?;
         let object = self.expr(callee);
         let object = self.base_object(object, &path);
         let at = span.with_caret(callee.location);

@@ -116,6 +116,9 @@ impl Checker<'_> {
         if self.cxx {
             self.note_class_members(r, spec);
         }
+        if !spec.method_templates.is_empty() {
+            self.note_member_templates(r, spec);
+        }
         if !spec.methods.is_empty() {
             self.define_methods(r, spec);
         }

@@ -22,19 +22,19 @@ use std::sync::Arc;
 
 /// An instantiation to check once the current declaration is done.
 pub(super) struct PendingInstance {
-    what: Pending,
+    pub(super) what: Pending,
     /// How many functions the program had where the template was defined:
     /// the ones its body may call (see `Checker::visible_functions`).
-    visible: usize,
-    arguments: Vec<TemplateArgument>,
+    pub(super) visible: usize,
+    pub(super) arguments: Vec<TemplateArgument>,
     /// The instantiation's name (`max<int>`) and where it was asked for,
     /// for the note after an error in its body.
-    display: String,
-    requested_at: Location,
+    pub(super) display: String,
+    pub(super) requested_at: Location,
 }
 
 /// What an instantiation has left to check.
-enum Pending {
+pub(super) enum Pending {
     /// A function template's instance, function `id`.
     Function(FunctionId, Arc<ast::FunctionTemplate>),
     /// The member functions of a class template's instance, record `r`,
@@ -43,6 +43,14 @@ enum Pending {
         naga::Handle<types::Record>,
         Arc<ast::ClassTemplate>,
         Vec<methods::DeclaredMethod>,
+    ),
+    /// A member function template's instance, function `id` of class
+    /// `r`, with the owner it was declared with.
+    Method(
+        FunctionId,
+        naga::Handle<types::Record>,
+        Arc<ast::MethodTemplate>,
+        methods::MethodOwner,
     ),
 }
 
@@ -159,13 +167,13 @@ impl Checker<'_> {
 
     /// Notes that the template at `key` is defined here: the functions
     /// declared so far are those its instantiations may call.
-    fn mark_template_definition(&mut self, key: usize) {
+    pub(super) fn mark_template_definition(&mut self, key: usize) {
         let count = self.program.functions.len();
         self.template_visible_functions.insert(key, count);
     }
 
     /// How many functions the template at `key` may call.
-    fn template_visibility(&self, key: usize) -> usize {
+    pub(super) fn template_visibility(&self, key: usize) -> usize {
         self.template_visible_functions
             .get(&key)
             .copied()
@@ -305,14 +313,27 @@ impl Checker<'_> {
         explicit: &[TemplateArgument],
         args: &[Expr],
     ) -> Option<Vec<TemplateArgument>> {
-        let Some(ast::Derived::Function { params, .. }) = t.function.declarator.derived.first()
-        else {
+        self.deduce_for(&t.params, &t.function.declarator, explicit, args)
+    }
+
+    /// [`Self::deduce`] for a template with parameters `template_params`
+    /// declaring a function `declarator` (a function template's, or a
+    /// member function template's).
+    pub(super) fn deduce_for(
+        &mut self,
+        template_params: &[ast::TemplateParam],
+        declarator: &ast::Declarator,
+        explicit: &[TemplateArgument],
+        args: &[Expr],
+    ) -> Option<Vec<TemplateArgument>> {
+        let Some(ast::Derived::Function { params, .. }) = declarator.derived.first() else {
             return None;
         };
-        if explicit.len() > t.params.len() || args.len() != params.len() {
+        if explicit.len() > template_params.len() || args.len() != params.len() {
             return None;
         }
-        let mut bound: Vec<Option<TemplateArgument>> = t.params.iter().map(|_| None).collect();
+        let mut bound: Vec<Option<TemplateArgument>> =
+            template_params.iter().map(|_| None).collect();
         for (slot, argument) in bound.iter_mut().zip(explicit) {
             *slot = Some(*argument);
         }
@@ -320,7 +341,7 @@ impl Checker<'_> {
             if let (Some(_), [ast::Derived::Array(Some(size))]) =
                 (param.declarator.reference, &param.declarator.derived[..])
             {
-                if !self.deduce_array_reference(t, param, size, arg.ty, &mut bound) {
+                if !self.deduce_array_reference(template_params, param, size, arg.ty, &mut bound) {
                     return None;
                 }
                 continue;
@@ -329,7 +350,7 @@ impl Checker<'_> {
                 let written = &written[..];
                 // `Pair<T>` from an instance of `Pair`: its arguments.
                 let value = self.quietly(|c| c.decay(arg.clone()).ty);
-                if !self.deduce_from_instance(t, *class, written, value, &mut bound) {
+                if !self.deduce_from_instance(template_params, *class, written, value, &mut bound) {
                     return None;
                 }
                 continue;
@@ -337,7 +358,7 @@ impl Checker<'_> {
             let ast::TypeSpec::Typedef(spelled) = param.specs.ty else {
                 continue;
             };
-            let Some(index) = t.params.iter().position(|p| p.name == spelled) else {
+            let Some(index) = template_params.iter().position(|p| p.name == spelled) else {
                 continue;
             };
             if index < explicit.len() {
@@ -372,16 +393,16 @@ impl Checker<'_> {
                 _ => {}
             }
         }
-        self.with_defaults(&t.params, bound)
+        self.with_defaults(template_params, bound)
     }
 
-    /// Binds the parameters of `t` that `param`, a reference to an array
+    /// Binds the parameters `template_params` that `param`, a reference to an array
     /// of `size` elements (`T (&a)[N]`), names plainly, from `value`, the
     /// argument's type: the element type and the count. False when `value`
     /// is no array or the arguments disagree.
     fn deduce_array_reference(
         &mut self,
-        t: &ast::FunctionTemplate,
+        template_params: &[ast::TemplateParam],
         param: &ast::ParamDecl,
         size: &ast::Expr,
         value: Type,
@@ -391,7 +412,7 @@ impl Checker<'_> {
             return false;
         };
         let element = self.program.types[element];
-        let position = |spelled: Name| t.params.iter().position(|p| p.name == spelled);
+        let position = |spelled: Name| template_params.iter().position(|p| p.name == spelled);
         let mut bind = |index: usize, argument: TemplateArgument| match bound[index] {
             None => {
                 bound[index] = Some(argument);
@@ -403,7 +424,7 @@ impl Checker<'_> {
             ast::ExprKind::Ident(spelled) => position(spelled),
             _ => None,
         } {
-            let scalar = match t.params[index]
+            let scalar = match template_params[index]
                 .value_type
                 .as_ref()
                 .map(|v| self.type_name(v))
@@ -417,7 +438,7 @@ impl Checker<'_> {
         }
         match &param.specs.ty {
             ast::TypeSpec::TemplateId(class, written) => {
-                self.deduce_from_instance(t, *class, written, element, bound)
+                self.deduce_from_instance(template_params, *class, written, element, bound)
             }
             ast::TypeSpec::Typedef(spelled) => match position(*spelled) {
                 Some(index) => bind(
@@ -457,13 +478,13 @@ impl Checker<'_> {
         bound.into_iter().collect()
     }
 
-    /// Binds the parameters of `t` that `written`, the template arguments
+    /// Binds the parameters `template_params` that `written`, the template arguments
     /// of a parameter of type `class<...>`, names plainly, from `value`,
     /// the argument's type; false when `value` is no instance of `class`
     /// or the arguments disagree.
     fn deduce_from_instance(
         &self,
-        t: &ast::FunctionTemplate,
+        template_params: &[ast::TemplateParam],
         class: Name,
         written: &[ast::TemplateArg],
         value: Type,
@@ -490,7 +511,7 @@ impl Checker<'_> {
                     _ => continue,
                 },
             };
-            let Some(index) = t.params.iter().position(|p| p.name == spelled) else {
+            let Some(index) = template_params.iter().position(|p| p.name == spelled) else {
                 continue;
             };
             match bound[index] {
@@ -643,7 +664,7 @@ impl Checker<'_> {
 
     /// Template arguments as written, for parameters `params` (at most
     /// as many); `None` after an error in one.
-    fn written_template_arguments(
+    pub(super) fn written_template_arguments(
         &mut self,
         params: &[ast::TemplateParam],
         args: &[ast::TemplateArg],
@@ -764,7 +785,7 @@ impl Checker<'_> {
     }
 
     /// An instance's name as clang writes it: `max<__global int>`.
-    fn instance_display(&self, name: Name, arguments: &[TemplateArgument]) -> String {
+    pub(super) fn instance_display(&self, name: Name, arguments: &[TemplateArgument]) -> String {
         let listed: Vec<String> = arguments.iter().map(|&a| self.argument_text(a)).collect();
         format!("{}<{}>", self.spelling(name), listed.join(", "))
     }
@@ -788,7 +809,7 @@ impl Checker<'_> {
 
     /// Opens a scope where each parameter of `t` names its argument's
     /// type; the caller closes it.
-    fn bind_template_parameters(
+    pub(super) fn bind_template_parameters(
         &mut self,
         params: &[ast::TemplateParam],
         arguments: &[TemplateArgument],
@@ -838,6 +859,24 @@ impl Checker<'_> {
                     self.scopes.pop();
                     self.scopes.pop();
                     "member functions of template class"
+                }
+                Pending::Method(id, r, template, owner) => {
+                    let m = &template.method;
+                    self.open_class_scope(*r);
+                    self.bind_template_parameters(&template.params, &pending.arguments);
+                    if let Some(body) = &m.body {
+                        let method: (MethodOwner, &[ast::MemberInit]) = (*owner, &m.member_inits);
+                        self.define_function(
+                            &m.specs,
+                            &m.declarator,
+                            body,
+                            (*id, false),
+                            Some(method),
+                        );
+                    }
+                    self.scopes.pop();
+                    self.scopes.pop();
+                    "function template specialization"
                 }
             };
             self.visible_functions = outer;

@@ -11,8 +11,8 @@ use super::{PResult, Parser, Reported};
 use crate::ast::{
     AddressSpace, AliasTemplate, Attribute, Block, ClassTemplate, DeclSpecs, Declaration,
     Declarator, Derived, EnumSpec, ExternalDecl, FieldDecl, FunctionDef, FunctionTemplate,
-    InitDeclarator, MemberInit, MethodDecl, Name, Qualifiers, RecordKind, RecordSpec, ScalarWords,
-    StaticAssert, StorageClass, TemplateParam, TypeName, TypeSpec,
+    InitDeclarator, MemberInit, MethodDecl, MethodTemplate, Name, Qualifiers, RecordKind,
+    RecordSpec, ScalarWords, StaticAssert, StorageClass, TemplateParam, TypeName, TypeSpec,
 };
 use crate::diagnostic::Location;
 use crate::token::{Punct, TokenKind};
@@ -21,6 +21,7 @@ use crate::token::{Punct, TokenKind};
 enum Member {
     Field(FieldDecl),
     Method(MethodDecl),
+    MethodTemplate(MethodTemplate),
     Static(Declaration),
     Type(Declaration),
 }
@@ -780,6 +781,7 @@ impl Parser {
             _ => None,
         };
         let mut methods = Vec::new();
+        let mut method_templates = Vec::new();
         let mut statics = Vec::new();
         let mut types = Vec::new();
         let bases = if self.cxx && self.at(Punct::Colon) && !self.at_scope_operator() {
@@ -804,6 +806,7 @@ impl Parser {
                         // destructors are the implicit ones clvulkan makes.
                         Ok(Member::Method(m)) if m.defaulted && !m.is_default_constructor() => {}
                         Ok(Member::Method(m)) => methods.push(m),
+                        Ok(Member::MethodTemplate(t)) => method_templates.push(Arc::new(t)),
                         Ok(Member::Static(d)) => statics.push(d),
                         Ok(Member::Type(d)) => types.push(d),
                         Err(Reported) => p.recover(),
@@ -832,6 +835,7 @@ impl Parser {
             tag,
             fields,
             methods,
+            method_templates,
             bases,
             statics,
             types,
@@ -945,6 +949,9 @@ impl Parser {
         if self.cxx && self.kw_at(explicit) == Kw::Operator && self.starts_type(explicit + 1) {
             self.pos += explicit;
             return self.conversion_function(location).map(Member::Method);
+        }
+        if self.cxx && self.kw() == Kw::Template && self.peek_at(1).is_punct(Punct::Lt) {
+            return self.member_template(tag);
         }
         if self.cxx && self.kw() == Kw::Using {
             let alias = self.alias_declaration()?;
@@ -1215,6 +1222,30 @@ impl Parser {
             member_inits: Vec::new(),
             defaulted,
         })
+    }
+
+    /// `template <params>` and a member function of class `tag`, the
+    /// `template` next.
+    fn member_template(&mut self, tag: Option<Name>) -> PResult<Member> {
+        let location = self.bump().location;
+        self.pos += 1;
+        let mut params = Vec::new();
+        self.push_scope();
+        let parsed = self.template_parameters(&mut params);
+        self.pop_scope();
+        parsed?;
+        match self.with_template_parameters(&params, |p| p.member_decl(tag))? {
+            Member::Method(method) if !method.constructor => {
+                Ok(Member::MethodTemplate(MethodTemplate {
+                    params,
+                    method,
+                    location,
+                }))
+            }
+            _ => {
+                Err(self.unsupported_cxx(location, "member templates other than member functions"))
+            }
+        }
     }
 
     /// `= default;` after a member function's declarator, eaten if there.
