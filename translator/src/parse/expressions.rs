@@ -229,7 +229,7 @@ impl Parser {
                 if self.kw() == Kw::Name
                     && !self.at_template_id()
                     && !self.scope_operator_at(1)
-                    && !(self.cxx && self.peek_at(1).is_punct(Punct::LBrace)) =>
+                    && !self.at_list_initialized_temporary() =>
             {
                 ExprKind::Ident(self.name_used(t))
             }
@@ -296,6 +296,11 @@ impl Parser {
             return self.postfix_tail(e);
         }
         self.unary_expr()
+    }
+
+    /// C++: whether a name and `{` come next, `S{...}`.
+    fn at_list_initialized_temporary(&self) -> bool {
+        self.cxx && self.peek_at(1).is_punct(Punct::LBrace)
     }
 
     /// C++'s `T{a, b}` (`S{}`, `Pair<int>{1, 2}`, `float{x}`): a compound

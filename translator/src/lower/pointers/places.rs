@@ -566,9 +566,7 @@ impl ModuleBuilder<'_> {
         ty: &Type,
         location: Location,
     ) -> LResult<Option<Place>> {
-        Ok(self
-            .whole_root(fb, root, ty, location)?
-            .map(|variable| Place::Memory(variable)))
+        Ok(self.whole_root(fb, root, ty, location)?.map(Place::Memory))
     }
 
     /// A naga pointer to the whole variable `root`, where `ty`, the
