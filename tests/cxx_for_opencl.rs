@@ -237,3 +237,20 @@ fn objects_are_list_initialized_defaulted_and_constructed_in_arrays() {
     let want = [8, 32, 54, 777, 12, 4 * 10000 + row_total, 510];
     assert_eq!(read_buffer::<i32>(&queue, &out, 7), want);
 }
+
+#[test]
+fn generic_lambdas_make_an_instance_for_each_call() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_lambdas.cl");
+    let kernel = Kernel::create(&program, "generic_lambdas").expect("kernel");
+    let ints = buffer_with(&context, &queue, &[i32::MIN; 6]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &3);
+    run_1d(&queue, &kernel, 1, 1);
+    // add<float, float>(1.5f, 2.25f) = 3.75; scaled(4) = 12 and
+    // scaled(0.5f) = 1.5f.
+    assert_eq!(
+        read_buffer::<i32>(&queue, &ints, 6),
+        [3, 375, 27, 15, 54321, 42]
+    );
+}

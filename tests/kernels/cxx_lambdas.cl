@@ -52,3 +52,33 @@ __kernel void references(__global int *p) {
   outer();
   p[3] = sum;                     // 1107
 }
+
+// Generic lambdas: each `auto` parameter a template parameter of the call
+// operator, an instance for each call's argument types, called directly,
+// through `auto` variables and through templates.
+template <typename F> int apply_pair(F f, int a, int b) { return f(a, b); }
+template <typename T, int N, typename C> void sort_by(T (&keys)[N], C before) {
+    for (int i = 1; i < N; i++) {
+        T key = keys[i];
+        int j = i - 1;
+        while (j >= 0 && before(key, keys[j])) {
+            keys[j + 1] = keys[j];
+            j--;
+        }
+        keys[j + 1] = key;
+    }
+}
+
+__kernel void generic_lambdas(__global int *p, int m) {
+    auto add = [](auto a, auto b) { return a + b; };
+    auto scaled = [m](auto x) { return x * m; };
+    auto descending = [](const auto &a, const auto &b) { return a > b; };
+    int keys[5] = {4, 1, 5, 2, 3};
+    sort_by(keys, descending);
+    p[0] = add(1, 2);
+    p[1] = (int)(add(1.5f, 2.25f) * 100);
+    p[2] = scaled(4) + (int)(scaled(0.5f) * 10);
+    p[3] = apply_pair(add, 7, 8);
+    p[4] = keys[0] * 10000 + keys[1] * 1000 + keys[2] * 100 + keys[3] * 10 + keys[4];
+    p[5] = [](auto v) { return v * 2; }(21);
+}

@@ -495,14 +495,14 @@ pub struct Lambda {
     pub default: Option<CaptureDefault>,
     /// The captures listed by name (`[x, &y]`).
     pub captures: Vec<Capture>,
-    /// The call operator's declarator: no name, the parameters, and the
-    /// return type's own derivations (`-> int *`).
-    pub declarator: Declarator,
-    /// The return type's specifiers (`void` where none is written).
-    pub ret: DeclSpecs,
+    /// The call operator: its declarator (no name, the parameters, and
+    /// the return type's own derivations, `-> int *`), the return type's
+    /// specifiers (`void` where none is written) and the body; a template
+    /// with a parameter for each `auto` parameter (C++'s generic lambda),
+    /// or with none.
+    pub call: Arc<MethodTemplate>,
     /// No `-> type`: the `return`s deduce it.
     pub deduce_return: bool,
-    pub body: Block,
     /// The names of the enclosing functions' block scopes that the body
     /// uses (whether or not they are variables): what it may capture.
     pub outer_names: Vec<(Name, Location)>,

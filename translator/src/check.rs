@@ -119,6 +119,7 @@ impl<'a> UnitChecker<'a> {
             hidden_params: Vec::new(),
             closure_references: HashMap::new(),
             closures: HashMap::new(),
+            generic_closures: HashMap::new(),
             closure_classes: Default::default(),
             deduce_next_return: false,
             class_names: HashMap::new(),
@@ -362,11 +363,14 @@ struct Checker<'a> {
     /// C++: the enumerators of each enum by its tag, for `E::A` (the only
     /// way to name those of an `enum class`).
     enumerators: HashMap<Name, Vec<(Name, i64, Scalar)>>,
-    /// C++: the closure class and call operator of each lambda, by its
-    /// tree's address and the function it is in (the same lambda is
-    /// checked more than once: `auto` deduction checks an initialiser
-    /// before it is checked for good).
-    closures: HashMap<(usize, FunctionId), (naga::Handle<types::Record>, FunctionId)>,
+    /// C++: the closure class of each lambda, by its tree's address and
+    /// the function it is in (the same lambda is checked more than once:
+    /// `auto` deduction checks an initialiser before it is checked for
+    /// good).
+    closures: HashMap<(usize, FunctionId), naga::Handle<types::Record>>,
+    /// C++: the closure classes of generic lambdas, and whether their
+    /// `return`s deduce the return type.
+    generic_closures: HashMap<naga::Handle<types::Record>, bool>,
     /// C++: the lambdas' closure classes.
     closure_classes: std::collections::HashSet<naga::Handle<types::Record>>,
     /// C++: while a lambda's body is checked, where on the scope stack its

@@ -21,6 +21,7 @@
 
 use super::*;
 use crate::layout::{self, FieldSpec, RecordAttributes};
+use std::sync::Arc;
 
 /// A capture by reference: its member in the closure (the captured
 /// object's address), and the variable, as the function that made the
@@ -63,7 +64,7 @@ impl Checker<'_> {
         let function = self.current.as_ref().expect("in a function").id;
         let key = (l as *const ast::Lambda as usize, function);
         let r = match self.closures.get(&key) {
-            Some(&(r, _)) => r,
+            Some(&r) => r,
             None => {
                 let errors = self.diags.error_count();
                 let r = self.closure_class(&captured, span);
@@ -79,9 +80,30 @@ impl Checker<'_> {
                         });
                     }
                 }
-                let Some(operator) = self.call_operator_of(r, l, &references) else {
+                if !l.call.params.is_empty() {
+                    // Generic: each call's arguments make an instance.
+                    if !references.is_empty() {
+                        let not_yet = crate::language::NOT_YET;
+                        self.error(
+                            l.location,
+                            format!("generic lambdas capturing by reference are {not_yet}"),
+                        );
+                        return error();
+                    }
+                    let name = Name(
+                        self.names
+                            .rfind(&crate::language::operator_name("()"))
+                            .unwrap_or_default(),
+                    );
+                    self.member_templates
+                        .insert((r, name), vec![Arc::clone(&l.call)]);
+                    self.generic_closures.insert(r, l.deduce_return);
+                } else if self
+                    .call_operator_of(r, &l.call, l.deduce_return, &references, None)
+                    .is_none()
+                {
                     return error();
-                };
+                }
                 if !references.is_empty() {
                     self.closure_references.insert(r, (function, references));
                 }
@@ -89,7 +111,7 @@ impl Checker<'_> {
                 // lambda without errors: one with errors is checked again,
                 // so that they are reported.
                 if self.diags.error_count() == errors {
-                    self.closures.insert(key, (r, operator));
+                    self.closures.insert(key, r);
                 }
                 r
             }
@@ -253,18 +275,18 @@ impl Checker<'_> {
 
     /// The call operator of closure class `r` for lambda `l`, declared and
     /// checked; `None` after an error in its declaration.
-    fn call_operator_of(
+    pub(super) fn call_operator_of(
         &mut self,
         r: naga::Handle<types::Record>,
-        l: &ast::Lambda,
+        call: &ast::MethodTemplate,
+        deduce_return: bool,
         references: &[ReferenceCapture],
+        instance: Option<(&[templates::TemplateArgument], &str)>,
     ) -> Option<FunctionId> {
         let name = Name(self.names.rfind(&crate::language::operator_name("()"))?);
-        let constant = ast::Qualifiers {
-            is_const: true,
-            ..ast::Qualifiers::default()
-        };
-        let owner = self.method_owner(r, &l.ret, constant, l.location)?;
+        let m = &call.method;
+        let body = m.body.as_ref()?;
+        let owner = self.method_owner(r, &m.specs, m.this_qualifiers, call.location)?;
         let outer_state = self.current.take();
         let outer_depths = (self.loop_depth, self.break_depth);
         (self.loop_depth, self.break_depth) = (0, 0);
@@ -273,25 +295,34 @@ impl Checker<'_> {
             .iter()
             .map(|c| (c.captured.name, c.pointer))
             .collect();
+        if let Some((arguments, _)) = instance {
+            self.bind_template_parameters(&call.params, arguments);
+        }
+        let display = instance.map_or("lambda", |(_, display)| display);
         let (id, _) = self.declare_function(
-            &l.ret,
-            &l.declarator,
-            l.location,
+            &m.specs,
+            &m.declarator,
+            call.location,
             true,
             Some(owner),
-            Some("lambda"),
+            Some(display),
         );
-        self.methods.insert((r, name), vec![id]);
-        self.deduce_next_return = l.deduce_return;
+        if instance.is_none() {
+            self.methods.insert((r, name), vec![id]);
+        }
+        self.deduce_next_return = deduce_return;
         self.open_class_scope(r);
         self.define_function(
-            &l.ret,
-            &l.declarator,
-            &l.body,
+            &m.specs,
+            &m.declarator,
+            body,
             (id, false),
             Some((owner, &[])),
         );
         self.scopes.pop();
+        if instance.is_some() {
+            self.scopes.pop();
+        }
         self.hidden_params.clear();
         self.deduce_next_return = false;
         self.local_floor = outer_floor;

@@ -104,6 +104,16 @@ impl Checker<'_> {
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }
+        if let Some(&deduce_return) = self.generic_closures.get(&r) {
+            // A generic lambda's body is checked now, where it may give
+            // the return type the call needs.
+            let listed: Vec<String> = arguments.iter().map(|&a| self.argument_text(a)).collect();
+            let display = format!("lambda<{}>", listed.join(", "));
+            let instance = Some((&arguments[..], &display[..]));
+            let id = self.call_operator_of(r, t, deduce_return, &[], instance)?;
+            self.instances.insert(key, id);
+            return Some(id);
+        }
         let m = &t.method;
         let (name, location) = m.declarator.name?;
         let display = format!(

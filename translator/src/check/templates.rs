@@ -791,7 +791,7 @@ impl Checker<'_> {
     }
 
     /// A template argument as clang writes it: `const __global int`.
-    fn argument_text(&self, argument: TemplateArgument) -> String {
+    pub(super) fn argument_text(&self, argument: TemplateArgument) -> String {
         let (ty, quals) = match argument {
             TemplateArgument::Type(ty, quals) => (ty, quals),
             TemplateArgument::Value(value, _) => return value.to_string(),

@@ -351,7 +351,7 @@ impl Parser {
 
     /// What `parse` makes of what follows, with template parameters
     /// `params` type names in it.
-    fn with_template_parameters<T>(
+    pub(super) fn with_template_parameters<T>(
         &mut self,
         params: &[TemplateParam],
         parse: impl FnOnce(&mut Self) -> PResult<T>,

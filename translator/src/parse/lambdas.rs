@@ -6,9 +6,13 @@
 
 use super::keywords::Kw;
 use super::{PResult, Parser};
-use crate::ast::{Capture, CaptureDefault, Declarator, Derived, Expr, ExprKind, Lambda, Name};
+use crate::ast::{
+    Capture, CaptureDefault, Declarator, Derived, Expr, ExprKind, Lambda, MethodDecl,
+    MethodTemplate, Name, Qualifiers, TemplateParam, TypeSpec,
+};
 use crate::lexer::CompactToken;
 use crate::token::{Punct, TokenKind};
+use std::sync::Arc;
 
 /// A lambda whose body is being parsed: how deep the block scopes around
 /// it go, and the names of those scopes its body has used.
@@ -66,14 +70,8 @@ impl Parser {
                 variadic: false,
             }
         };
-        if let Derived::Function { params, .. } = &params {
-            if let Some(auto) = params
-                .iter()
-                .find(|p| matches!(p.specs.ty, crate::ast::TypeSpec::Auto))
-            {
-                return Err(self.unsupported_cxx(auto.location, "generic lambdas"));
-            }
-        }
+        let mut params = params;
+        let template_params = self.invented_template_parameters(&mut params);
         let mut derived = vec![params];
         let (ret, deduce_return) = if self.eat(Punct::Arrow) {
             let ret = self.type_name()?;
@@ -93,21 +91,61 @@ impl Parser {
             scopes: self.scope_starts.len(),
             outer_names: Vec::new(),
         });
-        let body = self.function_body(&declarator);
+        let body =
+            self.with_template_parameters(&template_params, |p| p.function_body(&declarator));
         let frame = self.lambda_frames.pop().expect("the lambda's frame");
         let body = body?;
         let extent = self.extent_since(open);
+        let method = MethodDecl {
+            specs: ret,
+            declarator,
+            this_qualifiers: Qualifiers {
+                is_const: true,
+                ..Qualifiers::default()
+            },
+            body: Some(body),
+            location: open.location,
+            constructor: false,
+            member_inits: Vec::new(),
+            defaulted: false,
+        };
         let lambda = Lambda {
             default,
             captures,
-            declarator,
-            ret,
+            call: Arc::new(MethodTemplate {
+                params: template_params,
+                method,
+                location: open.location,
+            }),
             deduce_return,
-            body,
             outer_names: frame.outer_names,
             location: open.location,
         };
         Ok(extent.make(ExprKind::Lambda(Box::new(lambda)), open.location))
+    }
+
+    /// C++'s generic lambda: a template parameter for each parameter
+    /// whose type is `auto` (`auto:1`, a name no token spells), which the
+    /// parameter's type then names.
+    fn invented_template_parameters(&mut self, params: &mut Derived) -> Vec<TemplateParam> {
+        let Derived::Function { params, .. } = params else {
+            return Vec::new();
+        };
+        let mut invented = Vec::new();
+        for p in params
+            .iter_mut()
+            .filter(|p| matches!(p.specs.ty, TypeSpec::Auto))
+        {
+            let name = Name(self.qualified_symbol(&format!("auto:{}", invented.len() + 1)));
+            p.specs.ty = TypeSpec::Typedef(name);
+            invented.push(TemplateParam {
+                name,
+                location: p.location,
+                value_type: None,
+                default: None,
+            });
+        }
+        invented
     }
 
     /// Notes a use of name token `t` (meaning symbol `sym`) for the
