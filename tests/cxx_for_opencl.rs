@@ -254,3 +254,19 @@ fn generic_lambdas_make_an_instance_for_each_call() {
         [3, 375, 27, 15, 54321, 42]
     );
 }
+
+#[test]
+fn friends_constexpr_functions_and_address_space_traits_work() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_deduction.cl");
+    let kernel = Kernel::create(&program, "language_features").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 6]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // inner((3, 6), (1, 2)) = 15; 4 + 6 ints; 6 = 0b110 reversed in 3
+    // bits is 3, log2(1024) = 10; out[3] is written by `bump` (space 1,
+    // its value i32::MIN + 1) and then set to 10; `shared` is 40 + 1, in
+    // space 2.
+    let got = read_buffer::<i32>(&queue, &out, 6);
+    assert_eq!(got, [15, 10, 310, 10, 2041, 23]);
+}

@@ -96,3 +96,65 @@ kernel void initialization(global int *out, int seed) {
     out[5] = n * 10000 + total(row);
     out[6] = total(shared);
 }
+
+// Friend functions, `constexpr` functions in constant expressions,
+// `__remove_address_space`, partial specializations on address spaces,
+// multiple inheritance and scoped enumerations.
+struct Vec2 {
+    float x, y;
+    friend Vec2 operator*(float s, Vec2 v) { return {s * v.x, s * v.y}; }
+    friend float inner(Vec2 a, Vec2 b);
+    friend class Unused;
+};
+float inner(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+
+constexpr int square(int x) { return x * x; }
+constexpr uint reversed_bits(uint x, int bits) {
+    uint r = 0;
+    for (int i = 0; i < bits; i++) {
+        r = (r << 1) | (x & 1);
+        x >>= 1;
+    }
+    return r;
+}
+constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
+static_assert(square(3) == 9 && reversed_bits(1, 4) == 8, "constexpr functions");
+
+template <typename T> struct space_of { static constexpr int value = 0; };
+template <typename T> struct space_of<__global T> { static constexpr int value = 1; };
+template <typename T> struct space_of<__local T> { static constexpr int value = 2; };
+template <typename T> int bump(T *p) {
+    typename __remove_address_space<T>::type copy = *p;
+    copy += 1;
+    *p = copy;
+    return space_of<T>::value;
+}
+
+struct Left { int l; };
+struct Right { int r; };
+struct Both : Left, Right { int b; };
+enum class Mode : int { Off = 0, Fast = 2, Exact = 3 };
+
+kernel void language_features(global int *out) {
+    local int shared[1];
+    if (get_local_id(0) == 0)
+        shared[0] = 40;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    Vec2 v{1.0f, 2.0f};
+    Vec2 w = 3.0f * v;
+    int table[square(2) + log2_of(64)];
+    Both both;
+    both.l = 1;
+    both.r = 2;
+    both.b = 3;
+    Right &right = both;
+    Mode mode = Mode::Exact;
+    out[0] = (int)inner(w, v);
+    out[1] = sizeof(table) / sizeof(int);
+    out[2] = reversed_bits(6, 3) * 100 + log2_of(1024);
+    out[3] = bump(out + 3) * 10;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0)
+        out[4] = bump(shared) * 1000 + shared[0];
+    out[5] = right.r * 10 + (int)mode;
+}

@@ -7,6 +7,7 @@
 
 mod attributes;
 mod constants;
+mod constexpr;
 mod constructors;
 mod conversions;
 mod declarations;
@@ -96,6 +97,7 @@ impl<'a> UnitChecker<'a> {
             reference_returns: Default::default(),
             function_templates: HashMap::new(),
             member_templates: HashMap::new(),
+            constexpr_functions: Default::default(),
             instances: HashMap::new(),
             pending_instances: Vec::new(),
             unscheduled_instances: HashMap::new(),
@@ -166,7 +168,12 @@ impl<'a> UnitChecker<'a> {
     /// The checked program, after the unit-wide checks.
     pub(crate) fn finish(self) -> hir::Program {
         let checker = self.0;
-        reject_recursion(&checker.program, &checker.calls, checker.diags);
+        reject_recursion(
+            &checker.program,
+            &checker.calls,
+            &checker.constexpr_functions,
+            checker.diags,
+        );
         checker.program
     }
 }
@@ -176,8 +183,15 @@ impl<'a> UnitChecker<'a> {
 type CallGraph = Vec<Vec<(FunctionId, Location)>>;
 
 /// OpenCL C has no recursion (6.9.m): reports each call that closes a cycle
-/// of calls, at the call.
-fn reject_recursion(program: &hir::Program, calls: &CallGraph, diags: &mut Diagnostics) {
+/// of calls, at the call. C++'s `constexpr` functions may recurse where
+/// only constant expressions call them (`check/constexpr.rs`), so the
+/// search starts from the others.
+fn reject_recursion(
+    program: &hir::Program,
+    calls: &CallGraph,
+    constexpr_functions: &std::collections::HashSet<FunctionId>,
+    diags: &mut Diagnostics,
+) {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
@@ -199,7 +213,7 @@ fn reject_recursion(program: &hir::Program, calls: &CallGraph, diags: &mut Diagn
     }
     let mut marks = vec![Mark::New; program.functions.len()];
     for (id, _) in program.functions.iter() {
-        if marks[id.index()] == Mark::New {
+        if marks[id.index()] == Mark::New && !constexpr_functions.contains(&id) {
             visit(id, calls, &mut marks, diags);
         }
     }
@@ -322,6 +336,9 @@ struct Checker<'a> {
     reference_params: HashMap<FunctionId, Vec<bool>>,
     /// C++: the function templates of each name.
     function_templates: HashMap<Name, Vec<std::sync::Arc<ast::FunctionTemplate>>>,
+    /// C++: the functions declared `constexpr`, which constant
+    /// expressions may call.
+    constexpr_functions: std::collections::HashSet<FunctionId>,
     /// C++: the member function templates of each class, by name.
     member_templates:
         HashMap<(naga::Handle<types::Record>, Name), Vec<std::sync::Arc<ast::MethodTemplate>>>,

@@ -11,15 +11,15 @@ use super::*;
 
 /// A constant and its type.
 #[derive(Clone, Copy)]
-struct Typed {
-    value: i128,
-    ty: Scalar,
+pub(super) struct Typed {
+    pub(super) value: i128,
+    pub(super) ty: Scalar,
 }
 
 impl Typed {
     /// `value` converted to `ty`, as C converts integers (modular; to
     /// `bool`, any non-zero value is 1).
-    fn new(value: i128, ty: Scalar) -> Typed {
+    pub(super) fn new(value: i128, ty: Scalar) -> Typed {
         // Operands are within 64 bits, so the low 64 are all that matter.
         let bits = literal::wrap(value as i64, ty);
         let value = if ty.is_signed() {
@@ -30,11 +30,11 @@ impl Typed {
         Typed { value, ty }
     }
 
-    fn converted(self, ty: Scalar) -> Typed {
+    pub(super) fn converted(self, ty: Scalar) -> Typed {
         Typed::new(self.value, ty)
     }
 
-    fn truth(self) -> bool {
+    pub(super) fn truth(self) -> bool {
         self.value != 0
     }
 }
@@ -51,7 +51,7 @@ impl Checker<'_> {
         self.constant(e).map(|c| c.converted(s).value)
     }
 
-    fn constant(&mut self, e: &ast::Expr) -> Option<Typed> {
+    pub(super) fn constant(&mut self, e: &ast::Expr) -> Option<Typed> {
         crate::stack::guard(|| self.constant_inner(e))
     }
 
@@ -173,6 +173,8 @@ impl Checker<'_> {
                 Type::Vector(_, n) => Typed::new(types::storage_lanes(n).into(), Scalar::Int),
                 _ => return None,
             },
+            // C++: a call of a `constexpr` function.
+            A::Call(..) if self.cxx => self.constexpr_call(e)?,
             A::VecStepExpr(x) => match self.expr(x).ty {
                 Type::Scalar(_) => int(true),
                 Type::Vector(_, n) => Typed::new(types::storage_lanes(n).into(), Scalar::Int),
@@ -267,7 +269,7 @@ impl Checker<'_> {
         Typed::new(value.into(), self.size_type(false))
     }
 
-    fn binary_constant(&self, op: BinaryOp, a: Typed, b: Typed) -> Option<Typed> {
+    pub(super) fn binary_constant(&self, op: BinaryOp, a: Typed, b: Typed) -> Option<Typed> {
         use BinaryOp::*;
         let int = |value: bool| Typed::new(value.into(), Scalar::Int);
         if matches!(op, LogicalAnd | LogicalOr) {

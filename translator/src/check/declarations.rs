@@ -460,6 +460,9 @@ impl Checker<'_> {
             .program
             .functions
             .append(function, naga::Span::UNDEFINED);
+        if specs.constexpr.is_some() {
+            self.constexpr_functions.insert(id);
+        }
         match (owner, overloaded, name) {
             _ if instance.is_some() => {}
             (Some(owner), _, Some(name)) => self

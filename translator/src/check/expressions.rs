@@ -2076,7 +2076,7 @@ impl Checker<'_> {
             );
             return error();
         }
-        let args = (args.into_iter().zip(&param_types).enumerate())
+        let args: Vec<Box<Expr>> = (args.into_iter().zip(&param_types).enumerate())
             .map(|(i, (a, t))| {
                 let at = a.span;
                 Box::new(if i < skip {
@@ -2094,6 +2094,9 @@ impl Checker<'_> {
                 })
             })
             .collect();
+        if let Some(value) = self.folded_constexpr_call(id, &args, span) {
+            return value;
+        }
         // Errors about the call as a whole (recursion) point at the
         // function's name.
         if let Some(state) = self.current.as_mut() {

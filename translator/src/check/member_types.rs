@@ -40,6 +40,22 @@ impl Checker<'_> {
         class: &ast::TypeSpec,
         name: Name,
     ) -> (Type, ast::Qualifiers) {
+        if let ast::TypeSpec::TemplateId(template, args) = class {
+            if self.text(*template) == crate::language::REMOVE_ADDRESS_SPACE
+                && self.text(name) == "type"
+            {
+                let [ast::TemplateArg::Type(t)] = &args[..] else {
+                    self.error(specs.type_location, "__remove_address_space takes one type");
+                    return (Type::Error, ast::Qualifiers::default());
+                };
+                let ty = self.type_name(t);
+                let quals = ast::Qualifiers {
+                    is_const: t.specs.qualifiers.is_const,
+                    ..ast::Qualifiers::default()
+                };
+                return (ty, quals);
+            }
+        }
         let class_specs = ast::DeclSpecs {
             ty: class.clone(),
             qualifiers: ast::Qualifiers::default(),

@@ -175,12 +175,19 @@ impl Checker<'_> {
                             return false;
                         };
                         // `const T` takes a `const` argument, and `T` is
-                        // it without the `const`.
+                        // it without the `const`; so for an address space
+                        // (`__global T`).
                         if own.is_const && !quals.is_const {
+                            return false;
+                        }
+                        if own.address_space.is_some() && own.address_space != quals.address_space {
                             return false;
                         }
                         let quals = ast::Qualifiers {
                             is_const: quals.is_const && !own.is_const,
+                            address_space: quals
+                                .address_space
+                                .filter(|_| own.address_space.is_none()),
                             ..quals
                         };
                         bind(bound, i, TemplateArgument::Type(ty, quals))

@@ -22,6 +22,9 @@ enum Member {
     Field(FieldDecl),
     Method(MethodDecl),
     MethodTemplate(MethodTemplate),
+    /// A `friend` declaration: what it declares, if anything, is one of
+    /// the program's (`Parser::hoisted`).
+    Friend,
     Static(Declaration),
     Type(Declaration),
 }
@@ -807,6 +810,7 @@ impl Parser {
                         Ok(Member::Method(m)) if m.defaulted && !m.is_default_constructor() => {}
                         Ok(Member::Method(m)) => methods.push(m),
                         Ok(Member::MethodTemplate(t)) => method_templates.push(Arc::new(t)),
+                        Ok(Member::Friend) => {}
                         Ok(Member::Static(d)) => statics.push(d),
                         Ok(Member::Type(d)) => types.push(d),
                         Err(Reported) => p.recover(),
@@ -952,6 +956,9 @@ impl Parser {
         }
         if self.cxx && self.kw() == Kw::Template && self.peek_at(1).is_punct(Punct::Lt) {
             return self.member_template(tag);
+        }
+        if self.cxx && self.kw() == Kw::Friend {
+            return self.friend_decl();
         }
         if self.cxx && self.kw() == Kw::Using {
             let alias = self.alias_declaration()?;
@@ -1222,6 +1229,63 @@ impl Parser {
             member_inits: Vec::new(),
             defaulted,
         })
+    }
+
+    /// `friend ...;` in a class body, the keyword next. A friend class
+    /// changes nothing (access is not checked); a friend function is a
+    /// function of the enclosing namespace, declared or defined after the
+    /// class (C++ finds one defined in the class only by its arguments;
+    /// clvulkan also by its name).
+    fn friend_decl(&mut self) -> PResult<Member> {
+        let location = self.bump().location;
+        if matches!(self.kw(), Kw::Struct | Kw::Union)
+            || (self.starts_type(0) && self.peek_at(1).is_punct(Punct::Semicolon))
+        {
+            while !self.eat(Punct::Semicolon) {
+                if self.peek().kind == TokenKind::Eof {
+                    return Err(self.error_here("';'"));
+                }
+                self.pos += 1;
+            }
+            return Ok(Member::Friend);
+        }
+        if self.class_template_params.is_some() || self.function_depth > 0 {
+            return Err(self.unsupported_cxx(
+                location,
+                "friend functions of class templates and local classes",
+            ));
+        }
+        let specs = self.decl_specs()?;
+        let mut declarator = self.named_declarator()?;
+        if !matches!(declarator.derived.first(), Some(Derived::Function { .. })) {
+            return Err(self.error_here("a friend function's parameter list"));
+        }
+        if let Some((name, _)) = &mut declarator.name {
+            *name = self.declared_name(*name);
+        }
+        let item = if self.at(Punct::LBrace) {
+            let body = self.function_body(&declarator)?;
+            ExternalDecl::Function(FunctionDef {
+                specs,
+                declarator,
+                this_qualifiers: Qualifiers::default(),
+                member_inits: Vec::new(),
+                body,
+            })
+        } else {
+            self.expect_semicolon("after friend declaration")?;
+            ExternalDecl::Declaration(Declaration {
+                location,
+                specs,
+                declarators: vec![InitDeclarator {
+                    declarator,
+                    init: None,
+                    arguments: None,
+                }],
+            })
+        };
+        self.hoisted.push(item);
+        Ok(Member::Friend)
     }
 
     /// `template <params>` and a member function of class `tag`, the

@@ -100,6 +100,8 @@ pub(super) enum Kw {
     This,
     /// C++'s `explicit`.
     Explicit,
+    /// C++'s `friend`.
+    Friend,
     /// C++'s `operator`.
     Operator,
     /// C++'s `static_cast`, `reinterpret_cast` and `const_cast`.
@@ -145,6 +147,7 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "auto" => Kw::Auto,
         "this" => Kw::This,
         "explicit" => Kw::Explicit,
+        "friend" => Kw::Friend,
         "operator" => Kw::Operator,
         "template" => Kw::Template,
         "static_cast" | "reinterpret_cast" | "const_cast" => Kw::NamedCast,
@@ -158,9 +161,9 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "alignas" | "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t"
         | "char16_t" | "char32_t" | "compl" | "concept" | "consteval" | "constinit"
         | "co_await" | "co_return" | "co_yield" | "delete" | "dynamic_cast" | "export"
-        | "friend" | "mutable" | "new" | "noexcept" | "not" | "not_eq" | "or" | "or_eq"
-        | "requires" | "thread_local" | "throw" | "try" | "typeid" | "virtual" | "wchar_t"
-        | "xor" | "xor_eq" => Kw::CxxUnsupported,
+        | "mutable" | "new" | "noexcept" | "not" | "not_eq" | "or" | "or_eq" | "requires"
+        | "thread_local" | "throw" | "try" | "typeid" | "virtual" | "wchar_t" | "xor"
+        | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }

@@ -211,6 +211,9 @@ pub(crate) struct Parser {
     /// follows with template arguments.
     /// Each template's parameters, by whether each is a value.
     template_names: std::collections::HashMap<u32, Vec<bool>>,
+    /// Friend functions of the class just parsed: the next items, after
+    /// the declaration that has the class.
+    hoisted: Vec<ExternalDecl>,
     /// How many function bodies enclose the parse: in one, C++'s `T x(a)`
     /// declares `x` constructed from `a` (see `declarator_inner`).
     function_depth: u32,
@@ -285,6 +288,7 @@ impl Parser {
             member_types: Default::default(),
             function_depth: 0,
             template_names: Default::default(),
+            hoisted: Vec::new(),
             missing_name_at: Location::new(FileId(0), 0),
         };
         parser.words = classify(&parser.tokens, &parser.spellings, cxx);
@@ -292,7 +296,31 @@ impl Parser {
             parser.words = classify(&parser.tokens, &parser.spellings, cxx);
         }
         parser.refuse_unsupported_cxx();
+        if cxx {
+            parser.declare_remove_address_space();
+        }
         parser
+    }
+
+    /// C++ for OpenCL's `__remove_address_space<T>::type` (seed 004): a
+    /// class template of the language, whose member type the checker
+    /// makes (`check/member_types.rs`).
+    fn declare_remove_address_space(&mut self) {
+        let spelled = |word: &str| {
+            (self.tokens.iter())
+                .find(|t| t.kind == TokenKind::Identifier && self.spellings.get(t.sym) == word)
+                .map(|t| t.sym)
+        };
+        let Some(template) = spelled(crate::language::REMOVE_ADDRESS_SPACE) else {
+            return;
+        };
+        let member = spelled("type");
+        self.template_names.insert(template, vec![false]);
+        self.declare_name(Name(template), true);
+        self.member_types
+            .entry(template)
+            .or_default()
+            .extend(member);
     }
 
     /// Reads a C++ linkage specification's `extern "C"` or `extern "C++"`
@@ -638,6 +666,9 @@ impl Parser {
     /// Parses the next external declaration or file-scope pragma, skipping
     /// empty declarations and stray `}`.
     pub(crate) fn next_item(&mut self) -> Option<ExternalDecl> {
+        if !self.hoisted.is_empty() {
+            return Some(self.hoisted.remove(0));
+        }
         loop {
             if let Some(mark) = self.halted_at {
                 self.diags.truncate(mark);
