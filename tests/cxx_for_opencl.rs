@@ -270,3 +270,17 @@ fn friends_constexpr_functions_and_address_space_traits_work() {
     let got = read_buffer::<i32>(&queue, &out, 6);
     assert_eq!(got, [15, 10, 310, 10, 2041, 23]);
 }
+
+#[test]
+fn rvalue_references_bind_temporaries_and_moved_objects() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_deduction.cl");
+    let kernel = Kernel::create(&program, "rvalue_references").expect("kernel");
+    let out = buffer_with(&context, &queue, &[i32::MIN; 5]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    // `drain` saw 2 pushes and emptied `b` through the reference;
+    // consume(3) = 4 and consume(move(y)) made `y` 42; `r` is the
+    // temporary 42, then 142; relay(2) = 3, with `y` 42.
+    assert_eq!(read_buffer::<i32>(&queue, &out, 5), [20, 4204, 142, 87, 45]);
+}

@@ -158,3 +158,38 @@ kernel void language_features(global int *out) {
         out[4] = bump(shared) * 1000 + shared[0];
     out[5] = right.r * 10 + (int)mode;
 }
+
+// Rvalue references: std::move and std::forward written by hand, a
+// temporary bound to a `T &&` and changed through it, forwarding
+// references, and casts to references of a base.
+template <typename T> T &&move_from(T &x) { return static_cast<T &&>(x); }
+template <typename T> T &&forward_as(T &x) { return static_cast<T &&>(x); }
+template <typename T> struct remove_reference { using type = T; };
+template <typename T> struct remove_reference<T &> { using type = T; };
+struct Buffer {
+    int data[4];
+    int size;
+    Buffer() : size(0) {}
+    void push(int v) { data[size++] = v; }
+};
+void drain(Buffer &&b, int *out) { *out = b.size; b.size = 0; }
+int consume(int &&x) { x += 1; return x; }
+template <typename T> int relay(T &&v) { return consume(forward_as<T>(v)); }
+struct Tagged { int tag; };
+struct Extended : Tagged { int extra; };
+kernel void rvalue_references(global int *p) {
+    Buffer b;
+    b.push(5); b.push(6);
+    int size;
+    drain(move_from(b), &size);
+    int y = 41;
+    int &&r = y + 1;
+    r += 100;
+    Extended d; d.tag = 7; d.extra = 8;
+    Tagged &base = static_cast<Tagged &>(d);
+    p[0] = size * 10 + b.size;
+    p[1] = consume(3) + consume(move_from(y)) * 100;
+    p[2] = r;
+    p[3] = base.tag + static_cast<Extended &&>(d).extra * 10;
+    p[4] = relay(2) + y;
+}

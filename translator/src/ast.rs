@@ -353,6 +353,8 @@ pub struct Declarator {
     /// C++'s `T &name`: a reference to what the rest declares, and where
     /// the `&` is.
     pub reference: Option<Location>,
+    /// The reference is C++'s `T &&name`, an rvalue reference.
+    pub rvalue: bool,
     pub attributes: Vec<Attribute>,
     /// Its source text (`*a[3]`), `start..end` in the file of the name.
     pub start: u32,

@@ -92,6 +92,7 @@ impl<'a> UnitChecker<'a> {
             current: None,
             global_constants: HashMap::new(),
             reference_params: HashMap::new(),
+            rvalue_params: HashMap::new(),
             default_args: HashMap::new(),
             overloads: HashMap::new(),
             reference_returns: Default::default(),
@@ -334,6 +335,8 @@ struct Checker<'a> {
     global_constants: HashMap<hir::GlobalId, (i64, Scalar)>,
     /// C++: which parameters of each function are references.
     reference_params: HashMap<FunctionId, Vec<bool>>,
+    /// C++: which of those are rvalue references (`T &&`), where any is.
+    rvalue_params: HashMap<FunctionId, Vec<bool>>,
     /// C++: the function templates of each name.
     function_templates: HashMap<Name, Vec<std::sync::Arc<ast::FunctionTemplate>>>,
     /// C++: the functions declared `constexpr`, which constant

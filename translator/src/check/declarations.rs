@@ -371,6 +371,9 @@ impl Checker<'_> {
             .chain(hidden.iter().map(|_| true))
             .chain(params.iter().map(|p| p.declarator.reference.is_some()))
             .collect();
+        let rvalues: Vec<bool> = (this.iter().chain(&hidden).map(|_| false))
+            .chain(params.iter().map(|p| p.declarator.rvalue))
+            .collect();
         // Parameter names are not in scope here; only types matter. A
         // definition checks its parameters again, so their problems are
         // reported once, from there.
@@ -413,6 +416,16 @@ impl Checker<'_> {
                 .copied()
                 .find(|&id| self.same_parameters(id, &signature, &references));
             match matching {
+                Some(id) if !self.same_rvalue_references(id, &rvalues) => {
+                    let not_yet = crate::language::NOT_YET;
+                    self.error(
+                        location,
+                        format!(
+                            "overloading '{spelling}' on lvalue and rvalue references is {not_yet}"
+                        ),
+                    );
+                    return (id, false);
+                }
                 Some(id) => {
                     self.add_default_arguments(id, defaults);
                     let f = &self.program.functions[id];
@@ -476,6 +489,9 @@ impl Checker<'_> {
         }
         if references.contains(&true) {
             self.reference_params.insert(id, references);
+        }
+        if rvalues.contains(&true) {
+            self.rvalue_params.insert(id, rvalues);
         }
         if returns_reference {
             self.reference_returns.insert(id);

@@ -940,6 +940,7 @@ impl Checker<'_> {
                 let name = self.spelling(*name);
                 self.member(base, &name, span, *name_location)
             }
+            A::Cast(t, x) if t.declarator.reference.is_some() => self.reference_cast(t, x, span),
             A::Cast(t, x) => {
                 let to = self.type_name(t);
                 if to.is_integer() {
@@ -2038,6 +2039,8 @@ impl Checker<'_> {
         // Reference parameters bind their arguments themselves.
         let references = self.reference_params.get(&id).cloned();
         let by_reference = |i: usize| references.as_ref().is_some_and(|r| r.get(i) == Some(&true));
+        let rvalues = self.rvalue_params.get(&id).cloned();
+        let rvalue = |i: usize| rvalues.as_ref().is_some_and(|r| r.get(i) == Some(&true));
         let first_extra = written.get(
             self.program.functions[id]
                 .signature
@@ -2087,7 +2090,7 @@ impl Checker<'_> {
                         file: at.file,
                         offset: at.start,
                     };
-                    self.bind_reference_to(*t, a, start)
+                    self.bind_reference_to(*t, a, start, rvalue(i))
                 } else {
                     let a = self.decay(a);
                     self.convert_for_assignment(a, *t, Conversion::Argument(at.location()))

@@ -53,6 +53,14 @@ impl Checker<'_> {
                 .all(|(i, r)| earlier.and_then(|e| e.get(i)).unwrap_or(&false) == r)
     }
 
+    /// Whether function `id`'s rvalue reference parameters are `rvalues`.
+    pub(super) fn same_rvalue_references(&self, id: FunctionId, rvalues: &[bool]) -> bool {
+        match self.rvalue_params.get(&id) {
+            Some(earlier) => earlier == rvalues,
+            None => !rvalues.contains(&true),
+        }
+    }
+
     /// The function of `candidates` a call with `args` (checked, decayed)
     /// resolves to, or `None` after reporting clang's error.
     pub(super) fn resolve_overload(
@@ -105,23 +113,27 @@ impl Checker<'_> {
             return None;
         }
         let references = self.reference_params.get(&id);
+        let rvalues = self.rvalue_params.get(&id);
         (args.iter().zip(params).enumerate())
             .map(|(i, (a, &p))| {
                 let by_reference = references.is_some_and(|r| r.get(i) == Some(&true));
-                self.rank(a, p, by_reference)
+                let rvalue = rvalues.is_some_and(|r| r.get(i) == Some(&true));
+                self.rank(a, p, by_reference, rvalue)
             })
             .collect()
     }
 
-    fn rank(&self, arg: &Expr, param: Type, by_reference: bool) -> Option<Rank> {
+    fn rank(&self, arg: &Expr, param: Type, by_reference: bool, rvalue: bool) -> Option<Rank> {
         if by_reference {
             // Binding: to an object of the referent's type, or for a
-            // `const` reference, to a value that converts.
+            // `const` or rvalue reference, to a value that converts.
             let referent = self.pointee(param)?;
             return match (arg.ty, referent.ty) {
                 (a, r) if a == r => Some(Rank::Exact),
                 (a, r) if self.derives_from(a, r) => Some(Rank::Conversion),
-                (Type::Scalar(_), Type::Scalar(_)) if referent.is_const => Some(Rank::Conversion),
+                (Type::Scalar(_), Type::Scalar(_)) if referent.is_const || rvalue => {
+                    Some(Rank::Conversion)
+                }
                 _ => None,
             };
         }

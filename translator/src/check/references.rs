@@ -39,15 +39,65 @@ impl Checker<'_> {
         self.pointer_with(referent, quals)
     }
 
-    /// The pointer a reference of type `reference` (from
-    /// [`Checker::reference_type`]) holds once bound to `e`.
-    pub(super) fn bind_reference(&mut self, reference: Type, e: &ast::Expr, at: Location) -> Expr {
-        let v = self.expr(e);
-        self.bind_reference_to(reference, v, at)
+    /// C++'s cast to a reference, `static_cast<T &&>(x)` (how
+    /// `std::move` and `std::forward` are written), `static_cast<T &>(x)`
+    /// or `(T &)x`: the object `x` itself, or its base part `T`. A value
+    /// that is no object is kept in a temporary, which the result names.
+    pub(super) fn reference_cast(&mut self, t: &ast::TypeName, x: &ast::Expr, span: Span) -> Expr {
+        let (base, quals) = self.base_type(&t.specs);
+        let to = self.declarator_type(base, quals, &t.declarator, t.specs.location);
+        let v = self.expr(x);
+        if v.ty.is_error() || to.is_error() {
+            return Expr::new(H::Int(0), Type::Error, span);
+        }
+        let object = match to {
+            _ if v.ty == to => v,
+            Type::Record(base) if self.derives_from(v.ty, to) => {
+                self.derived_to_base(v, base).expect("a base")
+            }
+            _ => {
+                let not_yet = crate::language::NOT_YET;
+                let (from, to) = (self.display(v.ty), self.display(to));
+                self.error(
+                    span,
+                    format!("casts from '{from}' to a reference to '{to}' are {not_yet}"),
+                );
+                return Expr::new(H::Int(0), Type::Error, span);
+            }
+        };
+        if self.is_place(&object) && !matches!(object.kind, H::Swizzle(..)) {
+            let ty = object.ty;
+            return object.with_type(ty, span);
+        }
+        let address = self.temporary_address(object, false, "(reference temporary)");
+        self.deref(address, span)
     }
 
-    /// [`Self::bind_reference`] to `v`, checked.
-    pub(super) fn bind_reference_to(&mut self, reference: Type, v: Expr, at: Location) -> Expr {
+    /// The pointer a reference of type `reference` (from
+    /// [`Checker::reference_type`]) holds once bound to `e`.
+    pub(super) fn bind_reference(
+        &mut self,
+        reference: Type,
+        e: &ast::Expr,
+        at: Location,
+        rvalue: bool,
+    ) -> Expr {
+        let v = self.expr(e);
+        self.bind_reference_to(reference, v, at, rvalue)
+    }
+
+    /// [`Self::bind_reference`] to `v`, checked. An `rvalue` reference
+    /// (`T &&`) binds a value that is no object through a temporary as a
+    /// `const` one does, and may change it; it also binds objects, which
+    /// C++ allows only through a cast (`static_cast<T &&>(x)`), so that
+    /// such casts need no value category of their own.
+    pub(super) fn bind_reference_to(
+        &mut self,
+        reference: Type,
+        v: Expr,
+        at: Location,
+        rvalue: bool,
+    ) -> Expr {
         let span = v.span;
         let Some(referent) = self.pointee(reference) else {
             return Expr::new(H::Int(0), Type::Error, span);
@@ -75,7 +125,7 @@ impl Checker<'_> {
             let address = self.address_of_place(v, span);
             return self.convert_for_assignment(address, reference, Conversion::Init(at));
         }
-        if !referent.is_const {
+        if !referent.is_const && !rvalue {
             let (wanted, got) = (self.display(referent.ty), self.display(v.ty));
             let what = if lvalue {
                 "a value of unrelated type"
@@ -94,7 +144,7 @@ impl Checker<'_> {
         // private temporary that lives as long as the function.
         let value = self.decay(v);
         let value = self.convert_for_assignment(value, referent.ty, Conversion::Init(at));
-        let bound = self.temporary_address(value, true, "(reference temporary)");
+        let bound = self.temporary_address(value, referent.is_const, "(reference temporary)");
         self.convert_for_assignment(bound, reference, Conversion::Init(at))
     }
 
@@ -164,11 +214,14 @@ impl Checker<'_> {
                     return;
                 }
                 let ty = self.deduced_reference_type(&v, quals);
-                (ty, self.bind_reference_to(ty, v, location))
+                (ty, self.bind_reference_to(ty, v, location, false))
             }
             Some(ast::Initializer::Expr(e)) => {
                 let ty = self.reference_type(base, quals, &init.declarator, location);
-                (ty, self.bind_reference(ty, e, location))
+                (
+                    ty,
+                    self.bind_reference(ty, e, location, init.declarator.rvalue),
+                )
             }
             _ => {
                 let spelling = self.spelling(name);

@@ -161,6 +161,9 @@ impl Checker<'_> {
                 }
                 self.quietly(|c| c.const_int(e)) == Some(i128::from(value))
             }
+            // Template arguments are never references here (a forwarding
+            // reference deduces the referent), so `S<T &>` matches none.
+            (ast::TemplateArg::Type(written), _) if written.declarator.reference.is_some() => false,
             (ast::TemplateArg::Type(written), TemplateArgument::Type(ty, quals)) => {
                 if !self.mentions_parameter(params, written) {
                     let (want, space) = self.quietly(|c| c.type_name_and_space(written));

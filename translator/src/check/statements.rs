@@ -300,7 +300,7 @@ impl Checker<'_> {
                             let v = if let ast::ExprKind::BracedList(init) = &v.kind {
                                 self.compound_literal(ret, None, init, v.span())
                             } else if reference {
-                                self.bind_reference(ret, v, begin)
+                                self.bind_reference(ret, v, begin, false)
                             } else {
                                 let v = self.expr(v);
                                 self.convert_for_assignment(v, ret, Conversion::Return(begin))

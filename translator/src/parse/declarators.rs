@@ -38,12 +38,11 @@ impl Parser {
         while self.eat(Punct::Star) {
             pointers.push(Derived::Pointer(self.pointer_qualifiers(&mut attributes)?));
         }
-        if self.cxx && self.at(Punct::AmpAmp) {
-            return Err(self.unsupported_cxx(self.loc(), "rvalue references"));
-        }
-        // C++'s `T &name`: the reference binds the declarator's name, so a
-        // name comes next, or a nested declarator's `(&name)[N]`.
-        let reference = (self.cxx && self.at(Punct::Amp)).then(|| self.bump().location);
+        // C++'s `T &name` and `T &&name`: the reference binds the
+        // declarator's name, so a name comes next, or a nested
+        // declarator's `(&name)[N]`.
+        let rvalue = self.cxx && self.at(Punct::AmpAmp);
+        let reference = (self.cxx && (self.at(Punct::Amp) || rvalue)).then(|| self.bump().location);
         if reference.is_some() && (self.at(Punct::Amp) || self.at(Punct::LParen)) {
             return Err(self.unsupported_cxx(self.loc(), "references to references and arrays"));
         }
@@ -154,6 +153,7 @@ impl Parser {
         // reference to an array).
         if reference.is_some() {
             inner.reference = reference;
+            inner.rvalue = rvalue;
         }
         if inner.attributes.is_empty() {
             inner.attributes = attributes;
