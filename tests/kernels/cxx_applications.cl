@@ -178,7 +178,7 @@ kernel void sort_rows(global const int *in, global int *out, int order) {
     case 2: insertion_sort(keys, ByAbsThenValue()); break;
     default: {
         const int pivot = order;
-        insertion_sort(keys, [pivot](int a, int b) {
+        insertion_sort(keys, [pivot](int a, int b) noexcept {
             return (a % pivot) != (b % pivot) ? (a % pivot) < (b % pivot) : a < b;
         });
     }
@@ -208,7 +208,7 @@ struct vec3 {
     vec3 operator*(float s) const { return vec3(x * s, y * s, z * s); }
     vec3 &operator+=(const vec3 &o) { x += o.x; y += o.y; z += o.z; return *this; }
     vec3 operator-() const { return vec3(-x, -y, -z); }
-    float dot(const vec3 &o) const { return x * o.x + y * o.y + z * o.z; }
+    float dot(const vec3 &o) const noexcept { return x * o.x + y * o.y + z * o.z; }
     float length2() const { return dot(*this); }
     static vec3 load(const __global float *p, size_t i) { return vec3(p[3 * i], p[3 * i + 1], p[3 * i + 2]); }
     void store(__global float *p, size_t i) const { p[3 * i] = x; p[3 * i + 1] = y; p[3 * i + 2] = z; }

@@ -198,6 +198,7 @@ impl Parser {
             while function && add_qualifier(&mut this_qualifiers, self.kw()) {
                 self.pos += 1;
             }
+            self.exception_specification()?;
             if !function {
                 // `int S::count = 1;`: a static data member's definition.
                 let decl = self.rest_of_declaration(specs, declarator)?;
@@ -1203,6 +1204,7 @@ impl Parser {
         while add_qualifier(&mut this_qualifiers, self.kw()) {
             self.pos += 1;
         }
+        self.exception_specification()?;
         let defaulted = self.defaulted()?;
         if self.at(Punct::Amp) || self.at(Punct::AmpAmp) || self.at(Punct::Assign) {
             let at = self.loc();

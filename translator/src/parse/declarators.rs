@@ -131,6 +131,7 @@ impl Parser {
                 }
                 self.pos += 1;
                 suffixes.push(self.parameter_list()?);
+                self.exception_specification()?;
             } else {
                 break;
             }
@@ -171,6 +172,20 @@ impl Parser {
             };
         }
         Ok(inner)
+    }
+
+    /// C++'s `noexcept` or `noexcept(constant)` after a parameter list (or
+    /// the qualifiers of `this`), skipped: OpenCL has no exceptions.
+    pub(super) fn exception_specification(&mut self) -> PResult<()> {
+        if !(self.cxx && self.kw() == Kw::Noexcept) {
+            return Ok(());
+        }
+        self.pos += 1;
+        if self.eat(Punct::LParen) {
+            self.conditional_expr()?;
+            self.expect(Punct::RParen)?;
+        }
+        Ok(())
     }
 
     /// A declarator that must declare a name (of a declaration or a

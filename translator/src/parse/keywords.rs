@@ -102,6 +102,9 @@ pub(super) enum Kw {
     Explicit,
     /// C++'s `friend`.
     Friend,
+    /// C++'s `noexcept`: OpenCL has no exceptions, so it promises nothing
+    /// clvulkan uses.
+    Noexcept,
     /// C++'s `operator`.
     Operator,
     /// C++'s `static_cast`, `reinterpret_cast` and `const_cast`.
@@ -148,6 +151,7 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "this" => Kw::This,
         "explicit" => Kw::Explicit,
         "friend" => Kw::Friend,
+        "noexcept" => Kw::Noexcept,
         "operator" => Kw::Operator,
         "template" => Kw::Template,
         "static_cast" | "reinterpret_cast" | "const_cast" => Kw::NamedCast,
@@ -161,9 +165,10 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "alignas" | "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t"
         | "char16_t" | "char32_t" | "compl" | "concept" | "consteval" | "constinit"
         | "co_await" | "co_return" | "co_yield" | "delete" | "dynamic_cast" | "export"
-        | "mutable" | "new" | "noexcept" | "not" | "not_eq" | "or" | "or_eq" | "requires"
-        | "thread_local" | "throw" | "try" | "typeid" | "virtual" | "wchar_t" | "xor"
-        | "xor_eq" => Kw::CxxUnsupported,
+        | "mutable" | "new" | "not" | "not_eq" | "or" | "or_eq" | "requires" | "thread_local"
+        | "throw" | "try" | "typeid" | "virtual" | "wchar_t" | "xor" | "xor_eq" => {
+            Kw::CxxUnsupported
+        }
         _ => return None,
     })
 }

@@ -63,7 +63,9 @@ impl Parser {
         }
         self.expect(Punct::RBracket)?;
         let params = if self.eat(Punct::LParen) {
-            self.parameter_list()?
+            let params = self.parameter_list()?;
+            self.exception_specification()?;
+            params
         } else {
             Derived::Function {
                 params: Vec::new(),
