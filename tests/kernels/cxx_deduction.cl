@@ -97,7 +97,7 @@ kernel void initialization(global int *out, int seed) {
     out[6] = total(shared);
 }
 
-// Friend functions, `constexpr` functions in constant expressions,
+// Friend functions, `alignas`, `constexpr` functions in constant expressions,
 // `__remove_address_space`, partial specializations on address spaces,
 // multiple inheritance and scoped enumerations.
 struct Vec2 {
@@ -130,6 +130,8 @@ template <typename T> int bump(T *p) {
     return space_of<T>::value;
 }
 
+struct alignas(16) Aligned { float x; };
+struct Padded { char c; alignas(8) int v; };
 struct Left { int l; };
 struct Right { int r; };
 struct Both : Left, Right { int b; };
@@ -157,6 +159,7 @@ kernel void language_features(global int *out) {
     if (get_local_id(0) == 0)
         out[4] = bump(shared) * 1000 + shared[0];
     out[5] = right.r * 10 + (int)mode;
+    out[6] = sizeof(Aligned) * 100 + sizeof(Padded) * 10 + __alignof__(Aligned);
 }
 
 // Rvalue references: std::move and std::forward written by hand, a

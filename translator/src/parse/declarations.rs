@@ -555,6 +555,18 @@ impl Parser {
 
     pub(super) fn attributes(&mut self, out: &mut Vec<Attribute>) -> PResult<()> {
         while self.kw() == Kw::Attribute {
+            if self.cxx && self.text(self.peek()) == "alignas" {
+                let keyword = self.bump();
+                self.expect(Punct::LParen)?;
+                let alignment = self.assignment_expr()?;
+                self.expect(Punct::RParen)?;
+                out.push(Attribute {
+                    name: Name(self.qualified_symbol("aligned")),
+                    args: vec![Arc::new(alignment)],
+                    location: keyword.location,
+                });
+                continue;
+            }
             self.pos += 1;
             self.expect(Punct::LParen)?;
             self.expect(Punct::LParen)?;

@@ -162,13 +162,13 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         // `private` is also an address space; before a `:` in a class body
         // it is the access specifier (see `Parser::access_specifier`).
         "public" | "protected" => Kw::AccessSpecifier,
-        "alignas" | "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t"
-        | "char16_t" | "char32_t" | "compl" | "concept" | "consteval" | "constinit"
-        | "co_await" | "co_return" | "co_yield" | "delete" | "dynamic_cast" | "export"
-        | "mutable" | "new" | "not" | "not_eq" | "or" | "or_eq" | "requires" | "thread_local"
-        | "throw" | "try" | "typeid" | "virtual" | "wchar_t" | "xor" | "xor_eq" => {
-            Kw::CxxUnsupported
-        }
+        // `alignas(n)`: GNU's `aligned(n)`, where attributes go.
+        "alignas" => Kw::Attribute,
+        "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t" | "char16_t"
+        | "char32_t" | "compl" | "concept" | "consteval" | "constinit" | "co_await"
+        | "co_return" | "co_yield" | "delete" | "dynamic_cast" | "export" | "mutable" | "new"
+        | "not" | "not_eq" | "or" | "or_eq" | "requires" | "thread_local" | "throw" | "try"
+        | "typeid" | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }
