@@ -82,3 +82,24 @@ __kernel void generic_lambdas(__global int *p, int m) {
     p[4] = keys[0] * 10000 + keys[1] * 1000 + keys[2] * 100 + keys[3] * 10 + keys[4];
     p[5] = [](auto v) { return v * 2; }(21);
 }
+
+// `mutable`: a member a `const` object's member functions may change, and
+// a lambda whose call operator changes its copies.
+struct HitCounter {
+    int value;
+    mutable int hits;
+    int get() const {
+        hits++;
+        return value;
+    }
+};
+
+__kernel void mutables(__global int *p) {
+    const HitCounter c = {7, 0};
+    int a = c.get() + c.get();
+    int n = 0;
+    auto counter = [n]() mutable { n += 1; return n; };
+    counter();
+    p[0] = a * 100 + c.hits * 10 + counter();
+    p[1] = n;
+}

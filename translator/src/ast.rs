@@ -262,6 +262,8 @@ pub struct FieldDecl {
     pub specs: DeclSpecs,
     pub declarators: Vec<(Declarator, Option<Expr>)>,
     pub location: Location,
+    /// C++'s `mutable`: a member `const` objects may change.
+    pub mutable: bool,
 }
 
 /// A C++ member function declared in a class body, with its body when

@@ -99,6 +99,7 @@ impl<'a> UnitChecker<'a> {
             function_templates: HashMap::new(),
             member_templates: HashMap::new(),
             constexpr_functions: Default::default(),
+            mutable_fields: Default::default(),
             instances: HashMap::new(),
             pending_instances: Vec::new(),
             unscheduled_instances: HashMap::new(),
@@ -339,6 +340,8 @@ struct Checker<'a> {
     rvalue_params: HashMap<FunctionId, Vec<bool>>,
     /// C++: the function templates of each name.
     function_templates: HashMap<Name, Vec<std::sync::Arc<ast::FunctionTemplate>>>,
+    /// C++: the `mutable` members of each class, by index.
+    mutable_fields: std::collections::HashSet<(naga::Handle<types::Record>, usize)>,
     /// C++: the functions declared `constexpr`, which constant
     /// expressions may call.
     constexpr_functions: std::collections::HashSet<FunctionId>,

@@ -1152,7 +1152,31 @@ impl Checker<'_> {
             H::Index(base, _) | H::Deref(base) => self
                 .pointee(base.ty)
                 .is_some_and(|p| p.is_const || p.space == AddressSpace::Constant),
+            // C++: a `mutable` member of a `const` object may change,
+            // unless the object is in the constant space.
+            H::Member(base, field) if self.is_mutable(base, *field) => self.in_constant_space(base),
             H::Member(base, _) | H::Swizzle(base, _) => self.is_read_only(base),
+            _ => false,
+        }
+    }
+
+    /// Whether member `field` of `object` is declared `mutable`.
+    fn is_mutable(&self, object: &Expr, field: usize) -> bool {
+        matches!(object.ty, Type::Record(r) if self.mutable_fields.contains(&(r, field)))
+    }
+
+    /// Whether a place is in the constant address space.
+    fn in_constant_space(&self, place: &Expr) -> bool {
+        match &place.kind {
+            H::Local(id) => (self.current.as_ref())
+                .is_some_and(|f| f.locals[*id].space == AddressSpace::Constant),
+            H::Global(id) => self.program.globals[*id].space == AddressSpace::Constant,
+            H::Str(_) => true,
+            H::Index(base, _) if matches!(base.ty, Type::Array(..)) => self.in_constant_space(base),
+            H::Index(base, _) | H::Deref(base) => {
+                (self.pointee(base.ty)).is_some_and(|p| p.space == AddressSpace::Constant)
+            }
+            H::Member(base, _) | H::Swizzle(base, _) => self.in_constant_space(base),
             _ => false,
         }
     }
@@ -1173,6 +1197,8 @@ impl Checker<'_> {
                 self.is_const_qualified(base)
             }
             H::Index(base, _) | H::Deref(base) => self.pointee(base.ty).is_some_and(|p| p.is_const),
+            // C++: a `mutable` member of a `const` object may change.
+            H::Member(base, field) if self.is_mutable(base, *field) => false,
             H::Member(base, _) | H::Swizzle(base, _) | H::Comma(_, base) => {
                 self.is_const_qualified(base)
             }

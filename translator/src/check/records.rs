@@ -108,6 +108,17 @@ impl Checker<'_> {
         if !spec.bases.is_empty() {
             self.reject_tail_padding_reuse(&layout.fields, spec.location);
         }
+        for d in members.iter().filter(|d| d.mutable) {
+            for (declarator, _) in &d.declarators {
+                let Some((name, _)) = declarator.name else {
+                    continue;
+                };
+                let symbol = self.symbol(name);
+                if let Some(index) = layout.fields.iter().position(|f| f.name == symbol) {
+                    self.mutable_fields.insert((r, index));
+                }
+            }
+        }
         let record = self.program.types.record_mut(r);
         record.complete = true;
         record.fields = layout.fields;

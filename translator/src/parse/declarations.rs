@@ -283,6 +283,10 @@ impl Parser {
         loop {
             let value_type = if matches!(self.kw(), Kw::Typename | Kw::Struct) {
                 self.pos += 1;
+                if self.at(Punct::Ellipsis) {
+                    let at = self.loc();
+                    return Err(self.unsupported_cxx(at, "variadic templates"));
+                }
                 None
             } else if matches!(self.kw(), Kw::Scalar(_) | Kw::BuiltinType) {
                 // `int N`: the type alone, the name after it.
@@ -978,6 +982,7 @@ impl Parser {
             self.note_member_types(tag, &alias);
             return Ok(Member::Type(alias));
         }
+        let mutable = self.cxx && self.eat_kw(Kw::Mutable);
         let specs = self.decl_specs()?;
         let mut declarators = Vec::new();
         if self.cxx && specs.storage == Some(StorageClass::Typedef) && !self.at(Punct::Semicolon) {
@@ -1030,6 +1035,7 @@ impl Parser {
             specs,
             declarators,
             location,
+            mutable,
         }))
     }
 

@@ -105,6 +105,8 @@ pub(super) enum Kw {
     /// C++'s `noexcept`: OpenCL has no exceptions, so it promises nothing
     /// clvulkan uses.
     Noexcept,
+    /// C++'s `mutable`.
+    Mutable,
     /// C++'s `operator`.
     Operator,
     /// C++'s `static_cast`, `reinterpret_cast` and `const_cast`.
@@ -152,6 +154,7 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "explicit" => Kw::Explicit,
         "friend" => Kw::Friend,
         "noexcept" => Kw::Noexcept,
+        "mutable" => Kw::Mutable,
         "operator" => Kw::Operator,
         "template" => Kw::Template,
         "static_cast" | "reinterpret_cast" | "const_cast" => Kw::NamedCast,
@@ -166,9 +169,9 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "alignas" => Kw::Attribute,
         "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t" | "char16_t"
         | "char32_t" | "compl" | "concept" | "consteval" | "constinit" | "co_await"
-        | "co_return" | "co_yield" | "delete" | "dynamic_cast" | "export" | "mutable" | "new"
-        | "not" | "not_eq" | "or" | "or_eq" | "requires" | "thread_local" | "throw" | "try"
-        | "typeid" | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
+        | "co_return" | "co_yield" | "delete" | "dynamic_cast" | "export" | "new" | "not"
+        | "not_eq" | "or" | "or_eq" | "requires" | "thread_local" | "throw" | "try" | "typeid"
+        | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }

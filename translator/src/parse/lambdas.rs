@@ -62,8 +62,11 @@ impl Parser {
             }
         }
         self.expect(Punct::RBracket)?;
+        let mut mutable = false;
         let params = if self.eat(Punct::LParen) {
             let params = self.parameter_list()?;
+            // `mutable`: the call operator may change the copies.
+            mutable = self.eat_kw(Kw::Mutable);
             self.exception_specification()?;
             params
         } else {
@@ -102,7 +105,7 @@ impl Parser {
             specs: ret,
             declarator,
             this_qualifiers: Qualifiers {
-                is_const: true,
+                is_const: !mutable,
                 ..Qualifiers::default()
             },
             body: Some(body),
