@@ -59,6 +59,13 @@ impl ModuleBuilder<'_> {
                 Rounding::Rtz | Rounding::Default => None,
             };
             let rounded = match fun {
+                Some(naga::MathFunction::Round) if from_elem == Scalar::Double => {
+                    let size = match from {
+                        Type::Vector(_, n) => crate::lower::naga_types::vector_size(*n),
+                        _ => None,
+                    };
+                    crate::lower::library::math::round_even_f64(fb, v, size)
+                }
                 Some(fun) => fb.math(fun, v, None),
                 None => v,
             };

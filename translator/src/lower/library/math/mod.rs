@@ -61,6 +61,16 @@ use crate::lower::naga_types::vector_size;
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
 pub(in crate::lower) use ops::DIVISOR_LIMIT;
+
+/// `v`, an f64 or a vector of `size` f64s, rounded to the nearest integer,
+/// ties to even ([`Ops::rint`]).
+pub(in crate::lower) fn round_even_f64(
+    fb: &mut Emitter,
+    v: Handle<naga::Expression>,
+    size: Option<naga::VectorSize>,
+) -> Handle<naga::Expression> {
+    Ops::of_width(fb, size, true).rint(v)
+}
 use ops::{Ops, V};
 use precision::{Precision, F32, F64};
 
@@ -200,6 +210,8 @@ fn double_kind(b: Builtin) -> Option<Kind> {
         Builtin::Atanpi => Unary(i::atanpi),
         Builtin::Atan2 => Binary(i::atan2),
         Builtin::Atan2pi => Binary(i::atan2pi),
+        // Not SPIR-V's `Trunc` (see `Ops::trunc`).
+        Builtin::Trunc => Unary(|o, v| o.trunc(v)),
         _ => return shared_kind::<F64>(b),
     })
 }

@@ -323,12 +323,45 @@ impl Ops<'_> {
     pub fn floor(&mut self, a: V) -> V {
         self.math(MathFunction::Floor, a)
     }
+    /// Rounds toward zero. An f64 is rounded by `floor` of its magnitude,
+    /// not by SPIR-V's `Trunc`: lavapipe's f64 `Trunc` returns some
+    /// values past 2^24 unchanged on some hosts (see [`Self::rint`]).
     pub fn trunc(&mut self, a: V) -> V {
-        self.math(MathFunction::Trunc, a)
+        if !self.double {
+            return self.math(MathFunction::Trunc, a);
+        }
+        let negative = self.ltc(a, 0.0);
+        let down = self.floor(a);
+        let magnitude = self.neg(a);
+        let magnitude_down = self.floor(magnitude);
+        let up = self.neg(magnitude_down);
+        self.sel(negative, up, down)
     }
-    /// Rounds to the nearest integer, ties to even (exact).
+    /// Rounds to the nearest integer, ties to even (exact). An f64 is
+    /// rounded from its `floor`, not by SPIR-V's `RoundEven`: lavapipe's
+    /// f64 `RoundEven` rounds ties toward zero on some hosts (125.5 to
+    /// 125; seen 2026-11-30 with Mesa 25.0.7 on an AMD EPYC), and every
+    /// step here is exact.
     pub fn rint(&mut self, a: V) -> V {
-        self.math(MathFunction::Round, a)
+        if !self.double {
+            return self.math(MathFunction::Round, a);
+        }
+        let floor = self.floor(a);
+        let fraction = self.sub(a, floor);
+        let above_half = self.gtc(fraction, 0.5);
+        let tie = self.eqc(fraction, 0.5);
+        let halved = self.mulc(floor, 0.5);
+        let halved = self.floor(halved);
+        let even = self.add(halved, halved);
+        let odd = self.ne(floor, even);
+        let odd_tie = self.and(tie, odd);
+        let up = self.or(above_half, odd_tie);
+        let next = self.addc(floor, 1.0);
+        let rounded = self.sel(up, next, floor);
+        // A zero keeps the argument's sign: rint(-0.4) is -0.0.
+        let zero = self.eqc(rounded, 0.0);
+        let signed_zero = self.mulc(a, 0.0);
+        self.sel(zero, signed_zero, rounded)
     }
     /// GLSL's min/max: only where no operand can be NaN.
     pub fn min(&mut self, a: V, b: V) -> V {
