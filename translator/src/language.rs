@@ -57,6 +57,10 @@ pub fn operator_name(op: &str) -> String {
     format!("operator{op}")
 }
 
+/// C++ for OpenCL's trait that strips a type's address space (seed 004):
+/// `__remove_address_space<T>::type`.
+pub const REMOVE_ADDRESS_SPACE: &str = "__remove_address_space";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,7 +75,3 @@ mod tests {
         assert_eq!(switched_to("clvulkan language CXX extra"), None);
     }
 }
-
-/// C++ for OpenCL's trait that strips a type's address space (seed 004):
-/// `__remove_address_space<T>::type`.
-pub const REMOVE_ADDRESS_SPACE: &str = "__remove_address_space";
