@@ -92,6 +92,19 @@ fn timestamps_are_ordered_for_kernels_copies_and_writes() {
             Buffer::<cl_uint>::create(&context, CL_MEM_READ_WRITE, N, ptr::null_mut()).expect("b"),
         )
     };
+    // Each kernel once before the measured ones: a first dispatch may pay
+    // for the driver's start-up (lavapipe's on a loaded 2-core machine
+    // made an empty kernel's first run take 18 ms, longer than a spin).
+    // SAFETY: argument types match the kernel's signature.
+    unsafe {
+        ExecuteKernel::new(&empty)
+            .set_arg(&a)
+            .set_global_work_size(N)
+            .enqueue_nd_range(&queue)
+    }
+    .expect("warm-up");
+    spin(&spinning, &queue, &b, 1);
+    queue.finish().expect("finish");
     let host = vec![7u32; N];
     // SAFETY: `host` outlives the write (finish below).
     let write = unsafe { queue.enqueue_write_buffer(&mut a, CL_NON_BLOCKING, 0, &host, &[]) }
@@ -105,8 +118,8 @@ fn timestamps_are_ordered_for_kernels_copies_and_writes() {
     }
     .expect("enqueue");
     // Two long kernels in one submission, then a copy.
-    let first = spin(&spinning, &queue, &a, 20_000);
-    let second = spin(&spinning, &queue, &b, 20_000);
+    let first = spin(&spinning, &queue, &a, 100_000);
+    let second = spin(&spinning, &queue, &b, 100_000);
     // SAFETY: both ranges lie inside the buffers.
     let copy = unsafe { queue.enqueue_copy_buffer(&a, &mut b, 0, 0, N * 4, &[]) }.expect("copy");
     queue.finish().expect("finish");
