@@ -2,7 +2,8 @@
 //! `CLC++1.0` and `CLC++2021` build the language's C subset with C++'s
 //! rules (`tests/kernels/cxx_c_subset.cl` computes what would differ in
 //! C); a feature clvulkan's C++ lacks yet is a build error that names it;
-//! and the device does not claim `cl_ext_cxx_for_opencl` while it does.
+//! and the device claims `cl_ext_cxx_for_opencl` at the version
+//! `-cl-std=CLC++` builds.
 
 mod common;
 
@@ -44,13 +45,13 @@ fn every_cxx_version_builds_and_reports_its_macros() {
 #[test]
 fn missing_cxx_features_are_named_build_errors() {
     let (context, _queue) = common::context_and_queue();
-    let source = "template <typename... Ts> int count(Ts... xs) { return 0; }\n\
+    let source = "template <typename... Ts> struct Tuple {};\n\
         __kernel void k(__global int *out) { out[0] = 1; }\n";
     let log = Program::create_and_build_from_source(&context, source, "-cl-std=CLC++")
-        .expect_err("variadic templates are not there yet");
+        .expect_err("variadic class templates are not there yet");
     assert!(
         log.contains(
-            "1:19: error: variadic templates are not supported by clvulkan's C++ for OpenCL yet"
+            "1:23: error: variadic class and alias templates are not supported by clvulkan's C++ for OpenCL yet"
         ),
         "{log}"
     );
@@ -61,14 +62,33 @@ fn missing_cxx_features_are_named_build_errors() {
 }
 
 #[test]
-fn the_device_does_not_claim_the_cxx_extension_yet() {
-    let (context, _queue) = common::context_and_queue();
+fn the_device_claims_the_cxx_extension_at_the_version_clcxx_builds() {
+    let (context, queue) = common::context_and_queue();
     let device = Device::new(context.devices()[0]);
     let extensions = device.extensions().expect("extensions");
-    assert!(
-        !extensions.contains("cl_ext_cxx_for_opencl"),
-        "{extensions}"
-    );
+    assert!(extensions.contains("cl_ext_cxx_for_opencl"), "{extensions}");
+    let bytes = opencl3::device::get_device_data(device.id(), 0x4230)
+        .expect("CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT");
+    let version = u32::from_ne_bytes(bytes[..].try_into().expect("a cl_version"));
+    let (major, minor, patch) = (version >> 22, (version >> 12) & 0x3ff, version & 0xfff);
+    // A program-scope variable two kernels share through a template
+    // taking references, and the version macro, in one program.
+    let source = "__global int stash;\n\
+        template <typename T> void triple(T &to, const T &from) { to = from * 3; }\n\
+        __kernel void keep(__global int *p) { triple(stash, *p); }\n\
+        __kernel void give(__global int *p) { triple(*p, stash); p[1] = __OPENCL_CPP_VERSION__; }\n";
+    let program = Program::create_and_build_from_source(&context, source, "-cl-std=CLC++")
+        .unwrap_or_else(|log| panic!("{log}"));
+    let first = buffer_with(&context, &queue, &[7, 0]);
+    let second = buffer_with(&context, &queue, &[0, 0]);
+    for (name, buffer) in [("keep", &first), ("give", &second)] {
+        let kernel = Kernel::create(&program, name).expect("kernel");
+        set_arg(&kernel, 0, buffer);
+        run_1d(&queue, &kernel, 1, 1);
+    }
+    let want = (major * 100 + minor * 10 + patch) as i32;
+    assert_eq!(read_buffer::<i32>(&queue, &second, 2), [63, want]);
+    assert_eq!(want, 100);
 }
 
 #[test]

@@ -75,10 +75,13 @@ pub struct TemplateParam {
     pub value_type: Option<TypeName>,
     /// The default argument (`typename T = int`, `int N = 4`).
     pub default: Option<TemplateArg>,
+    /// A parameter pack (`typename... Ts`, `int... Ns`): any number of
+    /// arguments.
+    pub pack: bool,
 }
 
 /// A template argument as written: a type, or a constant expression.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum TemplateArg {
     Type(TypeName),
     Value(Expr),
@@ -132,14 +135,14 @@ pub struct MemberInit {
     pub args: Vec<Expr>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Initializer {
     Expr(Expr),
     /// `{ [designator =] init, ... }`, the caret at the `{`.
     List(Vec<(Vec<Designator>, Initializer)>, Span),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Designator {
     Index(Expr),
     Field(Name, Location),
@@ -343,7 +346,7 @@ pub struct DeclSpecs {
 
 /// A declarator: the name and the type derivations around it, listed from
 /// the name outwards (`*a[3]` is [Array(3), Pointer]: an array of pointers).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Declarator {
     pub name: Option<(Name, Location)>,
     /// C++: the class that qualifies the name (`S` of `S::get`).
@@ -357,6 +360,10 @@ pub struct Declarator {
     pub reference: Option<Location>,
     /// The reference is C++'s `T &&name`, an rvalue reference.
     pub rvalue: bool,
+    /// C++'s `Ts... name`: a function parameter pack, one parameter per
+    /// element of the packs its type names; in a template argument
+    /// (`f<Ts...>`), their expansion.
+    pub pack: bool,
     pub attributes: Vec<Attribute>,
     /// Its source text (`*a[3]`), `start..end` in the file of the name.
     pub start: u32,
@@ -374,7 +381,7 @@ impl Declarator {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Derived {
     Pointer(Qualifiers),
     Array(Option<Expr>),
@@ -384,7 +391,7 @@ pub enum Derived {
     },
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ParamDecl {
     pub specs: DeclSpecs,
     pub declarator: Declarator,
@@ -394,7 +401,7 @@ pub struct ParamDecl {
 }
 
 /// A type as written in a cast, `sizeof` or a vector literal.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct TypeName {
     pub specs: DeclSpecs,
     pub declarator: Declarator,
@@ -492,7 +499,7 @@ pub struct RangeFor {
 }
 
 /// C++'s lambda expression, `[captures](params) -> ret { body }`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Lambda {
     /// `[=]` or `[&]`: what names the body uses of the enclosing
     /// function are captured as, unless listed.
@@ -523,14 +530,14 @@ pub enum CaptureDefault {
 }
 
 /// One capture listed in a lambda's brackets.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Capture {
     pub name: Name,
     pub by_reference: bool,
     pub location: Location,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Expr {
     pub kind: ExprKind,
     /// Where diagnostics about the expression point: its operator (the
@@ -553,6 +560,7 @@ impl Drop for Expr {
         if matches!(
             self.kind,
             ExprKind::Ident(_)
+                | ExprKind::SizeofPack(..)
                 | ExprKind::IntLiteral(_)
                 | ExprKind::FloatLiteral(_)
                 | ExprKind::CharLiteral(_)
@@ -680,7 +688,7 @@ impl BinaryOp {
 }
 
 /// One step of `__builtin_offsetof`'s member designator.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum OffsetofStep {
     /// A member.
     Member(Name),
@@ -688,7 +696,7 @@ pub enum OffsetofStep {
     Index(Expr),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum ExprKind {
     Ident(Name),
     IntLiteral(Name),
@@ -750,4 +758,34 @@ pub enum ExprKind {
     Offsetof(Box<TypeName>, Vec<OffsetofStep>),
     VecStepExpr(Box<Expr>),
     VecStepType(Box<TypeName>),
+    /// C++'s `pattern...` in an argument list: the pattern once per
+    /// element of the parameter packs it names.
+    PackExpansion(Arc<Expr>),
+    /// Element `index` of a pack expansion's pattern: what the checker
+    /// makes of a `PackExpansion` in an argument list, never the parser.
+    PackElement(Arc<Expr>, u32),
+    /// C++'s `sizeof...(pack)`, and where the pack's name is.
+    SizeofPack(Name, Location),
+    /// C++'s fold expression, `(pattern op ...)`, `(... op pattern)`,
+    /// `(a op ... op b)`.
+    Fold(Box<Fold>),
+}
+
+/// A fold expression: the operands on either side of its `...`, one of
+/// them the pattern (the one that names a parameter pack), the other,
+/// when there are both, the initial value.
+#[derive(Debug, Clone)]
+pub struct Fold {
+    pub op: FoldOp,
+    pub left: Option<Expr>,
+    pub right: Option<Expr>,
+    /// Where the `...` is.
+    pub ellipsis: Location,
+}
+
+/// The operator of a fold expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoldOp {
+    Binary(BinaryOp),
+    Comma,
 }

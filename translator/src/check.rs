@@ -22,6 +22,7 @@ mod member_types;
 mod methods;
 mod operators;
 mod overloads;
+mod packs;
 mod range_for;
 mod records;
 mod references;
@@ -46,7 +47,7 @@ use crate::reflect::AddressQualifier;
 use crate::types::{self, BuiltinName, Pointee, Scalar, Type};
 use naga::Arena;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use tree::Expr;
 
@@ -107,6 +108,7 @@ impl<'a> UnitChecker<'a> {
             visible_functions: None,
             class_templates: HashMap::new(),
             class_instances: HashMap::new(),
+            packs: packs::PackTable::default(),
             instantiating_class: None,
             instance_of: HashMap::new(),
             methods: HashMap::new(),
@@ -126,6 +128,7 @@ impl<'a> UnitChecker<'a> {
             generic_closures: HashMap::new(),
             closure_classes: Default::default(),
             deduce_next_return: false,
+            undeduced_returns: HashSet::new(),
             class_names: HashMap::new(),
             calls: Vec::new(),
             builtin_cache: HashMap::default(),
@@ -249,6 +252,9 @@ enum Symbol {
     /// C++: a range-based `for`'s range, evaluated once: each use names
     /// this place again (see `range_for`).
     Place(Rc<Expr>),
+    /// C++: a parameter pack in an instance, its elements' symbols (see
+    /// `packs`).
+    Pack(Rc<[Symbol]>),
 }
 
 /// The function being checked: the arenas of its body, and what its
@@ -355,6 +361,8 @@ struct Checker<'a> {
     class_templates: HashMap<Name, std::sync::Arc<ast::ClassTemplate>>,
     /// C++: each class template's instantiations, by name and arguments.
     class_instances: HashMap<(Name, Vec<templates::TemplateArgument>), naga::Handle<types::Record>>,
+    /// The template argument packs of the instances made so far.
+    packs: packs::PackTable,
     /// C++: the class template and arguments each instance was made from.
     instance_of: HashMap<naga::Handle<types::Record>, (Name, Vec<templates::TemplateArgument>)>,
     /// C++: set while a class template is instantiated, whose member
@@ -411,6 +419,9 @@ struct Checker<'a> {
     /// C++: the next function defined deduces its return type (a lambda's
     /// call operator without `-> type`).
     deduce_next_return: bool,
+    /// C++: functions declared `auto f(...)` whose body has not yet
+    /// given their return type; a call of one is an error.
+    undeduced_returns: HashSet<FunctionId>,
     /// C++: the alias templates by name.
     alias_templates: HashMap<Name, std::sync::Arc<ast::AliasTemplate>>,
     /// C++: the specializations of each class template.

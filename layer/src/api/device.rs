@@ -302,6 +302,9 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
             InfoValue::string(&names.join(" "))
         }
         CL_DEVICE_EXTENSIONS_WITH_VERSION => InfoValue::name_versions(device.extensions()),
+        // `-cl-std=CLC++` is C++ for OpenCL 1.0 (`__OPENCL_CPP_VERSION__`
+        // 100), the version this reports, as `cl_ext_cxx_for_opencl` says.
+        CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT => uint(make_version(1, 0, 0)),
         // printf is not supported.
         CL_DEVICE_PRINTF_BUFFER_SIZE => size(crate::core::printf::PRINTF_BUFFER_BYTES),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => InfoValue::bool(true),

@@ -21,7 +21,13 @@ pub const ICD_SUFFIX: &str = "VK";
 /// `CL_PLATFORM_NUMERIC_VERSION`: OpenCL 3.0.
 pub const NUMERIC_VERSION: cl_version = make_version(3, 0, 0);
 /// The platform's extensions: those every device has, with their versions.
-pub const EXTENSIONS: &[(&str, cl_version)] = &[("cl_khr_icd", make_version(1, 0, 0))];
+/// C++ for OpenCL is the translator's on every device; it names no
+/// kernel-language macro (as in clang), so it is listed here rather than
+/// among the compiler's.
+pub const EXTENSIONS: &[(&str, cl_version)] = &[
+    ("cl_khr_icd", make_version(1, 0, 0)),
+    ("cl_ext_cxx_for_opencl", make_version(1, 0, 0)),
+];
 
 /// `CL_MAKE_VERSION`: 10 bits major, 10 bits minor, 12 bits patch.
 pub const fn make_version(major: u32, minor: u32, patch: u32) -> cl_version {

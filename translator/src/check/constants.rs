@@ -175,6 +175,11 @@ impl Checker<'_> {
             },
             // C++: a call of a `constexpr` function.
             A::Call(..) if self.cxx => self.constexpr_call(e)?,
+            A::SizeofPack(name, _) => match self.scopes.lookup(*name)? {
+                Symbol::Pack(elements) => self.size_constant(elements.len() as u64),
+                _ => return None,
+            },
+            A::Fold(fold) => self.fold_constant(fold)?,
             A::VecStepExpr(x) => match self.expr(x).ty {
                 Type::Scalar(_) => int(true),
                 Type::Vector(_, n) => Typed::new(types::storage_lanes(n).into(), Scalar::Int),

@@ -215,6 +215,12 @@ impl Checker<'_> {
         rparen: Location,
     ) -> Expr {
         let error = || Expr::new(H::Int(0), Type::Error, span);
+        let expanded = match self.expanded_argument_list(args) {
+            Ok(expanded) => expanded,
+            Err(()) => return error(),
+        };
+        let expanded: Option<Vec<&ast::Expr>> = expanded.as_ref().map(|e| e.iter().collect());
+        let args = expanded.as_deref().unwrap_or(args);
         let Some((candidates, name)) = self.constructors(r).zip(self.class_names.get(&r).copied())
         else {
             return error();
@@ -239,6 +245,32 @@ impl Checker<'_> {
             return error();
         }
         self.user_call(name, &candidates, Some(object), args, span, rparen)
+    }
+
+    /// The arguments a braced list `items` gives a constructor of class
+    /// `r` (`S{a, b}`, `S x{a, b}`); `None` after clang's error for one
+    /// with designators or braces of its own.
+    pub(super) fn list_constructor_arguments<'i>(
+        &mut self,
+        r: Handle<Record>,
+        items: &'i [(Vec<ast::Designator>, ast::Initializer)],
+        span: Span,
+    ) -> Option<Vec<&'i ast::Expr>> {
+        let mut args = Vec::with_capacity(items.len());
+        for (designators, item) in items {
+            match (designators.is_empty(), item) {
+                (true, ast::Initializer::Expr(e)) => args.push(e),
+                _ => {
+                    let class = self.class_spelling(r);
+                    self.error(
+                        span,
+                        format!("no matching constructor for initialization of '{class}'"),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(args)
     }
 
     /// `S(args)` in an expression: a temporary of class `r` constructed
@@ -447,21 +479,10 @@ impl Checker<'_> {
             (None, None) => Vec::new(),
             (Some(ast::Initializer::Expr(e)), None) => vec![e],
             (Some(ast::Initializer::List(items, _)), None) => {
-                let mut args = Vec::with_capacity(items.len());
-                for (designators, item) in items {
-                    match (designators.is_empty(), item) {
-                        (true, ast::Initializer::Expr(e)) => args.push(e),
-                        _ => {
-                            let class = self.class_spelling(r);
-                            self.error(
-                                location,
-                                format!("no matching constructor for initialization of '{class}'"),
-                            );
-                            return Some(Expr::new(H::Int(0), Type::Error, span));
-                        }
-                    }
+                match self.list_constructor_arguments(r, items, Span::at(location)) {
+                    Some(args) => args,
+                    None => return Some(Expr::new(H::Int(0), Type::Error, span)),
                 }
-                args
             }
         };
         // Where a missing argument is reported: the arguments' `(`, else

@@ -336,7 +336,16 @@ impl Checker<'_> {
     ) -> (FunctionId, bool) {
         let name = declarator.name.map(|(name, _)| name);
         let spelling = name.map_or_else(String::new, |name| self.spelling(name));
-        let (base, _) = self.base_type(specs);
+        // C++'s `auto f(...)`: the body's first `return` gives the type.
+        let deduced = self.cxx
+            && matches!(specs.ty, ast::TypeSpec::Auto)
+            && declarator.derived.len() == 1
+            && declarator.reference.is_none();
+        let (base, _) = if deduced {
+            (Type::Void, specs.qualifiers)
+        } else {
+            self.base_type(specs)
+        };
         // `derived[0]` is the parameter list; anything after it belongs to
         // the return type.
         let (base, quals) = (base, specs.qualifiers);
@@ -367,28 +376,36 @@ impl Checker<'_> {
         }
         let this = owner.and_then(|owner| owner.this);
         let hidden: Vec<Type> = self.hidden_params.iter().map(|&(_, ty)| ty).collect();
-        let references: Vec<bool> = (this.iter().map(|_| false))
-            .chain(hidden.iter().map(|_| true))
-            .chain(params.iter().map(|p| p.declarator.reference.is_some()))
-            .collect();
-        let rvalues: Vec<bool> = (this.iter().chain(&hidden).map(|_| false))
-            .chain(params.iter().map(|p| p.declarator.rvalue))
-            .collect();
         // Parameter names are not in scope here; only types matter. A
         // definition checks its parameters again, so their problems are
         // reported once, from there.
         let mark = self.diags.len();
+        let expanded = self.expanded_params(params).unwrap_or_default();
+        let references: Vec<bool> = (this.iter().map(|_| false))
+            .chain(hidden.iter().map(|_| true))
+            .chain(
+                expanded
+                    .iter()
+                    .map(|(p, _)| p.declarator.reference.is_some()),
+            )
+            .collect();
+        let rvalues: Vec<bool> = (this.iter().chain(&hidden).map(|_| false))
+            .chain(expanded.iter().map(|(p, _)| p.declarator.rvalue))
+            .collect();
         self.scopes.push();
-        let written: Vec<Type> = params
-            .iter()
-            .map(|p| self.param_type(p, p.location).0)
+        let written: Vec<Type> = (expanded.iter())
+            .map(|(p, element)| self.in_param_element(element, |c| c.param_type(p, p.location).0))
             .collect();
         self.scopes.pop();
         let clean = self.diags.len() == mark;
         if defining {
             self.diags.truncate(mark);
         }
-        let mut defaults = self.default_arguments(params, &written);
+        // A parameter pack has no default arguments.
+        let unpacked = params.iter().take_while(|p| !p.declarator.pack).count();
+        let unpacked = unpacked.min(written.len());
+        let mut defaults = self.default_arguments(&params[..unpacked], &written[..unpacked]);
+        defaults.resize(written.len(), None);
         let mut signature = written;
         for ty in hidden.into_iter().rev() {
             signature.insert(0, ty);
@@ -475,6 +492,9 @@ impl Checker<'_> {
             .append(function, naga::Span::UNDEFINED);
         if specs.constexpr.is_some() {
             self.constexpr_functions.insert(id);
+        }
+        if deduced {
+            self.undeduced_returns.insert(id);
         }
         match (owner, overloaded, name) {
             _ if instance.is_some() => {}
@@ -583,7 +603,9 @@ impl Checker<'_> {
             this: None,
             class: owner.map(|owner| owner.record),
             returns_reference: self.reference_returns.contains(&id),
-            deduce_return: std::mem::take(&mut self.deduce_next_return).then_some(id),
+            deduce_return: (std::mem::take(&mut self.deduce_next_return)
+                || self.undeduced_returns.contains(&id))
+            .then_some(id),
         });
         self.scopes.push();
         let mut kernel_info = hir::KernelInfo::default();
@@ -608,18 +630,26 @@ impl Checker<'_> {
             param_ids.push(id);
         }
         let first_written = param_ids.len();
-        for (index, p) in params.iter().enumerate() {
+        let expanded = self.expanded_params(params).unwrap_or_default();
+        // A parameter pack's elements, named together by the pack.
+        let mut pack_elements = Vec::new();
+        for (index, (p, element)) in expanded.iter().enumerate() {
             let index = first_written + index;
             let ploc = p.declarator.name.as_ref().map_or(p.location, |n| n.1);
             // Checking a parameter's type again would repeat the
             // prototype's work (and its lack of diagnostics).
-            let (ty, quals) = if signature_reusable && self.param_type_is_scope_free(p) {
+            let reusable = signature_reusable && element.is_none();
+            let (ty, quals) = if reusable && self.param_type_is_scope_free(p) {
                 let ty = self.program.functions[id].signature[index];
                 (ty, self.spec_qualifiers(&p.specs))
             } else {
-                self.param_type(p, ploc)
+                self.in_param_element(element, |c| c.param_type(p, ploc))
             };
             let name = p.declarator.name.map(|(name, _)| name);
+            let (name, pack_name) = match element {
+                Some(_) => (None, name),
+                None => (name, None),
+            };
             if let Some(name) = name {
                 if self.in_innermost(name).is_some() {
                     let spelling = self.spelling(name);
@@ -643,7 +673,9 @@ impl Checker<'_> {
             {
                 self.error(ploc, "parameter may not be qualified with an address space");
             }
-            let symbol = name.map_or(hir::Symbol::EMPTY, |name| self.symbol(name));
+            let symbol = name
+                .or(pack_name)
+                .map_or(hir::Symbol::EMPTY, |name| self.symbol(name));
             // `const` on the parameter itself, not on what it points to
             // (a reference's is its referent's).
             let reference = p.declarator.reference.is_some();
@@ -661,7 +693,17 @@ impl Checker<'_> {
             if let (true, Some(f)) = (reference, self.current.as_mut()) {
                 f.references.insert(param);
             }
+            if element.is_some() {
+                pack_elements.push(Symbol::Local(param));
+            }
             param_ids.push(param);
+        }
+        if let Some((name, _)) = params
+            .last()
+            .filter(|p| p.declarator.pack)
+            .and_then(|p| p.declarator.name)
+        {
+            self.declare(name, Symbol::Pack(pack_elements.into()));
         }
         if is_kernel {
             self.kernel_attributes(&specs.attributes, &mut kernel_info);
@@ -686,6 +728,8 @@ impl Checker<'_> {
         self.scopes.pop();
         self.report_undeclared_labels();
         let state = self.current.take().expect("function state");
+        // No `return` with a value: `void`, as declared so far.
+        self.undeduced_returns.remove(&id);
         if state.had_destructibles && !state.labels.is_empty() {
             let not_yet = crate::language::NOT_YET;
             self.error(

@@ -309,21 +309,10 @@ impl Checker<'_> {
         if let (Type::Record(r), ast::Initializer::List(items, _)) = (ty, init) {
             if self.cxx && self.constructors(r).is_some() {
                 // C++'s `S{a, b}`: the constructor the items pick.
-                let mut args = Vec::with_capacity(items.len());
-                for (designators, item) in items {
-                    match (designators.is_empty(), item) {
-                        (true, ast::Initializer::Expr(e)) => args.push(e),
-                        _ => {
-                            let class = self.class_spelling(r);
-                            self.error(
-                                span,
-                                format!("no matching constructor for initialization of '{class}'"),
-                            );
-                            return Expr::new(H::Int(0), Type::Error, span);
-                        }
-                    }
-                }
-                return self.temporary_object(r, &args, span, span.location());
+                return match self.list_constructor_arguments(r, items, span) {
+                    Some(args) => self.temporary_object(r, &args, span, span.location()),
+                    None => Expr::new(H::Int(0), Type::Error, span),
+                };
             }
         }
         let (value, ty) = self.initializer(init, ty, span.location());
@@ -611,7 +600,7 @@ impl Checker<'_> {
     }
 
     /// What a scalar comparison or logical operation gives.
-    fn truth_type(&self) -> Type {
+    pub(super) fn truth_type(&self) -> Type {
         if self.cxx {
             Type::BOOL
         } else {
@@ -775,6 +764,14 @@ impl Checker<'_> {
                     Expr::new(H::Int(0), Type::Error, span)
                 }
                 Some(Symbol::Member) => self.implicit_member(*name, span),
+                Some(Symbol::Pack(_)) => {
+                    let name = self.spelling(*name);
+                    self.error(
+                        span,
+                        format!("expression contains unexpanded parameter pack '{name}'"),
+                    );
+                    Expr::new(H::Int(0), Type::Error, span)
+                }
                 Some(Symbol::Method) => {
                     self.error(
                         span,
@@ -998,6 +995,19 @@ impl Checker<'_> {
                 let ty = self.type_name(t);
                 self.vec_step(ty, span)
             }
+            A::PackElement(pattern, index) => self.pack_element(pattern, *index as usize, span),
+            A::PackExpansion(_) => {
+                let not_yet = crate::language::NOT_YET;
+                self.error(
+                    span,
+                    format!(
+                        "pack expansions other than in call and template arguments are {not_yet}"
+                    ),
+                );
+                Expr::new(H::Int(0), Type::Error, span)
+            }
+            A::SizeofPack(name, at) => self.sizeof_pack(*name, *at, span),
+            A::Fold(fold) => self.fold(fold, span),
         }
     }
 
@@ -1867,6 +1877,13 @@ impl Checker<'_> {
         span: Span,
         rparen: Location,
     ) -> Expr {
+        let written: Vec<&ast::Expr> = args.iter().collect();
+        // Each pack expansion among the arguments is its elements.
+        let Ok(expanded) = self.expanded_argument_list(&written) else {
+            return Expr::new(H::Int(0), Type::Error, span);
+        };
+        let expanded: Option<Vec<&ast::Expr>> = expanded.as_ref().map(|e| e.iter().collect());
+        let args = expanded.as_deref().unwrap_or(&written);
         if let (
             true,
             A::Member {
@@ -1899,8 +1916,7 @@ impl Checker<'_> {
                 let Type::Record(r) = ty else {
                     return Expr::new(H::Int(0), Type::Error, span);
                 };
-                let args: Vec<&ast::Expr> = args.iter().collect();
-                return self.temporary_object(r, &args, span, rparen);
+                return self.temporary_object(r, args, span, rparen);
             }
             return self.template_call(*name, explicit, args, at, rparen);
         }
@@ -1923,22 +1939,19 @@ impl Checker<'_> {
                 let Some(candidates) = self.visible_overloads(name, candidates, at) else {
                     return Expr::new(H::Int(0), Type::Error, span);
                 };
-                let args: Vec<&ast::Expr> = args.iter().collect();
-                return self.user_call(name, &candidates, None, &args, at, rparen);
+                return self.user_call(name, &candidates, None, args, at, rparen);
             }
             // `S(args)`: a temporary of class `S`.
             None if self.cxx => {
                 if let Some(Type::Record(r)) = self.cxx_tag_type(name) {
-                    let args: Vec<&ast::Expr> = args.iter().collect();
-                    return self.temporary_object(r, &args, span, rparen);
+                    return self.temporary_object(r, args, span, rparen);
                 }
             }
             // `T(args)` for a type name `T`: a temporary of a class, or a
             // functional cast (`T(0)` in a template).
             Some(Symbol::Typedef(ty, ..)) if self.cxx => {
                 if let Type::Record(r) = ty {
-                    let args: Vec<&ast::Expr> = args.iter().collect();
-                    return self.temporary_object(r, &args, span, rparen);
+                    return self.temporary_object(r, args, span, rparen);
                 }
                 if let [arg] = args {
                     let value = self.rvalue(arg);
@@ -2062,6 +2075,14 @@ impl Checker<'_> {
                 }
             }
         };
+        if self.undeduced_returns.contains(&id) {
+            let spelling = self.spelling(name);
+            self.error(
+                span,
+                format!("function '{spelling}' with deduced return type cannot be used before it is defined"),
+            );
+            return error();
+        }
         // Reference parameters bind their arguments themselves.
         let references = self.reference_params.get(&id).cloned();
         let by_reference = |i: usize| references.as_ref().is_some_and(|r| r.get(i) == Some(&true));

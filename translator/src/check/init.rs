@@ -56,6 +56,14 @@ impl Checker<'_> {
                 (v, ty)
             }
             ast::Initializer::List(items, span) => {
+                match self.expanded_list(items) {
+                    Ok(None) => {}
+                    Ok(Some(items)) => {
+                        let list = ast::Initializer::List(items, *span);
+                        return self.initializer(&list, ty, name_location);
+                    }
+                    Err(()) => return (Expr::new(H::Int(0), Type::Error, *span), ty),
+                }
                 let mut out = Vec::new();
                 let at = span.location();
                 let count = self.fill(ty, &[], &mut Cursor::new(items), &mut out, true, at);

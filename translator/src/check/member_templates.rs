@@ -73,7 +73,7 @@ impl Checker<'_> {
 
     /// The arguments `args` of a call, checked quietly for their types
     /// (the call checks them again).
-    pub(super) fn argument_values(&mut self, args: &[ast::Expr]) -> Vec<Expr> {
+    pub(super) fn argument_values(&mut self, args: &[&ast::Expr]) -> Vec<Expr> {
         self.quietly(|c| args.iter().map(|a| c.expr(a)).collect())
     }
 

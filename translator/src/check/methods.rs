@@ -332,7 +332,7 @@ impl Checker<'_> {
         base: &ast::Expr,
         arrow: bool,
         name: Name,
-        args: &[ast::Expr],
+        args: &[&ast::Expr],
         span: Span,
         rparen: Location,
     ) -> Expr {
@@ -379,13 +379,12 @@ impl Checker<'_> {
             return Expr::new(H::Int(0), Type::Error, span);
         };
         let at = span.with_caret(callee.location);
-        let args: Vec<&ast::Expr> = args.iter().collect();
         let Some(statics) = self.static_candidates(&candidates, at) else {
             return Expr::new(H::Int(0), Type::Error, span);
         };
         if statics {
             // The object is evaluated, then the function called without it.
-            let call = self.user_call(name, &candidates, None, &args, at, rparen);
+            let call = self.user_call(name, &candidates, None, args, at, rparen);
             let ty = call.ty;
             if ty.is_error() {
                 return call;
@@ -406,7 +405,7 @@ impl Checker<'_> {
                 self.object_address(base)
             }
         };
-        self.user_call(name, &candidates, Some(this), &args, at, rparen)
+        self.user_call(name, &candidates, Some(this), args, at, rparen)
     }
 
     /// Whether `candidates`, member functions of one name, are static;
@@ -432,7 +431,7 @@ impl Checker<'_> {
         &mut self,
         class: Type,
         name: Name,
-        args: &[ast::Expr],
+        args: &[&ast::Expr],
         span: Span,
         rparen: Location,
     ) -> Expr {
@@ -451,19 +450,18 @@ impl Checker<'_> {
             self.error(span, format!("no member named '{member}' in '{class}'"));
             return error();
         };
-        let args: Vec<&ast::Expr> = args.iter().collect();
         match self.static_candidates(&candidates, span) {
             None => error(),
-            Some(true) => self.user_call(name, &candidates, None, &args, span, rparen),
+            Some(true) => self.user_call(name, &candidates, None, args, span, rparen),
             Some(false) => match self.this(span) {
                 Some(this) if self.pointee(this.ty).map(|p| p.ty) == Some(Type::Record(r)) => {
                     let this = self.this_for(this, &path, span);
-                    self.user_call(name, &candidates, Some(this), &args, span, rparen)
+                    self.user_call(name, &candidates, Some(this), args, span, rparen)
                 }
                 // `Base::f()` in a member function of a derived class.
                 Some(this) if path.is_empty() && self.pointer_to_base_ok(&this, r) => {
                     let this = self.pointer_to_base(this, r).expect("a base");
-                    self.user_call(name, &candidates, Some(this), &args, span, rparen)
+                    self.user_call(name, &candidates, Some(this), args, span, rparen)
                 }
                 _ => {
                     self.error(
@@ -481,7 +479,7 @@ impl Checker<'_> {
     pub(super) fn implicit_method_call(
         &mut self,
         name: Name,
-        args: &[ast::Expr],
+        args: &[&ast::Expr],
         span: Span,
         rparen: Location,
     ) -> Expr {
@@ -491,14 +489,13 @@ impl Checker<'_> {
         let Some((candidates, path)) = found else {
             return Expr::new(H::Int(0), Type::Error, span);
         };
-        let args: Vec<&ast::Expr> = args.iter().collect();
         match self.static_candidates(&candidates, span) {
             None => Expr::new(H::Int(0), Type::Error, span),
-            Some(true) => self.user_call(name, &candidates, None, &args, span, rparen),
+            Some(true) => self.user_call(name, &candidates, None, args, span, rparen),
             Some(false) => match self.this(span) {
                 Some(this) => {
                     let this = self.this_for(this, &path, span);
-                    self.user_call(name, &candidates, Some(this), &args, span, rparen)
+                    self.user_call(name, &candidates, Some(this), args, span, rparen)
                 }
                 None => {
                     self.error(

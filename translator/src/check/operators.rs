@@ -106,7 +106,7 @@ impl Checker<'_> {
     pub(super) fn call_operator(
         &mut self,
         callee: &ast::Expr,
-        args: &[ast::Expr],
+        args: &[&ast::Expr],
         span: Span,
         rparen: Location,
     ) -> Option<Expr> {

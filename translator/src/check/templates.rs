@@ -16,6 +16,7 @@
 //! `__global int` is clang's error for a `__global` local.
 
 use super::methods::{self, MethodOwner};
+use super::packs::{self, PackId};
 use super::scopes::Key;
 use super::*;
 use std::sync::Arc;
@@ -55,11 +56,23 @@ pub(super) enum Pending {
 }
 
 /// A template argument: a type with the qualifiers (address space,
-/// `const`) it carries, or an integer of a given type.
+/// `const`) it carries, an integer of a given type, or a parameter pack's
+/// elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum TemplateArgument {
     Type(Type, ast::Qualifiers),
     Value(i64, Scalar),
+    Pack(PackId),
+}
+
+/// The symbol a template parameter bound to `argument` is, other than a
+/// pack (see `Checker::pack_symbol`).
+pub(super) fn argument_symbol(argument: TemplateArgument) -> Symbol {
+    match argument {
+        TemplateArgument::Type(ty, quals) => Symbol::Typedef(ty, quals, None),
+        TemplateArgument::Value(value, scalar) => Symbol::EnumConstant(value, scalar),
+        TemplateArgument::Pack(_) => Symbol::Pack(Rc::from(Vec::new())),
+    }
 }
 
 impl Checker<'_> {
@@ -213,7 +226,7 @@ impl Checker<'_> {
         &mut self,
         name: Name,
         explicit: &[ast::TemplateArg],
-        written: &[ast::Expr],
+        written: &[&ast::Expr],
         span: Span,
         rparen: Location,
     ) -> Expr {
@@ -251,6 +264,9 @@ impl Checker<'_> {
         // Each template that deduces gives a candidate, declared; the
         // call's conversions choose among them as among overloads, and
         // only the chosen one's body is instantiated.
+        let variadic: Vec<bool> = (deduced.iter())
+            .map(|(t, _)| t.params.iter().any(|p| p.pack))
+            .collect();
         let candidates: Vec<FunctionId> = deduced
             .into_iter()
             .map(|(template, arguments)| self.instantiate(&template, arguments, span.location()))
@@ -262,7 +278,24 @@ impl Checker<'_> {
                     .iter()
                     .map(|a| self.quietly(|c| c.decay(a.clone())))
                     .collect();
-                match self.resolve_overload(name, &candidates, &values, span) {
+                // Where the conversions tie, a template without a
+                // parameter pack is the more specialized (C++17
+                // [temp.deduct.partial]/11): `f(T)` over `f(T, Ts...)`.
+                let fixed: Vec<FunctionId> = (candidates.iter().zip(&variadic))
+                    .filter(|(_, &variadic)| !variadic)
+                    .map(|(&id, _)| id)
+                    .collect();
+                let preferred = match fixed.len() {
+                    0 => None,
+                    n if n == candidates.len() => None,
+                    _ => self
+                        .quietly(|c| c.resolve_overload(name, &candidates, &values, span))
+                        .or_else(|| {
+                            self.quietly(|c| c.resolve_overload(name, &fixed, &values, span))
+                        }),
+                };
+                match preferred.or_else(|| self.resolve_overload(name, &candidates, &values, span))
+                {
                     Some(id) => id,
                     None => return error(),
                 }
@@ -274,10 +307,25 @@ impl Checker<'_> {
 
     /// Has the body of function template instance `id` checked once the
     /// current declaration is done, if that is not planned yet.
+    /// One whose return type its body deduces (`auto f(T x)`) is checked
+    /// now, apart from the function being checked, as the call needs it.
     fn schedule_instance(&mut self, id: FunctionId) {
-        if let Some(pending) = self.unscheduled_instances.remove(&id) {
+        let Some(pending) = self.unscheduled_instances.remove(&id) else {
+            return;
+        };
+        if !self.undeduced_returns.contains(&id) {
             self.pending_instances.push(pending);
+            return;
         }
+        let outer_state = self.current.take();
+        let outer_depths = (self.loop_depth, self.break_depth);
+        (self.loop_depth, self.break_depth) = (0, 0);
+        // The caller's locals are not the instance's to see.
+        let outer_floor = std::mem::replace(&mut self.local_floor, self.scopes.len());
+        self.check_instance(pending);
+        self.local_floor = outer_floor;
+        (self.loop_depth, self.break_depth) = outer_depths;
+        self.current = outer_state;
     }
 
     /// Whether the declaration of `t` (its return and parameter types)
@@ -292,10 +340,12 @@ impl Checker<'_> {
         let (mark, errors) = (self.diags.len(), self.diags.error_count());
         self.bind_template_parameters(&t.params, arguments);
         let f = &t.function;
-        self.base_type(&f.specs);
+        if !matches!(f.specs.ty, ast::TypeSpec::Auto) {
+            self.base_type(&f.specs);
+        }
         if let Some(ast::Derived::Function { params, .. }) = f.declarator.derived.first() {
-            for p in params {
-                self.base_type(&p.specs);
+            for (p, element) in self.expanded_params(params).unwrap_or_default() {
+                self.in_param_element(&element, |c| c.base_type(&p.specs));
             }
         }
         self.scopes.pop();
@@ -329,7 +379,14 @@ impl Checker<'_> {
         let Some(ast::Derived::Function { params, .. }) = declarator.derived.first() else {
             return None;
         };
-        if explicit.len() > template_params.len() || args.len() != params.len() {
+        // A function parameter pack, last, takes the arguments left.
+        let pack = params.last().filter(|p| p.declarator.pack);
+        let fixed = params.len() - usize::from(pack.is_some());
+        let counts_match = match pack {
+            Some(_) => args.len() >= fixed,
+            None => args.len() == params.len(),
+        };
+        if explicit.len() > template_params.len() || !counts_match {
             return None;
         }
         let mut bound: Vec<Option<TemplateArgument>> =
@@ -337,63 +394,134 @@ impl Checker<'_> {
         for (slot, argument) in bound.iter_mut().zip(explicit) {
             *slot = Some(*argument);
         }
-        for (param, arg) in params.iter().zip(args) {
-            if let (Some(_), [ast::Derived::Array(Some(size))]) =
-                (param.declarator.reference, &param.declarator.derived[..])
-            {
-                if !self.deduce_array_reference(template_params, param, size, arg.ty, &mut bound) {
-                    return None;
-                }
-                continue;
+        for (param, arg) in params[..fixed].iter().zip(args) {
+            if !self.deduce_param(template_params, explicit.len(), param, arg, &mut bound) {
+                return None;
             }
-            if let ast::TypeSpec::TemplateId(class, written) = &param.specs.ty {
-                let written = &written[..];
-                // `Pair<T>` from an instance of `Pair`: its arguments.
-                let value = self.quietly(|c| c.decay(arg.clone()).ty);
-                if !self.deduce_from_instance(template_params, *class, written, value, &mut bound) {
-                    return None;
-                }
-                continue;
-            }
-            let ast::TypeSpec::Typedef(spelled) = param.specs.ty else {
-                continue;
-            };
-            let Some(index) = template_params.iter().position(|p| p.name == spelled) else {
-                continue;
-            };
-            if index < explicit.len() {
-                // Given: the argument converts to it.
-                continue;
-            }
-            let deduced = match &param.declarator.derived[..] {
-                [] if param.declarator.reference.is_some() => {
-                    Some(TemplateArgument::Type(arg.ty, ast::Qualifiers::default()))
-                }
-                [] => {
-                    let value = self.quietly(|c| c.decay(arg.clone()).ty);
-                    Some(TemplateArgument::Type(value, ast::Qualifiers::default()))
-                }
-                [ast::Derived::Pointer(_)] => {
-                    let value = self.quietly(|c| c.decay(arg.clone()).ty);
-                    let pointee = self.pointee(value)?;
-                    // What the parameter writes itself, T does not take.
-                    let written = param.specs.qualifiers;
-                    let quals = ast::Qualifiers {
-                        is_const: pointee.is_const && !written.is_const,
-                        address_space: written.address_space.xor(Some(pointee.space)),
-                        ..ast::Qualifiers::default()
-                    };
-                    Some(TemplateArgument::Type(pointee.ty, quals))
-                }
-                _ => None,
-            };
-            match (bound[index], deduced) {
-                (None, Some(argument)) => bound[index] = Some(argument),
-                (Some(earlier), Some(argument)) if earlier != argument => return None,
-                _ => {}
+        }
+        if let Some(param) = pack {
+            if !self.deduce_pack(template_params, explicit, param, &args[fixed..], &mut bound) {
+                return None;
             }
         }
         self.with_defaults(template_params, bound)
+    }
+
+    /// Binds the parameters among `template_params` that function
+    /// parameter `param` names plainly, from call argument `arg`; those
+    /// before `explicit` are given. False where the argument cannot match
+    /// or disagrees with what is bound.
+    fn deduce_param(
+        &mut self,
+        template_params: &[ast::TemplateParam],
+        explicit: usize,
+        param: &ast::ParamDecl,
+        arg: &Expr,
+        bound: &mut [Option<TemplateArgument>],
+    ) -> bool {
+        if let (Some(_), [ast::Derived::Array(Some(size))]) =
+            (param.declarator.reference, &param.declarator.derived[..])
+        {
+            return self.deduce_array_reference(template_params, param, size, arg.ty, bound);
+        }
+        if let ast::TypeSpec::TemplateId(class, written) = &param.specs.ty {
+            // `Pair<T>` from an instance of `Pair`: its arguments.
+            let value = self.quietly(|c| c.decay(arg.clone()).ty);
+            return self.deduce_from_instance(template_params, *class, written, value, bound);
+        }
+        let ast::TypeSpec::Typedef(spelled) = param.specs.ty else {
+            return true;
+        };
+        let Some(index) = template_params.iter().position(|p| p.name == spelled) else {
+            return true;
+        };
+        if index < explicit {
+            // Given: the argument converts to it.
+            return true;
+        }
+        let deduced = match &param.declarator.derived[..] {
+            [] if param.declarator.reference.is_some() => {
+                TemplateArgument::Type(arg.ty, ast::Qualifiers::default())
+            }
+            [] => {
+                let value = self.quietly(|c| c.decay(arg.clone()).ty);
+                TemplateArgument::Type(value, ast::Qualifiers::default())
+            }
+            [ast::Derived::Pointer(_)] => {
+                let value = self.quietly(|c| c.decay(arg.clone()).ty);
+                let Some(pointee) = self.pointee(value) else {
+                    return false;
+                };
+                // What the parameter writes itself, T does not take.
+                let written = param.specs.qualifiers;
+                let quals = ast::Qualifiers {
+                    is_const: pointee.is_const && !written.is_const,
+                    address_space: written.address_space.xor(Some(pointee.space)),
+                    ..ast::Qualifiers::default()
+                };
+                TemplateArgument::Type(pointee.ty, quals)
+            }
+            _ => return true,
+        };
+        match bound[index] {
+            None => bound[index] = Some(deduced),
+            Some(earlier) => return earlier == deduced,
+        }
+        true
+    }
+
+    /// Binds the template parameter packs that function parameter pack
+    /// `param` (`Ts... args`) names, from the call arguments it takes,
+    /// `args`: an element each, deduced as for a parameter of its own.
+    fn deduce_pack(
+        &mut self,
+        template_params: &[ast::TemplateParam],
+        explicit: &[TemplateArgument],
+        param: &ast::ParamDecl,
+        args: &[Expr],
+        bound: &mut [Option<TemplateArgument>],
+    ) -> bool {
+        let mut names = Vec::new();
+        packs::names_in_type_spec(&param.specs.ty, &mut names);
+        let packs: Vec<usize> = (template_params.iter().enumerate())
+            .filter(|(_, p)| p.pack && names.contains(&p.name))
+            .map(|(index, _)| index)
+            .collect();
+        if packs.is_empty() {
+            return false;
+        }
+        if packs.iter().all(|&index| index < explicit.len()) {
+            // Given: the arguments convert to its elements.
+            return packs.iter().all(|&index| match explicit[index] {
+                TemplateArgument::Pack(id) => self.packs.get(id).len() == args.len(),
+                _ => false,
+            });
+        }
+        let mut elements: Vec<Vec<TemplateArgument>> = vec![Vec::new(); packs.len()];
+        for arg in args {
+            let mut one = bound.to_vec();
+            for &index in &packs {
+                one[index] = None;
+            }
+            if !self.deduce_param(template_params, 0, param, arg, &mut one) {
+                return false;
+            }
+            for (index, slot) in one.into_iter().enumerate() {
+                match packs.iter().position(|&p| p == index) {
+                    Some(k) => match slot {
+                        Some(element) => elements[k].push(element),
+                        None => return false,
+                    },
+                    None if bound[index].is_none() => bound[index] = slot,
+                    None if slot != bound[index] => return false,
+                    None => {}
+                }
+            }
+        }
+        for (&index, elements) in packs.iter().zip(elements) {
+            bound[index] = Some(TemplateArgument::Pack(self.packs.intern(elements)));
+        }
+        true
     }
 
     /// Binds the parameters `template_params` that `param`, a reference to an array
@@ -462,6 +590,11 @@ impl Checker<'_> {
     ) -> Option<Vec<TemplateArgument>> {
         for index in 0..params.len() {
             if bound[index].is_some() {
+                continue;
+            }
+            if params[index].pack {
+                // Nothing deduced or given: no elements.
+                bound[index] = Some(TemplateArgument::Pack(self.packs.intern(Vec::new())));
                 continue;
             }
             let default = params[index].default.as_ref()?;
@@ -663,56 +796,91 @@ impl Checker<'_> {
     }
 
     /// Template arguments as written, for parameters `params` (at most
-    /// as many); `None` after an error in one.
+    /// as many, or any number for a parameter pack, which takes those
+    /// left as its elements); `None` after an error in one.
     pub(super) fn written_template_arguments(
         &mut self,
         params: &[ast::TemplateParam],
         args: &[ast::TemplateArg],
         span: Span,
     ) -> Option<Vec<TemplateArgument>> {
-        if args.len() > params.len() {
+        let args = self.expanded_template_arguments(args)?;
+        let pack = params.iter().position(|p| p.pack);
+        if pack.is_none() && args.len() > params.len() {
             self.error(span, "too many template arguments");
             return None;
         }
+        let fixed = pack.unwrap_or(params.len());
         let mut arguments = Vec::with_capacity(args.len());
-        for (param, arg) in params.iter().zip(args) {
-            let argument = match (arg, &param.value_type) {
-                (ast::TemplateArg::Type(t), None) => {
-                    let (ty, space) = self.type_name_and_space(t);
-                    let quals = ast::Qualifiers {
-                        is_const: t.specs.qualifiers.is_const,
-                        address_space: space,
-                        ..ast::Qualifiers::default()
-                    };
-                    TemplateArgument::Type(ty, quals)
-                }
-                (ast::TemplateArg::Value(e), Some(value_type)) => {
-                    let scalar = match self.type_name(value_type) {
-                        Type::Scalar(s) if s.is_integer() => s,
-                        _ => {
-                            let not_yet = crate::language::NOT_YET;
-                            self.error(param.location, format!("template parameters of types other than integers are {not_yet}"));
-                            return None;
-                        }
-                    };
-                    let Some(value) = self.const_int_as(e, scalar) else {
-                        self.error(
-                            e.begin(),
-                            "non-type template argument is not a constant expression",
-                        );
-                        return None;
-                    };
-                    TemplateArgument::Value(value as i64, scalar)
-                }
-                // The parser reads each argument as its parameter is.
-                _ => return None,
-            };
-            if matches!(argument, TemplateArgument::Type(ty, _) if ty.is_error()) {
-                return None;
+        let mut elements = Vec::new();
+        for (index, (arg, element)) in args.iter().enumerate() {
+            let param = &params[index.min(fixed)];
+            let argument =
+                self.in_param_element(element, |c| c.template_argument_for(param, arg))?;
+            if index < fixed {
+                arguments.push(argument);
+            } else {
+                elements.push(argument);
             }
-            arguments.push(argument);
+        }
+        if args.len() > fixed {
+            arguments.push(TemplateArgument::Pack(self.packs.intern(elements)));
         }
         Some(arguments)
+    }
+
+    /// Template argument `arg` as written, for parameter `param` (for a
+    /// pack, for one of its elements); `None` after an error.
+    fn template_argument_for(
+        &mut self,
+        param: &ast::TemplateParam,
+        arg: &ast::TemplateArg,
+    ) -> Option<TemplateArgument> {
+        let argument = match (arg, &param.value_type) {
+            (ast::TemplateArg::Type(t), None) => {
+                let (ty, space) = self.type_name_and_space(t);
+                let quals = ast::Qualifiers {
+                    is_const: t.specs.qualifiers.is_const,
+                    address_space: space,
+                    ..ast::Qualifiers::default()
+                };
+                TemplateArgument::Type(ty, quals)
+            }
+            (ast::TemplateArg::Value(e), Some(value_type)) => {
+                let scalar = match self.type_name(value_type) {
+                    Type::Scalar(s) if s.is_integer() => s,
+                    _ => {
+                        let not_yet = crate::language::NOT_YET;
+                        self.error(
+                            param.location,
+                            format!(
+                                "template parameters of types other than integers are {not_yet}"
+                            ),
+                        );
+                        return None;
+                    }
+                };
+                // An element of `Ns...` is its pattern's value.
+                let e = match &e.kind {
+                    ast::ExprKind::PackExpansion(pattern) => &**pattern,
+                    _ => e,
+                };
+                let Some(value) = self.const_int_as(e, scalar) else {
+                    self.error(
+                        e.begin(),
+                        "non-type template argument is not a constant expression",
+                    );
+                    return None;
+                };
+                TemplateArgument::Value(value as i64, scalar)
+            }
+            // The parser reads each argument as its parameter is.
+            _ => return None,
+        };
+        if matches!(argument, TemplateArgument::Type(ty, _) if ty.is_error()) {
+            return None;
+        }
+        Some(argument)
     }
 
     /// The instance of class template `name` for `arguments`, made from
@@ -795,6 +963,11 @@ impl Checker<'_> {
         let (ty, quals) = match argument {
             TemplateArgument::Type(ty, quals) => (ty, quals),
             TemplateArgument::Value(value, _) => return value.to_string(),
+            TemplateArgument::Pack(id) => {
+                let elements = self.packs.get(id).to_vec();
+                let listed: Vec<String> = elements.iter().map(|&a| self.argument_text(a)).collect();
+                return listed.join(", ");
+            }
         };
         let constness = if quals.is_const { "const " } else { "" };
         let space = quals
@@ -817,8 +990,8 @@ impl Checker<'_> {
         self.scopes.push();
         for (param, &argument) in params.iter().zip(arguments) {
             let symbol = match argument {
-                TemplateArgument::Type(ty, quals) => Symbol::Typedef(ty, quals, None),
-                TemplateArgument::Value(value, scalar) => Symbol::EnumConstant(value, scalar),
+                TemplateArgument::Pack(id) => self.pack_symbol(id),
+                argument => argument_symbol(argument),
             };
             self.declare(param.name, symbol);
         }
@@ -828,61 +1001,51 @@ impl Checker<'_> {
     /// they make.
     pub(super) fn check_pending_instances(&mut self) {
         while let Some(pending) = self.pending_instances.pop() {
-            let errors = self.diags.error_count();
-            let outer = self.visible_functions.replace(pending.visible);
-            let what = match &pending.what {
-                Pending::Function(id, template) => {
-                    let f = &template.function;
-                    self.bind_template_parameters(&template.params, &pending.arguments);
-                    self.define_function(&f.specs, &f.declarator, &f.body, (*id, false), None);
-                    self.scopes.pop();
-                    "function template specialization"
-                }
-                Pending::Methods(r, template, declared) => {
-                    self.bind_class_parameters(template, &pending.arguments, *r);
-                    self.open_class_scope(*r);
-                    for (m, &(owner, declared)) in template.record.methods.iter().zip(declared) {
-                        if let (Some(body), Some(owner), Some(declared)) =
-                            (&m.body, owner, declared)
-                        {
-                            let method: (MethodOwner, &[ast::MemberInit]) =
-                                (owner, &m.member_inits);
-                            self.define_function(
-                                &m.specs,
-                                &m.declarator,
-                                body,
-                                declared,
-                                Some(method),
-                            );
-                        }
-                    }
-                    self.scopes.pop();
-                    self.scopes.pop();
-                    "member functions of template class"
-                }
-                Pending::Method(id, r, template, owner) => {
-                    let m = &template.method;
-                    self.open_class_scope(*r);
-                    self.bind_template_parameters(&template.params, &pending.arguments);
-                    if let Some(body) = &m.body {
-                        let method: (MethodOwner, &[ast::MemberInit]) = (*owner, &m.member_inits);
-                        self.define_function(
-                            &m.specs,
-                            &m.declarator,
-                            body,
-                            (*id, false),
-                            Some(method),
-                        );
-                    }
-                    self.scopes.pop();
-                    self.scopes.pop();
-                    "function template specialization"
-                }
-            };
-            self.visible_functions = outer;
-            if self.diags.error_count() > errors {
-                self.instantiation_note(pending.requested_at, what, &pending.display);
+            self.check_instance(pending);
+        }
+    }
+
+    /// Checks the body (or bodies) of one instantiation.
+    fn check_instance(&mut self, pending: PendingInstance) {
+        let errors = self.diags.error_count();
+        let outer = self.visible_functions.replace(pending.visible);
+        let what = match &pending.what {
+            Pending::Function(id, template) => {
+                let f = &template.function;
+                self.bind_template_parameters(&template.params, &pending.arguments);
+                self.define_function(&f.specs, &f.declarator, &f.body, (*id, false), None);
+                self.scopes.pop();
+                "function template specialization"
             }
+            Pending::Methods(r, template, declared) => {
+                self.bind_class_parameters(template, &pending.arguments, *r);
+                self.open_class_scope(*r);
+                for (m, &(owner, declared)) in template.record.methods.iter().zip(declared) {
+                    if let (Some(body), Some(owner), Some(declared)) = (&m.body, owner, declared) {
+                        let method: (MethodOwner, &[ast::MemberInit]) = (owner, &m.member_inits);
+                        self.define_function(&m.specs, &m.declarator, body, declared, Some(method));
+                    }
+                }
+                self.scopes.pop();
+                self.scopes.pop();
+                "member functions of template class"
+            }
+            Pending::Method(id, r, template, owner) => {
+                let m = &template.method;
+                self.open_class_scope(*r);
+                self.bind_template_parameters(&template.params, &pending.arguments);
+                if let Some(body) = &m.body {
+                    let method: (MethodOwner, &[ast::MemberInit]) = (*owner, &m.member_inits);
+                    self.define_function(&m.specs, &m.declarator, body, (*id, false), Some(method));
+                }
+                self.scopes.pop();
+                self.scopes.pop();
+                "function template specialization"
+            }
+        };
+        self.visible_functions = outer;
+        if self.diags.error_count() > errors {
+            self.instantiation_note(pending.requested_at, what, &pending.display);
         }
     }
 }

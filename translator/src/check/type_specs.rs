@@ -71,6 +71,14 @@ impl Checker<'_> {
                     );
                     Type::Error
                 }
+                Some(Symbol::Pack(_)) => {
+                    let name = self.spelling(*name);
+                    self.error(
+                        specs.type_location,
+                        format!("type contains unexpanded parameter pack '{name}'"),
+                    );
+                    Type::Error
+                }
                 _ => {
                     let name = self.spelling(*name);
                     self.error(specs.type_location, format!("unknown type name '{name}'"));

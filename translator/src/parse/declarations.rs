@@ -253,6 +253,10 @@ impl Parser {
         if self.kw() == Kw::Template {
             return Err(self.unsupported_cxx(location, "member templates"));
         }
+        let pack = params.iter().find(|p| p.pack).map(|p| p.location);
+        if let (Some(at), Kw::Struct | Kw::Union | Kw::Using) = (pack, self.kw()) {
+            return Err(self.unsupported_cxx(at, "variadic class and alias templates"));
+        }
         if matches!(self.kw(), Kw::Struct | Kw::Union) {
             return self.class_template(params, location);
         }
@@ -283,10 +287,6 @@ impl Parser {
         loop {
             let value_type = if matches!(self.kw(), Kw::Typename | Kw::Struct) {
                 self.pos += 1;
-                if self.at(Punct::Ellipsis) {
-                    let at = self.loc();
-                    return Err(self.unsupported_cxx(at, "variadic templates"));
-                }
                 None
             } else if matches!(self.kw(), Kw::Scalar(_) | Kw::BuiltinType) {
                 // `int N`: the type alone, the name after it.
@@ -300,6 +300,7 @@ impl Parser {
                     self.unsupported_cxx(at, "template parameters other than types and integers")
                 );
             };
+            let pack = self.eat(Punct::Ellipsis);
             let t = self.peek();
             if t.kind != TokenKind::Identifier {
                 return Err(self.error_here("a template parameter name"));
@@ -316,6 +317,7 @@ impl Parser {
                 location: t.location,
                 value_type,
                 default,
+                pack,
             });
             if !self.eat(Punct::Comma) {
                 break;
@@ -1318,6 +1320,9 @@ impl Parser {
         let parsed = self.template_parameters(&mut params);
         self.pop_scope();
         parsed?;
+        if let Some(pack) = params.iter().find(|p| p.pack) {
+            return Err(self.unsupported_cxx(pack.location, "variadic member templates"));
+        }
         match self.with_template_parameters(&params, |p| p.member_decl(tag))? {
             Member::Method(method) if !method.constructor => {
                 Ok(Member::MethodTemplate(MethodTemplate {

@@ -46,7 +46,12 @@ impl Parser {
         if reference.is_some() && (self.at(Punct::Amp) || self.at(Punct::LParen)) {
             return Err(self.unsupported_cxx(self.loc(), "references to references and arrays"));
         }
-        let mut inner = Declarator::default();
+        // `Ts... args`, `const Ts &... args`: a parameter pack.
+        let pack = self.cxx && self.eat(Punct::Ellipsis);
+        let mut inner = Declarator {
+            pack,
+            ..Declarator::default()
+        };
         let t = self.peek();
         if self.kw() == Kw::Operator {
             inner.name = Some(self.operator_function_name()?);
@@ -230,7 +235,7 @@ impl Parser {
         let lparen = self.bump().location;
         let mut args = Vec::new();
         while !self.at(Punct::RParen) {
-            args.push(self.assignment_expr()?);
+            args.push(self.argument()?);
             if !self.eat(Punct::Comma) {
                 break;
             }
@@ -285,7 +290,8 @@ impl Parser {
 
     pub(super) fn initializer(&mut self) -> PResult<Initializer> {
         if !self.at(Punct::LBrace) {
-            return Ok(Initializer::Expr(self.assignment_expr()?));
+            // An item may be a pack expansion (`{xs...}`).
+            return Ok(Initializer::Expr(self.argument()?));
         }
         self.nested(Self::initializer_list)
     }

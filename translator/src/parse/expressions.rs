@@ -5,14 +5,17 @@
 use super::keywords::Kw;
 use super::{Extent, PResult, Parser, MAX_NESTING};
 use crate::ast::{
-    BinaryOp, Declarator, Expr, ExprKind, Name, OffsetofStep, TemplateArg, TypeName, UnaryOp,
+    BinaryOp, Declarator, Expr, ExprKind, Fold, FoldOp, Name, OffsetofStep, TemplateArg, TypeName,
+    UnaryOp,
 };
+use std::sync::Arc;
 
 /// The precedence of `+` and `-` in `binary_op`: the loosest operators a
 /// template's value argument may hold unparenthesised, so that `>` and
 /// `>>` end its list (C++ takes `>>` there for two `>`; it would allow an
 /// unparenthesised `<<`, which this does not).
 const ADDITIVE_PRECEDENCE: u8 = 9;
+use crate::lexer::CompactToken;
 use crate::token::{Punct, TokenKind};
 use crate::types;
 
@@ -36,6 +39,10 @@ impl Parser {
                 return Ok(Err(e));
             }
             let comma = p.peek();
+            if p.peek_at(1).is_punct(Punct::Ellipsis) {
+                // `(f(args), ...)`: a fold expression's operator.
+                return Ok(Err(e));
+            }
             p.pos += 1;
             let rhs = p.assignment_expr()?;
             let extent = Extent::of(comma).expr(&e).expr(&rhs);
@@ -192,7 +199,15 @@ impl Parser {
         })
     }
 
+    /// The binary operator next, unless a fold expression's `...`
+    /// follows it (`(args + ...)`).
     fn binary_op(&self) -> Option<(BinaryOp, u8)> {
+        let op = self.binary_operator_token()?;
+        (!self.peek_at(1).is_punct(Punct::Ellipsis)).then_some(op)
+    }
+
+    /// The binary operator the next token is, and its precedence.
+    fn binary_operator_token(&self) -> Option<(BinaryOp, u8)> {
         let TokenKind::Punct(p) = self.peek().kind else {
             return None;
         };
@@ -430,6 +445,21 @@ impl Parser {
                 ExprKind::VecStepExpr as fn(Box<Expr>) -> ExprKind,
             )
         };
+        if kw == Kw::Sizeof && self.cxx && self.eat(Punct::Ellipsis) {
+            // `sizeof...(pack)`
+            self.expect(Punct::LParen)?;
+            let name = self.bump();
+            if name.kind != TokenKind::Identifier {
+                self.pos -= 1;
+                return Err(self.error_here("the name of a parameter pack"));
+            }
+            self.expect(Punct::RParen)?;
+            let extent = self.extent_since(t);
+            return Ok(extent.make(
+                ExprKind::SizeofPack(Name(name.sym), name.location),
+                location,
+            ));
+        }
         if self.at(Punct::LParen) && self.starts_type(1) {
             self.pos += 1;
             let ty = self.type_name()?;
@@ -600,16 +630,99 @@ impl Parser {
     /// One template argument: a value for a value parameter, else a type.
     pub(super) fn template_argument(&mut self, value: bool) -> PResult<TemplateArg> {
         Ok(if value {
-            TemplateArg::Value(self.binary_expr(ADDITIVE_PRECEDENCE)?)
+            let e = self.binary_expr(ADDITIVE_PRECEDENCE)?;
+            if self.cxx && self.at(Punct::Ellipsis) {
+                // `Ns...`
+                let ellipsis = self.bump();
+                let extent = Extent::of(ellipsis).expr(&e);
+                let expansion = ExprKind::PackExpansion(Arc::new(e));
+                return Ok(TemplateArg::Value(
+                    extent.make(expansion, ellipsis.location),
+                ));
+            }
+            TemplateArg::Value(e)
         } else {
             TemplateArg::Type(self.type_name()?)
         })
     }
 
-    /// `( expr )`: the expression, its text widened to the parentheses.
+    /// An argument of a call or constructor: an assignment expression,
+    /// or in C++ a pack expansion, `pattern...`.
+    pub(super) fn argument(&mut self) -> PResult<Expr> {
+        let e = self.assignment_expr()?;
+        if !(self.cxx && self.at(Punct::Ellipsis)) {
+            return Ok(e);
+        }
+        let ellipsis = self.bump();
+        let extent = Extent::of(ellipsis).expr(&e);
+        Ok(extent.make(ExprKind::PackExpansion(Arc::new(e)), ellipsis.location))
+    }
+
+    /// The operator of a fold expression, next, if a `...` follows it.
+    fn fold_operator(&self) -> Option<FoldOp> {
+        if !self.peek_at(1).is_punct(Punct::Ellipsis) {
+            return None;
+        }
+        self.fold_operator_here()
+    }
+
+    /// The rest of a fold expression after its `(` and the operand before
+    /// the operator (`left`), the operator next.
+    fn fold(&mut self, lparen: CompactToken, left: Option<Expr>, op: FoldOp) -> PResult<Expr> {
+        self.pos += 1;
+        let ellipsis = self.bump().location;
+        let right = if left.is_none() || !self.at(Punct::RParen) {
+            if left.is_some() {
+                // `(a op ... op b)`: the same operator again.
+                if self.fold_operator_here() != Some(op) {
+                    return Err(self.error_here("the fold expression's operator again"));
+                }
+                self.pos += 1;
+            }
+            Some(self.nested(Self::cast_expr)?)
+        } else {
+            None
+        };
+        let rparen = self.peek();
+        self.expect(Punct::RParen)?;
+        let extent = Extent::of(rparen).token(lparen);
+        let fold = Fold {
+            op,
+            left,
+            right,
+            ellipsis,
+        };
+        Ok(extent.make(ExprKind::Fold(Box::new(fold)), ellipsis))
+    }
+
+    /// The binary operator or `,` next, as a fold expression's operator.
+    fn fold_operator_here(&self) -> Option<FoldOp> {
+        if self.at(Punct::Comma) {
+            return Some(FoldOp::Comma);
+        }
+        self.binary_operator_token()
+            .map(|(op, _)| FoldOp::Binary(op))
+    }
+
+    /// `( expr )`: the expression, its text widened to the parentheses;
+    /// in C++ also a fold expression.
     fn parenthesized(&mut self) -> PResult<Expr> {
         let lparen = self.bump();
+        if self.cxx && self.at(Punct::Ellipsis) {
+            // `(... op pattern)`
+            self.pos += 1;
+            let Some(op) = self.fold_operator_here() else {
+                return Err(self.error_here("a fold expression's operator"));
+            };
+            self.pos -= 1;
+            return self.fold(lparen, None, op);
+        }
         let mut inner = self.nested(Self::expr)?;
+        if self.cxx {
+            if let Some(op) = self.fold_operator() {
+                return self.fold(lparen, Some(inner), op);
+            }
+        }
         let rparen = self.peek();
         self.expect(Punct::RParen)?;
         let extent = Extent::of(rparen).token(lparen).expr(&inner);
@@ -652,7 +765,7 @@ impl Parser {
         } else if self.eat(Punct::LParen) {
             let mut args = Vec::new();
             while !self.at(Punct::RParen) {
-                args.push(self.assignment_expr()?);
+                args.push(self.argument()?);
                 if !self.eat(Punct::Comma) {
                     break;
                 }

@@ -144,6 +144,7 @@ impl Parser {
             let name = Name(self.qualified_symbol(&format!("auto:{}", invented.len() + 1)));
             p.specs.ty = TypeSpec::Typedef(name);
             invented.push(TemplateParam {
+                pack: p.declarator.pack,
                 name,
                 location: p.location,
                 value_type: None,
