@@ -295,6 +295,37 @@ fn friends_constexpr_functions_and_address_space_traits_work() {
 }
 
 #[test]
+fn placement_new_constructs_objects_where_it_is_told() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_deduction.cl");
+    let kernel = Kernel::create(&program, "placement_new").expect("kernel");
+    let seed = 5;
+    let mut ints = [i32::MIN; 10];
+    ints[0] = seed;
+    let out = buffer_with(&context, &queue, &ints);
+    let floats = buffer_with(&context, &queue, &[1.25f32, f32::NAN]);
+    set_arg(&kernel, 0, &out);
+    set_arg(&kernel, 1, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    // `c` made again from `seed`; `seed + 40` and one more; 7 and the
+    // zero of `int()`; `Sample{3, 1.25}`; a `Cell(seed + 4)` in `out[8..10]`.
+    let want = [
+        seed,
+        seed * 100 + 2 * seed,
+        seed + 40,
+        seed + 41,
+        7,
+        0,
+        3,
+        2 * (seed + 4),
+        seed + 4,
+        2 * (seed + 4),
+    ];
+    assert_eq!(read_buffer::<i32>(&queue, &out, 10), want);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 2), [1.25, 2.5]);
+}
+
+#[test]
 fn rvalue_references_bind_temporaries_and_moved_objects() {
     let (context, queue) = common::context_and_queue();
     let program = build_file(&context, "tests/kernels/cxx_deduction.cl");

@@ -196,3 +196,31 @@ kernel void rvalue_references(global int *p) {
     p[3] = base.tag + static_cast<Extended &&>(d).extra * 10;
     p[4] = relay(2) + y;
 }
+
+// Placement new (C++ for OpenCL has no allocating `new`; the program
+// declares the allocation function, as it has no `<new>`), and a deleted
+// copy constructor.
+void *operator new(size_t, void *place) noexcept { return place; }
+
+struct Cell {
+  int value, twice;
+  Cell(int v) : value(v), twice(2 * v) {}
+  Cell(const Cell &) = delete;
+};
+struct Sample { int a; float f; };
+
+__kernel void placement_new(__global int *out, __global float *fout) {
+  Cell c(1);
+  Cell *again = new (&c) Cell(out[0]);
+  out[1] = again->value * 100 + c.twice;
+  int *slot = new (out + 2) int(out[0] + 40);
+  out[3] = *slot + 1;
+  new (out + 4) int{7};
+  new (out + 5) int();
+  Sample p;
+  Sample *q = new (&p) Sample{3, fout[0]};
+  out[6] = q->a;
+  fout[1] = p.f * 2;
+  Cell *g = new ((__global void *)(out + 8)) Cell(out[0] + 4);
+  out[7] = g->twice;
+}

@@ -285,6 +285,8 @@ pub struct MethodDecl {
     pub member_inits: Vec<MemberInit>,
     /// Declared `= default` (its body is then empty).
     pub defaulted: bool,
+    /// Declared `= delete`.
+    pub deleted: bool,
 }
 
 impl MethodDecl {
@@ -769,6 +771,30 @@ pub enum ExprKind {
     /// C++'s fold expression, `(pattern op ...)`, `(... op pattern)`,
     /// `(a op ... op b)`.
     Fold(Box<Fold>),
+    /// C++'s placement `new (place) T(args)`.
+    New(Box<New>),
+}
+
+/// A placement new-expression: `new (place) T`, `new (place) T(args)` or
+/// `new (place) T{items}`.
+#[derive(Debug, Clone)]
+pub struct New {
+    /// The allocation function's arguments after the size: `place`.
+    pub placement: Vec<Expr>,
+    /// The type of the object made.
+    pub ty: TypeName,
+    pub init: NewInit,
+}
+
+/// How a new-expression initializes its object.
+#[derive(Debug, Clone)]
+pub enum NewInit {
+    /// `new (p) T`: default-initialized (constructed, or left as it is).
+    Default,
+    /// `new (p) T(args)`, and where the `(` is.
+    Parens(Vec<Expr>, Location),
+    /// `new (p) T{items}`.
+    Braces(Initializer),
 }
 
 /// A fold expression: the operands on either side of its `...`, one of

@@ -23,6 +23,7 @@ mod methods;
 mod operators;
 mod overloads;
 mod packs;
+mod placement_new;
 mod range_for;
 mod records;
 mod references;

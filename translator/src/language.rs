@@ -45,11 +45,12 @@ pub fn excluded(word: &str) -> Option<String> {
 
 /// The operators a C++ for OpenCL program may overload here, as written
 /// after `operator`; each `operator` name is a symbol the parser adds.
-/// Not yet: `=` (copies are bitwise), `++`, `--`, `&&`, `||`, `,`, `->`
-/// and `()`.
-pub const OVERLOADABLE_OPERATORS: [&str; 33] = [
+/// Not yet: `&&`, `||`, `,` and `->`. `new` is the allocation function
+/// placement `new` calls; `delete` is declared only.
+pub const OVERLOADABLE_OPERATORS: [&str; 35] = [
     "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "!", "~",
     "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "[]", "()", "++", "--", "=",
+    " new", " delete",
 ];
 
 /// The name of C++'s `operator op`.

@@ -1008,6 +1008,7 @@ impl Checker<'_> {
             }
             A::SizeofPack(name, at) => self.sizeof_pack(*name, *at, span),
             A::Fold(fold) => self.fold(fold, span),
+            A::New(new) => self.placement_new(new, span),
         }
     }
 

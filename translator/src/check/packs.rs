@@ -550,6 +550,15 @@ fn names_in_expr(e: &ast::Expr, names: &mut Vec<Name>) {
                 names_in_expr(operand, names);
             }
         }
+        A::New(new) => {
+            new.placement.iter().for_each(|a| names_in_expr(a, names));
+            names_in_type_spec(&new.ty.specs.ty, names);
+            match &new.init {
+                ast::NewInit::Default => {}
+                ast::NewInit::Parens(args, _) => args.iter().for_each(|a| names_in_expr(a, names)),
+                ast::NewInit::Braces(init) => names_in_initializer(init, names),
+            }
+        }
     })
 }
 

@@ -139,7 +139,7 @@ impl Parser {
 
     pub(super) fn starts_declaration(&self) -> bool {
         match self.kw() {
-            Kw::NotIdent => false,
+            Kw::NotIdent | Kw::New | Kw::Delete => false,
             Kw::Storage(_) | Kw::Inline | Kw::Kernel | Kw::Constexpr | Kw::Auto => true,
             // `T * x` with T a typedef is a declaration; `x * y` is not. Two
             // names in a row can only be a declaration with an unknown type.
@@ -827,6 +827,10 @@ impl Parser {
                         // `= default` copy constructors, assignments and
                         // destructors are the implicit ones clvulkan makes.
                         Ok(Member::Method(m)) if m.defaulted && !m.is_default_constructor() => {}
+                        // A deleted member function is never the one a
+                        // valid program calls: left out, it changes no
+                        // call that C++ accepts.
+                        Ok(Member::Method(m)) if m.deleted => {}
                         Ok(Member::Method(m)) => methods.push(m),
                         Ok(Member::MethodTemplate(t)) => method_templates.push(Arc::new(t)),
                         Ok(Member::Friend) => {}
@@ -1149,6 +1153,7 @@ impl Parser {
         }
         let member_inits = self.member_initializers()?;
         let defaulted = self.defaulted()?;
+        let deleted = self.deleted()?;
         let body = if defaulted {
             Some(Block {
                 items: Vec::new(),
@@ -1156,6 +1161,8 @@ impl Parser {
             })
         } else if self.at(Punct::LBrace) {
             Some(self.function_body(&declarator)?)
+        } else if deleted {
+            None
         } else {
             self.expect_semicolon("after constructor declaration")?;
             None
@@ -1169,6 +1176,7 @@ impl Parser {
             constructor: true,
             member_inits,
             defaulted,
+            deleted,
         })
     }
 
@@ -1226,6 +1234,7 @@ impl Parser {
         }
         self.exception_specification()?;
         let defaulted = self.defaulted()?;
+        let deleted = self.deleted()?;
         if self.at(Punct::Amp) || self.at(Punct::AmpAmp) || self.at(Punct::Assign) {
             let at = self.loc();
             return Err(self.unsupported_cxx(at, "ref-qualified and deleted member functions"));
@@ -1237,6 +1246,8 @@ impl Parser {
             })
         } else if self.at(Punct::LBrace) {
             Some(self.function_body(&declarator)?)
+        } else if deleted {
+            None
         } else {
             self.expect_semicolon("after member function declaration")?;
             None
@@ -1250,6 +1261,7 @@ impl Parser {
             constructor: false,
             member_inits: Vec::new(),
             defaulted,
+            deleted,
         })
     }
 
@@ -1339,11 +1351,21 @@ impl Parser {
 
     /// `= default;` after a member function's declarator, eaten if there.
     fn defaulted(&mut self) -> PResult<bool> {
-        if !(self.at(Punct::Assign) && self.kw_at(1) == Kw::Default) {
+        self.defined_as(Kw::Default)
+    }
+
+    /// `= delete;` after a member function's declarator, eaten if there.
+    fn deleted(&mut self) -> PResult<bool> {
+        self.defined_as(Kw::Delete)
+    }
+
+    /// `= word;`, eaten if there.
+    fn defined_as(&mut self, word: Kw) -> PResult<bool> {
+        if !(self.at(Punct::Assign) && self.kw_at(1) == word) {
             return Ok(false);
         }
         self.pos += 2;
-        self.expect_semicolon("after defaulted function declaration")?;
+        self.expect_semicolon("after defaulted or deleted function declaration")?;
         Ok(true)
     }
 

@@ -5,8 +5,8 @@
 use super::keywords::Kw;
 use super::{Extent, PResult, Parser, MAX_NESTING};
 use crate::ast::{
-    BinaryOp, Declarator, Expr, ExprKind, Fold, FoldOp, Name, OffsetofStep, TemplateArg, TypeName,
-    UnaryOp,
+    BinaryOp, Declarator, Expr, ExprKind, Fold, FoldOp, Name, New, NewInit, OffsetofStep,
+    TemplateArg, TypeName, UnaryOp,
 };
 use std::sync::Arc;
 
@@ -406,6 +406,21 @@ impl Parser {
         if kw == Kw::Offsetof {
             return self.offsetof();
         }
+        if kw == Kw::New {
+            return self.new_expression();
+        }
+        if kw == Kw::Delete {
+            // Only placement `new` makes objects; nothing is freed.
+            let t = self.bump();
+            self.diags.error(
+                t.location,
+                "'default delete' is not supported in C++ for OpenCL",
+            );
+            if self.at(Punct::LBracket) && self.peek_at(1).is_punct(Punct::RBracket) {
+                self.pos += 2;
+            }
+            return self.nested(Self::cast_expr);
+        }
         let primary = self.primary_expr()?;
         self.postfix_tail(primary)
     }
@@ -470,6 +485,47 @@ impl Parser {
         let operand = self.nested(Self::unary_expr)?;
         let extent = Extent::of(t).expr(&operand);
         Ok(extent.make(of_expr(Box::new(operand)), location))
+    }
+
+    /// C++'s `new (place) T[(args) | {items}]`, the `new` next. Without
+    /// a placement it would allocate, which C++ for OpenCL leaves out
+    /// (clang's error).
+    #[inline(never)]
+    fn new_expression(&mut self) -> PResult<Expr> {
+        let t = self.bump();
+        let placement = if self.at(Punct::LParen) && !self.starts_type(1) {
+            self.constructor_arguments()?.0
+        } else {
+            self.diags.error(
+                t.location,
+                "'default new' is not supported in C++ for OpenCL",
+            );
+            Vec::new()
+        };
+        let specs = self.decl_specs()?;
+        if self.at(Punct::LBracket) || self.at(Punct::Star) {
+            let at = self.loc();
+            return Err(self.unsupported_cxx(at, "placement new of arrays and pointers"));
+        }
+        let init = if self.at(Punct::LParen) {
+            let (args, lparen) = self.constructor_arguments()?;
+            NewInit::Parens(args, lparen)
+        } else if self.at(Punct::LBrace) {
+            NewInit::Braces(self.initializer()?)
+        } else {
+            NewInit::Default
+        };
+        let ty = TypeName {
+            specs,
+            declarator: Declarator::default(),
+        };
+        let new = New {
+            placement,
+            ty,
+            init,
+        };
+        let extent = self.extent_since(t);
+        Ok(extent.make(ExprKind::New(Box::new(new)), t.location))
     }
 
     /// `__builtin_offsetof ( type-name , member-designator )`, the

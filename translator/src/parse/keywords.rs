@@ -116,6 +116,10 @@ pub(super) enum Kw {
     Typename,
     /// C++'s `public` and `protected`.
     AccessSpecifier,
+    /// C++'s `new` and `delete`: placement `new`, `= delete`, and the
+    /// allocation functions' names.
+    New,
+    Delete,
     /// A C++ keyword for what clvulkan's C++ for OpenCL does not have yet.
     CxxUnsupported,
 }
@@ -156,6 +160,8 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "noexcept" => Kw::Noexcept,
         "mutable" => Kw::Mutable,
         "operator" => Kw::Operator,
+        "new" => Kw::New,
+        "delete" => Kw::Delete,
         "template" => Kw::Template,
         "static_cast" | "reinterpret_cast" | "const_cast" => Kw::NamedCast,
         "typename" => Kw::Typename,
@@ -169,9 +175,9 @@ fn cxx_keyword(word: &str) -> Option<Kw> {
         "alignas" => Kw::Attribute,
         "and" | "and_eq" | "asm" | "bitand" | "bitor" | "catch" | "char8_t" | "char16_t"
         | "char32_t" | "compl" | "concept" | "consteval" | "constinit" | "co_await"
-        | "co_return" | "co_yield" | "delete" | "dynamic_cast" | "export" | "new" | "not"
-        | "not_eq" | "or" | "or_eq" | "requires" | "thread_local" | "throw" | "try" | "typeid"
-        | "virtual" | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
+        | "co_return" | "co_yield" | "dynamic_cast" | "export" | "not" | "not_eq" | "or"
+        | "or_eq" | "requires" | "thread_local" | "throw" | "try" | "typeid" | "virtual"
+        | "wchar_t" | "xor" | "xor_eq" => Kw::CxxUnsupported,
         _ => return None,
     })
 }

@@ -102,6 +102,7 @@ impl Parser {
         let body = body?;
         let extent = self.extent_since(open);
         let method = MethodDecl {
+            deleted: false,
             specs: ret,
             declarator,
             this_qualifiers: Qualifiers {

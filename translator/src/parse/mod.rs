@@ -477,6 +477,8 @@ impl Parser {
         let keyword = self.bump();
         let t = self.peek();
         let op = match t.kind {
+            _ if self.kw() == Kw::New => " new",
+            _ if self.kw() == Kw::Delete => " delete",
             TokenKind::Punct(Punct::LBracket) if self.peek_at(1).is_punct(Punct::RBracket) => {
                 self.pos += 1;
                 "[]"
