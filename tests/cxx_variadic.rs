@@ -1,6 +1,7 @@
-//! C++ for OpenCL variadic function templates through the loader (issue
-//! 22): `tests/kernels/cxx_variadic.cl`, every value against one worked
-//! out on the host from the same inputs.
+//! C++ for OpenCL variadic templates through the loader (issue 22):
+//! `tests/kernels/cxx_variadic.cl`, every value against one worked out on
+//! the host from the same inputs; functions, classes and member
+//! templates.
 
 mod common;
 
@@ -58,6 +59,50 @@ fn parameter_packs_expand_fold_and_recurse() {
     let tail = (b as f32 + f1) as i32 as f32;
     let want = [f1 + 1.0, f0 + 1.0 + 10.0, f1 + 2.0 + 20.0, f0 + tail];
     assert_eq!(read_buffer::<f32>(&queue, &fout, 4), want);
+}
+
+/// `Tuple<T, Rest...>` laid out as the host's C++ compiler lays it out:
+/// the head, then the rest, the empty `Tuple<>` one byte.
+#[repr(C)]
+struct Empty(u8);
+#[repr(C)]
+struct TupleOfChar(u8, Empty);
+#[repr(C)]
+struct TupleOfIntChar(i32, TupleOfChar);
+#[repr(C)]
+struct TupleOfCharIntChar(u8, TupleOfIntChar);
+#[repr(C)]
+struct TupleOfInt(i32, Empty);
+#[repr(C)]
+struct TupleOfIntInt(i32, TupleOfInt);
+#[repr(C)]
+struct TupleOfIntIntInt(i32, TupleOfIntInt);
+
+#[test]
+fn variadic_class_templates_recurse_through_their_specializations() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_variadic.cl");
+    let kernel = Kernel::create(&program, "variadic_classes").expect("kernel");
+    let (a, b, c) = (3, 4, 5);
+    let ints = buffer_with(&context, &queue, &[a, b, c]);
+    let out = buffer_with(&context, &queue, &[i32::MIN; 8]);
+    let fout = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &out);
+    set_arg(&kernel, 2, &fout);
+    run_1d(&queue, &kernel, 1, 1);
+    let want = [
+        3 * 10,
+        a + c,
+        4 + 2 * 10,
+        std::mem::size_of::<TupleOfIntIntInt>() as i32,
+        std::mem::size_of::<TupleOfCharIntChar>() as i32,
+        a + b + c,
+        a + b + c + 10,
+        c,
+    ];
+    assert_eq!(read_buffer::<i32>(&queue, &out, 8), want);
+    assert_eq!(read_buffer::<f32>(&queue, &fout, 1), [b as f32 * 1.25]);
 }
 
 #[test]

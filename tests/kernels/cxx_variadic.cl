@@ -92,3 +92,50 @@ __kernel void variadic(__global const int *in, __global const float *fin, __glob
   out[20] = product(b, c, d);
   out[21] = type_count<>() + twice(d);
 }
+
+// Variadic class templates: a tuple declared alone and defined by its
+// specializations, recursion through `Tuple<Rest...>`, a type list, and
+// deduction from an instance's pack. Variadic member templates.
+template <typename... Ts> struct Tuple;
+template <> struct Tuple<> { static constexpr int size = 0; };
+template <typename T, typename... Rest> struct Tuple<T, Rest...> {
+  static constexpr int size = 1 + sizeof...(Rest);
+  T head;
+  Tuple<Rest...> tail;
+};
+template <typename... Ts> struct TypeList { static constexpr int count = sizeof...(Ts); };
+template <typename... Ts> int count_of(TypeList<Ts...>) { return sizeof...(Ts) * 10; }
+template <typename T> T tuple_sum(Tuple<T> t) { return t.head; }
+template <typename T, typename U, typename... Rest> T tuple_sum(Tuple<T, U, Rest...> t) {
+  return t.head + tuple_sum(t.tail);
+}
+struct Accumulator {
+  int total;
+  template <typename... Ts> void add(Ts... xs) { total += (xs + ... + 0); }
+  template <typename T, typename... Ts> T first(T x, Ts...) const { return x; }
+};
+
+__kernel void variadic_classes(__global const int *in, __global int *out, __global float *fout) {
+  Tuple<int, float, int> t;
+  t.head = in[0];
+  t.tail.head = in[1] * 1.25f;
+  t.tail.tail.head = in[2];
+  out[0] = Tuple<int, float, int>::size * 10 + Tuple<>::size;
+  out[1] = t.head + t.tail.tail.head;
+  fout[0] = t.tail.head;
+  out[2] = TypeList<int, char, float, int>::count + count_of(TypeList<int, int>());
+  out[3] = sizeof(Tuple<int, int, int>);
+  out[4] = sizeof(Tuple<char, int, char>);
+  Tuple<int, int, int> u;
+  u.head = in[0];
+  u.tail.head = in[1];
+  u.tail.tail.head = in[2];
+  out[5] = tuple_sum(u);
+  Accumulator a;
+  a.total = 0;
+  a.add(in[0], in[1], in[2]);
+  a.add();
+  a.add(10);
+  out[6] = a.total;
+  out[7] = a.first(in[2], 1.0f, 'c');
+}

@@ -468,6 +468,16 @@ impl Checker<'_> {
         Some(expanded)
     }
 
+    /// `arguments` with each pack among them as its elements.
+    pub(super) fn pack_elements_of(&self, arguments: &[TemplateArgument]) -> Vec<TemplateArgument> {
+        (arguments.iter())
+            .flat_map(|&a| match a {
+                TemplateArgument::Pack(id) => self.packs.get(id).to_vec(),
+                a => vec![a],
+            })
+            .collect()
+    }
+
     /// The symbol a template argument pack's name stands for in an
     /// instance: its elements' symbols.
     pub(super) fn pack_symbol(&self, id: PackId) -> Symbol {

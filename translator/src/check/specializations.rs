@@ -31,7 +31,8 @@ impl Checker<'_> {
             return;
         };
         let pattern = t.record.pattern.as_deref().unwrap_or_default();
-        if pattern.len() != primary.params.len() {
+        let variadic = primary.params.iter().any(|p| p.pack);
+        if pattern.len() != primary.params.len() && !variadic {
             let spelling = self.spelling(tag);
             self.error(
                 t.record.tag_location,
@@ -126,19 +127,45 @@ impl Checker<'_> {
 
     /// The arguments of `s`'s parameters for which its pattern is
     /// `arguments`, if it is.
+    ///
+    /// Packs among `arguments` count as their elements, and a pattern
+    /// that ends in a pack expansion (`S<T, Rest...>`) binds that pack to
+    /// the elements left.
     fn match_specialization(
         &mut self,
         s: &ast::ClassTemplate,
         arguments: &[TemplateArgument],
     ) -> Option<Vec<TemplateArgument>> {
         let pattern = s.record.pattern.as_deref()?;
-        if pattern.len() != arguments.len() {
+        let arguments = self.pack_elements_of(arguments);
+        let (fixed, rest) = match pattern.split_last() {
+            Some((last, fixed)) if is_pack_expansion(last) => (fixed, Some(last)),
+            _ => (pattern, None),
+        };
+        let counts_match = match rest {
+            Some(_) => arguments.len() >= fixed.len(),
+            None => arguments.len() == fixed.len(),
+        };
+        if !counts_match {
             return None;
         }
         let mut bound = vec![None; s.params.len()];
-        for (p, &a) in pattern.iter().zip(arguments) {
+        for (p, &a) in fixed.iter().zip(&arguments) {
             if !self.match_argument(&s.params, p, a, &mut bound) {
                 return None;
+            }
+        }
+        if let Some(rest) = rest {
+            let elements = arguments[fixed.len()..].to_vec();
+            let pack = TemplateArgument::Pack(self.packs.intern(elements));
+            if !self.match_argument(&s.params, rest, pack, &mut bound) {
+                return None;
+            }
+        }
+        // A pack the pattern names nowhere has no elements.
+        for (slot, param) in bound.iter_mut().zip(&s.params) {
+            if slot.is_none() && param.pack {
+                *slot = Some(TemplateArgument::Pack(self.packs.intern(Vec::new())));
             }
         }
         bound.into_iter().collect()
@@ -161,6 +188,22 @@ impl Checker<'_> {
                 }
                 self.quietly(|c| c.const_int(e)) == Some(i128::from(value))
             }
+            // `Rest...` takes a pack whole.
+            (ast::TemplateArg::Type(written), TemplateArgument::Pack(_))
+                if written.declarator.pack =>
+            {
+                match written.specs.ty {
+                    ast::TypeSpec::Typedef(n) => param_index(n).is_some_and(|i| bind(bound, i, a)),
+                    _ => false,
+                }
+            }
+            (ast::TemplateArg::Value(e), TemplateArgument::Pack(_)) => match &e.kind {
+                ast::ExprKind::PackExpansion(pattern) => match pattern.kind {
+                    ast::ExprKind::Ident(n) => param_index(n).is_some_and(|i| bind(bound, i, a)),
+                    _ => false,
+                },
+                _ => false,
+            },
             // Template arguments are never references here (a forwarding
             // reference deduces the referent), so `S<T &>` matches none.
             (ast::TemplateArg::Type(written), _) if written.declarator.reference.is_some() => false,
@@ -227,6 +270,14 @@ impl Checker<'_> {
             }
             _ => false,
         }
+    }
+}
+
+/// Whether template argument `p` is a pack expansion, `Ts...` or `Ns...`.
+pub(super) fn is_pack_expansion(p: &ast::TemplateArg) -> bool {
+    match p {
+        ast::TemplateArg::Type(t) => t.declarator.pack,
+        ast::TemplateArg::Value(e) => matches!(e.kind, ast::ExprKind::PackExpansion(_)),
     }
 }
 

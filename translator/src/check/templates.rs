@@ -18,6 +18,7 @@
 use super::methods::{self, MethodOwner};
 use super::packs::{self, PackId};
 use super::scopes::Key;
+use super::specializations;
 use super::*;
 use std::sync::Arc;
 
@@ -615,8 +616,12 @@ impl Checker<'_> {
     /// of a parameter of type `class<...>`, names plainly, from `value`,
     /// the argument's type; false when `value` is no instance of `class`
     /// or the arguments disagree.
+    ///
+    /// Packs among the instance's arguments count as their elements, and
+    /// `written` may end in a pack expansion (`Tuple<T, Rest...>`), which
+    /// takes the elements left.
     fn deduce_from_instance(
-        &self,
+        &mut self,
         template_params: &[ast::TemplateParam],
         class: Name,
         written: &[ast::TemplateArg],
@@ -626,21 +631,43 @@ impl Checker<'_> {
         let Type::Record(r) = value else {
             return false;
         };
-        let Some((made_from, arguments)) = self.instance_of.get(&r) else {
+        let Some((made_from, arguments)) = self.instance_of.get(&r).cloned() else {
             return false;
         };
-        if *made_from != class || arguments.len() != written.len() {
+        if made_from != class {
             return false;
         }
-        for (written, &argument) in written.iter().zip(arguments) {
+        let arguments = self.pack_elements_of(&arguments);
+        let (fixed, rest) = match written.split_last() {
+            Some((last, fixed)) if specializations::is_pack_expansion(last) => (fixed, Some(last)),
+            _ => (written, None),
+        };
+        let counts_match = match rest {
+            Some(_) => arguments.len() >= fixed.len(),
+            None => arguments.len() == fixed.len(),
+        };
+        if !counts_match {
+            return false;
+        }
+        let mut pairs: Vec<(&ast::TemplateArg, TemplateArgument)> =
+            fixed.iter().zip(arguments.iter().copied()).collect();
+        if let Some(rest) = rest {
+            let elements = arguments[fixed.len()..].to_vec();
+            pairs.push((rest, TemplateArgument::Pack(self.packs.intern(elements))));
+        }
+        for (written, argument) in pairs {
             let spelled = match written {
                 ast::TemplateArg::Type(type_name) => match type_name.specs.ty {
                     ast::TypeSpec::Typedef(spelled) => spelled,
                     _ => continue,
                 },
                 // `Array<T, N>`: an argument that names a parameter.
-                ast::TemplateArg::Value(e) => match e.kind {
-                    ast::ExprKind::Ident(spelled) => spelled,
+                ast::TemplateArg::Value(e) => match &e.kind {
+                    ast::ExprKind::Ident(spelled) => *spelled,
+                    ast::ExprKind::PackExpansion(pattern) => match pattern.kind {
+                        ast::ExprKind::Ident(spelled) => spelled,
+                        _ => continue,
+                    },
                     _ => continue,
                 },
             };
@@ -704,6 +731,18 @@ impl Checker<'_> {
             self.class_specialization(tag, t);
             return;
         }
+        // `template <typename... Ts> struct Tuple;` declares the template
+        // alone, before or after its definition.
+        let declares_only = t.record.fields.is_none();
+        if let Some(earlier) = self.class_templates.get(&tag) {
+            if earlier.record.fields.is_none() || declares_only {
+                if !declares_only {
+                    self.class_templates.insert(tag, Arc::clone(t));
+                    self.mark_template_definition(Arc::as_ptr(t) as usize);
+                }
+                return;
+            }
+        }
         if self.lookup(tag).is_some() || self.class_templates.contains_key(&tag) {
             let spelling = self.spelling(tag);
             self.error(
@@ -765,8 +804,9 @@ impl Checker<'_> {
         let missing_default = t
             .params
             .get(args.len())
-            .is_some_and(|p| p.default.is_none());
-        if args.len() > t.params.len() || missing_default {
+            .is_some_and(|p| p.default.is_none() && !p.pack);
+        let variadic = t.params.iter().any(|p| p.pack);
+        if (args.len() > t.params.len() && !variadic) || missing_default {
             let which = if args.len() < t.params.len() {
                 "few"
             } else {
@@ -786,13 +826,20 @@ impl Checker<'_> {
         let Some(arguments) = self.with_defaults(&t.params, bound) else {
             return Type::Error;
         };
-        match self.specialization_for(name, &arguments, at) {
-            Ok(Some((specialization, bindings))) => {
-                self.instantiate_class(&specialization, name, arguments, bindings, at)
-            }
-            Ok(None) => self.instantiate_class(&t, name, arguments.clone(), arguments, at),
-            Err(()) => Type::Error,
+        let (made_from, bindings) = match self.specialization_for(name, &arguments, at) {
+            Ok(Some(chosen)) => chosen,
+            Ok(None) => (t, arguments.clone()),
+            Err(()) => return Type::Error,
+        };
+        if made_from.record.fields.is_none() {
+            let display = self.instance_display(name, &arguments);
+            self.error(
+                at,
+                format!("implicit instantiation of undefined template '{display}'"),
+            );
+            return Type::Error;
         }
+        self.instantiate_class(&made_from, name, arguments, bindings, at)
     }
 
     /// Template arguments as written, for parameters `params` (at most

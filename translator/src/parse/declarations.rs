@@ -253,10 +253,6 @@ impl Parser {
         if self.kw() == Kw::Template {
             return Err(self.unsupported_cxx(location, "member templates"));
         }
-        let pack = params.iter().find(|p| p.pack).map(|p| p.location);
-        if let (Some(at), Kw::Struct | Kw::Union | Kw::Using) = (pack, self.kw()) {
-            return Err(self.unsupported_cxx(at, "variadic class and alias templates"));
-        }
         if matches!(self.kw(), Kw::Struct | Kw::Union) {
             return self.class_template(params, location);
         }
@@ -389,7 +385,13 @@ impl Parser {
         self.class_template_params = None;
         let specs = specs?;
         let record = match &specs.ty {
-            TypeSpec::Record(record) if record.fields.is_some() && record.tag.is_some() => {
+            // A definition, or a declaration of the template alone
+            // (`template <typename... Ts> struct Tuple;`) that its
+            // specializations define.
+            TypeSpec::Record(record)
+                if record.tag.is_some()
+                    && (record.fields.is_some() || record.pattern.is_none()) =>
+            {
                 Arc::clone(record)
             }
             _ => {
@@ -1332,9 +1334,6 @@ impl Parser {
         let parsed = self.template_parameters(&mut params);
         self.pop_scope();
         parsed?;
-        if let Some(pack) = params.iter().find(|p| p.pack) {
-            return Err(self.unsupported_cxx(pack.location, "variadic member templates"));
-        }
         match self.with_template_parameters(&params, |p| p.member_decl(tag))? {
             Member::Method(method) if !method.constructor => {
                 Ok(Member::MethodTemplate(MethodTemplate {
