@@ -537,3 +537,24 @@ fn member_function_templates_are_deduced_at_each_call() {
     // 3, 6 and 9 is 18; twice<int>(5) + twice<float>(1.25f) = 12.5.
     assert_eq!(read_buffer::<i32>(&queue, &out, 5), [33, 10, 1209, 18, 125]);
 }
+
+#[test]
+fn default_member_initializers_fill_what_constructors_leave() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "member_defaults").expect("kernel");
+    let input = [1, 2, 3, 9];
+    let ints = buffer_with(&context, &queue, &input);
+    let out = buffer_with(&context, &queue, &[i32::MIN; 5]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 2]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &out);
+    set_arg(&kernel, 2, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    let total = 5 + input[0] + input[1] + input[2];
+    // `DefaultPair(9)`: a from its default, b from the constructor; `DefaultPair()`:
+    // both defaults.
+    let want = [total, 100 + input[3] * 10 + 2, 70, 53, 15];
+    assert_eq!(read_buffer::<i32>(&queue, &out, 5), want);
+    assert_eq!(read_buffer::<f32>(&queue, &floats, 2), [2.5, 7.0]);
+}

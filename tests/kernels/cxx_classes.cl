@@ -662,3 +662,36 @@ kernel void member_templates(global int *out, float by) {
     out[3] = s.sum(xs);
     out[4] = 10 * (Scaler::twice(5) + s.twice(1.25f));
 }
+
+// Default member initializers: in the default constructor C++ declares
+// for them, in constructors that name no initializer of the member, in
+// class templates, members of class type and arrays of objects.
+struct Tallied {
+  int total = 5;
+  float scale{2.5f};
+  template <typename... Ts> void add(Ts... xs) { total += (xs + ... + 0); }
+};
+struct DefaultPair {
+  int a = 1, b = 2;
+  DefaultPair(int x) : b(x) {}
+  DefaultPair() {}
+};
+template <typename T> struct DefaultBox { T v = T(7); T w{}; };
+struct Nested { Tallied t; int k = 3; };
+
+__kernel void member_defaults(__global const int *in, __global int *out, __global float *fout) {
+  Tallied a;
+  a.add(in[0], in[1], in[2]);
+  out[0] = a.total;
+  fout[0] = a.scale;
+  DefaultPair p(in[3]), q;
+  out[1] = p.a * 100 + p.b * 10 + q.b;
+  DefaultBox<int> h;
+  out[2] = h.v * 10 + h.w;
+  DefaultBox<float> hf;
+  fout[1] = hf.v;
+  Nested n;
+  out[3] = n.t.total * 10 + n.k;
+  Tallied many[2];
+  out[4] = many[1].total + Tallied().total + Tallied{}.total;
+}

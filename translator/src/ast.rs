@@ -127,8 +127,10 @@ pub struct InitDeclarator {
     pub arguments: Option<(Vec<Expr>, Location)>,
 }
 
-/// `member(args)` in a constructor's member initializer list.
-#[derive(Debug)]
+/// `member(args)` in a constructor's member initializer list, or a
+/// default member initializer (`int n = 0;`, `float4 v{1.0f}`), which
+/// a constructor that names no initializer of the member uses.
+#[derive(Debug, Clone)]
 pub struct MemberInit {
     pub name: Name,
     pub location: Location,
@@ -242,8 +244,11 @@ pub struct RecordSpec {
     pub tag_location: Location,
     /// `None` for a reference to a tag (`struct S x;`).
     pub fields: Option<Vec<FieldDecl>>,
-    /// C++: the member functions declared in the body.
+    /// C++: the member functions declared in the body; with a default
+    /// constructor `S() {}` added where a member has a default
+    /// initializer and no constructor is declared (`implicit_constructor`).
     pub methods: Vec<MethodDecl>,
+    pub implicit_constructor: bool,
     /// C++: the member function templates declared in the body.
     pub method_templates: Vec<Arc<MethodTemplate>>,
     /// C++: the base classes, in order (`struct D : B, C`).
@@ -267,6 +272,8 @@ pub struct FieldDecl {
     pub location: Location,
     /// C++'s `mutable`: a member `const` objects may change.
     pub mutable: bool,
+    /// C++'s default member initializers of the declarators.
+    pub defaults: Vec<MemberInit>,
 }
 
 /// A C++ member function declared in a class body, with its body when

@@ -110,6 +110,8 @@ impl<'a> UnitChecker<'a> {
             class_templates: HashMap::new(),
             class_instances: HashMap::new(),
             packs: packs::PackTable::default(),
+            member_defaults: HashMap::new(),
+            implicit_constructors: HashSet::new(),
             instantiating_class: None,
             instance_of: HashMap::new(),
             methods: HashMap::new(),
@@ -364,6 +366,12 @@ struct Checker<'a> {
     class_instances: HashMap<(Name, Vec<templates::TemplateArgument>), naga::Handle<types::Record>>,
     /// The template argument packs of the instances made so far.
     packs: packs::PackTable,
+    /// C++: each class's default member initializers, which its
+    /// constructors use for the members they name no initializer of.
+    member_defaults: HashMap<naga::Handle<types::Record>, Rc<Vec<ast::MemberInit>>>,
+    /// C++: the classes whose only constructor is the default one C++
+    /// declares for their default member initializers.
+    implicit_constructors: HashSet<naga::Handle<types::Record>>,
     /// C++: the class template and arguments each instance was made from.
     instance_of: HashMap<naga::Handle<types::Record>, (Name, Vec<templates::TemplateArgument>)>,
     /// C++: set while a class template is instantiated, whose member

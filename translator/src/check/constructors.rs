@@ -256,6 +256,15 @@ impl Checker<'_> {
         items: &'i [(Vec<ast::Designator>, ast::Initializer)],
         span: Span,
     ) -> Option<Vec<&'i ast::Expr>> {
+        if self.implicit_constructors.contains(&r) && !items.is_empty() {
+            let not_yet = crate::language::NOT_YET;
+            let class = self.class_spelling(r);
+            self.error(
+                span,
+                format!("aggregate initialization of '{class}', a class with default member initializers, is {not_yet}"),
+            );
+            return None;
+        }
         let mut args = Vec::with_capacity(items.len());
         for (designators, item) in items {
             match (designators.is_empty(), item) {
@@ -511,6 +520,7 @@ impl Checker<'_> {
             .map(|(name, _)| *name)
             .collect();
         let bases = self.bases.get(&r).cloned().unwrap_or_default();
+        let defaults = self.member_defaults.get(&r).cloned().unwrap_or_default();
         for init in inits {
             let names_base = bases.iter().any(|b| b.name == Some(init.name));
             if !members.contains(&init.name) && !names_base {
@@ -526,7 +536,8 @@ impl Checker<'_> {
             self.construct_base(base, init, at, out);
         }
         for name in members {
-            let init = inits.iter().find(|i| i.name == name);
+            let init = (inits.iter().find(|i| i.name == name))
+                .or_else(|| defaults.iter().find(|i| i.name == name));
             let location = init.map_or(at, |i| i.location);
             let span = Span::at(location);
             let target = self.implicit_member(name, span);

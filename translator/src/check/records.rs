@@ -130,6 +130,15 @@ impl Checker<'_> {
         if !spec.method_templates.is_empty() {
             self.note_member_templates(r, spec);
         }
+        let defaults: Vec<ast::MemberInit> = (members.iter())
+            .flat_map(|d| d.defaults.iter().cloned())
+            .collect();
+        if !defaults.is_empty() {
+            self.member_defaults.insert(r, std::rc::Rc::new(defaults));
+        }
+        if spec.implicit_constructor {
+            self.implicit_constructors.insert(r);
+        }
         if !spec.methods.is_empty() {
             self.define_methods(r, spec);
         }

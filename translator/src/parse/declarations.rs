@@ -805,6 +805,7 @@ impl Parser {
             _ => None,
         };
         let mut methods = Vec::new();
+        let mut implicit_constructor = false;
         let mut method_templates = Vec::new();
         let mut statics = Vec::new();
         let mut types = Vec::new();
@@ -847,6 +848,14 @@ impl Parser {
             body?;
             // Attributes after the closing brace bind to the type too.
             self.attributes(&mut attributes)?;
+            let defaults = fields.iter().any(|f: &FieldDecl| !f.defaults.is_empty());
+            if let (true, false, Some(tag)) = (defaults, methods.iter().any(|m| m.constructor), tag)
+            {
+                // The default constructor C++ declares implicitly, which
+                // runs the default member initializers.
+                methods.push(self.implicit_default_constructor(tag, tag_location));
+                implicit_constructor = true;
+            }
             Some(fields)
         } else {
             if tag.is_none() {
@@ -864,6 +873,7 @@ impl Parser {
             tag,
             fields,
             methods,
+            implicit_constructor,
             method_templates,
             bases,
             statics,
@@ -993,6 +1003,7 @@ impl Parser {
         let mutable = self.cxx && self.eat_kw(Kw::Mutable);
         let specs = self.decl_specs()?;
         let mut declarators = Vec::new();
+        let mut defaults = Vec::new();
         if self.cxx && specs.storage == Some(StorageClass::Typedef) && !self.at(Punct::Semicolon) {
             let declarator = self.named_declarator()?;
             let typedef = self.rest_of_declaration(specs, declarator)?;
@@ -1032,6 +1043,9 @@ impl Parser {
                 } else {
                     None
                 };
+                if self.cxx && (self.at(Punct::Assign) || self.at(Punct::LBrace)) {
+                    defaults.push(self.default_member_initializer(&d, location)?);
+                }
                 declarators.push((d, width));
                 if !self.eat(Punct::Comma) {
                     break;
@@ -1044,7 +1058,37 @@ impl Parser {
             declarators,
             location,
             mutable,
+            defaults,
         }))
+    }
+
+    /// A default member initializer of the field `declarator` declares,
+    /// `= value` or `{args}`, next.
+    fn default_member_initializer(
+        &mut self,
+        declarator: &Declarator,
+        location: Location,
+    ) -> PResult<MemberInit> {
+        let (name, at) = declarator.name.unwrap_or((Name(0), location));
+        let args = if self.eat(Punct::Assign) && !self.at(Punct::LBrace) {
+            vec![self.assignment_expr()?]
+        } else {
+            self.expect(Punct::LBrace)?;
+            let mut args = Vec::new();
+            while !self.at(Punct::RBrace) {
+                args.push(self.argument()?);
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+            self.expect(Punct::RBrace)?;
+            args
+        };
+        Ok(MemberInit {
+            name,
+            location: at,
+            args,
+        })
     }
 
     /// Whether `S::S(` comes next: a constructor defined outside its
@@ -1143,6 +1187,34 @@ impl Parser {
             attributes: Vec::new(),
             access: None,
             location,
+        }
+    }
+
+    /// `S() {}` for class `tag`.
+    fn implicit_default_constructor(&self, tag: Name, location: Location) -> MethodDecl {
+        let declarator = Declarator {
+            name: Some((tag, location)),
+            derived: vec![Derived::Function {
+                params: Vec::new(),
+                variadic: false,
+            }],
+            start: location.offset,
+            end: location.offset,
+            ..Declarator::default()
+        };
+        MethodDecl {
+            specs: Self::constructor_specs(location),
+            declarator,
+            this_qualifiers: Qualifiers::default(),
+            body: Some(Block {
+                items: Vec::new(),
+                location,
+            }),
+            location,
+            constructor: true,
+            member_inits: Vec::new(),
+            defaulted: true,
+            deleted: false,
         }
     }
 
