@@ -558,3 +558,25 @@ fn default_member_initializers_fill_what_constructors_leave() {
     assert_eq!(read_buffer::<i32>(&queue, &out, 5), want);
     assert_eq!(read_buffer::<f32>(&queue, &floats, 2), [2.5, 7.0]);
 }
+
+#[test]
+fn member_templates_of_class_templates_deduce_and_take_arguments() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_classes.cl");
+    let kernel = Kernel::create(&program, "member_templates_of_class_templates").expect("kernel");
+    let (b, c) = (3, 2);
+    let ints = buffer_with(&context, &queue, &[b, c]);
+    let out = buffer_with(&context, &queue, &[i32::MIN; 4]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 2]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &out);
+    set_arg(&kernel, 2, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    let cf = c as f32 * 1.25;
+    let want = [b + 2, cf as i32, b * 2 * 5, b * 7];
+    assert_eq!(read_buffer::<i32>(&queue, &out, 4), want);
+    assert_eq!(
+        read_buffer::<f32>(&queue, &floats, 2),
+        [cf + 1.0, b as f32 / 2.0]
+    );
+}

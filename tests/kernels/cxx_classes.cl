@@ -695,3 +695,26 @@ __kernel void member_defaults(__global const int *in, __global int *out, __globa
   Tallied many[2];
   out[4] = many[1].total + Tallied().total + Tallied{}.total;
 }
+
+// Member function templates of class templates, deduced and with
+// explicit arguments (`b.as<int>()`, `b.template as<int>()`), variadic,
+// and taking a lambda with a return type the body deduces.
+template <typename T> struct Cell {
+  T v;
+  template <typename U> U as() const { return static_cast<U>(v); }
+  template <typename U> T plus(U u) const { return v + static_cast<T>(u); }
+  template <typename... Us> T scaled(Us... us) const { return (v * ... * us); }
+  template <typename F> auto apply(F f) const { return f(v); }
+};
+
+__kernel void member_templates_of_class_templates(__global const int *in, __global int *out,
+                                                  __global float *fout) {
+  Cell<int> b{in[0]};
+  Cell<float> c{in[1] * 1.25f};
+  out[0] = b.plus(2.75f);
+  fout[0] = c.plus(1);
+  out[1] = c.as<int>();
+  fout[1] = b.template as<float>() / 2;
+  out[2] = b.scaled(2, 5);
+  out[3] = b.apply([](int x) { return x * 7; });
+}

@@ -780,6 +780,18 @@ pub enum ExprKind {
     Fold(Box<Fold>),
     /// C++'s placement `new (place) T(args)`.
     New(Box<New>),
+    /// C++'s `a.name<T>` or `a->name<T>`: a member function template with
+    /// template arguments, as a call's callee.
+    MemberTemplateId(Box<MemberTemplateId>),
+}
+
+/// `base.name<args>` (`arrow`: `base->name<args>`).
+#[derive(Debug, Clone)]
+pub struct MemberTemplateId {
+    pub base: Expr,
+    pub name: Name,
+    pub arrow: bool,
+    pub args: Vec<TemplateArg>,
 }
 
 /// A placement new-expression: `new (place) T`, `new (place) T(args)` or

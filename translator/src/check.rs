@@ -111,6 +111,7 @@ impl<'a> UnitChecker<'a> {
             class_instances: HashMap::new(),
             packs: packs::PackTable::default(),
             member_defaults: HashMap::new(),
+            instance_bindings: HashMap::new(),
             implicit_constructors: HashSet::new(),
             instantiating_class: None,
             instance_of: HashMap::new(),
@@ -366,6 +367,15 @@ struct Checker<'a> {
     class_instances: HashMap<(Name, Vec<templates::TemplateArgument>), naga::Handle<types::Record>>,
     /// The template argument packs of the instances made so far.
     packs: packs::PackTable,
+    /// C++: each instance of a class template, with the template (or
+    /// specialization) it was made from and its parameters' arguments.
+    instance_bindings: HashMap<
+        naga::Handle<types::Record>,
+        (
+            std::sync::Arc<ast::ClassTemplate>,
+            Vec<templates::TemplateArgument>,
+        ),
+    >,
     /// C++: each class's default member initializers, which its
     /// constructors use for the members they name no initializer of.
     member_defaults: HashMap<naga::Handle<types::Record>, Rc<Vec<ast::MemberInit>>>,

@@ -1009,6 +1009,13 @@ impl Checker<'_> {
             A::SizeofPack(name, at) => self.sizeof_pack(*name, *at, span),
             A::Fold(fold) => self.fold(fold, span),
             A::New(new) => self.placement_new(new, span),
+            A::MemberTemplateId(_) => {
+                self.error(
+                    span,
+                    "reference to non-static member function must be called",
+                );
+                Expr::new(H::Int(0), Type::Error, span)
+            }
         }
     }
 
@@ -1892,7 +1899,11 @@ impl Checker<'_> {
             },
         ) = (self.cxx, &callee.kind)
         {
-            return self.method_call(callee, base, *arrow, *name, args, span, rparen);
+            return self.method_call(callee, base, *arrow, *name, &[], args, span, rparen);
+        }
+        if let A::MemberTemplateId(m) = &callee.kind {
+            let (base, name) = (&m.base, m.name);
+            return self.method_call(callee, base, m.arrow, name, &m.args, args, span, rparen);
         }
         if let A::Qualified(class, template_args, name) = &callee.kind {
             let at = span.with_caret(callee.location);

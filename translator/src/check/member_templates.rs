@@ -20,14 +20,6 @@ impl Checker<'_> {
             let Some((name, _)) = t.method.declarator.name else {
                 continue;
             };
-            if self.instantiating_class.is_some() {
-                let not_yet = crate::language::NOT_YET;
-                self.error(
-                    t.location,
-                    format!("member templates of class templates are {not_yet}"),
-                );
-                continue;
-            }
             self.mark_template_definition(Arc::as_ptr(t) as usize);
             self.member_templates
                 .entry((r, name))
@@ -49,18 +41,34 @@ impl Checker<'_> {
         args: impl FnOnce(&mut Self) -> Vec<Expr>,
         at: Location,
     ) -> Option<(Vec<FunctionId>, BasePath)> {
+        self.member_functions_given(r, name, &[], args, at)
+    }
+
+    /// [`Self::member_functions`] for a call that gives member template
+    /// arguments (`o.as<int>()`): only the templates are candidates, with
+    /// the arguments `explicit` given.
+    pub(super) fn member_functions_given(
+        &mut self,
+        r: Handle<Record>,
+        name: Name,
+        explicit: &[ast::TemplateArg],
+        args: impl FnOnce(&mut Self) -> Vec<Expr>,
+        at: Location,
+    ) -> Option<(Vec<FunctionId>, BasePath)> {
         let (class, path) = self.class_declaring(r, name)?;
-        let mut candidates = self
-            .methods
-            .get(&(class, name))
-            .cloned()
-            .unwrap_or_default();
+        let mut candidates = match explicit {
+            [] => (self.methods.get(&(class, name)).cloned()).unwrap_or_default(),
+            _ => Vec::new(),
+        };
         let Some(templates) = self.member_templates.get(&(class, name)).cloned() else {
             return Some((candidates, path));
         };
         let args = args(self);
         for t in templates {
-            let Some(arguments) = self.deduce_for(&t.params, &t.method.declarator, &[], &args)
+            let given =
+                self.quietly(|c| c.written_template_arguments(&t.params, explicit, Span::at(at)));
+            let Some(given) = given else { continue };
+            let Some(arguments) = self.deduce_for(&t.params, &t.method.declarator, &given, &args)
             else {
                 continue;
             };
@@ -100,7 +108,15 @@ impl Checker<'_> {
         arguments: Vec<templates::TemplateArgument>,
         requested_at: Location,
     ) -> Option<FunctionId> {
-        let key = (Arc::as_ptr(t) as usize, arguments.clone());
+        // Each instance of a class template shares its member templates:
+        // the class is part of the key.
+        let class = templates::TemplateArgument::Type(Type::Record(r), ast::Qualifiers::default());
+        let key = (
+            Arc::as_ptr(t) as usize,
+            std::iter::once(class)
+                .chain(arguments.iter().copied())
+                .collect(),
+        );
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }
@@ -121,6 +137,7 @@ impl Checker<'_> {
             self.class_spelling(r),
             self.instance_display(name, &arguments)
         );
+        let in_instance = self.open_instance_scope(r);
         self.open_class_scope(r);
         self.bind_template_parameters(&t.params, &arguments);
         let owner = self.method_owner(r, &m.specs, m.this_qualifiers, location);
@@ -136,19 +153,23 @@ impl Checker<'_> {
         });
         self.scopes.pop();
         self.scopes.pop();
+        if in_instance {
+            self.scopes.pop();
+        }
         let (owner, (id, _)) = (owner?, declared?);
         if owner.this.is_none() {
             self.static_methods.insert(id);
         }
         self.instances.insert(key, id);
         let visible = self.template_visibility(Arc::as_ptr(t) as usize);
-        self.pending_instances.push(PendingInstance {
+        let pending = PendingInstance {
             visible,
             what: Pending::Method(id, r, Arc::clone(t), owner),
             arguments,
             display,
             requested_at,
-        });
+        };
+        self.check_or_plan(id, pending);
         Some(id)
     }
 }

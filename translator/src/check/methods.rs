@@ -332,6 +332,7 @@ impl Checker<'_> {
         base: &ast::Expr,
         arrow: bool,
         name: Name,
+        explicit: &[ast::TemplateArg],
         args: &[&ast::Expr],
         span: Span,
         rparen: Location,
@@ -351,7 +352,8 @@ impl Checker<'_> {
         };
         let found = match class {
             Some(Type::Record(r)) => {
-                self.member_functions(r, name, |c| c.argument_values(args), span.location())
+                let values = |c: &mut Self| c.argument_values(args);
+                self.member_functions_given(r, name, explicit, values, span.location())
             }
             _ => None,
         };

@@ -539,6 +539,10 @@ fn names_in_expr(e: &ast::Expr, names: &mut Vec<Name>) {
             args.iter().for_each(|a| names_in_expr(a, names));
         }
         A::Member { base, .. } => names_in_expr(base, names),
+        A::MemberTemplateId(m) => {
+            names_in_expr(&m.base, names);
+            names_in_template_args(&m.args, names);
+        }
         A::Cast(t, x) => {
             names_in_type_spec(&t.specs.ty, names);
             names_in_expr(x, names);

@@ -314,6 +314,12 @@ impl Checker<'_> {
         let Some(pending) = self.unscheduled_instances.remove(&id) else {
             return;
         };
+        self.check_or_plan(id, pending);
+    }
+
+    /// Plans the check of instance `id`, or checks it now where its body
+    /// deduces its return type, which the call needs.
+    pub(super) fn check_or_plan(&mut self, id: FunctionId, pending: PendingInstance) {
         if !self.undeduced_returns.contains(&id) {
             self.pending_instances.push(pending);
             return;
@@ -952,6 +958,8 @@ impl Checker<'_> {
         let r = self.new_record(t.record.kind, symbol);
         self.class_instances.insert(key, r);
         self.instance_of.insert(r, (name, arguments.clone()));
+        self.instance_bindings
+            .insert(r, (Arc::clone(t), bindings.clone()));
         let errors = self.diags.error_count();
         self.bind_class_parameters(t, &bindings, r);
         let outer = self.instantiating_class.replace(Vec::new());
@@ -989,6 +997,17 @@ impl Checker<'_> {
             let instance = Symbol::Typedef(Type::Record(r), ast::Qualifiers::default(), None);
             self.declare(tag, instance);
         }
+    }
+
+    /// Where class `r` is an instance of a class template, opens a scope
+    /// with the template's parameters bound as for the instance, for a
+    /// member template's instance; whether it did (the caller closes it).
+    pub(super) fn open_instance_scope(&mut self, r: naga::Handle<types::Record>) -> bool {
+        let Some((t, bindings)) = self.instance_bindings.get(&r).cloned() else {
+            return false;
+        };
+        self.bind_class_parameters(&t, &bindings, r);
+        true
     }
 
     /// clang's note after an error in an instantiation.
@@ -1079,6 +1098,7 @@ impl Checker<'_> {
             }
             Pending::Method(id, r, template, owner) => {
                 let m = &template.method;
+                let in_instance = self.open_instance_scope(*r);
                 self.open_class_scope(*r);
                 self.bind_template_parameters(&template.params, &pending.arguments);
                 if let Some(body) = &m.body {
@@ -1087,6 +1107,9 @@ impl Checker<'_> {
                 }
                 self.scopes.pop();
                 self.scopes.pop();
+                if in_instance {
+                    self.scopes.pop();
+                }
                 "function template specialization"
             }
         };

@@ -1408,6 +1408,10 @@ impl Parser {
         parsed?;
         match self.with_template_parameters(&params, |p| p.member_decl(tag))? {
             Member::Method(method) if !method.constructor => {
+                if let Some((name, _)) = method.declarator.name {
+                    let values = params.iter().map(|p| p.value_type.is_some()).collect();
+                    self.member_template_names.insert(name.0, values);
+                }
                 Ok(Member::MethodTemplate(MethodTemplate {
                     params,
                     method,

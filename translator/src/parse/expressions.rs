@@ -5,8 +5,8 @@
 use super::keywords::Kw;
 use super::{Extent, PResult, Parser, MAX_NESTING};
 use crate::ast::{
-    BinaryOp, Declarator, Expr, ExprKind, Fold, FoldOp, Name, New, NewInit, OffsetofStep,
-    TemplateArg, TypeName, UnaryOp,
+    BinaryOp, Declarator, Expr, ExprKind, Fold, FoldOp, MemberTemplateId, Name, New, NewInit,
+    OffsetofStep, TemplateArg, TypeName, UnaryOp,
 };
 use std::sync::Arc;
 
@@ -505,7 +505,9 @@ impl Parser {
         let specs = self.decl_specs()?;
         if self.at(Punct::LBracket) || self.at(Punct::Star) {
             let at = self.loc();
-            return Err(self.unsupported_cxx(at, "placement new of arrays and pointers"));
+            return Err(
+                self.unsupported_cxx(at, "placement new-expressions of arrays and pointers")
+            );
         }
         let init = if self.at(Punct::LParen) {
             let (args, lparen) = self.constructor_arguments()?;
@@ -661,6 +663,12 @@ impl Parser {
             .get(&name.0)
             .cloned()
             .unwrap_or_default();
+        self.template_arguments_for(&values)
+    }
+
+    /// Template arguments after the `<` read, to the `>`, for parameters
+    /// of which `values` says which are values.
+    fn template_arguments_for(&mut self, values: &[bool]) -> PResult<Vec<TemplateArg>> {
         let mut args = Vec::new();
         // `Array<>` gives no argument: each is its default.
         let mut more = !self.at(Punct::Gt);
@@ -832,11 +840,30 @@ impl Parser {
         } else if self.at(Punct::Dot) || self.at(Punct::Arrow) {
             let arrow = self.at(Punct::Arrow);
             self.pos += 1;
+            // `o.template f<T>()`
+            let written_template = self.cxx && self.eat_kw(Kw::Template);
             let name = self.bump();
             // Swizzles like `.s01` lex as identifiers; `.0` does not exist.
             if name.kind != TokenKind::Identifier {
                 self.pos -= 1;
                 return Err(self.error_here("a member name"));
+            }
+            let values = self.member_template_names.get(&name.sym).cloned();
+            if self.cxx && self.at(Punct::Lt) && (values.is_some() || written_template) {
+                // `o.f<T>(...)`: a member function template's arguments.
+                self.pos += 1;
+                let args = self.template_arguments_for(&values.unwrap_or_default())?;
+                let member = MemberTemplateId {
+                    base: e,
+                    name: Name(name.sym),
+                    arrow,
+                    args,
+                };
+                let extent = self.extent_since(op).cover(base.0, base.1, base.2);
+                return Ok(Ok(extent.make(
+                    ExprKind::MemberTemplateId(Box::new(member)),
+                    name.location,
+                )));
             }
             ExprKind::Member {
                 base: Box::new(e),

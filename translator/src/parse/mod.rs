@@ -211,6 +211,10 @@ pub(crate) struct Parser {
     /// follows with template arguments.
     /// Each template's parameters, by whether each is a value.
     template_names: std::collections::HashMap<u32, Vec<bool>>,
+    /// The names of member function templates declared so far, each with
+    /// which of its parameters are values: `o.name<` starts their
+    /// template arguments.
+    member_template_names: std::collections::HashMap<u32, Vec<bool>>,
     /// Friend functions of the class just parsed: the next items, after
     /// the declaration that has the class.
     hoisted: Vec<ExternalDecl>,
@@ -288,6 +292,7 @@ impl Parser {
             member_types: Default::default(),
             function_depth: 0,
             template_names: Default::default(),
+            member_template_names: Default::default(),
             hoisted: Vec::new(),
             missing_name_at: Location::new(FileId(0), 0),
         };
