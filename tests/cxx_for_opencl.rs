@@ -188,6 +188,27 @@ fn range_based_for_walks_arrays_in_every_space() {
 }
 
 #[test]
+fn range_based_for_walks_classes_with_begin_and_end() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_range_for.cl");
+    let kernel = Kernel::create(&program, "range_for_classes").expect("kernel");
+    let data = [1, 2, 3, 4];
+    let floats = [100.0f32, 1.5, 2.5, 3.0];
+    let ints = buffer_with(&context, &queue, &data);
+    let f = buffer_with(&context, &queue, &floats);
+    let out = buffer_with(&context, &queue, &[i32::MIN; 2]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &f);
+    set_arg(&kernel, 2, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    let tripled: Vec<i32> = data.iter().map(|v| v * 3).collect();
+    assert_eq!(read_buffer::<i32>(&queue, &ints, 4), tripled);
+    let total: f32 = floats[1..].iter().sum();
+    let want = [tripled.iter().sum::<i32>(), total as i32];
+    assert_eq!(read_buffer::<i32>(&queue, &out, 2), want);
+}
+
+#[test]
 fn lambdas_capture_by_copy_and_run_directly_and_in_templates() {
     let (context, queue) = common::context_and_queue();
     let program = build_file(&context, "tests/kernels/cxx_lambdas.cl");

@@ -35,3 +35,33 @@ __kernel void range_for(__global int *out, __global struct Three *g) {
   for (int x : rows[i]) { s7 += x; i = 2; }
   out[7] = s7 * 10 + i;                       // 32
 }
+
+// Range-based `for` over objects whose `begin()` and `end()` give
+// pointers: `const` overloads chosen by the object, a class template.
+struct Span {
+  __global int *first;
+  int n;
+  __global int *begin() { return first; }
+  __global int *end() { return first + n; }
+  __global const int *begin() const { return first; }
+  __global const int *end() const { return first + n; }
+};
+template <typename T> struct View {
+  T *first;
+  int n;
+  T *begin() const { return first; }
+  T *end() const { return first + n; }
+};
+
+kernel void range_for_classes(global int *data, global float *floats, global int *out) {
+  Span s{data, 4};
+  for (auto &v : s) v *= 3;
+  const Span &cs = s;
+  int sum = 0;
+  for (int v : cs) sum += v;
+  out[0] = sum;
+  View<__global float> view{floats + 1, 3};
+  float total = 0;
+  for (float x : view) total += x;
+  out[1] = (int)total;
+}

@@ -494,13 +494,17 @@ pub struct Bindings {
 /// ```
 ///
 /// with names no source spells. The checker binds `R` to the range,
-/// evaluated once, and `COUNT` to its length; the range must be an array.
+/// evaluated once, and `COUNT` to its length: of an array, or of an
+/// object of a class whose `begin()` and `end()` give pointers (`R` is
+/// then `begin()`, and `COUNT` `end() - begin()`).
 #[derive(Debug)]
 pub struct RangeFor {
     pub range: Expr,
     /// The names `R` and `COUNT` are.
     pub array: Name,
     pub count: Name,
+    /// The symbols spelt `begin` and `end`, where the program has them.
+    pub begin_end: Option<(Name, Name)>,
     /// The loop over the elements.
     pub elements: Stmt,
     /// Where the `:` is, clang's caret for a range that is not one.

@@ -11,11 +11,16 @@ use super::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Rank {
     Exact,
-    /// An exact match that adds `const` to what a pointer points to, or
-    /// converts its address space to the generic one: a better match
-    /// than a promotion, worse than one that does neither ([over.ics.rank]
-    /// 3.2.5; clang ranks address-space conversions alike).
+    /// An exact match that converts what a pointer points to into the
+    /// generic address space: a better match than a promotion, worse
+    /// than one that does not ([over.ics.rank] 3.2.5; clang ranks
+    /// address-space conversions alike).
     Qualification,
+    /// One that also adds `const`: worse than one that does not, as a
+    /// proper subset of the qualifications is better (3.2.6), so that
+    /// `begin()` is chosen over `begin() const` for an object that is not
+    /// `const`.
+    ConstQualification,
     Promotion,
     Conversion,
 }
@@ -175,6 +180,7 @@ impl Checker<'_> {
                 let adjusted = a.space != p.space || a.is_const != p.is_const;
                 match () {
                     _ if !space || !qualifiers => None,
+                    _ if a.ty == p.ty && a.is_const != p.is_const => Some(Rank::ConstQualification),
                     _ if a.ty == p.ty && adjusted => Some(Rank::Qualification),
                     _ if a.ty == p.ty => Some(Rank::Exact),
                     _ if p.ty == Type::Void => Some(Rank::Conversion),

@@ -17,6 +17,11 @@ impl Checker<'_> {
         let range = self.expr(&r.range);
         let count = match range.ty {
             Type::Array(_, count) => count,
+            Type::Record(class) if r.begin_end.is_some() => {
+                self.class_range(r, class, range, block, span, out);
+                self.scopes.pop();
+                return;
+            }
             Type::Error => {
                 self.scopes.pop();
                 return;
@@ -44,6 +49,65 @@ impl Checker<'_> {
         self.declare(r.count, Symbol::EnumConstant(count as i64, Scalar::Int));
         self.statement(&r.elements, &mut block);
         self.scopes.pop();
+        out.push(self.add_stmt(StmtKind::Block(block), span));
+    }
+
+    /// The loop over an object of class `class` whose `begin()` and
+    /// `end()` give pointers: `R` is `begin()` and `COUNT` `end() -
+    /// begin()`, each evaluated once, before the loop.
+    fn class_range(
+        &mut self,
+        r: &ast::RangeFor,
+        class: naga::Handle<types::Record>,
+        range: Expr,
+        mut block: Block,
+        span: Span,
+        out: &mut Block,
+    ) {
+        let Some((begin_name, end_name)) = r.begin_end else {
+            return;
+        };
+        let at = Span::at(r.colon);
+        let Some(object) = self.frozen_place(range, &mut block) else {
+            let not_yet = crate::language::NOT_YET;
+            self.error(
+                r.range.location,
+                format!("ranges other than objects named by variables, members, elements and pointers are {not_yet}"),
+            );
+            return;
+        };
+        let call = |c: &mut Self, name: Name| {
+            let (candidates, path) = c.member_functions(class, name, |_| Vec::new(), r.colon)?;
+            let object = c.base_object(object.clone(), &path);
+            let this = c.object_address(object);
+            let value = c.checked_call(name, &candidates, Some(this), Vec::new(), at, r.colon);
+            (!value.ty.is_error()).then_some(value)
+        };
+        let (Some(begin), Some(end)) = (call(self, begin_name), call(self, end_name)) else {
+            let shown = self.display(Type::Record(class));
+            self.error(
+                r.colon,
+                format!("invalid range expression of type '{shown}'; no viable 'begin' function available"),
+            );
+            return;
+        };
+        let pointers = begin.ty.is_pointer()
+            && self.pointee(begin.ty).map(|p| p.ty) == self.pointee(end.ty).map(|p| p.ty);
+        if !pointers {
+            let not_yet = crate::language::NOT_YET;
+            self.error(
+                r.colon,
+                format!("range-based 'for' over a class whose 'begin()' and 'end()' give other than pointers is {not_yet}"),
+            );
+            return;
+        }
+        let first = self.kept(begin, &mut block);
+        let end = self.decay(end);
+        let length = self.pointer_binary(BinaryOp::Sub, end, first.clone(), at);
+        let length = self.kept(length, &mut block);
+        self.declare(r.array, Symbol::Place(Rc::new(first)));
+        self.declare(r.count, Symbol::Place(Rc::new(length)));
+        self.statement(&r.elements, &mut block);
         out.push(self.add_stmt(StmtKind::Block(block), span));
     }
 

@@ -307,19 +307,21 @@ impl Parser {
         parser
     }
 
+    /// The symbol of identifier `word` where the program spells it.
+    fn symbol_spelled(&self, word: &str) -> Option<u32> {
+        (self.tokens.iter())
+            .find(|t| t.kind == TokenKind::Identifier && self.spellings.get(t.sym) == word)
+            .map(|t| t.sym)
+    }
+
     /// C++ for OpenCL's `__remove_address_space<T>::type` (seed 004): a
     /// class template of the language, whose member type the checker
     /// makes (`check/member_types.rs`).
     fn declare_remove_address_space(&mut self) {
-        let spelled = |word: &str| {
-            (self.tokens.iter())
-                .find(|t| t.kind == TokenKind::Identifier && self.spellings.get(t.sym) == word)
-                .map(|t| t.sym)
-        };
-        let Some(template) = spelled(crate::language::REMOVE_ADDRESS_SPACE) else {
+        let Some(template) = self.symbol_spelled(crate::language::REMOVE_ADDRESS_SPACE) else {
             return;
         };
-        let member = spelled("type");
+        let member = self.symbol_spelled("type");
         self.template_names.insert(template, vec![false]);
         self.declare_name(Name(template), true);
         self.member_types

@@ -91,10 +91,12 @@ impl Parser {
                 end,
             }),
         });
+        let begin_end = self.symbol_spelled("begin").zip(self.symbol_spelled("end"));
         Ok(StmtKind::RangeFor(Box::new(RangeFor {
             range,
             array,
             count,
+            begin_end: begin_end.map(|(begin, end)| (Name(begin), Name(end))),
             elements,
             colon,
         })))
