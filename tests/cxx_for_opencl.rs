@@ -250,6 +250,29 @@ fn lambdas_capturing_by_reference_change_the_variables() {
 }
 
 #[test]
+fn generic_lambdas_capture_by_reference() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_lambdas.cl");
+    let kernel = Kernel::create(&program, "generic_reference_captures").expect("kernel");
+    let input = [4, 5, 6];
+    let ints = buffer_with(&context, &queue, &input);
+    let out = buffer_with(&context, &queue, &[i32::MIN; 2]);
+    let floats = buffer_with(&context, &queue, &[f32::NAN; 1]);
+    set_arg(&kernel, 0, &ints);
+    set_arg(&kernel, 1, &out);
+    set_arg(&kernel, 2, &floats);
+    run_1d(&queue, &kernel, 1, 1);
+    // `int += float` converts the sum back to `int`, truncating.
+    let first = ((input[0] + input[1]) as f32 + 2.75) as i32;
+    let second = ((first + input[2]) as f32 + 0.5) as i32;
+    assert_eq!(read_buffer::<i32>(&queue, &out, 2), [first, second]);
+    assert_eq!(
+        read_buffer::<f32>(&queue, &floats, 1),
+        [input[2] as f32 + 0.5]
+    );
+}
+
+#[test]
 fn structured_bindings_name_a_class_members() {
     let (context, queue) = common::context_and_queue();
     let program = build_file(&context, "tests/kernels/cxx_deduction.cl");

@@ -103,3 +103,19 @@ __kernel void mutables(__global int *p) {
     p[0] = a * 100 + c.hits * 10 + counter();
     p[1] = n;
 }
+
+// Generic lambdas capturing by reference: each instance takes the
+// captured variables as the others do.
+kernel void generic_reference_captures(global const int *in, global int *out, global float *fout) {
+    int total = in[0];
+    float ftotal = 0;
+    auto add = [&total](auto x) { total += x; };
+    add(in[1]);
+    add(2.75f);
+    out[0] = total;
+    auto both = [&](auto x) { total += x; ftotal += x; };
+    both(in[2]);
+    both(0.5f);
+    out[1] = total;
+    fout[0] = ftotal;
+}

@@ -81,15 +81,9 @@ impl Checker<'_> {
                     }
                 }
                 if !l.call.params.is_empty() {
-                    // Generic: each call's arguments make an instance.
-                    if !references.is_empty() {
-                        let not_yet = crate::language::NOT_YET;
-                        self.error(
-                            l.location,
-                            format!("generic lambdas capturing by reference are {not_yet}"),
-                        );
-                        return error();
-                    }
+                    // Generic: each call's arguments make an instance,
+                    // with the hidden parameters of the captures by
+                    // reference (`closure_references`).
                     let name = Name(
                         self.names
                             .rfind(&crate::language::operator_name("()"))

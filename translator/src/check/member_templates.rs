@@ -126,7 +126,10 @@ impl Checker<'_> {
             let listed: Vec<String> = arguments.iter().map(|&a| self.argument_text(a)).collect();
             let display = format!("lambda<{}>", listed.join(", "));
             let instance = Some((&arguments[..], &display[..]));
-            let id = self.call_operator_of(r, t, deduce_return, &[], instance)?;
+            let references = (self.closure_references.get(&r))
+                .map(|(_, references)| references.clone())
+                .unwrap_or_default();
+            let id = self.call_operator_of(r, t, deduce_return, &references, instance)?;
             self.instances.insert(key, id);
             return Some(id);
         }
