@@ -215,6 +215,9 @@ pub(crate) struct Parser {
     /// which of its parameters are values: `o.name<` starts their
     /// template arguments.
     member_template_names: std::collections::HashMap<u32, Vec<bool>>,
+    /// The symbols spelt `begin` and `end`, once a range-based `for`
+    /// asked for them.
+    range_member_names: Option<Option<(Name, Name)>>,
     /// Friend functions of the class just parsed: the next items, after
     /// the declaration that has the class.
     hoisted: Vec<ExternalDecl>,
@@ -293,6 +296,7 @@ impl Parser {
             function_depth: 0,
             template_names: Default::default(),
             member_template_names: Default::default(),
+            range_member_names: None,
             hoisted: Vec::new(),
             missing_name_at: Location::new(FileId(0), 0),
         };

@@ -91,12 +91,21 @@ impl Parser {
                 end,
             }),
         });
-        let begin_end = self.symbol_spelled("begin").zip(self.symbol_spelled("end"));
+        // Looked up once: a search of the tokens.
+        let begin_end = match self.range_member_names {
+            Some(names) => names,
+            None => {
+                let spelled = |word| self.symbol_spelled(word).map(Name);
+                let names = spelled("begin").zip(spelled("end"));
+                self.range_member_names = Some(names);
+                names
+            }
+        };
         Ok(StmtKind::RangeFor(Box::new(RangeFor {
             range,
             array,
             count,
-            begin_end: begin_end.map(|(begin, end)| (Name(begin), Name(end))),
+            begin_end,
             elements,
             colon,
         })))
