@@ -370,6 +370,29 @@ fn placement_new_constructs_objects_where_it_is_told() {
 }
 
 #[test]
+fn templates_recurse_through_explicit_arguments_and_stop_at_clangs_depth() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_deduction.cl");
+    let kernel = Kernel::create(&program, "explicit_recursion").expect("kernel");
+    let out = buffer_with(&context, &queue, &[3, i32::MIN]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    assert_eq!(read_buffer::<i32>(&queue, &out, 2), [3 * 120, 1 << 10]);
+    // Without an end, an error at clang's depth rather than a build that
+    // never ends.
+    let endless = "template <int N> int g(int x) { return g<N + 1>(x); }\n\
+        __kernel void k(__global int *out) { out[0] = g<0>(1); }\n";
+    let log = Program::create_and_build_from_source(&context, endless, "-cl-std=CLC++")
+        .expect_err("endless recursion");
+    assert!(
+        log.contains(
+            "1:40: error: recursive template instantiation exceeded maximum depth of 1024"
+        ),
+        "{log}"
+    );
+}
+
+#[test]
 fn rvalue_references_bind_temporaries_and_moved_objects() {
     let (context, queue) = common::context_and_queue();
     let program = build_file(&context, "tests/kernels/cxx_deduction.cl");

@@ -224,3 +224,23 @@ __kernel void placement_new(__global int *out, __global float *fout) {
   Cell *g = new ((__global void *)(out + 8)) Cell(out[0] + 4);
   out[7] = g->twice;
 }
+
+// A function template naming itself with explicit arguments in its body,
+// its recursion ended by `if constexpr`.
+template <int N> int factorial_times(int acc) {
+  if constexpr (N > 1)
+    return factorial_times<N - 1>(acc * N);
+  else
+    return acc;
+}
+template <int N> int power_of_two() {
+  if constexpr (N == 0)
+    return 1;
+  else
+    return 2 * power_of_two<N - 1>();
+}
+
+__kernel void explicit_recursion(__global int *out) {
+  out[0] = factorial_times<5>(out[0]);
+  out[1] = power_of_two<10>();
+}

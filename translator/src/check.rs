@@ -112,6 +112,7 @@ impl<'a> UnitChecker<'a> {
             packs: packs::PackTable::default(),
             member_defaults: HashMap::new(),
             instance_bindings: HashMap::new(),
+            instantiation_depth: 0,
             implicit_constructors: HashSet::new(),
             instantiating_class: None,
             instance_of: HashMap::new(),
@@ -367,6 +368,8 @@ struct Checker<'a> {
     class_instances: HashMap<(Name, Vec<templates::TemplateArgument>), naga::Handle<types::Record>>,
     /// The template argument packs of the instances made so far.
     packs: packs::PackTable,
+    /// C++: how many instantiations the code being checked is nested in.
+    instantiation_depth: usize,
     /// C++: each instance of a class template, with the template (or
     /// specialization) it was made from and its parameters' arguments.
     instance_bindings: HashMap<

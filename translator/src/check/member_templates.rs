@@ -120,6 +120,9 @@ impl Checker<'_> {
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }
+        if self.too_deep(requested_at) {
+            return None;
+        }
         if let Some(&deduce_return) = self.generic_closures.get(&r) {
             // A generic lambda's body is checked now, where it may give
             // the return type the call needs.
@@ -171,6 +174,7 @@ impl Checker<'_> {
             arguments,
             display,
             requested_at,
+            depth: self.instantiation_depth + 1,
         };
         self.check_or_plan(id, pending);
         Some(id)

@@ -33,7 +33,15 @@ pub(super) struct PendingInstance {
     /// for the note after an error in its body.
     pub(super) display: String,
     pub(super) requested_at: Location,
+    /// How many instantiations it is nested in (see
+    /// [`MAX_INSTANTIATION_DEPTH`]).
+    pub(super) depth: usize,
 }
+
+/// clang's bound on nested instantiations: a template that instantiates
+/// itself without end (`f(xs..., 1)`, `S<N + 1>`) is an error there, not
+/// a build that never ends.
+pub(super) const MAX_INSTANTIATION_DEPTH: usize = 1024;
 
 /// What an instantiation has left to check.
 pub(super) enum Pending {
@@ -233,7 +241,7 @@ impl Checker<'_> {
     ) -> Expr {
         let error = || Expr::new(H::Int(0), Type::Error, span);
         let args: Vec<Expr> = written.iter().map(|a| self.expr(a)).collect();
-        if args.iter().any(|a| a.ty.is_error()) {
+        if args.iter().any(|a| a.ty.is_error()) || self.too_deep(span.location()) {
             return error();
         }
         let templates = self
@@ -333,6 +341,19 @@ impl Checker<'_> {
         self.local_floor = outer_floor;
         (self.loop_depth, self.break_depth) = outer_depths;
         self.current = outer_state;
+    }
+
+    /// Whether one more nested instantiation, asked for at `at`, would
+    /// pass [`MAX_INSTANTIATION_DEPTH`], after clang's error if it would.
+    pub(super) fn too_deep(&mut self, at: Location) -> bool {
+        if self.instantiation_depth < MAX_INSTANTIATION_DEPTH {
+            return false;
+        }
+        self.error(
+            at,
+            format!("recursive template instantiation exceeded maximum depth of {MAX_INSTANTIATION_DEPTH}"),
+        );
+        true
     }
 
     /// Whether the declaration of `t` (its return and parameter types)
@@ -723,6 +744,7 @@ impl Checker<'_> {
             arguments,
             display,
             requested_at,
+            depth: self.instantiation_depth + 1,
         };
         self.unscheduled_instances.insert(id, pending);
         id
@@ -953,6 +975,9 @@ impl Checker<'_> {
         if let Some(&r) = self.class_instances.get(&key) {
             return Type::Record(r);
         }
+        if self.too_deep(requested_at) {
+            return Type::Error;
+        }
         let display = self.instance_display(name, &arguments);
         let symbol = self.program.names.intern(&display);
         let r = self.new_record(t.record.kind, symbol);
@@ -963,7 +988,9 @@ impl Checker<'_> {
         let errors = self.diags.error_count();
         self.bind_class_parameters(t, &bindings, r);
         let outer = self.instantiating_class.replace(Vec::new());
+        self.instantiation_depth += 1;
         let ty = self.record_type(&t.record);
+        self.instantiation_depth -= 1;
         let declared = std::mem::replace(&mut self.instantiating_class, outer);
         self.scopes.pop();
         if self.diags.error_count() > errors {
@@ -977,6 +1004,7 @@ impl Checker<'_> {
                 arguments: bindings,
                 display,
                 requested_at,
+                depth: self.instantiation_depth + 1,
             });
         }
         ty
@@ -1073,6 +1101,13 @@ impl Checker<'_> {
 
     /// Checks the body (or bodies) of one instantiation.
     fn check_instance(&mut self, pending: PendingInstance) {
+        let outer_depth = std::mem::replace(&mut self.instantiation_depth, pending.depth);
+        self.check_instance_body(&pending);
+        self.instantiation_depth = outer_depth;
+    }
+
+    /// [`Self::check_instance`] at its depth.
+    fn check_instance_body(&mut self, pending: &PendingInstance) {
         let errors = self.diags.error_count();
         let outer = self.visible_functions.replace(pending.visible);
         let what = match &pending.what {

@@ -260,7 +260,7 @@ impl Parser {
             return self.alias_template(params, location);
         }
         let mut function =
-            self.with_template_parameters(&params, |p| p.template_function(location))?;
+            self.with_template_parameters(&params, |p| p.template_function(&params, location))?;
         if let Some((name, _)) = &mut function.declarator.name {
             *name = self.declared_name(*name);
         }
@@ -414,12 +414,22 @@ impl Parser {
     }
 
     /// The function definition of a template.
-    fn template_function(&mut self, location: Location) -> PResult<FunctionDef> {
+    fn template_function(
+        &mut self,
+        params: &[TemplateParam],
+        location: Location,
+    ) -> PResult<FunctionDef> {
         let specs = self.decl_specs()?;
         let declarator = self.named_declarator()?;
         let function = matches!(declarator.derived.first(), Some(Derived::Function { .. }));
         if !function || declarator.class.is_some() || !self.at(Punct::LBrace) {
             return Err(self.unsupported_cxx(location, "templates other than function definitions"));
+        }
+        if let (Some((name, _)), false) = (declarator.name, params.is_empty()) {
+            // The body may name the template with arguments (`g<N + 1>(x)`).
+            let name = self.declared_name(name);
+            let values = params.iter().map(|p| p.value_type.is_some()).collect();
+            self.template_names.insert(name.0, values);
         }
         let body = self.function_body(&declarator)?;
         Ok(FunctionDef {
