@@ -1,6 +1,6 @@
-//! C++ parameter packs of function templates: `typename... Ts`, the
-//! function parameter pack `Ts... args`, and what expands them, checked
-//! once per element rather than rewritten.
+//! C++ parameter packs of templates (function, member and class ones):
+//! `typename... Ts`, the function parameter pack `Ts... args`, and what
+//! expands them, checked once per element rather than rewritten.
 //!
 //! A pack of template arguments is a [`TemplateArgument::Pack`], an
 //! interned list, so an instance's key stays a flat, hashable list. In an
@@ -10,7 +10,9 @@
 //! that element: `f(args...)` (each argument its own [`ast::ExprKind::
 //! PackElement`], so calls take them as written arguments), `(args +
 //! ...)` and the other fold expressions, `sizeof...(args)`, `g<Ts...>`,
-//! and a parameter list with `Ts... args` in it.
+//! braced lists, and a parameter list with `Ts... args` in it. Class
+//! templates match and deduce packs in `specializations` and
+//! `templates`.
 
 use super::constants::Typed;
 use super::templates::TemplateArgument;
@@ -279,18 +281,19 @@ impl Checker<'_> {
                 elements.insert(0, init);
             }
         }
-        if elements.is_empty() {
-            return self.empty_fold(fold.op, span);
-        }
         if from_right {
-            let mut folded = elements.pop().expect("an element");
+            let Some(mut folded) = elements.pop() else {
+                return self.empty_fold(fold.op, span);
+            };
             while let Some(e) = elements.pop() {
                 folded = self.fold_step(fold.op, e, folded, span);
             }
             folded
         } else {
             let mut elements = elements.into_iter();
-            let first = elements.next().expect("an element");
+            let Some(first) = elements.next() else {
+                return self.empty_fold(fold.op, span);
+            };
             elements.fold(first, |folded, e| self.fold_step(fold.op, folded, e, span))
         }
     }

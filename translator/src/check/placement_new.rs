@@ -81,14 +81,11 @@ impl Checker<'_> {
             .names
             .rfind(&crate::language::operator_name(" new"))
             .map(Name);
-        let first = match name.and_then(|name| self.lookup(name)) {
-            Some(Symbol::Function(first)) => first,
-            _ => {
-                self.error(span, "use of placement new requires explicit declaration");
-                return false;
-            }
+        let declared = name.and_then(|name| Some((name, self.lookup(name)?)));
+        let Some((name, Symbol::Function(first))) = declared else {
+            self.error(span, "use of placement new requires explicit declaration");
+            return false;
         };
-        let name = name.expect("looked up");
         let candidates = self.overload_set(first);
         let size_type = Type::Scalar(self.size_type(false));
         let size = self.program.types.size(ty).unwrap_or(0);
