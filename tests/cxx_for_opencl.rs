@@ -393,6 +393,19 @@ fn templates_recurse_through_explicit_arguments_and_stop_at_clangs_depth() {
 }
 
 #[test]
+fn braced_lists_as_arguments_make_the_parameter_type() {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, "tests/kernels/cxx_deduction.cl");
+    let kernel = Kernel::create(&program, "braced_arguments").expect("kernel");
+    let seed = 6;
+    let out = buffer_with(&context, &queue, &[seed, 0, 0, 0]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, 1, 1);
+    let want = [seed + 2, 3 * seed, 2 * seed, 100 + seed + 1];
+    assert_eq!(read_buffer::<i32>(&queue, &out, 4), want);
+}
+
+#[test]
 fn rvalue_references_bind_temporaries_and_moved_objects() {
     let (context, queue) = common::context_and_queue();
     let program = build_file(&context, "tests/kernels/cxx_deduction.cl");

@@ -244,3 +244,20 @@ __kernel void explicit_recursion(__global int *out) {
   out[0] = factorial_times<5>(out[0]);
   out[1] = power_of_two<10>();
 }
+
+// `{...}` as a function's argument: an object of the parameter's type.
+struct Duo { int a, b; };
+struct Doubled { int x; Doubled(int v) : x(v * 2) {} };
+int duo_sum(Duo d) { return d.a + d.b; }
+int duo_product(const Duo &d) { return d.a * d.b; }
+int doubled(Doubled d) { return d.x; }
+struct Base100 { int base; int add(Duo d) const { return base + d.a + d.b; } };
+
+__kernel void braced_arguments(__global int *out) {
+  int seed = out[0];
+  out[0] = duo_sum({seed, 2});
+  out[1] = duo_product({3, seed});
+  out[2] = doubled({seed});
+  Base100 b{100};
+  out[3] = b.add({seed, 1});
+}

@@ -959,7 +959,7 @@ impl Checker<'_> {
                 self.vector_literal(to, parts, span, e.at(*parts_location))
             }
             A::BracedList(_) => {
-                self.error(span, "an initializer list is only supported after 'return' by clvulkan's C++ for OpenCL yet");
+                self.error(span, "an initializer list is only supported after 'return' and as a function's argument by clvulkan's C++ for OpenCL yet");
                 Expr::new(H::Int(0), Type::Error, span)
             }
             A::CompoundLiteral(t, init) => {
@@ -2051,8 +2051,50 @@ impl Checker<'_> {
         span: Span,
         rparen: Location,
     ) -> Expr {
-        let args: Vec<Expr> = written.iter().map(|a| self.expr(a)).collect();
+        let skip = usize::from(object.is_some());
+        let args: Vec<Expr> = (written.iter().enumerate())
+            .map(|(i, a)| match &a.kind {
+                A::BracedList(init) => self.braced_argument(candidates, skip + i, init, a.span()),
+                _ => self.expr(a),
+            })
+            .collect();
         self.checked_call(name, candidates, object, args, span, rparen)
+    }
+
+    /// `{...}` as argument `index` of a call of one of `candidates`: an
+    /// object of the type the parameter has in each of them (`f({1, 2})`
+    /// for `f(P p)` or `f(const P &p)`).
+    fn braced_argument(
+        &mut self,
+        candidates: &[FunctionId],
+        index: usize,
+        init: &ast::Initializer,
+        span: Span,
+    ) -> Expr {
+        let types: Vec<Type> = (candidates.iter())
+            .filter_map(|&id| {
+                let ty = *self.program.functions[id].signature.get(index)?;
+                let by_reference =
+                    (self.reference_params.get(&id)).is_some_and(|r| r.get(index) == Some(&true));
+                Some(match by_reference {
+                    true => self.pointee(ty).map_or(ty, |p| p.ty),
+                    false => ty,
+                })
+            })
+            .collect();
+        match types[..] {
+            [first, ..] if types.iter().all(|&ty| ty == first) => {
+                self.compound_literal(first, None, init, span)
+            }
+            _ => {
+                let not_yet = crate::language::NOT_YET;
+                self.error(
+                    span,
+                    format!("an initializer list as an argument where the overloads' parameters differ is {not_yet}"),
+                );
+                Expr::new(H::Int(0), Type::Error, span)
+            }
+        }
     }
 
     /// [`Self::user_call`] with the arguments checked (not yet decayed,
