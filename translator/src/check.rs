@@ -113,6 +113,7 @@ impl<'a> UnitChecker<'a> {
             member_defaults: HashMap::new(),
             instance_bindings: HashMap::new(),
             instantiation_depth: 0,
+            enum_params: HashMap::new(),
             implicit_constructors: HashSet::new(),
             instantiating_class: None,
             instance_of: HashMap::new(),
@@ -368,6 +369,9 @@ struct Checker<'a> {
     class_instances: HashMap<(Name, Vec<templates::TemplateArgument>), naga::Handle<types::Record>>,
     /// The template argument packs of the instances made so far.
     packs: packs::PackTable,
+    /// C++: for functions with a parameter of an enum type, which of their
+    /// parameters are (see `declare_function`).
+    enum_params: HashMap<FunctionId, Vec<bool>>,
     /// C++: how many instantiations the code being checked is nested in.
     instantiation_depth: usize,
     /// C++: each instance of a class template, with the template (or

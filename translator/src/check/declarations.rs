@@ -415,6 +415,11 @@ impl Checker<'_> {
             signature.insert(0, this);
             defaults.insert(0, None);
         }
+        // Enums are their underlying integer types here: which parameters
+        // are written as one tells overloads on them from redefinitions.
+        let enum_params: Vec<bool> = (expanded.iter())
+            .map(|(p, _)| p.declarator.derived.is_empty() && self.names_enum(&p.specs.ty))
+            .collect();
         let mut overloaded = None;
         let earlier = match (owner, name) {
             _ if instance.is_some() => None,
@@ -440,6 +445,14 @@ impl Checker<'_> {
                         format!(
                             "overloading '{spelling}' on lvalue and rvalue references is {not_yet}"
                         ),
+                    );
+                    return (id, false);
+                }
+                Some(id) if self.cxx && self.differ_in_enums(id, &enum_params) => {
+                    let not_yet = crate::language::NOT_YET;
+                    self.error(
+                        location,
+                        format!("overloading '{spelling}' on an enum type against its underlying type is {not_yet}"),
                     );
                     return (id, false);
                 }
@@ -516,8 +529,20 @@ impl Checker<'_> {
         if returns_reference {
             self.reference_returns.insert(id);
         }
+        if enum_params.contains(&true) {
+            self.enum_params.insert(id, enum_params);
+        }
         self.add_default_arguments(id, defaults);
         (id, clean)
+    }
+
+    /// Whether function `id` and a declaration whose parameters of enum
+    /// type are `enum_params` differ in which are.
+    fn differ_in_enums(&self, id: FunctionId, enum_params: &[bool]) -> bool {
+        match self.enum_params.get(&id) {
+            Some(earlier) => earlier[..] != *enum_params,
+            None => enum_params.contains(&true),
+        }
     }
 
     /// Is parameter `p`'s type, as the definition's scope sees it, the one

@@ -105,6 +105,21 @@ impl Checker<'_> {
         (ty, quals)
     }
 
+    /// Whether type specifier `ty` names an enum.
+    pub(super) fn names_enum(&self, ty: &ast::TypeSpec) -> bool {
+        match ty {
+            ast::TypeSpec::Enum(_) => true,
+            &ast::TypeSpec::Typedef(name) => {
+                matches!(self.scopes.lookup(name), None | Some(Symbol::EnumTag(_)))
+                    && matches!(
+                        self.scopes.lookup(Key::enum_tag(name)),
+                        Some(Symbol::EnumTag(_))
+                    )
+            }
+            _ => false,
+        }
+    }
+
     /// In C++ a struct, union or enum tag is also a type name: the type of
     /// tag `name` in scope, if there is one.
     pub(super) fn cxx_tag_type(&self, name: ast::Name) -> Option<Type> {
