@@ -10,6 +10,7 @@ mod constants;
 mod constexpr;
 mod constructors;
 mod conversions;
+mod copies;
 mod declarations;
 mod default_arguments;
 mod destructors;
@@ -33,6 +34,7 @@ mod specializations;
 mod statements;
 mod static_members;
 mod templates;
+mod temporaries;
 mod tree;
 mod type_specs;
 
@@ -125,6 +127,7 @@ impl<'a> UnitChecker<'a> {
             static_members: HashMap::new(),
             member_types: HashMap::new(),
             destructors: HashMap::new(),
+            user_copies: Default::default(),
             class_specializations: HashMap::new(),
             alias_templates: HashMap::new(),
             local_floor: 0,
@@ -301,6 +304,9 @@ struct FunctionState {
     destructibles: Vec<destructors::Destructible>,
     /// C++: whether any local object with a destructor was declared.
     had_destructibles: bool,
+    /// C++: the temporaries of this function that hold objects with
+    /// destructors (see `temporaries`).
+    temporaries: temporaries::Temporaries,
     /// C++: the scope depth around each enclosing loop (`true`) or
     /// `switch`, innermost last: what a `break` or `continue` leaves.
     jump_scopes: Vec<(usize, bool)>,
@@ -454,6 +460,10 @@ struct Checker<'a> {
     class_specializations: HashMap<Name, Vec<std::sync::Arc<ast::ClassTemplate>>>,
     /// C++: the destructor of each class that has one, and its name.
     destructors: HashMap<naga::Handle<types::Record>, (FunctionId, Name)>,
+    /// C++: the classes whose own copy (or move) constructor, or copy
+    /// assignment operator, does more than copy each member (see
+    /// `copies`).
+    user_copies: copies::UserCopies,
     /// C++: the member types of each class, by name.
     member_types: HashMap<(naga::Handle<types::Record>, Name), Symbol>,
     /// C++: the static data members of each class, by name.
@@ -631,6 +641,7 @@ impl<'a> Checker<'a> {
 
     /// Appends a checked expression tree to the current function.
     fn commit(&mut self, e: Expr) -> ExprId {
+        self.claim_temporaries(&e);
         let contract = self.contract_allowed();
         let state = self.current.as_mut().expect("inside a function");
         e.append_to(&mut state.exprs, contract)

@@ -9,10 +9,7 @@
 //!   it, with the arguments of its member initializer (`: m(a)`), in the
 //!   members' declaration order, before the body.
 //!
-//! Copies stay bitwise: a user-declared copy or move constructor is a
-//! named error unless it copies each member and does nothing else (then
-//! a bitwise copy is what it does), so no copy C++ would make through one
-//! is made without it.
+//! Copy and move constructors run where C++ copies (`copies`).
 //! Objects whose construction clvulkan cannot run yet (program-scope,
 //! `__local`, `static` and array objects of a class with constructors)
 //! are named errors too, never left unconstructed.
@@ -58,50 +55,46 @@ impl Checker<'_> {
             && self.pointee(f.signature[1]).map(|p| p.ty) == Some(Type::Record(r))
     }
 
-    /// Reports the definition of copy constructor `id` of class `r`,
-    /// written with member initializers `inits` and `body`, unless it
-    /// copies each member as a bitwise copy does: clvulkan makes C++'s
-    /// implicit copies (arguments, returns) bitwise, so only a copy
-    /// constructor that does the same may be declared (`S(const S &o) :
-    /// x(o.x), y(o.y) {}`, every member, in order, and an empty body).
-    pub(super) fn check_copy_constructor(
+    /// Notes constructor `id` of class `r`, written with member
+    /// initializers `inits` and `body` (`None` when defined outside the
+    /// class), if it is a copy constructor whose copies run code: any but
+    /// one copying each member, in order, with an empty body (`S(const S
+    /// &o) : x(o.x), y(o.y) {}`), which a bitwise copy is.
+    pub(super) fn note_copy_constructor(
         &mut self,
         r: Handle<Record>,
         id: FunctionId,
         declarator: &ast::Declarator,
-        inits: &[ast::MemberInit],
-        body: &ast::Block,
+        written: Option<(&[ast::MemberInit], &ast::Block)>,
     ) {
-        if !self.is_copy_constructor(r, id) || self.copies_memberwise(r, declarator, inits, body) {
-            return;
+        let bitwise =
+            written.is_some_and(|(inits, body)| self.copies_memberwise(r, declarator, inits, body));
+        if self.is_copy_constructor(r, id) && !bitwise {
+            self.note_user_copy(r, false);
         }
-        let at = self.program.functions[id].span.location();
-        let not_yet = crate::language::NOT_YET;
-        self.error(
-            at,
-            format!("copy constructors other than ones copying each member ('S(const S &o) : a(o.a), b(o.b) {{}}') are {not_yet}"),
-        );
     }
 
-    /// Reports member function `m` of class `r` if it is a copy
-    /// assignment operator (`S &operator=(const S &o)`) that does more
-    /// than assign each member and return `*this`: assignments stay
-    /// bitwise, which is what such an operator does.
-    pub(super) fn check_copy_assignment(
+    /// Notes member function `id` of class `r` if it is a copy assignment
+    /// operator (`S &operator=(const S &o)`) whose assignments run code:
+    /// any but one assigning each member and returning `*this`.
+    pub(super) fn note_copy_assignment(
         &mut self,
         r: Handle<Record>,
+        id: FunctionId,
         name: Name,
         declarator: &ast::Declarator,
         body: Option<&ast::Block>,
-        at: Location,
     ) {
         if self.text(name) != crate::language::operator_name("=") {
             return;
         }
-        let assigns = body.is_some_and(|body| self.assigns_memberwise(r, declarator, body));
-        if !assigns {
-            let not_yet = crate::language::NOT_YET;
-            self.error(at, format!("assignment operators other than ones assigning each member and returning '*this' are {not_yet}"));
+        let f = &self.program.functions[id];
+        let from_object = f.signature.get(1).is_some_and(|&p| {
+            p == Type::Record(r) || self.pointee(p).is_some_and(|p| p.ty == Type::Record(r))
+        });
+        let bitwise = body.is_some_and(|body| self.assigns_memberwise(r, declarator, body));
+        if from_object && !bitwise {
+            self.note_user_copy(r, true);
         }
     }
 
@@ -293,24 +286,27 @@ impl Checker<'_> {
         rparen: Location,
     ) -> Expr {
         let ty = Type::Record(r);
-        if self.reject_destructible(ty, span.location(), "as temporaries") {
-            return Expr::new(H::Int(0), Type::Error, span);
-        }
         if self.constructors(r).is_none() {
-            match args {
+            let value = match args {
                 // `S()`: value-initialised, every member zero or
                 // default-constructed.
-                [] => {
-                    return (self.default_constructed(ty, span))
-                        .unwrap_or_else(|| Expr::new(H::Int(0), Type::Error, span))
+                [] => self.default_constructed(ty, span),
+                // `S(s)`: a copy of `s`.
+                [arg] => Some(self.rvalue(arg)).filter(|v| v.ty == ty || v.ty.is_error()),
+                _ => None,
+            };
+            if let Some(value) = value {
+                if value.ty.is_error() || !self.holds_destructible(ty) {
+                    return value;
                 }
-                [arg] => {
-                    let value = self.rvalue(arg);
-                    if value.ty == ty || value.ty.is_error() {
-                        return value;
-                    }
-                }
-                _ => {}
+                let value = self.copy_initializer(value);
+                return match self.temporary_of(&value) {
+                    Some(_) => value,
+                    None => self.materialize(value),
+                };
+            }
+            if args.is_empty() {
+                return Expr::new(H::Int(0), Type::Error, span);
             }
             let class = self.class_spelling(r);
             self.error(
@@ -327,6 +323,7 @@ impl Checker<'_> {
             span,
         };
         let id = self.add_local(None, local);
+        self.note_temporary(id);
         let object = Expr::new(H::Local(id), ty, span);
         let address = self.address_of_place(object.clone(), span);
         let call = self.construct(r, address, args, span, rparen);
@@ -454,8 +451,7 @@ impl Checker<'_> {
 
     /// Whether `init` declares a local of type `ty` that a constructor
     /// initialises: `ty` has constructors, and the initialiser is not an
-    /// object of `ty` (a copy is bitwise, user copy constructors being
-    /// refused, so C's initialisation makes it).
+    /// object of `ty` (C's initialisation makes a copy, through `copies`).
     pub(super) fn constructed_local(&mut self, ty: Type, init: &ast::InitDeclarator) -> bool {
         if !self.needs_construction(ty) {
             return false;
@@ -552,6 +548,7 @@ impl Checker<'_> {
                     if value.ty.is_error() {
                         continue;
                     }
+                    self.take_over(&value);
                     let ty = value.ty;
                     Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, span)
                 }
@@ -559,6 +556,7 @@ impl Checker<'_> {
                     let Some(value) = self.default_constructed(ty, span) else {
                         continue;
                     };
+                    self.take_over(&value);
                     Expr::new(H::Assign(Box::new(target), Box::new(value)), ty, span)
                 }
                 (ty, _) if self.needs_construction(ty) => {
@@ -622,6 +620,9 @@ impl Checker<'_> {
         let value = self.temporary_object(base.record, &args, span, location);
         if value.ty.is_error() {
             return;
+        }
+        if base.field.is_some() {
+            self.take_over(&value);
         }
         let value = match (base.field, self.this(span)) {
             (Some(field), Some(this)) => {

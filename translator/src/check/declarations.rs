@@ -608,11 +608,11 @@ impl Checker<'_> {
         if is_kernel && ret != Type::Void {
             self.error(location, "kernel must have void return type");
         }
-        self.reject_destructible(ret, location, "as return values");
         self.current = Some(FunctionState {
             id,
             destructibles: Vec::new(),
             had_destructibles: false,
+            temporaries: Default::default(),
             jump_scopes: Vec::new(),
             locals: Arena::new(),
             exprs: Arena::new(),
@@ -681,8 +681,8 @@ impl Checker<'_> {
                     self.error(ploc, format!("redefinition of parameter '{spelling}'"));
                 }
             }
-            if p.declarator.reference.is_none() {
-                self.reject_destructible(ty, ploc, "as by-value parameters");
+            if is_kernel && p.declarator.reference.is_none() {
+                self.reject_destructible(ty, ploc, "as kernel parameters");
             }
             if is_kernel {
                 self.reject_reference(&p.declarator, "as kernel parameters");
@@ -720,6 +720,10 @@ impl Checker<'_> {
             }
             if element.is_some() {
                 pack_elements.push(Symbol::Local(param));
+            }
+            if !reference && !is_kernel {
+                // Its function destroys a by-value parameter as it returns.
+                self.note_local_object(param, ty, AddressSpace::Private, ploc);
             }
             param_ids.push(param);
         }
@@ -1078,7 +1082,14 @@ impl Checker<'_> {
         } else {
             self.base_type(&d.specs)
         };
+        // Each declarator is a full-expression of its own: one's
+        // temporaries are destroyed before the next is initialized.
+        let mut open = false;
         for init in &d.declarators {
+            if std::mem::replace(&mut open, true) {
+                self.close_full_expression(out, stmt);
+            }
+            self.open_full_expression();
             let Some((name, location)) = &init.declarator.name else {
                 continue;
             };
@@ -1313,6 +1324,9 @@ impl Checker<'_> {
                 }
             }
             self.note_local_object(id, ty, space, location);
+        }
+        if open {
+            self.close_full_expression(out, stmt);
         }
     }
 

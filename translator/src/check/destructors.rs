@@ -1,27 +1,33 @@
 //! C++ destructors. A destructor (`~S()`, named by a symbol no token
-//! spells, `~S`) runs on each private local object of its class where
-//! C++ runs it: when the object's scope ends, in the reverse order of
-//! the declarations, and before a `return`, `break` or `continue` leaves
-//! the scope (after a `return`'s value is computed). Copies stay bitwise,
-//! as C++'s implicit copy constructor makes them, so a copy is destroyed
-//! too.
+//! spells, `~S`) runs on each private object of its class where C++ runs
+//! it: on a local when its scope ends, in the reverse order of the
+//! declarations, and before a `return`, `break` or `continue` leaves the
+//! scope (after a `return`'s value is computed); on a by-value parameter
+//! when its function returns (C++ leaves to the implementation whether
+//! there or at the end of the caller's full-expression); on a temporary
+//! at the end of its full-expression (`temporaries`). Destroying an object
+//! runs its class's destructor, then destroys its members and bases, last
+//! first, and an array's elements, last first, as C++'s implicit
+//! destructors do.
 //!
 //! Where clvulkan does not run destructors yet, an object of a class with
-//! one is a named error rather than an object never destroyed: members,
-//! bases, array elements, temporaries, by-value parameters and return
-//! values, program-scope and `static` objects, lambdas' copies, other
-//! address spaces, and functions with `goto`.
+//! one is a named error rather than an object never destroyed:
+//! program-scope and `static` objects, empty bases, lambdas' copies,
+//! kernel parameters, other address spaces, and functions with `goto`.
 
 use super::*;
 use crate::types::Record;
 use naga::Handle;
+
+/// The most elements an array of objects with destructors may have: each
+/// is destroyed by a call of its own, unrolled.
+const MAX_DESTROYED_ELEMENTS: u64 = 256;
 
 /// A local object to destroy when its scope ends.
 pub(super) struct Destructible {
     /// `scopes.depth()` where it was declared.
     depth: usize,
     local: LocalId,
-    destructor: (FunctionId, Name),
 }
 
 impl Destructible {
@@ -31,22 +37,81 @@ impl Destructible {
 }
 
 impl Checker<'_> {
-    /// The destructor of class type `ty` and its name, if it has one.
-    pub(super) fn destructor_of(&self, ty: Type) -> Option<(FunctionId, Name)> {
-        match ty {
-            Type::Record(r) => self.destructors.get(&r).copied(),
-            _ => None,
+    /// Whether an object of type `ty` runs a destructor when destroyed:
+    /// its class has one, or a member, base or element of it does.
+    pub(super) fn holds_destructible(&self, ty: Type) -> bool {
+        if self.destructors.is_empty() {
+            return false;
         }
+        crate::stack::guard(|| match ty {
+            Type::Record(r) => {
+                self.destructors.contains_key(&r)
+                    || (self.record(r).kind == ast::RecordKind::Struct
+                        && (self.record(r).fields.iter()).any(|f| self.holds_destructible(f.ty)))
+            }
+            Type::Array(..) => self
+                .element_of(ty)
+                .is_some_and(|element| self.holds_destructible(element)),
+            _ => false,
+        })
     }
 
-    /// Whether `ty` holds an object of a class with a destructor (itself
-    /// one, or an array of them).
-    fn holds_destructible(&self, ty: Type) -> bool {
-        let mut ty = ty;
-        while let Some(element) = self.element_of(ty) {
-            ty = element;
-        }
-        self.destructor_of(ty).is_some()
+    /// The statements that destroy `object` (a place) as C++ does: its
+    /// class's destructor, then its members last declared first, then its
+    /// bases (which are its first members); an array's elements last
+    /// first.
+    pub(super) fn destroy_object(&mut self, object: Expr, out: &mut hir::Block, span: Span) {
+        crate::stack::guard(|| match object.ty {
+            Type::Record(r) => {
+                if let Some((destructor, name)) = self.destructors.get(&r).copied() {
+                    // A `const` object is destroyed like any other.
+                    let pointee = Pointee {
+                        ty: object.ty,
+                        is_const: false,
+                        is_volatile: false,
+                        space: self.place_space(&object),
+                        endian_host: false,
+                    };
+                    let this = self.address_of_place(object.clone(), span);
+                    let this = this.with_type(self.pointer_to(pointee), span);
+                    let location = span.location();
+                    let call = self.checked_call(
+                        name,
+                        &[destructor],
+                        Some(this),
+                        Vec::new(),
+                        span,
+                        location,
+                    );
+                    if !call.ty.is_error() {
+                        let call = self.commit(call);
+                        out.push(self.add_stmt(StmtKind::Expr(call), span));
+                    }
+                }
+                if self.record(r).kind == ast::RecordKind::Union {
+                    return;
+                }
+                let fields: Vec<Type> = self.record(r).fields.iter().map(|f| f.ty).collect();
+                for (index, ty) in fields.into_iter().enumerate().rev() {
+                    if self.holds_destructible(ty) {
+                        let member =
+                            Expr::new(H::Member(Box::new(object.clone()), index), ty, span);
+                        self.destroy_object(member, out, span);
+                    }
+                }
+            }
+            Type::Array(_, count) => {
+                let Some(element) = self.element_of(object.ty) else {
+                    return;
+                };
+                for index in (0..count).rev() {
+                    let index = self.int_const(index, Type::INT, span);
+                    let place = H::Index(Box::new(object.clone()), Box::new(index));
+                    self.destroy_object(Expr::new(place, element, span), out, span);
+                }
+            }
+            _ => {}
+        })
     }
 
     /// Reports an object of a class with a destructor in `place`, where
@@ -87,23 +152,21 @@ impl Checker<'_> {
         if !self.holds_destructible(ty) {
             return;
         }
-        if matches!(ty, Type::Array(..)) {
-            self.reject_destructible(ty, at, "in arrays");
-            return;
-        }
         if space != AddressSpace::Private {
             self.reject_destructible(ty, at, "outside private memory");
             return;
         }
-        let destructor = self.destructor_of(ty).expect("a destructor");
+        if let Type::Array(_, count) = ty {
+            if count > MAX_DESTROYED_ELEMENTS {
+                let shown = format!("in arrays of more than {MAX_DESTROYED_ELEMENTS} elements");
+                self.reject_destructible(ty, at, &shown);
+                return;
+            }
+        }
         let depth = self.scopes.depth();
         let f = self.current.as_mut().expect("in a function");
         f.had_destructibles = true;
-        f.destructibles.push(Destructible {
-            depth,
-            local,
-            destructor,
-        });
+        f.destructibles.push(Destructible { depth, local });
     }
 
     /// The calls that destroy the objects declared at scope depth `depth`
@@ -120,31 +183,17 @@ impl Checker<'_> {
             return;
         };
         let first = f.destructibles.partition_point(|d| d.depth < depth);
-        let objects: Vec<(LocalId, (FunctionId, Name))> = f.destructibles[first..]
+        let objects: Vec<LocalId> = f.destructibles[first..]
             .iter()
             .rev()
-            .map(|d| (d.local, d.destructor))
+            .map(|d| d.local)
             .collect();
         if end {
             f.destructibles.truncate(first);
         }
-        for (local, (destructor, name)) in objects {
+        for local in objects {
             let ty = self.current.as_ref().expect("in a function").locals[local].ty;
-            let object = Expr::new(H::Local(local), ty, span);
-            let this = self.address_of_place(object, span);
-            let call = self.checked_call(
-                name,
-                &[destructor],
-                Some(this),
-                Vec::new(),
-                span,
-                span.location(),
-            );
-            if call.ty.is_error() {
-                continue;
-            }
-            let call = self.commit(call);
-            out.push(self.add_stmt(StmtKind::Expr(call), span));
+            self.destroy_object(Expr::new(H::Local(local), ty, span), out, span);
         }
     }
 

@@ -129,6 +129,13 @@ impl Checker<'_> {
     /// what is not allowed in the words and at the place `how` says.
     pub(super) fn convert_for_assignment(&mut self, v: Expr, to: Type, how: Conversion) -> Expr {
         let v = self.decay(v);
+        if v.ty == to && self.cxx && matches!(to, Type::Record(_) | Type::Array(..)) {
+            // A new object (an assignment's target is one already).
+            return match how {
+                Conversion::Assign(_) => v,
+                _ => self.copy_initializer(v),
+            };
+        }
         if v.ty == to || v.ty.is_error() || to.is_error() {
             return v;
         }
@@ -821,6 +828,9 @@ impl Checker<'_> {
                 self.require_modifiable(&target, span.location());
                 let value = self.rvalue(value);
                 match op {
+                    None if self.cxx && matches!(target.ty, Type::Record(_)) => {
+                        self.assign_to_object(target, value, span)
+                    }
                     None => {
                         let ty = target.ty;
                         let value = self.convert_for_assignment(
@@ -2210,6 +2220,10 @@ impl Checker<'_> {
         if self.reference_returns.contains(&id) {
             // A reference names its referent.
             return self.deref(call, span);
+        }
+        if self.holds_destructible(ret) {
+            // The caller destroys the object returned.
+            return self.materialize(call);
         }
         call
     }

@@ -62,7 +62,15 @@ impl Checker<'_> {
                     continue;
                 }
             };
-            if self.reject_destructible(ty, at, "as bases") {
+            // An empty base has no room in the derived object, so nothing
+            // to run its destructor or copies on.
+            let empty = self.is_empty_class(base);
+            if empty && self.reject_destructible(ty, at, "as empty bases") {
+                continue;
+            }
+            if empty && (self.copies_by_code(ty, false) || self.copies_by_code(ty, true)) {
+                let not_yet = crate::language::NOT_YET;
+                self.error(at, format!("empty bases with a copy constructor or assignment operator of their own are {not_yet}"));
                 continue;
             }
             if recorded.iter().any(|b: &Base| b.record == base) {
@@ -77,7 +85,7 @@ impl Checker<'_> {
                 ast::TypeSpec::Typedef(name) => Some(name),
                 _ => None,
             };
-            let field = (!self.is_empty_class(base)).then(|| {
+            let field = (!empty).then(|| {
                 fields.push(FieldSpec {
                     name: hir::Symbol::EMPTY,
                     ty,

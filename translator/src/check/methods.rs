@@ -76,12 +76,14 @@ impl Checker<'_> {
             })
             .collect();
         for ((m, owner), declared) in spec.methods.iter().zip(&owners).zip(&declared) {
-            if let (Some((name, at)), false) = (m.declarator.name, m.constructor) {
-                self.check_copy_assignment(r, name, &m.declarator, m.body.as_ref(), at);
+            if let (Some((name, _)), false, Some((id, _))) =
+                (m.declarator.name, m.constructor, declared)
+            {
+                self.note_copy_assignment(r, *id, name, &m.declarator, m.body.as_ref());
             }
-            // A copy constructor defined outside the class is checked there.
-            if let (true, Some((id, _)), Some(body)) = (m.constructor, declared, &m.body) {
-                self.check_copy_constructor(r, *id, &m.declarator, &m.member_inits, body);
+            if let (true, Some((id, _))) = (m.constructor, declared) {
+                let written = (m.body.as_ref()).map(|body| (&m.member_inits[..], body));
+                self.note_copy_constructor(r, *id, &m.declarator, written);
             }
             if let (Some((name, _)), Some((id, _))) = (m.declarator.name, declared) {
                 self.note_destructor(r, name, *id);
@@ -258,15 +260,6 @@ impl Checker<'_> {
                 format!("out-of-line definition of '{spelling}' does not match any declaration in '{class_name}'"),
             );
             return;
-        }
-        if owner.constructor {
-            self.check_copy_constructor(
-                record,
-                declared.0,
-                &f.declarator,
-                &f.member_inits,
-                &f.body,
-            );
         }
         self.open_class_scope(record);
         let owner = Some((owner, &f.member_inits[..]));

@@ -228,9 +228,6 @@ impl Checker<'_> {
                     self.error(location, message);
                     continue;
                 }
-                if self.reject_destructible(ty, location, "as members") {
-                    continue;
-                }
                 if let Type::Record(r) = ty {
                     if !self.record(r).complete {
                         self.error(

@@ -140,6 +140,19 @@ impl Checker<'_> {
             );
             return Expr::new(H::Int(0), Type::Error, span);
         }
+        if self.temporary_of(&v).is_some() && v.ty == referent.ty {
+            // A temporary to destroy: bound itself, so that it is destroyed
+            // once, with its full-expression or (`reference_local`) with
+            // the reference.
+            let mut v = v;
+            let H::Comma(init, object) = v.take_kind() else {
+                unreachable!("a temporary")
+            };
+            let address = self.address_of_place(*object, span);
+            let ty = address.ty;
+            let address = Expr::new(H::Comma(init, Box::new(address)), ty, span);
+            return self.convert_for_assignment(address, reference, Conversion::Init(at));
+        }
         // A `const` reference to a value: the value, converted, in a
         // private temporary that lives as long as the function.
         let value = self.decay(v);
@@ -246,8 +259,30 @@ impl Checker<'_> {
         if let Some(f) = self.current.as_mut() {
             f.references.insert(id);
         }
+        if let Some(temporary) = self.bound_temporary(&value) {
+            // C++ extends the temporary's life to the reference's.
+            self.claim_temporary(temporary);
+            let ty = self.current.as_ref().expect("in a function").locals[temporary].ty;
+            self.note_local_object(temporary, ty, AddressSpace::Private, location);
+        }
         let value = self.commit(value);
         out.push(self.add_stmt(StmtKind::Init(id, value), stmt.with_caret(location)));
+    }
+
+    /// The temporary to destroy that reference value `value` is bound to,
+    /// `(init, &temporary)` as [`Self::bind_reference_to`] binds one.
+    fn bound_temporary(&self, value: &Expr) -> Option<LocalId> {
+        match &value.kind {
+            H::PointerCast(inner) | H::Convert(inner) => self.bound_temporary(inner),
+            H::Comma(_, address) => match &address.kind {
+                H::AddressOf(object) => match object.kind {
+                    H::Local(id) if self.is_temporary(id) => Some(id),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// The type of `auto &r = v` (written with `quals`), kept as the

@@ -171,11 +171,11 @@ impl Checker<'_> {
                 S::Declaration(d) => self.local_declaration(d, at, out),
                 S::RangeFor(r) => self.range_for(r, out),
                 S::Bindings(b) => self.structured_bindings(b, at, out),
-                S::Expr(Some(e)) => {
-                    let e = self.expr(e);
-                    let e = self.commit(e);
-                    out.push(self.add_stmt(StmtKind::Expr(e), at));
-                }
+                S::Expr(Some(e)) => self.full_expression(out, at, |c, out| {
+                    let e = c.expr(e);
+                    let e = c.commit(e);
+                    out.push(c.add_stmt(StmtKind::Expr(e), at));
+                }),
                 S::Expr(None) => {}
                 S::Pragma(p) => self.pragma(*p),
                 S::StaticAssert(a) => self.static_assert(a),
@@ -281,6 +281,7 @@ impl Checker<'_> {
                     out.push(self.add_stmt(StmtKind::Continue, at));
                 }
                 S::Return(value) => {
+                    self.open_full_expression();
                     self.deduce_return_type(value.as_ref());
                     let ret = self.current.as_ref().map_or(Type::Void, |f| f.ret);
                     let value = match (value, ret) {
@@ -309,6 +310,7 @@ impl Checker<'_> {
                         }
                     };
                     let value = self.destroy_before_return(value, ret, out, at);
+                    self.close_full_expression(out, at);
                     out.push(self.add_stmt(StmtKind::Return(value), at));
                 }
                 S::Switch(value, inner) => {
@@ -396,8 +398,8 @@ impl Checker<'_> {
     }
 
     /// Before a `return` of `value` (of type `ret`): the value kept in a
-    /// new local, then the destructors of every object in scope; what the
-    /// `return` returns then.
+    /// new local, then the destruction of its temporaries and of every
+    /// object in scope; what the `return` returns then.
     fn destroy_before_return(
         &mut self,
         value: Option<crate::hir::ExprId>,
@@ -405,7 +407,7 @@ impl Checker<'_> {
         out: &mut Block,
         span: Span,
     ) -> Option<crate::hir::ExprId> {
-        if !self.has_destructibles() {
+        if !self.has_destructibles() && !self.has_open_temporaries() {
             return value;
         }
         let kept = value.map(|value| {
@@ -420,6 +422,8 @@ impl Checker<'_> {
             out.push(self.add_stmt(StmtKind::Init(id, value), span));
             id
         });
+        let temporaries = self.take_open_temporaries();
+        self.destroy_temporaries(temporaries, out, span);
         self.destroy_before_jump(None, out, span);
         kept.map(|id| {
             let local = super::tree::Expr::new(crate::hir::ExprKind::Local(id), ret, span);
