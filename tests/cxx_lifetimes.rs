@@ -42,6 +42,13 @@ fn copies_temporaries_and_parameters_are_constructed_and_destroyed() {
 }
 
 #[test]
+fn named_return_values_are_returned_without_a_copy() {
+    let out = run("returns", 22);
+    assert_eq!(trace(&out), [3, -4, 5, 6, 105, -6, -5, -105]);
+    assert_eq!(out[20..22], [4, 105]);
+}
+
+#[test]
 fn implicit_copies_assignments_and_destructors_run_members_own() {
     let out = run("members", 22);
     let want = [

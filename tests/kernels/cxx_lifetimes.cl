@@ -43,6 +43,23 @@ kernel void copies(global int *out) {
   report(out, 20);
 }
 
+// A named return value is the object returned where every 'return'
+// returns it, as clang makes it; another is copied.
+Tracer named(int i) { Tracer t(i); t.id += 1; return t; }
+Tracer either(int i) {
+  Tracer a(i);
+  Tracer b(i + 1);
+  if (i > 0) return a;
+  return b;
+}
+
+kernel void returns(global int *out) {
+  trace_n = 0;
+  out[20] = named(3).get();         // 3, then -4 at the statement's end
+  out[21] = either(5).get();        // 5 6, 105 (a's copy), -6 -5, -105
+  report(out, 20);
+}
+
 // Implicit copies and assignments of a class whose member has its own,
 // a reference that keeps a temporary alive, arrays and bases.
 struct Holder { int x; Tracer t; Holder(int x, int i) : x(x), t(i) {} };

@@ -21,6 +21,7 @@ mod lambdas;
 mod member_templates;
 mod member_types;
 mod methods;
+mod named_return;
 mod operators;
 mod overloads;
 mod packs;
@@ -304,6 +305,10 @@ struct FunctionState {
     destructibles: Vec<destructors::Destructible>,
     /// C++: whether any local object with a destructor was declared.
     had_destructibles: bool,
+    /// C++: the local variable every `return` returns, by name until it
+    /// is declared (see `named_return`).
+    named_return: Option<Name>,
+    named_return_local: Option<LocalId>,
     /// C++: the temporaries of this function that hold objects with
     /// destructors (see `temporaries`).
     temporaries: temporaries::Temporaries,

@@ -8,9 +8,9 @@
 //! own.
 //!
 //! A prvalue (`S(1)`, a call's result) initializes its object directly
-//! (C++17's guaranteed elision), so only copies of objects run code; a
-//! named return value is copied (C++ allows the copy or its elision;
-//! clang elides it). A constructor or operator that only copies each
+//! (C++17's guaranteed elision), so only copies of objects run code; so
+//! does a named return value where clang elides its copy
+//! (`named_return`). A constructor or operator that only copies each
 //! member, in order, is a bitwise copy and is not called.
 //!
 //! clvulkan keeps no value category, so a class may not declare both a

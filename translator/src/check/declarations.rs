@@ -608,8 +608,17 @@ impl Checker<'_> {
         if is_kernel && ret != Type::Void {
             self.error(location, "kernel must have void return type");
         }
+        let copies_matter =
+            self.cxx && (self.holds_destructible(ret) || self.copies_by_code(ret, false));
+        let named_return = if copies_matter {
+            self.named_return(params, body)
+        } else {
+            None
+        };
         self.current = Some(FunctionState {
             id,
+            named_return,
+            named_return_local: None,
             destructibles: Vec::new(),
             had_destructibles: false,
             temporaries: Default::default(),
@@ -749,7 +758,7 @@ impl Checker<'_> {
         }
         let mut body = self.block_items(&body.items);
         let end = Span::at(location);
-        self.destroy_from(self.scopes.depth(), true, &mut body, end);
+        self.destroy_from(self.scopes.depth(), true, &mut body, end, None);
         if !prologue.is_empty() {
             prologue.append(&mut body);
             body = prologue;
@@ -1324,6 +1333,12 @@ impl Checker<'_> {
                 }
             }
             self.note_local_object(id, ty, space, location);
+            if let Some(f) = self.current.as_mut() {
+                let returned = f.named_return == Some(*name) && ty == f.ret;
+                if returned && space == AddressSpace::Private && !is_const {
+                    f.named_return_local = Some(id);
+                }
+            }
         }
         if open {
             self.close_full_expression(out, stmt);

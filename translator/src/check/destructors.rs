@@ -170,14 +170,15 @@ impl Checker<'_> {
     }
 
     /// The calls that destroy the objects declared at scope depth `depth`
-    /// or deeper, last declared first, appended to `out`; with `end`, the
-    /// scope is ending and they are forgotten.
+    /// or deeper but `kept`, last declared first, appended to `out`; with
+    /// `end`, the scope is ending and they are forgotten.
     pub(super) fn destroy_from(
         &mut self,
         depth: usize,
         end: bool,
         out: &mut hir::Block,
         span: Span,
+        kept: Option<LocalId>,
     ) {
         let Some(f) = self.current.as_mut() else {
             return;
@@ -187,6 +188,7 @@ impl Checker<'_> {
             .iter()
             .rev()
             .map(|d| d.local)
+            .filter(|&local| Some(local) != kept)
             .collect();
         if end {
             f.destructibles.truncate(first);

@@ -32,7 +32,7 @@ impl Checker<'_> {
 
     /// Before the innermost scope closes: the destructors of its objects.
     fn end_scope(&mut self, out: &mut Block, span: Span) {
-        self.destroy_from(self.scopes.depth(), true, out, span);
+        self.destroy_from(self.scopes.depth(), true, out, span, None);
     }
 
     /// Before a `break` (`continue` with `to_loop`) or `return`
@@ -42,8 +42,9 @@ impl Checker<'_> {
             return;
         }
         let f = self.current.as_ref().expect("in a function");
-        let depth = match to_loop {
-            None => 0,
+        let (depth, kept) = match to_loop {
+            // A `return` of the named return value keeps it.
+            None => (0, f.named_return_local),
             Some(to_loop) => {
                 let target = f
                     .jump_scopes
@@ -51,12 +52,12 @@ impl Checker<'_> {
                     .rev()
                     .find(|(_, is_loop)| *is_loop || !to_loop);
                 match target {
-                    Some(&(depth, _)) => depth + 1,
+                    Some(&(depth, _)) => (depth + 1, None),
                     None => return,
                 }
             }
         };
-        self.destroy_from(depth, false, out, span);
+        self.destroy_from(depth, false, out, span, kept);
     }
 
     /// C++'s `auto [a, b] = e;`: the hidden object, then each name for
@@ -304,7 +305,17 @@ impl Checker<'_> {
                                 self.bind_reference(ret, v, begin, false)
                             } else {
                                 let v = self.expr(v);
-                                self.convert_for_assignment(v, ret, Conversion::Return(begin))
+                                let named =
+                                    self.current.as_ref().and_then(|f| f.named_return_local);
+                                match v.kind {
+                                    // The object returned itself: no copy.
+                                    crate::hir::ExprKind::Local(id) if Some(id) == named => v,
+                                    _ => self.convert_for_assignment(
+                                        v,
+                                        ret,
+                                        Conversion::Return(begin),
+                                    ),
+                                }
                             };
                             Some(self.commit(v))
                         }
