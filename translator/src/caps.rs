@@ -69,6 +69,48 @@ pub struct DeviceCaps {
     pub loop_guard: bool,
     /// What the device can do with denormals (subnormal numbers).
     pub denormals: Denormals,
+    /// The Vulkan subgroup operations kernels may use (the device's
+    /// `subgroupSupportedOperations`, where `subgroupSupportedStages` has
+    /// compute); empty for none. OpenCL's sub-groups are the device's
+    /// Vulkan subgroups.
+    pub subgroups: SubgroupOps,
+}
+
+/// Vulkan's `VkSubgroupFeatureFlags`, as a set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SubgroupOps(pub u32);
+
+impl SubgroupOps {
+    pub const BASIC: u32 = 0x1;
+    pub const VOTE: u32 = 0x2;
+    pub const ARITHMETIC: u32 = 0x4;
+    pub const BALLOT: u32 = 0x8;
+    pub const SHUFFLE: u32 = 0x10;
+    pub const SHUFFLE_RELATIVE: u32 = 0x20;
+    pub const CLUSTERED: u32 = 0x40;
+    pub const QUAD: u32 = 0x80;
+    pub const ALL: SubgroupOps = SubgroupOps(0xff);
+
+    /// Whether every operation in `bits` is in the set.
+    pub fn has(self, bits: u32) -> bool {
+        self.0 & bits == bits
+    }
+
+    /// `cl_khr_subgroups`: ids and barriers (basic), `sub_group_all` and
+    /// `any` (vote), reductions and scans (arithmetic; the scans for min
+    /// and max are shuffles up, which naga needs for them), and
+    /// `sub_group_broadcast` (ballot, or a shuffle from a lane chosen at
+    /// run time).
+    pub fn khr_subgroups(self) -> bool {
+        self.has(
+            Self::BASIC
+                | Self::VOTE
+                | Self::ARITHMETIC
+                | Self::BALLOT
+                | Self::SHUFFLE
+                | Self::SHUFFLE_RELATIVE,
+        )
+    }
 }
 
 /// The device's denormal controls (`VkPhysicalDeviceFloatControlsProperties`,
@@ -212,6 +254,7 @@ impl DeviceCaps {
             fused_fma: true,
             loop_guard: false,
             denormals: Denormals::ANY,
+            subgroups: SubgroupOps::ALL,
         }
     }
 
@@ -245,6 +288,9 @@ impl DeviceCaps {
         }
         if self.image_support && self.srgb_image_writes {
             list.push("cl_khr_srgb_image_writes");
+        }
+        if self.subgroups.khr_subgroups() {
+            list.push("cl_khr_subgroups");
         }
         list
     }
@@ -312,6 +358,9 @@ impl DeviceCaps {
         }
         if self.image_3d_writes() {
             list.push("__opencl_c_3d_image_writes");
+        }
+        if self.subgroups.khr_subgroups() {
+            list.push("__opencl_c_subgroups");
         }
         for &(ty, bit, feature) in FP_ATOMIC_FEATURES {
             if self.fp_atomic_capabilities(ty) & bit != 0 {

@@ -47,7 +47,7 @@ pub mod token;
 pub mod types;
 pub mod unit;
 
-pub use caps::{DenormMode, Denormals, DeviceCaps, Independence};
+pub use caps::{DenormMode, Denormals, DeviceCaps, Independence, SubgroupOps};
 use front::FrontEnd;
 pub use options::{BuildOptions, OptionError};
 pub use reflect::{ArgKind, KernelArg, KernelReflection, ProgramGlobals, PushConstantHeader};

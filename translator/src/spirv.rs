@@ -32,6 +32,8 @@ fn capabilities() -> Capabilities {
         | Capabilities::SHADER_FLOAT16_IN_FLOAT32
         | Capabilities::SHADER_INT64_ATOMIC_MIN_MAX
         | Capabilities::SHADER_INT64_ATOMIC_ALL_OPS
+        | Capabilities::SUBGROUP
+        | Capabilities::SUBGROUP_BARRIER
 }
 
 /// SPIR-V opcodes and decorations the patch below needs.
@@ -296,6 +298,8 @@ fn validate(module: &naga::Module, kernel: &str) -> Result<ModuleInfo, SpirvErro
     let flags =
         ValidationFlags::all() - ValidationFlags::STRUCT_LAYOUTS - ValidationFlags::BINDINGS;
     Validator::new(flags, capabilities())
+        .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+        .subgroup_operations(naga::valid::SubgroupOperationSet::all())
         .validate(module)
         .map_err(|e| {
             SpirvError(format!(

@@ -325,7 +325,14 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE => uint(0),
-        CL_DEVICE_MAX_NUM_SUB_GROUPS => uint(0),
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => uint(if caps.subgroups.khr_subgroups() {
+            let groups = crate::core::sub_groups::SubGroups {
+                size: device.subgroup_size() as usize,
+            };
+            groups.count(device.max_work_group_size()) as u32
+        } else {
+            0
+        }),
         // The last, smaller groups run as dispatches of their own.
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => InfoValue::bool(true),
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => InfoValue::bool(

@@ -16,7 +16,7 @@ use opencl_sys::{cl_int, cl_platform_id, cl_platform_info, cl_uint};
 use crate::api::trace::entry;
 use crate::api::{
     call, context, device, diagnostics, enqueue, event, handle, image, image_enqueue, kernel,
-    memory, not_implemented, platform, program, queue, sampler, timer,
+    memory, not_implemented, platform, program, queue, sampler, sub_group_info, timer,
 };
 use crate::core::platform::Platform;
 
@@ -167,13 +167,13 @@ pub(crate) static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
     clCreateSamplerWithProperties: Some(sampler::create_sampler_with_properties),
     clSetKernelArgSVMPointer: Some(not_implemented::set_kernel_arg_svm_pointer),
     clSetKernelExecInfo: Some(not_implemented::set_kernel_exec_info),
-    clGetKernelSubGroupInfoKHR: Some(not_implemented::get_kernel_sub_group_info_khr),
+    clGetKernelSubGroupInfoKHR: Some(sub_group_info::get_kernel_sub_group_info),
     clCloneKernel: Some(kernel::clone_kernel),
     clCreateProgramWithIL: Some(not_implemented::create_program_with_il),
     clEnqueueSVMMigrateMem: Some(not_implemented::enqueue_svm_migrate_mem),
     clGetDeviceAndHostTimer: Some(timer::get_device_and_host_timer),
     clGetHostTimer: Some(timer::get_host_timer),
-    clGetKernelSubGroupInfo: Some(not_implemented::get_kernel_sub_group_info),
+    clGetKernelSubGroupInfo: Some(sub_group_info::get_kernel_sub_group_info),
     clSetDefaultDeviceCommandQueue: Some(not_implemented::set_default_device_command_queue),
     clSetProgramReleaseCallback: Some(not_implemented::set_program_release_callback),
     clSetProgramSpecializationConstant: Some(not_implemented::set_program_specialization_constant),
@@ -208,6 +208,18 @@ unsafe fn extension_function(func_name: *const c_char) -> *mut c_void {
     if name == ICD_GET_PLATFORM_IDS {
         let function: unsafe extern "C" fn(cl_uint, *mut cl_platform_id, *mut cl_uint) -> cl_int =
             platform::get_platform_ids;
+        function as *mut c_void
+    } else if name == c"clGetKernelSubGroupInfoKHR" {
+        let function: unsafe extern "C" fn(
+            opencl_sys::cl_kernel,
+            opencl_sys::cl_device_id,
+            opencl_sys::cl_kernel_sub_group_info,
+            usize,
+            *const c_void,
+            usize,
+            *mut c_void,
+            *mut usize,
+        ) -> cl_int = sub_group_info::get_kernel_sub_group_info;
         function as *mut c_void
     } else if name == diagnostics::NAME {
         let function: unsafe extern "C" fn(

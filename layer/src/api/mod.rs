@@ -30,6 +30,7 @@ pub mod platform;
 pub mod program;
 pub mod queue;
 pub mod sampler;
+pub mod sub_group_info;
 pub mod timer;
 pub mod trace;
 pub mod trace_names;

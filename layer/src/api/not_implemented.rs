@@ -109,34 +109,6 @@ returns_status! {
     );
 }
 
-// Kernel operations not built yet; sub-group queries have no devices to answer
-// for (`CL_DEVICE_MAX_NUM_SUB_GROUPS` is 0).
-
-returns_status! {
-    /// `clGetKernelSubGroupInfo`: not implemented.
-    fn get_kernel_sub_group_info as clGetKernelSubGroupInfo(
-        kernel: cl_kernel,
-        device: cl_device_id,
-        param_name: cl_kernel_sub_group_info,
-        input_value_size: usize,
-        input_value: *const c_void,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    );
-    /// `clGetKernelSubGroupInfoKHR`: not implemented.
-    fn get_kernel_sub_group_info_khr as clGetKernelSubGroupInfoKHR(
-        in_kernel: cl_kernel,
-        in_device: cl_device_id,
-        param_name: cl_kernel_sub_group_info,
-        input_value_size: usize,
-        input_value: *const c_void,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    );
-}
-
 // Queue features not supported: changing properties after creation (deprecated
 // since 1.1), native kernels (`CL_EXEC_NATIVE_KERNEL` is not reported), on-
 // device queues.

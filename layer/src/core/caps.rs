@@ -4,7 +4,7 @@
 //! filling it here keeps `CL_DEVICE_EXTENSIONS` and the compiler in step.
 
 use ash::vk;
-use translator::{Denormals, DeviceCaps, Independence};
+use translator::{Denormals, DeviceCaps, Independence, SubgroupOps};
 
 use crate::vulkan::PhysicalDeviceInfo;
 
@@ -64,5 +64,17 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         // (`Device::build_caps`, `core::loop_cap`).
         loop_guard: false,
         denormals,
+        subgroups: subgroup_ops(info),
     }
+}
+
+/// The subgroup operations kernels may use: the device's, for compute,
+/// where they cover every type OpenCL's sub-group functions take (`long`
+/// and `half` need `shaderSubgroupExtendedTypes`); none otherwise.
+fn subgroup_ops(info: &PhysicalDeviceInfo) -> SubgroupOps {
+    let needs_extended_types = info.features.shader_int64 || info.features.shader_float16;
+    if needs_extended_types && !info.features.subgroup_extended_types {
+        return SubgroupOps::default();
+    }
+    SubgroupOps(info.subgroup_operations.as_raw())
 }

@@ -45,6 +45,7 @@ pub mod queue;
 pub mod rect;
 pub mod residency;
 pub mod sampler;
+pub mod sub_groups;
 pub mod texel;
 pub mod transfer;
 pub mod transfer_trace;

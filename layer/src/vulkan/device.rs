@@ -162,7 +162,8 @@ impl Device {
             // need vulkanMemoryModelDeviceScope (VUID-RuntimeSpirv-
             // vulkanMemoryModel-06265).
             .shader_buffer_int64_atomics(features.shader_buffer_int64_atomics)
-            .shader_shared_int64_atomics(features.shader_shared_int64_atomics);
+            .shader_shared_int64_atomics(features.shader_shared_int64_atomics)
+            .shader_subgroup_extended_types(features.subgroup_extended_types);
         let mut features2 = vk::PhysicalDeviceFeatures2::default()
             .features(core_features)
             .push_next(&mut features11)

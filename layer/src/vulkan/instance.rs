@@ -92,6 +92,9 @@ pub struct DeviceFeatures {
     pub denorm_preserve: [bool; 3],
     pub denorm_flush: [bool; 3],
     pub denorm_independence: vk::ShaderFloatControlsIndependence,
+    /// Subgroup operations on 8-, 16- and 64-bit integers and 16-bit
+    /// floats (`shaderSubgroupExtendedTypes`).
+    pub subgroup_extended_types: bool,
 }
 
 /// What one physical device is and can do, as far as OpenCL cares.
@@ -115,6 +118,10 @@ pub struct PhysicalDeviceInfo {
     pub limits: vk::PhysicalDeviceLimits,
     pub features: DeviceFeatures,
     pub subgroup_size: u32,
+    /// The subgroup operations compute shaders may use
+    /// (`subgroupSupportedOperations`, empty where
+    /// `subgroupSupportedStages` lacks compute).
+    pub subgroup_operations: vk::SubgroupFeatureFlags,
     /// The largest heap with `DEVICE_LOCAL`.
     pub device_local_heap_size: u64,
     /// Whether the host can map device-local buffers, and how fast.
@@ -591,6 +598,7 @@ fn query_physical_device(
             ..DeviceFeatures::default()
         },
         subgroup_size: 1,
+        subgroup_operations: vk::SubgroupFeatureFlags::empty(),
         device_local_heap_size,
         device_local_host_access: DeviceLocalHostAccess::classify(
             properties.device_type,
@@ -654,6 +662,13 @@ fn query_physical_device(
     info.driver_info = c_chars_to_string(properties12.driver_info_as_c_str());
     info.device_uuid = properties11.device_uuid;
     info.subgroup_size = properties11.subgroup_size.max(1);
+    if properties11
+        .subgroup_supported_stages
+        .contains(vk::ShaderStageFlags::COMPUTE)
+    {
+        info.subgroup_operations = properties11.subgroup_supported_operations;
+    }
+    info.features.subgroup_extended_types = features12.shader_subgroup_extended_types == vk::TRUE;
     info.max_memory_allocation_size = properties11.max_memory_allocation_size;
     info.max_push_descriptors = if has_push_descriptor {
         push_descriptor_properties.max_push_descriptors

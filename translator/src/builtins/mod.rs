@@ -69,6 +69,9 @@ pub struct BuiltinContext {
     pub cl_std: (u32, u32),
     /// `write_image*` on `image3d_t` (`__opencl_c_3d_image_writes`).
     pub image_3d_writes: bool,
+    /// The sub-group functions (`cl_khr_subgroups`,
+    /// `__opencl_c_subgroups`).
+    pub subgroups: bool,
 }
 
 /// The usual arithmetic conversions for two scalars (C99 6.3.1.8), after

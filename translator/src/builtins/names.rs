@@ -261,6 +261,26 @@ builtins! {
     WorkGroupScanInclusiveAdd = "work_group_scan_inclusive_add",
     WorkGroupScanInclusiveMin = "work_group_scan_inclusive_min",
     WorkGroupScanInclusiveMax = "work_group_scan_inclusive_max",
+    // Sub-group functions (cl_khr_subgroups).
+    SubGroupSize = "get_sub_group_size",
+    MaxSubGroupSize = "get_max_sub_group_size",
+    NumSubGroups = "get_num_sub_groups",
+    EnqueuedNumSubGroups = "get_enqueued_num_sub_groups",
+    SubGroupId = "get_sub_group_id",
+    SubGroupLocalId = "get_sub_group_local_id",
+    SubGroupBarrier = "sub_group_barrier",
+    SubGroupAll = "sub_group_all",
+    SubGroupAny = "sub_group_any",
+    SubGroupBroadcast = "sub_group_broadcast",
+    SubGroupReduceAdd = "sub_group_reduce_add",
+    SubGroupReduceMin = "sub_group_reduce_min",
+    SubGroupReduceMax = "sub_group_reduce_max",
+    SubGroupScanExclusiveAdd = "sub_group_scan_exclusive_add",
+    SubGroupScanExclusiveMin = "sub_group_scan_exclusive_min",
+    SubGroupScanExclusiveMax = "sub_group_scan_exclusive_max",
+    SubGroupScanInclusiveAdd = "sub_group_scan_inclusive_add",
+    SubGroupScanInclusiveMin = "sub_group_scan_inclusive_min",
+    SubGroupScanInclusiveMax = "sub_group_scan_inclusive_max",
     // Async copies and prefetch.
     AsyncWorkGroupCopy = "async_work_group_copy",
     AsyncWorkGroupStridedCopy = "async_work_group_strided_copy",
@@ -436,6 +456,33 @@ impl fmt::Display for Builtin {
 }
 
 impl Builtin {
+    /// Whether `self` is a sub-group function (`cl_khr_subgroups`).
+    pub fn is_sub_group(self) -> bool {
+        use Builtin as B;
+        matches!(
+            self,
+            B::SubGroupSize
+                | B::MaxSubGroupSize
+                | B::NumSubGroups
+                | B::EnqueuedNumSubGroups
+                | B::SubGroupId
+                | B::SubGroupLocalId
+                | B::SubGroupBarrier
+                | B::SubGroupAll
+                | B::SubGroupAny
+                | B::SubGroupBroadcast
+                | B::SubGroupReduceAdd
+                | B::SubGroupReduceMin
+                | B::SubGroupReduceMax
+                | B::SubGroupScanExclusiveAdd
+                | B::SubGroupScanExclusiveMin
+                | B::SubGroupScanExclusiveMax
+                | B::SubGroupScanInclusiveAdd
+                | B::SubGroupScanInclusiveMin
+                | B::SubGroupScanInclusiveMax
+        )
+    }
+
     /// The built-in a call to `name` means, whatever its arguments.
     pub fn from_name(name: &str) -> Option<Builtin> {
         Builtin::from_simple_name(name)
@@ -566,14 +613,12 @@ pub const NOT_SUPPORTED: &[&str] = &[
     "printf",
     // Multi-sample images.
     "get_image_num_samples",
-    // Sub-groups, pipes, device-side enqueue.
+    // The sub-group extensions beyond cl_khr_subgroups, pipes,
+    // device-side enqueue.
     "work_group_reserve_",
     "work_group_commit_",
     "sub_group_",
     "get_sub_group_",
-    "get_max_sub_group_size",
-    "get_num_sub_groups",
-    "get_enqueued_num_sub_groups",
     "read_pipe",
     "write_pipe",
     "reserve_read_pipe",

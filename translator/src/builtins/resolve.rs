@@ -58,6 +58,11 @@ pub fn resolve(
         _ => {}
     }
     let (since, sigs) = overloads(builtin);
+    if builtin.is_sub_group() && !ctx.subgroups {
+        return Err(format!(
+            "use of undeclared identifier '{name}' (the device has no sub-groups: no cl_khr_subgroups)"
+        ));
+    }
     if ctx.cl_std < since {
         return Err(format!(
             "use of undeclared identifier '{name}' (it needs OpenCL C {}.{} or newer)",

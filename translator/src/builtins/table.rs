@@ -467,6 +467,52 @@ pub(super) const GROUPS: &[Group] = &[
         since: CL2_0,
         sigs: &[sig(&[G], R::Gen, COLLECTIVE, SCALAR)],
     },
+    // ---- Sub-group functions (cl_khr_subgroups) ----
+    Group {
+        functions: &[
+            B::SubGroupSize,
+            B::MaxSubGroupSize,
+            B::NumSubGroups,
+            B::EnqueuedNumSubGroups,
+            B::SubGroupId,
+            B::SubGroupLocalId,
+        ],
+        since: CL1_0,
+        sigs: &[sig(&[], R::Uint, NO_GENTYPE, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupBarrier],
+        since: CL1_0,
+        sigs: &[
+            sig(&[P::Uint], R::Void, NO_GENTYPE, SCALAR),
+            sig(&[P::Uint, P::Int], R::Void, NO_GENTYPE, SCALAR),
+        ],
+    },
+    Group {
+        functions: &[B::SubGroupAll, B::SubGroupAny],
+        since: CL1_0,
+        sigs: &[sig(&[P::Int], R::Int, NO_GENTYPE, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupBroadcast],
+        since: CL1_0,
+        sigs: &[sig(&[G, P::Uint], R::Gen, COLLECTIVE, SCALAR)],
+    },
+    Group {
+        functions: &[
+            B::SubGroupReduceAdd,
+            B::SubGroupReduceMin,
+            B::SubGroupReduceMax,
+            B::SubGroupScanExclusiveAdd,
+            B::SubGroupScanExclusiveMin,
+            B::SubGroupScanExclusiveMax,
+            B::SubGroupScanInclusiveAdd,
+            B::SubGroupScanInclusiveMin,
+            B::SubGroupScanInclusiveMax,
+        ],
+        since: CL1_0,
+        sigs: &[sig(&[G], R::Gen, COLLECTIVE, SCALAR)],
+    },
     // ---- Async copies and prefetch ----
     Group {
         functions: &[B::AsyncWorkGroupCopy],

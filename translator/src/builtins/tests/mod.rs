@@ -19,6 +19,7 @@ const CTX: BuiltinContext = BuiltinContext {
     float16: false,
     cl_std: (3, 0),
     image_3d_writes: true,
+    subgroups: true,
 };
 
 fn v(s: Scalar, n: u8) -> Type {
@@ -234,7 +235,15 @@ fn arity_errors() {
     );
     assert!(err("get_image_num_samples", &[]).contains("not supported yet"));
     assert!(err("get_image_width", &[Type::INT]).contains("no matching function"));
-    assert!(err("sub_group_reduce_add", &[]).contains("not supported yet"));
+    assert!(err("sub_group_ballot", &[Type::INT]).contains("not supported yet"));
+    assert!(err("sub_group_reduce_add", &[]).contains("too few arguments"));
+    let no_subgroups = BuiltinContext {
+        subgroups: false,
+        ..CTX
+    };
+    assert!(
+        err_in("sub_group_reduce_add", &[Type::INT], &no_subgroups).contains("no cl_khr_subgroups")
+    );
     assert!(err("work_group_reserve_read_pipe", &[]).contains("not supported yet"));
     assert_eq!(
         err("work_group_reduce_mul", &[Type::INT]),

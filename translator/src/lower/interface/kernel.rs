@@ -510,6 +510,7 @@ impl ModuleBuilder<'_> {
 
         self.interface.next_binding = binding;
         let mut function = self.entry_function(id, &arg_sources).ok()?;
+        self.bind_sub_group_inputs(&mut function);
         let loop_status = self.guard_loops(&mut function);
         let printf = self.printf.reflection();
         self.module.entry_points.push(naga::EntryPoint {

@@ -6,6 +6,7 @@ pub(super) mod images;
 mod kernel;
 mod loop_guard;
 pub(super) mod program_globals;
+mod sub_groups;
 mod workitem;
 
 use crate::diagnostic::Location;
@@ -50,6 +51,8 @@ pub(super) struct Interface {
     /// The init literal of each `sampler_t` argument's constant, in
     /// argument order (see `crate::specialization`).
     sampler_literals: Vec<Handle<naga::Expression>>,
+    /// The sub-group built-ins the kernel reads (see `sub_groups`).
+    sub_group_inputs: Vec<(naga::BuiltIn, Handle<naga::GlobalVariable>)>,
 }
 
 impl Interface {
@@ -61,6 +64,14 @@ impl Interface {
     /// The work-group size constants (see [`BuiltinVars::local_size`]).
     pub(super) fn local_size(&self) -> [Handle<naga::Constant>; 3] {
         self.builtins.as_ref().expect("kernel built-ins").local_size
+    }
+
+    /// The enqueued work-group size's constants (see [`BuiltinVars`]).
+    pub(super) fn enqueued_size(&self) -> [Handle<naga::Constant>; 3] {
+        self.builtins
+            .as_ref()
+            .expect("kernel built-ins")
+            .enqueued_size
     }
 
     /// A storage-buffer binding past every one taken so far.

@@ -26,7 +26,7 @@ use naga::{BinaryOperator as Op, Handle, Span};
 
 /// How a collective combines the work-group's operands.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Fold {
+pub(super) enum Fold {
     Add,
     Min,
     Max,
@@ -294,7 +294,7 @@ impl ModuleBuilder<'_> {
 
     /// The value `fold` leaves unchanged: 0, the type's largest value (for
     /// min; infinity for floats) or its smallest (for max; -infinity).
-    fn identity(
+    pub(super) fn identity(
         &mut self,
         fb: &mut FnBuilder,
         fold: Fold,

@@ -13,6 +13,7 @@ pub(super) mod image;
 mod int64;
 pub(super) mod math;
 mod shuffle;
+mod sub_groups;
 
 use crate::ast::AddressSpace;
 use crate::builtins::Builtin;
@@ -134,6 +135,7 @@ impl ModuleBuilder<'_> {
             b if collectives::is_collective(b) => {
                 return self.collective(fb, b, args, ty, location)
             }
+            b if b.is_sub_group() => return self.sub_group_function(fb, b, args, ty, location),
             Builtin::WaitGroupEvents => {
                 self.wait_group_events(fb);
                 return Ok(Value::Void);

@@ -1,0 +1,337 @@
+//! Sub-groups through the loader (issue 23, `cl_khr_subgroups`): each
+//! sub-group function against the host's result per sub-group, the
+//! mapping of work-items to sub-groups, and `clGetKernelSubGroupInfo`.
+//! Sub-group `k` of a work-group holds local linear ids `k * s` to
+//! `(k + 1) * s - 1`, `s` the device's subgroup size (8 on lavapipe, 32 on
+//! NVIDIA's GPUs), the last one what is left.
+
+mod common;
+
+use opencl3::kernel::{
+    Kernel, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+    CL_KERNEL_MAX_NUM_SUB_GROUPS, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+    CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+};
+use opencl3::types::cl_device_id;
+
+use common::launch::{build_file, run_1d, set_arg};
+use common::{buffer_with, read_buffer};
+
+const SOURCE: &str = "tests/kernels/sub_groups.cl";
+
+/// `clGetKernelSubGroupInfo(kernel, device, param, input)`, its first
+/// `size_t`. (opencl3's `get_kernel_sub_group_info_khr` passes the input's
+/// length where the size in bytes belongs.)
+fn sub_group_info(kernel: &Kernel, device: cl_device_id, param: u32, input: &[usize]) -> usize {
+    let info = opencl3::kernel::get_kernel_sub_group_info(
+        kernel.get(),
+        device,
+        param,
+        std::mem::size_of_val(input),
+        input.as_ptr().cast(),
+    )
+    .expect("clGetKernelSubGroupInfo");
+    if param == CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT {
+        info.to_vec_size()[0]
+    } else {
+        info.to_size()
+    }
+}
+
+/// The device's subgroup size, as `clGetKernelSubGroupInfo` reports it
+/// for a large work-group.
+fn sub_group_size(kernel: &Kernel, device: cl_device_id) -> usize {
+    sub_group_info(
+        kernel,
+        device,
+        CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+        &[256],
+    )
+}
+
+/// The index ranges of each sub-group of an NDRange of `n` work-items in
+/// work-groups of `local` (the last group may be smaller).
+fn sub_groups(n: usize, local: usize, size: usize) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    for group in (0..n).step_by(local) {
+        let end = (group + local).min(n);
+        let mut start = group;
+        while start < end {
+            ranges.push(start..(start + size).min(end));
+            start += size;
+        }
+    }
+    ranges
+}
+
+/// A type the collectives take, with the host's versions of their
+/// operations.
+trait Element: Copy + Default + PartialEq + std::fmt::Debug + 'static {
+    const NAME: &'static str;
+    const MIN_IDENTITY: Self;
+    const MAX_IDENTITY: Self;
+    fn from_index(i: usize) -> Self;
+    fn add(self, other: Self) -> Self;
+    fn min(self, other: Self) -> Self;
+    fn max(self, other: Self) -> Self;
+}
+
+macro_rules! integer_element {
+    ($t:ty, $name:literal, $value:expr) => {
+        impl Element for $t {
+            const NAME: &'static str = $name;
+            const MIN_IDENTITY: Self = <$t>::MAX;
+            const MAX_IDENTITY: Self = <$t>::MIN;
+            fn from_index(i: usize) -> Self {
+                let spread = ((i * 37) % 101) as i64;
+                $value(spread) as $t
+            }
+            fn add(self, other: Self) -> Self {
+                self.wrapping_add(other)
+            }
+            fn min(self, other: Self) -> Self {
+                Ord::min(self, other)
+            }
+            fn max(self, other: Self) -> Self {
+                Ord::max(self, other)
+            }
+        }
+    };
+}
+integer_element!(i32, "int", |v: i64| v - 50);
+integer_element!(u32, "uint", |v: i64| v * 1000);
+integer_element!(i64, "long", |v: i64| (v - 50) << 33);
+integer_element!(u64, "ulong", |v: i64| (v << 40) + 7);
+
+macro_rules! float_element {
+    ($t:ty, $name:literal) => {
+        impl Element for $t {
+            const NAME: &'static str = $name;
+            const MIN_IDENTITY: Self = <$t>::INFINITY;
+            const MAX_IDENTITY: Self = <$t>::NEG_INFINITY;
+            // Halves of small integers: every sum is exact, in any order.
+            fn from_index(i: usize) -> Self {
+                (((i * 37) % 101) as $t - 50.0) * 0.5
+            }
+            fn add(self, other: Self) -> Self {
+                self + other
+            }
+            fn min(self, other: Self) -> Self {
+                <$t>::min(self, other)
+            }
+            fn max(self, other: Self) -> Self {
+                <$t>::max(self, other)
+            }
+        }
+    };
+}
+float_element!(f32, "float");
+float_element!(f64, "double");
+
+impl Element for half::f16 {
+    const NAME: &'static str = "half";
+    const MIN_IDENTITY: Self = half::f16::INFINITY;
+    const MAX_IDENTITY: Self = half::f16::NEG_INFINITY;
+    // As for float: halves of small integers, whose sums in a sub-group
+    // are exact in half precision too.
+    fn from_index(i: usize) -> Self {
+        half::f16::from_f32(f32::from_index(i))
+    }
+    fn add(self, other: Self) -> Self {
+        self + other
+    }
+    fn min(self, other: Self) -> Self {
+        half::f16::min(self, other)
+    }
+    fn max(self, other: Self) -> Self {
+        half::f16::max(self, other)
+    }
+}
+
+/// A host operation the collectives fold with.
+type Fold<T> = fn(T, T) -> T;
+
+/// The ten results `collectives_T` gives each work-item, computed per
+/// sub-group.
+fn expected<T: Element>(input: &[T], ranges: &[std::ops::Range<usize>]) -> Vec<T> {
+    let n = input.len();
+    let mut out = vec![T::default(); 10 * n];
+    for range in ranges {
+        let values = &input[range.clone()];
+        let reduce = |f: Fold<T>| values[1..].iter().fold(values[0], |a, &b| f(a, b));
+        let folds: [(Fold<T>, T); 3] = [
+            (T::add, T::default()),
+            (T::min, T::MIN_IDENTITY),
+            (T::max, T::MAX_IDENTITY),
+        ];
+        for (which, &(f, identity)) in folds.iter().enumerate() {
+            let total = reduce(f);
+            let mut running = None;
+            for (lane, i) in range.clone().enumerate() {
+                out[which * n + i] = total;
+                let before = running.unwrap_or(identity);
+                let inclusive = running.map_or(values[lane], |r| f(r, values[lane]));
+                out[(3 + which) * n + i] = inclusive;
+                out[(6 + which) * n + i] = before;
+                running = Some(inclusive);
+            }
+        }
+        for i in range.clone() {
+            out[9 * n + i] = *values.last().expect("a work-item");
+        }
+    }
+    out
+}
+
+fn check_collectives<T: Element>(n: usize, local: usize) {
+    let (context, queue) = common::context_and_queue();
+    let device = context.devices()[0];
+    let program = build_file(&context, SOURCE);
+    let kernel = Kernel::create(&program, &format!("collectives_{}", T::NAME)).expect("kernel");
+    let size = sub_group_size(&kernel, device);
+    let input: Vec<T> = (0..n).map(T::from_index).collect();
+    let input_buffer = buffer_with(&context, &queue, &input);
+    let out = buffer_with(&context, &queue, &vec![T::default(); 10 * n]);
+    set_arg(&kernel, 0, &input_buffer);
+    set_arg(&kernel, 1, &out);
+    run_1d(&queue, &kernel, n, local);
+    let got = read_buffer::<T>(&queue, &out, 10 * n);
+    let want = expected(&input, &sub_groups(n, local, size));
+    let names = [
+        "reduce_add",
+        "reduce_min",
+        "reduce_max",
+        "scan_inclusive_add",
+        "scan_inclusive_min",
+        "scan_inclusive_max",
+        "scan_exclusive_add",
+        "scan_exclusive_min",
+        "scan_exclusive_max",
+        "broadcast",
+    ];
+    for (which, name) in names.iter().enumerate() {
+        let block = which * n..(which + 1) * n;
+        assert_eq!(
+            got[block.clone()],
+            want[block],
+            "{} sub_group_{name}, sub-groups of {size}",
+            T::NAME
+        );
+    }
+}
+
+#[test]
+fn collectives_of_int_and_uint_match_the_host_per_sub_group() {
+    // Work-groups of 50: full sub-groups and a partial last one.
+    check_collectives::<i32>(200, 50);
+    check_collectives::<u32>(128, 64);
+}
+
+#[test]
+fn collectives_of_long_and_ulong_match_the_host_per_sub_group() {
+    check_collectives::<i64>(200, 50);
+    check_collectives::<u64>(96, 96);
+}
+
+#[test]
+fn collectives_of_float_and_double_match_the_host_per_sub_group() {
+    check_collectives::<f32>(200, 50);
+    check_collectives::<f64>(150, 75);
+}
+
+#[test]
+fn collectives_of_half_match_the_host_per_sub_group() {
+    let (context, _queue) = common::context_and_queue();
+    let device = opencl3::device::Device::new(context.devices()[0]);
+    if !device
+        .extensions()
+        .expect("extensions")
+        .contains("cl_khr_fp16")
+    {
+        eprintln!("skipped: the device has no cl_khr_fp16");
+        return;
+    }
+    check_collectives::<half::f16>(200, 50);
+}
+
+#[test]
+fn work_items_map_to_sub_groups_in_order_of_local_id() {
+    let (context, queue) = common::context_and_queue();
+    let device = context.devices()[0];
+    let program = build_file(&context, SOURCE);
+    let kernel = Kernel::create(&program, "ids").expect("kernel");
+    let size = sub_group_size(&kernel, device);
+    // A non-uniform NDRange: groups of 50, the last of 30.
+    let (n, local) = (130, 50);
+    let out = buffer_with(&context, &queue, &vec![u32::MAX; 9 * n]);
+    set_arg(&kernel, 0, &out);
+    // SAFETY: argument 1 is the kernel's `local uint *`.
+    unsafe { kernel.set_arg_local_buffer(1, local * 4) }.expect("local argument");
+    run_1d(&queue, &kernel, n, local);
+    let got = read_buffer::<u32>(&queue, &out, 9 * n);
+    for i in 0..n {
+        let group_size = local.min(n - i / local * local);
+        let lid = i % local;
+        let (id, lane) = (lid / size, lid % size);
+        let this_size = size.min(group_size - id * size);
+        let first = i - lane;
+        let row = |k: usize| got[k * n + i] as usize;
+        let want = [
+            id,
+            lane,
+            this_size,
+            size.min(local),
+            group_size.div_ceil(size),
+            local.div_ceil(size),
+            (first..first + this_size).all(|j| j % 7 != 3) as usize,
+            (this_size > 1) as usize,
+            (first + (lane + 1) % this_size) * 3,
+        ];
+        let have: Vec<usize> = (0..9).map(row).collect();
+        assert_eq!(have, want, "work-item {i}, sub-groups of {size}");
+    }
+}
+
+#[test]
+fn kernel_sub_group_info_follows_the_device_subgroup_size() {
+    let (context, _queue) = common::context_and_queue();
+    let device = context.devices()[0];
+    let program = build_file(&context, SOURCE);
+    let kernel = Kernel::create(&program, "ids").expect("kernel");
+    let size = sub_group_size(&kernel, device);
+    assert!(size.is_power_of_two() && size >= 4, "subgroup size {size}");
+    let info = |param, input: &[usize]| sub_group_info(&kernel, device, param, input);
+    assert_eq!(info(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, &[3]), 3);
+    assert_eq!(
+        info(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, &[50]),
+        50usize.div_ceil(size)
+    );
+    assert_eq!(
+        info(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, &[10, 5, 2]),
+        100usize.div_ceil(size)
+    );
+    assert_eq!(
+        info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, &[2]),
+        2 * size
+    );
+    assert_eq!(
+        info(CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, &[1 << 20]),
+        0
+    );
+    let max_work_group: usize = opencl3::device::Device::new(device)
+        .max_work_group_size()
+        .expect("max work-group size");
+    assert_eq!(
+        info(CL_KERNEL_MAX_NUM_SUB_GROUPS, &[]),
+        max_work_group.div_ceil(size)
+    );
+    assert_eq!(info(CL_KERNEL_COMPILE_NUM_SUB_GROUPS, &[]), 0);
+    let max_sub_groups = opencl3::device::Device::new(device)
+        .max_num_sub_groups()
+        .expect("max sub-groups");
+    assert_eq!(max_sub_groups as usize, max_work_group.div_ceil(size));
+    let extensions = opencl3::device::Device::new(device)
+        .extensions()
+        .expect("extensions");
+    assert!(extensions.split(' ').any(|e| e == "cl_khr_subgroups"));
+}
