@@ -335,3 +335,160 @@ fn kernel_sub_group_info_follows_the_device_subgroup_size() {
         .expect("extensions");
     assert!(extensions.split(' ').any(|e| e == "cl_khr_subgroups"));
 }
+
+/// What `extensions` gives each work-item of whole sub-groups of `size`.
+fn expected_extensions(x: &[i32], size: usize) -> Vec<i32> {
+    let n = x.len();
+    let mut out = vec![0; 24 * n];
+    for base in (0..n).step_by(size) {
+        let lanes = &x[base..base + size];
+        let ballot: u128 = (0..size)
+            .filter(|&l| lanes[l] % 3 == 0)
+            .map(|l| 1u128 << l)
+            .sum();
+        let count = |bits: u128| bits.count_ones() as i32;
+        let below = |l: usize| (1u128 << l) - 1;
+        let odd: Vec<i32> = (1..size).step_by(2).map(|l| lanes[l]).collect();
+        for lane in 0..size {
+            let i = base + lane;
+            let row = [
+                lanes[(lane * 3 + 1) % size],
+                lanes[lane ^ (5 % size)],
+                if lane >= 1 { lanes[lane - 1] } else { -1 },
+                if lane + 2 < size { lanes[lane + 2] } else { -1 },
+                lanes[(lane + 3) % size],
+                lanes[(lane + size - 1) % size],
+                lanes[(lane & !3) + ((lane + 1) & 3)],
+                lanes[0],
+                lanes[2],
+                (lane == 0) as i32,
+                lanes.iter().all(|&v| v / 1000 == lanes[0] / 1000) as i32,
+                if lane % 2 == 1 { lanes[1] } else { -1 },
+                if lane % 2 == 1 {
+                    (lane == 1) as i32
+                } else {
+                    -1
+                },
+                if lane % 2 == 1 {
+                    odd.iter().all(|v| v % 2 == 1) as i32
+                        + 2 * odd.iter().any(|v| v % 5 == 0) as i32
+                } else {
+                    -1
+                },
+                count(ballot),
+                count(ballot & below(lane + 1)),
+                count(ballot & below(lane)),
+                if ballot == 0 {
+                    -1
+                } else {
+                    ballot.trailing_zeros() as i32
+                },
+                if ballot == 0 {
+                    -1
+                } else {
+                    127 - ballot.leading_zeros() as i32
+                },
+                (ballot >> lane & 1) as i32,
+                (ballot >> ((lane + 1) % size) & 1) as i32,
+                ((size - lane) * 1_000_000 + (size - lane - 1) * 10_000 + (lane + 1) * 100 + lane)
+                    as i32,
+                3,
+                ballot as u32 as i32,
+            ];
+            for (k, value) in row.into_iter().enumerate() {
+                out[k * n + i] = value;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn shuffles_rotates_votes_and_ballots_match_the_host_per_sub_group() {
+    let (context, queue) = common::context_and_queue();
+    let device = context.devices()[0];
+    let program = build_file(&context, SOURCE);
+    let kernel = Kernel::create(&program, "extensions").expect("kernel");
+    let size = sub_group_size(&kernel, device);
+    // Work-groups of 64: whole sub-groups of 8 or 32.
+    let (n, local) = (256, 64);
+    let x: Vec<i32> = (0..n)
+        .map(|i| ((i * 37) % 101 * 10 + i % 7) as i32)
+        .collect();
+    let input = buffer_with(&context, &queue, &x);
+    let out = buffer_with(&context, &queue, &vec![i32::MIN; 24 * n]);
+    set_arg(&kernel, 0, &input);
+    set_arg(&kernel, 1, &out);
+    run_1d(&queue, &kernel, n, local);
+    let got = read_buffer::<i32>(&queue, &out, 24 * n);
+    let want = expected_extensions(&x, size);
+    let names = [
+        "shuffle",
+        "shuffle_xor",
+        "shuffle_up",
+        "shuffle_down",
+        "rotate 3",
+        "rotate -1",
+        "clustered_rotate",
+        "broadcast_first",
+        "non_uniform_broadcast",
+        "elect",
+        "non_uniform_all_equal",
+        "broadcast_first (odd)",
+        "elect (odd)",
+        "all/any (odd)",
+        "ballot_bit_count",
+        "ballot_inclusive_scan",
+        "ballot_exclusive_scan",
+        "find_lsb",
+        "find_msb",
+        "inverse_ballot",
+        "ballot_bit_extract",
+        "ge/gt/le/lt masks",
+        "eq mask",
+        "ballot word 0",
+    ];
+    for (k, name) in names.iter().enumerate() {
+        let block = k * n..(k + 1) * n;
+        assert_eq!(
+            got[block.clone()],
+            want[block],
+            "{name}, sub-groups of {size}"
+        );
+    }
+}
+
+#[test]
+fn shuffles_move_char_long_and_double_unchanged() {
+    let (context, queue) = common::context_and_queue();
+    let device = context.devices()[0];
+    let program = build_file(&context, SOURCE);
+    let kernel = Kernel::create(&program, "shuffle_types").expect("kernel");
+    let size = sub_group_size(&kernel, device);
+    let n = 128;
+    let c: Vec<i8> = (0..n).map(|i| (i as i8).wrapping_mul(37)).collect();
+    let l: Vec<i64> = (0..n).map(|i| (i as i64 - 60) << 40).collect();
+    let d: Vec<f64> = (0..n).map(|i| i as f64 * 1.0e-3 - 0.05).collect();
+    let buffers = (
+        buffer_with(&context, &queue, &c),
+        buffer_with(&context, &queue, &l),
+        buffer_with(&context, &queue, &d),
+        buffer_with(&context, &queue, &vec![0i8; n]),
+        buffer_with(&context, &queue, &vec![0i64; n]),
+        buffer_with(&context, &queue, &vec![0f64; n]),
+    );
+    set_arg(&kernel, 0, &buffers.0);
+    set_arg(&kernel, 1, &buffers.1);
+    set_arg(&kernel, 2, &buffers.2);
+    set_arg(&kernel, 3, &buffers.3);
+    set_arg(&kernel, 4, &buffers.4);
+    set_arg(&kernel, 5, &buffers.5);
+    run_1d(&queue, &kernel, n, 64);
+    let from = |i: usize| i - i % size + (i % size + 1) % size;
+    let want_c: Vec<i8> = (0..n).map(|i| c[from(i)]).collect();
+    let want_l: Vec<i64> = (0..n).map(|i| l[from(i)]).collect();
+    let want_d: Vec<f64> = (0..n).map(|i| d[from(i)]).collect();
+    assert_eq!(read_buffer::<i8>(&queue, &buffers.3, n), want_c);
+    assert_eq!(read_buffer::<i64>(&queue, &buffers.4, n), want_l);
+    assert_eq!(read_buffer::<f64>(&queue, &buffers.5, n), want_d);
+}

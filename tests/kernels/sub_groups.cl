@@ -58,3 +58,62 @@ kernel void ids(global uint *out, local uint *scratch) {
   uint next = first + (get_sub_group_local_id() + 1) % get_sub_group_size();
   out[8 * n + i] = scratch[next];
 }
+
+// The extensions after cl_khr_subgroups, in work-groups of whole
+// sub-groups: shuffles (cl_khr_subgroup_shuffle, _shuffle_relative),
+// rotates (cl_khr_subgroup_rotate), votes (_non_uniform_vote) and
+// ballots (_ballot). Results a work-item may not rely on are -1.
+kernel void extensions(global const int *in, global int *out) {
+  size_t i = get_global_id(0), n = get_global_size(0);
+  int x = in[i];
+  uint lane = get_sub_group_local_id(), size = get_sub_group_size();
+  out[i] = sub_group_shuffle(x, (lane * 3 + 1) % size);
+  out[n + i] = sub_group_shuffle_xor(x, 5 % size);
+  int up = sub_group_shuffle_up(x, 1);
+  out[2 * n + i] = lane >= 1 ? up : -1;
+  int down = sub_group_shuffle_down(x, 2);
+  out[3 * n + i] = lane + 2 < size ? down : -1;
+  out[4 * n + i] = sub_group_rotate(x, 3);
+  out[5 * n + i] = sub_group_rotate(x, -1);
+  out[6 * n + i] = sub_group_clustered_rotate(x, 1, 4);
+  out[7 * n + i] = sub_group_broadcast_first(x);
+  out[8 * n + i] = sub_group_non_uniform_broadcast(x, 2);
+  out[9 * n + i] = sub_group_elect();
+  out[10 * n + i] = sub_group_non_uniform_all_equal(x / 1000);
+  out[11 * n + i] = -1;
+  out[12 * n + i] = -1;
+  out[13 * n + i] = -1;
+  if (lane % 2 == 1) {
+    // Only the odd work-items: the first of them answers.
+    out[11 * n + i] = sub_group_broadcast_first(x);
+    out[12 * n + i] = sub_group_elect();
+    out[13 * n + i] = sub_group_non_uniform_all(x % 2 == 1) + 2 * sub_group_non_uniform_any(x % 5 == 0);
+  }
+  uint4 b = sub_group_ballot(x % 3 == 0);
+  out[14 * n + i] = sub_group_ballot_bit_count(b);
+  out[15 * n + i] = sub_group_ballot_inclusive_scan(b);
+  out[16 * n + i] = sub_group_ballot_exclusive_scan(b);
+  out[17 * n + i] = sub_group_ballot_find_lsb(b);
+  out[18 * n + i] = sub_group_ballot_find_msb(b);
+  out[19 * n + i] = sub_group_inverse_ballot(b);
+  out[20 * n + i] = sub_group_ballot_bit_extract(b, (lane + 1) % size);
+  out[21 * n + i] = sub_group_ballot_bit_count(get_sub_group_ge_mask()) * 1000000 +
+                    sub_group_ballot_bit_count(get_sub_group_gt_mask()) * 10000 +
+                    sub_group_ballot_bit_count(get_sub_group_le_mask()) * 100 +
+                    sub_group_ballot_bit_count(get_sub_group_lt_mask());
+  out[22 * n + i] = sub_group_ballot_bit_extract(get_sub_group_eq_mask(), lane) +
+                    2 * sub_group_ballot_bit_count(get_sub_group_eq_mask());
+  out[23 * n + i] = b.x;
+}
+
+// Shuffles of other types move their bits unchanged.
+kernel void shuffle_types(global const char *c, global const long *l,
+                          global const double *d, global char *oc,
+                          global long *ol, global double *od) {
+  size_t i = get_global_id(0);
+  uint lane = get_sub_group_local_id(), size = get_sub_group_size();
+  uint from = (lane + 1) % size;
+  oc[i] = sub_group_shuffle(c[i], from);
+  ol[i] = sub_group_shuffle(l[i], from);
+  od[i] = sub_group_shuffle(d[i], from);
+}

@@ -76,6 +76,17 @@ pub struct DeviceCaps {
     pub subgroups: SubgroupOps,
 }
 
+/// The sub-group extensions, all made of the operations
+/// [`SubgroupOps::khr_subgroups`] needs.
+const SUB_GROUP_EXTENSIONS: [&str; 6] = [
+    "cl_khr_subgroups",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_rotate",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+];
+
 /// Vulkan's `VkSubgroupFeatureFlags`, as a set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SubgroupOps(pub u32);
@@ -290,7 +301,7 @@ impl DeviceCaps {
             list.push("cl_khr_srgb_image_writes");
         }
         if self.subgroups.khr_subgroups() {
-            list.push("cl_khr_subgroups");
+            list.extend(SUB_GROUP_EXTENSIONS);
         }
         list
     }

@@ -69,9 +69,10 @@ pub struct BuiltinContext {
     pub cl_std: (u32, u32),
     /// `write_image*` on `image3d_t` (`__opencl_c_3d_image_writes`).
     pub image_3d_writes: bool,
-    /// The sub-group functions (`cl_khr_subgroups`,
-    /// `__opencl_c_subgroups`).
-    pub subgroups: bool,
+    /// The device's subgroup operations, which the sub-group functions
+    /// need (`cl_khr_subgroups`, `__opencl_c_subgroups` and the
+    /// extensions after them).
+    pub subgroups: crate::caps::SubgroupOps,
 }
 
 /// The usual arithmetic conversions for two scalars (C99 6.3.1.8), after

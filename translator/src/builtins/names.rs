@@ -281,6 +281,34 @@ builtins! {
     SubGroupScanInclusiveAdd = "sub_group_scan_inclusive_add",
     SubGroupScanInclusiveMin = "sub_group_scan_inclusive_min",
     SubGroupScanInclusiveMax = "sub_group_scan_inclusive_max",
+    // cl_khr_subgroup_shuffle, _shuffle_relative and _rotate.
+    SubGroupShuffle = "sub_group_shuffle",
+    SubGroupShuffleXor = "sub_group_shuffle_xor",
+    SubGroupShuffleUp = "sub_group_shuffle_up",
+    SubGroupShuffleDown = "sub_group_shuffle_down",
+    SubGroupRotate = "sub_group_rotate",
+    SubGroupClusteredRotate = "sub_group_clustered_rotate",
+    // cl_khr_subgroup_non_uniform_vote.
+    SubGroupElect = "sub_group_elect",
+    SubGroupNonUniformAll = "sub_group_non_uniform_all",
+    SubGroupNonUniformAny = "sub_group_non_uniform_any",
+    SubGroupNonUniformAllEqual = "sub_group_non_uniform_all_equal",
+    // cl_khr_subgroup_ballot.
+    SubGroupNonUniformBroadcast = "sub_group_non_uniform_broadcast",
+    SubGroupBroadcastFirst = "sub_group_broadcast_first",
+    SubGroupBallot = "sub_group_ballot",
+    SubGroupInverseBallot = "sub_group_inverse_ballot",
+    SubGroupBallotBitExtract = "sub_group_ballot_bit_extract",
+    SubGroupBallotBitCount = "sub_group_ballot_bit_count",
+    SubGroupBallotInclusiveScan = "sub_group_ballot_inclusive_scan",
+    SubGroupBallotExclusiveScan = "sub_group_ballot_exclusive_scan",
+    SubGroupBallotFindLsb = "sub_group_ballot_find_lsb",
+    SubGroupBallotFindMsb = "sub_group_ballot_find_msb",
+    SubGroupEqMask = "get_sub_group_eq_mask",
+    SubGroupGeMask = "get_sub_group_ge_mask",
+    SubGroupGtMask = "get_sub_group_gt_mask",
+    SubGroupLeMask = "get_sub_group_le_mask",
+    SubGroupLtMask = "get_sub_group_lt_mask",
     // Async copies and prefetch.
     AsyncWorkGroupCopy = "async_work_group_copy",
     AsyncWorkGroupStridedCopy = "async_work_group_strided_copy",
@@ -456,8 +484,47 @@ impl fmt::Display for Builtin {
 }
 
 impl Builtin {
-    /// Whether `self` is a sub-group function (`cl_khr_subgroups`).
+    /// Whether `self` is a sub-group function (of `cl_khr_subgroups` or
+    /// the extensions after it).
     pub fn is_sub_group(self) -> bool {
+        self.sub_group_extension().is_some()
+    }
+
+    /// The sub-group extension that gives `self`. Every one is made of
+    /// the subgroup operations `cl_khr_subgroups` needs
+    /// (`caps::SubgroupOps::khr_subgroups`), so a device has all or none.
+    pub fn sub_group_extension(self) -> Option<&'static str> {
+        use Builtin as B;
+        Some(match self {
+            B::SubGroupShuffle | B::SubGroupShuffleXor => "cl_khr_subgroup_shuffle",
+            B::SubGroupShuffleUp | B::SubGroupShuffleDown => "cl_khr_subgroup_shuffle_relative",
+            B::SubGroupRotate | B::SubGroupClusteredRotate => "cl_khr_subgroup_rotate",
+            B::SubGroupElect
+            | B::SubGroupNonUniformAll
+            | B::SubGroupNonUniformAny
+            | B::SubGroupNonUniformAllEqual => "cl_khr_subgroup_non_uniform_vote",
+            B::SubGroupNonUniformBroadcast
+            | B::SubGroupBroadcastFirst
+            | B::SubGroupBallot
+            | B::SubGroupInverseBallot
+            | B::SubGroupBallotBitExtract
+            | B::SubGroupBallotBitCount
+            | B::SubGroupBallotInclusiveScan
+            | B::SubGroupBallotExclusiveScan
+            | B::SubGroupBallotFindLsb
+            | B::SubGroupBallotFindMsb
+            | B::SubGroupEqMask
+            | B::SubGroupGeMask
+            | B::SubGroupGtMask
+            | B::SubGroupLeMask
+            | B::SubGroupLtMask => "cl_khr_subgroup_ballot",
+            _ if self.is_khr_sub_group() => "cl_khr_subgroups",
+            _ => return None,
+        })
+    }
+
+    /// Whether `self` is one of `cl_khr_subgroups`'s own functions.
+    fn is_khr_sub_group(self) -> bool {
         use Builtin as B;
         matches!(
             self,

@@ -58,10 +58,12 @@ pub fn resolve(
         _ => {}
     }
     let (since, sigs) = overloads(builtin);
-    if builtin.is_sub_group() && !ctx.subgroups {
-        return Err(format!(
-            "use of undeclared identifier '{name}' (the device has no sub-groups: no cl_khr_subgroups)"
-        ));
+    if let Some(extension) = builtin.sub_group_extension() {
+        if !ctx.subgroups.khr_subgroups() {
+            return Err(format!(
+                "use of undeclared identifier '{name}' (the device has no {extension})"
+            ));
+        }
     }
     if ctx.cl_std < since {
         return Err(format!(
@@ -404,6 +406,7 @@ fn parameter(
             _ => None,
         },
         P::Uint => integer_scalar(arg, Type::UINT),
+        P::Uint4 => (*arg == Type::Vector(Scalar::UInt, 4)).then_some(*arg),
         P::Int => integer_scalar(arg, Type::INT),
         P::Size => integer_scalar(arg, Type::Scalar(ctx.size_type)),
         P::Event => match arg {
@@ -481,6 +484,7 @@ fn result(
         R::Upsample => t.with(int_of_size(t.elem.size() * 2, t.elem.is_signed())),
         R::Int => Type::INT,
         R::Uint => Type::UINT,
+        R::Uint4 => Type::Vector(Scalar::UInt, 4),
         R::Size => Type::Scalar(ctx.size_type),
         R::Event => EVENT,
         R::Bool => Type::BOOL,

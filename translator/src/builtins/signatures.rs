@@ -57,6 +57,9 @@ pub(super) const INTEGERS: Elems = Elems::of(&[
 pub(super) const SIGNED: Elems =
     Elems::of(&[Scalar::Char, Scalar::Short, Scalar::Int, Scalar::Long]);
 pub(super) const INT32: Elems = Elems::of(&[Scalar::Int, Scalar::UInt]);
+/// What the sub-group shuffles, broadcasts and votes take: every scalar but
+/// `bool`.
+pub(super) const SUB_GROUP_TYPES: Elems = INTEGERS.or(FLOATS);
 /// `upsample`'s high half: everything with a type twice as wide.
 pub(super) const UPSAMPLE: Elems = Elems::of(&[
     Scalar::Char,
@@ -187,6 +190,8 @@ pub(super) enum P {
     /// `select`'s mask: any integer type with `T`'s element size and width.
     Mask,
     Uint,
+    /// `uint4`: a sub-group ballot.
+    Uint4,
     Int,
     Size,
     /// `event_t`; the literal `0` converts to it (as in clang), which the
@@ -239,6 +244,8 @@ pub(super) enum R {
     Upsample,
     Int,
     Uint,
+    /// `uint4`: a sub-group ballot.
+    Uint4,
     Size,
     Event,
     /// `bool` (the atomic flag and compare-exchange functions).

@@ -513,6 +513,85 @@ pub(super) const GROUPS: &[Group] = &[
         since: CL1_0,
         sigs: &[sig(&[G], R::Gen, COLLECTIVE, SCALAR)],
     },
+    // ---- The sub-group extensions ----
+    Group {
+        functions: &[
+            B::SubGroupShuffle,
+            B::SubGroupShuffleXor,
+            B::SubGroupShuffleUp,
+            B::SubGroupShuffleDown,
+            B::SubGroupNonUniformBroadcast,
+        ],
+        since: CL1_0,
+        sigs: &[sig(&[G, P::Uint], R::Gen, SUB_GROUP_TYPES, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupRotate],
+        since: CL1_0,
+        sigs: &[sig(&[G, P::Int], R::Gen, SUB_GROUP_TYPES, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupClusteredRotate],
+        since: CL1_0,
+        sigs: &[sig(&[G, P::Int, P::Uint], R::Gen, SUB_GROUP_TYPES, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupBroadcastFirst],
+        since: CL1_0,
+        sigs: &[sig(&[G], R::Gen, SUB_GROUP_TYPES, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupNonUniformAllEqual],
+        since: CL1_0,
+        sigs: &[sig(&[G], R::Int, SUB_GROUP_TYPES, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupElect],
+        since: CL1_0,
+        sigs: &[sig(&[], R::Int, NO_GENTYPE, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupNonUniformAll, B::SubGroupNonUniformAny],
+        since: CL1_0,
+        sigs: &[sig(&[P::Int], R::Int, NO_GENTYPE, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupBallot],
+        since: CL1_0,
+        sigs: &[sig(&[P::Int], R::Uint4, NO_GENTYPE, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupInverseBallot],
+        since: CL1_0,
+        sigs: &[sig(&[P::Uint4], R::Int, NO_GENTYPE, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupBallotBitExtract],
+        since: CL1_0,
+        sigs: &[sig(&[P::Uint4, P::Uint], R::Int, NO_GENTYPE, SCALAR)],
+    },
+    Group {
+        functions: &[
+            B::SubGroupBallotBitCount,
+            B::SubGroupBallotInclusiveScan,
+            B::SubGroupBallotExclusiveScan,
+            B::SubGroupBallotFindLsb,
+            B::SubGroupBallotFindMsb,
+        ],
+        since: CL1_0,
+        sigs: &[sig(&[P::Uint4], R::Uint, NO_GENTYPE, SCALAR)],
+    },
+    Group {
+        functions: &[
+            B::SubGroupEqMask,
+            B::SubGroupGeMask,
+            B::SubGroupGtMask,
+            B::SubGroupLeMask,
+            B::SubGroupLtMask,
+        ],
+        since: CL1_0,
+        sigs: &[sig(&[], R::Uint4, NO_GENTYPE, SCALAR)],
+    },
     // ---- Async copies and prefetch ----
     Group {
         functions: &[B::AsyncWorkGroupCopy],

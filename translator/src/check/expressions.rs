@@ -1873,7 +1873,7 @@ impl Checker<'_> {
             float16: self.caps.float16,
             cl_std: self.cl_std,
             image_3d_writes: self.caps.image_3d_writes(),
-            subgroups: self.caps.subgroups.khr_subgroups(),
+            subgroups: self.caps.subgroups,
         };
         let r = builtins::resolve(
             &self.names[name.0 as usize],

@@ -19,7 +19,7 @@ const CTX: BuiltinContext = BuiltinContext {
     float16: false,
     cl_std: (3, 0),
     image_3d_writes: true,
-    subgroups: true,
+    subgroups: crate::caps::SubgroupOps::ALL,
 };
 
 fn v(s: Scalar, n: u8) -> Type {
@@ -235,10 +235,10 @@ fn arity_errors() {
     );
     assert!(err("get_image_num_samples", &[]).contains("not supported yet"));
     assert!(err("get_image_width", &[Type::INT]).contains("no matching function"));
-    assert!(err("sub_group_ballot", &[Type::INT]).contains("not supported yet"));
+    assert!(err("sub_group_non_uniform_reduce_add", &[Type::INT]).contains("not supported yet"));
     assert!(err("sub_group_reduce_add", &[]).contains("too few arguments"));
     let no_subgroups = BuiltinContext {
-        subgroups: false,
+        subgroups: crate::caps::SubgroupOps::default(),
         ..CTX
     };
     assert!(

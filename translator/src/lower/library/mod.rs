@@ -13,6 +13,7 @@ pub(super) mod image;
 mod int64;
 pub(super) mod math;
 mod shuffle;
+mod sub_group_ballots;
 mod sub_groups;
 
 use crate::ast::AddressSpace;

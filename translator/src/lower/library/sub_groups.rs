@@ -119,6 +119,60 @@ impl ModuleBuilder<'_> {
                     self.sub_group_gather(fb, mode, value, result_ty),
                 ));
             }
+            Builtin::SubGroupShuffle
+            | Builtin::SubGroupShuffleXor
+            | Builtin::SubGroupShuffleUp
+            | Builtin::SubGroupShuffleDown
+            | Builtin::SubGroupRotate
+            | Builtin::SubGroupClusteredRotate
+            | Builtin::SubGroupNonUniformBroadcast
+            | Builtin::SubGroupBroadcastFirst => {
+                let value = self.plain(fb, args[0])?;
+                let mode = self.gather_mode(fb, b, args, location)?;
+                let result_ty = self.value_type(ty, location)?;
+                return Ok(Value::Plain(
+                    self.sub_group_gather(fb, mode, value, result_ty),
+                ));
+            }
+            Builtin::SubGroupNonUniformAll | Builtin::SubGroupNonUniformAny => {
+                let all = if b == Builtin::SubGroupNonUniformAll {
+                    Builtin::SubGroupAll
+                } else {
+                    Builtin::SubGroupAny
+                };
+                return self.sub_group_function(fb, all, args, ty, location);
+            }
+            Builtin::SubGroupElect | Builtin::SubGroupNonUniformAllEqual => {
+                // The first active work-item's value against each one's:
+                // its lane (elect), or the operand (all equal).
+                let (value, value_ty) = match b {
+                    Builtin::SubGroupElect => {
+                        let lane = self.sub_group_value(fb, In::SubgroupInvocationId);
+                        (lane, self.u32_type())
+                    }
+                    _ => {
+                        let operand_ty = fb.ty(args[0]);
+                        let value = self.plain(fb, args[0])?;
+                        (value, self.value_type(&operand_ty, location)?)
+                    }
+                };
+                let first =
+                    self.sub_group_gather(fb, naga::GatherMode::BroadcastFirst, value, value_ty);
+                let same = fb.binary(Op::Equal, value, first);
+                let truth = match b {
+                    Builtin::SubGroupElect => same,
+                    _ => {
+                        let bool_ty = self.add_type(naga::TypeInner::Scalar(naga::Scalar::BOOL));
+                        self.collective_statement(fb, S::All, C::Reduce, same, bool_ty)
+                    }
+                };
+                let one = self.constant(fb, &Type::INT, 1, location)?;
+                let zero = self.constant(fb, &Type::INT, 0, location)?;
+                return Ok(Value::Plain(fb.select(truth, one, zero)));
+            }
+            b if super::sub_group_ballots::is_ballot_function(b) => {
+                return self.ballot_function(fb, b, args, location)
+            }
             _ => {
                 let &(_, op, collective) = (COLLECTIVES.iter())
                     .find(|(f, _, _)| *f == b)
@@ -148,6 +202,73 @@ impl ModuleBuilder<'_> {
             ty,
             location,
         )?))
+    }
+
+    /// The lane each work-item reads for shuffle-like function `b`.
+    fn gather_mode(
+        &mut self,
+        fb: &mut FnBuilder,
+        b: Builtin,
+        args: &[Operand],
+        location: Location,
+    ) -> LResult<naga::GatherMode> {
+        use naga::BuiltIn as In;
+        use naga::GatherMode as G;
+        if b == Builtin::SubGroupBroadcastFirst {
+            return Ok(G::BroadcastFirst);
+        }
+        let constant = fb.int_constant(args[1]);
+        let arg_ty = fb.ty(args[1]);
+        let operand = self.plain(fb, args[1])?;
+        let operand = self.convert(fb, operand, &arg_ty, &Type::UINT, location)?;
+        Ok(match b {
+            Builtin::SubGroupShuffle => G::Shuffle(operand),
+            Builtin::SubGroupShuffleXor => G::ShuffleXor(operand),
+            Builtin::SubGroupShuffleUp => G::ShuffleUp(operand),
+            Builtin::SubGroupShuffleDown => G::ShuffleDown(operand),
+            // naga broadcasts from a constant lane only; another is a
+            // shuffle from it.
+            Builtin::SubGroupNonUniformBroadcast => match constant {
+                Some(lane) => {
+                    let lane = u32::try_from(lane).unwrap_or(u32::MAX);
+                    G::Broadcast(fb.add(naga::Expression::Literal(naga::Literal::U32(lane))))
+                }
+                None => G::Shuffle(operand),
+            },
+            // (lane + delta) mod the subgroup size, a power of two; a
+            // negative delta wraps as two's complement does.
+            Builtin::SubGroupRotate => {
+                let lane = self.sub_group_value(fb, In::SubgroupInvocationId);
+                let size = self.sub_group_value(fb, In::SubgroupSize);
+                let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
+                let wrap = fb.binary(Op::Subtract, size, one);
+                let moved = fb.binary(Op::Add, lane, operand);
+                G::Shuffle(fb.binary(Op::And, moved, wrap))
+            }
+            // The same within clusters of a constant power of two.
+            _ => {
+                let cluster = fb
+                    .int_constant(args[2])
+                    .filter(|c| c.is_power_of_two() && *c <= 128);
+                let Some(cluster) = cluster else {
+                    return Err(self.error(
+                        location,
+                        "the cluster size of 'sub_group_clustered_rotate' must be a constant power of two up to 128",
+                    ));
+                };
+                let lane = self.sub_group_value(fb, In::SubgroupInvocationId);
+                let wrap = fb.add(naga::Expression::Literal(naga::Literal::U32(
+                    cluster as u32 - 1,
+                )));
+                let first_mask = fb.add(naga::Expression::Literal(naga::Literal::U32(
+                    !(cluster as u32 - 1),
+                )));
+                let first = fb.binary(Op::And, lane, first_mask);
+                let moved = fb.binary(Op::Add, lane, operand);
+                let within = fb.binary(Op::And, moved, wrap);
+                G::Shuffle(fb.binary(Op::InclusiveOr, first, within))
+            }
+        })
     }
 
     /// The inclusive (or exclusive) scan of `value` under `fold` (min or
@@ -237,7 +358,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// The value of sub-group built-in `which`.
-    fn sub_group_value(
+    pub(super) fn sub_group_value(
         &mut self,
         fb: &mut FnBuilder,
         which: naga::BuiltIn,
@@ -249,7 +370,11 @@ impl ModuleBuilder<'_> {
 
     /// This work-group's number of work-items, or with `enqueued` the
     /// enqueued work-group size's.
-    fn linear_size(&mut self, fb: &mut FnBuilder, enqueued: bool) -> Handle<naga::Expression> {
+    pub(super) fn linear_size(
+        &mut self,
+        fb: &mut FnBuilder,
+        enqueued: bool,
+    ) -> Handle<naga::Expression> {
         let sizes = if enqueued {
             self.interface.enqueued_size()
         } else {
