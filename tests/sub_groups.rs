@@ -492,3 +492,124 @@ fn shuffles_move_char_long_and_double_unchanged() {
     assert_eq!(read_buffer::<i64>(&queue, &buffers.4, n), want_l);
     assert_eq!(read_buffer::<f64>(&queue, &buffers.5, n), want_d);
 }
+
+/// What `arithmetic` gives each work-item of whole sub-groups of `size`
+/// (-1 where a work-item skipped the branch).
+fn expected_arithmetic(x: &[i32], size: usize) -> Vec<i32> {
+    let n = x.len();
+    let mut out = vec![-1; 16 * n];
+    let fold = |values: &[i32], f: fn(i32, i32) -> i32, identity: i32| {
+        values.iter().fold(identity, |a, &b| f(a, b))
+    };
+    for base in (0..n).step_by(size) {
+        let lanes = &x[base..base + size];
+        let active: Vec<usize> = (0..size).filter(|l| l % 3 != 1).collect();
+        let of = |f: &dyn Fn(i32) -> i32, upto: usize, inclusive: bool| -> Vec<i32> {
+            active
+                .iter()
+                .filter(|&&l| if inclusive { l <= upto } else { l < upto })
+                .map(|&l| f(lanes[l]))
+                .collect()
+        };
+        let all = |f: &dyn Fn(i32) -> i32| of(f, size, false);
+        let id = |v: i32| v;
+        let small = |v: i32| v % 3 + 1;
+        let even = |v: i32| (v % 2 == 0) as i32;
+        for lane in 0..size {
+            let i = base + lane;
+            if lane % 3 != 1 {
+                let row = [
+                    fold(&all(&id), i32::wrapping_add, 0),
+                    fold(&all(&small), i32::wrapping_mul, 1),
+                    fold(&all(&id), Ord::min, i32::MAX),
+                    fold(&all(&id), |a, b| a ^ b, 0),
+                    all(&id).iter().any(|v| v % 11 == 0) as i32,
+                    fold(&of(&id, lane, true), i32::wrapping_add, 0),
+                    fold(&of(&small, lane, false), i32::wrapping_mul, 1),
+                    fold(&of(&id, lane, true), Ord::max, i32::MIN),
+                    fold(&of(&id, lane, false), Ord::min, i32::MAX),
+                    fold(&of(&id, lane, true), |a, b| a | b, 0),
+                    fold(&of(&|v| v | 0x100, lane, false), |a, b| a & b, -1),
+                    fold(&of(&even, lane, true), |a, b| a ^ b, 0),
+                ];
+                for (k, value) in row.into_iter().enumerate() {
+                    out[k * n + i] = value;
+                }
+            }
+            let cluster = |c: usize| &lanes[lane - lane % c..lane - lane % c + c];
+            out[12 * n + i] = cluster(4).iter().sum();
+            out[13 * n + i] = *cluster(2).iter().max().expect("lanes");
+            out[14 * n + i] = cluster(8).iter().fold(-1, |a, &b| a & (b | 0xF0));
+            out[15 * n + i] = cluster(4).iter().all(|&v| v > 100) as i32;
+        }
+    }
+    out
+}
+
+#[test]
+fn non_uniform_and_clustered_arithmetic_match_the_host() {
+    let (context, queue) = common::context_and_queue();
+    let device = context.devices()[0];
+    let program = build_file(&context, SOURCE);
+    let kernel = Kernel::create(&program, "arithmetic").expect("kernel");
+    let size = sub_group_size(&kernel, device);
+    let (n, local) = (256, 64);
+    let x: Vec<i32> = (0..n)
+        .map(|i| ((i * 37) % 101 * 10 + i % 7) as i32)
+        .collect();
+    let c: Vec<i8> = (0..n).map(|i| (i as i8).wrapping_mul(29)).collect();
+    let input = buffer_with(&context, &queue, &x);
+    let out = buffer_with(&context, &queue, &vec![-1i32; 16 * n]);
+    let chars = buffer_with(&context, &queue, &c);
+    let char_sums = buffer_with(&context, &queue, &vec![0i8; n]);
+    set_arg(&kernel, 0, &input);
+    set_arg(&kernel, 1, &out);
+    set_arg(&kernel, 2, &chars);
+    set_arg(&kernel, 3, &char_sums);
+    run_1d(&queue, &kernel, n, local);
+    let got = read_buffer::<i32>(&queue, &out, 16 * n);
+    let want = expected_arithmetic(&x, size);
+    let names = [
+        "reduce_add",
+        "reduce_mul",
+        "reduce_min",
+        "reduce_xor",
+        "reduce_logical_or",
+        "scan_inclusive_add",
+        "scan_exclusive_mul",
+        "scan_inclusive_max",
+        "scan_exclusive_min",
+        "scan_inclusive_or",
+        "scan_exclusive_and",
+        "scan_inclusive_logical_xor",
+        "clustered_reduce_add 4",
+        "clustered_reduce_max 2",
+        "clustered_reduce_and 8",
+        "clustered_reduce_logical_and 4",
+    ];
+    for (k, name) in names.iter().enumerate() {
+        let block = k * n..(k + 1) * n;
+        assert_eq!(
+            got[block.clone()],
+            want[block],
+            "sub_group_{name}, sub-groups of {size}"
+        );
+    }
+    // char sums wrap at 8 bits.
+    let want_chars: Vec<i8> = (0..n)
+        .map(|i| {
+            let base = i - i % size;
+            if (i % size) % 3 == 1 {
+                return 0;
+            }
+            (0..size)
+                .filter(|l| l % 3 != 1)
+                .fold(0i8, |a, l| a.wrapping_add(c[base + l]))
+        })
+        .collect();
+    assert_eq!(
+        read_buffer::<i8>(&queue, &char_sums, n),
+        want_chars,
+        "char sums"
+    );
+}

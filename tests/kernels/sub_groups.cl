@@ -117,3 +117,31 @@ kernel void shuffle_types(global const char *c, global const long *l,
   ol[i] = sub_group_shuffle(l[i], from);
   od[i] = sub_group_shuffle(d[i], from);
 }
+
+// Arithmetic over the active work-items (cl_khr_subgroup_non_uniform_
+// arithmetic), inside a branch a third of them skip, and over clusters
+// (cl_khr_subgroup_clustered_reduce).
+kernel void arithmetic(global const int *in, global int *out,
+                       global const char *c, global char *c_sum) {
+  size_t i = get_global_id(0), n = get_global_size(0);
+  int x = in[i];
+  if (get_sub_group_local_id() % 3 != 1) {
+    out[i] = sub_group_non_uniform_reduce_add(x);
+    out[n + i] = sub_group_non_uniform_reduce_mul(x % 3 + 1);
+    out[2 * n + i] = sub_group_non_uniform_reduce_min(x);
+    out[3 * n + i] = sub_group_non_uniform_reduce_xor(x);
+    out[4 * n + i] = sub_group_non_uniform_reduce_logical_or(x % 11 == 0);
+    out[5 * n + i] = sub_group_non_uniform_scan_inclusive_add(x);
+    out[6 * n + i] = sub_group_non_uniform_scan_exclusive_mul(x % 3 + 1);
+    out[7 * n + i] = sub_group_non_uniform_scan_inclusive_max(x);
+    out[8 * n + i] = sub_group_non_uniform_scan_exclusive_min(x);
+    out[9 * n + i] = sub_group_non_uniform_scan_inclusive_or(x);
+    out[10 * n + i] = sub_group_non_uniform_scan_exclusive_and(x | 0x100);
+    out[11 * n + i] = sub_group_non_uniform_scan_inclusive_logical_xor(x % 2 == 0);
+    c_sum[i] = sub_group_non_uniform_reduce_add(c[i]);
+  }
+  out[12 * n + i] = sub_group_clustered_reduce_add(x, 4);
+  out[13 * n + i] = sub_group_clustered_reduce_max(x, 2);
+  out[14 * n + i] = sub_group_clustered_reduce_and(x | 0xF0, 8);
+  out[15 * n + i] = sub_group_clustered_reduce_logical_and(x > 100, 4);
+}

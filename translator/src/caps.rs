@@ -78,13 +78,15 @@ pub struct DeviceCaps {
 
 /// The sub-group extensions, all made of the operations
 /// [`SubgroupOps::khr_subgroups`] needs.
-const SUB_GROUP_EXTENSIONS: [&str; 6] = [
+const SUB_GROUP_EXTENSIONS: [&str; 8] = [
     "cl_khr_subgroups",
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_rotate",
     "cl_khr_subgroup_non_uniform_vote",
     "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_clustered_reduce",
 ];
 
 /// Vulkan's `VkSubgroupFeatureFlags`, as a set.

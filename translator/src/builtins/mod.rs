@@ -49,7 +49,9 @@ mod tests;
 
 pub use constants::PREDEFINED_CONSTANTS;
 pub use images::{ImageBuiltin, ImageQuery, Texel};
-pub use names::{AtomicOp, Builtin, C11AtomicOp, Conversion, Rounding, NOT_SUPPORTED};
+pub use names::{
+    AtomicOp, Builtin, C11AtomicOp, Conversion, Rounding, SubGroupForm, SubGroupOp, NOT_SUPPORTED,
+};
 pub use resolve::{resolve, Resolved};
 
 use crate::types::Scalar;

@@ -43,6 +43,11 @@ macro_rules! builtins {
             As(Scalar, u8),
             /// The image functions (`read_imagef`, `get_image_width`, ...).
             Image(ImageBuiltin),
+            /// `sub_group_non_uniform_{reduce,scan_inclusive,scan_exclusive}_<op>`
+            /// (`cl_khr_subgroup_non_uniform_arithmetic`) and
+            /// `sub_group_clustered_reduce_<op>`
+            /// (`cl_khr_subgroup_clustered_reduce`).
+            SubGroupArithmetic(SubGroupOp, SubGroupForm),
         }
 
         impl Builtin {
@@ -463,6 +468,9 @@ impl fmt::Display for Builtin {
                 op.name(),
                 if explicit { "_explicit" } else { "" }
             ),
+            Builtin::SubGroupArithmetic(op, form) => {
+                write!(f, "sub_group_{}_{}", form.name(), op.name())
+            }
             Builtin::Vload(n) => write!(f, "vload{n}"),
             Builtin::Vstore(n) => write!(f, "vstore{n}"),
             Builtin::VloadHalf(n) => write!(f, "vload_half{}", width(n)),
@@ -518,6 +526,10 @@ impl Builtin {
             | B::SubGroupGtMask
             | B::SubGroupLeMask
             | B::SubGroupLtMask => "cl_khr_subgroup_ballot",
+            B::SubGroupArithmetic(_, SubGroupForm::ClusteredReduce) => {
+                "cl_khr_subgroup_clustered_reduce"
+            }
+            B::SubGroupArithmetic(..) => "cl_khr_subgroup_non_uniform_arithmetic",
             _ if self.is_khr_sub_group() => "cl_khr_subgroups",
             _ => return None,
         })
@@ -558,7 +570,103 @@ impl Builtin {
             .or_else(|| parse_convert(name).map(Builtin::Convert))
             .or_else(|| parse_as(name))
             .or_else(|| ImageBuiltin::parse(name).map(Builtin::Image))
+            .or_else(|| parse_sub_group_arithmetic(name))
     }
+}
+
+/// The operation of a sub-group arithmetic function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubGroupOp {
+    Add,
+    Mul,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+}
+
+/// The operations by name, as the function names end.
+const SUB_GROUP_OPS: [(&str, SubGroupOp); 10] = [
+    ("add", SubGroupOp::Add),
+    ("mul", SubGroupOp::Mul),
+    ("min", SubGroupOp::Min),
+    ("max", SubGroupOp::Max),
+    ("and", SubGroupOp::And),
+    ("or", SubGroupOp::Or),
+    ("xor", SubGroupOp::Xor),
+    ("logical_and", SubGroupOp::LogicalAnd),
+    ("logical_or", SubGroupOp::LogicalOr),
+    ("logical_xor", SubGroupOp::LogicalXor),
+];
+
+impl SubGroupOp {
+    fn name(self) -> &'static str {
+        SUB_GROUP_OPS
+            .iter()
+            .find(|(_, op)| *op == self)
+            .map_or("", |(n, _)| n)
+    }
+
+    /// `logical_and` and the others on `int` predicates.
+    pub fn is_logical(self) -> bool {
+        matches!(
+            self,
+            SubGroupOp::LogicalAnd | SubGroupOp::LogicalOr | SubGroupOp::LogicalXor
+        )
+    }
+
+    /// `and`, `or` and `xor` on integers.
+    pub fn is_bitwise(self) -> bool {
+        matches!(self, SubGroupOp::And | SubGroupOp::Or | SubGroupOp::Xor)
+    }
+}
+
+/// Which work-items' operands a sub-group arithmetic function combines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubGroupForm {
+    /// Every active work-item's.
+    NonUniformReduce,
+    /// The active work-items' up to this one's.
+    NonUniformInclusiveScan,
+    /// The active work-items' before this one's.
+    NonUniformExclusiveScan,
+    /// The active work-items' of this one's cluster.
+    ClusteredReduce,
+}
+
+const SUB_GROUP_FORMS: [(&str, SubGroupForm); 4] = [
+    ("non_uniform_reduce", SubGroupForm::NonUniformReduce),
+    (
+        "non_uniform_scan_inclusive",
+        SubGroupForm::NonUniformInclusiveScan,
+    ),
+    (
+        "non_uniform_scan_exclusive",
+        SubGroupForm::NonUniformExclusiveScan,
+    ),
+    ("clustered_reduce", SubGroupForm::ClusteredReduce),
+];
+
+impl SubGroupForm {
+    fn name(self) -> &'static str {
+        SUB_GROUP_FORMS
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("", |(n, _)| n)
+    }
+}
+
+fn parse_sub_group_arithmetic(name: &str) -> Option<Builtin> {
+    let rest = name.strip_prefix("sub_group_")?;
+    SUB_GROUP_FORMS.iter().find_map(|&(form_name, form)| {
+        let op_name = rest.strip_prefix(form_name)?.strip_prefix('_')?;
+        let &(_, op) = SUB_GROUP_OPS.iter().find(|(n, _)| *n == op_name)?;
+        Some(Builtin::SubGroupArithmetic(op, form))
+    })
 }
 
 fn parse_atomic(name: &str) -> Option<Builtin> {

@@ -4,7 +4,7 @@
 //! atomics, loads and stores, the OpenCL 2.0 atomics from `atomics`).
 
 use super::signatures::*;
-use super::{AtomicOp, Builtin};
+use super::{AtomicOp, Builtin, SubGroupForm};
 use crate::ast::AddressSpace;
 
 use Builtin as B;
@@ -701,6 +701,21 @@ pub(super) fn overloads(b: Builtin) -> ((u32, u32), Vec<Sig>) {
             };
             let since = if legacy { CL1_0 } else { CL1_1 };
             (since, vec![sig(params, R::Gen, elems, SCALAR)])
+        }
+        Builtin::SubGroupArithmetic(op, form) => {
+            // The clustered forms take the cluster size after the operand.
+            let params: &'static [P] = match (op.is_logical(), form) {
+                (true, SubGroupForm::ClusteredReduce) => &[P::Int, P::Uint],
+                (true, _) => &[P::Int],
+                (false, SubGroupForm::ClusteredReduce) => &[G, P::Uint],
+                (false, _) => &[G],
+            };
+            let (result, elems) = match op {
+                _ if op.is_logical() => (R::Int, NO_GENTYPE),
+                _ if op.is_bitwise() => (R::Gen, INTEGERS),
+                _ => (R::Gen, SUB_GROUP_TYPES),
+            };
+            (CL1_0, vec![sig(params, result, elems, SCALAR)])
         }
         Builtin::C11Atomic { op, explicit } => {
             let row = op.row();

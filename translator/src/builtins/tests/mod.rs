@@ -235,7 +235,7 @@ fn arity_errors() {
     );
     assert!(err("get_image_num_samples", &[]).contains("not supported yet"));
     assert!(err("get_image_width", &[Type::INT]).contains("no matching function"));
-    assert!(err("sub_group_non_uniform_reduce_add", &[Type::INT]).contains("not supported yet"));
+    assert!(err("sub_group_block_read", &[Type::INT]).contains("not supported yet"));
     assert!(err("sub_group_reduce_add", &[]).contains("too few arguments"));
     let no_subgroups = BuiltinContext {
         subgroups: crate::caps::SubgroupOps::default(),

@@ -13,6 +13,7 @@ pub(super) mod image;
 mod int64;
 pub(super) mod math;
 mod shuffle;
+mod sub_group_arithmetic;
 mod sub_group_ballots;
 mod sub_groups;
 
@@ -135,6 +136,9 @@ impl ModuleBuilder<'_> {
             }
             b if collectives::is_collective(b) => {
                 return self.collective(fb, b, args, ty, location)
+            }
+            Builtin::SubGroupArithmetic(op, form) => {
+                return self.sub_group_arithmetic(fb, op, form, args, ty, location)
             }
             b if b.is_sub_group() => return self.sub_group_function(fb, b, args, ty, location),
             Builtin::WaitGroupEvents => {

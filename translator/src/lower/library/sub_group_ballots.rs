@@ -122,7 +122,7 @@ impl ModuleBuilder<'_> {
 
     /// Bit `index` of `ballot`, 0 or 1 (an index past the ballot reads
     /// its last word).
-    fn ballot_bit(
+    pub(super) fn ballot_bit(
         &mut self,
         fb: &mut FnBuilder,
         ballot: Handle<naga::Expression>,

@@ -338,7 +338,7 @@ impl ModuleBuilder<'_> {
     }
 
     /// Vulkan's subgroup gather `mode` of `argument`, of naga type `ty`.
-    fn sub_group_gather(
+    pub(super) fn sub_group_gather(
         &mut self,
         fb: &mut FnBuilder,
         mode: naga::GatherMode,
@@ -387,7 +387,7 @@ impl ModuleBuilder<'_> {
 
     /// Vulkan's subgroup operation `op` (`collective`) on `argument`, whose
     /// result has naga type `ty`.
-    fn collective_statement(
+    pub(super) fn collective_statement(
         &mut self,
         fb: &mut FnBuilder,
         op: S,
