@@ -613,3 +613,74 @@ fn non_uniform_and_clustered_arithmetic_match_the_host() {
         "char sums"
     );
 }
+
+#[test]
+fn extended_types_wrap_and_vectors_broadcast_whole() {
+    let (context, queue) = common::context_and_queue();
+    let device = context.devices()[0];
+    let program = build_file(&context, SOURCE);
+    let kernel = Kernel::create(&program, "extended_types").expect("kernel");
+    let size = sub_group_size(&kernel, device);
+    let n = 128;
+    let c: Vec<i8> = (0..n).map(|i| (i as i8).wrapping_mul(53)).collect();
+    let s: Vec<u16> = (0..n).map(|i| (i as u16).wrapping_mul(4099)).collect();
+    let v: Vec<[i32; 16]> = (0..n)
+        .map(|i| std::array::from_fn(|k| (i * 16 + k) as i32 - 700))
+        .collect();
+    let flat_v: Vec<i32> = v.iter().flatten().copied().collect();
+    let buffers = (
+        buffer_with(&context, &queue, &c),
+        buffer_with(&context, &queue, &s),
+        buffer_with(&context, &queue, &flat_v),
+        buffer_with(&context, &queue, &vec![0i8; 4 * n]),
+        buffer_with(&context, &queue, &vec![0u16; 2 * n]),
+        buffer_with(&context, &queue, &vec![0i32; 16 * n]),
+        buffer_with(&context, &queue, &vec![0f32; 4 * n]),
+    );
+    set_arg(&kernel, 0, &buffers.0);
+    set_arg(&kernel, 1, &buffers.1);
+    set_arg(&kernel, 2, &buffers.2);
+    set_arg(&kernel, 3, &buffers.3);
+    set_arg(&kernel, 4, &buffers.4);
+    set_arg(&kernel, 5, &buffers.5);
+    set_arg(&kernel, 6, &buffers.6);
+    run_1d(&queue, &kernel, n, 64);
+    let mut want_c = vec![0i8; 4 * n];
+    let mut want_s = vec![0u16; 2 * n];
+    let mut want_v = vec![0i32; 16 * n];
+    let mut want_f = vec![0f32; 4 * n];
+    for i in 0..n {
+        let base = i - i % size;
+        let group = base..base + size;
+        want_c[i] = c[group.clone()].iter().fold(0i8, |a, &b| a.wrapping_add(b));
+        want_c[n + i] = c[base..=i].iter().fold(0i8, |a, &b| a.wrapping_add(b));
+        want_c[2 * n + i] = c[base..i].iter().copied().fold(i8::MAX, Ord::min);
+        want_c[3 * n + i] = c[base + 1];
+        want_s[i] = s[group.clone()]
+            .iter()
+            .fold(0u16, |a, &b| a.wrapping_add(b));
+        want_s[n + i] = s[base..=i].iter().copied().fold(0, Ord::max);
+        want_v[16 * i..16 * i + 16].copy_from_slice(&v[base + 3]);
+        let last = &v[base + size - 1];
+        want_f[4 * i..4 * i + 3].copy_from_slice(&[last[1] as f32, last[2] as f32, last[3] as f32]);
+    }
+    assert_eq!(read_buffer::<i8>(&queue, &buffers.3, 4 * n), want_c, "char");
+    assert_eq!(
+        read_buffer::<u16>(&queue, &buffers.4, 2 * n),
+        want_s,
+        "ushort"
+    );
+    assert_eq!(
+        read_buffer::<i32>(&queue, &buffers.5, 16 * n),
+        want_v,
+        "int16"
+    );
+    let got_f = read_buffer::<f32>(&queue, &buffers.6, 4 * n);
+    for i in 0..n {
+        assert_eq!(
+            got_f[4 * i..4 * i + 3],
+            want_f[4 * i..4 * i + 3],
+            "float3 {i}"
+        );
+    }
+}

@@ -145,3 +145,21 @@ kernel void arithmetic(global const int *in, global int *out,
   out[14 * n + i] = sub_group_clustered_reduce_and(x | 0xF0, 8);
   out[15 * n + i] = sub_group_clustered_reduce_logical_and(x > 100, 4);
 }
+
+// cl_khr_subgroup_extended_types: char and short in the broadcasts,
+// reductions and scans (their sums wrap), and vectors in the broadcasts.
+kernel void extended_types(global const char *c, global const ushort *s,
+                           global const int16 *v, global char *c_out,
+                           global ushort *s_out, global int16 *v_out,
+                           global float3 *f_out) {
+  size_t i = get_global_id(0), n = get_global_size(0);
+  c_out[i] = sub_group_reduce_add(c[i]);
+  c_out[n + i] = sub_group_scan_inclusive_add(c[i]);
+  c_out[2 * n + i] = sub_group_scan_exclusive_min(c[i]);
+  c_out[3 * n + i] = sub_group_broadcast(c[i], 1);
+  s_out[i] = sub_group_reduce_add(s[i]);
+  s_out[n + i] = sub_group_scan_inclusive_max(s[i]);
+  v_out[i] = sub_group_broadcast(v[i], 3);
+  uint last = get_sub_group_size() - 1;
+  f_out[i] = sub_group_non_uniform_broadcast(convert_float3(v[i].s123), last);
+}

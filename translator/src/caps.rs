@@ -78,8 +78,9 @@ pub struct DeviceCaps {
 
 /// The sub-group extensions, all made of the operations
 /// [`SubgroupOps::khr_subgroups`] needs.
-const SUB_GROUP_EXTENSIONS: [&str; 8] = [
+const SUB_GROUP_EXTENSIONS: [&str; 9] = [
     "cl_khr_subgroups",
+    "cl_khr_subgroup_extended_types",
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_rotate",

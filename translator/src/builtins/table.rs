@@ -493,10 +493,12 @@ pub(super) const GROUPS: &[Group] = &[
         since: CL1_0,
         sigs: &[sig(&[P::Int], R::Int, NO_GENTYPE, SCALAR)],
     },
+    // With cl_khr_subgroup_extended_types: `char` and `short` too, and
+    // vectors for the broadcasts.
     Group {
         functions: &[B::SubGroupBroadcast],
         since: CL1_0,
-        sigs: &[sig(&[G, P::Uint], R::Gen, COLLECTIVE, SCALAR)],
+        sigs: &[sig(&[G, P::Uint], R::Gen, SUB_GROUP_TYPES, ALL_WIDTHS)],
     },
     Group {
         functions: &[
@@ -511,7 +513,7 @@ pub(super) const GROUPS: &[Group] = &[
             B::SubGroupScanInclusiveMax,
         ],
         since: CL1_0,
-        sigs: &[sig(&[G], R::Gen, COLLECTIVE, SCALAR)],
+        sigs: &[sig(&[G], R::Gen, SUB_GROUP_TYPES, SCALAR)],
     },
     // ---- The sub-group extensions ----
     Group {
@@ -520,10 +522,14 @@ pub(super) const GROUPS: &[Group] = &[
             B::SubGroupShuffleXor,
             B::SubGroupShuffleUp,
             B::SubGroupShuffleDown,
-            B::SubGroupNonUniformBroadcast,
         ],
         since: CL1_0,
         sigs: &[sig(&[G, P::Uint], R::Gen, SUB_GROUP_TYPES, SCALAR)],
+    },
+    Group {
+        functions: &[B::SubGroupNonUniformBroadcast],
+        since: CL1_0,
+        sigs: &[sig(&[G, P::Uint], R::Gen, SUB_GROUP_TYPES, ALL_WIDTHS)],
     },
     Group {
         functions: &[B::SubGroupRotate],

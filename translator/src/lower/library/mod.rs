@@ -140,7 +140,10 @@ impl ModuleBuilder<'_> {
             Builtin::SubGroupArithmetic(op, form) => {
                 return self.sub_group_arithmetic(fb, op, form, args, ty, location)
             }
-            b if b.is_sub_group() => return self.sub_group_function(fb, b, args, ty, location),
+            // A wide vector is broadcast part by part (below).
+            b if b.is_sub_group() && !wide::splits_builtin(fb, b, args, ty) => {
+                return self.sub_group_function(fb, b, args, ty, location)
+            }
             Builtin::WaitGroupEvents => {
                 self.wait_group_events(fb);
                 return Ok(Value::Void);

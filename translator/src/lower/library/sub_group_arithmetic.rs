@@ -112,7 +112,7 @@ impl ModuleBuilder<'_> {
 
     /// `value`, computed in a register wider than `ty` (`char` and `short`
     /// are 32-bit there), brought back into `ty`'s range.
-    fn wrapped(
+    pub(super) fn wrapped(
         &mut self,
         fb: &mut FnBuilder,
         value: Handle<naga::Expression>,

@@ -192,7 +192,7 @@ impl ModuleBuilder<'_> {
                         self.collective_statement(fb, op, collective, value, result_ty)
                     }
                 };
-                return Ok(Value::Plain(result));
+                return Ok(Value::Plain(self.wrapped(fb, result, ty, location)?));
             }
         };
         Ok(Value::Plain(self.convert(
