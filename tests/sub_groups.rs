@@ -19,6 +19,10 @@ use common::{buffer_with, read_buffer};
 
 const SOURCE: &str = "tests/kernels/sub_groups.cl";
 
+// cl_intel_required_subgroup_size's queries, which opencl3 does not name.
+const CL_DEVICE_SUB_GROUP_SIZES_INTEL: u32 = 0x4108;
+const CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: u32 = 0x410A;
+
 /// `clGetKernelSubGroupInfo(kernel, device, param, input)`, its first
 /// `size_t`. (opencl3's `get_kernel_sub_group_info_khr` passes the input's
 /// length where the size in bytes belongs.)
@@ -683,4 +687,60 @@ fn extended_types_wrap_and_vectors_broadcast_whole() {
             "float3 {i}"
         );
     }
+}
+
+#[test]
+fn required_sub_group_sizes_are_the_devices_own() {
+    let (context, _queue) = common::context_and_queue();
+    let device = context.devices()[0];
+    let source = |size: usize| {
+        format!(
+            "__attribute__((intel_reqd_sub_group_size({size})))\n\
+             kernel void k(global uint *out) {{ out[get_global_id(0)] = get_sub_group_size(); }}\n"
+        )
+    };
+    let probe = opencl3::program::Program::create_and_build_from_source(&context, &source(8), "");
+    let size = match probe {
+        Ok(program) => {
+            let kernel = Kernel::create(&program, "k").expect("kernel");
+            sub_group_size(&kernel, device)
+        }
+        Err(log) => {
+            // Not 8: the log names the device's size.
+            assert!(log.contains("is not supported by this device"), "{log}");
+            let tail = log
+                .split("whose sub-groups have ")
+                .nth(1)
+                .expect("the size");
+            tail.split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("a number")
+        }
+    };
+    let program =
+        opencl3::program::Program::create_and_build_from_source(&context, &source(size), "")
+            .expect("the device's own size builds");
+    let kernel = Kernel::create(&program, "k").expect("kernel");
+    let compiled = opencl3::kernel::get_kernel_sub_group_info(
+        kernel.get(),
+        device,
+        CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL,
+        0,
+        std::ptr::null(),
+    )
+    .expect("compile sub-group size")
+    .to_vec_uchar();
+    assert_eq!(compiled, size.to_ne_bytes());
+    let other =
+        opencl3::program::Program::create_and_build_from_source(&context, &source(size * 2), "");
+    let log = other.expect_err("another size is refused");
+    assert!(
+        log.contains(&format!("sub-group size {} is not supported", size * 2)),
+        "{log}"
+    );
+    let sizes = opencl3::device::Device::new(device)
+        .get_data(CL_DEVICE_SUB_GROUP_SIZES_INTEL)
+        .expect("sub-group sizes");
+    assert_eq!(sizes, size.to_ne_bytes());
 }

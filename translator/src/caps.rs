@@ -74,6 +74,10 @@ pub struct DeviceCaps {
     /// compute); empty for none. OpenCL's sub-groups are the device's
     /// Vulkan subgroups.
     pub subgroups: SubgroupOps,
+    /// The work-items of a subgroup, as the device runs kernels (Vulkan's
+    /// `subgroupSize`: a shader of SPIR-V before 1.6 created without
+    /// asking for another runs with exactly this many).
+    pub subgroup_size: u32,
 }
 
 /// The sub-group extensions, all made of the operations
@@ -269,6 +273,7 @@ impl DeviceCaps {
             loop_guard: false,
             denormals: Denormals::ANY,
             subgroups: SubgroupOps::ALL,
+            subgroup_size: 32,
         }
     }
 
@@ -305,6 +310,8 @@ impl DeviceCaps {
         }
         if self.subgroups.khr_subgroups() {
             list.extend(SUB_GROUP_EXTENSIONS);
+            // `intel_reqd_sub_group_size` takes the device's one size.
+            list.push("cl_intel_required_subgroup_size");
         }
         list
     }

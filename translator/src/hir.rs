@@ -213,6 +213,8 @@ pub struct Local {
 pub struct KernelInfo {
     pub args: Vec<KernelArgInfo>,
     pub required_work_group_size: Option<[u32; 3]>,
+    /// `intel_reqd_sub_group_size(n)`.
+    pub required_sub_group_size: Option<u32>,
     pub attributes: String,
 }
 

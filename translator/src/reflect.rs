@@ -178,6 +178,9 @@ pub struct KernelReflection {
     pub non_uniform_work_groups: bool,
     /// `__attribute__((reqd_work_group_size(x, y, z)))`.
     pub required_work_group_size: Option<[u32; 3]>,
+    /// `intel_reqd_sub_group_size(n)`: the sub-group size the kernel was
+    /// written for, which is the device's (the build checks it).
+    pub required_sub_group_size: Option<u32>,
     /// The kernel's attributes as written, for `CL_KERNEL_ATTRIBUTES`.
     pub attributes: String,
     /// Where in the launch block the null flags of the buffer arguments

@@ -11,6 +11,8 @@ use opencl_sys::{
     CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
 };
 
+use opencl_sys::CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL;
+
 use crate::api::call;
 use crate::api::handle;
 use crate::api::info::{write_info, InfoValue};
@@ -126,6 +128,9 @@ fn sub_group_info(
         CL_KERNEL_MAX_NUM_SUB_GROUPS => InfoValue::scalar::<usize>(groups.count(max_work_items)),
         // No attribute asks for a number of sub-groups.
         CL_KERNEL_COMPILE_NUM_SUB_GROUPS => InfoValue::scalar::<usize>(0),
+        CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => InfoValue::scalar::<usize>(
+            kernel.reflection().required_sub_group_size.unwrap_or(0) as usize,
+        ),
         _ => return Err(CL_INVALID_VALUE),
     })
 }

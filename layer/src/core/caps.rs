@@ -65,6 +65,7 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         loop_guard: false,
         denormals,
         subgroups: subgroup_ops(info),
+        subgroup_size: info.subgroup_size,
     }
 }
 

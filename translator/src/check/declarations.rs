@@ -951,6 +951,12 @@ impl Checker<'_> {
                         ),
                     }
                 }
+                "intel_reqd_sub_group_size" => {
+                    if let Some(size) = self.required_sub_group_size(a, &args) {
+                        info.required_sub_group_size = Some(size);
+                        written.push(format!("intel_reqd_sub_group_size({size})"));
+                    }
+                }
                 "work_group_size_hint" => {
                     let vals: Vec<String> =
                         args.iter().map(|v| v.unwrap_or(0).to_string()).collect();
@@ -967,6 +973,39 @@ impl Checker<'_> {
             }
         }
         info.attributes = written.join(" ");
+    }
+
+    /// The sub-group size `intel_reqd_sub_group_size(n)` (attribute `a`,
+    /// its arguments' values `args`) asks for: only the device's own, the
+    /// one its kernels run with; `None` after reporting any other.
+    fn required_sub_group_size(
+        &mut self,
+        a: &ast::Attribute,
+        args: &[Option<i128>],
+    ) -> Option<u32> {
+        let [Some(size)] = args else {
+            self.error(
+                a.location,
+                "'intel_reqd_sub_group_size' attribute requires an integer constant",
+            );
+            return None;
+        };
+        let device = self.caps.subgroup_size;
+        if !self.caps.subgroups.khr_subgroups() {
+            self.error(
+                a.location,
+                "'intel_reqd_sub_group_size' needs sub-groups, which this device does not have",
+            );
+            return None;
+        }
+        if *size != i128::from(device) {
+            self.error(
+                a.location,
+                format!("sub-group size {size} is not supported by this device, whose sub-groups have {device} work-items"),
+            );
+            return None;
+        }
+        Some(device)
     }
 
     /// The type named by `vec_type_hint(T)`, spelt as `CL_KERNEL_ATTRIBUTES`

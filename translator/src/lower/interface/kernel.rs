@@ -538,6 +538,7 @@ impl ModuleBuilder<'_> {
             // Set by `lower`, which has the build options.
             non_uniform_work_groups: false,
             required_work_group_size: info.required_work_group_size,
+            required_sub_group_size: info.required_sub_group_size,
             attributes: info.attributes.clone(),
             null_buffer_flags,
             buffer_aliases,
