@@ -334,10 +334,24 @@ fn kernel_sub_group_info_follows_the_device_subgroup_size() {
         .max_num_sub_groups()
         .expect("max sub-groups");
     assert_eq!(max_sub_groups as usize, max_work_group.div_ceil(size));
-    let extensions = opencl3::device::Device::new(device)
-        .extensions()
-        .expect("extensions");
-    assert!(extensions.split(' ').any(|e| e == "cl_khr_subgroups"));
+    // The extension needs independent forward progress; the OpenCL C 3.0
+    // feature does not.
+    let device = opencl3::device::Device::new(device);
+    let extensions = device.extensions().expect("extensions");
+    let progress = device
+        .sub_group_independent_forward_progress()
+        .expect("forward progress");
+    assert_eq!(
+        extensions.split(' ').any(|e| e == "cl_khr_subgroups"),
+        progress
+    );
+    assert!(extensions.split(' ').any(|e| e == "cl_khr_subgroup_ballot"));
+    let features = device.opencl_c_features().expect("features");
+    let named = |f: &opencl3::types::cl_name_version| {
+        let end = f.name.iter().position(|&c| c == 0).unwrap_or(f.name.len());
+        &f.name[..end] == b"__opencl_c_subgroups"
+    };
+    assert!(features.iter().any(named));
 }
 
 /// What `extensions` gives each work-item of whole sub-groups of `size`.

@@ -3,7 +3,7 @@
 // and broadcast on each type, the ids and sizes, votes and the barrier.
 // tests/sub_groups.rs computes each result on the host per sub-group.
 
-#if !defined(cl_khr_subgroups) || !defined(__opencl_c_subgroups)
+#ifndef __opencl_c_subgroups
 #error "sub-groups are not reported"
 #endif
 

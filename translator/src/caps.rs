@@ -78,12 +78,18 @@ pub struct DeviceCaps {
     /// `subgroupSize`: a shader of SPIR-V before 1.6 created without
     /// asking for another runs with exactly this many).
     pub subgroup_size: u32,
+    /// A sub-group may wait for another of its work-group to make
+    /// progress (`CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS`): the
+    /// hardware schedules subgroups independently. The `cl_khr_subgroups`
+    /// extension requires it; the OpenCL C 3.0 feature does not.
+    pub subgroup_forward_progress: bool,
 }
 
-/// The sub-group extensions, all made of the operations
-/// [`SubgroupOps::khr_subgroups`] needs.
-const SUB_GROUP_EXTENSIONS: [&str; 9] = [
-    "cl_khr_subgroups",
+/// The sub-group extensions after `cl_khr_subgroups`, all made of the
+/// operations [`SubgroupOps::khr_subgroups`] needs (and, as OpenCL 3.0
+/// lets them, on the `__opencl_c_subgroups` feature where the device has
+/// no `cl_khr_subgroups`).
+const SUB_GROUP_EXTENSIONS: [&str; 8] = [
     "cl_khr_subgroup_extended_types",
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
@@ -274,6 +280,7 @@ impl DeviceCaps {
             denormals: Denormals::ANY,
             subgroups: SubgroupOps::ALL,
             subgroup_size: 32,
+            subgroup_forward_progress: true,
         }
     }
 
@@ -309,6 +316,9 @@ impl DeviceCaps {
             list.push("cl_khr_srgb_image_writes");
         }
         if self.subgroups.khr_subgroups() {
+            if self.subgroup_forward_progress {
+                list.push("cl_khr_subgroups");
+            }
             list.extend(SUB_GROUP_EXTENSIONS);
             // `intel_reqd_sub_group_size` takes the device's one size.
             list.push("cl_intel_required_subgroup_size");

@@ -347,9 +347,10 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
             caps.features()
                 .contains(&"__opencl_c_generic_address_space"),
         ),
-        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS | CL_DEVICE_PIPE_SUPPORT => {
-            InfoValue::bool(false)
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => {
+            InfoValue::bool(caps.subgroups.khr_subgroups() && caps.subgroup_forward_progress)
         }
+        CL_DEVICE_PIPE_SUPPORT => InfoValue::bool(false),
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => bitfield(ATOMIC_MEMORY_CAPABILITIES),
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => bitfield(ATOMIC_FENCE_CAPABILITIES),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => bitfield(0),

@@ -66,6 +66,10 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         denormals,
         subgroups: subgroup_ops(info),
         subgroup_size: info.subgroup_size,
+        // NVIDIA's GPUs schedule each warp on its own; lavapipe runs a
+        // work-group's subgroups in turn on one thread, switching only at
+        // barriers, so one waiting for another would wait for ever.
+        subgroup_forward_progress: info.vendor_id == NVIDIA_VENDOR_ID,
     }
 }
 
