@@ -116,6 +116,12 @@ pub fn all() -> Vec<Workload> {
             reduce::prepare,
         ),
         w(
+            "reduce-subgroup",
+            Group::Compute,
+            "the same sum through sub_group_reduce_add, bytes read",
+            reduce::prepare_sub_groups,
+        ),
+        w(
             "nbody",
             Group::Compute,
             "all-pairs N-body step, float4, rsqrt, softening",
