@@ -7,6 +7,8 @@
 
 mod common;
 
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
 use opencl3::kernel::{
     Kernel, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
     CL_KERNEL_MAX_NUM_SUB_GROUPS, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
@@ -51,6 +53,16 @@ fn sub_group_size(kernel: &Kernel, device: cl_device_id) -> usize {
         CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
         &[256],
     )
+}
+
+/// Kernel `name` of [`SOURCE`] on the first device, with its context and
+/// queue, and the device's subgroup size.
+fn kernel_of(name: &str) -> (Context, CommandQueue, Kernel, usize) {
+    let (context, queue) = common::context_and_queue();
+    let program = build_file(&context, SOURCE);
+    let kernel = Kernel::create(&program, name).expect("kernel");
+    let size = sub_group_size(&kernel, context.devices()[0]);
+    (context, queue, kernel, size)
 }
 
 /// The index ranges of each sub-group of an NDRange of `n` work-items in
@@ -188,11 +200,7 @@ fn expected<T: Element>(input: &[T], ranges: &[std::ops::Range<usize>]) -> Vec<T
 }
 
 fn check_collectives<T: Element>(n: usize, local: usize) {
-    let (context, queue) = common::context_and_queue();
-    let device = context.devices()[0];
-    let program = build_file(&context, SOURCE);
-    let kernel = Kernel::create(&program, &format!("collectives_{}", T::NAME)).expect("kernel");
-    let size = sub_group_size(&kernel, device);
+    let (context, queue, kernel, size) = kernel_of(&format!("collectives_{}", T::NAME));
     let input: Vec<T> = (0..n).map(T::from_index).collect();
     let input_buffer = buffer_with(&context, &queue, &input);
     let out = buffer_with(&context, &queue, &vec![T::default(); 10 * n]);
@@ -260,11 +268,7 @@ fn collectives_of_half_match_the_host_per_sub_group() {
 
 #[test]
 fn work_items_map_to_sub_groups_in_order_of_local_id() {
-    let (context, queue) = common::context_and_queue();
-    let device = context.devices()[0];
-    let program = build_file(&context, SOURCE);
-    let kernel = Kernel::create(&program, "ids").expect("kernel");
-    let size = sub_group_size(&kernel, device);
+    let (context, queue, kernel, size) = kernel_of("ids");
     // A non-uniform NDRange: groups of 50, the last of 30.
     let (n, local) = (130, 50);
     let out = buffer_with(&context, &queue, &vec![u32::MAX; 9 * n]);
@@ -298,11 +302,8 @@ fn work_items_map_to_sub_groups_in_order_of_local_id() {
 
 #[test]
 fn kernel_sub_group_info_follows_the_device_subgroup_size() {
-    let (context, _queue) = common::context_and_queue();
+    let (context, _queue, kernel, size) = kernel_of("ids");
     let device = context.devices()[0];
-    let program = build_file(&context, SOURCE);
-    let kernel = Kernel::create(&program, "ids").expect("kernel");
-    let size = sub_group_size(&kernel, device);
     assert!(size.is_power_of_two() && size >= 4, "subgroup size {size}");
     let info = |param, input: &[usize]| sub_group_info(&kernel, device, param, input);
     assert_eq!(info(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, &[3]), 3);
@@ -423,11 +424,7 @@ fn expected_extensions(x: &[i32], size: usize) -> Vec<i32> {
 
 #[test]
 fn shuffles_rotates_votes_and_ballots_match_the_host_per_sub_group() {
-    let (context, queue) = common::context_and_queue();
-    let device = context.devices()[0];
-    let program = build_file(&context, SOURCE);
-    let kernel = Kernel::create(&program, "extensions").expect("kernel");
-    let size = sub_group_size(&kernel, device);
+    let (context, queue, kernel, size) = kernel_of("extensions");
     // Work-groups of 64: whole sub-groups of 8 or 32.
     let (n, local) = (256, 64);
     let x: Vec<i32> = (0..n)
@@ -478,11 +475,7 @@ fn shuffles_rotates_votes_and_ballots_match_the_host_per_sub_group() {
 
 #[test]
 fn shuffles_move_char_long_and_double_unchanged() {
-    let (context, queue) = common::context_and_queue();
-    let device = context.devices()[0];
-    let program = build_file(&context, SOURCE);
-    let kernel = Kernel::create(&program, "shuffle_types").expect("kernel");
-    let size = sub_group_size(&kernel, device);
+    let (context, queue, kernel, size) = kernel_of("shuffle_types");
     let n = 128;
     let c: Vec<i8> = (0..n).map(|i| (i as i8).wrapping_mul(37)).collect();
     let l: Vec<i64> = (0..n).map(|i| (i as i64 - 60) << 40).collect();
@@ -566,11 +559,7 @@ fn expected_arithmetic(x: &[i32], size: usize) -> Vec<i32> {
 
 #[test]
 fn non_uniform_and_clustered_arithmetic_match_the_host() {
-    let (context, queue) = common::context_and_queue();
-    let device = context.devices()[0];
-    let program = build_file(&context, SOURCE);
-    let kernel = Kernel::create(&program, "arithmetic").expect("kernel");
-    let size = sub_group_size(&kernel, device);
+    let (context, queue, kernel, size) = kernel_of("arithmetic");
     let (n, local) = (256, 64);
     let x: Vec<i32> = (0..n)
         .map(|i| ((i * 37) % 101 * 10 + i % 7) as i32)
@@ -634,11 +623,7 @@ fn non_uniform_and_clustered_arithmetic_match_the_host() {
 
 #[test]
 fn extended_types_wrap_and_vectors_broadcast_whole() {
-    let (context, queue) = common::context_and_queue();
-    let device = context.devices()[0];
-    let program = build_file(&context, SOURCE);
-    let kernel = Kernel::create(&program, "extended_types").expect("kernel");
-    let size = sub_group_size(&kernel, device);
+    let (context, queue, kernel, size) = kernel_of("extended_types");
     let n = 128;
     let c: Vec<i8> = (0..n).map(|i| (i as i8).wrapping_mul(53)).collect();
     let s: Vec<u16> = (0..n).map(|i| (i as u16).wrapping_mul(4099)).collect();

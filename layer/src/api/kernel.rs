@@ -306,29 +306,49 @@ pub(crate) unsafe extern "C" fn get_kernel_work_group_info(
         param_value_size_ret: pointer,
     );
     call::status(entry, || {
-        // SAFETY: a handle from the application, checked before use.
-        let kernel = unsafe { handle::object::<Kernel>(kernel)? };
-        let program_devices = kernel.program().devices();
-        // "device ... can be NULL if there is a single device associated
-        // with kernel."
-        let device = if device.is_null() {
-            match program_devices {
-                [only] => only.clone(),
-                _ => return Err(CL_INVALID_DEVICE),
-            }
-        } else {
-            // SAFETY: a handle from the application, checked before use.
-            let device = unsafe { handle::object::<Device>(device)? };
-            if !program_devices.iter().any(|d| d.is(&device)) {
-                return Err(CL_INVALID_DEVICE);
-            }
-            device
-        };
+        // SAFETY: handles from the application, checked before use.
+        let (kernel, device) = unsafe { kernel_and_device(kernel, device)? };
         let value = work_group_info(&kernel, &device, param_name)?;
         // SAFETY: the application's buffers, per the clGetKernelWorkGroupInfo
         // contract.
         unsafe { write_info(&value, param_value_size, param_value, param_value_size_ret) }
     })
+}
+
+/// A kernel and one of its program's devices.
+pub(crate) type KernelOnDevice = (
+    std::sync::Arc<Object<Kernel>>,
+    std::sync::Arc<Object<Device>>,
+);
+
+/// The kernel a per-device kernel query names, and its device: `device`,
+/// one of its program's, or for NULL the program's only one.
+///
+/// # Safety
+/// `kernel` and `device` are handles from the application (or NULL).
+pub(crate) unsafe fn kernel_and_device(
+    kernel: cl_kernel,
+    device: cl_device_id,
+) -> CLResult<KernelOnDevice> {
+    // SAFETY: the caller's contract: a handle, checked before use.
+    let kernel = unsafe { handle::object::<Kernel>(kernel)? };
+    let program_devices = kernel.program().devices();
+    // "device ... can be NULL if there is a single device associated with
+    // kernel."
+    let device = if device.is_null() {
+        match program_devices {
+            [only] => only.clone(),
+            _ => return Err(CL_INVALID_DEVICE),
+        }
+    } else {
+        // SAFETY: the caller's contract: a handle, checked before use.
+        let device = unsafe { handle::object::<Device>(device)? };
+        if !program_devices.iter().any(|d| d.is(&device)) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        device
+    };
+    Ok((kernel, device))
 }
 
 fn arg_info(arg: &KernelArg, param_name: cl_kernel_arg_info) -> CLResult<InfoValue> {

@@ -5,17 +5,17 @@
 use std::ffi::c_void;
 
 use opencl_sys::{
-    cl_device_id, cl_int, cl_kernel, cl_kernel_sub_group_info, CL_INVALID_DEVICE,
-    CL_INVALID_OPERATION, CL_INVALID_VALUE, CL_KERNEL_COMPILE_NUM_SUB_GROUPS,
-    CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, CL_KERNEL_MAX_NUM_SUB_GROUPS,
-    CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+    cl_device_id, cl_int, cl_kernel, cl_kernel_sub_group_info, CL_INVALID_OPERATION,
+    CL_INVALID_VALUE, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+    CL_KERNEL_MAX_NUM_SUB_GROUPS, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+    CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
 };
 
 use opencl_sys::CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL;
 
 use crate::api::call;
-use crate::api::handle;
 use crate::api::info::{write_info, InfoValue};
+use crate::api::kernel::kernel_and_device;
 use crate::api::trace::entry;
 use crate::core::device::Device;
 use crate::core::kernel::Kernel;
@@ -44,24 +44,8 @@ pub(crate) unsafe extern "C" fn get_kernel_sub_group_info(
         param_value_size_ret: pointer,
     );
     call::status(entry, || {
-        // SAFETY: a handle from the application, checked before use.
-        let kernel = unsafe { handle::object::<Kernel>(kernel)? };
-        let program_devices = kernel.program().devices();
-        // "device ... can be NULL if there is a single device associated
-        // with kernel."
-        let device = if device.is_null() {
-            match program_devices {
-                [only] => only.clone(),
-                _ => return Err(CL_INVALID_DEVICE),
-            }
-        } else {
-            // SAFETY: a handle from the application, checked before use.
-            let device = unsafe { handle::object::<Device>(device)? };
-            if !program_devices.iter().any(|d| d.is(&device)) {
-                return Err(CL_INVALID_DEVICE);
-            }
-            device
-        };
+        // SAFETY: handles from the application, checked before use.
+        let (kernel, device) = unsafe { kernel_and_device(kernel, device)? };
         if !device.caps().subgroups.khr_subgroups() {
             return Err(CL_INVALID_OPERATION);
         }

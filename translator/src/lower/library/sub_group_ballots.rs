@@ -13,25 +13,14 @@ use crate::lower::function::FnBuilder;
 use crate::types::Type;
 use naga::{BinaryOperator as Op, Handle, Span};
 
-/// Whether `b` is a ballot function this module lowers.
+/// Whether `b` is a ballot function this module lowers: those of
+/// `cl_khr_subgroup_ballot` but its broadcasts, which are gathers.
 pub(super) fn is_ballot_function(b: Builtin) -> bool {
-    use Builtin as B;
-    matches!(
-        b,
-        B::SubGroupBallot
-            | B::SubGroupInverseBallot
-            | B::SubGroupBallotBitExtract
-            | B::SubGroupBallotBitCount
-            | B::SubGroupBallotInclusiveScan
-            | B::SubGroupBallotExclusiveScan
-            | B::SubGroupBallotFindLsb
-            | B::SubGroupBallotFindMsb
-            | B::SubGroupEqMask
-            | B::SubGroupGeMask
-            | B::SubGroupGtMask
-            | B::SubGroupLeMask
-            | B::SubGroupLtMask
-    )
+    b.sub_group_extension() == Some("cl_khr_subgroup_ballot")
+        && !matches!(
+            b,
+            Builtin::SubGroupNonUniformBroadcast | Builtin::SubGroupBroadcastFirst
+        )
 }
 
 impl ModuleBuilder<'_> {
