@@ -689,8 +689,8 @@ fn extended_types_wrap_and_vectors_broadcast_whole() {
 }
 
 #[test]
-fn required_sub_group_sizes_are_the_devices_own() {
-    let (context, _queue) = common::context_and_queue();
+fn required_sub_group_sizes_build_and_run_where_the_device_takes_them() {
+    let (context, queue) = common::context_and_queue();
     let device = context.devices()[0];
     let source = |size: usize| {
         format!(
@@ -721,6 +721,13 @@ fn required_sub_group_sizes_are_the_devices_own() {
         opencl3::program::Program::create_and_build_from_source(&context, &source(size), "")
             .expect("the device's own size builds");
     let kernel = Kernel::create(&program, "k").expect("kernel");
+    // Launched, through the pipeline that asks for the size where the
+    // device can be asked.
+    let (n, local) = (128, 64);
+    let out = buffer_with(&context, &queue, &vec![0u32; n]);
+    set_arg(&kernel, 0, &out);
+    run_1d(&queue, &kernel, n, local);
+    assert_eq!(read_buffer::<u32>(&queue, &out, n), vec![size as u32; n]);
     let compiled = opencl3::kernel::get_kernel_sub_group_info(
         kernel.get(),
         device,
@@ -741,5 +748,6 @@ fn required_sub_group_sizes_are_the_devices_own() {
     let sizes = opencl3::device::Device::new(device)
         .get_data(CL_DEVICE_SUB_GROUP_SIZES_INTEL)
         .expect("sub-group sizes");
+    // Every size the device takes: these devices have one.
     assert_eq!(sizes, size.to_ne_bytes());
 }

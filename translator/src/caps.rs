@@ -78,6 +78,10 @@ pub struct DeviceCaps {
     /// `subgroupSize`: a shader of SPIR-V before 1.6 created without
     /// asking for another runs with exactly this many).
     pub subgroup_size: u32,
+    /// The subgroup sizes a kernel may ask for with
+    /// `intel_reqd_sub_group_size` (powers of two from the first to the
+    /// second): `VK_EXT_subgroup_size_control`'s range, or the one size.
+    pub subgroup_size_range: [u32; 2],
     /// A sub-group may wait for another of its work-group to make
     /// progress (`CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS`): the
     /// hardware schedules subgroups independently. The `cl_khr_subgroups`
@@ -280,6 +284,7 @@ impl DeviceCaps {
             denormals: Denormals::ANY,
             subgroups: SubgroupOps::ALL,
             subgroup_size: 32,
+            subgroup_size_range: [8, 64],
             subgroup_forward_progress: true,
         }
     }
@@ -320,7 +325,6 @@ impl DeviceCaps {
                 list.push("cl_khr_subgroups");
             }
             list.extend(SUB_GROUP_EXTENSIONS);
-            // `intel_reqd_sub_group_size` takes the device's one size.
             list.push("cl_intel_required_subgroup_size");
         }
         list

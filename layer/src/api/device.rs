@@ -325,9 +325,14 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE => uint(0),
-        // cl_intel_required_subgroup_size: the one size kernels run with.
+        // cl_intel_required_subgroup_size: the sizes kernels may ask for.
         CL_DEVICE_SUB_GROUP_SIZES_INTEL if caps.subgroups.khr_subgroups() => {
-            InfoValue::array(&[device.subgroup_size() as usize])
+            let [min, max] = caps.subgroup_size_range;
+            let sizes: Vec<usize> = (0..32)
+                .map(|bit| 1usize << bit)
+                .filter(|&size| (min as usize..=max as usize).contains(&size))
+                .collect();
+            InfoValue::array(&sizes)
         }
         CL_DEVICE_MAX_NUM_SUB_GROUPS => uint(if caps.subgroups.khr_subgroups() {
             let groups = crate::core::sub_groups::SubGroups {

@@ -78,8 +78,10 @@ fn sub_group_info(
     input: &[usize],
     param_value_size: usize,
 ) -> CLResult<InfoValue> {
+    // The kernel's own size, where it asks for one.
+    let size = kernel.reflection().required_sub_group_size;
     let groups = crate::core::sub_groups::SubGroups {
-        size: device.subgroup_size() as usize,
+        size: size.unwrap_or(device.subgroup_size()) as usize,
     };
     let max_work_items = kernel.max_work_group_size(device);
     // A local work size of one to three dimensions.

@@ -66,6 +66,9 @@ pub fn device_caps(info: &PhysicalDeviceInfo) -> DeviceCaps {
         denormals,
         subgroups: subgroup_ops(info),
         subgroup_size: info.subgroup_size,
+        subgroup_size_range: info
+            .subgroup_size_control
+            .map_or([info.subgroup_size; 2], |c| [c.min_size, c.max_size]),
         // NVIDIA's GPUs schedule each warp on its own; lavapipe runs a
         // work-group's subgroups in turn on one thread, switching only at
         // barriers, so one waiting for another would wait for ever.

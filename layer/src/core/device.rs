@@ -201,6 +201,7 @@ impl Device {
                 reflection.storage_buffers,
                 &image_descriptor_kinds(&reflection.images),
                 reflection.pipeline_push_constant_size(),
+                reflection.required_sub_group_size,
             )
             .or_out_of_resources()
     }

@@ -253,12 +253,24 @@ impl Kernel {
         Ok(executable.private_bytes(*index)?.total)
     }
 
-    /// `CL_KERNEL_WORK_GROUP_SIZE`: nothing about the kernel lowers the
-    /// device's limit yet, except a required work-group size.
+    /// `CL_KERNEL_WORK_GROUP_SIZE`: the device's limit, or a required
+    /// work-group size; a required sub-group size `n` allows at most `n`
+    /// times `maxComputeWorkgroupSubgroups` work-items where the pipeline
+    /// asks the device for it.
     pub fn max_work_group_size(&self, device: &Device) -> usize {
-        match self.reflection().required_work_group_size {
-            Some(required) => required.iter().map(|&n| n as usize).product(),
-            None => device.max_work_group_size(),
+        let reflection = self.reflection();
+        if let Some(required) = reflection.required_work_group_size {
+            return required.iter().map(|&n| n as usize).product();
+        }
+        let limit = device.max_work_group_size();
+        match (
+            reflection.required_sub_group_size,
+            device.info().subgroup_size_control,
+        ) {
+            (Some(size), Some(control)) => {
+                limit.min((size * control.max_workgroup_subgroups) as usize)
+            }
+            _ => limit,
         }
     }
 

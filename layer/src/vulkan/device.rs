@@ -164,10 +164,17 @@ impl Device {
             .shader_buffer_int64_atomics(features.shader_buffer_int64_atomics)
             .shader_shared_int64_atomics(features.shader_shared_int64_atomics)
             .shader_subgroup_extended_types(features.subgroup_extended_types);
+        let mut size_control =
+            vk::PhysicalDeviceSubgroupSizeControlFeatures::default().subgroup_size_control(true);
         let mut features2 = vk::PhysicalDeviceFeatures2::default()
             .features(core_features)
             .push_next(&mut features11)
             .push_next(&mut features12);
+        // Kernels with `intel_reqd_sub_group_size` ask for their size.
+        if info.subgroup_size_control.is_some() {
+            enabled_extensions.push(ash::ext::subgroup_size_control::NAME.as_ptr());
+            features2 = features2.push_next(&mut size_control);
+        }
 
         let priorities = [1.0_f32];
         let queue_infos = [vk::DeviceQueueCreateInfo::default()
@@ -343,7 +350,8 @@ impl Device {
 
     /// A compute pipeline whose descriptor set 0 has `storage_buffers`
     /// storage-buffer bindings (0, 1, ...) and whose push-constant block is
-    /// `push_constant_size` bytes.
+    /// `push_constant_size` bytes, run with subgroups of `subgroup_size`
+    /// where given.
     pub fn create_compute_pipeline(
         self: &Arc<Self>,
         spirv: &[u32],
@@ -351,6 +359,7 @@ impl Device {
         storage_buffers: u32,
         images: &[ImageDescriptorKind],
         push_constant_size: u32,
+        subgroup_size: Option<u32>,
     ) -> Result<Arc<ComputePipeline>, VkError> {
         let pipeline = ComputePipeline::create(
             self,
@@ -360,6 +369,7 @@ impl Device {
             images,
             push_constant_size,
             true,
+            subgroup_size,
         )?;
         self.save_pipeline_cache();
         Ok(Arc::new(pipeline))

@@ -97,6 +97,17 @@ pub struct DeviceFeatures {
     pub subgroup_extended_types: bool,
 }
 
+/// The subgroup sizes a compute shader may ask for
+/// (`VkPhysicalDeviceSubgroupSizeControlProperties`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubgroupSizeControl {
+    pub min_size: u32,
+    pub max_size: u32,
+    /// `maxComputeWorkgroupSubgroups`: a shader asking for size `n` may
+    /// have work-groups of at most `n` times this many invocations.
+    pub max_workgroup_subgroups: u32,
+}
+
 /// What one physical device is and can do, as far as OpenCL cares.
 #[derive(Clone, Debug)]
 pub struct PhysicalDeviceInfo {
@@ -118,6 +129,10 @@ pub struct PhysicalDeviceInfo {
     pub limits: vk::PhysicalDeviceLimits,
     pub features: DeviceFeatures,
     pub subgroup_size: u32,
+    /// `VK_EXT_subgroup_size_control`, where compute shaders may ask for a
+    /// subgroup size (`requiredSubgroupSizeStages` has compute): the sizes
+    /// they may ask for, and how many subgroups a work-group may have.
+    pub subgroup_size_control: Option<SubgroupSizeControl>,
     /// The subgroup operations compute shaders may use
     /// (`subgroupSupportedOperations`, empty where
     /// `subgroupSupportedStages` lacks compute).
@@ -549,6 +564,7 @@ fn query_physical_device(
     let has_sm_builtins = has_extension(ash::nv::shader_sm_builtins::NAME);
     let has_amd_core_properties = has_extension(ash::amd::shader_core_properties::NAME);
     let has_arm_core_builtins = has_extension(ash::arm::shader_core_builtins::NAME);
+    let has_size_control = has_extension(ash::ext::subgroup_size_control::NAME);
 
     let device_local_heap_size = memory
         .memory_heaps_as_slice()
@@ -599,6 +615,7 @@ fn query_physical_device(
         },
         subgroup_size: 1,
         subgroup_operations: vk::SubgroupFeatureFlags::empty(),
+        subgroup_size_control: None,
         device_local_heap_size,
         device_local_host_access: DeviceLocalHostAccess::classify(
             properties.device_type,
@@ -644,6 +661,10 @@ fn query_physical_device(
     if has_arm_core_builtins {
         properties2 = properties2.push_next(&mut arm_core);
     }
+    let mut size_control = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+    if has_size_control {
+        properties2 = properties2.push_next(&mut size_control);
+    }
     // SAFETY: the device supports Vulkan 1.2, so the 1.1/1.2 structures are
     // valid in the chain; each extension's structure only when the device
     // has the extension.
@@ -651,11 +672,27 @@ fn query_physical_device(
 
     let mut features11 = vk::PhysicalDeviceVulkan11Features::default();
     let mut features12 = vk::PhysicalDeviceVulkan12Features::default();
+    let mut size_control_features = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
     let mut features2 = vk::PhysicalDeviceFeatures2::default()
         .push_next(&mut features11)
         .push_next(&mut features12);
-    // SAFETY: the device supports Vulkan 1.2, so both structures are valid in the chain.
+    if has_size_control {
+        features2 = features2.push_next(&mut size_control_features);
+    }
+    // SAFETY: the device supports Vulkan 1.2, so both structures are valid
+    // in the chain; the size-control one only where it has the extension.
     unsafe { instance.get_physical_device_features2(handle, &mut features2) };
+    let compute_sizes = size_control
+        .required_subgroup_size_stages
+        .contains(vk::ShaderStageFlags::COMPUTE);
+    if has_size_control && size_control_features.subgroup_size_control == vk::TRUE && compute_sizes
+    {
+        info.subgroup_size_control = Some(SubgroupSizeControl {
+            min_size: size_control.min_subgroup_size,
+            max_size: size_control.max_subgroup_size,
+            max_workgroup_subgroups: size_control.max_compute_workgroup_subgroups,
+        });
+    }
 
     info.driver_id = properties12.driver_id;
     info.driver_name = c_chars_to_string(properties12.driver_name_as_c_str());

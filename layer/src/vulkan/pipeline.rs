@@ -82,6 +82,9 @@ impl Drop for ShaderModule<'_> {
 impl ComputePipeline {
     /// `allow_push_descriptors` is false only in tests, to exercise the
     /// descriptor-pool path on devices that have push descriptors.
+    /// `subgroup_size` is the subgroup size the shader asks for, on a
+    /// device with `VK_EXT_subgroup_size_control` for compute.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn create(
         device: &Arc<Device>,
         spirv: &[u32],
@@ -90,6 +93,7 @@ impl ComputePipeline {
         images: &[ImageDescriptorKind],
         push_constant_size: u32,
         allow_push_descriptors: bool,
+        subgroup_size: Option<u32>,
     ) -> Result<ComputePipeline, VkError> {
         let limits = &device.info().limits;
         if spirv.first() != Some(&SPIRV_MAGIC) {
@@ -217,10 +221,27 @@ impl ComputePipeline {
             raw: raw_module,
         };
 
-        let stage = vk::PipelineShaderStageCreateInfo::default()
+        let control = device.info().subgroup_size_control;
+        let asked = subgroup_size.filter(|size| {
+            control
+                .is_some_and(|c| size.is_power_of_two() && (c.min_size..=c.max_size).contains(size))
+        });
+        if asked.is_none() && subgroup_size.is_some_and(|size| size != device.info().subgroup_size)
+        {
+            return Err(VkError::InvalidArgument(format!(
+                "subgroup size {subgroup_size:?}: the device runs compute shaders with {}",
+                device.info().subgroup_size
+            )));
+        }
+        let mut required = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
+            .required_subgroup_size(asked.unwrap_or(0));
+        let mut stage = vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(module.raw)
             .name(&entry_name);
+        if asked.is_some() {
+            stage = stage.push_next(&mut required);
+        }
         let pipeline_info = [vk::ComputePipelineCreateInfo::default()
             .stage(stage)
             .layout(pipeline.layout)];
@@ -335,7 +356,7 @@ mod tests {
     fn pipelines_are_created_and_checked() {
         let device = lavapipe();
         let pipeline = device
-            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 8)
+            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 8, None)
             .expect("pipeline");
         assert_eq!(pipeline.storage_buffers(), 2);
         assert_eq!(pipeline.push_constant_size(), 8);
@@ -343,20 +364,21 @@ mod tests {
             pipeline.uses_push_descriptors(),
             device.info().features.push_descriptor
         );
-        let pool_path = ComputePipeline::create(&device, MULTIPLY_ADD, "main", 2, &[], 8, false)
-            .expect("pipeline without push descriptors");
+        let pool_path =
+            ComputePipeline::create(&device, MULTIPLY_ADD, "main", 2, &[], 8, false, None)
+                .expect("pipeline without push descriptors");
         assert!(!pool_path.uses_push_descriptors());
 
         assert!(matches!(
-            device.create_compute_pipeline(&[0, 1, 2], "main", 2, &[], 8),
+            device.create_compute_pipeline(&[0, 1, 2], "main", 2, &[], 8, None),
             Err(VkError::InvalidArgument(_))
         ));
         assert!(matches!(
-            device.create_compute_pipeline(MULTIPLY_ADD, "ma\0in", 2, &[], 8),
+            device.create_compute_pipeline(MULTIPLY_ADD, "ma\0in", 2, &[], 8, None),
             Err(VkError::InvalidArgument(_))
         ));
         assert!(matches!(
-            device.create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 6),
+            device.create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 6, None),
             Err(VkError::InvalidArgument(_))
         ));
     }

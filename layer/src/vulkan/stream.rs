@@ -1490,7 +1490,7 @@ mod tests {
     fn dispatch_with_push_descriptors() {
         let device = lavapipe();
         let pipeline = device
-            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 8)
+            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 8, None)
             .expect("pipeline");
         run_multiply_add(&pipeline, 3);
     }
@@ -1499,7 +1499,7 @@ mod tests {
     fn dispatch_with_descriptor_pools() {
         let device = lavapipe();
         let pipeline = Arc::new(
-            ComputePipeline::create(&device, MULTIPLY_ADD, "main", 2, &[], 8, false)
+            ComputePipeline::create(&device, MULTIPLY_ADD, "main", 2, &[], 8, false, None)
                 .expect("pipeline"),
         );
         // More sets than one pool holds, across several submissions.
@@ -1510,7 +1510,7 @@ mod tests {
     fn dispatch_arguments_are_checked() {
         let device = lavapipe();
         let pipeline = device
-            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 8)
+            .create_compute_pipeline(MULTIPLY_ADD, "main", 2, &[], 8, None)
             .expect("pipeline");
         let mut stream = device.create_stream().expect("stream");
         let buffer = device

@@ -976,8 +976,9 @@ impl Checker<'_> {
     }
 
     /// The sub-group size `intel_reqd_sub_group_size(n)` (attribute `a`,
-    /// its arguments' values `args`) asks for: only the device's own, the
-    /// one its kernels run with; `None` after reporting any other.
+    /// its arguments' values `args`) asks for: a power of two the device
+    /// can run kernels with (`DeviceCaps::subgroup_size_range`); `None`
+    /// after reporting any other.
     fn required_sub_group_size(
         &mut self,
         a: &ast::Attribute,
@@ -990,7 +991,6 @@ impl Checker<'_> {
             );
             return None;
         };
-        let device = self.caps.subgroup_size;
         if !self.caps.subgroups.khr_subgroups() {
             self.error(
                 a.location,
@@ -998,14 +998,22 @@ impl Checker<'_> {
             );
             return None;
         }
-        if *size != i128::from(device) {
+        let [min, max] = self.caps.subgroup_size_range;
+        let runs = u32::try_from(*size)
+            .ok()
+            .filter(|s| s.is_power_of_two() && (min..=max).contains(s));
+        if runs.is_none() {
+            let sizes = if min == max {
+                format!("whose sub-groups have {min} work-items")
+            } else {
+                format!("which runs sub-groups of {min} to {max} work-items, powers of two")
+            };
             self.error(
                 a.location,
-                format!("sub-group size {size} is not supported by this device, whose sub-groups have {device} work-items"),
+                format!("sub-group size {size} is not supported by this device, {sizes}"),
             );
-            return None;
         }
-        Some(device)
+        runs
     }
 
     /// The type named by `vec_type_hint(T)`, spelt as `CL_KERNEL_ATTRIBUTES`
