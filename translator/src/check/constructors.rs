@@ -315,15 +315,7 @@ impl Checker<'_> {
             );
             return Expr::new(H::Int(0), Type::Error, span);
         }
-        let local = hir::Local {
-            name: self.program.names.intern("(temporary object)"),
-            ty,
-            space: AddressSpace::Private,
-            is_const: false,
-            span,
-        };
-        let id = self.add_local(None, local);
-        self.note_temporary(id);
+        let id = self.temporary_local(ty, span);
         let object = Expr::new(H::Local(id), ty, span);
         let address = self.address_of_place(object.clone(), span);
         let call = self.construct(r, address, args, span, rparen);

@@ -37,6 +37,15 @@ impl Checker<'_> {
     /// `(temporary = value, temporary)`.
     pub(super) fn materialize(&mut self, value: Expr) -> Expr {
         let (ty, span) = (value.ty, value.span);
+        let id = self.temporary_local(ty, span);
+        let object = || Box::new(Expr::new(H::Local(id), ty, span));
+        let init = Expr::new(H::Assign(object(), Box::new(value)), ty, span);
+        Expr::new(H::Comma(Box::new(init), object()), ty, span)
+    }
+
+    /// A new private local for a temporary object of type `ty`, noted for
+    /// destruction if its type has a destructor.
+    pub(super) fn temporary_local(&mut self, ty: Type, span: Span) -> LocalId {
         let local = hir::Local {
             name: self.program.names.intern("(temporary object)"),
             ty,
@@ -45,22 +54,11 @@ impl Checker<'_> {
             span,
         };
         let id = self.add_local(None, local);
-        self.note_temporary(id);
-        let object = || Box::new(Expr::new(H::Local(id), ty, span));
-        let init = Expr::new(H::Assign(object(), Box::new(value)), ty, span);
-        Expr::new(H::Comma(Box::new(init), object()), ty, span)
-    }
-
-    /// Notes local `id` as a temporary to destroy, if its type has a
-    /// destructor.
-    pub(super) fn note_temporary(&mut self, id: LocalId) {
-        let Some(f) = self.current.as_ref() else {
-            return;
-        };
-        if self.holds_destructible(f.locals[id].ty) {
+        if self.holds_destructible(ty) {
             let f = self.current.as_mut().expect("in a function");
             f.temporaries.made.insert(id);
         }
+        id
     }
 
     /// Whether local `id` is a temporary to destroy.

@@ -101,6 +101,32 @@ impl Emitter {
         })
     }
 
+    /// A new uninitialised local variable of type `ty`, as a pointer.
+    pub(super) fn scratch_local(
+        &mut self,
+        name: &str,
+        ty: Handle<naga::Type>,
+    ) -> Handle<naga::Expression> {
+        let var = self.function.local_variables.append(
+            naga::LocalVariable {
+                name: Some(name.into()),
+                ty,
+                init: None,
+            },
+            Span::UNDEFINED,
+        );
+        self.add(naga::Expression::LocalVariable(var))
+    }
+
+    /// The result of a subgroup statement, of type `ty`: it belongs to
+    /// its statement, never to an Emit.
+    pub(super) fn subgroup_result(&mut self, ty: Handle<naga::Type>) -> Handle<naga::Expression> {
+        (self.function.expressions).append(
+            naga::Expression::SubgroupOperationResult { ty },
+            Span::UNDEFINED,
+        )
+    }
+
     pub(super) fn unary(
         &mut self,
         op: naga::UnaryOperator,

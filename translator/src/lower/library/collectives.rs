@@ -133,7 +133,7 @@ impl ModuleBuilder<'_> {
                 .find(|(f, _, _)| *f == b)
                 .ok_or_else(|| self.error(location, "internal error: not a collective"))?;
             self.scan_scratch(fb, scratch, fold, local_id);
-            let n = self.group_size(fb);
+            let n = self.linear_size(fb, false);
             let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
             let last = fb.binary(Op::Subtract, n, one);
             // Work-item i's element now folds elements 0..=i.
@@ -189,14 +189,6 @@ impl ModuleBuilder<'_> {
         linear.ok_or_else(|| self.error(location, "internal error: broadcast without a local id"))
     }
 
-    /// This work-group's number of work-items.
-    fn group_size(&mut self, fb: &mut FnBuilder) -> Handle<naga::Expression> {
-        let local = self.interface.local_size();
-        let [x, y, z] = local.map(|c| fb.add(naga::Expression::Constant(c)));
-        let xy = fb.binary(Op::Multiply, x, y);
-        fb.binary(Op::Multiply, xy, z)
-    }
-
     /// Turns the scratch array, one operand per work-item, into its
     /// inclusive scan under `fold`, in log2(group size) steps: at step
     /// `offset` (1, 2, 4, ...) each element folds in the one `offset`
@@ -212,16 +204,8 @@ impl ModuleBuilder<'_> {
         local_id: Handle<naga::Expression>,
     ) {
         let u32_ty = self.u32_type();
-        let n = self.group_size(fb);
-        let offset = fb.function.local_variables.append(
-            naga::LocalVariable {
-                name: Some("collective_offset".into()),
-                ty: u32_ty,
-                init: None,
-            },
-            Span::UNDEFINED,
-        );
-        let offset_ptr = fb.add(naga::Expression::LocalVariable(offset));
+        let n = self.linear_size(fb, false);
+        let offset_ptr = fb.scratch_local("collective_offset", u32_ty);
         let one = fb.add(naga::Expression::Literal(naga::Literal::U32(1)));
         fb.push(naga::Statement::Store {
             pointer: offset_ptr,

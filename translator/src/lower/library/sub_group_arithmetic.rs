@@ -170,19 +170,8 @@ impl ModuleBuilder<'_> {
             predicate: None,
         });
         let u32_ty = self.u32_type();
-        let local = |fb: &mut FnBuilder, name: &str, ty| {
-            let var = fb.function.local_variables.append(
-                naga::LocalVariable {
-                    name: Some(name.into()),
-                    ty,
-                    init: None,
-                },
-                Span::UNDEFINED,
-            );
-            fb.add(naga::Expression::LocalVariable(var))
-        };
-        let step_ptr = local(fb, "sub_group_lane", u32_ty);
-        let folded_ptr = local(fb, "sub_group_fold", value_ty);
+        let step_ptr = fb.scratch_local("sub_group_lane", u32_ty);
+        let folded_ptr = fb.scratch_local("sub_group_fold", value_ty);
         let zero = fb.add(naga::Expression::Literal(naga::Literal::U32(0)));
         fb.push(naga::Statement::Store {
             pointer: step_ptr,

@@ -16,7 +16,7 @@ use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::expressions::{Operand, Value};
 use crate::lower::function::FnBuilder;
 use crate::types::Type;
-use naga::{BinaryOperator as Op, CollectiveOperation as C, Handle, Span, SubgroupOperation as S};
+use naga::{BinaryOperator as Op, CollectiveOperation as C, Handle, SubgroupOperation as S};
 
 /// The reductions and scans, as data: Vulkan's operation and how it
 /// combines the sub-group's operands.
@@ -290,15 +290,7 @@ impl ModuleBuilder<'_> {
         let value_ty = self.value_type(ty, location)?;
         let lane = self.sub_group_value(fb, In::SubgroupInvocationId);
         let size = self.sub_group_value(fb, In::SubgroupSize);
-        let running = fb.function.local_variables.append(
-            naga::LocalVariable {
-                name: Some("sub_group_scan".into()),
-                ty: value_ty,
-                init: None,
-            },
-            Span::UNDEFINED,
-        );
-        let pointer = fb.add(naga::Expression::LocalVariable(running));
+        let pointer = fb.scratch_local("sub_group_scan", value_ty);
         fb.push(naga::Statement::Store { pointer, value });
         let fun = match fold {
             Fold::Min => naga::MathFunction::Min,
@@ -345,10 +337,7 @@ impl ModuleBuilder<'_> {
         argument: Handle<naga::Expression>,
         ty: Handle<naga::Type>,
     ) -> Handle<naga::Expression> {
-        let result = fb.function.expressions.append(
-            naga::Expression::SubgroupOperationResult { ty },
-            Span::UNDEFINED,
-        );
+        let result = fb.subgroup_result(ty);
         fb.push(naga::Statement::SubgroupGather {
             mode,
             argument,
@@ -395,12 +384,7 @@ impl ModuleBuilder<'_> {
         argument: Handle<naga::Expression>,
         ty: Handle<naga::Type>,
     ) -> Handle<naga::Expression> {
-        // Results of subgroup operations belong to their statement, never
-        // to an Emit.
-        let result = fb.function.expressions.append(
-            naga::Expression::SubgroupOperationResult { ty },
-            Span::UNDEFINED,
-        );
+        let result = fb.subgroup_result(ty);
         fb.push(naga::Statement::SubgroupCollectiveOperation {
             op,
             collective_op: collective,
