@@ -28,6 +28,7 @@ pub mod diagnostic;
 mod front;
 mod gotos;
 pub mod hir;
+pub mod il;
 pub mod image;
 mod language;
 pub mod layout;
