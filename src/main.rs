@@ -125,14 +125,31 @@ fn compile(args: &[String]) -> Result<(), String> {
             }
             "-E" => preprocess_only = true,
             "-fsyntax-only" => check_only = true,
-            a if input.is_none() && a.ends_with(".cl") => input = Some(PathBuf::from(a)),
+            a if input.is_none() && (a.ends_with(".cl") || a.ends_with(".spv")) => {
+                input = Some(PathBuf::from(a))
+            }
             a => build_options.push(a.to_string()),
         }
     }
     let input = input.ok_or_else(|| format!("no input file\n{USAGE}"))?;
+    let caps = translator::DeviceCaps::full();
+    if input.extension().is_some_and(|e| e == "spv") {
+        // A SPIR-V module (clCreateProgramWithIL's input).
+        let bytes = std::fs::read(&input).map_err(|e| format!("{}: {e}", input.display()))?;
+        let module = translator::il::IlModule::parse(&bytes)
+            .map_err(|e| format!("{}: {e}", input.display()))?;
+        let program = translator::Session::new()
+            .build_il(
+                &[&module],
+                &build_options.join(" "),
+                &caps,
+                &Default::default(),
+            )
+            .map_err(|e| e.to_string())?;
+        return write_kernels(&program, &input, output.as_ref(), local_size);
+    }
     let source =
         std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
-    let caps = translator::DeviceCaps::full();
     let options = translator::BuildOptions::parse(&build_options.join(" "))
         .map_err(|e| format!("invalid build options: {e}"))?;
     if check_only {
@@ -150,6 +167,17 @@ fn compile(args: &[String]) -> Result<(), String> {
     let name = input.display().to_string();
     let program =
         translator::build_named(&name, &source, &options, &caps).map_err(|e| e.to_string())?;
+    write_kernels(&program, &input, output.as_ref(), local_size)
+}
+
+/// Writes each kernel's SPIR-V beside `input` (or to `output`) and says
+/// what its interface is.
+fn write_kernels(
+    program: &translator::Program,
+    input: &std::path::Path,
+    output: Option<&PathBuf>,
+    local_size: Option<[u32; 3]>,
+) -> Result<(), String> {
     eprint!("{}", program.log);
     let stem = input
         .file_stem()
@@ -164,7 +192,7 @@ fn compile(args: &[String]) -> Result<(), String> {
         let words = kernel
             .spirv(size, &local_lengths)
             .map_err(|e| e.to_string())?;
-        let path = match (&output, program.kernels.len()) {
+        let path = match (output, program.kernels.len()) {
             (Some(p), 1) => p.clone(),
             (Some(p), _) => sibling(p, &format!("{}.spv", r.name)),
             (None, _) => PathBuf::from(format!("{stem}.{}.spv", r.name)),

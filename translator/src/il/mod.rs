@@ -12,8 +12,16 @@
 //! restructures), `instructions` (each instruction as an expression) and
 //! `opencl_std` (the extended instruction set as the built-in library).
 
+mod arithmetic;
+mod build;
+mod constants;
 mod error;
+mod function;
+mod instructions;
+mod listing;
 mod module;
+mod opencl_std;
+mod types;
 
 pub use error::IlError;
 pub use module::{IlModule, SpecConstant};
@@ -43,9 +51,6 @@ impl Session {
         caps: &DeviceCaps,
         spec: &SpecValues,
     ) -> Result<Program, BuildError> {
-        let _ = (modules, options, caps, spec);
-        Err(BuildError::Compile {
-            log: "error: SPIR-V programs are not built yet\n".to_owned(),
-        })
+        build::build(modules, options, caps, spec)
     }
 }

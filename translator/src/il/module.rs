@@ -33,7 +33,7 @@ pub struct SpecConstant {
 impl IlModule {
     /// Reads `bytes` as a SPIR-V module, in either byte order.
     pub fn parse(bytes: &[u8]) -> Result<IlModule, IlError> {
-        if bytes.len() < 20 || bytes.len() % 4 != 0 {
+        if bytes.len() < 20 || !bytes.len().is_multiple_of(4) {
             return Err(IlError::Truncated);
         }
         let mut words: Vec<u32> = bytes
