@@ -548,7 +548,7 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
         for &index in indices {
             let (lvalue, space) = self.lvalue_of(place)?;
             let ty = self.ty(lvalue);
-            let element = match ty {
+            place = match ty {
                 Type::Record(r) => {
                     let k = self
                         .scope
@@ -559,22 +559,34 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
                         .get(k as usize)
                         .map(|f| f.ty)
                         .ok_or("a struct member index past the members")?;
-                    self.expr(ExprKind::Member(lvalue, k as usize), field)
+                    Place::Lvalue(self.expr(ExprKind::Member(lvalue, k as usize), field), space)
                 }
                 Type::Array(..) => {
                     let element = self.reader.program.types.array_element(ty).unwrap_or(ty);
                     let i = self.index(index)?;
-                    self.expr(ExprKind::Index(lvalue, i), element)
+                    Place::Lvalue(self.expr(ExprKind::Index(lvalue, i), element), space)
                 }
                 Type::Vector(s, _) => {
-                    let k = self.scope.constant_u64(index).ok_or(
-                        "a pointer to a vector lane chosen at run time is not supported yet",
-                    )?;
-                    self.expr(ExprKind::Swizzle(lvalue, vec![k as u8]), Type::Scalar(s))
+                    // A lane's address is the vector's, as a pointer to
+                    // its elements, offset by the lane: C's
+                    // `((T *)&v)[k]`.
+                    let vector = self.pointer(Place::Lvalue(lvalue, space));
+                    let pointer = self.reader.program.types.pointer(Pointee {
+                        ty: Type::Scalar(s),
+                        is_const: false,
+                        is_volatile: false,
+                        space,
+                        endian_host: false,
+                    });
+                    let mut lane = self.convert(vector, pointer);
+                    if self.scope.constant_u64(index) != Some(0) {
+                        let k = self.index(index)?;
+                        lane = self.expr(ExprKind::PointerOffset(lane, k), pointer);
+                    }
+                    Place::Pointer(lane)
                 }
                 _ => return Err("an access chain into a type that has no members".into()),
             };
-            place = Place::Lvalue(element, space);
         }
         Ok(place)
     }
