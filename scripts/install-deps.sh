@@ -4,7 +4,8 @@
 # there is no GPU), the validation layers, the ocl-icd OpenCL loader with the
 # Khronos headers, clinfo, spirv-tools, PoCL (the differential reference), a
 # C compiler, dpkg-dev and cargo-deb (which build and check the Debian
-# package). Only installs what is missing; needs root or sudo.
+# package), clang-15 and llvm-spirv-15 (which make the SPIR-V of the IL
+# tests). Only installs what is missing; needs root or sudo.
 set -euo pipefail
 
 # Some containers have /dev/null as a regular file. What is sent there piles
@@ -23,6 +24,7 @@ packages=(
     libvulkan1 mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
     ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo
     spirv-tools pocl-opencl-icd gcc libc6-dev pkg-config dpkg-dev
+    clang-15 llvm-spirv-15
 )
 missing=()
 for p in "${packages[@]}"; do

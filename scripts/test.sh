@@ -24,13 +24,29 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -q -- -D warnings
 cargo build --workspace -q
 log=$(mktemp)
+il_log=$(mktemp)
 fuzz=$(mktemp -d)
-trap 'rm -rf "$log" "$fuzz"' EXIT
+trap 'rm -rf "$log" "$il_log" "$fuzz"' EXIT
 CLVULKAN_VALIDATION=fatal cargo test --workspace 2>&1 | tee "$log"
 # One closing line for the whole run (cargo's last block is the doc tests,
 # which are empty).
 awk '/^test result:/ { passed += $4; failed += $6 }
      END { printf "summary: %d passed, %d failed\n", passed, failed }' "$log"
+# The same kernels again through SPIR-V: with CLVULKAN_TEST_IL=1,
+# tests/common/launch.rs compiles each OpenCL C kernel file with clang-15
+# and llvm-spirv-15 and builds it with clCreateProgramWithIL (C++ for
+# OpenCL files stay source). Every test binary runs (--no-fail-fast) and
+# the count, on a line of its own, is printed before a failure stops the
+# script.
+il_status=0
+CLVULKAN_TEST_IL=1 CLVULKAN_VALIDATION=fatal cargo test --no-fail-fast \
+    --test pointers --test pointer_spaces \
+    --test pointer_members --test narrow_stores --test opencl3_vecadd \
+    --test generic_address_space --test atomic_fences --test client_constructs \
+    --test sub_groups 2>&1 | tee "$il_log" || il_status=$?
+awk '/^test result:/ { passed += $4; failed += $6 }
+     END { printf "summary (SPIR-V): %d passed, %d failed\n", passed, failed }' "$il_log"
+[ "$il_status" -eq 0 ]
 # The whole-build fuzz target from a fixed seed on the stable replay driver
 # (fuzz/README.md): every .cl file of the repository, behind a space so that
 # its first byte picks no build options, then 50,000 mutations of them (the

@@ -7,6 +7,9 @@ use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
 
 /// Builds a kernel file; a first line `// options: ...` gives the options.
+/// With `CLVULKAN_TEST_IL=1`, an OpenCL C file goes through SPIR-V
+/// instead ([`build_file_as_il`]); C++ for OpenCL is built from source
+/// either way.
 pub fn build_file(context: &Context, file: &str) -> Program {
     let source = std::fs::read_to_string(super::repo_path(file)).expect("kernel source");
     let options = source
@@ -16,8 +19,44 @@ pub fn build_file(context: &Context, file: &str) -> Program {
         .unwrap_or("")
         .trim()
         .to_string();
+    if super::il::il_mode() && !options.contains("-cl-std=CLC++") {
+        return build_file_as_il(context, &source, &options);
+    }
     Program::create_and_build_from_source(context, &source, &options)
         .unwrap_or_else(|log| panic!("build failed:\n{log}"))
+}
+
+/// `source` compiled to SPIR-V by clang, in the `-cl-std` of `options`
+/// (CL1.2 if none) and with its `-D` defines (and `-cl-kernel-arg-info`,
+/// which makes clang keep the parameter names), then built by
+/// `clCreateProgramWithIL` with the options left.
+fn build_file_as_il(context: &Context, source: &str, options: &str) -> Program {
+    let mut cl_std = "CL1.2".to_owned();
+    let mut clang = Vec::new();
+    let mut build = Vec::new();
+    let mut words = options.split_whitespace();
+    while let Some(word) = words.next() {
+        if let Some(std) = word.strip_prefix("-cl-std=") {
+            cl_std = std.to_owned();
+        } else if word == "-D" {
+            clang.push(format!("-D{}", words.next().unwrap_or_default()));
+        } else if word.starts_with("-D") {
+            clang.push(word.to_owned());
+        } else {
+            if word == "-cl-kernel-arg-info" {
+                clang.push(word.to_owned());
+            }
+            build.push(word);
+        }
+    }
+    let il = super::il::spirv_from_source_with(source, &cl_std, &clang);
+    let mut program = Program::create_from_il(context, &il).expect("clCreateProgramWithIL");
+    if let Err(error) = program.build(context.devices(), &build.join(" ")) {
+        let device = context.devices()[0];
+        let log = program.get_build_log(device).unwrap_or_default();
+        panic!("build of the SPIR-V failed ({error}):\n{log}");
+    }
+    program
 }
 
 /// Runs `kernel` over `global` work-items in groups of `local`.

@@ -180,6 +180,7 @@ pub fn read_buffer<T: Clone + Default>(
 
 pub mod dd;
 pub mod fp16;
+pub mod il;
 pub mod image_api;
 pub mod image_model;
 pub mod launch;

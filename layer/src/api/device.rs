@@ -131,6 +131,8 @@ const OPENCL_C_VERSIONS: [(&str, cl_version); 4] = [
     ("OpenCL C", make_version(3, 0, 0)),
 ];
 /// No conformance run has passed yet; the spec's format with a zero date.
+/// The IL of `CL_DEVICE_IL_VERSION` and `CL_DEVICE_ILS_WITH_VERSION`.
+const IL_NAME: &str = "SPIR-V";
 const LATEST_CONFORMANCE_VERSION_PASSED: &str = "v0000-01-01-00";
 pub(crate) const DEVICE_VERSION: &str = "OpenCL 3.0 clvulkan";
 /// "OpenCL C<space><major.minor><space><vendor-specific information>": the
@@ -279,10 +281,22 @@ fn device_info(device: &Object<Device>, param_name: cl_device_info) -> CLResult<
         | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
         | CL_DEVICE_MAX_ON_DEVICE_QUEUES
         | CL_DEVICE_MAX_ON_DEVICE_EVENTS => uint(0),
-        CL_DEVICE_BUILT_IN_KERNELS | CL_DEVICE_IL_VERSION => InfoValue::string(""),
-        CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION | CL_DEVICE_ILS_WITH_VERSION => {
-            InfoValue::name_versions([])
+        CL_DEVICE_BUILT_IN_KERNELS => InfoValue::string(""),
+        CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => InfoValue::name_versions([]),
+        // The SPIR-V versions the translator reads, the same on every
+        // device: "SPIR-V_1.0 SPIR-V_1.1 ...", the spec's form.
+        CL_DEVICE_IL_VERSION => {
+            let versions: Vec<String> = translator::il::SPIRV_VERSIONS
+                .iter()
+                .map(|(major, minor)| format!("{IL_NAME}_{major}.{minor}"))
+                .collect();
+            InfoValue::string(&versions.join(" "))
         }
+        CL_DEVICE_ILS_WITH_VERSION => InfoValue::name_versions(
+            translator::il::SPIRV_VERSIONS
+                .iter()
+                .map(|&(major, minor)| (IL_NAME, make_version(major, minor, 0))),
+        ),
         CL_DEVICE_PLATFORM => InfoValue::handle(Some(&**Platform::get())),
         CL_DEVICE_NAME => InfoValue::string(device.name()),
         CL_DEVICE_VENDOR => InfoValue::string(device.vendor_name()),

@@ -20,7 +20,7 @@ use crate::api::{
 };
 use crate::core::platform::Platform;
 
-/// The ICD extension's entry point name, the only extension function.
+/// The ICD extension's entry point name.
 const ICD_GET_PLATFORM_IDS: &CStr = c"clIcdGetPlatformIDsKHR";
 
 /// The dispatch table; every object's first field points here.
@@ -169,14 +169,14 @@ pub(crate) static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
     clSetKernelExecInfo: Some(not_implemented::set_kernel_exec_info),
     clGetKernelSubGroupInfoKHR: Some(sub_group_info::get_kernel_sub_group_info),
     clCloneKernel: Some(kernel::clone_kernel),
-    clCreateProgramWithIL: Some(not_implemented::create_program_with_il),
+    clCreateProgramWithIL: Some(program::create_program_with_il),
     clEnqueueSVMMigrateMem: Some(not_implemented::enqueue_svm_migrate_mem),
     clGetDeviceAndHostTimer: Some(timer::get_device_and_host_timer),
     clGetHostTimer: Some(timer::get_host_timer),
     clGetKernelSubGroupInfo: Some(sub_group_info::get_kernel_sub_group_info),
     clSetDefaultDeviceCommandQueue: Some(not_implemented::set_default_device_command_queue),
     clSetProgramReleaseCallback: Some(not_implemented::set_program_release_callback),
-    clSetProgramSpecializationConstant: Some(not_implemented::set_program_specialization_constant),
+    clSetProgramSpecializationConstant: Some(program::set_program_specialization_constant),
     clCreateBufferWithProperties: Some(memory::create_buffer_with_properties),
     clCreateImageWithProperties: Some(image::create_image_with_properties),
     clSetContextDestructorCallback: Some(context::set_context_destructor_callback),
@@ -185,7 +185,8 @@ pub(crate) static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
     clGetKernelSuggestedLocalWorkSize: 0,
 };
 
-/// Looks up an extension function: `clIcdGetPlatformIDsKHR`, and the
+/// Looks up an extension function: `clIcdGetPlatformIDsKHR`,
+/// `clGetKernelSubGroupInfoKHR`, `clCreateProgramWithILKHR` and the
 /// diagnostic [`diagnostics::NAME`].
 unsafe extern "C" fn get_extension_function_address(func_name: *const c_char) -> *mut c_void {
     let entry = entry!("clGetExtensionFunctionAddress", func_name: text);
@@ -220,6 +221,14 @@ unsafe fn extension_function(func_name: *const c_char) -> *mut c_void {
             *mut c_void,
             *mut usize,
         ) -> cl_int = sub_group_info::get_kernel_sub_group_info;
+        function as *mut c_void
+    } else if name == c"clCreateProgramWithILKHR" {
+        let function: unsafe extern "C" fn(
+            opencl_sys::cl_context,
+            *const c_void,
+            usize,
+            *mut cl_int,
+        ) -> opencl_sys::cl_program = program::create_program_with_il;
         function as *mut c_void
     } else if name == diagnostics::NAME {
         let function: unsafe extern "C" fn(
@@ -328,6 +337,8 @@ mod tests {
             assert_eq!(found, platform::get_platform_ids as *mut c_void);
             let found = get_extension_function_address(diagnostics::NAME.as_ptr());
             assert_eq!(found, diagnostics::get_live_object_counts as *mut c_void);
+            let found = get_extension_function_address(c"clCreateProgramWithILKHR".as_ptr());
+            assert_eq!(found, program::create_program_with_il as *mut c_void);
             assert!(get_extension_function_address(c"clGetDeviceIDs".as_ptr()).is_null());
             assert!(get_extension_function_address(std::ptr::null()).is_null());
         }
@@ -346,10 +357,11 @@ mod tests {
         let mut status = 0;
         // SAFETY: the stubs touch nothing but errcode_ret.
         unsafe {
-            let program = not_implemented::create_program_with_il(
+            let program = not_implemented::create_program_with_built_in_kernels(
                 std::ptr::null_mut(),
-                std::ptr::null(),
                 0,
+                std::ptr::null(),
+                std::ptr::null(),
                 &mut status,
             );
             assert!(program.is_null());

@@ -68,26 +68,10 @@ pub(crate) unsafe extern "C" fn svm_free(context: cl_context, svm_pointer: *mut 
 
 // Buffer operations not built yet.
 
-// Program creation from IL or built-in kernels, specialization constants:
-// not built yet (no device reports an IL or built-in kernels).
-
-returns_status! {
-    /// `clSetProgramSpecializationConstant`: not implemented.
-    fn set_program_specialization_constant as clSetProgramSpecializationConstant(
-        program: cl_program,
-        spec_id: cl_uint,
-        spec_size: usize,
-        spec_value: *const c_void,
-    );
-}
+// Program creation from built-in kernels: not built yet (no device
+// reports built-in kernels).
 
 returns_object! {
-    /// `clCreateProgramWithIL`: not implemented.
-    fn create_program_with_il as clCreateProgramWithIL(
-        context: cl_context,
-        il: *const c_void,
-        length: usize,
-    ) -> cl_program;
     /// `clCreateProgramWithBuiltInKernels`: not implemented.
     fn create_program_with_built_in_kernels as clCreateProgramWithBuiltInKernels(
         context: cl_context,

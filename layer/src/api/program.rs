@@ -1,6 +1,7 @@
-//! Program entry points: creation from OpenCL C source or binaries,
-//! `clBuildProgram`, `clCompileProgram`, `clLinkProgram`, the program and
-//! build info queries, retain/release.
+//! Program entry points: creation from OpenCL C source, SPIR-V or
+//! binaries, specialization constants, `clBuildProgram`,
+//! `clCompileProgram`, `clLinkProgram`, the program and build info
+//! queries, retain/release.
 
 use std::ffi::{c_char, c_uchar, c_void};
 use std::sync::Arc;
@@ -81,6 +82,64 @@ pub(crate) unsafe extern "C" fn create_program_with_source(
     });
     // SAFETY: errcode_ret is the application's, NULL or a cl_int.
     unsafe { created.report(errcode_ret) }
+}
+
+/// `clCreateProgramWithIL`, and `clCreateProgramWithILKHR` of
+/// `cl_khr_il_program` (the same function).
+pub(crate) unsafe extern "C" fn create_program_with_il(
+    context: cl_context,
+    il: *const c_void,
+    length: usize,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    let entry = entry!(
+        "clCreateProgramWithIL" -> Program,
+        context: context,
+        il: pointer,
+        length: size,
+        errcode_ret: pointer,
+    );
+    let created = call::create(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let context = unsafe { handle::arc::<Context>(context)? };
+        // "CL_INVALID_VALUE if il is NULL or if length is zero."
+        if il.is_null() || length == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: `length` bytes at `il`, per the spec.
+        let bytes = unsafe { call::slice(il.cast::<u8>(), length)? };
+        Ok(handle::into_handle(Program::from_il(&context, bytes)?))
+    });
+    // SAFETY: errcode_ret is the application's, NULL or a cl_int.
+    unsafe { created.report(errcode_ret) }
+}
+
+pub(crate) unsafe extern "C" fn set_program_specialization_constant(
+    program: cl_program,
+    spec_id: cl_uint,
+    spec_size: usize,
+    spec_value: *const c_void,
+) -> cl_int {
+    let entry = entry!(
+        "clSetProgramSpecializationConstant",
+        program: program,
+        spec_id: unsigned,
+        spec_size: size,
+        spec_value: pointer,
+    );
+    call::status(entry, || {
+        // SAFETY: a handle from the application, checked before use.
+        let object = unsafe { handle::object::<Program>(program)? };
+        // "CL_INVALID_PROGRAM if program is not a valid program object
+        // created from an intermediate language (e.g. SPIR-V)."
+        let il = object.il().ok_or(CL_INVALID_PROGRAM)?;
+        if spec_value.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: `spec_size` bytes at `spec_value`, per the spec.
+        let value = unsafe { call::slice(spec_value.cast::<u8>(), spec_size)? };
+        il.set_spec_constant(spec_id, value)
+    })
 }
 
 /// `device_list` as device objects of `context`: `None` for NULL (all of
@@ -379,9 +438,12 @@ fn program_info(program: &Object<Program>, param_name: cl_program_info) -> CLRes
         CL_PROGRAM_CONTEXT => InfoValue::handle(Some(&**program.context())),
         CL_PROGRAM_NUM_DEVICES => InfoValue::scalar::<cl_uint>(device_count as cl_uint),
         CL_PROGRAM_DEVICES => InfoValue::handles(program.devices()),
+        // Empty for a program not created from source.
         CL_PROGRAM_SOURCE => InfoValue::string(program.source()),
-        // Not created from IL.
-        CL_PROGRAM_IL => InfoValue::empty(),
+        // Nothing at all for a program not created from IL.
+        CL_PROGRAM_IL => program
+            .il()
+            .map_or_else(InfoValue::empty, |il| InfoValue::array(il.bytes())),
         CL_PROGRAM_BINARY_SIZES => {
             let sizes: Vec<usize> = (0..device_count)
                 .map(|index| program.binary(index).len())

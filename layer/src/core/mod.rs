@@ -40,6 +40,7 @@ pub mod profiling;
 pub mod program;
 pub mod program_binary;
 pub mod program_globals;
+pub mod program_il;
 pub mod program_link;
 pub mod queue;
 pub mod rect;

@@ -23,10 +23,12 @@ pub const NUMERIC_VERSION: cl_version = make_version(3, 0, 0);
 /// The platform's extensions: those every device has, with their versions.
 /// C++ for OpenCL is the translator's on every device; it names no
 /// kernel-language macro (as in clang), so it is listed here rather than
-/// among the compiler's.
+/// among the compiler's. `cl_khr_il_program` (SPIR-V programs) is the
+/// runtime's and the translator's on every device alike.
 pub const EXTENSIONS: &[(&str, cl_version)] = &[
     ("cl_khr_icd", make_version(1, 0, 0)),
     ("cl_ext_cxx_for_opencl", make_version(1, 0, 0)),
+    ("cl_khr_il_program", make_version(1, 0, 0)),
 ];
 
 /// `CL_MAKE_VERSION`: 10 bits major, 10 bits minor, 12 bits patch.

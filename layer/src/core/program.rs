@@ -1,8 +1,9 @@
-//! Programs: where they came from (OpenCL C source, binaries, a link), the
-//! state of each device's build (status, options, log, binary type, the
-//! translation unit behind it), and the built kernels with their compute
-//! pipelines, cached per kernel, work-group size and the formats and
-//! samplers of the images bound, all of which are compiled into the SPIR-V.
+//! Programs: where they came from (OpenCL C source, SPIR-V, binaries, a
+//! link), the state of each device's build (status, options, log, binary
+//! type, the translation unit or SPIR-V behind it), and the built kernels
+//! with their compute pipelines, cached per kernel, work-group size and
+//! the formats and samplers of the images bound, all of which are
+//! compiled into the SPIR-V.
 //!
 //! Builds run synchronously inside `clBuildProgram` (and `clCompileProgram`,
 //! `clLinkProgram`, see [`crate::core::program_link`]), also when the
@@ -25,8 +26,11 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::{ClObject, Object, ObjectKind};
 use crate::core::private_memory;
-use crate::core::program_binary::{BinaryKind, DeviceIdentity, KernelEntry, ProgramBinary};
+use crate::core::program_binary::{
+    BinaryKind, BinaryUnit, DeviceIdentity, KernelEntry, ProgramBinary,
+};
 use crate::core::program_globals::GlobalsStorage;
+use crate::core::program_il::{IlPart, IlProgram, IlUnit};
 use crate::core::CLResult;
 use crate::vulkan::ComputePipeline;
 
@@ -163,10 +167,10 @@ pub struct DeviceBuild {
     pub log: String,
     /// What the device's binary holds; `None` is `CL_PROGRAM_BINARY_TYPE_NONE`.
     pub kind: Option<BinaryKind>,
-    /// The translation unit the build came from: kept for compiled objects,
-    /// libraries, links and loaded binaries; made on demand for
+    /// What the build came from: kept for compiled objects, libraries,
+    /// links, loaded binaries and builds from SPIR-V; made on demand for
     /// `CL_PROGRAM_BINARIES` of an executable built from source.
-    pub unit: Option<Arc<str>>,
+    pub unit: Option<Unit>,
     /// A loaded binary's kernel table, which its translation must match.
     pub binary_kernels: Option<Vec<KernelEntry>>,
     pub executable: Option<Arc<Executable>>,
@@ -208,11 +212,22 @@ impl DeviceBuild {
     }
 }
 
+/// What a build is made from, and what a binary saves.
+#[derive(Clone, Debug)]
+pub enum Unit {
+    /// OpenCL C (or C++ for OpenCL) as [`translator::compile_unit`] leaves
+    /// it: preprocessed and checked, or several such joined by a link.
+    Source(Arc<str>),
+    /// SPIR-V modules with their specialization constant values.
+    Il(IlUnit),
+}
+
 /// How a program was created; it decides what `clBuildProgram` and
 /// `clCompileProgram` accept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
     Source,
+    Il,
     Binary,
     Link,
 }
@@ -223,6 +238,9 @@ pub struct Program {
     origin: Origin,
     /// Empty unless created from source.
     source: String,
+    /// The module and its specialization constants when created from
+    /// SPIR-V (`Origin::Il`), else `None`.
+    il: Option<IlProgram>,
     /// Parallel to `devices`.
     builds: Mutex<Vec<DeviceBuild>>,
     /// Live kernel objects; a program with kernels cannot be rebuilt.
@@ -249,6 +267,18 @@ impl Program {
         Self::new(context, devices, Origin::Source, source, builds)
     }
 
+    /// `clCreateProgramWithIL`: `CL_INVALID_VALUE` for bytes that are not
+    /// a SPIR-V module the translator reads.
+    pub fn from_il(context: &Arc<Object<Context>>, bytes: &[u8]) -> CLResult<Arc<Object<Program>>> {
+        let il = IlProgram::parse(bytes)?;
+        let devices = context.devices().to_vec();
+        let builds = devices.iter().map(|_| DeviceBuild::none()).collect();
+        Ok(Object::new(Program {
+            il: Some(il),
+            ..Self::value(context, devices, Origin::Il, String::new(), builds)
+        }))
+    }
+
     pub(crate) fn new(
         context: &Arc<Object<Context>>,
         devices: Vec<Arc<Object<Device>>>,
@@ -256,14 +286,25 @@ impl Program {
         source: String,
         builds: Vec<DeviceBuild>,
     ) -> Arc<Object<Program>> {
-        Object::new(Program {
+        Object::new(Self::value(context, devices, origin, source, builds))
+    }
+
+    fn value(
+        context: &Arc<Object<Context>>,
+        devices: Vec<Arc<Object<Device>>>,
+        origin: Origin,
+        source: String,
+        builds: Vec<DeviceBuild>,
+    ) -> Program {
+        Program {
             context: context.clone(),
             devices,
             origin,
             source,
+            il: None,
             builds: Mutex::new(builds),
             attached_kernels: AtomicUsize::new(0),
-        })
+        }
     }
 
     /// `clCreateProgramWithBinary`: one binary per device. The status of
@@ -278,18 +319,30 @@ impl Program {
         let mut builds = Vec::with_capacity(devices.len());
         for (device, bytes) in devices.iter().zip(binaries) {
             let identity = DeviceIdentity::of(device.info());
-            match ProgramBinary::decode(bytes, &identity) {
-                Ok(binary) => {
-                    statuses.push(CL_SUCCESS);
-                    builds.push(DeviceBuild {
-                        options: binary.options,
-                        kind: Some(binary.kind),
-                        unit: Some(binary.unit.into()),
-                        binary_kernels: Some(binary.kernels),
+            let decoded = ProgramBinary::decode(bytes, &identity)
+                .ok()
+                .and_then(|binary| {
+                    let ProgramBinary {
+                        kind,
+                        options,
+                        unit,
+                        kernels,
+                        ..
+                    } = binary;
+                    Some(DeviceBuild {
+                        options,
+                        kind: Some(kind),
+                        unit: Some(unit_of(unit)?),
+                        binary_kernels: Some(kernels),
                         ..DeviceBuild::none()
-                    });
+                    })
+                });
+            match decoded {
+                Some(build) => {
+                    statuses.push(CL_SUCCESS);
+                    builds.push(build);
                 }
-                Err(_) => statuses.push(CL_INVALID_BINARY),
+                None => statuses.push(CL_INVALID_BINARY),
             }
         }
         if statuses.iter().any(|&s| s != CL_SUCCESS) {
@@ -313,6 +366,11 @@ impl Program {
 
     pub fn origin(&self) -> Origin {
         self.origin
+    }
+
+    /// The SPIR-V of a program created from IL; `None` for the others.
+    pub fn il(&self) -> Option<&IlProgram> {
+        self.il.as_ref()
     }
 
     pub(crate) fn builds(&self) -> MutexGuard<'_, Vec<DeviceBuild>> {
@@ -433,17 +491,18 @@ impl Program {
             return Err(CL_INVALID_BINARY);
         }
         let failure = self.run_builds(&targets, options, |index, device| {
-            match (&self.origin, &loaded[index]) {
-                (Origin::Binary, Some(binary)) => {
-                    // A binary's unit may be several linked ones: it is
-                    // built under the linking rules.
-                    let linked = catch_unwind(AssertUnwindSafe(|| {
-                        device.translator().link(
-                            &[&binary.unit],
-                            &binary.options,
-                            device.build_caps(),
-                        )
-                    }));
+            match (&self.origin, &loaded[index], &self.il) {
+                (Origin::Binary, Some(binary), _) => {
+                    let linked = match &binary.unit {
+                        // A binary's unit may be several linked ones: it
+                        // is built under the linking rules.
+                        Unit::Source(text) => catch_unwind(AssertUnwindSafe(|| {
+                            device
+                                .translator()
+                                .link(&[text], &binary.options, device.build_caps())
+                        })),
+                        Unit::Il(il) => il.build(device, &binary.options),
+                    };
                     let (mut build, mut failed) = executable_from(device, &binary.options, linked);
                     let translated = build
                         .executable
@@ -467,6 +526,7 @@ impl Program {
                     build.kind = build.kind.or(Some(binary.kind));
                     (build, failed)
                 }
+                (_, _, Some(il)) => build_il_executable(device, il.unit(), options),
                 _ => build_executable(device, &self.source, options),
             }
         })?;
@@ -499,6 +559,9 @@ impl Program {
         let device = &self.devices[index];
         let unit = match unit {
             Some(unit) => unit,
+            // Builds from SPIR-V keep their unit; without one, nothing
+            // was built from it.
+            None if self.origin != Origin::Source => return Vec::new(),
             None => {
                 let compiled = catch_unwind(AssertUnwindSafe(|| {
                     device.translator().compile_unit(
@@ -513,7 +576,7 @@ impl Program {
                 let Ok(Ok(compiled)) = compiled else {
                     return Vec::new();
                 };
-                let unit: Arc<str> = compiled.text.into();
+                let unit = Unit::Source(compiled.text.into());
                 if let Some(build) = self.builds().get_mut(index) {
                     build.unit = Some(unit.clone());
                 }
@@ -525,11 +588,40 @@ impl Program {
             device: DeviceIdentity::of(device.info()),
             kind,
             options,
-            unit: unit.to_string(),
+            unit: match unit {
+                Unit::Source(text) => BinaryUnit::Source(text.to_string()),
+                Unit::Il(il) => BinaryUnit::Il(
+                    il.parts
+                        .iter()
+                        .map(|part| (part.module.words().to_vec(), part.spec.clone()))
+                        .collect(),
+                ),
+            },
             kernels,
         }
         .encode()
     }
+}
+
+/// A decoded binary's unit; `None` when its SPIR-V does not read (the
+/// checksum held, so only another translator could have written it, and
+/// the version check refuses those first).
+fn unit_of(unit: BinaryUnit) -> Option<Unit> {
+    Some(match unit {
+        BinaryUnit::Source(text) => Unit::Source(text.into()),
+        BinaryUnit::Il(modules) => {
+            let mut parts = Vec::with_capacity(modules.len());
+            for (words, spec) in modules {
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let module = translator::il::IlModule::parse(&bytes).ok()?;
+                parts.push(IlPart {
+                    module: Arc::new(module),
+                    spec,
+                });
+            }
+            Unit::Il(IlUnit { parts })
+        }
+    })
 }
 
 /// The kernel table a binary records.
@@ -546,7 +638,7 @@ fn kernel_entries(kernels: &[translator::Kernel]) -> Vec<KernelEntry> {
 /// What `clBuildProgram` builds a binary program from.
 struct LoadedBinary {
     kind: BinaryKind,
-    unit: Arc<str>,
+    unit: Unit,
     options: String,
     kernels: Vec<KernelEntry>,
 }
@@ -564,6 +656,21 @@ fn build_executable(
             .build(source, options, device.build_caps())
     }));
     executable_from(device, options, compiled)
+}
+
+/// Builds the SPIR-V `unit` into an executable for `device`; the unit
+/// stays with the build, for `CL_PROGRAM_BINARIES`.
+pub(crate) fn build_il_executable(
+    device: &Arc<Object<Device>>,
+    unit: IlUnit,
+    options: &str,
+) -> (DeviceBuild, Option<BuildFailure>) {
+    let compiled = unit.build(device, options);
+    let (mut build, failed) = executable_from(device, options, compiled);
+    if failed.is_none() {
+        build.unit = Some(Unit::Il(unit));
+    }
+    (build, failed)
 }
 
 /// The device build for what the translator returned (or its panic).

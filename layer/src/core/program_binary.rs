@@ -13,13 +13,17 @@
 //! | device identity    | `u32` vendor id, `u32` device id, `u32` driver version, 16-byte device UUID, string device name |
 //! | binary type        | `u32`: 1 compiled object, 2 library, 4 executable (the `CL_PROGRAM_BINARY_TYPE_*` values) |
 //! | options            | string: the compile or build options                  |
-//! | unit               | string: the translation unit (below)                  |
+//! | unit kind          | `u32`: 0 OpenCL C, 1 SPIR-V                           |
+//! | unit               | OpenCL C: string, the translation unit (below); SPIR-V: `u32` module count, then per module a `u32` word count, the words, a `u32` count of specialization constants set and per constant a `u32` SpecId and its `u64` value |
 //! | kernels            | `u32` count, then per kernel a string name and a `u32` argument count |
 //! | checksum           | `u64` FNV-1a of every byte before it                  |
 //!
 //! The payload is the *unit*: the preprocessed, checked OpenCL C that
 //! [`translator::compile_unit`] produces (every `#include` and macro
-//! resolved, tokens on their original lines). It is not SPIR-V: each
+//! resolved, tokens on their original lines), or for a program created
+//! from SPIR-V the modules the application gave, with the values of the
+//! specialization constants set when it was built. It is not the Vulkan
+//! SPIR-V that runs: each
 //! kernel's SPIR-V is a template patched per launch (work-group size,
 //! `__local` lengths) and comes with reflection that would need an
 //! encoding of its own, while the unit translates again in about a
@@ -35,11 +39,14 @@ use opencl_sys::{
     CL_PROGRAM_BINARY_TYPE_EXECUTABLE, CL_PROGRAM_BINARY_TYPE_LIBRARY,
 };
 
+use translator::il::SpecValues;
+
 use crate::vulkan::PhysicalDeviceInfo;
 
 const MAGIC: [u8; 8] = *b"CLVKPRG\0";
-/// Bumped whenever the layout above changes.
-pub const FORMAT_VERSION: u32 = 1;
+/// Bumped whenever the layout above changes: 2 added the unit kind (and
+/// SPIR-V units); a binary of version 1 is refused as stale.
+pub const FORMAT_VERSION: u32 = 2;
 const CLVULKAN_VERSION: &str = env!("CARGO_PKG_VERSION");
 const CHECKSUM_BYTES: usize = 8;
 
@@ -99,6 +106,20 @@ impl BinaryKind {
     }
 }
 
+/// What a binary is built from (see [`crate::core::program::Unit`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BinaryUnit {
+    /// An OpenCL C translation unit.
+    Source(String),
+    /// SPIR-V modules, each its words and its specialization constant
+    /// values by SpecId.
+    Il(Vec<(Vec<u32>, SpecValues)>),
+}
+
+/// The `unit kind` field.
+const UNIT_SOURCE: u32 = 0;
+const UNIT_IL: u32 = 1;
+
 /// One kernel of an executable, as the binary records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelEntry {
@@ -112,7 +133,7 @@ pub struct ProgramBinary {
     pub device: DeviceIdentity,
     pub kind: BinaryKind,
     pub options: String,
-    pub unit: String,
+    pub unit: BinaryUnit,
     pub kernels: Vec<KernelEntry>,
 }
 
@@ -131,7 +152,7 @@ pub enum BinaryError {
 
 impl ProgramBinary {
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Writer(Vec::with_capacity(self.unit.len() + 256));
+        let mut out = Writer(Vec::with_capacity(256));
         out.0.extend_from_slice(&MAGIC);
         out.u32(FORMAT_VERSION);
         out.string(CLVULKAN_VERSION);
@@ -143,7 +164,25 @@ impl ProgramBinary {
         out.string(&self.device.name);
         out.u32(self.kind.cl_value());
         out.string(&self.options);
-        out.string(&self.unit);
+        match &self.unit {
+            BinaryUnit::Source(text) => {
+                out.u32(UNIT_SOURCE);
+                out.string(text);
+            }
+            BinaryUnit::Il(modules) => {
+                out.u32(UNIT_IL);
+                out.u32(modules.len() as u32);
+                for (words, spec) in modules {
+                    out.u32(words.len() as u32);
+                    words.iter().for_each(|&word| out.u32(word));
+                    out.u32(spec.len() as u32);
+                    for (&id, &value) in spec {
+                        out.u32(id);
+                        out.0.extend_from_slice(&value.to_le_bytes());
+                    }
+                }
+            }
+        }
         out.u32(self.kernels.len() as u32);
         for kernel in &self.kernels {
             out.string(&kernel.name);
@@ -191,7 +230,11 @@ impl ProgramBinary {
         }
         let kind = BinaryKind::from_cl_value(reader.u32()?).ok_or(BinaryError::Corrupt)?;
         let options = reader.string()?;
-        let unit = reader.string()?;
+        let unit = match reader.u32()? {
+            UNIT_SOURCE => BinaryUnit::Source(reader.string()?),
+            UNIT_IL => BinaryUnit::Il(reader.modules()?),
+            _ => return Err(BinaryError::Corrupt),
+        };
         let count = reader.u32()?;
         let mut kernels = Vec::new();
         for _ in 0..count {
@@ -262,6 +305,32 @@ impl Reader<'_> {
         let bytes = self.take(len)?;
         String::from_utf8(bytes.to_vec()).map_err(|_| BinaryError::Corrupt)
     }
+
+    /// A SPIR-V unit's modules. Nothing is reserved from the counts read:
+    /// a corrupt count runs out of bytes before it allocates much.
+    fn modules(&mut self) -> Result<Vec<(Vec<u32>, SpecValues)>, BinaryError> {
+        let count = self.u32()?;
+        let mut modules = Vec::new();
+        for _ in 0..count {
+            let len = self.u32()? as usize;
+            let bytes = self.take(len.checked_mul(4).ok_or(BinaryError::Corrupt)?)?;
+            let words = bytes
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect();
+            let mut spec = SpecValues::new();
+            for _ in 0..self.u32()? {
+                let id = self.u32()?;
+                let value = u64::from_le_bytes(self.array()?);
+                // Written from a map: an id twice is corruption.
+                if spec.insert(id, value).is_some() {
+                    return Err(BinaryError::Corrupt);
+                }
+            }
+            modules.push((words, spec));
+        }
+        Ok(modules)
+    }
 }
 
 #[cfg(test)]
@@ -283,7 +352,9 @@ mod tests {
             device: device(),
             kind: BinaryKind::Executable,
             options: "-cl-fast-relaxed-math".to_owned(),
-            unit: "#line 1 \"<source>\"\nkernel void k(global int *p) { p[0] = 1; }\n".to_owned(),
+            unit: BinaryUnit::Source(
+                "#line 1 \"<source>\"\nkernel void k(global int *p) { p[0] = 1; }\n".to_owned(),
+            ),
             kernels: vec![KernelEntry {
                 name: "k".to_owned(),
                 arg_count: 1,
@@ -300,9 +371,37 @@ mod tests {
         );
     }
 
+    /// A binary of SPIR-V: two modules, one with constants set.
+    fn il_sample() -> ProgramBinary {
+        ProgramBinary {
+            unit: BinaryUnit::Il(vec![
+                (
+                    vec![0x0723_0203, 0x0001_0000, 0, 5, 0],
+                    SpecValues::from([(1, 42), (7, u64::MAX)]),
+                ),
+                (vec![0x0723_0203, 0x0001_0500, 0, 1, 0], SpecValues::new()),
+            ]),
+            ..sample()
+        }
+    }
+
+    #[test]
+    fn spirv_units_round_trip() {
+        let binary = il_sample();
+        assert_eq!(
+            ProgramBinary::decode(&binary.encode(), &device()),
+            Ok(binary)
+        );
+    }
+
     #[test]
     fn every_truncation_is_rejected() {
-        let bytes = sample().encode();
+        for bytes in [sample().encode(), il_sample().encode()] {
+            every_truncation_of(&bytes);
+        }
+    }
+
+    fn every_truncation_of(bytes: &[u8]) {
         for len in 0..bytes.len() {
             let error = ProgramBinary::decode(&bytes[..len], &device()).unwrap_err();
             let expected = if len < MAGIC.len() {
@@ -316,14 +415,19 @@ mod tests {
 
     #[test]
     fn every_byte_flip_is_rejected() {
-        let bytes = sample().encode();
+        for bytes in [sample().encode(), il_sample().encode()] {
+            every_byte_flip_of(&bytes);
+        }
+    }
+
+    fn every_byte_flip_of(bytes: &[u8]) {
         // A deterministic pseudo-random flip pattern per position.
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for at in 0..bytes.len() {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            let mut corrupt = bytes.clone();
+            let mut corrupt = bytes.to_vec();
             corrupt[at] ^= (state as u8) | 1;
             assert!(
                 ProgramBinary::decode(&corrupt, &device()).is_err(),
@@ -340,6 +444,17 @@ mod tests {
         assert_eq!(
             ProgramBinary::decode(&bytes, &other),
             Err(BinaryError::OtherDevice)
+        );
+        // A format version 1 binary (before unit kinds) with a valid
+        // checksum: stale.
+        let mut old = bytes.clone();
+        old[MAGIC.len()..MAGIC.len() + 4].copy_from_slice(&1u32.to_le_bytes());
+        let body = old.len() - CHECKSUM_BYTES;
+        let checksum = fnv1a(&old[..body]).to_le_bytes();
+        old[body..].copy_from_slice(&checksum);
+        assert_eq!(
+            ProgramBinary::decode(&old, &device()),
+            Err(BinaryError::Stale)
         );
         // The same binary with another translator version and a valid
         // checksum: stale, not corrupt.

@@ -3,6 +3,14 @@
 //! [`translator::compile_unit`]), and `clLinkProgram` joins compiled objects
 //! and libraries into a library or an executable.
 //!
+//! A program created from SPIR-V compiles to an object that holds its
+//! module (and the specialization constant values set then); a link of
+//! such objects and libraries builds all their modules together
+//! ([`translator::Session::build_il`], which resolves their linkage
+//! attributes). SPIR-V and OpenCL C inputs cannot be linked together: the
+//! two are built by different front ends, and that link fails with a line
+//! in its log.
+//!
 //! The translator inlines every function into its kernel, so linking is
 //! translating the inputs' units together ([`translator::unit::link`]): a
 //! kernel may call a function that another input defines, declared by a
@@ -24,9 +32,11 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::Object;
 use crate::core::program::{
-    crashed, executable_from, translator_failure, BuildFailure, DeviceBuild, Origin, Program,
+    build_il_executable, crashed, executable_from, translator_failure, BuildFailure, DeviceBuild,
+    Origin, Program, Unit,
 };
 use crate::core::program_binary::BinaryKind;
+use crate::core::program_il::IlUnit;
 use crate::core::CLResult;
 
 /// The link option that makes a library instead of an executable.
@@ -34,20 +44,26 @@ const CREATE_LIBRARY_OPTION: &str = "-create-library";
 /// Allows the link options of a library's inputs to be given again; the
 /// translator takes its options at link time anyway, so it changes nothing.
 const ENABLE_LINK_OPTIONS_OPTION: &str = "-enable-link-options";
+/// The log of a link of SPIR-V with OpenCL C inputs.
+const MIXED_LINK_ERROR: &str = "error: linking SPIR-V IL with OpenCL C source is not supported\n";
 
 impl Program {
     /// `clCompileProgram` for `devices` (all of the program's when `None`):
-    /// `headers` are `(include name, source)` that `#include` finds first.
+    /// `headers` are `(include name, source)` that `#include` finds first
+    /// (a program created from SPIR-V has no use for them).
     pub fn compile(
         &self,
         devices: Option<&[Arc<Object<Device>>]>,
         options: &str,
         headers: &[(String, String)],
     ) -> CLResult<()> {
+        let targets = self.target_indices(devices)?;
+        if let Some(il) = self.il() {
+            return self.compile_il(&targets, options, il.unit());
+        }
         if self.origin() != Origin::Source {
             return Err(CL_INVALID_OPERATION);
         }
-        let targets = self.target_indices(devices)?;
         let headers: Vec<(&str, &str)> = headers
             .iter()
             .map(|(name, text)| (name.as_str(), text.as_str()))
@@ -67,7 +83,7 @@ impl Program {
                         status: CL_BUILD_SUCCESS,
                         log: unit.log,
                         kind: Some(BinaryKind::CompiledObject),
-                        unit: Some(unit.text.into()),
+                        unit: Some(Unit::Source(unit.text.into())),
                         ..DeviceBuild::in_progress(options)
                     },
                     None,
@@ -76,11 +92,17 @@ impl Program {
                 Err(_) => crashed(options),
             }
         })?;
-        match failure {
-            None => Ok(()),
-            Some(BuildFailure::Options) => Err(CL_INVALID_COMPILER_OPTIONS),
-            Some(BuildFailure::Compile) => Err(CL_COMPILE_PROGRAM_FAILURE),
-        }
+        compile_result(failure)
+    }
+
+    /// `clCompileProgram` of a program created from SPIR-V: the object is
+    /// the module itself (the front end reads it at the link), once the
+    /// options are ones a build takes.
+    fn compile_il(&self, targets: &[usize], options: &str, unit: IlUnit) -> CLResult<()> {
+        let failure = self.run_builds(targets, options, |_, _| {
+            il_object(BinaryKind::CompiledObject, unit.clone(), options)
+        })?;
+        compile_result(failure)
     }
 
     /// `clLinkProgram`: a new program for `devices` (the context's when
@@ -101,7 +123,7 @@ impl Program {
             return Err(CL_INVALID_LINKER_OPTIONS);
         }
         // Each device's inputs, in input order: (unit, compile options).
-        let mut per_device = Vec::with_capacity(devices.len());
+        let mut per_device: Vec<Vec<(Unit, String)>> = Vec::with_capacity(devices.len());
         for device in &devices {
             let mut units = Vec::with_capacity(inputs.len());
             for input in inputs {
@@ -161,12 +183,21 @@ impl LinkOptions {
     }
 }
 
+/// The status of `clCompileProgram` for the first failure of its builds.
+fn compile_result(failure: Option<BuildFailure>) -> CLResult<()> {
+    match failure {
+        None => Ok(()),
+        Some(BuildFailure::Options) => Err(CL_INVALID_COMPILER_OPTIONS),
+        Some(BuildFailure::Compile) => Err(CL_COMPILE_PROGRAM_FAILURE),
+    }
+}
+
 /// Links one device's units. The first input's compile options come before
 /// the link options, so that language options such as `-cl-std` and
 /// `-cl-kernel-arg-info` given at compile time still apply.
 fn link_for(
     device: &Arc<Object<Device>>,
-    units: &[(Arc<str>, String)],
+    units: &[(Unit, String)],
     link: &LinkOptions,
 ) -> (DeviceBuild, Option<BuildFailure>) {
     let options = match units.first() {
@@ -175,7 +206,24 @@ fn link_for(
         }
         _ => link.translator.clone(),
     };
-    let units: Vec<&str> = units.iter().map(|(unit, _)| &**unit).collect();
+    let mut sources = Vec::with_capacity(units.len());
+    let mut modules = Vec::with_capacity(units.len());
+    for (unit, _) in units {
+        match unit {
+            Unit::Source(text) => sources.push(&**text),
+            Unit::Il(il) => modules.push(il),
+        }
+    }
+    if !sources.is_empty() && !modules.is_empty() {
+        return (
+            DeviceBuild::failed(&options, MIXED_LINK_ERROR.to_owned()),
+            Some(BuildFailure::Compile),
+        );
+    }
+    if !modules.is_empty() {
+        return link_il(device, IlUnit::joined(modules), &options, link);
+    }
+    let units = sources;
     if link.create_library {
         // Calls may stay unresolved until the final link.
         let checked = catch_unwind(AssertUnwindSafe(|| {
@@ -189,7 +237,7 @@ fn link_for(
                     status: CL_BUILD_SUCCESS,
                     log: library.log,
                     kind: Some(BinaryKind::Library),
-                    unit: Some(library.text.into()),
+                    unit: Some(Unit::Source(library.text.into())),
                     ..DeviceBuild::in_progress(&options)
                 },
                 None,
@@ -205,7 +253,40 @@ fn link_for(
     }));
     let (mut build, failed) = executable_from(device, &options, linked);
     if failed.is_none() {
-        build.unit = Some(units.concat().into());
+        build.unit = Some(Unit::Source(units.concat().into()));
     }
     (build, failed)
+}
+
+/// Links SPIR-V objects and libraries: a library keeps their modules for
+/// the final link (whose build resolves the linkage attributes), an
+/// executable builds them all.
+fn link_il(
+    device: &Arc<Object<Device>>,
+    unit: IlUnit,
+    options: &str,
+    link: &LinkOptions,
+) -> (DeviceBuild, Option<BuildFailure>) {
+    if link.create_library {
+        il_object(BinaryKind::Library, unit, options)
+    } else {
+        build_il_executable(device, unit, options)
+    }
+}
+
+/// A compiled object or library of SPIR-V: the modules kept as they are,
+/// once `options` are ones the final build will take.
+fn il_object(kind: BinaryKind, unit: IlUnit, options: &str) -> (DeviceBuild, Option<BuildFailure>) {
+    match translator::BuildOptions::parse(options) {
+        Ok(_) => (
+            DeviceBuild {
+                status: CL_BUILD_SUCCESS,
+                kind: Some(kind),
+                unit: Some(Unit::Il(unit)),
+                ..DeviceBuild::in_progress(options)
+            },
+            None,
+        ),
+        Err(error) => translator_failure(options, translator::BuildError::InvalidOptions(error)),
+    }
 }
