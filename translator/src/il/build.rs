@@ -27,7 +27,10 @@ pub(super) fn build(
     caps: &DeviceCaps,
     spec: &SpecValues,
 ) -> Result<Program, BuildError> {
-    let options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+    let mut options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
+    // `-cl-std` chooses a source language; a module is OpenCL 3.0's IL,
+    // with non-uniform work-groups unless `-cl-uniform-work-group-size`.
+    options.cl_std = Some(crate::options::ClStd::Cl3_0);
     let mut sources = SourceMap::default();
     let mut reader = Reader {
         program: hir::Program::new(caps.address_bits),
@@ -325,6 +328,10 @@ impl<'a> Reader<'a> {
             C::GroupNonUniformShuffle,
             C::GroupNonUniformShuffleRelative,
             C::GroupNonUniformClustered,
+            C::GroupNonUniformRotateKHR,
+            // Hints with no meaning here.
+            C::OptNoneEXT,
+            C::ExpectAssumeKHR,
             C::AtomicFloat32AddEXT,
             C::AtomicFloat64AddEXT,
             C::SubgroupDispatch,

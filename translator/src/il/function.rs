@@ -162,7 +162,7 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
             }
         }
         let mut body = Block::new();
-        for (position, &number) in reverse_postorder(function).iter().enumerate() {
+        for (position, &number) in super::layout::layout(function).iter().enumerate() {
             let block = &function.blocks[number];
             self.block = block.label.as_ref().and_then(|l| l.result_id).unwrap_or(0);
             if position > 0 {
@@ -559,7 +559,10 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
                         .get(k as usize)
                         .map(|f| f.ty)
                         .ok_or("a struct member index past the members")?;
-                    Place::Lvalue(self.expr(ExprKind::Member(lvalue, k as usize), field), space)
+                    Place::Lvalue(
+                        self.expr(ExprKind::Member(lvalue, k as usize), field),
+                        space,
+                    )
                 }
                 Type::Array(..) => {
                     let element = self.reader.program.types.array_element(ty).unwrap_or(ty);
@@ -700,52 +703,4 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
             .constant_u64(id)
             .ok_or_else(|| format!("operand {i} must be a constant"))
     }
-}
-
-/// The function's reachable blocks (by index) in reverse postorder from
-/// the entry: each after its dominators, so every value is defined before
-/// its uses are read. The order of the binary does not promise that
-/// (llvm-spirv writes LLVM's block order).
-fn reverse_postorder(function: &dr::Function) -> Vec<usize> {
-    let index: HashMap<u32, usize> = function
-        .blocks
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| Some((b.label.as_ref()?.result_id?, i)))
-        .collect();
-    let successors = |block: usize| -> Vec<usize> {
-        let Some(terminator) = function.blocks[block].instructions.last() else {
-            return Vec::new();
-        };
-        let targets = terminator.operands.iter().filter_map(|o| match o {
-            Operand::IdRef(id) => index.get(id).copied(),
-            _ => None,
-        });
-        match terminator.class.opcode {
-            Op::Branch | Op::BranchConditional | Op::Switch => targets.collect(),
-            _ => Vec::new(),
-        }
-    };
-    let mut seen = vec![false; function.blocks.len()];
-    let mut postorder = Vec::with_capacity(function.blocks.len());
-    if function.blocks.is_empty() {
-        return postorder;
-    }
-    let mut stack = vec![(0usize, successors(0), 0usize)];
-    seen[0] = true;
-    while let Some((block, next, at)) = stack.last_mut() {
-        if let Some(&successor) = next.get(*at) {
-            *at += 1;
-            if !seen[successor] {
-                seen[successor] = true;
-                let successors = successors(successor);
-                stack.push((successor, successors, 0));
-            }
-        } else {
-            postorder.push(*block);
-            stack.pop();
-        }
-    }
-    postorder.reverse();
-    postorder
 }

@@ -12,25 +12,43 @@ use crate::types::{Scalar, Type};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, Op};
 
-/// The `OpenCL.std` and OpenCL C names of the work-item built-in variables.
-const WORK_ITEM_FUNCTIONS: &[(BuiltIn, &str)] = &[
-    (BuiltIn::GlobalInvocationId, "get_global_id"),
-    (BuiltIn::LocalInvocationId, "get_local_id"),
-    (BuiltIn::WorkgroupId, "get_group_id"),
-    (BuiltIn::NumWorkgroups, "get_num_groups"),
-    (BuiltIn::WorkgroupSize, "get_local_size"),
-    (BuiltIn::EnqueuedWorkgroupSize, "get_enqueued_local_size"),
-    (BuiltIn::GlobalSize, "get_global_size"),
-    (BuiltIn::GlobalOffset, "get_global_offset"),
-    (BuiltIn::GlobalLinearId, "get_global_linear_id"),
-    (BuiltIn::LocalInvocationIndex, "get_local_linear_id"),
-    (BuiltIn::WorkDim, "get_work_dim"),
-    (BuiltIn::SubgroupSize, "get_sub_group_size"),
-    (BuiltIn::SubgroupMaxSize, "get_max_sub_group_size"),
-    (BuiltIn::NumSubgroups, "get_num_sub_groups"),
-    (BuiltIn::NumEnqueuedSubgroups, "get_enqueued_num_sub_groups"),
-    (BuiltIn::SubgroupId, "get_sub_group_id"),
-    (BuiltIn::SubgroupLocalInvocationId, "get_sub_group_local_id"),
+/// The built-in variables as the OpenCL C functions they read, and whether
+/// the function takes a dimension (the variable is a 3-vector of them).
+const BUILTIN_VARIABLES: &[(BuiltIn, &str, bool)] = &[
+    (BuiltIn::GlobalInvocationId, "get_global_id", true),
+    (BuiltIn::LocalInvocationId, "get_local_id", true),
+    (BuiltIn::WorkgroupId, "get_group_id", true),
+    (BuiltIn::NumWorkgroups, "get_num_groups", true),
+    (BuiltIn::WorkgroupSize, "get_local_size", true),
+    (
+        BuiltIn::EnqueuedWorkgroupSize,
+        "get_enqueued_local_size",
+        true,
+    ),
+    (BuiltIn::GlobalSize, "get_global_size", true),
+    (BuiltIn::GlobalOffset, "get_global_offset", true),
+    (BuiltIn::GlobalLinearId, "get_global_linear_id", false),
+    (BuiltIn::LocalInvocationIndex, "get_local_linear_id", false),
+    (BuiltIn::WorkDim, "get_work_dim", false),
+    (BuiltIn::SubgroupSize, "get_sub_group_size", false),
+    (BuiltIn::SubgroupMaxSize, "get_max_sub_group_size", false),
+    (BuiltIn::NumSubgroups, "get_num_sub_groups", false),
+    (
+        BuiltIn::NumEnqueuedSubgroups,
+        "get_enqueued_num_sub_groups",
+        false,
+    ),
+    (BuiltIn::SubgroupId, "get_sub_group_id", false),
+    (
+        BuiltIn::SubgroupLocalInvocationId,
+        "get_sub_group_local_id",
+        false,
+    ),
+    (BuiltIn::SubgroupEqMask, "get_sub_group_eq_mask", false),
+    (BuiltIn::SubgroupGeMask, "get_sub_group_ge_mask", false),
+    (BuiltIn::SubgroupGtMask, "get_sub_group_gt_mask", false),
+    (BuiltIn::SubgroupLeMask, "get_sub_group_le_mask", false),
+    (BuiltIn::SubgroupLtMask, "get_sub_group_lt_mask", false),
 ];
 
 /// SPIR-V memory semantics bits as `cl_mem_fence_flags`.
@@ -49,7 +67,12 @@ impl FunctionReader<'_, '_, '_> {
             | Op::NoLine
             | Op::Nop
             | Op::LifetimeStart
-            | Op::LifetimeStop => Ok(()),
+            | Op::LifetimeStop
+            | Op::AssumeTrueKHR => Ok(()),
+            Op::ExpectKHR => {
+                let value = self.read(id(0)?)?;
+                self.define(inst, value)
+            }
 
             // Control flow.
             Op::Branch => {
@@ -265,6 +288,7 @@ impl FunctionReader<'_, '_, '_> {
             }
             _ if is_atomic(op) => self.atomic(inst),
             _ if is_group(op) => self.group(inst),
+            _ if super::sub_groups::is_non_uniform(op) => self.non_uniform(inst),
             _ => self.arithmetic(inst),
         }
     }
@@ -303,12 +327,12 @@ impl FunctionReader<'_, '_, '_> {
     /// A work-item built-in variable's value: the `size_t` vector of the
     /// function for dimensions 0, 1 and 2, or its scalar.
     fn builtin_variable(&mut self, b: BuiltIn, inst: &Instruction) -> R<ExprId> {
-        let Some(&(_, name)) = WORK_ITEM_FUNCTIONS.iter().find(|(v, _)| *v == b) else {
+        let Some(&(_, name, dimensional)) = BUILTIN_VARIABLES.iter().find(|(v, ..)| *v == b) else {
             return Err(format!("the built-in variable {b:?} is not supported"));
         };
         let ty = self.result_type(inst)?;
         match ty {
-            Type::Vector(..) => {
+            Type::Vector(..) if dimensional => {
                 let mut lanes = Vec::new();
                 for dimension in 0..3 {
                     let d = self.expr(ExprKind::Int(dimension), Type::UINT);

@@ -18,9 +18,11 @@ mod constants;
 mod error;
 mod function;
 mod instructions;
+mod layout;
 mod listing;
 mod module;
 mod opencl_std;
+mod sub_groups;
 mod types;
 
 pub use error::IlError;
