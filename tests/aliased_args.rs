@@ -11,7 +11,6 @@ use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, ClMem, CL_MEM_READ_WRITE};
-use opencl3::program::Program;
 use opencl3::types::cl_mem;
 use std::ptr;
 
@@ -20,8 +19,7 @@ const OUTPUTS: usize = 13;
 fn kernel(context: &Context) -> Kernel {
     let path = common::repo_path("tests/kernels/aliased_buffer_args.cl");
     let source = std::fs::read_to_string(path).expect("kernel source");
-    let program = Program::create_and_build_from_source(context, &source, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(context, &source, "");
     Kernel::create(&program, "aliased").expect("kernel")
 }
 

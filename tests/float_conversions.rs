@@ -7,7 +7,6 @@ mod common;
 use opencl3::device::Device;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
-use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
 use std::ptr;
 
@@ -114,8 +113,7 @@ fn directed_rounding_to_floating_point() {
     let fp64 = Device::new(context.default_device())
         .double_fp_config()
         .is_ok_and(|c| c != 0);
-    let program = Program::create_and_build_from_source(&context, SOURCE, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, SOURCE, "");
     let v = operands();
     let n = v.len();
     // SAFETY: null host pointers; blocking transfers of vectors of the

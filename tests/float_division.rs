@@ -9,7 +9,6 @@ mod common;
 
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
-use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
 use std::ptr;
 
@@ -68,8 +67,7 @@ fn acceptable(x: f32, y: f32, got: f32) -> bool {
 #[test]
 fn float_division_over_the_whole_range() {
     let (context, queue) = common::context_and_queue();
-    let program = Program::create_and_build_from_source(&context, SOURCE, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, SOURCE, "");
     let kernel = Kernel::create(&program, "divide").expect("kernel");
     let mut s = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {

@@ -7,7 +7,6 @@ mod common;
 
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
-use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
 use std::ptr;
 
@@ -62,8 +61,7 @@ fn geometric_functions_against_f64() {
     let (context, queue) = common::context_and_queue();
     let source = std::fs::read_to_string(common::repo_path("tests/kernels/geometric.cl"))
         .expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, "");
     let data = inputs();
     let mut worst = [0f64; 3];
     for (n, name) in [(1, "float"), (2, "float2"), (3, "float3"), (4, "float4")] {
@@ -213,8 +211,7 @@ fn exact_length(p: &[f64]) -> (f64, Vec<f64>) {
 #[test]
 fn extreme_components_in_float_and_double() {
     let (context, queue) = common::context_and_queue();
-    let program = Program::create_and_build_from_source(&context, EXTREMES, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, EXTREMES, "");
     let mut random = common::sweep::Random::new(4);
     // Significands in [1, 2), each lane its own binade offset from `e`.
     let mut vectors = |top: i32, bottom: i32| -> Vec<[f64; 4]> {
@@ -422,8 +419,7 @@ fn normalize_lanes_of_subnormal_size() {
     let (context, queue) = common::context_and_queue();
     let device = Device::new(context.default_device());
     let float_denormals = device.single_fp_config().expect("fp config") & CL_FP_DENORM != 0;
-    let program = Program::create_and_build_from_source(&context, SMALL_LANES, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, SMALL_LANES, "");
     let bound = |n: usize| 2.5 + 0.5 * n as f64 + 0.5 * (n - 1) as f64;
 
     // float: sums that overflow (2^64 and up) and sums that do not.

@@ -8,7 +8,6 @@
 mod common;
 
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::program::Program;
 use std::collections::HashMap;
 use std::process::Command;
 
@@ -40,8 +39,7 @@ fn goto_kernels_match_the_host() {
     let (context, queue) = common::context_and_queue();
     let source =
         std::fs::read_to_string(common::repo_path("tests/kernels/goto.cl")).expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, "");
     let mut names: Vec<&String> = expected.keys().collect();
     names.sort();
     for name in names {
@@ -89,8 +87,7 @@ fn barriers_in_a_uniform_goto_loop() {
     let (context, queue) = common::context_and_queue();
     let source = std::fs::read_to_string(common::repo_path("tests/kernels/goto_barrier.cl"))
         .expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, "");
     let kernel = Kernel::create(&program, "ring").expect("kernel");
     let group = 64;
     let output = common::buffer_with(&context, &queue, &[0i32; ITEMS]);
@@ -306,8 +303,7 @@ fn random_goto_programs_match_the_host() {
     let _ = std::fs::remove_dir_all(&dir);
 
     let (context, queue) = common::context_and_queue();
-    let program = Program::create_and_build_from_source(&context, &kernel, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}\n{kernel}"));
+    let program = common::launch::build_source(&context, &kernel, "");
     let all = Kernel::create(&program, "all").expect("kernel");
     let output = common::buffer_with(&context, &queue, &vec![u32::MAX; expected.len()]);
     // SAFETY: the argument matches the kernel's parameter.

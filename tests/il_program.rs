@@ -16,7 +16,7 @@ use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::{Buffer, CL_MEM_WRITE_ONLY};
+use opencl3::memory::{Buffer, ClMem, CL_MEM_WRITE_ONLY};
 use opencl3::program::{
     create_program_with_binary, get_program_build_info, get_program_info, Program,
     CL_PROGRAM_BINARIES, CL_PROGRAM_BINARY_TYPE, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
@@ -633,4 +633,147 @@ kernel void k(global uint *out) { out[0] = scaled(6); out[1] = scaled(1); }
     let linked = linked.expect("linked program");
     assert_eq!(status, CL_SUCCESS, "{}", build_log(linked.0, device));
     assert_eq!(run_spec_kernel(&context, &queue, &linked), [42, 7]);
+}
+
+/// A library module as SYCL and chipStar ship them: exported helpers
+/// taking generic pointers, 64-bit integer math.
+const LIBRARY_MODULE: &str = "
+ulong mix64(ulong x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdUL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53UL;
+    return x ^ (x >> 33);
+}
+void accumulate(long *sum, const int *values, int n) {
+    for (int i = 0; i < n; i++)
+        *sum += (long)values[i] * values[i];
+}
+long floor_div(long a, long b) {
+    long q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+";
+
+/// The kernels' module: several kernels calling the library through
+/// generic pointers to global, local and private memory.
+const KERNEL_MODULE: &str = "
+ulong mix64(ulong x);
+void accumulate(long *sum, const int *values, int n);
+long floor_div(long a, long b);
+
+kernel void hash(global ulong *out) {
+    size_t i = get_global_id(0);
+    out[i] = mix64(i * 0x9E3779B97F4A7C15UL + 1);
+}
+
+kernel void squares(global long *out, global const int *in) {
+    local int tile[16];
+    size_t g = get_global_id(0), l = get_local_id(0);
+    tile[l] = in[g];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    long mine = 0;
+    accumulate(&mine, &in[g], 1);
+    long group = 0;
+    accumulate(&group, tile, (int)get_local_size(0));
+    out[2 * g] = mine;
+    out[2 * g + 1] = group;
+}
+
+kernel void divide(global long *out, global const long *a, global const long *b) {
+    size_t i = get_global_id(0);
+    out[i] = floor_div(a[i], b[i]) + (a[i] >> 3) * (long)(b[i] < 0);
+}
+";
+
+/// The host's `mix64`.
+fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ceb9fe1a85ec53);
+    x ^ (x >> 33)
+}
+
+#[test]
+fn a_linked_module_of_several_kernels_with_generic_pointers_and_64_bit_math_runs() {
+    let (context, queue, device) = setup();
+    let library = create(&context, &spirv_from_source(LIBRARY_MODULE, "CL2.0")).expect("library");
+    let kernels = create(&context, &spirv_from_source(KERNEL_MODULE, "CL2.0")).expect("kernels");
+    for object in [&library, &kernels] {
+        assert_eq!(compile(object, device, ""), CL_SUCCESS);
+    }
+    let (linked, status) = link(&context, device, "", &[&kernels, &library]);
+    let linked = linked.expect("linked program");
+    assert_eq!(status, CL_SUCCESS, "{}", build_log(linked.0, device));
+    let kernel = |name: &std::ffi::CStr| {
+        Kernel::new(opencl3::kernel::create_kernel(linked.0, name).expect("kernel"))
+    };
+    const N: usize = 64;
+
+    let hashes = common::buffer_with(&context, &queue, &[0u64; N]);
+    let hash = kernel(c"hash");
+    common::launch::set_arg(&hash, 0, &hashes.get());
+    common::launch::run_1d(&queue, &hash, N, 16);
+    let want: Vec<u64> = (0..N as u64)
+        .map(|i| mix64(i.wrapping_mul(0x9E3779B97F4A7C15).wrapping_add(1)))
+        .collect();
+    assert_eq!(common::read_buffer::<u64>(&queue, &hashes, N), want, "hash");
+
+    let input: Vec<i32> = (0..N as i32).map(|i| (i * 7919) % 2003 - 1000).collect();
+    let din = common::buffer_with(&context, &queue, &input);
+    let sums = common::buffer_with(&context, &queue, &[0i64; 2 * N]);
+    let squares = kernel(c"squares");
+    common::launch::set_arg(&squares, 0, &sums.get());
+    common::launch::set_arg(&squares, 1, &din.get());
+    common::launch::run_1d(&queue, &squares, N, 16);
+    let got = common::read_buffer::<i64>(&queue, &sums, 2 * N);
+    for (g, &x) in input.iter().enumerate() {
+        let group: i64 = input[g / 16 * 16..g / 16 * 16 + 16]
+            .iter()
+            .map(|&v| v as i64 * v as i64)
+            .sum();
+        assert_eq!(
+            [got[2 * g], got[2 * g + 1]],
+            [x as i64 * x as i64, group],
+            "squares {g}"
+        );
+    }
+
+    let a: Vec<i64> = (0..N as i64)
+        .map(|i| (i - 32) * 1_000_000_007 + i)
+        .collect();
+    let b: Vec<i64> = (0..N as i64)
+        .map(|i| if i % 3 == 0 { -(i + 3) } else { i + 5 })
+        .collect();
+    let (da, db) = (
+        common::buffer_with(&context, &queue, &a),
+        common::buffer_with(&context, &queue, &b),
+    );
+    let quotients = common::buffer_with(&context, &queue, &[0i64; N]);
+    let divide = kernel(c"divide");
+    common::launch::set_arg(&divide, 0, &quotients.get());
+    common::launch::set_arg(&divide, 1, &da.get());
+    common::launch::set_arg(&divide, 2, &db.get());
+    common::launch::run_1d(&queue, &divide, N, 16);
+    let want: Vec<i64> = a
+        .iter()
+        .zip(&b)
+        .map(|(&a, &b)| floor_div(a, b) + (a >> 3) * (b < 0) as i64)
+        .collect();
+    assert_eq!(
+        common::read_buffer::<i64>(&queue, &quotients, N),
+        want,
+        "divide"
+    );
+}
+
+/// The host's `floor_div`.
+fn floor_div(a: i64, b: i64) -> i64 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
 }

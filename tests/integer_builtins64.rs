@@ -112,8 +112,7 @@ fn sixty_four_bit_and_saturating_integer_builtins() {
     let (context, queue) = common::context_and_queue();
     let source = std::fs::read_to_string(common::repo_path("tests/kernels/int64_builtins.cl"))
         .expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, "-cl-std=CL2.0")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, "-cl-std=CL2.0");
     let (a, b) = operands();
 
     let got = run::<u64, u64>(&context, &queue, &program, "ulong_ops", (&a, &b), 8);

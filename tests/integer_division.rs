@@ -6,7 +6,6 @@ mod common;
 
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
-use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
 use std::ptr;
 
@@ -44,8 +43,7 @@ fn sixty_four_bit_division_matches_the_host() {
     let (context, queue) = common::context_and_queue();
     let source = std::fs::read_to_string(common::repo_path("tests/kernels/divide64.cl"))
         .expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, "");
     let (a, b) = operands();
     let n = a.len();
     let run = |name: &str, outputs: usize| -> Vec<u64> {

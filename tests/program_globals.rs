@@ -254,8 +254,7 @@ struct Pair {
 #[test]
 fn total_size_counts_the_variables_bytes() {
     let (context, queue) = context_and_queue();
-    let sized = Program::create_and_build_from_source(&context, SIZED, OPTIONS)
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let sized = common::launch::build_source(&context, SIZED, OPTIONS);
     let device = context.devices()[0];
     let expected = std::mem::size_of::<[u8; 3]>()
         + std::mem::size_of::<i32>()
@@ -307,8 +306,7 @@ fn byte_images_narrow_and_wide_types_keep_their_values() {
     let source =
         std::fs::read_to_string(common::repo_path("tests/kernels/program_globals_types.cl"))
             .expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, OPTIONS)
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, OPTIONS);
     let run = || {
         let out = buffer_with(&context, &queue, &[-1i32; 22]);
         launch(&queue, &program, "read_and_update", 4, |k| {

@@ -116,8 +116,7 @@ fn bytes_of<T: Copy>(values: &[T]) -> Vec<u8> {
 fn build(context: &opencl3::context::Context) -> Program {
     let source = std::fs::read_to_string(common::repo_path("tests/kernels/records_packed_half.cl"))
         .expect("kernel source");
-    Program::create_and_build_from_source(context, &source, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"))
+    common::launch::build_source(context, &source, "")
 }
 
 fn launch(queue: &opencl3::command_queue::CommandQueue, exec: &mut ExecuteKernel) {

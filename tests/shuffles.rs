@@ -15,7 +15,6 @@ use common::launch::{run_1d as run, set_arg as arg};
 use common::{buffer_with as buffer, read_buffer as read};
 use opencl3::device::Device;
 use opencl3::kernel::Kernel;
-use opencl3::program::Program;
 
 const WIDTHS: [usize; 4] = [2, 4, 8, 16];
 const WORK_ITEMS: usize = 64;
@@ -150,8 +149,7 @@ fn run_time_masks_for_every_type_and_width() {
             continue;
         }
         let source = kernel_source(e);
-        let program = Program::create_and_build_from_source(&context, &source, "")
-            .unwrap_or_else(|log| panic!("{} build failed:\n{log}", e.name));
+        let program = common::launch::build_source(&context, &source, "");
         let lanes = 16 * WORK_ITEMS;
         let seed = 10 * t as u64;
         let x = random_elements(seed, lanes, e.bytes, e.float);
@@ -240,8 +238,7 @@ fn cts_shaped_kernel_of_32_wide_shuffles_launches() {
     let masks: Vec<[u64; 16]> = (0..BLOCKS)
         .map(|b| std::array::from_fn(|i| mix((b * 16 + i) as u64 + 77) % 32))
         .collect();
-    let program = Program::create_and_build_from_source(&context, &cts_shaped_source(&masks), "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &cts_shaped_source(&masks), "");
     let kernel = Kernel::create(&program, "sample_test").expect("kernel");
     let x: Vec<[u64; 16]> = (0..BLOCKS)
         .map(|b| std::array::from_fn(|i| mix((b * 16 + i) as u64 + 5000)))

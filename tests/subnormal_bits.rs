@@ -11,7 +11,6 @@
 mod common;
 
 use common::launch::launch;
-use opencl3::program::Program;
 
 const SOURCE: &str = "
 kernel void bits(global const float *x, global const float *y, global const int *n,
@@ -119,8 +118,7 @@ fn same(x: f32, y: f32) -> bool {
 #[test]
 fn bit_level_built_ins_flush_subnormals_all_or_nothing() {
     let (context, queue) = common::context_and_queue();
-    let program = Program::create_and_build_from_source(&context, SOURCE, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, SOURCE, "");
     // Subnormals of both signs against each other, zeros, the smallest
     // normals and ordinary values.
     let specials = [

@@ -5,7 +5,6 @@
 mod common;
 
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::program::Program;
 
 /// What `tests/kernels/switch64.cl` computes for `v`.
 fn expected(v: i64) -> i32 {
@@ -70,8 +69,7 @@ fn switch_on_long_and_ulong() {
     let (context, queue) = common::context_and_queue();
     let source = std::fs::read_to_string(common::repo_path("tests/kernels/switch64.cl"))
         .expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, "");
     let kernel = Kernel::create(&program, "switch64").expect("kernel");
     let input = common::buffer_with(&context, &queue, &values);
     let output = common::buffer_with(&context, &queue, &vec![0i32; values.len()]);
@@ -105,8 +103,7 @@ fn case_labels_have_their_cast_values() {
         }\n\
     }\n";
     let (context, queue) = common::context_and_queue();
-    let program = Program::create_and_build_from_source(&context, source, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, source, "");
     let kernel = Kernel::create(&program, "cases").expect("kernel");
     let values = [44, -56, 1, 300, 200, 0];
     let input = common::buffer_with(&context, &queue, &values);

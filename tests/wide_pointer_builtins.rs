@@ -294,8 +294,7 @@ fn pointer_builtins_on_float8_and_float16() {
     let source =
         std::fs::read_to_string(common::repo_path("tests/kernels/wide_pointer_builtins.cl"))
             .expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, "")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, "");
     check::<f32>(&context, &queue, &program, 8);
     check::<f32>(&context, &queue, &program, 16);
 }
@@ -315,8 +314,7 @@ fn pointer_builtins_on_double8_and_double16_when_the_device_reports_fp64() {
     let source =
         std::fs::read_to_string(common::repo_path("tests/kernels/wide_pointer_builtins.cl"))
             .expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, "-D WITH_DOUBLE")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, "-D WITH_DOUBLE");
     check::<f64>(&context, &queue, &program, 8);
     check::<f64>(&context, &queue, &program, 16);
 }

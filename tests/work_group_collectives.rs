@@ -189,8 +189,7 @@ fn work_group_collectives_match_the_host() {
     let source =
         std::fs::read_to_string(common::repo_path("tests/kernels/work_group_collectives.cl"))
             .expect("kernel source");
-    let program = Program::create_and_build_from_source(&context, &source, "-cl-std=CL2.0")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, &source, "-cl-std=CL2.0");
 
     check_type::<i32>(&context, &queue, &program, -50, 50);
     check_type::<u32>(&context, &queue, &program, 0, 100);
@@ -291,8 +290,7 @@ fn kernel_local_memory_is_counted() {
         spare[0] = 0;
         o[get_global_id(0)] = work_group_reduce_add(tile[l]);
     }";
-    let program = Program::create_and_build_from_source(&context, source, "-cl-std=CL2.0")
-        .unwrap_or_else(|log| panic!("build failed:\n{log}"));
+    let program = common::launch::build_source(&context, source, "-cl-std=CL2.0");
     let kernel = Kernel::create(&program, "k").expect("kernel");
     let device = context.devices()[0];
     let limit = opencl3::device::Device::new(device)

@@ -145,6 +145,18 @@ const ATOMICS: &[(Op, &str, &str, bool)] = &[
         "atomic_fetch_add_explicit",
         false,
     ),
+    (
+        Op::AtomicFMinEXT,
+        "atomic_fetch_min_explicit",
+        "atomic_fetch_min_explicit",
+        false,
+    ),
+    (
+        Op::AtomicFMaxEXT,
+        "atomic_fetch_max_explicit",
+        "atomic_fetch_max_explicit",
+        false,
+    ),
 ];
 
 /// SPIR-V `Scope` (by value) as OpenCL C's `memory_scope`.
@@ -174,6 +186,9 @@ impl FunctionReader<'_, '_, '_> {
             let id = Self::operand_id(inst, i)?;
             this.read(id)
         };
+        if let Some((p, q)) = self.pointer_operands(inst) {
+            return self.pointer_arithmetic(inst, p, q);
+        }
         if let Some(&(_, binary, signed)) = BINARY.iter().find(|(o, ..)| *o == op) {
             let mut a = operand(self, 0)?;
             let mut b = operand(self, 1)?;
@@ -311,7 +326,29 @@ impl FunctionReader<'_, '_, '_> {
                 let e = self.call_builtin(&format!("convert_{}_sat", type_name(ty)?), vec![a])?;
                 self.define(inst, e)
             }
+            Op::PtrEqual | Op::PtrNotEqual | Op::PtrDiff => {
+                let a = operand(self, 0)?;
+                let b = operand(self, 1)?;
+                let (binary, ty) = match op {
+                    Op::PtrEqual => (BinaryOp::Eq, Type::INT),
+                    Op::PtrNotEqual => (BinaryOp::Ne, Type::INT),
+                    _ => (BinaryOp::Sub, self.index_type()),
+                };
+                let e = self.expr(ExprKind::Binary(binary, a, b), ty);
+                self.define(inst, e)
+            }
+            Op::CopyLogical => {
+                let a = operand(self, 0)?;
+                let ty = self.result_type(inst)?;
+                let e = self.copy_logical(a, ty)?;
+                self.define(inst, e)
+            }
             Op::ConvertPtrToU | Op::ConvertUToPtr => {
+                if op == Op::ConvertPtrToU {
+                    let pointer = Self::operand_id(inst, 0)?;
+                    self.pointer_integers
+                        .insert(inst.result_id.unwrap_or(0), pointer);
+                }
                 let a = operand(self, 0)?;
                 let ty = self.result_type(inst)?;
                 let e = self.expr(ExprKind::Convert(a), ty);
@@ -385,6 +422,16 @@ impl FunctionReader<'_, '_, '_> {
                         _ => 0,
                     })
                     .collect();
+                let defined: Vec<u8> = inst.operands[2..]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| **o != Operand::LiteralBit32(u32::MAX))
+                    .map(|(lane, _)| lane as u8)
+                    .collect();
+                if defined.len() < components.len() {
+                    self.partly_defined
+                        .insert(inst.result_id.unwrap_or(0), defined);
+                }
                 let a = self.held(a);
                 let e = if components.iter().all(|&k| k < a_lanes) {
                     let lanes = components.iter().map(|&k| k as u8).collect();
@@ -496,6 +543,89 @@ impl FunctionReader<'_, '_, '_> {
             }
             _ => e,
         }
+    }
+
+    /// The pointers behind both operands of a comparison or subtraction
+    /// of `OpConvertPtrToU` integers.
+    fn pointer_operands(&self, inst: &Instruction) -> Option<(u32, u32)> {
+        let op = inst.class.opcode;
+        let compares = COMPARISONS.iter().any(|(o, ..)| *o == op);
+        if !compares && op != Op::ISub {
+            return None;
+        }
+        let a = Self::operand_id(inst, 0).ok()?;
+        let b = Self::operand_id(inst, 1).ok()?;
+        Some((
+            *self.pointer_integers.get(&a)?,
+            *self.pointer_integers.get(&b)?,
+        ))
+    }
+
+    /// A comparison or subtraction of two pointers' integers, done on the
+    /// pointers as C does: the integers alone cannot say that two buffer
+    /// arguments are one buffer, the pointer model can.
+    fn pointer_arithmetic(&mut self, inst: &Instruction, p: u32, q: u32) -> R<()> {
+        let op = inst.class.opcode;
+        let (a, b) = (self.read(p)?, self.read(q)?);
+        if op == Op::ISub {
+            // Bytes: elements times the element size.
+            let pointee = self.reader.program.types.pointee(self.ty(a)).map(|p| p.ty);
+            let size = pointee.and_then(|t| self.reader.program.types.size(t));
+            let same = pointee == self.reader.program.types.pointee(self.ty(b)).map(|p| p.ty);
+            let (Some(size), true) = (size, same) else {
+                return Err("a subtraction of pointers to different types".into());
+            };
+            let index = self.index_type();
+            let elements = self.expr(ExprKind::Binary(BinaryOp::Sub, a, b), index);
+            let size = self.expr(ExprKind::Int(size), index);
+            let bytes = self.expr(ExprKind::Binary(BinaryOp::Mul, elements, size), index);
+            return self.define(inst, bytes);
+        }
+        let &(_, comparison, _, negate) = COMPARISONS
+            .iter()
+            .find(|(o, ..)| *o == op)
+            .ok_or("not a comparison")?;
+        let mut e = self.expr(ExprKind::Binary(comparison, a, b), Type::INT);
+        if negate {
+            e = self.expr(ExprKind::Unary(UnaryOp::LogicalNot, e), Type::INT);
+        }
+        self.define(inst, e)
+    }
+
+    /// `OpCopyLogical`: `e` as the type `ty` of the same shape (records
+    /// and arrays member by member).
+    fn copy_logical(&mut self, e: ExprId, ty: Type) -> R<ExprId> {
+        crate::stack::guard(|| {
+            let from = self.ty(e);
+            if from == ty {
+                return Ok(e);
+            }
+            let count = match (from, ty) {
+                (Type::Record(a), Type::Record(b)) => {
+                    let types = &self.reader.program.types;
+                    let n = types[a].fields.len();
+                    if n != types[b].fields.len() {
+                        return Err("OpCopyLogical between types of different shapes".into());
+                    }
+                    n as u32
+                }
+                (Type::Array(_, n), Type::Array(_, m)) if n == m => n as u32,
+                _ => return Err("OpCopyLogical between types of different shapes".into()),
+            };
+            let held = self.held(e);
+            let mut parts = Vec::with_capacity(count as usize);
+            for k in 0..count {
+                let source = self.reread(held);
+                let part = self.member(source, k)?;
+                let target_ty = match ty {
+                    Type::Record(r) => self.reader.program.types[r].fields[k as usize].ty,
+                    _ => self.reader.program.types.array_element(ty).unwrap_or(ty),
+                };
+                parts.push(self.copy_logical(part, target_ty)?);
+            }
+            let items = super::constants::flatten(&self.f.exprs, parts);
+            Ok(self.expr(ExprKind::InitList(items), ty))
+        })
     }
 
     /// A conversion of `a` to `ty`, through `convert_<type>_sat_<mode>`
@@ -634,10 +764,18 @@ impl FunctionReader<'_, '_, '_> {
                 self.call_builtin(name, vec![pointer, one, order_e, scope_e])?
             }
             Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => {
-                // The old value is what `expected` holds after the call.
                 let value = self.read(Self::operand_id(inst, 4)?)?;
                 let comparator = self.read(Self::operand_id(inst, 5)?)?;
                 let ty = self.ty(comparator);
+                if order == 0
+                    && ty.scalar().is_some_and(|s| s.size() == 4)
+                    && self.named_space(pointer)
+                {
+                    let call =
+                        self.call_builtin("atomic_cmpxchg", vec![pointer, comparator, value])?;
+                    return self.define(inst, call);
+                }
+                // The old value is what `expected` holds after the call.
                 let expected = self.local(ty, Symbol::EMPTY);
                 self.stmt(StmtKind::Init(expected, comparator));
                 let expected_lvalue = self.expr(ExprKind::Local(expected), ty);
@@ -673,13 +811,8 @@ impl FunctionReader<'_, '_, '_> {
                 // OpenCL 1.x's atomics are relaxed, 32-bit, on __global
                 // and __local memory; the others are 2.0's.
                 let wide = self.ty(value).scalar().is_some_and(|s| s.size() == 8);
-                let named_space = self
-                    .reader
-                    .program
-                    .types
-                    .pointee(self.ty(pointer))
-                    .is_some_and(|p| matches!(p.space, AddressSpace::Global | AddressSpace::Local));
-                if order == 0 && !wide && named_space && op != Op::AtomicFAddEXT {
+                let float = self.ty(value).element().is_some_and(|s| s.is_float());
+                if order == 0 && !wide && !float && self.named_space(pointer) {
                     self.call_builtin(legacy, vec![pointer, value])?
                 } else {
                     self.call_builtin(explicit, vec![pointer, value, order_e, scope_e])?
@@ -687,6 +820,16 @@ impl FunctionReader<'_, '_, '_> {
             }
         };
         self.define(inst, e)
+    }
+
+    /// Whether `pointer` points to `__global` or `__local` memory, where
+    /// OpenCL 1.x's atomics work.
+    fn named_space(&self, pointer: ExprId) -> bool {
+        self.reader
+            .program
+            .types
+            .pointee(self.ty(pointer))
+            .is_some_and(|p| matches!(p.space, AddressSpace::Global | AddressSpace::Local))
     }
 
     /// A pointer to an integer as a pointer to the signed integer.

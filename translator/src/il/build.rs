@@ -334,6 +334,8 @@ impl<'a> Reader<'a> {
             C::ExpectAssumeKHR,
             C::AtomicFloat32AddEXT,
             C::AtomicFloat64AddEXT,
+            C::AtomicFloat32MinMaxEXT,
+            C::AtomicFloat64MinMaxEXT,
             C::SubgroupDispatch,
         ];
         for inst in &scope.module.capabilities {

@@ -9,7 +9,7 @@
 
 use super::build::{ModuleScope, ModuleVariable, Reader};
 use super::constants::{constant_expr, zero};
-use crate::ast::AddressSpace;
+use crate::ast::{AddressSpace, BinaryOp};
 use crate::builtins::resolve;
 use crate::diagnostic::Span;
 use crate::hir::{
@@ -58,6 +58,11 @@ type Phi = (LocalId, Vec<(u32, u32)>);
 enum Place {
     Pointer(ExprId),
     Lvalue(ExprId, AddressSpace),
+    /// An array of type `Type` seen at the address of its first element
+    /// (a pointer cast to an array pointer, LLVM's way of viewing a union
+    /// or a struct as an array): the pointer model keeps no pointers to
+    /// arrays in buffers, so its elements are reached by offsets.
+    ArrayAt(ExprId, Type),
 }
 
 pub(super) struct FunctionReader<'r, 'a, 'm> {
@@ -74,6 +79,16 @@ pub(super) struct FunctionReader<'r, 'a, 'm> {
     pub block: u32,
     /// The statements of the block being read.
     pub out: Block,
+    /// Integers made by `OpConvertPtrToU`, and the pointer each holds:
+    /// LLVM compares and subtracts pointers as such integers, which this
+    /// front end compares and subtracts as the pointers (see
+    /// `arithmetic::pointer_operands`).
+    pub pointer_integers: HashMap<u32, u32>,
+    /// Vectors made by `OpVectorShuffle` with undefined lanes, and their
+    /// defined lanes: a store of one writes only those (clang widens a
+    /// 3-vector to 4 lanes with an undefined fourth, whose memory, the
+    /// 3-vector's padding, must keep its bytes).
+    pub partly_defined: HashMap<u32, Vec<u8>>,
     /// The line of the instruction being read: every expression and
     /// statement it makes points there, so later stages' diagnostics
     /// name it.
@@ -100,6 +115,8 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
             phis: HashMap::new(),
             block: 0,
             out: Block::new(),
+            pointer_integers: HashMap::new(),
+            partly_defined: HashMap::new(),
             span: Span::default(),
         }
     }
@@ -414,6 +431,7 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
         match *place {
             Place::Pointer(p) => self.reader.program.types.pointee(self.ty(p)).map(|p| p.ty),
             Place::Lvalue(l, _) => Some(self.ty(l)),
+            Place::ArrayAt(_, array) => Some(array),
         }
     }
 
@@ -457,6 +475,18 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
                 place = Place::Lvalue(self.expr(ExprKind::Index(lvalue, zero), element), space);
             }
             let pointer = self.pointer(place);
+            if let Some(array @ Type::Array(..)) = target {
+                let types = &mut self.reader.program.types;
+                let pointee = *types
+                    .pointee(ty)
+                    .ok_or("a cast to a type that is not a pointer")?;
+                let element = types.pointer(Pointee {
+                    ty: types.innermost_element(array),
+                    ..pointee
+                });
+                let first = self.convert(pointer, element);
+                return Ok(Place::ArrayAt(first, array));
+            }
             return Ok(Place::Pointer(self.convert(pointer, ty)));
         }
         let (mut lvalue, space) = self.lvalue_of(place)?;
@@ -483,7 +513,7 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
 
     fn pointer(&mut self, place: Place) -> ExprId {
         match place {
-            Place::Pointer(p) => p,
+            Place::Pointer(p) | Place::ArrayAt(p, _) => p,
             Place::Lvalue(l, space) => {
                 let ty = self.ty(l);
                 let pointer = self.reader.program.types.pointer(Pointee {
@@ -502,6 +532,7 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
     fn lvalue_of(&mut self, place: Place) -> R<(ExprId, AddressSpace)> {
         match place {
             Place::Lvalue(l, space) => Ok((l, space)),
+            Place::ArrayAt(..) => Err("a whole array read through a cast pointer".into()),
             Place::Pointer(p) => {
                 let Some(pointee) = self.reader.program.types.pointee(self.ty(p)).copied() else {
                     return Err("a value that is not a pointer is used as one".into());
@@ -540,12 +571,19 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
     fn chain(&mut self, base: u32, first: Option<u32>, indices: &[u32]) -> R<Place> {
         let mut place = self.place(base)?;
         if let Some(first) = first.filter(|&f| self.scope.constant_u64(f) != Some(0)) {
+            if let Place::ArrayAt(..) = place {
+                return Err("an offset from an array seen through a cast pointer".into());
+            }
             let pointer = self.pointer(place);
             let offset = self.index(first)?;
             let ty = self.ty(pointer);
             place = Place::Pointer(self.expr(ExprKind::PointerOffset(pointer, offset), ty));
         }
         for &index in indices {
+            if let Place::ArrayAt(first, array) = place {
+                place = self.array_element_at(first, array, index)?;
+                continue;
+            }
             let (lvalue, space) = self.lvalue_of(place)?;
             let ty = self.ty(lvalue);
             place = match ty {
@@ -592,6 +630,30 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
             };
         }
         Ok(place)
+    }
+
+    /// Element `index` of the array of type `array` whose first innermost
+    /// element `first` points to: an offset of `index` times the
+    /// element's innermost elements.
+    fn array_element_at(&mut self, first: ExprId, array: Type, index: u32) -> R<Place> {
+        let types = &self.reader.program.types;
+        let element = types
+            .array_element(array)
+            .ok_or("an index into an array view")?;
+        let inner = types.innermost_element(array);
+        let per_element = types.size(element).unwrap_or(1) / types.size(inner).unwrap_or(1).max(1);
+        let mut offset = self.index(index)?;
+        if per_element != 1 {
+            let index_ty = self.index_type();
+            let scale = self.expr(ExprKind::Int(per_element), index_ty);
+            offset = self.expr(ExprKind::Binary(BinaryOp::Mul, offset, scale), index_ty);
+        }
+        let pointer_ty = self.ty(first);
+        let at = self.expr(ExprKind::PointerOffset(first, offset), pointer_ty);
+        Ok(match element {
+            Type::Array(..) => Place::ArrayAt(at, element),
+            _ => Place::Pointer(at),
+        })
     }
 
     /// Reads `e` as its signed type (an integer scalar or vector), for the

@@ -126,6 +126,21 @@ impl FunctionReader<'_, '_, '_> {
                 let target = self.lvalue(id(0)?)?;
                 let value = self.read(id(1)?)?;
                 let ty = self.ty(target);
+                if let (Some(lanes), Type::Vector(s, _)) =
+                    (self.partly_defined.get(&id(1)?).cloned(), ty)
+                {
+                    let part = Type::Vector(s, lanes.len() as u8);
+                    let part = if lanes.len() == 1 {
+                        Type::Scalar(s)
+                    } else {
+                        part
+                    };
+                    let target = self.expr(ExprKind::Swizzle(target, lanes.clone()), part);
+                    let value = self.expr(ExprKind::Swizzle(value, lanes), part);
+                    let assign = self.expr(ExprKind::Assign(target, value), part);
+                    self.stmt(StmtKind::Expr(assign));
+                    return Ok(());
+                }
                 let value = self.convert(value, ty);
                 let assign = self.expr(ExprKind::Assign(target, value), ty);
                 self.stmt(StmtKind::Expr(assign));
@@ -488,7 +503,9 @@ impl FunctionReader<'_, '_, '_> {
         }
         let e = self.read(value)?;
         if self.ty(e).is_pointer() {
-            return Err("a bitcast of a pointer to an integer is not supported".into());
+            // SPIR-V 1.5: a pointer's address as an integer.
+            let e = self.expr(ExprKind::Convert(e), ty);
+            return self.define(inst, e);
         }
         let name = match ty {
             Type::Scalar(s) => format!("as_{}", s.name()),
@@ -672,6 +689,8 @@ fn is_atomic(op: Op) -> bool {
             | Op::AtomicOr
             | Op::AtomicXor
             | Op::AtomicFAddEXT
+            | Op::AtomicFMinEXT
+            | Op::AtomicFMaxEXT
             | Op::AtomicFlagTestAndSet
             | Op::AtomicFlagClear
     )
