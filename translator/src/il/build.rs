@@ -12,7 +12,7 @@ use crate::builtins::BuiltinContext;
 use crate::diagnostic::{Diagnostics, SourceMap, Span};
 use crate::hir::{self, FunctionId, GlobalId};
 use crate::reflect::AddressQualifier;
-use crate::types::{Scalar, Type};
+use crate::types::{Pointee, Scalar, Type};
 use crate::{analysis, lower, BuildError, BuildOptions, DeviceCaps, Program};
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{
@@ -94,6 +94,13 @@ pub(super) fn build(
         globals: lowered.globals,
         log,
     })
+}
+
+/// Whether a pointer to `pointee` points to arrays in a buffer, which
+/// the pointer model holds only as pointers to their elements.
+pub(super) fn is_buffer_of_arrays(pointee: &Pointee) -> bool {
+    matches!(pointee.ty, Type::Array(..))
+        && matches!(pointee.space, AddressSpace::Global | AddressSpace::Constant)
 }
 
 /// What the modules share while they are read.
@@ -273,8 +280,17 @@ impl<'a> Reader<'a> {
                             let ty = scope.value_type(p)?;
                             // A by-value aggregate is passed as a pointer
                             // to a copy; the HIR passes the aggregate.
-                            Ok(match (by_value, self.program.types.pointee(ty)) {
+                            Ok(match (by_value, self.program.types.pointee(ty).copied()) {
                                 (true, Some(pointee)) => pointee.ty,
+                                // A buffer of arrays: a pointer to their
+                                // elements (see `Value::ArrayParameter`).
+                                (false, Some(pointee)) if is_buffer_of_arrays(&pointee) => {
+                                    let element = self.program.types.innermost_element(pointee.ty);
+                                    self.program.types.pointer(Pointee {
+                                        ty: element,
+                                        ..pointee
+                                    })
+                                }
                                 _ => ty,
                             })
                         })
@@ -411,16 +427,20 @@ impl<'a> Reader<'a> {
             .result_type
             .and_then(|t| scope.value_type(t).ok())
             .and_then(|t| self.program.types.pointee(t).map(|p| p.ty));
-        let variable = match (class, pointee) {
-            (StorageClass::Input, _) => match scope.decoration(id, Decoration::BuiltIn) {
-                Some([Operand::BuiltIn(b)]) => ModuleVariable::Builtin(*b),
-                _ => {
-                    self.error(&scope.listing, inst, "an input variable must be a built-in");
-                    return;
-                }
-            },
-            (StorageClass::Workgroup, Some(ty)) => ModuleVariable::Workgroup(ty),
-            (StorageClass::UniformConstant | StorageClass::CrossWorkgroup, Some(ty)) => {
+        // A built-in is one by its decoration, whatever its storage class:
+        // older generators declared them `UniformConstant`.
+        let builtin = match scope.decoration(id, Decoration::BuiltIn) {
+            Some([Operand::BuiltIn(b)]) => Some(*b),
+            _ => None,
+        };
+        let variable = match (builtin, class, pointee) {
+            (Some(b), ..) => ModuleVariable::Builtin(b),
+            (None, StorageClass::Input, _) => {
+                self.error(&scope.listing, inst, "an input variable must be a built-in");
+                return;
+            }
+            (None, StorageClass::Workgroup, Some(ty)) => ModuleVariable::Workgroup(ty),
+            (None, StorageClass::UniformConstant | StorageClass::CrossWorkgroup, Some(ty)) => {
                 let space = address_space(*class).unwrap_or(AddressSpace::Global);
                 let name = scope.names.get(&id).copied().unwrap_or("");
                 let name = self.program.names.intern(name);

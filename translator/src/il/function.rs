@@ -44,6 +44,9 @@ pub(super) enum Value {
         indices: Vec<u32>,
         ty: Type,
     },
+    /// A parameter pointing to arrays of type `Type` in a buffer, held as
+    /// a pointer to their first element.
+    ArrayParameter(LocalId, Type),
     /// `value` as a pointer of type `ty` (pointer bitcasts and the generic
     /// casts).
     Cast { value: u32, ty: Type },
@@ -143,11 +146,17 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
             let by_value = self
                 .scope
                 .has_param_attribute(id, FunctionParameterAttribute::ByVal);
-            let value = match (by_value, param.result_type) {
-                (true, Some(pointer)) => {
-                    let pointer = self.scope.value_type(pointer).map_err(|e| (param, e))?;
-                    Value::Variable(local, pointer)
-                }
+            let declared = match param.result_type {
+                Some(t) => Some(self.scope.value_type(t).map_err(|e| (param, e))?),
+                None => None,
+            };
+            let array = declared
+                .and_then(|t| self.reader.program.types.pointee(t).copied())
+                .filter(super::build::is_buffer_of_arrays)
+                .map(|p| p.ty);
+            let value = match (by_value, declared, array) {
+                (true, Some(pointer), _) => Value::Variable(local, pointer),
+                (false, _, Some(array)) => Value::ArrayParameter(local, array),
                 _ => Value::Local(local),
             };
             self.values.insert(id, value);
@@ -383,7 +392,7 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
         match self.values.get(&id) {
             Some(Value::Variable(_, ty) | Value::Global(_, ty)) => Ok(*ty),
             Some(Value::Chain { ty, .. } | Value::Cast { ty, .. }) => Ok(*ty),
-            Some(Value::Local(l)) => Ok(self.f.locals[*l].ty),
+            Some(Value::Local(l) | Value::ArrayParameter(l, _)) => Ok(self.f.locals[*l].ty),
             _ => Err(format!("%{id} is not a pointer")),
         }
     }
@@ -422,6 +431,10 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
                 self.cast_place(inner, ty)?
             }
             Value::Local(_) => Place::Pointer(self.read(id)?),
+            Value::ArrayParameter(l, array) => {
+                let ty = self.f.locals[l].ty;
+                Place::ArrayAt(self.expr(ExprKind::Local(l), ty), array)
+            }
             Value::Builtin(_) => return Err("a built-in variable is only loaded".into()),
         })
     }
@@ -571,14 +584,33 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
     fn chain(&mut self, base: u32, first: Option<u32>, indices: &[u32]) -> R<Place> {
         let mut place = self.place(base)?;
         if let Some(first) = first.filter(|&f| self.scope.constant_u64(f) != Some(0)) {
-            if let Place::ArrayAt(..) = place {
-                return Err("an offset from an array seen through a cast pointer".into());
+            if let Place::ArrayAt(at, array) = place {
+                // Whole arrays further on: their length in elements.
+                let types = &self.reader.program.types;
+                let inner = types
+                    .size(types.innermost_element(array))
+                    .unwrap_or(1)
+                    .max(1);
+                let length = types.size(array).unwrap_or(0) / inner;
+                let index_ty = self.index_type();
+                let offset = self.index(first)?;
+                let length = self.expr(ExprKind::Int(length), index_ty);
+                let offset = self.expr(ExprKind::Binary(BinaryOp::Mul, offset, length), index_ty);
+                let ty = self.ty(at);
+                place = Place::ArrayAt(self.expr(ExprKind::PointerOffset(at, offset), ty), array);
+                return self.chain_rest(place, indices);
             }
             let pointer = self.pointer(place);
             let offset = self.index(first)?;
             let ty = self.ty(pointer);
             place = Place::Pointer(self.expr(ExprKind::PointerOffset(pointer, offset), ty));
         }
+        self.chain_rest(place, indices)
+    }
+
+    /// The place `indices` lead to from `place`, into members, elements
+    /// and lanes.
+    fn chain_rest(&mut self, mut place: Place, indices: &[u32]) -> R<Place> {
         for &index in indices {
             if let Place::ArrayAt(first, array) = place {
                 place = self.array_element_at(first, array, index)?;

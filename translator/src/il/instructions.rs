@@ -314,6 +314,7 @@ impl FunctionReader<'_, '_, '_> {
             Value::Variable(_, ty) | Value::Global(_, ty) => *ty,
             Value::Chain { ty, .. } | Value::Cast { ty, .. } => *ty,
             Value::Local(l) => self.f.locals[*l].ty,
+            Value::ArrayParameter(_, array) => return Some(*array),
             Value::Builtin(_) => return None,
         };
         self.reader.program.types.pointee(ty).map(|p| p.ty)
@@ -502,11 +503,21 @@ impl FunctionReader<'_, '_, '_> {
             return Ok(());
         }
         let e = self.read(value)?;
-        if self.ty(e).is_pointer() {
-            // SPIR-V 1.5: a pointer's address as an integer.
-            let e = self.expr(ExprKind::Convert(e), ty);
-            return self.define(inst, e);
-        }
+        let e = if self.ty(e).is_pointer() {
+            // SPIR-V 1.5: a pointer's address as an integer, or as a
+            // vector of its bits.
+            let address = self
+                .index_type()
+                .scalar()
+                .map_or(Scalar::ULong, Scalar::to_unsigned);
+            let address = self.expr(ExprKind::Convert(e), Type::Scalar(address));
+            if ty == self.ty(address) {
+                return self.define(inst, address);
+            }
+            address
+        } else {
+            e
+        };
         let name = match ty {
             Type::Scalar(s) => format!("as_{}", s.name()),
             Type::Vector(s, n) => format!("as_{}{n}", s.name()),
