@@ -777,3 +777,49 @@ fn floor_div(a: i64, b: i64) -> i64 {
         q
     }
 }
+
+/// `out[i] = i` with the global id read from a built-in variable declared
+/// `UniformConstant`, as older SPIR-V generators wrote them (pyopencl's
+/// `add-vectors` modules): a built-in by its decoration, not its storage.
+const UNIFORM_CONSTANT_BUILTIN: &str = "
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k \"k\"
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid Constant
+      %ulong = OpTypeInt 64 0
+       %uint = OpTypeInt 32 0
+    %v3ulong = OpTypeVector %ulong 3
+     %ptr_in = OpTypePointer UniformConstant %v3ulong
+       %void = OpTypeVoid
+        %ptr = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr
+        %gid = OpVariable %ptr_in UniformConstant
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %ptr
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %gid
+          %i = OpCompositeExtract %ulong %ids 0
+        %i32 = OpUConvert %uint %i
+         %at = OpInBoundsPtrAccessChain %ptr %out %i
+               OpStore %at %i32 Aligned 4
+               OpReturn
+               OpFunctionEnd
+";
+
+#[test]
+fn built_in_variables_of_any_storage_class_read_the_work_item() {
+    let (context, queue, device) = setup();
+    let program =
+        create(&context, &spirv_from_assembly(UNIFORM_CONSTANT_BUILTIN)).expect("program");
+    build(&program, device, "");
+    let kernel = Kernel::new(opencl3::kernel::create_kernel(program.0, c"k").expect("kernel"));
+    const N: usize = 64;
+    let out = common::buffer_with(&context, &queue, &[u32::MAX; N]);
+    common::launch::set_arg(&kernel, 0, &out.get());
+    common::launch::run_1d(&queue, &kernel, N, 16);
+    let want: Vec<u32> = (0..N as u32).collect();
+    assert_eq!(common::read_buffer::<u32>(&queue, &out, N), want);
+}

@@ -22,7 +22,41 @@ fn temp_path(extension: &str) -> PathBuf {
 /// arguments `args` (where the input and output paths go, see
 /// [`Arg`]), and returns the output file's bytes; panics with the tool's
 /// stderr if it fails. Both files are removed.
+///
+/// With `CLVULKAN_IL_CACHE` naming a folder, outputs are kept there by a
+/// hash of the tool, its arguments and its input, and found there again:
+/// a machine without the tools (the GPU machine) runs the tests on what
+/// another filled it with.
 fn run_tool(tool: &str, input: (&str, &[u8]), output: &str, args: &[Arg]) -> Vec<u8> {
+    let cache = std::env::var_os("CLVULKAN_IL_CACHE").map(|dir| {
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        let mut feed = |bytes: &[u8]| {
+            for &b in bytes {
+                hash = (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        feed(tool.as_bytes());
+        for arg in args {
+            if let Arg::Text(text) = arg {
+                feed(text.as_bytes());
+            }
+            feed(b"\0");
+        }
+        feed(input.1);
+        PathBuf::from(dir).join(format!("{hash:016x}.{output}"))
+    });
+    if let Some(bytes) = cache.as_ref().and_then(|path| std::fs::read(path).ok()) {
+        return bytes;
+    }
+    let bytes = run_tool_uncached(tool, input, output, args);
+    if let Some(path) = cache {
+        let _ = std::fs::create_dir_all(path.parent().expect("a folder"));
+        let _ = std::fs::write(path, &bytes);
+    }
+    bytes
+}
+
+fn run_tool_uncached(tool: &str, input: (&str, &[u8]), output: &str, args: &[Arg]) -> Vec<u8> {
     let (input_path, output_path) = (temp_path(input.0), temp_path(output));
     std::fs::write(&input_path, input.1).expect("write the tool's input");
     let mut command = Command::new(tool);
