@@ -562,8 +562,11 @@ fn vecadd_compiled_by_clang_runs() {
     const N: usize = 1000;
     let (context, queue, device) = setup();
     let program = create(&context, &spirv_from_source(VECADD, "CL1.2")).expect("program");
-    build(&program, device, "");
+    build(&program, device, "-cl-kernel-arg-info");
     let kernel = Kernel::new(opencl3::kernel::create_kernel(program.0, c"vecadd").expect("kernel"));
+    // Argument information is only for source programs, whatever the
+    // options said.
+    assert_eq!(kernel.get_arg_type_name(0).err().map(|e| e.0), Some(-19));
     let a: Vec<f32> = (0..N).map(|i| i as f32).collect();
     let b: Vec<f32> = (0..N).map(|i| 0.5 * (N - i) as f32).collect();
     let da = common::buffer_with(&context, &queue, &a);

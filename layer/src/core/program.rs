@@ -670,6 +670,12 @@ pub(crate) fn build_il_executable(
     if failed.is_none() {
         build.unit = Some(Unit::Il(unit));
     }
+    // Kernel argument information comes only from source built with
+    // -cl-kernel-arg-info (OpenCL 3.0, clGetKernelArgInfo): a module's
+    // is CL_KERNEL_ARG_INFO_NOT_AVAILABLE.
+    if let Some(executable) = build.executable.as_mut().and_then(Arc::get_mut) {
+        executable.kernel_arg_info = false;
+    }
     (build, failed)
 }
 

@@ -25,17 +25,7 @@ pub(super) fn constant_expr(
             return Err(format!("%{id} is not a constant"));
         };
         let ty = scope.value_type(inst.result_type.unwrap_or(0))?;
-        let mut add = |kind, ty| {
-            arena.append(
-                Expr {
-                    kind,
-                    ty,
-                    span: Span::default(),
-                    contract: false,
-                },
-                naga::Span::UNDEFINED,
-            )
-        };
+        let mut add = |kind, ty| add_to(arena, kind, ty);
         let spec_value = || {
             let spec_id = match scope.decoration(id, Decoration::SpecId) {
                 Some([Operand::LiteralBit32(n)]) => Some(*n),
