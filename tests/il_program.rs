@@ -826,3 +826,92 @@ fn built_in_variables_of_any_storage_class_read_the_work_item() {
     let want: Vec<u32> = (0..N as u32).collect();
     assert_eq!(common::read_buffer::<u32>(&queue, &out, N), want);
 }
+
+/// A module defining `uint h(uint)` as `x * factor` with `linkage`
+/// (`LinkOnceODR` or `Export`).
+fn helper_module(linkage: &str, factor: u32) -> String {
+    format!(
+        "
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpExtension \"SPV_KHR_linkonce_odr\"
+               OpMemoryModel Physical64 OpenCL
+               OpDecorate %h LinkageAttributes \"h\" {linkage}
+       %uint = OpTypeInt 32 0
+     %factor = OpConstant %uint {factor}
+         %fn = OpTypeFunction %uint %uint
+          %h = OpFunction %uint None %fn
+          %x = OpFunctionParameter %uint
+      %entry = OpLabel
+          %y = OpIMul %uint %x %factor
+               OpReturnValue %y
+               OpFunctionEnd
+"
+    )
+}
+
+/// `k(out)`: `out[0] = h(6)`, `out[1] = h(1)`, with `h` imported.
+const HELPER_USER: &str = "
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k \"k\"
+               OpDecorate %h LinkageAttributes \"h\" Import
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+     %uint_6 = OpConstant %uint 6
+     %uint_1 = OpConstant %uint 1
+    %ulong_1 = OpConstant %ulong 1
+        %ptr = OpTypePointer CrossWorkgroup %uint
+       %hsig = OpTypeFunction %uint %uint
+       %ksig = OpTypeFunction %void %ptr
+          %h = OpFunction %uint None %hsig
+          %x = OpFunctionParameter %uint
+               OpFunctionEnd
+          %k = OpFunction %void None %ksig
+        %out = OpFunctionParameter %ptr
+      %entry = OpLabel
+         %a = OpFunctionCall %uint %h %uint_6
+               OpStore %out %a Aligned 4
+         %b = OpFunctionCall %uint %h %uint_1
+     %second = OpInBoundsPtrAccessChain %ptr %out %ulong_1
+               OpStore %second %b Aligned 4
+               OpReturn
+               OpFunctionEnd
+";
+
+#[test]
+fn linkonce_odr_definitions_link_once_and_exports_only_once() {
+    let (context, queue, device) = setup();
+    let object = |assembly: &str| {
+        let program = create(&context, &spirv_from_assembly(assembly)).expect("program");
+        assert_eq!(compile(&program, device, ""), CL_SUCCESS);
+        program
+    };
+    let user = object(HELPER_USER);
+    // Two LinkOnceODR definitions of `h` (the same function, as the
+    // extension promises): one is kept.
+    let odr = [
+        object(&helper_module("LinkOnceODR", 7)),
+        object(&helper_module("LinkOnceODR", 7)),
+    ];
+    let (linked, status) = link(&context, device, "", &[&user, &odr[0], &odr[1]]);
+    let linked = linked.expect("linked program");
+    assert_eq!(status, CL_SUCCESS, "{}", build_log(linked.0, device));
+    assert_eq!(run_spec_kernel(&context, &queue, &linked), [42, 7]);
+    // Two exports of one name are an error of the link.
+    let exports = [
+        object(&helper_module("Export", 7)),
+        object(&helper_module("Export", 3)),
+    ];
+    let (failed, status) = link(&context, device, "", &[&user, &exports[0], &exports[1]]);
+    assert_eq!(status, CL_LINK_PROGRAM_FAILURE);
+    let log = build_log(failed.expect("the failed link's program").0, device);
+    assert!(
+        log.contains("function 'h' is exported by two modules"),
+        "{log}"
+    );
+}

@@ -24,11 +24,14 @@ pub const NUMERIC_VERSION: cl_version = make_version(3, 0, 0);
 /// C++ for OpenCL is the translator's on every device; it names no
 /// kernel-language macro (as in clang), so it is listed here rather than
 /// among the compiler's. `cl_khr_il_program` (SPIR-V programs) is the
-/// runtime's and the translator's on every device alike.
+/// runtime's and the translator's on every device alike, and with it
+/// `cl_khr_spirv_linkonce_odr` (the SPIR-V front end links
+/// `LinkOnceODR` functions).
 pub const EXTENSIONS: &[(&str, cl_version)] = &[
     ("cl_khr_icd", make_version(1, 0, 0)),
     ("cl_ext_cxx_for_opencl", make_version(1, 0, 0)),
     ("cl_khr_il_program", make_version(1, 0, 0)),
+    ("cl_khr_spirv_linkonce_odr", make_version(1, 0, 0)),
 ];
 
 /// `CL_MAKE_VERSION`: 10 bits major, 10 bits minor, 12 bits patch.

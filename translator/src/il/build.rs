@@ -109,8 +109,11 @@ pub(super) struct Reader<'a> {
     pub diags: Diagnostics,
     pub context: BuiltinContext,
     pub spec: &'a SpecValues,
-    /// Functions with `Export` linkage, by name.
-    exports: HashMap<String, FunctionId>,
+    /// Functions with `Export` or `LinkOnceODR` linkage, by name, and
+    /// whether the one kept is `LinkOnceODR` (another definition may
+    /// then stand beside it: `cl_khr_spirv_linkonce_odr` says they are
+    /// the same).
+    exports: HashMap<String, (FunctionId, bool)>,
 }
 
 /// A module variable as the functions see it.
@@ -313,8 +316,21 @@ impl<'a> Reader<'a> {
             let f = hir::Function::declared(symbol, params, ret, Span::default());
             let handle = self.program.functions.append(f, naga::Span::UNDEFINED);
             scope.functions.insert(id, handle);
-            if let Some((name, LinkageType::Export)) = linkage {
-                self.exports.insert(name, handle);
+            match linkage {
+                Some((name, LinkageType::Export)) => {
+                    if let Some(&(_, false)) = self.exports.get(&name) {
+                        self.error(
+                            &scope.listing,
+                            def,
+                            format!("function '{name}' is exported by two modules"),
+                        );
+                    }
+                    self.exports.insert(name, (handle, false));
+                }
+                Some((name, LinkageType::LinkOnceODR)) => {
+                    self.exports.entry(name).or_insert((handle, true));
+                }
+                _ => {}
             }
         }
         scope
@@ -484,7 +500,7 @@ impl<'a> Reader<'a> {
     fn link_imports(&mut self, scope: &mut ModuleScope) {
         for (id, name) in std::mem::take(&mut scope.imports) {
             match self.exports.get(&name) {
-                Some(&f) => {
+                Some(&(f, _)) => {
                     scope.functions.insert(id, f);
                 }
                 None => {
