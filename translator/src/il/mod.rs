@@ -4,15 +4,21 @@
 //! checker builds, so the analysis, the lowering and the reflection are the
 //! ones every source takes.
 //!
-//! One concern per file: `module` (reading the binary, the spec constants
-//! it declares), `listing` (the text diagnostics point into: one line per
-//! instruction, with its word offset), `types` (SPIR-V types as the HIR's),
-//! `values` (what each result id stands for), `function` (blocks into
-//! statements, `OpPhi` into assignments, branches into the gotos the checker
-//! restructures), `instructions` (each instruction as an expression) and
-//! `opencl_std` (the extended instruction set as the built-in library).
+//! One concern per file: `build` (the driver: module-level declarations,
+//! linkage, entry points), `module` (reading the binary, the spec
+//! constants it declares), `listing` (the text diagnostics point into: one
+//! line per instruction, with its word offset), `types` (SPIR-V types as
+//! the HIR's), `constants`, `layout` (the order blocks are written in),
+//! `function` (what each result id stands for, blocks into statements,
+//! `OpPhi`s into assignments, branches into the gotos the checker
+//! restructures), `instructions` (memory, control flow, calls, barriers,
+//! the extended instructions), `arithmetic` (operators, conversions,
+//! composites), `atomics` (atomics and group operations), `sub_groups`
+//! (the non-uniform group instructions) and `opencl_std` (the extended
+//! instruction set as the built-in library).
 
 mod arithmetic;
+mod atomics;
 mod build;
 mod constants;
 mod error;
