@@ -140,10 +140,9 @@ fn compile(args: &[String]) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", input.display()))?;
         let program = translator::Session::new()
             .build_il(
-                &[&module],
+                &[(&module, &Default::default())],
                 &build_options.join(" "),
                 &caps,
-                &Default::default(),
             )
             .map_err(|e| e.to_string())?;
         return write_kernels(&program, &input, output.as_ref(), local_size);

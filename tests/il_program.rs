@@ -915,3 +915,68 @@ fn linkonce_odr_definitions_link_once_and_exports_only_once() {
         "{log}"
     );
 }
+
+/// `k(out)`: `out[0]` is this module's constant with SpecId 1 (default 7),
+/// `out[1]` what the imported `other()` returns.
+const SPEC_USER: &str = "
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k \"k\"
+               OpDecorate %value SpecId 1
+               OpDecorate %other LinkageAttributes \"other\" Import
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+    %ulong_1 = OpConstant %ulong 1
+      %value = OpSpecConstant %uint 7
+        %ptr = OpTypePointer CrossWorkgroup %uint
+       %osig = OpTypeFunction %uint
+       %ksig = OpTypeFunction %void %ptr
+      %other = OpFunction %uint None %osig
+               OpFunctionEnd
+          %k = OpFunction %void None %ksig
+        %out = OpFunctionParameter %ptr
+      %entry = OpLabel
+               OpStore %out %value Aligned 4
+          %b = OpFunctionCall %uint %other
+     %second = OpInBoundsPtrAccessChain %ptr %out %ulong_1
+               OpStore %second %b Aligned 4
+               OpReturn
+               OpFunctionEnd
+";
+
+/// `uint other(void)`: its own constant with SpecId 1 (default 5).
+const SPEC_OTHER: &str = "
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpDecorate %value SpecId 1
+               OpDecorate %other LinkageAttributes \"other\" Export
+       %uint = OpTypeInt 32 0
+      %value = OpSpecConstant %uint 5
+       %osig = OpTypeFunction %uint
+      %other = OpFunction %uint None %osig
+      %entry = OpLabel
+               OpReturnValue %value
+               OpFunctionEnd
+";
+
+#[test]
+fn specialization_constants_of_linked_modules_are_each_their_own() {
+    let (context, queue, device) = setup();
+    let user = create(&context, &spirv_from_assembly(SPEC_USER)).expect("user");
+    let other = create(&context, &spirv_from_assembly(SPEC_OTHER)).expect("other");
+    assert_eq!(set_spec(user.0, 1, &42u32.to_le_bytes()), CL_SUCCESS);
+    for object in [&user, &other] {
+        assert_eq!(compile(object, device, ""), CL_SUCCESS);
+    }
+    let (linked, status) = link(&context, device, "", &[&user, &other]);
+    let linked = linked.expect("linked program");
+    assert_eq!(status, CL_SUCCESS, "{}", build_log(linked.0, device));
+    // SpecId 1 of the other module keeps its default.
+    assert_eq!(run_spec_kernel(&context, &queue, &linked), [42, 5]);
+}

@@ -116,27 +116,20 @@ impl IlUnit {
         }
     }
 
-    /// Builds the modules for `device`. The translator takes one set of
-    /// values for all of them, so a link's inputs' values are merged; an
-    /// id set in two inputs takes the later input's value (a limitation:
-    /// SpecIds of separate modules are separate constants in SPIR-V).
-    /// Panics in the translator come back as the `Err` of the outer
-    /// result, for [`crate::core::program::executable_from`].
+    /// Builds the modules for `device`, each with its own specialization
+    /// constant values. Panics in the translator come back as the `Err`
+    /// of the outer result, for [`crate::core::program::executable_from`].
     pub fn build(
         &self,
         device: &Object<Device>,
         options: &str,
     ) -> std::thread::Result<Result<translator::Program, BuildError>> {
-        let modules: Vec<&IlModule> = self.parts.iter().map(|p| &*p.module).collect();
-        let spec: SpecValues = self
-            .parts
-            .iter()
-            .flat_map(|p| p.spec.iter().map(|(&id, &value)| (id, value)))
-            .collect();
+        let modules: Vec<(&IlModule, &SpecValues)> =
+            self.parts.iter().map(|p| (&*p.module, &p.spec)).collect();
         catch_unwind(AssertUnwindSafe(|| {
             device
                 .translator()
-                .build_il(&modules, options, device.build_caps(), &spec)
+                .build_il(&modules, options, device.build_caps())
         }))
     }
 }

@@ -80,7 +80,7 @@ const BUILTIN_CALLS: &[(Op, &str, bool)] = &[
     (Op::BitCount, "popcount", false),
 ];
 
-impl FunctionReader<'_, '_, '_> {
+impl FunctionReader<'_, '_> {
     /// A value instruction not handled elsewhere.
     pub(super) fn arithmetic(&mut self, inst: &Instruction) -> R<()> {
         let op = inst.class.opcode;

@@ -110,7 +110,7 @@ const GROUP_ARITHMETIC: &[(Op, &str, bool)] = &[
     (Op::GroupSMax, "max", true),
 ];
 
-impl FunctionReader<'_, '_, '_> {
+impl FunctionReader<'_, '_> {
     /// The atomic instructions.
     pub(super) fn atomic(&mut self, inst: &Instruction) -> R<()> {
         let op = inst.class.opcode;

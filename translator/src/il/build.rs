@@ -22,10 +22,9 @@ use std::collections::HashMap;
 
 /// Builds `modules` into a program for a device with `caps`.
 pub(super) fn build(
-    modules: &[&IlModule],
+    modules: &[(&IlModule, &SpecValues)],
     options: &str,
     caps: &DeviceCaps,
-    spec: &SpecValues,
 ) -> Result<Program, BuildError> {
     let mut options = BuildOptions::parse(options).map_err(BuildError::InvalidOptions)?;
     // `-cl-std` chooses a source language; a module is OpenCL 3.0's IL,
@@ -47,21 +46,20 @@ pub(super) fn build(
             image_3d_writes: caps.image_3d_writes(),
             subgroups: caps.subgroups,
         },
-        spec,
         exports: HashMap::new(),
     };
     reader.diags.suppress_warnings = options.suppress_warnings;
     let mut scopes: Vec<ModuleScope> = modules
         .iter()
         .enumerate()
-        .map(|(i, il)| {
+        .map(|(i, &(il, spec))| {
             let name = if modules.len() == 1 {
                 "module.spv".to_owned()
             } else {
                 format!("module{i}.spv")
             };
             let listing = Listing::new(&name, &il.module, &il.words, &mut sources);
-            reader.declare(&il.module, listing)
+            reader.declare(&il.module, listing, spec)
         })
         .collect();
     for scope in &mut scopes {
@@ -104,11 +102,10 @@ pub(super) fn is_buffer_of_arrays(pointee: &Pointee) -> bool {
 }
 
 /// What the modules share while they are read.
-pub(super) struct Reader<'a> {
+pub(super) struct Reader {
     pub program: hir::Program,
     pub diags: Diagnostics,
     pub context: BuiltinContext,
-    pub spec: &'a SpecValues,
     /// Functions with `Export` or `LinkOnceODR` linkage, by name, and
     /// whether the one kept is `LinkOnceODR` (another definition may
     /// then stand beside it: `cl_khr_spirv_linkonce_odr` says they are
@@ -143,6 +140,8 @@ pub(super) struct ModuleScope<'m> {
     pub decorations: HashMap<u32, Vec<&'m Instruction>>,
     /// The id of the `OpenCL.std` import.
     pub opencl_std: Option<u32>,
+    /// The values set on the module's specialization constants.
+    pub spec: &'m SpecValues,
 }
 
 impl ModuleScope<'_> {
@@ -188,7 +187,7 @@ impl ModuleScope<'_> {
     }
 }
 
-impl<'a> Reader<'a> {
+impl Reader {
     /// Reports `message` at `inst`, naming its word offset.
     pub fn error(&mut self, listing: &Listing, inst: &Instruction, message: impl Into<String>) {
         let (span, word) = listing.place(inst);
@@ -201,7 +200,12 @@ impl<'a> Reader<'a> {
 
     /// Reads `module`'s module-level instructions and declares its
     /// functions.
-    fn declare<'m>(&mut self, module: &'m Module, listing: Listing) -> ModuleScope<'m> {
+    fn declare<'m>(
+        &mut self,
+        module: &'m Module,
+        listing: Listing,
+        spec: &'m SpecValues,
+    ) -> ModuleScope<'m> {
         let mut scope = ModuleScope {
             module,
             listing,
@@ -213,6 +217,7 @@ impl<'a> Reader<'a> {
             names: HashMap::new(),
             decorations: HashMap::new(),
             opencl_std: None,
+            spec,
         };
         for inst in &module.debug_names {
             if let (Op::Name, [Operand::IdRef(id), Operand::LiteralString(name)]) =

@@ -5,7 +5,6 @@
 //! default.
 
 use super::build::{ModuleScope, Reader};
-use super::SpecValues;
 use crate::diagnostic::Span;
 use crate::hir::{Expr, ExprId, ExprKind};
 use crate::types::{Scalar, Type};
@@ -16,7 +15,6 @@ use rspirv::spirv::{Decoration, Op};
 /// Constant `id` of `scope` as an expression of type `ty` in `arena`.
 pub(super) fn constant_expr(
     scope: &ModuleScope,
-    spec: &SpecValues,
     arena: &mut Arena<Expr>,
     id: u32,
 ) -> Result<ExprId, String> {
@@ -31,7 +29,7 @@ pub(super) fn constant_expr(
                 Some([Operand::LiteralBit32(n)]) => Some(*n),
                 _ => None,
             };
-            spec_id.and_then(|n| spec.get(&n).copied())
+            spec_id.and_then(|n| scope.spec.get(&n).copied())
         };
         let op = inst.class.opcode;
         Ok(match op {
@@ -84,7 +82,7 @@ pub(super) fn constant_expr(
                     .collect();
                 let mut values = Vec::with_capacity(parts.len());
                 for &part in &parts {
-                    let value = constant_expr(scope, spec, arena, part)?;
+                    let value = constant_expr(scope, arena, part)?;
                     values.push(value);
                 }
                 match ty {
@@ -183,5 +181,5 @@ pub(super) fn global_initializer(
     id: u32,
 ) -> Result<ExprId, String> {
     let program = &mut reader.program;
-    constant_expr(scope, reader.spec, &mut program.global_exprs, id)
+    constant_expr(scope, &mut program.global_exprs, id)
 }

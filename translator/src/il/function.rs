@@ -68,8 +68,8 @@ enum Place {
     ArrayAt(ExprId, Type),
 }
 
-pub(super) struct FunctionReader<'r, 'a, 'm> {
-    pub reader: &'r mut Reader<'a>,
+pub(super) struct FunctionReader<'r, 'm> {
+    pub reader: &'r mut Reader,
     pub scope: &'r ModuleScope<'m>,
     pub handle: FunctionId,
     pub f: Function,
@@ -98,8 +98,8 @@ pub(super) struct FunctionReader<'r, 'a, 'm> {
     span: Span,
 }
 
-impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
-    pub fn new(reader: &'r mut Reader<'a>, scope: &'r ModuleScope<'m>, handle: FunctionId) -> Self {
+impl<'r, 'm> FunctionReader<'r, 'm> {
+    pub fn new(reader: &'r mut Reader, scope: &'r ModuleScope<'m>, handle: FunctionId) -> Self {
         let declared = &reader.program.functions[handle];
         let placeholder = Function::declared(
             declared.name,
@@ -316,7 +316,7 @@ impl<'r, 'a, 'm> FunctionReader<'r, 'a, 'm> {
             return self.read(id);
         }
         if self.scope.constants.contains_key(&id) {
-            return constant_expr(self.scope, self.reader.spec, &mut self.f.exprs, id);
+            return constant_expr(self.scope, &mut self.f.exprs, id);
         }
         if self.bind_module_variable(id)? {
             return self.read(id);

@@ -54,7 +54,7 @@ const BUILTIN_VARIABLES: &[(BuiltIn, &str, bool)] = &[
 /// SPIR-V memory semantics bits as `cl_mem_fence_flags`.
 const FENCE_FLAGS: &[(u32, u64)] = &[(0x100, 1), (0x200, 2), (0x800, 4)];
 
-impl FunctionReader<'_, '_, '_> {
+impl FunctionReader<'_, '_> {
     /// Reads one instruction of the current block.
     pub(super) fn instruction(&mut self, inst: &Instruction) -> R<()> {
         let op = inst.class.opcode;

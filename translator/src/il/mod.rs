@@ -50,15 +50,15 @@ impl Session {
     /// Builds the SPIR-V `modules`, linked together by their linkage
     /// attributes (one module for `clBuildProgram`, several for
     /// `clLinkProgram`), with the command-line `options` for a device with
-    /// `caps`, specialization constants set to `spec` (the others keep
-    /// their defaults).
+    /// `caps`. Each module comes with the values of its specialization
+    /// constants (`clSetProgramSpecializationConstant`): a `SpecId` is a
+    /// module's own, and constants not set keep their defaults.
     pub fn build_il(
         &self,
-        modules: &[&IlModule],
+        modules: &[(&IlModule, &SpecValues)],
         options: &str,
         caps: &DeviceCaps,
-        spec: &SpecValues,
     ) -> Result<Program, BuildError> {
-        build::build(modules, options, caps, spec)
+        build::build(modules, options, caps)
     }
 }

@@ -122,7 +122,7 @@ pub(super) fn is_non_uniform(op: Op) -> bool {
     NON_UNIFORM.iter().any(|(o, _)| *o == op)
 }
 
-impl FunctionReader<'_, '_, '_> {
+impl FunctionReader<'_, '_> {
     /// A `GroupNonUniform` instruction of sub-group scope.
     pub(super) fn non_uniform(&mut self, inst: &Instruction) -> R<()> {
         let op = inst.class.opcode;
