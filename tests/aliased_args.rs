@@ -16,11 +16,14 @@ use std::ptr;
 
 const OUTPUTS: usize = 13;
 
-fn kernel(context: &Context) -> Kernel {
+fn kernels(context: &Context) -> (Kernel, Kernel) {
     let path = common::repo_path("tests/kernels/aliased_buffer_args.cl");
     let source = std::fs::read_to_string(path).expect("kernel source");
     let program = common::launch::build_source(context, &source, "");
-    Kernel::create(&program, "aliased").expect("kernel")
+    (
+        Kernel::create(&program, "aliased").expect("kernel"),
+        Kernel::create(&program, "aliased_integers").expect("kernel"),
+    )
 }
 
 /// A pointer argument as the host sees it: the allocation it is a region
@@ -93,7 +96,7 @@ fn launch(
 #[test]
 fn pointers_of_arguments_sharing_a_buffer_compare_by_address() {
     let (context, queue) = common::context_and_queue();
-    let kernel = kernel(&context);
+    let (kernel, integers) = kernels(&context);
     let device = opencl3::device::Device::new(context.devices()[0]);
     // Sub-buffer origins must be aligned to the device's base alignment.
     let align = (device.mem_base_addr_align().expect("alignment") / 8) as usize;
@@ -136,6 +139,12 @@ fn pointers_of_arguments_sharing_a_buffer_compare_by_address() {
                     if let Some(w) = w {
                         assert_eq!(g, w, "{name}, k {k}, pick {pick}: out[{i}] (all {got:?})");
                     }
+                }
+                // As integers, where the kernel compares no pointers.
+                let got = launch(&queue, &integers, &out, p, q, k, pick);
+                assert_eq!(got[0], want[0].unwrap_or(-1), "{name}: integers equal");
+                if let Some(difference) = want[6] {
+                    assert_eq!(got[1], difference, "{name}: integers' difference");
                 }
             }
         }

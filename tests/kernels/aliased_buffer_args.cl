@@ -24,3 +24,13 @@ __kernel void aliased(__global int *p, __global int *q, __global int *out,
     out[11] = (int)(r - p);
     out[12] = out == p || out == q;
 }
+
+// The same addresses as integers kept in variables, in a kernel that
+// compares no pointers: the conversion alone must name the allocations.
+__kernel void aliased_integers(__global int *p, __global int *q, __global int *out,
+                               int k, int pick)
+{
+    ulong ip = (ulong)p, iq = (ulong)q;
+    out[0] = ip == iq;
+    out[1] = (int)((long)(iq - ip) / (long)sizeof(int));
+}

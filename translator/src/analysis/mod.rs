@@ -377,8 +377,9 @@ fn has_unheld_bytes(element: Type) -> bool {
 
 /// Whether `f` itself compares (`==`, `<`, ...) or subtracts two pointers
 /// that may point into buffers (`__global`, `__constant` or generic),
-/// neither a null pointer constant: the operations whose result depends on
-/// whether two buffer arguments share an allocation.
+/// neither a null pointer constant, or converts one to an integer (which
+/// it may compare or subtract as such): the operations whose result
+/// depends on whether two buffer arguments share an allocation.
 fn compares_buffer_pointers(program: &hir::Program, f: &hir::Function) -> bool {
     use crate::ast::BinaryOp as B;
     let global = |e: ExprId| {
@@ -396,6 +397,7 @@ fn compares_buffer_pointers(program: &hir::Program, f: &hir::Function) -> bool {
                 && global(a)
                 && global(b)
         }
+        H::Convert(a) => e.ty.is_integer() && global(a),
         _ => false,
     })
 }
