@@ -490,7 +490,11 @@ impl<'a> ModuleBuilder<'a> {
     /// null flags), so that `p == 0` holds for it. Where the kernel
     /// compares or subtracts buffer pointers, a buffer argument is named by
     /// its allocation in this launch (see [`Self::buffer_origin`]).
-    fn identity_value(&mut self, fb: &mut FnBuilder, root: Root) -> Handle<naga::Expression> {
+    pub(super) fn identity_value(
+        &mut self,
+        fb: &mut FnBuilder,
+        root: Root,
+    ) -> Handle<naga::Expression> {
         let id = match self.buffer_member(fb, root, |alias| alias.1) {
             // Above every identity `object_identity` gives.
             Some(allocation) => {
@@ -517,7 +521,7 @@ impl<'a> ModuleBuilder<'a> {
     /// runtime names each argument's allocation by the first binding set
     /// to the same buffer or a region of it, so `p + 4 == q` holds for `q`
     /// a sub-buffer 16 bytes into `p`'s buffer.
-    fn buffer_origin(
+    pub(super) fn buffer_origin(
         &mut self,
         fb: &mut FnBuilder,
         root: Root,

@@ -120,14 +120,21 @@ impl ModuleBuilder<'_> {
         let byte = narrow(fb, value);
         let lit =
             |fb: &mut FnBuilder, v: u32| fb.add(naga::Expression::Literal(naga::Literal::U32(v)));
+        // The identities and origins are those `pointer_to_integer`
+        // encoded: a buffer argument's allocation and its origin there
+        // where the kernel names buffers by allocation.
         let mut which = lit(fb, 0);
+        let mut origin = lit(fb, 0);
         for (k, &root) in roots.iter().enumerate().skip(1) {
-            let id = self.object_identity(root);
-            let id = lit(fb, id);
+            let id = self.identity_value(fb, root);
             let is = fb.binary(B::Equal, identity, id);
             let k = lit(fb, k as u32);
             which = fb.select(is, k, which);
+            if let Some(here) = self.buffer_origin(fb, root) {
+                origin = fb.select(is, here, origin);
+            }
         }
+        let byte = fb.binary(B::Subtract, byte, origin);
         let size = match to {
             Type::Void => 1,
             ref t => self.type_size(t).unwrap_or(1) as u32,
