@@ -388,13 +388,24 @@ impl<'r, 'm> FunctionReader<'r, 'm> {
     }
 
     /// The pointer type of pointer value `id`.
-    fn pointer_type(&mut self, id: u32) -> R<Type> {
+    fn pointer_type(&self, id: u32) -> R<Type> {
         match self.values.get(&id) {
             Some(Value::Variable(_, ty) | Value::Global(_, ty)) => Ok(*ty),
             Some(Value::Chain { ty, .. } | Value::Cast { ty, .. }) => Ok(*ty),
             Some(Value::Local(l) | Value::ArrayParameter(l, _)) => Ok(self.f.locals[*l].ty),
             _ => Err(format!("%{id} is not a pointer")),
         }
+    }
+
+    /// The type pointer value `id` points to, as the module sees it (a
+    /// buffer of arrays points to an array): `None` when `id` is no
+    /// pointer value bound here.
+    pub fn pointee_of(&self, id: u32) -> Option<Type> {
+        if let Some(Value::ArrayParameter(_, array)) = self.values.get(&id) {
+            return Some(*array);
+        }
+        let pointer = self.pointer_type(id).ok()?;
+        self.reader.program.types.pointee(pointer).map(|p| p.ty)
     }
 
     /// Where pointer `id` points.

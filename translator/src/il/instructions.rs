@@ -223,12 +223,11 @@ impl FunctionReader<'_, '_> {
                 for (i, &param) in (1..inst.operands.len()).zip(&signature) {
                     let arg = id(i)?;
                     // A by-value aggregate travels as a pointer to it.
-                    let value =
-                        if self.ty_of_pointer_pointee(arg) == Some(param) && !param.is_pointer() {
-                            self.lvalue(arg)?
-                        } else {
-                            self.read(arg)?
-                        };
+                    let value = if self.pointee_of(arg) == Some(param) && !param.is_pointer() {
+                        self.lvalue(arg)?
+                    } else {
+                        self.read(arg)?
+                    };
                     args.push(self.convert(value, param));
                 }
                 let call = self.expr(ExprKind::Call(callee, args), ret);
@@ -306,18 +305,6 @@ impl FunctionReader<'_, '_> {
             _ if super::sub_groups::is_non_uniform(op) => self.non_uniform(inst),
             _ => self.arithmetic(inst),
         }
-    }
-
-    /// The type pointer `id` points to, when it is a pointer.
-    fn ty_of_pointer_pointee(&mut self, id: u32) -> Option<Type> {
-        let ty = match self.values.get(&id)? {
-            Value::Variable(_, ty) | Value::Global(_, ty) => *ty,
-            Value::Chain { ty, .. } | Value::Cast { ty, .. } => *ty,
-            Value::Local(l) => self.f.locals[*l].ty,
-            Value::ArrayParameter(_, array) => return Some(*array),
-            Value::Builtin(_) => return None,
-        };
-        self.reader.program.types.pointee(ty).map(|p| p.ty)
     }
 
     fn variable(&mut self, inst: &Instruction) -> R<()> {
@@ -491,7 +478,7 @@ impl FunctionReader<'_, '_> {
         if !self.values.contains_key(&id) {
             self.bind_module_variable(id).ok()?;
         }
-        Some((self.ty_of_pointer_pointee(id)?, id))
+        Some((self.pointee_of(id)?, id))
     }
 
     fn bitcast(&mut self, inst: &Instruction) -> R<()> {
