@@ -4,6 +4,8 @@
 
 pub mod config;
 pub mod harness;
+pub mod pair;
+pub mod pair_report;
 pub mod report;
 pub mod side;
 pub mod verify;
