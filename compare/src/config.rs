@@ -2,6 +2,7 @@
 //! same sizes, chosen from the smaller of the two devices: full sizes on
 //! GPUs, smaller ones on CPU devices (lavapipe, PoCL) and with `--quick`.
 
+use crate::pair::Pair;
 use crate::side::Side;
 
 const MIB: usize = 1 << 20;
@@ -9,13 +10,17 @@ const MIB: usize = 1 << 20;
 #[derive(Debug, Clone)]
 pub struct Config {
     pub quick: bool,
-    /// Bytes of each buffer in the copy, write and read workloads.
+    /// Bytes of each buffer in the copy, write and read workloads (split
+    /// in halves over two devices by `stream-split`).
     pub copy_bytes: usize,
+    /// Bytes moved from one device to the other by `migrate`.
+    pub migrate_bytes: usize,
     /// Launches in the back-to-back and set-argument workloads.
     pub launches: usize,
     /// Round trips timed (after warm-up) in the round-trip workload.
     pub round_trips: usize,
-    /// Matrix order of the SGEMM (a multiple of 64).
+    /// Matrix order of the SGEMM (a multiple of 64; of 128 with two
+    /// devices, so each half is whole tiles).
     pub sgemm_n: usize,
     /// Floats summed by the reduction.
     pub reduce_n: usize,
@@ -44,6 +49,16 @@ impl Config {
         Config::sized(quick, cpu, limit)
     }
 
+    /// Sizes for the `--devices 2` mode: as [`Config::for_sides`] over
+    /// every device of `pairs`, with an SGEMM order whose halves are whole
+    /// 64-row tiles.
+    pub fn for_pairs(quick: bool, pairs: &[&Pair]) -> Config {
+        let sides: Vec<&Side> = pairs.iter().flat_map(|p| p.sides()).collect();
+        let mut cfg = Config::for_sides(quick, &sides);
+        cfg.sgemm_n = (cfg.sgemm_n / 128 * 128).max(128);
+        cfg
+    }
+
     /// The sizes for a kind of device with a per-buffer limit of `limit`
     /// bytes.
     pub fn sized(quick: bool, cpu: bool, limit: usize) -> Config {
@@ -58,6 +73,8 @@ impl Config {
         Config {
             quick,
             copy_bytes: fit(copy),
+            // 256 MiB on GPUs: a move takes milliseconds over PCIe.
+            migrate_bytes: fit(copy / 4),
             launches: 10_000,
             round_trips: if quick { 200 } else { 1000 },
             sgemm_n: sgemm.min(largest_square(limit)),
@@ -95,6 +112,7 @@ mod tests {
         let gpu = Config::sized(false, false, 8 << 30);
         assert_eq!(gpu.copy_bytes, 1 << 30);
         assert_eq!(gpu.sgemm_n, 4096);
+        assert_eq!(gpu.migrate_bytes, 256 * MIB);
         let small = Config::sized(false, false, 100 * MIB);
         assert_eq!(small.copy_bytes, 64 * MIB);
         assert!(small.sgemm_n * small.sgemm_n * 4 <= 100 * MIB);

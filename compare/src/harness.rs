@@ -206,6 +206,31 @@ pub fn measure(prepared: &mut dyn Prepared, default_reps: (usize, usize)) -> Out
     }
 }
 
+/// [`measure`] for a workload whose preparation may have failed: the
+/// failure is the outcome.
+pub fn measure_prepared(
+    prepared: Step<Box<dyn Prepared + '_>>,
+    default_reps: (usize, usize),
+) -> Outcome {
+    match prepared {
+        Ok(mut prepared) => measure(prepared.as_mut(), default_reps),
+        Err(f) => f.into(),
+    }
+}
+
+/// Runs `f`, turning a panic inside it (opencl3 asserts on misuse) into a
+/// failed outcome, so that it ends one workload rather than the process.
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, Outcome> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| {
+        let msg = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("panic");
+        Outcome::Failed(format!("panicked: {msg}"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,8 @@
 
 pub mod config;
 pub mod harness;
+pub mod pair;
+pub mod pair_report;
 pub mod report;
 pub mod side;
 pub mod verify;
@@ -17,18 +19,6 @@ pub use workloads::{all, by_name, Group, Workload};
 /// Prepares and measures `workload` on `side`; a panic inside it (opencl3
 /// asserts on misuse) becomes a failure of that workload alone.
 pub fn run_workload(workload: &Workload, side: &Side, cfg: &Config) -> Outcome {
-    let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        match (workload.prepare)(side, cfg) {
-            Ok(mut prepared) => measure(prepared.as_mut(), cfg.reps),
-            Err(f) => f.into(),
-        }
-    }));
-    attempt.unwrap_or_else(|panic| {
-        let msg = panic
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| panic.downcast_ref::<&str>().copied())
-            .unwrap_or("panic");
-        Outcome::Failed(format!("panicked: {msg}"))
-    })
+    harness::guarded(|| harness::measure_prepared((workload.prepare)(side, cfg), cfg.reps))
+        .unwrap_or_else(|failed| failed)
 }

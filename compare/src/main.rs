@@ -1,14 +1,19 @@
 //! `clcompare`: runs every workload on two OpenCL platforms, chosen by a
-//! substring of their names, and prints one row per workload.
+//! substring of their names, and prints one row per workload; with
+//! `--devices 2`, the multi-device workloads on a context of two devices of
+//! each platform.
 
 use clvulkan_compare::harness::{Better, Outcome};
+use clvulkan_compare::pair::{Pair, PairError};
+use clvulkan_compare::pair_report::{PairReport, PairRow};
 use clvulkan_compare::report::{now_utc, Report, Row};
 use clvulkan_compare::side::{platform_names, Side};
+use clvulkan_compare::workloads::two_devices;
 use clvulkan_compare::{all, by_name, run_workload, Config};
 use std::process::{Command, ExitCode};
 
 const USAGE: &str = "usage: clcompare --a <platform> --b <platform> [--quick] [--only name,...] \
-[--markdown] [--fresh N]
+[--markdown] [--fresh N] [--devices 2]
        clcompare --first-result-only --a <platform> [--quick]
        clcompare --list
 
@@ -18,7 +23,13 @@ Platforms are chosen by a case-insensitive substring of their names.
   --markdown           print the table as Markdown
   --fresh N            also measure time to first result in N fresh processes
                        per side and report the median (default 3, 0: off)
-  --first-result-only  measure time to first result once on --a and exit";
+  --first-result-only  measure time to first result once on --a and exit
+  --devices 2          run the multi-device workloads instead (see --list): each
+                       side opens one context of its platform's first two devices
+                       (GPUs first) with a queue on each, and reports the
+                       two-device figure, the same work on device 0 of that
+                       context alone, and their ratio; a platform without two
+                       devices is reported as needing them";
 
 #[derive(Default)]
 struct Args {
@@ -30,11 +41,14 @@ struct Args {
     fresh: usize,
     first_result_only: bool,
     list: bool,
+    /// 1: the one-device workloads; 2: the multi-device ones.
+    devices: usize,
 }
 
 fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut args = Args {
         fresh: 3,
+        devices: 1,
         ..Args::default()
     };
     while let Some(arg) = it.next() {
@@ -44,23 +58,42 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--b" => args.b = Some(value()?),
             "--quick" => args.quick = true,
             "--markdown" => args.markdown = true,
-            "--only" => {
-                let names: Vec<String> = value()?.split(',').map(str::to_string).collect();
-                if let Some(bad) = names.iter().find(|n| by_name(n).is_none()) {
-                    return Err(format!("no workload '{bad}' (see --list)"));
-                }
-                args.only = Some(names);
-            }
+            "--only" => args.only = Some(value()?.split(',').map(str::to_string).collect()),
             "--fresh" => {
                 args.fresh = value()?
                     .parse()
                     .map_err(|_| "--fresh needs a count".to_string())?
+            }
+            "--devices" => {
+                args.devices = match value()?.as_str() {
+                    "1" => 1,
+                    "2" => 2,
+                    _ => return Err("--devices takes 1 or 2".into()),
+                }
             }
             "--first-result-only" => args.first_result_only = true,
             "--list" => args.list = true,
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
         }
+    }
+    // Each mode has its own workloads.
+    if let Some(only) = &args.only {
+        let known = |n: &str| match args.devices {
+            2 => two_devices::by_name(n).is_some(),
+            _ => by_name(n).is_some(),
+        };
+        if let Some(bad) = only.iter().find(|n| !known(n)) {
+            let mode = if args.devices == 2 {
+                " with --devices 2"
+            } else {
+                ""
+            };
+            return Err(format!("no workload '{bad}'{mode} (see --list)"));
+        }
+    }
+    if args.devices == 2 && args.first_result_only {
+        return Err("--first-result-only measures one device".into());
     }
     Ok(args)
 }
@@ -162,6 +195,82 @@ fn fresh_first_result(platform: &str, runs: usize, quick: bool, warm: bool) -> O
     }
 }
 
+/// `--devices 2`: the multi-device workloads on a pair of devices of each
+/// platform. A platform without two devices gives its side no figures
+/// (the report says why); any other failure to open one ends the run.
+fn two_device_mode(args: &Args, a_name: &str, b_name: &str) -> ExitCode {
+    let open = |name: &str| match Pair::open(name) {
+        Ok(pair) => Some(Ok(pair)),
+        Err(e @ PairError::NeedsTwoDevices(_)) => {
+            eprintln!("{name}: {e}");
+            Some(Err(e.to_string()))
+        }
+        Err(PairError::Failed(e)) => {
+            eprintln!("{e}");
+            None
+        }
+    };
+    let Some(a) = open(a_name) else {
+        return ExitCode::FAILURE;
+    };
+    let Some(b) = open(b_name) else {
+        return ExitCode::FAILURE;
+    };
+    let pairs: Vec<&Pair> = [&a, &b].into_iter().flat_map(|p| p.as_ref().ok()).collect();
+    if pairs.is_empty() {
+        return ExitCode::FAILURE;
+    }
+    let cfg = Config::for_pairs(args.quick, &pairs);
+    let rows = two_devices::all()
+        .into_iter()
+        .filter(|w| {
+            args.only
+                .as_ref()
+                .is_none_or(|only| only.iter().any(|n| n == w.name))
+        })
+        .map(|w| {
+            eprintln!("{} ...", w.name);
+            let run = |side: &Result<Pair, String>| {
+                side.as_ref().ok().map(|p| two_devices::run(&w, p, &cfg))
+            };
+            PairRow {
+                name: w.name.into(),
+                what: w.what.into(),
+                a: run(&a),
+                b: run(&b),
+            }
+        })
+        .collect();
+    let report = PairReport {
+        date: now_utc(),
+        a: a.as_ref().map(Pair::identity).map_err(Clone::clone),
+        b: b.as_ref().map(Pair::identity).map_err(Clone::clone),
+        sizes: format!(
+            "{}sgemm n={}, stream {} MiB over both devices, migrate {} MiB",
+            if cfg.quick { "--quick: " } else { "" },
+            cfg.sgemm_n,
+            cfg.copy_bytes >> 20,
+            cfg.migrate_bytes >> 20,
+        ),
+        rows,
+        notes: vec![
+            "figures are medians of host-clock timings after warm-up; two-device runs enqueue on both queues, clFlush both, then clFinish both".into(),
+            "inputs are written to buffers of each device's own before timing; the one-device figure is the one-device workload on device 0 of the same context".into(),
+            "migrate: bytes over (median run with the move - median run of the same two kernels on device 0 alone), runs alternating".into(),
+        ],
+    };
+    if args.markdown {
+        print!("{}", report.markdown());
+    } else {
+        print!("{}", report.text());
+    }
+    if report.all_correct() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(a) => a,
@@ -174,6 +283,10 @@ fn main() -> ExitCode {
         for w in all() {
             println!("{:<14}{:?}: {}", w.name, w.group, w.what);
         }
+        println!("with --devices 2:");
+        for w in two_devices::all() {
+            println!("{:<14}{}", w.name, w.what);
+        }
         println!("platforms: {}", platform_names().join(", "));
         return ExitCode::SUCCESS;
     }
@@ -184,6 +297,9 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
+    if args.devices == 2 {
+        return two_device_mode(&args, a_name, b_name);
+    }
     let selected: Vec<_> = all()
         .into_iter()
         .filter(|w| {

@@ -60,7 +60,7 @@ pub fn ratio(a: &Outcome, b: &Outcome) -> Option<f64> {
     }
 }
 
-fn cell(o: &Outcome) -> String {
+pub(crate) fn cell(o: &Outcome) -> String {
     match o {
         Outcome::Measured { value, unit, .. } => format!("{} {unit}", figure(*value)),
         Outcome::Wrong(_) => "WRONG".into(),
@@ -78,7 +78,7 @@ fn check(o: &Outcome) -> &'static str {
     }
 }
 
-fn why(side: &str, o: &Outcome) -> Option<String> {
+pub(crate) fn why(side: &str, o: &Outcome) -> Option<String> {
     match o {
         Outcome::Measured { .. } => None,
         Outcome::Wrong(s) => Some(format!("{side}: WRONG: {s}")),
@@ -92,7 +92,7 @@ const HEADER: [&str; 7] = [
 ];
 
 impl Report {
-    fn cells(&self) -> Vec<[String; 7]> {
+    fn cells(&self) -> Vec<Vec<String>> {
         self.rows
             .iter()
             .map(|r| {
@@ -100,7 +100,7 @@ impl Report {
                     .into_iter()
                     .flatten()
                     .collect();
-                [
+                vec![
                     r.name.clone(),
                     cell(&r.a),
                     cell(&r.b),
@@ -113,36 +113,65 @@ impl Report {
             .collect()
     }
 
-    fn preamble(&self) -> Vec<String> {
-        let side = |tag: &str, id: &Identity| {
-            format!(
-                "{tag}: {} ({}) | device: {} | driver: {} | {}",
-                id.platform, id.platform_version, id.device, id.driver, id.device_version
-            )
-        };
-        vec![
-            format!("clcompare, {}", self.date),
-            side("A", &self.a),
-            side("B", &self.b),
-            format!("sizes: {}", self.sizes),
-            "A vs B: how many times better A did (higher rate or lower time); above 1: A better"
-                .into(),
-        ]
+    fn table(&self) -> Table<'_> {
+        Table {
+            preamble: vec![
+                format!("clcompare, {}", self.date),
+                side_line("A", &self.a),
+                side_line("B", &self.b),
+                format!("sizes: {}", self.sizes),
+                "A vs B: how many times better A did (higher rate or lower time); above 1: A better"
+                    .into(),
+            ],
+            header: &HEADER,
+            rows: self.cells(),
+            whats: self.rows.iter().map(|r| (&*r.name, &*r.what)).collect(),
+            notes: &self.notes,
+        }
     }
 
     pub fn text(&self) -> String {
-        let mut out = self.preamble().join("\n");
+        self.table().text()
+    }
+
+    pub fn markdown(&self) -> String {
+        self.table().markdown()
+    }
+}
+
+/// The preamble line saying what a side ran on.
+pub(crate) fn side_line(tag: &str, id: &Identity) -> String {
+    format!(
+        "{tag}: {} ({}) | device: {} | driver: {} | {}",
+        id.platform, id.platform_version, id.device, id.driver, id.device_version
+    )
+}
+
+/// A report's layout, shared by the one-device and two-device tables: the
+/// preamble lines, the table, each row's description, then the notes.
+pub(crate) struct Table<'a> {
+    pub preamble: Vec<String>,
+    pub header: &'a [&'a str],
+    pub rows: Vec<Vec<String>>,
+    /// Each row's name and what it measures.
+    pub whats: Vec<(&'a str, &'a str)>,
+    pub notes: &'a [String],
+}
+
+impl Table<'_> {
+    /// Aligned columns, the last one unpadded.
+    pub fn text(&self) -> String {
+        let mut out = self.preamble.join("\n");
         out.push_str("\n\n");
-        let rows = self.cells();
-        let mut widths = HEADER.map(str::len);
-        for r in &rows {
+        let mut widths: Vec<usize> = self.header.iter().map(|h| h.len()).collect();
+        for r in &self.rows {
             for (w, c) in widths.iter_mut().zip(r) {
                 *w = (*w).max(c.chars().count());
             }
         }
         let line = |cells: &[String]| {
             let mut s = String::new();
-            for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+            for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
                 if i == cells.len() - 1 {
                     s.push_str(c);
                 } else {
@@ -151,16 +180,17 @@ impl Report {
             }
             s.trim_end().to_string() + "\n"
         };
-        out.push_str(&line(&HEADER.map(String::from)));
-        for r in &rows {
+        let header: Vec<String> = self.header.iter().map(|h| h.to_string()).collect();
+        out.push_str(&line(&header));
+        for r in &self.rows {
             out.push_str(&line(r));
         }
         out.push('\n');
-        let name_width = self.rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
-        for r in &self.rows {
-            out.push_str(&format!("{:<name_width$}  {}\n", r.name, r.what));
+        let name_width = self.whats.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        for (name, what) in &self.whats {
+            out.push_str(&format!("{name:<name_width$}  {what}\n"));
         }
-        for n in &self.notes {
+        for n in self.notes {
             out.push_str(&format!("note: {n}\n"));
         }
         out
@@ -168,22 +198,22 @@ impl Report {
 
     pub fn markdown(&self) -> String {
         let mut out: String = self
-            .preamble()
+            .preamble
             .iter()
             .map(|l| format!("{}  \n", l.replace('|', "\\|")))
             .collect();
         out.push('\n');
-        out.push_str(&format!("| {} |\n", HEADER.join(" | ")));
-        out.push_str(&format!("|{}\n", " --- |".repeat(HEADER.len())));
-        for r in self.cells() {
+        out.push_str(&format!("| {} |\n", self.header.join(" | ")));
+        out.push_str(&format!("|{}\n", " --- |".repeat(self.header.len())));
+        for r in &self.rows {
             let escaped: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
             out.push_str(&format!("| {} |\n", escaped.join(" | ")));
         }
         out.push('\n');
-        for r in &self.rows {
-            out.push_str(&format!("- `{}`: {}\n", r.name, r.what));
+        for (name, what) in &self.whats {
+            out.push_str(&format!("- `{name}`: {what}\n"));
         }
-        for n in &self.notes {
+        for n in self.notes {
             out.push_str(&format!("- note: {n}\n"));
         }
         out

@@ -1,18 +1,21 @@
 //! One side of a comparison: a platform chosen by name, its first device
 //! (clvulkan lists GPUs first), a context and an in-order queue, plus the
 //! buffer and program helpers every workload uses, so that their `unsafe`
-//! OpenCL calls live in one place.
+//! OpenCL calls live in one place. With `--devices 2`, each device of a
+//! shared two-device context is a `Side` of its own ([`crate::pair`]).
 
 use crate::harness::{During, Failure, Step};
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU};
+use opencl3::event::Event;
 use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, Image, CL_MEM_OBJECT_IMAGE2D, CL_MEM_READ_WRITE};
 use opencl3::platform::{get_platforms, Platform};
 use opencl3::program::Program;
 use opencl3::types::{
-    cl_channel_order, cl_channel_type, cl_image_desc, cl_image_format, cl_mem_flags, CL_BLOCKING,
+    cl_channel_order, cl_channel_type, cl_event, cl_image_desc, cl_image_format, cl_mem_flags,
+    CL_BLOCKING,
 };
 use std::ptr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -45,7 +48,8 @@ pub fn platform_names() -> Vec<String> {
         .collect()
 }
 
-fn find_platform(substring: &str) -> Result<Platform, String> {
+/// The first platform whose name contains `substring` (any case).
+pub(crate) fn find_platform(substring: &str) -> Result<Platform, String> {
     let platforms = get_platforms().map_err(|e| format!("clGetPlatformIDs: {e}"))?;
     let needle = substring.to_lowercase();
     platforms
@@ -193,9 +197,29 @@ impl Side {
         global: &[usize],
         local: Option<&[usize]>,
     ) -> Step<()> {
+        // SAFETY: the caller vouches for the arguments.
+        unsafe { self.launch_after(kernel, global, local, &[]) }?;
+        Ok(())
+    }
+
+    /// [`Side::launch`] once every event in `waits` is complete (events of
+    /// another queue of the same context included), returning the launch's
+    /// event.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Side::launch`]; `waits` must be valid events of this
+    /// side's context.
+    pub unsafe fn launch_after(
+        &self,
+        kernel: &Kernel,
+        global: &[usize],
+        local: Option<&[usize]>,
+        waits: &[cl_event],
+    ) -> Step<Event> {
         debug_assert!(local.is_none_or(|l| l.len() == global.len()));
-        // SAFETY: the caller vouches for the arguments; the size arrays
-        // outlive the call and have `global.len()` entries.
+        // SAFETY: the caller vouches for the arguments and events; the size
+        // arrays outlive the call and have `global.len()` entries.
         unsafe {
             self.queue.enqueue_nd_range_kernel(
                 kernel.get(),
@@ -203,11 +227,10 @@ impl Side {
                 ptr::null(),
                 global.as_ptr(),
                 local.map_or(ptr::null(), <[usize]>::as_ptr),
-                &[],
+                waits,
             )
         }
-        .during("clEnqueueNDRangeKernel")?;
-        Ok(())
+        .during("clEnqueueNDRangeKernel")
     }
 
     /// A `width` x `height` 2D image of `order` and `data_type` with no host
@@ -309,6 +332,13 @@ impl Side {
 
     pub fn finish(&self) -> Step<()> {
         self.queue.finish().during("clFinish")
+    }
+
+    /// Submits what is enqueued without waiting: needed before waiting on
+    /// another queue, since an implementation may hold a queue's commands
+    /// until it is flushed or finished.
+    pub fn flush(&self) -> Step<()> {
+        self.queue.flush().during("clFlush")
     }
 
     /// Whether `kernel` can run work-groups of `size` work-items here.

@@ -21,6 +21,7 @@ pub mod reduce;
 pub mod roundtrip;
 pub mod set_arg;
 pub mod sgemm;
+pub mod two_devices;
 pub mod write_buffer;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -31,9 +31,7 @@ struct Sgemm<'a> {
 
 pub fn prepare<'a>(side: &'a Side, cfg: &Config) -> Step<Box<dyn Prepared + 'a>> {
     let n = cfg.sgemm_n;
-    let mut rng = Rng::new(21);
-    let a = rng.floats(n * n, -1.0, 1.0);
-    let b = rng.floats(n * n, -1.0, 1.0);
+    let (a, b) = inputs(n);
     let da = side.buffer_from(&a)?;
     let db = side.buffer_from(&b)?;
     let c = side.buffer_from(&vec![0.0f32; n * n])?;
@@ -72,34 +70,11 @@ impl Prepared for Sgemm<'_> {
     }
 
     fn verify(&mut self) -> Result<(), String> {
-        let n = self.n;
         let c = self
             .side
-            .read_vec(&self.c, n * n)
+            .read_vec(&self.c, self.n * self.n)
             .map_err(|f| format!("{f:?}"))?;
-        let check = |i: usize, j: usize| {
-            let (want, magnitude) = reference_element(&self.a, &self.b, n, i, j);
-            close(
-                &format!("C[{i}][{j}]"),
-                c[i * n + j],
-                want,
-                sum_bound(n, magnitude),
-            )
-        };
-        if n <= FULL_CHECK_MAX {
-            (0..n * n).try_for_each(|e| check(e / n, e % n))
-        } else {
-            let mut rng = Rng::new(99);
-            // Corners of the matrix plus random elements in every tile row.
-            [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)]
-                .into_iter()
-                .chain((0..SAMPLES).map(|_| {
-                    let i = rng.next_u32() as usize % n;
-                    let j = rng.next_u32() as usize % n;
-                    (i, j)
-                }))
-                .try_for_each(|(i, j)| check(i, j))
-        }
+        check_product(&self.a, &self.b, self.n, &c)
     }
 
     fn metric(&self) -> Metric {
@@ -109,6 +84,45 @@ impl Prepared for Sgemm<'_> {
             scale: 1e-9,
             unit: "GFLOP/s",
         }
+    }
+}
+
+/// The n x n matrices A and B every SGEMM workload multiplies.
+pub fn inputs(n: usize) -> (Vec<f32>, Vec<f32>) {
+    let mut rng = Rng::new(21);
+    let a = rng.floats(n * n, -1.0, 1.0);
+    let b = rng.floats(n * n, -1.0, 1.0);
+    (a, b)
+}
+
+/// Whether `c` is A * B within the kernel's rounding: every element for
+/// small n, else the corners, the rows either side of the middle (where
+/// a two-device split meets) and a fixed sample across the matrix.
+pub fn check_product(a: &[f32], b: &[f32], n: usize, c: &[f32]) -> Result<(), String> {
+    let check = |i: usize, j: usize| {
+        let (want, magnitude) = reference_element(a, b, n, i, j);
+        close(
+            &format!("C[{i}][{j}]"),
+            c[i * n + j],
+            want,
+            sum_bound(n, magnitude),
+        )
+    };
+    if n <= FULL_CHECK_MAX {
+        (0..n * n).try_for_each(|e| check(e / n, e % n))
+    } else {
+        let mut rng = Rng::new(99);
+        let mid = n / 2;
+        // Corners and the middle rows, plus random elements in every tile row.
+        [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)]
+            .into_iter()
+            .chain([(mid - 1, 0), (mid - 1, n - 1), (mid, 0), (mid, n - 1)])
+            .chain((0..SAMPLES).map(|_| {
+                let i = rng.next_u32() as usize % n;
+                let j = rng.next_u32() as usize % n;
+                (i, j)
+            }))
+            .try_for_each(|(i, j)| check(i, j))
     }
 }
 
