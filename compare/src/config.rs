@@ -83,7 +83,7 @@ impl Config {
             histogram_bytes: fit(hist),
             // The largest image is a float4 one of image_side^2 texels.
             image_side: image.min(floor_pow2(((limit / 16) as f64).sqrt() as usize)),
-            reps: if quick { (1, 5) } else { (2, 11) },
+            reps: if quick { (1, 5) } else { (3, 31) },
             builds: if quick { 3 } else { 7 },
         }
     }

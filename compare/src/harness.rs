@@ -206,6 +206,95 @@ pub fn measure(prepared: &mut dyn Prepared, default_reps: (usize, usize)) -> Out
     }
 }
 
+/// The protocol for one workload prepared on both sides at once: warm-up
+/// runs on each, then timed runs alternating between them (A then B, then
+/// B then A, and so on), then verification of each. The GPU's clocks and
+/// temperature drift over a workload's runs; alternating spreads the drift
+/// evenly over both sides instead of giving it all to whichever runs
+/// second. A side that fails stops; the other goes on alone.
+pub fn measure_alternating(
+    a: &mut dyn Prepared,
+    b: &mut dyn Prepared,
+    default_reps: (usize, usize),
+) -> (Outcome, Outcome) {
+    let mut sides = [Timed::new(a, default_reps), Timed::new(b, default_reps)];
+    for side in &mut sides {
+        for _ in 0..side.warmup {
+            side.run_untimed();
+        }
+    }
+    let rounds = sides.iter().map(|side| side.reps).max().unwrap_or(0);
+    for round in 0..rounds {
+        let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+        for index in order {
+            sides[index].run_timed();
+        }
+    }
+    let [a, b] = sides.map(Timed::outcome);
+    (a, b)
+}
+
+/// One side of [`measure_alternating`]: its samples so far, or how it
+/// failed.
+struct Timed<'p, 'w> {
+    prepared: &'p mut (dyn Prepared + 'w),
+    warmup: usize,
+    reps: usize,
+    samples: Vec<Duration>,
+    failed: Option<Outcome>,
+}
+
+impl<'p, 'w> Timed<'p, 'w> {
+    fn new(prepared: &'p mut (dyn Prepared + 'w), default_reps: (usize, usize)) -> Self {
+        let (warmup, reps) = prepared.repetitions().unwrap_or(default_reps);
+        Timed {
+            prepared,
+            warmup,
+            reps: reps.max(1),
+            samples: Vec::new(),
+            failed: None,
+        }
+    }
+
+    fn run_untimed(&mut self) {
+        if self.failed.is_none() {
+            if let Err(failure) =
+                guarded(|| self.prepared.run()).and_then(|r| r.map_err(Outcome::from))
+            {
+                self.failed = Some(failure);
+            }
+        }
+    }
+
+    fn run_timed(&mut self) {
+        if self.failed.is_some() || self.samples.len() >= self.reps {
+            return;
+        }
+        let start = Instant::now();
+        match guarded(|| self.prepared.run()).and_then(|r| r.map_err(Outcome::from)) {
+            Ok(()) => self.samples.push(start.elapsed()),
+            Err(failure) => self.failed = Some(failure),
+        }
+    }
+
+    fn outcome(mut self) -> Outcome {
+        if let Some(failed) = self.failed {
+            return failed;
+        }
+        if let Err(why) = self.prepared.verify() {
+            return Outcome::Wrong(why);
+        }
+        let metric = self.prepared.metric();
+        let mid = median(&mut self.samples).expect("at least one sample");
+        Outcome::Measured {
+            value: metric.value(mid.as_secs_f64()),
+            unit: metric.unit(),
+            better: metric.better(),
+            runs: self.samples.len(),
+        }
+    }
+}
+
 /// [`measure`] for a workload whose preparation may have failed: the
 /// failure is the outcome.
 pub fn measure_prepared(

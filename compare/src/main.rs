@@ -9,7 +9,7 @@ use clvulkan_compare::pair_report::{PairReport, PairRow};
 use clvulkan_compare::report::{now_utc, Report, Row};
 use clvulkan_compare::side::{platform_names, Side};
 use clvulkan_compare::workloads::two_devices;
-use clvulkan_compare::{all, by_name, run_workload, Config};
+use clvulkan_compare::{all, by_name, run_workload, run_workload_on_both, Config};
 use std::process::{Command, ExitCode};
 
 const USAGE: &str = "usage: clcompare --a <platform> --b <platform> [--quick] [--only name,...] \
@@ -335,8 +335,7 @@ fn main() -> ExitCode {
     let mut rows = Vec::new();
     for w in &selected {
         eprintln!("{} ...", w.name);
-        let oa = run_workload(w, &a, &cfg);
-        let ob = run_workload(w, &b, &cfg);
+        let (oa, ob) = run_workload_on_both(w, &a, &b, &cfg);
         rows.push(Row {
             name: w.name.into(),
             what: w.what.into(),
