@@ -210,11 +210,15 @@ impl Queue {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Submits what is recorded. The events it submits go to the
-    /// completion thread. Returns the callbacks this made due (to run after
+    /// Submits what is recorded; `completer` says who completes the events
+    /// it submits. Returns the callbacks this made due (to run after
     /// unlocking) and whether Vulkan accepted the submission; if it did not,
     /// the recorded commands' events fail with `CL_OUT_OF_RESOURCES`.
-    fn submit_locked(&self, state: &mut State) -> (Notifications, CLResult<()>) {
+    fn submit_locked(
+        &self,
+        state: &mut State,
+        mut completer: Completer<'_>,
+    ) -> (Notifications, CLResult<()>) {
         if state.recorded.is_empty() && !state.stream.has_pending_commands() {
             return (Notifications::default(), Ok(()));
         }
@@ -242,19 +246,37 @@ impl Queue {
         state.bytes_in_flight += submission.bytes;
         state.submissions.push_back(submission);
         let now = host_timestamp();
-        let completion = self.device.completion().ok();
+        let completion = match completer {
+            Completer::Thread => self.device.completion().ok(),
+            Completer::Caller(_) => None,
+        };
         let mut due = Notifications::default();
         for event in state.recorded.drain(..) {
             due.extend(event.mark_submitted(fence.clone(), now));
-            if let Some(completion) = completion {
-                completion.track(event.clone());
-            }
             state.in_flight.push(Arc::downgrade(&event));
+            match &mut completer {
+                Completer::Thread => {
+                    if let Some(completion) = completion {
+                        completion.track(event);
+                    }
+                }
+                Completer::Caller(events) => events.push(event),
+            }
         }
         state.stream.retire_completed();
         state.in_flight.retain(is_pending);
         (due, Ok(()))
     }
+}
+
+/// Who completes the events of a submission: runs their host parts, fires
+/// their callbacks and lets go of what they hold.
+enum Completer<'a> {
+    /// The device's completion thread, which waits for them.
+    Thread,
+    /// The submitting thread, which waits for them next (`clFinish`); the
+    /// events are handed back to it here.
+    Caller(&'a mut Vec<Arc<Object<Event>>>),
 }
 
 /// Drops the submissions that completed by timeline value `completed`
@@ -327,15 +349,39 @@ impl Object<Queue> {
 
     /// `clFlush`.
     pub fn flush(&self) -> CLResult<()> {
-        let (due, result) = self.submit_locked(&mut self.lock());
+        let (due, result) = self.submit_locked(&mut self.lock(), Completer::Thread);
         due.run();
         result
     }
 
     /// `clFinish`: submits, waits for held-back commands to be released,
     /// then waits for everything submitted.
+    ///
+    /// The commands this submits are completed here rather than by the
+    /// completion thread: this thread waits for them anyway, and handing
+    /// them over cost every round trip a wake-up of that thread (a futex
+    /// call inside the submission), then a race with it to complete the
+    /// same events, in which the loser sleeps on the event until the
+    /// winner is done, and a second core polling the timeline.
     pub fn finish(&self) -> CLResult<()> {
-        self.flush()?;
+        let mut submitted = Vec::new();
+        let (due, result) = self.submit_locked(&mut self.lock(), Completer::Caller(&mut submitted));
+        due.run();
+        result?;
+        let waited = self.wait_for_held_back_and_submitted();
+        if waited.is_err() {
+            // Left unfinished by the failed wait: their callbacks and host
+            // parts still have to run, when the GPU is done with them.
+            if let Ok(completion) = self.device.completion() {
+                for event in submitted.into_iter().filter(|event| !event.is_done()) {
+                    completion.track(event);
+                }
+            }
+        }
+        waited
+    }
+
+    fn wait_for_held_back_and_submitted(&self) -> CLResult<()> {
         {
             let mut state = self.lock();
             while !state.held_back.is_empty() {
@@ -458,7 +504,7 @@ impl Object<Queue> {
                     {
                         // A failed submission fails the events, which is
                         // where this command's outcome is reported.
-                        due.extend(self.submit_locked(&mut state).0);
+                        due.extend(self.submit_locked(&mut state, Completer::Thread).0);
                     }
                     Vec::new()
                 }
@@ -605,7 +651,7 @@ impl Object<Queue> {
                 }
             };
             // Failures are reported through the submitted events.
-            due.extend(self.submit_locked(&mut state).0);
+            due.extend(self.submit_locked(&mut state, Completer::Thread).0);
             if state.held_back.is_empty() {
                 self.caught_up.notify_all();
             }
@@ -676,7 +722,7 @@ impl Object<Queue> {
             } else {
                 // What it follows must reach the GPU to finish; a failed
                 // submission fails those events, which then count as done.
-                due.extend(self.submit_locked(&mut state).0);
+                due.extend(self.submit_locked(&mut state, Completer::Thread).0);
                 state.held_back.push_back(HeldBack {
                     event: event.clone(),
                     waits: waits.to_vec(),
@@ -769,7 +815,7 @@ impl Sequence<'_> {
         let waits = std::mem::take(&mut self.waits);
         let state = self.state.as_mut().ok_or(CL_OUT_OF_RESOURCES)?;
         let recorded = self.queue.record_locked(state, event, &waits, recipe);
-        let (due, submitted) = self.queue.submit_locked(state);
+        let (due, submitted) = self.queue.submit_locked(state, Completer::Thread);
         self.due.extend(due);
         self.due.extend(recorded?);
         submitted?;

@@ -188,6 +188,17 @@ impl Buffer {
         &self.device
     }
 
+    /// Whether the host can see the buffer's memory (a mapping, coherent or
+    /// not): device writes to it must be made visible to the host at the
+    /// end of a submission (see `Stream::submit`).
+    pub fn host_visible(&self) -> bool {
+        self.allocation.as_ref().is_some_and(|allocation| {
+            allocation
+                .memory_properties()
+                .contains(vk::MemoryPropertyFlags::HOST_VISIBLE)
+        })
+    }
+
     /// The persistent host mapping of the buffer's first byte, when its memory
     /// is host-visible and coherent (always for Upload and Readback; for
     /// DeviceLocal on devices such as lavapipe). Valid for `size()` bytes as
