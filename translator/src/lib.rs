@@ -30,6 +30,7 @@ mod gotos;
 pub mod hir;
 pub mod il;
 pub mod image;
+mod int_constant;
 mod language;
 pub mod layout;
 pub mod lexer;
