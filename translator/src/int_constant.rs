@@ -2,8 +2,8 @@
 //! every value has its type, operands go through the integer promotions
 //! and the usual arithmetic conversions, and each result wraps to its type.
 //! The checker's constant expressions (`check::constants`, C++'s
-//! `constexpr` calls) compute with them, so they agree with the code the
-//! same expression compiles to.
+//! `constexpr` calls) and the unroller's trip counts (`unroll`) compute
+//! with them, so both agree with the code the same expression compiles to.
 
 use crate::ast::BinaryOp;
 use crate::builtins::{common_scalar, promote};
@@ -29,6 +29,17 @@ impl IntConstant {
             bits.into()
         };
         IntConstant { value, ty }
+    }
+
+    /// The constant a HIR `Int` of type `ty` holds (its two's-complement
+    /// bits).
+    pub fn from_bits(bits: u64, ty: Scalar) -> IntConstant {
+        IntConstant::new(literal::sign_extend(bits, ty).into(), ty)
+    }
+
+    /// Its two's-complement bits, as a HIR `Int` holds them.
+    pub fn bits(self) -> u64 {
+        literal::wrap(self.value as i64, self.ty)
     }
 
     pub fn converted(self, ty: Scalar) -> IntConstant {
@@ -98,10 +109,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn values_wrap_to_their_type() {
+    fn values_wrap_to_their_type_and_bits_round_trip() {
         let c = IntConstant::new(300, Scalar::UChar);
         assert_eq!(c.value, 44);
         let minus_one = IntConstant::new(-1, Scalar::Int);
+        assert_eq!(minus_one.bits(), 0xffff_ffff);
+        assert_eq!(IntConstant::from_bits(0xffff_ffff, Scalar::Int), minus_one);
         let lt = IntConstant::binary(BinaryOp::Lt, minus_one, IntConstant::new(0, Scalar::UInt));
         assert_eq!(lt.map(|c| c.value), Some(0));
     }

@@ -167,6 +167,7 @@ impl Checker<'_> {
                 body,
                 step,
                 test_first,
+                ..
             } => {
                 let mut first = true;
                 loop {
