@@ -18,6 +18,7 @@ mod expressions;
 mod inheritance;
 mod init;
 mod lambdas;
+mod loop_hints;
 mod member_templates;
 mod member_types;
 mod methods;
@@ -149,6 +150,7 @@ impl<'a> UnitChecker<'a> {
             fp_contract: true,
             mad_enable: options.mad_enable,
             literal_objects: false,
+            loop_hint: hir::UnrollHint::Unspecified,
         })
     }
 
@@ -506,6 +508,9 @@ struct Checker<'a> {
     /// become objects, as C99 6.5.2.5 makes them (lvalues), rather than
     /// the values of their initializers.
     literal_objects: bool,
+    /// The unroll pragma or attribute just before the statement checked
+    /// next (see `loop_hints`).
+    loop_hint: hir::UnrollHint,
 }
 
 /// A built-in's name and up to four scalar or vector argument types (as
@@ -667,11 +672,16 @@ impl<'a> Checker<'a> {
     }
 
     /// Applies `#pragma OPENCL FP_CONTRACT ON|OFF|DEFAULT` (OpenCL C
-    /// 6.10.1); other pragmas change nothing the checker looks at.
+    /// 6.10.1) and notes unroll pragmas for the loop after them; other
+    /// pragmas change nothing the checker looks at.
     fn pragma(&mut self, pragma: Name) {
         let text = self.names.get(pragma.0);
         if let Some(cxx) = crate::language::switched_to(text) {
             self.cxx = cxx;
+            return;
+        }
+        if let Some(hint) = loop_hints::pragma_hint(text) {
+            self.loop_hint = hint;
             return;
         }
         let mut words = text.split_whitespace();

@@ -67,7 +67,7 @@ use crate::ast::BinaryOp;
 use crate::diagnostic::Span;
 use crate::hir::{
     Block, Expr, ExprId, ExprKind, Function, Label, Local, LocalId, Stmt, StmtId, StmtKind,
-    SwitchCase, Symbol,
+    SwitchCase, Symbol, UnrollHint,
 };
 use crate::types::Type;
 use std::collections::BTreeSet;
@@ -161,6 +161,7 @@ enum Kind {
         cond: Option<ExprId>,
         step: Option<ExprId>,
         test_first: bool,
+        unroll: UnrollHint,
         body: Vec<Node>,
     },
     Switch(ExprId, Vec<Case>),
@@ -281,13 +282,16 @@ impl Tree<'_> {
                     body,
                     step,
                     test_first,
+                    unroll,
                 } => {
-                    let (cond, step, test_first, body) = (*cond, *step, *test_first, body.clone());
+                    let (cond, step, test_first, unroll, body) =
+                        (*cond, *step, *test_first, *unroll, body.clone());
                     let (body, l) = self.build_block(&body);
                     let kind = Kind::Loop {
                         cond,
                         step,
                         test_first,
+                        unroll,
                         body,
                     };
                     // Its own breaks and continues stay inside it.
@@ -700,6 +704,7 @@ impl Emit<'_> {
                     cond,
                     step,
                     test_first,
+                    unroll,
                     body,
                 } => {
                     let mut cond = *cond;
@@ -717,6 +722,7 @@ impl Emit<'_> {
                         body: stmts,
                         step: *step,
                         test_first: *test_first,
+                        unroll: *unroll,
                     };
                     (self.stmt(kind, span), after)
                 }
@@ -729,6 +735,7 @@ impl Emit<'_> {
                         body: stmts,
                         step: None,
                         test_first: false,
+                        unroll: UnrollHint::Unspecified,
                     };
                     let after = after
                         .into_iter()

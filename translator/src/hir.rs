@@ -247,6 +247,8 @@ pub enum StmtKind {
         body: Block,
         step: Option<ExprId>,
         test_first: bool,
+        /// What the source asked of its unrolling (see `unroll`).
+        unroll: UnrollHint,
     },
     /// `switch`: the body split at its top-level `case`/`default` labels;
     /// control falls from one case into the next unless it breaks.
@@ -262,6 +264,22 @@ pub enum StmtKind {
     /// Where `label:` stands; the statement it labels follows it in the
     /// same block. Gone with the gotos.
     Label(Label),
+}
+
+/// What the source asked of a loop's unrolling: `#pragma unroll [N]`,
+/// `#pragma nounroll` or `__attribute__((opencl_unroll_hint[(N)]))` just
+/// before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnrollHint {
+    /// Nothing: the translator decides.
+    #[default]
+    Unspecified,
+    /// Unroll completely (`#pragma unroll`, `opencl_unroll_hint`).
+    Full,
+    /// Unroll by this many copies of the body, at least 2.
+    Count(u32),
+    /// Keep the loop (`#pragma nounroll`, `#pragma unroll 1`).
+    Never,
 }
 
 /// A label of a function, numbered in the order the checker first meets

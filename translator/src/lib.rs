@@ -30,6 +30,7 @@ mod gotos;
 pub mod hir;
 pub mod il;
 pub mod image;
+mod int_constant;
 mod language;
 pub mod layout;
 pub mod lexer;
@@ -47,6 +48,7 @@ mod stack;
 pub mod token;
 pub mod types;
 pub mod unit;
+mod unroll;
 
 pub use caps::{DenormMode, Denormals, DeviceCaps, Independence, SubgroupOps};
 use front::FrontEnd;
@@ -145,6 +147,7 @@ impl Session {
                 globals: reflect::ProgramGlobals::default(),
             }
         } else {
+            unroll::unroll(&mut front.program, options);
             let analysis = analysis::analyse(&front.program);
             lower::lower(&front.program, &analysis, options, caps, &mut front.diags)
         };

@@ -116,6 +116,7 @@ pub struct BuildOptions {
     pub finite_math_only: bool,
     pub no_signed_zeros: bool,
     pub denorms_are_zero: bool,
+    /// `-cl-opt-disable`: no loop is unrolled (`unroll`).
     pub opt_disable: bool,
     pub kernel_arg_info: bool,
     pub unsafe_math_optimizations: bool,

@@ -21,6 +21,7 @@ pub mod reduce;
 pub mod roundtrip;
 pub mod set_arg;
 pub mod sgemm;
+pub mod sgemm_regs;
 pub mod two_devices;
 pub mod write_buffer;
 
@@ -111,6 +112,12 @@ pub fn all() -> Vec<Workload> {
             sgemm::prepare,
         ),
         w(
+            "sgemm-regs",
+            Group::Compute,
+            "register-blocked SGEMM, 128x128 tiles, float acc[8][8] per work-item",
+            sgemm_regs::prepare,
+        ),
+        w(
             "reduce",
             Group::Compute,
             "two-stage float sum with __local memory, bytes read",
@@ -167,5 +174,6 @@ mod tests {
         assert_eq!(sorted.len(), names.len());
         assert_eq!(names[0], "first-result");
         assert!(by_name("sgemm").is_some());
+        assert!(by_name("sgemm-regs").is_some());
     }
 }

@@ -2,6 +2,9 @@
 //! `kernels/sgemm.cl` (64 x 64 tile per work-group, 16 outputs per
 //! work-item) in GFLOP/s (2 n^3 flops per run). Checked against a host
 //! product in f64: every element for small n, a fixed sample otherwise.
+//! The driver here runs any SGEMM kernel described by a [`Blocking`], so
+//! other styles of the same product (`sgemm_regs`) share the inputs, the
+//! launch and the check.
 
 use crate::config::Config;
 use crate::harness::{During, Metric, Prepared, Step};
@@ -12,8 +15,30 @@ use opencl3::memory::{Buffer, ClMem};
 
 pub const SOURCE: &str = include_str!("../../kernels/sgemm.cl");
 
-/// Work-group shape the kernel is written for.
-pub const LOCAL: [usize; 2] = [64, 4];
+/// An SGEMM kernel `name(int n, const float *a, const float *b, float *c)`
+/// computing C = A * B for row-major n x n matrices, and how it divides
+/// the work.
+pub struct Blocking {
+    pub source: &'static str,
+    pub name: &'static str,
+    /// The work-group shape it is written for.
+    pub local: [usize; 2],
+    /// The columns (dimension 0) and rows (dimension 1) of C each
+    /// work-item computes.
+    pub per_item: [usize; 2],
+    /// What n must be a multiple of: the tile a work-group computes.
+    pub tile: usize,
+}
+
+/// `sgemm.cl`: a 64 x 64 tile per work-group of 64 x 4, one column and 16
+/// rows of it per work-item.
+pub const TILED: Blocking = Blocking {
+    source: SOURCE,
+    name: "sgemm",
+    local: [64, 4],
+    per_item: [1, 16],
+    tile: 64,
+};
 
 /// Above this order, verification samples elements instead of all of them.
 const FULL_CHECK_MAX: usize = 512;
@@ -21,6 +46,7 @@ const SAMPLES: usize = 1024;
 
 struct Sgemm<'a> {
     side: &'a Side,
+    blocking: &'static Blocking,
     n: usize,
     a: Vec<f32>,
     b: Vec<f32>,
@@ -30,17 +56,28 @@ struct Sgemm<'a> {
 }
 
 pub fn prepare<'a>(side: &'a Side, cfg: &Config) -> Step<Box<dyn Prepared + 'a>> {
-    let n = cfg.sgemm_n;
+    prepare_blocking(side, cfg, &TILED)
+}
+
+/// The product of the configured order (rounded down to the kernel's
+/// tile) through `blocking`'s kernel.
+pub fn prepare_blocking<'a>(
+    side: &'a Side,
+    cfg: &Config,
+    blocking: &'static Blocking,
+) -> Step<Box<dyn Prepared + 'a>> {
+    let n = (cfg.sgemm_n / blocking.tile * blocking.tile).max(blocking.tile);
     let (a, b) = inputs(n);
     let da = side.buffer_from(&a)?;
     let db = side.buffer_from(&b)?;
     let c = side.buffer_from(&vec![0.0f32; n * n])?;
-    let program = side.build(SOURCE, "")?;
-    let kernel = side.kernel(&program, "sgemm")?;
-    side.check_group_size(&kernel, LOCAL[0] * LOCAL[1])?;
+    let program = side.build(blocking.source, "")?;
+    let kernel = side.kernel(&program, blocking.name)?;
+    side.check_group_size(&kernel, blocking.local[0] * blocking.local[1])?;
     let order = n as i32;
-    // SAFETY: sgemm(int, global const float *, global const float *,
-    // global float *); each buffer holds n * n floats.
+    // SAFETY: every Blocking's kernel is (int, global const float *,
+    // global const float *, global float *); each buffer holds n * n
+    // floats.
     unsafe {
         kernel.set_arg(0, &order).during("clSetKernelArg")?;
         kernel.set_arg(1, &da.get()).during("clSetKernelArg")?;
@@ -50,6 +87,7 @@ pub fn prepare<'a>(side: &'a Side, cfg: &Config) -> Step<Box<dyn Prepared + 'a>>
     side.finish()?;
     Ok(Box::new(Sgemm {
         side,
+        blocking,
         n,
         a,
         b,
@@ -61,11 +99,11 @@ pub fn prepare<'a>(side: &'a Side, cfg: &Config) -> Step<Box<dyn Prepared + 'a>>
 
 impl Prepared for Sgemm<'_> {
     fn run(&mut self) -> Step<()> {
-        // One work-item per column and per 16 rows of each 64 x 64 tile.
-        let global = [self.n, self.n / 16];
+        let [columns, rows] = self.blocking.per_item;
+        let global = [self.n / columns, self.n / rows];
         // SAFETY: all four arguments were set in `prepare`; the range
         // covers the n x n matrix exactly.
-        unsafe { self.side.launch(&self.kernel, &global, Some(&LOCAL)) }?;
+        unsafe { (self.side).launch(&self.kernel, &global, Some(&self.blocking.local)) }?;
         self.side.finish()
     }
 

@@ -65,7 +65,7 @@ struct Definitions<'a> {
 }
 
 /// The variable an lvalue or address expression is part of.
-fn root_local(f: &hir::Function, e: ExprId) -> Option<LocalId> {
+pub fn root_local(f: &hir::Function, e: ExprId) -> Option<LocalId> {
     match f.exprs[e].kind {
         H::Local(id) => Some(id),
         H::Index(base, _) | H::Member(base, _) | H::Swizzle(base, _) | H::Decay(base) => {

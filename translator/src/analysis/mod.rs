@@ -132,11 +132,7 @@ pub fn analyse(program: &hir::Program) -> Analysis {
             });
         compares.insert(id, reached);
         // Only integers converted to pointers need them.
-        let converts = f.exprs.iter().any(|(_, e)| match e.kind {
-            H::Convert(x) => e.ty.is_pointer() && !f.exprs[x].ty.is_pointer(),
-            _ => false,
-        });
-        let kept_values = if converts {
+        let kept_values = if converts_integers_to_pointers(f) {
             definitions::kept_values(f)
         } else {
             FxHashMap::default()
@@ -170,6 +166,15 @@ pub fn analyse(program: &hir::Program) -> Analysis {
         );
     }
     analysis
+}
+
+/// Whether `f` converts an integer to a pointer, which needs the values
+/// its integer variables keep ([`definitions`]).
+pub fn converts_integers_to_pointers(f: &hir::Function) -> bool {
+    f.exprs.iter().any(|(_, e)| match e.kind {
+        H::Convert(x) => e.ty.is_pointer() && !f.exprs[x].ty.is_pointer(),
+        _ => false,
+    })
 }
 
 /// The program-scope `__constant` variables whose address is taken in a

@@ -8,36 +8,7 @@
 //! which are constant expressions there.
 
 use super::*;
-
-/// A constant and its type.
-#[derive(Clone, Copy)]
-pub(super) struct Typed {
-    pub(super) value: i128,
-    pub(super) ty: Scalar,
-}
-
-impl Typed {
-    /// `value` converted to `ty`, as C converts integers (modular; to
-    /// `bool`, any non-zero value is 1).
-    pub(super) fn new(value: i128, ty: Scalar) -> Typed {
-        // Operands are within 64 bits, so the low 64 are all that matter.
-        let bits = literal::wrap(value as i64, ty);
-        let value = if ty.is_signed() {
-            literal::sign_extend(bits, ty).into()
-        } else {
-            bits.into()
-        };
-        Typed { value, ty }
-    }
-
-    pub(super) fn converted(self, ty: Scalar) -> Typed {
-        Typed::new(self.value, ty)
-    }
-
-    pub(super) fn truth(self) -> bool {
-        self.value != 0
-    }
-}
+use crate::int_constant::IntConstant;
 
 impl Checker<'_> {
     /// The value of integer constant expression `e`, or `None` when it is
@@ -51,19 +22,19 @@ impl Checker<'_> {
         self.constant(e).map(|c| c.converted(s).value)
     }
 
-    pub(super) fn constant(&mut self, e: &ast::Expr) -> Option<Typed> {
+    pub(super) fn constant(&mut self, e: &ast::Expr) -> Option<IntConstant> {
         crate::stack::guard(|| self.constant_inner(e))
     }
 
-    fn constant_inner(&mut self, e: &ast::Expr) -> Option<Typed> {
-        let int = |value: bool| Typed::new(value.into(), Scalar::Int);
+    fn constant_inner(&mut self, e: &ast::Expr) -> Option<IntConstant> {
+        let int = |value: bool| IntConstant::new(value.into(), Scalar::Int);
         Some(match &e.kind {
             A::IntLiteral(_) | A::CharLiteral(_) | A::BoolLiteral(_) => {
                 let mark = self.diags.len();
                 let v = self.expr(e);
                 match (&v.kind, v.ty) {
                     (&H::Int(bits), Type::Scalar(s)) => {
-                        Typed::new(literal::sign_extend(bits, s).into(), s)
+                        IntConstant::new(literal::sign_extend(bits, s).into(), s)
                     }
                     _ => {
                         self.diags.truncate(mark);
@@ -74,7 +45,7 @@ impl Checker<'_> {
             A::Qualified(class, None, name) if self.enumerators.contains_key(class) => {
                 let members = self.enumerators.get(class)?;
                 let &(_, v, s) = members.iter().find(|(n, _, _)| n == name)?;
-                Typed::new(v.into(), s)
+                IntConstant::new(v.into(), s)
             }
             // A class's static constant (`S::N`).
             A::Qualified(class, args, name) => {
@@ -84,17 +55,17 @@ impl Checker<'_> {
                     return None;
                 };
                 let &(v, s) = self.global_constants.get(&id)?;
-                Typed::new(v.into(), s)
+                IntConstant::new(v.into(), s)
             }
             A::Ident(name) => match self.lookup(*name)? {
-                Symbol::EnumConstant(v, s) => Typed::new(v.into(), s),
+                Symbol::EnumConstant(v, s) => IntConstant::new(v.into(), s),
                 Symbol::Local(id) => {
                     let &(v, s) = self.current.as_ref()?.constants.get(&id)?;
-                    Typed::new(v.into(), s)
+                    IntConstant::new(v.into(), s)
                 }
                 Symbol::Global(id) => {
                     let &(v, s) = self.global_constants.get(&id)?;
-                    Typed::new(v.into(), s)
+                    IntConstant::new(v.into(), s)
                 }
                 _ => return None,
             },
@@ -103,15 +74,15 @@ impl Checker<'_> {
                 let promoted = x.converted(promote(x.ty));
                 match op {
                     ast::UnaryOp::Plus => promoted,
-                    ast::UnaryOp::Minus => Typed::new(-promoted.value, promoted.ty),
-                    ast::UnaryOp::BitNot => Typed::new(!promoted.value, promoted.ty),
+                    ast::UnaryOp::Minus => IntConstant::new(-promoted.value, promoted.ty),
+                    ast::UnaryOp::BitNot => IntConstant::new(!promoted.value, promoted.ty),
                     ast::UnaryOp::Not => int(!x.truth()),
                     _ => return None,
                 }
             }
             A::Binary(op, operands) => {
                 let (a, b) = (self.constant(&operands.0)?, self.constant(&operands.1)?);
-                self.binary_constant(*op, a, b)?
+                IntConstant::binary(*op, a, b)?
             }
             A::Conditional(operands) => {
                 let (c, a, b) = &**operands;
@@ -136,7 +107,7 @@ impl Checker<'_> {
                     } else {
                         f.trunc() as i128
                     };
-                    return Some(Typed::new(value, to));
+                    return Some(IntConstant::new(value, to));
                 }
                 self.constant(x)?.converted(to)
             }
@@ -170,7 +141,7 @@ impl Checker<'_> {
             }
             A::VecStepType(t) => match self.type_name(t) {
                 Type::Scalar(_) => int(true),
-                Type::Vector(_, n) => Typed::new(types::storage_lanes(n).into(), Scalar::Int),
+                Type::Vector(_, n) => IntConstant::new(types::storage_lanes(n).into(), Scalar::Int),
                 _ => return None,
             },
             // C++: a call of a `constexpr` function.
@@ -182,7 +153,7 @@ impl Checker<'_> {
             A::Fold(fold) => self.fold_constant(fold)?,
             A::VecStepExpr(x) => match self.expr(x).ty {
                 Type::Scalar(_) => int(true),
-                Type::Vector(_, n) => Typed::new(types::storage_lanes(n).into(), Scalar::Int),
+                Type::Vector(_, n) => IntConstant::new(types::storage_lanes(n).into(), Scalar::Int),
                 _ => return None,
             },
             _ => return None,
@@ -270,57 +241,7 @@ impl Checker<'_> {
     }
 
     /// A `size_t` result (`sizeof`, `alignof`, `offsetof`).
-    fn size_constant(&self, value: u64) -> Typed {
-        Typed::new(value.into(), self.size_type(false))
-    }
-
-    pub(super) fn binary_constant(&self, op: BinaryOp, a: Typed, b: Typed) -> Option<Typed> {
-        use BinaryOp::*;
-        let int = |value: bool| Typed::new(value.into(), Scalar::Int);
-        if matches!(op, LogicalAnd | LogicalOr) {
-            return Some(int(if op == LogicalAnd {
-                a.truth() && b.truth()
-            } else {
-                a.truth() || b.truth()
-            }));
-        }
-        if matches!(op, Shl | Shr) {
-            // The left operand's promoted type; a count past its width is
-            // undefined, so no constant.
-            let a = a.converted(promote(a.ty));
-            let width = i128::from(a.ty.size() * 8);
-            if !(0..width).contains(&b.value) {
-                return None;
-            }
-            let shift = b.value as u32;
-            return Some(if op == Shl {
-                Typed::new(a.value.wrapping_shl(shift), a.ty)
-            } else {
-                Typed::new(a.value >> shift, a.ty)
-            });
-        }
-        let common = common_scalar(a.ty, b.ty);
-        let (a, b) = (a.converted(common), b.converted(common));
-        let (x, y) = (a.value, b.value);
-        // The operands are within 64 bits, so i128 arithmetic that wraps
-        // at 128 bits still has the right low 64 bits to wrap from.
-        Some(match op {
-            Mul => Typed::new(x.wrapping_mul(y), common),
-            Div | Rem if y == 0 => return None,
-            Div => Typed::new(x / y, common),
-            Rem => Typed::new(x % y, common),
-            Add => Typed::new(x.wrapping_add(y), common),
-            Sub => Typed::new(x.wrapping_sub(y), common),
-            BitAnd => Typed::new(x & y, common),
-            BitXor => Typed::new(x ^ y, common),
-            BitOr => Typed::new(x | y, common),
-            Lt => int(x < y),
-            Gt => int(x > y),
-            Le => int(x <= y),
-            Ge => int(x >= y),
-            Eq => int(x == y),
-            Ne => int(x != y),
-            LogicalAnd | LogicalOr | Shl | Shr => return None,
-        })
+    fn size_constant(&self, value: u64) -> IntConstant {
+        IntConstant::new(value.into(), self.size_type(false))
     }
 }

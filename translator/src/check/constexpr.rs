@@ -8,9 +8,9 @@
 //! clang's error where a constant is required. Steps and call depth are
 //! bounded, so a loop that never ends is no constant either.
 
-use super::constants::Typed;
 use super::*;
 use crate::hir::{ExprId, StmtId};
+use crate::int_constant::IntConstant;
 
 /// The most statements and expressions one constant evaluation runs.
 const STEP_LIMIT: usize = 1 << 20;
@@ -22,7 +22,7 @@ enum Flow {
     Normal,
     Break,
     Continue,
-    Return(Typed),
+    Return(IntConstant),
 }
 
 /// One evaluation: the steps taken so far.
@@ -33,14 +33,14 @@ struct Evaluation {
 /// A running call: its function and the values of its locals.
 struct Frame<'f> {
     function: &'f hir::Function,
-    locals: HashMap<LocalId, Typed>,
+    locals: HashMap<LocalId, IntConstant>,
     depth: usize,
 }
 
 impl Checker<'_> {
     /// The value of `call`, a call of a `constexpr` function with constant
     /// arguments; `None` when it is not a constant.
-    pub(super) fn constexpr_call(&mut self, call: &ast::Expr) -> Option<Typed> {
+    pub(super) fn constexpr_call(&mut self, call: &ast::Expr) -> Option<IntConstant> {
         let A::Call(_, args, _) = &call.kind else {
             return None;
         };
@@ -54,7 +54,7 @@ impl Checker<'_> {
         let id = match (&checked.kind, checked.ty) {
             // Folded where it was checked: its arguments were constants.
             (&H::Int(bits), Type::Scalar(s)) => {
-                return Some(Typed::new(literal::sign_extend(bits, s).into(), s));
+                return Some(IntConstant::new(literal::sign_extend(bits, s).into(), s));
             }
             (&H::Call(id, _), _) => id,
             _ => return None,
@@ -90,7 +90,7 @@ impl Checker<'_> {
             let (&H::Int(bits), Type::Scalar(s)) = (&a.kind, a.ty) else {
                 return None;
             };
-            values.push(Typed::new(literal::sign_extend(bits, s).into(), s));
+            values.push(IntConstant::new(literal::sign_extend(bits, s).into(), s));
         }
         let mut evaluation = Evaluation { steps: 0 };
         let value = self.run_constexpr(id, values, 0, &mut evaluation)?;
@@ -101,10 +101,10 @@ impl Checker<'_> {
     fn run_constexpr(
         &self,
         id: FunctionId,
-        args: Vec<Typed>,
+        args: Vec<IntConstant>,
         depth: usize,
         evaluation: &mut Evaluation,
-    ) -> Option<Typed> {
+    ) -> Option<IntConstant> {
         let function = &self.program.functions[id];
         if depth > DEPTH_LIMIT || !function.defined || args.len() != function.params.len() {
             return None;
@@ -167,6 +167,7 @@ impl Checker<'_> {
                 body,
                 step,
                 test_first,
+                ..
             } => {
                 let mut first = true;
                 loop {
@@ -200,7 +201,12 @@ impl Checker<'_> {
         })
     }
 
-    fn run_expr(&self, frame: &mut Frame, e: ExprId, evaluation: &mut Evaluation) -> Option<Typed> {
+    fn run_expr(
+        &self,
+        frame: &mut Frame,
+        e: ExprId,
+        evaluation: &mut Evaluation,
+    ) -> Option<IntConstant> {
         evaluation.steps += 1;
         if evaluation.steps > STEP_LIMIT {
             return None;
@@ -215,11 +221,11 @@ impl Checker<'_> {
         }
         crate::stack::guard(|| {
             Some(match &expr.kind {
-                H::Int(bits) => Typed::new(literal::sign_extend(*bits, ty).into(), ty),
+                H::Int(bits) => IntConstant::new(literal::sign_extend(*bits, ty).into(), ty),
                 H::Local(local) => *frame.locals.get(local)?,
                 H::Global(global) => {
                     let &(value, scalar) = self.global_constants.get(global)?;
-                    Typed::new(value.into(), scalar).converted(ty)
+                    IntConstant::new(value.into(), scalar).converted(ty)
                 }
                 H::Convert(x) => self.run_expr(frame, *x, evaluation)?.converted(ty),
                 H::Unary(op, x) => {
@@ -229,12 +235,12 @@ impl Checker<'_> {
                         hir::UnaryOp::BitNot => !x.value,
                         hir::UnaryOp::LogicalNot => (!x.truth()).into(),
                     };
-                    Typed::new(value, ty)
+                    IntConstant::new(value, ty)
                 }
                 H::Binary(op, a, b) => {
                     let a = self.run_expr(frame, *a, evaluation)?;
                     let b = self.run_expr(frame, *b, evaluation)?;
-                    self.binary_constant(*op, a, b)?.converted(ty)
+                    IntConstant::binary(*op, a, b)?.converted(ty)
                 }
                 H::Logical(op, a, b) => {
                     let a = self.run_expr(frame, *a, evaluation)?.truth();
@@ -243,7 +249,7 @@ impl Checker<'_> {
                         (BinaryOp::LogicalOr, true) => true,
                         _ => self.run_expr(frame, *b, evaluation)?.truth(),
                     };
-                    Typed::new(value.into(), ty)
+                    IntConstant::new(value.into(), ty)
                 }
                 H::Conditional(c, a, b) => {
                     let taken = if self.run_expr(frame, *c, evaluation)?.truth() {
@@ -274,7 +280,7 @@ impl Checker<'_> {
                     };
                     let current = frame.locals.get(local)?.converted(*op_ty);
                     let value = self.run_expr(frame, *value, evaluation)?;
-                    let result = self.binary_constant(*op, current, value)?.converted(ty);
+                    let result = IntConstant::binary(*op, current, value)?.converted(ty);
                     frame.locals.insert(*local, result);
                     result
                 }
@@ -287,7 +293,8 @@ impl Checker<'_> {
                         return None;
                     };
                     let before = *frame.locals.get(&local)?;
-                    let after = Typed::new(before.value + if *increment { 1 } else { -1 }, ty);
+                    let after =
+                        IntConstant::new(before.value + if *increment { 1 } else { -1 }, ty);
                     frame.locals.insert(local, after);
                     if *prefix {
                         after

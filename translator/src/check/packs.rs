@@ -14,9 +14,9 @@
 //! templates match and deduce packs in `specializations` and
 //! `templates`.
 
-use super::constants::Typed;
 use super::templates::TemplateArgument;
 use super::*;
+use crate::int_constant::IntConstant;
 use std::sync::Arc;
 
 /// A pack of template arguments, by its place in [`PackTable`].
@@ -325,7 +325,7 @@ impl Checker<'_> {
 
     /// A fold expression's value as an integer constant expression
     /// (`static_assert((sizeof(Ts) + ...) == 8)`).
-    pub(super) fn fold_constant(&mut self, fold: &ast::Fold) -> Option<Typed> {
+    pub(super) fn fold_constant(&mut self, fold: &ast::Fold) -> Option<IntConstant> {
         let shape = self.fold_shape(fold)?;
         let mut values = Vec::with_capacity(shape.length + 1);
         for i in 0..shape.length {
@@ -339,20 +339,20 @@ impl Checker<'_> {
                 values.insert(0, init);
             }
         }
-        let step = |c: &Self, a: Typed, b: Typed| match fold.op {
-            ast::FoldOp::Binary(op) => c.binary_constant(op, a, b),
+        let step = |a: IntConstant, b: IntConstant| match fold.op {
+            ast::FoldOp::Binary(op) => IntConstant::binary(op, a, b),
             ast::FoldOp::Comma => Some(b),
         };
         if shape.from_right {
             let mut folded = values.pop()?;
             while let Some(v) = values.pop() {
-                folded = step(self, v, folded)?;
+                folded = step(v, folded)?;
             }
             Some(folded)
         } else {
             let mut values = values.into_iter();
             let first = values.next()?;
-            values.try_fold(first, |folded, v| step(self, folded, v))
+            values.try_fold(first, step)
         }
     }
 

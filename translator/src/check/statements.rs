@@ -4,7 +4,7 @@
 use super::{Checker, Conversion, LabelState};
 use crate::ast::{self, Name, StmtKind as S};
 use crate::diagnostic::{Location, Span};
-use crate::hir::{Block, Label, StmtId, StmtKind, SwitchCase};
+use crate::hir::{Block, Label, StmtId, StmtKind, SwitchCase, UnrollHint};
 use crate::literal;
 use crate::types::Type;
 
@@ -161,6 +161,11 @@ impl Checker<'_> {
     pub(super) fn statement(&mut self, s: &ast::Stmt, out: &mut Block) {
         crate::stack::guard(|| {
             let at = s.span();
+            // A hint belongs to the statement right after it, if a loop.
+            let unroll = match s.kind {
+                S::Pragma(_) | S::Attributed(..) => UnrollHint::Unspecified,
+                _ => self.take_loop_hint(),
+            };
             match &s.kind {
                 S::Compound(b) => {
                     self.scopes.push();
@@ -180,8 +185,10 @@ impl Checker<'_> {
                 S::Expr(None) => {}
                 S::Pragma(p) => self.pragma(*p),
                 S::StaticAssert(a) => self.static_assert(a),
-                // Loop hints change nothing the checker looks at.
-                S::Attributed(_, inner) => self.statement(inner, out),
+                S::Attributed(attributes, inner) => {
+                    self.note_unroll_attribute(attributes);
+                    self.statement(inner, out);
+                }
                 S::IfConstexpr(c, then, otherwise) => {
                     let Some(value) = self.const_int(c) else {
                         let at = c.begin();
@@ -217,6 +224,7 @@ impl Checker<'_> {
                         body,
                         step: None,
                         test_first: true,
+                        unroll,
                     };
                     out.push(self.add_stmt(kind, at));
                 }
@@ -229,6 +237,7 @@ impl Checker<'_> {
                         body,
                         step: None,
                         test_first: false,
+                        unroll,
                     };
                     out.push(self.add_stmt(kind, at));
                 }
@@ -257,6 +266,7 @@ impl Checker<'_> {
                         body,
                         step,
                         test_first: true,
+                        unroll,
                     };
                     block.push(self.add_stmt(kind, at));
                     // Objects the init declares live until the loop ends.

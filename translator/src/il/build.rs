@@ -72,7 +72,9 @@ pub(super) fn build(
         reader.reject_recursion(&scopes);
     }
     let Reader {
-        program, mut diags, ..
+        mut program,
+        mut diags,
+        ..
     } = reader;
     let lowered = if diags.has_errors() {
         lower::Lowered {
@@ -80,6 +82,7 @@ pub(super) fn build(
             globals: crate::reflect::ProgramGlobals::default(),
         }
     } else {
+        crate::unroll::unroll(&mut program, &options);
         let analysis = analysis::analyse(&program);
         lower::lower(&program, &analysis, &options, caps, &mut diags)
     };

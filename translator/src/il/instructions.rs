@@ -465,6 +465,7 @@ impl FunctionReader<'_, '_> {
             body,
             step: Some(step),
             test_first: true,
+            unroll: crate::hir::UnrollHint::Unspecified,
         });
         Ok(())
     }

@@ -17,7 +17,7 @@ use crate::config::Config;
 use crate::harness::{measure_prepared, During, Metric, Prepared, Step};
 use crate::pair::Pair;
 use crate::side::Side;
-use crate::workloads::sgemm::{self, check_product, inputs, LOCAL, SOURCE};
+use crate::workloads::sgemm::{self, check_product, inputs, TILED};
 use crate::workloads::two_devices::Figures;
 use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, ClMem};
@@ -54,7 +54,7 @@ fn prepare<'a>(pair: &'a Pair, cfg: &Config) -> Step<Box<dyn Prepared + 'a>> {
     let n = cfg.sgemm_n;
     let (a, b) = inputs(n);
     // One program for the context: it is built for both devices.
-    let program = pair.side(0).build(SOURCE, "")?;
+    let program = pair.side(0).build(TILED.source, "")?;
     let half = |index: usize| {
         let rows = n / 2;
         let own_a = &a[index * rows * n..(index + 1) * rows * n];
@@ -77,8 +77,8 @@ fn prepare_half(side: &Side, program: &Program, n: usize, own_a: &[f32], b: &[f3
     let da = side.buffer_from(own_a)?;
     let db = side.buffer_from(b)?;
     let c = side.buffer_from(&vec![0.0f32; own_a.len()])?;
-    let kernel = side.kernel(program, "sgemm")?;
-    side.check_group_size(&kernel, LOCAL[0] * LOCAL[1])?;
+    let kernel = side.kernel(program, TILED.name)?;
+    side.check_group_size(&kernel, TILED.local[0] * TILED.local[1])?;
     let order = n as i32;
     // SAFETY: sgemm(int, global const float *, global const float *,
     // global float *); A and C hold the half's rows of n floats, B n * n.
@@ -98,11 +98,12 @@ fn prepare_half(side: &Side, program: &Program, n: usize, own_a: &[f32], b: &[f3
 impl Prepared for SgemmSplit<'_> {
     fn run(&mut self) -> Step<()> {
         // The whole-matrix range of `sgemm` with half the rows.
-        let global = [self.n, self.n / 2 / 16];
+        let [columns, rows] = TILED.per_item;
+        let global = [self.n / columns, self.n / 2 / rows];
         for (side, half) in self.pair.sides().iter().zip(&self.halves) {
             // SAFETY: all four arguments were set in `prepare_half`; the
             // range covers the half's rows exactly.
-            unsafe { side.launch(&half.kernel, &global, Some(&LOCAL)) }?;
+            unsafe { side.launch(&half.kernel, &global, Some(&TILED.local)) }?;
         }
         // Both enqueued, then both submitted, then both waited for.
         self.pair.finish()

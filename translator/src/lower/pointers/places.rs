@@ -4,6 +4,7 @@
 
 use crate::diagnostic::Location;
 use crate::hir::{ExprId, ExprKind as H, LocalId};
+use crate::int_constant::IntConstant;
 use crate::lower::builder::{LResult, ModuleBuilder};
 use crate::lower::emit::Emitter;
 use crate::lower::expressions::{wide, Operand};
@@ -11,6 +12,24 @@ use crate::lower::function::{FnBuilder, Slot};
 use crate::lower::pointers::{NarrowElement, Place, PointerValue, Root, Target};
 use crate::types::{Scalar, Type};
 use naga::{Handle, Span};
+
+/// The element of an array of type `array` that a constant `index` names:
+/// a constant index makes an access chain with constant indices, which is
+/// what lets a driver split a private array into registers. An index past
+/// the end (in code that never runs, such as a copy of an unrolled loop's
+/// body that a test skips) stays a run-time value, as naga rejects a
+/// constant one out of bounds.
+fn constant_element(fb: &FnBuilder, array: Type, index: ExprId) -> Option<u32> {
+    let Type::Array(_, length) = array else {
+        return None;
+    };
+    let index = fb.expr(index);
+    let (&H::Int(bits), Some(s)) = (&index.kind, index.ty.scalar()) else {
+        return None;
+    };
+    let value = IntConstant::from_bits(bits, s).value;
+    (s.is_integer() && (0..i128::from(length)).contains(&value)).then_some(value as u32)
+}
 
 /// A pointer to lane `lane` (a run-time u32 below `width`) of the vector of
 /// `width` lanes at `pointer`.
@@ -108,7 +127,10 @@ impl ModuleBuilder<'_> {
                         return Ok(place);
                     }
                 }
-                let index = self.index_value(fb, index)?;
+                let index = match constant_element(fb, ty(base), index) {
+                    Some(element) => fb.add(naga::Expression::Literal(naga::Literal::U32(element))),
+                    None => self.index_value(fb, index)?,
+                };
                 if base_is_array {
                     let array = self.place(fb, base)?;
                     let element = self.array_element_place(fb, array, index, &e.ty, location)?;

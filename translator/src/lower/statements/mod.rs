@@ -59,6 +59,7 @@ impl ModuleBuilder<'_> {
                     body,
                     step,
                     test_first,
+                    ..
                 } => {
                     fb.blocks.push(naga::Block::new());
                     if let (&Some(c), true) = (cond, test_first) {
