@@ -7,6 +7,14 @@
 //! initial (`COPY_HOST_PTR`, `USE_HOST_PTR`) contents first used on the
 //! second device, and `clEnqueueMigrateMemObjects`. Program-scope
 //! `__global` variables are per device: each device has its own copy.
+//!
+//! Large buffers (several 16 MiB parts, odd sizes) move back and forth
+//! between kernels whole and through sub-buffers across a part's edge, on
+//! each path a move can take (named in the transfer trace): the host's
+//! copy straight across where it reaches both devices' memory (`direct`,
+//! lavapipe), host memory both devices import (`bridged`; forced in a child
+//! process with `CLVULKAN_HOST_DIRECT=0`) and staging (`streamed`, forced
+//! in another with `CLVULKAN_MOVE_PATH=staging`).
 
 mod common;
 
@@ -22,9 +30,28 @@ use opencl3::memory::{
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::{cl_device_id, cl_event, cl_mem, CL_BLOCKING, CL_NON_BLOCKING};
+use std::path::PathBuf;
+use std::process::Command;
 use std::ptr;
 
 const N: usize = 4096;
+
+/// The part size of moves between devices (`core::transfer::PART_BYTES`).
+const PART: usize = 16 << 20;
+
+/// Forces moves through staging when `staging`.
+const MOVE_PATH: &str = "CLVULKAN_MOVE_PATH";
+
+const TRACE: &str = "CLVULKAN_TRACE_TRANSFERS";
+
+/// Where this process's transfer trace goes: what the parent chose for a
+/// child, else a file of its own.
+fn trace_file() -> PathBuf {
+    std::env::var_os(TRACE).map_or_else(
+        || std::env::temp_dir().join(format!("clvulkan-multi-device-{}", std::process::id())),
+        PathBuf::from,
+    )
+}
 
 /// The first physical device twice: a context over both copies and a
 /// queue on each.
@@ -35,6 +62,8 @@ fn two_devices() -> (Context, [CommandQueue; 2], [cl_device_id; 2]) {
     }
     // SAFETY: as above.
     unsafe { std::env::set_var("CLVULKAN_DEVICE_COPIES", "2") };
+    // SAFETY: as above; every test sets the same value.
+    unsafe { std::env::set_var(TRACE, trace_file()) };
     let platform = get_platforms().expect("platforms").remove(0);
     let ids = platform.get_devices(CL_DEVICE_TYPE_ALL).expect("devices");
     assert!(
@@ -335,4 +364,282 @@ fn each_device_has_its_own_program_globals() {
     // work-items adds 1 and 2 on the first device only.
     assert_eq!(globals_on(&context, &q0, &program), [5 + 32, 64]);
     assert_eq!(globals_on(&context, &q1, &program), [5, 0]);
+}
+
+/// The path moves take in this process: through staging when forced, the
+/// host's direct copy where it reaches the devices' memory (the trace's
+/// device lines end `direct unified`), else host memory both devices
+/// import (lavapipe and NVIDIA both can).
+fn expected_move_path() -> &'static str {
+    if std::env::var(MOVE_PATH).as_deref() == Ok("staging") {
+        return "streamed";
+    }
+    let trace = std::fs::read_to_string(trace_file()).unwrap_or_default();
+    let mut devices = trace
+        .lines()
+        .filter(|line| line.starts_with("clvulkan: transfer: device "))
+        .peekable();
+    let opened = devices.peek().is_some();
+    if opened && devices.all(|line| line.ends_with("direct unified")) {
+        "direct"
+    } else {
+        "bridged"
+    }
+}
+
+/// The transfer trace's moves of `bytes` bytes, by path.
+fn traced_moves(bytes: usize) -> Vec<String> {
+    let trace = std::fs::read_to_string(trace_file()).unwrap_or_default();
+    trace
+        .lines()
+        .filter_map(|line| line.strip_prefix("clvulkan: transfer: move "))
+        .filter_map(|rest| {
+            let (path, size) = rest.split_once(' ')?;
+            (size == bytes.to_string()).then(|| path.to_owned())
+        })
+        .collect()
+}
+
+/// What `mix` in `tests/kernels/multi_device.cl` makes of `data`.
+fn mixed(data: &mut [u8], seed: u32) {
+    for (i, byte) in data.iter_mut().enumerate() {
+        let h = (i as u32 ^ seed).wrapping_mul(2_654_435_761);
+        *byte = byte.wrapping_mul(3).wrapping_add((h >> 24) as u8);
+    }
+}
+
+/// A byte buffer of `size` bytes, contents undefined.
+fn bytes(context: &Context, size: usize) -> Buffer<u8> {
+    // SAFETY: no host pointer and no flag that needs one.
+    unsafe { Buffer::<u8>::create(context, CL_MEM_READ_WRITE, size, ptr::null_mut()) }
+        .expect("buffer")
+}
+
+/// The global size for `n` work-items, a whole number of groups of 64.
+fn groups_for(n: usize) -> usize {
+    n.div_ceil(64) * 64
+}
+
+/// Enqueues `mix` over the `n` bytes of `data`.
+fn mix(
+    kernel: &Kernel,
+    queue: &CommandQueue,
+    data: &Buffer<u8>,
+    seed: u32,
+    waits: &[cl_event],
+) -> Event {
+    let n = data.size().expect("size") as u32;
+    // SAFETY: mix(global uchar *, uint n, uint seed) with `data` holding n
+    // bytes; work-items past n do nothing.
+    unsafe {
+        ExecuteKernel::new(kernel)
+            .set_arg(data)
+            .set_arg(&n)
+            .set_arg(&seed)
+            .set_global_work_size(groups_for(n as usize))
+            .set_event_wait_list(waits)
+            .enqueue_nd_range(queue)
+    }
+    .expect("launch mix")
+}
+
+/// Checks on the device of `queue`, after `waits`, that `data` holds
+/// `expected`: a kernel compares it with a copy written there, then a
+/// blocking read brings it to the host.
+fn check_on(
+    queue: &CommandQueue,
+    context: &Context,
+    program: &Program,
+    data: &Buffer<u8>,
+    expected: &[u8],
+    waits: &[cl_event],
+    what: &str,
+) {
+    let n = expected.len();
+    let mut model = bytes(context, n);
+    let mut bad = buffer(context, CL_MEM_READ_WRITE, None);
+    // SAFETY: blocking writes of the buffers' sizes (`bad`'s first int).
+    unsafe {
+        queue
+            .enqueue_write_buffer(&mut model, CL_BLOCKING, 0, expected, &[])
+            .expect("write model");
+        queue
+            .enqueue_write_buffer(&mut bad, CL_BLOCKING, 0, &[0i32], &[])
+            .expect("zero the count");
+    }
+    let count = Kernel::create(program, "count_differences").expect("kernel");
+    let n32 = n as u32;
+    // SAFETY: count_differences(global const uchar *, global const uchar *,
+    // uint n, global uint *) with two buffers of n bytes and an int.
+    let counted = unsafe {
+        ExecuteKernel::new(&count)
+            .set_arg(data)
+            .set_arg(&model)
+            .set_arg(&n32)
+            .set_arg(&bad)
+            .set_global_work_size(groups_for(n))
+            .set_event_wait_list(waits)
+            .enqueue_nd_range(queue)
+    }
+    .expect("launch count_differences");
+    let mut wrong = [0i32];
+    // SAFETY: a blocking read of one int.
+    unsafe { queue.enqueue_read_buffer(&bad, CL_BLOCKING, 0, &mut wrong, &[counted.get()]) }
+        .expect("read the count");
+    let mut back = vec![0u8; n];
+    // SAFETY: a blocking read of the buffer's size.
+    unsafe { queue.enqueue_read_buffer(data, CL_BLOCKING, 0, &mut back, &[]) }.expect("read");
+    let first = back.iter().zip(expected).position(|(a, b)| a != b);
+    assert_eq!(wrong[0], 0, "{what}: bytes the kernel found wrong");
+    assert!(
+        first.is_none(),
+        "{what}: the read differs first at byte {first:?}"
+    );
+}
+
+#[test]
+fn large_buffers_move_in_parts_back_and_forth() {
+    let (context, queues, _) = two_devices();
+    let program = program(&context);
+    let kernel = Kernel::create(&program, "mix").expect("kernel");
+    // Five parts, more than a move has slots, the last one odd-sized: the
+    // size is no multiple of the part size, nor of 4.
+    let size = 4 * PART + 4099;
+    let mut data = bytes(&context, size);
+    let mut expected: Vec<u8> = (0..size).map(|i| (i % 251) as u8).collect();
+    // SAFETY: a blocking write of the buffer's size.
+    unsafe { queues[0].enqueue_write_buffer(&mut data, CL_BLOCKING, 0, &expected, &[]) }
+        .expect("write");
+    let before = traced_moves(size).len();
+    // Each round a kernel changes every byte on one device, from what the
+    // other device had checked; the other device then checks it.
+    for round in 0..4u32 {
+        let (here, there) = (round as usize % 2, 1 - round as usize % 2);
+        let mixed_event = mix(&kernel, &queues[here], &data, round + 1, &[]);
+        queues[here].flush().expect("flush");
+        mixed(&mut expected, round + 1);
+        check_on(
+            &queues[there],
+            &context,
+            &program,
+            &data,
+            &expected,
+            &[mixed_event.get()],
+            &format!("round {round}: device {here} -> {there}"),
+        );
+    }
+    let moves = traced_moves(size).split_off(before);
+    // One move per round; other tests' buffers have other sizes.
+    assert!(moves.len() >= 4, "moves traced: {moves:?}");
+    let path = expected_move_path();
+    assert!(
+        moves.iter().all(|p| p == path),
+        "moves went {moves:?}, not all {path}"
+    );
+}
+
+#[test]
+fn large_sub_buffers_move_with_their_parent() {
+    let (context, [q0, q1], _) = two_devices();
+    let program = program(&context);
+    let kernel = Kernel::create(&program, "mix").expect("kernel");
+    // Three parts, the last short and odd (a size no other test uses).
+    let size = 2 * PART + 999;
+    let mut parent = bytes(&context, size);
+    let mut expected: Vec<u8> = (0..size).map(|i| (i * 7 % 256) as u8).collect();
+    // SAFETY: a blocking write of the buffer's size.
+    unsafe { q0.enqueue_write_buffer(&mut parent, CL_BLOCKING, 0, &expected, &[]) }.expect("write");
+    let before = traced_moves(size).len();
+    // A region across the end of the first part, odd in length.
+    let (origin, length) = (PART - 4096, PART + 4097);
+    let region_range = origin..origin + length;
+    // SAFETY: bytes origin..origin + length of `parent`, inside it, at an
+    // offset aligned for every device.
+    let region =
+        unsafe { parent.create_sub_buffer(CL_MEM_READ_WRITE, origin, length) }.expect("sub-buffer");
+
+    // Changed on device 1 (the whole parent moves there), then checked
+    // whole on device 0: the bytes outside the region are device 0's own.
+    let changed = mix(&kernel, &q1, &region, 5, &[]);
+    q1.flush().expect("flush");
+    mixed(&mut expected[region_range.clone()], 5);
+    check_on(
+        &q0,
+        &context,
+        &program,
+        &parent,
+        &expected,
+        &[changed.get()],
+        "the parent on device 0 after its region changed on device 1",
+    );
+
+    // Changed again on device 0; the region alone read on device 1.
+    let changed = mix(&kernel, &q0, &region, 6, &[]);
+    q0.flush().expect("flush");
+    mixed(&mut expected[region_range.clone()], 6);
+    let mut back = vec![0u8; length];
+    // SAFETY: a blocking read of the sub-buffer's size.
+    unsafe { q1.enqueue_read_buffer(&region, CL_BLOCKING, 0, &mut back, &[changed.get()]) }
+        .expect("read the region");
+    assert!(
+        back == expected[region_range],
+        "the region read on device 1"
+    );
+    check_on(
+        &q1,
+        &context,
+        &program,
+        &parent,
+        &expected,
+        &[],
+        "the parent on device 1",
+    );
+
+    let moves = traced_moves(size).split_off(before);
+    assert!(moves.len() >= 3, "moves traced: {moves:?}");
+    let path = expected_move_path();
+    assert!(
+        moves.iter().all(|p| p == path),
+        "moves went {moves:?}, not all {path}"
+    );
+}
+
+/// The large moves again in child processes, on the paths the default
+/// one leaves out: with `CLVULKAN_HOST_DIRECT=0` over bridges, with
+/// `CLVULKAN_MOVE_PATH=staging` through staging (each child's tests check
+/// that all their moves took it).
+#[test]
+fn large_moves_take_the_other_paths_when_forced() {
+    for (variable, value, path) in [
+        ("CLVULKAN_HOST_DIRECT", "0", "bridged"),
+        (MOVE_PATH, "staging", "streamed"),
+    ] {
+        let trace = std::env::temp_dir().join(format!(
+            "clvulkan-multi-device-{path}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&trace);
+        for name in [
+            "large_buffers_move_in_parts_back_and_forth",
+            "large_sub_buffers_move_with_their_parent",
+        ] {
+            let mut child = Command::new(std::env::current_exe().expect("test executable"));
+            child
+                .args(["--exact", name, "--test-threads=1"])
+                .env(variable, value)
+                .env(TRACE, &trace);
+            common::run_checked(&mut child);
+        }
+        let traced = std::fs::read_to_string(&trace).unwrap_or_default();
+        let moves: Vec<&str> = traced
+            .lines()
+            .filter(|line| line.starts_with("clvulkan: transfer: move "))
+            .collect();
+        let wanted = format!("clvulkan: transfer: move {path} ");
+        assert!(
+            !moves.is_empty() && moves.iter().all(|line| line.starts_with(&wanted)),
+            "{variable}={value}: moves traced\n{traced}"
+        );
+        let _ = std::fs::remove_file(&trace);
+    }
 }

@@ -15,7 +15,7 @@ use crate::core::error::VkResultExt;
 use crate::core::event::HostCompletion;
 use crate::core::memory::Mem;
 use crate::core::object::Object;
-use crate::core::residency::Access;
+use crate::core::residency::{Access, Refresh};
 use crate::core::CLResult;
 use crate::vulkan::{
     Buffer, BufferBinding, ComputePipeline, Image, ImageBinding, ImageRegion, Stream,
@@ -194,17 +194,18 @@ impl Recipe {
             stream.keep_alive(object);
         }
         for refresh in refreshes {
-            stream
-                .copy_buffer(
-                    refresh.staging.buffer(),
-                    0,
-                    &refresh.destination,
-                    0,
-                    refresh.size,
-                )
-                .or_out_of_resources()?;
-            stream.keep_alive(refresh.staging);
-            stream.keep_alive(refresh.destination);
+            if let Refresh::Upload {
+                staging,
+                destination,
+                size,
+            } = refresh
+            {
+                stream
+                    .copy_buffer(staging.buffer(), 0, &destination, 0, size)
+                    .or_out_of_resources()?;
+                stream.keep_alive(staging);
+                stream.keep_alive(destination);
+            }
         }
         for step in self.steps {
             match &step {

@@ -1,10 +1,12 @@
 //! An OpenCL context: the devices it spans, the properties it was created
-//! with, and the application's notification and destructor callbacks.
+//! with, the host memory its buffers move between devices through, and
+//! the application's notification and destructor callbacks.
 
 use std::sync::Arc;
 
 use opencl_sys::{cl_context_properties, CL_INVALID_CONTEXT};
 
+use crate::core::bridge::Bridges;
 use crate::core::device::Device;
 use crate::core::host::{ContextNotify, DestructorCallback, DestructorCallbacks};
 use crate::core::object::{ClObject, Object, ObjectKind};
@@ -12,6 +14,9 @@ use crate::core::CLResult;
 
 pub struct Context {
     devices: Vec<Arc<Object<Device>>>,
+    /// Host memory imported into the devices, made on the first move of a
+    /// buffer from one to another (see [`crate::core::migration`]).
+    bridges: Bridges,
     /// The property list as given, terminator included; empty when the
     /// application passed NULL (`CL_CONTEXT_PROPERTIES` returns it as is).
     properties: Vec<cl_context_properties>,
@@ -37,6 +42,7 @@ impl Context {
             device.vk()?;
         }
         Ok(Object::new(Context {
+            bridges: Bridges::new(&devices),
             devices,
             properties,
             notify,
@@ -46,6 +52,11 @@ impl Context {
 
     pub fn devices(&self) -> &[Arc<Object<Device>>] {
         &self.devices
+    }
+
+    /// What buffers move between this context's devices through.
+    pub fn bridges(&self) -> &Bridges {
+        &self.bridges
     }
 
     pub fn has_device(&self, device: &Object<Device>) -> bool {

@@ -1,9 +1,9 @@
 //! An OpenCL device: one Vulkan physical device, the values `clGetDeviceInfo`
 //! derives from its limits and features, and the per-device resources shared
 //! by every context that uses it (the logical device, a transfer stream for
-//! initial buffer contents and moves between devices, the dummy buffer
-//! bound for NULL buffer arguments, recycled staging buffers, and the
-//! completion thread).
+//! initial buffer contents and the copies that move buffers between
+//! devices, the dummy buffer bound for NULL buffer arguments, recycled
+//! staging buffers, and the completion thread).
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -62,6 +62,17 @@ const CPU_PRIVATE_BYTES: u64 = 4 << 10;
 /// and drivers report less that they cannot hold as a failed pipeline.
 const GPU_PRIVATE_BYTES: u64 = 512 << 10;
 
+/// One copy on a device's transfer stream ([`Device::start_transfer`]):
+/// `size` bytes of `source` from `source_offset` to `destination` at
+/// `destination_offset`, both buffers of that device.
+pub struct TransferCopy<'a> {
+    pub source: &'a Arc<vulkan::Buffer>,
+    pub source_offset: u64,
+    pub destination: &'a Arc<vulkan::Buffer>,
+    pub destination_offset: u64,
+    pub size: u64,
+}
+
 /// Bytes of the dummy buffer bound where a kernel gets a NULL buffer
 /// argument: the descriptor needs something real, the kernel must not touch it.
 const NULL_BUFFER_BYTES: u64 = 64;
@@ -93,8 +104,8 @@ pub struct Device {
     /// directly (see [`crate::core::host_direct`]).
     host_access: DeviceLocalHostAccess,
     /// Used only for the initial contents of memory objects, which are
-    /// uploaded synchronously so that every queue sees them, and for
-    /// fetching a buffer's contents when another device needs them.
+    /// uploaded synchronously so that every queue sees them, and for the
+    /// copies that move a buffer's contents to or from another device.
     transfer: Mutex<Option<vulkan::Stream>>,
     staging: StagingPool,
     buffer_pool: BufferPool,
@@ -320,19 +331,6 @@ impl Device {
         self.transfer_and_wait(copy, staging.clone())
     }
 
-    /// The first `out.len()` bytes of `source`, copied out once every
-    /// command that wrote it has completed (the caller's business) and
-    /// waited for.
-    pub fn download_and_wait(&self, source: &Arc<vulkan::Buffer>, out: &mut [u8]) -> CLResult<()> {
-        if host_direct::read_is_direct(self.host_access, source) {
-            return source.read(0, out).or_out_of_resources();
-        }
-        let staging = self.lease(Placement::Readback, out.len() as u64)?;
-        let copy = (source, staging.buffer(), out.len() as u64);
-        self.transfer_and_wait(copy, staging.clone())?;
-        staging.buffer().read(0, out).or_out_of_resources()
-    }
-
     /// Puts a new image into the layout it keeps and, given `contents`
     /// (the packed texels of the whole image), fills it; waits until done,
     /// so every queue finds it ready.
@@ -388,28 +386,59 @@ impl Device {
         (source, destination, size): (&Arc<vulkan::Buffer>, &Arc<vulkan::Buffer>, u64),
         staging: Arc<Lease>,
     ) -> CLResult<()> {
-        let vk = self.vk()?;
-        let fence = {
-            let mut transfer = self.transfer.lock().unwrap_or_else(PoisonError::into_inner);
-            let stream = match transfer.as_mut() {
-                Some(stream) => stream,
-                None => transfer.insert(vk.create_stream().or_out_of_resources()?),
-            };
-            stream.retire_completed();
-            stream
-                .copy_buffer(source, 0, destination, 0, size)
-                .or_out_of_resources()?;
-            stream.keep_alive(source.clone());
-            stream.keep_alive(destination.clone());
-            stream.keep_alive(staging);
-            let value = stream.submit(&[]).or_out_of_resources()?;
-            Fence {
-                timeline: stream.timeline().clone(),
-                value,
-            }
+        let copy = TransferCopy {
+            source,
+            source_offset: 0,
+            destination,
+            destination_offset: 0,
+            size,
         };
-        fence.wait()?;
+        self.submit_transfer(copy, Some(staging))?.wait()?;
         // Let the staging go back to the pool now, not at the next transfer.
+        self.retire_transfers();
+        Ok(())
+    }
+
+    /// Submits `copy` on the transfer stream (which moves buffers between
+    /// devices, [`crate::core::migration`]) and returns when it will be
+    /// done, without waiting; its buffers are kept until then.
+    pub fn start_transfer(&self, copy: TransferCopy) -> CLResult<Fence> {
+        self.submit_transfer(copy, None)
+    }
+
+    /// [`Device::start_transfer`], keeping `staging` too.
+    fn submit_transfer(&self, copy: TransferCopy, staging: Option<Arc<Lease>>) -> CLResult<Fence> {
+        let vk = self.vk()?;
+        let mut transfer = self.transfer.lock().unwrap_or_else(PoisonError::into_inner);
+        let stream = match transfer.as_mut() {
+            Some(stream) => stream,
+            None => transfer.insert(vk.create_stream().or_out_of_resources()?),
+        };
+        stream.retire_completed();
+        stream
+            .copy_buffer(
+                copy.source,
+                copy.source_offset,
+                copy.destination,
+                copy.destination_offset,
+                copy.size,
+            )
+            .or_out_of_resources()?;
+        stream.keep_alive(copy.source.clone());
+        stream.keep_alive(copy.destination.clone());
+        if let Some(staging) = staging {
+            stream.keep_alive(staging);
+        }
+        let value = stream.submit(&[]).or_out_of_resources()?;
+        Ok(Fence {
+            timeline: stream.timeline().clone(),
+            value,
+        })
+    }
+
+    /// Lets go of what the transfer stream kept for copies that are done
+    /// (staging goes back to its pool).
+    pub fn retire_transfers(&self) {
         if let Some(stream) = self
             .transfer
             .lock()
@@ -418,7 +447,6 @@ impl Device {
         {
             stream.retire_completed();
         }
-        Ok(())
     }
 
     pub fn device_type(&self) -> cl_device_type {

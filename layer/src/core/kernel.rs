@@ -349,9 +349,16 @@ impl Kernel {
                         // Released and destroyed since it was set: the
                         // argument has no value any more.
                         let mem = mem.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
-                        // A sub-buffer binds its own region.
+                        // A sub-buffer binds its own region, in whole
+                        // words: kernels hold `char` and `short` data in
+                        // 32-bit words, so a region of an odd size must
+                        // cover the word its last bytes share with the
+                        // parent's next ones, or stores to them fall out
+                        // of the binding (and are dropped). Regions start
+                        // word-aligned and the parent's buffer is whole
+                        // words, so the word is inside it.
                         let range = if mem.parent().is_some() {
-                            mem.size() as u64
+                            (mem.size() as u64).next_multiple_of(4)
                         } else {
                             0
                         };

@@ -367,7 +367,7 @@ impl Mem {
         }
         self.storage_on(device)?;
         let (index, mut residency) = self.residency_for(device)?;
-        residency.prepare(self.context.devices(), index, access)
+        residency.prepare(&self.context, index, access)
     }
 
     /// How a command that writes `size` bytes at `offset` uses this memory

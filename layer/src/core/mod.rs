@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod bridge;
 pub mod buffer_pool;
 pub mod builtin_kernels;
 pub mod caps;
@@ -31,6 +32,7 @@ pub mod kernel;
 pub mod loop_cap;
 pub mod map;
 pub mod memory;
+pub mod migration;
 pub mod ndrange;
 pub mod object;
 pub mod platform;

@@ -4,12 +4,13 @@
 //! made when a command for that device is enqueued. A record says which
 //! copies hold the newest contents (and whether the host holds them: the
 //! initial contents of a buffer no device has used yet). When a command is
-//! recorded on a device whose copy is stale, the contents are fetched from
-//! a device that has them (a copy into staging there, waited for), or taken
-//! from the host, and copied into this device's copy by a step recorded
-//! just before the command, in the command's own stream, so commands of
-//! that queue enqueued earlier still see the old contents. A command that
-//! may write the buffer leaves its device's copy the only current one.
+//! recorded on a device whose copy is stale, the contents are moved there
+//! from a device that has them, through host memory and waited for (see
+//! [`crate::core::migration`]), and the command is recorded after a
+//! barrier; or, from the host, they are staged and copied into this
+//! device's copy by a step recorded just before the command, in the
+//! command's own stream. A command that may write the buffer leaves its
+//! device's copy the only current one.
 //!
 //! This happens when the command is recorded, not enqueued: a command that
 //! waits for an event of another device's queue is held back until that
@@ -21,9 +22,9 @@
 use std::sync::Arc;
 
 use crate::core::buffer_pool::Lease;
-use crate::core::device::Device;
-use crate::core::error::VkResultExt;
-use crate::core::object::Object;
+use crate::core::context::Context;
+use crate::core::migration::{self, End};
+use crate::core::transfer::{copy_between_mappings, write_mapped};
 use crate::core::CLResult;
 use crate::vulkan::{self, Placement};
 
@@ -40,24 +41,34 @@ pub enum Access {
     Discard,
 }
 
-/// The copy to record before a command: `staging` holds the newest
-/// contents, to be copied to the start of `destination`.
-pub struct Refresh {
-    pub staging: Arc<Lease>,
-    pub destination: Arc<vulkan::Buffer>,
-    pub size: u64,
+/// What a command whose device's copy was stale must do first.
+pub enum Refresh {
+    /// Copy the initial contents, staged in `staging`, to the start of
+    /// `destination`.
+    Upload {
+        staging: Arc<Lease>,
+        destination: Arc<vulkan::Buffer>,
+        size: u64,
+    },
+    /// Nothing to copy: the contents were moved from another device (by
+    /// both devices' transfer streams, or by the host), and that is done.
+    /// The command must not overlap earlier work of its queue, so that a
+    /// barrier orders it after those copies.
+    Moved,
 }
 
 impl Refresh {
-    /// Makes the copy on the host, for a command the host carries out:
-    /// both buffers are mapped there.
+    /// Brings the contents in on the host, for a command the host carries
+    /// out: the staging and the buffer are both mapped there.
     pub fn apply_on_host(&self) -> CLResult<()> {
-        let mut contents = vec![0u8; self.size as usize];
-        self.staging
-            .buffer()
-            .read(0, &mut contents)
-            .or_out_of_resources()?;
-        self.destination.write(0, &contents).or_out_of_resources()
+        match self {
+            Refresh::Upload {
+                staging,
+                destination,
+                size,
+            } => copy_between_mappings(staging.buffer(), destination, *size as usize),
+            Refresh::Moved => Ok(()),
+        }
     }
 }
 
@@ -108,13 +119,14 @@ impl Residency {
         self.host.as_deref()
     }
 
-    /// Prepares device `index` (of `devices`, the context's) for a command
-    /// that uses the buffer as `access`: the copy to record first when its
-    /// copy is stale, fetching the contents from another device if needed.
-    /// Its copy must have been made ([`Residency::set_copy`]).
+    /// Prepares device `index` of `context` for a command that uses the
+    /// buffer as `access`: brings the newest contents to its copy when that
+    /// is stale, moving them from another device now, or returning the
+    /// copy from the host to record first. Its copy must have been made
+    /// ([`Residency::set_copy`]).
     pub fn prepare(
         &mut self,
-        devices: &[Arc<Object<Device>>],
+        context: &Context,
         index: usize,
         access: Access,
     ) -> CLResult<Option<Refresh>> {
@@ -124,15 +136,7 @@ impl Residency {
             .ok_or(opencl_sys::CL_INVALID_OPERATION)?;
         let stale = !self.current.get(index).copied().unwrap_or(false);
         let refresh = if stale && access != Access::Discard {
-            let contents = self.newest_contents(devices)?;
-            let device = devices.get(index).ok_or(opencl_sys::CL_INVALID_DEVICE)?;
-            let staging = device.lease(Placement::Upload, self.size)?;
-            staging.buffer().write(0, &contents).or_out_of_resources()?;
-            Some(Refresh {
-                staging,
-                destination,
-                size: self.size,
-            })
+            self.bring_contents(context, index, destination)?
         } else {
             None
         };
@@ -146,23 +150,53 @@ impl Residency {
         Ok(refresh)
     }
 
-    /// The newest contents: the host's, or fetched from a device whose
-    /// copy is current.
-    fn newest_contents(&self, devices: &[Arc<Object<Device>>]) -> CLResult<Vec<u8>> {
+    /// Gives `destination`, device `index`'s stale copy, the newest
+    /// contents: moved from a device whose copy is current, or staged from
+    /// the host.
+    fn bring_contents(
+        &self,
+        context: &Context,
+        index: usize,
+        destination: Arc<vulkan::Buffer>,
+    ) -> CLResult<Option<Refresh>> {
+        let devices = context.devices();
+        let device = devices.get(index).ok_or(opencl_sys::CL_INVALID_DEVICE)?;
         if let Some(host) = &self.host {
-            return Ok(host.clone());
+            let staging = device.lease(Placement::Upload, self.size)?;
+            write_mapped(staging.buffer(), 0, host)?;
+            return Ok(Some(Refresh::Upload {
+                staging,
+                destination,
+                size: self.size,
+            }));
         }
-        let mut contents = vec![0u8; self.size as usize];
         let holder = self
             .current
             .iter()
             .zip(&self.copies)
             .zip(devices)
-            .find_map(|((&current, copy), device)| current.then_some((copy.as_ref()?, device)));
-        // No copy current: nothing was ever defined, any bytes will do.
-        if let Some((copy, device)) = holder {
-            device.download_and_wait(copy, &mut contents)?;
-        }
-        Ok(contents)
+            .enumerate()
+            .find_map(|(i, ((&current, copy), device))| {
+                current.then_some((i, copy.as_ref()?, device))
+            });
+        // No copy current: nothing was ever defined, so nothing moves.
+        let Some((from, source, from_device)) = holder else {
+            return Ok(None);
+        };
+        migration::move_contents(
+            context.bridges(),
+            End {
+                index: from,
+                device: from_device,
+                buffer: source,
+            },
+            End {
+                index,
+                device,
+                buffer: &destination,
+            },
+            self.size,
+        )?;
+        Ok(Some(Refresh::Moved))
     }
 }

@@ -49,7 +49,8 @@ const COPY_THREADS: usize = 4;
 pub const STREAM_THRESHOLD: usize = 2 * PART_BYTES;
 
 /// Staging buffers of [`PART_BYTES`] each, reused across transfers of
-/// every queue of one device. A transfer takes the buffers it uses and
+/// every queue of one device (and moves to and from other devices,
+/// [`crate::core::migration`]). A transfer takes the buffers it uses and
 /// gives them back once the GPU is done with them.
 #[derive(Default)]
 pub struct StagingPool {
@@ -65,7 +66,8 @@ impl StagingPool {
         }
     }
 
-    fn take(
+    /// `count` buffers of `placement`, idle ones first.
+    pub fn take(
         &self,
         device: &Arc<vulkan::Device>,
         placement: Placement,
@@ -91,7 +93,7 @@ impl StagingPool {
 
     /// Buffers the GPU no longer uses. Beyond what two concurrent
     /// transfers need, they are freed rather than kept.
-    fn give_back(&self, placement: Placement, buffers: Vec<Arc<vulkan::Buffer>>) {
+    pub fn give_back(&self, placement: Placement, buffers: Vec<Arc<vulkan::Buffer>>) {
         let mut free = self
             .free_list(placement)
             .lock()
@@ -282,6 +284,25 @@ pub fn write_mapped(buffer: &vulkan::Buffer, at: u64, data: &[u8]) -> CLResult<(
         pieces.map(|(k, piece)| (k * step, piece)),
         |offset, piece| buffer.write(at + offset as u64, piece),
     )
+}
+
+/// Copies the first `size` bytes of `source`'s mapping into
+/// `destination`'s (buffers of two devices, say), split among threads as a
+/// part's host copy is.
+pub fn copy_between_mappings(
+    source: &vulkan::Buffer,
+    destination: &vulkan::Buffer,
+    size: usize,
+) -> CLResult<()> {
+    let step = if size < PARALLEL_COPY_BYTES {
+        size.max(1)
+    } else {
+        piece_len(size)
+    };
+    let pieces = (0..size).step_by(step).map(|at| (at, step.min(size - at)));
+    in_parallel(pieces, |at, len| {
+        source.copy_mapped(at as u64, destination, at as u64, len)
+    })
 }
 
 /// How many threads copy one part: [`COPY_THREADS`], or fewer on a

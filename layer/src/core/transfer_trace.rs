@@ -1,10 +1,12 @@
-//! `CLVULKAN_TRACE_TRANSFERS`: one line per host transfer saying which
-//! path it took, so a test or a measurement can tell direct from staged.
+//! `CLVULKAN_TRACE_TRANSFERS`: one line per host transfer (and per move of
+//! a buffer between devices) saying which path it took, so a test or a
+//! measurement can tell direct from staged.
 //!
 //! `1` or `stderr` writes to standard error; any other non-empty value is
 //! the path of a file the lines are appended to. Each line is
 //! `clvulkan: transfer: <command> <path> <bytes>`, for example
-//! `clvulkan: transfer: read direct 4096`. When a device is opened a line
+//! `clvulkan: transfer: read direct 4096`, or `move bridged <bytes>` for
+//! a buffer moved between two devices. When a device is opened a line
 //! says what its device-local memory offers and what transfers may use.
 
 use std::fs::OpenOptions;
@@ -25,19 +27,26 @@ pub enum Command {
     WriteRect,
     Map,
     Unmap,
+    /// A buffer's contents moved from one device of a context to another
+    /// ([`crate::core::migration`]).
+    Move,
 }
 
 /// How it moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
-    /// The host copied to or from the buffer's own mapping.
+    /// The host copied to or from the buffer's own mapping (for a move,
+    /// from one device's copy into the other's).
     Direct,
     /// A map pointing into the buffer, or an unmap of one.
     ZeroCopy,
     /// Through host-visible staging and a GPU copy.
     Staged,
-    /// Through staging in parts (`core::transfer`).
+    /// Through staging in parts (`core::transfer`, `core::migration`).
     Streamed,
+    /// In parts through host memory imported into both devices, with no
+    /// host copy (`core::bridge`).
+    Bridged,
 }
 
 impl Command {
@@ -49,6 +58,7 @@ impl Command {
             Command::WriteRect => "write-rect",
             Command::Map => "map",
             Command::Unmap => "unmap",
+            Command::Move => "move",
         }
     }
 }
@@ -60,6 +70,7 @@ impl Path {
             Path::ZeroCopy => "zero-copy",
             Path::Staged => "staged",
             Path::Streamed => "streamed",
+            Path::Bridged => "bridged",
         }
     }
 }

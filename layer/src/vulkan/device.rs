@@ -31,6 +31,9 @@ pub struct Device {
     /// vkQueueSubmit needs the queue externally synchronised.
     queue: Mutex<vk::Queue>,
     push_descriptor: Option<ash::khr::push_descriptor::Device>,
+    /// `VK_EXT_external_memory_host`, enabled where the device has it (see
+    /// `PhysicalDeviceInfo::host_import_alignment`).
+    host_import: Option<ash::ext::external_memory_host::Device>,
     /// Reads device and host clocks together, for profiling.
     calibrator: Option<Calibrator>,
     pipeline_cache: vk::PipelineCache,
@@ -138,6 +141,11 @@ impl Device {
         if let Some(name) = calibration {
             enabled_extensions.push(name.as_ptr());
         }
+        // Costs nothing unused; a multi-device context moves buffers
+        // through host memory imported into its devices.
+        if info.host_import_alignment.is_some() {
+            enabled_extensions.push(ash::ext::external_memory_host::NAME.as_ptr());
+        }
         // The spec requires enabling it wherever it is offered (MoltenVK).
         if has_extension(ash::khr::portability_subset::NAME) {
             enabled_extensions.push(ash::khr::portability_subset::NAME.as_ptr());
@@ -233,6 +241,9 @@ impl Device {
         let push_descriptor = features
             .push_descriptor
             .then(|| ash::khr::push_descriptor::Device::new(raw_instance, &raw));
+        let host_import = info
+            .host_import_alignment
+            .map(|_| ash::ext::external_memory_host::Device::new(raw_instance, &raw));
         let calibrator = calibration.map(|name| {
             if name == ash::khr::calibrated_timestamps::NAME {
                 Calibrator::Khr(ash::khr::calibrated_timestamps::Device::new(
@@ -255,6 +266,7 @@ impl Device {
             queue_family,
             queue: Mutex::new(queue),
             push_descriptor,
+            host_import,
             calibrator,
             pipeline_cache,
             pipeline_creation: Mutex::new(()),
@@ -434,6 +446,19 @@ impl Device {
 
     pub(crate) fn push_descriptor(&self) -> Option<&ash::khr::push_descriptor::Device> {
         self.push_descriptor.as_ref()
+    }
+
+    /// `VK_EXT_external_memory_host`'s functions, where it was enabled.
+    pub(crate) fn host_import(&self) -> Option<&ash::ext::external_memory_host::Device> {
+        self.host_import.as_ref()
+    }
+
+    /// Whether buffers of this device can be bound to a [`HostAllocation`]
+    /// ([`Device::import_host_allocation`]).
+    ///
+    /// [`HostAllocation`]: super::HostAllocation
+    pub fn can_import_host_memory(&self) -> bool {
+        self.host_import.is_some()
     }
 
     /// A guard to hold while creating a pipeline, or `None` where the

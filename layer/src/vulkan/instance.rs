@@ -151,6 +151,12 @@ pub struct PhysicalDeviceInfo {
     /// The family the device's queue comes from (a compute-only one if any).
     pub compute_queue_family: Option<u32>,
     pub timestamp_valid_bits: u32,
+    /// Where the device has `VK_EXT_external_memory_host` and can bind
+    /// copy buffers to memory the host allocated: the alignment of such
+    /// memory's address and size (`minImportedHostPointerAlignment`).
+    /// Host memory imported into two devices is how buffers move between
+    /// them (see `HostAllocation`).
+    pub host_import_alignment: Option<u64>,
     /// `None` when usable: Vulkan >= 1.2, a compute queue, timeline semaphores.
     pub unusable_reason: Option<String>,
 }
@@ -224,6 +230,21 @@ impl PhysicalDevice {
 
     pub fn info(&self) -> &'static PhysicalDeviceInfo {
         &self.instance.physical_devices[self.index]
+    }
+
+    /// The property flags of each memory type, by index.
+    pub fn memory_type_flags(&self) -> Vec<vk::MemoryPropertyFlags> {
+        // SAFETY: the physical device was enumerated from this live instance.
+        let memory = unsafe {
+            self.instance
+                .raw
+                .get_physical_device_memory_properties(self.info().handle)
+        };
+        memory
+            .memory_types_as_slice()
+            .iter()
+            .map(|memory_type| memory_type.property_flags)
+            .collect()
     }
 
     pub fn format_properties(&self, format: vk::Format) -> vk::FormatProperties {
@@ -565,6 +586,7 @@ fn query_physical_device(
     let has_amd_core_properties = has_extension(ash::amd::shader_core_properties::NAME);
     let has_arm_core_builtins = has_extension(ash::arm::shader_core_builtins::NAME);
     let has_size_control = has_extension(ash::ext::subgroup_size_control::NAME);
+    let has_host_import = has_extension(ash::ext::external_memory_host::NAME);
 
     let device_local_heap_size = memory
         .memory_heaps_as_slice()
@@ -626,6 +648,7 @@ fn query_physical_device(
         shader_core_count: None,
         compute_queue_family: compute_queue_family.and_then(|family| u32::try_from(family).ok()),
         timestamp_valid_bits,
+        host_import_alignment: None,
         unusable_reason: None,
     };
 
@@ -665,6 +688,10 @@ fn query_physical_device(
     if has_size_control {
         properties2 = properties2.push_next(&mut size_control);
     }
+    let mut host_import = vk::PhysicalDeviceExternalMemoryHostPropertiesEXT::default();
+    if has_host_import {
+        properties2 = properties2.push_next(&mut host_import);
+    }
     // SAFETY: the device supports Vulkan 1.2, so the 1.1/1.2 structures are
     // valid in the chain; each extension's structure only when the device
     // has the extension.
@@ -693,6 +720,10 @@ fn query_physical_device(
             max_workgroup_subgroups: size_control.max_compute_workgroup_subgroups,
         });
     }
+
+    info.host_import_alignment = (has_host_import && host_buffers_importable(instance, handle))
+        .then_some(host_import.min_imported_host_pointer_alignment)
+        .filter(|alignment| alignment.is_power_of_two());
 
     info.driver_id = properties12.driver_id;
     info.driver_name = c_chars_to_string(properties12.driver_name_as_c_str());
@@ -764,6 +795,25 @@ fn query_physical_device(
         None
     };
     Ok(info)
+}
+
+/// Whether copy buffers of `handle` can be bound to imported host
+/// allocations: the extension alone does not promise it for every usage.
+fn host_buffers_importable(instance: &ash::Instance, handle: vk::PhysicalDevice) -> bool {
+    let buffer = vk::PhysicalDeviceExternalBufferInfo::default()
+        .usage(super::host_import::BRIDGE_USAGE)
+        .handle_type(vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT);
+    let mut properties = vk::ExternalBufferProperties::default();
+    // SAFETY: Vulkan 1.1 core (the device has 1.2, the instance asks for
+    // 1.2); `handle` was enumerated from this live instance, and both
+    // structures are valid with empty chains.
+    unsafe {
+        instance.get_physical_device_external_buffer_properties(handle, &buffer, &mut properties)
+    };
+    properties
+        .external_memory_properties
+        .external_memory_features
+        .contains(vk::ExternalMemoryFeatureFlags::IMPORTABLE)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Buffers: a `VkBuffer` bound to memory from the device's gpu-allocator,
-//! persistently mapped whenever that memory is host-visible.
+//! persistently mapped whenever that memory is host-visible, or to host
+//! memory imported into the device (see `host_import`).
 
 use std::sync::{Arc, OnceLock};
 
@@ -9,6 +10,7 @@ use gpu_allocator::MemoryLocation;
 
 use super::device::Device;
 use super::error::VkError;
+use super::host_import::{ImportedMemory, BRIDGE_USAGE};
 
 /// Where a buffer's memory lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,6 +22,10 @@ pub enum Placement {
     Upload,
     /// Host-visible (cached where possible) staging the device writes and the host reads.
     Readback,
+    /// Host memory the process allocated and imported into the device
+    /// (`Device::import_host_allocation`), only copied to and from;
+    /// `Device::create_buffer` makes none.
+    HostImported,
 }
 
 /// Every buffer can be bound as a storage buffer and copied or filled, and
@@ -66,12 +72,21 @@ pub(crate) fn vulkan_size_for(size: u64) -> u64 {
     size.max(4).div_ceil(4).saturating_mul(4)
 }
 
+/// What a buffer's memory comes from.
+#[derive(Debug)]
+enum Backing {
+    /// A block of the device's gpu-allocator.
+    Allocated(Allocation),
+    /// Host memory imported into the device.
+    Imported(ImportedMemory),
+}
+
 /// A device buffer. Holds its device alive; freed when the last Arc goes.
 pub struct Buffer {
     device: Arc<Device>,
     raw: vk::Buffer,
     /// Always Some after creation; an Option so Drop can hand it back by value.
-    allocation: Option<Allocation>,
+    memory: Option<Backing>,
     size: u64,
     placement: Placement,
 }
@@ -92,6 +107,17 @@ impl Buffer {
         size: u64,
         placement: Placement,
     ) -> Result<Buffer, VkError> {
+        let location = match placement {
+            Placement::DeviceLocal => MemoryLocation::GpuOnly,
+            Placement::Upload => MemoryLocation::CpuToGpu,
+            Placement::Readback => MemoryLocation::GpuToCpu,
+            Placement::HostImported => {
+                return Err(VkError::InvalidArgument(
+                    "host memory is imported (Device::import_host_allocation), not allocated"
+                        .to_owned(),
+                ))
+            }
+        };
         let max = device.info().max_memory_allocation_size;
         if size > max {
             return Err(VkError::BufferTooLarge {
@@ -104,7 +130,7 @@ impl Buffer {
         let mut buffer = Buffer {
             device: Arc::clone(device),
             raw: vk::Buffer::null(),
-            allocation: None,
+            memory: None,
             size,
             placement,
         };
@@ -128,11 +154,6 @@ impl Buffer {
             requirements.alignment = requirements.alignment.max(DEVICE_LOCAL_ALIGNMENT);
         }
 
-        let location = match placement {
-            Placement::DeviceLocal => MemoryLocation::GpuOnly,
-            Placement::Upload => MemoryLocation::CpuToGpu,
-            Placement::Readback => MemoryLocation::GpuToCpu,
-        };
         let describe = |location| AllocationCreateDesc {
             name: "clvulkan buffer",
             requirements,
@@ -170,8 +191,53 @@ impl Buffer {
         let bound = unsafe {
             raw_device.bind_buffer_memory(buffer.raw, allocation.memory(), allocation.offset())
         };
-        buffer.allocation = Some(allocation);
+        buffer.memory = Some(Backing::Allocated(allocation));
         bound.map_err(VkError::call("vkBindBufferMemory"))?;
+        Ok(buffer)
+    }
+
+    /// A copy buffer of `size` bytes bound to host memory that `import`
+    /// imports into `device`, given the buffer's memory requirements
+    /// (see `Device::import_host_allocation`).
+    pub(crate) fn bind_imported(
+        device: &Arc<Device>,
+        size: u64,
+        import: impl FnOnce(&vk::MemoryRequirements) -> Result<ImportedMemory, VkError>,
+    ) -> Result<Buffer, VkError> {
+        // Built up as in `create`: Drop destroys what exists on any return.
+        let mut buffer = Buffer {
+            device: Arc::clone(device),
+            raw: vk::Buffer::null(),
+            memory: None,
+            size,
+            placement: Placement::HostImported,
+        };
+        device.count_buffer(true);
+        let raw_device = device.raw();
+        let mut external = vk::ExternalMemoryBufferCreateInfo::default()
+            .handle_types(vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT);
+        let create_info = vk::BufferCreateInfo::default()
+            .size(vulkan_size_for(size))
+            .usage(BRIDGE_USAGE)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .push_next(&mut external);
+        // SAFETY: a non-zero size, valid usage flags, exclusive sharing; the
+        // external-memory structure names a handle type the device can
+        // import for this usage (`PhysicalDeviceInfo::host_import_alignment`
+        // is set only then, and only then can `import` succeed).
+        buffer.raw = unsafe { raw_device.create_buffer(&create_info, None) }
+            .map_err(VkError::call("vkCreateBuffer"))?;
+        // SAFETY: `buffer.raw` is a live buffer of this device.
+        let requirements = unsafe { raw_device.get_buffer_memory_requirements(buffer.raw) };
+        let imported = import(&requirements)?;
+        let memory = imported.raw();
+        buffer.memory = Some(Backing::Imported(imported));
+        // SAFETY: the memory was imported for this buffer's requirements
+        // (a type its bits allow, at least its size, at offset 0, which
+        // suits any alignment) with the handle type the buffer was created
+        // for; Drop destroys the buffer before freeing the memory.
+        unsafe { raw_device.bind_buffer_memory(buffer.raw, memory, 0) }
+            .map_err(VkError::call("vkBindBufferMemory"))?;
         Ok(buffer)
     }
 
@@ -200,12 +266,15 @@ impl Buffer {
     }
 
     /// The persistent host mapping of the buffer's first byte, when its memory
-    /// is host-visible and coherent (always for Upload and Readback; for
-    /// DeviceLocal on devices such as lavapipe). Valid for `size()` bytes as
+    /// is host-visible and coherent (always for Upload, Readback and
+    /// HostImported; for DeviceLocal on devices such as lavapipe). Valid for `size()` bytes as
     /// long as the buffer lives; ordering against device access is the
     /// caller's business (wait on the timeline before reading).
     pub fn mapped(&self) -> Option<*mut u8> {
-        let allocation = self.allocation.as_ref()?;
+        let allocation = match self.memory.as_ref()? {
+            Backing::Allocated(allocation) => allocation,
+            Backing::Imported(imported) => return Some(imported.mapped()),
+        };
         let coherent =
             vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
         if !allocation.memory_properties().contains(coherent) {
@@ -239,6 +308,26 @@ impl Buffer {
         // SAFETY: as in `write`: in bounds of the live mapping, overlap with
         // `out` allowed, plain bytes, no reference into the mapping.
         unsafe { std::ptr::copy(source, out.as_mut_ptr(), out.len()) };
+        Ok(())
+    }
+
+    /// Copies `length` bytes from this buffer's mapping at `offset` into
+    /// `destination`'s at `destination_offset`, both host-visible (buffers
+    /// of two devices may be). The caller orders this against device work
+    /// on both, as for [`Buffer::write`].
+    pub fn copy_mapped(
+        &self,
+        offset: u64,
+        destination: &Buffer,
+        destination_offset: u64,
+        length: usize,
+    ) -> Result<(), VkError> {
+        let source = self.mapped_range("Buffer::copy_mapped", offset, length)?;
+        let target = destination.mapped_range("Buffer::copy_mapped", destination_offset, length)?;
+        // SAFETY: both ranges lie within live mappings (checked by
+        // `mapped_range`); `copy` allows them to overlap (the same buffer);
+        // plain bytes, no Rust reference into either mapping.
+        unsafe { std::ptr::copy(source, target, length) };
         Ok(())
     }
 
@@ -280,9 +369,13 @@ impl Drop for Buffer {
         // buffer until that command has completed, so the device no longer
         // uses it; destroying a null handle (failed creation) is a no-op.
         unsafe { self.device.raw().destroy_buffer(self.raw, None) };
-        if let Some(allocation) = self.allocation.take() {
-            // Nothing useful can be done about a failed free in Drop.
-            let _ = self.device.allocator().free(allocation);
+        match self.memory.take() {
+            Some(Backing::Allocated(allocation)) => {
+                // Nothing useful can be done about a failed free in Drop.
+                let _ = self.device.allocator().free(allocation);
+            }
+            Some(Backing::Imported(imported)) => imported.free(&self.device),
+            None => {}
         }
         self.device.count_buffer(false);
     }

@@ -11,6 +11,7 @@ mod device;
 mod error;
 pub(crate) mod exit_guard;
 mod host_access;
+mod host_import;
 mod image;
 mod instance;
 mod memory;
@@ -28,6 +29,7 @@ pub use ash::vk;
 pub use device::Device;
 pub use error::VkError;
 pub use host_access::DeviceLocalHostAccess;
+pub use host_import::HostAllocation;
 pub use image::{
     fits as image_fits, Image, ImageDescription, ImageRegion, ImageShape, ImageView,
     TexelBufferView, ViewShape,
