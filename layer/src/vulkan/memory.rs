@@ -258,11 +258,14 @@ impl Buffer {
     /// not): device writes to it must be made visible to the host at the
     /// end of a submission (see `Stream::submit`).
     pub fn host_visible(&self) -> bool {
-        self.allocation.as_ref().is_some_and(|allocation| {
-            allocation
+        match self.memory.as_ref() {
+            Some(Backing::Allocated(allocation)) => allocation
                 .memory_properties()
-                .contains(vk::MemoryPropertyFlags::HOST_VISIBLE)
-        })
+                .contains(vk::MemoryPropertyFlags::HOST_VISIBLE),
+            // Host memory imported into the device.
+            Some(Backing::Imported(_)) => true,
+            None => false,
+        }
     }
 
     /// The persistent host mapping of the buffer's first byte, when its memory
