@@ -15,6 +15,7 @@ use std::process::{Command, ExitCode};
 const USAGE: &str = "usage: clcompare --a <platform> --b <platform> [--quick] [--only name,...] \
 [--markdown] [--fresh N] [--devices 2]
        clcompare --first-result-only --a <platform> [--quick]
+       clcompare --alone <workload> --a <platform> [--quick]
        clcompare --list
 
 Platforms are chosen by a case-insensitive substring of their names.
@@ -24,6 +25,8 @@ Platforms are chosen by a case-insensitive substring of their names.
   --fresh N            also measure time to first result in N fresh processes
                        per side and report the median (default 3, 0: off)
   --first-result-only  measure time to first result once on --a and exit
+  --alone NAME         measure one workload on --a alone in this process and exit
+                       (--fresh also runs the round trip this way, per side)
   --devices 2          run the multi-device workloads instead (see --list): each
                        side opens one context of its platform's first two devices
                        (GPUs first) with a queue on each, and reports the
@@ -40,6 +43,8 @@ struct Args {
     markdown: bool,
     fresh: usize,
     first_result_only: bool,
+    /// `--alone NAME`: measure one workload on --a alone and exit.
+    alone: Option<String>,
     list: bool,
     /// 1: the one-device workloads; 2: the multi-device ones.
     devices: usize,
@@ -72,6 +77,13 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
                 }
             }
             "--first-result-only" => args.first_result_only = true,
+            "--alone" => {
+                let name = value()?;
+                if by_name(&name).is_none() {
+                    return Err(format!("no workload '{name}' (see --list)"));
+                }
+                args.alone = Some(name);
+            }
             "--list" => args.list = true,
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
@@ -92,8 +104,8 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             return Err(format!("no workload '{bad}'{mode} (see --list)"));
         }
     }
-    if args.devices == 2 && args.first_result_only {
-        return Err("--first-result-only measures one device".into());
+    if args.devices == 2 && (args.first_result_only || args.alone.is_some()) {
+        return Err("--first-result-only and --alone measure one device".into());
     }
     Ok(args)
 }
@@ -101,9 +113,20 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
 /// The machine-readable line a `--first-result-only` child prints.
 const FRESH_TAG: &str = "first-result-ms ";
 
-fn first_result_only(args: &Args) -> ExitCode {
+/// The machine-readable line an `--alone` child prints: the figure, then
+/// its unit.
+const ALONE_TAG: &str = "alone ";
+
+/// Workloads also measured each side alone, in processes of their own
+/// (`--fresh`): the other implementation's runtime threads, present in a
+/// shared process, slow a round trip by microseconds.
+const ALONE_WORKLOADS: &[&str] = &["roundtrip"];
+
+/// `--first-result-only` and `--alone NAME`: one workload on `--a`, in
+/// this process alone, its figure printed as a tagged line.
+fn measure_alone(args: &Args, name: &str, tag: &str) -> ExitCode {
     let Some(a) = &args.a else {
-        eprintln!("--first-result-only needs --a");
+        eprintln!("--first-result-only and --alone need --a");
         return ExitCode::FAILURE;
     };
     let side = match Side::open(a) {
@@ -114,10 +137,23 @@ fn first_result_only(args: &Args) -> ExitCode {
         }
     };
     let cfg = Config::for_sides(args.quick, &[&side]);
-    let workload = by_name("first-result").expect("registered");
+    let workload = by_name(name).expect("checked when parsed");
     match run_workload(&workload, &side, &cfg) {
-        Outcome::Measured { value, .. } => {
-            println!("{FRESH_TAG}{value}");
+        Outcome::Measured {
+            value,
+            unit,
+            better,
+            ..
+        } => {
+            if tag == ALONE_TAG {
+                let better = match better {
+                    Better::Lower => "lower",
+                    Better::Higher => "higher",
+                };
+                println!("{tag}{value} {unit} {better}");
+            } else {
+                println!("{tag}{value}");
+            }
             ExitCode::SUCCESS
         }
         Outcome::Wrong(why) => {
@@ -139,30 +175,87 @@ fn first_result_only(args: &Args) -> ExitCode {
 /// binary on `platform`. `warm`: every process builds the same source, and
 /// one unmeasured process runs first to fill the on-disk caches.
 fn fresh_first_result(platform: &str, runs: usize, quick: bool, warm: bool) -> Outcome {
-    let exe = match std::env::current_exe() {
-        Ok(e) => e,
-        Err(e) => return Outcome::Failed(format!("own path: {e}")),
-    };
-    let mut values = Vec::new();
-    for run in 0..runs + usize::from(warm) {
-        let mut cmd = Command::new(&exe);
+    let child = |cmd: &mut Command| {
         cmd.args(["--first-result-only", "--a", platform]);
-        if quick {
-            cmd.arg("--quick");
-        }
         if warm {
             cmd.env("CLCOMPARE_WARM", "1");
         }
-        let out = match cmd.output() {
-            Ok(o) => o,
-            Err(e) => return Outcome::Failed(format!("spawn: {e}")),
-        };
+    };
+    let skip = usize::from(warm);
+    in_fresh_processes(runs, skip, quick, FRESH_TAG, child).map_or_else(
+        |failed| failed,
+        |(value, _)| Outcome::Measured {
+            value,
+            unit: "ms",
+            better: Better::Lower,
+            runs,
+        },
+    )
+}
+
+/// `workload` measured on `platform` alone in each of `runs` processes of
+/// its own; the median process's figure.
+fn alone_in_fresh_processes(platform: &str, workload: &str, runs: usize, quick: bool) -> Outcome {
+    let child = |cmd: &mut Command| {
+        cmd.args(["--alone", workload, "--a", platform]);
+    };
+    match in_fresh_processes(runs, 0, quick, ALONE_TAG, child) {
+        Ok((value, rest)) => {
+            let mut words = rest.split_whitespace();
+            let unit = match words.next() {
+                Some("us") => "us",
+                Some("ms") => "ms",
+                Some("GB/s") => "GB/s",
+                Some("GFLOP/s") => "GFLOP/s",
+                _ => "",
+            };
+            let better = if words.next() == Some("lower") {
+                Better::Lower
+            } else {
+                Better::Higher
+            };
+            Outcome::Measured {
+                value,
+                unit,
+                better,
+                runs,
+            }
+        }
+        Err(failed) => failed,
+    }
+}
+
+/// Runs this binary `runs + skip` times as set by `child`, reads the
+/// figure each prints after `tag`, and returns the median of all but the
+/// first `skip` with the rest of its line (the unit); or the first
+/// child's verdict where one gave no figure.
+fn in_fresh_processes(
+    runs: usize,
+    skip: usize,
+    quick: bool,
+    tag: &str,
+    child: impl Fn(&mut Command),
+) -> Result<(f64, String), Outcome> {
+    let exe = std::env::current_exe().map_err(|e| Outcome::Failed(format!("own path: {e}")))?;
+    let mut values = Vec::new();
+    for run in 0..runs + skip {
+        let mut cmd = Command::new(&exe);
+        child(&mut cmd);
+        if quick {
+            cmd.arg("--quick");
+        }
+        let out = cmd
+            .output()
+            .map_err(|e| Outcome::Failed(format!("spawn: {e}")))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
-        let Some(value) = stdout
+        let parsed = stdout
             .lines()
-            .find_map(|l| l.strip_prefix(FRESH_TAG))
-            .and_then(|v| v.trim().parse::<f64>().ok())
-        else {
+            .find_map(|l| l.strip_prefix(tag))
+            .and_then(|v| {
+                let (value, rest) = v.split_once(' ').unwrap_or((v, ""));
+                Some((value.trim().parse::<f64>().ok()?, rest.to_owned()))
+            });
+        let Some(value) = parsed else {
             let said = stdout.lines().last().unwrap_or("").to_string();
             let stderr = String::from_utf8_lossy(&out.stderr);
             let said = if said.is_empty() {
@@ -171,28 +264,23 @@ fn fresh_first_result(platform: &str, runs: usize, quick: bool, warm: bool) -> O
                 said
             };
             // The child's own verdict where it gave one.
-            return if let Some(why) = said.strip_prefix("unsupported: ") {
+            return Err(if let Some(why) = said.strip_prefix("unsupported: ") {
                 Outcome::Unsupported(why.into())
             } else if let Some(why) = said.strip_prefix("WRONG: ") {
                 Outcome::Wrong(why.into())
             } else {
                 Outcome::Failed(format!("fresh process ({}): {said}", out.status))
-            };
+            });
         };
-        if !(warm && run == 0) {
+        if run >= skip {
             values.push(value);
         }
     }
-    values.sort_by(f64::total_cmp);
-    match values.get(values.len() / 2) {
-        Some(&value) => Outcome::Measured {
-            value,
-            unit: "ms",
-            better: Better::Lower,
-            runs: values.len(),
-        },
-        None => Outcome::Failed("no runs".into()),
-    }
+    values.sort_by(|a: &(f64, String), b| a.0.total_cmp(&b.0));
+    values
+        .get(values.len() / 2)
+        .cloned()
+        .ok_or_else(|| Outcome::Failed("no runs".into()))
 }
 
 /// `--devices 2`: the multi-device workloads on a pair of devices of each
@@ -291,7 +379,10 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if args.first_result_only {
-        return first_result_only(&args);
+        return measure_alone(&args, "first-result", FRESH_TAG);
+    }
+    if let Some(name) = args.alone.clone() {
+        return measure_alone(&args, &name, ALONE_TAG);
     }
     let (Some(a_name), Some(b_name)) = (&args.a, &args.b) else {
         eprintln!("{USAGE}");
@@ -323,6 +414,26 @@ fn main() -> ExitCode {
     } else {
         None
     };
+    // Also before this process opens either side: each side alone.
+    let alone: Vec<(&str, Outcome, Outcome)> = if args.fresh > 0 {
+        selected
+            .iter()
+            .filter(|w| ALONE_WORKLOADS.contains(&w.name))
+            .map(|w| {
+                eprintln!(
+                    "{} in {} processes of its own per side ...",
+                    w.name, args.fresh
+                );
+                (
+                    w.name,
+                    alone_in_fresh_processes(a_name, w.name, args.fresh, args.quick),
+                    alone_in_fresh_processes(b_name, w.name, args.fresh, args.quick),
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let open = |name: &str| {
         Side::open(name).unwrap_or_else(|e| {
             eprintln!("{e}");
@@ -342,6 +453,17 @@ fn main() -> ExitCode {
             a: oa,
             b: ob,
         });
+        if let Some((_, a_alone, b_alone)) = alone.iter().find(|(name, ..)| *name == w.name) {
+            rows.push(Row {
+                name: format!("{}-alone", w.name),
+                what: format!(
+                    "the same with each side alone in its process, median of {} processes",
+                    args.fresh
+                ),
+                a: a_alone.clone(),
+                b: b_alone.clone(),
+            });
+        }
         if w.name == "first-result" {
             if let Some([(fa, fb), (wa, wb)]) = fresh.clone() {
                 rows.push(Row {
