@@ -117,9 +117,9 @@ const FRESH_TAG: &str = "first-result-ms ";
 /// its unit.
 const ALONE_TAG: &str = "alone ";
 
-/// Workloads also measured each side alone, in processes of their own
-/// (`--fresh`): the other implementation's runtime threads, present in a
-/// shared process, slow a round trip by microseconds.
+/// Workloads also measured with each side alone in processes of its own
+/// (`--fresh`), away from the other implementation's runtime threads: a
+/// round trip is microseconds, and applications load one implementation.
 const ALONE_WORKLOADS: &[&str] = &["roundtrip"];
 
 /// `--first-result-only` and `--alone NAME`: one workload on `--a`, in
