@@ -12,6 +12,7 @@ use crate::side::Side;
 use crate::verify::{close, sum_bound, Rng};
 use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, ClMem};
+use opencl3::program::Program;
 
 pub const SOURCE: &str = include_str!("../../kernels/sgemm.cl");
 
@@ -68,22 +69,8 @@ pub fn prepare_blocking<'a>(
 ) -> Step<Box<dyn Prepared + 'a>> {
     let n = (cfg.sgemm_n / blocking.tile * blocking.tile).max(blocking.tile);
     let (a, b) = inputs(n);
-    let da = side.buffer_from(&a)?;
-    let db = side.buffer_from(&b)?;
-    let c = side.buffer_from(&vec![0.0f32; n * n])?;
     let program = side.build(blocking.source, "")?;
-    let kernel = side.kernel(&program, blocking.name)?;
-    side.check_group_size(&kernel, blocking.local[0] * blocking.local[1])?;
-    let order = n as i32;
-    // SAFETY: every Blocking's kernel is (int, global const float *,
-    // global const float *, global float *); each buffer holds n * n
-    // floats.
-    unsafe {
-        kernel.set_arg(0, &order).during("clSetKernelArg")?;
-        kernel.set_arg(1, &da.get()).during("clSetKernelArg")?;
-        kernel.set_arg(2, &db.get()).during("clSetKernelArg")?;
-        kernel.set_arg(3, &c.get()).during("clSetKernelArg")?;
-    }
+    let Bound { kernel, c, inputs } = bind(side, &program, blocking, n, &a, &b)?;
     side.finish()?;
     Ok(Box::new(Sgemm {
         side,
@@ -93,8 +80,50 @@ pub fn prepare_blocking<'a>(
         b,
         c,
         kernel,
-        _inputs: [da, db],
+        _inputs: inputs,
     }))
+}
+
+/// `blocking`'s kernel with its arguments set to buffers on `side`.
+pub struct Bound {
+    pub kernel: Kernel,
+    /// As many rows of C as `a` has of A.
+    pub c: Buffer<f32>,
+    /// A's rows and B, kept for as long as the kernel may run.
+    pub inputs: [Buffer<f32>; 2],
+}
+
+/// Buffers on `side` holding `a` (rows of A, n floats each) and `b` (all
+/// of B) and one for as many rows of C, and `blocking`'s kernel of
+/// `program` with its arguments set to them.
+pub fn bind(
+    side: &Side,
+    program: &Program,
+    blocking: &Blocking,
+    n: usize,
+    a: &[f32],
+    b: &[f32],
+) -> Step<Bound> {
+    let da = side.buffer_from(a)?;
+    let db = side.buffer_from(b)?;
+    let c = side.buffer_from(&vec![0.0f32; a.len()])?;
+    let kernel = side.kernel(program, blocking.name)?;
+    side.check_group_size(&kernel, blocking.local[0] * blocking.local[1])?;
+    let order = n as i32;
+    // SAFETY: every Blocking's kernel is (int, global const float *,
+    // global const float *, global float *); A and C hold the same rows
+    // of n floats, B n * n.
+    unsafe {
+        kernel.set_arg(0, &order).during("clSetKernelArg")?;
+        kernel.set_arg(1, &da.get()).during("clSetKernelArg")?;
+        kernel.set_arg(2, &db.get()).during("clSetKernelArg")?;
+        kernel.set_arg(3, &c.get()).during("clSetKernelArg")?;
+    }
+    Ok(Bound {
+        kernel,
+        c,
+        inputs: [da, db],
+    })
 }
 
 impl Prepared for Sgemm<'_> {

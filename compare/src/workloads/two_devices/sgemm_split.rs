@@ -14,13 +14,13 @@
 //! rows, it reads and writes only those rows of A and C.
 
 use crate::config::Config;
-use crate::harness::{measure_prepared, During, Metric, Prepared, Step};
+use crate::harness::{measure_prepared, Metric, Prepared, Step};
 use crate::pair::Pair;
 use crate::side::Side;
 use crate::workloads::sgemm::{self, check_product, inputs, TILED};
 use crate::workloads::two_devices::Figures;
 use opencl3::kernel::Kernel;
-use opencl3::memory::{Buffer, ClMem};
+use opencl3::memory::Buffer;
 use opencl3::program::Program;
 
 /// One device's share: its rows of C, and the kernel set up to make them.
@@ -74,24 +74,11 @@ fn prepare<'a>(pair: &'a Pair, cfg: &Config) -> Step<Box<dyn Prepared + 'a>> {
 /// Buffers on `side`'s device for its `own_a.len() / n` rows of the
 /// product, and a kernel whose arguments name them.
 fn prepare_half(side: &Side, program: &Program, n: usize, own_a: &[f32], b: &[f32]) -> Step<Half> {
-    let da = side.buffer_from(own_a)?;
-    let db = side.buffer_from(b)?;
-    let c = side.buffer_from(&vec![0.0f32; own_a.len()])?;
-    let kernel = side.kernel(program, TILED.name)?;
-    side.check_group_size(&kernel, TILED.local[0] * TILED.local[1])?;
-    let order = n as i32;
-    // SAFETY: sgemm(int, global const float *, global const float *,
-    // global float *); A and C hold the half's rows of n floats, B n * n.
-    unsafe {
-        kernel.set_arg(0, &order).during("clSetKernelArg")?;
-        kernel.set_arg(1, &da.get()).during("clSetKernelArg")?;
-        kernel.set_arg(2, &db.get()).during("clSetKernelArg")?;
-        kernel.set_arg(3, &c.get()).during("clSetKernelArg")?;
-    }
+    let sgemm::Bound { kernel, c, inputs } = sgemm::bind(side, program, &TILED, n, own_a, b)?;
     Ok(Half {
         c,
         kernel,
-        _inputs: [da, db],
+        _inputs: inputs,
     })
 }
 
